@@ -1,0 +1,17 @@
+// Jest runs in native ESM mode (node --experimental-vm-modules): our packages are ESM and so are
+// several dependencies, and we never mock modules, which is the one thing ESM mode cannot do.
+// ts-jest only transpiles (isolatedModules); `pnpm lint` type-checks.
+const tsJest = ["ts-jest", { useESM: true, tsconfig: "<rootDir>/tsconfig.test.json" }];
+const common = {
+  extensionsToTreatAsEsm: [".ts"],
+  transform: { "^.+\\.ts$": tsJest },
+  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  testEnvironment: "node",
+};
+
+export default {
+  projects: [
+    { ...common, displayName: "unit", rootDir: ".", testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts"] },
+    { ...common, displayName: "e2e", rootDir: ".", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
+  ],
+};

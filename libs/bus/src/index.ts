@@ -1,0 +1,2 @@
+export * from "./port.js";
+export { InProcessBus } from "./memory.js";

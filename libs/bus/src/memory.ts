@@ -1,0 +1,93 @@
+// In-process Bus adapter for all-in-one: events are delivered asynchronously (never inside the
+// publisher's call stack), each consumer group gets every event once, members of a group take
+// turns, failures retry with exponential backoff and then go to the dead-letter topic.
+import { busEvents, newId, type Logger } from "@verdict/kit";
+import { deadLetterTopic, type Bus, type CloudEvent, type Handler, type PublishInput, type SubscribeOptions, type Subscription } from "./port.js";
+
+interface Member {
+  handler: Handler<unknown>;
+  maxAttempts: number;
+}
+
+interface Group {
+  members: Member[];
+  next: number;
+}
+
+export class InProcessBus implements Bus {
+  private readonly topics = new Map<string, Map<string, Group>>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(private readonly logger: Logger, private readonly retryBaseMs = 50) {}
+
+  async publish<T>(topic: string, input: PublishInput<T>): Promise<CloudEvent<T>> {
+    if (this.closed) throw new Error("bus is closed");
+    const event: CloudEvent<T> = {
+      specversion: "1.0",
+      id: input.id ?? newId("evt"),
+      source: input.source,
+      type: topic,
+      time: new Date().toISOString(),
+      ...(input.subject ? { subject: input.subject } : {}),
+      datacontenttype: "application/json",
+      // A copy: consumers must not share objects with the publisher, as with a real broker.
+      data: structuredClone(input.data),
+    };
+    busEvents.inc({ topic, outcome: "published" });
+    for (const [name, group] of this.topics.get(topic) ?? []) {
+      if (!group.members.length) continue;
+      const member = group.members[group.next++ % group.members.length]!;
+      this.track(this.deliver(topic, name, member, event as CloudEvent<unknown>));
+    }
+    return event;
+  }
+
+  async subscribe<T>(topic: string, group: string, handler: Handler<T>, options: SubscribeOptions = {}): Promise<Subscription> {
+    let groups = this.topics.get(topic);
+    if (!groups) this.topics.set(topic, (groups = new Map()));
+    let g = groups.get(group);
+    if (!g) groups.set(group, (g = { members: [], next: 0 }));
+    const member: Member = { handler: handler as Handler<unknown>, maxAttempts: options.maxAttempts ?? 5 };
+    g.members.push(member);
+    const owner = g;
+    return {
+      unsubscribe: async () => {
+        owner.members = owner.members.filter((m) => m !== member);
+      },
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.inFlight.size) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private track(p: Promise<void>): void {
+    this.inFlight.add(p);
+    void p.finally(() => this.inFlight.delete(p));
+  }
+
+  private async deliver(topic: string, group: string, member: Member, event: CloudEvent<unknown>): Promise<void> {
+    await new Promise((r) => setImmediate(r));
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await member.handler(event);
+        busEvents.inc({ topic, outcome: "handled" });
+        return;
+      } catch (err) {
+        if (attempt >= member.maxAttempts) {
+          busEvents.inc({ topic, outcome: "dead_lettered" });
+          this.logger.error({ err, topic, group, event_id: event.id, attempts: attempt }, "event handler failed; dead-lettered");
+          if (!topic.endsWith(".dlq") && !this.closed) {
+            await this.publish(deadLetterTopic(topic), { id: event.id, source: event.source, data: { event, group, error: String((err as Error)?.message ?? err) } });
+          }
+          return;
+        }
+        busEvents.inc({ topic, outcome: "retried" });
+        const delay = this.retryBaseMs * 2 ** (attempt - 1) * (0.5 + Math.random());
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  }
+}

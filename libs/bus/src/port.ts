@@ -1,0 +1,52 @@
+// The Bus port. Events are CloudEvents 1.0; topics are named `verdict.<domain>.<event>`.
+// Delivery is at-least-once to every consumer group subscribed to a topic (one member of a group
+// gets each event), so handlers must be idempotent on the event id. A handler that keeps failing
+// is retried with backoff and then dead-lettered to `<topic>.dlq`.
+
+export interface CloudEvent<T = unknown> {
+  specversion: "1.0";
+  id: string;
+  source: string;
+  type: string;
+  time: string;
+  subject?: string;
+  datacontenttype: "application/json";
+  data: T;
+}
+
+export interface PublishInput<T> {
+  source: string;
+  subject?: string;
+  data: T;
+  /** Set to re-publish an existing event (outbox relay); a new id is made otherwise. */
+  id?: string;
+}
+
+export type Handler<T> = (event: CloudEvent<T>) => Promise<void>;
+
+export interface SubscribeOptions {
+  /** Attempts before the event goes to the dead-letter topic. */
+  maxAttempts?: number;
+}
+
+export interface Subscription {
+  unsubscribe(): Promise<void>;
+}
+
+export interface Bus {
+  publish<T>(topic: string, input: PublishInput<T>): Promise<CloudEvent<T>>;
+  subscribe<T>(topic: string, group: string, handler: Handler<T>, options?: SubscribeOptions): Promise<Subscription>;
+  /** Stops taking events and waits for in-flight handlers to finish. */
+  close(): Promise<void>;
+}
+
+export const TOPICS = {
+  evaluationRequested: "verdict.evaluation.requested",
+  evaluationCompleted: "verdict.evaluation.completed",
+  policyViolation: "verdict.policy.violation",
+  policyChanged: "verdict.policy.changed",
+  reportRequested: "verdict.report.requested",
+  keyRevoked: "verdict.identity.key_revoked",
+} as const;
+
+export const deadLetterTopic = (topic: string) => `${topic}.dlq`;

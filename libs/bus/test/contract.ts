@@ -1,0 +1,82 @@
+// The Bus port's contract, run against every adapter (in-process now, Kafka later).
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { deadLetterTopic, type Bus, type CloudEvent } from "../src/port.js";
+
+const waitFor = async (cond: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+export function busContract(adapter: string, makeBus: () => Promise<Bus>): void {
+  describe(`Bus contract: ${adapter}`, () => {
+    let bus: Bus;
+    let topic: string;
+    let n = 0;
+    beforeEach(async () => {
+      bus = await makeBus();
+      topic = `verdict.test.t${Date.now()}_${++n}`;
+    });
+    afterEach(async () => {
+      await bus.close();
+    });
+
+    it("delivers CloudEvents to every consumer group", async () => {
+      const a: CloudEvent<{ v: number }>[] = [];
+      const b: CloudEvent<{ v: number }>[] = [];
+      await bus.subscribe<{ v: number }>(topic, "group-a", async (e) => void a.push(e));
+      await bus.subscribe<{ v: number }>(topic, "group-b", async (e) => void b.push(e));
+      const sent = await bus.publish(topic, { source: "/test", subject: "s1", data: { v: 1 } });
+      await waitFor(() => a.length === 1 && b.length === 1);
+      expect(a[0]).toMatchObject({ specversion: "1.0", id: sent.id, type: topic, source: "/test", subject: "s1", data: { v: 1 } });
+      expect(b[0]!.id).toBe(sent.id);
+    });
+
+    it("gives each event to one member of a group", async () => {
+      const seen: string[] = [];
+      await bus.subscribe(topic, "g", async () => void seen.push("m1"));
+      await bus.subscribe(topic, "g", async () => void seen.push("m2"));
+      for (let i = 0; i < 4; i++) await bus.publish(topic, { source: "/test", data: { i } });
+      await waitFor(() => seen.length === 4);
+      await new Promise((r) => setTimeout(r, 100));
+      expect(seen).toHaveLength(4);
+    });
+
+    it("retries a failing handler and then succeeds", async () => {
+      let calls = 0;
+      await bus.subscribe(topic, "g", async () => {
+        calls++;
+        if (calls < 3) throw new Error("transient");
+      });
+      await bus.publish(topic, { source: "/test", data: {} });
+      await waitFor(() => calls === 3);
+    });
+
+    it("dead-letters an event after the last attempt", async () => {
+      const dead: CloudEvent<{ group: string; error: string }>[] = [];
+      await bus.subscribe<{ group: string; error: string }>(deadLetterTopic(topic), "dlq-reader", async (e) => void dead.push(e));
+      await bus.subscribe(topic, "g", async () => {
+        throw new Error("always broken");
+      }, { maxAttempts: 2 });
+      const sent = await bus.publish(topic, { source: "/test", data: {} });
+      await waitFor(() => dead.length === 1);
+      expect(dead[0]!.id).toBe(sent.id);
+      expect(dead[0]!.data).toMatchObject({ group: "g", error: "always broken" });
+    });
+
+    it("finishes in-flight handlers on close", async () => {
+      let done = false;
+      await bus.subscribe(topic, "g", async () => {
+        await new Promise((r) => setTimeout(r, 100));
+        done = true;
+      });
+      await bus.publish(topic, { source: "/test", data: {} });
+      await new Promise((r) => setTimeout(r, 20));
+      await bus.close();
+      expect(done).toBe(true);
+      bus = await makeBus();
+    });
+  });
+}

@@ -1,0 +1,33 @@
+import { pino, type Logger } from "pino";
+
+export type { Logger };
+
+/**
+ * Structured JSON logs. Credentials are redacted wherever they could appear: headers, the
+ * legacy `api_key` query parameter (stripped from URLs before logging by the gateway) and any
+ * field named like a secret.
+ */
+export function createLogger(service: string, level = process.env.VERDICT_LOG_LEVEL ?? "info"): Logger {
+  return pino({
+    name: service,
+    level,
+    base: { service },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    redact: {
+      paths: [
+        "req.headers.authorization",
+        "req.headers.cookie",
+        "req.query.api_key",
+        "key",
+        "api_key",
+        "secret",
+        "password",
+        "*.key",
+        "*.api_key",
+        "*.secret",
+        "*.password",
+      ],
+      censor: "[redacted]",
+    },
+  });
+}

@@ -1,0 +1,27 @@
+// Generated gRPC stubs (ts-proto, see buf.gen.yaml) and the proto sources for server reflection.
+import { fileURLToPath } from "node:url";
+import { loadSync, type PackageDefinition } from "@grpc/proto-loader";
+
+export * as identityV1 from "./gen/verdict/identity/v1/identity.js";
+export * as policyV1 from "./gen/verdict/policy/v1/policy.js";
+export * as evaluationV1 from "./gen/verdict/evaluation/v1/evaluation.js";
+
+export const SERVICE_NAMES = {
+  identity: "verdict.identity.v1.IdentityService",
+  policy: "verdict.policy.v1.PolicyService",
+  evaluation: "verdict.evaluation.v1.EvaluationService",
+} as const;
+
+/** The repository's proto/ folder (shipped beside the built package). */
+export const protoRoot = fileURLToPath(new URL("../../../proto", import.meta.url));
+
+const FILES = {
+  identity: "verdict/identity/v1/identity.proto",
+  policy: "verdict/policy/v1/policy.proto",
+  evaluation: "verdict/evaluation/v1/evaluation.proto",
+} as const;
+
+/** proto-loader definition of one service's contract, for gRPC server reflection. */
+export function reflectionDefinition(service: keyof typeof FILES): PackageDefinition {
+  return loadSync(FILES[service], { includeDirs: [protoRoot], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+}

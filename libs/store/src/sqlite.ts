@@ -1,0 +1,226 @@
+// Embedded Store adapter: one SQLite file (WAL), one table per collection holding JSON
+// documents, json_extract expression indexes for the query shapes. better-sqlite3 is
+// synchronous, so each operation (including read-modify-write updates) is atomic in-process.
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import {
+  DuplicateKeyError,
+  assertCollectionName,
+  assertField,
+  isOperators,
+  type Collection,
+  type Doc,
+  type Filter,
+  type FindOptions,
+  type IndexSpec,
+  type Scalar,
+  type Store,
+} from "./port.js";
+
+type SqlValue = string | number | null;
+
+function sqlValue(v: Scalar): SqlValue {
+  if (typeof v === "boolean") return v ? 1 : 0;
+  return v;
+}
+
+function path(field: string): string {
+  assertField(field);
+  return `json_extract(doc, '$.${field}')`;
+}
+
+function compileFilter(filter: Filter): { where: string; params: SqlValue[] } {
+  const parts: string[] = [];
+  const params: SqlValue[] = [];
+  for (const [field, cond] of Object.entries(filter)) {
+    const col = field === "id" ? "id" : path(field);
+    if (!isOperators(cond)) {
+      if (cond === null) parts.push(`${col} IS NULL`);
+      else {
+        parts.push(`${col} = ?`);
+        params.push(sqlValue(cond));
+      }
+      continue;
+    }
+    for (const [op, v] of Object.entries(cond)) {
+      switch (op) {
+        case "$eq":
+          if (v === null) parts.push(`${col} IS NULL`);
+          else (parts.push(`${col} = ?`), params.push(sqlValue(v as Scalar)));
+          break;
+        case "$ne":
+          if (v === null) parts.push(`${col} IS NOT NULL`);
+          else (parts.push(`(${col} IS NULL OR ${col} <> ?)`), params.push(sqlValue(v as Scalar)));
+          break;
+        case "$gt":
+        case "$gte":
+        case "$lt":
+        case "$lte": {
+          const sym = { $gt: ">", $gte: ">=", $lt: "<", $lte: "<=" }[op];
+          parts.push(`${col} ${sym} ?`);
+          params.push(sqlValue(v as Scalar));
+          break;
+        }
+        case "$in": {
+          const list = v as Scalar[];
+          if (list.length === 0) parts.push("0");
+          else {
+            parts.push(`${col} IN (${list.map(() => "?").join(",")})`);
+            params.push(...list.map(sqlValue));
+          }
+          break;
+        }
+        case "$exists":
+          parts.push(v ? `${col} IS NOT NULL` : `${col} IS NULL`);
+          break;
+        default:
+          throw new Error(`unsupported operator ${op}`);
+      }
+    }
+  }
+  return { where: parts.length ? parts.join(" AND ") : "1", params };
+}
+
+function setPath(doc: Record<string, unknown>, field: string, value: unknown): void {
+  const keys = field.split(".");
+  let cur: Record<string, unknown> = doc;
+  for (const k of keys.slice(0, -1)) {
+    if (typeof cur[k] !== "object" || cur[k] === null) cur[k] = {};
+    cur = cur[k] as Record<string, unknown>;
+  }
+  const last = keys[keys.length - 1]!;
+  if (value === undefined) delete cur[last];
+  else cur[last] = value;
+}
+
+class SqliteCollection<T extends Doc> implements Collection<T> {
+  private readonly table: string;
+
+  constructor(private readonly db: Database.Database, private readonly name: string) {
+    assertCollectionName(name);
+    this.table = `c_${name}`;
+    db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`);
+  }
+
+  async ensureIndexes(specs: IndexSpec[]): Promise<void> {
+    for (const spec of specs) {
+      assertCollectionName(spec.name);
+      const cols = Object.entries(spec.fields).map(([f, dir]) => `${f === "id" ? "id" : path(f)} ${dir === -1 ? "DESC" : "ASC"}`);
+      this.db.exec(`CREATE ${spec.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${this.table}__${spec.name} ON ${this.table} (${cols.join(", ")})`);
+    }
+  }
+
+  async insertOne(doc: T): Promise<void> {
+    try {
+      this.db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc));
+    } catch (err) {
+      throw this.mapError(err);
+    }
+  }
+
+  async findOne(filter: Filter): Promise<T | null> {
+    const { where, params } = compileFilter(filter);
+    const row = this.db.prepare(`SELECT doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
+    const { where, params } = compileFilter(filter);
+    let sql = `SELECT doc FROM ${this.table} WHERE ${where}`;
+    const sort = Object.entries(options.sort ?? {});
+    if (sort.length) {
+      const lastDir = sort[sort.length - 1]![1];
+      const keys = sort.map(([f, d]) => `${f === "id" ? "id" : path(f)} ${d === -1 ? "DESC" : "ASC"}`);
+      if (!sort.some(([f]) => f === "id")) keys.push(`id ${lastDir === -1 ? "DESC" : "ASC"}`);
+      sql += ` ORDER BY ${keys.join(", ")}`;
+    }
+    if (options.limit !== undefined) {
+      sql += " LIMIT ?";
+      params.push(options.limit);
+    }
+    const rows = this.db.prepare(sql).all(...params) as { doc: string }[];
+    return rows.map((r) => JSON.parse(r.doc) as T);
+  }
+
+  async count(filter: Filter): Promise<number> {
+    const { where, params } = compileFilter(filter);
+    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where}`).get(...params) as { n: number };
+    return row.n;
+  }
+
+  async updateOne(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<T | null> {
+    const { where, params } = compileFilter(filter);
+    const tx = this.db.transaction((): T | null => {
+      const row = this.db.prepare(`SELECT id, doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as { id: string; doc: string } | undefined;
+      if (!row) return null;
+      const doc = JSON.parse(row.doc) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(set)) {
+        if (k === "id") continue;
+        assertField(k);
+        setPath(doc, k, v);
+      }
+      for (const k of unset) {
+        assertField(k);
+        setPath(doc, k, undefined);
+      }
+      this.db.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), row.id);
+      return doc as unknown as T;
+    });
+    try {
+      return tx();
+    } catch (err) {
+      throw this.mapError(err);
+    }
+  }
+
+  async deleteOne(filter: Filter): Promise<boolean> {
+    const { where, params } = compileFilter(filter);
+    const res = this.db.prepare(`DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`).run(...params);
+    return res.changes > 0;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const { where, params } = compileFilter(filter);
+    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${where}`).run(...params).changes;
+  }
+
+  private mapError(err: unknown): unknown {
+    const code = (err as { code?: string }).code;
+    if (code === "SQLITE_CONSTRAINT_PRIMARYKEY" || code === "SQLITE_CONSTRAINT_UNIQUE") {
+      return new DuplicateKeyError(this.name, (err as Error).message);
+    }
+    return err;
+  }
+}
+
+export class SqliteStore implements Store {
+  private readonly db: Database.Database;
+  private readonly collections = new Map<string, SqliteCollection<Doc>>();
+
+  /** `file` is a path, or ":memory:" for a throw-away store. */
+  constructor(file: string) {
+    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+    this.db = new Database(file);
+    this.db.pragma("journal_mode = WAL");
+    this.db.pragma("synchronous = NORMAL");
+    this.db.pragma("busy_timeout = 5000");
+  }
+
+  collection<T extends Doc>(name: string): Collection<T> {
+    let c = this.collections.get(name);
+    if (!c) {
+      c = new SqliteCollection<Doc>(this.db, name);
+      this.collections.set(name, c);
+    }
+    return c as unknown as Collection<T>;
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare("SELECT 1").get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
