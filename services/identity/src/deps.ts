@@ -1,0 +1,13 @@
+import type { Bus } from "@verdict/bus";
+import type { AsyncClient, Clock, Logger } from "@verdict/kit";
+import type { policyV1 } from "@verdict/proto";
+import type { IdentityRepo } from "./repo.js";
+
+export interface IdentityDeps {
+  repo: IdentityRepo;
+  bus: Bus;
+  clock: Clock;
+  logger: Logger;
+  /** Asked for repository counts: repositories belong to the policy service. */
+  policy: AsyncClient<typeof policyV1.PolicyServiceService>;
+}

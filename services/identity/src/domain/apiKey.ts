@@ -1,0 +1,117 @@
+// API keys: `vdt_key_<prod|test>_<32 random base62><6 base62 CRC-32 checksum>`.
+// The checksum lets us reject typos and truncated keys before any lookup; only a SHA-256 hash
+// of the key is ever stored.
+import { createHash, randomInt } from "node:crypto";
+import { BlockList, isIP } from "node:net";
+import { crc32 } from "node:zlib";
+
+export const KEY_PREFIX = "vdt";
+export const ENVIRONMENTS = ["prod", "test"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KEY_RE = /^vdt_key_(prod|test)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+
+export function base62(n: number, width: number): string {
+  let out = "";
+  let v = n;
+  for (let i = 0; i < width; i++) {
+    out = BASE62[v % 62] + out;
+    v = Math.floor(v / 62);
+  }
+  return out;
+}
+
+export function checksum(random: string): string {
+  return base62(crc32(Buffer.from(random, "ascii")) >>> 0, 6);
+}
+
+export function generateKey(environment: Environment): string {
+  let random = "";
+  for (let i = 0; i < 32; i++) random += BASE62[randomInt(62)];
+  return `${KEY_PREFIX}_key_${environment}_${random}${checksum(random)}`;
+}
+
+export type ParsedKey = { ok: true; environment: Environment } | { ok: false; reason: "format" | "checksum" };
+
+/** Checks the shape and checksum of a presented key without touching storage. */
+export function parseKey(key: string): ParsedKey {
+  const m = KEY_RE.exec(key);
+  if (!m) return { ok: false, reason: "format" };
+  if (checksum(m[2]!) !== m[3]) return { ok: false, reason: "checksum" };
+  return { ok: true, environment: m[1] as Environment };
+}
+
+export function hashKey(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+/** What lists show of a key: enough to recognise it, too little to use it. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, "vdt_key_prod_".length + 4);
+}
+
+export const SCOPES = [
+  "read:evaluations",
+  "write:evaluations",
+  "read:policies",
+  "write:policies",
+  "read:org",
+  "write:org",
+  "admin",
+] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** admin implies every scope. */
+export function hasScope(granted: readonly string[], required: string): boolean {
+  return granted.includes("admin") || granted.includes(required);
+}
+
+export const EXPIRATIONS = ["30m", "24h", "7d", "90d", "never"] as const;
+export type Expiration = (typeof EXPIRATIONS)[number];
+
+const EXPIRATION_MS: Record<Expiration, number | null> = {
+  "30m": 30 * 60_000,
+  "24h": 24 * 3_600_000,
+  "7d": 7 * 86_400_000,
+  "90d": 90 * 86_400_000,
+  never: null,
+};
+
+export function expiresAt(expiration: Expiration, now: Date): string | null {
+  const ms = EXPIRATION_MS[expiration];
+  return ms === null ? null : new Date(now.getTime() + ms).toISOString();
+}
+
+/** Parses `10.0.0.0/8, 192.168.1.5` style allowlists; returns the bad entries when any. */
+export function parseAllowlist(entries: string[]): { cidrs: string[]; invalid: string[] } {
+  const cidrs: string[] = [];
+  const invalid: string[] = [];
+  for (const raw of entries.map((e) => e.trim()).filter(Boolean)) {
+    const [addr, bits, extra] = raw.split("/");
+    const family = isIP(addr ?? "");
+    const max = family === 6 ? 128 : 32;
+    const prefix = bits === undefined ? max : Number(bits);
+    if (!family || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > max || (bits !== undefined && !/^\d+$/.test(bits))) {
+      invalid.push(raw);
+      continue;
+    }
+    cidrs.push(`${addr}/${prefix}`);
+  }
+  return { cidrs, invalid };
+}
+
+/** True when the allowlist is empty or the address falls in one of its ranges. */
+export function ipAllowed(cidrs: string[], clientIp: string): boolean {
+  if (!cidrs.length) return true;
+  const ip = clientIp.startsWith("::ffff:") && isIP(clientIp.slice(7)) === 4 ? clientIp.slice(7) : clientIp;
+  const family = isIP(ip);
+  if (!family) return false;
+  const list = new BlockList();
+  for (const cidr of cidrs) {
+    const [addr, bits] = cidr.split("/");
+    const f = isIP(addr!);
+    list.addSubnet(addr!, Number(bits), f === 6 ? "ipv6" : "ipv4");
+  }
+  return list.check(ip, family === 6 ? "ipv6" : "ipv4");
+}

@@ -1,0 +1,29 @@
+export const PLANS = ["free", "team", "business", "enterprise"] as const;
+export type Plan = (typeof PLANS)[number];
+export const SEVERITIES = ["error", "warning"] as const;
+
+export interface RateLimitOverrides {
+  per_minute?: number;
+  per_hour?: number;
+  per_day?: number;
+  evaluations_create_per_minute?: number;
+  evaluations_list_per_minute?: number;
+  reports_create_per_hour?: number;
+  reads_per_minute?: number;
+}
+
+export interface OrgSettings {
+  default_severity: "error" | "warning";
+  require_evaluation_pass: boolean;
+}
+
+export const DEFAULT_SETTINGS: OrgSettings = { default_severity: "error", require_evaluation_pass: true };
+
+/** Drops unset and non-positive values: an override is a positive whole number or absent. */
+export function cleanLimits(limits: RateLimitOverrides | undefined): RateLimitOverrides {
+  const out: RateLimitOverrides = {};
+  for (const [k, v] of Object.entries(limits ?? {})) {
+    if (typeof v === "number" && Number.isInteger(v) && v > 0) out[k as keyof RateLimitOverrides] = v;
+  }
+  return out;
+}

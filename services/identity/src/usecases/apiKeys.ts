@@ -1,0 +1,71 @@
+import { TOPICS } from "@verdict/bus";
+import { errors, newId } from "@verdict/kit";
+import { displayPrefix, expiresAt, generateKey, hashKey, parseAllowlist, parseKey, type Environment, type Expiration } from "../domain/apiKey.js";
+import type { IdentityDeps } from "../deps.js";
+import type { KeyRecord } from "../repo.js";
+
+export interface CreateApiKeyCommand {
+  organizationId: string;
+  name: string;
+  scopes: string[];
+  expiration: Expiration;
+  environment: Environment;
+  ipAllowlist: string[];
+  operator?: boolean;
+  /** Only for the bootstrap key taken from configuration. */
+  presetKey?: string;
+}
+
+export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand): Promise<{ record: KeyRecord; key: string }> {
+  const { cidrs, invalid } = parseAllowlist(cmd.ipAllowlist);
+  if (invalid.length) {
+    throw errors.validation([
+      { field: "ip_allowlist", code: "INVALID_FORMAT", message: `Not a CIDR range or IP address: ${invalid.join(", ")}` },
+    ]);
+  }
+  const now = deps.clock.now();
+  const key = cmd.presetKey ?? generateKey(cmd.environment);
+  const preset = cmd.presetKey ? parseKey(cmd.presetKey) : undefined;
+  if (preset && !preset.ok) throw new Error("the configured bootstrap key is not a valid Verdict key");
+  const environment = preset?.ok ? preset.environment : cmd.environment;
+  const record: KeyRecord = {
+    id: newId("key"),
+    organization_id: cmd.organizationId,
+    name: cmd.name,
+    scopes: [...new Set(cmd.scopes)],
+    environment,
+    prefix: displayPrefix(key),
+    hash: hashKey(key),
+    created_at: now.toISOString(),
+    expires_at: expiresAt(cmd.expiration, now),
+    last_used_at: null,
+    revoked_at: null,
+    ip_allowlist: cidrs,
+    operator: cmd.operator ?? false,
+  };
+  await deps.repo.keys.insertOne(record);
+  deps.logger.info({ key_id: record.id, organization_id: record.organization_id, scopes: record.scopes }, "API key created");
+  return { record, key };
+}
+
+export async function listApiKeys(deps: IdentityDeps, organizationId: string): Promise<KeyRecord[]> {
+  return deps.repo.keys.find({ organization_id: organizationId }, { sort: { id: 1 } });
+}
+
+export async function revokeApiKey(deps: IdentityDeps, organizationId: string, keyId: string): Promise<void> {
+  const key = await deps.repo.keys.findOne({ id: keyId, organization_id: organizationId });
+  if (!key) throw errors.notFound("api_key", keyId);
+  if (key.revoked_at) throw errors.deleted("api_key", keyId);
+  if (key.operator) {
+    throw errors.unprocessable(
+      [{ field: "key_id", code: "INVALID_FORMAT", message: "The instance operator's bootstrap key is managed by VERDICT_BOOTSTRAP_API_KEY" }],
+      "The bootstrap key cannot be revoked through the API",
+    );
+  }
+  const revokedAt = deps.clock.now().toISOString();
+  const updated = await deps.repo.keys.updateOne({ id: keyId, organization_id: organizationId, revoked_at: null }, { revoked_at: revokedAt });
+  if (!updated) throw errors.deleted("api_key", keyId);
+  // Gateways drop their cached verification of this key at once.
+  await deps.bus.publish(TOPICS.keyRevoked, { source: "/identity", subject: keyId, data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt } });
+  deps.logger.info({ key_id: keyId, organization_id: organizationId }, "API key revoked");
+}

@@ -1,0 +1,44 @@
+import { errors } from "@verdict/kit";
+import { hashKey, ipAllowed, parseKey } from "../domain/apiKey.js";
+import type { IdentityDeps } from "../deps.js";
+import type { KeyRecord, OrgRecord } from "../repo.js";
+
+export interface VerifyKeyCommand {
+  key: string;
+  clientIp: string;
+}
+
+export interface VerifiedKey {
+  key: KeyRecord;
+  org: OrgRecord;
+}
+
+// last_used_at is written at most once a minute per key, not on every request.
+const LAST_USED_GRANULARITY_MS = 60_000;
+
+export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Promise<VerifiedKey> {
+  if (!cmd.key) throw errors.unauthorized("AUTH_MISSING_KEY", "No API key provided");
+  const parsed = parseKey(cmd.key);
+  if (!parsed.ok) {
+    throw errors.unauthorized(
+      "AUTH_INVALID_KEY",
+      parsed.reason === "checksum" ? "API key checksum does not match; the key was mistyped or truncated" : "API key format is invalid",
+    );
+  }
+  const key = await deps.repo.keys.findOne({ hash: hashKey(cmd.key) });
+  if (!key) throw errors.unauthorized("AUTH_INVALID_KEY", "API key is not recognised");
+  if (key.revoked_at) throw errors.unauthorized("AUTH_REVOKED_KEY", "API key was revoked");
+  const now = deps.clock.now();
+  if (key.expires_at && Date.parse(key.expires_at) <= now.getTime()) {
+    throw errors.unauthorized("AUTH_EXPIRED_KEY", `API key expired at ${key.expires_at}`);
+  }
+  if (!ipAllowed(key.ip_allowlist, cmd.clientIp)) {
+    throw errors.forbidden("AUTH_IP_NOT_ALLOWED", "The caller's IP address is not in this key's allowlist", { ip: cmd.clientIp });
+  }
+  const org = await deps.repo.orgs.findOne({ id: key.organization_id });
+  if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The key's organization no longer exists");
+  if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) > LAST_USED_GRANULARITY_MS) {
+    await deps.repo.keys.updateOne({ id: key.id }, { last_used_at: now.toISOString() });
+  }
+  return { key, org };
+}
