@@ -1,1 +1,4 @@
-export {};
+export { startGateway, REQUEST_SCHEMA_IDS, type Gateway, type GatewayOptions } from "./main.js";
+export { SPEC_DEFAULTS, type LimitDefaults } from "./http/rateLimit.js";
+export { routes } from "./routes/index.js";
+export { buildOpenApi } from "./http/openapi.js";

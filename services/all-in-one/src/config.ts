@@ -1,0 +1,37 @@
+// All-in-one configuration, from environment variables, validated at start-up.
+import { resolve } from "node:path";
+import { z } from "zod";
+import { boolVar, loadConfig, portVar } from "@verdict/kit";
+import { parseKey } from "@verdict/identity";
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const configSchema = z.object({
+  VERDICT_HTTP_PORT: portVar(8080),
+  VERDICT_HTTP_HOST: z.string().min(1).default("0.0.0.0"),
+  VERDICT_DATA_DIR: z.string().min(1).default("./data"),
+  VERDICT_BOOTSTRAP_API_KEY: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || v === "" || parseKey(v).ok, {
+      message: "must be a Verdict key (vdt_key_<prod|test>_ + 32 base62 characters + 6-character checksum)",
+    }),
+  VERDICT_GRPC_HOST: z.string().min(1).default("127.0.0.1"),
+  /** 0: each service takes a free loopback port. N: identity N, policy N+1, evaluation N+2. */
+  VERDICT_GRPC_BASE_PORT: portVar(0),
+  VERDICT_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024),
+  VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  VERDICT_TRUST_PROXY: boolVar(false),
+  VERDICT_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
+  VERDICT_RATE_LIMIT_PER_HOUR: positiveInt(20_000),
+  VERDICT_RATE_LIMIT_PER_DAY: positiveInt(240_000),
+  VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
+  VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type Config = z.infer<typeof configSchema> & { dataDir: string };
+
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const c = loadConfig(configSchema, env);
+  return { ...c, dataDir: resolve(c.VERDICT_DATA_DIR), VERDICT_BOOTSTRAP_API_KEY: c.VERDICT_BOOTSTRAP_API_KEY || undefined };
+}

@@ -1,0 +1,80 @@
+// Starts the whole of Verdict in one process: embedded store, in-process bus, the three services
+// on loopback gRPC ports, and the gateway. Shutdown runs in reverse order.
+import { join } from "node:path";
+import { InProcessBus } from "@verdict/bus";
+import { createLogger, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
+import { startEvaluationService } from "@verdict/evaluation";
+import { SPEC_DEFAULTS, startGateway } from "@verdict/gateway";
+import { startIdentityService } from "@verdict/identity";
+import { startPolicyService } from "@verdict/policy";
+import { SqliteStore } from "@verdict/store";
+import type { Config } from "./config.js";
+
+export interface RunningVerdict {
+  httpPort: number;
+  grpcPorts: { identity: number; policy: number; evaluation: number };
+  generatedBootstrapKey?: string;
+  stop(): Promise<void>;
+}
+
+export async function launch(config: Config, logger: Logger = createLogger("verdict", config.VERDICT_LOG_LEVEL)): Promise<RunningVerdict> {
+  startTelemetry("verdict");
+  const store = new SqliteStore(join(config.dataDir, "verdict.db"));
+  const bus = new InProcessBus(logger.child({ component: "bus" }));
+  const host = config.VERDICT_GRPC_HOST;
+  const base = config.VERDICT_GRPC_BASE_PORT;
+  const port = (offset: number) => (base === 0 ? 0 : base + offset);
+  const stops: (() => Promise<void>)[] = [];
+  const stopAll = async () => {
+    for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, "error while stopping"));
+    await bus.close();
+    await store.close();
+    await stopTelemetry();
+  };
+
+  try {
+    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1) });
+    stops.push(() => policy.stop());
+    const policyAddress = `${host}:${policy.grpc.port}`;
+    const identity = await startIdentityService({
+      store,
+      bus,
+      logger: logger.child({ service: "identity" }),
+      host,
+      port: port(0),
+      policyAddress,
+      bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY,
+    });
+    stops.push(() => identity.stop());
+    const evaluation = await startEvaluationService({ store, bus, logger: logger.child({ service: "evaluation" }), host, port: port(2), policyAddress });
+    stops.push(() => evaluation.stop());
+    const gateway = await startGateway({
+      host: config.VERDICT_HTTP_HOST,
+      port: config.VERDICT_HTTP_PORT,
+      services: { identity: `${host}:${identity.grpc.port}`, policy: policyAddress, evaluation: `${host}:${evaluation.grpc.port}` },
+      bus,
+      logger: logger.child({ service: "gateway" }),
+      limits: {
+        ...SPEC_DEFAULTS,
+        per_minute: config.VERDICT_RATE_LIMIT_PER_MINUTE,
+        per_hour: config.VERDICT_RATE_LIMIT_PER_HOUR,
+        per_day: config.VERDICT_RATE_LIMIT_PER_DAY,
+      },
+      bodyLimitBytes: config.VERDICT_MAX_BODY_BYTES,
+      authCacheTtlMs: config.VERDICT_AUTH_CACHE_TTL_MS,
+      trustProxy: config.VERDICT_TRUST_PROXY,
+      shutdownGraceMs: config.VERDICT_SHUTDOWN_GRACE_MS,
+    });
+    // The gateway stops first so that in-flight requests can still reach the services.
+    stops.push(() => gateway.stop());
+    return {
+      httpPort: gateway.port,
+      grpcPorts: { identity: identity.grpc.port, policy: policy.grpc.port, evaluation: evaluation.grpc.port },
+      ...(identity.generatedBootstrapKey ? { generatedBootstrapKey: identity.generatedBootstrapKey } : {}),
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `pnpm start`: Verdict all-in-one.
+import { ConfigError, createLogger } from "@verdict/kit";
+import { readConfig } from "./config.js";
+import { launch } from "./launcher.js";
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = readConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger("verdict", config.VERDICT_LOG_LEVEL);
+  const running = await launch(config, logger);
+  logger.info({ http_port: running.httpPort, grpc_ports: running.grpcPorts, data_dir: config.dataDir }, "Verdict is ready");
+  if (running.generatedBootstrapKey) {
+    // Printed once, on the first start, to the terminal only (never to the structured logs).
+    process.stdout.write(
+      `\n  Verdict created the instance operator's API key. It is shown only now; store it safely:\n\n    ${running.generatedBootstrapKey}\n\n` +
+        `  Or set VERDICT_BOOTSTRAP_API_KEY to choose the key yourself.\n\n`,
+    );
+  }
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down: draining in-flight requests");
+    running
+      .stop()
+      .then(() => {
+        logger.info("stopped");
+        process.exit(0);
+      })
+      .catch((err) => {
+        logger.error({ err }, "shutdown failed");
+        process.exit(1);
+      });
+  };
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Verdict failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.exit(1);
+});

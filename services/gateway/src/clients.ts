@@ -1,0 +1,31 @@
+import { createClient, type AsyncClient } from "@verdict/kit";
+import { SERVICE_NAMES, evaluationV1, identityV1, policyV1 } from "@verdict/proto";
+
+export interface Clients {
+  identity: AsyncClient<typeof identityV1.IdentityServiceService>;
+  policy: AsyncClient<typeof policyV1.PolicyServiceService>;
+  evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
+}
+
+export interface ServiceAddresses {
+  identity: string;
+  policy: string;
+  evaluation: string;
+}
+
+export function connectClients(addr: ServiceAddresses): Clients & { close(): void } {
+  const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, addr.identity, { timeoutMs: 5_000 });
+  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, addr.policy, { timeoutMs: 10_000 });
+  // Evaluations of large changes take longer than metadata calls.
+  const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, addr.evaluation, { timeoutMs: 60_000 });
+  return {
+    identity,
+    policy,
+    evaluation,
+    close() {
+      identity.close();
+      policy.close();
+      evaluation.close();
+    },
+  };
+}

@@ -1,0 +1,191 @@
+// The express app. Each route of the table runs the same pipeline: request id, authentication,
+// rate limits, access check, body parsing, validation, the handler, and one error mapping.
+// The body is read only after the caller is authenticated and within its limits.
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
+import helmet from "helmet";
+import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+import { AppError, errorBody, errors, httpRequestDuration, newId, registry, tracer, type Logger } from "@verdict/kit";
+import type { Clients } from "../clients.js";
+import { Authenticator, hasScope, presentedKey, type Principal } from "./auth.js";
+import { buildOpenApi } from "./openapi.js";
+import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
+import type { Route } from "./route.js";
+import { parseOr400 } from "./validation.js";
+
+export interface AppOptions {
+  routes: Route[];
+  clients: Clients;
+  authenticator: Authenticator;
+  limiter: RateLimiter;
+  logger: Logger;
+  bodyLimitBytes: number;
+  trustProxy: boolean | string;
+  requestSchemaIds: Set<string>;
+}
+
+interface Locals {
+  requestId: string;
+  routePath: string;
+  principal?: Principal;
+}
+
+const locals = (res: Response) => res.locals as Locals;
+
+export function buildApp(opts: AppOptions): express.Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", opts.trustProxy);
+  app.set("query parser", "simple");
+  app.use(helmet());
+
+  app.use((req, res, next) => {
+    const started = process.hrtime.bigint();
+    const l = locals(res);
+    l.requestId = newId("req");
+    l.routePath = "unmatched";
+    res.setHeader("X-Request-Id", l.requestId);
+    res.on("finish", () => {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      httpRequestDuration.observe({ method: req.method, route: l.routePath, status: String(res.statusCode) }, seconds);
+      // req.path, never req.url: the legacy api_key query parameter must not reach the logs.
+      opts.logger.info(
+        {
+          request_id: l.requestId,
+          method: req.method,
+          path: req.path,
+          route: l.routePath,
+          status: res.statusCode,
+          duration_ms: Math.round(seconds * 1000),
+          organization_id: l.principal?.organizationId,
+          key_id: l.principal?.keyId,
+        },
+        "request",
+      );
+    });
+    next();
+  });
+
+  const jsonParser = express.json({ limit: opts.bodyLimitBytes, strict: true, type: () => true });
+  const parseBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => jsonParser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+
+  const anonymous = async (req: Request, res: Response) => {
+    res.set(rateHeaders(await opts.limiter.consume(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
+  };
+
+  const handle = (r: Route): RequestHandler => async (req, res, next) => {
+    const l = locals(res);
+    l.routePath = r.path;
+    const span = tracer().startSpan(`${req.method} ${r.path}`, {
+      kind: SpanKind.SERVER,
+      attributes: { "http.request.method": req.method, "http.route": r.path, "verdict.request_id": l.requestId },
+    });
+    try {
+      await context.with(trace.setSpan(context.active(), span), async () => {
+        let principal: Principal | undefined;
+        if (r.access.kind === "public") {
+          await anonymous(req, res);
+        } else {
+          try {
+            const presented = presentedKey(req);
+            principal = await opts.authenticator.authenticate(presented.key, req.ip ?? "");
+            if (presented.legacyQuery) {
+              res.setHeader("Deprecation", "true");
+              opts.logger.warn({ request_id: l.requestId, key_id: principal.keyId }, "API key sent as ?api_key= query parameter: discouraged, use Authorization: Bearer");
+            }
+          } catch (err) {
+            // Failed authentication counts against the caller's address (guessing keys is throttled).
+            await anonymous(req, res);
+            throw err;
+          }
+          l.principal = principal;
+          span.setAttribute("verdict.organization_id", principal.organizationId);
+          res.set(rateHeaders(await opts.limiter.consume(`org:${principal.organizationId}`, opts.limiter.bucketsForOrg(principal.rateLimits, r.rateClass))));
+          if (r.access.kind === "scope" && !hasScope(principal, r.access.scope)) throw errors.insufficientScope(r.access.scope, principal.scopes);
+          if (r.access.kind === "operator" && !principal.operator) {
+            throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "Only the instance operator (the bootstrap key) may manage organizations");
+          }
+        }
+        const params = r.params ? parseOr400(r.params, req.params) : {};
+        const query = r.query ? parseOr400(r.query, req.query) : {};
+        let body: unknown;
+        if (r.body) {
+          if (!req.is("application/json")) {
+            throw errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Send a JSON body with Content-Type: application/json" }]);
+          }
+          await parseBody(req, res);
+          body = parseOr400(r.body, req.body);
+        }
+        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients });
+        span.setAttribute("http.response.status_code", result.status);
+        if (result.body === undefined) res.status(result.status).end();
+        else res.status(result.status).json(result.body);
+      });
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      next(err);
+    } finally {
+      span.end();
+    }
+  };
+
+  for (const r of opts.routes) app[r.method](r.path, handle(r));
+
+  const openapi = buildOpenApi(opts.routes, opts.requestSchemaIds);
+  app.get("/v1/openapi.json", async (req, res, next) => {
+    try {
+      locals(res).routePath = "/v1/openapi.json";
+      await anonymous(req, res);
+      res.json(openapi);
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  app.get("/metrics", async (_req, res) => {
+    locals(res).routePath = "/metrics";
+    res.set("Content-Type", registry.contentType).send(await registry.metrics());
+  });
+
+  app.use(async (req, res, next) => {
+    try {
+      await anonymous(req, res);
+      next(new AppError("not_found", "RESOURCE_NOT_FOUND", `No route for ${req.method} ${req.path}`, { resource_type: "route", resource_id: `${req.method} ${req.path}` }));
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const appErr = toAppError(err);
+    if (!(appErr instanceof AppError) || appErr.kind === "internal") {
+      opts.logger.error({ err, request_id: locals(res).requestId }, "request failed");
+    }
+    if (appErr instanceof RateLimitedError) {
+      res.set(rateHeaders(appErr.state));
+      res.set("Retry-After", String(appErr.retryAfter));
+    }
+    if (res.headersSent) return;
+    res.status(appErr.httpStatus).json(errorBody(appErr, locals(res).requestId));
+  });
+
+  return app;
+}
+
+/** Body-parser errors and anything unexpected become the spec's error bodies. */
+function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { type?: string; limit?: number; status?: number };
+  if (e?.type === "entity.parse.failed") {
+    return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Body is not valid JSON" }], "Malformed JSON body");
+  }
+  if (e?.type === "entity.too.large") {
+    return errors.validation([{ field: "body", code: "MAX_SIZE_EXCEEDED", message: `Body must be at most ${e.limit} bytes`, max: e.limit }], "Request body too large");
+  }
+  if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") {
+    return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Body must be UTF-8 JSON" }]);
+  }
+  if (e?.type === "request.aborted") return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Request body was aborted" }]);
+  return errors.internal();
+}

@@ -1,0 +1,86 @@
+// Authentication: the key comes from `Authorization: Bearer` (or the legacy, discouraged
+// `?api_key=`), is verified by the identity service, and the verdict is cached briefly per key
+// and client address. Revocation events drop cache entries at once.
+import { createHash } from "node:crypto";
+import type { Request } from "express";
+import { errors, type Logger } from "@verdict/kit";
+import type { identityV1 } from "@verdict/proto";
+import type { Clients } from "../clients.js";
+
+export interface Principal {
+  keyId: string;
+  organizationId: string;
+  organizationName: string;
+  scopes: string[];
+  expiresAt: string | null;
+  operator: boolean;
+  rateLimits: identityV1.RateLimits;
+}
+
+export interface PresentedKey {
+  key: string;
+  legacyQuery: boolean;
+}
+
+/** Finds the presented credential, or throws AUTH_MISSING_KEY / AUTH_INVALID_KEY. */
+export function presentedKey(req: Request): PresentedKey {
+  const header = req.headers.authorization;
+  if (header !== undefined) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!m) throw errors.unauthorized("AUTH_INVALID_KEY", "Authorization header must be 'Bearer <API_KEY>'");
+    return { key: m[1]!, legacyQuery: false };
+  }
+  const q = req.query.api_key;
+  if (typeof q === "string" && q.length) return { key: q, legacyQuery: true };
+  if (q !== undefined) throw errors.unauthorized("AUTH_INVALID_KEY", "api_key query parameter must be a single value");
+  throw errors.unauthorized("AUTH_MISSING_KEY", "No API key provided: send 'Authorization: Bearer <API_KEY>'");
+}
+
+interface CacheEntry {
+  principal: Principal;
+  until: number;
+}
+
+export class Authenticator {
+  private readonly cache = new Map<string, CacheEntry>();
+
+  constructor(
+    private readonly clients: Clients,
+    private readonly logger: Logger,
+    private readonly ttlMs: number,
+  ) {}
+
+  async authenticate(key: string, clientIp: string): Promise<Principal> {
+    const cacheKey = createHash("sha256").update(key).update("\0").update(clientIp).digest("hex");
+    const now = Date.now();
+    const hit = this.cache.get(cacheKey);
+    if (hit && hit.until > now) return hit.principal;
+    const res = await this.clients.identity.verifyKey({ key, client_ip: clientIp });
+    const principal: Principal = {
+      keyId: res.key_id,
+      organizationId: res.organization_id,
+      organizationName: res.organization_name,
+      scopes: res.scopes,
+      expiresAt: res.expires_at ?? null,
+      operator: res.operator,
+      rateLimits: res.rate_limits ?? {},
+    };
+    // Never cache past the key's own expiry.
+    const until = Math.min(now + this.ttlMs, principal.expiresAt ? Date.parse(principal.expiresAt) : Infinity);
+    if (this.ttlMs > 0) {
+      if (this.cache.size > 10_000) this.cache.clear();
+      this.cache.set(cacheKey, { principal, until });
+    }
+    return principal;
+  }
+
+  /** Called for identity.key_revoked events. */
+  forgetKey(keyId: string): void {
+    for (const [k, v] of this.cache) if (v.principal.keyId === keyId) this.cache.delete(k);
+    this.logger.debug({ key_id: keyId }, "dropped cached credentials of revoked key");
+  }
+}
+
+export function hasScope(principal: Principal, scope: string): boolean {
+  return principal.scopes.includes("admin") || principal.scopes.includes(scope);
+}

@@ -1,0 +1,139 @@
+// Builds the OpenAPI 3.1 document from the route table and the zod schemas the gateway
+// validates with (zod emits JSON Schema 2020-12, which is OpenAPI 3.1's dialect).
+import { z } from "zod";
+import type { Route } from "./route.js";
+import { ErrorSchema } from "./schemas.js";
+import { VERSION } from "../routes/common.js";
+
+type Json = Record<string, unknown>;
+
+const REF = (id: string) => `#/components/schemas/${id}`;
+
+function strip(schema: Json): Json {
+  const { $schema: _s, $id: _i, ...rest } = schema;
+  return rest;
+}
+
+function idOf(schema: z.ZodType): string | undefined {
+  return (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
+}
+
+function schemaRef(schema: z.ZodType, io: "input" | "output"): Json {
+  const id = idOf(schema);
+  if (id) return { $ref: REF(id) };
+  return strip(z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Json);
+}
+
+function parameters(schema: z.ZodType | undefined, where: "path" | "query"): Json[] {
+  if (!schema) return [];
+  const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(js.properties ?? {}).map(([name, s]) => {
+    const { description, ...rest } = s;
+    return {
+      name,
+      in: where,
+      required: where === "path" || (js.required ?? []).includes(name),
+      schema: rest,
+      ...(description ? { description } : {}),
+    };
+  });
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: "Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors",
+  401: "AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY",
+  403: "AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED",
+  404: "RESOURCE_NOT_FOUND (also for other organizations' resources)",
+  409: "RESOURCE_ALREADY_EXISTS",
+  410: "RESOURCE_DELETED",
+  422: "Well-formed but breaks a domain rule: VALIDATION_FAILED with details.errors",
+  429: "RATE_LIMIT_EXCEEDED; see Retry-After",
+  500: "INTERNAL_ERROR",
+  503: "SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff",
+};
+
+const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "X-RateLimit-Window"];
+
+function headerRefs(extra: string[] = []): Json {
+  const out: Json = {};
+  for (const h of ["X-Request-Id", ...RATE_HEADERS, ...extra]) out[h] = { $ref: `#/components/headers/${h}` };
+  return out;
+}
+
+export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Json {
+  const output = z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: REF }) as { schemas: Record<string, Json> };
+  const input = z.toJSONSchema(z.globalRegistry, { io: "input", unrepresentable: "any", uri: REF }) as { schemas: Record<string, Json> };
+  const schemas: Record<string, Json> = {};
+  for (const [id, s] of Object.entries(output.schemas)) schemas[id] = strip(requestSchemaIds.has(id) ? input.schemas[id]! : s);
+
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const r of routes) {
+    const path = r.path.replace(/:([A-Za-z_]+)/g, "{$1}");
+    const responses: Json = {};
+    for (const [status, resp] of Object.entries(r.responses)) {
+      responses[status] = {
+        description: resp.description,
+        headers: headerRefs(),
+        ...(resp.schema ? { content: { "application/json": { schema: schemaRef(resp.schema, "output") } } } : {}),
+      };
+    }
+    const errorStatuses = new Set<number>([429, 500]);
+    if (r.body || r.query || r.params) errorStatuses.add(400);
+    if (r.access.kind !== "public") (errorStatuses.add(401), errorStatuses.add(403), errorStatuses.add(503));
+    if (r.params) errorStatuses.add(404);
+    for (const s of r.errors ?? []) errorStatuses.add(s);
+    for (const s of [...errorStatuses].sort()) {
+      responses[String(s)] = {
+        description: ERROR_TEXT[s],
+        headers: headerRefs(s === 429 ? ["Retry-After"] : []),
+        content: { "application/json": { schema: { $ref: REF("Error") } } },
+      };
+    }
+    const op: Json = {
+      operationId: r.operationId,
+      summary: r.summary,
+      tags: [r.tag],
+      parameters: [...parameters(r.params, "path"), ...parameters(r.query, "query")],
+      responses,
+      security: r.access.kind === "public" ? [] : [{ bearerAuth: [] }, { legacyApiKeyQuery: [] }],
+      ...(r.access.kind === "scope" ? { "x-required-scope": r.access.scope } : {}),
+      ...(r.access.kind === "operator" ? { "x-required-scope": "instance-operator" } : {}),
+      ...(r.rateClass ? { "x-rate-limit-class": r.rateClass } : {}),
+    };
+    if (r.body) op.requestBody = { required: true, content: { "application/json": { schema: schemaRef(r.body, "input") } } };
+    (paths[path] ??= {})[r.method] = op;
+  }
+
+  const headerSchema = (description: string, type = "integer") => ({ description, schema: { type } });
+  return {
+    openapi: "3.1.0",
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    info: {
+      title: "Verdict API",
+      version: VERSION,
+      description:
+        "Code policy evaluation. 400 = the request is malformed or does not match the schema; 422 = well-formed but breaks a rule (a pattern RE2 cannot compile, an unknown policy id or setting, deleting a built-in policy).",
+    },
+    servers: [{ url: "/" }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer vdt_key_<prod|test>_…" },
+        legacyApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "Legacy and discouraged: query strings get logged." },
+      },
+      headers: {
+        "X-Request-Id": { description: "Request id (req_…), also in every error body", schema: { type: "string" } },
+        "X-RateLimit-Limit": headerSchema("Requests allowed in the window"),
+        "X-RateLimit-Remaining": headerSchema("Requests left in the window"),
+        "X-RateLimit-Reset": headerSchema("Unix time (seconds) when the window resets"),
+        "X-RateLimit-Window": headerSchema("Window length in seconds"),
+        "Retry-After": headerSchema("Seconds to wait before retrying"),
+      },
+    },
+  };
+}
+
+// Referenced so the Error component is registered even if no route names it directly.
+void ErrorSchema;

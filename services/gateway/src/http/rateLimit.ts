@@ -1,0 +1,137 @@
+// Rate limits per organization (minute, hour, day) plus an endpoint-specific limit, each a
+// fixed window from rate-limiter-flexible. Organizations may have their own numbers (set by the
+// instance operator); unauthenticated traffic is limited per client address.
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { AppError } from "@verdict/kit";
+import type { identityV1 } from "@verdict/proto";
+import type { RateClass } from "./route.js";
+
+export interface LimitDefaults {
+  per_minute: number;
+  per_hour: number;
+  per_day: number;
+  evaluations_create_per_minute: number;
+  evaluations_list_per_minute: number;
+  reports_create_per_hour: number;
+  reads_per_minute: number;
+}
+
+export const SPEC_DEFAULTS: LimitDefaults = {
+  per_minute: 1_000,
+  per_hour: 20_000,
+  per_day: 240_000,
+  evaluations_create_per_minute: 60,
+  evaluations_list_per_minute: 100,
+  reports_create_per_hour: 10,
+  reads_per_minute: 200,
+};
+
+interface Bucket {
+  name: string;
+  limit: number;
+  windowSec: number;
+  label: string;
+}
+
+export interface RateState {
+  limit: number;
+  remaining: number;
+  resetUnix: number;
+  windowSec: number;
+}
+
+const WINDOWS = { minute: [60, "1m"], hour: [3600, "1h"], day: [86_400, "1d"] } as const;
+
+const CLASS_LIMIT: Record<RateClass, { key: keyof LimitDefaults; window: keyof typeof WINDOWS } | undefined> = {
+  evaluations_create: { key: "evaluations_create_per_minute", window: "minute" },
+  evaluations_list: { key: "evaluations_list_per_minute", window: "minute" },
+  reports_create: { key: "reports_create_per_hour", window: "hour" },
+  reads: { key: "reads_per_minute", window: "minute" },
+  writes: undefined,
+};
+
+export class RateLimiter {
+  private readonly limiters = new Map<string, RateLimiterMemory>();
+
+  constructor(private readonly defaults: LimitDefaults) {}
+
+  private limiter(b: Bucket): RateLimiterMemory {
+    const id = `${b.name}:${b.limit}:${b.windowSec}`;
+    let l = this.limiters.get(id);
+    if (!l) {
+      l = new RateLimiterMemory({ keyPrefix: id, points: b.limit, duration: b.windowSec });
+      this.limiters.set(id, l);
+    }
+    return l;
+  }
+
+  private bucket(name: string, limit: number, window: keyof typeof WINDOWS): Bucket {
+    const [windowSec, label] = WINDOWS[window];
+    return { name, limit, windowSec, label };
+  }
+
+  bucketsForOrg(overrides: identityV1.RateLimits, rateClass: RateClass | undefined): Bucket[] {
+    const pick = (k: keyof LimitDefaults) => overrides[k] ?? this.defaults[k];
+    const buckets = [
+      this.bucket("org_minute", pick("per_minute"), "minute"),
+      this.bucket("org_hour", pick("per_hour"), "hour"),
+      this.bucket("org_day", pick("per_day"), "day"),
+    ];
+    const cls = rateClass ? CLASS_LIMIT[rateClass] : undefined;
+    if (cls) buckets.push(this.bucket(`class_${rateClass}`, pick(cls.key), cls.window));
+    return buckets;
+  }
+
+  bucketsForAnonymous(): Bucket[] {
+    return [this.bucket("ip_minute", this.defaults.per_minute, "minute")];
+  }
+
+  /**
+   * Counts one request against every bucket. Resolves with the state of the bucket closest to
+   * its limit (for the X-RateLimit-* headers), or throws the spec's 429 error, carrying that
+   * state, when a bucket is exhausted.
+   */
+  async consume(key: string, buckets: Bucket[]): Promise<RateState> {
+    let tightest: RateState | undefined;
+    for (const b of buckets) {
+      let res: RateLimiterRes;
+      try {
+        res = await this.limiter(b).consume(key, 1);
+      } catch (rejection) {
+        if (!(rejection instanceof RateLimiterRes)) throw rejection;
+        const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+        const state: RateState = { limit: b.limit, remaining: 0, resetUnix: Math.ceil((Date.now() + rejection.msBeforeNext) / 1000), windowSec: b.windowSec };
+        throw new RateLimitedError(state, retryAfter, b.label);
+      }
+      const state: RateState = {
+        limit: b.limit,
+        remaining: Math.max(0, res.remainingPoints),
+        resetUnix: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+        windowSec: b.windowSec,
+      };
+      if (!tightest || state.remaining < tightest.remaining || (state.remaining === tightest.remaining && state.windowSec < tightest.windowSec)) {
+        tightest = state;
+      }
+    }
+    return tightest!;
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(readonly state: RateState, readonly retryAfter: number, window: string) {
+    super("rate_limited", "RATE_LIMIT_EXCEEDED", `Rate limit of ${state.limit} requests per ${window} exceeded; retry after ${retryAfter}s`, {
+      limit: state.limit,
+      window,
+      retry_after: retryAfter,
+    });
+  }
+}
+
+export function rateHeaders(state: RateState): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(state.limit),
+    "X-RateLimit-Remaining": String(state.remaining),
+    "X-RateLimit-Reset": String(state.resetUnix),
+    "X-RateLimit-Window": String(state.windowSec),
+  };
+}

@@ -1,0 +1,51 @@
+import type { z } from "zod";
+import type { Clients } from "../clients.js";
+import type { Principal } from "./auth.js";
+
+/** Who may call a route: nobody needs a key, any valid key, a scope, or the instance operator. */
+export type Access = { kind: "public" } | { kind: "authenticated" } | { kind: "scope"; scope: string } | { kind: "operator" };
+
+/** Which endpoint-specific limit applies on top of the organization's overall limits. */
+export type RateClass = "evaluations_create" | "evaluations_list" | "reports_create" | "reads" | "writes";
+
+export interface RouteContext<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal | undefined;
+  requestId: string;
+  clients: Clients;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+}
+
+export interface RouteResponse {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface Route<P = any, Q = any, B = any> {
+  method: "get" | "post" | "patch" | "delete";
+  /** Express-style path under the host root, e.g. /v1/evaluations/:evaluation_id */
+  path: string;
+  operationId: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  rateClass?: RateClass;
+  params?: z.ZodType<P>;
+  query?: z.ZodType<Q, any>;
+  body?: z.ZodType<B, any>;
+  responses: Record<number, RouteResponse>;
+  /** Error statuses beyond the ones every route may answer with (documented in OpenAPI). */
+  errors?: number[];
+  handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult>;
+}
+
+/** Keeps the generic types of each route while building a heterogeneous table. */
+export function route<P, Q, B>(r: Route<P, Q, B>): Route {
+  return r as Route;
+}

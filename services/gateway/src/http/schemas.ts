@@ -1,0 +1,317 @@
+// The REST contract's schemas: the gateway validates with them and the OpenAPI document is
+// generated from them, so the two cannot drift. Ids in `.meta({ id })` become components.
+import { z } from "zod";
+
+export const MAX_FILE_BYTES = 1_048_576;
+export const MAX_FILES = 1000;
+
+const SEVERITY = z.enum(["error", "warning"]);
+export const SCOPE = z.enum(["read:evaluations", "write:evaluations", "read:policies", "write:policies", "read:org", "write:org", "admin"]);
+const ISO = z.string().meta({ format: "date-time" });
+const ISO_OR_DATE = z
+  .string()
+  .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
+    message: "must be an ISO 8601 date or date-time",
+  })
+  .meta({ description: "ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)" });
+const REPO_NAME = z
+  .string()
+  .max(200)
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: "must have the form <owner>/<repo>" })
+  .meta({ examples: ["acme/payments"] });
+const BOOL_QUERY = z.enum(["true", "false"]).transform((v) => v === "true");
+
+// ---------- errors ----------
+
+export const FieldErrorSchema = z
+  .object({
+    field: z.string(),
+    message: z.string(),
+    code: z.enum(["REQUIRED", "INVALID_FORMAT", "MAX_SIZE_EXCEEDED", "MIN_SIZE_REQUIRED", "INVALID_ENUM"]),
+    max: z.number().int().optional(),
+    min: z.number().int().optional(),
+  })
+  .meta({ id: "FieldError" });
+
+export const ErrorSchema = z
+  .object({
+    error: z.enum(["unauthorized", "forbidden", "validation_error", "not_found", "conflict", "rate_limited", "internal_error", "service_unavailable"]),
+    code: z.string(),
+    message: z.string(),
+    required_scope: z.string().optional(),
+    details: z.record(z.string(), z.unknown()).optional(),
+    request_id: z.string().regex(/^req_/),
+  })
+  .meta({ id: "Error", description: "Every error. `details.errors` lists field errors for VALIDATION_FAILED." });
+
+// ---------- health and auth ----------
+
+export const HealthSchema = z.object({ status: z.literal("healthy"), version: z.string(), timestamp: ISO }).meta({ id: "Health" });
+export const AuthHealthSchema = z
+  .object({ status: z.literal("healthy"), authenticated: z.boolean(), organization: z.string(), scopes: z.array(z.string()) })
+  .meta({ id: "AuthHealth" });
+export const KeyVerificationSchema = z
+  .object({ valid: z.boolean(), key_id: z.string(), scopes: z.array(z.string()), expires_at: ISO.nullable(), organization: z.string() })
+  .meta({ id: "KeyVerification" });
+
+// ---------- evaluations ----------
+
+export const FILE_STATUSES = ["added", "modified", "removed", "deleted", "renamed", "copied", "changed", "unchanged"] as const;
+
+export const FileInputSchema = z
+  .object({
+    path: z.string().min(1).max(4096),
+    content: z
+      .string()
+      .max(MAX_FILE_BYTES)
+      .refine((v) => Buffer.byteLength(v, "utf8") <= MAX_FILE_BYTES, {
+        message: `content must be at most ${MAX_FILE_BYTES} bytes (UTF-8)`,
+        params: { code: "MAX_SIZE_EXCEEDED", max: MAX_FILE_BYTES },
+      }),
+    status: z.enum(FILE_STATUSES).default("modified"),
+  })
+  .strict()
+  .meta({ id: "FileInput" });
+
+export const CreateEvaluationSchema = z
+  .object({
+    repository: REPO_NAME,
+    ref: z.string().min(1).max(255),
+    base_ref: z.string().min(1).max(255).optional(),
+    files: z.array(FileInputSchema).min(1).max(MAX_FILES),
+    policies: z.array(z.string().min(1).max(64)).max(200).optional(),
+  })
+  .strict()
+  .meta({ id: "CreateEvaluation" });
+
+export const ViolationSchema = z
+  .object({
+    id: z.string(),
+    policy_id: z.string(),
+    severity: SEVERITY,
+    file: z.string(),
+    line: z.number().int(),
+    column: z.number().int(),
+    message: z.string(),
+    code_snippet: z.string(),
+    suggestion: z.string(),
+  })
+  .meta({ id: "Violation" });
+
+export const EvaluationSchema = z
+  .object({
+    id: z.string().regex(/^eval_/),
+    status: z.enum(["pending", "completed", "failed"]),
+    repository: z.string(),
+    ref: z.string(),
+    base_ref: z.string().nullable(),
+    created_at: ISO,
+    completed_at: ISO.nullable(),
+    passed: z.boolean().nullable(),
+    summary: z.object({
+      total_files: z.number().int(),
+      total_violations: z.number().int(),
+      errors: z.number().int(),
+      warnings: z.number().int(),
+    }),
+    violations: z.array(ViolationSchema),
+    failure_reason: z.string().optional(),
+  })
+  .meta({ id: "Evaluation" });
+
+export const ListEvaluationsQuery = z
+  .object({
+    repository: REPO_NAME.optional(),
+    status: z.enum(["pending", "completed", "failed"]).optional(),
+    passed: BOOL_QUERY.optional(),
+    since: ISO_OR_DATE.optional(),
+    until: ISO_OR_DATE.optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(512).optional(),
+  })
+  .strict();
+
+export const EvaluationListSchema = z
+  .object({
+    evaluations: z.array(EvaluationSchema),
+    pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }),
+  })
+  .meta({ id: "EvaluationList" });
+
+// ---------- policies ----------
+
+export const PatternSchema = z
+  .object({
+    type: z.literal("regex"),
+    value: z.string().min(1).max(4096).meta({ description: "RE2 syntax" }),
+    message: z.string().min(1).max(500),
+  })
+  .strict()
+  .meta({ id: "Pattern" });
+
+const SuggestionSchema = z.object({ text: z.string().min(1).max(2000) }).strict().meta({ id: "Suggestion" });
+
+export const PolicySummarySchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string(),
+    severity: SEVERITY,
+    enabled: z.boolean(),
+    category: z.string(),
+    frameworks: z.array(z.string()),
+    builtin: z.boolean(),
+  })
+  .meta({ id: "PolicySummary" });
+
+export const PolicySchema = PolicySummarySchema.extend({
+  patterns: z.array(PatternSchema),
+  suggestions: z.array(SuggestionSchema),
+  settings: z.record(z.string(), z.unknown()),
+  documentation_url: z.string(),
+}).meta({ id: "Policy" });
+
+export const PolicyListSchema = z.object({ policies: z.array(PolicySummarySchema) }).meta({ id: "PolicyList" });
+
+export const ListPoliciesQuery = z
+  .object({ enabled: BOOL_QUERY.optional(), category: z.string().min(1).max(64).optional(), severity: SEVERITY.optional() })
+  .strict();
+
+export const CreatePolicySchema = z
+  .object({
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/, { message: "id must be a slug: 3-64 lowercase letters, digits and dashes" }),
+    name: z.string().min(1).max(200),
+    description: z.string().max(2000).default(""),
+    severity: SEVERITY,
+    category: z.string().min(1).max(64).default("custom"),
+    enabled: z.boolean().default(true),
+    frameworks: z.array(z.string().regex(/^[a-z0-9-]+:[A-Za-z0-9._-]+$/, { message: "must have the form <framework_id>:<control_id>" })).max(100).default([]),
+    patterns: z.array(PatternSchema).min(1).max(100),
+    suggestions: z.array(SuggestionSchema).max(20).default([]),
+    documentation_url: z.url().max(2000).optional(),
+  })
+  .strict()
+  .meta({ id: "CreatePolicy" });
+
+export const UpdatePolicySchema = z
+  .object({
+    enabled: z.boolean().optional(),
+    severity: SEVERITY.optional(),
+    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Policy-specific; see each policy's settings. Unknown keys are rejected (422)." }),
+  })
+  .strict()
+  .meta({ id: "UpdatePolicy" });
+
+// ---------- repositories ----------
+
+export const RepositorySchema = z
+  .object({
+    id: z.string().regex(/^repo_/),
+    name: z.string(),
+    provider: z.string(),
+    default_branch: z.string(),
+    connected_at: ISO,
+    last_evaluation: ISO.nullable(),
+  })
+  .meta({ id: "Repository" });
+
+export const RepositoryListSchema = z.object({ repositories: z.array(RepositorySchema) }).meta({ id: "RepositoryList" });
+
+export const ConnectRepositorySchema = z
+  .object({
+    provider: z.enum(["github", "gitlab", "bitbucket", "azure-devops", "generic"]),
+    name: REPO_NAME,
+    default_branch: z.string().min(1).max(255).optional(),
+  })
+  .strict()
+  .meta({ id: "ConnectRepository" });
+
+// ---------- organization ----------
+
+const RateLimitsSchema = z
+  .object({
+    per_minute: z.number().int().min(1).max(10_000_000).optional(),
+    per_hour: z.number().int().min(1).max(100_000_000).optional(),
+    per_day: z.number().int().min(1).max(1_000_000_000).optional(),
+    evaluations_create_per_minute: z.number().int().min(1).max(10_000_000).optional(),
+    evaluations_list_per_minute: z.number().int().min(1).max(10_000_000).optional(),
+    reports_create_per_hour: z.number().int().min(1).max(10_000_000).optional(),
+    reads_per_minute: z.number().int().min(1).max(10_000_000).optional(),
+  })
+  .strict()
+  .meta({ id: "RateLimits", description: "Per-organization overrides of the instance's rate limits; unset keeps the default." });
+
+export const OrganizationSchema = z
+  .object({
+    id: z.string().regex(/^org_/),
+    name: z.string(),
+    plan: z.string(),
+    members_count: z.number().int(),
+    repositories_count: z.number().int(),
+    created_at: ISO,
+    settings: z.object({ default_severity: SEVERITY, require_evaluation_pass: z.boolean() }),
+  })
+  .meta({ id: "Organization" });
+
+export const UpdateOrganizationSchema = z
+  .object({
+    name: z.string().min(1).max(200).optional(),
+    settings: z.object({ default_severity: SEVERITY.optional(), require_evaluation_pass: z.boolean().optional() }).strict().optional(),
+  })
+  .strict()
+  .meta({ id: "UpdateOrganization" });
+
+export const CreateOrganizationSchema = z
+  .object({
+    name: z.string().min(1).max(200),
+    plan: z.enum(["free", "team", "business", "enterprise"]).default("free"),
+    rate_limits: RateLimitsSchema.optional(),
+  })
+  .strict()
+  .meta({ id: "CreateOrganization" });
+
+export const UpdateOrganizationLimitsSchema = z.object({ rate_limits: RateLimitsSchema }).strict().meta({ id: "UpdateOrganizationLimits" });
+
+export const OperatorOrganizationSchema = OrganizationSchema.extend({ rate_limits: RateLimitsSchema }).meta({ id: "OperatorOrganization" });
+
+// ---------- API keys ----------
+
+export const ApiKeySchema = z
+  .object({
+    id: z.string().regex(/^key_/),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    environment: z.enum(["prod", "test"]),
+    prefix: z.string().meta({ description: "The first characters of the key, to recognise it" }),
+    status: z.enum(["active", "expired", "revoked"]),
+    created_at: ISO,
+    expires_at: ISO.nullable(),
+    last_used_at: ISO.nullable().meta({ description: "Updated at most once a minute" }),
+    revoked_at: ISO.nullable(),
+    ip_allowlist: z.string().nullable().meta({ description: "Comma-separated CIDR ranges" }),
+  })
+  .meta({ id: "ApiKey" });
+
+export const ApiKeyListSchema = z.object({ api_keys: z.array(ApiKeySchema) }).meta({ id: "ApiKeyList" });
+
+export const CreateApiKeySchema = z
+  .object({
+    name: z.string().min(1).max(100),
+    scopes: z.array(SCOPE).min(1).max(7),
+    expiration: z.enum(["30m", "24h", "7d", "90d", "never"]).default("90d"),
+    environment: z.enum(["prod", "test"]).default("prod"),
+    ip_allowlist: z.string().max(4000).optional().meta({ description: "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7" }),
+  })
+  .strict()
+  .meta({ id: "CreateApiKey" });
+
+export const CreatedApiKeySchema = ApiKeySchema.extend({ key: z.string().meta({ description: "The key value. Shown once: store it now." }) }).meta({ id: "CreatedApiKey" });
+
+export const CreatedOrganizationSchema = z
+  .object({ organization: OperatorOrganizationSchema, api_key: CreatedApiKeySchema })
+  .meta({ id: "CreatedOrganization" });
+
+export function IdParam<N extends string>(name: N, prefix?: string) {
+  const id = z.string().min(1).max(128);
+  return z.object({ [name]: prefix ? id.meta({ examples: [`${prefix}_01jd0000000000000000000000`] }) : id } as Record<N, typeof id>);
+}

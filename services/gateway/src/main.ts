@@ -1,0 +1,85 @@
+// Wires the gateway: config in, HTTP out. Holds no business state.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { TOPICS, type Bus } from "@verdict/bus";
+import { newId, type Logger } from "@verdict/kit";
+import { connectClients, type ServiceAddresses } from "./clients.js";
+import { buildApp } from "./http/app.js";
+import { Authenticator } from "./http/auth.js";
+import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
+import { routes } from "./routes/index.js";
+
+export interface GatewayOptions {
+  host: string;
+  port: number;
+  services: ServiceAddresses;
+  bus: Bus;
+  logger: Logger;
+  limits: LimitDefaults;
+  bodyLimitBytes: number;
+  authCacheTtlMs: number;
+  trustProxy: boolean | string;
+  /** How long in-flight requests may take to finish on shutdown. */
+  shutdownGraceMs?: number;
+}
+
+export interface Gateway {
+  port: number;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+// Request bodies are documented in "input" form (fields with defaults are optional).
+export const REQUEST_SCHEMA_IDS = new Set([
+  "FileInput",
+  "CreateEvaluation",
+  "Pattern",
+  "Suggestion",
+  "CreatePolicy",
+  "UpdatePolicy",
+  "ConnectRepository",
+  "UpdateOrganization",
+  "CreateOrganization",
+  "UpdateOrganizationLimits",
+  "RateLimits",
+  "CreateApiKey",
+]);
+
+export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
+  const clients = connectClients(opts.services);
+  const authenticator = new Authenticator(clients, opts.logger, opts.authCacheTtlMs);
+  // Every gateway instance must hear every revocation: a group of its own.
+  const revoked = await opts.bus.subscribe<{ key_id: string }>(TOPICS.keyRevoked, `gateway-${newId("evt")}`, async (e) => authenticator.forgetKey(e.data.key_id));
+  const app = buildApp({
+    routes,
+    clients,
+    authenticator,
+    limiter: new RateLimiter(opts.limits),
+    logger: opts.logger,
+    bodyLimitBytes: opts.bodyLimitBytes,
+    trustProxy: opts.trustProxy,
+    requestSchemaIds: REQUEST_SCHEMA_IDS,
+  });
+  const server = createServer(app);
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(opts.port, opts.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  opts.logger.info({ port, host: opts.host }, "gateway listening");
+  return {
+    port,
+    server,
+    async stop() {
+      // Stop accepting, let in-flight requests finish, then cut what is left.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 15_000);
+      await closed;
+      clearTimeout(timer);
+      await revoked.unsubscribe();
+      clients.close();
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { route } from "../http/route.js";
+import { evaluationJson } from "../http/mappers.js";
+import { CreateEvaluationSchema, EvaluationListSchema, EvaluationSchema, IdParam, ListEvaluationsQuery } from "../http/schemas.js";
+import { noContent } from "./common.js";
+
+const Params = IdParam("evaluation_id", "eval");
+
+export const evaluationRoutes = [
+  route({
+    method: "post",
+    path: "/v1/evaluations",
+    operationId: "createEvaluation",
+    errors: [422],
+    summary: "Evaluate the files of a change against the organization's policies",
+    tag: "Evaluations",
+    access: { kind: "scope", scope: "write:evaluations" },
+    rateClass: "evaluations_create",
+    body: CreateEvaluationSchema,
+    responses: { 201: { description: "The evaluation (status completed, or pending for large changes)", schema: EvaluationSchema } },
+    handler: async ({ body, principal, clients }) => {
+      const res = await clients.evaluation.createEvaluation({
+        organization_id: principal!.organizationId,
+        repository: body.repository,
+        ref: body.ref,
+        base_ref: body.base_ref ?? "",
+        files: body.files.map((f) => ({ path: f.path, content: f.content, status: f.status })),
+        policies: body.policies ?? [],
+      });
+      return { status: 201, body: evaluationJson(res.evaluation!) };
+    },
+  }),
+  route({
+    method: "get",
+    path: "/v1/evaluations",
+    operationId: "listEvaluations",
+    summary: "List evaluations, newest first",
+    tag: "Evaluations",
+    access: { kind: "scope", scope: "read:evaluations" },
+    rateClass: "evaluations_list",
+    query: ListEvaluationsQuery,
+    responses: { 200: { description: "A page of evaluations", schema: EvaluationListSchema } },
+    handler: async ({ query, principal, clients }) => {
+      const res = await clients.evaluation.listEvaluations({
+        organization_id: principal!.organizationId,
+        repository: query.repository,
+        status: query.status,
+        passed: query.passed,
+        since: query.since ? new Date(query.since).toISOString() : undefined,
+        until: query.until ? new Date(query.until).toISOString() : undefined,
+        limit: query.limit,
+        cursor: query.cursor,
+      });
+      return {
+        status: 200,
+        body: { evaluations: res.evaluations.map(evaluationJson), pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more } },
+      };
+    },
+  }),
+  route({
+    method: "get",
+    path: "/v1/evaluations/:evaluation_id",
+    operationId: "getEvaluation",
+    errors: [410],
+    summary: "Get an evaluation",
+    tag: "Evaluations",
+    access: { kind: "scope", scope: "read:evaluations" },
+    rateClass: "reads",
+    params: Params,
+    responses: { 200: { description: "The evaluation", schema: EvaluationSchema } },
+    handler: async ({ params, principal, clients }) => {
+      const res = await clients.evaluation.getEvaluation({ organization_id: principal!.organizationId, evaluation_id: params.evaluation_id });
+      return { status: 200, body: evaluationJson(res.evaluation!) };
+    },
+  }),
+  route({
+    method: "delete",
+    path: "/v1/evaluations/:evaluation_id",
+    operationId: "deleteEvaluation",
+    errors: [410],
+    summary: "Delete an evaluation",
+    tag: "Evaluations",
+    access: { kind: "scope", scope: "write:evaluations" },
+    rateClass: "writes",
+    params: Params,
+    responses: noContent,
+    handler: async ({ params, principal, clients }) => {
+      await clients.evaluation.deleteEvaluation({ organization_id: principal!.organizationId, evaluation_id: params.evaluation_id });
+      return { status: 204 };
+    },
+  }),
+];

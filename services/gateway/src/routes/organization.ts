@@ -1,0 +1,140 @@
+import { errors } from "@verdict/kit";
+import { route } from "../http/route.js";
+import { apiKeyJson, operatorOrganizationJson, organizationJson } from "../http/mappers.js";
+import {
+  ApiKeyListSchema,
+  CreateApiKeySchema,
+  CreateOrganizationSchema,
+  CreatedApiKeySchema,
+  CreatedOrganizationSchema,
+  IdParam,
+  OperatorOrganizationSchema,
+  OrganizationSchema,
+  UpdateOrganizationLimitsSchema,
+  UpdateOrganizationSchema,
+} from "../http/schemas.js";
+import { noContent } from "./common.js";
+
+export const organizationRoutes = [
+  route({
+    method: "get",
+    path: "/v1/organization",
+    operationId: "getOrganization",
+    summary: "Get the caller's organization",
+    tag: "Organization",
+    access: { kind: "scope", scope: "read:org" },
+    rateClass: "reads",
+    responses: { 200: { description: "The organization", schema: OrganizationSchema } },
+    handler: async ({ principal, clients }) => {
+      const res = await clients.identity.getOrganization({ organization_id: principal!.organizationId });
+      return { status: 200, body: organizationJson(res.organization!) };
+    },
+  }),
+  route({
+    method: "patch",
+    path: "/v1/organization",
+    operationId: "updateOrganization",
+    summary: "Update the organization's name and settings",
+    tag: "Organization",
+    access: { kind: "scope", scope: "write:org" },
+    rateClass: "writes",
+    body: UpdateOrganizationSchema,
+    responses: { 200: { description: "The updated organization", schema: OrganizationSchema } },
+    handler: async ({ body, principal, clients }) => {
+      const res = await clients.identity.updateOrganization({
+        organization_id: principal!.organizationId,
+        name: body.name,
+        default_severity: body.settings?.default_severity,
+        require_evaluation_pass: body.settings?.require_evaluation_pass,
+      });
+      return { status: 200, body: organizationJson(res.organization!) };
+    },
+  }),
+  route({
+    method: "get",
+    path: "/v1/api-keys",
+    operationId: "listApiKeys",
+    summary: "List the organization's API keys (values are never shown again)",
+    tag: "API keys",
+    access: { kind: "scope", scope: "admin" },
+    rateClass: "reads",
+    responses: { 200: { description: "API keys, active, expired and revoked", schema: ApiKeyListSchema } },
+    handler: async ({ principal, clients }) => {
+      const res = await clients.identity.listApiKeys({ organization_id: principal!.organizationId });
+      return { status: 200, body: { api_keys: res.api_keys.map((k) => apiKeyJson(k)) } };
+    },
+  }),
+  route({
+    method: "post",
+    path: "/v1/api-keys",
+    operationId: "createApiKey",
+    summary: "Create an API key; its value is in `key` and shown once",
+    tag: "API keys",
+    access: { kind: "scope", scope: "admin" },
+    rateClass: "writes",
+    body: CreateApiKeySchema,
+    responses: { 201: { description: "The created key, with its value", schema: CreatedApiKeySchema } },
+    handler: async ({ body, principal, clients }) => {
+      const res = await clients.identity.createApiKey({
+        organization_id: principal!.organizationId,
+        name: body.name,
+        scopes: body.scopes,
+        expiration: body.expiration,
+        environment: body.environment,
+        ip_allowlist: body.ip_allowlist ? body.ip_allowlist.split(",") : [],
+      });
+      return { status: 201, body: { ...apiKeyJson(res.api_key!), key: res.key } };
+    },
+  }),
+  route({
+    method: "delete",
+    path: "/v1/api-keys/:key_id",
+    operationId: "revokeApiKey",
+    errors: [410, 422],
+    summary: "Revoke an API key (takes effect at once)",
+    tag: "API keys",
+    access: { kind: "scope", scope: "admin" },
+    rateClass: "writes",
+    params: IdParam("key_id", "key"),
+    responses: noContent,
+    handler: async ({ params, principal, clients }) => {
+      await clients.identity.revokeApiKey({ organization_id: principal!.organizationId, key_id: params.key_id });
+      return { status: 204 };
+    },
+  }),
+  route({
+    method: "post",
+    path: "/v1/organizations",
+    operationId: "createOrganization",
+    summary: "Create an organization and its first admin key (instance operators only)",
+    tag: "Instance administration",
+    access: { kind: "operator" },
+    rateClass: "writes",
+    body: CreateOrganizationSchema,
+    responses: { 201: { description: "The organization and its first admin key, shown once", schema: CreatedOrganizationSchema } },
+    handler: async ({ body, clients }) => {
+      const res = await clients.identity.createOrganization({ name: body.name, plan: body.plan, rate_limits: body.rate_limits ?? {} });
+      return {
+        status: 201,
+        body: { organization: operatorOrganizationJson(res.organization!), api_key: { ...apiKeyJson(res.api_key!), key: res.key } },
+      };
+    },
+  }),
+  route({
+    method: "patch",
+    path: "/v1/organizations/:organization_id",
+    operationId: "updateOrganizationLimits",
+    summary: "Set an organization's rate limits (instance operators only)",
+    tag: "Instance administration",
+    access: { kind: "operator" },
+    rateClass: "writes",
+    params: IdParam("organization_id", "org"),
+    body: UpdateOrganizationLimitsSchema,
+    responses: { 200: { description: "The organization with its limits", schema: OperatorOrganizationSchema } },
+    handler: async ({ params, body, clients }) => {
+      if (!params.organization_id.startsWith("org_")) throw errors.notFound("organization", params.organization_id);
+      const res = await clients.identity.updateOrganizationLimits({ organization_id: params.organization_id, rate_limits: body.rate_limits });
+      return { status: 200, body: operatorOrganizationJson(res.organization!) };
+    },
+  }),
+];

@@ -1,0 +1,106 @@
+import { route } from "../http/route.js";
+import { policyJson, policySummaryJson } from "../http/mappers.js";
+import { CreatePolicySchema, IdParam, ListPoliciesQuery, PolicyListSchema, PolicySchema, UpdatePolicySchema } from "../http/schemas.js";
+import { noContent } from "./common.js";
+
+const Params = IdParam("policy_id");
+
+export const policyRoutes = [
+  route({
+    method: "get",
+    path: "/v1/policies",
+    operationId: "listPolicies",
+    summary: "List policies (built-in and custom)",
+    tag: "Policies",
+    access: { kind: "scope", scope: "read:policies" },
+    rateClass: "reads",
+    query: ListPoliciesQuery,
+    responses: { 200: { description: "Policies", schema: PolicyListSchema } },
+    handler: async ({ query, principal, clients }) => {
+      const res = await clients.policy.listPolicies({ organization_id: principal!.organizationId, ...query });
+      return { status: 200, body: { policies: res.policies.map(policySummaryJson) } };
+    },
+  }),
+  route({
+    method: "get",
+    path: "/v1/policies/:policy_id",
+    operationId: "getPolicy",
+    summary: "Get a policy with its patterns, suggestions and settings",
+    tag: "Policies",
+    access: { kind: "scope", scope: "read:policies" },
+    rateClass: "reads",
+    params: Params,
+    responses: { 200: { description: "The policy", schema: PolicySchema } },
+    handler: async ({ params, principal, clients }) => {
+      const res = await clients.policy.getPolicy({ organization_id: principal!.organizationId, policy_id: params.policy_id });
+      return { status: 200, body: policyJson(res.policy!) };
+    },
+  }),
+  route({
+    method: "post",
+    path: "/v1/policies",
+    operationId: "createPolicy",
+    errors: [409, 422],
+    summary: "Create a custom policy (patterns in RE2 syntax)",
+    tag: "Policies",
+    access: { kind: "scope", scope: "write:policies" },
+    rateClass: "writes",
+    body: CreatePolicySchema,
+    responses: { 201: { description: "The created policy", schema: PolicySchema } },
+    handler: async ({ body, principal, clients }) => {
+      const res = await clients.policy.createPolicy({
+        organization_id: principal!.organizationId,
+        id: body.id,
+        name: body.name,
+        description: body.description,
+        severity: body.severity,
+        category: body.category,
+        frameworks: body.frameworks,
+        patterns: body.patterns,
+        suggestions: body.suggestions,
+        documentation_url: body.documentation_url ?? "",
+        enabled: body.enabled,
+      });
+      return { status: 201, body: policyJson(res.policy!) };
+    },
+  }),
+  route({
+    method: "patch",
+    path: "/v1/policies/:policy_id",
+    operationId: "updatePolicy",
+    errors: [422],
+    summary: "Enable, disable or tune a policy",
+    tag: "Policies",
+    access: { kind: "scope", scope: "write:policies" },
+    rateClass: "writes",
+    params: Params,
+    body: UpdatePolicySchema,
+    responses: { 200: { description: "The updated policy", schema: PolicySchema } },
+    handler: async ({ params, body, principal, clients }) => {
+      const res = await clients.policy.updatePolicy({
+        organization_id: principal!.organizationId,
+        policy_id: params.policy_id,
+        enabled: body.enabled,
+        severity: body.severity,
+        settings: body.settings,
+      });
+      return { status: 200, body: policyJson(res.policy!) };
+    },
+  }),
+  route({
+    method: "delete",
+    path: "/v1/policies/:policy_id",
+    operationId: "deletePolicy",
+    errors: [422],
+    summary: "Delete a custom policy (built-in policies can only be disabled: 422)",
+    tag: "Policies",
+    access: { kind: "scope", scope: "write:policies" },
+    rateClass: "writes",
+    params: Params,
+    responses: noContent,
+    handler: async ({ params, principal, clients }) => {
+      await clients.policy.deletePolicy({ organization_id: principal!.organizationId, policy_id: params.policy_id });
+      return { status: 204 };
+    },
+  }),
+];
