@@ -47,11 +47,17 @@ function compileFilter(filter: Filter): { where: string; params: SqlValue[] } {
       switch (op) {
         case "$eq":
           if (v === null) parts.push(`${col} IS NULL`);
-          else (parts.push(`${col} = ?`), params.push(sqlValue(v as Scalar)));
+          else {
+            parts.push(`${col} = ?`);
+            params.push(sqlValue(v as Scalar));
+          }
           break;
         case "$ne":
           if (v === null) parts.push(`${col} IS NOT NULL`);
-          else (parts.push(`(${col} IS NULL OR ${col} <> ?)`), params.push(sqlValue(v as Scalar)));
+          else {
+            parts.push(`(${col} IS NULL OR ${col} <> ?)`);
+            params.push(sqlValue(v as Scalar));
+          }
           break;
         case "$gt":
         case "$gte":

@@ -1,2 +1,2 @@
-export { launch, type RunningVerdict } from "./launcher.js";
+export { launch, type RunningVerdict, type LaunchOptions } from "./launcher.js";
 export { readConfig, configSchema, type Config } from "./config.js";

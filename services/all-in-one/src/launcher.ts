@@ -2,7 +2,7 @@
 // on loopback gRPC ports, and the gateway. Shutdown runs in reverse order.
 import { join } from "node:path";
 import { InProcessBus } from "@verdict/bus";
-import { createLogger, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
+import { createLogger, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGateway } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
@@ -17,7 +17,15 @@ export interface RunningVerdict {
   stop(): Promise<void>;
 }
 
-export async function launch(config: Config, logger: Logger = createLogger("verdict", config.VERDICT_LOG_LEVEL)): Promise<RunningVerdict> {
+export interface LaunchOptions {
+  logger?: Logger;
+  /** The clock every service reads (tests move it to check expiry). */
+  clock?: Clock;
+}
+
+export async function launch(config: Config, options: LaunchOptions = {}): Promise<RunningVerdict> {
+  const logger = options.logger ?? createLogger("verdict", config.VERDICT_LOG_LEVEL);
+  const clock = options.clock ?? systemClock;
   startTelemetry("verdict");
   const store = new SqliteStore(join(config.dataDir, "verdict.db"));
   const bus = new InProcessBus(logger.child({ component: "bus" }));
@@ -33,7 +41,7 @@ export async function launch(config: Config, logger: Logger = createLogger("verd
   };
 
   try {
-    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1) });
+    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1), clock });
     stops.push(() => policy.stop());
     const policyAddress = `${host}:${policy.grpc.port}`;
     const identity = await startIdentityService({
@@ -44,9 +52,10 @@ export async function launch(config: Config, logger: Logger = createLogger("verd
       port: port(0),
       policyAddress,
       bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY,
+      clock,
     });
     stops.push(() => identity.stop());
-    const evaluation = await startEvaluationService({ store, bus, logger: logger.child({ service: "evaluation" }), host, port: port(2), policyAddress });
+    const evaluation = await startEvaluationService({ store, bus, logger: logger.child({ service: "evaluation" }), host, port: port(2), policyAddress, clock });
     stops.push(() => evaluation.stop());
     const gateway = await startGateway({
       host: config.VERDICT_HTTP_HOST,

@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger("verdict", config.VERDICT_LOG_LEVEL);
-  const running = await launch(config, logger);
+  const running = await launch(config, { logger });
   logger.info({ http_port: running.httpPort, grpc_ports: running.grpcPorts, data_dir: config.dataDir }, "Verdict is ready");
   if (running.generatedBootstrapKey) {
     // Printed once, on the first start, to the terminal only (never to the structured logs).

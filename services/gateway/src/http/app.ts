@@ -156,7 +156,6 @@ export function buildApp(opts: AppOptions): express.Express {
     }
   });
 
-  // eslint-disable-next-line @typescript-eslint/no-unused-vars
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const appErr = toAppError(err);
     if (!(appErr instanceof AppError) || appErr.kind === "internal") {

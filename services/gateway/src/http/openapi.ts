@@ -79,7 +79,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     }
     const errorStatuses = new Set<number>([429, 500]);
     if (r.body || r.query || r.params) errorStatuses.add(400);
-    if (r.access.kind !== "public") (errorStatuses.add(401), errorStatuses.add(403), errorStatuses.add(503));
+    if (r.access.kind !== "public") for (const s of [401, 403, 503]) errorStatuses.add(s);
     if (r.params) errorStatuses.add(404);
     for (const s of r.errors ?? []) errorStatuses.add(s);
     for (const s of [...errorStatuses].sort()) {

@@ -9,7 +9,7 @@ import { createOrganization } from "./organizations.js";
  * first start only and returned so the launcher can print it once.
  */
 export async function ensureBootstrap(deps: IdentityDeps, configuredKey: string | undefined): Promise<{ generatedKey?: string }> {
-  let defaultOrg = await deps.repo.orgs.findOne({ is_default: true });
+  const defaultOrg = await deps.repo.orgs.findOne({ is_default: true });
   if (configuredKey) {
     const existing = await deps.repo.keys.findOne({ hash: hashKey(configuredKey) });
     if (existing) return {};
@@ -31,6 +31,5 @@ export async function ensureBootstrap(deps: IdentityDeps, configuredKey: string 
   }
   if (defaultOrg) return {};
   const created = await createOrganization(deps, { name: "Default organization", plan: "enterprise", isDefault: true }, { operator: true });
-  defaultOrg = created.org;
   return { generatedKey: created.key };
 }

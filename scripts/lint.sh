@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# One lint command: proto lint and freshness of the generated stubs, TypeScript (strict, tests
+# included), ESLint.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+echo "--> buf lint"
+./node_modules/.bin/buf lint
+echo "--> generated stubs are up to date"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sed "s|out: libs/proto/src/gen|out: $tmp/gen|" buf.gen.yaml > "$tmp/buf.gen.yaml"
+./node_modules/.bin/buf generate --template "$tmp/buf.gen.yaml"
+diff -r "$tmp/gen" libs/proto/src/gen >/dev/null || { echo "libs/proto/src/gen is stale: run 'pnpm proto:gen'" >&2; exit 1; }
+echo "--> tsc"
+./node_modules/.bin/tsc -b tsconfig.build.json
+./node_modules/.bin/tsc -p tsconfig.test.json
+echo "--> eslint"
+./node_modules/.bin/eslint --max-warnings 0 .

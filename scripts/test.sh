@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# The README's test command (and what .ci/run calls): install, lint, unit suites, then the
+# black-box suites against real running processes. Ends with one "N passed, N failed" line.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install.sh || exit 1
+
+echo "==> lint"
+pnpm run -s lint || exit 1
+
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+jest() { node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
+
+echo "==> unit tests"
+jest --selectProjects unit --json --outputFile="$results/unit.json"
+unit_rc=$?
+echo "==> black-box tests (real HTTP, real gRPC, real processes)"
+jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
+e2e_rc=$?
+
+node -e '
+  const fs = require("fs");
+  let passed = 0, failed = 0;
+  for (const f of process.argv.slice(1)) {
+    if (!fs.existsSync(f)) { failed++; continue; }
+    const r = JSON.parse(fs.readFileSync(f, "utf8"));
+    passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
+  }
+  console.log(`tests: ${passed} passed, ${failed} failed`);
+' "$results/unit.json" "$results/e2e.json"
+
+[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ]

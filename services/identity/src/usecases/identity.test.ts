@@ -1,0 +1,107 @@
+import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
+import { AppError, createClient, createLogger } from "@verdict/kit";
+import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
+import { SqliteStore } from "@verdict/store";
+import { generateKey } from "../domain/apiKey.js";
+import type { IdentityDeps } from "../deps.js";
+import { IdentityRepo } from "../repo.js";
+import { createApiKey, revokeApiKey } from "./apiKeys.js";
+import { ensureBootstrap } from "./bootstrap.js";
+import { createOrganization } from "./organizations.js";
+import { verifyKey } from "./verifyKey.js";
+
+let now = new Date("2026-06-01T12:00:00.000Z");
+let store: SqliteStore;
+let bus: InProcessBus;
+let deps: IdentityDeps;
+
+beforeEach(async () => {
+  store = new SqliteStore(":memory:");
+  bus = new InProcessBus(createLogger("t", "silent"), 5);
+  const repo = new IdentityRepo(store);
+  await repo.init();
+  // These use cases never reach the policy service; the client points nowhere on purpose.
+  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, "127.0.0.1:1");
+  deps = { repo, bus, clock: { now: () => now }, logger: createLogger("t", "silent"), policy };
+});
+afterEach(async () => {
+  deps.policy.close();
+  await bus.close();
+  await store.close();
+});
+
+const codeOf = async (p: Promise<unknown>) => {
+  try {
+    await p;
+  } catch (err) {
+    return (err as AppError).code;
+  }
+  return "OK";
+};
+
+describe("verifyKey", () => {
+  it("checks presence, format, existence, revocation, expiry and allowlist in that order", async () => {
+    const { org } = await createOrganization(deps, { name: "Acme", plan: "team" });
+    const { record, key } = await createApiKey(deps, { organizationId: org.id, name: "k", scopes: ["read:org"], expiration: "30m", environment: "prod", ipAllowlist: ["10.0.0.0/8"] });
+    expect(await codeOf(verifyKey(deps, { key: "", clientIp: "10.0.0.1" }))).toBe("AUTH_MISSING_KEY");
+    expect(await codeOf(verifyKey(deps, { key: "vdt_key_prod_nope", clientIp: "10.0.0.1" }))).toBe("AUTH_INVALID_KEY");
+    expect(await codeOf(verifyKey(deps, { key: generateKey("prod"), clientIp: "10.0.0.1" }))).toBe("AUTH_INVALID_KEY");
+    expect(await codeOf(verifyKey(deps, { key, clientIp: "192.168.0.1" }))).toBe("AUTH_IP_NOT_ALLOWED");
+    const ok = await verifyKey(deps, { key, clientIp: "10.1.1.1" });
+    expect(ok.key.id).toBe(record.id);
+    expect(ok.org.id).toBe(org.id);
+    now = new Date(now.getTime() + 31 * 60_000);
+    expect(await codeOf(verifyKey(deps, { key, clientIp: "10.1.1.1" }))).toBe("AUTH_EXPIRED_KEY");
+  });
+
+  it("records last use at most once a minute", async () => {
+    const { key, keyRecord } = await createOrganization(deps, { name: "Acme", plan: "free" });
+    await verifyKey(deps, { key, clientIp: "127.0.0.1" });
+    const first = (await deps.repo.keys.findOne({ id: keyRecord.id }))!.last_used_at;
+    expect(first).toBe(now.toISOString());
+    now = new Date(now.getTime() + 30_000);
+    await verifyKey(deps, { key, clientIp: "127.0.0.1" });
+    expect((await deps.repo.keys.findOne({ id: keyRecord.id }))!.last_used_at).toBe(first);
+  });
+});
+
+describe("revokeApiKey", () => {
+  it("revokes once, announces it on the bus, and then answers RESOURCE_DELETED", async () => {
+    const events: CloudEvent<{ key_id: string }>[] = [];
+    await bus.subscribe<{ key_id: string }>(TOPICS.keyRevoked, "t", async (e) => void events.push(e));
+    const { org } = await createOrganization(deps, { name: "Acme", plan: "free" });
+    const { record, key } = await createApiKey(deps, { organizationId: org.id, name: "k", scopes: ["admin"], expiration: "never", environment: "test", ipAllowlist: [] });
+    await revokeApiKey(deps, org.id, record.id);
+    expect(await codeOf(verifyKey(deps, { key, clientIp: "127.0.0.1" }))).toBe("AUTH_REVOKED_KEY");
+    expect(await codeOf(revokeApiKey(deps, org.id, record.id))).toBe("RESOURCE_DELETED");
+    expect(await codeOf(revokeApiKey(deps, "org_other", record.id))).toBe("RESOURCE_NOT_FOUND");
+    await bus.close();
+    expect(events.map((e) => e.data.key_id)).toEqual([record.id]);
+  });
+});
+
+describe("ensureBootstrap", () => {
+  it("generates an operator key on the first start only", async () => {
+    const first = await ensureBootstrap(deps, undefined);
+    expect(first.generatedKey).toMatch(/^vdt_key_prod_/);
+    const verified = await verifyKey(deps, { key: first.generatedKey!, clientIp: "127.0.0.1" });
+    expect(verified.key.operator).toBe(true);
+    expect(verified.key.scopes).toEqual(["admin"]);
+    expect(await ensureBootstrap(deps, undefined)).toEqual({});
+  });
+
+  it("adopts a configured key idempotently, in the configured environment", async () => {
+    const configured = generateKey("test");
+    await ensureBootstrap(deps, configured);
+    await ensureBootstrap(deps, configured);
+    expect(await deps.repo.keys.count({})).toBe(1);
+    expect(await deps.repo.orgs.count({})).toBe(1);
+    const v = await verifyKey(deps, { key: configured, clientIp: "::1" });
+    expect(v.key).toMatchObject({ operator: true, environment: "test" });
+    // a changed configured key joins the same default organization
+    const next = generateKey("prod");
+    await ensureBootstrap(deps, next);
+    expect((await verifyKey(deps, { key: next, clientIp: "::1" })).org.id).toBe(v.org.id);
+  });
+});

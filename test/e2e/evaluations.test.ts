@@ -1,0 +1,183 @@
+// Evaluations over real HTTP: create, find violations, get, list with filters and cursors,
+// delete, and the validation errors users will hit.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Api, expectError, expectFieldError } from "../support/api.js";
+import { startVerdict, type Verdict } from "../support/server.js";
+
+let v: Verdict;
+let api: Api;
+
+const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
+const leaky = {
+  repository: "acme/payments",
+  ref: "feature/x",
+  base_ref: "main",
+  files: [
+    { path: "src/config.js", content: `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\n`, status: "modified" },
+    { path: "deploy/id_rsa", content: "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n", status: "added" },
+    { path: "app/settings.py", content: 'DEBUG = False\npassword = "hunter2-but-longer"\n', status: "modified" },
+  ],
+};
+const clean = { repository: "acme/payments", ref: "main", files: [{ path: "README.md", content: "# Payments\nNothing to see.\n", status: "modified" }] };
+
+beforeAll(async () => {
+  v = await startVerdict();
+  api = new Api(v.url, v.bootstrapKey);
+});
+afterAll(async () => v.destroy());
+
+describe("creating evaluations", () => {
+  it("finds an AWS key, a private key and a hard-coded password, and fails the change", async () => {
+    const res = await api.post("/v1/evaluations", leaky);
+    expect(res.status).toBe(201);
+    const e = res.body;
+    expect(e).toMatchObject({ id: expect.stringMatching(/^eval_/), status: "completed", repository: "acme/payments", ref: "feature/x", base_ref: "main", passed: false });
+    expect(e.summary.total_files).toBe(3);
+    const byPolicy = Object.fromEntries(e.violations.map((x: { policy_id: string }) => [x.policy_id, x]));
+    expect(byPolicy["aws-credentials"]).toMatchObject({ file: "src/config.js", line: 2, column: 20, severity: "error", id: expect.stringMatching(/^viol_/) });
+    expect(byPolicy["private-keys"]).toMatchObject({ file: "deploy/id_rsa", line: 1, column: 1 });
+    expect(byPolicy["hardcoded-credentials"]).toMatchObject({ file: "app/settings.py", line: 2 });
+    expect(e.summary.total_violations).toBe(e.violations.length);
+    expect(e.summary.errors).toBeGreaterThanOrEqual(3);
+    for (const x of e.violations) expect(x.suggestion.length).toBeGreaterThan(0);
+  });
+
+  it("never returns a whole secret in a snippet", async () => {
+    const res = await api.post("/v1/evaluations", leaky);
+    expect(res.text).not.toContain(AWS_KEY);
+    expect(res.text).not.toContain("hunter2-but-longer");
+    const aws = res.body.violations.find((x: { policy_id: string }) => x.policy_id === "aws-credentials");
+    expect(aws.code_snippet).toContain("AKIA");
+  });
+
+  it("passes a clean change", async () => {
+    const res = await api.post("/v1/evaluations", clean);
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: "completed", passed: true, violations: [], summary: { total_files: 1, total_violations: 0, errors: 0, warnings: 0 } });
+    expect(Date.parse(res.body.completed_at)).toBeGreaterThanOrEqual(Date.parse(res.body.created_at));
+  });
+
+  it("runs only the named policies when `policies` is given", async () => {
+    const res = await api.post("/v1/evaluations", { ...leaky, policies: ["private-keys"] });
+    expect(res.status).toBe(201);
+    expect(new Set(res.body.violations.map((x: { policy_id: string }) => x.policy_id))).toEqual(new Set(["private-keys"]));
+  });
+
+  it("counts columns in Unicode code points", async () => {
+    const res = await api.post("/v1/evaluations", { repository: "acme/i18n", ref: "main", files: [{ path: "x.txt", content: `🔑 鍵 ${AWS_KEY}` }] });
+    expect(res.body.violations[0]).toMatchObject({ line: 1, column: 5 });
+  });
+});
+
+describe("validation errors", () => {
+  it("names the exact field and code", async () => {
+    const big = "a".repeat(1_048_577);
+    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [{ path: "big.txt", content: big }] }), 400, "files[0].content", "MAX_SIZE_EXCEEDED", { max: 1048576 });
+    expectFieldError(await api.post("/v1/evaluations", { ref: "main", files: clean.files }), 400, "repository", "REQUIRED");
+    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [] }), 400, "files", "MIN_SIZE_REQUIRED");
+    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [{ path: "a", content: "b", status: "exploded" }] }), 400, "files[0].status", "INVALID_ENUM");
+    expectFieldError(await api.post("/v1/evaluations", { ...clean, repository: "no-slash" }), 400, "repository", "INVALID_FORMAT");
+    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [{ path: "a", content: 42 }] }), 400, "files[0].content", "INVALID_FORMAT");
+    expectFieldError(await api.post("/v1/evaluations", { ...clean, surprise: true }), 400, "surprise", "INVALID_FORMAT");
+  });
+
+  it("measures the content limit in UTF-8 bytes", async () => {
+    const multibyte = "é".repeat(524_289); // 1,048,578 bytes in UTF-8
+    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [{ path: "fr.txt", content: multibyte }] }), 400, "files[0].content", "MAX_SIZE_EXCEEDED", { max: 1048576 });
+  });
+
+  it("answers malformed JSON and a wrong content type with 400, never 500", async () => {
+    expectFieldError(await api.request("POST", "/v1/evaluations", { rawBody: '{"repository": "acme/x", ' }), 400, "body", "INVALID_FORMAT");
+    expectFieldError(await api.request("POST", "/v1/evaluations", { rawBody: "repository=acme", headers: { "content-type": "text/plain" } }), 400, "body", "INVALID_FORMAT");
+  });
+
+  it("rejects unknown policy ids with 422 naming the entry", async () => {
+    expectFieldError(await api.post("/v1/evaluations", { ...clean, policies: ["private-keys", "no-such-policy"] }), 422, "policies[1]", "INVALID_ENUM");
+  });
+});
+
+describe("reading, listing and deleting", () => {
+  const ids: string[] = [];
+  beforeAll(async () => {
+    for (let i = 0; i < 5; i++) {
+      const body = i % 2 ? { ...leaky, repository: "acme/list-a" } : { ...clean, repository: "acme/list-b" };
+      const res = await api.post("/v1/evaluations", body);
+      ids.push(res.body.id);
+    }
+  });
+
+  it("gets one evaluation by id", async () => {
+    const res = await api.get(`/v1/evaluations/${ids[1]}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: ids[1], repository: "acme/list-a", passed: false });
+  });
+
+  it("filters by repository, passed and status", async () => {
+    const a = await api.get("/v1/evaluations", { query: { repository: "acme/list-a" } });
+    expect(a.body.evaluations.map((e: { id: string }) => e.id)).toEqual([ids[3], ids[1]]);
+    const passed = await api.get("/v1/evaluations", { query: { repository: "acme/list-b", passed: true } });
+    expect(passed.body.evaluations.map((e: { id: string }) => e.id)).toEqual([ids[4], ids[2], ids[0]]);
+    const failed = await api.get("/v1/evaluations", { query: { repository: "acme/list-b", passed: false } });
+    expect(failed.body.evaluations).toEqual([]);
+    const pending = await api.get("/v1/evaluations", { query: { status: "pending" } });
+    expect(pending.body.evaluations).toEqual([]);
+  });
+
+  it("filters by time", async () => {
+    const first = await api.get(`/v1/evaluations/${ids[0]}`);
+    const last = await api.get(`/v1/evaluations/${ids[4]}`);
+    const since = await api.get("/v1/evaluations", { query: { since: first.body.created_at, until: new Date(Date.parse(last.body.created_at) + 1).toISOString(), limit: 100 } });
+    const got = since.body.evaluations.map((e: { id: string }) => e.id);
+    for (const id of ids) expect(got).toContain(id);
+    const future = await api.get("/v1/evaluations", { query: { since: "2999-01-01" } });
+    expect(future.body.evaluations).toEqual([]);
+    expectFieldError(await api.get("/v1/evaluations", { query: { since: "yesterday" } }), 400, "since", "INVALID_FORMAT");
+  });
+
+  it("pages with an opaque cursor, newest first, with no gaps or repeats", async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < 10; page++) {
+      const res = await api.get("/v1/evaluations", { query: { limit: 2, cursor } });
+      expect(res.status).toBe(200);
+      expect(res.body.evaluations.length).toBeLessThanOrEqual(2);
+      seen.push(...res.body.evaluations.map((e: { id: string }) => e.id));
+      if (!res.body.pagination.has_more) {
+        expect(res.body.pagination.next_cursor).toBeNull();
+        break;
+      }
+      cursor = res.body.pagination.next_cursor;
+    }
+    const all = await api.get("/v1/evaluations", { query: { limit: 100 } });
+    expect(seen).toEqual(all.body.evaluations.map((e: { id: string }) => e.id));
+    expect([...seen].sort().reverse()).toEqual(seen);
+  });
+
+  it("defaults to 20 per page and caps at 100", async () => {
+    expectFieldError(await api.get("/v1/evaluations", { query: { limit: 101 } }), 400, "limit", "MAX_SIZE_EXCEEDED", { max: 100 });
+    expectFieldError(await api.get("/v1/evaluations", { query: { limit: 0 } }), 400, "limit", "MIN_SIZE_REQUIRED");
+    expectFieldError(await api.get("/v1/evaluations", { query: { cursor: "garbage!" } }), 400, "cursor", "INVALID_FORMAT");
+    expectFieldError(await api.get("/v1/evaluations", { query: { status: "done" } }), 400, "status", "INVALID_ENUM");
+    for (let i = 0; i < 16; i++) await api.post("/v1/evaluations", clean);
+    const page = await api.get("/v1/evaluations");
+    expect(page.body.evaluations).toHaveLength(20);
+    expect(page.body.pagination.has_more).toBe(true);
+  });
+
+  it("deletes: 204, then 410 on get and delete, and gone from lists", async () => {
+    const id = ids[2]!;
+    const del = await api.delete(`/v1/evaluations/${id}`);
+    expect(del.status).toBe(204);
+    expect(del.text).toBe("");
+    expectError(await api.get(`/v1/evaluations/${id}`), 410, "not_found", "RESOURCE_DELETED");
+    expectError(await api.delete(`/v1/evaluations/${id}`), 410, "not_found", "RESOURCE_DELETED");
+    const list = await api.get("/v1/evaluations", { query: { limit: 100 } });
+    expect(list.body.evaluations.map((e: { id: string }) => e.id)).not.toContain(id);
+  });
+
+  it("404 for an id that never existed", async () => {
+    const res = await api.get("/v1/evaluations/eval_00000000000000000000000000");
+    expectError(res, 404, "not_found", "RESOURCE_NOT_FOUND");
+    expect(res.body.details).toEqual({ resource_type: "evaluation", resource_id: "eval_00000000000000000000000000" });
+  });
+});
