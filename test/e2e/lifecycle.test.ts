@@ -148,7 +148,7 @@ describe("a running instance", () => {
     expect(legacy.status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));
     const lines = v.output().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
-    const logged = lines.find((l) => l.request_id === legacy.headers.get("x-request-id"));
+    const logged = lines.find((l) => l.request_id === legacy.headers.get("x-request-id") && l.msg === "request");
     expect(logged).toMatchObject({ msg: "request", method: "GET", path: "/v1/auth/verify", status: 200, route: "/v1/auth/verify" });
     expect(lines.some((l) => l.level === 40 && /api_key/.test(l.msg))).toBe(true);
     expect(v.output()).not.toContain(v.bootstrapKey);

@@ -70,7 +70,7 @@ describe("policies", () => {
     expectFieldError(res, 422, "patterns[1].value", "INVALID_FORMAT");
     expectFieldError(await api.post("/v1/policies", { ...custom, id: "x" }), 400, "id", "INVALID_FORMAT");
     expectFieldError(await api.post("/v1/policies", { ...custom, id: "empty-patterns", patterns: [] }), 400, "patterns", "MIN_SIZE_REQUIRED");
-    expectFieldError(await api.post("/v1/policies", { ...custom, id: "bad-type", patterns: [{ type: "glob", value: "*", message: "m" }] }), 400, "patterns[0].type", "INVALID_FORMAT");
+    expectFieldError(await api.post("/v1/policies", { ...custom, id: "bad-type", patterns: [{ type: "glob", value: "*", message: "m" }] }), 400, "patterns[0].type", "INVALID_ENUM");
   });
 
   it("updates enabled, severity and settings; rejects unknown settings", async () => {

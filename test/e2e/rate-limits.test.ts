@@ -86,7 +86,9 @@ describe("limits", () => {
     const patched = await operator.patch(`/v1/organizations/${org.id}`, { rate_limits: { per_minute: 50, evaluations_create_per_minute: 7 } });
     expect(patched.status).toBe(200);
     expect(patched.body.rate_limits).toEqual({ per_minute: 50, evaluations_create_per_minute: 7 });
-    expectError(await org.api.patch(`/v1/organizations/${org.id}`, { rate_limits: { per_minute: 1e6 } }), 403, "forbidden", "AUTH_ORG_ACCESS_DENIED");
+    // an organization's own admin cannot raise its limits
+    const other = await newOrg();
+    expectError(await other.api.patch(`/v1/organizations/${other.id}`, { rate_limits: { per_minute: 1e6 } }), 403, "forbidden", "AUTH_ORG_ACCESS_DENIED");
   });
 
   it("validates limit overrides", async () => {

@@ -1,1 +1,4 @@
-export {};
+export { startEvaluationService, type EvaluationService, type EvaluationServiceOptions } from "./main.js";
+export { EVALUATION_STATUSES, MAX_FILE_BYTES, MAX_VIOLATIONS } from "./domain/evaluation.js";
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./domain/listQuery.js";
+export type { EvaluationCompletedData, PolicyViolationData } from "./usecases/events.js";

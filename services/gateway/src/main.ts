@@ -60,7 +60,11 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
   });
-  const server = createServer(app);
+  const draining = { value: false };
+  const server = createServer((req, res) => {
+    if (draining.value) res.setHeader("Connection", "close");
+    app(req, res);
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -72,11 +76,15 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     port,
     server,
     async stop() {
-      // Stop accepting, let in-flight requests finish, then cut what is left.
+      // Stop accepting, let in-flight requests finish (their connections close once they are
+      // answered, instead of idling in keep-alive), then cut whatever is left after the grace.
+      draining.value = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
       server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 15_000);
       await closed;
+      clearInterval(sweep);
       clearTimeout(timer);
       await revoked.unsubscribe();
       clients.close();

@@ -1,0 +1,73 @@
+// Evaluations: what a request must look like, and how findings become a result.
+import type { FieldError } from "@verdict/kit";
+import type { FileScan, Finding } from "./matcher.js";
+
+export const EVALUATION_STATUSES = ["pending", "completed", "failed"] as const;
+export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
+
+/** The interface specification's maximum file content, in bytes of UTF-8. */
+export const MAX_FILE_BYTES = 1_048_576;
+/**
+ * Violations kept per evaluation. A file full of matches (a vendored bundle, a data dump) would
+ * otherwise make one evaluation megabytes large in storage, responses, events and webhooks.
+ * The summary still counts every finding, so the result and the counts stay truthful.
+ */
+export const MAX_VIOLATIONS = 1000;
+
+/** Files in these states are gone from the change: counted, not scanned. */
+const UNSCANNED_STATUSES = new Set(["removed", "deleted"]);
+
+export function isScanned(fileStatus: string): boolean {
+  return !UNSCANNED_STATUSES.has(fileStatus);
+}
+
+const REPOSITORY_RE = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+
+export interface EvaluationInput {
+  repository: string;
+  files: { path: string; content: string; status: string }[];
+  policies: string[];
+}
+
+/** Schema-level problems of a create request (HTTP 400). */
+export function checkEvaluationInput(input: EvaluationInput): FieldError[] {
+  const problems: FieldError[] = [];
+  if (!input.repository) problems.push({ field: "repository", code: "REQUIRED", message: "repository is required" });
+  else if (!REPOSITORY_RE.test(input.repository)) problems.push({ field: "repository", code: "INVALID_FORMAT", message: "repository must have the form <owner>/<repo>" });
+  input.files.forEach((file, i) => {
+    if (!file.path) problems.push({ field: `files[${i}].path`, code: "REQUIRED", message: "path is required" });
+    if (Buffer.byteLength(file.content, "utf8") > MAX_FILE_BYTES) {
+      problems.push({ field: `files[${i}].content`, code: "MAX_SIZE_EXCEEDED", message: `content exceeds ${MAX_FILE_BYTES} bytes`, max: MAX_FILE_BYTES });
+    }
+  });
+  input.policies.forEach((id, i) => {
+    if (!id) problems.push({ field: `policies[${i}]`, code: "REQUIRED", message: "policy id must not be empty" });
+  });
+  return problems;
+}
+
+export interface Summary {
+  total_files: number;
+  total_violations: number;
+  errors: number;
+  warnings: number;
+}
+
+export interface Outcome {
+  summary: Summary;
+  /** Passed when nothing of error severity was found; warnings do not fail an evaluation. */
+  passed: boolean;
+  /** The findings kept as violations, in file and reading order. */
+  kept: Finding[];
+}
+
+/** Adds up the scans of an evaluation's files; the counts include findings past the cap. */
+export function summarize(totalFiles: number, scans: FileScan[]): Outcome {
+  const count = (severity: string) => scans.reduce((n, s) => n + (s.bySeverity[severity] ?? 0), 0);
+  const errors = count("error");
+  return {
+    summary: { total_files: totalFiles, total_violations: scans.reduce((n, s) => n + s.matched, 0), errors, warnings: count("warning") },
+    passed: errors === 0,
+    kept: scans.flatMap((s) => s.findings).slice(0, MAX_VIOLATIONS),
+  };
+}

@@ -1,0 +1,72 @@
+// gRPC handlers: map proto <-> use cases, nothing else.
+import type { AsyncService } from "@verdict/kit";
+import { evaluationV1 } from "@verdict/proto";
+import type { EvaluationDeps } from "./deps.js";
+import type { EvaluationRecord } from "./repo.js";
+import { createEvaluation } from "./usecases/createEvaluation.js";
+import { deleteEvaluation, getEvaluation } from "./usecases/evaluations.js";
+import { listEvaluations } from "./usecases/listEvaluations.js";
+
+type Def = typeof evaluationV1.EvaluationServiceService;
+
+function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
+  return {
+    id: e.id,
+    status: e.status,
+    repository: e.repository,
+    ref: e.ref,
+    base_ref: e.base_ref,
+    created_at: e.created_at,
+    completed_at: e.completed_at ?? undefined,
+    passed: e.passed ?? undefined,
+    summary: e.summary,
+    violations: e.violations.map((v) => ({
+      id: v.id,
+      policy_id: v.policy_id,
+      severity: v.severity,
+      file: v.file,
+      line: v.line,
+      column: v.column,
+      message: v.message,
+      code_snippet: v.code_snippet,
+      suggestion: v.suggestion,
+    })),
+    failure_reason: e.failure_reason ?? undefined,
+  };
+}
+
+export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
+  return {
+    async createEvaluation(req) {
+      const evaluation = await createEvaluation(deps, {
+        organizationId: req.organization_id,
+        repository: req.repository,
+        ref: req.ref,
+        baseRef: req.base_ref,
+        files: req.files,
+        policies: req.policies,
+      });
+      return { evaluation: toEvaluation(evaluation) };
+    },
+    async getEvaluation(req) {
+      return { evaluation: toEvaluation(await getEvaluation(deps, req.organization_id, req.evaluation_id)) };
+    },
+    async listEvaluations(req) {
+      const page = await listEvaluations(deps, {
+        organizationId: req.organization_id,
+        repository: req.repository,
+        status: req.status,
+        passed: req.passed,
+        since: req.since,
+        until: req.until,
+        limit: req.limit,
+        cursor: req.cursor,
+      });
+      return { evaluations: page.evaluations.map(toEvaluation), next_cursor: page.next_cursor, has_more: page.has_more };
+    },
+    async deleteEvaluation(req) {
+      await deleteEvaluation(deps, req.organization_id, req.evaluation_id);
+      return {};
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { errors } from "@verdict/kit";
+import type { EvaluationDeps } from "../deps.js";
+import { isTombstone, TOMBSTONE_DROPS, type EvaluationRecord } from "../repo.js";
+
+export async function getEvaluation(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<EvaluationRecord> {
+  const doc = await deps.repo.evaluations.findOne({ id: evaluationId, organization_id: organizationId });
+  if (!doc) throw errors.notFound("evaluation", evaluationId);
+  if (isTombstone(doc)) throw errors.deleted("evaluation", evaluationId);
+  return doc;
+}
+
+/**
+ * Deletes an evaluation, keeping a tombstone (id, organization, deleted_at) so a later read
+ * answers "deleted" (410) rather than "never existed" (404). Violations go with the rest.
+ */
+export async function deleteEvaluation(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<void> {
+  await getEvaluation(deps, organizationId, evaluationId);
+  const deletedAt = deps.clock.now().toISOString();
+  // The deleted_at: null condition makes a concurrent second delete answer 410, not succeed twice.
+  const updated = await deps.repo.evaluations.updateOne(
+    { id: evaluationId, organization_id: organizationId, deleted_at: null },
+    { deleted_at: deletedAt },
+    [...TOMBSTONE_DROPS],
+  );
+  if (!updated) throw errors.deleted("evaluation", evaluationId);
+  deps.logger.info({ organization_id: organizationId, evaluation_id: evaluationId }, "evaluation deleted");
+}

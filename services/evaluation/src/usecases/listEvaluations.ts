@@ -1,0 +1,42 @@
+import { errors } from "@verdict/kit";
+import type { Filter, Operators } from "@verdict/store";
+import { encodeCursor, parseListInput, type ListInput } from "../domain/listQuery.js";
+import type { EvaluationDeps } from "../deps.js";
+import type { EvaluationRecord } from "../repo.js";
+
+export interface ListEvaluationsCommand extends ListInput {
+  organizationId: string;
+}
+
+export interface EvaluationPage {
+  evaluations: EvaluationRecord[];
+  /** Absent on the last page. */
+  next_cursor?: string;
+  has_more: boolean;
+}
+
+/** Newest first (ids are time-sortable); deleted evaluations never appear. */
+export async function listEvaluations(deps: EvaluationDeps, cmd: ListEvaluationsCommand): Promise<EvaluationPage> {
+  const { query, problems } = parseListInput(cmd);
+  if (problems.length) throw errors.validation(problems);
+
+  const filter: Filter = { organization_id: cmd.organizationId, deleted_at: null };
+  if (query.repository !== undefined) filter.repository = query.repository;
+  if (query.status !== undefined) filter.status = query.status;
+  if (query.passed !== undefined) filter.passed = query.passed;
+  const createdAt: Operators = {};
+  if (query.since !== undefined) createdAt.$gte = query.since;
+  if (query.until !== undefined) createdAt.$lt = query.until;
+  if (Object.keys(createdAt).length) filter.created_at = createdAt;
+  if (query.beforeId !== undefined) filter.id = { $lt: query.beforeId };
+
+  // One extra row tells whether another page exists without a count query.
+  const rows = (await deps.repo.evaluations.find(filter, { sort: { id: -1 }, limit: query.limit + 1 })) as EvaluationRecord[];
+  const evaluations = rows.slice(0, query.limit);
+  const hasMore = rows.length > query.limit;
+  return {
+    evaluations,
+    has_more: hasMore,
+    ...(hasMore ? { next_cursor: encodeCursor(evaluations[evaluations.length - 1]!.id) } : {}),
+  };
+}

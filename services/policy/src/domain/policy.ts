@@ -1,0 +1,81 @@
+// What a policy is, independent of storage: the effective view an organization sees (a built-in
+// definition with the organization's override applied, or one of its custom policies), and what
+// the evaluation engine receives for it.
+
+export const SEVERITIES = ["error", "warning"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+export function isSeverity(value: string): value is Severity {
+  return (SEVERITIES as readonly string[]).includes(value);
+}
+
+/** Findings of policies in this category carry secrets, so the engine masks what it matched. */
+export const SECRETS_CATEGORY = "secrets";
+export const DEFAULT_CUSTOM_CATEGORY = "custom";
+
+export interface PatternDef {
+  /** Only "regex" (RE2 syntax) today. */
+  type: "regex";
+  value: string;
+  message: string;
+  /** Capture group holding the secret (0 or absent: the whole match). Used when redacting. */
+  redact_group?: number;
+}
+
+export interface Suggestion {
+  text: string;
+}
+
+export interface EffectivePolicy {
+  id: string;
+  name: string;
+  description: string;
+  severity: Severity;
+  enabled: boolean;
+  category: string;
+  frameworks: string[];
+  /** The patterns that run under the current settings. */
+  patterns: PatternDef[];
+  suggestions: Suggestion[];
+  /** Defaults merged with the organization's overrides. */
+  settings: Record<string, unknown>;
+  documentation_url: string;
+  builtin: boolean;
+  /** Absent for built-ins, which are defined in code rather than created. */
+  created_at?: string;
+  /** Last change by the organization (override or custom policy); absent when never changed. */
+  updated_at?: string;
+}
+
+export interface ResolvedPattern {
+  value: string;
+  message: string;
+  redact: boolean;
+  redact_group: number;
+}
+
+/** A policy ready to run: only what the evaluation engine needs. */
+export interface ResolvedPolicy {
+  id: string;
+  severity: Severity;
+  category: string;
+  suggestion: string;
+  patterns: ResolvedPattern[];
+}
+
+export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
+  const redact = policy.category === SECRETS_CATEGORY;
+  return {
+    id: policy.id,
+    severity: policy.severity,
+    category: policy.category,
+    suggestion: policy.suggestions[0]?.text ?? "",
+    patterns: policy.patterns.map((p) => ({ value: p.value, message: p.message, redact, redact_group: p.redact_group ?? 0 })),
+  };
+}
+
+/** Built-ins first (they are the same for everyone), then custom policies, each by id. */
+export function comparePolicies(a: EffectivePolicy, b: EffectivePolicy): number {
+  if (a.builtin !== b.builtin) return a.builtin ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

@@ -1,0 +1,34 @@
+// Connected repositories of a hosting provider.
+import type { FieldError } from "@verdict/kit";
+
+export const PROVIDERS = ["github", "gitlab", "bitbucket", "azure-devops", "generic"] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** `<owner>/<repo>` with the characters hosting providers allow in either part. */
+const NAME_RE = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+const MAX_NAME_LENGTH = 200;
+// Git forbids spaces, `~^:?*[\` and `..` in ref names; a default branch is a short ref name.
+const BRANCH_RE = /^(?!.*\.\.)[^\s~^:?*[\\]{1,255}$/;
+
+export const DEFAULT_BRANCH = "main";
+
+export interface ConnectRepositoryInput {
+  provider: string;
+  name: string;
+  default_branch?: string;
+}
+
+export function checkConnectRepository(input: ConnectRepositoryInput): FieldError[] {
+  const problems: FieldError[] = [];
+  if (!input.provider) problems.push({ field: "provider", code: "REQUIRED", message: "provider is required" });
+  else if (!(PROVIDERS as readonly string[]).includes(input.provider)) {
+    problems.push({ field: "provider", code: "INVALID_ENUM", message: `provider must be one of: ${PROVIDERS.join(", ")}` });
+  }
+  if (!input.name) problems.push({ field: "name", code: "REQUIRED", message: "name is required" });
+  else if (input.name.length > MAX_NAME_LENGTH) problems.push({ field: "name", code: "MAX_SIZE_EXCEEDED", message: `name is longer than ${MAX_NAME_LENGTH} characters`, max: MAX_NAME_LENGTH });
+  else if (!NAME_RE.test(input.name)) problems.push({ field: "name", code: "INVALID_FORMAT", message: "name must have the form <owner>/<repo>" });
+  if (input.default_branch && !BRANCH_RE.test(input.default_branch)) {
+    problems.push({ field: "default_branch", code: "INVALID_FORMAT", message: "default_branch is not a valid branch name" });
+  }
+  return problems;
+}

@@ -1,0 +1,319 @@
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { TOPICS, type CloudEvent } from "@verdict/bus";
+import type { policyV1 } from "@verdict/proto";
+import { eventually, startPolicyHarness, type PolicyHarness } from "../test/harness.js";
+import type { PolicyChangedData } from "./usecases/events.js";
+
+const ORG_A = "org_a";
+const ORG_B = "org_b";
+
+let h: PolicyHarness;
+const changes: CloudEvent<PolicyChangedData>[] = [];
+
+beforeAll(async () => {
+  h = await startPolicyHarness();
+  await h.bus.subscribe<PolicyChangedData>(TOPICS.policyChanged, "test", async (e) => void changes.push(e));
+});
+afterAll(() => h.stop());
+
+function customPolicy(id: string, overrides: Partial<policyV1.CreatePolicyRequest> = {}): policyV1.CreatePolicyRequest {
+  return {
+    organization_id: ORG_A,
+    id,
+    name: `Policy ${id}`,
+    description: "Test policy",
+    severity: "warning",
+    category: "",
+    frameworks: ["soc2:CC8.1"],
+    patterns: [{ type: "regex", value: String.raw`console\.log\(`, message: "console.log call" }],
+    suggestions: [{ text: "Use the logger" }],
+    documentation_url: "",
+    ...overrides,
+  };
+}
+
+const fieldError = (field: string, code: string, message?: RegExp) => ({
+  details: { errors: [expect.objectContaining({ field, code, ...(message ? { message: expect.stringMatching(message) } : {}) })] },
+});
+
+describe("built-in policies", () => {
+  it("lists every built-in with effective values and returns the full policy on get", async () => {
+    const { policies } = await h.client.listPolicies({ organization_id: ORG_A });
+    expect(policies.map((p) => p.id)).toEqual(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "private-keys"]);
+    const { policy } = await h.client.getPolicy({ organization_id: ORG_A, policy_id: "hardcoded-credentials" });
+    expect(policy).toMatchObject({
+      id: "hardcoded-credentials",
+      severity: "error",
+      enabled: true,
+      category: "secrets",
+      builtin: true,
+      settings: { detect_api_keys: false },
+      documentation_url: "https://verdict.dev/docs/policies/hardcoded-credentials",
+      frameworks: expect.arrayContaining(["owasp-asvs:V2.10.4"]),
+    });
+    expect(policy!.patterns).toEqual([expect.objectContaining({ type: "regex", message: "Hardcoded password or secret" })]);
+    expect(policy!.suggestions[0]!.text).toMatch(/secrets manager/);
+  });
+
+  it("refuses to delete a built-in and says to disable it instead", async () => {
+    await expect(h.client.deletePolicy({ organization_id: ORG_A, policy_id: "aws-credentials" })).rejects.toMatchObject({
+      kind: "unprocessable",
+      message: "Built-in policies cannot be deleted; disable them instead",
+      ...fieldError("policy_id", "INVALID_FORMAT"),
+    });
+  });
+
+  it("updates enabled, severity and settings, merging settings across updates", async () => {
+    const req = { organization_id: ORG_A, policy_id: "hardcoded-credentials" };
+    const first = await h.client.updatePolicy({ ...req, settings: { detect_api_keys: true } });
+    expect(first.policy).toMatchObject({ settings: { detect_api_keys: true }, enabled: true });
+    expect(first.policy!.patterns).toHaveLength(2);
+    expect(first.policy!.updated_at).not.toBe("");
+
+    const second = await h.client.updatePolicy({ ...req, enabled: false, severity: "warning" });
+    expect(second.policy).toMatchObject({ enabled: false, severity: "warning", settings: { detect_api_keys: true } });
+
+    // null resets a setting to its default.
+    const third = await h.client.updatePolicy({ ...req, enabled: true, severity: "error", settings: { detect_api_keys: null } });
+    expect(third.policy).toMatchObject({ enabled: true, severity: "error", settings: { detect_api_keys: false } });
+    expect(third.policy!.patterns).toHaveLength(1);
+  });
+
+  it("rejects unknown settings, wrong setting types and unknown severities", async () => {
+    const req = { organization_id: ORG_A, policy_id: "hardcoded-credentials" };
+    await expect(h.client.updatePolicy({ ...req, settings: { colour: "red" } })).rejects.toMatchObject({
+      kind: "unprocessable",
+      ...fieldError("settings.colour", "INVALID_FORMAT", /^Unknown setting 'colour'/),
+    });
+    await expect(h.client.updatePolicy({ ...req, settings: { detect_api_keys: "yes" } })).rejects.toMatchObject({
+      kind: "unprocessable",
+      ...fieldError("settings.detect_api_keys", "INVALID_FORMAT"),
+    });
+    await expect(h.client.updatePolicy({ ...req, severity: "fatal" })).rejects.toMatchObject({ kind: "validation", ...fieldError("severity", "INVALID_ENUM") });
+    await expect(h.client.updatePolicy({ organization_id: ORG_A, policy_id: "no-such-policy", enabled: false })).rejects.toMatchObject({
+      kind: "not_found",
+      details: { resource_type: "policy", resource_id: "no-such-policy" },
+    });
+  });
+
+  it("keeps one organization's overrides away from another", async () => {
+    await h.client.updatePolicy({ organization_id: ORG_A, policy_id: "dangerous-eval", enabled: false });
+    const a = await h.client.getPolicy({ organization_id: ORG_A, policy_id: "dangerous-eval" });
+    const b = await h.client.getPolicy({ organization_id: ORG_B, policy_id: "dangerous-eval" });
+    expect([a.policy!.enabled, b.policy!.enabled]).toEqual([false, true]);
+    await h.client.updatePolicy({ organization_id: ORG_A, policy_id: "dangerous-eval", enabled: true });
+  });
+});
+
+describe("custom policies", () => {
+  it("creates a custom policy with defaults and announces it", async () => {
+    const { policy } = await h.client.createPolicy(customPolicy("no-console-log"));
+    expect(policy).toMatchObject({ id: "no-console-log", category: "custom", enabled: true, builtin: false, settings: {}, severity: "warning" });
+    expect(policy!.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    const got = await h.client.getPolicy({ organization_id: ORG_A, policy_id: "no-console-log" });
+    expect(got.policy).toEqual(policy);
+    await eventually(() =>
+      expect(changes).toContainEqual(
+        expect.objectContaining({ source: "/policy", subject: "no-console-log", data: { organization_id: ORG_A, policy_id: "no-console-log", action: "created" } }),
+      ),
+    );
+  });
+
+  it("rejects patterns RE2 cannot run, naming the pattern and RE2's reason", async () => {
+    await expect(h.client.createPolicy(customPolicy("lookahead", { patterns: [{ type: "regex", value: "(?=x)", message: "m" }] }))).rejects.toMatchObject({
+      kind: "unprocessable",
+      ...fieldError("patterns[0].value", "INVALID_FORMAT", /invalid perl operator/),
+    });
+    await expect(h.client.createPolicy(customPolicy("backref", { patterns: [{ type: "regex", value: String.raw`(a)\1`, message: "m" }] }))).rejects.toMatchObject({
+      kind: "unprocessable",
+      ...fieldError("patterns[0].value", "INVALID_FORMAT", /invalid escape sequence/),
+    });
+  });
+
+  it("rejects malformed requests as validation errors", async () => {
+    await expect(h.client.createPolicy(customPolicy("Not A Slug"))).rejects.toMatchObject({ kind: "validation", ...fieldError("id", "INVALID_FORMAT") });
+    await expect(h.client.createPolicy(customPolicy("no-patterns", { patterns: [] }))).rejects.toMatchObject({
+      kind: "validation",
+      ...fieldError("patterns", "MIN_SIZE_REQUIRED"),
+    });
+  });
+
+  it("answers 409 for an existing custom id and for a built-in id", async () => {
+    await h.client.createPolicy(customPolicy("dupe"));
+    await expect(h.client.createPolicy(customPolicy("dupe"))).rejects.toMatchObject({
+      kind: "conflict",
+      code: "RESOURCE_ALREADY_EXISTS",
+      details: { resource_type: "policy", resource_id: "dupe" },
+    });
+    await expect(h.client.createPolicy(customPolicy("private-keys"))).rejects.toMatchObject({ kind: "conflict", details: { resource_id: "private-keys" } });
+  });
+
+  it("updates a custom policy and refuses settings on it", async () => {
+    await h.client.createPolicy(customPolicy("updatable"));
+    const { policy } = await h.client.updatePolicy({ organization_id: ORG_A, policy_id: "updatable", enabled: false, severity: "error" });
+    expect(policy).toMatchObject({ id: "updatable", enabled: false, severity: "error" });
+    await expect(h.client.updatePolicy({ organization_id: ORG_A, policy_id: "updatable", settings: { detect_api_keys: true } })).rejects.toMatchObject({
+      kind: "unprocessable",
+      ...fieldError("settings.detect_api_keys", "INVALID_FORMAT", /Unknown setting/),
+    });
+  });
+
+  it("deletes a custom policy, then answers not found", async () => {
+    await h.client.createPolicy(customPolicy("short-lived"));
+    await h.client.deletePolicy({ organization_id: ORG_A, policy_id: "short-lived" });
+    await expect(h.client.getPolicy({ organization_id: ORG_A, policy_id: "short-lived" })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(h.client.deletePolicy({ organization_id: ORG_A, policy_id: "short-lived" })).rejects.toMatchObject({
+      kind: "not_found",
+      details: { resource_type: "policy", resource_id: "short-lived" },
+    });
+    await eventually(() => expect(changes.map((e) => `${e.data.policy_id}:${e.data.action}`)).toEqual(expect.arrayContaining(["short-lived:created", "short-lived:deleted"])));
+  });
+
+  it("isolates organizations: B cannot see, change or delete A's custom policy", async () => {
+    await h.client.createPolicy(customPolicy("tenant-a-only"));
+    const req = { organization_id: ORG_B, policy_id: "tenant-a-only" };
+    await expect(h.client.getPolicy(req)).rejects.toMatchObject({ kind: "not_found" });
+    await expect(h.client.updatePolicy({ ...req, enabled: false })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(h.client.deletePolicy(req)).rejects.toMatchObject({ kind: "not_found" });
+    const { policies } = await h.client.listPolicies({ organization_id: ORG_B });
+    expect(policies.some((p) => p.id === "tenant-a-only")).toBe(false);
+    // B may use the same id for its own policy.
+    await h.client.createPolicy(customPolicy("tenant-a-only", { organization_id: ORG_B, severity: "error" }));
+    const a = await h.client.getPolicy({ organization_id: ORG_A, policy_id: "tenant-a-only" });
+    expect(a.policy!.severity).toBe("warning");
+  });
+});
+
+describe("listing and resolving", () => {
+  const ORG = "org_list";
+
+  beforeAll(async () => {
+    await h.client.createPolicy(customPolicy("zz-secret-token", { organization_id: ORG, category: "secrets", severity: "error" }));
+    await h.client.createPolicy(customPolicy("aa-disabled", { organization_id: ORG, enabled: false }));
+    await h.client.updatePolicy({ organization_id: ORG, policy_id: "private-keys", enabled: false });
+  });
+
+  it("sorts built-ins first, then custom policies by id", async () => {
+    const { policies } = await h.client.listPolicies({ organization_id: ORG });
+    expect(policies.map((p) => p.id)).toEqual(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "private-keys", "aa-disabled", "zz-secret-token"]);
+  });
+
+  it("filters on effective enabled, category and severity", async () => {
+    const ids = async (filter: Partial<policyV1.ListPoliciesRequest>) =>
+      (await h.client.listPolicies({ organization_id: ORG, ...filter })).policies.map((p) => p.id);
+    expect(await ids({ enabled: false })).toEqual(["private-keys", "aa-disabled"]);
+    expect(await ids({ category: "secrets" })).toEqual(["aws-credentials", "hardcoded-credentials", "private-keys", "zz-secret-token"]);
+    expect(await ids({ severity: "warning", enabled: true })).toEqual(["dangerous-eval"]);
+    expect(await ids({ category: "secrets", severity: "error", enabled: true })).toEqual(["aws-credentials", "hardcoded-credentials", "zz-secret-token"]);
+    await expect(ids({ severity: "fatal" })).rejects.toMatchObject({ kind: "validation" });
+  });
+
+  it("resolves every enabled policy when none are named", async () => {
+    const { policies } = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: [] });
+    expect(policies.map((p) => p.id)).toEqual(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "zz-secret-token"]);
+    const custom = policies.find((p) => p.id === "zz-secret-token")!;
+    expect(custom).toEqual({
+      id: "zz-secret-token",
+      severity: "error",
+      category: "secrets",
+      suggestion: "Use the logger",
+      patterns: [{ value: String.raw`console\.log\(`, message: "console.log call", redact: true, redact_group: 0 }],
+    });
+  });
+
+  it("resolves named policies, skipping disabled ones, and reports unknown ids by position", async () => {
+    const { policies } = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["dangerous-eval", "private-keys", "dangerous-eval"] });
+    expect(policies.map((p) => p.id)).toEqual(["dangerous-eval"]);
+    await expect(h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["aws-credentials", "nope", "tenant-a-only"] })).rejects.toMatchObject({
+      kind: "unprocessable",
+      details: {
+        errors: [
+          { field: "policies[1]", code: "INVALID_ENUM", message: "Unknown policy 'nope'" },
+          { field: "policies[2]", code: "INVALID_ENUM", message: "Unknown policy 'tenant-a-only'" },
+        ],
+      },
+    });
+  });
+
+  it("includes setting-gated patterns only while the setting is on", async () => {
+    const patternsOf = async () =>
+      (await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["hardcoded-credentials"] })).policies[0]!.patterns.map((p) => p.message);
+    expect(await patternsOf()).toEqual(["Hardcoded password or secret"]);
+    await h.client.updatePolicy({ organization_id: ORG, policy_id: "hardcoded-credentials", settings: { detect_api_keys: true } });
+    expect(await patternsOf()).toEqual(["Hardcoded password or secret", "Hardcoded API key or access token"]);
+  });
+});
+
+describe("repositories", () => {
+  const ORG = "org_repos";
+
+  it("connects, lists by name, counts and disconnects", async () => {
+    const { repository } = await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/web" });
+    expect(repository).toMatchObject({ name: "acme/web", provider: "github", default_branch: "main" });
+    expect(repository!.id).toMatch(/^repo_[0-9a-z]{26}$/);
+    expect(repository!.last_evaluation).toBeUndefined();
+    await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/api", default_branch: "trunk" });
+
+    const { repositories } = await h.client.listRepositories({ organization_id: ORG });
+    expect(repositories.map((r) => `${r.name}@${r.default_branch}`)).toEqual(["acme/api@trunk", "acme/web@main"]);
+    expect((await h.client.countRepositories({ organization_id: ORG })).count).toBe(2);
+
+    await h.client.disconnectRepository({ organization_id: ORG, repository_id: repository!.id });
+    expect((await h.client.countRepositories({ organization_id: ORG })).count).toBe(1);
+    await expect(h.client.disconnectRepository({ organization_id: ORG, repository_id: repository!.id })).rejects.toMatchObject({
+      kind: "not_found",
+      details: { resource_type: "repository", resource_id: repository!.id },
+    });
+  });
+
+  it("answers 409 when the same repository is connected twice", async () => {
+    await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/dupe" });
+    await expect(h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/dupe" })).rejects.toMatchObject({
+      kind: "conflict",
+      details: { resource_type: "repository", resource_id: "acme/dupe" },
+    });
+    // Same name on another provider, or in another organization, is a different repository.
+    await h.client.connectRepository({ organization_id: ORG, provider: "gitlab", name: "acme/dupe" });
+    await h.client.connectRepository({ organization_id: ORG_B, provider: "github", name: "acme/dupe" });
+  });
+
+  it("validates provider and name", async () => {
+    await expect(h.client.connectRepository({ organization_id: ORG, provider: "github", name: "no-slash" })).rejects.toMatchObject({
+      kind: "validation",
+      ...fieldError("name", "INVALID_FORMAT"),
+    });
+    await expect(h.client.connectRepository({ organization_id: ORG, provider: "svn", name: "a/b" })).rejects.toMatchObject({
+      kind: "validation",
+      ...fieldError("provider", "INVALID_ENUM"),
+    });
+  });
+
+  it("keeps organizations apart", async () => {
+    const { repository } = await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/private" });
+    await expect(h.client.disconnectRepository({ organization_id: ORG_B, repository_id: repository!.id })).rejects.toMatchObject({ kind: "not_found" });
+    const names = (await h.client.listRepositories({ organization_id: ORG_B })).repositories.map((r) => r.name);
+    expect(names).not.toContain("acme/private");
+  });
+
+  it("records the last evaluation from evaluation.completed events, only moving forward", async () => {
+    const { repository } = await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/evaluated" });
+    const publish = (organization_id: string, completed_at: string) =>
+      h.bus.publish(TOPICS.evaluationCompleted, {
+        source: "/evaluation",
+        data: { organization_id, evaluation_id: "eval_x", repository: "acme/evaluated", ref: "main", passed: true, completed_at, summary: {} },
+      });
+    const lastEvaluation = async () =>
+      (await h.client.listRepositories({ organization_id: ORG })).repositories.find((r) => r.id === repository!.id)!.last_evaluation;
+
+    await publish(ORG, "2026-03-01T10:00:00.000Z");
+    await eventually(async () => expect(await lastEvaluation()).toBe("2026-03-01T10:00:00.000Z"));
+    // A late (older) event and another organization's event change nothing.
+    await publish(ORG, "2026-02-01T10:00:00.000Z");
+    await publish(ORG_B, "2026-04-01T10:00:00.000Z");
+    await publish(ORG, "2026-03-02T10:00:00.000Z");
+    await eventually(async () => expect(await lastEvaluation()).toBe("2026-03-02T10:00:00.000Z"));
+    await publish(ORG, "2026-03-02T10:00:00.000Z");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await lastEvaluation()).toBe("2026-03-02T10:00:00.000Z");
+  });
+});

@@ -1,0 +1,116 @@
+// gRPC handlers: map proto <-> use cases, nothing else.
+import type { AsyncService } from "@verdict/kit";
+import { policyV1 } from "@verdict/proto";
+import type { PolicyDeps } from "./deps.js";
+import type { EffectivePolicy } from "./domain/policy.js";
+import type { RepositoryRecord } from "./repo.js";
+import { createPolicy } from "./usecases/createPolicy.js";
+import { deletePolicy } from "./usecases/deletePolicy.js";
+import { getPolicy, listPolicies } from "./usecases/policies.js";
+import { connectRepository, countRepositories, disconnectRepository, listRepositories } from "./usecases/repositories.js";
+import { resolvePolicies } from "./usecases/resolvePolicies.js";
+import { updatePolicy } from "./usecases/updatePolicy.js";
+
+type Def = typeof policyV1.PolicyServiceService;
+
+function toPolicy(p: EffectivePolicy): policyV1.Policy {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    severity: p.severity,
+    enabled: p.enabled,
+    category: p.category,
+    frameworks: p.frameworks,
+    patterns: p.patterns.map((pattern) => ({ type: pattern.type, value: pattern.value, message: pattern.message })),
+    suggestions: p.suggestions,
+    settings: p.settings,
+    documentation_url: p.documentation_url,
+    builtin: p.builtin,
+    created_at: p.created_at ?? "",
+    updated_at: p.updated_at ?? "",
+  };
+}
+
+function toRepository(r: RepositoryRecord): policyV1.Repository {
+  return {
+    id: r.id,
+    name: r.name,
+    provider: r.provider,
+    default_branch: r.default_branch,
+    connected_at: r.connected_at,
+    last_evaluation: r.last_evaluation ?? undefined,
+  };
+}
+
+export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
+  return {
+    async listPolicies(req) {
+      // An empty string filter means "not filtered", as it would in a query string.
+      const policies = await listPolicies(deps, {
+        organizationId: req.organization_id,
+        enabled: req.enabled,
+        category: req.category || undefined,
+        severity: req.severity || undefined,
+      });
+      return { policies: policies.map(toPolicy) };
+    },
+    async getPolicy(req) {
+      return { policy: toPolicy(await getPolicy(deps, req.organization_id, req.policy_id)) };
+    },
+    async createPolicy(req) {
+      const policy = await createPolicy(deps, {
+        organizationId: req.organization_id,
+        policy: {
+          id: req.id,
+          name: req.name,
+          description: req.description,
+          severity: req.severity,
+          category: req.category,
+          frameworks: req.frameworks,
+          patterns: req.patterns,
+          suggestions: req.suggestions,
+          documentation_url: req.documentation_url,
+          enabled: req.enabled,
+        },
+      });
+      return { policy: toPolicy(policy) };
+    },
+    async updatePolicy(req) {
+      const policy = await updatePolicy(deps, {
+        organizationId: req.organization_id,
+        policyId: req.policy_id,
+        enabled: req.enabled,
+        severity: req.severity,
+        settings: req.settings,
+      });
+      return { policy: toPolicy(policy) };
+    },
+    async deletePolicy(req) {
+      await deletePolicy(deps, req.organization_id, req.policy_id);
+      return {};
+    },
+    async resolvePolicies(req) {
+      return { policies: await resolvePolicies(deps, req.organization_id, req.policy_ids) };
+    },
+    async listRepositories(req) {
+      return { repositories: (await listRepositories(deps, req.organization_id)).map(toRepository) };
+    },
+    async connectRepository(req) {
+      const repository = await connectRepository(deps, {
+        organizationId: req.organization_id,
+        provider: req.provider,
+        name: req.name,
+        defaultBranch: req.default_branch,
+      });
+      return { repository: toRepository(repository) };
+    },
+    async disconnectRepository(req) {
+      await disconnectRepository(deps, req.organization_id, req.repository_id);
+      return {};
+    },
+    async countRepositories(req) {
+      return { count: await countRepositories(deps, req.organization_id) };
+    },
+  };
+}

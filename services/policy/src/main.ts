@@ -1,0 +1,56 @@
+// Wires the policy service: adapters in, gRPC out. Used by the all-in-one launcher.
+import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
+import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import { SERVICE_NAMES, policyV1, reflectionDefinition } from "@verdict/proto";
+import type { Store } from "@verdict/store";
+import type { PolicyDeps } from "./deps.js";
+import { policyHandlers } from "./grpc.js";
+import { PolicyRepo } from "./repo.js";
+import { recordEvaluation, type EvaluationCompletedData } from "./usecases/recordEvaluation.js";
+
+export interface PolicyServiceOptions {
+  store: Store;
+  bus: Bus;
+  logger: Logger;
+  host: string;
+  port: number;
+  clock?: Clock;
+}
+
+export interface PolicyService {
+  grpc: GrpcServerHandle;
+  stop(): Promise<void>;
+}
+
+export async function startPolicyService(opts: PolicyServiceOptions): Promise<PolicyService> {
+  const repo = new PolicyRepo(opts.store);
+  await repo.init();
+  const deps: PolicyDeps = { repo, bus: opts.bus, clock: opts.clock ?? systemClock, logger: opts.logger };
+  // Repositories show when they were last evaluated; the evaluation service announces it.
+  const subscriptions: Subscription[] = [
+    await opts.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "policy", (event) => recordEvaluation(deps, event.data)),
+  ];
+  const unsubscribe = () => Promise.all(subscriptions.map((s) => s.unsubscribe()));
+  let grpc: GrpcServerHandle;
+  try {
+    grpc = await startGrpcServer({
+      host: opts.host,
+      port: opts.port,
+      logger: opts.logger,
+      services: [{ name: SERVICE_NAMES.policy, definition: policyV1.PolicyServiceService, implementation: policyHandlers(deps) }],
+      reflection: reflectionDefinition("policy"),
+    });
+  } catch (err) {
+    // The port was taken, for instance: do not leave a consumer behind in the shared bus.
+    await unsubscribe();
+    throw err;
+  }
+  opts.logger.info({ port: grpc.port }, "policy service listening");
+  return {
+    grpc,
+    async stop() {
+      await unsubscribe();
+      await grpc.stop();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import { errors } from "@verdict/kit";
+import { findBuiltin } from "../domain/builtins.js";
+import type { PolicyDeps } from "../deps.js";
+import { policyDocId } from "../repo.js";
+import { publishPolicyChanged } from "./events.js";
+
+const BUILTIN_DELETE_MESSAGE = "Built-in policies cannot be deleted; disable them instead";
+
+export async function deletePolicy(deps: PolicyDeps, organizationId: string, policyId: string): Promise<void> {
+  if (findBuiltin(policyId)) {
+    throw errors.unprocessable([{ field: "policy_id", code: "INVALID_FORMAT", message: BUILTIN_DELETE_MESSAGE }], BUILTIN_DELETE_MESSAGE);
+  }
+  const deleted = await deps.repo.custom.deleteOne({ id: policyDocId(organizationId, policyId), organization_id: organizationId });
+  if (!deleted) throw errors.notFound("policy", policyId);
+  await publishPolicyChanged(deps, organizationId, policyId, "deleted");
+}

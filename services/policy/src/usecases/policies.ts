@@ -1,0 +1,54 @@
+// Reading policies: every organization sees all built-ins (with its overrides) and its own
+// custom policies, never another organization's.
+import { errors } from "@verdict/kit";
+import { BUILTIN_POLICIES, findBuiltin } from "../domain/builtins.js";
+import { effectiveBuiltin, effectiveCustom } from "../domain/effective.js";
+import { comparePolicies, isSeverity, SEVERITIES, type EffectivePolicy } from "../domain/policy.js";
+import type { PolicyDeps } from "../deps.js";
+import { policyDocId, toCustomPolicy } from "../repo.js";
+
+/** Every policy of the organization, effective values, built-ins first then custom by id. */
+export async function loadPolicies(deps: PolicyDeps, organizationId: string): Promise<EffectivePolicy[]> {
+  const [overrides, custom] = await Promise.all([
+    deps.repo.overrides.find({ organization_id: organizationId }),
+    deps.repo.custom.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
+  ]);
+  const overrideOf = new Map(overrides.map((o) => [o.policy_id, o]));
+  return [
+    ...BUILTIN_POLICIES.map((def) => effectiveBuiltin(def, overrideOf.get(def.id))),
+    ...custom.map((record) => effectiveCustom(toCustomPolicy(record))),
+  ].sort(comparePolicies);
+}
+
+export async function getPolicy(deps: PolicyDeps, organizationId: string, policyId: string): Promise<EffectivePolicy> {
+  const builtin = findBuiltin(policyId);
+  const id = policyDocId(organizationId, policyId);
+  if (builtin) {
+    const override = await deps.repo.overrides.findOne({ id, organization_id: organizationId });
+    return effectiveBuiltin(builtin, override ?? undefined);
+  }
+  const record = await deps.repo.custom.findOne({ id, organization_id: organizationId });
+  if (!record) throw errors.notFound("policy", policyId);
+  return effectiveCustom(toCustomPolicy(record));
+}
+
+export interface ListPoliciesQuery {
+  organizationId: string;
+  enabled?: boolean;
+  category?: string;
+  severity?: string;
+}
+
+/** Filters apply to effective values (an override that disables a built-in hides it from enabled=true). */
+export async function listPolicies(deps: PolicyDeps, query: ListPoliciesQuery): Promise<EffectivePolicy[]> {
+  if (query.severity !== undefined && !isSeverity(query.severity)) {
+    throw errors.validation([{ field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` }]);
+  }
+  const all = await loadPolicies(deps, query.organizationId);
+  return all.filter(
+    (p) =>
+      (query.enabled === undefined || p.enabled === query.enabled) &&
+      (query.category === undefined || p.category === query.category) &&
+      (query.severity === undefined || p.severity === query.severity),
+  );
+}

@@ -1,0 +1,54 @@
+// A real policy service for tests: embedded SQLite in memory, the in-process bus, gRPC on a
+// free loopback port, and a client talking to it over the wire.
+import { InProcessBus } from "@verdict/bus";
+import { createClient, createLogger, type Clock } from "@verdict/kit";
+import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
+import { SqliteStore } from "@verdict/store";
+import { startPolicyService, type PolicyService } from "../src/main.js";
+
+export type PolicyClient = ReturnType<typeof createClient<typeof policyV1.PolicyServiceService>>;
+
+export interface PolicyHarness {
+  store: SqliteStore;
+  bus: InProcessBus;
+  service: PolicyService;
+  address: string;
+  client: PolicyClient;
+  stop(): Promise<void>;
+}
+
+export async function startPolicyHarness(opts: { store?: SqliteStore; bus?: InProcessBus; clock?: Clock } = {}): Promise<PolicyHarness> {
+  const logger = createLogger("policy-test", "silent");
+  const store = opts.store ?? new SqliteStore(":memory:");
+  const bus = opts.bus ?? new InProcessBus(logger, 5);
+  const service = await startPolicyService({ store, bus, logger, host: "127.0.0.1", port: 0, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const address = `127.0.0.1:${service.grpc.port}`;
+  const client = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, address);
+  return {
+    store,
+    bus,
+    service,
+    address,
+    client,
+    async stop() {
+      client.close();
+      await service.stop();
+      await bus.close();
+      await store.close();
+    },
+  };
+}
+
+/** Retries an assertion until it passes: bus delivery is asynchronous by design. */
+export async function eventually(assertion: () => Promise<void> | void, timeoutMs = 3000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await assertion();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+}
