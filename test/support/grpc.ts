@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url);
 const healthProto = join(dirname(require.resolve("grpc-health-check/package.json")), "proto/health/v1/health.proto");
 const reflectionProto = join(dirname(require.resolve("@grpc/reflection/package.json")), "build/proto/grpc/reflection/v1alpha/reflection.proto");
 
-type AnyClient = grpc.Client & Record<string, Function>;
+type AnyClient = grpc.Client & Record<string, any>;
 
 function client(protoFile: string, pkgPath: string[], port: number): AnyClient {
   const def = grpc.loadPackageDefinition(loadSync(protoFile, { keepCase: true, enums: String, defaults: true }));

@@ -15,6 +15,7 @@ let now = new Date("2026-06-01T12:00:00.000Z");
 let store: SqliteStore;
 let bus: InProcessBus;
 let deps: IdentityDeps;
+let closePolicy: () => void;
 
 beforeEach(async () => {
   store = new SqliteStore(":memory:");
@@ -23,10 +24,11 @@ beforeEach(async () => {
   await repo.init();
   // These use cases never reach the policy service; the client points nowhere on purpose.
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, "127.0.0.1:1");
+  closePolicy = () => policy.close();
   deps = { repo, bus, clock: { now: () => now }, logger: createLogger("t", "silent"), policy };
 });
 afterEach(async () => {
-  deps.policy.close();
+  closePolicy();
   await bus.close();
   await store.close();
 });
