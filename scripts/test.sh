@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The README's test command (and what .ci/run calls): install, lint, unit suites, then the
-# black-box suites against real running processes. Ends with one "N passed, N failed" line.
+# The README's test command (and what .ci/run calls): install, lint, unit suites, the
+# black-box suites against real running processes, and the schemathesis API fuzzer (one test).
+# Ends with one "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh || exit 1
@@ -19,6 +20,12 @@ echo "==> black-box tests (real HTTP, real gRPC, real processes)"
 jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
 e2e_rc=$?
 
+echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
+bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1
+fuzz_rc=$?
+tail -25 "$results/fuzz.log"
+echo "{\"numPassedTests\": $([ $fuzz_rc -eq 0 ] && echo 1 || echo 0), \"numFailedTests\": $([ $fuzz_rc -eq 0 ] && echo 0 || echo 1), \"numRuntimeErrorTestSuites\": 0}" > "$results/fuzz.json"
+
 node -e '
   const fs = require("fs");
   let passed = 0, failed = 0;
@@ -28,6 +35,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/e2e.json"
+' "$results/unit.json" "$results/e2e.json" "$results/fuzz.json"
 
-[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]

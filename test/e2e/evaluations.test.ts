@@ -157,6 +157,8 @@ describe("reading, listing and deleting", () => {
     expectFieldError(await api.get("/v1/evaluations", { query: { limit: 101 } }), 400, "limit", "MAX_SIZE_EXCEEDED", { max: 100 });
     expectFieldError(await api.get("/v1/evaluations", { query: { limit: 0 } }), 400, "limit", "MIN_SIZE_REQUIRED");
     expectFieldError(await api.get("/v1/evaluations", { query: { cursor: "garbage!" } }), 400, "cursor", "INVALID_FORMAT");
+    // shaped like a cursor, but not one the API issued
+    expectFieldError(await api.get("/v1/evaluations", { query: { cursor: "AAAAAAAA" } }), 422, "cursor", "INVALID_FORMAT");
     expectFieldError(await api.get("/v1/evaluations", { query: { status: "done" } }), 400, "status", "INVALID_ENUM");
     for (let i = 0; i < 16; i++) await api.post("/v1/evaluations", clean);
     const page = await api.get("/v1/evaluations");

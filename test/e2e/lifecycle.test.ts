@@ -141,6 +141,9 @@ describe("a running instance", () => {
     const res = await api.get("/v1/nope");
     expectError(res, 404, "not_found", "RESOURCE_NOT_FOUND");
     expect(res.body.details.resource_type).toBe("route");
+    const wrongMethod = await api.request("PUT", "/v1/evaluations");
+    expectError(wrongMethod, 405, "method_not_allowed", "METHOD_NOT_ALLOWED");
+    expect(wrongMethod.headers.get("allow")).toBe("POST, GET, HEAD");
   });
 
   it("logs requests as JSON with their request id, never the key", async () => {

@@ -75,8 +75,11 @@ export class Api {
     const entry = Object.entries(this.spec!.paths).find(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname));
     const op = entry?.[1][method.toLowerCase()];
     if (!op) {
-      // Unknown routes answer with the error schema (404); nothing else may be undocumented.
-      expect({ status: res.status, path: `${method} ${pathname}` }).toEqual({ status: 404, path: `${method} ${pathname}` });
+      // Unknown routes answer 404 and undeclared methods on known paths 405, in the error format;
+      // nothing else may be undocumented.
+      expect({ status: res.status, path: `${method} ${pathname}` }).toEqual({ status: entry ? 405 : 404, path: `${method} ${pathname}` });
+      const validate = this.ajv!.getSchema("#/components/schemas/Error")!;
+      expect(validate(res.body) ? null : validate.errors).toBeNull();
       return;
     }
     const documented = op.responses[String(res.status)];

@@ -24,6 +24,7 @@ export type ErrorKind =
   | "unauthorized"
   | "forbidden"
   | "not_found"
+  | "method_not_allowed"
   | "deleted"
   | "conflict"
   | "rate_limited"
@@ -43,6 +44,7 @@ const KINDS: Record<ErrorKind, KindInfo> = {
   unauthorized: { http: 401, grpc: GrpcStatus.UNAUTHENTICATED, error: "unauthorized" },
   forbidden: { http: 403, grpc: GrpcStatus.PERMISSION_DENIED, error: "forbidden" },
   not_found: { http: 404, grpc: GrpcStatus.NOT_FOUND, error: "not_found" },
+  method_not_allowed: { http: 405, grpc: GrpcStatus.UNIMPLEMENTED, error: "method_not_allowed" },
   deleted: { http: 410, grpc: GrpcStatus.NOT_FOUND, error: "not_found" },
   conflict: { http: 409, grpc: GrpcStatus.ALREADY_EXISTS, error: "conflict" },
   rate_limited: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, error: "rate_limited" },

@@ -11,7 +11,8 @@ export function createLogger(service: string, level = process.env.VERDICT_LOG_LE
   return pino({
     name: service,
     level,
-    base: { service },
+    // No pid/hostname noise; children add `service` (all-in-one) or `component`.
+    base: undefined,
     timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
       paths: [

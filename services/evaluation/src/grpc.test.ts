@@ -243,11 +243,12 @@ describe("reading evaluations", () => {
     });
 
     it("rejects bad cursors, limits, statuses and timestamps", async () => {
-      const rejected = (req: Partial<evaluationV1.ListEvaluationsRequest>, field: string, code: string) =>
-        expect(list(req)).rejects.toMatchObject({ kind: "validation", details: { errors: [expect.objectContaining({ field, code })] } });
-      await rejected({ cursor: "not-a-cursor" }, "cursor", "INVALID_FORMAT");
-      await rejected({ cursor: Buffer.from('{"v":1,"id":"repo_x"}').toString("base64url") }, "cursor", "INVALID_FORMAT");
-      await rejected({ cursor: "%%%" }, "cursor", "INVALID_FORMAT");
+      const rejected = (req: Partial<evaluationV1.ListEvaluationsRequest>, field: string, code: string, kind = "validation") =>
+        expect(list(req)).rejects.toMatchObject({ kind, details: { errors: [expect.objectContaining({ field, code })] } });
+      // a cursor the API did not issue is a rule the REST schema cannot express: 422
+      await rejected({ cursor: "not-a-cursor" }, "cursor", "INVALID_FORMAT", "unprocessable");
+      await rejected({ cursor: Buffer.from('{"v":1,"id":"repo_x"}').toString("base64url") }, "cursor", "INVALID_FORMAT", "unprocessable");
+      await rejected({ cursor: "%%%" }, "cursor", "INVALID_FORMAT", "unprocessable");
       await rejected({ limit: 101 }, "limit", "MAX_SIZE_EXCEEDED");
       await rejected({ limit: -1 }, "limit", "MIN_SIZE_REQUIRED");
       await rejected({ status: "done" }, "status", "INVALID_ENUM");

@@ -18,7 +18,11 @@ export interface EvaluationPage {
 /** Newest first (ids are time-sortable); deleted evaluations never appear. */
 export async function listEvaluations(deps: EvaluationDeps, cmd: ListEvaluationsCommand): Promise<EvaluationPage> {
   const { query, problems } = parseListInput(cmd);
-  if (problems.length) throw errors.validation(problems);
+  // A cursor can be shaped right (base64url) and still not be one of ours: the published schema
+  // cannot say so, which makes it a 422; every other problem is a schema violation, a 400.
+  const shape = problems.filter((p) => p.field !== "cursor");
+  if (shape.length) throw errors.validation(shape);
+  if (problems.length) throw errors.unprocessable(problems);
 
   const filter: Filter = { organization_id: cmd.organizationId, deleted_at: null };
   if (query.repository !== undefined) filter.repository = query.repository;

@@ -107,7 +107,9 @@ export function buildApp(opts: AppOptions): express.Express {
           }
         }
         const params = r.params ? parseOr400(r.params, req.params) : {};
-        const query = r.query ? parseOr400(r.query, req.query) : {};
+        // The legacy credential is not part of any route's query contract.
+        const { api_key: _credential, ...rawQuery } = req.query as Record<string, unknown>;
+        const query = r.query ? parseOr400(r.query, rawQuery) : {};
         let body: unknown;
         if (r.body) {
           if (!req.is("application/json")) {
@@ -147,9 +149,23 @@ export function buildApp(opts: AppOptions): express.Express {
     res.set("Content-Type", registry.contentType).send(await registry.metrics());
   });
 
+  // Which methods each path template answers, for 405 and its Allow header.
+  const templates = new Map<string, { re: RegExp; methods: Set<string> }>();
+  for (const r of opts.routes) {
+    const t = templates.get(r.path) ?? { re: new RegExp(`^${r.path.replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`), methods: new Set<string>() };
+    t.methods.add(r.method.toUpperCase());
+    if (r.method === "get") t.methods.add("HEAD");
+    templates.set(r.path, t);
+  }
+
   app.use(async (req, res, next) => {
     try {
       await anonymous(req, res);
+      const allowed = [...templates.values()].find((t) => t.re.test(req.path));
+      if (allowed) {
+        res.setHeader("Allow", [...allowed.methods].join(", "));
+        return next(new AppError("method_not_allowed", "METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${req.path}; allowed: ${[...allowed.methods].join(", ")}`));
+      }
       next(new AppError("not_found", "RESOURCE_NOT_FOUND", `No route for ${req.method} ${req.path}`, { resource_type: "route", resource_id: `${req.method} ${req.path}` }));
     } catch (err) {
       next(err);

@@ -46,7 +46,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: "RESOURCE_NOT_FOUND (also for other organizations' resources)",
   409: "RESOURCE_ALREADY_EXISTS",
   410: "RESOURCE_DELETED",
-  422: "Well-formed but breaks a domain rule: VALIDATION_FAILED with details.errors",
+  422: "Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors",
   429: "RATE_LIMIT_EXCEEDED; see Retry-After",
   500: "INTERNAL_ERROR",
   503: "SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff",
@@ -81,6 +81,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     if (r.body || r.query || r.params) errorStatuses.add(400);
     if (r.access.kind !== "public") for (const s of [401, 403, 503]) errorStatuses.add(s);
     if (r.params) errorStatuses.add(404);
+    if (r.query) errorStatuses.add(422);
     for (const s of r.errors ?? []) errorStatuses.add(s);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {
@@ -112,7 +113,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       title: "Verdict API",
       version: VERSION,
       description:
-        "Code policy evaluation. 400 = the request is malformed or does not match the schema; 422 = well-formed but breaks a rule (a pattern RE2 cannot compile, an unknown policy id or setting, deleting a built-in policy).",
+        "Code policy evaluation. 400 = the request does not match this document's schemas; 422 = it matches them but breaks a rule they cannot express (a pattern RE2 cannot compile, an unknown policy id or setting, a CIDR range out of bounds, a cursor the API did not issue, deleting a built-in policy).",
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],

@@ -8,11 +8,13 @@ export const MAX_FILES = 1000;
 const SEVERITY = z.enum(["error", "warning"]);
 export const SCOPE = z.enum(["read:evaluations", "write:evaluations", "read:policies", "write:policies", "read:org", "write:org", "admin"]);
 const ISO = z.string().meta({ format: "date-time" });
+// Strict enough that anything matching it is a real date (the refine catches 2026-02-30).
+const ISO_OR_DATE_RE =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/;
 const ISO_OR_DATE = z
   .string()
-  .refine((v) => /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(v) && !Number.isNaN(Date.parse(v)), {
-    message: "must be an ISO 8601 date or date-time",
-  })
+  .regex(ISO_OR_DATE_RE, { message: "must be an ISO 8601 date or date-time" })
+  .refine((v) => !Number.isNaN(Date.parse(v)), { message: "must be an ISO 8601 date or date-time" })
   .meta({ description: "ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)" });
 const REPO_NAME = z
   .string()
@@ -35,7 +37,7 @@ export const FieldErrorSchema = z
 
 export const ErrorSchema = z
   .object({
-    error: z.enum(["unauthorized", "forbidden", "validation_error", "not_found", "conflict", "rate_limited", "internal_error", "service_unavailable"]),
+    error: z.enum(["unauthorized", "forbidden", "validation_error", "not_found", "method_not_allowed", "conflict", "rate_limited", "internal_error", "service_unavailable"]),
     code: z.string(),
     message: z.string(),
     required_scope: z.string().optional(),
@@ -127,7 +129,7 @@ export const ListEvaluationsQuery = z
     since: ISO_OR_DATE.optional(),
     until: ISO_OR_DATE.optional(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z.string().max(512).optional(),
+    cursor: z.string().max(512).regex(/^[A-Za-z0-9_-]+$/, { message: "cursor must be a next_cursor returned by this API" }).optional(),
   })
   .strict();
 
@@ -221,7 +223,11 @@ export const ConnectRepositorySchema = z
   .object({
     provider: z.enum(["github", "gitlab", "bitbucket", "azure-devops", "generic"]),
     name: REPO_NAME,
-    default_branch: z.string().min(1).max(255).optional(),
+    // Git forbids spaces, ~^:?*[\ and ".." in ref names.
+    default_branch: z
+      .string()
+      .regex(/^(?!.*\.\.)[^\s~^:?*[\\]{1,255}$/, { message: "default_branch is not a valid branch name" })
+      .optional(),
   })
   .strict()
   .meta({ id: "ConnectRepository" });
@@ -300,7 +306,11 @@ export const CreateApiKeySchema = z
     scopes: z.array(SCOPE).min(1).max(7),
     expiration: z.enum(["30m", "24h", "7d", "90d", "never"]).default("90d"),
     environment: z.enum(["prod", "test"]).default("prod"),
-    ip_allowlist: z.string().max(4000).optional().meta({ description: "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7" }),
+    ip_allowlist: z
+      .string()
+      .max(4000)
+      .regex(/^[0-9A-Fa-f:.,/ ]*$/, { message: "must be comma-separated CIDR ranges or IP addresses" })
+      .optional().meta({ description: "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7" }),
   })
   .strict()
   .meta({ id: "CreateApiKey" });

@@ -68,6 +68,7 @@ export const organizationRoutes = [
     method: "post",
     path: "/v1/api-keys",
     operationId: "createApiKey",
+    errors: [422],
     summary: "Create an API key; its value is in `key` and shown once",
     tag: "API keys",
     access: { kind: "scope", scope: "admin" },

@@ -19,7 +19,9 @@ export interface CreateApiKeyCommand {
 export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand): Promise<{ record: KeyRecord; key: string }> {
   const { cidrs, invalid } = parseAllowlist(cmd.ipAllowlist);
   if (invalid.length) {
-    throw errors.validation([
+    // The gateway's schema already limits the characters; an entry that still is no CIDR
+    // range (10.0.0.0/33) breaks a rule the schema cannot express: 422.
+    throw errors.unprocessable([
       { field: "ip_allowlist", code: "INVALID_FORMAT", message: `Not a CIDR range or IP address: ${invalid.join(", ")}` },
     ]);
   }
