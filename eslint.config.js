@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", "libs/proto/src/gen/**", "data/**", "coverage/**"] },
+  { ignores: ["**/dist/**", "**/node_modules/**", ".tools/**", "libs/proto/src/gen/**", "data/**", "coverage/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
