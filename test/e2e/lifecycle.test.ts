@@ -171,6 +171,10 @@ describe("a running instance", () => {
     const res = await fetch(`${v.url}/metrics`);
     const text = await res.text();
     expect(res.status).toBe(200);
+    // the address is throttled by now (previous test), yet metrics still answer
+    expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     expect(text).toMatch(/verdict_http_request_duration_seconds_count\{[^}]*route="\/v1\/auth\/verify"/);
     expect(text).toMatch(/verdict_grpc_server_handling_seconds_count\{[^}]*service="verdict.identity.v1.IdentityService",method="verifyKey"/);
     expect(text).toMatch(/verdict_grpc_client_handling_seconds_count/);

@@ -144,9 +144,16 @@ export function buildApp(opts: AppOptions): express.Express {
     }
   });
 
-  app.get("/metrics", async (_req, res) => {
-    locals(res).routePath = "/metrics";
-    res.set("Content-Type", registry.contentType).send(await registry.metrics());
+  app.get("/metrics", async (req, res, next) => {
+    try {
+      locals(res).routePath = "/metrics";
+      // Never throttled: monitoring must keep working while someone hammers the API from the
+      // same address. The headers still tell where that address stands.
+      res.set(rateHeaders(await opts.limiter.peek(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
+      res.set("Content-Type", registry.contentType).send(await registry.metrics());
+    } catch (err) {
+      next(err);
+    }
   });
 
   // Which methods each path template answers, for 405 and its Allow header.
