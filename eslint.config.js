@@ -2,7 +2,8 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["**/dist/**", "**/node_modules/**", ".tools/**", "libs/proto/src/gen/**", "data/**", "coverage/**"] },
+  // Policy fixtures are deliberately insecure sample code in many languages, not project code.
+  { ignores: ["**/dist/**", "**/node_modules/**", ".tools/**", "libs/proto/src/gen/**", "data/**", "coverage/**", "services/policy/fixtures/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

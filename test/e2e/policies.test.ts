@@ -84,7 +84,7 @@ describe("policies", () => {
     expect((await api.patch("/v1/policies/private-keys", { enabled: true, severity: "warning" })).body).toMatchObject({ enabled: true, severity: "warning" });
 
     const on = await api.patch("/v1/policies/hardcoded-credentials", { settings: { detect_api_keys: true } });
-    expect(on.body.settings).toEqual({ detect_api_keys: true });
+    expect(on.body.settings).toEqual({ detect_api_keys: true, exclude_paths: [] });
     expectFieldError(await api.patch("/v1/policies/hardcoded-credentials", { settings: { detect_everything: true } }), 422, "settings.detect_everything", "INVALID_FORMAT");
     expectFieldError(await api.patch("/v1/policies/hardcoded-credentials", { enabled: "yes" }), 400, "enabled", "INVALID_FORMAT");
     expectError(await api.patch("/v1/policies/no-such-policy", { enabled: true }), 404, "not_found", "RESOURCE_NOT_FOUND");

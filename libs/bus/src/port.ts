@@ -44,6 +44,8 @@ export const TOPICS = {
   evaluationRequested: "verdict.evaluation.requested",
   evaluationCompleted: "verdict.evaluation.completed",
   policyViolation: "verdict.policy.violation",
+  /** A finding silenced by an inline verdict-ignore comment: a bypass event for compliance. */
+  policyBypassed: "verdict.policy.bypassed",
   policyChanged: "verdict.policy.changed",
   reportRequested: "verdict.report.requested",
   keyRevoked: "verdict.identity.key_revoked",

@@ -26,6 +26,9 @@ export const configSchema = z.object({
   VERDICT_RATE_LIMIT_PER_HOUR: positiveInt(20_000),
   VERDICT_RATE_LIMIT_PER_DAY: positiveInt(240_000),
   VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
+  /** Evaluations of at least this many files, or bytes of content, run asynchronously. */
+  VERDICT_ASYNC_MIN_FILES: positiveInt(200),
+  VERDICT_ASYNC_MIN_BYTES: positiveInt(4 * 1024 * 1024),
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -55,7 +55,17 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       clock,
     });
     stops.push(() => identity.stop());
-    const evaluation = await startEvaluationService({ store, bus, logger: logger.child({ service: "evaluation" }), host, port: port(2), policyAddress, clock });
+    const evaluation = await startEvaluationService({
+      store,
+      bus,
+      logger: logger.child({ service: "evaluation" }),
+      host,
+      port: port(2),
+      policyAddress,
+      identityAddress: `${host}:${identity.grpc.port}`,
+      limits: { asyncMinFiles: config.VERDICT_ASYNC_MIN_FILES, asyncMinBytes: config.VERDICT_ASYNC_MIN_BYTES },
+      clock,
+    });
     stops.push(() => evaluation.stop());
     const gateway = await startGateway({
       host: config.VERDICT_HTTP_HOST,

@@ -7,7 +7,7 @@ import type { EvaluationCompletedData, PolicyViolationData } from "./usecases/ev
 
 const ORG = "org_eval";
 const OTHER_ORG = "org_other";
-const AWS_KEY = "AKIAIOSFODNN7EXAMPLE";
+const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
 const PASSWORD = "hunter2hunter2";
 const KEY_MATERIAL = "MIIEowIBAAKCAQEAvRHnL0sJ4xD2";
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 type File = evaluationV1.File;
-const file = (path: string, content: string, status = "modified"): File => ({ path, content, status });
+const file = (path: string, content: string, status = "modified"): File => ({ path, content: Buffer.from(content, "utf8"), status });
 
 function request(overrides: Partial<evaluationV1.CreateEvaluationRequest> = {}): evaluationV1.CreateEvaluationRequest {
   return {
@@ -67,6 +67,7 @@ describe("creating an evaluation", () => {
       {
         id: expect.stringMatching(/^viol_[0-9a-z]{26}$/),
         policy_id: "aws-credentials",
+        rule_id: "aws-access-key-id",
         severity: "error",
         file: "config/aws.ts",
         line: 2,
@@ -127,10 +128,12 @@ describe("creating an evaluation", () => {
   });
 
   it("keeps at most 1000 violations while the summary counts them all", async () => {
-    const evaluation = await create({ files: [file("bundle.js", "eval(a);\n".repeat(700)), file("more.js", "eval(b); ".repeat(800))] });
-    expect(evaluation.summary).toEqual({ total_files: 2, total_violations: 1500, errors: 0, warnings: 1500 });
+    // (ordinary line lengths: a one-line file this size would be skipped as minified)
+    const evaluation = await create({ files: [file("bundle.js", "eval(a);\n".repeat(700)), file("more.js", `${"eval(b); ".repeat(8)}\n`.repeat(100))] });
+    expect(evaluation.summary).toEqual({ total_files: 2, total_violations: 1500, errors: 0, warnings: 1500, suppressed: 0, skipped_files: 0 });
     expect(evaluation.violations).toHaveLength(1000);
-    expect(evaluation.violations[999]).toMatchObject({ file: "more.js", line: 1, column: 1 + 9 * 299 });
+    // the 300th match of more.js: line 38, the 4th on its line
+    expect(evaluation.violations[999]).toMatchObject({ file: "more.js", line: 38, column: 1 + 9 * 3 });
   });
 
   it("publishes evaluation.completed and one policy.violation per violation", async () => {

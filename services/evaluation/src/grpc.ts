@@ -30,8 +30,10 @@ function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
       message: v.message,
       code_snippet: v.code_snippet,
       suggestion: v.suggestion,
+      rule_id: v.rule_id,
     })),
     failure_reason: e.failure_reason ?? undefined,
+    suppressions: e.suppressions,
   };
 }
 

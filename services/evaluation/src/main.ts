@@ -1,11 +1,16 @@
-// Wires the evaluation service: adapters in, gRPC out. Used by the all-in-one launcher.
-import type { Bus } from "@verdict/bus";
-import { createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
-import { SERVICE_NAMES, evaluationV1, policyV1, reflectionDefinition } from "@verdict/proto";
+// Wires the evaluation service: adapters in, gRPC out, and the bus: it works off queued
+// evaluations and drops compiled engines when policies change. Used by the all-in-one launcher.
+import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
+import { AppError, createClient, newId, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import type { Store } from "@verdict/store";
-import type { EvaluationDeps } from "./deps.js";
+import type { EvaluationDeps, EvaluationLimits, OrgSettingsSource } from "./deps.js";
+import { EngineCache } from "./engineCache.js";
 import { evaluationHandlers } from "./grpc.js";
-import { EvaluationRepo } from "./repo.js";
+import { EvaluationRepo, isTombstone } from "./repo.js";
+import type { EvaluationRequestedData } from "./usecases/events.js";
+import { fail, processRequested } from "./usecases/processRequested.js";
+import { recoverPending } from "./usecases/recover.js";
 
 export interface EvaluationServiceOptions {
   store: Store;
@@ -15,6 +20,9 @@ export interface EvaluationServiceOptions {
   port: number;
   /** host:port of the policy service. */
   policyAddress: string;
+  /** host:port of the identity service (organization settings). */
+  identityAddress: string;
+  limits?: Partial<EvaluationLimits>;
   clock?: Clock;
 }
 
@@ -23,11 +31,58 @@ export interface EvaluationService {
   stop(): Promise<void>;
 }
 
+export const DEFAULT_LIMITS: EvaluationLimits = { asyncMinFiles: 200, asyncMinBytes: 4 * 1024 * 1024 };
+
+/** Organization settings from the identity service. */
+function identitySettings(client: ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>, logger: Logger): OrgSettingsSource {
+  return {
+    async get(organizationId) {
+      try {
+        const { settings } = await client.getOrganizationSettings({ organization_id: organizationId });
+        return { allowInlineSuppression: settings?.allow_inline_suppression ?? true };
+      } catch (err) {
+        // An organization deleted while its work was queued evaluates with the defaults.
+        if (err instanceof AppError && err.kind === "not_found") {
+          logger.warn({ organization_id: organizationId }, "organization unknown to identity; using default settings");
+          return { allowInlineSuppression: true };
+        }
+        throw err;
+      }
+    },
+  };
+}
+
 export async function startEvaluationService(opts: EvaluationServiceOptions): Promise<EvaluationService> {
   const repo = new EvaluationRepo(opts.store);
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
-  const deps: EvaluationDeps = { repo, bus: opts.bus, clock: opts.clock ?? systemClock, logger: opts.logger, policy };
+  const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
+  const deps: EvaluationDeps = {
+    repo,
+    bus: opts.bus,
+    clock: opts.clock ?? systemClock,
+    logger: opts.logger,
+    policy,
+    orgSettings: identitySettings(identity, opts.logger),
+    engines: new EngineCache(),
+    limits: { ...DEFAULT_LIMITS, ...opts.limits },
+  };
+
+  const subscriptions: Subscription[] = [
+    // Workers share one group: each queued evaluation is taken by one of them.
+    await opts.bus.subscribe<EvaluationRequestedData>(TOPICS.evaluationRequested, "evaluation-workers", (e) =>
+      processRequested(deps, e.data.organization_id, e.data.evaluation_id),
+    ),
+    // Work that kept failing (a service down past every retry) must not stay pending forever.
+    await opts.bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(deadLetterTopic(TOPICS.evaluationRequested), "evaluation-workers", async (e) => {
+      const { organization_id, evaluation_id } = e.data.event.data;
+      const doc = await repo.evaluations.findOne({ id: evaluation_id, organization_id });
+      if (doc && !isTombstone(doc) && doc.status === "pending") await fail(deps, doc, `The evaluation could not be run: ${e.data.error}`);
+    }),
+    // Every instance drops its own cached engines: a group per instance.
+    await opts.bus.subscribe<{ organization_id: string }>(TOPICS.policyChanged, `evaluation-engines-${newId("evt")}`, async (e) => deps.engines.forget(e.data.organization_id)),
+  ];
+
   const grpc = await startGrpcServer({
     host: opts.host,
     port: opts.port,
@@ -35,12 +90,15 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     services: [{ name: SERVICE_NAMES.evaluation, definition: evaluationV1.EvaluationServiceService, implementation: evaluationHandlers(deps) }],
     reflection: reflectionDefinition("evaluation"),
   });
-  opts.logger.info({ port: grpc.port }, "evaluation service listening");
+  await recoverPending(deps);
+  opts.logger.info({ port: grpc.port, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes }, "evaluation service listening");
   return {
     grpc,
     async stop() {
       await grpc.stop();
+      for (const s of subscriptions) await s.unsubscribe();
       policy.close();
+      identity.close();
     },
   };
 }

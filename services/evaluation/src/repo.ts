@@ -2,7 +2,7 @@
 // only the result of checking them.
 import type { Collection, Store } from "@verdict/store";
 import type { EvaluationStatus, Summary } from "./domain/evaluation.js";
-import type { Finding } from "./domain/matcher.js";
+import type { Finding, SuppressedFinding } from "./domain/engine.js";
 
 export interface Violation extends Finding {
   id: string;
@@ -23,7 +23,23 @@ export interface EvaluationRecord {
   failure_reason: string | null;
   /** The policies that ran: evidence of what was checked. */
   policies: string[];
+  /** The policy ids the request named (empty: all enabled), for a deferred run. */
+  requested_policies: string[];
+  /** Findings silenced inline: bypass events, kept as compliance evidence. */
+  suppressions: SuppressedFinding[];
   deleted_at: null;
+}
+
+/** One file of an evaluation waiting for a worker; deleted once the evaluation finishes. */
+export interface JobFile {
+  id: string;
+  evaluation_id: string;
+  organization_id: string;
+  index: number;
+  path: string;
+  status: string;
+  content: string;
+  created_at: string;
 }
 
 /** What is left of a deleted evaluation: enough to answer 410 rather than 404. */
@@ -52,13 +68,22 @@ export const TOMBSTONE_DROPS: readonly (keyof EvaluationRecord)[] = [
   "violations",
   "failure_reason",
   "policies",
+  "requested_policies",
+  "suppressions",
 ];
 
 export class EvaluationRepo {
   readonly evaluations: Collection<EvaluationDoc>;
+  /**
+   * Files of asynchronous evaluations, one document per file (a whole change can exceed what one
+   * MongoDB document may hold). Persisted before the request is answered, so a restart loses
+   * no queued work.
+   */
+  readonly jobFiles: Collection<JobFile>;
 
   constructor(store: Store) {
     this.evaluations = store.collection<EvaluationDoc>("evaluation_evaluations");
+    this.jobFiles = store.collection<JobFile>("evaluation_job_files");
   }
 
   async init(): Promise<void> {
@@ -68,6 +93,8 @@ export class EvaluationRepo {
       { name: "org_repository_id", fields: { organization_id: 1, repository: 1, id: 1 } },
       { name: "org_status_id", fields: { organization_id: 1, status: 1, id: 1 } },
       { name: "org_passed_id", fields: { organization_id: 1, passed: 1, id: 1 } },
+      { name: "status_id", fields: { status: 1, id: 1 } },
     ]);
+    await this.jobFiles.ensureIndexes([{ name: "evaluation_index", fields: { evaluation_id: 1, index: 1 } }]);
   }
 }

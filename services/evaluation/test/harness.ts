@@ -5,7 +5,8 @@
 import { createClient, createLogger, type Clock } from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1 } from "@verdict/proto";
 import { eventually, startPolicyHarness, type PolicyHarness } from "../../policy/test/harness.js";
-import { startEvaluationService, type EvaluationService } from "../src/main.js";
+import { startIdentityService, type IdentityService } from "../../identity/src/main.js";
+import { startEvaluationService, type EvaluationService, type EvaluationServiceOptions } from "../src/main.js";
 
 export { eventually };
 
@@ -13,13 +14,22 @@ export type EvaluationClient = ReturnType<typeof createClient<typeof evaluationV
 
 export interface EvaluationHarness {
   policy: PolicyHarness;
+  identity: IdentityService;
   service: EvaluationService;
   client: EvaluationClient;
   stop(): Promise<void>;
 }
 
-export async function startEvaluationHarness(opts: { clock?: Clock } = {}): Promise<EvaluationHarness> {
+export async function startEvaluationHarness(opts: { clock?: Clock; limits?: EvaluationServiceOptions["limits"] } = {}): Promise<EvaluationHarness> {
   const policy = await startPolicyHarness();
+  const identity = await startIdentityService({
+    store: policy.store,
+    bus: policy.bus,
+    logger: createLogger("identity-test", "silent"),
+    host: "127.0.0.1",
+    port: 0,
+    policyAddress: policy.address,
+  });
   const service = await startEvaluationService({
     store: policy.store,
     bus: policy.bus,
@@ -27,16 +37,20 @@ export async function startEvaluationHarness(opts: { clock?: Clock } = {}): Prom
     host: "127.0.0.1",
     port: 0,
     policyAddress: policy.address,
+    identityAddress: `127.0.0.1:${identity.grpc.port}`,
+    ...(opts.limits ? { limits: opts.limits } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const client = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, `127.0.0.1:${service.grpc.port}`);
   return {
     policy,
+    identity,
     service,
     client,
     async stop() {
       client.close();
       await service.stop();
+      await identity.stop();
       await policy.stop();
     },
   };

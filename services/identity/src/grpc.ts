@@ -6,7 +6,8 @@ import type { Environment, Expiration } from "./domain/apiKey.js";
 import type { Plan } from "./domain/organization.js";
 import type { KeyRecord } from "./repo.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./usecases/apiKeys.js";
-import { createOrganization, getOrganization, updateOrganization, updateOrganizationLimits, type OrganizationView } from "./usecases/organizations.js";
+import { createOrganization, getOrganization, getOrganizationSettings, updateOrganization, updateOrganizationLimits, type OrganizationView } from "./usecases/organizations.js";
+import type { OrgSettings } from "./domain/organization.js";
 import { verifyKey } from "./usecases/verifyKey.js";
 
 type Def = typeof identityV1.IdentityServiceService;
@@ -19,9 +20,13 @@ function toOrganization(o: OrganizationView): identityV1.Organization {
     members_count: o.members_count,
     repositories_count: o.repositories_count,
     created_at: o.created_at,
-    settings: { default_severity: o.settings.default_severity, require_evaluation_pass: o.settings.require_evaluation_pass },
+    settings: toSettings(o.settings),
     rate_limits: { ...o.rate_limits },
   };
+}
+
+function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
+  return { default_severity: s.default_severity, require_evaluation_pass: s.require_evaluation_pass, allow_inline_suppression: s.allow_inline_suppression };
 }
 
 function toApiKey(k: KeyRecord): identityV1.ApiKey {
@@ -64,12 +69,16 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
     async getOrganization(req) {
       return { organization: toOrganization(await getOrganization(deps, req.organization_id)) };
     },
+    async getOrganizationSettings(req) {
+      return { settings: toSettings(await getOrganizationSettings(deps, req.organization_id)) };
+    },
     async updateOrganization(req) {
       const org = await updateOrganization(deps, {
         organizationId: req.organization_id,
         name: req.name,
         defaultSeverity: req.default_severity as "error" | "warning" | undefined,
         requireEvaluationPass: req.require_evaluation_pass,
+        allowInlineSuppression: req.allow_inline_suppression,
       });
       return { organization: toOrganization(org) };
     },

@@ -1,6 +1,6 @@
 // Evaluations: what a request must look like, and how findings become a result.
 import type { FieldError } from "@verdict/kit";
-import type { FileScan, Finding } from "./matcher.js";
+import type { FileScan, Finding, SuppressedFinding } from "./engine.js";
 
 export const EVALUATION_STATUSES = ["pending", "completed", "failed"] as const;
 export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
@@ -25,7 +25,7 @@ const REPOSITORY_RE = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
 export interface EvaluationInput {
   repository: string;
-  files: { path: string; content: string; status: string }[];
+  files: { path: string; content: Buffer; status: string }[];
   policies: string[];
 }
 
@@ -36,7 +36,7 @@ export function checkEvaluationInput(input: EvaluationInput): FieldError[] {
   else if (!REPOSITORY_RE.test(input.repository)) problems.push({ field: "repository", code: "INVALID_FORMAT", message: "repository must have the form <owner>/<repo>" });
   input.files.forEach((file, i) => {
     if (!file.path) problems.push({ field: `files[${i}].path`, code: "REQUIRED", message: "path is required" });
-    if (Buffer.byteLength(file.content, "utf8") > MAX_FILE_BYTES) {
+    if (file.content.length > MAX_FILE_BYTES) {
       problems.push({ field: `files[${i}].content`, code: "MAX_SIZE_EXCEEDED", message: `content exceeds ${MAX_FILE_BYTES} bytes`, max: MAX_FILE_BYTES });
     }
   });
@@ -51,6 +51,10 @@ export interface Summary {
   total_violations: number;
   errors: number;
   warnings: number;
+  /** Findings silenced by inline verdict-ignore comments. */
+  suppressed: number;
+  /** Files not scanned: removed, binary, minified, lock files or excluded paths. */
+  skipped_files: number;
 }
 
 export interface Outcome {
@@ -59,15 +63,25 @@ export interface Outcome {
   passed: boolean;
   /** The findings kept as violations, in file and reading order. */
   kept: Finding[];
+  suppressions: SuppressedFinding[];
 }
 
 /** Adds up the scans of an evaluation's files; the counts include findings past the cap. */
 export function summarize(totalFiles: number, scans: FileScan[]): Outcome {
   const count = (severity: string) => scans.reduce((n, s) => n + (s.bySeverity[severity] ?? 0), 0);
   const errors = count("error");
+  const suppressions = scans.flatMap((s) => s.suppressions);
   return {
-    summary: { total_files: totalFiles, total_violations: scans.reduce((n, s) => n + s.matched, 0), errors, warnings: count("warning") },
+    summary: {
+      total_files: totalFiles,
+      total_violations: scans.reduce((n, s) => n + s.matched, 0),
+      errors,
+      warnings: count("warning"),
+      suppressed: suppressions.length,
+      skipped_files: scans.filter((s) => s.skipped).length,
+    },
     passed: errors === 0,
     kept: scans.flatMap((s) => s.findings).slice(0, MAX_VIOLATIONS),
+    suppressions,
   };
 }

@@ -1,62 +1,100 @@
 import { errors, newId } from "@verdict/kit";
-import { checkEvaluationInput, isScanned, MAX_VIOLATIONS, summarize } from "../domain/evaluation.js";
-import { compilePolicies, scanFile, type FileScan } from "../domain/matcher.js";
+import { checkEvaluationInput } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
-import type { EvaluationRecord } from "../repo.js";
-import { publishEvaluationResults } from "./events.js";
+import type { EvaluationRecord, JobFile } from "../repo.js";
+import { publishEvaluationResults, publishRequested } from "./events.js";
+import { scanChange, type FileToScan, type ScanResult } from "./scan.js";
 
 export interface CreateEvaluationCommand {
   organizationId: string;
   repository: string;
   ref: string;
   baseRef: string;
-  files: { path: string; content: string; status: string }[];
+  files: FileToScan[];
   /** Policy ids to run; empty runs every enabled policy. */
   policies: string[];
 }
 
-/** Checks the files against the organization's policies and keeps the result (never the files). */
+const EMPTY_SUMMARY = { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 };
+
+/** Small changes are checked inside the request; large ones are queued for a worker. */
+export function isLarge(deps: EvaluationDeps, files: FileToScan[]): boolean {
+  if (files.length >= deps.limits.asyncMinFiles) return true;
+  let bytes = 0;
+  for (const f of files) bytes += f.content.length;
+  return bytes >= deps.limits.asyncMinBytes;
+}
+
 export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluationCommand): Promise<EvaluationRecord> {
   const problems = checkEvaluationInput({ repository: cmd.repository, files: cmd.files, policies: cmd.policies });
   if (problems.length) throw errors.validation(problems);
   const createdAt = deps.clock.now();
-  // Errors from the policy service (unknown policy ids: 422 naming `policies[i]`) reach the
-  // caller unchanged.
-  const { policies } = await deps.policy.resolvePolicies({ organization_id: cmd.organizationId, policy_ids: cmd.policies });
-
-  const compiled = compilePolicies(policies);
-  const scans: FileScan[] = [];
-  // Every match is counted, but only the first MAX_VIOLATIONS become violations (see summarize).
-  let room = MAX_VIOLATIONS;
-  for (const file of cmd.files) {
-    if (!isScanned(file.status)) continue;
-    const scan = scanFile(file.path, file.content, compiled, room);
-    room -= scan.findings.length;
-    scans.push(scan);
-  }
-  const { summary, passed, kept } = summarize(cmd.files.length, scans);
-  const completedAt = deps.clock.now();
-  const evaluation: EvaluationRecord = {
+  const pending: EvaluationRecord = {
     id: newId("eval", createdAt.getTime()),
     organization_id: cmd.organizationId,
-    status: "completed",
+    status: "pending",
     repository: cmd.repository,
     ref: cmd.ref,
     base_ref: cmd.baseRef,
     created_at: createdAt.toISOString(),
-    completed_at: completedAt.toISOString(),
-    passed,
-    summary,
-    violations: kept.map((finding) => ({ id: newId("viol", completedAt.getTime()), ...finding })),
+    completed_at: null,
+    passed: null,
+    summary: { ...EMPTY_SUMMARY, total_files: cmd.files.length },
+    violations: [],
     failure_reason: null,
-    policies: policies.map((p) => p.id),
+    policies: [],
+    requested_policies: cmd.policies,
+    suppressions: [],
     deleted_at: null,
   };
-  await deps.repo.evaluations.insertOne(evaluation);
+
+  if (!isLarge(deps, cmd.files)) {
+    const result = await scanChange(deps, cmd.organizationId, cmd.policies, cmd.files);
+    const evaluation = completed(pending, result, deps.clock.now());
+    await deps.repo.evaluations.insertOne(evaluation);
+    await finish(deps, evaluation);
+    return evaluation;
+  }
+
+  // Deferred: the files are persisted first (one document each), then the evaluation, then the
+  // work is announced. A crash between these steps leaves either nothing visible (files without
+  // an evaluation are swept) or a pending evaluation the recovery sweep re-announces.
+  const jobFiles: JobFile[] = cmd.files.map((f, index) => ({
+    id: `${pending.id}:${index}`,
+    evaluation_id: pending.id,
+    organization_id: cmd.organizationId,
+    index,
+    path: f.path,
+    status: f.status,
+    // Stored as text: documents are JSON in the embedded store and BSON strings in MongoDB.
+    content: f.content.toString("utf8"),
+    created_at: pending.created_at,
+  }));
+  for (const f of jobFiles) await deps.repo.jobFiles.insertOne(f);
+  await deps.repo.evaluations.insertOne(pending);
+  await publishRequested(deps, cmd.organizationId, pending.id);
+  deps.logger.info({ organization_id: cmd.organizationId, evaluation_id: pending.id, files: cmd.files.length }, "evaluation queued");
+  return pending;
+}
+
+/** The completed form of an evaluation, from its scan result. */
+export function completed(base: EvaluationRecord, result: ScanResult, at: Date): EvaluationRecord {
+  return {
+    ...base,
+    status: "completed",
+    completed_at: at.toISOString(),
+    passed: result.passed,
+    summary: result.summary,
+    violations: result.kept.map((finding) => ({ id: newId("viol", at.getTime()), ...finding })),
+    policies: result.policies,
+    suppressions: result.suppressions,
+  };
+}
+
+export async function finish(deps: EvaluationDeps, evaluation: EvaluationRecord): Promise<void> {
   await publishEvaluationResults(deps, evaluation);
   deps.logger.info(
-    { organization_id: cmd.organizationId, evaluation_id: evaluation.id, repository: cmd.repository, passed, ...summary },
-    "evaluation completed",
+    { organization_id: evaluation.organization_id, evaluation_id: evaluation.id, repository: evaluation.repository, status: evaluation.status, passed: evaluation.passed, ...evaluation.summary },
+    `evaluation ${evaluation.status}`,
   );
-  return evaluation;
 }

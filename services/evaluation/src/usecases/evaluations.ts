@@ -23,5 +23,7 @@ export async function deleteEvaluation(deps: EvaluationDeps, organizationId: str
     [...TOMBSTONE_DROPS],
   );
   if (!updated) throw errors.deleted("evaluation", evaluationId);
+  // A queued evaluation's files go too; the worker skips deleted evaluations.
+  await deps.repo.jobFiles.deleteMany({ evaluation_id: evaluationId });
   deps.logger.info({ organization_id: organizationId, evaluation_id: evaluationId }, "evaluation deleted");
 }

@@ -120,6 +120,7 @@ export function buildApp(opts: AppOptions): express.Express {
         }
         const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients });
         span.setAttribute("http.response.status_code", result.status);
+        if (result.headers) res.set(result.headers);
         if (result.body === undefined) res.status(result.status).end();
         else res.status(result.status).json(result.body);
       });

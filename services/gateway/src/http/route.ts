@@ -20,6 +20,7 @@ export interface RouteContext<P, Q, B> {
 export interface RouteResult {
   status: number;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 export interface RouteResponse {

@@ -95,10 +95,15 @@ export const ViolationSchema = z
     line: z.number().int(),
     column: z.number().int(),
     message: z.string(),
-    code_snippet: z.string(),
+    code_snippet: z.string().meta({ description: "The matched line; a secret keeps at most its first 4 characters" }),
     suggestion: z.string(),
+    rule_id: z.string().meta({ description: "The rule of the policy that matched" }),
   })
   .meta({ id: "Violation" });
+
+export const SuppressionSchema = z
+  .object({ policy_id: z.string(), rule_id: z.string(), file: z.string(), line: z.number().int(), reason: z.string() })
+  .meta({ id: "Suppression", description: "A finding silenced by an inline verdict-ignore comment; recorded as a bypass event" });
 
 export const EvaluationSchema = z
   .object({
@@ -115,8 +120,11 @@ export const EvaluationSchema = z
       total_violations: z.number().int(),
       errors: z.number().int(),
       warnings: z.number().int(),
+      suppressed: z.number().int(),
+      skipped_files: z.number().int().meta({ description: "Removed, binary, minified, lock and excluded files" }),
     }),
     violations: z.array(ViolationSchema),
+    suppressions: z.array(SuppressionSchema),
     failure_reason: z.string().optional(),
   })
   .meta({ id: "Evaluation" });
@@ -255,14 +263,17 @@ export const OrganizationSchema = z
     members_count: z.number().int(),
     repositories_count: z.number().int(),
     created_at: ISO,
-    settings: z.object({ default_severity: SEVERITY, require_evaluation_pass: z.boolean() }),
+    settings: z.object({ default_severity: SEVERITY, require_evaluation_pass: z.boolean(), allow_inline_suppression: z.boolean() }),
   })
   .meta({ id: "Organization" });
 
 export const UpdateOrganizationSchema = z
   .object({
     name: z.string().min(1).max(200).optional(),
-    settings: z.object({ default_severity: SEVERITY.optional(), require_evaluation_pass: z.boolean().optional() }).strict().optional(),
+    settings: z
+      .object({ default_severity: SEVERITY.optional(), require_evaluation_pass: z.boolean().optional(), allow_inline_suppression: z.boolean().optional() })
+      .strict()
+      .optional(),
   })
   .strict()
   .meta({ id: "UpdateOrganization" });

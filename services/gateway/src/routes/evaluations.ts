@@ -16,17 +16,23 @@ export const evaluationRoutes = [
     access: { kind: "scope", scope: "write:evaluations" },
     rateClass: "evaluations_create",
     body: CreateEvaluationSchema,
-    responses: { 201: { description: "The evaluation (status completed, or pending for large changes)", schema: EvaluationSchema } },
+    responses: {
+      201: { description: "Checked within the request: status completed", schema: EvaluationSchema },
+      202: { description: "A large change, queued: status pending until a worker finishes it (poll GET, or use webhooks)", schema: EvaluationSchema },
+    },
     handler: async ({ body, principal, clients }) => {
       const res = await clients.evaluation.createEvaluation({
         organization_id: principal!.organizationId,
         repository: body.repository,
         ref: body.ref,
         base_ref: body.base_ref ?? "",
-        files: body.files.map((f) => ({ path: f.path, content: f.content, status: f.status })),
+        files: body.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, "utf8"), status: f.status })),
         policies: body.policies ?? [],
       });
-      return { status: 201, body: evaluationJson(res.evaluation!) };
+      const evaluation = evaluationJson(res.evaluation!);
+      return evaluation.status === "pending"
+        ? { status: 202, body: evaluation, headers: { Location: `/v1/evaluations/${evaluation.id}` } }
+        : { status: 201, body: evaluation };
     },
   }),
   route({

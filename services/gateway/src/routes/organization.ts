@@ -46,6 +46,7 @@ export const organizationRoutes = [
         name: body.name,
         default_severity: body.settings?.default_severity,
         require_evaluation_pass: body.settings?.require_evaluation_pass,
+        allow_inline_suppression: body.settings?.allow_inline_suppression,
       });
       return { status: 200, body: organizationJson(res.organization!) };
     },

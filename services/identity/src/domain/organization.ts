@@ -15,9 +15,16 @@ export interface RateLimitOverrides {
 export interface OrgSettings {
   default_severity: "error" | "warning";
   require_evaluation_pass: boolean;
+  /** Whether inline `verdict-ignore` comments silence findings (each is recorded as a bypass). */
+  allow_inline_suppression: boolean;
 }
 
-export const DEFAULT_SETTINGS: OrgSettings = { default_severity: "error", require_evaluation_pass: true };
+export const DEFAULT_SETTINGS: OrgSettings = { default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: true };
+
+/** Settings stored before a setting existed read as its default. */
+export function withDefaults(settings: Partial<OrgSettings> | undefined): OrgSettings {
+  return { ...DEFAULT_SETTINGS, ...settings };
+}
 
 /** Drops unset and non-positive values: an override is a positive whole number or absent. */
 export function cleanLimits(limits: RateLimitOverrides | undefined): RateLimitOverrides {

@@ -8,7 +8,7 @@ import type { IdentityDeps } from "../deps.js";
 import { IdentityRepo } from "../repo.js";
 import { createApiKey, revokeApiKey } from "./apiKeys.js";
 import { ensureBootstrap } from "./bootstrap.js";
-import { createOrganization } from "./organizations.js";
+import { createOrganization, getOrganizationSettings } from "./organizations.js";
 import { verifyKey } from "./verifyKey.js";
 
 let now = new Date("2026-06-01T12:00:00.000Z");
@@ -107,3 +107,17 @@ describe("ensureBootstrap", () => {
     expect((await verifyKey(deps, { key: next, clientIp: "::1" })).org.id).toBe(v.org.id);
   });
 });
+
+describe("organization settings", () => {
+  it("allow inline suppression by default, for organizations stored before the setting existed too", async () => {
+    const { org } = await createOrganization(deps, { name: "Acme", plan: "free" });
+    expect(await getOrganizationSettings(deps, org.id)).toEqual({ default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: true });
+    // a document written by an earlier version, without the setting
+    await deps.repo.orgs.updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression"]);
+    expect((await getOrganizationSettings(deps, org.id)).allow_inline_suppression).toBe(true);
+    await deps.repo.orgs.updateOne({ id: org.id }, { settings: { default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: false } });
+    expect((await getOrganizationSettings(deps, org.id)).allow_inline_suppression).toBe(false);
+    expect(await codeOf(getOrganizationSettings(deps, "org_missing"))).toBe("RESOURCE_NOT_FOUND");
+  });
+});
+

@@ -1,5 +1,5 @@
 import { errors, newId } from "@verdict/kit";
-import { cleanLimits, DEFAULT_SETTINGS, type Plan, type RateLimitOverrides } from "../domain/organization.js";
+import { cleanLimits, DEFAULT_SETTINGS, withDefaults, type OrgSettings, type Plan, type RateLimitOverrides } from "../domain/organization.js";
 import type { IdentityDeps } from "../deps.js";
 import type { KeyRecord, OrgRecord } from "../repo.js";
 import { createApiKey } from "./apiKeys.js";
@@ -16,7 +16,13 @@ export async function getOrganization(deps: IdentityDeps, organizationId: string
     deps.repo.members.count({ organization_id: organizationId }),
     deps.policy.countRepositories({ organization_id: organizationId }),
   ]);
-  return { ...org, members_count: members, repositories_count: repos.count };
+  return { ...org, settings: withDefaults(org.settings), members_count: members, repositories_count: repos.count };
+}
+
+export async function getOrganizationSettings(deps: IdentityDeps, organizationId: string): Promise<OrgSettings> {
+  const org = await deps.repo.orgs.findOne({ id: organizationId });
+  if (!org) throw errors.notFound("organization", organizationId);
+  return withDefaults(org.settings);
 }
 
 export interface UpdateOrganizationCommand {
@@ -24,6 +30,7 @@ export interface UpdateOrganizationCommand {
   name?: string;
   defaultSeverity?: "error" | "warning";
   requireEvaluationPass?: boolean;
+  allowInlineSuppression?: boolean;
 }
 
 export async function updateOrganization(deps: IdentityDeps, cmd: UpdateOrganizationCommand): Promise<OrganizationView> {
@@ -31,6 +38,7 @@ export async function updateOrganization(deps: IdentityDeps, cmd: UpdateOrganiza
   if (cmd.name !== undefined) set.name = cmd.name;
   if (cmd.defaultSeverity !== undefined) set["settings.default_severity"] = cmd.defaultSeverity;
   if (cmd.requireEvaluationPass !== undefined) set["settings.require_evaluation_pass"] = cmd.requireEvaluationPass;
+  if (cmd.allowInlineSuppression !== undefined) set["settings.allow_inline_suppression"] = cmd.allowInlineSuppression;
   const updated = await deps.repo.orgs.updateOne({ id: cmd.organizationId }, set as Partial<OrgRecord>);
   if (!updated) throw errors.notFound("organization", cmd.organizationId);
   return getOrganization(deps, cmd.organizationId);

@@ -1,37 +1,77 @@
 import { describe, expect, it } from "@jest/globals";
 import RE2 from "re2";
-import { BUILTIN_POLICIES, findBuiltin } from "./builtins.js";
+import { BUILTIN_POLICIES, findBuiltin } from "./builtins/index.js";
 import { POLICY_ID_RE } from "./customPolicy.js";
 import { effectiveBuiltin } from "./effective.js";
 import { patternProblem } from "./pattern.js";
 import { toResolved } from "./policy.js";
+import { resolveBuiltins } from "./resolveBuiltins.js";
+import { checkSettingsPatch } from "./settings.js";
+
+// Rule behaviour (true and false positives) is tested against the fixtures under
+// services/policy/fixtures by services/evaluation/src/builtins.fixtures.test.ts, with the engine.
 
 describe("built-in policies", () => {
+  it("keep the historical ids, in id order, among at least 12 policies and 80 rules", () => {
+    const ids = BUILTIN_POLICIES.map((p) => p.id);
+    expect(ids).toEqual([...ids].sort());
+    expect(ids).toEqual(expect.arrayContaining(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "private-keys"]));
+    expect(ids.length).toBeGreaterThanOrEqual(12);
+    expect(BUILTIN_POLICIES.flatMap((p) => p.patterns).length).toBeGreaterThanOrEqual(80);
+  });
+
   it("are well-formed: slug ids, framework refs, RE2 patterns, docs links, suggestions", () => {
-    expect(BUILTIN_POLICIES.map((p) => p.id)).toEqual(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "private-keys"]);
     for (const p of BUILTIN_POLICIES) {
       expect(p.id).toMatch(POLICY_ID_RE);
+      expect(["secrets", "security", "configuration"]).toContain(p.category);
       expect(p.documentation_url).toBe(`https://verdict.dev/docs/policies/${p.id}`);
       expect(p.suggestions.length).toBeGreaterThan(0);
-      for (const ref of p.frameworks) expect(ref).toMatch(/^(nist-ssdf|soc2|owasp-asvs):[A-Z]+[0-9.]+$/);
+      expect(p.frameworks.length).toBeGreaterThan(0);
+      for (const ref of p.frameworks) expect(ref).toMatch(/^(nist-ssdf|soc2|owasp-asvs|cwe):[A-Za-z0-9._-]+$/);
       for (const pattern of p.patterns) {
         expect(patternProblem(pattern.value)).toBeUndefined();
         // The group meant to hold the secret exists: `|` makes the pattern match "", and the
         // match array then has one slot per capture group.
         const groups = new RE2(`${pattern.value}|`, "u").exec("")!.length - 1;
         expect(groups).toBeGreaterThanOrEqual(pattern.redact_group ?? 0);
+        for (const re of [...(pattern.paths ?? []), ...(pattern.allowlist ?? [])]) expect(() => new RE2(re, "u")).not.toThrow();
+        for (const k of pattern.keywords ?? []) expect(k).toBe(k.toLowerCase());
       }
     }
+  });
+
+  it("give every rule a kebab-case id unique across all built-ins", () => {
+    const ids = BUILTIN_POLICIES.flatMap((p) => p.patterns.map((r) => r.id));
+    for (const id of ids) expect(id).toMatch(/^[a-z0-9]+(?:-[a-z0-9]+)*$/);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  });
+
+  it("all have an exclude_paths setting, defaulting to none", () => {
+    for (const p of BUILTIN_POLICIES) expect(effectiveBuiltin(p).settings).toMatchObject({ exclude_paths: [] });
+    const def = findBuiltin("private-keys")!;
+    expect(checkSettingsPatch(def.id, def.settings, { exclude_paths: ["test/**", "**/*.pem"] })).toEqual([]);
+    expect(checkSettingsPatch(def.id, def.settings, { exclude_paths: [""] })).toHaveLength(1);
+    expect(checkSettingsPatch(def.id, def.settings, { exclude_paths: Array.from({ length: 101 }, (_, i) => `dir${i}/**`) })).toHaveLength(1);
+    expect(toResolved(effectiveBuiltin(def, { settings: { exclude_paths: ["test/**"] } })).exclude_paths).toEqual(["test/**"]);
   });
 
   it("switches the API key pattern on only with detect_api_keys", () => {
     const def = findBuiltin("hardcoded-credentials")!;
     const off = effectiveBuiltin(def);
-    expect(off.settings).toEqual({ detect_api_keys: false });
+    expect(off.settings).toEqual({ detect_api_keys: false, exclude_paths: [] });
     expect(off.patterns).toHaveLength(1);
     const on = effectiveBuiltin(def, { settings: { detect_api_keys: true } });
     expect(on.patterns).toHaveLength(2);
     expect(on.patterns[1]).not.toHaveProperty("enabled_by");
+  });
+
+  it("applies the generic-secrets min_entropy setting to its entropy-gated rules only", () => {
+    const def = findBuiltin("generic-secrets")!;
+    const byRule = (settings?: Record<string, unknown>) =>
+      Object.fromEntries(toResolved(effectiveBuiltin(def, settings ? { settings } : undefined)).patterns.map((p) => [p.rule_id, p.min_entropy]));
+    expect(byRule()).toMatchObject({ "generic-secret-assignment": 3.5, "bearer-token-header": 3.5, jwt: 0 });
+    expect(byRule({ min_entropy: 4.2 })).toMatchObject({ "generic-secret-assignment": 4.2, "bearer-token-header": 4.2, jwt: 0 });
+    expect(checkSettingsPatch(def.id, def.settings, { min_entropy: 9 })).toHaveLength(1);
   });
 
   it("applies overrides to severity and enabled", () => {
@@ -39,14 +79,33 @@ describe("built-in policies", () => {
     expect(p).toMatchObject({ enabled: false, severity: "error", builtin: true, updated_at: "2026-01-01T00:00:00.000Z" });
   });
 
-  it("resolves secrets for redaction with the capture group that holds the secret", () => {
+  it("resolves secrets for redaction with the capture group that holds the secret, and rule ids", () => {
     const creds = toResolved(effectiveBuiltin(findBuiltin("hardcoded-credentials")!));
-    expect(creds).toMatchObject({ id: "hardcoded-credentials", severity: "error", category: "secrets" });
+    expect(creds).toMatchObject({ id: "hardcoded-credentials", severity: "error", category: "secrets", exclude_paths: [] });
     expect(creds.suggestion).toMatch(/environment variables/);
-    expect(creds.patterns).toEqual([expect.objectContaining({ redact: true, redact_group: 1 })]);
+    expect(creds.patterns).toEqual([expect.objectContaining({ redact: true, redact_group: 1, rule_id: "password-assignment" })]);
     const aws = toResolved(effectiveBuiltin(findBuiltin("aws-credentials")!));
-    expect(aws.patterns).toEqual([expect.objectContaining({ redact: true, redact_group: 0 })]);
+    expect(aws.patterns[0]).toMatchObject({ redact: true, redact_group: 0, rule_id: "aws-access-key-id", keywords: expect.arrayContaining(["akia"]) });
     const evalPolicy = toResolved(effectiveBuiltin(findBuiltin("dangerous-eval")!));
     expect(evalPolicy.patterns.every((p) => !p.redact)).toBe(true);
+    expect(evalPolicy.patterns.find((p) => p.rule_id === "python-eval-exec")!.paths).toEqual([String.raw`(?i)\.pyw?$`]);
+  });
+});
+
+describe("resolveBuiltins", () => {
+  it("resolves every built-in with its defaults, and merges per-policy setting overrides", () => {
+    const defaults = resolveBuiltins();
+    expect(defaults.map((p) => p.id)).toEqual(BUILTIN_POLICIES.map((p) => p.id));
+    const creds = (policies: ReturnType<typeof resolveBuiltins>) => policies.find((p) => p.id === "hardcoded-credentials")!;
+    expect(creds(defaults).patterns.map((p) => p.rule_id)).toEqual(["password-assignment"]);
+    const on = resolveBuiltins({ "hardcoded-credentials": { detect_api_keys: true }, "private-keys": { exclude_paths: ["test/**"] } });
+    expect(creds(on).patterns.map((p) => p.rule_id)).toEqual(["password-assignment", "generic-api-key-assignment"]);
+    expect(on.find((p) => p.id === "private-keys")!.exclude_paths).toEqual(["test/**"]);
+  });
+
+  it("refuses unknown policies and unknown or mistyped settings instead of ignoring them", () => {
+    expect(() => resolveBuiltins({ "no-such-policy": {} })).toThrow(/Unknown built-in policy 'no-such-policy'/);
+    expect(() => resolveBuiltins({ "hardcoded-credentials": { detect_everything: true } })).toThrow(/settings\.detect_everything/);
+    expect(() => resolveBuiltins({ "generic-secrets": { min_entropy: "high" } })).toThrow(/settings\.min_entropy/);
   });
 });

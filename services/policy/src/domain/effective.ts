@@ -1,5 +1,5 @@
 // The effective view of a policy for one organization.
-import type { BuiltinPolicy } from "./builtins.js";
+import type { BuiltinPolicy } from "./builtins/index.js";
 import type { CustomPolicy } from "./customPolicy.js";
 import type { EffectivePolicy, PatternDef, Severity } from "./policy.js";
 import { effectiveSettings } from "./settings.js";

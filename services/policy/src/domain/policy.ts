@@ -20,6 +20,19 @@ export interface PatternDef {
   message: string;
   /** Capture group holding the secret (0 or absent: the whole match). Used when redacting. */
   redact_group?: number;
+  /** Stable id of the rule within its policy, kebab-case (every built-in rule has one). */
+  id?: string;
+  /**
+   * Lower-case words; the rule only runs on files containing one of them (case-insensitive).
+   * A cheap gate that keeps generic rules quiet where their subject is not even mentioned.
+   */
+  keywords?: string[];
+  /** Minimum Shannon entropy (bits per character) of the secret, for generic secret rules. */
+  min_entropy?: number;
+  /** RE2 patterns on the file path: the rule only runs where one matches (Dockerfile, *.py…). */
+  paths?: string[];
+  /** RE2 patterns: a match whose secret (or whole match) matches one is not reported. */
+  allowlist?: string[];
 }
 
 export interface Suggestion {
@@ -52,6 +65,11 @@ export interface ResolvedPattern {
   message: string;
   redact: boolean;
   redact_group: number;
+  rule_id: string;
+  keywords: string[];
+  min_entropy: number;
+  paths: string[];
+  allowlist: string[];
 }
 
 /** A policy ready to run: only what the evaluation engine needs. */
@@ -61,16 +79,31 @@ export interface ResolvedPolicy {
   category: string;
   suggestion: string;
   patterns: ResolvedPattern[];
+  exclude_paths: string[];
 }
 
 export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
   const redact = policy.category === SECRETS_CATEGORY;
+  // A policy-wide min_entropy setting (generic secret policies) overrides the rules' own.
+  const minEntropy = typeof policy.settings.min_entropy === "number" ? policy.settings.min_entropy : undefined;
+  const excludes = policy.settings.exclude_paths;
   return {
     id: policy.id,
     severity: policy.severity,
     category: policy.category,
     suggestion: policy.suggestions[0]?.text ?? "",
-    patterns: policy.patterns.map((p) => ({ value: p.value, message: p.message, redact, redact_group: p.redact_group ?? 0 })),
+    patterns: policy.patterns.map((p, i) => ({
+      value: p.value,
+      message: p.message,
+      redact,
+      redact_group: p.redact_group ?? 0,
+      rule_id: p.id ?? (policy.patterns.length === 1 ? policy.id : `${policy.id}-${i + 1}`),
+      keywords: p.keywords ?? [],
+      min_entropy: p.min_entropy !== undefined && minEntropy !== undefined ? minEntropy : (p.min_entropy ?? 0),
+      paths: p.paths ?? [],
+      allowlist: p.allowlist ?? [],
+    })),
+    exclude_paths: Array.isArray(excludes) ? excludes.filter((x): x is string => typeof x === "string") : [],
   };
 }
 

@@ -1,6 +1,6 @@
 import { errors } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
-import { findBuiltin } from "../domain/builtins.js";
+import { findBuiltin } from "../domain/builtins/index.js";
 import { buildCustomPolicy, checkCustomPolicyShape, checkPatternRules, type CustomPolicyInput } from "../domain/customPolicy.js";
 import { effectiveCustom } from "../domain/effective.js";
 import type { EffectivePolicy } from "../domain/policy.js";

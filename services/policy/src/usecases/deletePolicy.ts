@@ -1,5 +1,5 @@
 import { errors } from "@verdict/kit";
-import { findBuiltin } from "../domain/builtins.js";
+import { findBuiltin } from "../domain/builtins/index.js";
 import type { PolicyDeps } from "../deps.js";
 import { policyDocId } from "../repo.js";
 import { publishPolicyChanged } from "./events.js";

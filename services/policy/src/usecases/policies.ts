@@ -1,7 +1,7 @@
 // Reading policies: every organization sees all built-ins (with its overrides) and its own
 // custom policies, never another organization's.
 import { errors } from "@verdict/kit";
-import { BUILTIN_POLICIES, findBuiltin } from "../domain/builtins.js";
+import { BUILTIN_POLICIES, findBuiltin } from "../domain/builtins/index.js";
 import { effectiveBuiltin, effectiveCustom } from "../domain/effective.js";
 import { comparePolicies, isSeverity, SEVERITIES, type EffectivePolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";

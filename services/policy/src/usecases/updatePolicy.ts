@@ -1,6 +1,6 @@
 import { errors } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
-import { findBuiltin } from "../domain/builtins.js";
+import { findBuiltin } from "../domain/builtins/index.js";
 import { isSeverity, SEVERITIES, type EffectivePolicy, type Severity } from "../domain/policy.js";
 import { checkSettingsPatch, NO_SETTINGS, type SettingsSchema } from "../domain/settings.js";
 import type { PolicyDeps } from "../deps.js";

@@ -25,7 +25,8 @@ export const protobufFileName = "verdict/evaluation/v1/evaluation.proto";
 
 export interface File {
   path: string;
-  content: string;
+  /** UTF-8 text. Bytes on the wire so the engine scans them as they arrive (no decode/encode). */
+  content: Buffer;
   /** added, modified, renamed, ... */
   status: string;
 }
@@ -35,6 +36,19 @@ export interface Summary {
   total_violations: number;
   errors: number;
   warnings: number;
+  /** Findings silenced by an inline verdict-ignore comment (recorded as bypass events). */
+  suppressed: number;
+  /** Files not scanned: removed, binary, minified, lock files or excluded paths. */
+  skipped_files: number;
+}
+
+/** A finding silenced by an inline `verdict-ignore` comment. */
+export interface Suppression {
+  policy_id: string;
+  rule_id: string;
+  file: string;
+  line: number;
+  reason: string;
 }
 
 export interface Violation {
@@ -47,6 +61,7 @@ export interface Violation {
   message: string;
   code_snippet: string;
   suggestion: string;
+  rule_id: string;
 }
 
 export interface Evaluation {
@@ -64,6 +79,7 @@ export interface Evaluation {
   summary?: Summary | undefined;
   violations: Violation[];
   failure_reason?: string | undefined;
+  suppressions: Suppression[];
 }
 
 export interface CreateEvaluationRequest {
@@ -115,7 +131,7 @@ export interface DeleteEvaluationResponse {
 }
 
 function createBaseFile(): File {
-  return { path: "", content: "", status: "" };
+  return { path: "", content: Buffer.alloc(0), status: "" };
 }
 
 export const File: MessageFns<File> = {
@@ -123,8 +139,8 @@ export const File: MessageFns<File> = {
     if (message.path !== "") {
       writer.uint32(10).string(message.path);
     }
-    if (message.content !== "") {
-      writer.uint32(18).string(message.content);
+    if (message.content.length !== 0) {
+      writer.uint32(18).bytes(message.content);
     }
     if (message.status !== "") {
       writer.uint32(26).string(message.status);
@@ -158,7 +174,7 @@ export const File: MessageFns<File> = {
               break;
             }
 
-            message.content = reader.string();
+            message.content = Buffer.from(reader.bytes());
             continue;
           }
           case 3: {
@@ -184,7 +200,7 @@ export const File: MessageFns<File> = {
   fromJSON(object: any): File {
     return {
       path: isSet(object.path) ? globalThis.String(object.path) : "",
-      content: isSet(object.content) ? globalThis.String(object.content) : "",
+      content: isSet(object.content) ? Buffer.from(bytesFromBase64(object.content)) : Buffer.alloc(0),
       status: isSet(object.status) ? globalThis.String(object.status) : "",
     };
   },
@@ -194,8 +210,8 @@ export const File: MessageFns<File> = {
     if (message.path !== "") {
       obj.path = message.path;
     }
-    if (message.content !== "") {
-      obj.content = message.content;
+    if (message.content.length !== 0) {
+      obj.content = base64FromBytes(message.content);
     }
     if (message.status !== "") {
       obj.status = message.status;
@@ -209,14 +225,14 @@ export const File: MessageFns<File> = {
   fromPartial<I extends Exact<DeepPartial<File>, I>>(object: I): File {
     const message = createBaseFile();
     message.path = object.path ?? "";
-    message.content = object.content ?? "";
+    message.content = object.content ?? Buffer.alloc(0);
     message.status = object.status ?? "";
     return message;
   },
 };
 
 function createBaseSummary(): Summary {
-  return { total_files: 0, total_violations: 0, errors: 0, warnings: 0 };
+  return { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 };
 }
 
 export const Summary: MessageFns<Summary> = {
@@ -232,6 +248,12 @@ export const Summary: MessageFns<Summary> = {
     }
     if (message.warnings !== 0) {
       writer.uint32(32).int32(message.warnings);
+    }
+    if (message.suppressed !== 0) {
+      writer.uint32(40).int32(message.suppressed);
+    }
+    if (message.skipped_files !== 0) {
+      writer.uint32(48).int32(message.skipped_files);
     }
     return writer;
   },
@@ -281,6 +303,22 @@ export const Summary: MessageFns<Summary> = {
             message.warnings = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.suppressed = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.skipped_files = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -307,6 +345,12 @@ export const Summary: MessageFns<Summary> = {
         : 0,
       errors: isSet(object.errors) ? globalThis.Number(object.errors) : 0,
       warnings: isSet(object.warnings) ? globalThis.Number(object.warnings) : 0,
+      suppressed: isSet(object.suppressed) ? globalThis.Number(object.suppressed) : 0,
+      skipped_files: isSet(object.skippedFiles)
+        ? globalThis.Number(object.skippedFiles)
+        : isSet(object.skipped_files)
+        ? globalThis.Number(object.skipped_files)
+        : 0,
     };
   },
 
@@ -324,6 +368,12 @@ export const Summary: MessageFns<Summary> = {
     if (message.warnings !== 0) {
       obj.warnings = Math.round(message.warnings);
     }
+    if (message.suppressed !== 0) {
+      obj.suppressed = Math.round(message.suppressed);
+    }
+    if (message.skipped_files !== 0) {
+      obj.skippedFiles = Math.round(message.skipped_files);
+    }
     return obj;
   },
 
@@ -336,6 +386,149 @@ export const Summary: MessageFns<Summary> = {
     message.total_violations = object.total_violations ?? 0;
     message.errors = object.errors ?? 0;
     message.warnings = object.warnings ?? 0;
+    message.suppressed = object.suppressed ?? 0;
+    message.skipped_files = object.skipped_files ?? 0;
+    return message;
+  },
+};
+
+function createBaseSuppression(): Suppression {
+  return { policy_id: "", rule_id: "", file: "", line: 0, reason: "" };
+}
+
+export const Suppression: MessageFns<Suppression> = {
+  encode(message: Suppression, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.policy_id !== "") {
+      writer.uint32(10).string(message.policy_id);
+    }
+    if (message.rule_id !== "") {
+      writer.uint32(18).string(message.rule_id);
+    }
+    if (message.file !== "") {
+      writer.uint32(26).string(message.file);
+    }
+    if (message.line !== 0) {
+      writer.uint32(32).int32(message.line);
+    }
+    if (message.reason !== "") {
+      writer.uint32(42).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Suppression {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSuppression();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.policy_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rule_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.file = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.line = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Suppression {
+    return {
+      policy_id: isSet(object.policyId)
+        ? globalThis.String(object.policyId)
+        : isSet(object.policy_id)
+        ? globalThis.String(object.policy_id)
+        : "",
+      rule_id: isSet(object.ruleId)
+        ? globalThis.String(object.ruleId)
+        : isSet(object.rule_id)
+        ? globalThis.String(object.rule_id)
+        : "",
+      file: isSet(object.file) ? globalThis.String(object.file) : "",
+      line: isSet(object.line) ? globalThis.Number(object.line) : 0,
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: Suppression): unknown {
+    const obj: any = {};
+    if (message.policy_id !== "") {
+      obj.policyId = message.policy_id;
+    }
+    if (message.rule_id !== "") {
+      obj.ruleId = message.rule_id;
+    }
+    if (message.file !== "") {
+      obj.file = message.file;
+    }
+    if (message.line !== 0) {
+      obj.line = Math.round(message.line);
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Suppression>, I>>(base?: I): Suppression {
+    return Suppression.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Suppression>, I>>(object: I): Suppression {
+    const message = createBaseSuppression();
+    message.policy_id = object.policy_id ?? "";
+    message.rule_id = object.rule_id ?? "";
+    message.file = object.file ?? "";
+    message.line = object.line ?? 0;
+    message.reason = object.reason ?? "";
     return message;
   },
 };
@@ -351,6 +544,7 @@ function createBaseViolation(): Violation {
     message: "",
     code_snippet: "",
     suggestion: "",
+    rule_id: "",
   };
 }
 
@@ -382,6 +576,9 @@ export const Violation: MessageFns<Violation> = {
     }
     if (message.suggestion !== "") {
       writer.uint32(74).string(message.suggestion);
+    }
+    if (message.rule_id !== "") {
+      writer.uint32(82).string(message.rule_id);
     }
     return writer;
   },
@@ -471,6 +668,14 @@ export const Violation: MessageFns<Violation> = {
             message.suggestion = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.rule_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -502,6 +707,11 @@ export const Violation: MessageFns<Violation> = {
         ? globalThis.String(object.code_snippet)
         : "",
       suggestion: isSet(object.suggestion) ? globalThis.String(object.suggestion) : "",
+      rule_id: isSet(object.ruleId)
+        ? globalThis.String(object.ruleId)
+        : isSet(object.rule_id)
+        ? globalThis.String(object.rule_id)
+        : "",
     };
   },
 
@@ -534,6 +744,9 @@ export const Violation: MessageFns<Violation> = {
     if (message.suggestion !== "") {
       obj.suggestion = message.suggestion;
     }
+    if (message.rule_id !== "") {
+      obj.ruleId = message.rule_id;
+    }
     return obj;
   },
 
@@ -551,6 +764,7 @@ export const Violation: MessageFns<Violation> = {
     message.message = object.message ?? "";
     message.code_snippet = object.code_snippet ?? "";
     message.suggestion = object.suggestion ?? "";
+    message.rule_id = object.rule_id ?? "";
     return message;
   },
 };
@@ -568,6 +782,7 @@ function createBaseEvaluation(): Evaluation {
     summary: undefined,
     violations: [],
     failure_reason: undefined,
+    suppressions: [],
   };
 }
 
@@ -605,6 +820,9 @@ export const Evaluation: MessageFns<Evaluation> = {
     }
     if (message.failure_reason !== undefined) {
       writer.uint32(90).string(message.failure_reason);
+    }
+    for (const v of message.suppressions) {
+      Suppression.encode(v!, writer.uint32(98).fork()).join();
     }
     return writer;
   },
@@ -710,6 +928,14 @@ export const Evaluation: MessageFns<Evaluation> = {
             message.failure_reason = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.suppressions.push(Suppression.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -753,6 +979,9 @@ export const Evaluation: MessageFns<Evaluation> = {
         : isSet(object.failure_reason)
         ? globalThis.String(object.failure_reason)
         : undefined,
+      suppressions: globalThis.Array.isArray(object?.suppressions)
+        ? object.suppressions.map((e: any) => Suppression.fromJSON(e))
+        : [],
     };
   },
 
@@ -791,6 +1020,9 @@ export const Evaluation: MessageFns<Evaluation> = {
     if (message.failure_reason !== undefined) {
       obj.failureReason = message.failure_reason;
     }
+    if (message.suppressions?.length) {
+      obj.suppressions = message.suppressions.map((e) => Suppression.toJSON(e));
+    }
     return obj;
   },
 
@@ -812,6 +1044,7 @@ export const Evaluation: MessageFns<Evaluation> = {
       : undefined;
     message.violations = object.violations?.map((e) => Violation.fromPartial(e)) || [];
     message.failure_reason = object.failure_reason ?? undefined;
+    message.suppressions = object.suppressions?.map((e) => Suppression.fromPartial(e)) || [];
     return message;
   },
 };
@@ -1780,6 +2013,14 @@ export const EvaluationServiceClient = makeGenericClientConstructor(
   service: typeof EvaluationServiceService;
   serviceName: string;
 };
+
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

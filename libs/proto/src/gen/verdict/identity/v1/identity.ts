@@ -37,6 +37,8 @@ export interface RateLimits {
 export interface OrganizationSettings {
   default_severity: string;
   require_evaluation_pass: boolean;
+  /** Whether inline `verdict-ignore` comments silence findings; unset means allowed. */
+  allow_inline_suppression?: boolean | undefined;
 }
 
 export interface Organization {
@@ -116,11 +118,20 @@ export interface GetOrganizationResponse {
   organization?: Organization | undefined;
 }
 
+export interface GetOrganizationSettingsRequest {
+  organization_id: string;
+}
+
+export interface GetOrganizationSettingsResponse {
+  settings?: OrganizationSettings | undefined;
+}
+
 export interface UpdateOrganizationRequest {
   organization_id: string;
   name?: string | undefined;
   default_severity?: string | undefined;
   require_evaluation_pass?: boolean | undefined;
+  allow_inline_suppression?: boolean | undefined;
 }
 
 export interface UpdateOrganizationResponse {
@@ -361,7 +372,7 @@ export const RateLimits: MessageFns<RateLimits> = {
 };
 
 function createBaseOrganizationSettings(): OrganizationSettings {
-  return { default_severity: "", require_evaluation_pass: false };
+  return { default_severity: "", require_evaluation_pass: false, allow_inline_suppression: undefined };
 }
 
 export const OrganizationSettings: MessageFns<OrganizationSettings> = {
@@ -371,6 +382,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     }
     if (message.require_evaluation_pass !== false) {
       writer.uint32(16).bool(message.require_evaluation_pass);
+    }
+    if (message.allow_inline_suppression !== undefined) {
+      writer.uint32(24).bool(message.allow_inline_suppression);
     }
     return writer;
   },
@@ -404,6 +418,14 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
             message.require_evaluation_pass = reader.bool();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.allow_inline_suppression = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -428,6 +450,11 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
         : isSet(object.require_evaluation_pass)
         ? globalThis.Boolean(object.require_evaluation_pass)
         : false,
+      allow_inline_suppression: isSet(object.allowInlineSuppression)
+        ? globalThis.Boolean(object.allowInlineSuppression)
+        : isSet(object.allow_inline_suppression)
+        ? globalThis.Boolean(object.allow_inline_suppression)
+        : undefined,
     };
   },
 
@@ -439,6 +466,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     if (message.require_evaluation_pass !== false) {
       obj.requireEvaluationPass = message.require_evaluation_pass;
     }
+    if (message.allow_inline_suppression !== undefined) {
+      obj.allowInlineSuppression = message.allow_inline_suppression;
+    }
     return obj;
   },
 
@@ -449,6 +479,7 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     const message = createBaseOrganizationSettings();
     message.default_severity = object.default_severity ?? "";
     message.require_evaluation_pass = object.require_evaluation_pass ?? false;
+    message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
     return message;
   },
 };
@@ -1736,8 +1767,160 @@ export const GetOrganizationResponse: MessageFns<GetOrganizationResponse> = {
   },
 };
 
+function createBaseGetOrganizationSettingsRequest(): GetOrganizationSettingsRequest {
+  return { organization_id: "" };
+}
+
+export const GetOrganizationSettingsRequest: MessageFns<GetOrganizationSettingsRequest> = {
+  encode(message: GetOrganizationSettingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOrganizationSettingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOrganizationSettingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOrganizationSettingsRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetOrganizationSettingsRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOrganizationSettingsRequest>, I>>(base?: I): GetOrganizationSettingsRequest {
+    return GetOrganizationSettingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOrganizationSettingsRequest>, I>>(
+    object: I,
+  ): GetOrganizationSettingsRequest {
+    const message = createBaseGetOrganizationSettingsRequest();
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetOrganizationSettingsResponse(): GetOrganizationSettingsResponse {
+  return { settings: undefined };
+}
+
+export const GetOrganizationSettingsResponse: MessageFns<GetOrganizationSettingsResponse> = {
+  encode(message: GetOrganizationSettingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      OrganizationSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOrganizationSettingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOrganizationSettingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = OrganizationSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOrganizationSettingsResponse {
+    return { settings: isSet(object.settings) ? OrganizationSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: GetOrganizationSettingsResponse): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = OrganizationSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOrganizationSettingsResponse>, I>>(base?: I): GetOrganizationSettingsResponse {
+    return GetOrganizationSettingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOrganizationSettingsResponse>, I>>(
+    object: I,
+  ): GetOrganizationSettingsResponse {
+    const message = createBaseGetOrganizationSettingsResponse();
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? OrganizationSettings.fromPartial(object.settings)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseUpdateOrganizationRequest(): UpdateOrganizationRequest {
-  return { organization_id: "", name: undefined, default_severity: undefined, require_evaluation_pass: undefined };
+  return {
+    organization_id: "",
+    name: undefined,
+    default_severity: undefined,
+    require_evaluation_pass: undefined,
+    allow_inline_suppression: undefined,
+  };
 }
 
 export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = {
@@ -1753,6 +1936,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     }
     if (message.require_evaluation_pass !== undefined) {
       writer.uint32(32).bool(message.require_evaluation_pass);
+    }
+    if (message.allow_inline_suppression !== undefined) {
+      writer.uint32(40).bool(message.allow_inline_suppression);
     }
     return writer;
   },
@@ -1802,6 +1988,14 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
             message.require_evaluation_pass = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.allow_inline_suppression = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1832,6 +2026,11 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
         : isSet(object.require_evaluation_pass)
         ? globalThis.Boolean(object.require_evaluation_pass)
         : undefined,
+      allow_inline_suppression: isSet(object.allowInlineSuppression)
+        ? globalThis.Boolean(object.allowInlineSuppression)
+        : isSet(object.allow_inline_suppression)
+        ? globalThis.Boolean(object.allow_inline_suppression)
+        : undefined,
     };
   },
 
@@ -1849,6 +2048,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     if (message.require_evaluation_pass !== undefined) {
       obj.requireEvaluationPass = message.require_evaluation_pass;
     }
+    if (message.allow_inline_suppression !== undefined) {
+      obj.allowInlineSuppression = message.allow_inline_suppression;
+    }
     return obj;
   },
 
@@ -1861,6 +2063,7 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     message.name = object.name ?? undefined;
     message.default_severity = object.default_severity ?? undefined;
     message.require_evaluation_pass = object.require_evaluation_pass ?? undefined;
+    message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
     return message;
   },
 };
@@ -2527,6 +2730,19 @@ export const IdentityServiceService = {
       Buffer.from(GetOrganizationResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetOrganizationResponse => GetOrganizationResponse.decode(value),
   },
+  /** The settings alone, without counts from other services: what the evaluation engine needs. */
+  getOrganizationSettings: {
+    path: "/verdict.identity.v1.IdentityService/GetOrganizationSettings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOrganizationSettingsRequest): Buffer =>
+      Buffer.from(GetOrganizationSettingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOrganizationSettingsRequest => GetOrganizationSettingsRequest.decode(value),
+    responseSerialize: (value: GetOrganizationSettingsResponse): Buffer =>
+      Buffer.from(GetOrganizationSettingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetOrganizationSettingsResponse =>
+      GetOrganizationSettingsResponse.decode(value),
+  },
   updateOrganization: {
     path: "/verdict.identity.v1.IdentityService/UpdateOrganization" as const,
     requestStream: false as const,
@@ -2577,6 +2793,8 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** Instance operators only: sets per-organization rate-limit overrides. */
   updateOrganizationLimits: handleUnaryCall<UpdateOrganizationLimitsRequest, UpdateOrganizationLimitsResponse>;
   getOrganization: handleUnaryCall<GetOrganizationRequest, GetOrganizationResponse>;
+  /** The settings alone, without counts from other services: what the evaluation engine needs. */
+  getOrganizationSettings: handleUnaryCall<GetOrganizationSettingsRequest, GetOrganizationSettingsResponse>;
   updateOrganization: handleUnaryCall<UpdateOrganizationRequest, UpdateOrganizationResponse>;
   listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
   createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
@@ -2646,6 +2864,22 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetOrganizationResponse) => void,
+  ): ClientUnaryCall;
+  /** The settings alone, without counts from other services: what the evaluation engine needs. */
+  getOrganizationSettings(
+    request: GetOrganizationSettingsRequest,
+    callback: (error: ServiceError | null, response: GetOrganizationSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getOrganizationSettings(
+    request: GetOrganizationSettingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetOrganizationSettingsResponse) => void,
+  ): ClientUnaryCall;
+  getOrganizationSettings(
+    request: GetOrganizationSettingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetOrganizationSettingsResponse) => void,
   ): ClientUnaryCall;
   updateOrganization(
     request: UpdateOrganizationRequest,

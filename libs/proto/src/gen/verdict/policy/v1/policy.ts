@@ -60,6 +60,16 @@ export interface ResolvedPattern {
   redact: boolean;
   /** Capture group holding the secret; 0 means the whole match. */
   redact_group: number;
+  /** Stable id of the rule within its policy (built-ins), e.g. "aws-access-key-id". */
+  rule_id: string;
+  /** Lower-case words: the rule only runs on files that contain one of them (case-insensitive). */
+  keywords: string[];
+  /** Minimum Shannon entropy (bits per character) of the secret; 0 means no threshold. */
+  min_entropy: number;
+  /** RE2 patterns on the file path: the rule only runs on matching paths; empty means all. */
+  paths: string[];
+  /** RE2 patterns: a match whose secret (or whole match) matches one is not a finding. */
+  allowlist: string[];
 }
 
 export interface ResolvedPolicy {
@@ -68,6 +78,8 @@ export interface ResolvedPolicy {
   category: string;
   suggestion: string;
   patterns: ResolvedPattern[];
+  /** Glob patterns (the policy's exclude_paths setting): files the policy does not check. */
+  exclude_paths: string[];
 }
 
 export interface ListPoliciesRequest {
@@ -136,6 +148,8 @@ export interface ResolvePoliciesRequest {
 
 export interface ResolvePoliciesResponse {
   policies: ResolvedPolicy[];
+  /** Changes whenever anything in `policies` changes: a cache key for compiled engines. */
+  version: string;
 }
 
 export interface Repository {
@@ -659,7 +673,17 @@ export const Policy: MessageFns<Policy> = {
 };
 
 function createBaseResolvedPattern(): ResolvedPattern {
-  return { value: "", message: "", redact: false, redact_group: 0 };
+  return {
+    value: "",
+    message: "",
+    redact: false,
+    redact_group: 0,
+    rule_id: "",
+    keywords: [],
+    min_entropy: 0,
+    paths: [],
+    allowlist: [],
+  };
 }
 
 export const ResolvedPattern: MessageFns<ResolvedPattern> = {
@@ -675,6 +699,21 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     }
     if (message.redact_group !== 0) {
       writer.uint32(32).int32(message.redact_group);
+    }
+    if (message.rule_id !== "") {
+      writer.uint32(42).string(message.rule_id);
+    }
+    for (const v of message.keywords) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.min_entropy !== 0) {
+      writer.uint32(57).double(message.min_entropy);
+    }
+    for (const v of message.paths) {
+      writer.uint32(66).string(v!);
+    }
+    for (const v of message.allowlist) {
+      writer.uint32(74).string(v!);
     }
     return writer;
   },
@@ -724,6 +763,46 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
             message.redact_group = reader.int32();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rule_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.keywords.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 57) {
+              break;
+            }
+
+            message.min_entropy = reader.double();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.paths.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.allowlist.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -746,6 +825,21 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
         : isSet(object.redact_group)
         ? globalThis.Number(object.redact_group)
         : 0,
+      rule_id: isSet(object.ruleId)
+        ? globalThis.String(object.ruleId)
+        : isSet(object.rule_id)
+        ? globalThis.String(object.rule_id)
+        : "",
+      keywords: globalThis.Array.isArray(object?.keywords) ? object.keywords.map((e: any) => globalThis.String(e)) : [],
+      min_entropy: isSet(object.minEntropy)
+        ? globalThis.Number(object.minEntropy)
+        : isSet(object.min_entropy)
+        ? globalThis.Number(object.min_entropy)
+        : 0,
+      paths: globalThis.Array.isArray(object?.paths) ? object.paths.map((e: any) => globalThis.String(e)) : [],
+      allowlist: globalThis.Array.isArray(object?.allowlist)
+        ? object.allowlist.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -763,6 +857,21 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     if (message.redact_group !== 0) {
       obj.redactGroup = Math.round(message.redact_group);
     }
+    if (message.rule_id !== "") {
+      obj.ruleId = message.rule_id;
+    }
+    if (message.keywords?.length) {
+      obj.keywords = message.keywords;
+    }
+    if (message.min_entropy !== 0) {
+      obj.minEntropy = floatToJson(message.min_entropy);
+    }
+    if (message.paths?.length) {
+      obj.paths = message.paths;
+    }
+    if (message.allowlist?.length) {
+      obj.allowlist = message.allowlist;
+    }
     return obj;
   },
 
@@ -775,12 +884,17 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     message.message = object.message ?? "";
     message.redact = object.redact ?? false;
     message.redact_group = object.redact_group ?? 0;
+    message.rule_id = object.rule_id ?? "";
+    message.keywords = object.keywords?.map((e) => e) || [];
+    message.min_entropy = object.min_entropy ?? 0;
+    message.paths = object.paths?.map((e) => e) || [];
+    message.allowlist = object.allowlist?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseResolvedPolicy(): ResolvedPolicy {
-  return { id: "", severity: "", category: "", suggestion: "", patterns: [] };
+  return { id: "", severity: "", category: "", suggestion: "", patterns: [], exclude_paths: [] };
 }
 
 export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
@@ -799,6 +913,9 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
     }
     for (const v of message.patterns) {
       ResolvedPattern.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.exclude_paths) {
+      writer.uint32(50).string(v!);
     }
     return writer;
   },
@@ -856,6 +973,14 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
             message.patterns.push(ResolvedPattern.decode(reader, reader.uint32()));
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.exclude_paths.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -877,6 +1002,11 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
       patterns: globalThis.Array.isArray(object?.patterns)
         ? object.patterns.map((e: any) => ResolvedPattern.fromJSON(e))
         : [],
+      exclude_paths: globalThis.Array.isArray(object?.excludePaths)
+        ? object.excludePaths.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.exclude_paths)
+        ? object.exclude_paths.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -897,6 +1027,9 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
     if (message.patterns?.length) {
       obj.patterns = message.patterns.map((e) => ResolvedPattern.toJSON(e));
     }
+    if (message.exclude_paths?.length) {
+      obj.excludePaths = message.exclude_paths;
+    }
     return obj;
   },
 
@@ -910,6 +1043,7 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
     message.category = object.category ?? "";
     message.suggestion = object.suggestion ?? "";
     message.patterns = object.patterns?.map((e) => ResolvedPattern.fromPartial(e)) || [];
+    message.exclude_paths = object.exclude_paths?.map((e) => e) || [];
     return message;
   },
 };
@@ -2037,13 +2171,16 @@ export const ResolvePoliciesRequest: MessageFns<ResolvePoliciesRequest> = {
 };
 
 function createBaseResolvePoliciesResponse(): ResolvePoliciesResponse {
-  return { policies: [] };
+  return { policies: [], version: "" };
 }
 
 export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
   encode(message: ResolvePoliciesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.policies) {
       ResolvedPolicy.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.version !== "") {
+      writer.uint32(18).string(message.version);
     }
     return writer;
   },
@@ -2069,6 +2206,14 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
             message.policies.push(ResolvedPolicy.decode(reader, reader.uint32()));
             continue;
           }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2086,6 +2231,7 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
       policies: globalThis.Array.isArray(object?.policies)
         ? object.policies.map((e: any) => ResolvedPolicy.fromJSON(e))
         : [],
+      version: isSet(object.version) ? globalThis.String(object.version) : "",
     };
   },
 
@@ -2093,6 +2239,9 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
     const obj: any = {};
     if (message.policies?.length) {
       obj.policies = message.policies.map((e) => ResolvedPolicy.toJSON(e));
+    }
+    if (message.version !== "") {
+      obj.version = message.version;
     }
     return obj;
   },
@@ -2103,6 +2252,7 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
   fromPartial<I extends Exact<DeepPartial<ResolvePoliciesResponse>, I>>(object: I): ResolvePoliciesResponse {
     const message = createBaseResolvePoliciesResponse();
     message.policies = object.policies?.map((e) => ResolvedPolicy.fromPartial(e)) || [];
+    message.version = object.version ?? "";
     return message;
   },
 };
@@ -3189,6 +3339,10 @@ export const PolicyServiceClient = makeGenericClientConstructor(
   service: typeof PolicyServiceService;
   serviceName: string;
 };
+
+function floatToJson(value: number | null | undefined): number | string | null | undefined {
+  return typeof value === "number" && !globalThis.Number.isFinite(value) ? globalThis.String(value) : value;
+}
 
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 

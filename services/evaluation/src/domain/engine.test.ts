@@ -1,0 +1,292 @@
+import { describe, expect, it } from "@jest/globals";
+import { compileEngine, type PatternToRun, type PolicyToRun } from "./engine.js";
+import { maskSecret } from "./redaction.js";
+import { MAX_SNIPPET } from "./snippet.js";
+
+function policy(id: string, patterns: Partial<PatternToRun>[], severity = "error"): PolicyToRun {
+  return {
+    id,
+    severity,
+    category: "test",
+    suggestion: `fix ${id}`,
+    patterns: patterns.map((p, i) => ({
+      value: "",
+      message: `${id} found`,
+      redact: false,
+      redact_group: 0,
+      rule_id: `${id}-${i + 1}`,
+      keywords: [],
+      min_entropy: 0,
+      paths: [],
+      allowlist: [],
+      ...p,
+    })),
+    exclude_paths: [],
+  };
+}
+
+const evalPolicy = policy("dangerous-eval", [{ value: String.raw`\beval\s*\(` }], "warning");
+const awsKey = "AKIAZ7VQ3X4M2N8P5R6T";
+const awsPolicy = policy("aws-credentials", [{ value: String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`, redact: true }]);
+const passwordPolicy = policy("hardcoded-credentials", [{ value: String.raw`(?i)password\s*=\s*"([^"]{4,})"`, redact: true, redact_group: 1 }]);
+
+const scanFile = (path: string, content: string, policies: PolicyToRun[], limit?: number) =>
+  compileEngine(policies).scan(path, Buffer.from(content, "utf8"), { allowSuppression: true, ...(limit !== undefined ? { limit } : {}) });
+const scan = (content: string, policies: PolicyToRun[] = [evalPolicy]) => scanFile("src/app.ts", content, policies).findings;
+
+describe("positions", () => {
+  it("reports 1-based lines and columns counted in code points", () => {
+    // 😀 is two UTF-16 units but one code point; 中文 are one unit each.
+    const [finding] = scan("first line\n  😀中文 eval(x)\n");
+    expect(finding).toMatchObject({ line: 2, column: 7, file: "src/app.ts", policy_id: "dangerous-eval", severity: "warning" });
+    expect(finding!.code_snippet).toBe("😀中文 eval(x)");
+  });
+
+  it("counts columns after astral characters on very long lines and with CRLF endings", () => {
+    const content = `a\r\n${"😀".repeat(300)}eval(1) eval(2)\r\neval(3)`;
+    expect(scan(content).map((f) => [f.line, f.column])).toEqual([
+      [2, 301],
+      [2, 309],
+      [3, 1],
+    ]);
+  });
+
+  it("reports every match of a pattern on one line, in reading order across policies", () => {
+    const findings = scan(`x = eval(a) + eval(b); y = "${awsKey}"; eval(c)`, [evalPolicy, awsPolicy]);
+    expect(findings.map((f) => `${f.policy_id}@${f.column}`)).toEqual(["dangerous-eval@5", "dangerous-eval@15", "aws-credentials@29", "dangerous-eval@52"]);
+  });
+
+  it("reports a match spanning lines on the line where it starts", () => {
+    const findings = scan("one\nBEGIN\nsecret\n", [policy("multi", [{ value: String.raw`BEGIN\nsecret` }])]);
+    expect(findings).toEqual([expect.objectContaining({ line: 2, column: 1, code_snippet: "BEGIN" })]);
+  });
+
+  it("skips empty matches instead of reporting or looping on them", () => {
+    const findings = scan("ab😀b", [policy("maybe-b", [{ value: "b*" }])]);
+    expect(findings.map((f) => f.column)).toEqual([2, 4]);
+  });
+});
+
+describe("findings", () => {
+  it("carry the pattern message and the policy suggestion and severity", () => {
+    const [finding] = scan("eval(x)");
+    expect(finding).toEqual({
+      policy_id: "dangerous-eval",
+      rule_id: "dangerous-eval-1",
+      severity: "warning",
+      file: "src/app.ts",
+      line: 1,
+      column: 1,
+      message: "dangerous-eval found",
+      code_snippet: "eval(x)",
+      suggestion: "fix dangerous-eval",
+    });
+  });
+
+  it("find nothing in a clean file", () => {
+    expect(scan("const evaluate = (x) => x;\n", [evalPolicy, awsPolicy, passwordPolicy])).toEqual([]);
+  });
+});
+
+describe("redaction", () => {
+  it("masks the whole match, keeping a short prefix", () => {
+    const [finding] = scan(`const key = "${awsKey}";`, [awsPolicy]);
+    expect(finding!.code_snippet).toBe('const key = "AKIA****";');
+  });
+
+  it("masks only the capture group holding the secret", () => {
+    const [finding] = scan('  password = "hunter22"  ', [passwordPolicy]);
+    expect(finding!.code_snippet).toBe('password = "hu****"');
+  });
+
+  it("never reveals more than a quarter of a secret", () => {
+    expect(maskSecret(awsKey)).toBe("AKIA****");
+    expect(maskSecret("hunter22")).toBe("hu****");
+    expect(maskSecret("abcd")).toBe("a****");
+    expect(maskSecret("abc")).toBe("****");
+    expect(maskSecret("😀😀😀😀😀😀😀😀")).toBe("😀😀****");
+  });
+
+  it("masks secrets in every snippet of the file, including repeats and other findings' lines", () => {
+    const content = [
+      `password = "hunter22" // hunter22 again`,
+      `eval(login("hunter22", "${awsKey}"))`,
+      `const other = "${awsKey}"; eval(x)`,
+    ].join("\n");
+    const findings = scan(content, [evalPolicy, awsPolicy, passwordPolicy]);
+    expect(findings.map((f) => f.policy_id)).toEqual(["hardcoded-credentials", "dangerous-eval", "aws-credentials", "aws-credentials", "dangerous-eval"]);
+    const json = JSON.stringify(findings);
+    expect(json).not.toContain("hunter22");
+    expect(json).not.toContain(awsKey);
+    expect(findings[0]!.code_snippet).toBe('password = "hu****" // hu**** again');
+    expect(findings[1]!.code_snippet).toBe('eval(login("hu****", "AKIA****"))');
+  });
+
+  it("masks a secret that continues onto the next line on both lines", () => {
+    const secretPolicy = policy("pem", [{ value: String.raw`KEY\n[A-Z]+`, redact: true }]);
+    const findings = scan("x KEY\nABCDEFGHIJKL eval(y)", [secretPolicy, evalPolicy]);
+    // The part on the first line is too short to keep any prefix of.
+    expect(findings.map((f) => f.code_snippet)).toEqual(["x ****", "ABC**** eval(y)"]);
+  });
+});
+
+describe("snippets", () => {
+  it("keep at most 200 code points around the match, marking the cuts", () => {
+    const line = `${"a".repeat(1000)} eval(x) ${"b".repeat(1000)}`;
+    const [finding] = scan(`    ${line}    `);
+    const snippet = finding!.code_snippet;
+    expect(Array.from(snippet)).toHaveLength(MAX_SNIPPET);
+    expect(snippet.startsWith("…")).toBe(true);
+    expect(snippet.endsWith("…")).toBe(true);
+    const at = snippet.indexOf("eval(x)");
+    // Centred: about as much context before the match as after it.
+    expect(Math.abs(at - (MAX_SNIPPET - at - "eval(x)".length))).toBeLessThanOrEqual(2);
+  });
+
+  it("count the budget in code points and never split a surrogate pair", () => {
+    const [finding] = scan(`${"😀".repeat(500)}eval(x)${"😀".repeat(500)}`);
+    const chars = Array.from(finding!.code_snippet);
+    expect(chars).toHaveLength(MAX_SNIPPET);
+    expect(chars.every((c) => c === "…" || c === "😀" || "eval(x)".includes(c))).toBe(true);
+  });
+
+  it("show a line start or end as is when the match is near it", () => {
+    const [finding] = scan(`eval(x) ${"b".repeat(500)}`);
+    expect(finding!.code_snippet.startsWith("eval(x) bbb")).toBe(true);
+    expect(finding!.code_snippet.endsWith("…")).toBe(true);
+  });
+
+  it("mask secrets near the cut of a long line", () => {
+    const [finding] = scan(`${"a".repeat(300)} password = "${"Qx7z".repeat(125)}"`, [passwordPolicy]);
+    expect(finding!.code_snippet).not.toContain("Qx7zQ");
+    expect(finding!.code_snippet).toContain('password = "Qx7z****"');
+  });
+
+});
+
+describe("limits", () => {
+  it("count every match but describe only the first ones, in reading order across patterns", () => {
+    const content = `eval(a) "${awsKey}"\neval(b) eval(c)\n"${awsKey}"`;
+    const result = scanFile("f.js", content, [awsPolicy, evalPolicy], 3);
+    expect(result.matched).toBe(5);
+    expect(result.bySeverity).toEqual({ error: 2, warning: 3 });
+    expect(result.findings.map((f) => `${f.policy_id}@${f.line}:${f.column}`)).toEqual(["dangerous-eval@1:1", "aws-credentials@1:10", "dangerous-eval@2:1"]);
+    expect(scanFile("f.js", content, [awsPolicy], 0)).toEqual({ findings: [], suppressions: [], matched: 2, bySeverity: { error: 2 } });
+  });
+
+  it("handle a 1 MiB line with a hundred thousand matches", () => {
+    // (.txt: a .js file shaped like this is skipped as minified; see "file kinds")
+    const content = "eval(x);".repeat(131072);
+    const result = scanFile("data.txt", content, [evalPolicy], 1000);
+    expect(result.matched).toBe(131072);
+    expect(result.findings).toHaveLength(1000);
+    expect(result.findings[999]).toMatchObject({ line: 1, column: 8 * 999 + 1 });
+    expect(Array.from(result.findings[500]!.code_snippet).length).toBeLessThanOrEqual(MAX_SNIPPET);
+  });
+});
+
+describe("one pass", () => {
+  it("finds the same as running each pattern alone, for many patterns at once", () => {
+    const many = Array.from({ length: 120 }, (_, i) => policy(`rule-${i}`, [{ value: String.raw`\btoken${i}_[a-z]{4}\b` }]));
+    const content = Array.from({ length: 120 }, (_, i) => (i % 7 === 0 ? `x = token${i}_abcd;` : `y = ${i};`)).join("\n");
+    const all = scanFile("a.txt", content, many).findings.map((f) => f.policy_id).sort();
+    const alone = many.flatMap((p) => scanFile("a.txt", content, [p]).findings.map((f) => f.policy_id)).sort();
+    expect(all).toEqual(alone);
+    expect(all).toHaveLength(18);
+  });
+
+  it("stays linear in the input: ^(a+)+$ over 200 KB", () => {
+    const started = process.hrtime.bigint();
+    const result = scanFile("a.txt", "a".repeat(200_000) + "!", [policy("redos", [{ value: "^(a+)+$" }])]);
+    // A backtracking engine would not finish; RE2 answers at once. The bound is generous on purpose.
+    expect(Number(process.hrtime.bigint() - started) / 1e6).toBeLessThan(2000);
+    expect(result.findings).toEqual([]);
+  });
+});
+
+describe("file kinds", () => {
+  it("skips lock files, binary files and minified bundles, and says why", () => {
+    expect(scanFile("web/package-lock.json", `"x": "eval(1)"`, [evalPolicy]).skipped).toBe("lockfile");
+    expect(scanFile("logo.png", "eval(1)\u0000\u0001", [evalPolicy]).skipped).toBe("binary");
+    expect(scanFile("dist/app.min.js", "eval(1)", [evalPolicy]).skipped).toBe("minified");
+    expect(scanFile("dist/app.js.map", `{"sourcesContent":["eval(1)"]}`, [evalPolicy]).skipped).toBe("sourcemap");
+    expect(scanFile("dist/app.js", "eval(1);".repeat(1000), [evalPolicy]).skipped).toBe("minified");
+    expect(scanFile("src/app.js", "eval(1);\n".repeat(1000), [evalPolicy]).skipped).toBeUndefined();
+  });
+
+  it("honours a policy's exclude_paths globs", () => {
+    const excluded = { ...evalPolicy, exclude_paths: ["test/**", "**/*.spec.ts"] };
+    expect(scanFile("test/unit/a.ts", "eval(1)", [excluded]).findings).toEqual([]);
+    expect(scanFile("src/a.spec.ts", "eval(1)", [excluded]).findings).toEqual([]);
+    expect(scanFile("src/a.ts", "eval(1)", [excluded]).findings).toHaveLength(1);
+  });
+});
+
+describe("noise control", () => {
+  it("runs a rule only on files that mention one of its keywords", () => {
+    const generic = policy("generic", [{ value: String.raw`[A-Za-z0-9]{24}`, keywords: ["token", "secret"] }]);
+    expect(scanFile("a.txt", "id = Zx9Qw8Er7Ty6Ui5Op4As3Df2", [generic]).findings).toEqual([]);
+    expect(scanFile("a.txt", "TOKEN = Zx9Qw8Er7Ty6Ui5Op4As3Df2", [generic]).findings).toHaveLength(1);
+  });
+
+  it("runs a rule only on the paths it is for", () => {
+    const py = policy("py-exec", [{ value: String.raw`\bexec\(`, paths: [String.raw`(?i)\.py$`] }]);
+    expect(scanFile("a.py", "exec(code)", [py]).findings).toHaveLength(1);
+    expect(scanFile("a.js", "exec(code)", [py]).findings).toEqual([]);
+  });
+
+  it("drops low-entropy secrets where the rule sets a threshold", () => {
+    const generic = policy("generic", [{ value: String.raw`key = "([^"]+)"`, redact: true, redact_group: 1, min_entropy: 3.5 }]);
+    expect(scanFile("a.txt", 'key = "aaaaaaaabbbbbbbb"', [generic]).findings).toEqual([]);
+    expect(scanFile("a.txt", 'key = "q8Z!r4Lp0@xV7mN2"', [generic]).findings).toHaveLength(1);
+  });
+
+  it("ignores documentation examples and placeholders in secret findings", () => {
+    for (const value of ["AKIAIOSFODNN7EXAMPLE"]) expect(scan(`k = "${value}"`, [awsPolicy])).toEqual([]);
+    for (const value of ["${DB_PASSWORD}", "<your-password>", "xxxxxxxx", "changeme", "{{ .Values.password }}", "$PASSWORD"]) {
+      expect({ value, findings: scan(`password = "${value}"`, [passwordPolicy]) }).toEqual({ value, findings: [] });
+    }
+    expect(scan('password = "Tr0ub4dor&3"', [passwordPolicy])).toHaveLength(1);
+  });
+
+  it("applies a rule's own allowlist to the secret", () => {
+    const stripe = policy("stripe", [{ value: String.raw`\bsk_(?:live|test)_[A-Za-z0-9]{24}\b`, redact: true, allowlist: ["^sk_test_"] }]);
+    expect(scanFile("a.txt", "sk_test_abcdefghijklmnopqrstuvwx", [stripe]).findings).toEqual([]);
+    expect(scanFile("a.txt", "sk_live_abcdefghijklmnopqrstuvwx", [stripe]).findings).toHaveLength(1);
+  });
+});
+
+describe("inline suppression", () => {
+  const content = [
+    `a = eval(x) // verdict-ignore dangerous-eval: trusted input from the build`,
+    `# verdict-ignore`,
+    `b = eval(y)`,
+    `// verdict-ignore aws-credentials: wrong policy named`,
+    `c = eval(z)`,
+    `d = "verdict-ignore"; eval(w)`,
+  ].join("\n");
+
+  it("silences findings on the marked line or the line after a marker, recording why", () => {
+    const result = scanFile("a.js", content, [evalPolicy]);
+    expect(result.findings.map((f) => f.line)).toEqual([5, 6]);
+    expect(result.suppressions).toEqual([
+      { policy_id: "dangerous-eval", rule_id: "dangerous-eval-1", file: "a.js", line: 1, reason: "trusted input from the build" },
+      { policy_id: "dangerous-eval", rule_id: "dangerous-eval-1", file: "a.js", line: 3, reason: "" },
+    ]);
+    expect(result.matched).toBe(2);
+  });
+
+  it("can be turned off, and then every finding stands", () => {
+    const result = compileEngine([evalPolicy]).scan("a.js", Buffer.from(content), { allowSuppression: false });
+    expect(result.findings.map((f) => f.line)).toEqual([1, 3, 5, 6]);
+    expect(result.suppressions).toEqual([]);
+  });
+
+  it("still masks a suppressed secret wherever else it appears", () => {
+    const text = `k = "${awsKey}" # verdict-ignore: rotated already\nlog("${awsKey}") eval(1)`;
+    const result = scanFile("a.py", text, [awsPolicy, evalPolicy]);
+    expect(result.suppressions).toHaveLength(1);
+    expect(JSON.stringify(result)).not.toContain(awsKey);
+  });
+});
+

@@ -1,0 +1,296 @@
+// The matching engine. All enabled patterns of an organization are compiled into one RE2.Set
+// that reads each file once, as UTF-8 bytes; only the patterns the set reports run again on
+// their own, to find positions and capture groups. RE2 keeps both passes linear in the input,
+// whatever the patterns. Around the matching sit the noise controls people expect from secret
+// scanners: keyword and path gates, entropy thresholds, placeholder allowlists, skipped file
+// kinds, and inline `verdict-ignore` suppression.
+import picomatch from "picomatch";
+import RE2 from "re2";
+import { alignBack, ByteLines, codePointsBetween, type ByteLine } from "./bytes.js";
+import { skipReason, type SkipReason } from "./fileKinds.js";
+import { isPlaceholder, shannonEntropy } from "./noise.js";
+import { type Range } from "./redaction.js";
+import { buildSnippet } from "./snippet.js";
+import { covers, parseMarker } from "./suppression.js";
+
+export interface PatternToRun {
+  value: string;
+  message: string;
+  /** Mask the secret in the snippet (the whole match, or capture group redact_group). */
+  redact: boolean;
+  redact_group: number;
+  rule_id: string;
+  keywords: string[];
+  min_entropy: number;
+  paths: string[];
+  allowlist: string[];
+}
+
+export interface PolicyToRun {
+  id: string;
+  severity: string;
+  category: string;
+  suggestion: string;
+  patterns: PatternToRun[];
+  exclude_paths: string[];
+}
+
+export interface Finding {
+  policy_id: string;
+  rule_id: string;
+  severity: string;
+  file: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based, in Unicode code points. */
+  column: number;
+  message: string;
+  code_snippet: string;
+  suggestion: string;
+}
+
+export interface SuppressedFinding {
+  policy_id: string;
+  rule_id: string;
+  file: string;
+  line: number;
+  reason: string;
+}
+
+export interface FileScan {
+  /** Set when the file was not scanned at all. */
+  skipped?: SkipReason;
+  /** The first findings in reading order, at most the limit asked for. */
+  findings: Finding[];
+  suppressions: SuppressedFinding[];
+  /** Every reported finding in the file, including those past the limit. */
+  matched: number;
+  /** Every reported finding by severity, including those past the limit. */
+  bySeverity: Record<string, number>;
+}
+
+export interface ScanOptions {
+  /** Whether `verdict-ignore` comments silence findings (an organization setting). */
+  allowSuppression: boolean;
+  /** How many findings to describe; all are counted. */
+  limit?: number;
+}
+
+export interface Engine {
+  readonly ruleCount: number;
+  scan(path: string, content: Buffer, options: ScanOptions): FileScan;
+}
+
+interface Rule {
+  policy: PolicyToRun;
+  pattern: PatternToRun;
+  re: RE2;
+  keywords: Buffer[];
+  paths: RE2[];
+  allowlist: RE2[];
+}
+
+interface CompiledPolicy {
+  excluded: (path: string) => boolean;
+}
+
+// m: ^ and $ at line boundaries (whole files are scanned); u: Unicode classes; g: every match;
+// d: capture group offsets, to mask exactly the secret.
+const SET_FLAGS = "mu";
+const RULE_FLAGS = "gmdu";
+// RE2.Set builds one DFA for all patterns; the default 8 MiB budget is too small for a library
+// of this size.
+const SET_MAX_MEM = 256 * 1024 * 1024;
+// Masked wherever they appear again in the file, but not short values (masking every "1234"
+// would mangle ordinary code), and not unboundedly many.
+const MIN_REPEATED_SECRET = 4;
+const MAX_REPEATED_SECRETS = 1000;
+// Snippets are cut from this many bytes either side of the match: bounded work per finding even
+// when a minified file is one 1 MiB line.
+const SNIPPET_WINDOW = 1024;
+
+export function compileEngine(policies: readonly PolicyToRun[]): Engine {
+  const rules: Rule[] = [];
+  const byPolicy = new Map<string, CompiledPolicy>();
+  for (const policy of policies) {
+    const excludes = policy.exclude_paths.length ? picomatch(policy.exclude_paths, { dot: true }) : undefined;
+    byPolicy.set(policy.id, { excluded: (p) => (excludes ? excludes(p) : false) });
+    for (const pattern of policy.patterns) {
+      rules.push({
+        policy,
+        pattern,
+        re: new RE2(pattern.value, RULE_FLAGS),
+        keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
+        paths: pattern.paths.map((p) => new RE2(p, "u")),
+        allowlist: pattern.allowlist.map((p) => new RE2(p, "u")),
+      });
+    }
+  }
+  const set = rules.length ? compileSet(rules) : undefined;
+  return {
+    ruleCount: rules.length,
+    scan: (path, content, options) => scanFile(rules, set, byPolicy, path, content, options),
+  };
+}
+
+type Candidates = (content: Buffer) => number[];
+
+function compileSet(rules: Rule[]): Candidates {
+  // Without the set (too large for its DFA budget, at compile time or on some input), the same
+  // answer comes from each pattern alone: slower, never wrong.
+  const oneByOne: Candidates = (content) =>
+    rules.flatMap((r, i) => {
+      r.re.lastIndex = 0;
+      return r.re.test(content) ? [i] : [];
+    });
+  let set: InstanceType<typeof RE2.Set>;
+  try {
+    set = new RE2.Set(
+      rules.map((r) => r.pattern.value),
+      SET_FLAGS,
+      { maxMem: SET_MAX_MEM },
+    );
+  } catch {
+    return oneByOne;
+  }
+  return (content) => {
+    try {
+      return set.match(content);
+    } catch {
+      return oneByOne(content);
+    }
+  };
+}
+
+interface Hit {
+  rule: Rule;
+  start: number;
+  end: number;
+  secret?: Range;
+  line: ByteLine;
+}
+
+function toLowerAscii(buf: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(buf.length);
+  for (let i = 0; i < buf.length; i++) {
+    const b = buf[i]!;
+    out[i] = b >= 65 && b <= 90 ? b + 32 : b;
+  }
+  return out;
+}
+
+function scanFile(
+  rules: Rule[],
+  set: Candidates | undefined,
+  policies: Map<string, CompiledPolicy>,
+  path: string,
+  content: Buffer,
+  options: ScanOptions,
+): FileScan {
+  const empty = (skipped?: SkipReason): FileScan => ({ ...(skipped ? { skipped } : {}), findings: [], suppressions: [], matched: 0, bySeverity: {} });
+  let lines: ByteLines | undefined;
+  const lineIndex = () => (lines ??= new ByteLines(content));
+  const skipped = skipReason(path, content, () => lineIndex().count);
+  if (skipped) return empty(skipped);
+  if (!set || content.length === 0) return empty();
+
+  // Pass 1: one read of the file by the set.
+  const candidates = set(content);
+  if (!candidates.length) return empty();
+
+  // Gates: cheap checks on the candidate rules before the positional pass.
+  let lower: Buffer | undefined;
+  const hits: Hit[] = [];
+  for (const index of candidates) {
+    const rule = rules[index]!;
+    if (policies.get(rule.policy.id)!.excluded(path)) continue;
+    if (rule.paths.length && !rule.paths.some((p) => p.test(path))) continue;
+    if (rule.keywords.length) {
+      lower ??= toLowerAscii(content);
+      if (!rule.keywords.some((k) => lower!.includes(k))) continue;
+    }
+    // Pass 2: positions and groups for this rule only.
+    const { re, pattern } = rule;
+    re.lastIndex = 0;
+    for (let m = re.exec(content); m; m = re.exec(content)) {
+      const start = m.index;
+      const end = start + (m[0] as unknown as Buffer).length;
+      if (end === start) {
+        re.lastIndex = start + 1;
+        continue;
+      }
+      let secret: Range | undefined;
+      if (pattern.redact || pattern.min_entropy > 0 || rule.allowlist.length) {
+        const span = m.indices?.[pattern.redact_group] ?? m.indices?.[0];
+        secret = span ? { start: span[0], end: span[1] } : { start, end };
+        const value = content.toString("utf8", secret.start, secret.end);
+        if (pattern.min_entropy > 0 && shannonEntropy(value) < pattern.min_entropy) continue;
+        if (rule.allowlist.some((a) => a.test(value))) continue;
+        // An empty secret (a header with nothing after it) is still a finding, not a placeholder.
+        if (pattern.redact && value.length > 0 && isPlaceholder(value)) continue;
+      }
+      hits.push({ rule, start, end, ...(secret ? { secret } : {}), line: lineIndex().at(start) });
+    }
+  }
+  if (!hits.length) return empty();
+  hits.sort((a, b) => a.start - b.start);
+
+  // Suppression: a marker on the finding's line or the line before it.
+  const suppressions: SuppressedFinding[] = [];
+  const reported: Hit[] = [];
+  const markerCache = new Map<number, ReturnType<typeof parseMarker>>();
+  const markerOn = (n: number) => {
+    if (n < 1) return undefined;
+    if (!markerCache.has(n)) {
+      const l = lineIndex().line(n);
+      // Only lines that mention the marker are decoded.
+      const has = content.subarray(l.start, l.end).includes("verdict-ignore");
+      markerCache.set(n, has ? parseMarker(content.toString("utf8", l.start, l.end)) : undefined);
+    }
+    return markerCache.get(n);
+  };
+  for (const hit of hits) {
+    const previous = options.allowSuppression ? markerOn(hit.line.line - 1) : undefined;
+    const marker = options.allowSuppression ? (markerOn(hit.line.line) ?? (previous?.standalone ? previous : undefined)) : undefined;
+    if (marker && covers(marker, hit.rule.policy.id, hit.rule.pattern.rule_id)) {
+      suppressions.push({ policy_id: hit.rule.policy.id, rule_id: hit.rule.pattern.rule_id, file: path, line: hit.line.line, reason: marker.reason });
+    } else reported.push(hit);
+  }
+
+  const bySeverity: Record<string, number> = {};
+  for (const h of reported) bySeverity[h.rule.policy.severity] = (bySeverity[h.rule.policy.severity] ?? 0) + 1;
+  const described = reported.slice(0, options.limit ?? Number.POSITIVE_INFINITY);
+
+  // Every secret of the file, suppressed or not, is masked in every snippet.
+  const secrets = hits.filter((h) => h.rule.pattern.redact && h.secret).map((h) => h.secret!);
+  const secretValues = new Set<string>();
+  for (const s of secrets) {
+    if (secretValues.size >= MAX_REPEATED_SECRETS) break;
+    if (s.end - s.start >= MIN_REPEATED_SECRET) secretValues.add(content.toString("utf8", s.start, s.end));
+  }
+
+  const findings = described.map((hit): Finding => ({
+    policy_id: hit.rule.policy.id,
+    rule_id: hit.rule.pattern.rule_id,
+    severity: hit.rule.policy.severity,
+    file: path,
+    line: hit.line.line,
+    column: codePointsBetween(content, hit.line.start, hit.start) + 1,
+    message: hit.rule.pattern.message,
+    code_snippet: snippet(content, hit, secrets, secretValues),
+    suggestion: hit.rule.policy.suggestion,
+  }));
+  return { findings, suppressions, matched: reported.length, bySeverity };
+}
+
+/** The finding's line around the match, decoded, with every secret on it masked. */
+function snippet(content: Buffer, hit: Hit, secrets: Range[], secretValues: Set<string>): string {
+  const lo = alignBack(content, Math.max(hit.line.start, hit.start - SNIPPET_WINDOW));
+  const hi = alignBack(content, Math.min(hit.line.end, Math.max(hit.start, Math.min(hit.end, hit.start + SNIPPET_WINDOW)) + SNIPPET_WINDOW));
+  const text = content.toString("utf8", lo, hi);
+  // Byte offsets within [lo, hi) to UTF-16 offsets within text.
+  const u16 = (byte: number) => content.toString("utf8", lo, alignBack(content, Math.max(lo, Math.min(hi, byte)))).length;
+  const match: Range = { start: u16(hit.start), end: u16(Math.min(hit.end, hi)) };
+  const onLine = secrets.filter((s) => s.end > lo && s.start < hi).map((s) => ({ start: u16(s.start), end: u16(s.end) }));
+  return buildSnippet(text, match, onLine, secretValues);
+}

@@ -1,0 +1,35 @@
+// Noise control for secret findings: entropy for generic secrets, and the placeholders that
+// documentation, examples and templates are full of.
+
+/** Shannon entropy of a string, in bits per character. */
+export function shannonEntropy(value: string): number {
+  if (!value) return 0;
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  const n = [...value].length;
+  let h = 0;
+  for (const c of counts.values()) {
+    const p = c / n;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+// Documented example credentials (AWS's own examples) and words that only placeholders contain.
+const KNOWN_EXAMPLES = new Set(["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]);
+const PLACEHOLDER_WORDS = /example|sample|dummy|placeholder|changeme|change[_-]me|redacted|your[_-]?(?:api[_-]?)?(?:key|token|secret|password|pass)|insert[_-]?here|replace[_-]?me|^fake|^test(?:ing)?$|^password$|^secret$|^none$|^null$|^undefined$/i;
+// Template and variable syntax: the value comes from elsewhere.
+const TEMPLATE = /^\$\{[^}]*\}$|^\$[A-Za-z_][A-Za-z0-9_]*$|^\{\{.*\}\}$|^<[^>]+>$|^%\([^)]*\)s$|^%s$|^\$\([^)]*\)$|^#\{[^}]*\}$|^ENC\[|^vault:|^arn:aws:secretsmanager/;
+
+/** True for values that are obviously not real secrets. */
+export function isPlaceholder(secret: string): boolean {
+  const s = secret.trim();
+  if (!s) return true;
+  if (KNOWN_EXAMPLES.has(s)) return true;
+  if (TEMPLATE.test(s)) return true;
+  if (PLACEHOLDER_WORDS.test(s)) return true;
+  // xxxx…, ****, 0000…, ….: one character repeated, or only masking characters.
+  if (/^[xX*.#0-]+$/.test(s)) return true;
+  const chars = [...s];
+  return chars.length >= 4 && chars.every((c) => c === chars[0]);
+}

@@ -1,0 +1,75 @@
+import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+
+export const dangerousEval: BuiltinPolicy = {
+  id: "dangerous-eval",
+  name: "Dangerous dynamic code execution",
+  description:
+    "Detects code that executes strings as code: eval() and new Function() and string timers in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), and script engines in Java.",
+  severity: "warning",
+  enabled: true,
+  category: SECURITY_CATEGORY,
+  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.2.4", "cwe:CWE-95", "cwe:CWE-94"],
+  patterns: [
+    {
+      id: "js-eval",
+      type: "regex",
+      value: String.raw`\beval\s*\(`,
+      message: "Use of eval() executes arbitrary code",
+      paths: paths("web"),
+    },
+    {
+      id: "js-new-function",
+      type: "regex",
+      value: String.raw`\bnew\s+Function\s*\(`,
+      message: "Use of new Function() executes arbitrary code",
+      paths: paths("web"),
+    },
+    {
+      id: "js-string-timer",
+      type: "regex",
+      value: String.raw`\b(?:setTimeout|setInterval)\s*\(\s*["'\x60]`,
+      message: "setTimeout/setInterval with a string argument evaluates it as code",
+      paths: paths("web"),
+    },
+    {
+      id: "python-eval-exec",
+      type: "regex",
+      // Not methods (`model.eval()`, `cursor.exec(...)`) and not calls without an argument.
+      value: String.raw`(?:^|[^.\w])(?:eval|exec)\s*\(\s*[^)\s]`,
+      message: "eval()/exec() executes arbitrary Python code",
+      paths: paths("python"),
+    },
+    {
+      id: "php-eval",
+      type: "regex",
+      value: String.raw`(?i)\b(?:eval|create_function)\s*\(`,
+      message: "eval()/create_function() executes arbitrary PHP code",
+      paths: paths("php"),
+    },
+    {
+      id: "ruby-eval",
+      type: "regex",
+      value: String.raw`\beval\b[ \t]*\(?[ \t]*["'%@$A-Za-z_]`,
+      message: "eval executes arbitrary Ruby code",
+      paths: paths("ruby"),
+    },
+    {
+      id: "ruby-instance-eval-string",
+      type: "regex",
+      // A string (or a variable holding one) rather than a block.
+      value: String.raw`\.(?:instance|class|module)_eval(?:\s*\(\s*["'%@a-z_]|[ \t]+["'%])`,
+      message: "instance_eval/class_eval/module_eval with a string executes arbitrary Ruby code",
+      paths: paths("ruby"),
+    },
+    {
+      id: "java-script-engine",
+      type: "regex",
+      value: String.raw`\.getEngineByName\s*\(\s*"(?i:js|javascript|nashorn|ecmascript|graal\.js|groovy|python|ruby)"\s*\)`,
+      message: "A JSR-223 script engine evaluates strings as code",
+      paths: paths("java"),
+    },
+  ],
+  suggestions: ["Replace dynamic code execution with explicit logic, a lookup table, or JSON.parse / json.loads / ast.literal_eval for data."],
+  documentation_url: docs("dangerous-eval"),
+  settings: builtinSettings(),
+};

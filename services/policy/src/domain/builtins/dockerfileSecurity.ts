@@ -1,0 +1,75 @@
+import { builtinSettings, CONFIGURATION_CATEGORY, docs, paths, type BuiltinPolicy } from "./types.js";
+
+const FROM = String.raw`(?i)^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?`;
+
+export const dockerfileSecurity: BuiltinPolicy = {
+  id: "dockerfile-security",
+  name: "Dockerfile security",
+  description:
+    "Detects risky container build instructions: running as root (USER root), base images that are unpinned (:latest or no tag), ADD of remote URLs, piping downloaded scripts into a shell, secrets baked into ENV/ARG, and privileged containers or insecure builds.",
+  severity: "warning",
+  enabled: true,
+  category: CONFIGURATION_CATEGORY,
+  frameworks: ["nist-ssdf:PW.4.4", "nist-ssdf:PW.9.1", "soc2:CC7.1", "soc2:CC8.1", "cwe:CWE-250", "cwe:CWE-494", "cwe:CWE-1357"],
+  patterns: [
+    {
+      id: "dockerfile-user-root",
+      type: "regex",
+      value: String.raw`(?i)^[ \t]*USER[ \t]+["']?(?:root|0)(?::\S*)?["']?[ \t]*$`,
+      message: "The container runs as root",
+      paths: paths("dockerfile"),
+    },
+    {
+      id: "dockerfile-latest-tag",
+      type: "regex",
+      value: String.raw`${FROM}\S+:latest(?:[ \t]|$)`,
+      message: "Base image pinned to :latest; builds are not reproducible and may pull unreviewed changes",
+      paths: paths("dockerfile"),
+    },
+    {
+      id: "dockerfile-untagged-image",
+      type: "regex",
+      // The image reference (group 1) has no tag and no digest.
+      value: String.raw`${FROM}([a-z0-9][a-z0-9._/-]*)(?:[ \t]|$)`,
+      message: "Base image without a tag or digest (implicitly :latest)",
+      redact_group: 1,
+      paths: paths("dockerfile"),
+      // scratch is no image; the others are the usual names of earlier build stages.
+      allowlist: [String.raw`(?i)(?:^|[ \t])(?:scratch|base|build|builder|deps|dependencies|runtime|runner|final|dev|development|prod|production|release|compile|test|tests|stage-?\d+)[ \t]?$`],
+    },
+    {
+      id: "dockerfile-add-remote-url",
+      type: "regex",
+      // ADD --checksum=… verifies what it downloads and is not reported.
+      value: String.raw`(?i)^[ \t]*ADD[ \t]+(?:--(?:chown|chmod|link|keep-git-dir|exclude)\S*[ \t]+)*https?://`,
+      message: "ADD of a remote URL downloads without integrity verification",
+      paths: paths("dockerfile"),
+    },
+    {
+      id: "remote-script-pipe-to-shell",
+      type: "regex",
+      value: String.raw`\b(?:curl|wget)\b[^\n|;&]*\|[ \t]*(?:sudo[ \t]+)?(?:(?:/usr)?/bin/)?(?:ba|z|da)?sh\b`,
+      message: "A downloaded script is piped straight into a shell without verification",
+      paths: paths("dockerfile", "shell"),
+    },
+    {
+      id: "dockerfile-secret-in-env",
+      type: "regex",
+      value: String.raw`(?i)^[ \t]*(?:ENV|ARG)[ \t]+[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)[A-Z0-9_]*(?:[ \t]*=[ \t]*|[ \t]+)["']?[^\s"'$/]`,
+      message: "A secret set with ENV/ARG is stored in the image layers and history",
+      paths: paths("dockerfile"),
+    },
+    {
+      id: "docker-privileged",
+      type: "regex",
+      value: String.raw`\bdocker[ \t]+(?:container[ \t]+)?(?:run|create)\b[^\n]*[ \t]--privileged\b|(?i:^[ \t]*RUN[ \t]+--security=insecure)`,
+      message: "A privileged container (or insecure build step) has full access to the host",
+      paths: paths("dockerfile", "shell", "yaml"),
+    },
+  ],
+  suggestions: [
+    "Pin base images to a version tag and digest (FROM node:20.15-alpine@sha256:…), switch to an unprivileged USER, COPY verified files or download with a checksum check, and pass build secrets with RUN --mount=type=secret instead of ENV/ARG.",
+  ],
+  documentation_url: docs("dockerfile-security"),
+  settings: builtinSettings(),
+};

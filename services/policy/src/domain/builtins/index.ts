@@ -1,0 +1,69 @@
+// Built-in policies: defined in code, identical for every organization. Organizations toggle and
+// tune them (enabled, severity, settings) through overrides; they cannot delete them.
+// One file per policy; every rule has an id unique across all built-ins, and true- and
+// false-positive samples under services/policy/fixtures/<policy-id>/.
+import { aiApiKeys } from "./aiApiKeys.js";
+import { awsCredentials } from "./awsCredentials.js";
+import { cleartextHttp } from "./cleartextHttp.js";
+import { cloudProviderKeys } from "./cloudProviderKeys.js";
+import { commandInjection } from "./commandInjection.js";
+import { credentialsInUrls } from "./credentialsInUrls.js";
+import { dangerousEval } from "./dangerousEval.js";
+import { debugModeEnabled } from "./debugModeEnabled.js";
+import { dockerfileSecurity } from "./dockerfileSecurity.js";
+import { genericSecrets } from "./genericSecrets.js";
+import { hardcodedCredentials } from "./hardcodedCredentials.js";
+import { infrastructureTokens } from "./infrastructureTokens.js";
+import { insecureRandomness } from "./insecureRandomness.js";
+import { kubernetesSecurity } from "./kubernetesSecurity.js";
+import { messagingTokens } from "./messagingTokens.js";
+import { packageRegistryTokens } from "./packageRegistryTokens.js";
+import { permissiveCors } from "./permissiveCors.js";
+import { privateKeys } from "./privateKeys.js";
+import { saasApiTokens } from "./saasApiTokens.js";
+import { sourceControlTokens } from "./sourceControlTokens.js";
+import { sqlInjection } from "./sqlInjection.js";
+import { tlsVerificationDisabled } from "./tlsVerificationDisabled.js";
+import type { BuiltinPolicy } from "./types.js";
+import { unsafeDeserialization } from "./unsafeDeserialization.js";
+import { weakCryptography } from "./weakCryptography.js";
+import { xssSinks } from "./xssSinks.js";
+
+export type { BuiltinPattern, BuiltinPolicy } from "./types.js";
+
+export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
+  // Secrets
+  awsCredentials,
+  sourceControlTokens,
+  cloudProviderKeys,
+  infrastructureTokens,
+  packageRegistryTokens,
+  messagingTokens,
+  saasApiTokens,
+  aiApiKeys,
+  privateKeys,
+  hardcodedCredentials,
+  credentialsInUrls,
+  genericSecrets,
+  // Insecure code
+  dangerousEval,
+  commandInjection,
+  sqlInjection,
+  weakCryptography,
+  insecureRandomness,
+  tlsVerificationDisabled,
+  unsafeDeserialization,
+  xssSinks,
+  permissiveCors,
+  cleartextHttp,
+  // Configuration
+  debugModeEnabled,
+  dockerfileSecurity,
+  kubernetesSecurity,
+].sort((a, b) => (a.id < b.id ? -1 : 1));
+
+const BY_ID = new Map(BUILTIN_POLICIES.map((p) => [p.id, p]));
+
+export function findBuiltin(id: string): BuiltinPolicy | undefined {
+  return BY_ID.get(id);
+}

@@ -1,0 +1,66 @@
+import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+
+// Something that must be unpredictable, earlier on the same line.
+const SECRET_NAME = String.raw`(?i:token|secret|passw(?:or)?d|pwd|session|nonce|salt|otp|csrf|api_?key|reset_?code|verification_?code)`;
+
+export const insecureRandomness: BuiltinPolicy = {
+  id: "insecure-randomness",
+  name: "Insecure randomness for secrets",
+  description:
+    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby).",
+  severity: "warning",
+  enabled: true,
+  category: SECURITY_CATEGORY,
+  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC6.1", "owasp-asvs:V6.3.1", "cwe:CWE-330", "cwe:CWE-338"],
+  patterns: [
+    {
+      id: "js-insecure-random-secret",
+      type: "regex",
+      value: String.raw`${SECRET_NAME}[^\n]*\bMath\.random\s*\(`,
+      message: "Math.random() is predictable; it must not generate tokens, passwords or ids",
+      keywords: ["math.random"],
+      paths: paths("web"),
+    },
+    {
+      id: "python-insecure-random-secret",
+      type: "regex",
+      value: String.raw`${SECRET_NAME}[^\n]*\brandom\.(?:random|randint|randrange|choice|choices|getrandbits|sample|shuffle|uniform|randbytes)\s*\(`,
+      message: "The random module is predictable; use the secrets module for tokens and passwords",
+      paths: paths("python"),
+    },
+    {
+      id: "java-insecure-random-secret",
+      type: "regex",
+      value: String.raw`(?:${SECRET_NAME}|(?i:key))[^\n]*(?:\bnew\s+Random\s*\(|\bMath\.random\s*\(|\bThreadLocalRandom\.current\s*\(|\bRandomStringUtils\.random\w*\s*\()`,
+      message: "java.util.Random / Math.random is predictable; use SecureRandom for tokens and keys",
+      paths: paths("java"),
+    },
+    {
+      id: "go-insecure-random-secret",
+      type: "regex",
+      value: String.raw`(?:${SECRET_NAME}|(?i:key))[^\n]*\brand\.(?:Int|Intn|Int31|Int31n|Int63|Int63n|IntN|N|Uint32|Uint64|Read|Perm|Shuffle|Float64)\b`,
+      message: "math/rand is predictable; use crypto/rand for tokens and keys",
+      keywords: ["math/rand"],
+      paths: paths("go"),
+    },
+    {
+      id: "php-insecure-random-secret",
+      type: "regex",
+      value: String.raw`${SECRET_NAME}[^\n]*\b(?:rand|mt_rand|uniqid|lcg_value|str_shuffle|array_rand)\s*\(`,
+      message: "rand/mt_rand/uniqid are predictable; use random_bytes or random_int for tokens",
+      paths: paths("php"),
+    },
+    {
+      id: "ruby-insecure-random-secret",
+      type: "regex",
+      value: String.raw`${SECRET_NAME}[^\n]*(?:\bKernel\.rand\b|\brand\s*\(|\bRandom\.(?:rand|new)\b|\.(?:sample|shuffle)\b)`,
+      message: "rand/Random are predictable; use SecureRandom for tokens and passwords",
+      paths: paths("ruby"),
+    },
+  ],
+  suggestions: [
+    "Generate secrets with the platform's CSPRNG: crypto.randomBytes / crypto.randomUUID (Node.js), secrets.token_urlsafe (Python), SecureRandom (Java, Ruby), crypto/rand (Go), random_bytes / random_int (PHP).",
+  ],
+  documentation_url: docs("insecure-randomness"),
+  settings: builtinSettings(),
+};

@@ -1,0 +1,125 @@
+import { ASSIGN, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { SECRETS_CATEGORY } from "../policy.js";
+
+export const saasApiTokens: BuiltinPolicy = {
+  id: "saas-api-tokens",
+  name: "SaaS API tokens",
+  description:
+    "Detects API keys of payment, email, telephony, monitoring and developer services: Stripe (live keys and webhook secrets), SendGrid, Twilio, Mailgun, Datadog, Shopify, New Relic, Postman, Linear and Square. Stripe test-mode keys (sk_test_) are not reported: they cannot move money.",
+  severity: "error",
+  enabled: true,
+  category: SECRETS_CATEGORY,
+  frameworks: [...SECRET_FRAMEWORKS],
+  patterns: [
+    {
+      id: "stripe-live-secret-key",
+      type: "regex",
+      value: String.raw`\b(?:sk|rk)_live_[A-Za-z0-9]{24,}\b`,
+      message: "Stripe live secret or restricted key found in source code",
+      keywords: ["sk_live_", "rk_live_"],
+    },
+    {
+      id: "stripe-webhook-secret",
+      type: "regex",
+      value: String.raw`\bwhsec_[A-Za-z0-9+/]{32,64}\b`,
+      message: "Stripe webhook signing secret found in source code",
+      keywords: ["whsec_"],
+    },
+    {
+      id: "sendgrid-api-key",
+      type: "regex",
+      value: String.raw`\b(SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43})${TOKEN_END}`,
+      message: "SendGrid API key found in source code",
+      redact_group: 1,
+      keywords: ["sg."],
+    },
+    {
+      id: "twilio-api-key",
+      type: "regex",
+      value: String.raw`\bSK[0-9a-fA-F]{32}\b`,
+      message: "Twilio API key SID found in source code",
+      keywords: ["twilio"],
+    },
+    {
+      id: "twilio-account-sid",
+      type: "regex",
+      // Not a secret alone, but it is the user name that goes with a Twilio auth token.
+      value: String.raw`\bAC[0-9a-f]{32}\b`,
+      message: "Twilio account SID found next to Twilio credentials",
+      keywords: ["twilio"],
+    },
+    {
+      id: "twilio-auth-token",
+      type: "regex",
+      value: String.raw`(?i)twilio[a-z0-9_-]*auth[_-]?token[a-z0-9_]*${ASSIGN}["']?([a-f0-9]{32})\b`,
+      message: "Twilio auth token found in source code",
+      redact_group: 1,
+      keywords: ["twilio"],
+    },
+    {
+      id: "mailgun-api-key",
+      type: "regex",
+      value: String.raw`\bkey-[0-9a-f]{32}\b`,
+      message: "Mailgun API key found in source code",
+      keywords: ["key-"],
+    },
+    {
+      id: "datadog-api-key",
+      type: "regex",
+      // 32 hex characters assigned to an API key name, in a file that mentions Datadog.
+      value: String.raw`(?i)\b(?:datadog[a-z0-9_-]*|dd[_-]?)?api[_-]?key["']?\s*(?::=|=>|[:=])\s*["']?([a-f0-9]{32})\b`,
+      message: "Datadog API key found in source code",
+      redact_group: 1,
+      keywords: ["datadog", "dd_api_key", "dd-api-key", "ddapikey"],
+    },
+    {
+      id: "datadog-app-key",
+      type: "regex",
+      value: String.raw`(?i)\b(?:datadog[a-z0-9_-]*|dd[_-]?)?app(?:lication)?[_-]?key["']?\s*(?::=|=>|[:=])\s*["']?([a-f0-9]{40})\b`,
+      message: "Datadog application key found in source code",
+      redact_group: 1,
+      keywords: ["datadog", "dd_app_key", "dd-app-key", "ddappkey", "dd_application_key"],
+    },
+    {
+      id: "shopify-access-token",
+      type: "regex",
+      value: String.raw`\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b`,
+      message: "Shopify access token or shared secret found in source code",
+      keywords: ["shpat_", "shpca_", "shppa_", "shpss_"],
+    },
+    {
+      id: "new-relic-user-api-key",
+      type: "regex",
+      value: String.raw`\bNRAK-[A-Z0-9]{27}\b`,
+      message: "New Relic user API key found in source code",
+      keywords: ["nrak-"],
+    },
+    {
+      id: "postman-api-key",
+      type: "regex",
+      value: String.raw`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`,
+      message: "Postman API key found in source code",
+      keywords: ["pmak-"],
+    },
+    {
+      id: "linear-api-key",
+      type: "regex",
+      value: String.raw`\blin_api_[A-Za-z0-9]{40}\b`,
+      message: "Linear API key found in source code",
+      keywords: ["lin_api_"],
+    },
+    {
+      id: "square-access-token",
+      type: "regex",
+      value: String.raw`\b(sq0atp-[A-Za-z0-9_-]{22}|sq0csp-[A-Za-z0-9_-]{43}|EAAA[A-Za-z0-9_-]{60})${TOKEN_END}`,
+      message: "Square access token or application secret found in source code",
+      redact_group: 1,
+      keywords: ["sq0atp-", "sq0csp-", "eaaa"],
+    },
+  ],
+  suggestions: [
+    "Roll (revoke and reissue) the key in the provider's dashboard now, then inject it at run time from a secrets manager or the platform's secret store; use test-mode or sandbox keys in tests.",
+  ],
+  documentation_url: docs("saas-api-tokens"),
+  settings: builtinSettings(),
+};

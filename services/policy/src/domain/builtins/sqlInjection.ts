@@ -1,0 +1,81 @@
+import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+
+// The start of a SQL statement inside a string literal.
+/** The start of a SQL statement inside a literal whose closing delimiter is in `quote`. */
+const sqlStart = (quote: string) =>
+  String.raw`(?i:select\s[^${quote}]*?\bfrom\b|insert\s+into\b|update\s+[\w."\[\]]+\s+set\b|delete\s+from\b|(?:replace|merge)\s+into\b|with\s+\w+\s+as\s*\()`;
+
+export const sqlInjection: BuiltinPolicy = {
+  id: "sql-injection",
+  name: "SQL injection",
+  description:
+    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, f-strings and % / .format() in Python execute calls, template literals in JavaScript query calls, fmt.Sprintf in Go, concatenation in JDBC/JPA calls, request input and interpolation in PHP queries and Ruby/Rails interpolation.",
+  severity: "error",
+  enabled: true,
+  category: SECURITY_CATEGORY,
+  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.3.4", "cwe:CWE-89"],
+  patterns: [
+    {
+      id: "sql-string-concatenation",
+      type: "regex",
+      // "SELECT … FROM … " + x (JS, Java, C#, Go, Python, Ruby) or "…" . $x (PHP).
+      value: String.raw`(?i)["'\x60]\s*(?:select\b[^\n]*?\bfrom\b|insert\s+into\b|update\s+[\w.\x60"\[\]]+\s+set\b|delete\s+from\b)[^\n]*?["'\x60]\s*(?:\+\s*[$A-Za-z_(]|\.\s*\$)`,
+      message: "SQL statement built by string concatenation",
+      paths: paths("code"),
+    },
+    {
+      id: "python-sql-format",
+      type: "regex",
+      value: String.raw`(?:\.(?:execute|executemany|executescript|raw|exec_driver_sql)|\btext)\s*\(\s*(?:[rRbBuU]?[fF][rR]?"{3}[^"]*\{|[rRbBuU]?[fF][rR]?'{3}[^']*\{|[rRbBuU]?[fF][rR]?"[^"\n]*\{[^}\n]*\}|[rRbBuU]?[fF][rR]?'[^'\n]*\{[^}\n]*\}|["'][^"'\n]*["']\s*(?:%\s*[\w(\[{]|\.format\s*\(|\+\s*[A-Za-z_]))`,
+      message: "SQL query formatted with an f-string, % or .format() instead of bound parameters",
+      paths: paths("python"),
+    },
+    {
+      id: "js-sql-template-literal",
+      type: "regex",
+      value: String.raw`\.(?:query|execute|raw|run|all|get|prepare|exec|\$queryRawUnsafe|\$executeRawUnsafe|unsafe)\s*\(\s*\x60\s*${sqlStart("\\x60")}[^\x60]*\$\{`,
+      message: "SQL query built with a template literal instead of bound parameters",
+      paths: paths("js"),
+    },
+    {
+      id: "go-sql-sprintf",
+      type: "regex",
+      value: String.raw`\bfmt\.Sprintf\s*\(\s*(?:"\s*${sqlStart(String.raw`"\n`)}[^"\n]*%[svq]|\x60\s*${sqlStart("\\x60")}[^\x60]*%[svq])`,
+      message: "SQL query built with fmt.Sprintf instead of placeholders",
+      paths: paths("go"),
+    },
+    {
+      id: "java-sql-concatenation",
+      type: "regex",
+      value: String.raw`\.(?:executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|query|update)\s*\(\s*"[^"\n]*"\s*\+\s*[A-Za-z_(]`,
+      message: "SQL/JPQL query built by concatenation in a JDBC/JPA call",
+      paths: paths("java"),
+    },
+    {
+      id: "php-sql-user-input",
+      type: "regex",
+      value: String.raw`(?i)(?:\b(?:mysqli?_query|mysqli_real_query|mysqli_multi_query|pg_query|sqlite_query|mssql_query|odbc_exec)|->(?:query|exec|prepare|real_query|multi_query))\s*\([^;\n]*\$_(?:GET|POST|REQUEST|COOKIE)\b`,
+      message: "SQL query built from request input ($_GET, $_POST…)",
+      paths: paths("php"),
+    },
+    {
+      id: "php-sql-interpolation",
+      type: "regex",
+      value: String.raw`(?i)(?:\b(?:mysqli?_query|pg_query|sqlite_query)|->(?:query|exec|prepare|multi_query))\s*\([^;\n]*"\s*(?:select|insert|update|delete)\b[^"\n]*\$[A-Za-z_]`,
+      message: "SQL query with PHP variables interpolated into the string",
+      paths: paths("php"),
+    },
+    {
+      id: "ruby-sql-interpolation",
+      type: "regex",
+      value: String.raw`\.(?:where|not|find_by_sql|execute|exec_query|select_all|select_one|select_value|select_rows|order|reorder|group|having|joins|pluck|from|count_by_sql|delete_all|update_all)\s*\(?\s*"[^"\n]*#\{`,
+      message: "SQL fragment built with string interpolation in an ActiveRecord call",
+      paths: paths("ruby"),
+    },
+  ],
+  suggestions: [
+    "Use bound parameters (placeholders such as ?, $1, %s or :name passed separately to the driver) or the query builder of your ORM; never build SQL text from input. Identifiers that cannot be bound must come from an allow list.",
+  ],
+  documentation_url: docs("sql-injection"),
+  settings: builtinSettings(),
+};

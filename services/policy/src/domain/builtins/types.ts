@@ -1,0 +1,83 @@
+// What a built-in policy is made of, and the building blocks its definitions share.
+// Patterns are RE2 syntax (linear-time: no lookaround, no backreferences); the engine runs them
+// with the flags "gmu", so `^` and `$` anchor at line boundaries.
+import { z } from "zod";
+import type { PatternDef, Severity } from "../policy.js";
+import type { SettingsSchema } from "../settings.js";
+
+export interface BuiltinPattern extends PatternDef {
+  /** Every built-in rule has a stable kebab-case id, unique across all built-ins. */
+  id: string;
+  /** Name of the boolean setting that switches this pattern on; always on when absent. */
+  enabled_by?: string;
+}
+
+export interface BuiltinPolicy {
+  id: string;
+  name: string;
+  description: string;
+  severity: Severity;
+  enabled: boolean;
+  category: string;
+  /** `<framework>:<control>`: nist-ssdf (SP 800-218 v1.1), soc2, owasp-asvs (4.0.3), cwe. */
+  frameworks: string[];
+  patterns: BuiltinPattern[];
+  suggestions: string[];
+  documentation_url: string;
+  settings: SettingsSchema;
+}
+
+export const SECURITY_CATEGORY = "security";
+export const CONFIGURATION_CATEGORY = "configuration";
+
+export const docs = (id: string) => `https://verdict.dev/docs/policies/${id}`;
+
+/** Files a policy does not check: glob patterns, as the exclude_paths setting of every built-in. */
+export const EXCLUDE_PATHS = z
+  .array(z.string().min(1).max(500))
+  .max(100)
+  .default(() => []);
+
+/** The settings every built-in has (exclude_paths), plus the policy's own. */
+export function builtinSettings(shape: z.ZodRawShape = {}): SettingsSchema {
+  return z.strictObject({ ...shape, exclude_paths: EXCLUDE_PATHS });
+}
+
+// An assignment operator as written in most languages and config formats: `=`, `:`, `:=`, `=>`,
+// optionally after the closing quote of a quoted key (`"password": "..."`).
+export const ASSIGN = String.raw`["']?\s*(?::=|=>|[:=])\s*`;
+
+/** After a token: the end of the token alphabet (or of the line), so longer look-alikes do not match. */
+export const TOKEN_END = String.raw`(?:[^A-Za-z0-9_-]|$)`;
+
+// File path filters (RE2, on the path as given to the evaluation, `/`-separated).
+export const PATHS = {
+  js: [String.raw`(?i)\.(?:[cm]?jsx?|[cm]?tsx?)$`],
+  /** JavaScript plus the markup formats that embed it. */
+  web: [String.raw`(?i)\.(?:[cm]?jsx?|[cm]?tsx?|vue|svelte|astro|html?|ejs|hbs)$`],
+  python: [String.raw`(?i)\.pyw?$`],
+  go: [String.raw`(?i)\.go$`],
+  java: [String.raw`(?i)\.(?:java|kt|kts|groovy|scala)$`],
+  ruby: [String.raw`(?i)\.(?:rb|rake|erb|ru)$`, String.raw`(?:^|/)(?:Gemfile|Rakefile)$`],
+  php: [String.raw`(?i)\.(?:php[0-9]?|phtml|inc)$`],
+  dockerfile: [String.raw`(?i)(?:^|/)(?:Dockerfile|Containerfile)[^/]*$`, String.raw`(?i)\.dockerfile$`],
+  yaml: [String.raw`(?i)\.ya?ml$`],
+  shell: [String.raw`(?i)\.(?:sh|bash|zsh|ksh)$`, String.raw`(?:^|/)(?:Makefile|makefile|GNUmakefile)$`, String.raw`(?i)\.mk$`],
+  dotenv: [String.raw`(?i)(?:^|/)\.env(?:\.[^/]*)?$`, String.raw`(?i)\.env$`],
+  /** Source code in the languages the security rules know. */
+  code: [String.raw`(?i)\.(?:[cm]?jsx?|[cm]?tsx?|vue|svelte|pyw?|go|java|kt|kts|groovy|scala|rb|rake|php[0-9]?|cs|rs|swift|c|cc|cpp|h|hpp|m|dart|lua|pl|ex|exs|clj)$`],
+} as const;
+
+export const paths = (...groups: (keyof typeof PATHS)[]): string[] => groups.flatMap((g) => [...PATHS[g]]);
+
+// Framework references shared by several policies.
+export const SECRET_FRAMEWORKS = [
+  "nist-ssdf:PS.1.1",
+  "nist-ssdf:PW.5.1",
+  "nist-ssdf:PW.7.2",
+  "soc2:CC6.1",
+  "owasp-asvs:V2.10.4",
+  "owasp-asvs:V6.4.1",
+  "cwe:CWE-798",
+] as const;
+

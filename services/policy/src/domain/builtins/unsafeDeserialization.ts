@@ -1,0 +1,92 @@
+import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+
+export const unsafeDeserialization: BuiltinPolicy = {
+  id: "unsafe-deserialization",
+  name: "Unsafe deserialization",
+  description:
+    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load (Ruby) and node-serialize (Node.js).",
+  severity: "error",
+  enabled: true,
+  category: SECURITY_CATEGORY,
+  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.5.1", "owasp-asvs:V5.5.3", "cwe:CWE-502"],
+  patterns: [
+    {
+      id: "python-pickle-load",
+      type: "regex",
+      value: String.raw`\b(?:pickle|cPickle|_pickle|dill|cloudpickle)\.(?:loads?|Unpickler)\s*\(|\bjsonpickle\.decode\s*\(|\b(?:pd|pandas)\.read_pickle\s*\(`,
+      message: "pickle deserialization runs arbitrary code from the data",
+      paths: paths("python"),
+    },
+    {
+      id: "python-yaml-load",
+      type: "regex",
+      // yaml.load(x) without a Loader, an explicitly unsafe loader, or unsafe_load.
+      value: String.raw`\byaml\.load(?:_all)?\s*\(\s*(?:[^,()\n]|\([^()\n]*\))+\)|\byaml\.unsafe_load(?:_all)?\s*\(|\byaml\.load(?:_all)?\s*\((?:[^()\n]|\([^()\n]*\))*\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\byaml\.load(?:_all)?\s*\([^()\n]*,\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\s*\)`,
+      message: "yaml.load without SafeLoader can construct arbitrary Python objects",
+      paths: paths("python"),
+    },
+    {
+      id: "java-object-input-stream",
+      type: "regex",
+      value: String.raw`\bnew\s+ObjectInputStream\s*\(`,
+      message: "Java native deserialization (ObjectInputStream) of data that may be untrusted",
+      paths: paths("java"),
+    },
+    {
+      id: "java-xml-decoder",
+      type: "regex",
+      value: String.raw`\bnew\s+XMLDecoder\s*\(`,
+      message: "XMLDecoder executes the method calls described in its input",
+      paths: paths("java"),
+    },
+    {
+      id: "java-jackson-default-typing",
+      type: "regex",
+      value: String.raw`\.(?:enableDefaultTyping|activateDefaultTyping)\s*\(|@JsonTypeInfo\s*\(\s*use\s*=\s*JsonTypeInfo\.Id\.(?:CLASS|MINIMAL_CLASS)\b`,
+      message: "Jackson polymorphic typing by class name lets the input choose which classes to instantiate",
+      paths: paths("java"),
+    },
+    {
+      id: "java-snakeyaml-constructor",
+      type: "regex",
+      value: String.raw`\bnew\s+Yaml\s*\(\s*\)`,
+      message: "SnakeYAML's default constructor (before 2.0) can instantiate arbitrary classes",
+      keywords: ["snakeyaml"],
+      paths: paths("java"),
+    },
+    {
+      id: "php-unserialize-user-input",
+      type: "regex",
+      value: String.raw`(?i)\bunserialize\s*\([^;\n]*\$_(?:GET|POST|REQUEST|COOKIE|SERVER|FILES)\b`,
+      message: "unserialize() of request input enables PHP object injection",
+      paths: paths("php"),
+    },
+    {
+      id: "ruby-marshal-load",
+      type: "regex",
+      value: String.raw`\bMarshal\.(?:load|restore)\b`,
+      message: "Marshal.load can instantiate arbitrary objects from its input",
+      paths: paths("ruby"),
+    },
+    {
+      id: "ruby-yaml-load",
+      type: "regex",
+      value: String.raw`\b(?:YAML|Psych)\.(?:load|unsafe_load|load_file|unsafe_load_file|load_stream)\b`,
+      message: "YAML.load (Psych < 4) / unsafe_load can instantiate arbitrary objects; use YAML.safe_load",
+      paths: paths("ruby"),
+    },
+    {
+      id: "js-node-serialize",
+      type: "regex",
+      value: String.raw`\bunserialize\s*\(`,
+      message: "node-serialize's unserialize executes functions embedded in its input",
+      keywords: ["node-serialize", "serialize-javascript", "funcster"],
+      paths: paths("js"),
+    },
+  ],
+  suggestions: [
+    "Deserialize untrusted input only into plain data (JSON, yaml.safe_load, YAML.safe_load, json_decode), or bind it to explicit types with an allow list (ObjectInputFilter, Jackson without default typing); sign data that must round-trip through clients.",
+  ],
+  documentation_url: docs("unsafe-deserialization"),
+  settings: builtinSettings(),
+};

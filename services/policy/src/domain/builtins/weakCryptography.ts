@@ -1,0 +1,140 @@
+import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+
+// A password-ish identifier later on the same line.
+const PASSWORD = String.raw`(?i:passw(?:or)?d|pwd|passphrase|\bpass\b)`;
+// Weak cipher names as OpenSSL spells them: DES/3DES, RC2, RC4, Blowfish, CAST, IDEA, or any ECB mode.
+const WEAK_OPENSSL_CIPHER = String.raw`(?i:(?:des|rc2|rc4|bf|blowfish|cast5?|idea)(?:-[\w-]*)?|des3|des-ede3?(?:-[\w-]*)?|[\w-]*-ecb)`;
+
+export const weakCryptography: BuiltinPolicy = {
+  id: "weak-cryptography",
+  name: "Weak cryptography",
+  description:
+    "Detects broken or unsuitable cryptography: MD5/SHA-1 used to hash passwords, weak digests in Java, and weak ciphers or ECB mode (DES, 3DES, RC2, RC4, Blowfish, AES/ECB, Node's deprecated createCipher) in JavaScript, Java, Python, Go, PHP and Ruby.",
+  severity: "warning",
+  enabled: true,
+  category: SECURITY_CATEGORY,
+  frameworks: [
+    "nist-ssdf:PW.5.1",
+    "nist-ssdf:PW.7.2",
+    "soc2:CC6.1",
+    "owasp-asvs:V2.4.1",
+    "owasp-asvs:V6.2.2",
+    "owasp-asvs:V6.2.5",
+    "cwe:CWE-327",
+    "cwe:CWE-328",
+    "cwe:CWE-916",
+  ],
+  patterns: [
+    {
+      id: "js-weak-password-hash",
+      type: "regex",
+      value: String.raw`\bcreateHash\s*\(\s*["'](?i:md5|md4|sha1|sha-1|ripemd160)["']\s*\)[^\n]*${PASSWORD}`,
+      message: "Password hashed with MD5/SHA-1, which are fast and broken",
+      paths: paths("js"),
+    },
+    {
+      id: "python-weak-password-hash",
+      type: "regex",
+      value: String.raw`\bhashlib\.(?:md5|sha1|new\s*\(\s*["'](?i:md5|sha1)["'])[^\n]*${PASSWORD}`,
+      message: "Password hashed with MD5/SHA-1, which are fast and broken",
+      paths: paths("python"),
+    },
+    {
+      id: "php-weak-password-hash",
+      type: "regex",
+      value: String.raw`(?i)(?:\b(?:md5|sha1)\s*\(|\bhash\s*\(\s*["'](?:md5|sha1)["']\s*,)[^;\n]*\$\w*(?:pass|pwd)`,
+      message: "Password hashed with MD5/SHA-1, which are fast and broken",
+      paths: paths("php"),
+    },
+    {
+      id: "go-weak-password-hash",
+      type: "regex",
+      value: String.raw`\b(?:md5|sha1)\.(?:Sum|New)\w*\s*\([^\n]*${PASSWORD}`,
+      message: "Password hashed with MD5/SHA-1, which are fast and broken",
+      paths: paths("go"),
+    },
+    {
+      id: "ruby-weak-password-hash",
+      type: "regex",
+      value: String.raw`\bDigest::(?:MD5|SHA1)\.(?:hexdigest|digest|base64digest)\b[^\n]*${PASSWORD}`,
+      message: "Password hashed with MD5/SHA-1, which are fast and broken",
+      paths: paths("ruby"),
+    },
+    {
+      id: "java-weak-message-digest",
+      type: "regex",
+      value: String.raw`\bMessageDigest\.getInstance\s*\(\s*"(?i:MD2|MD4|MD5|SHA-?1|SHA)"|\bDigestUtils\.(?:md5|sha1|sha)(?:Hex)?\s*\(`,
+      message: "MD5/SHA-1 digest: broken for signatures and integrity, unsuitable for passwords",
+      paths: paths("java"),
+    },
+    {
+      id: "js-create-cipher",
+      type: "regex",
+      value: String.raw`\bcreate(?:Cipher|Decipher)\s*\(\s*["'\x60]`,
+      message: "crypto.createCipher derives the key with MD5 and uses no IV (deprecated, removed in Node.js 22)",
+      paths: paths("js"),
+    },
+    {
+      id: "js-weak-cipher",
+      type: "regex",
+      value: String.raw`\bcreate(?:Cipheriv|Decipheriv)\s*\(\s*["']${WEAK_OPENSSL_CIPHER}["']`,
+      message: "Weak cipher or ECB mode",
+      paths: paths("js"),
+    },
+    {
+      id: "java-weak-cipher",
+      type: "regex",
+      value: String.raw`\bCipher\.getInstance\s*\(\s*"(?i:DES|DESede|TripleDES|RC2|RC4|ARCFOUR|Blowfish)(?:/[^"]*)?"`,
+      message: "Weak cipher (DES, 3DES, RC2, RC4 or Blowfish)",
+      paths: paths("java"),
+    },
+    {
+      id: "java-ecb-mode",
+      type: "regex",
+      // "AES" alone means AES/ECB/PKCS5Padding with the default providers.
+      value: String.raw`\bCipher\.getInstance\s*\(\s*"(?i:AES|[A-Za-z0-9]+/ECB/[^"]*)"`,
+      message: "ECB mode leaks patterns of the plaintext (\"AES\" alone defaults to ECB)",
+      paths: paths("java"),
+    },
+    {
+      id: "python-weak-cipher",
+      type: "regex",
+      value: String.raw`\b(?:DES|DES3|ARC2|ARC4|Blowfish|CAST|XOR)\.new\s*\(|\balgorithms\.(?:TripleDES|ARC4|Blowfish|IDEA|CAST5|SEED)\s*\(`,
+      message: "Weak cipher (DES, 3DES, RC2, RC4, Blowfish, CAST, IDEA)",
+      paths: paths("python"),
+    },
+    {
+      id: "python-ecb-mode",
+      type: "regex",
+      value: String.raw`\bMODE_ECB\b|\bmodes\.ECB\s*\(`,
+      message: "ECB mode leaks patterns of the plaintext",
+      paths: paths("python"),
+    },
+    {
+      id: "go-weak-cipher",
+      type: "regex",
+      value: String.raw`\b(?:des\.NewCipher|des\.NewTripleDESCipher|rc4\.NewCipher|blowfish\.NewCipher|cast5\.NewCipher)\s*\(`,
+      message: "Weak cipher (DES, 3DES, RC4, Blowfish, CAST5)",
+      paths: paths("go"),
+    },
+    {
+      id: "php-weak-cipher",
+      type: "regex",
+      value: String.raw`(?i)\bopenssl_(?:en|de)crypt\s*\([^;\n]*["']${WEAK_OPENSSL_CIPHER}["']|\bmcrypt_(?:en|de)crypt\s*\(|\bMCRYPT_(?:DES|TRIPLEDES|BLOWFISH|RC2|ARCFOUR)\b|\bMCRYPT_MODE_ECB\b`,
+      message: "Weak cipher, ECB mode or the removed mcrypt extension",
+      paths: paths("php"),
+    },
+    {
+      id: "ruby-weak-cipher",
+      type: "regex",
+      value: String.raw`\bOpenSSL::Cipher(?:::\w+)?\.new\s*\(\s*["']${WEAK_OPENSSL_CIPHER}["']`,
+      message: "Weak cipher or ECB mode",
+      paths: paths("ruby"),
+    },
+  ],
+  suggestions: [
+    "Hash passwords with a slow, salted KDF (Argon2id, scrypt, bcrypt or PBKDF2 with a high iteration count); encrypt with an authenticated mode (AES-GCM, ChaCha20-Poly1305) through a vetted library; use SHA-256 or better for integrity.",
+  ],
+  documentation_url: docs("weak-cryptography"),
+  settings: builtinSettings(),
+};

@@ -1,0 +1,98 @@
+import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+
+// A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
+const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
+// Sanitizers that make an HTML sink acceptable.
+const SANITIZED = String.raw`(?i)\b(?:DOMPurify\.sanitize|sanitize(?:Html)?|purify|escapeHtml|xss)\s*\(`;
+
+export const xssSinks: BuiltinPolicy = {
+  id: "xss-sinks",
+  name: "Cross-site scripting sinks",
+  description:
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, mark_safe/Markup and |safe in Python templates, html_safe/raw in Rails.",
+  severity: "warning",
+  enabled: true,
+  category: SECURITY_CATEGORY,
+  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.3.3", "owasp-asvs:V5.2.1", "cwe:CWE-79"],
+  patterns: [
+    {
+      id: "js-inner-html",
+      type: "regex",
+      value: String.raw`\.(?:inner|outer)HTML\s*\+?=\s*${DYNAMIC_VALUE}[^\n]*`,
+      message: "A dynamic value assigned to innerHTML/outerHTML is parsed as HTML",
+      paths: paths("web"),
+      allowlist: [SANITIZED],
+    },
+    {
+      id: "js-insert-adjacent-html",
+      type: "regex",
+      value: String.raw`\.insertAdjacentHTML\s*\(\s*["'][\w-]+["']\s*,\s*${DYNAMIC_VALUE}[^\n]*`,
+      message: "A dynamic value passed to insertAdjacentHTML is parsed as HTML",
+      paths: paths("web"),
+      allowlist: [SANITIZED],
+    },
+    {
+      id: "js-document-write",
+      type: "regex",
+      value: String.raw`\bdocument\.write(?:ln)?\s*\(`,
+      message: "document.write writes unescaped HTML into the page",
+      paths: paths("web"),
+    },
+    {
+      id: "react-dangerously-set-inner-html",
+      type: "regex",
+      value: String.raw`\bdangerouslySetInnerHTML\s*=\s*\{\s*\{\s*__html\s*:[^\n]*`,
+      message: "dangerouslySetInnerHTML renders unescaped HTML",
+      paths: paths("web"),
+      allowlist: [SANITIZED],
+    },
+    {
+      id: "vue-v-html",
+      type: "regex",
+      value: String.raw`\bv-html\s*=\s*["']`,
+      message: "v-html renders unescaped HTML",
+      paths: [String.raw`(?i)\.(?:vue|html?)$`],
+    },
+    {
+      id: "angular-bypass-security-trust",
+      type: "regex",
+      value: String.raw`\.bypassSecurityTrust(?:Html|Script|Style|Url|ResourceUrl)\s*\(`,
+      message: "bypassSecurityTrust* switches off Angular's sanitization for this value",
+      paths: paths("js"),
+    },
+    {
+      id: "php-echo-user-input",
+      type: "regex",
+      value: String.raw`(?i)(?:\b(?:echo|print)\b\s*\(?\s*(?:["'][^"'\n]*["']\s*\.\s*)*|<\?=\s*)\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\b`,
+      message: "Request input echoed into the page without escaping",
+      paths: paths("php"),
+    },
+    {
+      id: "python-mark-safe",
+      type: "regex",
+      value: String.raw`\b(?:mark_safe|Markup|SafeString)\s*\(\s*(?:[A-Za-z_]|["'][^"'\n]*["']\s*(?:%|\+|\.format\s*\())`,
+      message: "mark_safe/Markup of a dynamic value disables template escaping",
+      paths: paths("python"),
+    },
+    {
+      id: "template-unescaped-output",
+      type: "regex",
+      // Jinja/Django `|safe`, Twig `|raw`, autoescape switched off.
+      value: String.raw`\{\{[^}\n]*\|\s*(?:safe|raw)\s*\}\}|\{%\s*autoescape\s+(?:false|off)\s*%\}`,
+      message: "Template output with escaping switched off",
+      paths: [String.raw`(?i)\.(?:html?|jinja2?|j2|djhtml|njk|twig)$`],
+    },
+    {
+      id: "ruby-html-safe",
+      type: "regex",
+      value: String.raw`\.html_safe\b|\braw\s*\(?\s*[@a-z_]|<%==`,
+      message: "html_safe/raw marks a string as safe HTML, bypassing Rails escaping",
+      paths: paths("ruby"),
+    },
+  ],
+  suggestions: [
+    "Insert text with textContent / innerText or the framework's escaped interpolation ({{ }}, {x}); when HTML is really needed, sanitize it with a vetted sanitizer (DOMPurify, bleach, Rails sanitize) right at the sink.",
+  ],
+  documentation_url: docs("xss-sinks"),
+  settings: builtinSettings(),
+};
