@@ -234,6 +234,7 @@ describe("listing and resolving", () => {
           min_entropy: 0,
           paths: [],
           allowlist: [],
+          generic: false,
         },
       ],
       exclude_paths: [],

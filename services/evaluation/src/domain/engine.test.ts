@@ -19,6 +19,7 @@ function policy(id: string, patterns: Partial<PatternToRun>[], severity = "error
       min_entropy: 0,
       paths: [],
       allowlist: [],
+      generic: false,
       ...p,
     })),
     exclude_paths: [],
@@ -253,6 +254,24 @@ describe("noise control", () => {
     const stripe = policy("stripe", [{ value: String.raw`\bsk_(?:live|test)_[A-Za-z0-9]{24}\b`, redact: true, allowlist: ["^sk_test_"] }]);
     expect(scanFile("a.txt", "sk_test_abcdefghijklmnopqrstuvwx", [stripe]).findings).toEqual([]);
     expect(scanFile("a.txt", "sk_live_abcdefghijklmnopqrstuvwx", [stripe]).findings).toHaveLength(1);
+  });
+});
+
+describe("one secret, one finding", () => {
+  const generic = policy("generic-secrets", [{ value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, min_entropy: 3, generic: true }], "warning");
+  const github = policy("source-control-tokens", [{ value: String.raw`\bghp_[A-Za-z0-9]{36}\b`, redact: true }]);
+  const token = "ghp_R8x2Kq9Lm4Np7Tz1Vb6Wc3Yd5Fh0Jg2Ks8Ma";
+
+  it("lets a specific rule's finding replace a generic rule's finding of the same secret", () => {
+    const result = scanFile("a.py", `token = "${token}"`, [generic, github]);
+    expect(result.findings.map((f) => f.policy_id)).toEqual(["source-control-tokens"]);
+    expect(scanFile("a.py", `token = "q8Z!r4Lp0@xV7mN2e5"`, [generic, github]).findings.map((f) => f.policy_id)).toEqual(["generic-secrets"]);
+  });
+
+  it("silences the secret completely when its specific finding is suppressed", () => {
+    const result = scanFile("a.py", `token = "${token}"  # verdict-ignore source-control-tokens: revoked`, [generic, github]);
+    expect(result.findings).toEqual([]);
+    expect(result.suppressions.map((s) => s.policy_id)).toEqual(["source-control-tokens"]);
   });
 });
 

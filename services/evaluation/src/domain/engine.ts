@@ -9,7 +9,7 @@ import RE2 from "re2";
 import { alignBack, ByteLines, codePointsBetween, type ByteLine } from "./bytes.js";
 import { skipReason, type SkipReason } from "./fileKinds.js";
 import { isPlaceholder, shannonEntropy } from "./noise.js";
-import { type Range } from "./redaction.js";
+import { mergeRanges, type Range } from "./redaction.js";
 import { buildSnippet } from "./snippet.js";
 import { covers, parseMarker } from "./suppression.js";
 
@@ -24,6 +24,8 @@ export interface PatternToRun {
   min_entropy: number;
   paths: string[];
   allowlist: string[];
+  /** A catch-all rule: yields to a specific rule that found the same secret. */
+  generic: boolean;
 }
 
 export interface PolicyToRun {
@@ -234,6 +236,7 @@ function scanFile(
   }
   if (!hits.length) return empty();
   hits.sort((a, b) => a.start - b.start);
+  const deduplicated = withoutGenericDuplicates(hits);
 
   // Suppression: a marker on the finding's line or the line before it.
   const suppressions: SuppressedFinding[] = [];
@@ -249,7 +252,7 @@ function scanFile(
     }
     return markerCache.get(n);
   };
-  for (const hit of hits) {
+  for (const hit of deduplicated) {
     const previous = options.allowSuppression ? markerOn(hit.line.line - 1) : undefined;
     const marker = options.allowSuppression ? (markerOn(hit.line.line) ?? (previous?.standalone ? previous : undefined)) : undefined;
     if (marker && covers(marker, hit.rule.policy.id, hit.rule.pattern.rule_id)) {
@@ -281,6 +284,31 @@ function scanFile(
     suggestion: hit.rule.policy.suggestion,
   }));
   return { findings, suppressions, matched: reported.length, bySeverity };
+}
+
+/**
+ * One secret, one finding: a generic rule (a password assignment, any high-entropy value)
+ * yields to a specific rule (a token format) that found the same secret, whether that finding
+ * is reported or suppressed, so silencing a token silences it completely.
+ */
+function withoutGenericDuplicates(hits: Hit[]): Hit[] {
+  const isSecret = (h: Hit) => h.rule.pattern.redact && h.secret !== undefined;
+  const specific = mergeRanges(hits.filter((h) => isSecret(h) && !h.rule.pattern.generic).map((h) => h.secret!));
+  if (!specific.length) return hits;
+  const overlapsSpecific = (r: Range) => {
+    // Binary search over the sorted, merged ranges of specific secrets.
+    let lo = 0;
+    let hi = specific.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const s = specific[mid]!;
+      if (s.end <= r.start) lo = mid + 1;
+      else if (s.start >= r.end) hi = mid - 1;
+      else return true;
+    }
+    return false;
+  };
+  return hits.filter((h) => !(isSecret(h) && h.rule.pattern.generic && overlapsSpecific(h.secret!)));
 }
 
 /** The finding's line around the match, decoded, with every secret on it masked. */

@@ -33,6 +33,8 @@ export interface PatternDef {
   paths?: string[];
   /** RE2 patterns: a match whose secret (or whole match) matches one is not reported. */
   allowlist?: string[];
+  /** A catch-all rule: its finding yields to a specific rule's finding of the same secret. */
+  generic?: boolean;
 }
 
 export interface Suggestion {
@@ -70,6 +72,7 @@ export interface ResolvedPattern {
   min_entropy: number;
   paths: string[];
   allowlist: string[];
+  generic: boolean;
 }
 
 /** A policy ready to run: only what the evaluation engine needs. */
@@ -102,6 +105,7 @@ export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
       min_entropy: p.min_entropy !== undefined && minEntropy !== undefined ? minEntropy : (p.min_entropy ?? 0),
       paths: p.paths ?? [],
       allowlist: p.allowlist ?? [],
+      generic: p.generic ?? false,
     })),
     exclude_paths: Array.isArray(excludes) ? excludes.filter((x): x is string => typeof x === "string") : [],
   };

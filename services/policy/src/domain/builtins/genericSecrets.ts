@@ -17,6 +17,7 @@ export const genericSecrets: BuiltinPolicy = {
   patterns: [
     {
       id: "generic-secret-assignment",
+      generic: true,
       type: "regex",
       // The name must end with the secret-sounding word (tokenizer = "…" is no token).
       value: String.raw`(?i)(?:token|credentials?|(?:private|signing|encryption|master|session|hmac|jwt|app)[_-]?(?:key|secret))${ASSIGN}["'\x60]([A-Za-z0-9_\-./+=~]{20,})["'\x60]`,
@@ -37,6 +38,7 @@ export const genericSecrets: BuiltinPolicy = {
     },
     {
       id: "basic-auth-header",
+      generic: true,
       type: "regex",
       value: String.raw`(?i)\bauthorization["']?\s*[:=,]\s*["'\x60]?basic\s+([A-Za-z0-9+/]{12,}={0,2})`,
       message: "Credentials in an HTTP Basic Authorization header",
@@ -45,6 +47,7 @@ export const genericSecrets: BuiltinPolicy = {
     },
     {
       id: "bearer-token-header",
+      generic: true,
       type: "regex",
       value: String.raw`(?i)\bauthorization["']?\s*[:=,]\s*["'\x60]?bearer\s+([A-Za-z0-9._~+/-]{20,}=*)`,
       message: "Token in an HTTP Bearer Authorization header",
@@ -54,6 +57,7 @@ export const genericSecrets: BuiltinPolicy = {
     },
     {
       id: "dotenv-secret",
+      generic: true,
       type: "regex",
       // Committed .env files (not .env.example / .env.sample / .env.template).
       value: String.raw`^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*[ \t]*=[ \t]*["']?([^\s"'#$]{8,})`,

@@ -14,6 +14,7 @@ export const hardcodedCredentials: BuiltinPolicy = {
   patterns: [
     {
       id: "password-assignment",
+      generic: true,
       type: "regex",
       // The value must be 4+ characters and not look like a placeholder (`${VAR}`, `<changeme>`,
       // `%s`, `****`); only the value (group 1) is masked so the key name stays readable.
@@ -32,6 +33,7 @@ export const hardcodedCredentials: BuiltinPolicy = {
     },
     {
       id: "generic-api-key-assignment",
+      generic: true,
       type: "regex",
       value: String.raw`(?i)(?:api[_-]?key|access[_-]?token|auth[_-]?token)[a-z0-9_-]*${ASSIGN}["']([A-Za-z0-9_\-./+=]{16,})["']`,
       message: "Hardcoded API key or access token",

@@ -70,6 +70,11 @@ export interface ResolvedPattern {
   paths: string[];
   /** RE2 patterns: a match whose secret (or whole match) matches one is not a finding. */
   allowlist: string[];
+  /**
+   * A catch-all rule (a password assignment, any high-entropy value): its finding yields to a
+   * specific rule's finding of the same secret.
+   */
+  generic: boolean;
 }
 
 export interface ResolvedPolicy {
@@ -683,6 +688,7 @@ function createBaseResolvedPattern(): ResolvedPattern {
     min_entropy: 0,
     paths: [],
     allowlist: [],
+    generic: false,
   };
 }
 
@@ -714,6 +720,9 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     }
     for (const v of message.allowlist) {
       writer.uint32(74).string(v!);
+    }
+    if (message.generic !== false) {
+      writer.uint32(80).bool(message.generic);
     }
     return writer;
   },
@@ -803,6 +812,14 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
             message.allowlist.push(reader.string());
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.generic = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -840,6 +857,7 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
       allowlist: globalThis.Array.isArray(object?.allowlist)
         ? object.allowlist.map((e: any) => globalThis.String(e))
         : [],
+      generic: isSet(object.generic) ? globalThis.Boolean(object.generic) : false,
     };
   },
 
@@ -872,6 +890,9 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     if (message.allowlist?.length) {
       obj.allowlist = message.allowlist;
     }
+    if (message.generic !== false) {
+      obj.generic = message.generic;
+    }
     return obj;
   },
 
@@ -889,6 +910,7 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     message.min_entropy = object.min_entropy ?? 0;
     message.paths = object.paths?.map((e) => e) || [];
     message.allowlist = object.allowlist?.map((e) => e) || [];
+    message.generic = object.generic ?? false;
     return message;
   },
 };
