@@ -1,0 +1,234 @@
+// pnpm bench:api [URL]
+//
+// Throughput of POST /v1/evaluations end to end (HTTP, validation, gRPC between the services,
+// matching, storage), compared with the engine alone scanning the same files in this process.
+// The ratio shows what the service costs on top of matching (all-in-one runs the gateway and
+// every service in one Node.js process, so both sides have one thread for the work).
+//
+// Target: URL (default http://127.0.0.1:8080) with the key in VERDICT_API_KEY. With neither, the
+// script starts Verdict all-in-one itself (free port, temporary data directory, generated
+// operator key), creates an organization whose rate limits the load cannot reach, and stops the
+// instance at the end.
+//
+// Load: 10 distinct payloads of 40 files of ~10 KB (the generator of bench:engine), sent by 2
+// concurrent clients for 15 seconds or 200 requests, after one warm-up request per payload
+// (which also compiles the organization's engine). Both sides run the organization's enabled
+// built-in policies with its settings (an organization this script creates gets the API-key
+// rules switched on, as in bench:engine); requests name those policies, so custom ones do not run.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import process from "node:process";
+import { createInterface } from "node:readline";
+import { clearTimeout, setTimeout } from "node:timers";
+import {
+  compileEngine,
+  fmtInt,
+  fmtRate,
+  importBuilt,
+  patternCount,
+  peakRss,
+  print,
+  printTable,
+  ratioLine,
+  resolveBuiltins,
+  ROOT,
+  warmMedian,
+} from "./common.mjs";
+import { generateFiles } from "./corpus.mjs";
+
+const DEFAULT_URL = "http://127.0.0.1:8080";
+const PAYLOADS = 10;
+const FILES_PER_PAYLOAD = 40;
+const FILE_BYTES = 10 * 1024;
+const CONCURRENCY = 2;
+const DURATION_MS = 15_000;
+const MAX_REQUESTS = 200;
+const ENGINE_PASSES = 5;
+const TARGET_VS_ENGINE = 0.5;
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 20_000;
+// Far above what this load sends, within what the API accepts.
+const UNREACHABLE_LIMITS = { per_minute: 10_000_000, per_hour: 10_000_000, per_day: 10_000_000, evaluations_create_per_minute: 10_000_000 };
+
+/** One API call; throws with the response body on any unexpected status. */
+async function call(base, key, method, path, body) {
+  const res = await globalThis
+    .fetch(`${base}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    })
+    .catch((err) => {
+      throw new Error(`${method} ${base}${path}: ${err.cause?.message ?? err.message}`);
+    });
+  const text = await res.text();
+  if (!res.ok) {
+    const hint = res.status === 429 ? " (the organization's rate limits are too low for this load: raise them with PATCH /v1/organizations/{id})" : "";
+    throw new Error(`${method} ${path}: HTTP ${res.status}${hint}\n${text}`);
+  }
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** Starts Verdict all-in-one and resolves once it listens, with its URL and operator key. */
+async function startInstance() {
+  const { generateKey } = await importBuilt("services/identity/dist/domain/apiKey.js");
+  const dataDir = mkdtempSync(join(tmpdir(), "verdict-bench-data-"));
+  const operatorKey = generateKey("prod");
+  const child = spawn(process.execPath, [`${ROOT}services/all-in-one/dist/main.js`], {
+    env: { ...process.env, VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_HTTP_PORT: "0", VERDICT_DATA_DIR: dataDir, VERDICT_BOOTSTRAP_API_KEY: operatorKey },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  // The log (JSON lines on stdout) is read to the end so the instance never blocks on it; its
+  // "Verdict is ready" line names the port it took.
+  const lines = createInterface({ input: child.stdout });
+  try {
+    const port = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error("Verdict did not start within 60 s")), READY_TIMEOUT_MS);
+      lines.on("line", (line) => {
+        if (!line.includes("Verdict is ready")) return;
+        clearTimeout(timer);
+        resolve(JSON.parse(line).http_port);
+      });
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`Verdict exited (code ${code}) before it was ready:\n${stderr}`));
+      });
+    });
+    return { url: `http://127.0.0.1:${port}`, operatorKey, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** An organization of its own for the load, with the API-key rules on; returns its admin key. */
+async function createBenchOrganization(url, operatorKey) {
+  const created = await call(url, operatorKey, "POST", "/v1/organizations", { name: "bench", plan: "enterprise", rate_limits: UNREACHABLE_LIMITS });
+  const key = created.api_key.key;
+  await call(url, key, "PATCH", "/v1/policies/hardcoded-credentials", { settings: { detect_api_keys: true } });
+  return key;
+}
+
+/** The organization's enabled built-ins with its settings, resolved as its engine receives them. */
+async function organizationPolicies(url, key) {
+  const { policies } = await call(url, key, "GET", "/v1/policies?enabled=true");
+  const ids = policies.filter((p) => p.builtin).map((p) => p.id);
+  const settings = {};
+  for (const id of ids) settings[id] = (await call(url, key, "GET", `/v1/policies/${id}`)).settings;
+  const { settings: org } = await call(url, key, "GET", "/v1/organization");
+  return { ids, policies: resolveBuiltins(settings).filter((p) => ids.includes(p.id)), allowSuppression: org.allow_inline_suppression };
+}
+
+/** Sends the payloads round-robin from CONCURRENCY clients until the time or request budget ends. */
+async function load(url, key, payloads) {
+  const latencies = [];
+  let bytes = 0;
+  let sent = 0;
+  const start = performance.now();
+  const deadline = start + DURATION_MS;
+  const client = async () => {
+    while (sent < MAX_REQUESTS && performance.now() < deadline) {
+      const payload = payloads[sent++ % payloads.length];
+      const t = performance.now();
+      await call(url, key, "POST", "/v1/evaluations", payload.json);
+      latencies.push(performance.now() - t);
+      bytes += payload.bytes;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, client));
+  return { seconds: (performance.now() - start) / 1e3, latencies, bytes };
+}
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function main() {
+  const urlArg = process.argv[2];
+  const envKey = process.env.VERDICT_API_KEY;
+  if (urlArg && !envKey) throw new Error("Set VERDICT_API_KEY to a key of the instance at " + urlArg);
+  const instance = urlArg || envKey ? undefined : await startInstance();
+  try {
+    // Accepts the base URL with or without the /v1 prefix of the API.
+    const url = (urlArg ?? instance?.url ?? DEFAULT_URL).replace(/\/+$/, "").replace(/\/v1$/, "");
+    const key = instance ? await createBenchOrganization(url, instance.operatorKey) : envKey;
+    const { ids, policies, allowSuppression } = await organizationPolicies(url, key);
+
+    const payloads = Array.from({ length: PAYLOADS }, (_, i) => {
+      const files = generateFiles({ count: FILES_PER_PAYLOAD, size: FILE_BYTES, seed: 1000 + i });
+      const json = JSON.stringify({
+        repository: "bench/api",
+        ref: `bench-${i}`,
+        policies: ids,
+        files: files.map((f) => ({ path: f.path, status: "modified", content: f.content.toString("utf8") })),
+      });
+      return { files, json, bytes: files.reduce((n, f) => n + f.content.length, 0) };
+    });
+
+    // Warm-up, one request per payload; their summaries are the API's findings per pass.
+    let apiFindings = 0;
+    for (const p of payloads) apiFindings += (await call(url, key, "POST", "/v1/evaluations", p.json)).summary.total_violations;
+    const api = await load(url, key, payloads);
+
+    // The engine alone, in this process, on the same files. A timed run is ENGINE_PASSES passes
+    // over all the payloads, long enough not to be lost in timer and scheduling noise.
+    const engine = compileEngine(policies);
+    const allFiles = payloads.flatMap((p) => p.files);
+    const passBytes = payloads.reduce((n, p) => n + p.bytes, 0);
+    const scanAll = () => allFiles.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression }).matched, 0);
+    const inProcess = warmMedian(() => {
+      let findings = 0;
+      for (let i = 0; i < ENGINE_PASSES; i++) findings = scanAll();
+      return findings;
+    });
+
+    const apiRate = api.bytes / api.seconds;
+    const engineRate = (ENGINE_PASSES * passBytes) / inProcess.seconds;
+    const perPass = (passBytes / PAYLOADS) | 0;
+    print("Verdict API benchmark");
+    print(`  target     ${url}${instance ? " (all-in-one started by this script, dedicated organization)" : ""}`);
+    print(`  payloads   ${PAYLOADS} distinct, ${FILES_PER_PAYLOAD} files each, ${fmtInt(perPass)} bytes on average; ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1e3} s or ${MAX_REQUESTS} requests`);
+    print(`  policies   ${policies.length} built-in (${patternCount(policies)} rules), the organization's settings`);
+    print(`  timing     API: the whole run; engine: 1 warm-up + median of 3 runs of ${ENGINE_PASSES} passes over the payloads; MB = 10^6 bytes\n`);
+    printTable([
+      ["", "MB/s", "req/s", "p50 ms", "p99 ms", "requests", "findings / pass"],
+      [
+        "API (POST /v1/evaluations)",
+        fmtRate(apiRate),
+        (api.latencies.length / api.seconds).toFixed(1),
+        percentile(api.latencies, 50).toFixed(1),
+        percentile(api.latencies, 99).toFixed(1),
+        fmtInt(api.latencies.length),
+        fmtInt(apiFindings),
+      ],
+      ["engine in-process, 1 thread", fmtRate(engineRate), ((ENGINE_PASSES * PAYLOADS) / inProcess.seconds).toFixed(1), "", "", "", fmtInt(inProcess.result)],
+    ]);
+    print();
+    print(`  API / engine   ${ratioLine(apiRate / engineRate, TARGET_VS_ENGINE)}`);
+    print(`  peak RSS       ${peakRss()} (this process)`);
+  } finally {
+    await instance?.stop();
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});
