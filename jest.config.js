@@ -10,10 +10,12 @@ const common = {
 };
 
 export default {
+  // A global option (ignored inside projects). Black-box suites start real processes and send
+  // hundreds of requests, and unit suites start gRPC services: 5 s is too tight on a shared
+  // 2-core machine; a test that hangs still fails.
+  testTimeout: 60_000,
   projects: [
     { ...common, displayName: "unit", rootDir: ".", testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts"] },
-    // Black-box suites start real processes and send hundreds of requests: 5 s is too tight on
-    // a shared 2-core machine.
-    { ...common, displayName: "e2e", rootDir: ".", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"], testTimeout: 60_000 },
+    { ...common, displayName: "e2e", rootDir: ".", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
   ],
 };
