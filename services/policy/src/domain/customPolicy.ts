@@ -3,7 +3,7 @@
 // domain errors (422), reported with RE2's own reason.
 import type { FieldError } from "@verdict/kit";
 import { patternProblem, PATTERN_TYPES } from "./pattern.js";
-import { DEFAULT_CUSTOM_CATEGORY, isSeverity, SEVERITIES, type PatternDef, type Severity, type Suggestion } from "./policy.js";
+import { DEFAULT_CUSTOM_CATEGORY, isSeverity, SEVERITIES, type PatternDef, type PolicyDescription, type Severity, type Suggestion } from "./policy.js";
 
 export const POLICY_ID_RE = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;
 /** `<framework_id>:<control_id>`, e.g. `owasp-asvs:V2.10.4`, `soc2:CC6.1`. */
@@ -29,17 +29,9 @@ export interface CustomPolicyInput {
   enabled?: boolean;
 }
 
-export interface CustomPolicy {
-  id: string;
-  name: string;
-  description: string;
-  severity: Severity;
-  enabled: boolean;
-  category: string;
-  frameworks: string[];
+export interface CustomPolicy extends PolicyDescription {
   patterns: PatternDef[];
   suggestions: Suggestion[];
-  documentation_url: string;
   created_at: string;
   updated_at: string;
 }

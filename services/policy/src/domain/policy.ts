@@ -41,20 +41,25 @@ export interface Suggestion {
   text: string;
 }
 
-export interface EffectivePolicy {
+/** What describes a policy, whether built in, custom, or the effective view of either. */
+export interface PolicyDescription {
   id: string;
   name: string;
   description: string;
   severity: Severity;
   enabled: boolean;
   category: string;
+  /** `<framework>:<control>`: nist-ssdf (SP 800-218 v1.1), soc2, owasp-asvs (4.0.3), cwe. */
   frameworks: string[];
+  documentation_url: string;
+}
+
+export interface EffectivePolicy extends PolicyDescription {
   /** The patterns that run under the current settings. */
   patterns: PatternDef[];
   suggestions: Suggestion[];
   /** Defaults merged with the organization's overrides. */
   settings: Record<string, unknown>;
-  documentation_url: string;
   builtin: boolean;
   /** Absent for built-ins, which are defined in code rather than created. */
   created_at?: string;

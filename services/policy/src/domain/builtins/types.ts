@@ -2,7 +2,7 @@
 // Patterns are RE2 syntax (linear-time: no lookaround, no backreferences); the engine runs them
 // with the flags "gmu", so `^` and `$` anchor at line boundaries.
 import { z } from "zod";
-import type { PatternDef, Severity } from "../policy.js";
+import type { PatternDef, PolicyDescription } from "../policy.js";
 import type { SettingsSchema } from "../settings.js";
 
 export interface BuiltinPattern extends PatternDef {
@@ -12,18 +12,9 @@ export interface BuiltinPattern extends PatternDef {
   enabled_by?: string;
 }
 
-export interface BuiltinPolicy {
-  id: string;
-  name: string;
-  description: string;
-  severity: Severity;
-  enabled: boolean;
-  category: string;
-  /** `<framework>:<control>`: nist-ssdf (SP 800-218 v1.1), soc2, owasp-asvs (4.0.3), cwe. */
-  frameworks: string[];
+export interface BuiltinPolicy extends PolicyDescription {
   patterns: BuiltinPattern[];
   suggestions: string[];
-  documentation_url: string;
   settings: SettingsSchema;
 }
 
