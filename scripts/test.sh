@@ -23,7 +23,9 @@ e2e_rc=$?
 echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
 bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1
 fuzz_rc=$?
-tail -25 "$results/fuzz.log"
+# schemathesis frames its summary like pytest ("=== 1 warning in 39s ==="); CI log readers
+# take such a line for a pytest run with no test, so print the summary without the frame.
+tail -25 "$results/fuzz.log" | sed -E 's/^=+ ?(.*[^= ]) ?=+$/-- \1 --/; /^=+$/d'
 echo "{\"numPassedTests\": $([ $fuzz_rc -eq 0 ] && echo 1 || echo 0), \"numFailedTests\": $([ $fuzz_rc -eq 0 ] && echo 0 || echo 1), \"numRuntimeErrorTestSuites\": 0}" > "$results/fuzz.json"
 
 node -e '
