@@ -1,0 +1,1 @@
+export type { Catalog, CatalogControl, CatalogKind } from "./domain/catalogs/types.js";
