@@ -78,7 +78,9 @@ async function startInstance() {
   const { generateKey } = await importBuilt("services/identity/dist/domain/apiKey.js");
   const dataDir = mkdtempSync(join(tmpdir(), "verdict-bench-data-"));
   const operatorKey = generateKey("prod");
-  const child = spawn(process.execPath, [`${ROOT}services/all-in-one/dist/main.js`], {
+  // VERDICT_BENCH_NODE_ARGS passes flags to the instance's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.VERDICT_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, `${ROOT}services/all-in-one/dist/main.js`], {
     env: { ...process.env, VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_HTTP_PORT: "0", VERDICT_DATA_DIR: dataDir, VERDICT_BOOTSTRAP_API_KEY: operatorKey },
     stdio: ["ignore", "pipe", "pipe"],
   });

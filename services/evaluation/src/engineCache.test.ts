@@ -18,9 +18,12 @@ describe("EngineCache", () => {
     const cache = new EngineCache(8);
     const a = cache.get("org_a", "v1", policies("foo"));
     expect(cache.get("org_a", "v1", policies("ignored"))).toBe(a);
+    expect(cache.peek("org_a", "v1")).toBe(a);
+    expect(cache.peek("org_b", "v1")).toBeUndefined();
     const b = cache.get("org_a", "v2", policies("bar"));
     expect(b).not.toBe(a);
-    expect(b.scan("x.txt", Buffer.from("bar"), { allowSuppression: true }).findings).toHaveLength(1);
+    expect(b.policyIds).toEqual(["p"]);
+    expect(b.engine.scan("x.txt", Buffer.from("bar"), { allowSuppression: true }).findings).toHaveLength(1);
   });
 
   it("forgets an organization's engines on request and evicts the least recently used", () => {
@@ -33,5 +36,20 @@ describe("EngineCache", () => {
     expect(cache.get("org_a", "v1", policies("a"))).toBe(a);
     cache.forget("org_a");
     expect(cache.get("org_a", "v1", policies("a"))).not.toBe(a);
+  });
+
+  it("remembers the version each request shape resolved to, per organization, until forgotten", () => {
+    const cache = new EngineCache(2);
+    cache.remember("org_a", [], "v1");
+    cache.remember("org_a", ["p", "q"], "v2");
+    cache.remember("org_b", [], "v3");
+    expect(cache.lastVersion("org_a", [])).toBe("v1");
+    expect(cache.lastVersion("org_a", ["p", "q"])).toBe("v2");
+    expect(cache.lastVersion("org_a", ["q", "p"])).toBeUndefined();
+    cache.remember("org_a", [], "v4");
+    expect(cache.lastVersion("org_a", [])).toBe("v4");
+    cache.forget("org_a");
+    expect(cache.lastVersion("org_a", [])).toBeUndefined();
+    expect(cache.lastVersion("org_b", [])).toBe("v3");
   });
 });

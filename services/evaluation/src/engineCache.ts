@@ -2,32 +2,75 @@
 // costs milliseconds; an evaluation of a small change takes less, so engines are reused. The
 // key includes the version the policy service computes from everything the engine receives, so
 // a stale engine is never used; policy.changed events only free memory early.
+//
+// The cache also remembers which version each (organization, requested policies) pair resolved
+// to last, so the next evaluation can tell the policy service the version it holds and get an
+// "unchanged" answer instead of every pattern again.
 import { compileEngine, type Engine, type PolicyToRun } from "./domain/engine.js";
 
+export interface CachedEngine {
+  engine: Engine;
+  /** Ids of the policies the engine runs, in resolution order. */
+  policyIds: string[];
+}
+
 export class EngineCache {
-  private readonly engines = new Map<string, Engine>();
+  private readonly engines = new Map<string, CachedEngine>();
+  private readonly latest = new Map<string, string>();
 
   constructor(private readonly capacity = 64) {}
 
-  get(organizationId: string, version: string, policies: readonly PolicyToRun[]): Engine {
-    const key = `${organizationId}\0${version}`;
-    let engine = this.engines.get(key);
-    if (engine) {
-      // Least recently used goes first: re-insert to mark as recent.
-      this.engines.delete(key);
-    } else {
-      engine = compileEngine(policies);
-      if (this.engines.size >= this.capacity) this.engines.delete(this.engines.keys().next().value!);
-    }
-    this.engines.set(key, engine);
-    return engine;
+  /** The engine for this version, compiled from `policies` unless already cached. */
+  get(organizationId: string, version: string, policies: readonly PolicyToRun[]): CachedEngine {
+    return this.touch(`${organizationId}\0${version}`) ?? this.add(`${organizationId}\0${version}`, policies);
+  }
+
+  /** The cached engine for this version, if it is still cached. */
+  peek(organizationId: string, version: string): CachedEngine | undefined {
+    return this.touch(`${organizationId}\0${version}`);
+  }
+
+  /** The version the request resolved to last time (a hint for the policy service). */
+  lastVersion(organizationId: string, requested: readonly string[]): string | undefined {
+    return this.latest.get(requestKey(organizationId, requested));
+  }
+
+  remember(organizationId: string, requested: readonly string[], version: string): void {
+    const key = requestKey(organizationId, requested);
+    this.latest.delete(key);
+    // A few request shapes per engine is plenty (all policies, or a CI job's fixed subset).
+    if (this.latest.size >= this.capacity * 4) this.latest.delete(this.latest.keys().next().value!);
+    this.latest.set(key, version);
   }
 
   forget(organizationId: string): void {
-    for (const key of this.engines.keys()) if (key.startsWith(`${organizationId}\0`)) this.engines.delete(key);
+    const prefix = `${organizationId}\0`;
+    for (const key of this.engines.keys()) if (key.startsWith(prefix)) this.engines.delete(key);
+    for (const key of this.latest.keys()) if (key.startsWith(prefix)) this.latest.delete(key);
   }
 
   get size(): number {
     return this.engines.size;
   }
+
+  private touch(key: string): CachedEngine | undefined {
+    const hit = this.engines.get(key);
+    if (hit) {
+      // Least recently used goes first: re-insert to mark as recent.
+      this.engines.delete(key);
+      this.engines.set(key, hit);
+    }
+    return hit;
+  }
+
+  private add(key: string, policies: readonly PolicyToRun[]): CachedEngine {
+    const entry = { engine: compileEngine(policies), policyIds: policies.map((p) => p.id) };
+    if (this.engines.size >= this.capacity) this.engines.delete(this.engines.keys().next().value!);
+    this.engines.set(key, entry);
+    return entry;
+  }
+}
+
+function requestKey(organizationId: string, requested: readonly string[]): string {
+  return `${organizationId}\0${requested.join("\0")}`;
 }

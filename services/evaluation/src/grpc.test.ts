@@ -108,6 +108,22 @@ describe("creating an evaluation", () => {
     expect(evaluation.violations.map((v) => v.policy_id)).toEqual(["private-keys"]);
   });
 
+  it("applies a policy change to the very next evaluation and keeps applying it", async () => {
+    const org = "org_policy_changes";
+    const evalFile = [file("src/run.js", "run(eval(input));")];
+    const severityNow = async () => (await create({ organization_id: org, files: evalFile })).violations.map((v) => v.severity);
+    expect(await severityNow()).toEqual(["warning"]);
+    expect(await severityNow()).toEqual(["warning"]);
+    await h.policy.client.updatePolicy({ organization_id: org, policy_id: "dangerous-eval", severity: "error" });
+    // No waiting for policy.changed: the version the policy service answers has moved on.
+    expect(await severityNow()).toEqual(["error"]);
+    expect(await severityNow()).toEqual(["error"]);
+    await h.policy.client.updatePolicy({ organization_id: org, policy_id: "dangerous-eval", enabled: false });
+    expect(await severityNow()).toEqual([]);
+    await h.policy.client.updatePolicy({ organization_id: org, policy_id: "dangerous-eval", enabled: true, severity: "warning" });
+    expect(await severityNow()).toEqual(["warning"]);
+  });
+
   it("passes unknown policy errors from the policy service through unchanged", async () => {
     await expect(create({ policies: ["no-such-policy", "aws-credentials"] })).rejects.toMatchObject({
       kind: "unprocessable",

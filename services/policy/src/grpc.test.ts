@@ -255,6 +255,28 @@ describe("listing and resolving", () => {
     });
   });
 
+  it("answers unchanged, without patterns, while the caller's version is current, and a new version after any change", async () => {
+    const first = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: [] });
+    expect(first.unchanged).toBe(false);
+    expect(first.policies.length).toBeGreaterThan(0);
+
+    const again = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: [], known_version: first.version });
+    expect(again).toEqual({ policies: [], version: first.version, unchanged: true });
+    // A different request shape or an outdated version gets the policies.
+    const subset = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["dangerous-eval"], known_version: first.version });
+    expect(subset.unchanged).toBe(false);
+    expect(subset.policies.map((p) => p.id)).toEqual(["dangerous-eval"]);
+
+    await h.client.updatePolicy({ organization_id: ORG, policy_id: "dangerous-eval", severity: "error" });
+    const changed = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: [], known_version: first.version });
+    expect(changed.unchanged).toBe(false);
+    expect(changed.version).not.toBe(first.version);
+    expect(changed.policies.find((p) => p.id === "dangerous-eval")!.severity).toBe("error");
+    await h.client.updatePolicy({ organization_id: ORG, policy_id: "dangerous-eval", severity: "warning" });
+    // Back to the same inputs: the same version as before.
+    expect((await h.client.resolvePolicies({ organization_id: ORG, policy_ids: [] })).version).toBe(first.version);
+  });
+
   it("includes setting-gated patterns only while the setting is on", async () => {
     const patternsOf = async () =>
       (await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["hardcoded-credentials"] })).policies[0]!.patterns.map((p) => p.message);

@@ -1,9 +1,8 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import { createHash } from "node:crypto";
 import type { AsyncService } from "@verdict/kit";
 import { policyV1 } from "@verdict/proto";
 import type { PolicyDeps } from "./deps.js";
-import type { EffectivePolicy, ResolvedPolicy } from "./domain/policy.js";
+import type { EffectivePolicy } from "./domain/policy.js";
 import type { RepositoryRecord } from "./repo.js";
 import { createPolicy } from "./usecases/createPolicy.js";
 import { deletePolicy } from "./usecases/deletePolicy.js";
@@ -42,11 +41,6 @@ function toRepository(r: RepositoryRecord): policyV1.Repository {
     connected_at: r.connected_at,
     last_evaluation: r.last_evaluation ?? undefined,
   };
-}
-
-/** A digest of everything the engine receives: equal versions compile to equal engines. */
-function resolutionVersion(policies: ResolvedPolicy[]): string {
-  return createHash("sha256").update(JSON.stringify(policies)).digest("base64url").slice(0, 22);
 }
 
 export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
@@ -97,8 +91,9 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
       return {};
     },
     async resolvePolicies(req) {
-      const policies = await resolvePolicies(deps, req.organization_id, req.policy_ids);
-      return { policies, version: resolutionVersion(policies) };
+      const { policies, version } = await resolvePolicies(deps, req.organization_id, req.policy_ids);
+      if (req.known_version && req.known_version === version) return { policies: [], version, unchanged: true };
+      return { policies, version, unchanged: false };
     },
     async listRepositories(req) {
       return { repositories: (await listRepositories(deps, req.organization_id)).map(toRepository) };

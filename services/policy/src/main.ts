@@ -4,6 +4,7 @@ import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type L
 import { SERVICE_NAMES, policyV1, reflectionDefinition } from "@verdict/proto";
 import type { Store } from "@verdict/store";
 import type { PolicyDeps } from "./deps.js";
+import { ResolutionCache } from "./usecases/resolvePolicies.js";
 import { policyHandlers } from "./grpc.js";
 import { PolicyRepo } from "./repo.js";
 import { recordEvaluation, type EvaluationCompletedData } from "./usecases/recordEvaluation.js";
@@ -25,7 +26,7 @@ export interface PolicyService {
 export async function startPolicyService(opts: PolicyServiceOptions): Promise<PolicyService> {
   const repo = new PolicyRepo(opts.store);
   await repo.init();
-  const deps: PolicyDeps = { repo, bus: opts.bus, clock: opts.clock ?? systemClock, logger: opts.logger };
+  const deps: PolicyDeps = { repo, bus: opts.bus, clock: opts.clock ?? systemClock, logger: opts.logger, resolutions: new ResolutionCache() };
   // Repositories show when they were last evaluated; the evaluation service announces it.
   const subscriptions: Subscription[] = [
     await opts.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "policy", (event) => recordEvaluation(deps, event.data)),

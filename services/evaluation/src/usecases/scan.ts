@@ -3,6 +3,7 @@
 import { isScanned, MAX_VIOLATIONS, summarize, type Outcome } from "../domain/evaluation.js";
 import type { FileScan } from "../domain/engine.js";
 import type { EvaluationDeps } from "../deps.js";
+import type { CachedEngine } from "../engineCache.js";
 
 export interface FileToScan {
   path: string;
@@ -19,11 +20,7 @@ export interface ScanResult extends Outcome {
 export async function scanChange(deps: EvaluationDeps, organizationId: string, requested: string[], files: FileToScan[]): Promise<ScanResult> {
   // Errors from the policy service (unknown policy ids: 422 naming `policies[i]`) reach the
   // caller unchanged.
-  const [{ policies, version }, settings] = await Promise.all([
-    deps.policy.resolvePolicies({ organization_id: organizationId, policy_ids: requested }),
-    deps.orgSettings.get(organizationId),
-  ]);
-  const engine = deps.engines.get(organizationId, version, policies);
+  const [{ engine, policyIds }, settings] = await Promise.all([engineFor(deps, organizationId, requested), deps.orgSettings.get(organizationId)]);
   const scans: FileScan[] = [];
   // Every finding is counted, but only the first MAX_VIOLATIONS become violations.
   let room = MAX_VIOLATIONS;
@@ -36,5 +33,23 @@ export async function scanChange(deps: EvaluationDeps, organizationId: string, r
     room -= scan.findings.length;
     scans.push(scan);
   }
-  return { ...summarize(files.length, scans), policies: policies.map((p) => p.id) };
+  return { ...summarize(files.length, scans), policies: policyIds };
+}
+
+/**
+ * The compiled engine for what the request resolves to now. The policy service is told the
+ * version this request resolved to last time; while that is still current it answers
+ * "unchanged" without the patterns, and the cached engine runs.
+ */
+async function engineFor(deps: EvaluationDeps, organizationId: string, requested: string[]): Promise<CachedEngine> {
+  const known = deps.engines.lastVersion(organizationId, requested);
+  const resolve = (knownVersion?: string) =>
+    deps.policy.resolvePolicies({ organization_id: organizationId, policy_ids: requested, known_version: knownVersion });
+  let res = await resolve(known);
+  let cached = res.unchanged ? deps.engines.peek(organizationId, res.version) : undefined;
+  // Evicted since (or forgotten after a policy.changed event): ask for the policies themselves.
+  if (res.unchanged && !cached) res = await resolve();
+  cached ??= deps.engines.get(organizationId, res.version, res.policies);
+  deps.engines.remember(organizationId, requested, res.version);
+  return cached;
 }

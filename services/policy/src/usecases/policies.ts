@@ -5,19 +5,34 @@ import { BUILTIN_POLICIES, findBuiltin } from "../domain/builtins/index.js";
 import { effectiveBuiltin, effectiveCustom } from "../domain/effective.js";
 import { comparePolicies, isSeverity, SEVERITIES, type EffectivePolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
-import { policyDocId, toCustomPolicy } from "../repo.js";
+import { policyDocId, toCustomPolicy, type CustomPolicyRecord, type OverrideRecord } from "../repo.js";
 
-/** Every policy of the organization, effective values, built-ins first then custom by id. */
-export async function loadPolicies(deps: PolicyDeps, organizationId: string): Promise<EffectivePolicy[]> {
+/** The stored records an organization's policies are computed from (built-ins are code). */
+export interface PolicyRecords {
+  overrides: OverrideRecord[];
+  custom: CustomPolicyRecord[];
+}
+
+export async function loadPolicyRecords(deps: PolicyDeps, organizationId: string): Promise<PolicyRecords> {
   const [overrides, custom] = await Promise.all([
-    deps.repo.overrides.find({ organization_id: organizationId }),
+    deps.repo.overrides.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
     deps.repo.custom.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
   ]);
+  return { overrides, custom };
+}
+
+/** Every policy the records describe, effective values, built-ins first then custom by id. */
+export function effectivePolicies({ overrides, custom }: PolicyRecords): EffectivePolicy[] {
   const overrideOf = new Map(overrides.map((o) => [o.policy_id, o]));
   return [
     ...BUILTIN_POLICIES.map((def) => effectiveBuiltin(def, overrideOf.get(def.id))),
     ...custom.map((record) => effectiveCustom(toCustomPolicy(record))),
   ].sort(comparePolicies);
+}
+
+/** Every policy of the organization, effective values, built-ins first then custom by id. */
+export async function loadPolicies(deps: PolicyDeps, organizationId: string): Promise<EffectivePolicy[]> {
+  return effectivePolicies(await loadPolicyRecords(deps, organizationId));
 }
 
 export async function getPolicy(deps: PolicyDeps, organizationId: string, policyId: string): Promise<EffectivePolicy> {

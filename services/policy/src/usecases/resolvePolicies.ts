@@ -1,16 +1,42 @@
+import { createHash } from "node:crypto";
 import { errors, type FieldError } from "@verdict/kit";
-import { toResolved, type ResolvedPolicy } from "../domain/policy.js";
+import { toResolved, type EffectivePolicy, type ResolvedPolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
-import { loadPolicies } from "./policies.js";
+import { effectivePolicies, loadPolicyRecords } from "./policies.js";
+
+export interface Resolution {
+  policies: ResolvedPolicy[];
+  /** A digest of everything the engine receives: equal versions compile to equal engines. */
+  version: string;
+}
 
 /**
- * The policies an evaluation runs: every enabled policy when none are named, else the named
- * ones. Naming a policy selects among the enabled ones; it does not switch a disabled policy
- * back on. Disabling is how an organization says "do not run this", and a CI job that still
- * names the policy must not silently override that decision.
+ * Resolutions by the inputs they were computed from: the organization's stored records and the
+ * requested ids (built-ins are code, fixed for the life of the process). Resolving is a pure
+ * function of those inputs, so a hit is never stale, and every evaluation is spared turning the
+ * whole library into patterns and hashing it. Least recently used entries go first.
  */
-export async function resolvePolicies(deps: PolicyDeps, organizationId: string, policyIds: string[]): Promise<ResolvedPolicy[]> {
-  const all = await loadPolicies(deps, organizationId);
+export class ResolutionCache {
+  private readonly entries = new Map<string, Resolution>();
+
+  constructor(private readonly capacity = 256) {}
+
+  get(key: string): Resolution | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, resolution: Resolution): void {
+    if (this.entries.size >= this.capacity) this.entries.delete(this.entries.keys().next().value!);
+    this.entries.set(key, resolution);
+  }
+}
+
+function select(all: EffectivePolicy[], policyIds: string[]): ResolvedPolicy[] {
   if (!policyIds.length) return all.filter((p) => p.enabled).map(toResolved);
 
   const byId = new Map(all.map((p) => [p.id, p]));
@@ -24,4 +50,21 @@ export async function resolvePolicies(deps: PolicyDeps, organizationId: string, 
     .map((id) => byId.get(id)!)
     .filter((p) => p.enabled)
     .map(toResolved);
+}
+
+/**
+ * The policies an evaluation runs: every enabled policy when none are named, else the named
+ * ones. Naming a policy selects among the enabled ones; it does not switch a disabled policy
+ * back on. Disabling is how an organization says "do not run this", and a CI job that still
+ * names the policy must not silently override that decision.
+ */
+export async function resolvePolicies(deps: PolicyDeps, organizationId: string, policyIds: string[]): Promise<Resolution> {
+  const records = await loadPolicyRecords(deps, organizationId);
+  const key = JSON.stringify([policyIds, records]);
+  const cached = deps.resolutions.get(key);
+  if (cached) return cached;
+  const policies = select(effectivePolicies(records), policyIds);
+  const resolution = { policies, version: createHash("sha256").update(JSON.stringify(policies)).digest("base64url").slice(0, 22) };
+  deps.resolutions.set(key, resolution);
+  return resolution;
 }

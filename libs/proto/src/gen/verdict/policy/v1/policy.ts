@@ -149,12 +149,21 @@ export interface ResolvePoliciesRequest {
   organization_id: string;
   /** Empty: every enabled policy of the organization. */
   policy_ids: string[];
+  /**
+   * The version the caller already holds (compiled). When it is still the current one the
+   * response says `unchanged` and carries no policies, so a cached engine is reused without
+   * sending every pattern again. Unset or empty: always send the policies.
+   */
+  known_version?: string | undefined;
 }
 
 export interface ResolvePoliciesResponse {
+  /** Empty when `unchanged`. */
   policies: ResolvedPolicy[];
   /** Changes whenever anything in `policies` changes: a cache key for compiled engines. */
   version: string;
+  /** The request's `known_version` is current: use what was resolved for it. */
+  unchanged: boolean;
 }
 
 export interface Repository {
@@ -2100,7 +2109,7 @@ export const DeletePolicyResponse: MessageFns<DeletePolicyResponse> = {
 };
 
 function createBaseResolvePoliciesRequest(): ResolvePoliciesRequest {
-  return { organization_id: "", policy_ids: [] };
+  return { organization_id: "", policy_ids: [], known_version: undefined };
 }
 
 export const ResolvePoliciesRequest: MessageFns<ResolvePoliciesRequest> = {
@@ -2110,6 +2119,9 @@ export const ResolvePoliciesRequest: MessageFns<ResolvePoliciesRequest> = {
     }
     for (const v of message.policy_ids) {
       writer.uint32(18).string(v!);
+    }
+    if (message.known_version !== undefined) {
+      writer.uint32(26).string(message.known_version);
     }
     return writer;
   },
@@ -2143,6 +2155,14 @@ export const ResolvePoliciesRequest: MessageFns<ResolvePoliciesRequest> = {
             message.policy_ids.push(reader.string());
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.known_version = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2167,6 +2187,11 @@ export const ResolvePoliciesRequest: MessageFns<ResolvePoliciesRequest> = {
         : globalThis.Array.isArray(object?.policy_ids)
         ? object.policy_ids.map((e: any) => globalThis.String(e))
         : [],
+      known_version: isSet(object.knownVersion)
+        ? globalThis.String(object.knownVersion)
+        : isSet(object.known_version)
+        ? globalThis.String(object.known_version)
+        : undefined,
     };
   },
 
@@ -2178,6 +2203,9 @@ export const ResolvePoliciesRequest: MessageFns<ResolvePoliciesRequest> = {
     if (message.policy_ids?.length) {
       obj.policyIds = message.policy_ids;
     }
+    if (message.known_version !== undefined) {
+      obj.knownVersion = message.known_version;
+    }
     return obj;
   },
 
@@ -2188,12 +2216,13 @@ export const ResolvePoliciesRequest: MessageFns<ResolvePoliciesRequest> = {
     const message = createBaseResolvePoliciesRequest();
     message.organization_id = object.organization_id ?? "";
     message.policy_ids = object.policy_ids?.map((e) => e) || [];
+    message.known_version = object.known_version ?? undefined;
     return message;
   },
 };
 
 function createBaseResolvePoliciesResponse(): ResolvePoliciesResponse {
-  return { policies: [], version: "" };
+  return { policies: [], version: "", unchanged: false };
 }
 
 export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
@@ -2203,6 +2232,9 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
     }
     if (message.version !== "") {
       writer.uint32(18).string(message.version);
+    }
+    if (message.unchanged !== false) {
+      writer.uint32(24).bool(message.unchanged);
     }
     return writer;
   },
@@ -2236,6 +2268,14 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
             message.version = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.unchanged = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2254,6 +2294,7 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
         ? object.policies.map((e: any) => ResolvedPolicy.fromJSON(e))
         : [],
       version: isSet(object.version) ? globalThis.String(object.version) : "",
+      unchanged: isSet(object.unchanged) ? globalThis.Boolean(object.unchanged) : false,
     };
   },
 
@@ -2265,6 +2306,9 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
     if (message.version !== "") {
       obj.version = message.version;
     }
+    if (message.unchanged !== false) {
+      obj.unchanged = message.unchanged;
+    }
     return obj;
   },
 
@@ -2275,6 +2319,7 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
     const message = createBaseResolvePoliciesResponse();
     message.policies = object.policies?.map((e) => ResolvedPolicy.fromPartial(e)) || [];
     message.version = object.version ?? "";
+    message.unchanged = object.unchanged ?? false;
     return message;
   },
 };

@@ -1,0 +1,67 @@
+// scanChange against a real policy service over gRPC, with the engine cache made small enough
+// to evict: what the policy service is asked, and that every answer leads to the right engine.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { createLogger, systemClock, type AsyncClient } from "@verdict/kit";
+import type { policyV1 } from "@verdict/proto";
+import { startPolicyHarness, type PolicyHarness } from "../../../policy/test/harness.js";
+import type { EvaluationDeps } from "../deps.js";
+import { EngineCache } from "../engineCache.js";
+import { scanChange } from "./scan.js";
+
+type ResolveRequest = policyV1.ResolvePoliciesRequest;
+type ResolveResponse = policyV1.ResolvePoliciesResponse;
+
+let h: PolicyHarness;
+beforeAll(async () => (h = await startPolicyHarness()));
+afterAll(() => h.stop());
+
+/** Deps whose policy client records every request and answer that crossed the wire. */
+function deps(engines: EngineCache) {
+  const calls: { req: ResolveRequest; res: ResolveResponse }[] = [];
+  const policy: Pick<AsyncClient<typeof policyV1.PolicyServiceService>, "resolvePolicies"> = {
+    async resolvePolicies(req) {
+      const res = await h.client.resolvePolicies(req);
+      calls.push({ req, res });
+      return res;
+    },
+  };
+  const d = {
+    policy,
+    engines,
+    orgSettings: { get: async () => ({ allowInlineSuppression: true }) },
+    clock: systemClock,
+    logger: createLogger("scan-test", "silent"),
+  } as unknown as EvaluationDeps;
+  return { d, calls };
+}
+
+const files = [{ path: "src/run.js", content: Buffer.from("run(eval(input));\n"), status: "modified" }];
+
+describe("scanChange and the policy version", () => {
+  it("sends the version it holds and reuses the engine while the policy service says unchanged", async () => {
+    const { d, calls } = deps(new EngineCache());
+    const first = await scanChange(d, "org_scan_a", [], files);
+    const second = await scanChange(d, "org_scan_a", [], files);
+    expect(second.kept).toEqual(first.kept);
+    expect(second.policies).toEqual(first.policies);
+    expect(first.policies).toContain("dangerous-eval");
+    expect(calls.map((c) => [c.req.known_version, c.res.unchanged, c.res.policies.length > 0])).toEqual([
+      [undefined, false, true],
+      [calls[0]!.res.version, true, false],
+    ]);
+  });
+
+  it("asks again for the policies when its engine was evicted in the meantime", async () => {
+    const engines = new EngineCache(1);
+    const { d, calls } = deps(engines);
+    await scanChange(d, "org_scan_b", [], files);
+    await scanChange(d, "org_scan_c", ["dangerous-eval"], files); // evicts org_scan_b's engine
+    calls.length = 0;
+    const again = await scanChange(d, "org_scan_b", [], files);
+    expect(again.kept.map((f) => f.policy_id)).toEqual(["dangerous-eval"]);
+    expect(calls.map((c) => [c.req.known_version !== undefined, c.res.unchanged])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
+  });
+});
