@@ -2,7 +2,8 @@
 // draining, logs without secrets, security headers, body limits, metrics, gRPC health and
 // reflection on every service.
 import { spawnSync } from "node:child_process";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -41,6 +42,28 @@ describe("configuration", () => {
     expect(res.stderr).toContain("VERDICT_HTTP_PORT");
     expect(res.stderr).toContain("VERDICT_BOOTSTRAP_API_KEY");
     expect(res.stderr).not.toContain("at ");
+  });
+
+  it("exits 1 with the reason when the HTTP port is taken, leaving nothing running", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const started = Date.now();
+      const res = spawnSync(process.execPath, [MAIN], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, VERDICT_HTTP_PORT: String(port), VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_DATA_DIR: tempDir() },
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      // spawnSync returns once the process has exited: services, threads and all.
+      expect(res.signal).toBeNull();
+      expect(res.status).toBe(1);
+      expect(res.stderr).toContain("EADDRINUSE");
+      expect(Date.now() - started).toBeLessThan(30_000);
+    } finally {
+      taken.close();
+    }
   });
 });
 

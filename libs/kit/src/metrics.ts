@@ -1,11 +1,27 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import { isMainThread } from "node:worker_threads";
+import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from "prom-client";
 
 /**
- * One Prometheus registry per process. In all-in-one every service shares it and the gateway
- * serves it at /metrics; a standalone service serves it on VERDICT_METRICS_PORT.
+ * One Prometheus registry per thread. In all-in-one the services share the main thread's and
+ * the gateway, on a thread of its own, serves both merged at /metrics; a standalone service
+ * serves its own on VERDICT_METRICS_PORT.
  */
 export const registry = new Registry();
-collectDefaultMetrics({ register: registry, prefix: "verdict_" });
+// Process metrics (CPU, memory, event loop) come from the main thread only: a worker thread's
+// copy would count the same process twice once merged.
+if (isMainThread) collectDefaultMetrics({ register: registry, prefix: "verdict_" });
+
+export type MetricsSnapshot = MetricObjectWithValues<MetricValue<string>>[];
+
+/** This thread's metrics, in a form that crosses threads (structured clone). */
+export function metricsSnapshot(): Promise<MetricsSnapshot> {
+  return registry.getMetricsAsJSON();
+}
+
+/** Prometheus text of several threads' metrics: series with equal names and labels add up. */
+export async function mergedMetrics(snapshots: MetricsSnapshot[]): Promise<string> {
+  return AggregatorRegistry.aggregate(snapshots).metrics();
+}
 
 export const httpRequestDuration = new Histogram({
   name: "verdict_http_request_duration_seconds",

@@ -1,10 +1,11 @@
-// Starts the whole of Verdict in one process: embedded store, in-process bus, the three services
-// on loopback gRPC ports, and the gateway. Shutdown runs in reverse order.
+// Starts the whole of Verdict in one process: embedded store, in-process bus, the services on
+// loopback gRPC ports on the main thread, and the gateway on a thread of its own (HTTP, JSON and
+// validation take a second core while the services match files). Shutdown runs in reverse order.
 import { join } from "node:path";
 import { InProcessBus } from "@verdict/bus";
 import { createLogger, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
 import { startEvaluationService } from "@verdict/evaluation";
-import { SPEC_DEFAULTS, startGateway } from "@verdict/gateway";
+import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
 import { startPolicyService } from "@verdict/policy";
 import { SqliteStore } from "@verdict/store";
@@ -67,12 +68,18 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       clock,
     });
     stops.push(() => evaluation.stop());
-    const gateway = await startGateway({
+    const gateway = await startGatewayThread({
       host: config.VERDICT_HTTP_HOST,
       port: config.VERDICT_HTTP_PORT,
       services: { identity: `${host}:${identity.grpc.port}`, policy: policyAddress, evaluation: `${host}:${evaluation.grpc.port}` },
       bus,
-      logger: logger.child({ service: "gateway" }),
+      logLevel: logger.level,
+      onCrash: (err) => {
+        // Without its gateway the process serves nothing: stop it all and exit with an error.
+        logger.fatal({ err }, "the gateway thread stopped unexpectedly");
+        process.exitCode = 1;
+        void stopAll().finally(() => process.exit(1));
+      },
       limits: {
         ...SPEC_DEFAULTS,
         per_minute: config.VERDICT_RATE_LIMIT_PER_MINUTE,

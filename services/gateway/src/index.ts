@@ -2,3 +2,4 @@ export { startGateway, REQUEST_SCHEMA_IDS, type Gateway, type GatewayOptions } f
 export { SPEC_DEFAULTS, type LimitDefaults } from "./http/rateLimit.js";
 export { routes } from "./routes/index.js";
 export { buildOpenApi } from "./http/openapi.js";
+export { startGatewayThread, type GatewayThread, type GatewayThreadOptions } from "./thread.js";

@@ -21,6 +21,8 @@ export interface GatewayOptions {
   trustProxy: boolean | string;
   /** How long in-flight requests may take to finish on shutdown. */
   shutdownGraceMs?: number;
+  /** What /metrics serves; this thread's registry when unset. */
+  metrics?: () => Promise<string>;
 }
 
 export interface Gateway {
@@ -59,6 +61,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
+    ...(opts.metrics ? { metrics: opts.metrics } : {}),
   });
   const draining = { value: false };
   const server = createServer((req, res) => {

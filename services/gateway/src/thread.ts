@@ -1,0 +1,74 @@
+// All-in-one runs the gateway on a worker thread of its own, so that HTTP, JSON parsing and
+// validation use a second core while the services' thread matches files. Nothing else changes:
+// the gateway reaches the services over gRPC on loopback as always. What it shares with the
+// services' thread crosses by message: the bus (key revocations clear the auth cache) through
+// a MessageChannel, and the services' metrics, merged into /metrics.
+import { MessageChannel, Worker } from "node:worker_threads";
+import { serveBus, type Bus } from "@verdict/bus";
+import { metricsSnapshot } from "@verdict/kit";
+import type { GatewayOptions } from "./main.js";
+import type { FromGatewayThread, GatewayThreadInput, ToGatewayThread } from "./threadProtocol.js";
+
+export interface GatewayThreadOptions extends Omit<GatewayOptions, "bus" | "logger" | "metrics"> {
+  /** The bus the gateway subscribes to, served across the thread boundary. */
+  bus: Bus;
+  /** Log level of the thread's logger (its lines carry `service: "gateway"`). */
+  logLevel: string;
+  /** Called if the thread dies after it started: all-in-one cannot serve without it. */
+  onCrash(err: Error): void;
+}
+
+export interface GatewayThread {
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function startGatewayThread(opts: GatewayThreadOptions): Promise<GatewayThread> {
+  const { bus, logLevel, onCrash, ...gateway } = opts;
+  const { port1, port2 } = new MessageChannel();
+  const stopServing = serveBus(bus, port1);
+  const input: GatewayThreadInput = { gateway, logLevel, busPort: port2 };
+  const worker = new Worker(new URL("./threadMain.js", import.meta.url), { workerData: input, transferList: [port2] });
+  const send = (message: ToGatewayThread) => worker.postMessage(message);
+
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    worker.on("message", (message: FromGatewayThread) => {
+      switch (message.kind) {
+        case "ready":
+          return resolve(message.port);
+        case "failed":
+          return reject(new Error(message.error));
+        case "metrics":
+          return void metricsSnapshot().then((snapshot) => send({ kind: "metrics", rid: message.rid, snapshot }));
+      }
+    });
+    worker.on("error", (err) => {
+      reject(err);
+      if (!stopping) onCrash(err);
+    });
+    void exited.then(() => {
+      const err = new Error("the gateway thread exited");
+      reject(err);
+      if (!stopping) onCrash(err);
+    });
+  }).catch(async (err: unknown) => {
+    stopping = true;
+    await worker.terminate();
+    await stopServing();
+    throw err;
+  });
+
+  return {
+    port,
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      // The thread drains its HTTP server and closes its side of the bus, then ends.
+      send({ kind: "stop" });
+      await exited;
+      await stopServing();
+    },
+  };
+}

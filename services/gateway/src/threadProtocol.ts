@@ -1,0 +1,14 @@
+// Messages between all-in-one's main thread and the gateway's thread.
+import type { MessagePort } from "node:worker_threads";
+import type { MetricsSnapshot } from "@verdict/kit";
+import type { GatewayOptions } from "./main.js";
+
+export interface GatewayThreadInput {
+  gateway: Omit<GatewayOptions, "bus" | "logger" | "metrics">;
+  logLevel: string;
+  busPort: MessagePort;
+}
+
+export type ToGatewayThread = { kind: "stop" } | { kind: "metrics"; rid: number; snapshot: MetricsSnapshot };
+
+export type FromGatewayThread = { kind: "ready"; port: number } | { kind: "failed"; error: string } | { kind: "metrics"; rid: number };
