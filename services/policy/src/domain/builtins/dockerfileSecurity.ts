@@ -10,7 +10,7 @@ export const dockerfileSecurity: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
-  frameworks: ["nist-ssdf:PW.4.4", "nist-ssdf:PW.9.1", "soc2:CC7.1", "soc2:CC8.1", "cwe:CWE-250", "cwe:CWE-494", "cwe:CWE-1357"],
+  frameworks: ["nist-ssdf:PW.4.4", "nist-ssdf:PW.9.1", "soc2:CC7.1", "soc2:CC8.1", "owasp-asvs:V1.2.1", "owasp-asvs:V14.1.3", "owasp-asvs:V14.2.4", "owasp-asvs:V2.10.4", "cwe:CWE-250", "cwe:CWE-494", "cwe:CWE-1357"],
   patterns: [
     {
       id: "dockerfile-user-root",

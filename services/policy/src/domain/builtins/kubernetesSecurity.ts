@@ -12,7 +12,7 @@ export const kubernetesSecurity: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
-  frameworks: ["nist-ssdf:PW.9.1", "nist-ssdf:PW.4.4", "soc2:CC6.1", "soc2:CC7.1", "cwe:CWE-250", "cwe:CWE-269", "cwe:CWE-1357"],
+  frameworks: ["nist-ssdf:PW.9.1", "nist-ssdf:PW.4.4", "soc2:CC6.1", "soc2:CC7.1", "owasp-asvs:V1.2.1", "owasp-asvs:V1.14.5", "owasp-asvs:V14.1.3", "cwe:CWE-250", "cwe:CWE-269", "cwe:CWE-1357"],
   patterns: [
     {
       id: "k8s-privileged-container",
