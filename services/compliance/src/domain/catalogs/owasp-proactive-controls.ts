@@ -7,7 +7,7 @@ export const owaspProactiveControls: Catalog = {
   name: "OWASP Top 10 Proactive Controls",
   version: "2024",
   kind: "framework",
-  source_url: "https://top10proactive.owasp.org/",
+  source_url: "https://owasp.org/www-project-proactive-controls/",
   controls: family("Proactive Controls", [
     ["C1", "Implement access control"],
     ["C2", "Use cryptography to protect data and secrets"],
