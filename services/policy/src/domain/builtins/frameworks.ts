@@ -153,6 +153,7 @@ export const WORKLOAD_PRIVILEGE_FRAMEWORKS = [
   "owasp-asvs:V1.2.1",
   "owasp-asvs:V14.1.3",
   "cwe:CWE-250",
+  "cwe:CWE-269",
   "cwe:CWE-1357",
   "cwe-top-25:CWE-269",
   "nist-csf:PR.AA-05",

@@ -16,7 +16,6 @@ export const kubernetesSecurity: BuiltinPolicy = {
     ...WORKLOAD_PRIVILEGE_FRAMEWORKS,
     "soc2:CC6.1",
     "owasp-asvs:V1.14.5",
-    "cwe:CWE-269",
     "nist-800-53:SC-39",
     "fedramp-moderate:SC-39",
     "eu-cra:I(2)(j)",
