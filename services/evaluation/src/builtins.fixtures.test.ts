@@ -65,7 +65,7 @@ describe("built-in policy library", () => {
     const incomplete = BUILTIN_POLICIES.filter(
       (p) =>
         p.frameworks.length === 0 ||
-        !p.frameworks.every((f) => /^(?:nist-ssdf|soc2|owasp-asvs|cwe):[A-Za-z0-9._-]+$/.test(f)) ||
+        !p.frameworks.every((f) => /^[a-z0-9-]+:[A-Za-z0-9._()-]+$/.test(f)) ||
         p.documentation_url !== `https://verdict.dev/docs/policies/${p.id}` ||
         p.suggestions.length === 0 ||
         p.suggestions.some((s) => s.trim() === ""),

@@ -195,7 +195,7 @@ export const CreatePolicySchema = z
     severity: SEVERITY,
     category: z.string().min(1).max(64).default("custom"),
     enabled: z.boolean().default(true),
-    frameworks: z.array(z.string().regex(/^[a-z0-9-]+:[A-Za-z0-9._-]+$/, { message: "must have the form <framework_id>:<control_id>" })).max(100).default([]),
+    frameworks: z.array(z.string().regex(/^[a-z0-9-]+:[A-Za-z0-9._()-]+$/, { message: "must have the form <framework_id>:<control_id>" })).max(100).default([]),
     patterns: z.array(PatternSchema).min(1).max(100),
     suggestions: z.array(SuggestionSchema).max(20).default([]),
     documentation_url: z.url().max(2000).optional(),

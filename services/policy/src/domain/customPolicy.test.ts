@@ -34,6 +34,7 @@ describe("custom policy checks", () => {
     expect(fields({ severity: "fatal" })).toEqual(["severity:INVALID_ENUM"]);
     expect(fields({ name: " " })).toEqual(["name:REQUIRED"]);
     expect(fields({ frameworks: ["soc2:CC6.1", "CC6.1"] })).toEqual(["frameworks[1]:INVALID_FORMAT"]);
+    expect(fields({ frameworks: ["hipaa:164.312(a)(1)", "nist-800-53:IA-5(7)", "gdpr:Art 32"] })).toEqual(["frameworks[2]:INVALID_FORMAT"]);
     expect(fields({ documentation_url: "javascript:alert(1)" })).toEqual(["documentation_url:INVALID_FORMAT"]);
     expect(fields({ patterns: [{ type: "regex", value: "", message: "m" }] })).toEqual(["patterns[0].value:REQUIRED"]);
   });

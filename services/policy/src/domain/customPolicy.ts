@@ -6,8 +6,8 @@ import { patternProblem, PATTERN_TYPES } from "./pattern.js";
 import { DEFAULT_CUSTOM_CATEGORY, isSeverity, SEVERITIES, type PatternDef, type PolicyDescription, type Severity, type Suggestion } from "./policy.js";
 
 export const POLICY_ID_RE = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;
-/** `<framework_id>:<control_id>`, e.g. `owasp-asvs:V2.10.4`, `soc2:CC6.1`. */
-const FRAMEWORK_REF_RE = /^[a-z0-9-]+:[A-Za-z0-9._-]+$/;
+/** `<framework_id>:<control_id>`, e.g. `owasp-asvs:V2.10.4`, `soc2:CC6.1`, `nist-800-53:IA-5(7)`. */
+const FRAMEWORK_REF_RE = /^[a-z0-9-]+:[A-Za-z0-9._()-]+$/;
 
 // Bounds (the same as the REST schema's) keep one policy from dominating evaluation time and
 // RE2 program memory.
