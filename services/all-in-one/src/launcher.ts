@@ -1,8 +1,11 @@
 // Starts the whole of Verdict in one process: embedded store, in-process bus, the three services
 // on loopback gRPC ports, and the gateway. Shutdown runs in reverse order.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InProcessBus } from "@verdict/bus";
 import { createLogger, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
+import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGateway } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
@@ -12,7 +15,7 @@ import type { Config } from "./config.js";
 
 export interface RunningVerdict {
   httpPort: number;
-  grpcPorts: { identity: number; policy: number; evaluation: number };
+  grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number };
   generatedBootstrapKey?: string;
   stop(): Promise<void>;
 }
@@ -21,6 +24,17 @@ export interface LaunchOptions {
   logger?: Logger;
   /** The clock every service reads (tests move it to check expiry). */
   clock?: Clock;
+}
+
+/** The report link signing key: configured, or generated once and kept in the data dir. */
+function reportSigningKey(config: Config): string {
+  if (config.VERDICT_REPORT_SIGNING_KEY) return config.VERDICT_REPORT_SIGNING_KEY;
+  const file = join(config.dataDir, "report-signing.key");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 export async function launch(config: Config, options: LaunchOptions = {}): Promise<RunningVerdict> {
@@ -67,10 +81,32 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       clock,
     });
     stops.push(() => evaluation.stop());
+    let httpPort = config.VERDICT_HTTP_PORT;
+    const publicUrl = config.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
+    const compliance = await startComplianceService({
+      store,
+      bus,
+      logger: logger.child({ service: "compliance" }),
+      host,
+      port: port(3),
+      policyAddress,
+      identityAddress: `${host}:${identity.grpc.port}`,
+      signingKey: reportSigningKey(config),
+      linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
+      apiBaseUrl: () => `${publicUrl ?? `http://localhost:${httpPort}`}/v1`,
+      clock,
+    });
+    stops.push(() => compliance.stop());
     const gateway = await startGateway({
       host: config.VERDICT_HTTP_HOST,
       port: config.VERDICT_HTTP_PORT,
-      services: { identity: `${host}:${identity.grpc.port}`, policy: policyAddress, evaluation: `${host}:${evaluation.grpc.port}` },
+      services: {
+        identity: `${host}:${identity.grpc.port}`,
+        policy: policyAddress,
+        evaluation: `${host}:${evaluation.grpc.port}`,
+        compliance: `${host}:${compliance.grpc.port}`,
+      },
+      ...(publicUrl ? { publicUrl: `${publicUrl}/v1` } : {}),
       bus,
       logger: logger.child({ service: "gateway" }),
       limits: {
@@ -86,9 +122,10 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     });
     // The gateway stops first so that in-flight requests can still reach the services.
     stops.push(() => gateway.stop());
+    httpPort = gateway.port;
     return {
       httpPort: gateway.port,
-      grpcPorts: { identity: identity.grpc.port, policy: policy.grpc.port, evaluation: evaluation.grpc.port },
+      grpcPorts: { identity: identity.grpc.port, policy: policy.grpc.port, evaluation: evaluation.grpc.port, compliance: compliance.grpc.port },
       ...(identity.generatedBootstrapKey ? { generatedBootstrapKey: identity.generatedBootstrapKey } : {}),
       stop: stopAll,
     };

@@ -21,6 +21,8 @@ export interface GatewayOptions {
   trustProxy: boolean | string;
   /** How long in-flight requests may take to finish on shutdown. */
   shutdownGraceMs?: number;
+  /** Public base URL of the API (…/v1) for links the API hands out; unset: the request's host. */
+  publicUrl?: string;
 }
 
 export interface Gateway {
@@ -43,6 +45,8 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "UpdateOrganizationLimits",
   "RateLimits",
   "CreateApiKey",
+  "CreateReport",
+  "DateRange",
 ]);
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
@@ -59,6 +63,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
   });
   const draining = { value: false };
   const server = createServer((req, res) => {
