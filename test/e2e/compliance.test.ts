@@ -7,7 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import JSZip from "jszip";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
+import * as grpc from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { grpcHealth, grpcListServices } from "../support/grpc.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 const SIGNING_KEY = "e2e-report-signing-key-0123456789abcdef";
@@ -200,5 +203,25 @@ describe("reports", () => {
     const res = await a.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "pdf", date_range: "30d" }, { key });
     expectError(res, 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
     expectError(await a.get("/v1/compliance/overview", { key }), 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
+  });
+});
+
+describe("gRPC", () => {
+  it("serves health, reflection and GenerateEvidence (the MCP tool's operation) on the compliance port", async () => {
+    const port = v.grpcPorts.compliance;
+    const service = "verdict.compliance.v1.ComplianceService";
+    expect(await grpcHealth(port, service)).toBe("SERVING");
+    expect(await grpcListServices(port)).toContain(service);
+    const def = grpc.loadPackageDefinition(loadSync("verdict/compliance/v1/compliance.proto", { includeDirs: [`${ROOT}/proto`], keepCase: true, longs: Number, defaults: true })) as any;
+    const client = new def.verdict.compliance.v1.ComplianceService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const orgId = (await a.get("/v1/organization")).body.id;
+    const call = (req: object) =>
+      new Promise<any>((resolve, reject) => client.GenerateEvidence(req, { deadline: Date.now() + 10_000 }, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res))));
+    const res = await call({ organization_id: orgId, framework: "nist-ssdf", format: "oscal", date_range: "90d" });
+    expect(res.report).toMatchObject({ report_id: expect.stringMatching(/^report_/), status: "generating", frameworks: ["nist-ssdf"], format: "oscal" });
+    expect(res.report.date_range.end).toBe(today());
+    expect((await waitForReport(a, res.report.report_id)).status).toBe("completed");
+    await expect(call({ organization_id: orgId, framework: "nist-ssdf", format: "oscal", date_range: "ninety days" })).rejects.toMatchObject({ code: grpc.status.FAILED_PRECONDITION });
+    client.close();
   });
 });

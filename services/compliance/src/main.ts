@@ -67,6 +67,21 @@ export function organizationSource(client: IdentityClient): OrganizationSource {
   };
 }
 
+/** The service's consumers: the evidence projection and report generation. */
+export async function subscribeCompliance(deps: ComplianceDeps): Promise<Subscription[]> {
+  const bus = deps.bus;
+  return [
+    await bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "compliance", (e) => projectEvaluation(deps, e.data)),
+    await bus.subscribe<PolicyViolationData>(TOPICS.policyViolation, "compliance", (e) => projectViolation(deps, e.data)),
+    await bus.subscribe<PolicyBypassedData>(TOPICS.policyBypassed, "compliance", (e) => projectBypass(deps, e.data)),
+    await bus.subscribe<ReportRequestedData>(TOPICS.reportRequested, "compliance-reports", (e) => generateReport(deps, e.data.organization_id, e.data.report_id)),
+    // A report whose generation kept failing must not stay "generating" forever.
+    await bus.subscribe<{ event: CloudEvent<ReportRequestedData>; error: string }>(deadLetterTopic(TOPICS.reportRequested), "compliance-reports", (e) =>
+      failReport(deps, e.data.event.data.organization_id, e.data.event.data.report_id, `The report could not be generated: ${e.data.error}`),
+    ),
+  ];
+}
+
 export async function startComplianceService(opts: ComplianceServiceOptions): Promise<ComplianceService> {
   const repo = new ComplianceRepo(opts.store);
   await repo.init();
@@ -87,16 +102,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     for (const s of subscriptions) await s.unsubscribe();
   };
   try {
-    subscriptions.push(
-      await opts.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "compliance", (e) => projectEvaluation(deps, e.data)),
-      await opts.bus.subscribe<PolicyViolationData>(TOPICS.policyViolation, "compliance", (e) => projectViolation(deps, e.data)),
-      await opts.bus.subscribe<PolicyBypassedData>(TOPICS.policyBypassed, "compliance", (e) => projectBypass(deps, e.data)),
-      await opts.bus.subscribe<ReportRequestedData>(TOPICS.reportRequested, "compliance-reports", (e) => generateReport(deps, e.data.organization_id, e.data.report_id)),
-      // A report whose generation kept failing must not stay "generating" forever.
-      await opts.bus.subscribe<{ event: CloudEvent<ReportRequestedData>; error: string }>(deadLetterTopic(TOPICS.reportRequested), "compliance-reports", (e) =>
-        failReport(deps, e.data.event.data.organization_id, e.data.event.data.report_id, `The report could not be generated: ${e.data.error}`),
-      ),
-    );
+    subscriptions.push(...(await subscribeCompliance(deps)));
     const grpc = await startGrpcServer({
       host: opts.host,
       port: opts.port,
