@@ -2,7 +2,9 @@
 // OSCAL generated through the bus and downloaded through signed, expiring links; validation
 // errors with exact fields; tenancy.
 import { createHmac } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import JSZip from "jszip";
 import { Ajv } from "ajv";
@@ -11,6 +13,7 @@ import * as grpc from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
 import { Api, expectError, expectFieldError } from "../support/api.js";
 import { grpcHealth, grpcListServices } from "../support/grpc.js";
+import { OSCAL_SCHEMAS, validateWithLiboscal } from "../support/oscal.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 const SIGNING_KEY = "e2e-report-signing-key-0123456789abcdef";
@@ -134,7 +137,9 @@ describe("reports", () => {
     const file = await download(done.download_url);
     expect(file.headers.get("content-type")).toBe("application/zip");
     const zip = await JSZip.loadAsync(file.body);
-    const schemas = `${ROOT}/.tools/oscal/schemas`;
+    const schemas = OSCAL_SCHEMAS;
+    const dir = mkdtempSync(join(tmpdir(), "oscal-e2e-"));
+    const files: string[] = [];
     const ajv = new Ajv({ allErrors: true, strict: false });
     (addFormatsModule as unknown as (x: Ajv) => void)(ajv);
     const validate = {
@@ -146,7 +151,10 @@ describe("reports", () => {
       for (const kind of ["catalog", "assessment-results", "poam"] as const) {
         const entry = zip.file(`${fw}/${fw}-${kind}.json`);
         expect(entry).not.toBeNull();
-        const doc = JSON.parse(await entry!.async("string"));
+        const text = await entry!.async("string");
+        files.push(join(dir, `${fw}-${kind}.json`));
+        writeFileSync(files.at(-1)!, text);
+        const doc = JSON.parse(text);
         const ok = validate[kind](doc);
         expect({ fw, kind, errors: ok ? null : validate[kind].errors }).toEqual({ fw, kind, errors: null });
       }
@@ -159,6 +167,11 @@ describe("reports", () => {
       expect(ar).toContain("test/fixture.js");
       expect(ar).toContain("\"not-satisfied\"");
     }
+    // NIST's liboscal-java: OSCAL 1.1.2 constraints, zero errors.
+    const nist = validateWithLiboscal(files);
+    rmSync(dir, { recursive: true, force: true });
+    expect(nist.output).not.toMatch(/^(ERROR|CRITICAL|INVALID|LOAD-FAILED) /m);
+    expect(nist.ok).toBe(true);
     reports.oscal = done;
   });
 

@@ -1,8 +1,9 @@
 // OSCAL structure, stable uuids, token prefixes, and validation of every generated document
 // against NIST's OSCAL 1.1.2 JSON schemas (installed by scripts/install-oscal-tools.sh).
 import { describe, expect, it } from "@jest/globals";
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import JSZip from "jszip";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
@@ -10,10 +11,11 @@ import { catalogById } from "./catalogs/index.js";
 import { buildOscalSet, controlTokens, oscalToken, stableUuid, VERDICT_NS } from "./oscal.js";
 import { oscalFileNames, renderOscalZip } from "./oscalZip.js";
 import { DIGIT_CATALOG, sampleEvidence } from "./testFixtures.js";
+import { OSCAL_SCHEMAS, validateWithLiboscal } from "../../../../test/support/oscal.js";
 
 type Json = Record<string, any>;
 const ctx = { organizationId: "org_test", organizationName: "Acme Corp", apiBaseUrl: "http://localhost:8080/v1" };
-const SCHEMAS = fileURLToPath(new URL("../../../../.tools/oscal/schemas/", import.meta.url));
+const SCHEMAS = `${OSCAL_SCHEMAS}/`;
 const catalogs = [catalogById("nist-ssdf")!, catalogById("soc2")!, catalogById("owasp-asvs")!, DIGIT_CATALOG];
 
 function validators(): Record<"catalog" | "ar" | "poam", ValidateFunction> {
@@ -54,6 +56,28 @@ describe("OSCAL documents", () => {
         const ok = validate(doc);
         expect({ framework: fw.catalog.id, errors: ok ? [] : validate.errors }).toEqual({ framework: fw.catalog.id, errors: [] });
       }
+    }
+  });
+
+  it("pass NIST liboscal-java's OSCAL 1.1.2 constraint validation with zero errors", () => {
+    const dir = mkdtempSync(join(tmpdir(), "oscal-"));
+    try {
+      const ev = sampleEvidence(catalogs);
+      const files: string[] = [];
+      for (const fw of ev.frameworks) {
+        const set = buildOscalSet(ctx, ev, fw);
+        for (const [kind, doc] of Object.entries(set)) {
+          const file = join(dir, `${fw.catalog.id}-${kind}.json`);
+          writeFileSync(file, JSON.stringify(doc));
+          files.push(file);
+        }
+      }
+      const result = validateWithLiboscal(files);
+      expect(result.output).not.toMatch(/^(ERROR|CRITICAL|INVALID|LOAD-FAILED) /m);
+      expect(result.output.match(/^VALID /gm)).toHaveLength(files.length);
+      expect(result.ok).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
