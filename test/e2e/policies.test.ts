@@ -43,7 +43,7 @@ describe("policies", () => {
     expect(res.body.patterns.length).toBeGreaterThan(0);
     expect(res.body.patterns[0]).toMatchObject({ type: "regex" });
     expect(res.body.documentation_url).toMatch(/^https:\/\//);
-    expect(res.body.frameworks.length).toBeGreaterThan(0);
+    expect(res.body.frameworks).toEqual(expect.arrayContaining(["owasp-asvs:V2.10.4", "pci-dss:8.6.2", "nist-800-53:IA-5(7)", "hipaa:164.312(d)"]));
   });
 
   it("creates a custom policy that evaluations then use", async () => {
@@ -69,6 +69,8 @@ describe("policies", () => {
     });
     expectFieldError(res, 422, "patterns[1].value", "INVALID_FORMAT");
     expectFieldError(await api.post("/v1/policies", { ...custom, id: "x" }), 400, "id", "INVALID_FORMAT");
+    // Control ids may carry parentheses (HIPAA, NIST SP 800-53 enhancements); spaces are not allowed.
+    expectFieldError(await api.post("/v1/policies", { ...custom, id: "bad-framework", frameworks: ["hipaa:164.312(a)(1)", "gdpr:Art 32"] }), 400, "frameworks[1]", "INVALID_FORMAT");
     expectFieldError(await api.post("/v1/policies", { ...custom, id: "empty-patterns", patterns: [] }), 400, "patterns", "MIN_SIZE_REQUIRED");
     expectFieldError(await api.post("/v1/policies", { ...custom, id: "bad-type", patterns: [{ type: "glob", value: "*", message: "m" }] }), 400, "patterns[0].type", "INVALID_ENUM");
   });

@@ -1,10 +1,14 @@
 import { describe, expect, it } from "@jest/globals";
+import { readFileSync } from "node:fs";
 import { BUILTIN_POLICIES } from "@verdict/policy";
 import { CATALOGS, catalogById, FRAMEWORK_IDS, resolveControlRef } from "./index.js";
 
+const REGULATIONS = ["pci-dss", "hipaa", "gdpr", "nist-800-53", "fedramp-moderate"];
+
 describe("built-in framework catalogs", () => {
-  it("have unique slug ids, first-class frameworks first", () => {
+  it("are 24, with unique slug ids, first-class frameworks first", () => {
     const ids = CATALOGS.map((c) => c.id);
+    expect(ids).toHaveLength(24);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z0-9-]+$/);
     expect(ids.slice(0, 3)).toEqual(["nist-ssdf", "soc2", "owasp-asvs"]);
@@ -49,9 +53,33 @@ describe("built-in framework catalogs", () => {
     expect(missing).toEqual([]);
   });
 
+  it("include the required regulations", () => {
+    for (const id of REGULATIONS) expect(catalogById(id)?.kind).toBe("regulation");
+  });
+
+  it("keep FedRAMP Moderate a subset of NIST SP 800-53 with the same ids and titles", () => {
+    const nist = new Map(catalogById("nist-800-53")!.controls.map((c) => [c.id, c.title]));
+    for (const c of catalogById("fedramp-moderate")!.controls) expect(nist.get(c.id)).toBe(c.title);
+  });
+
+  it("are referenced without duplicates by each built-in policy", () => {
+    const duplicated = BUILTIN_POLICIES.flatMap((p) => p.frameworks.filter((ref, i) => p.frameworks.indexOf(ref) !== i).map((ref) => `${p.id}: ${ref}`));
+    expect(duplicated).toEqual([]);
+  });
+
   it("have at least one control covered by a built-in policy", () => {
     const covered = new Set(BUILTIN_POLICIES.flatMap((p) => p.frameworks));
     const uncovered = CATALOGS.filter((c) => !c.controls.some((k) => covered.has(`${c.id}:${k.id}`))).map((c) => c.id);
     expect(uncovered).toEqual([]);
+  });
+
+  it("are listed in the README's catalog table as they are", () => {
+    const readme = readFileSync(new URL("../../../../../README.md", import.meta.url), "utf8");
+    const header = "| Id | Framework | Version | Kind | Controls |\n|----|-----------|---------|------|----------|\n";
+    const start = readme.indexOf(header);
+    expect(start).toBeGreaterThan(0);
+    const rows = readme.slice(start + header.length).split("\n");
+    const table = rows.slice(0, rows.findIndex((line) => !line.startsWith("|")));
+    expect(table).toEqual(CATALOGS.map((c) => `| \`${c.id}\` | ${c.name} | ${c.version} | ${c.kind} | ${c.controls.length} |`));
   });
 });

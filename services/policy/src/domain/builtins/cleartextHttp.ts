@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, paths, SECURITY_CATEGORY, TRANSPORT_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 
 // Hosts for which plain http:// is fine: this machine, private and reserved names, single-label
 // service names (docker-compose, Kubernetes), and the well-known identifiers of schemas and XML
@@ -30,7 +30,16 @@ export const cleartextHttp: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.9.1", "soc2:CC6.7", "owasp-asvs:V9.1.1", "owasp-asvs:V9.2.2", "cwe:CWE-319"],
+  frameworks: [
+    ...TRANSPORT_FRAMEWORKS,
+    "owasp-asvs:V9.1.1",
+    "owasp-asvs:V9.2.2",
+    "owasp-asvs:V1.9.1",
+    "cwe:CWE-319",
+    "owasp-api-top-10:API8",
+    "owasp-api-top-10:API10",
+    "hipaa:164.312(e)(2)(ii)",
+  ],
   patterns: [
     {
       id: "http-url-in-code",

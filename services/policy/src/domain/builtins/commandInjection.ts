@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
 const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
@@ -11,7 +11,13 @@ export const commandInjection: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.3.8", "cwe:CWE-78"],
+  frameworks: [
+    ...INJECTION_FRAMEWORKS,
+    "owasp-asvs:V5.3.8",
+    "owasp-top-10:A03",
+    "cwe:CWE-78",
+    "cwe-top-25:CWE-78",
+  ],
   patterns: [
     {
       id: "js-child-process-exec",

@@ -12,7 +12,11 @@ export const credentialsInUrls: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
-  frameworks: [...SECRET_FRAMEWORKS, "cwe:CWE-522"],
+  frameworks: [
+    ...SECRET_FRAMEWORKS,
+    "cwe:CWE-522",
+    "owasp-api-top-10:API2",
+  ],
   patterns: [
     {
       id: "url-embedded-credentials",

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 export const dangerousEval: BuiltinPolicy = {
   id: "dangerous-eval",
@@ -8,7 +8,14 @@ export const dangerousEval: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.2.4", "cwe:CWE-95", "cwe:CWE-94"],
+  frameworks: [
+    ...INJECTION_FRAMEWORKS,
+    "owasp-asvs:V5.2.4",
+    "owasp-top-10:A03",
+    "cwe:CWE-95",
+    "cwe:CWE-94",
+    "cwe-top-25:CWE-94",
+  ],
   patterns: [
     {
       id: "js-eval",

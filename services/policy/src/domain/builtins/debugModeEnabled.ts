@@ -1,4 +1,4 @@
-import { builtinSettings, CONFIGURATION_CATEGORY, docs, paths, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, CONFIGURATION_CATEGORY, CONFIGURATION_FRAMEWORKS, docs, paths, type BuiltinPolicy } from "./types.js";
 
 // Production configuration: base/production settings modules, production env files.
 const DJANGO_SETTINGS = [String.raw`(?i)(?:^|/)settings\.py$`, String.raw`(?i)(?:^|/)settings/(?:__init__|base|common|prod|production|live)\.py$`, String.raw`(?i)(?:^|/)(?:prod|production)_settings\.py$`];
@@ -12,7 +12,22 @@ export const debugModeEnabled: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
-  frameworks: ["nist-ssdf:PW.9.1", "nist-ssdf:PW.9.2", "soc2:CC7.1", "owasp-asvs:V14.3.2", "cwe:CWE-489", "cwe:CWE-215"],
+  frameworks: [
+    ...CONFIGURATION_FRAMEWORKS,
+    "nist-ssdf:PW.9.2",
+    "owasp-asvs:V14.3.2",
+    "cwe:CWE-489",
+    "cwe:CWE-215",
+    "cwe-top-25:CWE-200",
+    "owasp-api-top-10:API8",
+    "cis-controls:4.8",
+    "pci-dss:2.2.4",
+    "nist-800-53:SI-11",
+    "fedramp-moderate:SI-11",
+    "nist-800-171:3.4.6",
+    "cmmc:CM.L2-3.4.6",
+    "eu-cra:I(2)(j)",
+  ],
   patterns: [
     {
       id: "django-debug-true",

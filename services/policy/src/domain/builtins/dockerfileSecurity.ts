@@ -1,4 +1,4 @@
-import { builtinSettings, CONFIGURATION_CATEGORY, docs, paths, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, CONFIGURATION_CATEGORY, docs, paths, WORKLOAD_PRIVILEGE_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 
 const FROM = String.raw`(?i)^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?`;
 
@@ -10,7 +10,20 @@ export const dockerfileSecurity: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
-  frameworks: ["nist-ssdf:PW.4.4", "nist-ssdf:PW.9.1", "soc2:CC7.1", "soc2:CC8.1", "owasp-asvs:V1.2.1", "owasp-asvs:V14.1.3", "owasp-asvs:V14.2.4", "owasp-asvs:V2.10.4", "cwe:CWE-250", "cwe:CWE-494", "cwe:CWE-1357"],
+  frameworks: [
+    ...WORKLOAD_PRIVILEGE_FRAMEWORKS,
+    "soc2:CC8.1",
+    "owasp-asvs:V14.2.4",
+    "owasp-asvs:V2.10.4",
+    "cwe:CWE-494",
+    "owasp-top-10:A08",
+    "owasp-proactive-controls:C6",
+    "owasp-samm:I-SB-B",
+    "nist-csf:ID.RA-09",
+    "cis-controls:16.5",
+    "nist-800-53:SI-7",
+    "fedramp-moderate:SI-7",
+  ],
   patterns: [
     {
       id: "dockerfile-user-root",

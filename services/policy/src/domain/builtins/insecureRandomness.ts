@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, CRYPTO_FRAMEWORKS, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // Something that must be unpredictable, earlier on the same line.
 const SECRET_NAME = String.raw`(?i:token|secret|passw(?:or)?d|pwd|session|nonce|salt|otp|csrf|api_?key|reset_?code|verification_?code)`;
@@ -11,7 +11,13 @@ export const insecureRandomness: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC6.1", "owasp-asvs:V6.3.1", "cwe:CWE-330", "cwe:CWE-338"],
+  frameworks: [
+    ...CRYPTO_FRAMEWORKS,
+    "owasp-asvs:V6.3.1",
+    "cwe:CWE-330",
+    "cwe:CWE-338",
+    "csa-ccm:CEK-10",
+  ],
   patterns: [
     {
       id: "js-insecure-random-secret",

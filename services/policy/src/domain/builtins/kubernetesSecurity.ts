@@ -1,4 +1,4 @@
-import { builtinSettings, CONFIGURATION_CATEGORY, docs, paths, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, CONFIGURATION_CATEGORY, docs, paths, WORKLOAD_PRIVILEGE_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 
 // A YAML key, possibly as the first key of a list item.
 const KEY = String.raw`^[ \t]*(?:-[ \t]+)?`;
@@ -12,7 +12,14 @@ export const kubernetesSecurity: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
-  frameworks: ["nist-ssdf:PW.9.1", "nist-ssdf:PW.4.4", "soc2:CC6.1", "soc2:CC7.1", "owasp-asvs:V1.2.1", "owasp-asvs:V1.14.5", "owasp-asvs:V14.1.3", "cwe:CWE-250", "cwe:CWE-269", "cwe:CWE-1357"],
+  frameworks: [
+    ...WORKLOAD_PRIVILEGE_FRAMEWORKS,
+    "soc2:CC6.1",
+    "owasp-asvs:V1.14.5",
+    "nist-800-53:SC-39",
+    "fedramp-moderate:SC-39",
+    "eu-cra:I(2)(j)",
+  ],
   patterns: [
     {
       id: "k8s-privileged-container",

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, CODE_REVIEW_FRAMEWORKS, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 const ANY_ORIGIN = String.raw`(?:true|["']\*["'])`;
 
@@ -10,7 +10,26 @@ export const permissiveCors: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.9.1", "soc2:CC6.6", "owasp-asvs:V14.5.3", "cwe:CWE-942"],
+  frameworks: [
+    ...CODE_REVIEW_FRAMEWORKS,
+    "nist-ssdf:PW.5.1",
+    "nist-ssdf:PW.9.1",
+    "soc2:CC6.6",
+    "owasp-asvs:V14.5.3",
+    "cwe:CWE-942",
+    "owasp-top-10:A01",
+    "owasp-top-10:A05",
+    "owasp-api-top-10:API8",
+    "owasp-proactive-controls:C8",
+    "nist-csf:PR.AA-05",
+    "pci-dss:6.2.4",
+    "hipaa:164.312(a)(1)",
+    "nist-800-53:AC-4",
+    "fedramp-moderate:AC-4",
+    "nist-800-171:3.1.3",
+    "cmmc:AC.L2-3.1.3",
+    "eu-cra:I(2)(d)",
+  ],
   patterns: [
     {
       id: "js-cors-credentials-any-origin",

@@ -8,7 +8,19 @@ export const privateKeys: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
-  frameworks: [...SECRET_FRAMEWORKS, "owasp-asvs:V6.4.2", "cwe:CWE-321"],
+  frameworks: [
+    ...SECRET_FRAMEWORKS,
+    "owasp-asvs:V6.4.2",
+    "cwe:CWE-321",
+    "owasp-top-10:A02",
+    "owasp-masvs:MASVS-CRYPTO-2",
+    "iso-27001:A.8.24",
+    "pci-dss:3.6.1",
+    "nist-800-53:SC-12",
+    "fedramp-moderate:SC-12",
+    "nist-800-171:3.13.10",
+    "cmmc:SC.L2-3.13.10",
+  ],
   patterns: [
     {
       id: "private-key-block",

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // The start of a SQL statement inside a string literal.
 /** The start of a SQL statement inside a literal whose closing delimiter is in `quote`. */
@@ -13,7 +13,13 @@ export const sqlInjection: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.3.4", "cwe:CWE-89"],
+  frameworks: [
+    ...INJECTION_FRAMEWORKS,
+    "owasp-asvs:V5.3.4",
+    "owasp-top-10:A03",
+    "cwe:CWE-89",
+    "cwe-top-25:CWE-89",
+  ],
   patterns: [
     {
       id: "sql-string-concatenation",

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, paths, SECURITY_CATEGORY, TRANSPORT_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 
 export const tlsVerificationDisabled: BuiltinPolicy = {
   id: "tls-verification-disabled",
@@ -8,7 +8,18 @@ export const tlsVerificationDisabled: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.9.1", "soc2:CC6.7", "owasp-asvs:V9.2.1", "cwe:CWE-295"],
+  frameworks: [
+    ...TRANSPORT_FRAMEWORKS,
+    "owasp-asvs:V9.2.1",
+    "owasp-asvs:V1.9.2",
+    "cwe:CWE-295",
+    "owasp-top-10:A07",
+    "hipaa:164.312(e)(2)(i)",
+    "nist-800-53:SC-23",
+    "fedramp-moderate:SC-23",
+    "nist-800-171:3.13.15",
+    "cmmc:SC.L2-3.13.15",
+  ],
   patterns: [
     {
       id: "js-reject-unauthorized-false",

@@ -62,13 +62,12 @@ export const PATHS = {
 export const paths = (...groups: (keyof typeof PATHS)[]): string[] => groups.flatMap((g) => [...PATHS[g]]);
 
 // Framework references shared by several policies.
-export const SECRET_FRAMEWORKS = [
-  "nist-ssdf:PS.1.1",
-  "nist-ssdf:PW.5.1",
-  "nist-ssdf:PW.7.2",
-  "soc2:CC6.1",
-  "owasp-asvs:V2.10.4",
-  "owasp-asvs:V6.4.1",
-  "cwe:CWE-798",
-] as const;
-
+export {
+  CODE_REVIEW_FRAMEWORKS,
+  CONFIGURATION_FRAMEWORKS,
+  CRYPTO_FRAMEWORKS,
+  INJECTION_FRAMEWORKS,
+  SECRET_FRAMEWORKS,
+  TRANSPORT_FRAMEWORKS,
+  WORKLOAD_PRIVILEGE_FRAMEWORKS,
+} from "./frameworks.js";

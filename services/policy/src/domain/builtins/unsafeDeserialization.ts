@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 export const unsafeDeserialization: BuiltinPolicy = {
   id: "unsafe-deserialization",
@@ -8,7 +8,14 @@ export const unsafeDeserialization: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.5.1", "owasp-asvs:V5.5.3", "cwe:CWE-502"],
+  frameworks: [
+    ...INJECTION_FRAMEWORKS,
+    "owasp-asvs:V5.5.1",
+    "owasp-asvs:V5.5.3",
+    "owasp-top-10:A08",
+    "cwe:CWE-502",
+    "cwe-top-25:CWE-502",
+  ],
   patterns: [
     {
       id: "python-pickle-load",

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, CRYPTO_FRAMEWORKS, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // A password-ish identifier later on the same line.
 const PASSWORD = String.raw`(?i:passw(?:or)?d|pwd|passphrase|\bpass\b)`;
@@ -14,15 +14,23 @@ export const weakCryptography: BuiltinPolicy = {
   enabled: true,
   category: SECURITY_CATEGORY,
   frameworks: [
-    "nist-ssdf:PW.5.1",
-    "nist-ssdf:PW.7.2",
-    "soc2:CC6.1",
+    ...CRYPTO_FRAMEWORKS,
     "owasp-asvs:V2.4.1",
     "owasp-asvs:V6.2.2",
     "owasp-asvs:V6.2.5",
     "cwe:CWE-327",
     "cwe:CWE-328",
     "cwe:CWE-916",
+    "nist-csf:PR.DS-01",
+    "csa-ccm:CEK-04",
+    "pci-dss:8.3.2",
+    "hipaa:164.312(a)(2)(iv)",
+    "gdpr:Art.32(1)(a)",
+    "nist-800-53:IA-5(1)",
+    "fedramp-moderate:IA-5(1)",
+    "nist-800-171:3.5.10",
+    "cmmc:IA.L2-3.5.10",
+    "eu-cra:I(2)(e)",
   ],
   patterns: [
     {

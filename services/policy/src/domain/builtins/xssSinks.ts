@@ -1,4 +1,4 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
@@ -13,7 +13,14 @@ export const xssSinks: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: ["nist-ssdf:PW.5.1", "nist-ssdf:PW.7.2", "soc2:CC8.1", "owasp-asvs:V5.3.3", "owasp-asvs:V5.2.1", "cwe:CWE-79"],
+  frameworks: [
+    ...INJECTION_FRAMEWORKS,
+    "owasp-asvs:V5.3.3",
+    "owasp-asvs:V5.2.1",
+    "owasp-top-10:A03",
+    "cwe:CWE-79",
+    "cwe-top-25:CWE-79",
+  ],
   patterns: [
     {
       id: "js-inner-html",

@@ -1,0 +1,168 @@
+// Framework references shared by several built-in policies, as `<catalog id>:<control id>`. The
+// catalogs (ids, controls, versions) are in services/compliance/src/domain/catalogs; its tests
+// check that every reference here names an existing control.
+
+// Every built-in policy is an automated review of code changes that finds and reports
+// vulnerabilities before they ship: the controls that ask for exactly that.
+export const CODE_REVIEW_FRAMEWORKS = [
+  "nist-800-53:SA-11",
+  "nist-800-53:SA-11(1)",
+  "nist-800-53:SI-2",
+  "fedramp-moderate:SA-11",
+  "fedramp-moderate:SA-11(1)",
+  "fedramp-moderate:SI-2",
+  "nist-800-171:3.14.1",
+  "cmmc:SI.L1-b.1.xii",
+  "pci-dss:6.2.3",
+  "cis-controls:16.12",
+  "iso-27001:A.8.28",
+  "iso-27001:A.8.29",
+  "nist-csf:ID.RA-01",
+  "nist-csf:PR.PS-06",
+  "owasp-samm:V-ST-A",
+  "csa-ccm:AIS-05",
+  "nis2:Art.21(2)(e)",
+  "dora:Art.25(1)",
+  "eu-cra:II(3)",
+] as const;
+
+// Credentials, keys and tokens committed to source.
+export const SECRET_FRAMEWORKS = [
+  "nist-ssdf:PS.1.1",
+  "nist-ssdf:PW.5.1",
+  "nist-ssdf:PW.7.2",
+  "soc2:CC6.1",
+  "owasp-asvs:V2.10.4",
+  "owasp-asvs:V6.4.1",
+  "cwe:CWE-798",
+  "cwe-top-25:CWE-798",
+  "owasp-top-10:A07",
+  "owasp-proactive-controls:C2",
+  "owasp-samm:I-SD-B",
+  "nist-csf:PR.AA-01",
+  "iso-27001:A.5.17",
+  "csa-ccm:IAM-15",
+  "pci-dss:8.3.2",
+  "pci-dss:8.6.2",
+  "hipaa:164.312(a)(1)",
+  "hipaa:164.312(d)",
+  "gdpr:Art.32(1)(b)",
+  "nist-800-53:IA-5",
+  "nist-800-53:IA-5(7)",
+  "fedramp-moderate:IA-5",
+  "fedramp-moderate:IA-5(7)",
+  "nist-800-171:3.5.10",
+  "cmmc:IA.L2-3.5.10",
+  "nis2:Art.21(2)(i)",
+  "dora:Art.9(4)(d)",
+  "eu-cra:I(2)(d)",
+  ...CODE_REVIEW_FRAMEWORKS,
+] as const;
+
+// Untrusted input reaching an interpreter: SQL, shell, eval, deserializers, HTML.
+export const INJECTION_FRAMEWORKS = [
+  "nist-ssdf:PW.5.1",
+  "nist-ssdf:PW.7.2",
+  "soc2:CC8.1",
+  "owasp-proactive-controls:C3",
+  "owasp-masvs:MASVS-CODE-4",
+  "csa-ccm:AIS-04",
+  "pci-dss:6.2.4",
+  "hipaa:164.312(c)(1)",
+  "gdpr:Art.32(1)(b)",
+  "nist-800-53:SI-10",
+  "fedramp-moderate:SI-10",
+  "nist-800-171:3.13.2",
+  "cmmc:SC.L2-3.13.2",
+  "dora:Art.9(3)(b)",
+  "eu-cra:I(2)(f)",
+  ...CODE_REVIEW_FRAMEWORKS,
+] as const;
+
+// Broken or misused cryptography (algorithms, randomness).
+export const CRYPTO_FRAMEWORKS = [
+  "nist-ssdf:PW.5.1",
+  "nist-ssdf:PW.7.2",
+  "soc2:CC6.1",
+  "owasp-top-10:A02",
+  "owasp-proactive-controls:C2",
+  "owasp-masvs:MASVS-CRYPTO-1",
+  "iso-27001:A.8.24",
+  "pci-dss:6.2.4",
+  "nist-800-53:SC-13",
+  "fedramp-moderate:SC-13",
+  "nist-800-171:3.13.11",
+  "cmmc:SC.L2-3.13.11",
+  "nis2:Art.21(2)(h)",
+  ...CODE_REVIEW_FRAMEWORKS,
+] as const;
+
+// Data sent without (verified) transport encryption.
+export const TRANSPORT_FRAMEWORKS = [
+  "nist-ssdf:PW.5.1",
+  "nist-ssdf:PW.9.1",
+  "soc2:CC6.7",
+  "owasp-top-10:A02",
+  "owasp-proactive-controls:C2",
+  "owasp-masvs:MASVS-NETWORK-1",
+  "nist-csf:PR.DS-02",
+  "cis-controls:3.10",
+  "iso-27001:A.5.14",
+  "iso-27001:A.8.24",
+  "csa-ccm:CEK-03",
+  "pci-dss:4.2.1",
+  "hipaa:164.312(e)(1)",
+  "gdpr:Art.32(1)(a)",
+  "nist-800-53:SC-8",
+  "nist-800-53:SC-8(1)",
+  "fedramp-moderate:SC-8",
+  "fedramp-moderate:SC-8(1)",
+  "nist-800-171:3.13.8",
+  "cmmc:SC.L2-3.13.8",
+  "nis2:Art.21(2)(h)",
+  "dora:Art.9(3)(a)",
+  "eu-cra:I(2)(e)",
+  ...CODE_REVIEW_FRAMEWORKS,
+] as const;
+
+// Insecure settings of the application, its framework or its runtime environment.
+export const CONFIGURATION_FRAMEWORKS = [
+  "nist-ssdf:PW.9.1",
+  "soc2:CC7.1",
+  "owasp-top-10:A05",
+  "owasp-proactive-controls:C5",
+  "owasp-samm:O-EM-A",
+  "nist-csf:PR.PS-01",
+  "cis-controls:4.1",
+  "cis-controls:16.7",
+  "iso-27001:A.8.9",
+  "pci-dss:2.2.6",
+  "nist-800-53:CM-6",
+  "nist-800-53:CM-7",
+  "fedramp-moderate:CM-6",
+  "fedramp-moderate:CM-7",
+  "nist-800-171:3.4.2",
+  "cmmc:CM.L2-3.4.2",
+  "eu-cra:I(2)(b)",
+  ...CODE_REVIEW_FRAMEWORKS,
+] as const;
+
+// Containers and workloads running with more privilege than they need.
+export const WORKLOAD_PRIVILEGE_FRAMEWORKS = [
+  "nist-ssdf:PW.4.4",
+  "owasp-asvs:V1.2.1",
+  "owasp-asvs:V14.1.3",
+  "cwe:CWE-250",
+  "cwe:CWE-269",
+  "cwe:CWE-1357",
+  "cwe-top-25:CWE-269",
+  "nist-csf:PR.AA-05",
+  "csa-ccm:IVS-04",
+  "pci-dss:7.2.5",
+  "nist-800-53:AC-6",
+  "fedramp-moderate:AC-6",
+  "nist-800-171:3.1.5",
+  "cmmc:AC.L2-3.1.5",
+  "dora:Art.9(4)(c)",
+  ...CONFIGURATION_FRAMEWORKS,
+] as const;
