@@ -7,7 +7,7 @@ import { join } from "node:path";
 import JSZip from "jszip";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormatsModule from "ajv-formats";
-import { catalogById } from "./catalogs/index.js";
+import { CATALOGS, catalogById } from "./catalogs/index.js";
 import { buildOscalSet, controlTokens, oscalToken, stableUuid, VERDICT_NS } from "./oscal.js";
 import { oscalFileNames, renderOscalZip } from "./oscalZip.js";
 import { DIGIT_CATALOG, sampleEvidence } from "./testFixtures.js";
@@ -16,7 +16,7 @@ import { OSCAL_SCHEMAS, validateWithLiboscal } from "../../../../test/support/os
 type Json = Record<string, any>;
 const ctx = { organizationId: "org_test", organizationName: "Acme Corp", apiBaseUrl: "http://localhost:8080/v1" };
 const SCHEMAS = `${OSCAL_SCHEMAS}/`;
-const catalogs = [catalogById("nist-ssdf")!, catalogById("soc2")!, catalogById("owasp-asvs")!, DIGIT_CATALOG];
+const catalogs = [catalogById("nist-ssdf")!, catalogById("soc2")!, catalogById("owasp-asvs")!, catalogById("hipaa")!, DIGIT_CATALOG];
 
 function validators(): Record<"catalog" | "ar" | "poam", ValidateFunction> {
   if (!existsSync(SCHEMAS)) throw new Error("OSCAL schemas missing: run bash scripts/install-oscal-tools.sh");
@@ -43,9 +43,9 @@ describe("OSCAL tokens", () => {
 });
 
 describe("OSCAL documents", () => {
-  it("are valid OSCAL 1.1.2 (NIST JSON schemas) for nist-ssdf, soc2, owasp-asvs and a digit-leading catalog", () => {
+  it("are valid OSCAL 1.1.2 (NIST JSON schemas) for every built-in catalog and a digit-leading one", () => {
     const v = validators();
-    const ev = sampleEvidence(catalogs);
+    const ev = sampleEvidence([...CATALOGS, DIGIT_CATALOG]);
     for (const fw of ev.frameworks) {
       const set = buildOscalSet(ctx, ev, fw);
       for (const [doc, validate] of [
@@ -59,10 +59,10 @@ describe("OSCAL documents", () => {
     }
   });
 
-  it("pass NIST liboscal-java's OSCAL 1.1.2 constraint validation with zero errors", () => {
+  it("pass NIST liboscal-java's OSCAL 1.1.2 constraint validation with zero errors, for all built-in catalogs", () => {
     const dir = mkdtempSync(join(tmpdir(), "oscal-"));
     try {
-      const ev = sampleEvidence(catalogs);
+      const ev = sampleEvidence([...CATALOGS, DIGIT_CATALOG]);
       const files: string[] = [];
       for (const fw of ev.frameworks) {
         const set = buildOscalSet(ctx, ev, fw);
@@ -118,6 +118,14 @@ describe("OSCAL documents", () => {
     expect(pa["poam-items"][0].uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(stableUuid("x", "y")).toBe(stableUuid("x", "y"));
     expect(stableUuid("x", "y")).not.toBe(stableUuid("x", "z"));
+  });
+
+  it("prefix HIPAA's digit-leading control ids", () => {
+    const ev = sampleEvidence([catalogById("hipaa")!]);
+    const cat = buildOscalSet(ctx, ev, ev.frameworks[0]!).catalog as Json;
+    const ids = (cat.catalog.groups as Json[]).flatMap((g) => (g.controls as Json[]).map((c) => c.id as string));
+    expect(ids).toContain("ctl-164.312.a.1");
+    for (const id of ids) expect(id).toMatch(/^\p{L}/u);
   });
 
   it("zip one catalog, assessment results and POA&M per framework", async () => {
