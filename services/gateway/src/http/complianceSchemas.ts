@@ -36,11 +36,15 @@ export const FrameworkDetailSchema = z
   })
   .meta({ id: "FrameworkDetail" });
 
-export const DateRangeSchema = z.object({ start: DATE, end: DATE }).strict().meta({ id: "DateRange" });
+export const DateRangeSchema = z.object({ start: DATE, end: DATE }).strict().meta({ id: "DateRange", examples: [{ start: "2026-01-01", end: "2026-01-31" }] });
 
 export const CreateReportSchema = z
   .object({
-    frameworks: z.array(z.string().min(1).max(64)).min(1).max(32).meta({ description: "Framework ids from GET /v1/compliance/overview" }),
+    frameworks: z
+      .array(z.string().min(1).max(64).meta({ examples: ["nist-ssdf", "soc2", "owasp-asvs"] }))
+      .min(1)
+      .max(32)
+      .meta({ description: "Framework ids from GET /v1/compliance/overview", examples: [["nist-ssdf", "soc2"]] }),
     format: z.enum(["pdf", "oscal"]).meta({ description: "pdf: one document; oscal: a ZIP with an OSCAL 1.1.2 catalog, assessment results and POA&M per framework" }),
     date_range: z.union([
       DateRangeSchema,
@@ -78,3 +82,5 @@ export const DownloadQuery = z
     signature: z.string().min(1).max(128),
   })
   .strict();
+
+export const FrameworkParam = z.object({ framework_id: z.string().min(1).max(128).meta({ examples: ["nist-ssdf"] }) });

@@ -1,6 +1,6 @@
 import type { complianceV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
-import { ComplianceOverviewSchema, CreateReportSchema, DownloadQuery, FrameworkDetailSchema, ReportSchema } from "../http/complianceSchemas.js";
+import { ComplianceOverviewSchema, CreateReportSchema, DownloadQuery, FrameworkDetailSchema, FrameworkParam, ReportSchema } from "../http/complianceSchemas.js";
 import { IdParam } from "../http/schemas.js";
 
 function reportJson(r: complianceV1.Report, apiBase: string) {
@@ -49,7 +49,7 @@ export const complianceRoutes = [
     tag: "Compliance",
     access: { kind: "scope", scope: "read:policies" },
     rateClass: "reads",
-    params: IdParam("framework_id"),
+    params: FrameworkParam,
     responses: { 200: { description: "Framework coverage", schema: FrameworkDetailSchema } },
     handler: async ({ params, principal, clients }) => {
       const res = await clients.compliance.getFramework({ organization_id: principal!.organizationId, framework_id: params.framework_id });
