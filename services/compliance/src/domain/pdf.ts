@@ -268,8 +268,8 @@ function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvidence): 
   table(
     doc,
     [
-      { header: "Control", width: 62 },
-      { header: "Title", width: 150 },
+      { header: "Control", width: 80 },
+      { header: "Title", width: 132 },
       { header: "Covered", width: 45 },
       { header: "Result", width: 68, color: (r) => ({ "Open violations": COLORS.failing, Passed: COLORS.passed, Remediated: COLORS.passed } as Record<string, string>)[r[3]!] },
       { header: "Policies", width: 120 },
