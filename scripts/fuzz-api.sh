@@ -30,7 +30,7 @@ base="http://127.0.0.1:$port"
 
 # A dedicated organization whose limits do not throttle the fuzzer; its admin key fuzzes.
 VERDICT_FUZZ_KEY=$(curl -sf -X POST "$base/v1/organizations" -H "Authorization: Bearer $operator" -H 'Content-Type: application/json' \
-  -d '{"name":"fuzz","rate_limits":{"per_minute":10000000,"per_hour":100000000,"per_day":1000000000,"evaluations_create_per_minute":10000000,"evaluations_list_per_minute":10000000,"reads_per_minute":10000000}}' |
+  -d '{"name":"fuzz","rate_limits":{"per_minute":10000000,"per_hour":100000000,"per_day":1000000000,"evaluations_create_per_minute":10000000,"evaluations_list_per_minute":10000000,"reports_create_per_hour":10000000,"reads_per_minute":10000000}}' |
   node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).api_key.key))')
 export VERDICT_FUZZ_KEY
 

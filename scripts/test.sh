@@ -5,6 +5,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh || exit 1
+# NIST's OSCAL 1.1.2 schemas (Maven Central), for the OSCAL validation in the unit and e2e suites.
+bash scripts/install-oscal-tools.sh || exit 1
 
 echo "==> lint"
 pnpm run -s lint || exit 1

@@ -17,7 +17,7 @@ export const configSchema = z.object({
       message: "must be a Verdict key (vdt_key_<prod|test>_ + 32 base62 characters + 6-character checksum)",
     }),
   VERDICT_GRPC_HOST: z.string().min(1).default("127.0.0.1"),
-  /** 0: each service takes a free loopback port. N: identity N, policy N+1, evaluation N+2. */
+  /** 0: each service takes a free loopback port. N: identity N, policy N+1, evaluation N+2, compliance N+3. */
   VERDICT_GRPC_BASE_PORT: portVar(0),
   VERDICT_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024),
   VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
@@ -29,6 +29,12 @@ export const configSchema = z.object({
   /** Evaluations of at least this many files, or bytes of content, run asynchronously. */
   VERDICT_ASYNC_MIN_FILES: positiveInt(200),
   VERDICT_ASYNC_MIN_BYTES: positiveInt(4 * 1024 * 1024),
+  /** Public base URL of the API, e.g. https://verdict.example.com (links in reports); unset: the request's host. */
+  VERDICT_PUBLIC_URL: z.url().optional(),
+  /** HMAC key of report download links; unset: generated once and kept in the data dir. */
+  VERDICT_REPORT_SIGNING_KEY: z.string().min(32).optional(),
+  /** How long a report download link stays valid. */
+  VERDICT_REPORT_LINK_TTL_SECONDS: positiveInt(3600),
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

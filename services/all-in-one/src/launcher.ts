@@ -1,9 +1,12 @@
 // Starts the whole of Verdict in one process: embedded store, in-process bus, the services on
 // loopback gRPC ports on the main thread, and the gateway on a thread of its own (HTTP, JSON and
 // validation take a second core while the services match files). Shutdown runs in reverse order.
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InProcessBus } from "@verdict/bus";
 import { createLogger, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
+import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
@@ -13,7 +16,7 @@ import type { Config } from "./config.js";
 
 export interface RunningVerdict {
   httpPort: number;
-  grpcPorts: { identity: number; policy: number; evaluation: number };
+  grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number };
   generatedBootstrapKey?: string;
   stop(): Promise<void>;
 }
@@ -22,6 +25,17 @@ export interface LaunchOptions {
   logger?: Logger;
   /** The clock every service reads (tests move it to check expiry). */
   clock?: Clock;
+}
+
+/** The report link signing key: configured, or generated once and kept in the data dir. */
+function reportSigningKey(config: Config): string {
+  if (config.VERDICT_REPORT_SIGNING_KEY) return config.VERDICT_REPORT_SIGNING_KEY;
+  const file = join(config.dataDir, "report-signing.key");
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  mkdirSync(config.dataDir, { recursive: true });
+  const key = randomBytes(32).toString("base64url");
+  writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return key;
 }
 
 export async function launch(config: Config, options: LaunchOptions = {}): Promise<RunningVerdict> {
@@ -68,10 +82,32 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       clock,
     });
     stops.push(() => evaluation.stop());
+    let httpPort = config.VERDICT_HTTP_PORT;
+    const publicUrl = config.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
+    const compliance = await startComplianceService({
+      store,
+      bus,
+      logger: logger.child({ service: "compliance" }),
+      host,
+      port: port(3),
+      policyAddress,
+      identityAddress: `${host}:${identity.grpc.port}`,
+      signingKey: reportSigningKey(config),
+      linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
+      apiBaseUrl: () => `${publicUrl ?? `http://localhost:${httpPort}`}/v1`,
+      clock,
+    });
+    stops.push(() => compliance.stop());
     const gateway = await startGatewayThread({
       host: config.VERDICT_HTTP_HOST,
       port: config.VERDICT_HTTP_PORT,
-      services: { identity: `${host}:${identity.grpc.port}`, policy: policyAddress, evaluation: `${host}:${evaluation.grpc.port}` },
+      services: {
+        identity: `${host}:${identity.grpc.port}`,
+        policy: policyAddress,
+        evaluation: `${host}:${evaluation.grpc.port}`,
+        compliance: `${host}:${compliance.grpc.port}`,
+      },
+      ...(publicUrl ? { publicUrl: `${publicUrl}/v1` } : {}),
       bus,
       logLevel: logger.level,
       onCrash: (err) => {
@@ -93,9 +129,10 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     });
     // The gateway stops first so that in-flight requests can still reach the services.
     stops.push(() => gateway.stop());
+    httpPort = gateway.port;
     return {
       httpPort: gateway.port,
-      grpcPorts: { identity: identity.grpc.port, policy: policy.grpc.port, evaluation: evaluation.grpc.port },
+      grpcPorts: { identity: identity.grpc.port, policy: policy.grpc.port, evaluation: evaluation.grpc.port, compliance: compliance.grpc.port },
       ...(identity.generatedBootstrapKey ? { generatedBootstrapKey: identity.generatedBootstrapKey } : {}),
       stop: stopAll,
     };

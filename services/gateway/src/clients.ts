@@ -1,16 +1,18 @@
 import { createClient, type AsyncClient } from "@verdict/kit";
-import { SERVICE_NAMES, evaluationV1, identityV1, policyV1 } from "@verdict/proto";
+import { SERVICE_NAMES, complianceV1, evaluationV1, identityV1, policyV1 } from "@verdict/proto";
 
 export interface Clients {
   identity: AsyncClient<typeof identityV1.IdentityServiceService>;
   policy: AsyncClient<typeof policyV1.PolicyServiceService>;
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
+  compliance: AsyncClient<typeof complianceV1.ComplianceServiceService>;
 }
 
 export interface ServiceAddresses {
   identity: string;
   policy: string;
   evaluation: string;
+  compliance: string;
 }
 
 export function connectClients(addr: ServiceAddresses): Clients & { close(): void } {
@@ -18,14 +20,17 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, addr.policy, { timeoutMs: 10_000 });
   // Evaluations of large changes take longer than metadata calls.
   const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, addr.evaluation, { timeoutMs: 60_000 });
+  const compliance = createClient(SERVICE_NAMES.compliance, complianceV1.ComplianceServiceService, addr.compliance, { timeoutMs: 30_000 });
   return {
     identity,
     policy,
     evaluation,
+    compliance,
     close() {
       identity.close();
       policy.close();
       evaluation.close();
+      compliance.close();
     },
   };
 }

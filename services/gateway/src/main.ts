@@ -23,6 +23,8 @@ export interface GatewayOptions {
   shutdownGraceMs?: number;
   /** What /metrics serves; this thread's registry when unset. */
   metrics?: () => Promise<string>;
+  /** Public base URL of the API (…/v1) for links the API hands out; unset: the request's host. */
+  publicUrl?: string;
 }
 
 export interface Gateway {
@@ -45,6 +47,8 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "UpdateOrganizationLimits",
   "RateLimits",
   "CreateApiKey",
+  "CreateReport",
+  "DateRange",
 ]);
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
@@ -62,6 +66,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
+    ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
   });
   const draining = { value: false };
   const server = createServer((req, res) => {

@@ -15,6 +15,8 @@ export interface EvaluationCompletedData {
   passed: boolean | null;
   completed_at: string;
   summary: Summary;
+  /** The policies that ran (compliance evidence: which controls this evaluation checked). */
+  policies: string[];
   failure_reason?: string;
 }
 
@@ -59,6 +61,7 @@ export async function publishEvaluationResults(deps: EvaluationDeps, evaluation:
     passed: evaluation.passed,
     completed_at: evaluation.completed_at ?? "",
     summary: evaluation.summary,
+    policies: evaluation.policies,
     ...(evaluation.failure_reason ? { failure_reason: evaluation.failure_reason } : {}),
   };
   await deps.bus.publish(TOPICS.evaluationCompleted, { source: SOURCE, subject: evaluation.id, data: completed });

@@ -23,6 +23,8 @@ export interface AppOptions {
   requestSchemaIds: Set<string>;
   /** The Prometheus text /metrics serves (all-in-one merges the services' thread into it). */
   metrics?: () => Promise<string>;
+  /** Public base URL of the API (…/v1); unset: from each request's protocol and host. */
+  publicUrl?: string;
 }
 
 interface Locals {
@@ -120,10 +122,12 @@ export function buildApp(opts: AppOptions): express.Express {
           await parseBody(req, res);
           body = parseOr400(r.body, req.body);
         }
-        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients });
+        const apiBaseUrl = opts.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}/v1`;
+        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl });
         span.setAttribute("http.response.status_code", result.status);
         if (result.headers) res.set(result.headers);
-        if (result.body === undefined) res.status(result.status).end();
+        if (result.file) res.status(result.status).type(result.file.contentType).attachment(result.file.filename).send(result.file.content);
+        else if (result.body === undefined) res.status(result.status).end();
         else res.status(result.status).json(result.body);
       });
     } catch (err) {

@@ -75,6 +75,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
         description: resp.description,
         headers: headerRefs(),
         ...(resp.schema ? { content: { "application/json": { schema: schemaRef(resp.schema, "output") } } } : {}),
+        ...(resp.contentTypes ? { content: Object.fromEntries(resp.contentTypes.map((t) => [t, { schema: { type: "string", format: "binary" } }])) } : {}),
       };
     }
     const errorStatuses = new Set<number>([429, 500]);

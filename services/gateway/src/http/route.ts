@@ -15,17 +15,23 @@ export interface RouteContext<P, Q, B> {
   principal: Principal | undefined;
   requestId: string;
   clients: Clients;
+  /** Public base URL of the API (…/v1): configured, or from the request's host. */
+  apiBaseUrl: string;
 }
 
 export interface RouteResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** A file sent as an attachment instead of a JSON body. */
+  file?: { content: Buffer; contentType: string; filename: string };
 }
 
 export interface RouteResponse {
   description: string;
   schema?: z.ZodType;
+  /** Binary responses: the media types it may have (instead of a JSON schema). */
+  contentTypes?: string[];
 }
 
 export interface Route<P = any, Q = any, B = any> {

@@ -51,7 +51,9 @@ export function toFieldErrors(issues: z.core.$ZodIssue[], input: unknown, prefix
         break;
       }
       default:
-        out.push({ field, code: "INVALID_FORMAT", message: `${field}: ${issue.message}` });
+        // A missing value that a union (or another composite check) needed is simply required.
+        if (valueAt(input, issue.path) === undefined) out.push({ field, code: "REQUIRED", message: `${field} is required` });
+        else out.push({ field, code: "INVALID_FORMAT", message: `${field}: ${issue.message}` });
     }
   }
   return out;

@@ -1,8 +1,9 @@
 import type { Route } from "../http/route.js";
+import { complianceRoutes } from "./compliance.js";
 import { evaluationRoutes } from "./evaluations.js";
 import { healthRoutes } from "./health.js";
 import { organizationRoutes } from "./organization.js";
 import { policyRoutes } from "./policies.js";
 import { repositoryRoutes } from "./repositories.js";
 
-export const routes: Route[] = [...healthRoutes, ...evaluationRoutes, ...policyRoutes, ...repositoryRoutes, ...organizationRoutes];
+export const routes: Route[] = [...healthRoutes, ...evaluationRoutes, ...policyRoutes, ...repositoryRoutes, ...organizationRoutes, ...complianceRoutes];

@@ -1,0 +1,36 @@
+import type { Bus } from "@verdict/bus";
+import type { Clock, Logger } from "@verdict/kit";
+import type { Catalog } from "./domain/catalogs/types.js";
+import type { PolicyInfo } from "./domain/evidence.js";
+import type { ComplianceRepo } from "./repo.js";
+
+/** What the compliance service needs from the policy service. */
+export interface PolicySource {
+  /** Every policy of the organization (enabled or not), with its rule ids. */
+  list(organizationId: string): Promise<PolicyInfo[]>;
+}
+
+/** What it needs from the identity service. */
+export interface OrganizationSource {
+  name(organizationId: string): Promise<string>;
+}
+
+export interface ReportLinks {
+  /** HMAC key of download links. */
+  signingKey: string;
+  /** How long a link issued by GET /compliance/reports/{id} stays valid. */
+  ttlSeconds: number;
+  /** Public base URL of the REST API, e.g. http://localhost:8080/v1 (read when a link is made). */
+  apiBaseUrl: () => string;
+}
+
+export interface ComplianceDeps {
+  repo: ComplianceRepo;
+  bus: Bus;
+  clock: Clock;
+  logger: Logger;
+  catalogs: readonly Catalog[];
+  policies: PolicySource;
+  organizations: OrganizationSource;
+  links: ReportLinks;
+}

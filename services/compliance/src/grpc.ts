@@ -1,0 +1,58 @@
+// gRPC handlers: map proto <-> use cases, nothing else.
+import type { AsyncService } from "@verdict/kit";
+import { complianceV1 } from "@verdict/proto";
+import type { ComplianceDeps } from "./deps.js";
+import { getFramework, getOverview } from "./usecases/coverage.js";
+import { createReport, downloadReport, generateEvidence, getReport, type ReportView } from "./usecases/reports.js";
+import type { ReportRecord } from "./repo.js";
+
+type Def = typeof complianceV1.ComplianceServiceService;
+
+function toReport(r: ReportRecord, link?: ReportView["link"]): complianceV1.Report {
+  return {
+    report_id: r.id,
+    status: r.status,
+    frameworks: r.frameworks,
+    format: r.format,
+    date_range: r.date_range,
+    created_at: r.created_at,
+    completed_at: r.completed_at ?? "",
+    failure_reason: r.failure_reason ?? "",
+    download_expires: link?.expires ?? 0,
+    download_signature: link?.signature ?? "",
+    size_bytes: r.size_bytes,
+  };
+}
+
+export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
+  return {
+    async getOverview(req) {
+      return getOverview(deps, req.organization_id);
+    },
+    async getFramework(req) {
+      const c = await getFramework(deps, req.organization_id, req.framework_id);
+      return { framework: c.framework, coverage: c.coverage, controls: c.controls };
+    },
+    async createReport(req) {
+      const report = await createReport(deps, {
+        organizationId: req.organization_id,
+        frameworks: req.frameworks,
+        format: req.format,
+        dateRange: req.last_days ? req.last_days : { start: req.date_range?.start ?? "", end: req.date_range?.end ?? "" },
+      });
+      return { report: toReport(report) };
+    },
+    async getReport(req) {
+      const view = await getReport(deps, req.organization_id, req.report_id);
+      return { report: toReport(view.report, view.link) };
+    },
+    async downloadReport(req) {
+      const { report, content } = await downloadReport(deps, req.report_id, Number(req.expires), req.signature);
+      return { content_type: report.content_type ?? "application/octet-stream", filename: report.filename ?? report.id, content };
+    },
+    async generateEvidence(req) {
+      const report = await generateEvidence(deps, { organizationId: req.organization_id, framework: req.framework, format: req.format, dateRange: req.date_range });
+      return { report: toReport(report) };
+    },
+  };
+}

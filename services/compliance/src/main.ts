@@ -1,0 +1,129 @@
+// Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
+// projection from evaluation events and generates requested reports.
+import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
+import { AppError, createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import type { Store } from "@verdict/store";
+import { CATALOGS } from "./domain/catalogs/index.js";
+import type { Catalog } from "./domain/catalogs/types.js";
+import type { ComplianceDeps, OrganizationSource, PolicySource } from "./deps.js";
+import { complianceHandlers } from "./grpc.js";
+import { ComplianceRepo } from "./repo.js";
+import { failReport, generateReport } from "./usecases/generateReport.js";
+import { projectBypass, projectEvaluation, projectViolation, type EvaluationCompletedData, type PolicyBypassedData, type PolicyViolationData } from "./usecases/project.js";
+import type { ReportRequestedData } from "./usecases/reports.js";
+
+export interface ComplianceServiceOptions {
+  store: Store;
+  bus: Bus;
+  logger: Logger;
+  host: string;
+  port: number;
+  policyAddress: string;
+  identityAddress: string;
+  /** HMAC key of the signed download links. */
+  signingKey: string;
+  /** Validity of a download link, in seconds. */
+  linkTtlSeconds: number;
+  /** Public base URL of the REST API (…/v1), read when a link or an evidence href is made. */
+  apiBaseUrl: () => string;
+  catalogs?: readonly Catalog[];
+  clock?: Clock;
+}
+
+export interface ComplianceService {
+  grpc: GrpcServerHandle;
+  stop(): Promise<void>;
+}
+
+type PolicyClient = ReturnType<typeof createClient<typeof policyV1.PolicyServiceService>>;
+type IdentityClient = ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>;
+
+/** Policies with their frameworks from ListPolicies; rule ids of enabled ones from ResolvePolicies. */
+export function policySource(client: PolicyClient): PolicySource {
+  return {
+    async list(organizationId) {
+      const [{ policies }, resolved] = await Promise.all([
+        client.listPolicies({ organization_id: organizationId }),
+        client.resolvePolicies({ organization_id: organizationId, policy_ids: [] }),
+      ]);
+      const rules = new Map(resolved.policies.map((p) => [p.id, [...new Set(p.patterns.map((r) => r.rule_id).filter((r) => r !== ""))]]));
+      return policies.map((p) => ({ id: p.id, name: p.name, enabled: p.enabled, severity: p.severity, frameworks: p.frameworks, rules: rules.get(p.id) ?? [] }));
+    },
+  };
+}
+
+export function organizationSource(client: IdentityClient): OrganizationSource {
+  return {
+    async name(organizationId) {
+      try {
+        const { organization } = await client.getOrganization({ organization_id: organizationId });
+        return organization?.name || organizationId;
+      } catch (err) {
+        if (err instanceof AppError && err.kind === "not_found") return organizationId;
+        throw err;
+      }
+    },
+  };
+}
+
+/** The service's consumers: the evidence projection and report generation. */
+export async function subscribeCompliance(deps: ComplianceDeps): Promise<Subscription[]> {
+  const bus = deps.bus;
+  return [
+    await bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "compliance", (e) => projectEvaluation(deps, e.data)),
+    await bus.subscribe<PolicyViolationData>(TOPICS.policyViolation, "compliance", (e) => projectViolation(deps, e.data)),
+    await bus.subscribe<PolicyBypassedData>(TOPICS.policyBypassed, "compliance", (e) => projectBypass(deps, e.data)),
+    await bus.subscribe<ReportRequestedData>(TOPICS.reportRequested, "compliance-reports", (e) => generateReport(deps, e.data.organization_id, e.data.report_id)),
+    // A report whose generation kept failing must not stay "generating" forever.
+    await bus.subscribe<{ event: CloudEvent<ReportRequestedData>; error: string }>(deadLetterTopic(TOPICS.reportRequested), "compliance-reports", (e) =>
+      failReport(deps, e.data.event.data.organization_id, e.data.event.data.report_id, `The report could not be generated: ${e.data.error}`),
+    ),
+  ];
+}
+
+export async function startComplianceService(opts: ComplianceServiceOptions): Promise<ComplianceService> {
+  const repo = new ComplianceRepo(opts.store);
+  await repo.init();
+  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
+  const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
+  const deps: ComplianceDeps = {
+    repo,
+    bus: opts.bus,
+    clock: opts.clock ?? systemClock,
+    logger: opts.logger,
+    catalogs: opts.catalogs ?? CATALOGS,
+    policies: policySource(policy),
+    organizations: organizationSource(identity),
+    links: { signingKey: opts.signingKey, ttlSeconds: opts.linkTtlSeconds, apiBaseUrl: opts.apiBaseUrl },
+  };
+  const subscriptions: Subscription[] = [];
+  const unsubscribe = async () => {
+    for (const s of subscriptions) await s.unsubscribe();
+  };
+  try {
+    subscriptions.push(...(await subscribeCompliance(deps)));
+    const grpc = await startGrpcServer({
+      host: opts.host,
+      port: opts.port,
+      logger: opts.logger,
+      services: [{ name: SERVICE_NAMES.compliance, definition: complianceV1.ComplianceServiceService, implementation: complianceHandlers(deps) }],
+      reflection: reflectionDefinition("compliance"),
+    });
+    opts.logger.info({ port: grpc.port, catalogs: deps.catalogs.length }, "compliance service listening");
+    return {
+      grpc,
+      async stop() {
+        await unsubscribe();
+        await grpc.stop();
+        policy.close();
+        identity.close();
+      },
+    };
+  } catch (err) {
+    await unsubscribe();
+    policy.close();
+    identity.close();
+    throw err;
+  }
+}

@@ -1,0 +1,69 @@
+// Makes a report's file from the evidence projection and the policies as they are now, stores
+// it, and moves the report to completed (or failed, with a reason). Idempotent: a report that is
+// no longer generating is left alone (at-least-once delivery).
+import { instants } from "../domain/dateRange.js";
+import { assembleEvidence, type Evidence } from "../domain/evidence.js";
+import { renderOscalZip } from "../domain/oscalZip.js";
+import { renderPdf } from "../domain/pdf.js";
+import type { ComplianceDeps } from "../deps.js";
+import type { ReportRecord } from "../repo.js";
+
+const IN_CHUNK = 500;
+
+export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): Promise<Evidence> {
+  const { from, to } = instants(report.date_range);
+  const org = report.organization_id;
+  const evaluations = await deps.repo.evaluations.find({ organization_id: org, completed_at: { $gte: from, $lt: to } }, { sort: { completed_at: 1 } });
+  const violations = [];
+  for (let i = 0; i < evaluations.length; i += IN_CHUNK) {
+    const ids = evaluations.slice(i, i + IN_CHUNK).map((e) => e.id);
+    violations.push(...(await deps.repo.violations.find({ organization_id: org, evaluation_id: { $in: ids } })));
+  }
+  const bypasses = await deps.repo.bypasses.find({ organization_id: org, bypassed_at: { $gte: from, $lt: to } }, { sort: { bypassed_at: 1 } });
+  const catalogs = report.frameworks.map((id) => deps.catalogs.find((c) => c.id === id)).filter((c) => c !== undefined);
+  return assembleEvidence({
+    organizationId: org,
+    reportId: report.id,
+    range: report.date_range,
+    generatedAt: deps.clock.now().toISOString(),
+    catalogs,
+    policies: await deps.policies.list(org),
+    evaluations,
+    violations,
+    bypasses,
+  });
+}
+
+export async function generateReport(deps: ComplianceDeps, organizationId: string, reportId: string): Promise<void> {
+  const report = await deps.repo.reports.findOne({ id: reportId, organization_id: organizationId });
+  if (!report || report.status !== "generating") return;
+  const evidence = await loadEvidence(deps, report);
+  const organizationName = await deps.organizations.name(organizationId);
+  let content: Buffer;
+  let contentType: string;
+  let filename: string;
+  const stem = `verdict-evidence-${report.frameworks.length === 1 ? report.frameworks[0] : "frameworks"}-${report.date_range.start}-to-${report.date_range.end}`;
+  if (report.format === "pdf") {
+    content = await renderPdf({ organizationName }, evidence);
+    contentType = "application/pdf";
+    filename = `${stem}.pdf`;
+  } else {
+    content = await renderOscalZip({ organizationId, organizationName, apiBaseUrl: deps.links.apiBaseUrl() }, evidence);
+    contentType = "application/zip";
+    filename = `${stem}-oscal.zip`;
+  }
+  const chunks = await deps.repo.saveFile(report.id, content);
+  await deps.repo.reports.updateOne(
+    { id: report.id, status: "generating" },
+    { status: "completed", completed_at: deps.clock.now().toISOString(), content_type: contentType, filename, size_bytes: content.length, chunks },
+  );
+  deps.logger.info({ organization_id: organizationId, report_id: report.id, bytes: content.length }, "report completed");
+}
+
+export async function failReport(deps: ComplianceDeps, organizationId: string, reportId: string, reason: string): Promise<void> {
+  await deps.repo.reports.updateOne(
+    { id: reportId, organization_id: organizationId, status: "generating" },
+    { status: "failed", completed_at: deps.clock.now().toISOString(), failure_reason: reason },
+  );
+  deps.logger.warn({ organization_id: organizationId, report_id: reportId, reason }, "report failed");
+}

@@ -1,0 +1,89 @@
+// The evidence projection: what the evaluation service announces, kept in this service's own
+// collections (a service never reads another's). Idempotent per event: ids are natural keys.
+import { createHash } from "node:crypto";
+import { DuplicateKeyError } from "@verdict/store";
+import type { ComplianceDeps } from "../deps.js";
+
+/** The evaluation service's event payloads, as far as compliance reads them. */
+export interface EvaluationCompletedData {
+  organization_id: string;
+  evaluation_id: string;
+  repository: string;
+  ref: string;
+  status: "completed" | "failed";
+  passed: boolean | null;
+  completed_at: string;
+  /** Policies that ran. */
+  policies?: string[];
+}
+
+export interface PolicyViolationData {
+  organization_id: string;
+  evaluation_id: string;
+  repository: string;
+  violation: { id: string; policy_id: string; rule_id: string; severity: string; file: string; line: number; message: string };
+}
+
+export interface PolicyBypassedData {
+  organization_id: string;
+  evaluation_id: string;
+  repository: string;
+  ref: string;
+  bypassed_at: string;
+  suppression: { policy_id: string; rule_id: string; file: string; line: number; reason: string };
+}
+
+async function insertOnce<T extends { id: string }>(insert: (doc: T) => Promise<void>, doc: T): Promise<void> {
+  try {
+    await insert(doc);
+  } catch (err) {
+    if (!(err instanceof DuplicateKeyError)) throw err;
+  }
+}
+
+export async function projectEvaluation(deps: ComplianceDeps, e: EvaluationCompletedData): Promise<void> {
+  // A failed evaluation checked nothing: it is no evidence either way.
+  if (e.status !== "completed" || e.passed === null) return;
+  await insertOnce((d) => deps.repo.evaluations.insertOne(d), {
+    id: e.evaluation_id,
+    organization_id: e.organization_id,
+    repository: e.repository,
+    ref: e.ref,
+    completed_at: e.completed_at,
+    passed: e.passed,
+    policies: e.policies ?? [],
+  });
+}
+
+export async function projectViolation(deps: ComplianceDeps, e: PolicyViolationData): Promise<void> {
+  const v = e.violation;
+  await insertOnce((d) => deps.repo.violations.insertOne(d), {
+    id: v.id,
+    organization_id: e.organization_id,
+    evaluation_id: e.evaluation_id,
+    policy_id: v.policy_id,
+    rule_id: v.rule_id,
+    severity: v.severity,
+    file: v.file,
+    line: v.line,
+    message: v.message,
+  });
+}
+
+export async function projectBypass(deps: ComplianceDeps, e: PolicyBypassedData): Promise<void> {
+  const s = e.suppression;
+  const id = createHash("sha256").update([e.evaluation_id, s.policy_id, s.rule_id, s.file, String(s.line)].join("\u0000")).digest("base64url").slice(0, 24);
+  await insertOnce((d) => deps.repo.bypasses.insertOne(d), {
+    id: `byp_${id}`,
+    organization_id: e.organization_id,
+    evaluation_id: e.evaluation_id,
+    repository: e.repository,
+    ref: e.ref,
+    bypassed_at: e.bypassed_at,
+    policy_id: s.policy_id,
+    rule_id: s.rule_id,
+    file: s.file,
+    line: s.line,
+    reason: s.reason,
+  });
+}

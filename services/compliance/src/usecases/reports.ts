@@ -1,0 +1,111 @@
+// Reports: created as "generating" and queued on the bus (report.requested); the file is made by
+// generateReport on a consumer. Reads are scoped by organization; the download is not (the
+// signed link is the credential).
+import { AppError, errors, newId, type FieldError } from "@verdict/kit";
+import { TOPICS } from "@verdict/bus";
+import { checkDateRange, parseLastDays, type DateRange } from "../domain/dateRange.js";
+import { checkDownload, signDownload } from "../domain/signing.js";
+import type { ComplianceDeps } from "../deps.js";
+import type { ReportFormat, ReportRecord } from "../repo.js";
+
+export interface CreateReportCommand {
+  organizationId: string;
+  frameworks: string[];
+  format: string;
+  /** Either an explicit range or "<n>d". */
+  dateRange: DateRange | string;
+  /** Field path of the range in error details (the MCP tool names its argument date_range too). */
+  rangeField?: string;
+  frameworksField?: string;
+}
+
+export interface ReportRequestedData {
+  organization_id: string;
+  report_id: string;
+}
+
+export const FORMATS: readonly ReportFormat[] = ["pdf", "oscal"];
+
+export async function createReport(deps: ComplianceDeps, cmd: CreateReportCommand): Promise<ReportRecord> {
+  const now = deps.clock.now();
+  const problems: FieldError[] = [];
+  const known = new Set(deps.catalogs.map((c) => c.id));
+  const fwField = cmd.frameworksField ?? "frameworks";
+  if (cmd.frameworks.length === 0) problems.push({ field: fwField, code: "MIN_SIZE_REQUIRED", message: "Name at least one framework", min: 1 });
+  cmd.frameworks.forEach((id, i) => {
+    if (!known.has(id)) problems.push({ field: cmd.frameworksField ?? `frameworks[${i}]`, code: "INVALID_ENUM", message: `Unknown framework '${id}'; see GET /v1/compliance/overview` });
+  });
+  if (!FORMATS.includes(cmd.format as ReportFormat)) problems.push({ field: "format", code: "INVALID_ENUM", message: "Must be pdf or oscal" });
+  const rangeField = cmd.rangeField ?? "date_range";
+  let range: DateRange | undefined;
+  if (typeof cmd.dateRange === "string") {
+    const parsed = parseLastDays(cmd.dateRange, now, rangeField);
+    problems.push(...parsed.problems);
+    range = parsed.range;
+  } else {
+    const p = checkDateRange(cmd.dateRange, now, rangeField);
+    problems.push(...p);
+    if (p.length === 0) range = cmd.dateRange;
+  }
+  if (problems.length > 0 || !range) throw errors.unprocessable(problems);
+
+  const report: ReportRecord = {
+    id: newId("report", now.getTime()),
+    organization_id: cmd.organizationId,
+    status: "generating",
+    frameworks: [...new Set(cmd.frameworks)],
+    format: cmd.format as ReportFormat,
+    date_range: range,
+    created_at: now.toISOString(),
+    completed_at: null,
+    failure_reason: null,
+    content_type: null,
+    filename: null,
+    size_bytes: 0,
+    chunks: 0,
+  };
+  await deps.repo.reports.insertOne(report);
+  const data: ReportRequestedData = { organization_id: cmd.organizationId, report_id: report.id };
+  await deps.bus.publish(TOPICS.reportRequested, { source: "/compliance", subject: report.id, data });
+  deps.logger.info({ organization_id: cmd.organizationId, report_id: report.id, format: report.format, frameworks: report.frameworks }, "report requested");
+  return report;
+}
+
+export interface ReportView {
+  report: ReportRecord;
+  /** Set for completed reports: a fresh signed link. */
+  link?: { url: string; expires: number; signature: string };
+}
+
+export function downloadLink(deps: ComplianceDeps, reportId: string): { url: string; expires: number; signature: string } {
+  const expires = Math.floor(deps.clock.now().getTime() / 1000) + deps.links.ttlSeconds;
+  const signature = signDownload(deps.links.signingKey, reportId, expires);
+  const url = `${deps.links.apiBaseUrl()}/compliance/reports/${reportId}/download?expires=${expires}&signature=${signature}`;
+  return { url, expires, signature };
+}
+
+export async function getReport(deps: ComplianceDeps, organizationId: string, reportId: string): Promise<ReportView> {
+  const report = await deps.repo.reports.findOne({ id: reportId, organization_id: organizationId });
+  if (!report) throw errors.notFound("report", reportId);
+  return report.status === "completed" ? { report, link: downloadLink(deps, report.id) } : { report };
+}
+
+export async function downloadReport(deps: ComplianceDeps, reportId: string, expires: number, signature: string) {
+  const check = checkDownload(deps.links.signingKey, reportId, expires, signature, Math.floor(deps.clock.now().getTime() / 1000));
+  if (check === "invalid") throw new AppError("forbidden", "DOWNLOAD_LINK_INVALID", "This download link is not valid; get a fresh one from GET /v1/compliance/reports/{report_id}");
+  if (check === "expired") throw new AppError("deleted", "DOWNLOAD_LINK_EXPIRED", "This download link has expired; get a fresh one from GET /v1/compliance/reports/{report_id}", { resource_type: "report", resource_id: reportId });
+  const report = await deps.repo.reports.findOne({ id: reportId });
+  if (!report || report.status !== "completed") throw errors.notFound("report", reportId);
+  return { report, content: await deps.repo.loadFile(report.id) };
+}
+
+/** The MCP tool's operation: one framework, the last <n> days. */
+export async function generateEvidence(deps: ComplianceDeps, cmd: { organizationId: string; framework: string; format: string; dateRange: string }): Promise<ReportRecord> {
+  return createReport(deps, {
+    organizationId: cmd.organizationId,
+    frameworks: [cmd.framework],
+    format: cmd.format,
+    dateRange: cmd.dateRange,
+    frameworksField: "framework",
+  });
+}

@@ -1,0 +1,86 @@
+// The compliance routes' schemas (kept apart from schemas.ts to keep merges simple).
+import { z } from "zod";
+
+const ISO = z.string().meta({ format: "date-time" });
+const DATE = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "must be a date YYYY-MM-DD" })
+  .meta({ format: "date", description: "Calendar date YYYY-MM-DD (UTC); the range is inclusive" });
+
+export const FrameworkOverviewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  coverage: z.number().int().min(0).max(100).meta({ description: "Percentage of controls covered by at least one enabled policy (rounded down)" }),
+  controls: z.object({ total: z.number().int(), covered: z.number().int() }),
+});
+
+export const ComplianceOverviewSchema = z
+  .object({
+    frameworks: z.array(FrameworkOverviewSchema),
+    regulations: z.array(z.object({ id: z.string(), name: z.string(), coverage: z.number().int().min(0).max(100) })),
+  })
+  .meta({ id: "ComplianceOverview", description: "Live: computed from the organization's enabled policies on every call" });
+
+export const FrameworkDetailSchema = z
+  .object({
+    framework: z.object({ id: z.string(), name: z.string(), version: z.string() }),
+    coverage: z.number().int().min(0).max(100),
+    controls: z.array(
+      z.object({
+        id: z.string(),
+        name: z.string(),
+        covered: z.boolean(),
+        policies: z.array(z.string()).meta({ description: "Enabled policies mapped to the control" }),
+      }),
+    ),
+  })
+  .meta({ id: "FrameworkDetail" });
+
+export const DateRangeSchema = z.object({ start: DATE, end: DATE }).strict().meta({ id: "DateRange", examples: [{ start: "2026-01-01", end: "2026-01-31" }] });
+
+export const CreateReportSchema = z
+  .object({
+    frameworks: z
+      .array(z.string().min(1).max(64).meta({ examples: ["nist-ssdf", "soc2", "owasp-asvs"] }))
+      .min(1)
+      .max(32)
+      .meta({ description: "Framework ids from GET /v1/compliance/overview", examples: [["nist-ssdf", "soc2"]] }),
+    format: z.enum(["pdf", "oscal"]).meta({ description: "pdf: one document; oscal: a ZIP with an OSCAL 1.1.2 catalog, assessment results and POA&M per framework" }),
+    date_range: z.union([
+      DateRangeSchema,
+      z
+        .string()
+        .regex(/^[1-9]\d{0,3}d$/, { message: "must be {start, end} or <n>d" })
+        .meta({ description: "The last n days ending today (UTC), e.g. 90d", examples: ["90d"] }),
+    ]),
+  })
+  .strict()
+  .meta({ id: "CreateReport" });
+
+export const ReportSchema = z
+  .object({
+    report_id: z.string().regex(/^report_/),
+    status: z.enum(["generating", "completed", "failed"]),
+    download_url: z
+      .string()
+      .nullable()
+      .meta({ description: "Signed link that needs no API key and expires (download_expires_at); null unless completed. Each GET issues a fresh one." }),
+    download_expires_at: ISO.nullable(),
+    frameworks: z.array(z.string()),
+    format: z.enum(["pdf", "oscal"]),
+    date_range: z.object({ start: DATE, end: DATE }),
+    created_at: ISO,
+    completed_at: ISO.nullable(),
+    failure_reason: z.string().nullable(),
+    size_bytes: z.number().int().nullable(),
+  })
+  .meta({ id: "Report" });
+
+export const DownloadQuery = z
+  .object({
+    expires: z.string().regex(/^\d{1,12}$/, { message: "must be a unix time in seconds" }),
+    signature: z.string().min(1).max(128),
+  })
+  .strict();
+
+export const FrameworkParam = z.object({ framework_id: z.string().min(1).max(128).meta({ examples: ["nist-ssdf"] }) });
