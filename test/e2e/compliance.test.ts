@@ -168,7 +168,7 @@ describe("reports", () => {
       expect(ar).toContain("\"not-satisfied\"");
     }
     // NIST's liboscal-java: OSCAL 1.1.2 constraints, zero errors.
-    const nist = validateWithLiboscal(files);
+    const nist = await validateWithLiboscal(files);
     rmSync(dir, { recursive: true, force: true });
     expect(nist.output).not.toMatch(/^(ERROR|CRITICAL|INVALID|LOAD-FAILED) /m);
     expect(nist.ok).toBe(true);
