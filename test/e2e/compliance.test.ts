@@ -168,7 +168,7 @@ describe("reports", () => {
       expect(ar).toContain("\"not-satisfied\"");
     }
     // NIST's liboscal-java: OSCAL 1.1.2 constraints, zero errors.
-    const nist = validateWithLiboscal(files);
+    const nist = await validateWithLiboscal(files);
     rmSync(dir, { recursive: true, force: true });
     expect(nist.output).not.toMatch(/^(ERROR|CRITICAL|INVALID|LOAD-FAILED) /m);
     expect(nist.ok).toBe(true);
@@ -209,6 +209,19 @@ describe("reports", () => {
     expectFieldError(await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "2026-02-30", end: "2026-03-01" } }), 422, "date_range.start", "INVALID_FORMAT");
     expectFieldError(await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "yesterday", end: "2026-03-01" } }), 400, "date_range.start", "INVALID_FORMAT");
     expectFieldError(await b.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "pdf" }), 400, "date_range", "REQUIRED");
+  });
+
+  it("allows 10 report requests an hour per organization", async () => {
+    const org = await a.post("/v1/organizations", { name: "Initech", plan: "team" });
+    const c = a.withKey(org.body.api_key.key);
+    // Rejected requests count too, so this generates nothing.
+    const bad = { frameworks: ["iso-99999"], format: "pdf", date_range: "7d" };
+    for (let i = 0; i < 10; i++) expect((await c.post("/v1/compliance/reports", bad)).status).toBe(422);
+    const limited = await c.post("/v1/compliance/reports", bad);
+    expectError(limited, 429, "rate_limited", "RATE_LIMIT_EXCEEDED");
+    expect(limited.body.details).toMatchObject({ limit: 10, window: "1h" });
+    // Reads are not affected.
+    expect((await c.get("/v1/compliance/overview")).status).toBe(200);
   });
 
   it("needs read:policies", async () => {

@@ -59,7 +59,7 @@ describe("OSCAL documents", () => {
     }
   });
 
-  it("pass NIST liboscal-java's OSCAL 1.1.2 constraint validation with zero errors, for all built-in catalogs", () => {
+  it("pass NIST liboscal-java's OSCAL 1.1.2 constraint validation with zero errors, for all built-in catalogs", async () => {
     const dir = mkdtempSync(join(tmpdir(), "oscal-"));
     try {
       const ev = sampleEvidence([...CATALOGS, DIGIT_CATALOG]);
@@ -72,7 +72,7 @@ describe("OSCAL documents", () => {
           files.push(file);
         }
       }
-      const result = validateWithLiboscal(files);
+      const result = await validateWithLiboscal(files);
       expect(result.output).not.toMatch(/^(ERROR|CRITICAL|INVALID|LOAD-FAILED) /m);
       expect(result.output.match(/^VALID /gm)).toHaveLength(files.length);
       expect(result.ok).toBe(true);
