@@ -17,7 +17,8 @@ command -v java >/dev/null || { echo "install-oscal-tools: Java 17+ is required"
 rm -rf "$DEST" && mkdir -p "$DEST/lib" "$DEST/schemas"
 echo "==> fetching gov.nist.secauto.oscal:liboscal-java:$LIBOSCAL_VERSION and its runtime dependencies"
 mvn -q -B -f test/oscal/pom.xml dependency:copy-dependencies -DincludeScope=runtime -DoutputDirectory="$(pwd)/$DEST/lib"
-(cd "$DEST/schemas" && unzip -q -o -j "../lib/liboscal-java-$LIBOSCAL_VERSION.jar" 'schema/json/*.json')
+# The JDK's jar tool extracts (no unzip needed); keep only the JSON schemas.
+(cd "$DEST" && jar xf "lib/liboscal-java-$LIBOSCAL_VERSION.jar" schema/json && mv schema/json/*.json schemas/ && rm -rf schema)
 grep -q 'oscal-ar-1.1.2-schema' "$DEST/schemas/oscal-ar_schema.json"
 touch "$stamp"
 echo "==> OSCAL 1.1.2 schemas and validator classpath in $DEST"

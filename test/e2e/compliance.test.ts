@@ -96,16 +96,17 @@ describe("reports", () => {
       ref: "main",
       files: [
         { path: "src/config.js", content: `const key = "${AWS_KEY}";\n` },
-        { path: "src/run.js", content: "const { exec } = require('child_process');\nexec('ls ' + req.query.dir);\n" },
+        { path: "src/legacy.js", content: `module.exports = { awsKey: "${AWS_KEY}" };\n` },
       ],
     });
     expect(e1.body.passed).toBe(false);
+    expect(e1.body.violations.map((x: { file: string }) => x.file)).toEqual(expect.arrayContaining(["src/config.js", "src/legacy.js"]));
     const e2 = await a.post("/v1/evaluations", {
       repository: "acme/payments",
       ref: "main",
       files: [
         { path: "src/config.js", content: "const key = process.env.AWS_ACCESS_KEY_ID;\n" },
-        { path: "src/run.js", content: "const { exec } = require('child_process');\nexec('ls ' + req.query.dir);\n" },
+        { path: "src/legacy.js", content: `module.exports = { awsKey: "${AWS_KEY}" };\n` },
         { path: "test/fixture.js", content: `const fixture = "${AWS_KEY}"; // verdict-ignore aws-credentials: documented test fixture\n` },
       ],
     });
@@ -160,12 +161,27 @@ describe("reports", () => {
       }
       const ar = await zip.file(`${fw}/${fw}-assessment-results.json`)!.async("string");
       const poam = await zip.file(`${fw}/${fw}-poam.json`)!.async("string");
-      // The injection is still open; the key was fixed; the fixture was bypassed.
-      expect(poam).toContain("command-injection");
-      expect(poam).toContain("\"remediation-status\"");
-      expect(ar).toContain("verdict-ignore");
-      expect(ar).toContain("test/fixture.js");
-      expect(ar).toContain("\"not-satisfied\"");
+      // The key in src/legacy.js is still there (open); the one in src/config.js was removed
+      // (fixed); the fixture was bypassed with verdict-ignore.
+      const items = (JSON.parse(poam)["plan-of-action-and-milestones"]["poam-items"] as { description: string; props: { name: string; value: string }[] }[]).map((i) => ({
+        file: i.description,
+        status: i.props.find((p) => p.name === "remediation-status")?.value,
+        policy: i.props.find((p) => p.name === "policy")?.value,
+      }));
+      expect(items).toEqual(
+        expect.arrayContaining([
+          { file: expect.stringContaining("src/legacy.js"), status: "open", policy: "aws-credentials" },
+          { file: expect.stringContaining("src/config.js"), status: "completed", policy: "aws-credentials" },
+        ]),
+      );
+      const result = JSON.parse(ar)["assessment-results"].results[0];
+      const risks = result.risks as { status: string; description: string }[];
+      // One bypass risk per control the bypassed policy maps to.
+      const bypasses = risks.filter((r) => r.status === "deviation-requested").map((r) => r.description);
+      expect(bypasses.length).toBeGreaterThan(0);
+      for (const d of bypasses) expect(d).toMatch(/verdict-ignore.*test\/fixture\.js.*documented test fixture/);
+      expect(risks.some((r) => r.status === "open" && r.description.includes("src/legacy.js"))).toBe(true);
+      expect((result.findings as { target: { status: { state: string } } }[]).some((f) => f.target.status.state === "not-satisfied")).toBe(true);
     }
     // NIST's liboscal-java: OSCAL 1.1.2 constraints, zero errors.
     const nist = await validateWithLiboscal(files);
@@ -209,6 +225,19 @@ describe("reports", () => {
     expectFieldError(await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "2026-02-30", end: "2026-03-01" } }), 422, "date_range.start", "INVALID_FORMAT");
     expectFieldError(await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "yesterday", end: "2026-03-01" } }), 400, "date_range.start", "INVALID_FORMAT");
     expectFieldError(await b.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "pdf" }), 400, "date_range", "REQUIRED");
+  });
+
+  it("allows 10 report requests an hour per organization", async () => {
+    const org = await a.post("/v1/organizations", { name: "Initech", plan: "team" });
+    const c = a.withKey(org.body.api_key.key);
+    // Rejected requests count too, so this generates nothing.
+    const bad = { frameworks: ["iso-99999"], format: "pdf", date_range: "7d" };
+    for (let i = 0; i < 10; i++) expect((await c.post("/v1/compliance/reports", bad)).status).toBe(422);
+    const limited = await c.post("/v1/compliance/reports", bad);
+    expectError(limited, 429, "rate_limited", "RATE_LIMIT_EXCEEDED");
+    expect(limited.body.details).toMatchObject({ limit: 10, window: "1h" });
+    // Reads are not affected.
+    expect((await c.get("/v1/compliance/overview")).status).toBe(200);
   });
 
   it("needs read:policies", async () => {

@@ -28,6 +28,8 @@ const STATUS_LABEL: Record<ControlStatus, string> = {
 };
 
 const MARGIN = 50;
+/** Rows of the evaluations table. */
+const MAX_EVALUATION_ROWS = 300;
 
 interface Column {
   header: string;
@@ -352,9 +354,16 @@ function repositories(doc: Doc, evidence: Evidence): void {
       { header: "Result", width: 50, color: (r) => (r[2] === "Failed" ? COLORS.failing : COLORS.passed) },
       { header: "Completed", width: 135 },
     ],
-    evidence.evaluations.map((e) => [e.id, `${e.repository}\n${e.ref}`, e.passed ? "Passed" : "Failed", e.completed_at.replace("T", " ").replace(/\.\d+Z$/, " UTC")]),
+    // The most recent ones: a year of CI runs would fill hundreds of pages.
+    evidence.evaluations
+      .slice(-MAX_EVALUATION_ROWS)
+      .reverse()
+      .map((e) => [e.id, `${e.repository}\n${e.ref}`, e.passed ? "Passed" : "Failed", e.completed_at.replace("T", " ").replace(/\.\d+Z$/, " UTC")]),
     "No evaluation completed in this period.",
   );
+  if (evidence.evaluations.length > MAX_EVALUATION_ROWS) {
+    paragraph(doc, `The ${MAX_EVALUATION_ROWS} most recent of ${evidence.evaluations.length} evaluations are listed; the OSCAL export and GET /v1/evaluations have all of them.`);
+  }
 }
 
 export async function renderPdf(ctx: PdfContext, evidence: Evidence): Promise<Buffer> {
