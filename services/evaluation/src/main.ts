@@ -3,6 +3,7 @@
 import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
 import { AppError, createClient, newId, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import type { EvaluationDeps, EvaluationLimits, OrgSettingsSource } from "./deps.js";
 import { EngineCache } from "./engineCache.js";
@@ -57,9 +58,13 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
+  // Publishes the events written with each state change, and sweeps up those a crash left behind.
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  await outbox.register(repo.evaluations);
   const deps: EvaluationDeps = {
     repo,
     bus: opts.bus,
+    outbox,
     clock: opts.clock ?? systemClock,
     logger: opts.logger,
     policy,
@@ -90,6 +95,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     services: [{ name: SERVICE_NAMES.evaluation, definition: evaluationV1.EvaluationServiceService, implementation: evaluationHandlers(deps) }],
     reflection: reflectionDefinition("evaluation"),
   });
+  outbox.start();
   await recoverPending(deps);
   opts.logger.info({ port: grpc.port, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes }, "evaluation service listening");
   return {
@@ -97,6 +103,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     async stop() {
       await grpc.stop();
       for (const s of subscriptions) await s.unsubscribe();
+      await outbox.stop();
       policy.close();
       identity.close();
     },
