@@ -1,0 +1,137 @@
+// What every standalone service process shares (services/<name>/src/bin.ts): its configuration
+// from the environment, the Store and Bus adapters that configuration selects, a ready line,
+// and a clean stop on SIGTERM/SIGINT. The all-in-one launcher does the same wiring in one
+// process; the services themselves are the same code either way.
+import { resolve, join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { z } from "zod";
+import { InProcessBus, type Bus } from "@verdict/bus";
+import { ConfigError, createLogger, loadConfig, portVar, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
+import { SqliteStore, type Store } from "@verdict/store";
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** host:port of another service. */
+export const addressVar = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, "must be host:port")
+    .default(fallback);
+
+/** The gRPC ports a standalone service listens on by default (the stack script uses the same). */
+export const DEFAULT_GRPC_PORTS = { identity: 50051, policy: 50052, evaluation: 50053 } as const;
+
+export const DEFAULT_ADDRESSES = {
+  identity: `127.0.0.1:${DEFAULT_GRPC_PORTS.identity}`,
+  policy: `127.0.0.1:${DEFAULT_GRPC_PORTS.policy}`,
+  evaluation: `127.0.0.1:${DEFAULT_GRPC_PORTS.evaluation}`,
+} as const;
+
+/** Variables every process reads. */
+export const processConfig = z.object({
+  VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** The embedded store's folder, when no MongoDB is configured. */
+  VERDICT_DATA_DIR: z.string().min(1).default("./data"),
+  VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
+});
+
+/** Variables of a process that serves gRPC. */
+export const grpcServiceConfig = (defaultPort: number) =>
+  processConfig.extend({
+    VERDICT_GRPC_HOST: z.string().min(1).default("0.0.0.0"),
+    VERDICT_GRPC_PORT: portVar(defaultPort),
+  });
+
+export type ProcessConfig = z.infer<typeof processConfig>;
+
+export interface Adapters {
+  store: Store;
+  bus: Bus;
+}
+
+/** Opens the Store and Bus the configuration selects. */
+export async function openAdapters(config: ProcessConfig, logger: Logger): Promise<Adapters> {
+  const dataDir = resolve(config.VERDICT_DATA_DIR);
+  mkdirSync(dataDir, { recursive: true });
+  // SQLite in WAL mode is safe to share between processes of one machine.
+  const store = new SqliteStore(join(dataDir, "verdict.db"));
+  logger.warn("no message broker configured: the in-process bus reaches only this process");
+  const bus = new InProcessBus(logger.child({ component: "bus" }));
+  return { store, bus };
+}
+
+export interface StartedProcess {
+  /** Fields of the ready log line (ports, …). */
+  ready: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+export interface RunContext<C> {
+  config: C;
+  logger: Logger;
+  store: Store;
+  bus: Bus;
+}
+
+/**
+ * Runs one service as a process: reads and validates its configuration (exit 2 naming every bad
+ * variable), opens the adapters, starts the service, logs `<name> ready`, and on SIGTERM or
+ * SIGINT stops it, closes the bus and the store, and exits 0.
+ */
+export function runProcess<S extends typeof processConfig>(name: string, schema: S, start: (ctx: RunContext<z.infer<S>>) => Promise<StartedProcess>): void {
+  let config: z.infer<S>;
+  try {
+    config = loadConfig(schema, process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(name, config.VERDICT_LOG_LEVEL);
+  const main = async () => {
+    startTelemetry(`verdict-${name}`);
+    const { store, bus } = await openAdapters(config, logger);
+    let started: StartedProcess;
+    try {
+      started = await start({ config, logger, store, bus });
+    } catch (err) {
+      await bus.close().catch(() => undefined);
+      await store.close().catch(() => undefined);
+      throw err;
+    }
+    logger.info({ pid: process.pid, ...started.ready }, `${name} ready`);
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, "shutting down");
+      const force = setTimeout(() => {
+        logger.error("shutdown took too long; exiting");
+        process.exit(1);
+      }, config.VERDICT_SHUTDOWN_GRACE_MS + 10_000);
+      force.unref();
+      (async () => {
+        await started.stop();
+        await bus.close();
+        await store.close();
+        await stopTelemetry();
+      })()
+        .then(() => {
+          logger.info("stopped");
+          process.exit(0);
+        })
+        .catch((err) => {
+          logger.error({ err }, "shutdown failed");
+          process.exit(1);
+        });
+    };
+    process.on("SIGTERM", () => shutdown("SIGTERM"));
+    process.on("SIGINT", () => shutdown("SIGINT"));
+  };
+  main().catch((err) => {
+    process.stderr.write(`verdict ${name} failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
