@@ -8,6 +8,7 @@ import { z } from "zod";
 import { InProcessBus, type Bus } from "@verdict/bus";
 import { ConfigError, createLogger, loadConfig, portVar, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
 import { SqliteStore, type Store } from "@verdict/store";
+import { namespacedBus } from "./namespace.js";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -33,6 +34,11 @@ export const processConfig = z.object({
   /** The embedded store's folder, when no MongoDB is configured. */
   VERDICT_DATA_DIR: z.string().min(1).default("./data"),
   VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
+  /** Prefixes every topic and consumer group, so installations can share one Kafka cluster. */
+  VERDICT_BUS_NAMESPACE: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, "letters, digits, - and _ only")
+    .default(""),
 });
 
 /** Variables of a process that serves gRPC. */
@@ -57,7 +63,7 @@ export async function openAdapters(config: ProcessConfig, logger: Logger): Promi
   const store = new SqliteStore(join(dataDir, "verdict.db"));
   logger.warn("no message broker configured: the in-process bus reaches only this process");
   const bus = new InProcessBus(logger.child({ component: "bus" }));
-  return { store, bus };
+  return { store, bus: namespacedBus(bus, config.VERDICT_BUS_NAMESPACE) };
 }
 
 export interface StartedProcess {
