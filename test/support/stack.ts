@@ -15,7 +15,7 @@ export interface ServiceProcess {
   name: string;
   proc: ChildProcess;
   /** Fields of its ready line (grpc_port or http_port). */
-  ready: { grpc_port?: number; http_port?: number; pid: number };
+  ready: { grpc_port?: number; http_port?: number; metrics_port?: number; pid: number };
   output(): string;
   exited: Promise<number | null>;
   /** SIGTERM (or the given signal) and the exit code. */
@@ -116,7 +116,7 @@ export async function startStack(dataDir: string, env: Record<string, string>): 
   const base = stackEnv(dataDir, env);
   const addresses: Record<string, string> = {};
   const start = async (name: ServiceName, extra: Record<string, string> = {}) => {
-    const port: Record<string, string> = name === "gateway" ? { VERDICT_HTTP_PORT: base.VERDICT_HTTP_PORT ?? "0", VERDICT_HTTP_HOST: "127.0.0.1" } : { VERDICT_GRPC_PORT: "0" };
+    const port: Record<string, string> = name === "gateway" ? { VERDICT_HTTP_PORT: base.VERDICT_HTTP_PORT ?? "0", VERDICT_HTTP_HOST: "127.0.0.1" } : { VERDICT_GRPC_PORT: "0", VERDICT_METRICS_PORT: "0" };
     const p = await startService(name, { ...base, ...addresses, ...port, ...extra });
     all.push(p);
     return p;

@@ -2,11 +2,13 @@
 // from the environment, the Store and Bus adapters that configuration selects, a ready line,
 // and a clean stop on SIGTERM/SIGINT. The all-in-one launcher does the same wiring in one
 // process; the services themselves are the same code either way.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { resolve, join } from "node:path";
 import { mkdirSync } from "node:fs";
 import { z } from "zod";
 import { InProcessBus, type Bus } from "@verdict/bus";
-import { ConfigError, createLogger, loadConfig, portVar, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
+import { ConfigError, createLogger, loadConfig, portVar, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
 import { SqliteStore, type Store } from "@verdict/store";
 import { namespacedBus } from "./namespace.js";
 
@@ -46,7 +48,34 @@ export const grpcServiceConfig = (defaultPort: number) =>
   processConfig.extend({
     VERDICT_GRPC_HOST: z.string().min(1).default("0.0.0.0"),
     VERDICT_GRPC_PORT: portVar(defaultPort),
+    /** Serves Prometheus metrics at /metrics on this port (0: a free one); unset: not served. */
+    VERDICT_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   });
+
+/**
+ * A service's Prometheus endpoint (the gateway serves its own at /metrics on the API port). It
+ * listens on the gRPC host: keep it inside the monitoring network.
+ */
+export async function startMetricsServer(host: string, port: number): Promise<{ port: number; stop(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/metrics") {
+      res.writeHead(404).end();
+      return;
+    }
+    registry
+      .metrics()
+      .then((text) => res.writeHead(200, { "content-type": registry.contentType }).end(text))
+      .catch(() => res.writeHead(500).end());
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, host, () => ok());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
 
 export type ProcessConfig = z.infer<typeof processConfig>;
 
@@ -55,15 +84,30 @@ export interface Adapters {
   bus: Bus;
 }
 
-/** Opens the Store and Bus the configuration selects. */
-export async function openAdapters(config: ProcessConfig, logger: Logger): Promise<Adapters> {
+/** Opens the Store the configuration selects. */
+export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR">, _logger: Logger): Promise<Store> {
   const dataDir = resolve(config.VERDICT_DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   // SQLite in WAL mode is safe to share between processes of one machine.
-  const store = new SqliteStore(join(dataDir, "verdict.db"));
+  return new SqliteStore(join(dataDir, "verdict.db"));
+}
+
+/** Opens the Bus the configuration selects, in its namespace. */
+export async function openBus(config: Pick<ProcessConfig, "VERDICT_BUS_NAMESPACE">, logger: Logger): Promise<Bus> {
   logger.warn("no message broker configured: the in-process bus reaches only this process");
   const bus = new InProcessBus(logger.child({ component: "bus" }));
-  return { store, bus: namespacedBus(bus, config.VERDICT_BUS_NAMESPACE) };
+  return namespacedBus(bus, config.VERDICT_BUS_NAMESPACE);
+}
+
+/** Opens the Store and Bus the configuration selects. */
+export async function openAdapters(config: ProcessConfig, logger: Logger): Promise<Adapters> {
+  const store = await openStore(config, logger);
+  try {
+    return { store, bus: await openBus(config, logger) };
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
 }
 
 export interface StartedProcess {
@@ -107,7 +151,9 @@ export function runProcess<S extends typeof processConfig>(name: string, schema:
       await store.close().catch(() => undefined);
       throw err;
     }
-    logger.info({ pid: process.pid, ...started.ready }, `${name} ready`);
+    const metricsPort = (config as { VERDICT_METRICS_PORT?: number }).VERDICT_METRICS_PORT;
+    const metrics = metricsPort === undefined ? null : await startMetricsServer((config as { VERDICT_GRPC_HOST?: string }).VERDICT_GRPC_HOST ?? "0.0.0.0", metricsPort);
+    logger.info({ pid: process.pid, ...started.ready, ...(metrics ? { metrics_port: metrics.port } : {}) }, `${name} ready`);
     let stopping = false;
     const shutdown = (signal: string) => {
       if (stopping) return;
@@ -120,6 +166,7 @@ export function runProcess<S extends typeof processConfig>(name: string, schema:
       force.unref();
       (async () => {
         await started.stop();
+        await metrics?.stop();
         await bus.close();
         await store.close();
         await stopTelemetry();
