@@ -30,12 +30,12 @@ export interface OutboxFields {
   /** When the oldest pending event was written; absent when none is pending (indexed: the relay's query). */
   _outbox_since?: string;
   /** Bumped by every outbox write: the guard that keeps concurrent writers from losing events. */
-  _rev?: number;
+  _outbox_rev?: number;
   /** Set by remove(): the document goes once its events are out. */
   _outbox_delete?: boolean;
 }
 
-const OUTBOX_KEYS = ["_outbox", "_outbox_since", "_rev", "_outbox_delete"] as const;
+const OUTBOX_KEYS = ["_outbox", "_outbox_since", "_outbox_rev", "_outbox_delete"] as const;
 
 export interface OutboxOptions {
   bus: Bus;
@@ -103,7 +103,7 @@ export class Outbox {
   /** Inserts the document together with its events (throws DuplicateKeyError like insertOne). */
   async insert<T extends Doc>(collection: Collection<T>, doc: T, events: PendingEvent[]): Promise<void> {
     const clean = withoutOutbox(doc);
-    const stored = events.length ? { ...clean, _outbox: events, _outbox_since: this.now(), _rev: 1 } : { ...clean, _rev: 1 };
+    const stored = events.length ? { ...clean, _outbox: events, _outbox_since: this.now(), _outbox_rev: 1 } : { ...clean, _outbox_rev: 1 };
     await collection.insertOne(stored as T);
     if (events.length) await this.publishSoon(collection as unknown as AnyCollection, doc.id);
   }
@@ -195,7 +195,7 @@ export class Outbox {
       const current = await c.findOne(filter);
       if (!current) return null;
       const pending = [...(current._outbox ?? []), ...events];
-      const next: Partial<Doc & OutboxFields> = { ...set, _rev: (current._rev ?? 0) + 1 };
+      const next: Partial<Doc & OutboxFields> = { ...set, _outbox_rev: (current._outbox_rev ?? 0) + 1 };
       const drop = [...unset];
       if (pending.length) {
         next._outbox = pending;
@@ -203,7 +203,7 @@ export class Outbox {
       } else {
         drop.push("_outbox", "_outbox_since");
       }
-      const updated = await c.updateOne({ ...filter, id: current.id, _rev: revGuard(current._rev) }, next, drop);
+      const updated = await c.updateOne({ ...filter, id: current.id, _outbox_rev: revGuard(current._outbox_rev) }, next, drop);
       if (updated) return updated;
       // Another writer (or the relay) got there first: read again and re-check the filter.
     }
@@ -233,12 +233,12 @@ export class Outbox {
     const published = new Set(events.map((e) => e.id));
     for (let current: (Doc & OutboxFields) | null = doc; current; current = await c.findOne({ id })) {
       const rest = (current._outbox ?? []).filter((e) => !published.has(e.id));
-      const guard = { id, _rev: revGuard(current._rev) };
+      const guard = { id, _outbox_rev: revGuard(current._outbox_rev) };
       if (!rest.length && current._outbox_delete) {
         if (await c.deleteOne(guard)) break;
         continue;
       }
-      const set: Partial<Doc & OutboxFields> = { _rev: (current._rev ?? 0) + 1 };
+      const set: Partial<Doc & OutboxFields> = { _outbox_rev: (current._outbox_rev ?? 0) + 1 };
       if (rest.length) set._outbox = rest;
       if (await c.updateOne(guard, set, rest.length ? [] : ["_outbox", "_outbox_since"])) {
         // Events appended meanwhile are published by their writer (or the next sweep).

@@ -9,7 +9,7 @@ import { mkdirSync } from "node:fs";
 import { z } from "zod";
 import { InProcessBus, type Bus } from "@verdict/bus";
 import { ConfigError, createLogger, loadConfig, portVar, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
-import { SqliteStore, type Store } from "@verdict/store";
+import { createStore, type Store } from "@verdict/store";
 import { namespacedBus } from "./namespace.js";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -35,6 +35,10 @@ export const processConfig = z.object({
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** The embedded store's folder, when no MongoDB is configured. */
   VERDICT_DATA_DIR: z.string().min(1).default("./data"),
+  /** MongoDB (or FerretDB) connection string; unset: the embedded SQLite store in VERDICT_DATA_DIR. */
+  VERDICT_MONGODB_URI: z.string().optional(),
+  /** Database name; default: the URI's, else "verdict". */
+  VERDICT_MONGODB_DATABASE: z.string().optional(),
   VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
   /** Prefixes every topic and consumer group, so installations can share one Kafka cluster. */
   VERDICT_BUS_NAMESPACE: z
@@ -85,11 +89,16 @@ export interface Adapters {
 }
 
 /** Opens the Store the configuration selects. */
-export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR">, _logger: Logger): Promise<Store> {
+export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" | "VERDICT_MONGODB_URI" | "VERDICT_MONGODB_DATABASE">, logger: Logger): Promise<Store> {
   const dataDir = resolve(config.VERDICT_DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
-  // SQLite in WAL mode is safe to share between processes of one machine.
-  return new SqliteStore(join(dataDir, "verdict.db"));
+  if (!config.VERDICT_MONGODB_URI) {
+    mkdirSync(dataDir, { recursive: true });
+    // SQLite in WAL mode is safe to share between processes of one machine.
+    logger.info({ data_dir: dataDir }, "store: embedded SQLite");
+  } else {
+    logger.info("store: MongoDB");
+  }
+  return createStore({ mongodbUri: config.VERDICT_MONGODB_URI, mongodbDatabase: config.VERDICT_MONGODB_DATABASE, sqliteFile: join(dataDir, "verdict.db") });
 }
 
 /** Opens the Bus the configuration selects, in its namespace. */
