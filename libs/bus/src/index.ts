@@ -1,2 +1,4 @@
 export * from "./port.js";
 export { InProcessBus } from "./memory.js";
+export { KafkaBus, type KafkaBusOptions, type KafkaSasl } from "./kafka.js";
+export { createBus, type BusConfig } from "./factory.js";
