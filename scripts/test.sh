@@ -20,6 +20,23 @@ echo "==> black-box tests (real HTTP, real gRPC, real processes)"
 jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
 e2e_rc=$?
 
+# Distributed mode: every service its own process, on real Kafka and a real MongoDB-compatible
+# server (deploy/local; started here unless already running, and then stopped again). One Kafka
+# and one database serve every suite: each stack gets its own database and bus namespace.
+echo "==> Kafka and the MongoDB-compatible database (deploy/local)"
+started_infra=()
+for svc in kafka mongo; do
+  bash "deploy/local/$svc.sh" status >/dev/null 2>&1 || started_infra+=("$svc")
+  while IFS= read -r line; do export "$line"; done < <(bash "deploy/local/$svc.sh" start | tee /dev/stderr | grep -E '^VERDICT_(KAFKA_BROKERS|MONGODB_URI)=')
+done
+trap 'for svc in "${started_infra[@]}"; do bash "deploy/local/$svc.sh" stop; done; rm -rf "$results"' EXIT
+echo "==> black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed)"
+VERDICT_E2E_TARGET=distributed jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e-distributed.json"
+e2e_dist_rc=$?
+echo "==> fault tests (worker killed, Kafka restarted)"
+jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json"
+fault_rc=$?
+
 echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
 bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1
 fuzz_rc=$?
@@ -37,6 +54,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/e2e.json" "$results/fuzz.json"
+' "$results/unit.json" "$results/e2e.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/fuzz.json"
 
-[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]

@@ -7,10 +7,13 @@ import type { AddressInfo } from "node:net";
 import { resolve, join } from "node:path";
 import { mkdirSync } from "node:fs";
 import { z } from "zod";
-import { InProcessBus, type Bus } from "@verdict/bus";
+import { createBus, type Bus } from "@verdict/bus";
 import { ConfigError, createLogger, loadConfig, portVar, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
 import { createStore, type Store } from "@verdict/store";
 import { namespacedBus } from "./namespace.js";
+
+/** Start-up attempts (0.5 s, 1 s, 2 s, 4 s apart) before a process gives up with exit code 1. */
+const START_ATTEMPTS = 5;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
@@ -39,6 +42,10 @@ export const processConfig = z.object({
   VERDICT_MONGODB_URI: z.string().optional(),
   /** Database name; default: the URI's, else "verdict". */
   VERDICT_MONGODB_DATABASE: z.string().optional(),
+  /** Comma-separated Kafka brokers (host:port); unset: the in-process bus, which reaches only this process. */
+  VERDICT_KAFKA_BROKERS: z.string().optional(),
+  /** Partitions of the topics Verdict creates (how many workers of a group can share a topic). */
+  VERDICT_KAFKA_PARTITIONS: z.coerce.number().int().positive().optional(),
   VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
   /** Prefixes every topic and consumer group, so installations can share one Kafka cluster. */
   VERDICT_BUS_NAMESPACE: z
@@ -102,17 +109,23 @@ export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" |
 }
 
 /** Opens the Bus the configuration selects, in its namespace. */
-export async function openBus(config: Pick<ProcessConfig, "VERDICT_BUS_NAMESPACE">, logger: Logger): Promise<Bus> {
-  logger.warn("no message broker configured: the in-process bus reaches only this process");
-  const bus = new InProcessBus(logger.child({ component: "bus" }));
+export async function openBus(
+  config: Pick<ProcessConfig, "VERDICT_BUS_NAMESPACE" | "VERDICT_KAFKA_BROKERS" | "VERDICT_KAFKA_PARTITIONS">,
+  logger: Logger,
+  clientId = "verdict",
+): Promise<Bus> {
+  const busLogger = logger.child({ component: "bus" });
+  if (!config.VERDICT_KAFKA_BROKERS) logger.warn("bus: in-process (no VERDICT_KAFKA_BROKERS): events reach only this process");
+  else logger.info({ brokers: config.VERDICT_KAFKA_BROKERS }, "bus: Kafka");
+  const bus = await createBus({ kafkaBrokers: config.VERDICT_KAFKA_BROKERS, clientId, partitions: config.VERDICT_KAFKA_PARTITIONS }, busLogger);
   return namespacedBus(bus, config.VERDICT_BUS_NAMESPACE);
 }
 
 /** Opens the Store and Bus the configuration selects. */
-export async function openAdapters(config: ProcessConfig, logger: Logger): Promise<Adapters> {
+export async function openAdapters(config: ProcessConfig, logger: Logger, clientId = "verdict"): Promise<Adapters> {
   const store = await openStore(config, logger);
   try {
-    return { store, bus: await openBus(config, logger) };
+    return { store, bus: await openBus(config, logger, clientId) };
   } catch (err) {
     await store.close();
     throw err;
@@ -151,18 +164,28 @@ export function runProcess<S extends typeof processConfig>(name: string, schema:
   const logger = createLogger(name, config.VERDICT_LOG_LEVEL);
   const main = async () => {
     startTelemetry(`verdict-${name}`);
-    const { store, bus } = await openAdapters(config, logger);
-    let started: StartedProcess;
-    try {
-      started = await start({ config, logger, store, bus });
-    } catch (err) {
-      await bus.close().catch(() => undefined);
-      await store.close().catch(() => undefined);
-      throw err;
+    // The database or the broker may not be there yet (everything starting at once, a broker
+    // electing leaders for topics just created): try again a few times before giving up.
+    let store: Store | undefined;
+    let bus: Bus | undefined;
+    let started: StartedProcess | undefined;
+    for (let attempt = 1; !started; attempt++) {
+      try {
+        ({ store, bus } = await openAdapters(config, logger, `verdict-${name}`));
+        started = await start({ config, logger, store, bus });
+      } catch (err) {
+        await bus?.close().catch(() => undefined);
+        await store?.close().catch(() => undefined);
+        if (attempt >= START_ATTEMPTS) throw err;
+        const delay = 500 * 2 ** (attempt - 1);
+        logger.warn({ err, attempt, retry_in_ms: delay }, `${name} could not start; trying again`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
     }
+    const running = started;
     const metricsPort = (config as { VERDICT_METRICS_PORT?: number }).VERDICT_METRICS_PORT;
     const metrics = metricsPort === undefined ? null : await startMetricsServer((config as { VERDICT_GRPC_HOST?: string }).VERDICT_GRPC_HOST ?? "0.0.0.0", metricsPort);
-    logger.info({ pid: process.pid, ...started.ready, ...(metrics ? { metrics_port: metrics.port } : {}) }, `${name} ready`);
+    logger.info({ pid: process.pid, ...running.ready, ...(metrics ? { metrics_port: metrics.port } : {}) }, `${name} ready`);
     let stopping = false;
     const shutdown = (signal: string) => {
       if (stopping) return;
@@ -174,10 +197,10 @@ export function runProcess<S extends typeof processConfig>(name: string, schema:
       }, config.VERDICT_SHUTDOWN_GRACE_MS + 10_000);
       force.unref();
       (async () => {
-        await started.stop();
+        await running.stop();
         await metrics?.stop();
-        await bus.close();
-        await store.close();
+        await bus!.close();
+        await store!.close();
         await stopTelemetry();
       })()
         .then(() => {

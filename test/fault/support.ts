@@ -1,0 +1,79 @@
+// Shared by the fault suites: a distributed stack with a low async threshold, a consumer of
+// `evaluation.completed` in its own group (what a webhook or compliance consumer would see),
+// and helpers to queue work and wait for it.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { TOPICS, type Bus, type CloudEvent } from "@verdict/bus";
+import { createLogger } from "@verdict/kit";
+import { openBus } from "@verdict/runtime";
+import { Api } from "../support/api.js";
+import { makeKey } from "../support/keys.js";
+import { stackIdentity, startStack, stopStack, type Stack } from "../support/stack.js";
+
+export const ASYNC_MIN_FILES = 3;
+
+export interface FaultStack {
+  stack: Stack;
+  api: Api;
+  dataDir: string;
+  /** evaluation.completed events seen by the test's own consumer group, by event id. */
+  completed: Map<string, CloudEvent<{ evaluation_id: string; status: string }>>;
+  /** How many deliveries each evaluation's completion got (redeliveries of one event included). */
+  deliveries: Map<string, number>;
+  observer: Bus;
+  close(): Promise<void>;
+}
+
+export async function startFaultStack(): Promise<FaultStack> {
+  const dataDir = mkdtempSync(join(tmpdir(), "verdict-fault-"));
+  const bootstrapKey = makeKey();
+  const stack = await startStack(dataDir, { VERDICT_BOOTSTRAP_API_KEY: bootstrapKey, VERDICT_ASYNC_MIN_FILES: String(ASYNC_MIN_FILES) });
+  const logger = createLogger("fault-observer", "silent");
+  const observer = await openBus({ VERDICT_BUS_NAMESPACE: stackIdentity(dataDir).namespace, VERDICT_KAFKA_BROKERS: process.env.VERDICT_KAFKA_BROKERS }, logger);
+  const completed = new Map<string, CloudEvent<{ evaluation_id: string; status: string }>>();
+  const deliveries = new Map<string, number>();
+  await observer.subscribe<{ evaluation_id: string; status: string }>(TOPICS.evaluationCompleted, "fault-observer", async (e) => {
+    completed.set(e.id, e);
+    deliveries.set(e.data.evaluation_id, (deliveries.get(e.data.evaluation_id) ?? 0) + 1);
+  });
+  return {
+    stack,
+    api: new Api(`http://127.0.0.1:${stack.services.gateway.ready.http_port}`, bootstrapKey),
+    dataDir,
+    completed,
+    deliveries,
+    observer,
+    async close() {
+      await observer.close();
+      await stopStack(stack);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A change large enough to be queued: ASYNC_MIN_FILES + 1 files, one AWS key among them. */
+export function largeChange(n: number) {
+  const files = Array.from({ length: ASYNC_MIN_FILES + 1 }, (_, i) => ({
+    path: `src/file${i}.js`,
+    content: i === 0 ? `const key = "AKIAZ7VQ3X4M2N8P5R${String(n).padStart(2, "0")}";\n` : `export const x${i} = ${i};\n`,
+  }));
+  return { repository: `acme/fault-${n}`, ref: "main", files };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until fn answers true; transient failures (a service restarting) are retried. */
+export async function until(what: string, fn: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < end) {
+    try {
+      if (await fn()) return;
+    } catch (err) {
+      last = err;
+    }
+    await sleep(250);
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}`);
+}
