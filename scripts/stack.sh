@@ -93,6 +93,9 @@ up() {
   mkdir -p "$STACK"
   infra_up
   for s in "${SERVICES[@]}"; do start_one "$s"; done
+  # The operator's key, when identity generated it on this first start (shown once).
+  grep -h -A2 "created the instance operator's API key" "$STACK/identity.log" 2>/dev/null | grep -o 'vdt_key_[A-Za-z0-9_]*' | tail -1 |
+    while read -r key; do [ -f "$STACK/key.shown" ] || { log "instance operator's API key (shown once): $key"; touch "$STACK/key.shown"; }; done
   for _ in $(seq 1 240); do
     if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health")" = 200 ]; then
       log "Verdict is healthy on http://localhost:$HTTP_PORT/v1"

@@ -1,14 +1,17 @@
 // Fault: Kafka restarts in the middle of a run (deploy/local/kafka.sh stop, then start) while
 // asynchronous evaluations are queued and new ones arrive. Nothing is lost: every evaluation
 // completes exactly once, and its evaluation.completed event reaches consumers once.
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { ROOT } from "../support/paths.js";
 import { largeChange, sleep, startFaultStack, until, type FaultStack } from "./support.js";
 
 const KAFKA = join(ROOT, "deploy/local/kafka.sh");
-const kafka = (cmd: "start" | "stop") => execFileSync("bash", [KAFKA, cmd], { stdio: "inherit", env: process.env });
+// Asynchronous: the test's own HTTP client must keep running (a blocked event loop would keep
+// using connections the gateway closed meanwhile).
+const kafka = (cmd: "start" | "stop") => promisify(execFile)("bash", [KAFKA, cmd], { env: process.env });
 
 let f: FaultStack;
 
@@ -29,10 +32,10 @@ describe("Kafka restarted during a run", () => {
       ids.push(res.body.id);
     };
     for (let i = 0; i < 4; i++) await submit(i);
-    kafka("stop");
+    await kafka("stop");
     for (let i = 4; i < 8; i++) await submit(i);
     await sleep(2000);
-    kafka("start");
+    await kafka("start");
     for (let i = 8; i < 10; i++) await submit(i);
 
     for (const id of ids) {

@@ -1,7 +1,7 @@
 // Shared by the fault suites: a distributed stack with a low async threshold, a consumer of
 // `evaluation.completed` in its own group (what a webhook or compliance consumer would see),
 // and helpers to queue work and wait for it.
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TOPICS, type Bus, type CloudEvent } from "@verdict/bus";
@@ -9,12 +9,14 @@ import { createLogger } from "@verdict/kit";
 import { openBus } from "@verdict/runtime";
 import { Api } from "../support/api.js";
 import { makeKey } from "../support/keys.js";
-import { stackIdentity, startStack, stopStack, type Stack } from "../support/stack.js";
+import { stackIdentity, startStack, stopStack, type ServiceProcess, type Stack } from "../support/stack.js";
 
 export const ASYNC_MIN_FILES = 3;
 
 export interface FaultStack {
   stack: Stack;
+  /** The process that works off queued evaluations. */
+  worker: ServiceProcess;
   api: Api;
   dataDir: string;
   /** evaluation.completed events seen by the test's own consumer group, by event id. */
@@ -25,10 +27,19 @@ export interface FaultStack {
   close(): Promise<void>;
 }
 
-export async function startFaultStack(): Promise<FaultStack> {
+/**
+ * The stack, with `separateWorker`: the evaluation process the gateway calls serves the API
+ * only, and one more evaluation process is the worker (stack.services.evaluation stays the API
+ * one; the worker is returned as `worker`).
+ */
+export async function startFaultStack(opts: { separateWorker?: boolean } = {}): Promise<FaultStack> {
   const dataDir = mkdtempSync(join(tmpdir(), "verdict-fault-"));
   const bootstrapKey = makeKey();
-  const stack = await startStack(dataDir, { VERDICT_BOOTSTRAP_API_KEY: bootstrapKey, VERDICT_ASYNC_MIN_FILES: String(ASYNC_MIN_FILES) });
+  const stack = await startStack(
+    dataDir,
+    { VERDICT_BOOTSTRAP_API_KEY: bootstrapKey, VERDICT_ASYNC_MIN_FILES: String(ASYNC_MIN_FILES) },
+    opts.separateWorker ? { evaluation: { VERDICT_EVALUATION_WORKER: "false" } } : {},
+  );
   const logger = createLogger("fault-observer", "silent");
   const observer = await openBus({ VERDICT_BUS_NAMESPACE: stackIdentity(dataDir).namespace, VERDICT_KAFKA_BROKERS: process.env.VERDICT_KAFKA_BROKERS }, logger);
   const completed = new Map<string, CloudEvent<{ evaluation_id: string; status: string }>>();
@@ -37,14 +48,20 @@ export async function startFaultStack(): Promise<FaultStack> {
     completed.set(e.id, e);
     deliveries.set(e.data.evaluation_id, (deliveries.get(e.data.evaluation_id) ?? 0) + 1);
   });
+  const worker = opts.separateWorker ? await stack.start("evaluation", { VERDICT_EVALUATION_WORKER: "true" }) : stack.services.evaluation;
   return {
     stack,
+    worker,
     api: new Api(`http://127.0.0.1:${stack.services.gateway.ready.http_port}`, bootstrapKey),
     dataDir,
     completed,
     deliveries,
     observer,
     async close() {
+      // Kept for a failed run: every process's output, beside the other test files.
+      if (process.env.VERDICT_FAULT_LOG_DIR) {
+        for (const p of stack.all) writeFileSync(join(process.env.VERDICT_FAULT_LOG_DIR, `${p.name}-${p.ready.pid}.log`), p.output());
+      }
       await observer.close();
       await stopStack(stack);
       rmSync(dataDir, { recursive: true, force: true });

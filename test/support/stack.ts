@@ -109,15 +109,16 @@ export interface Stack {
 
 /**
  * Starts policy, identity, evaluation and the gateway, in that order (each needs the ones
- * before it), on free ports. Processes started before a failure are stopped.
+ * before it), on free ports; `only` adds variables for one service. Processes started before a
+ * failure are stopped.
  */
-export async function startStack(dataDir: string, env: Record<string, string>): Promise<Stack> {
+export async function startStack(dataDir: string, env: Record<string, string>, only: Partial<Record<ServiceName, Record<string, string>>> = {}): Promise<Stack> {
   const all: ServiceProcess[] = [];
   const base = stackEnv(dataDir, env);
   const addresses: Record<string, string> = {};
   const start = async (name: ServiceName, extra: Record<string, string> = {}) => {
     const port: Record<string, string> = name === "gateway" ? { VERDICT_HTTP_PORT: base.VERDICT_HTTP_PORT ?? "0", VERDICT_HTTP_HOST: "127.0.0.1" } : { VERDICT_GRPC_PORT: "0", VERDICT_METRICS_PORT: "0" };
-    const p = await startService(name, { ...base, ...addresses, ...port, ...extra });
+    const p = await startService(name, { ...base, ...addresses, ...port, ...only[name], ...extra });
     all.push(p);
     return p;
   };
