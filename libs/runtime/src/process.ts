@@ -90,11 +90,6 @@ export async function startMetricsServer(host: string, port: number): Promise<{ 
 
 export type ProcessConfig = z.infer<typeof processConfig>;
 
-export interface Adapters {
-  store: Store;
-  bus: Bus;
-}
-
 /** Opens the Store the configuration selects. */
 export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" | "VERDICT_MONGODB_URI" | "VERDICT_MONGODB_DATABASE">, logger: Logger): Promise<Store> {
   const dataDir = resolve(config.VERDICT_DATA_DIR);
@@ -121,17 +116,6 @@ export async function openBus(
   return namespacedBus(bus, config.VERDICT_BUS_NAMESPACE);
 }
 
-/** Opens the Store and Bus the configuration selects. */
-export async function openAdapters(config: ProcessConfig, logger: Logger, clientId = "verdict"): Promise<Adapters> {
-  const store = await openStore(config, logger);
-  try {
-    return { store, bus: await openBus(config, logger, clientId) };
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
-}
-
 export interface StartedProcess {
   /** Fields of the ready log line (ports, …). */
   ready: Record<string, unknown>;
@@ -141,7 +125,8 @@ export interface StartedProcess {
 export interface RunContext<C> {
   config: C;
   logger: Logger;
-  store: Store;
+  /** Opens the Store on first call (the gateway never does: it holds no state). */
+  store(): Promise<Store>;
   bus: Bus;
 }
 
@@ -166,16 +151,21 @@ export function runProcess<S extends typeof processConfig>(name: string, schema:
     startTelemetry(`verdict-${name}`);
     // The database or the broker may not be there yet (everything starting at once, a broker
     // electing leaders for topics just created): try again a few times before giving up.
-    let store: Store | undefined;
+    let store: Promise<Store> | undefined;
     let bus: Bus | undefined;
     let started: StartedProcess | undefined;
+    const closeStore = async () => {
+      const opened = store;
+      store = undefined;
+      if (opened) await (await opened).close();
+    };
     for (let attempt = 1; !started; attempt++) {
       try {
-        ({ store, bus } = await openAdapters(config, logger, `verdict-${name}`));
-        started = await start({ config, logger, store, bus });
+        bus = await openBus(config, logger, `verdict-${name}`);
+        started = await start({ config, logger, store: () => (store ??= openStore(config, logger)), bus });
       } catch (err) {
         await bus?.close().catch(() => undefined);
-        await store?.close().catch(() => undefined);
+        await closeStore().catch(() => undefined);
         if (attempt >= START_ATTEMPTS) throw err;
         const delay = 500 * 2 ** (attempt - 1);
         logger.warn({ err, attempt, retry_in_ms: delay }, `${name} could not start; trying again`);
@@ -200,7 +190,7 @@ export function runProcess<S extends typeof processConfig>(name: string, schema:
         await running.stop();
         await metrics?.stop();
         await bus!.close();
-        await store!.close();
+        await closeStore();
         await stopTelemetry();
       })()
         .then(() => {

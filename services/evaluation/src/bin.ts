@@ -18,8 +18,9 @@ const schema = grpcServiceConfig(DEFAULT_GRPC_PORTS.evaluation).extend({
 });
 
 runProcess("evaluation", schema, async ({ config, logger, store, bus }) => {
+  const opened = await store();
   const service = await startEvaluationService({
-    store,
+    store: opened,
     bus,
     logger,
     host: config.VERDICT_GRPC_HOST,

@@ -16,8 +16,9 @@ const schema = grpcServiceConfig(DEFAULT_GRPC_PORTS.identity).extend({
 });
 
 runProcess("identity", schema, async ({ config, logger, store, bus }) => {
+  const opened = await store();
   const service = await startIdentityService({
-    store,
+    store: opened,
     bus,
     logger,
     host: config.VERDICT_GRPC_HOST,

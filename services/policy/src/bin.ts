@@ -4,6 +4,7 @@ import { DEFAULT_GRPC_PORTS, grpcServiceConfig, runProcess } from "@verdict/runt
 import { startPolicyService } from "./main.js";
 
 runProcess("policy", grpcServiceConfig(DEFAULT_GRPC_PORTS.policy), async ({ config, logger, store, bus }) => {
-  const service = await startPolicyService({ store, bus, logger, host: config.VERDICT_GRPC_HOST, port: config.VERDICT_GRPC_PORT });
+  const opened = await store();
+  const service = await startPolicyService({ store: opened, bus, logger, host: config.VERDICT_GRPC_HOST, port: config.VERDICT_GRPC_PORT });
   return { ready: { grpc_port: service.grpc.port }, stop: () => service.stop() };
 });
