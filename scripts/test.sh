@@ -13,6 +13,19 @@ results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 jest() { node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
 
+# Real Kafka and a real MongoDB-compatible server (deploy/local; started here unless already
+# running, and then stopped again): the adapters' contract suites (VERDICT_TEST_*), the
+# distributed black-box pass and the fault suites. One Kafka and one database serve every suite:
+# each stack gets its own database and bus namespace.
+echo "==> Kafka and the MongoDB-compatible database (deploy/local)"
+started_infra=()
+for svc in kafka mongo; do
+  bash "deploy/local/$svc.sh" status >/dev/null 2>&1 || started_infra+=("$svc")
+  while IFS= read -r line; do export "$line"; done < <(bash "deploy/local/$svc.sh" start | tee /dev/stderr | grep -E '^VERDICT_(KAFKA_BROKERS|MONGODB_URI)=')
+done
+export VERDICT_TEST_KAFKA_BROKERS=${VERDICT_TEST_KAFKA_BROKERS:-${VERDICT_KAFKA_BROKERS:-}}
+export VERDICT_TEST_MONGODB_URI=${VERDICT_TEST_MONGODB_URI:-${VERDICT_MONGODB_URI:-}}
+trap 'for svc in "${started_infra[@]}"; do bash "deploy/local/$svc.sh" stop; done; rm -rf "$results"' EXIT
 echo "==> unit tests"
 jest --selectProjects unit --json --outputFile="$results/unit.json"
 unit_rc=$?
@@ -20,16 +33,6 @@ echo "==> black-box tests (real HTTP, real gRPC, real processes)"
 jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
 e2e_rc=$?
 
-# Distributed mode: every service its own process, on real Kafka and a real MongoDB-compatible
-# server (deploy/local; started here unless already running, and then stopped again). One Kafka
-# and one database serve every suite: each stack gets its own database and bus namespace.
-echo "==> Kafka and the MongoDB-compatible database (deploy/local)"
-started_infra=()
-for svc in kafka mongo; do
-  bash "deploy/local/$svc.sh" status >/dev/null 2>&1 || started_infra+=("$svc")
-  while IFS= read -r line; do export "$line"; done < <(bash "deploy/local/$svc.sh" start | tee /dev/stderr | grep -E '^VERDICT_(KAFKA_BROKERS|MONGODB_URI)=')
-done
-trap 'for svc in "${started_infra[@]}"; do bash "deploy/local/$svc.sh" stop; done; rm -rf "$results"' EXIT
 echo "==> black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed)"
 VERDICT_E2E_TARGET=distributed jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e-distributed.json"
 e2e_dist_rc=$?
