@@ -7,7 +7,7 @@ import { parseKey } from "@verdict/identity";
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An optional string variable; empty counts as unset. */
 const optionalString = () => z.string().optional().transform((v) => (v === "" ? undefined : v));
-const BROKER = /^[A-Za-z0-9.\-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
+const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 
 export const configSchema = z.object({
   VERDICT_HTTP_PORT: portVar(8080),
