@@ -144,7 +144,9 @@ export class KafkaBus implements Bus {
     let seen = this.seen.get(groupId);
     if (!seen) this.seen.set(groupId, (seen = new SeenIds()));
     const dedupe = seen;
-    const consumer = this.kafka.consumer({ groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, allowAutoTopicCreation: false });
+    // A fetch returns as soon as there is data; the wait bounds only an idle poll, and with it
+    // how long disconnect (shutdown) waits for the poll in flight.
+    const consumer = this.kafka.consumer({ groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 500, allowAutoTopicCreation: false });
     const member: Member = { consumer, stopped: false };
     this.members.add(member);
     const joined = new Promise<void>((resolve) => {
