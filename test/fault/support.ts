@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TOPICS, type Bus, type CloudEvent } from "@verdict/bus";
 import { createLogger } from "@verdict/kit";
-import { openBus } from "@verdict/runtime";
+import { openBus, processConfig } from "@verdict/runtime";
 import { Api } from "../support/api.js";
 import { makeKey } from "../support/keys.js";
-import { stackIdentity, startStack, stopStack, type ServiceProcess, type Stack } from "../support/stack.js";
+import { KAFKA_BROKERS, stackIdentity, startStack, stopStack, type ServiceProcess, type Stack } from "../support/stack.js";
 
 export const ASYNC_MIN_FILES = 3;
 
@@ -41,7 +41,11 @@ export async function startFaultStack(opts: { separateWorker?: boolean } = {}): 
     opts.separateWorker ? { evaluation: { VERDICT_EVALUATION_WORKER: "false" } } : {},
   );
   const logger = createLogger("fault-observer", "silent");
-  const observer = await openBus({ VERDICT_BUS_NAMESPACE: stackIdentity(dataDir).namespace, VERDICT_KAFKA_BROKERS: process.env.VERDICT_KAFKA_BROKERS }, logger);
+  const busConfig = processConfig.parse({
+    ...(KAFKA_BROKERS ? { VERDICT_KAFKA_BROKERS: KAFKA_BROKERS } : {}),
+    VERDICT_KAFKA_TOPIC_PREFIX: stackIdentity(dataDir).topicPrefix,
+  });
+  const observer = await openBus(busConfig, logger, "verdict-fault-observer");
   const completed = new Map<string, CloudEvent<{ evaluation_id: string; status: string }>>();
   const deliveries = new Map<string, number>();
   await observer.subscribe<{ evaluation_id: string; status: string }>(TOPICS.evaluationCompleted, "fault-observer", async (e) => {

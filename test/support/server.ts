@@ -4,6 +4,7 @@
 // process, on the Kafka and database the test command started: see stack.ts), behind the same
 // interface, so the same suites run against both.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,6 +41,27 @@ export interface StartOptions {
   bootstrapKey?: string;
 }
 
+/**
+ * With VERDICT_E2E_MONGODB_URI / VERDICT_E2E_KAFKA_BROKERS set, every instance runs on that
+ * MongoDB (its own database) and Kafka (its own topic prefix) instead of the embedded adapters.
+ * (The database is left behind: the servers from deploy/local/ are throw-away.)
+ */
+function realInfraEnv(dataDir: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  // Named after the data directory, so a restart on the same directory finds its data again.
+  const run = `e2e_${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`;
+  if (process.env.VERDICT_E2E_MONGODB_URI) {
+    env.VERDICT_MONGODB_URI = process.env.VERDICT_E2E_MONGODB_URI;
+    env.VERDICT_MONGODB_DATABASE = `verdict_${run}`;
+  }
+  if (process.env.VERDICT_E2E_KAFKA_BROKERS) {
+    env.VERDICT_KAFKA_BROKERS = process.env.VERDICT_E2E_KAFKA_BROKERS;
+    env.VERDICT_KAFKA_TOPIC_PREFIX = `${run}.`;
+    env.VERDICT_KAFKA_TOPIC_PARTITIONS = "1";
+  }
+  return env;
+}
+
 export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "verdict-e2e-"));
   const bootstrapKey = opts.bootstrapKey ?? makeKey("prod");
@@ -53,6 +75,7 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
       VERDICT_DATA_DIR: dataDir,
       VERDICT_BOOTSTRAP_API_KEY: bootstrapKey,
       VERDICT_LOG_LEVEL: "info",
+      ...realInfraEnv(dataDir),
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],

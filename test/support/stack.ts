@@ -1,7 +1,7 @@
 // Verdict in distributed mode for black-box suites: every service and the gateway as its own
 // process (services/<name>/dist/bin.js), against the Kafka and MongoDB-compatible database the
-// test command started (VERDICT_KAFKA_BROKERS, VERDICT_MONGODB_URI). Each stack gets its own
-// database and bus namespace, derived from its data directory, so suites sharing one Kafka and
+// test command started (VERDICT_E2E_KAFKA_BROKERS and VERDICT_E2E_MONGODB_URI, or the same
+// without E2E_). Each stack gets its own database and topic prefix, derived from its data directory, so suites sharing one Kafka and
 // one database server never see each other's data or events, and a stack restarted on the same
 // data directory finds its data again.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -29,29 +29,32 @@ export const BIN: Record<ServiceName, string> = {
   gateway: join(ROOT, "services/gateway/dist/bin.js"),
 };
 
-/** Where the stack's events and documents live: one namespace and database per data directory. */
-export function stackIdentity(dataDir: string): { namespace: string; mongoUri?: string } {
+export const KAFKA_BROKERS = process.env.VERDICT_E2E_KAFKA_BROKERS || process.env.VERDICT_KAFKA_BROKERS || undefined;
+const MONGODB_URI = process.env.VERDICT_E2E_MONGODB_URI || process.env.VERDICT_MONGODB_URI || undefined;
+
+/** Where the stack's events and documents live: one topic prefix and database per data directory. */
+export function stackIdentity(dataDir: string): { topicPrefix: string; mongoUri?: string } {
   const id = createHash("sha256").update(dataDir).digest("hex").slice(0, 12);
-  const base = process.env.VERDICT_MONGODB_URI;
+  const base = MONGODB_URI;
   let mongoUri: string | undefined;
   if (base) {
     const u = new URL(base);
     u.pathname = `/verdict_e2e_${id}`;
     mongoUri = u.toString();
   }
-  return { namespace: `e2e-${id}`, ...(mongoUri ? { mongoUri } : {}) };
+  return { topicPrefix: `e2e-${id}.`, ...(mongoUri ? { mongoUri } : {}) };
 }
 
 /** The environment every process of one stack shares. */
 export function stackEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
-  const { namespace, mongoUri } = stackIdentity(dataDir);
+  const { topicPrefix, mongoUri } = stackIdentity(dataDir);
   return {
     PATH: process.env.PATH ?? "",
     VERDICT_DATA_DIR: dataDir,
     VERDICT_LOG_LEVEL: "info",
     VERDICT_GRPC_HOST: "127.0.0.1",
-    VERDICT_BUS_NAMESPACE: namespace,
-    ...(process.env.VERDICT_KAFKA_BROKERS ? { VERDICT_KAFKA_BROKERS: process.env.VERDICT_KAFKA_BROKERS } : {}),
+    VERDICT_KAFKA_TOPIC_PREFIX: topicPrefix,
+    ...(KAFKA_BROKERS ? { VERDICT_KAFKA_BROKERS: KAFKA_BROKERS } : {}),
     ...(mongoUri ? { VERDICT_MONGODB_URI: mongoUri } : {}),
     ...extra,
   };

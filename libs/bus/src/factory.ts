@@ -15,6 +15,8 @@ export interface BusConfig {
   sslCaFile?: string | undefined;
   sasl?: KafkaSasl | undefined;
   partitions?: number | undefined;
+  /** Prepended to Kafka topic names (VERDICT_KAFKA_TOPIC_PREFIX). */
+  topicPrefix?: string | undefined;
   replicationFactor?: number | undefined;
 }
 
@@ -29,6 +31,7 @@ export async function createBus(config: BusConfig, logger: Logger): Promise<Bus>
     ...(ssl ? { ssl } : {}),
     ...(config.sasl ? { sasl: config.sasl } : {}),
     ...(config.partitions ? { partitions: config.partitions } : {}),
+    ...(config.topicPrefix ? { topicPrefix: config.topicPrefix } : {}),
     ...(config.replicationFactor ? { replicationFactor: config.replicationFactor } : {}),
   });
 }

@@ -28,7 +28,8 @@ if (!brokers) {
   }
 } else {
   const list = brokers.split(",");
-  const connect = () => KafkaBus.connect({ brokers: list, logger, clientId: "verdict-contract", partitions: 2, replicationFactor: 1, retryBaseMs: 5, topics: [] });
+  const prefix = "contract.";
+  const connect = () => KafkaBus.connect({ brokers: list, logger, clientId: "verdict-contract", partitions: 2, replicationFactor: 1, retryBaseMs: 5, topics: [], topicPrefix: prefix });
 
   busContract("Kafka", connect);
 
@@ -86,7 +87,7 @@ if (!brokers) {
       }
     });
 
-    it("reads a foreign producer's plain JSON message, with an id made from its position", async () => {
+    it("reads a foreign producer's plain JSON message (on the prefixed topic), with an id made from its position", async () => {
       const topic = `verdict.test.foreign${Date.now()}`;
       const bus = await connect();
       const producer = kafka.producer();
@@ -94,7 +95,7 @@ if (!brokers) {
         const seen: { id: string; data: unknown }[] = [];
         await bus.subscribe(topic, "g", async (e) => void seen.push({ id: e.id, data: e.data }));
         await producer.connect();
-        await producer.send({ topic, messages: [{ value: JSON.stringify({ plain: true }) }] });
+        await producer.send({ topic: `${prefix}${topic}`, messages: [{ value: JSON.stringify({ plain: true }) }] });
         const end = Date.now() + 30_000;
         while (!seen.length && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
         expect(seen).toEqual([{ id: expect.stringMatching(new RegExp(`^${topic.replace(/\./g, "\\.")}/\\d+/0$`)), data: { plain: true } }]);

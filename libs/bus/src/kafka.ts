@@ -28,6 +28,11 @@ export interface KafkaBusOptions {
   /** Partitions and replication factor of the topics this bus creates. */
   partitions?: number;
   replicationFactor?: number;
+  /**
+   * Prepended to every Kafka topic name (not to the CloudEvent type), so that several
+   * deployments, or test runs, can share one cluster without seeing each other's events.
+   */
+  topicPrefix?: string;
   /** Topics created at connect (each with its dead-letter topic); others on first use. */
   topics?: string[];
   logger: Logger;
@@ -123,7 +128,7 @@ export class KafkaBus implements Bus {
       ...(event.subject ? { ce_subject: event.subject } : {}),
     };
     await this.producer.send({
-      topic,
+      topic: this.kafkaTopic(topic),
       acks: -1,
       messages: [{ key: event.subject ?? event.id, value: JSON.stringify(event.data), headers }],
     });
@@ -135,11 +140,13 @@ export class KafkaBus implements Bus {
     if (this.closed) throw new Error("bus is closed");
     await this.ensureTopics([topic]);
     const maxAttempts = options.maxAttempts ?? 5;
-    const groupId = `${group}.${topic}`;
+    const groupId = `${group}.${this.kafkaTopic(topic)}`;
     let seen = this.seen.get(groupId);
     if (!seen) this.seen.set(groupId, (seen = new SeenIds()));
     const dedupe = seen;
-    const consumer = this.kafka.consumer({ groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, allowAutoTopicCreation: false });
+    // A fetch returns as soon as there is data; the wait bounds only an idle poll, and with it
+    // how long disconnect (shutdown) waits for the poll in flight.
+    const consumer = this.kafka.consumer({ groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 500, allowAutoTopicCreation: false });
     const member: Member = { consumer, stopped: false };
     this.members.add(member);
     const joined = new Promise<void>((resolve) => {
@@ -152,7 +159,7 @@ export class KafkaBus implements Bus {
       await consumer.connect();
       // A group's first member starts at the beginning of the topic, so events published before
       // the group existed are not lost; later starts resume from the committed offsets.
-      await consumer.subscribe({ topics: [topic], fromBeginning: true });
+      await consumer.subscribe({ topics: [this.kafkaTopic(topic)], fromBeginning: true });
       await consumer.run({
         autoCommit: true,
         eachMessage: async ({ message, partition, heartbeat }) => {
@@ -253,7 +260,7 @@ export class KafkaBus implements Bus {
     await this.ensureTopics([dlq]);
     const data = { event, group, error: String((err as Error)?.message ?? err) };
     await this.producer.send({
-      topic: dlq,
+      topic: this.kafkaTopic(dlq),
       acks: -1,
       messages: [
         {
@@ -273,6 +280,10 @@ export class KafkaBus implements Bus {
     });
   }
 
+  private kafkaTopic(topic: string): string {
+    return `${this.options.topicPrefix ?? ""}${topic}`;
+  }
+
   /** Creates topics (with their dead-letter topics) that this bus has not created yet. */
   private async ensureTopics(topics: string[]): Promise<void> {
     const wanted = new Set<string>();
@@ -286,7 +297,7 @@ export class KafkaBus implements Bus {
         .createTopics({
           waitForLeaders: true,
           topics: missing.map((topic) => ({
-            topic,
+            topic: this.kafkaTopic(topic),
             numPartitions: this.options.partitions ?? 3,
             replicationFactor: this.options.replicationFactor ?? 1,
           })),

@@ -8,14 +8,16 @@ import { resolve, join } from "node:path";
 import { mkdirSync } from "node:fs";
 import { z } from "zod";
 import { createBus, type Bus } from "@verdict/bus";
-import { ConfigError, createLogger, loadConfig, portVar, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
+import { boolVar, ConfigError, createLogger, loadConfig, portVar, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
 import { createStore, type Store } from "@verdict/store";
-import { namespacedBus } from "./namespace.js";
 
 /** Start-up attempts (0.5 s, 1 s, 2 s, 4 s apart) before a process gives up with exit code 1. */
 const START_ATTEMPTS = 5;
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** An optional string variable; empty counts as unset. */
+const optionalString = () => z.string().optional().transform((v) => (v === "" ? undefined : v));
+const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 
 /** host:port of another service. */
 export const addressVar = (fallback: string) =>
@@ -38,20 +40,32 @@ export const processConfig = z.object({
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** The embedded store's folder, when no MongoDB is configured. */
   VERDICT_DATA_DIR: z.string().min(1).default("./data"),
-  /** MongoDB (or FerretDB) connection string; unset: the embedded SQLite store in VERDICT_DATA_DIR. */
-  VERDICT_MONGODB_URI: z.string().optional(),
-  /** Database name; default: the URI's, else "verdict". */
-  VERDICT_MONGODB_DATABASE: z.string().optional(),
-  /** Comma-separated Kafka brokers (host:port); unset: the in-process bus, which reaches only this process. */
-  VERDICT_KAFKA_BROKERS: z.string().optional(),
-  /** Partitions of the topics Verdict creates (how many workers of a group can share a topic). */
-  VERDICT_KAFKA_PARTITIONS: z.coerce.number().int().positive().optional(),
   VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
-  /** Prefixes every topic and consumer group, so installations can share one Kafka cluster. */
-  VERDICT_BUS_NAMESPACE: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]*$/, "letters, digits, - and _ only")
-    .default(""),
+  // The same adapter variables as the all-in-one process (README, Configuration).
+  /** MongoDB (or FerretDB) connection string; unset: the embedded SQLite store in VERDICT_DATA_DIR. */
+  VERDICT_MONGODB_URI: optionalString().refine((v) => v === undefined || /^mongodb(\+srv)?:\/\/\S+$/.test(v), {
+    message: "must be a MongoDB connection string (mongodb:// or mongodb+srv://)",
+  }),
+  /** Database name; default: the URI's, else "verdict". */
+  VERDICT_MONGODB_DATABASE: optionalString(),
+  /** Comma-separated Kafka brokers (host:port); unset: the in-process bus, which reaches only this process. */
+  VERDICT_KAFKA_BROKERS: optionalString().refine((v) => v === undefined || v.split(",").every((b) => BROKER.test(b.trim())), {
+    message: "must be a comma-separated list of host:port",
+  }),
+  /** Default: verdict-<service>. */
+  VERDICT_KAFKA_CLIENT_ID: optionalString(),
+  VERDICT_KAFKA_SSL: boolVar(false),
+  VERDICT_KAFKA_SSL_CA_FILE: optionalString(),
+  VERDICT_KAFKA_SASL_MECHANISM: z
+    .enum(["plain", "scram-sha-256", "scram-sha-512", ""])
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
+  VERDICT_KAFKA_SASL_USERNAME: optionalString(),
+  VERDICT_KAFKA_SASL_PASSWORD: optionalString(),
+  VERDICT_KAFKA_TOPIC_PARTITIONS: positiveInt(3),
+  VERDICT_KAFKA_REPLICATION_FACTOR: positiveInt(1),
+  /** Prepended to topic names, so deployments (or test stacks) can share one cluster. */
+  VERDICT_KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, "may hold only letters, digits, '.', '_' and '-'").default(""),
 });
 
 /** Variables of a process that serves gRPC. */
@@ -103,17 +117,40 @@ export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" |
   return createStore({ mongodbUri: config.VERDICT_MONGODB_URI, mongodbDatabase: config.VERDICT_MONGODB_DATABASE, sqliteFile: join(dataDir, "verdict.db") });
 }
 
-/** Opens the Bus the configuration selects, in its namespace. */
-export async function openBus(
-  config: Pick<ProcessConfig, "VERDICT_BUS_NAMESPACE" | "VERDICT_KAFKA_BROKERS" | "VERDICT_KAFKA_PARTITIONS">,
-  logger: Logger,
-  clientId = "verdict",
-): Promise<Bus> {
-  const busLogger = logger.child({ component: "bus" });
+type BusVariables = Pick<
+  ProcessConfig,
+  | "VERDICT_KAFKA_BROKERS"
+  | "VERDICT_KAFKA_CLIENT_ID"
+  | "VERDICT_KAFKA_SSL"
+  | "VERDICT_KAFKA_SSL_CA_FILE"
+  | "VERDICT_KAFKA_SASL_MECHANISM"
+  | "VERDICT_KAFKA_SASL_USERNAME"
+  | "VERDICT_KAFKA_SASL_PASSWORD"
+  | "VERDICT_KAFKA_TOPIC_PARTITIONS"
+  | "VERDICT_KAFKA_REPLICATION_FACTOR"
+  | "VERDICT_KAFKA_TOPIC_PREFIX"
+>;
+
+/** Opens the Bus the configuration selects. */
+export async function openBus(config: BusVariables, logger: Logger, clientId = "verdict"): Promise<Bus> {
   if (!config.VERDICT_KAFKA_BROKERS) logger.warn("bus: in-process (no VERDICT_KAFKA_BROKERS): events reach only this process");
   else logger.info({ brokers: config.VERDICT_KAFKA_BROKERS }, "bus: Kafka");
-  const bus = await createBus({ kafkaBrokers: config.VERDICT_KAFKA_BROKERS, clientId, partitions: config.VERDICT_KAFKA_PARTITIONS }, busLogger);
-  return namespacedBus(bus, config.VERDICT_BUS_NAMESPACE);
+  const sasl = config.VERDICT_KAFKA_SASL_MECHANISM
+    ? { mechanism: config.VERDICT_KAFKA_SASL_MECHANISM, username: config.VERDICT_KAFKA_SASL_USERNAME ?? "", password: config.VERDICT_KAFKA_SASL_PASSWORD ?? "" }
+    : undefined;
+  return createBus(
+    {
+      kafkaBrokers: config.VERDICT_KAFKA_BROKERS,
+      clientId: config.VERDICT_KAFKA_CLIENT_ID ?? clientId,
+      ssl: config.VERDICT_KAFKA_SSL,
+      sslCaFile: config.VERDICT_KAFKA_SSL_CA_FILE,
+      sasl,
+      partitions: config.VERDICT_KAFKA_TOPIC_PARTITIONS,
+      replicationFactor: config.VERDICT_KAFKA_REPLICATION_FACTOR,
+      topicPrefix: config.VERDICT_KAFKA_TOPIC_PREFIX,
+    },
+    logger.child({ component: "bus" }),
+  );
 }
 
 export interface StartedProcess {
