@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The README's test command (and what .ci/run calls): install, lint, unit suites, the
-# black-box suites against real running processes, and the schemathesis API fuzzer (one test).
+# The README's test command (and what .ci/run calls): install, lint, unit suites (the Store and
+# Bus contracts also against real FerretDB and Kafka 4.x started from deploy/local/), the
+# black-box suites against real running processes (a few of them again on MongoDB + Kafka), and
+# the schemathesis API fuzzer (one test).
 # Ends with one "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -12,15 +14,54 @@ echo "==> lint"
 pnpm run -s lint || exit 1
 
 results=$(mktemp -d)
-trap 'rm -rf "$results"' EXIT
+# Kafka and FerretDB run as local processes on free ports with a throw-away run directory; the
+# trap stops exactly the processes these scripts started (by their PID files).
+infra_run=$(mktemp -d)
+export VERDICT_LOCAL_RUN_DIR="$infra_run"
+stop_infra() {
+  bash deploy/local/kafka.sh stop >/dev/null 2>&1
+  bash deploy/local/mongo.sh stop >/dev/null 2>&1
+  rm -rf "$infra_run"
+}
+trap 'stop_infra; rm -rf "$results"' EXIT
 jest() { node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
+free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
-echo "==> unit tests"
+echo "==> real infrastructure: Apache Kafka 4.x and FerretDB (deploy/local/)"
+# When a server does not start, its variable stays unset and, in CI, its contract suite fails.
+# The ports are exported: the fault suite restarts Kafka with deploy/local/kafka.sh on the same ones.
+export VERDICT_KAFKA_PORT=$(free_port) VERDICT_KAFKA_CONTROLLER_PORT=$(free_port)
+bash deploy/local/kafka.sh start | tee "$results/kafka.out" &&
+  export VERDICT_TEST_KAFKA_BROKERS="$(sed -n 's/^VERDICT_KAFKA_BROKERS=//p' "$results/kafka.out")"
+VERDICT_MONGODB_PORT=$(free_port) bash deploy/local/mongo.sh start | tee "$results/mongo.out" &&
+  export VERDICT_TEST_MONGODB_URI="$(sed -n 's/^VERDICT_MONGODB_URI=//p' "$results/mongo.out")"
+
+echo "==> unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)"
 jest --selectProjects unit --json --outputFile="$results/unit.json"
 unit_rc=$?
 echo "==> black-box tests (real HTTP, real gRPC, real processes)"
 jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
 e2e_rc=$?
+echo "==> black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters"
+if [ -n "${VERDICT_TEST_MONGODB_URI:-}" ] && [ -n "${VERDICT_TEST_KAFKA_BROKERS:-}" ]; then
+  VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" \
+    jest --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|policies|tenancy)\.test\.ts' --json --outputFile="$results/e2e-infra.json"
+  e2e_infra_rc=$?
+else
+  echo "Kafka or FerretDB did not start: black-box suites on real infrastructure not run" >&2
+  e2e_infra_rc=1
+fi
+# Distributed mode: every service its own process on the same Kafka and FerretDB (each suite's
+# stack with its own database and topic prefix), then the fault suites.
+echo "==> black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed)"
+VERDICT_E2E_TARGET=distributed VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
+  jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e-distributed.json"
+e2e_dist_rc=$?
+echo "==> fault tests (evaluation worker killed, Kafka restarted)"
+VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
+  jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json"
+fault_rc=$?
+stop_infra
 
 echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
 bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1
@@ -39,6 +80,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/e2e.json" "$results/fuzz.json"
+' "$results/unit.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/fuzz.json"
 
-[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]

@@ -199,7 +199,10 @@ describe("a running instance", () => {
     expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
     expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     expect(text).toMatch(/verdict_http_request_duration_seconds_count\{[^}]*route="\/v1\/auth\/verify"/);
-    expect(text).toMatch(/verdict_grpc_server_handling_seconds_count\{[^}]*service="verdict.identity.v1.IdentityService",method="verifyKey"/);
+    // Distributed: each service process serves its own metrics (VERDICT_METRICS_PORT).
+    const identityPort = v.stack?.services.identity.ready.metrics_port;
+    const served = identityPort ? await (await fetch(`http://127.0.0.1:${identityPort}/metrics`)).text() : text;
+    expect(served).toMatch(/verdict_grpc_server_handling_seconds_count\{[^}]*service="verdict.identity.v1.IdentityService",method="verifyKey"/);
     expect(text).toMatch(/verdict_grpc_client_handling_seconds_count/);
   });
 

@@ -1,13 +1,20 @@
 // Starts the real all-in-one process (the README's run command, minus the install) on free
-// ports with a fresh data directory, and talks to it over real HTTP.
+// ports with a fresh data directory, and talks to it over real HTTP. With
+// VERDICT_E2E_TARGET=distributed it starts the distributed stack instead (every service its own
+// process, on the Kafka and database the test command started: see stack.ts), behind the same
+// interface, so the same suites run against both.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import { makeKey } from "./keys.js";
+import { ROOT } from "./paths.js";
+import { startStack, stopStack, type Stack } from "./stack.js";
 
-export const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
+export { ROOT };
+/** Which Verdict the black-box suites start: the all-in-one process, or the distributed stack. */
+export const TARGET: "all-in-one" | "distributed" = process.env.VERDICT_E2E_TARGET === "distributed" ? "distributed" : "all-in-one";
 export const MAIN = join(ROOT, "services/all-in-one/dist/main.js");
 
 export interface Verdict {
@@ -16,7 +23,10 @@ export interface Verdict {
   grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number };
   bootstrapKey: string;
   dataDir: string;
+  /** The all-in-one process, or the gateway's in distributed mode. */
   proc: ChildProcess;
+  /** Distributed mode: every process of the stack. */
+  stack?: Stack;
   /** Everything the process wrote to stdout and stderr so far. */
   output(): string;
   /** Sends SIGTERM and waits for the exit code. */
@@ -31,9 +41,31 @@ export interface StartOptions {
   bootstrapKey?: string;
 }
 
+/**
+ * With VERDICT_E2E_MONGODB_URI / VERDICT_E2E_KAFKA_BROKERS set, every instance runs on that
+ * MongoDB (its own database) and Kafka (its own topic prefix) instead of the embedded adapters.
+ * (The database is left behind: the servers from deploy/local/ are throw-away.)
+ */
+function realInfraEnv(dataDir: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  // Named after the data directory, so a restart on the same directory finds its data again.
+  const run = `e2e_${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`;
+  if (process.env.VERDICT_E2E_MONGODB_URI) {
+    env.VERDICT_MONGODB_URI = process.env.VERDICT_E2E_MONGODB_URI;
+    env.VERDICT_MONGODB_DATABASE = `verdict_${run}`;
+  }
+  if (process.env.VERDICT_E2E_KAFKA_BROKERS) {
+    env.VERDICT_KAFKA_BROKERS = process.env.VERDICT_E2E_KAFKA_BROKERS;
+    env.VERDICT_KAFKA_TOPIC_PREFIX = `${run}.`;
+    env.VERDICT_KAFKA_TOPIC_PARTITIONS = "1";
+  }
+  return env;
+}
+
 export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "verdict-e2e-"));
   const bootstrapKey = opts.bootstrapKey ?? makeKey("prod");
+  if (TARGET === "distributed") return startDistributed(dataDir, bootstrapKey, opts);
   const proc = spawn(process.execPath, [MAIN], {
     cwd: ROOT,
     env: {
@@ -43,6 +75,7 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
       VERDICT_DATA_DIR: dataDir,
       VERDICT_BOOTSTRAP_API_KEY: bootstrapKey,
       VERDICT_LOG_LEVEL: "info",
+      ...realInfraEnv(dataDir),
       ...opts.env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -85,6 +118,30 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
     dataDir,
     proc,
     output: () => out,
+    stop,
+    async destroy() {
+      await stop();
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startDistributed(dataDir: string, bootstrapKey: string, opts: StartOptions): Promise<Verdict> {
+  const stack = await startStack(dataDir, { VERDICT_BOOTSTRAP_API_KEY: bootstrapKey, ...opts.env });
+  const { gateway, identity, policy, evaluation, compliance } = stack.services;
+  let stopped: Promise<number | null> | undefined;
+  // A SIGTERM sent to the gateway's process (a suite checking draining) stops the whole stack.
+  void gateway.exited.then(() => stop());
+  const stop = () => (stopped ??= stopStack(stack));
+  return {
+    url: `http://127.0.0.1:${gateway.ready.http_port}`,
+    port: gateway.ready.http_port!,
+    grpcPorts: { identity: identity.ready.grpc_port!, policy: policy.ready.grpc_port!, evaluation: evaluation.ready.grpc_port!, compliance: compliance.ready.grpc_port! },
+    bootstrapKey,
+    dataDir,
+    proc: gateway.proc,
+    stack,
+    output: () => stack.all.map((p) => p.output()).join(""),
     stop,
     async destroy() {
       await stop();

@@ -1,7 +1,9 @@
 // In-process Bus adapter for all-in-one: events are delivered asynchronously (never inside the
 // publisher's call stack), each consumer group gets every event once, members of a group take
-// turns, failures retry with exponential backoff and then go to the dead-letter topic.
+// turns, failures retry with exponential backoff and then go to the dead-letter topic. A group
+// takes an event id once (a re-published event is skipped), as the Kafka adapter does.
 import { busEvents, newId, type Logger } from "@verdict/kit";
+import { SeenIds } from "./dedupe.js";
 import { deadLetterTopic, type Bus, type CloudEvent, type Handler, type PublishInput, type SubscribeOptions, type Subscription } from "./port.js";
 
 interface Member {
@@ -12,6 +14,7 @@ interface Member {
 interface Group {
   members: Member[];
   next: number;
+  seen: SeenIds;
 }
 
 export class InProcessBus implements Bus {
@@ -37,6 +40,10 @@ export class InProcessBus implements Bus {
     busEvents.inc({ topic, outcome: "published" });
     for (const [name, group] of this.topics.get(topic) ?? []) {
       if (!group.members.length) continue;
+      if (!group.seen.add(event.id)) {
+        busEvents.inc({ topic, outcome: "duplicate" });
+        continue;
+      }
       const member = group.members[group.next++ % group.members.length]!;
       this.track(this.deliver(topic, name, member, event as CloudEvent<unknown>));
     }
@@ -47,7 +54,7 @@ export class InProcessBus implements Bus {
     let groups = this.topics.get(topic);
     if (!groups) this.topics.set(topic, (groups = new Map()));
     let g = groups.get(group);
-    if (!g) groups.set(group, (g = { members: [], next: 0 }));
+    if (!g) groups.set(group, (g = { members: [], next: 0, seen: new SeenIds() }));
     const member: Member = { handler: handler as Handler<unknown>, maxAttempts: options.maxAttempts ?? 5 };
     g.members.push(member);
     const owner = g;

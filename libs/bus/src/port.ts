@@ -1,7 +1,8 @@
 // The Bus port. Events are CloudEvents 1.0; topics are named `verdict.<domain>.<event>`.
 // Delivery is at-least-once to every consumer group subscribed to a topic (one member of a group
-// gets each event), so handlers must be idempotent on the event id. A handler that keeps failing
-// is retried with backoff and then dead-lettered to `<topic>.dlq`.
+// gets each event), so handlers must be idempotent on the event id (adapters also skip an id a
+// group has already taken, from a bounded memory). A handler that keeps failing is retried with
+// backoff and then dead-lettered to `<topic>.dlq`.
 
 export interface CloudEvent<T = unknown> {
   specversion: "1.0";

@@ -1,8 +1,9 @@
-// The Bus port's contract, run against every adapter (in-process now, Kafka later).
+// The Bus port's contract, run against every adapter (in-process, Kafka). Waits are generous:
+// a Kafka consumer group takes seconds to (re)balance on a busy 2-core machine.
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { deadLetterTopic, type Bus, type CloudEvent } from "../src/port.js";
 
-const waitFor = async (cond: () => boolean, ms = 5000) => {
+const waitFor = async (cond: () => boolean, ms = 30_000) => {
   const end = Date.now() + ms;
   while (!cond()) {
     if (Date.now() > end) throw new Error("condition not met in time");
@@ -66,14 +67,50 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>): void 
       expect(dead[0]!.data).toMatchObject({ group: "g", error: "always broken" });
     });
 
+    it("takes an event id once per group (a re-published event is skipped)", async () => {
+      const seen: string[] = [];
+      await bus.subscribe<{ v: string }>(topic, "g", async (e) => void seen.push(`${e.id}:${e.data.v}`));
+      const first = await bus.publish(topic, { source: "/test", data: { v: "a" } });
+      await bus.publish(topic, { id: first.id, source: "/test", data: { v: "again" } });
+      const marker = await bus.publish(topic, { source: "/test", data: { v: "marker" } });
+      await waitFor(() => seen.includes(`${marker.id}:marker`));
+      expect(seen).toEqual([`${first.id}:a`, `${marker.id}:marker`]);
+    });
+
+    it("keeps the order of one subject's events", async () => {
+      const seen: number[] = [];
+      await bus.subscribe<{ i: number }>(topic, "g", async (e) => void seen.push(e.data.i));
+      for (let i = 0; i < 10; i++) await bus.publish(topic, { source: "/test", subject: "same-subject", data: { i } });
+      await waitFor(() => seen.length === 10);
+      expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    });
+
+    it("does not hand a group's handled events to its next consumer after close", async () => {
+      const before: string[] = [];
+      await bus.subscribe(topic, "g", async (e) => void before.push(e.id));
+      const a = await bus.publish(topic, { source: "/test", data: { n: 1 } });
+      await waitFor(() => before.length === 1);
+      await bus.close();
+      bus = await makeBus();
+      const after: string[] = [];
+      await bus.subscribe(topic, "g", async (e) => void after.push(e.id));
+      const b = await bus.publish(topic, { source: "/test", data: { n: 2 } });
+      await waitFor(() => after.includes(b.id));
+      await new Promise((r) => setTimeout(r, 200));
+      expect(before).toEqual([a.id]);
+      expect(after).toEqual([b.id]);
+    });
+
     it("finishes in-flight handlers on close", async () => {
+      let started = false;
       let done = false;
       await bus.subscribe(topic, "g", async () => {
-        await new Promise((r) => setTimeout(r, 100));
+        started = true;
+        await new Promise((r) => setTimeout(r, 300));
         done = true;
       });
       await bus.publish(topic, { source: "/test", data: {} });
-      await new Promise((r) => setTimeout(r, 20));
+      await waitFor(() => started);
       await bus.close();
       expect(done).toBe(true);
       bus = await makeBus();

@@ -6,3 +6,4 @@ export * from "./logger.js";
 export * from "./metrics.js";
 export * from "./telemetry.js";
 export * from "./grpc.js";
+export * from "./persistedSecret.js";

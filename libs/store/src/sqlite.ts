@@ -69,12 +69,12 @@ function compileFilter(filter: Filter): { where: string; params: SqlValue[] } {
           break;
         }
         case "$in": {
-          const list = v as Scalar[];
-          if (list.length === 0) parts.push("0");
-          else {
-            parts.push(`${col} IN (${list.map(() => "?").join(",")})`);
-            params.push(...list.map(sqlValue));
-          }
+          // SQL's IN never matches NULL; the port's (Mongo's) $in matches null and missing fields.
+          const list = (v as Scalar[]).filter((x) => x !== null);
+          const withNull = list.length < (v as Scalar[]).length;
+          const inList = list.length ? `${col} IN (${list.map(() => "?").join(",")})` : "0";
+          params.push(...list.map(sqlValue));
+          parts.push(withNull ? `(${inList} OR ${col} IS NULL)` : inList);
           break;
         }
         case "$exists":

@@ -1,4 +1,4 @@
-// The Store port's contract. Every adapter (embedded SQLite now, MongoDB later) runs this same
+// The Store port's contract. Every adapter (embedded SQLite, MongoDB/FerretDB) runs this same
 // suite, so callers can rely on identical behaviour.
 import { describe, expect, it, beforeEach, afterEach } from "@jest/globals";
 import { DuplicateKeyError, type Store } from "../src/port.js";
@@ -87,6 +87,64 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       const unset = await c.updateOne({ id: "it_1" }, {}, ["nested"]);
       expect(unset).not.toHaveProperty("nested");
       expect(await c.updateOne({ id: "none" }, { n: 1 })).toBeNull();
+    });
+
+    it("lets exactly one of many racing writers win a version", async () => {
+      const c = await seed();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => c.updateOne({ id: "it_2", version: 1 }, { tag: `writer${i}`, version: 2 })),
+      );
+      const winners = results.filter((r) => r !== null);
+      expect(winners).toHaveLength(1);
+      expect(await c.findOne({ id: "it_2" })).toMatchObject({ version: 2, tag: winners[0]!.tag });
+    });
+
+    it("pages with a cursor on an indexed key, ties broken by id", async () => {
+      const c = store.collection<Item>("contract_pages");
+      await c.ensureIndexes([{ name: "org_id_desc", fields: { org_id: 1, id: -1 } }, { name: "org_n_id", fields: { org_id: 1, n: 1, id: 1 } }]);
+      await c.ensureIndexes([{ name: "org_id_desc", fields: { org_id: 1, id: -1 } }]);
+      for (let i = 1; i <= 7; i++) {
+        await c.insertOne({ id: `p_${String(i).padStart(2, "0")}`, org_id: "o", n: i % 3, tag: null, flag: false, version: 1 });
+      }
+      await c.insertOne({ id: "p_99", org_id: "other", n: 0, tag: null, flag: false, version: 1 });
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (;;) {
+        const page = await c.find({ org_id: "o", ...(cursor ? { id: { $lt: cursor } } : {}) }, { sort: { id: -1 }, limit: 3 });
+        seen.push(...page.map((d) => d.id));
+        if (page.length < 3) break;
+        cursor = page[page.length - 1]!.id;
+      }
+      expect(seen).toEqual(["p_07", "p_06", "p_05", "p_04", "p_03", "p_02", "p_01"]);
+      const byN = (await c.find({ org_id: "o" }, { sort: { n: -1 } })).map((d) => `${d.n}:${d.id}`);
+      expect(byN).toEqual(["2:p_05", "2:p_02", "1:p_07", "1:p_04", "1:p_01", "0:p_06", "0:p_03"]);
+    });
+
+    it("treats a null field as absent for $exists, and null as matching missing fields", async () => {
+      const c = await seed();
+      const ns = async (f: Parameters<typeof c.find>[0]) => (await c.find(f, { sort: { n: 1 } })).map((d) => d.n);
+      expect(await ns({ tag: { $exists: true } })).toEqual([1, 2, 4, 5]);
+      expect(await ns({ tag: { $exists: false } })).toEqual([3]);
+      expect(await ns({ nested: null })).toEqual([1, 2, 3, 4, 5]);
+      expect(await ns({ tag: { $in: [null, "t1"] } })).toEqual([1, 3]);
+      expect(await ns({ "nested.a": { $exists: false }, n: { $gte: 4 } })).toEqual([4, 5]);
+    });
+
+    it("returns documents as inserted, with nested objects and no storage fields", async () => {
+      const c = await seed();
+      const doc: Item = { id: "it_9", org_id: "org_z", n: 9.5, tag: "x", flag: true, nested: { a: "deep" }, version: 3 };
+      await c.insertOne(doc);
+      expect(await c.findOne({ "nested.a": "deep" })).toEqual(doc);
+      expect(await c.updateOne({ id: "it_9" }, { "nested.a": "deeper" } as Partial<Item>)).toEqual({ ...doc, nested: { a: "deeper" } });
+    });
+
+    it("reports a unique index violation on update as DuplicateKeyError", async () => {
+      const c = store.collection<Item>("contract_unique_update");
+      await c.ensureIndexes([{ name: "org_tag", fields: { org_id: 1, tag: 1 }, unique: true }]);
+      await c.insertOne({ id: "u1", org_id: "o", n: 1, tag: "a", flag: false, version: 1 });
+      await c.insertOne({ id: "u2", org_id: "o", n: 2, tag: "b", flag: false, version: 1 });
+      await expect(c.updateOne({ id: "u2" }, { tag: "a" })).rejects.toBeInstanceOf(DuplicateKeyError);
+      expect((await c.findOne({ id: "u2" }))?.tag).toBe("b");
     });
 
     it("deletes one and many", async () => {

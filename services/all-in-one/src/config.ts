@@ -5,6 +5,9 @@ import { boolVar, loadConfig, portVar } from "@verdict/kit";
 import { parseKey } from "@verdict/identity";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** An optional string variable; empty counts as unset. */
+const optionalString = () => z.string().optional().transform((v) => (v === "" ? undefined : v));
+const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 
 export const configSchema = z.object({
   VERDICT_HTTP_PORT: portVar(8080),
@@ -36,6 +39,37 @@ export const configSchema = z.object({
   /** How long a report download link stays valid. */
   VERDICT_REPORT_LINK_TTL_SECONDS: positiveInt(3600),
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  // MongoDB and Kafka: when unset, the embedded store (SQLite under VERDICT_DATA_DIR) and the
+  // in-process bus are used.
+  VERDICT_MONGODB_URI: optionalString().refine((v) => v === undefined || /^mongodb(\+srv)?:\/\/\S+$/.test(v), {
+    message: "must be a MongoDB connection string (mongodb:// or mongodb+srv://)",
+  }),
+  VERDICT_MONGODB_DATABASE: optionalString().refine((v) => v === undefined || /^[^/\\. "$*<>:|?]{1,63}$/.test(v), {
+    message: "must be a MongoDB database name (1-63 characters, none of / \\ . space \" $ * < > : | ?)",
+  }),
+  VERDICT_KAFKA_BROKERS: optionalString().refine((v) => v === undefined || v.split(",").every((b) => BROKER.test(b.trim())), {
+    message: "must be a comma-separated list of host:port",
+  }),
+  VERDICT_KAFKA_CLIENT_ID: z.string().min(1).default("verdict"),
+  VERDICT_KAFKA_SSL: boolVar(false),
+  /** A PEM bundle of CAs to trust for the brokers' certificates (implies TLS). */
+  VERDICT_KAFKA_SSL_CA_FILE: optionalString(),
+  VERDICT_KAFKA_SASL_MECHANISM: z
+    .enum(["plain", "scram-sha-256", "scram-sha-512", ""])
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
+  VERDICT_KAFKA_SASL_USERNAME: optionalString(),
+  VERDICT_KAFKA_SASL_PASSWORD: optionalString(),
+  VERDICT_KAFKA_TOPIC_PARTITIONS: positiveInt(3),
+  /** Prepended to topic names, so deployments (or test runs) can share one cluster. */
+  VERDICT_KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, "may hold only letters, digits, '.', '_' and '-'").default(""),
+  VERDICT_KAFKA_REPLICATION_FACTOR: positiveInt(1),
+}).superRefine((c, ctx) => {
+  if (c.VERDICT_KAFKA_SASL_MECHANISM && (!c.VERDICT_KAFKA_SASL_USERNAME || !c.VERDICT_KAFKA_SASL_PASSWORD)) {
+    for (const path of ["VERDICT_KAFKA_SASL_USERNAME", "VERDICT_KAFKA_SASL_PASSWORD"] as const) {
+      if (!c[path]) ctx.addIssue({ code: "custom", path: [path], message: "is required when VERDICT_KAFKA_SASL_MECHANISM is set" });
+    }
+  }
 });
 
 export type Config = z.infer<typeof configSchema> & { dataDir: string };

@@ -1,17 +1,17 @@
-// Starts the whole of Verdict in one process: embedded store, in-process bus, the services on
-// loopback gRPC ports on the main thread, and the gateway on a thread of its own (HTTP, JSON and
-// validation take a second core while the services match files). Shutdown runs in reverse order.
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+// Starts the whole of Verdict in one process: the store (embedded SQLite, or MongoDB when
+// VERDICT_MONGODB_URI is set), the bus (in-process, or Kafka when VERDICT_KAFKA_BROKERS is set),
+// the services on loopback gRPC ports on the main thread, and the gateway on a thread of its own
+// (HTTP, JSON and validation take a second core while the services match files). Shutdown runs
+// in reverse order.
 import { join } from "node:path";
-import { InProcessBus } from "@verdict/bus";
-import { createLogger, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
+import { createBus } from "@verdict/bus";
+import { createLogger, persistedSecret, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
 import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
 import { startPolicyService } from "@verdict/policy";
-import { SqliteStore } from "@verdict/store";
+import { createStore } from "@verdict/store";
 import type { Config } from "./config.js";
 
 export interface RunningVerdict {
@@ -29,21 +29,38 @@ export interface LaunchOptions {
 
 /** The report link signing key: configured, or generated once and kept in the data dir. */
 function reportSigningKey(config: Config): string {
-  if (config.VERDICT_REPORT_SIGNING_KEY) return config.VERDICT_REPORT_SIGNING_KEY;
-  const file = join(config.dataDir, "report-signing.key");
-  if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(config.dataDir, { recursive: true });
-  const key = randomBytes(32).toString("base64url");
-  writeFileSync(file, `${key}\n`, { mode: 0o600 });
-  return key;
+  return persistedSecret(config.VERDICT_REPORT_SIGNING_KEY, config.dataDir, "report-signing.key");
 }
 
 export async function launch(config: Config, options: LaunchOptions = {}): Promise<RunningVerdict> {
   const logger = options.logger ?? createLogger("verdict", config.VERDICT_LOG_LEVEL);
   const clock = options.clock ?? systemClock;
   startTelemetry("verdict");
-  const store = new SqliteStore(join(config.dataDir, "verdict.db"));
-  const bus = new InProcessBus(logger.child({ component: "bus" }));
+  const store = await createStore({
+    mongodbUri: config.VERDICT_MONGODB_URI,
+    mongodbDatabase: config.VERDICT_MONGODB_DATABASE,
+    sqliteFile: join(config.dataDir, "verdict.db"),
+  });
+  const sasl = config.VERDICT_KAFKA_SASL_MECHANISM
+    ? { mechanism: config.VERDICT_KAFKA_SASL_MECHANISM, username: config.VERDICT_KAFKA_SASL_USERNAME!, password: config.VERDICT_KAFKA_SASL_PASSWORD! }
+    : undefined;
+  const bus = await createBus(
+    {
+      kafkaBrokers: config.VERDICT_KAFKA_BROKERS,
+      clientId: config.VERDICT_KAFKA_CLIENT_ID,
+      ssl: config.VERDICT_KAFKA_SSL,
+      sslCaFile: config.VERDICT_KAFKA_SSL_CA_FILE,
+      sasl,
+      partitions: config.VERDICT_KAFKA_TOPIC_PARTITIONS,
+      replicationFactor: config.VERDICT_KAFKA_REPLICATION_FACTOR,
+      topicPrefix: config.VERDICT_KAFKA_TOPIC_PREFIX,
+    },
+    logger.child({ component: "bus" }),
+  ).catch(async (err: unknown) => {
+    await store.close();
+    throw err;
+  });
+  logger.info({ store: config.VERDICT_MONGODB_URI ? "mongodb" : "embedded", bus: config.VERDICT_KAFKA_BROKERS ? "kafka" : "in-process" }, "adapters ready");
   const host = config.VERDICT_GRPC_HOST;
   const base = config.VERDICT_GRPC_BASE_PORT;
   const port = (offset: number) => (base === 0 ? 0 : base + offset);

@@ -1,5 +1,6 @@
 import type { Bus } from "@verdict/bus";
 import type { AsyncClient, Clock, Logger } from "@verdict/kit";
+import type { Outbox } from "@verdict/outbox";
 import type { policyV1 } from "@verdict/proto";
 import type { EngineCache } from "./engineCache.js";
 import type { EvaluationRepo } from "./repo.js";
@@ -23,6 +24,8 @@ export interface EvaluationLimits {
 export interface EvaluationDeps {
   repo: EvaluationRepo;
   bus: Bus;
+  /** Every event that announces a state change is written with it (see @verdict/outbox). */
+  outbox: Outbox;
   clock: Clock;
   logger: Logger;
   /** Policies belong to the policy service: asked which ones to run for each evaluation. */

@@ -3,6 +3,7 @@
 import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
 import { AppError, createClient, newId, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import type { EvaluationDeps, EvaluationLimits, OrgSettingsSource } from "./deps.js";
 import { EngineCache } from "./engineCache.js";
@@ -24,6 +25,11 @@ export interface EvaluationServiceOptions {
   identityAddress: string;
   limits?: Partial<EvaluationLimits>;
   clock?: Clock;
+  /**
+   * Whether this instance also works off queued evaluations (default true). False makes an
+   * API-only instance: it queues large evaluations for the worker instances.
+   */
+  worker?: boolean;
 }
 
 export interface EvaluationService {
@@ -57,9 +63,13 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
+  // Publishes the events written with each state change, and sweeps up those a crash left behind.
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  await outbox.register(repo.evaluations);
   const deps: EvaluationDeps = {
     repo,
     bus: opts.bus,
+    outbox,
     clock: opts.clock ?? systemClock,
     logger: opts.logger,
     policy,
@@ -68,20 +78,26 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
   };
 
-  const subscriptions: Subscription[] = [
-    // Workers share one group: each queued evaluation is taken by one of them.
-    await opts.bus.subscribe<EvaluationRequestedData>(TOPICS.evaluationRequested, "evaluation-workers", (e) =>
-      processRequested(deps, e.data.organization_id, e.data.evaluation_id),
-    ),
-    // Work that kept failing (a service down past every retry) must not stay pending forever.
-    await opts.bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(deadLetterTopic(TOPICS.evaluationRequested), "evaluation-workers", async (e) => {
-      const { organization_id, evaluation_id } = e.data.event.data;
-      const doc = await repo.evaluations.findOne({ id: evaluation_id, organization_id });
-      if (doc && !isTombstone(doc) && doc.status === "pending") await fail(deps, doc, `The evaluation could not be run: ${e.data.error}`);
-    }),
+  const worker = opts.worker ?? true;
+  const subscriptions: Subscription[] = [];
+  if (worker) {
+    subscriptions.push(
+      // Workers share one group: each queued evaluation is taken by one of them.
+      await opts.bus.subscribe<EvaluationRequestedData>(TOPICS.evaluationRequested, "evaluation-workers", (e) =>
+        processRequested(deps, e.data.organization_id, e.data.evaluation_id),
+      ),
+      // Work that kept failing (a service down past every retry) must not stay pending forever.
+      await opts.bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(deadLetterTopic(TOPICS.evaluationRequested), "evaluation-workers", async (e) => {
+        const { organization_id, evaluation_id } = e.data.event.data;
+        const doc = await repo.evaluations.findOne({ id: evaluation_id, organization_id });
+        if (doc && !isTombstone(doc) && doc.status === "pending") await fail(deps, doc, `The evaluation could not be run: ${e.data.error}`);
+      }),
+    );
+  }
+  subscriptions.push(
     // Every instance drops its own cached engines: a group per instance.
     await opts.bus.subscribe<{ organization_id: string }>(TOPICS.policyChanged, `evaluation-engines-${newId("evt")}`, async (e) => deps.engines.forget(e.data.organization_id)),
-  ];
+  );
 
   const grpc = await startGrpcServer({
     host: opts.host,
@@ -90,13 +106,15 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     services: [{ name: SERVICE_NAMES.evaluation, definition: evaluationV1.EvaluationServiceService, implementation: evaluationHandlers(deps) }],
     reflection: reflectionDefinition("evaluation"),
   });
-  await recoverPending(deps);
-  opts.logger.info({ port: grpc.port, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes }, "evaluation service listening");
+  outbox.start();
+  if (worker) await recoverPending(deps);
+  opts.logger.info({ port: grpc.port, worker, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes }, "evaluation service listening");
   return {
     grpc,
     async stop() {
       await grpc.stop();
       for (const s of subscriptions) await s.unsubscribe();
+      await outbox.stop();
       policy.close();
       identity.close();
     },

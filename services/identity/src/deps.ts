@@ -1,11 +1,14 @@
 import type { Bus } from "@verdict/bus";
 import type { AsyncClient, Clock, Logger } from "@verdict/kit";
+import type { Outbox } from "@verdict/outbox";
 import type { policyV1 } from "@verdict/proto";
 import type { IdentityRepo } from "./repo.js";
 
 export interface IdentityDeps {
   repo: IdentityRepo;
   bus: Bus;
+  /** Every event that announces a state change is written with it (see @verdict/outbox). */
+  outbox: Outbox;
   clock: Clock;
   logger: Logger;
   /** Asked for repository counts: repositories belong to the policy service. */

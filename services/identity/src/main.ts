@@ -3,6 +3,7 @@
 import type { Bus } from "@verdict/bus";
 import { createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import { identityHandlers } from "./grpc.js";
 import { IdentityRepo } from "./repo.js";
@@ -30,7 +31,10 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
   const repo = new IdentityRepo(opts.store);
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
-  const deps = { repo, bus: opts.bus, clock: opts.clock ?? systemClock, logger: opts.logger, policy };
+  // Publishes the events written with each state change, and sweeps up those a crash left behind.
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  await outbox.register(repo.keys);
+  const deps = { repo, bus: opts.bus, outbox, clock: opts.clock ?? systemClock, logger: opts.logger, policy };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);
   const grpc = await startGrpcServer({
     host: opts.host,
@@ -39,12 +43,14 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     services: [{ name: SERVICE_NAMES.identity, definition: identityV1.IdentityServiceService, implementation: identityHandlers(deps) }],
     reflection: reflectionDefinition("identity"),
   });
+  outbox.start();
   opts.logger.info({ port: grpc.port }, "identity service listening");
   return {
     grpc,
     ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}),
     async stop() {
       await grpc.stop();
+      await outbox.stop();
       policy.close();
     },
   };

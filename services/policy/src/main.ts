@@ -2,6 +2,7 @@
 import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
 import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, policyV1, reflectionDefinition } from "@verdict/proto";
+import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import type { PolicyDeps } from "./deps.js";
 import { ResolutionCache } from "./usecases/resolvePolicies.js";
@@ -26,7 +27,10 @@ export interface PolicyService {
 export async function startPolicyService(opts: PolicyServiceOptions): Promise<PolicyService> {
   const repo = new PolicyRepo(opts.store);
   await repo.init();
-  const deps: PolicyDeps = { repo, bus: opts.bus, clock: opts.clock ?? systemClock, logger: opts.logger, resolutions: new ResolutionCache() };
+  // Publishes the events written with each state change, and sweeps up those a crash left behind.
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  await outbox.register(repo.custom, repo.overrides);
+  const deps: PolicyDeps = { repo, bus: opts.bus, outbox, clock: opts.clock ?? systemClock, logger: opts.logger, resolutions: new ResolutionCache() };
   // Repositories show when they were last evaluated; the evaluation service announces it.
   const subscriptions: Subscription[] = [
     await opts.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "policy", (event) => recordEvaluation(deps, event.data)),
@@ -44,14 +48,17 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
   } catch (err) {
     // The port was taken, for instance: do not leave a consumer behind in the shared bus.
     await unsubscribe();
+    await outbox.stop();
     throw err;
   }
+  outbox.start();
   opts.logger.info({ port: grpc.port }, "policy service listening");
   return {
     grpc,
     async stop() {
       await unsubscribe();
       await grpc.stop();
+      await outbox.stop();
     },
   };
 }

@@ -1,4 +1,5 @@
 // The policy service's collections, through the Store port.
+import { withoutOutbox } from "@verdict/outbox";
 import type { Collection, Store } from "@verdict/store";
 import type { CustomPolicy } from "./domain/customPolicy.js";
 import type { PolicyOverride } from "./domain/effective.js";
@@ -57,7 +58,7 @@ export class PolicyRepo {
 }
 
 export function toCustomPolicy(record: CustomPolicyRecord): CustomPolicy {
-  const { id: _docId, organization_id: _organizationId, policy_id, ...policy } = record;
+  const { id: _docId, organization_id: _organizationId, policy_id, ...policy } = withoutOutbox(record);
   return { ...policy, id: policy_id };
 }
 

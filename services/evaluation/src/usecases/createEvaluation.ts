@@ -2,7 +2,7 @@ import { errors, newId } from "@verdict/kit";
 import { checkEvaluationInput } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { EvaluationRecord, JobFile } from "../repo.js";
-import { publishEvaluationResults, publishRequested } from "./events.js";
+import { evaluationResultEvents, requestedEvent } from "./events.js";
 import { scanChange, type FileToScan, type ScanResult } from "./scan.js";
 
 export interface CreateEvaluationCommand {
@@ -51,14 +51,15 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
   if (!isLarge(deps, cmd.files)) {
     const result = await scanChange(deps, cmd.organizationId, cmd.policies, cmd.files);
     const evaluation = completed(pending, result, deps.clock.now());
-    await deps.repo.evaluations.insertOne(evaluation);
-    await finish(deps, evaluation);
+    // The result and its events in one write: a crash cannot keep one without the other.
+    await deps.outbox.insert(deps.repo.evaluations, evaluation, evaluationResultEvents(deps, evaluation));
+    logFinished(deps, evaluation);
     return evaluation;
   }
 
   // Deferred: the files are persisted first (one document each), then the evaluation, then the
-  // work is announced. A crash between these steps leaves either nothing visible (files without
-  // an evaluation are swept) or a pending evaluation the recovery sweep re-announces.
+  // work is announced with it (outbox). A crash between the writes leaves files without an
+  // evaluation, which the recovery sweep drops.
   const jobFiles: JobFile[] = cmd.files.map((f, index) => ({
     id: `${pending.id}:${index}`,
     evaluation_id: pending.id,
@@ -71,8 +72,7 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     created_at: pending.created_at,
   }));
   for (const f of jobFiles) await deps.repo.jobFiles.insertOne(f);
-  await deps.repo.evaluations.insertOne(pending);
-  await publishRequested(deps, cmd.organizationId, pending.id);
+  await deps.outbox.insert(deps.repo.evaluations, pending, [requestedEvent(deps, cmd.organizationId, pending.id)]);
   deps.logger.info({ organization_id: cmd.organizationId, evaluation_id: pending.id, files: cmd.files.length }, "evaluation queued");
   return pending;
 }
@@ -91,8 +91,7 @@ export function completed(base: EvaluationRecord, result: ScanResult, at: Date):
   };
 }
 
-export async function finish(deps: EvaluationDeps, evaluation: EvaluationRecord): Promise<void> {
-  await publishEvaluationResults(deps, evaluation);
+export function logFinished(deps: EvaluationDeps, evaluation: EvaluationRecord): void {
   deps.logger.info(
     { organization_id: evaluation.organization_id, evaluation_id: evaluation.id, repository: evaluation.repository, status: evaluation.status, passed: evaluation.passed, ...evaluation.summary },
     `evaluation ${evaluation.status}`,

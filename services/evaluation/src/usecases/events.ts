@@ -1,6 +1,7 @@
 // Events the evaluation service publishes. Webhooks, compliance evidence and repository
 // "last evaluated" times are fed from these.
 import { TOPICS } from "@verdict/bus";
+import type { PendingEvent } from "@verdict/outbox";
 import type { SuppressedFinding } from "../domain/engine.js";
 import type { Summary } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
@@ -44,15 +45,20 @@ export interface EvaluationRequestedData {
 
 const SOURCE = "/evaluation";
 
-export async function publishEvaluationResults(deps: EvaluationDeps, evaluation: EvaluationRecord): Promise<void> {
+/**
+ * The events a finished evaluation implies, written with it through the outbox: one
+ * `policy.violation` per violation, one `policy.bypassed` per suppression, `evaluation.completed`.
+ */
+export function evaluationResultEvents(deps: EvaluationDeps, evaluation: EvaluationRecord): PendingEvent[] {
   const base = { organization_id: evaluation.organization_id, evaluation_id: evaluation.id, repository: evaluation.repository };
+  const events: PendingEvent[] = [];
   for (const violation of evaluation.violations) {
     const data: PolicyViolationData = { ...base, violation };
-    await deps.bus.publish(TOPICS.policyViolation, { source: SOURCE, subject: violation.id, data });
+    events.push(deps.outbox.event(TOPICS.policyViolation, { source: SOURCE, subject: violation.id, data }));
   }
   for (const suppression of evaluation.suppressions) {
     const data: PolicyBypassedData = { ...base, ref: evaluation.ref, bypassed_at: evaluation.completed_at ?? evaluation.created_at, suppression };
-    await deps.bus.publish(TOPICS.policyBypassed, { source: SOURCE, subject: evaluation.id, data });
+    events.push(deps.outbox.event(TOPICS.policyBypassed, { source: SOURCE, subject: evaluation.id, data }));
   }
   const completed: EvaluationCompletedData = {
     ...base,
@@ -64,10 +70,21 @@ export async function publishEvaluationResults(deps: EvaluationDeps, evaluation:
     policies: evaluation.policies,
     ...(evaluation.failure_reason ? { failure_reason: evaluation.failure_reason } : {}),
   };
-  await deps.bus.publish(TOPICS.evaluationCompleted, { source: SOURCE, subject: evaluation.id, data: completed });
+  events.push(deps.outbox.event(TOPICS.evaluationCompleted, { source: SOURCE, subject: evaluation.id, data: completed }));
+  return events;
 }
 
-export async function publishRequested(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<void> {
+/** `evaluation.requested`: written with the pending evaluation, taken by one worker. */
+export function requestedEvent(deps: EvaluationDeps, organizationId: string, evaluationId: string): PendingEvent {
+  const data: EvaluationRequestedData = { organization_id: organizationId, evaluation_id: evaluationId };
+  return deps.outbox.event(TOPICS.evaluationRequested, { source: SOURCE, subject: evaluationId, data });
+}
+
+/**
+ * Announces again work that is already stored as pending (start-up recovery): no state changes
+ * with it, so it goes to the bus directly. Workers ignore an evaluation that is not pending.
+ */
+export async function republishRequested(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<void> {
   const data: EvaluationRequestedData = { organization_id: organizationId, evaluation_id: evaluationId };
   await deps.bus.publish(TOPICS.evaluationRequested, { source: SOURCE, subject: evaluationId, data });
 }

@@ -3,7 +3,8 @@
 import { AppError } from "@verdict/kit";
 import type { EvaluationDeps } from "../deps.js";
 import { isTombstone, type EvaluationRecord } from "../repo.js";
-import { completed, finish } from "./createEvaluation.js";
+import { completed, logFinished } from "./createEvaluation.js";
+import { evaluationResultEvents } from "./events.js";
 import { scanChange } from "./scan.js";
 
 export async function processRequested(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<void> {
@@ -46,9 +47,11 @@ export async function fail(deps: EvaluationDeps, doc: EvaluationRecord, reason: 
 
 async function transition(deps: EvaluationDeps, next: EvaluationRecord): Promise<void> {
   const { id: _id, ...fields } = next;
-  // The status condition makes the transition happen once, however often the work is delivered.
-  const updated = await deps.repo.evaluations.updateOne({ id: next.id, organization_id: next.organization_id, status: "pending", deleted_at: null }, fields);
+  // The status condition makes the transition happen once, however often the work is delivered;
+  // its events are written with it (outbox), so they are published once the transition happened.
+  const filter = { id: next.id, organization_id: next.organization_id, status: "pending", deleted_at: null };
+  const updated = await deps.outbox.update(deps.repo.evaluations, filter, fields, evaluationResultEvents(deps, next));
   await deps.repo.jobFiles.deleteMany({ evaluation_id: next.id });
   if (!updated) return;
-  await finish(deps, next);
+  logFinished(deps, next);
 }

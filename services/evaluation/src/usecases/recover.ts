@@ -2,7 +2,7 @@
 // keeps nothing across restarts; a broker may have lost an unacknowledged publish), and drop
 // job files whose evaluation never got stored (a crash between the two writes) or is gone.
 import type { EvaluationDeps } from "../deps.js";
-import { publishRequested } from "./events.js";
+import { republishRequested } from "./events.js";
 
 const ORPHAN_AGE_MS = 10 * 60_000;
 
@@ -15,7 +15,7 @@ export async function recoverPending(deps: EvaluationDeps): Promise<number> {
   for (const first of await deps.repo.jobFiles.find({ index: 0, created_at: { $lt: cutoff } })) {
     if (!live.has(first.evaluation_id)) await deps.repo.jobFiles.deleteMany({ evaluation_id: first.evaluation_id });
   }
-  for (const e of pending) await publishRequested(deps, e.organization_id, e.id);
+  for (const e of pending) await republishRequested(deps, e.organization_id, e.id);
   if (pending.length) deps.logger.info({ count: pending.length }, "re-queued pending evaluations");
   return pending.length;
 }

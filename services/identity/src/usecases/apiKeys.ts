@@ -65,9 +65,10 @@ export async function revokeApiKey(deps: IdentityDeps, organizationId: string, k
     );
   }
   const revokedAt = deps.clock.now().toISOString();
-  const updated = await deps.repo.keys.updateOne({ id: keyId, organization_id: organizationId, revoked_at: null }, { revoked_at: revokedAt });
+  // Gateways drop their cached verification of this key once the event reaches them; it is
+  // written with the revocation (outbox), so no crash can keep one without the other.
+  const event = deps.outbox.event(TOPICS.keyRevoked, { source: "/identity", subject: keyId, data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt } });
+  const updated = await deps.outbox.update(deps.repo.keys, { id: keyId, organization_id: organizationId, revoked_at: null }, { revoked_at: revokedAt }, [event]);
   if (!updated) throw errors.deleted("api_key", keyId);
-  // Gateways drop their cached verification of this key at once.
-  await deps.bus.publish(TOPICS.keyRevoked, { source: "/identity", subject: keyId, data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt } });
   deps.logger.info({ key_id: keyId, organization_id: organizationId }, "API key revoked");
 }

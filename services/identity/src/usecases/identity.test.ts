@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
 import { AppError, createClient, createLogger } from "@verdict/kit";
 import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
+import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import { generateKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
@@ -25,9 +26,12 @@ beforeEach(async () => {
   // These use cases never reach the policy service; the client points nowhere on purpose.
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, "127.0.0.1:1");
   closePolicy = () => policy.close();
-  deps = { repo, bus, clock: { now: () => now }, logger: createLogger("t", "silent"), policy };
+  const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
+  await outbox.register(repo.keys);
+  deps = { repo, bus, outbox, clock: { now: () => now }, logger: createLogger("t", "silent"), policy };
 });
 afterEach(async () => {
+  await deps.outbox.stop();
   closePolicy();
   await bus.close();
   await store.close();

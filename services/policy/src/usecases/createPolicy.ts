@@ -6,7 +6,7 @@ import { effectiveCustom } from "../domain/effective.js";
 import type { EffectivePolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
 import { toCustomPolicyRecord } from "../repo.js";
-import { publishPolicyChanged } from "./events.js";
+import { logPolicyChanged, policyChangedEvent } from "./events.js";
 
 export interface CreatePolicyCommand {
   organizationId: string;
@@ -24,11 +24,12 @@ export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): 
   const policy = buildCustomPolicy(cmd.policy, deps.clock.now().toISOString());
   try {
     // The unique document id makes a concurrent create of the same id fail here, not duplicate.
-    await deps.repo.custom.insertOne(toCustomPolicyRecord(cmd.organizationId, policy));
+    const event = policyChangedEvent(deps, cmd.organizationId, policy.id, "created");
+    await deps.outbox.insert(deps.repo.custom, toCustomPolicyRecord(cmd.organizationId, policy), [event]);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw errors.alreadyExists("policy", policy.id);
     throw err;
   }
-  await publishPolicyChanged(deps, cmd.organizationId, policy.id, "created");
+  logPolicyChanged(deps, cmd.organizationId, policy.id, "created");
   return effectiveCustom(policy);
 }

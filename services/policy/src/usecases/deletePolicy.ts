@@ -2,7 +2,7 @@ import { errors } from "@verdict/kit";
 import { findBuiltin } from "../domain/builtins/index.js";
 import type { PolicyDeps } from "../deps.js";
 import { policyDocId } from "../repo.js";
-import { publishPolicyChanged } from "./events.js";
+import { logPolicyChanged, policyChangedEvent } from "./events.js";
 
 const BUILTIN_DELETE_MESSAGE = "Built-in policies cannot be deleted; disable them instead";
 
@@ -10,7 +10,8 @@ export async function deletePolicy(deps: PolicyDeps, organizationId: string, pol
   if (findBuiltin(policyId)) {
     throw errors.unprocessable([{ field: "policy_id", code: "INVALID_FORMAT", message: BUILTIN_DELETE_MESSAGE }], BUILTIN_DELETE_MESSAGE);
   }
-  const deleted = await deps.repo.custom.deleteOne({ id: policyDocId(organizationId, policyId), organization_id: organizationId });
+  const event = policyChangedEvent(deps, organizationId, policyId, "deleted");
+  const deleted = await deps.outbox.remove(deps.repo.custom, { id: policyDocId(organizationId, policyId), organization_id: organizationId }, [event]);
   if (!deleted) throw errors.notFound("policy", policyId);
-  await publishPolicyChanged(deps, organizationId, policyId, "deleted");
+  logPolicyChanged(deps, organizationId, policyId, "deleted");
 }

@@ -1,4 +1,5 @@
 import { TOPICS } from "@verdict/bus";
+import type { PendingEvent } from "@verdict/outbox";
 import type { PolicyDeps } from "../deps.js";
 
 export type PolicyChangeAction = "created" | "updated" | "deleted";
@@ -10,8 +11,12 @@ export interface PolicyChangedData {
   action: PolicyChangeAction;
 }
 
-export async function publishPolicyChanged(deps: PolicyDeps, organizationId: string, policyId: string, action: PolicyChangeAction): Promise<void> {
+/** `verdict.policy.changed`, written through the outbox with the change it announces. */
+export function policyChangedEvent(deps: PolicyDeps, organizationId: string, policyId: string, action: PolicyChangeAction): PendingEvent {
   const data: PolicyChangedData = { organization_id: organizationId, policy_id: policyId, action };
-  await deps.bus.publish(TOPICS.policyChanged, { source: "/policy", subject: policyId, data });
-  deps.logger.info(data, `policy ${action}`);
+  return deps.outbox.event(TOPICS.policyChanged, { source: "/policy", subject: policyId, data });
+}
+
+export function logPolicyChanged(deps: PolicyDeps, organizationId: string, policyId: string, action: PolicyChangeAction): void {
+  deps.logger.info({ organization_id: organizationId, policy_id: policyId, action }, `policy ${action}`);
 }

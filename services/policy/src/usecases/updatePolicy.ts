@@ -5,7 +5,7 @@ import { isSeverity, SEVERITIES, type EffectivePolicy, type Severity } from "../
 import { checkSettingsPatch, NO_SETTINGS, type SettingsSchema } from "../domain/settings.js";
 import type { PolicyDeps } from "../deps.js";
 import { policyDocId, type CustomPolicyRecord, type OverrideRecord } from "../repo.js";
-import { publishPolicyChanged } from "./events.js";
+import { logPolicyChanged, policyChangedEvent } from "./events.js";
 import { getPolicy } from "./policies.js";
 
 export interface UpdatePolicyCommand {
@@ -33,7 +33,7 @@ export async function updatePolicy(deps: PolicyDeps, cmd: UpdatePolicyCommand): 
   } else {
     await updateCustom(deps, cmd);
   }
-  await publishPolicyChanged(deps, cmd.organizationId, cmd.policyId, "updated");
+  logPolicyChanged(deps, cmd.organizationId, cmd.policyId, "updated");
   return getPolicy(deps, cmd.organizationId, cmd.policyId);
 }
 
@@ -55,7 +55,8 @@ async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promi
     else set[`settings.${key}`] = settings[key] = value;
   }
   const filter = { id, organization_id: cmd.organizationId };
-  if (await deps.repo.overrides.updateOne(filter, set as Partial<OverrideRecord>, unset)) return;
+  const event = policyChangedEvent(deps, cmd.organizationId, cmd.policyId, "updated");
+  if (await deps.outbox.update(deps.repo.overrides, filter, set as Partial<OverrideRecord>, [event], unset)) return;
   const record: OverrideRecord = {
     id,
     organization_id: cmd.organizationId,
@@ -66,10 +67,10 @@ async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promi
     ...(cmd.severity !== undefined ? { severity: cmd.severity as Severity } : {}),
   };
   try {
-    await deps.repo.overrides.insertOne(record);
+    await deps.outbox.insert(deps.repo.overrides, record, [event]);
   } catch (err) {
     if (!(err instanceof DuplicateKeyError)) throw err;
-    await deps.repo.overrides.updateOne(filter, set as Partial<OverrideRecord>, unset);
+    await deps.outbox.update(deps.repo.overrides, filter, set as Partial<OverrideRecord>, [event], unset);
   }
 }
 
@@ -81,5 +82,6 @@ async function updateCustom(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promise
   const set: Partial<CustomPolicyRecord> = { updated_at: deps.clock.now().toISOString() };
   if (cmd.enabled !== undefined) set.enabled = cmd.enabled;
   if (cmd.severity !== undefined) set.severity = cmd.severity as Severity;
-  if (!(await deps.repo.custom.updateOne(filter, set))) throw errors.notFound("policy", cmd.policyId);
+  const event = policyChangedEvent(deps, cmd.organizationId, cmd.policyId, "updated");
+  if (!(await deps.outbox.update(deps.repo.custom, filter, set, [event]))) throw errors.notFound("policy", cmd.policyId);
 }

@@ -1,0 +1,250 @@
+// What every standalone service process shares (services/<name>/src/bin.ts): its configuration
+// from the environment, the Store and Bus adapters that configuration selects, a ready line,
+// and a clean stop on SIGTERM/SIGINT. The all-in-one launcher does the same wiring in one
+// process; the services themselves are the same code either way.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve, join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { z } from "zod";
+import { createBus, type Bus } from "@verdict/bus";
+import { boolVar, ConfigError, createLogger, loadConfig, portVar, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
+import { createStore, type Store } from "@verdict/store";
+
+/** Start-up attempts (0.5 s, 1 s, 2 s, 4 s apart) before a process gives up with exit code 1. */
+const START_ATTEMPTS = 5;
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+/** An optional string variable; empty counts as unset. */
+const optionalString = () => z.string().optional().transform((v) => (v === "" ? undefined : v));
+const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
+
+/** host:port of another service. */
+export const addressVar = (fallback: string) =>
+  z
+    .string()
+    .regex(/^[^\s:]+:\d{1,5}$/, "must be host:port")
+    .default(fallback);
+
+/** The gRPC ports a standalone service listens on by default (the stack script uses the same). */
+export const DEFAULT_GRPC_PORTS = { identity: 50051, policy: 50052, evaluation: 50053, compliance: 50054 } as const;
+
+export const DEFAULT_ADDRESSES = {
+  identity: `127.0.0.1:${DEFAULT_GRPC_PORTS.identity}`,
+  policy: `127.0.0.1:${DEFAULT_GRPC_PORTS.policy}`,
+  evaluation: `127.0.0.1:${DEFAULT_GRPC_PORTS.evaluation}`,
+  compliance: `127.0.0.1:${DEFAULT_GRPC_PORTS.compliance}`,
+} as const;
+
+/** Variables every process reads. */
+export const processConfig = z.object({
+  VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** The embedded store's folder, when no MongoDB is configured. */
+  VERDICT_DATA_DIR: z.string().min(1).default("./data"),
+  VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
+  // The same adapter variables as the all-in-one process (README, Configuration).
+  /** MongoDB (or FerretDB) connection string; unset: the embedded SQLite store in VERDICT_DATA_DIR. */
+  VERDICT_MONGODB_URI: optionalString().refine((v) => v === undefined || /^mongodb(\+srv)?:\/\/\S+$/.test(v), {
+    message: "must be a MongoDB connection string (mongodb:// or mongodb+srv://)",
+  }),
+  /** Database name; default: the URI's, else "verdict". */
+  VERDICT_MONGODB_DATABASE: optionalString(),
+  /** Comma-separated Kafka brokers (host:port); unset: the in-process bus, which reaches only this process. */
+  VERDICT_KAFKA_BROKERS: optionalString().refine((v) => v === undefined || v.split(",").every((b) => BROKER.test(b.trim())), {
+    message: "must be a comma-separated list of host:port",
+  }),
+  /** Default: verdict-<service>. */
+  VERDICT_KAFKA_CLIENT_ID: optionalString(),
+  VERDICT_KAFKA_SSL: boolVar(false),
+  VERDICT_KAFKA_SSL_CA_FILE: optionalString(),
+  VERDICT_KAFKA_SASL_MECHANISM: z
+    .enum(["plain", "scram-sha-256", "scram-sha-512", ""])
+    .optional()
+    .transform((v) => (v === "" ? undefined : v)),
+  VERDICT_KAFKA_SASL_USERNAME: optionalString(),
+  VERDICT_KAFKA_SASL_PASSWORD: optionalString(),
+  VERDICT_KAFKA_TOPIC_PARTITIONS: positiveInt(3),
+  VERDICT_KAFKA_REPLICATION_FACTOR: positiveInt(1),
+  /** Prepended to topic names, so deployments (or test stacks) can share one cluster. */
+  VERDICT_KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, "may hold only letters, digits, '.', '_' and '-'").default(""),
+});
+
+/** Variables of a process that serves gRPC. */
+export const grpcServiceConfig = (defaultPort: number) =>
+  processConfig.extend({
+    VERDICT_GRPC_HOST: z.string().min(1).default("0.0.0.0"),
+    VERDICT_GRPC_PORT: portVar(defaultPort),
+    /** Serves Prometheus metrics at /metrics on this port (0: a free one); unset: not served. */
+    VERDICT_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  });
+
+/**
+ * A service's Prometheus endpoint (the gateway serves its own at /metrics on the API port). It
+ * listens on the gRPC host: keep it inside the monitoring network.
+ */
+export async function startMetricsServer(host: string, port: number): Promise<{ port: number; stop(): Promise<void> }> {
+  const server = createServer((req, res) => {
+    if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/metrics") {
+      res.writeHead(404).end();
+      return;
+    }
+    registry
+      .metrics()
+      .then((text) => res.writeHead(200, { "content-type": registry.contentType }).end(text))
+      .catch(() => res.writeHead(500).end());
+  });
+  await new Promise<void>((ok, fail) => {
+    server.once("error", fail);
+    server.listen(port, host, () => ok());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    stop: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+export type ProcessConfig = z.infer<typeof processConfig>;
+
+/** Opens the Store the configuration selects. */
+export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" | "VERDICT_MONGODB_URI" | "VERDICT_MONGODB_DATABASE">, logger: Logger): Promise<Store> {
+  const dataDir = resolve(config.VERDICT_DATA_DIR);
+  if (!config.VERDICT_MONGODB_URI) {
+    mkdirSync(dataDir, { recursive: true });
+    // SQLite in WAL mode is safe to share between processes of one machine.
+    logger.info({ data_dir: dataDir }, "store: embedded SQLite");
+  } else {
+    logger.info("store: MongoDB");
+  }
+  return createStore({ mongodbUri: config.VERDICT_MONGODB_URI, mongodbDatabase: config.VERDICT_MONGODB_DATABASE, sqliteFile: join(dataDir, "verdict.db") });
+}
+
+type BusVariables = Pick<
+  ProcessConfig,
+  | "VERDICT_KAFKA_BROKERS"
+  | "VERDICT_KAFKA_CLIENT_ID"
+  | "VERDICT_KAFKA_SSL"
+  | "VERDICT_KAFKA_SSL_CA_FILE"
+  | "VERDICT_KAFKA_SASL_MECHANISM"
+  | "VERDICT_KAFKA_SASL_USERNAME"
+  | "VERDICT_KAFKA_SASL_PASSWORD"
+  | "VERDICT_KAFKA_TOPIC_PARTITIONS"
+  | "VERDICT_KAFKA_REPLICATION_FACTOR"
+  | "VERDICT_KAFKA_TOPIC_PREFIX"
+>;
+
+/** Opens the Bus the configuration selects. */
+export async function openBus(config: BusVariables, logger: Logger, clientId = "verdict"): Promise<Bus> {
+  if (!config.VERDICT_KAFKA_BROKERS) logger.warn("bus: in-process (no VERDICT_KAFKA_BROKERS): events reach only this process");
+  else logger.info({ brokers: config.VERDICT_KAFKA_BROKERS }, "bus: Kafka");
+  const sasl = config.VERDICT_KAFKA_SASL_MECHANISM
+    ? { mechanism: config.VERDICT_KAFKA_SASL_MECHANISM, username: config.VERDICT_KAFKA_SASL_USERNAME ?? "", password: config.VERDICT_KAFKA_SASL_PASSWORD ?? "" }
+    : undefined;
+  return createBus(
+    {
+      kafkaBrokers: config.VERDICT_KAFKA_BROKERS,
+      clientId: config.VERDICT_KAFKA_CLIENT_ID ?? clientId,
+      ssl: config.VERDICT_KAFKA_SSL,
+      sslCaFile: config.VERDICT_KAFKA_SSL_CA_FILE,
+      sasl,
+      partitions: config.VERDICT_KAFKA_TOPIC_PARTITIONS,
+      replicationFactor: config.VERDICT_KAFKA_REPLICATION_FACTOR,
+      topicPrefix: config.VERDICT_KAFKA_TOPIC_PREFIX,
+    },
+    logger.child({ component: "bus" }),
+  );
+}
+
+export interface StartedProcess {
+  /** Fields of the ready log line (ports, …). */
+  ready: Record<string, unknown>;
+  stop(): Promise<void>;
+}
+
+export interface RunContext<C> {
+  config: C;
+  logger: Logger;
+  /** Opens the Store on first call (the gateway never does: it holds no state). */
+  store(): Promise<Store>;
+  bus: Bus;
+}
+
+/**
+ * Runs one service as a process: reads and validates its configuration (exit 2 naming every bad
+ * variable), opens the adapters, starts the service, logs `<name> ready`, and on SIGTERM or
+ * SIGINT stops it, closes the bus and the store, and exits 0.
+ */
+export function runProcess<S extends typeof processConfig>(name: string, schema: S, start: (ctx: RunContext<z.infer<S>>) => Promise<StartedProcess>): void {
+  let config: z.infer<S>;
+  try {
+    config = loadConfig(schema, process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(name, config.VERDICT_LOG_LEVEL);
+  const main = async () => {
+    startTelemetry(`verdict-${name}`);
+    // The database or the broker may not be there yet (everything starting at once, a broker
+    // electing leaders for topics just created): try again a few times before giving up.
+    let store: Promise<Store> | undefined;
+    let bus: Bus | undefined;
+    let started: StartedProcess | undefined;
+    const closeStore = async () => {
+      const opened = store;
+      store = undefined;
+      if (opened) await (await opened).close();
+    };
+    for (let attempt = 1; !started; attempt++) {
+      try {
+        bus = await openBus(config, logger, `verdict-${name}`);
+        started = await start({ config, logger, store: () => (store ??= openStore(config, logger)), bus });
+      } catch (err) {
+        await bus?.close().catch(() => undefined);
+        await closeStore().catch(() => undefined);
+        if (attempt >= START_ATTEMPTS) throw err;
+        const delay = 500 * 2 ** (attempt - 1);
+        logger.warn({ err, attempt, retry_in_ms: delay }, `${name} could not start; trying again`);
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+    const running = started;
+    const metricsPort = (config as { VERDICT_METRICS_PORT?: number }).VERDICT_METRICS_PORT;
+    const metrics = metricsPort === undefined ? null : await startMetricsServer((config as { VERDICT_GRPC_HOST?: string }).VERDICT_GRPC_HOST ?? "0.0.0.0", metricsPort);
+    logger.info({ pid: process.pid, ...running.ready, ...(metrics ? { metrics_port: metrics.port } : {}) }, `${name} ready`);
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, "shutting down");
+      const force = setTimeout(() => {
+        logger.error("shutdown took too long; exiting");
+        process.exit(1);
+      }, config.VERDICT_SHUTDOWN_GRACE_MS + 10_000);
+      force.unref();
+      (async () => {
+        await running.stop();
+        await metrics?.stop();
+        await bus!.close();
+        await closeStore();
+        await stopTelemetry();
+      })()
+        .then(() => {
+          logger.info("stopped");
+          process.exit(0);
+        })
+        .catch((err) => {
+          logger.error({ err }, "shutdown failed");
+          process.exit(1);
+        });
+    };
+    process.on("SIGTERM", () => shutdown("SIGTERM"));
+    process.on("SIGINT", () => shutdown("SIGINT"));
+  };
+  main().catch((err) => {
+    process.stderr.write(`verdict ${name} failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}

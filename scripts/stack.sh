@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# Verdict in distributed mode on one machine: Kafka and the MongoDB-compatible database (through
+# deploy/local), then every service as its own process, then the gateway.
+#
+#   bash scripts/stack.sh up       # returns once GET /v1/health answers 200 (idempotent)
+#   bash scripts/stack.sh down     # stops what `up` started, in reverse order (idempotent)
+#   bash scripts/stack.sh status
+#
+# Logs and PID files: $VERDICT_DATA_DIR/stack/ (default ./data/stack). Honours VERDICT_HTTP_PORT
+# (8080), VERDICT_DATA_DIR, VERDICT_BOOTSTRAP_API_KEY, VERDICT_GRPC_BASE_PORT (50051: identity
+# N, policy N+1, evaluation N+2, compliance N+3, further evaluation workers N+11…), VERDICT_EVALUATION_WORKERS
+# (1), VERDICT_KAFKA_BROKERS and VERDICT_MONGODB_URI (when set, that Kafka / database is used
+# as it is and not started), and every other VERDICT_* variable of the services.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+
+export VERDICT_DATA_DIR=${VERDICT_DATA_DIR:-./data}
+mkdir -p "$VERDICT_DATA_DIR"
+export VERDICT_DATA_DIR=$(cd "$VERDICT_DATA_DIR" && pwd)
+STACK=$VERDICT_DATA_DIR/stack
+HTTP_PORT=${VERDICT_HTTP_PORT:-8080}
+BASE=${VERDICT_GRPC_BASE_PORT:-50051}
+WORKERS=${VERDICT_EVALUATION_WORKERS:-1}
+HOST=127.0.0.1
+
+# The order of `up`; `down` goes backwards.
+SERVICES=(policy identity)
+for ((i = 1; i <= WORKERS; i++)); do SERVICES+=("evaluation-$i"); done
+SERVICES+=(compliance gateway)
+
+log() { echo "stack: $*" >&2; }
+
+alive() { [ -f "$STACK/$1.pid" ] && kill -0 "$(cat "$STACK/$1.pid")" 2>/dev/null; }
+
+infra_up() {
+  # A Kafka or database given by the caller is theirs to run; otherwise start the local ones
+  # (deploy/local) and remember it, so that `down` stops only what `up` started.
+  local out
+  if [ -z "${VERDICT_KAFKA_BROKERS:-}" ]; then
+    bash deploy/local/kafka.sh status >/dev/null 2>&1 || touch "$STACK/kafka.started"
+    out=$(bash deploy/local/kafka.sh start | tee /dev/stderr)
+    VERDICT_KAFKA_BROKERS=$(sed -n 's/^VERDICT_KAFKA_BROKERS=//p' <<<"$out" | tail -1)
+    VERDICT_KAFKA_BROKERS=${VERDICT_KAFKA_BROKERS:-127.0.0.1:${VERDICT_KAFKA_PORT:-19092}}
+  fi
+  if [ -z "${VERDICT_MONGODB_URI:-}" ]; then
+    bash deploy/local/mongo.sh status >/dev/null 2>&1 || touch "$STACK/mongo.started"
+    out=$(bash deploy/local/mongo.sh start | tee /dev/stderr)
+    VERDICT_MONGODB_URI=$(sed -n 's/^VERDICT_MONGODB_URI=//p' <<<"$out" | tail -1)
+    VERDICT_MONGODB_URI=${VERDICT_MONGODB_URI:-mongodb://127.0.0.1:${VERDICT_MONGODB_PORT:-27018}/verdict}
+  fi
+  export VERDICT_KAFKA_BROKERS VERDICT_MONGODB_URI
+}
+
+start_one() {
+  local name=$1 bin env=()
+  if alive "$name"; then
+    log "$name already running (pid $(cat "$STACK/$name.pid"))"
+    return
+  fi
+  case $name in
+    policy) bin=services/policy/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 1))) ;;
+    identity) bin=services/identity/dist/bin.js; env=(VERDICT_GRPC_PORT=$BASE) ;;
+    evaluation-*)
+      local n=${name#evaluation-}
+      bin=services/evaluation/dist/bin.js
+      env=(VERDICT_GRPC_PORT=$([ "$n" = 1 ] && echo $((BASE + 2)) || echo $((BASE + 9 + n))))
+      ;;
+    compliance) bin=services/compliance/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 3))) ;;
+    gateway) bin=services/gateway/dist/bin.js; env=(VERDICT_HTTP_PORT=$HTTP_PORT) ;;
+  esac
+  [ -f "$bin" ] || { log "$bin is missing: run bash scripts/install.sh first"; exit 1; }
+  env "${env[@]}" \
+    VERDICT_GRPC_HOST=$HOST \
+    VERDICT_IDENTITY_ADDRESS=$HOST:$BASE VERDICT_POLICY_ADDRESS=$HOST:$((BASE + 1)) VERDICT_EVALUATION_ADDRESS=$HOST:$((BASE + 2)) \
+    VERDICT_COMPLIANCE_ADDRESS=$HOST:$((BASE + 3)) VERDICT_PUBLIC_URL=${VERDICT_PUBLIC_URL:-http://localhost:$HTTP_PORT} \
+    nohup node "$ROOT/$bin" >>"$STACK/$name.log" 2>&1 </dev/null &
+  echo $! >"$STACK/$name.pid"
+  log "$name started (pid $!, log $STACK/$name.log)"
+  # Each service's ready line before the next one starts: identity needs policy, and so on.
+  for _ in $(seq 1 240); do
+    if grep -q "\"msg\":\"${name%-*} ready\"" "$STACK/$name.log" 2>/dev/null; then return; fi
+    if ! alive "$name"; then
+      log "$name exited; the end of its log:"
+      tail -20 "$STACK/$name.log" >&2
+      exit 1
+    fi
+    sleep 0.5
+  done
+  log "$name did not get ready in 120 s"
+  exit 1
+}
+
+up() {
+  mkdir -p "$STACK"
+  infra_up
+  for s in "${SERVICES[@]}"; do start_one "$s"; done
+  # The operator's key, when identity generated it on this first start (shown once).
+  grep -h -A2 "created the instance operator's API key" "$STACK/identity.log" 2>/dev/null | grep -o 'vdt_key_[A-Za-z0-9_]*' | tail -1 |
+    while read -r key; do [ -f "$STACK/key.shown" ] || { log "instance operator's API key (shown once): $key"; touch "$STACK/key.shown"; }; done
+  for _ in $(seq 1 240); do
+    if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health")" = 200 ]; then
+      log "Verdict is healthy on http://localhost:$HTTP_PORT/v1"
+      return
+    fi
+    sleep 0.5
+  done
+  log "the gateway did not answer GET /v1/health with 200 in 120 s"
+  exit 1
+}
+
+stop_pid_file() {
+  local name=$1 file=$STACK/$1.pid pid
+  [ -f "$file" ] || return 0
+  pid=$(cat "$file")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid"
+    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    if kill -0 "$pid" 2>/dev/null; then
+      log "$name did not stop in 30 s; killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+    log "$name stopped"
+  fi
+  rm -f "$file"
+}
+
+down() {
+  [ -d "$STACK" ] || return 0
+  # Every evaluation worker a previous `up` started, whatever VERDICT_EVALUATION_WORKERS is now.
+  local names=(gateway compliance) f
+  for f in "$STACK"/evaluation-*.pid; do [ -e "$f" ] && names+=("$(basename "$f" .pid)"); done
+  names+=(identity policy)
+  for s in "${names[@]}"; do stop_pid_file "$s"; done
+  if [ -f "$STACK/mongo.started" ]; then bash deploy/local/mongo.sh stop >&2; rm -f "$STACK/mongo.started"; fi
+  if [ -f "$STACK/kafka.started" ]; then bash deploy/local/kafka.sh stop >&2; rm -f "$STACK/kafka.started"; fi
+}
+
+status() {
+  local rc=0 f name
+  for f in "$STACK"/*.pid; do
+    [ -e "$f" ] || continue
+    name=$(basename "$f" .pid)
+    if alive "$name"; then echo "$name: running (pid $(cat "$f"))"; else echo "$name: not running"; rc=1; fi
+  done
+  if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health")" = 200 ]; then echo "gateway: healthy on :$HTTP_PORT"; else echo "gateway: not answering on :$HTTP_PORT"; rc=1; fi
+  return $rc
+}
+
+case "${1:-}" in
+  up) up ;;
+  down) down ;;
+  status) status ;;
+  *) echo "usage: $0 up|down|status" >&2; exit 2 ;;
+esac
