@@ -13,7 +13,7 @@ export const MAIN = join(ROOT, "services/all-in-one/dist/main.js");
 export interface Verdict {
   url: string;
   port: number;
-  grpcPorts: { identity: number; policy: number; evaluation: number };
+  grpcPorts: { identity: number; policy: number; evaluation: number; webhooks: number };
   bootstrapKey: string;
   dataDir: string;
   proc: ChildProcess;

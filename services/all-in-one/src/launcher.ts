@@ -8,11 +8,13 @@ import { SPEC_DEFAULTS, startGateway } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
 import { startPolicyService } from "@verdict/policy";
 import { SqliteStore } from "@verdict/store";
+import { startWebhookService } from "@verdict/webhooks";
+import { resolveMasterKey } from "./masterKey.js";
 import type { Config } from "./config.js";
 
 export interface RunningVerdict {
   httpPort: number;
-  grpcPorts: { identity: number; policy: number; evaluation: number };
+  grpcPorts: { identity: number; policy: number; evaluation: number; webhooks: number };
   generatedBootstrapKey?: string;
   stop(): Promise<void>;
 }
@@ -67,10 +69,25 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       clock,
     });
     stops.push(() => evaluation.stop());
+    const webhooks = await startWebhookService({
+      store,
+      bus,
+      logger: logger.child({ service: "webhooks" }),
+      host,
+      port: port(4),
+      masterKey: resolveMasterKey(config, logger),
+      ...(config.VERDICT_WEBHOOK_RETRY_SCHEDULE ? { retrySchedule: config.VERDICT_WEBHOOK_RETRY_SCHEDULE } : {}),
+      timeoutMs: config.VERDICT_WEBHOOK_TIMEOUT_MS,
+      allowHttp: config.VERDICT_WEBHOOK_ALLOW_HTTP,
+      allowPrivate: config.VERDICT_WEBHOOK_ALLOW_PRIVATE,
+      ...(config.VERDICT_WEBHOOK_ALLOWED_HOSTS ? { allowedHosts: config.VERDICT_WEBHOOK_ALLOWED_HOSTS } : {}),
+      clock,
+    });
+    stops.push(() => webhooks.stop());
     const gateway = await startGateway({
       host: config.VERDICT_HTTP_HOST,
       port: config.VERDICT_HTTP_PORT,
-      services: { identity: `${host}:${identity.grpc.port}`, policy: policyAddress, evaluation: `${host}:${evaluation.grpc.port}` },
+      services: { identity: `${host}:${identity.grpc.port}`, policy: policyAddress, evaluation: `${host}:${evaluation.grpc.port}`, webhooks: `${host}:${webhooks.grpc.port}` },
       bus,
       logger: logger.child({ service: "gateway" }),
       limits: {
@@ -88,7 +105,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     stops.push(() => gateway.stop());
     return {
       httpPort: gateway.port,
-      grpcPorts: { identity: identity.grpc.port, policy: policy.grpc.port, evaluation: evaluation.grpc.port },
+      grpcPorts: { identity: identity.grpc.port, policy: policy.grpc.port, evaluation: evaluation.grpc.port, webhooks: webhooks.grpc.port },
       ...(identity.generatedBootstrapKey ? { generatedBootstrapKey: identity.generatedBootstrapKey } : {}),
       stop: stopAll,
     };

@@ -1,16 +1,18 @@
 import { createClient, type AsyncClient } from "@verdict/kit";
-import { SERVICE_NAMES, evaluationV1, identityV1, policyV1 } from "@verdict/proto";
+import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, webhooksV1 } from "@verdict/proto";
 
 export interface Clients {
   identity: AsyncClient<typeof identityV1.IdentityServiceService>;
   policy: AsyncClient<typeof policyV1.PolicyServiceService>;
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
+  webhooks: AsyncClient<typeof webhooksV1.WebhookServiceService>;
 }
 
 export interface ServiceAddresses {
   identity: string;
   policy: string;
   evaluation: string;
+  webhooks: string;
 }
 
 export function connectClients(addr: ServiceAddresses): Clients & { close(): void } {
@@ -18,14 +20,17 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, addr.policy, { timeoutMs: 10_000 });
   // Evaluations of large changes take longer than metadata calls.
   const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, addr.evaluation, { timeoutMs: 60_000 });
+  const webhooks = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, addr.webhooks, { timeoutMs: 10_000 });
   return {
     identity,
     policy,
     evaluation,
+    webhooks,
     close() {
       identity.close();
       policy.close();
       evaluation.close();
+      webhooks.close();
     },
   };
 }

@@ -43,6 +43,7 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "UpdateOrganizationLimits",
   "RateLimits",
   "CreateApiKey",
+  "CreateWebhook",
 ]);
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
