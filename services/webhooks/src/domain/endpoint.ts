@@ -45,10 +45,9 @@ export function checkUrl(raw: string, policy: EgressPolicy): FieldError[] {
   if (url.username || url.password) return bad("url must not carry credentials; receivers verify the webhook-signature header instead");
   if (!url.hostname) return bad("url has no host");
   const literal = ipLiteral(url.hostname);
-  if (!policy.allowPrivate) {
-    if (literal && classifyAddress(literal) === "blocked") return bad("url targets a loopback, private, link-local or reserved address");
-    if (url.hostname === "localhost" || url.hostname.endsWith(".localhost")) return bad("url targets a loopback address");
-  }
+  // An IP address is checked now, for a clear answer. A host name is checked when each message
+  // is sent, against every address it resolves to then (names can change what they point at).
+  if (!policy.allowPrivate && literal && classifyAddress(literal) === "blocked") return bad("url targets a loopback, private, link-local or reserved address");
   if (!hostAllowed(url.hostname, policy.allowedHosts)) return bad("url's host is not in this instance's list of allowed webhook hosts");
   return [];
 }
