@@ -167,7 +167,25 @@ describe("deliveries", () => {
     await api.post("/v1/evaluations", leaky);
     await new Promise((res) => setTimeout(res, 500));
     expect(r.received).toHaveLength(1);
-    await api.delete(`/v1/webhooks/${wh.id}`);
+    // fixed on the receiver's side: re-enable it
+    r.respond = () => ({ status: 200 });
+    const enabled = await api.patch(`/v1/webhooks/${wh.id}`, { status: "active" });
+    expect(enabled.status).toBe(200);
+    expect(enabled.body).toMatchObject({ status: "active", disabled_reason: null, disabled_at: null });
+    expect((await api.post(`/v1/webhooks/${wh.id}/ping`)).status).toBe(202);
+    await eventually(() => expect(r.received).toHaveLength(2));
+  });
+
+  it("changes a webhook's events and URL", async () => {
+    const r = await receiver();
+    const wh = await register(r, ["policy.violation"]);
+    const res = await api.patch(`/v1/webhooks/${wh.id}`, { events: ["evaluation.completed"], url: `${r.url}?v=2` });
+    expect(res.body).toMatchObject({ events: ["evaluation.completed"], url: `${r.url}?v=2` });
+    expectFieldError(await api.patch(`/v1/webhooks/${wh.id}`, { events: ["nope"] }), 400, "events[0]", "INVALID_ENUM");
+    expectFieldError(await api.patch(`/v1/webhooks/${wh.id}`, { status: "paused" }), 400, "status", "INVALID_ENUM");
+    await api.post("/v1/evaluations", leaky);
+    await eventually(() => expect(r.received.map((x) => x.json.event)).toEqual(["evaluation.completed"]));
+    expect(r.received[0]!.verified).toBe(true);
   });
 
   it("keeps retrying across a restart, with the generated master key kept in the data directory", async () => {
@@ -200,6 +218,7 @@ describe("tenancy", () => {
     expect((await b.get("/v1/webhooks")).body.webhooks).toEqual([]);
     expectError(await b.get(`/v1/webhooks/${wh.id}`), 404, "not_found", "RESOURCE_NOT_FOUND");
     expectError(await b.delete(`/v1/webhooks/${wh.id}`), 404, "not_found", "RESOURCE_NOT_FOUND");
+    expectError(await b.patch(`/v1/webhooks/${wh.id}`, { status: "disabled" }), 404, "not_found", "RESOURCE_NOT_FOUND");
     expectError(await b.get(`/v1/webhooks/${wh.id}/deliveries`), 404, "not_found", "RESOURCE_NOT_FOUND");
     expectError(await b.post(`/v1/webhooks/${wh.id}/ping`), 404, "not_found", "RESOURCE_NOT_FOUND");
     expectError(await b.post(`/v1/webhooks/${wh.id}/deliveries/${ping.body.id}/redeliver`), 404, "not_found", "RESOURCE_NOT_FOUND");

@@ -1,4 +1,4 @@
-// Starts the whole of Verdict in one process: embedded store, in-process bus, the three services
+// Starts the whole of Verdict in one process: embedded store, in-process bus, the services
 // on loopback gRPC ports, and the gateway. Shutdown runs in reverse order.
 import { join } from "node:path";
 import { InProcessBus } from "@verdict/bus";

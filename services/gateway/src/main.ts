@@ -44,6 +44,7 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "RateLimits",
   "CreateApiKey",
   "CreateWebhook",
+  "UpdateWebhook",
 ]);
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {

@@ -4,7 +4,7 @@ import { webhooksV1 } from "@verdict/proto";
 import type { WebhookDeps } from "./deps.js";
 import type { DeliveryRecord, EndpointRecord } from "./repo.js";
 import { listDeliveries } from "./usecases/deliveries.js";
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks } from "./usecases/endpoints.js";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from "./usecases/endpoints.js";
 import { pingWebhook, redeliver } from "./usecases/enqueue.js";
 
 type Def = typeof webhooksV1.WebhookServiceService;
@@ -55,6 +55,10 @@ export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
     async createWebhook(req) {
       const { endpoint, secret } = await createWebhook(deps, { organizationId: req.organization_id, url: req.url, events: req.events, secret: req.secret });
       return { webhook: toWebhook(endpoint), secret };
+    },
+    async updateWebhook(req) {
+      const endpoint = await updateWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, url: req.url, events: req.events?.names, status: req.status });
+      return { webhook: toWebhook(endpoint) };
     },
     async deleteWebhook(req) {
       await deleteWebhook(deps, req.organization_id, req.webhook_id);

@@ -185,6 +185,13 @@ describe("disabling", () => {
     expect(gone.received).toHaveLength(1);
     await expect(h.client.pingWebhook({ organization_id: org, webhook_id: wh.id })).rejects.toMatchObject({ kind: "unprocessable" });
     await sub.unsubscribe();
+    // re-enabled once the receiver is fixed, it gets messages again
+    gone.respond = () => ({ status: 200 });
+    const enabled = await h.client.updateWebhook({ organization_id: org, webhook_id: wh.id, status: "active" });
+    expect(enabled.webhook).toMatchObject({ status: "active" });
+    expect(enabled.webhook!.disabled_reason).toBeUndefined();
+    await h.bus.publish(TOPICS.evaluationCompleted, completed(org));
+    await eventually(() => expect(gone.received).toHaveLength(2));
   });
 
   it("disables an endpoint that failed every attempt of a message's schedule", async () => {

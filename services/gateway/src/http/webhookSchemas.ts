@@ -40,6 +40,15 @@ export const CreateWebhookSchema = z
   .strict()
   .meta({ id: "CreateWebhook" });
 
+export const UpdateWebhookSchema = z
+  .object({
+    url: CreateWebhookSchema.shape.url.optional(),
+    events: CreateWebhookSchema.shape.events.optional(),
+    status: z.enum(["active", "disabled"]).optional().meta({ description: "active re-enables a disabled webhook; disabled stops its messages" }),
+  })
+  .strict()
+  .meta({ id: "UpdateWebhook" });
+
 export const CreatedWebhookSchema = WebhookSchema.extend({
   secret: z.string().meta({ description: "The signing secret (whsec_…). Shown once: store it now." }),
 }).meta({ id: "CreatedWebhook" });

@@ -8,6 +8,7 @@ import {
   DeliveryParams,
   DeliverySchema,
   ListDeliveriesQuery,
+  UpdateWebhookSchema,
   WebhookListSchema,
   WebhookSchema,
 } from "../http/webhookSchemas.js";
@@ -93,6 +94,29 @@ export const webhookRoutes = [
     responses: { 200: { description: "The webhook", schema: WebhookSchema } },
     handler: async ({ params, principal, clients }) => {
       const res = await clients.webhooks.getWebhook({ organization_id: principal!.organizationId, webhook_id: params.webhook_id });
+      return { status: 200, body: webhookJson(res.webhook!) };
+    },
+  }),
+  route({
+    method: "patch",
+    path: "/v1/webhooks/:webhook_id",
+    operationId: "updateWebhook",
+    summary: "Change a webhook's URL or events, or re-enable (status active) or disable it",
+    tag: "Webhooks",
+    access: { kind: "scope", scope: "write:org" },
+    rateClass: "writes",
+    params: WebhookParam,
+    body: UpdateWebhookSchema,
+    responses: { 200: { description: "The webhook", schema: WebhookSchema } },
+    errors: [422],
+    handler: async ({ params, body, principal, clients }) => {
+      const res = await clients.webhooks.updateWebhook({
+        organization_id: principal!.organizationId,
+        webhook_id: params.webhook_id,
+        url: body.url,
+        events: body.events ? { names: body.events } : undefined,
+        status: body.status,
+      });
       return { status: 200, body: webhookJson(res.webhook!) };
     },
   }),

@@ -113,5 +113,5 @@ export async function notifyDisabled(deps: WebhookDeps, disabled: EndpointRecord
 }
 
 function disabledError() {
-  return errors.unprocessable([{ field: "webhook_id", code: "INVALID_FORMAT", message: "the webhook is disabled; create a new one to resume deliveries" }]);
+  return errors.unprocessable([{ field: "webhook_id", code: "INVALID_FORMAT", message: "the webhook is disabled; re-enable it with PATCH /v1/webhooks/{id} {\"status\": \"active\"}" }]);
 }

@@ -93,6 +93,26 @@ export interface CreateWebhookResponse {
   secret: string;
 }
 
+/** The events of an update (a message, so that "not changed" and "none" differ). */
+export interface EventNames {
+  names: string[];
+}
+
+export interface UpdateWebhookRequest {
+  organization_id: string;
+  webhook_id: string;
+  url?: string | undefined;
+  events?:
+    | EventNames
+    | undefined;
+  /** "active" or "disabled". */
+  status?: string | undefined;
+}
+
+export interface UpdateWebhookResponse {
+  webhook?: Webhook | undefined;
+}
+
 export interface DeleteWebhookRequest {
   organization_id: string;
   webhook_id: string;
@@ -1251,6 +1271,285 @@ export const CreateWebhookResponse: MessageFns<CreateWebhookResponse> = {
   },
 };
 
+function createBaseEventNames(): EventNames {
+  return { names: [] };
+}
+
+export const EventNames: MessageFns<EventNames> = {
+  encode(message: EventNames, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.names) {
+      writer.uint32(10).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventNames {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventNames();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.names.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EventNames {
+    return { names: globalThis.Array.isArray(object?.names) ? object.names.map((e: any) => globalThis.String(e)) : [] };
+  },
+
+  toJSON(message: EventNames): unknown {
+    const obj: any = {};
+    if (message.names?.length) {
+      obj.names = message.names;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EventNames>, I>>(base?: I): EventNames {
+    return EventNames.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EventNames>, I>>(object: I): EventNames {
+    const message = createBaseEventNames();
+    message.names = object.names?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
+  return { organization_id: "", webhook_id: "", url: undefined, events: undefined, status: undefined };
+}
+
+export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
+  encode(message: UpdateWebhookRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.webhook_id !== "") {
+      writer.uint32(18).string(message.webhook_id);
+    }
+    if (message.url !== undefined) {
+      writer.uint32(26).string(message.url);
+    }
+    if (message.events !== undefined) {
+      EventNames.encode(message.events, writer.uint32(34).fork()).join();
+    }
+    if (message.status !== undefined) {
+      writer.uint32(42).string(message.status);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWebhookRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateWebhookRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.webhook_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.url = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.events = EventNames.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateWebhookRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      webhook_id: isSet(object.webhookId)
+        ? globalThis.String(object.webhookId)
+        : isSet(object.webhook_id)
+        ? globalThis.String(object.webhook_id)
+        : "",
+      url: isSet(object.url) ? globalThis.String(object.url) : undefined,
+      events: isSet(object.events) ? EventNames.fromJSON(object.events) : undefined,
+      status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+    };
+  },
+
+  toJSON(message: UpdateWebhookRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.webhook_id !== "") {
+      obj.webhookId = message.webhook_id;
+    }
+    if (message.url !== undefined) {
+      obj.url = message.url;
+    }
+    if (message.events !== undefined) {
+      obj.events = EventNames.toJSON(message.events);
+    }
+    if (message.status !== undefined) {
+      obj.status = message.status;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(base?: I): UpdateWebhookRequest {
+    return UpdateWebhookRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateWebhookRequest>, I>>(object: I): UpdateWebhookRequest {
+    const message = createBaseUpdateWebhookRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.webhook_id = object.webhook_id ?? "";
+    message.url = object.url ?? undefined;
+    message.events = (object.events !== undefined && object.events !== null)
+      ? EventNames.fromPartial(object.events)
+      : undefined;
+    message.status = object.status ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateWebhookResponse(): UpdateWebhookResponse {
+  return { webhook: undefined };
+}
+
+export const UpdateWebhookResponse: MessageFns<UpdateWebhookResponse> = {
+  encode(message: UpdateWebhookResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.webhook !== undefined) {
+      Webhook.encode(message.webhook, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateWebhookResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateWebhookResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.webhook = Webhook.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateWebhookResponse {
+    return { webhook: isSet(object.webhook) ? Webhook.fromJSON(object.webhook) : undefined };
+  },
+
+  toJSON(message: UpdateWebhookResponse): unknown {
+    const obj: any = {};
+    if (message.webhook !== undefined) {
+      obj.webhook = Webhook.toJSON(message.webhook);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateWebhookResponse>, I>>(base?: I): UpdateWebhookResponse {
+    return UpdateWebhookResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateWebhookResponse>, I>>(object: I): UpdateWebhookResponse {
+    const message = createBaseUpdateWebhookResponse();
+    message.webhook = (object.webhook !== undefined && object.webhook !== null)
+      ? Webhook.fromPartial(object.webhook)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseDeleteWebhookRequest(): DeleteWebhookRequest {
   return { organization_id: "", webhook_id: "" };
 }
@@ -2013,6 +2312,17 @@ export const WebhookServiceService = {
       Buffer.from(CreateWebhookResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateWebhookResponse => CreateWebhookResponse.decode(value),
   },
+  /** Changes the URL or events, or re-enables (status "active") or disables a webhook. */
+  updateWebhook: {
+    path: "/verdict.webhooks.v1.WebhookService/UpdateWebhook" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateWebhookRequest): Buffer => Buffer.from(UpdateWebhookRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateWebhookRequest => UpdateWebhookRequest.decode(value),
+    responseSerialize: (value: UpdateWebhookResponse): Buffer =>
+      Buffer.from(UpdateWebhookResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateWebhookResponse => UpdateWebhookResponse.decode(value),
+  },
   deleteWebhook: {
     path: "/verdict.webhooks.v1.WebhookService/DeleteWebhook" as const,
     requestStream: false as const,
@@ -2063,6 +2373,8 @@ export interface WebhookServiceServer extends UntypedServiceImplementation {
   getWebhook: handleUnaryCall<GetWebhookRequest, GetWebhookResponse>;
   /** Answers the endpoint secret once, in CreateWebhookResponse.secret. */
   createWebhook: handleUnaryCall<CreateWebhookRequest, CreateWebhookResponse>;
+  /** Changes the URL or events, or re-enables (status "active") or disables a webhook. */
+  updateWebhook: handleUnaryCall<UpdateWebhookRequest, UpdateWebhookResponse>;
   deleteWebhook: handleUnaryCall<DeleteWebhookRequest, DeleteWebhookResponse>;
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
   /** Sends a logged message again (same webhook-id) with a fresh retry schedule. */
@@ -2117,6 +2429,22 @@ export interface WebhookServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  /** Changes the URL or events, or re-enables (status "active") or disables a webhook. */
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    callback: (error: ServiceError | null, response: UpdateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateWebhookResponse) => void,
+  ): ClientUnaryCall;
+  updateWebhook(
+    request: UpdateWebhookRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateWebhookResponse) => void,
   ): ClientUnaryCall;
   deleteWebhook(
     request: DeleteWebhookRequest,
