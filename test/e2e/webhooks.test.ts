@@ -262,7 +262,8 @@ describe("an instance with the default egress rules", () => {
     expect(r.connections).toBe(0);
   });
 
-  it("refuses to start with a master key that is not 32 bytes of base64 (exit code 2)", async () => {
-    await expect(startVerdict({ env: { VERDICT_WEBHOOK_MASTER_KEY: "too-short" }, bootstrapKey: makeKey() })).rejects.toThrow(/exited with 2[\s\S]*VERDICT_WEBHOOK_MASTER_KEY/);
+  it("refuses to start with a bad master key or retry schedule, naming both (exit code 2)", async () => {
+    const start = startVerdict({ env: { VERDICT_WEBHOOK_MASTER_KEY: "too-short", VERDICT_WEBHOOK_RETRY_SCHEDULE: "5,soon" }, bootstrapKey: makeKey() });
+    await expect(start).rejects.toThrow(/exited with 2[\s\S]*VERDICT_WEBHOOK_MASTER_KEY[\s\S]*VERDICT_WEBHOOK_RETRY_SCHEDULE: 'soon' is not a number of seconds/);
   });
 });

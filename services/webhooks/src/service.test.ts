@@ -7,6 +7,7 @@ import { AppError, newId } from "@verdict/kit";
 import { eventually, startWebhookHarness, type WebhookHarness } from "../test/harness.js";
 import { startReceiver, type Receiver } from "../test/receiver.js";
 import type { DeliveryRecord, EndpointRecord } from "./repo.js";
+import { formatDuration } from "./usecases/deliver.js";
 
 // Each test has an organization of its own: a disabled endpoint notifies its organization's others.
 let ORG = "org_hooks";
@@ -203,8 +204,17 @@ describe("disabling", () => {
     expect(down.received).toHaveLength(3); // first attempt + the two retries of the schedule
     const [d] = await deliveries(wh.id, org);
     expect(d).toMatchObject({ status: "failed" });
-    expect((await h.client.getWebhook({ organization_id: org, webhook_id: wh.id })).webhook!.disabled_reason).toContain(`message ${d!.id} failed all 3 attempts`);
+    expect((await h.client.getWebhook({ organization_id: org, webhook_id: wh.id })).webhook!.disabled_reason).toMatch(
+      new RegExp(`^No delivery succeeded for \\d+ seconds?: message ${d!.id} failed all 3 attempts$`),
+    );
   });
+});
+
+it("words how long an endpoint failed", () => {
+  expect(formatDuration(500)).toBe("1 second");
+  expect(formatDuration(59_000)).toBe("59 seconds");
+  expect(formatDuration(3 * 3_600_000 + 5)).toBe("3 hours");
+  expect(formatDuration(75 * 3_600_000)).toBe("3 days");
 });
 
 describe("endpoints", () => {

@@ -97,9 +97,22 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   // the endpoint is gone in all but name. Stop sending to it and tell the organization.
   const fresh = await deps.repo.endpoints.findOne({ id: endpoint.id, organization_id: endpoint.organization_id });
   if (fresh && (!fresh.last_success_at || fresh.last_success_at < runStartedAt)) {
-    const hours = Math.max(1, Math.round((done.getTime() - Date.parse(runStartedAt)) / 3_600_000));
-    await disableEndpoint(deps, fresh, `No delivery succeeded for ${hours} hour${hours === 1 ? "" : "s"}: message ${claimed.id} failed all ${runAttempts} attempts`);
+    const span = formatDuration(done.getTime() - Date.parse(runStartedAt));
+    await disableEndpoint(deps, fresh, `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`);
   }
+}
+
+/** "3 days", "5 hours", "12 minutes", "4 seconds". */
+export function formatDuration(ms: number): string {
+  const units: [number, string][] = [[86_400_000, "day"], [3_600_000, "hour"], [60_000, "minute"], [1_000, "second"]];
+  for (const [size, name] of units) {
+    const n = Math.floor(ms / size);
+    if (n >= 1 || size === 1_000) {
+      const count = Math.max(n, 1);
+      return `${count} ${name}${count === 1 ? "" : "s"}`;
+    }
+  }
+  return "1 second";
 }
 
 async function finish(deps: WebhookDeps, claimed: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<void> {
