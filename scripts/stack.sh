@@ -8,7 +8,7 @@
 #
 # Logs and PID files: $VERDICT_DATA_DIR/stack/ (default ./data/stack). Honours VERDICT_HTTP_PORT
 # (8080), VERDICT_DATA_DIR, VERDICT_BOOTSTRAP_API_KEY, VERDICT_GRPC_BASE_PORT (50051: identity
-# N, policy N+1, evaluation N+2, compliance N+3, further evaluation workers N+11…), VERDICT_EVALUATION_WORKERS
+# N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4, further evaluation workers N+11…), VERDICT_EVALUATION_WORKERS
 # (1), VERDICT_KAFKA_BROKERS and VERDICT_MONGODB_URI (when set, that Kafka / database is used
 # as it is and not started), and every other VERDICT_* variable of the services.
 set -euo pipefail
@@ -27,7 +27,7 @@ HOST=127.0.0.1
 # The order of `up`; `down` goes backwards.
 SERVICES=(policy identity)
 for ((i = 1; i <= WORKERS; i++)); do SERVICES+=("evaluation-$i"); done
-SERVICES+=(compliance gateway)
+SERVICES+=(compliance webhooks gateway)
 
 log() { echo "stack: $*" >&2; }
 
@@ -67,13 +67,14 @@ start_one() {
       env=(VERDICT_GRPC_PORT=$([ "$n" = 1 ] && echo $((BASE + 2)) || echo $((BASE + 9 + n))))
       ;;
     compliance) bin=services/compliance/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 3))) ;;
+    webhooks) bin=services/webhooks/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 4))) ;;
     gateway) bin=services/gateway/dist/bin.js; env=(VERDICT_HTTP_PORT=$HTTP_PORT) ;;
   esac
   [ -f "$bin" ] || { log "$bin is missing: run bash scripts/install.sh first"; exit 1; }
   env "${env[@]}" \
     VERDICT_GRPC_HOST=$HOST \
     VERDICT_IDENTITY_ADDRESS=$HOST:$BASE VERDICT_POLICY_ADDRESS=$HOST:$((BASE + 1)) VERDICT_EVALUATION_ADDRESS=$HOST:$((BASE + 2)) \
-    VERDICT_COMPLIANCE_ADDRESS=$HOST:$((BASE + 3)) VERDICT_PUBLIC_URL=${VERDICT_PUBLIC_URL:-http://localhost:$HTTP_PORT} \
+    VERDICT_COMPLIANCE_ADDRESS=$HOST:$((BASE + 3)) VERDICT_WEBHOOKS_ADDRESS=$HOST:$((BASE + 4)) VERDICT_PUBLIC_URL=${VERDICT_PUBLIC_URL:-http://localhost:$HTTP_PORT} \
     nohup node "$ROOT/$bin" >>"$STACK/$name.log" 2>&1 </dev/null &
   echo $! >"$STACK/$name.pid"
   log "$name started (pid $!, log $STACK/$name.log)"
@@ -128,7 +129,7 @@ stop_pid_file() {
 down() {
   [ -d "$STACK" ] || return 0
   # Every evaluation worker a previous `up` started, whatever VERDICT_EVALUATION_WORKERS is now.
-  local names=(gateway compliance) f
+  local names=(gateway webhooks compliance) f
   for f in "$STACK"/evaluation-*.pid; do [ -e "$f" ] && names+=("$(basename "$f" .pid)"); done
   names+=(identity policy)
   for s in "${names[@]}"; do stop_pid_file "$s"; done

@@ -211,6 +211,7 @@ describe("a running instance", () => {
       identity: "verdict.identity.v1.IdentityService",
       policy: "verdict.policy.v1.PolicyService",
       evaluation: "verdict.evaluation.v1.EvaluationService",
+      webhooks: "verdict.webhooks.v1.WebhookService",
     } as const;
     for (const [name, service] of Object.entries(expected)) {
       const port = v.grpcPorts[name as keyof typeof expected];

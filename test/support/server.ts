@@ -20,7 +20,7 @@ export const MAIN = join(ROOT, "services/all-in-one/dist/main.js");
 export interface Verdict {
   url: string;
   port: number;
-  grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number };
+  grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number; webhooks: number };
   bootstrapKey: string;
   dataDir: string;
   /** The all-in-one process, or the gateway's in distributed mode. */
@@ -128,7 +128,7 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
 
 async function startDistributed(dataDir: string, bootstrapKey: string, opts: StartOptions): Promise<Verdict> {
   const stack = await startStack(dataDir, { VERDICT_BOOTSTRAP_API_KEY: bootstrapKey, ...opts.env });
-  const { gateway, identity, policy, evaluation, compliance } = stack.services;
+  const { gateway, identity, policy, evaluation, compliance, webhooks } = stack.services;
   let stopped: Promise<number | null> | undefined;
   // A SIGTERM sent to the gateway's process (a suite checking draining) stops the whole stack.
   void gateway.exited.then(() => stop());
@@ -136,7 +136,7 @@ async function startDistributed(dataDir: string, bootstrapKey: string, opts: Sta
   return {
     url: `http://127.0.0.1:${gateway.ready.http_port}`,
     port: gateway.ready.http_port!,
-    grpcPorts: { identity: identity.ready.grpc_port!, policy: policy.ready.grpc_port!, evaluation: evaluation.ready.grpc_port!, compliance: compliance.ready.grpc_port! },
+    grpcPorts: { identity: identity.ready.grpc_port!, policy: policy.ready.grpc_port!, evaluation: evaluation.ready.grpc_port!, compliance: compliance.ready.grpc_port!, webhooks: webhooks.ready.grpc_port! },
     bootstrapKey,
     dataDir,
     proc: gateway.proc,

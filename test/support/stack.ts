@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { ROOT } from "./paths.js";
 
-export type ServiceName = "policy" | "identity" | "evaluation" | "compliance" | "gateway";
+export type ServiceName = "policy" | "identity" | "evaluation" | "compliance" | "webhooks" | "gateway";
 
 export interface ServiceProcess {
   name: string;
@@ -27,6 +27,7 @@ export const BIN: Record<ServiceName, string> = {
   identity: join(ROOT, "services/identity/dist/bin.js"),
   evaluation: join(ROOT, "services/evaluation/dist/bin.js"),
   compliance: join(ROOT, "services/compliance/dist/bin.js"),
+  webhooks: join(ROOT, "services/webhooks/dist/bin.js"),
   gateway: join(ROOT, "services/gateway/dist/bin.js"),
 };
 
@@ -112,7 +113,7 @@ export interface Stack {
 }
 
 /**
- * Starts policy, identity, evaluation, compliance and the gateway, in that order (each needs the ones
+ * Starts policy, identity, evaluation, compliance, webhooks and the gateway, in that order (each needs the ones
  * before it), on free ports; `only` adds variables for one service. Processes started before a
  * failure are stopped.
  */
@@ -135,8 +136,10 @@ export async function startStack(dataDir: string, env: Record<string, string>, o
     addresses.VERDICT_EVALUATION_ADDRESS = `127.0.0.1:${evaluation.ready.grpc_port}`;
     const compliance = await start("compliance");
     addresses.VERDICT_COMPLIANCE_ADDRESS = `127.0.0.1:${compliance.ready.grpc_port}`;
+    const webhooks = await start("webhooks");
+    addresses.VERDICT_WEBHOOKS_ADDRESS = `127.0.0.1:${webhooks.ready.grpc_port}`;
     const gateway = await start("gateway");
-    return { services: { policy, identity, evaluation, compliance, gateway }, env: { ...base, ...addresses }, start, all };
+    return { services: { policy, identity, evaluation, compliance, webhooks, gateway }, env: { ...base, ...addresses }, start, all };
   } catch (err) {
     for (const p of all.reverse()) await p.stop();
     throw err;

@@ -50,6 +50,8 @@ export const TOPICS = {
   policyChanged: "verdict.policy.changed",
   reportRequested: "verdict.report.requested",
   keyRevoked: "verdict.identity.key_revoked",
+  /** A webhook endpoint was disabled (410 Gone, or failing past its whole retry schedule). */
+  webhookDisabled: "verdict.webhooks.endpoint_disabled",
 } as const;
 
 export const deadLetterTopic = (topic: string) => `${topic}.dlq`;

@@ -2,7 +2,7 @@ import { monotonicFactory } from "ulid";
 
 // Prefix + ULID: time-sortable (lexicographic order is creation order) and random, so a list
 // cursor can be the opaque encoding of the last id seen.
-export type IdPrefix = "eval" | "viol" | "repo" | "org" | "key" | "report" | "wh" | "req" | "evt";
+export type IdPrefix = "eval" | "viol" | "repo" | "org" | "key" | "report" | "wh" | "msg" | "req" | "evt";
 
 const ulid = monotonicFactory();
 

@@ -6,12 +6,14 @@ export * as identityV1 from "./gen/verdict/identity/v1/identity.js";
 export * as policyV1 from "./gen/verdict/policy/v1/policy.js";
 export * as evaluationV1 from "./gen/verdict/evaluation/v1/evaluation.js";
 export * as complianceV1 from "./gen/verdict/compliance/v1/compliance.js";
+export * as webhooksV1 from "./gen/verdict/webhooks/v1/webhooks.js";
 
 export const SERVICE_NAMES = {
   identity: "verdict.identity.v1.IdentityService",
   policy: "verdict.policy.v1.PolicyService",
   evaluation: "verdict.evaluation.v1.EvaluationService",
   compliance: "verdict.compliance.v1.ComplianceService",
+  webhooks: "verdict.webhooks.v1.WebhookService",
 } as const;
 
 /** The repository's proto/ folder (shipped beside the built package). */
@@ -22,6 +24,7 @@ const FILES = {
   policy: "verdict/policy/v1/policy.proto",
   evaluation: "verdict/evaluation/v1/evaluation.proto",
   compliance: "verdict/compliance/v1/compliance.proto",
+  webhooks: "verdict/webhooks/v1/webhooks.proto",
 } as const;
 
 /** proto-loader definition of one service's contract, for gRPC server reflection. */

@@ -27,13 +27,14 @@ export const addressVar = (fallback: string) =>
     .default(fallback);
 
 /** The gRPC ports a standalone service listens on by default (the stack script uses the same). */
-export const DEFAULT_GRPC_PORTS = { identity: 50051, policy: 50052, evaluation: 50053, compliance: 50054 } as const;
+export const DEFAULT_GRPC_PORTS = { identity: 50051, policy: 50052, evaluation: 50053, compliance: 50054, webhooks: 50055 } as const;
 
 export const DEFAULT_ADDRESSES = {
   identity: `127.0.0.1:${DEFAULT_GRPC_PORTS.identity}`,
   policy: `127.0.0.1:${DEFAULT_GRPC_PORTS.policy}`,
   evaluation: `127.0.0.1:${DEFAULT_GRPC_PORTS.evaluation}`,
   compliance: `127.0.0.1:${DEFAULT_GRPC_PORTS.compliance}`,
+  webhooks: `127.0.0.1:${DEFAULT_GRPC_PORTS.webhooks}`,
 } as const;
 
 /** Variables every process reads. */

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { boolVar, loadConfig, portVar } from "@verdict/kit";
 import { parseKey } from "@verdict/identity";
+import { webhookConfig } from "@verdict/webhooks";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An optional string variable; empty counts as unset. */
@@ -10,6 +11,7 @@ const optionalString = () => z.string().optional().transform((v) => (v === "" ? 
 const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 
 export const configSchema = z.object({
+  ...webhookConfig.shape,
   VERDICT_HTTP_PORT: portVar(8080),
   VERDICT_HTTP_HOST: z.string().min(1).default("0.0.0.0"),
   VERDICT_DATA_DIR: z.string().min(1).default("./data"),
@@ -20,7 +22,7 @@ export const configSchema = z.object({
       message: "must be a Verdict key (vdt_key_<prod|test>_ + 32 base62 characters + 6-character checksum)",
     }),
   VERDICT_GRPC_HOST: z.string().min(1).default("127.0.0.1"),
-  /** 0: each service takes a free loopback port. N: identity N, policy N+1, evaluation N+2, compliance N+3. */
+  /** 0: each service takes a free loopback port. N: identity N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4. */
   VERDICT_GRPC_BASE_PORT: portVar(0),
   VERDICT_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024),
   VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),

@@ -12,11 +12,13 @@ import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
 import { startPolicyService } from "@verdict/policy";
 import { createStore } from "@verdict/store";
+import { resolveMasterKey, startWebhookService } from "@verdict/webhooks";
+
 import type { Config } from "./config.js";
 
 export interface RunningVerdict {
   httpPort: number;
-  grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number };
+  grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number; webhooks: number };
   generatedBootstrapKey?: string;
   stop(): Promise<void>;
 }
@@ -115,6 +117,21 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       clock,
     });
     stops.push(() => compliance.stop());
+    const webhooks = await startWebhookService({
+      store,
+      bus,
+      logger: logger.child({ service: "webhooks" }),
+      host,
+      port: port(4),
+      masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.dataDir, logger),
+      ...(config.VERDICT_WEBHOOK_RETRY_SCHEDULE ? { retrySchedule: config.VERDICT_WEBHOOK_RETRY_SCHEDULE } : {}),
+      timeoutMs: config.VERDICT_WEBHOOK_TIMEOUT_MS,
+      allowHttp: config.VERDICT_WEBHOOK_ALLOW_HTTP,
+      allowPrivate: config.VERDICT_WEBHOOK_ALLOW_PRIVATE,
+      ...(config.VERDICT_WEBHOOK_ALLOWED_HOSTS ? { allowedHosts: config.VERDICT_WEBHOOK_ALLOWED_HOSTS } : {}),
+      clock,
+    });
+    stops.push(() => webhooks.stop());
     const gateway = await startGatewayThread({
       host: config.VERDICT_HTTP_HOST,
       port: config.VERDICT_HTTP_PORT,
@@ -123,6 +140,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         policy: policyAddress,
         evaluation: `${host}:${evaluation.grpc.port}`,
         compliance: `${host}:${compliance.grpc.port}`,
+        webhooks: `${host}:${webhooks.grpc.port}`,
       },
       ...(publicUrl ? { publicUrl: `${publicUrl}/v1` } : {}),
       bus,
@@ -149,7 +167,13 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     httpPort = gateway.port;
     return {
       httpPort: gateway.port,
-      grpcPorts: { identity: identity.grpc.port, policy: policy.grpc.port, evaluation: evaluation.grpc.port, compliance: compliance.grpc.port },
+      grpcPorts: {
+        identity: identity.grpc.port,
+        policy: policy.grpc.port,
+        evaluation: evaluation.grpc.port,
+        compliance: compliance.grpc.port,
+        webhooks: webhooks.grpc.port,
+      },
       ...(identity.generatedBootstrapKey ? { generatedBootstrapKey: identity.generatedBootstrapKey } : {}),
       stop: stopAll,
     };

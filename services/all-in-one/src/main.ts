@@ -16,7 +16,17 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger("verdict", config.VERDICT_LOG_LEVEL);
-  const running = await launch(config, { logger });
+  let running;
+  try {
+    running = await launch(config, { logger });
+  } catch (err) {
+    // A problem found while starting (an unreadable webhook master key file) is a config error too.
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
   logger.info({ http_port: running.httpPort, grpc_ports: running.grpcPorts, data_dir: config.dataDir }, "Verdict is ready");
   if (running.generatedBootstrapKey) {
     // Printed once, on the first start, to the terminal only (never to the structured logs).

@@ -15,6 +15,7 @@ const schema = processConfig.extend({
   VERDICT_POLICY_ADDRESS: addressVar(DEFAULT_ADDRESSES.policy),
   VERDICT_EVALUATION_ADDRESS: addressVar(DEFAULT_ADDRESSES.evaluation),
   VERDICT_COMPLIANCE_ADDRESS: addressVar(DEFAULT_ADDRESSES.compliance),
+  VERDICT_WEBHOOKS_ADDRESS: addressVar(DEFAULT_ADDRESSES.webhooks),
   /** Public base URL (scheme and host) for links the API hands out; unset: the request's host. */
   VERDICT_PUBLIC_URL: z.url().optional(),
   VERDICT_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024),
@@ -34,6 +35,7 @@ runProcess("gateway", schema, async ({ config, logger, bus }) => {
       policy: config.VERDICT_POLICY_ADDRESS,
       evaluation: config.VERDICT_EVALUATION_ADDRESS,
       compliance: config.VERDICT_COMPLIANCE_ADDRESS,
+      webhooks: config.VERDICT_WEBHOOKS_ADDRESS,
     },
     ...(config.VERDICT_PUBLIC_URL ? { publicUrl: `${config.VERDICT_PUBLIC_URL.replace(/\/+$/, "")}/v1` } : {}),
     bus,

@@ -1,11 +1,12 @@
 import { createClient, type AsyncClient } from "@verdict/kit";
-import { SERVICE_NAMES, complianceV1, evaluationV1, identityV1, policyV1 } from "@verdict/proto";
+import { SERVICE_NAMES, complianceV1, evaluationV1, identityV1, policyV1, webhooksV1 } from "@verdict/proto";
 
 export interface Clients {
   identity: AsyncClient<typeof identityV1.IdentityServiceService>;
   policy: AsyncClient<typeof policyV1.PolicyServiceService>;
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
   compliance: AsyncClient<typeof complianceV1.ComplianceServiceService>;
+  webhooks: AsyncClient<typeof webhooksV1.WebhookServiceService>;
 }
 
 export interface ServiceAddresses {
@@ -13,6 +14,7 @@ export interface ServiceAddresses {
   policy: string;
   evaluation: string;
   compliance: string;
+  webhooks: string;
 }
 
 export function connectClients(addr: ServiceAddresses): Clients & { close(): void } {
@@ -21,16 +23,19 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
   // Evaluations of large changes take longer than metadata calls.
   const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, addr.evaluation, { timeoutMs: 60_000 });
   const compliance = createClient(SERVICE_NAMES.compliance, complianceV1.ComplianceServiceService, addr.compliance, { timeoutMs: 30_000 });
+  const webhooks = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, addr.webhooks, { timeoutMs: 10_000 });
   return {
     identity,
     policy,
     evaluation,
     compliance,
+    webhooks,
     close() {
       identity.close();
       policy.close();
       evaluation.close();
       compliance.close();
+      webhooks.close();
     },
   };
 }

@@ -49,6 +49,8 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "CreateApiKey",
   "CreateReport",
   "DateRange",
+  "CreateWebhook",
+  "UpdateWebhook",
 ]);
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {

@@ -15,7 +15,7 @@ describe("OpenAPI document", () => {
 
   it("documents every /v1 route the express app really serves", () => {
     // Clients are created but never called: the app is only inspected.
-    const clients = connectClients({ identity: "127.0.0.1:1", policy: "127.0.0.1:1", evaluation: "127.0.0.1:1", compliance: "127.0.0.1:1" });
+    const clients = connectClients({ identity: "127.0.0.1:1", policy: "127.0.0.1:1", evaluation: "127.0.0.1:1", compliance: "127.0.0.1:1", webhooks: "127.0.0.1:1" });
     const logger = createLogger("test", "silent");
     const app = buildApp({
       routes,

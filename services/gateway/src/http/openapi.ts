@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { Route } from "./route.js";
 import { ErrorSchema } from "./schemas.js";
+import { webhooksSection } from "./webhookSchemas.js";
 import { VERSION } from "../routes/common.js";
 
 type Json = Record<string, unknown>;
@@ -119,6 +120,8 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
     paths,
+    // What Verdict sends to registered webhook URLs (OpenAPI 3.1 webhooks).
+    webhooks: webhooksSection(),
     components: {
       schemas,
       securitySchemes: {

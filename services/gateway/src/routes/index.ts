@@ -5,5 +5,6 @@ import { healthRoutes } from "./health.js";
 import { organizationRoutes } from "./organization.js";
 import { policyRoutes } from "./policies.js";
 import { repositoryRoutes } from "./repositories.js";
+import { webhookRoutes } from "./webhooks.js";
 
-export const routes: Route[] = [...healthRoutes, ...evaluationRoutes, ...policyRoutes, ...repositoryRoutes, ...organizationRoutes, ...complianceRoutes];
+export const routes: Route[] = [...healthRoutes, ...evaluationRoutes, ...policyRoutes, ...repositoryRoutes, ...organizationRoutes, ...complianceRoutes, ...webhookRoutes];

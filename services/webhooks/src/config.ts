@@ -1,0 +1,44 @@
+// The webhooks service's configuration variables, shared by the all-in-one process and the
+// service's own entry point (distributed mode).
+import { z } from "zod";
+import { boolVar } from "@verdict/kit";
+import { parseRetrySchedule } from "./domain/schedule.js";
+import { parseMasterKey } from "./secretBox.js";
+
+export const webhookConfig = z.object({
+  /** base64 of 32 bytes sealing webhook secrets; unset: generated once into the data directory. */
+  VERDICT_WEBHOOK_MASTER_KEY: z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (!v) return;
+      try {
+        parseMasterKey(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: `${(err as Error).message} (generate one with: openssl rand -base64 32)` });
+      }
+    }),
+  /** Seconds before each webhook retry, comma-separated; unset: 5s … 24h over about three days. */
+  VERDICT_WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (!v) return undefined;
+      try {
+        return parseRetrySchedule(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  VERDICT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  VERDICT_WEBHOOK_ALLOW_HTTP: boolVar(false),
+  VERDICT_WEBHOOK_ALLOW_PRIVATE: boolVar(false),
+  /** Comma-separated host names (or *.suffix) webhooks may target; unset: any public host. */
+  VERDICT_WEBHOOK_ALLOWED_HOSTS: z
+    .string()
+    .optional()
+    .transform((v) => (v ? v.split(",").map((h) => h.trim()).filter(Boolean) : undefined)),
+});
+
+export type WebhookConfig = z.infer<typeof webhookConfig>;

@@ -1,0 +1,24 @@
+import type { Bus } from "@verdict/bus";
+import type { Clock, Logger } from "@verdict/kit";
+import type { EgressPolicy } from "./domain/endpoint.js";
+import type { Sender } from "./egress.js";
+import type { WebhookRepo } from "./repo.js";
+import type { SecretBox } from "./secretBox.js";
+
+export interface WebhookDeps {
+  repo: WebhookRepo;
+  bus: Bus;
+  clock: Clock;
+  logger: Logger;
+  secrets: SecretBox;
+  sender: Sender;
+  egress: EgressPolicy;
+  /** Seconds before each retry. */
+  retrySchedule: number[];
+  /** How long a claimed attempt may take before another worker may take the message over. */
+  leaseMs: number;
+  /** In [0, 1): jitter of retry delays. */
+  random: () => number;
+  /** Tells the delivery worker that a message is due now. */
+  wake: () => void;
+}

@@ -1,0 +1,124 @@
+// The events a webhook receives and the `data` each one carries. Bus events are mapped to these
+// payloads field by field (an allowlist), so nothing a publisher adds later reaches a receiver
+// unless it is added here, and in the OpenAPI document's `webhooks` section, on purpose.
+
+/** Names an endpoint may subscribe to (the interface specification's events). */
+export const SUBSCRIBABLE_EVENTS = ["evaluation.completed", "policy.violation"] as const;
+export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
+
+/** Sent without subscription: a test message, and the notice that another endpoint was disabled. */
+export const PING_EVENT = "webhook.ping";
+export const DISABLED_EVENT = "webhook.disabled";
+export type EventName = SubscribableEvent | typeof PING_EVENT | typeof DISABLED_EVENT;
+
+export function isSubscribable(name: string): name is SubscribableEvent {
+  return (SUBSCRIBABLE_EVENTS as readonly string[]).includes(name);
+}
+
+export interface Summary {
+  total_files: number;
+  total_violations: number;
+  errors: number;
+  warnings: number;
+  suppressed: number;
+  skipped_files: number;
+}
+
+/** `verdict.evaluation.completed` as the evaluation service publishes it (the fields used). */
+export interface EvaluationCompletedEvent {
+  organization_id: string;
+  evaluation_id: string;
+  repository: string;
+  ref: string;
+  status: "completed" | "failed";
+  passed: boolean | null;
+  completed_at: string;
+  summary: Summary;
+  failure_reason?: string;
+}
+
+export interface ViolationEvent {
+  id: string;
+  policy_id: string;
+  rule_id: string;
+  severity: string;
+  file: string;
+  line: number;
+  column: number;
+  message: string;
+  /** Redacted at the source: a secret keeps at most its first four characters. */
+  code_snippet: string;
+  suggestion: string;
+}
+
+/** `verdict.policy.violation` as the evaluation service publishes it. */
+export interface PolicyViolationEvent {
+  organization_id: string;
+  evaluation_id: string;
+  repository: string;
+  violation: ViolationEvent;
+}
+
+const int = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? Math.trunc(v) : 0);
+const str = (v: unknown) => (typeof v === "string" ? v : "");
+
+/** The evaluation summary delivered with `evaluation.completed`. */
+export function evaluationCompletedData(e: EvaluationCompletedEvent): Record<string, unknown> {
+  const s = (e.summary ?? {}) as Partial<Summary>;
+  return {
+    organization_id: str(e.organization_id),
+    evaluation_id: str(e.evaluation_id),
+    repository: str(e.repository),
+    ref: str(e.ref),
+    status: e.status === "failed" ? "failed" : "completed",
+    passed: typeof e.passed === "boolean" ? e.passed : null,
+    completed_at: str(e.completed_at),
+    summary: {
+      total_files: int(s.total_files),
+      total_violations: int(s.total_violations),
+      errors: int(s.errors),
+      warnings: int(s.warnings),
+      suppressed: int(s.suppressed),
+      skipped_files: int(s.skipped_files),
+    },
+    ...(e.failure_reason ? { failure_reason: str(e.failure_reason) } : {}),
+  };
+}
+
+/** The violation delivered with `policy.violation` (its snippet is redacted at the source). */
+export function policyViolationData(e: PolicyViolationEvent): Record<string, unknown> {
+  const v = (e.violation ?? {}) as Partial<ViolationEvent>;
+  return {
+    organization_id: str(e.organization_id),
+    evaluation_id: str(e.evaluation_id),
+    repository: str(e.repository),
+    violation: {
+      id: str(v.id),
+      policy_id: str(v.policy_id),
+      rule_id: str(v.rule_id),
+      severity: v.severity === "warning" ? "warning" : "error",
+      file: str(v.file),
+      line: int(v.line),
+      column: int(v.column),
+      message: str(v.message),
+      code_snippet: str(v.code_snippet),
+      suggestion: str(v.suggestion),
+    },
+  };
+}
+
+export function pingData(organizationId: string, webhookId: string): Record<string, unknown> {
+  return { organization_id: organizationId, webhook_id: webhookId, message: "Verdict test message: this endpoint is reachable and verifies signatures." };
+}
+
+export function disabledData(organizationId: string, webhookId: string, url: string, reason: string, disabledAt: string): Record<string, unknown> {
+  return { organization_id: organizationId, webhook_id: webhookId, url, reason, disabled_at: disabledAt };
+}
+
+/**
+ * The JSON body of a message: `{event, data, id, timestamp}`. It is made once, stored, and sent
+ * byte for byte on every attempt (only the signature headers change with the attempt time).
+ */
+export function messageBody(messageId: string, event: EventName, data: Record<string, unknown>, timestamp: string): string {
+  return JSON.stringify({ event, data, id: messageId, timestamp });
+}

@@ -1,0 +1,78 @@
+// gRPC handlers: map proto <-> use cases, nothing else.
+import type { AsyncService } from "@verdict/kit";
+import { webhooksV1 } from "@verdict/proto";
+import type { WebhookDeps } from "./deps.js";
+import type { DeliveryRecord, EndpointRecord } from "./repo.js";
+import { listDeliveries } from "./usecases/deliveries.js";
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from "./usecases/endpoints.js";
+import { pingWebhook, redeliver } from "./usecases/enqueue.js";
+
+type Def = typeof webhooksV1.WebhookServiceService;
+
+function toWebhook(e: EndpointRecord): webhooksV1.Webhook {
+  return {
+    id: e.id,
+    url: e.url,
+    events: e.events,
+    status: e.status,
+    disabled_reason: e.disabled_reason ?? undefined,
+    disabled_at: e.disabled_at ?? undefined,
+    created_at: e.created_at,
+    updated_at: e.updated_at,
+  };
+}
+
+function toDelivery(d: DeliveryRecord): webhooksV1.Delivery {
+  return {
+    id: d.id,
+    webhook_id: d.webhook_id,
+    event: d.event,
+    status: d.status,
+    attempts: d.attempts.map((a) => ({
+      attempt: a.attempt,
+      attempted_at: a.attempted_at,
+      status_code: a.status_code ?? undefined,
+      latency_ms: a.latency_ms,
+      error: a.error ?? undefined,
+      response_excerpt: a.response_excerpt ?? undefined,
+    })),
+    // While an attempt is under way the message is not waiting for a time: show none.
+    next_attempt_at: d.status === "pending" && !d.lease_until ? (d.next_attempt_at ?? undefined) : undefined,
+    created_at: d.created_at,
+    completed_at: d.completed_at ?? undefined,
+    event_id: d.event_id ?? undefined,
+  };
+}
+
+export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
+  return {
+    async listWebhooks(req) {
+      return { webhooks: (await listWebhooks(deps, req.organization_id)).map(toWebhook) };
+    },
+    async getWebhook(req) {
+      return { webhook: toWebhook(await getWebhook(deps, req.organization_id, req.webhook_id)) };
+    },
+    async createWebhook(req) {
+      const { endpoint, secret } = await createWebhook(deps, { organizationId: req.organization_id, url: req.url, events: req.events, secret: req.secret });
+      return { webhook: toWebhook(endpoint), secret };
+    },
+    async updateWebhook(req) {
+      const endpoint = await updateWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, url: req.url, events: req.events?.names, status: req.status });
+      return { webhook: toWebhook(endpoint) };
+    },
+    async deleteWebhook(req) {
+      await deleteWebhook(deps, req.organization_id, req.webhook_id);
+      return {};
+    },
+    async listDeliveries(req) {
+      const page = await listDeliveries(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, limit: req.limit, cursor: req.cursor || undefined });
+      return { deliveries: page.deliveries.map(toDelivery), next_cursor: page.nextCursor ?? undefined, has_more: page.hasMore };
+    },
+    async redeliverDelivery(req) {
+      return { delivery: toDelivery(await redeliver(deps, req.organization_id, req.webhook_id, req.delivery_id)) };
+    },
+    async pingWebhook(req) {
+      return { delivery: toDelivery(await pingWebhook(deps, req.organization_id, req.webhook_id)) };
+    },
+  };
+}

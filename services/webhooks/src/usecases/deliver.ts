@@ -1,0 +1,139 @@
+// Attempting messages: claim what is due, send it signed, log the attempt, and decide what
+// comes next (done, retry later, or give up and disable the endpoint).
+import { TOPICS } from "@verdict/bus";
+import { judge, nextAttemptAt, parseRetryAfter, retryDelayMs } from "../domain/schedule.js";
+import { signatureHeaders } from "../domain/signing.js";
+import type { WebhookDeps } from "../deps.js";
+import { MAX_LOGGED_ATTEMPTS, type AttemptRecord, type DeliveryRecord, type EndpointRecord } from "../repo.js";
+import { notifyDisabled } from "./enqueue.js";
+
+/**
+ * Takes up to `limit` due messages for this worker. Each claim is a compare-and-set on the
+ * message's version that moves it past "due" for the lease: two workers (or two processes on
+ * one database) never attempt the same message at once, and a worker that dies mid-attempt
+ * only delays the message until its lease runs out.
+ */
+export async function claimDue(deps: WebhookDeps, limit: number): Promise<DeliveryRecord[]> {
+  const now = deps.clock.now();
+  const due = await deps.repo.deliveries.find({ status: "pending", next_attempt_at: { $lte: now.toISOString() } }, { sort: { next_attempt_at: 1 }, limit });
+  const leaseEnd = new Date(now.getTime() + deps.leaseMs).toISOString();
+  const claimed: DeliveryRecord[] = [];
+  for (const d of due) {
+    const won = await deps.repo.deliveries.updateOne({ id: d.id, version: d.version, status: "pending" }, { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: d.version + 1 });
+    if (won) claimed.push(won);
+  }
+  return claimed;
+}
+
+/** The earliest time a message is due, for the worker's sleep. */
+export async function nextDueAt(deps: WebhookDeps): Promise<Date | undefined> {
+  const [next] = await deps.repo.deliveries.find({ status: "pending", next_attempt_at: { $ne: null } }, { sort: { next_attempt_at: 1 }, limit: 1 });
+  return next?.next_attempt_at ? new Date(next.next_attempt_at) : undefined;
+}
+
+function withAttempt(delivery: DeliveryRecord, attempt: AttemptRecord): AttemptRecord[] {
+  return [...delivery.attempts, attempt].slice(-MAX_LOGGED_ATTEMPTS);
+}
+
+/** Makes one attempt of a claimed message and records its outcome. */
+export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord): Promise<void> {
+  const endpoint = await deps.repo.endpoints.findOne({ id: claimed.webhook_id, organization_id: claimed.organization_id });
+  const now = deps.clock.now();
+  const number = (claimed.attempts.at(-1)?.attempt ?? 0) + 1;
+  if (!endpoint || endpoint.status !== "active") {
+    const reason = endpoint ? "not sent: the webhook is disabled" : "not sent: the webhook was deleted";
+    const attempt: AttemptRecord = { attempt: number, attempted_at: now.toISOString(), status_code: null, latency_ms: 0, error: reason, response_excerpt: null };
+    await finish(deps, claimed, { status: "failed", attempts: withAttempt(claimed, attempt), completed_at: now.toISOString() });
+    return;
+  }
+
+  let secret: string;
+  try {
+    secret = deps.secrets.open(endpoint.secret_sealed, endpoint.id);
+  } catch (err) {
+    // The master key changed: nothing can be signed for this endpoint until it is restored.
+    deps.logger.error({ err, webhook_id: endpoint.id }, "cannot open the webhook secret: was VERDICT_WEBHOOK_MASTER_KEY changed?");
+    await finish(deps, claimed, { next_attempt_at: new Date(now.getTime() + 60_000).toISOString(), lease_until: null });
+    return;
+  }
+  const result = await deps.sender.send({ url: endpoint.url, headers: signatureHeaders(secret, claimed.id, now, claimed.body), body: claimed.body });
+  const done = deps.clock.now();
+  const attempt: AttemptRecord = {
+    attempt: number,
+    attempted_at: now.toISOString(),
+    status_code: result.statusCode ?? null,
+    latency_ms: result.latencyMs,
+    error: result.error ?? null,
+    response_excerpt: result.excerpt ?? null,
+  };
+  const attempts = withAttempt(claimed, attempt);
+  const runStartedAt = claimed.run_started_at ?? now.toISOString();
+  const runAttempts = claimed.run_attempts + 1;
+  const verdict = judge(result.statusCode);
+  const log = { organization_id: claimed.organization_id, webhook_id: endpoint.id, delivery_id: claimed.id, event: claimed.event, attempt: number, status_code: result.statusCode, error: result.error, latency_ms: result.latencyMs };
+
+  if (verdict.kind === "succeeded") {
+    deps.logger.info(log, "webhook delivered");
+    await finish(deps, claimed, { status: "succeeded", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
+    await deps.repo.endpoints.updateOne({ id: endpoint.id, organization_id: endpoint.organization_id }, { last_success_at: done.toISOString() });
+    return;
+  }
+  if (verdict.kind === "gone") {
+    deps.logger.warn(log, "webhook endpoint answered 410 Gone: disabling it");
+    await finish(deps, claimed, { status: "failed", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
+    await disableEndpoint(deps, endpoint, "The endpoint answered 410 Gone");
+    return;
+  }
+  const delay = retryDelayMs(deps.retrySchedule, runAttempts, deps.random());
+  if (delay !== undefined) {
+    const next = nextAttemptAt(done, delay, parseRetryAfter(result.retryAfter, done));
+    deps.logger.warn({ ...log, next_attempt_at: next.toISOString() }, "webhook attempt failed; will retry");
+    await finish(deps, claimed, { attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: next.toISOString(), lease_until: null });
+    return;
+  }
+  deps.logger.warn(log, "webhook message failed on every attempt of its schedule");
+  await finish(deps, claimed, { status: "failed", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
+  // Failing for a whole schedule (about three days by default) with no success in between:
+  // the endpoint is gone in all but name. Stop sending to it and tell the organization.
+  const fresh = await deps.repo.endpoints.findOne({ id: endpoint.id, organization_id: endpoint.organization_id });
+  if (fresh && (!fresh.last_success_at || fresh.last_success_at < runStartedAt)) {
+    const span = formatDuration(done.getTime() - Date.parse(runStartedAt));
+    await disableEndpoint(deps, fresh, `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`);
+  }
+}
+
+/** "3 days", "5 hours", "12 minutes", "4 seconds". */
+export function formatDuration(ms: number): string {
+  const units: [number, string][] = [[86_400_000, "day"], [3_600_000, "hour"], [60_000, "minute"], [1_000, "second"]];
+  for (const [size, name] of units) {
+    const n = Math.floor(ms / size);
+    if (n >= 1 || size === 1_000) {
+      const count = Math.max(n, 1);
+      return `${count} ${name}${count === 1 ? "" : "s"}`;
+    }
+  }
+  return "1 second";
+}
+
+async function finish(deps: WebhookDeps, claimed: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<void> {
+  const updated = await deps.repo.deliveries.updateOne({ id: claimed.id, version: claimed.version }, { ...set, version: claimed.version + 1 });
+  // Deleted with its endpoint meanwhile, or taken over after an expired lease: nothing to record.
+  if (!updated) deps.logger.warn({ delivery_id: claimed.id }, "webhook message changed during its attempt; outcome not recorded");
+}
+
+/** Disables an active endpoint once (the first caller wins), announces it and notifies the others. */
+export async function disableEndpoint(deps: WebhookDeps, endpoint: EndpointRecord, reason: string): Promise<void> {
+  const at = deps.clock.now().toISOString();
+  const disabled = await deps.repo.endpoints.updateOne(
+    { id: endpoint.id, organization_id: endpoint.organization_id, status: "active" },
+    { status: "disabled", disabled_reason: reason, disabled_at: at, updated_at: at },
+  );
+  if (!disabled) return;
+  deps.logger.warn({ organization_id: endpoint.organization_id, webhook_id: endpoint.id, reason }, "webhook disabled");
+  await deps.bus.publish(TOPICS.webhookDisabled, {
+    source: "/webhooks",
+    subject: endpoint.id,
+    data: { organization_id: endpoint.organization_id, webhook_id: endpoint.id, reason, disabled_at: at },
+  });
+  await notifyDisabled(deps, disabled);
+}

@@ -1,0 +1,82 @@
+// A real webhooks service for tests: embedded SQLite, the in-process bus, gRPC on a free
+// loopback port, a client over the wire, and a retry schedule of seconds.
+import { randomBytes } from "node:crypto";
+import { InProcessBus } from "@verdict/bus";
+import { createClient, createLogger } from "@verdict/kit";
+import { SERVICE_NAMES, webhooksV1 } from "@verdict/proto";
+import { SqliteStore } from "@verdict/store";
+import { startWebhookService, type WebhookService, type WebhookServiceOptions } from "../src/main.js";
+
+export type WebhookClient = ReturnType<typeof createClient<typeof webhooksV1.WebhookServiceService>>;
+
+export interface WebhookHarness {
+  store: SqliteStore;
+  bus: InProcessBus;
+  masterKey: Buffer;
+  service: WebhookService;
+  client: WebhookClient;
+  /** Stops the service only (the store and bus stay), as a crash or redeploy would. */
+  stopService(): Promise<void>;
+  /** Starts a new service on the same store and bus. */
+  restart(overrides?: Partial<WebhookServiceOptions>): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startWebhookHarness(overrides: Partial<WebhookServiceOptions> = {}): Promise<WebhookHarness> {
+  const logger = createLogger("webhooks-test", "silent");
+  const store = new SqliteStore(":memory:");
+  const bus = new InProcessBus(logger, 5);
+  const masterKey = randomBytes(32);
+  const options = (more: Partial<WebhookServiceOptions>): WebhookServiceOptions => ({
+    store,
+    bus,
+    logger,
+    host: "127.0.0.1",
+    port: 0,
+    masterKey,
+    retrySchedule: [0.2, 0.2],
+    allowHttp: true,
+    allowPrivate: true,
+    pollIntervalMs: 50,
+    timeoutMs: 2_000,
+    ...overrides,
+    ...more,
+  });
+  const h: WebhookHarness = {
+    store,
+    bus,
+    masterKey,
+    service: await startWebhookService(options({})),
+    client: undefined as unknown as WebhookClient,
+    async stopService() {
+      h.client.close();
+      await h.service.stop();
+    },
+    async restart(more = {}) {
+      h.service = await startWebhookService(options(more));
+      h.client = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, `127.0.0.1:${h.service.grpc.port}`);
+    },
+    async stop() {
+      h.client.close();
+      await h.service.stop();
+      await bus.close();
+      await store.close();
+    },
+  };
+  h.client = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, `127.0.0.1:${h.service.grpc.port}`);
+  return h;
+}
+
+/** Retries an assertion until it passes: deliveries are asynchronous by design. */
+export async function eventually(assertion: () => Promise<void> | void, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      await assertion();
+      return;
+    } catch (err) {
+      if (Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
