@@ -24,7 +24,9 @@ stop_infra() {
   rm -rf "$infra_run"
 }
 trap 'stop_infra; rm -rf "$results"' EXIT
-jest() { node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
+# Each jest run has a time limit: a suite that leaves a handle open (Jest then never exits) or
+# hangs fails that step instead of eating the whole CI budget. JEST_LIMIT is in seconds.
+jest() { timeout -k 15 "${JEST_LIMIT:-1200}" node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
 echo "==> real infrastructure: Apache Kafka 4.x and FerretDB (deploy/local/)"
@@ -37,7 +39,7 @@ VERDICT_MONGODB_PORT=$(free_port) bash deploy/local/mongo.sh start | tee "$resul
   export VERDICT_TEST_MONGODB_URI="$(sed -n 's/^VERDICT_MONGODB_URI=//p' "$results/mongo.out")"
 
 echo "==> unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)"
-jest --selectProjects unit --json --outputFile="$results/unit.json"
+JEST_LIMIT=900 jest --selectProjects unit --json --outputFile="$results/unit.json"
 unit_rc=$?
 echo "==> black-box tests (real HTTP, real gRPC, real processes)"
 jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"

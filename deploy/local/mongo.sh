@@ -41,8 +41,8 @@ install() {
   chmod -R u+w "$work"
   echo "$FERRETDB_VERSION" >"$work/build/version/version.txt"
   mkdir -p "$(dirname "$bin")"
-  (cd "$work" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -o "$bin.tmp" ./cmd/ferretdb)
-  mv "$bin.tmp" "$bin"
+  (cd "$work" && CGO_ENABLED=0 GOFLAGS=-buildvcs=false go build -trimpath -o "$bin.tmp.$$" ./cmd/ferretdb)
+  mv "$bin.tmp.$$" "$bin"
   rm -rf "$work"
 }
 

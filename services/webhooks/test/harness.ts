@@ -15,9 +15,9 @@ export interface WebhookHarness {
   masterKey: Buffer;
   service: WebhookService;
   client: WebhookClient;
-  /** Stops the service only (the store and bus stay), as a crash or redeploy would. */
+  /** Stops every running instance only (the store and bus stay), as a crash or redeploy would. */
   stopService(): Promise<void>;
-  /** Starts a new service on the same store and bus. */
+  /** Starts a new service instance on the same store and bus (running ones keep running). */
   restart(overrides?: Partial<WebhookServiceOptions>): Promise<void>;
   stop(): Promise<void>;
 }
@@ -42,28 +42,36 @@ export async function startWebhookHarness(overrides: Partial<WebhookServiceOptio
     ...overrides,
     ...more,
   });
+  // Every instance started and not yet stopped: a leaked one would keep its gRPC server and
+  // worker alive (and deliver messages a test expects a restarted instance to deliver).
+  const running: WebhookService[] = [];
+  const clients: WebhookClient[] = [];
+  const start = async (more: Partial<WebhookServiceOptions>) => {
+    const service = await startWebhookService(options(more));
+    running.push(service);
+    const client = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, `127.0.0.1:${service.grpc.port}`);
+    clients.push(client);
+    h.service = service;
+    h.client = client;
+  };
   const h: WebhookHarness = {
     store,
     bus,
     masterKey,
-    service: await startWebhookService(options({})),
+    service: undefined as unknown as WebhookService,
     client: undefined as unknown as WebhookClient,
     async stopService() {
-      h.client.close();
-      await h.service.stop();
+      while (clients.length) clients.pop()!.close();
+      while (running.length) await running.pop()!.stop();
     },
-    async restart(more = {}) {
-      h.service = await startWebhookService(options(more));
-      h.client = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, `127.0.0.1:${h.service.grpc.port}`);
-    },
+    restart: (more = {}) => start(more),
     async stop() {
-      h.client.close();
-      await h.service.stop();
+      await h.stopService();
       await bus.close();
       await store.close();
     },
   };
-  h.client = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, `127.0.0.1:${h.service.grpc.port}`);
+  await start({});
   return h;
 }
 
