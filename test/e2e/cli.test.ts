@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { VerdictClient } from "@verdict/sdk";
 import { CLI, isolatedHome, runCli, runCommand, type CliResult } from "../support/cli.js";
 import { makeKey } from "../support/keys.js";
+import { sarifErrors } from "../support/sarif.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
@@ -42,7 +43,8 @@ function write(root: string, path: string, content: string): void {
 }
 
 beforeAll(async () => {
-  v = await startVerdict();
+  // Evaluations of 20 files and more are queued (202, pending): the CLI must wait for them.
+  v = await startVerdict({ env: { VERDICT_ASYNC_MIN_FILES: "20" } });
   sdk = new VerdictClient({ baseUrl: v.url, apiKey: v.bootstrapKey });
   env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: v.bootstrapKey };
   work = mkdtempSync(join(tmpdir(), "verdict-cli-work-"));
@@ -98,6 +100,14 @@ describe("verdict evaluate", () => {
     expectOneLineError(await cli(["evaluate", "--base", "no-such-ref"], { cwd: repo }), /^verdict: unknown git ref: no-such-ref$/);
   });
 
+  it("waits for a queued evaluation of a large change", async () => {
+    for (let i = 0; i < 24; i++) write(work, `many/f${String(i).padStart(2, "0")}.js`, i === 17 ? `const k = "${AWS_KEY}";\n` : `export const n = ${i};\n`);
+    const r = await cli(["evaluate", "many", "--format", "json"]);
+    expect(r.stderr).toMatch(/^queued eval_\S+ \(24 files\); waiting for the result/m);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: "completed", passed: false, summary: { total_files: 24, errors: 1 }, violations: [expect.objectContaining({ file: "many/f17.js" })] });
+  });
+
   it("does not fail the build when the organization does not require a passing evaluation", async () => {
     const off = await cli(["organization", "update", "--require-evaluation-pass", "false"]);
     expect(off.code).toBe(0);
@@ -115,6 +125,7 @@ describe("verdict evaluate", () => {
     const r = await cli(["evaluate", "src", "--format", "sarif", "--repository", "acme/payments"]);
     expect(r.code).toBe(1);
     const sarif = JSON.parse(r.stdout);
+    expect(sarifErrors(sarif)).toBeNull();
     expect(sarif).toMatchObject({ version: "2.1.0", $schema: expect.stringContaining("sarif-2.1.0") });
     const run = sarif.runs[0];
     expect(run.tool.driver.name).toBe("Verdict");
