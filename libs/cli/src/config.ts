@@ -57,11 +57,17 @@ export function removeStoredConfig(path = configPath()): boolean {
   }
 }
 
-/** The environment wins over the stored file; each variable on its own. */
+const sameServer = (a: string, b: string) => a.replace(/\/+$/, "").replace(/\/v1$/, "") === b.replace(/\/+$/, "").replace(/\/v1$/, "");
+
+/**
+ * The environment wins over the stored file, each variable on its own; but a stored key is only
+ * ever sent to the server it was stored for, never to another VERDICT_URL.
+ */
 export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   const stored = readStoredConfig(configPath(env));
   const url = env.VERDICT_URL || stored.url;
-  const apiKey = env.VERDICT_API_KEY || stored.api_key;
+  const storedKeyApplies = stored.api_key && (!env.VERDICT_URL || (stored.url !== undefined && sameServer(env.VERDICT_URL, stored.url)));
+  const apiKey = env.VERDICT_API_KEY || (storedKeyApplies ? stored.api_key : undefined);
   const source = env.VERDICT_URL || env.VERDICT_API_KEY ? "environment" : stored.url || stored.api_key ? "config file" : "default";
   return { url: url || DEFAULT_URL, apiKey: apiKey || undefined, source };
 }

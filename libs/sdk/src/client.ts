@@ -147,7 +147,10 @@ export class VerdictClient {
   // ---------- organization and keys ----------
   getOrganization = () => this.request<T.Organization>("GET", "/v1/organization");
   updateOrganization = (body: T.UpdateOrganization) => this.request<T.Organization>("PATCH", "/v1/organization", { body });
+  /** Instance operator only. */
   createOrganization = (body: T.CreateOrganization) => this.request<T.CreatedOrganization>("POST", "/v1/organizations", { body });
+  /** Instance operator only: an organization's own rate limits. */
+  updateOrganizationLimits = (id: string, body: T.UpdateOrganizationLimits) => this.request<T.OperatorOrganization>("PATCH", `/v1/organizations/${enc(id)}`, { body });
   listApiKeys = () => this.request<{ api_keys: T.ApiKey[] }>("GET", "/v1/api-keys");
   createApiKey = (body: T.CreateApiKey) => this.request<T.CreatedApiKey>("POST", "/v1/api-keys", { body });
   revokeApiKey = (id: string) => this.request<void>("DELETE", `/v1/api-keys/${enc(id)}`);
@@ -187,8 +190,19 @@ export class VerdictClient {
   createWebhook = (body: T.CreateWebhook) => this.request<T.CreatedWebhook>("POST", "/v1/webhooks", { body });
   updateWebhook = (id: string, body: T.UpdateWebhook) => this.request<T.Webhook>("PATCH", `/v1/webhooks/${enc(id)}`, { body });
   deleteWebhook = (id: string) => this.request<void>("DELETE", `/v1/webhooks/${enc(id)}`);
-  pingWebhook = (id: string) => this.request<unknown>("POST", `/v1/webhooks/${enc(id)}/ping`);
-  listDeliveries = (id: string) => this.request<{ deliveries: T.Delivery[] }>("GET", `/v1/webhooks/${enc(id)}/deliveries`);
+  pingWebhook = (id: string) => this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/ping`);
+  listDeliveries = (id: string, query: T.ListDeliveriesQuery = {}) => this.request<T.DeliveryList>("GET", `/v1/webhooks/${enc(id)}/deliveries`, { query });
+  redeliver = (id: string, deliveryId: string) => this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`);
+
+  /** A webhook's whole delivery log, newest first, page by page. */
+  async *deliveries(id: string, query: Omit<T.ListDeliveriesQuery, "cursor"> = {}): AsyncGenerator<T.Delivery> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listDeliveries(id, { ...query, ...(cursor ? { cursor } : {}) });
+      yield* page.deliveries;
+      cursor = page.pagination.has_more && page.pagination.next_cursor ? page.pagination.next_cursor : undefined;
+    } while (cursor);
+  }
 }
 
 const enc = encodeURIComponent;

@@ -35,12 +35,16 @@ export type CreateWebhook = S["CreateWebhook"];
 export type CreatedWebhook = S["CreatedWebhook"];
 export type UpdateWebhook = S["UpdateWebhook"];
 export type Delivery = S["Delivery"];
+export type DeliveryList = S["DeliveryList"];
+export type UpdateOrganizationLimits = S["UpdateOrganizationLimits"];
+export type OperatorOrganization = S["OperatorOrganization"];
 export type ApiErrorBody = S["Error"];
 
 /** Boolean query parameters travel as "true"/"false"; the SDK takes booleans too. */
 type Booleans<Q> = { [K in keyof Q]?: [Exclude<Q[K], undefined>] extends ["true" | "false"] ? boolean | "true" | "false" : Q[K] };
 
 export type ListEvaluationsQuery = Booleans<NonNullable<paths["/v1/evaluations"]["get"]["parameters"]["query"]>>;
+export type ListDeliveriesQuery = NonNullable<paths["/v1/webhooks/{webhook_id}/deliveries"]["get"]["parameters"]["query"]>;
 export type ListPoliciesQuery = Booleans<NonNullable<paths["/v1/policies"]["get"]["parameters"]["query"]>>;
 
 export type { components, paths };

@@ -148,14 +148,14 @@ export function organizationCommands(program: Command, ctx: Context): void {
       const out = ctx.output(jsonOf(c));
       const d = await ctx.client().pingWebhook(id);
       if (out.json) return out.data(d);
-      out.line(`ping queued for ${id}: see 'verdict webhooks deliveries ${id}'`);
+      out.line(`ping ${d.id} queued for ${id}: see 'verdict webhooks deliveries ${id}'`);
     });
   hooks
     .command("deliveries")
     .argument("<webhook_id>")
     .action(async (id: string, _o, c: Command) => {
       const out = ctx.output(jsonOf(c));
-      const { deliveries } = await ctx.client().listDeliveries(id);
+      const { deliveries } = await ctx.client().listDeliveries(id, { limit: 50 });
       if (out.json) return out.data({ deliveries });
       out.table(["ID", "EVENT", "STATUS", "ATTEMPTS", "CREATED"], deliveries.map((d) => [d.id, d.event, d.status, d.attempts.length, d.created_at]));
     });
