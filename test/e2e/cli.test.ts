@@ -180,6 +180,10 @@ describe("errors: one line, exit 2, never the key", () => {
     expectOneLineError(await cli(["evaluate"]), /^verdict: nothing to evaluate: give PATHS or --base REF/);
     expectOneLineError(await cli(["policies", "get"]), /^verdict: missing required argument 'policy_id'/);
     expectOneLineError(await cli(["evaluate", "src", "--format", "xml"]), /^verdict: --format must be text, json or sarif/);
+    const group = await cli(["policies"]); // a group without its subcommand: its help, as a usage error
+    expect(group.code).toBe(2);
+    expect(group.stderr).toMatch(/^Usage: verdict policies \[options\] \[command\]/);
+    expect(group.stdout).toBe("");
   });
 
   it("names the API's answer for a missing resource", async () => {
