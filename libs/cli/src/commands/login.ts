@@ -39,8 +39,11 @@ export function loginCommands(program: Command, ctx: Context): void {
   program
     .command("logout")
     .description("Remove the stored URL and API key")
-    .action(async () => {
+    .action(async (_o, c: Command) => {
+      const out = ctx.output(jsonOf(c));
       const path = configPath(ctx.io.env);
-      ctx.output(false).line(removeStoredConfig(path) ? `removed ${path}` : `nothing stored at ${path}`);
+      const removed = removeStoredConfig(path);
+      if (out.json) return out.data({ config_file: path, removed });
+      out.line(removed ? `removed ${path}` : `nothing stored at ${path}`);
     });
 }
