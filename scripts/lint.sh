@@ -14,5 +14,7 @@ diff -r "$tmp/gen" libs/proto/src/gen >/dev/null || { echo "libs/proto/src/gen i
 echo "--> tsc"
 ./node_modules/.bin/tsc -b tsconfig.build.json
 ./node_modules/.bin/tsc -p tsconfig.test.json
+echo "--> SDK types match the gateway's OpenAPI document"
+node scripts/sdk-gen.mjs --check
 echo "--> eslint"
 ./node_modules/.bin/eslint --max-warnings 0 .

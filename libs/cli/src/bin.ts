@@ -1,0 +1,25 @@
+#!/usr/bin/env node
+// The `verdict` command. Ends with exit 0 (success), 1 (evaluation failed) or 2 (anything that
+// stopped the command), printing one line and never a stack trace or an API key.
+import { CommanderError } from "commander";
+import { Context } from "./context.js";
+import { describeError, EXIT, redactKeys } from "./errors.js";
+import { buildProgram } from "./program.js";
+
+const ctx = new Context({ env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+const program = buildProgram(ctx);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    // --help and --version end here too, successfully.
+    if (err.exitCode === 0) process.exit(0);
+    // A command group without its subcommand: commander has printed the group's help to stderr.
+    if (err.code === "commander.help") process.exit(EXIT.error);
+    process.stderr.write(`verdict: ${redactKeys(err.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "))} (see verdict --help)\n`);
+    process.exit(EXIT.error);
+  }
+  process.stderr.write(`verdict: ${redactKeys(describeError(err)).replace(/\s*\n\s*/g, " ")}\n`);
+  process.exit(EXIT.error);
+}

@@ -1,0 +1,111 @@
+// verdict evaluate [PATHS…] [--base REF]: sends files (or the change since REF) to Verdict and
+// prints the findings. Exit 0 when the evaluation passes (or the organization does not require
+// it to), 1 when it fails.
+import type { Command } from "commander";
+import { VerdictApiError, type Evaluation, type Policy, type VerdictClient } from "@verdict/sdk";
+import type { Context } from "../context.js";
+import { CliError, EXIT } from "../errors.js";
+import { readFiles } from "../files.js";
+import { toSarif } from "../format/sarif.js";
+import { formatEvaluation } from "../format/text.js";
+import { changedFiles, currentRef, gitRoot, listFiles, repositoryName } from "../git.js";
+import { VERSION } from "../version.js";
+
+const MAX_FILES = 1000;
+
+interface EvaluateOptions {
+  base?: string;
+  format: "text" | "json" | "sarif";
+  json?: boolean;
+  repository?: string;
+  ref?: string;
+  policy?: string[];
+}
+
+/** Whether a failed evaluation fails the build: the organization's require_evaluation_pass (true when it cannot be read). */
+async function blocking(client: VerdictClient): Promise<boolean> {
+  try {
+    return (await client.getOrganization()).settings.require_evaluation_pass;
+  } catch (err) {
+    if (err instanceof VerdictApiError && err.status === 403) return true; // a CI key without read:org
+    throw err;
+  }
+}
+
+/** The policies behind the findings, for SARIF rules (help text, links); missing ones (no read:policies) fall back to the findings. */
+async function policiesOf(client: VerdictClient, e: Evaluation): Promise<Map<string, Policy | undefined>> {
+  const out = new Map<string, Policy | undefined>();
+  for (const id of new Set(e.violations.map((v) => v.policy_id))) {
+    try {
+      out.set(id, await client.getPolicy(id));
+    } catch (err) {
+      if (err instanceof VerdictApiError && (err.status === 403 || err.status === 404)) out.set(id, undefined);
+      else throw err;
+    }
+  }
+  return out;
+}
+
+export function evaluateCommand(program: Command, ctx: Context): void {
+  program
+    .command("evaluate")
+    .description("Evaluate files, or the files changed since a git ref, against the organization's policies")
+    .argument("[paths...]", "files or directories (directories: every file git does not ignore)")
+    .option("--base <ref>", "evaluate the files changed between REF and the working tree (git)")
+    .option("--format <format>", "text, json or sarif (SARIF 2.1.0 for GitHub code scanning)", "text")
+    .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
+    .option("--ref <ref>", "ref being evaluated (default: the current branch)")
+    .option("--policy <id...>", "run only these policies")
+    .action(async (paths: string[], opts: EvaluateOptions, cmd: Command) => {
+      const json = Boolean(cmd.optsWithGlobals().json);
+      const format = json ? "json" : opts.format;
+      if (!["text", "json", "sarif"].includes(format)) throw new CliError(`--format must be text, json or sarif (got ${format})`);
+      if (!opts.base && paths.length === 0) throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
+      const { env, cwd } = ctx.io;
+      const out = ctx.output(format === "json");
+      const client = ctx.client();
+
+      const root = gitRoot(cwd);
+      let base: string;
+      let candidates: { path: string; status: "added" | "modified" }[];
+      if (opts.base) {
+        if (!root) throw new CliError("--base needs a git repository (run it inside the work tree)");
+        base = root;
+        candidates = changedFiles(root, cwd, opts.base, paths);
+      } else {
+        const listed = listFiles(root, cwd, paths);
+        base = listed.root;
+        candidates = listed.files.map((path) => ({ path, status: "modified" as const }));
+      }
+      const { files, skipped } = readFiles(base, candidates);
+      for (const s of skipped) out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
+      if (files.length > MAX_FILES) throw new CliError(`${files.length} files to evaluate; the API takes at most ${MAX_FILES} at once: narrow PATHS`);
+      if (files.length === 0) {
+        out.note("nothing to evaluate: no changed or readable text files");
+        if (format === "sarif") out.data(toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
+        else if (format === "json") out.data({ evaluation: null });
+        return;
+      }
+
+      const repository = opts.repository ?? repositoryName(base, root !== null, env);
+      const ref = opts.ref ?? currentRef(base, root !== null, env);
+      let evaluation = await client.createEvaluation({
+        repository,
+        ref,
+        ...(opts.base ? { base_ref: opts.base } : {}),
+        files,
+        ...(opts.policy ? { policies: opts.policy } : {}),
+      });
+      if (evaluation.status === "pending") {
+        out.note(`queued ${evaluation.id} (${files.length} files); waiting for the result…`);
+        evaluation = await client.waitForEvaluation(evaluation);
+      }
+      if (evaluation.status === "failed") throw new CliError(`evaluation ${evaluation.id} could not complete: ${evaluation.failure_reason ?? "unknown reason"}`);
+      const blocks = evaluation.passed ? true : await blocking(client);
+
+      if (format === "json") out.data(evaluation);
+      else if (format === "sarif") out.data(toSarif(evaluation, await policiesOf(client, evaluation), { version: VERSION, informationUri: client.baseUrl }));
+      else out.line(formatEvaluation(evaluation, out.c, { blocking: blocks }));
+      if (!evaluation.passed && blocks) process.exitCode = EXIT.failed;
+    });
+}

@@ -1,0 +1,97 @@
+// An evaluation as SARIF 2.1.0 for GitHub code scanning (github/codeql-action/upload-sarif):
+// one rule per policy (with help text and a help link), one result per violation with its
+// location, the redacted snippet and a partial fingerprint that survives line shifts, so alerts
+// are tracked across pushes rather than reopened.
+import { createHash } from "node:crypto";
+import type { Evaluation, Policy } from "@verdict/sdk";
+import type { Log, ReportingDescriptor, Result } from "sarif";
+
+type Violation = Evaluation["violations"][number];
+
+const SECURITY_SEVERITY: Record<string, string> = { error: "8.0", warning: "5.0" };
+
+function rule(policyId: string, policy: Policy | undefined, sample: Violation): ReportingDescriptor {
+  const level: "error" | "warning" = (policy?.severity ?? sample.severity) === "error" ? "error" : "warning";
+  const description = policy?.description || sample.message;
+  const suggestions = policy?.suggestions.map((s) => s.text) ?? [sample.suggestion];
+  const helpText = [description, ...suggestions].filter(Boolean).join("\n\n");
+  const helpMarkdown = [
+    `**${policy?.name ?? policyId}**`,
+    description,
+    ...suggestions.map((s) => `- ${s}`),
+    policy?.frameworks.length ? `Controls: ${policy.frameworks.map((f) => `\`${f}\``).join(", ")}` : "",
+    policy?.documentation_url ? `[Documentation](${policy.documentation_url})` : "",
+  ]
+    .filter(Boolean)
+    .join("\n\n");
+  const tags = ["verdict", ...(policy ? [policy.category] : []), ...(policy?.category === "secrets" || policy?.category === "security" ? ["security"] : [])];
+  return {
+    id: policyId,
+    name: policy?.name ?? policyId,
+    shortDescription: { text: policy?.name ?? sample.message },
+    fullDescription: { text: description },
+    help: { text: helpText, markdown: helpMarkdown },
+    ...(policy?.documentation_url ? { helpUri: policy.documentation_url } : {}),
+    defaultConfiguration: { level },
+    properties: {
+      tags: [...new Set(tags)],
+      precision: "high",
+      "security-severity": SECURITY_SEVERITY[level],
+      ...(policy ? { frameworks: policy.frameworks } : {}),
+    },
+  };
+}
+
+/** Stable across pushes: the policy, rule, file and the (redacted) matched line, not the line number. */
+function fingerprint(v: Violation, occurrence: number): string {
+  return createHash("sha256").update([v.policy_id, v.rule_id, v.file, v.code_snippet.trim(), occurrence].join("\0")).digest("hex").slice(0, 32);
+}
+
+export function toSarif(e: Evaluation | null, policies: Map<string, Policy | undefined>, tool: { version: string; informationUri: string }): Log {
+  const violations = e?.violations ?? [];
+  const ruleIds = [...new Set(violations.map((v) => v.policy_id))].sort();
+  const index = new Map(ruleIds.map((id, i) => [id, i]));
+  const seen = new Map<string, number>();
+  const results = violations.map((v): Result => {
+    const key = [v.policy_id, v.rule_id, v.file, v.code_snippet.trim()].join("\0");
+    const n = (seen.get(key) ?? 0) + 1;
+    seen.set(key, n);
+    return {
+      ruleId: v.policy_id,
+      ruleIndex: index.get(v.policy_id)!,
+      level: v.severity === "error" ? "error" : "warning",
+      message: { text: v.suggestion ? `${v.message}. ${v.suggestion}` : v.message },
+      locations: [
+        {
+          physicalLocation: {
+            artifactLocation: { uri: encodeURI(v.file), uriBaseId: "%SRCROOT%" },
+            region: { startLine: v.line, startColumn: v.column, snippet: { text: v.code_snippet } },
+          },
+        },
+      ],
+      partialFingerprints: { "verdictFindingHash/v1": fingerprint(v, n) },
+      properties: { "verdict-rule": v.rule_id, "verdict-violation": v.id },
+    };
+  });
+  return {
+    $schema: "https://json.schemastore.org/sarif-2.1.0.json",
+    version: "2.1.0",
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: "Verdict",
+            semanticVersion: tool.version,
+            informationUri: tool.informationUri,
+            rules: ruleIds.map((id) => rule(id, policies.get(id), violations.find((v) => v.policy_id === id)!)),
+          },
+        },
+        // Verdict counts columns in Unicode code points.
+        columnKind: "unicodeCodePoints",
+        ...(e ? { automationDetails: { id: `verdict/${e.repository}/` } } : {}),
+        properties: { evaluation: e?.id ?? null, passed: e?.passed ?? true },
+        results,
+      },
+    ],
+  };
+}

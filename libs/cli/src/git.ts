@@ -1,0 +1,115 @@
+// What to evaluate, from git: the files changed between a ref and the working tree (deleted
+// files skipped, untracked files included unless .gitignore excludes them), the repository's
+// name and the current ref. Only reads; never changes the repository.
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { CliError } from "./errors.js";
+
+export interface ChangedFile {
+  /** Relative to `root`, with forward slashes. */
+  path: string;
+  status: "added" | "modified";
+}
+
+function git(root: string, args: string[]): string {
+  return execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+}
+
+/** The top of the git work tree containing `cwd`, or null outside a repository (or without git). */
+export function gitRoot(cwd: string): string | null {
+  try {
+    return git(cwd, ["rev-parse", "--show-toplevel"]).trim();
+  } catch {
+    return null;
+  }
+}
+
+const toPosix = (p: string) => p.split(sep).join("/");
+
+/** User-given paths (relative to cwd) as pathspecs relative to the root. */
+function pathspecs(root: string, cwd: string, paths: string[]): string[] {
+  return paths.map((p) => {
+    const rel = relative(root, isAbsolute(p) ? p : resolve(cwd, p));
+    if (rel.startsWith("..")) throw new CliError(`${p} is outside the repository at ${root}`);
+    return rel === "" ? "." : toPosix(rel);
+  });
+}
+
+const splitZ = (out: string) => out.split("\0").filter((s) => s !== "");
+
+/** Files changed between `base` and the working tree, limited to `paths` when given. */
+export function changedFiles(root: string, cwd: string, base: string, paths: string[]): ChangedFile[] {
+  try {
+    git(root, ["rev-parse", "--verify", "--quiet", `${base}^{commit}`]);
+  } catch {
+    throw new CliError(`unknown git ref: ${base}`);
+  }
+  const specs = pathspecs(root, cwd, paths);
+  // -z output of --name-status: status, NUL, path, NUL, … (no renames: a rename is delete + add).
+  const fields = splitZ(git(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", base, "--", ...specs]));
+  const out = new Map<string, ChangedFile>();
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const path = fields[i + 1]!;
+    if (existsSync(join(root, path))) out.set(path, { path, status: fields[i] === "A" ? "added" : "modified" });
+  }
+  for (const path of splitZ(git(root, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...specs]))) out.set(path, { path, status: "added" });
+  return [...out.values()].sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The files under `paths`: git's view (tracked and untracked, .gitignore honoured) in a repository, a walk outside one. */
+export function listFiles(root: string | null, cwd: string, paths: string[]): { root: string; files: string[] } {
+  if (root) {
+    const specs = pathspecs(root, cwd, paths);
+    const files = splitZ(git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...specs])).filter((p) => existsSync(join(root, p)));
+    return { root, files: [...new Set(files)].sort() };
+  }
+  const files: string[] = [];
+  for (const p of paths) {
+    const abs = resolve(cwd, p);
+    if (!existsSync(abs)) throw new CliError(`no such file or directory: ${p}`);
+    if (statSync(abs).isFile()) {
+      files.push(toPosix(relative(cwd, abs)));
+      continue;
+    }
+    for (const entry of readdirSync(abs, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const full = join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
+      const rel = toPosix(relative(cwd, full));
+      if (rel.split("/").some((part) => part === ".git" || part === "node_modules")) continue;
+      files.push(rel);
+    }
+  }
+  return { root: cwd, files: [...new Set(files)].sort() };
+}
+
+/** owner/repo: GITHUB_REPOSITORY, else the origin remote, else local/<directory>. */
+export function repositoryName(root: string, inGit: boolean, env: NodeJS.ProcessEnv): string {
+  if (env.GITHUB_REPOSITORY) return env.GITHUB_REPOSITORY;
+  if (inGit) {
+    try {
+      const url = git(root, ["config", "--get", "remote.origin.url"]).trim();
+      const m = /[/:]([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(url);
+      if (m) return `${m[1]}/${m[2]}`;
+    } catch {
+      // no origin
+    }
+  }
+  return `local/${basename(root).replace(/[^A-Za-z0-9_.-]/g, "-") || "workspace"}`;
+}
+
+/** The branch being evaluated: CI's variables, else git's current branch (or commit). */
+export function currentRef(root: string, inGit: boolean, env: NodeJS.ProcessEnv): string {
+  if (env.GITHUB_HEAD_REF) return env.GITHUB_HEAD_REF;
+  if (env.GITHUB_REF_NAME) return env.GITHUB_REF_NAME;
+  if (inGit) {
+    try {
+      const branch = git(root, ["rev-parse", "--abbrev-ref", "HEAD"]).trim();
+      if (branch && branch !== "HEAD") return branch;
+      return git(root, ["rev-parse", "--short", "HEAD"]).trim();
+    } catch {
+      // no commit yet
+    }
+  }
+  return "working-tree";
+}

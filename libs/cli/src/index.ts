@@ -1,0 +1,3 @@
+export { buildProgram } from "./program.js";
+export { Context } from "./context.js";
+export { toSarif } from "./format/sarif.js";

@@ -1,0 +1,40 @@
+// The `verdict` command line: every command, wired to one context (configuration, client,
+// output). Parsing is commander's; what each command does is in commands/.
+import { Command } from "commander";
+import { complianceCommands } from "./commands/compliance.js";
+import { evaluateCommand } from "./commands/evaluate.js";
+import { evaluationsCommand } from "./commands/evaluations.js";
+import { loginCommands } from "./commands/login.js";
+import { mcpCommand } from "./commands/mcp.js";
+import { organizationCommands } from "./commands/organization.js";
+import { policiesCommand } from "./commands/policies.js";
+import type { Context } from "./context.js";
+import { VERSION } from "./version.js";
+
+export function buildProgram(ctx: Context): Command {
+  const program = new Command("verdict")
+    .description("Verdict: check code changes against policies, manage policies and compliance evidence.\nConfiguration: VERDICT_URL and VERDICT_API_KEY, or `verdict login`.")
+    .version(VERSION)
+    .option("--json", "print JSON instead of tables")
+    .showSuggestionAfterError()
+    .configureHelp({ sortSubcommands: false })
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 success (evaluation passed), 1 evaluation failed, 2 usage, authentication, connection or API error.",
+    );
+  evaluateCommand(program, ctx);
+  evaluationsCommand(program, ctx);
+  policiesCommand(program, ctx);
+  organizationCommands(program, ctx);
+  complianceCommands(program, ctx);
+  loginCommands(program, ctx);
+  mcpCommand(program, ctx);
+  // Every (sub)command: usage errors throw instead of exiting, so bin.ts decides the exit code.
+  const override = (cmd: Command) => {
+    cmd.exitOverride();
+    cmd.configureOutput({ outputError: () => undefined });
+    cmd.commands.forEach(override);
+  };
+  override(program);
+  return program;
+}

@@ -1,0 +1,214 @@
+// A typed client for Verdict's /v1 API. Every call follows the spec's retry guidance
+// (retry.ts), errors become VerdictApiError / VerdictConnectionError, and list endpoints with
+// cursors are also offered as async iterators.
+import { apiErrorFrom, VerdictConnectionError } from "./errors.js";
+import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from "./retry.js";
+import type * as T from "./types.js";
+
+export interface ClientOptions {
+  /** Where Verdict runs: `http://localhost:8080` (a trailing `/v1` is accepted too). */
+  baseUrl: string;
+  apiKey?: string;
+  retry?: Partial<RetryPolicy>;
+  /** Deadline of one attempt. */
+  timeoutMs?: number;
+  userAgent?: string;
+  /** Waits between attempts (tests and callers may shorten it). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** Send without the API key (signed download links). */
+  anonymous?: boolean;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: Buffer;
+}
+
+const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** `http://host:8080/v1/` → `http://host:8080` */
+export function normalizeBaseUrl(url: string): string {
+  return url.trim().replace(/\/+$/, "").replace(/\/v1$/, "");
+}
+
+export class VerdictClient {
+  readonly baseUrl: string;
+  private readonly apiKey: string | undefined;
+  private readonly retry: RetryPolicy;
+  private readonly timeoutMs: number;
+  private readonly userAgent: string;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = normalizeBaseUrl(opts.baseUrl);
+    this.apiKey = opts.apiKey;
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.timeoutMs = opts.timeoutMs ?? 60_000;
+    this.userAgent = opts.userAgent ?? "verdict-sdk";
+    this.sleep = opts.sleep ?? sleepMs;
+  }
+
+  /** One call with retries; answers the raw response of a success, throws on an error status. */
+  async raw(method: string, path: string, opts: RequestOptions = {}): Promise<RawResponse> {
+    const url = new URL(path.startsWith("http") ? path : `${this.baseUrl}${path}`);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { "user-agent": this.userAgent, accept: "application/json" };
+    if (this.apiKey && !opts.anonymous) headers.authorization = `Bearer ${this.apiKey}`;
+    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    if (body !== undefined) headers["content-type"] = "application/json";
+
+    for (let retry = 1; ; retry++) {
+      let res: Response;
+      try {
+        res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+      } catch (err) {
+        const wait = retryDelay({ connectionError: true }, retry, this.retry, Math.random());
+        if (wait === null) throw new VerdictConnectionError(this.baseUrl, connectionReason(err));
+        await this.sleep(wait);
+        continue;
+      }
+      const buf = Buffer.from(await res.arrayBuffer());
+      if (res.ok) return { status: res.status, headers: res.headers, body: buf };
+      const wait = retryDelay({ status: res.status, retryAfter: res.headers.get("retry-after") }, retry, this.retry, Math.random());
+      if (wait === null) {
+        const text = buf.toString("utf8");
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        throw apiErrorFrom(res.status, parsed, text);
+      }
+      await this.sleep(wait);
+    }
+  }
+
+  /** One JSON call; 204 answers undefined. */
+  async request<R>(method: string, path: string, opts: RequestOptions = {}): Promise<R> {
+    const res = await this.raw(method, path, opts);
+    if (res.status === 204 || res.body.length === 0) return undefined as R;
+    return JSON.parse(res.body.toString("utf8")) as R;
+  }
+
+  // ---------- health and keys ----------
+  health = () => this.request<T.Health>("GET", "/v1/health");
+  authHealth = () => this.request<T.AuthHealth>("GET", "/v1/health/auth");
+  verifyKey = () => this.request<T.KeyVerification>("GET", "/v1/auth/verify");
+
+  // ---------- evaluations ----------
+  createEvaluation = (body: T.CreateEvaluation) => this.request<T.Evaluation>("POST", "/v1/evaluations", { body });
+  getEvaluation = (id: string) => this.request<T.Evaluation>("GET", `/v1/evaluations/${enc(id)}`);
+  deleteEvaluation = (id: string) => this.request<void>("DELETE", `/v1/evaluations/${enc(id)}`);
+  listEvaluations = (query: T.ListEvaluationsQuery = {}) => this.request<T.EvaluationList>("GET", "/v1/evaluations", { query: query as Query });
+
+  /** Every evaluation matching the filters, newest first, fetching pages of `limit` as needed. */
+  async *evaluations(query: Omit<T.ListEvaluationsQuery, "cursor"> = {}): AsyncGenerator<T.Evaluation> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listEvaluations({ ...query, ...(cursor ? { cursor } : {}) });
+      yield* page.evaluations;
+      cursor = page.pagination.has_more && page.pagination.next_cursor ? page.pagination.next_cursor : undefined;
+    } while (cursor);
+  }
+
+  /** Polls a pending evaluation (large changes are queued) until it is completed or failed. */
+  async waitForEvaluation(evaluation: T.Evaluation, opts: { intervalMs?: number; timeoutMs?: number } = {}): Promise<T.Evaluation> {
+    const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
+    let e = evaluation;
+    while (e.status === "pending") {
+      if (Date.now() > deadline) throw new Error(`evaluation ${e.id} is still pending`);
+      await this.sleep(opts.intervalMs ?? 1000);
+      e = await this.getEvaluation(e.id);
+    }
+    return e;
+  }
+
+  // ---------- policies ----------
+  listPolicies = (query: T.ListPoliciesQuery = {}) => this.request<{ policies: T.PolicySummary[] }>("GET", "/v1/policies", { query: query as Query });
+  getPolicy = (id: string) => this.request<T.Policy>("GET", `/v1/policies/${enc(id)}`);
+  createPolicy = (body: T.CreatePolicy) => this.request<T.Policy>("POST", "/v1/policies", { body });
+  updatePolicy = (id: string, body: T.UpdatePolicy) => this.request<T.Policy>("PATCH", `/v1/policies/${enc(id)}`, { body });
+  deletePolicy = (id: string) => this.request<void>("DELETE", `/v1/policies/${enc(id)}`);
+
+  // ---------- repositories ----------
+  listRepositories = () => this.request<{ repositories: T.Repository[] }>("GET", "/v1/repositories");
+  connectRepository = (body: T.ConnectRepository) => this.request<T.Repository>("POST", "/v1/repositories", { body });
+  disconnectRepository = (id: string) => this.request<void>("DELETE", `/v1/repositories/${enc(id)}`);
+
+  // ---------- organization and keys ----------
+  getOrganization = () => this.request<T.Organization>("GET", "/v1/organization");
+  updateOrganization = (body: T.UpdateOrganization) => this.request<T.Organization>("PATCH", "/v1/organization", { body });
+  /** Instance operator only. */
+  createOrganization = (body: T.CreateOrganization) => this.request<T.CreatedOrganization>("POST", "/v1/organizations", { body });
+  /** Instance operator only: an organization's own rate limits. */
+  updateOrganizationLimits = (id: string, body: T.UpdateOrganizationLimits) => this.request<T.OperatorOrganization>("PATCH", `/v1/organizations/${enc(id)}`, { body });
+  listApiKeys = () => this.request<{ api_keys: T.ApiKey[] }>("GET", "/v1/api-keys");
+  createApiKey = (body: T.CreateApiKey) => this.request<T.CreatedApiKey>("POST", "/v1/api-keys", { body });
+  revokeApiKey = (id: string) => this.request<void>("DELETE", `/v1/api-keys/${enc(id)}`);
+
+  // ---------- compliance ----------
+  complianceOverview = () => this.request<T.ComplianceOverview>("GET", "/v1/compliance/overview");
+  framework = (id: string) => this.request<T.FrameworkDetail>("GET", `/v1/compliance/frameworks/${enc(id)}`);
+  createReport = (body: T.CreateReport) => this.request<T.Report>("POST", "/v1/compliance/reports", { body });
+  getReport = (id: string) => this.request<T.Report>("GET", `/v1/compliance/reports/${enc(id)}`);
+
+  /** Polls a report until it is completed or failed; `onProgress` sees every state. */
+  async waitForReport(report: T.Report, opts: { intervalMs?: number; timeoutMs?: number; onProgress?: (r: T.Report, elapsedMs: number) => void } = {}): Promise<T.Report> {
+    const started = Date.now();
+    const deadline = started + (opts.timeoutMs ?? 600_000);
+    let r = report;
+    opts.onProgress?.(r, 0);
+    while (r.status === "generating") {
+      if (Date.now() > deadline) throw new Error(`report ${r.report_id} is still generating`);
+      await this.sleep(opts.intervalMs ?? 1000);
+      r = await this.getReport(r.report_id);
+      opts.onProgress?.(r, Date.now() - started);
+    }
+    return r;
+  }
+
+  /** Downloads a completed report through its signed link (no API key is sent). */
+  async downloadReport(downloadUrl: string): Promise<{ content: Buffer; contentType: string; filename: string | undefined }> {
+    const res = await this.raw("GET", downloadUrl, { anonymous: true });
+    const disposition = res.headers.get("content-disposition") ?? "";
+    const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1];
+    return { content: res.body, contentType: res.headers.get("content-type") ?? "application/octet-stream", filename };
+  }
+
+  // ---------- webhooks ----------
+  listWebhooks = () => this.request<{ webhooks: T.Webhook[] }>("GET", "/v1/webhooks");
+  getWebhook = (id: string) => this.request<T.Webhook>("GET", `/v1/webhooks/${enc(id)}`);
+  createWebhook = (body: T.CreateWebhook) => this.request<T.CreatedWebhook>("POST", "/v1/webhooks", { body });
+  updateWebhook = (id: string, body: T.UpdateWebhook) => this.request<T.Webhook>("PATCH", `/v1/webhooks/${enc(id)}`, { body });
+  deleteWebhook = (id: string) => this.request<void>("DELETE", `/v1/webhooks/${enc(id)}`);
+  pingWebhook = (id: string) => this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/ping`);
+  listDeliveries = (id: string, query: T.ListDeliveriesQuery = {}) => this.request<T.DeliveryList>("GET", `/v1/webhooks/${enc(id)}/deliveries`, { query });
+  redeliver = (id: string, deliveryId: string) => this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`);
+
+  /** A webhook's whole delivery log, newest first, page by page. */
+  async *deliveries(id: string, query: Omit<T.ListDeliveriesQuery, "cursor"> = {}): AsyncGenerator<T.Delivery> {
+    let cursor: string | undefined;
+    do {
+      const page = await this.listDeliveries(id, { ...query, ...(cursor ? { cursor } : {}) });
+      yield* page.deliveries;
+      cursor = page.pagination.has_more && page.pagination.next_cursor ? page.pagination.next_cursor : undefined;
+    } while (cursor);
+  }
+}
+
+const enc = encodeURIComponent;
+
+function connectionReason(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e?.name === "TimeoutError") return "timed out";
+  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+}

@@ -1,0 +1,50 @@
+// Names for the API's shapes. They all come from gen/openapi.ts, which is generated from the
+// OpenAPI document the gateway builds from the zod schemas it validates with (scripts/sdk-gen.mjs),
+// so the SDK's types and the server's validation have one source.
+import type { components, paths } from "./gen/openapi.js";
+
+type S = components["schemas"];
+
+export type Evaluation = S["Evaluation"];
+export type Violation = S["Violation"];
+export type EvaluationList = S["EvaluationList"];
+export type CreateEvaluation = S["CreateEvaluation"];
+export type FileInput = S["FileInput"];
+export type Policy = S["Policy"];
+export type PolicySummary = S["PolicySummary"];
+export type CreatePolicy = S["CreatePolicy"];
+export type UpdatePolicy = S["UpdatePolicy"];
+export type Repository = S["Repository"];
+export type ConnectRepository = S["ConnectRepository"];
+export type Organization = S["Organization"];
+export type UpdateOrganization = S["UpdateOrganization"];
+export type CreateOrganization = S["CreateOrganization"];
+export type CreatedOrganization = S["CreatedOrganization"];
+export type ApiKey = S["ApiKey"];
+export type CreateApiKey = S["CreateApiKey"];
+export type CreatedApiKey = S["CreatedApiKey"];
+export type KeyVerification = S["KeyVerification"];
+export type Health = S["Health"];
+export type AuthHealth = S["AuthHealth"];
+export type ComplianceOverview = S["ComplianceOverview"];
+export type FrameworkDetail = S["FrameworkDetail"];
+export type CreateReport = S["CreateReport"];
+export type Report = S["Report"];
+export type Webhook = S["Webhook"];
+export type CreateWebhook = S["CreateWebhook"];
+export type CreatedWebhook = S["CreatedWebhook"];
+export type UpdateWebhook = S["UpdateWebhook"];
+export type Delivery = S["Delivery"];
+export type DeliveryList = S["DeliveryList"];
+export type UpdateOrganizationLimits = S["UpdateOrganizationLimits"];
+export type OperatorOrganization = S["OperatorOrganization"];
+export type ApiErrorBody = S["Error"];
+
+/** Boolean query parameters travel as "true"/"false"; the SDK takes booleans too. */
+type Booleans<Q> = { [K in keyof Q]?: [Exclude<Q[K], undefined>] extends ["true" | "false"] ? boolean | "true" | "false" : Q[K] };
+
+export type ListEvaluationsQuery = Booleans<NonNullable<paths["/v1/evaluations"]["get"]["parameters"]["query"]>>;
+export type ListDeliveriesQuery = NonNullable<paths["/v1/webhooks/{webhook_id}/deliveries"]["get"]["parameters"]["query"]>;
+export type ListPoliciesQuery = Booleans<NonNullable<paths["/v1/policies"]["get"]["parameters"]["query"]>>;
+
+export type { components, paths };

@@ -1,0 +1,66 @@
+// The SDK against a running Verdict: typed calls, the pagination iterator, and the spec's retry
+// guidance as the server sees it: a 4xx is sent once, a 429 whose Retry-After is longer than the
+// caller will wait is answered at once with the rate-limit error instead of hanging.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { VerdictApiError, VerdictClient } from "@verdict/sdk";
+import { startVerdict, type Verdict } from "../support/server.js";
+
+let v: Verdict;
+let operator: VerdictClient;
+
+beforeAll(async () => {
+  v = await startVerdict();
+  operator = new VerdictClient({ baseUrl: `${v.url}/v1`, apiKey: v.bootstrapKey });
+});
+afterAll(async () => v.destroy());
+
+/** A new organization whose reads are limited to `reads` a minute, and a client with its key. */
+async function limitedOrg(reads: number, retry = {}) {
+  const { api_key } = await operator.createOrganization({ name: `sdk ${Math.random()}`, rate_limits: { reads_per_minute: reads } });
+  return { key: api_key.key, client: new VerdictClient({ baseUrl: v.url, apiKey: api_key.key, retry }) };
+}
+
+/** What the server says is left of the reads window, from one more read. */
+async function readsLeft(key: string): Promise<number> {
+  const res = await fetch(`${v.url}/v1/policies`, { headers: { authorization: `Bearer ${key}` } });
+  return Number(res.headers.get("x-ratelimit-remaining"));
+}
+
+describe("typed calls", () => {
+  it("creates, reads and pages through evaluations", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.unshift((await operator.createEvaluation({ repository: "acme/sdk", ref: "main", files: [{ path: "a.txt", content: `n${i}` }] })).id);
+    const seen: string[] = [];
+    for await (const e of operator.evaluations({ repository: "acme/sdk", limit: 2 })) seen.push(e.id);
+    expect(seen).toEqual(ids); // newest first, across three pages of at most 2
+    const one = await operator.getEvaluation(ids[0]!);
+    expect(one).toMatchObject({ id: ids[0], repository: "acme/sdk", status: "completed", passed: true });
+  });
+
+  it("throws the API's error with its status, code and request id", async () => {
+    const err = (await operator.getEvaluation("eval_01jd0000000000000000000000").catch((e: unknown) => e)) as VerdictApiError;
+    expect(err).toBeInstanceOf(VerdictApiError);
+    expect(err).toMatchObject({ status: 404, error: "not_found", code: "RESOURCE_NOT_FOUND", requestId: expect.stringMatching(/^req_/) });
+    expect(err.details).toMatchObject({ resource_type: "evaluation" });
+  });
+});
+
+describe("retry guidance", () => {
+  it("sends a 4xx once", async () => {
+    const { key, client } = await limitedOrg(10);
+    const before = await readsLeft(key);
+    await expect(client.getEvaluation("eval_01jd0000000000000000000000")).rejects.toMatchObject({ status: 404 });
+    await expect(client.getPolicy("no-such-policy")).rejects.toMatchObject({ status: 404 });
+    expect(await readsLeft(key)).toBe(before - 3); // the two failed calls and this check: no retries
+  });
+
+  it("answers a 429 it will not wait for with the rate-limit error", async () => {
+    const { key, client } = await limitedOrg(2, { maxDelayMs: 2000 });
+    while ((await readsLeft(key)) > 0); // use up the window
+    const started = Date.now();
+    const err = (await client.listPolicies().catch((e: unknown) => e)) as VerdictApiError;
+    expect(err).toMatchObject({ status: 429, code: "RATE_LIMIT_EXCEEDED" });
+    expect(err.details).toMatchObject({ limit: 2, window: "1m", retry_after: expect.any(Number) });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
