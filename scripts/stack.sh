@@ -7,7 +7,7 @@
 #   bash scripts/stack.sh status
 #
 # Logs and PID files: $VERDICT_DATA_DIR/stack/ (default ./data/stack). Honours VERDICT_HTTP_PORT
-# (8080), VERDICT_DATA_DIR, VERDICT_BOOTSTRAP_API_KEY, VERDICT_GRPC_BASE_PORT (50051: identity
+# (8080), VERDICT_MCP_PORT (8090: the MCP tool server, Streamable HTTP at /mcp), VERDICT_DATA_DIR, VERDICT_BOOTSTRAP_API_KEY, VERDICT_GRPC_BASE_PORT (50051: identity
 # N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4, further evaluation workers N+11…), VERDICT_EVALUATION_WORKERS
 # (1), VERDICT_KAFKA_BROKERS and VERDICT_MONGODB_URI (when set, that Kafka / database is used
 # as it is and not started), and every other VERDICT_* variable of the services.
@@ -20,6 +20,7 @@ mkdir -p "$VERDICT_DATA_DIR"
 export VERDICT_DATA_DIR=$(cd "$VERDICT_DATA_DIR" && pwd)
 STACK=$VERDICT_DATA_DIR/stack
 HTTP_PORT=${VERDICT_HTTP_PORT:-8080}
+MCP_PORT=${VERDICT_MCP_PORT:-8090}
 BASE=${VERDICT_GRPC_BASE_PORT:-50051}
 WORKERS=${VERDICT_EVALUATION_WORKERS:-1}
 HOST=127.0.0.1
@@ -27,7 +28,7 @@ HOST=127.0.0.1
 # The order of `up`; `down` goes backwards.
 SERVICES=(policy identity)
 for ((i = 1; i <= WORKERS; i++)); do SERVICES+=("evaluation-$i"); done
-SERVICES+=(compliance webhooks gateway)
+SERVICES+=(compliance webhooks gateway mcp)
 
 log() { echo "stack: $*" >&2; }
 
@@ -69,6 +70,7 @@ start_one() {
     compliance) bin=services/compliance/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 3))) ;;
     webhooks) bin=services/webhooks/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 4))) ;;
     gateway) bin=services/gateway/dist/bin.js; env=(VERDICT_HTTP_PORT=$HTTP_PORT) ;;
+    mcp) bin=services/mcp/dist/bin.js; env=(VERDICT_MCP_PORT=$MCP_PORT VERDICT_MCP_HOST=$HOST VERDICT_API_URL=http://$HOST:$HTTP_PORT) ;;
   esac
   [ -f "$bin" ] || { log "$bin is missing: run bash scripts/install.sh first"; exit 1; }
   env "${env[@]}" \
@@ -101,7 +103,7 @@ up() {
     while read -r key; do [ -f "$STACK/key.shown" ] || { log "instance operator's API key (shown once): $key"; touch "$STACK/key.shown"; }; done
   for _ in $(seq 1 240); do
     if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health")" = 200 ]; then
-      log "Verdict is healthy on http://localhost:$HTTP_PORT/v1"
+      log "Verdict is healthy on http://localhost:$HTTP_PORT/v1 (MCP tool server: http://localhost:$MCP_PORT/mcp)"
       return
     fi
     sleep 0.5
@@ -129,7 +131,7 @@ stop_pid_file() {
 down() {
   [ -d "$STACK" ] || return 0
   # Every evaluation worker a previous `up` started, whatever VERDICT_EVALUATION_WORKERS is now.
-  local names=(gateway webhooks compliance) f
+  local names=(mcp gateway webhooks compliance) f
   for f in "$STACK"/evaluation-*.pid; do [ -e "$f" ] && names+=("$(basename "$f" .pid)"); done
   names+=(identity policy)
   for s in "${names[@]}"; do stop_pid_file "$s"; done

@@ -142,6 +142,12 @@ describe("services/mcp (Streamable HTTP)", () => {
     return client;
   };
 
+  it("opens neither a bus nor a store: it only calls the REST API", () => {
+    expect(out).toContain('"mcp ready"');
+    expect(out).not.toMatch(/"msg":"bus: /);
+    expect(out).not.toMatch(/"msg":"store: /);
+  });
+
   it("serves the same tools with the caller's own API key", async () => {
     const client = await connect(v.bootstrapKey);
     try {

@@ -166,7 +166,13 @@ export interface RunContext<C> {
   logger: Logger;
   /** Opens the Store on first call (the gateway never does: it holds no state). */
   store(): Promise<Store>;
+  /** The Bus; a process started with `{ bus: false }` has none, and reading it throws. */
   bus: Bus;
+}
+
+export interface RunOptions {
+  /** false: the process neither publishes nor consumes events, so no Bus is opened. Default true. */
+  bus?: boolean;
 }
 
 /**
@@ -174,7 +180,13 @@ export interface RunContext<C> {
  * variable), opens the adapters, starts the service, logs `<name> ready`, and on SIGTERM or
  * SIGINT stops it, closes the bus and the store, and exits 0.
  */
-export function runProcess<S extends typeof processConfig>(name: string, schema: S, start: (ctx: RunContext<z.infer<S>>) => Promise<StartedProcess>): void {
+export function runProcess<S extends typeof processConfig>(
+  name: string,
+  schema: S,
+  start: (ctx: RunContext<z.infer<S>>) => Promise<StartedProcess>,
+  options: RunOptions = {},
+): void {
+  const withBus = options.bus !== false;
   let config: z.infer<S>;
   try {
     config = loadConfig(schema, process.env);
@@ -200,8 +212,17 @@ export function runProcess<S extends typeof processConfig>(name: string, schema:
     };
     for (let attempt = 1; !started; attempt++) {
       try {
-        bus = await openBus(config, logger, `verdict-${name}`);
-        started = await start({ config, logger, store: () => (store ??= openStore(config, logger)), bus });
+        if (withBus) bus = await openBus(config, logger, `verdict-${name}`);
+        const opened = bus;
+        started = await start({
+          config,
+          logger,
+          store: () => (store ??= openStore(config, logger)),
+          get bus(): Bus {
+            if (!opened) throw new Error(`${name} runs without a bus (runProcess option bus: false)`);
+            return opened;
+          },
+        });
       } catch (err) {
         await bus?.close().catch(() => undefined);
         await closeStore().catch(() => undefined);
@@ -228,7 +249,7 @@ export function runProcess<S extends typeof processConfig>(name: string, schema:
       (async () => {
         await running.stop();
         await metrics?.stop();
-        await bus!.close();
+        await bus?.close();
         await closeStore();
         await stopTelemetry();
       })()

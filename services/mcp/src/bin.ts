@@ -18,4 +18,5 @@ runProcess("mcp", mcpConfig, async ({ config, logger }) => {
     tools: { reportTimeoutMs: config.VERDICT_MCP_REPORT_TIMEOUT_MS },
   });
   return { ready: { http_port: service.port, api_url: config.VERDICT_API_URL }, stop: () => service.stop() };
-});
+  // The tools only call the REST API: no events, so no bus (and no Kafka connection).
+}, { bus: false });
