@@ -58,6 +58,9 @@ function pinoLogCreator(logger: Logger) {
     };
 }
 
+/** How long topic creation waits for the new partitions' leaders. */
+const LEADER_WAIT_MS = 30_000;
+
 interface Member {
   consumer: Consumer;
   stopped: boolean;
@@ -284,6 +287,23 @@ export class KafkaBus implements Bus {
     return `${this.options.topicPrefix ?? ""}${topic}`;
   }
 
+  /** Polls metadata until every partition of the topics has a leader (at most 30 s). */
+  private async waitForLeaders(topics: string[]): Promise<void> {
+    const deadline = Date.now() + LEADER_WAIT_MS;
+    for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
+      try {
+        const { topics: meta } = await this.admin.fetchTopicMetadata({ topics });
+        if (meta.length === topics.length && meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+      } catch (err) {
+        const type = (err as { type?: string }).type;
+        if (type !== "UNKNOWN_TOPIC_OR_PARTITION" && type !== "LEADER_NOT_AVAILABLE") throw err;
+        if (Date.now() > deadline) throw err;
+      }
+      if (Date.now() > deadline) throw new Error(`Kafka: no leader for every partition of ${topics.join(", ")} after ${LEADER_WAIT_MS / 1000} s`);
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+
   /** Creates topics (with their dead-letter topics) that this bus has not created yet. */
   private async ensureTopics(topics: string[]): Promise<void> {
     const wanted = new Set<string>();
@@ -293,16 +313,19 @@ export class KafkaBus implements Bus {
     }
     const missing = [...wanted].filter((t) => !this.created.has(t));
     if (missing.length) {
+      const names = missing.map((topic) => this.kafkaTopic(topic));
       const creation = this.admin
         .createTopics({
-          waitForLeaders: true,
-          topics: missing.map((topic) => ({
-            topic: this.kafkaTopic(topic),
+          // kafkajs' own wait retries only LEADER_NOT_AVAILABLE; a KRaft broker also answers
+          // UNKNOWN_TOPIC_OR_PARTITION for a moment after creating a topic, so we wait ourselves.
+          waitForLeaders: false,
+          topics: names.map((topic) => ({
+            topic,
             numPartitions: this.options.partitions ?? 3,
             replicationFactor: this.options.replicationFactor ?? 1,
           })),
         })
-        .then(() => undefined);
+        .then(() => this.waitForLeaders(names));
       for (const t of missing) {
         const p = creation.catch((err: unknown) => {
           this.created.delete(t);
