@@ -71,7 +71,11 @@ describe("first start without a configured key", () => {
   it("prints a generated operator key once, which works, and not again on restart", async () => {
     const dataDir = tempDir();
     const first = await start({ dataDir, env: { VERDICT_BOOTSTRAP_API_KEY: "" } });
-    const printed = /(vdt_key_prod_[0-9A-Za-z]{38})/.exec(first.output());
+    // In distributed mode the banner (identity's stderr) and the ready lines (stdout) are two
+    // pipes, so the banner may reach us a moment after the gateway's ready line.
+    const keyPattern = /(vdt_key_prod_[0-9A-Za-z]{38})/;
+    for (const until = Date.now() + 5_000; !keyPattern.test(first.output()) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    const printed = keyPattern.exec(first.output());
     expect(printed).not.toBeNull();
     const key = printed![1]!;
     const api = new Api(first.url, key);

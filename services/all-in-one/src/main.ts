@@ -27,7 +27,6 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  logger.info({ http_port: running.httpPort, grpc_ports: running.grpcPorts, data_dir: config.dataDir }, "Verdict is ready");
   if (running.generatedBootstrapKey) {
     // Printed once, on the first start, to the terminal only (never to the structured logs).
     process.stdout.write(
@@ -35,6 +34,8 @@ async function main(): Promise<void> {
         `  Or set VERDICT_BOOTSTRAP_API_KEY to choose the key yourself.\n\n`,
     );
   }
+  // After the key: whoever waits for the ready line has the key on screen by then.
+  logger.info({ http_port: running.httpPort, grpc_ports: running.grpcPorts, data_dir: config.dataDir }, "Verdict is ready");
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;
