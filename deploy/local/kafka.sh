@@ -27,6 +27,8 @@ port=${VERDICT_KAFKA_PORT:-19092}
 cport=${VERDICT_KAFKA_CONTROLLER_PORT:-$((port + 1))}
 libs="$cache/kafka-$KAFKA_VERSION/libs"
 pidfile="$run/kafka.pid"
+# shellcheck source=process.sh
+. "$here/process.sh"
 log="$run/kafka.log"
 
 need() { command -v "$1" >/dev/null 2>&1 || { echo "kafka.sh: '$1' is required ($2)" >&2; exit 1; }; }
@@ -63,9 +65,6 @@ POM
   touch "$libs/.complete"
 }
 
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
-
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 start() {
   install
@@ -144,23 +143,7 @@ LOG
   exit 1
 }
 
-stop() {
-  if ! running; then
-    rm -f "$pidfile"
-    echo "==> kafka: not running"
-    return 0
-  fi
-  local pid
-  pid=$(cat "$pidfile")
-  kill "$pid"
-  for _ in $(seq 1 60); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.5
-  done
-  if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
-  rm -f "$pidfile"
-  echo "==> kafka: stopped (pid $pid)"
-}
+stop() { stop_process kafka 30; }
 
 status() {
   if running; then echo "kafka: running (pid $(cat "$pidfile")), VERDICT_KAFKA_BROKERS=$(cat "$run/brokers")"

@@ -21,6 +21,8 @@ run=${VERDICT_LOCAL_RUN_DIR:-$here/.run}/mongo
 port=${VERDICT_MONGODB_PORT:-27018}
 bin="$cache/ferretdb-$FERRETDB_VERSION/ferretdb"
 pidfile="$run/ferretdb.pid"
+# shellcheck source=process.sh
+. "$here/process.sh"
 log="$run/ferretdb.log"
 
 install() {
@@ -46,9 +48,6 @@ install() {
   rm -rf "$work"
 }
 
-running() { [ -f "$pidfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }
-
-port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
 start() {
   install
@@ -81,23 +80,7 @@ start() {
   exit 1
 }
 
-stop() {
-  if ! running; then
-    rm -f "$pidfile"
-    echo "==> mongo: not running"
-    return 0
-  fi
-  local pid
-  pid=$(cat "$pidfile")
-  kill "$pid"
-  for _ in $(seq 1 40); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.25
-  done
-  if kill -0 "$pid" 2>/dev/null; then kill -9 "$pid" 2>/dev/null || true; fi
-  rm -f "$pidfile"
-  echo "==> mongo: stopped (pid $pid)"
-}
+stop() { stop_process mongo 10; }
 
 status() {
   if running; then echo "mongo: running (pid $(cat "$pidfile")), VERDICT_MONGODB_URI=$(cat "$run/uri")"
