@@ -100,13 +100,28 @@ function setPath(doc: Record<string, unknown>, field: string, value: unknown): v
   else cur[last] = value;
 }
 
+/** Prepared statements kept per collection (filters of one shape share one SQL text). */
+const STATEMENT_CACHE_SIZE = 200;
+
 class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(private readonly db: Database.Database, private readonly name: string) {
     assertCollectionName(name);
     this.table = `c_${name}`;
     db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`);
+  }
+
+  /** Compiling SQL costs more than running these small statements: keep the compiled ones. */
+  private prepare(sql: string): Database.Statement {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value!);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   async ensureIndexes(specs: IndexSpec[]): Promise<void> {
@@ -119,7 +134,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async insertOne(doc: T): Promise<void> {
     try {
-      this.db.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc));
+      this.prepare(`INSERT INTO ${this.table} (id, doc) VALUES (?, ?)`).run(doc.id, JSON.stringify(doc));
     } catch (err) {
       throw this.mapError(err);
     }
@@ -127,7 +142,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async findOne(filter: Filter): Promise<T | null> {
     const { where, params } = compileFilter(filter);
-    const row = this.db.prepare(`SELECT doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as { doc: string } | undefined;
+    const row = this.prepare(`SELECT doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as T) : null;
   }
 
@@ -145,20 +160,20 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
       sql += " LIMIT ?";
       params.push(options.limit);
     }
-    const rows = this.db.prepare(sql).all(...params) as { doc: string }[];
+    const rows = this.prepare(sql).all(...params) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as T);
   }
 
   async count(filter: Filter): Promise<number> {
     const { where, params } = compileFilter(filter);
-    const row = this.db.prepare(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where}`).get(...params) as { n: number };
+    const row = this.prepare(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where}`).get(...params) as { n: number };
     return row.n;
   }
 
   async updateOne(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<T | null> {
     const { where, params } = compileFilter(filter);
     const tx = this.db.transaction((): T | null => {
-      const row = this.db.prepare(`SELECT id, doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as { id: string; doc: string } | undefined;
+      const row = this.prepare(`SELECT id, doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as { id: string; doc: string } | undefined;
       if (!row) return null;
       const doc = JSON.parse(row.doc) as Record<string, unknown>;
       for (const [k, v] of Object.entries(set)) {
@@ -170,7 +185,7 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
         assertField(k);
         setPath(doc, k, undefined);
       }
-      this.db.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), row.id);
+      this.prepare(`UPDATE ${this.table} SET doc = ? WHERE id = ?`).run(JSON.stringify(doc), row.id);
       return doc as unknown as T;
     });
     try {
@@ -182,13 +197,13 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async deleteOne(filter: Filter): Promise<boolean> {
     const { where, params } = compileFilter(filter);
-    const res = this.db.prepare(`DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`).run(...params);
+    const res = this.prepare(`DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`).run(...params);
     return res.changes > 0;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     const { where, params } = compileFilter(filter);
-    return this.db.prepare(`DELETE FROM ${this.table} WHERE ${where}`).run(...params).changes;
+    return this.prepare(`DELETE FROM ${this.table} WHERE ${where}`).run(...params).changes;
   }
 
   private mapError(err: unknown): unknown {
