@@ -3,6 +3,7 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { normalizeBaseUrl } from "@verdict/sdk";
 import { CliError } from "./errors.js";
 
 export interface StoredConfig {
@@ -57,7 +58,7 @@ export function removeStoredConfig(path = configPath()): boolean {
   }
 }
 
-const sameServer = (a: string, b: string) => a.replace(/\/+$/, "").replace(/\/v1$/, "") === b.replace(/\/+$/, "").replace(/\/v1$/, "");
+const sameServer = (a: string, b: string) => normalizeBaseUrl(a) === normalizeBaseUrl(b);
 
 /**
  * The environment wins over the stored file, each variable on its own; but a stored key is only

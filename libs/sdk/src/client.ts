@@ -111,13 +111,8 @@ export class VerdictClient {
   listEvaluations = (query: T.ListEvaluationsQuery = {}) => this.request<T.EvaluationList>("GET", "/v1/evaluations", { query: query as Query });
 
   /** Every evaluation matching the filters, newest first, fetching pages of `limit` as needed. */
-  async *evaluations(query: Omit<T.ListEvaluationsQuery, "cursor"> = {}): AsyncGenerator<T.Evaluation> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listEvaluations({ ...query, ...(cursor ? { cursor } : {}) });
-      yield* page.evaluations;
-      cursor = page.pagination.has_more && page.pagination.next_cursor ? page.pagination.next_cursor : undefined;
-    } while (cursor);
+  evaluations(query: Omit<T.ListEvaluationsQuery, "cursor"> = {}): AsyncGenerator<T.Evaluation> {
+    return paginate((cursor) => this.listEvaluations({ ...query, ...cursor }), (page) => page.evaluations);
   }
 
   /** Polls a pending evaluation (large changes are queued) until it is completed or failed. */
@@ -195,17 +190,25 @@ export class VerdictClient {
   redeliver = (id: string, deliveryId: string) => this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`);
 
   /** A webhook's whole delivery log, newest first, page by page. */
-  async *deliveries(id: string, query: Omit<T.ListDeliveriesQuery, "cursor"> = {}): AsyncGenerator<T.Delivery> {
-    let cursor: string | undefined;
-    do {
-      const page = await this.listDeliveries(id, { ...query, ...(cursor ? { cursor } : {}) });
-      yield* page.deliveries;
-      cursor = page.pagination.has_more && page.pagination.next_cursor ? page.pagination.next_cursor : undefined;
-    } while (cursor);
+  deliveries(id: string, query: Omit<T.ListDeliveriesQuery, "cursor"> = {}): AsyncGenerator<T.Delivery> {
+    return paginate((cursor) => this.listDeliveries(id, { ...query, ...cursor }), (page) => page.deliveries);
   }
 }
 
 const enc = encodeURIComponent;
+
+/** The items of every page of a cursor-paginated list: `fetch` gets `{}` first, then `{ cursor }`. */
+async function* paginate<P extends { pagination: { has_more: boolean; next_cursor?: string | null } }, I>(
+  fetch: (cursor: { cursor?: string }) => Promise<P>,
+  items: (page: P) => I[],
+): AsyncGenerator<I> {
+  let cursor: string | undefined;
+  do {
+    const page = await fetch(cursor ? { cursor } : {});
+    yield* items(page);
+    cursor = page.pagination.has_more && page.pagination.next_cursor ? page.pagination.next_cursor : undefined;
+  } while (cursor);
+}
 
 function connectionReason(err: unknown): string {
   const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };

@@ -10,13 +10,13 @@ import { toSarif } from "../format/sarif.js";
 import { formatEvaluation } from "../format/text.js";
 import { changedFiles, currentRef, gitRoot, listFiles, repositoryName } from "../git.js";
 import { VERSION } from "../version.js";
+import { jsonOf } from "./shared.js";
 
 const MAX_FILES = 1000;
 
 interface EvaluateOptions {
   base?: string;
   format: "text" | "json" | "sarif";
-  json?: boolean;
   repository?: string;
   ref?: string;
   policy?: string[];
@@ -57,8 +57,7 @@ export function evaluateCommand(program: Command, ctx: Context): void {
     .option("--ref <ref>", "ref being evaluated (default: the current branch)")
     .option("--policy <id...>", "run only these policies")
     .action(async (paths: string[], opts: EvaluateOptions, cmd: Command) => {
-      const json = Boolean(cmd.optsWithGlobals().json);
-      const format = json ? "json" : opts.format;
+      const format = jsonOf(cmd) ? "json" : opts.format;
       if (!["text", "json", "sarif"].includes(format)) throw new CliError(`--format must be text, json or sarif (got ${format})`);
       if (!opts.base && paths.length === 0) throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
       const { env, cwd } = ctx.io;

@@ -1,9 +1,8 @@
 // verdict evaluations list|get|delete
 import type { Command } from "commander";
 import type { Context } from "../context.js";
-import { CliError } from "../errors.js";
 import { formatEvaluation } from "../format/text.js";
-import { jsonOf, positiveInt } from "./shared.js";
+import { bool, jsonOf, positiveInt } from "./shared.js";
 
 export function evaluationsCommand(program: Command, ctx: Context): void {
   const cmd = program.command("evaluations").description("List, show and delete evaluations");
@@ -13,16 +12,15 @@ export function evaluationsCommand(program: Command, ctx: Context): void {
     .description("Evaluations, newest first (follows pagination cursors up to --limit)")
     .option("--repository <owner/repo>", "only this repository")
     .option("--status <status>", "pending, completed or failed")
-    .option("--passed <bool>", "true or false")
+    .option("--passed <bool>", "true or false", bool)
     .option("--since <date>", "ISO 8601 date or date-time")
     .option("--until <date>", "ISO 8601 date or date-time")
     .option("--limit <n>", "how many to show", positiveInt, 20)
     .action(async (opts, c: Command) => {
       const out = ctx.output(jsonOf(c));
-      if (opts.passed !== undefined && !["true", "false"].includes(opts.passed)) throw new CliError("--passed must be true or false");
       const client = ctx.client();
       const rows = [];
-      const query = { repository: opts.repository, status: opts.status, passed: opts.passed === undefined ? undefined : opts.passed === "true", since: opts.since, until: opts.until, limit: Math.min(100, opts.limit) };
+      const query = { repository: opts.repository, status: opts.status, passed: opts.passed, since: opts.since, until: opts.until, limit: Math.min(100, opts.limit) };
       for await (const e of client.evaluations(query)) {
         rows.push(e);
         if (rows.length >= opts.limit) break;

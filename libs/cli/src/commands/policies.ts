@@ -6,7 +6,7 @@ import { parse as parseYaml } from "yaml";
 import type { CreatePolicy, Policy } from "@verdict/sdk";
 import type { Context, Output } from "../context.js";
 import { CliError } from "../errors.js";
-import { collect, jsonOf } from "./shared.js";
+import { bool, collect, jsonOf } from "./shared.js";
 
 function showPolicy(out: Output, p: Policy): void {
   if (out.json) return out.data(p);
@@ -62,11 +62,10 @@ export function policiesCommand(program: Command, ctx: Context): void {
     .description("The organization's policies")
     .option("--category <category>", "secrets, security, configuration, custom, …")
     .option("--severity <severity>", "error or warning")
-    .option("--enabled <bool>", "true or false")
+    .option("--enabled <bool>", "true or false", bool)
     .action(async (opts, c: Command) => {
       const out = ctx.output(jsonOf(c));
-      if (opts.enabled !== undefined && !["true", "false"].includes(opts.enabled)) throw new CliError("--enabled must be true or false");
-      const { policies } = await ctx.client().listPolicies({ category: opts.category, severity: opts.severity, enabled: opts.enabled === undefined ? undefined : opts.enabled === "true" });
+      const { policies } = await ctx.client().listPolicies({ category: opts.category, severity: opts.severity, enabled: opts.enabled });
       if (out.json) return out.data({ policies });
       out.table(
         ["ID", "CATEGORY", "SEVERITY", "ENABLED", "NAME"],
