@@ -11,13 +11,21 @@
 // instance at the end.
 //
 // Load: 10 distinct payloads of 40 files of ~10 KB (the generator of bench:engine), sent by 2
-// concurrent clients for 15 seconds or 200 requests, after one warm-up request per payload
-// (which also compiles the organization's engine). Both sides run the organization's enabled
+// concurrent clients (node:http, kept-alive connections, bodies encoded once) for 15 seconds or
+// 200 requests, after one warm-up request per payload (which also compiles the organization's
+// engine).
+//
+// CPU time per request: the instance's (all its threads, from /proc, when this script started
+// it) and this process's under the load; and, measured here on one thread, the stages every
+// request's file contents pass through (JSON parse, validation, protobuf encode and decode,
+// matching). The difference is what HTTP, gRPC, storage, events, logs and GC cost. Both sides run the organization's enabled
 // built-in policies with its settings (an organization this script creates gets the API-key
 // rules switched on, as in bench:engine); requests name those policies, so custom ones do not run.
+import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -81,7 +89,9 @@ async function startInstance() {
   // VERDICT_BENCH_NODE_ARGS passes flags to the instance's node, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (process.env.VERDICT_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child = spawn(process.execPath, [...nodeArgs, `${ROOT}services/all-in-one/dist/main.js`], {
-    env: { ...process.env, VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_HTTP_PORT: "0", VERDICT_DATA_DIR: dataDir, VERDICT_BOOTSTRAP_API_KEY: operatorKey },
+    // Info level whatever the caller's environment says: the "ready" line is how this script
+    // learns the port.
+    env: { ...process.env, VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_HTTP_PORT: "0", VERDICT_DATA_DIR: dataDir, VERDICT_BOOTSTRAP_API_KEY: operatorKey, VERDICT_LOG_LEVEL: "info" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stop = async () => {
@@ -112,7 +122,7 @@ async function startInstance() {
         reject(new Error(`Verdict exited (code ${code}) before it was ready:\n${stderr}`));
       });
     });
-    return { url: `http://127.0.0.1:${port}`, operatorKey, stop };
+    return { url: `http://127.0.0.1:${port}`, operatorKey, pid: child.pid, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -137,24 +147,68 @@ async function organizationPolicies(url, key) {
   return { ids, policies: resolveBuiltins(settings).filter((p) => ids.includes(p.id)), allowSuppression: org.allow_inline_suppression };
 }
 
+/**
+ * One POST of a pre-encoded body over a kept-alive connection: the load generator shares the
+ * machine's cores with the instance, so it does as little as it can (no per-request JSON or
+ * UTF-8 encoding, no fetch streams). Resolves with the status and the response text.
+ */
+function post(agent, url, key, path, body) {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}${path}`, {
+      method: "POST",
+      agent,
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Content-Length": body.length },
+    });
+    req.on("error", reject);
+    req.on("response", (res) => {
+      const chunks = [];
+      res.on("data", (c) => chunks.push(c));
+      res.on("error", reject);
+      res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.end(body);
+  });
+}
+
+/** CPU seconds (user + system) a process used so far, from /proc; undefined where there is none. */
+function processCpuSeconds(pid) {
+  try {
+    // Fields 14 and 15 (utime, stime) in clock ticks, counted after the command name's ")".
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Sends the payloads round-robin from CONCURRENCY clients until the time or request budget ends. */
-async function load(url, key, payloads) {
+async function load(url, key, payloads, instancePid) {
+  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const latencies = [];
   let bytes = 0;
   let sent = 0;
+  const cpuBefore = { client: process.cpuUsage(), instance: instancePid && processCpuSeconds(instancePid) };
   const start = performance.now();
   const deadline = start + DURATION_MS;
   const client = async () => {
     while (sent < MAX_REQUESTS && performance.now() < deadline) {
       const payload = payloads[sent++ % payloads.length];
       const t = performance.now();
-      await call(url, key, "POST", "/v1/evaluations", payload.json);
+      const res = await post(agent, url, key, "/v1/evaluations", payload.body);
+      if (res.status !== 201) throw new Error(`POST /v1/evaluations: HTTP ${res.status}\n${res.text}`);
       latencies.push(performance.now() - t);
       bytes += payload.bytes;
     }
   };
-  await Promise.all(Array.from({ length: CONCURRENCY }, client));
-  return { seconds: (performance.now() - start) / 1e3, latencies, bytes };
+  try {
+    await Promise.all(Array.from({ length: CONCURRENCY }, client));
+  } finally {
+    agent.destroy();
+  }
+  const seconds = (performance.now() - start) / 1e3;
+  const clientCpu = process.cpuUsage(cpuBefore.client);
+  const instanceCpu = cpuBefore.instance === undefined ? undefined : processCpuSeconds(instancePid) - cpuBefore.instance;
+  return { seconds, latencies, bytes, cpu: { client: (clientCpu.user + clientCpu.system) / 1e6, instance: instanceCpu } };
 }
 
 function percentile(values, p) {
@@ -181,13 +235,13 @@ async function main() {
         policies: ids,
         files: files.map((f) => ({ path: f.path, status: "modified", content: f.content.toString("utf8") })),
       });
-      return { files, json, bytes: files.reduce((n, f) => n + f.content.length, 0) };
+      return { files, json, body: Buffer.from(json, "utf8"), bytes: files.reduce((n, f) => n + f.content.length, 0) };
     });
 
     // Warm-up, one request per payload; their summaries are the API's findings per pass.
     let apiFindings = 0;
     for (const p of payloads) apiFindings += (await call(url, key, "POST", "/v1/evaluations", p.json)).summary.total_violations;
-    const api = await load(url, key, payloads);
+    const api = await load(url, key, payloads, instance?.pid);
 
     // The engine alone, in this process, on the same files. A timed run is ENGINE_PASSES passes
     // over all the payloads, long enough not to be lost in timer and scheduling noise.
@@ -200,6 +254,33 @@ async function main() {
       for (let i = 0; i < ENGINE_PASSES; i++) findings = scanAll();
       return findings;
     });
+
+    // The request's way to the engine without HTTP, gRPC transport, storage or events, in this
+    // process, on the same payloads: each stage the gateway and the evaluation service run on the
+    // file contents. What Verdict spends per request beyond these is the rest of the path.
+    const { CreateEvaluationSchema } = await importBuilt("services/gateway/dist/http/schemas.js");
+    const { evaluationV1 } = await importBuilt("libs/proto/dist/index.js");
+    const rpc = evaluationV1.EvaluationServiceService.createEvaluation;
+    const parsed = payloads.map((p) => JSON.parse(p.body.toString("utf8")));
+    const stagePerRequest = (fn) => (warmMedian(() => {
+      for (let i = 0; i < ENGINE_PASSES; i++) payloads.forEach((p, j) => fn(p, j));
+    }).seconds * 1e3) / (ENGINE_PASSES * PAYLOADS);
+    const message = (body) => ({
+      organization_id: "org_bench",
+      repository: body.repository,
+      ref: body.ref,
+      base_ref: "",
+      files: body.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, "utf8"), status: f.status })),
+      policies: body.policies,
+    });
+    const encoded = parsed.map((b) => rpc.requestSerialize(message(b)));
+    const stages = [
+      ["JSON: UTF-8 decode and parse of the body", stagePerRequest((p) => JSON.parse(p.body.toString("utf8")))],
+      ["request schema validation (zod)", stagePerRequest((_, j) => CreateEvaluationSchema.parse(parsed[j]))],
+      ["file contents to bytes, protobuf encode", stagePerRequest((_, j) => rpc.requestSerialize(message(parsed[j])))],
+      ["protobuf decode", stagePerRequest((_, j) => rpc.requestDeserialize(encoded[j]))],
+      ["engine (matching)", (inProcess.seconds * 1e3) / (ENGINE_PASSES * PAYLOADS)],
+    ];
 
     const apiRate = api.bytes / api.seconds;
     const engineRate = (ENGINE_PASSES * passBytes) / inProcess.seconds;
@@ -224,6 +305,19 @@ async function main() {
     ]);
     print();
     print(`  API / engine   ${ratioLine(apiRate / engineRate, TARGET_VS_ENGINE)}`);
+    print();
+    // CPU time per request: the instance's from /proc (all its threads: the gateway's, the
+    // services', V8's garbage collector helpers), the stages above measured here on one thread.
+    const ms = (v) => `${v.toFixed(2)} ms`;
+    const staged = stages.reduce((n, [, v]) => n + v, 0);
+    const rows = [["CPU time per request", "ms"], ...stages.map(([name, v]) => [`  ${name}`, ms(v)]), ["  sum of these stages, one thread", ms(staged)]];
+    if (api.cpu.instance !== undefined) {
+      const verdict = (api.cpu.instance * 1e3) / api.latencies.length;
+      rows.push(["Verdict under load, all threads (/proc)", ms(verdict)], ["  beyond the stages: HTTP, gRPC, storage, events, logs, GC", ms(verdict - staged)]);
+    }
+    rows.push(["load generator (this process)", ms((api.cpu.client * 1e3) / api.latencies.length)]);
+    printTable(rows);
+    print();
     print(`  peak RSS       ${peakRss()} (this process)`);
   } finally {
     await instance?.stop();
