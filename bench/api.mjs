@@ -13,14 +13,15 @@
 // Load: 10 distinct payloads of 40 files of ~10 KB (the generator of bench:engine), sent by 2
 // concurrent clients (node:http, kept-alive connections, bodies encoded once) for 15 seconds or
 // 200 requests, after one warm-up request per payload (which also compiles the organization's
-// engine).
+// engine). Both sides run the organization's enabled built-in policies with its settings (an
+// organization this script creates gets the API-key rules switched on, as in bench:engine);
+// requests name those policies, so custom ones do not run.
 //
 // CPU time per request: the instance's (all its threads, from /proc, when this script started
 // it) and this process's under the load; and, measured here on one thread, the stages every
-// request's file contents pass through (JSON parse, validation, protobuf encode and decode,
-// matching). The difference is what HTTP, gRPC, storage, events, logs and GC cost. Both sides run the organization's enabled
-// built-in policies with its settings (an organization this script creates gets the API-key
-// rules switched on, as in bench:engine); requests name those policies, so custom ones do not run.
+// request's file contents pass through (JSON parse, validation, the gateway's mapping and
+// protobuf encode, protobuf decode, matching). The difference is what HTTP, gRPC, storage,
+// events, logs and GC cost.
 import { Buffer } from "node:buffer";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -74,11 +75,13 @@ async function call(base, key, method, path, body) {
       throw new Error(`${method} ${base}${path}: ${err.cause?.message ?? err.message}`);
     });
   const text = await res.text();
-  if (!res.ok) {
-    const hint = res.status === 429 ? " (the organization's rate limits are too low for this load: raise them with PATCH /v1/organizations/{id})" : "";
-    throw new Error(`${method} ${path}: HTTP ${res.status}${hint}\n${text}`);
-  }
+  if (!res.ok) throw httpError(method, path, res.status, text);
   return text ? JSON.parse(text) : undefined;
+}
+
+function httpError(method, path, status, text) {
+  const hint = status === 429 ? " (the organization's rate limits are too low for this load: raise them with PATCH /v1/organizations/{id})" : "";
+  return new Error(`${method} ${path}: HTTP ${status}${hint}\n${text}`);
 }
 
 /** Starts Verdict all-in-one and resolves once it listens, with its URL and operator key. */
@@ -148,11 +151,12 @@ async function organizationPolicies(url, key) {
 }
 
 /**
- * One POST of a pre-encoded body over a kept-alive connection: the load generator shares the
- * machine's cores with the instance, so it does as little as it can (no per-request JSON or
- * UTF-8 encoding, no fetch streams). Resolves with the status and the response text.
+ * POST /v1/evaluations with a pre-encoded body over a kept-alive connection: the load generator
+ * shares the machine's cores with the instance, so it does as little as it can (no per-request
+ * JSON or UTF-8 encoding, no fetch streams). Resolves with the response text of a 201.
  */
-function post(agent, url, key, path, body) {
+function evaluate(agent, url, key, body) {
+  const path = "/v1/evaluations";
   return new Promise((resolve, reject) => {
     const req = request(`${url}${path}`, {
       method: "POST",
@@ -164,7 +168,11 @@ function post(agent, url, key, path, body) {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
       res.on("error", reject);
-      res.on("end", () => resolve({ status: res.statusCode, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () => {
+        const text = Buffer.concat(chunks).toString("utf8");
+        if (res.statusCode === 201) resolve(text);
+        else reject(httpError("POST", path, res.statusCode, text));
+      });
     });
     req.end(body);
   });
@@ -173,7 +181,8 @@ function post(agent, url, key, path, body) {
 /** CPU seconds (user + system) a process used so far, from /proc; undefined where there is none. */
 function processCpuSeconds(pid) {
   try {
-    // Fields 14 and 15 (utime, stime) in clock ticks, counted after the command name's ")".
+    // Fields 14 and 15 (utime, stime) in clock ticks (USER_HZ: 100 on Linux), counted after the
+    // command name's ")".
     const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
@@ -182,8 +191,7 @@ function processCpuSeconds(pid) {
 }
 
 /** Sends the payloads round-robin from CONCURRENCY clients until the time or request budget ends. */
-async function load(url, key, payloads, instancePid) {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+async function load(agent, url, key, payloads, instancePid) {
   const latencies = [];
   let bytes = 0;
   let sent = 0;
@@ -194,17 +202,12 @@ async function load(url, key, payloads, instancePid) {
     while (sent < MAX_REQUESTS && performance.now() < deadline) {
       const payload = payloads[sent++ % payloads.length];
       const t = performance.now();
-      const res = await post(agent, url, key, "/v1/evaluations", payload.body);
-      if (res.status !== 201) throw new Error(`POST /v1/evaluations: HTTP ${res.status}\n${res.text}`);
+      await evaluate(agent, url, key, payload.body);
       latencies.push(performance.now() - t);
       bytes += payload.bytes;
     }
   };
-  try {
-    await Promise.all(Array.from({ length: CONCURRENCY }, client));
-  } finally {
-    agent.destroy();
-  }
+  await Promise.all(Array.from({ length: CONCURRENCY }, client));
   const seconds = (performance.now() - start) / 1e3;
   const clientCpu = process.cpuUsage(cpuBefore.client);
   const instanceCpu = cpuBefore.instance === undefined ? undefined : processCpuSeconds(instancePid) - cpuBefore.instance;
@@ -229,19 +232,25 @@ async function main() {
 
     const payloads = Array.from({ length: PAYLOADS }, (_, i) => {
       const files = generateFiles({ count: FILES_PER_PAYLOAD, size: FILE_BYTES, seed: 1000 + i });
-      const json = JSON.stringify({
+      const create = {
         repository: "bench/api",
         ref: `bench-${i}`,
         policies: ids,
         files: files.map((f) => ({ path: f.path, status: "modified", content: f.content.toString("utf8") })),
-      });
-      return { files, json, body: Buffer.from(json, "utf8"), bytes: files.reduce((n, f) => n + f.content.length, 0) };
+      };
+      return { files, body: Buffer.from(JSON.stringify(create), "utf8"), bytes: files.reduce((n, f) => n + f.content.length, 0) };
     });
 
     // Warm-up, one request per payload; their summaries are the API's findings per pass.
+    const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
     let apiFindings = 0;
-    for (const p of payloads) apiFindings += (await call(url, key, "POST", "/v1/evaluations", p.json)).summary.total_violations;
-    const api = await load(url, key, payloads, instance?.pid);
+    let api;
+    try {
+      for (const p of payloads) apiFindings += JSON.parse(await evaluate(agent, url, key, p.body)).summary.total_violations;
+      api = await load(agent, url, key, payloads, instance?.pid);
+    } finally {
+      agent.destroy();
+    }
 
     // The engine alone, in this process, on the same files. A timed run is ENGINE_PASSES passes
     // over all the payloads, long enough not to be lost in timer and scheduling noise.
@@ -259,25 +268,19 @@ async function main() {
     // process, on the same payloads: each stage the gateway and the evaluation service run on the
     // file contents. What Verdict spends per request beyond these is the rest of the path.
     const { CreateEvaluationSchema } = await importBuilt("services/gateway/dist/http/schemas.js");
+    const { createEvaluationRequest } = await importBuilt("services/gateway/dist/routes/evaluations.js");
     const { evaluationV1 } = await importBuilt("libs/proto/dist/index.js");
     const rpc = evaluationV1.EvaluationServiceService.createEvaluation;
-    const parsed = payloads.map((p) => JSON.parse(p.body.toString("utf8")));
+    const parsed = payloads.map((p) => CreateEvaluationSchema.parse(JSON.parse(p.body.toString("utf8"))));
     const stagePerRequest = (fn) => (warmMedian(() => {
       for (let i = 0; i < ENGINE_PASSES; i++) payloads.forEach((p, j) => fn(p, j));
     }).seconds * 1e3) / (ENGINE_PASSES * PAYLOADS);
-    const message = (body) => ({
-      organization_id: "org_bench",
-      repository: body.repository,
-      ref: body.ref,
-      base_ref: "",
-      files: body.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, "utf8"), status: f.status })),
-      policies: body.policies,
-    });
-    const encoded = parsed.map((b) => rpc.requestSerialize(message(b)));
+    const encode = (body) => rpc.requestSerialize(createEvaluationRequest("org_bench", body));
+    const encoded = parsed.map(encode);
     const stages = [
       ["JSON: UTF-8 decode and parse of the body", stagePerRequest((p) => JSON.parse(p.body.toString("utf8")))],
       ["request schema validation (zod)", stagePerRequest((_, j) => CreateEvaluationSchema.parse(parsed[j]))],
-      ["file contents to bytes, protobuf encode", stagePerRequest((_, j) => rpc.requestSerialize(message(parsed[j])))],
+      ["file contents to bytes, protobuf encode", stagePerRequest((_, j) => encode(parsed[j]))],
       ["protobuf decode", stagePerRequest((_, j) => rpc.requestDeserialize(encoded[j]))],
       ["engine (matching)", (inProcess.seconds * 1e3) / (ENGINE_PASSES * PAYLOADS)],
     ];

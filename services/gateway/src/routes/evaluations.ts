@@ -1,9 +1,23 @@
+import type { z } from "zod";
+import type { evaluationV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
 import { evaluationJson } from "../http/mappers.js";
 import { CreateEvaluationSchema, EvaluationListSchema, EvaluationSchema, IdParam, ListEvaluationsQuery } from "../http/schemas.js";
 import { noContent } from "./common.js";
 
 const Params = IdParam("evaluation_id", "eval");
+
+/** A validated create request as the evaluation service receives it (bench:api measures this too). */
+export function createEvaluationRequest(organizationId: string, body: z.infer<typeof CreateEvaluationSchema>): evaluationV1.CreateEvaluationRequest {
+  return {
+    organization_id: organizationId,
+    repository: body.repository,
+    ref: body.ref,
+    base_ref: body.base_ref ?? "",
+    files: body.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, "utf8"), status: f.status })),
+    policies: body.policies ?? [],
+  };
+}
 
 export const evaluationRoutes = [
   route({
@@ -21,14 +35,7 @@ export const evaluationRoutes = [
       202: { description: "A large change, queued: status pending until a worker finishes it (poll GET, or use webhooks)", schema: EvaluationSchema },
     },
     handler: async ({ body, principal, clients }) => {
-      const res = await clients.evaluation.createEvaluation({
-        organization_id: principal!.organizationId,
-        repository: body.repository,
-        ref: body.ref,
-        base_ref: body.base_ref ?? "",
-        files: body.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, "utf8"), status: f.status })),
-        policies: body.policies ?? [],
-      });
+      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body));
       const evaluation = evaluationJson(res.evaluation!);
       return evaluation.status === "pending"
         ? { status: 202, body: evaluation, headers: { Location: `/v1/evaluations/${evaluation.id}` } }
