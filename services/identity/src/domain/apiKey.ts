@@ -3,27 +3,18 @@
 // of the key is ever stored.
 import { createHash, randomInt } from "node:crypto";
 import { BlockList, isIP } from "node:net";
-import { crc32 } from "node:zlib";
+import { BASE62_ALPHABET as BASE62, base62, crc32Base62 } from "@verdict/kit";
 
 export const KEY_PREFIX = "vdt";
 export const ENVIRONMENTS = ["prod", "test"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
-const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KEY_RE = /^vdt_key_(prod|test)_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
 
-export function base62(n: number, width: number): string {
-  let out = "";
-  let v = n;
-  for (let i = 0; i < width; i++) {
-    out = BASE62[v % 62] + out;
-    v = Math.floor(v / 62);
-  }
-  return out;
-}
+export { base62 };
 
 export function checksum(random: string): string {
-  return base62(crc32(Buffer.from(random, "ascii")) >>> 0, 6);
+  return crc32Base62(random);
 }
 
 export function generateKey(environment: Environment): string {
