@@ -39,8 +39,10 @@ export const kubernetesSecurity: BuiltinPolicy = {
       id: "k8s-run-as-non-root-false",
       type: "regex",
       value: String.raw`${KEY}runAsNonRoot[ \t]*:[ \t]*["']?false\b`,
-      message: "runAsNonRoot: false allows the container to run as root",
+      message: "runAsNonRoot: false without a non-zero runAsUser lets the container run as root",
       paths: paths("yaml"),
+      // A non-zero runAsUser beside it already keeps the container off root.
+      checks: ["yaml-no-non-root-user"],
     },
     {
       id: "k8s-allow-privilege-escalation",

@@ -28,6 +28,8 @@ export const sqlInjection: BuiltinPolicy = {
       value: String.raw`(?i)["'\x60]\s*(?:select\b[^\n]*?\bfrom\b|insert\s+into\b|update\s+[\w.\x60"\[\]]+\s+set\b|delete\s+from\b)[^\n]*?["'\x60]\s*(?:\+\s*[$A-Za-z_(]|\.\s*\$)`,
       message: "SQL statement built by string concatenation",
       paths: paths("code"),
+      // Go: a constant concatenated in (const table = "users") is no injection.
+      checks: ["go-splices-variable"],
     },
     {
       id: "python-sql-format",
@@ -47,8 +49,20 @@ export const sqlInjection: BuiltinPolicy = {
       id: "go-sql-sprintf",
       type: "regex",
       value: String.raw`\bfmt\.Sprintf\s*\(\s*(?:"\s*${sqlStart(String.raw`"\n`)}[^"\n]*%[svq]|\x60\s*${sqlStart("\\x60")}[^\x60]*%[svq])`,
-      message: "SQL query built with fmt.Sprintf instead of placeholders",
+      message: "SQL query built with fmt.Sprintf from variables instead of placeholders",
       paths: paths("go"),
+      // Constants and identifiers quoted with pq.QuoteIdentifier/QuoteLiteral are no injection.
+      checks: ["go-splices-variable"],
+    },
+    {
+      id: "go-sql-append",
+      type: "regex",
+      // query += x, query = query + x: a variable appended to a SQL string being built up.
+      value: String.raw`(?i)\b(\w*(?:query|sql|stmt|statement))\s*(?:\+=|=\s*\w*(?:query|sql|stmt|statement)\s*\+)\s*(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?|"[^"\n]*"\s*\+\s*[A-Za-z_])`,
+      message: "Variable appended to a SQL query string instead of passed as a placeholder argument",
+      paths: paths("go"),
+      file_requires: [String.raw`(?i)"[^"\n]*\b(?:select\b[^"\n]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`],
+      checks: ["go-splices-variable"],
     },
     {
       id: "java-sql-concatenation",
