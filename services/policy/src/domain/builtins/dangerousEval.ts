@@ -20,8 +20,10 @@ export const dangerousEval: BuiltinPolicy = {
     {
       id: "js-eval",
       type: "regex",
-      value: String.raw`\beval\s*\(`,
-      message: "Use of eval() executes arbitrary code",
+      // A constant string (eval("1 + 1")) runs nothing an attacker wrote; a name, a template with
+      // ${…} or a concatenation may.
+      value: String.raw`(?:^|[^.\w$]|\b(?:window|globalThis|self|global)\.)eval\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*(?:[)+,.\[(]|$)|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`,
+      message: "eval() runs code built at run time: whoever controls the value runs code in the page or process",
       paths: paths("web"),
     },
     {

@@ -20,6 +20,13 @@ export const insecureRandomness: BuiltinPolicy = {
   ],
   patterns: [
     {
+      id: "js-pseudo-random-bytes",
+      type: "regex",
+      value: String.raw`\bpseudoRandomBytes\b`,
+      message: "crypto.pseudoRandomBytes is not cryptographically secure (deprecated); use crypto.randomBytes",
+      paths: paths("js"),
+    },
+    {
       id: "js-insecure-random-secret",
       type: "regex",
       value: String.raw`${SECRET_NAME}[^\n]*\bMath\.random\s*\(`,

@@ -5,6 +5,10 @@ import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, 
 const sqlStart = (quote: string) =>
   String.raw`(?i:select\s[^${quote}]*?\bfrom\b|insert\s+into\b|update\s+[\w."\[\]]+\s+set\b|delete\s+from\b|(?:replace|merge)\s+into\b|with\s+\w+\s+as\s*\()`;
 
+// Python string formatting applied right after a literal: % (not a binding tuple passed as an
+// argument), .format(), .replace(x, value).
+const PY_FORMAT = String.raw`(?:%\s*[\w(\[{"']|\.format\s*\(|\.replace\s*\([^,\n]*,\s*[A-Za-z_])`;
+
 export const sqlInjection: BuiltinPolicy = {
   id: "sql-injection",
   name: "SQL injection",
@@ -34,9 +38,22 @@ export const sqlInjection: BuiltinPolicy = {
     {
       id: "python-sql-format",
       type: "regex",
-      value: String.raw`(?:\.(?:execute|executemany|executescript|raw|exec_driver_sql)|\btext)\s*\(\s*(?:[rRbBuU]?[fF][rR]?"{3}[^"]*\{|[rRbBuU]?[fF][rR]?'{3}[^']*\{|[rRbBuU]?[fF][rR]?"[^"\n]*\{[^}\n]*\}|[rRbBuU]?[fF][rR]?'[^'\n]*\{[^}\n]*\}|["'][^"'\n]*["']\s*(?:%\s*[\w(\[{]|\.format\s*\(|\+\s*[A-Za-z_]))`,
-      message: "SQL query formatted with an f-string, % or .format() instead of bound parameters",
+      // A SQL statement in a string literal formatted with values (f-string, %, .format(),
+      // .replace()), wherever it is built, or any f-string passed to execute(). Concatenation is
+      // sql-string-concatenation's; "… %s", (params) is binding, not formatting.
+      value: String.raw`(?:^|[^\w"'])(?:[rRbBuU]?[fF][rR]?"{3}\s*${sqlStart('"')}[^"]*?\{|[rRbBuU]?[fF][rR]?'{3}\s*${sqlStart("'")}[^']*?\{|[rRbBuU]?[fF][rR]?"\s*${sqlStart('"\\n')}[^"\n]*\{[^}\n]*\}|[rRbBuU]?[fF][rR]?'\s*${sqlStart("'\\n")}[^'\n]*\{[^}\n]*\}|[rRbBuU]?"{3}\s*${sqlStart('"')}(?:[^"]|"[^"]|""[^"])*?"{3}\s*${PY_FORMAT}|[rRbBuU]?"\s*${sqlStart('"\\n')}[^"\n]*"\s*${PY_FORMAT}|[rRbBuU]?'\s*${sqlStart("'\\n")}[^'\n]*'\s*${PY_FORMAT})|\.(?:execute|executemany|executescript|raw|exec_driver_sql)\s*\(\s*[rRbBuU]?[fF][rR]?["']`,
+      message: "SQL statement formatted with values (f-string, %, .format()) instead of bound parameters",
       paths: paths("python"),
+    },
+    {
+      id: "python-django-raw-sql",
+      type: "regex",
+      // RawSQL(…) or QuerySet.extra(select=/where=/tables=…) given SQL from a variable or a
+      // formatted literal: Django cannot escape SQL it is handed whole.
+      value: String.raw`\bRawSQL\s*\((?:[^()]|\([^()]*\))*?(?:\bsql\s*=\s*)?(?:\(\s*)?(?:[A-Za-z_]\w*\s*[,)]|["'][^"'\n]*["']\s*${PY_FORMAT}|[fF]["'])|\.extra\s*\((?:[^()]|\([^()]*\))*?(?:\b(?:select|where|tables)\s*=\s*\[?\s*[A-Za-z_]\w*\s*[\],)]|:\s*[A-Za-z_]\w*\s*\}|["'][^"'\n]*["']\s*${PY_FORMAT}|\bdict\s*\()`,
+      message: "Django RawSQL/extra() given SQL built from variables or formatting; Django cannot escape it",
+      paths: paths("python"),
+      match_allowlist: [String.raw`\bRawSQL\s*\(\s*(?:sql\s*=\s*)?["'][^"'\n]*["']\s*,\s*\[?\s*[A-Za-z_]\w*\s*[,)]$`],
     },
     {
       id: "js-sql-template-literal",

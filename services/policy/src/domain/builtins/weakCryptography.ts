@@ -112,6 +112,13 @@ export const weakCryptography: BuiltinPolicy = {
       paths: paths("python"),
     },
     {
+      id: "dotnet-ecb-mode",
+      type: "regex",
+      value: String.raw`\bCipherMode\.ECB\b|\.(?:Encrypt|Decrypt)Ecb\s*\(`,
+      message: "ECB mode encrypts equal blocks to equal ciphertext and leaks patterns",
+      paths: [String.raw`(?i)\.(?:cs|vb|fs)$`],
+    },
+    {
       id: "python-ecb-mode",
       type: "regex",
       value: String.raw`\bMODE_ECB\b|\bmodes\.ECB\s*\(`,

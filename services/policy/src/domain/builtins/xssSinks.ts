@@ -39,6 +39,14 @@ export const xssSinks: BuiltinPolicy = {
       allowlist: [SANITIZED],
     },
     {
+      id: "template-escaping-disabled",
+      type: "regex",
+      // Mustache/Handlebars/Select2 escaping switched off for everything a template renders.
+      value: String.raw`\.escapeMarkup\s*=\s*false\b|\bnoEscape\s*:\s*true\b|\bMustache\.escape\s*=\s*(?:function\s*\(\s*(\w+)\s*\)\s*\{\s*return\s+\w+\s*;?\s*\}|\(?\s*\w+\s*\)?\s*=>\s*\w+\b)`,
+      message: "HTML escaping of template output is switched off for every value",
+      paths: paths("web"),
+    },
+    {
       id: "js-document-write",
       type: "regex",
       value: String.raw`\bdocument\.write(?:ln)?\s*\(`,
