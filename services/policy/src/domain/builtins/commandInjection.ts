@@ -1,13 +1,10 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
 const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
 // The start of an argument that is not a constant: a template with ${…}, a string literal that is
 // concatenated, or a name that is not UPPER_CASE (constants are, by convention).
 const NOT_CONSTANT = String.raw`(?:\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+|[A-Za-z_$][\w$.]*\s*\+|[a-z_$][\w$.]*|[A-Z][\w$.]*[a-z][\w$.]*)`;
-// A Python argument that is not a plain string literal: a name, an f-string, or a literal that is
-// formatted or concatenated.
-const PY_NOT_CONSTANT = String.raw`(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*[,)+%]|[A-Za-z_][\w.]*\s*\(|[rRbBuU]?[fF][rR]?["']|["'][^"'\n]*["']\s*(?:%|\+|\.format\s*\())`;
 // Where Go programs read input an attacker may control: the command line, the environment, an
 // HTTP request.
 const GO_UNTRUSTED = String.raw`\bos\.(?:Args|Getenv|LookupEnv)\b|\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(|\bmux\.Vars\(|\.(?:Param|Query|PostForm)\(\s*"|\bbufio\.NewReader\(\s*os\.Stdin`;
@@ -67,7 +64,7 @@ export const commandInjection: BuiltinPolicy = {
       type: "regex",
       // subprocess with a command that is not a plain literal (a variable, an f-string, a
       // formatted or concatenated string) and any true shell= value (True, 1, 'True', a name…).
-      value: String.raw`\bsubprocess\.(?:run|call|check_call|check_output|Popen)\s*\(\s*${PY_NOT_CONSTANT}${ARGS}\bshell\s*=\s*[^,)\s][^,)\n]*\s*[,)]`,
+      value: String.raw`\bsubprocess\.(?:run|call|check_call|check_output|Popen)\s*\(\s*${PY_DYNAMIC_ARG}${ARGS}\bshell\s*=\s*[^,)\s][^,)\n]*\s*[,)]`,
       message: "subprocess runs a command built from variables through a shell (shell=True)",
       paths: paths("python"),
       // shell= values that are false: no shell.
@@ -77,7 +74,7 @@ export const commandInjection: BuiltinPolicy = {
       id: "python-shell-helpers",
       type: "regex",
       // Helpers that always run their string through a shell.
-      value: String.raw`\b(?:subprocess\.(?:getoutput|getstatusoutput)|commands\.(?:getoutput|getstatusoutput)|popen2\.(?:popen[234]|Popen[34]))\s*\(\s*${PY_NOT_CONSTANT}`,
+      value: String.raw`\b(?:subprocess\.(?:getoutput|getstatusoutput)|commands\.(?:getoutput|getstatusoutput)|popen2\.(?:popen[234]|Popen[34]))\s*\(\s*${PY_DYNAMIC_ARG}`,
       message: "A shell helper (getoutput, popen) runs a command built from variables",
       paths: paths("python"),
     },

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 export const dangerousEval: BuiltinPolicy = {
   id: "dangerous-eval",
@@ -43,10 +43,11 @@ export const dangerousEval: BuiltinPolicy = {
     {
       id: "python-eval-exec",
       type: "regex",
-      // Not methods (`model.eval()`, `cursor.exec(...)`) and not calls without an argument.
-      value: String.raw`(?:^|[^.\w])(?:eval|exec)\s*\(\s*[^)\s]`,
-      message: "eval()/exec() executes arbitrary Python code",
+      // Not methods (`model.eval()`, `cursor.exec(...)`), not definitions, and not constants.
+      value: String.raw`(?:^|[^.\w])(?:eval|exec)\s*\(\s*${PY_DYNAMIC_ARG}`,
+      message: "eval()/exec() runs Python code built at run time",
       paths: paths("python"),
+      line_allowlist: [String.raw`^\s*(?:async\s+)?def\s`],
     },
     {
       id: "php-eval",

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
@@ -85,7 +85,7 @@ export const xssSinks: BuiltinPolicy = {
     {
       id: "python-mark-safe",
       type: "regex",
-      value: String.raw`\b(?:mark_safe|Markup|SafeString)\s*\(\s*(?:[A-Za-z_]|["'][^"'\n]*["']\s*(?:%|\+|\.format\s*\())`,
+      value: String.raw`\b(?:mark_safe|Markup|Safe(?:String|Text|Unicode|Bytes))\s*\(\s*${PY_DYNAMIC_ARG}`,
       message: "mark_safe/Markup of a dynamic value disables template escaping",
       paths: paths("python"),
     },
