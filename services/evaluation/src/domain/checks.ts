@@ -57,6 +57,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "yaml-no-non-root-user": yamlNoNonRootUser,
   "js-child-process-receiver": jsChildProcessReceiver,
   "go-splices-variable": goSplicesVariable,
+  "python-weak-cipher-module": pythonWeakCipherModule,
 };
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */
@@ -153,12 +154,12 @@ function jsChildProcessReceiver(input: CheckInput): boolean {
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return false;
   let names = bindingCache.get(input.content);
   if (!names) bindingCache.set(input.content, (names = new Map()));
-  let bound = names.get(name);
+  let bound = names.get(`js-child-process:${name}`);
   if (bound === undefined) {
     const text = input.content.toString("utf8");
     const module = String.raw`["'](?:node:)?child_process["']`;
     bound = new RegExp(String.raw`(?:\b(?:const|let|var)\s+${name.replace(/\$/g, "\\$")}\s*=\s*(?:\w+\.\w+\()?require\(\s*${module}|\bimport\s+(?:\*\s+as\s+)?${name.replace(/\$/g, "\\$")}\s+from\s+${module})`).test(text);
-    names.set(name, bound);
+    names.set(`js-child-process:${name}`, bound);
   }
   return bound;
 }
@@ -195,4 +196,25 @@ function goSplicesVariable(input: CheckInput): boolean {
     const constant = new RegExp(String.raw`(?:\bconst\s+${name}\b|^[ \t]*(?:var[ \t]+)?${name}[ \t]+(?:[A-Za-z_]\w*[ \t]+)?${literal})`, "m");
     return !constant.test(text);
   });
+}
+
+/**
+ * The receiver of `alias.new(…)` (the rule's capture group) is a weak PyCrypto/PyCryptodome
+ * cipher module, by name or imported under another one
+ * (`from Crypto.Cipher import ARC4 as rc4`).
+ */
+function pythonWeakCipherModule(input: CheckInput): boolean {
+  const name = input.secret;
+  if (/^(?:DES3?|ARC[24]|Blowfish|CAST|XOR)$/.test(name)) return true;
+  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  let names = bindingCache.get(input.content);
+  if (!names) bindingCache.set(input.content, (names = new Map()));
+  const key = `py-weak-cipher:${name}`;
+  let bound = names.get(key);
+  if (bound === undefined) {
+    const imported = new RegExp(String.raw`\bimport\s+(?:[\w\s,]*,\s*)?(?:DES3?|ARC[24]|Blowfish|CAST|XOR)\s+as\s+${name}\b|\bimport\s+Crypto(?:dome)?\.Cipher\.(?:DES3?|ARC[24]|Blowfish|CAST|XOR)\s+as\s+${name}\b`);
+    bound = imported.test(input.content.toString("utf8"));
+    names.set(key, bound);
+  }
+  return bound;
 }

@@ -107,9 +107,20 @@ export const weakCryptography: BuiltinPolicy = {
     {
       id: "python-weak-cipher",
       type: "regex",
-      value: String.raw`\b(?:DES|DES3|ARC2|ARC4|Blowfish|CAST|XOR)\.new\s*\(|\balgorithms\.(?:TripleDES|ARC4|Blowfish|IDEA|CAST5|SEED)\s*\(`,
-      message: "Weak cipher (DES, 3DES, RC2, RC4, Blowfish, CAST, IDEA)",
+      value: String.raw`\balgorithms\.(?:TripleDES|ARC4|Blowfish|IDEA|CAST5|SEED)\s*\(`,
+      message: "Weak cipher (3DES, RC4, Blowfish, IDEA, CAST5, SEED)",
       paths: paths("python"),
+    },
+    {
+      id: "python-weak-cipher-module",
+      type: "regex",
+      // DES.new(…), or the module under an alias (checked against the file's imports).
+      value: String.raw`\b([A-Za-z_]\w*)\.new\s*\(`,
+      message: "Weak cipher (DES, 3DES, RC2, RC4, Blowfish, CAST, XOR)",
+      redact_group: 1,
+      keywords: ["des", "arc2", "arc4", "blowfish", "cast", "xor"],
+      paths: paths("python"),
+      checks: ["python-weak-cipher-module"],
     },
     {
       id: "dotnet-ecb-mode",
@@ -121,7 +132,7 @@ export const weakCryptography: BuiltinPolicy = {
     {
       id: "python-ecb-mode",
       type: "regex",
-      value: String.raw`\bMODE_ECB\b|\bmodes\.ECB\s*\(`,
+      value: String.raw`\bMODE_ECB\b|\bmodes\.ECB\s*\(|(?:^|[^\w.])ECB\s*\(`,
       message: "ECB mode leaks patterns of the plaintext",
       paths: paths("python"),
     },
