@@ -88,3 +88,12 @@ describe("python-weak-cipher-module", () => {
     expect(check("python-weak-cipher-module")(at(file, "AES.new(k)", "AES"))).toBe(false);
   });
 });
+
+describe("not-member-call", () => {
+  it("rejects a method of another object, accepts plain and global calls", () => {
+    const file = "model.eval(x); eval(y); window.eval(z);";
+    expect(check("not-member-call")(at(file, "eval(x)"))).toBe(false);
+    expect(check("not-member-call")(at(file, "eval(y)"))).toBe(true);
+    expect(check("not-member-call")(at(file, "eval(z)"))).toBe(true);
+  });
+});

@@ -58,6 +58,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "js-child-process-receiver": jsChildProcessReceiver,
   "go-splices-variable": goSplicesVariable,
   "python-weak-cipher-module": pythonWeakCipherModule,
+  "not-member-call": notMemberCall,
 };
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */
@@ -217,4 +218,14 @@ function pythonWeakCipherModule(input: CheckInput): boolean {
     names.set(key, bound);
   }
   return bound;
+}
+
+/**
+ * The match is a plain call, not a method of some object (`model.eval()`, `re.exec(s)`): the
+ * byte before it is no `.`, unless the object is the global one (`window.eval`).
+ */
+function notMemberCall(input: CheckInput): boolean {
+  if (input.start === 0 || input.content[input.start - 1] !== 0x2e) return true;
+  const before = input.content.toString("latin1", Math.max(0, input.start - 12), input.start - 1);
+  return /(?:^|[^\w$])(?:window|globalThis|self|global)$/.test(before);
 }

@@ -30,11 +30,12 @@ export const commandInjection: BuiltinPolicy = {
       type: "regex",
       // exec/execSync of child_process (a shell runs the string) with anything but a constant: a
       // template with ${…}, a concatenation, or a variable (UPPER_CASE names are constants).
-      value: String.raw`(?:^|[^.\w$])(?:child_?process\.|childProcess\.|require\(\s*["'](?:node:)?child_process["']\s*\)\.)?(?:exec|execSync)\s*\(\s*${NOT_CONSTANT}`,
+      value: String.raw`\b(?:child_?process\.|childProcess\.|require\(\s*["'](?:node:)?child_process["']\s*\)\.)?(?:exec|execSync)\s*\(\s*${NOT_CONSTANT}`,
       message: "child_process.exec runs a command built from variables through a shell",
       keywords: ["child_process"],
       paths: paths("js"),
       // A bare exec( is child_process's only where the file takes exec from it.
+      checks: ["not-member-call"],
       file_requires: [
         String.raw`\{[^}]*\bexec(?:Sync)?\b[^}]*\}\s*(?:=\s*require\(|from)\s*["'](?:node:)?child_process["']`,
         String.raw`\b(?:child_?process|childProcess)\.exec|["'](?:node:)?child_process["']\s*\)\.exec`,

@@ -22,9 +22,11 @@ export const dangerousEval: BuiltinPolicy = {
       type: "regex",
       // A constant string (eval("1 + 1")) runs nothing an attacker wrote; a name, a template with
       // ${…} or a concatenation may.
-      value: String.raw`(?:^|[^.\w$]|\b(?:window|globalThis|self|global)\.)eval\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*(?:[)+,.\[(]|$)|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`,
+      value: String.raw`\beval\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*(?:[)+,.\[(]|$)|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`,
       message: "eval() runs code built at run time: whoever controls the value runs code in the page or process",
       paths: paths("web"),
+      // Not a method of another object (`knex.eval(…)`); window.eval is the global one.
+      checks: ["not-member-call"],
     },
     {
       id: "js-new-function",
@@ -44,10 +46,11 @@ export const dangerousEval: BuiltinPolicy = {
       id: "python-eval-exec",
       type: "regex",
       // Not methods (`model.eval()`, `cursor.exec(...)`), not definitions, and not constants.
-      value: String.raw`(?:^|[^.\w])(?:eval|exec)\s*\(\s*${PY_DYNAMIC_ARG}`,
+      value: String.raw`\b(?:eval|exec)\s*\(\s*${PY_DYNAMIC_ARG}`,
       message: "eval()/exec() runs Python code built at run time",
       paths: paths("python"),
       line_allowlist: [String.raw`^\s*(?:async\s+)?def\s`],
+      checks: ["not-member-call"],
     },
     {
       id: "php-eval",
