@@ -4,7 +4,7 @@ export const dangerousEval: BuiltinPolicy = {
   id: "dangerous-eval",
   name: "Dangerous dynamic code execution",
   description:
-    "Detects code that executes strings as code: eval() and new Function() and string timers in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), and script engines in Java.",
+    "Detects code that executes strings built at run time as code (constant strings are not reported): eval() and new Function() and string timers in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), and script engines in Java.",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,

@@ -6,7 +6,7 @@ export const dockerfileSecurity: BuiltinPolicy = {
   id: "dockerfile-security",
   name: "Dockerfile security",
   description:
-    "Detects risky container build instructions: running as root (USER root), base images that are unpinned (:latest or no tag), ADD of remote URLs, piping downloaded scripts into a shell, secrets baked into ENV/ARG, and privileged containers or insecure builds.",
+    "Detects risky container build instructions: running as root (USER root as the final stage's last USER), base images that are unpinned (:latest or no tag; earlier build stages are not images), ADD of remote URLs, piping downloaded scripts into a shell, secrets baked into ENV/ARG, and privileged containers or insecure builds.",
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,

@@ -4,7 +4,7 @@ export const unsafeDeserialization: BuiltinPolicy = {
   id: "unsafe-deserialization",
   name: "Unsafe deserialization",
   description:
-    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load (Ruby) and node-serialize (Node.js).",
+    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle, marshal, shelve, jsonpickle, torch.load without weights_only=True and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load (Ruby) and node-serialize (Node.js).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,

@@ -9,7 +9,7 @@ export const weakCryptography: BuiltinPolicy = {
   id: "weak-cryptography",
   name: "Weak cryptography",
   description:
-    "Detects broken or unsuitable cryptography: MD5/SHA-1 used to hash passwords, weak digests in Java, and weak ciphers or ECB mode (DES, 3DES, RC2, RC4, Blowfish, AES/ECB, Node's deprecated createCipher) in JavaScript, Java, Python, Go, PHP and Ruby.",
+    "Detects broken or unsuitable cryptography: MD5/SHA-1 used to hash passwords, weak digests in Java, and weak ciphers or ECB mode (DES, 3DES, RC2, RC4, Blowfish, AES/ECB, Node's deprecated createCipher) in JavaScript, Java, Python (also under import aliases), Go, PHP, Ruby and .NET. MD5/SHA-1 used for checksums is not reported: only for passwords.",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
