@@ -172,11 +172,17 @@ function restOfLine(input: CheckInput): string {
 }
 
 /**
- * In Go files, some value spliced into the statement on the match's line is not a constant: a name that is
- * not declared `const NAME = …` (or `NAME [type] = "…"` in a const or var block) in the file, or
- * not wrapped in a quoting call (pq.QuoteIdentifier, QuoteLiteral). String literals, numbers and
- * the calls' own names are not values.
+ * In Go files, some value spliced into the statement on the match's line is not a constant: a call
+ * (other than a conversion or a number formatter), or a name that is not declared `const NAME = …`
+ * (or `NAME [type] = "…"` in a const or var block) in the file and not wrapped in a quoting call
+ * (pq.QuoteIdentifier, QuoteLiteral). String literals and numbers are not values.
  */
+// Calls whose result carries no outside data into a statement: conversions (their argument is read
+// on its own), lengths and number formatters, placeholder builders, and the formatting or
+// database calls that build or run the statement itself.
+const GO_CALLS_NOT_DATA =
+  /^(?:string|u?int(?:8|16|32|64)?|float(?:32|64)|byte|rune|len|cap|strconv\.(?:Itoa|FormatInt|FormatUint|FormatFloat|FormatBool|Quote)|strings\.Repeat|fmt\.(?:Sprintf|Sprint|Sprintln|Errorf)|\w+\.(?:Query|QueryRow|QueryContext|QueryRowContext|Exec|ExecContext|Prepare|PrepareContext|Raw|Select|Get|NamedQuery|NamedExec|MustExec))$/;
+
 function goSplicesVariable(input: CheckInput): boolean {
   // Other languages' constants look different: no opinion there.
   if (!/\.go$/i.test(input.path)) return true;
@@ -187,7 +193,9 @@ function goSplicesVariable(input: CheckInput): boolean {
   // What the statement assigns to (q :=, rows, err =) receives the value; it is not spliced in.
   const spliced = code.replace(/^\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*(?::=|\+=|=)/, "");
   const values = [...spliced.matchAll(/\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\b\s*(\()?/g)]
-    .filter((m) => !m[2] && !/^(?:true|false|nil|iota)$/.test(m[1]!))
+    // A call's result is data like any variable, except conversions (their argument is read
+    // on its own) and functions whose result cannot carry SQL (lengths, numbers).
+    .filter((m) => !/^(?:true|false|nil|iota)$/.test(m[1]!) && !(m[2] && GO_CALLS_NOT_DATA.test(m[1]!)))
     .map((m) => m[1]!);
   if (!values.length) return false;
   const text = input.content.toString("utf8");

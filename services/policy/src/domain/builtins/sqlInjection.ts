@@ -29,7 +29,7 @@ export const sqlInjection: BuiltinPolicy = {
       id: "sql-string-concatenation",
       type: "regex",
       // "SELECT … FROM … " + x (JS, Java, C#, Go, Python, Ruby) or "…" . $x (PHP).
-      value: String.raw`(?i)["'\x60]\s*(?:select\b[^\n]*?\bfrom\b|insert\s+into\b|update\s+[\w.\x60"\[\]]+\s+set\b|delete\s+from\b)[^\n]*?["'\x60]\s*(?:\+\s*[$A-Za-z_(]|\.\s*\$)`,
+      value: String.raw`(?i)["'\x60]\s*(?:select\b[^\n]*?\bfrom\b|insert\s+into\b|update\s+[\w.\x60"\[\]]+\s+set\b|delete\s+from\b)[^\n]*?["'\x60]\s*(?:\+\s*[$A-Za-z_(*]|\.\s*\$)`,
       message: "SQL statement built by string concatenation",
       paths: paths("code"),
       // Go: a constant concatenated in (const table = "users") is no injection.

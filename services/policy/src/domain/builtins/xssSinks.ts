@@ -47,6 +47,32 @@ export const xssSinks: BuiltinPolicy = {
       paths: paths("web"),
     },
     {
+      id: "python-jinja2-autoescape-off",
+      type: "regex",
+      // jinja2.Environment(autoescape=False): every template renders values unescaped. (Jinja's
+      // default is off too, but an Environment without the argument is often a text renderer.)
+      value: String.raw`\bEnvironment\s*\((?:[^()]|\([^()]*\))*\bautoescape\s*=\s*False\b`,
+      message: "Jinja2 Environment with autoescape=False renders every value unescaped",
+      paths: paths("python"),
+    },
+    {
+      id: "go-template-unescaped",
+      type: "regex",
+      // template.HTML/JS/URL(…) of a variable or concatenation marks it trusted: html/template
+      // then writes it unescaped.
+      value: String.raw`\btemplate\.(?:HTML|HTMLAttr|JS|JSStr|URL|CSS|Srcset)\s*\(\s*(?:[A-Za-z_][\w.]*\s*(?:[),+\[]|\()|"[^"\n]*"\s*\+)`,
+      message: "html/template's escaping bypassed: template.HTML/JS/URL of a value built at run time",
+      paths: paths("go"),
+    },
+    {
+      id: "go-html-response-format",
+      type: "regex",
+      // HTML markup formatted with values straight into an http.ResponseWriter.
+      value: String.raw`\bfmt\.Fprintf\s*\(\s*(?:w|rw|res|resp|writer|response)\s*,\s*"[^"\n]*<[A-Za-z][^"\n]*%[sv]`,
+      message: "HTML written to the response with fmt.Fprintf and unescaped values (use html/template)",
+      paths: paths("go"),
+    },
+    {
       id: "js-document-write",
       type: "regex",
       value: String.raw`\bdocument\.write(?:ln)?\s*\(`,
