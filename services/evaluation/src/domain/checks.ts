@@ -175,20 +175,23 @@ function restOfLine(input: CheckInput): string {
  * In Go files, some value spliced into the statement on the match's line is not a constant: a call
  * (other than a conversion or a number formatter), or a name that is not declared `const NAME = …`
  * (or `NAME [type] = "…"` in a const or var block) in the file and not wrapped in a quoting call
- * (pq.QuoteIdentifier, QuoteLiteral). String literals and numbers are not values.
+ * (pq.QuoteIdentifier, QuoteLiteral) or an HTML escaper (html.EscapeString). String literals and
+ * numbers are not values.
  */
 // Calls whose result carries no outside data into a statement: conversions (their argument is read
 // on its own), lengths and number formatters, placeholder builders, and the formatting or
 // database calls that build or run the statement itself.
 const GO_CALLS_NOT_DATA =
-  /^(?:string|u?int(?:8|16|32|64)?|float(?:32|64)|byte|rune|len|cap|strconv\.(?:Itoa|FormatInt|FormatUint|FormatFloat|FormatBool|Quote)|strings\.Repeat|fmt\.(?:Sprintf|Sprint|Sprintln|Errorf)|\w+\.(?:Query|QueryRow|QueryContext|QueryRowContext|Exec|ExecContext|Prepare|PrepareContext|Raw|Select|Get|NamedQuery|NamedExec|MustExec))$/;
+  /^(?:string|u?int(?:8|16|32|64)?|float(?:32|64)|byte|rune|template\.(?:HTML|HTMLAttr|JS|JSStr|URL|CSS|Srcset)|len|cap|strconv\.(?:Itoa|FormatInt|FormatUint|FormatFloat|FormatBool|Quote)|strings\.Repeat|fmt\.(?:Sprintf|Sprint|Sprintln|Errorf)|\w+\.(?:Query|QueryRow|QueryContext|QueryRowContext|Exec|ExecContext|Prepare|PrepareContext|Raw|Select|Get|NamedQuery|NamedExec|MustExec))$/;
 
 function goSplicesVariable(input: CheckInput): boolean {
   // Other languages' constants look different: no opinion there.
   if (!/\.go$/i.test(input.path)) return true;
   const code = restOfLine(input)
     .replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, '""')
-    .replace(/\b[\w.]*Quote(?:Identifier|Literal|Ident)\s*\([^()]*\)/g, '""')
+    .replace(/\b[\w.]*(?:Quote(?:Identifier|Literal|Ident)|EscapeString|HTMLEscapeString|JSEscapeString)\s*\([^()]*\)/g, '""')
+    // The writer fmt.Fprintf writes to is no value spliced in.
+    .replace(/^\s*fmt\.Fprint[fl]?\s*\(\s*[\w.]+\s*,/, "fmt.Sprintf(")
     .replace(/\/\/.*$/, "");
   // What the statement assigns to (q :=, rows, err =) receives the value; it is not spliced in.
   const spliced = code.replace(/^\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*(?::=|\+=|=)/, "");

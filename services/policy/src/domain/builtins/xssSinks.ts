@@ -63,6 +63,8 @@ export const xssSinks: BuiltinPolicy = {
       value: String.raw`\btemplate\.(?:HTML|HTMLAttr|JS|JSStr|URL|CSS|Srcset)\s*\(\s*(?:[A-Za-z_][\w.]*\s*(?:[),+\[]|\()|"[^"\n]*"\s*\+)`,
       message: "html/template's escaping bypassed: template.HTML/JS/URL of a value built at run time",
       paths: paths("go"),
+      // Constants (const banner = "<b>…</b>") are as safe as literals.
+      checks: ["go-splices-variable"],
     },
     {
       id: "go-html-response-format",
@@ -71,6 +73,8 @@ export const xssSinks: BuiltinPolicy = {
       value: String.raw`\bfmt\.Fprintf\s*\(\s*(?:w|rw|res|resp|writer|response)\s*,\s*"[^"\n]*<[A-Za-z][^"\n]*%[sv]`,
       message: "HTML written to the response with fmt.Fprintf and unescaped values (use html/template)",
       paths: paths("go"),
+      // Values escaped with html.EscapeString, and constants, are fine.
+      checks: ["go-splices-variable"],
     },
     {
       id: "js-document-write",
