@@ -44,10 +44,27 @@ function jwtHeader(input: CheckInput): boolean {
   }
 }
 
+/**
+ * Sentry organization tokens: `sntrys_<base64 JSON payload>_<secret>`, the payload naming when the
+ * token was issued (`iat`) and the region it is for (`region_url`).
+ */
+function sentryOrgToken(input: CheckInput): boolean {
+  const body = input.secret.slice("sntrys_".length);
+  const last = body.lastIndexOf("_");
+  if (!input.secret.startsWith("sntrys_") || last <= 0) return false;
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(body.slice(0, last), "base64").toString("utf8"));
+    return typeof payload === "object" && payload !== null && "iat" in payload && "region_url" in payload;
+  } catch {
+    return false;
+  }
+}
+
 export const CHECKS: Readonly<Record<string, Check>> = {
   "github-crc32": crc32Token,
   "npm-crc32": crc32Token,
   "jwt-header": jwtHeader,
+  "sentry-org-token": sentryOrgToken,
 };
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */
