@@ -32,6 +32,8 @@ export const infrastructureTokens: BuiltinPolicy = {
     // report anywhere, so only where it is assigned to a Vault token's name.
     namedSecret("vault-legacy-token", "HashiCorp Vault token (pre-1.10 format) found in source code", String.raw`vault[_.-]?token|x-vault-token|token`, String.raw`s\.[A-Za-z0-9]{24}`, ["s."], {
       min_entropy: 3.5,
+      // Random base62 has both cases and digits; one case only is a word or a constant.
+      allowlist: [String.raw`^s\.(?:[A-Z0-9]+|[a-z0-9]+|[A-Za-z]+)$`],
     }),
     {
       id: "terraform-cloud-token",

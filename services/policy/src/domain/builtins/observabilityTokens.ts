@@ -16,12 +16,12 @@ export const observabilityTokens: BuiltinPolicy = {
   category: SECRETS_CATEGORY,
   frameworks: [...SECRET_FRAMEWORKS],
   patterns: [
-    namedSecret("datadog-api-key", "Datadog API or application key found in source code", String.raw`datadog|dd[_.-]?(?:api|app(?:lication)?)[_.-]?key`, "[A-Za-z0-9]{32}|[A-Za-z0-9]{40}", ["datadog", "dd_api", "dd_app", "dd-api", "dd-app", "dd.api", "dd.app"], { min_entropy: 3 }),
+    namedSecret("datadog-api-or-app-key", "Datadog API or application key found in source code", String.raw`datadog|dd[_.-]?(?:api|app(?:lication)?)[_.-]?key`, "[A-Za-z0-9]{32}|[A-Za-z0-9]{40}", ["datadog", "dd_api", "dd_app", "dd-api", "dd-app", "dd.api", "dd.app"], { min_entropy: 3 }),
     formatToken("grafana-cloud-api-token", "Grafana Cloud access policy token found in source code", "glc_[A-Za-z0-9+/]{32,400}={0,3}", ["glc_"], { min_entropy: 3 }),
     formatToken("grafana-service-account-token", "Grafana service account token found in source code", "glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}", ["glsa_"], { min_entropy: 3 }),
     // Legacy API keys: base64 of `{"k":"…","n":"…","id":…}`.
     formatToken("grafana-api-key", "Grafana API key (legacy) found in source code", "eyJrIjoi[A-Za-z0-9]{70,400}={0,3}", ["eyjrijoi"], { min_entropy: 3 }),
-    formatToken("new-relic-user-api-key", "New Relic user API key found in source code", "NRAK-[A-Za-z0-9]{27}", ["nrak-"]),
+    formatToken("new-relic-user-key", "New Relic user API key found in source code", "NRAK-[A-Za-z0-9]{27}", ["nrak-"]),
     formatToken("new-relic-insert-key", "New Relic insert key found in source code", "NRII-[A-Za-z0-9-]{32}", ["nrii-"]),
     formatToken("new-relic-browser-api-token", "New Relic browser API token found in source code", "NRJS-[a-f0-9]{19}", ["nrjs-"]),
     formatToken("new-relic-license-key", "New Relic ingest license key found in source code", "[a-f0-9]{36}NRAL", ["nral"]),
