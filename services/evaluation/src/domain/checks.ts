@@ -32,18 +32,6 @@ function crc32Token(input: CheckInput): boolean {
   return crc32Base62(body.slice(0, -6)) === body.slice(-6);
 }
 
-/** A JSON Web Token's first segment is base64url JSON naming its algorithm. */
-function jwtHeader(input: CheckInput): boolean {
-  const dot = input.secret.indexOf(".");
-  if (dot <= 0) return false;
-  try {
-    const header: unknown = JSON.parse(Buffer.from(input.secret.slice(0, dot), "base64url").toString("utf8"));
-    return typeof header === "object" && header !== null && typeof (header as { alg?: unknown }).alg === "string";
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Sentry organization tokens: `sntrys_<base64 JSON payload>_<secret>`, the payload naming when the
  * token was issued (`iat`) and the region it is for (`region_url`).
@@ -60,11 +48,23 @@ function sentryOrgToken(input: CheckInput): boolean {
   }
 }
 
+/** A JSON Web Token's first segment is base64url JSON naming its algorithm. */
+function jwtHeader(input: CheckInput): boolean {
+  const dot = input.secret.indexOf(".");
+  if (dot <= 0) return false;
+  try {
+    const header: unknown = JSON.parse(Buffer.from(input.secret.slice(0, dot), "base64url").toString("utf8"));
+    return typeof header === "object" && header !== null && typeof (header as { alg?: unknown }).alg === "string";
+  } catch {
+    return false;
+  }
+}
+
 export const CHECKS: Readonly<Record<string, Check>> = {
+  "sentry-org-token": sentryOrgToken,
   "github-crc32": crc32Token,
   "npm-crc32": crc32Token,
   "jwt-header": jwtHeader,
-  "sentry-org-token": sentryOrgToken,
 };
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */
