@@ -15,7 +15,8 @@ export const devopsPlatformTokens: BuiltinPolicy = {
     namedSecret("droneci-access-token", "Drone CI access token found in source code", String.raw`drone[_.-]?(?:ci)?`, "[A-Za-z0-9]{32}", ["drone"], { min_entropy: 3 }),
     namedSecret("travisci-access-token", "Travis CI access token found in source code", "travis", "[A-Za-z0-9]{22}", ["travis"], { min_entropy: 3 }),
     formatToken("harness-api-key", "Harness personal or service account token found in source code", String.raw`(?:pat|sat)\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20}`, ["pat.", "sat."], { min_entropy: 3 }),
-    formatToken("octopus-deploy-api-key", "Octopus Deploy API key found in source code", "API-[A-Z0-9]{26}", ["api-"], { min_entropy: 3, stopwords: ["gssapi", "x-api-"] }),
+    // Random keys have digits; letters alone are a word (`API-DOCUMENTATION…`).
+    formatToken("octopus-deploy-api-key", "Octopus Deploy API key found in source code", "API-[A-Z0-9]{26}", ["api-"], { min_entropy: 3, allowlist: ["^API-[A-Z]+$"] }),
     namedSecret("codecov-access-token", "Codecov upload or access token found in source code", "codecov", "[A-Za-z0-9-]{32,36}", ["codecov"], { min_entropy: 3 }),
     // SonarQube user (squ_), project analysis (sqp_) and global analysis (sqa_) tokens, and the
     // older 40-hex tokens set as sonar.login / SONAR_TOKEN.
