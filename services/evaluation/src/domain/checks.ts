@@ -36,6 +36,22 @@ function crc32Token(input: CheckInput): boolean {
   return crc32Base62(body.slice(0, -6)) === body.slice(-6);
 }
 
+/**
+ * Sentry organization tokens: `sntrys_<base64 JSON payload>_<secret>`, the payload naming when the
+ * token was issued (`iat`) and the region it is for (`region_url`).
+ */
+function sentryOrgToken(input: CheckInput): boolean {
+  const body = input.secret.slice("sntrys_".length);
+  const last = body.lastIndexOf("_");
+  if (!input.secret.startsWith("sntrys_") || last <= 0) return false;
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(body.slice(0, last), "base64").toString("utf8"));
+    return typeof payload === "object" && payload !== null && "iat" in payload && "region_url" in payload;
+  } catch {
+    return false;
+  }
+}
+
 /** A JSON Web Token's first segment is base64url JSON naming its algorithm. */
 function jwtHeader(input: CheckInput): boolean {
   const dot = input.secret.indexOf(".");
@@ -49,6 +65,7 @@ function jwtHeader(input: CheckInput): boolean {
 }
 
 export const CHECKS: Readonly<Record<string, Check>> = {
+  "sentry-org-token": sentryOrgToken,
   "github-crc32": crc32Token,
   "npm-crc32": crc32Token,
   "jwt-header": jwtHeader,
