@@ -2,6 +2,7 @@
 // (retry.ts), errors become VerdictApiError / VerdictConnectionError, and list endpoints with
 // cursors are also offered as async iterators.
 import { apiErrorFrom, VerdictConnectionError } from "./errors.js";
+import { rateLimitFrom, type RateLimitState } from "./rateLimit.js";
 import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from "./retry.js";
 import type * as T from "./types.js";
 
@@ -19,8 +20,14 @@ export interface ClientOptions {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/** A request body already encoded as JSON: sent as it is (callers that build large bodies once). */
+export class EncodedJson {
+  constructor(readonly text: string) {}
+}
+
 export interface RequestOptions {
   query?: Query;
+  /** Encoded with JSON.stringify, unless it is an EncodedJson. */
   body?: unknown;
   /** Send without the API key (signed download links). */
   anonymous?: boolean;
@@ -62,7 +69,7 @@ export class VerdictClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { "user-agent": this.userAgent, accept: "application/json" };
     if (this.apiKey && !opts.anonymous) headers.authorization = `Bearer ${this.apiKey}`;
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const body = opts.body === undefined ? undefined : opts.body instanceof EncodedJson ? opts.body.text : JSON.stringify(opts.body);
     if (body !== undefined) headers["content-type"] = "application/json";
 
     for (let retry = 1; ; retry++) {
@@ -106,6 +113,14 @@ export class VerdictClient {
 
   // ---------- evaluations ----------
   createEvaluation = (body: T.CreateEvaluation) => this.request<T.Evaluation>("POST", "/v1/evaluations", { body });
+  /**
+   * createEvaluation that also answers the call's rate-limit state (its X-RateLimit-* headers),
+   * for callers that send many and pace themselves. The body may be pre-encoded.
+   */
+  async submitEvaluation(body: T.CreateEvaluation | EncodedJson): Promise<{ evaluation: T.Evaluation; rateLimit: RateLimitState | undefined }> {
+    const res = await this.raw("POST", "/v1/evaluations", { body });
+    return { evaluation: JSON.parse(res.body.toString("utf8")) as T.Evaluation, rateLimit: rateLimitFrom(res.headers) };
+  }
   getEvaluation = (id: string) => this.request<T.Evaluation>("GET", `/v1/evaluations/${enc(id)}`);
   deleteEvaluation = (id: string) => this.request<void>("DELETE", `/v1/evaluations/${enc(id)}`);
   listEvaluations = (query: T.ListEvaluationsQuery = {}) => this.request<T.EvaluationList>("GET", "/v1/evaluations", { query: query as Query });
