@@ -1,8 +1,9 @@
 import { describe, expect, it } from "@jest/globals";
 import type { Evaluation } from "@verdict/sdk";
-import { batchBody, batchEnd, batchesFor, encodeFile, LARGE_BATCH, mergeEvaluations, SYNC_BATCH } from "./batches.js";
+import { batchBody, batchesFor, encodeFile, LARGE_BATCH, jsonStringOfUtf8, mergeEvaluations, SYNC_BATCH, takeBatch, type EncodedFile } from "./batches.js";
 
-const file = (i: number, content = `x${i}`) => encodeFile({ path: `f${i}.js`, content, status: "modified" });
+const file = (i: number, content = `x${i}`) => encodeFile({ path: `f${i}.js`, content: Buffer.from(content), status: "modified" });
+const decoded = (e: EncodedFile) => JSON.parse(e.json.toString("utf8"));
 
 function evaluation(id: string, over: Partial<Evaluation> = {}): Evaluation {
   return {
@@ -35,21 +36,42 @@ const violation = (file: string, line: number, severity: "error" | "warning" = "
 });
 
 describe("batches", () => {
-  it("measure a file by its JSON entry's UTF-8 bytes", () => {
-    const f = encodeFile({ path: "a.js", content: 'é"\n', status: "added" });
-    expect(JSON.parse(f.json)).toEqual({ path: "a.js", content: 'é"\n', status: "added" });
-    expect(f.bytes).toBe(Buffer.byteLength(f.json));
+  it("encode a file as its JSON entry, the content's UTF-8 bytes escaped as they are, and measure it in bytes", () => {
+    const text = 'é "q" \\ \n\t\u0001 日本 🚀';
+    const f = encodeFile({ path: "dir/ü.js", content: Buffer.from(text, "utf8"), status: "added" });
+    expect(decoded(f)).toEqual({ path: "dir/ü.js", content: text, status: "added" });
+    expect(f.bytes).toBe(f.json.length);
+    expect(f.bytes).toBe(Buffer.byteLength(JSON.stringify({ path: "dir/ü.js", content: text, status: "added" })));
   });
 
-  it("stop at the file count or the byte limit, and always take at least one file", () => {
-    const many = Array.from({ length: 450 }, (_, i) => file(i));
-    expect(batchEnd(many, 0, SYNC_BATCH)).toBe(199);
-    expect(batchEnd(many, 398, SYNC_BATCH)).toBe(450);
-    expect(batchEnd(many, 0, LARGE_BATCH)).toBe(450);
-    const big = Array.from({ length: 5 }, (_, i) => file(i, "y".repeat(1_500_000)));
-    expect(batchEnd(big, 0, SYNC_BATCH)).toBe(2);
-    const huge = [{ path: "h", json: "", bytes: SYNC_BATCH.bytes + 10 }, file(1)];
-    expect(batchEnd(huge, 0, SYNC_BATCH)).toBe(1);
+  it("escape every byte as JSON.stringify does", () => {
+    const all = Buffer.from(Array.from({ length: 0x80 }, (_, c) => String.fromCharCode(c)).join("") + "é€𝄞", "utf8");
+    expect(jsonStringOfUtf8(all).toString("utf8")).toBe(JSON.stringify(all.toString("utf8")));
+  });
+
+  it("send invalid UTF-8 as the API would read it, with U+FFFD", () => {
+    const f = encodeFile({ path: "a", content: Buffer.from([0x61, 0xff, 0x62]), status: "modified" });
+    expect(decoded(f).content).toBe("a\ufffdb");
+  });
+
+  it("stop at the file count or the content bytes, and always take at least one file", () => {
+    const sized = (n: number, bytes: number) => Array.from({ length: n }, (_, i) => ({ i, bytes }));
+    const read = (f: { i: number }) => file(f.i);
+    const ends = (files: { i: number; bytes: number }[], start: number, limit = SYNC_BATCH) => takeBatch(files, start, limit, read).end;
+    expect(ends(sized(450, 10), 0)).toBe(199);
+    expect(ends(sized(450, 10), 398)).toBe(450);
+    expect(ends(sized(450, 10), 0, LARGE_BATCH)).toBe(450);
+    expect(ends(sized(5, 1_500_000), 0)).toBe(2);
+    expect(ends([{ i: 0, bytes: SYNC_BATCH.bytes + 10 }, { i: 1, bytes: 1 }], 0)).toBe(1);
+  });
+
+  it("keep the JSON body under its limit, and count unreadable files as taken without sending them", () => {
+    const entry = (bytes: number): EncodedFile => ({ path: "p", json: Buffer.alloc(0), bytes });
+    const files = [0, 1, 2, 3].map((i) => ({ i, bytes: 10 }));
+    const body = takeBatch(files, 0, { files: 100, bytes: 1000, bodyBytes: 25 }, () => entry(10));
+    expect(body.end).toBe(2);
+    const some = takeBatch(files, 0, SYNC_BATCH, (f) => (f.i % 2 ? null : file(f.i)));
+    expect({ end: some.end, paths: some.entries.map((e) => e.path) }).toEqual({ end: 4, paths: ["f0.js", "f2.js"] });
   });
 
   it("estimate the batches still needed by files and by bytes", () => {
@@ -61,7 +83,7 @@ describe("batches", () => {
 
   it("build a request body from the pre-encoded entries", () => {
     const body = batchBody({ repository: "acme/x", ref: "main", policies: ["p"] }, [file(1), file(2)]);
-    expect(JSON.parse(body)).toEqual({
+    expect(JSON.parse(body.toString("utf8"))).toEqual({
       repository: "acme/x",
       ref: "main",
       policies: ["p"],

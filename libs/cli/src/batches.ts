@@ -6,41 +6,111 @@
 // the caller then polls, and the server stores every file first. So batches stay under those
 // thresholds ("sync" batches, answered inside the POST) while the rate limit allows; when the
 // budget left is smaller than the sync batches still to send, the rest goes in "large" batches
-// (up to 1,000 files, 24 MiB of JSON) that need fewer requests.
+// (up to 1,000 files, 24 MiB) that need fewer requests. Every body stays under 30 MiB of JSON.
+import { isUtf8 } from "node:buffer";
 import type { Evaluation, FileInput } from "@verdict/sdk";
 
 const MiB = 1024 * 1024;
 
 export interface BatchLimit {
   files: number;
-  /** UTF-8 bytes of the files' JSON entries (at least their content's bytes). */
+  /** Bytes of the files' content (what the API's queueing threshold counts). */
+  bytes: number;
+  /** UTF-8 bytes of the files' JSON entries: the request body stays under VERDICT_MAX_BODY_BYTES' default. */
+  bodyBytes: number;
+}
+
+const BODY_BYTES = 30 * MiB;
+export const SYNC_BATCH: BatchLimit = { files: 199, bytes: 4 * MiB - 1, bodyBytes: BODY_BYTES };
+export const LARGE_BATCH: BatchLimit = { files: 1000, bytes: 24 * MiB, bodyBytes: BODY_BYTES };
+
+/** A file to send, by the size of its content on disk. */
+export interface Sized {
   bytes: number;
 }
 
-export const SYNC_BATCH: BatchLimit = { files: 199, bytes: 4 * MiB - 1 };
-export const LARGE_BATCH: BatchLimit = { files: 1000, bytes: 24 * MiB };
-
-/** A file encoded once as its JSON entry of the request's `files` array. */
+/** A file encoded once as its JSON entry of the request's `files` array (UTF-8 bytes). */
 export interface EncodedFile {
   path: string;
-  json: string;
+  json: Buffer;
   bytes: number;
 }
 
-export function encodeFile(f: FileInput): EncodedFile {
-  const json = JSON.stringify({ path: f.path, content: f.content, status: f.status });
-  return { path: f.path, json, bytes: Buffer.byteLength(json, "utf8") };
+// How JSON escapes a byte: 0 not at all, 2 as \" \\ \b \t \n \f \r, 6 as \u00XX (other controls).
+const ESCAPED = new Uint8Array(256);
+const SHORT = new Uint8Array(256);
+for (let c = 0; c < 0x20; c++) ESCAPED[c] = 6;
+for (const [c, e] of [[0x22, 0x22], [0x5c, 0x5c], [0x08, 0x62], [0x09, 0x74], [0x0a, 0x6e], [0x0c, 0x66], [0x0d, 0x72]] as const) {
+  ESCAPED[c] = 2;
+  SHORT[c] = e;
+}
+const HEX = Buffer.from("0123456789abcdef");
+
+/**
+ * The JSON string literal of valid UTF-8 text, byte for byte what JSON.stringify writes (every
+ * byte from 0x80 up is part of a character JSON leaves as it is), without decoding the text
+ * into a JavaScript string and encoding it back: a third of the CPU for the same bytes.
+ */
+export function jsonStringOfUtf8(text: Buffer): Buffer {
+  let length = text.length + 2;
+  for (let i = 0; i < text.length; i++) {
+    const e = ESCAPED[text[i]!]!;
+    if (e) length += e - 1;
+  }
+  const out = Buffer.allocUnsafe(length);
+  let p = 0;
+  out[p++] = 0x22;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    const e = ESCAPED[c]!;
+    if (e === 0) {
+      out[p++] = c;
+    } else if (e === 2) {
+      out[p++] = 0x5c;
+      out[p++] = SHORT[c]!;
+    } else {
+      out[p++] = 0x5c;
+      out[p++] = 0x75;
+      out[p++] = 0x30;
+      out[p++] = 0x30;
+      out[p++] = HEX[c >> 4]!;
+      out[p++] = HEX[c & 15]!;
+    }
+  }
+  out[p] = 0x22;
+  return out;
 }
 
-/** The end (exclusive) of the batch starting at `start`: at least one file, then as many as the limit allows. */
-export function batchEnd(files: EncodedFile[], start: number, limit: BatchLimit): number {
+/** The JSON entry of a file; content that is not valid UTF-8 is sent as the API would read it (U+FFFD). */
+export function encodeFile(f: { path: string; status: FileInput["status"]; content: Buffer }): EncodedFile {
+  const content = isUtf8(f.content) ? jsonStringOfUtf8(f.content) : Buffer.from(JSON.stringify(f.content.toString("utf8")), "utf8");
+  const json = Buffer.concat([Buffer.from(`{"path":${JSON.stringify(f.path)},"content":`, "utf8"), content, Buffer.from(`,"status":${JSON.stringify(f.status ?? "modified")}}`)]);
+  return { path: f.path, json, bytes: json.length };
+}
+
+/**
+ * The batch starting at `start`: at least one file, then as many as the limit allows. `read`
+ * loads and encodes a file, or answers null for one that cannot be sent (binary, too large),
+ * which still counts as taken. Files are read only here, one batch at a time, so reading
+ * overlaps with the batches already on their way.
+ */
+export function takeBatch<F extends Sized>(files: F[], start: number, limit: BatchLimit, read: (f: F) => EncodedFile | null): { end: number; entries: EncodedFile[] } {
+  const entries: EncodedFile[] = [];
   let end = start;
   let bytes = 0;
-  while (end < files.length && end - start < limit.files && (end === start || bytes + files[end]!.bytes <= limit.bytes)) {
-    bytes += files[end]!.bytes;
+  let body = 0;
+  while (end < files.length && entries.length < limit.files) {
+    const f = files[end]!;
+    if (entries.length > 0 && bytes + f.bytes > limit.bytes) break;
+    const e = read(f);
+    if (e && entries.length > 0 && body + e.bytes > limit.bodyBytes) break;
     end++;
+    if (!e) continue;
+    entries.push(e);
+    bytes += f.bytes;
+    body += e.bytes;
   }
-  return end;
+  return { end, entries };
 }
 
 /** About how many batches of `limit` the rest of a change needs (by file count and by bytes). */
@@ -50,10 +120,16 @@ export function batchesFor(files: number, bytes: number, limit: BatchLimit): num
 }
 
 /** The body of one batch's POST /v1/evaluations, built from the pre-encoded entries. */
-export function batchBody(envelope: { repository: string; ref: string; base_ref?: string; policies?: string[] }, files: EncodedFile[]): string {
+export function batchBody(envelope: { repository: string; ref: string; base_ref?: string; policies?: string[] }, files: EncodedFile[]): Buffer {
   const head = JSON.stringify(envelope);
-  return `${head.slice(0, -1)}${head.length > 2 ? "," : ""}"files":[${files.map((f) => f.json).join(",")}]}`;
+  const parts: Buffer[] = [Buffer.from(`${head.slice(0, -1)}${head.length > 2 ? "," : ""}"files":[`, "utf8")];
+  files.forEach((f, i) => parts.push(...(i ? [COMMA, f.json] : [f.json])));
+  parts.push(END);
+  return Buffer.concat(parts);
 }
+
+const COMMA = Buffer.from(",");
+const END = Buffer.from("]}");
 
 /** Several evaluations of one change read as one: what the CLI prints. */
 export type MergedEvaluation = Omit<Evaluation, "id"> & {

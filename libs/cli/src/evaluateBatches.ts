@@ -4,7 +4,7 @@
 // is retried by the SDK after its Retry-After). Queued (202) batches are polled until done. Any
 // batch that fails ends the run: no partial result is ever reported as the change's.
 import { EncodedJson, type Evaluation, type RateLimitState, type VerdictClient } from "@verdict/sdk";
-import { batchBody, batchEnd, batchesFor, LARGE_BATCH, SYNC_BATCH, type EncodedFile } from "./batches.js";
+import { batchBody, batchesFor, LARGE_BATCH, SYNC_BATCH, takeBatch, type EncodedFile, type Sized } from "./batches.js";
 import { CliError, describeError } from "./errors.js";
 
 export interface Envelope {
@@ -27,8 +27,18 @@ export interface BatchRunOptions {
 const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 
-/** The completed evaluations of a change, one per batch, in the order of the files. */
-export async function evaluateInBatches(client: VerdictClient, envelope: Envelope, files: EncodedFile[], opts: BatchRunOptions): Promise<Evaluation[]> {
+/**
+ * The completed evaluations of a change, one per batch, in the order of the files. `read` loads
+ * and encodes one file when its batch is taken (null: it cannot be sent). No evaluations: no
+ * file could be sent.
+ */
+export async function evaluateInBatches<F extends Sized>(
+  client: VerdictClient,
+  envelope: Envelope,
+  files: F[],
+  read: (f: F) => EncodedFile | null,
+  opts: BatchRunOptions,
+): Promise<Evaluation[]> {
   const sleep = opts.sleep ?? sleepMs;
   const now = opts.now ?? Date.now;
   const maxWaitMs = opts.maxWaitMs ?? 60_000;
@@ -59,10 +69,10 @@ export async function evaluateInBatches(client: VerdictClient, envelope: Envelop
         throw new CliError(`rate limit of ${budget.limit} requests per ${budget.windowSeconds} s reached; it resets in ${Math.ceil(wait / 1000)} s`);
       }
       opts.note(`rate limit: ${budget.remaining} of ${budget.limit} requests left in this ${budget.windowSeconds} s window; waiting ${Math.ceil(wait / 1000)} s`);
-      const until = budget.resetAt;
+      const over = budget;
       await sleep(wait);
-      // The window is over: its state is stale until a response tells the new one.
-      if (budget && budget.resetAt === until) budget = undefined;
+      // A new window, with the whole limit, until a response tells otherwise.
+      if (budget === over) budget = { ...over, remaining: over.limit, resetAt: over.resetAt + over.windowSeconds * 1000 };
     }
   };
 
@@ -77,22 +87,22 @@ export async function evaluateInBatches(client: VerdictClient, envelope: Envelop
         // Fewer requests left than sync batches to go: larger (queued) batches need fewer.
         const limit = available() < batchesFor(total - next, bytesLeft, SYNC_BATCH) ? LARGE_BATCH : SYNC_BATCH;
         start = next;
-        end = batchEnd(files, start, limit);
-        next = end;
-        const slice = files.slice(start, end);
-        bytesLeft -= slice.reduce((n, f) => n + f.bytes, 0);
+        const taken = takeBatch(files, start, limit, read);
+        end = next = taken.end;
+        for (let i = start; i < end; i++) bytesLeft -= files[i]!.bytes;
+        if (taken.entries.length === 0) continue;
         batch = ++numbered;
         inFlight++;
         let submitted: Awaited<ReturnType<VerdictClient["submitEvaluation"]>>;
         try {
-          submitted = await client.submitEvaluation(new EncodedJson(batchBody(envelope, slice)));
+          submitted = await client.submitEvaluation(new EncodedJson(batchBody(envelope, taken.entries)));
         } finally {
           inFlight--;
         }
         if (submitted.rateLimit && (!budget || submitted.rateLimit.resetAt >= budget.resetAt)) budget = submitted.rateLimit;
         let e = submitted.evaluation;
         if (e.status === "pending") {
-          opts.note(`queued ${e.id} (${plural(end - start, "file")}); waiting for the result…`);
+          opts.note(`queued ${e.id} (${plural(taken.entries.length, "file")}); waiting for the result…`);
           e = await client.waitForEvaluation(e, { intervalMs: pollMs });
         }
         if (e.status === "failed") throw new CliError(`evaluation ${e.id} could not complete: ${e.failure_reason ?? "unknown reason"}`);

@@ -16,13 +16,25 @@ export interface ClientOptions {
   userAgent?: string;
   /** Waits between attempts (tests and callers may shorten it). */
   sleep?: (ms: number) => Promise<void>;
+  /** Told before each wait for a retry (a 429's Retry-After, a 5xx or connection backoff), e.g. to show it. */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+export interface RetryNotice {
+  method: string;
+  path: string;
+  /** The status that is retried; undefined for a connection failure. */
+  status: number | undefined;
+  waitMs: number;
+  /** 1 for the first retry. */
+  retry: number;
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-/** A request body already encoded as JSON: sent as it is (callers that build large bodies once). */
+/** A request body already encoded as JSON (UTF-8 bytes): sent as it is, by callers that build large bodies once. */
 export class EncodedJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Uint8Array) {}
 }
 
 export interface RequestOptions {
@@ -53,6 +65,7 @@ export class VerdictClient {
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly onRetry: ((retry: RetryNotice) => void) | undefined;
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
@@ -61,6 +74,7 @@ export class VerdictClient {
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.userAgent = opts.userAgent ?? "verdict-sdk";
     this.sleep = opts.sleep ?? sleepMs;
+    this.onRetry = opts.onRetry;
   }
 
   /** One call with retries; answers the raw response of a success, throws on an error status. */
@@ -69,7 +83,7 @@ export class VerdictClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { "user-agent": this.userAgent, accept: "application/json" };
     if (this.apiKey && !opts.anonymous) headers.authorization = `Bearer ${this.apiKey}`;
-    const body = opts.body === undefined ? undefined : opts.body instanceof EncodedJson ? opts.body.text : JSON.stringify(opts.body);
+    const body = opts.body === undefined ? undefined : opts.body instanceof EncodedJson ? opts.body.bytes : JSON.stringify(opts.body);
     if (body !== undefined) headers["content-type"] = "application/json";
 
     for (let retry = 1; ; retry++) {
@@ -79,6 +93,7 @@ export class VerdictClient {
       } catch (err) {
         const wait = retryDelay({ connectionError: true }, retry, this.retry, Math.random());
         if (wait === null) throw new VerdictConnectionError(this.baseUrl, connectionReason(err));
+        this.onRetry?.({ method, path, status: undefined, waitMs: wait, retry });
         await this.sleep(wait);
         continue;
       }
@@ -95,6 +110,7 @@ export class VerdictClient {
         }
         throw apiErrorFrom(res.status, parsed, text);
       }
+      this.onRetry?.({ method, path, status: res.status, waitMs: wait, retry });
       await this.sleep(wait);
     }
   }

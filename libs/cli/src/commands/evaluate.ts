@@ -3,12 +3,12 @@
 // it to), 1 when it fails. A change larger than one request goes as several evaluations, sent
 // concurrently (evaluateBatches.ts) and printed as one.
 import type { Command } from "commander";
-import { VerdictApiError, type Policy, type VerdictClient } from "@verdict/sdk";
-import { encodeFile, mergeEvaluations, type MergedEvaluation } from "../batches.js";
+import { VerdictApiError, type Policy, type RetryNotice, type VerdictClient } from "@verdict/sdk";
+import { encodeFile, mergeEvaluations, type EncodedFile, type MergedEvaluation } from "../batches.js";
 import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { evaluateInBatches } from "../evaluateBatches.js";
-import { readFiles } from "../files.js";
+import { readFile, sizeFiles, type SizedFile } from "../files.js";
 import { toSarif } from "../format/sarif.js";
 import { formatEvaluation } from "../format/text.js";
 import { changedFiles, currentRef, gitRoot, listFiles, repositoryName } from "../git.js";
@@ -51,6 +51,11 @@ async function policiesOf(client: VerdictClient, e: MergedEvaluation): Promise<M
   return out;
 }
 
+function retryNote(r: RetryNotice): string {
+  const why = r.status === 429 ? "rate limited (HTTP 429)" : r.status ? `HTTP ${r.status}` : "no connection";
+  return `${r.method} ${r.path.replace(/^https?:\/\/[^/]+/, "")}: ${why}; retrying in ${Math.ceil(r.waitMs / 1000)} s`;
+}
+
 export function evaluateCommand(program: Command, ctx: Context): void {
   program
     .command("evaluate")
@@ -68,7 +73,8 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       if (!opts.base && paths.length === 0) throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
       const { env, cwd } = ctx.io;
       const out = ctx.output(format === "json");
-      const client = ctx.client();
+      // Waits are shown: a run held by the rate limit should not look stuck.
+      const client = ctx.client({ onRetry: (r) => out.note(retryNote(r)) });
 
       const root = gitRoot(cwd);
       let base: string;
@@ -82,19 +88,26 @@ export function evaluateCommand(program: Command, ctx: Context): void {
         base = listed.root;
         candidates = listed.files.map((path) => ({ path, status: "modified" as const }));
       }
-      const { files, skipped } = readFiles(base, candidates);
-      for (const s of skipped) out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
-      if (files.length === 0) {
+      const { files, skipped } = sizeFiles(base, candidates);
+      const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
+      skipped.forEach(skip);
+      const nothing = () => {
         out.note("nothing to evaluate: no changed or readable text files");
         if (format === "sarif") out.data(toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
         else if (format === "json") out.data({ evaluation: null });
-        return;
-      }
+      };
+      if (files.length === 0) return nothing();
 
       const repository = opts.repository ?? repositoryName(base, root !== null, env);
       const ref = opts.ref ?? currentRef(base, root !== null, env);
       const envelope = { repository, ref, ...(opts.base ? { base_ref: opts.base } : {}), ...(opts.policy ? { policies: opts.policy } : {}) };
-      const parts = await evaluateInBatches(client, envelope, files.map(encodeFile), { concurrency: opts.concurrency, note: (t) => out.note(t) });
+      const read = (f: SizedFile): EncodedFile | null => {
+        const r = readFile(base, f);
+        if (r && "skipped" in r) skip(r.skipped);
+        return r && "file" in r ? encodeFile(r.file) : null;
+      };
+      const parts = await evaluateInBatches(client, envelope, files, read, { concurrency: opts.concurrency, note: (t) => out.note(t) });
+      if (parts.length === 0) return nothing();
       const evaluation = mergeEvaluations(parts);
       const blocks = evaluation.passed ? true : await blocking(client);
 
