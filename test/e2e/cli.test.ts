@@ -172,7 +172,7 @@ describe("verdict evaluate on a change larger than one request", () => {
     expect(e.violations.map((v: { file: string; policy_id: string }) => `${v.file} ${v.policy_id}`)).toEqual([
       `${name(5)} aws-credentials`,
       `${name(600)} aws-credentials`,
-      `${name(1240)} github-tokens`,
+      `${name(1240)} source-control-tokens`,
     ]);
     // Seven evaluations, one per batch, each findable by its id; the findings came from three.
     expect(e.evaluations).toHaveLength(7);

@@ -52,8 +52,7 @@ async function policiesOf(client: VerdictClient, e: MergedEvaluation): Promise<M
 }
 
 function retryNote(r: RetryNotice): string {
-  const why = r.status === 429 ? "rate limited (HTTP 429)" : r.status ? `HTTP ${r.status}` : "no connection";
-  return `${r.method} ${r.path.replace(/^https?:\/\/[^/]+/, "")}: ${why}; retrying in ${Math.ceil(r.waitMs / 1000)} s`;
+  return `${r.method} ${r.path.replace(/^https?:\/\/[^/]+/, "")}: rate limited (HTTP ${r.status}); retrying in ${Math.ceil(r.waitMs / 1000)} s`;
 }
 
 export function evaluateCommand(program: Command, ctx: Context): void {
@@ -73,8 +72,9 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       if (!opts.base && paths.length === 0) throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
       const { env, cwd } = ctx.io;
       const out = ctx.output(format === "json");
-      // Waits are shown: a run held by the rate limit should not look stuck.
-      const client = ctx.client({ onRetry: (r) => out.note(retryNote(r)) });
+      // Rate-limit waits (up to a minute) are shown, so a held run does not look stuck; the short
+      // backoffs of 5xx and connection retries are not (an error stays one line).
+      const client = ctx.client({ onRetry: (r) => r.status === 429 && out.note(retryNote(r)) });
 
       const root = gitRoot(cwd);
       let base: string;
