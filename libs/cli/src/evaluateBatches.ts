@@ -27,6 +27,13 @@ export interface BatchRunOptions {
 const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const plural = (n: number, word: string) => `${n.toLocaleString("en-US")} ${word}${n === 1 ? "" : "s"}`;
 
+/** The budget to go by: a later window's, or the lower count of the same window (answers arrive out of order). */
+function latest(known: RateLimitState | undefined, answer: RateLimitState | undefined): RateLimitState | undefined {
+  if (!answer || !known || answer.resetAt > known.resetAt) return answer ?? known;
+  if (answer.resetAt === known.resetAt && answer.remaining < known.remaining) return answer;
+  return known;
+}
+
 /**
  * The completed evaluations of a change, one per batch, in the order of the files. `read` loads
  * and encodes one file when its batch is taken (null: it cannot be sent). No evaluations: no
@@ -99,7 +106,7 @@ export async function evaluateInBatches<F extends Sized>(
         } finally {
           inFlight--;
         }
-        if (submitted.rateLimit && (!budget || submitted.rateLimit.resetAt >= budget.resetAt)) budget = submitted.rateLimit;
+        budget = latest(budget, submitted.rateLimit);
         let e = submitted.evaluation;
         if (e.status === "pending") {
           opts.note(`queued ${e.id} (${plural(taken.entries.length, "file")}); waiting for the result…`);
@@ -119,7 +126,7 @@ export async function evaluateInBatches<F extends Sized>(
     const { batch, start, end, err } = failure;
     // One request: its own error, as any other command's.
     if (!multi) throw err;
-    const which = batch === 0 ? "the change" : `batch ${batch} (files ${start + 1}–${end} of ${total.toLocaleString("en-US")})`;
+    const which = batch === 0 ? "sending the change" : `batch ${batch} (files ${start + 1}–${end} of ${total.toLocaleString("en-US")})`;
     const finished = done.length ? ` (${plural(done.length, "evaluation")} completed before it stopped: ${done.map((d) => d.evaluation.id).join(", ")})` : "";
     throw new CliError(`${which} failed: ${describeError(err)}; no result for the change${finished}`);
   }

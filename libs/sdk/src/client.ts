@@ -3,6 +3,7 @@
 // cursors are also offered as async iterators.
 import { apiErrorFrom, VerdictConnectionError } from "./errors.js";
 import { rateLimitFrom, type RateLimitState } from "./rateLimit.js";
+import { exchange, type HttpAnswer } from "./transport.js";
 import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from "./retry.js";
 import type * as T from "./types.js";
 
@@ -87,9 +88,9 @@ export class VerdictClient {
     if (body !== undefined) headers["content-type"] = "application/json";
 
     for (let retry = 1; ; retry++) {
-      let res: Response;
+      let res: HttpAnswer;
       try {
-        res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+        res = await exchange(url, method, headers, body, this.timeoutMs);
       } catch (err) {
         const wait = retryDelay({ connectionError: true }, retry, this.retry, Math.random());
         if (wait === null) throw new VerdictConnectionError(this.baseUrl, connectionReason(err));
@@ -97,8 +98,8 @@ export class VerdictClient {
         await this.sleep(wait);
         continue;
       }
-      const buf = Buffer.from(await res.arrayBuffer());
-      if (res.ok) return { status: res.status, headers: res.headers, body: buf };
+      const buf = res.body;
+      if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, body: buf };
       const wait = retryDelay({ status: res.status, retryAfter: res.headers.get("retry-after") }, retry, this.retry, Math.random());
       if (wait === null) {
         const text = buf.toString("utf8");
@@ -242,7 +243,7 @@ async function* paginate<P extends { pagination: { has_more: boolean; next_curso
 }
 
 function connectionReason(err: unknown): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === "TimeoutError") return "timed out";
-  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+  return e?.code ?? e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
 }
