@@ -4,6 +4,7 @@
 # 405 for undeclared methods. Needs a build (scripts/install.sh) and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-env.sh  # the Node.js scripts/install.sh provides
 SCHEMATHESIS_VERSION=4.32.5
 tools=.tools/schemathesis
 if [ ! -x "$tools/bin/schemathesis" ] || ! "$tools/bin/schemathesis" --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then

@@ -1,16 +1,45 @@
 #!/usr/bin/env bash
-# Installs everything Verdict needs on a fresh machine with Node 20: pnpm, the workspace's
-# dependencies (native addons built from source against the local Node headers) and the build.
-# Idempotent: a second run is quick.
+# Installs everything Verdict needs on a fresh machine: Node.js 24 when the machine's Node is
+# older (official binaries from the npm registry, into .tools/node), pnpm, the workspace's
+# dependencies (native addons built from source against that Node's headers) and the build.
+# Idempotent: a second run is quick. Other scripts `source scripts/node-env.sh` to use that Node.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PNPM_VERSION=10.34.8
+# Node 24 LTS; the npm registry serves its official binaries as node-linux-<arch>@<version>.
+NODE_VERSION=24.21.0
+NODE_MIN_MAJOR=24
+
+# shellcheck source=scripts/node-env.sh
+source scripts/node-env.sh
 node_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$node_major" -lt 20 ]; then
-  echo "Verdict needs Node.js 20 or newer (found: $(node --version 2>/dev/null || echo none))" >&2
-  exit 1
+if [ "$node_major" -lt "$NODE_MIN_MAJOR" ]; then
+  echo "==> installing Node.js $NODE_VERSION into .tools/node (found: $(node --version 2>/dev/null || echo none))"
+  case "$(uname -m)" in
+    x86_64) node_arch=x64 ;;
+    aarch64 | arm64) node_arch=arm64 ;;
+    *) echo "no Node.js $NODE_VERSION package for $(uname -m): install Node.js $NODE_MIN_MAJOR yourself" >&2; exit 1 ;;
+  esac
+  pkg="node-linux-$node_arch"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  if command -v npm >/dev/null 2>&1; then
+    (cd "$tmp" && npm pack --silent "$pkg@$NODE_VERSION" >/dev/null)
+  else
+    curl -fsSL -o "$tmp/$pkg-$NODE_VERSION.tgz" "https://registry.npmjs.org/$pkg/-/$pkg-$NODE_VERSION.tgz"
+  fi
+  mkdir -p .tools
+  rm -rf ".tools/node-v$NODE_VERSION"
+  mkdir -p ".tools/node-v$NODE_VERSION"
+  tar -xzf "$tmp/$pkg-$NODE_VERSION.tgz" -C ".tools/node-v$NODE_VERSION" --strip-components=1
+  # The package ships node itself and its headers; npm and npx come from the machine's npm,
+  # which runs on whichever node is first on PATH.
+  ln -sfn "node-v$NODE_VERSION" .tools/node
+  source scripts/node-env.sh
+  node --version >/dev/null
 fi
+echo "==> Node.js $(node --version) ($(command -v node))"
 
 # Native addons (re2, better-sqlite3) are compiled by node-gyp. Point it at the headers that
 # ship with this Node, so it never tries to download them.
@@ -28,10 +57,22 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$P
 fi
 
 echo "==> installing dependencies"
+had_modules=$([ -d node_modules/.pnpm ] && echo yes || echo no)
 if [ -f pnpm-lock.yaml ]; then
   pnpm install --frozen-lockfile
 else
   pnpm install
+fi
+
+# node_modules built under another Node (its ABI differs) keep addons that no longer load:
+# rebuild them from source against this Node's headers.
+abi_marker=node_modules/.verdict-node-abi
+if [ "$(cat "$abi_marker" 2>/dev/null)" != "$(node -p process.versions.modules)" ]; then
+  if [ "$had_modules" = yes ]; then
+    echo "==> rebuilding native addons for Node.js $(node --version)"
+    pnpm rebuild re2 better-sqlite3
+  fi
+  node -p process.versions.modules > "$abi_marker"
 fi
 
 echo "==> building"

@@ -3,6 +3,7 @@
 # included), ESLint.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-env.sh  # the Node.js scripts/install.sh provides
 echo "--> buf lint"
 ./node_modules/.bin/buf lint
 echo "--> generated stubs are up to date"

@@ -13,6 +13,7 @@
 # as it is and not started), and every other VERDICT_* variable of the services.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/node-env.sh  # the Node.js scripts/install.sh provides
 ROOT=$PWD
 
 export VERDICT_DATA_DIR=${VERDICT_DATA_DIR:-./data}

@@ -7,6 +7,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install.sh || exit 1
+# The Node.js install.sh provides (Node 24; .tools/node when the machine has an older one).
+source scripts/node-env.sh
 # NIST's OSCAL 1.1.2 schemas (Maven Central), for the OSCAL validation in the unit and e2e suites.
 bash scripts/install-oscal-tools.sh || exit 1
 
