@@ -64,13 +64,15 @@ else
   pnpm install
 fi
 
+bash scripts/build-sqlite-addon.sh
+
 # node_modules built under another Node (its ABI differs) keep addons that no longer load:
 # rebuild them from source against this Node's headers.
 abi_marker=node_modules/.verdict-node-abi
 if [ "$(cat "$abi_marker" 2>/dev/null)" != "$(node -p process.versions.modules)" ]; then
   if [ "$had_modules" = yes ]; then
     echo "==> rebuilding native addons for Node.js $(node --version)"
-    pnpm rebuild re2 better-sqlite3
+    pnpm rebuild re2  # better-sqlite3 is N-API: its addon loads under any Node version
   fi
   node -p process.versions.modules > "$abi_marker"
 fi
