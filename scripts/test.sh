@@ -2,7 +2,8 @@
 # The README's test command (and what .ci/run calls): install, lint, unit suites (the Store and
 # Bus contracts also against real FerretDB and Kafka 4.x started from deploy/local/), the
 # black-box suites against real running processes (a few of them again on MongoDB + Kafka), and
-# the schemathesis API fuzzer (one test).
+# the schemathesis API fuzzer (one test), and the container tests on the production image
+# (scripts/test-container.sh: Docker engine, locally built bases, the image).
 # Ends with one "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +76,10 @@ fuzz_rc=$?
 tail -25 "$results/fuzz.log" | sed -E 's/^=+ ?(.*[^= ]) ?=+$/-- \1 --/; /^=+$/d'
 echo "{\"numPassedTests\": $([ $fuzz_rc -eq 0 ] && echo 1 || echo 0), \"numFailedTests\": $([ $fuzz_rc -eq 0 ] && echo 0 || echo 1), \"numRuntimeErrorTestSuites\": 0}" > "$results/fuzz.json"
 
+echo "==> container tests (the production image on Docker: all-in-one and every service)"
+bash scripts/test-container.sh --json --outputFile="$results/container.json"
+container_rc=$?
+
 node -e '
   const fs = require("fs");
   let passed = 0, failed = 0;
@@ -84,6 +89,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/fuzz.json"
+' "$results/unit.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/fuzz.json" "$results/container.json"
 
-[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ]

@@ -1,4 +1,5 @@
 // Generated gRPC stubs (ts-proto, see buf.gen.yaml) and the proto sources for server reflection.
+import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { loadSync, type PackageDefinition } from "@grpc/proto-loader";
 
@@ -16,8 +17,12 @@ export const SERVICE_NAMES = {
   webhooks: "verdict.webhooks.v1.WebhookService",
 } as const;
 
-/** The repository's proto/ folder (shipped beside the built package). */
-export const protoRoot = fileURLToPath(new URL("../../../proto", import.meta.url));
+/**
+ * The proto sources: a copy inside the package (`proto/` beside `dist/`, which the container
+ * image's build puts there before `pnpm deploy`), else the repository's proto/ folder.
+ */
+const packagedProtos = fileURLToPath(new URL("../proto", import.meta.url));
+export const protoRoot = existsSync(packagedProtos) ? packagedProtos : fileURLToPath(new URL("../../../proto", import.meta.url));
 
 const FILES = {
   identity: "verdict/identity/v1/identity.proto",
