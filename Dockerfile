@@ -46,6 +46,12 @@ RUN cp -r proto libs/proto/proto \
  && cp /src/deploy/image/healthcheck.mjs /app/bin/verdict-healthcheck && chmod +x /app/bin/verdict-healthcheck
 
 FROM ${RUNTIME_BASE}
+# tini as PID 1: forwards SIGTERM to the service (which drains) and reaps children.
+RUN apt-get update && apt-get install -y --no-install-recommends tini \
+ && apt-get clean && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin \
+ && groupadd --system --gid 10001 verdict && useradd --system --uid 10001 --gid verdict --no-create-home --home-dir /nonexistent verdict \
+ && mkdir /data && chown verdict:verdict /data
+COPY --from=build /app /app
 ARG VERSION=0.1.0
 ARG REVISION=unknown
 LABEL org.opencontainers.image.title="Verdict" \
@@ -54,11 +60,6 @@ LABEL org.opencontainers.image.title="Verdict" \
       org.opencontainers.image.revision="${REVISION}" \
       org.opencontainers.image.licenses="UNLICENSED" \
       org.opencontainers.image.base.name="node:24-bookworm-slim"
-# tini as PID 1: forwards SIGTERM to the service (which drains) and reaps children.
-RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/* \
- && groupadd --system --gid 10001 verdict && useradd --system --uid 10001 --gid verdict --no-create-home --home-dir /nonexistent verdict \
- && mkdir /data && chown verdict:verdict /data
-COPY --from=build /app /app
 ENV NODE_ENV=production PATH=/app/bin:$PATH VERDICT_DATA_DIR=/data
 # Everything the services write goes to /data (the embedded store, generated keys): mount a
 # volume there and run with --read-only.

@@ -85,9 +85,14 @@ describe("the image as all-in-one", () => {
     const res = await fetch(`http://127.0.0.1:${c.hostPort}/v1/evaluations`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ repository: "acme/payments", files: [{ path: "src/config.js", content: 'const key = "AKIAZ7VQ3X4M2N8P5R6T";\n' }] }),
+      body: JSON.stringify({
+        repository: "acme/payments",
+        ref: "feature/login",
+        base_ref: "main",
+        files: [{ path: "src/config.js", status: "modified", content: 'const key = "AKIAZ7VQ3X4M2N8P5R6T";\n' }],
+      }),
     });
-    expect(res.status).toBe(201);
+    expect({ status: res.status }).toEqual({ status: 201 });
     const body = (await res.json()) as { passed: boolean; violations: { policy_id: string }[] };
     expect(body.passed).toBe(false);
     expect(body.violations.map((v) => v.policy_id)).toContain("aws-credentials");
@@ -112,7 +117,7 @@ describe("the image as all-in-one", () => {
 
   it("on SIGTERM finishes the request in flight, then exits 0 within the grace period", async () => {
     // A request whose body is still arriving when the signal comes: it must still be answered.
-    const body = JSON.stringify({ repository: "acme/payments", files: [{ path: "a.js", content: "const ok = 1;\n" }] });
+    const body = JSON.stringify({ repository: "acme/payments", ref: "main", files: [{ path: "a.js", status: "added", content: "const ok = 1;\n" }] });
     const half = Math.floor(body.length / 2);
     const answer = new Promise<number>((resolve, reject) => {
       const req = request(
