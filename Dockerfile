@@ -15,14 +15,34 @@ WORKDIR /src
 # The headers ship with the base image's Node (/usr/local/include/node): node-gyp downloads nothing.
 ENV npm_config_nodedir=/usr/local npm_config_build_from_source=true RE2_DOWNLOAD_SKIP_PATH=1 RE2_DOWNLOAD_SKIP_VER=1 CI=true
 COPY package.json pnpm-lock.yaml pnpm-workspace.yaml tsconfig.base.json tsconfig.build.json buf.yaml buf.gen.yaml ./
+# The manifests first: the dependency install (native addons compile here, minutes) stays cached
+# until a manifest or the lockfile changes (a new workspace package needs its line here).
+COPY libs/bus/package.json libs/bus/
+COPY libs/cli/package.json libs/cli/
+COPY libs/kit/package.json libs/kit/
+COPY libs/mcp-tools/package.json libs/mcp-tools/
+COPY libs/outbox/package.json libs/outbox/
+COPY libs/proto/package.json libs/proto/
+COPY libs/runtime/package.json libs/runtime/
+COPY libs/sdk/package.json libs/sdk/
+COPY libs/store/package.json libs/store/
+COPY services/all-in-one/package.json services/all-in-one/
+COPY services/compliance/package.json services/compliance/
+COPY services/evaluation/package.json services/evaluation/
+COPY services/gateway/package.json services/gateway/
+COPY services/identity/package.json services/identity/
+COPY services/mcp/package.json services/mcp/
+COPY services/policy/package.json services/policy/
+COPY services/webhooks/package.json services/webhooks/
+COPY test/package.json test/
+COPY deploy/image/package.json deploy/image/
+RUN pnpm install --frozen-lockfile
 COPY proto proto
 COPY libs libs
 COPY services services
-COPY test/package.json test/package.json
 COPY deploy/image deploy/image
 COPY scripts/node-env.sh scripts/build-sqlite-addon.sh scripts/
-RUN pnpm install --frozen-lockfile
-RUN pnpm run build
+RUN pnpm install --frozen-lockfile --offline && pnpm run build
 # The production dependencies of every service, and nothing else; of the native packages only
 # the compiled addons are kept (not their sources and objects), of ours only dist/.
 # The proto sources (gRPC server reflection) travel inside @verdict/proto.
