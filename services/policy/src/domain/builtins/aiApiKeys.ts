@@ -1,10 +1,10 @@
-import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 export const aiApiKeys: BuiltinPolicy = {
   id: "ai-api-keys",
   name: "AI service API keys",
-  description: "Detects API keys of OpenAI (user, project, service account and admin keys), Anthropic, Hugging Face, Groq, Replicate and Perplexity.",
+  description: "Detects API keys of OpenAI (user, project, service account and admin keys), Anthropic (API and admin keys), Hugging Face (user and organization tokens), Cohere, Private AI, Groq, Replicate and Perplexity.",
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
@@ -23,10 +23,18 @@ export const aiApiKeys: BuiltinPolicy = {
     {
       id: "anthropic-api-key",
       type: "regex",
-      value: String.raw`\b(sk-ant-(?:api03|admin01)-[A-Za-z0-9_-]{93}AA)${TOKEN_END}`,
+      value: String.raw`\b(sk-ant-api03-[A-Za-z0-9_-]{93}AA)${TOKEN_END}`,
       message: "Anthropic API key found in source code",
       redact_group: 1,
-      keywords: ["sk-ant-"],
+      keywords: ["sk-ant-api03-"],
+    },
+    {
+      id: "anthropic-admin-api-key",
+      type: "regex",
+      value: String.raw`\b(sk-ant-admin01-[A-Za-z0-9_-]{93}AA)${TOKEN_END}`,
+      message: "Anthropic Admin API key (organization administration) found in source code",
+      redact_group: 1,
+      keywords: ["sk-ant-admin01-"],
     },
     {
       id: "huggingface-token",
@@ -34,6 +42,32 @@ export const aiApiKeys: BuiltinPolicy = {
       value: String.raw`\bhf_[A-Za-z]{34}\b`,
       message: "Hugging Face access token found in source code",
       keywords: ["hf_"],
+    },
+    {
+      id: "huggingface-organization-token",
+      type: "regex",
+      value: String.raw`\bapi_org_[A-Za-z]{34}\b`,
+      message: "Hugging Face organization API token found in source code",
+      keywords: ["api_org_"],
+      min_entropy: 3,
+    },
+    {
+      id: "cohere-api-key",
+      type: "regex",
+      value: assignment(String.raw`cohere|\bco_api_key`, "[A-Za-z0-9]{40}"),
+      message: "Cohere API key found in source code",
+      redact_group: 1,
+      keywords: ["cohere", "co_api_key"],
+      min_entropy: 4,
+    },
+    {
+      id: "privateai-api-key",
+      type: "regex",
+      value: assignment("private[_-]?ai", "[a-z0-9]{32}"),
+      message: "Private AI API key found in source code",
+      redact_group: 1,
+      keywords: ["privateai", "private_ai", "private-ai"],
+      min_entropy: 3,
     },
     {
       id: "groq-api-key",

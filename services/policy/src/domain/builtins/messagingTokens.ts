@@ -1,10 +1,13 @@
-import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
+
+const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
 export const messagingTokens: BuiltinPolicy = {
   id: "messaging-tokens",
   name: "Chat and messaging tokens",
-  description: "Detects Slack tokens and incoming webhooks, Discord bot tokens and webhooks, Telegram bot tokens and Microsoft Teams incoming webhooks.",
+  description:
+    "Detects Slack tokens (bot, user, app, configuration, legacy) and incoming webhooks, Discord bot tokens, client secrets and webhooks, Telegram bot tokens, Microsoft Teams incoming webhooks, and Mattermost, Gitter, MessageBird, Sendbird and Intercom tokens.",
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
@@ -40,9 +43,24 @@ export const messagingTokens: BuiltinPolicy = {
       keywords: ["xoxa-", "xoxo-", "xoxr-", "xoxs-"],
     },
     {
+      id: "slack-config-access-token",
+      type: "regex",
+      value: String.raw`\bxoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{163,166}\b`,
+      message: "Slack app configuration access token found in source code",
+      keywords: ["xoxe.xoxb-", "xoxe.xoxp-"],
+    },
+    {
+      id: "slack-config-refresh-token",
+      type: "regex",
+      value: String.raw`\bxoxe-[0-9]-[A-Za-z0-9]{146}\b`,
+      message: "Slack app configuration refresh token found in source code",
+      keywords: ["xoxe-"],
+    },
+    {
       id: "slack-webhook-url",
       type: "regex",
-      value: String.raw`https?://hooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Z0-9]{8,12}/[A-Za-z0-9/]{20,})`,
+      // The classic path is T<team>/B<bot>/<secret>; workflow and trigger URLs carry one long id.
+      value: String.raw`\bhooks\.slack\.com/(?:services|workflows|triggers)/(T[A-Z0-9]{8,12}/[A-Za-z0-9/]{20,}|[A-Za-z0-9+/]{43,56})`,
       message: "Slack incoming webhook URL found in source code",
       redact_group: 1,
       keywords: ["hooks.slack.com"],
@@ -64,6 +82,36 @@ export const messagingTokens: BuiltinPolicy = {
       keywords: ["discord"],
     },
     {
+      id: "discord-client-secret",
+      type: "regex",
+      value: assignment("discord", "[A-Za-z0-9=_-]{32}"),
+      message: "Discord application client secret found in source code",
+      redact_group: 1,
+      keywords: ["discord"],
+      min_entropy: 3,
+    },
+    {
+      id: "discord-api-key",
+      type: "regex",
+      // 64 hexadecimal characters assigned to a Discord name: an application's API key.
+      value: assignment("discord", "[a-f0-9]{64}"),
+      message: "Discord API key found in source code",
+      redact_group: 1,
+      keywords: ["discord"],
+      min_entropy: 3,
+      // The interactions public key is 64 hex characters too, and is meant to be public.
+      line_allowlist: [String.raw`(?i)public[_-]?key`],
+    },
+    {
+      id: "discord-client-id",
+      type: "regex",
+      value: assignment("discord", "[0-9]{17,20}"),
+      message: "Discord application (client) id found next to Discord credentials",
+      redact_group: 1,
+      keywords: ["discord"],
+      min_entropy: 2.5,
+    },
+    {
       id: "telegram-bot-token",
       type: "regex",
       // `123456789:AA…`, alone or in an API URL (`/bot123456789:AA…/sendMessage`).
@@ -73,12 +121,84 @@ export const messagingTokens: BuiltinPolicy = {
       keywords: ["telegram", "bot"],
     },
     {
+      id: "telegram-bot-token-assigned",
+      type: "regex",
+      // Shapes the bare-token rule leaves out (shorter or longer bot ids), where a Telegram name
+      // says what the value is.
+      value: assignment("telegr", "[0-9]{5,16}:A[A-Za-z0-9_-]{34}"),
+      message: "Telegram bot token found in source code",
+      redact_group: 1,
+      keywords: ["telegr"],
+      min_entropy: 3.5,
+    },
+    {
       id: "teams-webhook-url",
       type: "regex",
-      value: String.raw`https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-f0-9-]{36}@[a-f0-9-]{36}/IncomingWebhook/([A-Za-z0-9]{32})/[a-f0-9-]{36}`,
+      value: String.raw`https://[a-z0-9-]+\.webhook\.office\.com/webhookb2/[a-z0-9-]{36}@[a-z0-9-]{36}/IncomingWebhook/([A-Za-z0-9]{32})/[a-z0-9-]{36}`,
       message: "Microsoft Teams incoming webhook URL found in source code",
       redact_group: 1,
       keywords: ["webhook.office.com"],
+    },
+    {
+      id: "mattermost-access-token",
+      type: "regex",
+      value: assignment("mattermost", "[A-Za-z0-9]{26}"),
+      message: "Mattermost personal access or bot token found in source code",
+      redact_group: 1,
+      keywords: ["mattermost"],
+      min_entropy: 3,
+    },
+    {
+      id: "gitter-access-token",
+      type: "regex",
+      value: assignment("gitter", "[A-Za-z0-9_-]{40}"),
+      message: "Gitter access token found in source code",
+      redact_group: 1,
+      keywords: ["gitter"],
+      min_entropy: 3,
+    },
+    {
+      id: "messagebird-api-key",
+      type: "regex",
+      value: assignment("message[_-]?bird", "[A-Za-z0-9]{25}"),
+      message: "MessageBird (Bird) API access key found in source code",
+      redact_group: 1,
+      keywords: ["messagebird", "message_bird", "message-bird"],
+      min_entropy: 3,
+    },
+    {
+      id: "messagebird-client-id",
+      type: "regex",
+      value: assignment("message[_-]?bird", UUID),
+      message: "MessageBird (Bird) client id found next to MessageBird credentials",
+      redact_group: 1,
+      keywords: ["messagebird", "message_bird", "message-bird"],
+    },
+    {
+      id: "sendbird-api-token",
+      type: "regex",
+      value: assignment("sendbird", "[a-f0-9]{40}"),
+      message: "Sendbird API token found in source code",
+      redact_group: 1,
+      keywords: ["sendbird"],
+      min_entropy: 3,
+    },
+    {
+      id: "sendbird-application-id",
+      type: "regex",
+      value: assignment("sendbird", UUID),
+      message: "Sendbird application id found next to Sendbird credentials",
+      redact_group: 1,
+      keywords: ["sendbird"],
+    },
+    {
+      id: "intercom-access-token",
+      type: "regex",
+      value: assignment("intercom", "[A-Za-z0-9=_-]{60}"),
+      message: "Intercom access token found in source code",
+      redact_group: 1,
+      keywords: ["intercom"],
+      min_entropy: 3,
     },
   ],
   suggestions: [

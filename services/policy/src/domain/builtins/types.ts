@@ -47,9 +47,9 @@ export const ASSIGN = String.raw`["']?\s*(?::=|=>|[:=])\s*`;
  * Covered forms, quoted or not: `name = v`, `name: v`, `name := v`, `name => v`, `name ?= v`
  * (Make), `name ||= v`, `"name": "v"` (JSON), `NAME=v` (env, ini), `<name>v</name>` (XML),
  * `setProperty("name", "v")`, `define('NAME', 'v')`, `put("name", "v")` (property setters),
- * `var name string = "v"` (Go), `$name = 'v'` (PHP, Perl), `name['x'] = "v"`. Up to 20
- * characters of name suffix or type may stand between the name and the operator
- * (`api_key_prod`, `apiKey string`). The value ends at a quote, white space, `;`, `,`, `<`, a
+ * `var name string = "v"` (Go), `$name = 'v'` (PHP, Perl), `name['x'] = "v"`, `<name>\n  v\n</name>`
+ * (XML, value on its own line). Up to 20 characters of name suffix or type may stand between the
+ * name and the operator (`api_key_prod`, `apiKey string`). The value ends at a quote, white space, `;`, `,`, `<`, a
  * closing bracket, an escaped newline or the end of the line, so a longer token that merely
  * starts like a secret is not cut short into one.
  */
@@ -58,7 +58,8 @@ export function assignment(names: string, secret: string): string {
     String.raw`(?i:${names})` +
     String.raw`[\w.\- \t]{0,20}?` +
     String.raw`["'\x60\])]{0,3}[ \t]*` +
-    String.raw`(?:=>|:{1,3}=|\?=|\|\|=|[=:>,])` +
+    // An XML element's value may sit on a line of its own: `<name>\n    v\n</name>`.
+    String.raw`(?:=>|:{1,3}=|\?=|\|\|=|>[ \t]*\r?\n|[=:>,])` +
     String.raw`[ \t]*["'\x60=]{0,2}[ \t]*` +
     `(${secret})` +
     String.raw`(?:["'\x60;,<)\]}\s]|\\[nrt]|$)`
