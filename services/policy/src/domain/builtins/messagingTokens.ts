@@ -68,10 +68,12 @@ export const messagingTokens: BuiltinPolicy = {
     {
       id: "discord-bot-token",
       type: "regex",
+      // <bot user id in base64>.<timestamp>.<HMAC>; the check decodes the id.
       value: String.raw`\b([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})${TOKEN_END}`,
       message: "Discord bot token found in source code",
       redact_group: 1,
       keywords: ["discord"],
+      checks: ["discord-user-id"],
     },
     {
       id: "discord-webhook-url",
