@@ -1,4 +1,5 @@
 import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -38,6 +39,7 @@ export const commerceTokens: BuiltinPolicy = {
       message: "Squarespace API key found in source code",
       redact_group: 1,
       keywords: ["squarespace"],
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "easypost-api-key",

@@ -1,4 +1,5 @@
 import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -39,6 +40,7 @@ export const cryptoExchangeKeys: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["kucoin"],
       min_entropy: 3,
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "kucoin-api-secret",
@@ -47,6 +49,7 @@ export const cryptoExchangeKeys: BuiltinPolicy = {
       message: "KuCoin API secret found in source code",
       redact_group: 1,
       keywords: ["kucoin"],
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "bittrex-api-key",

@@ -1,4 +1,5 @@
 import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -112,6 +113,7 @@ export const messagingTokens: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["discord"],
       min_entropy: 2.5,
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "telegram-bot-token",
@@ -175,6 +177,7 @@ export const messagingTokens: BuiltinPolicy = {
       message: "MessageBird (Bird) client id found next to MessageBird credentials",
       redact_group: 1,
       keywords: ["messagebird", "message_bird", "message-bird"],
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "sendbird-api-token",
@@ -192,6 +195,7 @@ export const messagingTokens: BuiltinPolicy = {
       message: "Sendbird application id found next to Sendbird credentials",
       redact_group: 1,
       keywords: ["sendbird"],
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "intercom-access-token",

@@ -1,4 +1,5 @@
 import { ASSIGN, assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 export const saasApiTokens: BuiltinPolicy = {
@@ -164,6 +165,7 @@ export const saasApiTokens: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["asana"],
       min_entropy: 2.5,
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "asana-client-secret",
@@ -181,6 +183,7 @@ export const saasApiTokens: BuiltinPolicy = {
       message: "HubSpot API key found in source code",
       redact_group: 1,
       keywords: ["hubspot"],
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "zendesk-api-token",

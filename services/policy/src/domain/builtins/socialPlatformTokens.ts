@@ -1,7 +1,8 @@
 import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
-const TWITTER = String.raw`twitter|\bx[_-]api`;
+const TWITTER = "twitter";
 const LINKEDIN = "linked[_-]?in";
 
 export const socialPlatformTokens: BuiltinPolicy = {
@@ -49,7 +50,7 @@ export const socialPlatformTokens: BuiltinPolicy = {
       value: assignment(TWITTER, "[A-Za-z0-9]{25}"),
       message: "Twitter/X API key (consumer key) found in source code",
       redact_group: 1,
-      keywords: ["twitter", "x_api", "x-api"],
+      keywords: ["twitter"],
       min_entropy: 3,
     },
     {
@@ -58,7 +59,7 @@ export const socialPlatformTokens: BuiltinPolicy = {
       value: assignment(TWITTER, "[A-Za-z0-9]{50}"),
       message: "Twitter/X API secret (consumer secret) found in source code",
       redact_group: 1,
-      keywords: ["twitter", "x_api", "x-api"],
+      keywords: ["twitter"],
       min_entropy: 3,
     },
     {
@@ -68,7 +69,7 @@ export const socialPlatformTokens: BuiltinPolicy = {
       value: assignment(TWITTER, "[0-9]{15,25}-[A-Za-z0-9]{20,40}"),
       message: "Twitter/X user access token found in source code",
       redact_group: 1,
-      keywords: ["twitter", "x_api", "x-api"],
+      keywords: ["twitter"],
     },
     {
       id: "twitter-access-token-secret",
@@ -76,7 +77,7 @@ export const socialPlatformTokens: BuiltinPolicy = {
       value: assignment(TWITTER, "[A-Za-z0-9]{45}"),
       message: "Twitter/X access token secret found in source code",
       redact_group: 1,
-      keywords: ["twitter", "x_api", "x-api"],
+      keywords: ["twitter"],
       min_entropy: 3,
     },
     {
@@ -97,6 +98,7 @@ export const socialPlatformTokens: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["linkedin", "linked_in", "linked-in"],
       min_entropy: 2.5,
+      match_allowlist: [OTHER_OBJECT_ID],
     },
     {
       id: "linkedin-client-secret",
