@@ -1,4 +1,4 @@
-import { ASSIGN, assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
 import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -38,7 +38,7 @@ export const saasApiTokens: BuiltinPolicy = {
     {
       id: "twilio-auth-token",
       type: "regex",
-      value: String.raw`(?i)twilio[a-z0-9_-]*auth[_-]?token[a-z0-9_]*${ASSIGN}["']?([a-f0-9]{32})\b`,
+      value: assignment(String.raw`twilio[\w.-]{0,20}?auth[_.-]?token`, "[a-f0-9]{32}"),
       message: "Twilio auth token found in source code",
       redact_group: 1,
       keywords: ["twilio"],
