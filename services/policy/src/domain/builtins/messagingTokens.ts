@@ -98,7 +98,7 @@ export const messagingTokens: BuiltinPolicy = {
       type: "regex",
       // 64 hexadecimal characters assigned to a Discord name: an application's API key.
       value: assignment("discord", "[a-f0-9]{64}"),
-      message: "Discord API key found in source code",
+      message: "Discord API key or token (64 hexadecimal characters) found in source code",
       redact_group: 1,
       keywords: ["discord"],
       min_entropy: 3,
