@@ -11,14 +11,19 @@ import { commandInjection } from "./commandInjection.js";
 import { credentialsInUrls } from "./credentialsInUrls.js";
 import { cryptoExchangeKeys } from "./cryptoExchangeKeys.js";
 import { dangerousEval } from "./dangerousEval.js";
+import { dataPlatformTokens } from "./dataPlatformTokens.js";
 import { debugModeEnabled } from "./debugModeEnabled.js";
+import { devopsPlatformTokens } from "./devopsPlatformTokens.js";
 import { dockerfileSecurity } from "./dockerfileSecurity.js";
 import { genericSecrets } from "./genericSecrets.js";
 import { hardcodedCredentials } from "./hardcodedCredentials.js";
+import { hostingPlatformTokens } from "./hostingPlatformTokens.js";
+import { identityProviderTokens } from "./identityProviderTokens.js";
 import { infrastructureTokens } from "./infrastructureTokens.js";
 import { insecureRandomness } from "./insecureRandomness.js";
 import { kubernetesSecurity } from "./kubernetesSecurity.js";
 import { messagingTokens } from "./messagingTokens.js";
+import { observabilityTokens } from "./observabilityTokens.js";
 import { packageRegistryTokens } from "./packageRegistryTokens.js";
 import { paymentTokens } from "./paymentTokens.js";
 import { permissiveCors } from "./permissiveCors.js";
@@ -42,6 +47,11 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   cloudProviderKeys,
   infrastructureTokens,
   packageRegistryTokens,
+  hostingPlatformTokens,
+  devopsPlatformTokens,
+  observabilityTokens,
+  dataPlatformTokens,
+  identityProviderTokens,
   messagingTokens,
   saasApiTokens,
   paymentTokens,

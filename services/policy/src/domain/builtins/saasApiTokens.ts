@@ -6,7 +6,7 @@ export const saasApiTokens: BuiltinPolicy = {
   id: "saas-api-tokens",
   name: "SaaS API tokens",
   description:
-    "Detects API keys of email, telephony, monitoring, productivity and developer services: SendGrid, Mailgun, Mailchimp, Brevo (Sendinblue), Twilio, Datadog, New Relic, Postman, Linear, Notion, Airtable, Asana, HubSpot, Zendesk, Dropbox, Contentful, Algolia, Adobe, Mapbox, MaxMind, Meraki, Yandex Cloud and others. Payment, commerce, social and exchange keys have policies of their own.",
+    "Detects API keys of email, telephony, productivity and developer services: SendGrid, Mailgun, Mailchimp, Brevo (Sendinblue), Twilio, Linear, Notion, Airtable, Asana, HubSpot, Zendesk, Dropbox, Contentful, Algolia, Adobe, Mapbox, MaxMind, Meraki, Yandex Cloud and others. Payment, commerce, social, exchange, monitoring and DevOps keys have policies of their own.",
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
@@ -49,37 +49,6 @@ export const saasApiTokens: BuiltinPolicy = {
       value: String.raw`\bkey-[0-9a-f]{32}\b`,
       message: "Mailgun API key found in source code",
       keywords: ["key-"],
-    },
-    {
-      id: "datadog-api-key",
-      type: "regex",
-      // 32 hex characters assigned to an API key name, in a file that mentions Datadog.
-      value: String.raw`(?i)\b(?:datadog[a-z0-9_-]*|dd[_-]?)?api[_-]?key["']?\s*(?::=|=>|[:=])\s*["']?([a-f0-9]{32})\b`,
-      message: "Datadog API key found in source code",
-      redact_group: 1,
-      keywords: ["datadog", "dd_api_key", "dd-api-key", "ddapikey"],
-    },
-    {
-      id: "datadog-app-key",
-      type: "regex",
-      value: String.raw`(?i)\b(?:datadog[a-z0-9_-]*|dd[_-]?)?app(?:lication)?[_-]?key["']?\s*(?::=|=>|[:=])\s*["']?([a-f0-9]{40})\b`,
-      message: "Datadog application key found in source code",
-      redact_group: 1,
-      keywords: ["datadog", "dd_app_key", "dd-app-key", "ddappkey", "dd_application_key"],
-    },
-    {
-      id: "new-relic-user-api-key",
-      type: "regex",
-      value: String.raw`\bNRAK-[A-Z0-9]{27}\b`,
-      message: "New Relic user API key found in source code",
-      keywords: ["nrak-"],
-    },
-    {
-      id: "postman-api-key",
-      type: "regex",
-      value: String.raw`\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b`,
-      message: "Postman API key found in source code",
-      keywords: ["pmak-"],
     },
     {
       id: "linear-api-key",

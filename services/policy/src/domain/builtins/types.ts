@@ -66,6 +66,13 @@ export function assignment(names: string, secret: string): string {
   );
 }
 
+/**
+ * The start of a Python argument that is not a constant: a name (not a keyword argument), a call,
+ * an f-string, or a literal that is formatted (% or .format() with something other than a
+ * literal) or concatenated.
+ */
+export const PY_DYNAMIC_ARG = String.raw`(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*[,)%+]|[A-Za-z_][\w.]*\s*\(|[rRbBuU]?[fF][rR]?["']|[rRbBuU]?["'][^"'\n]*["']\s*(?:%\s*[^"'\s]|\.format\s*\(\s*[^"'\s)]|\+))`;
+
 /** After a token: the end of the token alphabet (or of the line), so longer look-alikes do not match. */
 export const TOKEN_END = String.raw`(?:[^A-Za-z0-9_-]|$)`;
 
