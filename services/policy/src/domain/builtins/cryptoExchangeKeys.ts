@@ -1,4 +1,5 @@
-import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { namedSecret } from "./tokenRules.js";
+import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -13,54 +14,13 @@ export const cryptoExchangeKeys: BuiltinPolicy = {
   category: SECRETS_CATEGORY,
   frameworks: [...SECRET_FRAMEWORKS],
   patterns: [
-    {
-      id: "coinbase-access-token",
-      type: "regex",
-      value: assignment("coinbase", "[A-Za-z0-9_-]{64}"),
-      message: "Coinbase access token found in source code",
-      redact_group: 1,
-      keywords: ["coinbase"],
-      min_entropy: 3,
-    },
-    {
-      id: "kraken-api-secret",
-      type: "regex",
-      // Private keys are 64 bytes in base64 (88 characters); the range allows for URL-safe forms.
-      value: assignment("kraken", "[A-Za-z0-9/=_+-]{80,90}"),
-      message: "Kraken API private key found in source code",
-      redact_group: 1,
-      keywords: ["kraken"],
-      min_entropy: 3,
-    },
-    {
-      id: "kucoin-api-key",
-      type: "regex",
-      value: assignment("kucoin", "[a-f0-9]{24}"),
-      message: "KuCoin API key found next to KuCoin credentials",
-      redact_group: 1,
-      keywords: ["kucoin"],
-      min_entropy: 3,
-      match_allowlist: [OTHER_OBJECT_ID],
-    },
-    {
-      id: "kucoin-api-secret",
-      type: "regex",
-      value: assignment("kucoin", UUID),
-      message: "KuCoin API secret found in source code",
-      redact_group: 1,
-      keywords: ["kucoin"],
-      match_allowlist: [OTHER_OBJECT_ID],
-    },
-    {
-      id: "bittrex-api-key",
-      type: "regex",
-      // API keys and their secrets share one shape: 32 letters and digits.
-      value: assignment("bittrex", "[A-Za-z0-9]{32}"),
-      message: "Bittrex API key or secret found in source code",
-      redact_group: 1,
-      keywords: ["bittrex"],
-      min_entropy: 3,
-    },
+    namedSecret("coinbase-access-token", "Coinbase access token found in source code", "coinbase", "[A-Za-z0-9_-]{64}", ["coinbase"], { min_entropy: 3 }),
+    // Private keys are 64 bytes in base64 (88 characters); the range allows for URL-safe forms.
+    namedSecret("kraken-api-secret", "Kraken API private key found in source code", "kraken", "[A-Za-z0-9/=_+-]{80,90}", ["kraken"], { min_entropy: 3 }),
+    namedSecret("kucoin-api-key", "KuCoin API key found next to KuCoin credentials", "kucoin", "[a-f0-9]{24}", ["kucoin"], { min_entropy: 3, match_allowlist: [OTHER_OBJECT_ID] }),
+    namedSecret("kucoin-api-secret", "KuCoin API secret found in source code", "kucoin", UUID, ["kucoin"], { match_allowlist: [OTHER_OBJECT_ID] }),
+    // API keys and their secrets share one shape: 32 letters and digits.
+    namedSecret("bittrex-api-key", "Bittrex API key or secret found in source code", "bittrex", "[A-Za-z0-9]{32}", ["bittrex"], { min_entropy: 3 }),
   ],
   suggestions: [
     "Delete the API key in the exchange's settings now and check the account's withdrawal history; create a new key without withdrawal rights, limited to known IP addresses, and read it from a secrets manager.",

@@ -1,4 +1,5 @@
-import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { formatToken, namedSecret } from "./tokenRules.js";
+import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
 import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -14,28 +15,10 @@ export const messagingTokens: BuiltinPolicy = {
   category: SECRETS_CATEGORY,
   frameworks: [...SECRET_FRAMEWORKS],
   patterns: [
-    {
-      id: "slack-bot-token",
-      type: "regex",
-      // Current bot tokens (team id, bot id, secret) and legacy ones (team id, secret).
-      value: String.raw`\bxoxb-[0-9]{8,14}-(?:[0-9]{10,13}-[A-Za-z0-9]{24,34}|[A-Za-z0-9]{18,26})\b`,
-      message: "Slack bot token found in source code",
-      keywords: ["xoxb-"],
-    },
-    {
-      id: "slack-user-token",
-      type: "regex",
-      value: String.raw`\bxox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9]{28,34}\b`,
-      message: "Slack user token found in source code",
-      keywords: ["xoxp-", "xoxe-"],
-    },
-    {
-      id: "slack-app-token",
-      type: "regex",
-      value: String.raw`\bxapp-[0-9]-[A-Z0-9]{9,12}-[0-9]{10,14}-[a-z0-9]{32,80}\b`,
-      message: "Slack app-level token found in source code",
-      keywords: ["xapp-"],
-    },
+    // Current bot tokens (team id, bot id, secret) and legacy ones (team id, secret).
+    formatToken("slack-bot-token", "Slack bot token found in source code", "xoxb-[0-9]{8,14}-(?:[0-9]{10,13}-[A-Za-z0-9]{24,34}|[A-Za-z0-9]{18,26})", ["xoxb-"]),
+    formatToken("slack-user-token", "Slack user token found in source code", "xox[pe](?:-[0-9]{10,13}){3}-[A-Za-z0-9]{28,34}", ["xoxp-", "xoxe-"]),
+    formatToken("slack-app-token", "Slack app-level token found in source code", "xapp-[0-9]-[A-Z0-9]{9,12}-[0-9]{10,14}-[a-z0-9]{32,80}", ["xapp-"]),
     {
       id: "slack-legacy-token",
       type: "regex",
@@ -43,20 +26,8 @@ export const messagingTokens: BuiltinPolicy = {
       message: "Slack legacy, workspace or refresh token found in source code",
       keywords: ["xoxa-", "xoxo-", "xoxr-", "xoxs-"],
     },
-    {
-      id: "slack-config-access-token",
-      type: "regex",
-      value: String.raw`\bxoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{163,166}\b`,
-      message: "Slack app configuration access token found in source code",
-      keywords: ["xoxe.xoxb-", "xoxe.xoxp-"],
-    },
-    {
-      id: "slack-config-refresh-token",
-      type: "regex",
-      value: String.raw`\bxoxe-[0-9]-[A-Za-z0-9]{146}\b`,
-      message: "Slack app configuration refresh token found in source code",
-      keywords: ["xoxe-"],
-    },
+    formatToken("slack-config-access-token", "Slack app configuration access token found in source code", String.raw`xoxe\.xox[bp]-[0-9]-[A-Za-z0-9]{163,166}`, ["xoxe.xoxb-", "xoxe.xoxp-"]),
+    formatToken("slack-config-refresh-token", "Slack app configuration refresh token found in source code", "xoxe-[0-9]-[A-Za-z0-9]{146}", ["xoxe-"]),
     {
       id: "slack-webhook-url",
       type: "regex",
@@ -66,16 +37,8 @@ export const messagingTokens: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["hooks.slack.com"],
     },
-    {
-      id: "discord-bot-token",
-      type: "regex",
-      // <bot user id in base64>.<timestamp>.<HMAC>; the check decodes the id.
-      value: String.raw`\b([MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38})${TOKEN_END}`,
-      message: "Discord bot token found in source code",
-      redact_group: 1,
-      keywords: ["discord"],
-      checks: ["discord-user-id"],
-    },
+    // <bot user id in base64>.<timestamp>.<HMAC>; the check decodes the id.
+    formatToken("discord-bot-token", "Discord bot token found in source code", String.raw`[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,38}`, ["discord"], { checks: ["discord-user-id"] }),
     {
       id: "discord-webhook-url",
       type: "regex",
@@ -84,37 +47,11 @@ export const messagingTokens: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["discord"],
     },
-    {
-      id: "discord-client-secret",
-      type: "regex",
-      value: assignment("discord", "[A-Za-z0-9=_-]{32}"),
-      message: "Discord application client secret found in source code",
-      redact_group: 1,
-      keywords: ["discord"],
-      min_entropy: 3,
-    },
-    {
-      id: "discord-api-key",
-      type: "regex",
-      // 64 hexadecimal characters assigned to a Discord name: an application's API key.
-      value: assignment("discord", "[a-f0-9]{64}"),
-      message: "Discord API key or token (64 hexadecimal characters) found in source code",
-      redact_group: 1,
-      keywords: ["discord"],
-      min_entropy: 3,
-      // The interactions public key is 64 hex characters too, and is meant to be public.
-      line_allowlist: [String.raw`(?i)public[_-]?key`],
-    },
-    {
-      id: "discord-client-id",
-      type: "regex",
-      value: assignment("discord", "[0-9]{17,20}"),
-      message: "Discord application (client) id found next to Discord credentials",
-      redact_group: 1,
-      keywords: ["discord"],
-      min_entropy: 2.5,
-      match_allowlist: [OTHER_OBJECT_ID],
-    },
+    namedSecret("discord-client-secret", "Discord application client secret found in source code", "discord", "[A-Za-z0-9=_-]{32}", ["discord"], { min_entropy: 3 }),
+    // 64 hexadecimal characters assigned to a Discord name: an application's API key.
+    // The interactions public key is 64 hex characters too, and is meant to be public.
+    namedSecret("discord-api-key", "Discord API key or token (64 hexadecimal characters) found in source code", "discord", "[a-f0-9]{64}", ["discord"], { min_entropy: 3, line_allowlist: [String.raw`(?i)public[_-]?key`] }),
+    namedSecret("discord-client-id", "Discord application (client) id found next to Discord credentials", "discord", "[0-9]{17,20}", ["discord"], { min_entropy: 2.5, match_allowlist: [OTHER_OBJECT_ID] }),
     {
       id: "telegram-bot-token",
       type: "regex",
@@ -124,17 +61,9 @@ export const messagingTokens: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["telegram", "bot"],
     },
-    {
-      id: "telegram-bot-token-assigned",
-      type: "regex",
-      // Shapes the bare-token rule leaves out (shorter or longer bot ids), where a Telegram name
-      // says what the value is.
-      value: assignment("telegr", "[0-9]{5,16}:A[A-Za-z0-9_-]{34}"),
-      message: "Telegram bot token found in source code",
-      redact_group: 1,
-      keywords: ["telegr"],
-      min_entropy: 3.5,
-    },
+    // Shapes the bare-token rule leaves out (shorter or longer bot ids), where a Telegram name
+    // says what the value is.
+    namedSecret("telegram-bot-token-assigned", "Telegram bot token found in source code", "telegr", "[0-9]{5,16}:A[A-Za-z0-9_-]{34}", ["telegr"], { min_entropy: 3.5 }),
     {
       id: "teams-webhook-url",
       type: "regex",
@@ -143,69 +72,13 @@ export const messagingTokens: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["webhook.office.com"],
     },
-    {
-      id: "mattermost-access-token",
-      type: "regex",
-      value: assignment("mattermost", "[A-Za-z0-9]{26}"),
-      message: "Mattermost personal access or bot token found in source code",
-      redact_group: 1,
-      keywords: ["mattermost"],
-      min_entropy: 3,
-    },
-    {
-      id: "gitter-access-token",
-      type: "regex",
-      value: assignment("gitter", "[A-Za-z0-9_-]{40}"),
-      message: "Gitter access token found in source code",
-      redact_group: 1,
-      keywords: ["gitter"],
-      min_entropy: 3,
-    },
-    {
-      id: "messagebird-api-key",
-      type: "regex",
-      value: assignment("message[_-]?bird", "[A-Za-z0-9]{25}"),
-      message: "MessageBird (Bird) API access key found in source code",
-      redact_group: 1,
-      keywords: ["messagebird", "message_bird", "message-bird"],
-      min_entropy: 3,
-    },
-    {
-      id: "messagebird-client-id",
-      type: "regex",
-      value: assignment("message[_-]?bird", UUID),
-      message: "MessageBird (Bird) client id found next to MessageBird credentials",
-      redact_group: 1,
-      keywords: ["messagebird", "message_bird", "message-bird"],
-      match_allowlist: [OTHER_OBJECT_ID],
-    },
-    {
-      id: "sendbird-api-token",
-      type: "regex",
-      value: assignment("sendbird", "[a-f0-9]{40}"),
-      message: "Sendbird API token found in source code",
-      redact_group: 1,
-      keywords: ["sendbird"],
-      min_entropy: 3,
-    },
-    {
-      id: "sendbird-application-id",
-      type: "regex",
-      value: assignment("sendbird", UUID),
-      message: "Sendbird application id found next to Sendbird credentials",
-      redact_group: 1,
-      keywords: ["sendbird"],
-      match_allowlist: [OTHER_OBJECT_ID],
-    },
-    {
-      id: "intercom-access-token",
-      type: "regex",
-      value: assignment("intercom", "[A-Za-z0-9=_-]{60}"),
-      message: "Intercom access token found in source code",
-      redact_group: 1,
-      keywords: ["intercom"],
-      min_entropy: 3,
-    },
+    namedSecret("mattermost-access-token", "Mattermost personal access or bot token found in source code", "mattermost", "[A-Za-z0-9]{26}", ["mattermost"], { min_entropy: 3 }),
+    namedSecret("gitter-access-token", "Gitter access token found in source code", "gitter", "[A-Za-z0-9_-]{40}", ["gitter"], { min_entropy: 3 }),
+    namedSecret("messagebird-api-key", "MessageBird (Bird) API access key found in source code", "message[_-]?bird", "[A-Za-z0-9]{25}", ["messagebird", "message_bird", "message-bird"], { min_entropy: 3 }),
+    namedSecret("messagebird-client-id", "MessageBird (Bird) client id found next to MessageBird credentials", "message[_-]?bird", UUID, ["messagebird", "message_bird", "message-bird"], { match_allowlist: [OTHER_OBJECT_ID] }),
+    namedSecret("sendbird-api-token", "Sendbird API token found in source code", "sendbird", "[a-f0-9]{40}", ["sendbird"], { min_entropy: 3 }),
+    namedSecret("sendbird-application-id", "Sendbird application id found next to Sendbird credentials", "sendbird", UUID, ["sendbird"], { match_allowlist: [OTHER_OBJECT_ID] }),
+    namedSecret("intercom-access-token", "Intercom access token found in source code", "intercom", "[A-Za-z0-9=_-]{60}", ["intercom"], { min_entropy: 3 }),
   ],
   suggestions: [
     "Revoke the token or delete the webhook in the workspace's app settings now, create a new one, and give it to the application from a secrets manager or a CI secret.",

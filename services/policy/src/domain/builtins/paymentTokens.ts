@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { assignment, builtinSettings, docs, paths, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { formatToken, namedSecret } from "./tokenRules.js";
+import { builtinSettings, docs, paths, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
@@ -14,49 +15,14 @@ export const paymentTokens: BuiltinPolicy = {
   category: SECRETS_CATEGORY,
   frameworks: [...SECRET_FRAMEWORKS],
   patterns: [
-    {
-      id: "stripe-live-secret-key",
-      type: "regex",
-      value: String.raw`\b((?:sk|rk)_(?:live|prod)_[A-Za-z0-9]{24,247})${TOKEN_END}`,
-      message: "Stripe live secret or restricted key found in source code",
-      redact_group: 1,
-      keywords: ["sk_live_", "rk_live_", "sk_prod_", "rk_prod_"],
-    },
-    {
-      id: "stripe-test-secret-key",
-      type: "regex",
-      // Test mode cannot move money, but the key reads and writes everything the account keeps in
-      // test mode (customers, webhooks, Connect settings); GitHub's secret scanning reports it too.
-      value: String.raw`\b((?:sk|rk)_test_[A-Za-z0-9]{24,247})${TOKEN_END}`,
-      message: "Stripe test-mode secret or restricted key found in source code",
-      redact_group: 1,
-      keywords: ["sk_test_", "rk_test_"],
-      enabled_by: "report_test_keys",
-    },
-    {
-      id: "stripe-webhook-secret",
-      type: "regex",
-      value: String.raw`\bwhsec_[A-Za-z0-9+/]{32,64}\b`,
-      message: "Stripe webhook signing secret found in source code",
-      keywords: ["whsec_"],
-    },
-    {
-      id: "square-access-token",
-      type: "regex",
-      // Production and sandbox access tokens: EAAA and 60 characters; the legacy sq0atp- form.
-      value: String.raw`\b(EAAA[A-Za-z0-9_-]{60}|sq0atp-[A-Za-z0-9_-]{22})${TOKEN_END}`,
-      message: "Square access token found in source code",
-      redact_group: 1,
-      keywords: ["eaaa", "sq0atp-"],
-    },
-    {
-      id: "square-oauth-secret",
-      type: "regex",
-      value: String.raw`\b(sq0csp-[A-Za-z0-9_-]{43})${TOKEN_END}`,
-      message: "Square OAuth application secret found in source code",
-      redact_group: 1,
-      keywords: ["sq0csp-"],
-    },
+    formatToken("stripe-live-secret-key", "Stripe live secret or restricted key found in source code", "(?:sk|rk)_(?:live|prod)_[A-Za-z0-9]{24,247}", ["sk_live_", "rk_live_", "sk_prod_", "rk_prod_"]),
+    // Test mode cannot move money, but the key reads and writes everything the account keeps in
+    // test mode (customers, webhooks, Connect settings); GitHub's secret scanning reports it too.
+    formatToken("stripe-test-secret-key", "Stripe test-mode secret or restricted key found in source code", "(?:sk|rk)_test_[A-Za-z0-9]{24,247}", ["sk_test_", "rk_test_"], { enabled_by: "report_test_keys" }),
+    formatToken("stripe-webhook-secret", "Stripe webhook signing secret found in source code", "whsec_[A-Za-z0-9+/]{32,64}", ["whsec_"]),
+    // Production and sandbox access tokens: EAAA and 60 characters; the legacy sq0atp- form.
+    formatToken("square-access-token", "Square access token found in source code", "EAAA[A-Za-z0-9_-]{60}|sq0atp-[A-Za-z0-9_-]{22}", ["eaaa", "sq0atp-"]),
+    formatToken("square-oauth-secret", "Square OAuth application secret found in source code", "sq0csp-[A-Za-z0-9_-]{43}", ["sq0csp-"]),
     {
       id: "plaid-access-token",
       type: "regex",
@@ -65,72 +31,15 @@ export const paymentTokens: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["access-sandbox-", "access-development-", "access-production-"],
     },
-    {
-      id: "plaid-client-id",
-      type: "regex",
-      value: assignment("plaid", "[A-Za-z0-9]{24}"),
-      message: "Plaid client id found next to Plaid credentials",
-      redact_group: 1,
-      keywords: ["plaid"],
-      min_entropy: 3.5,
-    },
-    {
-      id: "plaid-secret",
-      type: "regex",
-      value: assignment("plaid", "[A-Za-z0-9]{30}"),
-      message: "Plaid API secret found in source code",
-      redact_group: 1,
-      keywords: ["plaid"],
-      min_entropy: 3.5,
-    },
-    {
-      id: "finicity-app-key",
-      type: "regex",
-      value: assignment("finicity", "[a-f0-9]{32}"),
-      message: "Finicity (Mastercard Open Banking) app key found in source code",
-      redact_group: 1,
-      keywords: ["finicity"],
-      min_entropy: 3,
-    },
-    {
-      id: "finicity-partner-secret",
-      type: "regex",
-      value: assignment("finicity", "[A-Za-z0-9]{20}"),
-      message: "Finicity (Mastercard Open Banking) partner secret found in source code",
-      redact_group: 1,
-      keywords: ["finicity"],
-      min_entropy: 3,
-    },
-    {
-      id: "gocardless-access-token",
-      type: "regex",
-      value: assignment("gocardless", "(?:live|sandbox)_[A-Za-z0-9_=-]{40}"),
-      message: "GoCardless access token found in source code",
-      redact_group: 1,
-      keywords: ["gocardless"],
-    },
-    {
-      id: "flutterwave-secret-key",
-      type: "regex",
-      value: String.raw`\bFLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X\b`,
-      message: "Flutterwave secret key found in source code",
-      keywords: ["flwseck"],
-    },
-    {
-      id: "flutterwave-encryption-key",
-      type: "regex",
-      value: String.raw`\bFLWSECK(?:_TEST)?-?[a-hA-H0-9]{12}\b`,
-      message: "Flutterwave encryption key found in source code",
-      keywords: ["flwseck"],
-    },
-    {
-      id: "flutterwave-public-key",
-      type: "regex",
-      // Not a secret alone, but it names the account its secret and encryption keys belong to.
-      value: String.raw`\bFLWPUBK(?:_TEST)?-[a-hA-H0-9]{32}-X\b`,
-      message: "Flutterwave public key found in source code, next to where its secret key usually is",
-      keywords: ["flwpubk"],
-    },
+    namedSecret("plaid-client-id", "Plaid client id found next to Plaid credentials", "plaid", "[A-Za-z0-9]{24}", ["plaid"], { min_entropy: 3.5 }),
+    namedSecret("plaid-secret", "Plaid API secret found in source code", "plaid", "[A-Za-z0-9]{30}", ["plaid"], { min_entropy: 3.5 }),
+    namedSecret("finicity-app-key", "Finicity (Mastercard Open Banking) app key found in source code", "finicity", "[a-f0-9]{32}", ["finicity"], { min_entropy: 3 }),
+    namedSecret("finicity-partner-secret", "Finicity (Mastercard Open Banking) partner secret found in source code", "finicity", "[A-Za-z0-9]{20}", ["finicity"], { min_entropy: 3 }),
+    namedSecret("gocardless-access-token", "GoCardless access token found in source code", "gocardless", "(?:live|sandbox)_[A-Za-z0-9_=-]{40}", ["gocardless"]),
+    formatToken("flutterwave-secret-key", "Flutterwave secret key found in source code", "FLWSECK(?:_TEST)?-[a-hA-H0-9]{32}-X", ["flwseck"]),
+    formatToken("flutterwave-encryption-key", "Flutterwave encryption key found in source code", "FLWSECK(?:_TEST)?-?[a-hA-H0-9]{12}", ["flwseck"]),
+    // Not a secret alone, but it names the account its secret and encryption keys belong to.
+    formatToken("flutterwave-public-key", "Flutterwave public key found in source code, next to where its secret key usually is", "FLWPUBK(?:_TEST)?-[a-hA-H0-9]{32}-X", ["flwpubk"]),
     {
       id: "freemius-secret-key",
       type: "regex",

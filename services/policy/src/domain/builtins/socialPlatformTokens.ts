@@ -1,4 +1,5 @@
-import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { formatToken, namedSecret } from "./tokenRules.js";
+import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -15,120 +16,24 @@ export const socialPlatformTokens: BuiltinPolicy = {
   category: SECRETS_CATEGORY,
   frameworks: [...SECRET_FRAMEWORKS],
   patterns: [
-    {
-      id: "facebook-app-secret",
-      type: "regex",
-      value: assignment("facebook|\\bfb[_-]?app", "[a-f0-9]{32}"),
-      message: "Facebook app secret found in source code",
-      redact_group: 1,
-      keywords: ["facebook", "fb_app", "fbapp", "fb-app"],
-      min_entropy: 3,
-    },
-    {
-      id: "facebook-app-access-token",
-      type: "regex",
-      // An app access token is `<app id>|<app secret or signature>` (the bar may be URL-encoded).
-      value: String.raw`\b([0-9]{15,16}(?:\||%7[Cc])[A-Za-z0-9_-]{27,40})${TOKEN_END}`,
-      message: "Facebook app access token found in source code",
-      redact_group: 1,
-      keywords: ["facebook"],
-      min_entropy: 3,
-    },
-    {
-      id: "facebook-page-access-token",
-      type: "regex",
-      // User and page access tokens start EAAC or EAAM (the app's token family) and run to 100+ characters.
-      value: String.raw`\b(EAA[MC][A-Za-z0-9]{100,})${TOKEN_END}`,
-      message: "Facebook (Meta) user or page access token found in source code",
-      redact_group: 1,
-      keywords: ["eaam", "eaac"],
-      min_entropy: 4,
-    },
-    {
-      id: "twitter-api-key",
-      type: "regex",
-      value: assignment(TWITTER, "[A-Za-z0-9]{25}"),
-      message: "Twitter/X API key (consumer key) found in source code",
-      redact_group: 1,
-      keywords: ["twitter"],
-      min_entropy: 3,
-    },
-    {
-      id: "twitter-api-secret",
-      type: "regex",
-      value: assignment(TWITTER, "[A-Za-z0-9]{50}"),
-      message: "Twitter/X API secret (consumer secret) found in source code",
-      redact_group: 1,
-      keywords: ["twitter"],
-      min_entropy: 3,
-    },
-    {
-      id: "twitter-access-token",
-      type: "regex",
-      // `<user id>-<random>`.
-      value: assignment(TWITTER, "[0-9]{15,25}-[A-Za-z0-9]{20,40}"),
-      message: "Twitter/X user access token found in source code",
-      redact_group: 1,
-      keywords: ["twitter"],
-    },
-    {
-      id: "twitter-access-token-secret",
-      type: "regex",
-      value: assignment(TWITTER, "[A-Za-z0-9]{45}"),
-      message: "Twitter/X access token secret found in source code",
-      redact_group: 1,
-      keywords: ["twitter"],
-      min_entropy: 3,
-    },
-    {
-      id: "twitter-bearer-token",
-      type: "regex",
-      // App-only bearer tokens begin with 22 'A's (a zero app-id prefix) and are URL-encoded.
-      value: String.raw`\b(A{22}[A-Za-z0-9%]{80,100})${TOKEN_END}`,
-      message: "Twitter/X app bearer token found in source code",
-      redact_group: 1,
-      // Long runs of 'A' also occur in base64 data (zero bytes): only where the file speaks of
-      // Twitter or of a bearer token.
-      keywords: ["twitter", "bearer_token", "bearertoken", "bearer-token"],
-      min_entropy: 3,
-    },
-    {
-      id: "linkedin-client-id",
-      type: "regex",
-      value: assignment(LINKEDIN, "[A-Za-z0-9]{14}"),
-      message: "LinkedIn client id found next to LinkedIn credentials",
-      redact_group: 1,
-      keywords: ["linkedin", "linked_in", "linked-in"],
-      min_entropy: 2.5,
-      match_allowlist: [OTHER_OBJECT_ID],
-    },
-    {
-      id: "linkedin-client-secret",
-      type: "regex",
-      value: assignment(LINKEDIN, "[A-Za-z0-9]{16}"),
-      message: "LinkedIn client secret found in source code",
-      redact_group: 1,
-      keywords: ["linkedin", "linked_in", "linked-in"],
-      min_entropy: 2.5,
-    },
-    {
-      id: "twitch-api-token",
-      type: "regex",
-      value: assignment("twitch", "[A-Za-z0-9]{30}"),
-      message: "Twitch client secret or OAuth token found in source code",
-      redact_group: 1,
-      keywords: ["twitch"],
-      min_entropy: 3,
-    },
-    {
-      id: "flickr-api-key",
-      type: "regex",
-      value: assignment("flickr", "[A-Za-z0-9]{32}"),
-      message: "Flickr API key or secret found in source code",
-      redact_group: 1,
-      keywords: ["flickr"],
-      min_entropy: 3,
-    },
+    namedSecret("facebook-app-secret", "Facebook app secret found in source code", "facebook|\\bfb[_-]?app", "[a-f0-9]{32}", ["facebook", "fb_app", "fbapp", "fb-app"], { min_entropy: 3 }),
+    // An app access token is `<app id>|<app secret or signature>` (the bar may be URL-encoded).
+    formatToken("facebook-app-access-token", "Facebook app access token found in source code", String.raw`[0-9]{15,16}(?:\||%7[Cc])[A-Za-z0-9_-]{27,40}`, ["facebook"], { min_entropy: 3 }),
+    // User and page access tokens start EAAC or EAAM (the app's token family) and run to 100+ characters.
+    formatToken("facebook-page-access-token", "Facebook (Meta) user or page access token found in source code", "EAA[MC][A-Za-z0-9]{100,}", ["eaam", "eaac"], { min_entropy: 4 }),
+    namedSecret("twitter-api-key", "Twitter/X API key (consumer key) found in source code", TWITTER, "[A-Za-z0-9]{25}", ["twitter"], { min_entropy: 3 }),
+    namedSecret("twitter-api-secret", "Twitter/X API secret (consumer secret) found in source code", TWITTER, "[A-Za-z0-9]{50}", ["twitter"], { min_entropy: 3 }),
+    // `<user id>-<random>`.
+    namedSecret("twitter-access-token", "Twitter/X user access token found in source code", TWITTER, "[0-9]{15,25}-[A-Za-z0-9]{20,40}", ["twitter"]),
+    namedSecret("twitter-access-token-secret", "Twitter/X access token secret found in source code", TWITTER, "[A-Za-z0-9]{45}", ["twitter"], { min_entropy: 3 }),
+    // App-only bearer tokens begin with 22 'A's (a zero app-id prefix) and are URL-encoded.
+    // Long runs of 'A' also occur in base64 data (zero bytes): only where the file speaks of
+    // Twitter or of a bearer token.
+    formatToken("twitter-bearer-token", "Twitter/X app bearer token found in source code", "A{22}[A-Za-z0-9%]{80,100}", ["twitter", "bearer_token", "bearertoken", "bearer-token"], { min_entropy: 3 }),
+    namedSecret("linkedin-client-id", "LinkedIn client id found next to LinkedIn credentials", LINKEDIN, "[A-Za-z0-9]{14}", ["linkedin", "linked_in", "linked-in"], { min_entropy: 2.5, match_allowlist: [OTHER_OBJECT_ID] }),
+    namedSecret("linkedin-client-secret", "LinkedIn client secret found in source code", LINKEDIN, "[A-Za-z0-9]{16}", ["linkedin", "linked_in", "linked-in"], { min_entropy: 2.5 }),
+    namedSecret("twitch-api-token", "Twitch client secret or OAuth token found in source code", "twitch", "[A-Za-z0-9]{30}", ["twitch"], { min_entropy: 3 }),
+    namedSecret("flickr-api-key", "Flickr API key or secret found in source code", "flickr", "[A-Za-z0-9]{32}", ["flickr"], { min_entropy: 3 }),
   ],
   suggestions: [
     "Reset the app secret or revoke the token in the platform's developer console now (a leaked token lets anyone post as the account), then load it from a secrets manager or CI secret.",
