@@ -1,9 +1,7 @@
 import { formatToken, namedSecret } from "./tokenRules.js";
 import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
-import { OTHER_OBJECT_ID } from "./identifiers.js";
+import { OTHER_OBJECT_ID, UUID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
-
-const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
 export const commerceTokens: BuiltinPolicy = {
   id: "commerce-tokens",

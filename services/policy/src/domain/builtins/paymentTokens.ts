@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { formatToken, namedSecret } from "./tokenRules.js";
 import { builtinSettings, docs, paths, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { UUID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
-
-const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
 export const paymentTokens: BuiltinPolicy = {
   id: "payment-tokens",
