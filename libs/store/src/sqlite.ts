@@ -77,6 +77,14 @@ function compileFilter(filter: Filter): { where: string; params: SqlValue[] } {
           parts.push(withNull ? `(${inList} OR ${col} IS NULL)` : inList);
           break;
         }
+        case "$nin": {
+          const list = (v as Scalar[]).filter((x) => x !== null);
+          const withNull = list.length < (v as Scalar[]).length;
+          const notIn = list.length ? `${col} NOT IN (${list.map(() => "?").join(",")})` : "1";
+          params.push(...list.map(sqlValue));
+          parts.push(withNull ? `(${col} IS NOT NULL AND ${notIn})` : `(${col} IS NULL OR ${notIn})`);
+          break;
+        }
         case "$exists":
           parts.push(v ? `${col} IS NOT NULL` : `${col} IS NULL`);
           break;
