@@ -121,6 +121,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       identityAddress: `${host}:${identity.grpc.port}`,
       signingKey: reportSigningKey(config),
       linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
+      reportTimeoutMs: config.VERDICT_REPORT_TIMEOUT_MS,
       apiBaseUrl: () => `${publicUrl ?? `http://localhost:${httpPort}`}/v1`,
       clock,
     });
