@@ -42,4 +42,13 @@ describe("SqliteStore at rest", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     await s.close();
   });
+
+  it("leaves a shared (sticky) directory such as /tmp as it is", async () => {
+    const before = statSync(tmpdir()).mode;
+    const file = join(tmpdir(), `verdict-store-shared-${process.pid}.db`);
+    const s = new SqliteStore(file);
+    await s.close();
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+    expect(statSync(tmpdir()).mode).toBe(before);
+  });
 });

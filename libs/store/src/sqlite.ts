@@ -2,7 +2,7 @@
 // documents, json_extract expression indexes for the query shapes. better-sqlite3 is
 // synchronous, so each operation (including read-modify-write updates) is atomic in-process.
 import Database from "better-sqlite3";
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   DuplicateKeyError,
@@ -266,7 +266,10 @@ export class SqliteStore implements Store {
     if (file !== ":memory:") {
       const dir = dirname(file);
       mkdirSync(dir, { recursive: true, mode: DIR_MODE });
-      chmodSync(dir, DIR_MODE);
+      // An existing directory is tightened too, unless it is a shared one (sticky, like /tmp)
+      // or someone else's.
+      const st = statSync(dir);
+      if (!(st.mode & 0o1000) && st.uid === process.getuid?.()) chmodSync(dir, DIR_MODE);
       // SQLite creates its -wal and -shm files with the database file's mode: create it 0600.
       closeSync(openSync(file, "a", FILE_MODE));
       for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, FILE_MODE);
