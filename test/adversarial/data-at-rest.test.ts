@@ -3,7 +3,7 @@
 // directory.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api } from "../support/api.js";
@@ -82,13 +82,18 @@ describe("the data directory", () => {
     expect((await api.get("/v1/auth/verify")).status).toBe(200);
   });
 
-  it("is checkpointed on shutdown: no WAL is left behind, and a new instance starts on it", async () => {
+  it("is checkpointed on shutdown: no WAL is left behind; a new instance starts on it and tightens loose modes", async () => {
     expect(await v.stop()).toBe(0);
     const wal = join(v.dataDir, "verdict.db-wal");
     expect(existsSync(wal) ? statSync(wal).size : 0).toBe(0);
+    // As an earlier version left them: a 0755 directory, a 0644 database.
+    chmodSync(v.dataDir, 0o755);
+    chmodSync(join(v.dataDir, "verdict.db"), 0o644);
     const again = await startVerdict({ dataDir: v.dataDir, bootstrapKey: v.bootstrapKey });
     try {
       expect((await new Api(again.url, v.bootstrapKey).get("/v1/auth/verify")).status).toBe(200);
+      expect((statSync(v.dataDir).mode & 0o777).toString(8)).toBe("700");
+      expect((statSync(join(v.dataDir, "verdict.db")).mode & 0o777).toString(8)).toBe("600");
     } finally {
       await again.stop();
     }
