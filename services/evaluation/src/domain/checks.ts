@@ -64,6 +64,18 @@ function jwtHeader(input: CheckInput): boolean {
   }
 }
 
+const SNOWFLAKE = /^[1-9][0-9]{16,19}$/;
+
+/**
+ * A Discord bot token's first segment is the bot's user id (a 17-20 digit snowflake) in base64:
+ * `MTAx…` is "101…". Random look-alikes of the token's shape decode to bytes, not digits.
+ */
+function discordUserId(input: CheckInput): boolean {
+  const dot = input.secret.indexOf(".");
+  if (dot <= 0) return false;
+  return SNOWFLAKE.test(Buffer.from(input.secret.slice(0, dot), "base64url").toString("latin1"));
+}
+
 export const CHECKS: Readonly<Record<string, Check>> = {
   "sentry-org-token": sentryOrgToken,
   "github-crc32": crc32Token,
@@ -76,6 +88,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "go-splices-variable": goSplicesVariable,
   "python-weak-cipher-module": pythonWeakCipherModule,
   "not-member-call": notMemberCall,
+  "discord-user-id": discordUserId,
 };
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */
