@@ -34,6 +34,14 @@ export const configSchema = z.object({
   /** Evaluations of at least this many files, or bytes of content, run asynchronously. */
   VERDICT_ASYNC_MIN_FILES: positiveInt(200),
   VERDICT_ASYNC_MIN_BYTES: positiveInt(4 * 1024 * 1024),
+  /** Worker threads that scan files (and compile patterns); unset: one per core but one. */
+  VERDICT_SCAN_WORKERS: z.coerce.number().int().positive().max(256).optional(),
+  /** A synchronous evaluation fails with EVALUATION_TIMEOUT after this long. */
+  VERDICT_SCAN_TIMEOUT_MS: positiveInt(30_000),
+  /** A queued evaluation fails (status failed) when its scan runs longer than this. */
+  VERDICT_ASYNC_SCAN_TIMEOUT_MS: positiveInt(300_000),
+  /** Synchronous evaluations of one organization running or waiting at once; more answer 429. */
+  VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: positiveInt(8),
   /** Public base URL of the API, e.g. https://verdict.example.com (links in reports); unset: the request's host. */
   VERDICT_PUBLIC_URL: z.url().optional(),
   /** HMAC key of report download links; unset: generated once and kept in the data dir. */

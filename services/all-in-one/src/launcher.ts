@@ -97,10 +97,19 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       port: port(2),
       policyAddress,
       identityAddress: `${host}:${identity.grpc.port}`,
-      limits: { asyncMinFiles: config.VERDICT_ASYNC_MIN_FILES, asyncMinBytes: config.VERDICT_ASYNC_MIN_BYTES },
+      limits: {
+        asyncMinFiles: config.VERDICT_ASYNC_MIN_FILES,
+        asyncMinBytes: config.VERDICT_ASYNC_MIN_BYTES,
+        syncTimeoutMs: config.VERDICT_SCAN_TIMEOUT_MS,
+        asyncTimeoutMs: config.VERDICT_ASYNC_SCAN_TIMEOUT_MS,
+        maxInFlightPerOrganization: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+      },
+      scanWorkers: config.VERDICT_SCAN_WORKERS,
       clock,
     });
-    stops.push(() => evaluation.stop());
+    // By the time it stops, the gateway has drained (VERDICT_SHUTDOWN_GRACE_MS) and cancelled
+    // what it could not finish: scans still running are abandoned at once.
+    stops.push(() => evaluation.stop(1_000));
     let httpPort = config.VERDICT_HTTP_PORT;
     const publicUrl = config.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
     const compliance = await startComplianceService({

@@ -123,7 +123,13 @@ export function buildApp(opts: AppOptions): express.Express {
           body = parseOr400(r.body, req.body);
         }
         const apiBaseUrl = opts.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}/v1`;
-        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl });
+        // A client that goes away before its answer cancels the work done for it (a long scan).
+        const gone = new AbortController();
+        const onClose = () => {
+          if (!res.writableFinished) gone.abort();
+        };
+        res.once("close", onClose);
+        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl, signal: gone.signal });
         span.setAttribute("http.response.status_code", result.status);
         if (result.headers) res.set(result.headers);
         if (result.file) res.status(result.status).type(result.file.contentType).attachment(result.file.filename).send(result.file.content);
@@ -194,6 +200,9 @@ export function buildApp(opts: AppOptions): express.Express {
     if (appErr instanceof RateLimitedError) {
       res.set(rateHeaders(appErr.state));
       res.set("Retry-After", String(appErr.retryAfter));
+    } else if (appErr instanceof AppError && appErr.kind === "rate_limited" && typeof appErr.details?.retry_after === "number") {
+      // A service's own limit (evaluations in flight per organization).
+      res.set("Retry-After", String(appErr.details.retry_after));
     }
     if (res.headersSent) return;
     res.status(appErr.httpStatus).json(errorBody(appErr, locals(res).requestId));

@@ -17,6 +17,8 @@ export interface RouteContext<P, Q, B> {
   clients: Clients;
   /** Public base URL of the API (…/v1): configured, or from the request's host. */
   apiBaseUrl: string;
+  /** Aborted when the client disconnects before its answer: long work for it can stop. */
+  signal: AbortSignal;
 }
 
 export interface RouteResult {

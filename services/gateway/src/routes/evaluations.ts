@@ -24,7 +24,7 @@ export const evaluationRoutes = [
     method: "post",
     path: "/v1/evaluations",
     operationId: "createEvaluation",
-    errors: [422],
+    errors: [422, 429, 503],
     summary: "Evaluate the files of a change against the organization's policies",
     tag: "Evaluations",
     access: { kind: "scope", scope: "write:evaluations" },
@@ -34,8 +34,8 @@ export const evaluationRoutes = [
       201: { description: "Checked within the request: status completed", schema: EvaluationSchema },
       202: { description: "A large change, queued: status pending until a worker finishes it (poll GET, or use webhooks)", schema: EvaluationSchema },
     },
-    handler: async ({ body, principal, clients }) => {
-      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body));
+    handler: async ({ body, principal, clients, signal }) => {
+      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body), { signal });
       const evaluation = evaluationJson(res.evaluation!);
       return evaluation.status === "pending"
         ? { status: 202, body: evaluation, headers: { Location: `/v1/evaluations/${evaluation.id}` } }
