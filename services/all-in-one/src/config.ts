@@ -4,6 +4,7 @@ import { z } from "zod";
 import { boolVar, loadConfig, portVar } from "@verdict/kit";
 import { parseKey } from "@verdict/identity";
 import { webhookConfig } from "@verdict/webhooks";
+import { policyBudgetConfig } from "@verdict/policy";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An optional string variable; empty counts as unset. */
@@ -12,6 +13,7 @@ const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 
 export const configSchema = z.object({
   ...webhookConfig.shape,
+  ...policyBudgetConfig.shape,
   VERDICT_HTTP_PORT: portVar(8080),
   VERDICT_HTTP_HOST: z.string().min(1).default("0.0.0.0"),
   VERDICT_DATA_DIR: z.string().min(1).default("./data"),

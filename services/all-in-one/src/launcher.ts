@@ -10,7 +10,7 @@ import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
-import { startPolicyService } from "@verdict/policy";
+import { policyBudgets, startPolicyService } from "@verdict/policy";
 import { createStore } from "@verdict/store";
 import { resolveMasterKey, startWebhookService } from "@verdict/webhooks";
 
@@ -75,7 +75,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
   };
 
   try {
-    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1), clock });
+    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1), clock, budgets: policyBudgets(config) });
     stops.push(() => policy.stop());
     const policyAddress = `${host}:${policy.grpc.port}`;
     const identity = await startIdentityService({
