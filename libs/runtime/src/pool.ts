@@ -29,6 +29,11 @@ export interface FairPoolOptions {
   threads?: number;
   /** V8 heap limit of each worker, in MiB (a runaway job dies alone). */
   maxOldGenerationSizeMb?: number;
+  /**
+   * Threads one key may hold at once; default: all but one (at least one), so with two threads
+   * or more one is always left for the other keys however many jobs one key queues.
+   */
+  maxThreadsPerKey?: number;
 }
 
 export interface PoolRunOptions {
@@ -73,10 +78,14 @@ export class FairPool<In, Out> {
   private readonly turns: string[] = [];
   /** Queued and running jobs per key. */
   private readonly perKey = new Map<string, number>();
+  /** Running jobs per key. */
+  private readonly runningPerKey = new Map<string, number>();
+  readonly maxThreadsPerKey: number;
   private closed = false;
 
   constructor(opts: FairPoolOptions) {
     this.threads = opts.threads ?? defaultThreads();
+    this.maxThreadsPerKey = Math.min(this.threads, opts.maxThreadsPerKey ?? Math.max(1, this.threads - 1));
     this.piscina = new Piscina({
       filename: opts.filename,
       minThreads: this.threads,
@@ -135,8 +144,11 @@ export class FairPool<In, Out> {
   }
 
   private dispatch(): void {
-    while (this.running < this.threads && this.turns.length) {
-      const key = this.turns.shift()!;
+    while (this.running < this.threads) {
+      // The next key in turn that has not used up its share of the threads.
+      const at = this.turns.findIndex((key) => (this.runningPerKey.get(key) ?? 0) < this.maxThreadsPerKey);
+      if (at < 0) return;
+      const key = this.turns.splice(at, 1)[0]!;
       const queue = this.queues.get(key)!;
       const job = queue.shift()!;
       if (queue.length) this.turns.push(key);
@@ -147,6 +159,7 @@ export class FairPool<In, Out> {
 
   private start(job: Job): void {
     this.running++;
+    this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
     this.piscina
       .run(job.input, { signal: job.abort.signal })
       .then(
@@ -155,6 +168,9 @@ export class FairPool<In, Out> {
       )
       .finally(() => {
         this.running--;
+        const left = this.runningPerKey.get(job.key)! - 1;
+        if (left > 0) this.runningPerKey.set(job.key, left);
+        else this.runningPerKey.delete(job.key);
         this.dispatch();
       });
   }

@@ -38,6 +38,7 @@ export const configSchema = z.object({
   VERDICT_ASYNC_MIN_BYTES: positiveInt(4 * 1024 * 1024),
   /** Worker threads that scan files (and compile patterns); unset: one per core but one. */
   VERDICT_SCAN_WORKERS: z.coerce.number().int().positive().max(256).optional(),
+  VERDICT_SCAN_THREADS_PER_ORG: z.coerce.number().int().positive().max(256).optional(),
   /** A synchronous evaluation fails with EVALUATION_TIMEOUT after this long. */
   VERDICT_SCAN_TIMEOUT_MS: positiveInt(30_000),
   /** A queued evaluation fails (status failed) when its scan runs longer than this. */

@@ -105,6 +105,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         maxInFlightPerOrganization: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
       },
       scanWorkers: config.VERDICT_SCAN_WORKERS,
+      scanThreadsPerOrganization: config.VERDICT_SCAN_THREADS_PER_ORG,
       clock,
     });
     // By the time it stops, the gateway has drained (VERDICT_SHUTDOWN_GRACE_MS) and cancelled

@@ -14,6 +14,7 @@ const schema = grpcServiceConfig(DEFAULT_GRPC_PORTS.evaluation).extend({
   VERDICT_ASYNC_MIN_FILES: positiveInt(DEFAULT_LIMITS.asyncMinFiles),
   VERDICT_ASYNC_MIN_BYTES: positiveInt(DEFAULT_LIMITS.asyncMinBytes),
   VERDICT_SCAN_WORKERS: z.coerce.number().int().positive().max(256).optional(),
+  VERDICT_SCAN_THREADS_PER_ORG: z.coerce.number().int().positive().max(256).optional(),
   VERDICT_SCAN_TIMEOUT_MS: positiveInt(DEFAULT_LIMITS.syncTimeoutMs),
   VERDICT_ASYNC_SCAN_TIMEOUT_MS: positiveInt(DEFAULT_LIMITS.asyncTimeoutMs),
   VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: positiveInt(DEFAULT_LIMITS.maxInFlightPerOrganization),
@@ -39,6 +40,7 @@ runProcess("evaluation", schema, async ({ config, logger, store, bus }) => {
       maxInFlightPerOrganization: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
     },
     scanWorkers: config.VERDICT_SCAN_WORKERS,
+    scanThreadsPerOrganization: config.VERDICT_SCAN_THREADS_PER_ORG,
     worker: config.VERDICT_EVALUATION_WORKER,
   });
   return { ready: { grpc_port: service.grpc.port }, stop: () => service.stop() };

@@ -35,6 +35,8 @@ export interface EvaluationServiceOptions {
   worker?: boolean;
   /** Scan threads; default: one per core but one. */
   scanWorkers?: number;
+  /** Scan threads one organization may hold at once; default: all but one. */
+  scanThreadsPerOrganization?: number;
 }
 
 export interface EvaluationService {
@@ -78,7 +80,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   await outbox.register(repo.evaluations);
-  const scanner = new FairPool<ScanJob, Outcome>({ filename: workerFile(import.meta.url, "./scanWorker.js"), threads: opts.scanWorkers });
+  const scanner = new FairPool<ScanJob, Outcome>({ filename: workerFile(import.meta.url, "./scanWorker.js"), threads: opts.scanWorkers, maxThreadsPerKey: opts.scanThreadsPerOrganization });
   const deps: EvaluationDeps = {
     repo,
     bus: opts.bus,
@@ -123,7 +125,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   outbox.start();
   if (worker) await recoverPending(deps);
   opts.logger.info(
-    { port: grpc.port, worker, scan_workers: scanner.threads, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes },
+    { port: grpc.port, worker, scan_workers: scanner.threads, scan_threads_per_organization: scanner.maxThreadsPerKey, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes },
     "evaluation service listening",
   );
   return {
