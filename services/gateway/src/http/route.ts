@@ -51,6 +51,8 @@ export interface Route<P = any, Q = any, B = any> {
   responses: Record<number, RouteResponse>;
   /** Error statuses beyond the ones every route may answer with (documented in OpenAPI). */
   errors?: number[];
+  /** What an error status means on this route beyond the general text (OpenAPI descriptions). */
+  errorNotes?: Partial<Record<number, string>>;
   handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult>;
 }
 

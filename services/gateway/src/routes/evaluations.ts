@@ -24,7 +24,11 @@ export const evaluationRoutes = [
     method: "post",
     path: "/v1/evaluations",
     operationId: "createEvaluation",
-    errors: [422, 429, 503],
+    errors: [422],
+    errorNotes: {
+      422: "Or EVALUATION_TIMEOUT (details.timeout_ms): the scan did not finish within the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS); retrying the same change does not help",
+      429: "Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent)",
+    },
     summary: "Evaluate the files of a change against the organization's policies",
     tag: "Evaluations",
     access: { kind: "scope", scope: "write:evaluations" },
