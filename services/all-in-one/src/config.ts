@@ -51,6 +51,10 @@ export const configSchema = z.object({
   VERDICT_REPORT_SIGNING_KEY: z.string().min(32).optional(),
   /** How long a report download link stays valid. */
   VERDICT_REPORT_LINK_TTL_SECONDS: positiveInt(3600),
+  /** Worker threads that render report files (PDF, OSCAL). */
+  VERDICT_REPORT_WORKERS: positiveInt(1),
+  /** A report still rendering after this long fails with a reason. */
+  VERDICT_REPORT_TIMEOUT_MS: positiveInt(120_000),
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // MongoDB and Kafka: when unset, the embedded store (SQLite under VERDICT_DATA_DIR) and the
   // in-process bus are used.

@@ -124,6 +124,8 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       signingKey: reportSigningKey(config),
       linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
       apiBaseUrl: () => `${publicUrl ?? `http://localhost:${httpPort}`}/v1`,
+      reportWorkers: config.VERDICT_REPORT_WORKERS,
+      reportTimeoutMs: config.VERDICT_REPORT_TIMEOUT_MS,
       clock,
     });
     stops.push(() => compliance.stop());
