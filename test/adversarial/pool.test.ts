@@ -202,3 +202,29 @@ describe("SIGTERM while a scan runs", () => {
     }
   });
 });
+
+describe("report generation on a worker thread", () => {
+  let v: Verdict;
+  let a: Api;
+  beforeAll(async () => {
+    v = await startVerdict({ env: { VERDICT_REPORT_TIMEOUT_MS: "50" } });
+    a = new Api(v.url, v.bootstrapKey);
+  });
+  afterAll(() => v.destroy());
+
+  it("fails a PDF of every framework past its deadline with a reason, while /v1/health answers", async () => {
+    const overview = (await a.get("/v1/compliance/overview")).body;
+    const frameworks = [...overview.frameworks, ...overview.regulations].map((f: { id: string }) => f.id);
+    expect(frameworks.length).toBeGreaterThanOrEqual(24);
+    const res = await a.post("/v1/compliance/reports", { frameworks, format: "pdf", date_range: "90d" });
+    expect(res.status).toBe(202);
+    expect((await a.get("/v1/health", { key: null })).status).toBe(200);
+    let report = res.body;
+    for (let i = 0; i < 60 && report.status === "generating"; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      report = (await a.get(`/v1/compliance/reports/${res.body.report_id}`)).body;
+    }
+    expect(report).toMatchObject({ status: "failed", download_url: null });
+    expect(report.failure_reason).toMatch(/did not finish within 50 ms/);
+  });
+});
