@@ -41,6 +41,9 @@ const UNREACHABLE_LIMITS = { per_minute: 10_000_000, per_hour: 10_000_000, per_d
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
+/** Progress on stderr (the report is stdout). */
+const progress = (line) => process.stderr.write(`[neighbour] ${line}\n`);
+
 /** One request with a pre-encoded body; resolves with the status and the time it took (ms). */
 function send(url, key, method, path, body) {
   const started = performance.now();
@@ -150,11 +153,13 @@ async function measure(workers, bodies) {
       await call(url, a, "POST", "/v1/policies", { id: `pathological-${i}`, name: `Pathological ${i}`, severity: "error", patterns: [{ type: "regex", value, message: "costly" }] });
     }
 
+    progress(`${workers} scan thread(s): instance and A's policies ready`);
     const bOnce = async () => send(url, b, "POST", "/v1/evaluations", bodies.b);
     for (let i = 0; i < 5; i++) await bOnce(); // warm-up: engines compiled, JIT
     const idle = [];
     for (let i = 0; i < IDLE_REQUESTS; i++) idle.push((await bOnce()).ms);
 
+    progress(`idle p99 ${percentile(idle, 99).toFixed(0)} ms; the attack starts`);
     // A at its full rate, not waiting for its answers; B one request at a time meanwhile.
     const aStatuses = new Map();
     const aPending = [];
@@ -162,7 +167,13 @@ async function measure(workers, bodies) {
     const attacker = (async () => {
       for (let i = 0; !stop; i++) {
         const body = i % 2 === 0 ? bodies.pathological : bodies.big;
-        aPending.push(send(url, a, "POST", "/v1/evaluations", body).then((r) => aStatuses.set(`${i % 2 === 0 ? "1 MiB pathological" : "31 MiB"} ${r.status}`, (aStatuses.get(`${i % 2 === 0 ? "1 MiB pathological" : "31 MiB"} ${r.status}`) ?? 0) + 1)));
+        const kind = i % 2 === 0 ? "1 MiB pathological" : "31 MiB";
+        aPending.push(
+          send(url, a, "POST", "/v1/evaluations", body).then((r) => {
+            if (process.env.VERDICT_BENCH_VERBOSE) progress(`A ${kind}: ${r.status} in ${r.ms.toFixed(0)} ms`);
+            aStatuses.set(`${kind} ${r.status}`, (aStatuses.get(`${kind} ${r.status}`) ?? 0) + 1);
+          }),
+        );
         await new Promise((r) => setTimeout(r, A_INTERVAL_MS));
       }
     })();
@@ -178,6 +189,7 @@ async function measure(workers, bodies) {
       else if (r.status !== 201) bOther++;
     }
     stop = true;
+    progress(`loaded p99 ${percentile(loaded, 99).toFixed(0)} ms over ${loaded.length} requests; waiting for A's last answers`);
     await attacker;
     await Promise.all(aPending);
     return { workers, idle, loaded, b5xx, bOther, aStatuses };

@@ -170,6 +170,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         per_day: config.VERDICT_RATE_LIMIT_PER_DAY,
       },
       bodyLimitBytes: config.VERDICT_MAX_BODY_BYTES,
+      maxEvaluationsInFlightPerOrg: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
       authCacheTtlMs: config.VERDICT_AUTH_CACHE_TTL_MS,
       trustProxy: config.VERDICT_TRUST_PROXY,
       shutdownGraceMs: config.VERDICT_SHUTDOWN_GRACE_MS,

@@ -25,6 +25,11 @@ export interface AppOptions {
   metrics?: () => Promise<string>;
   /** Public base URL of the API (…/v1); unset: from each request's protocol and host. */
   publicUrl?: string;
+  /**
+   * Evaluation requests of one organization in flight at once (their bodies, up to the body
+   * limit each, are held in memory); one more answers 429 before its body is read. Unset: no cap.
+   */
+  maxEvaluationsInFlightPerOrg?: number;
 }
 
 interface Locals {
@@ -77,6 +82,27 @@ export function buildApp(opts: AppOptions): express.Express {
     res.set(rateHeaders(await opts.limiter.consume(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
   };
 
+  const evaluationsInFlight = new Map<string, number>();
+  /** Counts the request against its organization's evaluations in flight until it is answered. */
+  const admitEvaluation = (organizationId: string, res: Response) => {
+    const max = opts.maxEvaluationsInFlightPerOrg;
+    if (!max) return;
+    const n = evaluationsInFlight.get(organizationId) ?? 0;
+    if (n >= max) {
+      throw new AppError("rate_limited", "RATE_LIMIT_EXCEEDED", `At most ${max} evaluations of an organization are in flight at once; retry when one has finished`, {
+        limit: max,
+        window: "concurrent",
+        retry_after: 1,
+      });
+    }
+    evaluationsInFlight.set(organizationId, n + 1);
+    res.once("close", () => {
+      const left = (evaluationsInFlight.get(organizationId) ?? 1) - 1;
+      if (left > 0) evaluationsInFlight.set(organizationId, left);
+      else evaluationsInFlight.delete(organizationId);
+    });
+  };
+
   const handle = (r: Route): RequestHandler => async (req, res, next) => {
     const l = locals(res);
     l.routePath = r.path;
@@ -109,6 +135,7 @@ export function buildApp(opts: AppOptions): express.Express {
           if (r.access.kind === "operator" && !principal.operator) {
             throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "Only the instance operator (the bootstrap key) may manage organizations");
           }
+          if (r.rateClass === "evaluations_create") admitEvaluation(principal.organizationId, res);
         }
         const params = r.params ? parseOr400(r.params, req.params) : {};
         // The legacy credential is not part of any route's query contract.
