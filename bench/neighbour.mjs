@@ -39,6 +39,11 @@ const SCAN_TIMEOUT_MS = 5000;
 const PATHOLOGICAL = Array.from({ length: 10 }, (_, i) => String.raw`[\pL\pN]{100}Z${i}`);
 const UNREACHABLE_LIMITS = { per_minute: 10_000_000, per_hour: 10_000_000, per_day: 10_000_000, evaluations_create_per_minute: 10_000_000 };
 
+// VERDICT_BENCH_ATTACK=pathological or =large sends only that half of A's attack (at the same
+// one request a second), to tell which of the two costs B its latency.
+const ATTACK = process.env.VERDICT_BENCH_ATTACK ?? "both";
+if (!["both", "pathological", "large"].includes(ATTACK)) throw new Error("VERDICT_BENCH_ATTACK is both, pathological or large");
+
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
 /** Progress on stderr (the report is stdout). */
@@ -166,8 +171,9 @@ async function measure(workers, bodies) {
     let stop = false;
     const attacker = (async () => {
       for (let i = 0; !stop; i++) {
-        const body = i % 2 === 0 ? bodies.pathological : bodies.big;
-        const kind = i % 2 === 0 ? "1 MiB pathological" : "31 MiB";
+        const pathological = ATTACK === "both" ? i % 2 === 0 : ATTACK === "pathological";
+        const body = pathological ? bodies.pathological : bodies.big;
+        const kind = pathological ? "1 MiB pathological" : "31 MiB";
         aPending.push(
           send(url, a, "POST", "/v1/evaluations", body).then((r) => {
             if (process.env.VERDICT_BENCH_VERBOSE) progress(`A ${kind}: ${r.status} in ${r.ms.toFixed(0)} ms`);
@@ -202,7 +208,10 @@ async function main() {
   const counts = [...new Set((process.env.VERDICT_BENCH_WORKERS ?? `1,2,${availableParallelism()}`).split(",").map((s) => Number(s.trim())))].filter((n) => n > 0);
   print(`Noisy neighbour: organization B's 40-file evaluation while organization A attacks (cores: ${availableParallelism()})`);
   const bodies = payloads();
-  print(`A: alternately 1 MiB of letters against ten patterns like ${PATHOLOGICAL[0]}, and an evaluation whose body is ${(bodies.bigBytes / 1048576).toFixed(1)} MiB, one a second`);
+  const pathological = `1 MiB of letters against ten patterns like ${PATHOLOGICAL[0]}`;
+  const large = `an evaluation whose body is ${(bodies.bigBytes / 1048576).toFixed(1)} MiB`;
+  const attack = { both: `alternately ${pathological} and ${large}`, pathological: `only ${pathological}`, large: `only ${large}` }[ATTACK];
+  print(`A's attack: ${attack}, one request a second`);
   print("");
   const rows = [];
   const answers = [];
