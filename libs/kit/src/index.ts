@@ -7,3 +7,4 @@ export * from "./metrics.js";
 export * from "./telemetry.js";
 export * from "./grpc.js";
 export * from "./persistedSecret.js";
+export * from "./checksum.js";

@@ -53,8 +53,8 @@ export const configSchema = z.object({
   VERDICT_REPORT_LINK_TTL_SECONDS: positiveInt(3600),
   /** Worker threads that render report files (PDF, OSCAL). */
   VERDICT_REPORT_WORKERS: positiveInt(1),
-  /** A report still rendering after this long fails with a reason. */
-  VERDICT_REPORT_TIMEOUT_MS: positiveInt(120_000),
+  /** A report still generating after this long is failed (its generation was cut short). */
+  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(600_000),
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // MongoDB and Kafka: when unset, the embedded store (SQLite under VERDICT_DATA_DIR) and the
   // in-process bus are used.

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { persistedSecret } from "@verdict/kit";
 import { addressVar, DEFAULT_ADDRESSES, DEFAULT_GRPC_PORTS, grpcServiceConfig, runProcess } from "@verdict/runtime";
-import { DEFAULT_REPORT_TIMEOUT_MS, startComplianceService } from "./main.js";
+import { startComplianceService } from "./main.js";
 
 const schema = grpcServiceConfig(DEFAULT_GRPC_PORTS.compliance).extend({
   VERDICT_POLICY_ADDRESS: addressVar(DEFAULT_ADDRESSES.policy),
@@ -15,7 +15,7 @@ const schema = grpcServiceConfig(DEFAULT_GRPC_PORTS.compliance).extend({
   VERDICT_REPORT_SIGNING_KEY: z.string().min(32).optional(),
   VERDICT_REPORT_LINK_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   VERDICT_REPORT_WORKERS: z.coerce.number().int().positive().max(64).default(1),
-  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().positive().default(DEFAULT_REPORT_TIMEOUT_MS),
+  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(600_000),
 });
 
 runProcess("compliance", schema, async ({ config, logger, store, bus }) => {
@@ -31,9 +31,9 @@ runProcess("compliance", schema, async ({ config, logger, store, bus }) => {
     identityAddress: config.VERDICT_IDENTITY_ADDRESS,
     signingKey: persistedSecret(config.VERDICT_REPORT_SIGNING_KEY, config.VERDICT_DATA_DIR, "report-signing.key"),
     linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
+    reportTimeoutMs: config.VERDICT_REPORT_TIMEOUT_MS,
     apiBaseUrl: () => `${publicUrl}/v1`,
     reportWorkers: config.VERDICT_REPORT_WORKERS,
-    reportTimeoutMs: config.VERDICT_REPORT_TIMEOUT_MS,
   });
   return { ready: { grpc_port: service.grpc.port }, stop: () => service.stop() };
 });

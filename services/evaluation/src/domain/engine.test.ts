@@ -1,4 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
+import { crc32Base62 } from "@verdict/kit";
 import { compileEngine, type PatternToRun, type PolicyToRun } from "./engine.js";
 import { maskSecret } from "./redaction.js";
 import { MAX_SNIPPET } from "./snippet.js";
@@ -244,7 +245,7 @@ describe("noise control", () => {
 
   it("ignores documentation examples and placeholders in secret findings", () => {
     for (const value of ["AKIAIOSFODNN7EXAMPLE"]) expect(scan(`k = "${value}"`, [awsPolicy])).toEqual([]);
-    for (const value of ["${DB_PASSWORD}", "<your-password>", "xxxxxxxx", "changeme", "{{ .Values.password }}", "$PASSWORD"]) {
+    for (const value of ["${DB_PASSWORD}", "<your-password>", "xxxxxxxx", "changeme", "{{ .Values.password }}", "$PASSWORD", "pw_xxxxxxxxxxxx", "sk_****************", "abc..."]) {
       expect({ value, findings: scan(`password = "${value}"`, [passwordPolicy]) }).toEqual({ value, findings: [] });
     }
     expect(scan('password = "Tr0ub4dor&3"', [passwordPolicy])).toHaveLength(1);
@@ -254,6 +255,62 @@ describe("noise control", () => {
     const stripe = policy("stripe", [{ value: String.raw`\bsk_(?:live|test)_[A-Za-z0-9]{24}\b`, redact: true, allowlist: ["^sk_test_"] }]);
     expect(scanFile("a.txt", "sk_test_abcdefghijklmnopqrstuvwx", [stripe]).findings).toEqual([]);
     expect(scanFile("a.txt", "sk_live_abcdefghijklmnopqrstuvwx", [stripe]).findings).toHaveLength(1);
+  });
+});
+
+describe("rule conditions", () => {
+  const token = (extra: Partial<PatternToRun>) => policy("tok", [{ value: String.raw`\btok_([A-Za-z0-9]{16})\b`, redact: true, redact_group: 1, ...extra }]);
+  const secret = "tok_Zx9Qw8Er7Ty6Ui5O";
+
+  it("drop a match whose whole text matches a match_allowlist pattern", () => {
+    const p = token({ match_allowlist: ["^tok_Zx9"] });
+    expect(scanFile("a.txt", `k = ${secret}`, [p]).findings).toEqual([]);
+    expect(scanFile("a.txt", "k = tok_Ab9Qw8Er7Ty6Ui5O", [p]).findings).toHaveLength(1);
+  });
+
+  it("drop a match on a line matching a line_allowlist pattern, and only on that line", () => {
+    const p = token({ line_allowlist: [String.raw`(?i)\bexample\b`] });
+    const findings = scanFile("a.txt", `# example: k = ${secret}\nk = ${secret}\n`, [p]).findings;
+    expect(findings.map((f) => f.line)).toEqual([2]);
+  });
+
+  it("report only in files matching a file_requires pattern and in none matching a file_excludes one", () => {
+    const requires = token({ file_requires: [String.raw`(?m)^import tok\b`] });
+    expect(scanFile("a.py", `k = "${secret}"`, [requires]).findings).toEqual([]);
+    expect(scanFile("a.py", `import tok\nk = "${secret}"`, [requires]).findings).toHaveLength(1);
+    const excludes = token({ file_excludes: [String.raw`(?m)^# generated`] });
+    expect(scanFile("a.py", `# generated\nk = "${secret}"`, [excludes]).findings).toEqual([]);
+    expect(scanFile("a.py", `k = "${secret}"`, [excludes]).findings).toHaveLength(1);
+  });
+
+  it("drop a secret containing a stop-word, whatever its case", () => {
+    const p = token({ stopwords: ["abcd"] });
+    expect(scanFile("a.txt", "k = tok_Zx9QABCDr7Ty6Ui5O", [p]).findings).toEqual([]);
+    expect(scanFile("a.txt", `k = ${secret}`, [p]).findings).toHaveLength(1);
+  });
+
+  it("refuse to compile a rule naming an unknown check", () => {
+    expect(() => compileEngine([token({ checks: ["no-such-check"] })])).toThrow(/unknown check 'no-such-check'/);
+  });
+});
+
+describe("structural checks", () => {
+  const github = policy("gh", [{ value: String.raw`\bghp_[A-Za-z0-9]{36}\b`, redact: true, checks: ["github-crc32"] }]);
+  const jwt = policy("jwt", [{ value: String.raw`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`, redact: true, redact_group: 1, checks: ["jwt-header"] }]);
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
+
+  it("report a GitHub token only when its CRC-32 checksum holds", () => {
+    const random = "WB9JaaJlwCrqaADrvP9J8HYc7l6VRr";
+    const valid = `ghp_${random}${crc32Base62(random)}`;
+    expect(scanFile("a.sh", `T=${valid}`, [github]).findings).toHaveLength(1);
+    const flipped = `ghp_${random}${crc32Base62(random).split("").reverse().join("")}`;
+    expect(scanFile("a.sh", `T=${flipped}`, [github]).findings).toEqual([]);
+  });
+
+  it("report a JWT only when its header is JSON naming an algorithm", () => {
+    const body = `${b64({ sub: "1234567890", name: "Jo" })}.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c`;
+    expect(scanFile("a.ts", `t = "${b64({ alg: "HS256", typ: "JWT" })}.${body}"`, [jwt]).findings).toHaveLength(1);
+    expect(scanFile("a.ts", `t = "eyJub3Rqc29uIGF0IGFsbA.${body}"`, [jwt]).findings).toEqual([]);
   });
 });
 

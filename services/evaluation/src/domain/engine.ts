@@ -7,6 +7,7 @@
 import picomatch from "picomatch";
 import RE2 from "re2";
 import { alignBack, ByteLines, codePointsBetween, type ByteLine } from "./bytes.js";
+import { resolveChecks, type Check } from "./checks.js";
 import { skipReason, type SkipReason } from "./fileKinds.js";
 import { isPlaceholder, shannonEntropy } from "./noise.js";
 import { mergeRanges, type Range } from "./redaction.js";
@@ -26,6 +27,18 @@ export interface PatternToRun {
   allowlist: string[];
   /** A catch-all rule: yields to a specific rule that found the same secret. */
   generic: boolean;
+  /** RE2 patterns: a match whose whole text matches one is not a finding. */
+  match_allowlist?: string[];
+  /** RE2 patterns: a match on a line matching one is not a finding (the line within 1 KiB of it). */
+  line_allowlist?: string[];
+  /** RE2 patterns on the file: the rule only reports where at least one matches. */
+  file_requires?: string[];
+  /** RE2 patterns on the file: the rule reports nothing where one matches. */
+  file_excludes?: string[];
+  /** Lower-case words: a secret containing one is not a finding. */
+  stopwords?: string[];
+  /** Names of structural checks (checks.ts) every match must pass. */
+  checks?: string[];
 }
 
 export interface PolicyToRun {
@@ -90,6 +103,14 @@ interface Rule {
   keywords: Buffer[];
   paths: RE2[];
   allowlist: RE2[];
+  matchAllowlist: RE2[];
+  lineAllowlist: RE2[];
+  fileRequires: RE2[];
+  fileExcludes: RE2[];
+  stopwords: string[];
+  checks: Check[];
+  /** Whether a match needs its secret decoded (entropy, allowlists, stopwords, checks). */
+  readsSecret: boolean;
 }
 
 interface CompiledPolicy {
@@ -100,6 +121,8 @@ interface CompiledPolicy {
 // d: capture group offsets, to mask exactly the secret.
 const SET_FLAGS = "mu";
 const RULE_FLAGS = "gmdu";
+// File conditions read the whole file once: ^ and $ at line boundaries.
+const FILE_FLAGS = "mu";
 // RE2.Set builds one DFA for all patterns; the default 8 MiB budget is too small for a library
 // of this size.
 const SET_MAX_MEM = 256 * 1024 * 1024;
@@ -118,13 +141,23 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
     const excludes = policy.exclude_paths.length ? picomatch(policy.exclude_paths, { dot: true }) : undefined;
     byPolicy.set(policy.id, { excluded: (p) => (excludes ? excludes(p) : false) });
     for (const pattern of policy.patterns) {
+      const allowlist = pattern.allowlist.map((p) => new RE2(p, "u"));
+      const stopwords = (pattern.stopwords ?? []).map((w) => w.toLowerCase());
+      const checks = resolveChecks(pattern.checks ?? [], pattern.rule_id);
       rules.push({
         policy,
         pattern,
         re: new RE2(pattern.value, RULE_FLAGS),
         keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
         paths: pattern.paths.map((p) => new RE2(p, "u")),
-        allowlist: pattern.allowlist.map((p) => new RE2(p, "u")),
+        allowlist,
+        matchAllowlist: (pattern.match_allowlist ?? []).map((p) => new RE2(p, "u")),
+        lineAllowlist: (pattern.line_allowlist ?? []).map((p) => new RE2(p, "u")),
+        fileRequires: (pattern.file_requires ?? []).map((p) => new RE2(p, FILE_FLAGS)),
+        fileExcludes: (pattern.file_excludes ?? []).map((p) => new RE2(p, FILE_FLAGS)),
+        stopwords,
+        checks,
+        readsSecret: pattern.redact || pattern.min_entropy > 0 || allowlist.length > 0 || stopwords.length > 0 || checks.length > 0,
       });
     }
   }
@@ -211,6 +244,8 @@ function scanFile(
       lower ??= toLowerAscii(content);
       if (!rule.keywords.some((k) => lower!.includes(k))) continue;
     }
+    if (rule.fileRequires.length && !rule.fileRequires.some((f) => f.test(content))) continue;
+    if (rule.fileExcludes.some((f) => f.test(content))) continue;
     // Pass 2: positions and groups for this rule only.
     const { re, pattern } = rule;
     re.lastIndex = 0;
@@ -222,16 +257,33 @@ function scanFile(
         continue;
       }
       let secret: Range | undefined;
-      if (pattern.redact || pattern.min_entropy > 0 || rule.allowlist.length) {
+      if (rule.readsSecret) {
         const span = m.indices?.[pattern.redact_group] ?? m.indices?.[0];
         secret = span ? { start: span[0], end: span[1] } : { start, end };
         const value = content.toString("utf8", secret.start, secret.end);
         if (pattern.min_entropy > 0 && shannonEntropy(value) < pattern.min_entropy) continue;
         if (rule.allowlist.some((a) => a.test(value))) continue;
+        if (rule.stopwords.length) {
+          const lowerValue = value.toLowerCase();
+          if (rule.stopwords.some((w) => lowerValue.includes(w))) continue;
+        }
         // An empty secret (a header with nothing after it) is still a finding, not a placeholder.
         if (pattern.redact && value.length > 0 && isPlaceholder(value)) continue;
+        if (rule.checks.length) {
+          const match = secret.start === start && secret.end === end ? value : content.toString("utf8", start, end);
+          if (!rule.checks.every((check) => check({ secret: value, match, content, start, end, path }))) continue;
+        }
       }
-      hits.push({ rule, start, end, ...(secret ? { secret } : {}), line: lineIndex().at(start) });
+      if (rule.matchAllowlist.length) {
+        const match = content.toString("utf8", start, end);
+        if (rule.matchAllowlist.some((a) => a.test(match))) continue;
+      }
+      const line = lineIndex().at(start);
+      if (rule.lineAllowlist.length) {
+        const around = content.toString("utf8", alignBack(content, Math.max(line.start, start - SNIPPET_WINDOW)), alignBack(content, Math.min(line.end, end + SNIPPET_WINDOW)));
+        if (rule.lineAllowlist.some((a) => a.test(around))) continue;
+      }
+      hits.push({ rule, start, end, ...(secret ? { secret } : {}), line });
     }
   }
   if (!hits.length) return empty();

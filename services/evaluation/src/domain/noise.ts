@@ -30,6 +30,10 @@ export function isPlaceholder(secret: string): boolean {
   if (PLACEHOLDER_WORDS.test(s)) return true;
   // xxxx…, ****, 0000…, ….: one character repeated, or only masking characters.
   if (/^[xX*.#0-]+$/.test(s)) return true;
+  // A token format filled in with masking characters (`sk_live_xxxxxxxxxxxxxxxx`, `ghp_****…`,
+  // `AKIA...`): a run that random tokens practically never contain (five x in a row: about one
+  // in 10^7 for a 40-character base62 token).
+  if (/x{5,}|X{5,}|\*{4,}|\.{3,}|…/.test(s)) return true;
   const chars = [...s];
   return chars.length >= 4 && chars.every((c) => c === chars[0]);
 }

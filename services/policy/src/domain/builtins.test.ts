@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import RE2 from "re2";
 import { BUILTIN_POLICIES, findBuiltin } from "./builtins/index.js";
+import { assignment } from "./builtins/types.js";
 import { POLICY_ID_RE } from "./customPolicy.js";
 import { effectiveBuiltin } from "./effective.js";
 import { patternProblem } from "./pattern.js";
@@ -34,7 +35,9 @@ describe("built-in policies", () => {
         // match array then has one slot per capture group.
         const groups = new RE2(`${pattern.value}|`, "u").exec("")!.length - 1;
         expect(groups).toBeGreaterThanOrEqual(pattern.redact_group ?? 0);
-        for (const re of [...(pattern.paths ?? []), ...(pattern.allowlist ?? [])]) expect(() => new RE2(re, "u")).not.toThrow();
+        const conditions = [pattern.paths, pattern.allowlist, pattern.match_allowlist, pattern.line_allowlist, pattern.file_requires, pattern.file_excludes];
+        for (const re of conditions.flatMap((c) => c ?? [])) expect(() => new RE2(re, "u")).not.toThrow();
+        for (const w of pattern.stopwords ?? []) expect(w).toBe(w.toLowerCase());
         for (const k of pattern.keywords ?? []) expect(k).toBe(k.toLowerCase());
       }
     }
@@ -107,5 +110,36 @@ describe("resolveBuiltins", () => {
     expect(() => resolveBuiltins({ "no-such-policy": {} })).toThrow(/Unknown built-in policy 'no-such-policy'/);
     expect(() => resolveBuiltins({ "hardcoded-credentials": { detect_everything: true } })).toThrow(/settings\.detect_everything/);
     expect(() => resolveBuiltins({ "generic-secrets": { min_entropy: "high" } })).toThrow(/settings\.min_entropy/);
+  });
+});
+
+describe("assignment(): one pattern for a secret assigned in any syntax", () => {
+  const re = new RE2(assignment(String.raw`api[_.-]?key|apikey`, String.raw`[A-Za-z0-9]{24}`), "u");
+  const secret = "Zx9Qw8Er7Ty6Ui5Op4As3Df2";
+  const found = (line: string) => re.exec(line)?.[1];
+
+  it.each([
+    [`api_key = "${secret}"`],
+    [`API_KEY=${secret}`],
+    [`api_key: ${secret}`],
+    [`"apiKey": "${secret}",`],
+    [`apiKey := "${secret}"`],
+    [`var apiKey string = "${secret}"`],
+    [`API_KEY ?= ${secret}`],
+    [`'api_key' => '${secret}',`],
+    [`<apiKey>${secret}</apiKey>`],
+    [`<apiKey>\n    ${secret}\n</apiKey>`],
+    [`props.setProperty("api.key", "${secret}");`],
+    [`define('API_KEY', '${secret}');`],
+    [`$api_key = '${secret}';`],
+    [`config['api_key'] = "${secret}"`],
+    [`export STRIPE_API_KEY_PROD='${secret}'`],
+  ])("captures the secret in %s", (line) => {
+    expect(found(line)).toBe(secret);
+  });
+
+  it("does not cut a longer value short, and needs an operator", () => {
+    expect(found(`api_key = "${secret}EXTRA"`)).toBeUndefined();
+    expect(found(`the api key ${secret} is shown`)).toBeUndefined();
   });
 });

@@ -35,6 +35,21 @@ export interface PatternDef {
   allowlist?: string[];
   /** A catch-all rule: its finding yields to a specific rule's finding of the same secret. */
   generic?: boolean;
+  /** RE2 patterns: a match whose whole matched text matches one is not reported. */
+  match_allowlist?: string[];
+  /** RE2 patterns: a match on a line that matches one is not reported. */
+  line_allowlist?: string[];
+  /** RE2 patterns on the whole file: the rule only reports where at least one matches. */
+  file_requires?: string[];
+  /** RE2 patterns on the whole file: the rule reports nothing where one matches. */
+  file_excludes?: string[];
+  /** Lower-case words: a secret containing one is not reported (`example`, `sample`…). */
+  stopwords?: string[];
+  /**
+   * Structural checks of the evaluation engine (services/evaluation/src/domain/checks.ts) that
+   * must all accept a match: a token's checksum, a JWT's header. Built-in rules only.
+   */
+  checks?: string[];
 }
 
 export interface Suggestion {
@@ -78,6 +93,12 @@ export interface ResolvedPattern {
   paths: string[];
   allowlist: string[];
   generic: boolean;
+  match_allowlist: string[];
+  line_allowlist: string[];
+  file_requires: string[];
+  file_excludes: string[];
+  stopwords: string[];
+  checks: string[];
 }
 
 /** A policy ready to run: only what the evaluation engine needs. */
@@ -111,6 +132,12 @@ export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
       paths: p.paths ?? [],
       allowlist: p.allowlist ?? [],
       generic: p.generic ?? false,
+      match_allowlist: p.match_allowlist ?? [],
+      line_allowlist: p.line_allowlist ?? [],
+      file_requires: p.file_requires ?? [],
+      file_excludes: p.file_excludes ?? [],
+      stopwords: p.stopwords ?? [],
+      checks: p.checks ?? [],
     })),
     exclude_paths: Array.isArray(excludes) ? excludes.filter((x): x is string => typeof x === "string") : [],
   };

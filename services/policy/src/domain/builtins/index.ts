@@ -9,14 +9,19 @@ import { cloudProviderKeys } from "./cloudProviderKeys.js";
 import { commandInjection } from "./commandInjection.js";
 import { credentialsInUrls } from "./credentialsInUrls.js";
 import { dangerousEval } from "./dangerousEval.js";
+import { dataPlatformTokens } from "./dataPlatformTokens.js";
 import { debugModeEnabled } from "./debugModeEnabled.js";
+import { devopsPlatformTokens } from "./devopsPlatformTokens.js";
 import { dockerfileSecurity } from "./dockerfileSecurity.js";
 import { genericSecrets } from "./genericSecrets.js";
 import { hardcodedCredentials } from "./hardcodedCredentials.js";
+import { hostingPlatformTokens } from "./hostingPlatformTokens.js";
+import { identityProviderTokens } from "./identityProviderTokens.js";
 import { infrastructureTokens } from "./infrastructureTokens.js";
 import { insecureRandomness } from "./insecureRandomness.js";
 import { kubernetesSecurity } from "./kubernetesSecurity.js";
 import { messagingTokens } from "./messagingTokens.js";
+import { observabilityTokens } from "./observabilityTokens.js";
 import { packageRegistryTokens } from "./packageRegistryTokens.js";
 import { permissiveCors } from "./permissiveCors.js";
 import { privateKeys } from "./privateKeys.js";
@@ -38,6 +43,11 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   cloudProviderKeys,
   infrastructureTokens,
   packageRegistryTokens,
+  hostingPlatformTokens,
+  devopsPlatformTokens,
+  observabilityTokens,
+  dataPlatformTokens,
+  identityProviderTokens,
   messagingTokens,
   saasApiTokens,
   aiApiKeys,

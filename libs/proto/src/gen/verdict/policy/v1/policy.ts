@@ -75,6 +75,24 @@ export interface ResolvedPattern {
    * specific rule's finding of the same secret.
    */
   generic: boolean;
+  /** RE2 patterns: a match whose whole matched text matches one is not a finding. */
+  match_allowlist: string[];
+  /**
+   * RE2 patterns: a match on a line (the line where the match starts) that matches one is not a
+   * finding (a comment saying "example", a test helper, a documentation host).
+   */
+  line_allowlist: string[];
+  /** RE2 patterns on the whole file: the rule only reports in files where at least one matches. */
+  file_requires: string[];
+  /** RE2 patterns on the whole file: the rule reports nothing in a file where one matches. */
+  file_excludes: string[];
+  /** Lower-case words: a secret containing one (case-insensitive) is not a finding. */
+  stopwords: string[];
+  /**
+   * Names of the engine's structural checks (a token's checksum, a JWT's header, a Dockerfile's
+   * build stages) that must all accept a match for it to be a finding.
+   */
+  checks: string[];
 }
 
 export interface ResolvedPolicy {
@@ -698,6 +716,12 @@ function createBaseResolvedPattern(): ResolvedPattern {
     paths: [],
     allowlist: [],
     generic: false,
+    match_allowlist: [],
+    line_allowlist: [],
+    file_requires: [],
+    file_excludes: [],
+    stopwords: [],
+    checks: [],
   };
 }
 
@@ -732,6 +756,24 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     }
     if (message.generic !== false) {
       writer.uint32(80).bool(message.generic);
+    }
+    for (const v of message.match_allowlist) {
+      writer.uint32(90).string(v!);
+    }
+    for (const v of message.line_allowlist) {
+      writer.uint32(98).string(v!);
+    }
+    for (const v of message.file_requires) {
+      writer.uint32(106).string(v!);
+    }
+    for (const v of message.file_excludes) {
+      writer.uint32(114).string(v!);
+    }
+    for (const v of message.stopwords) {
+      writer.uint32(122).string(v!);
+    }
+    for (const v of message.checks) {
+      writer.uint32(130).string(v!);
     }
     return writer;
   },
@@ -829,6 +871,54 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
             message.generic = reader.bool();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.match_allowlist.push(reader.string());
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.line_allowlist.push(reader.string());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.file_requires.push(reader.string());
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.file_excludes.push(reader.string());
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.stopwords.push(reader.string());
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.checks.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -867,6 +957,30 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
         ? object.allowlist.map((e: any) => globalThis.String(e))
         : [],
       generic: isSet(object.generic) ? globalThis.Boolean(object.generic) : false,
+      match_allowlist: globalThis.Array.isArray(object?.matchAllowlist)
+        ? object.matchAllowlist.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.match_allowlist)
+        ? object.match_allowlist.map((e: any) => globalThis.String(e))
+        : [],
+      line_allowlist: globalThis.Array.isArray(object?.lineAllowlist)
+        ? object.lineAllowlist.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.line_allowlist)
+        ? object.line_allowlist.map((e: any) => globalThis.String(e))
+        : [],
+      file_requires: globalThis.Array.isArray(object?.fileRequires)
+        ? object.fileRequires.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.file_requires)
+        ? object.file_requires.map((e: any) => globalThis.String(e))
+        : [],
+      file_excludes: globalThis.Array.isArray(object?.fileExcludes)
+        ? object.fileExcludes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.file_excludes)
+        ? object.file_excludes.map((e: any) => globalThis.String(e))
+        : [],
+      stopwords: globalThis.Array.isArray(object?.stopwords)
+        ? object.stopwords.map((e: any) => globalThis.String(e))
+        : [],
+      checks: globalThis.Array.isArray(object?.checks) ? object.checks.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -902,6 +1016,24 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     if (message.generic !== false) {
       obj.generic = message.generic;
     }
+    if (message.match_allowlist?.length) {
+      obj.matchAllowlist = message.match_allowlist;
+    }
+    if (message.line_allowlist?.length) {
+      obj.lineAllowlist = message.line_allowlist;
+    }
+    if (message.file_requires?.length) {
+      obj.fileRequires = message.file_requires;
+    }
+    if (message.file_excludes?.length) {
+      obj.fileExcludes = message.file_excludes;
+    }
+    if (message.stopwords?.length) {
+      obj.stopwords = message.stopwords;
+    }
+    if (message.checks?.length) {
+      obj.checks = message.checks;
+    }
     return obj;
   },
 
@@ -920,6 +1052,12 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     message.paths = object.paths?.map((e) => e) || [];
     message.allowlist = object.allowlist?.map((e) => e) || [];
     message.generic = object.generic ?? false;
+    message.match_allowlist = object.match_allowlist?.map((e) => e) || [];
+    message.line_allowlist = object.line_allowlist?.map((e) => e) || [];
+    message.file_requires = object.file_requires?.map((e) => e) || [];
+    message.file_excludes = object.file_excludes?.map((e) => e) || [];
+    message.stopwords = object.stopwords?.map((e) => e) || [];
+    message.checks = object.checks?.map((e) => e) || [];
     return message;
   },
 };
