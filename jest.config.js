@@ -20,7 +20,6 @@ export default {
     { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
     // Distributed mode under faults (a worker killed, Kafka restarted): needs Kafka and the
     // database running (scripts/test.sh starts them).
-    { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
     { ...common, displayName: "fault", rootDir: ".", testMatch: ["<rootDir>/test/fault/**/*.test.ts"] },
   ],
 };
