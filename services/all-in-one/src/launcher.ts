@@ -10,7 +10,7 @@ import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
-import { startPolicyService } from "@verdict/policy";
+import { policyBudgets, startPolicyService } from "@verdict/policy";
 import { createStore, StoreLockedError } from "@verdict/store";
 import { resolveMasterKey, startWebhookService } from "@verdict/webhooks";
 
@@ -83,7 +83,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
   };
 
   try {
-    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1), clock });
+    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1), clock, budgets: policyBudgets(config) });
     stops.push(() => policy.stop());
     const policyAddress = `${host}:${policy.grpc.port}`;
     const identity = await startIdentityService({
@@ -105,10 +105,20 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       port: port(2),
       policyAddress,
       identityAddress: `${host}:${identity.grpc.port}`,
-      limits: { asyncMinFiles: config.VERDICT_ASYNC_MIN_FILES, asyncMinBytes: config.VERDICT_ASYNC_MIN_BYTES },
+      limits: {
+        asyncMinFiles: config.VERDICT_ASYNC_MIN_FILES,
+        asyncMinBytes: config.VERDICT_ASYNC_MIN_BYTES,
+        syncTimeoutMs: config.VERDICT_SCAN_TIMEOUT_MS,
+        asyncTimeoutMs: config.VERDICT_ASYNC_SCAN_TIMEOUT_MS,
+        maxInFlightPerOrganization: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+      },
+      scanWorkers: config.VERDICT_SCAN_WORKERS,
+      scanThreadsPerOrganization: config.VERDICT_SCAN_THREADS_PER_ORG,
       clock,
     });
-    stops.push(() => evaluation.stop());
+    // By the time it stops, the gateway has drained (VERDICT_SHUTDOWN_GRACE_MS) and cancelled
+    // what it could not finish: scans still running are abandoned at once.
+    stops.push(() => evaluation.stop(1_000));
     let httpPort = config.VERDICT_HTTP_PORT;
     const publicUrl = config.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
     const compliance = await startComplianceService({
@@ -123,6 +133,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
       reportTimeoutMs: config.VERDICT_REPORT_TIMEOUT_MS,
       apiBaseUrl: () => `${publicUrl ?? `http://localhost:${httpPort}`}/v1`,
+      reportWorkers: config.VERDICT_REPORT_WORKERS,
       clock,
     });
     stops.push(() => compliance.stop());
@@ -170,6 +181,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         per_day: config.VERDICT_RATE_LIMIT_PER_DAY,
       },
       bodyLimitBytes: config.VERDICT_MAX_BODY_BYTES,
+      maxEvaluationsInFlightPerOrg: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
       authCacheTtlMs: config.VERDICT_AUTH_CACHE_TTL_MS,
       trustProxy: config.VERDICT_TRUST_PROXY,
       shutdownGraceMs: config.VERDICT_SHUTDOWN_GRACE_MS,

@@ -3,11 +3,13 @@
 import { deadLetterTopic, InProcessBus, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
 import { AppError, createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import { FairPool, workerFile } from "@verdict/runtime";
 import type { Store } from "@verdict/store";
 import { CATALOGS } from "./domain/catalogs/index.js";
 import type { Catalog } from "./domain/catalogs/types.js";
 import type { ComplianceDeps, OrganizationSource, PolicySource } from "./deps.js";
 import { complianceHandlers } from "./grpc.js";
+import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
 import { failReport, failStaleReports, generateReport } from "./usecases/generateReport.js";
 import { projectBypass, projectEvaluation, projectViolation, type EvaluationCompletedData, type PolicyBypassedData, type PolicyViolationData } from "./usecases/project.js";
@@ -29,7 +31,9 @@ export interface ComplianceServiceOptions {
   apiBaseUrl: () => string;
   catalogs?: readonly Catalog[];
   clock?: Clock;
-  /** A report still generating after this long is failed (default ten minutes). */
+  /** Report worker threads (default 1). */
+  reportWorkers?: number;
+  /** A report still generating after this long is failed (default ten minutes); its rendering stops then too. */
   reportTimeoutMs?: number;
 }
 
@@ -111,6 +115,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
+  const renderer = new FairPool<RenderJob, Uint8Array>({ filename: workerFile(import.meta.url, "./renderWorker.js"), threads: opts.reportWorkers ?? 1 });
   const deps: ComplianceDeps = {
     repo,
     bus: opts.bus,
@@ -120,6 +125,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     policies: policySource(policy),
     organizations: organizationSource(identity),
     links: { signingKey: opts.signingKey, ttlSeconds: opts.linkTtlSeconds, apiBaseUrl: opts.apiBaseUrl },
+    reports: { renderer, timeoutMs: opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS },
   };
   const subscriptions: Subscription[] = [];
   let sweeper: NodeJS.Timeout | undefined;
@@ -147,12 +153,14 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
       async stop() {
         await unsubscribe();
         await grpc.stop();
+        await renderer.close();
         policy.close();
         identity.close();
       },
     };
   } catch (err) {
     await unsubscribe();
+    await renderer.close();
     policy.close();
     identity.close();
     throw err;

@@ -19,6 +19,8 @@ const schema = processConfig.extend({
   /** Public base URL (scheme and host) for links the API hands out; unset: the request's host. */
   VERDICT_PUBLIC_URL: z.url().optional(),
   VERDICT_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024),
+  /** Evaluation requests of one organization in flight at once (bodies held in memory). */
+  VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: z.coerce.number().int().positive().default(8),
   VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   VERDICT_TRUST_PROXY: boolVar(false),
   VERDICT_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
@@ -42,6 +44,7 @@ runProcess("gateway", schema, async ({ config, logger, bus }) => {
     logger,
     limits: { ...SPEC_DEFAULTS, per_minute: config.VERDICT_RATE_LIMIT_PER_MINUTE, per_hour: config.VERDICT_RATE_LIMIT_PER_HOUR, per_day: config.VERDICT_RATE_LIMIT_PER_DAY },
     bodyLimitBytes: config.VERDICT_MAX_BODY_BYTES,
+    maxEvaluationsInFlightPerOrg: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
     authCacheTtlMs: config.VERDICT_AUTH_CACHE_TTL_MS,
     trustProxy: config.VERDICT_TRUST_PROXY,
     shutdownGraceMs: config.VERDICT_SHUTDOWN_GRACE_MS,

@@ -25,6 +25,8 @@ export interface GatewayOptions {
   metrics?: () => Promise<string>;
   /** Public base URL of the API (…/v1) for links the API hands out; unset: the request's host. */
   publicUrl?: string;
+  /** Evaluation requests of one organization in flight at once; unset: no cap. */
+  maxEvaluationsInFlightPerOrg?: number;
 }
 
 export interface Gateway {
@@ -75,6 +77,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     requestSchemaIds: REQUEST_SCHEMA_IDS,
     ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
   });
   const draining = { value: false };
   const server = createServer((req, res) => {

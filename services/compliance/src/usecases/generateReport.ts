@@ -1,17 +1,22 @@
 // Makes a report's file from the evidence projection and the policies as they are now, stores
 // it, and moves the report to completed (or failed, with a reason). Idempotent: a report that is
-// no longer generating is left alone (at-least-once delivery).
+// no longer generating is left alone (at-least-once delivery). The evidence is assembled and
+// rendered on a report worker thread (renderWorker.ts) within VERDICT_REPORT_TIMEOUT_MS.
 import { TOPICS } from "@verdict/bus";
+import { PoolJobError } from "@verdict/runtime";
 import { instants } from "../domain/dateRange.js";
-import { assembleEvidence, type Evidence } from "../domain/evidence.js";
-import { renderOscalZip } from "../domain/oscalZip.js";
-import { renderPdf } from "../domain/pdf.js";
+import { assembleEvidence, type Evidence, type EvidenceInput } from "../domain/evidence.js";
 import type { ComplianceDeps } from "../deps.js";
 import type { ReportRecord } from "../repo.js";
 
 const IN_CHUNK = 500;
 
 export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): Promise<Evidence> {
+  return assembleEvidence(await loadEvidenceInput(deps, report));
+}
+
+/** What the evidence is assembled from, as plain data (it crosses to a worker thread). */
+export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportRecord): Promise<EvidenceInput> {
   const { from, to } = instants(report.date_range);
   const org = report.organization_id;
   const evaluations = await deps.repo.evaluations.find({ organization_id: org, completed_at: { $gte: from, $lt: to } }, { sort: { completed_at: 1 } });
@@ -22,7 +27,7 @@ export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): 
   }
   const bypasses = await deps.repo.bypasses.find({ organization_id: org, bypassed_at: { $gte: from, $lt: to } }, { sort: { bypassed_at: 1 } });
   const catalogs = report.frameworks.map((id) => deps.catalogs.find((c) => c.id === id)).filter((c) => c !== undefined);
-  return assembleEvidence({
+  return {
     organizationId: org,
     reportId: report.id,
     range: report.date_range,
@@ -32,27 +37,31 @@ export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): 
     evaluations,
     violations,
     bypasses,
-  });
+  };
 }
 
 export async function generateReport(deps: ComplianceDeps, organizationId: string, reportId: string): Promise<void> {
   const report = await deps.repo.reports.findOne({ id: reportId, organization_id: organizationId });
   if (!report || report.status !== "generating") return;
-  const evidence = await loadEvidence(deps, report);
+  const input = await loadEvidenceInput(deps, report);
   const organizationName = await deps.organizations.name(organizationId);
-  let content: Buffer;
-  let contentType: string;
-  let filename: string;
   const stem = `verdict-evidence-${report.frameworks.length === 1 ? report.frameworks[0] : "frameworks"}-${report.date_range.start}-to-${report.date_range.end}`;
-  if (report.format === "pdf") {
-    content = await renderPdf({ organizationName }, evidence);
-    contentType = "application/pdf";
-    filename = `${stem}.pdf`;
-  } else {
-    content = await renderOscalZip({ organizationId, organizationName, apiBaseUrl: deps.links.apiBaseUrl() }, evidence);
-    contentType = "application/zip";
-    filename = `${stem}-oscal.zip`;
+  const pdf = report.format === "pdf";
+  const timeoutMs = deps.reports.timeoutMs;
+  let content: Buffer;
+  try {
+    const bytes = await deps.reports.renderer.run(organizationId, { format: pdf ? "pdf" : "oscal", input, organizationName, apiBaseUrl: deps.links.apiBaseUrl() }, { timeoutMs });
+    content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } catch (err) {
+    // Deterministic for this report: retrying would only burn another thread for as long.
+    if (err instanceof PoolJobError && err.reason === "deadline") {
+      await failReport(deps, organizationId, report.id, `The report did not finish within ${timeoutMs} ms; ask for fewer frameworks or a shorter date range`);
+      return;
+    }
+    throw err;
   }
+  const contentType = pdf ? "application/pdf" : "application/zip";
+  const filename = pdf ? `${stem}.pdf` : `${stem}-oscal.zip`;
   const chunks = await deps.repo.saveFile(report.id, content);
   await deps.repo.reports.updateOne(
     { id: report.id, status: "generating" },

@@ -25,6 +25,11 @@ export interface AppOptions {
   metrics?: () => Promise<string>;
   /** Public base URL of the API (…/v1); unset: from each request's protocol and host. */
   publicUrl?: string;
+  /**
+   * Evaluation requests of one organization in flight at once (their bodies, up to the body
+   * limit each, are held in memory); one more answers 429 before its body is read. Unset: no cap.
+   */
+  maxEvaluationsInFlightPerOrg?: number;
 }
 
 interface Locals {
@@ -77,6 +82,27 @@ export function buildApp(opts: AppOptions): express.Express {
     res.set(rateHeaders(await opts.limiter.consume(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
   };
 
+  const evaluationsInFlight = new Map<string, number>();
+  /** Counts the request against its organization's evaluations in flight until it is answered. */
+  const admitEvaluation = (organizationId: string, res: Response) => {
+    const max = opts.maxEvaluationsInFlightPerOrg;
+    if (!max) return;
+    const n = evaluationsInFlight.get(organizationId) ?? 0;
+    if (n >= max) {
+      throw new AppError("rate_limited", "RATE_LIMIT_EXCEEDED", `At most ${max} evaluations of an organization are in flight at once; retry when one has finished`, {
+        limit: max,
+        window: "concurrent",
+        retry_after: 1,
+      });
+    }
+    evaluationsInFlight.set(organizationId, n + 1);
+    res.once("close", () => {
+      const left = (evaluationsInFlight.get(organizationId) ?? 1) - 1;
+      if (left > 0) evaluationsInFlight.set(organizationId, left);
+      else evaluationsInFlight.delete(organizationId);
+    });
+  };
+
   const handle = (r: Route): RequestHandler => async (req, res, next) => {
     const l = locals(res);
     l.routePath = r.path;
@@ -109,6 +135,7 @@ export function buildApp(opts: AppOptions): express.Express {
           if (r.access.kind === "operator" && !principal.operator) {
             throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "Only the instance operator (the bootstrap key) may manage organizations");
           }
+          if (r.rateClass === "evaluations_create") admitEvaluation(principal.organizationId, res);
         }
         const params = r.params ? parseOr400(r.params, req.params) : {};
         // The legacy credential is not part of any route's query contract.
@@ -123,7 +150,13 @@ export function buildApp(opts: AppOptions): express.Express {
           body = parseOr400(r.body, req.body);
         }
         const apiBaseUrl = opts.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}/v1`;
-        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl });
+        // A client that goes away before its answer cancels the work done for it (a long scan).
+        const gone = new AbortController();
+        const onClose = () => {
+          if (!res.writableFinished) gone.abort();
+        };
+        res.once("close", onClose);
+        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl, signal: gone.signal });
         span.setAttribute("http.response.status_code", result.status);
         if (result.headers) res.set(result.headers);
         if (result.file) res.status(result.status).type(result.file.contentType).attachment(result.file.filename).send(result.file.content);
@@ -194,6 +227,9 @@ export function buildApp(opts: AppOptions): express.Express {
     if (appErr instanceof RateLimitedError) {
       res.set(rateHeaders(appErr.state));
       res.set("Retry-After", String(appErr.retryAfter));
+    } else if (appErr instanceof AppError && appErr.kind === "rate_limited" && typeof appErr.details?.retry_after === "number") {
+      // A service's own limit (evaluations in flight per organization).
+      res.set("Retry-After", String(appErr.details.retry_after));
     }
     if (res.headersSent) return;
     res.status(appErr.httpStatus).json(errorBody(appErr, locals(res).requestId));

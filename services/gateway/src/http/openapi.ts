@@ -87,7 +87,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     for (const s of r.errors ?? []) errorStatuses.add(s);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {
-        description: ERROR_TEXT[s],
+        description: r.errorNotes?.[s] ? `${ERROR_TEXT[s]}. ${r.errorNotes[s]}` : ERROR_TEXT[s],
         headers: headerRefs(s === 429 ? ["Retry-After"] : []),
         content: { "application/json": { schema: { $ref: REF("Error") } } },
       };

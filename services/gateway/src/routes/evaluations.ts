@@ -25,6 +25,10 @@ export const evaluationRoutes = [
     path: "/v1/evaluations",
     operationId: "createEvaluation",
     errors: [422],
+    errorNotes: {
+      422: "Or EVALUATION_TIMEOUT (details.timeout_ms): the scan did not finish within the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS); retrying the same change does not help",
+      429: "Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent)",
+    },
     summary: "Evaluate the files of a change against the organization's policies",
     tag: "Evaluations",
     access: { kind: "scope", scope: "write:evaluations" },
@@ -34,8 +38,8 @@ export const evaluationRoutes = [
       201: { description: "Checked within the request: status completed", schema: EvaluationSchema },
       202: { description: "A large change, queued: status pending until a worker finishes it (poll GET, or use webhooks)", schema: EvaluationSchema },
     },
-    handler: async ({ body, principal, clients }) => {
-      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body));
+    handler: async ({ body, principal, clients, signal }) => {
+      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body), { signal });
       const evaluation = evaluationJson(res.evaluation!);
       return evaluation.status === "pending"
         ? { status: 202, body: evaluation, headers: { Location: `/v1/evaluations/${evaluation.id}` } }
