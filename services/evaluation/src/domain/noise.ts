@@ -37,3 +37,14 @@ export function isPlaceholder(secret: string): boolean {
   const chars = [...s];
   return chars.length >= 4 && chars.every((c) => c === chars[0]);
 }
+
+/**
+ * True when the value is base64 (or base64url) of ordinary text: words, spaces and punctuation,
+ * no digits (`SGVsbG8gV29ybGQ=` is "Hello World"). Encoded prose is no secret; an encoded
+ * credential (`user:0f3a…`) is not prose and stays a finding.
+ */
+export function isEncodedText(value: string): boolean {
+  if (value.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return false;
+  const decoded = Buffer.from(value, /[-_]/.test(value) ? "base64url" : "base64").toString("latin1");
+  return decoded.length >= 6 && /^[A-Za-z][A-Za-z ,.;:'!?()\n-]*$/.test(decoded) && /[a-z]{3}/.test(decoded);
+}
