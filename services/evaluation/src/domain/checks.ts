@@ -3,7 +3,7 @@
 // finding. Each check reads the match (and at most a bounded part of the file), so scanning stays
 // linear in the input. Built-in rules only: custom policies are RE2 patterns alone.
 import { crc32Base62 } from "@verdict/kit";
-import { isEncodedText } from "./noise.js";
+import { isEncodedText, isExamplePassword } from "./noise.js";
 
 export interface CheckInput {
   /** The secret (the rule's capture group), or the whole match when the rule has none. */
@@ -68,12 +68,26 @@ function jwtBase64(input: CheckInput): boolean {
   return /^\{"[\w-]+"\s*:/.test(header) && [...header].every((c) => c >= " " || c === "\n" || c === "\r" || c === "\t") && !header.includes("\ufffd");
 }
 
+/**
+ * HTTP Basic credentials: base64 of `user:password` in printable text, the password not one that
+ * stands for a password (`dXNlcjpwYXNz` is `user:pass`). An empty password passes: services that
+ * take an API key as the user name (`sk_live_…:`) send exactly that.
+ */
+function basicCredentials(input: CheckInput): boolean {
+  const decoded = Buffer.from(input.secret, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0 || decoded.includes("\ufffd") || ![...decoded].every((c) => c >= " " && c !== "\u007f")) return false;
+  return !isExamplePassword(decoded.slice(colon + 1));
+}
+
 export const CHECKS: Readonly<Record<string, Check>> = {
   "github-crc32": crc32Token,
   "npm-crc32": crc32Token,
   "jwt-header": jwtHeader,
   /** The value is not base64 of ordinary words (generic rules: encoded prose is no secret). */
   "not-encoded-text": (input) => !isEncodedText(input.secret),
+  /** base64 of `user:password`, the password no stand-in. */
+  "basic-credentials": basicCredentials,
   /** base64 of a JSON Web Token whose header is a JSON object. */
   "jwt-base64": jwtBase64,
 };

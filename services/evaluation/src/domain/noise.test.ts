@@ -50,3 +50,17 @@ describe("base64-encoded JSON Web Tokens", () => {
     expect(check("jwt-base64", b64("the quick brown fox jumps over the lazy dog"))).toBe(false);
   });
 });
+
+describe("HTTP Basic credentials", () => {
+  it("pass when they decode to user:password with a password that is not a stand-in", () => {
+    expect(check("basic-credentials", b64("svc-ledger:K7v!pQ2rT9x#Lm4w"))).toBe(true);
+    expect(check("basic-credentials", b64("sk_live_51HqLyjWDarjtT1zdp7dc:"))).toBe(true);
+  });
+
+  it("fail for stand-in passwords, text without a colon and binary", () => {
+    expect(check("basic-credentials", "dXNlcjpwYXNz")).toBe(false); // user:pass
+    expect(check("basic-credentials", b64("admin:changeme"))).toBe(false);
+    expect(check("basic-credentials", b64("just some words"))).toBe(false);
+    expect(check("basic-credentials", Buffer.from([0x01, 0x3a, 0x8f, 0xff, 0x10]).toString("base64"))).toBe(false);
+  });
+});

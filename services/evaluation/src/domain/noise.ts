@@ -48,3 +48,11 @@ export function isEncodedText(value: string): boolean {
   const decoded = Buffer.from(value, /[-_]/.test(value) ? "base64url" : "base64").toString("latin1");
   return decoded.length >= 6 && /^[A-Za-z][A-Za-z ,.;:'!?()\n-]*$/.test(decoded) && /[a-z]{3}/.test(decoded);
 }
+
+// Passwords that documentation and tests write for "a password goes here".
+const EXAMPLE_PASSWORDS = /^(?:pass(?:word)?\d*|passwd|pwd|secret|test(?:ing)?|changeme|admin|guest|demo|foo|bar|baz|user|1234|12345|123456)$/i;
+
+/** True for a password that stands for one (`pass`, `password`, `changeme`, `****`). */
+export function isExamplePassword(password: string): boolean {
+  return password.length > 0 && (EXAMPLE_PASSWORDS.test(password) || isPlaceholder(password));
+}

@@ -4,8 +4,9 @@ import { SECRETS_CATEGORY } from "../policy.js";
 // Values that stand for a password rather than being one: `user:password@`, `:****@`, `{pass}`.
 const PLACEHOLDER_PASSWORDS = String.raw`(?i)^(?:pass(?:word)?|passwd|pwd|secret|token|pass123|user|username|login|\*+|\.\.\.|%s|%\(\w+\)s|\{\{?[^}]*\}\}?|<[^>]*>|\[[^\]]*\])$`;
 
-// Passwords that say they are examples (`postgresrootpassword`, `knextest`, `randompassword`).
-const EXAMPLE_PASSWORD_WORDS = ["password", "passwd", "secret", "test", "example", "sample", "dummy", "random", "changeme", "placeholder", "demo", "mypass"];
+// Passwords that say they are examples (`postgresrootpassword`, `knextest`, `randompassword`,
+// `pass%20pass`).
+const EXAMPLE_PASSWORD_WORDS = ["password", "passwd", "secret", "test", "example", "sample", "dummy", "random", "changeme", "placeholder", "demo", "pass"];
 // Documentation hosts (RFC 2606 / RFC 6761): example.com/.org/.net and the .example, .test,
 // .invalid and .localhost domains; credentials for them are examples.
 const DOCUMENTATION_HOST = String.raw`@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid|localhost))(?:[:/?#"'\x60\s]|$)`;

@@ -44,6 +44,7 @@ export const genericSecrets: BuiltinPolicy = {
       message: "Credentials in an HTTP Basic Authorization header",
       redact_group: 1,
       keywords: ["basic "],
+      checks: ["basic-credentials"],
     },
     {
       id: "bearer-token-header",
