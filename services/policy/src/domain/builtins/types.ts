@@ -45,8 +45,8 @@ export const ASSIGN = String.raw`["']?\s*(?::=|=>|[:=])\s*`;
  * pattern, matched as written (wrap it in `(?i:…)` where the format is case-insensitive).
  *
  * Covered forms, quoted or not: `name = v`, `name: v`, `name := v`, `name => v`, `name ?= v`
- * (Make), `name ||= v`, `"name": "v"` (JSON), `NAME=v` (env, ini), `<name>v</name>` (XML),
- * `setProperty("name", "v")`, `define('NAME', 'v')`, `put("name", "v")` (property setters),
+ * (Make), `name ||= v`, `"name": "v"` (JSON), `NAME=v` (env, ini), `<name>v</name>` (XML, the value
+ * on the element's line or the next), `setProperty("name", "v")`, `define('NAME', 'v')`, `put("name", "v")` (property setters),
  * `var name string = "v"` (Go), `$name = 'v'` (PHP, Perl), `name['x'] = "v"`. Up to 20
  * characters of name suffix or type may stand between the name and the operator
  * (`api_key_prod`, `apiKey string`). The value ends at a quote, white space, `;`, `,`, `<`, a
@@ -58,7 +58,8 @@ export function assignment(names: string, secret: string): string {
     String.raw`(?i:${names})` +
     String.raw`[\w.\- \t]{0,20}?` +
     String.raw`["'\x60\])]{0,3}[ \t]*` +
-    String.raw`(?:=>|:{1,3}=|\?=|\|\|=|[=:>,])` +
+    // An XML element's value may start on the next line (`<apiKey>\n    v\n</apiKey>`).
+    String.raw`(?:=>|:{1,3}=|\?=|\|\|=|[=:,]|>(?:[ \t]*\r?\n)?)` +
     String.raw`[ \t]*["'\x60=]{0,2}[ \t]*` +
     `(${secret})` +
     String.raw`(?:["'\x60;,<)\]}\s]|\\[nrt]|$)`
