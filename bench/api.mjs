@@ -33,6 +33,7 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { clearTimeout, setTimeout } from "node:timers";
+import { fileURLToPath } from "node:url";
 import {
   compileEngine,
   fmtInt,
@@ -64,7 +65,7 @@ const STOP_TIMEOUT_MS = 20_000;
 const UNREACHABLE_LIMITS = { per_minute: 10_000_000, per_hour: 10_000_000, per_day: 10_000_000, evaluations_create_per_minute: 10_000_000 };
 
 /** One API call; throws with the response body on any unexpected status. */
-async function call(base, key, method, path, body) {
+export async function call(base, key, method, path, body) {
   const res = await globalThis
     .fetch(`${base}${path}`, {
       method,
@@ -79,13 +80,13 @@ async function call(base, key, method, path, body) {
   return text ? JSON.parse(text) : undefined;
 }
 
-function httpError(method, path, status, text) {
+export function httpError(method, path, status, text) {
   const hint = status === 429 ? " (the organization's rate limits are too low for this load: raise them with PATCH /v1/organizations/{id})" : "";
   return new Error(`${method} ${path}: HTTP ${status}${hint}\n${text}`);
 }
 
 /** Starts Verdict all-in-one and resolves once it listens, with its URL and operator key. */
-async function startInstance() {
+export async function startInstance() {
   const { generateKey } = await importBuilt("services/identity/dist/domain/apiKey.js");
   const dataDir = mkdtempSync(join(tmpdir(), "verdict-bench-data-"));
   const operatorKey = generateKey("prod");
@@ -133,7 +134,7 @@ async function startInstance() {
 }
 
 /** An organization of its own for the load, with the API-key rules on; returns its admin key. */
-async function createBenchOrganization(url, operatorKey) {
+export async function createBenchOrganization(url, operatorKey) {
   const created = await call(url, operatorKey, "POST", "/v1/organizations", { name: "bench", plan: "enterprise", rate_limits: UNREACHABLE_LIMITS });
   const key = created.api_key.key;
   await call(url, key, "PATCH", "/v1/policies/hardcoded-credentials", { settings: { detect_api_keys: true } });
@@ -155,7 +156,7 @@ async function organizationPolicies(url, key) {
  * shares the machine's cores with the instance, so it does as little as it can (no per-request
  * JSON or UTF-8 encoding, no fetch streams). Resolves with the response text of a 201.
  */
-function evaluate(agent, url, key, body) {
+export function evaluate(agent, url, key, body) {
   const path = "/v1/evaluations";
   return new Promise((resolve, reject) => {
     const req = request(`${url}${path}`, {
@@ -179,7 +180,7 @@ function evaluate(agent, url, key, body) {
 }
 
 /** CPU seconds (user + system) a process used so far, from /proc; undefined where there is none. */
-function processCpuSeconds(pid) {
+export function processCpuSeconds(pid) {
   try {
     // Fields 14 and 15 (utime, stime) in clock ticks (USER_HZ: 100 on Linux), counted after the
     // command name's ")".
@@ -327,7 +328,10 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
-});
+// Run as a script; bench/cli.mjs imports the helpers above.
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  main().catch((err) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  });
+}

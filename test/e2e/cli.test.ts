@@ -1,7 +1,7 @@
 // The `verdict` command, black-box: the real binary against a running Verdict. What a user or a
 // CI job sees: findings lines, exit codes, SARIF, tables and JSON, colours on a terminal only,
 // one-line errors, a stored login with private permissions, and never the API key.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -150,6 +150,103 @@ describe("verdict evaluate", () => {
     expect(a.locations[0].physicalLocation.region.startLine).toBe(3);
     expect(a.partialFingerprints).not.toEqual(result.partialFingerprints); // another file
     expect(b.partialFingerprints).not.toEqual(a.partialFingerprints);
+  });
+});
+
+describe("verdict evaluate on a change larger than one request", () => {
+  // 1,250 files: seven batches of at most 199 (queued on this server, which queues 20 files and
+  // more), with findings planted in the first, fourth and seventh.
+  const FILES = 1250;
+  const planted: Record<number, string> = { 5: `const k = "${AWS_KEY}";\n`, 600: `const k = "${AWS_KEY}";\n`, 1240: `const t = "${GH_TOKEN}";\n` };
+  const name = (i: number) => `large/f${String(i).padStart(4, "0")}.js`;
+  beforeAll(() => {
+    for (let i = 0; i < FILES; i++) write(work, name(i), planted[i] ?? `export const n${i} = ${i};\n`);
+  });
+
+  it("sends batches and prints one merged result: every batch's findings, summed counts, one exit code", async () => {
+    const r = await cli(["evaluate", "large", "--format", "json", "--repository", "acme/monorepo"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^evaluating 1,250 files \(\S+ MB\) as about 7 evaluations, 4 at a time$/m);
+    const e = JSON.parse(r.stdout);
+    expect(e).toMatchObject({ id: null, status: "completed", passed: false, repository: "acme/monorepo", summary: { total_files: FILES, total_violations: 3, errors: 3, warnings: 0 } });
+    expect(e.violations.map((v: { file: string; policy_id: string }) => `${v.file} ${v.policy_id}`)).toEqual([
+      `${name(5)} aws-credentials`,
+      `${name(600)} aws-credentials`,
+      `${name(1240)} source-control-tokens`,
+    ]);
+    // Seven evaluations, one per batch, each findable by its id; the findings came from three.
+    expect(e.evaluations).toHaveLength(7);
+    const parts = await Promise.all(e.evaluations.map((id: string) => sdk.getEvaluation(id)));
+    expect(parts.map((p) => p.summary.total_files)).toEqual([199, 199, 199, 199, 199, 199, 56]);
+    expect(parts.map((p) => p.summary.errors)).toEqual([1, 0, 0, 1, 0, 0, 1]);
+    for (let i = 1; i <= 7; i++) expect(r.stderr).toMatch(new RegExp(`^batch ${i}: eval_\\S+, files \\d+–\\d+ of 1,250, (passed|failed)$`, "m"));
+  });
+
+  it("prints the findings of every batch in text, with the number of evaluations and their ids; SARIF is one run", async () => {
+    const r = await cli(["evaluate", "large", "--repository", "acme/monorepo", "--concurrency", "2"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/2 at a time$/m);
+    const lines = r.stdout.trimEnd().split("\n");
+    expect(lines.filter((l) => /^large\/f\d+\.js:1:\d+ error /.test(l)).map((l) => l.split(":")[0])).toEqual([name(5), name(600), name(1240)]);
+    expect(lines.at(-2)).toBe("failed: 3 errors, 0 warnings in 1250 files (7 evaluations)");
+    expect(lines.at(-1)).toMatch(/^evaluations: (eval_\S+ ){6}eval_\S+$/);
+
+    const sarif = JSON.parse((await cli(["evaluate", "large", "--format", "sarif", "--repository", "acme/monorepo"])).stdout);
+    expect(sarifErrors(sarif)).toBeNull();
+    expect(sarif.runs).toHaveLength(1);
+    expect(sarif.runs[0].results.map((x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) => x.locations[0]!.physicalLocation.artifactLocation.uri)).toEqual([name(5), name(600), name(1240)]);
+    expect(sarif.runs[0].properties).toMatchObject({ evaluation: null, passed: false, evaluations: expect.arrayContaining([expect.stringMatching(/^eval_/)]) });
+    expect(sarif.runs[0].properties.evaluations).toHaveLength(7);
+  });
+
+  it("rejects a concurrency that is not a positive integer before any call", async () => {
+    expectOneLineError(await cli(["evaluate", "large", "--concurrency", "0"]), /^verdict: option '--concurrency <n>' argument '0' is invalid\. must be a positive integer/);
+  });
+
+  it("completes within a low rate limit, waiting for Retry-After on a 429", async () => {
+    // An organization allowed 3 evaluations a minute, whose 3 are already spent: the first batch
+    // is answered 429 and retried after Retry-After, then the three batches fit in the new window.
+    const created = await sdk.createOrganization({ name: `cli rate ${Date.now()}`, rate_limits: { evaluations_create_per_minute: 3 } });
+    const key = created.api_key.key;
+    const org = new VerdictClient({ baseUrl: v.url, apiKey: key });
+    for (let i = 0; i < 3; i++) await org.createEvaluation({ repository: "acme/x", ref: "main", files: [{ path: "a.js", content: "let a = 1;\n" }] });
+    for (let i = 0; i < 400; i++) write(work, `rated/f${String(i).padStart(4, "0")}.js`, planted[i] ?? `export const n${i} = ${i};\n`);
+    const r = await cli(["evaluate", "rated", "--format", "json", "--repository", "acme/monorepo"], { env: { VERDICT_API_KEY: key } });
+    expect(r.stderr).toMatch(/^POST \/v1\/evaluations: rate limited \(HTTP 429\); retrying in \d+ s$/m);
+    expect(r.code).toBe(1);
+    const e = JSON.parse(r.stdout);
+    expect(e.evaluations).toHaveLength(3);
+    expect(e.summary).toMatchObject({ total_files: 400, errors: 1 });
+    expect(e.violations.map((x: { file: string }) => x.file)).toEqual(["rated/f0005.js"]);
+  }, 150_000);
+
+  it("fails the run with a clear message, and no result, when the server goes away mid-way", async () => {
+    const dying = await startVerdict({ env: { VERDICT_ASYNC_MIN_FILES: "20" } });
+    try {
+      const child = spawn(process.execPath, [CLI, "evaluate", "large", "--concurrency", "1", "--repository", "acme/monorepo"], {
+        cwd: work,
+        env: { ...env, PATH: process.env.PATH ?? "", VERDICT_URL: dying.url, VERDICT_API_KEY: dying.bootstrapKey },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString("utf8")));
+      const code = new Promise<number | null>((res) => child.once("close", res));
+      // The first batch is done; the second is queued and polled (at least a second): the server dies.
+      await new Promise<void>((res) =>
+        child.stderr.on("data", (d: Buffer) => {
+          stderr += d.toString("utf8");
+          if (/^batch 1: /m.test(stderr)) res();
+        }),
+      );
+      dying.proc.kill("SIGKILL");
+      expect(await code).toBe(2);
+      const first = /^batch 1: (eval_\S+),/m.exec(stderr)![1]!;
+      const last = stderr.trimEnd().split("\n").at(-1)!;
+      expect(last).toMatch(new RegExp(`^verdict: batch 2 \\(files 200–398 of 1,250\\) failed: cannot reach Verdict at ${dying.url}: \\S+; no result for the change \\(1 evaluation completed before it stopped: ${first}\\)$`));
+      expect(stdout).toBe("");
+    } finally {
+      await dying.destroy();
+    }
   });
 });
 

@@ -1,7 +1,8 @@
 // What every command gets: the configured client, and an output that knows whether to print
 // JSON, tables or colours. Commands return data; printing goes through here.
-import Table from "cli-table3";
-import { VerdictClient } from "@verdict/sdk";
+import { createRequire } from "node:module";
+import type TableType from "cli-table3";
+import { VerdictClient, type RetryNotice } from "@verdict/sdk";
 import { resolveConfig } from "./config.js";
 import { CliError } from "./errors.js";
 import { colors, useColor, type Colors } from "./format/colors.js";
@@ -44,6 +45,8 @@ export class Output {
       this.line(this.c.dim("(none)"));
       return;
     }
+    // Loaded for tables only, not at every start of the CLI.
+    const Table = createRequire(import.meta.url)("cli-table3") as typeof TableType;
     const t = new Table({
       head: head.map((h) => this.c.bold(h)),
       chars: { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  " },
@@ -67,10 +70,10 @@ export class Context {
     return new Output(this.io, json);
   }
 
-  /** The configured client; an API key is required unless `anonymous`. */
-  client(opts: { anonymous?: boolean } = {}): VerdictClient {
+  /** The configured client; an API key is required unless `anonymous`. `onRetry` sees each retry's wait. */
+  client(opts: { anonymous?: boolean; onRetry?: (retry: RetryNotice) => void } = {}): VerdictClient {
     const cfg = resolveConfig(this.io.env);
     if (!cfg.apiKey && !opts.anonymous) throw new CliError("no API key: set VERDICT_API_KEY or run 'verdict login'");
-    return new VerdictClient({ baseUrl: cfg.url, apiKey: cfg.apiKey, userAgent: `verdict-cli/${VERSION}` });
+    return new VerdictClient({ baseUrl: cfg.url, apiKey: cfg.apiKey, userAgent: `verdict-cli/${VERSION}`, onRetry: opts.onRetry });
   }
 }

@@ -1,5 +1,7 @@
 // Reads the files an evaluation sends. The API takes UTF-8 text of at most 1 MiB a file: larger
 // files and binary files (a NUL byte in the first 8 KiB, as git decides) are left out and named.
+// Sizes come first (stat), contents later, one batch at a time (batches.ts).
+import { isUtf8 } from "node:buffer";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FileInput } from "@verdict/sdk";
@@ -11,33 +13,50 @@ export interface Skipped {
   reason: string;
 }
 
+/** A file to send, with its size on disk. */
+export interface SizedFile {
+  path: string;
+  status: FileInput["status"];
+  bytes: number;
+}
+
 export function isBinary(content: Buffer): boolean {
   return content.subarray(0, 8192).includes(0);
 }
 
-export function readFiles(root: string, files: { path: string; status: FileInput["status"] }[]): { files: FileInput[]; skipped: Skipped[] } {
-  const out: FileInput[] = [];
+const tooLarge = `larger than ${MAX_FILE_BYTES} bytes`;
+
+/** The regular files among `files` with their sizes; larger ones than the API takes are skipped. */
+export function sizeFiles(root: string, files: { path: string; status: FileInput["status"] }[]): { files: SizedFile[]; skipped: Skipped[] } {
+  const out: SizedFile[] = [];
   const skipped: Skipped[] = [];
   for (const f of files) {
-    const full = join(root, f.path);
     let size: number;
     try {
-      const st = statSync(full);
+      const st = statSync(join(root, f.path));
       if (!st.isFile()) continue;
       size = st.size;
     } catch {
       continue;
     }
-    if (size > MAX_FILE_BYTES) {
-      skipped.push({ path: f.path, reason: `larger than ${MAX_FILE_BYTES} bytes` });
-      continue;
-    }
-    const content = readFileSync(full);
-    if (isBinary(content)) {
-      skipped.push({ path: f.path, reason: "binary" });
-      continue;
-    }
-    out.push({ path: f.path, content: content.toString("utf8"), status: f.status });
+    if (size > MAX_FILE_BYTES) skipped.push({ path: f.path, reason: tooLarge });
+    else out.push({ path: f.path, status: f.status, bytes: size });
   }
   return { files: out, skipped };
+}
+
+/** A file's content as the API takes it, or why it cannot be sent (binary, gone, too large as UTF-8). */
+export function readFile(root: string, f: SizedFile): { file: SizedFile & { content: Buffer } } | { skipped: Skipped } | null {
+  let content: Buffer;
+  try {
+    content = readFileSync(join(root, f.path));
+  } catch {
+    return null; // removed since it was listed
+  }
+  if (isBinary(content)) return { skipped: { path: f.path, reason: "binary" } };
+  // Invalid UTF-8 arrives as U+FFFD (3 bytes each): the API measures the text it receives.
+  if (content.length * 3 > MAX_FILE_BYTES && !isUtf8(content) && Buffer.byteLength(content.toString("utf8"), "utf8") > MAX_FILE_BYTES) {
+    return { skipped: { path: f.path, reason: `${tooLarge} as UTF-8 text` } };
+  }
+  return { file: { ...f, bytes: content.length, content } };
 }

@@ -2,6 +2,8 @@
 // (retry.ts), errors become VerdictApiError / VerdictConnectionError, and list endpoints with
 // cursors are also offered as async iterators.
 import { apiErrorFrom, VerdictConnectionError } from "./errors.js";
+import { rateLimitFrom, type RateLimitState } from "./rateLimit.js";
+import { exchange, type HttpAnswer } from "./transport.js";
 import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from "./retry.js";
 import type * as T from "./types.js";
 
@@ -15,12 +17,30 @@ export interface ClientOptions {
   userAgent?: string;
   /** Waits between attempts (tests and callers may shorten it). */
   sleep?: (ms: number) => Promise<void>;
+  /** Told before each wait for a retry (a 429's Retry-After, a 5xx or connection backoff), e.g. to show it. */
+  onRetry?: (retry: RetryNotice) => void;
+}
+
+export interface RetryNotice {
+  method: string;
+  path: string;
+  /** The status that is retried; undefined for a connection failure. */
+  status: number | undefined;
+  waitMs: number;
+  /** 1 for the first retry. */
+  retry: number;
 }
 
 type Query = Record<string, string | number | boolean | undefined>;
 
+/** A request body already encoded as JSON (UTF-8 bytes): sent as it is, by callers that build large bodies once. */
+export class EncodedJson {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
 export interface RequestOptions {
   query?: Query;
+  /** Encoded with JSON.stringify, unless it is an EncodedJson. */
   body?: unknown;
   /** Send without the API key (signed download links). */
   anonymous?: boolean;
@@ -46,6 +66,7 @@ export class VerdictClient {
   private readonly timeoutMs: number;
   private readonly userAgent: string;
   private readonly sleep: (ms: number) => Promise<void>;
+  private readonly onRetry: ((retry: RetryNotice) => void) | undefined;
 
   constructor(opts: ClientOptions) {
     this.baseUrl = normalizeBaseUrl(opts.baseUrl);
@@ -54,6 +75,7 @@ export class VerdictClient {
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.userAgent = opts.userAgent ?? "verdict-sdk";
     this.sleep = opts.sleep ?? sleepMs;
+    this.onRetry = opts.onRetry;
   }
 
   /** One call with retries; answers the raw response of a success, throws on an error status. */
@@ -62,21 +84,22 @@ export class VerdictClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { "user-agent": this.userAgent, accept: "application/json" };
     if (this.apiKey && !opts.anonymous) headers.authorization = `Bearer ${this.apiKey}`;
-    const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
+    const body = opts.body === undefined ? undefined : opts.body instanceof EncodedJson ? opts.body.bytes : JSON.stringify(opts.body);
     if (body !== undefined) headers["content-type"] = "application/json";
 
     for (let retry = 1; ; retry++) {
-      let res: Response;
+      let res: HttpAnswer;
       try {
-        res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(this.timeoutMs) });
+        res = await exchange(url, method, headers, body, this.timeoutMs);
       } catch (err) {
         const wait = retryDelay({ connectionError: true }, retry, this.retry, Math.random());
         if (wait === null) throw new VerdictConnectionError(this.baseUrl, connectionReason(err));
+        this.onRetry?.({ method, path, status: undefined, waitMs: wait, retry });
         await this.sleep(wait);
         continue;
       }
-      const buf = Buffer.from(await res.arrayBuffer());
-      if (res.ok) return { status: res.status, headers: res.headers, body: buf };
+      const buf = res.body;
+      if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, body: buf };
       const wait = retryDelay({ status: res.status, retryAfter: res.headers.get("retry-after") }, retry, this.retry, Math.random());
       if (wait === null) {
         const text = buf.toString("utf8");
@@ -88,6 +111,7 @@ export class VerdictClient {
         }
         throw apiErrorFrom(res.status, parsed, text);
       }
+      this.onRetry?.({ method, path, status: res.status, waitMs: wait, retry });
       await this.sleep(wait);
     }
   }
@@ -106,6 +130,14 @@ export class VerdictClient {
 
   // ---------- evaluations ----------
   createEvaluation = (body: T.CreateEvaluation) => this.request<T.Evaluation>("POST", "/v1/evaluations", { body });
+  /**
+   * createEvaluation that also answers the call's rate-limit state (its X-RateLimit-* headers),
+   * for callers that send many and pace themselves. The body may be pre-encoded.
+   */
+  async submitEvaluation(body: T.CreateEvaluation | EncodedJson): Promise<{ evaluation: T.Evaluation; rateLimit: RateLimitState | undefined }> {
+    const res = await this.raw("POST", "/v1/evaluations", { body });
+    return { evaluation: JSON.parse(res.body.toString("utf8")) as T.Evaluation, rateLimit: rateLimitFrom(res.headers) };
+  }
   getEvaluation = (id: string) => this.request<T.Evaluation>("GET", `/v1/evaluations/${enc(id)}`);
   deleteEvaluation = (id: string) => this.request<void>("DELETE", `/v1/evaluations/${enc(id)}`);
   listEvaluations = (query: T.ListEvaluationsQuery = {}) => this.request<T.EvaluationList>("GET", "/v1/evaluations", { query: query as Query });
@@ -211,7 +243,7 @@ async function* paginate<P extends { pagination: { has_more: boolean; next_curso
 }
 
 function connectionReason(err: unknown): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e?.name === "TimeoutError") return "timed out";
-  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+  return e?.code ?? e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
 }

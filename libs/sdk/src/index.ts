@@ -1,4 +1,5 @@
 export * from "./client.js";
 export * from "./errors.js";
+export * from "./rateLimit.js";
 export * from "./retry.js";
 export type * from "./types.js";

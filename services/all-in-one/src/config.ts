@@ -40,6 +40,8 @@ export const configSchema = z.object({
   VERDICT_REPORT_SIGNING_KEY: z.string().min(32).optional(),
   /** How long a report download link stays valid. */
   VERDICT_REPORT_LINK_TTL_SECONDS: positiveInt(3600),
+  /** A report still generating after this long is failed (its generation was cut short). */
+  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(600_000),
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // MongoDB and Kafka: when unset, the embedded store (SQLite under VERDICT_DATA_DIR) and the
   // in-process bus are used.

@@ -5,13 +5,13 @@
 // in reverse order.
 import { join } from "node:path";
 import { createBus } from "@verdict/bus";
-import { createLogger, persistedSecret, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
+import { ConfigError, createLogger, persistedSecret, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
 import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
 import { startPolicyService } from "@verdict/policy";
-import { createStore } from "@verdict/store";
+import { createStore, StoreLockedError } from "@verdict/store";
 import { resolveMasterKey, startWebhookService } from "@verdict/webhooks";
 
 import type { Config } from "./config.js";
@@ -42,6 +42,14 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     mongodbUri: config.VERDICT_MONGODB_URI,
     mongodbDatabase: config.VERDICT_MONGODB_DATABASE,
     sqliteFile: join(config.dataDir, "verdict.db"),
+    // Two all-in-one processes on one data directory would each run the workers and the
+    // in-process bus over the same data: the second one refuses to start.
+    sqliteExclusive: true,
+  }).catch((err: unknown) => {
+    if (err instanceof StoreLockedError) {
+      throw new ConfigError(`VERDICT_DATA_DIR ${config.dataDir} is in use by another Verdict process; stop it or choose another data directory`);
+    }
+    throw err;
   });
   const sasl = config.VERDICT_KAFKA_SASL_MECHANISM
     ? { mechanism: config.VERDICT_KAFKA_SASL_MECHANISM, username: config.VERDICT_KAFKA_SASL_USERNAME!, password: config.VERDICT_KAFKA_SASL_PASSWORD! }
@@ -113,6 +121,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       identityAddress: `${host}:${identity.grpc.port}`,
       signingKey: reportSigningKey(config),
       linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
+      reportTimeoutMs: config.VERDICT_REPORT_TIMEOUT_MS,
       apiBaseUrl: () => `${publicUrl ?? `http://localhost:${httpPort}`}/v1`,
       clock,
     });
@@ -126,6 +135,9 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.dataDir, logger),
       ...(config.VERDICT_WEBHOOK_RETRY_SCHEDULE ? { retrySchedule: config.VERDICT_WEBHOOK_RETRY_SCHEDULE } : {}),
       timeoutMs: config.VERDICT_WEBHOOK_TIMEOUT_MS,
+      concurrency: config.VERDICT_WEBHOOK_CONCURRENCY,
+      orgConcurrency: config.VERDICT_WEBHOOK_ORG_CONCURRENCY,
+      maxPerOrg: config.VERDICT_WEBHOOK_MAX_PER_ORG,
       allowHttp: config.VERDICT_WEBHOOK_ALLOW_HTTP,
       allowPrivate: config.VERDICT_WEBHOOK_ALLOW_PRIVATE,
       ...(config.VERDICT_WEBHOOK_ALLOWED_HOSTS ? { allowedHosts: config.VERDICT_WEBHOOK_ALLOWED_HOSTS } : {}),

@@ -1,6 +1,6 @@
 // Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
 // projection from evaluation events and generates requested reports.
-import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
+import { deadLetterTopic, InProcessBus, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
 import { AppError, createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import type { Store } from "@verdict/store";
@@ -9,7 +9,7 @@ import type { Catalog } from "./domain/catalogs/types.js";
 import type { ComplianceDeps, OrganizationSource, PolicySource } from "./deps.js";
 import { complianceHandlers } from "./grpc.js";
 import { ComplianceRepo } from "./repo.js";
-import { failReport, generateReport } from "./usecases/generateReport.js";
+import { failReport, failStaleReports, generateReport } from "./usecases/generateReport.js";
 import { projectBypass, projectEvaluation, projectViolation, type EvaluationCompletedData, type PolicyBypassedData, type PolicyViolationData } from "./usecases/project.js";
 import type { ReportRequestedData } from "./usecases/reports.js";
 
@@ -29,6 +29,8 @@ export interface ComplianceServiceOptions {
   apiBaseUrl: () => string;
   catalogs?: readonly Catalog[];
   clock?: Clock;
+  /** A report still generating after this long is failed (default ten minutes). */
+  reportTimeoutMs?: number;
 }
 
 export interface ComplianceService {
@@ -82,6 +84,28 @@ export async function subscribeCompliance(deps: ComplianceDeps): Promise<Subscri
   ];
 }
 
+export const DEFAULT_REPORT_TIMEOUT_MS = 600_000;
+
+/**
+ * Reports whose generation was cut short would stay "generating" forever. With the in-process
+ * bus, a report left generating by an earlier process can never finish (its request event died
+ * with that process): at start-up every one fails. Otherwise (Kafka redelivers the request to
+ * another consumer) only those older than the timeout do.
+ */
+export async function sweepStaleReports(deps: ComplianceDeps, timeoutMs: number, interruptedOnStart: boolean): Promise<void> {
+  const now = deps.clock.now();
+  if (interruptedOnStart) {
+    const n = await failStaleReports(deps, now, "Generation was interrupted: Verdict stopped before the report was finished; request it again");
+    if (n) deps.logger.warn({ reports: n }, "failed the reports an earlier process left generating");
+  }
+  const minutes = Math.round(timeoutMs / 60_000);
+  await failStaleReports(
+    deps,
+    new Date(now.getTime() - timeoutMs),
+    `Generation did not finish within ${minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${Math.round(timeoutMs / 1000)} seconds`}; request it again`,
+  );
+}
+
 export async function startComplianceService(opts: ComplianceServiceOptions): Promise<ComplianceService> {
   const repo = new ComplianceRepo(opts.store);
   await repo.init();
@@ -98,10 +122,17 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     links: { signingKey: opts.signingKey, ttlSeconds: opts.linkTtlSeconds, apiBaseUrl: opts.apiBaseUrl },
   };
   const subscriptions: Subscription[] = [];
+  let sweeper: NodeJS.Timeout | undefined;
   const unsubscribe = async () => {
+    clearInterval(sweeper);
     for (const s of subscriptions) await s.unsubscribe();
   };
   try {
+    await sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, opts.bus instanceof InProcessBus);
+    sweeper = setInterval(() => {
+      sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, false).catch((err) => deps.logger.error({ err }, "could not fail stale reports; retrying"));
+    }, Math.min(60_000, Math.max(1_000, Math.floor((opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS) / 2))));
+    sweeper.unref();
     subscriptions.push(...(await subscribeCompliance(deps)));
     const grpc = await startGrpcServer({
       host: opts.host,

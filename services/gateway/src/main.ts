@@ -58,11 +58,17 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const authenticator = new Authenticator(clients, opts.logger, opts.authCacheTtlMs);
   // Every gateway instance must hear every revocation: a group of its own.
   const revoked = await opts.bus.subscribe<{ key_id: string }>(TOPICS.keyRevoked, `gateway-${newId("evt")}`, async (e) => authenticator.forgetKey(e.data.key_id));
+  const limiter = new RateLimiter(opts.limits);
+  // A report that failed produced nothing: it gives its organization's report quota back.
+  const reportsFailed = await opts.bus.subscribe<{ organization_id: string; created_at: string }>(TOPICS.reportFailed, `gateway-${newId("evt")}`, async (e) => {
+    const countedAt = Date.parse(e.data.created_at);
+    if (e.data.organization_id && !Number.isNaN(countedAt)) await limiter.refund(`org:${e.data.organization_id}`, "reports_create", countedAt);
+  });
   const app = buildApp({
     routes,
     clients,
     authenticator,
-    limiter: new RateLimiter(opts.limits),
+    limiter,
     logger: opts.logger,
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
@@ -97,6 +103,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       clearInterval(sweep);
       clearTimeout(timer);
       await revoked.unsubscribe();
+      await reportsFailed.unsubscribe();
       clients.close();
     },
   };

@@ -1,18 +1,22 @@
 // verdict evaluate [PATHS…] [--base REF]: sends files (or the change since REF) to Verdict and
 // prints the findings. Exit 0 when the evaluation passes (or the organization does not require
-// it to), 1 when it fails.
+// it to), 1 when it fails. A change larger than one request goes as several evaluations, sent
+// concurrently (evaluateBatches.ts) and printed as one.
 import type { Command } from "commander";
-import { VerdictApiError, type Evaluation, type Policy, type VerdictClient } from "@verdict/sdk";
+import { VerdictApiError, type Policy, type RetryNotice, type VerdictClient } from "@verdict/sdk";
+import { encodeFile, mergeEvaluations, type EncodedFile, type MergedEvaluation } from "../batches.js";
 import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
-import { readFiles } from "../files.js";
+import { evaluateInBatches } from "../evaluateBatches.js";
+import { readFile, sizeFiles, type SizedFile } from "../files.js";
 import { toSarif } from "../format/sarif.js";
 import { formatEvaluation } from "../format/text.js";
 import { changedFiles, currentRef, gitRoot, listFiles, repositoryName } from "../git.js";
 import { VERSION } from "../version.js";
-import { jsonOf } from "./shared.js";
+import { jsonOf, positiveInt } from "./shared.js";
 
-const MAX_FILES = 1000;
+/** Batches in flight at once: enough to keep a server's two stages (gateway, engine) busy. */
+export const DEFAULT_CONCURRENCY = 4;
 
 interface EvaluateOptions {
   base?: string;
@@ -20,6 +24,7 @@ interface EvaluateOptions {
   repository?: string;
   ref?: string;
   policy?: string[];
+  concurrency: number;
 }
 
 /** Whether a failed evaluation fails the build: the organization's require_evaluation_pass (true when it cannot be read). */
@@ -33,7 +38,7 @@ async function blocking(client: VerdictClient): Promise<boolean> {
 }
 
 /** The policies behind the findings, for SARIF rules (help text, links); missing ones (no read:policies) fall back to the findings. */
-async function policiesOf(client: VerdictClient, e: Evaluation): Promise<Map<string, Policy | undefined>> {
+async function policiesOf(client: VerdictClient, e: MergedEvaluation): Promise<Map<string, Policy | undefined>> {
   const out = new Map<string, Policy | undefined>();
   for (const id of new Set(e.violations.map((v) => v.policy_id))) {
     try {
@@ -46,6 +51,10 @@ async function policiesOf(client: VerdictClient, e: Evaluation): Promise<Map<str
   return out;
 }
 
+function retryNote(r: RetryNotice): string {
+  return `${r.method} ${r.path.replace(/^https?:\/\/[^/]+/, "")}: rate limited (HTTP ${r.status}); retrying in ${Math.ceil(r.waitMs / 1000)} s`;
+}
+
 export function evaluateCommand(program: Command, ctx: Context): void {
   program
     .command("evaluate")
@@ -56,13 +65,16 @@ export function evaluateCommand(program: Command, ctx: Context): void {
     .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
     .option("--ref <ref>", "ref being evaluated (default: the current branch)")
     .option("--policy <id...>", "run only these policies")
+    .option("--concurrency <n>", "batches sent at once when the change is larger than one request", positiveInt, DEFAULT_CONCURRENCY)
     .action(async (paths: string[], opts: EvaluateOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
       if (!["text", "json", "sarif"].includes(format)) throw new CliError(`--format must be text, json or sarif (got ${format})`);
       if (!opts.base && paths.length === 0) throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
       const { env, cwd } = ctx.io;
       const out = ctx.output(format === "json");
-      const client = ctx.client();
+      // Rate-limit waits (up to a minute) are shown, so a held run does not look stuck; the short
+      // backoffs of 5xx and connection retries are not (an error stays one line).
+      const client = ctx.client({ onRetry: (r) => r.status === 429 && out.note(retryNote(r)) });
 
       const root = gitRoot(cwd);
       let base: string;
@@ -76,30 +88,27 @@ export function evaluateCommand(program: Command, ctx: Context): void {
         base = listed.root;
         candidates = listed.files.map((path) => ({ path, status: "modified" as const }));
       }
-      const { files, skipped } = readFiles(base, candidates);
-      for (const s of skipped) out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
-      if (files.length > MAX_FILES) throw new CliError(`${files.length} files to evaluate; the API takes at most ${MAX_FILES} at once: narrow PATHS`);
-      if (files.length === 0) {
+      const { files, skipped } = sizeFiles(base, candidates);
+      const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
+      skipped.forEach(skip);
+      const nothing = () => {
         out.note("nothing to evaluate: no changed or readable text files");
         if (format === "sarif") out.data(toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
         else if (format === "json") out.data({ evaluation: null });
-        return;
-      }
+      };
+      if (files.length === 0) return nothing();
 
       const repository = opts.repository ?? repositoryName(base, root !== null, env);
       const ref = opts.ref ?? currentRef(base, root !== null, env);
-      let evaluation = await client.createEvaluation({
-        repository,
-        ref,
-        ...(opts.base ? { base_ref: opts.base } : {}),
-        files,
-        ...(opts.policy ? { policies: opts.policy } : {}),
-      });
-      if (evaluation.status === "pending") {
-        out.note(`queued ${evaluation.id} (${files.length} files); waiting for the result…`);
-        evaluation = await client.waitForEvaluation(evaluation);
-      }
-      if (evaluation.status === "failed") throw new CliError(`evaluation ${evaluation.id} could not complete: ${evaluation.failure_reason ?? "unknown reason"}`);
+      const envelope = { repository, ref, ...(opts.base ? { base_ref: opts.base } : {}), ...(opts.policy ? { policies: opts.policy } : {}) };
+      const read = (f: SizedFile): EncodedFile | null => {
+        const r = readFile(base, f);
+        if (r && "skipped" in r) skip(r.skipped);
+        return r && "file" in r ? encodeFile(r.file) : null;
+      };
+      const parts = await evaluateInBatches(client, envelope, files, read, { concurrency: opts.concurrency, note: (t) => out.note(t) });
+      if (parts.length === 0) return nothing();
+      const evaluation = mergeEvaluations(parts);
       const blocks = evaluation.passed ? true : await blocking(client);
 
       if (format === "json") out.data(evaluation);

@@ -1,7 +1,6 @@
 // verdict login / logout: keeps the URL and API key in the user's config directory (0600), so
 // VERDICT_URL and VERDICT_API_KEY need not be exported in every shell.
 import type { Command } from "commander";
-import password from "@inquirer/password";
 import { VerdictClient, normalizeBaseUrl } from "@verdict/sdk";
 import { configPath, DEFAULT_URL, readStoredConfig, removeStoredConfig, writeStoredConfig } from "../config.js";
 import type { Context } from "../context.js";
@@ -27,7 +26,8 @@ export function loginCommands(program: Command, ctx: Context): void {
       const stdin = process.stdin;
       let key: string;
       if (opts.apiKeyStdin || !stdin.isTTY) key = await readStdin(stdin);
-      else key = (await password({ message: `API key for ${url}:`, mask: "*" })).trim();
+      // Loaded only to prompt: other commands start faster without it.
+      else key = (await (await import("@inquirer/password")).default({ message: `API key for ${url}:`, mask: "*" })).trim();
       if (!key) throw new CliError("no API key given");
       const v = await new VerdictClient({ baseUrl: url, apiKey: key, userAgent: `verdict-cli/${VERSION}` }).verifyKey();
       const path = configPath(ctx.io.env);

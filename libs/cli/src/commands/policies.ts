@@ -1,12 +1,15 @@
 // verdict policies list|get|enable|disable|update|create|delete
 import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { parse as parseYaml } from "yaml";
 import type { CreatePolicy, Policy } from "@verdict/sdk";
 import type { Context, Output } from "../context.js";
 import { CliError } from "../errors.js";
 import { bool, collect, jsonOf } from "./shared.js";
+
+// yaml is loaded when a command reads YAML, not at every start of the CLI.
+const parseYaml = (text: string): unknown => (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
 
 function showPolicy(out: Output, p: Policy): void {
   if (out.json) return out.data(p);

@@ -4,6 +4,7 @@
 // are tracked across pushes rather than reopened.
 import { createHash } from "node:crypto";
 import type { Evaluation, Policy } from "@verdict/sdk";
+import type { Printable } from "./text.js";
 import type { Log, ReportingDescriptor, Result } from "sarif";
 
 type Violation = Evaluation["violations"][number];
@@ -47,7 +48,7 @@ function fingerprint(v: Violation, occurrence: number): string {
   return createHash("sha256").update([v.policy_id, v.rule_id, v.file, v.code_snippet.trim(), occurrence].join("\0")).digest("hex").slice(0, 32);
 }
 
-export function toSarif(e: Evaluation | null, policies: Map<string, Policy | undefined>, tool: { version: string; informationUri: string }): Log {
+export function toSarif(e: Printable | null, policies: Map<string, Policy | undefined>, tool: { version: string; informationUri: string }): Log {
   const violations = e?.violations ?? [];
   const ruleIds = [...new Set(violations.map((v) => v.policy_id))].sort();
   const index = new Map(ruleIds.map((id, i) => [id, i]));
@@ -89,7 +90,8 @@ export function toSarif(e: Evaluation | null, policies: Map<string, Policy | und
         // Verdict counts columns in Unicode code points.
         columnKind: "unicodeCodePoints",
         ...(e ? { automationDetails: { id: `verdict/${e.repository}/` } } : {}),
-        properties: { evaluation: e?.id ?? null, passed: e?.passed ?? true },
+        // One run for the whole change, however many evaluations it was sent as.
+        properties: { evaluation: e?.id ?? null, evaluations: e ? (e.evaluations ?? [e.id]) : [], passed: e?.passed ?? true },
         results,
       },
     ],

@@ -11,8 +11,11 @@ export function formatFinding(v: Evaluation["violations"][number], c: Colors): s
   return snippet ? `${head}\n    ${c.dim(snippet)}` : head;
 }
 
+/** An evaluation, or several of one change merged (id null, their ids in `evaluations`). */
+export type Printable = Omit<Evaluation, "id"> & { id: string | null; evaluations?: string[] };
+
 /** `passed` is the verdict after the organization's require_evaluation_pass setting. */
-export function formatEvaluation(e: Evaluation, c: Colors, opts: { blocking: boolean }): string {
+export function formatEvaluation(e: Printable, c: Colors, opts: { blocking: boolean }): string {
   const lines = e.violations.map((v) => formatFinding(v, c));
   const s = e.summary;
   const counts = `${s.errors} ${s.errors === 1 ? "error" : "errors"}, ${s.warnings} ${s.warnings === 1 ? "warning" : "warnings"} in ${s.total_files} ${s.total_files === 1 ? "file" : "files"}`;
@@ -22,6 +25,10 @@ export function formatEvaluation(e: Evaluation, c: Colors, opts: { blocking: boo
   else if (e.passed) verdict = c.green("passed");
   else verdict = opts.blocking ? c.red(c.bold("failed")) : c.yellow("failed (not blocking: the organization does not require a passing evaluation)");
   if (e.violations.length < s.total_violations) lines.push(c.dim(`… ${s.total_violations - e.violations.length} more findings not shown`));
-  lines.push(`${verdict}: ${counts}${extra ? ` (${extra})` : ""} ${c.dim(e.id)}`);
+  // Several evaluations: say how many and name them all, so each can be looked up.
+  const ids = e.evaluations && e.evaluations.length > 1 ? e.evaluations : undefined;
+  const notes = [extra, ids ? `${ids.length} evaluations` : ""].filter(Boolean).join(", ");
+  lines.push(`${verdict}: ${counts}${notes ? ` (${notes})` : ""}${ids ? "" : ` ${c.dim(e.id ?? "")}`}`.trimEnd());
+  if (ids) lines.push(c.dim(`evaluations: ${ids.join(" ")}`));
   return lines.join("\n");
 }

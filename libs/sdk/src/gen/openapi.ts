@@ -546,9 +546,10 @@ export interface components {
             /** @enum {string} */
             provider: "github" | "gitlab" | "bitbucket" | "azure-devops" | "generic";
         };
+        /** @description The new key must lie within the calling key, as GitHub's fine-grained tokens do: no scope the caller lacks, no expiry after the caller's, no `prod` key from a `test` one, and an IP allowlist within the caller's. Otherwise 422 VALIDATION_FAILED names each offending field (`scopes`, `expiration`, `environment`, `ip_allowlist`) with code INVALID_ENUM. */
         CreateApiKey: {
             /**
-             * @default prod
+             * @description Default: the calling key's environment. A test key creates test keys only
              * @enum {string}
              */
             environment?: "prod" | "test";
@@ -557,7 +558,7 @@ export interface components {
              * @enum {string}
              */
             expiration?: "30m" | "24h" | "7d" | "90d" | "never";
-            /** @description Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7 */
+            /** @description Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7; within the calling key's allowlist. Omitted: the calling key's allowlist */
             ip_allowlist?: string;
             name: string;
             scopes: ("read:evaluations" | "write:evaluations" | "read:policies" | "write:policies" | "read:org" | "write:org" | "admin")[];

@@ -1,6 +1,7 @@
 // Makes a report's file from the evidence projection and the policies as they are now, stores
 // it, and moves the report to completed (or failed, with a reason). Idempotent: a report that is
 // no longer generating is left alone (at-least-once delivery).
+import { TOPICS } from "@verdict/bus";
 import { instants } from "../domain/dateRange.js";
 import { assembleEvidence, type Evidence } from "../domain/evidence.js";
 import { renderOscalZip } from "../domain/oscalZip.js";
@@ -60,10 +61,35 @@ export async function generateReport(deps: ComplianceDeps, organizationId: strin
   deps.logger.info({ organization_id: organizationId, report_id: report.id, bytes: content.length }, "report completed");
 }
 
+export interface ReportFailedData {
+  organization_id: string;
+  report_id: string;
+  /** When the report was requested: the quota window it was counted in. */
+  created_at: string;
+  reason: string;
+}
+
+/**
+ * Moves a generating report to failed with a reason, once, and announces it (report.failed):
+ * a report that produced nothing must not use up the organization's hourly report quota.
+ */
 export async function failReport(deps: ComplianceDeps, organizationId: string, reportId: string, reason: string): Promise<void> {
-  await deps.repo.reports.updateOne(
+  const failed = await deps.repo.reports.updateOne(
     { id: reportId, organization_id: organizationId, status: "generating" },
     { status: "failed", completed_at: deps.clock.now().toISOString(), failure_reason: reason },
   );
+  if (!failed) return;
   deps.logger.warn({ organization_id: organizationId, report_id: reportId, reason }, "report failed");
+  const data: ReportFailedData = { organization_id: organizationId, report_id: reportId, created_at: failed.created_at, reason };
+  await deps.bus.publish(TOPICS.reportFailed, { source: "/compliance", subject: reportId, data });
+}
+
+/**
+ * Fails the reports still generating that were requested before `cutoff`: their generation was
+ * cut short (the process was killed, or it ran past its lease) and nothing will finish them.
+ */
+export async function failStaleReports(deps: ComplianceDeps, cutoff: Date, reason: string): Promise<number> {
+  const stale = await deps.repo.reports.find({ status: "generating", created_at: { $lt: cutoff.toISOString() } }, { sort: { created_at: 1 }, limit: 1_000 });
+  for (const report of stale) await failReport(deps, report.organization_id, report.id, reason);
+  return stale.length;
 }

@@ -11,7 +11,7 @@ import { SqliteStore } from "@verdict/store";
 import { catalogById } from "../domain/catalogs/index.js";
 import { DIGIT_CATALOG, POLICIES } from "../domain/testFixtures.js";
 import type { ComplianceDeps } from "../deps.js";
-import { subscribeCompliance } from "../main.js";
+import { subscribeCompliance, sweepStaleReports } from "../main.js";
 import { ComplianceRepo } from "../repo.js";
 import { getFramework, getOverview } from "./coverage.js";
 import { createReport, downloadReport, generateEvidence, getReport } from "./reports.js";
@@ -133,6 +133,28 @@ describe("reports", () => {
     const created = await createReport(deps, { organizationId: ORG, frameworks: ["soc2"], format: "pdf", dateRange: "7d" });
     const { report } = await settle(created.id);
     expect(report).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("policy service unreachable") });
+  });
+
+  it("fail stale generating reports after the timeout (at once for an in-process bus on start), announcing report.failed", async () => {
+    const announced: { report_id: string; created_at: string }[] = [];
+    subs.push(await bus.subscribe<{ report_id: string; created_at: string }>(TOPICS.reportFailed, "test", async (e) => void announced.push(e.data)));
+    const base = { organization_id: ORG, frameworks: ["soc2"], format: "pdf" as const, date_range: { start: "2026-03-01", end: "2026-03-09" }, completed_at: null, failure_reason: null, content_type: null, filename: null, size_bytes: 0, chunks: 0 };
+    // Left generating by a process that died: 20 and 2 minutes old.
+    await deps.repo.reports.insertOne({ ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" });
+    await deps.repo.reports.insertOne({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" });
+    await deps.repo.reports.insertOne({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" });
+    await sweepStaleReports(deps, 10 * 60_000, false);
+    expect((await getReport(deps, ORG, "report_old")).report).toMatchObject({ status: "failed", failure_reason: "Generation did not finish within 10 minutes; request it again" });
+    expect((await getReport(deps, ORG, "report_recent")).report.status).toBe("generating");
+    expect((await getReport(deps, ORG, "report_done")).report.status).toBe("completed");
+    await sweepStaleReports(deps, 10 * 60_000, true);
+    expect((await getReport(deps, ORG, "report_recent")).report).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("interrupted") });
+    for (let i = 0; i < 50 && announced.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    // Once per report, with the time it was counted against the quota.
+    expect(announced).toEqual([
+      expect.objectContaining({ report_id: "report_old", created_at: "2026-03-10T11:40:00.000Z" }),
+      expect.objectContaining({ report_id: "report_recent", created_at: "2026-03-10T11:58:00.000Z" }),
+    ]);
   });
 
   it("generateEvidence takes one framework and <n>d", async () => {

@@ -6,12 +6,16 @@ import { crc32Base62 } from "@verdict/kit";
 import { isEncodedText, isExamplePassword } from "./noise.js";
 
 export interface CheckInput {
-  /** The secret (the rule's capture group), or the whole match when the rule has none. */
+  /**
+   * The rule's capture group (`redact_group`: the secret of a secret rule, or what a check needs
+   * to read, such as a receiver's name), or the whole match when the rule has none.
+   */
   secret: string;
   /** The whole match. */
   match: string;
-  /** The file, and the match's byte offsets in it. */
+  /** The file, its path, and the match's byte offsets in it. */
   content: Buffer;
+  path: string;
   start: number;
   end: number;
 }
@@ -31,6 +35,22 @@ function crc32Token(input: CheckInput): boolean {
   const body = token.slice(underscore + 1);
   if (underscore < 0 || body.length < 7 || !TOKEN_BODY.test(body)) return false;
   return crc32Base62(body.slice(0, -6)) === body.slice(-6);
+}
+
+/**
+ * Sentry organization tokens: `sntrys_<base64 JSON payload>_<secret>`, the payload naming when the
+ * token was issued (`iat`) and the region it is for (`region_url`).
+ */
+function sentryOrgToken(input: CheckInput): boolean {
+  const body = input.secret.slice("sntrys_".length);
+  const last = body.lastIndexOf("_");
+  if (!input.secret.startsWith("sntrys_") || last <= 0) return false;
+  try {
+    const payload: unknown = JSON.parse(Buffer.from(body.slice(0, last), "base64").toString("utf8"));
+    return typeof payload === "object" && payload !== null && "iat" in payload && "region_url" in payload;
+  } catch {
+    return false;
+  }
 }
 
 /** A JSON Web Token's first segment is base64url JSON naming its algorithm. */
@@ -80,7 +100,20 @@ function basicCredentials(input: CheckInput): boolean {
   return !isExamplePassword(decoded.slice(colon + 1));
 }
 
+const SNOWFLAKE = /^[1-9][0-9]{16,19}$/;
+
+/**
+ * A Discord bot token's first segment is the bot's user id (a 17-20 digit snowflake) in base64:
+ * `MTAx…` is "101…". Random look-alikes of the token's shape decode to bytes, not digits.
+ */
+function discordUserId(input: CheckInput): boolean {
+  const dot = input.secret.indexOf(".");
+  if (dot <= 0) return false;
+  return SNOWFLAKE.test(Buffer.from(input.secret.slice(0, dot), "base64url").toString("latin1"));
+}
+
 export const CHECKS: Readonly<Record<string, Check>> = {
+  "sentry-org-token": sentryOrgToken,
   "github-crc32": crc32Token,
   "npm-crc32": crc32Token,
   "jwt-header": jwtHeader,
@@ -90,6 +123,14 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "basic-credentials": basicCredentials,
   /** base64 of a JSON Web Token whose header is a JSON object. */
   "jwt-base64": jwtBase64,
+  "dockerfile-final-user": dockerfileFinalUser,
+  "dockerfile-from-image": dockerfileFromImage,
+  "yaml-no-non-root-user": yamlNoNonRootUser,
+  "js-child-process-receiver": jsChildProcessReceiver,
+  "go-splices-variable": goSplicesVariable,
+  "python-weak-cipher-module": pythonWeakCipherModule,
+  "not-member-call": notMemberCall,
+  "discord-user-id": discordUserId,
 };
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */
@@ -99,4 +140,175 @@ export function resolveChecks(names: readonly string[], ruleId: string): Check[]
     if (!check) throw new Error(`Rule '${ruleId}' names an unknown check '${name}' (known: ${Object.keys(CHECKS).join(", ")})`);
     return check;
   });
+}
+
+// Dockerfile and YAML checks read lines of the file around the match; each stops at the first
+// line that decides, so a file with many matches costs lines x matches at worst, bounded below.
+const MAX_LINES_READ = 5000;
+
+/** The file's lines after the match's line, as strings, at most MAX_LINES_READ of them. */
+function* linesAfter(content: Buffer, end: number): Generator<string> {
+  let start = content.indexOf(10, end);
+  for (let n = 0; start !== -1 && n < MAX_LINES_READ; n++) {
+    const next = content.indexOf(10, start + 1);
+    yield content.toString("utf8", start + 1, next === -1 ? content.length : next);
+    start = next;
+  }
+}
+
+/** The file's lines before the match's line, nearest first, at most MAX_LINES_READ of them. */
+function* linesBefore(content: Buffer, start: number): Generator<string> {
+  let end = content.lastIndexOf(10, Math.max(0, start - 1));
+  for (let n = 0; end > 0 && n < MAX_LINES_READ; n++) {
+    const previous = content.lastIndexOf(10, end - 1);
+    yield content.toString("utf8", previous + 1, end);
+    end = previous;
+  }
+}
+
+const DOCKER_FROM = /^\s*FROM\s/i;
+const DOCKER_USER = /^\s*USER\s/i;
+
+/**
+ * `USER root` decides who the container runs as only when it is the last USER of the final
+ * stage: a later USER switches away from root, and root in an earlier build stage never reaches
+ * the image that runs.
+ */
+function dockerfileFinalUser(input: CheckInput): boolean {
+  for (const line of linesAfter(input.content, input.end)) if (DOCKER_FROM.test(line) || DOCKER_USER.test(line)) return false;
+  return true;
+}
+
+/** `FROM name` names an image, not an earlier build stage (`FROM base AS name` above it). */
+function dockerfileFromImage(input: CheckInput): boolean {
+  const image = input.secret.trim().toLowerCase();
+  for (const line of linesBefore(input.content, input.start)) {
+    const stage = /^\s*FROM\s+(?:--\S+\s+)*\S+\s+AS\s+(\S+)/i.exec(line);
+    if (stage && stage[1]!.toLowerCase() === image) return false;
+  }
+  return true;
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+
+/**
+ * `runAsNonRoot: false` only lets a container run as root when its securityContext does not
+ * also set a non-zero runAsUser: reads the YAML block (the lines at the match's indentation)
+ * around the match.
+ */
+function yamlNoNonRootUser(input: CheckInput): boolean {
+  const lineStart = input.start === 0 ? 0 : input.content.lastIndexOf(10, input.start - 1) + 1;
+  const lineEnd = input.content.indexOf(10, input.start);
+  const line = input.content.toString("utf8", lineStart, lineEnd === -1 ? input.content.length : lineEnd);
+  const indent = indentOf(line.replace(/^(\s*)- /, "$1  "));
+  const nonRootUser = (line: string) => /^\s*(?:-\s+)?runAsUser\s*:\s*["']?([1-9][0-9]*)["']?\s*(?:#.*)?$/.test(line);
+  for (const lines of [linesAfter(input.content, input.end), linesBefore(input.content, input.start)]) {
+    for (const line of lines) {
+      if (!line.trim() || line.trimStart().startsWith("#")) continue;
+      if (indentOf(line) < indent) break;
+      if (indentOf(line) === indent && nonRootUser(line)) return false;
+    }
+  }
+  return true;
+}
+
+
+// What a name is bound to, per file: a file is read once per name, however many matches ask.
+const bindingCache = new WeakMap<Buffer, Map<string, boolean>>();
+
+/**
+ * The receiver of `x.exec(…)` (the rule's capture group) is Node's child_process module:
+ * `const x = require("child_process")`, `import x from "node:child_process"`, `import * as x …`,
+ * or the module's usual names. RegExp#exec and other exec methods are not.
+ */
+function jsChildProcessReceiver(input: CheckInput): boolean {
+  const name = input.secret;
+  if (/^(?:child_?process|childProcess|cp)$/.test(name)) return true;
+  if (!/^[A-Za-z_$][\w$]*$/.test(name)) return false;
+  let names = bindingCache.get(input.content);
+  if (!names) bindingCache.set(input.content, (names = new Map()));
+  let bound = names.get(`js-child-process:${name}`);
+  if (bound === undefined) {
+    const text = input.content.toString("utf8");
+    const module = String.raw`["'](?:node:)?child_process["']`;
+    bound = new RegExp(String.raw`(?:\b(?:const|let|var)\s+${name.replace(/\$/g, "\\$")}\s*=\s*(?:\w+\.\w+\()?require\(\s*${module}|\bimport\s+(?:\*\s+as\s+)?${name.replace(/\$/g, "\\$")}\s+from\s+${module})`).test(text);
+    names.set(`js-child-process:${name}`, bound);
+  }
+  return bound;
+}
+
+/** The rest of the match's line (at most 1 KiB), as text. */
+function restOfLine(input: CheckInput): string {
+  const lineEnd = input.content.indexOf(10, input.start);
+  return input.content.toString("utf8", input.start, Math.min(lineEnd === -1 ? input.content.length : lineEnd, input.start + 1024));
+}
+
+/**
+ * In Go files, some value spliced into the statement on the match's line is not a constant: a call
+ * (other than a conversion or a number formatter), or a name that is not declared `const NAME = …`
+ * (or `NAME [type] = "…"` in a const or var block) in the file and not wrapped in a quoting call
+ * (pq.QuoteIdentifier, QuoteLiteral) or an HTML escaper (html.EscapeString). String literals and
+ * numbers are not values.
+ */
+// Calls whose result carries no outside data into a statement: conversions (their argument is read
+// on its own), lengths and number formatters, placeholder builders, and the formatting or
+// database calls that build or run the statement itself.
+const GO_CALLS_NOT_DATA =
+  /^(?:string|u?int(?:8|16|32|64)?|float(?:32|64)|byte|rune|template\.(?:HTML|HTMLAttr|JS|JSStr|URL|CSS|Srcset)|len|cap|strconv\.(?:Itoa|FormatInt|FormatUint|FormatFloat|FormatBool|Quote)|strings\.Repeat|fmt\.(?:Sprintf|Sprint|Sprintln|Errorf)|\w+\.(?:Query|QueryRow|QueryContext|QueryRowContext|Exec|ExecContext|Prepare|PrepareContext|Raw|Select|Get|NamedQuery|NamedExec|MustExec))$/;
+
+function goSplicesVariable(input: CheckInput): boolean {
+  // Other languages' constants look different: no opinion there.
+  if (!/\.go$/i.test(input.path)) return true;
+  const code = restOfLine(input)
+    .replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, '""')
+    .replace(/\b[\w.]*(?:Quote(?:Identifier|Literal|Ident)|EscapeString|HTMLEscapeString|JSEscapeString)\s*\([^()]*\)/g, '""')
+    // The writer fmt.Fprintf writes to is no value spliced in.
+    .replace(/^\s*fmt\.Fprint[fl]?\s*\(\s*[\w.]+\s*,/, "fmt.Sprintf(")
+    .replace(/\/\/.*$/, "");
+  // What the statement assigns to (q :=, rows, err =) receives the value; it is not spliced in.
+  const spliced = code.replace(/^\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*(?::=|\+=|=)/, "");
+  const values = [...spliced.matchAll(/\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\b\s*(\()?/g)]
+    // A call's result is data like any variable, except conversions (their argument is read
+    // on its own) and functions whose result cannot carry SQL (lengths, numbers).
+    .filter((m) => !/^(?:true|false|nil|iota)$/.test(m[1]!) && !(m[2] && GO_CALLS_NOT_DATA.test(m[1]!)))
+    .map((m) => m[1]!);
+  if (!values.length) return false;
+  const text = input.content.toString("utf8");
+  return values.some((name) => {
+    if (name.includes(".")) return !/^(?:os\.DevNull|runtime\.GOOS|runtime\.GOARCH)$/.test(name);
+    const literal = String.raw`=[ \t]*(?:"[^"\n]*"|\x60[^\x60]*\x60|[0-9.]+)[ \t]*(?://.*)?$`;
+    const constant = new RegExp(String.raw`(?:\bconst\s+${name}\b|^[ \t]*(?:var[ \t]+)?${name}[ \t]+(?:[A-Za-z_]\w*[ \t]+)?${literal})`, "m");
+    return !constant.test(text);
+  });
+}
+
+/**
+ * The receiver of `alias.new(…)` (the rule's capture group) is a weak PyCrypto/PyCryptodome
+ * cipher module, by name or imported under another one
+ * (`from Crypto.Cipher import ARC4 as rc4`).
+ */
+function pythonWeakCipherModule(input: CheckInput): boolean {
+  const name = input.secret;
+  if (/^(?:DES3?|ARC[24]|Blowfish|CAST|XOR)$/.test(name)) return true;
+  if (!/^[A-Za-z_]\w*$/.test(name)) return false;
+  let names = bindingCache.get(input.content);
+  if (!names) bindingCache.set(input.content, (names = new Map()));
+  const key = `py-weak-cipher:${name}`;
+  let bound = names.get(key);
+  if (bound === undefined) {
+    const imported = new RegExp(String.raw`\bimport\s+(?:[\w\s,]*,\s*)?(?:DES3?|ARC[24]|Blowfish|CAST|XOR)\s+as\s+${name}\b|\bimport\s+Crypto(?:dome)?\.Cipher\.(?:DES3?|ARC[24]|Blowfish|CAST|XOR)\s+as\s+${name}\b`);
+    bound = imported.test(input.content.toString("utf8"));
+    names.set(key, bound);
+  }
+  return bound;
+}
+
+/**
+ * The match is a plain call, not a method of some object (`model.eval()`, `re.exec(s)`): the
+ * byte before it is no `.`, unless the object is the global one (`window.eval`).
+ */
+function notMemberCall(input: CheckInput): boolean {
+  if (input.start === 0 || input.content[input.start - 1] !== 0x2e) return true;
+  const before = input.content.toString("latin1", Math.max(0, input.start - 12), input.start - 1);
+  return /(?:^|[^\w$])(?:window|globalThis|self|global)$/.test(before);
 }

@@ -274,7 +274,7 @@ function scanFile(
         if (pattern.redact && value.length > 0 && isPlaceholder(value)) continue;
         if (rule.checks.length) {
           const match = secret.start === start && secret.end === end ? value : content.toString("utf8", start, end);
-          if (!rule.checks.every((check) => check({ secret: value, match, content, start, end }))) continue;
+          if (!rule.checks.every((check) => check({ secret: value, match, content, start, end, path }))) continue;
         }
       }
       if (rule.matchAllowlist.length) {

@@ -86,6 +86,24 @@ export class RateLimiter {
     return [this.bucket("ip_minute", this.defaults.per_minute, "minute")];
   }
 
+  /**
+   * Gives back one point of an endpoint-specific limit (a report that failed), if it was counted
+   * (at `countedAtMs`) in the window running now: a point from an earlier window is not owed.
+   */
+  async refund(key: string, rateClass: RateClass, countedAtMs: number): Promise<void> {
+    if (!CLASS_LIMIT[rateClass]) return;
+    for (const [id, limiter] of this.limiters) {
+      if (!id.startsWith(`class_${rateClass}:`)) continue;
+      const [, limit, windowSec] = id.split(":").map(Number) as [number, number, number];
+      const res = await limiter.get(key);
+      if (!res || res.consumedPoints <= 0) continue;
+      const windowStart = Date.now() + res.msBeforeNext - windowSec * 1000;
+      if (countedAtMs < windowStart) continue;
+      // Refused requests count too (consumed beyond the limit): the refund is of an accepted one.
+      await limiter.reward(key, Math.max(0, res.consumedPoints - limit) + 1);
+    }
+  }
+
   /** The state of the tightest bucket without counting a request (for /metrics). */
   async peek(key: string, buckets: Bucket[]): Promise<RateState> {
     let tightest: RateState | undefined;

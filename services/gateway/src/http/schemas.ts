@@ -316,15 +316,22 @@ export const CreateApiKeySchema = z
     name: z.string().min(1).max(100),
     scopes: z.array(SCOPE).min(1).max(7),
     expiration: z.enum(["30m", "24h", "7d", "90d", "never"]).default("90d"),
-    environment: z.enum(["prod", "test"]).default("prod"),
+    environment: z.enum(["prod", "test"]).optional().meta({ description: "Default: the calling key's environment. A test key creates test keys only" }),
     ip_allowlist: z
       .string()
       .max(4000)
       .regex(/^[0-9A-Fa-f:.,/ ]*$/, { message: "must be comma-separated CIDR ranges or IP addresses" })
-      .optional().meta({ description: "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7" }),
+      .optional()
+      .meta({ description: "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7; within the calling key's allowlist. Omitted: the calling key's allowlist" }),
   })
   .strict()
-  .meta({ id: "CreateApiKey" });
+  .meta({
+    id: "CreateApiKey",
+    description:
+      "The new key must lie within the calling key, as GitHub's fine-grained tokens do: no scope the caller lacks, no expiry after the caller's, " +
+      "no `prod` key from a `test` one, and an IP allowlist within the caller's. Otherwise 422 VALIDATION_FAILED names each offending field " +
+      "(`scopes`, `expiration`, `environment`, `ip_allowlist`) with code INVALID_ENUM.",
+  });
 
 export const CreatedApiKeySchema = ApiKeySchema.extend({ key: z.string().meta({ description: "The key value. Shown once: store it now." }) }).meta({ id: "CreatedApiKey" });
 

@@ -130,6 +130,7 @@ describe("assignment(): one pattern for a secret assigned in any syntax", () => 
     [`API_KEY ?= ${secret}`],
     [`'api_key' => '${secret}',`],
     [`<apiKey>${secret}</apiKey>`],
+    [`<apiKey>\n    ${secret}\n</apiKey>`],
     [`props.setProperty("api.key", "${secret}");`],
     [`define('API_KEY', '${secret}');`],
     [`$api_key = '${secret}';`],

@@ -5,7 +5,7 @@ export const awsCredentials: BuiltinPolicy = {
   id: "aws-credentials",
   name: "AWS credentials",
   description:
-    "Detects AWS access key ids (long-term AKIA, temporary ASIA and the other key id prefixes), secret access keys assigned next to their usual names, STS session tokens and Amazon MWS auth tokens.",
+    "Detects AWS access key ids (long-term AKIA, temporary ASIA and the other key id prefixes), secret access keys assigned next to their usual names, STS session tokens, Amazon Bedrock API keys and Amazon MWS auth tokens.",
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
@@ -37,6 +37,25 @@ export const awsCredentials: BuiltinPolicy = {
       message: "AWS STS session token found in source code",
       redact_group: 1,
       keywords: ["iqojb3jpz2lu", "fwogzxivyxdz", "fqogzxivyxdz"],
+    },
+    {
+      id: "aws-bedrock-api-key",
+      type: "regex",
+      // Long-term Bedrock API keys: ABSK + base64 of "BedrockAPIKey-<id>:<secret>".
+      value: String.raw`\b(ABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{105,265}={0,2})(?:[^A-Za-z0-9+/=]|$)`,
+      message: "Amazon Bedrock long-term API key found in source code",
+      redact_group: 1,
+      keywords: ["absk"],
+      min_entropy: 3,
+    },
+    {
+      id: "aws-bedrock-short-term-api-key",
+      type: "regex",
+      // Short-term Bedrock API keys: bedrock-api-key- + base64 of "bedrock.amazonaws.com/?Action=CallWithBearerToken&…" (a presigned URL).
+      value: String.raw`\b(bedrock-api-key-YmVkcm9jay5hbWF6b25hd3MuY29t[A-Za-z0-9+/]*={0,2})(?:[^A-Za-z0-9+/=]|$)`,
+      message: "Amazon Bedrock short-term API key found in source code",
+      redact_group: 1,
+      keywords: ["bedrock-api-key-"],
     },
     {
       id: "aws-mws-auth-token",

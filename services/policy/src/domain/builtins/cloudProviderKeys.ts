@@ -1,11 +1,34 @@
 import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
+import { formatToken, namedSecret } from "./tokenRules.js";
+
+// Google API keys that Google publishes in its own open-source SDKs, samples and browser builds
+// (restricted to Google's own projects): public by design, not leaks.
+const PUBLIC_GOOGLE_API_KEYS = [
+  "AIzaSyA4UrcGxgwQFTfaI3no3t7Lt1sjmdnP5sQ",
+  "AIzaSyA5_iVawFQ8ABuTZNUdcwERLJv_a_p4wtM",
+  "AIzaSyA8vmApnrHNFE0bApF4hoZ11srVL_n0nvY",
+  "AIzaSyANUvH9H9BsUccjsu2pCmEkOPjjaXeDQgY",
+  "AIzaSyASWm6HmTMdYWpgMnjRBjxcQ9CKctWmLd4",
+  "AIzaSyAdOS2zB6NCsk1pCdZ4-P6GBdi_UUPwX7c",
+  "AIzaSyAnLA7NfeLquW1tJFpx_eQCxoX-oo6YyIs",
+  "AIzaSyB8qGxt4ec15vitgn44duC5ucxaOi4FmqE",
+  "AIzaSyBF2RrAIm4a0mO64EShQfqfd2AFnzAvvuU",
+  "AIzaSyBcE-OOIbhjyR83gm4r2MFCu4MJmprNXsw",
+  "AIzaSyCkEhVjf3pduRDt6d1yKOMitrUEke8agEM",
+  "AIzaSyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh0",
+  "AIzaSyDMAScliyLx7F0NPDEJi1QmyCgHIAODrlU",
+  "AIzaSyDSb51JiIcB6OJpwwMicseKRhhrOq1cS7g",
+  "AIzayDNSXIbFmlXbIE6mCzDLQAqITYefhixbX4A",
+  // The documentation placeholder.
+  "AIzaSyabcdefghijklmnopqrstuvwxyz1234567",
+];
 
 export const cloudProviderKeys: BuiltinPolicy = {
   id: "cloud-provider-keys",
   name: "Cloud provider keys",
   description:
-    "Detects Google Cloud (API keys, OAuth client secrets, service account keys), Azure (storage account keys, shared access keys, SAS signatures, Entra ID client secrets), DigitalOcean and Alibaba Cloud credentials.",
+    "Detects Google Cloud (API keys, OAuth client secrets, service account keys), Azure (storage account keys, shared access keys, SAS signatures, Entra ID client secrets), DigitalOcean (personal access, OAuth and refresh tokens) and Alibaba Cloud (AccessKey id and secret) credentials.",
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
@@ -18,6 +41,8 @@ export const cloudProviderKeys: BuiltinPolicy = {
       message: "Google API key found in source code",
       redact_group: 1,
       keywords: ["aiza"],
+      min_entropy: 4,
+      allowlist: [`^(?:${PUBLIC_GOOGLE_API_KEYS.join("|")})$`],
     },
     {
       id: "google-oauth-client-secret",
@@ -70,13 +95,9 @@ export const cloudProviderKeys: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["q~"],
     },
-    {
-      id: "digitalocean-token",
-      type: "regex",
-      value: String.raw`\bdo[opr]_v1_[a-f0-9]{64}\b`,
-      message: "DigitalOcean access token found in source code",
-      keywords: ["dop_v1_", "doo_v1_", "dor_v1_"],
-    },
+    formatToken("digitalocean-personal-access-token", "DigitalOcean personal access token found in source code", "dop_v1_[a-f0-9]{64}", ["dop_v1_"], { min_entropy: 3 }),
+    formatToken("digitalocean-oauth-access-token", "DigitalOcean OAuth access token found in source code", "doo_v1_[a-f0-9]{64}", ["doo_v1_"], { min_entropy: 3 }),
+    formatToken("digitalocean-oauth-refresh-token", "DigitalOcean OAuth refresh token found in source code", "dor_v1_[a-f0-9]{64}", ["dor_v1_"], { min_entropy: 3 }),
     {
       id: "alibaba-access-key-id",
       type: "regex",
@@ -84,6 +105,7 @@ export const cloudProviderKeys: BuiltinPolicy = {
       message: "Alibaba Cloud AccessKey id found in source code",
       keywords: ["ltai"],
     },
+    namedSecret("alibaba-access-key-secret", "Alibaba Cloud AccessKey secret found in source code", String.raw`alibaba|aliyun|access[_.-]?key[_.-]?secret`, "[A-Za-z0-9]{30}", ["alibaba", "aliyun", "accesskeysecret", "access_key_secret"], { min_entropy: 3 }),
   ],
   suggestions: [
     "Revoke or regenerate this key in the cloud console now, then use workload identity (GCP service account impersonation, Azure managed identities) or a secrets manager instead of keys in source code.",

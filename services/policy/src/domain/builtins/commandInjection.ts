@@ -1,13 +1,19 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
 const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
+// The start of an argument that is not a constant: a template with ${…}, a string literal that is
+// concatenated, or a name that is not UPPER_CASE (constants are, by convention).
+const NOT_CONSTANT = String.raw`(?:\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+|[A-Za-z_$][\w$.]*\s*\+|[a-z_$][\w$.]*|[A-Z][\w$.]*[a-z][\w$.]*)`;
+// Where Go programs read input an attacker may control: the command line, the environment, an
+// HTTP request.
+const GO_UNTRUSTED = String.raw`\bos\.(?:Args|Getenv|LookupEnv)\b|\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(|\bmux\.Vars\(|\.(?:Param|Query|PostForm)\(\s*"|\bbufio\.NewReader\(\s*os\.Stdin`;
 
 export const commandInjection: BuiltinPolicy = {
   id: "command-injection",
   name: "OS command injection",
   description:
-    "Detects shell commands built from variables: child_process.exec with concatenation or template literals and spawn with shell: true (Node.js), subprocess with shell=True and os.system (Python), sh -c (Go, Java), Runtime.exec with concatenation (Java), shell functions fed request input (PHP) and interpolated backticks/system (Ruby).",
+    "Detects shell commands built from variables: child_process.exec with concatenation or template literals or a variable and spawn with shell: true (Node.js), subprocess with shell=True and os.system (Python), sh -c and exec.Command with variable programs or arguments in code reading untrusted input (Go), sh -c (Java), Runtime.exec with concatenation (Java), shell functions fed request input (PHP) and interpolated backticks/system (Ruby).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -22,10 +28,29 @@ export const commandInjection: BuiltinPolicy = {
     {
       id: "js-child-process-exec",
       type: "regex",
-      value: String.raw`\b(?:exec|execSync)\s*\(\s*(?:\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+|[A-Za-z_$][\w$.]*\s*\+)`,
+      // exec/execSync of child_process (a shell runs the string) with anything but a constant: a
+      // template with ${…}, a concatenation, or a variable (UPPER_CASE names are constants).
+      value: String.raw`\b(?:child_?process\.|childProcess\.|require\(\s*["'](?:node:)?child_process["']\s*\)\.)?(?:exec|execSync)\s*\(\s*${NOT_CONSTANT}`,
       message: "child_process.exec runs a command built from variables through a shell",
       keywords: ["child_process"],
       paths: paths("js"),
+      // A bare exec( is child_process's only where the file takes exec from it.
+      checks: ["not-member-call"],
+      file_requires: [
+        String.raw`\{[^}]*\bexec(?:Sync)?\b[^}]*\}\s*(?:=\s*require\(|from)\s*["'](?:node:)?child_process["']`,
+        String.raw`\b(?:child_?process|childProcess)\.exec|["'](?:node:)?child_process["']\s*\)\.exec`,
+      ],
+    },
+    {
+      id: "js-child-process-exec-method",
+      type: "regex",
+      // x.exec(variable) where x is the child_process module (checked), not a RegExp.
+      value: String.raw`\b([A-Za-z_$][\w$]*)\.(?:exec|execSync)\s*\(\s*${NOT_CONSTANT}`,
+      message: "child_process.exec runs a command built from variables through a shell",
+      redact_group: 1,
+      keywords: ["child_process"],
+      paths: paths("js"),
+      checks: ["js-child-process-receiver"],
     },
     {
       id: "js-spawn-shell",
@@ -38,8 +63,20 @@ export const commandInjection: BuiltinPolicy = {
     {
       id: "python-subprocess-shell",
       type: "regex",
-      value: String.raw`\bsubprocess\.(?:run|call|check_call|check_output|Popen)\s*\(${ARGS}\bshell\s*=\s*True\b`,
-      message: "subprocess with shell=True runs the command through a shell",
+      // subprocess with a command that is not a plain literal (a variable, an f-string, a
+      // formatted or concatenated string) and any true shell= value (True, 1, 'True', a name…).
+      value: String.raw`\bsubprocess\.(?:run|call|check_call|check_output|Popen)\s*\(\s*${PY_DYNAMIC_ARG}${ARGS}\bshell\s*=\s*[^,)\s][^,)\n]*\s*[,)]`,
+      message: "subprocess runs a command built from variables through a shell (shell=True)",
+      paths: paths("python"),
+      // shell= values that are false: no shell.
+      match_allowlist: [String.raw`\bshell\s*=\s*(?:False|None|0|\[\s*\]|\{\s*\}|''|"")\s*[,)]$`],
+    },
+    {
+      id: "python-shell-helpers",
+      type: "regex",
+      // Helpers that always run their string through a shell.
+      value: String.raw`\b(?:subprocess\.(?:getoutput|getstatusoutput)|commands\.(?:getoutput|getstatusoutput)|popen2\.(?:popen[234]|Popen[34]))\s*\(\s*${PY_DYNAMIC_ARG}`,
+      message: "A shell helper (getoutput, popen) runs a command built from variables",
       paths: paths("python"),
     },
     {
@@ -56,6 +93,16 @@ export const commandInjection: BuiltinPolicy = {
       value: String.raw`\bexec\.Command(?:Context)?\s*\((?:\s*[A-Za-z_][\w.]*\s*,)?\s*"(?:/usr)?(?:/bin/)?(?:ba|z|da)?sh"\s*,\s*"-c"\s*,\s*(?:[A-Za-z_]|"[^"\n]*"\s*\+)`,
       message: "exec.Command(\"sh\", \"-c\", ...) runs a command built from variables through a shell",
       paths: paths("go"),
+    },
+    {
+      id: "go-exec-untrusted",
+      type: "regex",
+      // exec.Command / CommandContext (also x/sys/execabs) whose program or an argument is not a
+      // string literal, in a file that reads untrusted input.
+      value: String.raw`\bexec\.(?:Command\(|CommandContext\(\s*(?:[^,()]|\([^()]*\))*,)\s*(?:(?:"[^"\n]*"|\x60[^\x60]*\x60)\s*,\s*)*(?:[A-Za-z_][\w.]*|"[^"\n]*"\s*\+)`,
+      message: "exec.Command runs a program or arguments taken from variables in code that reads untrusted input (command line, environment, HTTP request)",
+      paths: paths("go"),
+      file_requires: [GO_UNTRUSTED],
     },
     {
       id: "java-runtime-exec",

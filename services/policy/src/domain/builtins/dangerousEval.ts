@@ -1,10 +1,10 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 export const dangerousEval: BuiltinPolicy = {
   id: "dangerous-eval",
   name: "Dangerous dynamic code execution",
   description:
-    "Detects code that executes strings as code: eval() and new Function() and string timers in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), and script engines in Java.",
+    "Detects code that executes strings built at run time as code (constant strings are not reported): eval() and new Function() and string timers in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), and script engines in Java.",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -20,9 +20,13 @@ export const dangerousEval: BuiltinPolicy = {
     {
       id: "js-eval",
       type: "regex",
-      value: String.raw`\beval\s*\(`,
-      message: "Use of eval() executes arbitrary code",
+      // A constant string (eval("1 + 1")) runs nothing an attacker wrote; a name, a template with
+      // ${…} or a concatenation may.
+      value: String.raw`\beval\s*\(\s*(?:[A-Za-z_$][\w$.]*\s*(?:[)+,.\[(]|$)|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`,
+      message: "eval() runs code built at run time: whoever controls the value runs code in the page or process",
       paths: paths("web"),
+      // Not a method of another object (`knex.eval(…)`); window.eval is the global one.
+      checks: ["not-member-call"],
     },
     {
       id: "js-new-function",
@@ -41,10 +45,12 @@ export const dangerousEval: BuiltinPolicy = {
     {
       id: "python-eval-exec",
       type: "regex",
-      // Not methods (`model.eval()`, `cursor.exec(...)`) and not calls without an argument.
-      value: String.raw`(?:^|[^.\w])(?:eval|exec)\s*\(\s*[^)\s]`,
-      message: "eval()/exec() executes arbitrary Python code",
+      // Not methods (`model.eval()`, `cursor.exec(...)`), not definitions, and not constants.
+      value: String.raw`\b(?:eval|exec)\s*\(\s*${PY_DYNAMIC_ARG}`,
+      message: "eval()/exec() runs Python code built at run time",
       paths: paths("python"),
+      line_allowlist: [String.raw`^\s*(?:async\s+)?def\s`],
+      checks: ["not-member-call"],
     },
     {
       id: "php-eval",

@@ -6,7 +6,7 @@ export const dockerfileSecurity: BuiltinPolicy = {
   id: "dockerfile-security",
   name: "Dockerfile security",
   description:
-    "Detects risky container build instructions: running as root (USER root), base images that are unpinned (:latest or no tag), ADD of remote URLs, piping downloaded scripts into a shell, secrets baked into ENV/ARG, and privileged containers or insecure builds.",
+    "Detects risky container build instructions: running as root (USER root as the final stage's last USER), base images that are unpinned (:latest or no tag; earlier build stages are not images), ADD of remote URLs, piping downloaded scripts into a shell, secrets baked into ENV/ARG, and privileged containers or insecure builds.",
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
@@ -29,8 +29,10 @@ export const dockerfileSecurity: BuiltinPolicy = {
       id: "dockerfile-user-root",
       type: "regex",
       value: String.raw`(?i)^[ \t]*USER[ \t]+["']?(?:root|0)(?::\S*)?["']?[ \t]*$`,
-      message: "The container runs as root",
+      message: "The image's final user is root: the container runs as root",
       paths: paths("dockerfile"),
+      // Only the last USER of the final stage decides who the container runs as.
+      checks: ["dockerfile-final-user"],
     },
     {
       id: "dockerfile-latest-tag",
@@ -47,8 +49,9 @@ export const dockerfileSecurity: BuiltinPolicy = {
       message: "Base image without a tag or digest (implicitly :latest)",
       redact_group: 1,
       paths: paths("dockerfile"),
-      // scratch is no image; the others are the usual names of earlier build stages.
-      allowlist: [String.raw`(?i)(?:^|[ \t])(?:scratch|base|build|builder|deps|dependencies|runtime|runner|final|dev|development|prod|production|release|compile|test|tests|stage-?\d+)[ \t]?$`],
+      // scratch is no image, and an earlier stage's name (FROM build AS app … FROM app) is none either.
+      allowlist: [String.raw`(?i)^scratch$`],
+      checks: ["dockerfile-from-image"],
     },
     {
       id: "dockerfile-add-remote-url",

@@ -5,22 +5,31 @@
 import { aiApiKeys } from "./aiApiKeys.js";
 import { awsCredentials } from "./awsCredentials.js";
 import { cleartextHttp } from "./cleartextHttp.js";
+import { commerceTokens } from "./commerceTokens.js";
 import { cloudProviderKeys } from "./cloudProviderKeys.js";
 import { commandInjection } from "./commandInjection.js";
 import { credentialsInUrls } from "./credentialsInUrls.js";
+import { cryptoExchangeKeys } from "./cryptoExchangeKeys.js";
 import { dangerousEval } from "./dangerousEval.js";
+import { dataPlatformTokens } from "./dataPlatformTokens.js";
 import { debugModeEnabled } from "./debugModeEnabled.js";
+import { devopsPlatformTokens } from "./devopsPlatformTokens.js";
 import { dockerfileSecurity } from "./dockerfileSecurity.js";
 import { genericSecrets } from "./genericSecrets.js";
 import { hardcodedCredentials } from "./hardcodedCredentials.js";
+import { hostingPlatformTokens } from "./hostingPlatformTokens.js";
+import { identityProviderTokens } from "./identityProviderTokens.js";
 import { infrastructureTokens } from "./infrastructureTokens.js";
 import { insecureRandomness } from "./insecureRandomness.js";
 import { kubernetesSecurity } from "./kubernetesSecurity.js";
 import { messagingTokens } from "./messagingTokens.js";
+import { observabilityTokens } from "./observabilityTokens.js";
 import { packageRegistryTokens } from "./packageRegistryTokens.js";
+import { paymentTokens } from "./paymentTokens.js";
 import { permissiveCors } from "./permissiveCors.js";
 import { privateKeys } from "./privateKeys.js";
 import { saasApiTokens } from "./saasApiTokens.js";
+import { socialPlatformTokens } from "./socialPlatformTokens.js";
 import { sourceControlTokens } from "./sourceControlTokens.js";
 import { sqlInjection } from "./sqlInjection.js";
 import { tlsVerificationDisabled } from "./tlsVerificationDisabled.js";
@@ -38,8 +47,17 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   cloudProviderKeys,
   infrastructureTokens,
   packageRegistryTokens,
+  hostingPlatformTokens,
+  devopsPlatformTokens,
+  observabilityTokens,
+  dataPlatformTokens,
+  identityProviderTokens,
   messagingTokens,
   saasApiTokens,
+  paymentTokens,
+  commerceTokens,
+  socialPlatformTokens,
+  cryptoExchangeKeys,
   aiApiKeys,
   privateKeys,
   hardcodedCredentials,

@@ -7,7 +7,7 @@ export const insecureRandomness: BuiltinPolicy = {
   id: "insecure-randomness",
   name: "Insecure randomness for secrets",
   description:
-    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby).",
+    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby), and Node's crypto.pseudoRandomBytes.",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -19,6 +19,13 @@ export const insecureRandomness: BuiltinPolicy = {
     "csa-ccm:CEK-10",
   ],
   patterns: [
+    {
+      id: "js-pseudo-random-bytes",
+      type: "regex",
+      value: String.raw`\bpseudoRandomBytes\b`,
+      message: "crypto.pseudoRandomBytes is not cryptographically secure (deprecated); use crypto.randomBytes",
+      paths: paths("js"),
+    },
     {
       id: "js-insecure-random-secret",
       type: "regex",

@@ -8,7 +8,7 @@ export const kubernetesSecurity: BuiltinPolicy = {
   id: "kubernetes-security",
   name: "Kubernetes and Compose workload security",
   description:
-    "Detects insecure workload settings in Kubernetes manifests, Helm values and Compose files: privileged containers, running as root, privilege escalation, host namespaces, dangerous capabilities, the Docker socket mounted in, writable root file systems and unpinned images (:latest or no tag).",
+    "Detects insecure workload settings in Kubernetes manifests, Helm values and Compose files: privileged containers, running as root (runAsUser: 0, runAsNonRoot: false without a non-zero runAsUser), privilege escalation, host namespaces, dangerous capabilities, the Docker socket mounted in, writable root file systems and unpinned images (:latest or no tag).",
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
@@ -39,8 +39,10 @@ export const kubernetesSecurity: BuiltinPolicy = {
       id: "k8s-run-as-non-root-false",
       type: "regex",
       value: String.raw`${KEY}runAsNonRoot[ \t]*:[ \t]*["']?false\b`,
-      message: "runAsNonRoot: false allows the container to run as root",
+      message: "runAsNonRoot: false without a non-zero runAsUser lets the container run as root",
       paths: paths("yaml"),
+      // A non-zero runAsUser beside it already keeps the container off root.
+      checks: ["yaml-no-non-root-user"],
     },
     {
       id: "k8s-allow-privilege-escalation",

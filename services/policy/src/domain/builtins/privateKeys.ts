@@ -27,8 +27,9 @@ export const privateKeys: BuiltinPolicy = {
       type: "regex",
       // The header itself is not secret; group 1 captures the key material that follows it, on
       // the next lines or on the same line (one-line strings with escaped newlines), which is
-      // masked. A header with nothing after it is reported too (the whole match is the secret).
-      value: String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[ \t]*((?:\\[rn]|\r?\n|[A-Za-z0-9+/=])+))?`,
+      // masked. PEM headers of encrypted keys (Proc-Type, DEK-Info) may come first. A header
+      // with no key material after it (an empty BEGIN/END pair, a placeholder) is not a key.
+      value: String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[ \t]*((?:\\[rn]|\r?\n)*(?:[A-Za-z-]+:[^\r\n\\]*(?:\\[rn]|\r?\n)+)*[A-Za-z0-9+/=]{20}(?:\\[rn]|\r?\n|[A-Za-z0-9+/=])*)`,
       message: "Private key found in source code",
       redact_group: 1,
       keywords: ["private key"],

@@ -5,11 +5,15 @@ import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, 
 const sqlStart = (quote: string) =>
   String.raw`(?i:select\s[^${quote}]*?\bfrom\b|insert\s+into\b|update\s+[\w."\[\]]+\s+set\b|delete\s+from\b|(?:replace|merge)\s+into\b|with\s+\w+\s+as\s*\()`;
 
+// Python string formatting applied right after a literal: % (not a binding tuple passed as an
+// argument), .format(), .replace(x, value).
+const PY_FORMAT = String.raw`(?:%\s*[\w(\[{"']|\.format\s*\(|\.replace\s*\([^,\n]*,\s*[A-Za-z_])`;
+
 export const sqlInjection: BuiltinPolicy = {
   id: "sql-injection",
   name: "SQL injection",
   description:
-    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, f-strings and % / .format() in Python execute calls, template literals in JavaScript query calls, fmt.Sprintf in Go, concatenation in JDBC/JPA calls, request input and interpolation in PHP queries and Ruby/Rails interpolation.",
+    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants or pq.QuoteIdentifier), concatenation in JDBC/JPA calls, request input and interpolation in PHP queries and Ruby/Rails interpolation.",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -25,16 +29,31 @@ export const sqlInjection: BuiltinPolicy = {
       id: "sql-string-concatenation",
       type: "regex",
       // "SELECT … FROM … " + x (JS, Java, C#, Go, Python, Ruby) or "…" . $x (PHP).
-      value: String.raw`(?i)["'\x60]\s*(?:select\b[^\n]*?\bfrom\b|insert\s+into\b|update\s+[\w.\x60"\[\]]+\s+set\b|delete\s+from\b)[^\n]*?["'\x60]\s*(?:\+\s*[$A-Za-z_(]|\.\s*\$)`,
+      value: String.raw`(?i)["'\x60]\s*(?:select\b[^\n]*?\bfrom\b|insert\s+into\b|update\s+[\w.\x60"\[\]]+\s+set\b|delete\s+from\b)[^\n]*?["'\x60]\s*(?:\+\s*[$A-Za-z_(*]|\.\s*\$)`,
       message: "SQL statement built by string concatenation",
       paths: paths("code"),
+      // Go: a constant concatenated in (const table = "users") is no injection.
+      checks: ["go-splices-variable"],
     },
     {
       id: "python-sql-format",
       type: "regex",
-      value: String.raw`(?:\.(?:execute|executemany|executescript|raw|exec_driver_sql)|\btext)\s*\(\s*(?:[rRbBuU]?[fF][rR]?"{3}[^"]*\{|[rRbBuU]?[fF][rR]?'{3}[^']*\{|[rRbBuU]?[fF][rR]?"[^"\n]*\{[^}\n]*\}|[rRbBuU]?[fF][rR]?'[^'\n]*\{[^}\n]*\}|["'][^"'\n]*["']\s*(?:%\s*[\w(\[{]|\.format\s*\(|\+\s*[A-Za-z_]))`,
-      message: "SQL query formatted with an f-string, % or .format() instead of bound parameters",
+      // A SQL statement in a string literal formatted with values (f-string, %, .format(),
+      // .replace()), wherever it is built, or any f-string passed to execute(). Concatenation is
+      // sql-string-concatenation's; "… %s", (params) is binding, not formatting.
+      value: String.raw`(?:^|[^\w"'])(?:[rRbBuU]?[fF][rR]?"{3}\s*${sqlStart('"')}[^"]*?\{|[rRbBuU]?[fF][rR]?'{3}\s*${sqlStart("'")}[^']*?\{|[rRbBuU]?[fF][rR]?"\s*${sqlStart('"\\n')}[^"\n]*\{[^}\n]*\}|[rRbBuU]?[fF][rR]?'\s*${sqlStart("'\\n")}[^'\n]*\{[^}\n]*\}|[rRbBuU]?"{3}\s*${sqlStart('"')}(?:[^"]|"[^"]|""[^"])*?"{3}\s*${PY_FORMAT}|[rRbBuU]?"\s*${sqlStart('"\\n')}[^"\n]*"\s*${PY_FORMAT}|[rRbBuU]?'\s*${sqlStart("'\\n")}[^'\n]*'\s*${PY_FORMAT})|\.(?:execute|executemany|executescript|raw|exec_driver_sql)\s*\(\s*[rRbBuU]?[fF][rR]?["']`,
+      message: "SQL statement formatted with values (f-string, %, .format()) instead of bound parameters",
       paths: paths("python"),
+    },
+    {
+      id: "python-django-raw-sql",
+      type: "regex",
+      // RawSQL(…) or QuerySet.extra(select=/where=/tables=…) given SQL from a variable or a
+      // formatted literal: Django cannot escape SQL it is handed whole.
+      value: String.raw`\bRawSQL\s*\((?:[^()]|\([^()]*\))*?(?:\bsql\s*=\s*)?(?:\(\s*)?(?:[A-Za-z_]\w*\s*[,)]|["'][^"'\n]*["']\s*${PY_FORMAT}|[fF]["'])|\.extra\s*\((?:[^()]|\([^()]*\))*?(?:\b(?:select|where|tables)\s*=\s*\[?\s*[A-Za-z_]\w*\s*[\],)]|:\s*[A-Za-z_]\w*\s*\}|["'][^"'\n]*["']\s*${PY_FORMAT}|\bdict\s*\()`,
+      message: "Django RawSQL/extra() given SQL built from variables or formatting; Django cannot escape it",
+      paths: paths("python"),
+      match_allowlist: [String.raw`\bRawSQL\s*\(\s*(?:sql\s*=\s*)?["'][^"'\n]*["']\s*,\s*\[?\s*[A-Za-z_]\w*\s*[,)]$`],
     },
     {
       id: "js-sql-template-literal",
@@ -47,8 +66,20 @@ export const sqlInjection: BuiltinPolicy = {
       id: "go-sql-sprintf",
       type: "regex",
       value: String.raw`\bfmt\.Sprintf\s*\(\s*(?:"\s*${sqlStart(String.raw`"\n`)}[^"\n]*%[svq]|\x60\s*${sqlStart("\\x60")}[^\x60]*%[svq])`,
-      message: "SQL query built with fmt.Sprintf instead of placeholders",
+      message: "SQL query built with fmt.Sprintf from variables instead of placeholders",
       paths: paths("go"),
+      // Constants and identifiers quoted with pq.QuoteIdentifier/QuoteLiteral are no injection.
+      checks: ["go-splices-variable"],
+    },
+    {
+      id: "go-sql-append",
+      type: "regex",
+      // query += x, query = query + x: a variable appended to a SQL string being built up.
+      value: String.raw`(?i)\b(\w*(?:query|sql|stmt|statement))\s*(?:\+=|=\s*\w*(?:query|sql|stmt|statement)\s*\+)\s*(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?|"[^"\n]*"\s*\+\s*[A-Za-z_])`,
+      message: "Variable appended to a SQL query string instead of passed as a placeholder argument",
+      paths: paths("go"),
+      file_requires: [String.raw`(?i)"[^"\n]*\b(?:select\b[^"\n]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`],
+      checks: ["go-splices-variable"],
     },
     {
       id: "java-sql-concatenation",

@@ -53,7 +53,7 @@ export const tlsVerificationDisabled: BuiltinPolicy = {
     {
       id: "go-insecure-skip-verify",
       type: "regex",
-      value: String.raw`\bInsecureSkipVerify\s*(?::|=)\s*true\b`,
+      value: String.raw`\bInsecureSkipVerify\s*(?::|=)\s*(?:true|!\s*false)\b`,
       message: "InsecureSkipVerify: true disables TLS certificate verification",
       paths: paths("go"),
     },

@@ -45,11 +45,11 @@ export const ASSIGN = String.raw`["']?\s*(?::=|=>|[:=])\s*`;
  * pattern, matched as written (wrap it in `(?i:…)` where the format is case-insensitive).
  *
  * Covered forms, quoted or not: `name = v`, `name: v`, `name := v`, `name => v`, `name ?= v`
- * (Make), `name ||= v`, `"name": "v"` (JSON), `NAME=v` (env, ini), `<name>v</name>` (XML, the value
- * on the element's line or the next), `setProperty("name", "v")`, `define('NAME', 'v')`, `put("name", "v")` (property setters),
- * `var name string = "v"` (Go), `$name = 'v'` (PHP, Perl), `name['x'] = "v"`. Up to 20
- * characters of name suffix or type may stand between the name and the operator
- * (`api_key_prod`, `apiKey string`). The value ends at a quote, white space, `;`, `,`, `<`, a
+ * (Make), `name ||= v`, `"name": "v"` (JSON), `NAME=v` (env, ini), `<name>v</name>` (XML),
+ * `setProperty("name", "v")`, `define('NAME', 'v')`, `put("name", "v")` (property setters),
+ * `var name string = "v"` (Go), `$name = 'v'` (PHP, Perl), `name['x'] = "v"`, `<name>\n  v\n</name>`
+ * (XML, value on its own line). Up to 20 characters of name suffix or type may stand between the
+ * name and the operator (`api_key_prod`, `apiKey string`). The value ends at a quote, white space, `;`, `,`, `<`, a
  * closing bracket, an escaped newline or the end of the line, so a longer token that merely
  * starts like a secret is not cut short into one.
  */
@@ -58,13 +58,20 @@ export function assignment(names: string, secret: string): string {
     String.raw`(?i:${names})` +
     String.raw`[\w.\- \t]{0,20}?` +
     String.raw`["'\x60\])]{0,3}[ \t]*` +
-    // An XML element's value may start on the next line (`<apiKey>\n    v\n</apiKey>`).
-    String.raw`(?:=>|:{1,3}=|\?=|\|\|=|[=:,]|>(?:[ \t]*\r?\n)?)` +
+    // An XML element's value may sit on a line of its own: `<name>\n    v\n</name>`.
+    String.raw`(?:=>|:{1,3}=|\?=|\|\|=|>[ \t]*\r?\n|[=:>,])` +
     String.raw`[ \t]*["'\x60=]{0,2}[ \t]*` +
     `(${secret})` +
     String.raw`(?:["'\x60;,<)\]}\s]|\\[nrt]|$)`
   );
 }
+
+/**
+ * The start of a Python argument that is not a constant: a name (not a keyword argument), a call,
+ * an f-string, or a literal that is formatted (% or .format() with something other than a
+ * literal) or concatenated.
+ */
+export const PY_DYNAMIC_ARG = String.raw`(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*[,)%+]|[A-Za-z_][\w.]*\s*\(|[rRbBuU]?[fF][rR]?["']|[rRbBuU]?["'][^"'\n]*["']\s*(?:%\s*[^"'\s]|\.format\s*\(\s*[^"'\s)]|\+))`;
 
 /** After a token: the end of the token alphabet (or of the line), so longer look-alikes do not match. */
 export const TOKEN_END = String.raw`(?:[^A-Za-z0-9_-]|$)`;

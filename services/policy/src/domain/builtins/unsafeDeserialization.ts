@@ -4,7 +4,7 @@ export const unsafeDeserialization: BuiltinPolicy = {
   id: "unsafe-deserialization",
   name: "Unsafe deserialization",
   description:
-    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load (Ruby) and node-serialize (Node.js).",
+    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle, marshal, shelve, jsonpickle, torch.load without weights_only=True and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load (Ruby) and node-serialize (Node.js).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -20,7 +20,7 @@ export const unsafeDeserialization: BuiltinPolicy = {
     {
       id: "python-pickle-load",
       type: "regex",
-      value: String.raw`\b(?:pickle|cPickle|_pickle|dill|cloudpickle)\.(?:loads?|Unpickler)\s*\(|\bjsonpickle\.decode\s*\(|\b(?:pd|pandas)\.read_pickle\s*\(`,
+      value: String.raw`\b(?:pickle|cPickle|_pickle|dill|cloudpickle|marshal)\.(?:loads?|Unpickler)\s*\(|\bjsonpickle\.(?:unpickler\.)?(?:decode\s*\(|Unpickler\s*\(\s*\)\s*\.restore\s*\()|\b(?:pd|pandas)\.read_pickle\s*\(|\bshelve\.open\s*\(`,
       message: "pickle deserialization runs arbitrary code from the data",
       paths: paths("python"),
     },
@@ -31,6 +31,15 @@ export const unsafeDeserialization: BuiltinPolicy = {
       value: String.raw`\byaml\.load(?:_all)?\s*\(\s*(?:[^,()\n]|\([^()\n]*\))+\)|\byaml\.unsafe_load(?:_all)?\s*\(|\byaml\.load(?:_all)?\s*\((?:[^()\n]|\([^()\n]*\))*\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\byaml\.load(?:_all)?\s*\([^()\n]*,\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\s*\)`,
       message: "yaml.load without SafeLoader can construct arbitrary Python objects",
       paths: paths("python"),
+    },
+    {
+      id: "python-torch-load",
+      type: "regex",
+      // torch.load unpickles the file unless weights_only=True (the default only since PyTorch 2.6).
+      value: String.raw`\btorch\.load\s*\((?:[^()]|\([^()]*\))*\)`,
+      message: "torch.load without weights_only=True unpickles the file: a crafted model runs code",
+      paths: paths("python"),
+      match_allowlist: [String.raw`\bweights_only\s*=\s*True\b`],
     },
     {
       id: "java-object-input-stream",

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
@@ -9,7 +9,7 @@ export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
   name: "Cross-site scripting sinks",
   description:
-    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, mark_safe/Markup and |safe in Python templates, html_safe/raw in Rails.",
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, mark_safe/Markup/SafeText of dynamic values and |safe in Python templates, html_safe/raw in Rails, and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -37,6 +37,44 @@ export const xssSinks: BuiltinPolicy = {
       message: "A dynamic value passed to insertAdjacentHTML is parsed as HTML",
       paths: paths("web"),
       allowlist: [SANITIZED],
+    },
+    {
+      id: "template-escaping-disabled",
+      type: "regex",
+      // Mustache/Handlebars/Select2 escaping switched off for everything a template renders.
+      value: String.raw`\.escapeMarkup\s*=\s*false\b|\bnoEscape\s*:\s*true\b|\bMustache\.escape\s*=\s*(?:function\s*\(\s*(\w+)\s*\)\s*\{\s*return\s+\w+\s*;?\s*\}|\(?\s*\w+\s*\)?\s*=>\s*\w+\b)`,
+      message: "HTML escaping of template output is switched off for every value",
+      paths: paths("web"),
+    },
+    {
+      id: "python-jinja2-autoescape-off",
+      type: "regex",
+      // jinja2.Environment(autoescape=False): every template renders values unescaped. (Jinja's
+      // default is off too, but an Environment without the argument is often a text renderer.)
+      value: String.raw`\bEnvironment\s*\((?:[^()]|\([^()]*\))*\bautoescape\s*=\s*False\b`,
+      message: "Jinja2 Environment with autoescape=False renders every value unescaped",
+      paths: paths("python"),
+    },
+    {
+      id: "go-template-unescaped",
+      type: "regex",
+      // template.HTML/JS/URL(…) of a variable or concatenation marks it trusted: html/template
+      // then writes it unescaped.
+      value: String.raw`\btemplate\.(?:HTML|HTMLAttr|JS|JSStr|URL|CSS|Srcset)\s*\(\s*(?:[A-Za-z_][\w.]*\s*(?:[),+\[]|\()|"[^"\n]*"\s*\+)`,
+      message: "html/template's escaping bypassed: template.HTML/JS/URL of a value built at run time",
+      paths: paths("go"),
+      // Constants (const banner = "<b>…</b>") are as safe as literals.
+      checks: ["go-splices-variable"],
+    },
+    {
+      id: "go-html-response-format",
+      type: "regex",
+      // HTML markup formatted with values straight into an http.ResponseWriter.
+      value: String.raw`\bfmt\.Fprintf\s*\(\s*(?:w|rw|res|resp|writer|response)\s*,\s*"[^"\n]*<[A-Za-z][^"\n]*%[sv]`,
+      message: "HTML written to the response with fmt.Fprintf and unescaped values (use html/template)",
+      paths: paths("go"),
+      // Values escaped with html.EscapeString, and constants, are fine.
+      checks: ["go-splices-variable"],
     },
     {
       id: "js-document-write",
@@ -77,7 +115,7 @@ export const xssSinks: BuiltinPolicy = {
     {
       id: "python-mark-safe",
       type: "regex",
-      value: String.raw`\b(?:mark_safe|Markup|SafeString)\s*\(\s*(?:[A-Za-z_]|["'][^"'\n]*["']\s*(?:%|\+|\.format\s*\())`,
+      value: String.raw`\b(?:mark_safe|Markup|Safe(?:String|Text|Unicode|Bytes))\s*\(\s*${PY_DYNAMIC_ARG}`,
       message: "mark_safe/Markup of a dynamic value disables template escaping",
       paths: paths("python"),
     },

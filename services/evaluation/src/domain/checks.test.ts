@@ -1,0 +1,111 @@
+// The structural checks alone, on the inputs the engine hands them: the rule's capture group
+// (or whole match), the file, its path and the match's byte offsets.
+import { describe, expect, it } from "@jest/globals";
+import { CHECKS, type CheckInput } from "./checks.js";
+
+/** A check's input for the first occurrence of `match` in `file` (group = the capture, if any). */
+function at(file: string, match: string, group = match, path = "a.txt"): CheckInput {
+  const content = Buffer.from(file, "utf8");
+  const start = content.indexOf(match);
+  if (start < 0) throw new Error(`'${match}' not in the file`);
+  return { secret: group, match, content, path, start, end: start + Buffer.byteLength(match) };
+}
+const check = (name: string) => CHECKS[name]!;
+
+describe("dockerfile-final-user", () => {
+  it("accepts USER root only when no later USER or FROM follows", () => {
+    expect(check("dockerfile-final-user")(at("FROM a:1\nUSER root\nCMD x\n", "USER root"))).toBe(true);
+    expect(check("dockerfile-final-user")(at("FROM a:1\nUSER root\nRUN x\nuser app\n", "USER root"))).toBe(false);
+    expect(check("dockerfile-final-user")(at("FROM a:1 AS b\nUSER root\nFROM c:2\n", "USER root"))).toBe(false);
+  });
+});
+
+describe("dockerfile-from-image", () => {
+  it("rejects the name of an earlier build stage, case-insensitively, and accepts images", () => {
+    const file = "FROM golang:1.23 AS Builder\nRUN make\nFROM builder\nFROM alpine\n";
+    expect(check("dockerfile-from-image")(at(file, "FROM builder", "builder"))).toBe(false);
+    expect(check("dockerfile-from-image")(at(file, "FROM alpine", "alpine"))).toBe(true);
+  });
+});
+
+describe("yaml-no-non-root-user", () => {
+  it("rejects runAsNonRoot: false beside a non-zero runAsUser in the same block only", () => {
+    const file = [
+      "containers:",
+      "  - name: a",
+      "    securityContext:",
+      "      runAsUser: 1000",
+      "      runAsNonRoot: false",
+      "  - name: b",
+      "    securityContext:",
+      "      runAsNonRoot: false",
+      "      runAsUser: 0",
+    ].join("\n");
+    const first = file.indexOf("runAsNonRoot");
+    const second = file.indexOf("runAsNonRoot", first + 1);
+    const input = (start: number): CheckInput => ({ ...at(file, "runAsNonRoot: false"), start, end: start + 19 });
+    expect(check("yaml-no-non-root-user")(input(first))).toBe(false);
+    expect(check("yaml-no-non-root-user")(input(second))).toBe(true);
+  });
+});
+
+describe("js-child-process-receiver", () => {
+  it("accepts names bound to child_process by require or import, not RegExp objects", () => {
+    const file = 'const run = require("node:child_process");\nimport * as proc from "child_process";\nconst re = /x/;\nrun.exec(a); proc.exec(b); re.exec(c);\n';
+    expect(check("js-child-process-receiver")(at(file, "run.exec(a)", "run"))).toBe(true);
+    expect(check("js-child-process-receiver")(at(file, "proc.exec(b)", "proc"))).toBe(true);
+    expect(check("js-child-process-receiver")(at(file, "re.exec(c)", "re"))).toBe(false);
+  });
+});
+
+describe("go-splices-variable", () => {
+  const file = [
+    "const table = \"users\"",
+    "func f(db *sql.DB, name string) {",
+    '  q1 := fmt.Sprintf("SELECT * FROM %s", table)',
+    '  q2 := fmt.Sprintf("SELECT * FROM t WHERE n = \'%s\'", name)',
+    '  q3 := fmt.Sprintf("SELECT * FROM %s", pq.QuoteIdentifier(name))',
+    "}",
+  ].join("\n");
+  const go = (m: string) => at(file, m, m, "store.go");
+
+  it("rejects statements built from constants or quoted identifiers, accepts variables", () => {
+    expect(check("go-splices-variable")(go('fmt.Sprintf("SELECT * FROM %s", table)'))).toBe(false);
+    expect(check("go-splices-variable")(go("fmt.Sprintf(\"SELECT * FROM t WHERE n = '%s'\", name)"))).toBe(true);
+    expect(check("go-splices-variable")(go('fmt.Sprintf("SELECT * FROM %s", pq.QuoteIdentifier(name))'))).toBe(false);
+  });
+
+  it("has no opinion outside Go files", () => {
+    expect(check("go-splices-variable")({ ...go('fmt.Sprintf("SELECT * FROM %s", table)'), path: "store.py" })).toBe(true);
+  });
+});
+
+describe("python-weak-cipher-module", () => {
+  it("accepts weak cipher modules by name or import alias only", () => {
+    const file = "from Crypto.Cipher import ARC4 as rc4\nfrom Crypto.Cipher import AES\nrc4.new(k)\nAES.new(k)\nDES.new(k)\n";
+    expect(check("python-weak-cipher-module")(at(file, "rc4.new(k)", "rc4"))).toBe(true);
+    expect(check("python-weak-cipher-module")(at(file, "DES.new(k)", "DES"))).toBe(true);
+    expect(check("python-weak-cipher-module")(at(file, "AES.new(k)", "AES"))).toBe(false);
+  });
+});
+
+describe("not-member-call", () => {
+  it("rejects a method of another object, accepts plain and global calls", () => {
+    const file = "model.eval(x); eval(y); window.eval(z);";
+    expect(check("not-member-call")(at(file, "eval(x)"))).toBe(false);
+    expect(check("not-member-call")(at(file, "eval(y)"))).toBe(true);
+    expect(check("not-member-call")(at(file, "eval(z)"))).toBe(true);
+  });
+});
+
+describe("discord-user-id", () => {
+  it("accepts a token whose first segment is a base64 snowflake and rejects random look-alikes", () => {
+    const id = Buffer.from("1010400992860572983").toString("base64url");
+    const token = `${id}.GJMuHb.EL31IeL2HPcHyGcFRl1SPnXNYvMIHa-2o76umf`;
+    expect(check("discord-user-id")(at(`TOKEN = "${token}"`, token))).toBe(true);
+    const random = "Mx5xDRjRRBpWSdBdy60EZXqcv.ffldrA.APfsILdTZVTg1yssD3khkBZ51j4lB2KS5jPMgp";
+    expect(check("discord-user-id")(at(`TOKEN = "${random}"`, random))).toBe(false);
+    const notAnId = `${Buffer.from("0123456789012345678").toString("base64url")}.GJMuHb.EL31IeL2HPcHyGcFRl1SPnXNYvMIHa-2o76umf`;
+    expect(check("discord-user-id")(at(`TOKEN = "${notAnId}"`, notAnId))).toBe(false);
+  });
+});
