@@ -4,7 +4,7 @@ import { isEncodedText, isPlaceholder } from "./noise.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
-const check = (name: string, secret: string) => CHECKS[name]!({ secret, match: secret, content: Buffer.from(secret), start: 0, end: secret.length });
+const check = (name: string, secret: string) => CHECKS[name]!({ secret, match: secret, path: "sample.txt", content: Buffer.from(secret), start: 0, end: secret.length });
 
 describe("encoded prose", () => {
   it("is base64 of words, spaces and punctuation", () => {
