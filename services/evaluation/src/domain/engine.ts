@@ -111,6 +111,8 @@ interface Rule {
   checks: Check[];
   /** Whether a match needs its secret decoded (entropy, allowlists, stopwords, checks). */
   readsSecret: boolean;
+  /** Position in the library: of two generic rules of equally severe policies on one secret, the earlier one reports it. */
+  order: number;
 }
 
 interface CompiledPolicy {
@@ -158,6 +160,7 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
         stopwords,
         checks,
         readsSecret: pattern.redact || pattern.min_entropy > 0 || allowlist.length > 0 || stopwords.length > 0 || checks.length > 0,
+        order: rules.length,
       });
     }
   }
@@ -341,12 +344,23 @@ function scanFile(
 /**
  * One secret, one finding: a generic rule (a password assignment, any high-entropy value)
  * yields to a specific rule (a token format) that found the same secret, whether that finding
- * is reported or suppressed, so silencing a token silences it completely.
+ * is reported or suppressed, so silencing a token silences it completely; of two generic rules
+ * on the same secret (a password assignment and the generic secret rule), the one of the more
+ * severe policy reports it, or the one listed first.
  */
 function withoutGenericDuplicates(hits: Hit[]): Hit[] {
   const isSecret = (h: Hit) => h.rule.pattern.redact && h.secret !== undefined;
+  const isGenericSecret = (h: Hit) => isSecret(h) && h.rule.pattern.generic;
+  const first = new Map<string, Hit>();
+  for (const h of hits) {
+    if (!isGenericSecret(h)) continue;
+    const key = `${h.secret!.start}:${h.secret!.end}`;
+    const seen = first.get(key);
+    if (!seen || outranks(h.rule, seen.rule)) first.set(key, h);
+  }
+  const notRepeated = (h: Hit) => !isGenericSecret(h) || first.get(`${h.secret!.start}:${h.secret!.end}`) === h;
   const specific = mergeRanges(hits.filter((h) => isSecret(h) && !h.rule.pattern.generic).map((h) => h.secret!));
-  if (!specific.length) return hits;
+  if (!specific.length) return hits.filter(notRepeated);
   const overlapsSpecific = (r: Range) => {
     // Binary search over the sorted, merged ranges of specific secrets.
     let lo = 0;
@@ -360,7 +374,15 @@ function withoutGenericDuplicates(hits: Hit[]): Hit[] {
     }
     return false;
   };
-  return hits.filter((h) => !(isSecret(h) && h.rule.pattern.generic && overlapsSpecific(h.secret!)));
+  return hits.filter((h) => notRepeated(h) && !(isGenericSecret(h) && overlapsSpecific(h.secret!)));
+}
+
+const SEVERITY_RANK: Readonly<Record<string, number>> = { error: 3, warning: 2, info: 1 };
+
+function outranks(a: Rule, b: Rule): boolean {
+  const ra = SEVERITY_RANK[a.policy.severity] ?? 0;
+  const rb = SEVERITY_RANK[b.policy.severity] ?? 0;
+  return ra !== rb ? ra > rb : a.order < b.order;
 }
 
 /** The finding's line around the match, decoded, with every secret on it masked. */
