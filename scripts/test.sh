@@ -63,6 +63,11 @@ echo "==> fault tests (evaluation worker killed, Kafka restarted)"
 VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
   jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json"
 fault_rc=$?
+# The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
+# scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
+echo "==> adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)"
+jest --selectProjects adversarial --runInBand --json --outputFile="$results/adversarial.json"
+adversarial_rc=$?
 stop_infra
 
 echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
@@ -82,6 +87,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/fuzz.json"
+' "$results/unit.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/fuzz.json"
 
-[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]

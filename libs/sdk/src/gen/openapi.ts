@@ -1003,7 +1003,7 @@ export interface components {
         };
         UpdatePolicy: {
             enabled?: boolean;
-            /** @description Policy-specific; see each policy's settings. Unknown keys are rejected (422). */
+            /** @description Policy-specific; see each policy's settings. Unknown keys are rejected (422). Values nest at most 8 levels. */
             settings?: {
                 [key: string]: unknown;
             };
