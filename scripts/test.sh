@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (and what .ci/run calls): install, lint, unit suites (the Store and
 # Bus contracts also against real FerretDB and Kafka 4.x started from deploy/local/), the
-# black-box suites against real running processes (a few of them again on MongoDB + Kafka), and
-# the schemathesis API fuzzer (one test).
+# black-box suites against real running processes (a few of them again on MongoDB + Kafka), the
+# adversarial suite (attacks over real HTTP, scripts/stack.sh run for real), and the
+# schemathesis API fuzzer (one test).
 # Ends with one "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
