@@ -42,17 +42,18 @@ alive() { [ -f "$STACK/$1.pid" ] && kill -0 "$(cat "$STACK/$1.pid")" 2>/dev/null
 infra_up() {
   # A Kafka or database given by the caller is theirs to run; otherwise start the local ones
   # (deploy/local) and remember it, so that `down` stops only what `up` started.
-  local out
+  # Their output goes to our stderr through a file (not `tee /dev/stderr`, which cannot be opened
+  # when stderr is a socket, as under a process manager or a test runner).
   if [ -z "${VERDICT_KAFKA_BROKERS:-}" ]; then
     bash deploy/local/kafka.sh status >/dev/null 2>&1 || touch "$STACK/kafka.started"
-    out=$(bash deploy/local/kafka.sh start | tee /dev/stderr)
-    VERDICT_KAFKA_BROKERS=$(sed -n 's/^VERDICT_KAFKA_BROKERS=//p' <<<"$out" | tail -1)
+    bash deploy/local/kafka.sh start | tee "$STACK/kafka.start.out" >&2
+    VERDICT_KAFKA_BROKERS=$(sed -n 's/^VERDICT_KAFKA_BROKERS=//p' "$STACK/kafka.start.out" | tail -1)
     VERDICT_KAFKA_BROKERS=${VERDICT_KAFKA_BROKERS:-127.0.0.1:${VERDICT_KAFKA_PORT:-19092}}
   fi
   if [ -z "${VERDICT_MONGODB_URI:-}" ]; then
     bash deploy/local/mongo.sh status >/dev/null 2>&1 || touch "$STACK/mongo.started"
-    out=$(bash deploy/local/mongo.sh start | tee /dev/stderr)
-    VERDICT_MONGODB_URI=$(sed -n 's/^VERDICT_MONGODB_URI=//p' <<<"$out" | tail -1)
+    bash deploy/local/mongo.sh start | tee "$STACK/mongo.start.out" >&2
+    VERDICT_MONGODB_URI=$(sed -n 's/^VERDICT_MONGODB_URI=//p' "$STACK/mongo.start.out" | tail -1)
     VERDICT_MONGODB_URI=${VERDICT_MONGODB_URI:-mongodb://127.0.0.1:${VERDICT_MONGODB_PORT:-27018}/verdict}
   fi
   export VERDICT_KAFKA_BROKERS VERDICT_MONGODB_URI
