@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command (and what .ci/run calls): install, lint, unit suites (the Store and
 # Bus contracts also against real FerretDB and Kafka 4.x started from deploy/local/), the
-# black-box suites against real running processes (a few of them again on MongoDB + Kafka), and
-# the schemathesis API fuzzer (one test).
+# black-box suites against real running processes (a few of them again on MongoDB + Kafka), the
+# adversarial suite (attacks over real HTTP, scripts/stack.sh run for real), and the
+# schemathesis API fuzzer (one test).
 # Ends with one "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +64,11 @@ echo "==> fault tests (evaluation worker killed, Kafka restarted)"
 VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
   jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json"
 fault_rc=$?
+# The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
+# scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
+echo "==> adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)"
+jest --selectProjects adversarial --runInBand --json --outputFile="$results/adversarial.json"
+adversarial_rc=$?
 stop_infra
 
 echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
@@ -82,6 +88,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/fuzz.json"
+' "$results/unit.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/fuzz.json"
 
-[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $fuzz_rc -eq 0 ]

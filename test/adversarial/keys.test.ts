@@ -58,7 +58,7 @@ describe("key containment", () => {
   });
 
   it("refuses an allowlist that names no range instead of making an unrestricted key", async () => {
-    expectFieldError(await mint({ scopes: ["read:org"], ip_allowlist: ",,," }), 422, "ip_allowlist", "INVALID_FORMAT");
+    expectFieldError(await mint({ scopes: ["read:org"], ip_allowlist: ",,," }), 400, "ip_allowlist", "INVALID_FORMAT");
   });
 });
 

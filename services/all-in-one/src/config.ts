@@ -2,6 +2,7 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { boolVar, loadConfig, portVar } from "@verdict/kit";
+import { gatewayHttpConfig } from "@verdict/gateway";
 import { parseKey } from "@verdict/identity";
 import { webhookConfig } from "@verdict/webhooks";
 import { policyBudgetConfig } from "@verdict/policy";
@@ -14,6 +15,7 @@ const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 export const configSchema = z.object({
   ...webhookConfig.shape,
   ...policyBudgetConfig.shape,
+  ...gatewayHttpConfig.shape,
   VERDICT_HTTP_PORT: portVar(8080),
   VERDICT_HTTP_HOST: z.string().min(1).default("0.0.0.0"),
   VERDICT_DATA_DIR: z.string().min(1).default("./data"),
@@ -28,7 +30,6 @@ export const configSchema = z.object({
   VERDICT_GRPC_BASE_PORT: portVar(0),
   VERDICT_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024),
   VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
-  VERDICT_TRUST_PROXY: boolVar(false),
   VERDICT_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
   VERDICT_RATE_LIMIT_PER_HOUR: positiveInt(20_000),
   VERDICT_RATE_LIMIT_PER_DAY: positiveInt(240_000),

@@ -18,6 +18,8 @@ import type { Config } from "./config.js";
 
 export interface RunningVerdict {
   httpPort: number;
+  /** The Prometheus metrics port (VERDICT_METRICS_PORT), when set. */
+  metricsPort?: number;
   grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number; webhooks: number };
   generatedBootstrapKey?: string;
   stop(): Promise<void>;
@@ -184,6 +186,9 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       maxEvaluationsInFlightPerOrg: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
       authCacheTtlMs: config.VERDICT_AUTH_CACHE_TTL_MS,
       trustProxy: config.VERDICT_TRUST_PROXY,
+      requestTimeoutMs: config.VERDICT_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: config.VERDICT_HEADERS_TIMEOUT_MS,
+      ...(config.VERDICT_METRICS_PORT !== undefined ? { metrics: { host: config.VERDICT_METRICS_HOST, port: config.VERDICT_METRICS_PORT } } : {}),
       shutdownGraceMs: config.VERDICT_SHUTDOWN_GRACE_MS,
     });
     // The gateway stops first so that in-flight requests can still reach the services.
@@ -191,6 +196,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     httpPort = gateway.port;
     return {
       httpPort: gateway.port,
+      ...(gateway.metricsPort !== undefined ? { metricsPort: gateway.metricsPort } : {}),
       grpcPorts: {
         identity: identity.grpc.port,
         policy: policy.grpc.port,

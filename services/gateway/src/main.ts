@@ -6,6 +6,7 @@ import { newId, type Logger } from "@verdict/kit";
 import { connectClients, type ServiceAddresses } from "./clients.js";
 import { buildApp } from "./http/app.js";
 import { Authenticator } from "./http/auth.js";
+import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
 import { routes } from "./routes/index.js";
 
@@ -18,11 +19,13 @@ export interface GatewayOptions {
   limits: LimitDefaults;
   bodyLimitBytes: number;
   authCacheTtlMs: number;
-  trustProxy: boolean | string;
+  trustProxy: TrustProxy;
+  /** A request's headers and body must arrive within this (slow clients get 408); default 60 s. */
+  requestTimeoutMs?: number;
+  /** Its headers within this; default 10 s. */
+  headersTimeoutMs?: number;
   /** How long in-flight requests may take to finish on shutdown. */
   shutdownGraceMs?: number;
-  /** What /metrics serves; this thread's registry when unset. */
-  metrics?: () => Promise<string>;
   /** Public base URL of the API (…/v1) for links the API hands out; unset: the request's host. */
   publicUrl?: string;
   /** Evaluation requests of one organization in flight at once; unset: no cap. */
@@ -75,12 +78,14 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
-    ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
   });
   const draining = { value: false };
-  const server = createServer((req, res) => {
+  // Slow clients ("slow loris"): the whole request must arrive within requestTimeout (Node
+  // answers 408 and closes), its headers within headersTimeout; the check runs every second.
+  const requestTimeout = opts.requestTimeoutMs ?? 60_000;
+  const server = createServer({ requestTimeout, headersTimeout: Math.min(opts.headersTimeoutMs ?? 10_000, requestTimeout), connectionsCheckingInterval: 1_000 }, (req, res) => {
     if (draining.value) res.setHeader("Connection", "close");
     app(req, res);
   });

@@ -1004,7 +1004,7 @@ export interface components {
         };
         UpdatePolicy: {
             enabled?: boolean;
-            /** @description Policy-specific; see each policy's settings. Unknown keys are rejected (422). */
+            /** @description Policy-specific; see each policy's settings. Unknown keys are rejected (422). Values nest at most 8 levels. */
             settings?: {
                 [key: string]: unknown;
             };
@@ -1102,6 +1102,8 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /** @description Always no-store: answers carry keys, secrets' surroundings, evaluations and reports */
+        "Cache-Control": "no-store";
         /** @description Seconds to wait before retrying */
         "Retry-After": number;
         /** @description Requests allowed in the window */
@@ -1131,6 +1133,7 @@ export interface operations {
             /** @description API keys, active, expired and revoked */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1145,6 +1148,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1159,6 +1163,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1173,6 +1178,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1188,6 +1194,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1202,6 +1209,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1231,6 +1239,7 @@ export interface operations {
             /** @description The created key, with its value */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1245,6 +1254,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1259,6 +1269,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1273,6 +1284,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1287,6 +1299,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1301,6 +1314,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1316,6 +1330,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1330,6 +1345,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1357,6 +1373,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1369,6 +1386,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1383,6 +1401,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1397,6 +1416,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1411,6 +1431,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1425,6 +1446,7 @@ export interface operations {
             /** @description RESOURCE_DELETED */
             410: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1439,6 +1461,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1453,6 +1476,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1468,6 +1492,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1482,6 +1507,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1507,6 +1533,7 @@ export interface operations {
             /** @description The key is valid */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1521,6 +1548,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1535,6 +1563,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1549,6 +1578,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1564,6 +1594,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1578,6 +1609,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1605,6 +1637,7 @@ export interface operations {
             /** @description Framework coverage */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1619,6 +1652,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1633,6 +1667,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1647,6 +1682,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1661,6 +1697,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1675,6 +1712,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1690,6 +1728,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1704,6 +1743,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1729,6 +1769,7 @@ export interface operations {
             /** @description Coverage per framework and regulation */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1743,6 +1784,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1757,6 +1799,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1771,6 +1814,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1786,6 +1830,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1800,6 +1845,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1829,6 +1875,7 @@ export interface operations {
             /** @description Accepted: the report is generating (Location names it) */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1843,6 +1890,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1857,6 +1905,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1871,6 +1920,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1885,6 +1935,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1899,6 +1950,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1914,6 +1966,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1928,6 +1981,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1955,6 +2009,7 @@ export interface operations {
             /** @description The report */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1969,6 +2024,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1983,6 +2039,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -1997,6 +2054,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2011,6 +2069,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2025,6 +2084,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2040,6 +2100,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2054,6 +2115,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2084,6 +2146,7 @@ export interface operations {
             /** @description The report file (attachment) */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2099,6 +2162,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2113,6 +2177,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2127,6 +2192,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2141,6 +2207,7 @@ export interface operations {
             /** @description RESOURCE_DELETED */
             410: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2155,6 +2222,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2169,6 +2237,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2184,6 +2253,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2219,6 +2289,7 @@ export interface operations {
             /** @description A page of evaluations */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2233,6 +2304,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2247,6 +2319,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2261,6 +2334,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2275,6 +2349,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2289,6 +2364,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2304,6 +2380,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2318,6 +2395,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2347,6 +2425,7 @@ export interface operations {
             /** @description Checked within the request: status completed */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2361,6 +2440,7 @@ export interface operations {
             /** @description A large change, queued: status pending until a worker finishes it (poll GET, or use webhooks) */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2375,6 +2455,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2389,6 +2470,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2403,6 +2485,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2417,6 +2500,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Or EVALUATION_TIMEOUT (details.timeout_ms): the scan did not finish within the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS); retrying the same change does not help */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2431,6 +2515,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After. Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent) */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2446,6 +2531,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2460,6 +2546,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2487,6 +2574,7 @@ export interface operations {
             /** @description The evaluation */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2501,6 +2589,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2515,6 +2604,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2529,6 +2619,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2543,6 +2634,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2557,6 +2649,7 @@ export interface operations {
             /** @description RESOURCE_DELETED */
             410: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2571,6 +2664,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2586,6 +2680,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2600,6 +2695,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2627,6 +2723,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2639,6 +2736,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2653,6 +2751,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2667,6 +2766,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2681,6 +2781,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2695,6 +2796,7 @@ export interface operations {
             /** @description RESOURCE_DELETED */
             410: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2709,6 +2811,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2724,6 +2827,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2738,6 +2842,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2763,6 +2868,7 @@ export interface operations {
             /** @description The API is up */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2777,6 +2883,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2792,6 +2899,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2817,6 +2925,7 @@ export interface operations {
             /** @description Credentials work */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2831,6 +2940,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2845,6 +2955,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2859,6 +2970,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2874,6 +2986,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2888,6 +3001,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2913,6 +3027,7 @@ export interface operations {
             /** @description The organization */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2927,6 +3042,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2941,6 +3057,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2955,6 +3072,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2970,6 +3088,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -2984,6 +3103,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3013,6 +3133,7 @@ export interface operations {
             /** @description The updated organization */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3027,6 +3148,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3041,6 +3163,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3055,6 +3178,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3069,6 +3193,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3084,6 +3209,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3098,6 +3224,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3127,6 +3254,7 @@ export interface operations {
             /** @description The organization and its first admin key, shown once */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3141,6 +3269,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3155,6 +3284,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3169,6 +3299,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3183,6 +3314,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3198,6 +3330,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3212,6 +3345,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3243,6 +3377,7 @@ export interface operations {
             /** @description The organization with its limits */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3257,6 +3392,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3271,6 +3407,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3285,6 +3422,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3299,6 +3437,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3313,6 +3452,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3328,6 +3468,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3342,6 +3483,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3371,6 +3513,7 @@ export interface operations {
             /** @description Policies */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3385,6 +3528,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3399,6 +3543,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3413,6 +3558,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3427,6 +3573,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3441,6 +3588,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3456,6 +3604,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3470,6 +3619,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3499,6 +3649,7 @@ export interface operations {
             /** @description The created policy */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3513,6 +3664,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3527,6 +3679,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3541,6 +3694,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3555,6 +3709,7 @@ export interface operations {
             /** @description RESOURCE_ALREADY_EXISTS. Checked before any pattern is compiled */
             409: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3569,6 +3724,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Also for a pattern over the cost budget (compile time, program size, scan time per MiB; the field is patterns[i].value, the message says which limit), and for more custom patterns than the organization's budget (field patterns, MAX_SIZE_EXCEEDED) */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3583,6 +3739,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3598,6 +3755,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3612,6 +3770,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3639,6 +3798,7 @@ export interface operations {
             /** @description The policy */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3653,6 +3813,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3667,6 +3828,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3681,6 +3843,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3695,6 +3858,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3709,6 +3873,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3724,6 +3889,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3738,6 +3904,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3765,6 +3932,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3777,6 +3945,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3791,6 +3960,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3805,6 +3975,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3819,6 +3990,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3833,6 +4005,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3847,6 +4020,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3862,6 +4036,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3876,6 +4051,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3907,6 +4083,7 @@ export interface operations {
             /** @description The updated policy */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3921,6 +4098,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3935,6 +4113,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3949,6 +4128,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3963,6 +4143,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3977,6 +4158,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -3991,6 +4173,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4006,6 +4189,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4020,6 +4204,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4045,6 +4230,7 @@ export interface operations {
             /** @description Repositories */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4059,6 +4245,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4073,6 +4260,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4087,6 +4275,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4102,6 +4291,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4116,6 +4306,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4145,6 +4336,7 @@ export interface operations {
             /** @description The connected repository */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4159,6 +4351,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4173,6 +4366,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4187,6 +4381,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4201,6 +4396,7 @@ export interface operations {
             /** @description RESOURCE_ALREADY_EXISTS */
             409: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4215,6 +4411,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4230,6 +4427,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4244,6 +4442,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4271,6 +4470,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4283,6 +4483,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4297,6 +4498,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4311,6 +4513,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4325,6 +4528,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4339,6 +4543,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4354,6 +4559,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4368,6 +4574,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4393,6 +4600,7 @@ export interface operations {
             /** @description Webhooks */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4407,6 +4615,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4421,6 +4630,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4435,6 +4645,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4450,6 +4661,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4464,6 +4676,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4493,6 +4706,7 @@ export interface operations {
             /** @description The webhook, with its secret (shown once) */
             201: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4507,6 +4721,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4521,6 +4736,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4535,6 +4751,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4549,6 +4766,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4563,6 +4781,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4578,6 +4797,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4592,6 +4812,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4619,6 +4840,7 @@ export interface operations {
             /** @description The webhook */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4633,6 +4855,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4647,6 +4870,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4661,6 +4885,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4675,6 +4900,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4689,6 +4915,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4704,6 +4931,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4718,6 +4946,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4745,6 +4974,7 @@ export interface operations {
             /** @description Deleted */
             204: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4757,6 +4987,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4771,6 +5002,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4785,6 +5017,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4799,6 +5032,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4813,6 +5047,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4828,6 +5063,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4842,6 +5078,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4873,6 +5110,7 @@ export interface operations {
             /** @description The webhook */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4887,6 +5125,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4901,6 +5140,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4915,6 +5155,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4929,6 +5170,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4943,6 +5185,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4957,6 +5200,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4972,6 +5216,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -4986,6 +5231,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5016,6 +5262,7 @@ export interface operations {
             /** @description Deliveries */
             200: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5030,6 +5277,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5044,6 +5292,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5058,6 +5307,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5072,6 +5322,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5086,6 +5337,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5100,6 +5352,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5115,6 +5368,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5129,6 +5383,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5157,6 +5412,7 @@ export interface operations {
             /** @description Queued */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5171,6 +5427,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5185,6 +5442,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5199,6 +5457,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5213,6 +5472,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5227,6 +5487,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5241,6 +5502,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5256,6 +5518,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5270,6 +5533,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5297,6 +5561,7 @@ export interface operations {
             /** @description Queued; follow it in the delivery log */
             202: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5311,6 +5576,7 @@ export interface operations {
             /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5325,6 +5591,7 @@ export interface operations {
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
             401: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5339,6 +5606,7 @@ export interface operations {
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5353,6 +5621,7 @@ export interface operations {
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5367,6 +5636,7 @@ export interface operations {
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5381,6 +5651,7 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "Retry-After": components["headers"]["Retry-After"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5396,6 +5667,7 @@ export interface operations {
             /** @description INTERNAL_ERROR */
             500: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
@@ -5410,6 +5682,7 @@ export interface operations {
             /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
             503: {
                 headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];

@@ -4,9 +4,10 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import helmet from "helmet";
 import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
-import { AppError, errorBody, errors, httpRequestDuration, newId, registry, tracer, type Logger } from "@verdict/kit";
+import { AppError, errorBody, errors, httpRequestDuration, newId, tracer, type Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { Authenticator, hasScope, presentedKey, type Principal } from "./auth.js";
+import type { TrustProxy } from "./config.js";
 import { buildOpenApi } from "./openapi.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
@@ -19,10 +20,8 @@ export interface AppOptions {
   limiter: RateLimiter;
   logger: Logger;
   bodyLimitBytes: number;
-  trustProxy: boolean | string;
+  trustProxy: TrustProxy;
   requestSchemaIds: Set<string>;
-  /** The Prometheus text /metrics serves (all-in-one merges the services' thread into it). */
-  metrics?: () => Promise<string>;
   /** Public base URL of the API (…/v1); unset: from each request's protocol and host. */
   publicUrl?: string;
   /**
@@ -44,6 +43,7 @@ export function buildApp(opts: AppOptions): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", opts.trustProxy);
+  // (Prometheus metrics are never served here: see VERDICT_METRICS_PORT.)
   app.set("query parser", "simple");
   app.use(helmet());
 
@@ -102,10 +102,45 @@ export function buildApp(opts: AppOptions): express.Express {
       else evaluationsInFlight.delete(organizationId);
     });
   };
+  // Which methods each path template answers (405 and its Allow header), and the names of its
+  // parameters (to name the one a malformed path segment stands for).
+  const templates = new Map<string, { re: RegExp; methods: Set<string>; params: (string | undefined)[] }>();
+  for (const r of opts.routes) {
+    const segments = r.path.split("/");
+    const t = templates.get(r.path) ?? {
+      re: new RegExp(`^${r.path.replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`),
+      methods: new Set<string>(),
+      params: segments.map((seg) => (seg.startsWith(":") ? seg.slice(1) : undefined)),
+    };
+    t.methods.add(r.method.toUpperCase());
+    if (r.method === "get") t.methods.add("HEAD");
+    templates.set(r.path, t);
+  }
+
+  // A path segment that is no valid percent-encoding (`/v1/evaluations/%ZZ`) would make the
+  // router throw while decoding parameters, before any route runs: answer it here, counted
+  // against the caller's address like any unauthenticated call, as a 400 on the parameter.
+  app.use(async (req, res, next) => {
+    const segments = req.path.split("/");
+    const bad = segments.findIndex((seg) => !decodes(seg));
+    if (bad < 0) return next();
+    try {
+      locals(res).routePath = "malformed";
+      await anonymous(req, res);
+      const template = [...templates.values()].find((t) => t.re.test(req.path) && t.params.length === segments.length);
+      const field = template?.params[bad] ?? "path";
+      next(errors.validation([{ field, code: "INVALID_FORMAT", message: `${field} is not a valid percent-encoded path segment` }]));
+    } catch (err) {
+      next(err);
+    }
+  });
 
   const handle = (r: Route): RequestHandler => async (req, res, next) => {
     const l = locals(res);
     l.routePath = r.path;
+    // Answers carry keys, secrets' surroundings, evaluations and reports: never stored by a
+    // browser or a shared cache.
+    res.setHeader("Cache-Control", "no-store");
     const span = tracer().startSpan(`${req.method} ${r.path}`, {
       kind: SpanKind.SERVER,
       attributes: { "http.request.method": req.method, "http.route": r.path, "verdict.request_id": l.requestId },
@@ -184,27 +219,6 @@ export function buildApp(opts: AppOptions): express.Express {
     }
   });
 
-  app.get("/metrics", async (req, res, next) => {
-    try {
-      locals(res).routePath = "/metrics";
-      // Never throttled: monitoring must keep working while someone hammers the API from the
-      // same address. The headers still tell where that address stands.
-      res.set(rateHeaders(await opts.limiter.peek(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
-      res.set("Content-Type", registry.contentType).send(await (opts.metrics ?? (() => registry.metrics()))());
-    } catch (err) {
-      next(err);
-    }
-  });
-
-  // Which methods each path template answers, for 405 and its Allow header.
-  const templates = new Map<string, { re: RegExp; methods: Set<string> }>();
-  for (const r of opts.routes) {
-    const t = templates.get(r.path) ?? { re: new RegExp(`^${r.path.replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`), methods: new Set<string>() };
-    t.methods.add(r.method.toUpperCase());
-    if (r.method === "get") t.methods.add("HEAD");
-    templates.set(r.path, t);
-  }
-
   app.use(async (req, res, next) => {
     try {
       await anonymous(req, res);
@@ -232,10 +246,20 @@ export function buildApp(opts: AppOptions): express.Express {
       res.set("Retry-After", String(appErr.details.retry_after));
     }
     if (res.headersSent) return;
+    res.setHeader("Cache-Control", "no-store");
     res.status(appErr.httpStatus).json(errorBody(appErr, locals(res).requestId));
   });
 
   return app;
+}
+
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Body-parser errors and anything unexpected become the spec's error bodies. */
