@@ -3,9 +3,14 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import process from "node:process";
+import { resolve, sep } from "node:path";
 import { fileURLToPath, URL } from "node:url";
 
-export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/**
+ * The repository whose built packages are measured: VERDICT_ROOT (another worktree's build, say),
+ * else the one this script is in. Always ends with a separator.
+ */
+export const ROOT = process.env.VERDICT_ROOT ? `${resolve(process.env.VERDICT_ROOT)}${sep}` : fileURLToPath(new URL("..", import.meta.url));
 
 /** Writes a line of the report to stdout (the benchmarks' output is their report). */
 export function print(line = "") {

@@ -1,0 +1,33 @@
+// pnpm bench:detection [--only secrets|insecure|corpus|speed] [--misses FILE]
+//
+// Verdict's detection quality on third-party labelled data, beside the tools that published it.
+// Everything is fetched from the package registries by pinned version, generated
+// deterministically and cached (VERDICT_BENCH_CACHE, default $HOME/.cache/verdict/detection):
+//   secrets   gitleaks' own rule samples (tps / fps of cmd/generate/config/rules/*.go, from its Go
+//             module); Verdict's engine and `gitleaks dir` on the same files; recall, fp rate,
+//             families without recall.
+// Verdict is imported from the built packages (`pnpm run build` first) of VERDICT_ROOT, default
+// this repository, so a worktree's rules can be measured with this script. `--misses FILE` writes
+// every missed true positive and every flagged false positive as JSON, for the rule authors.
+import { writeFileSync } from "node:fs";
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { print } from "./common.mjs";
+import { runSecrets } from "./detection/secrets.mjs";
+
+const PARTS = { secrets: runSecrets };
+
+const { values } = parseArgs({ options: { only: { type: "string" }, misses: { type: "string" } } });
+if (values.only && !PARTS[values.only]) {
+  process.stderr.write(`--only must be one of ${Object.keys(PARTS).join(", ")}\n`);
+  process.exit(2);
+}
+const misses = values.misses ? {} : undefined;
+for (const [name, part] of Object.entries(PARTS)) {
+  if (values.only && values.only !== name) continue;
+  await part({ misses });
+}
+if (values.misses) {
+  writeFileSync(values.misses, `${JSON.stringify(misses, null, 1)}\n`);
+  print(`Misses written to ${values.misses}`);
+}
