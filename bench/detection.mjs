@@ -6,6 +6,9 @@
 //   secrets   gitleaks' own rule samples (tps / fps of cmd/generate/config/rules/*.go, from its Go
 //             module); Verdict's engine and `gitleaks dir` on the same files; recall, fp rate,
 //             families without recall.
+//   insecure  other tools' labelled tests (gosec samples, bandit examples, eslint-plugin-security
+//             RuleTester cases, KICS Dockerfile/Kubernetes query tests), within what each Verdict
+//             policy claims (bench/detection/insecure.mjs, CLAIMS); recall, negatives flagged.
 // Verdict is imported from the built packages (`pnpm run build` first) of VERDICT_ROOT, default
 // this repository, so a worktree's rules can be measured with this script. `--misses FILE` writes
 // every missed true positive and every flagged false positive as JSON, for the rule authors.
@@ -13,9 +16,10 @@ import { writeFileSync } from "node:fs";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { print } from "./common.mjs";
+import { runInsecure } from "./detection/insecure.mjs";
 import { runSecrets } from "./detection/secrets.mjs";
 
-const PARTS = { secrets: runSecrets };
+const PARTS = { secrets: runSecrets, insecure: runInsecure };
 
 const { values } = parseArgs({ options: { only: { type: "string" }, misses: { type: "string" } } });
 if (values.only && !PARTS[values.only]) {
