@@ -9,6 +9,8 @@
 //   insecure  other tools' labelled tests (gosec samples, bandit examples, eslint-plugin-security
 //             RuleTester cases, KICS Dockerfile/Kubernetes query tests), within what each Verdict
 //             policy claims (bench/detection/insecure.mjs, CLAIMS); recall, negatives flagged.
+//   corpus    ~105 MB of popular npm and PyPI packages (pinned): secret findings, all findings and
+//             findings per MB for Verdict and gitleaks, every secret finding listed with --findings.
 // Verdict is imported from the built packages (`pnpm run build` first) of VERDICT_ROOT, default
 // this repository, so a worktree's rules can be measured with this script. `--misses FILE` writes
 // every missed true positive and every flagged false positive as JSON, for the rule authors.
@@ -17,21 +19,24 @@ import process from "node:process";
 import { parseArgs } from "node:util";
 import { print } from "./common.mjs";
 import { runInsecure } from "./detection/insecure.mjs";
+import { runCorpus } from "./detection/realcode.mjs";
 import { runSecrets } from "./detection/secrets.mjs";
 
-const PARTS = { secrets: runSecrets, insecure: runInsecure };
+const PARTS = { secrets: runSecrets, insecure: runInsecure, corpus: runCorpus };
 
-const { values } = parseArgs({ options: { only: { type: "string" }, misses: { type: "string" } } });
+const { values } = parseArgs({ options: { only: { type: "string" }, misses: { type: "string" }, findings: { type: "string" } } });
 if (values.only && !PARTS[values.only]) {
   process.stderr.write(`--only must be one of ${Object.keys(PARTS).join(", ")}\n`);
   process.exit(2);
 }
-const misses = values.misses ? {} : undefined;
+// --findings is --misses under the name that fits the corpus part (findings to explain).
+const out = values.misses ?? values.findings;
+const misses = out ? {} : undefined;
 for (const [name, part] of Object.entries(PARTS)) {
   if (values.only && values.only !== name) continue;
   await part({ misses });
 }
-if (values.misses) {
-  writeFileSync(values.misses, `${JSON.stringify(misses, null, 1)}\n`);
-  print(`Misses written to ${values.misses}`);
+if (out) {
+  writeFileSync(out, `${JSON.stringify(misses, null, 1)}\n`);
+  print(`Misses and findings to explain written to ${out}`);
 }

@@ -113,7 +113,7 @@ function banditCases() {
   const { pypi, version } = SOURCES.bandit;
   const work = mkdtempSync(join(tmpdir(), "verdict-bandit-"));
   try {
-    run("python3", ["-m", "pip", "download", `${pypi}==${version}`, "--no-deps", "--no-binary", ":all:", "-d", work, "-q"]);
+    run("python3", ["-m", "pip", "download", `${pypi}==${version}`, "--no-deps", "--no-binary", pypi, "--ignore-requires-python", "-d", work, "-q"]);
     run("tar", ["xzf", join(work, `${pypi}-${version}.tar.gz`), "-C", work]);
     const root = join(work, `${pypi}-${version}`);
     const labels = JSON.parse(run("python3", ["-c", BANDIT_LABELS_PY, join(root, "tests/functional/test_functional.py")]));
