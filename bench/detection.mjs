@@ -11,6 +11,8 @@
 //             policy claims (bench/detection/insecure.mjs, CLAIMS); recall, negatives flagged.
 //   corpus    ~105 MB of popular npm and PyPI packages (pinned): secret findings, all findings and
 //             findings per MB for Verdict and gitleaks, every secret finding listed with --findings.
+//   speed     on the same corpus: engine (one thread) vs ripgrep -j1 with the same patterns, and
+//             gitleaks dir vs the engine and vs Verdict's API end to end (all-in-one started here).
 // Verdict is imported from the built packages (`pnpm run build` first) of VERDICT_ROOT, default
 // this repository, so a worktree's rules can be measured with this script. `--misses FILE` writes
 // every missed true positive and every flagged false positive as JSON, for the rule authors.
@@ -21,8 +23,9 @@ import { print } from "./common.mjs";
 import { runInsecure } from "./detection/insecure.mjs";
 import { runCorpus } from "./detection/realcode.mjs";
 import { runSecrets } from "./detection/secrets.mjs";
+import { runSpeed } from "./detection/speed.mjs";
 
-const PARTS = { secrets: runSecrets, insecure: runInsecure, corpus: runCorpus };
+const PARTS = { secrets: runSecrets, insecure: runInsecure, corpus: runCorpus, speed: runSpeed };
 
 const { values } = parseArgs({ options: { only: { type: "string" }, misses: { type: "string" }, findings: { type: "string" } } });
 if (values.only && !PARTS[values.only]) {

@@ -8,10 +8,11 @@
 // reported in its file. gitleaks scans the directory once (`gitleaks dir`), with its default
 // config, and is scored the same way on the same files.
 import { Buffer } from "node:buffer";
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { compileEngine, FULL_BUILTIN_SETTINGS, fmtInt, print, printTable, resolveBuiltins, ROOT } from "../common.mjs";
-import { cachePath, note, run } from "./cache.mjs";
+import { cachedJson, cachePath, note, run } from "./cache.mjs";
 import { GITLEAKS_MODULE, GITLEAKS_VERSION, gitleaksBinary, gitleaksSamples } from "./gitleaks-samples.mjs";
 import { groupsWithoutRecall, percent, scoreCases } from "./score.mjs";
 
@@ -72,8 +73,17 @@ export function runSecrets({ misses }) {
     verdictHits.set(f, secretFindings.map((x) => x.rule_id));
   }
 
-  note("secrets: running gitleaks dir over the samples");
-  const gitleaks = runGitleaks(gitleaksBinary(), root, cachePath("secrets-gitleaks-report.json"));
+  // gitleaks' verdict on the same samples with the same version does not change: cached.
+  const key = `${GITLEAKS_VERSION} ${createHash("sha256").update(JSON.stringify(samples)).digest("hex")}`;
+  const gitleaksFiles = cachedJson(
+    cachePath("secrets-gitleaks.json"),
+    (d) => d.key === key,
+    () => {
+      note("secrets: running gitleaks dir over the samples");
+      return { key, files: [...runGitleaks(gitleaksBinary(), root, cachePath("secrets-gitleaks-report.json")).files].sort() };
+    },
+  ).files;
+  const gitleaks = { files: new Set(gitleaksFiles) };
   const gitleaksHit = (f) => gitleaks.files.has(`${f.dir}/${f.name}`);
 
   const cases = files.map((f) => ({ file: f, positive: f.sample.kind === "tp", group: f.sample.family }));
