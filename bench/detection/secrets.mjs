@@ -23,7 +23,9 @@ export function verdictEngine() {
   const policies = resolveBuiltins(FULL_BUILTIN_SETTINGS);
   const engine = compileEngine(policies);
   const categories = new Map(policies.map((p) => [p.id, p.category]));
-  return { policies, engine, categories };
+  // Catch-all rules (generic: true): a family they alone find has no rule of its own.
+  const generic = new Set(policies.flatMap((p) => p.patterns.filter((r) => r.generic).map((r) => r.rule_id)));
+  return { policies, engine, categories, generic };
 }
 
 /** Every finding the engine reports in one file (not only the first few). */
@@ -65,7 +67,7 @@ export function runSecrets({ misses }) {
     writeFileSync(file, f.sample.text);
   }
 
-  const { engine, categories } = verdictEngine();
+  const { engine, categories, generic } = verdictEngine();
   const verdictHits = new Map();
   for (const f of files) {
     const scan = scanAll(engine, f.name, Buffer.from(f.sample.text, "utf8"));
@@ -103,6 +105,13 @@ export function runSecrets({ misses }) {
   const zero = groupsWithoutRecall(verdict);
   print(`  Families (rule files) with zero Verdict recall: ${zero.length} of ${verdict.groups.size}`);
   for (let i = 0; i < zero.length; i += 10) print(`    ${zero.slice(i, i + 10).join(" ")}`);
+  // Families whose true positives only catch-all rules find: no provider rule of Verdict's own.
+  const specific = scoreCases(cases, (c) => verdictHits.get(c.file).some((r) => !generic.has(r)));
+  // gitleaks' own catch-all family (generic-api-key) is meant for catch-all rules.
+  const genericOnly = groupsWithoutRecall(specific).filter((g) => !zero.includes(g) && g !== "generic");
+  print(`  Families found only by catch-all rules (${[...generic].sort().join(", ")}), no rule of their own: ${genericOnly.length}`);
+  for (let i = 0; i < genericOnly.length; i += 10) print(`    ${genericOnly.slice(i, i + 10).join(" ")}`);
+  print(`  Families without a provider rule (the two lists above): ${zero.length + genericOnly.length} of ${verdict.groups.size}`);
   const partial = [...verdict.groups.entries()]
     .filter(([, c]) => c.positives > 0 && c.found > 0 && c.found < c.positives)
     .sort(([a, x], [b, y]) => x.found / x.positives - y.found / y.positives || (a < b ? -1 : 1));
@@ -128,5 +137,5 @@ export function runSecrets({ misses }) {
       flagged_fp: files.filter((f) => f.sample.kind === "fp" && verdictHits.get(f).length).map((f) => ({ ...entry(f), verdict_rules: verdictHits.get(f) })),
     };
   }
-  return { verdict: verdict.total, gitleaks: peer.total };
+  return { verdict: verdict.total, gitleaks: peer.total, familiesWithoutRule: zero.length + genericOnly.length };
 }
