@@ -27,11 +27,11 @@ export async function importBuilt(relativePath) {
   return import(file);
 }
 
-/** node-re2, the same build the evaluation service uses (it is not a root dependency). */
-export const RE2 = createRequire(`${ROOT}services/evaluation/package.json`)("re2");
-
 export const { compileEngine } = await importBuilt("services/evaluation/dist/domain/engine.js");
 export const { resolveBuiltins } = await importBuilt("services/policy/dist/index.js");
+
+/** node-re2, the same build the evaluation service uses (it is not a root dependency). */
+export const RE2 = createRequire(`${ROOT}services/evaluation/package.json`)("re2");
 
 /** The full built-in library: every policy and every rule, the optional API-key rules too. */
 export const FULL_BUILTIN_SETTINGS = { "hardcoded-credentials": { detect_api_keys: true } };
