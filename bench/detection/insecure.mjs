@@ -24,9 +24,14 @@ const onlyIf = (re) => (c) => !c.positive || c.files.some((f) => re.test(f.conte
 export const CLAIMS = {
   gosec: {
     G101: { policy: "hardcoded-credentials" }, // hard-coded credentials
-    G201: { policy: "sql-injection" }, // SQL built with format strings
-    G202: { policy: "sql-injection" }, // SQL built by concatenation
-    G701: { policy: "sql-injection" }, // SQL injection (taint)
+    // G201 and G202 each count only Verdict's rules of their class: a G201 negative (no format
+    // string) that concatenates a variable into SQL is a true finding of G202's class.
+    G201: { policy: "sql-injection", rules: /sprintf|format/ }, // SQL built with format strings
+    G202: { policy: "sql-injection", rules: /concat|append/ }, // SQL built by concatenation
+    // Taint: gosec's negatives are SQL built from variables that it traced to no input; Verdict
+    // claims the construction itself (concatenation, formatting of variables), not the data's
+    // source, so only the positives are within its claim.
+    G701: { policy: "sql-injection", scope: (c) => c.positive }, // SQL injection (taint)
     G203: { policy: "xss-sinks" }, // unescaped data in HTML templates (template.HTML)
     G705: { policy: "xss-sinks" }, // XSS (taint)
     G204: { policy: "command-injection" }, // subprocess launched with variable
@@ -36,15 +41,11 @@ export const CLAIMS = {
     G405: { policy: "weak-cryptography" }, // DES / RC4 encryption
     G502: { policy: "weak-cryptography" }, // crypto/des imported
     G503: { policy: "weak-cryptography" }, // crypto/rc4 imported
-    G709: { policy: "unsafe-deserialization" }, // unsafe deserialization of untrusted data
   },
   bandit: {
     "subprocess_shell.py": { policy: "command-injection" }, // B602/B604 shell=True
-    "os_system.py": { policy: "command-injection" }, // B605
     "os-popen.py": { policy: "command-injection" }, // B605
-    "popen_wrappers.py": { policy: "command-injection" }, // B605
     "eval.py": { policy: "dangerous-eval" }, // B307
-    "exec.py": { policy: "dangerous-eval" }, // B102
     "ciphers.py": { policy: "weak-cryptography" }, // B304 weak ciphers
     "cipher-modes.py": { policy: "weak-cryptography" }, // B305 ECB
     "pickle_deserialize.py": { policy: "unsafe-deserialization" }, // B301 pickle
@@ -72,7 +73,6 @@ export const CLAIMS = {
   },
   kics: {
     "dockerfile/last_user_is_root": { policy: "dockerfile-security", rules: /root|user/ },
-    "dockerfile/missing_user_instruction": { policy: "dockerfile-security", rules: /root|user/ },
     "dockerfile/image_version_using_latest": { policy: "dockerfile-security", rules: /latest|tag/ },
     "dockerfile/image_version_not_explicit": { policy: "dockerfile-security", rules: /latest|tag/ },
     "k8s/container_is_privileged": { policy: "kubernetes-security", rules: /privileged/ },
@@ -94,6 +94,10 @@ export const NOT_CLAIMED = {
   "gosec G401 G501 G505 G406 G506 G507, bandit crypto-md5.py hashlib_new_insecure_functions.py": "Verdict claims MD5/SHA-1 for password hashing only, not every digest",
   "gosec G404, bandit random_module.py": "Verdict claims predictable randomness for tokens and keys only",
   "kics dockerfile/add_instead_of_copy": "Verdict claims ADD of remote URLs only",
+  "kics dockerfile/missing_user_instruction": "Verdict claims an explicit USER root as the final user, not a missing USER",
+  "bandit os_system.py popen_wrappers.py exec.py": "every command or code string in these files is a constant; Verdict claims commands and code built from variables",
+  "gosec G709": "gob and encoding/xml decode into the caller's types; Verdict claims deserializers that instantiate arbitrary types or run code (pickle, yaml.load, ObjectInputStream …)",
+  "gosec G701 negatives": "taint judgments (SQL built from variables traced to no input); Verdict claims the construction, so G701's positives count and its negatives do not",
 };
 
 /** Splits cases into in-scope (with their policy) and out of scope. */
