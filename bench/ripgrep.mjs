@@ -90,7 +90,9 @@ export function materialize(files) {
 
 /** Runs ripgrep over `dir`; returns the number of matching lines when `count` is set. */
 export function runRipgrep(patternsFile, dir, count) {
-  const args = ["-j1", "--no-config", "-c", "-f", patternsFile, "--no-ignore", "--hidden", "-a", dir];
+  // The library's few hundred patterns compile past ripgrep's default 100 MB regex size limit;
+  // the engine's RE2.Set gets 256 MiB, so ripgrep gets as much (and as much for its lazy DFA).
+  const args = ["-j1", "--no-config", "-c", "--regex-size-limit", "1G", "--dfa-size-limit", "256M", "-f", patternsFile, "--no-ignore", "--hidden", "-a", dir];
   const res = spawnSync("rg", args, { stdio: ["ignore", count ? "pipe" : "ignore", "pipe"], encoding: "utf8", maxBuffer: 1 << 30 });
   if (res.status === 2 || res.error) throw new Error(`ripgrep failed: ${res.error?.message ?? res.stderr}`);
   if (!count) return undefined;

@@ -56,6 +56,8 @@ describe("built-in policies", () => {
     });
     expect(policy!.patterns).toEqual([
       expect.objectContaining({ type: "regex", message: "Hardcoded password or secret" }),
+      expect.objectContaining({ type: "regex", message: "Password compared with a hardcoded value" }),
+      expect.objectContaining({ type: "regex", message: "Password compared with a hardcoded value" }),
       expect.objectContaining({ type: "regex", message: "Password passed to curl with -u/--user" }),
       expect.objectContaining({ type: "regex", message: "Credential in the Authorization or API-key header of a curl command" }),
     ]);
@@ -74,7 +76,7 @@ describe("built-in policies", () => {
     const req = { organization_id: ORG_A, policy_id: "hardcoded-credentials" };
     const first = await h.client.updatePolicy({ ...req, settings: { detect_api_keys: true } });
     expect(first.policy).toMatchObject({ settings: { detect_api_keys: true }, enabled: true });
-    expect(first.policy!.patterns).toHaveLength(4);
+    expect(first.policy!.patterns).toHaveLength(6);
     expect(first.policy!.updated_at).not.toBe("");
 
     const second = await h.client.updatePolicy({ ...req, enabled: false, severity: "warning" });
@@ -83,7 +85,7 @@ describe("built-in policies", () => {
     // null resets a setting to its default.
     const third = await h.client.updatePolicy({ ...req, enabled: true, severity: "error", settings: { detect_api_keys: null } });
     expect(third.policy).toMatchObject({ enabled: true, severity: "error", settings: { detect_api_keys: false } });
-    expect(third.policy!.patterns).toHaveLength(3);
+    expect(third.policy!.patterns).toHaveLength(5);
   });
 
   it("rejects unknown settings, wrong setting types and unknown severities", async () => {
@@ -290,7 +292,7 @@ describe("listing and resolving", () => {
   it("includes setting-gated patterns only while the setting is on", async () => {
     const patternsOf = async () =>
       (await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["hardcoded-credentials"] })).policies[0]!.patterns.map((p) => p.message);
-    const always = ["Hardcoded password or secret", "Password passed to curl with -u/--user", "Credential in the Authorization or API-key header of a curl command"];
+    const always = ["Hardcoded password or secret", "Password compared with a hardcoded value", "Password compared with a hardcoded value", "Password passed to curl with -u/--user", "Credential in the Authorization or API-key header of a curl command"];
     expect(await patternsOf()).toEqual(always);
     await h.client.updatePolicy({ organization_id: ORG, policy_id: "hardcoded-credentials", settings: { detect_api_keys: true } });
     expect(await patternsOf()).toEqual([...always, "Hardcoded API key or access token"]);

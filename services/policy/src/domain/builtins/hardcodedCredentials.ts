@@ -16,6 +16,24 @@ const PASSWORD_VALUE_ALLOWLIST = [
   String.raw`^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$`,
 ];
 
+// A password-like value: 8 to 128 characters, no white space or quotes, not starting like a
+// template or expression.
+const PASSWORD_VALUE = String.raw`[^\s"'\x60;,<>(){}\[\]$%*#][^\s"'\x60;,<>(){}\[\]]{7,127}`;
+// A password compared with a literal (if password == "…"): the literal is the password.
+const PASSWORD_NAME = String.raw`[\w.]*(?i:password|passwd|pwd|secret)\w*`;
+const COMPARED = String.raw`\s*(?:[!=]==?|\.equals\(|\.Equals\()\s*`;
+const passwordComparison = (value: string) => ({
+  generic: true,
+  type: "regex" as const,
+  value,
+  message: "Password compared with a hardcoded value",
+  redact_group: 1,
+  keywords: ["password", "passwd", "pwd", "secret"],
+  min_entropy: PASSWORD_MIN_ENTROPY,
+  allowlist: [...PASSWORD_VALUE_ALLOWLIST, ...GENERIC_VALUE_ALLOWLIST],
+  stopwords: GENERIC_STOPWORDS,
+});
+
 export const hardcodedCredentials: BuiltinPolicy = {
   id: "hardcoded-credentials",
   name: "Hardcoded credentials",
@@ -35,10 +53,10 @@ export const hardcodedCredentials: BuiltinPolicy = {
       // readable. The identifier before the keyword is part of the match for the match allowlist.
       value:
         String.raw`[\w.-]{0,50}?` +
-        assignment(String.raw`password|passwd|pwd|secret`, String.raw`[^\s"'\x60;,<>(){}\[\]$%*#][^\s"'\x60;,<>(){}\[\]]{7,127}`),
+        assignment(String.raw`password|passwd|pwd|pw|secret`, PASSWORD_VALUE),
       message: "Hardcoded password or secret",
       redact_group: 1,
-      keywords: ["password", "passwd", "pwd", "secret"],
+      keywords: ["password", "passwd", "pwd", "pw", "secret"],
       // Passwords people pick are less random than tokens, but more than the examples documents
       // and tests use: Tr0ub4dor&3 scores 3.28, P@ssw0rd!2024 3.24; superS3cret 3.10, rapunz3l 3.0.
       min_entropy: PASSWORD_MIN_ENTROPY,
@@ -49,6 +67,14 @@ export const hardcodedCredentials: BuiltinPolicy = {
       match_allowlist: GENERIC_MATCH_ALLOWLIST,
       line_allowlist: GENERIC_LINE_ALLOWLIST,
       stopwords: GENERIC_STOPWORDS,
+    },
+    {
+      id: "password-comparison",
+      ...passwordComparison(String.raw`${PASSWORD_NAME}${COMPARED}["'\x60](${PASSWORD_VALUE})["'\x60]`),
+    },
+    {
+      id: "password-comparison-literal-first",
+      ...passwordComparison(String.raw`["'\x60](${PASSWORD_VALUE})["'\x60]${COMPARED}${PASSWORD_NAME}`),
     },
     {
       id: "curl-basic-auth",
