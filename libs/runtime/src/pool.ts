@@ -12,6 +12,9 @@ import { Piscina } from "piscina";
 /** Why a job did not finish: it ran out of time, its caller gave up, or the pool was closed. */
 export type PoolFailure = "deadline" | "cancelled" | "closed";
 
+/** How long close() waits for threads still inside a native call before leaving them to exit. */
+const CLOSE_WAIT_MS = 500;
+
 export class PoolJobError extends Error {
   constructor(
     readonly reason: PoolFailure,
@@ -73,6 +76,8 @@ export class FairPool<In, Out> {
   private readonly piscina: Piscina;
   readonly threads: number;
   private running = 0;
+  /** The jobs on a thread now. */
+  private readonly active = new Set<Job>();
   /** Queued jobs per key, and the keys with queued jobs in turn order. */
   private readonly queues = new Map<string, Job[]>();
   private readonly turns: string[] = [];
@@ -135,12 +140,25 @@ export class FairPool<In, Out> {
     });
   }
 
-  /** Fails the pending jobs and terminates the threads (a running job is abandoned). */
+  /**
+   * Fails the pending jobs and terminates the threads (a running job is abandoned). A thread inside
+   * a native RE2 call only stops when that call returns, which for a costly pattern over a large
+   * file can be seconds: shutdown waits at most CLOSE_WAIT_MS for it, and the process exits
+   * around it, so SIGTERM drains within the grace period whatever is being scanned.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     for (const queue of [...this.queues.values()]) for (const job of [...queue]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
-    await this.piscina.destroy();
+    // Running jobs fail now too, so the calls waiting on them answer instead of holding the drain.
+    for (const job of [...this.active]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([this.piscina.destroy().catch(() => undefined), waited]);
+    clearTimeout(timer);
   }
 
   private dispatch(): void {
@@ -159,6 +177,7 @@ export class FairPool<In, Out> {
 
   private start(job: Job): void {
     this.running++;
+    this.active.add(job);
     this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
     this.piscina
       .run(job.input, { signal: job.abort.signal })
@@ -168,6 +187,7 @@ export class FairPool<In, Out> {
       )
       .finally(() => {
         this.running--;
+        this.active.delete(job);
         const left = this.runningPerKey.get(job.key)! - 1;
         if (left > 0) this.runningPerKey.set(job.key, left);
         else this.runningPerKey.delete(job.key);

@@ -55,7 +55,7 @@ export const configSchema = z.object({
   /** Worker threads that render report files (PDF, OSCAL). */
   VERDICT_REPORT_WORKERS: positiveInt(1),
   /** A report still generating after this long is failed (its generation was cut short). */
-  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(600_000),
+  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(600_000),
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // MongoDB and Kafka: when unset, the embedded store (SQLite under VERDICT_DATA_DIR) and the
   // in-process bus are used.

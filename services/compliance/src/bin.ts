@@ -15,7 +15,7 @@ const schema = grpcServiceConfig(DEFAULT_GRPC_PORTS.compliance).extend({
   VERDICT_REPORT_SIGNING_KEY: z.string().min(32).optional(),
   VERDICT_REPORT_LINK_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
   VERDICT_REPORT_WORKERS: z.coerce.number().int().positive().max(64).default(1),
-  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(1_000).default(600_000),
+  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(600_000),
 });
 
 runProcess("compliance", schema, async ({ config, logger, store, bus }) => {

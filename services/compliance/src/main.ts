@@ -106,7 +106,7 @@ export async function sweepStaleReports(deps: ComplianceDeps, timeoutMs: number,
   await failStaleReports(
     deps,
     new Date(now.getTime() - timeoutMs),
-    `Generation did not finish within ${minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : `${Math.round(timeoutMs / 1000)} seconds`}; request it again`,
+    `Generation did not finish within ${minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} seconds` : `${timeoutMs} ms`}; request it again`,
   );
 }
 
