@@ -21,6 +21,5 @@ export default {
     // Distributed mode under faults (a worker killed, Kafka restarted): needs Kafka and the
     // database running (scripts/test.sh starts them).
     { ...common, displayName: "fault", rootDir: ".", testMatch: ["<rootDir>/test/fault/**/*.test.ts"] },
-    { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
   ],
 };
