@@ -98,7 +98,9 @@ export class RateLimiter {
       const res = await limiter.get(key);
       if (!res || res.consumedPoints <= 0) continue;
       const windowStart = Date.now() + res.msBeforeNext - windowSec * 1000;
-      if (countedAtMs < windowStart) continue;
+      // The window's start is derived from a rounded time-to-reset: allow a second of slack, or a
+      // point counted in the window's first millisecond would read as counted before it.
+      if (countedAtMs < windowStart - 1000) continue;
       // Refused requests count too (consumed beyond the limit): the refund is of an accepted one.
       await limiter.reward(key, Math.max(0, res.consumedPoints - limit) + 1);
     }
