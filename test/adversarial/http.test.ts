@@ -79,7 +79,7 @@ describe("policy settings and query parameters", () => {
 
   it("refuses dates that do not exist in since and until", async () => {
     for (const [name, value] of [["since", "2026-02-30"], ["until", "2025-02-29T00:00:00Z"], ["since", "2026-04-31"]] as const) {
-      expectFieldError(await api.get("/v1/evaluations", { query: { [name]: value } }), 400, name, "INVALID_FORMAT");
+      expectFieldError(await api.get("/v1/evaluations", { query: { [name]: value } }), 422, name, "INVALID_FORMAT");
     }
     expect((await api.get("/v1/evaluations", { query: { since: "2024-02-29", until: "2026-12-31T23:59:59Z" } })).status).toBe(200);
   });

@@ -18,7 +18,6 @@ export function isRealDay(value: string): boolean {
 const ISO_OR_DATE = z
   .string()
   .regex(ISO_OR_DATE_RE, { message: "must be an ISO 8601 date or date-time" })
-  .refine(isRealDay, { message: "must be an ISO 8601 date or date-time of a day that exists" })
   .meta({ description: "ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)" });
 const REPO_NAME = z
   .string()

@@ -1,8 +1,9 @@
 import type { z } from "zod";
+import { errors } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
 import { evaluationJson } from "../http/mappers.js";
-import { CreateEvaluationSchema, EvaluationListSchema, EvaluationSchema, IdParam, ListEvaluationsQuery } from "../http/schemas.js";
+import { CreateEvaluationSchema, EvaluationListSchema, EvaluationSchema, IdParam, isRealDay, ListEvaluationsQuery } from "../http/schemas.js";
 import { noContent } from "./common.js";
 
 const Params = IdParam("evaluation_id", "eval");
@@ -57,6 +58,12 @@ export const evaluationRoutes = [
     query: ListEvaluationsQuery,
     responses: { 200: { description: "A page of evaluations", schema: EvaluationListSchema } },
     handler: async ({ query, principal, clients }) => {
+      // The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and
+      // Date.parse would roll it over to March 2), so it is refused here, as a 422.
+      const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
+      if (impossible.length) {
+        throw errors.unprocessable(impossible.map((field) => ({ field, code: "INVALID_FORMAT", message: "must be an ISO 8601 date or date-time of a day that exists" })));
+      }
       const res = await clients.evaluation.listEvaluations({
         organization_id: principal!.organizationId,
         repository: query.repository,
