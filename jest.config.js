@@ -17,6 +17,7 @@ export default {
   projects: [
     { ...common, displayName: "unit", rootDir: ".", testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts"] },
     { ...common, displayName: "e2e", rootDir: ".", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
+    { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
     // Distributed mode under faults (a worker killed, Kafka restarted): needs Kafka and the
     // database running (scripts/test.sh starts them).
     { ...common, displayName: "fault", rootDir: ".", testMatch: ["<rootDir>/test/fault/**/*.test.ts"] },

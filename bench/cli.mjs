@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
-import { createBenchOrganization, evaluate, processCpuSeconds, startInstance } from "./api.mjs";
+import { createBenchOrganization, evaluate, processCpuSeconds, startInstance } from "./api-client.mjs";
 import { fmtInt, fmtMB, fmtRate, importBuilt, median, print, printTable, ratioLine, ROOT } from "./common.mjs";
 import { generateCorpus } from "./corpus.mjs";
 

@@ -3,9 +3,14 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import process from "node:process";
+import { resolve, sep } from "node:path";
 import { fileURLToPath, URL } from "node:url";
 
-export const ROOT = fileURLToPath(new URL("..", import.meta.url));
+/**
+ * The repository whose built packages are measured: VERDICT_ROOT (another worktree's build, say),
+ * else the one this script is in. Always ends with a separator.
+ */
+export const ROOT = process.env.VERDICT_ROOT ? `${resolve(process.env.VERDICT_ROOT)}${sep}` : fileURLToPath(new URL("..", import.meta.url));
 
 /** Writes a line of the report to stdout (the benchmarks' output is their report). */
 export function print(line = "") {
@@ -22,11 +27,11 @@ export async function importBuilt(relativePath) {
   return import(file);
 }
 
-/** node-re2, the same build the evaluation service uses (it is not a root dependency). */
-export const RE2 = createRequire(`${ROOT}services/evaluation/package.json`)("re2");
-
 export const { compileEngine } = await importBuilt("services/evaluation/dist/domain/engine.js");
 export const { resolveBuiltins } = await importBuilt("services/policy/dist/index.js");
+
+/** node-re2, the same build the evaluation service uses (it is not a root dependency). */
+export const RE2 = createRequire(`${ROOT}services/evaluation/package.json`)("re2");
 
 /** The full built-in library: every policy and every rule, the optional API-key rules too. */
 export const FULL_BUILTIN_SETTINGS = { "hardcoded-credentials": { detect_api_keys: true } };

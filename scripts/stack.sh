@@ -6,11 +6,13 @@
 #   bash scripts/stack.sh down     # stops what `up` started, in reverse order (idempotent)
 #   bash scripts/stack.sh status
 #
-# Logs and PID files: $VERDICT_DATA_DIR/stack/ (default ./data/stack). Honours VERDICT_HTTP_PORT
+# Logs and PID files: $VERDICT_DATA_DIR/stack/ (default ./data/stack); the local Kafka's and
+# FerretDB's data, logs and PID files: $VERDICT_DATA_DIR/infra/. Honours VERDICT_HTTP_PORT
 # (8080), VERDICT_MCP_PORT (8090: the MCP tool server, Streamable HTTP at /mcp), VERDICT_DATA_DIR, VERDICT_BOOTSTRAP_API_KEY, VERDICT_GRPC_BASE_PORT (50051: identity
 # N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4, further evaluation workers N+11…), VERDICT_EVALUATION_WORKERS
 # (1), VERDICT_KAFKA_BROKERS and VERDICT_MONGODB_URI (when set, that Kafka / database is used
-# as it is and not started), and every other VERDICT_* variable of the services.
+# as it is and not started; otherwise VERDICT_KAFKA_PORT (19092), VERDICT_KAFKA_CONTROLLER_PORT and
+# VERDICT_MONGODB_PORT (27018) place the local ones), and every other VERDICT_* variable of the services.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node-env.sh  # the Node.js scripts/install.sh provides
@@ -20,6 +22,9 @@ export VERDICT_DATA_DIR=${VERDICT_DATA_DIR:-./data}
 mkdir -p "$VERDICT_DATA_DIR"
 export VERDICT_DATA_DIR=$(cd "$VERDICT_DATA_DIR" && pwd)
 STACK=$VERDICT_DATA_DIR/stack
+# The local Kafka and FerretDB keep their data with the rest of this stack's data, so that two
+# data directories are two separate Verdicts (deploy/local's own default is deploy/local/.run).
+export VERDICT_LOCAL_RUN_DIR=$VERDICT_DATA_DIR/infra
 HTTP_PORT=${VERDICT_HTTP_PORT:-8080}
 MCP_PORT=${VERDICT_MCP_PORT:-8090}
 BASE=${VERDICT_GRPC_BASE_PORT:-50051}
@@ -38,17 +43,18 @@ alive() { [ -f "$STACK/$1.pid" ] && kill -0 "$(cat "$STACK/$1.pid")" 2>/dev/null
 infra_up() {
   # A Kafka or database given by the caller is theirs to run; otherwise start the local ones
   # (deploy/local) and remember it, so that `down` stops only what `up` started.
-  local out
+  # Their output goes to our stderr through a file (not `tee /dev/stderr`, which cannot be opened
+  # when stderr is a socket, as under a process manager or a test runner).
   if [ -z "${VERDICT_KAFKA_BROKERS:-}" ]; then
     bash deploy/local/kafka.sh status >/dev/null 2>&1 || touch "$STACK/kafka.started"
-    out=$(bash deploy/local/kafka.sh start | tee /dev/stderr)
-    VERDICT_KAFKA_BROKERS=$(sed -n 's/^VERDICT_KAFKA_BROKERS=//p' <<<"$out" | tail -1)
+    bash deploy/local/kafka.sh start | tee "$STACK/kafka.start.out" >&2
+    VERDICT_KAFKA_BROKERS=$(sed -n 's/^VERDICT_KAFKA_BROKERS=//p' "$STACK/kafka.start.out" | tail -1)
     VERDICT_KAFKA_BROKERS=${VERDICT_KAFKA_BROKERS:-127.0.0.1:${VERDICT_KAFKA_PORT:-19092}}
   fi
   if [ -z "${VERDICT_MONGODB_URI:-}" ]; then
     bash deploy/local/mongo.sh status >/dev/null 2>&1 || touch "$STACK/mongo.started"
-    out=$(bash deploy/local/mongo.sh start | tee /dev/stderr)
-    VERDICT_MONGODB_URI=$(sed -n 's/^VERDICT_MONGODB_URI=//p' <<<"$out" | tail -1)
+    bash deploy/local/mongo.sh start | tee "$STACK/mongo.start.out" >&2
+    VERDICT_MONGODB_URI=$(sed -n 's/^VERDICT_MONGODB_URI=//p' "$STACK/mongo.start.out" | tail -1)
     VERDICT_MONGODB_URI=${VERDICT_MONGODB_URI:-mongodb://127.0.0.1:${VERDICT_MONGODB_PORT:-27018}/verdict}
   fi
   export VERDICT_KAFKA_BROKERS VERDICT_MONGODB_URI
@@ -99,9 +105,15 @@ up() {
   mkdir -p "$STACK"
   infra_up
   for s in "${SERVICES[@]}"; do start_one "$s"; done
-  # The operator's key, when identity generated it on this first start (shown once).
-  grep -h -A2 "created the instance operator's API key" "$STACK/identity.log" 2>/dev/null | grep -o 'vdt_key_[A-Za-z0-9_]*' | tail -1 |
-    while read -r key; do [ -f "$STACK/key.shown" ] || { log "instance operator's API key (shown once): $key"; touch "$STACK/key.shown"; }; done
+  # The operator's key, when identity generated it on its first start (shown once). Identity
+  # prints nothing when VERDICT_BOOTSTRAP_API_KEY is set or the store already has a key: finding
+  # no key is the normal case, not a failure (set -e and pipefail would make it one).
+  local key
+  key=$( (grep -h -A2 "created the instance operator's API key" "$STACK/identity.log" 2>/dev/null || true) | grep -o 'vdt_key_[A-Za-z0-9_]*' | tail -1 || true)
+  if [ -n "$key" ] && [ ! -f "$STACK/key.shown" ]; then
+    log "instance operator's API key (shown once): $key"
+    touch "$STACK/key.shown"
+  fi
   for _ in $(seq 1 240); do
     if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health")" = 200 ]; then
       log "Verdict is healthy on http://localhost:$HTTP_PORT/v1 (MCP tool server: http://localhost:$MCP_PORT/mcp)"

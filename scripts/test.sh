@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The README's test command (and what .ci/run calls): install, lint, unit suites (the Store and
 # Bus contracts also against real FerretDB and Kafka 4.x started from deploy/local/), the
-# black-box suites against real running processes (a few of them again on MongoDB + Kafka), and
-# the schemathesis API fuzzer (one test), and the container tests on the production image
-# (scripts/test-container.sh: Docker engine, locally built bases, the image).
+# black-box suites against real running processes (a few of them again on MongoDB + Kafka), the
+# adversarial suite (attacks over real HTTP, scripts/stack.sh run for real), the schemathesis API
+# fuzzer (one test), and the container tests on the production image (scripts/test-container.sh:
+# Docker engine, locally built bases, the image).
 # Ends with one "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +45,16 @@ VERDICT_MONGODB_PORT=$(free_port) bash deploy/local/mongo.sh start | tee "$resul
 echo "==> unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)"
 JEST_LIMIT=900 jest --selectProjects unit --json --outputFile="$results/unit.json"
 unit_rc=$?
+# The detection benchmark's own logic (sample normalising, scoring maths, claims), on node's test
+# runner: the bench files are plain .mjs the jest projects do not pick up.
+echo "==> benchmark unit tests (bench/detection)"
+node --test bench/detection/ > "$results/bench.log" 2>&1
+bench_rc=$?
+node -e '
+  const log = require("fs").readFileSync(process.argv[1], "utf8");
+  const n = (w) => Number((log.match(new RegExp(`^# ${w} (\\d+)`, "m")) ?? [0, 0])[1]);
+  console.log(JSON.stringify({ numPassedTests: n("pass"), numFailedTests: n("fail") || (process.argv[2] === "0" ? 0 : 1), numRuntimeErrorTestSuites: 0 }));
+' "$results/bench.log" "$bench_rc" > "$results/bench.json"
 echo "==> black-box tests (real HTTP, real gRPC, real processes)"
 jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
 e2e_rc=$?
@@ -66,6 +77,11 @@ echo "==> fault tests (evaluation worker killed, Kafka restarted)"
 VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
   jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json"
 fault_rc=$?
+# The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
+# scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
+echo "==> adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)"
+jest --selectProjects adversarial --runInBand --json --outputFile="$results/adversarial.json"
+adversarial_rc=$?
 stop_infra
 
 echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
@@ -89,6 +105,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/fuzz.json" "$results/container.json"
+' "$results/unit.json" "$results/bench.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/fuzz.json" "$results/container.json"
 
-[ $unit_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ]

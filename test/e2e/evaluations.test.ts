@@ -14,7 +14,7 @@ const leaky = {
   base_ref: "main",
   files: [
     { path: "src/config.js", content: `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\n`, status: "modified" },
-    { path: "deploy/id_rsa", content: "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\n", status: "added" },
+    { path: "deploy/id_rsa", content: "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi7Hq2n4GQxTyDkXh1mVQFG8t\n-----END RSA PRIVATE KEY-----\n", status: "added" },
     { path: "app/settings.py", content: 'DEBUG = False\npassword = "hunter2-but-longer"\n', status: "modified" },
   ],
 };

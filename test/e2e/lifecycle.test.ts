@@ -194,14 +194,11 @@ describe("a running instance", () => {
     expect(last!.body.details).toMatchObject({ limit: 60, window: "1m" });
   });
 
-  it("exposes Prometheus metrics for HTTP and gRPC", async () => {
-    const res = await fetch(`${v.url}/metrics`);
+  it("exposes Prometheus metrics for HTTP and gRPC on the metrics port", async () => {
+    const res = await fetch(v.metricsUrl);
     const text = await res.text();
+    // the address is throttled on the API by now (previous test), yet metrics still answer
     expect(res.status).toBe(200);
-    // the address is throttled by now (previous test), yet metrics still answer
-    expect(res.headers.get("x-ratelimit-limit")).toBe("60");
-    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
-    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     expect(text).toMatch(/verdict_http_request_duration_seconds_count\{[^}]*route="\/v1\/auth\/verify"/);
     // Distributed: each service process serves its own metrics (VERDICT_METRICS_PORT).
     const identityPort = v.stack?.services.identity.ready.metrics_port;

@@ -20,6 +20,8 @@ export const MAIN = join(ROOT, "services/all-in-one/dist/main.js");
 export interface Verdict {
   url: string;
   port: number;
+  /** Where Prometheus metrics are served (VERDICT_METRICS_PORT: never the API port). */
+  metricsUrl: string;
   grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number; webhooks: number };
   bootstrapKey: string;
   dataDir: string;
@@ -75,6 +77,7 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
       VERDICT_DATA_DIR: dataDir,
       VERDICT_BOOTSTRAP_API_KEY: bootstrapKey,
       VERDICT_LOG_LEVEL: "info",
+      VERDICT_METRICS_PORT: "0",
       ...realInfraEnv(dataDir),
       ...opts.env,
     },
@@ -85,7 +88,7 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString("utf8")));
   const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
 
-  const ready = await new Promise<{ http_port: number; grpc_ports: Verdict["grpcPorts"] }>((res, rej) => {
+  const ready = await new Promise<{ http_port: number; metrics_port?: number; grpc_ports: Verdict["grpcPorts"] }>((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`Verdict did not become ready in time:\n${out}`)), 30_000);
     const check = () => {
       for (const line of out.split("\n")) {
@@ -113,6 +116,7 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
   return {
     url: `http://127.0.0.1:${ready.http_port}`,
     port: ready.http_port,
+    metricsUrl: `http://127.0.0.1:${ready.metrics_port}/metrics`,
     grpcPorts: ready.grpc_ports,
     bootstrapKey,
     dataDir,
@@ -136,6 +140,7 @@ async function startDistributed(dataDir: string, bootstrapKey: string, opts: Sta
   return {
     url: `http://127.0.0.1:${gateway.ready.http_port}`,
     port: gateway.ready.http_port!,
+    metricsUrl: `http://127.0.0.1:${gateway.ready.metrics_port}/metrics`,
     grpcPorts: { identity: identity.ready.grpc_port!, policy: policy.ready.grpc_port!, evaluation: evaluation.ready.grpc_port!, compliance: compliance.ready.grpc_port!, webhooks: webhooks.ready.grpc_port! },
     bootstrapKey,
     dataDir,

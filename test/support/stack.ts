@@ -122,7 +122,7 @@ export async function startStack(dataDir: string, env: Record<string, string>, o
   const base = stackEnv(dataDir, env);
   const addresses: Record<string, string> = {};
   const start = async (name: ServiceName, extra: Record<string, string> = {}) => {
-    const port: Record<string, string> = name === "gateway" ? { VERDICT_HTTP_PORT: base.VERDICT_HTTP_PORT ?? "0", VERDICT_HTTP_HOST: "127.0.0.1" } : { VERDICT_GRPC_PORT: "0", VERDICT_METRICS_PORT: "0" };
+    const port: Record<string, string> = name === "gateway" ? { VERDICT_HTTP_PORT: base.VERDICT_HTTP_PORT ?? "0", VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_METRICS_PORT: "0" } : { VERDICT_GRPC_PORT: "0", VERDICT_METRICS_PORT: "0" };
     const p = await startService(name, { ...base, ...addresses, ...port, ...only[name], ...extra });
     all.push(p);
     return p;

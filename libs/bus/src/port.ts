@@ -49,6 +49,8 @@ export const TOPICS = {
   policyBypassed: "verdict.policy.bypassed",
   policyChanged: "verdict.policy.changed",
   reportRequested: "verdict.report.requested",
+  /** A report ended failed: gateways give the organization its report quota back. */
+  reportFailed: "verdict.report.failed",
   keyRevoked: "verdict.identity.key_revoked",
   /** A webhook endpoint was disabled (410 Gone, or failing past its whole retry schedule). */
   webhookDisabled: "verdict.webhooks.endpoint_disabled",

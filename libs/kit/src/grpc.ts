@@ -38,17 +38,29 @@ interface MethodDef {
   responseSerialize: (v: never) => Buffer;
 }
 
+/** What a handler knows about its call besides the request. */
+export interface CallContext {
+  /** Aborted when the caller cancels the call or its deadline passes: stop working for it. */
+  signal: AbortSignal;
+}
+
 /** A service implemented as plain async functions, typed from a ts-proto service definition. */
 export type AsyncService<D> = {
   [K in keyof D]: D[K] extends { requestDeserialize: (b: Buffer) => infer Req; responseSerialize: (v: infer Res) => Buffer }
-    ? (req: Req) => Promise<Res>
+    ? (req: Req, call: CallContext) => Promise<Res>
     : never;
 };
+
+export interface ClientCallOptions {
+  timeoutMs?: number;
+  /** Aborting it cancels the call (the server's handler sees its signal aborted). */
+  signal?: AbortSignal;
+}
 
 /** The promise-based client of a service, typed from the same definition. */
 export type AsyncClient<D> = {
   [K in keyof D]: D[K] extends { requestSerialize: (v: infer Req) => Buffer; responseDeserialize: (b: Buffer) => infer Res }
-    ? (req: Req, options?: { timeoutMs?: number }) => Promise<Res>
+    ? (req: Req, options?: ClientCallOptions) => Promise<Res>
     : never;
 };
 
@@ -74,9 +86,11 @@ export interface ServiceRegistration<D> {
 
 function wrap<D>(reg: ServiceRegistration<D>, logger: Logger): UntypedServiceImplementation {
   const out: UntypedServiceImplementation = {};
-  for (const [method, fn] of Object.entries(reg.implementation as Record<string, (req: unknown) => Promise<unknown>>)) {
+  for (const [method, fn] of Object.entries(reg.implementation as Record<string, (req: unknown, call: CallContext) => Promise<unknown>>)) {
     out[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const started = process.hrtime.bigint();
+      const cancelled = new AbortController();
+      call.once("cancelled", () => cancelled.abort());
       const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
       const span = tracer().startSpan(`${reg.name}/${method}`, { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc", "rpc.service": reg.name, "rpc.method": method } }, parent);
       const finish = (code: number) => {
@@ -85,7 +99,7 @@ function wrap<D>(reg: ServiceRegistration<D>, logger: Logger): UntypedServiceImp
         span.end();
       };
       context
-        .with(otelTrace.setSpan(parent, span), () => fn(call.request))
+        .with(otelTrace.setSpan(parent, span), () => fn(call.request, { signal: cancelled.signal }))
         .then((res) => {
           finish(GrpcStatus.OK);
           callback(null, res);
@@ -172,7 +186,7 @@ export function createClient<D extends Record<string, MethodDef>>(
     close: () => client.close(),
   };
   for (const method of Object.keys(definition)) {
-    out[method] = (req: unknown, options?: { timeoutMs?: number }) => {
+    out[method] = (req: unknown, options?: ClientCallOptions) => {
       const timeoutMs = options?.timeoutMs ?? defaults.timeoutMs ?? 10_000;
       const metadata = new Metadata();
       const span = tracer().startSpan(`${serviceName}/${method}`, { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc", "rpc.service": serviceName, "rpc.method": method } });
@@ -181,14 +195,20 @@ export function createClient<D extends Record<string, MethodDef>>(
       const callOptions: Partial<CallOptions> = { deadline: Date.now() + timeoutMs };
       const started = process.hrtime.bigint();
       return new Promise((resolve, reject) => {
-        (client[method] as Function).call(client, req, metadata, callOptions, (err: ServiceError | null, res: unknown) => {
+        const call = (client[method] as Function).call(client, req, metadata, callOptions, (err: ServiceError | null, res: unknown) => {
+          options?.signal?.removeEventListener("abort", cancel);
           const code = err ? err.code : GrpcStatus.OK;
           grpcClientDuration.observe({ service: serviceName, method, code: grpcCodeName(code) }, Number(process.hrtime.bigint() - started) / 1e9);
           span.setAttribute("rpc.grpc.status_code", code);
           span.end();
           if (err) reject(fromGrpcError(err));
           else resolve(res);
-        });
+        }) as { cancel(): void };
+        function cancel() {
+          call.cancel();
+        }
+        if (options?.signal?.aborted) call.cancel();
+        else options?.signal?.addEventListener("abort", cancel, { once: true });
       });
     };
   }

@@ -10,7 +10,7 @@ export function persistedSecret(configured: string | undefined, dataDir: string,
   if (configured) return configured;
   const file = join(dataDir, fileName);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const secret = generate();
   writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: "wx" });
   return secret;

@@ -1,1 +1,2 @@
 export * from "./process.js";
+export * from "./pool.js";

@@ -79,21 +79,44 @@ export const grpcServiceConfig = (defaultPort: number) =>
     VERDICT_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   });
 
+/** Scrapes allowed per client address and minute on a metrics port (Prometheus takes 4). */
+export const METRICS_REQUESTS_PER_MINUTE = 60;
+
 /**
- * A service's Prometheus endpoint (the gateway serves its own at /metrics on the API port). It
- * listens on the gRPC host: keep it inside the monitoring network.
+ * A Prometheus endpoint on a port of its own, never the API's: a service's on the gRPC host, the
+ * gateway's on VERDICT_METRICS_HOST. Keep it inside the monitoring network. Each client address
+ * may scrape METRICS_REQUESTS_PER_MINUTE times a minute (429 with Retry-After beyond), so
+ * nobody who reaches it can make the process render its metrics in a loop.
  */
-export async function startMetricsServer(host: string, port: number): Promise<{ port: number; stop(): Promise<void> }> {
+export async function startMetricsServer(
+  host: string,
+  port: number,
+  metrics: () => Promise<string> = () => registry.metrics(),
+): Promise<{ port: number; stop(): Promise<void> }> {
+  const windows = new Map<string, { count: number; resetAt: number }>();
   const server = createServer((req, res) => {
+    const now = Date.now();
+    const address = req.socket.remoteAddress ?? "";
+    let window = windows.get(address);
+    if (!window || window.resetAt <= now) {
+      if (windows.size > 10_000) windows.clear();
+      window = { count: 0, resetAt: now + 60_000 };
+      windows.set(address, window);
+    }
+    if (++window.count > METRICS_REQUESTS_PER_MINUTE) {
+      res.writeHead(429, { "retry-after": String(Math.ceil((window.resetAt - now) / 1000)), "content-type": "text/plain" }).end("too many requests\n");
+      return;
+    }
     if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/metrics") {
       res.writeHead(404).end();
       return;
     }
-    registry
-      .metrics()
-      .then((text) => res.writeHead(200, { "content-type": registry.contentType }).end(text))
+    metrics()
+      .then((text) => res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" }).end(text))
       .catch(() => res.writeHead(500).end());
   });
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 5_000;
   await new Promise<void>((ok, fail) => {
     server.once("error", fail);
     server.listen(port, host, () => ok());
@@ -234,7 +257,8 @@ export function runProcess<S extends typeof processConfig>(
     }
     const running = started;
     const metricsPort = (config as { VERDICT_METRICS_PORT?: number }).VERDICT_METRICS_PORT;
-    const metrics = metricsPort === undefined ? null : await startMetricsServer((config as { VERDICT_GRPC_HOST?: string }).VERDICT_GRPC_HOST ?? "0.0.0.0", metricsPort);
+    const host = config as { VERDICT_METRICS_HOST?: string; VERDICT_GRPC_HOST?: string };
+    const metrics = metricsPort === undefined ? null : await startMetricsServer(host.VERDICT_METRICS_HOST ?? host.VERDICT_GRPC_HOST ?? "127.0.0.1", metricsPort);
     logger.info({ pid: process.pid, ...running.ready, ...(metrics ? { metrics_port: metrics.port } : {}) }, `${name} ready`);
     let stopping = false;
     const shutdown = (signal: string) => {

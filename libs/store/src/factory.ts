@@ -11,11 +11,13 @@ export interface StoreConfig {
   mongodbDatabase?: string | undefined;
   /** The embedded store's SQLite file. */
   sqliteFile: string;
+  /** The embedded store's file is this process's alone (the all-in-one process). */
+  sqliteExclusive?: boolean;
 }
 
 export async function createStore(config: StoreConfig): Promise<Store> {
   if (config.mongodbUri) {
     return new MongoStore({ uri: config.mongodbUri, ...(config.mongodbDatabase ? { database: config.mongodbDatabase } : {}) }).connect();
   }
-  return new SqliteStore(config.sqliteFile);
+  return new SqliteStore(config.sqliteFile, { exclusive: config.sqliteExclusive ?? false });
 }

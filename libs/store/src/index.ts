@@ -1,4 +1,4 @@
 export * from "./port.js";
-export { SqliteStore } from "./sqlite.js";
+export { SqliteStore, StoreLockedError, type SqliteStoreOptions } from "./sqlite.js";
 export { MongoStore, type MongoStoreOptions } from "./mongo.js";
 export { createStore, type StoreConfig } from "./factory.js";

@@ -46,7 +46,7 @@ const mongoField = (field: string): string => {
 
 /**
  * The port's filter subset, in Mongo's query language. Mongo already treats `null` as "null or
- * missing" in equality, `$ne` and `$in`, as the embedded adapter does. `$exists` is mapped to
+ * missing" in equality, `$ne`, `$in` and `$nin`, as the embedded adapter does. `$exists` is mapped to
  * `$ne: null` / `$eq: null` so a field holding null counts as absent, as it does in SQLite's
  * json_extract.
  */
@@ -71,6 +71,9 @@ export function toMongoFilter(filter: Filter): Document {
           break;
         case "$in":
           ops.$in = [...(v as Scalar[])];
+          break;
+        case "$nin":
+          ops.$nin = [...(v as Scalar[])];
           break;
         case "$exists":
           ops.$exists = Boolean(v);

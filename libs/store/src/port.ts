@@ -1,5 +1,5 @@
 // The Store port: a small document-store API, deliberately a subset of MongoDB's (filters with
-// $eq/$ne/$gt/$gte/$lt/$lte/$in/$exists, sort, limit, single-document atomic updates), so the
+// $eq/$ne/$gt/$gte/$lt/$lte/$in/$nin/$exists, sort, limit, single-document atomic updates), so the
 // embedded SQLite adapter and the MongoDB adapter behave the same. No multi-document
 // transactions: whatever must change together lives in one document.
 
@@ -13,6 +13,8 @@ export interface Operators {
   $lt?: string | number;
   $lte?: string | number;
   $in?: Scalar[];
+  /** Not any of these (a missing or null field matches unless null is listed). */
+  $nin?: Scalar[];
   $exists?: boolean;
 }
 

@@ -2,7 +2,7 @@
 // documents, json_extract expression indexes for the query shapes. better-sqlite3 is
 // synchronous, so each operation (including read-modify-write updates) is atomic in-process.
 import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import {
   DuplicateKeyError,
@@ -77,6 +77,14 @@ function compileFilter(filter: Filter): { where: string; params: SqlValue[] } {
           parts.push(withNull ? `(${inList} OR ${col} IS NULL)` : inList);
           break;
         }
+        case "$nin": {
+          const list = (v as Scalar[]).filter((x) => x !== null);
+          const withNull = list.length < (v as Scalar[]).length;
+          const notIn = list.length ? `${col} NOT IN (${list.map(() => "?").join(",")})` : "1";
+          params.push(...list.map(sqlValue));
+          parts.push(withNull ? `(${col} IS NOT NULL AND ${notIn})` : `(${col} IS NULL OR ${notIn})`);
+          break;
+        }
         case "$exists":
           parts.push(v ? `${col} IS NOT NULL` : `${col} IS NULL`);
           break;
@@ -107,7 +115,12 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
   private readonly statements = new Map<string, Database.Statement>();
 
-  constructor(private readonly db: Database.Database, private readonly name: string) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly name: string,
+    /** Called after a delete removed documents: their bytes must leave the WAL soon. */
+    private readonly deleted: () => void = () => {},
+  ) {
     assertCollectionName(name);
     this.table = `c_${name}`;
     db.exec(`CREATE TABLE IF NOT EXISTS ${this.table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL) WITHOUT ROWID`);
@@ -198,12 +211,15 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   async deleteOne(filter: Filter): Promise<boolean> {
     const { where, params } = compileFilter(filter);
     const res = this.prepare(`DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`).run(...params);
+    if (res.changes > 0) this.deleted();
     return res.changes > 0;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     const { where, params } = compileFilter(filter);
-    return this.prepare(`DELETE FROM ${this.table} WHERE ${where}`).run(...params).changes;
+    const changes = this.prepare(`DELETE FROM ${this.table} WHERE ${where}`).run(...params).changes;
+    if (changes > 0) this.deleted();
+    return changes;
   }
 
   private mapError(err: unknown): unknown {
@@ -215,26 +231,97 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 }
 
+/** Another process holds the store's file (SqliteStore with `exclusive`). */
+export class StoreLockedError extends Error {
+  override name = "StoreLockedError";
+  constructor(readonly file: string) {
+    super(`${file} is in use by another process`);
+  }
+}
+
+export interface SqliteStoreOptions {
+  /**
+   * Hold an exclusive lock on the file for the store's lifetime, so a second process opening it
+   * fails at once with StoreLockedError (the all-in-one process owns its data directory; the
+   * lock is the operating system's, released even when the process is killed).
+   */
+  exclusive?: boolean;
+  /** How soon after a delete the WAL is checkpointed and truncated (ms). */
+  checkpointDelayMs?: number;
+}
+
+/** Owner-only: the store holds organizations' data, key hashes and queued file contents. */
+const FILE_MODE = 0o600;
+const DIR_MODE = 0o700;
+
 export class SqliteStore implements Store {
   private readonly db: Database.Database;
   private readonly collections = new Map<string, SqliteCollection<Doc>>();
+  private checkpointTimer: NodeJS.Timeout | undefined;
+  private readonly checkpointDelayMs: number;
 
   /** `file` is a path, or ":memory:" for a throw-away store. */
-  constructor(file: string) {
-    if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  constructor(private readonly file: string, options: SqliteStoreOptions = {}) {
+    this.checkpointDelayMs = options.checkpointDelayMs ?? 100;
+    if (file !== ":memory:") {
+      const dir = dirname(file);
+      mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+      // An existing directory is tightened too, unless it is a shared one (sticky, like /tmp)
+      // or someone else's.
+      const st = statSync(dir);
+      if (!(st.mode & 0o1000) && st.uid === process.getuid?.()) chmodSync(dir, DIR_MODE);
+      // SQLite creates its -wal and -shm files with the database file's mode: create it 0600.
+      closeSync(openSync(file, "a", FILE_MODE));
+      for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, FILE_MODE);
+    }
     this.db = new Database(file);
-    this.db.pragma("journal_mode = WAL");
+    try {
+      if (options.exclusive) {
+        // Taken before anything else touches the file, without waiting: a busy file means
+        // another process owns it.
+        this.db.pragma("busy_timeout = 0");
+        this.db.pragma("locking_mode = EXCLUSIVE");
+      }
+      this.db.pragma("journal_mode = WAL");
+      if (options.exclusive) this.db.exec("BEGIN EXCLUSIVE; COMMIT");
+    } catch (err) {
+      this.db.close();
+      if ((err as { code?: string }).code?.startsWith("SQLITE_BUSY")) throw new StoreLockedError(file);
+      throw err;
+    }
     this.db.pragma("synchronous = NORMAL");
     this.db.pragma("busy_timeout = 5000");
+    // Deleted documents (queued file contents among them) are overwritten with zeros in the
+    // database file rather than left in free pages.
+    this.db.pragma("secure_delete = ON");
   }
 
   collection<T extends Doc>(name: string): Collection<T> {
     let c = this.collections.get(name);
     if (!c) {
-      c = new SqliteCollection<Doc>(this.db, name);
+      c = new SqliteCollection<Doc>(this.db, name, () => this.scheduleCheckpoint());
       this.collections.set(name, c);
     }
     return c as unknown as Collection<T>;
+  }
+
+  /**
+   * Deleted documents stay readable in the WAL until it is checkpointed: shortly after deletes
+   * (coalesced), the WAL is copied into the database file (where secure_delete zeroed them)
+   * and truncated to nothing.
+   */
+  private scheduleCheckpoint(): void {
+    if (this.checkpointTimer || this.file === ":memory:") return;
+    this.checkpointTimer = setTimeout(() => {
+      this.checkpointTimer = undefined;
+      void this.checkpoint();
+    }, this.checkpointDelayMs);
+    this.checkpointTimer.unref();
+  }
+
+  /** Copies the WAL into the database file and truncates it. */
+  async checkpoint(): Promise<void> {
+    if (this.db.open) this.db.pragma("wal_checkpoint(TRUNCATE)");
   }
 
   async ping(): Promise<void> {
@@ -242,6 +329,10 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    clearTimeout(this.checkpointTimer);
+    this.checkpointTimer = undefined;
+    if (!this.db.open) return;
+    await this.checkpoint();
+    this.db.close();
   }
 }

@@ -61,6 +61,8 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       expect(await ids({ n: { $lte: 1 } })).toEqual([1]);
       expect(await ids({ n: { $in: [1, 5, 9] } })).toEqual([1, 5]);
       expect(await ids({ n: { $in: [] } })).toEqual([]);
+      expect(await ids({ n: { $nin: [1, 5, 9] } })).toEqual([2, 3, 4]);
+      expect(await ids({ n: { $nin: [] } })).toEqual([1, 2, 3, 4, 5]);
       expect(await ids({ flag: true })).toEqual([4, 5]);
       expect(await ids({ flag: false })).toEqual([1, 2, 3]);
       expect(await ids({ tag: null })).toEqual([3]);
@@ -127,6 +129,8 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       expect(await ns({ tag: { $exists: false } })).toEqual([3]);
       expect(await ns({ nested: null })).toEqual([1, 2, 3, 4, 5]);
       expect(await ns({ tag: { $in: [null, "t1"] } })).toEqual([1, 3]);
+      expect(await ns({ tag: { $nin: ["t1"] } })).toEqual([2, 3, 4, 5]);
+      expect(await ns({ tag: { $nin: [null, "t1"] } })).toEqual([2, 4, 5]);
       expect(await ns({ "nested.a": { $exists: false }, n: { $gte: 4 } })).toEqual([4, 5]);
     });
 

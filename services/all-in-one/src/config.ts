@@ -2,8 +2,10 @@
 import { resolve } from "node:path";
 import { z } from "zod";
 import { boolVar, loadConfig, portVar } from "@verdict/kit";
+import { gatewayHttpConfig } from "@verdict/gateway";
 import { parseKey } from "@verdict/identity";
 import { webhookConfig } from "@verdict/webhooks";
+import { policyBudgetConfig } from "@verdict/policy";
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An optional string variable; empty counts as unset. */
@@ -12,6 +14,8 @@ const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 
 export const configSchema = z.object({
   ...webhookConfig.shape,
+  ...policyBudgetConfig.shape,
+  ...gatewayHttpConfig.shape,
   VERDICT_HTTP_PORT: portVar(8080),
   VERDICT_HTTP_HOST: z.string().min(1).default("0.0.0.0"),
   VERDICT_DATA_DIR: z.string().min(1).default("./data"),
@@ -26,7 +30,6 @@ export const configSchema = z.object({
   VERDICT_GRPC_BASE_PORT: portVar(0),
   VERDICT_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024),
   VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
-  VERDICT_TRUST_PROXY: boolVar(false),
   VERDICT_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
   VERDICT_RATE_LIMIT_PER_HOUR: positiveInt(20_000),
   VERDICT_RATE_LIMIT_PER_DAY: positiveInt(240_000),
@@ -34,12 +37,25 @@ export const configSchema = z.object({
   /** Evaluations of at least this many files, or bytes of content, run asynchronously. */
   VERDICT_ASYNC_MIN_FILES: positiveInt(200),
   VERDICT_ASYNC_MIN_BYTES: positiveInt(4 * 1024 * 1024),
+  /** Worker threads that scan files (and compile patterns); unset: one per core but one. */
+  VERDICT_SCAN_WORKERS: z.coerce.number().int().positive().max(256).optional(),
+  VERDICT_SCAN_THREADS_PER_ORG: z.coerce.number().int().positive().max(256).optional(),
+  /** A synchronous evaluation fails with EVALUATION_TIMEOUT after this long. */
+  VERDICT_SCAN_TIMEOUT_MS: positiveInt(30_000),
+  /** A queued evaluation fails (status failed) when its scan runs longer than this. */
+  VERDICT_ASYNC_SCAN_TIMEOUT_MS: positiveInt(300_000),
+  /** Synchronous evaluations of one organization running or waiting at once; more answer 429. */
+  VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: positiveInt(8),
   /** Public base URL of the API, e.g. https://verdict.example.com (links in reports); unset: the request's host. */
   VERDICT_PUBLIC_URL: z.url().optional(),
   /** HMAC key of report download links; unset: generated once and kept in the data dir. */
   VERDICT_REPORT_SIGNING_KEY: z.string().min(32).optional(),
   /** How long a report download link stays valid. */
   VERDICT_REPORT_LINK_TTL_SECONDS: positiveInt(3600),
+  /** Worker threads that render report files (PDF, OSCAL). */
+  VERDICT_REPORT_WORKERS: positiveInt(1),
+  /** A report still generating after this long is failed (its generation was cut short). */
+  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(600_000),
   VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   // MongoDB and Kafka: when unset, the embedded store (SQLite under VERDICT_DATA_DIR) and the
   // in-process bus are used.

@@ -5,19 +5,21 @@
 // in reverse order.
 import { join } from "node:path";
 import { createBus } from "@verdict/bus";
-import { createLogger, persistedSecret, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
+import { ConfigError, createLogger, persistedSecret, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
 import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
-import { startPolicyService } from "@verdict/policy";
-import { createStore } from "@verdict/store";
+import { policyBudgets, startPolicyService } from "@verdict/policy";
+import { createStore, StoreLockedError } from "@verdict/store";
 import { resolveMasterKey, startWebhookService } from "@verdict/webhooks";
 
 import type { Config } from "./config.js";
 
 export interface RunningVerdict {
   httpPort: number;
+  /** The Prometheus metrics port (VERDICT_METRICS_PORT), when set. */
+  metricsPort?: number;
   grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number; webhooks: number };
   generatedBootstrapKey?: string;
   stop(): Promise<void>;
@@ -42,6 +44,14 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     mongodbUri: config.VERDICT_MONGODB_URI,
     mongodbDatabase: config.VERDICT_MONGODB_DATABASE,
     sqliteFile: join(config.dataDir, "verdict.db"),
+    // Two all-in-one processes on one data directory would each run the workers and the
+    // in-process bus over the same data: the second one refuses to start.
+    sqliteExclusive: true,
+  }).catch((err: unknown) => {
+    if (err instanceof StoreLockedError) {
+      throw new ConfigError(`VERDICT_DATA_DIR ${config.dataDir} is in use by another Verdict process; stop it or choose another data directory`);
+    }
+    throw err;
   });
   const sasl = config.VERDICT_KAFKA_SASL_MECHANISM
     ? { mechanism: config.VERDICT_KAFKA_SASL_MECHANISM, username: config.VERDICT_KAFKA_SASL_USERNAME!, password: config.VERDICT_KAFKA_SASL_PASSWORD! }
@@ -75,7 +85,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
   };
 
   try {
-    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1), clock });
+    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port(1), clock, budgets: policyBudgets(config) });
     stops.push(() => policy.stop());
     const policyAddress = `${host}:${policy.grpc.port}`;
     const identity = await startIdentityService({
@@ -97,10 +107,20 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       port: port(2),
       policyAddress,
       identityAddress: `${host}:${identity.grpc.port}`,
-      limits: { asyncMinFiles: config.VERDICT_ASYNC_MIN_FILES, asyncMinBytes: config.VERDICT_ASYNC_MIN_BYTES },
+      limits: {
+        asyncMinFiles: config.VERDICT_ASYNC_MIN_FILES,
+        asyncMinBytes: config.VERDICT_ASYNC_MIN_BYTES,
+        syncTimeoutMs: config.VERDICT_SCAN_TIMEOUT_MS,
+        asyncTimeoutMs: config.VERDICT_ASYNC_SCAN_TIMEOUT_MS,
+        maxInFlightPerOrganization: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+      },
+      scanWorkers: config.VERDICT_SCAN_WORKERS,
+      scanThreadsPerOrganization: config.VERDICT_SCAN_THREADS_PER_ORG,
       clock,
     });
-    stops.push(() => evaluation.stop());
+    // By the time it stops, the gateway has drained (VERDICT_SHUTDOWN_GRACE_MS) and cancelled
+    // what it could not finish: scans still running are abandoned at once.
+    stops.push(() => evaluation.stop(1_000));
     let httpPort = config.VERDICT_HTTP_PORT;
     const publicUrl = config.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
     const compliance = await startComplianceService({
@@ -113,7 +133,9 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       identityAddress: `${host}:${identity.grpc.port}`,
       signingKey: reportSigningKey(config),
       linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
+      reportTimeoutMs: config.VERDICT_REPORT_TIMEOUT_MS,
       apiBaseUrl: () => `${publicUrl ?? `http://localhost:${httpPort}`}/v1`,
+      reportWorkers: config.VERDICT_REPORT_WORKERS,
       clock,
     });
     stops.push(() => compliance.stop());
@@ -126,6 +148,9 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.dataDir, logger),
       ...(config.VERDICT_WEBHOOK_RETRY_SCHEDULE ? { retrySchedule: config.VERDICT_WEBHOOK_RETRY_SCHEDULE } : {}),
       timeoutMs: config.VERDICT_WEBHOOK_TIMEOUT_MS,
+      concurrency: config.VERDICT_WEBHOOK_CONCURRENCY,
+      orgConcurrency: config.VERDICT_WEBHOOK_ORG_CONCURRENCY,
+      maxPerOrg: config.VERDICT_WEBHOOK_MAX_PER_ORG,
       allowHttp: config.VERDICT_WEBHOOK_ALLOW_HTTP,
       allowPrivate: config.VERDICT_WEBHOOK_ALLOW_PRIVATE,
       ...(config.VERDICT_WEBHOOK_ALLOWED_HOSTS ? { allowedHosts: config.VERDICT_WEBHOOK_ALLOWED_HOSTS } : {}),
@@ -158,8 +183,12 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         per_day: config.VERDICT_RATE_LIMIT_PER_DAY,
       },
       bodyLimitBytes: config.VERDICT_MAX_BODY_BYTES,
+      maxEvaluationsInFlightPerOrg: config.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
       authCacheTtlMs: config.VERDICT_AUTH_CACHE_TTL_MS,
       trustProxy: config.VERDICT_TRUST_PROXY,
+      requestTimeoutMs: config.VERDICT_REQUEST_TIMEOUT_MS,
+      headersTimeoutMs: config.VERDICT_HEADERS_TIMEOUT_MS,
+      ...(config.VERDICT_METRICS_PORT !== undefined ? { metrics: { host: config.VERDICT_METRICS_HOST, port: config.VERDICT_METRICS_PORT } } : {}),
       shutdownGraceMs: config.VERDICT_SHUTDOWN_GRACE_MS,
     });
     // The gateway stops first so that in-flight requests can still reach the services.
@@ -167,6 +196,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     httpPort = gateway.port;
     return {
       httpPort: gateway.port,
+      ...(gateway.metricsPort !== undefined ? { metricsPort: gateway.metricsPort } : {}),
       grpcPorts: {
         identity: identity.grpc.port,
         policy: policy.grpc.port,

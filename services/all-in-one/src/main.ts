@@ -35,7 +35,10 @@ async function main(): Promise<void> {
     );
   }
   // After the key: whoever waits for the ready line has the key on screen by then.
-  logger.info({ http_port: running.httpPort, grpc_ports: running.grpcPorts, data_dir: config.dataDir }, "Verdict is ready");
+  logger.info(
+    { http_port: running.httpPort, grpc_ports: running.grpcPorts, ...(running.metricsPort !== undefined ? { metrics_port: running.metricsPort } : {}), data_dir: config.dataDir },
+    "Verdict is ready",
+  );
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

@@ -14,6 +14,8 @@ const schema = grpcServiceConfig(DEFAULT_GRPC_PORTS.compliance).extend({
   /** HMAC key of download links; every compliance replica needs the same. Unset: kept in the data dir. */
   VERDICT_REPORT_SIGNING_KEY: z.string().min(32).optional(),
   VERDICT_REPORT_LINK_TTL_SECONDS: z.coerce.number().int().positive().default(3600),
+  VERDICT_REPORT_WORKERS: z.coerce.number().int().positive().max(64).default(1),
+  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(600_000),
 });
 
 runProcess("compliance", schema, async ({ config, logger, store, bus }) => {
@@ -29,7 +31,9 @@ runProcess("compliance", schema, async ({ config, logger, store, bus }) => {
     identityAddress: config.VERDICT_IDENTITY_ADDRESS,
     signingKey: persistedSecret(config.VERDICT_REPORT_SIGNING_KEY, config.VERDICT_DATA_DIR, "report-signing.key"),
     linkTtlSeconds: config.VERDICT_REPORT_LINK_TTL_SECONDS,
+    reportTimeoutMs: config.VERDICT_REPORT_TIMEOUT_MS,
     apiBaseUrl: () => `${publicUrl}/v1`,
+    reportWorkers: config.VERDICT_REPORT_WORKERS,
   });
   return { ready: { grpc_port: service.grpc.port }, stop: () => service.stop() };
 });

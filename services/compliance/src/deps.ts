@@ -2,7 +2,9 @@ import type { Bus } from "@verdict/bus";
 import type { Clock, Logger } from "@verdict/kit";
 import type { Catalog } from "./domain/catalogs/types.js";
 import type { PolicyInfo } from "./domain/evidence.js";
+import type { FairPool } from "@verdict/runtime";
 import type { ComplianceRepo } from "./repo.js";
+import type { RenderJob } from "./renderWorker.js";
 
 /** What the compliance service needs from the policy service. */
 export interface PolicySource {
@@ -33,4 +35,10 @@ export interface ComplianceDeps {
   policies: PolicySource;
   organizations: OrganizationSource;
   links: ReportLinks;
+  reports: {
+    /** Worker threads that assemble and render report files, shared fairly between organizations. */
+    renderer: Pick<FairPool<RenderJob, Uint8Array>, "run">;
+    /** A report still rendering after this long fails with a reason. */
+    timeoutMs: number;
+  };
 }

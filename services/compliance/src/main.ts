@@ -1,15 +1,17 @@
 // Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
 // projection from evaluation events and generates requested reports.
-import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
+import { deadLetterTopic, InProcessBus, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
 import { AppError, createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import { FairPool, workerFile } from "@verdict/runtime";
 import type { Store } from "@verdict/store";
 import { CATALOGS } from "./domain/catalogs/index.js";
 import type { Catalog } from "./domain/catalogs/types.js";
 import type { ComplianceDeps, OrganizationSource, PolicySource } from "./deps.js";
 import { complianceHandlers } from "./grpc.js";
+import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
-import { failReport, generateReport } from "./usecases/generateReport.js";
+import { failReport, failStaleReports, generateReport } from "./usecases/generateReport.js";
 import { projectBypass, projectEvaluation, projectViolation, type EvaluationCompletedData, type PolicyBypassedData, type PolicyViolationData } from "./usecases/project.js";
 import type { ReportRequestedData } from "./usecases/reports.js";
 
@@ -29,6 +31,10 @@ export interface ComplianceServiceOptions {
   apiBaseUrl: () => string;
   catalogs?: readonly Catalog[];
   clock?: Clock;
+  /** Report worker threads (default 1). */
+  reportWorkers?: number;
+  /** A report still generating after this long is failed (default ten minutes); its rendering stops then too. */
+  reportTimeoutMs?: number;
 }
 
 export interface ComplianceService {
@@ -82,11 +88,34 @@ export async function subscribeCompliance(deps: ComplianceDeps): Promise<Subscri
   ];
 }
 
+export const DEFAULT_REPORT_TIMEOUT_MS = 600_000;
+
+/**
+ * Reports whose generation was cut short would stay "generating" forever. With the in-process
+ * bus, a report left generating by an earlier process can never finish (its request event died
+ * with that process): at start-up every one fails. Otherwise (Kafka redelivers the request to
+ * another consumer) only those older than the timeout do.
+ */
+export async function sweepStaleReports(deps: ComplianceDeps, timeoutMs: number, interruptedOnStart: boolean): Promise<void> {
+  const now = deps.clock.now();
+  if (interruptedOnStart) {
+    const n = await failStaleReports(deps, now, "Generation was interrupted: Verdict stopped before the report was finished; request it again");
+    if (n) deps.logger.warn({ reports: n }, "failed the reports an earlier process left generating");
+  }
+  const minutes = Math.round(timeoutMs / 60_000);
+  await failStaleReports(
+    deps,
+    new Date(now.getTime() - timeoutMs),
+    `Generation did not finish within ${minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} seconds` : `${timeoutMs} ms`}; request it again`,
+  );
+}
+
 export async function startComplianceService(opts: ComplianceServiceOptions): Promise<ComplianceService> {
   const repo = new ComplianceRepo(opts.store);
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
+  const renderer = new FairPool<RenderJob, Uint8Array>({ filename: workerFile(import.meta.url, "./renderWorker.js"), threads: opts.reportWorkers ?? 1 });
   const deps: ComplianceDeps = {
     repo,
     bus: opts.bus,
@@ -96,12 +125,20 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     policies: policySource(policy),
     organizations: organizationSource(identity),
     links: { signingKey: opts.signingKey, ttlSeconds: opts.linkTtlSeconds, apiBaseUrl: opts.apiBaseUrl },
+    reports: { renderer, timeoutMs: opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS },
   };
   const subscriptions: Subscription[] = [];
+  let sweeper: NodeJS.Timeout | undefined;
   const unsubscribe = async () => {
+    clearInterval(sweeper);
     for (const s of subscriptions) await s.unsubscribe();
   };
   try {
+    await sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, opts.bus instanceof InProcessBus);
+    sweeper = setInterval(() => {
+      sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, false).catch((err) => deps.logger.error({ err }, "could not fail stale reports; retrying"));
+    }, Math.min(60_000, Math.max(1_000, Math.floor((opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS) / 2))));
+    sweeper.unref();
     subscriptions.push(...(await subscribeCompliance(deps)));
     const grpc = await startGrpcServer({
       host: opts.host,
@@ -116,12 +153,14 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
       async stop() {
         await unsubscribe();
         await grpc.stop();
+        await renderer.close();
         policy.close();
         identity.close();
       },
     };
   } catch (err) {
     await unsubscribe();
+    await renderer.close();
     policy.close();
     identity.close();
     throw err;

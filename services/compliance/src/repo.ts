@@ -86,7 +86,10 @@ export class ComplianceRepo {
   }
 
   async init(): Promise<void> {
-    await this.reports.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
+    await this.reports.ensureIndexes([
+      { name: "org_id", fields: { organization_id: 1, id: 1 } },
+      { name: "status_created", fields: { status: 1, created_at: 1 } },
+    ]);
     await this.chunks.ensureIndexes([{ name: "report_index", fields: { report_id: 1, index: 1 }, unique: true }]);
     await this.evaluations.ensureIndexes([{ name: "org_completed", fields: { organization_id: 1, completed_at: 1, id: 1 } }]);
     await this.violations.ensureIndexes([{ name: "org_evaluation", fields: { organization_id: 1, evaluation_id: 1, id: 1 } }]);

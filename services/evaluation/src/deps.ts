@@ -2,7 +2,10 @@ import type { Bus } from "@verdict/bus";
 import type { AsyncClient, Clock, Logger } from "@verdict/kit";
 import type { Outbox } from "@verdict/outbox";
 import type { policyV1 } from "@verdict/proto";
-import type { EngineCache } from "./engineCache.js";
+import type { FairPool } from "@verdict/runtime";
+import type { Outcome } from "./domain/evaluation.js";
+import type { EngineCache, PolicySet } from "./engineCache.js";
+import type { ScanJob } from "./scanJob.js";
 import type { EvaluationRepo } from "./repo.js";
 
 /** The organization settings the engine honours (owned by the identity service). */
@@ -19,6 +22,12 @@ export interface EvaluationLimits {
   asyncMinFiles: number;
   /** Requests with at least this many bytes of content are evaluated asynchronously. */
   asyncMinBytes: number;
+  /** A synchronous evaluation fails (EVALUATION_TIMEOUT) when not done this long after it was received. */
+  syncTimeoutMs: number;
+  /** A queued evaluation fails (status failed) when its scan has not finished this long after it started. */
+  asyncTimeoutMs: number;
+  /** Evaluations of one organization scanning or waiting for a thread at once; more answer 429. */
+  maxInFlightPerOrganization: number;
 }
 
 export interface EvaluationDeps {
@@ -31,6 +40,9 @@ export interface EvaluationDeps {
   /** Policies belong to the policy service: asked which ones to run for each evaluation. */
   policy: Pick<AsyncClient<typeof policyV1.PolicyServiceService>, "resolvePolicies">;
   orgSettings: OrgSettingsSource;
-  engines: EngineCache;
+  /** The policies of each version (compiled only on the scan threads). */
+  engines: EngineCache<PolicySet>;
+  /** The worker threads that scan, shared fairly between organizations. */
+  scanner: Pick<FairPool<ScanJob, Outcome>, "run" | "inFlight">;
   limits: EvaluationLimits;
 }

@@ -6,27 +6,39 @@
 // The cache also remembers which version each (organization, requested policies) pair resolved
 // to last, so the next evaluation can tell the policy service the version it holds and get an
 // "unchanged" answer instead of every pattern again.
+//
+// Scanning runs on worker threads (scanPool.ts): there each thread keeps its compiled engines in
+// an EngineCache, while the request thread keeps the same cache of the policies themselves
+// (plain data, see policySets), which it hands to a worker with each job.
 import { compileEngine, type Engine, type PolicyToRun } from "./domain/engine.js";
 
-export interface CachedEngine {
-  engine: Engine;
+export interface CachedEngine<E = Engine> {
+  engine: E;
   /** Ids of the policies the engine runs, in resolution order. */
   policyIds: string[];
+  /** The policy version it was built from. */
+  version: string;
 }
 
-export class EngineCache {
-  private readonly engines = new Map<string, CachedEngine>();
+/** The policies a version resolved to, as plain data: what the request thread keeps. */
+export type PolicySet = readonly PolicyToRun[];
+
+export class EngineCache<E = Engine> {
+  private readonly engines = new Map<string, CachedEngine<E>>();
   private readonly latest = new Map<string, string>();
 
-  constructor(private readonly capacity = 64) {}
+  constructor(
+    private readonly capacity = 64,
+    private readonly build: (policies: readonly PolicyToRun[]) => E = compileEngine as unknown as (policies: readonly PolicyToRun[]) => E,
+  ) {}
 
   /** The engine for this version, compiled from `policies` unless already cached. */
-  get(organizationId: string, version: string, policies: readonly PolicyToRun[]): CachedEngine {
-    return this.touch(`${organizationId}\0${version}`) ?? this.add(`${organizationId}\0${version}`, policies);
+  get(organizationId: string, version: string, policies: readonly PolicyToRun[]): CachedEngine<E> {
+    return this.touch(`${organizationId}\0${version}`) ?? this.add(`${organizationId}\0${version}`, version, policies);
   }
 
   /** The cached engine for this version, if it is still cached. */
-  peek(organizationId: string, version: string): CachedEngine | undefined {
+  peek(organizationId: string, version: string): CachedEngine<E> | undefined {
     return this.touch(`${organizationId}\0${version}`);
   }
 
@@ -53,7 +65,7 @@ export class EngineCache {
     return this.engines.size;
   }
 
-  private touch(key: string): CachedEngine | undefined {
+  private touch(key: string): CachedEngine<E> | undefined {
     const hit = this.engines.get(key);
     if (hit) {
       // Least recently used goes first: re-insert to mark as recent.
@@ -63,12 +75,17 @@ export class EngineCache {
     return hit;
   }
 
-  private add(key: string, policies: readonly PolicyToRun[]): CachedEngine {
-    const entry = { engine: compileEngine(policies), policyIds: policies.map((p) => p.id) };
+  private add(key: string, version: string, policies: readonly PolicyToRun[]): CachedEngine<E> {
+    const entry = { engine: this.build(policies), policyIds: policies.map((p) => p.id), version };
     if (this.engines.size >= this.capacity) this.engines.delete(this.engines.keys().next().value!);
     this.engines.set(key, entry);
     return entry;
   }
+}
+
+/** The request thread's cache: the policies of each version, compiled only in the workers. */
+export function policySets(capacity = 64): EngineCache<PolicySet> {
+  return new EngineCache<PolicySet>(capacity, (policies) => policies);
 }
 
 function requestKey(organizationId: string, requested: readonly string[]): string {

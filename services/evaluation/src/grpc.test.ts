@@ -9,7 +9,7 @@ import type { EvaluationCompletedData, PolicyViolationData } from "./usecases/ev
 const ORG = "org_eval";
 const OTHER_ORG = "org_other";
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
-const PASSWORD = "hunter2hunter2";
+const PASSWORD = "hunter2-but-longer";
 const KEY_MATERIAL = "MIIEowIBAAKCAQEAvRHnL0sJ4xD2";
 
 const clock = new ManualClock();
@@ -78,7 +78,7 @@ describe("creating an evaluation", () => {
         suggestion: expect.stringMatching(/rotate this key/),
       },
       expect.objectContaining({ policy_id: "private-keys", file: "deploy/id_rsa", line: 1, column: 1, code_snippet: "-----BEGIN RSA PRIVATE KEY-----" }),
-      expect.objectContaining({ policy_id: "hardcoded-credentials", file: "app/settings.py", line: 2, column: 1, code_snippet: 'password = "hun****"  # hun****' }),
+      expect.objectContaining({ policy_id: "hardcoded-credentials", file: "app/settings.py", line: 2, column: 1, code_snippet: 'password = "hunt****"  # hunt****' }),
     ]);
   });
 

@@ -39,7 +39,7 @@ function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
 
 export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
   return {
-    async createEvaluation(req) {
+    async createEvaluation(req, call) {
       const evaluation = await createEvaluation(deps, {
         organizationId: req.organization_id,
         repository: req.repository,
@@ -47,6 +47,7 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
         baseRef: req.base_ref,
         files: req.files,
         policies: req.policies,
+        signal: call.signal,
       });
       return { evaluation: toEvaluation(evaluation) };
     },

@@ -6,7 +6,10 @@ import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import type { EvaluationDeps, EvaluationLimits, OrgSettingsSource } from "./deps.js";
-import { EngineCache } from "./engineCache.js";
+import { FairPool, workerFile } from "@verdict/runtime";
+import type { Outcome } from "./domain/evaluation.js";
+import { policySets } from "./engineCache.js";
+import type { ScanJob } from "./scanJob.js";
 import { evaluationHandlers } from "./grpc.js";
 import { EvaluationRepo, isTombstone } from "./repo.js";
 import type { EvaluationRequestedData } from "./usecases/events.js";
@@ -30,14 +33,25 @@ export interface EvaluationServiceOptions {
    * API-only instance: it queues large evaluations for the worker instances.
    */
   worker?: boolean;
+  /** Scan threads; default: one per core but one. */
+  scanWorkers?: number;
+  /** Scan threads one organization may hold at once; default: all but one. */
+  scanThreadsPerOrganization?: number;
 }
 
 export interface EvaluationService {
   grpc: GrpcServerHandle;
-  stop(): Promise<void>;
+  stop(graceMs?: number): Promise<void>;
 }
 
-export const DEFAULT_LIMITS: EvaluationLimits = { asyncMinFiles: 200, asyncMinBytes: 4 * 1024 * 1024 };
+export const DEFAULT_LIMITS: EvaluationLimits = {
+  asyncMinFiles: 200,
+  asyncMinBytes: 4 * 1024 * 1024,
+  // Below the gateway's 60 s call timeout, so the client gets the reason, not a 503.
+  syncTimeoutMs: 30_000,
+  asyncTimeoutMs: 300_000,
+  maxInFlightPerOrganization: 8,
+};
 
 /** Organization settings from the identity service. */
 function identitySettings(client: ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>, logger: Logger): OrgSettingsSource {
@@ -66,6 +80,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   await outbox.register(repo.evaluations);
+  const scanner = new FairPool<ScanJob, Outcome>({ filename: workerFile(import.meta.url, "./scanWorker.js"), threads: opts.scanWorkers, maxThreadsPerKey: opts.scanThreadsPerOrganization });
   const deps: EvaluationDeps = {
     repo,
     bus: opts.bus,
@@ -74,7 +89,8 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     logger: opts.logger,
     policy,
     orgSettings: identitySettings(identity, opts.logger),
-    engines: new EngineCache(),
+    engines: policySets(),
+    scanner,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
   };
 
@@ -108,11 +124,17 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   });
   outbox.start();
   if (worker) await recoverPending(deps);
-  opts.logger.info({ port: grpc.port, worker, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes }, "evaluation service listening");
+  opts.logger.info(
+    { port: grpc.port, worker, scan_workers: scanner.threads, scan_threads_per_organization: scanner.maxThreadsPerKey, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes },
+    "evaluation service listening",
+  );
   return {
     grpc,
-    async stop() {
-      await grpc.stop();
+    async stop(graceMs?: number) {
+      // Scans still running when the grace is over are abandoned with their threads: a
+      // synchronous caller gets 503, a queued evaluation stays pending and runs after a restart.
+      await grpc.stop(graceMs);
+      await scanner.close();
       for (const s of subscriptions) await s.unsubscribe();
       await outbox.stop();
       policy.close();

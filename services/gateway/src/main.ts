@@ -6,6 +6,7 @@ import { newId, type Logger } from "@verdict/kit";
 import { connectClients, type ServiceAddresses } from "./clients.js";
 import { buildApp } from "./http/app.js";
 import { Authenticator } from "./http/auth.js";
+import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
 import { routes } from "./routes/index.js";
 
@@ -18,13 +19,17 @@ export interface GatewayOptions {
   limits: LimitDefaults;
   bodyLimitBytes: number;
   authCacheTtlMs: number;
-  trustProxy: boolean | string;
+  trustProxy: TrustProxy;
+  /** A request's headers and body must arrive within this (slow clients get 408); default 60 s. */
+  requestTimeoutMs?: number;
+  /** Its headers within this; default 10 s. */
+  headersTimeoutMs?: number;
   /** How long in-flight requests may take to finish on shutdown. */
   shutdownGraceMs?: number;
-  /** What /metrics serves; this thread's registry when unset. */
-  metrics?: () => Promise<string>;
   /** Public base URL of the API (…/v1) for links the API hands out; unset: the request's host. */
   publicUrl?: string;
+  /** Evaluation requests of one organization in flight at once; unset: no cap. */
+  maxEvaluationsInFlightPerOrg?: number;
 }
 
 export interface Gateway {
@@ -58,20 +63,29 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const authenticator = new Authenticator(clients, opts.logger, opts.authCacheTtlMs);
   // Every gateway instance must hear every revocation: a group of its own.
   const revoked = await opts.bus.subscribe<{ key_id: string }>(TOPICS.keyRevoked, `gateway-${newId("evt")}`, async (e) => authenticator.forgetKey(e.data.key_id));
+  const limiter = new RateLimiter(opts.limits);
+  // A report that failed produced nothing: it gives its organization's report quota back.
+  const reportsFailed = await opts.bus.subscribe<{ organization_id: string; created_at: string }>(TOPICS.reportFailed, `gateway-${newId("evt")}`, async (e) => {
+    const countedAt = Date.parse(e.data.created_at);
+    if (e.data.organization_id && !Number.isNaN(countedAt)) await limiter.refund(`org:${e.data.organization_id}`, "reports_create", countedAt);
+  });
   const app = buildApp({
     routes,
     clients,
     authenticator,
-    limiter: new RateLimiter(opts.limits),
+    limiter,
     logger: opts.logger,
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
-    ...(opts.metrics ? { metrics: opts.metrics } : {}),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+    ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
   });
   const draining = { value: false };
-  const server = createServer((req, res) => {
+  // Slow clients ("slow loris"): the whole request must arrive within requestTimeout (Node
+  // answers 408 and closes), its headers within headersTimeout; the check runs every second.
+  const requestTimeout = opts.requestTimeoutMs ?? 60_000;
+  const server = createServer({ requestTimeout, headersTimeout: Math.min(opts.headersTimeoutMs ?? 10_000, requestTimeout), connectionsCheckingInterval: 1_000 }, (req, res) => {
     if (draining.value) res.setHeader("Connection", "close");
     app(req, res);
   });
@@ -97,6 +111,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       clearInterval(sweep);
       clearTimeout(timer);
       await revoked.unsubscribe();
+      await reportsFailed.unsubscribe();
       clients.close();
     },
   };

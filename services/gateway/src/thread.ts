@@ -2,14 +2,16 @@
 // validation use a second core while the services' thread matches files. Nothing else changes:
 // the gateway reaches the services over gRPC on loopback as always. What it shares with the
 // services' thread crosses by message: the bus (key revocations clear the auth cache) through
-// a MessageChannel, and the services' metrics, merged into /metrics.
+// a MessageChannel, and the services' metrics, merged into /metrics on the metrics port.
 import { MessageChannel, Worker } from "node:worker_threads";
 import { serveBus, type Bus } from "@verdict/bus";
 import { metricsSnapshot } from "@verdict/kit";
 import type { GatewayOptions } from "./main.js";
 import type { FromGatewayThread, GatewayThreadInput, ToGatewayThread } from "./threadProtocol.js";
 
-export interface GatewayThreadOptions extends Omit<GatewayOptions, "bus" | "logger" | "metrics"> {
+export interface GatewayThreadOptions extends Omit<GatewayOptions, "bus" | "logger"> {
+  /** Serves the merged metrics of every thread at /metrics here (never on the API port). */
+  metrics?: { host: string; port: number };
   /** The bus the gateway subscribes to, served across the thread boundary. */
   bus: Bus;
   /** Log level of the thread's logger (its lines carry `service: "gateway"`). */
@@ -20,24 +22,26 @@ export interface GatewayThreadOptions extends Omit<GatewayOptions, "bus" | "logg
 
 export interface GatewayThread {
   port: number;
+  /** The metrics port, when metrics are served. */
+  metricsPort?: number;
   stop(): Promise<void>;
 }
 
 export async function startGatewayThread(opts: GatewayThreadOptions): Promise<GatewayThread> {
-  const { bus, logLevel, onCrash, ...gateway } = opts;
+  const { bus, logLevel, onCrash, metrics, ...gateway } = opts;
   const { port1, port2 } = new MessageChannel();
   const stopServing = serveBus(bus, port1);
-  const input: GatewayThreadInput = { gateway, logLevel, busPort: port2 };
+  const input: GatewayThreadInput = { gateway, logLevel, busPort: port2, ...(metrics ? { metrics } : {}) };
   const worker = new Worker(new URL("./threadMain.js", import.meta.url), { workerData: input, transferList: [port2] });
   const send = (message: ToGatewayThread) => worker.postMessage(message);
 
   let stopping = false;
   const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
-  const port = await new Promise<number>((resolve, reject) => {
+  const ready = await new Promise<{ port: number; metricsPort?: number }>((resolve, reject) => {
     worker.on("message", (message: FromGatewayThread) => {
       switch (message.kind) {
         case "ready":
-          return resolve(message.port);
+          return resolve(message);
         case "failed":
           return reject(new Error(message.error));
         case "metrics":
@@ -61,7 +65,8 @@ export async function startGatewayThread(opts: GatewayThreadOptions): Promise<Ga
   });
 
   return {
-    port,
+    port: ready.port,
+    ...(ready.metricsPort !== undefined ? { metricsPort: ready.metricsPort } : {}),
     async stop() {
       if (stopping) return;
       stopping = true;

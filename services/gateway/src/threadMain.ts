@@ -3,6 +3,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import { PortBus } from "@verdict/bus";
 import { createLogger, mergedMetrics, metricsSnapshot, startTelemetry, stopTelemetry, type MetricsSnapshot } from "@verdict/kit";
+import { startMetricsServer } from "@verdict/runtime";
 import { startGateway } from "./main.js";
 import type { FromGatewayThread, GatewayThreadInput, ToGatewayThread } from "./threadProtocol.js";
 
@@ -25,12 +26,10 @@ const servicesMetrics = () =>
   });
 
 try {
-  const gateway = await startGateway({
-    ...input.gateway,
-    bus,
-    logger,
-    metrics: async () => mergedMetrics(await Promise.all([metricsSnapshot(), servicesMetrics()])),
-  });
+  const gateway = await startGateway({ ...input.gateway, bus, logger });
+  const metrics = input.metrics
+    ? await startMetricsServer(input.metrics.host, input.metrics.port, async () => mergedMetrics(await Promise.all([metricsSnapshot(), servicesMetrics()])))
+    : undefined;
   main.on("message", (message: ToGatewayThread) => {
     if (message.kind === "metrics") {
       waiting.get(message.rid)?.(message.snapshot);
@@ -39,6 +38,7 @@ try {
     }
     void (async () => {
       await gateway.stop();
+      await metrics?.stop();
       await bus.close();
       await stopTelemetry();
       logger.flush();
@@ -48,7 +48,7 @@ try {
       process.exit(1);
     });
   });
-  send({ kind: "ready", port: gateway.port });
+  send({ kind: "ready", port: gateway.port, ...(metrics ? { metricsPort: metrics.port } : {}) });
 } catch (err) {
   send({ kind: "failed", error: err instanceof Error ? err.message : String(err) });
   await bus.close();

@@ -4,11 +4,13 @@ import type { MetricsSnapshot } from "@verdict/kit";
 import type { GatewayOptions } from "./main.js";
 
 export interface GatewayThreadInput {
-  gateway: Omit<GatewayOptions, "bus" | "logger" | "metrics">;
+  gateway: Omit<GatewayOptions, "bus" | "logger">;
   logLevel: string;
   busPort: MessagePort;
+  /** Where the merged Prometheus metrics are served; unset: nowhere. */
+  metrics?: { host: string; port: number };
 }
 
 export type ToGatewayThread = { kind: "stop" } | { kind: "metrics"; rid: number; snapshot: MetricsSnapshot };
 
-export type FromGatewayThread = { kind: "ready"; port: number } | { kind: "failed"; error: string } | { kind: "metrics"; rid: number };
+export type FromGatewayThread = { kind: "ready"; port: number; metricsPort?: number } | { kind: "failed"; error: string } | { kind: "metrics"; rid: number };

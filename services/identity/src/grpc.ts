@@ -39,7 +39,8 @@ function toApiKey(k: KeyRecord): identityV1.ApiKey {
     created_at: k.created_at,
     expires_at: k.expires_at ?? undefined,
     last_used_at: k.last_used_at ?? undefined,
-    revoked_at: k.revoked_at ?? undefined,
+    // A retired operator key works no more: lists show it revoked from its retirement on.
+    revoked_at: k.revoked_at ?? k.retired_at ?? undefined,
     ip_allowlist: k.ip_allowlist,
     operator: k.operator,
   };
@@ -91,8 +92,9 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
         name: req.name,
         scopes: req.scopes,
         expiration: req.expiration as Expiration,
-        environment: (req.environment || "prod") as Environment,
+        ...(req.environment ? { environment: req.environment as Environment } : {}),
         ipAllowlist: req.ip_allowlist,
+        ...(req.creator_key_id ? { creatorKeyId: req.creator_key_id } : {}),
       });
       return { api_key: toApiKey(record), key };
     },

@@ -29,6 +29,11 @@ export interface KeyRecord {
   revoked_at: string | null;
   ip_allowlist: string[];
   operator: boolean;
+  /**
+   * Set when a new VERDICT_BOOTSTRAP_API_KEY replaced this operator key: it stops working at
+   * once and can then be revoked like any other key. Absent on keys stored before rotation.
+   */
+  retired_at?: string | null;
 }
 
 export interface MemberRecord {

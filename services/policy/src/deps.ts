@@ -2,7 +2,18 @@ import type { Bus } from "@verdict/bus";
 import type { Clock, Logger } from "@verdict/kit";
 import type { Outbox } from "@verdict/outbox";
 import type { PolicyRepo } from "./repo.js";
+import type { FairPool } from "@verdict/runtime";
+import type { PatternBudget } from "./domain/patternBudget.js";
+import type { PatternCheckJob, PatternCheckResult } from "./patternWorker.js";
 import type { ResolutionCache } from "./usecases/resolvePolicies.js";
+
+export interface PolicyBudgets {
+  pattern: PatternBudget;
+  /** A pattern whose check (compile, program size, probe scan) takes longer is refused. */
+  checkTimeoutMs: number;
+  /** Patterns of all an organization's custom policies together. */
+  maxPatternsPerOrganization: number;
+}
 
 export interface PolicyDeps {
   repo: PolicyRepo;
@@ -12,4 +23,7 @@ export interface PolicyDeps {
   clock: Clock;
   logger: Logger;
   resolutions: ResolutionCache;
+  /** Worker threads that compile and measure custom patterns (never the request thread). */
+  patternChecks: Pick<FairPool<PatternCheckJob, PatternCheckResult | null>, "run">;
+  budgets: PolicyBudgets;
 }

@@ -54,7 +54,13 @@ describe("built-in policies", () => {
       documentation_url: "https://verdict.dev/docs/policies/hardcoded-credentials",
       frameworks: expect.arrayContaining(["owasp-asvs:V2.10.4"]),
     });
-    expect(policy!.patterns).toEqual([expect.objectContaining({ type: "regex", message: "Hardcoded password or secret" })]);
+    expect(policy!.patterns).toEqual([
+      expect.objectContaining({ type: "regex", message: "Hardcoded password or secret" }),
+      expect.objectContaining({ type: "regex", message: "Password compared with a hardcoded value" }),
+      expect.objectContaining({ type: "regex", message: "Password compared with a hardcoded value" }),
+      expect.objectContaining({ type: "regex", message: "Password passed to curl with -u/--user" }),
+      expect.objectContaining({ type: "regex", message: "Credential in the Authorization or API-key header of a curl command" }),
+    ]);
     expect(policy!.suggestions[0]!.text).toMatch(/secrets manager/);
   });
 
@@ -70,7 +76,7 @@ describe("built-in policies", () => {
     const req = { organization_id: ORG_A, policy_id: "hardcoded-credentials" };
     const first = await h.client.updatePolicy({ ...req, settings: { detect_api_keys: true } });
     expect(first.policy).toMatchObject({ settings: { detect_api_keys: true }, enabled: true });
-    expect(first.policy!.patterns).toHaveLength(2);
+    expect(first.policy!.patterns).toHaveLength(6);
     expect(first.policy!.updated_at).not.toBe("");
 
     const second = await h.client.updatePolicy({ ...req, enabled: false, severity: "warning" });
@@ -79,7 +85,7 @@ describe("built-in policies", () => {
     // null resets a setting to its default.
     const third = await h.client.updatePolicy({ ...req, enabled: true, severity: "error", settings: { detect_api_keys: null } });
     expect(third.policy).toMatchObject({ enabled: true, severity: "error", settings: { detect_api_keys: false } });
-    expect(third.policy!.patterns).toHaveLength(1);
+    expect(third.policy!.patterns).toHaveLength(5);
   });
 
   it("rejects unknown settings, wrong setting types and unknown severities", async () => {
@@ -286,9 +292,10 @@ describe("listing and resolving", () => {
   it("includes setting-gated patterns only while the setting is on", async () => {
     const patternsOf = async () =>
       (await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["hardcoded-credentials"] })).policies[0]!.patterns.map((p) => p.message);
-    expect(await patternsOf()).toEqual(["Hardcoded password or secret"]);
+    const always = ["Hardcoded password or secret", "Password compared with a hardcoded value", "Password compared with a hardcoded value", "Password passed to curl with -u/--user", "Credential in the Authorization or API-key header of a curl command"];
+    expect(await patternsOf()).toEqual(always);
     await h.client.updatePolicy({ organization_id: ORG, policy_id: "hardcoded-credentials", settings: { detect_api_keys: true } });
-    expect(await patternsOf()).toEqual(["Hardcoded password or secret", "Hardcoded API key or access token"]);
+    expect(await patternsOf()).toEqual([...always, "Hardcoded API key or access token"]);
   });
 });
 

@@ -4,7 +4,10 @@ import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type L
 import { SERVICE_NAMES, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
-import type { PolicyDeps } from "./deps.js";
+import { FairPool, workerFile } from "@verdict/runtime";
+import type { PolicyBudgets, PolicyDeps } from "./deps.js";
+import { DEFAULT_BUDGETS } from "./config.js";
+import type { PatternCheckJob, PatternCheckResult } from "./patternWorker.js";
 import { ResolutionCache } from "./usecases/resolvePolicies.js";
 import { policyHandlers } from "./grpc.js";
 import { PolicyRepo } from "./repo.js";
@@ -17,6 +20,9 @@ export interface PolicyServiceOptions {
   host: string;
   port: number;
   clock?: Clock;
+  budgets?: Partial<PolicyBudgets>;
+  /** Threads that check custom patterns (rare work: default one). */
+  patternWorkers?: number;
 }
 
 export interface PolicyService {
@@ -30,7 +36,17 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   await outbox.register(repo.custom, repo.overrides);
-  const deps: PolicyDeps = { repo, bus: opts.bus, outbox, clock: opts.clock ?? systemClock, logger: opts.logger, resolutions: new ResolutionCache() };
+  const patternChecks = new FairPool<PatternCheckJob, PatternCheckResult | null>({ filename: workerFile(import.meta.url, "./patternWorker.js"), threads: opts.patternWorkers ?? 1 });
+  const deps: PolicyDeps = {
+    repo,
+    bus: opts.bus,
+    outbox,
+    clock: opts.clock ?? systemClock,
+    logger: opts.logger,
+    resolutions: new ResolutionCache(),
+    patternChecks,
+    budgets: { ...DEFAULT_BUDGETS, ...opts.budgets },
+  };
   // Repositories show when they were last evaluated; the evaluation service announces it.
   const subscriptions: Subscription[] = [
     await opts.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "policy", (event) => recordEvaluation(deps, event.data)),
@@ -49,6 +65,7 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
     // The port was taken, for instance: do not leave a consumer behind in the shared bus.
     await unsubscribe();
     await outbox.stop();
+    await patternChecks.close();
     throw err;
   }
   outbox.start();
@@ -59,6 +76,7 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
       await unsubscribe();
       await grpc.stop();
       await outbox.stop();
+      await patternChecks.close();
     },
   };
 }

@@ -32,6 +32,11 @@ export const webhookConfig = z.object({
       }
     }),
   VERDICT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Delivery attempts under way at once, in all; and per organization (fairness). */
+  VERDICT_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
+  VERDICT_WEBHOOK_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(2),
+  /** Webhooks one organization may register. */
+  VERDICT_WEBHOOK_MAX_PER_ORG: z.coerce.number().int().min(1).max(10_000).default(20),
   VERDICT_WEBHOOK_ALLOW_HTTP: boolVar(false),
   VERDICT_WEBHOOK_ALLOW_PRIVATE: boolVar(false),
   /** Comma-separated host names (or *.suffix) webhooks may target; unset: any public host. */

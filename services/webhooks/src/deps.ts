@@ -19,6 +19,8 @@ export interface WebhookDeps {
   leaseMs: number;
   /** In [0, 1): jitter of retry delays. */
   random: () => number;
+  /** Webhooks one organization may register. */
+  maxPerOrg: number;
   /** Tells the delivery worker that a message is due now. */
   wake: () => void;
 }

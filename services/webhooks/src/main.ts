@@ -31,7 +31,11 @@ export interface WebhookServiceOptions {
   allowPrivate?: boolean;
   allowedHosts?: string[];
   pollIntervalMs?: number;
+  /** Delivery attempts under way at once (default 8), and per organization (default 2). */
   concurrency?: number;
+  orgConcurrency?: number;
+  /** Webhooks one organization may register (default 20). */
+  maxPerOrg?: number;
   clock?: Clock;
   /** Name resolution for deliveries (tests resolve names they control). */
   resolver?: Resolver;
@@ -45,6 +49,7 @@ export interface WebhookService {
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_PER_ORG = 20;
 
 export async function startWebhookService(opts: WebhookServiceOptions): Promise<WebhookService> {
   const repo = new WebhookRepo(opts.store);
@@ -63,10 +68,16 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
     // An attempt's lease outlasts its deadline, so a live attempt is never taken over.
     leaseMs: timeoutMs + 30_000,
     random: () => randomInt(1_000_000) / 1_000_000,
+    maxPerOrg: opts.maxPerOrg ?? DEFAULT_MAX_PER_ORG,
     // The worker is made next; nothing wakes it before it exists.
     wake: () => worker.wake(),
   };
-  const worker = new DeliveryWorker(deps, { concurrency: opts.concurrency ?? 8, pollIntervalMs: opts.pollIntervalMs ?? 1_000 });
+  // One organization's endpoint that never answers holds at most orgConcurrency of the slots.
+  const worker = new DeliveryWorker(deps, {
+    concurrency: opts.concurrency ?? 8,
+    perOrgConcurrency: opts.orgConcurrency ?? 2,
+    pollIntervalMs: opts.pollIntervalMs ?? 1_000,
+  });
 
   // One consumer group for all instances: each event makes its messages once (and the unique
   // dedupe key makes a redelivered event harmless).

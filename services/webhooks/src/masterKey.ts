@@ -18,7 +18,7 @@ export function resolveMasterKey(configured: string | undefined, dataDir: string
       throw new ConfigError(`Invalid configuration:\n  ${file}: ${(err as Error).message}`);
     }
   }
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = randomBytes(MASTER_KEY_BYTES);
   // "wx": never overwrite a key another process wrote meanwhile (it would orphan its secrets).
   writeFileSync(file, `${key.toString("base64")}\n`, { mode: 0o600, flag: "wx" });

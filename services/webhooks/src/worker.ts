@@ -7,6 +7,8 @@ import { attemptDelivery, claimDue, nextDueAt } from "./usecases/deliver.js";
 export interface WorkerOptions {
   /** Messages attempted at once. */
   concurrency: number;
+  /** Messages of one organization attempted at once (fairness between organizations). */
+  perOrgConcurrency?: number;
   /** Longest sleep between looks at the store (other processes may have queued messages). */
   pollIntervalMs: number;
 }
@@ -19,6 +21,7 @@ export class DeliveryWorker {
   private woken = false;
   private loop: Promise<void> | undefined;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly inFlightByOrg = new Map<string, number>();
 
   constructor(private readonly deps: WebhookDeps, private readonly opts: WorkerOptions) {}
 
@@ -47,12 +50,17 @@ export class DeliveryWorker {
       try {
         const free = this.opts.concurrency - this.inFlight.size;
         this.woken = false;
-        const claimed = free > 0 ? await claimDue(this.deps, free) : [];
+        const claimed = free > 0 ? await claimDue(this.deps, free, this.opts.perOrgConcurrency ?? Infinity, this.inFlightByOrg) : [];
         for (const delivery of claimed) {
+          const org = delivery.organization_id;
+          this.inFlightByOrg.set(org, (this.inFlightByOrg.get(org) ?? 0) + 1);
           const p = attemptDelivery(this.deps, delivery)
             .catch((err) => this.deps.logger.error({ err, delivery_id: delivery.id }, "webhook attempt failed unexpectedly; its lease will expire and it will be retried"))
             .finally(() => {
               this.inFlight.delete(p);
+              const left = (this.inFlightByOrg.get(org) ?? 1) - 1;
+              if (left > 0) this.inFlightByOrg.set(org, left);
+              else this.inFlightByOrg.delete(org);
               this.wake();
             });
           this.inFlight.add(p);

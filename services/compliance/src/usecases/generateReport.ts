@@ -1,16 +1,22 @@
 // Makes a report's file from the evidence projection and the policies as they are now, stores
 // it, and moves the report to completed (or failed, with a reason). Idempotent: a report that is
-// no longer generating is left alone (at-least-once delivery).
+// no longer generating is left alone (at-least-once delivery). The evidence is assembled and
+// rendered on a report worker thread (renderWorker.ts) within VERDICT_REPORT_TIMEOUT_MS.
+import { TOPICS } from "@verdict/bus";
+import { PoolJobError } from "@verdict/runtime";
 import { instants } from "../domain/dateRange.js";
-import { assembleEvidence, type Evidence } from "../domain/evidence.js";
-import { renderOscalZip } from "../domain/oscalZip.js";
-import { renderPdf } from "../domain/pdf.js";
+import { assembleEvidence, type Evidence, type EvidenceInput } from "../domain/evidence.js";
 import type { ComplianceDeps } from "../deps.js";
 import type { ReportRecord } from "../repo.js";
 
 const IN_CHUNK = 500;
 
 export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): Promise<Evidence> {
+  return assembleEvidence(await loadEvidenceInput(deps, report));
+}
+
+/** What the evidence is assembled from, as plain data (it crosses to a worker thread). */
+export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportRecord): Promise<EvidenceInput> {
   const { from, to } = instants(report.date_range);
   const org = report.organization_id;
   const evaluations = await deps.repo.evaluations.find({ organization_id: org, completed_at: { $gte: from, $lt: to } }, { sort: { completed_at: 1 } });
@@ -21,7 +27,7 @@ export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): 
   }
   const bypasses = await deps.repo.bypasses.find({ organization_id: org, bypassed_at: { $gte: from, $lt: to } }, { sort: { bypassed_at: 1 } });
   const catalogs = report.frameworks.map((id) => deps.catalogs.find((c) => c.id === id)).filter((c) => c !== undefined);
-  return assembleEvidence({
+  return {
     organizationId: org,
     reportId: report.id,
     range: report.date_range,
@@ -31,27 +37,31 @@ export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): 
     evaluations,
     violations,
     bypasses,
-  });
+  };
 }
 
 export async function generateReport(deps: ComplianceDeps, organizationId: string, reportId: string): Promise<void> {
   const report = await deps.repo.reports.findOne({ id: reportId, organization_id: organizationId });
   if (!report || report.status !== "generating") return;
-  const evidence = await loadEvidence(deps, report);
+  const input = await loadEvidenceInput(deps, report);
   const organizationName = await deps.organizations.name(organizationId);
-  let content: Buffer;
-  let contentType: string;
-  let filename: string;
   const stem = `verdict-evidence-${report.frameworks.length === 1 ? report.frameworks[0] : "frameworks"}-${report.date_range.start}-to-${report.date_range.end}`;
-  if (report.format === "pdf") {
-    content = await renderPdf({ organizationName }, evidence);
-    contentType = "application/pdf";
-    filename = `${stem}.pdf`;
-  } else {
-    content = await renderOscalZip({ organizationId, organizationName, apiBaseUrl: deps.links.apiBaseUrl() }, evidence);
-    contentType = "application/zip";
-    filename = `${stem}-oscal.zip`;
+  const pdf = report.format === "pdf";
+  const timeoutMs = deps.reports.timeoutMs;
+  let content: Buffer;
+  try {
+    const bytes = await deps.reports.renderer.run(organizationId, { format: pdf ? "pdf" : "oscal", input, organizationName, apiBaseUrl: deps.links.apiBaseUrl() }, { timeoutMs });
+    content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  } catch (err) {
+    // Deterministic for this report: retrying would only burn another thread for as long.
+    if (err instanceof PoolJobError && err.reason === "deadline") {
+      await failReport(deps, organizationId, report.id, `The report did not finish within ${timeoutMs} ms; ask for fewer frameworks or a shorter date range`);
+      return;
+    }
+    throw err;
   }
+  const contentType = pdf ? "application/pdf" : "application/zip";
+  const filename = pdf ? `${stem}.pdf` : `${stem}-oscal.zip`;
   const chunks = await deps.repo.saveFile(report.id, content);
   await deps.repo.reports.updateOne(
     { id: report.id, status: "generating" },
@@ -60,10 +70,35 @@ export async function generateReport(deps: ComplianceDeps, organizationId: strin
   deps.logger.info({ organization_id: organizationId, report_id: report.id, bytes: content.length }, "report completed");
 }
 
+export interface ReportFailedData {
+  organization_id: string;
+  report_id: string;
+  /** When the report was requested: the quota window it was counted in. */
+  created_at: string;
+  reason: string;
+}
+
+/**
+ * Moves a generating report to failed with a reason, once, and announces it (report.failed):
+ * a report that produced nothing must not use up the organization's hourly report quota.
+ */
 export async function failReport(deps: ComplianceDeps, organizationId: string, reportId: string, reason: string): Promise<void> {
-  await deps.repo.reports.updateOne(
+  const failed = await deps.repo.reports.updateOne(
     { id: reportId, organization_id: organizationId, status: "generating" },
     { status: "failed", completed_at: deps.clock.now().toISOString(), failure_reason: reason },
   );
+  if (!failed) return;
   deps.logger.warn({ organization_id: organizationId, report_id: reportId, reason }, "report failed");
+  const data: ReportFailedData = { organization_id: organizationId, report_id: reportId, created_at: failed.created_at, reason };
+  await deps.bus.publish(TOPICS.reportFailed, { source: "/compliance", subject: reportId, data });
+}
+
+/**
+ * Fails the reports still generating that were requested before `cutoff`: their generation was
+ * cut short (the process was killed, or it ran past its lease) and nothing will finish them.
+ */
+export async function failStaleReports(deps: ComplianceDeps, cutoff: Date, reason: string): Promise<number> {
+  const stale = await deps.repo.reports.find({ status: "generating", created_at: { $lt: cutoff.toISOString() } }, { sort: { created_at: 1 }, limit: 1_000 });
+  for (const report of stale) await failReport(deps, report.organization_id, report.id, reason);
+  return stale.length;
 }

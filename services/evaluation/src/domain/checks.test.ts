@@ -97,3 +97,15 @@ describe("not-member-call", () => {
     expect(check("not-member-call")(at(file, "eval(z)"))).toBe(true);
   });
 });
+
+describe("discord-user-id", () => {
+  it("accepts a token whose first segment is a base64 snowflake and rejects random look-alikes", () => {
+    const id = Buffer.from("1010400992860572983").toString("base64url");
+    const token = `${id}.GJMuHb.EL31IeL2HPcHyGcFRl1SPnXNYvMIHa-2o76umf`;
+    expect(check("discord-user-id")(at(`TOKEN = "${token}"`, token))).toBe(true);
+    const random = "Mx5xDRjRRBpWSdBdy60EZXqcv.ffldrA.APfsILdTZVTg1yssD3khkBZ51j4lB2KS5jPMgp";
+    expect(check("discord-user-id")(at(`TOKEN = "${random}"`, random))).toBe(false);
+    const notAnId = `${Buffer.from("0123456789012345678").toString("base64url")}.GJMuHb.EL31IeL2HPcHyGcFRl1SPnXNYvMIHa-2o76umf`;
+    expect(check("discord-user-id")(at(`TOKEN = "${notAnId}"`, notAnId))).toBe(false);
+  });
+});

@@ -3,6 +3,7 @@
 // finding. Each check reads the match (and at most a bounded part of the file), so scanning stays
 // linear in the input. Built-in rules only: custom policies are RE2 patterns alone.
 import { crc32Base62 } from "@verdict/kit";
+import { isEncodedText, isExamplePassword } from "./noise.js";
 
 export interface CheckInput {
   /**
@@ -64,11 +65,64 @@ function jwtHeader(input: CheckInput): boolean {
   }
 }
 
+/**
+ * A JSON Web Token encoded once more in base64 (`ZXlK…` is base64 of `eyJ`): the decoded text's
+ * first segment is base64url of a JSON object. Only the header is read, so a token cut short
+ * (wrapped, truncated in a log) still passes when what is left of its header reads as JSON.
+ */
+function jwtBase64(input: CheckInput): boolean {
+  const decoded = Buffer.from(input.secret.replace(/[\r\n\\]/g, ""), "base64").toString("latin1");
+  const dot = decoded.indexOf(".");
+  const segment = dot < 0 ? decoded.slice(0, decoded.length - (decoded.length % 4)) : decoded.slice(0, dot);
+  if (!/^eyJ[A-Za-z0-9_-]+$/.test(segment)) return false;
+  const header = Buffer.from(segment, "base64url").toString("utf8");
+  if (dot >= 0) {
+    try {
+      const parsed: unknown = JSON.parse(header);
+      return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+    } catch {
+      return false;
+    }
+  }
+  // A header cut short: JSON text, an object with a quoted first member.
+  return /^\{"[\w-]+"\s*:/.test(header) && [...header].every((c) => c >= " " || c === "\n" || c === "\r" || c === "\t") && !header.includes("\ufffd");
+}
+
+/**
+ * HTTP Basic credentials: base64 of `user:password` in printable text, the password not one that
+ * stands for a password (`dXNlcjpwYXNz` is `user:pass`). An empty password passes: services that
+ * take an API key as the user name (`sk_live_…:`) send exactly that.
+ */
+function basicCredentials(input: CheckInput): boolean {
+  const decoded = Buffer.from(input.secret, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon < 0 || decoded.includes("\ufffd") || ![...decoded].every((c) => c >= " " && c !== "\u007f")) return false;
+  return !isExamplePassword(decoded.slice(colon + 1));
+}
+
+const SNOWFLAKE = /^[1-9][0-9]{16,19}$/;
+
+/**
+ * A Discord bot token's first segment is the bot's user id (a 17-20 digit snowflake) in base64:
+ * `MTAx…` is "101…". Random look-alikes of the token's shape decode to bytes, not digits.
+ */
+function discordUserId(input: CheckInput): boolean {
+  const dot = input.secret.indexOf(".");
+  if (dot <= 0) return false;
+  return SNOWFLAKE.test(Buffer.from(input.secret.slice(0, dot), "base64url").toString("latin1"));
+}
+
 export const CHECKS: Readonly<Record<string, Check>> = {
   "sentry-org-token": sentryOrgToken,
   "github-crc32": crc32Token,
   "npm-crc32": crc32Token,
   "jwt-header": jwtHeader,
+  /** The value is not base64 of ordinary words (generic rules: encoded prose is no secret). */
+  "not-encoded-text": (input) => !isEncodedText(input.secret),
+  /** base64 of `user:password`, the password no stand-in. */
+  "basic-credentials": basicCredentials,
+  /** base64 of a JSON Web Token whose header is a JSON object. */
+  "jwt-base64": jwtBase64,
   "dockerfile-final-user": dockerfileFinalUser,
   "dockerfile-from-image": dockerfileFromImage,
   "yaml-no-non-root-user": yamlNoNonRootUser,
@@ -76,6 +130,7 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "go-splices-variable": goSplicesVariable,
   "python-weak-cipher-module": pythonWeakCipherModule,
   "not-member-call": notMemberCall,
+  "discord-user-id": discordUserId,
 };
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */

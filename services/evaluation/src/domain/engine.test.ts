@@ -325,6 +325,20 @@ describe("one secret, one finding", () => {
     expect(scanFile("a.py", `token = "q8Z!r4Lp0@xV7mN2e5"`, [generic, github]).findings.map((f) => f.policy_id)).toEqual(["generic-secrets"]);
   });
 
+  it("reports a secret that two generic rules found once: the more severe policy's, else the rule listed first", () => {
+    const password = policy("hardcoded-credentials", [{ value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, generic: true }], "error");
+    const twice = policy("generic-secrets", [
+      { value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, generic: true },
+      { value: String.raw`(?i)TOKEN = "([^"]+)"`, redact: true, redact_group: 1, generic: true },
+    ], "warning");
+    const line = `token = "q8Z!r4Lp0@xV7mN2e5"`;
+    expect(scanFile("a.py", line, [generic, password]).findings.map((f) => f.rule_id)).toEqual(["hardcoded-credentials-1"]);
+    expect(scanFile("a.py", line, [password, generic]).findings.map((f) => f.rule_id)).toEqual(["hardcoded-credentials-1"]);
+    expect(scanFile("a.py", line, [twice]).findings.map((f) => f.rule_id)).toEqual(["generic-secrets-1"]);
+    // Different secrets on one line are different findings.
+    expect(scanFile("a.py", `${line}; token = "Zx9Qw8Er7Ty6Ui5Op4As"`, [generic, password]).findings).toHaveLength(2);
+  });
+
   it("silences the secret completely when its specific finding is suppressed", () => {
     const result = scanFile("a.py", `token = "${token}"  # verdict-ignore source-control-tokens: revoked`, [generic, github]);
     expect(result.findings).toEqual([]);

@@ -111,6 +111,8 @@ interface Rule {
   checks: Check[];
   /** Whether a match needs its secret decoded (entropy, allowlists, stopwords, checks). */
   readsSecret: boolean;
+  /** Position in the library: of two generic rules of equally severe policies on one secret, the earlier one reports it. */
+  order: number;
 }
 
 interface CompiledPolicy {
@@ -158,6 +160,7 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
         stopwords,
         checks,
         readsSecret: pattern.redact || pattern.min_entropy > 0 || allowlist.length > 0 || stopwords.length > 0 || checks.length > 0,
+        order: rules.length,
       });
     }
   }
@@ -170,6 +173,32 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
 
 type Candidates = (content: Buffer) => number[];
 
+// A pattern with a counted repeat larger than this (`[\w.-]{0,50}`, `{7,127}`) multiplies the
+// set's DFA states with every other such pattern active at the same place: a few hundred of them
+// together made the one pass ten times slower on real code, each new byte a new DFA state.
+const SET_MAX_REPEAT = 16;
+const COUNTED_REPEAT = /\{(\d+)(?:,(\d*))?\}/g;
+
+/** The largest bound of a counted repeat in the pattern (an open one counts as unbounded). */
+function largestRepeat(pattern: string): number {
+  let largest = 0;
+  for (const m of pattern.matchAll(COUNTED_REPEAT)) largest = Math.max(largest, m[2] === "" ? Number.POSITIVE_INFINITY : Number(m[2] ?? m[1]));
+  return largest;
+}
+
+const escapeLiteral = (word: string) => word.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
+
+/**
+ * What the set looks for on a rule's behalf: the pattern itself, or, for a rule with keywords and
+ * large counted repeats, its keywords (literals, which keep the set's DFA small). Such a rule then
+ * only runs where a keyword occurs, as it must anyway, and its own pass finds whether it matches.
+ */
+function setEntry(rule: Rule): string {
+  const { value, keywords } = rule.pattern;
+  if (!keywords.length || largestRepeat(value) <= SET_MAX_REPEAT) return value;
+  return `(?i:${keywords.map(escapeLiteral).join("|")})`;
+}
+
 function compileSet(rules: Rule[]): Candidates {
   // Without the set (too large for its DFA budget, at compile time or on some input), the same
   // answer comes from each pattern alone: slower, never wrong.
@@ -180,11 +209,7 @@ function compileSet(rules: Rule[]): Candidates {
     });
   let set: InstanceType<typeof RE2.Set>;
   try {
-    set = new RE2.Set(
-      rules.map((r) => r.pattern.value),
-      SET_FLAGS,
-      { maxMem: SET_MAX_MEM },
-    );
+    set = new RE2.Set(rules.map(setEntry), SET_FLAGS, { maxMem: SET_MAX_MEM });
   } catch {
     return oneByOne;
   }
@@ -341,12 +366,23 @@ function scanFile(
 /**
  * One secret, one finding: a generic rule (a password assignment, any high-entropy value)
  * yields to a specific rule (a token format) that found the same secret, whether that finding
- * is reported or suppressed, so silencing a token silences it completely.
+ * is reported or suppressed, so silencing a token silences it completely; of two generic rules
+ * on the same secret (a password assignment and the generic secret rule), the one of the more
+ * severe policy reports it, or the one listed first.
  */
 function withoutGenericDuplicates(hits: Hit[]): Hit[] {
   const isSecret = (h: Hit) => h.rule.pattern.redact && h.secret !== undefined;
+  const isGenericSecret = (h: Hit) => isSecret(h) && h.rule.pattern.generic;
+  const first = new Map<string, Hit>();
+  for (const h of hits) {
+    if (!isGenericSecret(h)) continue;
+    const key = `${h.secret!.start}:${h.secret!.end}`;
+    const seen = first.get(key);
+    if (!seen || outranks(h.rule, seen.rule)) first.set(key, h);
+  }
+  const notRepeated = (h: Hit) => !isGenericSecret(h) || first.get(`${h.secret!.start}:${h.secret!.end}`) === h;
   const specific = mergeRanges(hits.filter((h) => isSecret(h) && !h.rule.pattern.generic).map((h) => h.secret!));
-  if (!specific.length) return hits;
+  if (!specific.length) return hits.filter(notRepeated);
   const overlapsSpecific = (r: Range) => {
     // Binary search over the sorted, merged ranges of specific secrets.
     let lo = 0;
@@ -360,7 +396,15 @@ function withoutGenericDuplicates(hits: Hit[]): Hit[] {
     }
     return false;
   };
-  return hits.filter((h) => !(isSecret(h) && h.rule.pattern.generic && overlapsSpecific(h.secret!)));
+  return hits.filter((h) => notRepeated(h) && !(isGenericSecret(h) && overlapsSpecific(h.secret!)));
+}
+
+const SEVERITY_RANK: Readonly<Record<string, number>> = { error: 3, warning: 2, info: 1 };
+
+function outranks(a: Rule, b: Rule): boolean {
+  const ra = SEVERITY_RANK[a.policy.severity] ?? 0;
+  const rb = SEVERITY_RANK[b.policy.severity] ?? 0;
+  return ra !== rb ? ra > rb : a.order < b.order;
 }
 
 /** The finding's line around the match, decoded, with every secret on it masked. */

@@ -37,3 +37,22 @@ export function isPlaceholder(secret: string): boolean {
   const chars = [...s];
   return chars.length >= 4 && chars.every((c) => c === chars[0]);
 }
+
+/**
+ * True when the value is base64 (or base64url) of ordinary text: words, spaces and punctuation,
+ * no digits (`SGVsbG8gV29ybGQ=` is "Hello World"). Encoded prose is no secret; an encoded
+ * credential (`user:0f3a…`) is not prose and stays a finding.
+ */
+export function isEncodedText(value: string): boolean {
+  if (value.length < 8 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) return false;
+  const decoded = Buffer.from(value, /[-_]/.test(value) ? "base64url" : "base64").toString("latin1");
+  return decoded.length >= 6 && /^[A-Za-z][A-Za-z ,.;:'!?()\n-]*$/.test(decoded) && /[a-z]{3}/.test(decoded);
+}
+
+// Passwords that documentation and tests write for "a password goes here".
+const EXAMPLE_PASSWORDS = /^(?:pass(?:word)?\d*|passwd|pwd|secret|test(?:ing)?|changeme|admin|guest|demo|foo|bar|baz|user|1234|12345|123456)$/i;
+
+/** True for a password that stands for one (`pass`, `password`, `changeme`, `****`). */
+export function isExamplePassword(password: string): boolean {
+  return password.length > 0 && (EXAMPLE_PASSWORDS.test(password) || isPlaceholder(password));
+}

@@ -1,4 +1,4 @@
-import { errors, newId } from "@verdict/kit";
+import { AppError, errors, newId } from "@verdict/kit";
 import { checkEvaluationInput } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { EvaluationRecord, JobFile } from "../repo.js";
@@ -13,6 +13,8 @@ export interface CreateEvaluationCommand {
   files: FileToScan[];
   /** Policy ids to run; empty runs every enabled policy. */
   policies: string[];
+  /** Aborted when the client is gone: a synchronous scan stops. */
+  signal?: AbortSignal;
 }
 
 const EMPTY_SUMMARY = { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 };
@@ -49,7 +51,17 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
   };
 
   if (!isLarge(deps, cmd.files)) {
-    const result = await scanChange(deps, cmd.organizationId, cmd.policies, cmd.files);
+    // Each evaluation in flight holds its files in memory and may hold a scan thread: one
+    // organization gets a bounded share, whatever its rate limit lets it send.
+    const max = deps.limits.maxInFlightPerOrganization;
+    if (deps.scanner.inFlight(cmd.organizationId) >= max) {
+      throw new AppError("rate_limited", "RATE_LIMIT_EXCEEDED", `At most ${max} evaluations of an organization run at once; retry when one has finished`, {
+        limit: max,
+        window: "concurrent",
+        retry_after: 1,
+      });
+    }
+    const result = await scanChange(deps, cmd.organizationId, cmd.policies, cmd.files, { timeoutMs: deps.limits.syncTimeoutMs, signal: cmd.signal });
     const evaluation = completed(pending, result, deps.clock.now());
     // The result and its events in one write: a crash cannot keep one without the other.
     await deps.outbox.insert(deps.repo.evaluations, evaluation, evaluationResultEvents(deps, evaluation));

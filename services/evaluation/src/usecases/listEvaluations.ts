@@ -23,6 +23,11 @@ export async function listEvaluations(deps: EvaluationDeps, cmd: ListEvaluations
   const shape = problems.filter((p) => p.field !== "cursor");
   if (shape.length) throw errors.validation(shape);
   if (problems.length) throw errors.unprocessable(problems);
+  // A cursor names the last evaluation of the page before; one that names no evaluation of this
+  // organization (deleted ones keep a record) was not issued to it, however well it is shaped.
+  if (query.beforeId !== undefined && !(await deps.repo.evaluations.findOne({ id: query.beforeId, organization_id: cmd.organizationId }))) {
+    throw errors.unprocessable([{ field: "cursor", code: "INVALID_FORMAT", message: "cursor is not a next_cursor returned by this API" }]);
+  }
 
   const filter: Filter = { organization_id: cmd.organizationId, deleted_at: null };
   if (query.repository !== undefined) filter.repository = query.repository;

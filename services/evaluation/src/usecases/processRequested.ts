@@ -26,10 +26,12 @@ export async function processRequested(deps: EvaluationDeps, organizationId: str
       organizationId,
       doc.requested_policies,
       files.map((f) => ({ path: f.path, status: f.status, content: Buffer.from(f.content, "utf8") })),
+      { timeoutMs: deps.limits.asyncTimeoutMs },
     );
   } catch (err) {
-    // A rule of the request that no longer holds (a named policy deleted meanwhile) cannot get
-    // better by retrying; anything else (a service briefly down) is retried by the bus.
+    // A rule of the request that no longer holds (a named policy deleted meanwhile) or a scan past
+    // its deadline (EVALUATION_TIMEOUT) cannot get better by retrying; anything else (a service
+    // briefly down) is retried by the bus.
     if (err instanceof AppError && (err.kind === "unprocessable" || err.kind === "validation" || err.kind === "not_found")) {
       await fail(deps, doc, err.message);
       return;

@@ -5,18 +5,26 @@ import { createLogger, systemClock, type AsyncClient } from "@verdict/kit";
 import type { policyV1 } from "@verdict/proto";
 import { startPolicyHarness, type PolicyHarness } from "../../../policy/test/harness.js";
 import type { EvaluationDeps } from "../deps.js";
-import { EngineCache } from "../engineCache.js";
+import { FairPool, workerFile } from "@verdict/runtime";
+import type { Outcome } from "../domain/evaluation.js";
+import { policySets, type EngineCache, type PolicySet } from "../engineCache.js";
+import type { ScanJob } from "../scanJob.js";
 import { scanChange } from "./scan.js";
 
 type ResolveRequest = policyV1.ResolvePoliciesRequest;
 type ResolveResponse = policyV1.ResolvePoliciesResponse;
 
 let h: PolicyHarness;
+// The real scan threads (from the build: run `pnpm run build` first).
+const scanner = new FairPool<ScanJob, Outcome>({ filename: workerFile(import.meta.url, "../scanWorker.js"), threads: 1 });
 beforeAll(async () => (h = await startPolicyHarness()));
-afterAll(() => h.stop());
+afterAll(async () => {
+  await h.stop();
+  await scanner.close();
+});
 
 /** Deps whose policy client records every request and answer that crossed the wire. */
-function deps(engines: EngineCache) {
+function deps(engines: EngineCache<PolicySet>) {
   const calls: { req: ResolveRequest; res: ResolveResponse }[] = [];
   const policy: Pick<AsyncClient<typeof policyV1.PolicyServiceService>, "resolvePolicies"> = {
     async resolvePolicies(req) {
@@ -28,6 +36,7 @@ function deps(engines: EngineCache) {
   const d = {
     policy,
     engines,
+    scanner,
     orgSettings: { get: async () => ({ allowInlineSuppression: true }) },
     clock: systemClock,
     logger: createLogger("scan-test", "silent"),
@@ -35,13 +44,14 @@ function deps(engines: EngineCache) {
   return { d, calls };
 }
 
+const limits = { timeoutMs: 30_000 };
 const files = [{ path: "src/run.js", content: Buffer.from("run(eval(input));\n"), status: "modified" }];
 
 describe("scanChange and the policy version", () => {
   it("sends the version it holds and reuses the engine while the policy service says unchanged", async () => {
-    const { d, calls } = deps(new EngineCache());
-    const first = await scanChange(d, "org_scan_a", [], files);
-    const second = await scanChange(d, "org_scan_a", [], files);
+    const { d, calls } = deps(policySets());
+    const first = await scanChange(d, "org_scan_a", [], files, limits);
+    const second = await scanChange(d, "org_scan_a", [], files, limits);
     expect(second.kept).toEqual(first.kept);
     expect(second.policies).toEqual(first.policies);
     expect(first.policies).toContain("dangerous-eval");
@@ -52,12 +62,12 @@ describe("scanChange and the policy version", () => {
   });
 
   it("asks again for the policies when its engine was evicted in the meantime", async () => {
-    const engines = new EngineCache(1);
+    const engines = policySets(1);
     const { d, calls } = deps(engines);
-    await scanChange(d, "org_scan_b", [], files);
-    await scanChange(d, "org_scan_c", ["dangerous-eval"], files); // evicts org_scan_b's engine
+    await scanChange(d, "org_scan_b", [], files, limits);
+    await scanChange(d, "org_scan_c", ["dangerous-eval"], files, limits); // evicts org_scan_b's engine
     calls.length = 0;
-    const again = await scanChange(d, "org_scan_b", [], files);
+    const again = await scanChange(d, "org_scan_b", [], files, limits);
     expect(again.kept.map((f) => f.policy_id)).toEqual(["dangerous-eval"]);
     expect(calls.map((c) => [c.req.known_version !== undefined, c.res.unchanged])).toEqual([
       [true, true],

@@ -1,9 +1,11 @@
-// The core every evaluation runs, synchronous or deferred: resolve the policies, take the
-// (cached) engine, scan each file once, add it all up.
-import { isScanned, MAX_VIOLATIONS, summarize, type Outcome } from "../domain/evaluation.js";
-import type { FileScan } from "../domain/engine.js";
+// The core every evaluation runs, synchronous or deferred: resolve the policies, then scan the
+// files on a worker thread of the scan pool (the request thread never matches patterns), within
+// the evaluation's deadline.
+import { AppError, errors } from "@verdict/kit";
+import { PoolJobError } from "@verdict/runtime";
+import type { Outcome } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
-import type { CachedEngine } from "../engineCache.js";
+import type { CachedEngine, PolicySet } from "../engineCache.js";
 
 export interface FileToScan {
   path: string;
@@ -17,31 +19,51 @@ export interface ScanResult extends Outcome {
   policies: string[];
 }
 
-export async function scanChange(deps: EvaluationDeps, organizationId: string, requested: string[], files: FileToScan[]): Promise<ScanResult> {
+export interface ScanLimits {
+  /** The scan fails (EVALUATION_TIMEOUT) when it has not finished this long after it was asked for. */
+  timeoutMs: number;
+  /** Aborted when the caller is gone (a synchronous request whose client disconnected). */
+  signal?: AbortSignal;
+}
+
+export async function scanChange(deps: EvaluationDeps, organizationId: string, requested: string[], files: FileToScan[], limits: ScanLimits): Promise<ScanResult> {
   // Errors from the policy service (unknown policy ids: 422 naming `policies[i]`) reach the
   // caller unchanged.
-  const [{ engine, policyIds }, settings] = await Promise.all([engineFor(deps, organizationId, requested), deps.orgSettings.get(organizationId)]);
-  const scans: FileScan[] = [];
-  // Every finding is counted, but only the first MAX_VIOLATIONS become violations.
-  let room = MAX_VIOLATIONS;
-  for (const file of files) {
-    if (!isScanned(file.status)) {
-      scans.push({ skipped: "removed", findings: [], suppressions: [], matched: 0, bySeverity: {} });
-      continue;
-    }
-    const scan = engine.scan(file.path, file.content, { allowSuppression: settings.allowInlineSuppression, limit: room });
-    room -= scan.findings.length;
-    scans.push(scan);
+  const [{ engine: policies, policyIds, version }, settings] = await Promise.all([policiesFor(deps, organizationId, requested), deps.orgSettings.get(organizationId)]);
+  try {
+    const outcome = await deps.scanner.run(
+      organizationId,
+      { organizationId, version, policies, files, allowSuppression: settings.allowInlineSuppression },
+      { timeoutMs: limits.timeoutMs, signal: limits.signal },
+    );
+    return { ...outcome, policies: policyIds };
+  } catch (err) {
+    throw scanError(err, limits.timeoutMs);
   }
-  return { ...summarize(files.length, scans), policies: policyIds };
+}
+
+/** The error a failed scan job becomes. */
+function scanError(err: unknown, timeoutMs: number): unknown {
+  if (!(err instanceof PoolJobError)) return err;
+  if (err.reason === "deadline") {
+    // Deterministic for this change and these policies: retrying cannot help, so not a 503.
+    return new AppError(
+      "unprocessable",
+      "EVALUATION_TIMEOUT",
+      `The evaluation did not finish within its deadline of ${timeoutMs} ms: the policies' patterns are too costly for files this large. Narrow the policies or the files, or fix the custom patterns that run slowly`,
+      { timeout_ms: timeoutMs },
+    );
+  }
+  if (err.reason === "cancelled") return errors.unavailable("The evaluation was cancelled: the client went away");
+  return errors.unavailable("The evaluation service is shutting down; try again");
 }
 
 /**
- * The compiled engine for what the request resolves to now. The policy service is told the
- * version this request resolved to last time; while that is still current it answers
- * "unchanged" without the patterns, and the cached engine runs.
+ * The policies the request resolves to now. The policy service is told the version this request
+ * resolved to last time; while that is still current it answers "unchanged" without the
+ * patterns, and the cached set runs (compiled, in the worker threads' own caches).
  */
-async function engineFor(deps: EvaluationDeps, organizationId: string, requested: string[]): Promise<CachedEngine> {
+async function policiesFor(deps: EvaluationDeps, organizationId: string, requested: string[]): Promise<CachedEngine<PolicySet>> {
   const known = deps.engines.lastVersion(organizationId, requested);
   const resolve = (knownVersion?: string) =>
     deps.policy.resolvePolicies({ organization_id: organizationId, policy_ids: requested, known_version: knownVersion });

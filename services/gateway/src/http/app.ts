@@ -4,9 +4,10 @@
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import helmet from "helmet";
 import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
-import { AppError, errorBody, errors, httpRequestDuration, newId, registry, tracer, type Logger } from "@verdict/kit";
+import { AppError, errorBody, errors, httpRequestDuration, newId, tracer, type Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { Authenticator, hasScope, presentedKey, type Principal } from "./auth.js";
+import type { TrustProxy } from "./config.js";
 import { buildOpenApi } from "./openapi.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
@@ -19,12 +20,15 @@ export interface AppOptions {
   limiter: RateLimiter;
   logger: Logger;
   bodyLimitBytes: number;
-  trustProxy: boolean | string;
+  trustProxy: TrustProxy;
   requestSchemaIds: Set<string>;
-  /** The Prometheus text /metrics serves (all-in-one merges the services' thread into it). */
-  metrics?: () => Promise<string>;
   /** Public base URL of the API (…/v1); unset: from each request's protocol and host. */
   publicUrl?: string;
+  /**
+   * Evaluation requests of one organization in flight at once (their bodies, up to the body
+   * limit each, are held in memory); one more answers 429 before its body is read. Unset: no cap.
+   */
+  maxEvaluationsInFlightPerOrg?: number;
 }
 
 interface Locals {
@@ -39,6 +43,7 @@ export function buildApp(opts: AppOptions): express.Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", opts.trustProxy);
+  // (Prometheus metrics are never served here: see VERDICT_METRICS_PORT.)
   app.set("query parser", "simple");
   app.use(helmet());
 
@@ -77,9 +82,65 @@ export function buildApp(opts: AppOptions): express.Express {
     res.set(rateHeaders(await opts.limiter.consume(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
   };
 
+  const evaluationsInFlight = new Map<string, number>();
+  /** Counts the request against its organization's evaluations in flight until it is answered. */
+  const admitEvaluation = (organizationId: string, res: Response) => {
+    const max = opts.maxEvaluationsInFlightPerOrg;
+    if (!max) return;
+    const n = evaluationsInFlight.get(organizationId) ?? 0;
+    if (n >= max) {
+      throw new AppError("rate_limited", "RATE_LIMIT_EXCEEDED", `At most ${max} evaluations of an organization are in flight at once; retry when one has finished`, {
+        limit: max,
+        window: "concurrent",
+        retry_after: 1,
+      });
+    }
+    evaluationsInFlight.set(organizationId, n + 1);
+    res.once("close", () => {
+      const left = (evaluationsInFlight.get(organizationId) ?? 1) - 1;
+      if (left > 0) evaluationsInFlight.set(organizationId, left);
+      else evaluationsInFlight.delete(organizationId);
+    });
+  };
+  // Which methods each path template answers (405 and its Allow header), and the names of its
+  // parameters (to name the one a malformed path segment stands for).
+  const templates = new Map<string, { re: RegExp; methods: Set<string>; params: (string | undefined)[] }>();
+  for (const r of opts.routes) {
+    const segments = r.path.split("/");
+    const t = templates.get(r.path) ?? {
+      re: new RegExp(`^${r.path.replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`),
+      methods: new Set<string>(),
+      params: segments.map((seg) => (seg.startsWith(":") ? seg.slice(1) : undefined)),
+    };
+    t.methods.add(r.method.toUpperCase());
+    if (r.method === "get") t.methods.add("HEAD");
+    templates.set(r.path, t);
+  }
+
+  // A path segment that is no valid percent-encoding (`/v1/evaluations/%ZZ`) would make the
+  // router throw while decoding parameters, before any route runs: answer it here, counted
+  // against the caller's address like any unauthenticated call, as a 400 on the parameter.
+  app.use(async (req, res, next) => {
+    const segments = req.path.split("/");
+    const bad = segments.findIndex((seg) => !decodes(seg));
+    if (bad < 0) return next();
+    try {
+      locals(res).routePath = "malformed";
+      await anonymous(req, res);
+      const template = [...templates.values()].find((t) => t.re.test(req.path) && t.params.length === segments.length);
+      const field = template?.params[bad] ?? "path";
+      next(errors.validation([{ field, code: "INVALID_FORMAT", message: `${field} is not a valid percent-encoded path segment` }]));
+    } catch (err) {
+      next(err);
+    }
+  });
+
   const handle = (r: Route): RequestHandler => async (req, res, next) => {
     const l = locals(res);
     l.routePath = r.path;
+    // Answers carry keys, secrets' surroundings, evaluations and reports: never stored by a
+    // browser or a shared cache.
+    res.setHeader("Cache-Control", "no-store");
     const span = tracer().startSpan(`${req.method} ${r.path}`, {
       kind: SpanKind.SERVER,
       attributes: { "http.request.method": req.method, "http.route": r.path, "verdict.request_id": l.requestId },
@@ -109,6 +170,7 @@ export function buildApp(opts: AppOptions): express.Express {
           if (r.access.kind === "operator" && !principal.operator) {
             throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "Only the instance operator (the bootstrap key) may manage organizations");
           }
+          if (r.rateClass === "evaluations_create") admitEvaluation(principal.organizationId, res);
         }
         const params = r.params ? parseOr400(r.params, req.params) : {};
         // The legacy credential is not part of any route's query contract.
@@ -123,7 +185,13 @@ export function buildApp(opts: AppOptions): express.Express {
           body = parseOr400(r.body, req.body);
         }
         const apiBaseUrl = opts.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}/v1`;
-        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl });
+        // A client that goes away before its answer cancels the work done for it (a long scan).
+        const gone = new AbortController();
+        const onClose = () => {
+          if (!res.writableFinished) gone.abort();
+        };
+        res.once("close", onClose);
+        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl, signal: gone.signal });
         span.setAttribute("http.response.status_code", result.status);
         if (result.headers) res.set(result.headers);
         if (result.file) res.status(result.status).type(result.file.contentType).attachment(result.file.filename).send(result.file.content);
@@ -151,27 +219,6 @@ export function buildApp(opts: AppOptions): express.Express {
     }
   });
 
-  app.get("/metrics", async (req, res, next) => {
-    try {
-      locals(res).routePath = "/metrics";
-      // Never throttled: monitoring must keep working while someone hammers the API from the
-      // same address. The headers still tell where that address stands.
-      res.set(rateHeaders(await opts.limiter.peek(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
-      res.set("Content-Type", registry.contentType).send(await (opts.metrics ?? (() => registry.metrics()))());
-    } catch (err) {
-      next(err);
-    }
-  });
-
-  // Which methods each path template answers, for 405 and its Allow header.
-  const templates = new Map<string, { re: RegExp; methods: Set<string> }>();
-  for (const r of opts.routes) {
-    const t = templates.get(r.path) ?? { re: new RegExp(`^${r.path.replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`), methods: new Set<string>() };
-    t.methods.add(r.method.toUpperCase());
-    if (r.method === "get") t.methods.add("HEAD");
-    templates.set(r.path, t);
-  }
-
   app.use(async (req, res, next) => {
     try {
       await anonymous(req, res);
@@ -194,12 +241,25 @@ export function buildApp(opts: AppOptions): express.Express {
     if (appErr instanceof RateLimitedError) {
       res.set(rateHeaders(appErr.state));
       res.set("Retry-After", String(appErr.retryAfter));
+    } else if (appErr instanceof AppError && appErr.kind === "rate_limited" && typeof appErr.details?.retry_after === "number") {
+      // A service's own limit (evaluations in flight per organization).
+      res.set("Retry-After", String(appErr.details.retry_after));
     }
     if (res.headersSent) return;
+    res.setHeader("Cache-Control", "no-store");
     res.status(appErr.httpStatus).json(errorBody(appErr, locals(res).requestId));
   });
 
   return app;
+}
+
+function decodes(segment: string): boolean {
+  try {
+    decodeURIComponent(segment);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Body-parser errors and anything unexpected become the spec's error bodies. */

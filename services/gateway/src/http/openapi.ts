@@ -57,7 +57,7 @@ const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit
 
 function headerRefs(extra: string[] = []): Json {
   const out: Json = {};
-  for (const h of ["X-Request-Id", ...RATE_HEADERS, ...extra]) out[h] = { $ref: `#/components/headers/${h}` };
+  for (const h of ["X-Request-Id", "Cache-Control", ...RATE_HEADERS, ...extra]) out[h] = { $ref: `#/components/headers/${h}` };
   return out;
 }
 
@@ -87,7 +87,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     for (const s of r.errors ?? []) errorStatuses.add(s);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {
-        description: ERROR_TEXT[s],
+        description: r.errorNotes?.[s] ? `${ERROR_TEXT[s]}. ${r.errorNotes[s]}` : ERROR_TEXT[s],
         headers: headerRefs(s === 429 ? ["Retry-After"] : []),
         content: { "application/json": { schema: { $ref: REF("Error") } } },
       };
@@ -115,7 +115,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       title: "Verdict API",
       version: VERSION,
       description:
-        "Code policy evaluation. 400 = the request does not match this document's schemas; 422 = it matches them but breaks a rule they cannot express (a pattern RE2 cannot compile, an unknown policy id or setting, a CIDR range out of bounds, a cursor the API did not issue, deleting a built-in policy).",
+        "Code policy evaluation. 400 = the request does not match this document's schemas; 422 = it matches them but breaks a rule they cannot express (a pattern RE2 cannot compile, an unknown policy id or setting, a CIDR range out of bounds, a cursor the API did not issue, deleting a built-in policy). A client that sends its request slower than the server's request timeout gets 408 without a body and the connection is closed. Prometheus metrics are not part of this API: they are served on a port of their own (VERDICT_METRICS_PORT).",
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
@@ -130,6 +130,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       },
       headers: {
         "X-Request-Id": { description: "Request id (req_…), also in every error body", schema: { type: "string" } },
+        "Cache-Control": { description: "Always no-store: answers carry keys, secrets' surroundings, evaluations and reports", schema: { type: "string", enum: ["no-store"] } },
         "X-RateLimit-Limit": headerSchema("Requests allowed in the window"),
         "X-RateLimit-Remaining": headerSchema("Requests left in the window"),
         "X-RateLimit-Reset": headerSchema("Unix time (seconds) when the window resets"),

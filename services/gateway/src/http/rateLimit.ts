@@ -86,17 +86,24 @@ export class RateLimiter {
     return [this.bucket("ip_minute", this.defaults.per_minute, "minute")];
   }
 
-  /** The state of the tightest bucket without counting a request (for /metrics). */
-  async peek(key: string, buckets: Bucket[]): Promise<RateState> {
-    let tightest: RateState | undefined;
-    for (const b of buckets) {
-      const res = await this.limiter(b).get(key);
-      const state: RateState = res
-        ? { limit: b.limit, remaining: Math.max(0, res.remainingPoints), resetUnix: Math.ceil((Date.now() + res.msBeforeNext) / 1000), windowSec: b.windowSec }
-        : { limit: b.limit, remaining: b.limit, resetUnix: Math.ceil(Date.now() / 1000) + b.windowSec, windowSec: b.windowSec };
-      if (!tightest || state.remaining < tightest.remaining) tightest = state;
+  /**
+   * Gives back one point of an endpoint-specific limit (a report that failed), if it was counted
+   * (at `countedAtMs`) in the window running now: a point from an earlier window is not owed.
+   */
+  async refund(key: string, rateClass: RateClass, countedAtMs: number): Promise<void> {
+    if (!CLASS_LIMIT[rateClass]) return;
+    for (const [id, limiter] of this.limiters) {
+      if (!id.startsWith(`class_${rateClass}:`)) continue;
+      const [, limit, windowSec] = id.split(":").map(Number) as [number, number, number];
+      const res = await limiter.get(key);
+      if (!res || res.consumedPoints <= 0) continue;
+      const windowStart = Date.now() + res.msBeforeNext - windowSec * 1000;
+      // The window's start is derived from a rounded time-to-reset: allow a second of slack, or a
+      // point counted in the window's first millisecond would read as counted before it.
+      if (countedAtMs < windowStart - 1000) continue;
+      // Refused requests count too (consumed beyond the limit): the refund is of an accepted one.
+      await limiter.reward(key, Math.max(0, res.consumedPoints - limit) + 1);
     }
-    return tightest!;
   }
 
   /**

@@ -17,6 +17,8 @@ export interface RouteContext<P, Q, B> {
   clients: Clients;
   /** Public base URL of the API (…/v1): configured, or from the request's host. */
   apiBaseUrl: string;
+  /** Aborted when the client disconnects before its answer: long work for it can stop. */
+  signal: AbortSignal;
 }
 
 export interface RouteResult {
@@ -49,6 +51,8 @@ export interface Route<P = any, Q = any, B = any> {
   responses: Record<number, RouteResponse>;
   /** Error statuses beyond the ones every route may answer with (documented in OpenAPI). */
   errors?: number[];
+  /** What an error status means on this route beyond the general text (OpenAPI descriptions). */
+  errorNotes?: Partial<Record<number, string>>;
   handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult>;
 }
 

@@ -8,13 +8,16 @@ export const MAX_FILES = 1000;
 const SEVERITY = z.enum(["error", "warning"]);
 export const SCOPE = z.enum(["read:evaluations", "write:evaluations", "read:policies", "write:policies", "read:org", "write:org", "admin"]);
 const ISO = z.string().meta({ format: "date-time" });
-// Strict enough that anything matching it is a real date (the refine catches 2026-02-30).
 const ISO_OR_DATE_RE =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/;
+/** The day exists in its month (Date.parse rolls 2026-02-30 over to March 2 instead of failing). */
+export function isRealDay(value: string): boolean {
+  const [y, m, d] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate() && !Number.isNaN(Date.parse(value));
+}
 const ISO_OR_DATE = z
   .string()
   .regex(ISO_OR_DATE_RE, { message: "must be an ISO 8601 date or date-time" })
-  .refine((v) => !Number.isNaN(Date.parse(v)), { message: "must be an ISO 8601 date or date-time" })
   .meta({ description: "ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)" });
 const REPO_NAME = z
   .string()
@@ -203,11 +206,37 @@ export const CreatePolicySchema = z
   .strict()
   .meta({ id: "CreatePolicy" });
 
+const MAX_SETTING_DEPTH = 8;
+
+/** How deeply arrays and objects nest in a JSON value (a scalar: 0), counted up to limit + 1. */
+export function nestingDepth(value: unknown, limit: number): number {
+  if (value === null || typeof value !== "object") return 0;
+  if (limit < 0) return 1;
+  let deepest = 0;
+  for (const child of Object.values(value)) {
+    deepest = Math.max(deepest, nestingDepth(child, limit - 1));
+    if (deepest > limit) break;
+  }
+  return 1 + deepest;
+}
+
 export const UpdatePolicySchema = z
   .object({
     enabled: z.boolean().optional(),
     severity: SEVERITY.optional(),
-    settings: z.record(z.string(), z.unknown()).optional().meta({ description: "Policy-specific; see each policy's settings. Unknown keys are rejected (422)." }),
+    settings: z
+      .record(z.string(), z.unknown())
+      .superRefine((settings, ctx) => {
+        // Settings are scalars; a value nested deeper than this is refused before it reaches
+        // the policy service (protobuf's Struct has a recursion limit).
+        for (const [key, value] of Object.entries(settings)) {
+          if (nestingDepth(value, MAX_SETTING_DEPTH) > MAX_SETTING_DEPTH) {
+            ctx.addIssue({ code: "custom", path: [key], message: `settings.${key} is nested deeper than ${MAX_SETTING_DEPTH} levels`, params: { code: "MAX_SIZE_EXCEEDED", max: MAX_SETTING_DEPTH } });
+          }
+        }
+      })
+      .optional()
+      .meta({ description: `Policy-specific; see each policy's settings. Unknown keys are rejected (422). Values nest at most ${MAX_SETTING_DEPTH} levels.` }),
   })
   .strict()
   .meta({ id: "UpdatePolicy" });
@@ -316,15 +345,23 @@ export const CreateApiKeySchema = z
     name: z.string().min(1).max(100),
     scopes: z.array(SCOPE).min(1).max(7),
     expiration: z.enum(["30m", "24h", "7d", "90d", "never"]).default("90d"),
-    environment: z.enum(["prod", "test"]).default("prod"),
+    environment: z.enum(["prod", "test"]).optional().meta({ description: "Default: the calling key's environment. A test key creates test keys only" }),
     ip_allowlist: z
       .string()
       .max(4000)
-      .regex(/^[0-9A-Fa-f:.,/ ]*$/, { message: "must be comma-separated CIDR ranges or IP addresses" })
-      .optional().meta({ description: "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7" }),
+      // Every comma-separated entry holds an address: `,,,` must not read as "no restriction".
+      .regex(/^$|^ *[0-9A-Fa-f:./]+ *(, *[0-9A-Fa-f:./]+ *)*$/, { message: "must be comma-separated CIDR ranges or IP addresses, none of them empty" })
+      .optional()
+      .meta({ description: "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7; within the calling key's allowlist. Omitted: the calling key's allowlist" }),
   })
   .strict()
-  .meta({ id: "CreateApiKey" });
+  .meta({
+    id: "CreateApiKey",
+    description:
+      "The new key must lie within the calling key, as GitHub's fine-grained tokens do: no scope the caller lacks, no expiry after the caller's, " +
+      "no `prod` key from a `test` one, and an IP allowlist within the caller's. Otherwise 422 VALIDATION_FAILED names each offending field " +
+      "(`scopes`, `expiration`, `environment`, `ip_allowlist`) with code INVALID_ENUM.",
+  });
 
 export const CreatedApiKeySchema = ApiKeySchema.extend({ key: z.string().meta({ description: "The key value. Shown once: store it now." }) }).meta({ id: "CreatedApiKey" });
 

@@ -1,8 +1,9 @@
 import type { z } from "zod";
+import { errors } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
 import { evaluationJson } from "../http/mappers.js";
-import { CreateEvaluationSchema, EvaluationListSchema, EvaluationSchema, IdParam, ListEvaluationsQuery } from "../http/schemas.js";
+import { CreateEvaluationSchema, EvaluationListSchema, EvaluationSchema, IdParam, isRealDay, ListEvaluationsQuery } from "../http/schemas.js";
 import { noContent } from "./common.js";
 
 const Params = IdParam("evaluation_id", "eval");
@@ -25,6 +26,10 @@ export const evaluationRoutes = [
     path: "/v1/evaluations",
     operationId: "createEvaluation",
     errors: [422],
+    errorNotes: {
+      422: "Or EVALUATION_TIMEOUT (details.timeout_ms): the scan did not finish within the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS); retrying the same change does not help",
+      429: "Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent)",
+    },
     summary: "Evaluate the files of a change against the organization's policies",
     tag: "Evaluations",
     access: { kind: "scope", scope: "write:evaluations" },
@@ -34,8 +39,8 @@ export const evaluationRoutes = [
       201: { description: "Checked within the request: status completed", schema: EvaluationSchema },
       202: { description: "A large change, queued: status pending until a worker finishes it (poll GET, or use webhooks)", schema: EvaluationSchema },
     },
-    handler: async ({ body, principal, clients }) => {
-      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body));
+    handler: async ({ body, principal, clients, signal }) => {
+      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body), { signal });
       const evaluation = evaluationJson(res.evaluation!);
       return evaluation.status === "pending"
         ? { status: 202, body: evaluation, headers: { Location: `/v1/evaluations/${evaluation.id}` } }
@@ -53,6 +58,12 @@ export const evaluationRoutes = [
     query: ListEvaluationsQuery,
     responses: { 200: { description: "A page of evaluations", schema: EvaluationListSchema } },
     handler: async ({ query, principal, clients }) => {
+      // The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and
+      // Date.parse would roll it over to March 2), so it is refused here, as a 422.
+      const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
+      if (impossible.length) {
+        throw errors.unprocessable(impossible.map((field) => ({ field, code: "INVALID_FORMAT", message: "must be an ISO 8601 date or date-time of a day that exists" })));
+      }
       const res = await clients.evaluation.listEvaluations({
         organization_id: principal!.organizationId,
         repository: query.repository,

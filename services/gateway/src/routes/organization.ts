@@ -82,8 +82,9 @@ export const organizationRoutes = [
         name: body.name,
         scopes: body.scopes,
         expiration: body.expiration,
-        environment: body.environment,
+        environment: body.environment ?? "",
         ip_allowlist: body.ip_allowlist ? body.ip_allowlist.split(",") : [],
+        creator_key_id: principal!.keyId,
       });
       return { status: 201, body: { ...apiKeyJson(res.api_key!), key: res.key } };
     },

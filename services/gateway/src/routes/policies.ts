@@ -41,6 +41,10 @@ export const policyRoutes = [
     path: "/v1/policies",
     operationId: "createPolicy",
     errors: [409, 422],
+    errorNotes: {
+      409: "Checked before any pattern is compiled",
+      422: "Also for a pattern over the cost budget (compile time, program size, scan time per MiB; the field is patterns[i].value, the message says which limit), and for more custom patterns than the organization's budget (field patterns, MAX_SIZE_EXCEEDED)",
+    },
     summary: "Create a custom policy (patterns in RE2 syntax)",
     tag: "Policies",
     access: { kind: "scope", scope: "write:policies" },

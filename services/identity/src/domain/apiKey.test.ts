@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { base62, checksum, displayPrefix, expiresAt, generateKey, hasScope, ipAllowed, parseAllowlist, parseKey } from "./apiKey.js";
+import { base62, checksum, containmentProblems, displayPrefix, expiresAt, generateKey, hasScope, ipAllowed, parseAllowlist, parseKey } from "./apiKey.js";
 
 describe("API key format", () => {
   it("generates keys of the documented shape that pass their own checksum", () => {
@@ -58,5 +58,26 @@ describe("IP allowlists", () => {
     expect(ipAllowed(["10.0.0.0/8"], "127.0.0.1")).toBe(false);
     expect(ipAllowed(["::1/128"], "::1")).toBe(true);
     expect(ipAllowed(["10.0.0.0/8"], "garbage")).toBe(false);
+  });
+});
+
+describe("key containment", () => {
+  const creator = { scopes: ["read:org", "write:org"], environment: "test" as const, expires_at: "2030-01-01T00:30:00.000Z", ip_allowlist: ["10.0.0.0/8"] };
+  const fields = (requested: Parameters<typeof containmentProblems>[1]) => containmentProblems(creator, requested).map((p) => p.field);
+
+  it("accepts a key within the creator on every dimension", () => {
+    expect(fields({ scopes: ["read:org"], environment: "test", expires_at: "2030-01-01T00:00:00.000Z", ip_allowlist: ["10.1.0.0/16"] })).toEqual([]);
+  });
+
+  it("names each dimension that exceeds the creator", () => {
+    expect(fields({ scopes: ["admin"], environment: "prod", expires_at: null, ip_allowlist: [] })).toEqual(["scopes", "expiration", "environment", "ip_allowlist"]);
+    expect(fields({ scopes: ["read:org"], environment: "test", expires_at: "2030-01-01T00:30:00.001Z", ip_allowlist: ["10.0.0.0/8"] })).toEqual(["expiration"]);
+    expect(fields({ scopes: ["read:org"], environment: "test", expires_at: null, ip_allowlist: ["10.0.0.0/7"] })).toEqual(["expiration", "ip_allowlist"]);
+    expect(fields({ scopes: ["read:org"], environment: "test", expires_at: creator.expires_at, ip_allowlist: ["::1/128"] })).toEqual(["ip_allowlist"]);
+  });
+
+  it("lets an admin, prod, never-expiring, unrestricted key create anything", () => {
+    const root = { scopes: ["admin"], environment: "prod" as const, expires_at: null, ip_allowlist: [] };
+    expect(containmentProblems(root, { scopes: ["admin", "write:org"], environment: "prod", expires_at: null, ip_allowlist: [] })).toEqual([]);
   });
 });

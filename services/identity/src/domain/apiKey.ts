@@ -106,3 +106,45 @@ export function ipAllowed(cidrs: string[], clientIp: string): boolean {
   }
   return list.check(ip, family === 6 ? "ipv6" : "ipv4");
 }
+
+/** What a key may pass on: the parts of a key record that bound the keys it creates. */
+export interface KeyGrant {
+  scopes: readonly string[];
+  environment: Environment;
+  /** null: never expires. */
+  expires_at: string | null;
+  /** Empty: any address. */
+  ip_allowlist: readonly string[];
+}
+
+export type ContainmentProblem = { field: "scopes" | "expiration" | "environment" | "ip_allowlist"; message: string };
+
+function cidrWithin(inner: string, outer: string): boolean {
+  const [innerAddr, innerBits] = inner.split("/");
+  const [, outerBits] = outer.split("/");
+  // The inner range lies in the outer one when it is no wider and its first address is inside.
+  return Number(innerBits) >= Number(outerBits) && ipAllowed([outer], innerAddr!);
+}
+
+/**
+ * A key creates only keys it could itself stand in for (as GitHub's fine-grained tokens do):
+ * no scope it lacks, no later expiry, no `prod` key from a `test` one, and no address its own
+ * allowlist refuses. Answers one problem per offending field; empty: the request is contained.
+ */
+export function containmentProblems(creator: KeyGrant, requested: KeyGrant): ContainmentProblem[] {
+  const problems: ContainmentProblem[] = [];
+  const missing = requested.scopes.filter((s) => !hasScope(creator.scopes, s));
+  if (missing.length) problems.push({ field: "scopes", message: `The creating key does not hold ${missing.join(", ")}; a key can only grant scopes it has` });
+  if (creator.expires_at !== null && (requested.expires_at === null || requested.expires_at > creator.expires_at)) {
+    problems.push({ field: "expiration", message: `The creating key expires at ${creator.expires_at}; choose an expiration that ends no later` });
+  }
+  if (creator.environment === "test" && requested.environment !== "test") {
+    problems.push({ field: "environment", message: "A test key can only create test keys" });
+  }
+  if (creator.ip_allowlist.length) {
+    const outside = requested.ip_allowlist.filter((c) => !creator.ip_allowlist.some((o) => cidrWithin(c, o)));
+    if (!requested.ip_allowlist.length) problems.push({ field: "ip_allowlist", message: `The creating key is restricted to ${creator.ip_allowlist.join(", ")}; the new key needs an allowlist within it` });
+    else if (outside.length) problems.push({ field: "ip_allowlist", message: `Not within the creating key's allowlist (${creator.ip_allowlist.join(", ")}): ${outside.join(", ")}` });
+  }
+  return problems;
+}

@@ -1,6 +1,6 @@
 import { TOPICS } from "@verdict/bus";
 import { errors, newId } from "@verdict/kit";
-import { displayPrefix, expiresAt, generateKey, hashKey, parseAllowlist, parseKey, type Environment, type Expiration } from "../domain/apiKey.js";
+import { containmentProblems, displayPrefix, expiresAt, generateKey, hashKey, parseAllowlist, parseKey, type Environment, type Expiration } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
 import type { KeyRecord } from "../repo.js";
 
@@ -9,8 +9,12 @@ export interface CreateApiKeyCommand {
   name: string;
   scopes: string[];
   expiration: Expiration;
-  environment: Environment;
+  /** Unset: the creating key's environment, else prod. */
+  environment?: Environment;
+  /** Empty: the creating key's allowlist (none: any address). */
   ipAllowlist: string[];
+  /** The key making the request: the new key must lie within it. Unset for bootstrap keys. */
+  creatorKeyId?: string;
   operator?: boolean;
   /** Only for the bootstrap key taken from configuration. */
   presetKey?: string;
@@ -25,11 +29,33 @@ export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand)
       { field: "ip_allowlist", code: "INVALID_FORMAT", message: `Not a CIDR range or IP address: ${invalid.join(", ")}` },
     ]);
   }
+  // ",,," names no range at all: refusing it keeps a typo from making an unrestricted key.
+  if (cmd.ipAllowlist.length && !cidrs.length) {
+    throw errors.unprocessable([{ field: "ip_allowlist", code: "INVALID_FORMAT", message: "Lists no CIDR range or IP address; omit ip_allowlist for a key usable from any address" }]);
+  }
   const now = deps.clock.now();
-  const key = cmd.presetKey ?? generateKey(cmd.environment);
+  const creator = cmd.creatorKeyId ? await deps.repo.keys.findOne({ id: cmd.creatorKeyId, organization_id: cmd.organizationId }) : null;
+  if (cmd.creatorKeyId && !creator) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The creating key does not belong to this organization");
+  const requestedEnvironment = cmd.environment ?? creator?.environment ?? "prod";
+  const allowlist = cidrs.length ? cidrs : (creator?.ip_allowlist ?? []);
+  if (creator) {
+    const problems = containmentProblems(creator, {
+      scopes: cmd.scopes,
+      environment: requestedEnvironment,
+      expires_at: expiresAt(cmd.expiration, now),
+      ip_allowlist: allowlist,
+    });
+    if (problems.length) {
+      throw errors.unprocessable(
+        problems.map((p) => ({ ...p, code: "INVALID_ENUM" as const })),
+        "A key can only create keys within its own scopes, expiry, environment and IP allowlist",
+      );
+    }
+  }
+  const key = cmd.presetKey ?? generateKey(requestedEnvironment);
   const preset = cmd.presetKey ? parseKey(cmd.presetKey) : undefined;
   if (preset && !preset.ok) throw new Error("the configured bootstrap key is not a valid Verdict key");
-  const environment = preset?.ok ? preset.environment : cmd.environment;
+  const environment = preset?.ok ? preset.environment : requestedEnvironment;
   const record: KeyRecord = {
     id: newId("key"),
     organization_id: cmd.organizationId,
@@ -42,7 +68,7 @@ export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand)
     expires_at: expiresAt(cmd.expiration, now),
     last_used_at: null,
     revoked_at: null,
-    ip_allowlist: cidrs,
+    ip_allowlist: allowlist,
     operator: cmd.operator ?? false,
   };
   await deps.repo.keys.insertOne(record);

@@ -4,7 +4,7 @@ import { AppError, createClient, createLogger } from "@verdict/kit";
 import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
-import { generateKey } from "../domain/apiKey.js";
+import { generateKey, hashKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
 import { IdentityRepo } from "../repo.js";
 import { createApiKey, revokeApiKey } from "./apiKeys.js";
@@ -109,6 +109,19 @@ describe("ensureBootstrap", () => {
     const next = generateKey("prod");
     await ensureBootstrap(deps, next);
     expect((await verifyKey(deps, { key: next, clientIp: "::1" })).org.id).toBe(v.org.id);
+  });
+
+  it("retires the previous operator key when another one is configured, and refuses the old one back", async () => {
+    const first = generateKey("prod");
+    await ensureBootstrap(deps, first);
+    const second = generateKey("prod");
+    await ensureBootstrap(deps, second);
+    expect(await codeOf(verifyKey(deps, { key: first, clientIp: "::1" }))).toBe("AUTH_REVOKED_KEY");
+    const old = await deps.repo.keys.findOne({ hash: hashKey(first) });
+    expect(old).toMatchObject({ operator: false, retired_at: expect.any(String), revoked_at: null });
+    expect((await verifyKey(deps, { key: second, clientIp: "::1" })).key.operator).toBe(true);
+    await revokeApiKey(deps, old!.organization_id, old!.id);
+    await expect(ensureBootstrap(deps, first)).rejects.toThrow("VERDICT_BOOTSTRAP_API_KEY names a key that was revoked");
   });
 });
 

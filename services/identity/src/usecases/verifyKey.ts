@@ -28,6 +28,7 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
   const key = await deps.repo.keys.findOne({ hash: hashKey(cmd.key) });
   if (!key) throw errors.unauthorized("AUTH_INVALID_KEY", "API key is not recognised");
   if (key.revoked_at) throw errors.unauthorized("AUTH_REVOKED_KEY", "API key was revoked");
+  if (key.retired_at) throw errors.unauthorized("AUTH_REVOKED_KEY", "API key was retired: the instance operator key was rotated");
   const now = deps.clock.now();
   if (key.expires_at && Date.parse(key.expires_at) <= now.getTime()) {
     throw errors.unauthorized("AUTH_EXPIRED_KEY", `API key expired at ${key.expires_at}`);

@@ -62,10 +62,10 @@ describe("built-in policies", () => {
     const def = findBuiltin("hardcoded-credentials")!;
     const off = effectiveBuiltin(def);
     expect(off.settings).toEqual({ detect_api_keys: false, exclude_paths: [] });
-    expect(off.patterns).toHaveLength(1);
+    expect(off.patterns.map((p) => p.id)).toEqual(["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header"]);
     const on = effectiveBuiltin(def, { settings: { detect_api_keys: true } });
-    expect(on.patterns).toHaveLength(2);
-    expect(on.patterns[1]).not.toHaveProperty("enabled_by");
+    expect(on.patterns.map((p) => p.id)).toEqual(["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header", "generic-api-key-assignment"]);
+    expect(on.patterns[5]).not.toHaveProperty("enabled_by");
   });
 
   it("applies the generic-secrets min_entropy setting to its entropy-gated rules only", () => {
@@ -86,7 +86,9 @@ describe("built-in policies", () => {
     const creds = toResolved(effectiveBuiltin(findBuiltin("hardcoded-credentials")!));
     expect(creds).toMatchObject({ id: "hardcoded-credentials", severity: "error", category: "secrets", exclude_paths: [] });
     expect(creds.suggestion).toMatch(/environment variables/);
-    expect(creds.patterns).toEqual([expect.objectContaining({ redact: true, redact_group: 1, rule_id: "password-assignment" })]);
+    expect(creds.patterns).toEqual(
+      ["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header"].map((rule_id) => expect.objectContaining({ redact: true, redact_group: 1, rule_id })),
+    );
     const aws = toResolved(effectiveBuiltin(findBuiltin("aws-credentials")!));
     expect(aws.patterns[0]).toMatchObject({ redact: true, redact_group: 0, rule_id: "aws-access-key-id", keywords: expect.arrayContaining(["akia"]) });
     const evalPolicy = toResolved(effectiveBuiltin(findBuiltin("dangerous-eval")!));
@@ -100,9 +102,9 @@ describe("resolveBuiltins", () => {
     const defaults = resolveBuiltins();
     expect(defaults.map((p) => p.id)).toEqual(BUILTIN_POLICIES.map((p) => p.id));
     const creds = (policies: ReturnType<typeof resolveBuiltins>) => policies.find((p) => p.id === "hardcoded-credentials")!;
-    expect(creds(defaults).patterns.map((p) => p.rule_id)).toEqual(["password-assignment"]);
+    expect(creds(defaults).patterns.map((p) => p.rule_id)).toEqual(["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header"]);
     const on = resolveBuiltins({ "hardcoded-credentials": { detect_api_keys: true }, "private-keys": { exclude_paths: ["test/**"] } });
-    expect(creds(on).patterns.map((p) => p.rule_id)).toEqual(["password-assignment", "generic-api-key-assignment"]);
+    expect(creds(on).patterns.map((p) => p.rule_id)).toEqual(["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header", "generic-api-key-assignment"]);
     expect(on.find((p) => p.id === "private-keys")!.exclude_paths).toEqual(["test/**"]);
   });
 

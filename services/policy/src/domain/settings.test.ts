@@ -21,6 +21,12 @@ describe("policy settings", () => {
     ]);
   });
 
+  it("treats Object.prototype members as unknown keys, not as settings", () => {
+    const problems = checkSettingsPatch("p", schema, { constructor: 1, toString: "x", hasOwnProperty: true });
+    expect(problems.map((p) => p.field)).toEqual(["settings.constructor", "settings.toString", "settings.hasOwnProperty"]);
+    expect(effectiveSettings(schema, { constructor: 1, valueOf: 2 })).toEqual({ detect_api_keys: false, max_findings: 10 });
+  });
+
   it("treats every key as unknown for a policy without settings", () => {
     expect(checkSettingsPatch("custom-one", NO_SETTINGS, { anything: true })).toEqual([
       { field: "settings.anything", code: "INVALID_FORMAT", message: "Unknown setting 'anything' for policy 'custom-one' (this policy has no settings)" },

@@ -14,7 +14,7 @@ export const NO_SETTINGS: SettingsSchema = z.strictObject({});
 export function effectiveSettings(schema: SettingsSchema, stored: Record<string, unknown> | undefined): Record<string, unknown> {
   const known: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(stored ?? {})) {
-    if (key in schema.shape && value !== null && value !== undefined) known[key] = value;
+    if (Object.hasOwn(schema.shape, key) && value !== null && value !== undefined) known[key] = value;
   }
   const parsed = schema.safeParse(known);
   // A stored value that no longer fits (a setting whose type changed) falls back to defaults.
@@ -29,7 +29,8 @@ export function checkSettingsPatch(policyId: string, schema: SettingsSchema, pat
   const problems: FieldError[] = [];
   for (const [key, value] of Object.entries(patch)) {
     const field = `settings.${key}`;
-    const setting = schema.shape[key] as z.ZodType | undefined;
+    // Own keys only: `constructor` or `toString` are no settings, whatever Object.prototype says.
+    const setting = Object.hasOwn(schema.shape, key) ? (schema.shape[key] as z.ZodType) : undefined;
     if (!setting) {
       const known = Object.keys(schema.shape);
       problems.push({

@@ -1,11 +1,12 @@
 import { errors } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
 import { findBuiltin } from "../domain/builtins/index.js";
-import { buildCustomPolicy, checkCustomPolicyShape, checkPatternRules, type CustomPolicyInput } from "../domain/customPolicy.js";
+import { buildCustomPolicy, checkCustomPolicyShape, type CustomPolicyInput } from "../domain/customPolicy.js";
 import { effectiveCustom } from "../domain/effective.js";
 import type { EffectivePolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
-import { toCustomPolicyRecord } from "../repo.js";
+import { policyDocId, toCustomPolicyRecord } from "../repo.js";
+import { checkPatterns } from "./checkPatterns.js";
 import { logPolicyChanged, policyChangedEvent } from "./events.js";
 
 export interface CreatePolicyCommand {
@@ -18,7 +19,17 @@ export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): 
   if (shape.length) throw errors.validation(shape);
   // Built-in ids are reserved in every organization: a custom policy may not shadow one.
   if (findBuiltin(cmd.policy.id)) throw errors.alreadyExists("policy", cmd.policy.id);
-  const rules = checkPatternRules(cmd.policy.patterns);
+  // Cheap refusals before any pattern is compiled: the id taken, the organization's budget spent.
+  if (await deps.repo.custom.findOne({ id: policyDocId(cmd.organizationId, cmd.policy.id), organization_id: cmd.organizationId })) {
+    throw errors.alreadyExists("policy", cmd.policy.id);
+  }
+  const max = deps.budgets.maxPatternsPerOrganization;
+  const used = (await deps.repo.custom.find({ organization_id: cmd.organizationId })).reduce((n, p) => n + p.patterns.length, 0);
+  if (used + cmd.policy.patterns.length > max) {
+    const message = `An organization's custom policies may have at most ${max} patterns together; ${used} are in use`;
+    throw errors.unprocessable([{ field: "patterns", code: "MAX_SIZE_EXCEEDED", message, max: Math.max(0, max - used) }], message);
+  }
+  const rules = await checkPatterns(deps, cmd.organizationId, cmd.policy.patterns);
   if (rules.length) throw errors.unprocessable(rules, rules.length === 1 ? rules[0]!.message : "Some patterns cannot be used");
 
   const policy = buildCustomPolicy(cmd.policy, deps.clock.now().toISOString());

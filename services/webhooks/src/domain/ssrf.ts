@@ -44,14 +44,16 @@ for (const [net, prefix] of [
 /** The IPv4 address an IPv6 address carries, for the forms that route to it. */
 function embeddedIpv4(address: string): string | undefined {
   const lower = address.toLowerCase();
-  // ::ffff:a.b.c.d (mapped), ::a.b.c.d (compatible), 64:ff9b::a.b.c.d (NAT64) in dotted form
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
+  // ::ffff:a.b.c.d (mapped), ::ffff:0:a.b.c.d (translated), ::a.b.c.d (compatible),
+  // 64:ff9b::a.b.c.d (NAT64) in dotted form
+  const dotted = /^(?:::ffff:|::ffff:0:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
   if (dotted) return dotted[1];
   const groups = expandIpv6(lower);
   if (!groups) return undefined;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
   if (zeros(0, 5) && groups[5] === 0xffff) return v4(groups[6]!, groups[7]!); // mapped
+  if (zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0) return v4(groups[6]!, groups[7]!); // translated (SIIT, ::ffff:0:a.b.c.d)
   if (zeros(0, 6) && (groups[6] !== 0 || groups[7]! > 1)) return v4(groups[6]!, groups[7]!); // compatible
   if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return v4(groups[6]!, groups[7]!); // NAT64
   if (groups[0] === 0x2002) return v4(groups[1]!, groups[2]!); // 6to4

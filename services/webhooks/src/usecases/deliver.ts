@@ -7,20 +7,43 @@ import type { WebhookDeps } from "../deps.js";
 import { MAX_LOGGED_ATTEMPTS, type AttemptRecord, type DeliveryRecord, type EndpointRecord } from "../repo.js";
 import { notifyDisabled } from "./enqueue.js";
 
+/** Messages each organization has under way, for the per-organization cap. */
+export type InFlightByOrg = ReadonlyMap<string, number>;
+
 /**
- * Takes up to `limit` due messages for this worker. Each claim is a compare-and-set on the
- * message's version that moves it past "due" for the lease: two workers (or two processes on
- * one database) never attempt the same message at once, and a worker that dies mid-attempt
- * only delays the message until its lease runs out.
+ * Takes up to `limit` due messages for this worker, oldest first, but at most `perOrg` at once
+ * per organization (counting `inFlight`): one organization's endpoint that never answers holds
+ * at most `perOrg` of the worker's slots, and the others' messages go out meanwhile. Each claim
+ * is a compare-and-set on the message's version that moves it past "due" for the lease: two
+ * workers (or two processes on one database) never attempt the same message at once, and a
+ * worker that dies mid-attempt only delays the message until its lease runs out.
  */
-export async function claimDue(deps: WebhookDeps, limit: number): Promise<DeliveryRecord[]> {
+export async function claimDue(deps: WebhookDeps, limit: number, perOrg = Infinity, inFlight: InFlightByOrg = new Map()): Promise<DeliveryRecord[]> {
   const now = deps.clock.now();
-  const due = await deps.repo.deliveries.find({ status: "pending", next_attempt_at: { $lte: now.toISOString() } }, { sort: { next_attempt_at: 1 }, limit });
   const leaseEnd = new Date(now.getTime() + deps.leaseMs).toISOString();
+  const taken = new Map(inFlight);
   const claimed: DeliveryRecord[] = [];
-  for (const d of due) {
-    const won = await deps.repo.deliveries.updateOne({ id: d.id, version: d.version, status: "pending" }, { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: d.version + 1 });
-    if (won) claimed.push(won);
+  // Each round leaves out the organizations at their cap; a round that ends with a skipped
+  // message has filled one more organization, so this ends within (organizations + 1) rounds.
+  for (;;) {
+    const full = [...taken].filter(([, n]) => n >= perOrg).map(([org]) => org);
+    const want = limit - claimed.length;
+    if (want <= 0) break;
+    const filter = { status: "pending", next_attempt_at: { $lte: now.toISOString() }, ...(full.length ? { organization_id: { $nin: full } } : {}) };
+    const due = await deps.repo.deliveries.find(filter, { sort: { next_attempt_at: 1 }, limit: want });
+    let skipped = false;
+    for (const d of due) {
+      if (claimed.length >= limit) break;
+      if ((taken.get(d.organization_id) ?? 0) >= perOrg) {
+        skipped = true;
+        continue;
+      }
+      const won = await deps.repo.deliveries.updateOne({ id: d.id, version: d.version, status: "pending" }, { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: d.version + 1 });
+      if (!won) continue;
+      claimed.push(won);
+      taken.set(d.organization_id, (taken.get(d.organization_id) ?? 0) + 1);
+    }
+    if (!skipped || due.length < want) break;
   }
   return claimed;
 }

@@ -20,6 +20,13 @@ export async function createWebhook(deps: WebhookDeps, cmd: CreateWebhookCommand
   if (problems.length) throw errors.validation(problems);
   const rules = [...checkUrl(cmd.url, deps.egress), ...(cmd.secret ? checkSecret(cmd.secret) : [])];
   if (rules.length) throw errors.unprocessable(rules);
+  // Every endpoint costs delivery work on each event: an organization gets a bounded number.
+  if ((await deps.repo.endpoints.count({ organization_id: cmd.organizationId })) >= deps.maxPerOrg) {
+    throw errors.unprocessable(
+      [{ field: "url", code: "MAX_SIZE_EXCEEDED", max: deps.maxPerOrg, message: `An organization may have at most ${deps.maxPerOrg} webhooks; delete one (DELETE /v1/webhooks/{id}) before adding another` }],
+      `Webhook limit reached (${deps.maxPerOrg} per organization)`,
+    );
+  }
 
   const now = deps.clock.now();
   const id = newId("wh", now.getTime());

@@ -83,7 +83,7 @@ export const commandInjection: BuiltinPolicy = {
       id: "python-os-system",
       type: "regex",
       // Not a constant string: a variable, an f-string, or a literal that is formatted or concatenated.
-      value: String.raw`\bos\.(?:system|popen)\s*\(\s*(?:[A-Za-z_]|["'][^"'\n]*["']\s*(?:[%+]|\.format\s*\())`,
+      value: String.raw`\bos\.(?:system|popen[234]?)\s*\(\s*(?:[A-Za-z_]|["'][^"'\n]*["']\s*(?:[%+]|\.format\s*\())`,
       message: "os.system/os.popen runs a command built from variables through a shell",
       paths: paths("python"),
     },

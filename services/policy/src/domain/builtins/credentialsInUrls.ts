@@ -4,6 +4,13 @@ import { SECRETS_CATEGORY } from "../policy.js";
 // Values that stand for a password rather than being one: `user:password@`, `:****@`, `{pass}`.
 const PLACEHOLDER_PASSWORDS = String.raw`(?i)^(?:pass(?:word)?|passwd|pwd|secret|token|pass123|user|username|login|\*+|\.\.\.|%s|%\(\w+\)s|\{\{?[^}]*\}\}?|<[^>]*>|\[[^\]]*\])$`;
 
+// Passwords that say they are examples (`postgresrootpassword`, `knextest`, `randompassword`,
+// `pass%20pass`).
+const EXAMPLE_PASSWORD_WORDS = ["password", "passwd", "secret", "test", "example", "sample", "dummy", "random", "changeme", "placeholder", "demo", "pass"];
+// Documentation hosts (RFC 2606 / RFC 6761): example.com/.org/.net and the .example, .test,
+// .invalid and .localhost domains; credentials for them are examples.
+const DOCUMENTATION_HOST = String.raw`@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid|localhost))(?:[:/?#"'\x60\s]|$)`;
+
 export const credentialsInUrls: BuiltinPolicy = {
   id: "credentials-in-urls",
   name: "Credentials in URLs and connection strings",
@@ -21,11 +28,14 @@ export const credentialsInUrls: BuiltinPolicy = {
     {
       id: "url-embedded-credentials",
       type: "regex",
-      value: String.raw`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/?#'"\x60<>]*:([^\s@/?#'"\x60<>]{3,})@[A-Za-z0-9._-]+`,
+      // Passwords of six characters or more: shorter ones in URLs are examples (`foo:bar@`, `val:psw@`).
+      value: String.raw`\b[A-Za-z][A-Za-z0-9+.-]*://[^\s:@/?#'"\x60<>]*:([^\s@/?#'"\x60<>]{6,})@[A-Za-z0-9._-]+`,
       message: "Password embedded in a URL",
       redact_group: 1,
       keywords: ["://"],
       allowlist: [PLACEHOLDER_PASSWORDS],
+      stopwords: EXAMPLE_PASSWORD_WORDS,
+      match_allowlist: [DOCUMENTATION_HOST],
     },
     {
       id: "connection-string-password",
@@ -36,6 +46,7 @@ export const credentialsInUrls: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["password", "pwd"],
       allowlist: [PLACEHOLDER_PASSWORDS],
+      stopwords: EXAMPLE_PASSWORD_WORDS,
     },
     {
       id: "url-secret-query-param",

@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { ASSIGN, builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
+import { GENERIC_LINE_ALLOWLIST, GENERIC_MATCH_ALLOWLIST, GENERIC_STOPWORDS, GENERIC_VALUE_ALLOWLIST } from "./genericNoise.js";
 
 /** Default for the min_entropy setting: random secrets score 4 to 6 bits per character, words about 3. */
 export const DEFAULT_MIN_ENTROPY = 3.5;
@@ -9,32 +10,31 @@ export const genericSecrets: BuiltinPolicy = {
   id: "generic-secrets",
   name: "Generic secrets",
   description:
-    "Detects secrets without a provider-specific format: high-entropy tokens and keys assigned to secret-sounding names, JSON Web Tokens, credentials in Authorization headers and secrets in committed .env files. Weaker signals than provider formats, hence warnings; tune the entropy threshold with min_entropy.",
+    "Detects secrets without a provider-specific format: high-entropy values assigned to names that say key, token, secret, password, credential, auth or API (in any syntax, quiet on identifiers, words, paths, URLs, versions, ids and encoded prose), JSON Web Tokens (also base64-encoded), credentials in Authorization headers and secrets in committed .env files. Weaker signals than provider formats, hence warnings; tune the entropy threshold with min_entropy.",
   severity: "warning",
   enabled: true,
   category: SECRETS_CATEGORY,
   frameworks: [...SECRET_FRAMEWORKS],
   patterns: [
     {
-      id: "generic-secret-assignment",
-      generic: true,
-      type: "regex",
-      // The name must end with the secret-sounding word (tokenizer = "…" is no token).
-      value: String.raw`(?i)(?:token|credentials?|(?:private|signing|encryption|master|session|hmac|jwt|app)[_-]?(?:key|secret))${ASSIGN}["'\x60]([A-Za-z0-9_\-./+=~]{20,})["'\x60]`,
-      message: "High-entropy secret assigned to a secret-sounding name",
-      redact_group: 1,
-      keywords: ["token", "credential", "key", "secret"],
-      min_entropy: DEFAULT_MIN_ENTROPY,
-      // Identifiers rather than values: remove_authentication_token, gen_ai.server.time_per_output_token.
-      allowlist: [String.raw`(?i)^(?:[a-z0-9]+[._-])*(?:token|secret|key|credentials?)(?:[._-][a-z0-9]+)*$`, String.raw`^[a-z_]+(?:\.[a-z_]+){2,}$`],
-    },
-    {
       id: "jwt",
       type: "regex",
-      value: String.raw`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})(?:[^A-Za-z0-9_-]|$)`,
+      // header.payload.signature; an unsigned token (`alg: none`) ends at the second dot.
+      value: String.raw`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.(?:[A-Za-z0-9_-]{10,}={0,2})?)(?:[^A-Za-z0-9_.=-]|$)`,
       message: "JSON Web Token found in source code",
       redact_group: 1,
       keywords: ["eyj"],
+      checks: ["jwt-header"],
+    },
+    {
+      id: "jwt-base64",
+      type: "regex",
+      // `ZXlK` is base64 of `eyJ`: a token encoded once more (Kubernetes secrets, config blobs).
+      value: String.raw`\b(ZXlK[A-Za-z0-9+/_-]{40,}={0,2})(?:[^A-Za-z0-9+/_=-]|$)`,
+      message: "Base64-encoded JSON Web Token found in source code",
+      redact_group: 1,
+      keywords: ["zxlk"],
+      checks: ["jwt-base64"],
     },
     {
       id: "basic-auth-header",
@@ -44,6 +44,7 @@ export const genericSecrets: BuiltinPolicy = {
       message: "Credentials in an HTTP Basic Authorization header",
       redact_group: 1,
       keywords: ["basic "],
+      checks: ["basic-credentials"],
     },
     {
       id: "bearer-token-header",
@@ -65,6 +66,31 @@ export const genericSecrets: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["password", "passwd", "secret", "token", "api_key", "apikey", "private_key", "access_key"],
       paths: [String.raw`(?:^|/)\.env(?:\.(?:local|prod|production|staging|dev|development|test|ci))?$`],
+    },
+    // Last: of two generic rules on one secret, the more specific one above reports it.
+    {
+      id: "generic-secret-assignment",
+      generic: true,
+      type: "regex",
+      // A random-looking value assigned to a name that says access, auth, API, credential, key,
+      // password, secret or token, in any syntax (assignment()): gitleaks' generic-api-key idea.
+      // The identifier before the keyword is part of the match, so the match allowlist reads it
+      // (public_key, csrf_token, api_version are not secrets).
+      value:
+        String.raw`[\w.-]{0,50}?` +
+        assignment(
+          String.raw`access|auth|(?-i:[Aa]pi|API)|credential|creds|key|passw(?:or)?d|secret|token`,
+          String.raw`[\w.=-]{10,150}|[A-Za-z0-9][A-Za-z0-9+/]{11,}={0,3}`,
+        ),
+      message: "High-entropy secret assigned to a secret-sounding name (API key, token, password or credential)",
+      redact_group: 1,
+      keywords: ["access", "api", "auth", "key", "credential", "creds", "passwd", "password", "secret", "token"],
+      min_entropy: DEFAULT_MIN_ENTROPY,
+      allowlist: GENERIC_VALUE_ALLOWLIST,
+      match_allowlist: GENERIC_MATCH_ALLOWLIST,
+      line_allowlist: GENERIC_LINE_ALLOWLIST,
+      stopwords: GENERIC_STOPWORDS,
+      checks: ["not-encoded-text"],
     },
   ],
   suggestions: [

@@ -5,9 +5,11 @@
 import { aiApiKeys } from "./aiApiKeys.js";
 import { awsCredentials } from "./awsCredentials.js";
 import { cleartextHttp } from "./cleartextHttp.js";
+import { commerceTokens } from "./commerceTokens.js";
 import { cloudProviderKeys } from "./cloudProviderKeys.js";
 import { commandInjection } from "./commandInjection.js";
 import { credentialsInUrls } from "./credentialsInUrls.js";
+import { cryptoExchangeKeys } from "./cryptoExchangeKeys.js";
 import { dangerousEval } from "./dangerousEval.js";
 import { dataPlatformTokens } from "./dataPlatformTokens.js";
 import { debugModeEnabled } from "./debugModeEnabled.js";
@@ -23,9 +25,11 @@ import { kubernetesSecurity } from "./kubernetesSecurity.js";
 import { messagingTokens } from "./messagingTokens.js";
 import { observabilityTokens } from "./observabilityTokens.js";
 import { packageRegistryTokens } from "./packageRegistryTokens.js";
+import { paymentTokens } from "./paymentTokens.js";
 import { permissiveCors } from "./permissiveCors.js";
 import { privateKeys } from "./privateKeys.js";
 import { saasApiTokens } from "./saasApiTokens.js";
+import { socialPlatformTokens } from "./socialPlatformTokens.js";
 import { sourceControlTokens } from "./sourceControlTokens.js";
 import { sqlInjection } from "./sqlInjection.js";
 import { tlsVerificationDisabled } from "./tlsVerificationDisabled.js";
@@ -50,6 +54,10 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   identityProviderTokens,
   messagingTokens,
   saasApiTokens,
+  paymentTokens,
+  commerceTokens,
+  socialPlatformTokens,
+  cryptoExchangeKeys,
   aiApiKeys,
   privateKeys,
   hardcodedCredentials,

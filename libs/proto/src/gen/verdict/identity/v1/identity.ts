@@ -152,9 +152,15 @@ export interface CreateApiKeyRequest {
   scopes: string[];
   /** One of 30m, 24h, 7d, 90d, never. */
   expiration: string;
-  /** prod or test. */
+  /** prod or test; empty: the creating key's environment (prod without one). */
   environment: string;
+  /** Empty: the creating key's allowlist. */
   ip_allowlist: string[];
+  /**
+   * The key making the request: the new key's scopes, expiry, environment and allowlist must lie
+   * within its own (FAILED_PRECONDITION with the offending fields otherwise).
+   */
+  creator_key_id: string;
 }
 
 export interface CreateApiKeyResponse {
@@ -2284,7 +2290,15 @@ export const ListApiKeysResponse: MessageFns<ListApiKeysResponse> = {
 };
 
 function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
-  return { organization_id: "", name: "", scopes: [], expiration: "", environment: "", ip_allowlist: [] };
+  return {
+    organization_id: "",
+    name: "",
+    scopes: [],
+    expiration: "",
+    environment: "",
+    ip_allowlist: [],
+    creator_key_id: "",
+  };
 }
 
 export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
@@ -2306,6 +2320,9 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     }
     for (const v of message.ip_allowlist) {
       writer.uint32(50).string(v!);
+    }
+    if (message.creator_key_id !== "") {
+      writer.uint32(58).string(message.creator_key_id);
     }
     return writer;
   },
@@ -2371,6 +2388,14 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
             message.ip_allowlist.push(reader.string());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.creator_key_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2399,6 +2424,11 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
         : globalThis.Array.isArray(object?.ip_allowlist)
         ? object.ip_allowlist.map((e: any) => globalThis.String(e))
         : [],
+      creator_key_id: isSet(object.creatorKeyId)
+        ? globalThis.String(object.creatorKeyId)
+        : isSet(object.creator_key_id)
+        ? globalThis.String(object.creator_key_id)
+        : "",
     };
   },
 
@@ -2422,6 +2452,9 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     if (message.ip_allowlist?.length) {
       obj.ipAllowlist = message.ip_allowlist;
     }
+    if (message.creator_key_id !== "") {
+      obj.creatorKeyId = message.creator_key_id;
+    }
     return obj;
   },
 
@@ -2436,6 +2469,7 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     message.expiration = object.expiration ?? "";
     message.environment = object.environment ?? "";
     message.ip_allowlist = object.ip_allowlist?.map((e) => e) || [];
+    message.creator_key_id = object.creator_key_id ?? "";
     return message;
   },
 };

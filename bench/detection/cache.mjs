@@ -1,0 +1,52 @@
+// Where the detection benchmark keeps what it fetches and builds, and how it runs the tools that
+// fetch them. Everything is pinned and cached: a second run reads the cache and prints the same
+// numbers. VERDICT_BENCH_CACHE moves the cache (default: $HOME/.cache/verdict/detection).
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import process from "node:process";
+
+export const CACHE = resolve(process.env.VERDICT_BENCH_CACHE || join(homedir(), ".cache", "verdict", "detection"));
+
+export const cachePath = (...parts) => join(CACHE, ...parts);
+
+/** Progress goes to stderr: stdout is the report. */
+export function note(line) {
+  process.stderr.write(`${line}\n`);
+}
+
+/** Runs a command to completion; throws with its stderr when it fails. Returns stdout. */
+export function run(command, args, options = {}) {
+  const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 1 << 30, ...options });
+  if (result.error) throw new Error(`${command}: ${result.error.message}`);
+  if (result.status !== 0) {
+    throw new Error(`${command} ${args.join(" ")} exited ${result.status}:\n${(result.stderr || result.stdout || "").slice(-4000)}`);
+  }
+  return result.stdout;
+}
+
+/** Whether `command` can be run (found on PATH or as a path). */
+export function available(command, args = ["--version"]) {
+  const result = spawnSync(command, args, { encoding: "utf8" });
+  return !result.error && result.status === 0;
+}
+
+/** Writes a file atomically (a crash never leaves half a cache entry). */
+export function writeAtomic(file, data) {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, data);
+  renameSync(temp, file);
+}
+
+/** A cached JSON document: read when present and `valid`, else made by `make` and stored. */
+export function cachedJson(file, valid, make) {
+  if (existsSync(file)) {
+    const doc = JSON.parse(readFileSync(file, "utf8"));
+    if (valid(doc)) return doc;
+  }
+  const doc = make();
+  writeAtomic(file, `${JSON.stringify(doc, null, 1)}\n`);
+  return doc;
+}

@@ -1,0 +1,70 @@
+// FairPool with real worker threads: turn order between keys, the share of threads one key may
+// hold, deadlines and cancellation of jobs that never yield, and closing.
+import { afterEach, describe, expect, it } from "@jest/globals";
+import { fileURLToPath } from "node:url";
+import { FairPool, PoolJobError } from "./pool.js";
+
+type Job = { label: string; ms: number };
+const filename = fileURLToPath(new URL("./pool.fixture-worker.mjs", import.meta.url));
+let pool: FairPool<Job, string> | undefined;
+afterEach(async () => pool?.close());
+
+function runAll(p: FairPool<Job, string>, jobs: [string, string, number][], done: string[]) {
+  return jobs.map(([key, label, ms]) => p.run(key, { label, ms }, { timeoutMs: 30_000 }).then((l) => void done.push(l)));
+}
+
+describe("FairPool", () => {
+  it("gives a free thread to the next key in turn, not to the key with the most jobs", async () => {
+    pool = new FairPool<Job, string>({ filename, threads: 1 });
+    const done: string[] = [];
+    await Promise.all(runAll(pool, [["a", "a1", 50], ["a", "a2", 50], ["a", "a3", 50], ["b", "b1", 50], ["a", "a4", 50], ["b", "b2", 50]], done));
+    // a1 takes the thread at once; from then on a and b alternate while both have jobs waiting.
+    expect(done).toEqual(["a1", "a2", "b1", "a3", "b2", "a4"]);
+  });
+
+  it("keeps a thread for other keys while one key has long jobs queued", async () => {
+    pool = new FairPool<Job, string>({ filename, threads: 2 });
+    expect(pool.maxThreadsPerKey).toBe(1);
+    const done: string[] = [];
+    const all = runAll(pool, [["a", "a1", 1500], ["a", "a2", 1500], ["b", "b1", 10]], done);
+    await all[2];
+    expect(done).toEqual(["b1"]);
+    expect(pool.inFlight("a")).toBe(2);
+    await Promise.all(all);
+  });
+
+  it("fails a job past its deadline, stops its thread, and keeps serving", async () => {
+    pool = new FairPool<Job, string>({ filename, threads: 1 });
+    const late = pool.run("a", { label: "slow", ms: 60_000 }, { timeoutMs: 300 });
+    await expect(late).rejects.toMatchObject({ reason: "deadline" });
+    await expect(late).rejects.toBeInstanceOf(PoolJobError);
+    await expect(pool.run("b", { label: "next", ms: 1 }, { timeoutMs: 10_000 })).resolves.toBe("next");
+    expect(pool.inFlight("a")).toBe(0);
+  });
+
+  it("cancels a running job and a queued one when their callers abort", async () => {
+    pool = new FairPool<Job, string>({ filename, threads: 1 });
+    const running = new AbortController();
+    const queued = new AbortController();
+    const first = pool.run("a", { label: "first", ms: 60_000 }, { timeoutMs: 60_000, signal: running.signal });
+    const second = pool.run("a", { label: "second", ms: 60_000 }, { timeoutMs: 60_000, signal: queued.signal });
+    expect(pool.queued).toBe(1);
+    queued.abort();
+    await expect(second).rejects.toMatchObject({ reason: "cancelled" });
+    expect(pool.queued).toBe(0);
+    running.abort();
+    await expect(first).rejects.toMatchObject({ reason: "cancelled" });
+    await expect(pool.run("a", { label: "after", ms: 1 }, { timeoutMs: 10_000 })).resolves.toBe("after");
+  });
+
+  it("fails running and queued jobs when closed, and refuses new ones", async () => {
+    const p = new FairPool<Job, string>({ filename, threads: 1 });
+    const running = p.run("a", { label: "r", ms: 60_000 }, { timeoutMs: 60_000 }).catch((err: unknown) => err);
+    const queued = p.run("b", { label: "q", ms: 1 }, { timeoutMs: 60_000 }).catch((err: unknown) => err);
+    await new Promise((r) => setTimeout(r, 100));
+    await p.close();
+    expect(await running).toMatchObject({ reason: "closed" });
+    expect(await queued).toMatchObject({ reason: "closed" });
+    await expect(p.run("a", { label: "x", ms: 1 }, { timeoutMs: 1000 })).rejects.toMatchObject({ reason: "closed" });
+  });
+});

@@ -1,0 +1,223 @@
+// CPU-heavy work (pattern matching, PDF rendering, compiling untrusted patterns) runs on worker
+// threads, never on the thread that answers requests: one organization's slow work must not
+// stall gRPC, health checks or other organizations. Piscina keeps the threads; in front of it a
+// fair queue hands each free thread to the next organization in turn (round robin), so an
+// organization with a hundred queued jobs waits behind its own jobs only. Every job has a
+// deadline and may be cancelled; a job that overruns is stopped by terminating its thread
+// (RE2 and PDF rendering cannot be interrupted any other way), and piscina starts a new one.
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { Piscina } from "piscina";
+
+/** Why a job did not finish: it ran out of time, its caller gave up, or the pool was closed. */
+export type PoolFailure = "deadline" | "cancelled" | "closed";
+
+/** How long close() waits for threads still inside a native call before leaving them to exit. */
+const CLOSE_WAIT_MS = 500;
+
+export class PoolJobError extends Error {
+  constructor(
+    readonly reason: PoolFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = "PoolJobError";
+  }
+}
+
+export interface FairPoolOptions {
+  /** The worker module (its default export is called with each job's input). */
+  filename: string;
+  /** Worker threads; default: one per core but one, at least one. */
+  threads?: number;
+  /** V8 heap limit of each worker, in MiB (a runaway job dies alone). */
+  maxOldGenerationSizeMb?: number;
+  /**
+   * Threads one key may hold at once; default: all but one (at least one), so with two threads
+   * or more one is always left for the other keys however many jobs one key queues.
+   */
+  maxThreadsPerKey?: number;
+}
+
+export interface PoolRunOptions {
+  /** The job fails with reason "deadline" when it has not finished this long after it was submitted. */
+  timeoutMs: number;
+  /** Aborting it fails the job with reason "cancelled" (a client that disconnected). */
+  signal?: AbortSignal;
+}
+
+interface Job {
+  key: string;
+  input: unknown;
+  opts: PoolRunOptions;
+  resolve: (value: unknown) => void;
+  reject: (err: unknown) => void;
+  /** Aborts the running job (terminates its thread) with the failure it ended with. */
+  abort: AbortController;
+  settled: boolean;
+  cleanup: () => void;
+}
+
+/** One thread per core, leaving one for the request threads; at least one. */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism() - 1);
+}
+
+/**
+ * The built worker module beside a source file. Services run from dist/, where it is simply the
+ * sibling; unit tests run the TypeScript sources, whose workers are taken from the build.
+ */
+export function workerFile(moduleUrl: string, name: string): string {
+  const path = fileURLToPath(new URL(name, moduleUrl));
+  return path.includes("/src/") && moduleUrl.endsWith(".ts") ? path.replace(/\/src\/(?!.*\/src\/)/, "/dist/") : path;
+}
+
+export class FairPool<In, Out> {
+  private readonly piscina: Piscina;
+  readonly threads: number;
+  private running = 0;
+  /** The jobs on a thread now. */
+  private readonly active = new Set<Job>();
+  /** Queued jobs per key, and the keys with queued jobs in turn order. */
+  private readonly queues = new Map<string, Job[]>();
+  private readonly turns: string[] = [];
+  /** Queued and running jobs per key. */
+  private readonly perKey = new Map<string, number>();
+  /** Running jobs per key. */
+  private readonly runningPerKey = new Map<string, number>();
+  readonly maxThreadsPerKey: number;
+  private closed = false;
+
+  constructor(opts: FairPoolOptions) {
+    this.threads = opts.threads ?? defaultThreads();
+    this.maxThreadsPerKey = Math.min(this.threads, opts.maxThreadsPerKey ?? Math.max(1, this.threads - 1));
+    this.piscina = new Piscina({
+      filename: opts.filename,
+      minThreads: this.threads,
+      maxThreads: this.threads,
+      // The fair queue holds the waiting jobs; piscina only ever gets as many as it has threads.
+      concurrentTasksPerWorker: 1,
+      idleTimeout: Infinity,
+      resourceLimits: opts.maxOldGenerationSizeMb ? { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb } : undefined,
+    });
+    // A thread terminated by an abort is replaced by piscina; its error event needs a listener.
+    this.piscina.on("error", () => undefined);
+  }
+
+  /** Jobs of this key queued or running. */
+  inFlight(key: string): number {
+    return this.perKey.get(key) ?? 0;
+  }
+
+  /** Jobs waiting for a thread, all keys. */
+  get queued(): number {
+    let n = 0;
+    for (const q of this.queues.values()) n += q.length;
+    return n;
+  }
+
+  run(key: string, input: In, opts: PoolRunOptions): Promise<Out> {
+    if (this.closed) return Promise.reject(new PoolJobError("closed", "The service is shutting down"));
+    if (opts.signal?.aborted) return Promise.reject(new PoolJobError("cancelled", "The request was cancelled"));
+    return new Promise<Out>((resolve, reject) => {
+      const job: Job = { key, input, opts, resolve: resolve as (v: unknown) => void, reject, abort: new AbortController(), settled: false, cleanup: () => undefined };
+      const timer = setTimeout(() => this.fail(job, new PoolJobError("deadline", `did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      const onCancel = () => this.fail(job, new PoolJobError("cancelled", "The request was cancelled"));
+      opts.signal?.addEventListener("abort", onCancel, { once: true });
+      job.cleanup = () => {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener("abort", onCancel);
+      };
+      this.perKey.set(key, this.inFlight(key) + 1);
+      let queue = this.queues.get(key);
+      if (!queue) {
+        queue = [];
+        this.queues.set(key, queue);
+        this.turns.push(key);
+      }
+      queue.push(job);
+      this.dispatch();
+    });
+  }
+
+  /**
+   * Fails the pending jobs and terminates the threads (a running job is abandoned). A thread inside
+   * a native RE2 call only stops when that call returns, which for a costly pattern over a large
+   * file can be seconds: shutdown waits at most CLOSE_WAIT_MS for it, and the process exits
+   * around it, so SIGTERM drains within the grace period whatever is being scanned.
+   */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    for (const queue of [...this.queues.values()]) for (const job of [...queue]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
+    // Running jobs fail now too, so the calls waiting on them answer instead of holding the drain.
+    for (const job of [...this.active]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_WAIT_MS);
+      timer.unref();
+    });
+    await Promise.race([this.piscina.destroy().catch(() => undefined), waited]);
+    clearTimeout(timer);
+  }
+
+  private dispatch(): void {
+    while (this.running < this.threads) {
+      // The next key in turn that has not used up its share of the threads.
+      const at = this.turns.findIndex((key) => (this.runningPerKey.get(key) ?? 0) < this.maxThreadsPerKey);
+      if (at < 0) return;
+      const key = this.turns.splice(at, 1)[0]!;
+      const queue = this.queues.get(key)!;
+      const job = queue.shift()!;
+      if (queue.length) this.turns.push(key);
+      else this.queues.delete(key);
+      this.start(job);
+    }
+  }
+
+  private start(job: Job): void {
+    this.running++;
+    this.active.add(job);
+    this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
+    this.piscina
+      .run(job.input, { signal: job.abort.signal })
+      .then(
+        (out) => this.settle(job, () => job.resolve(out)),
+        (err) => this.settle(job, () => job.reject(this.closed ? new PoolJobError("closed", "The service is shutting down") : err)),
+      )
+      .finally(() => {
+        this.running--;
+        this.active.delete(job);
+        const left = this.runningPerKey.get(job.key)! - 1;
+        if (left > 0) this.runningPerKey.set(job.key, left);
+        else this.runningPerKey.delete(job.key);
+        this.dispatch();
+      });
+  }
+
+  /** A deadline or cancellation: out of the queue, or its thread stopped. */
+  private fail(job: Job, err: PoolJobError): void {
+    const queue = this.queues.get(job.key);
+    const at = queue?.indexOf(job) ?? -1;
+    if (queue && at >= 0) {
+      queue.splice(at, 1);
+      if (!queue.length) {
+        this.queues.delete(job.key);
+        this.turns.splice(this.turns.indexOf(job.key), 1);
+      }
+    } else {
+      job.abort.abort(err);
+    }
+    this.settle(job, () => job.reject(err));
+  }
+
+  private settle(job: Job, finish: () => void): void {
+    if (job.settled) return;
+    job.settled = true;
+    job.cleanup();
+    const left = this.inFlight(job.key) - 1;
+    if (left > 0) this.perKey.set(job.key, left);
+    else this.perKey.delete(job.key);
+    finish();
+  }
+}

@@ -1,0 +1,25 @@
+// The custom-pattern budgets, from environment variables (the standalone process and the
+// all-in-one read the same ones; README, Configuration).
+import { z } from "zod";
+import type { PolicyBudgets } from "./deps.js";
+import { DEFAULT_PATTERN_BUDGET } from "./domain/patternBudget.js";
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const DEFAULT_BUDGETS: PolicyBudgets = { pattern: DEFAULT_PATTERN_BUDGET, checkTimeoutMs: 2_000, maxPatternsPerOrganization: 500 };
+
+export const policyBudgetConfig = z.object({
+  VERDICT_PATTERN_MAX_COMPILE_MS: positiveInt(DEFAULT_PATTERN_BUDGET.maxCompileMs),
+  VERDICT_PATTERN_MAX_PROGRAM_BYTES: positiveInt(DEFAULT_PATTERN_BUDGET.maxProgramBytes),
+  VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: positiveInt(DEFAULT_PATTERN_BUDGET.maxScanMsPerMiB),
+  VERDICT_PATTERN_CHECK_TIMEOUT_MS: positiveInt(DEFAULT_BUDGETS.checkTimeoutMs),
+  VERDICT_MAX_PATTERNS_PER_ORG: positiveInt(DEFAULT_BUDGETS.maxPatternsPerOrganization),
+});
+
+export function policyBudgets(c: z.infer<typeof policyBudgetConfig>): PolicyBudgets {
+  return {
+    pattern: { maxCompileMs: c.VERDICT_PATTERN_MAX_COMPILE_MS, maxProgramBytes: c.VERDICT_PATTERN_MAX_PROGRAM_BYTES, maxScanMsPerMiB: c.VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB },
+    checkTimeoutMs: c.VERDICT_PATTERN_CHECK_TIMEOUT_MS,
+    maxPatternsPerOrganization: c.VERDICT_MAX_PATTERNS_PER_ORG,
+  };
+}
