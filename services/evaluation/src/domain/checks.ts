@@ -128,6 +128,8 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "yaml-no-non-root-user": yamlNoNonRootUser,
   "js-child-process-receiver": jsChildProcessReceiver,
   "go-splices-variable": goSplicesVariable,
+  /** Go: the query built and assigned on the match's line is run or passed on, not only printed. */
+  "go-query-is-used": goQueryIsUsed,
   "python-weak-cipher-module": pythonWeakCipherModule,
   "not-member-call": notMemberCall,
   "discord-user-id": discordUserId,
@@ -215,26 +217,48 @@ function yamlNoNonRootUser(input: CheckInput): boolean {
 
 // What a name is bound to, per file: a file is read once per name, however many matches ask.
 const bindingCache = new WeakMap<Buffer, Map<string, boolean>>();
+const declarationCache = new WeakMap<Buffer, Map<string, readonly { index: number; childProcess: boolean }[]>>();
 
 /**
  * The receiver of `x.exec(…)` (the rule's capture group) is Node's child_process module:
  * `const x = require("child_process")`, `import x from "node:child_process"`, `import * as x …`,
- * or the module's usual names. RegExp#exec and other exec methods are not.
+ * or the module's usual names. RegExp#exec and other exec methods are not. When the file declares
+ * the name more than once, the nearest declaration before the call in a block that encloses it
+ * decides (`var foo = /re/` inside a function shadows an outer `var foo = require("child_process")`).
  */
 function jsChildProcessReceiver(input: CheckInput): boolean {
   const name = input.secret;
   if (/^(?:child_?process|childProcess|cp)$/.test(name)) return true;
   if (!/^[A-Za-z_$][\w$]*$/.test(name)) return false;
-  let names = bindingCache.get(input.content);
-  if (!names) bindingCache.set(input.content, (names = new Map()));
-  let bound = names.get(`js-child-process:${name}`);
-  if (bound === undefined) {
+  let names = declarationCache.get(input.content);
+  if (!names) declarationCache.set(input.content, (names = new Map()));
+  let declarations = names.get(name);
+  if (declarations === undefined) {
     const text = input.content.toString("utf8");
+    const id = name.replace(/\$/g, "\\$");
     const module = String.raw`["'](?:node:)?child_process["']`;
-    bound = new RegExp(String.raw`(?:\b(?:const|let|var)\s+${name.replace(/\$/g, "\\$")}\s*=\s*(?:\w+\.\w+\()?require\(\s*${module}|\bimport\s+(?:\*\s+as\s+)?${name.replace(/\$/g, "\\$")}\s+from\s+${module})`).test(text);
-    names.set(`js-child-process:${name}`, bound);
+    const childProcess = new RegExp(String.raw`^(?:(?:const|let|var)\s+${id}\s*=\s*(?:\w+\.\w+\()?require\(\s*${module}|import\s+(?:\*\s+as\s+)?${id}\s+from\s+${module})`);
+    const declaration = new RegExp(String.raw`\b(?:const|let|var)\s+${id}\s*=|\bimport\s+(?:\*\s+as\s+)?${id}\s+from\b`, "g");
+    declarations = [...text.matchAll(declaration)].map((m) => ({ index: Buffer.byteLength(text.slice(0, m.index)), childProcess: childProcess.test(text.slice(m.index, m.index + 200)) }));
+    names.set(name, declarations);
   }
-  return bound;
+  // The nearest declaration whose block is still open at the call (a `}` between them that closes
+  // it means it was another function's).
+  for (let i = declarations.length - 1; i >= 0; i--) {
+    const d = declarations[i]!;
+    if (d.index < input.start && blockStaysOpen(input.content, d.index, input.start)) return d.childProcess;
+  }
+  return declarations.some((d) => d.childProcess);
+}
+
+/** No `}` between from and to closes a block that was open at from (braces counted, no parsing). */
+function blockStaysOpen(content: Buffer, from: number, to: number): boolean {
+  let depth = 0;
+  for (let i = from; i < to; i++) {
+    if (content[i] === 0x7b) depth++;
+    else if (content[i] === 0x7d && --depth < 0) return false;
+  }
+  return true;
 }
 
 /** The rest of the match's line (at most 1 KiB), as text. */
@@ -311,4 +335,66 @@ function notMemberCall(input: CheckInput): boolean {
   if (input.start === 0 || input.content[input.start - 1] !== 0x2e) return true;
   const before = input.content.toString("latin1", Math.max(0, input.start - 12), input.start - 1);
   return /(?:^|[^\w$])(?:window|globalThis|self|global)$/.test(before);
+}
+
+// Go: lines that only show a value (print it, log it, discard it), never run it.
+const GO_SHOWS_ONLY = /^\s*(?:_\s*=|(?:fmt\.(?:Print|Fprint)\w*|log\.\w+|\w+\.(?:Debug|Info|Warn|Warning|Error|Print|Trace)[fw]?)\s*\()/;
+const MAX_SCOPE_BYTES = 256 * 1024;
+
+/**
+ * In Go files, a query built on the match's line and assigned to a name (`q := fmt.Sprintf(…)`,
+ * `query += x`) is used, within the scope of the name's declaration, by something other than
+ * printing, logging or `_ =`: run, returned, passed on. A query only printed (`fmt.Fprintf(os.Stderr,
+ * …, q)`) or built on a shadowing name in an inner block that nothing reads runs nowhere. Scopes
+ * are found by counting braces from the declaration (`q :=`, `var q`); a name declared elsewhere
+ * (a parameter, another file), a package-level name (other files may run it) or a statement that
+ * assigns nothing keeps the finding. Other languages: no opinion.
+ */
+function goQueryIsUsed(input: CheckInput): boolean {
+  if (!/\.go$/i.test(input.path)) return true;
+  const content = input.content;
+  const lineStart = input.start === 0 ? 0 : content.lastIndexOf(10, input.start - 1) + 1;
+  const lineEndAt = content.indexOf(10, input.start);
+  const lineEnd = lineEndAt === -1 ? content.length : lineEndAt;
+  const line = content.toString("utf8", lineStart, Math.min(lineEnd, lineStart + 1024));
+  const assigned = /^\s*(?:var\s+)?([A-Za-z_]\w*)(?:\s+string)?\s*(?:(:=|=)\s*(?:fmt\.Sprintf\s*\(|["\x60]|\1\s*\+)|\+=)/.exec(line);
+  if (!assigned) return true;
+  const name = assigned[1]!;
+  const declares = (text: string) => new RegExp(String.raw`^\s*(?:var\s+${name}\b|${name}\s*:=)`).test(text);
+  // The depth of the declaring block relative to the match's (0: the same block, -1: its parent…).
+  let declaredAt: number | undefined = assigned[2] === ":=" || /^\s*var\s/.test(line) ? 0 : undefined;
+  if (declaredAt === undefined) {
+    let depth = 0;
+    let end = lineStart - 1;
+    const floor = Math.max(0, lineStart - MAX_SCOPE_BYTES);
+    while (end > floor && declaredAt === undefined) {
+      const start = content.lastIndexOf(10, end - 1) + 1;
+      const text = content.toString("utf8", start, end);
+      for (let i = text.length - 1; i >= 0; i--) {
+        if (text[i] === "}") depth++;
+        else if (text[i] === "{") depth--;
+      }
+      if (depth <= 0 && declares(text)) declaredAt = depth;
+      end = start - 1;
+    }
+  }
+  if (declaredAt === undefined) return true;
+  const use = new RegExp(String.raw`(?:^|[^\w.])${name}\b`);
+  const builds = new RegExp(String.raw`^\s*${name}\s*(?:\+=|=\s*${name}\s*\+)`);
+  let depth = 0;
+  let start = lineEnd + 1;
+  const limit = Math.min(content.length, lineEnd + MAX_SCOPE_BYTES);
+  while (start < limit) {
+    const next = content.indexOf(10, start);
+    const end = next === -1 ? content.length : next;
+    const text = content.toString("utf8", start, end);
+    if (use.test(text.replace(/"(?:[^"\\]|\\.)*"|\/\/.*$/g, '""')) && !builds.test(text) && !GO_SHOWS_ONLY.test(text)) return true;
+    for (const c of text) {
+      if (c === "{") depth++;
+      else if (c === "}" && --depth < declaredAt) return false;
+    }
+    start = end + 1;
+  }
+  // The declaring block never closed: a package-level name, which other files can read and run.
+  return true;
 }
