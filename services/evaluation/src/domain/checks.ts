@@ -130,6 +130,8 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "go-splices-variable": goSplicesVariable,
   /** Go: the query built and assigned on the match's line is run or passed on, not only printed. */
   "go-query-is-used": goQueryIsUsed,
+  /** Python: the call's argument reads a name the file assigns something other than constants. */
+  "python-dynamic-argument": pythonDynamicArgument,
   "python-weak-cipher-module": pythonWeakCipherModule,
   "not-member-call": notMemberCall,
   "discord-user-id": discordUserId,
@@ -397,4 +399,81 @@ function goQueryIsUsed(input: CheckInput): boolean {
   }
   // The declaring block never closed: a package-level name, which other files can read and run.
   return true;
+}
+
+// Python: the names a file only ever assigns constants, computed once per file.
+const pythonConstantsCache = new WeakMap<Buffer, ReadonlySet<string>>();
+const PY_STRING = /[rRbBuUfF]{0,2}(?:"""[\s\S]*?"""|'''[\s\S]*?'''|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g;
+// What an expression built only from constants may contain besides names: literals (replaced by
+// ''), numbers, operators, brackets, and string methods called on them.
+const PY_CONSTANT_METHODS = /\.(?:format|join|strip|lstrip|rstrip|lower|upper|title|capitalize|replace|encode)\s*\(/g;
+const PY_BUILTIN_CONSTANTS = new Set(["True", "False", "None"]);
+
+/** Identifiers an expression reads (not attributes, not keyword-argument names). */
+function pythonNamesRead(expression: string): string[] {
+  // An f-string with a replacement field reads values: a name no file assigns stands for them.
+  const literal = (m: string) => (/^[rRbBuU]?[fF]/.test(m) && m.includes("{") ? " __fstring__ " : "''");
+  const code = expression.replace(PY_STRING, literal).replace(/#.*$/gm, "").replace(PY_CONSTANT_METHODS, "(");
+  return [...code.matchAll(/(?<![\w.])([A-Za-z_]\w*)(?!\s*=[^=])/g)].map((m) => m[1]!).filter((n) => !PY_BUILTIN_CONSTANTS.has(n));
+}
+
+/**
+ * Names a Python file assigns only constants to (`x = '<b>ok</b>'`, `x += ' more'`,
+ * `y = '{}'.format(x)`, `a, _ = ('…', '')`) and binds no other way (parameter, loop variable,
+ * import, `with … as`, `except … as`). Greatest fixed point: names that read each other stay
+ * constant unless one of them reads something else (a call, an attribute, a parameter).
+ */
+function pythonConstantNames(content: Buffer): ReadonlySet<string> {
+  const cached = pythonConstantsCache.get(content);
+  if (cached) return cached;
+  const text = content.toString("utf8");
+  const reads = new Map<string, Set<string>>();
+  const notConstant = new Set<string>();
+  for (const m of text.matchAll(/^[ \t]*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*(\+?=)(?!=)[ \t]*(.*)$/gm)) {
+    const targets = m[1]!.split(",").map((t) => t.trim());
+    const rhs = m[3]!;
+    // A value that goes on past its line (an open bracket) is not read whole: not constant.
+    const code = rhs.replace(PY_STRING, "''");
+    const unclosed = (code.match(/[([{]/g) ?? []).length > (code.match(/[)\]}]/g) ?? []).length;
+    for (const t of targets) {
+      if (unclosed) notConstant.add(t);
+      const set = reads.get(t) ?? new Set<string>();
+      for (const n of pythonNamesRead(rhs)) set.add(n);
+      reads.set(t, set);
+    }
+  }
+  // Other bindings: parameters, loop variables, imports, with/except targets, globals.
+  const bound = /\bdef\s+\w+\s*\(([^)]*)\)|\bfor\s+([\w\s,()]+?)\s+in\b|\bas\s+([A-Za-z_]\w*)|\bimport\s+([\w\s,.]+)|\blambda\b([^:]*):/g;
+  for (const m of text.matchAll(bound)) {
+    const names = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").replace(/=[^,]*/g, "").match(/[A-Za-z_]\w*/g) ?? [];
+    for (const n of names) notConstant.add(n);
+  }
+  const constants = new Set([...reads.keys()].filter((n) => !notConstant.has(n)));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const n of constants) {
+      if ([...reads.get(n)!].some((r) => !constants.has(r))) {
+        constants.delete(n);
+        changed = true;
+      }
+    }
+  }
+  pythonConstantsCache.set(content, constants);
+  return constants;
+}
+
+/**
+ * In Python files, the call's argument (the rest of the match's line after its first `(`) reads
+ * some name that is not a constant of the file (pythonConstantNames): `mark_safe(greeting)` where
+ * `greeting = '<b>Hi</b>'` is the only assignment marks a constant safe, which is no XSS. Other
+ * languages: no opinion.
+ */
+function pythonDynamicArgument(input: CheckInput): boolean {
+  if (!/\.pyw?$/i.test(input.path)) return true;
+  const line = restOfLine(input);
+  const args = line.slice(line.indexOf("(") + 1);
+  const names = pythonNamesRead(args);
+  if (!names.length) return true;
+  const constants = pythonConstantNames(input.content);
+  return names.some((n) => !constants.has(n));
 }

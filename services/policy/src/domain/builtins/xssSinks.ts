@@ -118,6 +118,8 @@ export const xssSinks: BuiltinPolicy = {
       value: String.raw`\b(?:mark_safe|Markup|Safe(?:String|Text|Unicode|Bytes))\s*\(\s*${PY_DYNAMIC_ARG}`,
       message: "mark_safe/Markup of a dynamic value disables template escaping",
       paths: paths("python"),
+      // A name the file only ever assigns string constants to is no dynamic value.
+      checks: ["python-dynamic-argument"],
     },
     {
       id: "template-unescaped-output",
