@@ -126,6 +126,8 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "dockerfile-final-user": dockerfileFinalUser,
   "dockerfile-from-image": dockerfileFromImage,
   "yaml-no-non-root-user": yamlNoNonRootUser,
+  /** A pod-level securityContext setting that some container does not override with a non-zero runAsUser. */
+  "k8s-pod-setting-applies": k8sPodSettingApplies,
   "js-child-process-receiver": jsChildProcessReceiver,
   "go-splices-variable": goSplicesVariable,
   /** Go: the query built and assigned on the match's line is run or passed on, not only printed. */
@@ -476,4 +478,59 @@ function pythonDynamicArgument(input: CheckInput): boolean {
   if (!names.length) return true;
   const constants = pythonConstantNames(input.content);
   return names.some((n) => !constants.has(n));
+}
+
+const yamlLinesCache = new WeakMap<Buffer, readonly string[]>();
+const yamlIndent = (line: string) => indentOf(line.replace(/^(\s*)- /, "$1  "));
+const yamlSkip = (line: string) => !line.trim() || line.trimStart().startsWith("#");
+
+/**
+ * A pod-level securityContext setting (`spec.securityContext.runAsUser: 0`, `runAsNonRoot: false`)
+ * decides who a container runs as only when the container does not set a non-zero runAsUser of
+ * its own: the finding stands unless the match is in the pod's securityContext and every
+ * container and init container of that pod sets `runAsUser` to a non-zero user. A setting in a
+ * container's own securityContext always stands (the other checks judge it).
+ */
+function k8sPodSettingApplies(input: CheckInput): boolean {
+  let lines = yamlLinesCache.get(input.content);
+  if (!lines) yamlLinesCache.set(input.content, (lines = input.content.toString("utf8").split("\n").slice(0, MAX_LINES_READ * 2)));
+  let at = 0;
+  for (let i = input.content.indexOf(10); i !== -1 && i < input.start; i = input.content.indexOf(10, i + 1)) at++;
+  if (at >= lines.length) return true;
+  // Up from the match: its securityContext key, then that key's parent, which must be `spec:`.
+  const parentOf = (index: number): number => {
+    const indent = yamlIndent(lines[index]!);
+    for (let i = index - 1; i >= 0; i--) if (!yamlSkip(lines[i]!) && yamlIndent(lines[i]!) < indent) return i;
+    return -1;
+  };
+  const context = parentOf(at);
+  if (context < 0 || !/^\s*(?:-\s+)?securityContext\s*:\s*(?:#.*)?$/.test(lines[context]!)) return true;
+  const spec = parentOf(context);
+  if (spec < 0 || !/^\s*(?:-\s+)?spec\s*:\s*(?:#.*)?$/.test(lines[spec]!)) return true;
+  const specIndent = yamlIndent(lines[spec]!);
+  const childIndent = yamlIndent(lines[context]!);
+  let containers = 0;
+  for (let i = spec + 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (yamlSkip(line)) continue;
+    if (yamlIndent(line) <= specIndent) break;
+    if (yamlIndent(line) !== childIndent || !/^\s*(?:initContainers|containers)\s*:\s*(?:#.*)?$/.test(line)) continue;
+    // Each list item under the key: a container, which must set a non-zero runAsUser.
+    let item: boolean | undefined;
+    for (i = i + 1; i < lines.length; i++) {
+      const entry = lines[i]!;
+      if (yamlSkip(entry)) continue;
+      const isItem = /^\s*-\s/.test(entry);
+      if (indentOf(entry) < childIndent || (indentOf(entry) === childIndent && !isItem)) break;
+      if (isItem && indentOf(entry) <= childIndent + 2) {
+        if (item === false) return true;
+        item = false;
+        containers++;
+      }
+      if (/^\s*(?:-\s+)?runAsUser\s*:\s*["']?[1-9][0-9]*["']?\s*(?:#.*)?$/.test(entry)) item = true;
+    }
+    if (item === false) return true;
+    i--;
+  }
+  return containers === 0;
 }

@@ -34,6 +34,8 @@ export const kubernetesSecurity: BuiltinPolicy = {
       value: String.raw`${KEY}runAsUser[ \t]*:[ \t]*["']?0["']?[ \t]*(?:#.*)?$`,
       message: "runAsUser: 0 runs the container as root",
       paths: paths("yaml"),
+      // The pod's runAsUser: 0 is moot when every container sets a non-zero runAsUser of its own.
+      checks: ["k8s-pod-setting-applies"],
     },
     {
       id: "k8s-run-as-non-root-false",
@@ -41,8 +43,9 @@ export const kubernetesSecurity: BuiltinPolicy = {
       value: String.raw`${KEY}runAsNonRoot[ \t]*:[ \t]*["']?false\b`,
       message: "runAsNonRoot: false without a non-zero runAsUser lets the container run as root",
       paths: paths("yaml"),
-      // A non-zero runAsUser beside it already keeps the container off root.
-      checks: ["yaml-no-non-root-user"],
+      // A non-zero runAsUser beside it already keeps the container off root, as does one in
+      // every container when the setting is the pod's.
+      checks: ["yaml-no-non-root-user", "k8s-pod-setting-applies"],
     },
     {
       id: "k8s-allow-privilege-escalation",
