@@ -8,7 +8,7 @@ export const kubernetesSecurity: BuiltinPolicy = {
   id: "kubernetes-security",
   name: "Kubernetes and Compose workload security",
   description:
-    "Detects insecure workload settings in Kubernetes manifests, Helm values and Compose files: privileged containers, running as root (runAsUser: 0, runAsNonRoot: false without a non-zero runAsUser), privilege escalation, host namespaces, dangerous capabilities, the Docker socket mounted in, writable root file systems and unpinned images (:latest or no tag).",
+    "Detects insecure workload settings in Kubernetes manifests, Helm values and Compose files: privileged containers, running as root (runAsUser: 0, runAsNonRoot: false without a non-zero runAsUser; set for the whole pod, only when some container does not set a non-zero runAsUser of its own), privilege escalation, host namespaces, dangerous capabilities, the Docker socket mounted in, writable root file systems and unpinned images (:latest or no tag).",
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,

@@ -13,7 +13,7 @@ export const sqlInjection: BuiltinPolicy = {
   id: "sql-injection",
   name: "SQL injection",
   description:
-    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants or pq.QuoteIdentifier), concatenation in JDBC/JPA calls, request input and interpolation in PHP queries and Ruby/Rails interpolation.",
+    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants, pq.QuoteIdentifier, or queries that are only printed or logged), concatenation in JDBC/JPA calls, request input and interpolation in PHP queries and Ruby/Rails interpolation.",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
