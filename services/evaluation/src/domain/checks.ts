@@ -445,7 +445,7 @@ function pythonConstantNames(content: Buffer): ReadonlySet<string> {
     }
   }
   // Other bindings: parameters, loop variables, imports, with/except targets, globals.
-  const bound = /\bdef\s+\w+\s*\(([^)]*)\)|\bfor\s+([\w\s,()]+?)\s+in\b|\bas\s+([A-Za-z_]\w*)|\bimport\s+([\w\s,.]+)|\blambda\b([^:]*):/g;
+  const bound = /\bdef\s+\w+\s*\(([^)]*)\)|\bfor[ \t]+([\w \t,()]+?)[ \t]+in\b|\bas[ \t]+([A-Za-z_]\w*)|\bimport[ \t]+([\w \t,.()]+)|\blambda\b([^:\n]*):/g;
   for (const m of text.matchAll(bound)) {
     const names = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").replace(/=[^,]*/g, "").match(/[A-Za-z_]\w*/g) ?? [];
     for (const n of names) notConstant.add(n);
