@@ -190,3 +190,16 @@ describe("k8s-pod-setting-applies", () => {
     expect(check("k8s-pod-setting-applies")(at(container, "      runAsUser: 0"))).toBe(true);
   });
 });
+
+describe("go-splices-variable, strings.Builder placeholders", () => {
+  const go = (writes: string) =>
+    `package main\n\nfunc f(db *sql.DB, order string) {\n\tvar ph strings.Builder\n${writes}\n\tplaceholders := ph.String()\n\tq := "SELECT * FROM t WHERE id IN (" + placeholders + ")"\n\tdb.Query(q)\n}\n`;
+  const splices = (file: string) => check("go-splices-variable")(at(file, '"SELECT', '"SELECT', "main.go"));
+  it("rejects a name built by a builder that is only written literals", () => {
+    expect(splices(go('\tph.WriteString("?")\n\tph.WriteString(",")\n\tph.WriteByte(\'?\')'))).toBe(false);
+  });
+  it("accepts it when the builder is written a variable or handed to another function", () => {
+    expect(splices(go("\tph.WriteString(order)"))).toBe(true);
+    expect(splices(go('\tfmt.Fprintf(&ph, "%s", order)'))).toBe(true);
+  });
+});

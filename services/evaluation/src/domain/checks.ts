@@ -306,8 +306,37 @@ function goSplicesVariable(input: CheckInput): boolean {
     if (name.includes(".")) return !/^(?:os\.DevNull|runtime\.GOOS|runtime\.GOARCH)$/.test(name);
     const literal = String.raw`=[ \t]*(?:"[^"\n]*"|\x60[^\x60]*\x60|[0-9.]+)[ \t]*(?://.*)?$`;
     const constant = new RegExp(String.raw`(?:\bconst\s+${name}\b|^[ \t]*(?:var[ \t]+)?${name}[ \t]+(?:[A-Za-z_]\w*[ \t]+)?${literal})`, "m");
-    return !constant.test(text);
+    return !constant.test(text) && !goAssignedOnlyConstants(text, name);
   });
+}
+
+const GO_LITERAL = String.raw`(?:"(?:[^"\\\n]|\\.)*"|\x60[^\x60]*\x60|'(?:[^'\\\n]|\\.)+'|[0-9][0-9.]*)`;
+
+/**
+ * Every assignment the Go file makes to `name` (`:=`, `=`, `var name =`) is the String() of a
+ * strings.Builder that is only ever written literals: placeholders built in a loop
+ * (`ph.WriteString("?")`). A name assigned any other way (a parameter, a multiple assignment, a
+ * literal, a call, `+=`) is not taken for one. Literals assigned with `:=` stay reported, as before:
+ * gosec labels `a := "…"; template.HTML(a)` a finding, and so does Verdict.
+ */
+function goAssignedOnlyConstants(text: string, name: string): boolean {
+  if (new RegExp(String.raw`\b${name}\s*,[\w\s,]*(?::=|=)|,\s*${name}\s*(?:,[\w\s,]*)?(?::=|=)|\bfunc\b[^\n{]*\([^)]*\b${name}\s+[\w.*\[\]]+`).test(text)) return false;
+  const assignments = [...text.matchAll(new RegExp(String.raw`(?:^|[^\w.])${name}(?:[ \t]+[\w.]+)?[ \t]*(?::=|\+=|=(?!=))[ \t]*([^\n]*)`, "gm"))];
+  if (!assignments.length) return false;
+  return assignments.every((m) => {
+    const built = /^([A-Za-z_]\w*)\.String\(\)$/.exec(m[1]!.replace(/\/\/.*$/, "").trim());
+    return built !== null && !m[0].includes("+=") && goConstantBuilder(text, built[1]!);
+  });
+}
+
+/** A strings.Builder the file declares and only ever writes literals to (never passes on). */
+function goConstantBuilder(text: string, builder: string): boolean {
+  const declared = new RegExp(String.raw`\bvar[ \t]+${builder}[ \t]+strings\.Builder\b|\b${builder}[ \t]*:=[ \t]*(?:&?strings\.Builder\{\}|new\(strings\.Builder\))`);
+  if (!declared.test(text) || new RegExp(String.raw`&${builder}\b`).test(text)) return false;
+  const calls = [...text.matchAll(new RegExp(String.raw`\b${builder}\.(\w+)\(([^()\n]*)\)`, "g"))];
+  return calls.every(([, method, arg]) =>
+    /^(?:Reset|Grow|Len|Cap|String)$/.test(method!) || (/^Write(?:String|Byte|Rune)$/.test(method!) && new RegExp(String.raw`^\s*${GO_LITERAL}\s*$`).test(arg!)),
+  );
 }
 
 /**
