@@ -48,7 +48,7 @@ unit_rc=$?
 # The detection benchmark's own logic (sample normalising, scoring maths, claims), on node's test
 # runner: the bench files are plain .mjs the jest projects do not pick up.
 echo "==> benchmark unit tests (bench/detection)"
-node --test bench/detection/ > "$results/bench.log" 2>&1
+node --test bench/detection/*.test.mjs > "$results/bench.log" 2>&1
 bench_rc=$?
 node -e '
   const log = require("fs").readFileSync(process.argv[1], "utf8");

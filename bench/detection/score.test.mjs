@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { normaliseSamples } from "./gitleaks-samples.mjs";
 import { applyClaims, CLAIMS } from "./insecure.mjs";
-import { groupsWithoutRecall, maskSecret, percent, scoreCases } from "./score.mjs";
+import { groupsWithoutRecall, maskSecret, percent, scoreCases, validElsewhere } from "./score.mjs";
 import { FULL_BUILTIN_SETTINGS, resolveBuiltins } from "../common.mjs";
 
 test("percent: one decimal, n/a on an empty denominator", () => {
@@ -74,4 +74,16 @@ test("every policy the claims table names is a built-in policy", () => {
   for (const [tool, rules] of Object.entries(CLAIMS)) {
     for (const [rule, claim] of Object.entries(rules)) assert.ok(ids.has(claim.policy), `${tool} ${rule} -> ${claim.policy}`);
   }
+});
+
+test("validElsewhere sets aside only listed families that gitleaks reports under another rule", () => {
+  const fp = (family, rule_id) => ({ kind: "fp", family, rule_id, text: "x" });
+  assert.equal(validElsewhere(fp("cloudflare", "cloudflare-api-key"), ["cloudflare-global-api-key"]).family, "cloudflare");
+  assert.deepEqual(validElsewhere(fp("curl", "curl-auth-header"), ["curl-auth-header", "jwt"]).rules, ["jwt"]);
+  // gitleaks' own rule or its catch-all reporting it: still a false positive.
+  assert.equal(validElsewhere(fp("cloudflare", "cloudflare-api-key"), ["cloudflare-api-key", "generic-api-key"]), undefined);
+  // A family nobody reviewed: counted, whatever gitleaks says.
+  assert.equal(validElsewhere(fp("meraki", "cisco-meraki-api-key"), ["jwt"]), undefined);
+  // True positives are never set aside.
+  assert.equal(validElsewhere({ ...fp("cloudflare", "cloudflare-api-key"), kind: "tp" }, ["cloudflare-global-api-key"]), undefined);
 });

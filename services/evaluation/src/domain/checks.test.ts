@@ -109,3 +109,97 @@ describe("discord-user-id", () => {
     expect(check("discord-user-id")(at(`TOKEN = "${notAnId}"`, notAnId))).toBe(false);
   });
 });
+
+describe("js-child-process-receiver, shadowing", () => {
+  it("follows the nearest declaration whose block encloses the call", () => {
+    const file = [
+      "var foo = require('child_process');",
+      "function a() {",
+      "  var foo = /hello/;",
+      "  foo.exec(str);",
+      "}",
+      "function b() {",
+      "  foo.exec(cmd);",
+      "}",
+    ].join("\n");
+    expect(check("js-child-process-receiver")(at(file, "foo.exec(str)", "foo", "a.js"))).toBe(false);
+    expect(check("js-child-process-receiver")(at(file, "foo.exec(cmd)", "foo", "a.js"))).toBe(true);
+  });
+});
+
+describe("go-query-is-used", () => {
+  const go = (body: string) => `package main\n\nfunc main() {\n${body}\n}\n`;
+  it("rejects a query that is only printed, logged or discarded in its scope", () => {
+    const file = go('\tq := fmt.Sprintf("SELECT * FROM t WHERE a = \'%s\'", os.Args[1])\n\tfmt.Fprintf(os.Stderr, "%s\\n", q)\n\tlog.Printf("%s", q)\n\t_ = q');
+    expect(check("go-query-is-used")(at(file, "fmt.Sprintf(", "fmt.Sprintf(", "main.go"))).toBe(false);
+  });
+  it("accepts a query that is run, even after being printed", () => {
+    const file = go('\tq := fmt.Sprintf("SELECT * FROM t WHERE a = \'%s\'", os.Args[1])\n\tfmt.Println(q)\n\tdb.Query(q)');
+    expect(check("go-query-is-used")(at(file, "fmt.Sprintf(", "fmt.Sprintf(", "main.go"))).toBe(true);
+  });
+  it("ends a shadowing declaration's scope with its block", () => {
+    const file = go('\tquery := "SELECT 1"\n\t{\n\t\tquery := "SELECT * FROM t WHERE a = "\n\t\tquery += os.Args[1]\n\t\t_ = query\n\t}\n\tdb.Query(query)');
+    expect(check("go-query-is-used")(at(file, "query += os.Args[1]", "query", "main.go"))).toBe(false);
+  });
+  it("keeps package-level names, statements without assignment and other languages", () => {
+    const pkg = 'package main\n\nvar query = "SELECT * FROM t WHERE a = "\n\nfunc init() {\n\tquery += os.Args[1]\n}\n';
+    expect(check("go-query-is-used")(at(pkg, "query += os.Args[1]", "query", "main.go"))).toBe(true);
+    const direct = go('\trows, err := db.Query("SELECT * FROM t WHERE a = " + a)\n\t_, _ = rows, err');
+    expect(check("go-query-is-used")(at(direct, '"SELECT', '"SELECT', "main.go"))).toBe(true);
+    expect(check("go-query-is-used")(at('q = "SELECT " + a\nprint(q)\n', '"SELECT', '"SELECT', "a.py"))).toBe(true);
+  });
+});
+
+describe("python-dynamic-argument", () => {
+  const file = [
+    "from django.utils.safestring import mark_safe",
+    "GREETING = '<b>Hello</b>'",
+    "pair, _ = ('<i>x</i>', '')",
+    "html = '<p>{}</p>'.format(GREETING)",
+    "html += ' <br>'",
+    "def view(request, name):",
+    "    label = '<b>{}</b>'.format(name)",
+    "    a = mark_safe(html)",
+    "    b = mark_safe(pair)",
+    "    c = mark_safe(label)",
+    "    d = mark_safe(name)",
+    '    e = mark_safe(f"<b>{GREETING}</b>" + html)',
+  ].join("\n");
+  const arg = (call: string) => check("python-dynamic-argument")(at(file, call, call, "views.py"));
+  it("rejects names the file only assigns string constants, through format and +=", () => {
+    expect(arg("mark_safe(html)")).toBe(false);
+    expect(arg("mark_safe(pair)")).toBe(false);
+  });
+  it("accepts parameters, names built from them and f-strings with fields", () => {
+    expect(arg("mark_safe(label)")).toBe(true);
+    expect(arg("mark_safe(name)")).toBe(true);
+    expect(arg('mark_safe(f"')).toBe(true);
+  });
+});
+
+describe("k8s-pod-setting-applies", () => {
+  const pod = (containers: string) =>
+    ["spec:", "  securityContext:", "    runAsUser: 0", "  containers:", containers].join("\n");
+  const applies = (file: string) => check("k8s-pod-setting-applies")(at(file, "    runAsUser: 0"));
+  it("rejects a pod-level setting every container overrides with a non-zero runAsUser", () => {
+    expect(applies(pod("  - name: a\n    securityContext:\n      runAsUser: 1000\n  - name: b\n    securityContext:\n      runAsUser: 1001\n"))).toBe(false);
+  });
+  it("accepts it when a container sets no user, and always in a container's own securityContext", () => {
+    expect(applies(pod("  - name: a\n    securityContext:\n      runAsUser: 1000\n  - name: b\n    image: b:1\n"))).toBe(true);
+    const container = "spec:\n  containers:\n  - name: a\n    securityContext:\n      runAsUser: 0\n";
+    expect(check("k8s-pod-setting-applies")(at(container, "      runAsUser: 0"))).toBe(true);
+  });
+});
+
+describe("go-splices-variable, strings.Builder placeholders", () => {
+  const go = (writes: string) =>
+    `package main\n\nfunc f(db *sql.DB, order string) {\n\tvar ph strings.Builder\n${writes}\n\tplaceholders := ph.String()\n\tq := "SELECT * FROM t WHERE id IN (" + placeholders + ")"\n\tdb.Query(q)\n}\n`;
+  const splices = (file: string) => check("go-splices-variable")(at(file, '"SELECT', '"SELECT', "main.go"));
+  it("rejects a name built by a builder that is only written literals", () => {
+    expect(splices(go('\tph.WriteString("?")\n\tph.WriteString(",")\n\tph.WriteByte(\'?\')'))).toBe(false);
+  });
+  it("accepts it when the builder is written a variable or handed to another function", () => {
+    expect(splices(go("\tph.WriteString(order)"))).toBe(true);
+    expect(splices(go('\tfmt.Fprintf(&ph, "%s", order)'))).toBe(true);
+  });
+});

@@ -41,8 +41,8 @@ export const GENERIC_STOPWORDS = [
   "testing", "thread", "timeout", "title", "toggle", "token", "tracker", "transform", "true", "type",
   "update", "upload", "user", "utils", "valid", "value", "variable", "vendor", "version", "view",
   "visible", "widget", "window", "worker", "wrapper", "write",
-  // Keyboard and alphabet runs that test values are made of.
-  "abcdef", "bcdefg", "cdefgh", "defghi", "efghij", "123456", "234567", "345678", "456789", "qwerty", "asdfgh",
+  // Keyboard and alphabet runs that test values are made of (`xoxp-1234-1234-1234-…`).
+  "1234-1234", "abcdef", "bcdefg", "cdefgh", "defghi", "efghij", "123456", "234567", "345678", "456789", "qwerty", "asdfgh",
   // Prose and placeholders.
   "about", "after", "again", "another", "because", "change", "could", "every", "fixture", "foobar",
   "invalid", "little", "mock", "never", "other", "please", "really", "should", "something", "there",
@@ -91,6 +91,10 @@ export const GENERIC_MATCH_ALLOWLIST = [
   String.raw`(?i)secrets?[_.-]?(?:length|name|size|ref|key[_.-]?ref|arn|id|path|file|manager|store|provider|version)|usersecretsid`,
   String.raw`(?i)(?:csrf|xsrf|public|page|next|continuation|cancel(?:lation)?|cursor|pagination|sync|resume|lexer|parser|syntax|design|color|colour|style|theme)[_.-]?token|tokeni[sz]|token[_.-]?(?:type|url|uri|endpoint|file|path|name|id|count|limit|length|len|kind|usage|index|pos|position|start|end|list|stream)|io\.jsonwebtoken`,
   String.raw`(?i)(?:passw(?:or)?d|pwd)[_.-]?(?:field|label|input|name|hint|prompt|policy|rule|length|min|max|strength|reset|confirm(?:ation)?|hasher|hash|validator|validation|placeholder|type|file|path)`,
+  // Names that say the value is made up: a test's nonMatchingToken, invalidKey, fake_secret,
+  // dummyPassword, mockApiKey, wrongToken, exampleSecret (the name, not the value, is read here:
+  // the match starts at the name).
+  String.raw`(?i)^[\w.-]*?(?:non[_.-]?matching|mismatch(?:ed|ing)?|invalid|fake|dummy|mock|bogus|wrong|example|sample|placeholder)[\w.-]*?(?:access|auth|api|credential|creds|key|passw(?:or)?d|secret|token)`,
   // ORM lookups: password__startswith="…", token__isnull=….
   String.raw`(?i)(?:passw(?:or)?d|pwd|secret|token|key)\w*__\w+`,
   // An unquoted value after a comma is an argument, not a literal (fn(token, modifierFlags2)).

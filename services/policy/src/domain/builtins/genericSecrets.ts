@@ -10,7 +10,7 @@ export const genericSecrets: BuiltinPolicy = {
   id: "generic-secrets",
   name: "Generic secrets",
   description:
-    "Detects secrets without a provider-specific format: high-entropy values assigned to names that say key, token, secret, password, credential, auth or API (in any syntax, quiet on identifiers, words, paths, URLs, versions, ids and encoded prose), JSON Web Tokens (also base64-encoded), credentials in Authorization headers and secrets in committed .env files. Weaker signals than provider formats, hence warnings; tune the entropy threshold with min_entropy.",
+    "Detects secrets without a provider-specific format: high-entropy values assigned to names that say key, token, secret, password, credential, auth or API (in any syntax, quiet on identifiers, words, paths, URLs, versions, ids, encoded prose and names that say the value is made up, such as fakeApiKey or nonMatchingToken), JSON Web Tokens (also base64-encoded), credentials in Authorization headers and secrets in committed .env files. Weaker signals than provider formats, hence warnings; tune the entropy threshold with min_entropy.",
   severity: "warning",
   enabled: true,
   category: SECRETS_CATEGORY,

@@ -8,7 +8,7 @@ export const kubernetesSecurity: BuiltinPolicy = {
   id: "kubernetes-security",
   name: "Kubernetes and Compose workload security",
   description:
-    "Detects insecure workload settings in Kubernetes manifests, Helm values and Compose files: privileged containers, running as root (runAsUser: 0, runAsNonRoot: false without a non-zero runAsUser), privilege escalation, host namespaces, dangerous capabilities, the Docker socket mounted in, writable root file systems and unpinned images (:latest or no tag).",
+    "Detects insecure workload settings in Kubernetes manifests, Helm values and Compose files: privileged containers, running as root (runAsUser: 0, runAsNonRoot: false without a non-zero runAsUser; set for the whole pod, only when some container does not set a non-zero runAsUser of its own), privilege escalation, host namespaces, dangerous capabilities, the Docker socket mounted in, writable root file systems and unpinned images (:latest or no tag).",
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
@@ -34,6 +34,8 @@ export const kubernetesSecurity: BuiltinPolicy = {
       value: String.raw`${KEY}runAsUser[ \t]*:[ \t]*["']?0["']?[ \t]*(?:#.*)?$`,
       message: "runAsUser: 0 runs the container as root",
       paths: paths("yaml"),
+      // The pod's runAsUser: 0 is moot when every container sets a non-zero runAsUser of its own.
+      checks: ["k8s-pod-setting-applies"],
     },
     {
       id: "k8s-run-as-non-root-false",
@@ -41,8 +43,9 @@ export const kubernetesSecurity: BuiltinPolicy = {
       value: String.raw`${KEY}runAsNonRoot[ \t]*:[ \t]*["']?false\b`,
       message: "runAsNonRoot: false without a non-zero runAsUser lets the container run as root",
       paths: paths("yaml"),
-      // A non-zero runAsUser beside it already keeps the container off root.
-      checks: ["yaml-no-non-root-user"],
+      // A non-zero runAsUser beside it already keeps the container off root, as does one in
+      // every container when the setting is the pod's.
+      checks: ["yaml-no-non-root-user", "k8s-pod-setting-applies"],
     },
     {
       id: "k8s-allow-privilege-escalation",

@@ -13,7 +13,7 @@ export const sqlInjection: BuiltinPolicy = {
   id: "sql-injection",
   name: "SQL injection",
   description:
-    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants or pq.QuoteIdentifier), concatenation in JDBC/JPA calls, request input and interpolation in PHP queries and Ruby/Rails interpolation.",
+    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants, pq.QuoteIdentifier, or queries that are only printed or logged), concatenation in JDBC/JPA calls, request input and interpolation in PHP queries and Ruby/Rails interpolation.",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -32,8 +32,9 @@ export const sqlInjection: BuiltinPolicy = {
       value: String.raw`(?i)["'\x60]\s*(?:select\b[^\n]*?\bfrom\b|insert\s+into\b|update\s+[\w.\x60"\[\]]+\s+set\b|delete\s+from\b)[^\n]*?["'\x60]\s*(?:\+\s*[$A-Za-z_(*]|\.\s*\$)`,
       message: "SQL statement built by string concatenation",
       paths: paths("code"),
-      // Go: a constant concatenated in (const table = "users") is no injection.
-      checks: ["go-splices-variable"],
+      // Go: a constant concatenated in (const table = "users") is no injection, nor a query that
+      // is only printed.
+      checks: ["go-splices-variable", "go-query-is-used"],
     },
     {
       id: "python-sql-format",
@@ -68,8 +69,9 @@ export const sqlInjection: BuiltinPolicy = {
       value: String.raw`\bfmt\.Sprintf\s*\(\s*(?:"\s*${sqlStart(String.raw`"\n`)}[^"\n]*%[svq]|\x60\s*${sqlStart("\\x60")}[^\x60]*%[svq])`,
       message: "SQL query built with fmt.Sprintf from variables instead of placeholders",
       paths: paths("go"),
-      // Constants and identifiers quoted with pq.QuoteIdentifier/QuoteLiteral are no injection.
-      checks: ["go-splices-variable"],
+      // Constants and identifiers quoted with pq.QuoteIdentifier/QuoteLiteral are no injection,
+      // nor a query that is only printed or logged.
+      checks: ["go-splices-variable", "go-query-is-used"],
     },
     {
       id: "go-sql-append",
@@ -79,7 +81,9 @@ export const sqlInjection: BuiltinPolicy = {
       message: "Variable appended to a SQL query string instead of passed as a placeholder argument",
       paths: paths("go"),
       file_requires: [String.raw`(?i)"[^"\n]*\b(?:select\b[^"\n]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`],
-      checks: ["go-splices-variable"],
+      // A query built on a name that nothing runs (only printed, or a shadowing name in an inner
+      // block) is no injection.
+      checks: ["go-splices-variable", "go-query-is-used"],
     },
     {
       id: "java-sql-concatenation",
