@@ -41,7 +41,7 @@ async function queue(org: string, n: number, minutesAgo: number): Promise<void> 
       created_at: due,
       completed_at: null,
     };
-    await deps.repo.deliveries.insertOne(d);
+    await deps.repo.insertDelivery(d);
   }
 }
 

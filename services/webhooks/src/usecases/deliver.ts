@@ -29,8 +29,7 @@ export async function claimDue(deps: WebhookDeps, limit: number, perOrg = Infini
     const full = [...taken].filter(([, n]) => n >= perOrg).map(([org]) => org);
     const want = limit - claimed.length;
     if (want <= 0) break;
-    const filter = { status: "pending", next_attempt_at: { $lte: now.toISOString() }, ...(full.length ? { organization_id: { $nin: full } } : {}) };
-    const due = await deps.repo.deliveries.find(filter, { sort: { next_attempt_at: 1 }, limit: want });
+    const due = await deps.repo.dueDeliveries(now.toISOString(), want, full);
     let skipped = false;
     for (const d of due) {
       if (claimed.length >= limit) break;
@@ -38,7 +37,7 @@ export async function claimDue(deps: WebhookDeps, limit: number, perOrg = Infini
         skipped = true;
         continue;
       }
-      const won = await deps.repo.deliveries.updateOne({ id: d.id, version: d.version, status: "pending" }, { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: d.version + 1 });
+      const won = await deps.repo.claimDelivery(d, leaseEnd);
       if (!won) continue;
       claimed.push(won);
       taken.set(d.organization_id, (taken.get(d.organization_id) ?? 0) + 1);
@@ -50,7 +49,7 @@ export async function claimDue(deps: WebhookDeps, limit: number, perOrg = Infini
 
 /** The earliest time a message is due, for the worker's sleep. */
 export async function nextDueAt(deps: WebhookDeps): Promise<Date | undefined> {
-  const [next] = await deps.repo.deliveries.find({ status: "pending", next_attempt_at: { $ne: null } }, { sort: { next_attempt_at: 1 }, limit: 1 });
+  const next = await deps.repo.nextDueDelivery();
   return next?.next_attempt_at ? new Date(next.next_attempt_at) : undefined;
 }
 
@@ -60,7 +59,7 @@ function withAttempt(delivery: DeliveryRecord, attempt: AttemptRecord): AttemptR
 
 /** Makes one attempt of a claimed message and records its outcome. */
 export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord): Promise<void> {
-  const endpoint = await deps.repo.endpoints.findOne({ id: claimed.webhook_id, organization_id: claimed.organization_id });
+  const endpoint = await deps.repo.findEndpoint(claimed.organization_id, claimed.webhook_id);
   const now = deps.clock.now();
   const number = (claimed.attempts.at(-1)?.attempt ?? 0) + 1;
   if (!endpoint || endpoint.status !== "active") {
@@ -98,7 +97,7 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   if (verdict.kind === "succeeded") {
     deps.logger.info(log, "webhook delivered");
     await finish(deps, claimed, { status: "succeeded", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
-    await deps.repo.endpoints.updateOne({ id: endpoint.id, organization_id: endpoint.organization_id }, { last_success_at: done.toISOString() });
+    await deps.repo.updateEndpoint(endpoint.organization_id, endpoint.id, { last_success_at: done.toISOString() });
     return;
   }
   if (verdict.kind === "gone") {
@@ -118,7 +117,7 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   await finish(deps, claimed, { status: "failed", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
   // Failing for a whole schedule (about three days by default) with no success in between:
   // the endpoint is gone in all but name. Stop sending to it and tell the organization.
-  const fresh = await deps.repo.endpoints.findOne({ id: endpoint.id, organization_id: endpoint.organization_id });
+  const fresh = await deps.repo.findEndpoint(endpoint.organization_id, endpoint.id);
   if (fresh && (!fresh.last_success_at || fresh.last_success_at < runStartedAt)) {
     const span = formatDuration(done.getTime() - Date.parse(runStartedAt));
     await disableEndpoint(deps, fresh, `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`);
@@ -139,7 +138,7 @@ export function formatDuration(ms: number): string {
 }
 
 async function finish(deps: WebhookDeps, claimed: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<void> {
-  const updated = await deps.repo.deliveries.updateOne({ id: claimed.id, version: claimed.version }, { ...set, version: claimed.version + 1 });
+  const updated = await deps.repo.updateDelivery(claimed, set);
   // Deleted with its endpoint meanwhile, or taken over after an expired lease: nothing to record.
   if (!updated) deps.logger.warn({ delivery_id: claimed.id }, "webhook message changed during its attempt; outcome not recorded");
 }
@@ -147,10 +146,7 @@ async function finish(deps: WebhookDeps, claimed: DeliveryRecord, set: Partial<D
 /** Disables an active endpoint once (the first caller wins), announces it and notifies the others. */
 export async function disableEndpoint(deps: WebhookDeps, endpoint: EndpointRecord, reason: string): Promise<void> {
   const at = deps.clock.now().toISOString();
-  const disabled = await deps.repo.endpoints.updateOne(
-    { id: endpoint.id, organization_id: endpoint.organization_id, status: "active" },
-    { status: "disabled", disabled_reason: reason, disabled_at: at, updated_at: at },
-  );
+  const disabled = await deps.repo.disableActiveEndpoint(endpoint, reason, at);
   if (!disabled) return;
   deps.logger.warn({ organization_id: endpoint.organization_id, webhook_id: endpoint.id, reason }, "webhook disabled");
   await deps.bus.publish(TOPICS.webhookDisabled, {

@@ -19,10 +19,7 @@ export async function listDeliveries(deps: WebhookDeps, q: ListDeliveriesQuery):
   await getWebhook(deps, q.organizationId, q.webhookId);
   const limit = Math.min(Math.max(q.limit || DEFAULT_PAGE, 1), MAX_PAGE);
   if (q.cursor && !isId("msg", q.cursor)) throw errors.unprocessable([{ field: "cursor", code: "INVALID_FORMAT", message: "cursor must be a next_cursor returned by this API" }]);
-  const page = await deps.repo.deliveries.find(
-    { organization_id: q.organizationId, webhook_id: q.webhookId, ...(q.cursor ? { id: { $lt: q.cursor } } : {}) },
-    { sort: { id: -1 }, limit: limit + 1 },
-  );
+  const page = await deps.repo.deliveryPage(q.organizationId, q.webhookId, { limit: limit + 1, before: q.cursor });
   const hasMore = page.length > limit;
   const deliveries = page.slice(0, limit);
   return { deliveries, hasMore, nextCursor: hasMore ? deliveries.at(-1)!.id : null };

@@ -21,7 +21,7 @@ export async function createWebhook(deps: WebhookDeps, cmd: CreateWebhookCommand
   const rules = [...checkUrl(cmd.url, deps.egress), ...(cmd.secret ? checkSecret(cmd.secret) : [])];
   if (rules.length) throw errors.unprocessable(rules);
   // Every endpoint costs delivery work on each event: an organization gets a bounded number.
-  if ((await deps.repo.endpoints.count({ organization_id: cmd.organizationId })) >= deps.maxPerOrg) {
+  if ((await deps.repo.countEndpoints(cmd.organizationId)) >= deps.maxPerOrg) {
     throw errors.unprocessable(
       [{ field: "url", code: "MAX_SIZE_EXCEEDED", max: deps.maxPerOrg, message: `An organization may have at most ${deps.maxPerOrg} webhooks; delete one (DELETE /v1/webhooks/{id}) before adding another` }],
       `Webhook limit reached (${deps.maxPerOrg} per organization)`,
@@ -44,18 +44,18 @@ export async function createWebhook(deps: WebhookDeps, cmd: CreateWebhookCommand
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  await deps.repo.endpoints.insertOne(endpoint);
+  await deps.repo.insertEndpoint(endpoint);
   // The URL's path and query may carry a receiver's own token: log the origin only.
   deps.logger.info({ organization_id: cmd.organizationId, webhook_id: id, origin: new URL(cmd.url).origin, events }, "webhook created");
   return { endpoint, secret };
 }
 
 export async function listWebhooks(deps: WebhookDeps, organizationId: string): Promise<EndpointRecord[]> {
-  return deps.repo.endpoints.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
+  return deps.repo.listEndpoints(organizationId);
 }
 
 export async function getWebhook(deps: WebhookDeps, organizationId: string, webhookId: string): Promise<EndpointRecord> {
-  const endpoint = await deps.repo.endpoints.findOne({ id: webhookId, organization_id: organizationId });
+  const endpoint = await deps.repo.findEndpoint(organizationId, webhookId);
   if (!endpoint) throw errors.notFound("webhook", webhookId);
   return endpoint;
 }
@@ -90,16 +90,15 @@ export async function updateWebhook(deps: WebhookDeps, cmd: UpdateWebhookCommand
   if (normalized) set.events = normalized.events;
   if (cmd.status === "active" && endpoint.status !== "active") Object.assign(set, { status: "active", disabled_reason: null, disabled_at: null });
   if (cmd.status === "disabled" && endpoint.status !== "disabled") Object.assign(set, { status: "disabled", disabled_reason: "Disabled by the organization", disabled_at: now });
-  const updated = await deps.repo.endpoints.updateOne({ id: endpoint.id, organization_id: cmd.organizationId }, set);
+  const updated = await deps.repo.updateEndpoint(cmd.organizationId, endpoint.id, set);
   if (!updated) throw errors.notFound("webhook", cmd.webhookId);
   deps.logger.info({ organization_id: cmd.organizationId, webhook_id: endpoint.id, status: updated.status, events: updated.events }, "webhook updated");
   return updated;
 }
 
 export async function deleteWebhook(deps: WebhookDeps, organizationId: string, webhookId: string): Promise<void> {
-  const deleted = await deps.repo.endpoints.deleteOne({ id: webhookId, organization_id: organizationId });
+  // Its messages and their log go with it.
+  const { deleted, deliveriesRemoved } = await deps.repo.deleteEndpoint(organizationId, webhookId);
   if (!deleted) throw errors.notFound("webhook", webhookId);
-  // Its messages and their log go with it; a worker holding one finds the endpoint gone.
-  const messages = await deps.repo.deliveries.deleteMany({ organization_id: organizationId, webhook_id: webhookId });
-  deps.logger.info({ organization_id: organizationId, webhook_id: webhookId, deliveries_removed: messages }, "webhook deleted");
+  deps.logger.info({ organization_id: organizationId, webhook_id: webhookId, deliveries_removed: deliveriesRemoved }, "webhook deleted");
 }

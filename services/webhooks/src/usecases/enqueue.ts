@@ -1,7 +1,6 @@
 // Making messages: from bus events, pings, manual redeliveries and disabled-endpoint notices.
 // A message is stored before anything is sent; the delivery worker takes it from there.
 import { errors, newId } from "@verdict/kit";
-import { DuplicateKeyError } from "@verdict/store";
 import { DISABLED_EVENT, disabledData, messageBody, PING_EVENT, pingData, type EventName, type SubscribableEvent } from "../domain/events.js";
 import type { WebhookDeps } from "../deps.js";
 import type { DeliveryRecord, EndpointRecord } from "../repo.js";
@@ -30,17 +29,6 @@ function newDelivery(deps: WebhookDeps, endpoint: EndpointRecord, event: EventNa
   };
 }
 
-/** Inserts a message unless one with the same dedupe key exists; answers whether it was new. */
-async function insert(deps: WebhookDeps, delivery: DeliveryRecord): Promise<boolean> {
-  try {
-    await deps.repo.deliveries.insertOne(delivery);
-    return true;
-  } catch (err) {
-    if (err instanceof DuplicateKeyError) return false;
-    throw err;
-  }
-}
-
 /**
  * One message per active endpoint of the organization subscribed to the event. Idempotent on
  * the event id: a redelivered bus event makes no second message for an endpoint.
@@ -50,12 +38,12 @@ export async function enqueueEvent(
   input: { event: SubscribableEvent; eventId: string; organizationId: string; time: string; data: Record<string, unknown> },
 ): Promise<number> {
   if (!input.organizationId) return 0;
-  const endpoints = await deps.repo.endpoints.find({ organization_id: input.organizationId, status: "active" });
+  const endpoints = await deps.repo.activeEndpoints(input.organizationId);
   let made = 0;
   for (const endpoint of endpoints) {
     if (!endpoint.events.includes(input.event)) continue;
     const delivery = newDelivery(deps, endpoint, input.event, input.eventId, `${input.eventId}:${endpoint.id}`, input.data, input.time);
-    if (await insert(deps, delivery)) made++;
+    if (await deps.repo.insertDeliveryOnce(delivery)) made++;
   }
   if (made) deps.wake();
   return made;
@@ -67,7 +55,7 @@ export async function pingWebhook(deps: WebhookDeps, organizationId: string, web
   const time = deps.clock.now().toISOString();
   const delivery = newDelivery(deps, endpoint, PING_EVENT, null, "", pingData(organizationId, webhookId), time);
   delivery.dedupe_key = `ping:${delivery.id}`;
-  await deps.repo.deliveries.insertOne(delivery);
+  await deps.repo.insertDelivery(delivery);
   deps.wake();
   return delivery;
 }
@@ -78,23 +66,19 @@ export async function pingWebhook(deps: WebhookDeps, organizationId: string, web
  */
 export async function redeliver(deps: WebhookDeps, organizationId: string, webhookId: string, deliveryId: string): Promise<DeliveryRecord> {
   const endpoint = await getWebhook(deps, organizationId, webhookId);
-  const delivery = await deps.repo.deliveries.findOne({ id: deliveryId, organization_id: organizationId, webhook_id: webhookId });
+  const delivery = await deps.repo.findDelivery(organizationId, deliveryId, webhookId);
   if (!delivery) throw errors.notFound("delivery", deliveryId);
   if (endpoint.status !== "active") throw disabledError();
   const now = deps.clock.now();
   if (delivery.lease_until && delivery.lease_until > now.toISOString()) return delivery;
-  const updated = await deps.repo.deliveries.updateOne(
-    { id: delivery.id, version: delivery.version },
-    {
-      status: "pending",
-      next_attempt_at: now.toISOString(),
-      lease_until: null,
-      ...(delivery.status === "pending" ? {} : { run_attempts: 0, run_started_at: null, completed_at: null }),
-      version: delivery.version + 1,
-    },
-  );
+  const updated = await deps.repo.updateDelivery(delivery, {
+    status: "pending",
+    next_attempt_at: now.toISOString(),
+    lease_until: null,
+    ...(delivery.status === "pending" ? {} : { run_attempts: 0, run_started_at: null, completed_at: null }),
+  });
   // Lost a race with a worker: answer the message as it is now.
-  if (!updated) return (await deps.repo.deliveries.findOne({ id: delivery.id, organization_id: organizationId }))!;
+  if (!updated) return (await deps.repo.findDelivery(organizationId, delivery.id))!;
   deps.logger.info({ organization_id: organizationId, webhook_id: webhookId, delivery_id: deliveryId }, "webhook message queued for redelivery");
   deps.wake();
   return updated;
@@ -102,12 +86,12 @@ export async function redeliver(deps: WebhookDeps, organizationId: string, webho
 
 /** Tells the organization's other active endpoints that one was disabled. */
 export async function notifyDisabled(deps: WebhookDeps, disabled: EndpointRecord): Promise<void> {
-  const others = await deps.repo.endpoints.find({ organization_id: disabled.organization_id, status: "active" });
+  const others = await deps.repo.activeEndpoints(disabled.organization_id);
   const data = disabledData(disabled.organization_id, disabled.id, new URL(disabled.url).origin, disabled.disabled_reason ?? "", disabled.disabled_at ?? "");
   for (const endpoint of others) {
     if (endpoint.id === disabled.id) continue;
     const delivery = newDelivery(deps, endpoint, DISABLED_EVENT, null, `${DISABLED_EVENT}:${disabled.id}:${disabled.disabled_at}:${endpoint.id}`, data, disabled.disabled_at ?? deps.clock.now().toISOString());
-    await insert(deps, delivery);
+    await deps.repo.insertDeliveryOnce(delivery);
   }
   if (others.length) deps.wake();
 }
