@@ -114,8 +114,9 @@ describe("reports", () => {
     await publishEvaluation("eval_1", "2026-03-02T10:00:00.000Z", [{ id: "viol_1", file: "db.js" }]);
     await publishEvaluation("eval_2", "2026-03-05T10:00:00.000Z", [], true);
     await new Promise((r) => setTimeout(r, 100));
-    expect(await deps.repo.violations.count({ organization_id: ORG })).toBe(1);
-    expect(await deps.repo.bypasses.count({ organization_id: ORG })).toBe(1);
+    const evidence = await deps.repo.evidenceFor(ORG, { from: "2026-01-01T00:00:00.000Z", to: "2027-01-01T00:00:00.000Z" });
+    expect(evidence.violations.length).toBe(1);
+    expect(evidence.bypasses.length).toBe(1);
 
     const created = await createReport(deps, { organizationId: ORG, frameworks: ["nist-ssdf", "hipaa-test"], format: "oscal", dateRange: { start: "2026-03-01", end: "2026-03-10" } });
     expect(created.status).toBe("generating");
@@ -146,9 +147,9 @@ describe("reports", () => {
     subs.push(await bus.subscribe<{ report_id: string; created_at: string }>(TOPICS.reportFailed, "test", async (e) => void announced.push(e.data)));
     const base = { organization_id: ORG, frameworks: ["soc2"], format: "pdf" as const, date_range: { start: "2026-03-01", end: "2026-03-09" }, completed_at: null, failure_reason: null, content_type: null, filename: null, size_bytes: 0, chunks: 0 };
     // Left generating by a process that died: 20 and 2 minutes old.
-    await deps.repo.reports.insertOne({ ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" });
-    await deps.repo.reports.insertOne({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" });
-    await deps.repo.reports.insertOne({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" });
+    await deps.repo.insertReport({ ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" });
+    await deps.repo.insertReport({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" });
+    await deps.repo.insertReport({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" });
     await sweepStaleReports(deps, 10 * 60_000, false);
     expect((await getReport(deps, ORG, "report_old")).report).toMatchObject({ status: "failed", failure_reason: "Generation did not finish within 10 minutes; request it again" });
     expect((await getReport(deps, ORG, "report_recent")).report.status).toBe("generating");

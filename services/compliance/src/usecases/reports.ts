@@ -64,7 +64,7 @@ export async function createReport(deps: ComplianceDeps, cmd: CreateReportComman
     size_bytes: 0,
     chunks: 0,
   };
-  await deps.repo.reports.insertOne(report);
+  await deps.repo.insertReport(report);
   const data: ReportRequestedData = { organization_id: cmd.organizationId, report_id: report.id };
   await deps.bus.publish(TOPICS.reportRequested, { source: "/compliance", subject: report.id, data });
   deps.logger.info({ organization_id: cmd.organizationId, report_id: report.id, format: report.format, frameworks: report.frameworks }, "report requested");
@@ -85,7 +85,7 @@ export function downloadLink(deps: ComplianceDeps, reportId: string): { url: str
 }
 
 export async function getReport(deps: ComplianceDeps, organizationId: string, reportId: string): Promise<ReportView> {
-  const report = await deps.repo.reports.findOne({ id: reportId, organization_id: organizationId });
+  const report = await deps.repo.findReport(organizationId, reportId);
   if (!report) throw errors.notFound("report", reportId);
   return report.status === "completed" ? { report, link: downloadLink(deps, report.id) } : { report };
 }
@@ -94,7 +94,7 @@ export async function downloadReport(deps: ComplianceDeps, reportId: string, exp
   const check = checkDownload(deps.links.signingKey, reportId, expires, signature, Math.floor(deps.clock.now().getTime() / 1000));
   if (check === "invalid") throw new AppError("forbidden", "DOWNLOAD_LINK_INVALID", "This download link is not valid; get a fresh one from GET /v1/compliance/reports/{report_id}");
   if (check === "expired") throw new AppError("deleted", "DOWNLOAD_LINK_EXPIRED", "This download link has expired; get a fresh one from GET /v1/compliance/reports/{report_id}", { resource_type: "report", resource_id: reportId });
-  const report = await deps.repo.reports.findOne({ id: reportId });
+  const report = await deps.repo.findReportForDownload(reportId);
   if (!report || report.status !== "completed") throw errors.notFound("report", reportId);
   return { report, content: await deps.repo.loadFile(report.id) };
 }
