@@ -31,11 +31,10 @@ export interface PolicyService {
 }
 
 export async function startPolicyService(opts: PolicyServiceOptions): Promise<PolicyService> {
-  const repo = new PolicyRepo(opts.store);
-  await repo.init();
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
-  await outbox.register(repo.custom, repo.overrides);
+  const repo = new PolicyRepo(opts.store, outbox);
+  await repo.init();
   const patternChecks = new FairPool<PatternCheckJob, PatternCheckResult | null>({ filename: workerFile(import.meta.url, "./patternWorker.js"), threads: opts.patternWorkers ?? 1 });
   const deps: PolicyDeps = {
     repo,

@@ -1,7 +1,6 @@
 import { errors } from "@verdict/kit";
 import { findBuiltin } from "../domain/builtins/index.js";
 import type { PolicyDeps } from "../deps.js";
-import { policyDocId } from "../repo.js";
 import { logPolicyChanged, policyChangedEvent } from "./events.js";
 
 const BUILTIN_DELETE_MESSAGE = "Built-in policies cannot be deleted; disable them instead";
@@ -11,7 +10,7 @@ export async function deletePolicy(deps: PolicyDeps, organizationId: string, pol
     throw errors.unprocessable([{ field: "policy_id", code: "INVALID_FORMAT", message: BUILTIN_DELETE_MESSAGE }], BUILTIN_DELETE_MESSAGE);
   }
   const event = policyChangedEvent(deps, organizationId, policyId, "deleted");
-  const deleted = await deps.outbox.remove(deps.repo.custom, { id: policyDocId(organizationId, policyId), organization_id: organizationId }, [event]);
+  const deleted = await deps.repo.deleteCustom(organizationId, policyId, event);
   if (!deleted) throw errors.notFound("policy", policyId);
   logPolicyChanged(deps, organizationId, policyId, "deleted");
 }

@@ -5,7 +5,7 @@ import { BUILTIN_POLICIES, findBuiltin } from "../domain/builtins/index.js";
 import { effectiveBuiltin, effectiveCustom } from "../domain/effective.js";
 import { comparePolicies, isSeverity, SEVERITIES, type EffectivePolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
-import { policyDocId, toCustomPolicy, type CustomPolicyRecord, type OverrideRecord } from "../repo.js";
+import { toCustomPolicy, type CustomPolicyRecord, type OverrideRecord } from "../repo.js";
 
 /** The stored records an organization's policies are computed from (built-ins are code). */
 export interface PolicyRecords {
@@ -14,11 +14,7 @@ export interface PolicyRecords {
 }
 
 export async function loadPolicyRecords(deps: PolicyDeps, organizationId: string): Promise<PolicyRecords> {
-  const [overrides, custom] = await Promise.all([
-    deps.repo.overrides.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
-    deps.repo.custom.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
-  ]);
-  return { overrides, custom };
+  return deps.repo.policyRecords(organizationId);
 }
 
 /** Every policy the records describe, effective values, built-ins first then custom by id. */
@@ -37,12 +33,11 @@ export async function loadPolicies(deps: PolicyDeps, organizationId: string): Pr
 
 export async function getPolicy(deps: PolicyDeps, organizationId: string, policyId: string): Promise<EffectivePolicy> {
   const builtin = findBuiltin(policyId);
-  const id = policyDocId(organizationId, policyId);
   if (builtin) {
-    const override = await deps.repo.overrides.findOne({ id, organization_id: organizationId });
+    const override = await deps.repo.findOverride(organizationId, policyId);
     return effectiveBuiltin(builtin, override ?? undefined);
   }
-  const record = await deps.repo.custom.findOne({ id, organization_id: organizationId });
+  const record = await deps.repo.findCustom(organizationId, policyId);
   if (!record) throw errors.notFound("policy", policyId);
   return effectiveCustom(toCustomPolicy(record));
 }

@@ -5,11 +5,11 @@ import type { PolicyDeps } from "../deps.js";
 import type { RepositoryRecord } from "../repo.js";
 
 export async function listRepositories(deps: PolicyDeps, organizationId: string): Promise<RepositoryRecord[]> {
-  return deps.repo.repositories.find({ organization_id: organizationId }, { sort: { name: 1 } });
+  return deps.repo.listRepositories(organizationId);
 }
 
 export async function countRepositories(deps: PolicyDeps, organizationId: string): Promise<number> {
-  return deps.repo.repositories.count({ organization_id: organizationId });
+  return deps.repo.countRepositories(organizationId);
 }
 
 export interface ConnectRepositoryCommand {
@@ -34,7 +34,7 @@ export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepository
   };
   try {
     // The unique (organization_id, provider, name) index decides duplicates, race-free.
-    await deps.repo.repositories.insertOne(record);
+    await deps.repo.insertRepository(record);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw errors.alreadyExists("repository", cmd.name);
     throw err;
@@ -44,7 +44,7 @@ export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepository
 }
 
 export async function disconnectRepository(deps: PolicyDeps, organizationId: string, repositoryId: string): Promise<void> {
-  const deleted = await deps.repo.repositories.deleteOne({ id: repositoryId, organization_id: organizationId });
+  const deleted = await deps.repo.deleteRepository(organizationId, repositoryId);
   if (!deleted) throw errors.notFound("repository", repositoryId);
   deps.logger.info({ organization_id: organizationId, repository_id: repositoryId }, "repository disconnected");
 }
