@@ -1,4 +1,5 @@
 // The webhooks service's collections, through the Store port.
+import type { Outbox, PendingEvent } from "@verdict/outbox";
 import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { EventName, SubscribableEvent } from "./domain/events.js";
 
@@ -74,7 +75,10 @@ export class WebhookRepo {
   private readonly endpoints: Collection<EndpointRecord>;
   private readonly deliveries: Collection<DeliveryRecord>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly outbox: Outbox,
+  ) {
     this.endpoints = store.collection<EndpointRecord>("webhooks_endpoints");
     this.deliveries = store.collection<DeliveryRecord>("webhooks_deliveries");
   }
@@ -88,6 +92,8 @@ export class WebhookRepo {
       { name: "due", fields: { status: 1, next_attempt_at: 1 } },
       { name: "org_webhook", fields: { organization_id: 1, webhook_id: 1 } },
     ]);
+    // An endpoint disabled is announced (webhook.disabled) through the outbox: never one without the other.
+    await this.outbox.register(this.endpoints);
   }
 
   // Endpoints
@@ -118,11 +124,13 @@ export class WebhookRepo {
     return this.endpoints.updateOne({ id: webhookId, organization_id: organizationId }, set);
   }
 
-  /** Disables an endpoint that is still active; null when it was not (someone else won). */
-  disableActiveEndpoint(endpoint: EndpointRecord, reason: string, at: string): Promise<EndpointRecord | null> {
-    return this.endpoints.updateOne(
+  /** Disables an endpoint that is still active, with the event announcing it; null when it was not (someone else won). */
+  disableActiveEndpoint(endpoint: EndpointRecord, reason: string, at: string, event: PendingEvent): Promise<EndpointRecord | null> {
+    return this.outbox.update(
+      this.endpoints,
       { id: endpoint.id, organization_id: endpoint.organization_id, status: "active" },
       { status: "disabled", disabled_reason: reason, disabled_at: at, updated_at: at },
+      [event],
     );
   }
 
