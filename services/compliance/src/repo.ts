@@ -1,6 +1,7 @@
 // The compliance service's collections, through the Store port: reports (with their files in
 // chunks, so a large export stays under a MongoDB document's size) and a projection of the
 // evaluation events it needs as evidence.
+import type { Outbox, PendingEvent } from "@verdict/outbox";
 import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { DateRange } from "./domain/dateRange.js";
 
@@ -92,7 +93,10 @@ export class ComplianceRepo {
   private readonly violations: Collection<ViolationDoc>;
   private readonly bypasses: Collection<BypassDoc>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly outbox: Outbox,
+  ) {
     this.reports = store.collection<ReportRecord>("compliance_reports");
     this.chunks = store.collection<ReportChunk>("compliance_report_chunks");
     this.evaluations = store.collection<EvaluationDoc>("compliance_evaluations");
@@ -111,6 +115,8 @@ export class ComplianceRepo {
     await this.evaluations.ensureIndexes([{ name: "org_completed", fields: { organization_id: 1, completed_at: 1, id: 1 } }]);
     await this.violations.ensureIndexes([{ name: "org_evaluation", fields: { organization_id: 1, evaluation_id: 1, id: 1 } }]);
     await this.bypasses.ensureIndexes([{ name: "org_time", fields: { organization_id: 1, bypassed_at: 1, id: 1 } }]);
+    // A report's request and failure are announced through the outbox: never one without the other.
+    await this.outbox.register(this.reports);
   }
 
   // The evidence projection (fed by evaluation events; at-least-once, so each record once)
@@ -141,8 +147,9 @@ export class ComplianceRepo {
 
   // Reports
 
-  insertReport(report: ReportRecord): Promise<void> {
-    return this.reports.insertOne(report);
+  /** Stores a new report with the events that announce it (report.requested). */
+  insertReport(report: ReportRecord, events: PendingEvent[]): Promise<void> {
+    return this.outbox.insert(this.reports, report, events);
   }
 
   findReport(organizationId: string, reportId: string): Promise<ReportRecord | null> {
@@ -159,9 +166,9 @@ export class ComplianceRepo {
     return this.reports.updateOne({ id: reportId, status: "generating" }, { status: "completed", ...set });
   }
 
-  /** Fails a report still generating; null when it was not (the first caller wins). */
-  failGenerating(organizationId: string, reportId: string, at: string, reason: string): Promise<ReportRecord | null> {
-    return this.reports.updateOne({ id: reportId, organization_id: organizationId, status: "generating" }, { status: "failed", completed_at: at, failure_reason: reason });
+  /** Fails a report still generating, with the event that announces it; null when it was not (the first caller wins). */
+  failGenerating(organizationId: string, reportId: string, at: string, reason: string, event: PendingEvent): Promise<ReportRecord | null> {
+    return this.outbox.update(this.reports, { id: reportId, organization_id: organizationId, status: "generating" }, { status: "failed", completed_at: at, failure_reason: reason }, [event]);
   }
 
   /** Reports of every organization still generating that were requested before `cutoff`, oldest first. */

@@ -72,11 +72,13 @@ export interface ReportFailedData {
  * a report that produced nothing must not use up the organization's hourly report quota.
  */
 export async function failReport(deps: ComplianceDeps, organizationId: string, reportId: string, reason: string): Promise<void> {
-  const failed = await deps.repo.failGenerating(organizationId, reportId, deps.clock.now().toISOString(), reason);
-  if (!failed) return;
+  // The event carries when the report was requested, so read it first.
+  const report = await deps.repo.findReport(organizationId, reportId);
+  if (!report || report.status !== "generating") return;
+  const data: ReportFailedData = { organization_id: organizationId, report_id: reportId, created_at: report.created_at, reason };
+  const event = deps.outbox.event(TOPICS.reportFailed, { source: "/compliance", subject: reportId, data });
+  if (!(await deps.repo.failGenerating(organizationId, reportId, deps.clock.now().toISOString(), reason, event))) return;
   deps.logger.warn({ organization_id: organizationId, report_id: reportId, reason }, "report failed");
-  const data: ReportFailedData = { organization_id: organizationId, report_id: reportId, created_at: failed.created_at, reason };
-  await deps.bus.publish(TOPICS.reportFailed, { source: "/compliance", subject: reportId, data });
 }
 
 /**

@@ -7,13 +7,15 @@ import { join } from "node:path";
 import JSZip from "jszip";
 import { InProcessBus, TOPICS, type Subscription } from "@verdict/bus";
 import { createLogger, type Clock } from "@verdict/kit";
+import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import { catalogById } from "../domain/catalogs/index.js";
 import { DIGIT_CATALOG, POLICIES } from "../domain/testFixtures.js";
 import { FairPool, workerFile } from "@verdict/runtime";
 import type { ComplianceDeps } from "../deps.js";
 import type { RenderJob } from "../renderWorker.js";
-import { subscribeCompliance, sweepStaleReports } from "../main.js";
+import { subscribeCompliance } from "../consumers.js";
+import { sweepStaleReports } from "../main.js";
 import { ComplianceRepo } from "../repo.js";
 import { getFramework, getOverview } from "./coverage.js";
 import { createReport, downloadReport, generateEvidence, getReport } from "./reports.js";
@@ -36,13 +38,15 @@ beforeEach(async () => {
   store = new SqliteStore(join(dir, "db.sqlite"));
   const logger = createLogger("test", "silent");
   bus = new InProcessBus(logger, 5);
-  const repo = new ComplianceRepo(store);
+  const outbox = new Outbox({ bus, logger });
+  const repo = new ComplianceRepo(store, outbox);
   await repo.init();
   policies = POLICIES;
   failPolicies = false;
   deps = {
     repo,
     bus,
+    outbox,
     clock,
     logger,
     catalogs: [catalogById("nist-ssdf")!, catalogById("soc2")!, DIGIT_CATALOG],
@@ -147,9 +151,9 @@ describe("reports", () => {
     subs.push(await bus.subscribe<{ report_id: string; created_at: string }>(TOPICS.reportFailed, "test", async (e) => void announced.push(e.data)));
     const base = { organization_id: ORG, frameworks: ["soc2"], format: "pdf" as const, date_range: { start: "2026-03-01", end: "2026-03-09" }, completed_at: null, failure_reason: null, content_type: null, filename: null, size_bytes: 0, chunks: 0 };
     // Left generating by a process that died: 20 and 2 minutes old.
-    await deps.repo.insertReport({ ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" });
-    await deps.repo.insertReport({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" });
-    await deps.repo.insertReport({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" });
+    await deps.repo.insertReport({ ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" }, []);
+    await deps.repo.insertReport({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" }, []);
+    await deps.repo.insertReport({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" }, []);
     await sweepStaleReports(deps, 10 * 60_000, false);
     expect((await getReport(deps, ORG, "report_old")).report).toMatchObject({ status: "failed", failure_reason: "Generation did not finish within 10 minutes; request it again" });
     expect((await getReport(deps, ORG, "report_recent")).report.status).toBe("generating");

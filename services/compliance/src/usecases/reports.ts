@@ -64,9 +64,8 @@ export async function createReport(deps: ComplianceDeps, cmd: CreateReportComman
     size_bytes: 0,
     chunks: 0,
   };
-  await deps.repo.insertReport(report);
   const data: ReportRequestedData = { organization_id: cmd.organizationId, report_id: report.id };
-  await deps.bus.publish(TOPICS.reportRequested, { source: "/compliance", subject: report.id, data });
+  await deps.repo.insertReport(report, [deps.outbox.event(TOPICS.reportRequested, { source: "/compliance", subject: report.id, data })]);
   deps.logger.info({ organization_id: cmd.organizationId, report_id: report.id, format: report.format, frameworks: report.frameworks }, "report requested");
   return report;
 }
