@@ -1,17 +1,17 @@
 // Wires the policy service: adapters in, gRPC out. Used by the all-in-one launcher.
-import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
+import type { Bus } from "@verdict/bus";
 import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import { FairPool, workerFile } from "@verdict/runtime";
+import { subscribePolicyConsumers } from "./consumers.js";
 import type { PolicyBudgets, PolicyDeps } from "./deps.js";
 import { DEFAULT_BUDGETS } from "./config.js";
 import type { PatternCheckJob, PatternCheckResult } from "./patternWorker.js";
 import { ResolutionCache } from "./usecases/resolvePolicies.js";
 import { policyHandlers } from "./grpc.js";
 import { PolicyRepo } from "./repo.js";
-import { recordEvaluation, type EvaluationCompletedData } from "./usecases/recordEvaluation.js";
 
 export interface PolicyServiceOptions {
   store: Store;
@@ -46,10 +46,7 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
     patternChecks,
     budgets: { ...DEFAULT_BUDGETS, ...opts.budgets },
   };
-  // Repositories show when they were last evaluated; the evaluation service announces it.
-  const subscriptions: Subscription[] = [
-    await opts.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "policy", (event) => recordEvaluation(deps, event.data)),
-  ];
+  const subscriptions = await subscribePolicyConsumers(deps, opts.bus);
   const unsubscribe = () => Promise.all(subscriptions.map((s) => s.unsubscribe()));
   let grpc: GrpcServerHandle;
   try {

@@ -5,7 +5,13 @@ import { logPolicyChanged, policyChangedEvent } from "./events.js";
 
 const BUILTIN_DELETE_MESSAGE = "Built-in policies cannot be deleted; disable them instead";
 
-export async function deletePolicy(deps: PolicyDeps, organizationId: string, policyId: string): Promise<void> {
+export interface DeletePolicyCommand {
+  organizationId: string;
+  policyId: string;
+}
+
+export async function deletePolicy(deps: PolicyDeps, cmd: DeletePolicyCommand): Promise<void> {
+  const { organizationId, policyId } = cmd;
   if (findBuiltin(policyId)) {
     throw errors.unprocessable([{ field: "policy_id", code: "INVALID_FORMAT", message: BUILTIN_DELETE_MESSAGE }], BUILTIN_DELETE_MESSAGE);
   }

@@ -5,7 +5,7 @@ import { checkSettingsPatch, NO_SETTINGS, type SettingsSchema } from "../domain/
 import type { PolicyDeps } from "../deps.js";
 import { policyDocId, type CustomPolicyRecord, type OverrideRecord } from "../repo.js";
 import { logPolicyChanged, policyChangedEvent } from "./events.js";
-import { getPolicy } from "./policies.js";
+import { getPolicy } from "./getPolicy.js";
 
 export interface UpdatePolicyCommand {
   organizationId: string;
@@ -33,7 +33,7 @@ export async function updatePolicy(deps: PolicyDeps, cmd: UpdatePolicyCommand): 
     await updateCustom(deps, cmd);
   }
   logPolicyChanged(deps, cmd.organizationId, cmd.policyId, "updated");
-  return getPolicy(deps, cmd.organizationId, cmd.policyId);
+  return getPolicy(deps, cmd);
 }
 
 /** Writes a built-in's override: only the keys the command names change. */
