@@ -105,7 +105,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
       // Work that kept failing (a service down past every retry) must not stay pending forever.
       await opts.bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(deadLetterTopic(TOPICS.evaluationRequested), "evaluation-workers", async (e) => {
         const { organization_id, evaluation_id } = e.data.event.data;
-        const doc = await repo.evaluations.findOne({ id: evaluation_id, organization_id });
+        const doc = await repo.findDoc(organization_id, evaluation_id);
         if (doc && !isTombstone(doc) && doc.status === "pending") await fail(deps, doc, `The evaluation could not be run: ${e.data.error}`);
       }),
     );
