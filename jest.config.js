@@ -36,8 +36,10 @@ const MEDIUM = [
 export default {
   // A global option (ignored inside projects). Black-box suites start real processes and send
   // hundreds of requests, and unit suites start gRPC services: 5 s is too tight on a shared
-  // 2-core machine; a test that hangs still fails.
-  testTimeout: 60_000,
+  // 2-core machine; a test that hangs still fails. It bounds beforeAll hooks too, which wait up
+  // to 90 s for a started Verdict (test/support/ready.ts: starts took over 30 s on a loaded CI
+  // machine), so it must be longer than that.
+  testTimeout: 120_000,
   // Worker threads and spawned processes run dist/: rebuilt (incrementally) before any test.
   globalSetup: "<rootDir>/jest.global-setup.js",
   projects: [

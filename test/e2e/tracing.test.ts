@@ -46,8 +46,11 @@ describe("tracing", () => {
     const res = await api.post("/v1/evaluations", { repository: "acme/traced", ref: "main", files: [{ path: "a", content: "b" }] });
     expect(res.status).toBe(201);
     const find = (name: string, kind: number) => spans.find((s) => s.name === name && s.kind === kind);
-    const deadline = Date.now() + 10_000;
-    while (Date.now() < deadline && !(find("POST /v1/evaluations", 2) && find("verdict.policy.v1.PolicyService/resolvePolicies", 2))) {
+    // Each thread's exporter sends its spans in batches of its own: wait for all three, the
+    // evaluation server's span (it ends last) may come in a later batch than the others.
+    const deadline = Date.now() + 15_000;
+    const names = ["POST /v1/evaluations", "verdict.evaluation.v1.EvaluationService/createEvaluation", "verdict.policy.v1.PolicyService/resolvePolicies"];
+    while (Date.now() < deadline && !names.every((name) => find(name, 2))) {
       await new Promise((r) => setTimeout(r, 100));
     }
     const http = find("POST /v1/evaluations", 2)!;

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { makeKey } from "./keys.js";
+import { waitForReadyLine } from "./ready.js";
 import { ROOT } from "./paths.js";
 import { startStack, stopStack, type Stack } from "./stack.js";
 
@@ -88,22 +89,13 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString("utf8")));
   const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
 
-  const ready = await new Promise<{ http_port: number; metrics_port?: number; grpc_ports: Verdict["grpcPorts"] }>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`Verdict did not become ready in time:\n${out}`)), 30_000);
-    const check = () => {
-      for (const line of out.split("\n")) {
-        if (!line.includes("Verdict is ready")) continue;
-        clearTimeout(timer);
-        proc.stdout!.off("data", check);
-        return res(JSON.parse(line));
-      }
-    };
-    proc.stdout!.on("data", check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      rej(new Error(`Verdict exited with ${code} before it was ready:\n${out}`));
-    });
-  });
+  const ready = await waitForReadyLine<{ http_port: number; metrics_port?: number; grpc_ports: Verdict["grpcPorts"] }>(
+    "Verdict",
+    proc,
+    () => out,
+    exited,
+    (line) => line.includes("Verdict is ready"),
+  );
 
   let stopped: Promise<number | null> | undefined;
   const stop = () => {

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { ROOT } from "./paths.js";
+import { READY_TIMEOUT_MS, waitForReadyLine } from "./ready.js";
 
 export type ServiceName = "policy" | "identity" | "evaluation" | "compliance" | "webhooks" | "gateway";
 
@@ -63,28 +64,13 @@ export function stackEnv(dataDir: string, extra: Record<string, string> = {}): R
 }
 
 /** Starts one service process and waits for its `<name> ready` line. */
-export async function startService(name: ServiceName, env: Record<string, string>, timeoutMs = 60_000): Promise<ServiceProcess> {
+export async function startService(name: ServiceName, env: Record<string, string>, timeoutMs = READY_TIMEOUT_MS): Promise<ServiceProcess> {
   const proc = spawn(process.execPath, [BIN[name]], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString("utf8")));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString("utf8")));
   const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
-  const ready = await new Promise<ServiceProcess["ready"]>((res, rej) => {
-    const timer = setTimeout(() => rej(new Error(`${name} did not become ready in time:\n${out}`)), timeoutMs);
-    const check = () => {
-      for (const line of out.split("\n")) {
-        if (!line.includes(`"msg":"${name} ready"`)) continue;
-        clearTimeout(timer);
-        proc.stdout!.off("data", check);
-        return res(JSON.parse(line));
-      }
-    };
-    proc.stdout!.on("data", check);
-    void exited.then((code) => {
-      clearTimeout(timer);
-      rej(new Error(`${name} exited with ${code} before it was ready:\n${out}`));
-    });
-  });
+  const ready = await waitForReadyLine<ServiceProcess["ready"]>(name, proc, () => out, exited, (line) => line.includes(`"msg":"${name} ready"`), timeoutMs);
   let stopped: Promise<number | null> | undefined;
   return {
     name,
