@@ -1,9 +1,10 @@
 // Bus consumers: map events to use cases, nothing else (the bus's counterpart of grpc.ts).
 import { deadLetterTopic, TOPICS, type CloudEvent, type Subscription } from "@verdict/bus";
 import type { ComplianceDeps } from "./deps.js";
-import { failReport, generateReport } from "./usecases/generateReport.js";
+import { failReport } from "./usecases/failReport.js";
+import { generateReport } from "./usecases/generateReport.js";
 import { projectBypass, projectEvaluation, projectViolation, type EvaluationCompletedData, type PolicyBypassedData, type PolicyViolationData } from "./usecases/project.js";
-import type { ReportRequestedData } from "./usecases/reports.js";
+import type { ReportRequestedData } from "./usecases/createReport.js";
 
 /** The service's consumers: the evidence projection and report generation. */
 export async function subscribeCompliance(deps: ComplianceDeps): Promise<Subscription[]> {

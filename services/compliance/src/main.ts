@@ -13,7 +13,7 @@ import { subscribeCompliance } from "./consumers.js";
 import { complianceHandlers } from "./grpc.js";
 import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
-import { failStaleReports } from "./usecases/generateReport.js";
+import { failStaleReports } from "./usecases/failReport.js";
 
 export interface ComplianceServiceOptions {
   store: Store;

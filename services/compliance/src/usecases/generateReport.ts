@@ -2,12 +2,12 @@
 // it, and moves the report to completed (or failed, with a reason). Idempotent: a report that is
 // no longer generating is left alone (at-least-once delivery). The evidence is assembled and
 // rendered on a report worker thread (renderWorker.ts) within VERDICT_REPORT_TIMEOUT_MS.
-import { TOPICS } from "@verdict/bus";
 import { PoolJobError } from "@verdict/runtime";
 import { instants } from "../domain/dateRange.js";
 import { assembleEvidence, type Evidence, type EvidenceInput } from "../domain/evidence.js";
 import type { ComplianceDeps } from "../deps.js";
 import type { ReportRecord } from "../repo.js";
+import { failReport } from "./failReport.js";
 
 export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): Promise<Evidence> {
   return assembleEvidence(await loadEvidenceInput(deps, report));
@@ -57,36 +57,4 @@ export async function generateReport(deps: ComplianceDeps, organizationId: strin
   const chunks = await deps.repo.saveFile(report.id, content);
   await deps.repo.completeReport(report.id, { completed_at: deps.clock.now().toISOString(), content_type: contentType, filename, size_bytes: content.length, chunks });
   deps.logger.info({ organization_id: organizationId, report_id: report.id, bytes: content.length }, "report completed");
-}
-
-export interface ReportFailedData {
-  organization_id: string;
-  report_id: string;
-  /** When the report was requested: the quota window it was counted in. */
-  created_at: string;
-  reason: string;
-}
-
-/**
- * Moves a generating report to failed with a reason, once, and announces it (report.failed):
- * a report that produced nothing must not use up the organization's hourly report quota.
- */
-export async function failReport(deps: ComplianceDeps, organizationId: string, reportId: string, reason: string): Promise<void> {
-  // The event carries when the report was requested, so read it first.
-  const report = await deps.repo.findReport(organizationId, reportId);
-  if (!report || report.status !== "generating") return;
-  const data: ReportFailedData = { organization_id: organizationId, report_id: reportId, created_at: report.created_at, reason };
-  const event = deps.outbox.event(TOPICS.reportFailed, { source: "/compliance", subject: reportId, data });
-  if (!(await deps.repo.failGenerating(organizationId, reportId, deps.clock.now().toISOString(), reason, event))) return;
-  deps.logger.warn({ organization_id: organizationId, report_id: reportId, reason }, "report failed");
-}
-
-/**
- * Fails the reports still generating that were requested before `cutoff`: their generation was
- * cut short (the process was killed, or it ran past its lease) and nothing will finish them.
- */
-export async function failStaleReports(deps: ComplianceDeps, cutoff: Date, reason: string): Promise<number> {
-  const stale = await deps.repo.generatingSince(cutoff.toISOString(), 1_000);
-  for (const report of stale) await failReport(deps, report.organization_id, report.id, reason);
-  return stale.length;
 }

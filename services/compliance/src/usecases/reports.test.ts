@@ -18,7 +18,10 @@ import { subscribeCompliance } from "../consumers.js";
 import { sweepStaleReports } from "../main.js";
 import { ComplianceRepo } from "../repo.js";
 import { getFramework, getOverview } from "./coverage.js";
-import { createReport, downloadReport, generateEvidence, getReport } from "./reports.js";
+import { createReport } from "./createReport.js";
+import { downloadReport } from "./downloadReport.js";
+import { generateEvidence } from "./generateEvidence.js";
+import { getReport } from "./getReport.js";
 
 const ORG = "org_a";
 let dir: string;
@@ -73,8 +76,8 @@ afterEach(async () => {
 
 async function settle(id: string) {
   for (let i = 0; i < 400; i++) {
-    const { report } = await getReport(deps, ORG, id);
-    if (report.status !== "generating") return getReport(deps, ORG, id);
+    const { report } = await getReport(deps, { organizationId: ORG, reportId: id });
+    if (report.status !== "generating") return getReport(deps, { organizationId: ORG, reportId: id });
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error("still generating");
@@ -126,7 +129,7 @@ describe("reports", () => {
     expect(created.status).toBe("generating");
     const { report, link } = await settle(created.id);
     expect(report.status).toBe("completed");
-    const file = await downloadReport(deps, report.id, link!.expires, link!.signature);
+    const file = await downloadReport(deps, { reportId: report.id, expires: link!.expires, signature: link!.signature });
     expect(file.report.content_type).toBe("application/zip");
     const zip = await JSZip.loadAsync(file.content);
     const poam = await zip.file("nist-ssdf/nist-ssdf-poam.json")!.async("string");
@@ -135,8 +138,8 @@ describe("reports", () => {
     const ar = await zip.file("hipaa-test/hipaa-test-assessment-results.json")!.async("string");
     expect(ar).toContain("ctl-164.312.a.1");
     expect(ar).toContain("deviation-requested");
-    await expect(downloadReport(deps, report.id, link!.expires, "x" + link!.signature.slice(1))).rejects.toMatchObject({ kind: "forbidden" });
-    await expect(getReport(deps, "org_b", report.id)).rejects.toMatchObject({ kind: "not_found" });
+    await expect(downloadReport(deps, { reportId: report.id, expires: link!.expires, signature: "x" + link!.signature.slice(1) })).rejects.toMatchObject({ kind: "forbidden" });
+    await expect(getReport(deps, { organizationId: "org_b", reportId: report.id })).rejects.toMatchObject({ kind: "not_found" });
   });
 
   it("fail with a reason when generation keeps failing", async () => {
@@ -155,11 +158,11 @@ describe("reports", () => {
     await deps.repo.insertReport({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" }, []);
     await deps.repo.insertReport({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" }, []);
     await sweepStaleReports(deps, 10 * 60_000, false);
-    expect((await getReport(deps, ORG, "report_old")).report).toMatchObject({ status: "failed", failure_reason: "Generation did not finish within 10 minutes; request it again" });
-    expect((await getReport(deps, ORG, "report_recent")).report.status).toBe("generating");
-    expect((await getReport(deps, ORG, "report_done")).report.status).toBe("completed");
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_old" })).report).toMatchObject({ status: "failed", failure_reason: "Generation did not finish within 10 minutes; request it again" });
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_recent" })).report.status).toBe("generating");
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_done" })).report.status).toBe("completed");
     await sweepStaleReports(deps, 10 * 60_000, true);
-    expect((await getReport(deps, ORG, "report_recent")).report).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("interrupted") });
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_recent" })).report).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("interrupted") });
     for (let i = 0; i < 50 && announced.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     // Once per report, with the time it was counted against the quota.
     expect(announced).toEqual([

@@ -1,10 +1,8 @@
-// Reports: created as "generating" and queued on the bus (report.requested); the file is made by
-// generateReport on a consumer. Reads are scoped by organization; the download is not (the
-// signed link is the credential).
-import { AppError, errors, newId, type FieldError } from "@verdict/kit";
+// Requests an evidence report: stored as "generating" with its report.requested event (outbox);
+// generateReport makes the file on a consumer.
+import { errors, newId, type FieldError } from "@verdict/kit";
 import { TOPICS } from "@verdict/bus";
 import { checkDateRange, parseLastDays, type DateRange } from "../domain/dateRange.js";
-import { checkDownload, signDownload } from "../domain/signing.js";
 import type { ComplianceDeps } from "../deps.js";
 import type { ReportFormat, ReportRecord } from "../repo.js";
 
@@ -68,43 +66,4 @@ export async function createReport(deps: ComplianceDeps, cmd: CreateReportComman
   await deps.repo.insertReport(report, [deps.outbox.event(TOPICS.reportRequested, { source: "/compliance", subject: report.id, data })]);
   deps.logger.info({ organization_id: cmd.organizationId, report_id: report.id, format: report.format, frameworks: report.frameworks }, "report requested");
   return report;
-}
-
-export interface ReportView {
-  report: ReportRecord;
-  /** Set for completed reports: a fresh signed link. */
-  link?: { url: string; expires: number; signature: string };
-}
-
-export function downloadLink(deps: ComplianceDeps, reportId: string): { url: string; expires: number; signature: string } {
-  const expires = Math.floor(deps.clock.now().getTime() / 1000) + deps.links.ttlSeconds;
-  const signature = signDownload(deps.links.signingKey, reportId, expires);
-  const url = `${deps.links.apiBaseUrl()}/compliance/reports/${reportId}/download?expires=${expires}&signature=${signature}`;
-  return { url, expires, signature };
-}
-
-export async function getReport(deps: ComplianceDeps, organizationId: string, reportId: string): Promise<ReportView> {
-  const report = await deps.repo.findReport(organizationId, reportId);
-  if (!report) throw errors.notFound("report", reportId);
-  return report.status === "completed" ? { report, link: downloadLink(deps, report.id) } : { report };
-}
-
-export async function downloadReport(deps: ComplianceDeps, reportId: string, expires: number, signature: string) {
-  const check = checkDownload(deps.links.signingKey, reportId, expires, signature, Math.floor(deps.clock.now().getTime() / 1000));
-  if (check === "invalid") throw new AppError("forbidden", "DOWNLOAD_LINK_INVALID", "This download link is not valid; get a fresh one from GET /v1/compliance/reports/{report_id}");
-  if (check === "expired") throw new AppError("deleted", "DOWNLOAD_LINK_EXPIRED", "This download link has expired; get a fresh one from GET /v1/compliance/reports/{report_id}", { resource_type: "report", resource_id: reportId });
-  const report = await deps.repo.findReportForDownload(reportId);
-  if (!report || report.status !== "completed") throw errors.notFound("report", reportId);
-  return { report, content: await deps.repo.loadFile(report.id) };
-}
-
-/** The MCP tool's operation: one framework, the last <n> days. */
-export async function generateEvidence(deps: ComplianceDeps, cmd: { organizationId: string; framework: string; format: string; dateRange: string }): Promise<ReportRecord> {
-  return createReport(deps, {
-    organizationId: cmd.organizationId,
-    frameworks: [cmd.framework],
-    format: cmd.format,
-    dateRange: cmd.dateRange,
-    frameworksField: "framework",
-  });
 }
