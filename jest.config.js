@@ -2,12 +2,36 @@
 // several dependencies, and we never mock modules, which is the one thing ESM mode cannot do.
 // ts-jest only transpiles (isolatedModules); `pnpm lint` type-checks.
 const tsJest = ["ts-jest", { useESM: true, tsconfig: "<rootDir>/tsconfig.test.json" }];
+// Every @verdict package resolves to its sources, so a test exercises the code as it is now,
+// never a dist/ left over from an earlier build.
+const LIBS = "bus|cli|kit|mcp-tools|outbox|proto|runtime|sdk|store";
+const SERVICES = "all-in-one|compliance|evaluation|gateway|identity|mcp|policy|webhooks";
 const common = {
   extensionsToTreatAsEsm: [".ts"],
   transform: { "^.+\\.ts$": tsJest },
-  moduleNameMapper: { "^(\\.{1,2}/.*)\\.js$": "$1" },
+  moduleNameMapper: {
+    [`^@verdict/(${LIBS})$`]: "<rootDir>/libs/$1/src/index.ts",
+    [`^@verdict/(${SERVICES})$`]: "<rootDir>/services/$1/src/index.ts",
+    "^(\\.{1,2}/.*)\\.js$": "$1",
+  },
   testEnvironment: "node",
 };
+
+// Test files by tier (regular expressions on the path); every other *.test.ts beside the code is a unit test.
+const TRANSPORT = [
+  "/(libs|services)/[^/]+/src/(.*/)?grpc\\.test\\.ts$",
+  // Evaluation's queued work and scans, through its gRPC server and the policy service's.
+  "/services/evaluation/src/async\\.test\\.ts$",
+  "/services/evaluation/src/usecases/scan\\.test\\.ts$",
+];
+const MEDIUM = [
+  "/libs/store/src/mongo\\.test\\.ts$",
+  "/libs/bus/src/kafka\\.test\\.ts$",
+  "/libs/outbox/src/outbox\\.test\\.ts$",
+  "/services/webhooks/src/egress\\.test\\.ts$",
+  "/services/compliance/src/domain/oscal\\.test\\.ts$",
+  "/services/compliance/src/usecases/reports\\.test\\.ts$",
+];
 
 export default {
   // A global option (ignored inside projects). Black-box suites start real processes and send
@@ -16,8 +40,19 @@ export default {
   // to 90 s for a started Verdict (test/support/ready.ts: starts took over 30 s on a loaded CI
   // machine), so it must be longer than that.
   testTimeout: 120_000,
+  // Worker threads and spawned processes run dist/: rebuilt (incrementally) before any test.
+  globalSetup: "<rootDir>/jest.global-setup.js",
   projects: [
-    { ...common, displayName: "unit", rootDir: ".", testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts"] },
+    // The tests beside the code, in three tiers (all run by scripts/test.sh; `pnpm test:unit` is
+    // the fast inner loop):
+    // - unit: domain logic and use cases on fakes and the embedded store; no gRPC server, no
+    //   sibling service, no external process.
+    { ...common, displayName: "unit", rootDir: ".", testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts"], testPathIgnorePatterns: [...TRANSPORT, ...MEDIUM] },
+    // - transport: a service behind its real gRPC server (grpc.test.ts), called over the wire.
+    { ...common, displayName: "transport", rootDir: ".", testRegex: TRANSPORT },
+    // - medium: the real adapters and checkers (MongoDB wire, Kafka, HTTP egress, report and
+    //   OSCAL tooling threads and processes).
+    { ...common, displayName: "medium", rootDir: ".", testRegex: MEDIUM },
     { ...common, displayName: "e2e", rootDir: ".", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
     { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
     // Distributed mode under faults (a worker killed, Kafka restarted): needs Kafka and the

@@ -25,9 +25,13 @@ STACK=$VERDICT_DATA_DIR/stack
 # The local Kafka and FerretDB keep their data with the rest of this stack's data, so that two
 # data directories are two separate Verdicts (deploy/local's own default is deploy/local/.run).
 export VERDICT_LOCAL_RUN_DIR=$VERDICT_DATA_DIR/infra
-HTTP_PORT=${VERDICT_HTTP_PORT:-8080}
-MCP_PORT=${VERDICT_MCP_PORT:-8090}
-BASE=${VERDICT_GRPC_BASE_PORT:-50051}
+# The port layout (defaults and each service's offset from the gRPC base) from its one place,
+# libs/runtime/src/ports.ts.
+[ -f libs/runtime/dist/ports.js ] || { echo "stack: libs/runtime/dist/ports.js is missing: run bash scripts/install.sh first" >&2; exit 1; }
+eval "$(node libs/runtime/dist/ports.js)"
+HTTP_PORT=${VERDICT_HTTP_PORT:-$DEFAULT_HTTP_PORT}
+MCP_PORT=${VERDICT_MCP_PORT:-$DEFAULT_MCP_PORT}
+BASE=${VERDICT_GRPC_BASE_PORT:-$DEFAULT_GRPC_BASE_PORT}
 WORKERS=${VERDICT_EVALUATION_WORKERS:-1}
 HOST=127.0.0.1
 
@@ -67,23 +71,23 @@ start_one() {
     return
   fi
   case $name in
-    policy) bin=services/policy/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 1))) ;;
-    identity) bin=services/identity/dist/bin.js; env=(VERDICT_GRPC_PORT=$BASE) ;;
+    policy) bin=services/policy/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + OFFSET_POLICY))) ;;
+    identity) bin=services/identity/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + OFFSET_IDENTITY))) ;;
     evaluation-*)
       local n=${name#evaluation-}
       bin=services/evaluation/dist/bin.js
-      env=(VERDICT_GRPC_PORT=$([ "$n" = 1 ] && echo $((BASE + 2)) || echo $((BASE + 9 + n))))
+      env=(VERDICT_GRPC_PORT=$([ "$n" = 1 ] && echo $((BASE + OFFSET_EVALUATION)) || echo $((BASE + OFFSET_EXTRA_EVALUATION + n))))
       ;;
-    compliance) bin=services/compliance/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 3))) ;;
-    webhooks) bin=services/webhooks/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + 4))) ;;
+    compliance) bin=services/compliance/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + OFFSET_COMPLIANCE))) ;;
+    webhooks) bin=services/webhooks/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + OFFSET_WEBHOOKS))) ;;
     gateway) bin=services/gateway/dist/bin.js; env=(VERDICT_HTTP_PORT=$HTTP_PORT) ;;
     mcp) bin=services/mcp/dist/bin.js; env=(VERDICT_MCP_PORT=$MCP_PORT VERDICT_MCP_HOST=$HOST VERDICT_API_URL=http://$HOST:$HTTP_PORT) ;;
   esac
   [ -f "$bin" ] || { log "$bin is missing: run bash scripts/install.sh first"; exit 1; }
   env "${env[@]}" \
     VERDICT_GRPC_HOST=$HOST \
-    VERDICT_IDENTITY_ADDRESS=$HOST:$BASE VERDICT_POLICY_ADDRESS=$HOST:$((BASE + 1)) VERDICT_EVALUATION_ADDRESS=$HOST:$((BASE + 2)) \
-    VERDICT_COMPLIANCE_ADDRESS=$HOST:$((BASE + 3)) VERDICT_WEBHOOKS_ADDRESS=$HOST:$((BASE + 4)) VERDICT_PUBLIC_URL=${VERDICT_PUBLIC_URL:-http://localhost:$HTTP_PORT} \
+    VERDICT_IDENTITY_ADDRESS=$HOST:$((BASE + OFFSET_IDENTITY)) VERDICT_POLICY_ADDRESS=$HOST:$((BASE + OFFSET_POLICY)) VERDICT_EVALUATION_ADDRESS=$HOST:$((BASE + OFFSET_EVALUATION)) \
+    VERDICT_COMPLIANCE_ADDRESS=$HOST:$((BASE + OFFSET_COMPLIANCE)) VERDICT_WEBHOOKS_ADDRESS=$HOST:$((BASE + OFFSET_WEBHOOKS)) VERDICT_PUBLIC_URL=${VERDICT_PUBLIC_URL:-http://localhost:$HTTP_PORT} \
     nohup node "$ROOT/$bin" >>"$STACK/$name.log" 2>&1 </dev/null &
   echo $! >"$STACK/$name.pid"
   log "$name started (pid $!, log $STACK/$name.log)"

@@ -43,7 +43,8 @@ VERDICT_MONGODB_PORT=$(free_port) bash deploy/local/mongo.sh start | tee "$resul
   export VERDICT_TEST_MONGODB_URI="$(sed -n 's/^VERDICT_MONGODB_URI=//p' "$results/mongo.out")"
 
 echo "==> unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)"
-JEST_LIMIT=900 jest --selectProjects unit --json --outputFile="$results/unit.json"
+# The three tiers beside the code (unit, transport: gRPC servers, medium: real adapters), in one run.
+JEST_LIMIT=900 jest --selectProjects unit transport medium --json --outputFile="$results/unit.json"
 unit_rc=$?
 # The detection benchmark's own logic (sample normalising, scoring maths, claims), on node's test
 # runner: the bench files are plain .mjs the jest projects do not pick up.

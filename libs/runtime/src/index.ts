@@ -1,2 +1,4 @@
+export * from "./config.js";
+export * from "./ports.js";
 export * from "./process.js";
 export * from "./pool.js";

@@ -6,78 +6,14 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve, join } from "node:path";
 import { mkdirSync } from "node:fs";
-import { z } from "zod";
+import type { z } from "zod";
 import { createBus, type Bus } from "@verdict/bus";
-import { boolVar, ConfigError, createLogger, loadConfig, portVar, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
+import { ConfigError, createLogger, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
 import { createStore, type Store } from "@verdict/store";
+import { busOptions, readVariables, type AdapterConfig, type processConfig, type ProcessConfig } from "./config.js";
 
 /** Start-up attempts (0.5 s, 1 s, 2 s, 4 s apart) before a process gives up with exit code 1. */
 const START_ATTEMPTS = 5;
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
-/** An optional string variable; empty counts as unset. */
-const optionalString = () => z.string().optional().transform((v) => (v === "" ? undefined : v));
-const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
-
-/** host:port of another service. */
-export const addressVar = (fallback: string) =>
-  z
-    .string()
-    .regex(/^[^\s:]+:\d{1,5}$/, "must be host:port")
-    .default(fallback);
-
-/** The gRPC ports a standalone service listens on by default (the stack script uses the same). */
-export const DEFAULT_GRPC_PORTS = { identity: 50051, policy: 50052, evaluation: 50053, compliance: 50054, webhooks: 50055 } as const;
-
-export const DEFAULT_ADDRESSES = {
-  identity: `127.0.0.1:${DEFAULT_GRPC_PORTS.identity}`,
-  policy: `127.0.0.1:${DEFAULT_GRPC_PORTS.policy}`,
-  evaluation: `127.0.0.1:${DEFAULT_GRPC_PORTS.evaluation}`,
-  compliance: `127.0.0.1:${DEFAULT_GRPC_PORTS.compliance}`,
-  webhooks: `127.0.0.1:${DEFAULT_GRPC_PORTS.webhooks}`,
-} as const;
-
-/** Variables every process reads. */
-export const processConfig = z.object({
-  VERDICT_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  /** The embedded store's folder, when no MongoDB is configured. */
-  VERDICT_DATA_DIR: z.string().min(1).default("./data"),
-  VERDICT_SHUTDOWN_GRACE_MS: positiveInt(15_000),
-  // The same adapter variables as the all-in-one process (README, Configuration).
-  /** MongoDB (or FerretDB) connection string; unset: the embedded SQLite store in VERDICT_DATA_DIR. */
-  VERDICT_MONGODB_URI: optionalString().refine((v) => v === undefined || /^mongodb(\+srv)?:\/\/\S+$/.test(v), {
-    message: "must be a MongoDB connection string (mongodb:// or mongodb+srv://)",
-  }),
-  /** Database name; default: the URI's, else "verdict". */
-  VERDICT_MONGODB_DATABASE: optionalString(),
-  /** Comma-separated Kafka brokers (host:port); unset: the in-process bus, which reaches only this process. */
-  VERDICT_KAFKA_BROKERS: optionalString().refine((v) => v === undefined || v.split(",").every((b) => BROKER.test(b.trim())), {
-    message: "must be a comma-separated list of host:port",
-  }),
-  /** Default: verdict-<service>. */
-  VERDICT_KAFKA_CLIENT_ID: optionalString(),
-  VERDICT_KAFKA_SSL: boolVar(false),
-  VERDICT_KAFKA_SSL_CA_FILE: optionalString(),
-  VERDICT_KAFKA_SASL_MECHANISM: z
-    .enum(["plain", "scram-sha-256", "scram-sha-512", ""])
-    .optional()
-    .transform((v) => (v === "" ? undefined : v)),
-  VERDICT_KAFKA_SASL_USERNAME: optionalString(),
-  VERDICT_KAFKA_SASL_PASSWORD: optionalString(),
-  VERDICT_KAFKA_TOPIC_PARTITIONS: positiveInt(3),
-  VERDICT_KAFKA_REPLICATION_FACTOR: positiveInt(1),
-  /** Prepended to topic names, so deployments (or test stacks) can share one cluster. */
-  VERDICT_KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, "may hold only letters, digits, '.', '_' and '-'").default(""),
-});
-
-/** Variables of a process that serves gRPC. */
-export const grpcServiceConfig = (defaultPort: number) =>
-  processConfig.extend({
-    VERDICT_GRPC_HOST: z.string().min(1).default("0.0.0.0"),
-    VERDICT_GRPC_PORT: portVar(defaultPort),
-    /** Serves Prometheus metrics at /metrics on this port (0: a free one); unset: not served. */
-    VERDICT_METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  });
 
 /** Scrapes allowed per client address and minute on a metrics port (Prometheus takes 4). */
 export const METRICS_REQUESTS_PER_MINUTE = 60;
@@ -127,8 +63,6 @@ export async function startMetricsServer(
   };
 }
 
-export type ProcessConfig = z.infer<typeof processConfig>;
-
 /** Opens the Store the configuration selects. */
 export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" | "VERDICT_MONGODB_URI" | "VERDICT_MONGODB_DATABASE">, logger: Logger): Promise<Store> {
   const dataDir = resolve(config.VERDICT_DATA_DIR);
@@ -142,40 +76,11 @@ export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" |
   return createStore({ mongodbUri: config.VERDICT_MONGODB_URI, mongodbDatabase: config.VERDICT_MONGODB_DATABASE, sqliteFile: join(dataDir, "verdict.db") });
 }
 
-type BusVariables = Pick<
-  ProcessConfig,
-  | "VERDICT_KAFKA_BROKERS"
-  | "VERDICT_KAFKA_CLIENT_ID"
-  | "VERDICT_KAFKA_SSL"
-  | "VERDICT_KAFKA_SSL_CA_FILE"
-  | "VERDICT_KAFKA_SASL_MECHANISM"
-  | "VERDICT_KAFKA_SASL_USERNAME"
-  | "VERDICT_KAFKA_SASL_PASSWORD"
-  | "VERDICT_KAFKA_TOPIC_PARTITIONS"
-  | "VERDICT_KAFKA_REPLICATION_FACTOR"
-  | "VERDICT_KAFKA_TOPIC_PREFIX"
->;
-
 /** Opens the Bus the configuration selects. */
-export async function openBus(config: BusVariables, logger: Logger, clientId = "verdict"): Promise<Bus> {
+export async function openBus(config: AdapterConfig, logger: Logger, clientId = "verdict"): Promise<Bus> {
   if (!config.VERDICT_KAFKA_BROKERS) logger.warn("bus: in-process (no VERDICT_KAFKA_BROKERS): events reach only this process");
   else logger.info({ brokers: config.VERDICT_KAFKA_BROKERS }, "bus: Kafka");
-  const sasl = config.VERDICT_KAFKA_SASL_MECHANISM
-    ? { mechanism: config.VERDICT_KAFKA_SASL_MECHANISM, username: config.VERDICT_KAFKA_SASL_USERNAME ?? "", password: config.VERDICT_KAFKA_SASL_PASSWORD ?? "" }
-    : undefined;
-  return createBus(
-    {
-      kafkaBrokers: config.VERDICT_KAFKA_BROKERS,
-      clientId: config.VERDICT_KAFKA_CLIENT_ID ?? clientId,
-      ssl: config.VERDICT_KAFKA_SSL,
-      sslCaFile: config.VERDICT_KAFKA_SSL_CA_FILE,
-      sasl,
-      partitions: config.VERDICT_KAFKA_TOPIC_PARTITIONS,
-      replicationFactor: config.VERDICT_KAFKA_REPLICATION_FACTOR,
-      topicPrefix: config.VERDICT_KAFKA_TOPIC_PREFIX,
-    },
-    logger.child({ component: "bus" }),
-  );
+  return createBus(busOptions(config, clientId), logger.child({ component: "bus" }));
 }
 
 export interface StartedProcess {
@@ -212,7 +117,7 @@ export function runProcess<S extends typeof processConfig>(
   const withBus = options.bus !== false;
   let config: z.infer<S>;
   try {
-    config = loadConfig(schema, process.env);
+    config = readVariables(schema, process.env);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);

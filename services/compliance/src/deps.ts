@@ -1,5 +1,6 @@
 import type { Bus } from "@verdict/bus";
 import type { Clock, Logger } from "@verdict/kit";
+import type { Outbox } from "@verdict/outbox";
 import type { Catalog } from "./domain/catalogs/types.js";
 import type { PolicyInfo } from "./domain/evidence.js";
 import type { FairPool } from "@verdict/runtime";
@@ -29,6 +30,8 @@ export interface ReportLinks {
 export interface ComplianceDeps {
   repo: ComplianceRepo;
   bus: Bus;
+  /** Every event that announces a state change is written with it (see @verdict/outbox). */
+  outbox: Outbox;
   clock: Clock;
   logger: Logger;
   catalogs: readonly Catalog[];

@@ -3,7 +3,10 @@ import type { AsyncService } from "@verdict/kit";
 import { complianceV1 } from "@verdict/proto";
 import type { ComplianceDeps } from "./deps.js";
 import { getFramework, getOverview } from "./usecases/coverage.js";
-import { createReport, downloadReport, generateEvidence, getReport, type ReportView } from "./usecases/reports.js";
+import { createReport } from "./usecases/createReport.js";
+import { downloadReport } from "./usecases/downloadReport.js";
+import { generateEvidence } from "./usecases/generateEvidence.js";
+import { getReport, type ReportView } from "./usecases/getReport.js";
 import type { ReportRecord } from "./repo.js";
 
 type Def = typeof complianceV1.ComplianceServiceService;
@@ -43,11 +46,11 @@ export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
       return { report: toReport(report) };
     },
     async getReport(req) {
-      const view = await getReport(deps, req.organization_id, req.report_id);
+      const view = await getReport(deps, { organizationId: req.organization_id, reportId: req.report_id });
       return { report: toReport(view.report, view.link) };
     },
     async downloadReport(req) {
-      const { report, content } = await downloadReport(deps, req.report_id, Number(req.expires), req.signature);
+      const { report, content } = await downloadReport(deps, { reportId: req.report_id, expires: Number(req.expires), signature: req.signature });
       return { content_type: report.content_type ?? "application/octet-stream", filename: report.filename ?? report.id, content };
     },
     async generateEvidence(req) {

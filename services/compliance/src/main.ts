@@ -1,19 +1,19 @@
 // Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
 // projection from evaluation events and generates requested reports.
-import { deadLetterTopic, InProcessBus, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
+import { InProcessBus, type Bus, type Subscription } from "@verdict/bus";
 import { AppError, createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { FairPool, workerFile } from "@verdict/runtime";
+import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import { CATALOGS } from "./domain/catalogs/index.js";
 import type { Catalog } from "./domain/catalogs/types.js";
 import type { ComplianceDeps, OrganizationSource, PolicySource } from "./deps.js";
+import { subscribeCompliance } from "./consumers.js";
 import { complianceHandlers } from "./grpc.js";
 import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
-import { failReport, failStaleReports, generateReport } from "./usecases/generateReport.js";
-import { projectBypass, projectEvaluation, projectViolation, type EvaluationCompletedData, type PolicyBypassedData, type PolicyViolationData } from "./usecases/project.js";
-import type { ReportRequestedData } from "./usecases/reports.js";
+import { failStaleReports } from "./usecases/failReport.js";
 
 export interface ComplianceServiceOptions {
   store: Store;
@@ -73,21 +73,6 @@ export function organizationSource(client: IdentityClient): OrganizationSource {
   };
 }
 
-/** The service's consumers: the evidence projection and report generation. */
-export async function subscribeCompliance(deps: ComplianceDeps): Promise<Subscription[]> {
-  const bus = deps.bus;
-  return [
-    await bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "compliance", (e) => projectEvaluation(deps, e.data)),
-    await bus.subscribe<PolicyViolationData>(TOPICS.policyViolation, "compliance", (e) => projectViolation(deps, e.data)),
-    await bus.subscribe<PolicyBypassedData>(TOPICS.policyBypassed, "compliance", (e) => projectBypass(deps, e.data)),
-    await bus.subscribe<ReportRequestedData>(TOPICS.reportRequested, "compliance-reports", (e) => generateReport(deps, e.data.organization_id, e.data.report_id)),
-    // A report whose generation kept failing must not stay "generating" forever.
-    await bus.subscribe<{ event: CloudEvent<ReportRequestedData>; error: string }>(deadLetterTopic(TOPICS.reportRequested), "compliance-reports", (e) =>
-      failReport(deps, e.data.event.data.organization_id, e.data.event.data.report_id, `The report could not be generated: ${e.data.error}`),
-    ),
-  ];
-}
-
 export const DEFAULT_REPORT_TIMEOUT_MS = 600_000;
 
 /**
@@ -111,7 +96,9 @@ export async function sweepStaleReports(deps: ComplianceDeps, timeoutMs: number,
 }
 
 export async function startComplianceService(opts: ComplianceServiceOptions): Promise<ComplianceService> {
-  const repo = new ComplianceRepo(opts.store);
+  // Publishes the events written with each state change, and sweeps up those a crash left behind.
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const repo = new ComplianceRepo(opts.store, outbox);
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
@@ -119,6 +106,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   const deps: ComplianceDeps = {
     repo,
     bus: opts.bus,
+    outbox,
     clock: opts.clock ?? systemClock,
     logger: opts.logger,
     catalogs: opts.catalogs ?? CATALOGS,
@@ -147,12 +135,14 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
       services: [{ name: SERVICE_NAMES.compliance, definition: complianceV1.ComplianceServiceService, implementation: complianceHandlers(deps) }],
       reflection: reflectionDefinition("compliance"),
     });
+    outbox.start();
     opts.logger.info({ port: grpc.port, catalogs: deps.catalogs.length }, "compliance service listening");
     return {
       grpc,
       async stop() {
         await unsubscribe();
         await grpc.stop();
+        await outbox.stop();
         await renderer.close();
         policy.close();
         identity.close();
@@ -160,6 +150,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     };
   } catch (err) {
     await unsubscribe();
+    await outbox.stop();
     await renderer.close();
     policy.close();
     identity.close();

@@ -1,7 +1,8 @@
 // The compliance service's collections, through the Store port: reports (with their files in
 // chunks, so a large export stays under a MongoDB document's size) and a projection of the
 // evaluation events it needs as evidence.
-import type { Collection, Store } from "@verdict/store";
+import type { Outbox, PendingEvent } from "@verdict/outbox";
+import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { DateRange } from "./domain/dateRange.js";
 
 export type ReportStatus = "generating" | "completed" | "failed";
@@ -70,14 +71,32 @@ export interface BypassDoc {
 /** Bytes of file content per chunk document (base64 grows it by a third: ~8 MB stored). */
 export const CHUNK_BYTES = 6 * 1024 * 1024;
 
-export class ComplianceRepo {
-  readonly reports: Collection<ReportRecord>;
-  readonly chunks: Collection<ReportChunk>;
-  readonly evaluations: Collection<EvaluationDoc>;
-  readonly violations: Collection<ViolationDoc>;
-  readonly bypasses: Collection<BypassDoc>;
+/** An organization's evidence of a period: evaluations completed in it, their violations, and the bypasses made in it. */
+export interface EvidenceRecords {
+  evaluations: EvaluationDoc[];
+  violations: ViolationDoc[];
+  bypasses: BypassDoc[];
+}
 
-  constructor(store: Store) {
+/** Evaluation ids per `$in` query when loading violations. */
+const IN_CHUNK = 500;
+
+/**
+ * The compliance service's collections, behind methods named for what the use cases ask. Every
+ * query is scoped by organization, except the signed download (the link is the authorization)
+ * and the sweep of stale reports (all organizations').
+ */
+export class ComplianceRepo {
+  private readonly reports: Collection<ReportRecord>;
+  private readonly chunks: Collection<ReportChunk>;
+  private readonly evaluations: Collection<EvaluationDoc>;
+  private readonly violations: Collection<ViolationDoc>;
+  private readonly bypasses: Collection<BypassDoc>;
+
+  constructor(
+    store: Store,
+    private readonly outbox: Outbox,
+  ) {
     this.reports = store.collection<ReportRecord>("compliance_reports");
     this.chunks = store.collection<ReportChunk>("compliance_report_chunks");
     this.evaluations = store.collection<EvaluationDoc>("compliance_evaluations");
@@ -86,6 +105,8 @@ export class ComplianceRepo {
   }
 
   async init(): Promise<void> {
+    // org_id: a report by id. status_created: the sweep of stale reports. report_index: a
+    // file's chunks in order. The evidence indexes serve evidenceFor.
     await this.reports.ensureIndexes([
       { name: "org_id", fields: { organization_id: 1, id: 1 } },
       { name: "status_created", fields: { status: 1, created_at: 1 } },
@@ -94,7 +115,68 @@ export class ComplianceRepo {
     await this.evaluations.ensureIndexes([{ name: "org_completed", fields: { organization_id: 1, completed_at: 1, id: 1 } }]);
     await this.violations.ensureIndexes([{ name: "org_evaluation", fields: { organization_id: 1, evaluation_id: 1, id: 1 } }]);
     await this.bypasses.ensureIndexes([{ name: "org_time", fields: { organization_id: 1, bypassed_at: 1, id: 1 } }]);
+    // A report's request and failure are announced through the outbox: never one without the other.
+    await this.outbox.register(this.reports);
   }
+
+  // The evidence projection (fed by evaluation events; at-least-once, so each record once)
+
+  recordEvaluation(doc: EvaluationDoc): Promise<void> {
+    return insertOnce(this.evaluations, doc);
+  }
+
+  recordViolation(doc: ViolationDoc): Promise<void> {
+    return insertOnce(this.violations, doc);
+  }
+
+  recordBypass(doc: BypassDoc): Promise<void> {
+    return insertOnce(this.bypasses, doc);
+  }
+
+  /** The organization's evidence from `from` (inclusive) to `to` (exclusive), in time order. */
+  async evidenceFor(organizationId: string, range: { from: string; to: string }): Promise<EvidenceRecords> {
+    const evaluations = await this.evaluations.find({ organization_id: organizationId, completed_at: { $gte: range.from, $lt: range.to } }, { sort: { completed_at: 1 } });
+    const violations: ViolationDoc[] = [];
+    for (let i = 0; i < evaluations.length; i += IN_CHUNK) {
+      const ids = evaluations.slice(i, i + IN_CHUNK).map((e) => e.id);
+      violations.push(...(await this.violations.find({ organization_id: organizationId, evaluation_id: { $in: ids } })));
+    }
+    const bypasses = await this.bypasses.find({ organization_id: organizationId, bypassed_at: { $gte: range.from, $lt: range.to } }, { sort: { bypassed_at: 1 } });
+    return { evaluations, violations, bypasses };
+  }
+
+  // Reports
+
+  /** Stores a new report with the events that announce it (report.requested). */
+  insertReport(report: ReportRecord, events: PendingEvent[]): Promise<void> {
+    return this.outbox.insert(this.reports, report, events);
+  }
+
+  findReport(organizationId: string, reportId: string): Promise<ReportRecord | null> {
+    return this.reports.findOne({ id: reportId, organization_id: organizationId });
+  }
+
+  /** A report by id alone: only for a signed download link, which names no organization. */
+  findReportForDownload(reportId: string): Promise<ReportRecord | null> {
+    return this.reports.findOne({ id: reportId });
+  }
+
+  /** Completes a report still generating (a report failed meanwhile stays failed). */
+  completeReport(reportId: string, set: Pick<ReportRecord, "completed_at" | "content_type" | "filename" | "size_bytes" | "chunks">): Promise<ReportRecord | null> {
+    return this.reports.updateOne({ id: reportId, status: "generating" }, { status: "completed", ...set });
+  }
+
+  /** Fails a report still generating, with the event that announces it; null when it was not (the first caller wins). */
+  failGenerating(organizationId: string, reportId: string, at: string, reason: string, event: PendingEvent): Promise<ReportRecord | null> {
+    return this.outbox.update(this.reports, { id: reportId, organization_id: organizationId, status: "generating" }, { status: "failed", completed_at: at, failure_reason: reason }, [event]);
+  }
+
+  /** Reports of every organization still generating that were requested before `cutoff`, oldest first. */
+  generatingSince(cutoff: string, limit: number): Promise<ReportRecord[]> {
+    return this.reports.find({ status: "generating", created_at: { $lt: cutoff } }, { sort: { created_at: 1 }, limit });
+  }
+
+  // Report files
 
   async saveFile(reportId: string, content: Buffer): Promise<number> {
     await this.chunks.deleteMany({ report_id: reportId });
@@ -110,5 +192,13 @@ export class ComplianceRepo {
   async loadFile(reportId: string): Promise<Buffer> {
     const parts = await this.chunks.find({ report_id: reportId }, { sort: { index: 1 } });
     return Buffer.concat(parts.map((p) => Buffer.from(p.data, "base64")));
+  }
+}
+
+async function insertOnce<T extends { id: string }>(collection: Collection<T>, doc: T): Promise<void> {
+  try {
+    await collection.insertOne(doc);
+  } catch (err) {
+    if (!(err instanceof DuplicateKeyError)) throw err;
   }
 }

@@ -6,7 +6,7 @@ import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import type { EvaluationDeps, EvaluationLimits, OrgSettingsSource } from "./deps.js";
-import { FairPool, workerFile } from "@verdict/runtime";
+import { DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT, FairPool, workerFile } from "@verdict/runtime";
 import type { Outcome } from "./domain/evaluation.js";
 import { policySets } from "./engineCache.js";
 import type { ScanJob } from "./scanJob.js";
@@ -50,7 +50,7 @@ export const DEFAULT_LIMITS: EvaluationLimits = {
   // Below the gateway's 60 s call timeout, so the client gets the reason, not a 503.
   syncTimeoutMs: 30_000,
   asyncTimeoutMs: 300_000,
-  maxInFlightPerOrganization: 8,
+  maxInFlightPerOrganization: DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
 };
 
 /** Organization settings from the identity service. */
@@ -105,7 +105,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
       // Work that kept failing (a service down past every retry) must not stay pending forever.
       await opts.bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(deadLetterTopic(TOPICS.evaluationRequested), "evaluation-workers", async (e) => {
         const { organization_id, evaluation_id } = e.data.event.data;
-        const doc = await repo.evaluations.findOne({ id: evaluation_id, organization_id });
+        const doc = await repo.findDoc(organization_id, evaluation_id);
         if (doc && !isTombstone(doc) && doc.status === "pending") await fail(deps, doc, `The evaluation could not be run: ${e.data.error}`);
       }),
     );

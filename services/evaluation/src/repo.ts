@@ -1,6 +1,7 @@
 // The evaluation service's collection, through the Store port. File contents are never stored:
 // only the result of checking them.
-import type { Collection, Store } from "@verdict/store";
+import type { Collection, Filter, Operators, Store } from "@verdict/store";
+import type { ListQuery } from "./domain/listQuery.js";
 import type { EvaluationStatus, Summary } from "./domain/evaluation.js";
 import type { Finding, SuppressedFinding } from "./domain/engine.js";
 
@@ -96,5 +97,38 @@ export class EvaluationRepo {
       { name: "status_id", fields: { status: 1, id: 1 } },
     ]);
     await this.jobFiles.ensureIndexes([{ name: "evaluation_index", fields: { evaluation_id: 1, index: 1 } }]);
+  }
+
+  /** An evaluation of the organization, or what is left of it once deleted (a tombstone). */
+  findDoc(organizationId: string, evaluationId: string): Promise<EvaluationDoc | null> {
+    return this.evaluations.findOne({ id: evaluationId, organization_id: organizationId });
+  }
+
+  /**
+   * A page of the organization's evaluations, newest first (ids are time-sortable), with one row
+   * more than the page holds when another page exists; deleted evaluations never appear.
+   */
+  async listPage(organizationId: string, query: ListQuery): Promise<EvaluationRecord[]> {
+    const filter: Filter = { organization_id: organizationId, deleted_at: null };
+    if (query.repository !== undefined) filter.repository = query.repository;
+    if (query.status !== undefined) filter.status = query.status;
+    if (query.passed !== undefined) filter.passed = query.passed;
+    const createdAt: Operators = {};
+    if (query.since !== undefined) createdAt.$gte = query.since;
+    if (query.until !== undefined) createdAt.$lt = query.until;
+    if (Object.keys(createdAt).length) filter.created_at = createdAt;
+    if (query.beforeId !== undefined) filter.id = { $lt: query.beforeId };
+    return (await this.evaluations.find(filter, { sort: { id: -1 }, limit: query.limit + 1 })) as EvaluationRecord[];
+  }
+
+  /** Every organization's evaluations still pending, oldest first (recovery at start-up). */
+  async pending(): Promise<EvaluationRecord[]> {
+    return (await this.evaluations.find({ status: "pending", deleted_at: null }, { sort: { id: 1 } })) as EvaluationRecord[];
+  }
+
+  /** Turns a live evaluation into a tombstone; false when it was deleted already (a concurrent delete). */
+  async tombstone(organizationId: string, evaluationId: string, deletedAt: string): Promise<boolean> {
+    const updated = await this.evaluations.updateOne({ id: evaluationId, organization_id: organizationId, deleted_at: null }, { deleted_at: deletedAt }, [...TOMBSTONE_DROPS]);
+    return updated !== null;
   }
 }

@@ -6,6 +6,7 @@
 import { MessageChannel, Worker } from "node:worker_threads";
 import { serveBus, type Bus } from "@verdict/bus";
 import { metricsSnapshot } from "@verdict/kit";
+import { workerFile } from "@verdict/runtime";
 import type { GatewayOptions } from "./main.js";
 import type { FromGatewayThread, GatewayThreadInput, ToGatewayThread } from "./threadProtocol.js";
 
@@ -32,7 +33,8 @@ export async function startGatewayThread(opts: GatewayThreadOptions): Promise<Ga
   const { port1, port2 } = new MessageChannel();
   const stopServing = serveBus(bus, port1);
   const input: GatewayThreadInput = { gateway, logLevel, busPort: port2, ...(metrics ? { metrics } : {}) };
-  const worker = new Worker(new URL("./threadMain.js", import.meta.url), { workerData: input, transferList: [port2] });
+  // The thread runs the built file even when this module runs from its source (tests).
+  const worker = new Worker(workerFile(import.meta.url, "./threadMain.js"), { workerData: input, transferList: [port2] });
   const send = (message: ToGatewayThread) => worker.postMessage(message);
 
   let stopping = false;

@@ -1,21 +1,10 @@
 #!/usr/bin/env node
 // The identity service as its own process (distributed mode).
-import { z } from "zod";
-import { addressVar, DEFAULT_ADDRESSES, DEFAULT_GRPC_PORTS, grpcServiceConfig, runProcess } from "@verdict/runtime";
-import { parseKey } from "./domain/apiKey.js";
+import { runProcess } from "@verdict/runtime";
+import { identityProcessConfig } from "./config.js";
 import { startIdentityService } from "./main.js";
 
-const schema = grpcServiceConfig(DEFAULT_GRPC_PORTS.identity).extend({
-  VERDICT_POLICY_ADDRESS: addressVar(DEFAULT_ADDRESSES.policy),
-  VERDICT_BOOTSTRAP_API_KEY: z
-    .string()
-    .optional()
-    .refine((v) => v === undefined || v === "" || parseKey(v).ok, {
-      message: "must be a Verdict key (vdt_key_<prod|test>_ + 32 base62 characters + 6-character checksum)",
-    }),
-});
-
-runProcess("identity", schema, async ({ config, logger, store, bus }) => {
+runProcess("identity", identityProcessConfig, async ({ config, logger, store, bus }) => {
   const opened = await store();
   const service = await startIdentityService({
     store: opened,

@@ -1,13 +1,13 @@
 import { z } from "zod";
 import { portVar } from "@verdict/kit";
-import { processConfig } from "@verdict/runtime";
+import { HTTP_PORT, MCP_PORT, processConfig } from "@verdict/runtime";
 
 /** The MCP service's variables (README, MCP server). */
 export const mcpConfig = processConfig.extend({
   VERDICT_MCP_HOST: z.string().min(1).default("0.0.0.0"),
-  VERDICT_MCP_PORT: portVar(8090),
+  VERDICT_MCP_PORT: portVar(MCP_PORT),
   /** The Verdict API the tools call (the gateway), without /v1. */
-  VERDICT_API_URL: z.url().default("http://127.0.0.1:8080"),
+  VERDICT_API_URL: z.url().default(`http://127.0.0.1:${HTTP_PORT}`),
   /** How long generate_evidence waits for a report before answering `generating`. */
   VERDICT_MCP_REPORT_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
 });

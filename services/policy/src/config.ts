@@ -1,10 +1,9 @@
 // The custom-pattern budgets, from environment variables (the standalone process and the
 // all-in-one read the same ones; README, Configuration).
 import { z } from "zod";
+import { DEFAULT_GRPC_PORTS, grpcServiceConfig, positiveInt } from "@verdict/runtime";
 import type { PolicyBudgets } from "./deps.js";
 import { DEFAULT_PATTERN_BUDGET } from "./domain/patternBudget.js";
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const DEFAULT_BUDGETS: PolicyBudgets = { pattern: DEFAULT_PATTERN_BUDGET, checkTimeoutMs: 2_000, maxPatternsPerOrganization: 500 };
 
@@ -23,3 +22,6 @@ export function policyBudgets(c: z.infer<typeof policyBudgetConfig>): PolicyBudg
     maxPatternsPerOrganization: c.VERDICT_MAX_PATTERNS_PER_ORG,
   };
 }
+
+/** The policy service as its own process (bin.ts). */
+export const policyProcessConfig = grpcServiceConfig(DEFAULT_GRPC_PORTS.policy).extend(policyBudgetConfig.shape);

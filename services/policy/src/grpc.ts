@@ -6,8 +6,11 @@ import type { EffectivePolicy } from "./domain/policy.js";
 import type { RepositoryRecord } from "./repo.js";
 import { createPolicy } from "./usecases/createPolicy.js";
 import { deletePolicy } from "./usecases/deletePolicy.js";
-import { getPolicy, listPolicies } from "./usecases/policies.js";
-import { connectRepository, countRepositories, disconnectRepository, listRepositories } from "./usecases/repositories.js";
+import { connectRepository } from "./usecases/connectRepository.js";
+import { disconnectRepository } from "./usecases/disconnectRepository.js";
+import { getPolicy } from "./usecases/getPolicy.js";
+import { listPolicies } from "./usecases/listPolicies.js";
+import { countRepositories, listRepositories } from "./usecases/listRepositories.js";
 import { resolvePolicies } from "./usecases/resolvePolicies.js";
 import { updatePolicy } from "./usecases/updatePolicy.js";
 
@@ -56,7 +59,7 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
       return { policies: policies.map(toPolicy) };
     },
     async getPolicy(req) {
-      return { policy: toPolicy(await getPolicy(deps, req.organization_id, req.policy_id)) };
+      return { policy: toPolicy(await getPolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id })) };
     },
     async createPolicy(req) {
       const policy = await createPolicy(deps, {
@@ -87,7 +90,7 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
       return { policy: toPolicy(policy) };
     },
     async deletePolicy(req) {
-      await deletePolicy(deps, req.organization_id, req.policy_id);
+      await deletePolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id });
       return {};
     },
     async resolvePolicies(req) {
@@ -96,7 +99,7 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
       return { policies, version, unchanged: false };
     },
     async listRepositories(req) {
-      return { repositories: (await listRepositories(deps, req.organization_id)).map(toRepository) };
+      return { repositories: (await listRepositories(deps, { organizationId: req.organization_id })).map(toRepository) };
     },
     async connectRepository(req) {
       const repository = await connectRepository(deps, {
@@ -108,11 +111,11 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
       return { repository: toRepository(repository) };
     },
     async disconnectRepository(req) {
-      await disconnectRepository(deps, req.organization_id, req.repository_id);
+      await disconnectRepository(deps, { organizationId: req.organization_id, repositoryId: req.repository_id });
       return {};
     },
     async countRepositories(req) {
-      return { count: await countRepositories(deps, req.organization_id) };
+      return { count: await countRepositories(deps, { organizationId: req.organization_id }) };
     },
   };
 }

@@ -3,4 +3,4 @@ export { BUILTIN_POLICIES, type BuiltinPattern, type BuiltinPolicy } from "./dom
 export { resolveBuiltins } from "./domain/resolveBuiltins.js";
 export { SEVERITIES, type ResolvedPattern, type ResolvedPolicy, type Severity } from "./domain/policy.js";
 export { PROVIDERS } from "./domain/repository.js";
-export { DEFAULT_BUDGETS, policyBudgetConfig, policyBudgets } from "./config.js";
+export { DEFAULT_BUDGETS, policyBudgetConfig, policyBudgets, policyProcessConfig } from "./config.js";

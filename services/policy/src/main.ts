@@ -1,17 +1,17 @@
 // Wires the policy service: adapters in, gRPC out. Used by the all-in-one launcher.
-import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
+import type { Bus } from "@verdict/bus";
 import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import { FairPool, workerFile } from "@verdict/runtime";
+import { subscribePolicyConsumers } from "./consumers.js";
 import type { PolicyBudgets, PolicyDeps } from "./deps.js";
 import { DEFAULT_BUDGETS } from "./config.js";
 import type { PatternCheckJob, PatternCheckResult } from "./patternWorker.js";
 import { ResolutionCache } from "./usecases/resolvePolicies.js";
 import { policyHandlers } from "./grpc.js";
 import { PolicyRepo } from "./repo.js";
-import { recordEvaluation, type EvaluationCompletedData } from "./usecases/recordEvaluation.js";
 
 export interface PolicyServiceOptions {
   store: Store;
@@ -31,11 +31,10 @@ export interface PolicyService {
 }
 
 export async function startPolicyService(opts: PolicyServiceOptions): Promise<PolicyService> {
-  const repo = new PolicyRepo(opts.store);
-  await repo.init();
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
-  await outbox.register(repo.custom, repo.overrides);
+  const repo = new PolicyRepo(opts.store, outbox);
+  await repo.init();
   const patternChecks = new FairPool<PatternCheckJob, PatternCheckResult | null>({ filename: workerFile(import.meta.url, "./patternWorker.js"), threads: opts.patternWorkers ?? 1 });
   const deps: PolicyDeps = {
     repo,
@@ -47,10 +46,7 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
     patternChecks,
     budgets: { ...DEFAULT_BUDGETS, ...opts.budgets },
   };
-  // Repositories show when they were last evaluated; the evaluation service announces it.
-  const subscriptions: Subscription[] = [
-    await opts.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "policy", (event) => recordEvaluation(deps, event.data)),
-  ];
+  const subscriptions = await subscribePolicyConsumers(deps, opts.bus);
   const unsubscribe = () => Promise.all(subscriptions.map((s) => s.unsubscribe()));
   let grpc: GrpcServerHandle;
   try {

@@ -1,6 +1,6 @@
 // The policy service's collections, through the Store port.
-import { withoutOutbox } from "@verdict/outbox";
-import type { Collection, Store } from "@verdict/store";
+import { withoutOutbox, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { CustomPolicy } from "./domain/customPolicy.js";
 import type { PolicyOverride } from "./domain/effective.js";
 
@@ -36,24 +36,125 @@ export function policyDocId(organizationId: string, policyId: string): string {
   return `${organizationId}:${policyId}`;
 }
 
+/**
+ * The policy service's collections, behind methods named for what the use cases ask. Every
+ * query is scoped by organization. A change to a policy is written together with the event
+ * that announces it (the outbox), so neither is ever lost without the other.
+ */
 export class PolicyRepo {
-  readonly overrides: Collection<OverrideRecord>;
-  readonly custom: Collection<CustomPolicyRecord>;
-  readonly repositories: Collection<RepositoryRecord>;
+  private readonly overrides: Collection<OverrideRecord>;
+  private readonly custom: Collection<CustomPolicyRecord>;
+  private readonly repositories: Collection<RepositoryRecord>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly outbox: Outbox,
+  ) {
     this.overrides = store.collection<OverrideRecord>("policy_overrides");
     this.custom = store.collection<CustomPolicyRecord>("policy_custom");
     this.repositories = store.collection<RepositoryRecord>("policy_repositories");
   }
 
   async init(): Promise<void> {
+    // org_policy: one override / custom policy per (organization, policy id). org_provider_name:
+    // a repository connected once. org_name: the repositories an evaluation names.
     await this.overrides.ensureIndexes([{ name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true }]);
     await this.custom.ensureIndexes([{ name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true }]);
     await this.repositories.ensureIndexes([
       { name: "org_provider_name", fields: { organization_id: 1, provider: 1, name: 1 }, unique: true },
       { name: "org_name", fields: { organization_id: 1, name: 1 } },
     ]);
+    // The outbox publishes the events written with each change, and sweeps up those a crash left behind.
+    await this.outbox.register(this.custom, this.overrides);
+  }
+
+  // Policies
+
+  /** An organization's overrides and custom policies, each by policy id. */
+  async policyRecords(organizationId: string): Promise<{ overrides: OverrideRecord[]; custom: CustomPolicyRecord[] }> {
+    const [overrides, custom] = await Promise.all([
+      this.overrides.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
+      this.custom.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
+    ]);
+    return { overrides, custom };
+  }
+
+  findOverride(organizationId: string, policyId: string): Promise<OverrideRecord | null> {
+    return this.overrides.findOne({ id: policyDocId(organizationId, policyId), organization_id: organizationId });
+  }
+
+  findCustom(organizationId: string, policyId: string): Promise<CustomPolicyRecord | null> {
+    return this.custom.findOne({ id: policyDocId(organizationId, policyId), organization_id: organizationId });
+  }
+
+  /** Patterns of all the organization's custom policies together (its budget). */
+  async customPatternCount(organizationId: string): Promise<number> {
+    return (await this.custom.find({ organization_id: organizationId })).reduce((n, p) => n + p.patterns.length, 0);
+  }
+
+  /** Stores a new custom policy with its event; throws DuplicateKeyError when the id is taken. */
+  insertCustom(organizationId: string, policy: CustomPolicy, event: PendingEvent): Promise<void> {
+    return this.outbox.insert(this.custom, toCustomPolicyRecord(organizationId, policy), [event]);
+  }
+
+  /** Changes a custom policy with its event; null when it does not exist. */
+  updateCustom(organizationId: string, policyId: string, set: Partial<CustomPolicyRecord>, event: PendingEvent): Promise<CustomPolicyRecord | null> {
+    return this.outbox.update(this.custom, { id: policyDocId(organizationId, policyId), organization_id: organizationId }, set, [event]);
+  }
+
+  /** Deletes a custom policy with its event; false when it does not exist. */
+  deleteCustom(organizationId: string, policyId: string, event: PendingEvent): Promise<boolean> {
+    return this.outbox.remove(this.custom, { id: policyDocId(organizationId, policyId), organization_id: organizationId }, [event]);
+  }
+
+  /**
+   * Writes a built-in's override with dot-path sets (`settings.<key>`) and unsets, so that
+   * concurrent updates of different keys merge instead of overwriting each other. The Store has
+   * no upsert: update, else insert `initial`, and if another request inserted first, update again.
+   */
+  async upsertOverride(initial: OverrideRecord, set: Record<string, unknown>, unset: string[], event: PendingEvent): Promise<void> {
+    const filter = { id: initial.id, organization_id: initial.organization_id };
+    if (await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, [event], unset)) return;
+    try {
+      await this.outbox.insert(this.overrides, initial, [event]);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, [event], unset);
+    }
+  }
+
+  // Repositories
+
+  /** An organization's repositories by name. */
+  listRepositories(organizationId: string): Promise<RepositoryRecord[]> {
+    return this.repositories.find({ organization_id: organizationId }, { sort: { name: 1 } });
+  }
+
+  countRepositories(organizationId: string): Promise<number> {
+    return this.repositories.count({ organization_id: organizationId });
+  }
+
+  /** Throws DuplicateKeyError when the organization connected this provider and name already (race-free: a unique index). */
+  insertRepository(record: RepositoryRecord): Promise<void> {
+    return this.repositories.insertOne(record);
+  }
+
+  deleteRepository(organizationId: string, repositoryId: string): Promise<boolean> {
+    return this.repositories.deleteOne({ id: repositoryId, organization_id: organizationId });
+  }
+
+  /**
+   * Moves `last_evaluation` of the organization's repositories of that name forward to `at`,
+   * never back: each write is conditional, so late or concurrent events cannot undo a newer one.
+   */
+  async recordLastEvaluation(organizationId: string, name: string, at: string): Promise<void> {
+    const repos = await this.repositories.find({ organization_id: organizationId, name });
+    for (const repo of repos) {
+      const base = { id: repo.id, organization_id: organizationId };
+      const set = { last_evaluation: at };
+      const first = await this.repositories.updateOne({ ...base, last_evaluation: null }, set);
+      if (!first) await this.repositories.updateOne({ ...base, last_evaluation: { $lt: at } }, set);
+    }
   }
 }
 

@@ -1,8 +1,11 @@
 // The webhooks service's configuration variables, shared by the all-in-one process and the
 // service's own entry point (distributed mode).
 import { z } from "zod";
-import { boolVar } from "@verdict/kit";
+import { boolVar, type Logger } from "@verdict/kit";
+import { DEFAULT_GRPC_PORTS, grpcServiceConfig } from "@verdict/runtime";
 import { parseRetrySchedule } from "./domain/schedule.js";
+import { DEFAULT_MAX_PER_ORG, DEFAULT_TIMEOUT_MS, type WebhookServiceOptions } from "./main.js";
+import { resolveMasterKey } from "./masterKey.js";
 import { parseMasterKey } from "./secretBox.js";
 
 export const webhookConfig = z.object({
@@ -31,12 +34,12 @@ export const webhookConfig = z.object({
         return z.NEVER;
       }
     }),
-  VERDICT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  VERDICT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(DEFAULT_TIMEOUT_MS),
   /** Delivery attempts under way at once, in all; and per organization (fairness). */
   VERDICT_WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(8),
   VERDICT_WEBHOOK_ORG_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(2),
   /** Webhooks one organization may register. */
-  VERDICT_WEBHOOK_MAX_PER_ORG: z.coerce.number().int().min(1).max(10_000).default(20),
+  VERDICT_WEBHOOK_MAX_PER_ORG: z.coerce.number().int().min(1).max(10_000).default(DEFAULT_MAX_PER_ORG),
   VERDICT_WEBHOOK_ALLOW_HTTP: boolVar(false),
   VERDICT_WEBHOOK_ALLOW_PRIVATE: boolVar(false),
   /** Comma-separated host names (or *.suffix) webhooks may target; unset: any public host. */
@@ -47,3 +50,28 @@ export const webhookConfig = z.object({
 });
 
 export type WebhookConfig = z.infer<typeof webhookConfig>;
+
+/** The webhooks service as its own process (bin.ts). */
+export const webhookProcessConfig = grpcServiceConfig(DEFAULT_GRPC_PORTS.webhooks).extend(webhookConfig.shape);
+
+/**
+ * The service options these variables set. Every replica needs the same master key: set
+ * VERDICT_WEBHOOK_MASTER_KEY when they do not share a data directory.
+ */
+export function webhookOptions(
+  c: WebhookConfig,
+  dataDir: string,
+  logger: Logger,
+): Pick<WebhookServiceOptions, "masterKey" | "retrySchedule" | "timeoutMs" | "concurrency" | "orgConcurrency" | "maxPerOrg" | "allowHttp" | "allowPrivate" | "allowedHosts"> {
+  return {
+    masterKey: resolveMasterKey(c.VERDICT_WEBHOOK_MASTER_KEY, dataDir, logger),
+    ...(c.VERDICT_WEBHOOK_RETRY_SCHEDULE ? { retrySchedule: c.VERDICT_WEBHOOK_RETRY_SCHEDULE } : {}),
+    timeoutMs: c.VERDICT_WEBHOOK_TIMEOUT_MS,
+    concurrency: c.VERDICT_WEBHOOK_CONCURRENCY,
+    orgConcurrency: c.VERDICT_WEBHOOK_ORG_CONCURRENCY,
+    maxPerOrg: c.VERDICT_WEBHOOK_MAX_PER_ORG,
+    allowHttp: c.VERDICT_WEBHOOK_ALLOW_HTTP,
+    allowPrivate: c.VERDICT_WEBHOOK_ALLOW_PRIVATE,
+    ...(c.VERDICT_WEBHOOK_ALLOWED_HOSTS ? { allowedHosts: c.VERDICT_WEBHOOK_ALLOWED_HOSTS } : {}),
+  };
+}

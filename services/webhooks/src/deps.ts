@@ -1,5 +1,6 @@
 import type { Bus } from "@verdict/bus";
 import type { Clock, Logger } from "@verdict/kit";
+import type { Outbox } from "@verdict/outbox";
 import type { EgressPolicy } from "./domain/endpoint.js";
 import type { Sender } from "./egress.js";
 import type { WebhookRepo } from "./repo.js";
@@ -8,6 +9,8 @@ import type { SecretBox } from "./secretBox.js";
 export interface WebhookDeps {
   repo: WebhookRepo;
   bus: Bus;
+  /** Every event that announces a state change is written with it (see @verdict/outbox). */
+  outbox: Outbox;
   clock: Clock;
   logger: Logger;
   secrets: SecretBox;

@@ -3,9 +3,14 @@ import type { AsyncService } from "@verdict/kit";
 import { webhooksV1 } from "@verdict/proto";
 import type { WebhookDeps } from "./deps.js";
 import type { DeliveryRecord, EndpointRecord } from "./repo.js";
-import { listDeliveries } from "./usecases/deliveries.js";
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, updateWebhook } from "./usecases/endpoints.js";
-import { pingWebhook, redeliver } from "./usecases/enqueue.js";
+import { createWebhook } from "./usecases/createWebhook.js";
+import { deleteWebhook } from "./usecases/deleteWebhook.js";
+import { getWebhook } from "./usecases/getWebhook.js";
+import { listDeliveries } from "./usecases/listDeliveries.js";
+import { listWebhooks } from "./usecases/listWebhooks.js";
+import { pingWebhook } from "./usecases/pingWebhook.js";
+import { redeliverDelivery } from "./usecases/redeliverDelivery.js";
+import { updateWebhook } from "./usecases/updateWebhook.js";
 
 type Def = typeof webhooksV1.WebhookServiceService;
 
@@ -47,10 +52,10 @@ function toDelivery(d: DeliveryRecord): webhooksV1.Delivery {
 export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
   return {
     async listWebhooks(req) {
-      return { webhooks: (await listWebhooks(deps, req.organization_id)).map(toWebhook) };
+      return { webhooks: (await listWebhooks(deps, { organizationId: req.organization_id })).map(toWebhook) };
     },
     async getWebhook(req) {
-      return { webhook: toWebhook(await getWebhook(deps, req.organization_id, req.webhook_id)) };
+      return { webhook: toWebhook(await getWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id })) };
     },
     async createWebhook(req) {
       const { endpoint, secret } = await createWebhook(deps, { organizationId: req.organization_id, url: req.url, events: req.events, secret: req.secret });
@@ -61,7 +66,7 @@ export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
       return { webhook: toWebhook(endpoint) };
     },
     async deleteWebhook(req) {
-      await deleteWebhook(deps, req.organization_id, req.webhook_id);
+      await deleteWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id });
       return {};
     },
     async listDeliveries(req) {
@@ -69,10 +74,10 @@ export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
       return { deliveries: page.deliveries.map(toDelivery), next_cursor: page.nextCursor ?? undefined, has_more: page.hasMore };
     },
     async redeliverDelivery(req) {
-      return { delivery: toDelivery(await redeliver(deps, req.organization_id, req.webhook_id, req.delivery_id)) };
+      return { delivery: toDelivery(await redeliverDelivery(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, deliveryId: req.delivery_id })) };
     },
     async pingWebhook(req) {
-      return { delivery: toDelivery(await pingWebhook(deps, req.organization_id, req.webhook_id)) };
+      return { delivery: toDelivery(await pingWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id })) };
     },
   };
 }

@@ -1,18 +1,18 @@
 // Wires the webhooks service: adapters in, gRPC out; it consumes the bus and runs the delivery
 // worker. Used by the all-in-one launcher.
 import { randomInt } from "node:crypto";
-import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
+import type { Bus } from "@verdict/bus";
 import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, reflectionDefinition, webhooksV1 } from "@verdict/proto";
 import type { Store } from "@verdict/store";
+import { subscribeWebhookConsumers } from "./consumers.js";
+import { Outbox } from "@verdict/outbox";
 import type { WebhookDeps } from "./deps.js";
-import { evaluationCompletedData, policyViolationData, type EvaluationCompletedEvent, type PolicyViolationEvent } from "./domain/events.js";
 import { DEFAULT_RETRY_SCHEDULE } from "./domain/schedule.js";
 import { HttpSender, type Resolver, type Sender } from "./egress.js";
 import { webhookHandlers } from "./grpc.js";
 import { WebhookRepo } from "./repo.js";
 import { SecretBox } from "./secretBox.js";
-import { enqueueEvent } from "./usecases/enqueue.js";
 import { DeliveryWorker } from "./worker.js";
 
 export interface WebhookServiceOptions {
@@ -52,13 +52,16 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_PER_ORG = 20;
 
 export async function startWebhookService(opts: WebhookServiceOptions): Promise<WebhookService> {
-  const repo = new WebhookRepo(opts.store);
+  // Publishes the events written with each state change, and sweeps up those a crash left behind.
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const repo = new WebhookRepo(opts.store, outbox);
   await repo.init();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const allowPrivate = opts.allowPrivate ?? false;
   const deps: WebhookDeps = {
     repo,
     bus: opts.bus,
+    outbox,
     clock: opts.clock ?? systemClock,
     logger: opts.logger,
     secrets: new SecretBox(opts.masterKey),
@@ -79,16 +82,7 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
     pollIntervalMs: opts.pollIntervalMs ?? 1_000,
   });
 
-  // One consumer group for all instances: each event makes its messages once (and the unique
-  // dedupe key makes a redelivered event harmless).
-  const subscriptions: Subscription[] = [
-    await opts.bus.subscribe<EvaluationCompletedEvent>(TOPICS.evaluationCompleted, "webhooks", async (e) => {
-      await enqueueEvent(deps, { event: "evaluation.completed", eventId: e.id, organizationId: e.data?.organization_id, time: e.time, data: evaluationCompletedData(e.data) });
-    }),
-    await opts.bus.subscribe<PolicyViolationEvent>(TOPICS.policyViolation, "webhooks", async (e) => {
-      await enqueueEvent(deps, { event: "policy.violation", eventId: e.id, organizationId: e.data?.organization_id, time: e.time, data: policyViolationData(e.data) });
-    }),
-  ];
+  const subscriptions = await subscribeWebhookConsumers(deps, opts.bus);
   const unsubscribe = () => Promise.all(subscriptions.map((s) => s.unsubscribe()));
   let grpc: GrpcServerHandle;
   try {
@@ -105,6 +99,7 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
   }
   // Messages left by the last process (waiting retries, interrupted attempts) resume here.
   worker.start();
+  outbox.start();
   opts.logger.info(
     { port: grpc.port, retry_schedule_s: deps.retrySchedule, timeout_ms: timeoutMs, allow_http: deps.egress.allowHttp, allow_private: allowPrivate },
     "webhooks service listening",
@@ -115,6 +110,7 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
       await unsubscribe();
       await grpc.stop();
       await worker.stop();
+      await outbox.stop();
     },
   };
 }

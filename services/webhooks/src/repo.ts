@@ -1,5 +1,6 @@
 // The webhooks service's collections, through the Store port.
-import type { Collection, Store } from "@verdict/store";
+import type { Outbox, PendingEvent } from "@verdict/outbox";
+import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { EventName, SubscribableEvent } from "./domain/events.js";
 
 export type EndpointStatus = "active" | "disabled";
@@ -66,21 +67,131 @@ export interface DeliveryRecord {
 /** Older attempts are dropped from the log past this many (a message retried by hand for weeks). */
 export const MAX_LOGGED_ATTEMPTS = 50;
 
+/**
+ * The webhooks service's two collections, behind methods named for what the use cases ask:
+ * every query is scoped by organization except the delivery worker's, which serves them all.
+ */
 export class WebhookRepo {
-  readonly endpoints: Collection<EndpointRecord>;
-  readonly deliveries: Collection<DeliveryRecord>;
+  private readonly endpoints: Collection<EndpointRecord>;
+  private readonly deliveries: Collection<DeliveryRecord>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly outbox: Outbox,
+  ) {
     this.endpoints = store.collection<EndpointRecord>("webhooks_endpoints");
     this.deliveries = store.collection<DeliveryRecord>("webhooks_deliveries");
   }
 
   async init(): Promise<void> {
+    // org_status: an organization's (active) endpoints. dedupe: one message per (event,
+    // endpoint). due: the worker's claim query. org_webhook: an endpoint's delivery log.
     await this.endpoints.ensureIndexes([{ name: "org_status", fields: { organization_id: 1, status: 1 } }]);
     await this.deliveries.ensureIndexes([
       { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
       { name: "due", fields: { status: 1, next_attempt_at: 1 } },
       { name: "org_webhook", fields: { organization_id: 1, webhook_id: 1 } },
     ]);
+    // An endpoint disabled is announced (webhook.disabled) through the outbox: never one without the other.
+    await this.outbox.register(this.endpoints);
+  }
+
+  // Endpoints
+
+  countEndpoints(organizationId: string): Promise<number> {
+    return this.endpoints.count({ organization_id: organizationId });
+  }
+
+  insertEndpoint(endpoint: EndpointRecord): Promise<void> {
+    return this.endpoints.insertOne(endpoint);
+  }
+
+  /** An organization's endpoints, oldest first. */
+  listEndpoints(organizationId: string): Promise<EndpointRecord[]> {
+    return this.endpoints.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
+  }
+
+  /** The organization's active endpoints (whatever their events). */
+  activeEndpoints(organizationId: string): Promise<EndpointRecord[]> {
+    return this.endpoints.find({ organization_id: organizationId, status: "active" });
+  }
+
+  findEndpoint(organizationId: string, webhookId: string): Promise<EndpointRecord | null> {
+    return this.endpoints.findOne({ id: webhookId, organization_id: organizationId });
+  }
+
+  updateEndpoint(organizationId: string, webhookId: string, set: Partial<EndpointRecord>): Promise<EndpointRecord | null> {
+    return this.endpoints.updateOne({ id: webhookId, organization_id: organizationId }, set);
+  }
+
+  /** Disables an endpoint that is still active, with the event announcing it; null when it was not (someone else won). */
+  disableActiveEndpoint(endpoint: EndpointRecord, reason: string, at: string, event: PendingEvent): Promise<EndpointRecord | null> {
+    return this.outbox.update(
+      this.endpoints,
+      { id: endpoint.id, organization_id: endpoint.organization_id, status: "active" },
+      { status: "disabled", disabled_reason: reason, disabled_at: at, updated_at: at },
+      [event],
+    );
+  }
+
+  /** Removes an endpoint and its messages; false when it does not exist. Answers how many messages went with it. */
+  async deleteEndpoint(organizationId: string, webhookId: string): Promise<{ deleted: boolean; deliveriesRemoved: number }> {
+    const deleted = await this.endpoints.deleteOne({ id: webhookId, organization_id: organizationId });
+    if (!deleted) return { deleted: false, deliveriesRemoved: 0 };
+    // A worker holding one of its messages finds the endpoint gone.
+    const deliveriesRemoved = await this.deliveries.deleteMany({ organization_id: organizationId, webhook_id: webhookId });
+    return { deleted: true, deliveriesRemoved };
+  }
+
+  // Deliveries
+
+  /** Stores a new message; throws DuplicateKeyError when its dedupe key exists. */
+  insertDelivery(delivery: DeliveryRecord): Promise<void> {
+    return this.deliveries.insertOne(delivery);
+  }
+
+  /** Stores a new message unless one with the same dedupe key exists; answers whether it was new. */
+  async insertDeliveryOnce(delivery: DeliveryRecord): Promise<boolean> {
+    try {
+      await this.deliveries.insertOne(delivery);
+      return true;
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return false;
+      throw err;
+    }
+  }
+
+  findDelivery(organizationId: string, deliveryId: string, webhookId?: string): Promise<DeliveryRecord | null> {
+    return this.deliveries.findOne({ id: deliveryId, organization_id: organizationId, ...(webhookId ? { webhook_id: webhookId } : {}) });
+  }
+
+  /** A page of an endpoint's log, newest first: up to `limit` messages with ids below `before`. */
+  deliveryPage(organizationId: string, webhookId: string, page: { limit: number; before?: string | undefined }): Promise<DeliveryRecord[]> {
+    return this.deliveries.find(
+      { organization_id: organizationId, webhook_id: webhookId, ...(page.before ? { id: { $lt: page.before } } : {}) },
+      { sort: { id: -1 }, limit: page.limit },
+    );
+  }
+
+  /** Pending messages due by `now`, earliest first, leaving out the organizations named. */
+  dueDeliveries(now: string, limit: number, excludeOrganizations: string[] = []): Promise<DeliveryRecord[]> {
+    const filter = { status: "pending", next_attempt_at: { $lte: now }, ...(excludeOrganizations.length ? { organization_id: { $nin: excludeOrganizations } } : {}) };
+    return this.deliveries.find(filter, { sort: { next_attempt_at: 1 }, limit });
+  }
+
+  /** The pending message due first (for the worker's sleep). */
+  async nextDueDelivery(): Promise<DeliveryRecord | undefined> {
+    const [next] = await this.deliveries.find({ status: "pending", next_attempt_at: { $ne: null } }, { sort: { next_attempt_at: 1 }, limit: 1 });
+    return next;
+  }
+
+  /** Leases a pending message until `leaseEnd` if nobody changed it since it was read; null when someone did. */
+  claimDelivery(delivery: DeliveryRecord, leaseEnd: string): Promise<DeliveryRecord | null> {
+    return this.deliveries.updateOne({ id: delivery.id, version: delivery.version, status: "pending" }, { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: delivery.version + 1 });
+  }
+
+  /** Changes a message if nobody changed it since it was read (compare-and-set on version); null when someone did. */
+  updateDelivery(delivery: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<DeliveryRecord | null> {
+    return this.deliveries.updateOne({ id: delivery.id, version: delivery.version }, { ...set, version: delivery.version + 1 });
   }
 }

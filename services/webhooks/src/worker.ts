@@ -2,7 +2,8 @@
 // attempts them a few at a time. It holds no state of its own: everything is in the store, so
 // a restart resumes exactly where the last process stopped.
 import type { WebhookDeps } from "./deps.js";
-import { attemptDelivery, claimDue, nextDueAt } from "./usecases/deliver.js";
+import { attemptDelivery } from "./usecases/attemptDelivery.js";
+import { claimDue, nextDueAt } from "./usecases/claimDue.js";
 
 export interface WorkerOptions {
   /** Messages attempted at once. */

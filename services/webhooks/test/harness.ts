@@ -2,15 +2,19 @@
 // loopback port, a client over the wire, and a retry schedule of seconds.
 import { randomBytes } from "node:crypto";
 import { InProcessBus } from "@verdict/bus";
+import { Outbox } from "@verdict/outbox";
 import { createClient, createLogger } from "@verdict/kit";
 import { SERVICE_NAMES, webhooksV1 } from "@verdict/proto";
 import { SqliteStore } from "@verdict/store";
 import { startWebhookService, type WebhookService, type WebhookServiceOptions } from "../src/main.js";
+import { WebhookRepo } from "../src/repo.js";
 
 export type WebhookClient = ReturnType<typeof createClient<typeof webhooksV1.WebhookServiceService>>;
 
 export interface WebhookHarness {
   store: SqliteStore;
+  /** The service's repository on the same store: what is stored, without naming collections. */
+  repo: WebhookRepo;
   bus: InProcessBus;
   masterKey: Buffer;
   service: WebhookService;
@@ -56,6 +60,8 @@ export async function startWebhookHarness(overrides: Partial<WebhookServiceOptio
   };
   const h: WebhookHarness = {
     store,
+    // Reads only: its outbox never publishes.
+    repo: new WebhookRepo(store, new Outbox({ bus, logger })),
     bus,
     masterKey,
     service: undefined as unknown as WebhookService,

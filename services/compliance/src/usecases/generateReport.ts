@@ -2,14 +2,12 @@
 // it, and moves the report to completed (or failed, with a reason). Idempotent: a report that is
 // no longer generating is left alone (at-least-once delivery). The evidence is assembled and
 // rendered on a report worker thread (renderWorker.ts) within VERDICT_REPORT_TIMEOUT_MS.
-import { TOPICS } from "@verdict/bus";
 import { PoolJobError } from "@verdict/runtime";
 import { instants } from "../domain/dateRange.js";
 import { assembleEvidence, type Evidence, type EvidenceInput } from "../domain/evidence.js";
 import type { ComplianceDeps } from "../deps.js";
 import type { ReportRecord } from "../repo.js";
-
-const IN_CHUNK = 500;
+import { failReport } from "./failReport.js";
 
 export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): Promise<Evidence> {
   return assembleEvidence(await loadEvidenceInput(deps, report));
@@ -19,13 +17,7 @@ export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): 
 export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportRecord): Promise<EvidenceInput> {
   const { from, to } = instants(report.date_range);
   const org = report.organization_id;
-  const evaluations = await deps.repo.evaluations.find({ organization_id: org, completed_at: { $gte: from, $lt: to } }, { sort: { completed_at: 1 } });
-  const violations = [];
-  for (let i = 0; i < evaluations.length; i += IN_CHUNK) {
-    const ids = evaluations.slice(i, i + IN_CHUNK).map((e) => e.id);
-    violations.push(...(await deps.repo.violations.find({ organization_id: org, evaluation_id: { $in: ids } })));
-  }
-  const bypasses = await deps.repo.bypasses.find({ organization_id: org, bypassed_at: { $gte: from, $lt: to } }, { sort: { bypassed_at: 1 } });
+  const { evaluations, violations, bypasses } = await deps.repo.evidenceFor(org, { from, to });
   const catalogs = report.frameworks.map((id) => deps.catalogs.find((c) => c.id === id)).filter((c) => c !== undefined);
   return {
     organizationId: org,
@@ -41,7 +33,7 @@ export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportReco
 }
 
 export async function generateReport(deps: ComplianceDeps, organizationId: string, reportId: string): Promise<void> {
-  const report = await deps.repo.reports.findOne({ id: reportId, organization_id: organizationId });
+  const report = await deps.repo.findReport(organizationId, reportId);
   if (!report || report.status !== "generating") return;
   const input = await loadEvidenceInput(deps, report);
   const organizationName = await deps.organizations.name(organizationId);
@@ -63,42 +55,6 @@ export async function generateReport(deps: ComplianceDeps, organizationId: strin
   const contentType = pdf ? "application/pdf" : "application/zip";
   const filename = pdf ? `${stem}.pdf` : `${stem}-oscal.zip`;
   const chunks = await deps.repo.saveFile(report.id, content);
-  await deps.repo.reports.updateOne(
-    { id: report.id, status: "generating" },
-    { status: "completed", completed_at: deps.clock.now().toISOString(), content_type: contentType, filename, size_bytes: content.length, chunks },
-  );
+  await deps.repo.completeReport(report.id, { completed_at: deps.clock.now().toISOString(), content_type: contentType, filename, size_bytes: content.length, chunks });
   deps.logger.info({ organization_id: organizationId, report_id: report.id, bytes: content.length }, "report completed");
-}
-
-export interface ReportFailedData {
-  organization_id: string;
-  report_id: string;
-  /** When the report was requested: the quota window it was counted in. */
-  created_at: string;
-  reason: string;
-}
-
-/**
- * Moves a generating report to failed with a reason, once, and announces it (report.failed):
- * a report that produced nothing must not use up the organization's hourly report quota.
- */
-export async function failReport(deps: ComplianceDeps, organizationId: string, reportId: string, reason: string): Promise<void> {
-  const failed = await deps.repo.reports.updateOne(
-    { id: reportId, organization_id: organizationId, status: "generating" },
-    { status: "failed", completed_at: deps.clock.now().toISOString(), failure_reason: reason },
-  );
-  if (!failed) return;
-  deps.logger.warn({ organization_id: organizationId, report_id: reportId, reason }, "report failed");
-  const data: ReportFailedData = { organization_id: organizationId, report_id: reportId, created_at: failed.created_at, reason };
-  await deps.bus.publish(TOPICS.reportFailed, { source: "/compliance", subject: reportId, data });
-}
-
-/**
- * Fails the reports still generating that were requested before `cutoff`: their generation was
- * cut short (the process was killed, or it ran past its lease) and nothing will finish them.
- */
-export async function failStaleReports(deps: ComplianceDeps, cutoff: Date, reason: string): Promise<number> {
-  const stale = await deps.repo.reports.find({ status: "generating", created_at: { $lt: cutoff.toISOString() } }, { sort: { created_at: 1 }, limit: 1_000 });
-  for (const report of stale) await failReport(deps, report.organization_id, report.id, reason);
-  return stale.length;
 }

@@ -1,7 +1,6 @@
 // The evidence projection: what the evaluation service announces, kept in this service's own
 // collections (a service never reads another's). Idempotent per event: ids are natural keys.
 import { createHash } from "node:crypto";
-import { DuplicateKeyError } from "@verdict/store";
 import type { ComplianceDeps } from "../deps.js";
 
 /** The evaluation service's event payloads, as far as compliance reads them. */
@@ -33,18 +32,10 @@ export interface PolicyBypassedData {
   suppression: { policy_id: string; rule_id: string; file: string; line: number; reason: string };
 }
 
-async function insertOnce<T extends { id: string }>(insert: (doc: T) => Promise<void>, doc: T): Promise<void> {
-  try {
-    await insert(doc);
-  } catch (err) {
-    if (!(err instanceof DuplicateKeyError)) throw err;
-  }
-}
-
 export async function projectEvaluation(deps: ComplianceDeps, e: EvaluationCompletedData): Promise<void> {
   // A failed evaluation checked nothing: it is no evidence either way.
   if (e.status !== "completed" || e.passed === null) return;
-  await insertOnce((d) => deps.repo.evaluations.insertOne(d), {
+  await deps.repo.recordEvaluation({
     id: e.evaluation_id,
     organization_id: e.organization_id,
     repository: e.repository,
@@ -57,7 +48,7 @@ export async function projectEvaluation(deps: ComplianceDeps, e: EvaluationCompl
 
 export async function projectViolation(deps: ComplianceDeps, e: PolicyViolationData): Promise<void> {
   const v = e.violation;
-  await insertOnce((d) => deps.repo.violations.insertOne(d), {
+  await deps.repo.recordViolation({
     id: v.id,
     organization_id: e.organization_id,
     evaluation_id: e.evaluation_id,
@@ -73,7 +64,7 @@ export async function projectViolation(deps: ComplianceDeps, e: PolicyViolationD
 export async function projectBypass(deps: ComplianceDeps, e: PolicyBypassedData): Promise<void> {
   const s = e.suppression;
   const id = createHash("sha256").update([e.evaluation_id, s.policy_id, s.rule_id, s.file, String(s.line)].join("\u0000")).digest("base64url").slice(0, 24);
-  await insertOnce((d) => deps.repo.bypasses.insertOne(d), {
+  await deps.repo.recordBypass({
     id: `byp_${id}`,
     organization_id: e.organization_id,
     evaluation_id: e.evaluation_id,

@@ -7,16 +7,21 @@ import { join } from "node:path";
 import JSZip from "jszip";
 import { InProcessBus, TOPICS, type Subscription } from "@verdict/bus";
 import { createLogger, type Clock } from "@verdict/kit";
+import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import { catalogById } from "../domain/catalogs/index.js";
 import { DIGIT_CATALOG, POLICIES } from "../domain/testFixtures.js";
 import { FairPool, workerFile } from "@verdict/runtime";
 import type { ComplianceDeps } from "../deps.js";
 import type { RenderJob } from "../renderWorker.js";
-import { subscribeCompliance, sweepStaleReports } from "../main.js";
+import { subscribeCompliance } from "../consumers.js";
+import { sweepStaleReports } from "../main.js";
 import { ComplianceRepo } from "../repo.js";
 import { getFramework, getOverview } from "./coverage.js";
-import { createReport, downloadReport, generateEvidence, getReport } from "./reports.js";
+import { createReport } from "./createReport.js";
+import { downloadReport } from "./downloadReport.js";
+import { generateEvidence } from "./generateEvidence.js";
+import { getReport } from "./getReport.js";
 
 const ORG = "org_a";
 let dir: string;
@@ -36,13 +41,15 @@ beforeEach(async () => {
   store = new SqliteStore(join(dir, "db.sqlite"));
   const logger = createLogger("test", "silent");
   bus = new InProcessBus(logger, 5);
-  const repo = new ComplianceRepo(store);
+  const outbox = new Outbox({ bus, logger });
+  const repo = new ComplianceRepo(store, outbox);
   await repo.init();
   policies = POLICIES;
   failPolicies = false;
   deps = {
     repo,
     bus,
+    outbox,
     clock,
     logger,
     catalogs: [catalogById("nist-ssdf")!, catalogById("soc2")!, DIGIT_CATALOG],
@@ -69,8 +76,8 @@ afterEach(async () => {
 
 async function settle(id: string) {
   for (let i = 0; i < 400; i++) {
-    const { report } = await getReport(deps, ORG, id);
-    if (report.status !== "generating") return getReport(deps, ORG, id);
+    const { report } = await getReport(deps, { organizationId: ORG, reportId: id });
+    if (report.status !== "generating") return getReport(deps, { organizationId: ORG, reportId: id });
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error("still generating");
@@ -114,14 +121,15 @@ describe("reports", () => {
     await publishEvaluation("eval_1", "2026-03-02T10:00:00.000Z", [{ id: "viol_1", file: "db.js" }]);
     await publishEvaluation("eval_2", "2026-03-05T10:00:00.000Z", [], true);
     await new Promise((r) => setTimeout(r, 100));
-    expect(await deps.repo.violations.count({ organization_id: ORG })).toBe(1);
-    expect(await deps.repo.bypasses.count({ organization_id: ORG })).toBe(1);
+    const evidence = await deps.repo.evidenceFor(ORG, { from: "2026-01-01T00:00:00.000Z", to: "2027-01-01T00:00:00.000Z" });
+    expect(evidence.violations.length).toBe(1);
+    expect(evidence.bypasses.length).toBe(1);
 
     const created = await createReport(deps, { organizationId: ORG, frameworks: ["nist-ssdf", "hipaa-test"], format: "oscal", dateRange: { start: "2026-03-01", end: "2026-03-10" } });
     expect(created.status).toBe("generating");
     const { report, link } = await settle(created.id);
     expect(report.status).toBe("completed");
-    const file = await downloadReport(deps, report.id, link!.expires, link!.signature);
+    const file = await downloadReport(deps, { reportId: report.id, expires: link!.expires, signature: link!.signature });
     expect(file.report.content_type).toBe("application/zip");
     const zip = await JSZip.loadAsync(file.content);
     const poam = await zip.file("nist-ssdf/nist-ssdf-poam.json")!.async("string");
@@ -130,8 +138,8 @@ describe("reports", () => {
     const ar = await zip.file("hipaa-test/hipaa-test-assessment-results.json")!.async("string");
     expect(ar).toContain("ctl-164.312.a.1");
     expect(ar).toContain("deviation-requested");
-    await expect(downloadReport(deps, report.id, link!.expires, "x" + link!.signature.slice(1))).rejects.toMatchObject({ kind: "forbidden" });
-    await expect(getReport(deps, "org_b", report.id)).rejects.toMatchObject({ kind: "not_found" });
+    await expect(downloadReport(deps, { reportId: report.id, expires: link!.expires, signature: "x" + link!.signature.slice(1) })).rejects.toMatchObject({ kind: "forbidden" });
+    await expect(getReport(deps, { organizationId: "org_b", reportId: report.id })).rejects.toMatchObject({ kind: "not_found" });
   });
 
   it("fail with a reason when generation keeps failing", async () => {
@@ -146,15 +154,15 @@ describe("reports", () => {
     subs.push(await bus.subscribe<{ report_id: string; created_at: string }>(TOPICS.reportFailed, "test", async (e) => void announced.push(e.data)));
     const base = { organization_id: ORG, frameworks: ["soc2"], format: "pdf" as const, date_range: { start: "2026-03-01", end: "2026-03-09" }, completed_at: null, failure_reason: null, content_type: null, filename: null, size_bytes: 0, chunks: 0 };
     // Left generating by a process that died: 20 and 2 minutes old.
-    await deps.repo.reports.insertOne({ ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" });
-    await deps.repo.reports.insertOne({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" });
-    await deps.repo.reports.insertOne({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" });
+    await deps.repo.insertReport({ ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" }, []);
+    await deps.repo.insertReport({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" }, []);
+    await deps.repo.insertReport({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" }, []);
     await sweepStaleReports(deps, 10 * 60_000, false);
-    expect((await getReport(deps, ORG, "report_old")).report).toMatchObject({ status: "failed", failure_reason: "Generation did not finish within 10 minutes; request it again" });
-    expect((await getReport(deps, ORG, "report_recent")).report.status).toBe("generating");
-    expect((await getReport(deps, ORG, "report_done")).report.status).toBe("completed");
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_old" })).report).toMatchObject({ status: "failed", failure_reason: "Generation did not finish within 10 minutes; request it again" });
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_recent" })).report.status).toBe("generating");
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_done" })).report.status).toBe("completed");
     await sweepStaleReports(deps, 10 * 60_000, true);
-    expect((await getReport(deps, ORG, "report_recent")).report).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("interrupted") });
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_recent" })).report).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("interrupted") });
     for (let i = 0; i < 50 && announced.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     // Once per report, with the time it was counted against the quota.
     expect(announced).toEqual([

@@ -1,9 +1,9 @@
 import { errors } from "@verdict/kit";
 import type { EvaluationDeps } from "../deps.js";
-import { isTombstone, TOMBSTONE_DROPS, type EvaluationRecord } from "../repo.js";
+import { isTombstone, type EvaluationRecord } from "../repo.js";
 
 export async function getEvaluation(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<EvaluationRecord> {
-  const doc = await deps.repo.evaluations.findOne({ id: evaluationId, organization_id: organizationId });
+  const doc = await deps.repo.findDoc(organizationId, evaluationId);
   if (!doc) throw errors.notFound("evaluation", evaluationId);
   if (isTombstone(doc)) throw errors.deleted("evaluation", evaluationId);
   return doc;
@@ -17,12 +17,7 @@ export async function deleteEvaluation(deps: EvaluationDeps, organizationId: str
   await getEvaluation(deps, organizationId, evaluationId);
   const deletedAt = deps.clock.now().toISOString();
   // The deleted_at: null condition makes a concurrent second delete answer 410, not succeed twice.
-  const updated = await deps.repo.evaluations.updateOne(
-    { id: evaluationId, organization_id: organizationId, deleted_at: null },
-    { deleted_at: deletedAt },
-    [...TOMBSTONE_DROPS],
-  );
-  if (!updated) throw errors.deleted("evaluation", evaluationId);
+  if (!(await deps.repo.tombstone(organizationId, evaluationId, deletedAt))) throw errors.deleted("evaluation", evaluationId);
   // A queued evaluation's files go too; the worker skips deleted evaluations.
   await deps.repo.jobFiles.deleteMany({ evaluation_id: evaluationId });
   deps.logger.info({ organization_id: organizationId, evaluation_id: evaluationId }, "evaluation deleted");

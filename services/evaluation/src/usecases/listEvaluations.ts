@@ -1,5 +1,4 @@
 import { errors } from "@verdict/kit";
-import type { Filter, Operators } from "@verdict/store";
 import { encodeCursor, parseListInput, type ListInput } from "../domain/listQuery.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { EvaluationRecord } from "../repo.js";
@@ -25,22 +24,12 @@ export async function listEvaluations(deps: EvaluationDeps, cmd: ListEvaluations
   if (problems.length) throw errors.unprocessable(problems);
   // A cursor names the last evaluation of the page before; one that names no evaluation of this
   // organization (deleted ones keep a record) was not issued to it, however well it is shaped.
-  if (query.beforeId !== undefined && !(await deps.repo.evaluations.findOne({ id: query.beforeId, organization_id: cmd.organizationId }))) {
+  if (query.beforeId !== undefined && !(await deps.repo.findDoc(cmd.organizationId, query.beforeId))) {
     throw errors.unprocessable([{ field: "cursor", code: "INVALID_FORMAT", message: "cursor is not a next_cursor returned by this API" }]);
   }
 
-  const filter: Filter = { organization_id: cmd.organizationId, deleted_at: null };
-  if (query.repository !== undefined) filter.repository = query.repository;
-  if (query.status !== undefined) filter.status = query.status;
-  if (query.passed !== undefined) filter.passed = query.passed;
-  const createdAt: Operators = {};
-  if (query.since !== undefined) createdAt.$gte = query.since;
-  if (query.until !== undefined) createdAt.$lt = query.until;
-  if (Object.keys(createdAt).length) filter.created_at = createdAt;
-  if (query.beforeId !== undefined) filter.id = { $lt: query.beforeId };
-
   // One extra row tells whether another page exists without a count query.
-  const rows = (await deps.repo.evaluations.find(filter, { sort: { id: -1 }, limit: query.limit + 1 })) as EvaluationRecord[];
+  const rows = await deps.repo.listPage(cmd.organizationId, query);
   const evaluations = rows.slice(0, query.limit);
   const hasMore = rows.length > query.limit;
   return {

@@ -8,7 +8,7 @@ import { evaluationResultEvents } from "./events.js";
 import { scanChange } from "./scan.js";
 
 export async function processRequested(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<void> {
-  const doc = await deps.repo.evaluations.findOne({ id: evaluationId, organization_id: organizationId });
+  const doc = await deps.repo.findDoc(organizationId, evaluationId);
   // Delivered twice, already finished, or deleted while queued: nothing to do.
   if (!doc || isTombstone(doc) || doc.status !== "pending") {
     await deps.repo.jobFiles.deleteMany({ evaluation_id: evaluationId });

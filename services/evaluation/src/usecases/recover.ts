@@ -7,7 +7,7 @@ import { republishRequested } from "./events.js";
 const ORPHAN_AGE_MS = 10 * 60_000;
 
 export async function recoverPending(deps: EvaluationDeps): Promise<number> {
-  const pending = await deps.repo.evaluations.find({ status: "pending", deleted_at: null }, { sort: { id: 1 } });
+  const pending = await deps.repo.pending();
   const live = new Set(pending.map((e) => e.id));
   // Every queued evaluation has a file at index 0: one document per evaluation to look at.
   // Only old orphans go: another instance may be between its two writes right now.

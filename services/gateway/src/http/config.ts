@@ -1,7 +1,11 @@
-// The gateway's HTTP hardening variables, shared by the gateway process (bin.ts) and all-in-one
-// (services/all-in-one/src/config.ts), so both read them the same way.
+// The gateway's configuration variables, declared once: the gateway process (bin.ts) and
+// all-in-one (services/all-in-one/src/config.ts) read them the same way.
 import { isIP } from "node:net";
 import { z } from "zod";
+import { portVar } from "@verdict/kit";
+import { addressVar, DEFAULT_ADDRESSES, HTTP_PORT, orgMaxEvaluationsInFlightVar, positiveInt, processConfig, publicUrlVar, type ProcessConfig } from "@verdict/runtime";
+import type { GatewayOptions } from "../main.js";
+import { SPEC_DEFAULTS } from "./rateLimit.js";
 
 /**
  * Which peers may set X-Forwarded-For, in express `trust proxy` terms: false (none), a number
@@ -60,3 +64,50 @@ export const gatewayHttpConfig = z.object({
 });
 
 export type GatewayHttpConfig = z.infer<typeof gatewayHttpConfig>;
+
+/** Everything the gateway reads, in either process. */
+export const gatewayConfig = gatewayHttpConfig.extend({
+  VERDICT_HTTP_PORT: portVar(HTTP_PORT),
+  VERDICT_HTTP_HOST: z.string().min(1).default("0.0.0.0"),
+  /** Public base URL (scheme and host) for links the API hands out; unset: the request's host. */
+  VERDICT_PUBLIC_URL: publicUrlVar(),
+  VERDICT_MAX_BODY_BYTES: positiveInt(32 * 1024 * 1024),
+  /** Evaluation requests of one organization in flight at once (bodies held in memory). */
+  VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: orgMaxEvaluationsInFlightVar(),
+  VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  VERDICT_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
+  VERDICT_RATE_LIMIT_PER_HOUR: positiveInt(20_000),
+  VERDICT_RATE_LIMIT_PER_DAY: positiveInt(240_000),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfig>;
+
+/** The gateway as its own process (bin.ts). VERDICT_METRICS_PORT / _HOST are served by runProcess. */
+export const gatewayProcessConfig = processConfig.extend({
+  ...gatewayConfig.shape,
+  VERDICT_IDENTITY_ADDRESS: addressVar(DEFAULT_ADDRESSES.identity),
+  VERDICT_POLICY_ADDRESS: addressVar(DEFAULT_ADDRESSES.policy),
+  VERDICT_EVALUATION_ADDRESS: addressVar(DEFAULT_ADDRESSES.evaluation),
+  VERDICT_COMPLIANCE_ADDRESS: addressVar(DEFAULT_ADDRESSES.compliance),
+  VERDICT_WEBHOOKS_ADDRESS: addressVar(DEFAULT_ADDRESSES.webhooks),
+});
+
+/** The gateway options these variables set (all but where the services are, the bus and the logger). */
+export function gatewayOptions(
+  c: GatewayConfig & Pick<ProcessConfig, "VERDICT_SHUTDOWN_GRACE_MS">,
+): Omit<GatewayOptions, "services" | "bus" | "logger"> {
+  const publicUrl = c.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
+  return {
+    host: c.VERDICT_HTTP_HOST,
+    port: c.VERDICT_HTTP_PORT,
+    ...(publicUrl ? { publicUrl: `${publicUrl}/v1` } : {}),
+    limits: { ...SPEC_DEFAULTS, per_minute: c.VERDICT_RATE_LIMIT_PER_MINUTE, per_hour: c.VERDICT_RATE_LIMIT_PER_HOUR, per_day: c.VERDICT_RATE_LIMIT_PER_DAY },
+    bodyLimitBytes: c.VERDICT_MAX_BODY_BYTES,
+    maxEvaluationsInFlightPerOrg: c.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+    authCacheTtlMs: c.VERDICT_AUTH_CACHE_TTL_MS,
+    trustProxy: c.VERDICT_TRUST_PROXY,
+    requestTimeoutMs: c.VERDICT_REQUEST_TIMEOUT_MS,
+    headersTimeoutMs: c.VERDICT_HEADERS_TIMEOUT_MS,
+    shutdownGraceMs: c.VERDICT_SHUTDOWN_GRACE_MS,
+  };
+}

@@ -5,7 +5,6 @@ import { buildCustomPolicy, checkCustomPolicyShape, type CustomPolicyInput } fro
 import { effectiveCustom } from "../domain/effective.js";
 import type { EffectivePolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
-import { policyDocId, toCustomPolicyRecord } from "../repo.js";
 import { checkPatterns } from "./checkPatterns.js";
 import { logPolicyChanged, policyChangedEvent } from "./events.js";
 
@@ -20,11 +19,11 @@ export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): 
   // Built-in ids are reserved in every organization: a custom policy may not shadow one.
   if (findBuiltin(cmd.policy.id)) throw errors.alreadyExists("policy", cmd.policy.id);
   // Cheap refusals before any pattern is compiled: the id taken, the organization's budget spent.
-  if (await deps.repo.custom.findOne({ id: policyDocId(cmd.organizationId, cmd.policy.id), organization_id: cmd.organizationId })) {
+  if (await deps.repo.findCustom(cmd.organizationId, cmd.policy.id)) {
     throw errors.alreadyExists("policy", cmd.policy.id);
   }
   const max = deps.budgets.maxPatternsPerOrganization;
-  const used = (await deps.repo.custom.find({ organization_id: cmd.organizationId })).reduce((n, p) => n + p.patterns.length, 0);
+  const used = await deps.repo.customPatternCount(cmd.organizationId);
   if (used + cmd.policy.patterns.length > max) {
     const message = `An organization's custom policies may have at most ${max} patterns together; ${used} are in use`;
     throw errors.unprocessable([{ field: "patterns", code: "MAX_SIZE_EXCEEDED", message, max: Math.max(0, max - used) }], message);
@@ -36,7 +35,7 @@ export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): 
   try {
     // The unique document id makes a concurrent create of the same id fail here, not duplicate.
     const event = policyChangedEvent(deps, cmd.organizationId, policy.id, "created");
-    await deps.outbox.insert(deps.repo.custom, toCustomPolicyRecord(cmd.organizationId, policy), [event]);
+    await deps.repo.insertCustom(cmd.organizationId, policy, event);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw errors.alreadyExists("policy", policy.id);
     throw err;

@@ -1,17 +1,22 @@
 import { errors } from "@verdict/kit";
 import { findBuiltin } from "../domain/builtins/index.js";
 import type { PolicyDeps } from "../deps.js";
-import { policyDocId } from "../repo.js";
 import { logPolicyChanged, policyChangedEvent } from "./events.js";
 
 const BUILTIN_DELETE_MESSAGE = "Built-in policies cannot be deleted; disable them instead";
 
-export async function deletePolicy(deps: PolicyDeps, organizationId: string, policyId: string): Promise<void> {
+export interface DeletePolicyCommand {
+  organizationId: string;
+  policyId: string;
+}
+
+export async function deletePolicy(deps: PolicyDeps, cmd: DeletePolicyCommand): Promise<void> {
+  const { organizationId, policyId } = cmd;
   if (findBuiltin(policyId)) {
     throw errors.unprocessable([{ field: "policy_id", code: "INVALID_FORMAT", message: BUILTIN_DELETE_MESSAGE }], BUILTIN_DELETE_MESSAGE);
   }
   const event = policyChangedEvent(deps, organizationId, policyId, "deleted");
-  const deleted = await deps.outbox.remove(deps.repo.custom, { id: policyDocId(organizationId, policyId), organization_id: organizationId }, [event]);
+  const deleted = await deps.repo.deleteCustom(organizationId, policyId, event);
   if (!deleted) throw errors.notFound("policy", policyId);
   logPolicyChanged(deps, organizationId, policyId, "deleted");
 }

@@ -20,11 +20,5 @@ export async function recordEvaluation(deps: PolicyDeps, data: EvaluationComplet
     deps.logger.warn({ evaluation_id: data?.evaluation_id }, "ignoring malformed evaluation.completed event");
     return;
   }
-  const repos = await deps.repo.repositories.find({ organization_id: data.organization_id, name: data.repository });
-  for (const repo of repos) {
-    const base = { id: repo.id, organization_id: data.organization_id };
-    const set = { last_evaluation: data.completed_at };
-    const first = await deps.repo.repositories.updateOne({ ...base, last_evaluation: null }, set);
-    if (!first) await deps.repo.repositories.updateOne({ ...base, last_evaluation: { $lt: data.completed_at } }, set);
-  }
+  await deps.repo.recordLastEvaluation(data.organization_id, data.repository, data.completed_at);
 }

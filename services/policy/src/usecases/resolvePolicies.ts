@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { errors, type FieldError } from "@verdict/kit";
 import { toResolved, type EffectivePolicy, type ResolvedPolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
-import { effectivePolicies, loadPolicyRecords } from "./policies.js";
+import { effectivePolicies, loadPolicyRecords } from "./loadPolicies.js";
 
 export interface Resolution {
   policies: ResolvedPolicy[];

@@ -1,12 +1,11 @@
 import { errors } from "@verdict/kit";
-import { DuplicateKeyError } from "@verdict/store";
 import { findBuiltin } from "../domain/builtins/index.js";
 import { isSeverity, SEVERITIES, type EffectivePolicy, type Severity } from "../domain/policy.js";
 import { checkSettingsPatch, NO_SETTINGS, type SettingsSchema } from "../domain/settings.js";
 import type { PolicyDeps } from "../deps.js";
 import { policyDocId, type CustomPolicyRecord, type OverrideRecord } from "../repo.js";
 import { logPolicyChanged, policyChangedEvent } from "./events.js";
-import { getPolicy } from "./policies.js";
+import { getPolicy } from "./getPolicy.js";
 
 export interface UpdatePolicyCommand {
   organizationId: string;
@@ -34,14 +33,10 @@ export async function updatePolicy(deps: PolicyDeps, cmd: UpdatePolicyCommand): 
     await updateCustom(deps, cmd);
   }
   logPolicyChanged(deps, cmd.organizationId, cmd.policyId, "updated");
-  return getPolicy(deps, cmd.organizationId, cmd.policyId);
+  return getPolicy(deps, cmd);
 }
 
-/**
- * Writes a built-in's override with dot-path sets, so concurrent updates of different keys
- * merge instead of overwriting each other. The Store has no upsert: update, else insert, and
- * if another request inserted first, update again.
- */
+/** Writes a built-in's override: only the keys the command names change. */
 async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promise<void> {
   const id = policyDocId(cmd.organizationId, cmd.policyId);
   const now = deps.clock.now().toISOString();
@@ -54,10 +49,8 @@ async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promi
     if (value === null) unset.push(`settings.${key}`);
     else set[`settings.${key}`] = settings[key] = value;
   }
-  const filter = { id, organization_id: cmd.organizationId };
   const event = policyChangedEvent(deps, cmd.organizationId, cmd.policyId, "updated");
-  if (await deps.outbox.update(deps.repo.overrides, filter, set as Partial<OverrideRecord>, [event], unset)) return;
-  const record: OverrideRecord = {
+  const initial: OverrideRecord = {
     id,
     organization_id: cmd.organizationId,
     policy_id: cmd.policyId,
@@ -66,22 +59,16 @@ async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promi
     ...(cmd.enabled !== undefined ? { enabled: cmd.enabled } : {}),
     ...(cmd.severity !== undefined ? { severity: cmd.severity as Severity } : {}),
   };
-  try {
-    await deps.outbox.insert(deps.repo.overrides, record, [event]);
-  } catch (err) {
-    if (!(err instanceof DuplicateKeyError)) throw err;
-    await deps.outbox.update(deps.repo.overrides, filter, set as Partial<OverrideRecord>, [event], unset);
-  }
+  await deps.repo.upsertOverride(initial, set, unset, event);
 }
 
 async function updateCustom(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promise<void> {
-  const filter = { id: policyDocId(cmd.organizationId, cmd.policyId), organization_id: cmd.organizationId };
-  if (!(await deps.repo.custom.findOne(filter))) throw errors.notFound("policy", cmd.policyId);
+  if (!(await deps.repo.findCustom(cmd.organizationId, cmd.policyId))) throw errors.notFound("policy", cmd.policyId);
   // Custom policies have no settings: any key is reported as unknown.
   checkSettings(cmd.policyId, NO_SETTINGS, cmd.settings);
   const set: Partial<CustomPolicyRecord> = { updated_at: deps.clock.now().toISOString() };
   if (cmd.enabled !== undefined) set.enabled = cmd.enabled;
   if (cmd.severity !== undefined) set.severity = cmd.severity as Severity;
   const event = policyChangedEvent(deps, cmd.organizationId, cmd.policyId, "updated");
-  if (!(await deps.outbox.update(deps.repo.custom, filter, set, [event]))) throw errors.notFound("policy", cmd.policyId);
+  if (!(await deps.repo.updateCustom(cmd.organizationId, cmd.policyId, set, event))) throw errors.notFound("policy", cmd.policyId);
 }

@@ -1,11 +1,13 @@
 // claimDue against the real embedded store: oldest first, but never more than the per-organization
 // cap for one organization, counting what the worker already has under way.
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
+import { InProcessBus } from "@verdict/bus";
 import { createLogger } from "@verdict/kit";
+import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import type { WebhookDeps } from "../deps.js";
 import { WebhookRepo, type DeliveryRecord } from "../repo.js";
-import { claimDue } from "./deliver.js";
+import { claimDue } from "./claimDue.js";
 
 const now = new Date("2026-05-01T12:00:00.000Z");
 let store: SqliteStore;
@@ -13,10 +15,11 @@ let deps: WebhookDeps;
 
 beforeEach(async () => {
   store = new SqliteStore(":memory:");
-  const repo = new WebhookRepo(store);
+  const logger = createLogger("test", "silent");
+  const repo = new WebhookRepo(store, new Outbox({ bus: new InProcessBus(logger), logger }));
   await repo.init();
   // claimDue reads the repo, the clock and the lease only.
-  deps = { repo, clock: { now: () => now }, leaseMs: 60_000, logger: createLogger("test", "silent") } as Partial<WebhookDeps> as WebhookDeps;
+  deps = { repo, clock: { now: () => now }, leaseMs: 60_000, logger } as Partial<WebhookDeps> as WebhookDeps;
 });
 afterEach(() => store.close());
 
@@ -41,7 +44,7 @@ async function queue(org: string, n: number, minutesAgo: number): Promise<void> 
       created_at: due,
       completed_at: null,
     };
-    await deps.repo.deliveries.insertOne(d);
+    await deps.repo.insertDelivery(d);
   }
 }
 

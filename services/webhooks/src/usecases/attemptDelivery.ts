@@ -1,58 +1,10 @@
-// Attempting messages: claim what is due, send it signed, log the attempt, and decide what
-// comes next (done, retry later, or give up and disable the endpoint).
-import { TOPICS } from "@verdict/bus";
+// Attempts a claimed message: send it signed, log the attempt, and decide what comes next
+// (done, retry later, or give up and disable the endpoint).
 import { judge, nextAttemptAt, parseRetryAfter, retryDelayMs } from "../domain/schedule.js";
 import { signatureHeaders } from "../domain/signing.js";
 import type { WebhookDeps } from "../deps.js";
-import { MAX_LOGGED_ATTEMPTS, type AttemptRecord, type DeliveryRecord, type EndpointRecord } from "../repo.js";
-import { notifyDisabled } from "./enqueue.js";
-
-/** Messages each organization has under way, for the per-organization cap. */
-export type InFlightByOrg = ReadonlyMap<string, number>;
-
-/**
- * Takes up to `limit` due messages for this worker, oldest first, but at most `perOrg` at once
- * per organization (counting `inFlight`): one organization's endpoint that never answers holds
- * at most `perOrg` of the worker's slots, and the others' messages go out meanwhile. Each claim
- * is a compare-and-set on the message's version that moves it past "due" for the lease: two
- * workers (or two processes on one database) never attempt the same message at once, and a
- * worker that dies mid-attempt only delays the message until its lease runs out.
- */
-export async function claimDue(deps: WebhookDeps, limit: number, perOrg = Infinity, inFlight: InFlightByOrg = new Map()): Promise<DeliveryRecord[]> {
-  const now = deps.clock.now();
-  const leaseEnd = new Date(now.getTime() + deps.leaseMs).toISOString();
-  const taken = new Map(inFlight);
-  const claimed: DeliveryRecord[] = [];
-  // Each round leaves out the organizations at their cap; a round that ends with a skipped
-  // message has filled one more organization, so this ends within (organizations + 1) rounds.
-  for (;;) {
-    const full = [...taken].filter(([, n]) => n >= perOrg).map(([org]) => org);
-    const want = limit - claimed.length;
-    if (want <= 0) break;
-    const filter = { status: "pending", next_attempt_at: { $lte: now.toISOString() }, ...(full.length ? { organization_id: { $nin: full } } : {}) };
-    const due = await deps.repo.deliveries.find(filter, { sort: { next_attempt_at: 1 }, limit: want });
-    let skipped = false;
-    for (const d of due) {
-      if (claimed.length >= limit) break;
-      if ((taken.get(d.organization_id) ?? 0) >= perOrg) {
-        skipped = true;
-        continue;
-      }
-      const won = await deps.repo.deliveries.updateOne({ id: d.id, version: d.version, status: "pending" }, { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: d.version + 1 });
-      if (!won) continue;
-      claimed.push(won);
-      taken.set(d.organization_id, (taken.get(d.organization_id) ?? 0) + 1);
-    }
-    if (!skipped || due.length < want) break;
-  }
-  return claimed;
-}
-
-/** The earliest time a message is due, for the worker's sleep. */
-export async function nextDueAt(deps: WebhookDeps): Promise<Date | undefined> {
-  const [next] = await deps.repo.deliveries.find({ status: "pending", next_attempt_at: { $ne: null } }, { sort: { next_attempt_at: 1 }, limit: 1 });
-  return next?.next_attempt_at ? new Date(next.next_attempt_at) : undefined;
-}
+import { MAX_LOGGED_ATTEMPTS, type AttemptRecord, type DeliveryRecord } from "../repo.js";
+import { disableEndpoint } from "./disableEndpoint.js";
 
 function withAttempt(delivery: DeliveryRecord, attempt: AttemptRecord): AttemptRecord[] {
   return [...delivery.attempts, attempt].slice(-MAX_LOGGED_ATTEMPTS);
@@ -60,7 +12,7 @@ function withAttempt(delivery: DeliveryRecord, attempt: AttemptRecord): AttemptR
 
 /** Makes one attempt of a claimed message and records its outcome. */
 export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord): Promise<void> {
-  const endpoint = await deps.repo.endpoints.findOne({ id: claimed.webhook_id, organization_id: claimed.organization_id });
+  const endpoint = await deps.repo.findEndpoint(claimed.organization_id, claimed.webhook_id);
   const now = deps.clock.now();
   const number = (claimed.attempts.at(-1)?.attempt ?? 0) + 1;
   if (!endpoint || endpoint.status !== "active") {
@@ -98,7 +50,7 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   if (verdict.kind === "succeeded") {
     deps.logger.info(log, "webhook delivered");
     await finish(deps, claimed, { status: "succeeded", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
-    await deps.repo.endpoints.updateOne({ id: endpoint.id, organization_id: endpoint.organization_id }, { last_success_at: done.toISOString() });
+    await deps.repo.updateEndpoint(endpoint.organization_id, endpoint.id, { last_success_at: done.toISOString() });
     return;
   }
   if (verdict.kind === "gone") {
@@ -118,7 +70,7 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   await finish(deps, claimed, { status: "failed", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
   // Failing for a whole schedule (about three days by default) with no success in between:
   // the endpoint is gone in all but name. Stop sending to it and tell the organization.
-  const fresh = await deps.repo.endpoints.findOne({ id: endpoint.id, organization_id: endpoint.organization_id });
+  const fresh = await deps.repo.findEndpoint(endpoint.organization_id, endpoint.id);
   if (fresh && (!fresh.last_success_at || fresh.last_success_at < runStartedAt)) {
     const span = formatDuration(done.getTime() - Date.parse(runStartedAt));
     await disableEndpoint(deps, fresh, `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`);
@@ -139,24 +91,7 @@ export function formatDuration(ms: number): string {
 }
 
 async function finish(deps: WebhookDeps, claimed: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<void> {
-  const updated = await deps.repo.deliveries.updateOne({ id: claimed.id, version: claimed.version }, { ...set, version: claimed.version + 1 });
+  const updated = await deps.repo.updateDelivery(claimed, set);
   // Deleted with its endpoint meanwhile, or taken over after an expired lease: nothing to record.
   if (!updated) deps.logger.warn({ delivery_id: claimed.id }, "webhook message changed during its attempt; outcome not recorded");
-}
-
-/** Disables an active endpoint once (the first caller wins), announces it and notifies the others. */
-export async function disableEndpoint(deps: WebhookDeps, endpoint: EndpointRecord, reason: string): Promise<void> {
-  const at = deps.clock.now().toISOString();
-  const disabled = await deps.repo.endpoints.updateOne(
-    { id: endpoint.id, organization_id: endpoint.organization_id, status: "active" },
-    { status: "disabled", disabled_reason: reason, disabled_at: at, updated_at: at },
-  );
-  if (!disabled) return;
-  deps.logger.warn({ organization_id: endpoint.organization_id, webhook_id: endpoint.id, reason }, "webhook disabled");
-  await deps.bus.publish(TOPICS.webhookDisabled, {
-    source: "/webhooks",
-    subject: endpoint.id,
-    data: { organization_id: endpoint.organization_id, webhook_id: endpoint.id, reason, disabled_at: at },
-  });
-  await notifyDisabled(deps, disabled);
 }

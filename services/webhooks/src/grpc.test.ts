@@ -6,8 +6,7 @@ import { TOPICS, type CloudEvent } from "@verdict/bus";
 import { AppError, newId } from "@verdict/kit";
 import { eventually, startWebhookHarness, type WebhookHarness } from "../test/harness.js";
 import { startReceiver, type Receiver } from "../test/receiver.js";
-import type { DeliveryRecord, EndpointRecord } from "./repo.js";
-import { formatDuration } from "./usecases/deliver.js";
+import { formatDuration } from "./usecases/attemptDelivery.js";
 
 // Each test has an organization of its own: a disabled endpoint notifies its organization's others.
 let ORG = "org_hooks";
@@ -126,7 +125,7 @@ describe("delivery", () => {
     await h.bus.publish(TOPICS.evaluationCompleted, completed());
     await eventually(() => expect(r.received).toHaveLength(1));
     await h.stopService();
-    const [waiting] = await h.store.collection<DeliveryRecord>("webhooks_deliveries").find({ webhook_id: wh.id });
+    const [waiting] = await h.repo.deliveryPage(ORG, wh.id, { limit: 10 });
     expect(waiting).toMatchObject({ status: "pending", run_attempts: 1 });
     await h.restart();
     await eventually(() => expect(r.received).toHaveLength(2));
@@ -222,7 +221,7 @@ describe("endpoints", () => {
     const secret = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
     const res = await h.client.createWebhook({ organization_id: ORG, url: "https://ci.example.com/hook", events: ["policy.violation"], secret });
     expect(res.secret).toBe(secret);
-    const doc = await h.store.collection<EndpointRecord>("webhooks_endpoints").findOne({ id: res.webhook!.id });
+    const doc = await h.repo.findEndpoint(ORG, res.webhook!.id);
     expect(JSON.stringify(doc)).not.toContain(secret.slice(6, 30));
     const listed = await h.client.listWebhooks({ organization_id: ORG });
     expect(JSON.stringify(listed)).not.toContain("whsec_");
@@ -284,7 +283,7 @@ describe("endpoints", () => {
     await h.client.pingWebhook({ organization_id: ORG, webhook_id: wh.id });
     await eventually(() => expect(r.received).toHaveLength(1));
     await h.client.deleteWebhook({ organization_id: ORG, webhook_id: wh.id });
-    expect(await h.store.collection<DeliveryRecord>("webhooks_deliveries").count({ webhook_id: wh.id })).toBe(0);
+    expect(await h.repo.deliveryPage(ORG, wh.id, { limit: 10 })).toHaveLength(0);
     await new Promise((res) => setTimeout(res, 600));
     expect(r.received).toHaveLength(1);
   });

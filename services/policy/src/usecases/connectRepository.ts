@@ -1,16 +1,9 @@
+// Connects a repository to an organization (once per provider and name).
 import { errors, newId } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
 import { checkConnectRepository, DEFAULT_BRANCH } from "../domain/repository.js";
 import type { PolicyDeps } from "../deps.js";
 import type { RepositoryRecord } from "../repo.js";
-
-export async function listRepositories(deps: PolicyDeps, organizationId: string): Promise<RepositoryRecord[]> {
-  return deps.repo.repositories.find({ organization_id: organizationId }, { sort: { name: 1 } });
-}
-
-export async function countRepositories(deps: PolicyDeps, organizationId: string): Promise<number> {
-  return deps.repo.repositories.count({ organization_id: organizationId });
-}
 
 export interface ConnectRepositoryCommand {
   organizationId: string;
@@ -34,17 +27,11 @@ export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepository
   };
   try {
     // The unique (organization_id, provider, name) index decides duplicates, race-free.
-    await deps.repo.repositories.insertOne(record);
+    await deps.repo.insertRepository(record);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw errors.alreadyExists("repository", cmd.name);
     throw err;
   }
   deps.logger.info({ organization_id: cmd.organizationId, repository_id: record.id, name: record.name }, "repository connected");
   return record;
-}
-
-export async function disconnectRepository(deps: PolicyDeps, organizationId: string, repositoryId: string): Promise<void> {
-  const deleted = await deps.repo.repositories.deleteOne({ id: repositoryId, organization_id: organizationId });
-  if (!deleted) throw errors.notFound("repository", repositoryId);
-  deps.logger.info({ organization_id: organizationId, repository_id: repositoryId }, "repository disconnected");
 }

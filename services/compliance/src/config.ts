@@ -1,0 +1,48 @@
+// The compliance service's configuration variables, declared once: its own process (bin.ts)
+// and the all-in-one process read the same ones (README, Configuration).
+import { z } from "zod";
+import { persistedSecret } from "@verdict/kit";
+import { addressVar, DEFAULT_ADDRESSES, DEFAULT_GRPC_PORTS, grpcServiceConfig, positiveInt, publicUrlVar } from "@verdict/runtime";
+import type { ComplianceServiceOptions } from "./main.js";
+
+export const complianceConfig = z.object({
+  /** Public base URL (scheme and host) of the API, for download links and OSCAL evidence links. */
+  VERDICT_PUBLIC_URL: publicUrlVar(),
+  /** HMAC key of download links; every compliance replica needs the same. Unset: kept in the data dir. */
+  VERDICT_REPORT_SIGNING_KEY: z.string().min(32).optional(),
+  /** How long a report download link stays valid. */
+  VERDICT_REPORT_LINK_TTL_SECONDS: positiveInt(3600),
+  /** Worker threads that render report files (PDF, OSCAL). */
+  VERDICT_REPORT_WORKERS: z.coerce.number().int().positive().max(64).default(1),
+  /** A report still generating after this long is failed (its generation was cut short). */
+  VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(600_000),
+});
+
+export type ComplianceConfig = z.infer<typeof complianceConfig>;
+
+/** The compliance service as its own process (bin.ts). */
+export const complianceProcessConfig = grpcServiceConfig(DEFAULT_GRPC_PORTS.compliance).extend({
+  ...complianceConfig.shape,
+  VERDICT_POLICY_ADDRESS: addressVar(DEFAULT_ADDRESSES.policy),
+  VERDICT_IDENTITY_ADDRESS: addressVar(DEFAULT_ADDRESSES.identity),
+});
+
+/**
+ * The service options these variables set. `apiOrigin` gives the API's origin when
+ * VERDICT_PUBLIC_URL is unset; it is read each time a link is made (all-in-one learns its HTTP
+ * port only once the gateway listens).
+ */
+export function complianceOptions(
+  c: ComplianceConfig,
+  dataDir: string,
+  apiOrigin: () => string,
+): Pick<ComplianceServiceOptions, "signingKey" | "linkTtlSeconds" | "reportTimeoutMs" | "apiBaseUrl" | "reportWorkers"> {
+  const publicUrl = c.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
+  return {
+    signingKey: persistedSecret(c.VERDICT_REPORT_SIGNING_KEY, dataDir, "report-signing.key"),
+    linkTtlSeconds: c.VERDICT_REPORT_LINK_TTL_SECONDS,
+    reportTimeoutMs: c.VERDICT_REPORT_TIMEOUT_MS,
+    apiBaseUrl: () => `${publicUrl ?? apiOrigin()}/v1`,
+    reportWorkers: c.VERDICT_REPORT_WORKERS,
+  };
+}

@@ -1,0 +1,26 @@
+// An organization's policies, filtered on their effective values.
+import { errors } from "@verdict/kit";
+import { isSeverity, SEVERITIES, type EffectivePolicy } from "../domain/policy.js";
+import type { PolicyDeps } from "../deps.js";
+import { loadPolicies } from "./loadPolicies.js";
+
+export interface ListPoliciesQuery {
+  organizationId: string;
+  enabled?: boolean;
+  category?: string;
+  severity?: string;
+}
+
+/** Filters apply to effective values (an override that disables a built-in hides it from enabled=true). */
+export async function listPolicies(deps: PolicyDeps, query: ListPoliciesQuery): Promise<EffectivePolicy[]> {
+  if (query.severity !== undefined && !isSeverity(query.severity)) {
+    throw errors.validation([{ field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` }]);
+  }
+  const all = await loadPolicies(deps, query.organizationId);
+  return all.filter(
+    (p) =>
+      (query.enabled === undefined || p.enabled === query.enabled) &&
+      (query.category === undefined || p.category === query.category) &&
+      (query.severity === undefined || p.severity === query.severity),
+  );
+}
