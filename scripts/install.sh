@@ -57,7 +57,6 @@ if ! command -v pnpm >/dev/null 2>&1 || [ "$(pnpm --version 2>/dev/null)" != "$P
 fi
 
 echo "==> installing dependencies"
-had_modules=$([ -d node_modules/.pnpm ] && echo yes || echo no)
 if [ -f pnpm-lock.yaml ]; then
   pnpm install --frozen-lockfile
 else
@@ -66,15 +65,15 @@ fi
 
 bash scripts/build-sqlite-addon.sh
 
-# node_modules built under another Node (its ABI differs) keep addons that no longer load:
-# rebuild them from source against this Node's headers.
-abi_marker=node_modules/.verdict-node-abi
-if [ "$(cat "$abi_marker" 2>/dev/null)" != "$(node -p process.versions.modules)" ]; then
-  if [ "$had_modules" = yes ]; then
-    echo "==> rebuilding native addons for Node.js $(node --version)"
-    pnpm rebuild re2  # better-sqlite3 is N-API: its addon loads under any Node version
-  fi
-  node -p process.versions.modules > "$abi_marker"
+# node_modules built under another Node (its ABI differs) keep addons that no longer load, and
+# pnpm can relink such a build from its store on a later install: load the addon and rebuild it
+# from source against this Node's headers whenever it does not load (a marker file was not
+# enough: a later `pnpm install` relinked re2's Node 20 build under Node 24).
+re2_loads() { node -e 'require(require.resolve("re2", { paths: [process.argv[1]] }))' "$PWD/services/evaluation" >/dev/null 2>&1; }
+if ! re2_loads; then
+  echo "==> rebuilding native addons for Node.js $(node --version)"
+  pnpm -r rebuild re2  # better-sqlite3 is N-API: its addon loads under any Node version
+  re2_loads || { echo "re2 does not load under Node.js $(node --version) after a rebuild" >&2; exit 1; }
 fi
 
 echo "==> building"
