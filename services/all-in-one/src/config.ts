@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import { boolVar, loadConfig, portVar } from "@verdict/kit";
 import { gatewayHttpConfig } from "@verdict/gateway";
-import { parseKey } from "@verdict/identity";
+import { identityConfig, parseKey } from "@verdict/identity";
 import { webhookConfig } from "@verdict/webhooks";
 import { policyBudgetConfig } from "@verdict/policy";
 
@@ -16,6 +16,7 @@ export const configSchema = z.object({
   ...webhookConfig.shape,
   ...policyBudgetConfig.shape,
   ...gatewayHttpConfig.shape,
+  ...identityConfig.shape,
   VERDICT_HTTP_PORT: portVar(8080),
   VERDICT_HTTP_HOST: z.string().min(1).default("0.0.0.0"),
   VERDICT_DATA_DIR: z.string().min(1).default("./data"),

@@ -9,7 +9,7 @@ import { ConfigError, createLogger, persistedSecret, startTelemetry, stopTelemet
 import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
-import { startIdentityService } from "@verdict/identity";
+import { sessionPolicy, startIdentityService } from "@verdict/identity";
 import { policyBudgets, startPolicyService } from "@verdict/policy";
 import { createStore, StoreLockedError } from "@verdict/store";
 import { resolveMasterKey, startWebhookService } from "@verdict/webhooks";
@@ -97,6 +97,8 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       policyAddress,
       bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY,
       clock,
+      masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.dataDir, logger),
+      sessions: sessionPolicy(config),
     });
     stops.push(() => identity.stop());
     const evaluation = await startEvaluationService({

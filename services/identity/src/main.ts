@@ -1,12 +1,15 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
 import type { Bus } from "@verdict/bus";
-import { createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import { createClient, masterSubkey, SecretBox, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import { identityHandlers } from "./grpc.js";
 import { IdentityRepo } from "./repo.js";
+import type { IdentityDeps } from "./deps.js";
+import type { SessionPolicy } from "./domain/session.js";
+import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
 
 export interface IdentityServiceOptions {
@@ -18,6 +21,9 @@ export interface IdentityServiceOptions {
   policyAddress: string;
   bootstrapKey?: string;
   clock?: Clock;
+  /** The instance's master key (see resolveMasterKey): TOTP secrets are sealed under a subkey. */
+  masterKey: Buffer;
+  sessions: SessionPolicy;
 }
 
 export interface IdentityService {
@@ -33,8 +39,18 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
-  await outbox.register(repo.keys);
-  const deps = { repo, bus: opts.bus, outbox, clock: opts.clock ?? systemClock, logger: opts.logger, policy };
+  await outbox.register(repo.keys, repo.audit);
+  const deps: IdentityDeps = {
+    repo,
+    bus: opts.bus,
+    outbox,
+    clock: opts.clock ?? systemClock,
+    logger: opts.logger,
+    policy,
+    passwords: argon2Passwords(),
+    totpBox: new SecretBox(masterSubkey(opts.masterKey, "identity totp")),
+    sessions: opts.sessions,
+  };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);
   const grpc = await startGrpcServer({
     host: opts.host,
