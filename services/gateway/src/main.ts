@@ -56,6 +56,12 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "DateRange",
   "CreateWebhook",
   "UpdateWebhook",
+  "InviteMember",
+  "UpdateMember",
+  "AcceptInvitation",
+  "Login",
+  "TotpLogin",
+  "ConfirmTotp",
 ]);
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
