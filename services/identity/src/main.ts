@@ -1,5 +1,6 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
+import { randomBytes } from "node:crypto";
 import type { Bus } from "@verdict/bus";
 import { createClient, masterSubkey, SecretBox, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
@@ -21,9 +22,14 @@ export interface IdentityServiceOptions {
   policyAddress: string;
   bootstrapKey?: string;
   clock?: Clock;
-  /** The instance's master key (see resolveMasterKey): TOTP secrets are sealed under a subkey. */
-  masterKey: Buffer;
-  sessions: SessionPolicy;
+  /**
+   * The instance's master key (see resolveMasterKey): TOTP secrets are sealed under a subkey.
+   * Both entry points pass it; without one (tests of other services) a key lives as long as the
+   * process, and TOTP enrolments with it.
+   */
+  masterKey?: Buffer;
+  /** Default: 30 minutes idle, 12 hours absolute. */
+  sessions?: SessionPolicy;
 }
 
 export interface IdentityService {
@@ -48,8 +54,8 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     logger: opts.logger,
     policy,
     passwords: argon2Passwords(),
-    totpBox: new SecretBox(masterSubkey(opts.masterKey, "identity totp")),
-    sessions: opts.sessions,
+    totpBox: new SecretBox(masterSubkey(opts.masterKey ?? ephemeralKey(opts.logger), "identity totp")),
+    sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);
   const grpc = await startGrpcServer({
@@ -70,4 +76,9 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
       policy.close();
     },
   };
+}
+
+function ephemeralKey(logger: Logger): Buffer {
+  logger.warn("no master key given: TOTP enrolments last only as long as this process");
+  return randomBytes(32);
 }

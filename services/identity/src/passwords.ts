@@ -1,7 +1,7 @@
 // Password hashing: argon2id (@node-rs/argon2, OWASP's minimum: 19 MiB, 2 passes). Behind a
 // small adapter so use cases do not know the algorithm, and so an unknown email costs the same
 // time as a wrong password (verifyAgainstNothing).
-import { hash, verify, Algorithm } from "@node-rs/argon2";
+import { hash, verify, type Options } from "@node-rs/argon2";
 
 export interface Passwords {
   hash(password: string): Promise<string>;
@@ -10,7 +10,8 @@ export interface Passwords {
   verifyAgainstNothing(password: string): Promise<false>;
 }
 
-const OPTIONS = { algorithm: Algorithm.Argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
+// algorithm 2 is Argon2id (the library's const enum cannot be imported under isolatedModules).
+const OPTIONS: Options = { algorithm: 2, memoryCost: 19_456, timeCost: 2, parallelism: 1 };
 
 export function argon2Passwords(): Passwords {
   let dummy: Promise<string> | undefined;
