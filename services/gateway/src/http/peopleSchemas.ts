@@ -3,7 +3,12 @@ import { z } from "zod";
 
 const ISO = z.string().meta({ format: "date-time" });
 const ROLE = z.enum(["owner", "admin", "member", "viewer"]);
-const EMAIL = z.email().max(254).meta({ examples: ["ada@example.com"] });
+// RFC 5321: a local part of at most 64 octets, an address of at most 254.
+const EMAIL = z
+  .email()
+  .max(254)
+  .refine((v) => v.indexOf("@") <= 64, { message: "email's part before @ must be at most 64 characters" })
+  .meta({ examples: ["ada@example.com"] });
 const PASSWORD = z.string().min(1).max(256);
 
 export const MemberSchema = z
