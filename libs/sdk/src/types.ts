@@ -50,6 +50,8 @@ export type LoginResult = S["LoginResult"];
 export type Session = S["Session"];
 export type AuditEvent = S["AuditEvent"];
 export type AuditEventList = S["AuditEventList"];
+export type WebauthnOptions = S["WebauthnOptions"];
+export type PasskeyAdded = S["PasskeyAdded"];
 
 /** Boolean query parameters travel as "true"/"false"; the SDK takes booleans too. */
 type Booleans<Q> = { [K in keyof Q]?: [Exclude<Q[K], undefined>] extends ["true" | "false"] ? boolean | "true" | "false" : Q[K] };

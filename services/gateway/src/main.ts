@@ -62,6 +62,9 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "Login",
   "TotpLogin",
   "ConfirmTotp",
+  "PasskeyRegistration",
+  "PasskeyLoginOptions",
+  "PasskeyLogin",
 ]);
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {

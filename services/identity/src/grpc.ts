@@ -20,6 +20,10 @@ import { updateMemberRole } from "./usecases/members/updateMemberRole.js";
 import { completeTotpLogin } from "./usecases/mfa/completeTotpLogin.js";
 import { confirmTotpEnrolment } from "./usecases/mfa/confirmTotpEnrolment.js";
 import { startTotpEnrolment } from "./usecases/mfa/startTotpEnrolment.js";
+import { finishPasskeyLogin } from "./usecases/mfa/finishPasskeyLogin.js";
+import { finishPasskeyRegistration } from "./usecases/mfa/finishPasskeyRegistration.js";
+import { startPasskeyLogin } from "./usecases/mfa/startPasskeyLogin.js";
+import { startPasskeyRegistration, type RelyingParty } from "./usecases/mfa/startPasskeyRegistration.js";
 import { login } from "./usecases/sessions/login.js";
 import { logout } from "./usecases/sessions/logout.js";
 import type { SessionView } from "./usecases/sessions/sessionView.js";
@@ -55,6 +59,10 @@ function toSession(s: SessionView): identityV1.Session {
 
 function toAuditEvent(e: AuditRecord): identityV1.AuditEvent {
   return { id: e.id, type: e.type, actor: e.actor, target_type: e.target_type, target_id: e.target_id, occurred_at: e.occurred_at, data_json: JSON.stringify(e.data) };
+}
+
+function fromRp(rp: identityV1.RelyingParty | undefined): RelyingParty {
+  return { rpId: rp?.rp_id ?? "", origin: rp?.origin ?? "" };
 }
 
 const ACTOR_TYPES = new Set(["user", "api_key", "system"]);
@@ -193,6 +201,27 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
     async confirmTotpEnrolment(req) {
       const res = await confirmTotpEnrolment(deps, { sessionToken: req.session_token, code: req.code, clientIp: req.client_ip, userAgent: req.user_agent });
       return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
+    },
+    async startPasskeyRegistration(req) {
+      return { options_json: await startPasskeyRegistration(deps, req.session_token, fromRp(req.rp)) };
+    },
+    async finishPasskeyRegistration(req) {
+      const res = await finishPasskeyRegistration(deps, {
+        sessionToken: req.session_token,
+        rp: fromRp(req.rp),
+        responseJson: req.response_json,
+        name: req.name,
+        clientIp: req.client_ip,
+        userAgent: req.user_agent,
+      });
+      return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
+    },
+    async startPasskeyLogin(req) {
+      return { options_json: await startPasskeyLogin(deps, req.mfa_token, fromRp(req.rp)) };
+    },
+    async finishPasskeyLogin(req) {
+      const res = await finishPasskeyLogin(deps, { mfaToken: req.mfa_token, rp: fromRp(req.rp), responseJson: req.response_json, clientIp: req.client_ip, userAgent: req.user_agent });
+      return { session_token: res.token, session: toSession(res.session) };
     },
     async listAuditEvents(req) {
       const page = await listAuditEvents(deps, {

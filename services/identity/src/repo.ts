@@ -67,8 +67,21 @@ export interface UserRecord {
   totp_pending_sealed: string | null;
   /** SHA-256 of each unused recovery code. */
   recovery_code_hashes: string[];
+  /** WebAuthn credentials (passkeys, security keys); absent on users stored before passkeys. */
+  passkeys?: PasskeyRecord[];
   /** How many recovery codes are left: the condition of the update that spends one. */
   recovery_codes_left: number;
+  created_at: string;
+}
+
+export interface PasskeyRecord {
+  /** The credential id, base64url. */
+  id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  transports: string[];
+  name: string;
   created_at: string;
 }
 
@@ -85,6 +98,8 @@ export interface SessionRecord {
   revoked_at: string | null;
   ip: string;
   user_agent: string;
+  /** The WebAuthn challenge issued for this session (registration) or sign-in (mfa_pending); used once. */
+  webauthn_challenge?: string | null;
 }
 
 export interface ThrottleRecord {

@@ -72,7 +72,7 @@ export const SessionSchema = z
 export const LoginResultSchema = z
   .object({
     mfa_required: z.boolean(),
-    methods: z.array(z.enum(["totp", "recovery_code"])).optional().meta({ description: "When mfa_required: the second factors this person can give" }),
+    methods: z.array(z.enum(["webauthn", "totp", "recovery_code"])).optional().meta({ description: "When mfa_required: the second factors this person can give" }),
     mfa_token: z.string().optional().meta({ description: "When mfa_required: send it with the code to POST /auth/mfa/totp within 5 minutes" }),
     session: SessionSchema.optional().meta({ description: "When signed in: the session (its token is in the cookie only)" }),
   })
@@ -105,6 +105,7 @@ export const AUDIT_EVENT_TYPES = [
   "signin.locked",
   "signout",
   "mfa.totp_enabled",
+  "mfa.passkey_added",
   "mfa.recovery_code_used",
   "api_key.created",
   "api_key.revoked",
@@ -144,3 +145,25 @@ export const AuditEventSchema = z
 export const AuditEventListSchema = z
   .object({ audit_events: z.array(AuditEventSchema), pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }) })
   .meta({ id: "AuditEventList" });
+
+const CREDENTIAL_JSON = z.record(z.string(), z.unknown()).meta({ description: "The credential's toJSON() (WebAuthn Level 3), as the browser answers it" });
+
+export const WebauthnOptionsSchema = z
+  .object({ options: z.record(z.string(), z.unknown()).meta({ description: "For PublicKeyCredential.parseCreationOptionsFromJSON / parseRequestOptionsFromJSON" }) })
+  .meta({ id: "WebauthnOptions" });
+
+export const PasskeyRegistrationSchema = z
+  .object({ response: CREDENTIAL_JSON, name: z.string().max(100).optional().meta({ description: "A name to recognise it by (\"YubiKey\", \"laptop\")" }) })
+  .strict()
+  .meta({ id: "PasskeyRegistration" });
+
+export const PasskeyAddedSchema = z
+  .object({
+    recovery_codes: z.array(z.string()).meta({ description: "Shown once, when this is the first second factor; else empty" }),
+    session: SessionSchema.meta({ description: "The session was replaced (a new cookie and CSRF token)" }),
+  })
+  .meta({ id: "PasskeyAdded" });
+
+export const PasskeyLoginOptionsSchema = z.object({ mfa_token: z.string().min(1).max(200) }).strict().meta({ id: "PasskeyLoginOptions" });
+
+export const PasskeyLoginSchema = z.object({ mfa_token: z.string().min(1).max(200), response: CREDENTIAL_JSON }).strict().meta({ id: "PasskeyLogin" });

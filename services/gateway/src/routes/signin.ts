@@ -4,6 +4,13 @@ import { AppError } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { Principal } from "../http/auth.js";
 import { route, type RouteContext } from "../http/route.js";
+import {
+  PasskeyAddedSchema,
+  PasskeyLoginOptionsSchema,
+  PasskeyLoginSchema,
+  PasskeyRegistrationSchema,
+  WebauthnOptionsSchema,
+} from "../http/peopleSchemas.js";
 import { ConfirmTotpSchema, LoginResultSchema, LoginSchema, SessionSchema, TotpEnabledSchema, TotpEnrolmentSchema, TotpLoginSchema } from "../http/peopleSchemas.js";
 import { csrfTokenFor } from "../http/session.js";
 import { noContent } from "./common.js";
@@ -32,6 +39,16 @@ function assertCookiesPossible(ctx: RouteContext<unknown, unknown, unknown>): vo
 function signedIn(principal: Principal | undefined): NonNullable<Principal["session"]> {
   if (!principal?.session) throw new AppError("forbidden", "AUTH_SESSION_REQUIRED", "This needs a signed-in person (the session cookie), not an API key");
   return principal.session;
+}
+
+/** The relying party is the site the browser is on: VERDICT_PUBLIC_URL, else the request's host. */
+function relyingParty(apiBaseUrl: string): identityV1.RelyingParty {
+  const u = new URL(apiBaseUrl);
+  return { rp_id: u.hostname, origin: u.origin };
+}
+
+function parsedOptions(json: string): Record<string, unknown> {
+  return JSON.parse(json) as Record<string, unknown>;
 }
 
 export const signInRoutes = [
@@ -151,6 +168,88 @@ export const signInRoutes = [
       return {
         status: 200,
         body: { recovery_codes: res.recovery_codes, session: sessionJson(res.session_token, res.session!) },
+        session: { token: res.session_token, expiresAt: res.session!.expires_at },
+      };
+    },
+  }),
+  route({
+    method: "post",
+    path: "/auth/webauthn/registration/options",
+    operationId: "startPasskeyRegistration",
+    summary: "Options to register a passkey (WebAuthn) for the signed-in person",
+    tag: "Sign-in",
+    access: { kind: "authenticated" },
+    duringMfaEnrolment: true,
+    responses: { 200: { description: "PublicKeyCredentialCreationOptionsJSON", schema: WebauthnOptionsSchema } },
+    handler: async ({ principal, clients, apiBaseUrl }) => {
+      const s = signedIn(principal);
+      const res = await clients.identity.startPasskeyRegistration({ session_token: s.token, rp: relyingParty(apiBaseUrl) });
+      return { status: 200, body: { options: parsedOptions(res.options_json) } };
+    },
+  }),
+  route({
+    method: "post",
+    path: "/auth/webauthn/registration/verify",
+    operationId: "finishPasskeyRegistration",
+    summary: "Register the passkey the browser created; the session is replaced",
+    tag: "Sign-in",
+    access: { kind: "authenticated" },
+    duringMfaEnrolment: true,
+    body: PasskeyRegistrationSchema,
+    errors: [409, 422],
+    errorNotes: { 401: "Also AUTH_INVALID_MFA_CODE: the answer did not verify (wrong challenge, origin or signature)" },
+    responses: { 200: { description: "Registered (Set-Cookie: the session was replaced)", schema: PasskeyAddedSchema } },
+    handler: async ({ principal, body, clients, clientIp, userAgent, apiBaseUrl }) => {
+      const s = signedIn(principal);
+      const res = await clients.identity.finishPasskeyRegistration({
+        session_token: s.token,
+        rp: relyingParty(apiBaseUrl),
+        response_json: JSON.stringify(body.response),
+        name: body.name ?? "",
+        client_ip: clientIp,
+        user_agent: userAgent,
+      });
+      return {
+        status: 200,
+        body: { recovery_codes: res.recovery_codes, session: sessionJson(res.session_token, res.session!) },
+        session: { token: res.session_token, expiresAt: res.session!.expires_at },
+      };
+    },
+  }),
+  route({
+    method: "post",
+    path: "/auth/webauthn/login/options",
+    operationId: "startPasskeyLogin",
+    summary: "Second step of a sign-in with a passkey: options to sign (with the mfa_token)",
+    tag: "Sign-in",
+    access: { kind: "public" },
+    body: PasskeyLoginOptionsSchema,
+    errors: [401],
+    errorNotes: { 401: "AUTH_INVALID_SESSION: the sign-in challenge expired; sign in again" },
+    responses: { 200: { description: "PublicKeyCredentialRequestOptionsJSON", schema: WebauthnOptionsSchema } },
+    handler: async ({ body, clients, apiBaseUrl }) => {
+      const res = await clients.identity.startPasskeyLogin({ mfa_token: body.mfa_token, rp: relyingParty(apiBaseUrl) });
+      return { status: 200, body: { options: parsedOptions(res.options_json) } };
+    },
+  }),
+  route({
+    method: "post",
+    path: "/auth/webauthn/login/verify",
+    operationId: "finishPasskeyLogin",
+    summary: "Complete a sign-in with the passkey's signature",
+    tag: "Sign-in",
+    access: { kind: "public" },
+    body: PasskeyLoginSchema,
+    errors: [401, 403, 422],
+    errorNotes: { 401: "AUTH_INVALID_MFA_CODE (the signature did not verify) or AUTH_INVALID_SESSION (challenge expired)" },
+    responses: { 200: { description: "Signed in (Set-Cookie)", schema: LoginResultSchema } },
+    handler: async (ctx) => {
+      assertCookiesPossible(ctx);
+      const { body, clients, clientIp, userAgent, apiBaseUrl } = ctx;
+      const res = await clients.identity.finishPasskeyLogin({ mfa_token: body.mfa_token, rp: relyingParty(apiBaseUrl), response_json: JSON.stringify(body.response), client_ip: clientIp, user_agent: userAgent });
+      return {
+        status: 200,
+        body: { mfa_required: false, session: sessionJson(res.session_token, res.session!) },
         session: { token: res.session_token, expiresAt: res.session!.expires_at },
       };
     },

@@ -5,6 +5,7 @@ export const AUDIT_TYPES = [
   "signin.locked",
   "signout",
   "mfa.totp_enabled",
+  "mfa.passkey_added",
   "mfa.recovery_code_used",
   "api_key.created",
   "api_key.revoked",

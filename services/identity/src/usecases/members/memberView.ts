@@ -1,4 +1,5 @@
 import type { Role } from "../../domain/member.js";
+import { hasSecondFactor } from "../../domain/mfa.js";
 import type { MemberRecord, UserRecord } from "../../repo.js";
 
 /** What lists show of a member: the person and their role here, never a credential. */
@@ -20,7 +21,7 @@ export function memberView(m: MemberRecord, u: UserRecord): MemberView {
     name: u.name,
     role: m.role,
     status: m.status,
-    mfa_enabled: u.totp_sealed !== null,
+    mfa_enabled: hasSecondFactor(u),
     created_at: m.created_at,
     invitation_expires_at: m.status === "invited" ? m.invitation_expires_at : null,
   };

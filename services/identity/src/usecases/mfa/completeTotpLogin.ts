@@ -1,6 +1,7 @@
 import { AppError } from "@verdict/kit";
 import { hashToken, normalizeRecoveryCode } from "../../domain/secrets.js";
 import { acceptedStep } from "../../domain/totp.js";
+import { hasSecondFactor } from "../../domain/mfa.js";
 import type { IdentityDeps } from "../../deps.js";
 import type { UserRecord } from "../../repo.js";
 import { recordAudit } from "../audit/recordAudit.js";
@@ -30,7 +31,7 @@ export async function completeTotpLogin(deps: IdentityDeps, cmd: CompleteTotpLog
   const now = deps.clock.now();
   if (!challenge || challenge.state !== "mfa_pending" || challenge.revoked_at || Date.parse(challenge.expires_at) <= now.getTime()) throw challengeGone();
   const user = await deps.repo.userById(challenge.user_id);
-  if (!user?.totp_sealed) throw challengeGone();
+  if (!user || !hasSecondFactor(user)) throw challengeGone();
   const throttles = throttleIds(user.email, cmd.clientIp);
   await assertNotLocked(deps, throttles);
   const method = await consumeSecondFactor(deps, user, cmd.code, now.getTime());
@@ -52,8 +53,8 @@ export async function completeTotpLogin(deps: IdentityDeps, cmd: CompleteTotpLog
 }
 
 async function consumeSecondFactor(deps: IdentityDeps, user: UserRecord, code: string, nowMs: number): Promise<"totp" | "recovery_code" | undefined> {
-  const secret = deps.totpBox.open(user.totp_sealed!, `totp:${user.id}`);
-  const step = acceptedStep(secret, code.trim(), nowMs, user.totp_last_step);
+  const secret = user.totp_sealed ? deps.totpBox.open(user.totp_sealed, `totp:${user.id}`) : null;
+  const step = secret ? acceptedStep(secret, code.trim(), nowMs, user.totp_last_step) : null;
   if (step !== null) {
     // Conditional on the last step seen: two requests with the same code cannot both pass.
     const won = await deps.repo.users.updateOne({ id: user.id, totp_last_step: user.totp_last_step }, { totp_last_step: step });

@@ -1,5 +1,6 @@
 import { AppError, newId } from "@verdict/kit";
 import { normalizeEmail } from "../../domain/member.js";
+import { hasSecondFactor, mfaMethods } from "../../domain/mfa.js";
 import { hashToken, newToken } from "../../domain/secrets.js";
 import { MFA_CHALLENGE_TTL_MS } from "../../domain/session.js";
 import type { IdentityDeps } from "../../deps.js";
@@ -39,7 +40,7 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
     throw invalidCredentials();
   }
   await clearAccount(deps, throttles.account);
-  if (user.totp_sealed) {
+  if (hasSecondFactor(user)) {
     const mfaToken = newToken("mfa");
     const now = deps.clock.now();
     await deps.repo.sessions.insertOne({
@@ -55,7 +56,7 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
       ip: cmd.clientIp,
       user_agent: cmd.userAgent.slice(0, 500),
     });
-    return { kind: "mfa", mfaToken, methods: ["totp", "recovery_code"] };
+    return { kind: "mfa", mfaToken, methods: mfaMethods(user) };
   }
   const { token, session } = await startSession(deps, { userId: user.id, organizationId: membership.organization_id, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
   await recordAudit(deps, { organizationId: membership.organization_id, type: "signin.succeeded", actor: { type: "user", id: user.id, ip: cmd.clientIp }, targetType: "session", targetId: session.id, data: { mfa: "none" } });

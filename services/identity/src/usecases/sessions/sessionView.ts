@@ -1,3 +1,4 @@
+import { hasSecondFactor } from "../../domain/mfa.js";
 import { withDefaults } from "../../domain/organization.js";
 import { roleScopes, type Role } from "../../domain/member.js";
 import { idleExpiry, type SessionPolicy } from "../../domain/session.js";
@@ -24,7 +25,7 @@ export interface SessionView {
 
 export function sessionView(s: SessionRecord, user: UserRecord, org: OrgRecord, role: Role, policy: SessionPolicy): SessionView {
   const idle = idleExpiry(s.last_seen_at, policy);
-  const mfaEnabled = user.totp_sealed !== null;
+  const mfaEnabled = hasSecondFactor(user);
   return {
     id: s.id,
     user_id: user.id,

@@ -396,6 +396,68 @@ export interface ListAuditEventsResponse {
   has_more: boolean;
 }
 
+/** The relying party as the browser sees it: https://verdict.example.com -> rp_id verdict.example.com. */
+export interface RelyingParty {
+  rp_id: string;
+  origin: string;
+}
+
+export interface StartPasskeyRegistrationRequest {
+  session_token: string;
+  rp?: RelyingParty | undefined;
+}
+
+export interface StartPasskeyRegistrationResponse {
+  /** PublicKeyCredentialCreationOptionsJSON (WebAuthn Level 3), for PublicKeyCredential.parseCreationOptionsFromJSON. */
+  options_json: string;
+}
+
+export interface FinishPasskeyRegistrationRequest {
+  session_token: string;
+  rp?:
+    | RelyingParty
+    | undefined;
+  /** RegistrationResponseJSON (the credential's toJSON()). */
+  response_json: string;
+  name: string;
+  client_ip: string;
+  user_agent: string;
+}
+
+export interface FinishPasskeyRegistrationResponse {
+  /** Set when this was the person's first second factor: shown once. */
+  recovery_codes: string[];
+  /** Privilege changed: the session was rotated. */
+  session_token: string;
+  session?: Session | undefined;
+}
+
+export interface StartPasskeyLoginRequest {
+  mfa_token: string;
+  rp?: RelyingParty | undefined;
+}
+
+export interface StartPasskeyLoginResponse {
+  /** PublicKeyCredentialRequestOptionsJSON. */
+  options_json: string;
+}
+
+export interface FinishPasskeyLoginRequest {
+  mfa_token: string;
+  rp?:
+    | RelyingParty
+    | undefined;
+  /** AuthenticationResponseJSON. */
+  response_json: string;
+  client_ip: string;
+  user_agent: string;
+}
+
+export interface FinishPasskeyLoginResponse {
+  session_token: string;
+  session?: Session | undefined;
+}
+
 function createBaseActor(): Actor {
   return { type: "", id: "", ip: "" };
 }
@@ -6326,6 +6388,949 @@ export const ListAuditEventsResponse: MessageFns<ListAuditEventsResponse> = {
   },
 };
 
+function createBaseRelyingParty(): RelyingParty {
+  return { rp_id: "", origin: "" };
+}
+
+export const RelyingParty: MessageFns<RelyingParty> = {
+  encode(message: RelyingParty, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rp_id !== "") {
+      writer.uint32(10).string(message.rp_id);
+    }
+    if (message.origin !== "") {
+      writer.uint32(18).string(message.origin);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RelyingParty {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRelyingParty();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rp_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RelyingParty {
+    return {
+      rp_id: isSet(object.rpId)
+        ? globalThis.String(object.rpId)
+        : isSet(object.rp_id)
+        ? globalThis.String(object.rp_id)
+        : "",
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
+    };
+  },
+
+  toJSON(message: RelyingParty): unknown {
+    const obj: any = {};
+    if (message.rp_id !== "") {
+      obj.rpId = message.rp_id;
+    }
+    if (message.origin !== "") {
+      obj.origin = message.origin;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RelyingParty>, I>>(base?: I): RelyingParty {
+    return RelyingParty.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RelyingParty>, I>>(object: I): RelyingParty {
+    const message = createBaseRelyingParty();
+    message.rp_id = object.rp_id ?? "";
+    message.origin = object.origin ?? "";
+    return message;
+  },
+};
+
+function createBaseStartPasskeyRegistrationRequest(): StartPasskeyRegistrationRequest {
+  return { session_token: "", rp: undefined };
+}
+
+export const StartPasskeyRegistrationRequest: MessageFns<StartPasskeyRegistrationRequest> = {
+  encode(message: StartPasskeyRegistrationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.rp !== undefined) {
+      RelyingParty.encode(message.rp, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartPasskeyRegistrationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartPasskeyRegistrationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rp = RelyingParty.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartPasskeyRegistrationRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      rp: isSet(object.rp) ? RelyingParty.fromJSON(object.rp) : undefined,
+    };
+  },
+
+  toJSON(message: StartPasskeyRegistrationRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.rp !== undefined) {
+      obj.rp = RelyingParty.toJSON(message.rp);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartPasskeyRegistrationRequest>, I>>(base?: I): StartPasskeyRegistrationRequest {
+    return StartPasskeyRegistrationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartPasskeyRegistrationRequest>, I>>(
+    object: I,
+  ): StartPasskeyRegistrationRequest {
+    const message = createBaseStartPasskeyRegistrationRequest();
+    message.session_token = object.session_token ?? "";
+    message.rp = (object.rp !== undefined && object.rp !== null) ? RelyingParty.fromPartial(object.rp) : undefined;
+    return message;
+  },
+};
+
+function createBaseStartPasskeyRegistrationResponse(): StartPasskeyRegistrationResponse {
+  return { options_json: "" };
+}
+
+export const StartPasskeyRegistrationResponse: MessageFns<StartPasskeyRegistrationResponse> = {
+  encode(message: StartPasskeyRegistrationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.options_json !== "") {
+      writer.uint32(10).string(message.options_json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartPasskeyRegistrationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartPasskeyRegistrationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.options_json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartPasskeyRegistrationResponse {
+    return {
+      options_json: isSet(object.optionsJson)
+        ? globalThis.String(object.optionsJson)
+        : isSet(object.options_json)
+        ? globalThis.String(object.options_json)
+        : "",
+    };
+  },
+
+  toJSON(message: StartPasskeyRegistrationResponse): unknown {
+    const obj: any = {};
+    if (message.options_json !== "") {
+      obj.optionsJson = message.options_json;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartPasskeyRegistrationResponse>, I>>(
+    base?: I,
+  ): StartPasskeyRegistrationResponse {
+    return StartPasskeyRegistrationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartPasskeyRegistrationResponse>, I>>(
+    object: I,
+  ): StartPasskeyRegistrationResponse {
+    const message = createBaseStartPasskeyRegistrationResponse();
+    message.options_json = object.options_json ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishPasskeyRegistrationRequest(): FinishPasskeyRegistrationRequest {
+  return { session_token: "", rp: undefined, response_json: "", name: "", client_ip: "", user_agent: "" };
+}
+
+export const FinishPasskeyRegistrationRequest: MessageFns<FinishPasskeyRegistrationRequest> = {
+  encode(message: FinishPasskeyRegistrationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.rp !== undefined) {
+      RelyingParty.encode(message.rp, writer.uint32(18).fork()).join();
+    }
+    if (message.response_json !== "") {
+      writer.uint32(26).string(message.response_json);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(42).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(50).string(message.user_agent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishPasskeyRegistrationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishPasskeyRegistrationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rp = RelyingParty.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.response_json = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishPasskeyRegistrationRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      rp: isSet(object.rp) ? RelyingParty.fromJSON(object.rp) : undefined,
+      response_json: isSet(object.responseJson)
+        ? globalThis.String(object.responseJson)
+        : isSet(object.response_json)
+        ? globalThis.String(object.response_json)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+    };
+  },
+
+  toJSON(message: FinishPasskeyRegistrationRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.rp !== undefined) {
+      obj.rp = RelyingParty.toJSON(message.rp);
+    }
+    if (message.response_json !== "") {
+      obj.responseJson = message.response_json;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishPasskeyRegistrationRequest>, I>>(
+    base?: I,
+  ): FinishPasskeyRegistrationRequest {
+    return FinishPasskeyRegistrationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishPasskeyRegistrationRequest>, I>>(
+    object: I,
+  ): FinishPasskeyRegistrationRequest {
+    const message = createBaseFinishPasskeyRegistrationRequest();
+    message.session_token = object.session_token ?? "";
+    message.rp = (object.rp !== undefined && object.rp !== null) ? RelyingParty.fromPartial(object.rp) : undefined;
+    message.response_json = object.response_json ?? "";
+    message.name = object.name ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishPasskeyRegistrationResponse(): FinishPasskeyRegistrationResponse {
+  return { recovery_codes: [], session_token: "", session: undefined };
+}
+
+export const FinishPasskeyRegistrationResponse: MessageFns<FinishPasskeyRegistrationResponse> = {
+  encode(message: FinishPasskeyRegistrationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.recovery_codes) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(18).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishPasskeyRegistrationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishPasskeyRegistrationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.recovery_codes.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishPasskeyRegistrationResponse {
+    return {
+      recovery_codes: globalThis.Array.isArray(object?.recoveryCodes)
+        ? object.recoveryCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.recovery_codes)
+        ? object.recovery_codes.map((e: any) => globalThis.String(e))
+        : [],
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: FinishPasskeyRegistrationResponse): unknown {
+    const obj: any = {};
+    if (message.recovery_codes?.length) {
+      obj.recoveryCodes = message.recovery_codes;
+    }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishPasskeyRegistrationResponse>, I>>(
+    base?: I,
+  ): FinishPasskeyRegistrationResponse {
+    return FinishPasskeyRegistrationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishPasskeyRegistrationResponse>, I>>(
+    object: I,
+  ): FinishPasskeyRegistrationResponse {
+    const message = createBaseFinishPasskeyRegistrationResponse();
+    message.recovery_codes = object.recovery_codes?.map((e) => e) || [];
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStartPasskeyLoginRequest(): StartPasskeyLoginRequest {
+  return { mfa_token: "", rp: undefined };
+}
+
+export const StartPasskeyLoginRequest: MessageFns<StartPasskeyLoginRequest> = {
+  encode(message: StartPasskeyLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mfa_token !== "") {
+      writer.uint32(10).string(message.mfa_token);
+    }
+    if (message.rp !== undefined) {
+      RelyingParty.encode(message.rp, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartPasskeyLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartPasskeyLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mfa_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rp = RelyingParty.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartPasskeyLoginRequest {
+    return {
+      mfa_token: isSet(object.mfaToken)
+        ? globalThis.String(object.mfaToken)
+        : isSet(object.mfa_token)
+        ? globalThis.String(object.mfa_token)
+        : "",
+      rp: isSet(object.rp) ? RelyingParty.fromJSON(object.rp) : undefined,
+    };
+  },
+
+  toJSON(message: StartPasskeyLoginRequest): unknown {
+    const obj: any = {};
+    if (message.mfa_token !== "") {
+      obj.mfaToken = message.mfa_token;
+    }
+    if (message.rp !== undefined) {
+      obj.rp = RelyingParty.toJSON(message.rp);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartPasskeyLoginRequest>, I>>(base?: I): StartPasskeyLoginRequest {
+    return StartPasskeyLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartPasskeyLoginRequest>, I>>(object: I): StartPasskeyLoginRequest {
+    const message = createBaseStartPasskeyLoginRequest();
+    message.mfa_token = object.mfa_token ?? "";
+    message.rp = (object.rp !== undefined && object.rp !== null) ? RelyingParty.fromPartial(object.rp) : undefined;
+    return message;
+  },
+};
+
+function createBaseStartPasskeyLoginResponse(): StartPasskeyLoginResponse {
+  return { options_json: "" };
+}
+
+export const StartPasskeyLoginResponse: MessageFns<StartPasskeyLoginResponse> = {
+  encode(message: StartPasskeyLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.options_json !== "") {
+      writer.uint32(10).string(message.options_json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartPasskeyLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartPasskeyLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.options_json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartPasskeyLoginResponse {
+    return {
+      options_json: isSet(object.optionsJson)
+        ? globalThis.String(object.optionsJson)
+        : isSet(object.options_json)
+        ? globalThis.String(object.options_json)
+        : "",
+    };
+  },
+
+  toJSON(message: StartPasskeyLoginResponse): unknown {
+    const obj: any = {};
+    if (message.options_json !== "") {
+      obj.optionsJson = message.options_json;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartPasskeyLoginResponse>, I>>(base?: I): StartPasskeyLoginResponse {
+    return StartPasskeyLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartPasskeyLoginResponse>, I>>(object: I): StartPasskeyLoginResponse {
+    const message = createBaseStartPasskeyLoginResponse();
+    message.options_json = object.options_json ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishPasskeyLoginRequest(): FinishPasskeyLoginRequest {
+  return { mfa_token: "", rp: undefined, response_json: "", client_ip: "", user_agent: "" };
+}
+
+export const FinishPasskeyLoginRequest: MessageFns<FinishPasskeyLoginRequest> = {
+  encode(message: FinishPasskeyLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mfa_token !== "") {
+      writer.uint32(10).string(message.mfa_token);
+    }
+    if (message.rp !== undefined) {
+      RelyingParty.encode(message.rp, writer.uint32(18).fork()).join();
+    }
+    if (message.response_json !== "") {
+      writer.uint32(26).string(message.response_json);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(34).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(42).string(message.user_agent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishPasskeyLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishPasskeyLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mfa_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rp = RelyingParty.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.response_json = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishPasskeyLoginRequest {
+    return {
+      mfa_token: isSet(object.mfaToken)
+        ? globalThis.String(object.mfaToken)
+        : isSet(object.mfa_token)
+        ? globalThis.String(object.mfa_token)
+        : "",
+      rp: isSet(object.rp) ? RelyingParty.fromJSON(object.rp) : undefined,
+      response_json: isSet(object.responseJson)
+        ? globalThis.String(object.responseJson)
+        : isSet(object.response_json)
+        ? globalThis.String(object.response_json)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+    };
+  },
+
+  toJSON(message: FinishPasskeyLoginRequest): unknown {
+    const obj: any = {};
+    if (message.mfa_token !== "") {
+      obj.mfaToken = message.mfa_token;
+    }
+    if (message.rp !== undefined) {
+      obj.rp = RelyingParty.toJSON(message.rp);
+    }
+    if (message.response_json !== "") {
+      obj.responseJson = message.response_json;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishPasskeyLoginRequest>, I>>(base?: I): FinishPasskeyLoginRequest {
+    return FinishPasskeyLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishPasskeyLoginRequest>, I>>(object: I): FinishPasskeyLoginRequest {
+    const message = createBaseFinishPasskeyLoginRequest();
+    message.mfa_token = object.mfa_token ?? "";
+    message.rp = (object.rp !== undefined && object.rp !== null) ? RelyingParty.fromPartial(object.rp) : undefined;
+    message.response_json = object.response_json ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishPasskeyLoginResponse(): FinishPasskeyLoginResponse {
+  return { session_token: "", session: undefined };
+}
+
+export const FinishPasskeyLoginResponse: MessageFns<FinishPasskeyLoginResponse> = {
+  encode(message: FinishPasskeyLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishPasskeyLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishPasskeyLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishPasskeyLoginResponse {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: FinishPasskeyLoginResponse): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishPasskeyLoginResponse>, I>>(base?: I): FinishPasskeyLoginResponse {
+    return FinishPasskeyLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishPasskeyLoginResponse>, I>>(object: I): FinishPasskeyLoginResponse {
+    const message = createBaseFinishPasskeyLoginResponse();
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * IdentityService owns organizations and API keys. The gateway calls VerifyKey for every
  * request it has not cached; every other call is scoped to one organization_id, which the
@@ -6551,6 +7556,56 @@ export const IdentityServiceService = {
       Buffer.from(ConfirmTotpEnrolmentResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConfirmTotpEnrolmentResponse => ConfirmTotpEnrolmentResponse.decode(value),
   },
+  /** Passkeys (WebAuthn) of the signed-in user, as a second factor: options, then the browser's answer. */
+  startPasskeyRegistration: {
+    path: "/verdict.identity.v1.IdentityService/StartPasskeyRegistration" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartPasskeyRegistrationRequest): Buffer =>
+      Buffer.from(StartPasskeyRegistrationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartPasskeyRegistrationRequest =>
+      StartPasskeyRegistrationRequest.decode(value),
+    responseSerialize: (value: StartPasskeyRegistrationResponse): Buffer =>
+      Buffer.from(StartPasskeyRegistrationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartPasskeyRegistrationResponse =>
+      StartPasskeyRegistrationResponse.decode(value),
+  },
+  finishPasskeyRegistration: {
+    path: "/verdict.identity.v1.IdentityService/FinishPasskeyRegistration" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FinishPasskeyRegistrationRequest): Buffer =>
+      Buffer.from(FinishPasskeyRegistrationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FinishPasskeyRegistrationRequest =>
+      FinishPasskeyRegistrationRequest.decode(value),
+    responseSerialize: (value: FinishPasskeyRegistrationResponse): Buffer =>
+      Buffer.from(FinishPasskeyRegistrationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FinishPasskeyRegistrationResponse =>
+      FinishPasskeyRegistrationResponse.decode(value),
+  },
+  /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
+  startPasskeyLogin: {
+    path: "/verdict.identity.v1.IdentityService/StartPasskeyLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartPasskeyLoginRequest): Buffer =>
+      Buffer.from(StartPasskeyLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartPasskeyLoginRequest => StartPasskeyLoginRequest.decode(value),
+    responseSerialize: (value: StartPasskeyLoginResponse): Buffer =>
+      Buffer.from(StartPasskeyLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartPasskeyLoginResponse => StartPasskeyLoginResponse.decode(value),
+  },
+  finishPasskeyLogin: {
+    path: "/verdict.identity.v1.IdentityService/FinishPasskeyLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FinishPasskeyLoginRequest): Buffer =>
+      Buffer.from(FinishPasskeyLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FinishPasskeyLoginRequest => FinishPasskeyLoginRequest.decode(value),
+    responseSerialize: (value: FinishPasskeyLoginResponse): Buffer =>
+      Buffer.from(FinishPasskeyLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FinishPasskeyLoginResponse => FinishPasskeyLoginResponse.decode(value),
+  },
   /** The organization's security events, newest first. */
   listAuditEvents: {
     path: "/verdict.identity.v1.IdentityService/ListAuditEvents" as const,
@@ -6596,6 +7651,12 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** TOTP enrolment of the signed-in user: start (secret + otpauth URI), then confirm with a code. */
   startTotpEnrolment: handleUnaryCall<StartTotpEnrolmentRequest, StartTotpEnrolmentResponse>;
   confirmTotpEnrolment: handleUnaryCall<ConfirmTotpEnrolmentRequest, ConfirmTotpEnrolmentResponse>;
+  /** Passkeys (WebAuthn) of the signed-in user, as a second factor: options, then the browser's answer. */
+  startPasskeyRegistration: handleUnaryCall<StartPasskeyRegistrationRequest, StartPasskeyRegistrationResponse>;
+  finishPasskeyRegistration: handleUnaryCall<FinishPasskeyRegistrationRequest, FinishPasskeyRegistrationResponse>;
+  /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
+  startPasskeyLogin: handleUnaryCall<StartPasskeyLoginRequest, StartPasskeyLoginResponse>;
+  finishPasskeyLogin: handleUnaryCall<FinishPasskeyLoginRequest, FinishPasskeyLoginResponse>;
   /** The organization's security events, newest first. */
   listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
 }
@@ -6910,6 +7971,68 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConfirmTotpEnrolmentResponse) => void,
+  ): ClientUnaryCall;
+  /** Passkeys (WebAuthn) of the signed-in user, as a second factor: options, then the browser's answer. */
+  startPasskeyRegistration(
+    request: StartPasskeyRegistrationRequest,
+    callback: (error: ServiceError | null, response: StartPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  startPasskeyRegistration(
+    request: StartPasskeyRegistrationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  startPasskeyRegistration(
+    request: StartPasskeyRegistrationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyRegistration(
+    request: FinishPasskeyRegistrationRequest,
+    callback: (error: ServiceError | null, response: FinishPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyRegistration(
+    request: FinishPasskeyRegistrationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FinishPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyRegistration(
+    request: FinishPasskeyRegistrationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FinishPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
+  startPasskeyLogin(
+    request: StartPasskeyLoginRequest,
+    callback: (error: ServiceError | null, response: StartPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  startPasskeyLogin(
+    request: StartPasskeyLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  startPasskeyLogin(
+    request: StartPasskeyLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyLogin(
+    request: FinishPasskeyLoginRequest,
+    callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyLogin(
+    request: FinishPasskeyLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyLogin(
+    request: FinishPasskeyLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
   ): ClientUnaryCall;
   /** The organization's security events, newest first. */
   listAuditEvents(
