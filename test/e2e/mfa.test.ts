@@ -1,6 +1,8 @@
 // MFA over real HTTP: TOTP enrolment with codes from an independent RFC 6238 implementation,
 // the two-step sign-in, replay of a used time step, one-time recovery codes, and the
 // organization setting require_mfa.
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError } from "../support/api.js";
 import { addMember, as, cookieOf, signIn, totpCode, type Person } from "../support/people.js";
@@ -111,5 +113,12 @@ describe("secrets", () => {
     const output = v.output();
     expect(output).not.toContain(secret);
     for (const c of recoveryCodes) expect(output).not.toContain(c);
+    // What someone with the data directory (a backup) finds: no secret, code or password.
+    const files = readdirSync(v.dataDir).filter((f) => statSync(join(v.dataDir, f)).isFile() && f.startsWith("verdict.db"));
+    expect(files.length).toBeGreaterThan(0);
+    for (const f of files) {
+      const bytes = readFileSync(join(v.dataDir, f));
+      for (const needle of [secret, PASSWORD, ...recoveryCodes]) expect({ file: f, found: bytes.includes(Buffer.from(needle)) }).toEqual({ file: f, found: false });
+    }
   });
 });
