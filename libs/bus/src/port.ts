@@ -52,6 +52,8 @@ export const TOPICS = {
   /** A report ended failed: gateways give the organization its report quota back. */
   reportFailed: "verdict.report.failed",
   keyRevoked: "verdict.identity.key_revoked",
+  /** A security event of the audit log (sign-in, MFA change, key, role, invitation, removal). */
+  auditRecorded: "verdict.identity.audit_recorded",
   /** A webhook endpoint was disabled (410 Gone, or failing past its whole retry schedule). */
   webhookDisabled: "verdict.webhooks.endpoint_disabled",
 } as const;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseMasterKey } from "./secretBox.js";
 
 /**
  * Parses environment variables with a zod object schema. On failure it throws one error that
@@ -26,3 +27,20 @@ export const boolVar = (fallback: boolean) =>
     .enum(["true", "false", "1", "0", "yes", "no"])
     .default(fallback ? "true" : "false")
     .transform((v) => v === "true" || v === "1" || v === "yes");
+
+/**
+ * VERDICT_WEBHOOK_MASTER_KEY: base64 of 32 bytes (the instance's master key: webhook secrets and,
+ * through a subkey, TOTP seeds); unset means generated once into the data directory.
+ */
+export const masterKeyVar = () =>
+  z
+    .string()
+    .optional()
+    .superRefine((v, ctx) => {
+      if (!v) return;
+      try {
+        parseMasterKey(v);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: `${(err as Error).message} (generate one with: openssl rand -base64 32)` });
+      }
+    });

@@ -8,3 +8,5 @@ export * from "./telemetry.js";
 export * from "./grpc.js";
 export * from "./persistedSecret.js";
 export * from "./checksum.js";
+export * from "./secretBox.js";
+export * from "./masterKey.js";

@@ -39,6 +39,19 @@ export type DeliveryList = S["DeliveryList"];
 export type UpdateOrganizationLimits = S["UpdateOrganizationLimits"];
 export type OperatorOrganization = S["OperatorOrganization"];
 export type ApiErrorBody = S["Error"];
+export type Member = S["Member"];
+export type MemberList = S["MemberList"];
+export type InviteMember = S["InviteMember"];
+export type InvitedMember = S["InvitedMember"];
+export type UpdateMember = S["UpdateMember"];
+export type AcceptInvitation = S["AcceptInvitation"];
+export type Login = S["Login"];
+export type LoginResult = S["LoginResult"];
+export type Session = S["Session"];
+export type AuditEvent = S["AuditEvent"];
+export type AuditEventList = S["AuditEventList"];
+export type WebauthnOptions = S["WebauthnOptions"];
+export type PasskeyAdded = S["PasskeyAdded"];
 
 /** Boolean query parameters travel as "true"/"false"; the SDK takes booleans too. */
 type Booleans<Q> = { [K in keyof Q]?: [Exclude<Q[K], undefined>] extends ["true" | "false"] ? boolean | "true" | "false" : Q[K] };

@@ -5,11 +5,11 @@
 // in reverse order.
 import { join } from "node:path";
 import { createBus } from "@verdict/bus";
-import { ConfigError, createLogger, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
+import { ConfigError, createLogger, resolveMasterKey, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
 import { complianceOptions, startComplianceService } from "@verdict/compliance";
 import { evaluationOptions, startEvaluationService } from "@verdict/evaluation";
 import { gatewayOptions, startGatewayThread } from "@verdict/gateway";
-import { startIdentityService } from "@verdict/identity";
+import { sessionPolicy, startIdentityService } from "@verdict/identity";
 import { policyBudgets, startPolicyService } from "@verdict/policy";
 import { busOptions, grpcPorts } from "@verdict/runtime";
 import { createStore, StoreLockedError } from "@verdict/store";
@@ -77,6 +77,8 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       policyAddress,
       bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY,
       clock,
+      masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.dataDir, logger),
+      sessions: sessionPolicy(config),
     });
     stops.push(() => identity.stop());
     const evaluation = await startEvaluationService({

@@ -56,6 +56,15 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "DateRange",
   "CreateWebhook",
   "UpdateWebhook",
+  "InviteMember",
+  "UpdateMember",
+  "AcceptInvitation",
+  "Login",
+  "TotpLogin",
+  "ConfirmTotp",
+  "PasskeyRegistration",
+  "PasskeyLoginOptions",
+  "PasskeyLogin",
 ]);
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // The identity service as its own process (distributed mode).
+import { resolveMasterKey } from "@verdict/kit";
 import { runProcess } from "@verdict/runtime";
-import { identityProcessConfig } from "./config.js";
+import { identityProcessConfig, sessionPolicy } from "./config.js";
 import { startIdentityService } from "./main.js";
 
 runProcess("identity", identityProcessConfig, async ({ config, logger, store, bus }) => {
@@ -13,6 +14,9 @@ runProcess("identity", identityProcessConfig, async ({ config, logger, store, bu
     host: config.VERDICT_GRPC_HOST,
     port: config.VERDICT_GRPC_PORT,
     policyAddress: config.VERDICT_POLICY_ADDRESS,
+    // Every replica needs the same key: set VERDICT_WEBHOOK_MASTER_KEY when they do not share a data directory.
+    masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.VERDICT_DATA_DIR, logger),
+    sessions: sessionPolicy(config),
     ...(config.VERDICT_BOOTSTRAP_API_KEY ? { bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY } : {}),
   });
   if (service.generatedBootstrapKey) {

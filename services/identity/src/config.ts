@@ -1,8 +1,11 @@
 // The identity service's configuration variables, declared once: its own process (bin.ts) and
 // the all-in-one process read the same ones (README, Configuration).
 import { z } from "zod";
+import { masterKeyVar } from "@verdict/kit";
 import { addressVar, DEFAULT_ADDRESSES, DEFAULT_GRPC_PORTS, grpcServiceConfig } from "@verdict/runtime";
 import { parseKey } from "./domain/apiKey.js";
+
+const minutes = (fallback: number) => z.coerce.number().int().min(1).max(525_600).default(fallback);
 
 export const identityConfig = z.object({
   /** The instance operator's key; unset (or empty): generated and printed once on the first start. */
@@ -13,10 +16,25 @@ export const identityConfig = z.object({
       message: "must be a Verdict key (vdt_key_<prod|test>_ + 32 base62 characters + 6-character checksum)",
     })
     .transform((v) => v || undefined),
+  /** A session unused this long ends (sign in again). */
+  VERDICT_SESSION_IDLE_TIMEOUT_MINUTES: minutes(30),
+  /** A session ends this long after sign-in, however busy. */
+  VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES: minutes(12 * 60),
 });
+
+export type IdentityConfig = z.infer<typeof identityConfig>;
+
+export function sessionPolicy(config: Pick<IdentityConfig, "VERDICT_SESSION_IDLE_TIMEOUT_MINUTES" | "VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES">): {
+  idleMs: number;
+  absoluteMs: number;
+} {
+  return { idleMs: config.VERDICT_SESSION_IDLE_TIMEOUT_MINUTES * 60_000, absoluteMs: config.VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES * 60_000 };
+}
 
 /** The identity service as its own process (bin.ts). */
 export const identityProcessConfig = grpcServiceConfig(DEFAULT_GRPC_PORTS.identity).extend({
   ...identityConfig.shape,
+  /** The instance's master key (shared with the webhooks service); TOTP secrets use a subkey of it. */
+  VERDICT_WEBHOOK_MASTER_KEY: masterKeyVar(),
   VERDICT_POLICY_ADDRESS: addressVar(DEFAULT_ADDRESSES.policy),
 });

@@ -1,7 +1,9 @@
 import type { Bus } from "@verdict/bus";
-import type { AsyncClient, Clock, Logger } from "@verdict/kit";
+import type { AsyncClient, Clock, Logger, SecretBox } from "@verdict/kit";
 import type { Outbox } from "@verdict/outbox";
 import type { policyV1 } from "@verdict/proto";
+import type { SessionPolicy } from "./domain/session.js";
+import type { Passwords } from "./passwords.js";
 import type { IdentityRepo } from "./repo.js";
 
 export interface IdentityDeps {
@@ -13,4 +15,8 @@ export interface IdentityDeps {
   logger: Logger;
   /** Asked for repository counts: repositories belong to the policy service. */
   policy: AsyncClient<typeof policyV1.PolicyServiceService>;
+  passwords: Passwords;
+  /** Seals TOTP secrets at rest (a subkey of the instance's master key). */
+  totpBox: SecretBox;
+  sessions: SessionPolicy;
 }

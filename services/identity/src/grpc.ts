@@ -9,6 +9,26 @@ import { createApiKey, listApiKeys, revokeApiKey } from "./usecases/apiKeys.js";
 import { createOrganization, getOrganization, getOrganizationSettings, updateOrganization, updateOrganizationLimits, type OrganizationView } from "./usecases/organizations.js";
 import type { OrgSettings } from "./domain/organization.js";
 import { verifyKey } from "./usecases/verifyKey.js";
+import type { Actor } from "./usecases/audit/recordAudit.js";
+import { listAuditEvents } from "./usecases/audit/listAuditEvents.js";
+import { acceptInvitation } from "./usecases/members/acceptInvitation.js";
+import { inviteMember } from "./usecases/members/inviteMember.js";
+import { listMembers } from "./usecases/members/listMembers.js";
+import type { MemberView } from "./usecases/members/memberView.js";
+import { removeMember } from "./usecases/members/removeMember.js";
+import { updateMemberRole } from "./usecases/members/updateMemberRole.js";
+import { completeTotpLogin } from "./usecases/mfa/completeTotpLogin.js";
+import { confirmTotpEnrolment } from "./usecases/mfa/confirmTotpEnrolment.js";
+import { startTotpEnrolment } from "./usecases/mfa/startTotpEnrolment.js";
+import { finishPasskeyLogin } from "./usecases/mfa/finishPasskeyLogin.js";
+import { finishPasskeyRegistration } from "./usecases/mfa/finishPasskeyRegistration.js";
+import { startPasskeyLogin } from "./usecases/mfa/startPasskeyLogin.js";
+import { startPasskeyRegistration, type RelyingParty } from "./usecases/mfa/startPasskeyRegistration.js";
+import { login } from "./usecases/sessions/login.js";
+import { logout } from "./usecases/sessions/logout.js";
+import type { SessionView } from "./usecases/sessions/sessionView.js";
+import { verifySession } from "./usecases/sessions/verifySession.js";
+import type { AuditRecord } from "./repo.js";
 
 type Def = typeof identityV1.IdentityServiceService;
 
@@ -26,7 +46,29 @@ function toOrganization(o: OrganizationView): identityV1.Organization {
 }
 
 function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
-  return { default_severity: s.default_severity, require_evaluation_pass: s.require_evaluation_pass, allow_inline_suppression: s.allow_inline_suppression };
+  return { default_severity: s.default_severity, require_evaluation_pass: s.require_evaluation_pass, allow_inline_suppression: s.allow_inline_suppression, require_mfa: s.require_mfa };
+}
+
+function toMember(m: MemberView): identityV1.Member {
+  return { ...m, invitation_expires_at: m.invitation_expires_at ?? undefined };
+}
+
+function toSession(s: SessionView): identityV1.Session {
+  return { ...s, rate_limits: { ...s.rate_limits } };
+}
+
+function toAuditEvent(e: AuditRecord): identityV1.AuditEvent {
+  return { id: e.id, type: e.type, actor: e.actor, target_type: e.target_type, target_id: e.target_id, occurred_at: e.occurred_at, data_json: JSON.stringify(e.data) };
+}
+
+function fromRp(rp: identityV1.RelyingParty | undefined): RelyingParty {
+  return { rpId: rp?.rp_id ?? "", origin: rp?.origin ?? "" };
+}
+
+const ACTOR_TYPES = new Set(["user", "api_key", "system"]);
+
+function fromActor(a: identityV1.Actor | undefined): Actor {
+  return a && ACTOR_TYPES.has(a.type) ? { type: a.type as Actor["type"], id: a.id, ip: a.ip } : { type: "system", id: "verdict", ip: "" };
 }
 
 function toApiKey(k: KeyRecord): identityV1.ApiKey {
@@ -80,6 +122,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
         defaultSeverity: req.default_severity as "error" | "warning" | undefined,
         requireEvaluationPass: req.require_evaluation_pass,
         allowInlineSuppression: req.allow_inline_suppression,
+        requireMfa: req.require_mfa,
       });
       return { organization: toOrganization(org) };
     },
@@ -95,12 +138,102 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
         ...(req.environment ? { environment: req.environment as Environment } : {}),
         ipAllowlist: req.ip_allowlist,
         ...(req.creator_key_id ? { creatorKeyId: req.creator_key_id } : {}),
+        ...(req.creator_user_id ? { creatorUserId: req.creator_user_id } : {}),
+        actor: fromActor(req.actor),
       });
       return { api_key: toApiKey(record), key };
     },
     async revokeApiKey(req) {
-      await revokeApiKey(deps, req.organization_id, req.key_id);
+      await revokeApiKey(deps, req.organization_id, req.key_id, fromActor(req.actor));
       return {};
+    },
+    async listMembers(req) {
+      return { members: (await listMembers(deps, req.organization_id)).map(toMember) };
+    },
+    async inviteMember(req) {
+      const res = await inviteMember(deps, {
+        organizationId: req.organization_id,
+        email: req.email,
+        role: req.role,
+        actor: fromActor(req.actor),
+        ...(req.inviter_user_id ? { inviterUserId: req.inviter_user_id } : {}),
+      });
+      return { member: toMember(res.member), invitation_token: res.token };
+    },
+    async updateMemberRole(req) {
+      const member = await updateMemberRole(deps, {
+        organizationId: req.organization_id,
+        userId: req.user_id,
+        role: req.role,
+        actor: fromActor(req.actor),
+        ...(req.changer_user_id ? { changerUserId: req.changer_user_id } : {}),
+      });
+      return { member: toMember(member) };
+    },
+    async removeMember(req) {
+      await removeMember(deps, { organizationId: req.organization_id, userId: req.user_id, actor: fromActor(req.actor), ...(req.remover_user_id ? { removerUserId: req.remover_user_id } : {}) });
+      return {};
+    },
+    async acceptInvitation(req) {
+      const res = await acceptInvitation(deps, { token: req.token, name: req.name, password: req.password, clientIp: req.client_ip });
+      return { member: toMember(res.member), organization_id: res.organizationId };
+    },
+    async login(req) {
+      const res = await login(deps, { email: req.email, password: req.password, clientIp: req.client_ip, userAgent: req.user_agent, ...(req.organization_id ? { organizationId: req.organization_id } : {}) });
+      if (res.kind === "mfa") return { mfa_required: true, methods: res.methods, mfa_token: res.mfaToken, session_token: "" };
+      return { mfa_required: false, methods: [], mfa_token: "", session_token: res.token, session: toSession(res.session) };
+    },
+    async completeTotpLogin(req) {
+      const res = await completeTotpLogin(deps, { mfaToken: req.mfa_token, code: req.code, clientIp: req.client_ip, userAgent: req.user_agent });
+      return { session_token: res.token, session: toSession(res.session) };
+    },
+    async verifySession(req) {
+      return { session: toSession(await verifySession(deps, req.session_token)) };
+    },
+    async logout(req) {
+      await logout(deps, req.session_token, req.client_ip);
+      return {};
+    },
+    async startTotpEnrolment(req) {
+      const res = await startTotpEnrolment(deps, req.session_token);
+      return { secret: res.secret, otpauth_uri: res.uri };
+    },
+    async confirmTotpEnrolment(req) {
+      const res = await confirmTotpEnrolment(deps, { sessionToken: req.session_token, code: req.code, clientIp: req.client_ip, userAgent: req.user_agent });
+      return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
+    },
+    async startPasskeyRegistration(req) {
+      return { options_json: await startPasskeyRegistration(deps, req.session_token, fromRp(req.rp)) };
+    },
+    async finishPasskeyRegistration(req) {
+      const res = await finishPasskeyRegistration(deps, {
+        sessionToken: req.session_token,
+        rp: fromRp(req.rp),
+        responseJson: req.response_json,
+        name: req.name,
+        clientIp: req.client_ip,
+        userAgent: req.user_agent,
+      });
+      return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
+    },
+    async startPasskeyLogin(req) {
+      return { options_json: await startPasskeyLogin(deps, req.mfa_token, fromRp(req.rp)) };
+    },
+    async finishPasskeyLogin(req) {
+      const res = await finishPasskeyLogin(deps, { mfaToken: req.mfa_token, rp: fromRp(req.rp), responseJson: req.response_json, clientIp: req.client_ip, userAgent: req.user_agent });
+      return { session_token: res.token, session: toSession(res.session) };
+    },
+    async listAuditEvents(req) {
+      const page = await listAuditEvents(deps, {
+        organizationId: req.organization_id,
+        ...(req.actor ? { actor: req.actor } : {}),
+        ...(req.type ? { type: req.type } : {}),
+        ...(req.since ? { since: req.since } : {}),
+        ...(req.until ? { until: req.until } : {}),
+        limit: req.limit > 0 ? Math.min(req.limit, 100) : 20,
+        ...(req.cursor ? { cursor: req.cursor } : {}),
+      });
+      return { events: page.events.map(toAuditEvent), next_cursor: page.next_cursor, has_more: page.has_more };
     },
   };
 }

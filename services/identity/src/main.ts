@@ -1,12 +1,16 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
+import { randomBytes } from "node:crypto";
 import type { Bus } from "@verdict/bus";
-import { createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import { createClient, masterSubkey, SecretBox, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import { identityHandlers } from "./grpc.js";
 import { IdentityRepo } from "./repo.js";
+import type { IdentityDeps } from "./deps.js";
+import type { SessionPolicy } from "./domain/session.js";
+import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
 
 export interface IdentityServiceOptions {
@@ -18,6 +22,14 @@ export interface IdentityServiceOptions {
   policyAddress: string;
   bootstrapKey?: string;
   clock?: Clock;
+  /**
+   * The instance's master key (see resolveMasterKey): TOTP secrets are sealed under a subkey.
+   * Both entry points pass it; without one (tests of other services) a key lives as long as the
+   * process, and TOTP enrolments with it.
+   */
+  masterKey?: Buffer;
+  /** Default: 30 minutes idle, 12 hours absolute. */
+  sessions?: SessionPolicy;
 }
 
 export interface IdentityService {
@@ -33,8 +45,18 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
-  await outbox.register(repo.keys);
-  const deps = { repo, bus: opts.bus, outbox, clock: opts.clock ?? systemClock, logger: opts.logger, policy };
+  await outbox.register(repo.keys, repo.audit);
+  const deps: IdentityDeps = {
+    repo,
+    bus: opts.bus,
+    outbox,
+    clock: opts.clock ?? systemClock,
+    logger: opts.logger,
+    policy,
+    passwords: argon2Passwords(),
+    totpBox: new SecretBox(masterSubkey(opts.masterKey ?? ephemeralKey(opts.logger), "identity totp")),
+    sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
+  };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);
   const grpc = await startGrpcServer({
     host: opts.host,
@@ -54,4 +76,9 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
       policy.close();
     },
   };
+}
+
+function ephemeralKey(logger: Logger): Buffer {
+  logger.warn("no master key given: TOTP enrolments last only as long as this process");
+  return randomBytes(32);
 }

@@ -2,6 +2,8 @@
 import type { Collection, Store } from "@verdict/store";
 import type { OrgSettings, Plan, RateLimitOverrides } from "./domain/organization.js";
 import type { Environment } from "./domain/apiKey.js";
+import type { AuditType } from "./domain/audit.js";
+import type { Role } from "./domain/member.js";
 
 export interface OrgRecord {
   id: string;
@@ -36,20 +38,155 @@ export interface KeyRecord {
   retired_at?: string | null;
 }
 
+/** A membership: one person's role in one organization. id = `<organization_id>.<user_id>`. */
 export interface MemberRecord {
   id: string;
   organization_id: string;
+  user_id: string;
+  role: Role;
+  status: "active" | "invited";
+  /** SHA-256 of the invitation token while the invitation is open. */
+  invitation_hash: string | null;
+  invitation_expires_at: string | null;
+  created_at: string;
+  version: number;
+}
+
+export interface UserRecord {
+  id: string;
+  /** Normalized (lowercase); unique. */
+  email: string;
+  name: string;
+  /** argon2id; null until the first invitation is accepted. */
+  password_hash: string | null;
+  /** The TOTP secret sealed with the identity subkey of the master key, once enrolled. */
+  totp_sealed: string | null;
+  /** The last time step a TOTP code was accepted for (replays of it are refused). */
+  totp_last_step: number | null;
+  /** An enrolment started but not confirmed yet. */
+  totp_pending_sealed: string | null;
+  /** SHA-256 of each unused recovery code. */
+  recovery_code_hashes: string[];
+  /** WebAuthn credentials (passkeys, security keys); absent on users stored before passkeys. */
+  passkeys?: PasskeyRecord[];
+  /** How many recovery codes are left: the condition of the update that spends one. */
+  recovery_codes_left: number;
+  created_at: string;
+}
+
+export interface PasskeyRecord {
+  /** The credential id, base64url. */
+  id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  counter: number;
+  transports: string[];
+  name: string;
+  created_at: string;
+}
+
+export interface SessionRecord {
+  id: string;
+  /** SHA-256 of the session token (or of the sign-in challenge while state is mfa_pending). */
+  hash: string;
+  user_id: string;
+  organization_id: string;
+  state: "active" | "mfa_pending";
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  ip: string;
+  user_agent: string;
+  /** The WebAuthn challenge issued for this session (registration) or sign-in (mfa_pending); used once. */
+  webauthn_challenge?: string | null;
+}
+
+export interface ThrottleRecord {
+  /** `account:<sha256 of the email>` or `address:<ip>` */
+  id: string;
+  failures: number;
+  last_failure_at: string;
+  locked_until: string | null;
+}
+
+export interface AuditRecord {
+  id: string;
+  organization_id: string;
+  type: AuditType;
+  actor: { type: "user" | "api_key" | "system"; id: string; ip: string };
+  target_type: string;
+  target_id: string;
+  occurred_at: string;
+  data: Record<string, unknown>;
 }
 
 export class IdentityRepo {
   readonly orgs: Collection<OrgRecord>;
   readonly keys: Collection<KeyRecord>;
   readonly members: Collection<MemberRecord>;
+  readonly users: Collection<UserRecord>;
+  readonly sessions: Collection<SessionRecord>;
+  readonly throttles: Collection<ThrottleRecord>;
+  readonly audit: Collection<AuditRecord>;
 
   constructor(store: Store) {
     this.orgs = store.collection<OrgRecord>("identity_organizations");
     this.keys = store.collection<KeyRecord>("identity_api_keys");
     this.members = store.collection<MemberRecord>("identity_members");
+    this.users = store.collection<UserRecord>("identity_users");
+    this.sessions = store.collection<SessionRecord>("identity_sessions");
+    this.throttles = store.collection<ThrottleRecord>("identity_signin_throttles");
+    this.audit = store.collection<AuditRecord>("identity_audit_events");
+  }
+
+  membershipId(organizationId: string, userId: string): string {
+    return `${organizationId}.${userId}`;
+  }
+
+  membership(organizationId: string, userId: string): Promise<MemberRecord | null> {
+    return this.members.findOne({ id: this.membershipId(organizationId, userId) });
+  }
+
+  /** The people who count as members: invitations not yet accepted do not. */
+  activeMembersCount(organizationId: string): Promise<number> {
+    return this.members.count({ organization_id: organizationId, status: "active" });
+  }
+
+  activeOwnersCount(organizationId: string): Promise<number> {
+    return this.members.count({ organization_id: organizationId, status: "active", role: "owner" });
+  }
+
+  membersOf(organizationId: string): Promise<MemberRecord[]> {
+    return this.members.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
+  }
+
+  /** The user's active memberships, oldest first (the default organization to sign in to). */
+  activeMembershipsOf(userId: string): Promise<MemberRecord[]> {
+    return this.members.find({ user_id: userId, status: "active" }, { sort: { created_at: 1 } });
+  }
+
+  openInvitation(tokenHash: string): Promise<MemberRecord | null> {
+    return this.members.findOne({ invitation_hash: tokenHash, status: "invited" });
+  }
+
+  userByEmail(email: string): Promise<UserRecord | null> {
+    return this.users.findOne({ email });
+  }
+
+  userById(id: string): Promise<UserRecord | null> {
+    return this.users.findOne({ id });
+  }
+
+  sessionByHash(hash: string): Promise<SessionRecord | null> {
+    return this.sessions.findOne({ hash });
+  }
+
+  /** Ends every live session of a user in one organization (removed from it) or everywhere. */
+  async revokeSessionsOf(userId: string, organizationId: string | undefined, at: string): Promise<number> {
+    const live = await this.sessions.find({ user_id: userId, revoked_at: null, ...(organizationId ? { organization_id: organizationId } : {}) });
+    for (const s of live) await this.sessions.updateOne({ id: s.id, revoked_at: null }, { revoked_at: at });
+    return live.length;
   }
 
   async init(): Promise<void> {
@@ -58,6 +195,16 @@ export class IdentityRepo {
       { name: "hash", fields: { hash: 1 }, unique: true },
       { name: "org_id", fields: { organization_id: 1, id: 1 } },
     ]);
-    await this.members.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
+    await this.members.ensureIndexes([
+      { name: "org_id", fields: { organization_id: 1, id: 1 } },
+      { name: "user_id", fields: { user_id: 1 } },
+      { name: "invitation_hash", fields: { invitation_hash: 1 } },
+    ]);
+    await this.users.ensureIndexes([{ name: "email", fields: { email: 1 }, unique: true }]);
+    await this.sessions.ensureIndexes([
+      { name: "hash", fields: { hash: 1 }, unique: true },
+      { name: "user_id", fields: { user_id: 1 } },
+    ]);
+    await this.audit.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: -1 } }]);
   }
 }

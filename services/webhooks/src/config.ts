@@ -1,26 +1,15 @@
 // The webhooks service's configuration variables, shared by the all-in-one process and the
 // service's own entry point (distributed mode).
 import { z } from "zod";
-import { boolVar, type Logger } from "@verdict/kit";
+import { boolVar, masterKeyVar, type Logger } from "@verdict/kit";
 import { DEFAULT_GRPC_PORTS, grpcServiceConfig } from "@verdict/runtime";
 import { parseRetrySchedule } from "./domain/schedule.js";
 import { DEFAULT_MAX_PER_ORG, DEFAULT_TIMEOUT_MS, type WebhookServiceOptions } from "./main.js";
 import { resolveMasterKey } from "./masterKey.js";
-import { parseMasterKey } from "./secretBox.js";
 
 export const webhookConfig = z.object({
   /** base64 of 32 bytes sealing webhook secrets; unset: generated once into the data directory. */
-  VERDICT_WEBHOOK_MASTER_KEY: z
-    .string()
-    .optional()
-    .superRefine((v, ctx) => {
-      if (!v) return;
-      try {
-        parseMasterKey(v);
-      } catch (err) {
-        ctx.addIssue({ code: "custom", message: `${(err as Error).message} (generate one with: openssl rand -base64 32)` });
-      }
-    }),
+  VERDICT_WEBHOOK_MASTER_KEY: masterKeyVar(),
   /** Seconds before each webhook retry, comma-separated; unset: 5s … 24h over about three days. */
   VERDICT_WEBHOOK_RETRY_SCHEDULE: z
     .string()

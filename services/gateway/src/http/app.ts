@@ -12,6 +12,7 @@ import { buildOpenApi } from "./openapi.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
 import { parseOr400 } from "./validation.js";
+import { clearSessionCookie, cookieMode, csrfValid, sessionTokenFrom, setSessionCookie, UNSAFE_METHODS } from "./session.js";
 
 export interface AppOptions {
   routes: Route[];
@@ -66,7 +67,8 @@ export function buildApp(opts: AppOptions): express.Express {
           status: res.statusCode,
           duration_ms: Math.round(seconds * 1000),
           organization_id: l.principal?.organizationId,
-          key_id: l.principal?.keyId,
+          key_id: l.principal?.keyId || undefined,
+          user_id: l.principal?.session?.userId,
         },
         "request",
       );
@@ -152,11 +154,24 @@ export function buildApp(opts: AppOptions): express.Express {
           await anonymous(req, res);
         } else {
           try {
-            const presented = presentedKey(req);
-            principal = await opts.authenticator.authenticate(presented.key, req.ip ?? "");
-            if (presented.legacyQuery) {
-              res.setHeader("Deprecation", "true");
-              opts.logger.warn({ request_id: l.requestId, key_id: principal.keyId }, "API key sent as ?api_key= query parameter: discouraged, use Authorization: Bearer");
+            const sessionToken = req.headers.authorization === undefined && req.query.api_key === undefined ? sessionTokenFrom(req) : undefined;
+            if (sessionToken !== undefined) {
+              principal = await opts.authenticator.authenticateSession(sessionToken, req.ip ?? "");
+              // A browser sends the cookie with any request a page makes: unsafe ones must also
+              // prove they come from our pages (the token a cross-site page cannot read).
+              if (UNSAFE_METHODS.has(req.method) && !csrfValid(req, sessionToken)) {
+                throw new AppError("forbidden", "AUTH_CSRF_FAILED", "Send the session's CSRF token in the X-CSRF-Token header (GET /auth/session answers it)");
+              }
+              if (principal.session!.mfaEnrolmentRequired && !r.duringMfaEnrolment) {
+                throw new AppError("forbidden", "AUTH_MFA_ENROLMENT_REQUIRED", "Your organization requires multi-factor authentication: enrol with POST /auth/mfa/totp/enrolment before anything else");
+              }
+            } else {
+              const presented = presentedKey(req);
+              principal = await opts.authenticator.authenticate(presented.key, req.ip ?? "");
+              if (presented.legacyQuery) {
+                res.setHeader("Deprecation", "true");
+                opts.logger.warn({ request_id: l.requestId, key_id: principal.keyId }, "API key sent as ?api_key= query parameter: discouraged, use Authorization: Bearer");
+              }
             }
           } catch (err) {
             // Failed authentication counts against the caller's address (guessing keys is throttled).
@@ -191,9 +206,23 @@ export function buildApp(opts: AppOptions): express.Express {
           if (!res.writableFinished) gone.abort();
         };
         res.once("close", onClose);
-        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl, signal: gone.signal });
+        const result = await r.handler({
+          params,
+          query,
+          body,
+          principal,
+          requestId: l.requestId,
+          clients: opts.clients,
+          apiBaseUrl,
+          signal: gone.signal,
+          clientIp: req.ip ?? "",
+          userAgent: req.get("user-agent") ?? "",
+          cookieMode: cookieMode(req),
+        });
         span.setAttribute("http.response.status_code", result.status);
         if (result.headers) res.set(result.headers);
+        if (result.session === "clear") clearSessionCookie(req, res);
+        else if (result.session) setSessionCookie(req, res, result.session.token, result.session.expiresAt);
         if (result.file) res.status(result.status).type(result.file.contentType).attachment(result.file.filename).send(result.file.content);
         else if (result.body === undefined) res.status(result.status).end();
         else res.status(result.status).json(result.body);

@@ -8,13 +8,62 @@ import type { identityV1 } from "@verdict/proto";
 import type { Clients } from "../clients.js";
 
 export interface Principal {
+  /** The API key's id; empty for a signed-in person. */
   keyId: string;
+  /** Set when a signed-in person (session cookie) makes the request. */
+  session?: SignedIn;
   organizationId: string;
   organizationName: string;
   scopes: string[];
   expiresAt: string | null;
   operator: boolean;
   rateLimits: identityV1.RateLimits;
+}
+
+/** Who is signed in, as the identity service verified it (the OAuth server builds on this). */
+export interface SignedIn {
+  token: string;
+  sessionId: string;
+  userId: string;
+  email: string;
+  name: string;
+  role: string;
+  mfaEnabled: boolean;
+  mfaEnrolmentRequired: boolean;
+  createdAt: string;
+  idleExpiresAt: string;
+  expiresAt: string;
+}
+
+/** Who acted, for the audit log. */
+export function actorOf(principal: Principal, ip: string): identityV1.Actor {
+  if (principal.session) return { type: "user", id: principal.session.userId, ip };
+  return { type: "api_key", id: principal.keyId, ip };
+}
+
+export function principalFromSession(token: string, s: identityV1.Session): Principal {
+  return {
+    keyId: "",
+    organizationId: s.organization_id,
+    organizationName: s.organization_name,
+    scopes: s.scopes,
+    expiresAt: s.expires_at,
+    operator: false,
+    rateLimits: s.rate_limits ?? {},
+    session: {
+      token,
+      sessionId: s.id,
+      userId: s.user_id,
+      email: s.email,
+      name: s.name,
+      role: s.role,
+      mfaEnabled: s.mfa_enabled,
+      mfaEnrolmentRequired: s.mfa_enrolment_required,
+      createdAt: s.created_at,
+      idleExpiresAt: s.idle_expires_at,
+      expiresAt: s.expires_at,
+    },
+  };
 }
 
 export interface PresentedKey {
@@ -72,6 +121,15 @@ export class Authenticator {
       this.cache.set(cacheKey, { principal, until });
     }
     return principal;
+  }
+
+  /**
+   * A session is verified on every request (never cached): signing out, removal from the
+   * organization and role changes apply to the very next request.
+   */
+  async authenticateSession(token: string, clientIp: string): Promise<Principal> {
+    const res = await this.clients.identity.verifySession({ session_token: token, client_ip: clientIp });
+    return principalFromSession(token, res.session!);
   }
 
   /** Called for identity.key_revoked events. */

@@ -75,6 +75,7 @@ export function organizationJson(o: identityV1.Organization) {
       default_severity: (o.settings?.default_severity || "error") as "error" | "warning",
       require_evaluation_pass: o.settings?.require_evaluation_pass ?? true,
       allow_inline_suppression: o.settings?.allow_inline_suppression ?? true,
+      require_mfa: o.settings?.require_mfa ?? false,
     },
   };
 }

@@ -13,7 +13,7 @@ type Doc = { paths: Record<string, Record<string, { responses: Record<string, un
 describe("OpenAPI document", () => {
   const doc = buildOpenApi(routes, REQUEST_SCHEMA_IDS) as unknown as Doc;
 
-  it("documents every /v1 route the express app really serves", () => {
+  it("documents every /v1 and /auth route the express app really serves", () => {
     // Clients are created but never called: the app is only inspected.
     const clients = connectClients({ identity: "127.0.0.1:1", policy: "127.0.0.1:1", evaluation: "127.0.0.1:1", compliance: "127.0.0.1:1", webhooks: "127.0.0.1:1" });
     const logger = createLogger("test", "silent");
@@ -30,7 +30,7 @@ describe("OpenAPI document", () => {
     clients.close();
     const served: string[] = [];
     for (const layer of (app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack) {
-      if (!layer.route || !layer.route.path.startsWith("/v1/") || layer.route.path === "/v1/openapi.json") continue;
+      if (!layer.route || !/^\/(v1|auth)\//.test(layer.route.path) || layer.route.path === "/v1/openapi.json") continue;
       for (const m of Object.keys(layer.route.methods)) served.push(`${m} ${layer.route.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`);
     }
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));

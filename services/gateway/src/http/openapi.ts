@@ -98,7 +98,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       tags: [r.tag],
       parameters: [...parameters(r.params, "path"), ...parameters(r.query, "query")],
       responses,
-      security: r.access.kind === "public" ? [] : [{ bearerAuth: [] }, { legacyApiKeyQuery: [] }],
+      security: r.access.kind === "public" ? [] : [{ bearerAuth: [] }, { sessionCookie: [] }, { legacyApiKeyQuery: [] }],
       ...(r.access.kind === "scope" ? { "x-required-scope": r.access.scope } : {}),
       ...(r.access.kind === "operator" ? { "x-required-scope": "instance-operator" } : {}),
       ...(r.rateClass ? { "x-rate-limit-class": r.rateClass } : {}),
@@ -126,6 +126,12 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       schemas,
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer vdt_key_<prod|test>_…" },
+        sessionCookie: {
+          type: "apiKey",
+          in: "cookie",
+          name: "__Host-verdict_session",
+          description: "A signed-in person's session (POST /auth/login): __Host-verdict_session on https, verdict_session on http://localhost. POST, PATCH and DELETE also need the X-CSRF-Token header (GET /auth/session answers it).",
+        },
         legacyApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "Legacy and discouraged: query strings get logged." },
       },
       headers: {

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Clients } from "../clients.js";
 import type { Principal } from "./auth.js";
+import type { CookieMode } from "./session.js";
 
 /** Who may call a route: nobody needs a key, any valid key, a scope, or the instance operator. */
 export type Access = { kind: "public" } | { kind: "authenticated" } | { kind: "scope"; scope: string } | { kind: "operator" };
@@ -19,12 +20,19 @@ export interface RouteContext<P, Q, B> {
   apiBaseUrl: string;
   /** Aborted when the client disconnects before its answer: long work for it can stop. */
   signal: AbortSignal;
+  /** The caller's address (after trusted proxies) and user agent. */
+  clientIp: string;
+  userAgent: string;
+  /** Whether a session cookie can be set on this request (https, or http://localhost). */
+  cookieMode: CookieMode;
 }
 
 export interface RouteResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Sets the session cookie (a new session) or clears it (signed out). */
+  session?: { token: string; expiresAt: string } | "clear";
   /** A file sent as an attachment instead of a JSON body. */
   file?: { content: Buffer; contentType: string; filename: string };
 }
@@ -53,6 +61,8 @@ export interface Route<P = any, Q = any, B = any> {
   errors?: number[];
   /** What an error status means on this route beyond the general text (OpenAPI descriptions). */
   errorNotes?: Partial<Record<number, string>>;
+  /** Open to a signed-in person who must enrol MFA first (the organization requires it). */
+  duringMfaEnrolment?: boolean;
   handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult>;
 }
 

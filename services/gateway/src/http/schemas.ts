@@ -292,7 +292,12 @@ export const OrganizationSchema = z
     members_count: z.number().int(),
     repositories_count: z.number().int(),
     created_at: ISO,
-    settings: z.object({ default_severity: SEVERITY, require_evaluation_pass: z.boolean(), allow_inline_suppression: z.boolean() }),
+    settings: z.object({
+      default_severity: SEVERITY,
+      require_evaluation_pass: z.boolean(),
+      allow_inline_suppression: z.boolean(),
+      require_mfa: z.boolean().meta({ description: "Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED)" }),
+    }),
   })
   .meta({ id: "Organization" });
 
@@ -300,7 +305,7 @@ export const UpdateOrganizationSchema = z
   .object({
     name: z.string().min(1).max(200).optional(),
     settings: z
-      .object({ default_severity: SEVERITY.optional(), require_evaluation_pass: z.boolean().optional(), allow_inline_suppression: z.boolean().optional() })
+      .object({ default_severity: SEVERITY.optional(), require_evaluation_pass: z.boolean().optional(), allow_inline_suppression: z.boolean().optional(), require_mfa: z.boolean().optional() })
       .strict()
       .optional(),
   })

@@ -6,5 +6,8 @@ import { organizationRoutes } from "./organization.js";
 import { policyRoutes } from "./policies.js";
 import { repositoryRoutes } from "./repositories.js";
 import { webhookRoutes } from "./webhooks.js";
+import { auditRoutes } from "./audit.js";
+import { memberRoutes } from "./members.js";
+import { signInRoutes } from "./signin.js";
 
-export const routes: Route[] = [...healthRoutes, ...evaluationRoutes, ...policyRoutes, ...repositoryRoutes, ...organizationRoutes, ...complianceRoutes, ...webhookRoutes];
+export const routes: Route[] = [...healthRoutes, ...evaluationRoutes, ...policyRoutes, ...repositoryRoutes, ...organizationRoutes, ...complianceRoutes, ...webhookRoutes, ...memberRoutes, ...signInRoutes, ...auditRoutes];

@@ -1,4 +1,5 @@
 import { errors } from "@verdict/kit";
+import { actorOf } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { apiKeyJson, operatorOrganizationJson, organizationJson } from "../http/mappers.js";
 import {
@@ -47,6 +48,7 @@ export const organizationRoutes = [
         default_severity: body.settings?.default_severity,
         require_evaluation_pass: body.settings?.require_evaluation_pass,
         allow_inline_suppression: body.settings?.allow_inline_suppression,
+        require_mfa: body.settings?.require_mfa,
       });
       return { status: 200, body: organizationJson(res.organization!) };
     },
@@ -76,7 +78,7 @@ export const organizationRoutes = [
     rateClass: "writes",
     body: CreateApiKeySchema,
     responses: { 201: { description: "The created key, with its value", schema: CreatedApiKeySchema } },
-    handler: async ({ body, principal, clients }) => {
+    handler: async ({ body, principal, clients, clientIp }) => {
       const res = await clients.identity.createApiKey({
         organization_id: principal!.organizationId,
         name: body.name,
@@ -84,7 +86,10 @@ export const organizationRoutes = [
         expiration: body.expiration,
         environment: body.environment ?? "",
         ip_allowlist: body.ip_allowlist ? body.ip_allowlist.split(",") : [],
+        // A signed-in member creates keys within their role's scopes; a key within its own.
         creator_key_id: principal!.keyId,
+        creator_user_id: principal!.session?.userId ?? "",
+        actor: actorOf(principal!, clientIp),
       });
       return { status: 201, body: { ...apiKeyJson(res.api_key!), key: res.key } };
     },
@@ -100,8 +105,8 @@ export const organizationRoutes = [
     rateClass: "writes",
     params: IdParam("key_id", "key"),
     responses: noContent,
-    handler: async ({ params, principal, clients }) => {
-      await clients.identity.revokeApiKey({ organization_id: principal!.organizationId, key_id: params.key_id });
+    handler: async ({ params, principal, clients, clientIp }) => {
+      await clients.identity.revokeApiKey({ organization_id: principal!.organizationId, key_id: params.key_id, actor: actorOf(principal!, clientIp) });
       return { status: 204 };
     },
   }),

@@ -17,9 +17,11 @@ export interface OrgSettings {
   require_evaluation_pass: boolean;
   /** Whether inline `verdict-ignore` comments silence findings (each is recorded as a bypass). */
   allow_inline_suppression: boolean;
+  /** Members without a second factor must enrol one before anything else. */
+  require_mfa: boolean;
 }
 
-export const DEFAULT_SETTINGS: OrgSettings = { default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: true };
+export const DEFAULT_SETTINGS: OrgSettings = { default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: true, require_mfa: false };
 
 /** Settings stored before a setting existed read as its default. */
 export function withDefaults(settings: Partial<OrgSettings> | undefined): OrgSettings {

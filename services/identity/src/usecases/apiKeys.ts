@@ -1,8 +1,10 @@
 import { TOPICS } from "@verdict/bus";
 import { errors, newId } from "@verdict/kit";
-import { containmentProblems, displayPrefix, expiresAt, generateKey, hashKey, parseAllowlist, parseKey, type Environment, type Expiration } from "../domain/apiKey.js";
+import { containmentProblems, displayPrefix, expiresAt, generateKey, hashKey, parseAllowlist, parseKey, type Environment, type Expiration, type KeyGrant } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
 import type { KeyRecord } from "../repo.js";
+import { roleScopes } from "../domain/member.js";
+import { recordAudit, SYSTEM_ACTOR, type Actor } from "./audit/recordAudit.js";
 
 export interface CreateApiKeyCommand {
   organizationId: string;
@@ -18,6 +20,10 @@ export interface CreateApiKeyCommand {
   operator?: boolean;
   /** Only for the bootstrap key taken from configuration. */
   presetKey?: string;
+  /** A signed-in member creating the key: it must lie within their role's scopes. */
+  creatorUserId?: string;
+  /** Who creates it, for the audit log; unset: the instance itself. */
+  actor?: Actor;
 }
 
 export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand): Promise<{ record: KeyRecord; key: string }> {
@@ -34,8 +40,12 @@ export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand)
     throw errors.unprocessable([{ field: "ip_allowlist", code: "INVALID_FORMAT", message: "Lists no CIDR range or IP address; omit ip_allowlist for a key usable from any address" }]);
   }
   const now = deps.clock.now();
-  const creator = cmd.creatorKeyId ? await deps.repo.keys.findOne({ id: cmd.creatorKeyId, organization_id: cmd.organizationId }) : null;
-  if (cmd.creatorKeyId && !creator) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The creating key does not belong to this organization");
+  const creator: KeyGrant | null = cmd.creatorKeyId
+    ? await deps.repo.keys.findOne({ id: cmd.creatorKeyId, organization_id: cmd.organizationId })
+    : cmd.creatorUserId
+      ? await memberGrant(deps, cmd.organizationId, cmd.creatorUserId)
+      : null;
+  if ((cmd.creatorKeyId || cmd.creatorUserId) && !creator) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The creator does not belong to this organization");
   const requestedEnvironment = cmd.environment ?? creator?.environment ?? "prod";
   const allowlist = cidrs.length ? cidrs : (creator?.ip_allowlist ?? []);
   if (creator) {
@@ -68,10 +78,18 @@ export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand)
     expires_at: expiresAt(cmd.expiration, now),
     last_used_at: null,
     revoked_at: null,
-    ip_allowlist: allowlist,
+    ip_allowlist: [...allowlist],
     operator: cmd.operator ?? false,
   };
   await deps.repo.keys.insertOne(record);
+  await recordAudit(deps, {
+    organizationId: record.organization_id,
+    type: "api_key.created",
+    actor: cmd.actor ?? SYSTEM_ACTOR,
+    targetType: "api_key",
+    targetId: record.id,
+    data: { name: record.name, scopes: record.scopes, environment: record.environment, expires_at: record.expires_at },
+  });
   deps.logger.info({ key_id: record.id, organization_id: record.organization_id, scopes: record.scopes }, "API key created");
   return { record, key };
 }
@@ -80,7 +98,14 @@ export async function listApiKeys(deps: IdentityDeps, organizationId: string): P
   return deps.repo.keys.find({ organization_id: organizationId }, { sort: { id: 1 } });
 }
 
-export async function revokeApiKey(deps: IdentityDeps, organizationId: string, keyId: string): Promise<void> {
+/** What a signed-in member may pass on to a key: their role's scopes. */
+async function memberGrant(deps: IdentityDeps, organizationId: string, userId: string): Promise<KeyGrant | null> {
+  const m = await deps.repo.membership(organizationId, userId);
+  if (m?.status !== "active") return null;
+  return { scopes: roleScopes(m.role), environment: "prod", expires_at: null, ip_allowlist: [] };
+}
+
+export async function revokeApiKey(deps: IdentityDeps, organizationId: string, keyId: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
   const key = await deps.repo.keys.findOne({ id: keyId, organization_id: organizationId });
   if (!key) throw errors.notFound("api_key", keyId);
   if (key.revoked_at) throw errors.deleted("api_key", keyId);
@@ -96,5 +121,6 @@ export async function revokeApiKey(deps: IdentityDeps, organizationId: string, k
   const event = deps.outbox.event(TOPICS.keyRevoked, { source: "/identity", subject: keyId, data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt } });
   const updated = await deps.outbox.update(deps.repo.keys, { id: keyId, organization_id: organizationId, revoked_at: null }, { revoked_at: revokedAt }, [event]);
   if (!updated) throw errors.deleted("api_key", keyId);
+  await recordAudit(deps, { organizationId, type: "api_key.revoked", actor, targetType: "api_key", targetId: keyId, data: { name: key.name } });
   deps.logger.info({ key_id: keyId, organization_id: organizationId }, "API key revoked");
 }

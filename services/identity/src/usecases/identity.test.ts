@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
-import { AppError, createClient, createLogger } from "@verdict/kit";
+import { randomBytes } from "node:crypto";
+import { AppError, createClient, createLogger, SecretBox } from "@verdict/kit";
+import { argon2Passwords } from "../passwords.js";
 import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
@@ -28,7 +30,17 @@ beforeEach(async () => {
   closePolicy = () => policy.close();
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
   await outbox.register(repo.keys);
-  deps = { repo, bus, outbox, clock: { now: () => now }, logger: createLogger("t", "silent"), policy };
+  deps = {
+    repo,
+    bus,
+    outbox,
+    clock: { now: () => now },
+    logger: createLogger("t", "silent"),
+    policy,
+    passwords: argon2Passwords(),
+    totpBox: new SecretBox(randomBytes(32)),
+    sessions: { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
+  };
 });
 afterEach(async () => {
   await deps.outbox.stop();
@@ -128,11 +140,11 @@ describe("ensureBootstrap", () => {
 describe("organization settings", () => {
   it("allow inline suppression by default, for organizations stored before the setting existed too", async () => {
     const { org } = await createOrganization(deps, { name: "Acme", plan: "free" });
-    expect(await getOrganizationSettings(deps, org.id)).toEqual({ default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: true });
+    expect(await getOrganizationSettings(deps, org.id)).toEqual({ default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: true, require_mfa: false });
     // a document written by an earlier version, without the setting
     await deps.repo.orgs.updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression"]);
     expect((await getOrganizationSettings(deps, org.id)).allow_inline_suppression).toBe(true);
-    await deps.repo.orgs.updateOne({ id: org.id }, { settings: { default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: false } });
+    await deps.repo.orgs.updateOne({ id: org.id }, { settings: { default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: false, require_mfa: false } });
     expect((await getOrganizationSettings(deps, org.id)).allow_inline_suppression).toBe(false);
     expect(await codeOf(getOrganizationSettings(deps, "org_missing"))).toBe("RESOURCE_NOT_FOUND");
   });

@@ -13,7 +13,7 @@ export async function getOrganization(deps: IdentityDeps, organizationId: string
   const org = await deps.repo.orgs.findOne({ id: organizationId });
   if (!org) throw errors.notFound("organization", organizationId);
   const [members, repos] = await Promise.all([
-    deps.repo.members.count({ organization_id: organizationId }),
+    deps.repo.activeMembersCount(organizationId),
     deps.policy.countRepositories({ organization_id: organizationId }),
   ]);
   return { ...org, settings: withDefaults(org.settings), members_count: members, repositories_count: repos.count };
@@ -31,6 +31,7 @@ export interface UpdateOrganizationCommand {
   defaultSeverity?: "error" | "warning";
   requireEvaluationPass?: boolean;
   allowInlineSuppression?: boolean;
+  requireMfa?: boolean;
 }
 
 export async function updateOrganization(deps: IdentityDeps, cmd: UpdateOrganizationCommand): Promise<OrganizationView> {
@@ -39,6 +40,7 @@ export async function updateOrganization(deps: IdentityDeps, cmd: UpdateOrganiza
   if (cmd.defaultSeverity !== undefined) set["settings.default_severity"] = cmd.defaultSeverity;
   if (cmd.requireEvaluationPass !== undefined) set["settings.require_evaluation_pass"] = cmd.requireEvaluationPass;
   if (cmd.allowInlineSuppression !== undefined) set["settings.allow_inline_suppression"] = cmd.allowInlineSuppression;
+  if (cmd.requireMfa !== undefined) set["settings.require_mfa"] = cmd.requireMfa;
   const updated = await deps.repo.orgs.updateOne({ id: cmd.organizationId }, set as Partial<OrgRecord>);
   if (!updated) throw errors.notFound("organization", cmd.organizationId);
   return getOrganization(deps, cmd.organizationId);

@@ -23,6 +23,15 @@ export const protobufPackage = "verdict.identity.v1";
 
 export const protobufFileName = "verdict/identity/v1/identity.proto";
 
+/** Who does something, for the audit log: a signed-in user, an API key, or the instance operator. */
+export interface Actor {
+  /** user, api_key or system */
+  type: string;
+  id: string;
+  /** The caller's address as the gateway saw it. */
+  ip: string;
+}
+
 /** Overrides of the instance's default limits; an unset field keeps the default. */
 export interface RateLimits {
   per_minute?: number | undefined;
@@ -38,7 +47,11 @@ export interface OrganizationSettings {
   default_severity: string;
   require_evaluation_pass: boolean;
   /** Whether inline `verdict-ignore` comments silence findings; unset means allowed. */
-  allow_inline_suppression?: boolean | undefined;
+  allow_inline_suppression?:
+    | boolean
+    | undefined;
+  /** Members without a second factor must enrol one before anything else. */
+  require_mfa: boolean;
 }
 
 export interface Organization {
@@ -132,6 +145,7 @@ export interface UpdateOrganizationRequest {
   default_severity?: string | undefined;
   require_evaluation_pass?: boolean | undefined;
   allow_inline_suppression?: boolean | undefined;
+  require_mfa?: boolean | undefined;
 }
 
 export interface UpdateOrganizationResponse {
@@ -161,6 +175,12 @@ export interface CreateApiKeyRequest {
    * within its own (FAILED_PRECONDITION with the offending fields otherwise).
    */
   creator_key_id: string;
+  /**
+   * Set instead of creator_key_id when a signed-in member creates the key: it must lie within
+   * the member's role scopes.
+   */
+  creator_user_id: string;
+  actor?: Actor | undefined;
 }
 
 export interface CreateApiKeyResponse {
@@ -171,10 +191,373 @@ export interface CreateApiKeyResponse {
 export interface RevokeApiKeyRequest {
   organization_id: string;
   key_id: string;
+  actor?: Actor | undefined;
 }
 
 export interface RevokeApiKeyResponse {
 }
+
+export interface Member {
+  /** user_… */
+  id: string;
+  email: string;
+  /** Empty until the invitation is accepted. */
+  name: string;
+  /** owner, admin, member or viewer */
+  role: string;
+  /** active, or invited (the invitation is not accepted yet) */
+  status: string;
+  mfa_enabled: boolean;
+  created_at: string;
+  invitation_expires_at?: string | undefined;
+}
+
+export interface ListMembersRequest {
+  organization_id: string;
+}
+
+export interface ListMembersResponse {
+  members: Member[];
+}
+
+export interface InviteMemberRequest {
+  organization_id: string;
+  email: string;
+  role: string;
+  actor?:
+    | Actor
+    | undefined;
+  /** The inviting member (empty for API keys): an admin cannot grant owner. */
+  inviter_user_id: string;
+}
+
+export interface InviteMemberResponse {
+  member?:
+    | Member
+    | undefined;
+  /** The invitation token (vdt_inv_…), shown once; the gateway builds the link from it. */
+  invitation_token: string;
+}
+
+export interface UpdateMemberRoleRequest {
+  organization_id: string;
+  user_id: string;
+  role: string;
+  actor?: Actor | undefined;
+  changer_user_id: string;
+}
+
+export interface UpdateMemberRoleResponse {
+  member?: Member | undefined;
+}
+
+export interface RemoveMemberRequest {
+  organization_id: string;
+  user_id: string;
+  actor?: Actor | undefined;
+  remover_user_id: string;
+}
+
+export interface RemoveMemberResponse {
+}
+
+export interface AcceptInvitationRequest {
+  token: string;
+  name: string;
+  password: string;
+  client_ip: string;
+}
+
+export interface AcceptInvitationResponse {
+  member?: Member | undefined;
+  organization_id: string;
+}
+
+export interface LoginRequest {
+  email: string;
+  password: string;
+  client_ip: string;
+  user_agent: string;
+  /** Which of the user's organizations to sign in to; empty: the oldest membership. */
+  organization_id: string;
+}
+
+/** Either a session (session_token set) or a second factor to give (mfa_required). */
+export interface LoginResponse {
+  mfa_required: boolean;
+  /** totp, recovery_code */
+  methods: string[];
+  /** Short-lived; presented with the second factor. Set when mfa_required. */
+  mfa_token: string;
+  session_token: string;
+  session?: Session | undefined;
+}
+
+export interface CompleteTotpLoginResponse {
+  session_token: string;
+  session?: Session | undefined;
+}
+
+export interface CompleteTotpLoginRequest {
+  mfa_token: string;
+  /** A 6-digit code, or a recovery code. */
+  code: string;
+  client_ip: string;
+  user_agent: string;
+}
+
+export interface Session {
+  /** ses_… */
+  id: string;
+  user_id: string;
+  email: string;
+  name: string;
+  organization_id: string;
+  organization_name: string;
+  role: string;
+  scopes: string[];
+  created_at: string;
+  /** When the session ends if unused (idle timeout) and at the latest (absolute timeout). */
+  idle_expires_at: string;
+  expires_at: string;
+  mfa_enabled: boolean;
+  /** The organization requires MFA and the user has none: only enrolment and sign-out are open. */
+  mfa_enrolment_required: boolean;
+  rate_limits?: RateLimits | undefined;
+}
+
+export interface VerifySessionRequest {
+  session_token: string;
+  client_ip: string;
+}
+
+export interface VerifySessionResponse {
+  session?: Session | undefined;
+}
+
+export interface LogoutRequest {
+  session_token: string;
+  client_ip: string;
+}
+
+export interface LogoutResponse {
+}
+
+export interface StartTotpEnrolmentRequest {
+  session_token: string;
+}
+
+export interface StartTotpEnrolmentResponse {
+  /** Base32, for manual entry; and the otpauth:// URI for QR codes. */
+  secret: string;
+  otpauth_uri: string;
+}
+
+export interface ConfirmTotpEnrolmentRequest {
+  session_token: string;
+  code: string;
+  client_ip: string;
+  user_agent: string;
+}
+
+export interface ConfirmTotpEnrolmentResponse {
+  /** Shown once; each works once instead of a TOTP code. */
+  recovery_codes: string[];
+  /** Privilege changed: the session was rotated. */
+  session_token: string;
+  session?: Session | undefined;
+}
+
+export interface AuditEvent {
+  /** aud_… */
+  id: string;
+  type: string;
+  actor?: Actor | undefined;
+  target_type: string;
+  target_id: string;
+  occurred_at: string;
+  /** JSON object with event-specific facts (never secrets). */
+  data_json: string;
+}
+
+export interface ListAuditEventsRequest {
+  organization_id: string;
+  actor: string;
+  type: string;
+  since: string;
+  until: string;
+  limit: number;
+  cursor: string;
+}
+
+export interface ListAuditEventsResponse {
+  events: AuditEvent[];
+  next_cursor?: string | undefined;
+  has_more: boolean;
+}
+
+/** The relying party as the browser sees it: https://verdict.example.com -> rp_id verdict.example.com. */
+export interface RelyingParty {
+  rp_id: string;
+  origin: string;
+}
+
+export interface StartPasskeyRegistrationRequest {
+  session_token: string;
+  rp?: RelyingParty | undefined;
+}
+
+export interface StartPasskeyRegistrationResponse {
+  /** PublicKeyCredentialCreationOptionsJSON (WebAuthn Level 3), for PublicKeyCredential.parseCreationOptionsFromJSON. */
+  options_json: string;
+}
+
+export interface FinishPasskeyRegistrationRequest {
+  session_token: string;
+  rp?:
+    | RelyingParty
+    | undefined;
+  /** RegistrationResponseJSON (the credential's toJSON()). */
+  response_json: string;
+  name: string;
+  client_ip: string;
+  user_agent: string;
+}
+
+export interface FinishPasskeyRegistrationResponse {
+  /** Set when this was the person's first second factor: shown once. */
+  recovery_codes: string[];
+  /** Privilege changed: the session was rotated. */
+  session_token: string;
+  session?: Session | undefined;
+}
+
+export interface StartPasskeyLoginRequest {
+  mfa_token: string;
+  rp?: RelyingParty | undefined;
+}
+
+export interface StartPasskeyLoginResponse {
+  /** PublicKeyCredentialRequestOptionsJSON. */
+  options_json: string;
+}
+
+export interface FinishPasskeyLoginRequest {
+  mfa_token: string;
+  rp?:
+    | RelyingParty
+    | undefined;
+  /** AuthenticationResponseJSON. */
+  response_json: string;
+  client_ip: string;
+  user_agent: string;
+}
+
+export interface FinishPasskeyLoginResponse {
+  session_token: string;
+  session?: Session | undefined;
+}
+
+function createBaseActor(): Actor {
+  return { type: "", id: "", ip: "" };
+}
+
+export const Actor: MessageFns<Actor> = {
+  encode(message: Actor, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.ip !== "") {
+      writer.uint32(26).string(message.ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Actor {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseActor();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Actor {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      ip: isSet(object.ip) ? globalThis.String(object.ip) : "",
+    };
+  },
+
+  toJSON(message: Actor): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.ip !== "") {
+      obj.ip = message.ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Actor>, I>>(base?: I): Actor {
+    return Actor.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Actor>, I>>(object: I): Actor {
+    const message = createBaseActor();
+    message.type = object.type ?? "";
+    message.id = object.id ?? "";
+    message.ip = object.ip ?? "";
+    return message;
+  },
+};
 
 function createBaseRateLimits(): RateLimits {
   return {
@@ -378,7 +761,12 @@ export const RateLimits: MessageFns<RateLimits> = {
 };
 
 function createBaseOrganizationSettings(): OrganizationSettings {
-  return { default_severity: "", require_evaluation_pass: false, allow_inline_suppression: undefined };
+  return {
+    default_severity: "",
+    require_evaluation_pass: false,
+    allow_inline_suppression: undefined,
+    require_mfa: false,
+  };
 }
 
 export const OrganizationSettings: MessageFns<OrganizationSettings> = {
@@ -391,6 +779,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     }
     if (message.allow_inline_suppression !== undefined) {
       writer.uint32(24).bool(message.allow_inline_suppression);
+    }
+    if (message.require_mfa !== false) {
+      writer.uint32(32).bool(message.require_mfa);
     }
     return writer;
   },
@@ -432,6 +823,14 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
             message.allow_inline_suppression = reader.bool();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.require_mfa = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -461,6 +860,11 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
         : isSet(object.allow_inline_suppression)
         ? globalThis.Boolean(object.allow_inline_suppression)
         : undefined,
+      require_mfa: isSet(object.requireMfa)
+        ? globalThis.Boolean(object.requireMfa)
+        : isSet(object.require_mfa)
+        ? globalThis.Boolean(object.require_mfa)
+        : false,
     };
   },
 
@@ -475,6 +879,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     if (message.allow_inline_suppression !== undefined) {
       obj.allowInlineSuppression = message.allow_inline_suppression;
     }
+    if (message.require_mfa !== false) {
+      obj.requireMfa = message.require_mfa;
+    }
     return obj;
   },
 
@@ -486,6 +893,7 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     message.default_severity = object.default_severity ?? "";
     message.require_evaluation_pass = object.require_evaluation_pass ?? false;
     message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
+    message.require_mfa = object.require_mfa ?? false;
     return message;
   },
 };
@@ -1926,6 +2334,7 @@ function createBaseUpdateOrganizationRequest(): UpdateOrganizationRequest {
     default_severity: undefined,
     require_evaluation_pass: undefined,
     allow_inline_suppression: undefined,
+    require_mfa: undefined,
   };
 }
 
@@ -1945,6 +2354,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     }
     if (message.allow_inline_suppression !== undefined) {
       writer.uint32(40).bool(message.allow_inline_suppression);
+    }
+    if (message.require_mfa !== undefined) {
+      writer.uint32(48).bool(message.require_mfa);
     }
     return writer;
   },
@@ -2002,6 +2414,14 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
             message.allow_inline_suppression = reader.bool();
             continue;
           }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.require_mfa = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2037,6 +2457,11 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
         : isSet(object.allow_inline_suppression)
         ? globalThis.Boolean(object.allow_inline_suppression)
         : undefined,
+      require_mfa: isSet(object.requireMfa)
+        ? globalThis.Boolean(object.requireMfa)
+        : isSet(object.require_mfa)
+        ? globalThis.Boolean(object.require_mfa)
+        : undefined,
     };
   },
 
@@ -2057,6 +2482,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     if (message.allow_inline_suppression !== undefined) {
       obj.allowInlineSuppression = message.allow_inline_suppression;
     }
+    if (message.require_mfa !== undefined) {
+      obj.requireMfa = message.require_mfa;
+    }
     return obj;
   },
 
@@ -2070,6 +2498,7 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     message.default_severity = object.default_severity ?? undefined;
     message.require_evaluation_pass = object.require_evaluation_pass ?? undefined;
     message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
+    message.require_mfa = object.require_mfa ?? undefined;
     return message;
   },
 };
@@ -2298,6 +2727,8 @@ function createBaseCreateApiKeyRequest(): CreateApiKeyRequest {
     environment: "",
     ip_allowlist: [],
     creator_key_id: "",
+    creator_user_id: "",
+    actor: undefined,
   };
 }
 
@@ -2323,6 +2754,12 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     }
     if (message.creator_key_id !== "") {
       writer.uint32(58).string(message.creator_key_id);
+    }
+    if (message.creator_user_id !== "") {
+      writer.uint32(66).string(message.creator_user_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(74).fork()).join();
     }
     return writer;
   },
@@ -2396,6 +2833,22 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
             message.creator_key_id = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.creator_user_id = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2429,6 +2882,12 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
         : isSet(object.creator_key_id)
         ? globalThis.String(object.creator_key_id)
         : "",
+      creator_user_id: isSet(object.creatorUserId)
+        ? globalThis.String(object.creatorUserId)
+        : isSet(object.creator_user_id)
+        ? globalThis.String(object.creator_user_id)
+        : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
     };
   },
 
@@ -2455,6 +2914,12 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     if (message.creator_key_id !== "") {
       obj.creatorKeyId = message.creator_key_id;
     }
+    if (message.creator_user_id !== "") {
+      obj.creatorUserId = message.creator_user_id;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
     return obj;
   },
 
@@ -2470,6 +2935,8 @@ export const CreateApiKeyRequest: MessageFns<CreateApiKeyRequest> = {
     message.environment = object.environment ?? "";
     message.ip_allowlist = object.ip_allowlist?.map((e) => e) || [];
     message.creator_key_id = object.creator_key_id ?? "";
+    message.creator_user_id = object.creator_user_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     return message;
   },
 };
@@ -2566,7 +3033,7 @@ export const CreateApiKeyResponse: MessageFns<CreateApiKeyResponse> = {
 };
 
 function createBaseRevokeApiKeyRequest(): RevokeApiKeyRequest {
-  return { organization_id: "", key_id: "" };
+  return { organization_id: "", key_id: "", actor: undefined };
 }
 
 export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
@@ -2576,6 +3043,9 @@ export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
     }
     if (message.key_id !== "") {
       writer.uint32(18).string(message.key_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -2609,6 +3079,14 @@ export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
             message.key_id = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2633,6 +3111,7 @@ export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
         : isSet(object.key_id)
         ? globalThis.String(object.key_id)
         : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
     };
   },
 
@@ -2644,6 +3123,9 @@ export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
     if (message.key_id !== "") {
       obj.keyId = message.key_id;
     }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
     return obj;
   },
 
@@ -2654,6 +3136,7 @@ export const RevokeApiKeyRequest: MessageFns<RevokeApiKeyRequest> = {
     const message = createBaseRevokeApiKeyRequest();
     message.organization_id = object.organization_id ?? "";
     message.key_id = object.key_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     return message;
   },
 };
@@ -2706,6 +3189,4144 @@ export const RevokeApiKeyResponse: MessageFns<RevokeApiKeyResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<RevokeApiKeyResponse>, I>>(_: I): RevokeApiKeyResponse {
     const message = createBaseRevokeApiKeyResponse();
+    return message;
+  },
+};
+
+function createBaseMember(): Member {
+  return {
+    id: "",
+    email: "",
+    name: "",
+    role: "",
+    status: "",
+    mfa_enabled: false,
+    created_at: "",
+    invitation_expires_at: undefined,
+  };
+}
+
+export const Member: MessageFns<Member> = {
+  encode(message: Member, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.role !== "") {
+      writer.uint32(34).string(message.role);
+    }
+    if (message.status !== "") {
+      writer.uint32(42).string(message.status);
+    }
+    if (message.mfa_enabled !== false) {
+      writer.uint32(48).bool(message.mfa_enabled);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(58).string(message.created_at);
+    }
+    if (message.invitation_expires_at !== undefined) {
+      writer.uint32(66).string(message.invitation_expires_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Member {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMember();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.status = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.mfa_enabled = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.invitation_expires_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Member {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      status: isSet(object.status) ? globalThis.String(object.status) : "",
+      mfa_enabled: isSet(object.mfaEnabled)
+        ? globalThis.Boolean(object.mfaEnabled)
+        : isSet(object.mfa_enabled)
+        ? globalThis.Boolean(object.mfa_enabled)
+        : false,
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      invitation_expires_at: isSet(object.invitationExpiresAt)
+        ? globalThis.String(object.invitationExpiresAt)
+        : isSet(object.invitation_expires_at)
+        ? globalThis.String(object.invitation_expires_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Member): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.status !== "") {
+      obj.status = message.status;
+    }
+    if (message.mfa_enabled !== false) {
+      obj.mfaEnabled = message.mfa_enabled;
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.invitation_expires_at !== undefined) {
+      obj.invitationExpiresAt = message.invitation_expires_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Member>, I>>(base?: I): Member {
+    return Member.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Member>, I>>(object: I): Member {
+    const message = createBaseMember();
+    message.id = object.id ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.role = object.role ?? "";
+    message.status = object.status ?? "";
+    message.mfa_enabled = object.mfa_enabled ?? false;
+    message.created_at = object.created_at ?? "";
+    message.invitation_expires_at = object.invitation_expires_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListMembersRequest(): ListMembersRequest {
+  return { organization_id: "" };
+}
+
+export const ListMembersRequest: MessageFns<ListMembersRequest> = {
+  encode(message: ListMembersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMembersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMembersRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListMembersRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListMembersRequest>, I>>(base?: I): ListMembersRequest {
+    return ListMembersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListMembersRequest>, I>>(object: I): ListMembersRequest {
+    const message = createBaseListMembersRequest();
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseListMembersResponse(): ListMembersResponse {
+  return { members: [] };
+}
+
+export const ListMembersResponse: MessageFns<ListMembersResponse> = {
+  encode(message: ListMembersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.members) {
+      Member.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListMembersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListMembersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.members.push(Member.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListMembersResponse {
+    return {
+      members: globalThis.Array.isArray(object?.members) ? object.members.map((e: any) => Member.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListMembersResponse): unknown {
+    const obj: any = {};
+    if (message.members?.length) {
+      obj.members = message.members.map((e) => Member.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListMembersResponse>, I>>(base?: I): ListMembersResponse {
+    return ListMembersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListMembersResponse>, I>>(object: I): ListMembersResponse {
+    const message = createBaseListMembersResponse();
+    message.members = object.members?.map((e) => Member.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseInviteMemberRequest(): InviteMemberRequest {
+  return { organization_id: "", email: "", role: "", actor: undefined, inviter_user_id: "" };
+}
+
+export const InviteMemberRequest: MessageFns<InviteMemberRequest> = {
+  encode(message: InviteMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(18).string(message.email);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(34).fork()).join();
+    }
+    if (message.inviter_user_id !== "") {
+      writer.uint32(42).string(message.inviter_user_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.inviter_user_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InviteMemberRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      inviter_user_id: isSet(object.inviterUserId)
+        ? globalThis.String(object.inviterUserId)
+        : isSet(object.inviter_user_id)
+        ? globalThis.String(object.inviter_user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: InviteMemberRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.inviter_user_id !== "") {
+      obj.inviterUserId = message.inviter_user_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InviteMemberRequest>, I>>(base?: I): InviteMemberRequest {
+    return InviteMemberRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InviteMemberRequest>, I>>(object: I): InviteMemberRequest {
+    const message = createBaseInviteMemberRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.email = object.email ?? "";
+    message.role = object.role ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.inviter_user_id = object.inviter_user_id ?? "";
+    return message;
+  },
+};
+
+function createBaseInviteMemberResponse(): InviteMemberResponse {
+  return { member: undefined, invitation_token: "" };
+}
+
+export const InviteMemberResponse: MessageFns<InviteMemberResponse> = {
+  encode(message: InviteMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      Member.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    if (message.invitation_token !== "") {
+      writer.uint32(18).string(message.invitation_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): InviteMemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseInviteMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = Member.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.invitation_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): InviteMemberResponse {
+    return {
+      member: isSet(object.member) ? Member.fromJSON(object.member) : undefined,
+      invitation_token: isSet(object.invitationToken)
+        ? globalThis.String(object.invitationToken)
+        : isSet(object.invitation_token)
+        ? globalThis.String(object.invitation_token)
+        : "",
+    };
+  },
+
+  toJSON(message: InviteMemberResponse): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = Member.toJSON(message.member);
+    }
+    if (message.invitation_token !== "") {
+      obj.invitationToken = message.invitation_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<InviteMemberResponse>, I>>(base?: I): InviteMemberResponse {
+    return InviteMemberResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<InviteMemberResponse>, I>>(object: I): InviteMemberResponse {
+    const message = createBaseInviteMemberResponse();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? Member.fromPartial(object.member)
+      : undefined;
+    message.invitation_token = object.invitation_token ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateMemberRoleRequest(): UpdateMemberRoleRequest {
+  return { organization_id: "", user_id: "", role: "", actor: undefined, changer_user_id: "" };
+}
+
+export const UpdateMemberRoleRequest: MessageFns<UpdateMemberRoleRequest> = {
+  encode(message: UpdateMemberRoleRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.user_id !== "") {
+      writer.uint32(18).string(message.user_id);
+    }
+    if (message.role !== "") {
+      writer.uint32(26).string(message.role);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(34).fork()).join();
+    }
+    if (message.changer_user_id !== "") {
+      writer.uint32(42).string(message.changer_user_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateMemberRoleRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateMemberRoleRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.changer_user_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateMemberRoleRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      user_id: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      changer_user_id: isSet(object.changerUserId)
+        ? globalThis.String(object.changerUserId)
+        : isSet(object.changer_user_id)
+        ? globalThis.String(object.changer_user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: UpdateMemberRoleRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.user_id !== "") {
+      obj.userId = message.user_id;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.changer_user_id !== "") {
+      obj.changerUserId = message.changer_user_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateMemberRoleRequest>, I>>(base?: I): UpdateMemberRoleRequest {
+    return UpdateMemberRoleRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateMemberRoleRequest>, I>>(object: I): UpdateMemberRoleRequest {
+    const message = createBaseUpdateMemberRoleRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.user_id = object.user_id ?? "";
+    message.role = object.role ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.changer_user_id = object.changer_user_id ?? "";
+    return message;
+  },
+};
+
+function createBaseUpdateMemberRoleResponse(): UpdateMemberRoleResponse {
+  return { member: undefined };
+}
+
+export const UpdateMemberRoleResponse: MessageFns<UpdateMemberRoleResponse> = {
+  encode(message: UpdateMemberRoleResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      Member.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateMemberRoleResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateMemberRoleResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = Member.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateMemberRoleResponse {
+    return { member: isSet(object.member) ? Member.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: UpdateMemberRoleResponse): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = Member.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateMemberRoleResponse>, I>>(base?: I): UpdateMemberRoleResponse {
+    return UpdateMemberRoleResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateMemberRoleResponse>, I>>(object: I): UpdateMemberRoleResponse {
+    const message = createBaseUpdateMemberRoleResponse();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? Member.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseRemoveMemberRequest(): RemoveMemberRequest {
+  return { organization_id: "", user_id: "", actor: undefined, remover_user_id: "" };
+}
+
+export const RemoveMemberRequest: MessageFns<RemoveMemberRequest> = {
+  encode(message: RemoveMemberRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.user_id !== "") {
+      writer.uint32(18).string(message.user_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    if (message.remover_user_id !== "") {
+      writer.uint32(34).string(message.remover_user_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.remover_user_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RemoveMemberRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      user_id: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      remover_user_id: isSet(object.removerUserId)
+        ? globalThis.String(object.removerUserId)
+        : isSet(object.remover_user_id)
+        ? globalThis.String(object.remover_user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: RemoveMemberRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.user_id !== "") {
+      obj.userId = message.user_id;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.remover_user_id !== "") {
+      obj.removerUserId = message.remover_user_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMemberRequest>, I>>(base?: I): RemoveMemberRequest {
+    return RemoveMemberRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMemberRequest>, I>>(object: I): RemoveMemberRequest {
+    const message = createBaseRemoveMemberRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.user_id = object.user_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.remover_user_id = object.remover_user_id ?? "";
+    return message;
+  },
+};
+
+function createBaseRemoveMemberResponse(): RemoveMemberResponse {
+  return {};
+}
+
+export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
+  encode(_: RemoveMemberResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RemoveMemberResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRemoveMemberResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RemoveMemberResponse {
+    return {};
+  },
+
+  toJSON(_: RemoveMemberResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RemoveMemberResponse>, I>>(base?: I): RemoveMemberResponse {
+    return RemoveMemberResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RemoveMemberResponse>, I>>(_: I): RemoveMemberResponse {
+    const message = createBaseRemoveMemberResponse();
+    return message;
+  },
+};
+
+function createBaseAcceptInvitationRequest(): AcceptInvitationRequest {
+  return { token: "", name: "", password: "", client_ip: "" };
+}
+
+export const AcceptInvitationRequest: MessageFns<AcceptInvitationRequest> = {
+  encode(message: AcceptInvitationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.password !== "") {
+      writer.uint32(26).string(message.password);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(34).string(message.client_ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AcceptInvitationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAcceptInvitationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AcceptInvitationRequest {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+    };
+  },
+
+  toJSON(message: AcceptInvitationRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AcceptInvitationRequest>, I>>(base?: I): AcceptInvitationRequest {
+    return AcceptInvitationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AcceptInvitationRequest>, I>>(object: I): AcceptInvitationRequest {
+    const message = createBaseAcceptInvitationRequest();
+    message.token = object.token ?? "";
+    message.name = object.name ?? "";
+    message.password = object.password ?? "";
+    message.client_ip = object.client_ip ?? "";
+    return message;
+  },
+};
+
+function createBaseAcceptInvitationResponse(): AcceptInvitationResponse {
+  return { member: undefined, organization_id: "" };
+}
+
+export const AcceptInvitationResponse: MessageFns<AcceptInvitationResponse> = {
+  encode(message: AcceptInvitationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      Member.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(18).string(message.organization_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AcceptInvitationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAcceptInvitationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = Member.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AcceptInvitationResponse {
+    return {
+      member: isSet(object.member) ? Member.fromJSON(object.member) : undefined,
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+    };
+  },
+
+  toJSON(message: AcceptInvitationResponse): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = Member.toJSON(message.member);
+    }
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AcceptInvitationResponse>, I>>(base?: I): AcceptInvitationResponse {
+    return AcceptInvitationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AcceptInvitationResponse>, I>>(object: I): AcceptInvitationResponse {
+    const message = createBaseAcceptInvitationResponse();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? Member.fromPartial(object.member)
+      : undefined;
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseLoginRequest(): LoginRequest {
+  return { email: "", password: "", client_ip: "", user_agent: "", organization_id: "" };
+}
+
+export const LoginRequest: MessageFns<LoginRequest> = {
+  encode(message: LoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.password !== "") {
+      writer.uint32(18).string(message.password);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(26).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(34).string(message.user_agent);
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(42).string(message.organization_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LoginRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+    };
+  },
+
+  toJSON(message: LoginRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LoginRequest>, I>>(base?: I): LoginRequest {
+    return LoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LoginRequest>, I>>(object: I): LoginRequest {
+    const message = createBaseLoginRequest();
+    message.email = object.email ?? "";
+    message.password = object.password ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseLoginResponse(): LoginResponse {
+  return { mfa_required: false, methods: [], mfa_token: "", session_token: "", session: undefined };
+}
+
+export const LoginResponse: MessageFns<LoginResponse> = {
+  encode(message: LoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mfa_required !== false) {
+      writer.uint32(8).bool(message.mfa_required);
+    }
+    for (const v of message.methods) {
+      writer.uint32(18).string(v!);
+    }
+    if (message.mfa_token !== "") {
+      writer.uint32(26).string(message.mfa_token);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(34).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.mfa_required = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.methods.push(reader.string());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.mfa_token = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LoginResponse {
+    return {
+      mfa_required: isSet(object.mfaRequired)
+        ? globalThis.Boolean(object.mfaRequired)
+        : isSet(object.mfa_required)
+        ? globalThis.Boolean(object.mfa_required)
+        : false,
+      methods: globalThis.Array.isArray(object?.methods) ? object.methods.map((e: any) => globalThis.String(e)) : [],
+      mfa_token: isSet(object.mfaToken)
+        ? globalThis.String(object.mfaToken)
+        : isSet(object.mfa_token)
+        ? globalThis.String(object.mfa_token)
+        : "",
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: LoginResponse): unknown {
+    const obj: any = {};
+    if (message.mfa_required !== false) {
+      obj.mfaRequired = message.mfa_required;
+    }
+    if (message.methods?.length) {
+      obj.methods = message.methods;
+    }
+    if (message.mfa_token !== "") {
+      obj.mfaToken = message.mfa_token;
+    }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LoginResponse>, I>>(base?: I): LoginResponse {
+    return LoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LoginResponse>, I>>(object: I): LoginResponse {
+    const message = createBaseLoginResponse();
+    message.mfa_required = object.mfa_required ?? false;
+    message.methods = object.methods?.map((e) => e) || [];
+    message.mfa_token = object.mfa_token ?? "";
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCompleteTotpLoginResponse(): CompleteTotpLoginResponse {
+  return { session_token: "", session: undefined };
+}
+
+export const CompleteTotpLoginResponse: MessageFns<CompleteTotpLoginResponse> = {
+  encode(message: CompleteTotpLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteTotpLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteTotpLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteTotpLoginResponse {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: CompleteTotpLoginResponse): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteTotpLoginResponse>, I>>(base?: I): CompleteTotpLoginResponse {
+    return CompleteTotpLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteTotpLoginResponse>, I>>(object: I): CompleteTotpLoginResponse {
+    const message = createBaseCompleteTotpLoginResponse();
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCompleteTotpLoginRequest(): CompleteTotpLoginRequest {
+  return { mfa_token: "", code: "", client_ip: "", user_agent: "" };
+}
+
+export const CompleteTotpLoginRequest: MessageFns<CompleteTotpLoginRequest> = {
+  encode(message: CompleteTotpLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mfa_token !== "") {
+      writer.uint32(10).string(message.mfa_token);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(26).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(34).string(message.user_agent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteTotpLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteTotpLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mfa_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteTotpLoginRequest {
+    return {
+      mfa_token: isSet(object.mfaToken)
+        ? globalThis.String(object.mfaToken)
+        : isSet(object.mfa_token)
+        ? globalThis.String(object.mfa_token)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+    };
+  },
+
+  toJSON(message: CompleteTotpLoginRequest): unknown {
+    const obj: any = {};
+    if (message.mfa_token !== "") {
+      obj.mfaToken = message.mfa_token;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteTotpLoginRequest>, I>>(base?: I): CompleteTotpLoginRequest {
+    return CompleteTotpLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteTotpLoginRequest>, I>>(object: I): CompleteTotpLoginRequest {
+    const message = createBaseCompleteTotpLoginRequest();
+    message.mfa_token = object.mfa_token ?? "";
+    message.code = object.code ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    return message;
+  },
+};
+
+function createBaseSession(): Session {
+  return {
+    id: "",
+    user_id: "",
+    email: "",
+    name: "",
+    organization_id: "",
+    organization_name: "",
+    role: "",
+    scopes: [],
+    created_at: "",
+    idle_expires_at: "",
+    expires_at: "",
+    mfa_enabled: false,
+    mfa_enrolment_required: false,
+    rate_limits: undefined,
+  };
+}
+
+export const Session: MessageFns<Session> = {
+  encode(message: Session, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.user_id !== "") {
+      writer.uint32(18).string(message.user_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(42).string(message.organization_id);
+    }
+    if (message.organization_name !== "") {
+      writer.uint32(50).string(message.organization_name);
+    }
+    if (message.role !== "") {
+      writer.uint32(58).string(message.role);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(66).string(v!);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(74).string(message.created_at);
+    }
+    if (message.idle_expires_at !== "") {
+      writer.uint32(82).string(message.idle_expires_at);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(90).string(message.expires_at);
+    }
+    if (message.mfa_enabled !== false) {
+      writer.uint32(96).bool(message.mfa_enabled);
+    }
+    if (message.mfa_enrolment_required !== false) {
+      writer.uint32(104).bool(message.mfa_enrolment_required);
+    }
+    if (message.rate_limits !== undefined) {
+      RateLimits.encode(message.rate_limits, writer.uint32(114).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Session {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSession();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.organization_name = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.role = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.idle_expires_at = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.mfa_enabled = reader.bool();
+            continue;
+          }
+          case 13: {
+            if (tag !== 104) {
+              break;
+            }
+
+            message.mfa_enrolment_required = reader.bool();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.rate_limits = RateLimits.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Session {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      user_id: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      organization_name: isSet(object.organizationName)
+        ? globalThis.String(object.organizationName)
+        : isSet(object.organization_name)
+        ? globalThis.String(object.organization_name)
+        : "",
+      role: isSet(object.role) ? globalThis.String(object.role) : "",
+      scopes: globalThis.Array.isArray(object?.scopes)
+        ? object.scopes.map((e: any) => globalThis.String(e))
+        : [],
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      idle_expires_at: isSet(object.idleExpiresAt)
+        ? globalThis.String(object.idleExpiresAt)
+        : isSet(object.idle_expires_at)
+        ? globalThis.String(object.idle_expires_at)
+        : "",
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      mfa_enabled: isSet(object.mfaEnabled)
+        ? globalThis.Boolean(object.mfaEnabled)
+        : isSet(object.mfa_enabled)
+        ? globalThis.Boolean(object.mfa_enabled)
+        : false,
+      mfa_enrolment_required: isSet(object.mfaEnrolmentRequired)
+        ? globalThis.Boolean(object.mfaEnrolmentRequired)
+        : isSet(object.mfa_enrolment_required)
+        ? globalThis.Boolean(object.mfa_enrolment_required)
+        : false,
+      rate_limits: isSet(object.rateLimits)
+        ? RateLimits.fromJSON(object.rateLimits)
+        : isSet(object.rate_limits)
+        ? RateLimits.fromJSON(object.rate_limits)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Session): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.user_id !== "") {
+      obj.userId = message.user_id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.organization_name !== "") {
+      obj.organizationName = message.organization_name;
+    }
+    if (message.role !== "") {
+      obj.role = message.role;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.idle_expires_at !== "") {
+      obj.idleExpiresAt = message.idle_expires_at;
+    }
+    if (message.expires_at !== "") {
+      obj.expiresAt = message.expires_at;
+    }
+    if (message.mfa_enabled !== false) {
+      obj.mfaEnabled = message.mfa_enabled;
+    }
+    if (message.mfa_enrolment_required !== false) {
+      obj.mfaEnrolmentRequired = message.mfa_enrolment_required;
+    }
+    if (message.rate_limits !== undefined) {
+      obj.rateLimits = RateLimits.toJSON(message.rate_limits);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Session>, I>>(base?: I): Session {
+    return Session.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Session>, I>>(object: I): Session {
+    const message = createBaseSession();
+    message.id = object.id ?? "";
+    message.user_id = object.user_id ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.organization_id = object.organization_id ?? "";
+    message.organization_name = object.organization_name ?? "";
+    message.role = object.role ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.created_at = object.created_at ?? "";
+    message.idle_expires_at = object.idle_expires_at ?? "";
+    message.expires_at = object.expires_at ?? "";
+    message.mfa_enabled = object.mfa_enabled ?? false;
+    message.mfa_enrolment_required = object.mfa_enrolment_required ?? false;
+    message.rate_limits = (object.rate_limits !== undefined && object.rate_limits !== null)
+      ? RateLimits.fromPartial(object.rate_limits)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseVerifySessionRequest(): VerifySessionRequest {
+  return { session_token: "", client_ip: "" };
+}
+
+export const VerifySessionRequest: MessageFns<VerifySessionRequest> = {
+  encode(message: VerifySessionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(18).string(message.client_ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifySessionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifySessionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifySessionRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+    };
+  },
+
+  toJSON(message: VerifySessionRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifySessionRequest>, I>>(base?: I): VerifySessionRequest {
+    return VerifySessionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifySessionRequest>, I>>(object: I): VerifySessionRequest {
+    const message = createBaseVerifySessionRequest();
+    message.session_token = object.session_token ?? "";
+    message.client_ip = object.client_ip ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifySessionResponse(): VerifySessionResponse {
+  return { session: undefined };
+}
+
+export const VerifySessionResponse: MessageFns<VerifySessionResponse> = {
+  encode(message: VerifySessionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifySessionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifySessionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifySessionResponse {
+    return { session: isSet(object.session) ? Session.fromJSON(object.session) : undefined };
+  },
+
+  toJSON(message: VerifySessionResponse): unknown {
+    const obj: any = {};
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifySessionResponse>, I>>(base?: I): VerifySessionResponse {
+    return VerifySessionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifySessionResponse>, I>>(object: I): VerifySessionResponse {
+    const message = createBaseVerifySessionResponse();
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLogoutRequest(): LogoutRequest {
+  return { session_token: "", client_ip: "" };
+}
+
+export const LogoutRequest: MessageFns<LogoutRequest> = {
+  encode(message: LogoutRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(18).string(message.client_ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogoutRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogoutRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LogoutRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+    };
+  },
+
+  toJSON(message: LogoutRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LogoutRequest>, I>>(base?: I): LogoutRequest {
+    return LogoutRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LogoutRequest>, I>>(object: I): LogoutRequest {
+    const message = createBaseLogoutRequest();
+    message.session_token = object.session_token ?? "";
+    message.client_ip = object.client_ip ?? "";
+    return message;
+  },
+};
+
+function createBaseLogoutResponse(): LogoutResponse {
+  return {};
+}
+
+export const LogoutResponse: MessageFns<LogoutResponse> = {
+  encode(_: LogoutResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LogoutResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLogoutResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): LogoutResponse {
+    return {};
+  },
+
+  toJSON(_: LogoutResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LogoutResponse>, I>>(base?: I): LogoutResponse {
+    return LogoutResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LogoutResponse>, I>>(_: I): LogoutResponse {
+    const message = createBaseLogoutResponse();
+    return message;
+  },
+};
+
+function createBaseStartTotpEnrolmentRequest(): StartTotpEnrolmentRequest {
+  return { session_token: "" };
+}
+
+export const StartTotpEnrolmentRequest: MessageFns<StartTotpEnrolmentRequest> = {
+  encode(message: StartTotpEnrolmentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartTotpEnrolmentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartTotpEnrolmentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartTotpEnrolmentRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: StartTotpEnrolmentRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartTotpEnrolmentRequest>, I>>(base?: I): StartTotpEnrolmentRequest {
+    return StartTotpEnrolmentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartTotpEnrolmentRequest>, I>>(object: I): StartTotpEnrolmentRequest {
+    const message = createBaseStartTotpEnrolmentRequest();
+    message.session_token = object.session_token ?? "";
+    return message;
+  },
+};
+
+function createBaseStartTotpEnrolmentResponse(): StartTotpEnrolmentResponse {
+  return { secret: "", otpauth_uri: "" };
+}
+
+export const StartTotpEnrolmentResponse: MessageFns<StartTotpEnrolmentResponse> = {
+  encode(message: StartTotpEnrolmentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret !== "") {
+      writer.uint32(10).string(message.secret);
+    }
+    if (message.otpauth_uri !== "") {
+      writer.uint32(18).string(message.otpauth_uri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartTotpEnrolmentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartTotpEnrolmentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.otpauth_uri = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartTotpEnrolmentResponse {
+    return {
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      otpauth_uri: isSet(object.otpauthUri)
+        ? globalThis.String(object.otpauthUri)
+        : isSet(object.otpauth_uri)
+        ? globalThis.String(object.otpauth_uri)
+        : "",
+    };
+  },
+
+  toJSON(message: StartTotpEnrolmentResponse): unknown {
+    const obj: any = {};
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.otpauth_uri !== "") {
+      obj.otpauthUri = message.otpauth_uri;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartTotpEnrolmentResponse>, I>>(base?: I): StartTotpEnrolmentResponse {
+    return StartTotpEnrolmentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartTotpEnrolmentResponse>, I>>(object: I): StartTotpEnrolmentResponse {
+    const message = createBaseStartTotpEnrolmentResponse();
+    message.secret = object.secret ?? "";
+    message.otpauth_uri = object.otpauth_uri ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmTotpEnrolmentRequest(): ConfirmTotpEnrolmentRequest {
+  return { session_token: "", code: "", client_ip: "", user_agent: "" };
+}
+
+export const ConfirmTotpEnrolmentRequest: MessageFns<ConfirmTotpEnrolmentRequest> = {
+  encode(message: ConfirmTotpEnrolmentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(26).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(34).string(message.user_agent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmTotpEnrolmentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmTotpEnrolmentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmTotpEnrolmentRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+    };
+  },
+
+  toJSON(message: ConfirmTotpEnrolmentRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmTotpEnrolmentRequest>, I>>(base?: I): ConfirmTotpEnrolmentRequest {
+    return ConfirmTotpEnrolmentRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmTotpEnrolmentRequest>, I>>(object: I): ConfirmTotpEnrolmentRequest {
+    const message = createBaseConfirmTotpEnrolmentRequest();
+    message.session_token = object.session_token ?? "";
+    message.code = object.code ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    return message;
+  },
+};
+
+function createBaseConfirmTotpEnrolmentResponse(): ConfirmTotpEnrolmentResponse {
+  return { recovery_codes: [], session_token: "", session: undefined };
+}
+
+export const ConfirmTotpEnrolmentResponse: MessageFns<ConfirmTotpEnrolmentResponse> = {
+  encode(message: ConfirmTotpEnrolmentResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.recovery_codes) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(18).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConfirmTotpEnrolmentResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConfirmTotpEnrolmentResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.recovery_codes.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ConfirmTotpEnrolmentResponse {
+    return {
+      recovery_codes: globalThis.Array.isArray(object?.recoveryCodes)
+        ? object.recoveryCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.recovery_codes)
+        ? object.recovery_codes.map((e: any) => globalThis.String(e))
+        : [],
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: ConfirmTotpEnrolmentResponse): unknown {
+    const obj: any = {};
+    if (message.recovery_codes?.length) {
+      obj.recoveryCodes = message.recovery_codes;
+    }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ConfirmTotpEnrolmentResponse>, I>>(base?: I): ConfirmTotpEnrolmentResponse {
+    return ConfirmTotpEnrolmentResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ConfirmTotpEnrolmentResponse>, I>>(object: I): ConfirmTotpEnrolmentResponse {
+    const message = createBaseConfirmTotpEnrolmentResponse();
+    message.recovery_codes = object.recovery_codes?.map((e) => e) || [];
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAuditEvent(): AuditEvent {
+  return { id: "", type: "", actor: undefined, target_type: "", target_id: "", occurred_at: "", data_json: "" };
+}
+
+export const AuditEvent: MessageFns<AuditEvent> = {
+  encode(message: AuditEvent, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    if (message.target_type !== "") {
+      writer.uint32(34).string(message.target_type);
+    }
+    if (message.target_id !== "") {
+      writer.uint32(42).string(message.target_id);
+    }
+    if (message.occurred_at !== "") {
+      writer.uint32(50).string(message.occurred_at);
+    }
+    if (message.data_json !== "") {
+      writer.uint32(58).string(message.data_json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditEvent {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditEvent();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.target_type = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.target_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.occurred_at = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.data_json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditEvent {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      target_type: isSet(object.targetType)
+        ? globalThis.String(object.targetType)
+        : isSet(object.target_type)
+        ? globalThis.String(object.target_type)
+        : "",
+      target_id: isSet(object.targetId)
+        ? globalThis.String(object.targetId)
+        : isSet(object.target_id)
+        ? globalThis.String(object.target_id)
+        : "",
+      occurred_at: isSet(object.occurredAt)
+        ? globalThis.String(object.occurredAt)
+        : isSet(object.occurred_at)
+        ? globalThis.String(object.occurred_at)
+        : "",
+      data_json: isSet(object.dataJson)
+        ? globalThis.String(object.dataJson)
+        : isSet(object.data_json)
+        ? globalThis.String(object.data_json)
+        : "",
+    };
+  },
+
+  toJSON(message: AuditEvent): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.target_type !== "") {
+      obj.targetType = message.target_type;
+    }
+    if (message.target_id !== "") {
+      obj.targetId = message.target_id;
+    }
+    if (message.occurred_at !== "") {
+      obj.occurredAt = message.occurred_at;
+    }
+    if (message.data_json !== "") {
+      obj.dataJson = message.data_json;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuditEvent>, I>>(base?: I): AuditEvent {
+    return AuditEvent.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuditEvent>, I>>(object: I): AuditEvent {
+    const message = createBaseAuditEvent();
+    message.id = object.id ?? "";
+    message.type = object.type ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.target_type = object.target_type ?? "";
+    message.target_id = object.target_id ?? "";
+    message.occurred_at = object.occurred_at ?? "";
+    message.data_json = object.data_json ?? "";
+    return message;
+  },
+};
+
+function createBaseListAuditEventsRequest(): ListAuditEventsRequest {
+  return { organization_id: "", actor: "", type: "", since: "", until: "", limit: 0, cursor: "" };
+}
+
+export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
+  encode(message: ListAuditEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.actor !== "") {
+      writer.uint32(18).string(message.actor);
+    }
+    if (message.type !== "") {
+      writer.uint32(26).string(message.type);
+    }
+    if (message.since !== "") {
+      writer.uint32(34).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(42).string(message.until);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(48).int32(message.limit);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(58).string(message.cursor);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAuditEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAuditEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAuditEventsRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      actor: isSet(object.actor) ? globalThis.String(object.actor) : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+    };
+  },
+
+  toJSON(message: ListAuditEventsRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.actor !== "") {
+      obj.actor = message.actor;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAuditEventsRequest>, I>>(base?: I): ListAuditEventsRequest {
+    return ListAuditEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAuditEventsRequest>, I>>(object: I): ListAuditEventsRequest {
+    const message = createBaseListAuditEventsRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.actor = object.actor ?? "";
+    message.type = object.type ?? "";
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    message.limit = object.limit ?? 0;
+    message.cursor = object.cursor ?? "";
+    return message;
+  },
+};
+
+function createBaseListAuditEventsResponse(): ListAuditEventsResponse {
+  return { events: [], next_cursor: undefined, has_more: false };
+}
+
+export const ListAuditEventsResponse: MessageFns<ListAuditEventsResponse> = {
+  encode(message: ListAuditEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      AuditEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.next_cursor !== undefined) {
+      writer.uint32(18).string(message.next_cursor);
+    }
+    if (message.has_more !== false) {
+      writer.uint32(24).bool(message.has_more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListAuditEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListAuditEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(AuditEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.next_cursor = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListAuditEventsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => AuditEvent.fromJSON(e)) : [],
+      next_cursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : undefined,
+      has_more: isSet(object.hasMore)
+        ? globalThis.Boolean(object.hasMore)
+        : isSet(object.has_more)
+        ? globalThis.Boolean(object.has_more)
+        : false,
+    };
+  },
+
+  toJSON(message: ListAuditEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => AuditEvent.toJSON(e));
+    }
+    if (message.next_cursor !== undefined) {
+      obj.nextCursor = message.next_cursor;
+    }
+    if (message.has_more !== false) {
+      obj.hasMore = message.has_more;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListAuditEventsResponse>, I>>(base?: I): ListAuditEventsResponse {
+    return ListAuditEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListAuditEventsResponse>, I>>(object: I): ListAuditEventsResponse {
+    const message = createBaseListAuditEventsResponse();
+    message.events = object.events?.map((e) => AuditEvent.fromPartial(e)) || [];
+    message.next_cursor = object.next_cursor ?? undefined;
+    message.has_more = object.has_more ?? false;
+    return message;
+  },
+};
+
+function createBaseRelyingParty(): RelyingParty {
+  return { rp_id: "", origin: "" };
+}
+
+export const RelyingParty: MessageFns<RelyingParty> = {
+  encode(message: RelyingParty, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.rp_id !== "") {
+      writer.uint32(10).string(message.rp_id);
+    }
+    if (message.origin !== "") {
+      writer.uint32(18).string(message.origin);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RelyingParty {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRelyingParty();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.rp_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.origin = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RelyingParty {
+    return {
+      rp_id: isSet(object.rpId)
+        ? globalThis.String(object.rpId)
+        : isSet(object.rp_id)
+        ? globalThis.String(object.rp_id)
+        : "",
+      origin: isSet(object.origin) ? globalThis.String(object.origin) : "",
+    };
+  },
+
+  toJSON(message: RelyingParty): unknown {
+    const obj: any = {};
+    if (message.rp_id !== "") {
+      obj.rpId = message.rp_id;
+    }
+    if (message.origin !== "") {
+      obj.origin = message.origin;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RelyingParty>, I>>(base?: I): RelyingParty {
+    return RelyingParty.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RelyingParty>, I>>(object: I): RelyingParty {
+    const message = createBaseRelyingParty();
+    message.rp_id = object.rp_id ?? "";
+    message.origin = object.origin ?? "";
+    return message;
+  },
+};
+
+function createBaseStartPasskeyRegistrationRequest(): StartPasskeyRegistrationRequest {
+  return { session_token: "", rp: undefined };
+}
+
+export const StartPasskeyRegistrationRequest: MessageFns<StartPasskeyRegistrationRequest> = {
+  encode(message: StartPasskeyRegistrationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.rp !== undefined) {
+      RelyingParty.encode(message.rp, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartPasskeyRegistrationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartPasskeyRegistrationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rp = RelyingParty.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartPasskeyRegistrationRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      rp: isSet(object.rp) ? RelyingParty.fromJSON(object.rp) : undefined,
+    };
+  },
+
+  toJSON(message: StartPasskeyRegistrationRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.rp !== undefined) {
+      obj.rp = RelyingParty.toJSON(message.rp);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartPasskeyRegistrationRequest>, I>>(base?: I): StartPasskeyRegistrationRequest {
+    return StartPasskeyRegistrationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartPasskeyRegistrationRequest>, I>>(
+    object: I,
+  ): StartPasskeyRegistrationRequest {
+    const message = createBaseStartPasskeyRegistrationRequest();
+    message.session_token = object.session_token ?? "";
+    message.rp = (object.rp !== undefined && object.rp !== null) ? RelyingParty.fromPartial(object.rp) : undefined;
+    return message;
+  },
+};
+
+function createBaseStartPasskeyRegistrationResponse(): StartPasskeyRegistrationResponse {
+  return { options_json: "" };
+}
+
+export const StartPasskeyRegistrationResponse: MessageFns<StartPasskeyRegistrationResponse> = {
+  encode(message: StartPasskeyRegistrationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.options_json !== "") {
+      writer.uint32(10).string(message.options_json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartPasskeyRegistrationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartPasskeyRegistrationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.options_json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartPasskeyRegistrationResponse {
+    return {
+      options_json: isSet(object.optionsJson)
+        ? globalThis.String(object.optionsJson)
+        : isSet(object.options_json)
+        ? globalThis.String(object.options_json)
+        : "",
+    };
+  },
+
+  toJSON(message: StartPasskeyRegistrationResponse): unknown {
+    const obj: any = {};
+    if (message.options_json !== "") {
+      obj.optionsJson = message.options_json;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartPasskeyRegistrationResponse>, I>>(
+    base?: I,
+  ): StartPasskeyRegistrationResponse {
+    return StartPasskeyRegistrationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartPasskeyRegistrationResponse>, I>>(
+    object: I,
+  ): StartPasskeyRegistrationResponse {
+    const message = createBaseStartPasskeyRegistrationResponse();
+    message.options_json = object.options_json ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishPasskeyRegistrationRequest(): FinishPasskeyRegistrationRequest {
+  return { session_token: "", rp: undefined, response_json: "", name: "", client_ip: "", user_agent: "" };
+}
+
+export const FinishPasskeyRegistrationRequest: MessageFns<FinishPasskeyRegistrationRequest> = {
+  encode(message: FinishPasskeyRegistrationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.rp !== undefined) {
+      RelyingParty.encode(message.rp, writer.uint32(18).fork()).join();
+    }
+    if (message.response_json !== "") {
+      writer.uint32(26).string(message.response_json);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(42).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(50).string(message.user_agent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishPasskeyRegistrationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishPasskeyRegistrationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rp = RelyingParty.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.response_json = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishPasskeyRegistrationRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      rp: isSet(object.rp) ? RelyingParty.fromJSON(object.rp) : undefined,
+      response_json: isSet(object.responseJson)
+        ? globalThis.String(object.responseJson)
+        : isSet(object.response_json)
+        ? globalThis.String(object.response_json)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+    };
+  },
+
+  toJSON(message: FinishPasskeyRegistrationRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.rp !== undefined) {
+      obj.rp = RelyingParty.toJSON(message.rp);
+    }
+    if (message.response_json !== "") {
+      obj.responseJson = message.response_json;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishPasskeyRegistrationRequest>, I>>(
+    base?: I,
+  ): FinishPasskeyRegistrationRequest {
+    return FinishPasskeyRegistrationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishPasskeyRegistrationRequest>, I>>(
+    object: I,
+  ): FinishPasskeyRegistrationRequest {
+    const message = createBaseFinishPasskeyRegistrationRequest();
+    message.session_token = object.session_token ?? "";
+    message.rp = (object.rp !== undefined && object.rp !== null) ? RelyingParty.fromPartial(object.rp) : undefined;
+    message.response_json = object.response_json ?? "";
+    message.name = object.name ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishPasskeyRegistrationResponse(): FinishPasskeyRegistrationResponse {
+  return { recovery_codes: [], session_token: "", session: undefined };
+}
+
+export const FinishPasskeyRegistrationResponse: MessageFns<FinishPasskeyRegistrationResponse> = {
+  encode(message: FinishPasskeyRegistrationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.recovery_codes) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.session_token !== "") {
+      writer.uint32(18).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishPasskeyRegistrationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishPasskeyRegistrationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.recovery_codes.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishPasskeyRegistrationResponse {
+    return {
+      recovery_codes: globalThis.Array.isArray(object?.recoveryCodes)
+        ? object.recoveryCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.recovery_codes)
+        ? object.recovery_codes.map((e: any) => globalThis.String(e))
+        : [],
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: FinishPasskeyRegistrationResponse): unknown {
+    const obj: any = {};
+    if (message.recovery_codes?.length) {
+      obj.recoveryCodes = message.recovery_codes;
+    }
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishPasskeyRegistrationResponse>, I>>(
+    base?: I,
+  ): FinishPasskeyRegistrationResponse {
+    return FinishPasskeyRegistrationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishPasskeyRegistrationResponse>, I>>(
+    object: I,
+  ): FinishPasskeyRegistrationResponse {
+    const message = createBaseFinishPasskeyRegistrationResponse();
+    message.recovery_codes = object.recovery_codes?.map((e) => e) || [];
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStartPasskeyLoginRequest(): StartPasskeyLoginRequest {
+  return { mfa_token: "", rp: undefined };
+}
+
+export const StartPasskeyLoginRequest: MessageFns<StartPasskeyLoginRequest> = {
+  encode(message: StartPasskeyLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mfa_token !== "") {
+      writer.uint32(10).string(message.mfa_token);
+    }
+    if (message.rp !== undefined) {
+      RelyingParty.encode(message.rp, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartPasskeyLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartPasskeyLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mfa_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rp = RelyingParty.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartPasskeyLoginRequest {
+    return {
+      mfa_token: isSet(object.mfaToken)
+        ? globalThis.String(object.mfaToken)
+        : isSet(object.mfa_token)
+        ? globalThis.String(object.mfa_token)
+        : "",
+      rp: isSet(object.rp) ? RelyingParty.fromJSON(object.rp) : undefined,
+    };
+  },
+
+  toJSON(message: StartPasskeyLoginRequest): unknown {
+    const obj: any = {};
+    if (message.mfa_token !== "") {
+      obj.mfaToken = message.mfa_token;
+    }
+    if (message.rp !== undefined) {
+      obj.rp = RelyingParty.toJSON(message.rp);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartPasskeyLoginRequest>, I>>(base?: I): StartPasskeyLoginRequest {
+    return StartPasskeyLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartPasskeyLoginRequest>, I>>(object: I): StartPasskeyLoginRequest {
+    const message = createBaseStartPasskeyLoginRequest();
+    message.mfa_token = object.mfa_token ?? "";
+    message.rp = (object.rp !== undefined && object.rp !== null) ? RelyingParty.fromPartial(object.rp) : undefined;
+    return message;
+  },
+};
+
+function createBaseStartPasskeyLoginResponse(): StartPasskeyLoginResponse {
+  return { options_json: "" };
+}
+
+export const StartPasskeyLoginResponse: MessageFns<StartPasskeyLoginResponse> = {
+  encode(message: StartPasskeyLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.options_json !== "") {
+      writer.uint32(10).string(message.options_json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartPasskeyLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartPasskeyLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.options_json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartPasskeyLoginResponse {
+    return {
+      options_json: isSet(object.optionsJson)
+        ? globalThis.String(object.optionsJson)
+        : isSet(object.options_json)
+        ? globalThis.String(object.options_json)
+        : "",
+    };
+  },
+
+  toJSON(message: StartPasskeyLoginResponse): unknown {
+    const obj: any = {};
+    if (message.options_json !== "") {
+      obj.optionsJson = message.options_json;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartPasskeyLoginResponse>, I>>(base?: I): StartPasskeyLoginResponse {
+    return StartPasskeyLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartPasskeyLoginResponse>, I>>(object: I): StartPasskeyLoginResponse {
+    const message = createBaseStartPasskeyLoginResponse();
+    message.options_json = object.options_json ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishPasskeyLoginRequest(): FinishPasskeyLoginRequest {
+  return { mfa_token: "", rp: undefined, response_json: "", client_ip: "", user_agent: "" };
+}
+
+export const FinishPasskeyLoginRequest: MessageFns<FinishPasskeyLoginRequest> = {
+  encode(message: FinishPasskeyLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.mfa_token !== "") {
+      writer.uint32(10).string(message.mfa_token);
+    }
+    if (message.rp !== undefined) {
+      RelyingParty.encode(message.rp, writer.uint32(18).fork()).join();
+    }
+    if (message.response_json !== "") {
+      writer.uint32(26).string(message.response_json);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(34).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(42).string(message.user_agent);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishPasskeyLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishPasskeyLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.mfa_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.rp = RelyingParty.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.response_json = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishPasskeyLoginRequest {
+    return {
+      mfa_token: isSet(object.mfaToken)
+        ? globalThis.String(object.mfaToken)
+        : isSet(object.mfa_token)
+        ? globalThis.String(object.mfa_token)
+        : "",
+      rp: isSet(object.rp) ? RelyingParty.fromJSON(object.rp) : undefined,
+      response_json: isSet(object.responseJson)
+        ? globalThis.String(object.responseJson)
+        : isSet(object.response_json)
+        ? globalThis.String(object.response_json)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+    };
+  },
+
+  toJSON(message: FinishPasskeyLoginRequest): unknown {
+    const obj: any = {};
+    if (message.mfa_token !== "") {
+      obj.mfaToken = message.mfa_token;
+    }
+    if (message.rp !== undefined) {
+      obj.rp = RelyingParty.toJSON(message.rp);
+    }
+    if (message.response_json !== "") {
+      obj.responseJson = message.response_json;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishPasskeyLoginRequest>, I>>(base?: I): FinishPasskeyLoginRequest {
+    return FinishPasskeyLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishPasskeyLoginRequest>, I>>(object: I): FinishPasskeyLoginRequest {
+    const message = createBaseFinishPasskeyLoginRequest();
+    message.mfa_token = object.mfa_token ?? "";
+    message.rp = (object.rp !== undefined && object.rp !== null) ? RelyingParty.fromPartial(object.rp) : undefined;
+    message.response_json = object.response_json ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    return message;
+  },
+};
+
+function createBaseFinishPasskeyLoginResponse(): FinishPasskeyLoginResponse {
+  return { session_token: "", session: undefined };
+}
+
+export const FinishPasskeyLoginResponse: MessageFns<FinishPasskeyLoginResponse> = {
+  encode(message: FinishPasskeyLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FinishPasskeyLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinishPasskeyLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): FinishPasskeyLoginResponse {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: FinishPasskeyLoginResponse): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<FinishPasskeyLoginResponse>, I>>(base?: I): FinishPasskeyLoginResponse {
+    return FinishPasskeyLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<FinishPasskeyLoginResponse>, I>>(object: I): FinishPasskeyLoginResponse {
+    const message = createBaseFinishPasskeyLoginResponse();
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
     return message;
   },
 };
@@ -2817,6 +7438,186 @@ export const IdentityServiceService = {
       Buffer.from(RevokeApiKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
   },
+  /** Members: people with a role in an organization. Ids are user ids (user_). */
+  listMembers: {
+    path: "/verdict.identity.v1.IdentityService/ListMembers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListMembersRequest): Buffer => Buffer.from(ListMembersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListMembersRequest => ListMembersRequest.decode(value),
+    responseSerialize: (value: ListMembersResponse): Buffer => Buffer.from(ListMembersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListMembersResponse => ListMembersResponse.decode(value),
+  },
+  /** Invites by link: the invitation token is answered once and stored hashed. */
+  inviteMember: {
+    path: "/verdict.identity.v1.IdentityService/InviteMember" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: InviteMemberRequest): Buffer => Buffer.from(InviteMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): InviteMemberRequest => InviteMemberRequest.decode(value),
+    responseSerialize: (value: InviteMemberResponse): Buffer =>
+      Buffer.from(InviteMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): InviteMemberResponse => InviteMemberResponse.decode(value),
+  },
+  updateMemberRole: {
+    path: "/verdict.identity.v1.IdentityService/UpdateMemberRole" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateMemberRoleRequest): Buffer =>
+      Buffer.from(UpdateMemberRoleRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateMemberRoleRequest => UpdateMemberRoleRequest.decode(value),
+    responseSerialize: (value: UpdateMemberRoleResponse): Buffer =>
+      Buffer.from(UpdateMemberRoleResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateMemberRoleResponse => UpdateMemberRoleResponse.decode(value),
+  },
+  removeMember: {
+    path: "/verdict.identity.v1.IdentityService/RemoveMember" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RemoveMemberRequest): Buffer => Buffer.from(RemoveMemberRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RemoveMemberRequest => RemoveMemberRequest.decode(value),
+    responseSerialize: (value: RemoveMemberResponse): Buffer =>
+      Buffer.from(RemoveMemberResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
+  },
+  /** Redeems an invitation: a new user sets name and password; an existing one proves the password. */
+  acceptInvitation: {
+    path: "/verdict.identity.v1.IdentityService/AcceptInvitation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: AcceptInvitationRequest): Buffer =>
+      Buffer.from(AcceptInvitationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): AcceptInvitationRequest => AcceptInvitationRequest.decode(value),
+    responseSerialize: (value: AcceptInvitationResponse): Buffer =>
+      Buffer.from(AcceptInvitationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): AcceptInvitationResponse => AcceptInvitationResponse.decode(value),
+  },
+  /** Sign-in: email and password, then (when enrolled) a second factor. Answers a new session. */
+  login: {
+    path: "/verdict.identity.v1.IdentityService/Login" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LoginRequest): Buffer => Buffer.from(LoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LoginRequest => LoginRequest.decode(value),
+    responseSerialize: (value: LoginResponse): Buffer => Buffer.from(LoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LoginResponse => LoginResponse.decode(value),
+  },
+  completeTotpLogin: {
+    path: "/verdict.identity.v1.IdentityService/CompleteTotpLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteTotpLoginRequest): Buffer =>
+      Buffer.from(CompleteTotpLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteTotpLoginRequest => CompleteTotpLoginRequest.decode(value),
+    responseSerialize: (value: CompleteTotpLoginResponse): Buffer =>
+      Buffer.from(CompleteTotpLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteTotpLoginResponse => CompleteTotpLoginResponse.decode(value),
+  },
+  /** Who is signed in: the gateway calls it for every request that carries a session cookie. */
+  verifySession: {
+    path: "/verdict.identity.v1.IdentityService/VerifySession" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifySessionRequest): Buffer => Buffer.from(VerifySessionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifySessionRequest => VerifySessionRequest.decode(value),
+    responseSerialize: (value: VerifySessionResponse): Buffer =>
+      Buffer.from(VerifySessionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifySessionResponse => VerifySessionResponse.decode(value),
+  },
+  logout: {
+    path: "/verdict.identity.v1.IdentityService/Logout" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: LogoutRequest): Buffer => Buffer.from(LogoutRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): LogoutRequest => LogoutRequest.decode(value),
+    responseSerialize: (value: LogoutResponse): Buffer => Buffer.from(LogoutResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): LogoutResponse => LogoutResponse.decode(value),
+  },
+  /** TOTP enrolment of the signed-in user: start (secret + otpauth URI), then confirm with a code. */
+  startTotpEnrolment: {
+    path: "/verdict.identity.v1.IdentityService/StartTotpEnrolment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartTotpEnrolmentRequest): Buffer =>
+      Buffer.from(StartTotpEnrolmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartTotpEnrolmentRequest => StartTotpEnrolmentRequest.decode(value),
+    responseSerialize: (value: StartTotpEnrolmentResponse): Buffer =>
+      Buffer.from(StartTotpEnrolmentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartTotpEnrolmentResponse => StartTotpEnrolmentResponse.decode(value),
+  },
+  confirmTotpEnrolment: {
+    path: "/verdict.identity.v1.IdentityService/ConfirmTotpEnrolment" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ConfirmTotpEnrolmentRequest): Buffer =>
+      Buffer.from(ConfirmTotpEnrolmentRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ConfirmTotpEnrolmentRequest => ConfirmTotpEnrolmentRequest.decode(value),
+    responseSerialize: (value: ConfirmTotpEnrolmentResponse): Buffer =>
+      Buffer.from(ConfirmTotpEnrolmentResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ConfirmTotpEnrolmentResponse => ConfirmTotpEnrolmentResponse.decode(value),
+  },
+  /** Passkeys (WebAuthn) of the signed-in user, as a second factor: options, then the browser's answer. */
+  startPasskeyRegistration: {
+    path: "/verdict.identity.v1.IdentityService/StartPasskeyRegistration" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartPasskeyRegistrationRequest): Buffer =>
+      Buffer.from(StartPasskeyRegistrationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartPasskeyRegistrationRequest =>
+      StartPasskeyRegistrationRequest.decode(value),
+    responseSerialize: (value: StartPasskeyRegistrationResponse): Buffer =>
+      Buffer.from(StartPasskeyRegistrationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartPasskeyRegistrationResponse =>
+      StartPasskeyRegistrationResponse.decode(value),
+  },
+  finishPasskeyRegistration: {
+    path: "/verdict.identity.v1.IdentityService/FinishPasskeyRegistration" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FinishPasskeyRegistrationRequest): Buffer =>
+      Buffer.from(FinishPasskeyRegistrationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FinishPasskeyRegistrationRequest =>
+      FinishPasskeyRegistrationRequest.decode(value),
+    responseSerialize: (value: FinishPasskeyRegistrationResponse): Buffer =>
+      Buffer.from(FinishPasskeyRegistrationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FinishPasskeyRegistrationResponse =>
+      FinishPasskeyRegistrationResponse.decode(value),
+  },
+  /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
+  startPasskeyLogin: {
+    path: "/verdict.identity.v1.IdentityService/StartPasskeyLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartPasskeyLoginRequest): Buffer =>
+      Buffer.from(StartPasskeyLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartPasskeyLoginRequest => StartPasskeyLoginRequest.decode(value),
+    responseSerialize: (value: StartPasskeyLoginResponse): Buffer =>
+      Buffer.from(StartPasskeyLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartPasskeyLoginResponse => StartPasskeyLoginResponse.decode(value),
+  },
+  finishPasskeyLogin: {
+    path: "/verdict.identity.v1.IdentityService/FinishPasskeyLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FinishPasskeyLoginRequest): Buffer =>
+      Buffer.from(FinishPasskeyLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FinishPasskeyLoginRequest => FinishPasskeyLoginRequest.decode(value),
+    responseSerialize: (value: FinishPasskeyLoginResponse): Buffer =>
+      Buffer.from(FinishPasskeyLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FinishPasskeyLoginResponse => FinishPasskeyLoginResponse.decode(value),
+  },
+  /** The organization's security events, newest first. */
+  listAuditEvents: {
+    path: "/verdict.identity.v1.IdentityService/ListAuditEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListAuditEventsRequest): Buffer =>
+      Buffer.from(ListAuditEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListAuditEventsRequest => ListAuditEventsRequest.decode(value),
+    responseSerialize: (value: ListAuditEventsResponse): Buffer =>
+      Buffer.from(ListAuditEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListAuditEventsResponse => ListAuditEventsResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -2833,6 +7634,31 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
   createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
   revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
+  /** Members: people with a role in an organization. Ids are user ids (user_). */
+  listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
+  /** Invites by link: the invitation token is answered once and stored hashed. */
+  inviteMember: handleUnaryCall<InviteMemberRequest, InviteMemberResponse>;
+  updateMemberRole: handleUnaryCall<UpdateMemberRoleRequest, UpdateMemberRoleResponse>;
+  removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
+  /** Redeems an invitation: a new user sets name and password; an existing one proves the password. */
+  acceptInvitation: handleUnaryCall<AcceptInvitationRequest, AcceptInvitationResponse>;
+  /** Sign-in: email and password, then (when enrolled) a second factor. Answers a new session. */
+  login: handleUnaryCall<LoginRequest, LoginResponse>;
+  completeTotpLogin: handleUnaryCall<CompleteTotpLoginRequest, CompleteTotpLoginResponse>;
+  /** Who is signed in: the gateway calls it for every request that carries a session cookie. */
+  verifySession: handleUnaryCall<VerifySessionRequest, VerifySessionResponse>;
+  logout: handleUnaryCall<LogoutRequest, LogoutResponse>;
+  /** TOTP enrolment of the signed-in user: start (secret + otpauth URI), then confirm with a code. */
+  startTotpEnrolment: handleUnaryCall<StartTotpEnrolmentRequest, StartTotpEnrolmentResponse>;
+  confirmTotpEnrolment: handleUnaryCall<ConfirmTotpEnrolmentRequest, ConfirmTotpEnrolmentResponse>;
+  /** Passkeys (WebAuthn) of the signed-in user, as a second factor: options, then the browser's answer. */
+  startPasskeyRegistration: handleUnaryCall<StartPasskeyRegistrationRequest, StartPasskeyRegistrationResponse>;
+  finishPasskeyRegistration: handleUnaryCall<FinishPasskeyRegistrationRequest, FinishPasskeyRegistrationResponse>;
+  /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
+  startPasskeyLogin: handleUnaryCall<StartPasskeyLoginRequest, StartPasskeyLoginResponse>;
+  finishPasskeyLogin: handleUnaryCall<FinishPasskeyLoginRequest, FinishPasskeyLoginResponse>;
+  /** The organization's security events, newest first. */
+  listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -2974,6 +7800,255 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
+  ): ClientUnaryCall;
+  /** Members: people with a role in an organization. Ids are user ids (user_). */
+  listMembers(
+    request: ListMembersRequest,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listMembers(
+    request: ListMembersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  listMembers(
+    request: ListMembersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListMembersResponse) => void,
+  ): ClientUnaryCall;
+  /** Invites by link: the invitation token is answered once and stored hashed. */
+  inviteMember(
+    request: InviteMemberRequest,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
+  ): ClientUnaryCall;
+  inviteMember(
+    request: InviteMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
+  ): ClientUnaryCall;
+  inviteMember(
+    request: InviteMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
+  ): ClientUnaryCall;
+  updateMemberRole(
+    request: UpdateMemberRoleRequest,
+    callback: (error: ServiceError | null, response: UpdateMemberRoleResponse) => void,
+  ): ClientUnaryCall;
+  updateMemberRole(
+    request: UpdateMemberRoleRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateMemberRoleResponse) => void,
+  ): ClientUnaryCall;
+  updateMemberRole(
+    request: UpdateMemberRoleRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateMemberRoleResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  removeMember(
+    request: RemoveMemberRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  /** Redeems an invitation: a new user sets name and password; an existing one proves the password. */
+  acceptInvitation(
+    request: AcceptInvitationRequest,
+    callback: (error: ServiceError | null, response: AcceptInvitationResponse) => void,
+  ): ClientUnaryCall;
+  acceptInvitation(
+    request: AcceptInvitationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: AcceptInvitationResponse) => void,
+  ): ClientUnaryCall;
+  acceptInvitation(
+    request: AcceptInvitationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: AcceptInvitationResponse) => void,
+  ): ClientUnaryCall;
+  /** Sign-in: email and password, then (when enrolled) a second factor. Answers a new session. */
+  login(
+    request: LoginRequest,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  login(
+    request: LoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  login(
+    request: LoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LoginResponse) => void,
+  ): ClientUnaryCall;
+  completeTotpLogin(
+    request: CompleteTotpLoginRequest,
+    callback: (error: ServiceError | null, response: CompleteTotpLoginResponse) => void,
+  ): ClientUnaryCall;
+  completeTotpLogin(
+    request: CompleteTotpLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteTotpLoginResponse) => void,
+  ): ClientUnaryCall;
+  completeTotpLogin(
+    request: CompleteTotpLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteTotpLoginResponse) => void,
+  ): ClientUnaryCall;
+  /** Who is signed in: the gateway calls it for every request that carries a session cookie. */
+  verifySession(
+    request: VerifySessionRequest,
+    callback: (error: ServiceError | null, response: VerifySessionResponse) => void,
+  ): ClientUnaryCall;
+  verifySession(
+    request: VerifySessionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifySessionResponse) => void,
+  ): ClientUnaryCall;
+  verifySession(
+    request: VerifySessionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifySessionResponse) => void,
+  ): ClientUnaryCall;
+  logout(
+    request: LogoutRequest,
+    callback: (error: ServiceError | null, response: LogoutResponse) => void,
+  ): ClientUnaryCall;
+  logout(
+    request: LogoutRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: LogoutResponse) => void,
+  ): ClientUnaryCall;
+  logout(
+    request: LogoutRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: LogoutResponse) => void,
+  ): ClientUnaryCall;
+  /** TOTP enrolment of the signed-in user: start (secret + otpauth URI), then confirm with a code. */
+  startTotpEnrolment(
+    request: StartTotpEnrolmentRequest,
+    callback: (error: ServiceError | null, response: StartTotpEnrolmentResponse) => void,
+  ): ClientUnaryCall;
+  startTotpEnrolment(
+    request: StartTotpEnrolmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartTotpEnrolmentResponse) => void,
+  ): ClientUnaryCall;
+  startTotpEnrolment(
+    request: StartTotpEnrolmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartTotpEnrolmentResponse) => void,
+  ): ClientUnaryCall;
+  confirmTotpEnrolment(
+    request: ConfirmTotpEnrolmentRequest,
+    callback: (error: ServiceError | null, response: ConfirmTotpEnrolmentResponse) => void,
+  ): ClientUnaryCall;
+  confirmTotpEnrolment(
+    request: ConfirmTotpEnrolmentRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ConfirmTotpEnrolmentResponse) => void,
+  ): ClientUnaryCall;
+  confirmTotpEnrolment(
+    request: ConfirmTotpEnrolmentRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ConfirmTotpEnrolmentResponse) => void,
+  ): ClientUnaryCall;
+  /** Passkeys (WebAuthn) of the signed-in user, as a second factor: options, then the browser's answer. */
+  startPasskeyRegistration(
+    request: StartPasskeyRegistrationRequest,
+    callback: (error: ServiceError | null, response: StartPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  startPasskeyRegistration(
+    request: StartPasskeyRegistrationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  startPasskeyRegistration(
+    request: StartPasskeyRegistrationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyRegistration(
+    request: FinishPasskeyRegistrationRequest,
+    callback: (error: ServiceError | null, response: FinishPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyRegistration(
+    request: FinishPasskeyRegistrationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FinishPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyRegistration(
+    request: FinishPasskeyRegistrationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FinishPasskeyRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
+  startPasskeyLogin(
+    request: StartPasskeyLoginRequest,
+    callback: (error: ServiceError | null, response: StartPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  startPasskeyLogin(
+    request: StartPasskeyLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  startPasskeyLogin(
+    request: StartPasskeyLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyLogin(
+    request: FinishPasskeyLoginRequest,
+    callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyLogin(
+    request: FinishPasskeyLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  finishPasskeyLogin(
+    request: FinishPasskeyLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  /** The organization's security events, newest first. */
+  listAuditEvents(
+    request: ListAuditEventsRequest,
+    callback: (error: ServiceError | null, response: ListAuditEventsResponse) => void,
+  ): ClientUnaryCall;
+  listAuditEvents(
+    request: ListAuditEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListAuditEventsResponse) => void,
+  ): ClientUnaryCall;
+  listAuditEvents(
+    request: ListAuditEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListAuditEventsResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -1,0 +1,169 @@
+// Schemas of people and access: members, sign-in, sessions, MFA, the audit log.
+import { z } from "zod";
+
+const ISO = z.string().meta({ format: "date-time" });
+const ROLE = z.enum(["owner", "admin", "member", "viewer"]);
+// RFC 5321: a local part of at most 64 octets, an address of at most 254.
+const EMAIL = z
+  .email()
+  .max(254)
+  .refine((v) => v.indexOf("@") <= 64, { message: "email's part before @ must be at most 64 characters" })
+  .meta({ examples: ["ada@example.com"] });
+const PASSWORD = z.string().min(1).max(256);
+
+export const MemberSchema = z
+  .object({
+    id: z.string().regex(/^user_/),
+    email: z.string(),
+    name: z.string().meta({ description: "Empty until the invitation is accepted" }),
+    role: ROLE,
+    status: z.enum(["active", "invited"]),
+    mfa_enabled: z.boolean(),
+    created_at: ISO,
+    invitation_expires_at: ISO.nullable(),
+  })
+  .meta({ id: "Member", description: "owner and admin hold the admin scope; member: every read scope and write:evaluations; viewer: every read scope" });
+
+export const MemberListSchema = z.object({ members: z.array(MemberSchema) }).meta({ id: "MemberList" });
+
+export const InviteMemberSchema = z.object({ email: EMAIL, role: ROLE }).strict().meta({ id: "InviteMember" });
+
+export const InvitedMemberSchema = MemberSchema.extend({
+  invitation_url: z.string().meta({ description: "The link to send the invitee. Shown once; works once, for 7 days" }),
+}).meta({ id: "InvitedMember" });
+
+export const UpdateMemberSchema = z.object({ role: ROLE }).strict().meta({ id: "UpdateMember" });
+
+export const AcceptInvitationSchema = z
+  .object({
+    token: z.string().min(1).max(200).meta({ description: "The token of the invitation link (vdt_inv_…)" }),
+    name: z.string().max(200).default("").meta({ description: "Required when joining Verdict for the first time" }),
+    password: z.string().min(1).max(256).meta({ description: "A new password (at least 12 characters), or the existing account's password" }),
+  })
+  .strict()
+  .meta({ id: "AcceptInvitation" });
+
+export const AcceptedInvitationSchema = z.object({ member: MemberSchema, organization_id: z.string().regex(/^org_/) }).meta({ id: "AcceptedInvitation" });
+
+export const LoginSchema = z
+  .object({
+    email: EMAIL,
+    password: PASSWORD,
+    organization_id: z.string().min(1).max(128).optional().meta({ description: "Which of your organizations to sign in to; default: your first" }),
+  })
+  .strict()
+  .meta({ id: "Login" });
+
+export const SessionSchema = z
+  .object({
+    id: z.string().regex(/^ses_/),
+    user: z.object({ id: z.string().regex(/^user_/), email: z.string(), name: z.string(), mfa_enabled: z.boolean() }),
+    organization: z.object({ id: z.string().regex(/^org_/), name: z.string() }),
+    role: ROLE,
+    scopes: z.array(z.string()),
+    created_at: ISO,
+    idle_expires_at: ISO,
+    expires_at: ISO,
+    mfa_enrolment_required: z.boolean(),
+    csrf_token: z.string().meta({ description: "Send it as X-CSRF-Token with every POST, PATCH or DELETE made with the session cookie" }),
+  })
+  .meta({ id: "Session", description: "Who is signed in" });
+
+export const LoginResultSchema = z
+  .object({
+    mfa_required: z.boolean(),
+    methods: z.array(z.enum(["webauthn", "totp", "recovery_code"])).optional().meta({ description: "When mfa_required: the second factors this person can give" }),
+    mfa_token: z.string().optional().meta({ description: "When mfa_required: send it with the code to POST /auth/mfa/totp within 5 minutes" }),
+    session: SessionSchema.optional().meta({ description: "When signed in: the session (its token is in the cookie only)" }),
+  })
+  .meta({ id: "LoginResult" });
+
+export const TotpLoginSchema = z
+  .object({
+    mfa_token: z.string().min(1).max(200),
+    code: z.string().min(1).max(64).meta({ description: "The authenticator's 6-digit code, or a recovery code" }),
+  })
+  .strict()
+  .meta({ id: "TotpLogin" });
+
+export const TotpEnrolmentSchema = z
+  .object({ secret: z.string().meta({ description: "Base32, for typing into an authenticator" }), otpauth_uri: z.string().meta({ description: "otpauth:// URI, for a QR code" }) })
+  .meta({ id: "TotpEnrolment" });
+
+export const ConfirmTotpSchema = z.object({ code: z.string().min(1).max(16) }).strict().meta({ id: "ConfirmTotp" });
+
+export const TotpEnabledSchema = z
+  .object({
+    recovery_codes: z.array(z.string()).meta({ description: "Shown once. Each works once instead of a code" }),
+    session: SessionSchema.meta({ description: "The session was replaced (a new cookie and CSRF token)" }),
+  })
+  .meta({ id: "TotpEnabled" });
+
+export const AUDIT_EVENT_TYPES = [
+  "signin.succeeded",
+  "signin.failed",
+  "signin.locked",
+  "signout",
+  "mfa.totp_enabled",
+  "mfa.passkey_added",
+  "mfa.recovery_code_used",
+  "api_key.created",
+  "api_key.revoked",
+  "member.invited",
+  "member.joined",
+  "member.role_changed",
+  "member.removed",
+] as const;
+
+const ISO_QUERY = z
+  .string()
+  .max(64)
+  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/, { message: "must be an ISO 8601 date or date-time" });
+
+export const ListAuditEventsQuery = z
+  .object({
+    actor: z.string().max(128).regex(/^[A-Za-z0-9_]+$/, { message: "must be an id (user_…, key_…)" }).optional().meta({ description: "Only events by this user or API key" }),
+    type: z.enum(AUDIT_EVENT_TYPES).optional(),
+    since: ISO_QUERY.optional().meta({ description: "Inclusive" }),
+    until: ISO_QUERY.optional().meta({ description: "Exclusive" }),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    cursor: z.string().max(512).regex(/^[A-Za-z0-9_-]+$/, { message: "cursor must be a next_cursor returned by this API" }).optional(),
+  })
+  .strict();
+
+export const AuditEventSchema = z
+  .object({
+    id: z.string().regex(/^aud_/),
+    type: z.enum(AUDIT_EVENT_TYPES),
+    actor: z.object({ type: z.enum(["user", "api_key", "system"]), id: z.string(), ip: z.string().nullable() }),
+    target: z.object({ type: z.string(), id: z.string() }),
+    occurred_at: ISO,
+    data: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: "AuditEvent" });
+
+export const AuditEventListSchema = z
+  .object({ audit_events: z.array(AuditEventSchema), pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }) })
+  .meta({ id: "AuditEventList" });
+
+const CREDENTIAL_JSON = z.record(z.string(), z.unknown()).meta({ description: "The credential's toJSON() (WebAuthn Level 3), as the browser answers it" });
+
+export const WebauthnOptionsSchema = z
+  .object({ options: z.record(z.string(), z.unknown()).meta({ description: "For PublicKeyCredential.parseCreationOptionsFromJSON / parseRequestOptionsFromJSON" }) })
+  .meta({ id: "WebauthnOptions" });
+
+export const PasskeyRegistrationSchema = z
+  .object({ response: CREDENTIAL_JSON, name: z.string().max(100).optional().meta({ description: "A name to recognise it by (\"YubiKey\", \"laptop\")" }) })
+  .strict()
+  .meta({ id: "PasskeyRegistration" });
+
+export const PasskeyAddedSchema = z
+  .object({
+    recovery_codes: z.array(z.string()).meta({ description: "Shown once, when this is the first second factor; else empty" }),
+    session: SessionSchema.meta({ description: "The session was replaced (a new cookie and CSRF token)" }),
+  })
+  .meta({ id: "PasskeyAdded" });
+
+export const PasskeyLoginOptionsSchema = z.object({ mfa_token: z.string().min(1).max(200) }).strict().meta({ id: "PasskeyLoginOptions" });
+
+export const PasskeyLoginSchema = z.object({ mfa_token: z.string().min(1).max(200), response: CREDENTIAL_JSON }).strict().meta({ id: "PasskeyLogin" });

@@ -1,0 +1,21 @@
+// The audit log's event types: every security-relevant change, as an append-only record.
+export const AUDIT_TYPES = [
+  "signin.succeeded",
+  "signin.failed",
+  "signin.locked",
+  "signout",
+  "mfa.totp_enabled",
+  "mfa.passkey_added",
+  "mfa.recovery_code_used",
+  "api_key.created",
+  "api_key.revoked",
+  "member.invited",
+  "member.joined",
+  "member.role_changed",
+  "member.removed",
+] as const;
+export type AuditType = (typeof AUDIT_TYPES)[number];
+
+export function isAuditType(value: string): value is AuditType {
+  return (AUDIT_TYPES as readonly string[]).includes(value);
+}

@@ -1,0 +1,37 @@
+import { TOPICS } from "@verdict/bus";
+import { newId } from "@verdict/kit";
+import type { AuditType } from "../../domain/audit.js";
+import type { IdentityDeps } from "../../deps.js";
+import type { AuditRecord } from "../../repo.js";
+
+export type Actor = AuditRecord["actor"];
+
+/** The instance itself (bootstrap, organization creation by configuration). */
+export const SYSTEM_ACTOR: Actor = { type: "system", id: "verdict", ip: "" };
+
+export interface RecordAuditCommand {
+  organizationId: string;
+  type: AuditType;
+  actor: Actor;
+  targetType: string;
+  targetId: string;
+  /** Facts about the event; never a secret (no passwords, tokens, codes or key values). */
+  data?: Record<string, unknown>;
+}
+
+/** Appends a security event to the audit log and publishes it on the bus (written together). */
+export async function recordAudit(deps: IdentityDeps, cmd: RecordAuditCommand): Promise<AuditRecord> {
+  const record: AuditRecord = {
+    id: newId("aud"),
+    organization_id: cmd.organizationId,
+    type: cmd.type,
+    actor: cmd.actor,
+    target_type: cmd.targetType,
+    target_id: cmd.targetId,
+    occurred_at: deps.clock.now().toISOString(),
+    data: cmd.data ?? {},
+  };
+  const event = deps.outbox.event(TOPICS.auditRecorded, { source: "/identity", subject: record.id, data: record });
+  await deps.outbox.insert(deps.repo.audit, record, [event]);
+  return record;
+}

@@ -1,0 +1,93 @@
+import { errors, newId } from "@verdict/kit";
+import { DuplicateKeyError } from "@verdict/store";
+import { INVITATION_TTL_MS, isRole, normalizeEmail, type Role } from "../../domain/member.js";
+import { hashToken, newToken } from "../../domain/secrets.js";
+import type { IdentityDeps } from "../../deps.js";
+import type { MemberRecord, UserRecord } from "../../repo.js";
+import { recordAudit, type Actor } from "../audit/recordAudit.js";
+import { assertMayChangeRole } from "./authority.js";
+import { memberView, type MemberView } from "./memberView.js";
+
+export interface InviteMemberCommand {
+  organizationId: string;
+  email: string;
+  role: string;
+  actor: Actor;
+  /** The inviting member; unset when an API key (or the operator) invites. */
+  inviterUserId?: string;
+}
+
+/**
+ * Invites someone by link: the token is answered once (the caller shows it as a URL), only its
+ * hash is kept, and it works once within 7 days. Inviting again while the invitation is open
+ * replaces it (the earlier link stops working).
+ */
+export async function inviteMember(deps: IdentityDeps, cmd: InviteMemberCommand): Promise<{ member: MemberView; token: string }> {
+  if (!isRole(cmd.role)) throw errors.unprocessable([{ field: "role", code: "INVALID_ENUM", message: "role must be one of: owner, admin, member, viewer" }]);
+  const role: Role = cmd.role;
+  const org = await deps.repo.orgs.findOne({ id: cmd.organizationId });
+  if (!org) throw errors.notFound("organization", cmd.organizationId);
+  await assertMayChangeRole(deps, cmd.organizationId, cmd.inviterUserId, undefined, role);
+  const email = normalizeEmail(cmd.email);
+  const now = deps.clock.now();
+  const user = await findOrCreateUser(deps, email, now.toISOString());
+  const token = newToken("inv");
+  const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
+  const existing = await deps.repo.membership(cmd.organizationId, user.id);
+  let membership: MemberRecord;
+  if (existing?.status === "active") throw errors.alreadyExists("member", user.id);
+  if (existing) {
+    const updated = await deps.repo.members.updateOne(
+      { id: existing.id, version: existing.version, status: "invited" },
+      { role, invitation_hash: hashToken(token), invitation_expires_at: expiresAt, version: existing.version + 1 },
+    );
+    if (!updated) throw errors.alreadyExists("member", user.id);
+    membership = updated;
+  } else {
+    membership = {
+      id: deps.repo.membershipId(cmd.organizationId, user.id),
+      organization_id: cmd.organizationId,
+      user_id: user.id,
+      role,
+      status: "invited",
+      invitation_hash: hashToken(token),
+      invitation_expires_at: expiresAt,
+      created_at: now.toISOString(),
+      version: 1,
+    };
+    try {
+      await deps.repo.members.insertOne(membership);
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) throw errors.alreadyExists("member", user.id);
+      throw err;
+    }
+  }
+  await recordAudit(deps, { organizationId: cmd.organizationId, type: "member.invited", actor: cmd.actor, targetType: "user", targetId: user.id, data: { email, role, expires_at: expiresAt } });
+  deps.logger.info({ organization_id: cmd.organizationId, user_id: user.id, role }, "member invited");
+  return { member: memberView(membership, user), token };
+}
+
+async function findOrCreateUser(deps: IdentityDeps, email: string, now: string): Promise<UserRecord> {
+  const found = await deps.repo.userByEmail(email);
+  if (found) return found;
+  const user: UserRecord = {
+    id: newId("user"),
+    email,
+    name: "",
+    password_hash: null,
+    totp_sealed: null,
+    totp_last_step: null,
+    totp_pending_sealed: null,
+    recovery_code_hashes: [],
+    recovery_codes_left: 0,
+    created_at: now,
+  };
+  try {
+    await deps.repo.users.insertOne(user);
+    return user;
+  } catch (err) {
+    // Invited to two organizations at the same moment: the other insert won.
+    if (err instanceof DuplicateKeyError) return (await deps.repo.userByEmail(email))!;
+    throw err;
+  }
+}

@@ -1,0 +1,12 @@
+import type { IdentityDeps } from "../../deps.js";
+import { memberView, type MemberView } from "./memberView.js";
+
+export async function listMembers(deps: IdentityDeps, organizationId: string): Promise<MemberView[]> {
+  const memberships = await deps.repo.membersOf(organizationId);
+  const out: MemberView[] = [];
+  for (const m of memberships) {
+    const user = await deps.repo.userById(m.user_id);
+    if (user) out.push(memberView(m, user));
+  }
+  return out;
+}

@@ -1,0 +1,25 @@
+import { errors } from "@verdict/kit";
+import { leavesNoOwner } from "../../domain/member.js";
+import type { IdentityDeps } from "../../deps.js";
+import { recordAudit, type Actor } from "../audit/recordAudit.js";
+import { assertMayChangeRole } from "./authority.js";
+
+export interface RemoveMemberCommand {
+  organizationId: string;
+  userId: string;
+  actor: Actor;
+  removerUserId?: string;
+}
+
+/** Removes a member (or withdraws an open invitation) and ends their sessions in the organization. */
+export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand): Promise<void> {
+  const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
+  if (!membership) throw errors.notFound("member", cmd.userId);
+  await assertMayChangeRole(deps, cmd.organizationId, cmd.removerUserId, membership.role, undefined);
+  if (membership.status === "active" && leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, undefined)) {
+    throw errors.unprocessable([{ field: "member_id", code: "INVALID_ENUM", message: "This is the organization's last owner: make someone else owner first" }], "The last owner cannot be removed");
+  }
+  if (!(await deps.repo.members.deleteOne({ id: membership.id, version: membership.version }))) throw errors.unavailable("The member changed meanwhile; retry");
+  const ended = await deps.repo.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
+  await recordAudit(deps, { organizationId: cmd.organizationId, type: "member.removed", actor: cmd.actor, targetType: "user", targetId: cmd.userId, data: { role: membership.role, was: membership.status, sessions_ended: ended } });
+}

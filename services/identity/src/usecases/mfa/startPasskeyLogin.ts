@@ -1,0 +1,16 @@
+import { generateAuthenticationOptions } from "@simplewebauthn/server";
+import type { IdentityDeps } from "../../deps.js";
+import type { RelyingParty } from "./startPasskeyRegistration.js";
+import { pendingChallenge } from "./pendingChallenge.js";
+
+/** Options to sign the second step of a sign-in with one of the person's passkeys. */
+export async function startPasskeyLogin(deps: IdentityDeps, mfaToken: string, rp: RelyingParty): Promise<string> {
+  const { challenge, user } = await pendingChallenge(deps, mfaToken);
+  const options = await generateAuthenticationOptions({
+    rpID: rp.rpId,
+    allowCredentials: (user.passkeys ?? []).map((p) => ({ id: p.id, transports: p.transports })),
+    userVerification: "preferred",
+  });
+  await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { webauthn_challenge: options.challenge });
+  return JSON.stringify(options);
+}

@@ -1,0 +1,13 @@
+import { hashToken } from "../../domain/secrets.js";
+import type { IdentityDeps } from "../../deps.js";
+import { recordAudit } from "../audit/recordAudit.js";
+import { SESSION_TOKEN_RE } from "./verifySession.js";
+
+/** Ends the session (idempotent: an unknown or ended one is already signed out). */
+export async function logout(deps: IdentityDeps, token: string, clientIp: string): Promise<void> {
+  if (!SESSION_TOKEN_RE.test(token)) return;
+  const s = await deps.repo.sessionByHash(hashToken(token));
+  if (!s || s.revoked_at) return;
+  const ended = await deps.repo.sessions.updateOne({ id: s.id, revoked_at: null }, { revoked_at: deps.clock.now().toISOString() });
+  if (ended) await recordAudit(deps, { organizationId: s.organization_id, type: "signout", actor: { type: "user", id: s.user_id, ip: clientIp }, targetType: "session", targetId: s.id });
+}

@@ -1,0 +1,43 @@
+import { errors, newId } from "@verdict/kit";
+import { hashToken, newToken } from "../../domain/secrets.js";
+import type { IdentityDeps } from "../../deps.js";
+import type { SessionRecord } from "../../repo.js";
+import { sessionView, type SessionView } from "./sessionView.js";
+
+export interface SessionStart {
+  userId: string;
+  organizationId: string;
+  clientIp: string;
+  userAgent: string;
+}
+
+/**
+ * A fresh session with a fresh token: every sign-in and every step up in privilege (second
+ * factor given, MFA enrolled) gets a new one, so a token planted before cannot be ridden
+ * (session fixation).
+ */
+export async function startSession(deps: IdentityDeps, start: SessionStart): Promise<{ token: string; session: SessionView }> {
+  const now = deps.clock.now();
+  const token = newToken("ses");
+  const record: SessionRecord = {
+    id: newId("ses"),
+    hash: hashToken(token),
+    user_id: start.userId,
+    organization_id: start.organizationId,
+    state: "active",
+    created_at: now.toISOString(),
+    last_seen_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + deps.sessions.absoluteMs).toISOString(),
+    revoked_at: null,
+    ip: start.clientIp,
+    user_agent: start.userAgent.slice(0, 500),
+  };
+  await deps.repo.sessions.insertOne(record);
+  const [user, org, membership] = await Promise.all([
+    deps.repo.userById(start.userId),
+    deps.repo.orgs.findOne({ id: start.organizationId }),
+    deps.repo.membership(start.organizationId, start.userId),
+  ]);
+  if (!user || !org || membership?.status !== "active") throw errors.internal("The signed-in member vanished");
+  return { token, session: sessionView(record, user, org, membership.role, deps.sessions) };
+}

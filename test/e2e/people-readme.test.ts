@@ -1,0 +1,46 @@
+// Runs README's "Members and sign-in" commands as written (curl and jq, in bash), against a
+// fresh instance on its own port instead of 8080.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { Api } from "../support/api.js";
+import { ROOT, startVerdict, type Verdict } from "../support/server.js";
+
+let v: Verdict;
+let dir: string;
+beforeAll(async () => {
+  v = await startVerdict();
+  dir = mkdtempSync(join(tmpdir(), "verdict-readme-people-"));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await v.destroy();
+});
+
+function readmeBlock(heading: string): string {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const from = readme.indexOf(`\n${heading}\n`);
+  expect(from).toBeGreaterThan(0);
+  const m = /```sh\n([\s\S]*?)```/.exec(readme.slice(from));
+  return m![1]!;
+}
+
+it("README's members and sign-in walkthrough works as written", async () => {
+  const script = readmeBlock("### Members and sign-in").replaceAll("http://localhost:8080", `http://localhost:${v.port}`);
+  const out = execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], { cwd: dir, env: { PATH: process.env.PATH ?? "", VERDICT_API_KEY: v.bootstrapKey }, encoding: "utf8" });
+  // accept, login, members, key, audit events: one JSON document each, then logout's empty 204
+  const docs = out.split(/\n(?=\{)|(?<=\})(?=\{)/).map((d) => JSON.parse(d));
+  expect(docs[0]).toMatchObject({ member: { email: "ada@example.com", status: "active", role: "owner" } });
+  expect(docs[1]).toMatchObject({ mfa_required: false, session: { role: "owner", user: { email: "ada@example.com" } } });
+  expect(docs[2].members.map((m: { email: string }) => m.email)).toEqual(["ada@example.com"]);
+  expect(docs[3]).toMatchObject({ name: "laptop", scopes: ["read:evaluations"], key: expect.stringMatching(/^vdt_key_prod_/) });
+  expect(docs[4].audit_events.map((e: { type: string }) => e.type)).toEqual(["signin.succeeded"]);
+  expect(docs).toHaveLength(5);
+  // signed out: the jar's session works no more
+  const jar = readFileSync(join(dir, "jar"), "utf8");
+  const token = /verdict_session\t(vdt_ses_\S+)/.exec(jar)?.[1];
+  expect(token).toMatch(/^vdt_ses_/);
+  expect((await new Api(v.url).get("/v1/members", { key: null, headers: { cookie: `verdict_session=${token}` } })).status).toBe(401);
+});
