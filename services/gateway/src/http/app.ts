@@ -191,7 +191,7 @@ export function buildApp(opts: AppOptions): express.Express {
           if (!res.writableFinished) gone.abort();
         };
         res.once("close", onClose);
-        const result = await r.handler({ params, query, body, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl, signal: gone.signal });
+        const result = await r.handler({ params, query, body, rawBody: r.body ? req.body : undefined, principal, requestId: l.requestId, clients: opts.clients, apiBaseUrl, signal: gone.signal });
         span.setAttribute("http.response.status_code", result.status);
         if (result.headers) res.set(result.headers);
         if (result.file) res.status(result.status).type(result.file.contentType).attachment(result.file.filename).send(result.file.content);
