@@ -1,5 +1,5 @@
 import { isMainThread } from "node:worker_threads";
-import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from "prom-client";
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from "prom-client";
 
 /**
  * One Prometheus registry per thread. In all-in-one the services share the main thread's and
@@ -51,5 +51,12 @@ export const busEvents = new Counter({
   name: "verdict_bus_events_total",
   help: "Events published and handled on the bus",
   labelNames: ["topic", "outcome"] as const,
+  registers: [registry],
+});
+
+export const workerJobs = new Gauge({
+  name: "verdict_worker_jobs",
+  help: "Jobs of the worker thread pools (scans, report rendering, pattern checks): running on a thread, or queued for one",
+  labelNames: ["pool", "state"] as const,
   registers: [registry],
 });

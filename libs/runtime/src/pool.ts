@@ -7,6 +7,8 @@
 // (RE2 and PDF rendering cannot be interrupted any other way), and piscina starts a new one.
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { basename } from "node:path";
+import { workerJobs } from "@verdict/kit";
 import { Piscina } from "piscina";
 
 /** Why a job did not finish: it ran out of time, its caller gave up, or the pool was closed. */
@@ -28,6 +30,8 @@ export class PoolJobError extends Error {
 export interface FairPoolOptions {
   /** The worker module (its default export is called with each job's input). */
   filename: string;
+  /** The pool's name in metrics (verdict_worker_jobs{pool}); default: the worker module's name. */
+  name?: string;
   /** Worker threads; default: one per core but one, at least one. */
   threads?: number;
   /** V8 heap limit of each worker, in MiB (a runaway job dies alone). */
@@ -72,9 +76,51 @@ export function workerFile(moduleUrl: string, name: string): string {
   return path.includes("/src/") && moduleUrl.endsWith(".ts") ? path.replace(/\/src\/(?!.*\/src\/)/, "/dist/") : path;
 }
 
+/**
+ * Worker threads of every pool in this process that have not exited yet, terminated ones
+ * included: Worker.terminate() cannot stop a thread inside a native call, it only stops when the
+ * call returns (one costly RE2 pattern over a large file: seconds to minutes).
+ */
+let liveThreads = 0;
+const trackedThreads = new WeakSet<object>();
+
+function trackThreads(piscina: Piscina): void {
+  for (const worker of piscina.threads) {
+    if (trackedThreads.has(worker)) continue;
+    trackedThreads.add(worker);
+    liveThreads++;
+    worker.once("exit", () => liveThreads--);
+  }
+}
+
+/** Worker threads of the pools in this process that are still running (see exitProcess). */
+export function liveWorkerThreads(): number {
+  return liveThreads;
+}
+
+/**
+ * Ends the process with this code, also when a worker thread is stuck in a native call.
+ * process.exit() joins every worker thread first, so one thread inside a long RE2 call holds
+ * the exit (and with it a SIGTERM's drain) until that call returns. With such a thread left the
+ * process replaces itself with a Node that exits with the same code at once (execve: the kernel
+ * discards the stuck thread with the old image); should that fail, it kills itself.
+ */
+export function exitProcess(code: number, onStuck?: (threads: number) => void): never {
+  if (liveThreads > 0) {
+    onStuck?.(liveThreads);
+    try {
+      process.execve!(process.execPath, [process.execPath, "--eval", `process.exit(${Number(code)})`], {});
+    } catch {
+      process.kill(process.pid, "SIGKILL");
+    }
+  }
+  process.exit(code);
+}
+
 export class FairPool<In, Out> {
   private readonly piscina: Piscina;
   readonly threads: number;
+  readonly name: string;
   private running = 0;
   /** The jobs on a thread now. */
   private readonly active = new Set<Job>();
@@ -90,6 +136,7 @@ export class FairPool<In, Out> {
 
   constructor(opts: FairPoolOptions) {
     this.threads = opts.threads ?? defaultThreads();
+    this.name = opts.name ?? basename(opts.filename).replace(/\.[cm]?js$/, "");
     this.maxThreadsPerKey = Math.min(this.threads, opts.maxThreadsPerKey ?? Math.max(1, this.threads - 1));
     this.piscina = new Piscina({
       filename: opts.filename,
@@ -102,6 +149,8 @@ export class FairPool<In, Out> {
     });
     // A thread terminated by an abort is replaced by piscina; its error event needs a listener.
     this.piscina.on("error", () => undefined);
+    this.piscina.on("workerCreate", () => trackThreads(this.piscina));
+    trackThreads(this.piscina);
   }
 
   /** Jobs of this key queued or running. */
@@ -143,8 +192,9 @@ export class FairPool<In, Out> {
   /**
    * Fails the pending jobs and terminates the threads (a running job is abandoned). A thread inside
    * a native RE2 call only stops when that call returns, which for a costly pattern over a large
-   * file can be seconds: shutdown waits at most CLOSE_WAIT_MS for it, and the process exits
-   * around it, so SIGTERM drains within the grace period whatever is being scanned.
+   * file can be seconds or minutes: shutdown waits at most CLOSE_WAIT_MS for it, and the process
+   * exits around it (exitProcess), so SIGTERM drains within the grace period whatever is being
+   * scanned.
    */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -162,6 +212,12 @@ export class FairPool<In, Out> {
   }
 
   private dispatch(): void {
+    this.startWaiting();
+    workerJobs.set({ pool: this.name, state: "running" }, this.running);
+    workerJobs.set({ pool: this.name, state: "queued" }, this.queued);
+  }
+
+  private startWaiting(): void {
     while (this.running < this.threads) {
       // The next key in turn that has not used up its share of the threads.
       const at = this.turns.findIndex((key) => (this.runningPerKey.get(key) ?? 0) < this.maxThreadsPerKey);
@@ -176,6 +232,7 @@ export class FairPool<In, Out> {
   }
 
   private start(job: Job): void {
+    trackThreads(this.piscina);
     this.running++;
     this.active.add(job);
     this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
@@ -205,6 +262,7 @@ export class FairPool<In, Out> {
         this.queues.delete(job.key);
         this.turns.splice(this.turns.indexOf(job.key), 1);
       }
+      workerJobs.set({ pool: this.name, state: "queued" }, this.queued);
     } else {
       job.abort.abort(err);
     }

@@ -10,6 +10,7 @@ import { z } from "zod";
 import { createBus, type Bus } from "@verdict/bus";
 import { boolVar, ConfigError, createLogger, loadConfig, portVar, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
 import { createStore, type Store } from "@verdict/store";
+import { exitProcess } from "./pool.js";
 
 /** Start-up attempts (0.5 s, 1 s, 2 s, 4 s apart) before a process gives up with exit code 1. */
 const START_ATTEMPTS = 5;
@@ -265,9 +266,10 @@ export function runProcess<S extends typeof processConfig>(
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, "shutting down");
+      const stuckThreads = (threads: number) => logger.warn({ threads }, "worker threads are still inside a native call (a costly pattern); exiting without waiting for them");
       const force = setTimeout(() => {
         logger.error("shutdown took too long; exiting");
-        process.exit(1);
+        exitProcess(1, stuckThreads);
       }, config.VERDICT_SHUTDOWN_GRACE_MS + 10_000);
       force.unref();
       (async () => {
@@ -279,11 +281,11 @@ export function runProcess<S extends typeof processConfig>(
       })()
         .then(() => {
           logger.info("stopped");
-          process.exit(0);
+          exitProcess(0, stuckThreads);
         })
         .catch((err) => {
           logger.error({ err }, "shutdown failed");
-          process.exit(1);
+          exitProcess(1, stuckThreads);
         });
     };
     process.on("SIGTERM", () => shutdown("SIGTERM"));

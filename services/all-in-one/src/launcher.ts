@@ -11,6 +11,7 @@ import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
 import { startIdentityService } from "@verdict/identity";
 import { policyBudgets, startPolicyService } from "@verdict/policy";
+import { exitProcess } from "@verdict/runtime";
 import { createStore, StoreLockedError } from "@verdict/store";
 import { resolveMasterKey, startWebhookService } from "@verdict/webhooks";
 
@@ -174,7 +175,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         // Without its gateway the process serves nothing: stop it all and exit with an error.
         logger.fatal({ err }, "the gateway thread stopped unexpectedly");
         process.exitCode = 1;
-        void stopAll().finally(() => process.exit(1));
+        void stopAll().finally(() => exitProcess(1));
       },
       limits: {
         ...SPEC_DEFAULTS,

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm start`: Verdict all-in-one.
 import { ConfigError, createLogger } from "@verdict/kit";
+import { exitProcess } from "@verdict/runtime";
 import { readConfig } from "./config.js";
 import { launch } from "./launcher.js";
 
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
     "Verdict is ready",
   );
   let stopping = false;
+  const stuckThreads = (threads: number) => logger.warn({ threads }, "worker threads are still inside a native call (a costly pattern); exiting without waiting for them");
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -48,11 +50,11 @@ async function main(): Promise<void> {
       .stop()
       .then(() => {
         logger.info("stopped");
-        process.exit(0);
+        exitProcess(0, stuckThreads);
       })
       .catch((err) => {
         logger.error({ err }, "shutdown failed");
-        process.exit(1);
+        exitProcess(1, stuckThreads);
       });
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
