@@ -8,7 +8,7 @@
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { basename } from "node:path";
-import { workerJobs } from "@verdict/kit";
+import { flushLogsSync, workerJobs, type Logger } from "@verdict/kit";
 import { Piscina } from "piscina";
 
 /** Why a job did not finish: it ran out of time, its caller gave up, or the pool was closed. */
@@ -44,8 +44,15 @@ export interface FairPoolOptions {
 }
 
 export interface PoolRunOptions {
-  /** The job fails with reason "deadline" when it has not finished this long after it was submitted. */
+  /**
+   * The job fails with reason "deadline" when it has not finished this long after it was
+   * submitted (or, with timeoutFrom "started", after it got a thread: time spent queued behind
+   * other keys' jobs does not count).
+   */
   timeoutMs: number;
+  timeoutFrom?: "submitted" | "started";
+  /** Called when the job gets a thread. */
+  onStart?: () => void;
   /** Aborting it fails the job with reason "cancelled" (a client that disconnected). */
   signal?: AbortSignal;
 }
@@ -60,6 +67,8 @@ interface Job {
   abort: AbortController;
   settled: boolean;
   cleanup: () => void;
+  /** Starts the deadline (at submission, or when the job gets a thread). */
+  startTimer: () => void;
 }
 
 /** One thread per core, leaving one for the request threads; at least one. */
@@ -102,19 +111,21 @@ export function liveWorkerThreads(): number {
  * Ends the process with this code, also when a worker thread is stuck in a native call.
  * process.exit() joins every worker thread first, so one thread inside a long RE2 call holds
  * the exit (and with it a SIGTERM's drain) until that call returns. With such a thread left the
- * process replaces itself with a Node that exits with the same code at once (execve: the kernel
- * discards the stuck thread with the old image); should that fail, it kills itself.
+ * process says so, flushes its logs and replaces itself with a Node that exits with the same
+ * code at once (execve: the kernel discards the stuck thread with the old image); should that
+ * fail, it kills itself.
  */
-export function exitProcess(code: number, onStuck?: (threads: number) => void): never {
-  if (liveThreads > 0) {
-    onStuck?.(liveThreads);
-    try {
-      process.execve!(process.execPath, [process.execPath, "--eval", `process.exit(${Number(code)})`], {});
-    } catch {
-      process.kill(process.pid, "SIGKILL");
-    }
+export function exitProcess(code: number, logger?: Logger): void {
+  if (liveThreads === 0) process.exit(code);
+  if (logger) {
+    logger.warn({ threads: liveThreads }, "worker threads are still inside a native call (a costly pattern); exiting without waiting for them");
+    flushLogsSync(logger);
   }
-  process.exit(code);
+  try {
+    process.execve!(process.execPath, [process.execPath, "--eval", `process.exit(${Number(code)})`], {});
+  } catch {
+    process.kill(process.pid, "SIGKILL");
+  }
 }
 
 export class FairPool<In, Out> {
@@ -169,12 +180,17 @@ export class FairPool<In, Out> {
     if (this.closed) return Promise.reject(new PoolJobError("closed", "The service is shutting down"));
     if (opts.signal?.aborted) return Promise.reject(new PoolJobError("cancelled", "The request was cancelled"));
     return new Promise<Out>((resolve, reject) => {
-      const job: Job = { key, input, opts, resolve: resolve as (v: unknown) => void, reject, abort: new AbortController(), settled: false, cleanup: () => undefined };
-      const timer = setTimeout(() => this.fail(job, new PoolJobError("deadline", `did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      const job: Job = { key, input, opts, resolve: resolve as (v: unknown) => void, reject, abort: new AbortController(), settled: false, cleanup: () => undefined, startTimer: () => undefined };
+      let timer: NodeJS.Timeout | undefined;
+      job.startTimer = () => {
+        timer = setTimeout(() => this.fail(job, new PoolJobError("deadline", `did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      };
+      if (opts.timeoutFrom !== "started") job.startTimer();
       const onCancel = () => this.fail(job, new PoolJobError("cancelled", "The request was cancelled"));
       opts.signal?.addEventListener("abort", onCancel, { once: true });
       job.cleanup = () => {
         clearTimeout(timer);
+        job.startTimer = () => undefined;
         opts.signal?.removeEventListener("abort", onCancel);
       };
       this.perKey.set(key, this.inFlight(key) + 1);
@@ -233,6 +249,8 @@ export class FairPool<In, Out> {
 
   private start(job: Job): void {
     trackThreads(this.piscina);
+    if (job.opts.timeoutFrom === "started") job.startTimer();
+    job.opts.onStart?.();
     this.running++;
     this.active.add(job);
     this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
