@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { isMainThread } from "node:worker_threads";
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from "prom-client";
 
@@ -60,3 +61,27 @@ export const workerJobs = new Gauge({
   labelNames: ["pool", "state"] as const,
   registers: [registry],
 });
+
+/**
+ * The event-loop delay of this thread since the previous scrape (p50, p99, max), labelled with
+ * the thread's name: the default metrics cover the main thread only, and in all-in-one the
+ * gateway answers requests on a thread of its own. What another tenant's work costs a request
+ * thread shows here.
+ */
+export function trackEventLoopDelay(thread: string): void {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  new Gauge({
+    name: "verdict_event_loop_delay_seconds",
+    help: "Event-loop delay of a request thread since the previous scrape, by quantile (max: the longest)",
+    labelNames: ["thread", "quantile"] as const,
+    registers: [registry],
+    collect() {
+      const seconds = (ns: number) => (Number.isFinite(ns) ? ns / 1e9 : 0);
+      this.set({ thread, quantile: "0.5" }, seconds(histogram.percentile(50)));
+      this.set({ thread, quantile: "0.99" }, seconds(histogram.percentile(99)));
+      this.set({ thread, quantile: "max" }, seconds(histogram.max));
+      histogram.reset();
+    },
+  });
+}

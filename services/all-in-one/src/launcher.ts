@@ -5,7 +5,7 @@
 // in reverse order.
 import { join } from "node:path";
 import { createBus } from "@verdict/bus";
-import { ConfigError, createLogger, persistedSecret, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
+import { ConfigError, createLogger, persistedSecret, startTelemetry, stopTelemetry, systemClock, trackEventLoopDelay, type Clock, type Logger } from "@verdict/kit";
 import { startComplianceService } from "@verdict/compliance";
 import { startEvaluationService } from "@verdict/evaluation";
 import { SPEC_DEFAULTS, startGatewayThread } from "@verdict/gateway";
@@ -74,6 +74,8 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     throw err;
   });
   logger.info({ store: config.VERDICT_MONGODB_URI ? "mongodb" : "embedded", bus: config.VERDICT_KAFKA_BROKERS ? "kafka" : "in-process" }, "adapters ready");
+  // The services' thread (gRPC, the store, the bus); the gateway's thread tracks its own.
+  trackEventLoopDelay("services");
   const host = config.VERDICT_GRPC_HOST;
   const base = config.VERDICT_GRPC_BASE_PORT;
   const port = (offset: number) => (base === 0 ? 0 : base + offset);
@@ -175,7 +177,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         // Without its gateway the process serves nothing: stop it all and exit with an error.
         logger.fatal({ err }, "the gateway thread stopped unexpectedly");
         process.exitCode = 1;
-        void stopAll().finally(() => exitProcess(1));
+        void stopAll().finally(() => exitProcess(1, logger));
       },
       limits: {
         ...SPEC_DEFAULTS,
