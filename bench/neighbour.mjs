@@ -203,19 +203,24 @@ async function measure(workers, bodies) {
     const loaded = [];
     let b5xx = 0;
     let bOther = 0;
+    const bStatuses = new Map();
     const until = performance.now() + LOADED_SECONDS * 1000;
     while (performance.now() < until) {
       const r = await bOnce();
       loaded.push(r.ms);
       if (r.status >= 500 || r.status === 0) b5xx++;
       else if (r.status !== 201) bOther++;
+      if (r.status !== 201) {
+        const key = `${r.status} ${/"code":"(\w+)"/.exec(r.text)?.[1] ?? ""}`.trim();
+        bStatuses.set(key, (bStatuses.get(key) ?? 0) + 1);
+      }
     }
     stop = true;
     const loadedDelays = await loopDelays(instance.metricsUrl);
     progress(`loaded p99 ${percentile(loaded, 99).toFixed(0)} ms over ${loaded.length} requests; waiting for A's last answers`);
     await attacker;
     await Promise.all(aPending);
-    return { workers, idle, loaded, b5xx, bOther, aStatuses, idleDelays, loadedDelays };
+    return { workers, idle, loaded, b5xx, bOther, bStatuses, aStatuses, idleDelays, loadedDelays };
   } finally {
     await instance.stop();
   }
@@ -246,6 +251,7 @@ async function main() {
       String(r.loaded.length),
     ]);
     answers.push(`  ${workers} scan thread(s): A's answers by request and status: ${[...r.aStatuses].sort().map(([k, n]) => `${k}: ${n}`).join(", ")}`);
+    if (r.bStatuses.size) answers.push(`  ${workers} scan thread(s): B's answers other than 201: ${[...r.bStatuses].sort().map(([k, n]) => `${k}: ${n}`).join(", ")}`);
     const delays = (d) => Object.entries(d).map(([thread, q]) => `${thread} p99 ${q.p99?.toFixed(0)} / max ${q.max?.toFixed(0)} ms`).join(", ");
     answers.push(`  ${workers} scan thread(s): event-loop delay, idle phase: ${delays(r.idleDelays)}; loaded phase: ${delays(r.loadedDelays)}`);
   }
