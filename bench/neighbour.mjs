@@ -119,7 +119,7 @@ async function startInstance(workers) {
       });
       child.once("exit", (code) => reject(new Error(`Verdict exited (code ${code}) before it was ready:\n${stderr}`)));
     });
-    return { url: `http://127.0.0.1:${ready.http_port}`, metricsUrl: `http://127.0.0.1:${ready.metrics_port}/metrics`, operatorKey, stop };
+    return { url: `http://127.0.0.1:${ready.http_port}`, metricsUrl: `http://127.0.0.1:${ready.metrics_port}`, operatorKey, stop };
   } catch (err) {
     await stop();
     throw err;
@@ -131,7 +131,7 @@ async function startInstance(workers) {
  * scrape, in ms: { gateway: { p99, max }, services: { p99, max } }.
  */
 async function loopDelays(metricsUrl) {
-  const text = await (await fetch(metricsUrl)).text();
+  const { text } = await send(metricsUrl, "", "GET", "/metrics");
   const out = {};
   for (const m of text.matchAll(/^verdict_event_loop_delay_seconds\{thread="(\w+)",quantile="([\w.]+)"\} ([\d.e+-]+)$/gm)) {
     out[m[1]] ??= {};
