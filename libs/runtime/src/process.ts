@@ -266,10 +266,9 @@ export function runProcess<S extends typeof processConfig>(
       if (stopping) return;
       stopping = true;
       logger.info({ signal }, "shutting down");
-      const stuckThreads = (threads: number) => logger.warn({ threads }, "worker threads are still inside a native call (a costly pattern); exiting without waiting for them");
       const force = setTimeout(() => {
         logger.error("shutdown took too long; exiting");
-        exitProcess(1, stuckThreads);
+        exitProcess(1, logger);
       }, config.VERDICT_SHUTDOWN_GRACE_MS + 10_000);
       force.unref();
       (async () => {
@@ -281,11 +280,11 @@ export function runProcess<S extends typeof processConfig>(
       })()
         .then(() => {
           logger.info("stopped");
-          exitProcess(0, stuckThreads);
+          exitProcess(0, logger);
         })
         .catch((err) => {
           logger.error({ err }, "shutdown failed");
-          exitProcess(1, stuckThreads);
+          exitProcess(1, logger);
         });
     };
     process.on("SIGTERM", () => shutdown("SIGTERM"));

@@ -41,7 +41,6 @@ async function main(): Promise<void> {
     "Verdict is ready",
   );
   let stopping = false;
-  const stuckThreads = (threads: number) => logger.warn({ threads }, "worker threads are still inside a native call (a costly pattern); exiting without waiting for them");
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -50,11 +49,11 @@ async function main(): Promise<void> {
       .stop()
       .then(() => {
         logger.info("stopped");
-        exitProcess(0, stuckThreads);
+        exitProcess(0, logger);
       })
       .catch((err) => {
         logger.error({ err }, "shutdown failed");
-        exitProcess(1, stuckThreads);
+        exitProcess(1, logger);
       });
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
