@@ -84,6 +84,7 @@ async function startInstance(workers) {
       VERDICT_DATA_DIR: dataDir,
       VERDICT_BOOTSTRAP_API_KEY: operatorKey,
       VERDICT_LOG_LEVEL: "info",
+      VERDICT_METRICS_PORT: "0",
       VERDICT_SCAN_WORKERS: String(workers),
       VERDICT_SCAN_TIMEOUT_MS: String(SCAN_TIMEOUT_MS),
       VERDICT_ASYNC_SCAN_TIMEOUT_MS: String(2 * SCAN_TIMEOUT_MS),
@@ -109,20 +110,34 @@ async function startInstance(workers) {
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    const port = await new Promise((resolve, reject) => {
+    const ready = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error("Verdict did not start within 60 s")), 60_000);
       lines.on("line", (line) => {
         if (!line.includes("Verdict is ready")) return;
         clearTimeout(timer);
-        resolve(JSON.parse(line).http_port);
+        resolve(JSON.parse(line));
       });
       child.once("exit", (code) => reject(new Error(`Verdict exited (code ${code}) before it was ready:\n${stderr}`)));
     });
-    return { url: `http://127.0.0.1:${port}`, operatorKey, stop };
+    return { url: `http://127.0.0.1:${ready.http_port}`, metricsUrl: `http://127.0.0.1:${ready.metrics_port}`, operatorKey, stop };
   } catch (err) {
     await stop();
     throw err;
   }
+}
+
+/**
+ * Event-loop delay of each request thread (the gateway's, the services') since the previous
+ * scrape, in ms: { gateway: { p99, max }, services: { p99, max } }.
+ */
+async function loopDelays(metricsUrl) {
+  const { text } = await send(metricsUrl, "", "GET", "/metrics");
+  const out = {};
+  for (const m of text.matchAll(/^verdict_event_loop_delay_seconds\{thread="(\w+)",quantile="([\w.]+)"\} ([\d.e+-]+)$/gm)) {
+    out[m[1]] ??= {};
+    out[m[1]][m[2] === "0.99" ? "p99" : m[2] === "0.5" ? "p50" : m[2]] = Number(m[3]) * 1000;
+  }
+  return out;
 }
 
 function percentile(values, p) {
@@ -164,6 +179,7 @@ async function measure(workers, bodies) {
     const idle = [];
     for (let i = 0; i < IDLE_REQUESTS; i++) idle.push((await bOnce()).ms);
 
+    const idleDelays = await loopDelays(instance.metricsUrl);
     progress(`idle p99 ${percentile(idle, 99).toFixed(0)} ms; the attack starts`);
     // A at its full rate, not waiting for its answers; B one request at a time meanwhile.
     const aStatuses = new Map();
@@ -187,18 +203,24 @@ async function measure(workers, bodies) {
     const loaded = [];
     let b5xx = 0;
     let bOther = 0;
+    const bStatuses = new Map();
     const until = performance.now() + LOADED_SECONDS * 1000;
     while (performance.now() < until) {
       const r = await bOnce();
       loaded.push(r.ms);
       if (r.status >= 500 || r.status === 0) b5xx++;
       else if (r.status !== 201) bOther++;
+      if (r.status !== 201) {
+        const key = `${r.status} ${/"code":"(\w+)"/.exec(r.text)?.[1] ?? ""}`.trim();
+        bStatuses.set(key, (bStatuses.get(key) ?? 0) + 1);
+      }
     }
     stop = true;
+    const loadedDelays = await loopDelays(instance.metricsUrl);
     progress(`loaded p99 ${percentile(loaded, 99).toFixed(0)} ms over ${loaded.length} requests; waiting for A's last answers`);
     await attacker;
     await Promise.all(aPending);
-    return { workers, idle, loaded, b5xx, bOther, aStatuses };
+    return { workers, idle, loaded, b5xx, bOther, bStatuses, aStatuses, idleDelays, loadedDelays };
   } finally {
     await instance.stop();
   }
@@ -229,6 +251,9 @@ async function main() {
       String(r.loaded.length),
     ]);
     answers.push(`  ${workers} scan thread(s): A's answers by request and status: ${[...r.aStatuses].sort().map(([k, n]) => `${k}: ${n}`).join(", ")}`);
+    if (r.bStatuses.size) answers.push(`  ${workers} scan thread(s): B's answers other than 201: ${[...r.bStatuses].sort().map(([k, n]) => `${k}: ${n}`).join(", ")}`);
+    const delays = (d) => Object.entries(d).map(([thread, q]) => `${thread} p99 ${q.p99?.toFixed(0)} / max ${q.max?.toFixed(0)} ms`).join(", ");
+    answers.push(`  ${workers} scan thread(s): event-loop delay, idle phase: ${delays(r.idleDelays)}; loaded phase: ${delays(r.loadedDelays)}`);
   }
   printTable([["scan threads", "B idle p50 / p99 ms", "B loaded p50 / p99 ms", "loaded p99 / idle p99", "B 5xx", "B requests"], ...rows]);
   print("");

@@ -57,7 +57,7 @@ describe("policy settings and query parameters", () => {
   afterAll(async () => v.destroy());
 
   it("refuses settings named after Object.prototype members with 422 on the setting", async () => {
-    for (const key of ["constructor", "toString", "hasOwnProperty", "valueOf"]) {
+    for (const key of ["constructor", "toString", "hasOwnProperty", "valueOf", "__proto__"]) {
       const res = await api.request("PATCH", "/v1/policies/generic-secrets", { rawBody: `{"settings":{"${key}":1}}` });
       expectFieldError(res, 422, `settings.${key}`, "INVALID_FORMAT");
     }
@@ -65,6 +65,11 @@ describe("policy settings and query parameters", () => {
     const policy = await api.get("/v1/policies/generic-secrets");
     expect(policy.status).toBe(200);
     expect(Object.keys(policy.body.settings)).not.toContain("constructor");
+    expect(Object.hasOwn(policy.body.settings, "__proto__")).toBe(false);
+    // Beside a real setting, `__proto__` is still refused, and the real setting is not applied
+    const mixed = await api.request("PATCH", "/v1/policies/generic-secrets", { rawBody: `{"settings":{"min_entropy":4.2,"__proto__":{"min_entropy":1}}}` });
+    expectFieldError(mixed, 422, "settings.__proto__", "INVALID_FORMAT");
+    expect((await api.get("/v1/policies/generic-secrets")).body.settings.min_entropy).toBe(policy.body.settings.min_entropy);
   });
 
   it("refuses a setting nested 40 levels deep with 400 on the setting", async () => {

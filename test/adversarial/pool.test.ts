@@ -3,8 +3,12 @@
 // away, and a shutdown while a scan runs. What a user sees: the costly policy refused with the
 // field and the reason, a deadline failure with a clear code, and every other organization (and
 // /v1/health) answered while one organization's scan runs.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { makeKey } from "../support/keys.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 /** Valid RE2 that costs seconds to compile and minutes per MiB of letters (issue 13). */
@@ -213,6 +217,78 @@ describe("SIGTERM while a scan runs", () => {
       if ("status" in answer) expect(answer.status).toBe(503);
     } finally {
       await v.destroy();
+    }
+  });
+});
+
+describe("SIGTERM while a thread is inside one long native RE2 call", () => {
+  it("exits within VERDICT_SHUTDOWN_GRACE_MS, and after a restart the evaluation fails at its deadline while another organization's completes", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "verdict-adv-"));
+    const bootstrapKey = makeKey("prod");
+    const env = (asyncTimeoutMs: number) => ({
+      VERDICT_SHUTDOWN_GRACE_MS: "2000",
+      // One thread: B's evaluation is queued behind A's when the SIGTERM comes.
+      VERDICT_SCAN_WORKERS: "1",
+      VERDICT_ASYNC_MIN_BYTES: String(512 * 1024),
+      VERDICT_ASYNC_SCAN_TIMEOUT_MS: String(asyncTimeoutMs),
+      VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
+      VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
+      VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
+      VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+    });
+    let v = await startVerdict({ dataDir, bootstrapKey, env: env(600_000) });
+    try {
+      const operator = new Api(v.url, bootstrapKey);
+      const a = await newOrganization(operator, "Noisy");
+      const b = await newOrganization(operator, "Quiet");
+      const policy = await a.post("/v1/policies", { id: "slow", name: "Slow", severity: "error", patterns: [{ type: "regex", value: HEAVY(0), message: "slow" }] });
+      expect(policy.body).toMatchObject({ id: "slow" });
+      // The thread loads the scan module and compiles A's policy on a small change first, so that
+      // the large one goes straight into the pattern's pass.
+      expect((await a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: smallChange, policies: ["slow"] })).status).toBe(201);
+      // One 1 MiB file of letters (the largest file allowed): the pattern alone over it is one native
+      // call of about 6 s on an idle machine, longer on a busy one.
+      const slow = await a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: [{ path: "dump.txt", content: `${"a".repeat(1024 * 1024 - 2)}Z0` }], policies: ["slow"] });
+      expect(slow.status).toBe(202);
+      const code = `${"const total = items.reduce((sum, item) => sum + item.price, 0);\n".repeat(10_000)}const password = "Tr0ub4dor&3x9Q";\n`;
+      // One policy: its scan is short even on a busy machine, well within the deadline below.
+      const quiet = await b.post("/v1/evaluations", { repository: "quiet/repo", ref: "main", files: [{ path: "src/big.js", content: code }], policies: ["generic-secrets"] });
+      expect(quiet.status).toBe(202);
+      // Wait for A's scan to hold the thread (the pool's gauge), then to get past compiling into the long call.
+      const running = async () => /verdict_worker_jobs\{pool="scanWorker",state="running"\} 1/.test(await (await fetch(v.metricsUrl)).text());
+      for (let i = 0; i < 100 && !(await running()); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await running()).toBe(true);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect((await a.get(`/v1/evaluations/${slow.body.id}`)).body.status).toBe("pending");
+      const started = Date.now();
+      const exit = await v.stop();
+      const took = Date.now() - started;
+      expect(exit).toBe(0);
+      // The grace, plus what stopping the rest of the process takes; the one RE2 call alone takes far longer.
+      expect(took).toBeLessThan(2000 + 3000);
+      // (The exit can be reported before the last lines of output are read.)
+      const stdout = v.proc.stdout!;
+      if (!stdout.readableEnded) await new Promise((r) => stdout.once("end", r));
+      expect(v.output()).toMatch(/exiting without waiting for them/);
+
+      // Nothing is lost: after a restart (with a short deadline for queued work) A's evaluation
+      // ends failed with the reason, and B's queued evaluation completes.
+      v = await startVerdict({ dataDir, bootstrapKey, env: env(4000) });
+      const settled = async (api: Api, id: string) => {
+        let evaluation = (await api.get(`/v1/evaluations/${id}`)).body;
+        for (let i = 0; i < 120 && evaluation.status === "pending"; i++) {
+          await new Promise((r) => setTimeout(r, 500));
+          evaluation = (await api.get(`/v1/evaluations/${id}`)).body;
+        }
+        return evaluation;
+      };
+      const [doneA, doneB] = await Promise.all([settled(new Api(v.url, a.defaultKey), slow.body.id), settled(new Api(v.url, b.defaultKey), quiet.body.id)]);
+      expect(doneA.status).toBe("failed");
+      expect(doneA.failure_reason).toMatch(/did not finish within its deadline of 4000 ms/);
+      expect(doneB).toMatchObject({ status: "completed", summary: { total_files: 1 } });
+    } finally {
+      await v.destroy();
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

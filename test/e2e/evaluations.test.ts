@@ -183,3 +183,73 @@ describe("reading, listing and deleting", () => {
     expect(res.body.details).toEqual({ resource_type: "evaluation", resource_id: "eval_00000000000000000000000000" });
   });
 });
+
+describe("a client that disconnects from a synchronous evaluation (all-in-one and distributed)", () => {
+  // Two costly patterns (stored with the budgets raised) over 1 MiB of letters: seconds each (about
+  // 6 s on an idle machine), far longer than the 2 s the test gives the cancellation, and well
+  // within the 60 s deadline set here.
+  const HEAVY = (i: number) => String.raw`[\pL\pN]{400}Z${i}`;
+  let slow: Verdict;
+  let a: Api;
+  /** The metrics of the process that scans: the all-in-one one, or the evaluation service's. */
+  let scanMetricsUrl: string;
+  const scansRunning = async () => {
+    const text = await (await fetch(scanMetricsUrl)).text();
+    return Number(/verdict_worker_jobs\{pool="scanWorker",state="running"\} (\d+)/.exec(text)?.[1] ?? 0);
+  };
+  beforeAll(async () => {
+    slow = await startVerdict({
+      env: {
+        VERDICT_SCAN_WORKERS: "1",
+        VERDICT_SCAN_TIMEOUT_MS: "60000",
+        VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
+        VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
+        VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
+        VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+      },
+    });
+    a = new Api(slow.url, slow.bootstrapKey);
+    const evaluation = slow.stack?.services.evaluation.ready.metrics_port;
+    scanMetricsUrl = evaluation ? `http://127.0.0.1:${evaluation}/metrics` : slow.metricsUrl;
+    // One pattern per policy: checking one takes seconds, and each request must stay within the
+    // gateway's call to the policy service.
+    for (const i of [0, 1]) {
+      const res = await a.post("/v1/policies", { id: `slow-${i}`, name: `Slow ${i}`, severity: "error", patterns: [{ type: "regex", value: HEAVY(i), message: "slow" }] });
+      expect(res.status).toBe(201);
+    }
+  });
+  afterAll(() => slow.destroy());
+
+  it("cancels the scan: its thread is given up at once, the next evaluation runs, and nothing is recorded", async () => {
+    const gone = new AbortController();
+    const abandoned = fetch(`${slow.url}/v1/evaluations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${slow.bootstrapKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ repository: "gone/repo", ref: "main", files: [{ path: "dump/0.txt", content: `${"a".repeat(1024 * 1024 - 4)}Z0Z1` }], policies: ["slow-0", "slow-1"] }),
+      signal: gone.signal,
+    }).catch((err: Error) => err);
+    // The scan holds the one thread (at most 60 scrapes a minute: every 500 ms).
+    let running = 0;
+    for (let i = 0; i < 40 && running === 0; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      running = await scansRunning();
+    }
+    expect(running).toBe(1);
+    gone.abort();
+    expect(((await abandoned) as Error).name).toBe("AbortError");
+    // The cancellation crosses the gateway's gRPC call to the scanning process: the job is given
+    // up there (its stuck thread replaced), long before the scan or its deadline would end.
+    for (let i = 0; i < 4 && running > 0; i++) {
+      await new Promise((r) => setTimeout(r, 500));
+      running = await scansRunning();
+    }
+    expect(running).toBe(0);
+    const next = await a.post("/v1/evaluations", { ...leaky, repository: "next/repo" });
+    expect(next.status).toBe(201);
+    expect(next.body).toMatchObject({ status: "completed", passed: false });
+    // The abandoned evaluation never completed, so it was never recorded.
+    const list = await a.get("/v1/evaluations?repository=gone/repo");
+    expect(list.status).toBe(200);
+    expect(list.body.evaluations).toEqual([]);
+  });
+});

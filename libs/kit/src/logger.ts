@@ -32,3 +32,16 @@ export function createLogger(service: string, level = process.env.VERDICT_LOG_LE
     },
   });
 }
+
+/**
+ * Writes out what the logger still buffers, synchronously: before the process image is replaced
+ * (execve) nothing else would write it.
+ */
+export function flushLogsSync(logger: Logger): void {
+  const stream = (logger as unknown as Record<symbol, { flushSync?: () => void } | undefined>)[pino.symbols.streamSym];
+  try {
+    stream?.flushSync?.();
+  } catch {
+    // Nothing was buffered, or the stream is gone: the exit goes ahead either way.
+  }
+}

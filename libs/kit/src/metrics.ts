@@ -1,5 +1,6 @@
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { isMainThread } from "node:worker_threads";
-import { AggregatorRegistry, Counter, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from "prom-client";
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from "prom-client";
 
 /**
  * One Prometheus registry per thread. In all-in-one the services share the main thread's and
@@ -53,3 +54,34 @@ export const busEvents = new Counter({
   labelNames: ["topic", "outcome"] as const,
   registers: [registry],
 });
+
+export const workerJobs = new Gauge({
+  name: "verdict_worker_jobs",
+  help: "Jobs of the worker thread pools (scans, report rendering, pattern checks): running on a thread, or queued for one",
+  labelNames: ["pool", "state"] as const,
+  registers: [registry],
+});
+
+/**
+ * The event-loop delay of this thread since the previous scrape (p50, p99, max), labelled with
+ * the thread's name: the default metrics cover the main thread only, and in all-in-one the
+ * gateway answers requests on a thread of its own. What another tenant's work costs a request
+ * thread shows here.
+ */
+export function trackEventLoopDelay(thread: string): void {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  histogram.enable();
+  new Gauge({
+    name: "verdict_event_loop_delay_seconds",
+    help: "Event-loop delay of a request thread since the previous scrape, by quantile (max: the longest)",
+    labelNames: ["thread", "quantile"] as const,
+    registers: [registry],
+    collect() {
+      const seconds = (ns: number) => (Number.isFinite(ns) ? ns / 1e9 : 0);
+      this.set({ thread, quantile: "0.5" }, seconds(histogram.percentile(50)));
+      this.set({ thread, quantile: "0.99" }, seconds(histogram.percentile(99)));
+      this.set({ thread, quantile: "max" }, seconds(histogram.max));
+      histogram.reset();
+    },
+  });
+}

@@ -7,6 +7,8 @@
 // (RE2 and PDF rendering cannot be interrupted any other way), and piscina starts a new one.
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
+import { basename } from "node:path";
+import { flushLogsSync, workerJobs, type Logger } from "@verdict/kit";
 import { Piscina } from "piscina";
 
 /** Why a job did not finish: it ran out of time, its caller gave up, or the pool was closed. */
@@ -28,6 +30,8 @@ export class PoolJobError extends Error {
 export interface FairPoolOptions {
   /** The worker module (its default export is called with each job's input). */
   filename: string;
+  /** The pool's name in metrics (verdict_worker_jobs{pool}); default: the worker module's name. */
+  name?: string;
   /** Worker threads; default: one per core but one, at least one. */
   threads?: number;
   /** V8 heap limit of each worker, in MiB (a runaway job dies alone). */
@@ -40,8 +44,15 @@ export interface FairPoolOptions {
 }
 
 export interface PoolRunOptions {
-  /** The job fails with reason "deadline" when it has not finished this long after it was submitted. */
+  /**
+   * The job fails with reason "deadline" when it has not finished this long after it was
+   * submitted (or, with timeoutFrom "started", after it got a thread: time spent queued behind
+   * other keys' jobs does not count).
+   */
   timeoutMs: number;
+  timeoutFrom?: "submitted" | "started";
+  /** Called when the job gets a thread. */
+  onStart?: () => void;
   /** Aborting it fails the job with reason "cancelled" (a client that disconnected). */
   signal?: AbortSignal;
 }
@@ -56,6 +67,8 @@ interface Job {
   abort: AbortController;
   settled: boolean;
   cleanup: () => void;
+  /** Starts the deadline (at submission, or when the job gets a thread). */
+  startTimer: () => void;
 }
 
 /** One thread per core, leaving one for the request threads; at least one. */
@@ -72,9 +85,53 @@ export function workerFile(moduleUrl: string, name: string): string {
   return path.includes("/src/") && moduleUrl.endsWith(".ts") ? path.replace(/\/src\/(?!.*\/src\/)/, "/dist/") : path;
 }
 
+/**
+ * Worker threads of every pool in this process that have not exited yet, terminated ones
+ * included: Worker.terminate() cannot stop a thread inside a native call, it only stops when the
+ * call returns (one costly RE2 pattern over a large file: seconds to minutes).
+ */
+let liveThreads = 0;
+const trackedThreads = new WeakSet<object>();
+
+function trackThreads(piscina: Piscina): void {
+  for (const worker of piscina.threads) {
+    if (trackedThreads.has(worker)) continue;
+    trackedThreads.add(worker);
+    liveThreads++;
+    worker.once("exit", () => liveThreads--);
+  }
+}
+
+/** Worker threads of the pools in this process that are still running (see exitProcess). */
+export function liveWorkerThreads(): number {
+  return liveThreads;
+}
+
+/**
+ * Ends the process with this code, also when a worker thread is stuck in a native call.
+ * process.exit() joins every worker thread first, so one thread inside a long RE2 call holds
+ * the exit (and with it a SIGTERM's drain) until that call returns. With such a thread left the
+ * process says so, flushes its logs and replaces itself with a Node that exits with the same
+ * code at once (execve: the kernel discards the stuck thread with the old image); should that
+ * fail, it kills itself.
+ */
+export function exitProcess(code: number, logger?: Logger): void {
+  if (liveThreads === 0) process.exit(code);
+  if (logger) {
+    logger.warn({ threads: liveThreads }, "worker threads are still inside a native call (a costly pattern); exiting without waiting for them");
+    flushLogsSync(logger);
+  }
+  try {
+    process.execve!(process.execPath, [process.execPath, "--eval", `process.exit(${Number(code)})`], {});
+  } catch {
+    process.kill(process.pid, "SIGKILL");
+  }
+}
+
 export class FairPool<In, Out> {
   private readonly piscina: Piscina;
   readonly threads: number;
+  readonly name: string;
   private running = 0;
   /** The jobs on a thread now. */
   private readonly active = new Set<Job>();
@@ -90,6 +147,7 @@ export class FairPool<In, Out> {
 
   constructor(opts: FairPoolOptions) {
     this.threads = opts.threads ?? defaultThreads();
+    this.name = opts.name ?? basename(opts.filename).replace(/\.[cm]?js$/, "");
     this.maxThreadsPerKey = Math.min(this.threads, opts.maxThreadsPerKey ?? Math.max(1, this.threads - 1));
     this.piscina = new Piscina({
       filename: opts.filename,
@@ -102,6 +160,8 @@ export class FairPool<In, Out> {
     });
     // A thread terminated by an abort is replaced by piscina; its error event needs a listener.
     this.piscina.on("error", () => undefined);
+    this.piscina.on("workerCreate", () => trackThreads(this.piscina));
+    trackThreads(this.piscina);
   }
 
   /** Jobs of this key queued or running. */
@@ -120,12 +180,17 @@ export class FairPool<In, Out> {
     if (this.closed) return Promise.reject(new PoolJobError("closed", "The service is shutting down"));
     if (opts.signal?.aborted) return Promise.reject(new PoolJobError("cancelled", "The request was cancelled"));
     return new Promise<Out>((resolve, reject) => {
-      const job: Job = { key, input, opts, resolve: resolve as (v: unknown) => void, reject, abort: new AbortController(), settled: false, cleanup: () => undefined };
-      const timer = setTimeout(() => this.fail(job, new PoolJobError("deadline", `did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      const job: Job = { key, input, opts, resolve: resolve as (v: unknown) => void, reject, abort: new AbortController(), settled: false, cleanup: () => undefined, startTimer: () => undefined };
+      let timer: NodeJS.Timeout | undefined;
+      job.startTimer = () => {
+        timer = setTimeout(() => this.fail(job, new PoolJobError("deadline", `did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+      };
+      if (opts.timeoutFrom !== "started") job.startTimer();
       const onCancel = () => this.fail(job, new PoolJobError("cancelled", "The request was cancelled"));
       opts.signal?.addEventListener("abort", onCancel, { once: true });
       job.cleanup = () => {
         clearTimeout(timer);
+        job.startTimer = () => undefined;
         opts.signal?.removeEventListener("abort", onCancel);
       };
       this.perKey.set(key, this.inFlight(key) + 1);
@@ -143,8 +208,9 @@ export class FairPool<In, Out> {
   /**
    * Fails the pending jobs and terminates the threads (a running job is abandoned). A thread inside
    * a native RE2 call only stops when that call returns, which for a costly pattern over a large
-   * file can be seconds: shutdown waits at most CLOSE_WAIT_MS for it, and the process exits
-   * around it, so SIGTERM drains within the grace period whatever is being scanned.
+   * file can be seconds or minutes: shutdown waits at most CLOSE_WAIT_MS for it, and the process
+   * exits around it (exitProcess), so SIGTERM drains within the grace period whatever is being
+   * scanned.
    */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -162,6 +228,12 @@ export class FairPool<In, Out> {
   }
 
   private dispatch(): void {
+    this.startWaiting();
+    workerJobs.set({ pool: this.name, state: "running" }, this.running);
+    workerJobs.set({ pool: this.name, state: "queued" }, this.queued);
+  }
+
+  private startWaiting(): void {
     while (this.running < this.threads) {
       // The next key in turn that has not used up its share of the threads.
       const at = this.turns.findIndex((key) => (this.runningPerKey.get(key) ?? 0) < this.maxThreadsPerKey);
@@ -176,6 +248,9 @@ export class FairPool<In, Out> {
   }
 
   private start(job: Job): void {
+    trackThreads(this.piscina);
+    if (job.opts.timeoutFrom === "started") job.startTimer();
+    job.opts.onStart?.();
     this.running++;
     this.active.add(job);
     this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
@@ -205,6 +280,7 @@ export class FairPool<In, Out> {
         this.queues.delete(job.key);
         this.turns.splice(this.turns.indexOf(job.key), 1);
       }
+      workerJobs.set({ pool: this.name, state: "queued" }, this.queued);
     } else {
       job.abort.abort(err);
     }

@@ -11,6 +11,7 @@ import { createBus, type Bus } from "@verdict/bus";
 import { ConfigError, createLogger, registry, startTelemetry, stopTelemetry, type Logger } from "@verdict/kit";
 import { createStore, type Store } from "@verdict/store";
 import { busOptions, readVariables, type AdapterConfig, type processConfig, type ProcessConfig } from "./config.js";
+import { exitProcess } from "./pool.js";
 
 /** Start-up attempts (0.5 s, 1 s, 2 s, 4 s apart) before a process gives up with exit code 1. */
 const START_ATTEMPTS = 5;
@@ -172,7 +173,7 @@ export function runProcess<S extends typeof processConfig>(
       logger.info({ signal }, "shutting down");
       const force = setTimeout(() => {
         logger.error("shutdown took too long; exiting");
-        process.exit(1);
+        exitProcess(1, logger);
       }, config.VERDICT_SHUTDOWN_GRACE_MS + 10_000);
       force.unref();
       (async () => {
@@ -184,11 +185,11 @@ export function runProcess<S extends typeof processConfig>(
       })()
         .then(() => {
           logger.info("stopped");
-          process.exit(0);
+          exitProcess(0, logger);
         })
         .catch((err) => {
           logger.error({ err }, "shutdown failed");
-          process.exit(1);
+          exitProcess(1, logger);
         });
     };
     process.on("SIGTERM", () => shutdown("SIGTERM"));

@@ -5,13 +5,13 @@
 // in reverse order.
 import { join } from "node:path";
 import { createBus } from "@verdict/bus";
-import { ConfigError, createLogger, resolveMasterKey, startTelemetry, stopTelemetry, systemClock, type Clock, type Logger } from "@verdict/kit";
+import { ConfigError, createLogger, resolveMasterKey, startTelemetry, stopTelemetry, systemClock, trackEventLoopDelay, type Clock, type Logger } from "@verdict/kit";
 import { complianceOptions, startComplianceService } from "@verdict/compliance";
 import { evaluationOptions, startEvaluationService } from "@verdict/evaluation";
 import { gatewayOptions, startGatewayThread } from "@verdict/gateway";
 import { sessionPolicy, startIdentityService } from "@verdict/identity";
 import { policyBudgets, startPolicyService } from "@verdict/policy";
-import { busOptions, grpcPorts } from "@verdict/runtime";
+import { busOptions, exitProcess, grpcPorts } from "@verdict/runtime";
 import { createStore, StoreLockedError } from "@verdict/store";
 import { startWebhookService, webhookOptions } from "@verdict/webhooks";
 
@@ -54,6 +54,8 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     throw err;
   });
   logger.info({ store: config.VERDICT_MONGODB_URI ? "mongodb" : "embedded", bus: config.VERDICT_KAFKA_BROKERS ? "kafka" : "in-process" }, "adapters ready");
+  // The services' thread (gRPC, the store, the bus); the gateway's thread tracks its own.
+  trackEventLoopDelay("services");
   const host = config.VERDICT_GRPC_HOST;
   const port = grpcPorts(config.VERDICT_GRPC_BASE_PORT);
   const stops: (() => Promise<void>)[] = [];
@@ -133,7 +135,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         // Without its gateway the process serves nothing: stop it all and exit with an error.
         logger.fatal({ err }, "the gateway thread stopped unexpectedly");
         process.exitCode = 1;
-        void stopAll().finally(() => process.exit(1));
+        void stopAll().finally(() => exitProcess(1, logger));
       },
       ...(config.VERDICT_METRICS_PORT !== undefined ? { metrics: { host: config.VERDICT_METRICS_HOST, port: config.VERDICT_METRICS_PORT } } : {}),
     });

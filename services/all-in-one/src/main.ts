@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `pnpm start`: Verdict all-in-one.
 import { ConfigError, createLogger } from "@verdict/kit";
+import { exitProcess } from "@verdict/runtime";
 import { readConfig } from "./config.js";
 import { launch } from "./launcher.js";
 
@@ -48,11 +49,11 @@ async function main(): Promise<void> {
       .stop()
       .then(() => {
         logger.info("stopped");
-        process.exit(0);
+        exitProcess(0, logger);
       })
       .catch((err) => {
         logger.error({ err }, "shutdown failed");
-        process.exit(1);
+        exitProcess(1, logger);
       });
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));

@@ -11,13 +11,15 @@ export interface ScanJob {
   policies: readonly PolicyToRun[];
   files: { path: string; content: Uint8Array; status: string }[];
   allowSuppression: boolean;
+  /** Violations still to keep (the evaluation's earlier slices kept the rest); default: all. */
+  room?: number;
 }
 
 export function runScanJob(engines: EngineCache, job: ScanJob): Outcome {
   const { engine } = engines.get(job.organizationId, job.version, job.policies);
   const scans: FileScan[] = [];
   // Every finding is counted, but only the first MAX_VIOLATIONS become violations.
-  let room = MAX_VIOLATIONS;
+  let room = job.room ?? MAX_VIOLATIONS;
   for (const file of job.files) {
     if (!isScanned(file.status)) {
       scans.push({ skipped: "removed", findings: [], suppressions: [], matched: 0, bySeverity: {} });

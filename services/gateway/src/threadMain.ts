@@ -2,7 +2,7 @@
 // services' metrics reached through the main thread.
 import { parentPort, workerData } from "node:worker_threads";
 import { PortBus } from "@verdict/bus";
-import { createLogger, mergedMetrics, metricsSnapshot, startTelemetry, stopTelemetry, type MetricsSnapshot } from "@verdict/kit";
+import { createLogger, mergedMetrics, metricsSnapshot, startTelemetry, stopTelemetry, trackEventLoopDelay, type MetricsSnapshot } from "@verdict/kit";
 import { startMetricsServer } from "@verdict/runtime";
 import { startGateway } from "./main.js";
 import type { FromGatewayThread, GatewayThreadInput, ToGatewayThread } from "./threadProtocol.js";
@@ -13,6 +13,7 @@ const send = (message: FromGatewayThread) => main.postMessage(message);
 
 const logger = createLogger("verdict", input.logLevel).child({ service: "gateway" });
 startTelemetry("verdict");
+trackEventLoopDelay("gateway");
 const bus = new PortBus(input.busPort);
 
 let nextRequest = 0;

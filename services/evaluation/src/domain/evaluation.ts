@@ -85,3 +85,42 @@ export function summarize(totalFiles: number, scans: FileScan[]): Outcome {
     suppressions,
   };
 }
+
+/**
+ * An evaluation's files in slices of at most maxBytes of content each (a larger file alone), in
+ * order: the scan threads take an evaluation one slice at a time.
+ */
+export function sliceFiles<T extends { content: { byteLength: number } }>(files: readonly T[], maxBytes: number): T[][] {
+  const slices: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (current.length && bytes + file.content.byteLength > maxBytes) {
+      slices.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(file);
+    bytes += file.content.byteLength;
+  }
+  if (current.length) slices.push(current);
+  return slices;
+}
+
+/** One outcome of the outcomes of an evaluation's slices, in order: as if scanned at once. */
+export function mergeOutcomes(outcomes: readonly Outcome[]): Outcome {
+  const sum = (field: keyof Summary) => outcomes.reduce((n, o) => n + o.summary[field], 0);
+  return {
+    summary: {
+      total_files: sum("total_files"),
+      total_violations: sum("total_violations"),
+      errors: sum("errors"),
+      warnings: sum("warnings"),
+      suppressed: sum("suppressed"),
+      skipped_files: sum("skipped_files"),
+    },
+    passed: outcomes.every((o) => o.passed),
+    kept: outcomes.flatMap((o) => o.kept).slice(0, MAX_VIOLATIONS),
+    suppressions: outcomes.flatMap((o) => o.suppressions),
+  };
+}

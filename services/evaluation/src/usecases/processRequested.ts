@@ -26,7 +26,7 @@ export async function processRequested(deps: EvaluationDeps, organizationId: str
       organizationId,
       doc.requested_policies,
       files.map((f) => ({ path: f.path, status: f.status, content: Buffer.from(f.content, "utf8") })),
-      { timeoutMs: deps.limits.asyncTimeoutMs },
+      { timeoutMs: deps.limits.asyncTimeoutMs, budget: "thread" },
     );
   } catch (err) {
     // A rule of the request that no longer holds (a named policy deleted meanwhile) or a scan past

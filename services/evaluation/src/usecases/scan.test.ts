@@ -6,10 +6,10 @@ import type { policyV1 } from "@verdict/proto";
 import { startPolicyHarness, type PolicyHarness } from "../../../policy/test/harness.js";
 import type { EvaluationDeps } from "../deps.js";
 import { FairPool, workerFile } from "@verdict/runtime";
-import type { Outcome } from "../domain/evaluation.js";
+import { sliceFiles, type Outcome } from "../domain/evaluation.js";
 import { policySets, type EngineCache, type PolicySet } from "../engineCache.js";
 import type { ScanJob } from "../scanJob.js";
-import { scanChange } from "./scan.js";
+import { SCAN_SLICE_BYTES, scanChange } from "./scan.js";
 
 type ResolveRequest = policyV1.ResolvePoliciesRequest;
 type ResolveResponse = policyV1.ResolvePoliciesResponse;
@@ -73,5 +73,41 @@ describe("scanChange and the policy version", () => {
       [true, true],
       [false, false],
     ]);
+  });
+});
+
+describe("scanChange in slices", () => {
+  // 1.2 MB of code over 24 files: three slices of SCAN_SLICE_BYTES.
+  const many = Array.from({ length: 24 }, (_, i) => ({
+    path: `src/m${i}.js`,
+    content: Buffer.from(`${"const total = items.reduce((sum, item) => sum + item.price, 0);\n".repeat(780)}run(eval(input${i}));\nconst password = "Tr0ub4dor&3x9Q${i}";\n`),
+    status: i === 5 ? "removed" : "modified",
+  }));
+
+  it("gives the same result as one scan of every file", async () => {
+    const { d } = deps(policySets());
+    expect(sliceFiles(many, SCAN_SLICE_BYTES).length).toBeGreaterThan(2);
+    const sliced = await scanChange(d, "org_slices", [], many, limits);
+    const { engine, version } = d.engines.peek("org_slices", d.engines.lastVersion("org_slices", [])!)!;
+    const whole = await scanner.run("org_slices", { organizationId: "org_slices", version, policies: engine, files: many, allowSuppression: true }, limits);
+    expect(sliced.summary).toEqual(whole.summary);
+    expect(sliced.summary).toMatchObject({ total_files: 24, skipped_files: 1 });
+    expect(sliced.summary.errors).toBeGreaterThanOrEqual(23);
+    expect(sliced.kept).toEqual(whole.kept);
+    expect(sliced.passed).toBe(false);
+  });
+
+  it("lets another organization's scan through between two slices of a large one, on one thread", async () => {
+    const { d } = deps(policySets());
+    // About 20 MB: seconds of scanning on one thread.
+    const large = Array.from({ length: 40 }, (_, i) => ({ path: `gen/${i}.js`, content: Buffer.from(`${"const total = items.reduce((sum, item) => sum + item.price, 0);\n".repeat(8000)}`), status: "added" }));
+    const order: string[] = [];
+    await scanChange(d, "org_small", [], files, limits); // both engines compiled before the race
+    await scanChange(d, "org_large", [], files, limits);
+    const a = scanChange(d, "org_large", [], large, limits).then(() => order.push("large"));
+    await new Promise((r) => setTimeout(r, 200));
+    const b = scanChange(d, "org_small", [], files, limits).then(() => order.push("small"));
+    await Promise.all([a, b]);
+    expect(order).toEqual(["small", "large"]);
   });
 });

@@ -3,7 +3,7 @@
 // the evaluation's deadline.
 import { AppError, errors } from "@verdict/kit";
 import { PoolJobError } from "@verdict/runtime";
-import type { Outcome } from "../domain/evaluation.js";
+import { MAX_VIOLATIONS, mergeOutcomes, sliceFiles, type Outcome } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { CachedEngine, PolicySet } from "../engineCache.js";
 
@@ -20,23 +20,51 @@ export interface ScanResult extends Outcome {
 }
 
 export interface ScanLimits {
-  /** The scan fails (EVALUATION_TIMEOUT) when it has not finished this long after it was asked for. */
+  /**
+   * The scan fails (EVALUATION_TIMEOUT) when it has not finished this long after it was asked for
+   * (a caller waits for it), or, with budget "thread", when it has spent this long on the scan
+   * threads (a queued evaluation: time spent waiting for a thread behind other organizations'
+   * scans is not its patterns' cost, and does not count).
+   */
   timeoutMs: number;
+  budget?: "wall" | "thread";
   /** Aborted when the caller is gone (a synchronous request whose client disconnected). */
   signal?: AbortSignal;
 }
+
+/**
+ * The scan threads take an evaluation's files in slices of at most this much content (a larger
+ * file alone), one after the other. Between two slices the fair queue hands the thread to the
+ * next organization in turn, so a 31 MiB evaluation holds a thread for one slice at a time, not
+ * for its whole scan: with one scan thread, another organization waits for one slice at most.
+ */
+export const SCAN_SLICE_BYTES = 512 * 1024;
 
 export async function scanChange(deps: EvaluationDeps, organizationId: string, requested: string[], files: FileToScan[], limits: ScanLimits): Promise<ScanResult> {
   // Errors from the policy service (unknown policy ids: 422 naming `policies[i]`) reach the
   // caller unchanged.
   const [{ engine: policies, policyIds, version }, settings] = await Promise.all([policiesFor(deps, organizationId, requested), deps.orgSettings.get(organizationId)]);
+  const onThreads = limits.budget === "thread";
+  const deadline = Date.now() + limits.timeoutMs;
+  let spent = 0;
   try {
-    const outcome = await deps.scanner.run(
-      organizationId,
-      { organizationId, version, policies, files, allowSuppression: settings.allowInlineSuppression },
-      { timeoutMs: limits.timeoutMs, signal: limits.signal },
-    );
-    return { ...outcome, policies: policyIds };
+    const outcomes: Outcome[] = [];
+    let room = MAX_VIOLATIONS;
+    for (const slice of sliceFiles(files, SCAN_SLICE_BYTES)) {
+      // The evaluation's deadline, not each slice's: the slices share what is left of it.
+      const timeoutMs = onThreads ? limits.timeoutMs - spent : deadline - Date.now();
+      if (timeoutMs <= 0) throw new PoolJobError("deadline", `did not finish within ${limits.timeoutMs} ms`);
+      let started = 0;
+      const outcome = await deps.scanner.run(
+        organizationId,
+        { organizationId, version, policies, files: slice, allowSuppression: settings.allowInlineSuppression, room },
+        { timeoutMs, signal: limits.signal, timeoutFrom: onThreads ? "started" : "submitted", onStart: () => (started = Date.now()) },
+      );
+      spent += Date.now() - started;
+      room = Math.max(0, room - outcome.kept.length);
+      outcomes.push(outcome);
+    }
+    return { ...mergeOutcomes(outcomes), policies: policyIds };
   } catch (err) {
     throw scanError(err, limits.timeoutMs);
   }

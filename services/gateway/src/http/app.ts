@@ -210,6 +210,7 @@ export function buildApp(opts: AppOptions): express.Express {
           params,
           query,
           body,
+          rawBody: r.body ? req.body : undefined,
           principal,
           requestId: l.requestId,
           clients: opts.clients,

@@ -13,6 +13,11 @@ export interface RouteContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /**
+   * The JSON body as parsed, before the schema: it still holds the keys a schema's output cannot
+   * (an own `__proto__`, which zod drops rather than carry it as a prototype).
+   */
+  rawBody: unknown;
   principal: Principal | undefined;
   requestId: string;
   clients: Clients;

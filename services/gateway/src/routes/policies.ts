@@ -1,3 +1,4 @@
+import { errors } from "@verdict/kit";
 import { route } from "../http/route.js";
 import { policyJson, policySummaryJson } from "../http/mappers.js";
 import { CreatePolicySchema, IdParam, ListPoliciesQuery, PolicyListSchema, PolicySchema, UpdatePolicySchema } from "../http/schemas.js";
@@ -80,7 +81,13 @@ export const policyRoutes = [
     params: Params,
     body: UpdatePolicySchema,
     responses: { 200: { description: "The updated policy", schema: PolicySchema } },
-    handler: async ({ params, body, principal, clients }) => {
+    handler: async ({ params, body, rawBody, principal, clients }) => {
+      // JSON may name a setting `__proto__`; the schema's output cannot hold that key, so it is
+      // refused here as any other unknown setting is by the policy service, not silently dropped.
+      const settings = (rawBody as { settings?: unknown } | undefined)?.settings;
+      if (settings && typeof settings === "object" && Object.hasOwn(settings, "__proto__")) {
+        throw errors.unprocessable([{ field: "settings.__proto__", code: "INVALID_FORMAT", message: `Unknown setting '__proto__' for policy '${params.policy_id}'` }]);
+      }
       const res = await clients.policy.updatePolicy({
         organization_id: principal!.organizationId,
         policy_id: params.policy_id,
