@@ -11,6 +11,8 @@
 // The corpus is DIR (its regular files, without .git and node_modules, up to ~200 MB) or a
 // generated, deterministic ~50 MB of source code. Each measurement is one warm-up run and the
 // median of three; the naive runs take most of the time (about a minute each on 50 MB).
+// VERDICT_BENCH_QUICK=1: 0.3 MB generated, one timed run, no ripgrep (whose compile of the few
+// hundred patterns alone takes a minute of CPU): a smoke run.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +26,7 @@ import {
   patternCount,
   peakRss,
   print,
+  QUICK,
   printTable,
   ratioLine,
   RE2,
@@ -34,7 +37,8 @@ import {
 import { generateCorpus } from "./corpus.mjs";
 import { materialize, readTree, ripgrepAccepts, ripgrepVersion, runRipgrep, toRipgrep } from "./ripgrep.mjs";
 
-const GENERATED_BYTES = 50e6;
+const GENERATED_BYTES = QUICK ? 0.3e6 : 50e6;
+const RUNS = QUICK ? 1 : 3;
 const DIR_LIMIT_BYTES = 200e6;
 const TARGET_VS_NAIVE = 10;
 const TARGET_VS_RIPGREP = 1.0;
@@ -82,17 +86,17 @@ const patterns = policies.flatMap((p) => p.patterns.map((r) => r.value));
 print("Verdict engine benchmark");
 print(`  corpus     ${dirArg ? `${dirArg}${truncated ? ` (first ${fmtMB(DIR_LIMIT_BYTES)})` : ""}` : "generated (seed 1)"}: ${fmtInt(files.length)} files, ${fmtMB(bytes)} (${fmtInt(bytes)} bytes)`);
 print(`  patterns   ${patternCount(policies)} in ${policies.length} built-in policies (detect_api_keys on)`);
-print("  timing     1 warm-up + median of 3 runs; MB = 10^6 bytes\n");
+print(`  timing     1 warm-up + median of ${RUNS} run${RUNS > 1 ? "s" : ""}; MB = 10^6 bytes${QUICK ? " (VERDICT_BENCH_QUICK: a smoke run)" : ""}\n`);
 
 const engineCompile = timed(() => compileEngine(policies));
 const engine = engineCompile.result;
-const engineRun = warmMedian(() => scanWithEngine(engine, files));
+const engineRun = warmMedian(() => scanWithEngine(engine, files), RUNS);
 
 const naiveCompile = timed(() => patterns.map((p) => new RE2(p, "gmu")));
-const naiveRun = warmMedian(() => scanNaively(naiveCompile.result, files));
+const naiveRun = warmMedian(() => scanNaively(naiveCompile.result, files), RUNS);
 
 let rg;
-const version = ripgrepVersion();
+const version = QUICK ? undefined : ripgrepVersion();
 if (version) {
   const rewritten = patterns.map(toRipgrep);
   // Each pattern in a group of its own: ripgrep 13 lets an inline flag such as `(?i)` in one
@@ -105,7 +109,7 @@ if (version) {
     // Writing the corpus is not timed; ripgrep then reads it from the page cache.
     const dir = materialize(files);
     try {
-      const run = warmMedian(() => runRipgrep(patternsFile, dir, false));
+      const run = warmMedian(() => runRipgrep(patternsFile, dir, false), RUNS);
       rg = { ...run, lines: runRipgrep(patternsFile, dir, true), version, ran: kept.length, rewritten: rewritten.filter((p, i) => p !== patterns[i]).length };
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -138,7 +142,7 @@ const rows = [
   ],
   rg
     ? ["ripgrep -j1", fmtRate(rate(rg.seconds)), rg.seconds.toFixed(3), rg.firstSeconds.toFixed(3), "", `${fmtInt(rg.lines)} matching lines`]
-    : ["ripgrep -j1", "n/a", "", "", "", "rg not on PATH"],
+    : ["ripgrep -j1", "n/a", "", "", "", QUICK ? "skipped (VERDICT_BENCH_QUICK)" : "rg not on PATH"],
 ];
 printTable(rows);
 print();
@@ -147,5 +151,5 @@ print("  reports only matches past its gates (file paths, keywords, entropy, all
 if (engineRun.result.skipped) print(`  The engine skipped ${fmtInt(engineRun.result.skipped)} files (binary, minified or lock files); the others scanned every file.`);
 if (rg) print(`  ripgrep: ${rg.version}; ran ${rg.ran} of ${patterns.length} patterns (${rg.rewritten} rewritten, ${patterns.length - rg.ran} refused and dropped).`);
 print(`  engine / naive     ${ratioLine(naiveRun.seconds / engineRun.seconds, TARGET_VS_NAIVE)}`);
-print(`  engine / ripgrep   ${rg ? ratioLine(rg.seconds / engineRun.seconds, TARGET_VS_RIPGREP) : "n/a (rg not on PATH)"}`);
+print(`  engine / ripgrep   ${rg ? ratioLine(rg.seconds / engineRun.seconds, TARGET_VS_RIPGREP) : `n/a (${QUICK ? "skipped in a smoke run" : "rg not on PATH"})`}`);
 print(`  peak RSS           ${peakRss()}`);
