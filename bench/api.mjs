@@ -36,6 +36,7 @@ import {
   peakRss,
   print,
   printTable,
+  QUICK,
   ratioLine,
   resolveBuiltins,
   warmMedian,
@@ -43,13 +44,14 @@ import {
 import { generateFiles } from "./corpus.mjs";
 
 const DEFAULT_URL = "http://127.0.0.1:8080";
-const PAYLOADS = 10;
-const FILES_PER_PAYLOAD = 40;
+// VERDICT_BENCH_QUICK=1: 2 payloads of 5 files, 10 requests (a smoke run).
+const PAYLOADS = QUICK ? 2 : 10;
+const FILES_PER_PAYLOAD = QUICK ? 5 : 40;
 const FILE_BYTES = 10 * 1024;
 const CONCURRENCY = 2;
-const DURATION_MS = 15_000;
-const MAX_REQUESTS = 200;
-const ENGINE_PASSES = 5;
+const DURATION_MS = QUICK ? 2_000 : 15_000;
+const MAX_REQUESTS = QUICK ? 10 : 200;
+const ENGINE_PASSES = QUICK ? 1 : 5;
 const TARGET_VS_ENGINE = 0.5;
 
 /** The organization's enabled built-ins with its settings, resolved as its engine receives them. */

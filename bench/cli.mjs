@@ -24,11 +24,12 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { createBenchOrganization, evaluate, processCpuSeconds, startInstance } from "./api-client.mjs";
-import { fmtInt, fmtMB, fmtRate, importBuilt, median, print, printTable, ratioLine, ROOT } from "./common.mjs";
+import { fmtInt, fmtMB, fmtRate, importBuilt, median, print, printTable, QUICK, ratioLine, ROOT } from "./common.mjs";
 import { generateCorpus } from "./corpus.mjs";
 
-const DEFAULT_MB = 50;
-const RUNS = 3;
+// VERDICT_BENCH_QUICK=1: 1 MB by default, one timed run of each side (a smoke run).
+const DEFAULT_MB = QUICK ? 1 : 50;
+const RUNS = QUICK ? 1 : 3;
 const TARGET = 0.8;
 const SEED = 7;
 

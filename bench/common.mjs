@@ -12,6 +12,12 @@ import { fileURLToPath, URL } from "node:url";
  */
 export const ROOT = process.env.VERDICT_ROOT ? `${resolve(process.env.VERDICT_ROOT)}${sep}` : fileURLToPath(new URL("..", import.meta.url));
 
+/**
+ * VERDICT_BENCH_QUICK=1: a smoke run of any of the benchmarks on tiny inputs (seconds, not
+ * minutes), for the tests that run every command the README shows. Its figures mean nothing.
+ */
+export const QUICK = process.env.VERDICT_BENCH_QUICK === "1";
+
 /** Writes a line of the report to stdout (the benchmarks' output is their report). */
 export function print(line = "") {
   process.stdout.write(`${line}\n`);

@@ -26,17 +26,22 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { createInterface } from "node:readline";
 import { clearTimeout, setTimeout } from "node:timers";
-import { importBuilt, median, print, printTable, ROOT } from "./common.mjs";
+import { importBuilt, median, print, printTable, QUICK, ROOT } from "./common.mjs";
 import { generateFiles } from "./corpus.mjs";
 
+// VERDICT_BENCH_QUICK=1 (a smoke run): one scan thread unless VERDICT_BENCH_WORKERS says
+// otherwise, 3 idle requests, 3 s of attack with two patterns over 64 KiB and 4 files of 100 KB.
 const TARGET_RATIO = 2;
-const IDLE_REQUESTS = 40;
-const LOADED_SECONDS = 40;
+const IDLE_REQUESTS = QUICK ? 3 : 40;
+const WARM_UP_REQUESTS = QUICK ? 1 : 5;
+const LOADED_SECONDS = QUICK ? 3 : 40;
 const A_INTERVAL_MS = 1000; // 60 per minute: the spec's POST /evaluations limit
 const SCAN_TIMEOUT_MS = 5000;
 // Issue 13 used {400}; {100} costs the same here (every scan runs into the deadline) and keeps
 // storing the ten policies within the gateway's 10 s call to the policy service.
-const PATHOLOGICAL = Array.from({ length: 10 }, (_, i) => String.raw`[\pL\pN]{100}Z${i}`);
+const PATHOLOGICAL = Array.from({ length: QUICK ? 2 : 10 }, (_, i) => String.raw`[\pL\pN]{100}Z${i}`);
+const LETTERS_BYTES = QUICK ? 64 * 1024 : 1024 * 1024;
+const BIG_FILES = QUICK ? { count: 4, size: 100_000 } : { count: 32, size: 1_000_000 };
 const UNREACHABLE_LIMITS = { per_minute: 10_000_000, per_hour: 10_000_000, per_day: 10_000_000, evaluations_create_per_minute: 10_000_000 };
 
 // VERDICT_BENCH_ATTACK=pathological or =large sends only that half of A's attack (at the same
@@ -149,8 +154,8 @@ const encode = (obj) => Buffer.from(JSON.stringify(obj));
 
 function payloads() {
   const quiet = generateFiles({ count: 40, size: 10 * 1024, seed: 7 });
-  const big = generateFiles({ count: 32, size: 1_000_000, seed: 8 });
-  const letters = "a".repeat(1024 * 1024 - 20) + PATHOLOGICAL.map((_, i) => `Z${i}`).join("");
+  const big = generateFiles({ ...BIG_FILES, seed: 8 });
+  const letters = "a".repeat(LETTERS_BYTES - 20) + PATHOLOGICAL.map((_, i) => `Z${i}`).join("");
   const out = {
     b: encode({ repository: "quiet/app", ref: "main", files: quiet.map((f) => ({ path: f.path, content: f.content.toString("utf8") })) }),
     pathological: encode({ repository: "noisy/app", ref: "main", policies: PATHOLOGICAL.map((_, i) => `pathological-${i}`), files: [{ path: "dump.txt", content: letters }] }),
@@ -175,7 +180,7 @@ async function measure(workers, bodies) {
 
     progress(`${workers} scan thread(s): instance and A's policies ready`);
     const bOnce = async () => send(url, b, "POST", "/v1/evaluations", bodies.b);
-    for (let i = 0; i < 5; i++) await bOnce(); // warm-up: engines compiled, JIT
+    for (let i = 0; i < WARM_UP_REQUESTS; i++) await bOnce(); // warm-up: engines compiled, JIT
     const idle = [];
     for (let i = 0; i < IDLE_REQUESTS; i++) idle.push((await bOnce()).ms);
 
@@ -189,7 +194,7 @@ async function measure(workers, bodies) {
       for (let i = 0; !stop; i++) {
         const pathological = ATTACK === "both" ? i % 2 === 0 : ATTACK === "pathological";
         const body = pathological ? bodies.pathological : bodies.big;
-        const kind = pathological ? "1 MiB pathological" : "31 MiB";
+        const kind = pathological ? "pathological" : "large";
         aPending.push(
           send(url, a, "POST", "/v1/evaluations", body).then((r) => {
             if (process.env.VERDICT_BENCH_VERBOSE) progress(`A ${kind}: ${r.status} in ${r.ms.toFixed(0)} ms`);
@@ -227,10 +232,10 @@ async function measure(workers, bodies) {
 }
 
 async function main() {
-  const counts = [...new Set((process.env.VERDICT_BENCH_WORKERS ?? `1,2,${availableParallelism()}`).split(",").map((s) => Number(s.trim())))].filter((n) => n > 0);
+  const counts = [...new Set((process.env.VERDICT_BENCH_WORKERS ?? (QUICK ? "1" : `1,2,${availableParallelism()}`)).split(",").map((s) => Number(s.trim())))].filter((n) => n > 0);
   print(`Noisy neighbour: organization B's 40-file evaluation while organization A attacks (cores: ${availableParallelism()})`);
   const bodies = payloads();
-  const pathological = `1 MiB of letters against ten patterns like ${PATHOLOGICAL[0]}`;
+  const pathological = `${LETTERS_BYTES / 1024} KiB of letters against ${PATHOLOGICAL.length} patterns like ${PATHOLOGICAL[0]}`;
   const large = `an evaluation whose body is ${(bodies.bigBytes / 1048576).toFixed(1)} MiB`;
   const attack = { both: `alternately ${pathological} and ${large}`, pathological: `only ${pathological}`, large: `only ${large}` }[ATTACK];
   print(`A's attack: ${attack}, one request a second`);

@@ -1,5 +1,5 @@
 // The pure parts of bench:detection: scoring arithmetic, sample normalisation, the claims table.
-// Run with `node --test bench/detection/` (after `pnpm run build`: insecure.mjs loads the built
+// Run with `node --test bench/detection/*.test.mjs` (after `pnpm run build`: insecure.mjs loads the built
 // policy library to check the claims table names real policies).
 import assert from "node:assert/strict";
 import { test } from "node:test";

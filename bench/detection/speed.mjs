@@ -9,13 +9,18 @@
 //             time: at least 10x gitleaks' throughput
 // Engine and ripgrep: one warm-up run and one timed run each (the corpus is 100 MB on a shared
 // machine); gitleaks and the API: one run each after the others have warmed the page cache.
+// Beside the wall times, the CPU seconds each side spent (this process for the engine, gitleaks'
+// process, the Verdict instance's from /proc): on a machine shared with other work, MB per
+// CPU-second compares the tools whatever share of the cores each run happened to get.
 import { Buffer } from "node:buffer";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
-import { createBenchOrganization, evaluate, startInstance } from "../api-client.mjs";
+import process from "node:process";
+import { readFileSync } from "node:fs";
+import { createBenchOrganization, evaluate, processCpuSeconds, startInstance } from "../api-client.mjs";
 import { compileEngine, fmtInt, fmtMB, fmtRate, FULL_BUILTIN_SETTINGS, patternCount, print, printTable, ratioLine, resolveBuiltins, timed, warmMedian } from "../common.mjs";
 import { materialize, ripgrepAccepts, ripgrepVersion, runRipgrep, toRipgrep } from "../ripgrep.mjs";
 import { note, run } from "./cache.mjs";
@@ -24,12 +29,24 @@ import { corpusFiles } from "./realcode.mjs";
 
 const TARGET_ENGINE_VS_RIPGREP = 1.0;
 const TARGET_API_VS_GITLEAKS = 10;
-const RG_SAMPLE_BYTES = 4e6;
+const RG_SAMPLE_BYTES = 1e6;
 // Below all-in-one's asynchronous thresholds (200 files, 4 MiB): each response carries its result.
 const API_MAX_FILES = 199;
 const API_MAX_FILE_BYTES = 1_048_576;
 const API_BATCH_BYTES = 3.5e6;
 const API_CONCURRENCY = 2;
+
+/** CPU seconds of this process's finished children (cutime + cstime in /proc). */
+function childrenCpuSeconds() {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** CPU seconds of this process so far. */
+function ownCpuSeconds() {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1e6;
+}
 
 /** The corpus files the API accepts (text, at most 1 MiB), as request bodies of bounded size. */
 export function apiBatches(files) {
@@ -63,6 +80,7 @@ async function apiRun(batches) {
       await evaluate(agent, instance.url, key, batches[0].body);
       let next = 0;
       let findings = 0;
+      const cpuBefore = processCpuSeconds(instance.pid);
       const start = performance.now();
       const client = async () => {
         while (next < batches.length) {
@@ -71,7 +89,9 @@ async function apiRun(batches) {
         }
       };
       await Promise.all(Array.from({ length: API_CONCURRENCY }, client));
-      return { seconds: (performance.now() - start) / 1e3, findings };
+      const seconds = (performance.now() - start) / 1e3;
+      const cpuAfter = processCpuSeconds(instance.pid);
+      return { seconds, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore, findings };
     } finally {
       agent.destroy();
     }
@@ -87,7 +107,11 @@ export async function runSpeed() {
 
   note("speed: engine");
   const engine = compileEngine(policies);
-  const engineRun = warmMedian(() => files.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression: true }).matched, 0), 1);
+  const engineScan = () => files.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression: true }).matched, 0);
+  engineScan();
+  const engineCpuBefore = ownCpuSeconds();
+  const engineRun = timed(engineScan);
+  const engineCpu = ownCpuSeconds() - engineCpuBefore;
 
   // ripgrep with the library's few hundred patterns runs far slower than the engine (its lazy DFA
   // gives up and it falls back to slower engines), so it reads a sample of the corpus, the first
@@ -124,7 +148,9 @@ export async function runSpeed() {
   note("speed: gitleaks dir (minutes)");
   const bin = gitleaksBinary();
   const report = join(mkdtempSync(join(tmpdir(), "verdict-detection-gl-")), "report.json");
+  const gitleaksCpuBefore = childrenCpuSeconds();
   const gitleaks = timed(() => run(bin, ["dir", root, "--no-banner", "--report-format", "json", "--report-path", report, "--exit-code", "0", "--log-level", "error"]));
+  const gitleaksCpu = childrenCpuSeconds() - gitleaksCpuBefore;
   rmSync(join(report, ".."), { recursive: true, force: true });
 
   note("speed: API end to end");
@@ -134,24 +160,32 @@ export async function runSpeed() {
 
   print("Speed on the real-code corpus");
   print(`  ${fmtInt(files.length)} files, ${fmtMB(bytes)}; ${patternCount(policies)} patterns in ${policies.length} built-in policies; MB = 10^6 bytes`);
-  print("  engine: 1 warm-up + 1 timed run; ripgrep, gitleaks and API: one run each (wall time)");
+  print("  engine: 1 warm-up + 1 timed run; ripgrep, gitleaks and API: one run each (wall time, and CPU seconds where known)");
   print();
   printTable([
-    ["", "MB/s", "seconds", "MB"],
-    ["Verdict engine, 1 thread", fmtRate(bytes / engineRun.seconds), engineRun.seconds.toFixed(2), (bytes / 1e6).toFixed(1)],
+    ["", "MB/s", "seconds", "MB", "CPU s", "MB / CPU s"],
+    ["Verdict engine, 1 thread", fmtRate(bytes / engineRun.seconds), engineRun.seconds.toFixed(2), (bytes / 1e6).toFixed(1), engineCpu.toFixed(2), fmtRate(bytes / engineCpu)],
     ...(rg
       ? [
           [`ripgrep -j1 (${rg.ran} of ${patterns.length} patterns), ${fmtInt(rg.files)}-file sample`, fmtRate(rg.bytes / rg.seconds), rg.seconds.toFixed(2), (rg.bytes / 1e6).toFixed(1)],
           ["Verdict engine on the same sample", fmtRate(rg.bytes / rg.engineSeconds), rg.engineSeconds.toFixed(2), (rg.bytes / 1e6).toFixed(1)],
         ]
       : [["ripgrep -j1", "n/a", "rg not on PATH", ""]]),
-    [`gitleaks ${GITLEAKS_VERSION} dir`, fmtRate(bytes / gitleaks.seconds), gitleaks.seconds.toFixed(2), (bytes / 1e6).toFixed(1)],
-    [`Verdict API, ${batches.length} requests, ${API_CONCURRENCY} clients`, fmtRate(apiBytes / api.seconds), api.seconds.toFixed(2), (apiBytes / 1e6).toFixed(1)],
+    [`gitleaks ${GITLEAKS_VERSION} dir`, fmtRate(bytes / gitleaks.seconds), gitleaks.seconds.toFixed(2), (bytes / 1e6).toFixed(1), gitleaksCpu.toFixed(2), fmtRate(bytes / gitleaksCpu)],
+    [
+      `Verdict API, ${batches.length} requests, ${API_CONCURRENCY} clients`,
+      fmtRate(apiBytes / api.seconds),
+      api.seconds.toFixed(2),
+      (apiBytes / 1e6).toFixed(1),
+      api.cpu === undefined ? "n/a" : api.cpu.toFixed(2),
+      api.cpu === undefined ? "n/a" : fmtRate(apiBytes / api.cpu),
+    ],
   ]);
   print();
   print(`  engine / ripgrep -j1   ${rg ? ratioLine(rg.seconds / rg.engineSeconds, TARGET_ENGINE_VS_RIPGREP) : "n/a (rg not on PATH)"} (same sample)`);
   print(`  engine / gitleaks      ${(gitleaks.seconds / engineRun.seconds).toFixed(2)}x`);
   print(`  API / gitleaks         ${ratioLine(apiBytes / api.seconds / (bytes / gitleaks.seconds), TARGET_API_VS_GITLEAKS)}`);
+  if (api.cpu !== undefined) print(`  API / gitleaks per CPU-second   ${(apiBytes / api.cpu / (bytes / gitleaksCpu)).toFixed(2)}x (Verdict's CPU from /proc, all its threads; gitleaks' from its rusage)`);
   print(`  (the API is sent the ${fmtInt(batches.reduce((n, b) => n + JSON.parse(b.body).files.length, 0))} text files of at most 1 MiB; throughputs compare bytes per second)`);
   print();
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { crc32Base62 } from "@verdict/kit";
+import RE2 from "re2";
 import { compileEngine, type PatternToRun, type PolicyToRun } from "./engine.js";
 import { maskSecret } from "./redaction.js";
 import { MAX_SNIPPET } from "./snippet.js";
@@ -195,6 +196,37 @@ describe("one pass", () => {
     const alone = many.flatMap((p) => scanFile("a.txt", content, [p]).findings.map((f) => f.policy_id)).sort();
     expect(all).toEqual(alone);
     expect(all).toHaveLength(18);
+  });
+
+  it("reports a pattern with a leading lazy run (`[\\w.-]{0,n}?`) where RE2 matches the whole pattern", () => {
+    // The engine searches such a pattern without its run and extends each match back over it:
+    // starts, secrets and masked snippets must be those of the whole pattern, run here by RE2 alone.
+    const value = String.raw`[\w.-]{0,6}?(?i:key|token)[ \t]*[=:][ \t]*"?([\w.]{4,})"?`;
+    const lines = [
+      "a_very_long_identifier_key = 'x'; app.api_key=s3cr3tValue",
+      "key=abcd1234 token:wxyz9876 my.key=zzzz0000",
+      "x-token-key = 12345678",
+      "k=1 KEY = \"quoted.value\" something_token=next",
+      "tokenkey=aaaa.bbbb",
+      ".......key=dots1234",
+    ];
+    const content = lines.join("\n");
+    const engine = policy("lazy", [{ value, redact: true, redact_group: 1 }]);
+    const reference = new RE2(value, "gmdu");
+    const expected: string[] = [];
+    for (let m = reference.exec(content); m; m = reference.exec(content)) {
+      const lineStart = content.lastIndexOf("\n", m.index - 1) + 1;
+      const line = content.slice(0, m.index).split("\n").length;
+      expected.push(`${line}:${m.index - lineStart + 1} ${m[1]}`);
+    }
+    expect(expected.length).toBeGreaterThan(8);
+    const findings = scanFile("a.txt", content, [engine]).findings;
+    expect(findings.map((f, i) => `${f.line}:${f.column} ${expected[i]!.split(" ")[1]}`)).toEqual(expected);
+    for (const [i, f] of findings.entries()) {
+      const secret = expected[i]!.split(" ")[1]!;
+      expect(f.code_snippet).toContain(maskSecret(secret));
+      expect(f.code_snippet).not.toContain(secret);
+    }
   });
 
   it("stays linear in the input: ^(a+)+$ over 200 KB", () => {

@@ -1,0 +1,110 @@
+// The benchmark commands the README shows (`pnpm bench:engine`, `bench:api`, `bench:cli`,
+// `bench:neighbour`), each run for real through pnpm in its smoke mode (VERDICT_BENCH_QUICK=1:
+// tiny inputs, the same code paths: generated corpus, all-in-one started and stopped, the real
+// CLI, the real attack). Asserted: the command succeeds and prints its table with every figure a
+// positive number. The figures themselves mean nothing at this size.
+// Run: node --test bench/commands.test.mjs (after `pnpm run build`).
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import process from "node:process";
+import { test } from "node:test";
+import { fileURLToPath, URL } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+/** Runs `pnpm <script> [args]` at the repository root in smoke mode; returns its report (stdout). */
+function bench(script, args = [], env = {}) {
+  const result = spawnSync("pnpm", ["--silent", script, ...args], {
+    cwd: ROOT,
+    encoding: "utf8",
+    env: { ...process.env, VERDICT_BENCH_QUICK: "1", ...env },
+    timeout: 180_000,
+  });
+  assert.equal(result.error, undefined, String(result.error));
+  assert.equal(result.status, 0, `pnpm ${script} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+/** The line of the report that starts (after the indent) with `label`, split into its columns. */
+function row(report, label) {
+  const line = report.split("\n").find((l) => l.trimStart().startsWith(label));
+  assert.ok(line, `no row "${label}" in:\n${report}`);
+  return line.slice(line.indexOf(label) + label.length).trim().split(/\s{2,}/);
+}
+
+/** A figure as printed (1,234.5 / 0.42), which must be a positive number. */
+function positive(cell, what) {
+  const n = Number(String(cell).replace(/,/g, ""));
+  assert.ok(Number.isFinite(n) && n > 0, `${what}: "${cell}" is not a positive number`);
+  return n;
+}
+
+/** "12.34x   target >= 10x   met" → 12.34 */
+function ratio(report, label) {
+  const [cell] = row(report, label);
+  assert.match(cell, /^\d[\d,]*\.\d+x$/, `${label}: ${cell}`);
+  return positive(cell.slice(0, -1), label);
+}
+
+test("pnpm bench:engine prints the engine, naive and ripgrep rows and their ratios", () => {
+  const report = bench("bench:engine");
+  assert.match(report, /corpus\s+generated \(seed 1\): [\d,]+ files, \d+\.\d\d MB/);
+  const [mbs, median, first, compile, findings] = row(report, "engine (one RE2.Set)");
+  positive(mbs, "engine MB/s");
+  positive(median, "engine seconds");
+  positive(first, "engine first run");
+  positive(compile, "engine compile ms");
+  assert.match(findings, /^[\d,]+ findings$/);
+  // The naive row's label goes on after "naive (": "N RE2, exec loop)".
+  const naive = row(report, "naive (");
+  assert.match(naive[0], /^\d+ RE2, exec loop\)$/);
+  positive(naive[1], "naive MB/s");
+  ratio(report, "engine / naive");
+  const rg = row(report, "ripgrep -j1");
+  if (rg[0] !== "n/a") {
+    positive(rg[0], "ripgrep MB/s");
+    ratio(report, "engine / ripgrep");
+  }
+});
+
+test("pnpm bench:api prints the API and in-process engine rows, the ratio and the CPU per request", () => {
+  const report = bench("bench:api");
+  const [mbs, reqs, p50, p99, requests] = row(report, "API (POST /v1/evaluations)");
+  for (const [cell, what] of [[mbs, "MB/s"], [reqs, "req/s"], [p50, "p50"], [p99, "p99"], [requests, "requests"]]) positive(cell, `API ${what}`);
+  positive(row(report, "engine in-process, 1 thread")[0], "engine MB/s");
+  ratio(report, "API / engine");
+  positive(row(report, "engine (matching)")[0].replace(/ ms$/, ""), "engine ms per request");
+  positive(row(report, "Verdict under load, all threads (/proc)")[0].replace(/ ms$/, ""), "Verdict CPU per request");
+});
+
+test("pnpm bench:cli 1 runs verdict evaluate and the API on the same 1 MB tree, same files and findings", () => {
+  const report = bench("bench:cli", ["1"]);
+  assert.doesNotMatch(report, /WARNING/);
+  const api = row(report, "API (POST /v1/evaluations, bodies pre-encoded)");
+  const cli = row(report, "CLI (verdict evaluate,");
+  // The CLI row's label ends in "N evaluations)": the figures follow it.
+  const cliFigures = cli.slice(cli.findIndex((c) => c.endsWith("evaluations)")) + 1);
+  for (const [cells, side] of [[api, "API"], [cliFigures, "CLI"]]) {
+    const [mbs, seconds, files] = cells;
+    positive(mbs, `${side} MB/s`);
+    positive(seconds, `${side} seconds`);
+    positive(files, `${side} files`);
+  }
+  assert.equal(cliFigures[2], api[2], "the CLI and the API saw the same files");
+  assert.equal(cliFigures[3], api[3], "the CLI and the API reported the same findings");
+  ratio(report, "CLI / API");
+});
+
+test("pnpm bench:neighbour prints B's idle and loaded latency, the ratio and A's answers", () => {
+  const report = bench("bench:neighbour");
+  const [idle, loaded, ratioCell, b5xx, requests] = row(report, "1 ");
+  for (const [pair, what] of [[idle, "idle"], [loaded, "loaded"]]) {
+    const [p50, p99] = pair.split(" / ");
+    positive(p50, `B ${what} p50`);
+    positive(p99, `B ${what} p99`);
+  }
+  assert.match(ratioCell, /^\d+\.\d\dx \(target <= 2x: (met|NOT met)\)$/);
+  assert.match(b5xx, /^\d+/);
+  positive(requests, "B requests under attack");
+  assert.match(report, /1 scan thread\(s\): A's answers by request and status: .*(pathological|large) \d{3}: \d+/);
+});
