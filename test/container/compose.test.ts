@@ -47,7 +47,7 @@ async function compose(...args: string[]): Promise<string> {
     return stdout + stderr;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`docker compose ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`);
+    throw new Error(`docker compose ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`, { cause: err });
   }
 }
 
