@@ -141,7 +141,7 @@ describe("the compose stack", () => {
       ref: "main",
       files: [{ path: "config.js", content: 'const key = "AKIAZ7VQ3X4M2N8P5R77";\n' }],
     });
-    expect(res.status).toBe(200);
+    expect(res.status).toBe(201);
     expect(res.body.status).toBe("completed");
     expect(res.body.violations).toHaveLength(1);
     expect(res.body.violations[0].policy_id).toBe("aws-credentials");
