@@ -40,7 +40,12 @@ stop_infra() {
     [ -z "$left" ] || docker rm -f -v $left >/dev/null 2>&1
   fi
 }
-trap 'stop_infra; bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
+# An engine that already answers (another run's, a developer's) is left running.
+engine_was_up=0
+for h in "${DOCKER_HOST:-}" "unix://${VERDICT_DOCKER_ROOT:-$HOME/.cache/verdict-docker}/docker.sock" unix:///var/run/docker.sock; do
+  if [ -n "$h" ] && DOCKER_HOST=$h timeout 10 docker version >/dev/null 2>&1; then engine_was_up=1; break; fi
+done
+trap 'stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
 # Each jest run has a time limit: a suite that leaves a handle open (Jest then never exits) or
 # hangs fails that step instead of eating the whole CI budget. JEST_LIMIT is in seconds.
 jest() { timeout -k 15 "${JEST_LIMIT:-1200}" node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
