@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The README's test command (and what .ci/run calls): install, lint, unit suites (the Store and
-# Bus contracts also against real FerretDB and Kafka 4.x started from deploy/local/), the
+# Bus contracts also against real FerretDB and Kafka 4.x, containers started by testcontainers), the
 # black-box suites against real running processes (a few of them again on MongoDB + Kafka), the
 # adversarial suite (attacks over real HTTP, scripts/stack.sh run for real), the schemathesis API
-# fuzzer (one test), and the container tests on the production image (scripts/test-container.sh:
-# Docker engine, locally built bases, the image).
+# fuzzer (one test), and the container tests on the production image and the compose stack
+# (scripts/test-container.sh: Docker engine, locally built bases, the images, docker compose).
+# Prints each step's duration at the end.
 # Ends with one "N passed, N failed" line.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -18,34 +19,68 @@ echo "==> lint"
 pnpm run -s lint || exit 1
 
 results=$(mktemp -d)
-# Kafka and FerretDB run as local processes on free ports with a throw-away run directory; the
-# trap stops exactly the processes these scripts started (by their PID files).
-infra_run=$(mktemp -d)
-export VERDICT_LOCAL_RUN_DIR="$infra_run"
+# Each step's duration, printed at the end (the CI run has a 90-minute budget).
+timings=()
+step_t=$(date +%s)
+timed() { local now; now=$(date +%s); timings+=("$1 $((now - step_t)) s"); step_t=$now; }
+# Kafka and FerretDB run as containers that testcontainers starts (test/containers/infra.ts) from
+# images built here from packages (deploy/infra/images.sh: Maven Central, the Go module proxy;
+# cached by content hash), on a Docker engine deploy/image/dockerd.sh starts when none answers.
+# The trap stops exactly what this script started: the infra program (which stops and removes
+# its containers; leftovers of a crash are removed by their run label) and the engine.
+infra_pid=""
+infra_run="verdict-test-$$-$(date +%s)"
 stop_infra() {
-  bash deploy/local/kafka.sh stop >/dev/null 2>&1
-  bash deploy/local/mongo.sh stop >/dev/null 2>&1
-  rm -rf "$infra_run"
+  if [ -n "$infra_pid" ]; then
+    kill -TERM "$infra_pid" 2>/dev/null && for _ in $(seq 1 120); do kill -0 "$infra_pid" 2>/dev/null || break; sleep 0.5; done
+    infra_pid=""
+  fi
+  if [ -n "${DOCKER_HOST:-}" ]; then
+    left=$(docker ps -aq --filter "label=verdict.test-infra=$infra_run" 2>/dev/null)
+    [ -z "$left" ] || docker rm -f -v $left >/dev/null 2>&1
+  fi
 }
-trap 'stop_infra; rm -rf "$results"' EXIT
+# An engine that already answers (another run's, a developer's) is left running.
+engine_was_up=0
+for h in "${DOCKER_HOST:-}" "unix://${VERDICT_DOCKER_ROOT:-$HOME/.cache/verdict-docker}/docker.sock" unix:///var/run/docker.sock; do
+  if [ -n "$h" ] && DOCKER_HOST=$h timeout 10 docker version >/dev/null 2>&1; then engine_was_up=1; break; fi
+done
+trap 'stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
 # Each jest run has a time limit: a suite that leaves a handle open (Jest then never exits) or
 # hangs fails that step instead of eating the whole CI budget. JEST_LIMIT is in seconds.
 jest() { timeout -k 15 "${JEST_LIMIT:-1200}" node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
-free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
+timed "install and lint"
 
-echo "==> real infrastructure: Apache Kafka 4.x and FerretDB (deploy/local/)"
+echo "==> real infrastructure: Apache Kafka 4.x and FerretDB as containers (testcontainers)"
 # When a server does not start, its variable stays unset and, in CI, its contract suite fails.
-# The ports are exported: the fault suite restarts Kafka with deploy/local/kafka.sh on the same ones.
-export VERDICT_KAFKA_PORT=$(free_port) VERDICT_KAFKA_CONTROLLER_PORT=$(free_port)
-bash deploy/local/kafka.sh start | tee "$results/kafka.out" &&
-  export VERDICT_TEST_KAFKA_BROKERS="$(sed -n 's/^VERDICT_KAFKA_BROKERS=//p' "$results/kafka.out")"
-VERDICT_MONGODB_PORT=$(free_port) bash deploy/local/mongo.sh start | tee "$results/mongo.out" &&
-  export VERDICT_TEST_MONGODB_URI="$(sed -n 's/^VERDICT_MONGODB_URI=//p' "$results/mongo.out")"
+if engine=$(bash deploy/image/dockerd.sh start); then
+  export "${engine?}"
+  bash deploy/image/base.sh && images=$(VERDICT_INFRA_BASE=verdict-local/debian:bookworm-slim bash deploy/infra/images.sh) &&
+    for line in $images; do export "${line?}"; done
+  timed "docker engine, base and infra images"
+  if [ -n "${VERDICT_KAFKA_IMAGE:-}" ] && [ -n "${VERDICT_FERRETDB_IMAGE:-}" ]; then
+    mkdir -p "$results/infra-logs"
+    VERDICT_INFRA_RUN_ID="$infra_run" VERDICT_INFRA_LOG_DIR="$results/infra-logs" \
+      node test/containers/infra.ts "$results/infra.env" > /dev/null &
+    infra_pid=$!
+    # The program writes the file once both servers serve (or exits if they do not).
+    while kill -0 "$infra_pid" 2>/dev/null && [ ! -s "$results/infra.env" ]; do sleep 0.5; done
+    if [ -s "$results/infra.env" ]; then
+      set -a; . "$results/infra.env"; set +a
+      cat "$results/infra.env"
+    else
+      echo "the Kafka and FerretDB containers did not start" >&2
+      tail -20 "$results"/infra-logs/*.log >&2 2>/dev/null
+    fi
+  fi
+  timed "Kafka and FerretDB containers"
+fi
 
 echo "==> unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)"
 # The three tiers beside the code (unit, transport: gRPC servers, medium: real adapters), in one run.
 JEST_LIMIT=900 jest --selectProjects unit transport medium --json --outputFile="$results/unit.json"
 unit_rc=$?
+timed "unit"
 # The detection benchmark's own logic (sample normalising, scoring maths, claims), and every
 # benchmark command the README shows run for real in its smoke mode (bench/commands.test.mjs,
 # VERDICT_BENCH_QUICK=1, about 30 s of CPU), on node's test runner: the bench files are plain
@@ -54,6 +89,7 @@ unit_rc=$?
 echo "==> benchmark tests (bench/detection/*.test.mjs, bench/*.test.mjs)"
 node --test bench/detection/*.test.mjs bench/*.test.mjs > "$results/bench.log" 2>&1
 bench_rc=$?
+timed "bench"
 node -e '
   const log = require("fs").readFileSync(process.argv[1], "utf8");
   const n = (w) => Number((log.match(new RegExp(`^# ${w} (\\d+)`, "m")) ?? [0, 0])[1]);
@@ -62,6 +98,7 @@ node -e '
 echo "==> black-box tests (real HTTP, real gRPC, real processes)"
 jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
 e2e_rc=$?
+timed "e2e"
 echo "==> black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters"
 if [ -n "${VERDICT_TEST_MONGODB_URI:-}" ] && [ -n "${VERDICT_TEST_KAFKA_BROKERS:-}" ]; then
   VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" \
@@ -71,26 +108,31 @@ else
   echo "Kafka or FerretDB did not start: black-box suites on real infrastructure not run" >&2
   e2e_infra_rc=1
 fi
+timed "e2e on Kafka+FerretDB"
 # Distributed mode: every service its own process on the same Kafka and FerretDB (each suite's
 # stack with its own database and topic prefix), then the fault suites.
 echo "==> black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed)"
 VERDICT_E2E_TARGET=distributed VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
   jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e-distributed.json"
 e2e_dist_rc=$?
+timed "e2e distributed"
 echo "==> fault tests (evaluation worker killed, Kafka restarted)"
 VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
   jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json"
 fault_rc=$?
+timed "fault"
 # The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
 # scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
 echo "==> adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)"
 jest --selectProjects adversarial --runInBand --json --outputFile="$results/adversarial.json"
 adversarial_rc=$?
+timed "adversarial"
 stop_infra
 
 echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
 bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1
 fuzz_rc=$?
+timed "fuzzing"
 # schemathesis frames its summary like pytest ("=== 1 warning in 39s ==="); CI log readers
 # take such a line for a pytest run with no test, so print the summary without the frame.
 tail -25 "$results/fuzz.log" | sed -E 's/^=+ ?(.*[^= ]) ?=+$/-- \1 --/; /^=+$/d'
@@ -99,6 +141,8 @@ echo "{\"numPassedTests\": $([ $fuzz_rc -eq 0 ] && echo 1 || echo 0), \"numFaile
 echo "==> container tests (the production image on Docker: all-in-one and every service)"
 bash scripts/test-container.sh --json --outputFile="$results/container.json"
 container_rc=$?
+timed "container"
+echo "==> step timings: ${timings[*]/%/;}"
 
 node -e '
   const fs = require("fs");

@@ -1,21 +1,16 @@
-// Fault: Kafka restarts in the middle of a run (deploy/local/kafka.sh stop, then start) while
-// asynchronous evaluations are queued and new ones arrive. Nothing is lost: every evaluation
-// completes exactly once, and its evaluation.completed event reaches consumers once.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-import { join } from "node:path";
+// Fault: Kafka restarts in the middle of a run (its container, started by testcontainers in
+// test/containers/infra.ts, is stopped and started again on the same port) while asynchronous
+// evaluations are queued and new ones arrive. Nothing is lost: every evaluation completes
+// exactly once, and its evaluation.completed event reaches consumers once.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { ROOT } from "../support/paths.js";
+import { kafkaContainer } from "../containers/infra.js";
 import { largeChange, sleep, startFaultStack, until, type FaultStack } from "./support.js";
 
-const KAFKA = join(ROOT, "deploy/local/kafka.sh");
-// Asynchronous: the test's own HTTP client must keep running (a blocked event loop would keep
-// using connections the gateway closed meanwhile).
-const kafka = (cmd: "start" | "stop") => promisify(execFile)("bash", [KAFKA, cmd], { env: process.env });
-
 let f: FaultStack;
+let kafka: Awaited<ReturnType<typeof kafkaContainer>>;
 
 beforeAll(async () => {
+  kafka = await kafkaContainer();
   f = await startFaultStack();
 }, 120_000);
 afterAll(async () => {
@@ -32,10 +27,10 @@ describe("Kafka restarted during a run", () => {
       ids.push(res.body.id);
     };
     for (let i = 0; i < 4; i++) await submit(i);
-    await kafka("stop");
+    await kafka.stop();
     for (let i = 4; i < 8; i++) await submit(i);
     await sleep(2000);
-    await kafka("start");
+    await kafka.start();
     for (let i = 8; i < 10; i++) await submit(i);
 
     for (const id of ids) {

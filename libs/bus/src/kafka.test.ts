@@ -1,4 +1,5 @@
-// The Bus contract against a real Kafka 4.x broker (deploy/local/kafka.sh in the test command).
+// The Bus contract against a real Kafka 4.x broker (a container testcontainers starts in the test
+// command: test/containers/infra.ts; or deploy/local/kafka.sh).
 // VERDICT_TEST_KAFKA_BROKERS points at it; in CI a missing broker is a failure, never a skip.
 // This suite is also the proof that kafkajs speaks to Kafka 4.x (produce, fetch, consumer
 // groups, offset commits, admin createTopics) after KIP-896 removed the old protocol versions.
@@ -17,11 +18,11 @@ if (!brokers) {
   if (inCi) {
     describe("KafkaBus", () => {
       it("runs against a real broker", () => {
-        throw new Error("VERDICT_TEST_KAFKA_BROKERS is not set: the test command starts Kafka with deploy/local/kafka.sh and must pass its address");
+        throw new Error("VERDICT_TEST_KAFKA_BROKERS is not set: the test command starts Kafka with test/containers/infra.ts and must pass its address");
       });
     });
   } else {
-    process.stderr.write("KafkaBus contract skipped: set VERDICT_TEST_KAFKA_BROKERS (bash deploy/local/kafka.sh start prints it)\n");
+    process.stderr.write("KafkaBus contract skipped: set VERDICT_TEST_KAFKA_BROKERS (node test/containers/infra.ts or bash deploy/local/kafka.sh start prints it)\n");
     describe.skip("KafkaBus (needs VERDICT_TEST_KAFKA_BROKERS)", () => {
       it("runs against a real broker", () => undefined);
     });

@@ -1,5 +1,5 @@
-// The Store contract against a real MongoDB-wire server (FerretDB from deploy/local/mongo.sh in
-// the test command, or any MongoDB). VERDICT_TEST_MONGODB_URI points at it; in CI a missing
+// The Store contract against a real MongoDB-wire server (FerretDB in a container testcontainers
+// starts in the test command, test/containers/infra.ts; or deploy/local/mongo.sh, or any MongoDB). VERDICT_TEST_MONGODB_URI points at it; in CI a missing
 // server is a failure, never a silent skip.
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "@jest/globals";
@@ -15,11 +15,11 @@ if (!uri) {
   if (inCi) {
     describe("MongoStore", () => {
       it("runs against a real server", () => {
-        throw new Error("VERDICT_TEST_MONGODB_URI is not set: the test command starts FerretDB with deploy/local/mongo.sh and must pass its URI");
+        throw new Error("VERDICT_TEST_MONGODB_URI is not set: the test command starts FerretDB with test/containers/infra.ts and must pass its URI");
       });
     });
   } else {
-    process.stderr.write("MongoStore contract skipped: set VERDICT_TEST_MONGODB_URI (bash deploy/local/mongo.sh start prints it)\n");
+    process.stderr.write("MongoStore contract skipped: set VERDICT_TEST_MONGODB_URI (node test/containers/infra.ts or bash deploy/local/mongo.sh start prints it)\n");
     describe.skip("MongoStore (needs VERDICT_TEST_MONGODB_URI)", () => {
       it("runs against a real server", () => undefined);
     });
