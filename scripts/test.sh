@@ -14,6 +14,8 @@ bash scripts/install.sh || exit 1
 source scripts/node-env.sh
 # NIST's OSCAL 1.1.2 schemas (Maven Central), for the OSCAL validation in the unit and e2e suites.
 bash scripts/install-oscal-tools.sh || exit 1
+# Chromium (the passkey suite), curl and jq (the README walkthrough tests), from Debian's packages.
+bash scripts/install-test-tools.sh || exit 1
 
 echo "==> lint"
 pnpm run -s lint || exit 1
