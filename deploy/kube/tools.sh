@@ -57,22 +57,26 @@ import (
 GOSRC
     go mod tidy -e >/dev/null 2>&1 || true
     go get k8s.io/kubernetes@"$KUBE_VERSION" >/dev/null
-    for c in kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl; do
-      echo "building $c $KUBE_VERSION" >&2
-      go build -trimpath -ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION" \
-        -o "$BIN/$c" "k8s.io/kubernetes/cmd/$c"
-    done
+    echo "building kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl $KUBE_VERSION" >&2
+    # One build for all six: their packages compile in parallel and once.
+    go build -trimpath -ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION" \
+      -o "$BIN/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler \
+      k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kubectl
   )
   stamp kube "$KUBE_VERSION"
 }
 
 build_coredns() {
-  stamp_ok coredns "$COREDNS_VERSION" && return 0
+  stamp_ok coredns "$COREDNS_VERSION+bind" && return 0
   local mod="$CACHE/src/coredns-$COREDNS_VERSION"
   mkdir -p "$mod"
   (
     cd "$mod"
-    printf 'module verdict.local/coredns\n\ngo 1.24\n\nrequire github.com/coredns/coredns %s\n' "$COREDNS_VERSION" > go.mod
+    # The Kubernetes client libraries at the version the cluster is built with: the Go build
+    # cache then shares their compiled packages with the Kubernetes build.
+    local kv="v0.${KUBE_VERSION#v1.}"
+    printf 'module verdict.local/coredns\n\ngo 1.24\n\nrequire (\n\tgithub.com/coredns/coredns %s\n\tk8s.io/api %s\n\tk8s.io/apimachinery %s\n\tk8s.io/client-go %s\n)\n' \
+      "$COREDNS_VERSION" "$kv" "$kv" "$kv" > go.mod
     cat > main.go <<'GOSRC'
 // A CoreDNS with only the plugins a single-node test cluster needs (no forwarding:
 // pods resolve cluster names and nothing else).
@@ -102,14 +106,14 @@ GOSRC
     echo "building coredns $COREDNS_VERSION" >&2
     go build -trimpath -ldflags "-s -w" -o "$BIN/coredns" .
   )
-  stamp coredns "$COREDNS_VERSION"
+  stamp coredns "$COREDNS_VERSION+bind"
 }
 
-build_go_tool() { # name module@version
-  stamp_ok "$1" "$2" && return 0
+build_go_tool() { # name module@version [extra ldflags]
+  stamp_ok "$1" "$2 $3" && return 0
   echo "building $1 ($2)" >&2
-  GOBIN="$BIN" go install -trimpath -ldflags "-s -w" "$2"
-  stamp "$1" "$2"
+  GOBIN="$BIN" go install -trimpath -ldflags "-s -w $3" "$2"
+  stamp "$1" "$2 $3"
 }
 
 fetch_schemas() {
@@ -129,7 +133,12 @@ fetch_schemas() {
 case "$what" in
   kube) build_kube; build_coredns ;;
   chart)
-    build_go_tool helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION"
+    # What helm's Makefile stamps in: its version, and the Kubernetes version its client
+    # libraries speak (the default of `helm template`'s .Capabilities and of `helm lint`).
+    kminor=$(go mod download -json "helm.sh/helm/v3@$HELM_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",/\1/p' | xargs grep -oE 'k8s.io/client-go v0\.[0-9]+' | grep -oE '[0-9]+$')
+    build_go_tool helm "helm.sh/helm/v3/cmd/helm@$HELM_VERSION" "-X helm.sh/helm/v3/internal/version.version=$HELM_VERSION \
+-X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/lint/rules.k8sVersionMinor=$kminor \
+-X helm.sh/helm/v3/pkg/chartutil.k8sVersionMajor=1 -X helm.sh/helm/v3/pkg/chartutil.k8sVersionMinor=$kminor"
     build_go_tool kubeconform "github.com/yannh/kubeconform/cmd/kubeconform@$KUBECONFORM_VERSION"
     build_go_tool kube-score "github.com/zegl/kube-score/cmd/kube-score@$KUBE_SCORE_VERSION"
     fetch_schemas ;;

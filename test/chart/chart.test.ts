@@ -19,6 +19,8 @@ const CHART = join(ROOT, "charts/verdict");
 const CACHE = process.env.VERDICT_KUBE_CACHE ?? join(homedir(), ".cache/verdict-kube");
 const BIN = join(CACHE, "bin");
 const SCHEMAS = join(CACHE, "schemas/1.33");
+// The Kubernetes version the manifests are rendered for and validated against (the cluster test's).
+const KUBE_VERSION = "1.33.0";
 const VALUE_SETS = ["default", ...readdirSync(join(CHART, "ci")).filter((f) => f.endsWith("-values.yaml"))];
 
 // kube-score checks this chart deliberately does not follow, and why (also in charts/verdict/README.md):
@@ -58,7 +60,7 @@ function valuesArgs(set: string): string[] {
 }
 
 async function template(set: string, extra: string[] = []): Promise<string> {
-  const r = await tool("helm", ["template", "verdict", CHART, "--namespace", "verdict", ...valuesArgs(set), ...extra]);
+  const r = await tool("helm", ["template", "verdict", CHART, "--namespace", "verdict", "--kube-version", KUBE_VERSION, ...valuesArgs(set), ...extra]);
   if (r.code !== 0) throw new Error(`helm template (${set}) failed: ${r.stderr}`);
   return r.stdout;
 }
@@ -93,7 +95,7 @@ const envOf = (c: Container) => Object.fromEntries((c.env ?? []).map((e) => [e.n
 describe("the Helm chart, statically", () => {
   it("passes helm lint --strict for the default values and every value set in ci/", async () => {
     for (const set of VALUE_SETS) {
-      const r = await tool("helm", ["lint", "--strict", CHART, ...valuesArgs(set)]);
+      const r = await tool("helm", ["lint", "--strict", "--kube-version", KUBE_VERSION, CHART, ...valuesArgs(set)]);
       expect({ set, code: r.code, out: r.code === 0 ? "" : r.stdout + r.stderr }).toEqual({ set, code: 0, out: "" });
       expect(r.stdout).toContain("0 chart(s) failed");
     }
@@ -105,7 +107,7 @@ describe("the Helm chart, statically", () => {
       const rendered = await template(set);
       const r = await tool(
         "kubeconform",
-        ["-strict", "-summary", "-output", "json", "-kubernetes-version", "1.33.0", "-schema-location", `${SCHEMAS}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, "-"],
+        ["-strict", "-summary", "-output", "json", "-kubernetes-version", KUBE_VERSION, "-schema-location", `${SCHEMAS}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, "-"],
         rendered,
       );
       const summary = JSON.parse(r.stdout) as { summary: { valid: number; invalid: number; errors: number; skipped: number }; resources: unknown[] };
@@ -162,7 +164,7 @@ describe("the Helm chart, statically", () => {
     ["distributed mode without Kafka", ["--set", "mode=distributed", "--set", "mongodb.uri=mongodb://db/verdict"], /needs Kafka/],
     ["SASL without a password", ["--set", "kafka.sasl.mechanism=plain", "--set", "kafka.sasl.username=u"], /kafka.sasl.password/],
   ])("refuses %s", async (_what, args, message) => {
-    const r = await tool("helm", ["template", "verdict", CHART, ...args]);
+    const r = await tool("helm", ["template", "verdict", CHART, "--kube-version", KUBE_VERSION, ...args]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toMatch(message);
   });

@@ -108,12 +108,12 @@ describe("the chart on a real Kubernetes cluster", () => {
     try {
       await timed("install", () => helm("install", RELEASE, CHART, ...installArgs, "--wait", "--timeout", "12m"));
     } catch (err) {
-      throw new Error(`${String(err)}\n${await diagnostics()}`);
+      throw new Error(`${String(err)}\n${await diagnostics()}`, { cause: err });
     }
   }, 900_000);
 
   afterAll(async () => {
-    console.log(`cluster test timings (s): ${JSON.stringify(timings)}`);
+    process.stdout.write(`cluster test timings (s): ${JSON.stringify(timings)}\n`);
   });
 
   it("every Deployment and StatefulSet is rolled out and ready", async () => {
@@ -205,10 +205,30 @@ describe("the chart on a real Kubernetes cluster", () => {
     await Promise.all(load);
     const images = await kubectl("get", "deploy", "-l", `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/part-of=verdict`, "-o", "jsonpath={.items[*].spec.template.spec.containers[0].image}");
     expect(new Set(images.trim().split(" ").filter((i) => i.startsWith("verdict:")))).toEqual(new Set([`verdict:${UPGRADE_TAG}`]));
-    console.log(`upgrade under load: ${ok} evaluations answered 201, ${failures.length} failed`);
+    process.stdout.write(`upgrade under load: ${ok} evaluations answered 201, ${failures.length} failed\n`);
     expect(failures).toEqual([]);
     expect(ok).toBeGreaterThan(20);
   }, 900_000);
+
+  it("measures what each service uses (the kubelet's summary) and stays within the chart's memory limits", async () => {
+    type PodStats = { podRef: { name: string; namespace: string }; containers?: { name: string; memory?: { workingSetBytes?: number }; cpu?: { usageNanoCores?: number } }[] };
+    const summary = JSON.parse(await sh("kubectl", ["get", "--raw", "/api/v1/nodes/verdict-node/proxy/stats/summary"])) as { pods: PodStats[] };
+    const limits = JSON.parse(await kubectl("get", "pods", "-o", "json")) as {
+      items: { metadata: { name: string }; spec: { containers: { name: string; resources: { limits?: { memory?: string } } }[] } }[];
+    };
+    const mi = (q: string) => Number(/^(\d+)Mi$/.exec(q)?.[1] ?? /^(\d+)Gi$/.exec(q)?.[1] ?? NaN) * (q.endsWith("Gi") ? 1024 : 1);
+    const rows: string[] = [];
+    for (const pod of summary.pods.filter((p) => p.podRef.namespace === NS)) {
+      for (const c of pod.containers ?? []) {
+        const limit = limits.items.find((p) => p.metadata.name === pod.podRef.name)?.spec.containers.find((x) => x.name === c.name)?.resources.limits?.memory;
+        const used = Math.round((c.memory?.workingSetBytes ?? 0) / 1048576);
+        rows.push(`${pod.podRef.name.replace(/-[a-z0-9]+-[a-z0-9]{5}$/, "")}/${c.name}: ${used} MiB of ${limit}, ${Math.round((c.cpu?.usageNanoCores ?? 0) / 1e6)}m CPU`);
+        if (limit) expect({ pod: pod.podRef.name, used: used < mi(limit) }).toEqual({ pod: pod.podRef.name, used: true });
+      }
+    }
+    process.stdout.write(`resources after the upgrade under load:\n${rows.sort().join("\n")}\n`);
+    expect(rows.length).toBeGreaterThan(8);
+  });
 
   it("scales the evaluation workers", async () => {
     await timed("scale workers", async () => {
