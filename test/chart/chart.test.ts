@@ -147,9 +147,10 @@ describe("the Helm chart, statically", () => {
   it.each([
     ["an unknown mode", ["--set", "mode=cluster"], /mode/],
     ["an unknown top-level key", ["--set", "replicas=3"], /replicas/],
-    ["a variable the chart sets itself", ["--set", "config.VERDICT_DATA_DIR=/tmp"], /config/],
-    ["a Kafka setting through config", ["--set", "config.VERDICT_KAFKA_BROKERS=a:9092"], /config/],
-    ["a variable that is no Verdict one", ["--set", "config.PATH=/bin"], /config/],
+    ["a variable the chart sets itself", ["--set", "config.VERDICT_DATA_DIR=/tmp"], /invalid propertyName 'VERDICT_DATA_DIR'/],
+    ["a Kafka setting through config", ["--set", "config.VERDICT_KAFKA_BROKERS=a:9092"], /invalid propertyName 'VERDICT_KAFKA_BROKERS'/],
+    ["a Kafka setting through a service's config", ["--set", "gateway.config.VERDICT_KAFKA_SSL=true"], /invalid propertyName 'VERDICT_KAFKA_SSL'/],
+    ["a variable that is no Verdict one", ["--set", "config.PATH=/bin"], /invalid propertyName 'PATH'/],
     ["a bad log level", ["--set", "config.VERDICT_LOG_LEVEL=loud"], /VERDICT_LOG_LEVEL/],
     ["a malformed operator key", ["--set", "secrets.bootstrapApiKey=letmein"], /bootstrapApiKey/],
     ["a short report signing key", ["--set", "secrets.reportSigningKey=short"], /reportSigningKey/],

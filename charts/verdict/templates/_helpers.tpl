@@ -241,8 +241,15 @@ readinessProbe:
   periodSeconds: 5
   timeoutSeconds: 3
   failureThreshold: 2
+{{- /* Liveness only asks whether the process still accepts connections for HTTP (a slow health
+answer under load must not restart it); gRPC services answer the health protocol themselves. */}}
 livenessProbe:
+  {{- if eq .probe "grpc" }}
   {{- $handler | nindent 2 }}
+  {{- else }}
+  tcpSocket:
+    port: {{ .portName }}
+  {{- end }}
   periodSeconds: 15
   timeoutSeconds: 5
   failureThreshold: 4
