@@ -218,7 +218,7 @@ control_plane() {
     --service-account-private-key-file "$p/sa.key" --root-ca-file "$p/ca.crt" \
     --cluster-signing-cert-file "$p/ca.crt" --cluster-signing-key-file "$p/ca.key" \
     --service-cluster-ip-range "$SVC_CIDR" --allocate-node-cidrs=false --use-service-account-credentials=false \
-    --controllers '*,-nodeipam,-cloud-node-lifecycle' --profiling=false --v 1
+    --profiling=false --v 1
   start kube-scheduler kube-scheduler --kubeconfig "$KC" --authentication-kubeconfig "$KC" \
     --authorization-kubeconfig "$KC" --bind-address 127.0.0.1 --leader-elect=false --profiling=false --v 1
 }

@@ -110,10 +110,11 @@ GOSRC
 }
 
 build_go_tool() { # name module@version [extra ldflags]
-  stamp_ok "$1" "$2 $3" && return 0
+  local extra=${3:-}
+  stamp_ok "$1" "$2 $extra" && return 0
   echo "building $1 ($2)" >&2
-  GOBIN="$BIN" go install -trimpath -ldflags "-s -w $3" "$2"
-  stamp "$1" "$2 $3"
+  GOBIN="$BIN" go install -trimpath -ldflags "-s -w $extra" "$2"
+  stamp "$1" "$2 $extra"
 }
 
 fetch_schemas() {
