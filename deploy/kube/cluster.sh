@@ -207,7 +207,7 @@ control_plane() {
   start kube-apiserver kube-apiserver --bind-address "$NODE_IP" --advertise-address "$NODE_IP" --secure-port "$API_PORT" \
     --etcd-servers "http://127.0.0.1:$ETCD_PORT" --service-cluster-ip-range "$SVC_CIDR" \
     --client-ca-file "$p/ca.crt" --tls-cert-file "$p/api.crt" --tls-private-key-file "$p/api.key" \
-    --kubelet-client-certificate "$p/admin.crt" --kubelet-client-key "$p/admin.key" \
+    --kubelet-client-certificate "$p/admin.crt" --kubelet-client-key "$p/admin.key" --kubelet-preferred-address-types InternalIP \
     --service-account-key-file "$p/sa.pub" --service-account-signing-key-file "$p/sa.key" \
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --authorization-mode Node,RBAC --allow-privileged=false --enable-admission-plugins NodeRestriction \
