@@ -148,10 +148,11 @@ describe("the chart on a real Kubernetes cluster", () => {
   });
 
   it("passes helm test", async () => {
-    const out = await timed("helm test", () => helm("test", RELEASE, "--logs", "--timeout", "3m"));
+    // The test pod exits non-zero unless /v1/health and, with the operator key, /v1/health/auth
+    // answer 200 (it is deleted once it succeeded, so its logs cannot be read here).
+    const out = await timed("helm test", () => helm("test", RELEASE, "--timeout", "3m"));
+    expect(out).toMatch(/TEST SUITE:\s+verdict-test/);
     expect(out).toMatch(/Phase:\s+Succeeded/);
-    expect(out).toContain("GET /v1/health: 200 healthy");
-    expect(out).toContain("GET /v1/health/auth: 200");
   }, 240_000);
 
   it("loses nothing when an evaluation worker pod is killed while evaluations are queued", async () => {
@@ -183,31 +184,46 @@ describe("the chart on a real Kubernetes cluster", () => {
   }, 420_000);
 
   it("upgrades to another image tag while requests flow, with no failed request", async () => {
+    // Three clients through the gateway's NodePort, paced under the operator organization's rate
+    // limits (60 evaluations and 200 reads a minute) so that every answer but a real failure is 2xx:
+    // evaluations every 1.5 s, authenticated reads every 0.5 s, public health checks every 0.1 s.
     let stop = false;
     const failures: string[] = [];
-    let ok = 0;
-    const client = async () => {
+    const ok: Record<string, number> = { evaluations: 0, reads: 0, health: 0 };
+    const client = async (kind: string, everyMs: number, call: () => Promise<Response>, expected: number) => {
       while (!stop) {
+        const t0 = Date.now();
         try {
-          const res = await fetch(`${BASE}/evaluations`, { method: "POST", headers: AUTH, body: JSON.stringify(change(2)), signal: AbortSignal.timeout(30_000) });
-          if (res.status === 201) ok++;
-          else failures.push(`${res.status} ${await res.text()}`);
+          const res = await call();
+          const body = await res.text();
+          if (res.status === expected) ok[kind]!++;
+          else failures.push(`${kind}: ${res.status} ${body.slice(0, 200)}`);
         } catch (err) {
-          failures.push(String(err));
+          failures.push(`${kind}: ${String(err)}`);
         }
+        await new Promise((r) => setTimeout(r, Math.max(0, everyMs - (Date.now() - t0))));
       }
     };
-    const load = [client(), client(), client()];
+    const signal = () => AbortSignal.timeout(30_000);
+    const load = [
+      client("evaluations", 1500, () => fetch(`${BASE}/evaluations`, { method: "POST", headers: AUTH, body: JSON.stringify(change(2)), signal: signal() }), 201),
+      client("reads", 500, () => fetch(`${BASE}/health/auth`, { headers: AUTH, signal: signal() }), 200),
+      client("health", 100, () => fetch(`${BASE}/health`, { signal: signal() }), 200),
+    ];
     await timed("upgrade under load", () =>
       helm("upgrade", RELEASE, CHART, ...installArgs, "--set", `image.tag=${UPGRADE_TAG}`, "--wait", "--timeout", "12m"),
     );
+    // The last pods to be replaced are gone from the endpoints only after their drain: keep the
+    // load on a little longer.
+    await new Promise((r) => setTimeout(r, 10_000));
     stop = true;
     await Promise.all(load);
     const images = await kubectl("get", "deploy", "-l", `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/part-of=verdict`, "-o", "jsonpath={.items[*].spec.template.spec.containers[0].image}");
     expect(new Set(images.trim().split(" ").filter((i) => i.startsWith("verdict:")))).toEqual(new Set([`verdict:${UPGRADE_TAG}`]));
-    process.stdout.write(`upgrade under load: ${ok} evaluations answered 201, ${failures.length} failed\n`);
+    process.stdout.write(`upgrade under load: ${JSON.stringify(ok)} answered as expected, ${failures.length} failed\n`);
     expect(failures).toEqual([]);
-    expect(ok).toBeGreaterThan(20);
+    expect(ok.evaluations).toBeGreaterThan(10);
+    expect(ok.health).toBeGreaterThan(100);
   }, 900_000);
 
   it("measures what each service uses (the kubelet's summary) and stays within the chart's memory limits", async () => {
@@ -248,7 +264,11 @@ describe("the chart on a real Kubernetes cluster", () => {
   }, 400_000);
 
   it("uninstalls cleanly", async () => {
-    await timed("uninstall", () => helm("uninstall", RELEASE, "--wait", "--timeout", "5m"));
+    await timed("uninstall", async () => {
+      await helm("uninstall", RELEASE, "--wait", "--timeout", "5m");
+      // The pods drain (preStop sleep, then the grace period) before they are gone.
+      await kubectl("wait", "--for=delete", "pod", "-l", `app.kubernetes.io/instance=${RELEASE}`, "--timeout=120s");
+    });
     const left = await kubectl("get", "all,networkpolicy,pdb,configmap,secret", "-l", `app.kubernetes.io/instance=${RELEASE}`, "-o", "name");
     // Only the key Secret stays (helm.sh/resource-policy: keep), by design: it decrypts stored webhook secrets.
     expect(left.trim().split("\n").filter(Boolean)).toEqual(["secret/verdict-secrets"]);
