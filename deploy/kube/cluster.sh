@@ -350,13 +350,24 @@ down() {
   if iptables -C FORWARD -j VERDICT-KUBE-FWD 2>/dev/null; then iptables -D FORWARD -j VERDICT-KUBE-FWD; fi
   iptables -F VERDICT-KUBE-FWD 2>/dev/null || true
   iptables -X VERDICT-KUBE-FWD 2>/dev/null || true
+  # What the kubelet and kube-proxy leave in iptables (KUBE-FIREWALL hooked into INPUT/OUTPUT,
+  # canary and masquerade chains, IPv4 and IPv6): the jumps to them, then the chains.
+  local ipt table rule
+  for ipt in iptables ip6tables; do
+    for table in filter nat mangle; do
+      "$ipt" -t "$table" -S 2>/dev/null | grep -E '^-A [A-Z]+ .*-j KUBE-' | grep -vE '^-A KUBE-' | sed 's/^-A/-D/' |
+        while read -r rule; do eval "$ipt" -t "$table" "$rule" 2>/dev/null || true; done || true
+      for chain in $("$ipt" -t "$table" -S 2>/dev/null | awk '/^-N KUBE-/ {print $2}'); do "$ipt" -t "$table" -F "$chain" 2>/dev/null || true; done
+      for chain in $("$ipt" -t "$table" -S 2>/dev/null | awk '/^-N KUBE-/ {print $2}'); do "$ipt" -t "$table" -X "$chain" 2>/dev/null || true; done
+    done
+  done
   # The CNI portmap and bridge plugins' chains, if any are left.
   local chain
   for chain in $(iptables -t nat -S 2>/dev/null | awk '/^-N CNI-/ {print $2}'); do
     iptables -t nat -F "$chain" 2>/dev/null || true
   done
   for chain in $(iptables -t nat -S 2>/dev/null | awk '/^-N CNI-/ {print $2}'); do
-    iptables -t nat -S 2>/dev/null | grep -- "-j $chain" | sed 's/^-A/-D/' | while read -r rule; do eval iptables -t nat "$rule" 2>/dev/null || true; done
+    iptables -t nat -S 2>/dev/null | grep -- "-j $chain" | sed 's/^-A/-D/' | while read -r rule; do eval iptables -t nat "$rule" 2>/dev/null || true; done || true
     iptables -t nat -X "$chain" 2>/dev/null || true
   done
   # The kubelet's cgroups (cgroupfs driver), deepest first.
