@@ -60,5 +60,9 @@ export default {
     { ...common, displayName: "fault", rootDir: ".", testMatch: ["<rootDir>/test/fault/**/*.test.ts"] },
     // The production image under Docker (scripts/test-container.sh builds it and runs this).
     { ...common, displayName: "container", rootDir: ".", testMatch: ["<rootDir>/test/container/**/*.test.ts"] },
+    // The Helm chart: static checks (helm lint, kubeconform, kube-score, values schema), then the
+    // chart on a real single-node Kubernetes. scripts/test-kube.sh runs both.
+    { ...common, displayName: "chart", rootDir: ".", testMatch: ["<rootDir>/test/chart/**/*.test.ts"] },
+    { ...common, displayName: "kube", rootDir: ".", testMatch: ["<rootDir>/test/kube/**/*.test.ts"] },
   ],
 };

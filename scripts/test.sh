@@ -3,8 +3,9 @@
 # Bus contracts also against real FerretDB and Kafka 4.x, containers started by testcontainers), the
 # black-box suites against real running processes (a few of them again on MongoDB + Kafka), the
 # adversarial suite (attacks over real HTTP, scripts/stack.sh run for real), the schemathesis API
-# fuzzer (one test), and the container tests on the production image and the compose stack
-# (scripts/test-container.sh: Docker engine, locally built bases, the images, docker compose).
+# fuzzer (one test), the container tests on the production image and the compose stack
+# (scripts/test-container.sh: Docker engine, locally built bases, the images, docker compose), and
+# the Helm chart's checks and its install on a real single-node Kubernetes (scripts/test-kube.sh).
 # Prints each step's duration at the end.
 # Ends with one "N passed, N failed" line.
 set -uo pipefail
@@ -144,6 +145,11 @@ echo "==> container tests (the production image on Docker: all-in-one and every 
 bash scripts/test-container.sh --json --outputFile="$results/container.json"
 container_rc=$?
 timed "container"
+
+echo "==> Kubernetes tests (the Helm chart: lint, kubeconform, kube-score, then a real single-node cluster)"
+bash scripts/test-kube.sh --results "$results"
+kube_rc=$?
+timed "kubernetes"
 echo "==> step timings: ${timings[*]/%/;}"
 
 node -e '
@@ -155,6 +161,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/bench.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/fuzz.json" "$results/container.json"
+' "$results/unit.json" "$results/bench.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/fuzz.json" "$results/container.json" "$results/chart.json" "$results/kube.json"
 
-[ $unit_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ] && [ $kube_rc -eq 0 ]

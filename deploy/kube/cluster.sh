@@ -1,0 +1,401 @@
+#!/usr/bin/env bash
+# A real single-node Kubernetes 1.33 on this machine, for the chart's tests: upstream binaries
+# built from the Go module proxy (deploy/kube/tools.sh, cached), Debian's containerd, runc, etcd
+# and CNI plugins. Everything stays on the machine: the node address lives on lo, the API server
+# and kubelet listen on it, NodePorts answer on 127.0.0.1 only, and pods may reach each other,
+# the node and the API server but nothing beyond (forwarding out of the pod bridge is dropped).
+#
+#   deploy/kube/cluster.sh up        start (idempotent); prints KUBECONFIG=...
+#   deploy/kube/cluster.sh load IMG… import Docker images into the node (docker save | ctr import)
+#   deploy/kube/cluster.sh down      stop what `up` started and restore the machine
+#   deploy/kube/cluster.sh status
+#
+# State, certificates, logs and PID files: $VERDICT_KUBE_CACHE/cluster (default
+# ~/.cache/verdict-kube/cluster); containerd's image store stays there between runs, so images
+# are imported once. `down` stops the daemons by their PID files, removes the containers, mounts,
+# network namespaces, bridge, iptables rules, cgroups and CNI state they made, and puts back the
+# sysctls the kubelet and kube-proxy change (saved by `up`).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+CACHE=${VERDICT_KUBE_CACHE:-$HOME/.cache/verdict-kube}
+BIN=$CACHE/bin
+ST=$CACHE/cluster
+RUN=/run/verdict-kube
+NODE_IP=${VERDICT_KUBE_NODE_IP:-172.30.99.1}
+POD_CIDR=10.244.0.0/24
+SVC_CIDR=10.96.0.0/16
+API_SVC_IP=10.96.0.1
+API_PORT=16443
+ETCD_PORT=12379
+BRIDGE=vkube0
+NODE_NAME=verdict-node
+SYSCTLS=(vm.overcommit_memory kernel.panic kernel.panic_on_oops net.ipv4.conf.all.route_localnet net.ipv4.ip_forward)
+export PATH="$BIN:$PATH"
+KC="$ST/admin.kubeconfig"
+CTR=(ctr --address "$RUN/containerd.sock" -n k8s.io)
+
+log() { echo "cluster: $*" >&2; }
+docker_host() { # the engine deploy/image/dockerd.sh runs (the images are built there)
+  [ -n "${DOCKER_HOST:-}" ] && return 0
+  eval "export $(bash "$here/../image/dockerd.sh" start | grep '^DOCKER_HOST=')"
+}
+alive() { [ -f "$ST/$1.pid" ] && kill -0 "$(cat "$ST/$1.pid")" 2>/dev/null; }
+
+start() { # name command...
+  local name=$1; shift
+  if alive "$name"; then return 0; fi
+  nohup "$@" >"$ST/log/$name.log" 2>&1 </dev/null &
+  echo $! >"$ST/$name.pid"
+}
+
+wait_for() { # description seconds command...
+  local what=$1 secs=$2; shift 2
+  for _ in $(seq 1 $((secs * 2))); do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
+  log "$what did not come up in ${secs} s"; return 1
+}
+
+packages() {
+  local missing=()
+  command -v containerd >/dev/null || missing+=(containerd)
+  command -v runc >/dev/null || missing+=(runc)
+  command -v etcd >/dev/null || missing+=(etcd-server)
+  [ -x /usr/lib/cni/bridge ] || missing+=(containernetworking-plugins)
+  command -v conntrack >/dev/null || missing+=(conntrack)
+  command -v openssl >/dev/null || missing+=(openssl)
+  if [ ${#missing[@]} -gt 0 ]; then
+    log "installing Debian packages: ${missing[*]}"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
+      { apt-get update >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2; }
+  fi
+}
+
+certs() {
+  local d=$ST/pki
+  [ -f "$d/admin.crt" ] && return 0
+  mkdir -p "$d"
+  (
+    cd "$d"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -keyout ca.key -out ca.crt -subj "/CN=verdict-kube-ca" 2>/dev/null
+    cat >api.ext <<EXT
+subjectAltName=IP:$NODE_IP,IP:127.0.0.1,IP:$API_SVC_IP,DNS:kubernetes,DNS:kubernetes.default,DNS:kubernetes.default.svc,DNS:kubernetes.default.svc.cluster.local,DNS:localhost
+extendedKeyUsage=serverAuth
+EXT
+    openssl req -newkey rsa:2048 -nodes -keyout api.key -out api.csr -subj "/CN=kube-apiserver" 2>/dev/null
+    openssl x509 -req -in api.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -extfile api.ext -out api.crt 2>/dev/null
+    # One client certificate for the admin, the control plane, the kubelet and kube-proxy
+    # (system:masters): a throw-away test cluster on one machine.
+    printf 'extendedKeyUsage=clientAuth\n' >client.ext
+    openssl req -newkey rsa:2048 -nodes -keyout admin.key -out admin.csr -subj "/O=system:masters/CN=verdict-admin" 2>/dev/null
+    openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 3650 -extfile client.ext -out admin.crt 2>/dev/null
+    openssl genrsa -out sa.key 2048 2>/dev/null
+    openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+  )
+  cat >"$KC" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+  - name: verdict
+    cluster: {server: "https://$NODE_IP:$API_PORT", certificate-authority: "$d/ca.crt"}
+users:
+  - name: admin
+    user: {client-certificate: "$d/admin.crt", client-key: "$d/admin.key"}
+contexts:
+  - name: verdict
+    context: {cluster: verdict, user: admin, namespace: default}
+current-context: verdict
+EOF
+}
+
+pause_image() {
+  # The sandbox image: a tiny static program that waits for a signal, tagged as the upstream one.
+  "${CTR[@]}" images ls -q | grep -qx 'registry.k8s.io/pause:3.10' && return 0
+  docker_host
+  local d; d=$(mktemp -d)
+  mkdir -p "$d/src" "$d/root"
+  cat >"$d/src/main.go" <<'GO'
+package main
+
+import (
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGINT, syscall.SIGTERM)
+	<-c
+}
+GO
+  printf 'module pause\n\ngo 1.24\n' >"$d/src/go.mod"
+  (cd "$d/src" && CGO_ENABLED=0 go build -trimpath -ldflags '-s -w' -o "$d/root/pause" .)
+  tar -C "$d/root" -cf "$d/pause.tar" pause
+  docker import --change 'ENTRYPOINT ["/pause"]' "$d/pause.tar" registry.k8s.io/pause:3.10 >/dev/null
+  docker save registry.k8s.io/pause:3.10 | "${CTR[@]}" images import - >/dev/null
+  rm -rf "$d"
+}
+
+save_sysctls() {
+  [ -f "$ST/sysctls.saved" ] && return 0
+  local s
+  for s in "${SYSCTLS[@]}"; do echo "$s=$(sysctl -n "$s")"; done >"$ST/sysctls.saved"
+}
+
+network() {
+  ip addr show dev lo | grep -q " $NODE_IP/32" || ip addr add "$NODE_IP/32" dev lo
+  sysctl -qw net.ipv4.ip_forward=1
+  mkdir -p "$ST/cni"
+  cat >"$ST/cni/10-verdict.conflist" <<EOF
+{
+  "cniVersion": "0.4.0",
+  "name": "verdict-kube",
+  "plugins": [
+    {"type": "bridge", "bridge": "$BRIDGE", "isGateway": true, "ipMasq": false, "hairpinMode": true,
+     "ipam": {"type": "host-local", "ranges": [[{"subnet": "$POD_CIDR"}]], "routes": [{"dst": "0.0.0.0/0"}],
+              "dataDir": "$ST/cni-ipam"}},
+    {"type": "portmap", "capabilities": {"portMappings": true}}
+  ]
+}
+EOF
+  # Pods reach each other, the node and the API server, never anything beyond this machine.
+  iptables -N VERDICT-KUBE-FWD 2>/dev/null || true
+  iptables -F VERDICT-KUBE-FWD
+  iptables -A VERDICT-KUBE-FWD -i "$BRIDGE" -o "$BRIDGE" -j RETURN
+  iptables -A VERDICT-KUBE-FWD -i "$BRIDGE" -j DROP
+  iptables -A VERDICT-KUBE-FWD -o "$BRIDGE" -m conntrack --ctstate RELATED,ESTABLISHED -j RETURN
+  iptables -C FORWARD -j VERDICT-KUBE-FWD 2>/dev/null || iptables -I FORWARD 1 -j VERDICT-KUBE-FWD
+}
+
+containerd_up() {
+  mkdir -p "$RUN" "$ST/containerd"
+  cat >"$ST/containerd.toml" <<EOF
+version = 2
+root = "$ST/containerd/root"
+state = "$RUN/containerd"
+[grpc]
+  address = "$RUN/containerd.sock"
+[ttrpc]
+  address = "$RUN/containerd.sock.ttrpc"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "registry.k8s.io/pause:3.10"
+  # Essential here: runc cannot lower oom_score_adj on these machines.
+  restrict_oom_score_adj = true
+  enable_selinux = false
+  [plugins."io.containerd.grpc.v1.cri".containerd]
+    snapshotter = "overlayfs"
+    default_runtime_name = "runc"
+    [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc]
+      runtime_type = "io.containerd.runc.v2"
+      [plugins."io.containerd.grpc.v1.cri".containerd.runtimes.runc.options]
+        SystemdCgroup = false
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "$ST/cni"
+EOF
+  start containerd containerd --config "$ST/containerd.toml"
+  wait_for containerd 30 "${CTR[@]}" version
+}
+
+control_plane() {
+  mkdir -p "$ST/etcd"
+  start etcd etcd --name verdict --data-dir "$ST/etcd" \
+    --listen-client-urls "http://127.0.0.1:$ETCD_PORT" --advertise-client-urls "http://127.0.0.1:$ETCD_PORT" \
+    --listen-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" --initial-advertise-peer-urls "http://127.0.0.1:$((ETCD_PORT + 1))" \
+    --initial-cluster "verdict=http://127.0.0.1:$((ETCD_PORT + 1))" --quota-backend-bytes 1073741824
+  wait_for etcd 30 curl -sf "http://127.0.0.1:$ETCD_PORT/health"
+  local p=$ST/pki
+  start kube-apiserver kube-apiserver --bind-address "$NODE_IP" --advertise-address "$NODE_IP" --secure-port "$API_PORT" \
+    --etcd-servers "http://127.0.0.1:$ETCD_PORT" --service-cluster-ip-range "$SVC_CIDR" \
+    --client-ca-file "$p/ca.crt" --tls-cert-file "$p/api.crt" --tls-private-key-file "$p/api.key" \
+    --kubelet-client-certificate "$p/admin.crt" --kubelet-client-key "$p/admin.key" --kubelet-preferred-address-types InternalIP \
+    --service-account-key-file "$p/sa.pub" --service-account-signing-key-file "$p/sa.key" \
+    --service-account-issuer https://kubernetes.default.svc.cluster.local \
+    --authorization-mode Node,RBAC --allow-privileged=false --enable-admission-plugins NodeRestriction \
+    --service-node-port-range 30000-32767 --profiling=false --v 1
+  wait_for kube-apiserver 90 kubectl --kubeconfig "$KC" get --raw /readyz
+  start kube-controller-manager kube-controller-manager --kubeconfig "$KC" --authentication-kubeconfig "$KC" \
+    --authorization-kubeconfig "$KC" --bind-address 127.0.0.1 --leader-elect=false \
+    --service-account-private-key-file "$p/sa.key" --root-ca-file "$p/ca.crt" \
+    --cluster-signing-cert-file "$p/ca.crt" --cluster-signing-key-file "$p/ca.key" \
+    --service-cluster-ip-range "$SVC_CIDR" --allocate-node-cidrs=false --use-service-account-credentials=false \
+    --profiling=false --v 1
+  start kube-scheduler kube-scheduler --kubeconfig "$KC" --authentication-kubeconfig "$KC" \
+    --authorization-kubeconfig "$KC" --bind-address 127.0.0.1 --leader-elect=false --profiling=false --v 1
+}
+
+node_up() {
+  mkdir -p "$ST/kubelet"
+  cat >"$ST/kubelet.yaml" <<EOF
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+cgroupDriver: cgroupfs
+containerRuntimeEndpoint: unix://$RUN/containerd.sock
+address: $NODE_IP
+readOnlyPort: 0
+healthzBindAddress: 127.0.0.1
+authentication:
+  anonymous: {enabled: false}
+  webhook: {enabled: true}
+  x509: {clientCAFile: $ST/pki/ca.crt}
+authorization: {mode: Webhook}
+clusterDomain: cluster.local
+clusterDNS: [$NODE_IP]
+failSwapOn: false
+serializeImagePulls: false
+# A shared development machine: never evict for the host's disk or memory use.
+evictionHard: {memory.available: "1Mi", nodefs.available: "0%", imagefs.available: "0%"}
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+maxPods: 60
+EOF
+  start kubelet kubelet --kubeconfig "$KC" --config "$ST/kubelet.yaml" --root-dir "$ST/kubelet" \
+    --cert-dir "$ST/kubelet/pki" --hostname-override "$NODE_NAME" --node-ip "$NODE_IP" --v 1
+  start kube-proxy kube-proxy --kubeconfig "$KC" --hostname-override "$NODE_NAME" --proxy-mode iptables \
+    --cluster-cidr "$POD_CIDR" --nodeport-addresses 127.0.0.1/32 --bind-address "$NODE_IP" \
+    --metrics-bind-address 127.0.0.1:10249 --healthz-bind-address 127.0.0.1:10256 \
+    --conntrack-max-per-core 0 --conntrack-tcp-timeout-established 0 --conntrack-tcp-timeout-close-wait 0 --v 1
+  # Cluster DNS: CoreDNS as a process on the node address, answering cluster names only.
+  cat >"$ST/Corefile" <<EOF
+.:53 {
+    bind $NODE_IP
+    errors
+    kubernetes cluster.local in-addr.arpa ip6.arpa {
+        kubeconfig $KC verdict
+        pods insecure
+        fallthrough in-addr.arpa ip6.arpa
+    }
+    cache 10
+    loadbalance
+}
+EOF
+  # CoreDNS's `bind` is a plugin: it is in the list tools.sh compiles in.
+  start coredns coredns -conf "$ST/Corefile"
+  wait_for "the node" 120 sh -c "kubectl --kubeconfig '$KC' get node $NODE_NAME -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"
+}
+
+up() {
+  local t0=$SECONDS
+  mkdir -p "$ST/log"
+  packages
+  bash "$here/tools.sh" kube
+  certs
+  save_sysctls
+  network
+  containerd_up
+  pause_image
+  control_plane
+  node_up
+  log "node $NODE_NAME Ready in $((SECONDS - t0)) s (KUBECONFIG=$KC)"
+  echo "KUBECONFIG=$KC"
+}
+
+load() {
+  # Each image once: the image id is remembered, containerd's store persists between runs.
+  local img id
+  docker_host
+  mkdir -p "$ST/loaded"
+  for img in "$@"; do
+    id=$(docker image inspect --format '{{.Id}}' "$img")
+    if [ "$(cat "$ST/loaded/${img//[\/:]/_}" 2>/dev/null)" = "$id" ] && "${CTR[@]}" images ls -q | grep -qx "docker.io/library/$img\|docker.io/$img\|$img"; then
+      continue
+    fi
+    log "importing $img"
+    docker save "$img" | "${CTR[@]}" images import - >/dev/null
+    echo "$id" >"$ST/loaded/${img//[\/:]/_}"
+  done
+}
+
+stop_pid() {
+  local name=$1 pid
+  [ -f "$ST/$name.pid" ] || return 0
+  pid=$(cat "$ST/$name.pid")
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -KILL "$pid" 2>/dev/null || true
+  fi
+  rm -f "$ST/$name.pid"
+}
+
+down() {
+  [ -d "$ST" ] || return 0
+  stop_pid coredns
+  stop_pid kubelet
+  # The containers the kubelet left: stop and remove them (and their sandboxes) through containerd.
+  if alive containerd; then
+    local c
+    for c in $("${CTR[@]}" tasks ls -q 2>/dev/null); do "${CTR[@]}" tasks kill -s KILL "$c" >/dev/null 2>&1 || true; done
+    sleep 1
+    for c in $("${CTR[@]}" tasks ls -q 2>/dev/null); do "${CTR[@]}" tasks delete -f "$c" >/dev/null 2>&1 || true; done
+    for c in $("${CTR[@]}" containers ls -q 2>/dev/null); do "${CTR[@]}" containers delete "$c" >/dev/null 2>&1 || true; done
+  fi
+  stop_pid kube-proxy
+  [ -x "$BIN/kube-proxy" ] && "$BIN/kube-proxy" --cleanup >/dev/null 2>&1 || true
+  stop_pid kube-scheduler
+  stop_pid kube-controller-manager
+  stop_pid kube-apiserver
+  stop_pid etcd
+  stop_pid containerd
+  # Mounts (pod volumes, sandbox shm, rootfs) and network namespaces made for the pods.
+  local m
+  for m in $(awk -v a="$ST/" -v b="$RUN/" 'index($2, a) == 1 || index($2, b) == 1 {print $2}' /proc/mounts | sort -r); do
+    umount -l "$m" 2>/dev/null || true
+  done
+  for m in /var/run/netns/cni-*; do
+    [ -e "$m" ] || continue
+    umount "$m" 2>/dev/null || true
+    rm -f "$m"
+  done
+  ip link del "$BRIDGE" 2>/dev/null || true
+  if iptables -C FORWARD -j VERDICT-KUBE-FWD 2>/dev/null; then iptables -D FORWARD -j VERDICT-KUBE-FWD; fi
+  iptables -F VERDICT-KUBE-FWD 2>/dev/null || true
+  iptables -X VERDICT-KUBE-FWD 2>/dev/null || true
+  # What the kubelet and kube-proxy leave in iptables (KUBE-FIREWALL hooked into INPUT/OUTPUT,
+  # canary and masquerade chains, IPv4 and IPv6): the jumps to them, then the chains.
+  local ipt table rule
+  for ipt in iptables ip6tables; do
+    for table in filter nat mangle; do
+      "$ipt" -t "$table" -S 2>/dev/null | grep -E '^-A [A-Z]+ .*-j KUBE-' | grep -vE '^-A KUBE-' | sed 's/^-A/-D/' |
+        while read -r rule; do eval "$ipt" -t "$table" "$rule" 2>/dev/null || true; done || true
+      for chain in $("$ipt" -t "$table" -S 2>/dev/null | awk '/^-N KUBE-/ {print $2}'); do "$ipt" -t "$table" -F "$chain" 2>/dev/null || true; done
+      for chain in $("$ipt" -t "$table" -S 2>/dev/null | awk '/^-N KUBE-/ {print $2}'); do "$ipt" -t "$table" -X "$chain" 2>/dev/null || true; done
+    done
+  done
+  # The CNI portmap and bridge plugins' chains, if any are left.
+  local chain
+  for chain in $(iptables -t nat -S 2>/dev/null | awk '/^-N CNI-/ {print $2}'); do
+    iptables -t nat -F "$chain" 2>/dev/null || true
+  done
+  for chain in $(iptables -t nat -S 2>/dev/null | awk '/^-N CNI-/ {print $2}'); do
+    iptables -t nat -S 2>/dev/null | grep -- "-j $chain" | sed 's/^-A/-D/' | while read -r rule; do eval iptables -t nat "$rule" 2>/dev/null || true; done || true
+    iptables -t nat -X "$chain" 2>/dev/null || true
+  done
+  # The kubelet's cgroups (cgroupfs driver), deepest first.
+  local cg
+  for cg in /sys/fs/cgroup/*/kubepods; do
+    [ -d "$cg" ] && find "$cg" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+  done
+  rm -rf "$ST/cni-ipam" "$RUN" "$ST/kubelet" "$ST/etcd"
+  if [ -f "$ST/sysctls.saved" ]; then
+    while IFS='=' read -r k v; do sysctl -qw "$k=$v" || true; done <"$ST/sysctls.saved"
+    rm -f "$ST/sysctls.saved"
+  fi
+  ip addr del "$NODE_IP/32" dev lo 2>/dev/null || true
+  log "stopped and cleaned up"
+}
+
+status() {
+  local rc=0 n
+  for n in containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy coredns; do
+    if alive "$n"; then echo "$n: running (pid $(cat "$ST/$n.pid"))"; else echo "$n: not running"; rc=1; fi
+  done
+  return $rc
+}
+
+case "${1:-}" in
+  up) up ;;
+  load) shift; load "$@" ;;
+  down) down ;;
+  status) status ;;
+  *) echo "usage: $0 up|load IMAGE...|down|status" >&2; exit 2 ;;
+esac

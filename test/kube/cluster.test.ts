@@ -1,0 +1,277 @@
+// The Helm chart on a real single-node Kubernetes 1.33 (deploy/kube/cluster.sh): `helm install`
+// in distributed mode with the in-cluster Kafka and FerretDB, every rollout waited for, a change
+// evaluated through the gateway's NodePort, `helm test`, an evaluation worker killed while queued
+// evaluations wait (nothing lost), a `helm upgrade` to another image tag while requests flow (no
+// failed request), workers scaled, and `helm uninstall` leaving nothing behind.
+// scripts/test-kube.sh starts the cluster, loads the images and runs this with KUBECONFIG set.
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { spawn } from "node:child_process";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { makeKey } from "../support/keys.js";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const CHART = join(ROOT, "charts/verdict");
+const CACHE = process.env.VERDICT_KUBE_CACHE ?? join(homedir(), ".cache/verdict-kube");
+const BIN = join(CACHE, "bin");
+const KUBECONFIG = process.env.KUBECONFIG ?? "";
+const NS = "verdict-test";
+const RELEASE = "verdict";
+const GATEWAY_PORT = 30080;
+const MCP_PORT = 30090;
+const BASE = `http://127.0.0.1:${GATEWAY_PORT}/v1`;
+const KEY = makeKey("prod");
+const AUTH = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
+const IMAGE_TAG = process.env.VERDICT_KUBE_IMAGE_TAG ?? "test";
+const UPGRADE_TAG = process.env.VERDICT_KUBE_UPGRADE_TAG ?? "upgrade";
+const timings: Record<string, number> = {};
+
+async function sh(cmd: string, args: string[], timeoutMs = 600_000): Promise<string> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(join(BIN, cmd), args, { cwd: ROOT, env: { ...process.env, KUBECONFIG, HELM_CACHE_HOME: join(CACHE, "helm-cache"), HELM_CONFIG_HOME: join(CACHE, "helm-config") } });
+    let out = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      if (code === 0) resolvePromise(out);
+      else reject(new Error(`${cmd} ${args.join(" ")} exited ${code}:\n${out}`));
+    });
+  });
+}
+const kubectl = (...args: string[]) => sh("kubectl", ["-n", NS, ...args]);
+const helm = (...args: string[]) => sh("helm", ["-n", NS, ...args]);
+
+async function timed<T>(name: string, f: () => Promise<T>): Promise<T> {
+  const t0 = Date.now();
+  try {
+    return await f();
+  } finally {
+    timings[name] = Math.round((Date.now() - t0) / 100) / 10;
+  }
+}
+
+async function diagnostics(): Promise<string> {
+  const parts = await Promise.allSettled([kubectl("get", "pods,svc,endpoints", "-o", "wide"), kubectl("get", "events", "--sort-by=.lastTimestamp")]);
+  return parts.map((p) => (p.status === "fulfilled" ? p.value : String(p.reason))).join("\n");
+}
+
+const installArgs = [
+  "-f",
+  join(CHART, "ci/distributed-dev-values.yaml"),
+  "--set",
+  `image.tag=${IMAGE_TAG}`,
+  "--set",
+  "image.pullPolicy=Never",
+  "--set",
+  "devServices.kafka.image.pullPolicy=Never",
+  "--set",
+  "devServices.mongodb.image.pullPolicy=Never",
+  "--set",
+  `secrets.bootstrapApiKey=${KEY}`,
+  "--set",
+  "gateway.service.type=NodePort",
+  "--set",
+  `gateway.service.nodePort=${GATEWAY_PORT}`,
+  "--set",
+  "mcp.service.type=NodePort",
+  "--set",
+  `mcp.service.nodePort=${MCP_PORT}`,
+  // One replica of the services nobody drains here (the machine has 2 shared cores); the gateway
+  // and the workers keep 2, so a rolling upgrade and a killed worker have a peer.
+  ...["identity", "policy", "evaluation", "compliance", "webhooks"].flatMap((s) => ["--set", `${s}.replicaCount=1`]),
+];
+
+async function json(path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${BASE}${path}`, { ...init, headers: { ...AUTH, ...(init.headers ?? {}) }, signal: AbortSignal.timeout(30_000) });
+  const text = await res.text();
+  return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+const SECRET_LINE = 'const key = "AKIAZ7VQ3X4M2N8P5R6T";\n';
+
+function change(files: number, repository = "acme/payments") {
+  return {
+    repository,
+    ref: "feature/login",
+    base_ref: "main",
+    files: Array.from({ length: files }, (_, i) => ({ path: `src/f${i}.js`, status: "modified", content: i === 0 ? SECRET_LINE : `export const v${i} = ${i};\n` })),
+  };
+}
+
+describe("the chart on a real Kubernetes cluster", () => {
+  beforeAll(async () => {
+    if (!KUBECONFIG) throw new Error("KUBECONFIG is not set: run scripts/test-kube.sh (it starts deploy/kube/cluster.sh)");
+    await sh("kubectl", ["create", "namespace", NS]).catch(() => undefined);
+    try {
+      await timed("install", () => helm("install", RELEASE, CHART, ...installArgs, "--wait", "--timeout", "12m"));
+    } catch (err) {
+      throw new Error(`${String(err)}\n${await diagnostics()}`, { cause: err });
+    }
+  }, 900_000);
+
+  afterAll(async () => {
+    process.stdout.write(`cluster test timings (s): ${JSON.stringify(timings)}\n`);
+  });
+
+  it("every Deployment and StatefulSet is rolled out and ready", async () => {
+    const out = await kubectl("get", "deploy,statefulset", "-l", `app.kubernetes.io/instance=${RELEASE}`, "-o", "jsonpath={range .items[*]}{.metadata.name}={.status.readyReplicas}/{.spec.replicas}{\"\\n\"}{end}");
+    const rows = out.trim().split("\n").sort();
+    expect(rows).toEqual(
+      [
+        "verdict-compliance=1/1",
+        "verdict-evaluation=1/1",
+        "verdict-evaluation-worker=2/2",
+        "verdict-gateway=2/2",
+        "verdict-identity=1/1",
+        "verdict-kafka=1/1",
+        "verdict-mcp=1/1",
+        "verdict-mongodb=1/1",
+        "verdict-policy=1/1",
+        "verdict-webhooks=1/1",
+      ].sort(),
+    );
+    // The pods run as the chart says: user 10001, no service-account token mounted.
+    const users = await kubectl("get", "pods", "-l", `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`, "-o", "jsonpath={.items[0].spec.securityContext.runAsUser} {.items[0].spec.automountServiceAccountToken}");
+    expect(users).toBe("10001 false");
+  });
+
+  it("evaluates a change through the gateway's NodePort", async () => {
+    const res = await json("/evaluations", { method: "POST", body: JSON.stringify(change(1)) });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: "completed", passed: false });
+    expect((res.body.violations as { policy_id: string }[]).map((v) => v.policy_id)).toContain("aws-credentials");
+    const mcp = await fetch(`http://127.0.0.1:${MCP_PORT}/health`);
+    expect(mcp.status).toBe(200);
+  });
+
+  it("passes helm test", async () => {
+    // The test pod exits non-zero unless /v1/health and, with the operator key, /v1/health/auth
+    // answer 200 (it is deleted once it succeeded, so its logs cannot be read here).
+    const out = await timed("helm test", () => helm("test", RELEASE, "--timeout", "3m"));
+    expect(out).toMatch(/TEST SUITE:\s+verdict-test/);
+    expect(out).toMatch(/Phase:\s+Succeeded/);
+  }, 240_000);
+
+  it("loses nothing when an evaluation worker pod is killed while evaluations are queued", async () => {
+    await timed("worker killed", async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 6; i++) {
+        const res = await json("/evaluations", { method: "POST", body: JSON.stringify(change(220, `acme/queued-${i}`)) });
+        expect(res.status).toBe(202);
+        ids.push(res.body.id as string);
+      }
+      const pods = (await kubectl("get", "pods", "-l", "app.kubernetes.io/component=evaluationWorker", "-o", "jsonpath={.items[*].metadata.name}")).trim().split(" ");
+      await kubectl("delete", "pod", pods[0]!, "--grace-period=0", "--force", "--wait=false");
+      const deadline = Date.now() + 240_000;
+      const done = new Map<string, Record<string, unknown>>();
+      while (done.size < ids.length && Date.now() < deadline) {
+        for (const id of ids.filter((x) => !done.has(x))) {
+          const res = await json(`/evaluations/${id}`);
+          if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running") done.set(id, res.body);
+        }
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+      expect([...done.values()].map((b) => b.status)).toEqual(ids.map(() => "completed"));
+      for (const body of done.values()) {
+        // Exactly one violation each: the one secret line, found once (no duplicate after the redelivery).
+        expect((body.summary as { total_violations: number }).total_violations).toBe(1);
+      }
+      await kubectl("rollout", "status", "deployment/verdict-evaluation-worker", "--timeout=180s");
+    });
+  }, 420_000);
+
+  it("upgrades to another image tag while requests flow, with no failed request", async () => {
+    // Three clients through the gateway's NodePort, paced under the operator organization's rate
+    // limits (60 evaluations and 200 reads a minute) so that every answer but a real failure is 2xx:
+    // evaluations every 1.5 s, authenticated reads every 0.5 s, public health checks every 0.1 s.
+    let stop = false;
+    const failures: string[] = [];
+    const ok: Record<string, number> = { evaluations: 0, reads: 0, health: 0 };
+    const client = async (kind: string, everyMs: number, call: () => Promise<Response>, expected: number) => {
+      while (!stop) {
+        const t0 = Date.now();
+        try {
+          const res = await call();
+          const body = await res.text();
+          if (res.status === expected) ok[kind]!++;
+          else failures.push(`${kind}: ${res.status} ${body.slice(0, 200)}`);
+        } catch (err) {
+          failures.push(`${kind}: ${String(err)}`);
+        }
+        await new Promise((r) => setTimeout(r, Math.max(0, everyMs - (Date.now() - t0))));
+      }
+    };
+    const signal = () => AbortSignal.timeout(30_000);
+    const load = [
+      client("evaluations", 1500, () => fetch(`${BASE}/evaluations`, { method: "POST", headers: AUTH, body: JSON.stringify(change(2)), signal: signal() }), 201),
+      client("reads", 500, () => fetch(`${BASE}/health/auth`, { headers: AUTH, signal: signal() }), 200),
+      client("health", 100, () => fetch(`${BASE}/health`, { signal: signal() }), 200),
+    ];
+    await timed("upgrade under load", () =>
+      helm("upgrade", RELEASE, CHART, ...installArgs, "--set", `image.tag=${UPGRADE_TAG}`, "--wait", "--timeout", "12m"),
+    );
+    // The last pods to be replaced are gone from the endpoints only after their drain: keep the
+    // load on a little longer.
+    await new Promise((r) => setTimeout(r, 10_000));
+    stop = true;
+    await Promise.all(load);
+    const images = await kubectl("get", "deploy", "-l", `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/part-of=verdict`, "-o", "jsonpath={.items[*].spec.template.spec.containers[0].image}");
+    expect(new Set(images.trim().split(" ").filter((i) => i.startsWith("verdict:")))).toEqual(new Set([`verdict:${UPGRADE_TAG}`]));
+    process.stdout.write(`upgrade under load: ${JSON.stringify(ok)} answered as expected, ${failures.length} failed\n`);
+    expect(failures).toEqual([]);
+    expect(ok.evaluations).toBeGreaterThan(10);
+    expect(ok.health).toBeGreaterThan(100);
+  }, 900_000);
+
+  it("measures what each service uses (the kubelet's summary) and stays within the chart's memory limits", async () => {
+    type PodStats = { podRef: { name: string; namespace: string }; containers?: { name: string; memory?: { workingSetBytes?: number }; cpu?: { usageNanoCores?: number } }[] };
+    const summary = JSON.parse(await sh("kubectl", ["get", "--raw", "/api/v1/nodes/verdict-node/proxy/stats/summary"])) as { pods: PodStats[] };
+    const limits = JSON.parse(await kubectl("get", "pods", "-o", "json")) as {
+      items: { metadata: { name: string }; spec: { containers: { name: string; resources: { limits?: { memory?: string } } }[] } }[];
+    };
+    const mi = (q: string) => Number(/^(\d+)Mi$/.exec(q)?.[1] ?? /^(\d+)Gi$/.exec(q)?.[1] ?? NaN) * (q.endsWith("Gi") ? 1024 : 1);
+    const rows: string[] = [];
+    for (const pod of summary.pods.filter((p) => p.podRef.namespace === NS)) {
+      for (const c of pod.containers ?? []) {
+        const limit = limits.items.find((p) => p.metadata.name === pod.podRef.name)?.spec.containers.find((x) => x.name === c.name)?.resources.limits?.memory;
+        const used = Math.round((c.memory?.workingSetBytes ?? 0) / 1048576);
+        rows.push(`${pod.podRef.name.replace(/-[a-z0-9]+-[a-z0-9]{5}$/, "")}/${c.name}: ${used} MiB of ${limit}, ${Math.round((c.cpu?.usageNanoCores ?? 0) / 1e6)}m CPU`);
+        if (limit) expect({ pod: pod.podRef.name, used: used < mi(limit) }).toEqual({ pod: pod.podRef.name, used: true });
+      }
+    }
+    process.stdout.write(`resources after the upgrade under load:\n${rows.sort().join("\n")}\n`);
+    expect(rows.length).toBeGreaterThan(8);
+  });
+
+  it("scales the evaluation workers", async () => {
+    await timed("scale workers", async () => {
+      await helm("upgrade", RELEASE, CHART, ...installArgs, "--set", `image.tag=${UPGRADE_TAG}`, "--set", "evaluationWorker.replicaCount=3", "--wait", "--timeout", "5m");
+      const ready = await kubectl("get", "deploy", "verdict-evaluation-worker", "-o", "jsonpath={.status.readyReplicas}");
+      expect(ready).toBe("3");
+      const res = await json("/evaluations", { method: "POST", body: JSON.stringify(change(220, "acme/scaled")) });
+      expect(res.status).toBe(202);
+      const id = res.body.id as string;
+      let status = "pending";
+      for (let i = 0; i < 120 && (status === "pending" || status === "running"); i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        status = (await json(`/evaluations/${id}`)).body.status as string;
+      }
+      expect(status).toBe("completed");
+    });
+  }, 400_000);
+
+  it("uninstalls cleanly", async () => {
+    await timed("uninstall", async () => {
+      await helm("uninstall", RELEASE, "--wait", "--timeout", "5m");
+      // The pods drain (preStop sleep, then the grace period) before they are gone.
+      await kubectl("wait", "--for=delete", "pod", "-l", `app.kubernetes.io/instance=${RELEASE}`, "--timeout=120s");
+    });
+    const left = await kubectl("get", "all,networkpolicy,pdb,configmap,secret", "-l", `app.kubernetes.io/instance=${RELEASE}`, "-o", "name");
+    // Only the key Secret stays (helm.sh/resource-policy: keep), by design: it decrypts stored webhook secrets.
+    expect(left.trim().split("\n").filter(Boolean)).toEqual(["secret/verdict-secrets"]);
+    await sh("kubectl", ["delete", "namespace", NS, "--wait=true", "--timeout=180s"]);
+  }, 400_000);
+});
