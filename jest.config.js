@@ -47,7 +47,13 @@ export default {
     // the fast inner loop):
     // - unit: domain logic and use cases on fakes and the embedded store; no gRPC server, no
     //   sibling service, no external process.
-    { ...common, displayName: "unit", rootDir: ".", testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts"], testPathIgnorePatterns: [...TRANSPORT, ...MEDIUM] },
+    {
+      ...common,
+      displayName: "unit",
+      rootDir: ".",
+      testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts"],
+      testPathIgnorePatterns: [...TRANSPORT, ...MEDIUM],
+    },
     // - transport: a service behind its real gRPC server (grpc.test.ts), called over the wire.
     { ...common, displayName: "transport", rootDir: ".", testRegex: TRANSPORT },
     // - medium: the real adapters and checkers (MongoDB wire, Kafka, HTTP egress, report and

@@ -6,5 +6,7 @@ import { execFileSync } from "node:child_process";
 import process from "node:process";
 
 export default function buildBeforeTests() {
-  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-b", "tsconfig.build.json"], { stdio: "inherit" });
+  execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-b", "tsconfig.build.json"], {
+    stdio: "inherit",
+  });
 }

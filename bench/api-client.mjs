@@ -17,14 +17,22 @@ const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 20_000;
 // Far above what this load sends, within what the API accepts.
 // Far above what this load sends, within what the API accepts.
-const UNREACHABLE_LIMITS = { per_minute: 10_000_000, per_hour: 10_000_000, per_day: 10_000_000, evaluations_create_per_minute: 10_000_000 };
+const UNREACHABLE_LIMITS = {
+  per_minute: 10_000_000,
+  per_hour: 10_000_000,
+  per_day: 10_000_000,
+  evaluations_create_per_minute: 10_000_000,
+};
 
 /** One API call; throws with the response body on any unexpected status. */
 export async function call(base, key, method, path, body) {
   const res = await globalThis
     .fetch(`${base}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+      headers: {
+        Authorization: `Bearer ${key}`,
+        ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+      },
       body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
     })
     .catch((err) => {
@@ -36,7 +44,10 @@ export async function call(base, key, method, path, body) {
 }
 
 export function httpError(method, path, status, text) {
-  const hint = status === 429 ? " (the organization's rate limits are too low for this load: raise them with PATCH /v1/organizations/{id})" : "";
+  const hint =
+    status === 429
+      ? " (the organization's rate limits are too low for this load: raise them with PATCH /v1/organizations/{id})"
+      : "";
   return new Error(`${method} ${path}: HTTP ${status}${hint}\n${text}`);
 }
 
@@ -50,7 +61,14 @@ export async function startInstance() {
   const child = spawn(process.execPath, [...nodeArgs, `${ROOT}services/all-in-one/dist/main.js`], {
     // Info level whatever the caller's environment says: the "ready" line is how this script
     // learns the port.
-    env: { ...process.env, VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_HTTP_PORT: "0", VERDICT_DATA_DIR: dataDir, VERDICT_BOOTSTRAP_API_KEY: operatorKey, VERDICT_LOG_LEVEL: "info" },
+    env: {
+      ...process.env,
+      VERDICT_HTTP_HOST: "127.0.0.1",
+      VERDICT_HTTP_PORT: "0",
+      VERDICT_DATA_DIR: dataDir,
+      VERDICT_BOOTSTRAP_API_KEY: operatorKey,
+      VERDICT_LOG_LEVEL: "info",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const stop = async () => {
@@ -90,7 +108,11 @@ export async function startInstance() {
 
 /** An organization of its own for the load, with the API-key rules on; returns its admin key. */
 export async function createBenchOrganization(url, operatorKey) {
-  const created = await call(url, operatorKey, "POST", "/v1/organizations", { name: "bench", plan: "enterprise", rate_limits: UNREACHABLE_LIMITS });
+  const created = await call(url, operatorKey, "POST", "/v1/organizations", {
+    name: "bench",
+    plan: "enterprise",
+    rate_limits: UNREACHABLE_LIMITS,
+  });
   const key = created.api_key.key;
   await call(url, key, "PATCH", "/v1/policies/hardcoded-credentials", { settings: { detect_api_keys: true } });
   return key;

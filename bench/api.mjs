@@ -61,7 +61,11 @@ async function organizationPolicies(url, key) {
   const settings = {};
   for (const id of ids) settings[id] = (await call(url, key, "GET", `/v1/policies/${id}`)).settings;
   const { settings: org } = await call(url, key, "GET", "/v1/organization");
-  return { ids, policies: resolveBuiltins(settings).filter((p) => ids.includes(p.id)), allowSuppression: org.allow_inline_suppression };
+  return {
+    ids,
+    policies: resolveBuiltins(settings).filter((p) => ids.includes(p.id)),
+    allowSuppression: org.allow_inline_suppression,
+  };
 }
 
 /** Sends the payloads round-robin from CONCURRENCY clients until the time or request budget ends. */
@@ -84,8 +88,14 @@ async function load(agent, url, key, payloads, instancePid) {
   await Promise.all(Array.from({ length: CONCURRENCY }, client));
   const seconds = (performance.now() - start) / 1e3;
   const clientCpu = process.cpuUsage(cpuBefore.client);
-  const instanceCpu = cpuBefore.instance === undefined ? undefined : processCpuSeconds(instancePid) - cpuBefore.instance;
-  return { seconds, latencies, bytes, cpu: { client: (clientCpu.user + clientCpu.system) / 1e6, instance: instanceCpu } };
+  const instanceCpu =
+    cpuBefore.instance === undefined ? undefined : processCpuSeconds(instancePid) - cpuBefore.instance;
+  return {
+    seconds,
+    latencies,
+    bytes,
+    cpu: { client: (clientCpu.user + clientCpu.system) / 1e6, instance: instanceCpu },
+  };
 }
 
 function percentile(values, p) {
@@ -112,7 +122,11 @@ async function main() {
         policies: ids,
         files: files.map((f) => ({ path: f.path, status: "modified", content: f.content.toString("utf8") })),
       };
-      return { files, body: Buffer.from(JSON.stringify(create), "utf8"), bytes: files.reduce((n, f) => n + f.content.length, 0) };
+      return {
+        files,
+        body: Buffer.from(JSON.stringify(create), "utf8"),
+        bytes: files.reduce((n, f) => n + f.content.length, 0),
+      };
     });
 
     // Warm-up, one request per payload; their summaries are the API's findings per pass.
@@ -120,7 +134,8 @@ async function main() {
     let apiFindings = 0;
     let api;
     try {
-      for (const p of payloads) apiFindings += JSON.parse(await evaluate(agent, url, key, p.body)).summary.total_violations;
+      for (const p of payloads)
+        apiFindings += JSON.parse(await evaluate(agent, url, key, p.body)).summary.total_violations;
       api = await load(agent, url, key, payloads, instance?.pid);
     } finally {
       agent.destroy();
@@ -131,7 +146,8 @@ async function main() {
     const engine = compileEngine(policies);
     const allFiles = payloads.flatMap((p) => p.files);
     const passBytes = payloads.reduce((n, p) => n + p.bytes, 0);
-    const scanAll = () => allFiles.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression }).matched, 0);
+    const scanAll = () =>
+      allFiles.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression }).matched, 0);
     const inProcess = warmMedian(() => {
       let findings = 0;
       for (let i = 0; i < ENGINE_PASSES; i++) findings = scanAll();
@@ -146,9 +162,12 @@ async function main() {
     const { evaluationV1 } = await importBuilt("libs/proto/dist/index.js");
     const rpc = evaluationV1.EvaluationServiceService.createEvaluation;
     const parsed = payloads.map((p) => CreateEvaluationSchema.parse(JSON.parse(p.body.toString("utf8"))));
-    const stagePerRequest = (fn) => (warmMedian(() => {
-      for (let i = 0; i < ENGINE_PASSES; i++) payloads.forEach((p, j) => fn(p, j));
-    }).seconds * 1e3) / (ENGINE_PASSES * PAYLOADS);
+    const stagePerRequest = (fn) =>
+      (warmMedian(() => {
+        for (let i = 0; i < ENGINE_PASSES; i++) payloads.forEach((p, j) => fn(p, j));
+      }).seconds *
+        1e3) /
+      (ENGINE_PASSES * PAYLOADS);
     const encode = (body) => rpc.requestSerialize(createEvaluationRequest("org_bench", body));
     const encoded = parsed.map(encode);
     const stages = [
@@ -164,9 +183,13 @@ async function main() {
     const perPass = (passBytes / PAYLOADS) | 0;
     print("Verdict API benchmark");
     print(`  target     ${url}${instance ? " (all-in-one started by this script, dedicated organization)" : ""}`);
-    print(`  payloads   ${PAYLOADS} distinct, ${FILES_PER_PAYLOAD} files each, ${fmtInt(perPass)} bytes on average; ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1e3} s or ${MAX_REQUESTS} requests`);
+    print(
+      `  payloads   ${PAYLOADS} distinct, ${FILES_PER_PAYLOAD} files each, ${fmtInt(perPass)} bytes on average; ${CONCURRENCY} concurrent clients, ${DURATION_MS / 1e3} s or ${MAX_REQUESTS} requests`,
+    );
     print(`  policies   ${policies.length} built-in (${patternCount(policies)} rules), the organization's settings`);
-    print(`  timing     API: the whole run; engine: 1 warm-up + median of 3 runs of ${ENGINE_PASSES} passes over the payloads; MB = 10^6 bytes\n`);
+    print(
+      `  timing     API: the whole run; engine: 1 warm-up + median of 3 runs of ${ENGINE_PASSES} passes over the payloads; MB = 10^6 bytes\n`,
+    );
     printTable([
       ["", "MB/s", "req/s", "p50 ms", "p99 ms", "requests", "findings / pass"],
       [
@@ -178,7 +201,15 @@ async function main() {
         fmtInt(api.latencies.length),
         fmtInt(apiFindings),
       ],
-      ["engine in-process, 1 thread", fmtRate(engineRate), ((ENGINE_PASSES * PAYLOADS) / inProcess.seconds).toFixed(1), "", "", "", fmtInt(inProcess.result)],
+      [
+        "engine in-process, 1 thread",
+        fmtRate(engineRate),
+        ((ENGINE_PASSES * PAYLOADS) / inProcess.seconds).toFixed(1),
+        "",
+        "",
+        "",
+        fmtInt(inProcess.result),
+      ],
     ]);
     print();
     print(`  API / engine   ${ratioLine(apiRate / engineRate, TARGET_VS_ENGINE)}`);
@@ -187,10 +218,17 @@ async function main() {
     // services', V8's garbage collector helpers), the stages above measured here on one thread.
     const ms = (v) => `${v.toFixed(2)} ms`;
     const staged = stages.reduce((n, [, v]) => n + v, 0);
-    const rows = [["CPU time per request", "ms"], ...stages.map(([name, v]) => [`  ${name}`, ms(v)]), ["  sum of these stages, one thread", ms(staged)]];
+    const rows = [
+      ["CPU time per request", "ms"],
+      ...stages.map(([name, v]) => [`  ${name}`, ms(v)]),
+      ["  sum of these stages, one thread", ms(staged)],
+    ];
     if (api.cpu.instance !== undefined) {
       const verdict = (api.cpu.instance * 1e3) / api.latencies.length;
-      rows.push(["Verdict under load, all threads (/proc)", ms(verdict)], ["  beyond the stages: HTTP, gRPC, storage, events, logs, GC", ms(verdict - staged)]);
+      rows.push(
+        ["Verdict under load, all threads (/proc)", ms(verdict)],
+        ["  beyond the stages: HTTP, gRPC, storage, events, logs, GC", ms(verdict - staged)],
+      );
     }
     rows.push(["load generator (this process)", ms((api.cpu.client * 1e3) / api.latencies.length)]);
     printTable(rows);

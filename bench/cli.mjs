@@ -41,8 +41,26 @@ function childrenCpuSeconds() {
 
 /** Runs the CLI in `dir`; resolves with its wall time, its JSON result and its exit code. */
 function runCli(dir, url, key, home, concurrency) {
-  const args = [`${ROOT}libs/cli/dist/bin.js`, "evaluate", ".", "--format", "json", "--repository", "bench/cli", "--ref", "bench", "--concurrency", String(concurrency)];
-  const env = { PATH: process.env.PATH ?? "", HOME: home, XDG_CONFIG_HOME: join(home, ".config"), VERDICT_URL: url, VERDICT_API_KEY: key };
+  const args = [
+    `${ROOT}libs/cli/dist/bin.js`,
+    "evaluate",
+    ".",
+    "--format",
+    "json",
+    "--repository",
+    "bench/cli",
+    "--ref",
+    "bench",
+    "--concurrency",
+    String(concurrency),
+  ];
+  const env = {
+    PATH: process.env.PATH ?? "",
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    VERDICT_URL: url,
+    VERDICT_API_KEY: key,
+  };
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const cpuBefore = childrenCpuSeconds();
@@ -56,7 +74,12 @@ function runCli(dir, url, key, home, concurrency) {
       const seconds = (performance.now() - start) / 1e3;
       // 1: the evaluation failed (the corpus has planted secrets); anything else is an error.
       if (code !== 0 && code !== 1) return reject(new Error(`verdict evaluate exited ${code}:\n${err}`));
-      resolve({ seconds, cpu: childrenCpuSeconds() - cpuBefore, result: JSON.parse(Buffer.concat(out).toString("utf8")), stderr: err });
+      resolve({
+        seconds,
+        cpu: childrenCpuSeconds() - cpuBefore,
+        result: JSON.parse(Buffer.concat(out).toString("utf8")),
+        stderr: err,
+      });
     });
   });
 }
@@ -103,7 +126,7 @@ async function main() {
     const sized = corpus.map((f) => ({ file: f, bytes: f.content.length }));
     const read = ({ file }) => encodeFile({ path: file.path, content: file.content, status: "modified" });
     const bodies = [];
-    for (let start = 0; start < sized.length; ) {
+    for (let start = 0; start < sized.length;) {
       const { end, entries } = takeBatch(sized, start, SYNC_BATCH, read);
       bodies.push(batchBody({ repository: "bench/cli", ref: "bench" }, entries));
       start = end;
@@ -136,8 +159,12 @@ async function main() {
     print("Verdict CLI benchmark: verdict evaluate vs the API on the same files");
     print(`  target     ${instance.url} (all-in-one started by this script, dedicated organization)`);
     print(`  tree       ${fmtInt(corpus.length)} generated files, ${fmtMB(bytes)} (bench/corpus.mjs, seed ${SEED})`);
-    print(`  batches    ${bodies.length} requests of at most ${SYNC_BATCH.files} files / ${fmtMB(SYNC_BATCH.bytes)}, ${concurrency} at a time (both sides)`);
-    print(`  timing     1 warm-up + median of ${RUNS} runs each, alternating; CLI from spawn to exit; MB = 10^6 bytes\n`);
+    print(
+      `  batches    ${bodies.length} requests of at most ${SYNC_BATCH.files} files / ${fmtMB(SYNC_BATCH.bytes)}, ${concurrency} at a time (both sides)`,
+    );
+    print(
+      `  timing     1 warm-up + median of ${RUNS} runs each, alternating; CLI from spawn to exit; MB = 10^6 bytes\n`,
+    );
     printTable([
       ["", "MB/s", "seconds", "files", "findings", "Verdict CPU s", "client CPU s"],
       [
@@ -161,7 +188,9 @@ async function main() {
     ]);
     print();
     print(`  CLI / API   ${ratioLine(apiSeconds / cliSeconds, TARGET)}`);
-    print("  (client CPU: the CLI process, from start to exit; the API side's load generator, without encoding the bodies)");
+    print(
+      "  (client CPU: the CLI process, from start to exit; the API side's load generator, without encoding the bodies)",
+    );
     if (cliResult.summary.total_files !== api[0].files || cliResult.summary.total_violations !== api[0].findings) {
       print("  WARNING: the CLI and the API did not see the same files and findings");
       process.exitCode = 1;

@@ -29,7 +29,10 @@ function bench(script, args = [], env = {}) {
 function row(report, label) {
   const line = report.split("\n").find((l) => l.trimStart().startsWith(label));
   assert.ok(line, `no row "${label}" in:\n${report}`);
-  return line.slice(line.indexOf(label) + label.length).trim().split(/\s{2,}/);
+  return line
+    .slice(line.indexOf(label) + label.length)
+    .trim()
+    .split(/\s{2,}/);
 }
 
 /** A figure as printed (1,234.5 / 0.42), which must be a positive number. */
@@ -70,7 +73,14 @@ test("pnpm bench:engine prints the engine, naive and ripgrep rows and their rati
 test("pnpm bench:api prints the API and in-process engine rows, the ratio and the CPU per request", () => {
   const report = bench("bench:api");
   const [mbs, reqs, p50, p99, requests] = row(report, "API (POST /v1/evaluations)");
-  for (const [cell, what] of [[mbs, "MB/s"], [reqs, "req/s"], [p50, "p50"], [p99, "p99"], [requests, "requests"]]) positive(cell, `API ${what}`);
+  for (const [cell, what] of [
+    [mbs, "MB/s"],
+    [reqs, "req/s"],
+    [p50, "p50"],
+    [p99, "p99"],
+    [requests, "requests"],
+  ])
+    positive(cell, `API ${what}`);
   positive(row(report, "engine in-process, 1 thread")[0], "engine MB/s");
   ratio(report, "API / engine");
   positive(row(report, "engine (matching)")[0].replace(/ ms$/, ""), "engine ms per request");
@@ -84,7 +94,10 @@ test("pnpm bench:cli 1 runs verdict evaluate and the API on the same 1 MB tree, 
   const cli = row(report, "CLI (verdict evaluate,");
   // The CLI row's label ends in "N evaluations)": the figures follow it.
   const cliFigures = cli.slice(cli.findIndex((c) => c.endsWith("evaluations)")) + 1);
-  for (const [cells, side] of [[api, "API"], [cliFigures, "CLI"]]) {
+  for (const [cells, side] of [
+    [api, "API"],
+    [cliFigures, "CLI"],
+  ]) {
     const [mbs, seconds, files] = cells;
     positive(mbs, `${side} MB/s`);
     positive(seconds, `${side} seconds`);
@@ -98,7 +111,10 @@ test("pnpm bench:cli 1 runs verdict evaluate and the API on the same 1 MB tree, 
 test("pnpm bench:neighbour prints B's idle and loaded latency, the ratio and A's answers", () => {
   const report = bench("bench:neighbour");
   const [idle, loaded, ratioCell, b5xx, requests] = row(report, "1 ");
-  for (const [pair, what] of [[idle, "idle"], [loaded, "loaded"]]) {
+  for (const [pair, what] of [
+    [idle, "idle"],
+    [loaded, "loaded"],
+  ]) {
     const [p50, p99] = pair.split(" / ");
     positive(p50, `B ${what} p50`);
     positive(p99, `B ${what} p99`);

@@ -10,7 +10,9 @@ import { fileURLToPath, URL } from "node:url";
  * The repository whose built packages are measured: VERDICT_ROOT (another worktree's build, say),
  * else the one this script is in. Always ends with a separator.
  */
-export const ROOT = process.env.VERDICT_ROOT ? `${resolve(process.env.VERDICT_ROOT)}${sep}` : fileURLToPath(new URL("..", import.meta.url));
+export const ROOT = process.env.VERDICT_ROOT
+  ? `${resolve(process.env.VERDICT_ROOT)}${sep}`
+  : fileURLToPath(new URL("..", import.meta.url));
 
 /**
  * VERDICT_BENCH_QUICK=1: a smoke run of any of the benchmarks on tiny inputs (seconds, not
@@ -78,7 +80,9 @@ export const fmtRate = (bytesPerSecond) => (bytesPerSecond / MB).toFixed(1);
 export function printTable(rows) {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => String(r[c] ?? "").length)));
   for (const row of rows) {
-    const cells = row.map((cell, c) => (c === 0 ? String(cell).padEnd(widths[c]) : String(cell ?? "").padStart(widths[c])));
+    const cells = row.map((cell, c) =>
+      c === 0 ? String(cell).padEnd(widths[c]) : String(cell ?? "").padStart(widths[c]),
+    );
     print(`  ${cells.join("   ")}`.trimEnd());
   }
 }

@@ -38,24 +38,160 @@ class Rng {
 }
 
 const NOUNS = [
-  "user", "account", "order", "invoice", "payment", "session", "request", "response", "config", "cache",
-  "client", "server", "handler", "item", "record", "event", "message", "queue", "worker", "job",
-  "report", "policy", "repository", "file", "path", "buffer", "stream", "result", "error", "status",
-  "customer", "product", "price", "cart", "address", "profile", "role", "permission", "tenant", "region",
-  "metric", "span", "trace", "batch", "chunk", "page", "cursor", "filter", "schema", "table",
-  "row", "column", "index", "node", "edge", "graph", "model", "view", "store", "state",
-  "token", "key", "header", "body", "payload", "context", "deadline", "timeout", "retry", "limit",
+  "user",
+  "account",
+  "order",
+  "invoice",
+  "payment",
+  "session",
+  "request",
+  "response",
+  "config",
+  "cache",
+  "client",
+  "server",
+  "handler",
+  "item",
+  "record",
+  "event",
+  "message",
+  "queue",
+  "worker",
+  "job",
+  "report",
+  "policy",
+  "repository",
+  "file",
+  "path",
+  "buffer",
+  "stream",
+  "result",
+  "error",
+  "status",
+  "customer",
+  "product",
+  "price",
+  "cart",
+  "address",
+  "profile",
+  "role",
+  "permission",
+  "tenant",
+  "region",
+  "metric",
+  "span",
+  "trace",
+  "batch",
+  "chunk",
+  "page",
+  "cursor",
+  "filter",
+  "schema",
+  "table",
+  "row",
+  "column",
+  "index",
+  "node",
+  "edge",
+  "graph",
+  "model",
+  "view",
+  "store",
+  "state",
+  "token",
+  "key",
+  "header",
+  "body",
+  "payload",
+  "context",
+  "deadline",
+  "timeout",
+  "retry",
+  "limit",
 ];
 const VERBS = [
-  "get", "set", "load", "save", "create", "update", "delete", "find", "list", "parse",
-  "build", "render", "handle", "process", "validate", "resolve", "fetch", "send", "compute", "merge",
-  "apply", "check", "format", "encode", "decode", "open", "close", "flush", "start", "stop",
+  "get",
+  "set",
+  "load",
+  "save",
+  "create",
+  "update",
+  "delete",
+  "find",
+  "list",
+  "parse",
+  "build",
+  "render",
+  "handle",
+  "process",
+  "validate",
+  "resolve",
+  "fetch",
+  "send",
+  "compute",
+  "merge",
+  "apply",
+  "check",
+  "format",
+  "encode",
+  "decode",
+  "open",
+  "close",
+  "flush",
+  "start",
+  "stop",
 ];
-const ADJECTIVES = ["new", "old", "pending", "active", "default", "current", "next", "last", "raw", "cached", "total", "max", "min"];
-const TYPES_TS = ["string", "number", "boolean", "Date", "Buffer", "unknown", "Record<string, unknown>", "string[]", "Map<string, number>"];
-const DOMAINS = ["api.example.com", "cdn.acme.io", "auth.example.org", "docs.verdict.dev", "registry.npmjs.org", "github.com", "storage.googleapis.com", "hooks.example.net"];
+const ADJECTIVES = [
+  "new",
+  "old",
+  "pending",
+  "active",
+  "default",
+  "current",
+  "next",
+  "last",
+  "raw",
+  "cached",
+  "total",
+  "max",
+  "min",
+];
+const TYPES_TS = [
+  "string",
+  "number",
+  "boolean",
+  "Date",
+  "Buffer",
+  "unknown",
+  "Record<string, unknown>",
+  "string[]",
+  "Map<string, number>",
+];
+const DOMAINS = [
+  "api.example.com",
+  "cdn.acme.io",
+  "auth.example.org",
+  "docs.verdict.dev",
+  "registry.npmjs.org",
+  "github.com",
+  "storage.googleapis.com",
+  "hooks.example.net",
+];
 // Realistic non-ASCII: accented words, arrows and check marks, CJK, emoji.
-const NON_ASCII = ["naïve", "café", "Größe", "données", "→", "✓", "日本語のコメント", "über", "señal", "🚀", "Ελληνικά", "привет"];
+const NON_ASCII = [
+  "naïve",
+  "café",
+  "Größe",
+  "données",
+  "→",
+  "✓",
+  "日本語のコメント",
+  "über",
+  "señal",
+  "🚀",
+  "Ελληνικά",
+  "привет",
+];
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 const HEX = "0123456789abcdef";
@@ -96,18 +232,24 @@ class Words {
   number() {
     const r = this.rng;
     switch (r.int(5)) {
-      case 0: return String(r.int(10));
-      case 1: return String(r.int(100_000));
-      case 2: return (r.next() * 1000).toFixed(2);
-      case 3: return `0x${r.chars(HEX, 2 + r.int(7))}`;
-      default: return String(r.pick([1024, 4096, 60_000, 3600, 86_400, 255, 65_535]));
+      case 0:
+        return String(r.int(10));
+      case 1:
+        return String(r.int(100_000));
+      case 2:
+        return (r.next() * 1000).toFixed(2);
+      case 3:
+        return `0x${r.chars(HEX, 2 + r.int(7))}`;
+      default:
+        return String(r.pick([1024, 4096, 60_000, 3600, 86_400, 255, 65_535]));
     }
   }
   url() {
     const r = this.rng;
     // Mostly TLS; a little cleartext to localhost and internal hosts, as real code has.
     const scheme = r.chance(0.05) ? "http" : "https";
-    const host = scheme === "http" ? r.pick(["localhost:3000", "127.0.0.1:8080", "internal.acme.local"]) : r.pick(DOMAINS);
+    const host =
+      scheme === "http" ? r.pick(["localhost:3000", "127.0.0.1:8080", "internal.acme.local"]) : r.pick(DOMAINS);
     return `${scheme}://${host}/${r.pick(["v1", "v2", "api", "static", "docs"])}/${this.noun()}s/${this.noun()}`;
   }
   /** Non-secret high-entropy values real code is full of: commit hashes, integrity strings. */
@@ -118,10 +260,14 @@ class Words {
   literal() {
     const r = this.rng;
     switch (r.int(6)) {
-      case 0: return this.url();
-      case 1: return this.hash();
-      case 2: return `${this.noun()}.${this.noun()}`;
-      default: return this.sentence(1, 6);
+      case 0:
+        return this.url();
+      case 1:
+        return this.hash();
+      case 2:
+        return `${this.noun()}.${this.noun()}`;
+      default:
+        return this.sentence(1, 6);
     }
   }
 }
@@ -142,7 +288,9 @@ function truePositive(lang, r) {
     case "js":
       return kind === "eval" ? "  const value = eval(expression);" : `  const ${name} = "${value}";`;
     case "py":
-      return kind === "eval" ? "    result = eval(expression)" : `    ${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} = "${value}"`;
+      return kind === "eval"
+        ? "    result = eval(expression)"
+        : `    ${name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} = "${value}"`;
     case "go":
       return `\t${kind === "eval" ? "password" : name} := "${kind === "eval" ? fakePassword(r) : value}"`;
     case "java":
@@ -174,22 +322,41 @@ function tsWriter(w, r, typed) {
     },
     blockStart: () =>
       r.chance(0.5)
-        ? [`/** ${w.sentence()}. */`, `export ${r.chance(0.4) ? "async " : ""}function ${w.camel()}(${w.noun()}${T()}, ${w.noun()}Id${typed ? ": string" : ""})${typed ? `: ${r.pick(TYPES_TS)}` : ""} {`]
-        : [`export class ${w.pascal()} {`, `  private readonly ${w.camel()}${T()} = new Map();`, `  ${w.camel()}(${w.noun()}${T()}) {`],
+        ? [
+            `/** ${w.sentence()}. */`,
+            `export ${r.chance(0.4) ? "async " : ""}function ${w.camel()}(${w.noun()}${T()}, ${w.noun()}Id${typed ? ": string" : ""})${typed ? `: ${r.pick(TYPES_TS)}` : ""} {`,
+          ]
+        : [
+            `export class ${w.pascal()} {`,
+            `  private readonly ${w.camel()}${T()} = new Map();`,
+            `  ${w.camel()}(${w.noun()}${T()}) {`,
+          ],
     statement: () => {
       switch (r.int(12)) {
-        case 0: return `  // ${w.sentence()}`;
-        case 1: return `  const ${w.camel()} = await this.${w.camel()}(${w.noun()}, "${w.literal()}");`;
-        case 2: return `  if (${w.camel()}.length > ${w.number()} && !${w.camel()}) return ${r.pick(["null", "undefined", "[]", "false"])};`;
-        case 3: return `  logger.${r.pick(["info", "debug", "warn"])}({ ${w.noun()}Id, count: ${w.number()} }, "${w.sentence()}");`;
-        case 4: return `  const ${w.camel()} = new URL("${w.url()}");`;
-        case 5: return `  throw new Error(\`Failed to ${r.pick(VERBS)} ${w.noun()} \${${w.camel()}}: \${err.message}\`);`;
-        case 6: return `  for (const ${w.noun()} of ${w.camel()}) ${w.camel()}.push(${w.noun()}.${w.camel()}());`;
-        case 7: return `  return { ...${w.camel()}, ${w.noun()}: ${w.camel()}, ${w.noun()}: ${w.number()} };`;
-        case 8: return `  ${w.camel()}.${w.noun()} = ${w.camel()}?.${w.noun()} ?? "${w.literal()}";`;
-        case 9: return `  const ${w.camel()} = ${w.camel()}.map((x) => x.${w.noun()}).filter(Boolean);`;
-        case 10: return "";
-        default: return `  await ${w.camel()}.${r.pick(VERBS)}(${w.noun()}, { ${w.noun()}: ${w.number()}, ${w.noun()}: "${w.literal()}" });`;
+        case 0:
+          return `  // ${w.sentence()}`;
+        case 1:
+          return `  const ${w.camel()} = await this.${w.camel()}(${w.noun()}, "${w.literal()}");`;
+        case 2:
+          return `  if (${w.camel()}.length > ${w.number()} && !${w.camel()}) return ${r.pick(["null", "undefined", "[]", "false"])};`;
+        case 3:
+          return `  logger.${r.pick(["info", "debug", "warn"])}({ ${w.noun()}Id, count: ${w.number()} }, "${w.sentence()}");`;
+        case 4:
+          return `  const ${w.camel()} = new URL("${w.url()}");`;
+        case 5:
+          return `  throw new Error(\`Failed to ${r.pick(VERBS)} ${w.noun()} \${${w.camel()}}: \${err.message}\`);`;
+        case 6:
+          return `  for (const ${w.noun()} of ${w.camel()}) ${w.camel()}.push(${w.noun()}.${w.camel()}());`;
+        case 7:
+          return `  return { ...${w.camel()}, ${w.noun()}: ${w.camel()}, ${w.noun()}: ${w.number()} };`;
+        case 8:
+          return `  ${w.camel()}.${w.noun()} = ${w.camel()}?.${w.noun()} ?? "${w.literal()}";`;
+        case 9:
+          return `  const ${w.camel()} = ${w.camel()}.map((x) => x.${w.noun()}).filter(Boolean);`;
+        case 10:
+          return "";
+        default:
+          return `  await ${w.camel()}.${r.pick(VERBS)}(${w.noun()}, { ${w.noun()}: ${w.number()}, ${w.noun()}: "${w.literal()}" });`;
       }
     },
     blockEnd: () => ["}", ""],
@@ -200,23 +367,42 @@ function pyWriter(w, r) {
   return {
     header: () => {
       const lines = [`"""${w.sentence()}."""`, ""];
-      for (let i = 0, n = 2 + r.int(5); i < n; i++) lines.push(r.chance(0.4) ? `import ${r.pick(["os", "json", "logging", "re", "typing", "datetime"])}` : `from ${w.noun()}.${w.snake()} import ${w.pascal()}`);
+      for (let i = 0, n = 2 + r.int(5); i < n; i++)
+        lines.push(
+          r.chance(0.4)
+            ? `import ${r.pick(["os", "json", "logging", "re", "typing", "datetime"])}`
+            : `from ${w.noun()}.${w.snake()} import ${w.pascal()}`,
+        );
       return lines;
     },
-    blockStart: () => (r.chance(0.6) ? [`def ${w.snake()}(${w.noun()}, ${w.noun()}=None):`, `    """${w.sentence()}."""`] : [`class ${w.pascal()}(${w.pascal()}):`, `    def ${w.snake()}(self, ${w.noun()}):`]),
+    blockStart: () =>
+      r.chance(0.6)
+        ? [`def ${w.snake()}(${w.noun()}, ${w.noun()}=None):`, `    """${w.sentence()}."""`]
+        : [`class ${w.pascal()}(${w.pascal()}):`, `    def ${w.snake()}(self, ${w.noun()}):`],
     statement: () => {
       switch (r.int(11)) {
-        case 0: return `    # ${w.sentence()}`;
-        case 1: return `    ${w.snake()} = self.${w.snake()}(${w.noun()}, "${w.literal()}")`;
-        case 2: return `    if ${w.snake()} is None or len(${w.noun()}) > ${w.number()}:`;
-        case 3: return `        raise ValueError(f"invalid ${w.noun()}: {${w.noun()}!r}")`;
-        case 4: return `    logger.${r.pick(["info", "debug", "warning"])}("${w.sentence()} %s", ${w.snake()})`;
-        case 5: return `    url = "${w.url()}"`;
-        case 6: return `    for ${w.noun()} in ${w.snake()}:`;
-        case 7: return `        ${w.snake()}.append(${w.noun()}.${w.snake()}())`;
-        case 8: return `    return {"${w.noun()}": ${w.snake()}, "${w.noun()}": ${w.number()}}`;
-        case 9: return "";
-        default: return `    ${w.snake()} = [x.${w.noun()} for x in ${w.snake()} if x.${w.noun()}]`;
+        case 0:
+          return `    # ${w.sentence()}`;
+        case 1:
+          return `    ${w.snake()} = self.${w.snake()}(${w.noun()}, "${w.literal()}")`;
+        case 2:
+          return `    if ${w.snake()} is None or len(${w.noun()}) > ${w.number()}:`;
+        case 3:
+          return `        raise ValueError(f"invalid ${w.noun()}: {${w.noun()}!r}")`;
+        case 4:
+          return `    logger.${r.pick(["info", "debug", "warning"])}("${w.sentence()} %s", ${w.snake()})`;
+        case 5:
+          return `    url = "${w.url()}"`;
+        case 6:
+          return `    for ${w.noun()} in ${w.snake()}:`;
+        case 7:
+          return `        ${w.snake()}.append(${w.noun()}.${w.snake()}())`;
+        case 8:
+          return `    return {"${w.noun()}": ${w.snake()}, "${w.noun()}": ${w.number()}}`;
+        case 9:
+          return "";
+        default:
+          return `    ${w.snake()} = [x.${w.noun()} for x in ${w.snake()} if x.${w.noun()}]`;
       }
     },
     blockEnd: () => ["", ""],
@@ -227,23 +413,37 @@ function goWriter(w, r) {
   return {
     header: () => {
       const lines = [`// Package ${w.noun()} ${w.sentence().toLowerCase()}.`, `package ${w.noun()}`, "", "import ("];
-      for (let i = 0, n = 2 + r.int(5); i < n; i++) lines.push(`\t"${r.pick(["context", "fmt", "net/http", "encoding/json", "time", "errors", "strings"])}"`);
+      for (let i = 0, n = 2 + r.int(5); i < n; i++)
+        lines.push(`\t"${r.pick(["context", "fmt", "net/http", "encoding/json", "time", "errors", "strings"])}"`);
       lines.push(")", "");
       return lines;
     },
-    blockStart: () => [`// ${cap(w.camel())} ${w.sentence().toLowerCase()}.`, `func (s *${w.pascal()}) ${cap(w.camel())}(ctx context.Context, ${w.noun()} *${w.pascal()}) (*${w.pascal()}, error) {`],
+    blockStart: () => [
+      `// ${cap(w.camel())} ${w.sentence().toLowerCase()}.`,
+      `func (s *${w.pascal()}) ${cap(w.camel())}(ctx context.Context, ${w.noun()} *${w.pascal()}) (*${w.pascal()}, error) {`,
+    ],
     statement: () => {
       switch (r.int(10)) {
-        case 0: return `\t// ${w.sentence()}`;
-        case 1: return `\t${w.camel()}, err := s.${w.noun()}.${cap(w.camel())}(ctx, ${w.noun()})`;
-        case 2: return "\tif err != nil {";
-        case 3: return `\t\treturn nil, fmt.Errorf("${r.pick(VERBS)} ${w.noun()}: %w", err)`;
-        case 4: return "\t}";
-        case 5: return `\treq, _ := http.NewRequestWithContext(ctx, http.MethodGet, "${w.url()}", nil)`;
-        case 6: return `\ts.log.Info("${w.sentence()}", "${w.noun()}", ${w.camel()}, "n", ${w.number()})`;
-        case 7: return `\tfor _, ${w.noun()} := range ${w.camel()} {`;
-        case 8: return "";
-        default: return `\t${w.camel()} := &${w.pascal()}{${cap(w.noun())}: ${w.camel()}, ${cap(w.noun())}: ${w.number()}}`;
+        case 0:
+          return `\t// ${w.sentence()}`;
+        case 1:
+          return `\t${w.camel()}, err := s.${w.noun()}.${cap(w.camel())}(ctx, ${w.noun()})`;
+        case 2:
+          return "\tif err != nil {";
+        case 3:
+          return `\t\treturn nil, fmt.Errorf("${r.pick(VERBS)} ${w.noun()}: %w", err)`;
+        case 4:
+          return "\t}";
+        case 5:
+          return `\treq, _ := http.NewRequestWithContext(ctx, http.MethodGet, "${w.url()}", nil)`;
+        case 6:
+          return `\ts.log.Info("${w.sentence()}", "${w.noun()}", ${w.camel()}, "n", ${w.number()})`;
+        case 7:
+          return `\tfor _, ${w.noun()} := range ${w.camel()} {`;
+        case 8:
+          return "";
+        default:
+          return `\t${w.camel()} := &${w.pascal()}{${cap(w.noun())}: ${w.camel()}, ${cap(w.noun())}: ${w.number()}}`;
       }
     },
     blockEnd: () => ["\treturn nil, nil", "}", ""],
@@ -254,22 +454,35 @@ function javaWriter(w, r) {
   return {
     header: () => {
       const lines = [`package com.acme.${w.noun()};`, ""];
-      for (let i = 0, n = 2 + r.int(6); i < n; i++) lines.push(`import ${r.pick(["java.util", "java.time", "com.acme." + w.noun(), "org.slf4j"])}.${w.pascal()};`);
+      for (let i = 0, n = 2 + r.int(6); i < n; i++)
+        lines.push(`import ${r.pick(["java.util", "java.time", "com.acme." + w.noun(), "org.slf4j"])}.${w.pascal()};`);
       lines.push("", `/** ${w.sentence()}. */`, `public class ${w.pascal()} {`);
       return lines;
     },
-    blockStart: () => [`    /** ${w.sentence()}. */`, `    public ${w.pascal()} ${w.camel()}(final ${w.pascal()} ${w.noun()}, final String ${w.noun()}Id) {`],
+    blockStart: () => [
+      `    /** ${w.sentence()}. */`,
+      `    public ${w.pascal()} ${w.camel()}(final ${w.pascal()} ${w.noun()}, final String ${w.noun()}Id) {`,
+    ],
     statement: () => {
       switch (r.int(9)) {
-        case 0: return `        // ${w.sentence()}`;
-        case 1: return `        final var ${w.camel()} = this.${w.noun()}Repository.${w.camel()}(${w.noun()}Id);`;
-        case 2: return `        if (${w.camel()} == null || ${w.camel()}.size() > ${w.number()}) {`;
-        case 3: return `            throw new IllegalStateException("${w.sentence()}: " + ${w.noun()}Id);`;
-        case 4: return `        LOG.info("${w.sentence()} {}", ${w.camel()});`;
-        case 5: return `        final URI ${w.camel()} = URI.create("${w.url()}");`;
-        case 6: return "        }";
-        case 7: return "";
-        default: return `        ${w.camel()}.put("${w.noun()}", ${w.camel()}.get${w.pascal()}());`;
+        case 0:
+          return `        // ${w.sentence()}`;
+        case 1:
+          return `        final var ${w.camel()} = this.${w.noun()}Repository.${w.camel()}(${w.noun()}Id);`;
+        case 2:
+          return `        if (${w.camel()} == null || ${w.camel()}.size() > ${w.number()}) {`;
+        case 3:
+          return `            throw new IllegalStateException("${w.sentence()}: " + ${w.noun()}Id);`;
+        case 4:
+          return `        LOG.info("${w.sentence()} {}", ${w.camel()});`;
+        case 5:
+          return `        final URI ${w.camel()} = URI.create("${w.url()}");`;
+        case 6:
+          return "        }";
+        case 7:
+          return "";
+        default:
+          return `        ${w.camel()}.put("${w.noun()}", ${w.camel()}.get${w.pascal()}());`;
       }
     },
     blockEnd: () => ["        return null;", "    }", ""],
@@ -280,20 +493,36 @@ function yamlWriter(w, r) {
   return {
     header: () =>
       r.chance(0.5)
-        ? ["apiVersion: apps/v1", "kind: Deployment", "metadata:", `  name: ${w.noun()}-${w.noun()}`, "  labels:", `    app: ${w.noun()}`]
+        ? [
+            "apiVersion: apps/v1",
+            "kind: Deployment",
+            "metadata:",
+            `  name: ${w.noun()}-${w.noun()}`,
+            "  labels:",
+            `    app: ${w.noun()}`,
+          ]
         : [`name: ${w.sentence(2, 4)}`, "on:", "  push:", "    branches: [main]", "jobs:"],
     blockStart: () => [`${w.noun()}-${w.noun()}:`],
     statement: () => {
       switch (r.int(9)) {
-        case 0: return `  # ${w.sentence()}`;
-        case 1: return `  - name: ${w.sentence(2, 5)}`;
-        case 2: return `    run: ${r.pick(["npm ci", "pnpm test", "go test ./...", "make build", "docker build -t app ."])}`;
-        case 3: return `    image: ghcr.io/acme/${w.noun()}:${r.int(5)}.${r.int(20)}.${r.int(10)}`;
-        case 4: return `    replicas: ${1 + r.int(5)}`;
-        case 5: return `      - name: ${w.snake().toUpperCase()}`;
-        case 6: return `        value: "${w.literal()}"`;
-        case 7: return `    timeout-minutes: ${5 + r.int(55)}`;
-        default: return `  ${w.snake()}: ${r.pick([w.number(), "true", "false", `"${w.literal()}"`])}`;
+        case 0:
+          return `  # ${w.sentence()}`;
+        case 1:
+          return `  - name: ${w.sentence(2, 5)}`;
+        case 2:
+          return `    run: ${r.pick(["npm ci", "pnpm test", "go test ./...", "make build", "docker build -t app ."])}`;
+        case 3:
+          return `    image: ghcr.io/acme/${w.noun()}:${r.int(5)}.${r.int(20)}.${r.int(10)}`;
+        case 4:
+          return `    replicas: ${1 + r.int(5)}`;
+        case 5:
+          return `      - name: ${w.snake().toUpperCase()}`;
+        case 6:
+          return `        value: "${w.literal()}"`;
+        case 7:
+          return `    timeout-minutes: ${5 + r.int(55)}`;
+        default:
+          return `  ${w.snake()}: ${r.pick([w.number(), "true", "false", `"${w.literal()}"`])}`;
       }
     },
     blockEnd: () => [""],
@@ -302,17 +531,27 @@ function yamlWriter(w, r) {
 
 function dockerWriter(w, r) {
   return {
-    header: () => [`FROM ${r.pick(["node:20-alpine", "python:3.12-slim", "golang:1.22", "eclipse-temurin:21-jre"])} AS build`, "WORKDIR /app"],
+    header: () => [
+      `FROM ${r.pick(["node:20-alpine", "python:3.12-slim", "golang:1.22", "eclipse-temurin:21-jre"])} AS build`,
+      "WORKDIR /app",
+    ],
     blockStart: () => [`# ${w.sentence()}`],
     statement: () => {
       switch (r.int(7)) {
-        case 0: return `COPY ${w.noun()}/ ./${w.noun()}/`;
-        case 1: return `RUN ${r.pick(["npm ci --omit=dev", "pip install --no-cache-dir -r requirements.txt", "go build -o /bin/app ./cmd/app", "apk add --no-cache ca-certificates"])}`;
-        case 2: return `ENV ${w.snake().toUpperCase()}=${w.number()}`;
-        case 3: return `EXPOSE ${r.pick([80, 443, 3000, 8080, 9090])}`;
-        case 4: return `LABEL org.opencontainers.image.source="${w.url()}"`;
-        case 5: return `ARG ${w.snake().toUpperCase()}`;
-        default: return "";
+        case 0:
+          return `COPY ${w.noun()}/ ./${w.noun()}/`;
+        case 1:
+          return `RUN ${r.pick(["npm ci --omit=dev", "pip install --no-cache-dir -r requirements.txt", "go build -o /bin/app ./cmd/app", "apk add --no-cache ca-certificates"])}`;
+        case 2:
+          return `ENV ${w.snake().toUpperCase()}=${w.number()}`;
+        case 3:
+          return `EXPOSE ${r.pick([80, 443, 3000, 8080, 9090])}`;
+        case 4:
+          return `LABEL org.opencontainers.image.source="${w.url()}"`;
+        case 5:
+          return `ARG ${w.snake().toUpperCase()}`;
+        default:
+          return "";
       }
     },
     blockEnd: () => [`CMD ["${r.pick(["node", "python", "/bin/app", "java"])}", "${w.noun()}"]`, ""],
@@ -335,13 +574,20 @@ const TRUE_POSITIVE_RATE = 1 / 3000;
 
 function writerFor(lang, w, r) {
   switch (lang) {
-    case "ts": return tsWriter(w, r, true);
-    case "js": return tsWriter(w, r, false);
-    case "py": return pyWriter(w, r);
-    case "go": return goWriter(w, r);
-    case "java": return javaWriter(w, r);
-    case "yaml": return yamlWriter(w, r);
-    default: return dockerWriter(w, r);
+    case "ts":
+      return tsWriter(w, r, true);
+    case "js":
+      return tsWriter(w, r, false);
+    case "py":
+      return pyWriter(w, r);
+    case "go":
+      return goWriter(w, r);
+    case "java":
+      return javaWriter(w, r);
+    case "yaml":
+      return yamlWriter(w, r);
+    default:
+      return dockerWriter(w, r);
   }
 }
 
@@ -357,7 +603,8 @@ function fileText(lang, size, r) {
   };
   while (length < size) {
     for (const l of writer.blockStart()) add(l);
-    for (let i = 0, n = 3 + r.int(20); i < n && length < size; i++) add(r.chance(TRUE_POSITIVE_RATE) ? truePositive(lang, r) : writer.statement());
+    for (let i = 0, n = 3 + r.int(20); i < n && length < size; i++)
+      add(r.chance(TRUE_POSITIVE_RATE) ? truePositive(lang, r) : writer.statement());
     for (const l of writer.blockEnd()) add(l);
   }
   return lines.join("\n") + "\n";
@@ -376,7 +623,8 @@ function pathFor(l, w, r, used) {
     py: () => `app/${w.noun()}/${w.snake()}.py`,
     go: () => `internal/${w.noun()}/${w.snake()}.go`,
     java: () => `src/main/java/com/acme/${w.noun()}/${w.pascal()}.java`,
-    yaml: () => (r.chance(0.3) ? `.github/workflows/${w.noun()}-${w.noun()}.yml` : `deploy/k8s/${w.noun()}-${w.noun()}.yaml`),
+    yaml: () =>
+      r.chance(0.3) ? `.github/workflows/${w.noun()}-${w.noun()}.yml` : `deploy/k8s/${w.noun()}-${w.noun()}.yaml`,
     docker: () => `services/${w.noun()}-${w.noun()}/Dockerfile`,
   }[l.lang]();
   let path = base;

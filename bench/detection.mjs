@@ -27,7 +27,9 @@ import { runSpeed } from "./detection/speed.mjs";
 
 const PARTS = { secrets: runSecrets, insecure: runInsecure, corpus: runCorpus, speed: runSpeed };
 
-const { values } = parseArgs({ options: { only: { type: "string" }, misses: { type: "string" }, findings: { type: "string" } } });
+const { values } = parseArgs({
+  options: { only: { type: "string" }, misses: { type: "string" }, findings: { type: "string" } },
+});
 if (values.only && !PARTS[values.only]) {
   process.stderr.write(`--only must be one of ${Object.keys(PARTS).join(", ")}\n`);
   process.exit(2);

@@ -78,7 +78,9 @@ function scanNaively(regexps, files) {
 // ---------- main ----------
 
 const dirArg = process.argv[2];
-const { files, truncated } = dirArg ? readTree(dirArg, DIR_LIMIT_BYTES) : { files: generateCorpus({ totalBytes: GENERATED_BYTES, seed: 1 }), truncated: false };
+const { files, truncated } = dirArg
+  ? readTree(dirArg, DIR_LIMIT_BYTES)
+  : { files: generateCorpus({ totalBytes: GENERATED_BYTES, seed: 1 }), truncated: false };
 const bytes = files.reduce((n, f) => n + f.content.length, 0);
 if (!bytes) {
   process.stderr.write(`No file content to scan${dirArg ? ` under ${dirArg}` : ""}.\n`);
@@ -88,9 +90,13 @@ if (!bytes) {
 const policies = resolveBuiltins(FULL_BUILTIN_SETTINGS);
 const patterns = policies.flatMap((p) => p.patterns.map((r) => r.value));
 print("Verdict engine benchmark");
-print(`  corpus     ${dirArg ? `${dirArg}${truncated ? ` (first ${fmtMB(DIR_LIMIT_BYTES)})` : ""}` : "generated (seed 1)"}: ${fmtInt(files.length)} files, ${fmtMB(bytes)} (${fmtInt(bytes)} bytes)`);
+print(
+  `  corpus     ${dirArg ? `${dirArg}${truncated ? ` (first ${fmtMB(DIR_LIMIT_BYTES)})` : ""}` : "generated (seed 1)"}: ${fmtInt(files.length)} files, ${fmtMB(bytes)} (${fmtInt(bytes)} bytes)`,
+);
 print(`  patterns   ${patternCount(policies)} in ${policies.length} built-in policies (detect_api_keys on)`);
-print(`  timing     1 warm-up + median of ${RUNS} run${RUNS > 1 ? "s" : ""}; MB = 10^6 bytes${QUICK ? " (VERDICT_BENCH_QUICK: a smoke run)" : ""}\n`);
+print(
+  `  timing     1 warm-up + median of ${RUNS} run${RUNS > 1 ? "s" : ""}; MB = 10^6 bytes${QUICK ? " (VERDICT_BENCH_QUICK: a smoke run)" : ""}\n`,
+);
 
 const engineCompile = timed(() => compileEngine(policies));
 const engine = engineCompile.result;
@@ -123,7 +129,13 @@ if (version) {
     const dir = materialize(sample);
     try {
       const run = warmMedian(() => runRipgrep(patternsFile, dir, true), 1);
-      rg = { ...run, lines: run.result, version, ran: kept.length, rewritten: rewritten.filter((p, i) => p !== patterns[i]).length };
+      rg = {
+        ...run,
+        lines: run.result,
+        version,
+        ran: kept.length,
+        rewritten: rewritten.filter((p, i) => p !== patterns[i]).length,
+      };
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -166,15 +178,30 @@ const rows = [
     `${fmtInt(naiveRun.result)} matches`,
   ],
   rg
-    ? ["ripgrep -j1", fmtRate(sampleRate(rg.seconds)), rg.seconds.toFixed(3), rg.firstSeconds.toFixed(3), "", `${fmtInt(rg.lines)} matching lines`]
+    ? [
+        "ripgrep -j1",
+        fmtRate(sampleRate(rg.seconds)),
+        rg.seconds.toFixed(3),
+        rg.firstSeconds.toFixed(3),
+        "",
+        `${fmtInt(rg.lines)} matching lines`,
+      ]
     : ["ripgrep -j1", "n/a", "", "", "", QUICK ? "skipped (VERDICT_BENCH_QUICK)" : "rg not on PATH"],
 ];
 printTable(rows);
 print();
 print("  Findings differ by design: the naive loop counts every match of every pattern in every file; the engine");
 print("  reports only matches past its gates (file paths, keywords, entropy, allowlists, placeholders, suppressions).");
-if (engineRun.result.skipped) print(`  The engine skipped ${fmtInt(engineRun.result.skipped)} files (binary, minified or lock files); the others scanned every file.`);
-if (rg) print(`  ripgrep: ${rg.version}; ran ${rg.ran} of ${patterns.length} patterns (${rg.rewritten} rewritten, ${patterns.length - rg.ran} refused and dropped).`);
+if (engineRun.result.skipped)
+  print(
+    `  The engine skipped ${fmtInt(engineRun.result.skipped)} files (binary, minified or lock files); the others scanned every file.`,
+  );
+if (rg)
+  print(
+    `  ripgrep: ${rg.version}; ran ${rg.ran} of ${patterns.length} patterns (${rg.rewritten} rewritten, ${patterns.length - rg.ran} refused and dropped).`,
+  );
 print(`  engine / naive     ${ratioLine(naiveRun.seconds / engineOnSample.seconds, TARGET_VS_NAIVE)} (same sample)`);
-print(`  engine / ripgrep   ${rg ? `${ratioLine(rg.seconds / engineOnSample.seconds, TARGET_VS_RIPGREP)} (same sample)` : `n/a (${QUICK ? "skipped in a smoke run" : "rg not on PATH"})`}`);
+print(
+  `  engine / ripgrep   ${rg ? `${ratioLine(rg.seconds / engineOnSample.seconds, TARGET_VS_RIPGREP)} (same sample)` : `n/a (${QUICK ? "skipped in a smoke run" : "rg not on PATH"})`}`,
+);
 print(`  peak RSS           ${peakRss()}`);

@@ -42,12 +42,18 @@ const SCAN_TIMEOUT_MS = 5000;
 const PATHOLOGICAL = Array.from({ length: QUICK ? 2 : 10 }, (_, i) => String.raw`[\pL\pN]{100}Z${i}`);
 const LETTERS_BYTES = QUICK ? 64 * 1024 : 1024 * 1024;
 const BIG_FILES = QUICK ? { count: 4, size: 100_000 } : { count: 32, size: 1_000_000 };
-const UNREACHABLE_LIMITS = { per_minute: 10_000_000, per_hour: 10_000_000, per_day: 10_000_000, evaluations_create_per_minute: 10_000_000 };
+const UNREACHABLE_LIMITS = {
+  per_minute: 10_000_000,
+  per_hour: 10_000_000,
+  per_day: 10_000_000,
+  evaluations_create_per_minute: 10_000_000,
+};
 
 // VERDICT_BENCH_ATTACK=pathological or =large sends only that half of A's attack (at the same
 // one request a second), to tell which of the two costs B its latency.
 const ATTACK = process.env.VERDICT_BENCH_ATTACK ?? "both";
-if (!["both", "pathological", "large"].includes(ATTACK)) throw new Error("VERDICT_BENCH_ATTACK is both, pathological or large");
+if (!["both", "pathological", "large"].includes(ATTACK))
+  throw new Error("VERDICT_BENCH_ATTACK is both, pathological or large");
 
 const agent = new Agent({ keepAlive: true, maxSockets: 64 });
 
@@ -59,13 +65,20 @@ function send(url, key, method, path, body) {
   const started = performance.now();
   return new Promise((resolve) => {
     const headers = { Authorization: `Bearer ${key}` };
-    if (body !== undefined) Object.assign(headers, { "Content-Type": "application/json", "Content-Length": body.length });
+    if (body !== undefined)
+      Object.assign(headers, { "Content-Type": "application/json", "Content-Length": body.length });
     const req = request(`${url}${path}`, { method, agent, headers });
     req.on("error", (err) => resolve({ status: 0, ms: performance.now() - started, text: String(err) }));
     req.on("response", (res) => {
       const chunks = [];
       res.on("data", (c) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode, ms: performance.now() - started, text: Buffer.concat(chunks).toString("utf8") }));
+      res.on("end", () =>
+        resolve({
+          status: res.statusCode,
+          ms: performance.now() - started,
+          text: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
     });
     req.end(body);
   });
@@ -124,7 +137,12 @@ async function startInstance(workers) {
       });
       child.once("exit", (code) => reject(new Error(`Verdict exited (code ${code}) before it was ready:\n${stderr}`)));
     });
-    return { url: `http://127.0.0.1:${ready.http_port}`, metricsUrl: `http://127.0.0.1:${ready.metrics_port}`, operatorKey, stop };
+    return {
+      url: `http://127.0.0.1:${ready.http_port}`,
+      metricsUrl: `http://127.0.0.1:${ready.metrics_port}`,
+      operatorKey,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
@@ -138,7 +156,9 @@ async function startInstance(workers) {
 async function loopDelays(metricsUrl) {
   const { text } = await send(metricsUrl, "", "GET", "/metrics");
   const out = {};
-  for (const m of text.matchAll(/^verdict_event_loop_delay_seconds\{thread="(\w+)",quantile="([\w.]+)"\} ([\d.e+-]+)$/gm)) {
+  for (const m of text.matchAll(
+    /^verdict_event_loop_delay_seconds\{thread="(\w+)",quantile="([\w.]+)"\} ([\d.e+-]+)$/gm,
+  )) {
     out[m[1]] ??= {};
     out[m[1]][m[2] === "0.99" ? "p99" : m[2] === "0.5" ? "p50" : m[2]] = Number(m[3]) * 1000;
   }
@@ -157,9 +177,22 @@ function payloads() {
   const big = generateFiles({ ...BIG_FILES, seed: 8 });
   const letters = "a".repeat(LETTERS_BYTES - 20) + PATHOLOGICAL.map((_, i) => `Z${i}`).join("");
   const out = {
-    b: encode({ repository: "quiet/app", ref: "main", files: quiet.map((f) => ({ path: f.path, content: f.content.toString("utf8") })) }),
-    pathological: encode({ repository: "noisy/app", ref: "main", policies: PATHOLOGICAL.map((_, i) => `pathological-${i}`), files: [{ path: "dump.txt", content: letters }] }),
-    big: encode({ repository: "noisy/app", ref: "main", files: big.map((f) => ({ path: f.path, content: f.content.toString("utf8") })) }),
+    b: encode({
+      repository: "quiet/app",
+      ref: "main",
+      files: quiet.map((f) => ({ path: f.path, content: f.content.toString("utf8") })),
+    }),
+    pathological: encode({
+      repository: "noisy/app",
+      ref: "main",
+      policies: PATHOLOGICAL.map((_, i) => `pathological-${i}`),
+      files: [{ path: "dump.txt", content: letters }],
+    }),
+    big: encode({
+      repository: "noisy/app",
+      ref: "main",
+      files: big.map((f) => ({ path: f.path, content: f.content.toString("utf8") })),
+    }),
     bigBytes: 0,
   };
   out.bigBytes = out.big.length;
@@ -171,11 +204,22 @@ async function measure(workers, bodies) {
   try {
     const { url, operatorKey } = instance;
     const a = (await call(url, operatorKey, "POST", "/v1/organizations", { name: "noisy", plan: "team" })).api_key.key;
-    const b = (await call(url, operatorKey, "POST", "/v1/organizations", { name: "quiet", plan: "enterprise", rate_limits: UNREACHABLE_LIMITS })).api_key.key;
+    const b = (
+      await call(url, operatorKey, "POST", "/v1/organizations", {
+        name: "quiet",
+        plan: "enterprise",
+        rate_limits: UNREACHABLE_LIMITS,
+      })
+    ).api_key.key;
     // One policy per pattern: with the budgets raised, checking each takes seconds, and one
     // request must stay within the gateway's 10 s call to the policy service.
     for (const [i, value] of PATHOLOGICAL.entries()) {
-      await call(url, a, "POST", "/v1/policies", { id: `pathological-${i}`, name: `Pathological ${i}`, severity: "error", patterns: [{ type: "regex", value, message: "costly" }] });
+      await call(url, a, "POST", "/v1/policies", {
+        id: `pathological-${i}`,
+        name: `Pathological ${i}`,
+        severity: "error",
+        patterns: [{ type: "regex", value, message: "costly" }],
+      });
     }
 
     progress(`${workers} scan thread(s): instance and A's policies ready`);
@@ -222,7 +266,9 @@ async function measure(workers, bodies) {
     }
     stop = true;
     const loadedDelays = await loopDelays(instance.metricsUrl);
-    progress(`loaded p99 ${percentile(loaded, 99).toFixed(0)} ms over ${loaded.length} requests; waiting for A's last answers`);
+    progress(
+      `loaded p99 ${percentile(loaded, 99).toFixed(0)} ms over ${loaded.length} requests; waiting for A's last answers`,
+    );
     await attacker;
     await Promise.all(aPending);
     return { workers, idle, loaded, b5xx, bOther, bStatuses, aStatuses, idleDelays, loadedDelays };
@@ -232,12 +278,24 @@ async function measure(workers, bodies) {
 }
 
 async function main() {
-  const counts = [...new Set((process.env.VERDICT_BENCH_WORKERS ?? (QUICK ? "1" : `1,2,${availableParallelism()}`)).split(",").map((s) => Number(s.trim())))].filter((n) => n > 0);
-  print(`Noisy neighbour: organization B's 40-file evaluation while organization A attacks (cores: ${availableParallelism()})`);
+  const counts = [
+    ...new Set(
+      (process.env.VERDICT_BENCH_WORKERS ?? (QUICK ? "1" : `1,2,${availableParallelism()}`))
+        .split(",")
+        .map((s) => Number(s.trim())),
+    ),
+  ].filter((n) => n > 0);
+  print(
+    `Noisy neighbour: organization B's 40-file evaluation while organization A attacks (cores: ${availableParallelism()})`,
+  );
   const bodies = payloads();
   const pathological = `${LETTERS_BYTES / 1024} KiB of letters against ${PATHOLOGICAL.length} patterns like ${PATHOLOGICAL[0]}`;
   const large = `an evaluation whose body is ${(bodies.bigBytes / 1048576).toFixed(1)} MiB`;
-  const attack = { both: `alternately ${pathological} and ${large}`, pathological: `only ${pathological}`, large: `only ${large}` }[ATTACK];
+  const attack = {
+    both: `alternately ${pathological} and ${large}`,
+    pathological: `only ${pathological}`,
+    large: `only ${large}`,
+  }[ATTACK];
   print(`A's attack: ${attack}, one request a second`);
   print("");
   const rows = [];
@@ -255,12 +313,31 @@ async function main() {
       `${r.b5xx}${r.bOther ? ` (+${r.bOther} other non-201)` : ""}`,
       String(r.loaded.length),
     ]);
-    answers.push(`  ${workers} scan thread(s): A's answers by request and status: ${[...r.aStatuses].sort().map(([k, n]) => `${k}: ${n}`).join(", ")}`);
-    if (r.bStatuses.size) answers.push(`  ${workers} scan thread(s): B's answers other than 201: ${[...r.bStatuses].sort().map(([k, n]) => `${k}: ${n}`).join(", ")}`);
-    const delays = (d) => Object.entries(d).map(([thread, q]) => `${thread} p99 ${q.p99?.toFixed(0)} / max ${q.max?.toFixed(0)} ms`).join(", ");
-    answers.push(`  ${workers} scan thread(s): event-loop delay, idle phase: ${delays(r.idleDelays)}; loaded phase: ${delays(r.loadedDelays)}`);
+    answers.push(
+      `  ${workers} scan thread(s): A's answers by request and status: ${[...r.aStatuses]
+        .sort()
+        .map(([k, n]) => `${k}: ${n}`)
+        .join(", ")}`,
+    );
+    if (r.bStatuses.size)
+      answers.push(
+        `  ${workers} scan thread(s): B's answers other than 201: ${[...r.bStatuses]
+          .sort()
+          .map(([k, n]) => `${k}: ${n}`)
+          .join(", ")}`,
+      );
+    const delays = (d) =>
+      Object.entries(d)
+        .map(([thread, q]) => `${thread} p99 ${q.p99?.toFixed(0)} / max ${q.max?.toFixed(0)} ms`)
+        .join(", ");
+    answers.push(
+      `  ${workers} scan thread(s): event-loop delay, idle phase: ${delays(r.idleDelays)}; loaded phase: ${delays(r.loadedDelays)}`,
+    );
   }
-  printTable([["scan threads", "B idle p50 / p99 ms", "B loaded p50 / p99 ms", "loaded p99 / idle p99", "B 5xx", "B requests"], ...rows]);
+  printTable([
+    ["scan threads", "B idle p50 / p99 ms", "B loaded p50 / p99 ms", "loaded p99 / idle p99", "B 5xx", "B requests"],
+    ...rows,
+  ]);
   print("");
   for (const line of answers) print(line);
 }

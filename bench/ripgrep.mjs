@@ -70,7 +70,8 @@ export function toRipgrep(pattern) {
 }
 
 /** Whether ripgrep compiles the pattern (exit status 2 is its error). */
-export const ripgrepAccepts = (pattern) => spawnSync("rg", ["--no-config", "--regexp", pattern, "--", "/dev/null"]).status !== 2;
+export const ripgrepAccepts = (pattern) =>
+  spawnSync("rg", ["--no-config", "--regexp", pattern, "--", "/dev/null"]).status !== 2;
 
 export function ripgrepVersion() {
   const res = spawnSync("rg", ["--version"], { encoding: "utf8" });
@@ -92,8 +93,26 @@ export function materialize(files) {
 export function runRipgrep(patternsFile, dir, count) {
   // The library's few hundred patterns compile past ripgrep's default 100 MB regex size limit;
   // the engine's RE2.Set gets 256 MiB, so ripgrep gets as much (and as much for its lazy DFA).
-  const args = ["-j1", "--no-config", "-c", "--regex-size-limit", "1G", "--dfa-size-limit", "256M", "-f", patternsFile, "--no-ignore", "--hidden", "-a", dir];
-  const res = spawnSync("rg", args, { stdio: ["ignore", count ? "pipe" : "ignore", "pipe"], encoding: "utf8", maxBuffer: 1 << 30 });
+  const args = [
+    "-j1",
+    "--no-config",
+    "-c",
+    "--regex-size-limit",
+    "1G",
+    "--dfa-size-limit",
+    "256M",
+    "-f",
+    patternsFile,
+    "--no-ignore",
+    "--hidden",
+    "-a",
+    dir,
+  ];
+  const res = spawnSync("rg", args, {
+    stdio: ["ignore", count ? "pipe" : "ignore", "pipe"],
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
   if (res.status === 2 || res.error) throw new Error(`ripgrep failed: ${res.error?.message ?? res.stderr}`);
   if (!count) return undefined;
   return res.stdout.split("\n").reduce((n, line) => n + (Number(line.slice(line.lastIndexOf(":") + 1)) || 0), 0);

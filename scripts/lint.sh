@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One lint command: proto lint and freshness of the generated stubs, TypeScript (strict, tests
-# included), ESLint.
+# included), ESLint, and prettier's formatting check (`pnpm format` fixes it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node-env.sh  # the Node.js scripts/install.sh provides
@@ -19,3 +19,5 @@ echo "--> SDK types match the gateway's OpenAPI document"
 node scripts/sdk-gen.mjs --check
 echo "--> eslint"
 ./node_modules/.bin/eslint --max-warnings 0 .
+echo "--> prettier (pnpm format fixes what it reports)"
+./node_modules/.bin/prettier --check . > /dev/null || { ./node_modules/.bin/prettier --list-different .; echo "not formatted: run 'pnpm format'" >&2; exit 1; }

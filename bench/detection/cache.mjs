@@ -21,7 +21,9 @@ export function run(command, args, options = {}) {
   const result = spawnSync(command, args, { encoding: "utf8", maxBuffer: 1 << 30, ...options });
   if (result.error) throw new Error(`${command}: ${result.error.message}`);
   if (result.status !== 0) {
-    throw new Error(`${command} ${args.join(" ")} exited ${result.status}:\n${(result.stderr || result.stdout || "").slice(-4000)}`);
+    throw new Error(
+      `${command} ${args.join(" ")} exited ${result.status}:\n${(result.stderr || result.stdout || "").slice(-4000)}`,
+    );
   }
   return result.stdout;
 }

@@ -49,15 +49,25 @@ function extractSamples() {
     const utils = join(src, "cmd/generate/config/utils");
     cpSync(RECORD_GO, join(utils, "verdict_record.go"));
     const validate = join(utils, "validate.go");
-    patch(validate, "func Validate(rule config.Rule, truePositives []string, falsePositives []string) *config.Rule {\n\tr := &rule\n",
-      "func Validate(rule config.Rule, truePositives []string, falsePositives []string) *config.Rule {\n\tr := &rule\n\tverdictRecord(r.RuleID, truePositives, falsePositives)\n");
-    patch(validate, "func ValidateWithPaths(rule config.Rule, truePositives map[string]string, falsePositives map[string]string) *config.Rule {\n\tr := &rule\n",
-      "func ValidateWithPaths(rule config.Rule, truePositives map[string]string, falsePositives map[string]string) *config.Rule {\n\tr := &rule\n\tverdictRecordPaths(r.RuleID, truePositives, falsePositives)\n");
+    patch(
+      validate,
+      "func Validate(rule config.Rule, truePositives []string, falsePositives []string) *config.Rule {\n\tr := &rule\n",
+      "func Validate(rule config.Rule, truePositives []string, falsePositives []string) *config.Rule {\n\tr := &rule\n\tverdictRecord(r.RuleID, truePositives, falsePositives)\n",
+    );
+    patch(
+      validate,
+      "func ValidateWithPaths(rule config.Rule, truePositives map[string]string, falsePositives map[string]string) *config.Rule {\n\tr := &rule\n",
+      "func ValidateWithPaths(rule config.Rule, truePositives map[string]string, falsePositives map[string]string) *config.Rule {\n\tr := &rule\n\tverdictRecordPaths(r.RuleID, truePositives, falsePositives)\n",
+    );
     // A sample gitleaks' own rule misses is still a sample: warn instead of exiting.
-    patch(validate, "logging.Fatal().\n\t\t\t\tStr(\"rule\"", "logging.Warn().\n\t\t\t\tStr(\"rule\"", { all: true });
+    patch(validate, 'logging.Fatal().\n\t\t\t\tStr("rule"', 'logging.Warn().\n\t\t\t\tStr("rule"', { all: true });
     const regen = join(src, "cmd/generate/secrets/regen.go");
-    patch(regen, "import (\n", "import (\n\t\"math/rand\"\n");
-    patch(regen, "func NewSecret(regex string) string {", `var verdictSeeds = rand.New(rand.NewSource(${SEED}))\n\nfunc NewSecret(regex string) string {`);
+    patch(regen, "import (\n", 'import (\n\t"math/rand"\n');
+    patch(
+      regen,
+      "func NewSecret(regex string) string {",
+      `var verdictSeeds = rand.New(rand.NewSource(${SEED}))\n\nfunc NewSecret(regex string) string {`,
+    );
     patch(regen, "\treturn g.Generate(1)", "\tg.SetSeed(verdictSeeds.Int63())\n\treturn g.Generate(1)");
     const out = join(work, "samples.jsonl");
     run("go", ["run", ".", join(work, "gitleaks.toml")], {
@@ -78,7 +88,13 @@ export function normaliseSamples(samples) {
   const byKey = new Map();
   for (const s of samples) {
     if (typeof s.text !== "string" || !s.rule_id || (s.kind !== "tp" && s.kind !== "fp")) continue;
-    const sample = { rule_id: s.rule_id, family: s.family || "unknown", kind: s.kind, text: s.text, ...(s.path ? { path: s.path } : {}) };
+    const sample = {
+      rule_id: s.rule_id,
+      family: s.family || "unknown",
+      kind: s.kind,
+      text: s.text,
+      ...(s.path ? { path: s.path } : {}),
+    };
     byKey.set(key(sample), sample);
   }
   return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, s]) => s);
@@ -89,7 +105,13 @@ export function gitleaksSamples() {
   const doc = cachedJson(
     cachePath("gitleaks-samples.json"),
     (d) => d.module === GITLEAKS_MODULE && d.version === GITLEAKS_VERSION && d.format === EXTRACTION_FORMAT,
-    () => ({ module: GITLEAKS_MODULE, version: GITLEAKS_VERSION, format: EXTRACTION_FORMAT, seed: SEED, samples: extractSamples() }),
+    () => ({
+      module: GITLEAKS_MODULE,
+      version: GITLEAKS_VERSION,
+      format: EXTRACTION_FORMAT,
+      seed: SEED,
+      samples: extractSamples(),
+    }),
   );
   return doc.samples;
 }
@@ -100,7 +122,9 @@ export function gitleaksBinary() {
   if (!existsSync(bin)) {
     note(`gitleaks: building ${GITLEAKS_MODULE}@${GITLEAKS_VERSION} (go install)`);
     const gobin = cachePath("bin", `.go-install-${process.pid}`);
-    run("go", ["install", `${GITLEAKS_MODULE}@${GITLEAKS_VERSION}`], { env: { ...process.env, GOBIN: gobin, CGO_ENABLED: "0" } });
+    run("go", ["install", `${GITLEAKS_MODULE}@${GITLEAKS_VERSION}`], {
+      env: { ...process.env, GOBIN: gobin, CGO_ENABLED: "0" },
+    });
     cpSync(join(gobin, "gitleaks"), bin);
     chmodSync(bin, 0o755);
     rmSync(gobin, { recursive: true, force: true });
@@ -111,6 +135,8 @@ export function gitleaksBinary() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const samples = gitleaksSamples();
   const tps = samples.filter((s) => s.kind === "tp").length;
-  process.stdout.write(`${samples.length} samples (${tps} tp, ${samples.length - tps} fp) in ${cachePath("gitleaks-samples.json")}\n`);
+  process.stdout.write(
+    `${samples.length} samples (${tps} tp, ${samples.length - tps} fp) in ${cachePath("gitleaks-samples.json")}\n`,
+  );
   process.stdout.write(`gitleaks binary: ${gitleaksBinary()}\n`);
 }

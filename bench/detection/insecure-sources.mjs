@@ -11,7 +11,16 @@
 //   kics                   Go module: assets/queries/{dockerfile,k8s}/<query>/test/{positive,negative}*
 //                          (positive files are those named in positive_expected_result.json).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import process from "node:process";
@@ -75,7 +84,9 @@ ${ruleNames.map((n) => `\tadd(${JSON.stringify(n)}, testutils.${n})`).join("\n")
 }
 `,
     );
-    const samples = JSON.parse(run("go", ["run", "./cmd/verdictdump"], { cwd: src, env: { ...process.env, GOFLAGS: "-mod=mod" } }));
+    const samples = JSON.parse(
+      run("go", ["run", "./cmd/verdictdump"], { cwd: src, env: { ...process.env, GOFLAGS: "-mod=mod" } }),
+    );
     return samples.map((s, i) => ({
       source: "gosec",
       tool_rule: /^SampleCode(G\d{3})/.exec(s.name)[1],
@@ -113,10 +124,24 @@ function banditCases() {
   const { pypi, version } = SOURCES.bandit;
   const work = mkdtempSync(join(tmpdir(), "verdict-bandit-"));
   try {
-    run("python3", ["-m", "pip", "download", `${pypi}==${version}`, "--no-deps", "--no-binary", pypi, "--ignore-requires-python", "-d", work, "-q"]);
+    run("python3", [
+      "-m",
+      "pip",
+      "download",
+      `${pypi}==${version}`,
+      "--no-deps",
+      "--no-binary",
+      pypi,
+      "--ignore-requires-python",
+      "-d",
+      work,
+      "-q",
+    ]);
     run("tar", ["xzf", join(work, `${pypi}-${version}.tar.gz`), "-C", work]);
     const root = join(work, `${pypi}-${version}`);
-    const labels = JSON.parse(run("python3", ["-c", BANDIT_LABELS_PY, join(root, "tests/functional/test_functional.py")]));
+    const labels = JSON.parse(
+      run("python3", ["-c", BANDIT_LABELS_PY, join(root, "tests/functional/test_functional.py")]),
+    );
     const seen = new Set();
     const cases = [];
     for (const { example, issues } of labels) {
@@ -177,10 +202,16 @@ function eslintCases() {
   const { npm, version } = SOURCES.eslint;
   const work = mkdtempSync(join(tmpdir(), "verdict-eslint-"));
   try {
-    const tarball = run("npm", ["pack", `${npm}@${version}`, "--silent"], { cwd: work }).trim().split("\n").pop();
+    const tarball = run("npm", ["pack", `${npm}@${version}`, "--silent"], { cwd: work })
+      .trim()
+      .split("\n")
+      .pop();
     run("tar", ["xzf", join(work, tarball), "-C", work]);
     const tests = join(work, "package", "test", "rules");
-    const files = readdirSync(tests).filter((f) => f.endsWith(".js")).sort().map((f) => join(tests, f));
+    const files = readdirSync(tests)
+      .filter((f) => f.endsWith(".js"))
+      .sort()
+      .map((f) => join(tests, f));
     const script = join(work, "dump.cjs");
     writeFileSync(script, ESLINT_DUMP_JS);
     const { cases, failed } = JSON.parse(run(process.execPath, [script, ...files]));
@@ -211,7 +242,8 @@ function kicsCases() {
       const expectedFile = join(test, "positive_expected_result.json");
       const expected = existsSync(expectedFile) ? JSON.parse(readFileSync(expectedFile, "utf8")) : [];
       const flaggedFiles = new Map();
-      for (const e of expected) if (e.fileName) flaggedFiles.set(basename(e.fileName), (flaggedFiles.get(basename(e.fileName)) ?? 0) + 1);
+      for (const e of expected)
+        if (e.fileName) flaggedFiles.set(basename(e.fileName), (flaggedFiles.get(basename(e.fileName)) ?? 0) + 1);
       for (const name of readdirSync(test).sort()) {
         const full = join(test, name);
         if (!statSync(full).isFile() || name.endsWith(".json")) continue;

@@ -67,7 +67,10 @@ export const CLAIMS = {
   },
   "eslint-plugin-security": {
     // The rule also reports require("child_process") itself; Verdict claims exec of variables.
-    "detect-child-process": { policy: "command-injection", scope: (c) => !c.positive || c.errors?.some((e) => !/^Found require\(/.test(e)) },
+    "detect-child-process": {
+      policy: "command-injection",
+      scope: (c) => !c.positive || c.errors?.some((e) => !/^Found require\(/.test(e)),
+    },
     "detect-eval-with-expression": { policy: "dangerous-eval" },
     "detect-disable-mustache-escape": { policy: "xss-sinks" },
   },
@@ -84,20 +87,28 @@ export const CLAIMS = {
     "k8s/shared_host_ipc_namespace": { policy: "kubernetes-security", rules: /host/ },
     "k8s/shared_host_network_namespace": { policy: "kubernetes-security", rules: /host/ },
     "k8s/shared_host_pid_namespace": { policy: "kubernetes-security", rules: /host/ },
-    "k8s/root_container_not_mounted_as_read_only": { policy: "kubernetes-security", rules: /read-?only|writable|root-?fs|filesystem/ },
+    "k8s/root_container_not_mounted_as_read_only": {
+      policy: "kubernetes-security",
+      rules: /read-?only|writable|root-?fs|filesystem/,
+    },
     "k8s/invalid_image": { policy: "kubernetes-security", rules: /latest|tag/ },
   },
 };
 
 /** Out-of-scope classes worth a word: Verdict has a rule nearby but claims less. */
 export const NOT_CLAIMED = {
-  "gosec G401 G501 G505 G406 G506 G507, bandit crypto-md5.py hashlib_new_insecure_functions.py": "Verdict claims MD5/SHA-1 for password hashing only, not every digest",
+  "gosec G401 G501 G505 G406 G506 G507, bandit crypto-md5.py hashlib_new_insecure_functions.py":
+    "Verdict claims MD5/SHA-1 for password hashing only, not every digest",
   "gosec G404, bandit random_module.py": "Verdict claims predictable randomness for tokens and keys only",
   "kics dockerfile/add_instead_of_copy": "Verdict claims ADD of remote URLs only",
-  "kics dockerfile/missing_user_instruction": "Verdict claims an explicit USER root as the final user, not a missing USER",
-  "bandit os_system.py popen_wrappers.py exec.py": "every command or code string in these files is a constant; Verdict claims commands and code built from variables",
-  "gosec G709": "gob and encoding/xml decode into the caller's types; Verdict claims deserializers that instantiate arbitrary types or run code (pickle, yaml.load, ObjectInputStream …)",
-  "gosec G701 negatives": "taint judgments (SQL built from variables traced to no input); Verdict claims the construction, so G701's positives count and its negatives do not",
+  "kics dockerfile/missing_user_instruction":
+    "Verdict claims an explicit USER root as the final user, not a missing USER",
+  "bandit os_system.py popen_wrappers.py exec.py":
+    "every command or code string in these files is a constant; Verdict claims commands and code built from variables",
+  "gosec G709":
+    "gob and encoding/xml decode into the caller's types; Verdict claims deserializers that instantiate arbitrary types or run code (pickle, yaml.load, ObjectInputStream …)",
+  "gosec G701 negatives":
+    "taint judgments (SQL built from variables traced to no input); Verdict claims the construction, so G701's positives count and its negatives do not",
 };
 
 /** Splits cases into in-scope (with their policy) and out of scope. */
@@ -119,28 +130,60 @@ export function runInsecure({ misses }) {
   const findingsOf = new Map();
   for (const c of inScope) {
     if (!known.has(c.policy)) throw new Error(`CLAIMS names ${c.policy}, which is not a built-in policy`);
-    const findings = c.files.flatMap((f) => scanAll(engine, f.path, Buffer.from(f.content, "utf8")).findings.map((x) => ({ ...x, file: f.path })));
-    findingsOf.set(c, findings.filter((x) => x.policy_id === c.policy && (!c.rules || c.rules.test(x.rule_id))));
+    const findings = c.files.flatMap((f) =>
+      scanAll(engine, f.path, Buffer.from(f.content, "utf8")).findings.map((x) => ({ ...x, file: f.path })),
+    );
+    findingsOf.set(
+      c,
+      findings.filter((x) => x.policy_id === c.policy && (!c.rules || c.rules.test(x.rule_id))),
+    );
   }
   const reported = (c) => findingsOf.get(c).length > 0;
-  const bySource = scoreCases(inScope.map((c) => ({ ...c, group: c.source, ref: c })), (c) => reported(c.ref));
-  const byPolicy = scoreCases(inScope.map((c) => ({ ...c, group: c.policy, ref: c })), (c) => reported(c.ref));
+  const bySource = scoreCases(
+    inScope.map((c) => ({ ...c, group: c.source, ref: c })),
+    (c) => reported(c.ref),
+  );
+  const byPolicy = scoreCases(
+    inScope.map((c) => ({ ...c, group: c.policy, ref: c })),
+    (c) => reported(c.ref),
+  );
 
   print("Insecure code: other tools' labelled tests, within what Verdict's policies claim");
-  print(`  ${Object.entries(SOURCES).map(([name, s]) => `${name === "eslint" ? "eslint-plugin-security" : name} ${s.version}`).join(", ")}`);
-  print(`  ${fmtInt(inScope.length)} cases in scope, ${fmtInt(outOfScope.length)} out of scope (no Verdict policy claims their class)`);
+  print(
+    `  ${Object.entries(SOURCES)
+      .map(([name, s]) => `${name === "eslint" ? "eslint-plugin-security" : name} ${s.version}`)
+      .join(", ")}`,
+  );
+  print(
+    `  ${fmtInt(inScope.length)} cases in scope, ${fmtInt(outOfScope.length)} out of scope (no Verdict policy claims their class)`,
+  );
   print();
   const rows = (score) =>
-    [...score.groups.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([g, c]) => [g, fmtInt(c.positives), percent(c.found, c.positives), fmtInt(c.negatives), percent(c.flagged, c.negatives)]);
+    [...score.groups.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([g, c]) => [
+        g,
+        fmtInt(c.positives),
+        percent(c.found, c.positives),
+        fmtInt(c.negatives),
+        percent(c.flagged, c.negatives),
+      ]);
   const t = bySource.total;
-  printTable([["by source", "positives", "recall", "negatives", "flagged"], ...rows(bySource), ["all", fmtInt(t.positives), percent(t.found, t.positives), fmtInt(t.negatives), percent(t.flagged, t.negatives)]]);
+  printTable([
+    ["by source", "positives", "recall", "negatives", "flagged"],
+    ...rows(bySource),
+    ["all", fmtInt(t.positives), percent(t.found, t.positives), fmtInt(t.negatives), percent(t.flagged, t.negatives)],
+  ]);
   print();
   printTable([["by Verdict policy", "positives", "recall", "negatives", "flagged"], ...rows(byPolicy)]);
   print("  targets (issue 12): recall >= 85%, negatives flagged <= 5%");
   print();
   const outRules = new Map();
-  for (const c of outOfScope) outRules.set(`${c.source} ${c.tool_rule}`, (outRules.get(`${c.source} ${c.tool_rule}`) ?? 0) + 1);
-  print(`  Out of scope: ${outRules.size} rules of the other tools (${fmtInt(outOfScope.length)} cases); claimed less than the peer's rule:`);
+  for (const c of outOfScope)
+    outRules.set(`${c.source} ${c.tool_rule}`, (outRules.get(`${c.source} ${c.tool_rule}`) ?? 0) + 1);
+  print(
+    `  Out of scope: ${outRules.size} rules of the other tools (${fmtInt(outOfScope.length)} cases); claimed less than the peer's rule:`,
+  );
   for (const [rules, why] of Object.entries(NOT_CLAIMED)) print(`    ${rules}: ${why}`);
   print("  Semgrep: skipped. The semgrep wheel (PyPI) ships no rules and no package registry serves a");
   print("  rules pack (the registry packs are fetched from semgrep.dev at run time), so there is nothing");
@@ -161,7 +204,12 @@ export function runInsecure({ misses }) {
       missed_positives: inScope.filter((c) => c.positive && !reported(c)).map(entry),
       flagged_negatives: inScope
         .filter((c) => !c.positive && reported(c))
-        .map((c) => ({ ...entry(c), findings: findingsOf.get(c).map((x) => ({ rule_id: x.rule_id, file: x.file, line: x.line, message: x.message })) })),
+        .map((c) => ({
+          ...entry(c),
+          findings: findingsOf
+            .get(c)
+            .map((x) => ({ rule_id: x.rule_id, file: x.file, line: x.line, message: x.message })),
+        })),
       out_of_scope: [...outRules.entries()].map(([rule, cases]) => ({ rule, cases })),
     };
   }

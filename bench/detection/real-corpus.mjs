@@ -33,7 +33,10 @@ const dirName = (name, version) => `${name.replace("/", "__")}@${version}`;
 function fetchNpm(name, version, target) {
   const work = mkdtempSync(join(tmpdir(), "verdict-corpus-"));
   try {
-    const tarball = run("npm", ["pack", `${name}@${version}`, "--silent"], { cwd: work }).trim().split("\n").pop();
+    const tarball = run("npm", ["pack", `${name}@${version}`, "--silent"], { cwd: work })
+      .trim()
+      .split("\n")
+      .pop();
     mkdirSync(join(work, "out"));
     run("tar", ["xzf", join(work, tarball), "-C", join(work, "out")]);
     renameSync(join(work, "out", "package"), target);
@@ -45,7 +48,19 @@ function fetchNpm(name, version, target) {
 function fetchPypi(name, version, target) {
   const work = mkdtempSync(join(tmpdir(), "verdict-corpus-"));
   try {
-    run("python3", ["-m", "pip", "download", `${name}==${version}`, "--no-deps", "--no-binary", name, "--ignore-requires-python", "-d", work, "-q"]);
+    run("python3", [
+      "-m",
+      "pip",
+      "download",
+      `${name}==${version}`,
+      "--no-deps",
+      "--no-binary",
+      name,
+      "--ignore-requires-python",
+      "-d",
+      work,
+      "-q",
+    ]);
     const sdist = readdirSync(work).find((f) => f.endsWith(".tar.gz"));
     if (!sdist) throw new Error(`pip download ${name}==${version}: no sdist`);
     mkdirSync(join(work, "out"));
@@ -74,6 +89,7 @@ export function realCorpus() {
       fetch(name, version, target);
     }
   }
-  for (const entry of readdirSync(CORPUS_DIR)) if (!wanted.has(entry)) rmSync(join(CORPUS_DIR, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(CORPUS_DIR))
+    if (!wanted.has(entry)) rmSync(join(CORPUS_DIR, entry), { recursive: true, force: true });
   return CORPUS_DIR;
 }

@@ -37,7 +37,13 @@ export function runCorpus({ misses }) {
       if (categories.get(x.policy_id) !== "secrets") continue;
       verdict.secrets++;
       row.secrets++;
-      verdict.secretFindings.push({ file: f.path, line: x.line, policy_id: x.policy_id, rule_id: x.rule_id, snippet: x.code_snippet });
+      verdict.secretFindings.push({
+        file: f.path,
+        line: x.line,
+        policy_id: x.policy_id,
+        rule_id: x.rule_id,
+        snippet: x.code_snippet,
+      });
     }
     verdict.byPackage.set(pkg, row);
   }
@@ -49,7 +55,10 @@ export function runCorpus({ misses }) {
     (d) => d.key === `${GITLEAKS_VERSION} ${CORPUS_KEY}`,
     () => {
       note("corpus: running gitleaks dir (minutes)");
-      return { key: `${GITLEAKS_VERSION} ${CORPUS_KEY}`, findings: runGitleaks(gitleaksBinary(), root, cachePath("corpus-gitleaks-report.json")).findings };
+      return {
+        key: `${GITLEAKS_VERSION} ${CORPUS_KEY}`,
+        findings: runGitleaks(gitleaksBinary(), root, cachePath("corpus-gitleaks-report.json")).findings,
+      };
     },
   );
   for (const g of gitleaks.findings) {
@@ -60,32 +69,64 @@ export function runCorpus({ misses }) {
   print("Real-code corpus: popular packages as published (npm tarballs, PyPI sdists), pinned");
   print(`  npm: ${NPM_PACKAGES.map(([n, v]) => `${n}@${v}`).join(" ")}`);
   print(`  PyPI: ${PYPI_PACKAGES.map(([n, v]) => `${n}==${v}`).join(" ")}`);
-  print(`  ${fmtInt(files.length)} files, ${fmtMB(bytes)} in ${root} (Verdict skipped ${fmtInt(verdict.skipped)} lock, minified, map or binary files)`);
+  print(
+    `  ${fmtInt(files.length)} files, ${fmtMB(bytes)} in ${root} (Verdict skipped ${fmtInt(verdict.skipped)} lock, minified, map or binary files)`,
+  );
   print();
   const perMB = (n) => (n / (bytes / MB)).toFixed(2);
   printTable([
     ["", "secret findings", "all findings", "secrets / MB", "all / MB"],
-    ["Verdict (full built-in library)", fmtInt(verdict.secrets), fmtInt(verdict.all), perMB(verdict.secrets), perMB(verdict.all)],
-    [`gitleaks ${GITLEAKS_VERSION}`, fmtInt(gitleaks.findings.length), fmtInt(gitleaks.findings.length), perMB(gitleaks.findings.length), perMB(gitleaks.findings.length)],
+    [
+      "Verdict (full built-in library)",
+      fmtInt(verdict.secrets),
+      fmtInt(verdict.all),
+      perMB(verdict.secrets),
+      perMB(verdict.all),
+    ],
+    [
+      `gitleaks ${GITLEAKS_VERSION}`,
+      fmtInt(gitleaks.findings.length),
+      fmtInt(gitleaks.findings.length),
+      perMB(gitleaks.findings.length),
+      perMB(gitleaks.findings.length),
+    ],
   ]);
   print("  target (issue 12): Verdict secret findings <= gitleaks', each one explained");
   print();
   printTable([
     ["by package", "MB", "Verdict secrets", "Verdict all", "gitleaks"],
-    ...[...verdict.byPackage.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, r]) => [p, (r.bytes / MB).toFixed(1), fmtInt(r.secrets), fmtInt(r.all), fmtInt(r.gitleaks)]),
+    ...[...verdict.byPackage.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([p, r]) => [p, (r.bytes / MB).toFixed(1), fmtInt(r.secrets), fmtInt(r.all), fmtInt(r.gitleaks)]),
   ]);
   const byRule = new Map();
   for (const x of verdict.secretFindings) byRule.set(x.rule_id, (byRule.get(x.rule_id) ?? 0) + 1);
-  print(`  Verdict secret findings by rule: ${[...byRule.entries()].sort((a, b) => b[1] - a[1]).map(([r, n]) => `${r} ${n}`).join(", ") || "none"}`);
+  print(
+    `  Verdict secret findings by rule: ${
+      [...byRule.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .map(([r, n]) => `${r} ${n}`)
+        .join(", ") || "none"
+    }`,
+  );
   print();
 
   if (misses) {
     misses.corpus = {
-      verdict_secret_findings: verdict.secretFindings.map((x) => ({ where: `${x.file}:${x.line}`, rule_id: x.rule_id, policy_id: x.policy_id, line: x.snippet })),
+      verdict_secret_findings: verdict.secretFindings.map((x) => ({
+        where: `${x.file}:${x.line}`,
+        rule_id: x.rule_id,
+        policy_id: x.policy_id,
+        line: x.snippet,
+      })),
       gitleaks_findings: gitleaks.findings.map((g) => {
         const text = g.Match ?? "";
         const at = g.Secret ? text.indexOf(g.Secret) : -1;
-        return { where: `${g.File}:${g.StartLine}`, rule_id: g.RuleID, match: (at >= 0 ? maskSecret(text, at, at + g.Secret.length) : text).trim().slice(0, 300) };
+        return {
+          where: `${g.File}:${g.StartLine}`,
+          rule_id: g.RuleID,
+          match: (at >= 0 ? maskSecret(text, at, at + g.Secret.length) : text).trim().slice(0, 300),
+        };
       }),
     };
   }

@@ -33,14 +33,18 @@ export function scoreCases(cases, reported) {
 
 /** Groups that have positives and none of them found, sorted by name. */
 export function groupsWithoutRecall(score) {
-  return [...score.groups.entries()].filter(([, c]) => c.positives > 0 && c.found === 0).map(([g]) => g).sort();
+  return [...score.groups.entries()]
+    .filter(([, c]) => c.positives > 0 && c.found === 0)
+    .map(([g]) => g)
+    .sort();
 }
 
 /** Masks a secret inside a line: keeps up to 4 characters either end of a long value, stars in between. */
 export function maskSecret(line, start, end) {
   const secret = line.slice(start, end);
   const keep = secret.length >= 16 ? 4 : secret.length >= 8 ? 2 : 0;
-  const masked = secret.slice(0, keep) + "*".repeat(Math.max(secret.length - 2 * keep, 0)) + secret.slice(secret.length - keep);
+  const masked =
+    secret.slice(0, keep) + "*".repeat(Math.max(secret.length - 2 * keep, 0)) + secret.slice(secret.length - keep);
   return line.slice(0, start) + masked + line.slice(end);
 }
 
@@ -57,8 +61,7 @@ export const VALID_ELSEWHERE = {
     "each of Cloudflare's three credentials (Global API key: 37 hex; API token: 40 base62; Origin CA key: v1.0-…) is listed as a false positive of the other two rules: it is a valid key of its own kind, which gitleaks' sibling rule reports too",
   anthropic:
     "an admin key (sk-ant-admin01-…) is listed as a false positive of the API-key rule and an API key (sk-ant-api03-…) of the admin-key rule: each is the other rule's format, which gitleaks' sibling rule reports too",
-  curl:
-    "a JSON Web Token with a valid header, sent as Basic credentials: not a Basic user:password, but a signed token all the same, which gitleaks' jwt rule reports too",
+  curl: "a JSON Web Token with a valid header, sent as Basic credentials: not a Basic user:password, but a signed token all the same, which gitleaks' jwt rule reports too",
 };
 
 /**

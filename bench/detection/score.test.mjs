@@ -52,7 +52,12 @@ test("normaliseSamples sorts, drops duplicates and malformed entries, keeps path
 });
 
 test("applyClaims keeps claimed cases with their policy and sets the others aside", () => {
-  const c = (source, tool_rule, positive, content = "") => ({ source, tool_rule, positive, files: [{ path: "main.go", content }] });
+  const c = (source, tool_rule, positive, content = "") => ({
+    source,
+    tool_rule,
+    positive,
+    files: [{ path: "main.go", content }],
+  });
   const { inScope, outOfScope } = applyClaims([
     c("gosec", "G204", true),
     c("gosec", "G104", true),
@@ -61,29 +66,45 @@ test("applyClaims keeps claimed cases with their policy and sets the others asid
     c("gosec", "G402", true, "tls.Config{InsecureSkipVerify: true}"),
     c("gosec", "G402", false, "tls.Config{MinVersion: tls.VersionTLS13}"),
   ]);
-  assert.deepEqual(inScope.map((x) => [x.tool_rule, x.policy, x.positive]), [
-    ["G204", "command-injection", true],
-    ["G402", "tls-verification-disabled", true],
-    ["G402", "tls-verification-disabled", false],
-  ]);
-  assert.deepEqual(outOfScope.map((x) => x.tool_rule), ["G104", "G402"]);
+  assert.deepEqual(
+    inScope.map((x) => [x.tool_rule, x.policy, x.positive]),
+    [
+      ["G204", "command-injection", true],
+      ["G402", "tls-verification-disabled", true],
+      ["G402", "tls-verification-disabled", false],
+    ],
+  );
+  assert.deepEqual(
+    outOfScope.map((x) => x.tool_rule),
+    ["G104", "G402"],
+  );
 });
 
 test("every policy the claims table names is a built-in policy", () => {
   const ids = new Set(resolveBuiltins(FULL_BUILTIN_SETTINGS).map((p) => p.id));
   for (const [tool, rules] of Object.entries(CLAIMS)) {
-    for (const [rule, claim] of Object.entries(rules)) assert.ok(ids.has(claim.policy), `${tool} ${rule} -> ${claim.policy}`);
+    for (const [rule, claim] of Object.entries(rules))
+      assert.ok(ids.has(claim.policy), `${tool} ${rule} -> ${claim.policy}`);
   }
 });
 
 test("validElsewhere sets aside only listed families that gitleaks reports under another rule", () => {
   const fp = (family, rule_id) => ({ kind: "fp", family, rule_id, text: "x" });
-  assert.equal(validElsewhere(fp("cloudflare", "cloudflare-api-key"), ["cloudflare-global-api-key"]).family, "cloudflare");
+  assert.equal(
+    validElsewhere(fp("cloudflare", "cloudflare-api-key"), ["cloudflare-global-api-key"]).family,
+    "cloudflare",
+  );
   assert.deepEqual(validElsewhere(fp("curl", "curl-auth-header"), ["curl-auth-header", "jwt"]).rules, ["jwt"]);
   // gitleaks' own rule or its catch-all reporting it: still a false positive.
-  assert.equal(validElsewhere(fp("cloudflare", "cloudflare-api-key"), ["cloudflare-api-key", "generic-api-key"]), undefined);
+  assert.equal(
+    validElsewhere(fp("cloudflare", "cloudflare-api-key"), ["cloudflare-api-key", "generic-api-key"]),
+    undefined,
+  );
   // A family nobody reviewed: counted, whatever gitleaks says.
   assert.equal(validElsewhere(fp("meraki", "cisco-meraki-api-key"), ["jwt"]), undefined);
   // True positives are never set aside.
-  assert.equal(validElsewhere({ ...fp("cloudflare", "cloudflare-api-key"), kind: "tp" }, ["cloudflare-global-api-key"]), undefined);
+  assert.equal(
+    validElsewhere({ ...fp("cloudflare", "cloudflare-api-key"), kind: "tp" }, ["cloudflare-global-api-key"]),
+    undefined,
+  );
 });

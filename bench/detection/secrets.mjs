@@ -48,12 +48,27 @@ export function sampleFiles(samples) {
 export function runGitleaks(bin, root, reportFile) {
   rmSync(reportFile, { force: true });
   // Exit code 1 means "leaks found": that is a result, not a failure.
-  const args = ["dir", root, "--no-banner", "--report-format", "json", "--report-path", reportFile, "--exit-code", "0", "--log-level", "error"];
+  const args = [
+    "dir",
+    root,
+    "--no-banner",
+    "--report-format",
+    "json",
+    "--report-path",
+    reportFile,
+    "--exit-code",
+    "0",
+    "--log-level",
+    "error",
+  ];
   run(bin, args);
   const findings = JSON.parse(readFileSync(reportFile, "utf8"));
   const prefix = root.endsWith("/") ? root : `${root}/`;
   const rel = (file) => (file.startsWith(prefix) ? file.slice(prefix.length) : file);
-  return { files: new Set(findings.map((f) => rel(f.File))), findings: findings.map((f) => ({ ...f, File: rel(f.File) })) };
+  return {
+    files: new Set(findings.map((f) => rel(f.File))),
+    findings: findings.map((f) => ({ ...f, File: rel(f.File) })),
+  };
 }
 
 export function runSecrets({ misses }) {
@@ -72,7 +87,10 @@ export function runSecrets({ misses }) {
   for (const f of files) {
     const scan = scanAll(engine, f.name, Buffer.from(f.sample.text, "utf8"));
     const secretFindings = scan.findings.filter((x) => categories.get(x.policy_id) === "secrets");
-    verdictHits.set(f, secretFindings.map((x) => x.rule_id));
+    verdictHits.set(
+      f,
+      secretFindings.map((x) => x.rule_id),
+    );
   }
 
   // gitleaks' verdict on the same samples with the same version does not change: cached, with
@@ -104,21 +122,51 @@ export function runSecrets({ misses }) {
   const peerAdj = scoreCases(adjustedCases, (c) => gitleaksHit(c.file));
 
   print(`Secrets: gitleaks' rule samples (${GITLEAKS_MODULE}@${GITLEAKS_VERSION}, cmd/generate/config/rules)`);
-  print(`  ${fmtInt(verdict.total.positives)} true-positive and ${fmtInt(verdict.total.negatives)} false-positive samples from ${verdict.groups.size} rule families; Verdict from ${ROOT}`);
+  print(
+    `  ${fmtInt(verdict.total.positives)} true-positive and ${fmtInt(verdict.total.negatives)} false-positive samples from ${verdict.groups.size} rule families; Verdict from ${ROOT}`,
+  );
   print();
   printTable([
     ["", "tp found", "recall", "fp flagged", "fp rate"],
-    ["Verdict", fmtInt(verdict.total.found), percent(verdict.total.found, verdict.total.positives), fmtInt(verdict.total.flagged), percent(verdict.total.flagged, verdict.total.negatives)],
-    [`gitleaks ${GITLEAKS_VERSION}`, fmtInt(peer.total.found), percent(peer.total.found, peer.total.positives), fmtInt(peer.total.flagged), percent(peer.total.flagged, peer.total.negatives)],
-    [`Verdict, adjusted (${fmtInt(verdictAdj.total.negatives)} fp)`, "", "", fmtInt(verdictAdj.total.flagged), percent(verdictAdj.total.flagged, verdictAdj.total.negatives)],
-    [`gitleaks, adjusted (${fmtInt(peerAdj.total.negatives)} fp)`, "", "", fmtInt(peerAdj.total.flagged), percent(peerAdj.total.flagged, peerAdj.total.negatives)],
+    [
+      "Verdict",
+      fmtInt(verdict.total.found),
+      percent(verdict.total.found, verdict.total.positives),
+      fmtInt(verdict.total.flagged),
+      percent(verdict.total.flagged, verdict.total.negatives),
+    ],
+    [
+      `gitleaks ${GITLEAKS_VERSION}`,
+      fmtInt(peer.total.found),
+      percent(peer.total.found, peer.total.positives),
+      fmtInt(peer.total.flagged),
+      percent(peer.total.flagged, peer.total.negatives),
+    ],
+    [
+      `Verdict, adjusted (${fmtInt(verdictAdj.total.negatives)} fp)`,
+      "",
+      "",
+      fmtInt(verdictAdj.total.flagged),
+      percent(verdictAdj.total.flagged, verdictAdj.total.negatives),
+    ],
+    [
+      `gitleaks, adjusted (${fmtInt(peerAdj.total.negatives)} fp)`,
+      "",
+      "",
+      fmtInt(peerAdj.total.flagged),
+      percent(peerAdj.total.flagged, peerAdj.total.negatives),
+    ],
   ]);
   print("  targets (issue 12): recall >= 97%, fp rate <= 5%, families without recall: 0");
-  print(`  adjusted: ${fmtInt(setAside.size)} false-positive samples set aside as valid secrets of another gitleaks rule (bench/detection/score.mjs VALID_ELSEWHERE):`);
+  print(
+    `  adjusted: ${fmtInt(setAside.size)} false-positive samples set aside as valid secrets of another gitleaks rule (bench/detection/score.mjs VALID_ELSEWHERE):`,
+  );
   const asideByFamily = new Map();
   for (const [f, v] of setAside) {
     const entry = asideByFamily.get(v.family) ?? { reason: v.reason, samples: [] };
-    entry.samples.push(`${f.sample.rule_id} -> ${v.rules.join("+")} (Verdict: ${verdictHits.get(f).length ? "flagged" : "quiet"})`);
+    entry.samples.push(
+      `${f.sample.rule_id} -> ${v.rules.join("+")} (Verdict: ${verdictHits.get(f).length ? "flagged" : "quiet"})`,
+    );
     asideByFamily.set(v.family, entry);
   }
   for (const [family, { reason, samples: list }] of asideByFamily) {
@@ -135,18 +183,31 @@ export function runSecrets({ misses }) {
   const specific = scoreCases(cases, (c) => verdictHits.get(c.file).some((r) => !generic.has(r)));
   // gitleaks' own catch-all family (generic-api-key) is meant for catch-all rules.
   const genericOnly = groupsWithoutRecall(specific).filter((g) => !zero.includes(g) && g !== "generic");
-  print(`  Families found only by catch-all rules (${[...generic].sort().join(", ")}), no rule of their own: ${genericOnly.length}`);
+  print(
+    `  Families found only by catch-all rules (${[...generic].sort().join(", ")}), no rule of their own: ${genericOnly.length}`,
+  );
   for (let i = 0; i < genericOnly.length; i += 10) print(`    ${genericOnly.slice(i, i + 10).join(" ")}`);
-  print(`  Families without a provider rule (the two lists above): ${zero.length + genericOnly.length} of ${verdict.groups.size}`);
+  print(
+    `  Families without a provider rule (the two lists above): ${zero.length + genericOnly.length} of ${verdict.groups.size}`,
+  );
   const partial = [...verdict.groups.entries()]
     .filter(([, c]) => c.positives > 0 && c.found > 0 && c.found < c.positives)
     .sort(([a, x], [b, y]) => x.found / x.positives - y.found / y.positives || (a < b ? -1 : 1));
   print(`  Families with partial Verdict recall: ${partial.length}`);
   for (let i = 0; i < partial.length; i += 6) {
-    print(`    ${partial.slice(i, i + 6).map(([g, c]) => `${g} ${c.found}/${c.positives}`).join(", ")}`);
+    print(
+      `    ${partial
+        .slice(i, i + 6)
+        .map(([g, c]) => `${g} ${c.found}/${c.positives}`)
+        .join(", ")}`,
+    );
   }
-  const flaggedFamilies = [...verdict.groups.entries()].filter(([, c]) => c.flagged > 0).sort(([a], [b]) => (a < b ? -1 : 1));
-  print(`  Families with flagged false positives: ${flaggedFamilies.map(([g, c]) => `${g} ${c.flagged}/${c.negatives}`).join(", ") || "none"}`);
+  const flaggedFamilies = [...verdict.groups.entries()]
+    .filter(([, c]) => c.flagged > 0)
+    .sort(([a], [b]) => (a < b ? -1 : 1));
+  print(
+    `  Families with flagged false positives: ${flaggedFamilies.map(([g, c]) => `${g} ${c.flagged}/${c.negatives}`).join(", ") || "none"}`,
+  );
   print();
 
   if (misses) {
@@ -161,8 +222,15 @@ export function runSecrets({ misses }) {
     misses.secrets = {
       source: `${GITLEAKS_MODULE}@${GITLEAKS_VERSION}`,
       missed_tp: files.filter((f) => f.sample.kind === "tp" && !verdictHits.get(f).length).map(entry),
-      flagged_fp: files.filter((f) => f.sample.kind === "fp" && verdictHits.get(f).length).map((f) => ({ ...entry(f), verdict_rules: verdictHits.get(f) })),
+      flagged_fp: files
+        .filter((f) => f.sample.kind === "fp" && verdictHits.get(f).length)
+        .map((f) => ({ ...entry(f), verdict_rules: verdictHits.get(f) })),
     };
   }
-  return { verdict: verdict.total, gitleaks: peer.total, verdictAdjusted: verdictAdj.total, familiesWithoutRule: zero.length + genericOnly.length };
+  return {
+    verdict: verdict.total,
+    gitleaks: peer.total,
+    verdictAdjusted: verdictAdj.total,
+    familiesWithoutRule: zero.length + genericOnly.length,
+  };
 }

@@ -21,7 +21,20 @@ import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { readFileSync } from "node:fs";
 import { createBenchOrganization, evaluate, processCpuSeconds, startInstance } from "../api-client.mjs";
-import { compileEngine, fmtInt, fmtMB, fmtRate, FULL_BUILTIN_SETTINGS, patternCount, print, printTable, ratioLine, resolveBuiltins, timed, warmMedian } from "../common.mjs";
+import {
+  compileEngine,
+  fmtInt,
+  fmtMB,
+  fmtRate,
+  FULL_BUILTIN_SETTINGS,
+  patternCount,
+  print,
+  printTable,
+  ratioLine,
+  resolveBuiltins,
+  timed,
+  warmMedian,
+} from "../common.mjs";
 import { materialize, ripgrepAccepts, ripgrepVersion, runRipgrep, toRipgrep } from "../ripgrep.mjs";
 import { note, run } from "./cache.mjs";
 import { GITLEAKS_VERSION, gitleaksBinary } from "./gitleaks-samples.mjs";
@@ -50,7 +63,9 @@ function ownCpuSeconds() {
 
 /** The corpus files the API accepts (text, at most 1 MiB), as request bodies of bounded size. */
 export function apiBatches(files) {
-  const accepted = files.filter((f) => f.content.length <= API_MAX_FILE_BYTES && !f.content.subarray(0, 8000).includes(0));
+  const accepted = files.filter(
+    (f) => f.content.length <= API_MAX_FILE_BYTES && !f.content.subarray(0, 8000).includes(0),
+  );
   const batches = [];
   let current = [];
   let size = 0;
@@ -66,7 +81,14 @@ export function apiBatches(files) {
   if (current.length) batches.push(current);
   return batches.map((batch, i) => ({
     bytes: batch.reduce((n, f) => n + f.content.length, 0),
-    body: Buffer.from(JSON.stringify({ repository: "bench/detection", ref: `corpus-${i}`, files: batch.map((f) => ({ path: f.path, status: "modified", content: f.content.toString("utf8") })) }), "utf8"),
+    body: Buffer.from(
+      JSON.stringify({
+        repository: "bench/detection",
+        ref: `corpus-${i}`,
+        files: batch.map((f) => ({ path: f.path, status: "modified", content: f.content.toString("utf8") })),
+      }),
+      "utf8",
+    ),
   }));
 }
 
@@ -91,7 +113,11 @@ async function apiRun(batches) {
       await Promise.all(Array.from({ length: API_CONCURRENCY }, client));
       const seconds = (performance.now() - start) / 1e3;
       const cpuAfter = processCpuSeconds(instance.pid);
-      return { seconds, cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore, findings };
+      return {
+        seconds,
+        cpu: cpuBefore === undefined || cpuAfter === undefined ? undefined : cpuAfter - cpuBefore,
+        findings,
+      };
     } finally {
       agent.destroy();
     }
@@ -107,7 +133,8 @@ export async function runSpeed() {
 
   note("speed: engine");
   const engine = compileEngine(policies);
-  const engineScan = () => files.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression: true }).matched, 0);
+  const engineScan = () =>
+    files.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression: true }).matched, 0);
   engineScan();
   const engineCpuBefore = ownCpuSeconds();
   const engineRun = timed(engineScan);
@@ -120,7 +147,10 @@ export async function runSpeed() {
   const version = ripgrepVersion();
   if (version) {
     note("speed: ripgrep -j1 (a sample of the corpus)");
-    const kept = patterns.map(toRipgrep).filter(ripgrepAccepts).map((p) => `(?:${p})`);
+    const kept = patterns
+      .map(toRipgrep)
+      .filter(ripgrepAccepts)
+      .map((p) => `(?:${p})`);
     const sample = [];
     let sampleBytes = 0;
     for (const f of files) {
@@ -135,8 +165,18 @@ export async function runSpeed() {
       const dir = materialize(sample.map((f) => ({ path: f.path, content: f.content })));
       try {
         const rgRun = timed(() => runRipgrep(patternsFile, dir, false));
-        const engineOnSample = warmMedian(() => sample.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression: true }).matched, 0), 1);
-        rg = { seconds: rgRun.seconds, engineSeconds: engineOnSample.seconds, bytes: sampleBytes, files: sample.length, version, ran: kept.length };
+        const engineOnSample = warmMedian(
+          () => sample.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression: true }).matched, 0),
+          1,
+        );
+        rg = {
+          seconds: rgRun.seconds,
+          engineSeconds: engineOnSample.seconds,
+          bytes: sampleBytes,
+          files: sample.length,
+          version,
+          ran: kept.length,
+        };
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -149,7 +189,21 @@ export async function runSpeed() {
   const bin = gitleaksBinary();
   const report = join(mkdtempSync(join(tmpdir(), "verdict-detection-gl-")), "report.json");
   const gitleaksCpuBefore = childrenCpuSeconds();
-  const gitleaks = timed(() => run(bin, ["dir", root, "--no-banner", "--report-format", "json", "--report-path", report, "--exit-code", "0", "--log-level", "error"]));
+  const gitleaks = timed(() =>
+    run(bin, [
+      "dir",
+      root,
+      "--no-banner",
+      "--report-format",
+      "json",
+      "--report-path",
+      report,
+      "--exit-code",
+      "0",
+      "--log-level",
+      "error",
+    ]),
+  );
   const gitleaksCpu = childrenCpuSeconds() - gitleaksCpuBefore;
   rmSync(join(report, ".."), { recursive: true, force: true });
 
@@ -159,19 +213,47 @@ export async function runSpeed() {
   const api = await apiRun(batches);
 
   print("Speed on the real-code corpus");
-  print(`  ${fmtInt(files.length)} files, ${fmtMB(bytes)}; ${patternCount(policies)} patterns in ${policies.length} built-in policies; MB = 10^6 bytes`);
-  print("  engine: 1 warm-up + 1 timed run; ripgrep, gitleaks and API: one run each (wall time, and CPU seconds where known)");
+  print(
+    `  ${fmtInt(files.length)} files, ${fmtMB(bytes)}; ${patternCount(policies)} patterns in ${policies.length} built-in policies; MB = 10^6 bytes`,
+  );
+  print(
+    "  engine: 1 warm-up + 1 timed run; ripgrep, gitleaks and API: one run each (wall time, and CPU seconds where known)",
+  );
   print();
   printTable([
     ["", "MB/s", "seconds", "MB", "CPU s", "MB / CPU s"],
-    ["Verdict engine, 1 thread", fmtRate(bytes / engineRun.seconds), engineRun.seconds.toFixed(2), (bytes / 1e6).toFixed(1), engineCpu.toFixed(2), fmtRate(bytes / engineCpu)],
+    [
+      "Verdict engine, 1 thread",
+      fmtRate(bytes / engineRun.seconds),
+      engineRun.seconds.toFixed(2),
+      (bytes / 1e6).toFixed(1),
+      engineCpu.toFixed(2),
+      fmtRate(bytes / engineCpu),
+    ],
     ...(rg
       ? [
-          [`ripgrep -j1 (${rg.ran} of ${patterns.length} patterns), ${fmtInt(rg.files)}-file sample`, fmtRate(rg.bytes / rg.seconds), rg.seconds.toFixed(2), (rg.bytes / 1e6).toFixed(1)],
-          ["Verdict engine on the same sample", fmtRate(rg.bytes / rg.engineSeconds), rg.engineSeconds.toFixed(2), (rg.bytes / 1e6).toFixed(1)],
+          [
+            `ripgrep -j1 (${rg.ran} of ${patterns.length} patterns), ${fmtInt(rg.files)}-file sample`,
+            fmtRate(rg.bytes / rg.seconds),
+            rg.seconds.toFixed(2),
+            (rg.bytes / 1e6).toFixed(1),
+          ],
+          [
+            "Verdict engine on the same sample",
+            fmtRate(rg.bytes / rg.engineSeconds),
+            rg.engineSeconds.toFixed(2),
+            (rg.bytes / 1e6).toFixed(1),
+          ],
         ]
       : [["ripgrep -j1", "n/a", "rg not on PATH", ""]]),
-    [`gitleaks ${GITLEAKS_VERSION} dir`, fmtRate(bytes / gitleaks.seconds), gitleaks.seconds.toFixed(2), (bytes / 1e6).toFixed(1), gitleaksCpu.toFixed(2), fmtRate(bytes / gitleaksCpu)],
+    [
+      `gitleaks ${GITLEAKS_VERSION} dir`,
+      fmtRate(bytes / gitleaks.seconds),
+      gitleaks.seconds.toFixed(2),
+      (bytes / 1e6).toFixed(1),
+      gitleaksCpu.toFixed(2),
+      fmtRate(bytes / gitleaksCpu),
+    ],
     [
       `Verdict API, ${batches.length} requests, ${API_CONCURRENCY} clients`,
       fmtRate(apiBytes / api.seconds),
@@ -182,10 +264,19 @@ export async function runSpeed() {
     ],
   ]);
   print();
-  print(`  engine / ripgrep -j1   ${rg ? ratioLine(rg.seconds / rg.engineSeconds, TARGET_ENGINE_VS_RIPGREP) : "n/a (rg not on PATH)"} (same sample)`);
+  print(
+    `  engine / ripgrep -j1   ${rg ? ratioLine(rg.seconds / rg.engineSeconds, TARGET_ENGINE_VS_RIPGREP) : "n/a (rg not on PATH)"} (same sample)`,
+  );
   print(`  engine / gitleaks      ${(gitleaks.seconds / engineRun.seconds).toFixed(2)}x`);
-  print(`  API / gitleaks         ${ratioLine(apiBytes / api.seconds / (bytes / gitleaks.seconds), TARGET_API_VS_GITLEAKS)}`);
-  if (api.cpu !== undefined) print(`  API / gitleaks per CPU-second   ${(apiBytes / api.cpu / (bytes / gitleaksCpu)).toFixed(2)}x (Verdict's CPU from /proc, all its threads; gitleaks' from its rusage)`);
-  print(`  (the API is sent the ${fmtInt(batches.reduce((n, b) => n + JSON.parse(b.body).files.length, 0))} text files of at most 1 MiB; throughputs compare bytes per second)`);
+  print(
+    `  API / gitleaks         ${ratioLine(apiBytes / api.seconds / (bytes / gitleaks.seconds), TARGET_API_VS_GITLEAKS)}`,
+  );
+  if (api.cpu !== undefined)
+    print(
+      `  API / gitleaks per CPU-second   ${(apiBytes / api.cpu / (bytes / gitleaksCpu)).toFixed(2)}x (Verdict's CPU from /proc, all its threads; gitleaks' from its rusage)`,
+    );
+  print(
+    `  (the API is sent the ${fmtInt(batches.reduce((n, b) => n + JSON.parse(b.body).files.length, 0))} text files of at most 1 MiB; throughputs compare bytes per second)`,
+  );
   print();
 }

@@ -11,7 +11,13 @@ import { dirname, join } from "node:path";
 const command = readFileSync("/proc/1/cmdline", "utf8").split("\0").filter(Boolean);
 const service = command.find((arg) => arg === "all-in-one" || arg.startsWith("verdict-")) ?? "all-in-one";
 const env = process.env;
-const grpcPorts = { "verdict-identity": 50051, "verdict-policy": 50052, "verdict-evaluation": 50053, "verdict-compliance": 50054, "verdict-webhooks": 50055 };
+const grpcPorts = {
+  "verdict-identity": 50051,
+  "verdict-policy": 50052,
+  "verdict-evaluation": 50053,
+  "verdict-compliance": 50054,
+  "verdict-webhooks": 50055,
+};
 
 async function http(port, path) {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { signal: AbortSignal.timeout(4000) });
@@ -26,14 +32,17 @@ async function grpcHealth(port) {
   const Health = grpc.loadPackageDefinition(loadSync(proto, { keepCase: true, enums: String })).grpc.health.v1.Health;
   const client = new Health(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   const status = await new Promise((resolve, reject) =>
-    client.Check({ service: "" }, { deadline: Date.now() + 4000 }, (err, res) => (err ? reject(err) : resolve(res.status))),
+    client.Check({ service: "" }, { deadline: Date.now() + 4000 }, (err, res) =>
+      err ? reject(err) : resolve(res.status),
+    ),
   );
   client.close();
   if (status !== "SERVING") throw new Error(`gRPC health: ${status}`);
 }
 
 try {
-  if (service === "all-in-one" || service === "verdict-gateway") await http(env.VERDICT_HTTP_PORT || 8080, "/v1/health");
+  if (service === "all-in-one" || service === "verdict-gateway")
+    await http(env.VERDICT_HTTP_PORT || 8080, "/v1/health");
   else if (service === "verdict-mcp") await http(env.VERDICT_MCP_PORT || 8090, "/health");
   else await grpcHealth(env.VERDICT_GRPC_PORT || grpcPorts[service]);
   process.exit(0);

@@ -23,7 +23,9 @@ afterAll(async () => v.destroy());
 
 /** Which files of the data directory hold these bytes. */
 function filesContaining(dir: string, needle: string): string[] {
-  return readdirSync(dir).filter((f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(Buffer.from(needle)));
+  return readdirSync(dir).filter(
+    (f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(Buffer.from(needle)),
+  );
 }
 
 describe("queued evaluation files", () => {
@@ -63,13 +65,20 @@ describe("the data directory", () => {
     expect(statSync(v.dataDir).mode & 0o777).toBe(0o700);
     const files = readdirSync(v.dataDir).filter((f) => statSync(join(v.dataDir, f)).isFile());
     expect(files).toEqual(expect.arrayContaining(["verdict.db", "webhook-master.key", "report-signing.key"]));
-    for (const f of files) expect({ f, mode: (statSync(join(v.dataDir, f)).mode & 0o777).toString(8) }).toEqual({ f, mode: "600" });
+    for (const f of files)
+      expect({ f, mode: (statSync(join(v.dataDir, f)).mode & 0o777).toString(8) }).toEqual({ f, mode: "600" });
   });
 
   it("refuses a second instance with a clear message and exit code 2, leaving the first one serving", async () => {
     const second = spawn(process.execPath, [MAIN], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", VERDICT_HTTP_PORT: "0", VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_DATA_DIR: v.dataDir, VERDICT_BOOTSTRAP_API_KEY: v.bootstrapKey },
+      env: {
+        PATH: process.env.PATH ?? "",
+        VERDICT_HTTP_PORT: "0",
+        VERDICT_HTTP_HOST: "127.0.0.1",
+        VERDICT_DATA_DIR: v.dataDir,
+        VERDICT_BOOTSTRAP_API_KEY: v.bootstrapKey,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";

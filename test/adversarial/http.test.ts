@@ -34,12 +34,23 @@ describe("hostile requests get the spec's errors, never a 500", () => {
     expect(evaluation.headers.get("x-ratelimit-limit")).toBe("30");
     expect(evaluation.headers.get("cache-control")).toBe("no-store");
     // The public report download route (no key) and a nested parameter
-    expectFieldError(await api.get("/v1/compliance/reports/%E0%A4%A/download?expires=1&signature=x", { key: null, unchecked: true }), 400, "report_id", "INVALID_FORMAT");
-    expectFieldError(await api.request("POST", "/v1/webhooks/wh_1/deliveries/%ZZ/redeliver", { unchecked: true }), 400, "delivery_id", "INVALID_FORMAT");
+    expectFieldError(
+      await api.get("/v1/compliance/reports/%E0%A4%A/download?expires=1&signature=x", { key: null, unchecked: true }),
+      400,
+      "report_id",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.request("POST", "/v1/webhooks/wh_1/deliveries/%ZZ/redeliver", { unchecked: true }),
+      400,
+      "delivery_id",
+      "INVALID_FORMAT",
+    );
     expectFieldError(await api.get("/%ZZ", { key: null, unchecked: true }), 400, "path", "INVALID_FORMAT");
     // Counted against the address: the limit runs out and the answer becomes 429.
     let last = evaluation;
-    for (let i = 0; i < 40 && last.status !== 429; i++) last = await api.get("/v1/evaluations/%ZZ", { key: null, unchecked: true });
+    for (let i = 0; i < 40 && last.status !== 429; i++)
+      last = await api.get("/v1/evaluations/%ZZ", { key: null, unchecked: true });
     expectError(last, 429, "rate_limited", "RATE_LIMIT_EXCEEDED");
     expect(last.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(errorLines(v)).toEqual([]);
@@ -67,9 +78,13 @@ describe("policy settings and query parameters", () => {
     expect(Object.keys(policy.body.settings)).not.toContain("constructor");
     expect(Object.hasOwn(policy.body.settings, "__proto__")).toBe(false);
     // Beside a real setting, `__proto__` is still refused, and the real setting is not applied
-    const mixed = await api.request("PATCH", "/v1/policies/generic-secrets", { rawBody: `{"settings":{"min_entropy":4.2,"__proto__":{"min_entropy":1}}}` });
+    const mixed = await api.request("PATCH", "/v1/policies/generic-secrets", {
+      rawBody: `{"settings":{"min_entropy":4.2,"__proto__":{"min_entropy":1}}}`,
+    });
     expectFieldError(mixed, 422, "settings.__proto__", "INVALID_FORMAT");
-    expect((await api.get("/v1/policies/generic-secrets")).body.settings.min_entropy).toBe(policy.body.settings.min_entropy);
+    expect((await api.get("/v1/policies/generic-secrets")).body.settings.min_entropy).toBe(
+      policy.body.settings.min_entropy,
+    );
   });
 
   it("refuses a setting nested 40 levels deep with 400 on the setting", async () => {
@@ -78,15 +93,26 @@ describe("policy settings and query parameters", () => {
     const res = await api.patch("/v1/policies/generic-secrets", { settings: { min_entropy: value } });
     expectFieldError(res, 400, "settings.min_entropy", "MAX_SIZE_EXCEEDED", { max: 8 });
     // Shallow nesting reaches the policy service's own check (422: not a number)
-    expectFieldError(await api.patch("/v1/policies/generic-secrets", { settings: { min_entropy: { a: 1 } } }), 422, "settings.min_entropy", "INVALID_FORMAT");
+    expectFieldError(
+      await api.patch("/v1/policies/generic-secrets", { settings: { min_entropy: { a: 1 } } }),
+      422,
+      "settings.min_entropy",
+      "INVALID_FORMAT",
+    );
     expect(errorLines(v)).toEqual([]);
   });
 
   it("refuses dates that do not exist in since and until", async () => {
-    for (const [name, value] of [["since", "2026-02-30"], ["until", "2025-02-29T00:00:00Z"], ["since", "2026-04-31"]] as const) {
+    for (const [name, value] of [
+      ["since", "2026-02-30"],
+      ["until", "2025-02-29T00:00:00Z"],
+      ["since", "2026-04-31"],
+    ] as const) {
       expectFieldError(await api.get("/v1/evaluations", { query: { [name]: value } }), 422, name, "INVALID_FORMAT");
     }
-    expect((await api.get("/v1/evaluations", { query: { since: "2024-02-29", until: "2026-12-31T23:59:59Z" } })).status).toBe(200);
+    expect(
+      (await api.get("/v1/evaluations", { query: { since: "2024-02-29", until: "2026-12-31T23:59:59Z" } })).status,
+    ).toBe(200);
   });
 
   it("refuses a forged cursor with 422 on cursor", async () => {
@@ -98,22 +124,33 @@ describe("policy settings and query parameters", () => {
       Buffer.from("not json at all").toString("base64url"),
       "AAAA",
     ];
-    for (const cursor of forged) expectFieldError(await api.get("/v1/evaluations", { query: { cursor } }), 422, "cursor", "INVALID_FORMAT");
+    for (const cursor of forged)
+      expectFieldError(await api.get("/v1/evaluations", { query: { cursor } }), 422, "cursor", "INVALID_FORMAT");
     // A real cursor still pages
     for (let i = 0; i < 3; i++) {
-      const created = await api.post("/v1/evaluations", { repository: "acme/pages", ref: "main", files: [{ path: "a.txt", content: `page ${i}` }] });
+      const created = await api.post("/v1/evaluations", {
+        repository: "acme/pages",
+        ref: "main",
+        files: [{ path: "a.txt", content: `page ${i}` }],
+      });
       expect(created.status).toBe(201);
     }
     const first = await api.get("/v1/evaluations", { query: { repository: "acme/pages", limit: 2 } });
     expect(first.body.pagination.has_more).toBe(true);
-    const second = await api.get("/v1/evaluations", { query: { repository: "acme/pages", limit: 2, cursor: first.body.pagination.next_cursor } });
+    const second = await api.get("/v1/evaluations", {
+      query: { repository: "acme/pages", limit: 2, cursor: first.body.pagination.next_cursor },
+    });
     expect(second.status).toBe(200);
     expect(second.body.evaluations).toHaveLength(1);
   });
 
   it("refuses an IP allowlist without any address instead of creating an unrestricted key", async () => {
     for (const allowlist of [",,,", " , ", "10.0.0.0/8,", ",127.0.0.1"]) {
-      const res = await api.post("/v1/api-keys", { name: "hollow allowlist", scopes: ["read:org"], ip_allowlist: allowlist });
+      const res = await api.post("/v1/api-keys", {
+        name: "hollow allowlist",
+        scopes: ["read:org"],
+        ip_allowlist: allowlist,
+      });
       expectFieldError(res, 400, "ip_allowlist", "INVALID_FORMAT");
     }
     const keys = await api.get("/v1/api-keys");
@@ -129,7 +166,12 @@ describe("policy settings and query parameters", () => {
       "https://[0:0:0:0:ffff:0:a00:1]/hook",
       "https://[64:ff9b::10.0.0.1]/hook",
     ]) {
-      expectFieldError(await api.post("/v1/webhooks", { url, events: ["evaluation.completed"] }), 422, "url", "INVALID_FORMAT");
+      expectFieldError(
+        await api.post("/v1/webhooks", { url, events: ["evaluation.completed"] }),
+        422,
+        "url",
+        "INVALID_FORMAT",
+      );
     }
     expect((await api.get("/v1/webhooks")).body.webhooks).toEqual([]);
   });
@@ -147,10 +189,17 @@ describe("policy settings and query parameters", () => {
     expect(evaluation.status).toBe(201);
     expect(evaluation.headers.get("cache-control")).toBe("no-store");
     expect((await api.get(`/v1/evaluations/${evaluation.body.id}`)).headers.get("cache-control")).toBe("no-store");
-    const webhook = await api.post("/v1/webhooks", { url: "https://hooks.example.com/verdict", events: ["evaluation.completed"] });
+    const webhook = await api.post("/v1/webhooks", {
+      url: "https://hooks.example.com/verdict",
+      events: ["evaluation.completed"],
+    });
     expect(webhook.status).toBe(201);
     expect(webhook.headers.get("cache-control")).toBe("no-store");
-    const report = await api.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "oscal", date_range: "30d" });
+    const report = await api.post("/v1/compliance/reports", {
+      frameworks: ["soc2"],
+      format: "oscal",
+      date_range: "30d",
+    });
     expect(report.headers.get("cache-control")).toBe("no-store");
     let status = report.body;
     for (let i = 0; i < 120 && status.status === "generating"; i++) {
@@ -162,7 +211,9 @@ describe("policy settings and query parameters", () => {
     expect(download.status).toBe(200);
     expect(download.headers.get("cache-control")).toBe("no-store");
     // errors too
-    expect((await api.get("/v1/evaluations/eval_01jd0000000000000000000000")).headers.get("cache-control")).toBe("no-store");
+    expect((await api.get("/v1/evaluations/eval_01jd0000000000000000000000")).headers.get("cache-control")).toBe(
+      "no-store",
+    );
   });
 });
 
@@ -198,7 +249,11 @@ describe("slow clients", () => {
     });
 
   it("answers a request body that trickles in with 408 and closes, within the configured time", async () => {
-    const body = JSON.stringify({ repository: "acme/app", ref: "main", files: [{ path: "a.txt", content: "x".repeat(200) }] });
+    const body = JSON.stringify({
+      repository: "acme/app",
+      ref: "main",
+      files: [{ path: "a.txt", content: "x".repeat(200) }],
+    });
     const head =
       `POST /v1/evaluations HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${v.bootstrapKey}\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
@@ -208,7 +263,11 @@ describe("slow clients", () => {
   });
 
   it("closes a connection whose headers trickle in", async () => {
-    const { answer, afterMs } = await slowLoris("GET /v1/health HTTP/1.1\r\n", "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", 200);
+    const { answer, afterMs } = await slowLoris(
+      "GET /v1/health HTTP/1.1\r\n",
+      "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+      200,
+    );
     expect(answer === "" || /^HTTP\/1\.1 408 /.test(answer)).toBe(true);
     expect(afterMs).toBeLessThan(8_000);
   });
@@ -258,24 +317,41 @@ describe("X-Forwarded-For behind a trusted proxy", () => {
   afterAll(async () => v.destroy());
 
   it("does not let a client pick its address with a forged left-most entry: IP allowlists hold", async () => {
-    const created = await api.post("/v1/api-keys", { name: "office only", scopes: ["read:org"], ip_allowlist: "10.1.0.0/16" });
+    const created = await api.post("/v1/api-keys", {
+      name: "office only",
+      scopes: ["read:org"],
+      ip_allowlist: "10.1.0.0/16",
+    });
     expect(created.status).toBe(201);
     const office = api.withKey(created.body.key);
     // The proxy appended the real client (203.0.113.9) to what the client sent (10.1.2.3).
-    expectError(await office.get("/v1/organization", { headers: { "x-forwarded-for": "10.1.2.3, 203.0.113.9" } }), 403, "forbidden", "AUTH_IP_NOT_ALLOWED");
+    expectError(
+      await office.get("/v1/organization", { headers: { "x-forwarded-for": "10.1.2.3, 203.0.113.9" } }),
+      403,
+      "forbidden",
+      "AUTH_IP_NOT_ALLOWED",
+    );
     // A client really inside the range, as the proxy reports it, gets in.
-    expect((await office.get("/v1/organization", { headers: { "x-forwarded-for": "198.51.100.7, 10.1.2.3" } })).status).toBe(200);
+    expect(
+      (await office.get("/v1/organization", { headers: { "x-forwarded-for": "198.51.100.7, 10.1.2.3" } })).status,
+    ).toBe(200);
   });
 
   it("does not let a client escape its per-address limit by rotating the forged entry", async () => {
     let last;
     for (let i = 0; i < 30; i++) {
-      last = await api.get("/v1/auth/verify", { key: "vdt_key_prod_guessing", headers: { "x-forwarded-for": `10.9.${i}.1, 203.0.113.50` } });
+      last = await api.get("/v1/auth/verify", {
+        key: "vdt_key_prod_guessing",
+        headers: { "x-forwarded-for": `10.9.${i}.1, 203.0.113.50` },
+      });
       if (last.status === 429) break;
     }
     expectError(last!, 429, "rate_limited", "RATE_LIMIT_EXCEEDED");
     // Another real client behind the same proxy is not affected.
-    const other = await api.get("/v1/auth/verify", { key: "vdt_key_prod_guessing", headers: { "x-forwarded-for": "203.0.113.51" } });
+    const other = await api.get("/v1/auth/verify", {
+      key: "vdt_key_prod_guessing",
+      headers: { "x-forwarded-for": "203.0.113.51" },
+    });
     expectError(other, 401, "unauthorized", "AUTH_INVALID_KEY");
   });
 });

@@ -21,19 +21,41 @@ describe("key containment", () => {
   const mint = async (body: Record<string, unknown>, by: Api = api) => by.post("/v1/api-keys", { name: "k", ...body });
 
   it("refuses a never-expiring prod key with no allowlist from a 30-minute, IP-restricted test admin key", async () => {
-    const restricted = await mint({ scopes: ["admin"], expiration: "30m", environment: "test", ip_allowlist: "127.0.0.1/32" });
+    const restricted = await mint({
+      scopes: ["admin"],
+      expiration: "30m",
+      environment: "test",
+      ip_allowlist: "127.0.0.1/32",
+    });
     expect(restricted.status).toBe(201);
     const attacker = api.withKey(restricted.body.key);
 
-    const escalate = await mint({ scopes: ["admin"], expiration: "never", environment: "prod", ip_allowlist: "0.0.0.0/0" }, attacker);
+    const escalate = await mint(
+      { scopes: ["admin"], expiration: "never", environment: "prod", ip_allowlist: "0.0.0.0/0" },
+      attacker,
+    );
     expectFieldError(escalate, 422, "expiration", "INVALID_ENUM");
     expectFieldError(escalate, 422, "environment", "INVALID_ENUM");
     expectFieldError(escalate, 422, "ip_allowlist", "INVALID_ENUM");
-    expect(escalate.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual(["environment", "expiration", "ip_allowlist"]);
+    expect(escalate.body.details.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+      "environment",
+      "expiration",
+      "ip_allowlist",
+    ]);
 
     // Each dimension alone is refused, with its own field.
-    expectFieldError(await mint({ scopes: ["read:org"], expiration: "never", environment: "test" }, attacker), 422, "expiration", "INVALID_ENUM");
-    expectFieldError(await mint({ scopes: ["read:org"], expiration: "24h", environment: "test" }, attacker), 422, "expiration", "INVALID_ENUM");
+    expectFieldError(
+      await mint({ scopes: ["read:org"], expiration: "never", environment: "test" }, attacker),
+      422,
+      "expiration",
+      "INVALID_ENUM",
+    );
+    expectFieldError(
+      await mint({ scopes: ["read:org"], expiration: "24h", environment: "test" }, attacker),
+      422,
+      "expiration",
+      "INVALID_ENUM",
+    );
     // The default environment is the caller's; naming prod is refused.
     const prod = await mint({ scopes: ["read:org"], expiration: "30m", environment: "prod" }, attacker);
     expect(prod.status).toBe(422);
@@ -41,19 +63,38 @@ describe("key containment", () => {
 
     // Nothing was created by the refused attempts.
     const list = await api.get("/v1/api-keys");
-    expect(list.body.api_keys.filter((k: { environment: string; expires_at: string | null }) => k.environment === "prod" && k.expires_at === null)).toHaveLength(1);
+    expect(
+      list.body.api_keys.filter(
+        (k: { environment: string; expires_at: string | null }) => k.environment === "prod" && k.expires_at === null,
+      ),
+    ).toHaveLength(1);
   });
 
   it("lets a restricted key create keys within itself, inheriting its allowlist and environment", async () => {
-    const parent = await mint({ scopes: ["admin"], expiration: "24h", environment: "test", ip_allowlist: "127.0.0.0/8" });
+    const parent = await mint({
+      scopes: ["admin"],
+      expiration: "24h",
+      environment: "test",
+      ip_allowlist: "127.0.0.0/8",
+    });
     const child = await mint({ scopes: ["read:evaluations"], expiration: "30m" }, api.withKey(parent.body.key));
     expect(child.status).toBe(201);
-    expect(child.body).toMatchObject({ environment: "test", ip_allowlist: "127.0.0.0/8", scopes: ["read:evaluations"] });
+    expect(child.body).toMatchObject({
+      environment: "test",
+      ip_allowlist: "127.0.0.0/8",
+      scopes: ["read:evaluations"],
+    });
     expect(child.body.key).toMatch(/^vdt_key_test_/);
-    const narrower = await mint({ scopes: ["read:org"], expiration: "30m", ip_allowlist: "127.0.0.1" }, api.withKey(parent.body.key));
+    const narrower = await mint(
+      { scopes: ["read:org"], expiration: "30m", ip_allowlist: "127.0.0.1" },
+      api.withKey(parent.body.key),
+    );
     expect(narrower.status).toBe(201);
     expect(narrower.body.ip_allowlist).toBe("127.0.0.1/32");
-    const wider = await mint({ scopes: ["read:org"], expiration: "30m", ip_allowlist: "127.0.0.0/7" }, api.withKey(parent.body.key));
+    const wider = await mint(
+      { scopes: ["read:org"], expiration: "30m", ip_allowlist: "127.0.0.0/7" },
+      api.withKey(parent.body.key),
+    );
     expectFieldError(wider, 422, "ip_allowlist", "INVALID_ENUM");
   });
 
@@ -80,7 +121,12 @@ describe("operator key rotation", () => {
     try {
       const api2 = new Api(second.url, newKey);
       expectError(await api2.get("/v1/auth/verify", { key: oldKey }), 401, "unauthorized", "AUTH_REVOKED_KEY");
-      expectError(await api2.post("/v1/organizations", { name: "Leaked" }, { key: oldKey }), 401, "unauthorized", "AUTH_REVOKED_KEY");
+      expectError(
+        await api2.post("/v1/organizations", { name: "Leaked" }, { key: oldKey }),
+        401,
+        "unauthorized",
+        "AUTH_REVOKED_KEY",
+      );
       expect((await api2.post("/v1/organizations", { name: "Rotated" })).status).toBe(201);
       // Recorded in the log by id, never by value.
       const log = second.output();
@@ -99,7 +145,13 @@ describe("operator key rotation", () => {
     // Going back to the retired key is refused at start-up, as a configuration error.
     const back = spawn(process.execPath, [MAIN], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", VERDICT_HTTP_PORT: "0", VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_DATA_DIR: dataDir, VERDICT_BOOTSTRAP_API_KEY: oldKey },
+      env: {
+        PATH: process.env.PATH ?? "",
+        VERDICT_HTTP_PORT: "0",
+        VERDICT_HTTP_HOST: "127.0.0.1",
+        VERDICT_DATA_DIR: dataDir,
+        VERDICT_BOOTSTRAP_API_KEY: oldKey,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let err = "";

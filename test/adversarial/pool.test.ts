@@ -25,8 +25,10 @@ const HEAVY = (i: number) => String.raw`[\pL\pN]{400}Z${i}`;
  */
 // Many small files: a long scan made of short native RE2 calls, which a terminated thread can
 // stop between.
-const smallLetters = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `dump/${i}.txt`, content: `${"a".repeat(128 * 1024 - 6)}Z0Z1Z2` }));
-const letters = (n: number) => Array.from({ length: n }, (_, i) => ({ path: `dump/${i}.txt`, content: `${"a".repeat(1024 * 1024 - 6)}Z0Z1Z2` }));
+const smallLetters = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ path: `dump/${i}.txt`, content: `${"a".repeat(128 * 1024 - 6)}Z0Z1Z2` }));
+const letters = (n: number) =>
+  Array.from({ length: n }, (_, i) => ({ path: `dump/${i}.txt`, content: `${"a".repeat(1024 * 1024 - 6)}Z0Z1Z2` }));
 const smallChange = [{ path: "src/app.js", content: 'const password = "Tr0ub4dor&3x9Q";\nrun(eval(input));\n' }];
 
 async function newOrganization(operator: Api, name: string): Promise<Api> {
@@ -61,19 +63,37 @@ describe("custom pattern budgets (default limits)", () => {
   });
 
   it("refuses a pattern that compiles quickly but scans slowly", async () => {
-    const res = await a.post("/v1/policies", { id: "slow-scan", name: "Slow", severity: "error", patterns: [{ type: "regex", value: SLOW(0), message: "slow" }] });
+    const res = await a.post("/v1/policies", {
+      id: "slow-scan",
+      name: "Slow",
+      severity: "error",
+      patterns: [{ type: "regex", value: SLOW(0), message: "slow" }],
+    });
     expectFieldError(res, 422, "patterns[0].value", "INVALID_FORMAT");
     expect(res.body.details.errors[0].message).toMatch(/too costly/);
   });
 
   it("answers 409 for a taken id before compiling a hundred costly patterns", async () => {
-    expect((await a.post("/v1/policies", { id: "taken", name: "Taken", severity: "error", patterns: [{ type: "regex", value: "TAKEN", message: "t" }] })).status).toBe(201);
+    expect(
+      (
+        await a.post("/v1/policies", {
+          id: "taken",
+          name: "Taken",
+          severity: "error",
+          patterns: [{ type: "regex", value: "TAKEN", message: "t" }],
+        })
+      ).status,
+    ).toBe(201);
     const started = Date.now();
     const res = await a.post("/v1/policies", {
       id: "taken",
       name: "Taken again",
       severity: "error",
-      patterns: Array.from({ length: 100 }, (_, i) => ({ type: "regex", value: `${PATHOLOGICAL}${i}`, message: "costly" })),
+      patterns: Array.from({ length: 100 }, (_, i) => ({
+        type: "regex",
+        value: `${PATHOLOGICAL}${i}`,
+        message: "costly",
+      })),
     });
     expectError(res, 409, "conflict", "RESOURCE_ALREADY_EXISTS");
     // Compiling them costs over a minute; a generous bound on an answer that compiles nothing.
@@ -86,16 +106,29 @@ describe("custom pattern budgets (default limits)", () => {
       id: "hundred",
       name: "Hundred",
       severity: "error",
-      patterns: Array.from({ length: 100 }, (_, i) => ({ type: "regex", value: `${PATHOLOGICAL}${i}`, message: "costly" })),
+      patterns: Array.from({ length: 100 }, (_, i) => ({
+        type: "regex",
+        value: `${PATHOLOGICAL}${i}`,
+        message: "costly",
+      })),
     });
     expectFieldError(res, 422, "patterns[0].value", "INVALID_FORMAT");
     expect(Date.now() - started).toBeLessThan(20_000);
   });
 
   it("holds an organization's custom patterns to its budget", async () => {
-    const hundred = (p: string) => Array.from({ length: 100 }, (_, i) => ({ type: "regex", value: `${p}_${i}_[0-9]{4}`, message: p }));
-    expect((await a.post("/v1/policies", { id: "budget-one", name: "One", severity: "warning", patterns: hundred("ONE") })).status).toBe(201);
-    const res = await a.post("/v1/policies", { id: "budget-two", name: "Two", severity: "warning", patterns: hundred("TWO") });
+    const hundred = (p: string) =>
+      Array.from({ length: 100 }, (_, i) => ({ type: "regex", value: `${p}_${i}_[0-9]{4}`, message: p }));
+    expect(
+      (await a.post("/v1/policies", { id: "budget-one", name: "One", severity: "warning", patterns: hundred("ONE") }))
+        .status,
+    ).toBe(201);
+    const res = await a.post("/v1/policies", {
+      id: "budget-two",
+      name: "Two",
+      severity: "warning",
+      patterns: hundred("TWO"),
+    });
     expectFieldError(res, 422, "patterns", "MAX_SIZE_EXCEEDED", { max: 49 });
   });
 });
@@ -133,9 +166,17 @@ describe("scans on worker threads (budgets relaxed so a slow policy gets in)", (
   afterAll(() => v.destroy());
 
   it("fails a synchronous evaluation past its deadline with EVALUATION_TIMEOUT, while B and /v1/health answer", async () => {
-    const slow = a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: letters(1), policies: ["slow"] });
+    const slow = a.post("/v1/evaluations", {
+      repository: "noisy/repo",
+      ref: "main",
+      files: letters(1),
+      policies: ["slow"],
+    });
     await new Promise((r) => setTimeout(r, 500));
-    const [health, quiet] = await Promise.all([b.get("/v1/health", { key: null }), b.post("/v1/evaluations", { repository: "quiet/repo", ref: "main", files: smallChange })]);
+    const [health, quiet] = await Promise.all([
+      b.get("/v1/health", { key: null }),
+      b.post("/v1/evaluations", { repository: "quiet/repo", ref: "main", files: smallChange }),
+    ]);
     expect(health.status).toBe(200);
     expect(quiet.status).toBe(201);
     expect(quiet.body).toMatchObject({ status: "completed", passed: false });
@@ -146,7 +187,12 @@ describe("scans on worker threads (budgets relaxed so a slow policy gets in)", (
   });
 
   it("fails a queued evaluation past its deadline with a failure_reason", async () => {
-    const res = await a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: letters(2), policies: ["slow"] });
+    const res = await a.post("/v1/evaluations", {
+      repository: "noisy/repo",
+      ref: "main",
+      files: letters(2),
+      policies: ["slow"],
+    });
     expect(res.status).toBe(202);
     let evaluation = res.body;
     for (let i = 0; i < 60 && evaluation.status === "pending"; i++) {
@@ -202,9 +248,24 @@ describe("SIGTERM while a scan runs", () => {
     });
     try {
       const a = new Api(v.url, v.bootstrapKey);
-      expect((await a.post("/v1/policies", { id: "slow", name: "Slow", severity: "error", patterns: [{ type: "regex", value: HEAVY(0), message: "slow" }] })).status).toBe(201);
+      expect(
+        (
+          await a.post("/v1/policies", {
+            id: "slow",
+            name: "Slow",
+            severity: "error",
+            patterns: [{ type: "regex", value: HEAVY(0), message: "slow" }],
+          })
+        ).status,
+      ).toBe(201);
       // About 30 x 0.8 s of scanning, far past the grace (3.75 MiB: answered synchronously).
-      const slow = a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: smallLetters(30), policies: ["slow"] }, { unchecked: true }).catch((err: Error) => err);
+      const slow = a
+        .post(
+          "/v1/evaluations",
+          { repository: "noisy/repo", ref: "main", files: smallLetters(30), policies: ["slow"] },
+          { unchecked: true },
+        )
+        .catch((err: Error) => err);
       await new Promise((r) => setTimeout(r, 1000));
       const started = Date.now();
       const code = await v.stop();
@@ -241,21 +302,46 @@ describe("SIGTERM while a thread is inside one long native RE2 call", () => {
       const operator = new Api(v.url, bootstrapKey);
       const a = await newOrganization(operator, "Noisy");
       const b = await newOrganization(operator, "Quiet");
-      const policy = await a.post("/v1/policies", { id: "slow", name: "Slow", severity: "error", patterns: [{ type: "regex", value: HEAVY(0), message: "slow" }] });
+      const policy = await a.post("/v1/policies", {
+        id: "slow",
+        name: "Slow",
+        severity: "error",
+        patterns: [{ type: "regex", value: HEAVY(0), message: "slow" }],
+      });
       expect(policy.body).toMatchObject({ id: "slow" });
       // The thread loads the scan module and compiles A's policy on a small change first, so that
       // the large one goes straight into the pattern's pass.
-      expect((await a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: smallChange, policies: ["slow"] })).status).toBe(201);
+      expect(
+        (
+          await a.post("/v1/evaluations", {
+            repository: "noisy/repo",
+            ref: "main",
+            files: smallChange,
+            policies: ["slow"],
+          })
+        ).status,
+      ).toBe(201);
       // One 1 MiB file of letters (the largest file allowed): the pattern alone over it is one native
       // call of about 6 s on an idle machine, longer on a busy one.
-      const slow = await a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: [{ path: "dump.txt", content: `${"a".repeat(1024 * 1024 - 2)}Z0` }], policies: ["slow"] });
+      const slow = await a.post("/v1/evaluations", {
+        repository: "noisy/repo",
+        ref: "main",
+        files: [{ path: "dump.txt", content: `${"a".repeat(1024 * 1024 - 2)}Z0` }],
+        policies: ["slow"],
+      });
       expect(slow.status).toBe(202);
       const code = `${"const total = items.reduce((sum, item) => sum + item.price, 0);\n".repeat(10_000)}const password = "Tr0ub4dor&3x9Q";\n`;
       // One policy: its scan is short even on a busy machine, well within the deadline below.
-      const quiet = await b.post("/v1/evaluations", { repository: "quiet/repo", ref: "main", files: [{ path: "src/big.js", content: code }], policies: ["generic-secrets"] });
+      const quiet = await b.post("/v1/evaluations", {
+        repository: "quiet/repo",
+        ref: "main",
+        files: [{ path: "src/big.js", content: code }],
+        policies: ["generic-secrets"],
+      });
       expect(quiet.status).toBe(202);
       // Wait for A's scan to hold the thread (the pool's gauge), then to get past compiling into the long call.
-      const running = async () => /verdict_worker_jobs\{pool="scanWorker",state="running"\} 1/.test(await (await fetch(v.metricsUrl)).text());
+      const running = async () =>
+        /verdict_worker_jobs\{pool="scanWorker",state="running"\} 1/.test(await (await fetch(v.metricsUrl)).text());
       for (let i = 0; i < 100 && !(await running()); i++) await new Promise((r) => setTimeout(r, 100));
       expect(await running()).toBe(true);
       await new Promise((r) => setTimeout(r, 1500));
@@ -282,7 +368,10 @@ describe("SIGTERM while a thread is inside one long native RE2 call", () => {
         }
         return evaluation;
       };
-      const [doneA, doneB] = await Promise.all([settled(new Api(v.url, a.defaultKey), slow.body.id), settled(new Api(v.url, b.defaultKey), quiet.body.id)]);
+      const [doneA, doneB] = await Promise.all([
+        settled(new Api(v.url, a.defaultKey), slow.body.id),
+        settled(new Api(v.url, b.defaultKey), quiet.body.id),
+      ]);
       expect(doneA.status).toBe("failed");
       expect(doneA.failure_reason).toMatch(/did not finish within its deadline of 4000 ms/);
       expect(doneB).toMatchObject({ status: "completed", summary: { total_files: 1 } });

@@ -18,7 +18,10 @@ describe("a report killed during generation", () => {
     let org, created, frameworks: string[];
     try {
       const api1 = new Api(first.url, key);
-      org = await api1.post("/v1/organizations", { name: "Killed Mid-Report", rate_limits: { reports_create_per_hour: 1 } });
+      org = await api1.post("/v1/organizations", {
+        name: "Killed Mid-Report",
+        rate_limits: { reports_create_per_hour: 1 },
+      });
       expect(org.status).toBe(201);
       const orgApi1 = api1.withKey(org.body.api_key.key);
       const overview = (await orgApi1.get("/v1/compliance/overview")).body;
@@ -45,7 +48,11 @@ describe("a report killed during generation", () => {
       expect(report.body.download_url).toBeNull();
       expect(second.output()).toContain("failed the reports an earlier process left generating");
       // The quota of one report an hour is available again.
-      const again = await orgApi.post("/v1/compliance/reports", { frameworks: [frameworks[0]], format: "oscal", date_range: "30d" });
+      const again = await orgApi.post("/v1/compliance/reports", {
+        frameworks: [frameworks[0]],
+        format: "oscal",
+        date_range: "30d",
+      });
       expect(again.status).toBe(202);
       let done;
       for (let i = 0; i < 200; i++) {

@@ -70,7 +70,8 @@ async function stackEnv(dataDir: string, extra: Record<string, string> = {}): Pr
     VERDICT_LOG_LEVEL: "info",
     ...extra,
   };
-  for (const v of ["VERDICT_LOCAL_CACHE", "XDG_CACHE_HOME", "GOPATH", "GOMODCACHE", "GOCACHE", "JAVA_HOME"]) if (process.env[v]) env[v] = process.env[v]!;
+  for (const v of ["VERDICT_LOCAL_CACHE", "XDG_CACHE_HOME", "GOPATH", "GOMODCACHE", "GOCACHE", "JAVA_HOME"])
+    if (process.env[v]) env[v] = process.env[v]!;
   const brokers = process.env.VERDICT_TEST_KAFKA_BROKERS || process.env.VERDICT_E2E_KAFKA_BROKERS;
   if (brokers) {
     env.VERDICT_KAFKA_BROKERS = brokers;
@@ -84,7 +85,11 @@ async function stackEnv(dataDir: string, extra: Record<string, string> = {}): Pr
 }
 
 const authStatus = async (env: Record<string, string>, key: string) =>
-  (await fetch(`http://127.0.0.1:${env.VERDICT_HTTP_PORT}/v1/health/auth`, { headers: { authorization: `Bearer ${key}` } })).status;
+  (
+    await fetch(`http://127.0.0.1:${env.VERDICT_HTTP_PORT}/v1/health/auth`, {
+      headers: { authorization: `Bearer ${key}` },
+    })
+  ).status;
 
 const KEY_LINE = /instance operator's API key \(shown once\): (vdt_key_\w+)/;
 
@@ -106,7 +111,10 @@ describe("scripts/stack.sh", () => {
       const envA = await stackEnv(a);
       started.push(envA);
       const up = await stack("up", envA);
-      expect({ code: up.code, tail: up.out.slice(-3000) }).toEqual({ code: 0, tail: expect.stringContaining("Verdict is healthy") });
+      expect({ code: up.code, tail: up.out.slice(-3000) }).toEqual({
+        code: 0,
+        tail: expect.stringContaining("Verdict is healthy"),
+      });
       const generated = KEY_LINE.exec(up.out)?.[1];
       expect(generated).toMatch(/^vdt_key_prod_/);
       expect(await authStatus(envA, generated!)).toBe(200);
@@ -134,7 +142,10 @@ describe("scripts/stack.sh", () => {
 
       // The second start finds its data again: identity prints no key and the first one works.
       const restart = await stack("up", envA);
-      expect({ code: restart.code, tail: restart.out.slice(-3000) }).toEqual({ code: 0, tail: expect.stringContaining("Verdict is healthy") });
+      expect({ code: restart.code, tail: restart.out.slice(-3000) }).toEqual({
+        code: 0,
+        tail: expect.stringContaining("Verdict is healthy"),
+      });
       expect(restart.out).not.toMatch(KEY_LINE);
       expect(await authStatus(envA, generated!)).toBe(200);
       expect((await stack("down", envA)).code).toBe(0);
@@ -146,7 +157,10 @@ describe("scripts/stack.sh", () => {
       const envB = await stackEnv(b, { VERDICT_BOOTSTRAP_API_KEY: given });
       started.push(envB);
       const upB = await stack("up", envB);
-      expect({ code: upB.code, tail: upB.out.slice(-3000) }).toEqual({ code: 0, tail: expect.stringContaining("Verdict is healthy") });
+      expect({ code: upB.code, tail: upB.out.slice(-3000) }).toEqual({
+        code: 0,
+        tail: expect.stringContaining("Verdict is healthy"),
+      });
       expect(upB.out).not.toMatch(KEY_LINE);
       expect(await authStatus(envB, given)).toBe(200);
       // A separate Verdict: A's key means nothing here.

@@ -9,7 +9,11 @@ import { Api, expectFieldError } from "../support/api.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
-const leaky = (ref: string) => ({ repository: "acme/payments", ref, files: [{ path: "src/config.js", content: `const accessKey = "${AWS_KEY}";\n` }] });
+const leaky = (ref: string) => ({
+  repository: "acme/payments",
+  ref,
+  files: [{ path: "src/config.js", content: `const accessKey = "${AWS_KEY}";\n` }],
+});
 // Slow enough that A's hanging attempts outlast the test, unless per-organization limits apply.
 const ENV = {
   VERDICT_WEBHOOK_ALLOW_HTTP: "true",
@@ -70,9 +74,13 @@ describe("webhook delivery fairness", () => {
     expect(evalB.status).toBe(201);
     while (!receiverB.received.length && Date.now() - sent < 15_000) await new Promise((r) => setTimeout(r, 25));
     const waited = Date.now() - sent;
-    expect(receiverB.received.map((m) => ({ event: m.json.event, evaluation: m.json.data.evaluation_id ?? m.json.data.id, verified: m.verified }))).toEqual([
-      { event: "evaluation.completed", evaluation: evalB.body.id, verified: true },
-    ]);
+    expect(
+      receiverB.received.map((m) => ({
+        event: m.json.event,
+        evaluation: m.json.data.evaluation_id ?? m.json.data.id,
+        verified: m.verified,
+      })),
+    ).toEqual([{ event: "evaluation.completed", evaluation: evalB.body.id, verified: true }]);
     expect(waited).toBeLessThan(5_000);
     // A holds no more than its share of attempts at once (VERDICT_WEBHOOK_ORG_CONCURRENCY, 2).
     expect(hanging.size).toBe(2);
@@ -94,8 +102,16 @@ describe("webhooks per organization", () => {
     expect(over.body.details.errors[0].message).toContain("at most 3 webhooks");
     expect((await c.get("/v1/webhooks")).body.webhooks).toHaveLength(3);
     // Another organization's count is its own.
-    expect((await (await organization("Other")).post("/v1/webhooks", { url: `${receiverB.url}/o`, events: ["evaluation.completed"] })).status).toBe(201);
+    expect(
+      (
+        await (
+          await organization("Other")
+        ).post("/v1/webhooks", { url: `${receiverB.url}/o`, events: ["evaluation.completed"] })
+      ).status,
+    ).toBe(201);
     expect((await c.delete(`/v1/webhooks/${ids[0]}`)).status).toBe(204);
-    expect((await c.post("/v1/webhooks", { url: `${receiverB.url}/c4`, events: ["evaluation.completed"] })).status).toBe(201);
+    expect(
+      (await c.post("/v1/webhooks", { url: `${receiverB.url}/c4`, events: ["evaluation.completed"] })).status,
+    ).toBe(201);
   });
 });

@@ -38,13 +38,20 @@ interface Manifest {
   [key: string]: unknown;
 }
 
-async function tool(name: string, args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+async function tool(
+  name: string,
+  args: string[],
+  input?: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const bin = join(BIN, name);
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run deploy/kube/tools.sh chart`);
   // unshare -n: no network at all, so every check provably works offline.
   const [cmd, argv] = existsSync("/usr/bin/unshare") ? ["unshare", ["-n", bin, ...args]] : [bin, args];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, HELM_CACHE_HOME: join(CACHE, "helm-cache"), HELM_CONFIG_HOME: join(CACHE, "helm-config") } });
+    const child = spawn(cmd, argv, {
+      cwd: ROOT,
+      env: { ...process.env, HELM_CACHE_HOME: join(CACHE, "helm-cache"), HELM_CONFIG_HOME: join(CACHE, "helm-config") },
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -60,7 +67,17 @@ function valuesArgs(set: string): string[] {
 }
 
 async function template(set: string, extra: string[] = []): Promise<string> {
-  const r = await tool("helm", ["template", "verdict", CHART, "--namespace", "verdict", "--kube-version", KUBE_VERSION, ...valuesArgs(set), ...extra]);
+  const r = await tool("helm", [
+    "template",
+    "verdict",
+    CHART,
+    "--namespace",
+    "verdict",
+    "--kube-version",
+    KUBE_VERSION,
+    ...valuesArgs(set),
+    ...extra,
+  ]);
   if (r.code !== 0) throw new Error(`helm template (${set}) failed: ${r.stderr}`);
   return r.stdout;
 }
@@ -88,7 +105,12 @@ type Container = {
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   lifecycle?: { preStop?: { sleep?: { seconds: number } } };
 };
-type PodSpec = { containers: Container[]; automountServiceAccountToken?: boolean; terminationGracePeriodSeconds?: number; securityContext?: Record<string, unknown> };
+type PodSpec = {
+  containers: Container[];
+  automountServiceAccountToken?: boolean;
+  terminationGracePeriodSeconds?: number;
+  securityContext?: Record<string, unknown>;
+};
 const podSpec = (d: Manifest) => (d.spec as { template: { spec: PodSpec } }).template.spec;
 const envOf = (c: Container) => Object.fromEntries((c.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom]));
 
@@ -107,10 +129,23 @@ describe("the Helm chart, statically", () => {
       const rendered = await template(set);
       const r = await tool(
         "kubeconform",
-        ["-strict", "-summary", "-output", "json", "-kubernetes-version", KUBE_VERSION, "-schema-location", `${SCHEMAS}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, "-"],
+        [
+          "-strict",
+          "-summary",
+          "-output",
+          "json",
+          "-kubernetes-version",
+          KUBE_VERSION,
+          "-schema-location",
+          `${SCHEMAS}/{{ .ResourceKind }}{{ .KindSuffix }}.json`,
+          "-",
+        ],
         rendered,
       );
-      const summary = JSON.parse(r.stdout) as { summary: { valid: number; invalid: number; errors: number; skipped: number }; resources: unknown[] };
+      const summary = JSON.parse(r.stdout) as {
+        summary: { valid: number; invalid: number; errors: number; skipped: number };
+        resources: unknown[];
+      };
       expect({ set, code: r.code, summary: summary.summary, problems: summary.resources }).toEqual({
         set,
         code: 0,
@@ -121,16 +156,33 @@ describe("the Helm chart, statically", () => {
   });
 
   it("kubeconform is no rubber stamp: it refuses a manifest with an unknown field", async () => {
-    const rendered = (await template("distributed-dev-values.yaml")).replace("automountServiceAccountToken: false", "automountServiceAccountTokens: false");
-    const r = await tool("kubeconform", ["-strict", "-summary", "-schema-location", `${SCHEMAS}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, "-"], rendered);
+    const rendered = (await template("distributed-dev-values.yaml")).replace(
+      "automountServiceAccountToken: false",
+      "automountServiceAccountTokens: false",
+    );
+    const r = await tool(
+      "kubeconform",
+      ["-strict", "-summary", "-schema-location", `${SCHEMAS}/{{ .ResourceKind }}{{ .KindSuffix }}.json`, "-"],
+      rendered,
+    );
     expect(r.code).not.toBe(0);
-    expect(r.stdout).toMatch(/additional properties 'automountServiceAccountTokens' not allowed|automountServiceAccountTokens/);
+    expect(r.stdout).toMatch(
+      /additional properties 'automountServiceAccountTokens' not allowed|automountServiceAccountTokens/,
+    );
   });
 
   it("has no critical kube-score finding for the default values and every value set", async () => {
     for (const set of VALUE_SETS) {
       const rendered = await template(set);
-      const args = ["score", "--output-format", "ci", "--kubernetes-version", "v1.33", ...KUBE_SCORE_IGNORED.flatMap((t) => ["--ignore-test", t]), "-"];
+      const args = [
+        "score",
+        "--output-format",
+        "ci",
+        "--kubernetes-version",
+        "v1.33",
+        ...KUBE_SCORE_IGNORED.flatMap((t) => ["--ignore-test", t]),
+        "-",
+      ];
       const r = await tool("kube-score", args, rendered);
       const critical = r.stdout.split("\n").filter((l) => l.startsWith("[CRITICAL]"));
       expect({ set, critical }).toEqual({ set, critical: [] });
@@ -147,23 +199,51 @@ describe("the Helm chart, statically", () => {
   it.each([
     ["an unknown mode", ["--set", "mode=cluster"], /mode/],
     ["an unknown top-level key", ["--set", "replicas=3"], /replicas/],
-    ["a variable the chart sets itself", ["--set", "config.VERDICT_DATA_DIR=/tmp"], /invalid propertyName 'VERDICT_DATA_DIR'/],
-    ["a Kafka setting through config", ["--set", "config.VERDICT_KAFKA_BROKERS=a:9092"], /invalid propertyName 'VERDICT_KAFKA_BROKERS'/],
-    ["a Kafka setting through a service's config", ["--set", "gateway.config.VERDICT_KAFKA_SSL=true"], /invalid propertyName 'VERDICT_KAFKA_SSL'/],
+    [
+      "a variable the chart sets itself",
+      ["--set", "config.VERDICT_DATA_DIR=/tmp"],
+      /invalid propertyName 'VERDICT_DATA_DIR'/,
+    ],
+    [
+      "a Kafka setting through config",
+      ["--set", "config.VERDICT_KAFKA_BROKERS=a:9092"],
+      /invalid propertyName 'VERDICT_KAFKA_BROKERS'/,
+    ],
+    [
+      "a Kafka setting through a service's config",
+      ["--set", "gateway.config.VERDICT_KAFKA_SSL=true"],
+      /invalid propertyName 'VERDICT_KAFKA_SSL'/,
+    ],
     ["a variable that is no Verdict one", ["--set", "config.PATH=/bin"], /invalid propertyName 'PATH'/],
     ["a bad log level", ["--set", "config.VERDICT_LOG_LEVEL=loud"], /VERDICT_LOG_LEVEL/],
     ["a malformed operator key", ["--set", "secrets.bootstrapApiKey=letmein"], /bootstrapApiKey/],
     ["a short report signing key", ["--set", "secrets.reportSigningKey=short"], /reportSigningKey/],
-    ["a webhook master key that is not base64 of 32 bytes", ["--set", "secrets.webhookMasterKey=abc"], /webhookMasterKey/],
+    [
+      "a webhook master key that is not base64 of 32 bytes",
+      ["--set", "secrets.webhookMasterKey=abc"],
+      /webhookMasterKey/,
+    ],
     ["zero gateway replicas", ["--set", "gateway.replicaCount=0"], /replicaCount/],
     ["a NodePort outside the range", ["--set", "gateway.service.nodePort=80"], /nodePort/],
     ["a MongoDB URI of another scheme", ["--set", "mongodb.uri=postgres://db/verdict"], /uri/],
     ["a malformed broker list", ["--set", "kafka.brokers=kafka"], /brokers/],
     ["an unknown SASL mechanism", ["--set", "kafka.sasl.mechanism=gssapi"], /mechanism/],
     ["a memory request that is no quantity", ["--set", "policy.resources.requests.memory=lots"], /memory/],
-    ["distributed mode without MongoDB", ["--set", "mode=distributed", "--set", "kafka.brokers=k:9092"], /needs a MongoDB/],
-    ["distributed mode without Kafka", ["--set", "mode=distributed", "--set", "mongodb.uri=mongodb://db/verdict"], /needs Kafka/],
-    ["SASL without a password", ["--set", "kafka.sasl.mechanism=plain", "--set", "kafka.sasl.username=u"], /kafka.sasl.password/],
+    [
+      "distributed mode without MongoDB",
+      ["--set", "mode=distributed", "--set", "kafka.brokers=k:9092"],
+      /needs a MongoDB/,
+    ],
+    [
+      "distributed mode without Kafka",
+      ["--set", "mode=distributed", "--set", "mongodb.uri=mongodb://db/verdict"],
+      /needs Kafka/,
+    ],
+    [
+      "SASL without a password",
+      ["--set", "kafka.sasl.mechanism=plain", "--set", "kafka.sasl.username=u"],
+      /kafka.sasl.password/,
+    ],
   ])("refuses %s", async (_what, args, message) => {
     const r = await tool("helm", ["template", "verdict", CHART, "--kube-version", KUBE_VERSION, ...args]);
     expect(r.code).not.toBe(0);
@@ -174,9 +254,14 @@ describe("the Helm chart, statically", () => {
 describe("what the rendered chart promises", () => {
   it("distributed: a Deployment per service, evaluation API and workers apart, native gRPC probes, HTTP for the gateway", async () => {
     const all = manifests(await template("distributed-dev-values.yaml"));
-    const deployments = all.filter((m) => m.kind === "Deployment").map((m) => m.metadata.name).sort();
+    const deployments = all
+      .filter((m) => m.kind === "Deployment")
+      .map((m) => m.metadata.name)
+      .sort();
     expect(deployments).toEqual(
-      ["compliance", "evaluation", "evaluation-worker", "gateway", "identity", "mcp", "policy", "webhooks"].map((s) => `verdict-${s}`).sort(),
+      ["compliance", "evaluation", "evaluation-worker", "gateway", "identity", "mcp", "policy", "webhooks"]
+        .map((s) => `verdict-${s}`)
+        .sort(),
     );
     const api = podSpec(find(all, "Deployment", "verdict-evaluation")).containers[0]!;
     const worker = podSpec(find(all, "Deployment", "verdict-evaluation-worker")).containers[0]!;
@@ -189,20 +274,31 @@ describe("what the rendered chart promises", () => {
     expect(gateway.readinessProbe).toMatchObject({ httpGet: { path: "/v1/health", port: "http" } });
     expect(envOf(gateway).VERDICT_IDENTITY_ADDRESS).toBe("verdict-identity:50051");
     expect(envOf(gateway).VERDICT_KAFKA_BROKERS).toBe("verdict-kafka:9092");
-    expect(envOf(podSpec(find(all, "Deployment", "verdict-mcp")).containers[0]!).VERDICT_API_URL).toBe("http://verdict-gateway:8080");
+    expect(envOf(podSpec(find(all, "Deployment", "verdict-mcp")).containers[0]!).VERDICT_API_URL).toBe(
+      "http://verdict-gateway:8080",
+    );
     expect(envOf(podSpec(find(all, "Deployment", "verdict-identity")).containers[0]!).VERDICT_MONGODB_URI).toEqual({
       secretKeyRef: { name: "verdict-secrets-db", key: "mongodb-uri" },
     });
     // The dev servers are StatefulSets of one replica.
-    expect(all.filter((m) => m.kind === "StatefulSet").map((m) => m.metadata.name).sort()).toEqual(["verdict-kafka", "verdict-mongodb"]);
+    expect(
+      all
+        .filter((m) => m.kind === "StatefulSet")
+        .map((m) => m.metadata.name)
+        .sort(),
+    ).toEqual(["verdict-kafka", "verdict-mongodb"]);
   });
 
   it("every pod is locked down: non-root, read-only root, no capabilities, RuntimeDefault seccomp, no service-account token, limits", async () => {
     for (const set of VALUE_SETS) {
       const all = manifests(await template(set));
       const pods = [
-        ...all.filter((m) => m.kind === "Deployment" || m.kind === "StatefulSet").map((m) => ({ name: m.metadata.name, spec: podSpec(m) })),
-        ...all.filter((m) => m.kind === "Pod").map((m) => ({ name: m.metadata.name, spec: m.spec as unknown as PodSpec })),
+        ...all
+          .filter((m) => m.kind === "Deployment" || m.kind === "StatefulSet")
+          .map((m) => ({ name: m.metadata.name, spec: podSpec(m) })),
+        ...all
+          .filter((m) => m.kind === "Pod")
+          .map((m) => ({ name: m.metadata.name, spec: m.spec as unknown as PodSpec })),
       ];
       expect(pods.length).toBeGreaterThan(0);
       for (const { name, spec } of pods) {
@@ -212,7 +308,12 @@ describe("what the rendered chart promises", () => {
           expect({ name, c: c.name, sc: c.securityContext }).toMatchObject({
             name,
             c: c.name,
-            sc: { readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ["ALL"] } },
+            sc: {
+              readOnlyRootFilesystem: true,
+              allowPrivilegeEscalation: false,
+              runAsNonRoot: true,
+              capabilities: { drop: ["ALL"] },
+            },
           });
           expect(c.resources?.limits?.memory).toBeDefined();
           expect(c.resources?.requests?.cpu).toBeDefined();
@@ -226,16 +327,29 @@ describe("what the rendered chart promises", () => {
     const gw = podSpec(find(prod, "Deployment", "verdict-gateway"));
     expect(gw.containers[0]!.lifecycle?.preStop?.sleep?.seconds).toBe(5);
     expect(gw.terminationGracePeriodSeconds).toBe(5 + 20 + 5);
-    const def = manifests(await template("distributed-dev-values.yaml", ["--set", "config.VERDICT_SHUTDOWN_GRACE_MS=30000", "--set", "preStopSleepSeconds=3"]));
+    const def = manifests(
+      await template("distributed-dev-values.yaml", [
+        "--set",
+        "config.VERDICT_SHUTDOWN_GRACE_MS=30000",
+        "--set",
+        "preStopSleepSeconds=3",
+      ]),
+    );
     expect(podSpec(find(def, "Deployment", "verdict-webhooks")).terminationGracePeriodSeconds).toBe(3 + 30 + 5);
-    expect(envOf(podSpec(find(def, "Deployment", "verdict-webhooks")).containers[0]!).VERDICT_SHUTDOWN_GRACE_MS).toBe("30000");
+    expect(envOf(podSpec(find(def, "Deployment", "verdict-webhooks")).containers[0]!).VERDICT_SHUTDOWN_GRACE_MS).toBe(
+      "30000",
+    );
   });
 
   it("NetworkPolicies: only gateway and MCP open to all, each service only from its callers, webhooks to the internet but not private or metadata ranges", async () => {
     const all = manifests(await template("distributed-dev-values.yaml"));
-    type Peer = { podSelector?: { matchLabels: Record<string, string> }; ipBlock?: { cidr: string; except?: string[] } };
+    type Peer = {
+      podSelector?: { matchLabels: Record<string, string> };
+      ipBlock?: { cidr: string; except?: string[] };
+    };
     type Rule = { from?: Peer[]; to?: Peer[]; ports?: { port: number }[] };
-    const np = (name: string) => find(all, "NetworkPolicy", `verdict-${name}`).spec as { ingress: Rule[]; egress: Rule[]; policyTypes: string[] };
+    const np = (name: string) =>
+      find(all, "NetworkPolicy", `verdict-${name}`).spec as { ingress: Rule[]; egress: Rule[]; policyTypes: string[] };
     const callers = (name: string) =>
       np(name)
         .ingress.flatMap((r) => r.from ?? [])
@@ -248,16 +362,29 @@ describe("what the rendered chart promises", () => {
     expect(callers("evaluation")).toEqual(["gateway"]);
     expect(callers("webhooks")).toEqual(["gateway"]);
     expect(np("evaluation-worker").ingress).toEqual([]);
-    const internet = np("webhooks").egress.flatMap((r) => r.to ?? []).filter((p) => p.ipBlock);
+    const internet = np("webhooks")
+      .egress.flatMap((r) => r.to ?? [])
+      .filter((p) => p.ipBlock);
     expect(internet).toEqual([
-      { ipBlock: { cidr: "0.0.0.0/0", except: expect.arrayContaining(["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16"]) } },
+      {
+        ipBlock: {
+          cidr: "0.0.0.0/0",
+          except: expect.arrayContaining(["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16"]),
+        },
+      },
       { ipBlock: { cidr: "::/0", except: expect.arrayContaining(["fc00::/7", "fe80::/10"]) } },
     ]);
     // Nothing but webhooks reaches out of the cluster.
     for (const name of ["gateway", "identity", "policy", "evaluation", "evaluation-worker", "compliance", "mcp"]) {
-      expect({ name, ipBlocks: np(name).egress.flatMap((r) => r.to ?? []).filter((p) => p.ipBlock) }).toEqual({ name, ipBlocks: [] });
+      expect({
+        name,
+        ipBlocks: np(name)
+          .egress.flatMap((r) => r.to ?? [])
+          .filter((p) => p.ipBlock),
+      }).toEqual({ name, ipBlocks: [] });
     }
-    for (const p of all.filter((m) => m.kind === "NetworkPolicy")) expect((p.spec as { policyTypes: string[] }).policyTypes).toEqual(["Ingress", "Egress"]);
+    for (const p of all.filter((m) => m.kind === "NetworkPolicy"))
+      expect((p.spec as { policyTypes: string[] }).policyTypes).toEqual(["Ingress", "Egress"]);
   });
 
   it("production values: keys and connection strings from existing Secrets, Kafka TLS CA and SASL, Ingress with TLS, HPAs without fixed replicas", async () => {
@@ -266,17 +393,30 @@ describe("what the rendered chart promises", () => {
     const identity = podSpec(find(all, "Deployment", "verdict-identity")).containers[0]!;
     const env = envOf(identity);
     expect(env.VERDICT_MONGODB_URI).toEqual({ secretKeyRef: { name: "verdict-mongodb", key: "uri" } });
-    expect(env.VERDICT_BOOTSTRAP_API_KEY).toEqual({ secretKeyRef: { name: "verdict-keys", key: "bootstrap-api-key", optional: true } });
+    expect(env.VERDICT_BOOTSTRAP_API_KEY).toEqual({
+      secretKeyRef: { name: "verdict-keys", key: "bootstrap-api-key", optional: true },
+    });
     expect(env.VERDICT_KAFKA_SSL).toBe("true");
     expect(env.VERDICT_KAFKA_SSL_CA_FILE).toBe("/etc/verdict/kafka-ca/ca.crt");
     expect(env.VERDICT_KAFKA_SASL_MECHANISM).toBe("scram-sha-512");
-    expect(env.VERDICT_KAFKA_SASL_PASSWORD).toEqual({ secretKeyRef: { name: "verdict-kafka", key: "kafka-sasl-password" } });
+    expect(env.VERDICT_KAFKA_SASL_PASSWORD).toEqual({
+      secretKeyRef: { name: "verdict-kafka", key: "kafka-sasl-password" },
+    });
     expect(env.VERDICT_PUBLIC_URL).toBe("https://verdict.example.com");
-    expect(envOf(podSpec(find(all, "Deployment", "verdict-webhooks")).containers[0]!).VERDICT_WEBHOOK_MASTER_KEY).toEqual({
+    expect(
+      envOf(podSpec(find(all, "Deployment", "verdict-webhooks")).containers[0]!).VERDICT_WEBHOOK_MASTER_KEY,
+    ).toEqual({
       secretKeyRef: { name: "verdict-keys", key: "webhook-master-key" },
     });
-    expect((find(all, "Ingress", "verdict").spec as { tls: unknown[] }).tls).toEqual([{ hosts: ["verdict.example.com"], secretName: "verdict-tls" }]);
-    expect(all.filter((m) => m.kind === "HorizontalPodAutoscaler").map((m) => m.metadata.name).sort()).toEqual(["verdict-evaluation-worker", "verdict-gateway"]);
+    expect((find(all, "Ingress", "verdict").spec as { tls: unknown[] }).tls).toEqual([
+      { hosts: ["verdict.example.com"], secretName: "verdict-tls" },
+    ]);
+    expect(
+      all
+        .filter((m) => m.kind === "HorizontalPodAutoscaler")
+        .map((m) => m.metadata.name)
+        .sort(),
+    ).toEqual(["verdict-evaluation-worker", "verdict-gateway"]);
     expect((find(all, "Deployment", "verdict-gateway").spec as { replicas?: number }).replicas).toBeUndefined();
     expect(all.filter((m) => m.kind === "PodDisruptionBudget")).toHaveLength(8);
   });
@@ -286,10 +426,14 @@ describe("what the rendered chart promises", () => {
     const d = find(all, "Deployment", "verdict-all-in-one");
     expect(d.spec).toMatchObject({ replicas: 1, strategy: { type: "Recreate" } });
     expect(podSpec(d).containers[0]!.args).toEqual(["all-in-one"]);
-    expect(find(all, "PersistentVolumeClaim", "verdict-all-in-one").spec).toMatchObject({ resources: { requests: { storage: "5Gi" } } });
+    expect(find(all, "PersistentVolumeClaim", "verdict-all-in-one").spec).toMatchObject({
+      resources: { requests: { storage: "5Gi" } },
+    });
     // The generated keys: a webhook master key of 32 bytes, a signing key of 48 characters.
     const secret = find(all, "Secret", "verdict-secrets") as Manifest & { data: Record<string, string> };
-    expect(Buffer.from(Buffer.from(secret.data["webhook-master-key"]!, "base64").toString(), "base64")).toHaveLength(32);
+    expect(Buffer.from(Buffer.from(secret.data["webhook-master-key"]!, "base64").toString(), "base64")).toHaveLength(
+      32,
+    );
     expect(Buffer.from(secret.data["report-signing-key"]!, "base64").toString()).toMatch(/^[A-Za-z0-9]{48}$/);
   });
 });

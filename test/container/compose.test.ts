@@ -43,11 +43,16 @@ async function compose(...args: string[]): Promise<string> {
     VERDICT_HTTP_PORT: String(httpPort),
   };
   try {
-    const { stdout, stderr } = await run("docker", ["compose", "-p", project, "-f", file, ...args], { env, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run("docker", ["compose", "-p", project, "-f", file, ...args], {
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return stdout + stderr;
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`docker compose ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`, { cause: err });
+    throw new Error(`docker compose ${args.join(" ")} failed: ${e.message}\n${e.stdout ?? ""}${e.stderr ?? ""}`, {
+      cause: err,
+    });
   }
 }
 
@@ -64,14 +69,17 @@ async function until(what: string, fn: () => Promise<boolean>, timeoutMs: number
     }
     await sleep(500);
   }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}\n${await compose("logs", "--no-color", "--tail", "40").catch(String)}`);
+  throw new Error(
+    `timed out waiting for ${what}${last ? `: ${String(last)}` : ""}\n${await compose("logs", "--no-color", "--tail", "40").catch(String)}`,
+  );
 }
 
 /** At VERDICT_ASYNC_MIN_FILES (default 200) files a change is queued for the evaluation worker. */
 function queuedChange(n: number) {
   const files = Array.from({ length: 200 }, (_, i) => ({
     path: `src/file${i}.js`,
-    content: i === 0 ? `const key = "AKIAZ7VQ3X4M2N8P5R${String(n).padStart(2, "0")}";\n` : `export const x${i} = ${i};\n`,
+    content:
+      i === 0 ? `const key = "AKIAZ7VQ3X4M2N8P5R${String(n).padStart(2, "0")}";\n` : `export const x${i} = ${i};\n`,
   }));
   return { repository: `acme/compose-${n}`, ref: "main", files };
 }
@@ -90,7 +98,10 @@ beforeAll(async () => {
     example
       .replace(/^VERDICT_BOOTSTRAP_API_KEY=.*$/m, `VERDICT_BOOTSTRAP_API_KEY=${key}`)
       .replace(/^VERDICT_WEBHOOK_MASTER_KEY=.*$/m, `VERDICT_WEBHOOK_MASTER_KEY=${randomBytes(32).toString("base64")}`)
-      .replace(/^VERDICT_REPORT_SIGNING_KEY=.*$/m, `VERDICT_REPORT_SIGNING_KEY=${randomBytes(32).toString("base64url")}`),
+      .replace(
+        /^VERDICT_REPORT_SIGNING_KEY=.*$/m,
+        `VERDICT_REPORT_SIGNING_KEY=${randomBytes(32).toString("base64url")}`,
+      ),
   );
   api = new Api(`http://127.0.0.1:${httpPort}`, key);
 }, 30_000);
@@ -107,7 +118,12 @@ describe("the compose stack", () => {
     await run("mkdir", [bare]);
     copyFileSync(file, join(bare, "compose.yaml"));
     const err = await run("docker", ["compose", "-p", `${project}-bare`, "-f", join(bare, "compose.yaml"), "config"], {
-      env: { ...process.env, VERDICT_BOOTSTRAP_API_KEY: "", VERDICT_WEBHOOK_MASTER_KEY: "", VERDICT_REPORT_SIGNING_KEY: "" },
+      env: {
+        ...process.env,
+        VERDICT_BOOTSTRAP_API_KEY: "",
+        VERDICT_WEBHOOK_MASTER_KEY: "",
+        VERDICT_REPORT_SIGNING_KEY: "",
+      },
     }).then(
       () => undefined,
       (e: { stderr?: string }) => e,
@@ -121,14 +137,44 @@ describe("the compose stack", () => {
       .trim()
       .split("\n")
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as { Service: string; Health: string; State: string; Publishers?: { URL: string; PublishedPort: number }[] });
-    expect(ps.map((s) => s.Service).sort()).toEqual(["compliance", "evaluation", "gateway", "identity", "kafka", "mcp", "mongodb", "policy", "webhooks"]);
-    for (const s of ps) expect({ service: s.Service, state: s.State, health: s.Health }).toEqual({ service: s.Service, state: "running", health: "healthy" });
-    const published = ps.flatMap((s) => (s.Publishers ?? []).filter((p) => p.PublishedPort).map((p) => `${s.Service} ${p.URL}`));
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            Service: string;
+            Health: string;
+            State: string;
+            Publishers?: { URL: string; PublishedPort: number }[];
+          },
+      );
+    expect(ps.map((s) => s.Service).sort()).toEqual([
+      "compliance",
+      "evaluation",
+      "gateway",
+      "identity",
+      "kafka",
+      "mcp",
+      "mongodb",
+      "policy",
+      "webhooks",
+    ]);
+    for (const s of ps)
+      expect({ service: s.Service, state: s.State, health: s.Health }).toEqual({
+        service: s.Service,
+        state: "running",
+        health: "healthy",
+      });
+    const published = ps.flatMap((s) =>
+      (s.Publishers ?? []).filter((p) => p.PublishedPort).map((p) => `${s.Service} ${p.URL}`),
+    );
     expect(published.sort()).toEqual(["gateway 127.0.0.1", "mcp 127.0.0.1"]);
     const ids = (await compose("ps", "-q")).trim().split("\n");
     for (const id of ids) {
-      const { stdout } = await run("docker", ["inspect", "--format", "{{.HostConfig.ReadonlyRootfs}} {{.Config.User}}", id]);
+      const { stdout } = await run("docker", [
+        "inspect",
+        "--format",
+        "{{.HostConfig.ReadonlyRootfs}} {{.Config.User}}",
+        id,
+      ]);
       expect(stdout.trim()).toBe("true 10001:10001");
     }
     const health = await api.get("/v1/health", { key: null });
@@ -176,9 +222,21 @@ describe("the compose stack", () => {
 
   it("down -v removes the containers and the volumes", async () => {
     await compose("down", "-v", "--timeout", "30");
-    const { stdout: containers } = await run("docker", ["ps", "-a", "-q", "--filter", `label=com.docker.compose.project=${project}`]);
+    const { stdout: containers } = await run("docker", [
+      "ps",
+      "-a",
+      "-q",
+      "--filter",
+      `label=com.docker.compose.project=${project}`,
+    ]);
     expect(containers.trim()).toBe("");
-    const { stdout: volumes } = await run("docker", ["volume", "ls", "-q", "--filter", `label=com.docker.compose.project=${project}`]);
+    const { stdout: volumes } = await run("docker", [
+      "volume",
+      "ls",
+      "-q",
+      "--filter",
+      `label=com.docker.compose.project=${project}`,
+    ]);
     expect(volumes.trim()).toBe("");
   }, 180_000);
 });

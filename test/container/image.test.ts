@@ -27,9 +27,24 @@ async function volume(): Promise<string> {
 }
 
 /** Starts the image the way the README says: --read-only, a volume on /data, ports on 127.0.0.1. */
-async function start(command: string, port: number, env: Record<string, string> = {}): Promise<{ id: string; hostPort: number }> {
+async function start(
+  command: string,
+  port: number,
+  env: Record<string, string> = {},
+): Promise<{ id: string; hostPort: number }> {
   const envArgs = Object.entries(env).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-  const id = await docker("run", "-d", "--read-only", "-v", `${await volume()}:/data`, "-p", `127.0.0.1::${port}`, ...envArgs, IMAGE, command);
+  const id = await docker(
+    "run",
+    "-d",
+    "--read-only",
+    "-v",
+    `${await volume()}:/data`,
+    "-p",
+    `127.0.0.1::${port}`,
+    ...envArgs,
+    IMAGE,
+    command,
+  );
   started.push(id);
   const mapping = await docker("port", id, `${port}/tcp`);
   // "127.0.0.1:49153" (one line per address family)
@@ -52,7 +67,8 @@ async function until<T>(what: string, id: string, probe: () => Promise<T | undef
     } catch {
       // not yet
     }
-    if (Date.now() > deadline) throw new Error(`${what} did not happen within ${timeoutMs} ms; container logs:\n${await logs(id)}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what} did not happen within ${timeoutMs} ms; container logs:\n${await logs(id)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -76,7 +92,10 @@ describe("the image as all-in-one", () => {
   let c: { id: string; hostPort: number };
 
   beforeAll(async () => {
-    c = await start("all-in-one", 8080, { VERDICT_BOOTSTRAP_API_KEY: key, VERDICT_SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+    c = await start("all-in-one", 8080, {
+      VERDICT_BOOTSTRAP_API_KEY: key,
+      VERDICT_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+    });
   });
 
   it("answers /v1/health and evaluates a change with the operator's key", async () => {
@@ -108,20 +127,39 @@ describe("the image as all-in-one", () => {
   });
 
   it("reports healthy through its HEALTHCHECK", async () => {
-    const status = await until("health status healthy", c.id, async () => {
-      const s = await docker("inspect", "--format", "{{.State.Health.Status}}", c.id);
-      return s === "healthy" ? s : undefined;
-    }, 90_000);
+    const status = await until(
+      "health status healthy",
+      c.id,
+      async () => {
+        const s = await docker("inspect", "--format", "{{.State.Health.Status}}", c.id);
+        return s === "healthy" ? s : undefined;
+      },
+      90_000,
+    );
     expect(status).toBe("healthy");
   }, 120_000);
 
   it("on SIGTERM finishes the request in flight, then exits 0 within the grace period", async () => {
     // A request whose body is still arriving when the signal comes: it must still be answered.
-    const body = JSON.stringify({ repository: "acme/payments", ref: "main", files: [{ path: "a.js", status: "added", content: "const ok = 1;\n" }] });
+    const body = JSON.stringify({
+      repository: "acme/payments",
+      ref: "main",
+      files: [{ path: "a.js", status: "added", content: "const ok = 1;\n" }],
+    });
     const half = Math.floor(body.length / 2);
     const answer = new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: "127.0.0.1", port: c.hostPort, path: "/v1/evaluations", method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: "127.0.0.1",
+          port: c.hostPort,
+          path: "/v1/evaluations",
+          method: "POST",
+          headers: {
+            authorization: `Bearer ${key}`,
+            "content-type": "application/json",
+            "content-length": Buffer.byteLength(body),
+          },
+        },
         (res) => {
           res.resume();
           res.on("end", () => resolve(res.statusCode ?? 0));
@@ -154,16 +192,22 @@ describe("the image as each service, with its required configuration", () => {
     ["verdict-webhooks", 50055, "verdict.webhooks.v1.WebhookService"],
   ] as const;
 
-  it.each(grpcServices)("%s serves gRPC health on port %d, as non-root on a read-only root", async (command, port, service) => {
-    const c = await start(command, port);
-    const status = await until(`${command} gRPC health`, c.id, async () => ((await grpcHealth(c.hostPort, "")) === "SERVING" ? "SERVING" : undefined));
-    expect(status).toBe("SERVING");
-    expect(await grpcHealth(c.hostPort, service)).toBe("SERVING");
-    expect(await docker("exec", c.id, "id", "-u")).toBe("10001");
-    expect(await docker("exec", c.id, "verdict-healthcheck").then(() => "healthy")).toBe("healthy");
-    await docker("kill", "--signal", "TERM", c.id);
-    expect(await docker("wait", c.id)).toBe("0");
-  }, 120_000);
+  it.each(grpcServices)(
+    "%s serves gRPC health on port %d, as non-root on a read-only root",
+    async (command, port, service) => {
+      const c = await start(command, port);
+      const status = await until(`${command} gRPC health`, c.id, async () =>
+        (await grpcHealth(c.hostPort, "")) === "SERVING" ? "SERVING" : undefined,
+      );
+      expect(status).toBe("SERVING");
+      expect(await grpcHealth(c.hostPort, service)).toBe("SERVING");
+      expect(await docker("exec", c.id, "id", "-u")).toBe("10001");
+      expect(await docker("exec", c.id, "verdict-healthcheck").then(() => "healthy")).toBe("healthy");
+      await docker("kill", "--signal", "TERM", c.id);
+      expect(await docker("wait", c.id)).toBe("0");
+    },
+    120_000,
+  );
 
   it("verdict-gateway answers /v1/health", async () => {
     const c = await start("verdict-gateway", 8080);

@@ -65,7 +65,9 @@ export async function startInfra(runId: string = randomUUID()): Promise<Infra> {
   const { GenericContainer, PullPolicy, Wait } = await loadTestcontainers();
   const logDir = process.env.VERDICT_INFRA_LOG_DIR;
   const withLogs = (c: InstanceType<typeof GenericContainer>, name: string) =>
-    logDir ? c.withLogConsumer((stream) => stream.pipe(createWriteStream(join(logDir, `${name}.log`), { flags: "a" }))) : c;
+    logDir
+      ? c.withLogConsumer((stream) => stream.pipe(createWriteStream(join(logDir, `${name}.log`), { flags: "a" })))
+      : c;
   // Kafka tells clients the address to use (advertised listener), and the fault suite restarts
   // the container: the host port is fixed and the same inside, so that it survives a restart.
   const kafkaPort = await freePort();
@@ -102,7 +104,10 @@ export async function startInfra(runId: string = randomUUID()): Promise<Infra> {
       VERDICT_TEST_KAFKA_CONTAINER: started.kafka.getId(),
     },
     async stop() {
-      await Promise.all([started.kafka.stop({ remove: true, removeVolumes: true }), started.ferretdb.stop({ remove: true, removeVolumes: true })]);
+      await Promise.all([
+        started.kafka.stop({ remove: true, removeVolumes: true }),
+        started.ferretdb.stop({ remove: true, removeVolumes: true }),
+      ]);
     },
   };
 }
@@ -130,7 +135,10 @@ export async function portOpen(port: number, timeoutMs: number): Promise<void> {
 export async function kafkaContainer() {
   const id = process.env.VERDICT_TEST_KAFKA_CONTAINER;
   const brokers = process.env.VERDICT_TEST_KAFKA_BROKERS ?? process.env.VERDICT_E2E_KAFKA_BROKERS;
-  if (!id || !brokers) throw new Error("VERDICT_TEST_KAFKA_CONTAINER / VERDICT_TEST_KAFKA_BROKERS are not set: node test/containers/infra.ts prints them");
+  if (!id || !brokers)
+    throw new Error(
+      "VERDICT_TEST_KAFKA_CONTAINER / VERDICT_TEST_KAFKA_BROKERS are not set: node test/containers/infra.ts prints them",
+    );
   const port = Number(brokers.split(":").pop());
   const { getContainerRuntimeClient } = await loadTestcontainers();
   const client = await getContainerRuntimeClient();

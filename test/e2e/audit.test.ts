@@ -19,7 +19,9 @@ beforeAll(async () => {
   await addMember(op, "olivia@example.test", "owner", PASSWORD);
   owner = await signIn(op, "olivia@example.test", PASSWORD);
   viewerId = await addMember(op, "vic@example.test", "viewer", PASSWORD, { as: as(owner) });
-  expect((await op.post("/auth/login", { email: "vic@example.test", password: "wrong password!" }, { key: null })).status).toBe(401);
+  expect(
+    (await op.post("/auth/login", { email: "vic@example.test", password: "wrong password!" }, { key: null })).status,
+  ).toBe(401);
   await op.patch(`/v1/members/${viewerId}`, { role: "member" }, as(owner));
   keyId = (await op.post("/v1/api-keys", { name: "ci", scopes: ["read:org"] }, as(owner))).body.id;
   await op.delete(`/v1/api-keys/${keyId}`, as(owner));
@@ -31,18 +33,43 @@ describe("GET /v1/audit-events", () => {
   it("records every security event, newest first, with who did it from where", async () => {
     const res = await op.get("/v1/audit-events", { query: { limit: 100 } });
     expect(res.status).toBe(200);
-    const events = res.body.audit_events as { id: string; type: string; actor: { type: string; id: string; ip: string | null }; target: { type: string; id: string }; data: Record<string, unknown> }[];
+    const events = res.body.audit_events as {
+      id: string;
+      type: string;
+      actor: { type: string; id: string; ip: string | null };
+      target: { type: string; id: string };
+      data: Record<string, unknown>;
+    }[];
     const ids = events.map((e) => e.id);
     expect([...ids].sort().reverse()).toEqual(ids);
     const types = events.map((e) => e.type).reverse();
     expect(types).toEqual(
-      expect.arrayContaining(["member.invited", "member.joined", "signin.succeeded", "signin.failed", "member.role_changed", "api_key.created", "api_key.revoked", "member.removed"]),
+      expect.arrayContaining([
+        "member.invited",
+        "member.joined",
+        "signin.succeeded",
+        "signin.failed",
+        "member.role_changed",
+        "api_key.created",
+        "api_key.revoked",
+        "member.removed",
+      ]),
     );
     const ownerId = owner.login.body.session.user.id;
     const roleChange = events.find((e) => e.type === "member.role_changed")!;
-    expect(roleChange).toMatchObject({ actor: { type: "user", id: ownerId, ip: expect.stringMatching(/127\.0\.0\.1/) }, target: { type: "user", id: viewerId }, data: { from: "viewer", to: "member" } });
-    expect(events.find((e) => e.type === "api_key.revoked")).toMatchObject({ target: { type: "api_key", id: keyId }, actor: { id: ownerId } });
-    expect(events.find((e) => e.type === "signin.failed")).toMatchObject({ target: { id: viewerId }, data: { reason: "password" } });
+    expect(roleChange).toMatchObject({
+      actor: { type: "user", id: ownerId, ip: expect.stringMatching(/127\.0\.0\.1/) },
+      target: { type: "user", id: viewerId },
+      data: { from: "viewer", to: "member" },
+    });
+    expect(events.find((e) => e.type === "api_key.revoked")).toMatchObject({
+      target: { type: "api_key", id: keyId },
+      actor: { id: ownerId },
+    });
+    expect(events.find((e) => e.type === "signin.failed")).toMatchObject({
+      target: { id: viewerId },
+      data: { reason: "password" },
+    });
     // never a secret
     expect(res.text).not.toMatch(/vdt_(key|ses|inv)_[0-9A-Za-z]{20,}/);
     expect(res.text).not.toContain(PASSWORD);
@@ -56,7 +83,9 @@ describe("GET /v1/audit-events", () => {
     expect(byActor.body.audit_events.length).toBeGreaterThan(3);
     expect(byActor.body.audit_events.every((e: { actor: { id: string } }) => e.actor.id === ownerId)).toBe(true);
     expect((await op.get("/v1/audit-events", { query: { until: started } })).body.audit_events).toEqual([]);
-    const all = (await op.get("/v1/audit-events", { query: { since: started, limit: 100 } })).body.audit_events.map((e: { id: string }) => e.id);
+    const all = (await op.get("/v1/audit-events", { query: { since: started, limit: 100 } })).body.audit_events.map(
+      (e: { id: string }) => e.id,
+    );
     const seen: string[] = [];
     let cursor: string | undefined;
     do {
@@ -69,15 +98,35 @@ describe("GET /v1/audit-events", () => {
   });
 
   it("rejects bad filters with the exact field", async () => {
-    expectFieldError(await op.get("/v1/audit-events", { query: { type: "coffee.brewed" } }), 400, "type", "INVALID_ENUM");
-    expectFieldError(await op.get("/v1/audit-events", { query: { since: "yesterday" } }), 400, "since", "INVALID_FORMAT");
+    expectFieldError(
+      await op.get("/v1/audit-events", { query: { type: "coffee.brewed" } }),
+      400,
+      "type",
+      "INVALID_ENUM",
+    );
+    expectFieldError(
+      await op.get("/v1/audit-events", { query: { since: "yesterday" } }),
+      400,
+      "since",
+      "INVALID_FORMAT",
+    );
     expectFieldError(await op.get("/v1/audit-events", { query: { limit: 0 } }), 400, "limit", "MIN_SIZE_REQUIRED");
-    expectFieldError(await op.get("/v1/audit-events", { query: { cursor: "bm90LW91cnM" } }), 422, "cursor", "INVALID_FORMAT");
+    expectFieldError(
+      await op.get("/v1/audit-events", { query: { cursor: "bm90LW91cnM" } }),
+      422,
+      "cursor",
+      "INVALID_FORMAT",
+    );
   });
 
   it("needs read:org, and shows another organization none of these", async () => {
     const readEvals = await op.post("/v1/api-keys", { name: "evals", scopes: ["read:evaluations"] });
-    expectError(await op.withKey(readEvals.body.key).get("/v1/audit-events"), 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
+    expectError(
+      await op.withKey(readEvals.body.key).get("/v1/audit-events"),
+      403,
+      "forbidden",
+      "AUTH_INSUFFICIENT_SCOPE",
+    );
     const other = await op.post("/v1/organizations", { name: "Initech" });
     const initech = op.withKey(other.body.api_key.key);
     const theirs = (await initech.get("/v1/audit-events", { query: { limit: 100 } })).body.audit_events;

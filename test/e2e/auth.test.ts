@@ -30,10 +30,21 @@ describe("health and key verification", () => {
   it("answers GET /v1/health/auth and GET /v1/auth/verify for a valid key", async () => {
     const health = await api.get("/v1/health/auth");
     expect(health.status).toBe(200);
-    expect(health.body).toMatchObject({ status: "healthy", authenticated: true, organization: expect.stringMatching(/^org_/), scopes: ["admin"] });
+    expect(health.body).toMatchObject({
+      status: "healthy",
+      authenticated: true,
+      organization: expect.stringMatching(/^org_/),
+      scopes: ["admin"],
+    });
     const verify = await api.get("/v1/auth/verify");
     expect(verify.status).toBe(200);
-    expect(verify.body).toEqual({ valid: true, key_id: expect.stringMatching(/^key_/), scopes: ["admin"], expires_at: null, organization: health.body.organization });
+    expect(verify.body).toEqual({
+      valid: true,
+      key_id: expect.stringMatching(/^key_/),
+      scopes: ["admin"],
+      expires_at: null,
+      organization: health.body.organization,
+    });
   });
 
   it("accepts the legacy api_key query parameter and marks it deprecated", async () => {
@@ -57,7 +68,12 @@ describe("401 codes", () => {
     const badChecksum = good.slice(0, -1) + (good.endsWith("0") ? "1" : "0");
     expectError(await api.get("/v1/auth/verify", { key: badChecksum }), 401, "unauthorized", "AUTH_INVALID_KEY");
     expectError(await api.get("/v1/auth/verify", { key: makeKey() }), 401, "unauthorized", "AUTH_INVALID_KEY");
-    expectError(await api.get("/v1/auth/verify", { key: null, headers: { authorization: `Basic ${v.bootstrapKey}` } }), 401, "unauthorized", "AUTH_INVALID_KEY");
+    expectError(
+      await api.get("/v1/auth/verify", { key: null, headers: { authorization: `Basic ${v.bootstrapKey}` } }),
+      401,
+      "unauthorized",
+      "AUTH_INVALID_KEY",
+    );
   });
 
   it("AUTH_REVOKED_KEY at once after revocation, despite the gateway's credential cache", async () => {
@@ -78,7 +94,11 @@ describe("401 codes", () => {
 describe("403 codes", () => {
   it("AUTH_INSUFFICIENT_SCOPE names the scope at the top level and in details", async () => {
     const { key } = await createKey({ scopes: ["read:evaluations"] });
-    const res = await api.post("/v1/evaluations", { repository: "acme/api", ref: "main", files: [{ path: "a.txt", content: "x" }] }, { key });
+    const res = await api.post(
+      "/v1/evaluations",
+      { repository: "acme/api", ref: "main", files: [{ path: "a.txt", content: "x" }] },
+      { key },
+    );
     expectError(res, 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
     expect(res.body.required_scope).toBe("write:evaluations");
     expect(res.body.details).toEqual({ required_scope: "write:evaluations", current_scopes: ["read:evaluations"] });
@@ -102,16 +122,31 @@ describe("403 codes", () => {
 
   it("AUTH_ORG_ACCESS_DENIED when a non-operator key manages organizations", async () => {
     const { key } = await createKey({ scopes: ["admin"] });
-    expectError(await api.post("/v1/organizations", { name: "Sneaky" }, { key }), 403, "forbidden", "AUTH_ORG_ACCESS_DENIED");
+    expectError(
+      await api.post("/v1/organizations", { name: "Sneaky" }, { key }),
+      403,
+      "forbidden",
+      "AUTH_ORG_ACCESS_DENIED",
+    );
   });
 });
 
 describe("API keys", () => {
   it("creates keys in the documented format, shows the value once, lists and revokes", async () => {
-    const created = await api.post("/v1/api-keys", { name: "ci", scopes: ["read:evaluations", "write:evaluations"], expiration: "7d", environment: "test" });
+    const created = await api.post("/v1/api-keys", {
+      name: "ci",
+      scopes: ["read:evaluations", "write:evaluations"],
+      expiration: "7d",
+      environment: "test",
+    });
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^vdt_key_test_[0-9A-Za-z]{38}$/);
-    expect(created.body).toMatchObject({ name: "ci", environment: "test", status: "active", prefix: created.body.key.slice(0, 17) });
+    expect(created.body).toMatchObject({
+      name: "ci",
+      environment: "test",
+      status: "active",
+      prefix: created.body.key.slice(0, 17),
+    });
     const days = (Date.parse(created.body.expires_at) - Date.parse(created.body.created_at)) / 86_400_000;
     expect(days).toBeCloseTo(7, 3);
 
@@ -123,17 +158,32 @@ describe("API keys", () => {
 
     expect((await api.delete(`/v1/api-keys/${created.body.id}`)).status).toBe(204);
     const after = await api.get("/v1/api-keys");
-    expect(after.body.api_keys.find((k: { id: string }) => k.id === created.body.id)).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
+    expect(after.body.api_keys.find((k: { id: string }) => k.id === created.body.id)).toMatchObject({
+      status: "revoked",
+      revoked_at: expect.any(String),
+    });
   });
 
   it("validates key creation fields", async () => {
-    const res = await api.post("/v1/api-keys", { name: "", scopes: ["root"], expiration: "1y", ip_allowlist: "nonsense" });
+    const res = await api.post("/v1/api-keys", {
+      name: "",
+      scopes: ["root"],
+      expiration: "1y",
+      ip_allowlist: "nonsense",
+    });
     expect(res.status).toBe(400);
     const fields = res.body.details.errors.map((e: { field: string; code: string }) => `${e.field}:${e.code}`).sort();
-    expect(fields).toEqual(["expiration:INVALID_ENUM", "ip_allowlist:INVALID_FORMAT", "name:MIN_SIZE_REQUIRED", "scopes[0]:INVALID_ENUM"]);
+    expect(fields).toEqual([
+      "expiration:INVALID_ENUM",
+      "ip_allowlist:INVALID_FORMAT",
+      "name:MIN_SIZE_REQUIRED",
+      "scopes[0]:INVALID_ENUM",
+    ]);
     const cidr = await api.post("/v1/api-keys", { name: "x", scopes: ["read:org"], ip_allowlist: "10.0.0.0/33" });
     expect(cidr.status).toBe(422);
-    expect(cidr.body.details.errors).toEqual([expect.objectContaining({ field: "ip_allowlist", code: "INVALID_FORMAT" })]);
+    expect(cidr.body.details.errors).toEqual([
+      expect.objectContaining({ field: "ip_allowlist", code: "INVALID_FORMAT" }),
+    ]);
   });
 
   it("refuses to revoke the instance operator's bootstrap key through the API", async () => {

@@ -69,7 +69,10 @@ describe("coverage", () => {
     // Turn off every policy mapped to CC8.1: the control is no longer covered.
     for (const p of cc81.policies) expect((await a.patch(`/v1/policies/${p}`, { enabled: false })).status).toBe(200);
     const after = await a.get("/v1/compliance/frameworks/soc2");
-    expect(after.body.controls.find((c: { id: string }) => c.id === "CC8.1")).toMatchObject({ covered: false, policies: [] });
+    expect(after.body.controls.find((c: { id: string }) => c.id === "CC8.1")).toMatchObject({
+      covered: false,
+      policies: [],
+    });
     expect(after.body.coverage).toBeLessThan(before.body.coverage);
     const overview = await a.get("/v1/compliance/overview");
     expect(overview.body.frameworks.find((f: { id: string }) => f.id === "soc2").controls.covered).toBe(
@@ -100,26 +103,44 @@ describe("reports", () => {
       ],
     });
     expect(e1.body.passed).toBe(false);
-    expect(e1.body.violations.map((x: { file: string }) => x.file)).toEqual(expect.arrayContaining(["src/config.js", "src/legacy.js"]));
+    expect(e1.body.violations.map((x: { file: string }) => x.file)).toEqual(
+      expect.arrayContaining(["src/config.js", "src/legacy.js"]),
+    );
     const e2 = await a.post("/v1/evaluations", {
       repository: "acme/payments",
       ref: "main",
       files: [
         { path: "src/config.js", content: "const key = process.env.AWS_ACCESS_KEY_ID;\n" },
         { path: "src/legacy.js", content: `module.exports = { awsKey: "${AWS_KEY}" };\n` },
-        { path: "test/fixture.js", content: `const fixture = "${AWS_KEY}"; // verdict-ignore aws-credentials: documented test fixture\n` },
+        {
+          path: "test/fixture.js",
+          content: `const fixture = "${AWS_KEY}"; // verdict-ignore aws-credentials: documented test fixture\n`,
+        },
       ],
     });
     expect(e2.body.summary.suppressed).toBe(1);
   });
 
   it("generates a PDF: 202 generating, then completed with a signed link that downloads it", async () => {
-    const res = await a.post("/v1/compliance/reports", { frameworks: ["nist-ssdf", "soc2"], format: "pdf", date_range: { start: today(), end: today() } });
+    const res = await a.post("/v1/compliance/reports", {
+      frameworks: ["nist-ssdf", "soc2"],
+      format: "pdf",
+      date_range: { start: today(), end: today() },
+    });
     expect(res.status).toBe(202);
-    expect(res.body).toMatchObject({ report_id: expect.stringMatching(/^report_/), status: "generating", download_url: null });
+    expect(res.body).toMatchObject({
+      report_id: expect.stringMatching(/^report_/),
+      status: "generating",
+      download_url: null,
+    });
     expect(res.headers.get("location")).toBe(`/v1/compliance/reports/${res.body.report_id}`);
     const done = await waitForReport(a, res.body.report_id);
-    expect(done).toMatchObject({ status: "completed", format: "pdf", frameworks: ["nist-ssdf", "soc2"], failure_reason: null });
+    expect(done).toMatchObject({
+      status: "completed",
+      format: "pdf",
+      frameworks: ["nist-ssdf", "soc2"],
+      failure_reason: null,
+    });
     expect(done.download_url).toContain(`/v1/compliance/reports/${res.body.report_id}/download?expires=`);
     const file = await download(done.download_url);
     expect(file.status).toBe(200);
@@ -131,7 +152,11 @@ describe("reports", () => {
   });
 
   it("generates OSCAL 1.1.2: a ZIP with catalog, assessment results and POA&M per framework, with the violation and the bypass", async () => {
-    const res = await a.post("/v1/compliance/reports", { frameworks: ["owasp-asvs", "nist-ssdf"], format: "oscal", date_range: "7d" });
+    const res = await a.post("/v1/compliance/reports", {
+      frameworks: ["owasp-asvs", "nist-ssdf"],
+      format: "oscal",
+      date_range: "7d",
+    });
     expect(res.status).toBe(202);
     const done = await waitForReport(a, res.body.report_id);
     expect(done.status).toBe("completed");
@@ -163,7 +188,12 @@ describe("reports", () => {
       const poam = await zip.file(`${fw}/${fw}-poam.json`)!.async("string");
       // The key in src/legacy.js is still there (open); the one in src/config.js was removed
       // (fixed); the fixture was bypassed with verdict-ignore.
-      const items = (JSON.parse(poam)["plan-of-action-and-milestones"]["poam-items"] as { description: string; props: { name: string; value: string }[] }[]).map((i) => ({
+      const items = (
+        JSON.parse(poam)["plan-of-action-and-milestones"]["poam-items"] as {
+          description: string;
+          props: { name: string; value: string }[];
+        }[]
+      ).map((i) => ({
         file: i.description,
         status: i.props.find((p) => p.name === "remediation-status")?.value,
         policy: i.props.find((p) => p.name === "policy")?.value,
@@ -181,7 +211,11 @@ describe("reports", () => {
       expect(bypasses.length).toBeGreaterThan(0);
       for (const d of bypasses) expect(d).toMatch(/verdict-ignore.*test\/fixture\.js.*documented test fixture/);
       expect(risks.some((r) => r.status === "open" && r.description.includes("src/legacy.js"))).toBe(true);
-      expect((result.findings as { target: { status: { state: string } } }[]).some((f) => f.target.status.state === "not-satisfied")).toBe(true);
+      expect(
+        (result.findings as { target: { status: { state: string } } }[]).some(
+          (f) => f.target.status.state === "not-satisfied",
+        ),
+      ).toBe(true);
     }
     // NIST's liboscal-java: OSCAL 1.1.2 constraints, zero errors.
     const nist = await validateWithLiboscal(files);
@@ -197,34 +231,87 @@ describe("reports", () => {
     const id = reports.pdf!.report_id;
     const tampered = new URL(url);
     tampered.searchParams.set("expires", String(expires + 3600));
-    expectError(await a.get(`${tampered.pathname}${tampered.search}`, { key: null }), 403, "forbidden", "DOWNLOAD_LINK_INVALID");
+    expectError(
+      await a.get(`${tampered.pathname}${tampered.search}`, { key: null }),
+      403,
+      "forbidden",
+      "DOWNLOAD_LINK_INVALID",
+    );
     const otherReport = new URL(url);
     otherReport.pathname = url.pathname.replace(id, reports.oscal!.report_id);
-    expectError(await a.get(`${otherReport.pathname}${otherReport.search}`, { key: null }), 403, "forbidden", "DOWNLOAD_LINK_INVALID");
+    expectError(
+      await a.get(`${otherReport.pathname}${otherReport.search}`, { key: null }),
+      403,
+      "forbidden",
+      "DOWNLOAD_LINK_INVALID",
+    );
     // A correctly signed link whose time is up.
     const past = Math.floor(Date.now() / 1000) - 60;
     const sig = createHmac("sha256", SIGNING_KEY).update(`${id}.${past}`).digest("base64url");
-    const expired = await a.get(`/v1/compliance/reports/${id}/download`, { key: null, query: { expires: past, signature: sig } });
+    const expired = await a.get(`/v1/compliance/reports/${id}/download`, {
+      key: null,
+      query: { expires: past, signature: sig },
+    });
     expect(expired.status).toBe(410);
     expect(expired.body.code).toBe("DOWNLOAD_LINK_EXPIRED");
     expectFieldError(await a.get(`/v1/compliance/reports/${id}/download`, { key: null }), 400, "expires", "REQUIRED");
   });
 
   it("is invisible to another organization", async () => {
-    expectError(await b.get(`/v1/compliance/reports/${reports.pdf!.report_id}`), 404, "not_found", "RESOURCE_NOT_FOUND");
+    expectError(
+      await b.get(`/v1/compliance/reports/${reports.pdf!.report_id}`),
+      404,
+      "not_found",
+      "RESOURCE_NOT_FOUND",
+    );
   });
 
   it("validates frameworks, format and date_range with exact fields", async () => {
     // Organization B: the 10 reports an hour of organization A stay for the other tests.
     const ok = { frameworks: ["soc2"], format: "pdf", date_range: { start: "2026-01-01", end: today() } };
-    expectFieldError(await b.post("/v1/compliance/reports", { ...ok, frameworks: ["soc2", "iso-99999"] }), 422, "frameworks[1]", "INVALID_ENUM");
-    expectFieldError(await b.post("/v1/compliance/reports", { ...ok, frameworks: [] }), 400, "frameworks", "MIN_SIZE_REQUIRED");
+    expectFieldError(
+      await b.post("/v1/compliance/reports", { ...ok, frameworks: ["soc2", "iso-99999"] }),
+      422,
+      "frameworks[1]",
+      "INVALID_ENUM",
+    );
+    expectFieldError(
+      await b.post("/v1/compliance/reports", { ...ok, frameworks: [] }),
+      400,
+      "frameworks",
+      "MIN_SIZE_REQUIRED",
+    );
     expectFieldError(await b.post("/v1/compliance/reports", { ...ok, format: "docx" }), 400, "format", "INVALID_ENUM");
-    expectFieldError(await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "2026-03-10", end: "2026-03-01" } }), 422, "date_range.end", "INVALID_FORMAT");
-    expectFieldError(await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "2026-01-01", end: "2999-01-01" } }), 422, "date_range.end", "INVALID_FORMAT");
-    expectFieldError(await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "2026-02-30", end: "2026-03-01" } }), 422, "date_range.start", "INVALID_FORMAT");
-    expectFieldError(await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "yesterday", end: "2026-03-01" } }), 400, "date_range.start", "INVALID_FORMAT");
-    expectFieldError(await b.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "pdf" }), 400, "date_range", "REQUIRED");
+    expectFieldError(
+      await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "2026-03-10", end: "2026-03-01" } }),
+      422,
+      "date_range.end",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "2026-01-01", end: "2999-01-01" } }),
+      422,
+      "date_range.end",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "2026-02-30", end: "2026-03-01" } }),
+      422,
+      "date_range.start",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await b.post("/v1/compliance/reports", { ...ok, date_range: { start: "yesterday", end: "2026-03-01" } }),
+      400,
+      "date_range.start",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await b.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "pdf" }),
+      400,
+      "date_range",
+      "REQUIRED",
+    );
   });
 
   it("allows 10 report requests an hour per organization", async () => {
@@ -242,7 +329,11 @@ describe("reports", () => {
 
   it("needs read:policies", async () => {
     const key = (await a.post("/v1/api-keys", { name: "org reader", scopes: ["read:org"] })).body.key;
-    const res = await a.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "pdf", date_range: "30d" }, { key });
+    const res = await a.post(
+      "/v1/compliance/reports",
+      { frameworks: ["soc2"], format: "pdf", date_range: "30d" },
+      { key },
+    );
     expectError(res, 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
     expectError(await a.get("/v1/compliance/overview", { key }), 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
   });
@@ -254,16 +345,37 @@ describe("gRPC", () => {
     const service = "verdict.compliance.v1.ComplianceService";
     expect(await grpcHealth(port, service)).toBe("SERVING");
     expect(await grpcListServices(port)).toContain(service);
-    const def = grpc.loadPackageDefinition(loadSync("verdict/compliance/v1/compliance.proto", { includeDirs: [`${ROOT}/proto`], keepCase: true, longs: Number, defaults: true })) as any;
-    const client = new def.verdict.compliance.v1.ComplianceService(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const def = grpc.loadPackageDefinition(
+      loadSync("verdict/compliance/v1/compliance.proto", {
+        includeDirs: [`${ROOT}/proto`],
+        keepCase: true,
+        longs: Number,
+        defaults: true,
+      }),
+    ) as any;
+    const client = new def.verdict.compliance.v1.ComplianceService(
+      `127.0.0.1:${port}`,
+      grpc.credentials.createInsecure(),
+    );
     const orgId = (await a.get("/v1/organization")).body.id;
     const call = (req: object) =>
-      new Promise<any>((resolve, reject) => client.GenerateEvidence(req, { deadline: Date.now() + 10_000 }, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res))));
+      new Promise<any>((resolve, reject) =>
+        client.GenerateEvidence(req, { deadline: Date.now() + 10_000 }, (err: Error | null, res: unknown) =>
+          err ? reject(err) : resolve(res),
+        ),
+      );
     const res = await call({ organization_id: orgId, framework: "nist-ssdf", format: "oscal", date_range: "90d" });
-    expect(res.report).toMatchObject({ report_id: expect.stringMatching(/^report_/), status: "generating", frameworks: ["nist-ssdf"], format: "oscal" });
+    expect(res.report).toMatchObject({
+      report_id: expect.stringMatching(/^report_/),
+      status: "generating",
+      frameworks: ["nist-ssdf"],
+      format: "oscal",
+    });
     expect(res.report.date_range.end).toBe(today());
     expect((await waitForReport(a, res.report.report_id)).status).toBe("completed");
-    await expect(call({ organization_id: orgId, framework: "nist-ssdf", format: "oscal", date_range: "ninety days" })).rejects.toMatchObject({ code: grpc.status.FAILED_PRECONDITION });
+    await expect(
+      call({ organization_id: orgId, framework: "nist-ssdf", format: "oscal", date_range: "ninety days" }),
+    ).rejects.toMatchObject({ code: grpc.status.FAILED_PRECONDITION });
     client.close();
   });
 });

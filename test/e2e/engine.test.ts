@@ -14,7 +14,8 @@ beforeAll(async () => {
 });
 afterAll(async () => v.destroy());
 
-const evaluate = (files: { path: string; content: string; status?: string }[]) => api.post("/v1/evaluations", { repository: "acme/engine", ref: "main", files });
+const evaluate = (files: { path: string; content: string; status?: string }[]) =>
+  api.post("/v1/evaluations", { repository: "acme/engine", ref: "main", files });
 
 describe("inline suppression", () => {
   const content = [
@@ -27,7 +28,13 @@ describe("inline suppression", () => {
     expect(res.status).toBe(201);
     expect(res.body.violations.map((x: { line: number }) => x.line)).toEqual([2]);
     expect(res.body.suppressions).toEqual([
-      { policy_id: "aws-credentials", rule_id: "aws-access-key-id", file: "test/keys.js", line: 1, reason: "documented test fixture, not a live key" },
+      {
+        policy_id: "aws-credentials",
+        rule_id: "aws-access-key-id",
+        file: "test/keys.js",
+        line: 1,
+        reason: "documented test fixture, not a live key",
+      },
     ]);
     expect(res.body.summary).toMatchObject({ total_violations: 1, suppressed: 1 });
     expect(res.text).not.toContain(AWS_KEY);
@@ -57,7 +64,10 @@ describe("skipped files", () => {
 
 describe("asynchronous evaluations", () => {
   it("queues a large change with 202 and a Location, then completes it", async () => {
-    const files = Array.from({ length: 6 }, (_, i) => ({ path: `src/m${i}.ts`, content: i === 3 ? `export const k = "${AWS_KEY}";\n` : `export const v = ${i};\n` }));
+    const files = Array.from({ length: 6 }, (_, i) => ({
+      path: `src/m${i}.ts`,
+      content: i === 3 ? `export const k = "${AWS_KEY}";\n` : `export const v = ${i};\n`,
+    }));
     const res = await evaluate(files);
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: "pending", passed: null, completed_at: null, violations: [] });
@@ -68,7 +78,11 @@ describe("asynchronous evaluations", () => {
       if (done.body.status !== "pending") break;
       await new Promise((r) => setTimeout(r, 50));
     }
-    expect(done!.body).toMatchObject({ status: "completed", passed: false, summary: { total_files: 6, total_violations: 1 } });
+    expect(done!.body).toMatchObject({
+      status: "completed",
+      passed: false,
+      summary: { total_files: 6, total_violations: 1 },
+    });
     expect(done!.body.violations[0]).toMatchObject({ file: "src/m3.ts", policy_id: "aws-credentials" });
     const pendingList = await api.get("/v1/evaluations", { query: { status: "pending" } });
     expect(pendingList.body.evaluations.map((e: { id: string }) => e.id)).not.toContain(res.body.id);

@@ -13,12 +13,25 @@ const leaky = {
   ref: "feature/x",
   base_ref: "main",
   files: [
-    { path: "src/config.js", content: `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\n`, status: "modified" },
-    { path: "deploy/id_rsa", content: "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi7Hq2n4GQxTyDkXh1mVQFG8t\n-----END RSA PRIVATE KEY-----\n", status: "added" },
+    {
+      path: "src/config.js",
+      content: `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\n`,
+      status: "modified",
+    },
+    {
+      path: "deploy/id_rsa",
+      content:
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM9Oi7Hq2n4GQxTyDkXh1mVQFG8t\n-----END RSA PRIVATE KEY-----\n",
+      status: "added",
+    },
     { path: "app/settings.py", content: 'DEBUG = False\npassword = "hunter2-but-longer"\n', status: "modified" },
   ],
 };
-const clean = { repository: "acme/payments", ref: "main", files: [{ path: "README.md", content: "# Payments\nNothing to see.\n", status: "modified" }] };
+const clean = {
+  repository: "acme/payments",
+  ref: "main",
+  files: [{ path: "README.md", content: "# Payments\nNothing to see.\n", status: "modified" }],
+};
 
 beforeAll(async () => {
   v = await startVerdict();
@@ -31,10 +44,23 @@ describe("creating evaluations", () => {
     const res = await api.post("/v1/evaluations", leaky);
     expect(res.status).toBe(201);
     const e = res.body;
-    expect(e).toMatchObject({ id: expect.stringMatching(/^eval_/), status: "completed", repository: "acme/payments", ref: "feature/x", base_ref: "main", passed: false });
+    expect(e).toMatchObject({
+      id: expect.stringMatching(/^eval_/),
+      status: "completed",
+      repository: "acme/payments",
+      ref: "feature/x",
+      base_ref: "main",
+      passed: false,
+    });
     expect(e.summary.total_files).toBe(3);
     const byPolicy = Object.fromEntries(e.violations.map((x: { policy_id: string }) => [x.policy_id, x]));
-    expect(byPolicy["aws-credentials"]).toMatchObject({ file: "src/config.js", line: 2, column: 20, severity: "error", id: expect.stringMatching(/^viol_/) });
+    expect(byPolicy["aws-credentials"]).toMatchObject({
+      file: "src/config.js",
+      line: 2,
+      column: 20,
+      severity: "error",
+      id: expect.stringMatching(/^viol_/),
+    });
     expect(byPolicy["private-keys"]).toMatchObject({ file: "deploy/id_rsa", line: 1, column: 1 });
     expect(byPolicy["hardcoded-credentials"]).toMatchObject({ file: "app/settings.py", line: 2 });
     expect(e.summary.total_violations).toBe(e.violations.length);
@@ -53,18 +79,29 @@ describe("creating evaluations", () => {
   it("passes a clean change", async () => {
     const res = await api.post("/v1/evaluations", clean);
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ status: "completed", passed: true, violations: [], summary: { total_files: 1, total_violations: 0, errors: 0, warnings: 0 } });
+    expect(res.body).toMatchObject({
+      status: "completed",
+      passed: true,
+      violations: [],
+      summary: { total_files: 1, total_violations: 0, errors: 0, warnings: 0 },
+    });
     expect(Date.parse(res.body.completed_at)).toBeGreaterThanOrEqual(Date.parse(res.body.created_at));
   });
 
   it("runs only the named policies when `policies` is given", async () => {
     const res = await api.post("/v1/evaluations", { ...leaky, policies: ["private-keys"] });
     expect(res.status).toBe(201);
-    expect(new Set(res.body.violations.map((x: { policy_id: string }) => x.policy_id))).toEqual(new Set(["private-keys"]));
+    expect(new Set(res.body.violations.map((x: { policy_id: string }) => x.policy_id))).toEqual(
+      new Set(["private-keys"]),
+    );
   });
 
   it("counts columns in Unicode code points", async () => {
-    const res = await api.post("/v1/evaluations", { repository: "acme/i18n", ref: "main", files: [{ path: "x.txt", content: `🔑 鍵 ${AWS_KEY}` }] });
+    const res = await api.post("/v1/evaluations", {
+      repository: "acme/i18n",
+      ref: "main",
+      files: [{ path: "x.txt", content: `🔑 鍵 ${AWS_KEY}` }],
+    });
     expect(res.body.violations[0]).toMatchObject({ line: 1, column: 5 });
   });
 });
@@ -72,27 +109,82 @@ describe("creating evaluations", () => {
 describe("validation errors", () => {
   it("names the exact field and code", async () => {
     const big = "a".repeat(1_048_577);
-    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [{ path: "big.txt", content: big }] }), 400, "files[0].content", "MAX_SIZE_EXCEEDED", { max: 1048576 });
-    expectFieldError(await api.post("/v1/evaluations", { ref: "main", files: clean.files }), 400, "repository", "REQUIRED");
+    expectFieldError(
+      await api.post("/v1/evaluations", { ...clean, files: [{ path: "big.txt", content: big }] }),
+      400,
+      "files[0].content",
+      "MAX_SIZE_EXCEEDED",
+      { max: 1048576 },
+    );
+    expectFieldError(
+      await api.post("/v1/evaluations", { ref: "main", files: clean.files }),
+      400,
+      "repository",
+      "REQUIRED",
+    );
     expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [] }), 400, "files", "MIN_SIZE_REQUIRED");
-    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [{ path: "a", content: "b", status: "exploded" }] }), 400, "files[0].status", "INVALID_ENUM");
-    expectFieldError(await api.post("/v1/evaluations", { ...clean, repository: "no-slash" }), 400, "repository", "INVALID_FORMAT");
-    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [{ path: "a", content: 42 }] }), 400, "files[0].content", "INVALID_FORMAT");
-    expectFieldError(await api.post("/v1/evaluations", { ...clean, surprise: true }), 400, "surprise", "INVALID_FORMAT");
+    expectFieldError(
+      await api.post("/v1/evaluations", { ...clean, files: [{ path: "a", content: "b", status: "exploded" }] }),
+      400,
+      "files[0].status",
+      "INVALID_ENUM",
+    );
+    expectFieldError(
+      await api.post("/v1/evaluations", { ...clean, repository: "no-slash" }),
+      400,
+      "repository",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.post("/v1/evaluations", { ...clean, files: [{ path: "a", content: 42 }] }),
+      400,
+      "files[0].content",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.post("/v1/evaluations", { ...clean, surprise: true }),
+      400,
+      "surprise",
+      "INVALID_FORMAT",
+    );
   });
 
   it("measures the content limit in UTF-8 bytes", async () => {
     const multibyte = "é".repeat(524_289); // 1,048,578 bytes in UTF-8
-    expectFieldError(await api.post("/v1/evaluations", { ...clean, files: [{ path: "fr.txt", content: multibyte }] }), 400, "files[0].content", "MAX_SIZE_EXCEEDED", { max: 1048576 });
+    expectFieldError(
+      await api.post("/v1/evaluations", { ...clean, files: [{ path: "fr.txt", content: multibyte }] }),
+      400,
+      "files[0].content",
+      "MAX_SIZE_EXCEEDED",
+      { max: 1048576 },
+    );
   });
 
   it("answers malformed JSON and a wrong content type with 400, never 500", async () => {
-    expectFieldError(await api.request("POST", "/v1/evaluations", { rawBody: '{"repository": "acme/x", ' }), 400, "body", "INVALID_FORMAT");
-    expectFieldError(await api.request("POST", "/v1/evaluations", { rawBody: "repository=acme", headers: { "content-type": "text/plain" } }), 400, "body", "INVALID_FORMAT");
+    expectFieldError(
+      await api.request("POST", "/v1/evaluations", { rawBody: '{"repository": "acme/x", ' }),
+      400,
+      "body",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.request("POST", "/v1/evaluations", {
+        rawBody: "repository=acme",
+        headers: { "content-type": "text/plain" },
+      }),
+      400,
+      "body",
+      "INVALID_FORMAT",
+    );
   });
 
   it("rejects unknown policy ids with 422 naming the entry", async () => {
-    expectFieldError(await api.post("/v1/evaluations", { ...clean, policies: ["private-keys", "no-such-policy"] }), 422, "policies[1]", "INVALID_ENUM");
+    expectFieldError(
+      await api.post("/v1/evaluations", { ...clean, policies: ["private-keys", "no-such-policy"] }),
+      422,
+      "policies[1]",
+      "INVALID_ENUM",
+    );
   });
 });
 
@@ -126,12 +218,23 @@ describe("reading, listing and deleting", () => {
   it("filters by time", async () => {
     const first = await api.get(`/v1/evaluations/${ids[0]}`);
     const last = await api.get(`/v1/evaluations/${ids[4]}`);
-    const since = await api.get("/v1/evaluations", { query: { since: first.body.created_at, until: new Date(Date.parse(last.body.created_at) + 1).toISOString(), limit: 100 } });
+    const since = await api.get("/v1/evaluations", {
+      query: {
+        since: first.body.created_at,
+        until: new Date(Date.parse(last.body.created_at) + 1).toISOString(),
+        limit: 100,
+      },
+    });
     const got = since.body.evaluations.map((e: { id: string }) => e.id);
     for (const id of ids) expect(got).toContain(id);
     const future = await api.get("/v1/evaluations", { query: { since: "2999-01-01" } });
     expect(future.body.evaluations).toEqual([]);
-    expectFieldError(await api.get("/v1/evaluations", { query: { since: "yesterday" } }), 400, "since", "INVALID_FORMAT");
+    expectFieldError(
+      await api.get("/v1/evaluations", { query: { since: "yesterday" } }),
+      400,
+      "since",
+      "INVALID_FORMAT",
+    );
   });
 
   it("pages with an opaque cursor, newest first, with no gaps or repeats", async () => {
@@ -154,11 +257,23 @@ describe("reading, listing and deleting", () => {
   });
 
   it("defaults to 20 per page and caps at 100", async () => {
-    expectFieldError(await api.get("/v1/evaluations", { query: { limit: 101 } }), 400, "limit", "MAX_SIZE_EXCEEDED", { max: 100 });
+    expectFieldError(await api.get("/v1/evaluations", { query: { limit: 101 } }), 400, "limit", "MAX_SIZE_EXCEEDED", {
+      max: 100,
+    });
     expectFieldError(await api.get("/v1/evaluations", { query: { limit: 0 } }), 400, "limit", "MIN_SIZE_REQUIRED");
-    expectFieldError(await api.get("/v1/evaluations", { query: { cursor: "garbage!" } }), 400, "cursor", "INVALID_FORMAT");
+    expectFieldError(
+      await api.get("/v1/evaluations", { query: { cursor: "garbage!" } }),
+      400,
+      "cursor",
+      "INVALID_FORMAT",
+    );
     // shaped like a cursor, but not one the API issued
-    expectFieldError(await api.get("/v1/evaluations", { query: { cursor: "AAAAAAAA" } }), 422, "cursor", "INVALID_FORMAT");
+    expectFieldError(
+      await api.get("/v1/evaluations", { query: { cursor: "AAAAAAAA" } }),
+      422,
+      "cursor",
+      "INVALID_FORMAT",
+    );
     expectFieldError(await api.get("/v1/evaluations", { query: { status: "done" } }), 400, "status", "INVALID_ENUM");
     for (let i = 0; i < 16; i++) await api.post("/v1/evaluations", clean);
     const page = await api.get("/v1/evaluations");
@@ -214,7 +329,12 @@ describe("a client that disconnects from a synchronous evaluation (all-in-one an
     // One pattern per policy: checking one takes seconds, and each request must stay within the
     // gateway's call to the policy service.
     for (const i of [0, 1]) {
-      const res = await a.post("/v1/policies", { id: `slow-${i}`, name: `Slow ${i}`, severity: "error", patterns: [{ type: "regex", value: HEAVY(i), message: "slow" }] });
+      const res = await a.post("/v1/policies", {
+        id: `slow-${i}`,
+        name: `Slow ${i}`,
+        severity: "error",
+        patterns: [{ type: "regex", value: HEAVY(i), message: "slow" }],
+      });
       expect(res.status).toBe(201);
     }
   });
@@ -225,7 +345,12 @@ describe("a client that disconnects from a synchronous evaluation (all-in-one an
     const abandoned = fetch(`${slow.url}/v1/evaluations`, {
       method: "POST",
       headers: { authorization: `Bearer ${slow.bootstrapKey}`, "content-type": "application/json" },
-      body: JSON.stringify({ repository: "gone/repo", ref: "main", files: [{ path: "dump/0.txt", content: `${"a".repeat(1024 * 1024 - 4)}Z0Z1` }], policies: ["slow-0", "slow-1"] }),
+      body: JSON.stringify({
+        repository: "gone/repo",
+        ref: "main",
+        files: [{ path: "dump/0.txt", content: `${"a".repeat(1024 * 1024 - 4)}Z0Z1` }],
+        policies: ["slow-0", "slow-1"],
+      }),
       signal: gone.signal,
     }).catch((err: Error) => err);
     // The scan holds the one thread (at most 60 scrapes a minute: every 500 ms).

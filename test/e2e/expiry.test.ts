@@ -23,7 +23,13 @@ let running: RunningVerdict;
 let api: Api;
 
 beforeAll(async () => {
-  const config = readConfig({ VERDICT_HTTP_PORT: "0", VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_DATA_DIR: dataDir, VERDICT_BOOTSTRAP_API_KEY: bootstrapKey, VERDICT_AUTH_CACHE_TTL_MS: "0" });
+  const config = readConfig({
+    VERDICT_HTTP_PORT: "0",
+    VERDICT_HTTP_HOST: "127.0.0.1",
+    VERDICT_DATA_DIR: dataDir,
+    VERDICT_BOOTSTRAP_API_KEY: bootstrapKey,
+    VERDICT_AUTH_CACHE_TTL_MS: "0",
+  });
   running = await launch(config, { clock, logger: createLogger("expiry-test", "silent") });
   api = new Api(`http://127.0.0.1:${running.httpPort}`, bootstrapKey);
 });

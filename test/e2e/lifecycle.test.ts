@@ -34,7 +34,12 @@ describe("configuration", () => {
   it("refuses to start with invalid settings and names each one", () => {
     const res = spawnSync(process.execPath, [MAIN], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, VERDICT_HTTP_PORT: "eighty", VERDICT_BOOTSTRAP_API_KEY: "vdt_key_prod_short", VERDICT_DATA_DIR: tempDir() },
+      env: {
+        PATH: process.env.PATH,
+        VERDICT_HTTP_PORT: "eighty",
+        VERDICT_BOOTSTRAP_API_KEY: "vdt_key_prod_short",
+        VERDICT_DATA_DIR: tempDir(),
+      },
       encoding: "utf8",
       timeout: 20_000,
     });
@@ -52,7 +57,12 @@ describe("configuration", () => {
       const started = Date.now();
       const res = spawnSync(process.execPath, [MAIN], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, VERDICT_HTTP_PORT: String(port), VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_DATA_DIR: tempDir() },
+        env: {
+          PATH: process.env.PATH,
+          VERDICT_HTTP_PORT: String(port),
+          VERDICT_HTTP_HOST: "127.0.0.1",
+          VERDICT_DATA_DIR: tempDir(),
+        },
         encoding: "utf8",
         timeout: 30_000,
       });
@@ -74,7 +84,8 @@ describe("first start without a configured key", () => {
     // In distributed mode the banner (identity's stderr) and the ready lines (stdout) are two
     // pipes, so the banner may reach us a moment after the gateway's ready line.
     const keyPattern = /(vdt_key_prod_[0-9A-Za-z]{38})/;
-    for (const until = Date.now() + 5_000; !keyPattern.test(first.output()) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+    for (const until = Date.now() + 5_000; !keyPattern.test(first.output()) && Date.now() < until;)
+      await new Promise((r) => setTimeout(r, 50));
     const printed = keyPattern.exec(first.output());
     expect(printed).not.toBeNull();
     const key = printed![1]!;
@@ -96,8 +107,17 @@ describe("restart", () => {
     const key = makeKey();
     const first = await start({ dataDir, bootstrapKey: key });
     const api = new Api(first.url, key);
-    const e = await api.post("/v1/evaluations", { repository: "acme/durable", ref: "main", files: [{ path: "a", content: "AKIAZ7VQ3X4M2N8P5R6T" }] });
-    await api.post("/v1/policies", { id: "durable-rule", name: "Durable", severity: "error", patterns: [{ type: "regex", value: "DURABLE", message: "d" }] });
+    const e = await api.post("/v1/evaluations", {
+      repository: "acme/durable",
+      ref: "main",
+      files: [{ path: "a", content: "AKIAZ7VQ3X4M2N8P5R6T" }],
+    });
+    await api.post("/v1/policies", {
+      id: "durable-rule",
+      name: "Durable",
+      severity: "error",
+      patterns: [{ type: "regex", value: "DURABLE", message: "d" }],
+    });
     const extra = await api.post("/v1/api-keys", { name: "kept", scopes: ["read:evaluations"] });
     expect(await first.stop()).toBe(0);
 
@@ -114,12 +134,20 @@ describe("restart", () => {
 describe("SIGTERM", () => {
   it("lets an in-flight request finish, then exits 0", async () => {
     const v = await start();
-    const body = JSON.stringify({ repository: "acme/slow", ref: "main", files: [{ path: "a.js", content: `const k = "AKIAZ7VQ3X4M2N8P5R6T";\n`.repeat(1000) }] });
+    const body = JSON.stringify({
+      repository: "acme/slow",
+      ref: "main",
+      files: [{ path: "a.js", content: `const k = "AKIAZ7VQ3X4M2N8P5R6T";\n`.repeat(1000) }],
+    });
     const half = Math.floor(body.length / 2);
     const response = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = request(`${v.url}/v1/evaluations`, {
         method: "POST",
-        headers: { authorization: `Bearer ${v.bootstrapKey}`, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        headers: {
+          authorization: `Bearer ${v.bootstrapKey}`,
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body),
+        },
       });
       req.on("response", (res) => {
         let text = "";
@@ -160,7 +188,11 @@ describe("a running instance", () => {
   });
 
   it("answers an oversized body with 400 MAX_SIZE_EXCEEDED on `body`", async () => {
-    const res = await api.post("/v1/evaluations", { repository: "acme/x", ref: "main", files: [{ path: "a", content: "x".repeat(5000) }] });
+    const res = await api.post("/v1/evaluations", {
+      repository: "acme/x",
+      ref: "main",
+      files: [{ path: "a", content: "x".repeat(5000) }],
+    });
     expectFieldError(res, 400, "body", "MAX_SIZE_EXCEEDED", { max: 4096 });
   });
 
@@ -177,9 +209,19 @@ describe("a running instance", () => {
     const legacy = await api.get("/v1/auth/verify", { key: null, query: { api_key: v.bootstrapKey } });
     expect(legacy.status).toBe(200);
     await new Promise((r) => setTimeout(r, 100));
-    const lines = v.output().split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l));
+    const lines = v
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l));
     const logged = lines.find((l) => l.request_id === legacy.headers.get("x-request-id") && l.msg === "request");
-    expect(logged).toMatchObject({ msg: "request", method: "GET", path: "/v1/auth/verify", status: 200, route: "/v1/auth/verify" });
+    expect(logged).toMatchObject({
+      msg: "request",
+      method: "GET",
+      path: "/v1/auth/verify",
+      status: 200,
+      route: "/v1/auth/verify",
+    });
     expect(lines.some((l) => l.level === 40 && /api_key/.test(l.msg))).toBe(true);
     expect(v.output()).not.toContain(v.bootstrapKey);
   });
@@ -203,7 +245,9 @@ describe("a running instance", () => {
     // Distributed: each service process serves its own metrics (VERDICT_METRICS_PORT).
     const identityPort = v.stack?.services.identity.ready.metrics_port;
     const served = identityPort ? await (await fetch(`http://127.0.0.1:${identityPort}/metrics`)).text() : text;
-    expect(served).toMatch(/verdict_grpc_server_handling_seconds_count\{[^}]*service="verdict.identity.v1.IdentityService",method="verifyKey"/);
+    expect(served).toMatch(
+      /verdict_grpc_server_handling_seconds_count\{[^}]*service="verdict.identity.v1.IdentityService",method="verifyKey"/,
+    );
     expect(text).toMatch(/verdict_grpc_client_handling_seconds_count/);
   });
 

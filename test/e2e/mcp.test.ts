@@ -13,7 +13,17 @@ import { ROOT } from "../support/paths.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
-const TOOLS = ["evaluate_files", "get_evaluation", "list_evaluations", "list_policies", "get_policy", "compliance_overview", "get_framework", "get_report", "generate_evidence"];
+const TOOLS = [
+  "evaluate_files",
+  "get_evaluation",
+  "list_evaluations",
+  "list_policies",
+  "get_policy",
+  "compliance_overview",
+  "get_framework",
+  "get_report",
+  "generate_evidence",
+];
 
 let v: Verdict;
 let sdk: VerdictClient;
@@ -60,7 +70,14 @@ describe("verdict mcp (stdio)", () => {
   it("evaluates files and reports violations with redacted snippets", async () => {
     const r = await client.callTool({
       name: "evaluate_files",
-      arguments: { repository: "acme/assistant", ref: "feature/ai", files: [{ path: "src/config.js", content: `const key = "${AWS_KEY}";\n` }, { path: "README.md", content: "# ok\n" }] },
+      arguments: {
+        repository: "acme/assistant",
+        ref: "feature/ai",
+        files: [
+          { path: "src/config.js", content: `const key = "${AWS_KEY}";\n` },
+          { path: "README.md", content: "# ok\n" },
+        ],
+      },
     });
     expect(r.isError).toBeFalsy();
     expect(text(r)).toMatch(/^Evaluation eval_\S+ FAILED: 1 errors, 0 warnings in 2 files\./);
@@ -69,7 +86,9 @@ describe("verdict mcp (stdio)", () => {
     const e = data(r);
     const got = await client.callTool({ name: "get_evaluation", arguments: { evaluation_id: e.id } });
     expect(data(got)).toMatchObject({ id: e.id, passed: false, repository: "acme/assistant" });
-    const listed = data(await client.callTool({ name: "list_evaluations", arguments: { repository: "acme/assistant" } }));
+    const listed = data(
+      await client.callTool({ name: "list_evaluations", arguments: { repository: "acme/assistant" } }),
+    );
     expect(listed.evaluations.map((x: { id: string }) => x.id)).toEqual([e.id]);
   });
 
@@ -77,27 +96,46 @@ describe("verdict mcp (stdio)", () => {
     const policies = data(await client.callTool({ name: "list_policies", arguments: { category: "secrets" } }));
     expect(policies.policies.length).toBeGreaterThan(5);
     expect(policies.policies.every((p: { category: string }) => p.category === "secrets")).toBe(true);
-    expect(data(await client.callTool({ name: "get_policy", arguments: { policy_id: "aws-credentials" } }))).toMatchObject({ id: "aws-credentials", patterns: expect.any(Array) });
+    expect(
+      data(await client.callTool({ name: "get_policy", arguments: { policy_id: "aws-credentials" } })),
+    ).toMatchObject({ id: "aws-credentials", patterns: expect.any(Array) });
     const overview = data(await client.callTool({ name: "compliance_overview", arguments: {} }));
-    expect(overview.frameworks.map((f: { id: string }) => f.id)).toEqual(expect.arrayContaining(["nist-ssdf", "soc2", "owasp-asvs"]));
+    expect(overview.frameworks.map((f: { id: string }) => f.id)).toEqual(
+      expect.arrayContaining(["nist-ssdf", "soc2", "owasp-asvs"]),
+    );
     const ssdf = await client.callTool({ name: "get_framework", arguments: { framework_id: "nist-ssdf" } });
     expect(text(ssdf)).toMatch(/^NIST Secure Software Development Framework .*: \d+% covered/);
   });
 
   it("generate_evidence waits for the report and returns its status and a working download link", async () => {
-    const r = await client.callTool({ name: "generate_evidence", arguments: { framework: "soc2", format: "oscal", date_range: "30d" } });
+    const r = await client.callTool({
+      name: "generate_evidence",
+      arguments: { framework: "soc2", format: "oscal", date_range: "30d" },
+    });
     expect(r.isError).toBeFalsy();
     const report = data(r);
-    expect(report).toMatchObject({ report_id: expect.stringMatching(/^report_/), status: "completed", format: "oscal", frameworks: ["soc2"], download_url: expect.stringContaining("/download?") });
+    expect(report).toMatchObject({
+      report_id: expect.stringMatching(/^report_/),
+      status: "completed",
+      format: "oscal",
+      frameworks: ["soc2"],
+      download_url: expect.stringContaining("/download?"),
+    });
     expect(text(r)).toMatch(/^Report report_\S+ is ready: http/);
     const file = await fetch(report.download_url);
     expect(file.status).toBe(200);
     expect(file.headers.get("content-type")).toContain("application/zip");
-    expect(Buffer.from(await file.arrayBuffer()).subarray(0, 2).toString()).toBe("PK");
+    expect(
+      Buffer.from(await file.arrayBuffer())
+        .subarray(0, 2)
+        .toString(),
+    ).toBe("PK");
   });
 
   it("answers bad arguments and API errors as tool errors the model can read", async () => {
-    const bad = await client.callTool({ name: "generate_evidence", arguments: { framework: "soc2", date_range: "3 months" } }).catch((err: Error) => ({ isError: true, content: [{ type: "text", text: err.message }] }));
+    const bad = await client
+      .callTool({ name: "generate_evidence", arguments: { framework: "soc2", date_range: "3 months" } })
+      .catch((err: Error) => ({ isError: true, content: [{ type: "text", text: err.message }] }));
     expect(bad.isError).toBe(true);
     expect(text(bad)).toMatch(/date_range/);
     const unknown = await client.callTool({ name: "get_framework", arguments: { framework_id: "no-such-framework" } });
@@ -113,7 +151,14 @@ describe("services/mcp (Streamable HTTP)", () => {
 
   beforeAll(async () => {
     proc = spawn(process.execPath, [join(ROOT, "services/mcp/dist/bin.js")], {
-      env: { PATH: process.env.PATH ?? "", VERDICT_MCP_HOST: "127.0.0.1", VERDICT_MCP_PORT: "0", VERDICT_API_URL: v.url, VERDICT_LOG_LEVEL: "info", VERDICT_DATA_DIR: v.dataDir },
+      env: {
+        PATH: process.env.PATH ?? "",
+        VERDICT_MCP_HOST: "127.0.0.1",
+        VERDICT_MCP_PORT: "0",
+        VERDICT_API_URL: v.url,
+        VERDICT_LOG_LEVEL: "info",
+        VERDICT_DATA_DIR: v.dataDir,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
@@ -138,7 +183,12 @@ describe("services/mcp (Streamable HTTP)", () => {
 
   const connect = async (key?: string) => {
     const client = new Client({ name: "verdict-e2e-http", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(url, key ? { requestInit: { headers: { Authorization: `Bearer ${key}` } } } : {}));
+    await client.connect(
+      new StreamableHTTPClientTransport(
+        url,
+        key ? { requestInit: { headers: { Authorization: `Bearer ${key}` } } } : {},
+      ),
+    );
     return client;
   };
 
@@ -153,11 +203,23 @@ describe("services/mcp (Streamable HTTP)", () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((t) => t.name).sort()).toEqual([...TOOLS].sort());
-      const r = await client.callTool({ name: "evaluate_files", arguments: { repository: "acme/http", files: [{ path: "a.js", content: "const x = 1;\n" }] } });
+      const r = await client.callTool({
+        name: "evaluate_files",
+        arguments: { repository: "acme/http", files: [{ path: "a.js", content: "const x = 1;\n" }] },
+      });
       expect(text(r)).toMatch(/^Evaluation eval_\S+ PASSED/);
       expect(data(r)).toMatchObject({ repository: "acme/http", ref: "main", passed: true });
-      const evidence = data(await client.callTool({ name: "generate_evidence", arguments: { framework: "nist-ssdf", format: "pdf", date_range: "7d" } }));
-      expect(evidence).toMatchObject({ status: "completed", format: "pdf", download_url: expect.stringContaining("/download?") });
+      const evidence = data(
+        await client.callTool({
+          name: "generate_evidence",
+          arguments: { framework: "nist-ssdf", format: "pdf", date_range: "7d" },
+        }),
+      );
+      expect(evidence).toMatchObject({
+        status: "completed",
+        format: "pdf",
+        download_url: expect.stringContaining("/download?"),
+      });
     } finally {
       await client.close();
     }
@@ -166,7 +228,11 @@ describe("services/mcp (Streamable HTTP)", () => {
 
   it("refuses callers without a valid key (401) and applies the key's scopes", async () => {
     await expect(connect()).rejects.toThrow(/401|Authorization/);
-    const noAuth = await fetch(url, { method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }) });
+    const noAuth = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
     expect(noAuth.status).toBe(401);
     expect(noAuth.headers.get("www-authenticate")).toContain("Bearer");
 

@@ -26,7 +26,11 @@ afterAll(async () => v.destroy());
 async function mfaChallenge(email = "ada@example.test"): Promise<string> {
   const res = await op.post("/auth/login", { email, password: PASSWORD }, { key: null });
   expect(res.status).toBe(200);
-  expect(res.body).toEqual({ mfa_required: true, methods: ["totp", "recovery_code"], mfa_token: expect.stringMatching(/^vdt_mfa_/) });
+  expect(res.body).toEqual({
+    mfa_required: true,
+    methods: ["totp", "recovery_code"],
+    mfa_token: expect.stringMatching(/^vdt_mfa_/),
+  });
   // no session before the second factor
   expect(res.headers.getSetCookie()).toEqual([]);
   return res.body.mfa_token;
@@ -37,15 +41,33 @@ describe("TOTP", () => {
 
   it("enrols with a first code, answers recovery codes once, and replaces the session", async () => {
     ada = await signIn(op, "ada@example.test", PASSWORD);
-    expectError(await op.post("/auth/mfa/totp/enrolment/confirm", { code: "123456" }, as(ada)), 422, "validation_error", "VALIDATION_FAILED");
+    expectError(
+      await op.post("/auth/mfa/totp/enrolment/confirm", { code: "123456" }, as(ada)),
+      422,
+      "validation_error",
+      "VALIDATION_FAILED",
+    );
     const started = await op.post("/auth/mfa/totp/enrolment", undefined, as(ada));
     expect(started.status).toBe(201);
     secret = started.body.secret;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(started.body.otpauth_uri).toMatch(/^otpauth:\/\/totp\/Verdict:ada%40example\.test\?.*secret=/);
-    expectError(await op.post("/auth/mfa/totp/enrolment/confirm", { code: "000000" === totpCode(secret) ? "111111" : "000000" }, as(ada)), 401, "unauthorized", "AUTH_INVALID_MFA_CODE");
+    expectError(
+      await op.post(
+        "/auth/mfa/totp/enrolment/confirm",
+        { code: "000000" === totpCode(secret) ? "111111" : "000000" },
+        as(ada),
+      ),
+      401,
+      "unauthorized",
+      "AUTH_INVALID_MFA_CODE",
+    );
     enrolledAt = Date.now();
-    const confirmed = await op.post("/auth/mfa/totp/enrolment/confirm", { code: totpCode(secret, 0, enrolledAt) }, as(ada));
+    const confirmed = await op.post(
+      "/auth/mfa/totp/enrolment/confirm",
+      { code: totpCode(secret, 0, enrolledAt) },
+      as(ada),
+    );
     expect(confirmed.status).toBe(200);
     recoveryCodes = confirmed.body.recovery_codes;
     expect(recoveryCodes).toHaveLength(10);
@@ -57,52 +79,102 @@ describe("TOTP", () => {
     expectError(await op.get("/v1/organization", as(ada)), 401, "unauthorized", "AUTH_INVALID_SESSION");
     const fresh = { cookie: `${rotated.name}=${rotated.value}`, csrf: confirmed.body.session.csrf_token };
     expect((await op.get("/v1/organization", as(fresh))).status).toBe(200);
-    expectError(await op.post("/auth/mfa/totp/enrolment", undefined, as(fresh)), 409, "conflict", "RESOURCE_ALREADY_EXISTS");
+    expectError(
+      await op.post("/auth/mfa/totp/enrolment", undefined, as(fresh)),
+      409,
+      "conflict",
+      "RESOURCE_ALREADY_EXISTS",
+    );
     const listed = await op.get("/v1/members");
     expect(listed.body.members[0]).toMatchObject({ email: "ada@example.test", mfa_enabled: true });
   });
 
   it("signs in in two steps and refuses a code of a time step already used", async () => {
     // The enrolment used the current step: its code is spent.
-    const replay = await op.post("/auth/mfa/totp", { mfa_token: await mfaChallenge(), code: totpCode(secret, 0, enrolledAt) }, { key: null });
+    const replay = await op.post(
+      "/auth/mfa/totp",
+      { mfa_token: await mfaChallenge(), code: totpCode(secret, 0, enrolledAt) },
+      { key: null },
+    );
     expectError(replay, 401, "unauthorized", "AUTH_INVALID_MFA_CODE");
     // the next step's code is within the accepted drift, and new
     const token = await mfaChallenge();
-    const ok = await op.post("/auth/mfa/totp", { mfa_token: token, code: totpCode(secret, 1, enrolledAt) }, { key: null });
+    const ok = await op.post(
+      "/auth/mfa/totp",
+      { mfa_token: token, code: totpCode(secret, 1, enrolledAt) },
+      { key: null },
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.session.user.mfa_enabled).toBe(true);
     expect(cookieOf(ok)!.value).toMatch(/^vdt_ses_/);
     // the challenge is spent, and so is that step
-    expectError(await op.post("/auth/mfa/totp", { mfa_token: token, code: totpCode(secret, 1, enrolledAt) }, { key: null }), 401, "unauthorized", "AUTH_INVALID_SESSION");
-    expectError(await op.post("/auth/mfa/totp", { mfa_token: await mfaChallenge(), code: totpCode(secret, 1, enrolledAt) }, { key: null }), 401, "unauthorized", "AUTH_INVALID_MFA_CODE");
+    expectError(
+      await op.post("/auth/mfa/totp", { mfa_token: token, code: totpCode(secret, 1, enrolledAt) }, { key: null }),
+      401,
+      "unauthorized",
+      "AUTH_INVALID_SESSION",
+    );
+    expectError(
+      await op.post(
+        "/auth/mfa/totp",
+        { mfa_token: await mfaChallenge(), code: totpCode(secret, 1, enrolledAt) },
+        { key: null },
+      ),
+      401,
+      "unauthorized",
+      "AUTH_INVALID_MFA_CODE",
+    );
   });
 
   it("accepts each recovery code once", async () => {
     const code = recoveryCodes[0]!;
-    const ok = await op.post("/auth/mfa/totp", { mfa_token: await mfaChallenge(), code: code.toUpperCase() }, { key: null });
+    const ok = await op.post(
+      "/auth/mfa/totp",
+      { mfa_token: await mfaChallenge(), code: code.toUpperCase() },
+      { key: null },
+    );
     expect(ok.status).toBe(200);
-    expectError(await op.post("/auth/mfa/totp", { mfa_token: await mfaChallenge(), code }, { key: null }), 401, "unauthorized", "AUTH_INVALID_MFA_CODE");
+    expectError(
+      await op.post("/auth/mfa/totp", { mfa_token: await mfaChallenge(), code }, { key: null }),
+      401,
+      "unauthorized",
+      "AUTH_INVALID_MFA_CODE",
+    );
   });
 
   it("does not let a challenge token stand in for a session", async () => {
     const token = await mfaChallenge();
-    expectError(await op.get("/v1/organization", { key: null, headers: { cookie: `verdict_session=${token}` } }), 401, "unauthorized", "AUTH_INVALID_SESSION");
+    expectError(
+      await op.get("/v1/organization", { key: null, headers: { cookie: `verdict_session=${token}` } }),
+      401,
+      "unauthorized",
+      "AUTH_INVALID_SESSION",
+    );
   });
 });
 
 describe("require_mfa", () => {
   it("sends members without MFA to enrol before anything else", async () => {
     await addMember(op, "bob@example.test", "member", PASSWORD);
-    expect((await op.patch("/v1/organization", { settings: { require_mfa: true } })).body.settings.require_mfa).toBe(true);
+    expect((await op.patch("/v1/organization", { settings: { require_mfa: true } })).body.settings.require_mfa).toBe(
+      true,
+    );
     const bob = await signIn(op, "bob@example.test", PASSWORD);
     expect(bob.login.body.session.mfa_enrolment_required).toBe(true);
     expectError(await op.get("/v1/evaluations", as(bob)), 403, "forbidden", "AUTH_MFA_ENROLMENT_REQUIRED");
     expect((await op.get("/auth/session", as(bob))).body.mfa_enrolment_required).toBe(true);
     const started = await op.post("/auth/mfa/totp/enrolment", undefined, as(bob));
-    const confirmed = await op.post("/auth/mfa/totp/enrolment/confirm", { code: totpCode(started.body.secret) }, as(bob));
+    const confirmed = await op.post(
+      "/auth/mfa/totp/enrolment/confirm",
+      { code: totpCode(started.body.secret) },
+      as(bob),
+    );
     expect(confirmed.body.session.mfa_enrolment_required).toBe(false);
     const c = cookieOf(confirmed)!;
-    expect((await op.get("/v1/evaluations", as({ cookie: `${c.name}=${c.value}`, csrf: confirmed.body.session.csrf_token }))).status).toBe(200);
+    expect(
+      (await op.get("/v1/evaluations", as({ cookie: `${c.name}=${c.value}`, csrf: confirmed.body.session.csrf_token })))
+        .status,
+    ).toBe(200);
     // API keys are not people: the setting does not apply to them
     expect((await op.get("/v1/evaluations")).status).toBe(200);
   });
@@ -114,11 +186,14 @@ describe("secrets", () => {
     expect(output).not.toContain(secret);
     for (const c of recoveryCodes) expect(output).not.toContain(c);
     // What someone with the data directory (a backup) finds: no secret, code or password.
-    const files = readdirSync(v.dataDir).filter((f) => statSync(join(v.dataDir, f)).isFile() && f.startsWith("verdict.db"));
+    const files = readdirSync(v.dataDir).filter(
+      (f) => statSync(join(v.dataDir, f)).isFile() && f.startsWith("verdict.db"),
+    );
     expect(files.length).toBeGreaterThan(0);
     for (const f of files) {
       const bytes = readFileSync(join(v.dataDir, f));
-      for (const needle of [secret, PASSWORD, ...recoveryCodes]) expect({ file: f, found: bytes.includes(Buffer.from(needle)) }).toEqual({ file: f, found: false });
+      for (const needle of [secret, PASSWORD, ...recoveryCodes])
+        expect({ file: f, found: bytes.includes(Buffer.from(needle)) }).toEqual({ file: f, found: false });
     }
   });
 });

@@ -28,19 +28,35 @@ function readmeBlock(heading: string): string {
 }
 
 it("README's members and sign-in walkthrough works as written", async () => {
-  const script = readmeBlock("### Members and sign-in").replaceAll("http://localhost:8080", `http://localhost:${v.port}`);
-  const out = execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], { cwd: dir, env: { PATH: process.env.PATH ?? "", VERDICT_API_KEY: v.bootstrapKey }, encoding: "utf8" });
+  const script = readmeBlock("### Members and sign-in").replaceAll(
+    "http://localhost:8080",
+    `http://localhost:${v.port}`,
+  );
+  const out = execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", VERDICT_API_KEY: v.bootstrapKey },
+    encoding: "utf8",
+  });
   // accept, login, members, key, audit events: one JSON document each, then logout's empty 204
   const docs = out.split(/\n(?=\{)|(?<=\})(?=\{)/).map((d) => JSON.parse(d));
   expect(docs[0]).toMatchObject({ member: { email: "ada@example.com", status: "active", role: "owner" } });
-  expect(docs[1]).toMatchObject({ mfa_required: false, session: { role: "owner", user: { email: "ada@example.com" } } });
+  expect(docs[1]).toMatchObject({
+    mfa_required: false,
+    session: { role: "owner", user: { email: "ada@example.com" } },
+  });
   expect(docs[2].members.map((m: { email: string }) => m.email)).toEqual(["ada@example.com"]);
-  expect(docs[3]).toMatchObject({ name: "laptop", scopes: ["read:evaluations"], key: expect.stringMatching(/^vdt_key_prod_/) });
+  expect(docs[3]).toMatchObject({
+    name: "laptop",
+    scopes: ["read:evaluations"],
+    key: expect.stringMatching(/^vdt_key_prod_/),
+  });
   expect(docs[4].audit_events.map((e: { type: string }) => e.type)).toEqual(["signin.succeeded"]);
   expect(docs).toHaveLength(5);
   // signed out: the jar's session works no more
   const jar = readFileSync(join(dir, "jar"), "utf8");
   const token = /verdict_session\t(vdt_ses_\S+)/.exec(jar)?.[1];
   expect(token).toMatch(/^vdt_ses_/);
-  expect((await new Api(v.url).get("/v1/members", { key: null, headers: { cookie: `verdict_session=${token}` } })).status).toBe(401);
+  expect(
+    (await new Api(v.url).get("/v1/members", { key: null, headers: { cookie: `verdict_session=${token}` } })).status,
+  ).toBe(401);
 });

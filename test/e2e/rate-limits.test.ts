@@ -7,14 +7,20 @@ let v: Verdict;
 let operator: Api;
 
 const newOrg = async (rate_limits?: Record<string, number>) => {
-  const res = await operator.post("/v1/organizations", { name: `org ${Math.random()}`, ...(rate_limits ? { rate_limits } : {}) });
+  const res = await operator.post("/v1/organizations", {
+    name: `org ${Math.random()}`,
+    ...(rate_limits ? { rate_limits } : {}),
+  });
   expect(res.status).toBe(201);
   return { api: operator.withKey(res.body.api_key.key), id: res.body.organization.id as string };
 };
 
 const expectRateHeaders = (res: { headers: Headers }) => {
   for (const h of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-ratelimit-window"]) {
-    expect({ h, v: Number.isInteger(Number(res.headers.get(h))) && res.headers.get(h) !== null }).toEqual({ h, v: true });
+    expect({ h, v: Number.isInteger(Number(res.headers.get(h))) && res.headers.get(h) !== null }).toEqual({
+      h,
+      v: true,
+    });
   }
 };
 
@@ -40,7 +46,9 @@ describe("headers", () => {
     const second = await org.api.get("/v1/evaluations");
     expect(first.headers.get("x-ratelimit-limit")).toBe("100");
     expect(first.headers.get("x-ratelimit-window")).toBe("60");
-    expect(Number(second.headers.get("x-ratelimit-remaining"))).toBe(Number(first.headers.get("x-ratelimit-remaining")) - 1);
+    expect(Number(second.headers.get("x-ratelimit-remaining"))).toBe(
+      Number(first.headers.get("x-ratelimit-remaining")) - 1,
+    );
     const reset = Number(first.headers.get("x-ratelimit-reset"));
     expect(reset).toBeGreaterThan(Date.now() / 1000);
     expect(reset).toBeLessThanOrEqual(Date.now() / 1000 + 61);
@@ -83,20 +91,35 @@ describe("limits", () => {
     // another organization is not affected
     expect((await operator.get("/v1/policies")).status).toBe(200);
 
-    const patched = await operator.patch(`/v1/organizations/${org.id}`, { rate_limits: { per_minute: 50, evaluations_create_per_minute: 7 } });
+    const patched = await operator.patch(`/v1/organizations/${org.id}`, {
+      rate_limits: { per_minute: 50, evaluations_create_per_minute: 7 },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.rate_limits).toEqual({ per_minute: 50, evaluations_create_per_minute: 7 });
     // an organization's own admin cannot raise its limits
     const other = await newOrg();
-    expectError(await other.api.patch(`/v1/organizations/${other.id}`, { rate_limits: { per_minute: 1e6 } }), 403, "forbidden", "AUTH_ORG_ACCESS_DENIED");
+    expectError(
+      await other.api.patch(`/v1/organizations/${other.id}`, { rate_limits: { per_minute: 1e6 } }),
+      403,
+      "forbidden",
+      "AUTH_ORG_ACCESS_DENIED",
+    );
   });
 
   it("validates limit overrides", async () => {
     const res = await operator.post("/v1/organizations", { name: "x", rate_limits: { per_minute: 0, per_week: 3 } });
     expect(res.status).toBe(400);
     expect(res.body.details.errors).toEqual(
-      expect.arrayContaining([expect.objectContaining({ field: "rate_limits.per_minute", code: "MIN_SIZE_REQUIRED" }), expect.objectContaining({ field: "rate_limits.per_week", code: "INVALID_FORMAT" })]),
+      expect.arrayContaining([
+        expect.objectContaining({ field: "rate_limits.per_minute", code: "MIN_SIZE_REQUIRED" }),
+        expect.objectContaining({ field: "rate_limits.per_week", code: "INVALID_FORMAT" }),
+      ]),
     );
-    expectError(await operator.patch("/v1/organizations/org_00000000000000000000000000", { rate_limits: { per_minute: 5 } }), 404, "not_found", "RESOURCE_NOT_FOUND");
+    expectError(
+      await operator.patch("/v1/organizations/org_00000000000000000000000000", { rate_limits: { per_minute: 5 } }),
+      404,
+      "not_found",
+      "RESOURCE_NOT_FOUND",
+    );
   });
 });

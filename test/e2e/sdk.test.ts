@@ -16,7 +16,10 @@ afterAll(async () => v.destroy());
 
 /** A new organization whose reads are limited to `reads` a minute, and a client with its key. */
 async function limitedOrg(reads: number, retry = {}) {
-  const { api_key } = await operator.createOrganization({ name: `sdk ${Math.random()}`, rate_limits: { reads_per_minute: reads } });
+  const { api_key } = await operator.createOrganization({
+    name: `sdk ${Math.random()}`,
+    rate_limits: { reads_per_minute: reads },
+  });
   return { key: api_key.key, client: new VerdictClient({ baseUrl: v.url, apiKey: api_key.key, retry }) };
 }
 
@@ -29,7 +32,16 @@ async function readsLeft(key: string): Promise<number> {
 describe("typed calls", () => {
   it("creates, reads and pages through evaluations", async () => {
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.unshift((await operator.createEvaluation({ repository: "acme/sdk", ref: "main", files: [{ path: "a.txt", content: `n${i}` }] })).id);
+    for (let i = 0; i < 5; i++)
+      ids.unshift(
+        (
+          await operator.createEvaluation({
+            repository: "acme/sdk",
+            ref: "main",
+            files: [{ path: "a.txt", content: `n${i}` }],
+          })
+        ).id,
+      );
     const seen: string[] = [];
     for await (const e of operator.evaluations({ repository: "acme/sdk", limit: 2 })) seen.push(e.id);
     expect(seen).toEqual(ids); // newest first, across three pages of at most 2
@@ -38,9 +50,16 @@ describe("typed calls", () => {
   });
 
   it("throws the API's error with its status, code and request id", async () => {
-    const err = (await operator.getEvaluation("eval_01jd0000000000000000000000").catch((e: unknown) => e)) as VerdictApiError;
+    const err = (await operator
+      .getEvaluation("eval_01jd0000000000000000000000")
+      .catch((e: unknown) => e)) as VerdictApiError;
     expect(err).toBeInstanceOf(VerdictApiError);
-    expect(err).toMatchObject({ status: 404, error: "not_found", code: "RESOURCE_NOT_FOUND", requestId: expect.stringMatching(/^req_/) });
+    expect(err).toMatchObject({
+      status: 404,
+      error: "not_found",
+      code: "RESOURCE_NOT_FOUND",
+      requestId: expect.stringMatching(/^req_/),
+    });
     expect(err.details).toMatchObject({ resource_type: "evaluation" });
   });
 });

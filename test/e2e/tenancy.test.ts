@@ -17,9 +17,20 @@ beforeAll(async () => {
   expect(orgB.body.organization).toMatchObject({ name: "Globex", plan: "team", id: expect.stringMatching(/^org_/) });
   b = a.withKey(orgB.body.api_key.key);
 
-  ids.evaluation = (await a.post("/v1/evaluations", { repository: "acme/secret", ref: "main", files: [{ path: "a", content: "AKIAZ7VQ3X4M2N8P5R6T" }] })).body.id;
+  ids.evaluation = (
+    await a.post("/v1/evaluations", {
+      repository: "acme/secret",
+      ref: "main",
+      files: [{ path: "a", content: "AKIAZ7VQ3X4M2N8P5R6T" }],
+    })
+  ).body.id;
   ids.repository = (await a.post("/v1/repositories", { provider: "github", name: "acme/secret" })).body.id;
-  await a.post("/v1/policies", { id: "acme-only", name: "Acme only", severity: "error", patterns: [{ type: "regex", value: "ACME", message: "acme" }] });
+  await a.post("/v1/policies", {
+    id: "acme-only",
+    name: "Acme only",
+    severity: "error",
+    patterns: [{ type: "regex", value: "ACME", message: "acme" }],
+  });
   ids.key = (await a.post("/v1/api-keys", { name: "acme ci", scopes: ["read:org"] })).body.id;
 });
 afterAll(async () => v.destroy());
@@ -62,7 +73,12 @@ describe("organization B", () => {
   });
 
   it("may reuse a custom policy id that A uses", async () => {
-    const res = await b.post("/v1/policies", { id: "acme-only", name: "Globex's own", severity: "warning", patterns: [{ type: "regex", value: "GLOBEX", message: "globex" }] });
+    const res = await b.post("/v1/policies", {
+      id: "acme-only",
+      name: "Globex's own",
+      severity: "warning",
+      patterns: [{ type: "regex", value: "GLOBEX", message: "globex" }],
+    });
     expect(res.status).toBe(201);
     expect((await a.get("/v1/policies/acme-only")).body.name).toBe("Acme only");
   });

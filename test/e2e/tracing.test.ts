@@ -33,7 +33,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
   const port = (receiver.address() as AddressInfo).port;
-  v = await startVerdict({ env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" } });
+  v = await startVerdict({
+    env: { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`, OTEL_EXPORTER_OTLP_PROTOCOL: "http/json" },
+  });
 });
 afterAll(async () => {
   await v.destroy();
@@ -43,13 +45,21 @@ afterAll(async () => {
 describe("tracing", () => {
   it("links the gateway's span to the evaluation and policy services' spans in one trace", async () => {
     const api = new Api(v.url, v.bootstrapKey);
-    const res = await api.post("/v1/evaluations", { repository: "acme/traced", ref: "main", files: [{ path: "a", content: "b" }] });
+    const res = await api.post("/v1/evaluations", {
+      repository: "acme/traced",
+      ref: "main",
+      files: [{ path: "a", content: "b" }],
+    });
     expect(res.status).toBe(201);
     const find = (name: string, kind: number) => spans.find((s) => s.name === name && s.kind === kind);
     // Each thread's exporter sends its spans in batches of its own: wait for all three, the
     // evaluation server's span (it ends last) may come in a later batch than the others.
     const deadline = Date.now() + 15_000;
-    const names = ["POST /v1/evaluations", "verdict.evaluation.v1.EvaluationService/createEvaluation", "verdict.policy.v1.PolicyService/resolvePolicies"];
+    const names = [
+      "POST /v1/evaluations",
+      "verdict.evaluation.v1.EvaluationService/createEvaluation",
+      "verdict.policy.v1.PolicyService/resolvePolicies",
+    ];
     while (Date.now() < deadline && !names.every((name) => find(name, 2))) {
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -63,6 +73,10 @@ describe("tracing", () => {
     expect(policyServer.traceId).toBe(http.traceId);
     // gateway HTTP span -> gRPC client span -> evaluation server span
     const evalClient = spans.find((s) => s.spanId === evalServer.parentSpanId)!;
-    expect(evalClient).toMatchObject({ kind: 3, name: "verdict.evaluation.v1.EvaluationService/createEvaluation", parentSpanId: http.spanId });
+    expect(evalClient).toMatchObject({
+      kind: 3,
+      name: "verdict.evaluation.v1.EvaluationService/createEvaluation",
+      parentSpanId: http.spanId,
+    });
   });
 });

@@ -10,10 +10,18 @@ import { makeKey } from "../support/keys.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
-const leaky = { repository: "acme/payments", ref: "feature/x", files: [{ path: "src/config.js", content: `const accessKey = "${AWS_KEY}";\n`, status: "modified" }] };
+const leaky = {
+  repository: "acme/payments",
+  ref: "feature/x",
+  files: [{ path: "src/config.js", content: `const accessKey = "${AWS_KEY}";\n`, status: "modified" }],
+};
 // Development settings: receivers on 127.0.0.1 over http; retries 3 s apart (±20%), so a
 // restart fits between two attempts.
-const DEV = { VERDICT_WEBHOOK_ALLOW_HTTP: "true", VERDICT_WEBHOOK_ALLOW_PRIVATE: "true", VERDICT_WEBHOOK_RETRY_SCHEDULE: "3,3" };
+const DEV = {
+  VERDICT_WEBHOOK_ALLOW_HTTP: "true",
+  VERDICT_WEBHOOK_ALLOW_PRIVATE: "true",
+  VERDICT_WEBHOOK_RETRY_SCHEDULE: "3,3",
+};
 
 let v: Verdict;
 let api: Api;
@@ -61,7 +69,13 @@ describe("registering webhooks", () => {
     const r = await receiver();
     const created = await api.post("/v1/webhooks", { url: r.url, events: ["policy.violation"] });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ id: expect.stringMatching(/^wh_/), url: r.url, events: ["policy.violation"], status: "active", disabled_reason: null });
+    expect(created.body).toMatchObject({
+      id: expect.stringMatching(/^wh_/),
+      url: r.url,
+      events: ["policy.violation"],
+      status: "active",
+      disabled_reason: null,
+    });
     expect(created.body.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const list = await api.get("/v1/webhooks");
     expect(list.status).toBe(200);
@@ -76,26 +90,68 @@ describe("registering webhooks", () => {
 
   it("takes a secret in the Standard Webhooks form", async () => {
     const secret = `whsec_${Buffer.alloc(32, 5).toString("base64")}`;
-    const res = await api.post("/v1/webhooks", { url: "https://ci.example.com/hook", events: ["evaluation.completed"], secret });
+    const res = await api.post("/v1/webhooks", {
+      url: "https://ci.example.com/hook",
+      events: ["evaluation.completed"],
+      secret,
+    });
     expect(res.status).toBe(201);
     expect(res.body.secret).toBe(secret);
     await api.delete(`/v1/webhooks/${res.body.id}`);
   });
 
   it("rejects unknown events, bad secrets and missing fields with field paths", async () => {
-    expectFieldError(await api.post("/v1/webhooks", { url: "https://ci.example.com/h", events: ["evaluation.started"] }), 400, "events[0]", "INVALID_ENUM");
+    expectFieldError(
+      await api.post("/v1/webhooks", { url: "https://ci.example.com/h", events: ["evaluation.started"] }),
+      400,
+      "events[0]",
+      "INVALID_ENUM",
+    );
     expectFieldError(await api.post("/v1/webhooks", { events: ["policy.violation"] }), 400, "url", "REQUIRED");
-    expectFieldError(await api.post("/v1/webhooks", { url: "https://ci.example.com/h", events: [] }), 400, "events", "MIN_SIZE_REQUIRED");
-    expectFieldError(await api.post("/v1/webhooks", { url: "https://ci.example.com/h", events: ["policy.violation"], secret: "hunter2" }), 400, "secret", "INVALID_FORMAT");
-    expectFieldError(await api.post("/v1/webhooks", { url: "https://ci.example.com/h", events: ["policy.violation"], secret: `whsec_${Buffer.alloc(8).toString("base64")}` }), 422, "secret", "INVALID_FORMAT");
-    expectFieldError(await api.post("/v1/webhooks", { url: "https://ci.example.com/h", events: ["policy.violation"], extra: 1 }), 400, "extra", "INVALID_FORMAT");
+    expectFieldError(
+      await api.post("/v1/webhooks", { url: "https://ci.example.com/h", events: [] }),
+      400,
+      "events",
+      "MIN_SIZE_REQUIRED",
+    );
+    expectFieldError(
+      await api.post("/v1/webhooks", {
+        url: "https://ci.example.com/h",
+        events: ["policy.violation"],
+        secret: "hunter2",
+      }),
+      400,
+      "secret",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.post("/v1/webhooks", {
+        url: "https://ci.example.com/h",
+        events: ["policy.violation"],
+        secret: `whsec_${Buffer.alloc(8).toString("base64")}`,
+      }),
+      422,
+      "secret",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.post("/v1/webhooks", { url: "https://ci.example.com/h", events: ["policy.violation"], extra: 1 }),
+      400,
+      "extra",
+      "INVALID_FORMAT",
+    );
   });
 
   it("needs read:org to read and write:org to change", async () => {
     const key = (await api.post("/v1/api-keys", { name: "reader", scopes: ["read:org"] })).body.key as string;
     const reader = api.withKey(key);
     expect((await reader.get("/v1/webhooks")).status).toBe(200);
-    expectError(await reader.post("/v1/webhooks", { url: "https://ci.example.com/h", events: ["policy.violation"] }), 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
+    expectError(
+      await reader.post("/v1/webhooks", { url: "https://ci.example.com/h", events: ["policy.violation"] }),
+      403,
+      "forbidden",
+      "AUTH_INSUFFICIENT_SCOPE",
+    );
   });
 });
 
@@ -105,22 +161,35 @@ describe("deliveries", () => {
     const wh = await register(r);
     const evaluation = await api.post("/v1/evaluations", leaky);
     expect(evaluation.body.passed).toBe(false);
-    await eventually(() => expect(r.received.map((x) => x.json.event).sort()).toEqual(["evaluation.completed", "policy.violation"]));
+    await eventually(() =>
+      expect(r.received.map((x) => x.json.event).sort()).toEqual(["evaluation.completed", "policy.violation"]),
+    );
     expect(r.received.every((x) => x.verified)).toBe(true);
     const violation = r.received.find((x) => x.json.event === "policy.violation")!;
-    expect(violation.json.data).toMatchObject({ evaluation_id: evaluation.body.id, repository: "acme/payments", violation: { id: evaluation.body.violations[0].id, policy_id: "aws-credentials", line: 1 } });
+    expect(violation.json.data).toMatchObject({
+      evaluation_id: evaluation.body.id,
+      repository: "acme/payments",
+      violation: { id: evaluation.body.violations[0].id, policy_id: "aws-credentials", line: 1 },
+    });
     // the secret never leaves whole
     expect(violation.body).not.toContain(AWS_KEY);
     expect(violation.json.data.violation.code_snippet).toContain("AKIA");
     const completed = r.received.find((x) => x.json.event === "evaluation.completed")!;
-    expect(completed.json).toMatchObject({ id: completed.headers["webhook-id"], data: { evaluation_id: evaluation.body.id, passed: false, status: "completed", summary: evaluation.body.summary } });
+    expect(completed.json).toMatchObject({
+      id: completed.headers["webhook-id"],
+      data: { evaluation_id: evaluation.body.id, passed: false, status: "completed", summary: evaluation.body.summary },
+    });
     expect(Date.parse(completed.json.timestamp)).not.toBeNaN();
     // and the log says so
     await eventually(async () => {
       const log = await api.get(`/v1/webhooks/${wh.id}/deliveries`);
       expect(log.status).toBe(200);
       expect(log.body.deliveries).toHaveLength(2);
-      for (const d of log.body.deliveries) expect(d).toMatchObject({ status: "succeeded", attempts: [{ attempt: 1, status_code: 200, response_excerpt: "ok", error: null }] });
+      for (const d of log.body.deliveries)
+        expect(d).toMatchObject({
+          status: "succeeded",
+          attempts: [{ attempt: 1, status_code: 200, response_excerpt: "ok", error: null }],
+        });
     });
   });
 
@@ -147,21 +216,36 @@ describe("deliveries", () => {
     expect(ping.status).toBe(202);
     expect(ping.body).toMatchObject({ id: expect.stringMatching(/^msg_/), event: "webhook.ping", status: "pending" });
     await eventually(() => expect(r.received).toHaveLength(1));
-    expect(r.received[0]!).toMatchObject({ verified: true, json: { event: "webhook.ping", id: ping.body.id, data: { webhook_id: wh.id } } });
-    await eventually(async () => expect((await api.get(`/v1/webhooks/${wh.id}/deliveries`)).body.deliveries[0].status).toBe("succeeded"));
+    expect(r.received[0]!).toMatchObject({
+      verified: true,
+      json: { event: "webhook.ping", id: ping.body.id, data: { webhook_id: wh.id } },
+    });
+    await eventually(async () =>
+      expect((await api.get(`/v1/webhooks/${wh.id}/deliveries`)).body.deliveries[0].status).toBe("succeeded"),
+    );
     const again = await api.post(`/v1/webhooks/${wh.id}/deliveries/${ping.body.id}/redeliver`);
     expect(again.status).toBe(202);
     await eventually(() => expect(r.received).toHaveLength(2));
     expect(r.received[1]!.headers["webhook-id"]).toBe(ping.body.id);
     expect(r.received[1]!.verified).toBe(true);
-    expectError(await api.post(`/v1/webhooks/${wh.id}/deliveries/msg_01jd0000000000000000000000/redeliver`), 404, "not_found", "RESOURCE_NOT_FOUND");
+    expectError(
+      await api.post(`/v1/webhooks/${wh.id}/deliveries/msg_01jd0000000000000000000000/redeliver`),
+      404,
+      "not_found",
+      "RESOURCE_NOT_FOUND",
+    );
   });
 
   it("disables a webhook that answers 410 Gone, and says why", async () => {
     const r = await receiver(() => ({ status: 410 }));
     const wh = await register(r);
     await api.post(`/v1/webhooks/${wh.id}/ping`);
-    await eventually(async () => expect((await api.get(`/v1/webhooks/${wh.id}`)).body).toMatchObject({ status: "disabled", disabled_reason: "The endpoint answered 410 Gone" }));
+    await eventually(async () =>
+      expect((await api.get(`/v1/webhooks/${wh.id}`)).body).toMatchObject({
+        status: "disabled",
+        disabled_reason: "The endpoint answered 410 Gone",
+      }),
+    );
     expect((await api.get(`/v1/webhooks/${wh.id}`)).body.disabled_at).not.toBeNull();
     expectFieldError(await api.post(`/v1/webhooks/${wh.id}/ping`), 422, "webhook_id", "INVALID_FORMAT");
     await api.post("/v1/evaluations", leaky);
@@ -204,7 +288,12 @@ describe("deliveries", () => {
     await eventually(() => expect(r.received).toHaveLength(2));
     expect(r.received[1]!.headers["webhook-id"]).toBe(r.received[0]!.headers["webhook-id"]);
     expect(r.received[1]!.verified).toBe(true);
-    await eventually(async () => expect((await api.get(`/v1/webhooks/${wh.id}/deliveries`)).body.deliveries[0]).toMatchObject({ status: "succeeded", attempts: [{ status_code: 500 }, { status_code: 200 }] }));
+    await eventually(async () =>
+      expect((await api.get(`/v1/webhooks/${wh.id}/deliveries`)).body.deliveries[0]).toMatchObject({
+        status: "succeeded",
+        attempts: [{ status_code: 500 }, { status_code: 200 }],
+      }),
+    );
   });
 });
 
@@ -221,7 +310,12 @@ describe("tenancy", () => {
     expectError(await b.patch(`/v1/webhooks/${wh.id}`, { status: "disabled" }), 404, "not_found", "RESOURCE_NOT_FOUND");
     expectError(await b.get(`/v1/webhooks/${wh.id}/deliveries`), 404, "not_found", "RESOURCE_NOT_FOUND");
     expectError(await b.post(`/v1/webhooks/${wh.id}/ping`), 404, "not_found", "RESOURCE_NOT_FOUND");
-    expectError(await b.post(`/v1/webhooks/${wh.id}/deliveries/${ping.body.id}/redeliver`), 404, "not_found", "RESOURCE_NOT_FOUND");
+    expectError(
+      await b.post(`/v1/webhooks/${wh.id}/deliveries/${ping.body.id}/redeliver`),
+      404,
+      "not_found",
+      "RESOURCE_NOT_FOUND",
+    );
     // B's evaluations do not reach A's webhook
     await eventually(() => expect(r.received).toHaveLength(1));
     await b.post("/v1/evaluations", leaky);
@@ -242,17 +336,40 @@ describe("an instance with the default egress rules", () => {
   afterAll(async () => strict.destroy());
 
   it("refuses http, loopback and metadata URLs at registration", async () => {
-    expectFieldError(await s.post("/v1/webhooks", { url: "http://ci.example.com/hook", events: ["policy.violation"] }), 422, "url", "INVALID_FORMAT");
-    expectFieldError(await s.post("/v1/webhooks", { url: "https://127.0.0.1:9/hook", events: ["policy.violation"] }), 422, "url", "INVALID_FORMAT");
-    expectFieldError(await s.post("/v1/webhooks", { url: "https://169.254.169.254/latest/meta-data/", events: ["policy.violation"] }), 422, "url", "INVALID_FORMAT");
-    expectFieldError(await s.post("/v1/webhooks", { url: "https://[::1]/hook", events: ["policy.violation"] }), 422, "url", "INVALID_FORMAT");
+    expectFieldError(
+      await s.post("/v1/webhooks", { url: "http://ci.example.com/hook", events: ["policy.violation"] }),
+      422,
+      "url",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await s.post("/v1/webhooks", { url: "https://127.0.0.1:9/hook", events: ["policy.violation"] }),
+      422,
+      "url",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await s.post("/v1/webhooks", { url: "https://169.254.169.254/latest/meta-data/", events: ["policy.violation"] }),
+      422,
+      "url",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await s.post("/v1/webhooks", { url: "https://[::1]/hook", events: ["policy.violation"] }),
+      422,
+      "url",
+      "INVALID_FORMAT",
+    );
   });
 
   it("refuses, at connect time, a host name that resolves to a loopback address", async () => {
     // A receiver really listens there; the name passes registration (it is no IP address) but
     // resolves to 127.0.0.1 when the message is sent.
     const r = await receiver();
-    const created = await s.post("/v1/webhooks", { url: `https://localhost:${r.port}/hook`, events: ["policy.violation"] });
+    const created = await s.post("/v1/webhooks", {
+      url: `https://localhost:${r.port}/hook`,
+      events: ["policy.violation"],
+    });
     expect(created.status).toBe(201);
     await s.post(`/v1/webhooks/${created.body.id}/ping`);
     await eventually(async () => {
@@ -263,7 +380,12 @@ describe("an instance with the default egress rules", () => {
   });
 
   it("refuses to start with a bad master key or retry schedule, naming both (exit code 2)", async () => {
-    const start = startVerdict({ env: { VERDICT_WEBHOOK_MASTER_KEY: "too-short", VERDICT_WEBHOOK_RETRY_SCHEDULE: "5,soon" }, bootstrapKey: makeKey() });
-    await expect(start).rejects.toThrow(/exited with 2[\s\S]*VERDICT_WEBHOOK_MASTER_KEY[\s\S]*VERDICT_WEBHOOK_RETRY_SCHEDULE: 'soon' is not a number of seconds/);
+    const start = startVerdict({
+      env: { VERDICT_WEBHOOK_MASTER_KEY: "too-short", VERDICT_WEBHOOK_RETRY_SCHEDULE: "5,soon" },
+      bootstrapKey: makeKey(),
+    });
+    await expect(start).rejects.toThrow(
+      /exited with 2[\s\S]*VERDICT_WEBHOOK_MASTER_KEY[\s\S]*VERDICT_WEBHOOK_RETRY_SCHEDULE: 'soon' is not a number of seconds/,
+    );
   });
 });

@@ -35,7 +35,11 @@ describe("an evaluation worker killed while work is queued", () => {
     await f.stack.start("evaluation", { VERDICT_EVALUATION_WORKER: "true" });
 
     for (const id of ids) {
-      await until(`${id} to complete`, async () => (await f.api.get(`/v1/evaluations/${id}`)).body?.status === "completed", 180_000);
+      await until(
+        `${id} to complete`,
+        async () => (await f.api.get(`/v1/evaluations/${id}`)).body?.status === "completed",
+        180_000,
+      );
       const e = (await f.api.get(`/v1/evaluations/${id}`)).body;
       expect(e.passed).toBe(false);
       expect(e.summary.total_violations).toBe(1);

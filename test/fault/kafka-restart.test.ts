@@ -34,7 +34,11 @@ describe("Kafka restarted during a run", () => {
     for (let i = 8; i < 10; i++) await submit(i);
 
     for (const id of ids) {
-      await until(`${id} to complete`, async () => (await f.api.get(`/v1/evaluations/${id}`)).body?.status === "completed", 240_000);
+      await until(
+        `${id} to complete`,
+        async () => (await f.api.get(`/v1/evaluations/${id}`)).body?.status === "completed",
+        240_000,
+      );
       const e = (await f.api.get(`/v1/evaluations/${id}`)).body;
       expect(e.summary.total_violations).toBe(1);
       expect(e.violations).toHaveLength(1);

@@ -9,7 +9,14 @@ import { createLogger } from "@verdict/kit";
 import { openBus, processConfig } from "@verdict/runtime";
 import { Api } from "../support/api.js";
 import { makeKey } from "../support/keys.js";
-import { KAFKA_BROKERS, stackIdentity, startStack, stopStack, type ServiceProcess, type Stack } from "../support/stack.js";
+import {
+  KAFKA_BROKERS,
+  stackIdentity,
+  startStack,
+  stopStack,
+  type ServiceProcess,
+  type Stack,
+} from "../support/stack.js";
 
 export const ASYNC_MIN_FILES = 3;
 
@@ -48,11 +55,17 @@ export async function startFaultStack(opts: { separateWorker?: boolean } = {}): 
   const observer = await openBus(busConfig, logger, "verdict-fault-observer");
   const completed = new Map<string, CloudEvent<{ evaluation_id: string; status: string }>>();
   const deliveries = new Map<string, number>();
-  await observer.subscribe<{ evaluation_id: string; status: string }>(TOPICS.evaluationCompleted, "fault-observer", async (e) => {
-    completed.set(e.id, e);
-    deliveries.set(e.data.evaluation_id, (deliveries.get(e.data.evaluation_id) ?? 0) + 1);
-  });
-  const worker = opts.separateWorker ? await stack.start("evaluation", { VERDICT_EVALUATION_WORKER: "true" }) : stack.services.evaluation;
+  await observer.subscribe<{ evaluation_id: string; status: string }>(
+    TOPICS.evaluationCompleted,
+    "fault-observer",
+    async (e) => {
+      completed.set(e.id, e);
+      deliveries.set(e.data.evaluation_id, (deliveries.get(e.data.evaluation_id) ?? 0) + 1);
+    },
+  );
+  const worker = opts.separateWorker
+    ? await stack.start("evaluation", { VERDICT_EVALUATION_WORKER: "true" })
+    : stack.services.evaluation;
   return {
     stack,
     worker,
@@ -64,7 +77,8 @@ export async function startFaultStack(opts: { separateWorker?: boolean } = {}): 
     async close() {
       // Kept for a failed run: every process's output, beside the other test files.
       if (process.env.VERDICT_FAULT_LOG_DIR) {
-        for (const p of stack.all) writeFileSync(join(process.env.VERDICT_FAULT_LOG_DIR, `${p.name}-${p.ready.pid}.log`), p.output());
+        for (const p of stack.all)
+          writeFileSync(join(process.env.VERDICT_FAULT_LOG_DIR, `${p.name}-${p.ready.pid}.log`), p.output());
       }
       await observer.close();
       await stopStack(stack);
@@ -77,7 +91,8 @@ export async function startFaultStack(opts: { separateWorker?: boolean } = {}): 
 export function largeChange(n: number) {
   const files = Array.from({ length: ASYNC_MIN_FILES + 1 }, (_, i) => ({
     path: `src/file${i}.js`,
-    content: i === 0 ? `const key = "AKIAZ7VQ3X4M2N8P5R${String(n).padStart(2, "0")}";\n` : `export const x${i} = ${i};\n`,
+    content:
+      i === 0 ? `const key = "AKIAZ7VQ3X4M2N8P5R${String(n).padStart(2, "0")}";\n` : `export const x${i} = ${i};\n`,
   }));
   return { repository: `acme/fault-${n}`, ref: "main", files };
 }

@@ -28,7 +28,15 @@ const timings: Record<string, number> = {};
 
 async function sh(cmd: string, args: string[], timeoutMs = 600_000): Promise<string> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(join(BIN, cmd), args, { cwd: ROOT, env: { ...process.env, KUBECONFIG, HELM_CACHE_HOME: join(CACHE, "helm-cache"), HELM_CONFIG_HOME: join(CACHE, "helm-config") } });
+    const child = spawn(join(BIN, cmd), args, {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        KUBECONFIG,
+        HELM_CACHE_HOME: join(CACHE, "helm-cache"),
+        HELM_CONFIG_HOME: join(CACHE, "helm-config"),
+      },
+    });
     let out = "";
     const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
@@ -54,7 +62,10 @@ async function timed<T>(name: string, f: () => Promise<T>): Promise<T> {
 }
 
 async function diagnostics(): Promise<string> {
-  const parts = await Promise.allSettled([kubectl("get", "pods,svc,endpoints", "-o", "wide"), kubectl("get", "events", "--sort-by=.lastTimestamp")]);
+  const parts = await Promise.allSettled([
+    kubectl("get", "pods,svc,endpoints", "-o", "wide"),
+    kubectl("get", "events", "--sort-by=.lastTimestamp"),
+  ]);
   return parts.map((p) => (p.status === "fulfilled" ? p.value : String(p.reason))).join("\n");
 }
 
@@ -85,7 +96,11 @@ const installArgs = [
 ];
 
 async function json(path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${BASE}${path}`, { ...init, headers: { ...AUTH, ...(init.headers ?? {}) }, signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(`${BASE}${path}`, {
+    ...init,
+    headers: { ...AUTH, ...(init.headers ?? {}) },
+    signal: AbortSignal.timeout(30_000),
+  });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
@@ -97,13 +112,18 @@ function change(files: number, repository = "acme/payments") {
     repository,
     ref: "feature/login",
     base_ref: "main",
-    files: Array.from({ length: files }, (_, i) => ({ path: `src/f${i}.js`, status: "modified", content: i === 0 ? SECRET_LINE : `export const v${i} = ${i};\n` })),
+    files: Array.from({ length: files }, (_, i) => ({
+      path: `src/f${i}.js`,
+      status: "modified",
+      content: i === 0 ? SECRET_LINE : `export const v${i} = ${i};\n`,
+    })),
   };
 }
 
 describe("the chart on a real Kubernetes cluster", () => {
   beforeAll(async () => {
-    if (!KUBECONFIG) throw new Error("KUBECONFIG is not set: run scripts/test-kube.sh (it starts deploy/kube/cluster.sh)");
+    if (!KUBECONFIG)
+      throw new Error("KUBECONFIG is not set: run scripts/test-kube.sh (it starts deploy/kube/cluster.sh)");
     await sh("kubectl", ["create", "namespace", NS]).catch(() => undefined);
     try {
       await timed("install", () => helm("install", RELEASE, CHART, ...installArgs, "--wait", "--timeout", "12m"));
@@ -117,7 +137,14 @@ describe("the chart on a real Kubernetes cluster", () => {
   });
 
   it("every Deployment and StatefulSet is rolled out and ready", async () => {
-    const out = await kubectl("get", "deploy,statefulset", "-l", `app.kubernetes.io/instance=${RELEASE}`, "-o", "jsonpath={range .items[*]}{.metadata.name}={.status.readyReplicas}/{.spec.replicas}{\"\\n\"}{end}");
+    const out = await kubectl(
+      "get",
+      "deploy,statefulset",
+      "-l",
+      `app.kubernetes.io/instance=${RELEASE}`,
+      "-o",
+      'jsonpath={range .items[*]}{.metadata.name}={.status.readyReplicas}/{.spec.replicas}{"\\n"}{end}',
+    );
     const rows = out.trim().split("\n").sort();
     expect(rows).toEqual(
       [
@@ -134,7 +161,14 @@ describe("the chart on a real Kubernetes cluster", () => {
       ].sort(),
     );
     // The pods run as the chart says: user 10001, no service-account token mounted.
-    const users = await kubectl("get", "pods", "-l", `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`, "-o", "jsonpath={.items[0].spec.securityContext.runAsUser} {.items[0].spec.automountServiceAccountToken}");
+    const users = await kubectl(
+      "get",
+      "pods",
+      "-l",
+      `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`,
+      "-o",
+      "jsonpath={.items[0].spec.securityContext.runAsUser} {.items[0].spec.automountServiceAccountToken}",
+    );
     expect(users).toBe("10001 false");
   });
 
@@ -159,18 +193,33 @@ describe("the chart on a real Kubernetes cluster", () => {
     await timed("worker killed", async () => {
       const ids: string[] = [];
       for (let i = 0; i < 6; i++) {
-        const res = await json("/evaluations", { method: "POST", body: JSON.stringify(change(220, `acme/queued-${i}`)) });
+        const res = await json("/evaluations", {
+          method: "POST",
+          body: JSON.stringify(change(220, `acme/queued-${i}`)),
+        });
         expect(res.status).toBe(202);
         ids.push(res.body.id as string);
       }
-      const pods = (await kubectl("get", "pods", "-l", "app.kubernetes.io/component=evaluationWorker", "-o", "jsonpath={.items[*].metadata.name}")).trim().split(" ");
+      const pods = (
+        await kubectl(
+          "get",
+          "pods",
+          "-l",
+          "app.kubernetes.io/component=evaluationWorker",
+          "-o",
+          "jsonpath={.items[*].metadata.name}",
+        )
+      )
+        .trim()
+        .split(" ");
       await kubectl("delete", "pod", pods[0]!, "--grace-period=0", "--force", "--wait=false");
       const deadline = Date.now() + 240_000;
       const done = new Map<string, Record<string, unknown>>();
       while (done.size < ids.length && Date.now() < deadline) {
         for (const id of ids.filter((x) => !done.has(x))) {
           const res = await json(`/evaluations/${id}`);
-          if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running") done.set(id, res.body);
+          if (res.status === 200 && res.body.status !== "pending" && res.body.status !== "running")
+            done.set(id, res.body);
         }
         await new Promise((r) => setTimeout(r, 1000));
       }
@@ -206,20 +255,55 @@ describe("the chart on a real Kubernetes cluster", () => {
     };
     const signal = () => AbortSignal.timeout(30_000);
     const load = [
-      client("evaluations", 1500, () => fetch(`${BASE}/evaluations`, { method: "POST", headers: AUTH, body: JSON.stringify(change(2)), signal: signal() }), 201),
+      client(
+        "evaluations",
+        1500,
+        () =>
+          fetch(`${BASE}/evaluations`, {
+            method: "POST",
+            headers: AUTH,
+            body: JSON.stringify(change(2)),
+            signal: signal(),
+          }),
+        201,
+      ),
       client("reads", 500, () => fetch(`${BASE}/health/auth`, { headers: AUTH, signal: signal() }), 200),
       client("health", 100, () => fetch(`${BASE}/health`, { signal: signal() }), 200),
     ];
     await timed("upgrade under load", () =>
-      helm("upgrade", RELEASE, CHART, ...installArgs, "--set", `image.tag=${UPGRADE_TAG}`, "--wait", "--timeout", "12m"),
+      helm(
+        "upgrade",
+        RELEASE,
+        CHART,
+        ...installArgs,
+        "--set",
+        `image.tag=${UPGRADE_TAG}`,
+        "--wait",
+        "--timeout",
+        "12m",
+      ),
     );
     // The last pods to be replaced are gone from the endpoints only after their drain: keep the
     // load on a little longer.
     await new Promise((r) => setTimeout(r, 10_000));
     stop = true;
     await Promise.all(load);
-    const images = await kubectl("get", "deploy", "-l", `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/part-of=verdict`, "-o", "jsonpath={.items[*].spec.template.spec.containers[0].image}");
-    expect(new Set(images.trim().split(" ").filter((i) => i.startsWith("verdict:")))).toEqual(new Set([`verdict:${UPGRADE_TAG}`]));
+    const images = await kubectl(
+      "get",
+      "deploy",
+      "-l",
+      `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/part-of=verdict`,
+      "-o",
+      "jsonpath={.items[*].spec.template.spec.containers[0].image}",
+    );
+    expect(
+      new Set(
+        images
+          .trim()
+          .split(" ")
+          .filter((i) => i.startsWith("verdict:")),
+      ),
+    ).toEqual(new Set([`verdict:${UPGRADE_TAG}`]));
     process.stdout.write(`upgrade under load: ${JSON.stringify(ok)} answered as expected, ${failures.length} failed\n`);
     expect(failures).toEqual([]);
     expect(ok.evaluations).toBeGreaterThan(10);
@@ -227,19 +311,33 @@ describe("the chart on a real Kubernetes cluster", () => {
   }, 900_000);
 
   it("measures what each service uses (the kubelet's summary) and stays within the chart's memory limits", async () => {
-    type PodStats = { podRef: { name: string; namespace: string }; containers?: { name: string; memory?: { workingSetBytes?: number }; cpu?: { usageNanoCores?: number } }[] };
-    const summary = JSON.parse(await sh("kubectl", ["get", "--raw", "/api/v1/nodes/verdict-node/proxy/stats/summary"])) as { pods: PodStats[] };
-    const limits = JSON.parse(await kubectl("get", "pods", "-o", "json")) as {
-      items: { metadata: { name: string }; spec: { containers: { name: string; resources: { limits?: { memory?: string } } }[] } }[];
+    type PodStats = {
+      podRef: { name: string; namespace: string };
+      containers?: { name: string; memory?: { workingSetBytes?: number }; cpu?: { usageNanoCores?: number } }[];
     };
-    const mi = (q: string) => Number(/^(\d+)Mi$/.exec(q)?.[1] ?? /^(\d+)Gi$/.exec(q)?.[1] ?? NaN) * (q.endsWith("Gi") ? 1024 : 1);
+    const summary = JSON.parse(
+      await sh("kubectl", ["get", "--raw", "/api/v1/nodes/verdict-node/proxy/stats/summary"]),
+    ) as { pods: PodStats[] };
+    const limits = JSON.parse(await kubectl("get", "pods", "-o", "json")) as {
+      items: {
+        metadata: { name: string };
+        spec: { containers: { name: string; resources: { limits?: { memory?: string } } }[] };
+      }[];
+    };
+    const mi = (q: string) =>
+      Number(/^(\d+)Mi$/.exec(q)?.[1] ?? /^(\d+)Gi$/.exec(q)?.[1] ?? NaN) * (q.endsWith("Gi") ? 1024 : 1);
     const rows: string[] = [];
     for (const pod of summary.pods.filter((p) => p.podRef.namespace === NS)) {
       for (const c of pod.containers ?? []) {
-        const limit = limits.items.find((p) => p.metadata.name === pod.podRef.name)?.spec.containers.find((x) => x.name === c.name)?.resources.limits?.memory;
+        const limit = limits.items
+          .find((p) => p.metadata.name === pod.podRef.name)
+          ?.spec.containers.find((x) => x.name === c.name)?.resources.limits?.memory;
         const used = Math.round((c.memory?.workingSetBytes ?? 0) / 1048576);
-        rows.push(`${pod.podRef.name.replace(/-[a-z0-9]+-[a-z0-9]{5}$/, "")}/${c.name}: ${used} MiB of ${limit}, ${Math.round((c.cpu?.usageNanoCores ?? 0) / 1e6)}m CPU`);
-        if (limit) expect({ pod: pod.podRef.name, used: used < mi(limit) }).toEqual({ pod: pod.podRef.name, used: true });
+        rows.push(
+          `${pod.podRef.name.replace(/-[a-z0-9]+-[a-z0-9]{5}$/, "")}/${c.name}: ${used} MiB of ${limit}, ${Math.round((c.cpu?.usageNanoCores ?? 0) / 1e6)}m CPU`,
+        );
+        if (limit)
+          expect({ pod: pod.podRef.name, used: used < mi(limit) }).toEqual({ pod: pod.podRef.name, used: true });
       }
     }
     process.stdout.write(`resources after the upgrade under load:\n${rows.sort().join("\n")}\n`);
@@ -248,8 +346,26 @@ describe("the chart on a real Kubernetes cluster", () => {
 
   it("scales the evaluation workers", async () => {
     await timed("scale workers", async () => {
-      await helm("upgrade", RELEASE, CHART, ...installArgs, "--set", `image.tag=${UPGRADE_TAG}`, "--set", "evaluationWorker.replicaCount=3", "--wait", "--timeout", "5m");
-      const ready = await kubectl("get", "deploy", "verdict-evaluation-worker", "-o", "jsonpath={.status.readyReplicas}");
+      await helm(
+        "upgrade",
+        RELEASE,
+        CHART,
+        ...installArgs,
+        "--set",
+        `image.tag=${UPGRADE_TAG}`,
+        "--set",
+        "evaluationWorker.replicaCount=3",
+        "--wait",
+        "--timeout",
+        "5m",
+      );
+      const ready = await kubectl(
+        "get",
+        "deploy",
+        "verdict-evaluation-worker",
+        "-o",
+        "jsonpath={.status.readyReplicas}",
+      );
       expect(ready).toBe("3");
       const res = await json("/evaluations", { method: "POST", body: JSON.stringify(change(220, "acme/scaled")) });
       expect(res.status).toBe(202);
@@ -269,7 +385,14 @@ describe("the chart on a real Kubernetes cluster", () => {
       // The pods drain (preStop sleep, then the grace period) before they are gone.
       await kubectl("wait", "--for=delete", "pod", "-l", `app.kubernetes.io/instance=${RELEASE}`, "--timeout=120s");
     });
-    const left = await kubectl("get", "all,networkpolicy,pdb,configmap,secret", "-l", `app.kubernetes.io/instance=${RELEASE}`, "-o", "name");
+    const left = await kubectl(
+      "get",
+      "all,networkpolicy,pdb,configmap,secret",
+      "-l",
+      `app.kubernetes.io/instance=${RELEASE}`,
+      "-o",
+      "name",
+    );
     // Only the key Secret stays (helm.sh/resource-policy: keep), by design: it decrypts stored webhook secrets.
     expect(left.trim().split("\n").filter(Boolean)).toEqual(["secret/verdict-secrets"]);
     await sh("kubectl", ["delete", "namespace", NS, "--wait=true", "--timeout=180s"]);

@@ -21,13 +21,22 @@ export interface RequestOptions {
   unchecked?: boolean;
 }
 
-type OpenApi = { paths: Record<string, Record<string, { responses: Record<string, { content?: { "application/json": { schema: object } } }> }>>; components: { schemas: Record<string, object> } };
+type OpenApi = {
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: { "application/json": { schema: object } } }> }>
+  >;
+  components: { schemas: Record<string, object> };
+};
 
 export class Api {
   private spec?: OpenApi;
   private ajv?: InstanceType<typeof Ajv2020.default>;
 
-  constructor(readonly baseUrl: string, readonly defaultKey?: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly defaultKey?: string,
+  ) {}
 
   withKey(key: string): Api {
     const a = new Api(this.baseUrl, key);
@@ -51,13 +60,16 @@ export class Api {
     let parsed: unknown = undefined;
     if (text && (res.headers.get("content-type") ?? "").includes("json")) parsed = JSON.parse(text);
     const out: ApiResponse<T> = { status: res.status, headers: res.headers, body: parsed as T, text };
-    if (!opts.unchecked && path.startsWith("/v1/") && path !== "/v1/openapi.json") await this.conform(method, url.pathname, out);
+    if (!opts.unchecked && path.startsWith("/v1/") && path !== "/v1/openapi.json")
+      await this.conform(method, url.pathname, out);
     return out;
   }
 
   get = <T = any>(path: string, opts?: RequestOptions) => this.request<T>("GET", path, opts);
-  post = <T = any>(path: string, body?: unknown, opts?: RequestOptions) => this.request<T>("POST", path, { ...opts, body });
-  patch = <T = any>(path: string, body?: unknown, opts?: RequestOptions) => this.request<T>("PATCH", path, { ...opts, body });
+  post = <T = any>(path: string, body?: unknown, opts?: RequestOptions) =>
+    this.request<T>("POST", path, { ...opts, body });
+  patch = <T = any>(path: string, body?: unknown, opts?: RequestOptions) =>
+    this.request<T>("PATCH", path, { ...opts, body });
   delete = <T = any>(path: string, opts?: RequestOptions) => this.request<T>("DELETE", path, opts);
 
   private async load(): Promise<void> {
@@ -66,24 +78,34 @@ export class Api {
     this.spec = (await res.json()) as OpenApi;
     this.ajv = new Ajv2020.default({ strict: false, allErrors: true });
     addFormats.default(this.ajv);
-    for (const [id, schema] of Object.entries(this.spec.components.schemas)) this.ajv.addSchema(schema, `#/components/schemas/${id}`);
+    for (const [id, schema] of Object.entries(this.spec.components.schemas))
+      this.ajv.addSchema(schema, `#/components/schemas/${id}`);
   }
 
   /** Finds the documented operation for a concrete path and checks the response against it. */
   private async conform(method: string, pathname: string, res: ApiResponse): Promise<void> {
     await this.load();
-    const entry = Object.entries(this.spec!.paths).find(([template]) => new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname));
+    const entry = Object.entries(this.spec!.paths).find(([template]) =>
+      new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname),
+    );
     const op = entry?.[1][method.toLowerCase()];
     if (!op) {
       // Unknown routes answer 404 and undeclared methods on known paths 405, in the error format;
       // nothing else may be undocumented.
-      expect({ status: res.status, path: `${method} ${pathname}` }).toEqual({ status: entry ? 405 : 404, path: `${method} ${pathname}` });
+      expect({ status: res.status, path: `${method} ${pathname}` }).toEqual({
+        status: entry ? 405 : 404,
+        path: `${method} ${pathname}`,
+      });
       const validate = this.ajv!.getSchema("#/components/schemas/Error")!;
       expect(validate(res.body) ? null : validate.errors).toBeNull();
       return;
     }
     const documented = op.responses[String(res.status)];
-    expect({ path: `${method} ${pathname}`, status: res.status, documented: Boolean(documented) }).toEqual({ path: `${method} ${pathname}`, status: res.status, documented: true });
+    expect({ path: `${method} ${pathname}`, status: res.status, documented: Boolean(documented) }).toEqual({
+      path: `${method} ${pathname}`,
+      status: res.status,
+      documented: true,
+    });
     const schema = documented!.content?.["application/json"]?.schema;
     if (!schema) {
       expect(res.text).toBe("");
@@ -91,7 +113,10 @@ export class Api {
     }
     const validate = this.ajv!.compile(schema);
     const ok = validate(res.body);
-    expect({ path: `${method} ${pathname} ${res.status}`, errors: ok ? null : validate.errors }).toEqual({ path: `${method} ${pathname} ${res.status}`, errors: null });
+    expect({ path: `${method} ${pathname} ${res.status}`, errors: ok ? null : validate.errors }).toEqual({
+      path: `${method} ${pathname} ${res.status}`,
+      errors: null,
+    });
   }
 }
 
@@ -102,7 +127,13 @@ export function expectError(res: ApiResponse, status: number, error: string, cod
   expect(typeof res.body.message).toBe("string");
 }
 
-export function expectFieldError(res: ApiResponse, status: number, field: string, code: string, extra: Record<string, unknown> = {}): void {
+export function expectFieldError(
+  res: ApiResponse,
+  status: number,
+  field: string,
+  code: string,
+  extra: Record<string, unknown> = {},
+): void {
   expectError(res, status, "validation_error", "VALIDATION_FAILED");
   expect(res.body.details.errors).toEqual(expect.arrayContaining([expect.objectContaining({ field, code, ...extra })]));
 }

@@ -7,7 +7,10 @@ import { loadSync } from "@grpc/proto-loader";
 
 const require = createRequire(import.meta.url);
 const healthProto = join(dirname(require.resolve("grpc-health-check/package.json")), "proto/health/v1/health.proto");
-const reflectionProto = join(dirname(require.resolve("@grpc/reflection/package.json")), "build/proto/grpc/reflection/v1alpha/reflection.proto");
+const reflectionProto = join(
+  dirname(require.resolve("@grpc/reflection/package.json")),
+  "build/proto/grpc/reflection/v1alpha/reflection.proto",
+);
 
 type AnyClient = grpc.Client & Record<string, any>;
 

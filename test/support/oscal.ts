@@ -19,13 +19,20 @@ export async function validateWithLiboscal(files: string[]): Promise<{ ok: boole
   let stderr: string;
   let ok = true;
   try {
-    ({ stdout, stderr } = await promisify(execFile)("java", args, { encoding: "utf8", timeout: 120_000, maxBuffer: 16 * 1024 * 1024 }));
+    ({ stdout, stderr } = await promisify(execFile)("java", args, {
+      encoding: "utf8",
+      timeout: 120_000,
+      maxBuffer: 16 * 1024 * 1024,
+    }));
   } catch (err) {
     const e = err as { stdout?: string; stderr?: string; message: string };
     stdout = e.stdout ?? "";
     stderr = e.stderr ?? e.message;
     ok = false;
   }
-  const output = `${stdout}${stderr}`.split("\n").filter((l) => !l.includes("StatusLogger")).join("\n");
+  const output = `${stdout}${stderr}`
+    .split("\n")
+    .filter((l) => !l.includes("StatusLogger"))
+    .join("\n");
   return { ok, output };
 }

@@ -41,18 +41,37 @@ export function cookieOf(res: ApiResponse): { name: string; value: string; attri
   if (!raw) return undefined;
   const [pair, ...attrs] = raw.split(";");
   const eq = pair!.indexOf("=");
-  return { name: pair!.slice(0, eq).trim(), value: pair!.slice(eq + 1).trim(), attributes: attrs.map((a) => a.trim()).join("; ") };
+  return {
+    name: pair!.slice(0, eq).trim(),
+    value: pair!.slice(eq + 1).trim(),
+    attributes: attrs.map((a) => a.trim()).join("; "),
+  };
 }
 
-export async function signIn(api: Api, email: string, password: string, headers: Record<string, string> = {}): Promise<Person> {
+export async function signIn(
+  api: Api,
+  email: string,
+  password: string,
+  headers: Record<string, string> = {},
+): Promise<Person> {
   const login = await api.post("/auth/login", { email, password }, { key: null, headers });
   expect({ status: login.status, body: login.body }).toMatchObject({ status: 200, body: { mfa_required: false } });
   const c = cookieOf(login)!;
-  return { email, password, cookie: `${c.name}=${c.value}`, token: c.value, csrf: login.body.session.csrf_token, login };
+  return {
+    email,
+    password,
+    cookie: `${c.name}=${c.value}`,
+    token: c.value,
+    csrf: login.body.session.csrf_token,
+    login,
+  };
 }
 
 /** Request options acting as the signed-in person (cookie, CSRF header unless told otherwise). */
-export function as(p: Pick<Person, "cookie" | "csrf">, csrf: string | null = p.csrf): { key: null; headers: Record<string, string> } {
+export function as(
+  p: Pick<Person, "cookie" | "csrf">,
+  csrf: string | null = p.csrf,
+): { key: null; headers: Record<string, string> } {
   return { key: null, headers: { cookie: p.cookie, ...(csrf ? { "x-csrf-token": csrf } : {}) } };
 }
 
@@ -63,16 +82,32 @@ export function invitationToken(url: string): string {
 }
 
 /** Invites (as `inviter`, a key-bearing Api, at `path`) and accepts: a signed-up member. */
-export async function addMember(inviter: Api, email: string, role: string, password: string, opts: { path?: string; as?: ReturnType<typeof as> } = {}): Promise<string> {
+export async function addMember(
+  inviter: Api,
+  email: string,
+  role: string,
+  password: string,
+  opts: { path?: string; as?: ReturnType<typeof as> } = {},
+): Promise<string> {
   const invited = await inviter.post(opts.path ?? "/v1/members", { email, role }, opts.as);
   expect(invited.status).toBe(201);
-  const accepted = await inviter.post("/auth/invitations/accept", { token: invitationToken(invited.body.invitation_url), name: email.split("@")[0], password }, { key: null });
+  const accepted = await inviter.post(
+    "/auth/invitations/accept",
+    { token: invitationToken(invited.body.invitation_url), name: email.split("@")[0], password },
+    { key: null },
+  );
   expect(accepted.status).toBe(201);
   return invited.body.id as string;
 }
 
 /** A raw HTTP request with a chosen Host header (fetch does not let one be set). */
-export function rawRequest(url: string, method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
+export function rawRequest(
+  url: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; text: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: u.hostname, port: u.port, method, path, headers }, (res) => {

@@ -34,7 +34,11 @@ export function waitForReadyLine<T>(
       done = true;
       proc.stdout!.off("data", check);
       proc.kill("SIGKILL");
-      rej(new Error(`${name} did not become ready within ${Math.round((Date.now() - started) / 1000)} s; its output ended with:\n${tail(output())}`));
+      rej(
+        new Error(
+          `${name} did not become ready within ${Math.round((Date.now() - started) / 1000)} s; its output ended with:\n${tail(output())}`,
+        ),
+      );
     }, timeoutMs);
     function check(): void {
       if (done) return;

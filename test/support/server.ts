@@ -15,7 +15,8 @@ import { startStack, stopStack, type Stack } from "./stack.js";
 
 export { ROOT };
 /** Which Verdict the black-box suites start: the all-in-one process, or the distributed stack. */
-export const TARGET: "all-in-one" | "distributed" = process.env.VERDICT_E2E_TARGET === "distributed" ? "distributed" : "all-in-one";
+export const TARGET: "all-in-one" | "distributed" =
+  process.env.VERDICT_E2E_TARGET === "distributed" ? "distributed" : "all-in-one";
 export const MAIN = join(ROOT, "services/all-in-one/dist/main.js");
 
 export interface Verdict {
@@ -133,7 +134,13 @@ async function startDistributed(dataDir: string, bootstrapKey: string, opts: Sta
     url: `http://127.0.0.1:${gateway.ready.http_port}`,
     port: gateway.ready.http_port!,
     metricsUrl: `http://127.0.0.1:${gateway.ready.metrics_port}/metrics`,
-    grpcPorts: { identity: identity.ready.grpc_port!, policy: policy.ready.grpc_port!, evaluation: evaluation.ready.grpc_port!, compliance: compliance.ready.grpc_port!, webhooks: webhooks.ready.grpc_port! },
+    grpcPorts: {
+      identity: identity.ready.grpc_port!,
+      policy: policy.ready.grpc_port!,
+      evaluation: evaluation.ready.grpc_port!,
+      compliance: compliance.ready.grpc_port!,
+      webhooks: webhooks.ready.grpc_port!,
+    },
     bootstrapKey,
     dataDir,
     proc: gateway.proc,

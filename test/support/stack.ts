@@ -64,13 +64,24 @@ export function stackEnv(dataDir: string, extra: Record<string, string> = {}): R
 }
 
 /** Starts one service process and waits for its `<name> ready` line. */
-export async function startService(name: ServiceName, env: Record<string, string>, timeoutMs = READY_TIMEOUT_MS): Promise<ServiceProcess> {
+export async function startService(
+  name: ServiceName,
+  env: Record<string, string>,
+  timeoutMs = READY_TIMEOUT_MS,
+): Promise<ServiceProcess> {
   const proc = spawn(process.execPath, [BIN[name]], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString("utf8")));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString("utf8")));
   const exited = new Promise<number | null>((res) => proc.once("exit", (code) => res(code)));
-  const ready = await waitForReadyLine<ServiceProcess["ready"]>(name, proc, () => out, exited, (line) => line.includes(`"msg":"${name} ready"`), timeoutMs);
+  const ready = await waitForReadyLine<ServiceProcess["ready"]>(
+    name,
+    proc,
+    () => out,
+    exited,
+    (line) => line.includes(`"msg":"${name} ready"`),
+    timeoutMs,
+  );
   let stopped: Promise<number | null> | undefined;
   return {
     name,
@@ -103,12 +114,23 @@ export interface Stack {
  * before it), on free ports; `only` adds variables for one service. Processes started before a
  * failure are stopped.
  */
-export async function startStack(dataDir: string, env: Record<string, string>, only: Partial<Record<ServiceName, Record<string, string>>> = {}): Promise<Stack> {
+export async function startStack(
+  dataDir: string,
+  env: Record<string, string>,
+  only: Partial<Record<ServiceName, Record<string, string>>> = {},
+): Promise<Stack> {
   const all: ServiceProcess[] = [];
   const base = stackEnv(dataDir, env);
   const addresses: Record<string, string> = {};
   const start = async (name: ServiceName, extra: Record<string, string> = {}) => {
-    const port: Record<string, string> = name === "gateway" ? { VERDICT_HTTP_PORT: base.VERDICT_HTTP_PORT ?? "0", VERDICT_HTTP_HOST: "127.0.0.1", VERDICT_METRICS_PORT: "0" } : { VERDICT_GRPC_PORT: "0", VERDICT_METRICS_PORT: "0" };
+    const port: Record<string, string> =
+      name === "gateway"
+        ? {
+            VERDICT_HTTP_PORT: base.VERDICT_HTTP_PORT ?? "0",
+            VERDICT_HTTP_HOST: "127.0.0.1",
+            VERDICT_METRICS_PORT: "0",
+          }
+        : { VERDICT_GRPC_PORT: "0", VERDICT_METRICS_PORT: "0" };
     const p = await startService(name, { ...base, ...addresses, ...port, ...only[name], ...extra });
     all.push(p);
     return p;
@@ -125,7 +147,12 @@ export async function startStack(dataDir: string, env: Record<string, string>, o
     const webhooks = await start("webhooks");
     addresses.VERDICT_WEBHOOKS_ADDRESS = `127.0.0.1:${webhooks.ready.grpc_port}`;
     const gateway = await start("gateway");
-    return { services: { policy, identity, evaluation, compliance, webhooks, gateway }, env: { ...base, ...addresses }, start, all };
+    return {
+      services: { policy, identity, evaluation, compliance, webhooks, gateway },
+      env: { ...base, ...addresses },
+      start,
+      all,
+    };
   } catch (err) {
     for (const p of all.reverse()) await p.stop();
     throw err;

@@ -21,7 +21,10 @@ export interface BusConfig {
 }
 
 export async function createBus(config: BusConfig, logger: Logger): Promise<Bus> {
-  const brokers = (config.kafkaBrokers ?? "").split(",").map((b) => b.trim()).filter(Boolean);
+  const brokers = (config.kafkaBrokers ?? "")
+    .split(",")
+    .map((b) => b.trim())
+    .filter(Boolean);
   if (!brokers.length) return new InProcessBus(logger);
   const ssl = config.sslCaFile ? { ca: [readFileSync(config.sslCaFile, "utf8")] } : config.ssl;
   return KafkaBus.connect({

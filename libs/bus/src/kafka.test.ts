@@ -18,11 +18,15 @@ if (!brokers) {
   if (inCi) {
     describe("KafkaBus", () => {
       it("runs against a real broker", () => {
-        throw new Error("VERDICT_TEST_KAFKA_BROKERS is not set: the test command starts Kafka with test/containers/infra.ts and must pass its address");
+        throw new Error(
+          "VERDICT_TEST_KAFKA_BROKERS is not set: the test command starts Kafka with test/containers/infra.ts and must pass its address",
+        );
       });
     });
   } else {
-    process.stderr.write("KafkaBus contract skipped: set VERDICT_TEST_KAFKA_BROKERS (node test/containers/infra.ts or bash deploy/local/kafka.sh start prints it)\n");
+    process.stderr.write(
+      "KafkaBus contract skipped: set VERDICT_TEST_KAFKA_BROKERS (node test/containers/infra.ts or bash deploy/local/kafka.sh start prints it)\n",
+    );
     describe.skip("KafkaBus (needs VERDICT_TEST_KAFKA_BROKERS)", () => {
       it("runs against a real broker", () => undefined);
     });
@@ -30,7 +34,17 @@ if (!brokers) {
 } else {
   const list = brokers.split(",");
   const prefix = "contract.";
-  const connect = () => KafkaBus.connect({ brokers: list, logger, clientId: "verdict-contract", partitions: 2, replicationFactor: 1, retryBaseMs: 5, topics: [], topicPrefix: prefix });
+  const connect = () =>
+    KafkaBus.connect({
+      brokers: list,
+      logger,
+      clientId: "verdict-contract",
+      partitions: 2,
+      replicationFactor: 1,
+      retryBaseMs: 5,
+      topics: [],
+      topicPrefix: prefix,
+    });
 
   busContract("Kafka", connect);
 
@@ -42,7 +56,13 @@ if (!brokers) {
 
     it("creates its topics and their dead-letter topics with the configured partitions at connect", async () => {
       const topic = `verdict.test.created${Date.now()}`;
-      const bus = await KafkaBus.connect({ brokers: list, logger, partitions: 3, replicationFactor: 1, topics: [topic] });
+      const bus = await KafkaBus.connect({
+        brokers: list,
+        logger,
+        partitions: 3,
+        replicationFactor: 1,
+        topics: [topic],
+      });
       try {
         const meta = await admin.fetchTopicMetadata({ topics: [topic, `${topic}.dlq`] });
         expect(meta.topics.map((t) => [t.name, t.partitions.length]).sort()).toEqual([
@@ -99,7 +119,9 @@ if (!brokers) {
         await producer.send({ topic: `${prefix}${topic}`, messages: [{ value: JSON.stringify({ plain: true }) }] });
         const end = Date.now() + 30_000;
         while (!seen.length && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
-        expect(seen).toEqual([{ id: expect.stringMatching(new RegExp(`^${topic.replace(/\./g, "\\.")}/\\d+/0$`)), data: { plain: true } }]);
+        expect(seen).toEqual([
+          { id: expect.stringMatching(new RegExp(`^${topic.replace(/\./g, "\\.")}/\\d+/0$`)), data: { plain: true } },
+        ]);
       } finally {
         await producer.disconnect();
         await bus.close();

@@ -7,11 +7,31 @@
 // handler has finished, so delivery is at-least-once, and a bounded memory of event ids per
 // group skips redeliveries. A failing handler is retried with exponential backoff, then the
 // event is published to the dead-letter topic and its offset committed.
-import { Kafka, Partitioners, logLevel, type Admin, type Consumer, type KafkaConfig, type LogEntry, type Producer, type IHeaders, type SASLOptions } from "kafkajs";
+import {
+  Kafka,
+  Partitioners,
+  logLevel,
+  type Admin,
+  type Consumer,
+  type KafkaConfig,
+  type LogEntry,
+  type Producer,
+  type IHeaders,
+  type SASLOptions,
+} from "kafkajs";
 import type { ConnectionOptions } from "node:tls";
 import { busEvents, newId, type Logger } from "@verdict/kit";
 import { SeenIds } from "./dedupe.js";
-import { TOPICS, deadLetterTopic, type Bus, type CloudEvent, type Handler, type PublishInput, type SubscribeOptions, type Subscription } from "./port.js";
+import {
+  TOPICS,
+  deadLetterTopic,
+  type Bus,
+  type CloudEvent,
+  type Handler,
+  type PublishInput,
+  type SubscribeOptions,
+  type Subscription,
+} from "./port.js";
 
 export interface KafkaSasl {
   mechanism: "plain" | "scram-sha-256" | "scram-sha-512";
@@ -89,7 +109,11 @@ export class KafkaBus implements Bus {
     };
     this.kafka = new Kafka(config);
     // The Java client's partitioner (murmur2), so keys land where other clients put them.
-    this.producer = this.kafka.producer({ createPartitioner: Partitioners.DefaultPartitioner, idempotent: false, allowAutoTopicCreation: false });
+    this.producer = this.kafka.producer({
+      createPartitioner: Partitioners.DefaultPartitioner,
+      idempotent: false,
+      allowAutoTopicCreation: false,
+    });
     this.admin = this.kafka.admin();
   }
 
@@ -139,7 +163,12 @@ export class KafkaBus implements Bus {
     return event;
   }
 
-  async subscribe<T>(topic: string, group: string, handler: Handler<T>, options: SubscribeOptions = {}): Promise<Subscription> {
+  async subscribe<T>(
+    topic: string,
+    group: string,
+    handler: Handler<T>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
     if (this.closed) throw new Error("bus is closed");
     await this.ensureTopics([topic]);
     const maxAttempts = options.maxAttempts ?? 5;
@@ -149,7 +178,13 @@ export class KafkaBus implements Bus {
     const dedupe = seen;
     // A fetch returns as soon as there is data; the wait bounds only an idle poll, and with it
     // how long disconnect (shutdown) waits for the poll in flight.
-    const consumer = this.kafka.consumer({ groupId, sessionTimeout: 30_000, heartbeatInterval: 3_000, maxWaitTimeInMs: 500, allowAutoTopicCreation: false });
+    const consumer = this.kafka.consumer({
+      groupId,
+      sessionTimeout: 30_000,
+      heartbeatInterval: 3_000,
+      maxWaitTimeInMs: 500,
+      allowAutoTopicCreation: false,
+    });
     const member: Member = { consumer, stopped: false };
     this.members.add(member);
     const joined = new Promise<void>((resolve) => {
@@ -199,7 +234,9 @@ export class KafkaBus implements Bus {
     // Consumers first: disconnect waits for the handler in flight and commits its offset, and a
     // handler may still dead-letter through the producer.
     await Promise.allSettled([...this.members].map((m) => this.stopMember(m)));
-    await this.producer.disconnect().catch((err: unknown) => this.logger.warn({ err }, "kafka producer disconnect failed"));
+    await this.producer
+      .disconnect()
+      .catch((err: unknown) => this.logger.warn({ err }, "kafka producer disconnect failed"));
     await this.admin.disconnect().catch((err: unknown) => this.logger.warn({ err }, "kafka admin disconnect failed"));
   }
 
@@ -210,7 +247,13 @@ export class KafkaBus implements Bus {
     this.members.delete(member);
   }
 
-  private toEvent(topic: string, partition: number, offset: string, headers: IHeaders | undefined, value: Buffer | null): CloudEvent<unknown> {
+  private toEvent(
+    topic: string,
+    partition: number,
+    offset: string,
+    headers: IHeaders | undefined,
+    value: Buffer | null,
+  ): CloudEvent<unknown> {
     let data: unknown = null;
     if (value && value.length) {
       try {
@@ -233,7 +276,14 @@ export class KafkaBus implements Bus {
     };
   }
 
-  private async handle(topic: string, group: string, event: CloudEvent<unknown>, handler: Handler<unknown>, maxAttempts: number, heartbeat: () => Promise<void>): Promise<void> {
+  private async handle(
+    topic: string,
+    group: string,
+    event: CloudEvent<unknown>,
+    handler: Handler<unknown>,
+    maxAttempts: number,
+    heartbeat: () => Promise<void>,
+  ): Promise<void> {
     const base = this.options.retryBaseMs ?? 200;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -243,7 +293,10 @@ export class KafkaBus implements Bus {
       } catch (err) {
         if (attempt >= maxAttempts) {
           busEvents.inc({ topic, outcome: "dead_lettered" });
-          this.logger.error({ err, topic, group, event_id: event.id, attempts: attempt }, "event handler failed; dead-lettered");
+          this.logger.error(
+            { err, topic, group, event_id: event.id, attempts: attempt },
+            "event handler failed; dead-lettered",
+          );
           if (!topic.endsWith(".dlq")) {
             await this.publishDeadLetter(topic, group, event, err);
           }
@@ -258,7 +311,12 @@ export class KafkaBus implements Bus {
     }
   }
 
-  private async publishDeadLetter(topic: string, group: string, event: CloudEvent<unknown>, err: unknown): Promise<void> {
+  private async publishDeadLetter(
+    topic: string,
+    group: string,
+    event: CloudEvent<unknown>,
+    err: unknown,
+  ): Promise<void> {
     const dlq = deadLetterTopic(topic);
     await this.ensureTopics([dlq]);
     const data = { event, group, error: String((err as Error)?.message ?? err) };
@@ -293,13 +351,20 @@ export class KafkaBus implements Bus {
     for (let delay = 50; ; delay = Math.min(delay * 2, 1_000)) {
       try {
         const { topics: meta } = await this.admin.fetchTopicMetadata({ topics });
-        if (meta.length === topics.length && meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))) return;
+        if (
+          meta.length === topics.length &&
+          meta.every((t) => t.partitions.length > 0 && t.partitions.every((p) => p.leader >= 0))
+        )
+          return;
       } catch (err) {
         const type = (err as { type?: string }).type;
         if (type !== "UNKNOWN_TOPIC_OR_PARTITION" && type !== "LEADER_NOT_AVAILABLE") throw err;
         if (Date.now() > deadline) throw err;
       }
-      if (Date.now() > deadline) throw new Error(`Kafka: no leader for every partition of ${topics.join(", ")} after ${LEADER_WAIT_MS / 1000} s`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `Kafka: no leader for every partition of ${topics.join(", ")} after ${LEADER_WAIT_MS / 1000} s`,
+        );
       await new Promise((r) => setTimeout(r, delay));
     }
   }

@@ -4,7 +4,15 @@
 // takes an event id once (a re-published event is skipped), as the Kafka adapter does.
 import { busEvents, newId, type Logger } from "@verdict/kit";
 import { SeenIds } from "./dedupe.js";
-import { deadLetterTopic, type Bus, type CloudEvent, type Handler, type PublishInput, type SubscribeOptions, type Subscription } from "./port.js";
+import {
+  deadLetterTopic,
+  type Bus,
+  type CloudEvent,
+  type Handler,
+  type PublishInput,
+  type SubscribeOptions,
+  type Subscription,
+} from "./port.js";
 
 interface Member {
   handler: Handler<unknown>;
@@ -22,7 +30,10 @@ export class InProcessBus implements Bus {
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
 
-  constructor(private readonly logger: Logger, private readonly retryBaseMs = 50) {}
+  constructor(
+    private readonly logger: Logger,
+    private readonly retryBaseMs = 50,
+  ) {}
 
   async publish<T>(topic: string, input: PublishInput<T>): Promise<CloudEvent<T>> {
     if (this.closed) throw new Error("bus is closed");
@@ -50,7 +61,12 @@ export class InProcessBus implements Bus {
     return event;
   }
 
-  async subscribe<T>(topic: string, group: string, handler: Handler<T>, options: SubscribeOptions = {}): Promise<Subscription> {
+  async subscribe<T>(
+    topic: string,
+    group: string,
+    handler: Handler<T>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
     let groups = this.topics.get(topic);
     if (!groups) this.topics.set(topic, (groups = new Map()));
     let g = groups.get(group);
@@ -85,9 +101,16 @@ export class InProcessBus implements Bus {
       } catch (err) {
         if (attempt >= member.maxAttempts) {
           busEvents.inc({ topic, outcome: "dead_lettered" });
-          this.logger.error({ err, topic, group, event_id: event.id, attempts: attempt }, "event handler failed; dead-lettered");
+          this.logger.error(
+            { err, topic, group, event_id: event.id, attempts: attempt },
+            "event handler failed; dead-lettered",
+          );
           if (!topic.endsWith(".dlq") && !this.closed) {
-            await this.publish(deadLetterTopic(topic), { id: event.id, source: event.source, data: { event, group, error: String((err as Error)?.message ?? err) } });
+            await this.publish(deadLetterTopic(topic), {
+              id: event.id,
+              source: event.source,
+              data: { event, group, error: String((err as Error)?.message ?? err) },
+            });
           }
           return;
         }

@@ -85,7 +85,10 @@ export function serveBus(bus: Bus, port: MessagePort): () => Promise<void> {
 export class PortBus implements Bus {
   private nextRequest = 0;
   private nextSubscription = 0;
-  private readonly waiting = new Map<number, { resolve(event?: CloudEvent<unknown>): void; reject(err: Error): void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve(event?: CloudEvent<unknown>): void; reject(err: Error): void }
+  >();
   private readonly handlers = new Map<number, Handler<unknown>>();
   private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
@@ -104,7 +107,12 @@ export class PortBus implements Bus {
     return (await this.request({ kind: "publish", topic, input })) as CloudEvent<T>;
   }
 
-  async subscribe<T>(topic: string, group: string, handler: Handler<T>, options: SubscribeOptions = {}): Promise<Subscription> {
+  async subscribe<T>(
+    topic: string,
+    group: string,
+    handler: Handler<T>,
+    options: SubscribeOptions = {},
+  ): Promise<Subscription> {
     const sid = ++this.nextSubscription;
     this.handlers.set(sid, handler as Handler<unknown>);
     await this.request({ kind: "subscribe", sid, topic, group, options });
@@ -118,7 +126,8 @@ export class PortBus implements Bus {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    for (const sid of [...this.handlers.keys()]) await this.request({ kind: "unsubscribe", sid }).catch(() => undefined);
+    for (const sid of [...this.handlers.keys()])
+      await this.request({ kind: "unsubscribe", sid }).catch(() => undefined);
     this.handlers.clear();
     this.closed = true;
     await Promise.allSettled(this.inFlight);

@@ -31,7 +31,14 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>): void 
       await bus.subscribe<{ v: number }>(topic, "group-b", async (e) => void b.push(e));
       const sent = await bus.publish(topic, { source: "/test", subject: "s1", data: { v: 1 } });
       await waitFor(() => a.length === 1 && b.length === 1);
-      expect(a[0]).toMatchObject({ specversion: "1.0", id: sent.id, type: topic, source: "/test", subject: "s1", data: { v: 1 } });
+      expect(a[0]).toMatchObject({
+        specversion: "1.0",
+        id: sent.id,
+        type: topic,
+        source: "/test",
+        subject: "s1",
+        data: { v: 1 },
+      });
       expect(b[0]!.id).toBe(sent.id);
     });
 
@@ -57,10 +64,19 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>): void 
 
     it("dead-letters an event after the last attempt", async () => {
       const dead: CloudEvent<{ group: string; error: string }>[] = [];
-      await bus.subscribe<{ group: string; error: string }>(deadLetterTopic(topic), "dlq-reader", async (e) => void dead.push(e));
-      await bus.subscribe(topic, "g", async () => {
-        throw new Error("always broken");
-      }, { maxAttempts: 2 });
+      await bus.subscribe<{ group: string; error: string }>(
+        deadLetterTopic(topic),
+        "dlq-reader",
+        async (e) => void dead.push(e),
+      );
+      await bus.subscribe(
+        topic,
+        "g",
+        async () => {
+          throw new Error("always broken");
+        },
+        { maxAttempts: 2 },
+      );
       const sent = await bus.publish(topic, { source: "/test", data: {} });
       await waitFor(() => dead.length === 1);
       expect(dead[0]!.id).toBe(sent.id);

@@ -1,8 +1,19 @@
 import { describe, expect, it } from "@jest/globals";
 import type { Evaluation } from "@verdict/sdk";
-import { batchBody, batchesFor, encodeFile, LARGE_BATCH, jsonStringOfUtf8, mergeEvaluations, SYNC_BATCH, takeBatch, type EncodedFile } from "./batches.js";
+import {
+  batchBody,
+  batchesFor,
+  encodeFile,
+  LARGE_BATCH,
+  jsonStringOfUtf8,
+  mergeEvaluations,
+  SYNC_BATCH,
+  takeBatch,
+  type EncodedFile,
+} from "./batches.js";
 
-const file = (i: number, content = `x${i}`) => encodeFile({ path: `f${i}.js`, content: Buffer.from(content), status: "modified" });
+const file = (i: number, content = `x${i}`) =>
+  encodeFile({ path: `f${i}.js`, content: Buffer.from(content), status: "modified" });
 const decoded = (e: EncodedFile) => JSON.parse(Buffer.from(e.json, "latin1").toString("utf8"));
 
 function evaluation(id: string, over: Partial<Evaluation> = {}): Evaluation {
@@ -57,12 +68,21 @@ describe("batches", () => {
   it("stop at the file count or the content bytes, and always take at least one file", () => {
     const sized = (n: number, bytes: number) => Array.from({ length: n }, (_, i) => ({ i, bytes }));
     const read = (f: { i: number }) => file(f.i);
-    const ends = (files: { i: number; bytes: number }[], start: number, limit = SYNC_BATCH) => takeBatch(files, start, limit, read).end;
+    const ends = (files: { i: number; bytes: number }[], start: number, limit = SYNC_BATCH) =>
+      takeBatch(files, start, limit, read).end;
     expect(ends(sized(450, 10), 0)).toBe(199);
     expect(ends(sized(450, 10), 398)).toBe(450);
     expect(ends(sized(450, 10), 0, LARGE_BATCH)).toBe(450);
     expect(ends(sized(5, 1_500_000), 0)).toBe(2);
-    expect(ends([{ i: 0, bytes: SYNC_BATCH.bytes + 10 }, { i: 1, bytes: 1 }], 0)).toBe(1);
+    expect(
+      ends(
+        [
+          { i: 0, bytes: SYNC_BATCH.bytes + 10 },
+          { i: 1, bytes: 1 },
+        ],
+        0,
+      ),
+    ).toBe(1);
   });
 
   it("keep the JSON body under its limit, and count unreadable files as taken without sending them", () => {

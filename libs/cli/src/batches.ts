@@ -55,7 +55,9 @@ export function jsonStringOfUtf8(text: Buffer): string {
 
 /** The JSON entry of a file; content that is not valid UTF-8 is sent as the API would read it (U+FFFD). */
 export function encodeFile(f: { path: string; status: FileInput["status"]; content: Buffer }): EncodedFile {
-  const content = isUtf8(f.content) ? jsonStringOfUtf8(f.content) : utf8Chars(JSON.stringify(f.content.toString("utf8")));
+  const content = isUtf8(f.content)
+    ? jsonStringOfUtf8(f.content)
+    : utf8Chars(JSON.stringify(f.content.toString("utf8")));
   const json = `{"path":${utf8Chars(JSON.stringify(f.path))},"content":${content},"status":${JSON.stringify(f.status ?? "modified")}}`;
   return { path: f.path, json, bytes: json.length };
 }
@@ -66,7 +68,12 @@ export function encodeFile(f: { path: string; status: FileInput["status"]; conte
  * which still counts as taken. Files are read only here, one batch at a time, so reading
  * overlaps with the batches already on their way.
  */
-export function takeBatch<F extends Sized>(files: F[], start: number, limit: BatchLimit, read: (f: F) => EncodedFile | null): { end: number; entries: EncodedFile[] } {
+export function takeBatch<F extends Sized>(
+  files: F[],
+  start: number,
+  limit: BatchLimit,
+  read: (f: F) => EncodedFile | null,
+): { end: number; entries: EncodedFile[] } {
   const entries: EncodedFile[] = [];
   let end = start;
   let bytes = 0;
@@ -92,9 +99,15 @@ export function batchesFor(files: number, bytes: number, limit: BatchLimit): num
 }
 
 /** The body of one batch's POST /v1/evaluations, built from the pre-encoded entries. */
-export function batchBody(envelope: { repository: string; ref: string; base_ref?: string; policies?: string[] }, files: EncodedFile[]): Buffer {
+export function batchBody(
+  envelope: { repository: string; ref: string; base_ref?: string; policies?: string[] },
+  files: EncodedFile[],
+): Buffer {
   const head = utf8Chars(JSON.stringify(envelope));
-  return Buffer.from(`${head.slice(0, -1)}${head.length > 2 ? "," : ""}"files":[${files.map((f) => f.json).join(",")}]}`, "latin1");
+  return Buffer.from(
+    `${head.slice(0, -1)}${head.length > 2 ? "," : ""}"files":[${files.map((f) => f.json).join(",")}]}`,
+    "latin1",
+  );
 }
 
 /** Several evaluations of one change read as one: what the CLI prints. */
@@ -110,7 +123,11 @@ type Located = Pick<Violation, "file" | "line" | "policy_id" | "rule_id"> & { co
 
 const cmp = (a: string | number, b: string | number) => (a < b ? -1 : a > b ? 1 : 0);
 const byLocation = (a: Located, b: Located) =>
-  cmp(a.file, b.file) || cmp(a.line, b.line) || cmp(a.column ?? 0, b.column ?? 0) || cmp(a.policy_id, b.policy_id) || cmp(a.rule_id, b.rule_id);
+  cmp(a.file, b.file) ||
+  cmp(a.line, b.line) ||
+  cmp(a.column ?? 0, b.column ?? 0) ||
+  cmp(a.policy_id, b.policy_id) ||
+  cmp(a.rule_id, b.rule_id);
 
 /**
  * One result from completed evaluations of parts of a change: counts summed, findings and

@@ -17,7 +17,9 @@ try {
     if (err.exitCode === 0) process.exit(0);
     // A command group without its subcommand: commander has printed the group's help to stderr.
     if (err.code === "commander.help") process.exit(EXIT.error);
-    process.stderr.write(`verdict: ${redactKeys(err.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "))} (see verdict --help)\n`);
+    process.stderr.write(
+      `verdict: ${redactKeys(err.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "))} (see verdict --help)\n`,
+    );
     process.exit(EXIT.error);
   }
   process.stderr.write(`verdict: ${redactKeys(describeError(err)).replace(/\s*\n\s*/g, " ")}\n`);

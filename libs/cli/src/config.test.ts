@@ -18,14 +18,30 @@ describe("configuration", () => {
 
   it("prefers the environment, variable by variable", () => {
     const file = withStored("http://a:8080", "k1");
-    expect(resolveConfig({ VERDICT_CONFIG_FILE: file })).toMatchObject({ url: "http://a:8080", apiKey: "k1", source: "config file" });
-    expect(resolveConfig({ VERDICT_CONFIG_FILE: file, VERDICT_API_KEY: "k2" })).toMatchObject({ url: "http://a:8080", apiKey: "k2" });
-    expect(resolveConfig({ VERDICT_CONFIG_FILE: file, VERDICT_URL: "http://a:8080/v1/" })).toMatchObject({ apiKey: "k1" });
-    expect(resolveConfig({ VERDICT_CONFIG_FILE: join(tmpdir(), "none", "config.json") })).toEqual({ url: DEFAULT_URL, apiKey: undefined, source: "default" });
+    expect(resolveConfig({ VERDICT_CONFIG_FILE: file })).toMatchObject({
+      url: "http://a:8080",
+      apiKey: "k1",
+      source: "config file",
+    });
+    expect(resolveConfig({ VERDICT_CONFIG_FILE: file, VERDICT_API_KEY: "k2" })).toMatchObject({
+      url: "http://a:8080",
+      apiKey: "k2",
+    });
+    expect(resolveConfig({ VERDICT_CONFIG_FILE: file, VERDICT_URL: "http://a:8080/v1/" })).toMatchObject({
+      apiKey: "k1",
+    });
+    expect(resolveConfig({ VERDICT_CONFIG_FILE: join(tmpdir(), "none", "config.json") })).toEqual({
+      url: DEFAULT_URL,
+      apiKey: undefined,
+      source: "default",
+    });
   });
 
   it("never sends a stored key to another server", () => {
     const file = withStored("http://a:8080", "k1");
-    expect(resolveConfig({ VERDICT_CONFIG_FILE: file, VERDICT_URL: "http://evil.example.com" })).toMatchObject({ url: "http://evil.example.com", apiKey: undefined });
+    expect(resolveConfig({ VERDICT_CONFIG_FILE: file, VERDICT_URL: "http://evil.example.com" })).toMatchObject({
+      url: "http://evil.example.com",
+      apiKey: undefined,
+    });
   });
 });

@@ -67,8 +67,10 @@ const sameServer = (a: string, b: string) => normalizeBaseUrl(a) === normalizeBa
 export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   const stored = readStoredConfig(configPath(env));
   const url = env.VERDICT_URL || stored.url;
-  const storedKeyApplies = stored.api_key && (!env.VERDICT_URL || (stored.url !== undefined && sameServer(env.VERDICT_URL, stored.url)));
+  const storedKeyApplies =
+    stored.api_key && (!env.VERDICT_URL || (stored.url !== undefined && sameServer(env.VERDICT_URL, stored.url)));
   const apiKey = env.VERDICT_API_KEY || (storedKeyApplies ? stored.api_key : undefined);
-  const source = env.VERDICT_URL || env.VERDICT_API_KEY ? "environment" : stored.url || stored.api_key ? "config file" : "default";
+  const source =
+    env.VERDICT_URL || env.VERDICT_API_KEY ? "environment" : stored.url || stored.api_key ? "config file" : "default";
   return { url: url || DEFAULT_URL, apiKey: apiKey || undefined, source };
 }

@@ -49,17 +49,42 @@ export class Output {
     const Table = createRequire(import.meta.url)("cli-table3") as typeof TableType;
     const t = new Table({
       head: head.map((h) => this.c.bold(h)),
-      chars: { top: "", "top-mid": "", "top-left": "", "top-right": "", bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "", left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  " },
+      chars: {
+        top: "",
+        "top-mid": "",
+        "top-left": "",
+        "top-right": "",
+        bottom: "",
+        "bottom-mid": "",
+        "bottom-left": "",
+        "bottom-right": "",
+        left: "",
+        "left-mid": "",
+        mid: "",
+        "mid-mid": "",
+        right: "",
+        "right-mid": "",
+        middle: "  ",
+      },
       style: { head: [], border: [], "padding-left": 0, "padding-right": 0 },
     });
     for (const r of rows) t.push(r.map((v) => (v === null || v === undefined ? "-" : String(v))));
-    this.line(t.toString().split("\n").map((l) => l.trimEnd()).join("\n"));
+    this.line(
+      t
+        .toString()
+        .split("\n")
+        .map((l) => l.trimEnd())
+        .join("\n"),
+    );
   }
 
   /** Key/value lines for one record. */
   record(fields: [string, unknown][]): void {
     const width = Math.max(...fields.map(([k]) => k.length));
-    for (const [k, v] of fields) this.line(`${this.c.bold(k.padEnd(width))}  ${v === null || v === undefined || v === "" ? "-" : Array.isArray(v) ? v.join(", ") : String(v)}`);
+    for (const [k, v] of fields)
+      this.line(
+        `${this.c.bold(k.padEnd(width))}  ${v === null || v === undefined || v === "" ? "-" : Array.isArray(v) ? v.join(", ") : String(v)}`,
+      );
   }
 }
 
@@ -74,6 +99,11 @@ export class Context {
   client(opts: { anonymous?: boolean; onRetry?: (retry: RetryNotice) => void } = {}): VerdictClient {
     const cfg = resolveConfig(this.io.env);
     if (!cfg.apiKey && !opts.anonymous) throw new CliError("no API key: set VERDICT_API_KEY or run 'verdict login'");
-    return new VerdictClient({ baseUrl: cfg.url, apiKey: cfg.apiKey, userAgent: `verdict-cli/${VERSION}`, onRetry: opts.onRetry });
+    return new VerdictClient({
+      baseUrl: cfg.url,
+      apiKey: cfg.apiKey,
+      userAgent: `verdict-cli/${VERSION}`,
+      onRetry: opts.onRetry,
+    });
   }
 }

@@ -4,12 +4,25 @@ import { describeError, redactKeys } from "./errors.js";
 
 describe("error lines", () => {
   it("names the status, code and request id, and the fields of a validation error", () => {
-    const err = new VerdictApiError(422, "validation_error", "VALIDATION_FAILED", "Request validation failed", "req_1", { errors: [{ field: "patterns[0].value", message: "invalid RE2" }] });
-    expect(describeError(err)).toBe("Request validation failed: patterns[0].value: invalid RE2 [VALIDATION_FAILED] (request req_1)");
-    expect(describeError(new VerdictApiError(401, "unauthorized", "AUTH_INVALID_KEY", "Invalid key", undefined, undefined))).toBe("authentication failed: Invalid key [AUTH_INVALID_KEY]");
+    const err = new VerdictApiError(
+      422,
+      "validation_error",
+      "VALIDATION_FAILED",
+      "Request validation failed",
+      "req_1",
+      { errors: [{ field: "patterns[0].value", message: "invalid RE2" }] },
+    );
+    expect(describeError(err)).toBe(
+      "Request validation failed: patterns[0].value: invalid RE2 [VALIDATION_FAILED] (request req_1)",
+    );
+    expect(
+      describeError(new VerdictApiError(401, "unauthorized", "AUTH_INVALID_KEY", "Invalid key", undefined, undefined)),
+    ).toBe("authentication failed: Invalid key [AUTH_INVALID_KEY]");
   });
 
   it("never shows an API key", () => {
-    expect(redactKeys("key vdt_key_prod_abcDEF1234567890abcdef1234567890XYZ123 rejected")).toBe("key vdt_key_prod_**** rejected");
+    expect(redactKeys("key vdt_key_prod_abcDEF1234567890abcdef1234567890XYZ123 rejected")).toBe(
+      "key vdt_key_prod_**** rejected",
+    );
   });
 });

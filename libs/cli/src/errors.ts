@@ -19,7 +19,8 @@ export function describeError(err: unknown): string {
     if (err.status === 401) return `authentication failed: ${err.message} [${err.code}]${where}`;
     if (err.status === 403) return `permission denied: ${err.message} [${err.code}]${where}`;
     const fields = Array.isArray(err.details?.errors)
-      ? ": " + (err.details.errors as { field?: string; message?: string }[]).map((f) => `${f.field}: ${f.message}`).join("; ")
+      ? ": " +
+        (err.details.errors as { field?: string; message?: string }[]).map((f) => `${f.field}: ${f.message}`).join("; ")
       : "";
     return `${err.message}${fields} [${err.code}]${where}`;
   }

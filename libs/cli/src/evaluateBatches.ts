@@ -63,7 +63,9 @@ export async function evaluateInBatches<F extends Sized>(
   const multi = batchesFor(total, bytesLeft, SYNC_BATCH) > 1;
   if (multi) {
     const mb = (bytesLeft / 1e6).toFixed(1);
-    opts.note(`evaluating ${plural(total, "file")} (${mb} MB) as about ${batchesFor(total, bytesLeft, SYNC_BATCH)} evaluations, ${opts.concurrency} at a time`);
+    opts.note(
+      `evaluating ${plural(total, "file")} (${mb} MB) as about ${batchesFor(total, bytesLeft, SYNC_BATCH)} evaluations, ${opts.concurrency} at a time`,
+    );
   }
 
   /** Requests the window still allows, counting the ones on their way; Infinity when unknown or the window is over. */
@@ -73,13 +75,18 @@ export async function evaluateInBatches<F extends Sized>(
     while (budget && available() <= 0) {
       const wait = budget.resetAt - now() + 50;
       if (wait > maxWaitMs) {
-        throw new CliError(`rate limit of ${budget.limit} requests per ${budget.windowSeconds} s reached; it resets in ${Math.ceil(wait / 1000)} s`);
+        throw new CliError(
+          `rate limit of ${budget.limit} requests per ${budget.windowSeconds} s reached; it resets in ${Math.ceil(wait / 1000)} s`,
+        );
       }
-      opts.note(`rate limit: ${budget.remaining} of ${budget.limit} requests left in this ${budget.windowSeconds} s window; waiting ${Math.ceil(wait / 1000)} s`);
+      opts.note(
+        `rate limit: ${budget.remaining} of ${budget.limit} requests left in this ${budget.windowSeconds} s window; waiting ${Math.ceil(wait / 1000)} s`,
+      );
       const over = budget;
       await sleep(wait);
       // A new window, with the whole limit, until a response tells otherwise.
-      if (budget === over) budget = { ...over, remaining: over.limit, resetAt: over.resetAt + over.windowSeconds * 1000 };
+      if (budget === over)
+        budget = { ...over, remaining: over.limit, resetAt: over.resetAt + over.windowSeconds * 1000 };
     }
   };
 
@@ -112,9 +119,13 @@ export async function evaluateInBatches<F extends Sized>(
           opts.note(`queued ${e.id} (${plural(taken.entries.length, "file")}); waiting for the result…`);
           e = await client.waitForEvaluation(e, { intervalMs: pollMs });
         }
-        if (e.status === "failed") throw new CliError(`evaluation ${e.id} could not complete: ${e.failure_reason ?? "unknown reason"}`);
+        if (e.status === "failed")
+          throw new CliError(`evaluation ${e.id} could not complete: ${e.failure_reason ?? "unknown reason"}`);
         done.push({ start, evaluation: e });
-        if (multi) opts.note(`batch ${batch}: ${e.id}, files ${start + 1}–${end} of ${total.toLocaleString("en-US")}, ${e.passed ? "passed" : "failed"}`);
+        if (multi)
+          opts.note(
+            `batch ${batch}: ${e.id}, files ${start + 1}–${end} of ${total.toLocaleString("en-US")}, ${e.passed ? "passed" : "failed"}`,
+          );
       } catch (err) {
         failure ??= { batch, start, end, err };
       }
@@ -126,8 +137,13 @@ export async function evaluateInBatches<F extends Sized>(
     const { batch, start, end, err } = failure;
     // One request: its own error, as any other command's.
     if (!multi) throw err;
-    const which = batch === 0 ? "sending the change" : `batch ${batch} (files ${start + 1}–${end} of ${total.toLocaleString("en-US")})`;
-    const finished = done.length ? ` (${plural(done.length, "evaluation")} completed before it stopped: ${done.map((d) => d.evaluation.id).join(", ")})` : "";
+    const which =
+      batch === 0
+        ? "sending the change"
+        : `batch ${batch} (files ${start + 1}–${end} of ${total.toLocaleString("en-US")})`;
+    const finished = done.length
+      ? ` (${plural(done.length, "evaluation")} completed before it stopped: ${done.map((d) => d.evaluation.id).join(", ")})`
+      : "";
     throw new CliError(`${which} failed: ${describeError(err)}; no result for the change${finished}`);
   }
   return done.sort((a, b) => a.start - b.start).map((d) => d.evaluation);

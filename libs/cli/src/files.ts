@@ -27,7 +27,10 @@ export function isBinary(content: Buffer): boolean {
 const tooLarge = `larger than ${MAX_FILE_BYTES} bytes`;
 
 /** The regular files among `files` with their sizes; larger ones than the API takes are skipped. */
-export function sizeFiles(root: string, files: { path: string; status: FileInput["status"] }[]): { files: SizedFile[]; skipped: Skipped[] } {
+export function sizeFiles(
+  root: string,
+  files: { path: string; status: FileInput["status"] }[],
+): { files: SizedFile[]; skipped: Skipped[] } {
   const out: SizedFile[] = [];
   const skipped: Skipped[] = [];
   for (const f of files) {
@@ -46,7 +49,10 @@ export function sizeFiles(root: string, files: { path: string; status: FileInput
 }
 
 /** A file's content as the API takes it, or why it cannot be sent (binary, gone, too large as UTF-8). */
-export function readFile(root: string, f: SizedFile): { file: SizedFile & { content: Buffer } } | { skipped: Skipped } | null {
+export function readFile(
+  root: string,
+  f: SizedFile,
+): { file: SizedFile & { content: Buffer } } | { skipped: Skipped } | null {
   let content: Buffer;
   try {
     content = readFileSync(join(root, f.path));
@@ -55,7 +61,11 @@ export function readFile(root: string, f: SizedFile): { file: SizedFile & { cont
   }
   if (isBinary(content)) return { skipped: { path: f.path, reason: "binary" } };
   // Invalid UTF-8 arrives as U+FFFD (3 bytes each): the API measures the text it receives.
-  if (content.length * 3 > MAX_FILE_BYTES && !isUtf8(content) && Buffer.byteLength(content.toString("utf8"), "utf8") > MAX_FILE_BYTES) {
+  if (
+    content.length * 3 > MAX_FILE_BYTES &&
+    !isUtf8(content) &&
+    Buffer.byteLength(content.toString("utf8"), "utf8") > MAX_FILE_BYTES
+  ) {
     return { skipped: { path: f.path, reason: `${tooLarge} as UTF-8 text` } };
   }
   return { file: { ...f, bytes: content.length, content } };

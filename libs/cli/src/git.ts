@@ -13,7 +13,12 @@ export interface ChangedFile {
 }
 
 function git(root: string, args: string[]): string {
-  return execFileSync("git", args, { cwd: root, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 256 * 1024 * 1024 });
+  return execFileSync("git", args, {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024,
+  });
 }
 
 /** The top of the git work tree containing `cwd`, or null outside a repository (or without git). */
@@ -47,13 +52,16 @@ export function changedFiles(root: string, cwd: string, base: string, paths: str
   }
   const specs = pathspecs(root, cwd, paths);
   // -z output of --name-status: status, NUL, path, NUL, … (no renames: a rename is delete + add).
-  const fields = splitZ(git(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", base, "--", ...specs]));
+  const fields = splitZ(
+    git(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", base, "--", ...specs]),
+  );
   const out = new Map<string, ChangedFile>();
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const path = fields[i + 1]!;
     if (existsSync(join(root, path))) out.set(path, { path, status: fields[i] === "A" ? "added" : "modified" });
   }
-  for (const path of splitZ(git(root, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...specs]))) out.set(path, { path, status: "added" });
+  for (const path of splitZ(git(root, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...specs])))
+    out.set(path, { path, status: "added" });
   return [...out.values()].sort((a, b) => a.path.localeCompare(b.path));
 }
 
@@ -61,7 +69,9 @@ export function changedFiles(root: string, cwd: string, base: string, paths: str
 export function listFiles(root: string | null, cwd: string, paths: string[]): { root: string; files: string[] } {
   if (root) {
     const specs = pathspecs(root, cwd, paths);
-    const files = splitZ(git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...specs])).filter((p) => existsSync(join(root, p)));
+    const files = splitZ(
+      git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...specs]),
+    ).filter((p) => existsSync(join(root, p)));
     return { root, files: [...new Set(files)].sort() };
   }
   const files: string[] = [];

@@ -13,7 +13,9 @@ import { VERSION } from "./version.js";
 
 export function buildProgram(ctx: Context): Command {
   const program = new Command("verdict")
-    .description("Verdict: check code changes against policies, manage policies and compliance evidence.\nConfiguration: VERDICT_URL and VERDICT_API_KEY, or `verdict login`.")
+    .description(
+      "Verdict: check code changes against policies, manage policies and compliance evidence.\nConfiguration: VERDICT_URL and VERDICT_API_KEY, or `verdict login`.",
+    )
     .version(VERSION)
     .option("--json", "print JSON instead of tables")
     .showSuggestionAfterError()

@@ -19,8 +19,7 @@ export class ConfigError extends Error {
 }
 
 /** A TCP port from an environment variable (0 picks a free one). */
-export const portVar = (fallback: number) =>
-  z.coerce.number().int().min(0).max(65535).default(fallback);
+export const portVar = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
 export const boolVar = (fallback: boolean) =>
   z
@@ -41,6 +40,9 @@ export const masterKeyVar = () =>
       try {
         parseMasterKey(v);
       } catch (err) {
-        ctx.addIssue({ code: "custom", message: `${(err as Error).message} (generate one with: openssl rand -base64 32)` });
+        ctx.addIssue({
+          code: "custom",
+          message: `${(err as Error).message} (generate one with: openssl rand -base64 32)`,
+        });
       }
     });

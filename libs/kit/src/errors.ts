@@ -3,12 +3,7 @@
 // `verdict-error-bin` trailer so the gateway rebuilds exactly the error a service raised.
 import { Metadata, status as GrpcStatus, type ServiceError } from "@grpc/grpc-js";
 
-export type FieldErrorCode =
-  | "REQUIRED"
-  | "INVALID_FORMAT"
-  | "MAX_SIZE_EXCEEDED"
-  | "MIN_SIZE_REQUIRED"
-  | "INVALID_ENUM";
+export type FieldErrorCode = "REQUIRED" | "INVALID_FORMAT" | "MAX_SIZE_EXCEEDED" | "MIN_SIZE_REQUIRED" | "INVALID_ENUM";
 
 export interface FieldError {
   field: string;
@@ -117,7 +112,11 @@ export const errors = {
       { required_scope: requiredScope },
     );
   },
-  forbidden(code: "AUTH_IP_NOT_ALLOWED" | "AUTH_ORG_ACCESS_DENIED", message: string, details?: Record<string, unknown>): AppError {
+  forbidden(
+    code: "AUTH_IP_NOT_ALLOWED" | "AUTH_ORG_ACCESS_DENIED",
+    message: string,
+    details?: Record<string, unknown>,
+  ): AppError {
     return new AppError("forbidden", code, message, details);
   },
   unavailable(message = "Service temporarily unavailable"): AppError {

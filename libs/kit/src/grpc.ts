@@ -18,7 +18,15 @@ import {
 import { HealthImplementation } from "grpc-health-check";
 import { ReflectionService } from "@grpc/reflection";
 import type { PackageDefinition } from "@grpc/proto-loader";
-import { SpanKind, SpanStatusCode, context, propagation, trace as otelTrace, type TextMapGetter, type TextMapSetter } from "@opentelemetry/api";
+import {
+  SpanKind,
+  SpanStatusCode,
+  context,
+  propagation,
+  trace as otelTrace,
+  type TextMapGetter,
+  type TextMapSetter,
+} from "@opentelemetry/api";
 import { AppError, errors, fromGrpcError, toGrpcError } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { grpcClientDuration, grpcServerDuration } from "./metrics.js";
@@ -46,7 +54,10 @@ export interface CallContext {
 
 /** A service implemented as plain async functions, typed from a ts-proto service definition. */
 export type AsyncService<D> = {
-  [K in keyof D]: D[K] extends { requestDeserialize: (b: Buffer) => infer Req; responseSerialize: (v: infer Res) => Buffer }
+  [K in keyof D]: D[K] extends {
+    requestDeserialize: (b: Buffer) => infer Req;
+    responseSerialize: (v: infer Res) => Buffer;
+  }
     ? (req: Req, call: CallContext) => Promise<Res>
     : never;
 };
@@ -59,7 +70,10 @@ export interface ClientCallOptions {
 
 /** The promise-based client of a service, typed from the same definition. */
 export type AsyncClient<D> = {
-  [K in keyof D]: D[K] extends { requestSerialize: (v: infer Req) => Buffer; responseDeserialize: (b: Buffer) => infer Res }
+  [K in keyof D]: D[K] extends {
+    requestSerialize: (v: infer Req) => Buffer;
+    responseDeserialize: (b: Buffer) => infer Res;
+  }
     ? (req: Req, options?: ClientCallOptions) => Promise<Res>
     : never;
 };
@@ -86,15 +100,24 @@ export interface ServiceRegistration<D> {
 
 function wrap<D>(reg: ServiceRegistration<D>, logger: Logger): UntypedServiceImplementation {
   const out: UntypedServiceImplementation = {};
-  for (const [method, fn] of Object.entries(reg.implementation as Record<string, (req: unknown, call: CallContext) => Promise<unknown>>)) {
+  for (const [method, fn] of Object.entries(
+    reg.implementation as Record<string, (req: unknown, call: CallContext) => Promise<unknown>>,
+  )) {
     out[method] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const started = process.hrtime.bigint();
       const cancelled = new AbortController();
       call.once("cancelled", () => cancelled.abort());
       const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
-      const span = tracer().startSpan(`${reg.name}/${method}`, { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc", "rpc.service": reg.name, "rpc.method": method } }, parent);
+      const span = tracer().startSpan(
+        `${reg.name}/${method}`,
+        { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc", "rpc.service": reg.name, "rpc.method": method } },
+        parent,
+      );
       const finish = (code: number) => {
-        grpcServerDuration.observe({ service: reg.name, method, code: grpcCodeName(code) }, Number(process.hrtime.bigint() - started) / 1e9);
+        grpcServerDuration.observe(
+          { service: reg.name, method, code: grpcCodeName(code) },
+          Number(process.hrtime.bigint() - started) / 1e9,
+        );
         span.setAttribute("rpc.grpc.status_code", code);
         span.end();
       };
@@ -147,7 +170,9 @@ export async function startGrpcServer(opts: {
   if (opts.reflection) new ReflectionService(opts.reflection).addToServer(server);
 
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p)));
+    server.bindAsync(`${opts.host}:${opts.port}`, ServerCredentials.createInsecure(), (err, p) =>
+      err ? reject(err) : resolve(p),
+    );
   });
 
   return {
@@ -189,21 +214,33 @@ export function createClient<D extends Record<string, MethodDef>>(
     out[method] = (req: unknown, options?: ClientCallOptions) => {
       const timeoutMs = options?.timeoutMs ?? defaults.timeoutMs ?? 10_000;
       const metadata = new Metadata();
-      const span = tracer().startSpan(`${serviceName}/${method}`, { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc", "rpc.service": serviceName, "rpc.method": method } });
+      const span = tracer().startSpan(`${serviceName}/${method}`, {
+        kind: SpanKind.CLIENT,
+        attributes: { "rpc.system": "grpc", "rpc.service": serviceName, "rpc.method": method },
+      });
       const ctx = otelTrace.setSpan(context.active(), span);
       propagation.inject(ctx, metadata, metadataSetter);
       const callOptions: Partial<CallOptions> = { deadline: Date.now() + timeoutMs };
       const started = process.hrtime.bigint();
       return new Promise((resolve, reject) => {
-        const call = (client[method] as Function).call(client, req, metadata, callOptions, (err: ServiceError | null, res: unknown) => {
-          options?.signal?.removeEventListener("abort", cancel);
-          const code = err ? err.code : GrpcStatus.OK;
-          grpcClientDuration.observe({ service: serviceName, method, code: grpcCodeName(code) }, Number(process.hrtime.bigint() - started) / 1e9);
-          span.setAttribute("rpc.grpc.status_code", code);
-          span.end();
-          if (err) reject(fromGrpcError(err));
-          else resolve(res);
-        }) as { cancel(): void };
+        const call = (client[method] as Function).call(
+          client,
+          req,
+          metadata,
+          callOptions,
+          (err: ServiceError | null, res: unknown) => {
+            options?.signal?.removeEventListener("abort", cancel);
+            const code = err ? err.code : GrpcStatus.OK;
+            grpcClientDuration.observe(
+              { service: serviceName, method, code: grpcCodeName(code) },
+              Number(process.hrtime.bigint() - started) / 1e9,
+            );
+            span.setAttribute("rpc.grpc.status_code", code);
+            span.end();
+            if (err) reject(fromGrpcError(err));
+            else resolve(res);
+          },
+        ) as { cancel(): void };
         function cancel() {
           call.cancel();
         }

@@ -31,7 +31,10 @@ export function resolveMasterKey(configured: string | undefined, dataDir: string
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return parseMasterKey(readFileSync(file, "utf8"));
     throw err;
   }
-  logger.warn({ file }, "generated the master key (VERDICT_WEBHOOK_MASTER_KEY is unset); back it up with the data directory");
+  logger.warn(
+    { file },
+    "generated the master key (VERDICT_WEBHOOK_MASTER_KEY is unset); back it up with the data directory",
+  );
   return key;
 }
 

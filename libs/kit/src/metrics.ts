@@ -1,6 +1,15 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { isMainThread } from "node:worker_threads";
-import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics, type MetricObjectWithValues, type MetricValue } from "prom-client";
+import {
+  AggregatorRegistry,
+  Counter,
+  Gauge,
+  Histogram,
+  Registry,
+  collectDefaultMetrics,
+  type MetricObjectWithValues,
+  type MetricValue,
+} from "prom-client";
 
 /**
  * One Prometheus registry per thread. In all-in-one the services share the main thread's and

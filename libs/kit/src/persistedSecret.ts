@@ -6,7 +6,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The configured value, else the one kept in `<dataDir>/<fileName>`, else a new one kept there. */
-export function persistedSecret(configured: string | undefined, dataDir: string, fileName: string, generate = () => randomBytes(32).toString("base64url")): string {
+export function persistedSecret(
+  configured: string | undefined,
+  dataDir: string,
+  fileName: string,
+  generate = () => randomBytes(32).toString("base64url"),
+): string {
   if (configured) return configured;
   const file = join(dataDir, fileName);
   if (existsSync(file)) return readFileSync(file, "utf8").trim();

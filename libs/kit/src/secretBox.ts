@@ -12,7 +12,8 @@ export function parseMasterKey(text: string): Buffer {
   const trimmed = text.trim();
   if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed)) throw new Error("must be base64");
   const key = Buffer.from(trimmed, trimmed.includes("-") || trimmed.includes("_") ? "base64url" : "base64");
-  if (key.length !== MASTER_KEY_BYTES) throw new Error(`must decode to ${MASTER_KEY_BYTES} bytes (found ${key.length})`);
+  if (key.length !== MASTER_KEY_BYTES)
+    throw new Error(`must decode to ${MASTER_KEY_BYTES} bytes (found ${key.length})`);
   return key;
 }
 

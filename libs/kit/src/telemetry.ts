@@ -13,7 +13,10 @@ import { BatchSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
 let provider: TracerProvider | undefined;
 
 export function telemetryEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && env.OTEL_SDK_DISABLED !== "true";
+  return (
+    Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) &&
+    env.OTEL_SDK_DISABLED !== "true"
+  );
 }
 
 /** Starts tracing once per process; later calls are no-ops. Returns whether tracing is on. */

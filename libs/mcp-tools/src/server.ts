@@ -6,7 +6,10 @@ import { registerVerdictTools, type ToolOptions } from "./tools.js";
 export function createVerdictMcpServer(client: VerdictClient, version: string, opts: ToolOptions = {}): McpServer {
   const server = new McpServer(
     { name: "verdict", title: "Verdict", version },
-    { instructions: "Verdict checks code against security and compliance policies. Call evaluate_files on code you wrote or changed before proposing it; use the compliance tools for audit questions." },
+    {
+      instructions:
+        "Verdict checks code against security and compliance policies. Call evaluate_files on code you wrote or changed before proposing it; use the compliance tools for audit questions.",
+    },
   );
   registerVerdictTools(server, client, opts);
   return server;

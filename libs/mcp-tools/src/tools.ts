@@ -49,19 +49,38 @@ export function registerVerdictTools(server: McpServer, client: VerdictClient, o
       description:
         "Check source files against the organization's Verdict policies (leaked secrets, insecure code, custom rules) and get pass/fail with each violation's file, line, column, policy, message, redacted snippet and fix suggestion. Send the full text of each file you changed or wrote. The evaluation is recorded as compliance evidence.",
       inputSchema: {
-        repository: z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/).describe("Repository as owner/repo, e.g. acme/payments"),
+        repository: z
+          .string()
+          .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/)
+          .describe("Repository as owner/repo, e.g. acme/payments"),
         ref: z.string().min(1).default("main").describe("Branch or ref the files belong to"),
         files: z
-          .array(z.object({ path: z.string().min(1).describe("Path in the repository"), content: z.string().describe("Full UTF-8 content (at most 1 MiB)") }))
+          .array(
+            z.object({
+              path: z.string().min(1).describe("Path in the repository"),
+              content: z.string().describe("Full UTF-8 content (at most 1 MiB)"),
+            }),
+          )
           .min(1)
           .max(1000)
           .describe("Files to check"),
         policies: z.array(z.string()).optional().describe("Run only these policy ids (default: every enabled policy)"),
       },
-      annotations: { title: "Evaluate files", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        title: "Evaluate files",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     guard(async ({ repository, ref, files, policies }) => {
-      let e: Evaluation = await client.createEvaluation({ repository, ref, files: files.map((f) => ({ ...f, status: "modified" as const })), ...(policies ? { policies } : {}) });
+      let e: Evaluation = await client.createEvaluation({
+        repository,
+        ref,
+        files: files.map((f) => ({ ...f, status: "modified" as const })),
+        ...(policies ? { policies } : {}),
+      });
       e = await client.waitForEvaluation(e);
       return ok(summarizeEvaluation(e), e);
     }),
@@ -85,7 +104,8 @@ export function registerVerdictTools(server: McpServer, client: VerdictClient, o
     "list_evaluations",
     {
       title: "List evaluations",
-      description: "Recent evaluations, newest first, optionally filtered by repository, status, result or time. Returns summaries (use get_evaluation for the violations).",
+      description:
+        "Recent evaluations, newest first, optionally filtered by repository, status, result or time. Returns summaries (use get_evaluation for the violations).",
       inputSchema: {
         repository: z.string().optional().describe("owner/repo"),
         status: z.enum(["pending", "completed", "failed"]).optional(),
@@ -110,7 +130,8 @@ export function registerVerdictTools(server: McpServer, client: VerdictClient, o
     "list_policies",
     {
       title: "List policies",
-      description: "The organization's policies (built-in and custom): id, name, description, severity, enabled, category and the framework controls each maps to.",
+      description:
+        "The organization's policies (built-in and custom): id, name, description, severity, enabled, category and the framework controls each maps to.",
       inputSchema: {
         category: z.string().optional().describe("secrets, security, configuration, custom, …"),
         severity: SEVERITY.optional(),
@@ -142,7 +163,8 @@ export function registerVerdictTools(server: McpServer, client: VerdictClient, o
     "compliance_overview",
     {
       title: "Compliance overview",
-      description: "Coverage of every compliance framework (NIST SSDF, SOC 2, OWASP ASVS, …) and regulation by the organization's enabled policies, as integer percentages.",
+      description:
+        "Coverage of every compliance framework (NIST SSDF, SOC 2, OWASP ASVS, …) and regulation by the organization's enabled policies, as integer percentages.",
       inputSchema: {},
       annotations: { title: "Compliance overview", ...READ_ONLY },
     },
@@ -156,14 +178,23 @@ export function registerVerdictTools(server: McpServer, client: VerdictClient, o
     "get_framework",
     {
       title: "Framework detail",
-      description: "A framework's controls: which are covered and by which enabled policies. Use it to find gaps before an audit.",
-      inputSchema: { framework_id: z.string().min(1).describe("Framework id from compliance_overview, e.g. nist-ssdf, soc2, owasp-asvs") },
+      description:
+        "A framework's controls: which are covered and by which enabled policies. Use it to find gaps before an audit.",
+      inputSchema: {
+        framework_id: z
+          .string()
+          .min(1)
+          .describe("Framework id from compliance_overview, e.g. nist-ssdf, soc2, owasp-asvs"),
+      },
       annotations: { title: "Framework detail", ...READ_ONLY },
     },
     guard(async ({ framework_id }) => {
       const f = await client.framework(framework_id);
       const uncovered = f.controls.filter((c) => !c.covered).length;
-      return ok(`${f.framework.name} ${f.framework.version}: ${f.coverage}% covered, ${uncovered} of ${f.controls.length} controls uncovered.`, f);
+      return ok(
+        `${f.framework.name} ${f.framework.version}: ${f.coverage}% covered, ${uncovered} of ${f.controls.length} controls uncovered.`,
+        f,
+      );
     }),
   );
 
@@ -171,7 +202,8 @@ export function registerVerdictTools(server: McpServer, client: VerdictClient, o
     "get_report",
     {
       title: "Get report",
-      description: "A compliance report's status (generating, completed, failed) and, once completed, a fresh signed download link.",
+      description:
+        "A compliance report's status (generating, completed, failed) and, once completed, a fresh signed download link.",
       inputSchema: { report_id: z.string().min(1).describe("The report id, report_…") },
       annotations: { title: "Get report", ...READ_ONLY },
     },
@@ -189,25 +221,46 @@ export function registerVerdictTools(server: McpServer, client: VerdictClient, o
         "Generate a compliance evidence report for one framework over the last N days (OSCAL 1.1.2 ZIP or PDF), wait for it, and return its status and a signed download link (valid for a limited time, needs no API key).",
       inputSchema: {
         framework: z.string().min(1).describe("Framework id, e.g. nist-ssdf, soc2, owasp-asvs"),
-        format: z.enum(["oscal", "pdf"]).default("oscal").describe("oscal: ZIP of catalog, assessment results and POA&M; pdf: a readable report"),
+        format: z
+          .enum(["oscal", "pdf"])
+          .default("oscal")
+          .describe("oscal: ZIP of catalog, assessment results and POA&M; pdf: a readable report"),
         date_range: z
           .string()
           .regex(/^[1-9]\d{0,3}d$/, "must be <n>d, e.g. 90d")
           .default("90d")
           .describe("The last n days ending today, written <n>d, e.g. 90d"),
       },
-      annotations: { title: "Generate compliance evidence", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      annotations: {
+        title: "Generate compliance evidence",
+        readOnlyHint: false,
+        destructiveHint: false,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
     },
     guard(async ({ framework, format, date_range }) => {
       const created = await client.createReport({ frameworks: [framework], format, date_range });
       let report: typeof created;
       try {
-        report = await client.waitForReport(created, { timeoutMs: opts.reportTimeoutMs ?? 120_000, intervalMs: opts.reportPollMs ?? 1000 });
+        report = await client.waitForReport(created, {
+          timeoutMs: opts.reportTimeoutMs ?? 120_000,
+          intervalMs: opts.reportPollMs ?? 1000,
+        });
       } catch (err) {
         if (err instanceof VerdictApiError || err instanceof VerdictConnectionError) throw err;
         report = await client.getReport(created.report_id); // still generating after the wait
       }
-      const result = { report_id: report.report_id, status: report.status, download_url: report.download_url, download_expires_at: report.download_expires_at, format: report.format, frameworks: report.frameworks, date_range: report.date_range, failure_reason: report.failure_reason };
+      const result = {
+        report_id: report.report_id,
+        status: report.status,
+        download_url: report.download_url,
+        download_expires_at: report.download_expires_at,
+        format: report.format,
+        frameworks: report.frameworks,
+        date_range: report.date_range,
+        failure_reason: report.failure_reason,
+      };
       const summary =
         report.status === "completed"
           ? `Report ${report.report_id} is ready: ${report.download_url}`

@@ -28,8 +28,14 @@ let file = 0;
 
 const mongoUri = process.env.VERDICT_TEST_MONGODB_URI;
 const run = randomBytes(4).toString("hex");
-const stores: [string, () => Promise<Store>][] = [["embedded SQLite", async () => new SqliteStore(join(dir, `outbox-${++file}.db`))]];
-if (mongoUri) stores.push(["MongoDB wire", async () => new MongoStore({ uri: mongoUri, database: `verdict_outbox_${run}_${++file}` }).connect()]);
+const stores: [string, () => Promise<Store>][] = [
+  ["embedded SQLite", async () => new SqliteStore(join(dir, `outbox-${++file}.db`))],
+];
+if (mongoUri)
+  stores.push([
+    "MongoDB wire",
+    async () => new MongoStore({ uri: mongoUri, database: `verdict_outbox_${run}_${++file}` }).connect(),
+  ]);
 
 describe.each(stores)("Outbox on %s", (_name, open) => {
   beforeEach(async () => {
@@ -82,7 +88,9 @@ describe.each(stores)("Outbox on %s", (_name, open) => {
       const writer = await crashedWriter();
       const event = writer.event("verdict.test.changed", { source: "/test", data: { n: 7 } });
       await writer.insert(things, { id: "t1", n: 7 }, [event]);
-      await writer.update(things, { id: "t1" }, { n: 8 }, [writer.event("verdict.test.changed", { source: "/test", data: { n: 8 } })]);
+      await writer.update(things, { id: "t1" }, { n: 8 }, [
+        writer.event("verdict.test.changed", { source: "/test", data: { n: 8 } }),
+      ]);
       await writer.stop();
       expect((await raw("t1"))._outbox).toHaveLength(2);
       expect(seen).toHaveLength(0);
@@ -100,7 +108,9 @@ describe.each(stores)("Outbox on %s", (_name, open) => {
 
     it("leaves young events to their writer unless asked for all of them", async () => {
       const writer = await crashedWriter();
-      await writer.insert(things, { id: "t1", n: 1 }, [writer.event("verdict.test.changed", { source: "/test", data: { n: 1 } })]);
+      await writer.insert(things, { id: "t1", n: 1 }, [
+        writer.event("verdict.test.changed", { source: "/test", data: { n: 1 } }),
+      ]);
       await writer.stop();
       const relay = new Outbox({ bus, logger, graceMs: 60_000 });
       await relay.register(things);
@@ -114,7 +124,9 @@ describe.each(stores)("Outbox on %s", (_name, open) => {
       await outbox.register(things);
       await outbox.insert(things, { id: "t1", n: 0 }, []);
       const writes = Array.from({ length: 30 }, (_, i) =>
-        outbox.update(things, { id: "t1" }, { n: i + 1 }, [outbox.event("verdict.test.changed", { source: "/test", data: { n: i + 1 } })]),
+        outbox.update(things, { id: "t1" }, { n: i + 1 }, [
+          outbox.event("verdict.test.changed", { source: "/test", data: { n: i + 1 } }),
+        ]),
       );
       const sweeps = Array.from({ length: 5 }, () => outbox.sweep(0));
       await Promise.all([...writes, ...sweeps]);
@@ -131,9 +143,13 @@ describe.each(stores)("Outbox on %s", (_name, open) => {
       const outbox = new Outbox({ bus, logger });
       await outbox.register(things);
       await outbox.insert(things, { id: "t1", n: 1, status: "done" }, []);
-      const updated = await outbox.update(things, { id: "t1", status: "pending" }, { n: 2 }, [outbox.event("verdict.test.changed", { source: "/test", data: { n: 2 } })]);
+      const updated = await outbox.update(things, { id: "t1", status: "pending" }, { n: 2 }, [
+        outbox.event("verdict.test.changed", { source: "/test", data: { n: 2 } }),
+      ]);
       expect(updated).toBeNull();
-      const ok = await outbox.update(things, { id: "t1", status: "done" }, { n: 3 }, [outbox.event("verdict.test.changed", { source: "/test", data: { n: 3 } })]);
+      const ok = await outbox.update(things, { id: "t1", status: "done" }, { n: 3 }, [
+        outbox.event("verdict.test.changed", { source: "/test", data: { n: 3 } }),
+      ]);
       expect(ok).toEqual({ id: "t1", n: 3, status: "done" });
       await outbox.stop();
       await settle();
@@ -145,15 +161,31 @@ describe.each(stores)("Outbox on %s", (_name, open) => {
       await outbox.register(things);
       await outbox.insert(things, { id: "t1", n: 1 }, []);
       await outbox.insert(things, { id: "t2", n: 2 }, []);
-      expect(await outbox.remove(things, { id: "t1" }, [outbox.event("verdict.test.changed", { source: "/test", data: { n: -1 } })])).toBe(true);
+      expect(
+        await outbox.remove(things, { id: "t1" }, [
+          outbox.event("verdict.test.changed", { source: "/test", data: { n: -1 } }),
+        ]),
+      ).toBe(true);
       expect(await things.findOne({ id: "t1" })).toBeNull();
-      expect(await outbox.remove(things, { id: "nope" }, [outbox.event("verdict.test.changed", { source: "/test", data: { n: 0 } })])).toBe(false);
+      expect(
+        await outbox.remove(things, { id: "nope" }, [
+          outbox.event("verdict.test.changed", { source: "/test", data: { n: 0 } }),
+        ]),
+      ).toBe(false);
 
       const writer = await crashedWriter();
-      expect(await writer.remove(things, { id: "t2" }, [writer.event("verdict.test.changed", { source: "/test", data: { n: -2 } })])).toBe(true);
+      expect(
+        await writer.remove(things, { id: "t2" }, [
+          writer.event("verdict.test.changed", { source: "/test", data: { n: -2 } }),
+        ]),
+      ).toBe(true);
       await writer.stop();
       expect((await raw("t2"))._outbox_delete).toBe(true);
-      expect(await writer.remove(things, { id: "t2" }, [writer.event("verdict.test.changed", { source: "/test", data: { n: -3 } })])).toBe(false);
+      expect(
+        await writer.remove(things, { id: "t2" }, [
+          writer.event("verdict.test.changed", { source: "/test", data: { n: -3 } }),
+        ]),
+      ).toBe(false);
       expect(await outbox.sweep(0)).toBe(1);
       expect(await things.findOne({ id: "t2" })).toBeNull();
       await outbox.stop();
@@ -163,7 +195,9 @@ describe.each(stores)("Outbox on %s", (_name, open) => {
 
     it("sweeps on its own once started", async () => {
       const writer = await crashedWriter();
-      await writer.insert(things, { id: "t1", n: 5 }, [writer.event("verdict.test.changed", { source: "/test", data: { n: 5 } })]);
+      await writer.insert(things, { id: "t1", n: 5 }, [
+        writer.event("verdict.test.changed", { source: "/test", data: { n: 5 } }),
+      ]);
       await writer.stop();
       const relay = new Outbox({ bus, logger, sweepIntervalMs: 20, graceMs: 0 });
       await relay.register(things);

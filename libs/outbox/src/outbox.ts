@@ -89,7 +89,13 @@ export class Outbox {
 
   /** An event to write with a state change; its id is fixed now, so every re-publish carries it. */
   event<T>(topic: string, input: { source: string; subject?: string; data: T }): PendingEvent {
-    return { id: newId("evt"), topic, source: input.source, ...(input.subject ? { subject: input.subject } : {}), data: input.data };
+    return {
+      id: newId("evt"),
+      topic,
+      source: input.source,
+      ...(input.subject ? { subject: input.subject } : {}),
+      data: input.data,
+    };
   }
 
   /** Makes the collection's pending events findable (an index) and swept. Call at start-up. */
@@ -103,7 +109,9 @@ export class Outbox {
   /** Inserts the document together with its events (throws DuplicateKeyError like insertOne). */
   async insert<T extends Doc>(collection: Collection<T>, doc: T, events: PendingEvent[]): Promise<void> {
     const clean = withoutOutbox(doc);
-    const stored = events.length ? { ...clean, _outbox: events, _outbox_since: this.now(), _outbox_rev: 1 } : { ...clean, _outbox_rev: 1 };
+    const stored = events.length
+      ? { ...clean, _outbox: events, _outbox_since: this.now(), _outbox_rev: 1 }
+      : { ...clean, _outbox_rev: 1 };
     await collection.insertOne(stored as T);
     if (events.length) await this.publishSoon(collection as unknown as AnyCollection, doc.id);
   }
@@ -113,8 +121,20 @@ export class Outbox {
    * returns it, or null when none matches; the events are appended to the ones still pending.
    * Concurrent writers are serialized by the revision, so no pending event is ever lost.
    */
-  async update<T extends Doc>(collection: Collection<T>, filter: Filter, set: Partial<T>, events: PendingEvent[], unset: string[] = []): Promise<T | null> {
-    const updated = await this.write(collection as unknown as AnyCollection, filter, withoutOutbox(set as object) as Partial<Doc & OutboxFields>, events, unset);
+  async update<T extends Doc>(
+    collection: Collection<T>,
+    filter: Filter,
+    set: Partial<T>,
+    events: PendingEvent[],
+    unset: string[] = [],
+  ): Promise<T | null> {
+    const updated = await this.write(
+      collection as unknown as AnyCollection,
+      filter,
+      withoutOutbox(set as object) as Partial<Doc & OutboxFields>,
+      events,
+      unset,
+    );
     if (!updated) return null;
     if (events.length) await this.publishSoon(collection as unknown as AnyCollection, updated.id);
     return withoutOutbox(updated) as unknown as T;
@@ -128,7 +148,13 @@ export class Outbox {
   async remove<T extends Doc>(collection: Collection<T>, filter: Filter, events: PendingEvent[]): Promise<boolean> {
     const c = collection as unknown as AnyCollection;
     if (!events.length) return collection.deleteOne(filter);
-    const marked = await this.write(c, { ...filter, _outbox_delete: { $exists: false } }, { _outbox_delete: true }, events, []);
+    const marked = await this.write(
+      c,
+      { ...filter, _outbox_delete: { $exists: false } },
+      { _outbox_delete: true },
+      events,
+      [],
+    );
     if (!marked) return false;
     await this.publishSoon(c, marked.id);
     return true;
@@ -161,7 +187,10 @@ export class Outbox {
       const cutoff = new Date(this.clock.now().getTime() - graceMs + (graceMs === 0 ? 1 : 0)).toISOString();
       for (const c of this.collections) {
         for (;;) {
-          const docs = await c.find({ _outbox_since: { $lt: cutoff } }, { sort: { _outbox_since: 1 }, limit: this.batchSize });
+          const docs = await c.find(
+            { _outbox_since: { $lt: cutoff } },
+            { sort: { _outbox_since: 1 }, limit: this.batchSize },
+          );
           let progressed = 0;
           for (const doc of docs) {
             if (this.stopped) return published;
@@ -190,7 +219,13 @@ export class Outbox {
   }
 
   /** Appends events and applies the change under the revision guard, retrying on a conflict. */
-  private async write(c: AnyCollection, filter: Filter, set: Partial<Doc & OutboxFields>, events: PendingEvent[], unset: string[]): Promise<(Doc & OutboxFields) | null> {
+  private async write(
+    c: AnyCollection,
+    filter: Filter,
+    set: Partial<Doc & OutboxFields>,
+    events: PendingEvent[],
+    unset: string[],
+  ): Promise<(Doc & OutboxFields) | null> {
     for (;;) {
       const current = await c.findOne(filter);
       if (!current) return null;
@@ -203,7 +238,11 @@ export class Outbox {
       } else {
         drop.push("_outbox", "_outbox_since");
       }
-      const updated = await c.updateOne({ ...filter, id: current.id, _outbox_rev: revGuard(current._outbox_rev) }, next, drop);
+      const updated = await c.updateOne(
+        { ...filter, id: current.id, _outbox_rev: revGuard(current._outbox_rev) },
+        next,
+        drop,
+      );
       if (updated) return updated;
       // Another writer (or the relay) got there first: read again and re-check the filter.
     }
@@ -228,7 +267,12 @@ export class Outbox {
     if (!doc) return 0;
     const events = doc._outbox ?? [];
     for (const e of events) {
-      await this.bus.publish(e.topic, { id: e.id, source: e.source, ...(e.subject ? { subject: e.subject } : {}), data: e.data });
+      await this.bus.publish(e.topic, {
+        id: e.id,
+        source: e.source,
+        ...(e.subject ? { subject: e.subject } : {}),
+        data: e.data,
+      });
     }
     const published = new Set(events.map((e) => e.id));
     for (let current: (Doc & OutboxFields) | null = doc; current; current = await c.findOne({ id })) {

@@ -22,7 +22,9 @@ export const SERVICE_NAMES = {
  * image's build puts there before `pnpm deploy`), else the repository's proto/ folder.
  */
 const packagedProtos = fileURLToPath(new URL("../proto", import.meta.url));
-export const protoRoot = existsSync(packagedProtos) ? packagedProtos : fileURLToPath(new URL("../../../proto", import.meta.url));
+export const protoRoot = existsSync(packagedProtos)
+  ? packagedProtos
+  : fileURLToPath(new URL("../../../proto", import.meta.url));
 
 const FILES = {
   identity: "verdict/identity/v1/identity.proto",
@@ -34,5 +36,12 @@ const FILES = {
 
 /** proto-loader definition of one service's contract, for gRPC server reflection. */
 export function reflectionDefinition(service: keyof typeof FILES): PackageDefinition {
-  return loadSync(FILES[service], { includeDirs: [protoRoot], keepCase: true, longs: String, enums: String, defaults: true, oneofs: true });
+  return loadSync(FILES[service], {
+    includeDirs: [protoRoot],
+    keepCase: true,
+    longs: String,
+    enums: String,
+    defaults: true,
+    oneofs: true,
+  });
 }

@@ -10,7 +10,11 @@ import { DEFAULT_GRPC_PORTS } from "./ports.js";
 /** A positive integer variable. */
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 /** An optional string variable; empty counts as unset. */
-export const optionalString = () => z.string().optional().transform((v) => (v === "" ? undefined : v));
+export const optionalString = () =>
+  z
+    .string()
+    .optional()
+    .transform((v) => (v === "" ? undefined : v));
 const BROKER = /^[A-Za-z0-9.-]+:\d{1,5}$|^\[[0-9A-Fa-f:]+\]:\d{1,5}$/;
 
 /** host:port of another service. */
@@ -46,12 +50,15 @@ export const adapterConfig = z.object({
   }),
   /** Database name; default: the URI's, else "verdict". */
   VERDICT_MONGODB_DATABASE: optionalString().refine((v) => v === undefined || /^[^/\\. "$*<>:|?]{1,63}$/.test(v), {
-    message: "must be a MongoDB database name (1-63 characters, none of / \\ . space \" $ * < > : | ?)",
+    message: 'must be a MongoDB database name (1-63 characters, none of / \\ . space " $ * < > : | ?)',
   }),
   /** Comma-separated Kafka brokers (host:port); unset: the in-process bus, which reaches only this process. */
-  VERDICT_KAFKA_BROKERS: optionalString().refine((v) => v === undefined || v.split(",").every((b) => BROKER.test(b.trim())), {
-    message: "must be a comma-separated list of host:port",
-  }),
+  VERDICT_KAFKA_BROKERS: optionalString().refine(
+    (v) => v === undefined || v.split(",").every((b) => BROKER.test(b.trim())),
+    {
+      message: "must be a comma-separated list of host:port",
+    },
+  ),
   /** Default: verdict-<service> (all-in-one: verdict). */
   VERDICT_KAFKA_CLIENT_ID: optionalString(),
   VERDICT_KAFKA_SSL: boolVar(false),
@@ -66,7 +73,10 @@ export const adapterConfig = z.object({
   VERDICT_KAFKA_TOPIC_PARTITIONS: positiveInt(3),
   VERDICT_KAFKA_REPLICATION_FACTOR: positiveInt(1),
   /** Prepended to topic names, so deployments (or test stacks) can share one cluster. */
-  VERDICT_KAFKA_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9._-]*$/, "may hold only letters, digits, '.', '_' and '-'").default(""),
+  VERDICT_KAFKA_TOPIC_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]*$/, "may hold only letters, digits, '.', '_' and '-'")
+    .default(""),
 });
 
 /** Variables every process reads. */
@@ -95,20 +105,28 @@ export type AdapterConfig = z.infer<typeof adapterConfig>;
 function crossChecks(c: Partial<AdapterConfig>, ctx: z.RefinementCtx): void {
   if (c.VERDICT_KAFKA_SASL_MECHANISM && (!c.VERDICT_KAFKA_SASL_USERNAME || !c.VERDICT_KAFKA_SASL_PASSWORD)) {
     for (const path of ["VERDICT_KAFKA_SASL_USERNAME", "VERDICT_KAFKA_SASL_PASSWORD"] as const) {
-      if (!c[path]) ctx.addIssue({ code: "custom", path: [path], message: "is required when VERDICT_KAFKA_SASL_MECHANISM is set" });
+      if (!c[path])
+        ctx.addIssue({ code: "custom", path: [path], message: "is required when VERDICT_KAFKA_SASL_MECHANISM is set" });
     }
   }
 }
 
 /** Reads a process's variables (its schema plus the cross-variable checks); throws ConfigError naming every bad one. */
-export function readVariables<S extends typeof processConfig>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+export function readVariables<S extends typeof processConfig>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
   return loadConfig(schema.superRefine(crossChecks), env);
 }
 
 /** The Bus options the adapter variables select. */
 export function busOptions(config: AdapterConfig, clientId: string): BusConfig {
   const sasl = config.VERDICT_KAFKA_SASL_MECHANISM
-    ? { mechanism: config.VERDICT_KAFKA_SASL_MECHANISM, username: config.VERDICT_KAFKA_SASL_USERNAME ?? "", password: config.VERDICT_KAFKA_SASL_PASSWORD ?? "" }
+    ? {
+        mechanism: config.VERDICT_KAFKA_SASL_MECHANISM,
+        username: config.VERDICT_KAFKA_SASL_USERNAME ?? "",
+        password: config.VERDICT_KAFKA_SASL_PASSWORD ?? "",
+      }
     : undefined;
   return {
     kafkaBrokers: config.VERDICT_KAFKA_BROKERS,

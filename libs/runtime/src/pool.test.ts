@@ -10,14 +10,29 @@ let pool: FairPool<Job, string> | undefined;
 afterEach(async () => pool?.close());
 
 function runAll(p: FairPool<Job, string>, jobs: [string, string, number][], done: string[]) {
-  return jobs.map(([key, label, ms]) => p.run(key, { label, ms }, { timeoutMs: 30_000 }).then((l) => void done.push(l)));
+  return jobs.map(([key, label, ms]) =>
+    p.run(key, { label, ms }, { timeoutMs: 30_000 }).then((l) => void done.push(l)),
+  );
 }
 
 describe("FairPool", () => {
   it("gives a free thread to the next key in turn, not to the key with the most jobs", async () => {
     pool = new FairPool<Job, string>({ filename, threads: 1 });
     const done: string[] = [];
-    await Promise.all(runAll(pool, [["a", "a1", 50], ["a", "a2", 50], ["a", "a3", 50], ["b", "b1", 50], ["a", "a4", 50], ["b", "b2", 50]], done));
+    await Promise.all(
+      runAll(
+        pool,
+        [
+          ["a", "a1", 50],
+          ["a", "a2", 50],
+          ["a", "a3", 50],
+          ["b", "b1", 50],
+          ["a", "a4", 50],
+          ["b", "b2", 50],
+        ],
+        done,
+      ),
+    );
     // a1 takes the thread at once; from then on a and b alternate while both have jobs waiting.
     expect(done).toEqual(["a1", "a2", "b1", "a3", "b2", "a4"]);
   });
@@ -26,7 +41,15 @@ describe("FairPool", () => {
     pool = new FairPool<Job, string>({ filename, threads: 2 });
     expect(pool.maxThreadsPerKey).toBe(1);
     const done: string[] = [];
-    const all = runAll(pool, [["a", "a1", 1500], ["a", "a2", 1500], ["b", "b1", 10]], done);
+    const all = runAll(
+      pool,
+      [
+        ["a", "a1", 1500],
+        ["a", "a2", 1500],
+        ["b", "b1", 10],
+      ],
+      done,
+    );
     await all[2];
     expect(done).toEqual(["b1"]);
     expect(pool.inFlight("a")).toBe(2);

@@ -118,7 +118,10 @@ export function liveWorkerThreads(): number {
 export function exitProcess(code: number, logger?: Logger): void {
   if (liveThreads === 0) process.exit(code);
   if (logger) {
-    logger.warn({ threads: liveThreads }, "worker threads are still inside a native call (a costly pattern); exiting without waiting for them");
+    logger.warn(
+      { threads: liveThreads },
+      "worker threads are still inside a native call (a costly pattern); exiting without waiting for them",
+    );
     flushLogsSync(logger);
   }
   try {
@@ -180,10 +183,23 @@ export class FairPool<In, Out> {
     if (this.closed) return Promise.reject(new PoolJobError("closed", "The service is shutting down"));
     if (opts.signal?.aborted) return Promise.reject(new PoolJobError("cancelled", "The request was cancelled"));
     return new Promise<Out>((resolve, reject) => {
-      const job: Job = { key, input, opts, resolve: resolve as (v: unknown) => void, reject, abort: new AbortController(), settled: false, cleanup: () => undefined, startTimer: () => undefined };
+      const job: Job = {
+        key,
+        input,
+        opts,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        abort: new AbortController(),
+        settled: false,
+        cleanup: () => undefined,
+        startTimer: () => undefined,
+      };
       let timer: NodeJS.Timeout | undefined;
       job.startTimer = () => {
-        timer = setTimeout(() => this.fail(job, new PoolJobError("deadline", `did not finish within ${opts.timeoutMs} ms`)), opts.timeoutMs);
+        timer = setTimeout(
+          () => this.fail(job, new PoolJobError("deadline", `did not finish within ${opts.timeoutMs} ms`)),
+          opts.timeoutMs,
+        );
       };
       if (opts.timeoutFrom !== "started") job.startTimer();
       const onCancel = () => this.fail(job, new PoolJobError("cancelled", "The request was cancelled"));
@@ -215,7 +231,8 @@ export class FairPool<In, Out> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    for (const queue of [...this.queues.values()]) for (const job of [...queue]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
+    for (const queue of [...this.queues.values()])
+      for (const job of [...queue]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
     // Running jobs fail now too, so the calls waiting on them answer instead of holding the drain.
     for (const job of [...this.active]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
     let timer: NodeJS.Timeout | undefined;
@@ -258,7 +275,10 @@ export class FairPool<In, Out> {
       .run(job.input, { signal: job.abort.signal })
       .then(
         (out) => this.settle(job, () => job.resolve(out)),
-        (err) => this.settle(job, () => job.reject(this.closed ? new PoolJobError("closed", "The service is shutting down") : err)),
+        (err) =>
+          this.settle(job, () =>
+            job.reject(this.closed ? new PoolJobError("closed", "The service is shutting down") : err),
+          ),
       )
       .finally(() => {
         this.running--;

@@ -41,7 +41,12 @@ export async function startMetricsServer(
       windows.set(address, window);
     }
     if (++window.count > METRICS_REQUESTS_PER_MINUTE) {
-      res.writeHead(429, { "retry-after": String(Math.ceil((window.resetAt - now) / 1000)), "content-type": "text/plain" }).end("too many requests\n");
+      res
+        .writeHead(429, {
+          "retry-after": String(Math.ceil((window.resetAt - now) / 1000)),
+          "content-type": "text/plain",
+        })
+        .end("too many requests\n");
       return;
     }
     if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== "/metrics") {
@@ -49,7 +54,9 @@ export async function startMetricsServer(
       return;
     }
     metrics()
-      .then((text) => res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" }).end(text))
+      .then((text) =>
+        res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" }).end(text),
+      )
       .catch(() => res.writeHead(500).end());
   });
   server.requestTimeout = 10_000;
@@ -65,7 +72,10 @@ export async function startMetricsServer(
 }
 
 /** Opens the Store the configuration selects. */
-export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" | "VERDICT_MONGODB_URI" | "VERDICT_MONGODB_DATABASE">, logger: Logger): Promise<Store> {
+export async function openStore(
+  config: Pick<ProcessConfig, "VERDICT_DATA_DIR" | "VERDICT_MONGODB_URI" | "VERDICT_MONGODB_DATABASE">,
+  logger: Logger,
+): Promise<Store> {
   const dataDir = resolve(config.VERDICT_DATA_DIR);
   if (!config.VERDICT_MONGODB_URI) {
     mkdirSync(dataDir, { recursive: true });
@@ -74,12 +84,17 @@ export async function openStore(config: Pick<ProcessConfig, "VERDICT_DATA_DIR" |
   } else {
     logger.info("store: MongoDB");
   }
-  return createStore({ mongodbUri: config.VERDICT_MONGODB_URI, mongodbDatabase: config.VERDICT_MONGODB_DATABASE, sqliteFile: join(dataDir, "verdict.db") });
+  return createStore({
+    mongodbUri: config.VERDICT_MONGODB_URI,
+    mongodbDatabase: config.VERDICT_MONGODB_DATABASE,
+    sqliteFile: join(dataDir, "verdict.db"),
+  });
 }
 
 /** Opens the Bus the configuration selects. */
 export async function openBus(config: AdapterConfig, logger: Logger, clientId = "verdict"): Promise<Bus> {
-  if (!config.VERDICT_KAFKA_BROKERS) logger.warn("bus: in-process (no VERDICT_KAFKA_BROKERS): events reach only this process");
+  if (!config.VERDICT_KAFKA_BROKERS)
+    logger.warn("bus: in-process (no VERDICT_KAFKA_BROKERS): events reach only this process");
   else logger.info({ brokers: config.VERDICT_KAFKA_BROKERS }, "bus: Kafka");
   return createBus(busOptions(config, clientId), logger.child({ component: "bus" }));
 }
@@ -164,8 +179,14 @@ export function runProcess<S extends typeof processConfig>(
     const running = started;
     const metricsPort = (config as { VERDICT_METRICS_PORT?: number }).VERDICT_METRICS_PORT;
     const host = config as { VERDICT_METRICS_HOST?: string; VERDICT_GRPC_HOST?: string };
-    const metrics = metricsPort === undefined ? null : await startMetricsServer(host.VERDICT_METRICS_HOST ?? host.VERDICT_GRPC_HOST ?? "127.0.0.1", metricsPort);
-    logger.info({ pid: process.pid, ...running.ready, ...(metrics ? { metrics_port: metrics.port } : {}) }, `${name} ready`);
+    const metrics =
+      metricsPort === undefined
+        ? null
+        : await startMetricsServer(host.VERDICT_METRICS_HOST ?? host.VERDICT_GRPC_HOST ?? "127.0.0.1", metricsPort);
+    logger.info(
+      { pid: process.pid, ...running.ready, ...(metrics ? { metrics_port: metrics.port } : {}) },
+      `${name} ready`,
+    );
     let stopping = false;
     const shutdown = (signal: string) => {
       if (stopping) return;
@@ -196,7 +217,9 @@ export function runProcess<S extends typeof processConfig>(
     process.on("SIGINT", () => shutdown("SIGINT"));
   };
   main().catch((err) => {
-    process.stderr.write(`verdict ${name} failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.stderr.write(
+      `verdict ${name} failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
     process.exit(1);
   });
 }

@@ -84,7 +84,12 @@ export class VerdictClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { "user-agent": this.userAgent, accept: "application/json" };
     if (this.apiKey && !opts.anonymous) headers.authorization = `Bearer ${this.apiKey}`;
-    const body = opts.body === undefined ? undefined : opts.body instanceof EncodedJson ? opts.body.bytes : JSON.stringify(opts.body);
+    const body =
+      opts.body === undefined
+        ? undefined
+        : opts.body instanceof EncodedJson
+          ? opts.body.bytes
+          : JSON.stringify(opts.body);
     if (body !== undefined) headers["content-type"] = "application/json";
 
     for (let retry = 1; ; retry++) {
@@ -100,7 +105,12 @@ export class VerdictClient {
       }
       const buf = res.body;
       if (res.status >= 200 && res.status < 300) return { status: res.status, headers: res.headers, body: buf };
-      const wait = retryDelay({ status: res.status, retryAfter: res.headers.get("retry-after") }, retry, this.retry, Math.random());
+      const wait = retryDelay(
+        { status: res.status, retryAfter: res.headers.get("retry-after") },
+        retry,
+        this.retry,
+        Math.random(),
+      );
       if (wait === null) {
         const text = buf.toString("utf8");
         let parsed: unknown;
@@ -134,21 +144,30 @@ export class VerdictClient {
    * createEvaluation that also answers the call's rate-limit state (its X-RateLimit-* headers),
    * for callers that send many and pace themselves. The body may be pre-encoded.
    */
-  async submitEvaluation(body: T.CreateEvaluation | EncodedJson): Promise<{ evaluation: T.Evaluation; rateLimit: RateLimitState | undefined }> {
+  async submitEvaluation(
+    body: T.CreateEvaluation | EncodedJson,
+  ): Promise<{ evaluation: T.Evaluation; rateLimit: RateLimitState | undefined }> {
     const res = await this.raw("POST", "/v1/evaluations", { body });
     return { evaluation: JSON.parse(res.body.toString("utf8")) as T.Evaluation, rateLimit: rateLimitFrom(res.headers) };
   }
   getEvaluation = (id: string) => this.request<T.Evaluation>("GET", `/v1/evaluations/${enc(id)}`);
   deleteEvaluation = (id: string) => this.request<void>("DELETE", `/v1/evaluations/${enc(id)}`);
-  listEvaluations = (query: T.ListEvaluationsQuery = {}) => this.request<T.EvaluationList>("GET", "/v1/evaluations", { query: query as Query });
+  listEvaluations = (query: T.ListEvaluationsQuery = {}) =>
+    this.request<T.EvaluationList>("GET", "/v1/evaluations", { query: query as Query });
 
   /** Every evaluation matching the filters, newest first, fetching pages of `limit` as needed. */
   evaluations(query: Omit<T.ListEvaluationsQuery, "cursor"> = {}): AsyncGenerator<T.Evaluation> {
-    return paginate((cursor) => this.listEvaluations({ ...query, ...cursor }), (page) => page.evaluations);
+    return paginate(
+      (cursor) => this.listEvaluations({ ...query, ...cursor }),
+      (page) => page.evaluations,
+    );
   }
 
   /** Polls a pending evaluation (large changes are queued) until it is completed or failed. */
-  async waitForEvaluation(evaluation: T.Evaluation, opts: { intervalMs?: number; timeoutMs?: number } = {}): Promise<T.Evaluation> {
+  async waitForEvaluation(
+    evaluation: T.Evaluation,
+    opts: { intervalMs?: number; timeoutMs?: number } = {},
+  ): Promise<T.Evaluation> {
     const deadline = Date.now() + (opts.timeoutMs ?? 600_000);
     let e = evaluation;
     while (e.status === "pending") {
@@ -160,10 +179,12 @@ export class VerdictClient {
   }
 
   // ---------- policies ----------
-  listPolicies = (query: T.ListPoliciesQuery = {}) => this.request<{ policies: T.PolicySummary[] }>("GET", "/v1/policies", { query: query as Query });
+  listPolicies = (query: T.ListPoliciesQuery = {}) =>
+    this.request<{ policies: T.PolicySummary[] }>("GET", "/v1/policies", { query: query as Query });
   getPolicy = (id: string) => this.request<T.Policy>("GET", `/v1/policies/${enc(id)}`);
   createPolicy = (body: T.CreatePolicy) => this.request<T.Policy>("POST", "/v1/policies", { body });
-  updatePolicy = (id: string, body: T.UpdatePolicy) => this.request<T.Policy>("PATCH", `/v1/policies/${enc(id)}`, { body });
+  updatePolicy = (id: string, body: T.UpdatePolicy) =>
+    this.request<T.Policy>("PATCH", `/v1/policies/${enc(id)}`, { body });
   deletePolicy = (id: string) => this.request<void>("DELETE", `/v1/policies/${enc(id)}`);
 
   // ---------- repositories ----------
@@ -173,11 +194,14 @@ export class VerdictClient {
 
   // ---------- organization and keys ----------
   getOrganization = () => this.request<T.Organization>("GET", "/v1/organization");
-  updateOrganization = (body: T.UpdateOrganization) => this.request<T.Organization>("PATCH", "/v1/organization", { body });
+  updateOrganization = (body: T.UpdateOrganization) =>
+    this.request<T.Organization>("PATCH", "/v1/organization", { body });
   /** Instance operator only. */
-  createOrganization = (body: T.CreateOrganization) => this.request<T.CreatedOrganization>("POST", "/v1/organizations", { body });
+  createOrganization = (body: T.CreateOrganization) =>
+    this.request<T.CreatedOrganization>("POST", "/v1/organizations", { body });
   /** Instance operator only: an organization's own rate limits. */
-  updateOrganizationLimits = (id: string, body: T.UpdateOrganizationLimits) => this.request<T.OperatorOrganization>("PATCH", `/v1/organizations/${enc(id)}`, { body });
+  updateOrganizationLimits = (id: string, body: T.UpdateOrganizationLimits) =>
+    this.request<T.OperatorOrganization>("PATCH", `/v1/organizations/${enc(id)}`, { body });
   listApiKeys = () => this.request<{ api_keys: T.ApiKey[] }>("GET", "/v1/api-keys");
   createApiKey = (body: T.CreateApiKey) => this.request<T.CreatedApiKey>("POST", "/v1/api-keys", { body });
   revokeApiKey = (id: string) => this.request<void>("DELETE", `/v1/api-keys/${enc(id)}`);
@@ -189,7 +213,10 @@ export class VerdictClient {
   getReport = (id: string) => this.request<T.Report>("GET", `/v1/compliance/reports/${enc(id)}`);
 
   /** Polls a report until it is completed or failed; `onProgress` sees every state. */
-  async waitForReport(report: T.Report, opts: { intervalMs?: number; timeoutMs?: number; onProgress?: (r: T.Report, elapsedMs: number) => void } = {}): Promise<T.Report> {
+  async waitForReport(
+    report: T.Report,
+    opts: { intervalMs?: number; timeoutMs?: number; onProgress?: (r: T.Report, elapsedMs: number) => void } = {},
+  ): Promise<T.Report> {
     const started = Date.now();
     const deadline = started + (opts.timeoutMs ?? 600_000);
     let r = report;
@@ -204,7 +231,9 @@ export class VerdictClient {
   }
 
   /** Downloads a completed report through its signed link (no API key is sent). */
-  async downloadReport(downloadUrl: string): Promise<{ content: Buffer; contentType: string; filename: string | undefined }> {
+  async downloadReport(
+    downloadUrl: string,
+  ): Promise<{ content: Buffer; contentType: string; filename: string | undefined }> {
     const res = await this.raw("GET", downloadUrl, { anonymous: true });
     const disposition = res.headers.get("content-disposition") ?? "";
     const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1];
@@ -215,15 +244,21 @@ export class VerdictClient {
   listWebhooks = () => this.request<{ webhooks: T.Webhook[] }>("GET", "/v1/webhooks");
   getWebhook = (id: string) => this.request<T.Webhook>("GET", `/v1/webhooks/${enc(id)}`);
   createWebhook = (body: T.CreateWebhook) => this.request<T.CreatedWebhook>("POST", "/v1/webhooks", { body });
-  updateWebhook = (id: string, body: T.UpdateWebhook) => this.request<T.Webhook>("PATCH", `/v1/webhooks/${enc(id)}`, { body });
+  updateWebhook = (id: string, body: T.UpdateWebhook) =>
+    this.request<T.Webhook>("PATCH", `/v1/webhooks/${enc(id)}`, { body });
   deleteWebhook = (id: string) => this.request<void>("DELETE", `/v1/webhooks/${enc(id)}`);
   pingWebhook = (id: string) => this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/ping`);
-  listDeliveries = (id: string, query: T.ListDeliveriesQuery = {}) => this.request<T.DeliveryList>("GET", `/v1/webhooks/${enc(id)}/deliveries`, { query });
-  redeliver = (id: string, deliveryId: string) => this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`);
+  listDeliveries = (id: string, query: T.ListDeliveriesQuery = {}) =>
+    this.request<T.DeliveryList>("GET", `/v1/webhooks/${enc(id)}/deliveries`, { query });
+  redeliver = (id: string, deliveryId: string) =>
+    this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`);
 
   /** A webhook's whole delivery log, newest first, page by page. */
   deliveries(id: string, query: Omit<T.ListDeliveriesQuery, "cursor"> = {}): AsyncGenerator<T.Delivery> {
-    return paginate((cursor) => this.listDeliveries(id, { ...query, ...cursor }), (page) => page.deliveries);
+    return paginate(
+      (cursor) => this.listDeliveries(id, { ...query, ...cursor }),
+      (page) => page.deliveries,
+    );
   }
 }
 

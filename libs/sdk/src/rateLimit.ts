@@ -23,6 +23,7 @@ export function rateLimitFrom(headers: Headers): RateLimitState | undefined {
   const remaining = num("x-ratelimit-remaining");
   const reset = num("x-ratelimit-reset");
   const windowSeconds = num("x-ratelimit-window");
-  if (limit === undefined || remaining === undefined || reset === undefined || windowSeconds === undefined) return undefined;
+  if (limit === undefined || remaining === undefined || reset === undefined || windowSeconds === undefined)
+    return undefined;
   return { limit, remaining, resetAt: reset * 1000, windowSeconds };
 }

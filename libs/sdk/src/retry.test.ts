@@ -21,7 +21,8 @@ describe("retry guidance", () => {
   });
 
   it("never retries other statuses", () => {
-    for (const status of [400, 401, 403, 404, 409, 410, 422, 502]) expect(retryDelay({ status, retryAfter: "1" }, 1, policy, 0.5)).toBeNull();
+    for (const status of [400, 401, 403, 404, 409, 410, 422, 502])
+      expect(retryDelay({ status, retryAfter: "1" }, 1, policy, 0.5)).toBeNull();
   });
 
   it("stops after the last retry", () => {

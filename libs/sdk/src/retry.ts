@@ -13,13 +13,23 @@ export interface RetryPolicy {
   maxConnectionRetries: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, baseDelayMs: 500, maxDelayMs: 60_000, maxConnectionRetries: 2 };
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxRetries: 4,
+  baseDelayMs: 500,
+  maxDelayMs: 60_000,
+  maxConnectionRetries: 2,
+};
 
 /**
  * How long to wait before attempt `retry` (1 = the first retry) after `outcome`, or null when the
  * request must not be retried. `random` is in [0, 1) (jitter).
  */
-export function retryDelay(outcome: { status: number; retryAfter: string | null } | { connectionError: true }, retry: number, policy: RetryPolicy, random: number): number | null {
+export function retryDelay(
+  outcome: { status: number; retryAfter: string | null } | { connectionError: true },
+  retry: number,
+  policy: RetryPolicy,
+  random: number,
+): number | null {
   const backoff = () => Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1) * (0.5 + random));
   if ("connectionError" in outcome) return retry > policy.maxConnectionRetries ? null : backoff();
   if (retry > policy.maxRetries) return null;

@@ -24,13 +24,25 @@ function headersOf(raw: IncomingHttpHeaders): Headers {
 }
 
 /** Sends one request; rejects with the socket's error (its `code`: ECONNREFUSED, …) or a TimeoutError after `timeoutMs`. */
-export function exchange(url: URL, method: string, headers: Record<string, string>, body: string | Uint8Array | undefined, timeoutMs: number): Promise<HttpAnswer> {
+export function exchange(
+  url: URL,
+  method: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array | undefined,
+  timeoutMs: number,
+): Promise<HttpAnswer> {
   const https = url.protocol === "https:";
   const send = https ? httpsRequest : httpRequest;
-  const all = body === undefined ? headers : { ...headers, "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength) };
+  const all =
+    body === undefined
+      ? headers
+      : { ...headers, "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength) };
   return new Promise((resolve, reject) => {
     const req = send(url, { method, headers: all, agent: https ? agents.https : agents.http });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error("timed out"), { name: "TimeoutError" })), timeoutMs);
+    const timer = setTimeout(
+      () => req.destroy(Object.assign(new Error("timed out"), { name: "TimeoutError" })),
+      timeoutMs,
+    );
     const fail = (err: Error) => {
       clearTimeout(timer);
       reject(err);

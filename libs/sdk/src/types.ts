@@ -54,10 +54,14 @@ export type WebauthnOptions = S["WebauthnOptions"];
 export type PasskeyAdded = S["PasskeyAdded"];
 
 /** Boolean query parameters travel as "true"/"false"; the SDK takes booleans too. */
-type Booleans<Q> = { [K in keyof Q]?: [Exclude<Q[K], undefined>] extends ["true" | "false"] ? boolean | "true" | "false" : Q[K] };
+type Booleans<Q> = {
+  [K in keyof Q]?: [Exclude<Q[K], undefined>] extends ["true" | "false"] ? boolean | "true" | "false" : Q[K];
+};
 
 export type ListEvaluationsQuery = Booleans<NonNullable<paths["/v1/evaluations"]["get"]["parameters"]["query"]>>;
-export type ListDeliveriesQuery = NonNullable<paths["/v1/webhooks/{webhook_id}/deliveries"]["get"]["parameters"]["query"]>;
+export type ListDeliveriesQuery = NonNullable<
+  paths["/v1/webhooks/{webhook_id}/deliveries"]["get"]["parameters"]["query"]
+>;
 export type ListPoliciesQuery = Booleans<NonNullable<paths["/v1/policies"]["get"]["parameters"]["query"]>>;
 
 export type { components, paths };

@@ -17,7 +17,10 @@ export interface StoreConfig {
 
 export async function createStore(config: StoreConfig): Promise<Store> {
   if (config.mongodbUri) {
-    return new MongoStore({ uri: config.mongodbUri, ...(config.mongodbDatabase ? { database: config.mongodbDatabase } : {}) }).connect();
+    return new MongoStore({
+      uri: config.mongodbUri,
+      ...(config.mongodbDatabase ? { database: config.mongodbDatabase } : {}),
+    }).connect();
   }
   return new SqliteStore(config.sqliteFile, { exclusive: config.sqliteExclusive ?? false });
 }

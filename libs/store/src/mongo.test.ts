@@ -15,11 +15,15 @@ if (!uri) {
   if (inCi) {
     describe("MongoStore", () => {
       it("runs against a real server", () => {
-        throw new Error("VERDICT_TEST_MONGODB_URI is not set: the test command starts FerretDB with test/containers/infra.ts and must pass its URI");
+        throw new Error(
+          "VERDICT_TEST_MONGODB_URI is not set: the test command starts FerretDB with test/containers/infra.ts and must pass its URI",
+        );
       });
     });
   } else {
-    process.stderr.write("MongoStore contract skipped: set VERDICT_TEST_MONGODB_URI (node test/containers/infra.ts or bash deploy/local/mongo.sh start prints it)\n");
+    process.stderr.write(
+      "MongoStore contract skipped: set VERDICT_TEST_MONGODB_URI (node test/containers/infra.ts or bash deploy/local/mongo.sh start prints it)\n",
+    );
     describe.skip("MongoStore (needs VERDICT_TEST_MONGODB_URI)", () => {
       it("runs against a real server", () => undefined);
     });
@@ -44,7 +48,11 @@ if (!uri) {
   describe("MongoStore", () => {
     it("keeps documents across a reconnect, and createStore picks it from the URI", async () => {
       const database = newDatabase();
-      const a = await createStore({ mongodbUri: uri, mongodbDatabase: database, sqliteFile: "/nonexistent/never-used.db" });
+      const a = await createStore({
+        mongodbUri: uri,
+        mongodbDatabase: database,
+        sqliteFile: "/nonexistent/never-used.db",
+      });
       expect(a).toBeInstanceOf(MongoStore);
       await a.collection<{ id: string; v: number }>("things").insertOne({ id: "t1", v: 7 });
       await a.close();

@@ -10,7 +10,15 @@
 // re-checks the filter and writes `_rev + 1`. Writers of one document are serialized, a lost
 // race answers null exactly as on MongoDB, and a claim left by a crashed writer is taken over
 // after CLAIM_LEASE_MS.
-import { MongoClient, MongoServerError, type Collection as MongoCollection, type Db, type Document, type MongoClientOptions, type Sort } from "mongodb";
+import {
+  MongoClient,
+  MongoServerError,
+  type Collection as MongoCollection,
+  type Db,
+  type Document,
+  type MongoClientOptions,
+  type Sort,
+} from "mongodb";
 import {
   DuplicateKeyError,
   assertCollectionName,
@@ -179,7 +187,10 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
       if (await this.atomicUpdates()) {
         // One findAndModify: the match and the write are atomic on the server, so a `version`
         // condition in the filter makes racing writers lose cleanly (null) instead of overwriting.
-        const doc = await this.coll.findOneAndUpdate(toMongoFilter(filter), update, { returnDocument: "after", includeResultMetadata: false });
+        const doc = await this.coll.findOneAndUpdate(toMongoFilter(filter), update, {
+          returnDocument: "after",
+          includeResultMetadata: false,
+        });
         return fromMongo<T>(doc);
       }
       return await this.claimedUpdate(toMongoFilter(filter), update);
@@ -229,7 +240,9 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
 
   private isDuplicate(err: unknown): boolean {
     // FerretDB v1 reports a unique index hit by an update as InternalError with SQLite's text.
-    return err instanceof MongoServerError && (err.code === DUPLICATE_KEY || /UNIQUE constraint failed/.test(err.message));
+    return (
+      err instanceof MongoServerError && (err.code === DUPLICATE_KEY || /UNIQUE constraint failed/.test(err.message))
+    );
   }
 
   private mapError(err: unknown): unknown {
@@ -276,7 +289,9 @@ export class MongoStore implements Store {
     let c = this.collections.get(name);
     if (!c) {
       assertCollectionName(name);
-      c = new MongoStoreCollection<Doc>(this.db.collection(name), this.db.collection(`${name}__claims`), name, () => this.atomicUpdates());
+      c = new MongoStoreCollection<Doc>(this.db.collection(name), this.db.collection(`${name}__claims`), name, () =>
+        this.atomicUpdates(),
+      );
       this.collections.set(name, c);
     }
     return c as unknown as Collection<T>;
@@ -284,13 +299,16 @@ export class MongoStore implements Store {
 
   /** Whether the server's findAndModify is atomic: MongoDB yes, FerretDB v1 no. */
   atomicUpdates(): Promise<boolean> {
-    this.atomic ??= this.db.admin().command({ buildInfo: 1 }).then(
-      (info) => !("ferretdbVersion" in info),
-      (err: unknown) => {
-        this.atomic = undefined;
-        throw err;
-      },
-    );
+    this.atomic ??= this.db
+      .admin()
+      .command({ buildInfo: 1 })
+      .then(
+        (info) => !("ferretdbVersion" in info),
+        (err: unknown) => {
+          this.atomic = undefined;
+          throw err;
+        },
+      );
     return this.atomic;
   }
 

@@ -64,7 +64,10 @@ export interface Store {
 
 export class DuplicateKeyError extends Error {
   override name = "DuplicateKeyError";
-  constructor(readonly collection: string, detail: string) {
+  constructor(
+    readonly collection: string,
+    detail: string,
+  ) {
     super(`duplicate key in ${collection}: ${detail}`);
   }
 }

@@ -140,8 +140,12 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   async ensureIndexes(specs: IndexSpec[]): Promise<void> {
     for (const spec of specs) {
       assertCollectionName(spec.name);
-      const cols = Object.entries(spec.fields).map(([f, dir]) => `${f === "id" ? "id" : path(f)} ${dir === -1 ? "DESC" : "ASC"}`);
-      this.db.exec(`CREATE ${spec.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${this.table}__${spec.name} ON ${this.table} (${cols.join(", ")})`);
+      const cols = Object.entries(spec.fields).map(
+        ([f, dir]) => `${f === "id" ? "id" : path(f)} ${dir === -1 ? "DESC" : "ASC"}`,
+      );
+      this.db.exec(
+        `CREATE ${spec.unique ? "UNIQUE " : ""}INDEX IF NOT EXISTS ${this.table}__${spec.name} ON ${this.table} (${cols.join(", ")})`,
+      );
     }
   }
 
@@ -155,7 +159,8 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async findOne(filter: Filter): Promise<T | null> {
     const { where, params } = compileFilter(filter);
-    const row = this.prepare(`SELECT doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as { doc: string } | undefined;
+    const row = this.prepare(`SELECT doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as
+      { doc: string } | undefined;
     return row ? (JSON.parse(row.doc) as T) : null;
   }
 
@@ -186,7 +191,8 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
   async updateOne(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<T | null> {
     const { where, params } = compileFilter(filter);
     const tx = this.db.transaction((): T | null => {
-      const row = this.prepare(`SELECT id, doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as { id: string; doc: string } | undefined;
+      const row = this.prepare(`SELECT id, doc FROM ${this.table} WHERE ${where} LIMIT 1`).get(...params) as
+        { id: string; doc: string } | undefined;
       if (!row) return null;
       const doc = JSON.parse(row.doc) as Record<string, unknown>;
       for (const [k, v] of Object.entries(set)) {
@@ -210,7 +216,9 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async deleteOne(filter: Filter): Promise<boolean> {
     const { where, params } = compileFilter(filter);
-    const res = this.prepare(`DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`).run(...params);
+    const res = this.prepare(
+      `DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`,
+    ).run(...params);
     if (res.changes > 0) this.deleted();
     return res.changes > 0;
   }
@@ -261,7 +269,10 @@ export class SqliteStore implements Store {
   private readonly checkpointDelayMs: number;
 
   /** `file` is a path, or ":memory:" for a throw-away store. */
-  constructor(private readonly file: string, options: SqliteStoreOptions = {}) {
+  constructor(
+    private readonly file: string,
+    options: SqliteStoreOptions = {},
+  ) {
     this.checkpointDelayMs = options.checkpointDelayMs ?? 100;
     if (file !== ":memory:") {
       const dir = dirname(file);

@@ -27,7 +27,14 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       const c = store.collection<Item>("contract_items");
       await c.ensureIndexes([{ name: "org_n", fields: { org_id: 1, n: -1 } }]);
       for (let i = 1; i <= 5; i++) {
-        await c.insertOne({ id: `it_${i}`, org_id: i % 2 ? "org_a" : "org_b", n: i, tag: i === 3 ? null : `t${i}`, flag: i > 3, version: 1 });
+        await c.insertOne({
+          id: `it_${i}`,
+          org_id: i % 2 ? "org_a" : "org_b",
+          n: i,
+          tag: i === 3 ? null : `t${i}`,
+          flag: i > 3,
+          version: 1,
+        });
       }
       return c;
     };
@@ -41,7 +48,9 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
 
     it("rejects a duplicate id with DuplicateKeyError", async () => {
       const c = await seed();
-      await expect(c.insertOne({ id: "it_1", org_id: "x", n: 0, tag: null, flag: false, version: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await expect(
+        c.insertOne({ id: "it_1", org_id: "x", n: 0, tag: null, flag: false, version: 1 }),
+      ).rejects.toBeInstanceOf(DuplicateKeyError);
     });
 
     it("enforces unique indexes", async () => {
@@ -49,7 +58,9 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       await c.ensureIndexes([{ name: "org_tag", fields: { org_id: 1, tag: 1 }, unique: true }]);
       await c.ensureIndexes([{ name: "org_tag", fields: { org_id: 1, tag: 1 }, unique: true }]);
       await c.insertOne({ id: "u1", org_id: "o", n: 1, tag: "same", flag: false, version: 1 });
-      await expect(c.insertOne({ id: "u2", org_id: "o", n: 2, tag: "same", flag: false, version: 1 })).rejects.toBeInstanceOf(DuplicateKeyError);
+      await expect(
+        c.insertOne({ id: "u2", org_id: "o", n: 2, tag: "same", flag: false, version: 1 }),
+      ).rejects.toBeInstanceOf(DuplicateKeyError);
       await c.insertOne({ id: "u3", org_id: "other", n: 3, tag: "same", flag: false, version: 1 });
     });
 
@@ -75,7 +86,11 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
     it("sorts, limits and counts", async () => {
       const c = await seed();
       expect((await c.find({}, { sort: { n: -1 }, limit: 2 })).map((d) => d.n)).toEqual([5, 4]);
-      expect((await c.find({ org_id: "org_a" }, { sort: { id: 1 } })).map((d) => d.id)).toEqual(["it_1", "it_3", "it_5"]);
+      expect((await c.find({ org_id: "org_a" }, { sort: { id: 1 } })).map((d) => d.id)).toEqual([
+        "it_1",
+        "it_3",
+        "it_5",
+      ]);
       expect(await c.count({ org_id: "org_b" })).toBe(2);
       expect(await c.count({})).toBe(5);
     });
@@ -103,16 +118,29 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
 
     it("pages with a cursor on an indexed key, ties broken by id", async () => {
       const c = store.collection<Item>("contract_pages");
-      await c.ensureIndexes([{ name: "org_id_desc", fields: { org_id: 1, id: -1 } }, { name: "org_n_id", fields: { org_id: 1, n: 1, id: 1 } }]);
+      await c.ensureIndexes([
+        { name: "org_id_desc", fields: { org_id: 1, id: -1 } },
+        { name: "org_n_id", fields: { org_id: 1, n: 1, id: 1 } },
+      ]);
       await c.ensureIndexes([{ name: "org_id_desc", fields: { org_id: 1, id: -1 } }]);
       for (let i = 1; i <= 7; i++) {
-        await c.insertOne({ id: `p_${String(i).padStart(2, "0")}`, org_id: "o", n: i % 3, tag: null, flag: false, version: 1 });
+        await c.insertOne({
+          id: `p_${String(i).padStart(2, "0")}`,
+          org_id: "o",
+          n: i % 3,
+          tag: null,
+          flag: false,
+          version: 1,
+        });
       }
       await c.insertOne({ id: "p_99", org_id: "other", n: 0, tag: null, flag: false, version: 1 });
       const seen: string[] = [];
       let cursor: string | undefined;
       for (;;) {
-        const page = await c.find({ org_id: "o", ...(cursor ? { id: { $lt: cursor } } : {}) }, { sort: { id: -1 }, limit: 3 });
+        const page = await c.find(
+          { org_id: "o", ...(cursor ? { id: { $lt: cursor } } : {}) },
+          { sort: { id: -1 }, limit: 3 },
+        );
         seen.push(...page.map((d) => d.id));
         if (page.length < 3) break;
         cursor = page[page.length - 1]!.id;
@@ -136,10 +164,21 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
 
     it("returns documents as inserted, with nested objects and no storage fields", async () => {
       const c = await seed();
-      const doc: Item = { id: "it_9", org_id: "org_z", n: 9.5, tag: "x", flag: true, nested: { a: "deep" }, version: 3 };
+      const doc: Item = {
+        id: "it_9",
+        org_id: "org_z",
+        n: 9.5,
+        tag: "x",
+        flag: true,
+        nested: { a: "deep" },
+        version: 3,
+      };
       await c.insertOne(doc);
       expect(await c.findOne({ "nested.a": "deep" })).toEqual(doc);
-      expect(await c.updateOne({ id: "it_9" }, { "nested.a": "deeper" } as Partial<Item>)).toEqual({ ...doc, nested: { a: "deeper" } });
+      expect(await c.updateOne({ id: "it_9" }, { "nested.a": "deeper" } as Partial<Item>)).toEqual({
+        ...doc,
+        nested: { a: "deeper" },
+      });
     });
 
     it("reports a unique index violation on update as DuplicateKeyError", async () => {

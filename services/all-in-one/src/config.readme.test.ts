@@ -19,7 +19,9 @@ const named = (text: string) => new Set([...text.matchAll(/`(VERDICT_[A-Z0-9_]+)
 
 describe("README, Configuration", () => {
   it("has a row for each variable the all-in-one process reads, and no other", () => {
-    const firstColumn = new Set(rows.map((row) => /^\| `(VERDICT_[A-Z0-9_]+)`/.exec(row)?.[1]).filter((v): v is string => v !== undefined));
+    const firstColumn = new Set(
+      rows.map((row) => /^\| `(VERDICT_[A-Z0-9_]+)`/.exec(row)?.[1]).filter((v): v is string => v !== undefined),
+    );
     const inTable = named(rows.join("\n"));
     const read = Object.keys(configSchema.shape);
     expect(read.filter((v) => !inTable.has(v))).toEqual([]);
@@ -28,9 +30,20 @@ describe("README, Configuration", () => {
 
   it("documents every variable each standalone process reads", () => {
     const documented = named(readme);
-    const processes = { identity: identityProcessConfig, policy: policyProcessConfig, evaluation: evaluationProcessConfig, compliance: complianceProcessConfig, webhooks: webhookProcessConfig, gateway: gatewayProcessConfig, mcp: mcpConfig };
+    const processes = {
+      identity: identityProcessConfig,
+      policy: policyProcessConfig,
+      evaluation: evaluationProcessConfig,
+      compliance: complianceProcessConfig,
+      webhooks: webhookProcessConfig,
+      gateway: gatewayProcessConfig,
+      mcp: mcpConfig,
+    };
     for (const [name, schema] of Object.entries(processes)) {
-      expect({ name, undocumented: Object.keys(schema.shape).filter((v) => !documented.has(v)) }).toEqual({ name, undocumented: [] });
+      expect({ name, undocumented: Object.keys(schema.shape).filter((v) => !documented.has(v)) }).toEqual({
+        name,
+        undocumented: [],
+      });
     }
   });
 });

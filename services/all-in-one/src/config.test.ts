@@ -23,7 +23,12 @@ describe("all-in-one configuration: MongoDB and Kafka", () => {
       VERDICT_KAFKA_TOPIC_PARTITIONS: "12",
       VERDICT_KAFKA_REPLICATION_FACTOR: "3",
     });
-    expect(c).toMatchObject({ VERDICT_MONGODB_DATABASE: "verdict_prod", VERDICT_KAFKA_SSL: true, VERDICT_KAFKA_SASL_MECHANISM: "scram-sha-512", VERDICT_KAFKA_TOPIC_PARTITIONS: 12 });
+    expect(c).toMatchObject({
+      VERDICT_MONGODB_DATABASE: "verdict_prod",
+      VERDICT_KAFKA_SSL: true,
+      VERDICT_KAFKA_SASL_MECHANISM: "scram-sha-512",
+      VERDICT_KAFKA_TOPIC_PARTITIONS: 12,
+    });
   });
 
   it("names every bad variable at once", () => {
@@ -57,6 +62,8 @@ describe("all-in-one configuration: MongoDB and Kafka", () => {
   });
 
   it("asks for the SASL username and password when a mechanism is set", () => {
-    expect(() => readConfig({ VERDICT_KAFKA_SASL_MECHANISM: "plain", VERDICT_KAFKA_SASL_USERNAME: "u" })).toThrow(/VERDICT_KAFKA_SASL_PASSWORD: is required/);
+    expect(() => readConfig({ VERDICT_KAFKA_SASL_MECHANISM: "plain", VERDICT_KAFKA_SASL_USERNAME: "u" })).toThrow(
+      /VERDICT_KAFKA_SASL_PASSWORD: is required/,
+    );
   });
 });

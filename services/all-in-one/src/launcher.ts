@@ -5,7 +5,17 @@
 // in reverse order.
 import { join } from "node:path";
 import { createBus } from "@verdict/bus";
-import { ConfigError, createLogger, resolveMasterKey, startTelemetry, stopTelemetry, systemClock, trackEventLoopDelay, type Clock, type Logger } from "@verdict/kit";
+import {
+  ConfigError,
+  createLogger,
+  resolveMasterKey,
+  startTelemetry,
+  stopTelemetry,
+  systemClock,
+  trackEventLoopDelay,
+  type Clock,
+  type Logger,
+} from "@verdict/kit";
 import { complianceOptions, startComplianceService } from "@verdict/compliance";
 import { evaluationOptions, startEvaluationService } from "@verdict/evaluation";
 import { gatewayOptions, startGatewayThread } from "@verdict/gateway";
@@ -45,15 +55,25 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     sqliteExclusive: true,
   }).catch((err: unknown) => {
     if (err instanceof StoreLockedError) {
-      throw new ConfigError(`VERDICT_DATA_DIR ${config.dataDir} is in use by another Verdict process; stop it or choose another data directory`);
+      throw new ConfigError(
+        `VERDICT_DATA_DIR ${config.dataDir} is in use by another Verdict process; stop it or choose another data directory`,
+      );
     }
     throw err;
   });
-  const bus = await createBus(busOptions(config, "verdict"), logger.child({ component: "bus" })).catch(async (err: unknown) => {
-    await store.close();
-    throw err;
-  });
-  logger.info({ store: config.VERDICT_MONGODB_URI ? "mongodb" : "embedded", bus: config.VERDICT_KAFKA_BROKERS ? "kafka" : "in-process" }, "adapters ready");
+  const bus = await createBus(busOptions(config, "verdict"), logger.child({ component: "bus" })).catch(
+    async (err: unknown) => {
+      await store.close();
+      throw err;
+    },
+  );
+  logger.info(
+    {
+      store: config.VERDICT_MONGODB_URI ? "mongodb" : "embedded",
+      bus: config.VERDICT_KAFKA_BROKERS ? "kafka" : "in-process",
+    },
+    "adapters ready",
+  );
   // The services' thread (gRPC, the store, the bus); the gateway's thread tracks its own.
   trackEventLoopDelay("services");
   const host = config.VERDICT_GRPC_HOST;
@@ -67,7 +87,15 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
   };
 
   try {
-    const policy = await startPolicyService({ store, bus, logger: logger.child({ service: "policy" }), host, port: port.policy, clock, budgets: policyBudgets(config) });
+    const policy = await startPolicyService({
+      store,
+      bus,
+      logger: logger.child({ service: "policy" }),
+      host,
+      port: port.policy,
+      clock,
+      budgets: policyBudgets(config),
+    });
     stops.push(() => policy.stop());
     const policyAddress = `${host}:${policy.grpc.port}`;
     const identity = await startIdentityService({
@@ -137,7 +165,9 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         process.exitCode = 1;
         void stopAll().finally(() => exitProcess(1, logger));
       },
-      ...(config.VERDICT_METRICS_PORT !== undefined ? { metrics: { host: config.VERDICT_METRICS_HOST, port: config.VERDICT_METRICS_PORT } } : {}),
+      ...(config.VERDICT_METRICS_PORT !== undefined
+        ? { metrics: { host: config.VERDICT_METRICS_HOST, port: config.VERDICT_METRICS_PORT } }
+        : {}),
     });
     // The gateway stops first so that in-flight requests can still reach the services.
     stops.push(() => gateway.stop());

@@ -37,7 +37,12 @@ async function main(): Promise<void> {
   }
   // After the key: whoever waits for the ready line has the key on screen by then.
   logger.info(
-    { http_port: running.httpPort, grpc_ports: running.grpcPorts, ...(running.metricsPort !== undefined ? { metrics_port: running.metricsPort } : {}), data_dir: config.dataDir },
+    {
+      http_port: running.httpPort,
+      grpc_ports: running.grpcPorts,
+      ...(running.metricsPort !== undefined ? { metrics_port: running.metricsPort } : {}),
+      data_dir: config.dataDir,
+    },
     "Verdict is ready",
   );
   let stopping = false;
@@ -61,6 +66,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`Verdict failed to start: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+  process.stderr.write(`Verdict failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

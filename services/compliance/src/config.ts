@@ -2,7 +2,14 @@
 // and the all-in-one process read the same ones (README, Configuration).
 import { z } from "zod";
 import { persistedSecret } from "@verdict/kit";
-import { addressVar, DEFAULT_ADDRESSES, DEFAULT_GRPC_PORTS, grpcServiceConfig, positiveInt, publicUrlVar } from "@verdict/runtime";
+import {
+  addressVar,
+  DEFAULT_ADDRESSES,
+  DEFAULT_GRPC_PORTS,
+  grpcServiceConfig,
+  positiveInt,
+  publicUrlVar,
+} from "@verdict/runtime";
 import type { ComplianceServiceOptions } from "./main.js";
 
 export const complianceConfig = z.object({
@@ -36,7 +43,10 @@ export function complianceOptions(
   c: ComplianceConfig,
   dataDir: string,
   apiOrigin: () => string,
-): Pick<ComplianceServiceOptions, "signingKey" | "linkTtlSeconds" | "reportTimeoutMs" | "apiBaseUrl" | "reportWorkers"> {
+): Pick<
+  ComplianceServiceOptions,
+  "signingKey" | "linkTtlSeconds" | "reportTimeoutMs" | "apiBaseUrl" | "reportWorkers"
+> {
   const publicUrl = c.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
   return {
     signingKey: persistedSecret(c.VERDICT_REPORT_SIGNING_KEY, dataDir, "report-signing.key"),

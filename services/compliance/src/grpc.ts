@@ -41,7 +41,9 @@ export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
         organizationId: req.organization_id,
         frameworks: req.frameworks,
         format: req.format,
-        dateRange: req.last_days ? req.last_days : { start: req.date_range?.start ?? "", end: req.date_range?.end ?? "" },
+        dateRange: req.last_days
+          ? req.last_days
+          : { start: req.date_range?.start ?? "", end: req.date_range?.end ?? "" },
       });
       return { report: toReport(report) };
     },
@@ -50,11 +52,24 @@ export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
       return { report: toReport(view.report, view.link) };
     },
     async downloadReport(req) {
-      const { report, content } = await downloadReport(deps, { reportId: req.report_id, expires: Number(req.expires), signature: req.signature });
-      return { content_type: report.content_type ?? "application/octet-stream", filename: report.filename ?? report.id, content };
+      const { report, content } = await downloadReport(deps, {
+        reportId: req.report_id,
+        expires: Number(req.expires),
+        signature: req.signature,
+      });
+      return {
+        content_type: report.content_type ?? "application/octet-stream",
+        filename: report.filename ?? report.id,
+        content,
+      };
     },
     async generateEvidence(req) {
-      const report = await generateEvidence(deps, { organizationId: req.organization_id, framework: req.framework, format: req.format, dateRange: req.date_range });
+      const report = await generateEvidence(deps, {
+        organizationId: req.organization_id,
+        framework: req.framework,
+        format: req.format,
+        dateRange: req.date_range,
+      });
       return { report: toReport(report) };
     },
   };

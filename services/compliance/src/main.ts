@@ -1,7 +1,15 @@
 // Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
 // projection from evaluation events and generates requested reports.
 import { InProcessBus, type Bus, type Subscription } from "@verdict/bus";
-import { AppError, createClient, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import {
+  AppError,
+  createClient,
+  startGrpcServer,
+  systemClock,
+  type Clock,
+  type GrpcServerHandle,
+  type Logger,
+} from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { FairPool, workerFile } from "@verdict/runtime";
 import { Outbox } from "@verdict/outbox";
@@ -53,8 +61,17 @@ export function policySource(client: PolicyClient): PolicySource {
         client.listPolicies({ organization_id: organizationId }),
         client.resolvePolicies({ organization_id: organizationId, policy_ids: [] }),
       ]);
-      const rules = new Map(resolved.policies.map((p) => [p.id, [...new Set(p.patterns.map((r) => r.rule_id).filter((r) => r !== ""))]]));
-      return policies.map((p) => ({ id: p.id, name: p.name, enabled: p.enabled, severity: p.severity, frameworks: p.frameworks, rules: rules.get(p.id) ?? [] }));
+      const rules = new Map(
+        resolved.policies.map((p) => [p.id, [...new Set(p.patterns.map((r) => r.rule_id).filter((r) => r !== ""))]]),
+      );
+      return policies.map((p) => ({
+        id: p.id,
+        name: p.name,
+        enabled: p.enabled,
+        severity: p.severity,
+        frameworks: p.frameworks,
+        rules: rules.get(p.id) ?? [],
+      }));
     },
   };
 }
@@ -81,10 +98,18 @@ export const DEFAULT_REPORT_TIMEOUT_MS = 600_000;
  * with that process): at start-up every one fails. Otherwise (Kafka redelivers the request to
  * another consumer) only those older than the timeout do.
  */
-export async function sweepStaleReports(deps: ComplianceDeps, timeoutMs: number, interruptedOnStart: boolean): Promise<void> {
+export async function sweepStaleReports(
+  deps: ComplianceDeps,
+  timeoutMs: number,
+  interruptedOnStart: boolean,
+): Promise<void> {
   const now = deps.clock.now();
   if (interruptedOnStart) {
-    const n = await failStaleReports(deps, now, "Generation was interrupted: Verdict stopped before the report was finished; request it again");
+    const n = await failStaleReports(
+      deps,
+      now,
+      "Generation was interrupted: Verdict stopped before the report was finished; request it again",
+    );
     if (n) deps.logger.warn({ reports: n }, "failed the reports an earlier process left generating");
   }
   const minutes = Math.round(timeoutMs / 60_000);
@@ -102,7 +127,10 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
-  const renderer = new FairPool<RenderJob, Uint8Array>({ filename: workerFile(import.meta.url, "./renderWorker.js"), threads: opts.reportWorkers ?? 1 });
+  const renderer = new FairPool<RenderJob, Uint8Array>({
+    filename: workerFile(import.meta.url, "./renderWorker.js"),
+    threads: opts.reportWorkers ?? 1,
+  });
   const deps: ComplianceDeps = {
     repo,
     bus: opts.bus,
@@ -123,16 +151,27 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   };
   try {
     await sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, opts.bus instanceof InProcessBus);
-    sweeper = setInterval(() => {
-      sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, false).catch((err) => deps.logger.error({ err }, "could not fail stale reports; retrying"));
-    }, Math.min(60_000, Math.max(1_000, Math.floor((opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS) / 2))));
+    sweeper = setInterval(
+      () => {
+        sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, false).catch((err) =>
+          deps.logger.error({ err }, "could not fail stale reports; retrying"),
+        );
+      },
+      Math.min(60_000, Math.max(1_000, Math.floor((opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS) / 2))),
+    );
     sweeper.unref();
     subscriptions.push(...(await subscribeCompliance(deps)));
     const grpc = await startGrpcServer({
       host: opts.host,
       port: opts.port,
       logger: opts.logger,
-      services: [{ name: SERVICE_NAMES.compliance, definition: complianceV1.ComplianceServiceService, implementation: complianceHandlers(deps) }],
+      services: [
+        {
+          name: SERVICE_NAMES.compliance,
+          definition: complianceV1.ComplianceServiceService,
+          implementation: complianceHandlers(deps),
+        },
+      ],
       reflection: reflectionDefinition("compliance"),
     });
     outbox.start();

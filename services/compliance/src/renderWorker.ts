@@ -15,5 +15,8 @@ export interface RenderJob {
 export default async function render(job: RenderJob): Promise<Uint8Array> {
   const evidence = assembleEvidence(job.input);
   if (job.format === "pdf") return renderPdf({ organizationName: job.organizationName }, evidence);
-  return renderOscalZip({ organizationId: job.input.organizationId, organizationName: job.organizationName, apiBaseUrl: job.apiBaseUrl }, evidence);
+  return renderOscalZip(
+    { organizationId: job.input.organizationId, organizationName: job.organizationName, apiBaseUrl: job.apiBaseUrl },
+    evidence,
+  );
 }

@@ -112,8 +112,12 @@ export class ComplianceRepo {
       { name: "status_created", fields: { status: 1, created_at: 1 } },
     ]);
     await this.chunks.ensureIndexes([{ name: "report_index", fields: { report_id: 1, index: 1 }, unique: true }]);
-    await this.evaluations.ensureIndexes([{ name: "org_completed", fields: { organization_id: 1, completed_at: 1, id: 1 } }]);
-    await this.violations.ensureIndexes([{ name: "org_evaluation", fields: { organization_id: 1, evaluation_id: 1, id: 1 } }]);
+    await this.evaluations.ensureIndexes([
+      { name: "org_completed", fields: { organization_id: 1, completed_at: 1, id: 1 } },
+    ]);
+    await this.violations.ensureIndexes([
+      { name: "org_evaluation", fields: { organization_id: 1, evaluation_id: 1, id: 1 } },
+    ]);
     await this.bypasses.ensureIndexes([{ name: "org_time", fields: { organization_id: 1, bypassed_at: 1, id: 1 } }]);
     // A report's request and failure are announced through the outbox: never one without the other.
     await this.outbox.register(this.reports);
@@ -135,13 +139,21 @@ export class ComplianceRepo {
 
   /** The organization's evidence from `from` (inclusive) to `to` (exclusive), in time order. */
   async evidenceFor(organizationId: string, range: { from: string; to: string }): Promise<EvidenceRecords> {
-    const evaluations = await this.evaluations.find({ organization_id: organizationId, completed_at: { $gte: range.from, $lt: range.to } }, { sort: { completed_at: 1 } });
+    const evaluations = await this.evaluations.find(
+      { organization_id: organizationId, completed_at: { $gte: range.from, $lt: range.to } },
+      { sort: { completed_at: 1 } },
+    );
     const violations: ViolationDoc[] = [];
     for (let i = 0; i < evaluations.length; i += IN_CHUNK) {
       const ids = evaluations.slice(i, i + IN_CHUNK).map((e) => e.id);
-      violations.push(...(await this.violations.find({ organization_id: organizationId, evaluation_id: { $in: ids } })));
+      violations.push(
+        ...(await this.violations.find({ organization_id: organizationId, evaluation_id: { $in: ids } })),
+      );
     }
-    const bypasses = await this.bypasses.find({ organization_id: organizationId, bypassed_at: { $gte: range.from, $lt: range.to } }, { sort: { bypassed_at: 1 } });
+    const bypasses = await this.bypasses.find(
+      { organization_id: organizationId, bypassed_at: { $gte: range.from, $lt: range.to } },
+      { sort: { bypassed_at: 1 } },
+    );
     return { evaluations, violations, bypasses };
   }
 
@@ -162,13 +174,27 @@ export class ComplianceRepo {
   }
 
   /** Completes a report still generating (a report failed meanwhile stays failed). */
-  completeReport(reportId: string, set: Pick<ReportRecord, "completed_at" | "content_type" | "filename" | "size_bytes" | "chunks">): Promise<ReportRecord | null> {
+  completeReport(
+    reportId: string,
+    set: Pick<ReportRecord, "completed_at" | "content_type" | "filename" | "size_bytes" | "chunks">,
+  ): Promise<ReportRecord | null> {
     return this.reports.updateOne({ id: reportId, status: "generating" }, { status: "completed", ...set });
   }
 
   /** Fails a report still generating, with the event that announces it; null when it was not (the first caller wins). */
-  failGenerating(organizationId: string, reportId: string, at: string, reason: string, event: PendingEvent): Promise<ReportRecord | null> {
-    return this.outbox.update(this.reports, { id: reportId, organization_id: organizationId, status: "generating" }, { status: "failed", completed_at: at, failure_reason: reason }, [event]);
+  failGenerating(
+    organizationId: string,
+    reportId: string,
+    at: string,
+    reason: string,
+    event: PendingEvent,
+  ): Promise<ReportRecord | null> {
+    return this.outbox.update(
+      this.reports,
+      { id: reportId, organization_id: organizationId, status: "generating" },
+      { status: "failed", completed_at: at, failure_reason: reason },
+      [event],
+    );
   }
 
   /** Reports of every organization still generating that were requested before `cutoff`, oldest first. */
@@ -183,7 +209,12 @@ export class ComplianceRepo {
     let index = 0;
     for (let offset = 0; offset < content.length || index === 0; offset += CHUNK_BYTES) {
       const part = content.subarray(offset, offset + CHUNK_BYTES);
-      await this.chunks.insertOne({ id: `${reportId}.${index}`, report_id: reportId, index, data: part.toString("base64") });
+      await this.chunks.insertOne({
+        id: `${reportId}.${index}`,
+        report_id: reportId,
+        index,
+        data: part.toString("base64"),
+      });
       index++;
     }
     return index;

@@ -16,16 +16,34 @@ const completed: CloudEvent<EvaluationCompletedData>[] = [];
 
 beforeAll(async () => {
   h = await startEvaluationHarness({ limits: { asyncMinFiles: 3, asyncMinBytes: 1_000_000 } });
-  await h.policy.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "test", async (e) => void completed.push(e));
+  await h.policy.bus.subscribe<EvaluationCompletedData>(
+    TOPICS.evaluationCompleted,
+    "test",
+    async (e) => void completed.push(e),
+  );
 });
 afterAll(() => h.stop());
 
 const files = (n: number): evaluationV1.File[] =>
-  Array.from({ length: n }, (_, i) => ({ path: `src/f${i}.ts`, content: Buffer.from(i === 1 ? `const k = "${AWS_KEY}";\n` : `export const n = ${i};\n`), status: "modified" }));
+  Array.from({ length: n }, (_, i) => ({
+    path: `src/f${i}.ts`,
+    content: Buffer.from(i === 1 ? `const k = "${AWS_KEY}";\n` : `export const n = ${i};\n`),
+    status: "modified",
+  }));
 
 const create = async (n: number, policies: string[] = []) =>
-  (await h.client.createEvaluation({ organization_id: ORG, repository: "acme/big", ref: "main", base_ref: "", files: files(n), policies })).evaluation!;
-const get = async (id: string) => (await h.client.getEvaluation({ organization_id: ORG, evaluation_id: id })).evaluation!;
+  (
+    await h.client.createEvaluation({
+      organization_id: ORG,
+      repository: "acme/big",
+      ref: "main",
+      base_ref: "",
+      files: files(n),
+      policies,
+    })
+  ).evaluation!;
+const get = async (id: string) =>
+  (await h.client.getEvaluation({ organization_id: ORG, evaluation_id: id })).evaluation!;
 
 describe("asynchronous evaluations", () => {
   it("answers small changes at once and queues large ones, which then complete", async () => {
@@ -40,18 +58,22 @@ describe("asynchronous evaluations", () => {
     expect(done.violations[0]).toMatchObject({ policy_id: "aws-credentials", file: "src/f1.ts", line: 1 });
     // one completion event, and the queued files are gone
     await eventually(() => expect(completed.filter((e) => e.data.evaluation_id === queued.id)).toHaveLength(1));
-    expect(await h.policy.store.collection<JobFile>("evaluation_job_files").count({ evaluation_id: queued.id })).toBe(0);
+    expect(await h.policy.store.collection<JobFile>("evaluation_job_files").count({ evaluation_id: queued.id })).toBe(
+      0,
+    );
   });
 
   it("queues by size in bytes too", async () => {
-    const big = (await h.client.createEvaluation({
-      organization_id: ORG,
-      repository: "acme/big",
-      ref: "main",
-      base_ref: "",
-      files: [{ path: "data.txt", content: Buffer.from("x".repeat(1_000_000)), status: "added" }],
-      policies: [],
-    })).evaluation!;
+    const big = (
+      await h.client.createEvaluation({
+        organization_id: ORG,
+        repository: "acme/big",
+        ref: "main",
+        base_ref: "",
+        files: [{ path: "data.txt", content: Buffer.from("x".repeat(1_000_000)), status: "added" }],
+        policies: [],
+      })
+    ).evaluation!;
     expect(big.status).toBe("pending");
     await eventually(async () => expect((await get(big.id)).status).toBe("completed"));
   });
@@ -83,7 +105,15 @@ describe("after a crash", () => {
     };
     if (opts.withFiles) {
       for (const [index, f] of files(3).entries()) {
-        await store.collection<JobFile>("evaluation_job_files").insertOne({ id: `${id}:${index}`, evaluation_id: id, organization_id: ORG, index, created_at: now, ...f, content: f.content.toString("utf8") });
+        await store.collection<JobFile>("evaluation_job_files").insertOne({
+          id: `${id}:${index}`,
+          evaluation_id: id,
+          organization_id: ORG,
+          index,
+          created_at: now,
+          ...f,
+          content: f.content.toString("utf8"),
+        });
       }
     }
     await store.collection<EvaluationRecord>("evaluation_evaluations").insertOne(record);
@@ -106,7 +136,9 @@ describe("after a crash", () => {
     const id = await leftPending({ withFiles: true });
     const restarted = await restartedService();
     try {
-      await eventually(async () => expect(await get(id)).toMatchObject({ status: "completed", passed: false, summary: { total_violations: 1 } }));
+      await eventually(async () =>
+        expect(await get(id)).toMatchObject({ status: "completed", passed: false, summary: { total_violations: 1 } }),
+      );
       await eventually(() => expect(completed.filter((e) => e.data.evaluation_id === id)).toHaveLength(1));
     } finally {
       await restarted.stop();
@@ -131,7 +163,12 @@ describe("after a crash", () => {
     const id = await leftPending({ withFiles: false });
     const restarted = await restartedService();
     try {
-      await eventually(async () => expect(await get(id)).toMatchObject({ status: "failed", failure_reason: expect.stringMatching(/files were lost/) }));
+      await eventually(async () =>
+        expect(await get(id)).toMatchObject({
+          status: "failed",
+          failure_reason: expect.stringMatching(/files were lost/),
+        }),
+      );
       const event = completed.find((e) => e.data.evaluation_id === id);
       expect(event?.data).toMatchObject({ status: "failed", passed: null });
     } finally {
@@ -143,7 +180,12 @@ describe("after a crash", () => {
     const id = await leftPending({ withFiles: true, policies: ["deleted-meanwhile"] });
     const restarted = await restartedService();
     try {
-      await eventually(async () => expect(await get(id)).toMatchObject({ status: "failed", failure_reason: expect.stringMatching(/deleted-meanwhile/) }));
+      await eventually(async () =>
+        expect(await get(id)).toMatchObject({
+          status: "failed",
+          failure_reason: expect.stringMatching(/deleted-meanwhile/),
+        }),
+      );
     } finally {
       await restarted.stop();
     }

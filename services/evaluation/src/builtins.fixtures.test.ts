@@ -14,7 +14,8 @@ import { compileEngine } from "./domain/engine.js";
 
 const FIXTURES = fileURLToPath(new URL("../../policy/fixtures", import.meta.url));
 // A comment opener (#, //, --, <!--, ;, /*, *, {/*, {#, <%#) then the annotation.
-const ANNOTATION = /^\s*(?:#|\/\/|--|<!--|;|\/\*|\*|\{\/\*|\{#|<%#)\s*(ruleid|ok)\s*:\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)/;
+const ANNOTATION =
+  /^\s*(?:#|\/\/|--|<!--|;|\/\*|\*|\{\/\*|\{#|<%#)\s*(ruleid|ok)\s*:\s*([a-z0-9-]+(?:\s*,\s*[a-z0-9-]+)*)/;
 
 interface Annotation {
   file: string;
@@ -35,7 +36,8 @@ function annotations(file: string, content: string): Annotation[] {
   content.split(/\r?\n/).forEach((text, i) => {
     const m = ANNOTATION.exec(text);
     if (!m) return;
-    for (const ruleId of m[2]!.split(",")) out.push({ file, line: i + 2, kind: m[1] as "ruleid" | "ok", ruleId: ruleId.trim() });
+    for (const ruleId of m[2]!.split(","))
+      out.push({ file, line: i + 2, kind: m[1] as "ruleid" | "ok", ruleId: ruleId.trim() });
   });
   return out;
 }
@@ -76,9 +78,13 @@ describe("built-in policy library", () => {
   it("has a true-positive and a false-positive sample for every rule", () => {
     const known = new Set(rules.map((r) => r.id));
     const missing = rules.flatMap((r) =>
-      (["ruleid", "ok"] as const).filter((kind) => !all.some((a) => a.kind === kind && a.ruleId === r.id)).map((kind) => `${r.id}: no '${kind}:' sample`),
+      (["ruleid", "ok"] as const)
+        .filter((kind) => !all.some((a) => a.kind === kind && a.ruleId === r.id))
+        .map((kind) => `${r.id}: no '${kind}:' sample`),
     );
-    const unknown = all.filter((a) => !known.has(a.ruleId)).map((a) => `${a.file}:${a.line}: unknown rule '${a.ruleId}'`);
+    const unknown = all
+      .filter((a) => !known.has(a.ruleId))
+      .map((a) => `${a.file}:${a.line}: unknown rule '${a.ruleId}'`);
     expect([...missing, ...unknown]).toEqual([]);
   });
 
@@ -94,7 +100,8 @@ describe("built-in policy library", () => {
       const found = new Set(scan.findings.map((f) => `${f.rule_id}@${f.line}`));
       for (const a of file.annotations) {
         const hit = found.has(`${a.ruleId}@${a.line}`);
-        if (a.kind === "ruleid" && !hit) mismatches.push(`${a.file}:${a.line}: expected a finding of ${a.ruleId}, got none`);
+        if (a.kind === "ruleid" && !hit)
+          mismatches.push(`${a.file}:${a.line}: expected a finding of ${a.ruleId}, got none`);
         if (a.kind === "ok" && hit) mismatches.push(`${a.file}:${a.line}: unexpected finding of ${a.ruleId}`);
       }
     }

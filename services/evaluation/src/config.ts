@@ -2,7 +2,14 @@
 // and the all-in-one process read the same ones (README, Configuration).
 import { z } from "zod";
 import { boolVar } from "@verdict/kit";
-import { addressVar, DEFAULT_ADDRESSES, DEFAULT_GRPC_PORTS, grpcServiceConfig, orgMaxEvaluationsInFlightVar, positiveInt } from "@verdict/runtime";
+import {
+  addressVar,
+  DEFAULT_ADDRESSES,
+  DEFAULT_GRPC_PORTS,
+  grpcServiceConfig,
+  orgMaxEvaluationsInFlightVar,
+  positiveInt,
+} from "@verdict/runtime";
 import { DEFAULT_LIMITS, type EvaluationServiceOptions } from "./main.js";
 
 const threads = () => z.coerce.number().int().positive().max(256).optional();
@@ -34,7 +41,9 @@ export const evaluationProcessConfig = grpcServiceConfig(DEFAULT_GRPC_PORTS.eval
 });
 
 /** The service options these variables set. */
-export function evaluationOptions(c: EvaluationConfig): Pick<EvaluationServiceOptions, "limits" | "scanWorkers" | "scanThreadsPerOrganization"> {
+export function evaluationOptions(
+  c: EvaluationConfig,
+): Pick<EvaluationServiceOptions, "limits" | "scanWorkers" | "scanThreadsPerOrganization"> {
   return {
     limits: {
       asyncMinFiles: c.VERDICT_ASYNC_MIN_FILES,
@@ -44,6 +53,8 @@ export function evaluationOptions(c: EvaluationConfig): Pick<EvaluationServiceOp
       maxInFlightPerOrganization: c.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
     },
     ...(c.VERDICT_SCAN_WORKERS !== undefined ? { scanWorkers: c.VERDICT_SCAN_WORKERS } : {}),
-    ...(c.VERDICT_SCAN_THREADS_PER_ORG !== undefined ? { scanThreadsPerOrganization: c.VERDICT_SCAN_THREADS_PER_ORG } : {}),
+    ...(c.VERDICT_SCAN_THREADS_PER_ORG !== undefined
+      ? { scanThreadsPerOrganization: c.VERDICT_SCAN_THREADS_PER_ORG }
+      : {}),
   };
 }

@@ -9,7 +9,20 @@ const policies = (value: string): PolicyToRun[] => [
     category: "security",
     suggestion: "",
     exclude_paths: [],
-    patterns: [{ value, message: "m", redact: false, redact_group: 0, rule_id: "r", keywords: [], min_entropy: 0, paths: [], allowlist: [], generic: false }],
+    patterns: [
+      {
+        value,
+        message: "m",
+        redact: false,
+        redact_group: 0,
+        rule_id: "r",
+        keywords: [],
+        min_entropy: 0,
+        paths: [],
+        allowlist: [],
+        generic: false,
+      },
+    ],
   },
 ];
 

@@ -29,7 +29,9 @@ export class EngineCache<E = Engine> {
 
   constructor(
     private readonly capacity = 64,
-    private readonly build: (policies: readonly PolicyToRun[]) => E = compileEngine as unknown as (policies: readonly PolicyToRun[]) => E,
+    private readonly build: (policies: readonly PolicyToRun[]) => E = compileEngine as unknown as (
+      policies: readonly PolicyToRun[],
+    ) => E,
   ) {}
 
   /** The engine for this version, compiled from `policies` unless already cached. */

@@ -20,13 +20,25 @@ const violations: CloudEvent<PolicyViolationData>[] = [];
 
 beforeAll(async () => {
   h = await startEvaluationHarness({ clock });
-  await h.policy.bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "test", async (e) => void completed.push(e));
-  await h.policy.bus.subscribe<PolicyViolationData>(TOPICS.policyViolation, "test", async (e) => void violations.push(e));
+  await h.policy.bus.subscribe<EvaluationCompletedData>(
+    TOPICS.evaluationCompleted,
+    "test",
+    async (e) => void completed.push(e),
+  );
+  await h.policy.bus.subscribe<PolicyViolationData>(
+    TOPICS.policyViolation,
+    "test",
+    async (e) => void violations.push(e),
+  );
 });
 afterAll(() => h.stop());
 
 type File = evaluationV1.File;
-const file = (path: string, content: string, status = "modified"): File => ({ path, content: Buffer.from(content, "utf8"), status });
+const file = (path: string, content: string, status = "modified"): File => ({
+  path,
+  content: Buffer.from(content, "utf8"),
+  status,
+});
 
 function request(overrides: Partial<evaluationV1.CreateEvaluationRequest> = {}): evaluationV1.CreateEvaluationRequest {
   return {
@@ -78,8 +90,20 @@ describe("creating an evaluation", () => {
         code_snippet: 'accessKeyId: "AKIA****",',
         suggestion: expect.stringMatching(/rotate this key/),
       },
-      expect.objectContaining({ policy_id: "private-keys", file: "deploy/id_rsa", line: 1, column: 1, code_snippet: "-----BEGIN RSA PRIVATE KEY-----" }),
-      expect.objectContaining({ policy_id: "hardcoded-credentials", file: "app/settings.py", line: 2, column: 1, code_snippet: 'password = "hunt****"  # hunt****' }),
+      expect.objectContaining({
+        policy_id: "private-keys",
+        file: "deploy/id_rsa",
+        line: 1,
+        column: 1,
+        code_snippet: "-----BEGIN RSA PRIVATE KEY-----",
+      }),
+      expect.objectContaining({
+        policy_id: "hardcoded-credentials",
+        file: "app/settings.py",
+        line: 2,
+        column: 1,
+        code_snippet: 'password = "hunt****"  # hunt****',
+      }),
     ]);
   });
 
@@ -99,7 +123,11 @@ describe("creating an evaluation", () => {
 
   it("passes a clean change, and passes with warnings only", async () => {
     const clean = await create();
-    expect(clean).toMatchObject({ passed: true, violations: [], summary: { total_files: 1, total_violations: 0, errors: 0, warnings: 0 } });
+    expect(clean).toMatchObject({
+      passed: true,
+      violations: [],
+      summary: { total_files: 1, total_violations: 0, errors: 0, warnings: 0 },
+    });
     const warned = await create({ files: [file("src/run.js", "run(eval(input));")] });
     expect(warned).toMatchObject({ passed: true, summary: { total_violations: 1, errors: 0, warnings: 1 } });
     expect(warned.violations[0]).toMatchObject({ policy_id: "dangerous-eval", severity: "warning", column: 5 });
@@ -113,7 +141,8 @@ describe("creating an evaluation", () => {
   it("applies a policy change to the very next evaluation and keeps applying it", async () => {
     const org = "org_policy_changes";
     const evalFile = [file("src/run.js", "run(eval(input));")];
-    const severityNow = async () => (await create({ organization_id: org, files: evalFile })).violations.map((v) => v.severity);
+    const severityNow = async () =>
+      (await create({ organization_id: org, files: evalFile })).violations.map((v) => v.severity);
     expect(await severityNow()).toEqual(["warning"]);
     expect(await severityNow()).toEqual(["warning"]);
     await h.policy.client.updatePolicy({ organization_id: org, policy_id: "dangerous-eval", severity: "error" });
@@ -122,7 +151,12 @@ describe("creating an evaluation", () => {
     expect(await severityNow()).toEqual(["error"]);
     await h.policy.client.updatePolicy({ organization_id: org, policy_id: "dangerous-eval", enabled: false });
     expect(await severityNow()).toEqual([]);
-    await h.policy.client.updatePolicy({ organization_id: org, policy_id: "dangerous-eval", enabled: true, severity: "warning" });
+    await h.policy.client.updatePolicy({
+      organization_id: org,
+      policy_id: "dangerous-eval",
+      enabled: true,
+      severity: "warning",
+    });
     expect(await severityNow()).toEqual(["warning"]);
   });
 
@@ -135,9 +169,13 @@ describe("creating an evaluation", () => {
   });
 
   it("rejects malformed requests with field paths", async () => {
-    await expect(create({ files: [file("a.txt", "ok"), file("big.txt", "x".repeat(1_048_577))] })).rejects.toMatchObject({
+    await expect(
+      create({ files: [file("a.txt", "ok"), file("big.txt", "x".repeat(1_048_577))] }),
+    ).rejects.toMatchObject({
       kind: "validation",
-      details: { errors: [{ field: "files[1].content", code: "MAX_SIZE_EXCEEDED", max: 1048576, message: expect.any(String) }] },
+      details: {
+        errors: [{ field: "files[1].content", code: "MAX_SIZE_EXCEEDED", max: 1048576, message: expect.any(String) }],
+      },
     });
     await expect(create({ repository: "not a repo" })).rejects.toMatchObject({
       kind: "validation",
@@ -147,8 +185,17 @@ describe("creating an evaluation", () => {
 
   it("keeps at most 1000 violations while the summary counts them all", async () => {
     // (ordinary line lengths: a one-line file this size would be skipped as minified)
-    const evaluation = await create({ files: [file("bundle.js", "eval(a);\n".repeat(700)), file("more.js", `${"eval(b); ".repeat(8)}\n`.repeat(100))] });
-    expect(evaluation.summary).toEqual({ total_files: 2, total_violations: 1500, errors: 0, warnings: 1500, suppressed: 0, skipped_files: 0 });
+    const evaluation = await create({
+      files: [file("bundle.js", "eval(a);\n".repeat(700)), file("more.js", `${"eval(b); ".repeat(8)}\n`.repeat(100))],
+    });
+    expect(evaluation.summary).toEqual({
+      total_files: 2,
+      total_violations: 1500,
+      errors: 0,
+      warnings: 1500,
+      suppressed: 0,
+      skipped_files: 0,
+    });
     expect(evaluation.violations).toHaveLength(1000);
     // the 300th match of more.js: line 38, the 4th on its line
     expect(evaluation.violations[999]).toMatchObject({ file: "more.js", line: 38, column: 1 + 9 * 3 });
@@ -191,12 +238,16 @@ describe("reading evaluations", () => {
     const evaluation = await create({ files: leaky });
     const got = await h.client.getEvaluation({ organization_id: ORG, evaluation_id: evaluation.id });
     expect(got.evaluation).toEqual(evaluation);
-    await expect(h.client.getEvaluation({ organization_id: OTHER_ORG, evaluation_id: evaluation.id })).rejects.toMatchObject({
+    await expect(
+      h.client.getEvaluation({ organization_id: OTHER_ORG, evaluation_id: evaluation.id }),
+    ).rejects.toMatchObject({
       kind: "not_found",
       code: "RESOURCE_NOT_FOUND",
       details: { resource_type: "evaluation", resource_id: evaluation.id },
     });
-    await expect(h.client.getEvaluation({ organization_id: ORG, evaluation_id: "eval_01jzzzzzzzzzzzzzzzzzzzzzzz" })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(
+      h.client.getEvaluation({ organization_id: ORG, evaluation_id: "eval_01jzzzzzzzzzzzzzzzzzzzzzzz" }),
+    ).rejects.toMatchObject({ kind: "not_found" });
   });
 
   describe("listing", () => {
@@ -219,7 +270,8 @@ describe("reading evaluations", () => {
       await create({ organization_id: OTHER_ORG });
     });
 
-    const list = (req: Partial<evaluationV1.ListEvaluationsRequest> = {}) => h.client.listEvaluations({ organization_id: ORG_LIST, limit: 0, ...req });
+    const list = (req: Partial<evaluationV1.ListEvaluationsRequest> = {}) =>
+      h.client.listEvaluations({ organization_id: ORG_LIST, limit: 0, ...req });
     const newestFirst = () => created.map((e) => e.id).reverse();
 
     it("lists newest first, default page size, only the organization's own", async () => {
@@ -249,11 +301,18 @@ describe("reading evaluations", () => {
     });
 
     it("filters by repository, passed, status and time range", async () => {
-      const ids = async (req: Partial<evaluationV1.ListEvaluationsRequest>) => (await list(req)).evaluations.map((e) => e.id);
-      const expected = (pick: (e: evaluationV1.Evaluation, i: number) => boolean) => created.filter(pick).map((e) => e.id).reverse();
+      const ids = async (req: Partial<evaluationV1.ListEvaluationsRequest>) =>
+        (await list(req)).evaluations.map((e) => e.id);
+      const expected = (pick: (e: evaluationV1.Evaluation, i: number) => boolean) =>
+        created
+          .filter(pick)
+          .map((e) => e.id)
+          .reverse();
       expect(await ids({ repository: "acme/odd" })).toEqual(expected((_, i) => i % 2 === 1));
       expect(await ids({ passed: false })).toEqual(expected((_, i) => i % 3 === 0));
-      expect(await ids({ passed: true, repository: "acme/even" })).toEqual(expected((_, i) => i % 3 !== 0 && i % 2 === 0));
+      expect(await ids({ passed: true, repository: "acme/even" })).toEqual(
+        expected((_, i) => i % 3 !== 0 && i % 2 === 0),
+      );
       expect(await ids({ status: "completed" })).toEqual(newestFirst());
       expect(await ids({ status: "pending" })).toEqual([]);
       expect(await ids({ since: middle })).toEqual(expected((_, i) => i >= 4));
@@ -264,11 +323,24 @@ describe("reading evaluations", () => {
     });
 
     it("rejects bad cursors, limits, statuses and timestamps", async () => {
-      const rejected = (req: Partial<evaluationV1.ListEvaluationsRequest>, field: string, code: string, kind = "validation") =>
-        expect(list(req)).rejects.toMatchObject({ kind, details: { errors: [expect.objectContaining({ field, code })] } });
+      const rejected = (
+        req: Partial<evaluationV1.ListEvaluationsRequest>,
+        field: string,
+        code: string,
+        kind = "validation",
+      ) =>
+        expect(list(req)).rejects.toMatchObject({
+          kind,
+          details: { errors: [expect.objectContaining({ field, code })] },
+        });
       // a cursor the API did not issue is a rule the REST schema cannot express: 422
       await rejected({ cursor: "not-a-cursor" }, "cursor", "INVALID_FORMAT", "unprocessable");
-      await rejected({ cursor: Buffer.from('{"v":1,"id":"repo_x"}').toString("base64url") }, "cursor", "INVALID_FORMAT", "unprocessable");
+      await rejected(
+        { cursor: Buffer.from('{"v":1,"id":"repo_x"}').toString("base64url") },
+        "cursor",
+        "INVALID_FORMAT",
+        "unprocessable",
+      );
       await rejected({ cursor: "%%%" }, "cursor", "INVALID_FORMAT", "unprocessable");
       await rejected({ limit: 101 }, "limit", "MAX_SIZE_EXCEEDED");
       await rejected({ limit: -1 }, "limit", "MIN_SIZE_REQUIRED");
@@ -289,7 +361,9 @@ describe("deleting evaluations", () => {
   it("deletes, then answers deleted (410) on get and delete, and hides it from lists", async () => {
     const evaluation = await create({ organization_id: "org_delete", files: leaky });
     const req = { organization_id: "org_delete", evaluation_id: evaluation.id };
-    await expect(h.client.deleteEvaluation({ ...req, organization_id: OTHER_ORG })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(h.client.deleteEvaluation({ ...req, organization_id: OTHER_ORG })).rejects.toMatchObject({
+      kind: "not_found",
+    });
     expect(await h.client.deleteEvaluation(req)).toEqual({});
     await expect(h.client.getEvaluation(req)).rejects.toMatchObject({
       kind: "deleted",
@@ -301,13 +375,19 @@ describe("deleting evaluations", () => {
     // Only a tombstone is left: no violations, no repository, no results.
     const stored = await new EvaluationRepo(h.policy.store).findDoc("org_delete", evaluation.id);
     // (The outbox's revision stays: it guards writes of events still to be published.)
-    expect(withoutOutbox(stored!)).toEqual({ id: evaluation.id, organization_id: "org_delete", deleted_at: expect.any(String) });
+    expect(withoutOutbox(stored!)).toEqual({
+      id: evaluation.id,
+      organization_id: "org_delete",
+      deleted_at: expect.any(String),
+    });
   });
 
   it("answers not found for unknown ids", async () => {
-    await expect(h.client.deleteEvaluation({ organization_id: ORG, evaluation_id: "eval_nope" })).rejects.toMatchObject({
-      kind: "not_found",
-      details: { resource_type: "evaluation", resource_id: "eval_nope" },
-    });
+    await expect(h.client.deleteEvaluation({ organization_id: ORG, evaluation_id: "eval_nope" })).rejects.toMatchObject(
+      {
+        kind: "not_found",
+        details: { resource_type: "evaluation", resource_id: "eval_nope" },
+      },
+    );
   });
 });

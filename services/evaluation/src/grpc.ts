@@ -65,7 +65,11 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
         limit: req.limit,
         cursor: req.cursor,
       });
-      return { evaluations: page.evaluations.map(toEvaluation), next_cursor: page.next_cursor, has_more: page.has_more };
+      return {
+        evaluations: page.evaluations.map(toEvaluation),
+        next_cursor: page.next_cursor,
+        has_more: page.has_more,
+      };
     },
     async deleteEvaluation(req) {
       await deleteEvaluation(deps, req.organization_id, req.evaluation_id);

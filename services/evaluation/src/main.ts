@@ -1,7 +1,16 @@
 // Wires the evaluation service: adapters in, gRPC out, and the bus: it works off queued
 // evaluations and drops compiled engines when policies change. Used by the all-in-one launcher.
 import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
-import { AppError, createClient, newId, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import {
+  AppError,
+  createClient,
+  newId,
+  startGrpcServer,
+  systemClock,
+  type Clock,
+  type GrpcServerHandle,
+  type Logger,
+} from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
@@ -54,7 +63,10 @@ export const DEFAULT_LIMITS: EvaluationLimits = {
 };
 
 /** Organization settings from the identity service. */
-function identitySettings(client: ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>, logger: Logger): OrgSettingsSource {
+function identitySettings(
+  client: ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>,
+  logger: Logger,
+): OrgSettingsSource {
   return {
     async get(organizationId) {
       try {
@@ -80,7 +92,11 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   await outbox.register(repo.evaluations);
-  const scanner = new FairPool<ScanJob, Outcome>({ filename: workerFile(import.meta.url, "./scanWorker.js"), threads: opts.scanWorkers, maxThreadsPerKey: opts.scanThreadsPerOrganization });
+  const scanner = new FairPool<ScanJob, Outcome>({
+    filename: workerFile(import.meta.url, "./scanWorker.js"),
+    threads: opts.scanWorkers,
+    maxThreadsPerKey: opts.scanThreadsPerOrganization,
+  });
   const deps: EvaluationDeps = {
     repo,
     bus: opts.bus,
@@ -103,29 +119,51 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
         processRequested(deps, e.data.organization_id, e.data.evaluation_id),
       ),
       // Work that kept failing (a service down past every retry) must not stay pending forever.
-      await opts.bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(deadLetterTopic(TOPICS.evaluationRequested), "evaluation-workers", async (e) => {
-        const { organization_id, evaluation_id } = e.data.event.data;
-        const doc = await repo.findDoc(organization_id, evaluation_id);
-        if (doc && !isTombstone(doc) && doc.status === "pending") await fail(deps, doc, `The evaluation could not be run: ${e.data.error}`);
-      }),
+      await opts.bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(
+        deadLetterTopic(TOPICS.evaluationRequested),
+        "evaluation-workers",
+        async (e) => {
+          const { organization_id, evaluation_id } = e.data.event.data;
+          const doc = await repo.findDoc(organization_id, evaluation_id);
+          if (doc && !isTombstone(doc) && doc.status === "pending")
+            await fail(deps, doc, `The evaluation could not be run: ${e.data.error}`);
+        },
+      ),
     );
   }
   subscriptions.push(
     // Every instance drops its own cached engines: a group per instance.
-    await opts.bus.subscribe<{ organization_id: string }>(TOPICS.policyChanged, `evaluation-engines-${newId("evt")}`, async (e) => deps.engines.forget(e.data.organization_id)),
+    await opts.bus.subscribe<{ organization_id: string }>(
+      TOPICS.policyChanged,
+      `evaluation-engines-${newId("evt")}`,
+      async (e) => deps.engines.forget(e.data.organization_id),
+    ),
   );
 
   const grpc = await startGrpcServer({
     host: opts.host,
     port: opts.port,
     logger: opts.logger,
-    services: [{ name: SERVICE_NAMES.evaluation, definition: evaluationV1.EvaluationServiceService, implementation: evaluationHandlers(deps) }],
+    services: [
+      {
+        name: SERVICE_NAMES.evaluation,
+        definition: evaluationV1.EvaluationServiceService,
+        implementation: evaluationHandlers(deps),
+      },
+    ],
     reflection: reflectionDefinition("evaluation"),
   });
   outbox.start();
   if (worker) await recoverPending(deps);
   opts.logger.info(
-    { port: grpc.port, worker, scan_workers: scanner.threads, scan_threads_per_organization: scanner.maxThreadsPerKey, async_min_files: deps.limits.asyncMinFiles, async_min_bytes: deps.limits.asyncMinBytes },
+    {
+      port: grpc.port,
+      worker,
+      scan_workers: scanner.threads,
+      scan_threads_per_organization: scanner.maxThreadsPerKey,
+      async_min_files: deps.limits.asyncMinFiles,
+      async_min_bytes: deps.limits.asyncMinBytes,
+    },
     "evaluation service listening",
   );
   return {

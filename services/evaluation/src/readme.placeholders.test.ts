@@ -31,12 +31,25 @@ const CONTEXTS: [string, (v: string) => string][] = [
   ["config.yaml", (v) => `auth:\n  token: ${v}\n  password: "${v}"\n`],
   [".env", (v) => `DB_PASSWORD=${v}\nSTRIPE_SECRET_KEY=${v}\n`],
   ["app.config.xml", (v) => `<config><apiKey>${v}</apiKey><password>${v}</password></config>\n`],
-  ["client.ts", (v) => `const headers = { Authorization: "Bearer ${v}" };\nconst db = "postgres://ledger:${v}@db.acme-prod.net/ledger";\n`],
-  ["deploy.sh", (v) => `curl -u deploy:${v} https://ci.acme-prod.net/hook\ncurl -H "Authorization: Bearer ${v}" https://api.acme-prod.net\n`],
+  [
+    "client.ts",
+    (v) =>
+      `const headers = { Authorization: "Bearer ${v}" };\nconst db = "postgres://ledger:${v}@db.acme-prod.net/ledger";\n`,
+  ],
+  [
+    "deploy.sh",
+    (v) =>
+      `curl -u deploy:${v} https://ci.acme-prod.net/hook\ncurl -H "Authorization: Bearer ${v}" https://api.acme-prod.net\n`,
+  ],
 ];
 
 /** Token formats filled in with a run of one placeholder character (`ghp_xxxx…`, `sk_live_****…`). */
-const FORMATS = (run: string) => [`ghp_${run.slice(0, 36)}`, `sk_live_${run.slice(0, 24)}`, `xoxb-${run.slice(0, 12)}-${run.slice(0, 24)}`, `AKIA${run.slice(0, 16).toUpperCase()}`];
+const FORMATS = (run: string) => [
+  `ghp_${run.slice(0, 36)}`,
+  `sk_live_${run.slice(0, 24)}`,
+  `xoxb-${run.slice(0, 12)}-${run.slice(0, 24)}`,
+  `AKIA${run.slice(0, 16).toUpperCase()}`,
+];
 
 const policies = resolveBuiltins({ "hardcoded-credentials": { detect_api_keys: true } });
 const engine = compileEngine(policies);
@@ -51,17 +64,22 @@ describe("the README's placeholders", () => {
   const listed = listedPlaceholders();
 
   it("are read from the README's Quiet by design paragraph", () => {
-    expect(listed).toEqual(expect.arrayContaining(["AKIAIOSFODNN7EXAMPLE", "${VAR}", "<your-key>", "xxxx…", "changeme", "{{ … }}"]));
+    expect(listed).toEqual(
+      expect.arrayContaining(["AKIAIOSFODNN7EXAMPLE", "${VAR}", "<your-key>", "xxxx…", "changeme", "{{ … }}"]),
+    );
   });
 
   it.each(listed)("%s is not reported wherever a secret goes", (placeholder) => {
     const value = spelledOut(placeholder);
     const values = /^(.)\1{3}…$/.test(placeholder) ? [value, ...FORMATS(value)] : [value];
-    for (const v of values) for (const [path, write] of CONTEXTS) expect({ path, v, findings: secretFindings(path, write(v)) }).toEqual({ path, v, findings: [] });
+    for (const v of values)
+      for (const [path, write] of CONTEXTS)
+        expect({ path, v, findings: secretFindings(path, write(v)) }).toEqual({ path, v, findings: [] });
   });
 
   it("are the reason for the silence: a real-looking secret in the same places is reported", () => {
     const secret = "Qx7zK2pV9mWc4TbN8rLs3YdJ";
-    for (const [path, write] of CONTEXTS) expect({ path, reported: secretFindings(path, write(secret)).length > 0 }).toEqual({ path, reported: true });
+    for (const [path, write] of CONTEXTS)
+      expect({ path, reported: secretFindings(path, write(secret)).length > 0 }).toEqual({ path, reported: true });
   });
 });

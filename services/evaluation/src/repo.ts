@@ -123,12 +123,19 @@ export class EvaluationRepo {
 
   /** Every organization's evaluations still pending, oldest first (recovery at start-up). */
   async pending(): Promise<EvaluationRecord[]> {
-    return (await this.evaluations.find({ status: "pending", deleted_at: null }, { sort: { id: 1 } })) as EvaluationRecord[];
+    return (await this.evaluations.find(
+      { status: "pending", deleted_at: null },
+      { sort: { id: 1 } },
+    )) as EvaluationRecord[];
   }
 
   /** Turns a live evaluation into a tombstone; false when it was deleted already (a concurrent delete). */
   async tombstone(organizationId: string, evaluationId: string, deletedAt: string): Promise<boolean> {
-    const updated = await this.evaluations.updateOne({ id: evaluationId, organization_id: organizationId, deleted_at: null }, { deleted_at: deletedAt }, [...TOMBSTONE_DROPS]);
+    const updated = await this.evaluations.updateOne(
+      { id: evaluationId, organization_id: organizationId, deleted_at: null },
+      { deleted_at: deletedAt },
+      [...TOMBSTONE_DROPS],
+    );
     return updated !== null;
   }
 }

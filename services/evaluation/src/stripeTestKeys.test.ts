@@ -5,10 +5,14 @@ import { describe, expect, it } from "@jest/globals";
 import { resolveBuiltins } from "@verdict/policy";
 import { compileEngine } from "./domain/engine.js";
 
-const file = Buffer.from('const live = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";\nconst test = "sk_test_51PqRzW2eZvKYlo2CJk7aBcD";\n');
+const file = Buffer.from(
+  'const live = "sk_live_4eC39HqLyjWDarjtT1zdp7dc";\nconst test = "sk_test_51PqRzW2eZvKYlo2CJk7aBcD";\n',
+);
 
 function ruleIds(settings: Record<string, unknown> | undefined): string[] {
-  const policies = resolveBuiltins(settings ? { "payment-tokens": settings } : {}).filter((p) => p.id === "payment-tokens");
+  const policies = resolveBuiltins(settings ? { "payment-tokens": settings } : {}).filter(
+    (p) => p.id === "payment-tokens",
+  );
   const scan = compileEngine(policies).scan("billing.js", file, { allowSuppression: true });
   return scan.findings.map((f) => `${f.line}:${f.rule_id}`);
 }

@@ -20,7 +20,9 @@ export interface EvaluationHarness {
   stop(): Promise<void>;
 }
 
-export async function startEvaluationHarness(opts: { clock?: Clock; limits?: EvaluationServiceOptions["limits"] } = {}): Promise<EvaluationHarness> {
+export async function startEvaluationHarness(
+  opts: { clock?: Clock; limits?: EvaluationServiceOptions["limits"] } = {},
+): Promise<EvaluationHarness> {
   const policy = await startPolicyHarness();
   const identity = await startIdentityService({
     store: policy.store,
@@ -41,7 +43,11 @@ export async function startEvaluationHarness(opts: { clock?: Clock; limits?: Eva
     ...(opts.limits ? { limits: opts.limits } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
-  const client = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, `127.0.0.1:${service.grpc.port}`);
+  const client = createClient(
+    SERVICE_NAMES.evaluation,
+    evaluationV1.EvaluationServiceService,
+    `127.0.0.1:${service.grpc.port}`,
+  );
   return {
     policy,
     identity,

@@ -18,12 +18,20 @@ export interface ServiceAddresses {
 }
 
 export function connectClients(addr: ServiceAddresses): Clients & { close(): void } {
-  const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, addr.identity, { timeoutMs: 5_000 });
+  const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, addr.identity, {
+    timeoutMs: 5_000,
+  });
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, addr.policy, { timeoutMs: 10_000 });
   // Evaluations of large changes take longer than metadata calls.
-  const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, addr.evaluation, { timeoutMs: 60_000 });
-  const compliance = createClient(SERVICE_NAMES.compliance, complianceV1.ComplianceServiceService, addr.compliance, { timeoutMs: 30_000 });
-  const webhooks = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, addr.webhooks, { timeoutMs: 10_000 });
+  const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, addr.evaluation, {
+    timeoutMs: 60_000,
+  });
+  const compliance = createClient(SERVICE_NAMES.compliance, complianceV1.ComplianceServiceService, addr.compliance, {
+    timeoutMs: 30_000,
+  });
+  const webhooks = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, addr.webhooks, {
+    timeoutMs: 10_000,
+  });
   return {
     identity,
     policy,

@@ -1,6 +1,15 @@
 export { startGateway, REQUEST_SCHEMA_IDS, type Gateway, type GatewayOptions } from "./main.js";
 export { SPEC_DEFAULTS, type LimitDefaults } from "./http/rateLimit.js";
-export { gatewayConfig, gatewayHttpConfig, gatewayOptions, gatewayProcessConfig, trustProxyVar, type GatewayConfig, type GatewayHttpConfig, type TrustProxy } from "./http/config.js";
+export {
+  gatewayConfig,
+  gatewayHttpConfig,
+  gatewayOptions,
+  gatewayProcessConfig,
+  trustProxyVar,
+  type GatewayConfig,
+  type GatewayHttpConfig,
+  type TrustProxy,
+} from "./http/config.js";
 export { routes } from "./routes/index.js";
 export { buildOpenApi } from "./http/openapi.js";
 export { startGatewayThread, type GatewayThread, type GatewayThreadOptions } from "./thread.js";

@@ -71,13 +71,22 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const clients = connectClients(opts.services);
   const authenticator = new Authenticator(clients, opts.logger, opts.authCacheTtlMs);
   // Every gateway instance must hear every revocation: a group of its own.
-  const revoked = await opts.bus.subscribe<{ key_id: string }>(TOPICS.keyRevoked, `gateway-${newId("evt")}`, async (e) => authenticator.forgetKey(e.data.key_id));
+  const revoked = await opts.bus.subscribe<{ key_id: string }>(
+    TOPICS.keyRevoked,
+    `gateway-${newId("evt")}`,
+    async (e) => authenticator.forgetKey(e.data.key_id),
+  );
   const limiter = new RateLimiter(opts.limits);
   // A report that failed produced nothing: it gives its organization's report quota back.
-  const reportsFailed = await opts.bus.subscribe<{ organization_id: string; created_at: string }>(TOPICS.reportFailed, `gateway-${newId("evt")}`, async (e) => {
-    const countedAt = Date.parse(e.data.created_at);
-    if (e.data.organization_id && !Number.isNaN(countedAt)) await limiter.refund(`org:${e.data.organization_id}`, "reports_create", countedAt);
-  });
+  const reportsFailed = await opts.bus.subscribe<{ organization_id: string; created_at: string }>(
+    TOPICS.reportFailed,
+    `gateway-${newId("evt")}`,
+    async (e) => {
+      const countedAt = Date.parse(e.data.created_at);
+      if (e.data.organization_id && !Number.isNaN(countedAt))
+        await limiter.refund(`org:${e.data.organization_id}`, "reports_create", countedAt);
+    },
+  );
   const app = buildApp({
     routes,
     clients,
@@ -94,10 +103,17 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   // Slow clients ("slow loris"): the whole request must arrive within requestTimeout (Node
   // answers 408 and closes), its headers within headersTimeout; the check runs every second.
   const requestTimeout = opts.requestTimeoutMs ?? 60_000;
-  const server = createServer({ requestTimeout, headersTimeout: Math.min(opts.headersTimeoutMs ?? 10_000, requestTimeout), connectionsCheckingInterval: 1_000 }, (req, res) => {
-    if (draining.value) res.setHeader("Connection", "close");
-    app(req, res);
-  });
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(opts.headersTimeoutMs ?? 10_000, requestTimeout),
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => {
+      if (draining.value) res.setHeader("Connection", "close");
+      app(req, res);
+    },
+  );
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

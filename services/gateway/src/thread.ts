@@ -34,7 +34,10 @@ export async function startGatewayThread(opts: GatewayThreadOptions): Promise<Ga
   const stopServing = serveBus(bus, port1);
   const input: GatewayThreadInput = { gateway, logLevel, busPort: port2, ...(metrics ? { metrics } : {}) };
   // The thread runs the built file even when this module runs from its source (tests).
-  const worker = new Worker(workerFile(import.meta.url, "./threadMain.js"), { workerData: input, transferList: [port2] });
+  const worker = new Worker(workerFile(import.meta.url, "./threadMain.js"), {
+    workerData: input,
+    transferList: [port2],
+  });
   const send = (message: ToGatewayThread) => worker.postMessage(message);
 
   let stopping = false;

@@ -2,7 +2,15 @@
 // services' metrics reached through the main thread.
 import { parentPort, workerData } from "node:worker_threads";
 import { PortBus } from "@verdict/bus";
-import { createLogger, mergedMetrics, metricsSnapshot, startTelemetry, stopTelemetry, trackEventLoopDelay, type MetricsSnapshot } from "@verdict/kit";
+import {
+  createLogger,
+  mergedMetrics,
+  metricsSnapshot,
+  startTelemetry,
+  stopTelemetry,
+  trackEventLoopDelay,
+  type MetricsSnapshot,
+} from "@verdict/kit";
 import { startMetricsServer } from "@verdict/runtime";
 import { startGateway } from "./main.js";
 import type { FromGatewayThread, GatewayThreadInput, ToGatewayThread } from "./threadProtocol.js";
@@ -29,7 +37,9 @@ const servicesMetrics = () =>
 try {
   const gateway = await startGateway({ ...input.gateway, bus, logger });
   const metrics = input.metrics
-    ? await startMetricsServer(input.metrics.host, input.metrics.port, async () => mergedMetrics(await Promise.all([metricsSnapshot(), servicesMetrics()])))
+    ? await startMetricsServer(input.metrics.host, input.metrics.port, async () =>
+        mergedMetrics(await Promise.all([metricsSnapshot(), servicesMetrics()])),
+      )
     : undefined;
   main.on("message", (message: ToGatewayThread) => {
     if (message.kind === "metrics") {

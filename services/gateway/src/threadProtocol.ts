@@ -13,4 +13,7 @@ export interface GatewayThreadInput {
 
 export type ToGatewayThread = { kind: "stop" } | { kind: "metrics"; rid: number; snapshot: MetricsSnapshot };
 
-export type FromGatewayThread = { kind: "ready"; port: number; metricsPort?: number } | { kind: "failed"; error: string } | { kind: "metrics"; rid: number };
+export type FromGatewayThread =
+  | { kind: "ready"; port: number; metricsPort?: number }
+  | { kind: "failed"; error: string }
+  | { kind: "metrics"; rid: number };

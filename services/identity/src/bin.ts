@@ -21,7 +21,9 @@ runProcess("identity", identityProcessConfig, async ({ config, logger, store, bu
   });
   if (service.generatedBootstrapKey) {
     // Printed once, on the first start, to the terminal only (never to the structured logs).
-    process.stderr.write(`\n  Verdict created the instance operator's API key. It is shown only now; store it safely:\n\n    ${service.generatedBootstrapKey}\n\n`);
+    process.stderr.write(
+      `\n  Verdict created the instance operator's API key. It is shown only now; store it safely:\n\n    ${service.generatedBootstrapKey}\n\n`,
+    );
   }
   return { ready: { grpc_port: service.grpc.port }, stop: () => service.stop() };
 });

@@ -24,11 +24,16 @@ export const identityConfig = z.object({
 
 export type IdentityConfig = z.infer<typeof identityConfig>;
 
-export function sessionPolicy(config: Pick<IdentityConfig, "VERDICT_SESSION_IDLE_TIMEOUT_MINUTES" | "VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES">): {
+export function sessionPolicy(
+  config: Pick<IdentityConfig, "VERDICT_SESSION_IDLE_TIMEOUT_MINUTES" | "VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES">,
+): {
   idleMs: number;
   absoluteMs: number;
 } {
-  return { idleMs: config.VERDICT_SESSION_IDLE_TIMEOUT_MINUTES * 60_000, absoluteMs: config.VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES * 60_000 };
+  return {
+    idleMs: config.VERDICT_SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
+    absoluteMs: config.VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES * 60_000,
+  };
 }
 
 /** The identity service as its own process (bin.ts). */

@@ -6,7 +6,14 @@ import type { Environment, Expiration } from "./domain/apiKey.js";
 import type { Plan } from "./domain/organization.js";
 import type { KeyRecord } from "./repo.js";
 import { createApiKey, listApiKeys, revokeApiKey } from "./usecases/apiKeys.js";
-import { createOrganization, getOrganization, getOrganizationSettings, updateOrganization, updateOrganizationLimits, type OrganizationView } from "./usecases/organizations.js";
+import {
+  createOrganization,
+  getOrganization,
+  getOrganizationSettings,
+  updateOrganization,
+  updateOrganizationLimits,
+  type OrganizationView,
+} from "./usecases/organizations.js";
 import type { OrgSettings } from "./domain/organization.js";
 import { verifyKey } from "./usecases/verifyKey.js";
 import type { Actor } from "./usecases/audit/recordAudit.js";
@@ -46,7 +53,12 @@ function toOrganization(o: OrganizationView): identityV1.Organization {
 }
 
 function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
-  return { default_severity: s.default_severity, require_evaluation_pass: s.require_evaluation_pass, allow_inline_suppression: s.allow_inline_suppression, require_mfa: s.require_mfa };
+  return {
+    default_severity: s.default_severity,
+    require_evaluation_pass: s.require_evaluation_pass,
+    allow_inline_suppression: s.allow_inline_suppression,
+    require_mfa: s.require_mfa,
+  };
 }
 
 function toMember(m: MemberView): identityV1.Member {
@@ -58,7 +70,15 @@ function toSession(s: SessionView): identityV1.Session {
 }
 
 function toAuditEvent(e: AuditRecord): identityV1.AuditEvent {
-  return { id: e.id, type: e.type, actor: e.actor, target_type: e.target_type, target_id: e.target_id, occurred_at: e.occurred_at, data_json: JSON.stringify(e.data) };
+  return {
+    id: e.id,
+    type: e.type,
+    actor: e.actor,
+    target_type: e.target_type,
+    target_id: e.target_id,
+    occurred_at: e.occurred_at,
+    data_json: JSON.stringify(e.data),
+  };
 }
 
 function fromRp(rp: identityV1.RelyingParty | undefined): RelyingParty {
@@ -68,7 +88,9 @@ function fromRp(rp: identityV1.RelyingParty | undefined): RelyingParty {
 const ACTOR_TYPES = new Set(["user", "api_key", "system"]);
 
 function fromActor(a: identityV1.Actor | undefined): Actor {
-  return a && ACTOR_TYPES.has(a.type) ? { type: a.type as Actor["type"], id: a.id, ip: a.ip } : { type: "system", id: "verdict", ip: "" };
+  return a && ACTOR_TYPES.has(a.type)
+    ? { type: a.type as Actor["type"], id: a.id, ip: a.ip }
+    : { type: "system", id: "verdict", ip: "" };
 }
 
 function toApiKey(k: KeyRecord): identityV1.ApiKey {
@@ -103,11 +125,17 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       };
     },
     async createOrganization(req) {
-      const res = await createOrganization(deps, { name: req.name, plan: (req.plan || "free") as Plan, rateLimits: req.rate_limits });
+      const res = await createOrganization(deps, {
+        name: req.name,
+        plan: (req.plan || "free") as Plan,
+        rateLimits: req.rate_limits,
+      });
       return { organization: toOrganization(res.org), api_key: toApiKey(res.keyRecord), key: res.key };
     },
     async updateOrganizationLimits(req) {
-      return { organization: toOrganization(await updateOrganizationLimits(deps, req.organization_id, req.rate_limits ?? {})) };
+      return {
+        organization: toOrganization(await updateOrganizationLimits(deps, req.organization_id, req.rate_limits ?? {})),
+      };
     },
     async getOrganization(req) {
       return { organization: toOrganization(await getOrganization(deps, req.organization_id)) };
@@ -171,20 +199,48 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { member: toMember(member) };
     },
     async removeMember(req) {
-      await removeMember(deps, { organizationId: req.organization_id, userId: req.user_id, actor: fromActor(req.actor), ...(req.remover_user_id ? { removerUserId: req.remover_user_id } : {}) });
+      await removeMember(deps, {
+        organizationId: req.organization_id,
+        userId: req.user_id,
+        actor: fromActor(req.actor),
+        ...(req.remover_user_id ? { removerUserId: req.remover_user_id } : {}),
+      });
       return {};
     },
     async acceptInvitation(req) {
-      const res = await acceptInvitation(deps, { token: req.token, name: req.name, password: req.password, clientIp: req.client_ip });
+      const res = await acceptInvitation(deps, {
+        token: req.token,
+        name: req.name,
+        password: req.password,
+        clientIp: req.client_ip,
+      });
       return { member: toMember(res.member), organization_id: res.organizationId };
     },
     async login(req) {
-      const res = await login(deps, { email: req.email, password: req.password, clientIp: req.client_ip, userAgent: req.user_agent, ...(req.organization_id ? { organizationId: req.organization_id } : {}) });
-      if (res.kind === "mfa") return { mfa_required: true, methods: res.methods, mfa_token: res.mfaToken, session_token: "" };
-      return { mfa_required: false, methods: [], mfa_token: "", session_token: res.token, session: toSession(res.session) };
+      const res = await login(deps, {
+        email: req.email,
+        password: req.password,
+        clientIp: req.client_ip,
+        userAgent: req.user_agent,
+        ...(req.organization_id ? { organizationId: req.organization_id } : {}),
+      });
+      if (res.kind === "mfa")
+        return { mfa_required: true, methods: res.methods, mfa_token: res.mfaToken, session_token: "" };
+      return {
+        mfa_required: false,
+        methods: [],
+        mfa_token: "",
+        session_token: res.token,
+        session: toSession(res.session),
+      };
     },
     async completeTotpLogin(req) {
-      const res = await completeTotpLogin(deps, { mfaToken: req.mfa_token, code: req.code, clientIp: req.client_ip, userAgent: req.user_agent });
+      const res = await completeTotpLogin(deps, {
+        mfaToken: req.mfa_token,
+        code: req.code,
+        clientIp: req.client_ip,
+        userAgent: req.user_agent,
+      });
       return { session_token: res.token, session: toSession(res.session) };
     },
     async verifySession(req) {
@@ -199,7 +255,12 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { secret: res.secret, otpauth_uri: res.uri };
     },
     async confirmTotpEnrolment(req) {
-      const res = await confirmTotpEnrolment(deps, { sessionToken: req.session_token, code: req.code, clientIp: req.client_ip, userAgent: req.user_agent });
+      const res = await confirmTotpEnrolment(deps, {
+        sessionToken: req.session_token,
+        code: req.code,
+        clientIp: req.client_ip,
+        userAgent: req.user_agent,
+      });
       return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
     },
     async startPasskeyRegistration(req) {
@@ -220,7 +281,13 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { options_json: await startPasskeyLogin(deps, req.mfa_token, fromRp(req.rp)) };
     },
     async finishPasskeyLogin(req) {
-      const res = await finishPasskeyLogin(deps, { mfaToken: req.mfa_token, rp: fromRp(req.rp), responseJson: req.response_json, clientIp: req.client_ip, userAgent: req.user_agent });
+      const res = await finishPasskeyLogin(deps, {
+        mfaToken: req.mfa_token,
+        rp: fromRp(req.rp),
+        responseJson: req.response_json,
+        clientIp: req.client_ip,
+        userAgent: req.user_agent,
+      });
       return { session_token: res.token, session: toSession(res.session) };
     },
     async listAuditEvents(req) {

@@ -2,7 +2,16 @@
 // standalone entry point (bin.ts).
 import { randomBytes } from "node:crypto";
 import type { Bus } from "@verdict/bus";
-import { createClient, masterSubkey, SecretBox, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import {
+  createClient,
+  masterSubkey,
+  SecretBox,
+  startGrpcServer,
+  systemClock,
+  type Clock,
+  type GrpcServerHandle,
+  type Logger,
+} from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
@@ -62,7 +71,13 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     host: opts.host,
     port: opts.port,
     logger: opts.logger,
-    services: [{ name: SERVICE_NAMES.identity, definition: identityV1.IdentityServiceService, implementation: identityHandlers(deps) }],
+    services: [
+      {
+        name: SERVICE_NAMES.identity,
+        definition: identityV1.IdentityServiceService,
+        implementation: identityHandlers(deps),
+      },
+    ],
     reflection: reflectionDefinition("identity"),
   });
   outbox.start();

@@ -184,7 +184,11 @@ export class IdentityRepo {
 
   /** Ends every live session of a user in one organization (removed from it) or everywhere. */
   async revokeSessionsOf(userId: string, organizationId: string | undefined, at: string): Promise<number> {
-    const live = await this.sessions.find({ user_id: userId, revoked_at: null, ...(organizationId ? { organization_id: organizationId } : {}) });
+    const live = await this.sessions.find({
+      user_id: userId,
+      revoked_at: null,
+      ...(organizationId ? { organization_id: organizationId } : {}),
+    });
     for (const s of live) await this.sessions.updateOne({ id: s.id, revoked_at: null }, { revoked_at: at });
     return live.length;
   }

@@ -14,7 +14,13 @@ export interface McpAppOptions {
   tools?: ToolOptions;
 }
 
-function rpcError(res: Response, status: number, code: number, message: string, headers: Record<string, string> = {}): void {
+function rpcError(
+  res: Response,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   res.status(status).set(headers).json({ jsonrpc: "2.0", error: { code, message }, id: null });
 }
 
@@ -40,8 +46,10 @@ export function createMcpApp(opts: McpAppOptions): express.Express {
     try {
       await client.verifyKey();
     } catch (err) {
-      if (err instanceof VerdictApiError && err.status === 401) return rpcError(res, 401, -32001, `${err.message} [${err.code}]`, challenge);
-      if (err instanceof VerdictApiError && err.status === 403) return rpcError(res, 403, -32001, `${err.message} [${err.code}]`);
+      if (err instanceof VerdictApiError && err.status === 401)
+        return rpcError(res, 401, -32001, `${err.message} [${err.code}]`, challenge);
+      if (err instanceof VerdictApiError && err.status === 403)
+        return rpcError(res, 403, -32001, `${err.message} [${err.code}]`);
       opts.logger.error({ err: { message: (err as Error).message } }, "cannot reach the Verdict API");
       return rpcError(res, 503, -32603, "the Verdict API is unavailable");
     }
@@ -61,7 +69,8 @@ export function createMcpApp(opts: McpAppOptions): express.Express {
   });
 
   // Stateless: no server-initiated stream (GET) and no session to end (DELETE).
-  const notAllowed = (_req: Request, res: Response) => rpcError(res, 405, -32000, "Method not allowed: this server is stateless; POST /mcp", { Allow: "POST" });
+  const notAllowed = (_req: Request, res: Response) =>
+    rpcError(res, 405, -32000, "Method not allowed: this server is stateless; POST /mcp", { Allow: "POST" });
   app.get("/mcp", notAllowed);
   app.delete("/mcp", notAllowed);
   return app;

@@ -6,6 +6,13 @@ import { startPolicyService } from "./main.js";
 
 runProcess("policy", policyProcessConfig, async ({ config, logger, store, bus }) => {
   const opened = await store();
-  const service = await startPolicyService({ store: opened, bus, logger, host: config.VERDICT_GRPC_HOST, port: config.VERDICT_GRPC_PORT, budgets: policyBudgets(config) });
+  const service = await startPolicyService({
+    store: opened,
+    bus,
+    logger,
+    host: config.VERDICT_GRPC_HOST,
+    port: config.VERDICT_GRPC_PORT,
+    budgets: policyBudgets(config),
+  });
   return { ready: { grpc_port: service.grpc.port }, stop: () => service.stop() };
 });

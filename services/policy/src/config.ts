@@ -5,7 +5,11 @@ import { DEFAULT_GRPC_PORTS, grpcServiceConfig, positiveInt } from "@verdict/run
 import type { PolicyBudgets } from "./deps.js";
 import { DEFAULT_PATTERN_BUDGET } from "./domain/patternBudget.js";
 
-export const DEFAULT_BUDGETS: PolicyBudgets = { pattern: DEFAULT_PATTERN_BUDGET, checkTimeoutMs: 2_000, maxPatternsPerOrganization: 500 };
+export const DEFAULT_BUDGETS: PolicyBudgets = {
+  pattern: DEFAULT_PATTERN_BUDGET,
+  checkTimeoutMs: 2_000,
+  maxPatternsPerOrganization: 500,
+};
 
 export const policyBudgetConfig = z.object({
   VERDICT_PATTERN_MAX_COMPILE_MS: positiveInt(DEFAULT_PATTERN_BUDGET.maxCompileMs),
@@ -17,7 +21,11 @@ export const policyBudgetConfig = z.object({
 
 export function policyBudgets(c: z.infer<typeof policyBudgetConfig>): PolicyBudgets {
   return {
-    pattern: { maxCompileMs: c.VERDICT_PATTERN_MAX_COMPILE_MS, maxProgramBytes: c.VERDICT_PATTERN_MAX_PROGRAM_BYTES, maxScanMsPerMiB: c.VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB },
+    pattern: {
+      maxCompileMs: c.VERDICT_PATTERN_MAX_COMPILE_MS,
+      maxProgramBytes: c.VERDICT_PATTERN_MAX_PROGRAM_BYTES,
+      maxScanMsPerMiB: c.VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB,
+    },
     checkTimeoutMs: c.VERDICT_PATTERN_CHECK_TIMEOUT_MS,
     maxPatternsPerOrganization: c.VERDICT_MAX_PATTERNS_PER_ORG,
   };

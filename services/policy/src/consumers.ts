@@ -6,6 +6,8 @@ import { recordEvaluation, type EvaluationCompletedData } from "./usecases/recor
 export async function subscribePolicyConsumers(deps: PolicyDeps, bus: Bus): Promise<Subscription[]> {
   return [
     // Repositories show when they were last evaluated; the evaluation service announces it.
-    await bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "policy", (event) => recordEvaluation(deps, event.data)),
+    await bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "policy", (event) =>
+      recordEvaluation(deps, event.data),
+    ),
   ];
 }

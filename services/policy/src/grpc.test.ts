@@ -35,14 +35,18 @@ function customPolicy(id: string, overrides: Partial<policyV1.CreatePolicyReques
 }
 
 const fieldError = (field: string, code: string, message?: RegExp) => ({
-  details: { errors: [expect.objectContaining({ field, code, ...(message ? { message: expect.stringMatching(message) } : {}) })] },
+  details: {
+    errors: [expect.objectContaining({ field, code, ...(message ? { message: expect.stringMatching(message) } : {}) })],
+  },
 });
 
 describe("built-in policies", () => {
   it("lists every built-in with effective values and returns the full policy on get", async () => {
     const { policies } = await h.client.listPolicies({ organization_id: ORG_A });
     expect(policies.map((p) => p.id)).toEqual(builtinIds());
-    expect(policies.map((p) => p.id)).toEqual(expect.arrayContaining(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "private-keys"]));
+    expect(policies.map((p) => p.id)).toEqual(
+      expect.arrayContaining(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "private-keys"]),
+    );
     const { policy } = await h.client.getPolicy({ organization_id: ORG_A, policy_id: "hardcoded-credentials" });
     expect(policy).toMatchObject({
       id: "hardcoded-credentials",
@@ -59,17 +63,22 @@ describe("built-in policies", () => {
       expect.objectContaining({ type: "regex", message: "Password compared with a hardcoded value" }),
       expect.objectContaining({ type: "regex", message: "Password compared with a hardcoded value" }),
       expect.objectContaining({ type: "regex", message: "Password passed to curl with -u/--user" }),
-      expect.objectContaining({ type: "regex", message: "Credential in the Authorization or API-key header of a curl command" }),
+      expect.objectContaining({
+        type: "regex",
+        message: "Credential in the Authorization or API-key header of a curl command",
+      }),
     ]);
     expect(policy!.suggestions[0]!.text).toMatch(/secrets manager/);
   });
 
   it("refuses to delete a built-in and says to disable it instead", async () => {
-    await expect(h.client.deletePolicy({ organization_id: ORG_A, policy_id: "aws-credentials" })).rejects.toMatchObject({
-      kind: "unprocessable",
-      message: "Built-in policies cannot be deleted; disable them instead",
-      ...fieldError("policy_id", "INVALID_FORMAT"),
-    });
+    await expect(h.client.deletePolicy({ organization_id: ORG_A, policy_id: "aws-credentials" })).rejects.toMatchObject(
+      {
+        kind: "unprocessable",
+        message: "Built-in policies cannot be deleted; disable them instead",
+        ...fieldError("policy_id", "INVALID_FORMAT"),
+      },
+    );
   });
 
   it("updates enabled, severity and settings, merging settings across updates", async () => {
@@ -83,7 +92,12 @@ describe("built-in policies", () => {
     expect(second.policy).toMatchObject({ enabled: false, severity: "warning", settings: { detect_api_keys: true } });
 
     // null resets a setting to its default.
-    const third = await h.client.updatePolicy({ ...req, enabled: true, severity: "error", settings: { detect_api_keys: null } });
+    const third = await h.client.updatePolicy({
+      ...req,
+      enabled: true,
+      severity: "error",
+      settings: { detect_api_keys: null },
+    });
     expect(third.policy).toMatchObject({ enabled: true, severity: "error", settings: { detect_api_keys: false } });
     expect(third.policy!.patterns).toHaveLength(5);
   });
@@ -98,8 +112,13 @@ describe("built-in policies", () => {
       kind: "unprocessable",
       ...fieldError("settings.detect_api_keys", "INVALID_FORMAT"),
     });
-    await expect(h.client.updatePolicy({ ...req, severity: "fatal" })).rejects.toMatchObject({ kind: "validation", ...fieldError("severity", "INVALID_ENUM") });
-    await expect(h.client.updatePolicy({ organization_id: ORG_A, policy_id: "no-such-policy", enabled: false })).rejects.toMatchObject({
+    await expect(h.client.updatePolicy({ ...req, severity: "fatal" })).rejects.toMatchObject({
+      kind: "validation",
+      ...fieldError("severity", "INVALID_ENUM"),
+    });
+    await expect(
+      h.client.updatePolicy({ organization_id: ORG_A, policy_id: "no-such-policy", enabled: false }),
+    ).rejects.toMatchObject({
       kind: "not_found",
       details: { resource_type: "policy", resource_id: "no-such-policy" },
     });
@@ -117,30 +136,50 @@ describe("built-in policies", () => {
 describe("custom policies", () => {
   it("creates a custom policy with defaults and announces it", async () => {
     const { policy } = await h.client.createPolicy(customPolicy("no-console-log"));
-    expect(policy).toMatchObject({ id: "no-console-log", category: "custom", enabled: true, builtin: false, settings: {}, severity: "warning" });
+    expect(policy).toMatchObject({
+      id: "no-console-log",
+      category: "custom",
+      enabled: true,
+      builtin: false,
+      settings: {},
+      severity: "warning",
+    });
     expect(policy!.created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
     const got = await h.client.getPolicy({ organization_id: ORG_A, policy_id: "no-console-log" });
     expect(got.policy).toEqual(policy);
     await eventually(() =>
       expect(changes).toContainEqual(
-        expect.objectContaining({ source: "/policy", subject: "no-console-log", data: { organization_id: ORG_A, policy_id: "no-console-log", action: "created" } }),
+        expect.objectContaining({
+          source: "/policy",
+          subject: "no-console-log",
+          data: { organization_id: ORG_A, policy_id: "no-console-log", action: "created" },
+        }),
       ),
     );
   });
 
   it("rejects patterns RE2 cannot run, naming the pattern and RE2's reason", async () => {
-    await expect(h.client.createPolicy(customPolicy("lookahead", { patterns: [{ type: "regex", value: "(?=x)", message: "m" }] }))).rejects.toMatchObject({
+    await expect(
+      h.client.createPolicy(customPolicy("lookahead", { patterns: [{ type: "regex", value: "(?=x)", message: "m" }] })),
+    ).rejects.toMatchObject({
       kind: "unprocessable",
       ...fieldError("patterns[0].value", "INVALID_FORMAT", /invalid perl operator/),
     });
-    await expect(h.client.createPolicy(customPolicy("backref", { patterns: [{ type: "regex", value: String.raw`(a)\1`, message: "m" }] }))).rejects.toMatchObject({
+    await expect(
+      h.client.createPolicy(
+        customPolicy("backref", { patterns: [{ type: "regex", value: String.raw`(a)\1`, message: "m" }] }),
+      ),
+    ).rejects.toMatchObject({
       kind: "unprocessable",
       ...fieldError("patterns[0].value", "INVALID_FORMAT", /invalid escape sequence/),
     });
   });
 
   it("rejects malformed requests as validation errors", async () => {
-    await expect(h.client.createPolicy(customPolicy("Not A Slug"))).rejects.toMatchObject({ kind: "validation", ...fieldError("id", "INVALID_FORMAT") });
+    await expect(h.client.createPolicy(customPolicy("Not A Slug"))).rejects.toMatchObject({
+      kind: "validation",
+      ...fieldError("id", "INVALID_FORMAT"),
+    });
     await expect(h.client.createPolicy(customPolicy("no-patterns", { patterns: [] }))).rejects.toMatchObject({
       kind: "validation",
       ...fieldError("patterns", "MIN_SIZE_REQUIRED"),
@@ -154,14 +193,24 @@ describe("custom policies", () => {
       code: "RESOURCE_ALREADY_EXISTS",
       details: { resource_type: "policy", resource_id: "dupe" },
     });
-    await expect(h.client.createPolicy(customPolicy("private-keys"))).rejects.toMatchObject({ kind: "conflict", details: { resource_id: "private-keys" } });
+    await expect(h.client.createPolicy(customPolicy("private-keys"))).rejects.toMatchObject({
+      kind: "conflict",
+      details: { resource_id: "private-keys" },
+    });
   });
 
   it("updates a custom policy and refuses settings on it", async () => {
     await h.client.createPolicy(customPolicy("updatable"));
-    const { policy } = await h.client.updatePolicy({ organization_id: ORG_A, policy_id: "updatable", enabled: false, severity: "error" });
+    const { policy } = await h.client.updatePolicy({
+      organization_id: ORG_A,
+      policy_id: "updatable",
+      enabled: false,
+      severity: "error",
+    });
     expect(policy).toMatchObject({ id: "updatable", enabled: false, severity: "error" });
-    await expect(h.client.updatePolicy({ organization_id: ORG_A, policy_id: "updatable", settings: { detect_api_keys: true } })).rejects.toMatchObject({
+    await expect(
+      h.client.updatePolicy({ organization_id: ORG_A, policy_id: "updatable", settings: { detect_api_keys: true } }),
+    ).rejects.toMatchObject({
       kind: "unprocessable",
       ...fieldError("settings.detect_api_keys", "INVALID_FORMAT", /Unknown setting/),
     });
@@ -170,12 +219,18 @@ describe("custom policies", () => {
   it("deletes a custom policy, then answers not found", async () => {
     await h.client.createPolicy(customPolicy("short-lived"));
     await h.client.deletePolicy({ organization_id: ORG_A, policy_id: "short-lived" });
-    await expect(h.client.getPolicy({ organization_id: ORG_A, policy_id: "short-lived" })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(h.client.getPolicy({ organization_id: ORG_A, policy_id: "short-lived" })).rejects.toMatchObject({
+      kind: "not_found",
+    });
     await expect(h.client.deletePolicy({ organization_id: ORG_A, policy_id: "short-lived" })).rejects.toMatchObject({
       kind: "not_found",
       details: { resource_type: "policy", resource_id: "short-lived" },
     });
-    await eventually(() => expect(changes.map((e) => `${e.data.policy_id}:${e.data.action}`)).toEqual(expect.arrayContaining(["short-lived:created", "short-lived:deleted"])));
+    await eventually(() =>
+      expect(changes.map((e) => `${e.data.policy_id}:${e.data.action}`)).toEqual(
+        expect.arrayContaining(["short-lived:created", "short-lived:deleted"]),
+      ),
+    );
   });
 
   it("isolates organizations: B cannot see, change or delete A's custom policy", async () => {
@@ -197,7 +252,9 @@ describe("listing and resolving", () => {
   const ORG = "org_list";
 
   beforeAll(async () => {
-    await h.client.createPolicy(customPolicy("zz-secret-token", { organization_id: ORG, category: "secrets", severity: "error" }));
+    await h.client.createPolicy(
+      customPolicy("zz-secret-token", { organization_id: ORG, category: "secrets", severity: "error" }),
+    );
     await h.client.createPolicy(customPolicy("aa-disabled", { organization_id: ORG, enabled: false }));
     await h.client.updatePolicy({ organization_id: ORG, policy_id: "private-keys", enabled: false });
   });
@@ -211,7 +268,10 @@ describe("listing and resolving", () => {
     const ids = async (filter: Partial<policyV1.ListPoliciesRequest>) =>
       (await h.client.listPolicies({ organization_id: ORG, ...filter })).policies.map((p) => p.id);
     expect(await ids({ enabled: false })).toEqual(["private-keys", "aa-disabled"]);
-    expect(await ids({ category: "secrets" })).toEqual([...builtinIds((p) => p.category === "secrets"), "zz-secret-token"]);
+    expect(await ids({ category: "secrets" })).toEqual([
+      ...builtinIds((p) => p.category === "secrets"),
+      "zz-secret-token",
+    ]);
     expect(await ids({ severity: "warning", enabled: true })).toEqual(builtinIds((p) => p.severity === "warning"));
     expect(await ids({ category: "secrets", severity: "error", enabled: true })).toEqual([
       ...builtinIds((p) => p.category === "secrets" && p.severity === "error" && p.id !== "private-keys"),
@@ -254,9 +314,14 @@ describe("listing and resolving", () => {
   });
 
   it("resolves named policies, skipping disabled ones, and reports unknown ids by position", async () => {
-    const { policies } = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["dangerous-eval", "private-keys", "dangerous-eval"] });
+    const { policies } = await h.client.resolvePolicies({
+      organization_id: ORG,
+      policy_ids: ["dangerous-eval", "private-keys", "dangerous-eval"],
+    });
     expect(policies.map((p) => p.id)).toEqual(["dangerous-eval"]);
-    await expect(h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["aws-credentials", "nope", "tenant-a-only"] })).rejects.toMatchObject({
+    await expect(
+      h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["aws-credentials", "nope", "tenant-a-only"] }),
+    ).rejects.toMatchObject({
       kind: "unprocessable",
       details: {
         errors: [
@@ -272,15 +337,27 @@ describe("listing and resolving", () => {
     expect(first.unchanged).toBe(false);
     expect(first.policies.length).toBeGreaterThan(0);
 
-    const again = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: [], known_version: first.version });
+    const again = await h.client.resolvePolicies({
+      organization_id: ORG,
+      policy_ids: [],
+      known_version: first.version,
+    });
     expect(again).toEqual({ policies: [], version: first.version, unchanged: true });
     // A different request shape or an outdated version gets the policies.
-    const subset = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["dangerous-eval"], known_version: first.version });
+    const subset = await h.client.resolvePolicies({
+      organization_id: ORG,
+      policy_ids: ["dangerous-eval"],
+      known_version: first.version,
+    });
     expect(subset.unchanged).toBe(false);
     expect(subset.policies.map((p) => p.id)).toEqual(["dangerous-eval"]);
 
     await h.client.updatePolicy({ organization_id: ORG, policy_id: "dangerous-eval", severity: "error" });
-    const changed = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: [], known_version: first.version });
+    const changed = await h.client.resolvePolicies({
+      organization_id: ORG,
+      policy_ids: [],
+      known_version: first.version,
+    });
     expect(changed.unchanged).toBe(false);
     expect(changed.version).not.toBe(first.version);
     expect(changed.policies.find((p) => p.id === "dangerous-eval")!.severity).toBe("error");
@@ -291,10 +368,22 @@ describe("listing and resolving", () => {
 
   it("includes setting-gated patterns only while the setting is on", async () => {
     const patternsOf = async () =>
-      (await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["hardcoded-credentials"] })).policies[0]!.patterns.map((p) => p.message);
-    const always = ["Hardcoded password or secret", "Password compared with a hardcoded value", "Password compared with a hardcoded value", "Password passed to curl with -u/--user", "Credential in the Authorization or API-key header of a curl command"];
+      (
+        await h.client.resolvePolicies({ organization_id: ORG, policy_ids: ["hardcoded-credentials"] })
+      ).policies[0]!.patterns.map((p) => p.message);
+    const always = [
+      "Hardcoded password or secret",
+      "Password compared with a hardcoded value",
+      "Password compared with a hardcoded value",
+      "Password passed to curl with -u/--user",
+      "Credential in the Authorization or API-key header of a curl command",
+    ];
     expect(await patternsOf()).toEqual(always);
-    await h.client.updatePolicy({ organization_id: ORG, policy_id: "hardcoded-credentials", settings: { detect_api_keys: true } });
+    await h.client.updatePolicy({
+      organization_id: ORG,
+      policy_id: "hardcoded-credentials",
+      settings: { detect_api_keys: true },
+    });
     expect(await patternsOf()).toEqual([...always, "Hardcoded API key or access token"]);
   });
 });
@@ -303,11 +392,20 @@ describe("repositories", () => {
   const ORG = "org_repos";
 
   it("connects, lists by name, counts and disconnects", async () => {
-    const { repository } = await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/web" });
+    const { repository } = await h.client.connectRepository({
+      organization_id: ORG,
+      provider: "github",
+      name: "acme/web",
+    });
     expect(repository).toMatchObject({ name: "acme/web", provider: "github", default_branch: "main" });
     expect(repository!.id).toMatch(/^repo_[0-9a-z]{26}$/);
     expect(repository!.last_evaluation).toBeUndefined();
-    await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/api", default_branch: "trunk" });
+    await h.client.connectRepository({
+      organization_id: ORG,
+      provider: "github",
+      name: "acme/api",
+      default_branch: "trunk",
+    });
 
     const { repositories } = await h.client.listRepositories({ organization_id: ORG });
     expect(repositories.map((r) => `${r.name}@${r.default_branch}`)).toEqual(["acme/api@trunk", "acme/web@main"]);
@@ -315,7 +413,9 @@ describe("repositories", () => {
 
     await h.client.disconnectRepository({ organization_id: ORG, repository_id: repository!.id });
     expect((await h.client.countRepositories({ organization_id: ORG })).count).toBe(1);
-    await expect(h.client.disconnectRepository({ organization_id: ORG, repository_id: repository!.id })).rejects.toMatchObject({
+    await expect(
+      h.client.disconnectRepository({ organization_id: ORG, repository_id: repository!.id }),
+    ).rejects.toMatchObject({
       kind: "not_found",
       details: { resource_type: "repository", resource_id: repository!.id },
     });
@@ -323,7 +423,9 @@ describe("repositories", () => {
 
   it("answers 409 when the same repository is connected twice", async () => {
     await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/dupe" });
-    await expect(h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/dupe" })).rejects.toMatchObject({
+    await expect(
+      h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/dupe" }),
+    ).rejects.toMatchObject({
       kind: "conflict",
       details: { resource_type: "repository", resource_id: "acme/dupe" },
     });
@@ -333,32 +435,55 @@ describe("repositories", () => {
   });
 
   it("validates provider and name", async () => {
-    await expect(h.client.connectRepository({ organization_id: ORG, provider: "github", name: "no-slash" })).rejects.toMatchObject({
+    await expect(
+      h.client.connectRepository({ organization_id: ORG, provider: "github", name: "no-slash" }),
+    ).rejects.toMatchObject({
       kind: "validation",
       ...fieldError("name", "INVALID_FORMAT"),
     });
-    await expect(h.client.connectRepository({ organization_id: ORG, provider: "svn", name: "a/b" })).rejects.toMatchObject({
+    await expect(
+      h.client.connectRepository({ organization_id: ORG, provider: "svn", name: "a/b" }),
+    ).rejects.toMatchObject({
       kind: "validation",
       ...fieldError("provider", "INVALID_ENUM"),
     });
   });
 
   it("keeps organizations apart", async () => {
-    const { repository } = await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/private" });
-    await expect(h.client.disconnectRepository({ organization_id: ORG_B, repository_id: repository!.id })).rejects.toMatchObject({ kind: "not_found" });
+    const { repository } = await h.client.connectRepository({
+      organization_id: ORG,
+      provider: "github",
+      name: "acme/private",
+    });
+    await expect(
+      h.client.disconnectRepository({ organization_id: ORG_B, repository_id: repository!.id }),
+    ).rejects.toMatchObject({ kind: "not_found" });
     const names = (await h.client.listRepositories({ organization_id: ORG_B })).repositories.map((r) => r.name);
     expect(names).not.toContain("acme/private");
   });
 
   it("records the last evaluation from evaluation.completed events, only moving forward", async () => {
-    const { repository } = await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/evaluated" });
+    const { repository } = await h.client.connectRepository({
+      organization_id: ORG,
+      provider: "github",
+      name: "acme/evaluated",
+    });
     const publish = (organization_id: string, completed_at: string) =>
       h.bus.publish(TOPICS.evaluationCompleted, {
         source: "/evaluation",
-        data: { organization_id, evaluation_id: "eval_x", repository: "acme/evaluated", ref: "main", passed: true, completed_at, summary: {} },
+        data: {
+          organization_id,
+          evaluation_id: "eval_x",
+          repository: "acme/evaluated",
+          ref: "main",
+          passed: true,
+          completed_at,
+          summary: {},
+        },
       });
     const lastEvaluation = async () =>
-      (await h.client.listRepositories({ organization_id: ORG })).repositories.find((r) => r.id === repository!.id)!.last_evaluation;
+      (await h.client.listRepositories({ organization_id: ORG })).repositories.find((r) => r.id === repository!.id)!
+        .last_evaluation;
 
     await publish(ORG, "2026-03-01T10:00:00.000Z");
     await eventually(async () => expect(await lastEvaluation()).toBe("2026-03-01T10:00:00.000Z"));

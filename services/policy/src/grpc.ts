@@ -59,7 +59,9 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
       return { policies: policies.map(toPolicy) };
     },
     async getPolicy(req) {
-      return { policy: toPolicy(await getPolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id })) };
+      return {
+        policy: toPolicy(await getPolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id })),
+      };
     },
     async createPolicy(req) {
       const policy = await createPolicy(deps, {
@@ -99,7 +101,9 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
       return { policies, version, unchanged: false };
     },
     async listRepositories(req) {
-      return { repositories: (await listRepositories(deps, { organizationId: req.organization_id })).map(toRepository) };
+      return {
+        repositories: (await listRepositories(deps, { organizationId: req.organization_id })).map(toRepository),
+      };
     },
     async connectRepository(req) {
       const repository = await connectRepository(deps, {

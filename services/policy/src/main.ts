@@ -35,7 +35,10 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   const repo = new PolicyRepo(opts.store, outbox);
   await repo.init();
-  const patternChecks = new FairPool<PatternCheckJob, PatternCheckResult | null>({ filename: workerFile(import.meta.url, "./patternWorker.js"), threads: opts.patternWorkers ?? 1 });
+  const patternChecks = new FairPool<PatternCheckJob, PatternCheckResult | null>({
+    filename: workerFile(import.meta.url, "./patternWorker.js"),
+    threads: opts.patternWorkers ?? 1,
+  });
   const deps: PolicyDeps = {
     repo,
     bus: opts.bus,
@@ -54,7 +57,9 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
       host: opts.host,
       port: opts.port,
       logger: opts.logger,
-      services: [{ name: SERVICE_NAMES.policy, definition: policyV1.PolicyServiceService, implementation: policyHandlers(deps) }],
+      services: [
+        { name: SERVICE_NAMES.policy, definition: policyV1.PolicyServiceService, implementation: policyHandlers(deps) },
+      ],
       reflection: reflectionDefinition("policy"),
     });
   } catch (err) {

@@ -58,8 +58,12 @@ export class PolicyRepo {
   async init(): Promise<void> {
     // org_policy: one override / custom policy per (organization, policy id). org_provider_name:
     // a repository connected once. org_name: the repositories an evaluation names.
-    await this.overrides.ensureIndexes([{ name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true }]);
-    await this.custom.ensureIndexes([{ name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true }]);
+    await this.overrides.ensureIndexes([
+      { name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true },
+    ]);
+    await this.custom.ensureIndexes([
+      { name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true },
+    ]);
     await this.repositories.ensureIndexes([
       { name: "org_provider_name", fields: { organization_id: 1, provider: 1, name: 1 }, unique: true },
       { name: "org_name", fields: { organization_id: 1, name: 1 } },
@@ -98,13 +102,27 @@ export class PolicyRepo {
   }
 
   /** Changes a custom policy with its event; null when it does not exist. */
-  updateCustom(organizationId: string, policyId: string, set: Partial<CustomPolicyRecord>, event: PendingEvent): Promise<CustomPolicyRecord | null> {
-    return this.outbox.update(this.custom, { id: policyDocId(organizationId, policyId), organization_id: organizationId }, set, [event]);
+  updateCustom(
+    organizationId: string,
+    policyId: string,
+    set: Partial<CustomPolicyRecord>,
+    event: PendingEvent,
+  ): Promise<CustomPolicyRecord | null> {
+    return this.outbox.update(
+      this.custom,
+      { id: policyDocId(organizationId, policyId), organization_id: organizationId },
+      set,
+      [event],
+    );
   }
 
   /** Deletes a custom policy with its event; false when it does not exist. */
   deleteCustom(organizationId: string, policyId: string, event: PendingEvent): Promise<boolean> {
-    return this.outbox.remove(this.custom, { id: policyDocId(organizationId, policyId), organization_id: organizationId }, [event]);
+    return this.outbox.remove(
+      this.custom,
+      { id: policyDocId(organizationId, policyId), organization_id: organizationId },
+      [event],
+    );
   }
 
   /**
@@ -112,7 +130,12 @@ export class PolicyRepo {
    * concurrent updates of different keys merge instead of overwriting each other. The Store has
    * no upsert: update, else insert `initial`, and if another request inserted first, update again.
    */
-  async upsertOverride(initial: OverrideRecord, set: Record<string, unknown>, unset: string[], event: PendingEvent): Promise<void> {
+  async upsertOverride(
+    initial: OverrideRecord,
+    set: Record<string, unknown>,
+    unset: string[],
+    event: PendingEvent,
+  ): Promise<void> {
     const filter = { id: initial.id, organization_id: initial.organization_id };
     if (await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, [event], unset)) return;
     try {

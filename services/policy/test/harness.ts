@@ -17,11 +17,20 @@ export interface PolicyHarness {
   stop(): Promise<void>;
 }
 
-export async function startPolicyHarness(opts: { store?: SqliteStore; bus?: InProcessBus; clock?: Clock } = {}): Promise<PolicyHarness> {
+export async function startPolicyHarness(
+  opts: { store?: SqliteStore; bus?: InProcessBus; clock?: Clock } = {},
+): Promise<PolicyHarness> {
   const logger = createLogger("policy-test", "silent");
   const store = opts.store ?? new SqliteStore(":memory:");
   const bus = opts.bus ?? new InProcessBus(logger, 5);
-  const service = await startPolicyService({ store, bus, logger, host: "127.0.0.1", port: 0, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const service = await startPolicyService({
+    store,
+    bus,
+    logger,
+    host: "127.0.0.1",
+    port: 0,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+  });
   const address = `127.0.0.1:${service.grpc.port}`;
   const client = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, address);
   return {

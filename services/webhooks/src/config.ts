@@ -35,7 +35,14 @@ export const webhookConfig = z.object({
   VERDICT_WEBHOOK_ALLOWED_HOSTS: z
     .string()
     .optional()
-    .transform((v) => (v ? v.split(",").map((h) => h.trim()).filter(Boolean) : undefined)),
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((h) => h.trim())
+            .filter(Boolean)
+        : undefined,
+    ),
 });
 
 export type WebhookConfig = z.infer<typeof webhookConfig>;
@@ -51,7 +58,18 @@ export function webhookOptions(
   c: WebhookConfig,
   dataDir: string,
   logger: Logger,
-): Pick<WebhookServiceOptions, "masterKey" | "retrySchedule" | "timeoutMs" | "concurrency" | "orgConcurrency" | "maxPerOrg" | "allowHttp" | "allowPrivate" | "allowedHosts"> {
+): Pick<
+  WebhookServiceOptions,
+  | "masterKey"
+  | "retrySchedule"
+  | "timeoutMs"
+  | "concurrency"
+  | "orgConcurrency"
+  | "maxPerOrg"
+  | "allowHttp"
+  | "allowPrivate"
+  | "allowedHosts"
+> {
   return {
     masterKey: resolveMasterKey(c.VERDICT_WEBHOOK_MASTER_KEY, dataDir, logger),
     ...(c.VERDICT_WEBHOOK_RETRY_SCHEDULE ? { retrySchedule: c.VERDICT_WEBHOOK_RETRY_SCHEDULE } : {}),

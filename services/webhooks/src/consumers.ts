@@ -3,16 +3,33 @@
 // dedupe key makes a redelivered event harmless).
 import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
 import type { WebhookDeps } from "./deps.js";
-import { evaluationCompletedData, policyViolationData, type EvaluationCompletedEvent, type PolicyViolationEvent } from "./domain/events.js";
+import {
+  evaluationCompletedData,
+  policyViolationData,
+  type EvaluationCompletedEvent,
+  type PolicyViolationEvent,
+} from "./domain/events.js";
 import { enqueueEvent } from "./usecases/enqueueEvent.js";
 
 export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Promise<Subscription[]> {
   return [
     await bus.subscribe<EvaluationCompletedEvent>(TOPICS.evaluationCompleted, "webhooks", async (e) => {
-      await enqueueEvent(deps, { event: "evaluation.completed", eventId: e.id, organizationId: e.data?.organization_id, time: e.time, data: evaluationCompletedData(e.data) });
+      await enqueueEvent(deps, {
+        event: "evaluation.completed",
+        eventId: e.id,
+        organizationId: e.data?.organization_id,
+        time: e.time,
+        data: evaluationCompletedData(e.data),
+      });
     }),
     await bus.subscribe<PolicyViolationEvent>(TOPICS.policyViolation, "webhooks", async (e) => {
-      await enqueueEvent(deps, { event: "policy.violation", eventId: e.id, organizationId: e.data?.organization_id, time: e.time, data: policyViolationData(e.data) });
+      await enqueueEvent(deps, {
+        event: "policy.violation",
+        eventId: e.id,
+        organizationId: e.data?.organization_id,
+        time: e.time,
+        data: policyViolationData(e.data),
+      });
     }),
   ];
 }

@@ -61,13 +61,19 @@ describe("HTTP egress", () => {
   });
 
   it("reads at most the response cap and keeps a 1 KiB excerpt", async () => {
-    const res = await new HttpSender({ allowPrivate: true, timeoutMs: 2_000, maxResponseBytes: 4096 }).send(message(`http://127.0.0.1:${port}/big`));
+    const res = await new HttpSender({ allowPrivate: true, timeoutMs: 2_000, maxResponseBytes: 4096 }).send(
+      message(`http://127.0.0.1:${port}/big`),
+    );
     expect(res.statusCode).toBe(200);
     expect(res.excerpt).toHaveLength(1024);
   });
 
   it("reports Retry-After", async () => {
-    expect(await open.send(message(`http://127.0.0.1:${port}/busy`))).toMatchObject({ statusCode: 503, retryAfter: "120", excerpt: "busy" });
+    expect(await open.send(message(`http://127.0.0.1:${port}/busy`))).toMatchObject({
+      statusCode: 503,
+      retryAfter: "120",
+      excerpt: "busy",
+    });
   });
 
   it("reports connection errors", async () => {
@@ -83,7 +89,9 @@ describe("SSRF protection at connect time", () => {
   it("refuses a name that resolves to a loopback address, before connecting", async () => {
     const resolver = resolverTo("127.0.0.1");
     const before = connections;
-    const res = await new HttpSender({ allowPrivate: false, timeoutMs: 1_000, resolver }).send(message(`http://rebind.test:${port}/ok`));
+    const res = await new HttpSender({ allowPrivate: false, timeoutMs: 1_000, resolver }).send(
+      message(`http://rebind.test:${port}/ok`),
+    );
     expect(res.error).toBe(REFUSED_MESSAGE);
     expect(resolver.asked).toEqual(["rebind.test"]);
     // our server really listens there, and saw nothing
@@ -92,22 +100,36 @@ describe("SSRF protection at connect time", () => {
 
   it("refuses a name that resolves to 10.x", async () => {
     const resolver = resolverTo("10.20.30.40");
-    const res = await new HttpSender({ allowPrivate: false, timeoutMs: 1_000, resolver }).send(message("https://internal.test/hook"));
+    const res = await new HttpSender({ allowPrivate: false, timeoutMs: 1_000, resolver }).send(
+      message("https://internal.test/hook"),
+    );
     expect(res).toMatchObject({ error: REFUSED_MESSAGE });
     expect(res.statusCode).toBeUndefined();
     expect(resolver.asked).toEqual(["internal.test"]);
   });
 
   it("refuses when any of the answers is private (a mixed answer cannot sneak through)", async () => {
-    const resolver: Resolver = { lookup: async () => [{ address: "93.184.216.34", family: 4 }, { address: "169.254.169.254", family: 4 }] };
-    expect((await new HttpSender({ allowPrivate: false, timeoutMs: 1_000, resolver }).send(message("https://mixed.test/")))).toMatchObject({ error: REFUSED_MESSAGE });
+    const resolver: Resolver = {
+      lookup: async () => [
+        { address: "93.184.216.34", family: 4 },
+        { address: "169.254.169.254", family: 4 },
+      ],
+    };
+    expect(
+      await new HttpSender({ allowPrivate: false, timeoutMs: 1_000, resolver }).send(message("https://mixed.test/")),
+    ).toMatchObject({ error: REFUSED_MESSAGE });
   });
 
   it("refuses IP literals: loopback, metadata, IPv6 loopback, without a lookup", async () => {
     const resolver = resolverTo("93.184.216.34");
     const sender = new HttpSender({ allowPrivate: false, timeoutMs: 1_000, resolver });
     const before = connections;
-    for (const url of [`http://127.0.0.1:${port}/ok`, "http://169.254.169.254/latest/meta-data/", `http://[::1]:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`]) {
+    for (const url of [
+      `http://127.0.0.1:${port}/ok`,
+      "http://169.254.169.254/latest/meta-data/",
+      `http://[::1]:${port}/`,
+      `http://[::ffff:127.0.0.1]:${port}/`,
+    ]) {
       expect((await sender.send(message(url))).error).toBe(REFUSED_MESSAGE);
     }
     expect(resolver.asked).toEqual([]);
@@ -115,7 +137,9 @@ describe("SSRF protection at connect time", () => {
   });
 
   it("lets everything through when private targets are allowed (development)", async () => {
-    const res = await new HttpSender({ allowPrivate: true, timeoutMs: 1_000, resolver: resolverTo("127.0.0.1") }).send(message(`http://dev.test:${port}/ok`));
+    const res = await new HttpSender({ allowPrivate: true, timeoutMs: 1_000, resolver: resolverTo("127.0.0.1") }).send(
+      message(`http://dev.test:${port}/ok`),
+    );
     expect(res.statusCode).toBe(200);
   });
 });

@@ -84,13 +84,16 @@ export class HttpSender implements Sender {
     }
     // Node connects to an IP literal without calling `lookup`: check it here.
     const literal = ipLiteral(url.hostname);
-    if (literal && !this.opts.allowPrivate && classifyAddress(literal) === "blocked") return { error: REFUSED_MESSAGE, latencyMs: elapsed() };
+    if (literal && !this.opts.allowPrivate && classifyAddress(literal) === "blocked")
+      return { error: REFUSED_MESSAGE, latencyMs: elapsed() };
 
     const lookup: LookupFunction = (hostname, options, callback) => {
       this.resolver.lookup(hostname).then(
         (addresses) => {
-          if (!addresses.length) return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 4);
-          if (!this.opts.allowPrivate && addresses.some((a) => classifyAddress(a.address) === "blocked")) return callback(new RefusedError(), "", 4);
+          if (!addresses.length)
+            return callback(Object.assign(new Error(`no address for ${hostname}`), { code: "ENOTFOUND" }), "", 4);
+          if (!this.opts.allowPrivate && addresses.some((a) => classifyAddress(a.address) === "blocked"))
+            return callback(new RefusedError(), "", 4);
           if (options.all) return (callback as unknown as (err: null, all: ResolvedAddress[]) => void)(null, addresses);
           const wanted = options.family === 6 ? 6 : options.family === 4 ? 4 : 0;
           const pick = addresses.find((a) => !wanted || a.family === wanted) ?? addresses[0]!;

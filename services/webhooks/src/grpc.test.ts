@@ -53,7 +53,8 @@ const completed = (org = ORG, id = newId("evt")) => ({
   },
 });
 
-const deliveries = async (webhookId: string, org = ORG) => (await h.client.listDeliveries({ organization_id: org, webhook_id: webhookId, limit: 100, cursor: "" })).deliveries;
+const deliveries = async (webhookId: string, org = ORG) =>
+  (await h.client.listDeliveries({ organization_id: org, webhook_id: webhookId, limit: 100, cursor: "" })).deliveries;
 
 describe("delivery", () => {
   it("delivers signed {event, data, id, timestamp} messages that the standardwebhooks library verifies", async () => {
@@ -64,9 +65,17 @@ describe("delivery", () => {
     const got = r.received[0]!;
     expect(got.verified).toBe(true);
     expect(got.headers["webhook-id"]).toBe(got.json.id);
-    expect(got.json).toMatchObject({ event: "evaluation.completed", data: { evaluation_id: "eval_01jd0000000000000000000000", passed: false, summary: { errors: 1 } } });
+    expect(got.json).toMatchObject({
+      event: "evaluation.completed",
+      data: { evaluation_id: "eval_01jd0000000000000000000000", passed: false, summary: { errors: 1 } },
+    });
     expect(got.json.data.internal_field).toBeUndefined();
-    await eventually(async () => expect((await deliveries(wh.id))[0]).toMatchObject({ status: "succeeded", attempts: [{ attempt: 1, status_code: 200, response_excerpt: "ok" }] }));
+    await eventually(async () =>
+      expect((await deliveries(wh.id))[0]).toMatchObject({
+        status: "succeeded",
+        attempts: [{ attempt: 1, status_code: 200, response_excerpt: "ok" }],
+      }),
+    );
   });
 
   it("sends only subscribed events, and the violation with its redacted snippet", async () => {
@@ -79,13 +88,27 @@ describe("delivery", () => {
         organization_id: ORG,
         evaluation_id: "eval_01jd0000000000000000000000",
         repository: "acme/payments",
-        violation: { id: "viol_1", policy_id: "aws-credentials", rule_id: "aws-access-key-id", severity: "error", file: "a.js", line: 1, column: 12, message: "AWS key", code_snippet: 'k = "AKIA****"', suggestion: "rotate" },
+        violation: {
+          id: "viol_1",
+          policy_id: "aws-credentials",
+          rule_id: "aws-access-key-id",
+          severity: "error",
+          file: "a.js",
+          line: 1,
+          column: 12,
+          message: "AWS key",
+          code_snippet: 'k = "AKIA****"',
+          suggestion: "rotate",
+        },
       },
     });
     await eventually(() => expect(r.received).toHaveLength(1));
     await new Promise((res) => setTimeout(res, 200));
     expect(r.received.map((x) => x.json.event)).toEqual(["policy.violation"]);
-    expect(r.received[0]!.json.data.violation).toMatchObject({ policy_id: "aws-credentials", code_snippet: 'k = "AKIA****"' });
+    expect(r.received[0]!.json.data.violation).toMatchObject({
+      policy_id: "aws-credentials",
+      code_snippet: 'k = "AKIA****"',
+    });
   });
 
   it("makes one message per event and endpoint even when the bus delivers the event twice", async () => {
@@ -137,7 +160,18 @@ describe("delivery", () => {
     const second = await (async () => {
       const { startWebhookService } = await import("./main.js");
       const { createLogger } = await import("@verdict/kit");
-      return startWebhookService({ store: h.store, bus: h.bus, logger: createLogger("second", "silent"), host: "127.0.0.1", port: 0, masterKey: h.masterKey, allowHttp: true, allowPrivate: true, pollIntervalMs: 10, retrySchedule: [0.2] });
+      return startWebhookService({
+        store: h.store,
+        bus: h.bus,
+        logger: createLogger("second", "silent"),
+        host: "127.0.0.1",
+        port: 0,
+        masterKey: h.masterKey,
+        allowHttp: true,
+        allowPrivate: true,
+        pollIntervalMs: 10,
+        retrySchedule: [0.2],
+      });
     })();
     try {
       const r = await receiver();
@@ -171,9 +205,18 @@ describe("disabling", () => {
     const wh = await register(gone, ["evaluation.completed"], org);
     await register(other, ["policy.violation"], org);
     const announced: CloudEvent<{ webhook_id: string }>[] = [];
-    const sub = await h.bus.subscribe<{ webhook_id: string }>(TOPICS.webhookDisabled, "test-disabled", async (e) => void announced.push(e));
+    const sub = await h.bus.subscribe<{ webhook_id: string }>(
+      TOPICS.webhookDisabled,
+      "test-disabled",
+      async (e) => void announced.push(e),
+    );
     await h.bus.publish(TOPICS.evaluationCompleted, completed(org));
-    await eventually(async () => expect((await h.client.getWebhook({ organization_id: org, webhook_id: wh.id })).webhook).toMatchObject({ status: "disabled", disabled_reason: "The endpoint answered 410 Gone" }));
+    await eventually(async () =>
+      expect((await h.client.getWebhook({ organization_id: org, webhook_id: wh.id })).webhook).toMatchObject({
+        status: "disabled",
+        disabled_reason: "The endpoint answered 410 Gone",
+      }),
+    );
     expect(gone.received).toHaveLength(1); // no retry after 410
     await eventually(() => expect(announced.map((e) => e.data.webhook_id)).toContain(wh.id));
     await eventually(() => expect(other.received.map((x) => x.json.event)).toEqual(["webhook.disabled"]));
@@ -183,7 +226,9 @@ describe("disabling", () => {
     await h.bus.publish(TOPICS.evaluationCompleted, completed(org));
     await new Promise((res) => setTimeout(res, 300));
     expect(gone.received).toHaveLength(1);
-    await expect(h.client.pingWebhook({ organization_id: org, webhook_id: wh.id })).rejects.toMatchObject({ kind: "unprocessable" });
+    await expect(h.client.pingWebhook({ organization_id: org, webhook_id: wh.id })).rejects.toMatchObject({
+      kind: "unprocessable",
+    });
     await sub.unsubscribe();
     // re-enabled once the receiver is fixed, it gets messages again
     gone.respond = () => ({ status: 200 });
@@ -199,7 +244,9 @@ describe("disabling", () => {
     const down = await receiver(() => ({ status: 500 }));
     const wh = await register(down, ["evaluation.completed"], org);
     await h.bus.publish(TOPICS.evaluationCompleted, completed(org));
-    await eventually(async () => expect((await h.client.getWebhook({ organization_id: org, webhook_id: wh.id })).webhook!.status).toBe("disabled"));
+    await eventually(async () =>
+      expect((await h.client.getWebhook({ organization_id: org, webhook_id: wh.id })).webhook!.status).toBe("disabled"),
+    );
     expect(down.received).toHaveLength(3); // first attempt + the two retries of the schedule
     const [d] = await deliveries(wh.id, org);
     expect(d).toMatchObject({ status: "failed" });
@@ -219,7 +266,12 @@ it("words how long an endpoint failed", () => {
 describe("endpoints", () => {
   it("keeps secrets encrypted at rest and never lists them", async () => {
     const secret = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
-    const res = await h.client.createWebhook({ organization_id: ORG, url: "https://ci.example.com/hook", events: ["policy.violation"], secret });
+    const res = await h.client.createWebhook({
+      organization_id: ORG,
+      url: "https://ci.example.com/hook",
+      events: ["policy.violation"],
+      secret,
+    });
     expect(res.secret).toBe(secret);
     const doc = await h.repo.findEndpoint(ORG, res.webhook!.id);
     expect(JSON.stringify(doc)).not.toContain(secret.slice(6, 30));
@@ -229,7 +281,8 @@ describe("endpoints", () => {
   });
 
   it("validates the URL, events and secret with field paths", async () => {
-    const create = (url: string, events: string[], secret = "") => h.client.createWebhook({ organization_id: ORG, url, events, secret });
+    const create = (url: string, events: string[], secret = "") =>
+      h.client.createWebhook({ organization_id: ORG, url, events, secret });
     const fails = async (p: Promise<unknown>) => {
       try {
         await p;
@@ -238,17 +291,27 @@ describe("endpoints", () => {
       }
       throw new Error("expected a failure");
     };
-    expect((await fails(create("https://x.example/h", ["evaluation.started"]))).details).toEqual({ errors: [expect.objectContaining({ field: "events[0]", code: "INVALID_ENUM" })] });
+    expect((await fails(create("https://x.example/h", ["evaluation.started"]))).details).toEqual({
+      errors: [expect.objectContaining({ field: "events[0]", code: "INVALID_ENUM" })],
+    });
     expect((await fails(create("not a url", ["policy.violation"]))).kind).toBe("unprocessable");
-    expect((await fails(create("https://x.example/h", ["policy.violation"], "plain-secret"))).details).toEqual({ errors: [expect.objectContaining({ field: "secret" })] });
+    expect((await fails(create("https://x.example/h", ["policy.violation"], "plain-secret"))).details).toEqual({
+      errors: [expect.objectContaining({ field: "secret" })],
+    });
   });
 
   it("scopes everything by organization", async () => {
     const r = await receiver();
     const wh = await register(r, ["evaluation.completed"], "org_a");
-    await expect(h.client.getWebhook({ organization_id: "org_b", webhook_id: wh.id })).rejects.toMatchObject({ kind: "not_found" });
-    await expect(h.client.deleteWebhook({ organization_id: "org_b", webhook_id: wh.id })).rejects.toMatchObject({ kind: "not_found" });
-    await expect(h.client.listDeliveries({ organization_id: "org_b", webhook_id: wh.id, limit: 10, cursor: "" })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(h.client.getWebhook({ organization_id: "org_b", webhook_id: wh.id })).rejects.toMatchObject({
+      kind: "not_found",
+    });
+    await expect(h.client.deleteWebhook({ organization_id: "org_b", webhook_id: wh.id })).rejects.toMatchObject({
+      kind: "not_found",
+    });
+    await expect(
+      h.client.listDeliveries({ organization_id: "org_b", webhook_id: wh.id, limit: 10, cursor: "" }),
+    ).rejects.toMatchObject({ kind: "not_found" });
     expect((await h.client.listWebhooks({ organization_id: "org_b" })).webhooks).toEqual([]);
     // org_b's evaluations do not reach org_a's endpoint
     await h.bus.publish(TOPICS.evaluationCompleted, completed("org_b"));
@@ -265,7 +328,12 @@ describe("endpoints", () => {
     const first = await h.client.listDeliveries({ organization_id: ORG, webhook_id: wh.id, limit: 2, cursor: "" });
     expect(first.deliveries).toHaveLength(2);
     expect(first.has_more).toBe(true);
-    const second = await h.client.listDeliveries({ organization_id: ORG, webhook_id: wh.id, limit: 2, cursor: first.next_cursor! });
+    const second = await h.client.listDeliveries({
+      organization_id: ORG,
+      webhook_id: wh.id,
+      limit: 2,
+      cursor: first.next_cursor!,
+    });
     expect(second.deliveries).toHaveLength(1);
     expect(second.has_more).toBe(false);
     const oldest = second.deliveries[0]!;
@@ -274,7 +342,9 @@ describe("endpoints", () => {
     expect(again.delivery).toMatchObject({ id: oldest.id, status: "pending" });
     await eventually(() => expect(r.received).toHaveLength(4));
     expect(r.received[3]!.headers["webhook-id"]).toBe(oldest.id);
-    await eventually(async () => expect((await deliveries(wh.id)).find((d) => d.id === oldest.id)!.attempts).toHaveLength(2));
+    await eventually(async () =>
+      expect((await deliveries(wh.id)).find((d) => d.id === oldest.id)!.attempts).toHaveLength(2),
+    );
   });
 
   it("removes a deleted endpoint's log and sends it nothing more", async () => {

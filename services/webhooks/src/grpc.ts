@@ -55,14 +55,27 @@ export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
       return { webhooks: (await listWebhooks(deps, { organizationId: req.organization_id })).map(toWebhook) };
     },
     async getWebhook(req) {
-      return { webhook: toWebhook(await getWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id })) };
+      return {
+        webhook: toWebhook(await getWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id })),
+      };
     },
     async createWebhook(req) {
-      const { endpoint, secret } = await createWebhook(deps, { organizationId: req.organization_id, url: req.url, events: req.events, secret: req.secret });
+      const { endpoint, secret } = await createWebhook(deps, {
+        organizationId: req.organization_id,
+        url: req.url,
+        events: req.events,
+        secret: req.secret,
+      });
       return { webhook: toWebhook(endpoint), secret };
     },
     async updateWebhook(req) {
-      const endpoint = await updateWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, url: req.url, events: req.events?.names, status: req.status });
+      const endpoint = await updateWebhook(deps, {
+        organizationId: req.organization_id,
+        webhookId: req.webhook_id,
+        url: req.url,
+        events: req.events?.names,
+        status: req.status,
+      });
       return { webhook: toWebhook(endpoint) };
     },
     async deleteWebhook(req) {
@@ -70,14 +83,35 @@ export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
       return {};
     },
     async listDeliveries(req) {
-      const page = await listDeliveries(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, limit: req.limit, cursor: req.cursor || undefined });
-      return { deliveries: page.deliveries.map(toDelivery), next_cursor: page.nextCursor ?? undefined, has_more: page.hasMore };
+      const page = await listDeliveries(deps, {
+        organizationId: req.organization_id,
+        webhookId: req.webhook_id,
+        limit: req.limit,
+        cursor: req.cursor || undefined,
+      });
+      return {
+        deliveries: page.deliveries.map(toDelivery),
+        next_cursor: page.nextCursor ?? undefined,
+        has_more: page.hasMore,
+      };
     },
     async redeliverDelivery(req) {
-      return { delivery: toDelivery(await redeliverDelivery(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, deliveryId: req.delivery_id })) };
+      return {
+        delivery: toDelivery(
+          await redeliverDelivery(deps, {
+            organizationId: req.organization_id,
+            webhookId: req.webhook_id,
+            deliveryId: req.delivery_id,
+          }),
+        ),
+      };
     },
     async pingWebhook(req) {
-      return { delivery: toDelivery(await pingWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id })) };
+      return {
+        delivery: toDelivery(
+          await pingWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id }),
+        ),
+      };
     },
   };
 }

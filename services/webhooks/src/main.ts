@@ -65,8 +65,13 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
     clock: opts.clock ?? systemClock,
     logger: opts.logger,
     secrets: new SecretBox(opts.masterKey),
-    sender: opts.sender ?? new HttpSender({ allowPrivate, timeoutMs, ...(opts.resolver ? { resolver: opts.resolver } : {}) }),
-    egress: { allowHttp: opts.allowHttp ?? false, allowPrivate, ...(opts.allowedHosts?.length ? { allowedHosts: opts.allowedHosts } : {}) },
+    sender:
+      opts.sender ?? new HttpSender({ allowPrivate, timeoutMs, ...(opts.resolver ? { resolver: opts.resolver } : {}) }),
+    egress: {
+      allowHttp: opts.allowHttp ?? false,
+      allowPrivate,
+      ...(opts.allowedHosts?.length ? { allowedHosts: opts.allowedHosts } : {}),
+    },
     retrySchedule: opts.retrySchedule ?? DEFAULT_RETRY_SCHEDULE,
     // An attempt's lease outlasts its deadline, so a live attempt is never taken over.
     leaseMs: timeoutMs + 30_000,
@@ -90,7 +95,13 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
       host: opts.host,
       port: opts.port,
       logger: opts.logger,
-      services: [{ name: SERVICE_NAMES.webhooks, definition: webhooksV1.WebhookServiceService, implementation: webhookHandlers(deps) }],
+      services: [
+        {
+          name: SERVICE_NAMES.webhooks,
+          definition: webhooksV1.WebhookServiceService,
+          implementation: webhookHandlers(deps),
+        },
+      ],
       reflection: reflectionDefinition("webhooks"),
     });
   } catch (err) {
@@ -101,7 +112,13 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
   worker.start();
   outbox.start();
   opts.logger.info(
-    { port: grpc.port, retry_schedule_s: deps.retrySchedule, timeout_ms: timeoutMs, allow_http: deps.egress.allowHttp, allow_private: allowPrivate },
+    {
+      port: grpc.port,
+      retry_schedule_s: deps.retrySchedule,
+      timeout_ms: timeoutMs,
+      allow_http: deps.egress.allowHttp,
+      allow_private: allowPrivate,
+    },
     "webhooks service listening",
   );
   return {

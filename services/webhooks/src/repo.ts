@@ -120,12 +120,21 @@ export class WebhookRepo {
     return this.endpoints.findOne({ id: webhookId, organization_id: organizationId });
   }
 
-  updateEndpoint(organizationId: string, webhookId: string, set: Partial<EndpointRecord>): Promise<EndpointRecord | null> {
+  updateEndpoint(
+    organizationId: string,
+    webhookId: string,
+    set: Partial<EndpointRecord>,
+  ): Promise<EndpointRecord | null> {
     return this.endpoints.updateOne({ id: webhookId, organization_id: organizationId }, set);
   }
 
   /** Disables an endpoint that is still active, with the event announcing it; null when it was not (someone else won). */
-  disableActiveEndpoint(endpoint: EndpointRecord, reason: string, at: string, event: PendingEvent): Promise<EndpointRecord | null> {
+  disableActiveEndpoint(
+    endpoint: EndpointRecord,
+    reason: string,
+    at: string,
+    event: PendingEvent,
+  ): Promise<EndpointRecord | null> {
     return this.outbox.update(
       this.endpoints,
       { id: endpoint.id, organization_id: endpoint.organization_id, status: "active" },
@@ -135,11 +144,17 @@ export class WebhookRepo {
   }
 
   /** Removes an endpoint and its messages; false when it does not exist. Answers how many messages went with it. */
-  async deleteEndpoint(organizationId: string, webhookId: string): Promise<{ deleted: boolean; deliveriesRemoved: number }> {
+  async deleteEndpoint(
+    organizationId: string,
+    webhookId: string,
+  ): Promise<{ deleted: boolean; deliveriesRemoved: number }> {
     const deleted = await this.endpoints.deleteOne({ id: webhookId, organization_id: organizationId });
     if (!deleted) return { deleted: false, deliveriesRemoved: 0 };
     // A worker holding one of its messages finds the endpoint gone.
-    const deliveriesRemoved = await this.deliveries.deleteMany({ organization_id: organizationId, webhook_id: webhookId });
+    const deliveriesRemoved = await this.deliveries.deleteMany({
+      organization_id: organizationId,
+      webhook_id: webhookId,
+    });
     return { deleted: true, deliveriesRemoved };
   }
 
@@ -162,11 +177,19 @@ export class WebhookRepo {
   }
 
   findDelivery(organizationId: string, deliveryId: string, webhookId?: string): Promise<DeliveryRecord | null> {
-    return this.deliveries.findOne({ id: deliveryId, organization_id: organizationId, ...(webhookId ? { webhook_id: webhookId } : {}) });
+    return this.deliveries.findOne({
+      id: deliveryId,
+      organization_id: organizationId,
+      ...(webhookId ? { webhook_id: webhookId } : {}),
+    });
   }
 
   /** A page of an endpoint's log, newest first: up to `limit` messages with ids below `before`. */
-  deliveryPage(organizationId: string, webhookId: string, page: { limit: number; before?: string | undefined }): Promise<DeliveryRecord[]> {
+  deliveryPage(
+    organizationId: string,
+    webhookId: string,
+    page: { limit: number; before?: string | undefined },
+  ): Promise<DeliveryRecord[]> {
     return this.deliveries.find(
       { organization_id: organizationId, webhook_id: webhookId, ...(page.before ? { id: { $lt: page.before } } : {}) },
       { sort: { id: -1 }, limit: page.limit },
@@ -175,23 +198,36 @@ export class WebhookRepo {
 
   /** Pending messages due by `now`, earliest first, leaving out the organizations named. */
   dueDeliveries(now: string, limit: number, excludeOrganizations: string[] = []): Promise<DeliveryRecord[]> {
-    const filter = { status: "pending", next_attempt_at: { $lte: now }, ...(excludeOrganizations.length ? { organization_id: { $nin: excludeOrganizations } } : {}) };
+    const filter = {
+      status: "pending",
+      next_attempt_at: { $lte: now },
+      ...(excludeOrganizations.length ? { organization_id: { $nin: excludeOrganizations } } : {}),
+    };
     return this.deliveries.find(filter, { sort: { next_attempt_at: 1 }, limit });
   }
 
   /** The pending message due first (for the worker's sleep). */
   async nextDueDelivery(): Promise<DeliveryRecord | undefined> {
-    const [next] = await this.deliveries.find({ status: "pending", next_attempt_at: { $ne: null } }, { sort: { next_attempt_at: 1 }, limit: 1 });
+    const [next] = await this.deliveries.find(
+      { status: "pending", next_attempt_at: { $ne: null } },
+      { sort: { next_attempt_at: 1 }, limit: 1 },
+    );
     return next;
   }
 
   /** Leases a pending message until `leaseEnd` if nobody changed it since it was read; null when someone did. */
   claimDelivery(delivery: DeliveryRecord, leaseEnd: string): Promise<DeliveryRecord | null> {
-    return this.deliveries.updateOne({ id: delivery.id, version: delivery.version, status: "pending" }, { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: delivery.version + 1 });
+    return this.deliveries.updateOne(
+      { id: delivery.id, version: delivery.version, status: "pending" },
+      { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: delivery.version + 1 },
+    );
   }
 
   /** Changes a message if nobody changed it since it was read (compare-and-set on version); null when someone did. */
   updateDelivery(delivery: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<DeliveryRecord | null> {
-    return this.deliveries.updateOne({ id: delivery.id, version: delivery.version }, { ...set, version: delivery.version + 1 });
+    return this.deliveries.updateOne(
+      { id: delivery.id, version: delivery.version },
+      { ...set, version: delivery.version + 1 },
+    );
   }
 }

@@ -24,7 +24,10 @@ export class DeliveryWorker {
   private readonly inFlight = new Set<Promise<void>>();
   private readonly inFlightByOrg = new Map<string, number>();
 
-  constructor(private readonly deps: WebhookDeps, private readonly opts: WorkerOptions) {}
+  constructor(
+    private readonly deps: WebhookDeps,
+    private readonly opts: WorkerOptions,
+  ) {}
 
   start(): void {
     if (this.running) return;
@@ -51,12 +54,18 @@ export class DeliveryWorker {
       try {
         const free = this.opts.concurrency - this.inFlight.size;
         this.woken = false;
-        const claimed = free > 0 ? await claimDue(this.deps, free, this.opts.perOrgConcurrency ?? Infinity, this.inFlightByOrg) : [];
+        const claimed =
+          free > 0 ? await claimDue(this.deps, free, this.opts.perOrgConcurrency ?? Infinity, this.inFlightByOrg) : [];
         for (const delivery of claimed) {
           const org = delivery.organization_id;
           this.inFlightByOrg.set(org, (this.inFlightByOrg.get(org) ?? 0) + 1);
           const p = attemptDelivery(this.deps, delivery)
-            .catch((err) => this.deps.logger.error({ err, delivery_id: delivery.id }, "webhook attempt failed unexpectedly; its lease will expire and it will be retried"))
+            .catch((err) =>
+              this.deps.logger.error(
+                { err, delivery_id: delivery.id },
+                "webhook attempt failed unexpectedly; its lease will expire and it will be retried",
+              ),
+            )
             .finally(() => {
               this.inFlight.delete(p);
               const left = (this.inFlightByOrg.get(org) ?? 1) - 1;

@@ -53,7 +53,11 @@ export async function startWebhookHarness(overrides: Partial<WebhookServiceOptio
   const start = async (more: Partial<WebhookServiceOptions>) => {
     const service = await startWebhookService(options(more));
     running.push(service);
-    const client = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, `127.0.0.1:${service.grpc.port}`);
+    const client = createClient(
+      SERVICE_NAMES.webhooks,
+      webhooksV1.WebhookServiceService,
+      `127.0.0.1:${service.grpc.port}`,
+    );
     clients.push(client);
     h.service = service;
     h.client = client;

@@ -49,7 +49,13 @@ export async function startReceiver(respond: Responder = () => ({ status: 200, b
       } catch (err) {
         verifyError = (err as Error).message;
       }
-      const rec: Received = { headers: req.headers, body, json: JSON.parse(body), verified, ...(verifyError ? { verifyError } : {}) };
+      const rec: Received = {
+        headers: req.headers,
+        body,
+        json: JSON.parse(body),
+        verified,
+        ...(verifyError ? { verifyError } : {}),
+      };
       r.received.push(rec);
       const out = r.respond(r.received.length, rec);
       res.writeHead(out.status, out.headers ?? {});

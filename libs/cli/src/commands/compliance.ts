@@ -40,7 +40,10 @@ function showReport(out: Output, r: Report, saved?: string): void {
   if (out.json) return out.data(saved ? { ...r, saved_to: saved } : r);
   out.record([
     ["report_id", r.report_id],
-    ["status", r.status === "completed" ? out.c.green(r.status) : r.status === "failed" ? out.c.red(r.status) : r.status],
+    [
+      "status",
+      r.status === "completed" ? out.c.green(r.status) : r.status === "failed" ? out.c.red(r.status) : r.status,
+    ],
     ["frameworks", r.frameworks],
     ["format", r.format],
     ["date_range", `${r.date_range.start} .. ${r.date_range.end}`],
@@ -52,16 +55,26 @@ function showReport(out: Output, r: Report, saved?: string): void {
 
 export function complianceCommands(program: Command, ctx: Context): void {
   const comp = program.command("compliance").description("Coverage of compliance frameworks by the enabled policies");
-  comp
-    .command("overview", { isDefault: true })
-    .action(async (_o, c: Command) => {
-      const out = ctx.output(jsonOf(c));
-      const o = await ctx.client().complianceOverview();
-      if (out.json) return out.data(o);
-      out.table(["FRAMEWORK", "NAME", "COVERAGE", "", "CONTROLS"], o.frameworks.map((f) => [f.id, f.name, `${f.coverage}%`, out.c.green(bar(f.coverage)), `${f.controls.covered}/${f.controls.total}`]));
-      out.line();
-      out.table(["REGULATION", "NAME", "COVERAGE", ""], o.regulations.map((r) => [r.id, r.name, `${r.coverage}%`, out.c.green(bar(r.coverage))]));
-    });
+  comp.command("overview", { isDefault: true }).action(async (_o, c: Command) => {
+    const out = ctx.output(jsonOf(c));
+    const o = await ctx.client().complianceOverview();
+    if (out.json) return out.data(o);
+    out.table(
+      ["FRAMEWORK", "NAME", "COVERAGE", "", "CONTROLS"],
+      o.frameworks.map((f) => [
+        f.id,
+        f.name,
+        `${f.coverage}%`,
+        out.c.green(bar(f.coverage)),
+        `${f.controls.covered}/${f.controls.total}`,
+      ]),
+    );
+    out.line();
+    out.table(
+      ["REGULATION", "NAME", "COVERAGE", ""],
+      o.regulations.map((r) => [r.id, r.name, `${r.coverage}%`, out.c.green(bar(r.coverage))]),
+    );
+  });
   comp
     .command("framework")
     .argument("<framework_id>", "e.g. nist-ssdf, soc2, owasp-asvs")
@@ -72,7 +85,10 @@ export function complianceCommands(program: Command, ctx: Context): void {
       if (out.json) return out.data(f);
       out.line(`${out.c.bold(f.framework.name)} ${f.framework.version}: ${f.coverage}% covered`);
       const controls = opts.uncovered ? f.controls.filter((x) => !x.covered) : f.controls;
-      out.table(["CONTROL", "COVERED", "POLICIES", "NAME"], controls.map((x) => [x.id, x.covered ? out.c.green("yes") : out.c.red("no"), x.policies.join(","), x.name]));
+      out.table(
+        ["CONTROL", "COVERED", "POLICIES", "NAME"],
+        controls.map((x) => [x.id, x.covered ? out.c.green("yes") : out.c.red("no"), x.policies.join(","), x.name]),
+      );
     });
 
   const reports = program.command("reports").description("Compliance evidence reports (PDF or OSCAL 1.1.2)");
@@ -85,19 +101,37 @@ export function complianceCommands(program: Command, ctx: Context): void {
     .option("--to <date>", "end date YYYY-MM-DD")
     .option("--wait", "wait until the report is ready, showing progress")
     .option("--out <file>", "save the report file (implies --wait)")
-    .action(async (opts: { framework: string[]; format: "pdf" | "oscal"; range: string; from?: string; to?: string; wait?: boolean; out?: string }, c: Command) => {
-      const out = ctx.output(jsonOf(c));
-      if ((opts.from === undefined) !== (opts.to === undefined)) throw new CliError("--from and --to go together");
-      const client = ctx.client();
-      let r = await client.createReport({ frameworks: opts.framework, format: opts.format, date_range: opts.from && opts.to ? { start: opts.from, end: opts.to } : opts.range });
-      let saved: string | undefined;
-      if (opts.wait || opts.out) {
-        r = await waitWithProgress(client, r, out, Boolean(ctx.io.stderr.isTTY));
-        if (r.status === "failed") throw new CliError(`report ${r.report_id} failed: ${r.failure_reason ?? "unknown reason"}`);
-        if (opts.out) saved = await save(client, r, opts.out, ctx.io.cwd, out);
-      }
-      showReport(out, r, saved);
-    });
+    .action(
+      async (
+        opts: {
+          framework: string[];
+          format: "pdf" | "oscal";
+          range: string;
+          from?: string;
+          to?: string;
+          wait?: boolean;
+          out?: string;
+        },
+        c: Command,
+      ) => {
+        const out = ctx.output(jsonOf(c));
+        if ((opts.from === undefined) !== (opts.to === undefined)) throw new CliError("--from and --to go together");
+        const client = ctx.client();
+        let r = await client.createReport({
+          frameworks: opts.framework,
+          format: opts.format,
+          date_range: opts.from && opts.to ? { start: opts.from, end: opts.to } : opts.range,
+        });
+        let saved: string | undefined;
+        if (opts.wait || opts.out) {
+          r = await waitWithProgress(client, r, out, Boolean(ctx.io.stderr.isTTY));
+          if (r.status === "failed")
+            throw new CliError(`report ${r.report_id} failed: ${r.failure_reason ?? "unknown reason"}`);
+          if (opts.out) saved = await save(client, r, opts.out, ctx.io.cwd, out);
+        }
+        showReport(out, r, saved);
+      },
+    );
   reports
     .command("get")
     .argument("<report_id>")

@@ -65,11 +65,18 @@ export function evaluateCommand(program: Command, ctx: Context): void {
     .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
     .option("--ref <ref>", "ref being evaluated (default: the current branch)")
     .option("--policy <id...>", "run only these policies")
-    .option("--concurrency <n>", "batches sent at once when the change is larger than one request", positiveInt, DEFAULT_CONCURRENCY)
+    .option(
+      "--concurrency <n>",
+      "batches sent at once when the change is larger than one request",
+      positiveInt,
+      DEFAULT_CONCURRENCY,
+    )
     .action(async (paths: string[], opts: EvaluateOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
-      if (!["text", "json", "sarif"].includes(format)) throw new CliError(`--format must be text, json or sarif (got ${format})`);
-      if (!opts.base && paths.length === 0) throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
+      if (!["text", "json", "sarif"].includes(format))
+        throw new CliError(`--format must be text, json or sarif (got ${format})`);
+      if (!opts.base && paths.length === 0)
+        throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
       const { env, cwd } = ctx.io;
       const out = ctx.output(format === "json");
       // Rate-limit waits (up to a minute) are shown, so a held run does not look stuck; the short
@@ -93,26 +100,41 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       skipped.forEach(skip);
       const nothing = () => {
         out.note("nothing to evaluate: no changed or readable text files");
-        if (format === "sarif") out.data(toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
+        if (format === "sarif")
+          out.data(toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
         else if (format === "json") out.data({ evaluation: null });
       };
       if (files.length === 0) return nothing();
 
       const repository = opts.repository ?? repositoryName(base, root !== null, env);
       const ref = opts.ref ?? currentRef(base, root !== null, env);
-      const envelope = { repository, ref, ...(opts.base ? { base_ref: opts.base } : {}), ...(opts.policy ? { policies: opts.policy } : {}) };
+      const envelope = {
+        repository,
+        ref,
+        ...(opts.base ? { base_ref: opts.base } : {}),
+        ...(opts.policy ? { policies: opts.policy } : {}),
+      };
       const read = (f: SizedFile): EncodedFile | null => {
         const r = readFile(base, f);
         if (r && "skipped" in r) skip(r.skipped);
         return r && "file" in r ? encodeFile(r.file) : null;
       };
-      const parts = await evaluateInBatches(client, envelope, files, read, { concurrency: opts.concurrency, note: (t) => out.note(t) });
+      const parts = await evaluateInBatches(client, envelope, files, read, {
+        concurrency: opts.concurrency,
+        note: (t) => out.note(t),
+      });
       if (parts.length === 0) return nothing();
       const evaluation = mergeEvaluations(parts);
       const blocks = evaluation.passed ? true : await blocking(client);
 
       if (format === "json") out.data(evaluation);
-      else if (format === "sarif") out.data(toSarif(evaluation, await policiesOf(client, evaluation), { version: VERSION, informationUri: client.baseUrl }));
+      else if (format === "sarif")
+        out.data(
+          toSarif(evaluation, await policiesOf(client, evaluation), {
+            version: VERSION,
+            informationUri: client.baseUrl,
+          }),
+        );
       else out.line(formatEvaluation(evaluation, out.c, { blocking: blocks }));
       if (!evaluation.passed && blocks) process.exitCode = EXIT.failed;
     });

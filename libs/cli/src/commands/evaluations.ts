@@ -20,7 +20,14 @@ export function evaluationsCommand(program: Command, ctx: Context): void {
       const out = ctx.output(jsonOf(c));
       const client = ctx.client();
       const rows = [];
-      const query = { repository: opts.repository, status: opts.status, passed: opts.passed, since: opts.since, until: opts.until, limit: Math.min(100, opts.limit) };
+      const query = {
+        repository: opts.repository,
+        status: opts.status,
+        passed: opts.passed,
+        since: opts.since,
+        until: opts.until,
+        limit: Math.min(100, opts.limit),
+      };
       for await (const e of client.evaluations(query)) {
         rows.push(e);
         if (rows.length >= opts.limit) break;
@@ -28,7 +35,16 @@ export function evaluationsCommand(program: Command, ctx: Context): void {
       if (out.json) return out.data({ evaluations: rows });
       out.table(
         ["ID", "REPOSITORY", "REF", "STATUS", "RESULT", "ERRORS", "WARNINGS", "CREATED"],
-        rows.map((e) => [e.id, e.repository, e.ref, e.status, e.passed === null ? "-" : e.passed ? out.c.green("passed") : out.c.red("failed"), e.summary.errors, e.summary.warnings, e.created_at]),
+        rows.map((e) => [
+          e.id,
+          e.repository,
+          e.ref,
+          e.status,
+          e.passed === null ? "-" : e.passed ? out.c.green("passed") : out.c.red("failed"),
+          e.summary.errors,
+          e.summary.warnings,
+          e.created_at,
+        ]),
       );
     });
 

@@ -22,18 +22,26 @@ export function loginCommands(program: Command, ctx: Context): void {
     .option("--api-key-stdin", "read the key from stdin instead of prompting")
     .action(async (opts: { url?: string; apiKeyStdin?: boolean }, c: Command) => {
       const out = ctx.output(jsonOf(c));
-      const url = normalizeBaseUrl(opts.url ?? ctx.io.env.VERDICT_URL ?? readStoredConfig(configPath(ctx.io.env)).url ?? DEFAULT_URL);
+      const url = normalizeBaseUrl(
+        opts.url ?? ctx.io.env.VERDICT_URL ?? readStoredConfig(configPath(ctx.io.env)).url ?? DEFAULT_URL,
+      );
       const stdin = process.stdin;
       let key: string;
       if (opts.apiKeyStdin || !stdin.isTTY) key = await readStdin(stdin);
       // Loaded only to prompt: other commands start faster without it.
-      else key = (await (await import("@inquirer/password")).default({ message: `API key for ${url}:`, mask: "*" })).trim();
+      else
+        key = (
+          await (await import("@inquirer/password")).default({ message: `API key for ${url}:`, mask: "*" })
+        ).trim();
       if (!key) throw new CliError("no API key given");
       const v = await new VerdictClient({ baseUrl: url, apiKey: key, userAgent: `verdict-cli/${VERSION}` }).verifyKey();
       const path = configPath(ctx.io.env);
       writeStoredConfig({ url, api_key: key }, path);
-      if (out.json) return out.data({ url, key_id: v.key_id, organization: v.organization, scopes: v.scopes, config_file: path });
-      out.line(`logged in to ${url} as key ${v.key_id} of ${v.organization} (${v.scopes.join(", ")}); saved to ${path}`);
+      if (out.json)
+        return out.data({ url, key_id: v.key_id, organization: v.organization, scopes: v.scopes, config_file: path });
+      out.line(
+        `logged in to ${url} as key ${v.key_id} of ${v.organization} (${v.scopes.join(", ")}); saved to ${path}`,
+      );
     });
 
   program

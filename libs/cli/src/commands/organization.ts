@@ -39,22 +39,31 @@ export function organizationCommands(program: Command, ctx: Context): void {
         ...(opts.requireEvaluationPass !== undefined ? { require_evaluation_pass: opts.requireEvaluationPass } : {}),
         ...(opts.allowInlineSuppression !== undefined ? { allow_inline_suppression: opts.allowInlineSuppression } : {}),
       };
-      if (!opts.name && Object.keys(settings).length === 0) throw new CliError("nothing to update: give --name or a setting");
+      if (!opts.name && Object.keys(settings).length === 0)
+        throw new CliError("nothing to update: give --name or a setting");
       const out = ctx.output(jsonOf(c));
-      const o = await ctx.client().updateOrganization({ ...(opts.name ? { name: opts.name } : {}), ...(Object.keys(settings).length ? { settings } : {}) });
+      const o = await ctx.client().updateOrganization({
+        ...(opts.name ? { name: opts.name } : {}),
+        ...(Object.keys(settings).length ? { settings } : {}),
+      });
       if (out.json) return out.data(o);
-      out.line(`updated ${o.id}: ${Object.entries(o.settings).map(([k, v]) => `${k}=${v}`).join(" ")}`);
+      out.line(
+        `updated ${o.id}: ${Object.entries(o.settings)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(" ")}`,
+      );
     });
 
   const repos = program.command("repositories").description("Connected repositories");
-  repos
-    .command("list")
-    .action(async (_o, c: Command) => {
-      const out = ctx.output(jsonOf(c));
-      const { repositories } = await ctx.client().listRepositories();
-      if (out.json) return out.data({ repositories });
-      out.table(["ID", "NAME", "PROVIDER", "DEFAULT BRANCH", "LAST EVALUATION"], repositories.map((r) => [r.id, r.name, r.provider, r.default_branch, r.last_evaluation]));
-    });
+  repos.command("list").action(async (_o, c: Command) => {
+    const out = ctx.output(jsonOf(c));
+    const { repositories } = await ctx.client().listRepositories();
+    if (out.json) return out.data({ repositories });
+    out.table(
+      ["ID", "NAME", "PROVIDER", "DEFAULT BRANCH", "LAST EVALUATION"],
+      repositories.map((r) => [r.id, r.name, r.provider, r.default_branch, r.last_evaluation]),
+    );
+  });
   repos
     .command("connect")
     .argument("<owner/repo>")
@@ -62,7 +71,11 @@ export function organizationCommands(program: Command, ctx: Context): void {
     .option("--default-branch <branch>")
     .action(async (name: string, opts, c: Command) => {
       const out = ctx.output(jsonOf(c));
-      const r = await ctx.client().connectRepository({ name, provider: opts.provider, ...(opts.defaultBranch ? { default_branch: opts.defaultBranch } : {}) });
+      const r = await ctx.client().connectRepository({
+        name,
+        provider: opts.provider,
+        ...(opts.defaultBranch ? { default_branch: opts.defaultBranch } : {}),
+      });
       if (out.json) return out.data(r);
       out.line(`connected ${r.name} as ${r.id}`);
     });
@@ -76,15 +89,26 @@ export function organizationCommands(program: Command, ctx: Context): void {
       out.line(`disconnected ${id}`);
     });
 
-  const keys = program.command("keys").description("API keys of the organization (admin scope); values are never shown");
-  keys
-    .command("list")
-    .action(async (_o, c: Command) => {
-      const out = ctx.output(jsonOf(c));
-      const { api_keys } = await ctx.client().listApiKeys();
-      if (out.json) return out.data({ api_keys });
-      out.table(["ID", "NAME", "PREFIX", "STATUS", "SCOPES", "EXPIRES", "LAST USED"], api_keys.map((k) => [k.id, k.name, k.prefix, k.status, k.scopes.join(","), k.expires_at ?? "never", k.last_used_at]));
-    });
+  const keys = program
+    .command("keys")
+    .description("API keys of the organization (admin scope); values are never shown");
+  keys.command("list").action(async (_o, c: Command) => {
+    const out = ctx.output(jsonOf(c));
+    const { api_keys } = await ctx.client().listApiKeys();
+    if (out.json) return out.data({ api_keys });
+    out.table(
+      ["ID", "NAME", "PREFIX", "STATUS", "SCOPES", "EXPIRES", "LAST USED"],
+      api_keys.map((k) => [
+        k.id,
+        k.name,
+        k.prefix,
+        k.status,
+        k.scopes.join(","),
+        k.expires_at ?? "never",
+        k.last_used_at,
+      ]),
+    );
+  });
   keys
     .command("revoke")
     .argument("<key_id>")
@@ -96,14 +120,20 @@ export function organizationCommands(program: Command, ctx: Context): void {
     });
 
   const hooks = program.command("webhooks").description("Webhook endpoints and their delivery logs");
-  hooks
-    .command("list")
-    .action(async (_o, c: Command) => {
-      const out = ctx.output(jsonOf(c));
-      const { webhooks } = await ctx.client().listWebhooks();
-      if (out.json) return out.data({ webhooks });
-      out.table(["ID", "URL", "EVENTS", "STATUS"], webhooks.map((w) => [w.id, w.url, w.events.join(","), w.status === "active" ? out.c.green("active") : out.c.red(`disabled: ${w.disabled_reason ?? ""}`)]));
-    });
+  hooks.command("list").action(async (_o, c: Command) => {
+    const out = ctx.output(jsonOf(c));
+    const { webhooks } = await ctx.client().listWebhooks();
+    if (out.json) return out.data({ webhooks });
+    out.table(
+      ["ID", "URL", "EVENTS", "STATUS"],
+      webhooks.map((w) => [
+        w.id,
+        w.url,
+        w.events.join(","),
+        w.status === "active" ? out.c.green("active") : out.c.red(`disabled: ${w.disabled_reason ?? ""}`),
+      ]),
+    );
+  });
   hooks
     .command("get")
     .argument("<webhook_id>")
@@ -120,7 +150,9 @@ export function organizationCommands(program: Command, ctx: Context): void {
     .description("Register a webhook; its signing secret is printed once")
     .action(async (opts: { url: string; event?: string[] }, c: Command) => {
       const out = ctx.output(jsonOf(c));
-      const events = (opts.event ?? ["evaluation.completed", "policy.violation"]) as ("evaluation.completed" | "policy.violation")[];
+      const events = (opts.event ?? ["evaluation.completed", "policy.violation"]) as (
+        "evaluation.completed" | "policy.violation"
+      )[];
       const w = await ctx.client().createWebhook({ url: opts.url, events });
       if (out.json) return out.data(w);
       out.line(`created ${w.id} for ${w.url}`);
@@ -157,7 +189,10 @@ export function organizationCommands(program: Command, ctx: Context): void {
       const out = ctx.output(jsonOf(c));
       const { deliveries } = await ctx.client().listDeliveries(id, { limit: 50 });
       if (out.json) return out.data({ deliveries });
-      out.table(["ID", "EVENT", "STATUS", "ATTEMPTS", "CREATED"], deliveries.map((d) => [d.id, d.event, d.status, d.attempts.length, d.created_at]));
+      out.table(
+        ["ID", "EVENT", "STATUS", "ATTEMPTS", "CREATED"],
+        deliveries.map((d) => [d.id, d.event, d.status, d.attempts.length, d.created_at]),
+      );
     });
   hooks
     .command("delete")

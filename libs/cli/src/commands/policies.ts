@@ -9,7 +9,8 @@ import { CliError } from "../errors.js";
 import { bool, collect, jsonOf } from "./shared.js";
 
 // yaml is loaded when a command reads YAML, not at every start of the CLI.
-const parseYaml = (text: string): unknown => (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
+const parseYaml = (text: string): unknown =>
+  (createRequire(import.meta.url)("yaml") as typeof import("yaml")).parse(text);
 
 function showPolicy(out: Output, p: Policy): void {
   if (out.json) return out.data(p);
@@ -42,7 +43,8 @@ export function readPolicyFile(path: string, cwd: string): CreatePolicy {
   } catch (err) {
     throw new CliError(`${path} is not valid YAML or JSON: ${(err as Error).message.split("\n")[0]}`);
   }
-  if (!doc || typeof doc !== "object" || Array.isArray(doc)) throw new CliError(`${path} must hold one policy object (id, name, severity, patterns, …)`);
+  if (!doc || typeof doc !== "object" || Array.isArray(doc))
+    throw new CliError(`${path} must hold one policy object (id, name, severity, patterns, …)`);
   return doc as CreatePolicy;
 }
 
@@ -68,11 +70,19 @@ export function policiesCommand(program: Command, ctx: Context): void {
     .option("--enabled <bool>", "true or false", bool)
     .action(async (opts, c: Command) => {
       const out = ctx.output(jsonOf(c));
-      const { policies } = await ctx.client().listPolicies({ category: opts.category, severity: opts.severity, enabled: opts.enabled });
+      const { policies } = await ctx
+        .client()
+        .listPolicies({ category: opts.category, severity: opts.severity, enabled: opts.enabled });
       if (out.json) return out.data({ policies });
       out.table(
         ["ID", "CATEGORY", "SEVERITY", "ENABLED", "NAME"],
-        policies.map((p) => [p.id, p.category, p.severity === "error" ? out.c.red("error") : out.c.yellow("warning"), p.enabled ? out.c.green("yes") : out.c.dim("no"), p.name]),
+        policies.map((p) => [
+          p.id,
+          p.category,
+          p.severity === "error" ? out.c.red("error") : out.c.yellow("warning"),
+          p.enabled ? out.c.green("yes") : out.c.dim("no"),
+          p.name,
+        ]),
       );
     });
 
@@ -106,19 +116,27 @@ export function policiesCommand(program: Command, ctx: Context): void {
     .option("--setting <key=value>", "a policy setting (repeatable), e.g. detect_api_keys=true", collect)
     .action(async (id: string, opts: { severity?: "error" | "warning"; setting?: string[] }, c: Command) => {
       if (!opts.severity && !opts.setting) throw new CliError("nothing to update: give --severity or --setting");
-      const p = await ctx.client().updatePolicy(id, { ...(opts.severity ? { severity: opts.severity } : {}), ...(opts.setting ? { settings: parseSettings(opts.setting) } : {}) });
+      const p = await ctx.client().updatePolicy(id, {
+        ...(opts.severity ? { severity: opts.severity } : {}),
+        ...(opts.setting ? { settings: parseSettings(opts.setting) } : {}),
+      });
       showPolicy(ctx.output(jsonOf(c)), p);
     });
 
   cmd
     .command("create")
-    .argument("<file>", "YAML or JSON: id, name, severity, patterns (type, value, message), optional description, category, frameworks, suggestions")
+    .argument(
+      "<file>",
+      "YAML or JSON: id, name, severity, patterns (type, value, message), optional description, category, frameworks, suggestions",
+    )
     .description("Create a custom policy from a file")
     .action(async (file: string, _o, c: Command) => {
       const out = ctx.output(jsonOf(c));
       const p = await ctx.client().createPolicy(readPolicyFile(file, ctx.io.cwd));
       if (out.json) return out.data(p);
-      out.line(`created ${p.id} (${p.patterns.length} ${p.patterns.length === 1 ? "pattern" : "patterns"}, ${p.severity})`);
+      out.line(
+        `created ${p.id} (${p.patterns.length} ${p.patterns.length === 1 ? "pattern" : "patterns"}, ${p.severity})`,
+      );
     });
 
   cmd

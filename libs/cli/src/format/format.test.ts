@@ -27,7 +27,14 @@ const evaluation = (violations: Evaluation["violations"]): Evaluation => ({
   created_at: "2026-01-01T00:00:00Z",
   completed_at: "2026-01-01T00:00:01Z",
   passed: violations.every((v) => v.severity !== "error"),
-  summary: { total_files: 1, total_violations: violations.length, errors: violations.filter((v) => v.severity === "error").length, warnings: 0, suppressed: 0, skipped_files: 0 },
+  summary: {
+    total_files: 1,
+    total_violations: violations.length,
+    errors: violations.filter((v) => v.severity === "error").length,
+    warnings: 0,
+    suppressed: 0,
+    skipped_files: 0,
+  },
   violations,
   suppressions: [],
 });
@@ -44,7 +51,10 @@ describe("text output", () => {
 });
 
 describe("SARIF", () => {
-  const fp = (v: Evaluation["violations"]) => (toSarif(evaluation(v), new Map(), { version: "1", informationUri: "http://x" }).runs[0]!.results ?? []).map((r) => r.partialFingerprints!["verdictFindingHash/v1"]);
+  const fp = (v: Evaluation["violations"]) =>
+    (toSarif(evaluation(v), new Map(), { version: "1", informationUri: "http://x" }).runs[0]!.results ?? []).map(
+      (r) => r.partialFingerprints!["verdictFindingHash/v1"],
+    );
 
   it("keeps a finding's fingerprint when its line moves, and tells identical lines apart", () => {
     expect(fp([violation({ line: 7 })])).toEqual(fp([violation()]));
@@ -53,9 +63,16 @@ describe("SARIF", () => {
   });
 
   it("falls back to the finding's message and suggestion when the policy could not be read", () => {
-    const log = toSarif(evaluation([violation()]), new Map([["aws-credentials", undefined]]), { version: "1", informationUri: "http://x" });
+    const log = toSarif(evaluation([violation()]), new Map([["aws-credentials", undefined]]), {
+      version: "1",
+      informationUri: "http://x",
+    });
     const rule = log.runs[0]!.tool.driver.rules![0]!;
-    expect(rule).toMatchObject({ id: "aws-credentials", help: { text: expect.stringContaining("Rotate the key.") }, defaultConfiguration: { level: "error" } });
+    expect(rule).toMatchObject({
+      id: "aws-credentials",
+      help: { text: expect.stringContaining("Rotate the key.") },
+      defaultConfiguration: { level: "error" },
+    });
     expect(log.runs[0]!.columnKind).toBe("unicodeCodePoints");
   });
 });

@@ -25,7 +25,11 @@ function rule(policyId: string, policy: Policy | undefined, sample: Violation): 
   ]
     .filter(Boolean)
     .join("\n\n");
-  const tags = ["verdict", ...(policy ? [policy.category] : []), ...(policy?.category === "secrets" || policy?.category === "security" ? ["security"] : [])];
+  const tags = [
+    "verdict",
+    ...(policy ? [policy.category] : []),
+    ...(policy?.category === "secrets" || policy?.category === "security" ? ["security"] : []),
+  ];
   return {
     id: policyId,
     name: policy?.name ?? policyId,
@@ -45,10 +49,17 @@ function rule(policyId: string, policy: Policy | undefined, sample: Violation): 
 
 /** Stable across pushes: the policy, rule, file and the (redacted) matched line, not the line number. */
 function fingerprint(v: Violation, occurrence: number): string {
-  return createHash("sha256").update([v.policy_id, v.rule_id, v.file, v.code_snippet.trim(), occurrence].join("\0")).digest("hex").slice(0, 32);
+  return createHash("sha256")
+    .update([v.policy_id, v.rule_id, v.file, v.code_snippet.trim(), occurrence].join("\0"))
+    .digest("hex")
+    .slice(0, 32);
 }
 
-export function toSarif(e: Printable | null, policies: Map<string, Policy | undefined>, tool: { version: string; informationUri: string }): Log {
+export function toSarif(
+  e: Printable | null,
+  policies: Map<string, Policy | undefined>,
+  tool: { version: string; informationUri: string },
+): Log {
   const violations = e?.violations ?? [];
   const ruleIds = [...new Set(violations.map((v) => v.policy_id))].sort();
   const index = new Map(ruleIds.map((id, i) => [id, i]));
@@ -84,14 +95,24 @@ export function toSarif(e: Printable | null, policies: Map<string, Policy | unde
             name: "Verdict",
             semanticVersion: tool.version,
             informationUri: tool.informationUri,
-            rules: ruleIds.map((id) => rule(id, policies.get(id), violations.find((v) => v.policy_id === id)!)),
+            rules: ruleIds.map((id) =>
+              rule(
+                id,
+                policies.get(id),
+                violations.find((v) => v.policy_id === id)!,
+              ),
+            ),
           },
         },
         // Verdict counts columns in Unicode code points.
         columnKind: "unicodeCodePoints",
         ...(e ? { automationDetails: { id: `verdict/${e.repository}/` } } : {}),
         // One run for the whole change, however many evaluations it was sent as.
-        properties: { evaluation: e?.id ?? null, evaluations: e ? (e.evaluations ?? [e.id]) : [], passed: e?.passed ?? true },
+        properties: {
+          evaluation: e?.id ?? null,
+          evaluations: e ? (e.evaluations ?? [e.id]) : [],
+          passed: e?.passed ?? true,
+        },
         results,
       },
     ],

@@ -19,12 +19,18 @@ export function formatEvaluation(e: Printable, c: Colors, opts: { blocking: bool
   const lines = e.violations.map((v) => formatFinding(v, c));
   const s = e.summary;
   const counts = `${s.errors} ${s.errors === 1 ? "error" : "errors"}, ${s.warnings} ${s.warnings === 1 ? "warning" : "warnings"} in ${s.total_files} ${s.total_files === 1 ? "file" : "files"}`;
-  const extra = [s.suppressed ? `${s.suppressed} suppressed` : "", s.skipped_files ? `${s.skipped_files} skipped` : ""].filter(Boolean).join(", ");
+  const extra = [s.suppressed ? `${s.suppressed} suppressed` : "", s.skipped_files ? `${s.skipped_files} skipped` : ""]
+    .filter(Boolean)
+    .join(", ");
   let verdict: string;
   if (e.status === "failed") verdict = c.red(`evaluation failed: ${e.failure_reason ?? "unknown reason"}`);
   else if (e.passed) verdict = c.green("passed");
-  else verdict = opts.blocking ? c.red(c.bold("failed")) : c.yellow("failed (not blocking: the organization does not require a passing evaluation)");
-  if (e.violations.length < s.total_violations) lines.push(c.dim(`… ${s.total_violations - e.violations.length} more findings not shown`));
+  else
+    verdict = opts.blocking
+      ? c.red(c.bold("failed"))
+      : c.yellow("failed (not blocking: the organization does not require a passing evaluation)");
+  if (e.violations.length < s.total_violations)
+    lines.push(c.dim(`… ${s.total_violations - e.violations.length} more findings not shown`));
   // Several evaluations: say how many and name them all, so each can be looked up.
   const ids = e.evaluations && e.evaluations.length > 1 ? e.evaluations : undefined;
   const notes = [extra, ids ? `${ids.length} evaluations` : ""].filter(Boolean).join(", ");

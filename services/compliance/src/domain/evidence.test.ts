@@ -29,13 +29,24 @@ describe("evidence", () => {
     const tracked = trackViolations(EVALUATIONS, VIOLATIONS);
     const aws = tracked.find((t) => t.policy_id === "aws-credentials")!;
     const sql = tracked.find((t) => t.policy_id === "sql-injection")!;
-    expect(aws).toMatchObject({ status: "fixed", fixed_by: { evaluation_id: "eval_02" }, first_seen: { evaluation_id: "eval_01" } });
+    expect(aws).toMatchObject({
+      status: "fixed",
+      fixed_by: { evaluation_id: "eval_02" },
+      first_seen: { evaluation_id: "eval_01" },
+    });
     expect(sql).toMatchObject({ status: "open", line: 12, last_seen: { evaluation_id: "eval_02" } });
     expect(tracked).toHaveLength(2);
   });
 
   it("does not call a violation fixed by an evaluation that did not run its policy", () => {
-    const later = { id: "eval_09", repository: "acme/payments", ref: "main", completed_at: "2026-03-09T00:00:00.000Z", passed: true, policies: ["aws-credentials"] };
+    const later = {
+      id: "eval_09",
+      repository: "acme/payments",
+      ref: "main",
+      completed_at: "2026-03-09T00:00:00.000Z",
+      passed: true,
+      policies: ["aws-credentials"],
+    };
     const sql = trackViolations([...EVALUATIONS, later], VIOLATIONS).find((t) => t.policy_id === "sql-injection")!;
     expect(sql.status).toBe("open");
   });
@@ -43,7 +54,11 @@ describe("evidence", () => {
   it("classifies each control: passed, remediated, failing, not assessed", () => {
     const ev = sampleEvidence([catalogById("nist-ssdf")!]);
     const byId = new Map(ev.frameworks[0]!.controls.map((c) => [c.control.id, c]));
-    expect(byId.get("PW.5.1")).toMatchObject({ status: "remediated", covered: true, repositories: ["acme/payments", "acme/web"] });
+    expect(byId.get("PW.5.1")).toMatchObject({
+      status: "remediated",
+      covered: true,
+      repositories: ["acme/payments", "acme/web"],
+    });
     expect(byId.get("PW.5.1")!.bypasses).toHaveLength(1);
     expect(byId.get("PW.7.2")).toMatchObject({ status: "failing" });
     expect(byId.get("PW.7.2")!.open).toHaveLength(1);

@@ -127,7 +127,13 @@ export interface EvidenceInput {
 const byTime = (a: { completed_at: string; id: string }, b: { completed_at: string; id: string }) =>
   a.completed_at < b.completed_at ? -1 : a.completed_at > b.completed_at ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 
-export function violationKey(v: { repository: string; ref: string; policy_id: string; rule_id: string; file: string }): string {
+export function violationKey(v: {
+  repository: string;
+  ref: string;
+  policy_id: string;
+  rule_id: string;
+  file: string;
+}): string {
   return [v.repository, v.ref, v.policy_id, v.rule_id, v.file].join("\u0000");
 }
 
@@ -146,7 +152,13 @@ export function trackViolations(evaluations: EvaluationFact[], violations: Viola
   for (const v of violations) {
     const e = evals.get(v.evaluation_id);
     if (!e) continue;
-    const key = violationKey({ repository: e.repository, ref: e.ref, policy_id: v.policy_id, rule_id: v.rule_id, file: v.file });
+    const key = violationKey({
+      repository: e.repository,
+      ref: e.ref,
+      policy_id: v.policy_id,
+      rule_id: v.rule_id,
+      file: v.file,
+    });
     reported.add(`${e.id}\u0000${key}`);
     const seen = { evaluation_id: e.id, at: e.completed_at };
     const t = tracked.get(key);
@@ -167,8 +179,19 @@ export function trackViolations(evaluations: EvaluationFact[], violations: Viola
       });
       continue;
     }
-    if (byTime({ completed_at: seen.at, id: seen.evaluation_id }, { completed_at: t.first_seen.at, id: t.first_seen.evaluation_id }) < 0) t.first_seen = seen;
-    if (byTime({ completed_at: seen.at, id: seen.evaluation_id }, { completed_at: t.last_seen.at, id: t.last_seen.evaluation_id }) > 0) {
+    if (
+      byTime(
+        { completed_at: seen.at, id: seen.evaluation_id },
+        { completed_at: t.first_seen.at, id: t.first_seen.evaluation_id },
+      ) < 0
+    )
+      t.first_seen = seen;
+    if (
+      byTime(
+        { completed_at: seen.at, id: seen.evaluation_id },
+        { completed_at: t.last_seen.at, id: t.last_seen.evaluation_id },
+      ) > 0
+    ) {
       t.last_seen = seen;
       t.line = v.line;
       t.message = v.message;
@@ -178,7 +201,10 @@ export function trackViolations(evaluations: EvaluationFact[], violations: Viola
   for (const t of tracked.values()) {
     const stream = streams.get(`${t.repository}\u0000${t.ref}`) ?? [];
     const later = stream.filter(
-      (e) => byTime(e, { completed_at: t.last_seen.at, id: t.last_seen.evaluation_id }) > 0 && e.policies.includes(t.policy_id) && !reported.has(`${e.id}\u0000${t.key}`),
+      (e) =>
+        byTime(e, { completed_at: t.last_seen.at, id: t.last_seen.evaluation_id }) > 0 &&
+        e.policies.includes(t.policy_id) &&
+        !reported.has(`${e.id}\u0000${t.key}`),
     );
     if (later.length > 0) {
       t.status = "fixed";

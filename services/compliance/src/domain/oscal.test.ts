@@ -16,14 +16,24 @@ import { OSCAL_SCHEMAS, validateWithLiboscal } from "../../../../test/support/os
 type Json = Record<string, any>;
 const ctx = { organizationId: "org_test", organizationName: "Acme Corp", apiBaseUrl: "http://localhost:8080/v1" };
 const SCHEMAS = `${OSCAL_SCHEMAS}/`;
-const catalogs = [catalogById("nist-ssdf")!, catalogById("soc2")!, catalogById("owasp-asvs")!, catalogById("hipaa")!, DIGIT_CATALOG];
+const catalogs = [
+  catalogById("nist-ssdf")!,
+  catalogById("soc2")!,
+  catalogById("owasp-asvs")!,
+  catalogById("hipaa")!,
+  DIGIT_CATALOG,
+];
 
 function validators(): Record<"catalog" | "ar" | "poam", ValidateFunction> {
   if (!existsSync(SCHEMAS)) throw new Error("OSCAL schemas missing: run bash scripts/install-oscal-tools.sh");
   const ajv = new Ajv({ allErrors: true, strict: false });
   (addFormatsModule as unknown as (a: Ajv) => void)(ajv);
   const load = (f: string) => ajv.compile(JSON.parse(readFileSync(`${SCHEMAS}${f}`, "utf8")));
-  return { catalog: load("oscal-catalog_schema.json"), ar: load("oscal-ar_schema.json"), poam: load("oscal-poam_schema.json") };
+  return {
+    catalog: load("oscal-catalog_schema.json"),
+    ar: load("oscal-ar_schema.json"),
+    poam: load("oscal-poam_schema.json"),
+  };
 }
 
 describe("OSCAL tokens", () => {
@@ -37,7 +47,13 @@ describe("OSCAL tokens", () => {
   });
 
   it("keeps tokens unique within a catalog", () => {
-    const tokens = controlTokens({ ...DIGIT_CATALOG, controls: [{ id: "1.a", title: "x" }, { id: "1(a)", title: "y" }] });
+    const tokens = controlTokens({
+      ...DIGIT_CATALOG,
+      controls: [
+        { id: "1.a", title: "x" },
+        { id: "1(a)", title: "y" },
+      ],
+    });
     expect(new Set(tokens.values()).size).toBe(2);
   });
 });
@@ -54,7 +70,10 @@ describe("OSCAL documents", () => {
         [set.poam, v.poam],
       ] as const) {
         const ok = validate(doc);
-        expect({ framework: fw.catalog.id, errors: ok ? [] : validate.errors }).toEqual({ framework: fw.catalog.id, errors: [] });
+        expect({ framework: fw.catalog.id, errors: ok ? [] : validate.errors }).toEqual({
+          framework: fw.catalog.id,
+          errors: [],
+        });
       }
     }
   });
@@ -84,10 +103,19 @@ describe("OSCAL documents", () => {
   it("carry the evidence: reviewed controls, findings, risks for open violations and bypasses, POA&M items", () => {
     const ev = sampleEvidence(catalogs);
     const fw = ev.frameworks.find((f) => f.catalog.id === "nist-ssdf")!;
-    const { catalog, assessmentResults, poam } = buildOscalSet(ctx, ev, fw) as unknown as { catalog: Json; assessmentResults: Json; poam: Json };
+    const { catalog, assessmentResults, poam } = buildOscalSet(ctx, ev, fw) as unknown as {
+      catalog: Json;
+      assessmentResults: Json;
+      poam: Json;
+    };
     const controls = (catalog.catalog.groups as Json[]).flatMap((g) => g.controls as Json[]);
     const pw51 = controls.find((c) => c.id === "PW.5.1")!;
-    expect(pw51.props).toEqual(expect.arrayContaining([{ name: "policy", ns: VERDICT_NS, value: "aws-credentials", class: "enabled" }, { name: "detection-rule", ns: VERDICT_NS, value: "aws-credentials/aws-access-key-id" }]));
+    expect(pw51.props).toEqual(
+      expect.arrayContaining([
+        { name: "policy", ns: VERDICT_NS, value: "aws-credentials", class: "enabled" },
+        { name: "detection-rule", ns: VERDICT_NS, value: "aws-credentials/aws-access-key-id" },
+      ]),
+    );
     expect(catalog.catalog.metadata["oscal-version"]).toBe("1.1.2");
 
     const ar = assessmentResults["assessment-results"];
@@ -99,12 +127,24 @@ describe("OSCAL documents", () => {
     expect(findings.get("PW.7.2_smt")).toBe("not-satisfied");
     const risks = result.risks as Json[];
     expect(risks.filter((r) => r.status === "open")).toHaveLength(1);
-    expect(risks.filter((r) => r.status === "deviation-requested").map((r) => r.title)).toEqual(["Bypass of aws-credentials in test/fixtures/keys.js"]);
-    expect((result.observations as Json[]).map((o) => o["relevant-evidence"][0].href)).toContain("http://localhost:8080/v1/evaluations/eval_01");
+    expect(risks.filter((r) => r.status === "deviation-requested").map((r) => r.title)).toEqual([
+      "Bypass of aws-credentials in test/fixtures/keys.js",
+    ]);
+    expect((result.observations as Json[]).map((o) => o["relevant-evidence"][0].href)).toContain(
+      "http://localhost:8080/v1/evaluations/eval_01",
+    );
 
     const items = poam["plan-of-action-and-milestones"]["poam-items"] as Json[];
-    const status = items.map((i) => [i.props.find((p: Json) => p.name === "control-id").value, i.props.find((p: Json) => p.name === "remediation-status").value]);
-    expect(status).toEqual(expect.arrayContaining([["PW.7.2", "open"], ["PW.5.1", "completed"]]));
+    const status = items.map((i) => [
+      i.props.find((p: Json) => p.name === "control-id").value,
+      i.props.find((p: Json) => p.name === "remediation-status").value,
+    ]);
+    expect(status).toEqual(
+      expect.arrayContaining([
+        ["PW.7.2", "open"],
+        ["PW.5.1", "completed"],
+      ]),
+    );
   });
 
   it("give objects stable v5 uuids and each document a fresh uuid", () => {
@@ -130,8 +170,13 @@ describe("OSCAL documents", () => {
 
   it("zip one catalog, assessment results and POA&M per framework", async () => {
     const zip = await JSZip.loadAsync(await renderOscalZip(ctx, sampleEvidence(catalogs)));
-    for (const c of catalogs) for (const name of Object.values(oscalFileNames(c.id))) expect(zip.file(name)).not.toBeNull();
+    for (const c of catalogs)
+      for (const name of Object.values(oscalFileNames(c.id))) expect(zip.file(name)).not.toBeNull();
     const ar = JSON.parse(await zip.file(oscalFileNames("hipaa-test").assessmentResults)!.async("string"));
-    expect(ar["assessment-results"].results[0]["reviewed-controls"]["control-selections"][0]["include-controls"][0]["control-id"]).toBe("ctl-164.312.a.1");
+    expect(
+      ar["assessment-results"].results[0]["reviewed-controls"]["control-selections"][0]["include-controls"][0][
+        "control-id"
+      ],
+    ).toBe("ctl-164.312.a.1");
   });
 });

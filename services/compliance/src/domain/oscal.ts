@@ -64,7 +64,12 @@ export function controlTokens(catalog: Catalog): Map<string, string> {
   return out;
 }
 
-const prop = (name: string, value: string, extra: Json = {}): Json => ({ name, ns: VERDICT_NS, value: clean(value), ...extra });
+const prop = (name: string, value: string, extra: Json = {}): Json => ({
+  name,
+  ns: VERDICT_NS,
+  value: clean(value),
+  ...extra,
+});
 /** OSCAL strings may not start or end with white space, nor be empty. */
 const clean = (s: string) => s.trim().replace(/\s+/g, " ") || "-";
 
@@ -75,13 +80,22 @@ function metadata(ctx: OscalContext, evidence: Evidence, title: string, catalog:
     "last-modified": evidence.generated_at,
     version: `${evidence.report_id}`,
     "oscal-version": OSCAL_VERSION,
-    props: [prop("report-id", evidence.report_id), prop("framework", catalog.id), prop("framework-version", catalog.version)],
+    props: [
+      prop("report-id", evidence.report_id),
+      prop("framework", catalog.id),
+      prop("framework-version", catalog.version),
+    ],
     roles: [
       { id: "assessor", title: "Assessor (the Verdict evaluation service)" },
       { id: "system-owner", title: "System owner" },
     ],
     parties: [
-      { uuid: stableUuid("party", ctx.organizationId), type: "organization", name: clean(ctx.organizationName), props: [prop("organization-id", ctx.organizationId)] },
+      {
+        uuid: stableUuid("party", ctx.organizationId),
+        type: "organization",
+        name: clean(ctx.organizationName),
+        props: [prop("organization-id", ctx.organizationId)],
+      },
       { uuid: stableUuid("party", "verdict"), type: "organization", name: "Verdict code policy evaluation" },
     ],
     "responsible-parties": [
@@ -149,7 +163,12 @@ export function buildCatalog(ctx: OscalContext, evidence: Evidence, fw: Framewor
   return {
     catalog: {
       uuid: (ctx.newUuid ?? uuidv4)(),
-      metadata: metadata(ctx, evidence, `${catalog.name} ${catalog.version}: controls and the Verdict policies that check them`, catalog),
+      metadata: metadata(
+        ctx,
+        evidence,
+        `${catalog.name} ${catalog.version}: controls and the Verdict policies that check them`,
+        catalog,
+      ),
       ...(groupJson.length > 0 ? { groups: groupJson } : {}),
       ...(loose.length > 0 ? { controls: loose } : {}),
       "back-matter": { resources: [source] },
@@ -179,50 +198,99 @@ function evaluationObservations(ctx: OscalContext, evidence: Evidence, fw: Frame
       description: clean(
         `Verdict evaluated a change of ${e.repository} (ref ${e.ref}) with the policies ${e.policies.join(", ") || "(none)"}: ${e.passed ? "passed" : "failed"}. Controls checked: ${checked.join(", ") || "none of this framework's"}.`,
       ),
-      props: [prop("evaluation-id", e.id), prop("repository", e.repository), prop("ref", e.ref), prop("result", e.passed ? "passed" : "failed")],
+      props: [
+        prop("evaluation-id", e.id),
+        prop("repository", e.repository),
+        prop("ref", e.ref),
+        prop("result", e.passed ? "passed" : "failed"),
+      ],
       methods: ["TEST"],
       types: ["finding"],
-      "relevant-evidence": [{ href: `${ctx.apiBaseUrl}/evaluations/${e.id}`, description: "The evaluation in Verdict's API: files checked, violations, policies." }],
+      "relevant-evidence": [
+        {
+          href: `${ctx.apiBaseUrl}/evaluations/${e.id}`,
+          description: "The evaluation in Verdict's API: files checked, violations, policies.",
+        },
+      ],
       collected: e.completed_at,
     });
   }
   return { observations, risks: [], observationOf };
 }
 
-function violationRisk(evidence: Evidence, fw: FrameworkEvidence, c: ControlEvidence, v: TrackedViolation, observationOf: Map<string, string>): Json {
-  const obs = [v.last_seen.evaluation_id, v.fixed_by?.evaluation_id].filter((x): x is string => !!x && observationOf.has(x));
+function violationRisk(
+  evidence: Evidence,
+  fw: FrameworkEvidence,
+  c: ControlEvidence,
+  v: TrackedViolation,
+  observationOf: Map<string, string>,
+): Json {
+  const obs = [v.last_seen.evaluation_id, v.fixed_by?.evaluation_id].filter(
+    (x): x is string => !!x && observationOf.has(x),
+  );
   const where = `${v.file}:${v.line} in ${v.repository} (${v.ref})`;
   return {
     uuid: stableUuid("risk", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
     title: clean(`${v.policy_id}: ${v.message}`),
-    description: clean(`Policy ${v.policy_id} (rule ${v.rule_id || "-"}, severity ${v.severity}) reported ${where}, first in evaluation ${v.first_seen.evaluation_id}, last in ${v.last_seen.evaluation_id}.`),
+    description: clean(
+      `Policy ${v.policy_id} (rule ${v.rule_id || "-"}, severity ${v.severity}) reported ${where}, first in evaluation ${v.first_seen.evaluation_id}, last in ${v.last_seen.evaluation_id}.`,
+    ),
     statement: clean(
       v.status === "open"
         ? `Open: the latest evaluation of ${v.repository} (${v.ref}) still reports this violation of control ${c.control.id}.`
         : `Fixed: evaluation ${v.fixed_by!.evaluation_id} of ${v.repository} (${v.ref}) no longer reports it.`,
     ),
-    props: [prop("kind", "violation"), prop("control-id", c.control.id), prop("policy", v.policy_id), prop("repository", v.repository), prop("file", v.file), prop("severity", v.severity)],
+    props: [
+      prop("kind", "violation"),
+      prop("control-id", c.control.id),
+      prop("policy", v.policy_id),
+      prop("repository", v.repository),
+      prop("file", v.file),
+      prop("severity", v.severity),
+    ],
     status: v.status === "open" ? "open" : "closed",
     remediations: [
       {
         uuid: stableUuid("remediation", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
         lifecycle: v.status === "open" ? "planned" : "completed",
         title: clean(`Fix ${v.file} in ${v.repository}`),
-        description: clean(v.status === "open" ? `Remove the finding of policy ${v.policy_id} and evaluate the change again.` : `Fixed by the change evaluated in ${v.fixed_by!.evaluation_id}.`),
+        description: clean(
+          v.status === "open"
+            ? `Remove the finding of policy ${v.policy_id} and evaluate the change again.`
+            : `Fixed by the change evaluated in ${v.fixed_by!.evaluation_id}.`,
+        ),
       },
     ],
-    ...(obs.length > 0 ? { "related-observations": obs.map((o) => ({ "observation-uuid": observationOf.get(o) })) } : {}),
+    ...(obs.length > 0
+      ? { "related-observations": obs.map((o) => ({ "observation-uuid": observationOf.get(o) })) }
+      : {}),
   };
 }
 
-function bypassRisk(evidence: Evidence, fw: FrameworkEvidence, c: ControlEvidence, b: BypassFact, observationOf: Map<string, string>): Json {
+function bypassRisk(
+  evidence: Evidence,
+  fw: FrameworkEvidence,
+  c: ControlEvidence,
+  b: BypassFact,
+  observationOf: Map<string, string>,
+): Json {
   const obs = observationOf.get(b.evaluation_id);
   return {
     uuid: stableUuid("bypass", evidence.organization_id, fw.catalog.id, c.control.id, b.id),
     title: clean(`Bypass of ${b.policy_id} in ${b.file}`),
-    description: clean(`An inline verdict-ignore comment silenced policy ${b.policy_id} (rule ${b.rule_id || "-"}) at ${b.file}:${b.line} in ${b.repository} (${b.ref}) on ${b.bypassed_at}. Reason given: ${b.reason || "none"}.`),
-    statement: clean(`A finding mapped to control ${c.control.id} was suppressed in code rather than fixed; it needs review.`),
-    props: [prop("kind", "bypass"), prop("control-id", c.control.id), prop("policy", b.policy_id), prop("repository", b.repository), prop("file", b.file)],
+    description: clean(
+      `An inline verdict-ignore comment silenced policy ${b.policy_id} (rule ${b.rule_id || "-"}) at ${b.file}:${b.line} in ${b.repository} (${b.ref}) on ${b.bypassed_at}. Reason given: ${b.reason || "none"}.`,
+    ),
+    statement: clean(
+      `A finding mapped to control ${c.control.id} was suppressed in code rather than fixed; it needs review.`,
+    ),
+    props: [
+      prop("kind", "bypass"),
+      prop("control-id", c.control.id),
+      prop("policy", b.policy_id),
+      prop("repository", b.repository),
+      prop("file", b.file),
+    ],
     status: "deviation-requested",
     ...(obs ? { "related-observations": [{ "observation-uuid": obs }] } : {}),
   };
@@ -288,7 +356,9 @@ export function buildAssessmentResults(ctx: OscalContext, evidence: Evidence, fw
     end: to,
     props: [prop("report-id", evidence.report_id)],
     "reviewed-controls": {
-      "control-selections": [{ "include-controls": fw.controls.map((c) => ({ "control-id": tokens.get(c.control.id) })) }],
+      "control-selections": [
+        { "include-controls": fw.controls.map((c) => ({ "control-id": tokens.get(c.control.id) })) },
+      ],
     },
     ...(observations.length > 0 ? { observations } : {}),
     ...(risks.length > 0 ? { risks } : {}),
@@ -329,7 +399,9 @@ export function buildPoam(ctx: OscalContext, evidence: Evidence, fw: FrameworkEv
       items.push({
         uuid: stableUuid("poam-item", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
         title: clean(`${c.control.id}: ${v.policy_id} in ${v.repository} ${v.file}`),
-        description: clean(`${v.message} (${v.file}:${v.line}, ${v.repository} at ${v.ref}). Remediation: ${v.status === "open" ? "open" : `completed in ${v.fixed_by!.evaluation_id}`}.`),
+        description: clean(
+          `${v.message} (${v.file}:${v.line}, ${v.repository} at ${v.ref}). Remediation: ${v.status === "open" ? "open" : `completed in ${v.fixed_by!.evaluation_id}`}.`,
+        ),
         props: [
           prop("control-id", c.control.id),
           prop("policy", v.policy_id, { class: "assigned-policy" }),
@@ -347,7 +419,9 @@ export function buildPoam(ctx: OscalContext, evidence: Evidence, fw: FrameworkEv
     items.push({
       uuid: stableUuid("poam-item", evidence.organization_id, fw.catalog.id, "none"),
       title: "No violations in the reporting period",
-      description: clean(`No evaluation between ${evidence.range.start} and ${evidence.range.end} reported a violation of a policy mapped to ${fw.catalog.name}.`),
+      description: clean(
+        `No evaluation between ${evidence.range.start} and ${evidence.range.end} reported a violation of a policy mapped to ${fw.catalog.name}.`,
+      ),
       props: [prop("remediation-status", "none")],
     });
   }
@@ -355,7 +429,10 @@ export function buildPoam(ctx: OscalContext, evidence: Evidence, fw: FrameworkEv
     "plan-of-action-and-milestones": {
       uuid: (ctx.newUuid ?? uuidv4)(),
       metadata: metadata(ctx, evidence, `${fw.catalog.name}: plan of action and milestones from Verdict`, fw.catalog),
-      "system-id": { "identifier-type": "https://ietf.org/rfc/rfc4122", id: stableUuid("system", evidence.organization_id) },
+      "system-id": {
+        "identifier-type": "https://ietf.org/rfc/rfc4122",
+        id: stableUuid("system", evidence.organization_id),
+      },
       ...(observations.length > 0 ? { observations } : {}),
       ...(risks.length > 0 ? { risks } : {}),
       "poam-items": items,
@@ -365,5 +442,9 @@ export function buildPoam(ctx: OscalContext, evidence: Evidence, fw: FrameworkEv
 }
 
 export function buildOscalSet(ctx: OscalContext, evidence: Evidence, fw: FrameworkEvidence): OscalSet {
-  return { catalog: buildCatalog(ctx, evidence, fw), assessmentResults: buildAssessmentResults(ctx, evidence, fw), poam: buildPoam(ctx, evidence, fw) };
+  return {
+    catalog: buildCatalog(ctx, evidence, fw),
+    assessmentResults: buildAssessmentResults(ctx, evidence, fw),
+    poam: buildPoam(ctx, evidence, fw),
+  };
 }

@@ -22,5 +22,9 @@ export async function renderOscalZip(ctx: OscalContext, evidence: Evidence): Pro
     zip.file(names.poam, JSON.stringify(set.poam, null, 2));
   }
   // A fixed date keeps equal content byte-identical; the documents carry the real times.
-  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE", date: new Date(evidence.generated_at) } as JSZip.JSZipGeneratorOptions<"nodebuffer">);
+  return zip.generateAsync({
+    type: "nodebuffer",
+    compression: "DEFLATE",
+    date: new Date(evidence.generated_at),
+  } as JSZip.JSZipGeneratorOptions<"nodebuffer">);
 }

@@ -5,7 +5,10 @@ import { DIGIT_CATALOG, sampleEvidence } from "./testFixtures.js";
 
 describe("PDF report", () => {
   it("renders a multi-page PDF with the evidence", async () => {
-    const pdf = await renderPdf({ organizationName: "Acme Corp" }, sampleEvidence([catalogById("nist-ssdf")!, DIGIT_CATALOG]));
+    const pdf = await renderPdf(
+      { organizationName: "Acme Corp" },
+      sampleEvidence([catalogById("nist-ssdf")!, DIGIT_CATALOG]),
+    );
     expect(pdf.subarray(0, 5).toString()).toBe("%PDF-");
     const pages = pdf.toString("latin1").match(/\/Type \/Page\b/g) ?? [];
     expect(pages.length).toBeGreaterThanOrEqual(5);

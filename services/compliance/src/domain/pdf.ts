@@ -54,13 +54,22 @@ function heading(doc: Doc, text: string, size = 18): void {
   ensureSpace(doc, size * 3);
   doc.moveDown(0.5).font("Helvetica-Bold").fontSize(size).fillColor(COLORS.band).text(text, MARGIN, doc.y);
   const y = doc.y + 3;
-  doc.moveTo(MARGIN, y).lineTo(doc.page.width - MARGIN, y).lineWidth(0.8).strokeColor(COLORS.accent).stroke();
+  doc
+    .moveTo(MARGIN, y)
+    .lineTo(doc.page.width - MARGIN, y)
+    .lineWidth(0.8)
+    .strokeColor(COLORS.accent)
+    .stroke();
   doc.y = y + 8;
   doc.font("Helvetica").fontSize(10).fillColor(COLORS.ink);
 }
 
 function paragraph(doc: Doc, text: string): void {
-  doc.font("Helvetica").fontSize(10).fillColor(COLORS.ink).text(text, MARGIN, doc.y, { width: doc.page.width - 2 * MARGIN, lineGap: 2 });
+  doc
+    .font("Helvetica")
+    .fontSize(10)
+    .fillColor(COLORS.ink)
+    .text(text, MARGIN, doc.y, { width: doc.page.width - 2 * MARGIN, lineGap: 2 });
   doc.moveDown(0.6);
 }
 
@@ -70,7 +79,14 @@ function table(doc: Doc, columns: Column[], rows: string[][], empty: string): vo
   const drawHeader = () => {
     const h = 18;
     let x = MARGIN;
-    doc.rect(MARGIN, doc.y, columns.reduce((s, c) => s + c.width, 0), h).fill(COLORS.band);
+    doc
+      .rect(
+        MARGIN,
+        doc.y,
+        columns.reduce((s, c) => s + c.width, 0),
+        h,
+      )
+      .fill(COLORS.band);
     doc.font("Helvetica-Bold").fontSize(fontSize).fillColor("#ffffff");
     const y = doc.y;
     for (const c of columns) {
@@ -88,7 +104,9 @@ function table(doc: Doc, columns: Column[], rows: string[][], empty: string): vo
   drawHeader();
   rows.forEach((row, i) => {
     doc.font("Helvetica").fontSize(fontSize);
-    const h = Math.max(...row.map((cell, j) => doc.heightOfString(cell || " ", { width: columns[j]!.width - 2 * pad }))) + 2 * pad;
+    const h =
+      Math.max(...row.map((cell, j) => doc.heightOfString(cell || " ", { width: columns[j]!.width - 2 * pad }))) +
+      2 * pad;
     if (doc.y + h > pageBottom(doc)) {
       doc.addPage();
       drawHeader();
@@ -99,11 +117,19 @@ function table(doc: Doc, columns: Column[], rows: string[][], empty: string): vo
     let x = MARGIN;
     row.forEach((cell, j) => {
       const col = columns[j]!;
-      doc.font("Helvetica").fontSize(fontSize).fillColor(col.color?.(row) ?? COLORS.ink);
+      doc
+        .font("Helvetica")
+        .fontSize(fontSize)
+        .fillColor(col.color?.(row) ?? COLORS.ink);
       doc.text(cell, x + pad, y + pad, { width: col.width - 2 * pad });
       x += col.width;
     });
-    doc.moveTo(MARGIN, y + h).lineTo(MARGIN + width, y + h).lineWidth(0.4).strokeColor(COLORS.rule).stroke();
+    doc
+      .moveTo(MARGIN, y + h)
+      .lineTo(MARGIN + width, y + h)
+      .lineWidth(0.4)
+      .strokeColor(COLORS.rule)
+      .stroke();
     doc.y = y + h;
   });
   doc.x = MARGIN;
@@ -114,8 +140,16 @@ function cover(doc: Doc, ctx: PdfContext, evidence: Evidence): void {
   const w = doc.page.width;
   doc.rect(0, 0, w, 260).fill(COLORS.band);
   doc.font("Helvetica").fontSize(12).fillColor("#9fb3c8").text("VERDICT", MARGIN, 70, { characterSpacing: 3 });
-  doc.font("Helvetica-Bold").fontSize(30).fillColor("#ffffff").text("Compliance evidence report", MARGIN, 100, { width: w - 2 * MARGIN });
-  doc.font("Helvetica").fontSize(14).fillColor("#d9e2ec").text(evidence.frameworks.map((f) => f.catalog.name).join(" · "), MARGIN, 150, { width: w - 2 * MARGIN });
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(30)
+    .fillColor("#ffffff")
+    .text("Compliance evidence report", MARGIN, 100, { width: w - 2 * MARGIN });
+  doc
+    .font("Helvetica")
+    .fontSize(14)
+    .fillColor("#d9e2ec")
+    .text(evidence.frameworks.map((f) => f.catalog.name).join(" · "), MARGIN, 150, { width: w - 2 * MARGIN });
   doc.rect(0, 260, w, 6).fill(COLORS.accent);
   const rows: [string, string][] = [
     ["Organization", ctx.organizationName],
@@ -126,8 +160,16 @@ function cover(doc: Doc, ctx: PdfContext, evidence: Evidence): void {
   ];
   let y = 320;
   for (const [k, v] of rows) {
-    doc.font("Helvetica-Bold").fontSize(10).fillColor(COLORS.muted).text(k.toUpperCase(), MARGIN, y, { width: 140, characterSpacing: 0.5 });
-    doc.font("Helvetica").fontSize(12).fillColor(COLORS.ink).text(v, MARGIN + 150, y - 1, { width: w - 2 * MARGIN - 150 });
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(10)
+      .fillColor(COLORS.muted)
+      .text(k.toUpperCase(), MARGIN, y, { width: 140, characterSpacing: 0.5 });
+    doc
+      .font("Helvetica")
+      .fontSize(12)
+      .fillColor(COLORS.ink)
+      .text(v, MARGIN + 150, y - 1, { width: w - 2 * MARGIN - 150 });
     y = Math.max(doc.y, y + 14) + 14;
   }
   doc
@@ -149,8 +191,16 @@ function statCards(doc: Doc, stats: [string, string, string?][]): void {
   stats.forEach(([value, label, color], i) => {
     const x = MARGIN + i * (width + gap);
     doc.roundedRect(x, y, width, 62, 4).fillAndStroke("#ffffff", COLORS.rule);
-    doc.font("Helvetica-Bold").fontSize(22).fillColor(color ?? COLORS.band).text(value, x, y + 10, { width, align: "center" });
-    doc.font("Helvetica").fontSize(8.5).fillColor(COLORS.muted).text(label, x + 4, y + 40, { width: width - 8, align: "center" });
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(22)
+      .fillColor(color ?? COLORS.band)
+      .text(value, x, y + 10, { width, align: "center" });
+    doc
+      .font("Helvetica")
+      .fontSize(8.5)
+      .fillColor(COLORS.muted)
+      .text(label, x + 4, y + 40, { width: width - 8, align: "center" });
   });
   doc.y = y + 76;
   doc.x = MARGIN;
@@ -161,7 +211,11 @@ function coverageChart(doc: Doc, frameworks: FrameworkEvidence[]): void {
   const barW = doc.page.width - 2 * MARGIN - labelW - 60;
   const barH = 12;
   ensureSpace(doc, 60 + frameworks.length * 40);
-  doc.font("Helvetica-Bold").fontSize(11).fillColor(COLORS.ink).text("Control coverage and results per framework", MARGIN, doc.y);
+  doc
+    .font("Helvetica-Bold")
+    .fontSize(11)
+    .fillColor(COLORS.ink)
+    .text("Control coverage and results per framework", MARGIN, doc.y);
   doc.moveDown(0.6);
   for (const fw of frameworks) {
     doc.font("Helvetica-Bold").fontSize(8.5);
@@ -182,8 +236,19 @@ function coverageChart(doc: Doc, frameworks: FrameworkEvidence[]): void {
       if (w > 0) doc.rect(x, y + barH + 3, w, 6).fill(COLORS[s]);
       x += w;
     }
-    doc.font("Helvetica-Bold").fontSize(9).fillColor(COLORS.ink).text(`${fw.coverage.coverage}%`, x0 + barW + 8, y + 1, { width: 50, lineBreak: false });
-    doc.font("Helvetica").fontSize(7).fillColor(COLORS.muted).text(`${fw.coverage.covered} of ${fw.controls.length}`, x0 + barW + 8, y + barH + 2, { width: 50, lineBreak: false });
+    doc
+      .font("Helvetica-Bold")
+      .fontSize(9)
+      .fillColor(COLORS.ink)
+      .text(`${fw.coverage.coverage}%`, x0 + barW + 8, y + 1, { width: 50, lineBreak: false });
+    doc
+      .font("Helvetica")
+      .fontSize(7)
+      .fillColor(COLORS.muted)
+      .text(`${fw.coverage.covered} of ${fw.controls.length}`, x0 + barW + 8, y + barH + 2, {
+        width: 50,
+        lineBreak: false,
+      });
     doc.y = y + rowH;
   }
   // Legend, wrapped to the text width.
@@ -265,7 +330,10 @@ function summary(doc: Doc, evidence: Evidence): void {
 function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvidence): void {
   doc.addPage();
   heading(doc, `${fw.catalog.name} ${fw.catalog.version}`, 20);
-  paragraph(doc, `${fw.coverage.covered} of ${fw.controls.length} controls (${fw.coverage.coverage}%) are covered by enabled policies. Authoritative text: ${fw.catalog.source_url}`);
+  paragraph(
+    doc,
+    `${fw.coverage.covered} of ${fw.controls.length} controls (${fw.coverage.coverage}%) are covered by enabled policies. Authoritative text: ${fw.catalog.source_url}`,
+  );
   heading(doc, "Controls", 13);
   table(
     doc,
@@ -273,11 +341,28 @@ function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvidence): 
       { header: "Control", width: 80 },
       { header: "Title", width: 132 },
       { header: "Covered", width: 45 },
-      { header: "Result", width: 68, color: (r) => ({ "Open violations": COLORS.failing, Passed: COLORS.passed, Remediated: COLORS.passed } as Record<string, string>)[r[3]!] },
+      {
+        header: "Result",
+        width: 68,
+        color: (r) =>
+          (
+            ({ "Open violations": COLORS.failing, Passed: COLORS.passed, Remediated: COLORS.passed }) as Record<
+              string,
+              string
+            >
+          )[r[3]!],
+      },
       { header: "Policies", width: 120 },
       { header: "Evals", width: 50 },
     ],
-    fw.controls.map((c) => [c.control.id, c.control.title, c.covered ? "Yes" : "No", STATUS_LABEL[c.status], c.policies.join(", ") || "-", String(c.evaluations.length)]),
+    fw.controls.map((c) => [
+      c.control.id,
+      c.control.title,
+      c.covered ? "Yes" : "No",
+      STATUS_LABEL[c.status],
+      c.policies.join(", ") || "-",
+      String(c.evaluations.length),
+    ]),
     "This framework has no controls.",
   );
   heading(doc, "Open violations by control", 13);
@@ -290,10 +375,25 @@ function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvidence): 
       { header: "Severity", width: 45 },
       { header: "Finding", width: 155 },
     ],
-    fw.controls.flatMap((c) => c.open.map((v) => [c.control.id, `${v.policy_id}\n${v.rule_id}`, `${v.repository} (${v.ref})\n${v.file}:${v.line}`, v.severity, `${v.message}\nLast seen ${v.last_seen.evaluation_id}`])),
+    fw.controls.flatMap((c) =>
+      c.open.map((v) => [
+        c.control.id,
+        `${v.policy_id}\n${v.rule_id}`,
+        `${v.repository} (${v.ref})\n${v.file}:${v.line}`,
+        v.severity,
+        `${v.message}\nLast seen ${v.last_seen.evaluation_id}`,
+      ]),
+    ),
     "No open violations in this period.",
   );
-  const fixed = fw.controls.flatMap((c) => c.fixed.map((v) => [c.control.id, v.policy_id, `${v.repository} (${v.ref})\n${v.file}`, `${v.fixed_by!.evaluation_id}\n${v.fixed_by!.at.slice(0, 10)}`]));
+  const fixed = fw.controls.flatMap((c) =>
+    c.fixed.map((v) => [
+      c.control.id,
+      v.policy_id,
+      `${v.repository} (${v.ref})\n${v.file}`,
+      `${v.fixed_by!.evaluation_id}\n${v.fixed_by!.at.slice(0, 10)}`,
+    ]),
+  );
   heading(doc, "Fixed in this period", 13);
   table(
     doc,
@@ -316,7 +416,15 @@ function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvidence): 
       { header: "When", width: 65 },
       { header: "Reason", width: 120 },
     ],
-    fw.controls.flatMap((c) => c.bypasses.map((b) => [c.control.id, `${b.policy_id}\n${b.rule_id}`, `${b.repository} (${b.ref})\n${b.file}:${b.line}`, b.bypassed_at.slice(0, 10), b.reason || "(no reason given)"])),
+    fw.controls.flatMap((c) =>
+      c.bypasses.map((b) => [
+        c.control.id,
+        `${b.policy_id}\n${b.rule_id}`,
+        `${b.repository} (${b.ref})\n${b.file}:${b.line}`,
+        b.bypassed_at.slice(0, 10),
+        b.reason || "(no reason given)",
+      ]),
+    ),
     "No finding of this framework's policies was bypassed in this period.",
   );
 }
@@ -342,7 +450,15 @@ function repositories(doc: Doc, evidence: Evidence): void {
       { header: "Refs", width: 140 },
       { header: "Last evaluated", width: 90 },
     ],
-    [...byRepo].sort(([a], [b]) => a.localeCompare(b)).map(([name, r]) => [name, String(r.evals), String(r.failed), [...r.refs].sort().join(", "), r.last.slice(0, 16).replace("T", " ")]),
+    [...byRepo]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, r]) => [
+        name,
+        String(r.evals),
+        String(r.failed),
+        [...r.refs].sort().join(", "),
+        r.last.slice(0, 16).replace("T", " "),
+      ]),
     "No evaluation completed in this period.",
   );
   heading(doc, "Evaluations", 13);
@@ -358,11 +474,19 @@ function repositories(doc: Doc, evidence: Evidence): void {
     evidence.evaluations
       .slice(-MAX_EVALUATION_ROWS)
       .reverse()
-      .map((e) => [e.id, `${e.repository}\n${e.ref}`, e.passed ? "Passed" : "Failed", e.completed_at.replace("T", " ").replace(/\.\d+Z$/, " UTC")]),
+      .map((e) => [
+        e.id,
+        `${e.repository}\n${e.ref}`,
+        e.passed ? "Passed" : "Failed",
+        e.completed_at.replace("T", " ").replace(/\.\d+Z$/, " UTC"),
+      ]),
     "No evaluation completed in this period.",
   );
   if (evidence.evaluations.length > MAX_EVALUATION_ROWS) {
-    paragraph(doc, `The ${MAX_EVALUATION_ROWS} most recent of ${evidence.evaluations.length} evaluations are listed; the OSCAL export and GET /v1/evaluations have all of them.`);
+    paragraph(
+      doc,
+      `The ${MAX_EVALUATION_ROWS} most recent of ${evidence.evaluations.length} evaluations are listed; the OSCAL export and GET /v1/evaluations have all of them.`,
+    );
   }
 }
 
@@ -371,7 +495,12 @@ export async function renderPdf(ctx: PdfContext, evidence: Evidence): Promise<Bu
     size: "A4",
     margins: { top: MARGIN, bottom: MARGIN, left: MARGIN, right: MARGIN },
     bufferPages: true,
-    info: { Title: `Compliance evidence report ${evidence.range.start} to ${evidence.range.end}`, Author: "Verdict", Subject: evidence.frameworks.map((f) => f.catalog.name).join(", "), CreationDate: new Date(evidence.generated_at) },
+    info: {
+      Title: `Compliance evidence report ${evidence.range.start} to ${evidence.range.end}`,
+      Author: "Verdict",
+      Subject: evidence.frameworks.map((f) => f.catalog.name).join(", "),
+      CreationDate: new Date(evidence.generated_at),
+    },
   });
   const chunks: Buffer[] = [];
   doc.on("data", (c: Buffer) => chunks.push(c));
@@ -390,10 +519,24 @@ export async function renderPdf(ctx: PdfContext, evidence: Evidence): Promise<Bu
     doc.switchToPage(range.start + i);
     const y = doc.page.height - MARGIN + 10;
     doc.page.margins.bottom = 0;
-    doc.moveTo(MARGIN, y - 6).lineTo(doc.page.width - MARGIN, y - 6).lineWidth(0.4).strokeColor(COLORS.rule).stroke();
+    doc
+      .moveTo(MARGIN, y - 6)
+      .lineTo(doc.page.width - MARGIN, y - 6)
+      .lineWidth(0.4)
+      .strokeColor(COLORS.rule)
+      .stroke();
     doc.font("Helvetica").fontSize(8).fillColor(COLORS.muted);
-    doc.text(`${ctx.organizationName} · Compliance evidence ${evidence.range.start} to ${evidence.range.end}`, MARGIN, y, { width: 350, lineBreak: false });
-    doc.text(`Page ${i + 1} of ${range.count}`, doc.page.width - MARGIN - 100, y, { width: 100, align: "right", lineBreak: false });
+    doc.text(
+      `${ctx.organizationName} · Compliance evidence ${evidence.range.start} to ${evidence.range.end}`,
+      MARGIN,
+      y,
+      { width: 350, lineBreak: false },
+    );
+    doc.text(`Page ${i + 1} of ${range.count}`, doc.page.width - MARGIN - 100, y, {
+      width: 100,
+      align: "right",
+      lineBreak: false,
+    });
     doc.page.margins.bottom = MARGIN;
   }
   doc.end();

@@ -8,7 +8,13 @@ export function signDownload(key: string, reportId: string, expires: number): st
 
 export type LinkCheck = "ok" | "invalid" | "expired";
 
-export function checkDownload(key: string, reportId: string, expires: number, signature: string, nowSec: number): LinkCheck {
+export function checkDownload(
+  key: string,
+  reportId: string,
+  expires: number,
+  signature: string,
+  nowSec: number,
+): LinkCheck {
   if (!Number.isSafeInteger(expires) || expires <= 0) return "invalid";
   const want = Buffer.from(signDownload(key, reportId, expires));
   const got = Buffer.from(signature);

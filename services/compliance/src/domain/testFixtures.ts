@@ -1,7 +1,13 @@
 // Shared fixtures of the domain tests: a small evidence set with a violation fixed, one still
 // open and a bypass, over the real catalogs plus a catalog whose control ids start with digits.
 import type { Catalog } from "./catalogs/types.js";
-import { assembleEvidence, type BypassFact, type EvaluationFact, type PolicyInfo, type ViolationFact } from "./evidence.js";
+import {
+  assembleEvidence,
+  type BypassFact,
+  type EvaluationFact,
+  type PolicyInfo,
+  type ViolationFact,
+} from "./evidence.js";
 
 /** Ids like HIPAA's (digit-leading, with parentheses): OSCAL tokens need a prefix. */
 export const DIGIT_CATALOG: Catalog = {
@@ -26,22 +32,84 @@ export const POLICIES: PolicyInfo[] = [
     frameworks: ["nist-ssdf:PW.5.1", "soc2:CC6.1", "owasp-asvs:V2.10.4", "hipaa-test:164.312(a)(1)"],
     rules: ["aws-access-key-id"],
   },
-  { id: "sql-injection", name: "SQL injection", enabled: true, severity: "error", frameworks: ["nist-ssdf:PW.7.2", "owasp-asvs:V5.3.4", "soc2:CC8.1"], rules: ["string-concat"] },
-  { id: "cleartext-http", name: "Cleartext HTTP", enabled: false, severity: "warning", frameworks: ["soc2:CC6.7", "hipaa-test:164.312(e)(1)"], rules: ["http-url"] },
+  {
+    id: "sql-injection",
+    name: "SQL injection",
+    enabled: true,
+    severity: "error",
+    frameworks: ["nist-ssdf:PW.7.2", "owasp-asvs:V5.3.4", "soc2:CC8.1"],
+    rules: ["string-concat"],
+  },
+  {
+    id: "cleartext-http",
+    name: "Cleartext HTTP",
+    enabled: false,
+    severity: "warning",
+    frameworks: ["soc2:CC6.7", "hipaa-test:164.312(e)(1)"],
+    rules: ["http-url"],
+  },
 ];
 
 export const EVALUATIONS: EvaluationFact[] = [
-  { id: "eval_01", repository: "acme/payments", ref: "main", completed_at: "2026-03-02T10:00:00.000Z", passed: false, policies: ["aws-credentials", "sql-injection"] },
-  { id: "eval_02", repository: "acme/payments", ref: "main", completed_at: "2026-03-05T10:00:00.000Z", passed: false, policies: ["aws-credentials", "sql-injection"] },
-  { id: "eval_03", repository: "acme/web", ref: "feature/login", completed_at: "2026-03-06T10:00:00.000Z", passed: true, policies: ["aws-credentials", "sql-injection"] },
+  {
+    id: "eval_01",
+    repository: "acme/payments",
+    ref: "main",
+    completed_at: "2026-03-02T10:00:00.000Z",
+    passed: false,
+    policies: ["aws-credentials", "sql-injection"],
+  },
+  {
+    id: "eval_02",
+    repository: "acme/payments",
+    ref: "main",
+    completed_at: "2026-03-05T10:00:00.000Z",
+    passed: false,
+    policies: ["aws-credentials", "sql-injection"],
+  },
+  {
+    id: "eval_03",
+    repository: "acme/web",
+    ref: "feature/login",
+    completed_at: "2026-03-06T10:00:00.000Z",
+    passed: true,
+    policies: ["aws-credentials", "sql-injection"],
+  },
 ];
 
 export const VIOLATIONS: ViolationFact[] = [
   // Reported by eval_01 and gone in eval_02: fixed.
-  { id: "viol_a", evaluation_id: "eval_01", policy_id: "aws-credentials", rule_id: "aws-access-key-id", severity: "error", file: "src/config.js", line: 3, message: "AWS access key id found in source code" },
+  {
+    id: "viol_a",
+    evaluation_id: "eval_01",
+    policy_id: "aws-credentials",
+    rule_id: "aws-access-key-id",
+    severity: "error",
+    file: "src/config.js",
+    line: 3,
+    message: "AWS access key id found in source code",
+  },
   // Reported by both: still open.
-  { id: "viol_b", evaluation_id: "eval_01", policy_id: "sql-injection", rule_id: "string-concat", severity: "error", file: "src/db.js", line: 10, message: "SQL built by string concatenation" },
-  { id: "viol_c", evaluation_id: "eval_02", policy_id: "sql-injection", rule_id: "string-concat", severity: "error", file: "src/db.js", line: 12, message: "SQL built by string concatenation" },
+  {
+    id: "viol_b",
+    evaluation_id: "eval_01",
+    policy_id: "sql-injection",
+    rule_id: "string-concat",
+    severity: "error",
+    file: "src/db.js",
+    line: 10,
+    message: "SQL built by string concatenation",
+  },
+  {
+    id: "viol_c",
+    evaluation_id: "eval_02",
+    policy_id: "sql-injection",
+    rule_id: "string-concat",
+    severity: "error",
+    file: "src/db.js",
+    line: 12,
+    message: "SQL built by string concatenation",
+  },
 ];
 
 export const BYPASSES: BypassFact[] = [

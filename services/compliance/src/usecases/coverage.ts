@@ -13,13 +13,24 @@ export async function getOverview(deps: ComplianceDeps, organizationId: string):
   const out: Overview = { frameworks: [], regulations: [] };
   for (const catalog of deps.catalogs) {
     const c = frameworkCoverage(catalog, policies);
-    if (catalog.kind === "regulation") out.regulations.push({ id: catalog.id, name: catalog.name, coverage: percent(c.covered, c.total) });
-    else out.frameworks.push({ id: catalog.id, name: catalog.name, coverage: c.coverage, controls: { total: c.total, covered: c.covered } });
+    if (catalog.kind === "regulation")
+      out.regulations.push({ id: catalog.id, name: catalog.name, coverage: percent(c.covered, c.total) });
+    else
+      out.frameworks.push({
+        id: catalog.id,
+        name: catalog.name,
+        coverage: c.coverage,
+        controls: { total: c.total, covered: c.covered },
+      });
   }
   return out;
 }
 
-export async function getFramework(deps: ComplianceDeps, organizationId: string, frameworkId: string): Promise<FrameworkCoverage> {
+export async function getFramework(
+  deps: ComplianceDeps,
+  organizationId: string,
+  frameworkId: string,
+): Promise<FrameworkCoverage> {
   const catalog = deps.catalogs.find((c) => c.id === frameworkId);
   if (!catalog) throw errors.notFound("framework", frameworkId);
   return frameworkCoverage(catalog, await deps.policies.list(organizationId));

@@ -29,11 +29,18 @@ export async function createReport(deps: ComplianceDeps, cmd: CreateReportComman
   const problems: FieldError[] = [];
   const known = new Set(deps.catalogs.map((c) => c.id));
   const fwField = cmd.frameworksField ?? "frameworks";
-  if (cmd.frameworks.length === 0) problems.push({ field: fwField, code: "MIN_SIZE_REQUIRED", message: "Name at least one framework", min: 1 });
+  if (cmd.frameworks.length === 0)
+    problems.push({ field: fwField, code: "MIN_SIZE_REQUIRED", message: "Name at least one framework", min: 1 });
   cmd.frameworks.forEach((id, i) => {
-    if (!known.has(id)) problems.push({ field: cmd.frameworksField ?? `frameworks[${i}]`, code: "INVALID_ENUM", message: `Unknown framework '${id}'; see GET /v1/compliance/overview` });
+    if (!known.has(id))
+      problems.push({
+        field: cmd.frameworksField ?? `frameworks[${i}]`,
+        code: "INVALID_ENUM",
+        message: `Unknown framework '${id}'; see GET /v1/compliance/overview`,
+      });
   });
-  if (!FORMATS.includes(cmd.format as ReportFormat)) problems.push({ field: "format", code: "INVALID_ENUM", message: "Must be pdf or oscal" });
+  if (!FORMATS.includes(cmd.format as ReportFormat))
+    problems.push({ field: "format", code: "INVALID_ENUM", message: "Must be pdf or oscal" });
   const rangeField = cmd.rangeField ?? "date_range";
   let range: DateRange | undefined;
   if (typeof cmd.dateRange === "string") {
@@ -63,7 +70,12 @@ export async function createReport(deps: ComplianceDeps, cmd: CreateReportComman
     chunks: 0,
   };
   const data: ReportRequestedData = { organization_id: cmd.organizationId, report_id: report.id };
-  await deps.repo.insertReport(report, [deps.outbox.event(TOPICS.reportRequested, { source: "/compliance", subject: report.id, data })]);
-  deps.logger.info({ organization_id: cmd.organizationId, report_id: report.id, format: report.format, frameworks: report.frameworks }, "report requested");
+  await deps.repo.insertReport(report, [
+    deps.outbox.event(TOPICS.reportRequested, { source: "/compliance", subject: report.id, data }),
+  ]);
+  deps.logger.info(
+    { organization_id: cmd.organizationId, report_id: report.id, format: report.format, frameworks: report.frameworks },
+    "report requested",
+  );
   return report;
 }

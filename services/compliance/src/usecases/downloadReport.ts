@@ -13,9 +13,26 @@ export interface DownloadReportQuery {
 
 export async function downloadReport(deps: ComplianceDeps, query: DownloadReportQuery) {
   const { reportId, expires, signature } = query;
-  const check = checkDownload(deps.links.signingKey, reportId, expires, signature, Math.floor(deps.clock.now().getTime() / 1000));
-  if (check === "invalid") throw new AppError("forbidden", "DOWNLOAD_LINK_INVALID", "This download link is not valid; get a fresh one from GET /v1/compliance/reports/{report_id}");
-  if (check === "expired") throw new AppError("deleted", "DOWNLOAD_LINK_EXPIRED", "This download link has expired; get a fresh one from GET /v1/compliance/reports/{report_id}", { resource_type: "report", resource_id: reportId });
+  const check = checkDownload(
+    deps.links.signingKey,
+    reportId,
+    expires,
+    signature,
+    Math.floor(deps.clock.now().getTime() / 1000),
+  );
+  if (check === "invalid")
+    throw new AppError(
+      "forbidden",
+      "DOWNLOAD_LINK_INVALID",
+      "This download link is not valid; get a fresh one from GET /v1/compliance/reports/{report_id}",
+    );
+  if (check === "expired")
+    throw new AppError(
+      "deleted",
+      "DOWNLOAD_LINK_EXPIRED",
+      "This download link has expired; get a fresh one from GET /v1/compliance/reports/{report_id}",
+      { resource_type: "report", resource_id: reportId },
+    );
   const report = await deps.repo.findReportForDownload(reportId);
   if (!report || report.status !== "completed") throw errors.notFound("report", reportId);
   return { report, content: await deps.repo.loadFile(report.id) };

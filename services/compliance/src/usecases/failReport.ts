@@ -14,13 +14,24 @@ export interface ReportFailedData {
  * Moves a generating report to failed with a reason, once, and announces it (report.failed):
  * a report that produced nothing must not use up the organization's hourly report quota.
  */
-export async function failReport(deps: ComplianceDeps, organizationId: string, reportId: string, reason: string): Promise<void> {
+export async function failReport(
+  deps: ComplianceDeps,
+  organizationId: string,
+  reportId: string,
+  reason: string,
+): Promise<void> {
   // The event carries when the report was requested, so read it first.
   const report = await deps.repo.findReport(organizationId, reportId);
   if (!report || report.status !== "generating") return;
-  const data: ReportFailedData = { organization_id: organizationId, report_id: reportId, created_at: report.created_at, reason };
+  const data: ReportFailedData = {
+    organization_id: organizationId,
+    report_id: reportId,
+    created_at: report.created_at,
+    reason,
+  };
   const event = deps.outbox.event(TOPICS.reportFailed, { source: "/compliance", subject: reportId, data });
-  if (!(await deps.repo.failGenerating(organizationId, reportId, deps.clock.now().toISOString(), reason, event))) return;
+  if (!(await deps.repo.failGenerating(organizationId, reportId, deps.clock.now().toISOString(), reason, event)))
+    return;
   deps.logger.warn({ organization_id: organizationId, report_id: reportId, reason }, "report failed");
 }
 

@@ -4,7 +4,10 @@ import type { ReportRecord } from "../repo.js";
 import { createReport } from "./createReport.js";
 
 /** The MCP tool's operation: one framework, the last <n> days. */
-export async function generateEvidence(deps: ComplianceDeps, cmd: { organizationId: string; framework: string; format: string; dateRange: string }): Promise<ReportRecord> {
+export async function generateEvidence(
+  deps: ComplianceDeps,
+  cmd: { organizationId: string; framework: string; format: string; dateRange: string },
+): Promise<ReportRecord> {
   return createReport(deps, {
     organizationId: cmd.organizationId,
     frameworks: [cmd.framework],

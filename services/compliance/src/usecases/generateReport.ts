@@ -42,12 +42,21 @@ export async function generateReport(deps: ComplianceDeps, organizationId: strin
   const timeoutMs = deps.reports.timeoutMs;
   let content: Buffer;
   try {
-    const bytes = await deps.reports.renderer.run(organizationId, { format: pdf ? "pdf" : "oscal", input, organizationName, apiBaseUrl: deps.links.apiBaseUrl() }, { timeoutMs });
+    const bytes = await deps.reports.renderer.run(
+      organizationId,
+      { format: pdf ? "pdf" : "oscal", input, organizationName, apiBaseUrl: deps.links.apiBaseUrl() },
+      { timeoutMs },
+    );
     content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   } catch (err) {
     // Deterministic for this report: retrying would only burn another thread for as long.
     if (err instanceof PoolJobError && err.reason === "deadline") {
-      await failReport(deps, organizationId, report.id, `The report did not finish within ${timeoutMs} ms; ask for fewer frameworks or a shorter date range`);
+      await failReport(
+        deps,
+        organizationId,
+        report.id,
+        `The report did not finish within ${timeoutMs} ms; ask for fewer frameworks or a shorter date range`,
+      );
       return;
     }
     throw err;
@@ -55,6 +64,15 @@ export async function generateReport(deps: ComplianceDeps, organizationId: strin
   const contentType = pdf ? "application/pdf" : "application/zip";
   const filename = pdf ? `${stem}.pdf` : `${stem}-oscal.zip`;
   const chunks = await deps.repo.saveFile(report.id, content);
-  await deps.repo.completeReport(report.id, { completed_at: deps.clock.now().toISOString(), content_type: contentType, filename, size_bytes: content.length, chunks });
-  deps.logger.info({ organization_id: organizationId, report_id: report.id, bytes: content.length }, "report completed");
+  await deps.repo.completeReport(report.id, {
+    completed_at: deps.clock.now().toISOString(),
+    content_type: contentType,
+    filename,
+    size_bytes: content.length,
+    chunks,
+  });
+  deps.logger.info(
+    { organization_id: organizationId, report_id: report.id, bytes: content.length },
+    "report completed",
+  );
 }

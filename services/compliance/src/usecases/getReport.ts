@@ -10,7 +10,10 @@ export interface ReportView {
   link?: { url: string; expires: number; signature: string };
 }
 
-export function downloadLink(deps: ComplianceDeps, reportId: string): { url: string; expires: number; signature: string } {
+export function downloadLink(
+  deps: ComplianceDeps,
+  reportId: string,
+): { url: string; expires: number; signature: string } {
   const expires = Math.floor(deps.clock.now().getTime() / 1000) + deps.links.ttlSeconds;
   const signature = signDownload(deps.links.signingKey, reportId, expires);
   const url = `${deps.links.apiBaseUrl()}/compliance/reports/${reportId}/download?expires=${expires}&signature=${signature}`;

@@ -20,7 +20,15 @@ export interface PolicyViolationData {
   organization_id: string;
   evaluation_id: string;
   repository: string;
-  violation: { id: string; policy_id: string; rule_id: string; severity: string; file: string; line: number; message: string };
+  violation: {
+    id: string;
+    policy_id: string;
+    rule_id: string;
+    severity: string;
+    file: string;
+    line: number;
+    message: string;
+  };
 }
 
 export interface PolicyBypassedData {
@@ -63,7 +71,10 @@ export async function projectViolation(deps: ComplianceDeps, e: PolicyViolationD
 
 export async function projectBypass(deps: ComplianceDeps, e: PolicyBypassedData): Promise<void> {
   const s = e.suppression;
-  const id = createHash("sha256").update([e.evaluation_id, s.policy_id, s.rule_id, s.file, String(s.line)].join("\u0000")).digest("base64url").slice(0, 24);
+  const id = createHash("sha256")
+    .update([e.evaluation_id, s.policy_id, s.rule_id, s.file, String(s.line)].join("\u0000"))
+    .digest("base64url")
+    .slice(0, 24);
   await deps.repo.recordBypass({
     id: `byp_${id}`,
     organization_id: e.organization_id,

@@ -30,7 +30,10 @@ let bus: InProcessBus;
 let subs: Subscription[];
 let deps: ComplianceDeps;
 // The real report threads (from the build: run `pnpm run build` first).
-const renderer = new FairPool<RenderJob, Uint8Array>({ filename: workerFile(import.meta.url, "../renderWorker.js"), threads: 1 });
+const renderer = new FairPool<RenderJob, Uint8Array>({
+  filename: workerFile(import.meta.url, "../renderWorker.js"),
+  threads: 1,
+});
 afterAll(() => renderer.close());
 let policies = POLICIES;
 let failPolicies = false;
@@ -87,18 +90,53 @@ async function publishEvaluation(id: string, at: string, violations: { id: strin
   for (const v of violations) {
     await bus.publish(TOPICS.policyViolation, {
       source: "/evaluation",
-      data: { organization_id: ORG, evaluation_id: id, repository: "acme/payments", violation: { id: v.id, policy_id: "sql-injection", rule_id: "string-concat", severity: "error", file: v.file, line: 3, message: "SQL built by string concatenation" } },
+      data: {
+        organization_id: ORG,
+        evaluation_id: id,
+        repository: "acme/payments",
+        violation: {
+          id: v.id,
+          policy_id: "sql-injection",
+          rule_id: "string-concat",
+          severity: "error",
+          file: v.file,
+          line: 3,
+          message: "SQL built by string concatenation",
+        },
+      },
     });
   }
   if (bypass) {
     await bus.publish(TOPICS.policyBypassed, {
       source: "/evaluation",
-      data: { organization_id: ORG, evaluation_id: id, repository: "acme/payments", ref: "main", bypassed_at: at, suppression: { policy_id: "aws-credentials", rule_id: "aws-access-key-id", file: "t.js", line: 1, reason: "fixture" } },
+      data: {
+        organization_id: ORG,
+        evaluation_id: id,
+        repository: "acme/payments",
+        ref: "main",
+        bypassed_at: at,
+        suppression: {
+          policy_id: "aws-credentials",
+          rule_id: "aws-access-key-id",
+          file: "t.js",
+          line: 1,
+          reason: "fixture",
+        },
+      },
     });
   }
   await bus.publish(TOPICS.evaluationCompleted, {
     source: "/evaluation",
-    data: { organization_id: ORG, evaluation_id: id, repository: "acme/payments", ref: "main", status: "completed", passed: violations.length === 0, completed_at: at, policies: ["aws-credentials", "sql-injection"] },
+    data: {
+      organization_id: ORG,
+      evaluation_id: id,
+      repository: "acme/payments",
+      ref: "main",
+      status: "completed",
+      passed: violations.length === 0,
+      completed_at: at,
+      policies: ["aws-credentials", "sql-injection"],
+    },
   });
 }
 
@@ -121,48 +159,106 @@ describe("reports", () => {
     await publishEvaluation("eval_1", "2026-03-02T10:00:00.000Z", [{ id: "viol_1", file: "db.js" }]);
     await publishEvaluation("eval_2", "2026-03-05T10:00:00.000Z", [], true);
     await new Promise((r) => setTimeout(r, 100));
-    const evidence = await deps.repo.evidenceFor(ORG, { from: "2026-01-01T00:00:00.000Z", to: "2027-01-01T00:00:00.000Z" });
+    const evidence = await deps.repo.evidenceFor(ORG, {
+      from: "2026-01-01T00:00:00.000Z",
+      to: "2027-01-01T00:00:00.000Z",
+    });
     expect(evidence.violations.length).toBe(1);
     expect(evidence.bypasses.length).toBe(1);
 
-    const created = await createReport(deps, { organizationId: ORG, frameworks: ["nist-ssdf", "hipaa-test"], format: "oscal", dateRange: { start: "2026-03-01", end: "2026-03-10" } });
+    const created = await createReport(deps, {
+      organizationId: ORG,
+      frameworks: ["nist-ssdf", "hipaa-test"],
+      format: "oscal",
+      dateRange: { start: "2026-03-01", end: "2026-03-10" },
+    });
     expect(created.status).toBe("generating");
     const { report, link } = await settle(created.id);
     expect(report.status).toBe("completed");
-    const file = await downloadReport(deps, { reportId: report.id, expires: link!.expires, signature: link!.signature });
+    const file = await downloadReport(deps, {
+      reportId: report.id,
+      expires: link!.expires,
+      signature: link!.signature,
+    });
     expect(file.report.content_type).toBe("application/zip");
     const zip = await JSZip.loadAsync(file.content);
     const poam = await zip.file("nist-ssdf/nist-ssdf-poam.json")!.async("string");
     // The injection reported by eval_1 is gone in eval_2: fixed.
-    expect(poam).toContain("\"completed\"");
+    expect(poam).toContain('"completed"');
     const ar = await zip.file("hipaa-test/hipaa-test-assessment-results.json")!.async("string");
     expect(ar).toContain("ctl-164.312.a.1");
     expect(ar).toContain("deviation-requested");
-    await expect(downloadReport(deps, { reportId: report.id, expires: link!.expires, signature: "x" + link!.signature.slice(1) })).rejects.toMatchObject({ kind: "forbidden" });
-    await expect(getReport(deps, { organizationId: "org_b", reportId: report.id })).rejects.toMatchObject({ kind: "not_found" });
+    await expect(
+      downloadReport(deps, { reportId: report.id, expires: link!.expires, signature: "x" + link!.signature.slice(1) }),
+    ).rejects.toMatchObject({ kind: "forbidden" });
+    await expect(getReport(deps, { organizationId: "org_b", reportId: report.id })).rejects.toMatchObject({
+      kind: "not_found",
+    });
   });
 
   it("fail with a reason when generation keeps failing", async () => {
     failPolicies = true;
-    const created = await createReport(deps, { organizationId: ORG, frameworks: ["soc2"], format: "pdf", dateRange: "7d" });
+    const created = await createReport(deps, {
+      organizationId: ORG,
+      frameworks: ["soc2"],
+      format: "pdf",
+      dateRange: "7d",
+    });
     const { report } = await settle(created.id);
-    expect(report).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("policy service unreachable") });
+    expect(report).toMatchObject({
+      status: "failed",
+      failure_reason: expect.stringContaining("policy service unreachable"),
+    });
   });
 
   it("fail stale generating reports after the timeout (at once for an in-process bus on start), announcing report.failed", async () => {
     const announced: { report_id: string; created_at: string }[] = [];
-    subs.push(await bus.subscribe<{ report_id: string; created_at: string }>(TOPICS.reportFailed, "test", async (e) => void announced.push(e.data)));
-    const base = { organization_id: ORG, frameworks: ["soc2"], format: "pdf" as const, date_range: { start: "2026-03-01", end: "2026-03-09" }, completed_at: null, failure_reason: null, content_type: null, filename: null, size_bytes: 0, chunks: 0 };
+    subs.push(
+      await bus.subscribe<{ report_id: string; created_at: string }>(
+        TOPICS.reportFailed,
+        "test",
+        async (e) => void announced.push(e.data),
+      ),
+    );
+    const base = {
+      organization_id: ORG,
+      frameworks: ["soc2"],
+      format: "pdf" as const,
+      date_range: { start: "2026-03-01", end: "2026-03-09" },
+      completed_at: null,
+      failure_reason: null,
+      content_type: null,
+      filename: null,
+      size_bytes: 0,
+      chunks: 0,
+    };
     // Left generating by a process that died: 20 and 2 minutes old.
-    await deps.repo.insertReport({ ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" }, []);
-    await deps.repo.insertReport({ ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" }, []);
-    await deps.repo.insertReport({ ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" }, []);
+    await deps.repo.insertReport(
+      { ...base, id: "report_old", status: "generating", created_at: "2026-03-10T11:40:00.000Z" },
+      [],
+    );
+    await deps.repo.insertReport(
+      { ...base, id: "report_recent", status: "generating", created_at: "2026-03-10T11:58:00.000Z" },
+      [],
+    );
+    await deps.repo.insertReport(
+      { ...base, id: "report_done", status: "completed", created_at: "2026-03-10T11:00:00.000Z" },
+      [],
+    );
     await sweepStaleReports(deps, 10 * 60_000, false);
-    expect((await getReport(deps, { organizationId: ORG, reportId: "report_old" })).report).toMatchObject({ status: "failed", failure_reason: "Generation did not finish within 10 minutes; request it again" });
-    expect((await getReport(deps, { organizationId: ORG, reportId: "report_recent" })).report.status).toBe("generating");
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_old" })).report).toMatchObject({
+      status: "failed",
+      failure_reason: "Generation did not finish within 10 minutes; request it again",
+    });
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_recent" })).report.status).toBe(
+      "generating",
+    );
     expect((await getReport(deps, { organizationId: ORG, reportId: "report_done" })).report.status).toBe("completed");
     await sweepStaleReports(deps, 10 * 60_000, true);
-    expect((await getReport(deps, { organizationId: ORG, reportId: "report_recent" })).report).toMatchObject({ status: "failed", failure_reason: expect.stringContaining("interrupted") });
+    expect((await getReport(deps, { organizationId: ORG, reportId: "report_recent" })).report).toMatchObject({
+      status: "failed",
+      failure_reason: expect.stringContaining("interrupted"),
+    });
     for (let i = 0; i < 50 && announced.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
     // Once per report, with the time it was counted against the quota.
     expect(announced).toEqual([
@@ -174,11 +270,15 @@ describe("reports", () => {
   it("generateEvidence takes one framework and <n>d", async () => {
     const r = await generateEvidence(deps, { organizationId: ORG, framework: "soc2", format: "pdf", dateRange: "30d" });
     expect(r.date_range).toEqual({ start: "2026-02-09", end: "2026-03-10" });
-    await expect(generateEvidence(deps, { organizationId: ORG, framework: "iso", format: "pdf", dateRange: "30d" })).rejects.toMatchObject({
+    await expect(
+      generateEvidence(deps, { organizationId: ORG, framework: "iso", format: "pdf", dateRange: "30d" }),
+    ).rejects.toMatchObject({
       kind: "unprocessable",
       details: { errors: [expect.objectContaining({ field: "framework", code: "INVALID_ENUM" })] },
     });
-    await expect(generateEvidence(deps, { organizationId: ORG, framework: "soc2", format: "pdf", dateRange: "30 days" })).rejects.toMatchObject({
+    await expect(
+      generateEvidence(deps, { organizationId: ORG, framework: "soc2", format: "pdf", dateRange: "30 days" }),
+    ).rejects.toMatchObject({
       details: { errors: [expect.objectContaining({ field: "date_range" })] },
     });
     expect((await settle(r.id)).report.status).toBe("completed");

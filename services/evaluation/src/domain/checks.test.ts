@@ -51,7 +51,8 @@ describe("yaml-no-non-root-user", () => {
 
 describe("js-child-process-receiver", () => {
   it("accepts names bound to child_process by require or import, not RegExp objects", () => {
-    const file = 'const run = require("node:child_process");\nimport * as proc from "child_process";\nconst re = /x/;\nrun.exec(a); proc.exec(b); re.exec(c);\n';
+    const file =
+      'const run = require("node:child_process");\nimport * as proc from "child_process";\nconst re = /x/;\nrun.exec(a); proc.exec(b); re.exec(c);\n';
     expect(check("js-child-process-receiver")(at(file, "run.exec(a)", "run"))).toBe(true);
     expect(check("js-child-process-receiver")(at(file, "proc.exec(b)", "proc"))).toBe(true);
     expect(check("js-child-process-receiver")(at(file, "re.exec(c)", "re"))).toBe(false);
@@ -60,10 +61,10 @@ describe("js-child-process-receiver", () => {
 
 describe("go-splices-variable", () => {
   const file = [
-    "const table = \"users\"",
+    'const table = "users"',
     "func f(db *sql.DB, name string) {",
     '  q1 := fmt.Sprintf("SELECT * FROM %s", table)',
-    '  q2 := fmt.Sprintf("SELECT * FROM t WHERE n = \'%s\'", name)',
+    "  q2 := fmt.Sprintf(\"SELECT * FROM t WHERE n = '%s'\", name)",
     '  q3 := fmt.Sprintf("SELECT * FROM %s", pq.QuoteIdentifier(name))',
     "}",
   ].join("\n");
@@ -76,13 +77,16 @@ describe("go-splices-variable", () => {
   });
 
   it("has no opinion outside Go files", () => {
-    expect(check("go-splices-variable")({ ...go('fmt.Sprintf("SELECT * FROM %s", table)'), path: "store.py" })).toBe(true);
+    expect(check("go-splices-variable")({ ...go('fmt.Sprintf("SELECT * FROM %s", table)'), path: "store.py" })).toBe(
+      true,
+    );
   });
 });
 
 describe("python-weak-cipher-module", () => {
   it("accepts weak cipher modules by name or import alias only", () => {
-    const file = "from Crypto.Cipher import ARC4 as rc4\nfrom Crypto.Cipher import AES\nrc4.new(k)\nAES.new(k)\nDES.new(k)\n";
+    const file =
+      "from Crypto.Cipher import ARC4 as rc4\nfrom Crypto.Cipher import AES\nrc4.new(k)\nAES.new(k)\nDES.new(k)\n";
     expect(check("python-weak-cipher-module")(at(file, "rc4.new(k)", "rc4"))).toBe(true);
     expect(check("python-weak-cipher-module")(at(file, "DES.new(k)", "DES"))).toBe(true);
     expect(check("python-weak-cipher-module")(at(file, "AES.new(k)", "AES"))).toBe(false);
@@ -130,15 +134,21 @@ describe("js-child-process-receiver, shadowing", () => {
 describe("go-query-is-used", () => {
   const go = (body: string) => `package main\n\nfunc main() {\n${body}\n}\n`;
   it("rejects a query that is only printed, logged or discarded in its scope", () => {
-    const file = go('\tq := fmt.Sprintf("SELECT * FROM t WHERE a = \'%s\'", os.Args[1])\n\tfmt.Fprintf(os.Stderr, "%s\\n", q)\n\tlog.Printf("%s", q)\n\t_ = q');
+    const file = go(
+      '\tq := fmt.Sprintf("SELECT * FROM t WHERE a = \'%s\'", os.Args[1])\n\tfmt.Fprintf(os.Stderr, "%s\\n", q)\n\tlog.Printf("%s", q)\n\t_ = q',
+    );
     expect(check("go-query-is-used")(at(file, "fmt.Sprintf(", "fmt.Sprintf(", "main.go"))).toBe(false);
   });
   it("accepts a query that is run, even after being printed", () => {
-    const file = go('\tq := fmt.Sprintf("SELECT * FROM t WHERE a = \'%s\'", os.Args[1])\n\tfmt.Println(q)\n\tdb.Query(q)');
+    const file = go(
+      "\tq := fmt.Sprintf(\"SELECT * FROM t WHERE a = '%s'\", os.Args[1])\n\tfmt.Println(q)\n\tdb.Query(q)",
+    );
     expect(check("go-query-is-used")(at(file, "fmt.Sprintf(", "fmt.Sprintf(", "main.go"))).toBe(true);
   });
   it("ends a shadowing declaration's scope with its block", () => {
-    const file = go('\tquery := "SELECT 1"\n\t{\n\t\tquery := "SELECT * FROM t WHERE a = "\n\t\tquery += os.Args[1]\n\t\t_ = query\n\t}\n\tdb.Query(query)');
+    const file = go(
+      '\tquery := "SELECT 1"\n\t{\n\t\tquery := "SELECT * FROM t WHERE a = "\n\t\tquery += os.Args[1]\n\t\t_ = query\n\t}\n\tdb.Query(query)',
+    );
     expect(check("go-query-is-used")(at(file, "query += os.Args[1]", "query", "main.go"))).toBe(false);
   });
   it("keeps package-level names, statements without assignment and other languages", () => {
@@ -182,10 +192,18 @@ describe("k8s-pod-setting-applies", () => {
     ["spec:", "  securityContext:", "    runAsUser: 0", "  containers:", containers].join("\n");
   const applies = (file: string) => check("k8s-pod-setting-applies")(at(file, "    runAsUser: 0"));
   it("rejects a pod-level setting every container overrides with a non-zero runAsUser", () => {
-    expect(applies(pod("  - name: a\n    securityContext:\n      runAsUser: 1000\n  - name: b\n    securityContext:\n      runAsUser: 1001\n"))).toBe(false);
+    expect(
+      applies(
+        pod(
+          "  - name: a\n    securityContext:\n      runAsUser: 1000\n  - name: b\n    securityContext:\n      runAsUser: 1001\n",
+        ),
+      ),
+    ).toBe(false);
   });
   it("accepts it when a container sets no user, and always in a container's own securityContext", () => {
-    expect(applies(pod("  - name: a\n    securityContext:\n      runAsUser: 1000\n  - name: b\n    image: b:1\n"))).toBe(true);
+    expect(
+      applies(pod("  - name: a\n    securityContext:\n      runAsUser: 1000\n  - name: b\n    image: b:1\n")),
+    ).toBe(true);
     const container = "spec:\n  containers:\n  - name: a\n    securityContext:\n      runAsUser: 0\n";
     expect(check("k8s-pod-setting-applies")(at(container, "      runAsUser: 0"))).toBe(true);
   });

@@ -85,7 +85,11 @@ function jwtBase64(input: CheckInput): boolean {
     }
   }
   // A header cut short: JSON text, an object with a quoted first member.
-  return /^\{"[\w-]+"\s*:/.test(header) && [...header].every((c) => c >= " " || c === "\n" || c === "\r" || c === "\t") && !header.includes("\ufffd");
+  return (
+    /^\{"[\w-]+"\s*:/.test(header) &&
+    [...header].every((c) => c >= " " || c === "\n" || c === "\r" || c === "\t") &&
+    !header.includes("\ufffd")
+  );
 }
 
 /**
@@ -143,7 +147,8 @@ export const CHECKS: Readonly<Record<string, Check>> = {
 export function resolveChecks(names: readonly string[], ruleId: string): Check[] {
   return names.map((name) => {
     const check = CHECKS[name];
-    if (!check) throw new Error(`Rule '${ruleId}' names an unknown check '${name}' (known: ${Object.keys(CHECKS).join(", ")})`);
+    if (!check)
+      throw new Error(`Rule '${ruleId}' names an unknown check '${name}' (known: ${Object.keys(CHECKS).join(", ")})`);
     return check;
   });
 }
@@ -181,7 +186,8 @@ const DOCKER_USER = /^\s*USER\s/i;
  * the image that runs.
  */
 function dockerfileFinalUser(input: CheckInput): boolean {
-  for (const line of linesAfter(input.content, input.end)) if (DOCKER_FROM.test(line) || DOCKER_USER.test(line)) return false;
+  for (const line of linesAfter(input.content, input.end))
+    if (DOCKER_FROM.test(line) || DOCKER_USER.test(line)) return false;
   return true;
 }
 
@@ -218,7 +224,6 @@ function yamlNoNonRootUser(input: CheckInput): boolean {
   return true;
 }
 
-
 // What a name is bound to, per file: a file is read once per name, however many matches ask.
 const bindingCache = new WeakMap<Buffer, Map<string, boolean>>();
 const declarationCache = new WeakMap<Buffer, Map<string, readonly { index: number; childProcess: boolean }[]>>();
@@ -241,9 +246,17 @@ function jsChildProcessReceiver(input: CheckInput): boolean {
     const text = input.content.toString("utf8");
     const id = name.replace(/\$/g, "\\$");
     const module = String.raw`["'](?:node:)?child_process["']`;
-    const childProcess = new RegExp(String.raw`^(?:(?:const|let|var)\s+${id}\s*=\s*(?:\w+\.\w+\()?require\(\s*${module}|import\s+(?:\*\s+as\s+)?${id}\s+from\s+${module})`);
-    const declaration = new RegExp(String.raw`\b(?:const|let|var)\s+${id}\s*=|\bimport\s+(?:\*\s+as\s+)?${id}\s+from\b`, "g");
-    declarations = [...text.matchAll(declaration)].map((m) => ({ index: Buffer.byteLength(text.slice(0, m.index)), childProcess: childProcess.test(text.slice(m.index, m.index + 200)) }));
+    const childProcess = new RegExp(
+      String.raw`^(?:(?:const|let|var)\s+${id}\s*=\s*(?:\w+\.\w+\()?require\(\s*${module}|import\s+(?:\*\s+as\s+)?${id}\s+from\s+${module})`,
+    );
+    const declaration = new RegExp(
+      String.raw`\b(?:const|let|var)\s+${id}\s*=|\bimport\s+(?:\*\s+as\s+)?${id}\s+from\b`,
+      "g",
+    );
+    declarations = [...text.matchAll(declaration)].map((m) => ({
+      index: Buffer.byteLength(text.slice(0, m.index)),
+      childProcess: childProcess.test(text.slice(m.index, m.index + 200)),
+    }));
     names.set(name, declarations);
   }
   // The nearest declaration whose block is still open at the call (a `}` between them that closes
@@ -268,7 +281,11 @@ function blockStaysOpen(content: Buffer, from: number, to: number): boolean {
 /** The rest of the match's line (at most 1 KiB), as text. */
 function restOfLine(input: CheckInput): string {
   const lineEnd = input.content.indexOf(10, input.start);
-  return input.content.toString("utf8", input.start, Math.min(lineEnd === -1 ? input.content.length : lineEnd, input.start + 1024));
+  return input.content.toString(
+    "utf8",
+    input.start,
+    Math.min(lineEnd === -1 ? input.content.length : lineEnd, input.start + 1024),
+  );
 }
 
 /**
@@ -289,7 +306,10 @@ function goSplicesVariable(input: CheckInput): boolean {
   if (!/\.go$/i.test(input.path)) return true;
   const code = restOfLine(input)
     .replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, '""')
-    .replace(/\b[\w.]*(?:Quote(?:Identifier|Literal|Ident)|EscapeString|HTMLEscapeString|JSEscapeString)\s*\([^()]*\)/g, '""')
+    .replace(
+      /\b[\w.]*(?:Quote(?:Identifier|Literal|Ident)|EscapeString|HTMLEscapeString|JSEscapeString)\s*\([^()]*\)/g,
+      '""',
+    )
     // The writer fmt.Fprintf writes to is no value spliced in.
     .replace(/^\s*fmt\.Fprint[fl]?\s*\(\s*[\w.]+\s*,/, "fmt.Sprintf(")
     .replace(/\/\/.*$/, "");
@@ -305,7 +325,10 @@ function goSplicesVariable(input: CheckInput): boolean {
   return values.some((name) => {
     if (name.includes(".")) return !/^(?:os\.DevNull|runtime\.GOOS|runtime\.GOARCH)$/.test(name);
     const literal = String.raw`=[ \t]*(?:"[^"\n]*"|\x60[^\x60]*\x60|[0-9.]+)[ \t]*(?://.*)?$`;
-    const constant = new RegExp(String.raw`(?:\bconst\s+${name}\b|^[ \t]*(?:var[ \t]+)?${name}[ \t]+(?:[A-Za-z_]\w*[ \t]+)?${literal})`, "m");
+    const constant = new RegExp(
+      String.raw`(?:\bconst\s+${name}\b|^[ \t]*(?:var[ \t]+)?${name}[ \t]+(?:[A-Za-z_]\w*[ \t]+)?${literal})`,
+      "m",
+    );
     return !constant.test(text) && !goAssignedOnlyConstants(text, name);
   });
 }
@@ -320,8 +343,17 @@ const GO_LITERAL = String.raw`(?:"(?:[^"\\\n]|\\.)*"|\x60[^\x60]*\x60|'(?:[^'\\\
  * gosec labels `a := "…"; template.HTML(a)` a finding, and so does Verdict.
  */
 function goAssignedOnlyConstants(text: string, name: string): boolean {
-  if (new RegExp(String.raw`\b${name}\s*,[\w\s,]*(?::=|=)|,\s*${name}\s*(?:,[\w\s,]*)?(?::=|=)|\bfunc\b[^\n{]*\([^)]*\b${name}\s+[\w.*\[\]]+`).test(text)) return false;
-  const assignments = [...text.matchAll(new RegExp(String.raw`(?:^|[^\w.])${name}(?:[ \t]+[\w.]+)?[ \t]*(?::=|\+=|=(?!=))[ \t]*([^\n]*)`, "gm"))];
+  if (
+    new RegExp(
+      String.raw`\b${name}\s*,[\w\s,]*(?::=|=)|,\s*${name}\s*(?:,[\w\s,]*)?(?::=|=)|\bfunc\b[^\n{]*\([^)]*\b${name}\s+[\w.*\[\]]+`,
+    ).test(text)
+  )
+    return false;
+  const assignments = [
+    ...text.matchAll(
+      new RegExp(String.raw`(?:^|[^\w.])${name}(?:[ \t]+[\w.]+)?[ \t]*(?::=|\+=|=(?!=))[ \t]*([^\n]*)`, "gm"),
+    ),
+  ];
   if (!assignments.length) return false;
   return assignments.every((m) => {
     const built = /^([A-Za-z_]\w*)\.String\(\)$/.exec(m[1]!.replace(/\/\/.*$/, "").trim());
@@ -331,11 +363,15 @@ function goAssignedOnlyConstants(text: string, name: string): boolean {
 
 /** A strings.Builder the file declares and only ever writes literals to (never passes on). */
 function goConstantBuilder(text: string, builder: string): boolean {
-  const declared = new RegExp(String.raw`\bvar[ \t]+${builder}[ \t]+strings\.Builder\b|\b${builder}[ \t]*:=[ \t]*(?:&?strings\.Builder\{\}|new\(strings\.Builder\))`);
+  const declared = new RegExp(
+    String.raw`\bvar[ \t]+${builder}[ \t]+strings\.Builder\b|\b${builder}[ \t]*:=[ \t]*(?:&?strings\.Builder\{\}|new\(strings\.Builder\))`,
+  );
   if (!declared.test(text) || new RegExp(String.raw`&${builder}\b`).test(text)) return false;
   const calls = [...text.matchAll(new RegExp(String.raw`\b${builder}\.(\w+)\(([^()\n]*)\)`, "g"))];
-  return calls.every(([, method, arg]) =>
-    /^(?:Reset|Grow|Len|Cap|String)$/.test(method!) || (/^Write(?:String|Byte|Rune)$/.test(method!) && new RegExp(String.raw`^\s*${GO_LITERAL}\s*$`).test(arg!)),
+  return calls.every(
+    ([, method, arg]) =>
+      /^(?:Reset|Grow|Len|Cap|String)$/.test(method!) ||
+      (/^Write(?:String|Byte|Rune)$/.test(method!) && new RegExp(String.raw`^\s*${GO_LITERAL}\s*$`).test(arg!)),
   );
 }
 
@@ -353,7 +389,9 @@ function pythonWeakCipherModule(input: CheckInput): boolean {
   const key = `py-weak-cipher:${name}`;
   let bound = names.get(key);
   if (bound === undefined) {
-    const imported = new RegExp(String.raw`\bimport\s+(?:[\w\s,]*,\s*)?(?:DES3?|ARC[24]|Blowfish|CAST|XOR)\s+as\s+${name}\b|\bimport\s+Crypto(?:dome)?\.Cipher\.(?:DES3?|ARC[24]|Blowfish|CAST|XOR)\s+as\s+${name}\b`);
+    const imported = new RegExp(
+      String.raw`\bimport\s+(?:[\w\s,]*,\s*)?(?:DES3?|ARC[24]|Blowfish|CAST|XOR)\s+as\s+${name}\b|\bimport\s+Crypto(?:dome)?\.Cipher\.(?:DES3?|ARC[24]|Blowfish|CAST|XOR)\s+as\s+${name}\b`,
+    );
     bound = imported.test(input.content.toString("utf8"));
     names.set(key, bound);
   }
@@ -371,7 +409,8 @@ function notMemberCall(input: CheckInput): boolean {
 }
 
 // Go: lines that only show a value (print it, log it, discard it), never run it.
-const GO_SHOWS_ONLY = /^\s*(?:_\s*=|(?:fmt\.(?:Print|Fprint)\w*|log\.\w+|\w+\.(?:Debug|Info|Warn|Warning|Error|Print|Trace)[fw]?)\s*\()/;
+const GO_SHOWS_ONLY =
+  /^\s*(?:_\s*=|(?:fmt\.(?:Print|Fprint)\w*|log\.\w+|\w+\.(?:Debug|Info|Warn|Warning|Error|Print|Trace)[fw]?)\s*\()/;
 const MAX_SCOPE_BYTES = 256 * 1024;
 
 /**
@@ -390,7 +429,8 @@ function goQueryIsUsed(input: CheckInput): boolean {
   const lineEndAt = content.indexOf(10, input.start);
   const lineEnd = lineEndAt === -1 ? content.length : lineEndAt;
   const line = content.toString("utf8", lineStart, Math.min(lineEnd, lineStart + 1024));
-  const assigned = /^\s*(?:var\s+)?([A-Za-z_]\w*)(?:\s+string)?\s*(?:(:=|=)\s*(?:fmt\.Sprintf\s*\(|["\x60]|\1\s*\+)|\+=)/.exec(line);
+  const assigned =
+    /^\s*(?:var\s+)?([A-Za-z_]\w*)(?:\s+string)?\s*(?:(:=|=)\s*(?:fmt\.Sprintf\s*\(|["\x60]|\1\s*\+)|\+=)/.exec(line);
   if (!assigned) return true;
   const name = assigned[1]!;
   const declares = (text: string) => new RegExp(String.raw`^\s*(?:var\s+${name}\b|${name}\s*:=)`).test(text);
@@ -421,7 +461,8 @@ function goQueryIsUsed(input: CheckInput): boolean {
     const next = content.indexOf(10, start);
     const end = next === -1 ? content.length : next;
     const text = content.toString("utf8", start, end);
-    if (use.test(text.replace(/"(?:[^"\\]|\\.)*"|\/\/.*$/g, '""')) && !builds.test(text) && !GO_SHOWS_ONLY.test(text)) return true;
+    if (use.test(text.replace(/"(?:[^"\\]|\\.)*"|\/\/.*$/g, '""')) && !builds.test(text) && !GO_SHOWS_ONLY.test(text))
+      return true;
     for (const c of text) {
       if (c === "{") depth++;
       else if (c === "}" && --depth < declaredAt) return false;
@@ -445,7 +486,9 @@ function pythonNamesRead(expression: string): string[] {
   // An f-string with a replacement field reads values: a name no file assigns stands for them.
   const literal = (m: string) => (/^[rRbBuU]?[fF]/.test(m) && m.includes("{") ? " __fstring__ " : "''");
   const code = expression.replace(PY_STRING, literal).replace(/#.*$/gm, "").replace(PY_CONSTANT_METHODS, "(");
-  return [...code.matchAll(/(?<![\w.])([A-Za-z_]\w*)(?!\s*=[^=])/g)].map((m) => m[1]!).filter((n) => !PY_BUILTIN_CONSTANTS.has(n));
+  return [...code.matchAll(/(?<![\w.])([A-Za-z_]\w*)(?!\s*=[^=])/g)]
+    .map((m) => m[1]!)
+    .filter((n) => !PY_BUILTIN_CONSTANTS.has(n));
 }
 
 /**
@@ -474,13 +517,14 @@ function pythonConstantNames(content: Buffer): ReadonlySet<string> {
     }
   }
   // Other bindings: parameters, loop variables, imports, with/except targets, globals.
-  const bound = /\bdef\s+\w+\s*\(([^)]*)\)|\bfor[ \t]+([\w \t,()]+?)[ \t]+in\b|\bas[ \t]+([A-Za-z_]\w*)|\bimport[ \t]+([\w \t,.()]+)|\blambda\b([^:\n]*):/g;
+  const bound =
+    /\bdef\s+\w+\s*\(([^)]*)\)|\bfor[ \t]+([\w \t,()]+?)[ \t]+in\b|\bas[ \t]+([A-Za-z_]\w*)|\bimport[ \t]+([\w \t,.()]+)|\blambda\b([^:\n]*):/g;
   for (const m of text.matchAll(bound)) {
     const names = (m[1] ?? m[2] ?? m[3] ?? m[4] ?? m[5] ?? "").replace(/=[^,]*/g, "").match(/[A-Za-z_]\w*/g) ?? [];
     for (const n of names) notConstant.add(n);
   }
   const constants = new Set([...reads.keys()].filter((n) => !notConstant.has(n)));
-  for (let changed = true; changed; ) {
+  for (let changed = true; changed;) {
     changed = false;
     for (const n of constants) {
       if ([...reads.get(n)!].some((r) => !constants.has(r))) {
@@ -522,7 +566,14 @@ const yamlSkip = (line: string) => !line.trim() || line.trimStart().startsWith("
  */
 function k8sPodSettingApplies(input: CheckInput): boolean {
   let lines = yamlLinesCache.get(input.content);
-  if (!lines) yamlLinesCache.set(input.content, (lines = input.content.toString("utf8").split("\n").slice(0, MAX_LINES_READ * 2)));
+  if (!lines)
+    yamlLinesCache.set(
+      input.content,
+      (lines = input.content
+        .toString("utf8")
+        .split("\n")
+        .slice(0, MAX_LINES_READ * 2)),
+    );
   let at = 0;
   for (let i = input.content.indexOf(10); i !== -1 && i < input.start; i = input.content.indexOf(10, i + 1)) at++;
   if (at >= lines.length) return true;

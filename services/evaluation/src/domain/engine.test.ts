@@ -31,17 +31,29 @@ function policy(id: string, patterns: Partial<PatternToRun>[], severity = "error
 const evalPolicy = policy("dangerous-eval", [{ value: String.raw`\beval\s*\(` }], "warning");
 const awsKey = "AKIAZ7VQ3X4M2N8P5R6T";
 const awsPolicy = policy("aws-credentials", [{ value: String.raw`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b`, redact: true }]);
-const passwordPolicy = policy("hardcoded-credentials", [{ value: String.raw`(?i)password\s*=\s*"([^"]{4,})"`, redact: true, redact_group: 1 }]);
+const passwordPolicy = policy("hardcoded-credentials", [
+  { value: String.raw`(?i)password\s*=\s*"([^"]{4,})"`, redact: true, redact_group: 1 },
+]);
 
 const scanFile = (path: string, content: string, policies: PolicyToRun[], limit?: number) =>
-  compileEngine(policies).scan(path, Buffer.from(content, "utf8"), { allowSuppression: true, ...(limit !== undefined ? { limit } : {}) });
-const scan = (content: string, policies: PolicyToRun[] = [evalPolicy]) => scanFile("src/app.ts", content, policies).findings;
+  compileEngine(policies).scan(path, Buffer.from(content, "utf8"), {
+    allowSuppression: true,
+    ...(limit !== undefined ? { limit } : {}),
+  });
+const scan = (content: string, policies: PolicyToRun[] = [evalPolicy]) =>
+  scanFile("src/app.ts", content, policies).findings;
 
 describe("positions", () => {
   it("reports 1-based lines and columns counted in code points", () => {
     // 😀 is two UTF-16 units but one code point; 中文 are one unit each.
     const [finding] = scan("first line\n  😀中文 eval(x)\n");
-    expect(finding).toMatchObject({ line: 2, column: 7, file: "src/app.ts", policy_id: "dangerous-eval", severity: "warning" });
+    expect(finding).toMatchObject({
+      line: 2,
+      column: 7,
+      file: "src/app.ts",
+      policy_id: "dangerous-eval",
+      severity: "warning",
+    });
     expect(finding!.code_snippet).toBe("😀中文 eval(x)");
   });
 
@@ -56,7 +68,12 @@ describe("positions", () => {
 
   it("reports every match of a pattern on one line, in reading order across policies", () => {
     const findings = scan(`x = eval(a) + eval(b); y = "${awsKey}"; eval(c)`, [evalPolicy, awsPolicy]);
-    expect(findings.map((f) => `${f.policy_id}@${f.column}`)).toEqual(["dangerous-eval@5", "dangerous-eval@15", "aws-credentials@29", "dangerous-eval@52"]);
+    expect(findings.map((f) => `${f.policy_id}@${f.column}`)).toEqual([
+      "dangerous-eval@5",
+      "dangerous-eval@15",
+      "aws-credentials@29",
+      "dangerous-eval@52",
+    ]);
   });
 
   it("reports a match spanning lines on the line where it starts", () => {
@@ -117,7 +134,13 @@ describe("redaction", () => {
       `const other = "${awsKey}"; eval(x)`,
     ].join("\n");
     const findings = scan(content, [evalPolicy, awsPolicy, passwordPolicy]);
-    expect(findings.map((f) => f.policy_id)).toEqual(["hardcoded-credentials", "dangerous-eval", "aws-credentials", "aws-credentials", "dangerous-eval"]);
+    expect(findings.map((f) => f.policy_id)).toEqual([
+      "hardcoded-credentials",
+      "dangerous-eval",
+      "aws-credentials",
+      "aws-credentials",
+      "dangerous-eval",
+    ]);
     const json = JSON.stringify(findings);
     expect(json).not.toContain("hunter22");
     expect(json).not.toContain(awsKey);
@@ -164,7 +187,6 @@ describe("snippets", () => {
     expect(finding!.code_snippet).not.toContain("Qx7zQ");
     expect(finding!.code_snippet).toContain('password = "Qx7z****"');
   });
-
 });
 
 describe("limits", () => {
@@ -173,8 +195,17 @@ describe("limits", () => {
     const result = scanFile("f.js", content, [awsPolicy, evalPolicy], 3);
     expect(result.matched).toBe(5);
     expect(result.bySeverity).toEqual({ error: 2, warning: 3 });
-    expect(result.findings.map((f) => `${f.policy_id}@${f.line}:${f.column}`)).toEqual(["dangerous-eval@1:1", "aws-credentials@1:10", "dangerous-eval@2:1"]);
-    expect(scanFile("f.js", content, [awsPolicy], 0)).toEqual({ findings: [], suppressions: [], matched: 2, bySeverity: { error: 2 } });
+    expect(result.findings.map((f) => `${f.policy_id}@${f.line}:${f.column}`)).toEqual([
+      "dangerous-eval@1:1",
+      "aws-credentials@1:10",
+      "dangerous-eval@2:1",
+    ]);
+    expect(scanFile("f.js", content, [awsPolicy], 0)).toEqual({
+      findings: [],
+      suppressions: [],
+      matched: 2,
+      bySeverity: { error: 2 },
+    });
   });
 
   it("handle a 1 MiB line with a hundred thousand matches", () => {
@@ -190,9 +221,15 @@ describe("limits", () => {
 
 describe("one pass", () => {
   it("finds the same as running each pattern alone, for many patterns at once", () => {
-    const many = Array.from({ length: 120 }, (_, i) => policy(`rule-${i}`, [{ value: String.raw`\btoken${i}_[a-z]{4}\b` }]));
-    const content = Array.from({ length: 120 }, (_, i) => (i % 7 === 0 ? `x = token${i}_abcd;` : `y = ${i};`)).join("\n");
-    const all = scanFile("a.txt", content, many).findings.map((f) => f.policy_id).sort();
+    const many = Array.from({ length: 120 }, (_, i) =>
+      policy(`rule-${i}`, [{ value: String.raw`\btoken${i}_[a-z]{4}\b` }]),
+    );
+    const content = Array.from({ length: 120 }, (_, i) => (i % 7 === 0 ? `x = token${i}_abcd;` : `y = ${i};`)).join(
+      "\n",
+    );
+    const all = scanFile("a.txt", content, many)
+      .findings.map((f) => f.policy_id)
+      .sort();
     const alone = many.flatMap((p) => scanFile("a.txt", content, [p]).findings.map((f) => f.policy_id)).sort();
     expect(all).toEqual(alone);
     expect(all).toHaveLength(18);
@@ -206,7 +243,7 @@ describe("one pass", () => {
       "a_very_long_identifier_key = 'x'; app.api_key=s3cr3tValue",
       "key=abcd1234 token:wxyz9876 my.key=zzzz0000",
       "x-token-key = 12345678",
-      "k=1 KEY = \"quoted.value\" something_token=next",
+      'k=1 KEY = "quoted.value" something_token=next',
       "tokenkey=aaaa.bbbb",
       ".......key=dots1234",
     ];
@@ -270,28 +307,43 @@ describe("noise control", () => {
   });
 
   it("drops low-entropy secrets where the rule sets a threshold", () => {
-    const generic = policy("generic", [{ value: String.raw`key = "([^"]+)"`, redact: true, redact_group: 1, min_entropy: 3.5 }]);
+    const generic = policy("generic", [
+      { value: String.raw`key = "([^"]+)"`, redact: true, redact_group: 1, min_entropy: 3.5 },
+    ]);
     expect(scanFile("a.txt", 'key = "aaaaaaaabbbbbbbb"', [generic]).findings).toEqual([]);
     expect(scanFile("a.txt", 'key = "q8Z!r4Lp0@xV7mN2"', [generic]).findings).toHaveLength(1);
   });
 
   it("ignores documentation examples and placeholders in secret findings", () => {
     for (const value of ["AKIAIOSFODNN7EXAMPLE"]) expect(scan(`k = "${value}"`, [awsPolicy])).toEqual([]);
-    for (const value of ["${DB_PASSWORD}", "<your-password>", "xxxxxxxx", "changeme", "{{ .Values.password }}", "$PASSWORD", "pw_xxxxxxxxxxxx", "sk_****************", "abc..."]) {
+    for (const value of [
+      "${DB_PASSWORD}",
+      "<your-password>",
+      "xxxxxxxx",
+      "changeme",
+      "{{ .Values.password }}",
+      "$PASSWORD",
+      "pw_xxxxxxxxxxxx",
+      "sk_****************",
+      "abc...",
+    ]) {
       expect({ value, findings: scan(`password = "${value}"`, [passwordPolicy]) }).toEqual({ value, findings: [] });
     }
     expect(scan('password = "Tr0ub4dor&3"', [passwordPolicy])).toHaveLength(1);
   });
 
   it("applies a rule's own allowlist to the secret", () => {
-    const stripe = policy("stripe", [{ value: String.raw`\bsk_(?:live|test)_[A-Za-z0-9]{24}\b`, redact: true, allowlist: ["^sk_test_"] }]);
+    const stripe = policy("stripe", [
+      { value: String.raw`\bsk_(?:live|test)_[A-Za-z0-9]{24}\b`, redact: true, allowlist: ["^sk_test_"] },
+    ]);
     expect(scanFile("a.txt", "sk_test_abcdefghijklmnopqrstuvwx", [stripe]).findings).toEqual([]);
     expect(scanFile("a.txt", "sk_live_abcdefghijklmnopqrstuvwx", [stripe]).findings).toHaveLength(1);
   });
 });
 
 describe("rule conditions", () => {
-  const token = (extra: Partial<PatternToRun>) => policy("tok", [{ value: String.raw`\btok_([A-Za-z0-9]{16})\b`, redact: true, redact_group: 1, ...extra }]);
+  const token = (extra: Partial<PatternToRun>) =>
+    policy("tok", [{ value: String.raw`\btok_([A-Za-z0-9]{16})\b`, redact: true, redact_group: 1, ...extra }]);
   const secret = "tok_Zx9Qw8Er7Ty6Ui5O";
 
   it("drop a match whose whole text matches a match_allowlist pattern", () => {
@@ -328,7 +380,14 @@ describe("rule conditions", () => {
 
 describe("structural checks", () => {
   const github = policy("gh", [{ value: String.raw`\bghp_[A-Za-z0-9]{36}\b`, redact: true, checks: ["github-crc32"] }]);
-  const jwt = policy("jwt", [{ value: String.raw`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`, redact: true, redact_group: 1, checks: ["jwt-header"] }]);
+  const jwt = policy("jwt", [
+    {
+      value: String.raw`\b(eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})`,
+      redact: true,
+      redact_group: 1,
+      checks: ["jwt-header"],
+    },
+  ]);
   const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString("base64url");
 
   it("report a GitHub token only when its CRC-32 checksum holds", () => {
@@ -347,32 +406,53 @@ describe("structural checks", () => {
 });
 
 describe("one secret, one finding", () => {
-  const generic = policy("generic-secrets", [{ value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, min_entropy: 3, generic: true }], "warning");
+  const generic = policy(
+    "generic-secrets",
+    [{ value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, min_entropy: 3, generic: true }],
+    "warning",
+  );
   const github = policy("source-control-tokens", [{ value: String.raw`\bghp_[A-Za-z0-9]{36}\b`, redact: true }]);
   const token = "ghp_R8x2Kq9Lm4Np7Tz1Vb6Wc3Yd5Fh0Jg2Ks8Ma";
 
   it("lets a specific rule's finding replace a generic rule's finding of the same secret", () => {
     const result = scanFile("a.py", `token = "${token}"`, [generic, github]);
     expect(result.findings.map((f) => f.policy_id)).toEqual(["source-control-tokens"]);
-    expect(scanFile("a.py", `token = "q8Z!r4Lp0@xV7mN2e5"`, [generic, github]).findings.map((f) => f.policy_id)).toEqual(["generic-secrets"]);
+    expect(
+      scanFile("a.py", `token = "q8Z!r4Lp0@xV7mN2e5"`, [generic, github]).findings.map((f) => f.policy_id),
+    ).toEqual(["generic-secrets"]);
   });
 
   it("reports a secret that two generic rules found once: the more severe policy's, else the rule listed first", () => {
-    const password = policy("hardcoded-credentials", [{ value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, generic: true }], "error");
-    const twice = policy("generic-secrets", [
-      { value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, generic: true },
-      { value: String.raw`(?i)TOKEN = "([^"]+)"`, redact: true, redact_group: 1, generic: true },
-    ], "warning");
+    const password = policy(
+      "hardcoded-credentials",
+      [{ value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, generic: true }],
+      "error",
+    );
+    const twice = policy(
+      "generic-secrets",
+      [
+        { value: String.raw`token = "([^"]+)"`, redact: true, redact_group: 1, generic: true },
+        { value: String.raw`(?i)TOKEN = "([^"]+)"`, redact: true, redact_group: 1, generic: true },
+      ],
+      "warning",
+    );
     const line = `token = "q8Z!r4Lp0@xV7mN2e5"`;
-    expect(scanFile("a.py", line, [generic, password]).findings.map((f) => f.rule_id)).toEqual(["hardcoded-credentials-1"]);
-    expect(scanFile("a.py", line, [password, generic]).findings.map((f) => f.rule_id)).toEqual(["hardcoded-credentials-1"]);
+    expect(scanFile("a.py", line, [generic, password]).findings.map((f) => f.rule_id)).toEqual([
+      "hardcoded-credentials-1",
+    ]);
+    expect(scanFile("a.py", line, [password, generic]).findings.map((f) => f.rule_id)).toEqual([
+      "hardcoded-credentials-1",
+    ]);
     expect(scanFile("a.py", line, [twice]).findings.map((f) => f.rule_id)).toEqual(["generic-secrets-1"]);
     // Different secrets on one line are different findings.
     expect(scanFile("a.py", `${line}; token = "Zx9Qw8Er7Ty6Ui5Op4As"`, [generic, password]).findings).toHaveLength(2);
   });
 
   it("silences the secret completely when its specific finding is suppressed", () => {
-    const result = scanFile("a.py", `token = "${token}"  # verdict-ignore source-control-tokens: revoked`, [generic, github]);
+    const result = scanFile("a.py", `token = "${token}"  # verdict-ignore source-control-tokens: revoked`, [
+      generic,
+      github,
+    ]);
     expect(result.findings).toEqual([]);
     expect(result.suppressions.map((s) => s.policy_id)).toEqual(["source-control-tokens"]);
   });
@@ -392,7 +472,13 @@ describe("inline suppression", () => {
     const result = scanFile("a.js", content, [evalPolicy]);
     expect(result.findings.map((f) => f.line)).toEqual([5, 6]);
     expect(result.suppressions).toEqual([
-      { policy_id: "dangerous-eval", rule_id: "dangerous-eval-1", file: "a.js", line: 1, reason: "trusted input from the build" },
+      {
+        policy_id: "dangerous-eval",
+        rule_id: "dangerous-eval-1",
+        file: "a.js",
+        line: 1,
+        reason: "trusted input from the build",
+      },
       { policy_id: "dangerous-eval", rule_id: "dangerous-eval-1", file: "a.js", line: 3, reason: "" },
     ]);
     expect(result.matched).toBe(2);
@@ -411,4 +497,3 @@ describe("inline suppression", () => {
     expect(JSON.stringify(result)).not.toContain(awsKey);
   });
 });
-

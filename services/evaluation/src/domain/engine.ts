@@ -163,7 +163,12 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
         fileExcludes: (pattern.file_excludes ?? []).map((p) => new RE2(p, FILE_FLAGS)),
         stopwords,
         checks,
-        readsSecret: pattern.redact || pattern.min_entropy > 0 || allowlist.length > 0 || stopwords.length > 0 || checks.length > 0,
+        readsSecret:
+          pattern.redact ||
+          pattern.min_entropy > 0 ||
+          allowlist.length > 0 ||
+          stopwords.length > 0 ||
+          checks.length > 0,
         order: rules.length,
       });
     }
@@ -186,7 +191,8 @@ const COUNTED_REPEAT = /\{(\d+)(?:,(\d*))?\}/g;
 /** The largest bound of a counted repeat in the pattern (an open one counts as unbounded). */
 function largestRepeat(pattern: string): number {
   let largest = 0;
-  for (const m of pattern.matchAll(COUNTED_REPEAT)) largest = Math.max(largest, m[2] === "" ? Number.POSITIVE_INFINITY : Number(m[2] ?? m[1]));
+  for (const m of pattern.matchAll(COUNTED_REPEAT))
+    largest = Math.max(largest, m[2] === "" ? Number.POSITIVE_INFINITY : Number(m[2] ?? m[1]));
   return largest;
 }
 
@@ -321,7 +327,13 @@ function scanFile(
   content: Buffer,
   options: ScanOptions,
 ): FileScan {
-  const empty = (skipped?: SkipReason): FileScan => ({ ...(skipped ? { skipped } : {}), findings: [], suppressions: [], matched: 0, bySeverity: {} });
+  const empty = (skipped?: SkipReason): FileScan => ({
+    ...(skipped ? { skipped } : {}),
+    findings: [],
+    suppressions: [],
+    matched: 0,
+    bySeverity: {},
+  });
   let lines: ByteLines | undefined;
   const lineIndex = () => (lines ??= new ByteLines(content));
   const skipped = skipReason(path, content, () => lineIndex().count);
@@ -379,7 +391,11 @@ function scanFile(
       }
       const line = lineIndex().at(start);
       if (rule.lineAllowlist.length) {
-        const around = content.toString("utf8", alignBack(content, Math.max(line.start, start - SNIPPET_WINDOW)), alignBack(content, Math.min(line.end, end + SNIPPET_WINDOW)));
+        const around = content.toString(
+          "utf8",
+          alignBack(content, Math.max(line.start, start - SNIPPET_WINDOW)),
+          alignBack(content, Math.min(line.end, end + SNIPPET_WINDOW)),
+        );
         if (rule.lineAllowlist.some((a) => a.test(around))) continue;
       }
       hits.push({ rule, start, end, ...(secret ? { secret } : {}), line });
@@ -405,9 +421,17 @@ function scanFile(
   };
   for (const hit of deduplicated) {
     const previous = options.allowSuppression ? markerOn(hit.line.line - 1) : undefined;
-    const marker = options.allowSuppression ? (markerOn(hit.line.line) ?? (previous?.standalone ? previous : undefined)) : undefined;
+    const marker = options.allowSuppression
+      ? (markerOn(hit.line.line) ?? (previous?.standalone ? previous : undefined))
+      : undefined;
     if (marker && covers(marker, hit.rule.policy.id, hit.rule.pattern.rule_id)) {
-      suppressions.push({ policy_id: hit.rule.policy.id, rule_id: hit.rule.pattern.rule_id, file: path, line: hit.line.line, reason: marker.reason });
+      suppressions.push({
+        policy_id: hit.rule.policy.id,
+        rule_id: hit.rule.pattern.rule_id,
+        file: path,
+        line: hit.line.line,
+        reason: marker.reason,
+      });
     } else reported.push(hit);
   }
 
@@ -484,11 +508,17 @@ function outranks(a: Rule, b: Rule): boolean {
 /** The finding's line around the match, decoded, with every secret on it masked. */
 function snippet(content: Buffer, hit: Hit, secrets: Range[], secretValues: Set<string>): string {
   const lo = alignBack(content, Math.max(hit.line.start, hit.start - SNIPPET_WINDOW));
-  const hi = alignBack(content, Math.min(hit.line.end, Math.max(hit.start, Math.min(hit.end, hit.start + SNIPPET_WINDOW)) + SNIPPET_WINDOW));
+  const hi = alignBack(
+    content,
+    Math.min(hit.line.end, Math.max(hit.start, Math.min(hit.end, hit.start + SNIPPET_WINDOW)) + SNIPPET_WINDOW),
+  );
   const text = content.toString("utf8", lo, hi);
   // Byte offsets within [lo, hi) to UTF-16 offsets within text.
-  const u16 = (byte: number) => content.toString("utf8", lo, alignBack(content, Math.max(lo, Math.min(hi, byte)))).length;
+  const u16 = (byte: number) =>
+    content.toString("utf8", lo, alignBack(content, Math.max(lo, Math.min(hi, byte)))).length;
   const match: Range = { start: u16(hit.start), end: u16(Math.min(hit.end, hi)) };
-  const onLine = secrets.filter((s) => s.end > lo && s.start < hi).map((s) => ({ start: u16(s.start), end: u16(s.end) }));
+  const onLine = secrets
+    .filter((s) => s.end > lo && s.start < hi)
+    .map((s) => ({ start: u16(s.start), end: u16(s.end) }));
   return buildSnippet(text, match, onLine, secretValues);
 }

@@ -2,14 +2,31 @@ import { describe, expect, it } from "@jest/globals";
 import { checkEvaluationInput, isScanned, MAX_VIOLATIONS, summarize } from "./evaluation.js";
 import type { Finding } from "./engine.js";
 
-const finding = (severity: string): Finding => ({ policy_id: "p", rule_id: "p", severity, file: "f", line: 1, column: 1, message: "m", code_snippet: "s", suggestion: "" });
+const finding = (severity: string): Finding => ({
+  policy_id: "p",
+  rule_id: "p",
+  severity,
+  file: "f",
+  line: 1,
+  column: 1,
+  message: "m",
+  code_snippet: "s",
+  suggestion: "",
+});
 
 describe("evaluation rules", () => {
   it("passes unless something of error severity was found, counting findings past the cap", () => {
-    const warningsOnly = summarize(2, [{ findings: [finding("warning")], suppressions: [], matched: 1, bySeverity: { warning: 1 } }]);
-    expect(warningsOnly).toMatchObject({ passed: true, summary: { total_files: 2, total_violations: 1, errors: 0, warnings: 1 } });
+    const warningsOnly = summarize(2, [
+      { findings: [finding("warning")], suppressions: [], matched: 1, bySeverity: { warning: 1 } },
+    ]);
+    expect(warningsOnly).toMatchObject({
+      passed: true,
+      summary: { total_files: 2, total_violations: 1, errors: 0, warnings: 1 },
+    });
     const many = Array.from({ length: MAX_VIOLATIONS + 5 }, () => finding("error"));
-    const capped = summarize(1, [{ findings: many, suppressions: [], matched: 5000, bySeverity: { error: 4000, warning: 1000 } }]);
+    const capped = summarize(1, [
+      { findings: many, suppressions: [], matched: 5000, bySeverity: { error: 4000, warning: 1000 } },
+    ]);
     expect(capped.kept).toHaveLength(MAX_VIOLATIONS);
     expect(capped).toMatchObject({ passed: false, summary: { total_violations: 5000, errors: 4000, warnings: 1000 } });
   });
@@ -21,19 +38,35 @@ describe("evaluation rules", () => {
       { skipped: "lockfile", findings: [], suppressions: [], matched: 0, bySeverity: {} },
       { skipped: "removed", findings: [], suppressions: [], matched: 0, bySeverity: {} },
     ]);
-    expect(outcome).toMatchObject({ passed: true, suppressions: [suppression], summary: { total_files: 3, suppressed: 1, skipped_files: 2, total_violations: 0 } });
+    expect(outcome).toMatchObject({
+      passed: true,
+      suppressions: [suppression],
+      summary: { total_files: 3, suppressed: 1, skipped_files: 2, total_violations: 0 },
+    });
   });
 
   it("does not scan removed or deleted files", () => {
-    expect(["added", "modified", "renamed", "removed", "deleted"].filter(isScanned)).toEqual(["added", "modified", "renamed"]);
+    expect(["added", "modified", "renamed", "removed", "deleted"].filter(isScanned)).toEqual([
+      "added",
+      "modified",
+      "renamed",
+    ]);
   });
 
   it("checks the request shape with field paths, measuring content in UTF-8 bytes", () => {
     const problems = checkEvaluationInput({
       repository: "acme",
-      files: [{ path: "", content: Buffer.from("ok"), status: "added" }, { path: "big", content: Buffer.from("é".repeat(524_289)), status: "added" }],
+      files: [
+        { path: "", content: Buffer.from("ok"), status: "added" },
+        { path: "big", content: Buffer.from("é".repeat(524_289)), status: "added" },
+      ],
       policies: ["aws-credentials", ""],
     });
-    expect(problems.map((p) => `${p.field}:${p.code}`)).toEqual(["repository:INVALID_FORMAT", "files[0].path:REQUIRED", "files[1].content:MAX_SIZE_EXCEEDED", "policies[1]:REQUIRED"]);
+    expect(problems.map((p) => `${p.field}:${p.code}`)).toEqual([
+      "repository:INVALID_FORMAT",
+      "files[0].path:REQUIRED",
+      "files[1].content:MAX_SIZE_EXCEEDED",
+      "policies[1]:REQUIRED",
+    ]);
   });
 });

@@ -33,11 +33,21 @@ export interface EvaluationInput {
 export function checkEvaluationInput(input: EvaluationInput): FieldError[] {
   const problems: FieldError[] = [];
   if (!input.repository) problems.push({ field: "repository", code: "REQUIRED", message: "repository is required" });
-  else if (!REPOSITORY_RE.test(input.repository)) problems.push({ field: "repository", code: "INVALID_FORMAT", message: "repository must have the form <owner>/<repo>" });
+  else if (!REPOSITORY_RE.test(input.repository))
+    problems.push({
+      field: "repository",
+      code: "INVALID_FORMAT",
+      message: "repository must have the form <owner>/<repo>",
+    });
   input.files.forEach((file, i) => {
     if (!file.path) problems.push({ field: `files[${i}].path`, code: "REQUIRED", message: "path is required" });
     if (file.content.length > MAX_FILE_BYTES) {
-      problems.push({ field: `files[${i}].content`, code: "MAX_SIZE_EXCEEDED", message: `content exceeds ${MAX_FILE_BYTES} bytes`, max: MAX_FILE_BYTES });
+      problems.push({
+        field: `files[${i}].content`,
+        code: "MAX_SIZE_EXCEEDED",
+        message: `content exceeds ${MAX_FILE_BYTES} bytes`,
+        max: MAX_FILE_BYTES,
+      });
     }
   });
   input.policies.forEach((id, i) => {
@@ -90,7 +100,10 @@ export function summarize(totalFiles: number, scans: FileScan[]): Outcome {
  * An evaluation's files in slices of at most maxBytes of content each (a larger file alone), in
  * order: the scan threads take an evaluation one slice at a time.
  */
-export function sliceFiles<T extends { content: { byteLength: number } }>(files: readonly T[], maxBytes: number): T[][] {
+export function sliceFiles<T extends { content: { byteLength: number } }>(
+  files: readonly T[],
+  maxBytes: number,
+): T[][] {
   const slices: T[][] = [];
   let current: T[] = [];
   let bytes = 0;

@@ -42,6 +42,11 @@ export function skipReason(path: string, content: Buffer, lineCount: () => numbe
   if (MINIFIED.test(path)) return "minified";
   // Source maps repeat the bundled sources: every finding would be reported twice.
   if (/\.(?:js|mjs|cjs|css)\.map$/i.test(path)) return "sourcemap";
-  if (/\.(?:js|mjs|cjs|css)$/i.test(path) && content.length >= MINIFIED_MIN_BYTES && content.length / lineCount() > MINIFIED_AVG_LINE) return "minified";
+  if (
+    /\.(?:js|mjs|cjs|css)$/i.test(path) &&
+    content.length >= MINIFIED_MIN_BYTES &&
+    content.length / lineCount() > MINIFIED_AVG_LINE
+  )
+    return "minified";
   return undefined;
 }

@@ -17,7 +17,9 @@ export function decodeCursor(cursor: string): string | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { v?: unknown; id?: unknown };
-    return parsed.v === CURSOR_VERSION && typeof parsed.id === "string" && isId("eval", parsed.id) ? parsed.id : undefined;
+    return parsed.v === CURSOR_VERSION && typeof parsed.id === "string" && isId("eval", parsed.id)
+      ? parsed.id
+      : undefined;
   } catch {
     return undefined;
   }
@@ -60,12 +62,25 @@ export interface ListQuery {
 export function parseListInput(input: ListInput): { query: ListQuery; problems: FieldError[] } {
   const problems: FieldError[] = [];
   const query: ListQuery = { limit: input.limit || DEFAULT_PAGE_SIZE };
-  if (input.limit < 0) problems.push({ field: "limit", code: "MIN_SIZE_REQUIRED", message: "limit must be at least 1", min: 1 });
-  if (input.limit > MAX_PAGE_SIZE) problems.push({ field: "limit", code: "MAX_SIZE_EXCEEDED", message: `limit must be at most ${MAX_PAGE_SIZE}`, max: MAX_PAGE_SIZE });
+  if (input.limit < 0)
+    problems.push({ field: "limit", code: "MIN_SIZE_REQUIRED", message: "limit must be at least 1", min: 1 });
+  if (input.limit > MAX_PAGE_SIZE)
+    problems.push({
+      field: "limit",
+      code: "MAX_SIZE_EXCEEDED",
+      message: `limit must be at most ${MAX_PAGE_SIZE}`,
+      max: MAX_PAGE_SIZE,
+    });
   if (input.repository) query.repository = input.repository;
   if (input.status) {
-    if ((EVALUATION_STATUSES as readonly string[]).includes(input.status)) query.status = input.status as EvaluationStatus;
-    else problems.push({ field: "status", code: "INVALID_ENUM", message: `status must be one of: ${EVALUATION_STATUSES.join(", ")}` });
+    if ((EVALUATION_STATUSES as readonly string[]).includes(input.status))
+      query.status = input.status as EvaluationStatus;
+    else
+      problems.push({
+        field: "status",
+        code: "INVALID_ENUM",
+        message: `status must be one of: ${EVALUATION_STATUSES.join(", ")}`,
+      });
   }
   if (input.passed !== undefined) query.passed = input.passed;
   for (const field of ["since", "until"] as const) {
@@ -73,12 +88,22 @@ export function parseListInput(input: ListInput): { query: ListQuery; problems: 
     if (!value) continue;
     const instant = toInstant(value);
     if (instant) query[field] = instant;
-    else problems.push({ field, code: "INVALID_FORMAT", message: `${field} must be an ISO 8601 date or date-time with a time zone, e.g. 2026-01-31T00:00:00Z` });
+    else
+      problems.push({
+        field,
+        code: "INVALID_FORMAT",
+        message: `${field} must be an ISO 8601 date or date-time with a time zone, e.g. 2026-01-31T00:00:00Z`,
+      });
   }
   if (input.cursor) {
     const beforeId = decodeCursor(input.cursor);
     if (beforeId) query.beforeId = beforeId;
-    else problems.push({ field: "cursor", code: "INVALID_FORMAT", message: "cursor is not a next_cursor returned by this API" });
+    else
+      problems.push({
+        field: "cursor",
+        code: "INVALID_FORMAT",
+        message: "cursor is not a next_cursor returned by this API",
+      });
   }
   return { query, problems };
 }

@@ -4,7 +4,15 @@ import { isEncodedText, isPlaceholder } from "./noise.js";
 
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
-const check = (name: string, secret: string) => CHECKS[name]!({ secret, match: secret, path: "sample.txt", content: Buffer.from(secret), start: 0, end: secret.length });
+const check = (name: string, secret: string) =>
+  CHECKS[name]!({
+    secret,
+    match: secret,
+    path: "sample.txt",
+    content: Buffer.from(secret),
+    start: 0,
+    end: secret.length,
+  });
 
 describe("encoded prose", () => {
   it("is base64 of words, spaces and punctuation", () => {
@@ -15,7 +23,9 @@ describe("encoded prose", () => {
 
   it("is not an encoded credential, random bytes or a plain token", () => {
     expect(isEncodedText(b64("svc-deploy:7a081c0b27c4c7d4"))).toBe(false);
-    expect(isEncodedText(Buffer.from([0x8f, 0x12, 0xee, 0x01, 0x7a, 0x44, 0x90, 0xc3, 0x05]).toString("base64"))).toBe(false);
+    expect(isEncodedText(Buffer.from([0x8f, 0x12, 0xee, 0x01, 0x7a, 0x44, 0x90, 0xc3, 0x05]).toString("base64"))).toBe(
+      false,
+    );
     expect(isEncodedText("Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB")).toBe(false);
     expect(isEncodedText("abc")).toBe(false);
   });

@@ -17,9 +17,11 @@ export function shannonEntropy(value: string): number {
 
 // Documented example credentials (AWS's own examples) and words that only placeholders contain.
 const KNOWN_EXAMPLES = new Set(["AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"]);
-const PLACEHOLDER_WORDS = /example|sample|dummy|placeholder|changeme|change[_-]me|redacted|your[_-]?(?:api[_-]?)?(?:key|token|secret|password|pass)|insert[_-]?here|replace[_-]?me|^fake|^test(?:ing)?$|^password$|^secret$|^none$|^null$|^undefined$/i;
+const PLACEHOLDER_WORDS =
+  /example|sample|dummy|placeholder|changeme|change[_-]me|redacted|your[_-]?(?:api[_-]?)?(?:key|token|secret|password|pass)|insert[_-]?here|replace[_-]?me|^fake|^test(?:ing)?$|^password$|^secret$|^none$|^null$|^undefined$/i;
 // Template and variable syntax: the value comes from elsewhere.
-const TEMPLATE = /^\$\{[^}]*\}$|^\$[A-Za-z_][A-Za-z0-9_]*$|^\{\{.*\}\}$|^<[^>]+>$|^%\([^)]*\)s$|^%s$|^\$\([^)]*\)$|^#\{[^}]*\}$|^ENC\[|^vault:|^arn:aws:secretsmanager/;
+const TEMPLATE =
+  /^\$\{[^}]*\}$|^\$[A-Za-z_][A-Za-z0-9_]*$|^\{\{.*\}\}$|^<[^>]+>$|^%\([^)]*\)s$|^%s$|^\$\([^)]*\)$|^#\{[^}]*\}$|^ENC\[|^vault:|^arn:aws:secretsmanager/;
 
 /** True for values that are obviously not real secrets. */
 export function isPlaceholder(secret: string): boolean {
@@ -50,7 +52,8 @@ export function isEncodedText(value: string): boolean {
 }
 
 // Passwords that documentation and tests write for "a password goes here".
-const EXAMPLE_PASSWORDS = /^(?:pass(?:word)?\d*|passwd|pwd|secret|test(?:ing)?|changeme|admin|guest|demo|foo|bar|baz|user|1234|12345|123456)$/i;
+const EXAMPLE_PASSWORDS =
+  /^(?:pass(?:word)?\d*|passwd|pwd|secret|test(?:ing)?|changeme|admin|guest|demo|foo|bar|baz|user|1234|12345|123456)$/i;
 
 /** True for a password that stands for one (`pass`, `password`, `changeme`, `****`). */
 export function isExamplePassword(password: string): boolean {

@@ -35,7 +35,8 @@ export function mergeRanges(ranges: Range[]): Range[] {
 export function occurrences(text: string, values: Iterable<string>): Range[] {
   const out: Range[] = [];
   for (const value of values) {
-    for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length)) out.push({ start: i, end: i + value.length });
+    for (let i = text.indexOf(value); i !== -1; i = text.indexOf(value, i + value.length))
+      out.push({ start: i, end: i + value.length });
   }
   return out;
 }

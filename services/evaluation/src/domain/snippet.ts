@@ -9,7 +9,10 @@ export const MAX_SNIPPET = 200;
 const WINDOW = 400;
 const ELLIPSIS = "…";
 
-const clip = (r: Range, lo: number, hi: number): Range => ({ start: Math.max(lo, Math.min(hi, r.start)), end: Math.max(lo, Math.min(hi, r.end)) });
+const clip = (r: Range, lo: number, hi: number): Range => ({
+  start: Math.max(lo, Math.min(hi, r.start)),
+  end: Math.max(lo, Math.min(hi, r.end)),
+});
 const shift = (r: Range, by: number): Range => ({ start: r.start + by, end: r.end + by });
 
 /**
@@ -30,7 +33,10 @@ export function buildSnippet(line: string, match: Range, secrets: Range[], secre
   const lo = alignToCodePoint(line, Math.max(first, m.start - WINDOW));
   const hi = alignToCodePoint(line, Math.min(last, Math.min(m.end, m.start + WINDOW) + WINDOW));
   const text = line.slice(lo, hi);
-  const masked = applyMasks(text, [...secrets.map((r) => clip(shift(r, -lo), 0, text.length)), ...occurrences(text, secretValues)]);
+  const masked = applyMasks(text, [
+    ...secrets.map((r) => clip(shift(r, -lo), 0, text.length)),
+    ...occurrences(text, secretValues),
+  ]);
 
   const chars = Array.from(masked.text);
   const matchStart = countCodePoints(masked.text, 0, masked.map(m.start - lo));
@@ -48,5 +54,12 @@ export function buildSnippet(line: string, match: Range, secrets: Range[], secre
 
 /** The characters String.prototype.trim removes that occur in source code. */
 function isWhitespace(code: number): boolean {
-  return code === 0x20 || (code >= 0x09 && code <= 0x0d) || code === 0xa0 || code === 0xfeff || code === 0x2028 || code === 0x2029;
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0xfeff ||
+    code === 0x2028 ||
+    code === 0x2029
+  );
 }

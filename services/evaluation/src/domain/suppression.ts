@@ -11,14 +11,19 @@ export interface Marker {
 
 // The marker must follow a comment opener on its line, so that string data mentioning it does
 // not silence anything.
-const MARKER = /(?:#|\/\/|\/\*|<!--|--|;|^\s*\*|\bREM\b|')\s*verdict-ignore(?:[ \t]+([a-z0-9][a-z0-9-]*))?(?:[ \t]*:[ \t]*([^\r\n]*?))?[ \t]*(?:\*\/|-->)?[ \t]*$/;
+const MARKER =
+  /(?:#|\/\/|\/\*|<!--|--|;|^\s*\*|\bREM\b|')\s*verdict-ignore(?:[ \t]+([a-z0-9][a-z0-9-]*))?(?:[ \t]*:[ \t]*([^\r\n]*?))?[ \t]*(?:\*\/|-->)?[ \t]*$/;
 const MAX_REASON = 500;
 
 export function parseMarker(line: string): Marker | undefined {
   if (!line.includes("verdict-ignore")) return undefined;
   const m = MARKER.exec(line);
   if (!m) return undefined;
-  return { ...(m[1] ? { target: m[1] } : {}), reason: (m[2] ?? "").trim().slice(0, MAX_REASON), standalone: line.slice(0, m.index).trim() === "" };
+  return {
+    ...(m[1] ? { target: m[1] } : {}),
+    reason: (m[2] ?? "").trim().slice(0, MAX_REASON),
+    standalone: line.slice(0, m.index).trim() === "",
+  };
 }
 
 /** Whether a marker covers a finding of this policy and rule. */

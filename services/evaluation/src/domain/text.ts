@@ -20,5 +20,10 @@ export function countCodePoints(text: string, from: number, to: number): number 
 
 /** Moves an offset off the middle of a surrogate pair (towards the start), so slices stay valid. */
 export function alignToCodePoint(text: string, offset: number): number {
-  return offset > 0 && offset < text.length && isLowSurrogate(text.charCodeAt(offset)) && isHighSurrogate(text.charCodeAt(offset - 1)) ? offset - 1 : offset;
+  return offset > 0 &&
+    offset < text.length &&
+    isLowSurrogate(text.charCodeAt(offset)) &&
+    isHighSurrogate(text.charCodeAt(offset - 1))
+    ? offset - 1
+    : offset;
 }

@@ -55,13 +55,21 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     // organization gets a bounded share, whatever its rate limit lets it send.
     const max = deps.limits.maxInFlightPerOrganization;
     if (deps.scanner.inFlight(cmd.organizationId) >= max) {
-      throw new AppError("rate_limited", "RATE_LIMIT_EXCEEDED", `At most ${max} evaluations of an organization run at once; retry when one has finished`, {
-        limit: max,
-        window: "concurrent",
-        retry_after: 1,
-      });
+      throw new AppError(
+        "rate_limited",
+        "RATE_LIMIT_EXCEEDED",
+        `At most ${max} evaluations of an organization run at once; retry when one has finished`,
+        {
+          limit: max,
+          window: "concurrent",
+          retry_after: 1,
+        },
+      );
     }
-    const result = await scanChange(deps, cmd.organizationId, cmd.policies, cmd.files, { timeoutMs: deps.limits.syncTimeoutMs, signal: cmd.signal });
+    const result = await scanChange(deps, cmd.organizationId, cmd.policies, cmd.files, {
+      timeoutMs: deps.limits.syncTimeoutMs,
+      signal: cmd.signal,
+    });
     const evaluation = completed(pending, result, deps.clock.now());
     // The result and its events in one write: a crash cannot keep one without the other.
     await deps.outbox.insert(deps.repo.evaluations, evaluation, evaluationResultEvents(deps, evaluation));
@@ -85,7 +93,10 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
   }));
   for (const f of jobFiles) await deps.repo.jobFiles.insertOne(f);
   await deps.outbox.insert(deps.repo.evaluations, pending, [requestedEvent(deps, cmd.organizationId, pending.id)]);
-  deps.logger.info({ organization_id: cmd.organizationId, evaluation_id: pending.id, files: cmd.files.length }, "evaluation queued");
+  deps.logger.info(
+    { organization_id: cmd.organizationId, evaluation_id: pending.id, files: cmd.files.length },
+    "evaluation queued",
+  );
   return pending;
 }
 
@@ -105,7 +116,14 @@ export function completed(base: EvaluationRecord, result: ScanResult, at: Date):
 
 export function logFinished(deps: EvaluationDeps, evaluation: EvaluationRecord): void {
   deps.logger.info(
-    { organization_id: evaluation.organization_id, evaluation_id: evaluation.id, repository: evaluation.repository, status: evaluation.status, passed: evaluation.passed, ...evaluation.summary },
+    {
+      organization_id: evaluation.organization_id,
+      evaluation_id: evaluation.id,
+      repository: evaluation.repository,
+      status: evaluation.status,
+      passed: evaluation.passed,
+      ...evaluation.summary,
+    },
     `evaluation ${evaluation.status}`,
   );
 }

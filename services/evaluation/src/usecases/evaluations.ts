@@ -2,7 +2,11 @@ import { errors } from "@verdict/kit";
 import type { EvaluationDeps } from "../deps.js";
 import { isTombstone, type EvaluationRecord } from "../repo.js";
 
-export async function getEvaluation(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<EvaluationRecord> {
+export async function getEvaluation(
+  deps: EvaluationDeps,
+  organizationId: string,
+  evaluationId: string,
+): Promise<EvaluationRecord> {
   const doc = await deps.repo.findDoc(organizationId, evaluationId);
   if (!doc) throw errors.notFound("evaluation", evaluationId);
   if (isTombstone(doc)) throw errors.deleted("evaluation", evaluationId);
@@ -13,11 +17,16 @@ export async function getEvaluation(deps: EvaluationDeps, organizationId: string
  * Deletes an evaluation, keeping a tombstone (id, organization, deleted_at) so a later read
  * answers "deleted" (410) rather than "never existed" (404). Violations go with the rest.
  */
-export async function deleteEvaluation(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<void> {
+export async function deleteEvaluation(
+  deps: EvaluationDeps,
+  organizationId: string,
+  evaluationId: string,
+): Promise<void> {
   await getEvaluation(deps, organizationId, evaluationId);
   const deletedAt = deps.clock.now().toISOString();
   // The deleted_at: null condition makes a concurrent second delete answer 410, not succeed twice.
-  if (!(await deps.repo.tombstone(organizationId, evaluationId, deletedAt))) throw errors.deleted("evaluation", evaluationId);
+  if (!(await deps.repo.tombstone(organizationId, evaluationId, deletedAt)))
+    throw errors.deleted("evaluation", evaluationId);
   // A queued evaluation's files go too; the worker skips deleted evaluations.
   await deps.repo.jobFiles.deleteMany({ evaluation_id: evaluationId });
   deps.logger.info({ organization_id: organizationId, evaluation_id: evaluationId }, "evaluation deleted");

@@ -50,14 +50,23 @@ const SOURCE = "/evaluation";
  * `policy.violation` per violation, one `policy.bypassed` per suppression, `evaluation.completed`.
  */
 export function evaluationResultEvents(deps: EvaluationDeps, evaluation: EvaluationRecord): PendingEvent[] {
-  const base = { organization_id: evaluation.organization_id, evaluation_id: evaluation.id, repository: evaluation.repository };
+  const base = {
+    organization_id: evaluation.organization_id,
+    evaluation_id: evaluation.id,
+    repository: evaluation.repository,
+  };
   const events: PendingEvent[] = [];
   for (const violation of evaluation.violations) {
     const data: PolicyViolationData = { ...base, violation };
     events.push(deps.outbox.event(TOPICS.policyViolation, { source: SOURCE, subject: violation.id, data }));
   }
   for (const suppression of evaluation.suppressions) {
-    const data: PolicyBypassedData = { ...base, ref: evaluation.ref, bypassed_at: evaluation.completed_at ?? evaluation.created_at, suppression };
+    const data: PolicyBypassedData = {
+      ...base,
+      ref: evaluation.ref,
+      bypassed_at: evaluation.completed_at ?? evaluation.created_at,
+      suppression,
+    };
     events.push(deps.outbox.event(TOPICS.policyBypassed, { source: SOURCE, subject: evaluation.id, data }));
   }
   const completed: EvaluationCompletedData = {
@@ -70,7 +79,9 @@ export function evaluationResultEvents(deps: EvaluationDeps, evaluation: Evaluat
     policies: evaluation.policies,
     ...(evaluation.failure_reason ? { failure_reason: evaluation.failure_reason } : {}),
   };
-  events.push(deps.outbox.event(TOPICS.evaluationCompleted, { source: SOURCE, subject: evaluation.id, data: completed }));
+  events.push(
+    deps.outbox.event(TOPICS.evaluationCompleted, { source: SOURCE, subject: evaluation.id, data: completed }),
+  );
   return events;
 }
 
@@ -84,7 +95,11 @@ export function requestedEvent(deps: EvaluationDeps, organizationId: string, eva
  * Announces again work that is already stored as pending (start-up recovery): no state changes
  * with it, so it goes to the bus directly. Workers ignore an evaluation that is not pending.
  */
-export async function republishRequested(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<void> {
+export async function republishRequested(
+  deps: EvaluationDeps,
+  organizationId: string,
+  evaluationId: string,
+): Promise<void> {
   const data: EvaluationRequestedData = { organization_id: organizationId, evaluation_id: evaluationId };
   await deps.bus.publish(TOPICS.evaluationRequested, { source: SOURCE, subject: evaluationId, data });
 }

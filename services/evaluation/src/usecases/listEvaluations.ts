@@ -25,7 +25,9 @@ export async function listEvaluations(deps: EvaluationDeps, cmd: ListEvaluations
   // A cursor names the last evaluation of the page before; one that names no evaluation of this
   // organization (deleted ones keep a record) was not issued to it, however well it is shaped.
   if (query.beforeId !== undefined && !(await deps.repo.findDoc(cmd.organizationId, query.beforeId))) {
-    throw errors.unprocessable([{ field: "cursor", code: "INVALID_FORMAT", message: "cursor is not a next_cursor returned by this API" }]);
+    throw errors.unprocessable([
+      { field: "cursor", code: "INVALID_FORMAT", message: "cursor is not a next_cursor returned by this API" },
+    ]);
   }
 
   // One extra row tells whether another page exists without a count query.

@@ -7,7 +7,11 @@ import { completed, logFinished } from "./createEvaluation.js";
 import { evaluationResultEvents } from "./events.js";
 import { scanChange } from "./scan.js";
 
-export async function processRequested(deps: EvaluationDeps, organizationId: string, evaluationId: string): Promise<void> {
+export async function processRequested(
+  deps: EvaluationDeps,
+  organizationId: string,
+  evaluationId: string,
+): Promise<void> {
   const doc = await deps.repo.findDoc(organizationId, evaluationId);
   // Delivered twice, already finished, or deleted while queued: nothing to do.
   if (!doc || isTombstone(doc) || doc.status !== "pending") {
@@ -32,7 +36,10 @@ export async function processRequested(deps: EvaluationDeps, organizationId: str
     // A rule of the request that no longer holds (a named policy deleted meanwhile) or a scan past
     // its deadline (EVALUATION_TIMEOUT) cannot get better by retrying; anything else (a service
     // briefly down) is retried by the bus.
-    if (err instanceof AppError && (err.kind === "unprocessable" || err.kind === "validation" || err.kind === "not_found")) {
+    if (
+      err instanceof AppError &&
+      (err.kind === "unprocessable" || err.kind === "validation" || err.kind === "not_found")
+    ) {
       await fail(deps, doc, err.message);
       return;
     }
@@ -44,7 +51,13 @@ export async function processRequested(deps: EvaluationDeps, organizationId: str
 
 /** Marks a pending evaluation failed with a reason people can act on. */
 export async function fail(deps: EvaluationDeps, doc: EvaluationRecord, reason: string): Promise<void> {
-  await transition(deps, { ...doc, status: "failed", completed_at: deps.clock.now().toISOString(), passed: null, failure_reason: reason });
+  await transition(deps, {
+    ...doc,
+    status: "failed",
+    completed_at: deps.clock.now().toISOString(),
+    passed: null,
+    failure_reason: reason,
+  });
 }
 
 async function transition(deps: EvaluationDeps, next: EvaluationRecord): Promise<void> {

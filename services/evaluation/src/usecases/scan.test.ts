@@ -16,7 +16,10 @@ type ResolveResponse = policyV1.ResolvePoliciesResponse;
 
 let h: PolicyHarness;
 // The real scan threads (from the build: run `pnpm run build` first).
-const scanner = new FairPool<ScanJob, Outcome>({ filename: workerFile(import.meta.url, "../scanWorker.js"), threads: 1 });
+const scanner = new FairPool<ScanJob, Outcome>({
+  filename: workerFile(import.meta.url, "../scanWorker.js"),
+  threads: 1,
+});
 beforeAll(async () => (h = await startPolicyHarness()));
 afterAll(async () => {
   await h.stop();
@@ -80,7 +83,9 @@ describe("scanChange in slices", () => {
   // 1.2 MB of code over 24 files: three slices of SCAN_SLICE_BYTES.
   const many = Array.from({ length: 24 }, (_, i) => ({
     path: `src/m${i}.js`,
-    content: Buffer.from(`${"const total = items.reduce((sum, item) => sum + item.price, 0);\n".repeat(780)}run(eval(input${i}));\nconst password = "Tr0ub4dor&3x9Q${i}";\n`),
+    content: Buffer.from(
+      `${"const total = items.reduce((sum, item) => sum + item.price, 0);\n".repeat(780)}run(eval(input${i}));\nconst password = "Tr0ub4dor&3x9Q${i}";\n`,
+    ),
     status: i === 5 ? "removed" : "modified",
   }));
 
@@ -89,7 +94,11 @@ describe("scanChange in slices", () => {
     expect(sliceFiles(many, SCAN_SLICE_BYTES).length).toBeGreaterThan(2);
     const sliced = await scanChange(d, "org_slices", [], many, limits);
     const { engine, version } = d.engines.peek("org_slices", d.engines.lastVersion("org_slices", [])!)!;
-    const whole = await scanner.run("org_slices", { organizationId: "org_slices", version, policies: engine, files: many, allowSuppression: true }, limits);
+    const whole = await scanner.run(
+      "org_slices",
+      { organizationId: "org_slices", version, policies: engine, files: many, allowSuppression: true },
+      limits,
+    );
     expect(sliced.summary).toEqual(whole.summary);
     expect(sliced.summary).toMatchObject({ total_files: 24, skipped_files: 1 });
     expect(sliced.summary.errors).toBeGreaterThanOrEqual(23);
@@ -100,7 +109,11 @@ describe("scanChange in slices", () => {
   it("lets another organization's scan through between two slices of a large one, on one thread", async () => {
     const { d } = deps(policySets());
     // About 20 MB: seconds of scanning on one thread.
-    const large = Array.from({ length: 40 }, (_, i) => ({ path: `gen/${i}.js`, content: Buffer.from(`${"const total = items.reduce((sum, item) => sum + item.price, 0);\n".repeat(8000)}`), status: "added" }));
+    const large = Array.from({ length: 40 }, (_, i) => ({
+      path: `gen/${i}.js`,
+      content: Buffer.from(`${"const total = items.reduce((sum, item) => sum + item.price, 0);\n".repeat(8000)}`),
+      status: "added",
+    }));
     const order: string[] = [];
     await scanChange(d, "org_small", [], files, limits); // both engines compiled before the race
     await scanChange(d, "org_large", [], files, limits);

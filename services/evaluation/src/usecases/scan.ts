@@ -40,10 +40,19 @@ export interface ScanLimits {
  */
 export const SCAN_SLICE_BYTES = 512 * 1024;
 
-export async function scanChange(deps: EvaluationDeps, organizationId: string, requested: string[], files: FileToScan[], limits: ScanLimits): Promise<ScanResult> {
+export async function scanChange(
+  deps: EvaluationDeps,
+  organizationId: string,
+  requested: string[],
+  files: FileToScan[],
+  limits: ScanLimits,
+): Promise<ScanResult> {
   // Errors from the policy service (unknown policy ids: 422 naming `policies[i]`) reach the
   // caller unchanged.
-  const [{ engine: policies, policyIds, version }, settings] = await Promise.all([policiesFor(deps, organizationId, requested), deps.orgSettings.get(organizationId)]);
+  const [{ engine: policies, policyIds, version }, settings] = await Promise.all([
+    policiesFor(deps, organizationId, requested),
+    deps.orgSettings.get(organizationId),
+  ]);
   const onThreads = limits.budget === "thread";
   const deadline = Date.now() + limits.timeoutMs;
   let spent = 0;
@@ -58,7 +67,12 @@ export async function scanChange(deps: EvaluationDeps, organizationId: string, r
       const outcome = await deps.scanner.run(
         organizationId,
         { organizationId, version, policies, files: slice, allowSuppression: settings.allowInlineSuppression, room },
-        { timeoutMs, signal: limits.signal, timeoutFrom: onThreads ? "started" : "submitted", onStart: () => (started = Date.now()) },
+        {
+          timeoutMs,
+          signal: limits.signal,
+          timeoutFrom: onThreads ? "started" : "submitted",
+          onStart: () => (started = Date.now()),
+        },
       );
       spent += Date.now() - started;
       room = Math.max(0, room - outcome.kept.length);
@@ -91,10 +105,18 @@ function scanError(err: unknown, timeoutMs: number): unknown {
  * resolved to last time; while that is still current it answers "unchanged" without the
  * patterns, and the cached set runs (compiled, in the worker threads' own caches).
  */
-async function policiesFor(deps: EvaluationDeps, organizationId: string, requested: string[]): Promise<CachedEngine<PolicySet>> {
+async function policiesFor(
+  deps: EvaluationDeps,
+  organizationId: string,
+  requested: string[],
+): Promise<CachedEngine<PolicySet>> {
   const known = deps.engines.lastVersion(organizationId, requested);
   const resolve = (knownVersion?: string) =>
-    deps.policy.resolvePolicies({ organization_id: organizationId, policy_ids: requested, known_version: knownVersion });
+    deps.policy.resolvePolicies({
+      organization_id: organizationId,
+      policy_ids: requested,
+      known_version: knownVersion,
+    });
   let res = await resolve(known);
   let cached = res.unchanged ? deps.engines.peek(organizationId, res.version) : undefined;
   // Evicted since (or forgotten after a policy.changed event): ask for the policies themselves.

@@ -12,7 +12,14 @@ import { buildOpenApi } from "./openapi.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
 import { parseOr400 } from "./validation.js";
-import { clearSessionCookie, cookieMode, csrfValid, sessionTokenFrom, setSessionCookie, UNSAFE_METHODS } from "./session.js";
+import {
+  clearSessionCookie,
+  cookieMode,
+  csrfValid,
+  sessionTokenFrom,
+  setSessionCookie,
+  UNSAFE_METHODS,
+} from "./session.js";
 
 export interface AppOptions {
   routes: Route[];
@@ -91,11 +98,16 @@ export function buildApp(opts: AppOptions): express.Express {
     if (!max) return;
     const n = evaluationsInFlight.get(organizationId) ?? 0;
     if (n >= max) {
-      throw new AppError("rate_limited", "RATE_LIMIT_EXCEEDED", `At most ${max} evaluations of an organization are in flight at once; retry when one has finished`, {
-        limit: max,
-        window: "concurrent",
-        retry_after: 1,
-      });
+      throw new AppError(
+        "rate_limited",
+        "RATE_LIMIT_EXCEEDED",
+        `At most ${max} evaluations of an organization are in flight at once; retry when one has finished`,
+        {
+          limit: max,
+          window: "concurrent",
+          retry_after: 1,
+        },
+      );
     }
     evaluationsInFlight.set(organizationId, n + 1);
     res.once("close", () => {
@@ -131,110 +143,152 @@ export function buildApp(opts: AppOptions): express.Express {
       await anonymous(req, res);
       const template = [...templates.values()].find((t) => t.re.test(req.path) && t.params.length === segments.length);
       const field = template?.params[bad] ?? "path";
-      next(errors.validation([{ field, code: "INVALID_FORMAT", message: `${field} is not a valid percent-encoded path segment` }]));
+      next(
+        errors.validation([
+          { field, code: "INVALID_FORMAT", message: `${field} is not a valid percent-encoded path segment` },
+        ]),
+      );
     } catch (err) {
       next(err);
     }
   });
 
-  const handle = (r: Route): RequestHandler => async (req, res, next) => {
-    const l = locals(res);
-    l.routePath = r.path;
-    // Answers carry keys, secrets' surroundings, evaluations and reports: never stored by a
-    // browser or a shared cache.
-    res.setHeader("Cache-Control", "no-store");
-    const span = tracer().startSpan(`${req.method} ${r.path}`, {
-      kind: SpanKind.SERVER,
-      attributes: { "http.request.method": req.method, "http.route": r.path, "verdict.request_id": l.requestId },
-    });
-    try {
-      await context.with(trace.setSpan(context.active(), span), async () => {
-        let principal: Principal | undefined;
-        if (r.access.kind === "public") {
-          await anonymous(req, res);
-        } else {
-          try {
-            const sessionToken = req.headers.authorization === undefined && req.query.api_key === undefined ? sessionTokenFrom(req) : undefined;
-            if (sessionToken !== undefined) {
-              principal = await opts.authenticator.authenticateSession(sessionToken, req.ip ?? "");
-              // A browser sends the cookie with any request a page makes: unsafe ones must also
-              // prove they come from our pages (the token a cross-site page cannot read).
-              if (UNSAFE_METHODS.has(req.method) && !csrfValid(req, sessionToken)) {
-                throw new AppError("forbidden", "AUTH_CSRF_FAILED", "Send the session's CSRF token in the X-CSRF-Token header (GET /auth/session answers it)");
-              }
-              if (principal.session!.mfaEnrolmentRequired && !r.duringMfaEnrolment) {
-                throw new AppError("forbidden", "AUTH_MFA_ENROLMENT_REQUIRED", "Your organization requires multi-factor authentication: enrol with POST /auth/mfa/totp/enrolment before anything else");
-              }
-            } else {
-              const presented = presentedKey(req);
-              principal = await opts.authenticator.authenticate(presented.key, req.ip ?? "");
-              if (presented.legacyQuery) {
-                res.setHeader("Deprecation", "true");
-                opts.logger.warn({ request_id: l.requestId, key_id: principal.keyId }, "API key sent as ?api_key= query parameter: discouraged, use Authorization: Bearer");
-              }
-            }
-          } catch (err) {
-            // Failed authentication counts against the caller's address (guessing keys is throttled).
-            await anonymous(req, res);
-            throw err;
-          }
-          l.principal = principal;
-          span.setAttribute("verdict.organization_id", principal.organizationId);
-          res.set(rateHeaders(await opts.limiter.consume(`org:${principal.organizationId}`, opts.limiter.bucketsForOrg(principal.rateLimits, r.rateClass))));
-          if (r.access.kind === "scope" && !hasScope(principal, r.access.scope)) throw errors.insufficientScope(r.access.scope, principal.scopes);
-          if (r.access.kind === "operator" && !principal.operator) {
-            throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "Only the instance operator (the bootstrap key) may manage organizations");
-          }
-          if (r.rateClass === "evaluations_create") admitEvaluation(principal.organizationId, res);
-        }
-        const params = r.params ? parseOr400(r.params, req.params) : {};
-        // The legacy credential is not part of any route's query contract.
-        const { api_key: _credential, ...rawQuery } = req.query as Record<string, unknown>;
-        const query = r.query ? parseOr400(r.query, rawQuery) : {};
-        let body: unknown;
-        if (r.body) {
-          if (!req.is("application/json")) {
-            throw errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Send a JSON body with Content-Type: application/json" }]);
-          }
-          await parseBody(req, res);
-          body = parseOr400(r.body, req.body);
-        }
-        const apiBaseUrl = opts.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}/v1`;
-        // A client that goes away before its answer cancels the work done for it (a long scan).
-        const gone = new AbortController();
-        const onClose = () => {
-          if (!res.writableFinished) gone.abort();
-        };
-        res.once("close", onClose);
-        const result = await r.handler({
-          params,
-          query,
-          body,
-          rawBody: r.body ? req.body : undefined,
-          principal,
-          requestId: l.requestId,
-          clients: opts.clients,
-          apiBaseUrl,
-          signal: gone.signal,
-          clientIp: req.ip ?? "",
-          userAgent: req.get("user-agent") ?? "",
-          cookieMode: cookieMode(req),
-        });
-        span.setAttribute("http.response.status_code", result.status);
-        if (result.headers) res.set(result.headers);
-        if (result.session === "clear") clearSessionCookie(req, res);
-        else if (result.session) setSessionCookie(req, res, result.session.token, result.session.expiresAt);
-        if (result.file) res.status(result.status).type(result.file.contentType).attachment(result.file.filename).send(result.file.content);
-        else if (result.body === undefined) res.status(result.status).end();
-        else res.status(result.status).json(result.body);
+  const handle =
+    (r: Route): RequestHandler =>
+    async (req, res, next) => {
+      const l = locals(res);
+      l.routePath = r.path;
+      // Answers carry keys, secrets' surroundings, evaluations and reports: never stored by a
+      // browser or a shared cache.
+      res.setHeader("Cache-Control", "no-store");
+      const span = tracer().startSpan(`${req.method} ${r.path}`, {
+        kind: SpanKind.SERVER,
+        attributes: { "http.request.method": req.method, "http.route": r.path, "verdict.request_id": l.requestId },
       });
-    } catch (err) {
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      next(err);
-    } finally {
-      span.end();
-    }
-  };
+      try {
+        await context.with(trace.setSpan(context.active(), span), async () => {
+          let principal: Principal | undefined;
+          if (r.access.kind === "public") {
+            await anonymous(req, res);
+          } else {
+            try {
+              const sessionToken =
+                req.headers.authorization === undefined && req.query.api_key === undefined
+                  ? sessionTokenFrom(req)
+                  : undefined;
+              if (sessionToken !== undefined) {
+                principal = await opts.authenticator.authenticateSession(sessionToken, req.ip ?? "");
+                // A browser sends the cookie with any request a page makes: unsafe ones must also
+                // prove they come from our pages (the token a cross-site page cannot read).
+                if (UNSAFE_METHODS.has(req.method) && !csrfValid(req, sessionToken)) {
+                  throw new AppError(
+                    "forbidden",
+                    "AUTH_CSRF_FAILED",
+                    "Send the session's CSRF token in the X-CSRF-Token header (GET /auth/session answers it)",
+                  );
+                }
+                if (principal.session!.mfaEnrolmentRequired && !r.duringMfaEnrolment) {
+                  throw new AppError(
+                    "forbidden",
+                    "AUTH_MFA_ENROLMENT_REQUIRED",
+                    "Your organization requires multi-factor authentication: enrol with POST /auth/mfa/totp/enrolment before anything else",
+                  );
+                }
+              } else {
+                const presented = presentedKey(req);
+                principal = await opts.authenticator.authenticate(presented.key, req.ip ?? "");
+                if (presented.legacyQuery) {
+                  res.setHeader("Deprecation", "true");
+                  opts.logger.warn(
+                    { request_id: l.requestId, key_id: principal.keyId },
+                    "API key sent as ?api_key= query parameter: discouraged, use Authorization: Bearer",
+                  );
+                }
+              }
+            } catch (err) {
+              // Failed authentication counts against the caller's address (guessing keys is throttled).
+              await anonymous(req, res);
+              throw err;
+            }
+            l.principal = principal;
+            span.setAttribute("verdict.organization_id", principal.organizationId);
+            res.set(
+              rateHeaders(
+                await opts.limiter.consume(
+                  `org:${principal.organizationId}`,
+                  opts.limiter.bucketsForOrg(principal.rateLimits, r.rateClass),
+                ),
+              ),
+            );
+            if (r.access.kind === "scope" && !hasScope(principal, r.access.scope))
+              throw errors.insufficientScope(r.access.scope, principal.scopes);
+            if (r.access.kind === "operator" && !principal.operator) {
+              throw errors.forbidden(
+                "AUTH_ORG_ACCESS_DENIED",
+                "Only the instance operator (the bootstrap key) may manage organizations",
+              );
+            }
+            if (r.rateClass === "evaluations_create") admitEvaluation(principal.organizationId, res);
+          }
+          const params = r.params ? parseOr400(r.params, req.params) : {};
+          // The legacy credential is not part of any route's query contract.
+          const { api_key: _credential, ...rawQuery } = req.query as Record<string, unknown>;
+          const query = r.query ? parseOr400(r.query, rawQuery) : {};
+          let body: unknown;
+          if (r.body) {
+            if (!req.is("application/json")) {
+              throw errors.validation([
+                {
+                  field: "body",
+                  code: "INVALID_FORMAT",
+                  message: "Send a JSON body with Content-Type: application/json",
+                },
+              ]);
+            }
+            await parseBody(req, res);
+            body = parseOr400(r.body, req.body);
+          }
+          const apiBaseUrl = opts.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}/v1`;
+          // A client that goes away before its answer cancels the work done for it (a long scan).
+          const gone = new AbortController();
+          const onClose = () => {
+            if (!res.writableFinished) gone.abort();
+          };
+          res.once("close", onClose);
+          const result = await r.handler({
+            params,
+            query,
+            body,
+            rawBody: r.body ? req.body : undefined,
+            principal,
+            requestId: l.requestId,
+            clients: opts.clients,
+            apiBaseUrl,
+            signal: gone.signal,
+            clientIp: req.ip ?? "",
+            userAgent: req.get("user-agent") ?? "",
+            cookieMode: cookieMode(req),
+          });
+          span.setAttribute("http.response.status_code", result.status);
+          if (result.headers) res.set(result.headers);
+          if (result.session === "clear") clearSessionCookie(req, res);
+          else if (result.session) setSessionCookie(req, res, result.session.token, result.session.expiresAt);
+          if (result.file)
+            res
+              .status(result.status)
+              .type(result.file.contentType)
+              .attachment(result.file.filename)
+              .send(result.file.content);
+          else if (result.body === undefined) res.status(result.status).end();
+          else res.status(result.status).json(result.body);
+        });
+      } catch (err) {
+        span.setStatus({ code: SpanStatusCode.ERROR });
+        next(err);
+      } finally {
+        span.end();
+      }
+    };
 
   for (const r of opts.routes) app[r.method](r.path, handle(r));
 
@@ -255,9 +309,20 @@ export function buildApp(opts: AppOptions): express.Express {
       const allowed = [...templates.values()].find((t) => t.re.test(req.path));
       if (allowed) {
         res.setHeader("Allow", [...allowed.methods].join(", "));
-        return next(new AppError("method_not_allowed", "METHOD_NOT_ALLOWED", `${req.method} is not allowed on ${req.path}; allowed: ${[...allowed.methods].join(", ")}`));
+        return next(
+          new AppError(
+            "method_not_allowed",
+            "METHOD_NOT_ALLOWED",
+            `${req.method} is not allowed on ${req.path}; allowed: ${[...allowed.methods].join(", ")}`,
+          ),
+        );
       }
-      next(new AppError("not_found", "RESOURCE_NOT_FOUND", `No route for ${req.method} ${req.path}`, { resource_type: "route", resource_id: `${req.method} ${req.path}` }));
+      next(
+        new AppError("not_found", "RESOURCE_NOT_FOUND", `No route for ${req.method} ${req.path}`, {
+          resource_type: "route",
+          resource_id: `${req.method} ${req.path}`,
+        }),
+      );
     } catch (err) {
       next(err);
     }
@@ -271,7 +336,11 @@ export function buildApp(opts: AppOptions): express.Express {
     if (appErr instanceof RateLimitedError) {
       res.set(rateHeaders(appErr.state));
       res.set("Retry-After", String(appErr.retryAfter));
-    } else if (appErr instanceof AppError && appErr.kind === "rate_limited" && typeof appErr.details?.retry_after === "number") {
+    } else if (
+      appErr instanceof AppError &&
+      appErr.kind === "rate_limited" &&
+      typeof appErr.details?.retry_after === "number"
+    ) {
       // A service's own limit (evaluations in flight per organization).
       res.set("Retry-After", String(appErr.details.retry_after));
     }
@@ -297,14 +366,21 @@ function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   const e = err as { type?: string; limit?: number; status?: number };
   if (e?.type === "entity.parse.failed") {
-    return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Body is not valid JSON" }], "Malformed JSON body");
+    return errors.validation(
+      [{ field: "body", code: "INVALID_FORMAT", message: "Body is not valid JSON" }],
+      "Malformed JSON body",
+    );
   }
   if (e?.type === "entity.too.large") {
-    return errors.validation([{ field: "body", code: "MAX_SIZE_EXCEEDED", message: `Body must be at most ${e.limit} bytes`, max: e.limit }], "Request body too large");
+    return errors.validation(
+      [{ field: "body", code: "MAX_SIZE_EXCEEDED", message: `Body must be at most ${e.limit} bytes`, max: e.limit }],
+      "Request body too large",
+    );
   }
   if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") {
     return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Body must be UTF-8 JSON" }]);
   }
-  if (e?.type === "request.aborted") return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Request body was aborted" }]);
+  if (e?.type === "request.aborted")
+    return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Request body was aborted" }]);
   return errors.internal();
 }

@@ -10,7 +10,12 @@ const DATE = z
 export const FrameworkOverviewSchema = z.object({
   id: z.string(),
   name: z.string(),
-  coverage: z.number().int().min(0).max(100).meta({ description: "Percentage of controls covered by at least one enabled policy (rounded down)" }),
+  coverage: z
+    .number()
+    .int()
+    .min(0)
+    .max(100)
+    .meta({ description: "Percentage of controls covered by at least one enabled policy (rounded down)" }),
   controls: z.object({ total: z.number().int(), covered: z.number().int() }),
 });
 
@@ -19,7 +24,10 @@ export const ComplianceOverviewSchema = z
     frameworks: z.array(FrameworkOverviewSchema),
     regulations: z.array(z.object({ id: z.string(), name: z.string(), coverage: z.number().int().min(0).max(100) })),
   })
-  .meta({ id: "ComplianceOverview", description: "Live: computed from the organization's enabled policies on every call" });
+  .meta({
+    id: "ComplianceOverview",
+    description: "Live: computed from the organization's enabled policies on every call",
+  });
 
 export const FrameworkDetailSchema = z
   .object({
@@ -36,16 +44,28 @@ export const FrameworkDetailSchema = z
   })
   .meta({ id: "FrameworkDetail" });
 
-export const DateRangeSchema = z.object({ start: DATE, end: DATE }).strict().meta({ id: "DateRange", examples: [{ start: "2026-01-01", end: "2026-01-31" }] });
+export const DateRangeSchema = z
+  .object({ start: DATE, end: DATE })
+  .strict()
+  .meta({ id: "DateRange", examples: [{ start: "2026-01-01", end: "2026-01-31" }] });
 
 export const CreateReportSchema = z
   .object({
     frameworks: z
-      .array(z.string().min(1).max(64).meta({ examples: ["nist-ssdf", "soc2", "owasp-asvs"] }))
+      .array(
+        z
+          .string()
+          .min(1)
+          .max(64)
+          .meta({ examples: ["nist-ssdf", "soc2", "owasp-asvs"] }),
+      )
       .min(1)
       .max(32)
       .meta({ description: "Framework ids from GET /v1/compliance/overview", examples: [["nist-ssdf", "soc2"]] }),
-    format: z.enum(["pdf", "oscal"]).meta({ description: "pdf: one document; oscal: a ZIP with an OSCAL 1.1.2 catalog, assessment results and POA&M per framework" }),
+    format: z.enum(["pdf", "oscal"]).meta({
+      description:
+        "pdf: one document; oscal: a ZIP with an OSCAL 1.1.2 catalog, assessment results and POA&M per framework",
+    }),
     date_range: z.union([
       DateRangeSchema,
       z
@@ -61,10 +81,10 @@ export const ReportSchema = z
   .object({
     report_id: z.string().regex(/^report_/),
     status: z.enum(["generating", "completed", "failed"]),
-    download_url: z
-      .string()
-      .nullable()
-      .meta({ description: "Signed link that needs no API key and expires (download_expires_at); null unless completed. Each GET issues a fresh one." }),
+    download_url: z.string().nullable().meta({
+      description:
+        "Signed link that needs no API key and expires (download_expires_at); null unless completed. Each GET issues a fresh one.",
+    }),
     download_expires_at: ISO.nullable(),
     frameworks: z.array(z.string()),
     format: z.enum(["pdf", "oscal"]),
@@ -83,4 +103,10 @@ export const DownloadQuery = z
   })
   .strict();
 
-export const FrameworkParam = z.object({ framework_id: z.string().min(1).max(128).meta({ examples: ["nist-ssdf"] }) });
+export const FrameworkParam = z.object({
+  framework_id: z
+    .string()
+    .min(1)
+    .max(128)
+    .meta({ examples: ["nist-ssdf"] }),
+});

@@ -3,7 +3,16 @@
 import { isIP } from "node:net";
 import { z } from "zod";
 import { portVar } from "@verdict/kit";
-import { addressVar, DEFAULT_ADDRESSES, HTTP_PORT, orgMaxEvaluationsInFlightVar, positiveInt, processConfig, publicUrlVar, type ProcessConfig } from "@verdict/runtime";
+import {
+  addressVar,
+  DEFAULT_ADDRESSES,
+  HTTP_PORT,
+  orgMaxEvaluationsInFlightVar,
+  positiveInt,
+  processConfig,
+  publicUrlVar,
+  type ProcessConfig,
+} from "@verdict/runtime";
 import type { GatewayOptions } from "../main.js";
 import { SPEC_DEFAULTS } from "./rateLimit.js";
 
@@ -101,7 +110,12 @@ export function gatewayOptions(
     host: c.VERDICT_HTTP_HOST,
     port: c.VERDICT_HTTP_PORT,
     ...(publicUrl ? { publicUrl: `${publicUrl}/v1` } : {}),
-    limits: { ...SPEC_DEFAULTS, per_minute: c.VERDICT_RATE_LIMIT_PER_MINUTE, per_hour: c.VERDICT_RATE_LIMIT_PER_HOUR, per_day: c.VERDICT_RATE_LIMIT_PER_DAY },
+    limits: {
+      ...SPEC_DEFAULTS,
+      per_minute: c.VERDICT_RATE_LIMIT_PER_MINUTE,
+      per_hour: c.VERDICT_RATE_LIMIT_PER_HOUR,
+      per_day: c.VERDICT_RATE_LIMIT_PER_DAY,
+    },
     bodyLimitBytes: c.VERDICT_MAX_BODY_BYTES,
     maxEvaluationsInFlightPerOrg: c.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
     authCacheTtlMs: c.VERDICT_AUTH_CACHE_TTL_MS,

@@ -11,7 +11,14 @@ export function evaluationJson(e: evaluationV1.Evaluation) {
     created_at: e.created_at,
     completed_at: e.completed_at ?? null,
     passed: e.passed ?? null,
-    summary: e.summary ?? { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 },
+    summary: e.summary ?? {
+      total_files: 0,
+      total_violations: 0,
+      errors: 0,
+      warnings: 0,
+      suppressed: 0,
+      skipped_files: 0,
+    },
     violations: e.violations.map((v) => ({
       id: v.id,
       policy_id: v.policy_id,
@@ -24,7 +31,13 @@ export function evaluationJson(e: evaluationV1.Evaluation) {
       suggestion: v.suggestion,
       rule_id: v.rule_id,
     })),
-    suppressions: e.suppressions.map((s) => ({ policy_id: s.policy_id, rule_id: s.rule_id, file: s.file, line: s.line, reason: s.reason })),
+    suppressions: e.suppressions.map((s) => ({
+      policy_id: s.policy_id,
+      rule_id: s.rule_id,
+      file: s.file,
+      line: s.line,
+      reason: s.reason,
+    })),
     ...(e.failure_reason ? { failure_reason: e.failure_reason } : {}),
   };
 }

@@ -8,14 +8,23 @@ import { Authenticator } from "./auth.js";
 import { buildOpenApi } from "./openapi.js";
 import { RateLimiter, SPEC_DEFAULTS } from "./rateLimit.js";
 
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 describe("OpenAPI document", () => {
   const doc = buildOpenApi(routes, REQUEST_SCHEMA_IDS) as unknown as Doc;
 
   it("documents every /v1 and /auth route the express app really serves", () => {
     // Clients are created but never called: the app is only inspected.
-    const clients = connectClients({ identity: "127.0.0.1:1", policy: "127.0.0.1:1", evaluation: "127.0.0.1:1", compliance: "127.0.0.1:1", webhooks: "127.0.0.1:1" });
+    const clients = connectClients({
+      identity: "127.0.0.1:1",
+      policy: "127.0.0.1:1",
+      evaluation: "127.0.0.1:1",
+      compliance: "127.0.0.1:1",
+      webhooks: "127.0.0.1:1",
+    });
     const logger = createLogger("test", "silent");
     const app = buildApp({
       routes,
@@ -29,9 +38,12 @@ describe("OpenAPI document", () => {
     });
     clients.close();
     const served: string[] = [];
-    for (const layer of (app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack) {
+    for (const layer of (
+      app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }
+    ).router.stack) {
       if (!layer.route || !/^\/(v1|auth)\//.test(layer.route.path) || layer.route.path === "/v1/openapi.json") continue;
-      for (const m of Object.keys(layer.route.methods)) served.push(`${m} ${layer.route.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`);
+      for (const m of Object.keys(layer.route.methods))
+        served.push(`${m} ${layer.route.path.replace(/:([A-Za-z_]+)/g, "{$1}")}`);
     }
     const documented = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m} ${p}`));
     expect(served.length).toBeGreaterThan(20);
@@ -46,7 +58,8 @@ describe("OpenAPI document", () => {
 
   it("documents error responses and request bodies", () => {
     const create = doc.paths["/v1/evaluations"]!.post!;
-    for (const s of ["201", "400", "401", "403", "422", "429", "500"]) expect(Object.keys(create.responses)).toContain(s);
+    for (const s of ["201", "400", "401", "403", "422", "429", "500"])
+      expect(Object.keys(create.responses)).toContain(s);
     expect(create.requestBody).toBeDefined();
     expect(Object.keys(doc.paths["/v1/health"]!.get!.responses)).not.toContain("401");
   });

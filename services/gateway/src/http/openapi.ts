@@ -27,7 +27,10 @@ function schemaRef(schema: z.ZodType, io: "input" | "output"): Json {
 
 function parameters(schema: z.ZodType | undefined, where: "path" | "query"): Json[] {
   if (!schema) return [];
-  const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as { properties?: Record<string, Json>; required?: string[] };
+  const js = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as {
+    properties?: Record<string, Json>;
+    required?: string[];
+  };
   return Object.entries(js.properties ?? {}).map(([name, s]) => {
     const { description, ...rest } = s;
     return {
@@ -57,15 +60,21 @@ const RATE_HEADERS = ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit
 
 function headerRefs(extra: string[] = []): Json {
   const out: Json = {};
-  for (const h of ["X-Request-Id", "Cache-Control", ...RATE_HEADERS, ...extra]) out[h] = { $ref: `#/components/headers/${h}` };
+  for (const h of ["X-Request-Id", "Cache-Control", ...RATE_HEADERS, ...extra])
+    out[h] = { $ref: `#/components/headers/${h}` };
   return out;
 }
 
 export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Json {
-  const output = z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: REF }) as { schemas: Record<string, Json> };
-  const input = z.toJSONSchema(z.globalRegistry, { io: "input", unrepresentable: "any", uri: REF }) as { schemas: Record<string, Json> };
+  const output = z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: REF }) as {
+    schemas: Record<string, Json>;
+  };
+  const input = z.toJSONSchema(z.globalRegistry, { io: "input", unrepresentable: "any", uri: REF }) as {
+    schemas: Record<string, Json>;
+  };
   const schemas: Record<string, Json> = {};
-  for (const [id, s] of Object.entries(output.schemas)) schemas[id] = strip(requestSchemaIds.has(id) ? input.schemas[id]! : s);
+  for (const [id, s] of Object.entries(output.schemas))
+    schemas[id] = strip(requestSchemaIds.has(id) ? input.schemas[id]! : s);
 
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {
@@ -76,7 +85,13 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
         description: resp.description,
         headers: headerRefs(),
         ...(resp.schema ? { content: { "application/json": { schema: schemaRef(resp.schema, "output") } } } : {}),
-        ...(resp.contentTypes ? { content: Object.fromEntries(resp.contentTypes.map((t) => [t, { schema: { type: "string", format: "binary" } }])) } : {}),
+        ...(resp.contentTypes
+          ? {
+              content: Object.fromEntries(
+                resp.contentTypes.map((t) => [t, { schema: { type: "string", format: "binary" } }]),
+              ),
+            }
+          : {}),
       };
     }
     const errorStatuses = new Set<number>([429, 500]);
@@ -98,12 +113,14 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       tags: [r.tag],
       parameters: [...parameters(r.params, "path"), ...parameters(r.query, "query")],
       responses,
-      security: r.access.kind === "public" ? [] : [{ bearerAuth: [] }, { sessionCookie: [] }, { legacyApiKeyQuery: [] }],
+      security:
+        r.access.kind === "public" ? [] : [{ bearerAuth: [] }, { sessionCookie: [] }, { legacyApiKeyQuery: [] }],
       ...(r.access.kind === "scope" ? { "x-required-scope": r.access.scope } : {}),
       ...(r.access.kind === "operator" ? { "x-required-scope": "instance-operator" } : {}),
       ...(r.rateClass ? { "x-rate-limit-class": r.rateClass } : {}),
     };
-    if (r.body) op.requestBody = { required: true, content: { "application/json": { schema: schemaRef(r.body, "input") } } };
+    if (r.body)
+      op.requestBody = { required: true, content: { "application/json": { schema: schemaRef(r.body, "input") } } };
     (paths[path] ??= {})[r.method] = op;
   }
 
@@ -130,13 +147,22 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
           type: "apiKey",
           in: "cookie",
           name: "__Host-verdict_session",
-          description: "A signed-in person's session (POST /auth/login): __Host-verdict_session on https, verdict_session on http://localhost. POST, PATCH and DELETE also need the X-CSRF-Token header (GET /auth/session answers it).",
+          description:
+            "A signed-in person's session (POST /auth/login): __Host-verdict_session on https, verdict_session on http://localhost. POST, PATCH and DELETE also need the X-CSRF-Token header (GET /auth/session answers it).",
         },
-        legacyApiKeyQuery: { type: "apiKey", in: "query", name: "api_key", description: "Legacy and discouraged: query strings get logged." },
+        legacyApiKeyQuery: {
+          type: "apiKey",
+          in: "query",
+          name: "api_key",
+          description: "Legacy and discouraged: query strings get logged.",
+        },
       },
       headers: {
         "X-Request-Id": { description: "Request id (req_…), also in every error body", schema: { type: "string" } },
-        "Cache-Control": { description: "Always no-store: answers carry keys, secrets' surroundings, evaluations and reports", schema: { type: "string", enum: ["no-store"] } },
+        "Cache-Control": {
+          description: "Always no-store: answers carry keys, secrets' surroundings, evaluations and reports",
+          schema: { type: "string", enum: ["no-store"] },
+        },
         "X-RateLimit-Limit": headerSchema("Requests allowed in the window"),
         "X-RateLimit-Remaining": headerSchema("Requests left in the window"),
         "X-RateLimit-Reset": headerSchema("Unix time (seconds) when the window resets"),

@@ -22,7 +22,11 @@ export const MemberSchema = z
     created_at: ISO,
     invitation_expires_at: ISO.nullable(),
   })
-  .meta({ id: "Member", description: "owner and admin hold the admin scope; member: every read scope and write:evaluations; viewer: every read scope" });
+  .meta({
+    id: "Member",
+    description:
+      "owner and admin hold the admin scope; member: every read scope and write:evaluations; viewer: every read scope",
+  });
 
 export const MemberListSchema = z.object({ members: z.array(MemberSchema) }).meta({ id: "MemberList" });
 
@@ -38,18 +42,29 @@ export const AcceptInvitationSchema = z
   .object({
     token: z.string().min(1).max(200).meta({ description: "The token of the invitation link (vdt_inv_…)" }),
     name: z.string().max(200).default("").meta({ description: "Required when joining Verdict for the first time" }),
-    password: z.string().min(1).max(256).meta({ description: "A new password (at least 12 characters), or the existing account's password" }),
+    password: z
+      .string()
+      .min(1)
+      .max(256)
+      .meta({ description: "A new password (at least 12 characters), or the existing account's password" }),
   })
   .strict()
   .meta({ id: "AcceptInvitation" });
 
-export const AcceptedInvitationSchema = z.object({ member: MemberSchema, organization_id: z.string().regex(/^org_/) }).meta({ id: "AcceptedInvitation" });
+export const AcceptedInvitationSchema = z
+  .object({ member: MemberSchema, organization_id: z.string().regex(/^org_/) })
+  .meta({ id: "AcceptedInvitation" });
 
 export const LoginSchema = z
   .object({
     email: EMAIL,
     password: PASSWORD,
-    organization_id: z.string().min(1).max(128).optional().meta({ description: "Which of your organizations to sign in to; default: your first" }),
+    organization_id: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .meta({ description: "Which of your organizations to sign in to; default: your first" }),
   })
   .strict()
   .meta({ id: "Login" });
@@ -65,16 +80,26 @@ export const SessionSchema = z
     idle_expires_at: ISO,
     expires_at: ISO,
     mfa_enrolment_required: z.boolean(),
-    csrf_token: z.string().meta({ description: "Send it as X-CSRF-Token with every POST, PATCH or DELETE made with the session cookie" }),
+    csrf_token: z
+      .string()
+      .meta({ description: "Send it as X-CSRF-Token with every POST, PATCH or DELETE made with the session cookie" }),
   })
   .meta({ id: "Session", description: "Who is signed in" });
 
 export const LoginResultSchema = z
   .object({
     mfa_required: z.boolean(),
-    methods: z.array(z.enum(["webauthn", "totp", "recovery_code"])).optional().meta({ description: "When mfa_required: the second factors this person can give" }),
-    mfa_token: z.string().optional().meta({ description: "When mfa_required: send it with the code to POST /auth/mfa/totp within 5 minutes" }),
-    session: SessionSchema.optional().meta({ description: "When signed in: the session (its token is in the cookie only)" }),
+    methods: z
+      .array(z.enum(["webauthn", "totp", "recovery_code"]))
+      .optional()
+      .meta({ description: "When mfa_required: the second factors this person can give" }),
+    mfa_token: z
+      .string()
+      .optional()
+      .meta({ description: "When mfa_required: send it with the code to POST /auth/mfa/totp within 5 minutes" }),
+    session: SessionSchema.optional().meta({
+      description: "When signed in: the session (its token is in the cookie only)",
+    }),
   })
   .meta({ id: "LoginResult" });
 
@@ -87,10 +112,16 @@ export const TotpLoginSchema = z
   .meta({ id: "TotpLogin" });
 
 export const TotpEnrolmentSchema = z
-  .object({ secret: z.string().meta({ description: "Base32, for typing into an authenticator" }), otpauth_uri: z.string().meta({ description: "otpauth:// URI, for a QR code" }) })
+  .object({
+    secret: z.string().meta({ description: "Base32, for typing into an authenticator" }),
+    otpauth_uri: z.string().meta({ description: "otpauth:// URI, for a QR code" }),
+  })
   .meta({ id: "TotpEnrolment" });
 
-export const ConfirmTotpSchema = z.object({ code: z.string().min(1).max(16) }).strict().meta({ id: "ConfirmTotp" });
+export const ConfirmTotpSchema = z
+  .object({ code: z.string().min(1).max(16) })
+  .strict()
+  .meta({ id: "ConfirmTotp" });
 
 export const TotpEnabledSchema = z
   .object({
@@ -118,16 +149,28 @@ export const AUDIT_EVENT_TYPES = [
 const ISO_QUERY = z
   .string()
   .max(64)
-  .regex(/^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/, { message: "must be an ISO 8601 date or date-time" });
+  .regex(
+    /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/,
+    { message: "must be an ISO 8601 date or date-time" },
+  );
 
 export const ListAuditEventsQuery = z
   .object({
-    actor: z.string().max(128).regex(/^[A-Za-z0-9_]+$/, { message: "must be an id (user_…, key_…)" }).optional().meta({ description: "Only events by this user or API key" }),
+    actor: z
+      .string()
+      .max(128)
+      .regex(/^[A-Za-z0-9_]+$/, { message: "must be an id (user_…, key_…)" })
+      .optional()
+      .meta({ description: "Only events by this user or API key" }),
     type: z.enum(AUDIT_EVENT_TYPES).optional(),
     since: ISO_QUERY.optional().meta({ description: "Inclusive" }),
     until: ISO_QUERY.optional().meta({ description: "Exclusive" }),
     limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z.string().max(512).regex(/^[A-Za-z0-9_-]+$/, { message: "cursor must be a next_cursor returned by this API" }).optional(),
+    cursor: z
+      .string()
+      .max(512)
+      .regex(/^[A-Za-z0-9_-]+$/, { message: "cursor must be a next_cursor returned by this API" })
+      .optional(),
   })
   .strict();
 
@@ -143,27 +186,47 @@ export const AuditEventSchema = z
   .meta({ id: "AuditEvent" });
 
 export const AuditEventListSchema = z
-  .object({ audit_events: z.array(AuditEventSchema), pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }) })
+  .object({
+    audit_events: z.array(AuditEventSchema),
+    pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }),
+  })
   .meta({ id: "AuditEventList" });
 
-const CREDENTIAL_JSON = z.record(z.string(), z.unknown()).meta({ description: "The credential's toJSON() (WebAuthn Level 3), as the browser answers it" });
+const CREDENTIAL_JSON = z
+  .record(z.string(), z.unknown())
+  .meta({ description: "The credential's toJSON() (WebAuthn Level 3), as the browser answers it" });
 
 export const WebauthnOptionsSchema = z
-  .object({ options: z.record(z.string(), z.unknown()).meta({ description: "For PublicKeyCredential.parseCreationOptionsFromJSON / parseRequestOptionsFromJSON" }) })
+  .object({
+    options: z
+      .record(z.string(), z.unknown())
+      .meta({ description: "For PublicKeyCredential.parseCreationOptionsFromJSON / parseRequestOptionsFromJSON" }),
+  })
   .meta({ id: "WebauthnOptions" });
 
 export const PasskeyRegistrationSchema = z
-  .object({ response: CREDENTIAL_JSON, name: z.string().max(100).optional().meta({ description: "A name to recognise it by (\"YubiKey\", \"laptop\")" }) })
+  .object({
+    response: CREDENTIAL_JSON,
+    name: z.string().max(100).optional().meta({ description: 'A name to recognise it by ("YubiKey", "laptop")' }),
+  })
   .strict()
   .meta({ id: "PasskeyRegistration" });
 
 export const PasskeyAddedSchema = z
   .object({
-    recovery_codes: z.array(z.string()).meta({ description: "Shown once, when this is the first second factor; else empty" }),
+    recovery_codes: z
+      .array(z.string())
+      .meta({ description: "Shown once, when this is the first second factor; else empty" }),
     session: SessionSchema.meta({ description: "The session was replaced (a new cookie and CSRF token)" }),
   })
   .meta({ id: "PasskeyAdded" });
 
-export const PasskeyLoginOptionsSchema = z.object({ mfa_token: z.string().min(1).max(200) }).strict().meta({ id: "PasskeyLoginOptions" });
+export const PasskeyLoginOptionsSchema = z
+  .object({ mfa_token: z.string().min(1).max(200) })
+  .strict()
+  .meta({ id: "PasskeyLoginOptions" });
 
-export const PasskeyLoginSchema = z.object({ mfa_token: z.string().min(1).max(200), response: CREDENTIAL_JSON }).strict().meta({ id: "PasskeyLogin" });
+export const PasskeyLoginSchema = z
+  .object({ mfa_token: z.string().min(1).max(200), response: CREDENTIAL_JSON })
+  .strict()
+  .meta({ id: "PasskeyLogin" });

@@ -120,7 +120,12 @@ export class RateLimiter {
       } catch (rejection) {
         if (!(rejection instanceof RateLimiterRes)) throw rejection;
         const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-        const state: RateState = { limit: b.limit, remaining: 0, resetUnix: Math.ceil((Date.now() + rejection.msBeforeNext) / 1000), windowSec: b.windowSec };
+        const state: RateState = {
+          limit: b.limit,
+          remaining: 0,
+          resetUnix: Math.ceil((Date.now() + rejection.msBeforeNext) / 1000),
+          windowSec: b.windowSec,
+        };
         throw new RateLimitedError(state, retryAfter, b.label);
       }
       const state: RateState = {
@@ -129,7 +134,11 @@ export class RateLimiter {
         resetUnix: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
         windowSec: b.windowSec,
       };
-      if (!tightest || state.remaining < tightest.remaining || (state.remaining === tightest.remaining && state.windowSec < tightest.windowSec)) {
+      if (
+        !tightest ||
+        state.remaining < tightest.remaining ||
+        (state.remaining === tightest.remaining && state.windowSec < tightest.windowSec)
+      ) {
         tightest = state;
       }
     }
@@ -138,12 +147,21 @@ export class RateLimiter {
 }
 
 export class RateLimitedError extends AppError {
-  constructor(readonly state: RateState, readonly retryAfter: number, window: string) {
-    super("rate_limited", "RATE_LIMIT_EXCEEDED", `Rate limit of ${state.limit} requests per ${window} exceeded; retry after ${retryAfter}s`, {
-      limit: state.limit,
-      window,
-      retry_after: retryAfter,
-    });
+  constructor(
+    readonly state: RateState,
+    readonly retryAfter: number,
+    window: string,
+  ) {
+    super(
+      "rate_limited",
+      "RATE_LIMIT_EXCEEDED",
+      `Rate limit of ${state.limit} requests per ${window} exceeded; retry after ${retryAfter}s`,
+      {
+        limit: state.limit,
+        window,
+        retry_after: retryAfter,
+      },
+    );
   }
 }
 

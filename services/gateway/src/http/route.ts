@@ -4,7 +4,8 @@ import type { Principal } from "./auth.js";
 import type { CookieMode } from "./session.js";
 
 /** Who may call a route: nobody needs a key, any valid key, a scope, or the instance operator. */
-export type Access = { kind: "public" } | { kind: "authenticated" } | { kind: "scope"; scope: string } | { kind: "operator" };
+export type Access =
+  { kind: "public" } | { kind: "authenticated" } | { kind: "scope"; scope: string } | { kind: "operator" };
 
 /** Which endpoint-specific limit applies on top of the organization's overall limits. */
 export type RateClass = "evaluations_create" | "evaluations_list" | "reports_create" | "reads" | "writes";

@@ -6,7 +6,15 @@ export const MAX_FILE_BYTES = 1_048_576;
 export const MAX_FILES = 1000;
 
 const SEVERITY = z.enum(["error", "warning"]);
-export const SCOPE = z.enum(["read:evaluations", "write:evaluations", "read:policies", "write:policies", "read:org", "write:org", "admin"]);
+export const SCOPE = z.enum([
+  "read:evaluations",
+  "write:evaluations",
+  "read:policies",
+  "write:policies",
+  "read:org",
+  "write:org",
+  "admin",
+]);
 const ISO = z.string().meta({ format: "date-time" });
 const ISO_OR_DATE_RE =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/;
@@ -40,7 +48,17 @@ export const FieldErrorSchema = z
 
 export const ErrorSchema = z
   .object({
-    error: z.enum(["unauthorized", "forbidden", "validation_error", "not_found", "method_not_allowed", "conflict", "rate_limited", "internal_error", "service_unavailable"]),
+    error: z.enum([
+      "unauthorized",
+      "forbidden",
+      "validation_error",
+      "not_found",
+      "method_not_allowed",
+      "conflict",
+      "rate_limited",
+      "internal_error",
+      "service_unavailable",
+    ]),
     code: z.string(),
     message: z.string(),
     required_scope: z.string().optional(),
@@ -51,17 +69,39 @@ export const ErrorSchema = z
 
 // ---------- health and auth ----------
 
-export const HealthSchema = z.object({ status: z.literal("healthy"), version: z.string(), timestamp: ISO }).meta({ id: "Health" });
+export const HealthSchema = z
+  .object({ status: z.literal("healthy"), version: z.string(), timestamp: ISO })
+  .meta({ id: "Health" });
 export const AuthHealthSchema = z
-  .object({ status: z.literal("healthy"), authenticated: z.boolean(), organization: z.string(), scopes: z.array(z.string()) })
+  .object({
+    status: z.literal("healthy"),
+    authenticated: z.boolean(),
+    organization: z.string(),
+    scopes: z.array(z.string()),
+  })
   .meta({ id: "AuthHealth" });
 export const KeyVerificationSchema = z
-  .object({ valid: z.boolean(), key_id: z.string(), scopes: z.array(z.string()), expires_at: ISO.nullable(), organization: z.string() })
+  .object({
+    valid: z.boolean(),
+    key_id: z.string(),
+    scopes: z.array(z.string()),
+    expires_at: ISO.nullable(),
+    organization: z.string(),
+  })
   .meta({ id: "KeyVerification" });
 
 // ---------- evaluations ----------
 
-export const FILE_STATUSES = ["added", "modified", "removed", "deleted", "renamed", "copied", "changed", "unchanged"] as const;
+export const FILE_STATUSES = [
+  "added",
+  "modified",
+  "removed",
+  "deleted",
+  "renamed",
+  "copied",
+  "changed",
+  "unchanged",
+] as const;
 
 export const FileInputSchema = z
   .object({
@@ -106,7 +146,10 @@ export const ViolationSchema = z
 
 export const SuppressionSchema = z
   .object({ policy_id: z.string(), rule_id: z.string(), file: z.string(), line: z.number().int(), reason: z.string() })
-  .meta({ id: "Suppression", description: "A finding silenced by an inline verdict-ignore comment; recorded as a bypass event" });
+  .meta({
+    id: "Suppression",
+    description: "A finding silenced by an inline verdict-ignore comment; recorded as a bypass event",
+  });
 
 export const EvaluationSchema = z
   .object({
@@ -140,7 +183,11 @@ export const ListEvaluationsQuery = z
     since: ISO_OR_DATE.optional(),
     until: ISO_OR_DATE.optional(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z.string().max(512).regex(/^[A-Za-z0-9_-]+$/, { message: "cursor must be a next_cursor returned by this API" }).optional(),
+    cursor: z
+      .string()
+      .max(512)
+      .regex(/^[A-Za-z0-9_-]+$/, { message: "cursor must be a next_cursor returned by this API" })
+      .optional(),
   })
   .strict();
 
@@ -162,7 +209,10 @@ export const PatternSchema = z
   .strict()
   .meta({ id: "Pattern" });
 
-const SuggestionSchema = z.object({ text: z.string().min(1).max(2000) }).strict().meta({ id: "Suggestion" });
+const SuggestionSchema = z
+  .object({ text: z.string().min(1).max(2000) })
+  .strict()
+  .meta({ id: "Suggestion" });
 
 export const PolicySummarySchema = z
   .object({
@@ -187,18 +237,31 @@ export const PolicySchema = PolicySummarySchema.extend({
 export const PolicyListSchema = z.object({ policies: z.array(PolicySummarySchema) }).meta({ id: "PolicyList" });
 
 export const ListPoliciesQuery = z
-  .object({ enabled: BOOL_QUERY.optional(), category: z.string().min(1).max(64).optional(), severity: SEVERITY.optional() })
+  .object({
+    enabled: BOOL_QUERY.optional(),
+    category: z.string().min(1).max(64).optional(),
+    severity: SEVERITY.optional(),
+  })
   .strict();
 
 export const CreatePolicySchema = z
   .object({
-    id: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/, { message: "id must be a slug: 3-64 lowercase letters, digits and dashes" }),
+    id: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/, {
+      message: "id must be a slug: 3-64 lowercase letters, digits and dashes",
+    }),
     name: z.string().min(1).max(200),
     description: z.string().max(2000).default(""),
     severity: SEVERITY,
     category: z.string().min(1).max(64).default("custom"),
     enabled: z.boolean().default(true),
-    frameworks: z.array(z.string().regex(/^[a-z0-9-]+:[A-Za-z0-9._()-]+$/, { message: "must have the form <framework_id>:<control_id>" })).max(100).default([]),
+    frameworks: z
+      .array(
+        z
+          .string()
+          .regex(/^[a-z0-9-]+:[A-Za-z0-9._()-]+$/, { message: "must have the form <framework_id>:<control_id>" }),
+      )
+      .max(100)
+      .default([]),
     patterns: z.array(PatternSchema).min(1).max(100),
     suggestions: z.array(SuggestionSchema).max(20).default([]),
     documentation_url: z.url().max(2000).optional(),
@@ -231,12 +294,19 @@ export const UpdatePolicySchema = z
         // the policy service (protobuf's Struct has a recursion limit).
         for (const [key, value] of Object.entries(settings)) {
           if (nestingDepth(value, MAX_SETTING_DEPTH) > MAX_SETTING_DEPTH) {
-            ctx.addIssue({ code: "custom", path: [key], message: `settings.${key} is nested deeper than ${MAX_SETTING_DEPTH} levels`, params: { code: "MAX_SIZE_EXCEEDED", max: MAX_SETTING_DEPTH } });
+            ctx.addIssue({
+              code: "custom",
+              path: [key],
+              message: `settings.${key} is nested deeper than ${MAX_SETTING_DEPTH} levels`,
+              params: { code: "MAX_SIZE_EXCEEDED", max: MAX_SETTING_DEPTH },
+            });
           }
         }
       })
       .optional()
-      .meta({ description: `Policy-specific; see each policy's settings. Unknown keys are rejected (422). Values nest at most ${MAX_SETTING_DEPTH} levels.` }),
+      .meta({
+        description: `Policy-specific; see each policy's settings. Unknown keys are rejected (422). Values nest at most ${MAX_SETTING_DEPTH} levels.`,
+      }),
   })
   .strict()
   .meta({ id: "UpdatePolicy" });
@@ -254,7 +324,9 @@ export const RepositorySchema = z
   })
   .meta({ id: "Repository" });
 
-export const RepositoryListSchema = z.object({ repositories: z.array(RepositorySchema) }).meta({ id: "RepositoryList" });
+export const RepositoryListSchema = z
+  .object({ repositories: z.array(RepositorySchema) })
+  .meta({ id: "RepositoryList" });
 
 export const ConnectRepositorySchema = z
   .object({
@@ -282,7 +354,10 @@ const RateLimitsSchema = z
     reads_per_minute: z.number().int().min(1).max(10_000_000).optional(),
   })
   .strict()
-  .meta({ id: "RateLimits", description: "Per-organization overrides of the instance's rate limits; unset keeps the default." });
+  .meta({
+    id: "RateLimits",
+    description: "Per-organization overrides of the instance's rate limits; unset keeps the default.",
+  });
 
 export const OrganizationSchema = z
   .object({
@@ -296,7 +371,10 @@ export const OrganizationSchema = z
       default_severity: SEVERITY,
       require_evaluation_pass: z.boolean(),
       allow_inline_suppression: z.boolean(),
-      require_mfa: z.boolean().meta({ description: "Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED)" }),
+      require_mfa: z.boolean().meta({
+        description:
+          "Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED)",
+      }),
     }),
   })
   .meta({ id: "Organization" });
@@ -305,7 +383,12 @@ export const UpdateOrganizationSchema = z
   .object({
     name: z.string().min(1).max(200).optional(),
     settings: z
-      .object({ default_severity: SEVERITY.optional(), require_evaluation_pass: z.boolean().optional(), allow_inline_suppression: z.boolean().optional(), require_mfa: z.boolean().optional() })
+      .object({
+        default_severity: SEVERITY.optional(),
+        require_evaluation_pass: z.boolean().optional(),
+        allow_inline_suppression: z.boolean().optional(),
+        require_mfa: z.boolean().optional(),
+      })
       .strict()
       .optional(),
   })
@@ -321,9 +404,14 @@ export const CreateOrganizationSchema = z
   .strict()
   .meta({ id: "CreateOrganization" });
 
-export const UpdateOrganizationLimitsSchema = z.object({ rate_limits: RateLimitsSchema }).strict().meta({ id: "UpdateOrganizationLimits" });
+export const UpdateOrganizationLimitsSchema = z
+  .object({ rate_limits: RateLimitsSchema })
+  .strict()
+  .meta({ id: "UpdateOrganizationLimits" });
 
-export const OperatorOrganizationSchema = OrganizationSchema.extend({ rate_limits: RateLimitsSchema }).meta({ id: "OperatorOrganization" });
+export const OperatorOrganizationSchema = OrganizationSchema.extend({ rate_limits: RateLimitsSchema }).meta({
+  id: "OperatorOrganization",
+});
 
 // ---------- API keys ----------
 
@@ -350,14 +438,22 @@ export const CreateApiKeySchema = z
     name: z.string().min(1).max(100),
     scopes: z.array(SCOPE).min(1).max(7),
     expiration: z.enum(["30m", "24h", "7d", "90d", "never"]).default("90d"),
-    environment: z.enum(["prod", "test"]).optional().meta({ description: "Default: the calling key's environment. A test key creates test keys only" }),
+    environment: z
+      .enum(["prod", "test"])
+      .optional()
+      .meta({ description: "Default: the calling key's environment. A test key creates test keys only" }),
     ip_allowlist: z
       .string()
       .max(4000)
       // Every comma-separated entry holds an address: `,,,` must not read as "no restriction".
-      .regex(/^$|^ *[0-9A-Fa-f:./]+ *(, *[0-9A-Fa-f:./]+ *)*$/, { message: "must be comma-separated CIDR ranges or IP addresses, none of them empty" })
+      .regex(/^$|^ *[0-9A-Fa-f:./]+ *(, *[0-9A-Fa-f:./]+ *)*$/, {
+        message: "must be comma-separated CIDR ranges or IP addresses, none of them empty",
+      })
       .optional()
-      .meta({ description: "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7; within the calling key's allowlist. Omitted: the calling key's allowlist" }),
+      .meta({
+        description:
+          "Comma-separated CIDR ranges, e.g. 10.0.0.0/8,192.168.1.7; within the calling key's allowlist. Omitted: the calling key's allowlist",
+      }),
   })
   .strict()
   .meta({
@@ -368,7 +464,9 @@ export const CreateApiKeySchema = z
       "(`scopes`, `expiration`, `environment`, `ip_allowlist`) with code INVALID_ENUM.",
   });
 
-export const CreatedApiKeySchema = ApiKeySchema.extend({ key: z.string().meta({ description: "The key value. Shown once: store it now." }) }).meta({ id: "CreatedApiKey" });
+export const CreatedApiKeySchema = ApiKeySchema.extend({
+  key: z.string().meta({ description: "The key value. Shown once: store it now." }),
+}).meta({ id: "CreatedApiKey" });
 
 export const CreatedOrganizationSchema = z
   .object({ organization: OperatorOrganizationSchema, api_key: CreatedApiKeySchema })
@@ -376,5 +474,8 @@ export const CreatedOrganizationSchema = z
 
 export function IdParam<N extends string>(name: N, prefix?: string) {
   const id = z.string().min(1).max(128);
-  return z.object({ [name]: prefix ? id.meta({ examples: [`${prefix}_01jd0000000000000000000000`] }) : id } as Record<N, typeof id>);
+  return z.object({ [name]: prefix ? id.meta({ examples: [`${prefix}_01jd0000000000000000000000`] }) : id } as Record<
+    N,
+    typeof id
+  >);
 }

@@ -34,14 +34,33 @@ export function setSessionCookie(req: Request, res: Response, token: string, exp
   if (mode === "none") return;
   res.append(
     "Set-Cookie",
-    stringifySetCookie({ name: mode === "secure" ? SECURE_COOKIE : LOCAL_COOKIE, value: token, httpOnly: true, secure: mode === "secure", sameSite: "lax", path: "/", expires: new Date(expiresAt) }),
+    stringifySetCookie({
+      name: mode === "secure" ? SECURE_COOKIE : LOCAL_COOKIE,
+      value: token,
+      httpOnly: true,
+      secure: mode === "secure",
+      sameSite: "lax",
+      path: "/",
+      expires: new Date(expiresAt),
+    }),
   );
 }
 
 export function clearSessionCookie(req: Request, res: Response): void {
   const mode = cookieMode(req);
   if (mode === "none") return;
-  res.append("Set-Cookie", stringifySetCookie({ name: mode === "secure" ? SECURE_COOKIE : LOCAL_COOKIE, value: "", httpOnly: true, secure: mode === "secure", sameSite: "lax", path: "/", expires: new Date(0) }));
+  res.append(
+    "Set-Cookie",
+    stringifySetCookie({
+      name: mode === "secure" ? SECURE_COOKIE : LOCAL_COOKIE,
+      value: "",
+      httpOnly: true,
+      secure: mode === "secure",
+      sameSite: "lax",
+      path: "/",
+      expires: new Date(0),
+    }),
+  );
 }
 
 export function csrfTokenFor(sessionToken: string): string {

@@ -38,13 +38,23 @@ describe("validation errors", () => {
   });
 
   it("reports the byte limit of file contents with max 1048576", () => {
-    const errs = errorsOf(() => parseOr400(CreateEvaluationSchema, { repository: "a/b", ref: "main", files: [{ path: "p", content: "ü".repeat(600_000) }] }));
-    expect(errs).toEqual([expect.objectContaining({ field: "files[0].content", code: "MAX_SIZE_EXCEEDED", max: 1048576 })]);
+    const errs = errorsOf(() =>
+      parseOr400(CreateEvaluationSchema, {
+        repository: "a/b",
+        ref: "main",
+        files: [{ path: "p", content: "ü".repeat(600_000) }],
+      }),
+    );
+    expect(errs).toEqual([
+      expect.objectContaining({ field: "files[0].content", code: "MAX_SIZE_EXCEEDED", max: 1048576 }),
+    ]);
   });
 
   it("parses query strings with defaults and bounds", () => {
     expect(parseOr400(ListEvaluationsQuery, {})).toEqual({ limit: 20 });
     expect(parseOr400(ListEvaluationsQuery, { passed: "false", limit: "5" })).toEqual({ passed: false, limit: 5 });
-    expect(errorsOf(() => parseOr400(ListEvaluationsQuery, { limit: "500" }))).toEqual([expect.objectContaining({ field: "limit", code: "MAX_SIZE_EXCEEDED", max: 100 })]);
+    expect(errorsOf(() => parseOr400(ListEvaluationsQuery, { limit: "500" }))).toEqual([
+      expect.objectContaining({ field: "limit", code: "MAX_SIZE_EXCEEDED", max: 100 }),
+    ]);
   });
 });

@@ -27,17 +27,32 @@ export function toFieldErrors(issues: z.core.$ZodIssue[], input: unknown, prefix
     const field = fieldPath(issue.path, prefix) || prefix || "body";
     switch (issue.code) {
       case "invalid_type":
-        if (valueAt(input, issue.path) === undefined) out.push({ field, code: "REQUIRED", message: `${field} is required` });
+        if (valueAt(input, issue.path) === undefined)
+          out.push({ field, code: "REQUIRED", message: `${field} is required` });
         else out.push({ field, code: "INVALID_FORMAT", message: `${field} must be ${article(issue.expected)}` });
         break;
       case "too_big":
-        out.push({ field, code: "MAX_SIZE_EXCEEDED", message: sizeMessage(field, issue.origin, "at most", issue.maximum), max: Number(issue.maximum) });
+        out.push({
+          field,
+          code: "MAX_SIZE_EXCEEDED",
+          message: sizeMessage(field, issue.origin, "at most", issue.maximum),
+          max: Number(issue.maximum),
+        });
         break;
       case "too_small":
-        out.push({ field, code: "MIN_SIZE_REQUIRED", message: sizeMessage(field, issue.origin, "at least", issue.minimum), min: Number(issue.minimum) });
+        out.push({
+          field,
+          code: "MIN_SIZE_REQUIRED",
+          message: sizeMessage(field, issue.origin, "at least", issue.minimum),
+          min: Number(issue.minimum),
+        });
         break;
       case "invalid_value":
-        out.push({ field, code: "INVALID_ENUM", message: `${field} must be one of: ${issue.values.map(String).join(", ")}` });
+        out.push({
+          field,
+          code: "INVALID_ENUM",
+          message: `${field} must be one of: ${issue.values.map(String).join(", ")}`,
+        });
         break;
       case "unrecognized_keys":
         for (const key of issue.keys) {
@@ -47,12 +62,18 @@ export function toFieldErrors(issues: z.core.$ZodIssue[], input: unknown, prefix
         break;
       case "custom": {
         const params = (issue.params ?? {}) as { code?: FieldErrorCode; max?: number };
-        out.push({ field, code: params.code ?? "INVALID_FORMAT", message: issue.message, ...(params.max !== undefined ? { max: params.max } : {}) });
+        out.push({
+          field,
+          code: params.code ?? "INVALID_FORMAT",
+          message: issue.message,
+          ...(params.max !== undefined ? { max: params.max } : {}),
+        });
         break;
       }
       default:
         // A missing value that a union (or another composite check) needed is simply required.
-        if (valueAt(input, issue.path) === undefined) out.push({ field, code: "REQUIRED", message: `${field} is required` });
+        if (valueAt(input, issue.path) === undefined)
+          out.push({ field, code: "REQUIRED", message: `${field} is required` });
         else out.push({ field, code: "INVALID_FORMAT", message: `${field}: ${issue.message}` });
     }
   }

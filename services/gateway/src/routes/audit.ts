@@ -6,7 +6,11 @@ export function auditEventJson(e: identityV1.AuditEvent) {
   return {
     id: e.id,
     type: e.type as (typeof AUDIT_EVENT_TYPES)[number],
-    actor: { type: (e.actor?.type ?? "system") as "user" | "api_key" | "system", id: e.actor?.id ?? "", ip: e.actor?.ip || null },
+    actor: {
+      type: (e.actor?.type ?? "system") as "user" | "api_key" | "system",
+      id: e.actor?.id ?? "",
+      ip: e.actor?.ip || null,
+    },
     target: { type: e.target_type, id: e.target_id },
     occurred_at: e.occurred_at,
     data: JSON.parse(e.data_json || "{}") as Record<string, unknown>,
@@ -34,7 +38,13 @@ export const auditRoutes = [
         limit: query.limit,
         cursor: query.cursor ?? "",
       });
-      return { status: 200, body: { audit_events: res.events.map(auditEventJson), pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more } } };
+      return {
+        status: 200,
+        body: {
+          audit_events: res.events.map(auditEventJson),
+          pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more },
+        },
+      };
     },
   }),
 ];

@@ -1,6 +1,13 @@
 import type { complianceV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
-import { ComplianceOverviewSchema, CreateReportSchema, DownloadQuery, FrameworkDetailSchema, FrameworkParam, ReportSchema } from "../http/complianceSchemas.js";
+import {
+  ComplianceOverviewSchema,
+  CreateReportSchema,
+  DownloadQuery,
+  FrameworkDetailSchema,
+  FrameworkParam,
+  ReportSchema,
+} from "../http/complianceSchemas.js";
 import { IdParam } from "../http/schemas.js";
 
 function reportJson(r: complianceV1.Report, apiBase: string) {
@@ -8,7 +15,9 @@ function reportJson(r: complianceV1.Report, apiBase: string) {
   return {
     report_id: r.report_id,
     status: r.status,
-    download_url: completed ? `${apiBase}/compliance/reports/${r.report_id}/download?expires=${r.download_expires}&signature=${r.download_signature}` : null,
+    download_url: completed
+      ? `${apiBase}/compliance/reports/${r.report_id}/download?expires=${r.download_expires}&signature=${r.download_signature}`
+      : null,
     download_expires_at: completed ? new Date(r.download_expires * 1000).toISOString() : null,
     frameworks: r.frameworks,
     format: r.format,
@@ -35,7 +44,12 @@ export const complianceRoutes = [
       return {
         status: 200,
         body: {
-          frameworks: res.frameworks.map((f) => ({ id: f.id, name: f.name, coverage: f.coverage, controls: { total: f.controls?.total ?? 0, covered: f.controls?.covered ?? 0 } })),
+          frameworks: res.frameworks.map((f) => ({
+            id: f.id,
+            name: f.name,
+            coverage: f.coverage,
+            controls: { total: f.controls?.total ?? 0, covered: f.controls?.covered ?? 0 },
+          })),
           regulations: res.regulations,
         },
       };
@@ -52,7 +66,10 @@ export const complianceRoutes = [
     params: FrameworkParam,
     responses: { 200: { description: "Framework coverage", schema: FrameworkDetailSchema } },
     handler: async ({ params, principal, clients }) => {
-      const res = await clients.compliance.getFramework({ organization_id: principal!.organizationId, framework_id: params.framework_id });
+      const res = await clients.compliance.getFramework({
+        organization_id: principal!.organizationId,
+        framework_id: params.framework_id,
+      });
       return { status: 200, body: { framework: res.framework, coverage: res.coverage, controls: res.controls } };
     },
   }),
@@ -61,7 +78,8 @@ export const complianceRoutes = [
     path: "/v1/compliance/reports",
     operationId: "createComplianceReport",
     errors: [422],
-    summary: "Generate an evidence report (PDF, or OSCAL 1.1.2 in a ZIP) asynchronously; poll GET /v1/compliance/reports/{report_id}",
+    summary:
+      "Generate an evidence report (PDF, or OSCAL 1.1.2 in a ZIP) asynchronously; poll GET /v1/compliance/reports/{report_id}",
     tag: "Compliance",
     access: { kind: "scope", scope: "read:policies" },
     rateClass: "reports_create",
@@ -72,10 +90,16 @@ export const complianceRoutes = [
         organization_id: principal!.organizationId,
         frameworks: body.frameworks,
         format: body.format,
-        ...(typeof body.date_range === "string" ? { last_days: body.date_range } : { date_range: body.date_range, last_days: "" }),
+        ...(typeof body.date_range === "string"
+          ? { last_days: body.date_range }
+          : { date_range: body.date_range, last_days: "" }),
       });
       const report = res.report!;
-      return { status: 202, body: reportJson(report, apiBaseUrl), headers: { Location: `/v1/compliance/reports/${report.report_id}` } };
+      return {
+        status: 202,
+        body: reportJson(report, apiBaseUrl),
+        headers: { Location: `/v1/compliance/reports/${report.report_id}` },
+      };
     },
   }),
   route({
@@ -89,7 +113,10 @@ export const complianceRoutes = [
     params: IdParam("report_id", "report"),
     responses: { 200: { description: "The report", schema: ReportSchema } },
     handler: async ({ params, principal, clients, apiBaseUrl }) => {
-      const res = await clients.compliance.getReport({ organization_id: principal!.organizationId, report_id: params.report_id });
+      const res = await clients.compliance.getReport({
+        organization_id: principal!.organizationId,
+        report_id: params.report_id,
+      });
       return { status: 200, body: reportJson(res.report!, apiBaseUrl) };
     },
   }),
@@ -98,15 +125,25 @@ export const complianceRoutes = [
     path: "/v1/compliance/reports/:report_id/download",
     operationId: "downloadComplianceReport",
     errors: [403, 410],
-    summary: "Download a completed report through its signed link (no API key; 403 for a bad signature, 410 once expired)",
+    summary:
+      "Download a completed report through its signed link (no API key; 403 for a bad signature, 410 once expired)",
     tag: "Compliance",
     access: { kind: "public" },
     params: IdParam("report_id", "report"),
     query: DownloadQuery,
-    responses: { 200: { description: "The report file (attachment)", contentTypes: ["application/pdf", "application/zip"] } },
+    responses: {
+      200: { description: "The report file (attachment)", contentTypes: ["application/pdf", "application/zip"] },
+    },
     handler: async ({ params, query, clients }) => {
-      const res = await clients.compliance.downloadReport({ report_id: params.report_id, expires: Number(query.expires), signature: query.signature });
-      return { status: 200, file: { content: Buffer.from(res.content), contentType: res.content_type, filename: res.filename } };
+      const res = await clients.compliance.downloadReport({
+        report_id: params.report_id,
+        expires: Number(query.expires),
+        signature: query.signature,
+      });
+      return {
+        status: 200,
+        file: { content: Buffer.from(res.content), contentType: res.content_type, filename: res.filename },
+      };
     },
   }),
 ];

@@ -3,13 +3,23 @@ import { errors } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
 import { evaluationJson } from "../http/mappers.js";
-import { CreateEvaluationSchema, EvaluationListSchema, EvaluationSchema, IdParam, isRealDay, ListEvaluationsQuery } from "../http/schemas.js";
+import {
+  CreateEvaluationSchema,
+  EvaluationListSchema,
+  EvaluationSchema,
+  IdParam,
+  isRealDay,
+  ListEvaluationsQuery,
+} from "../http/schemas.js";
 import { noContent } from "./common.js";
 
 const Params = IdParam("evaluation_id", "eval");
 
 /** A validated create request as the evaluation service receives it (bench:api measures this too). */
-export function createEvaluationRequest(organizationId: string, body: z.infer<typeof CreateEvaluationSchema>): evaluationV1.CreateEvaluationRequest {
+export function createEvaluationRequest(
+  organizationId: string,
+  body: z.infer<typeof CreateEvaluationSchema>,
+): evaluationV1.CreateEvaluationRequest {
   return {
     organization_id: organizationId,
     repository: body.repository,
@@ -37,10 +47,15 @@ export const evaluationRoutes = [
     body: CreateEvaluationSchema,
     responses: {
       201: { description: "Checked within the request: status completed", schema: EvaluationSchema },
-      202: { description: "A large change, queued: status pending until a worker finishes it (poll GET, or use webhooks)", schema: EvaluationSchema },
+      202: {
+        description: "A large change, queued: status pending until a worker finishes it (poll GET, or use webhooks)",
+        schema: EvaluationSchema,
+      },
     },
     handler: async ({ body, principal, clients, signal }) => {
-      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body), { signal });
+      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body), {
+        signal,
+      });
       const evaluation = evaluationJson(res.evaluation!);
       return evaluation.status === "pending"
         ? { status: 202, body: evaluation, headers: { Location: `/v1/evaluations/${evaluation.id}` } }
@@ -62,7 +77,13 @@ export const evaluationRoutes = [
       // Date.parse would roll it over to March 2), so it is refused here, as a 422.
       const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
       if (impossible.length) {
-        throw errors.unprocessable(impossible.map((field) => ({ field, code: "INVALID_FORMAT", message: "must be an ISO 8601 date or date-time of a day that exists" })));
+        throw errors.unprocessable(
+          impossible.map((field) => ({
+            field,
+            code: "INVALID_FORMAT",
+            message: "must be an ISO 8601 date or date-time of a day that exists",
+          })),
+        );
       }
       const res = await clients.evaluation.listEvaluations({
         organization_id: principal!.organizationId,
@@ -76,7 +97,10 @@ export const evaluationRoutes = [
       });
       return {
         status: 200,
-        body: { evaluations: res.evaluations.map(evaluationJson), pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more } },
+        body: {
+          evaluations: res.evaluations.map(evaluationJson),
+          pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more },
+        },
       };
     },
   }),
@@ -92,7 +116,10 @@ export const evaluationRoutes = [
     params: Params,
     responses: { 200: { description: "The evaluation", schema: EvaluationSchema } },
     handler: async ({ params, principal, clients }) => {
-      const res = await clients.evaluation.getEvaluation({ organization_id: principal!.organizationId, evaluation_id: params.evaluation_id });
+      const res = await clients.evaluation.getEvaluation({
+        organization_id: principal!.organizationId,
+        evaluation_id: params.evaluation_id,
+      });
       return { status: 200, body: evaluationJson(res.evaluation!) };
     },
   }),
@@ -108,7 +135,10 @@ export const evaluationRoutes = [
     params: Params,
     responses: noContent,
     handler: async ({ params, principal, clients }) => {
-      await clients.evaluation.deleteEvaluation({ organization_id: principal!.organizationId, evaluation_id: params.evaluation_id });
+      await clients.evaluation.deleteEvaluation({
+        organization_id: principal!.organizationId,
+        evaluation_id: params.evaluation_id,
+      });
       return { status: 204 };
     },
   }),

@@ -11,7 +11,10 @@ export const healthRoutes = [
     tag: "Health",
     access: { kind: "public" },
     responses: { 200: { description: "The API is up", schema: HealthSchema } },
-    handler: async () => ({ status: 200, body: { status: "healthy", version: VERSION, timestamp: new Date().toISOString() } }),
+    handler: async () => ({
+      status: 200,
+      body: { status: "healthy", version: VERSION, timestamp: new Date().toISOString() },
+    }),
   }),
   route({
     method: "get",
@@ -24,7 +27,12 @@ export const healthRoutes = [
     responses: { 200: { description: "Credentials work", schema: AuthHealthSchema } },
     handler: async ({ principal }) => ({
       status: 200,
-      body: { status: "healthy", authenticated: true, organization: principal!.organizationId, scopes: principal!.scopes },
+      body: {
+        status: "healthy",
+        authenticated: true,
+        organization: principal!.organizationId,
+        scopes: principal!.scopes,
+      },
     }),
   }),
   route({
@@ -38,7 +46,13 @@ export const healthRoutes = [
     responses: { 200: { description: "The key is valid", schema: KeyVerificationSchema } },
     handler: async ({ principal }) => ({
       status: 200,
-      body: { valid: true, key_id: principal!.keyId, scopes: principal!.scopes, expires_at: principal!.expiresAt, organization: principal!.organizationId },
+      body: {
+        valid: true,
+        key_id: principal!.keyId,
+        scopes: principal!.scopes,
+        expires_at: principal!.expiresAt,
+        organization: principal!.organizationId,
+      },
     }),
   }),
 ];

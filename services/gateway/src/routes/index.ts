@@ -10,4 +10,15 @@ import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { signInRoutes } from "./signin.js";
 
-export const routes: Route[] = [...healthRoutes, ...evaluationRoutes, ...policyRoutes, ...repositoryRoutes, ...organizationRoutes, ...complianceRoutes, ...webhookRoutes, ...memberRoutes, ...signInRoutes, ...auditRoutes];
+export const routes: Route[] = [
+  ...healthRoutes,
+  ...evaluationRoutes,
+  ...policyRoutes,
+  ...repositoryRoutes,
+  ...organizationRoutes,
+  ...complianceRoutes,
+  ...webhookRoutes,
+  ...memberRoutes,
+  ...signInRoutes,
+  ...auditRoutes,
+];

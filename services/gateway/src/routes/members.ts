@@ -3,7 +3,15 @@ import { AppError } from "@verdict/kit";
 import { actorOf } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { IdParam } from "../http/schemas.js";
-import { AcceptedInvitationSchema, AcceptInvitationSchema, InvitedMemberSchema, InviteMemberSchema, MemberListSchema, MemberSchema, UpdateMemberSchema } from "../http/peopleSchemas.js";
+import {
+  AcceptedInvitationSchema,
+  AcceptInvitationSchema,
+  InvitedMemberSchema,
+  InviteMemberSchema,
+  MemberListSchema,
+  MemberSchema,
+  UpdateMemberSchema,
+} from "../http/peopleSchemas.js";
 import { noContent } from "./common.js";
 
 export function memberJson(m: identityV1.Member) {
@@ -61,7 +69,10 @@ export const memberRoutes = [
         actor: actorOf(principal!, clientIp),
         inviter_user_id: principal!.session?.userId ?? "",
       });
-      return { status: 201, body: { ...memberJson(res.member!), invitation_url: invitationUrl(apiBaseUrl, res.invitation_token) } };
+      return {
+        status: 201,
+        body: { ...memberJson(res.member!), invitation_url: invitationUrl(apiBaseUrl, res.invitation_token) },
+      };
     },
   }),
   route({
@@ -75,7 +86,10 @@ export const memberRoutes = [
     params: MemberParam,
     body: UpdateMemberSchema,
     errors: [422],
-    errorNotes: { 403: "Also AUTH_INSUFFICIENT_ROLE: only owners change owners", 422: "The last owner cannot be demoted" },
+    errorNotes: {
+      403: "Also AUTH_INSUFFICIENT_ROLE: only owners change owners",
+      422: "The last owner cannot be demoted",
+    },
     responses: { 200: { description: "The member", schema: MemberSchema } },
     handler: async ({ params, body, principal, clients, clientIp }) => {
       const res = await clients.identity.updateMemberRole({
@@ -98,7 +112,10 @@ export const memberRoutes = [
     rateClass: "writes",
     params: MemberParam,
     errors: [422],
-    errorNotes: { 403: "Also AUTH_INSUFFICIENT_ROLE: only owners remove owners", 422: "The last owner cannot be removed" },
+    errorNotes: {
+      403: "Also AUTH_INSUFFICIENT_ROLE: only owners remove owners",
+      422: "The last owner cannot be removed",
+    },
     responses: noContent,
     handler: async ({ params, principal, clients, clientIp }) => {
       await clients.identity.removeMember({
@@ -123,15 +140,25 @@ export const memberRoutes = [
     errors: [409, 422],
     responses: { 201: { description: "The invited member and the link", schema: InvitedMemberSchema } },
     handler: async ({ params, body, principal, clients, clientIp, apiBaseUrl }) => {
-      const res = await clients.identity.inviteMember({ organization_id: params.organization_id, email: body.email, role: body.role, actor: actorOf(principal!, clientIp), inviter_user_id: "" });
-      return { status: 201, body: { ...memberJson(res.member!), invitation_url: invitationUrl(apiBaseUrl, res.invitation_token) } };
+      const res = await clients.identity.inviteMember({
+        organization_id: params.organization_id,
+        email: body.email,
+        role: body.role,
+        actor: actorOf(principal!, clientIp),
+        inviter_user_id: "",
+      });
+      return {
+        status: 201,
+        body: { ...memberJson(res.member!), invitation_url: invitationUrl(apiBaseUrl, res.invitation_token) },
+      };
     },
   }),
   route({
     method: "post",
     path: "/auth/invitations/accept",
     operationId: "acceptInvitation",
-    summary: "Join an organization with an invitation link's token: a new person sets name and password, an existing one gives theirs",
+    summary:
+      "Join an organization with an invitation link's token: a new person sets name and password, an existing one gives theirs",
     tag: "Sign-in",
     access: { kind: "public" },
     body: AcceptInvitationSchema,
@@ -144,8 +171,16 @@ export const memberRoutes = [
     },
     responses: { 201: { description: "Joined; sign in with POST /auth/login", schema: AcceptedInvitationSchema } },
     handler: async ({ body, clients, clientIp }) => {
-      if (!body.token.startsWith("vdt_inv_")) throw new AppError("not_found", "RESOURCE_NOT_FOUND", "This invitation link is not valid", { resource_type: "invitation" });
-      const res = await clients.identity.acceptInvitation({ token: body.token, name: body.name, password: body.password, client_ip: clientIp });
+      if (!body.token.startsWith("vdt_inv_"))
+        throw new AppError("not_found", "RESOURCE_NOT_FOUND", "This invitation link is not valid", {
+          resource_type: "invitation",
+        });
+      const res = await clients.identity.acceptInvitation({
+        token: body.token,
+        name: body.name,
+        password: body.password,
+        client_ip: clientIp,
+      });
       return { status: 201, body: { member: memberJson(res.member!), organization_id: res.organization_id } };
     },
   }),

@@ -106,7 +106,11 @@ export const organizationRoutes = [
     params: IdParam("key_id", "key"),
     responses: noContent,
     handler: async ({ params, principal, clients, clientIp }) => {
-      await clients.identity.revokeApiKey({ organization_id: principal!.organizationId, key_id: params.key_id, actor: actorOf(principal!, clientIp) });
+      await clients.identity.revokeApiKey({
+        organization_id: principal!.organizationId,
+        key_id: params.key_id,
+        actor: actorOf(principal!, clientIp),
+      });
       return { status: 204 };
     },
   }),
@@ -119,12 +123,21 @@ export const organizationRoutes = [
     access: { kind: "operator" },
     rateClass: "writes",
     body: CreateOrganizationSchema,
-    responses: { 201: { description: "The organization and its first admin key, shown once", schema: CreatedOrganizationSchema } },
+    responses: {
+      201: { description: "The organization and its first admin key, shown once", schema: CreatedOrganizationSchema },
+    },
     handler: async ({ body, clients }) => {
-      const res = await clients.identity.createOrganization({ name: body.name, plan: body.plan, rate_limits: body.rate_limits ?? {} });
+      const res = await clients.identity.createOrganization({
+        name: body.name,
+        plan: body.plan,
+        rate_limits: body.rate_limits ?? {},
+      });
       return {
         status: 201,
-        body: { organization: operatorOrganizationJson(res.organization!), api_key: { ...apiKeyJson(res.api_key!), key: res.key } },
+        body: {
+          organization: operatorOrganizationJson(res.organization!),
+          api_key: { ...apiKeyJson(res.api_key!), key: res.key },
+        },
       };
     },
   }),
@@ -141,7 +154,10 @@ export const organizationRoutes = [
     responses: { 200: { description: "The organization with its limits", schema: OperatorOrganizationSchema } },
     handler: async ({ params, body, clients }) => {
       if (!params.organization_id.startsWith("org_")) throw errors.notFound("organization", params.organization_id);
-      const res = await clients.identity.updateOrganizationLimits({ organization_id: params.organization_id, rate_limits: body.rate_limits });
+      const res = await clients.identity.updateOrganizationLimits({
+        organization_id: params.organization_id,
+        rate_limits: body.rate_limits,
+      });
       return { status: 200, body: operatorOrganizationJson(res.organization!) };
     },
   }),

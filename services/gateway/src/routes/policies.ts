@@ -1,7 +1,14 @@
 import { errors } from "@verdict/kit";
 import { route } from "../http/route.js";
 import { policyJson, policySummaryJson } from "../http/mappers.js";
-import { CreatePolicySchema, IdParam, ListPoliciesQuery, PolicyListSchema, PolicySchema, UpdatePolicySchema } from "../http/schemas.js";
+import {
+  CreatePolicySchema,
+  IdParam,
+  ListPoliciesQuery,
+  PolicyListSchema,
+  PolicySchema,
+  UpdatePolicySchema,
+} from "../http/schemas.js";
 import { noContent } from "./common.js";
 
 const Params = IdParam("policy_id");
@@ -33,7 +40,10 @@ export const policyRoutes = [
     params: Params,
     responses: { 200: { description: "The policy", schema: PolicySchema } },
     handler: async ({ params, principal, clients }) => {
-      const res = await clients.policy.getPolicy({ organization_id: principal!.organizationId, policy_id: params.policy_id });
+      const res = await clients.policy.getPolicy({
+        organization_id: principal!.organizationId,
+        policy_id: params.policy_id,
+      });
       return { status: 200, body: policyJson(res.policy!) };
     },
   }),
@@ -86,7 +96,13 @@ export const policyRoutes = [
       // refused here as any other unknown setting is by the policy service, not silently dropped.
       const settings = (rawBody as { settings?: unknown } | undefined)?.settings;
       if (settings && typeof settings === "object" && Object.hasOwn(settings, "__proto__")) {
-        throw errors.unprocessable([{ field: "settings.__proto__", code: "INVALID_FORMAT", message: `Unknown setting '__proto__' for policy '${params.policy_id}'` }]);
+        throw errors.unprocessable([
+          {
+            field: "settings.__proto__",
+            code: "INVALID_FORMAT",
+            message: `Unknown setting '__proto__' for policy '${params.policy_id}'`,
+          },
+        ]);
       }
       const res = await clients.policy.updatePolicy({
         organization_id: principal!.organizationId,

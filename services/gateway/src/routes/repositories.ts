@@ -50,7 +50,10 @@ export const repositoryRoutes = [
     params: IdParam("repository_id", "repo"),
     responses: noContent,
     handler: async ({ params, principal, clients }) => {
-      await clients.policy.disconnectRepository({ organization_id: principal!.organizationId, repository_id: params.repository_id });
+      await clients.policy.disconnectRepository({
+        organization_id: principal!.organizationId,
+        repository_id: params.repository_id,
+      });
       return { status: 204 };
     },
   }),

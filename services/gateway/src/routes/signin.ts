@@ -11,7 +11,15 @@ import {
   PasskeyRegistrationSchema,
   WebauthnOptionsSchema,
 } from "../http/peopleSchemas.js";
-import { ConfirmTotpSchema, LoginResultSchema, LoginSchema, SessionSchema, TotpEnabledSchema, TotpEnrolmentSchema, TotpLoginSchema } from "../http/peopleSchemas.js";
+import {
+  ConfirmTotpSchema,
+  LoginResultSchema,
+  LoginSchema,
+  SessionSchema,
+  TotpEnabledSchema,
+  TotpEnrolmentSchema,
+  TotpLoginSchema,
+} from "../http/peopleSchemas.js";
 import { csrfTokenFor } from "../http/session.js";
 import { noContent } from "./common.js";
 
@@ -32,12 +40,21 @@ export function sessionJson(token: string, s: identityV1.Session) {
 
 function assertCookiesPossible(ctx: RouteContext<unknown, unknown, unknown>): void {
   if (ctx.cookieMode === "none") {
-    throw new AppError("forbidden", "AUTH_HTTPS_REQUIRED", "Sign in over https (or on http://localhost): the session cookie is never sent over plain http elsewhere");
+    throw new AppError(
+      "forbidden",
+      "AUTH_HTTPS_REQUIRED",
+      "Sign in over https (or on http://localhost): the session cookie is never sent over plain http elsewhere",
+    );
   }
 }
 
 function signedIn(principal: Principal | undefined): NonNullable<Principal["session"]> {
-  if (!principal?.session) throw new AppError("forbidden", "AUTH_SESSION_REQUIRED", "This needs a signed-in person (the session cookie), not an API key");
+  if (!principal?.session)
+    throw new AppError(
+      "forbidden",
+      "AUTH_SESSION_REQUIRED",
+      "This needs a signed-in person (the session cookie), not an API key",
+    );
   return principal.session;
 }
 
@@ -70,8 +87,15 @@ export const signInRoutes = [
     handler: async (ctx) => {
       assertCookiesPossible(ctx);
       const { body, clients, clientIp, userAgent } = ctx;
-      const res = await clients.identity.login({ email: body.email, password: body.password, client_ip: clientIp, user_agent: userAgent, organization_id: body.organization_id ?? "" });
-      if (res.mfa_required) return { status: 200, body: { mfa_required: true, methods: res.methods, mfa_token: res.mfa_token } };
+      const res = await clients.identity.login({
+        email: body.email,
+        password: body.password,
+        client_ip: clientIp,
+        user_agent: userAgent,
+        organization_id: body.organization_id ?? "",
+      });
+      if (res.mfa_required)
+        return { status: 200, body: { mfa_required: true, methods: res.methods, mfa_token: res.mfa_token } };
       return {
         status: 200,
         body: { mfa_required: false, session: sessionJson(res.session_token, res.session!) },
@@ -88,12 +112,19 @@ export const signInRoutes = [
     access: { kind: "public" },
     body: TotpLoginSchema,
     errors: [401, 403],
-    errorNotes: { 401: "AUTH_INVALID_MFA_CODE (wrong, expired or already used code) or AUTH_INVALID_SESSION (challenge expired: sign in again)" },
+    errorNotes: {
+      401: "AUTH_INVALID_MFA_CODE (wrong, expired or already used code) or AUTH_INVALID_SESSION (challenge expired: sign in again)",
+    },
     responses: { 200: { description: "Signed in (Set-Cookie)", schema: LoginResultSchema } },
     handler: async (ctx) => {
       assertCookiesPossible(ctx);
       const { body, clients, clientIp, userAgent } = ctx;
-      const res = await clients.identity.completeTotpLogin({ mfa_token: body.mfa_token, code: body.code, client_ip: clientIp, user_agent: userAgent });
+      const res = await clients.identity.completeTotpLogin({
+        mfa_token: body.mfa_token,
+        code: body.code,
+        client_ip: clientIp,
+        user_agent: userAgent,
+      });
       return {
         status: 200,
         body: { mfa_required: false, session: sessionJson(res.session_token, res.session!) },
@@ -109,7 +140,10 @@ export const signInRoutes = [
     tag: "Sign-in",
     access: { kind: "authenticated" },
     duringMfaEnrolment: true,
-    errorNotes: { 401: "Also AUTH_INVALID_SESSION or AUTH_SESSION_EXPIRED", 403: "Also AUTH_SESSION_REQUIRED when called with an API key" },
+    errorNotes: {
+      401: "Also AUTH_INVALID_SESSION or AUTH_SESSION_EXPIRED",
+      403: "Also AUTH_SESSION_REQUIRED when called with an API key",
+    },
     responses: { 200: { description: "The session", schema: SessionSchema } },
     handler: async ({ principal, clients, clientIp }) => {
       const s = signedIn(principal);
@@ -161,10 +195,17 @@ export const signInRoutes = [
     body: ConfirmTotpSchema,
     errors: [409, 422],
     errorNotes: { 401: "Also AUTH_INVALID_MFA_CODE", 422: "No enrolment under way" },
-    responses: { 200: { description: "TOTP enabled (Set-Cookie: the session was replaced)", schema: TotpEnabledSchema } },
+    responses: {
+      200: { description: "TOTP enabled (Set-Cookie: the session was replaced)", schema: TotpEnabledSchema },
+    },
     handler: async ({ principal, body, clients, clientIp, userAgent }) => {
       const s = signedIn(principal);
-      const res = await clients.identity.confirmTotpEnrolment({ session_token: s.token, code: body.code, client_ip: clientIp, user_agent: userAgent });
+      const res = await clients.identity.confirmTotpEnrolment({
+        session_token: s.token,
+        code: body.code,
+        client_ip: clientIp,
+        user_agent: userAgent,
+      });
       return {
         status: 200,
         body: { recovery_codes: res.recovery_codes, session: sessionJson(res.session_token, res.session!) },
@@ -183,7 +224,10 @@ export const signInRoutes = [
     responses: { 200: { description: "PublicKeyCredentialCreationOptionsJSON", schema: WebauthnOptionsSchema } },
     handler: async ({ principal, clients, apiBaseUrl }) => {
       const s = signedIn(principal);
-      const res = await clients.identity.startPasskeyRegistration({ session_token: s.token, rp: relyingParty(apiBaseUrl) });
+      const res = await clients.identity.startPasskeyRegistration({
+        session_token: s.token,
+        rp: relyingParty(apiBaseUrl),
+      });
       return { status: 200, body: { options: parsedOptions(res.options_json) } };
     },
   }),
@@ -198,7 +242,9 @@ export const signInRoutes = [
     body: PasskeyRegistrationSchema,
     errors: [409, 422],
     errorNotes: { 401: "Also AUTH_INVALID_MFA_CODE: the answer did not verify (wrong challenge, origin or signature)" },
-    responses: { 200: { description: "Registered (Set-Cookie: the session was replaced)", schema: PasskeyAddedSchema } },
+    responses: {
+      200: { description: "Registered (Set-Cookie: the session was replaced)", schema: PasskeyAddedSchema },
+    },
     handler: async ({ principal, body, clients, clientIp, userAgent, apiBaseUrl }) => {
       const s = signedIn(principal);
       const res = await clients.identity.finishPasskeyRegistration({
@@ -241,12 +287,20 @@ export const signInRoutes = [
     access: { kind: "public" },
     body: PasskeyLoginSchema,
     errors: [401, 403, 422],
-    errorNotes: { 401: "AUTH_INVALID_MFA_CODE (the signature did not verify) or AUTH_INVALID_SESSION (challenge expired)" },
+    errorNotes: {
+      401: "AUTH_INVALID_MFA_CODE (the signature did not verify) or AUTH_INVALID_SESSION (challenge expired)",
+    },
     responses: { 200: { description: "Signed in (Set-Cookie)", schema: LoginResultSchema } },
     handler: async (ctx) => {
       assertCookiesPossible(ctx);
       const { body, clients, clientIp, userAgent, apiBaseUrl } = ctx;
-      const res = await clients.identity.finishPasskeyLogin({ mfa_token: body.mfa_token, rp: relyingParty(apiBaseUrl), response_json: JSON.stringify(body.response), client_ip: clientIp, user_agent: userAgent });
+      const res = await clients.identity.finishPasskeyLogin({
+        mfa_token: body.mfa_token,
+        rp: relyingParty(apiBaseUrl),
+        response_json: JSON.stringify(body.response),
+        client_ip: clientIp,
+        user_agent: userAgent,
+      });
       return {
         status: 200,
         body: { mfa_required: false, session: sessionJson(res.session_token, res.session!) },

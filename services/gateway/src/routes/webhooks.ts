@@ -78,7 +78,12 @@ export const webhookRoutes = [
     responses: { 201: { description: "The webhook, with its secret (shown once)", schema: CreatedWebhookSchema } },
     errors: [422],
     handler: async ({ body, principal, clients }) => {
-      const res = await clients.webhooks.createWebhook({ organization_id: principal!.organizationId, url: body.url, events: body.events, secret: body.secret ?? "" });
+      const res = await clients.webhooks.createWebhook({
+        organization_id: principal!.organizationId,
+        url: body.url,
+        events: body.events,
+        secret: body.secret ?? "",
+      });
       return { status: 201, body: { ...webhookJson(res.webhook!), secret: res.secret } };
     },
   }),
@@ -93,7 +98,10 @@ export const webhookRoutes = [
     params: WebhookParam,
     responses: { 200: { description: "The webhook", schema: WebhookSchema } },
     handler: async ({ params, principal, clients }) => {
-      const res = await clients.webhooks.getWebhook({ organization_id: principal!.organizationId, webhook_id: params.webhook_id });
+      const res = await clients.webhooks.getWebhook({
+        organization_id: principal!.organizationId,
+        webhook_id: params.webhook_id,
+      });
       return { status: 200, body: webhookJson(res.webhook!) };
     },
   }),
@@ -131,7 +139,10 @@ export const webhookRoutes = [
     params: WebhookParam,
     responses: noContent,
     handler: async ({ params, principal, clients }) => {
-      await clients.webhooks.deleteWebhook({ organization_id: principal!.organizationId, webhook_id: params.webhook_id });
+      await clients.webhooks.deleteWebhook({
+        organization_id: principal!.organizationId,
+        webhook_id: params.webhook_id,
+      });
       return { status: 204 };
     },
   }),
@@ -147,8 +158,19 @@ export const webhookRoutes = [
     query: ListDeliveriesQuery,
     responses: { 200: { description: "Deliveries", schema: DeliveryListSchema } },
     handler: async ({ params, query, principal, clients }) => {
-      const res = await clients.webhooks.listDeliveries({ organization_id: principal!.organizationId, webhook_id: params.webhook_id, limit: query.limit, cursor: query.cursor ?? "" });
-      return { status: 200, body: { deliveries: res.deliveries.map(deliveryJson), pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more } } };
+      const res = await clients.webhooks.listDeliveries({
+        organization_id: principal!.organizationId,
+        webhook_id: params.webhook_id,
+        limit: query.limit,
+        cursor: query.cursor ?? "",
+      });
+      return {
+        status: 200,
+        body: {
+          deliveries: res.deliveries.map(deliveryJson),
+          pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more },
+        },
+      };
     },
   }),
   route({
@@ -163,7 +185,11 @@ export const webhookRoutes = [
     responses: { 202: { description: "Queued", schema: DeliverySchema } },
     errors: [422],
     handler: async ({ params, principal, clients }) => {
-      const res = await clients.webhooks.redeliverDelivery({ organization_id: principal!.organizationId, webhook_id: params.webhook_id, delivery_id: params.delivery_id });
+      const res = await clients.webhooks.redeliverDelivery({
+        organization_id: principal!.organizationId,
+        webhook_id: params.webhook_id,
+        delivery_id: params.delivery_id,
+      });
       return { status: 202, body: deliveryJson(res.delivery!) };
     },
   }),
@@ -179,7 +205,10 @@ export const webhookRoutes = [
     responses: { 202: { description: "Queued; follow it in the delivery log", schema: DeliverySchema } },
     errors: [422],
     handler: async ({ params, principal, clients }) => {
-      const res = await clients.webhooks.pingWebhook({ organization_id: principal!.organizationId, webhook_id: params.webhook_id });
+      const res = await clients.webhooks.pingWebhook({
+        organization_id: principal!.organizationId,
+        webhook_id: params.webhook_id,
+      });
       return { status: 202, body: deliveryJson(res.delivery!) };
     },
   }),

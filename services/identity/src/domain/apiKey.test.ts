@@ -1,5 +1,16 @@
 import { describe, expect, it } from "@jest/globals";
-import { base62, checksum, containmentProblems, displayPrefix, expiresAt, generateKey, hasScope, ipAllowed, parseAllowlist, parseKey } from "./apiKey.js";
+import {
+  base62,
+  checksum,
+  containmentProblems,
+  displayPrefix,
+  expiresAt,
+  generateKey,
+  hasScope,
+  ipAllowed,
+  parseAllowlist,
+  parseKey,
+} from "./apiKey.js";
 
 describe("API key format", () => {
   it("generates keys of the documented shape that pass their own checksum", () => {
@@ -47,8 +58,15 @@ describe("scopes and expiry", () => {
 
 describe("IP allowlists", () => {
   it("parses CIDRs and single addresses and reports bad entries", () => {
-    expect(parseAllowlist(["10.0.0.0/8", " 192.168.1.5 ", "::1/128"])).toEqual({ cidrs: ["10.0.0.0/8", "192.168.1.5/32", "::1/128"], invalid: [] });
-    expect(parseAllowlist(["10.0.0.0/33", "banana", "1.2.3.4/x", ""]).invalid).toEqual(["10.0.0.0/33", "banana", "1.2.3.4/x"]);
+    expect(parseAllowlist(["10.0.0.0/8", " 192.168.1.5 ", "::1/128"])).toEqual({
+      cidrs: ["10.0.0.0/8", "192.168.1.5/32", "::1/128"],
+      invalid: [],
+    });
+    expect(parseAllowlist(["10.0.0.0/33", "banana", "1.2.3.4/x", ""]).invalid).toEqual([
+      "10.0.0.0/33",
+      "banana",
+      "1.2.3.4/x",
+    ]);
   });
 
   it("matches IPv4, IPv6 and IPv4-mapped addresses", () => {
@@ -62,22 +80,58 @@ describe("IP allowlists", () => {
 });
 
 describe("key containment", () => {
-  const creator = { scopes: ["read:org", "write:org"], environment: "test" as const, expires_at: "2030-01-01T00:30:00.000Z", ip_allowlist: ["10.0.0.0/8"] };
-  const fields = (requested: Parameters<typeof containmentProblems>[1]) => containmentProblems(creator, requested).map((p) => p.field);
+  const creator = {
+    scopes: ["read:org", "write:org"],
+    environment: "test" as const,
+    expires_at: "2030-01-01T00:30:00.000Z",
+    ip_allowlist: ["10.0.0.0/8"],
+  };
+  const fields = (requested: Parameters<typeof containmentProblems>[1]) =>
+    containmentProblems(creator, requested).map((p) => p.field);
 
   it("accepts a key within the creator on every dimension", () => {
-    expect(fields({ scopes: ["read:org"], environment: "test", expires_at: "2030-01-01T00:00:00.000Z", ip_allowlist: ["10.1.0.0/16"] })).toEqual([]);
+    expect(
+      fields({
+        scopes: ["read:org"],
+        environment: "test",
+        expires_at: "2030-01-01T00:00:00.000Z",
+        ip_allowlist: ["10.1.0.0/16"],
+      }),
+    ).toEqual([]);
   });
 
   it("names each dimension that exceeds the creator", () => {
-    expect(fields({ scopes: ["admin"], environment: "prod", expires_at: null, ip_allowlist: [] })).toEqual(["scopes", "expiration", "environment", "ip_allowlist"]);
-    expect(fields({ scopes: ["read:org"], environment: "test", expires_at: "2030-01-01T00:30:00.001Z", ip_allowlist: ["10.0.0.0/8"] })).toEqual(["expiration"]);
-    expect(fields({ scopes: ["read:org"], environment: "test", expires_at: null, ip_allowlist: ["10.0.0.0/7"] })).toEqual(["expiration", "ip_allowlist"]);
-    expect(fields({ scopes: ["read:org"], environment: "test", expires_at: creator.expires_at, ip_allowlist: ["::1/128"] })).toEqual(["ip_allowlist"]);
+    expect(fields({ scopes: ["admin"], environment: "prod", expires_at: null, ip_allowlist: [] })).toEqual([
+      "scopes",
+      "expiration",
+      "environment",
+      "ip_allowlist",
+    ]);
+    expect(
+      fields({
+        scopes: ["read:org"],
+        environment: "test",
+        expires_at: "2030-01-01T00:30:00.001Z",
+        ip_allowlist: ["10.0.0.0/8"],
+      }),
+    ).toEqual(["expiration"]);
+    expect(
+      fields({ scopes: ["read:org"], environment: "test", expires_at: null, ip_allowlist: ["10.0.0.0/7"] }),
+    ).toEqual(["expiration", "ip_allowlist"]);
+    expect(
+      fields({ scopes: ["read:org"], environment: "test", expires_at: creator.expires_at, ip_allowlist: ["::1/128"] }),
+    ).toEqual(["ip_allowlist"]);
   });
 
   it("lets an admin, prod, never-expiring, unrestricted key create anything", () => {
     const root = { scopes: ["admin"], environment: "prod" as const, expires_at: null, ip_allowlist: [] };
-    expect(containmentProblems(root, { scopes: ["admin", "write:org"], environment: "prod", expires_at: null, ip_allowlist: [] })).toEqual([]);
+    expect(
+      containmentProblems(root, {
+        scopes: ["admin", "write:org"],
+        environment: "prod",
+        expires_at: null,
+        ip_allowlist: [],
+      }),
+    ).toEqual([]);
   });
 });

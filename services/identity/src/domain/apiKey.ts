@@ -83,7 +83,14 @@ export function parseAllowlist(entries: string[]): { cidrs: string[]; invalid: s
     const family = isIP(addr ?? "");
     const max = family === 6 ? 128 : 32;
     const prefix = bits === undefined ? max : Number(bits);
-    if (!family || extra !== undefined || !Number.isInteger(prefix) || prefix < 0 || prefix > max || (bits !== undefined && !/^\d+$/.test(bits))) {
+    if (
+      !family ||
+      extra !== undefined ||
+      !Number.isInteger(prefix) ||
+      prefix < 0 ||
+      prefix > max ||
+      (bits !== undefined && !/^\d+$/.test(bits))
+    ) {
       invalid.push(raw);
       continue;
     }
@@ -134,17 +141,32 @@ function cidrWithin(inner: string, outer: string): boolean {
 export function containmentProblems(creator: KeyGrant, requested: KeyGrant): ContainmentProblem[] {
   const problems: ContainmentProblem[] = [];
   const missing = requested.scopes.filter((s) => !hasScope(creator.scopes, s));
-  if (missing.length) problems.push({ field: "scopes", message: `The creating key does not hold ${missing.join(", ")}; a key can only grant scopes it has` });
+  if (missing.length)
+    problems.push({
+      field: "scopes",
+      message: `The creating key does not hold ${missing.join(", ")}; a key can only grant scopes it has`,
+    });
   if (creator.expires_at !== null && (requested.expires_at === null || requested.expires_at > creator.expires_at)) {
-    problems.push({ field: "expiration", message: `The creating key expires at ${creator.expires_at}; choose an expiration that ends no later` });
+    problems.push({
+      field: "expiration",
+      message: `The creating key expires at ${creator.expires_at}; choose an expiration that ends no later`,
+    });
   }
   if (creator.environment === "test" && requested.environment !== "test") {
     problems.push({ field: "environment", message: "A test key can only create test keys" });
   }
   if (creator.ip_allowlist.length) {
     const outside = requested.ip_allowlist.filter((c) => !creator.ip_allowlist.some((o) => cidrWithin(c, o)));
-    if (!requested.ip_allowlist.length) problems.push({ field: "ip_allowlist", message: `The creating key is restricted to ${creator.ip_allowlist.join(", ")}; the new key needs an allowlist within it` });
-    else if (outside.length) problems.push({ field: "ip_allowlist", message: `Not within the creating key's allowlist (${creator.ip_allowlist.join(", ")}): ${outside.join(", ")}` });
+    if (!requested.ip_allowlist.length)
+      problems.push({
+        field: "ip_allowlist",
+        message: `The creating key is restricted to ${creator.ip_allowlist.join(", ")}; the new key needs an allowlist within it`,
+      });
+    else if (outside.length)
+      problems.push({
+        field: "ip_allowlist",
+        message: `Not within the creating key's allowlist (${creator.ip_allowlist.join(", ")}): ${outside.join(", ")}`,
+      });
   }
   return problems;
 }

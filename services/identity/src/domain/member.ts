@@ -32,7 +32,11 @@ export const INVITATION_TTL_MS = 7 * 86_400_000;
  * admin API key (which holds every scope). Only owners (and admin keys) touch the owner role:
  * an admin can neither make an owner nor demote or remove one. Answers why not, or undefined.
  */
-export function roleChangeRefusal(actorRole: Role | undefined, currentRole: Role | undefined, newRole: Role | undefined): string | undefined {
+export function roleChangeRefusal(
+  actorRole: Role | undefined,
+  currentRole: Role | undefined,
+  newRole: Role | undefined,
+): string | undefined {
   if (actorRole === undefined || actorRole === "owner") return undefined;
   if (actorRole !== "admin") return "Only owners and admins manage members";
   if (newRole === "owner") return "Only an owner can make someone an owner";

@@ -21,7 +21,12 @@ export interface OrgSettings {
   require_mfa: boolean;
 }
 
-export const DEFAULT_SETTINGS: OrgSettings = { default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: true, require_mfa: false };
+export const DEFAULT_SETTINGS: OrgSettings = {
+  default_severity: "error",
+  require_evaluation_pass: true,
+  allow_inline_suppression: true,
+  require_mfa: false,
+};
 
 /** Settings stored before a setting existed read as its default. */
 export function withDefaults(settings: Partial<OrgSettings> | undefined): OrgSettings {

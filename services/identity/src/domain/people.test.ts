@@ -66,7 +66,9 @@ describe("sessions", () => {
   it("end when idle too long or past their absolute end", () => {
     expect(sessionEnded(s, new Date("2026-01-01T10:29:59.999Z"), policy)).toBe(false);
     expect(sessionEnded(s, new Date("2026-01-01T10:30:00.000Z"), policy)).toBe(true);
-    expect(sessionEnded({ ...s, last_seen_at: "2026-01-01T19:59:00.000Z" }, new Date("2026-01-01T20:00:00.000Z"), policy)).toBe(true);
+    expect(
+      sessionEnded({ ...s, last_seen_at: "2026-01-01T19:59:00.000Z" }, new Date("2026-01-01T20:00:00.000Z"), policy),
+    ).toBe(true);
   });
 });
 

@@ -15,6 +15,12 @@ export function idleExpiry(lastSeenAt: string, policy: SessionPolicy): string {
   return new Date(Date.parse(lastSeenAt) + policy.idleMs).toISOString();
 }
 
-export function sessionEnded(session: { last_seen_at: string; expires_at: string }, now: Date, policy: SessionPolicy): boolean {
-  return now.getTime() >= Date.parse(session.expires_at) || now.getTime() >= Date.parse(session.last_seen_at) + policy.idleMs;
+export function sessionEnded(
+  session: { last_seen_at: string; expires_at: string },
+  now: Date,
+  policy: SessionPolicy,
+): boolean {
+  return (
+    now.getTime() >= Date.parse(session.expires_at) || now.getTime() >= Date.parse(session.last_seen_at) + policy.idleMs
+  );
 }

@@ -10,7 +10,14 @@ export function newTotpSecret(): string {
 }
 
 function totp(secretBase32: string, label = "Verdict"): TOTP {
-  return new TOTP({ issuer: "Verdict", label, algorithm: "SHA1", digits: 6, period: TOTP_PERIOD_SECONDS, secret: Secret.fromBase32(secretBase32) });
+  return new TOTP({
+    issuer: "Verdict",
+    label,
+    algorithm: "SHA1",
+    digits: 6,
+    period: TOTP_PERIOD_SECONDS,
+    secret: Secret.fromBase32(secretBase32),
+  });
 }
 
 export function totpUri(secretBase32: string, email: string): string {
@@ -18,7 +25,12 @@ export function totpUri(secretBase32: string, email: string): string {
 }
 
 /** The time step the code belongs to, or null when it is wrong or its step was used already. */
-export function acceptedStep(secretBase32: string, code: string, nowMs: number, lastUsedStep: number | null): number | null {
+export function acceptedStep(
+  secretBase32: string,
+  code: string,
+  nowMs: number,
+  lastUsedStep: number | null,
+): number | null {
   if (!/^\d{6}$/.test(code)) return null;
   const delta = totp(secretBase32).validate({ token: code, timestamp: nowMs, window: 1 });
   if (delta === null) return null;

@@ -1,6 +1,17 @@
 import { TOPICS } from "@verdict/bus";
 import { errors, newId } from "@verdict/kit";
-import { containmentProblems, displayPrefix, expiresAt, generateKey, hashKey, parseAllowlist, parseKey, type Environment, type Expiration, type KeyGrant } from "../domain/apiKey.js";
+import {
+  containmentProblems,
+  displayPrefix,
+  expiresAt,
+  generateKey,
+  hashKey,
+  parseAllowlist,
+  parseKey,
+  type Environment,
+  type Expiration,
+  type KeyGrant,
+} from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
 import type { KeyRecord } from "../repo.js";
 import { roleScopes } from "../domain/member.js";
@@ -26,18 +37,31 @@ export interface CreateApiKeyCommand {
   actor?: Actor;
 }
 
-export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand): Promise<{ record: KeyRecord; key: string }> {
+export async function createApiKey(
+  deps: IdentityDeps,
+  cmd: CreateApiKeyCommand,
+): Promise<{ record: KeyRecord; key: string }> {
   const { cidrs, invalid } = parseAllowlist(cmd.ipAllowlist);
   if (invalid.length) {
     // The gateway's schema already limits the characters; an entry that still is no CIDR
     // range (10.0.0.0/33) breaks a rule the schema cannot express: 422.
     throw errors.unprocessable([
-      { field: "ip_allowlist", code: "INVALID_FORMAT", message: `Not a CIDR range or IP address: ${invalid.join(", ")}` },
+      {
+        field: "ip_allowlist",
+        code: "INVALID_FORMAT",
+        message: `Not a CIDR range or IP address: ${invalid.join(", ")}`,
+      },
     ]);
   }
   // ",,," names no range at all: refusing it keeps a typo from making an unrestricted key.
   if (cmd.ipAllowlist.length && !cidrs.length) {
-    throw errors.unprocessable([{ field: "ip_allowlist", code: "INVALID_FORMAT", message: "Lists no CIDR range or IP address; omit ip_allowlist for a key usable from any address" }]);
+    throw errors.unprocessable([
+      {
+        field: "ip_allowlist",
+        code: "INVALID_FORMAT",
+        message: "Lists no CIDR range or IP address; omit ip_allowlist for a key usable from any address",
+      },
+    ]);
   }
   const now = deps.clock.now();
   const creator: KeyGrant | null = cmd.creatorKeyId
@@ -45,7 +69,8 @@ export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand)
     : cmd.creatorUserId
       ? await memberGrant(deps, cmd.organizationId, cmd.creatorUserId)
       : null;
-  if ((cmd.creatorKeyId || cmd.creatorUserId) && !creator) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The creator does not belong to this organization");
+  if ((cmd.creatorKeyId || cmd.creatorUserId) && !creator)
+    throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The creator does not belong to this organization");
   const requestedEnvironment = cmd.environment ?? creator?.environment ?? "prod";
   const allowlist = cidrs.length ? cidrs : (creator?.ip_allowlist ?? []);
   if (creator) {
@@ -90,7 +115,10 @@ export async function createApiKey(deps: IdentityDeps, cmd: CreateApiKeyCommand)
     targetId: record.id,
     data: { name: record.name, scopes: record.scopes, environment: record.environment, expires_at: record.expires_at },
   });
-  deps.logger.info({ key_id: record.id, organization_id: record.organization_id, scopes: record.scopes }, "API key created");
+  deps.logger.info(
+    { key_id: record.id, organization_id: record.organization_id, scopes: record.scopes },
+    "API key created",
+  );
   return { record, key };
 }
 
@@ -105,22 +133,49 @@ async function memberGrant(deps: IdentityDeps, organizationId: string, userId: s
   return { scopes: roleScopes(m.role), environment: "prod", expires_at: null, ip_allowlist: [] };
 }
 
-export async function revokeApiKey(deps: IdentityDeps, organizationId: string, keyId: string, actor: Actor = SYSTEM_ACTOR): Promise<void> {
+export async function revokeApiKey(
+  deps: IdentityDeps,
+  organizationId: string,
+  keyId: string,
+  actor: Actor = SYSTEM_ACTOR,
+): Promise<void> {
   const key = await deps.repo.keys.findOne({ id: keyId, organization_id: organizationId });
   if (!key) throw errors.notFound("api_key", keyId);
   if (key.revoked_at) throw errors.deleted("api_key", keyId);
   if (key.operator) {
     throw errors.unprocessable(
-      [{ field: "key_id", code: "INVALID_FORMAT", message: "The instance operator's bootstrap key is managed by VERDICT_BOOTSTRAP_API_KEY" }],
+      [
+        {
+          field: "key_id",
+          code: "INVALID_FORMAT",
+          message: "The instance operator's bootstrap key is managed by VERDICT_BOOTSTRAP_API_KEY",
+        },
+      ],
       "The bootstrap key cannot be revoked through the API",
     );
   }
   const revokedAt = deps.clock.now().toISOString();
   // Gateways drop their cached verification of this key once the event reaches them; it is
   // written with the revocation (outbox), so no crash can keep one without the other.
-  const event = deps.outbox.event(TOPICS.keyRevoked, { source: "/identity", subject: keyId, data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt } });
-  const updated = await deps.outbox.update(deps.repo.keys, { id: keyId, organization_id: organizationId, revoked_at: null }, { revoked_at: revokedAt }, [event]);
+  const event = deps.outbox.event(TOPICS.keyRevoked, {
+    source: "/identity",
+    subject: keyId,
+    data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt },
+  });
+  const updated = await deps.outbox.update(
+    deps.repo.keys,
+    { id: keyId, organization_id: organizationId, revoked_at: null },
+    { revoked_at: revokedAt },
+    [event],
+  );
   if (!updated) throw errors.deleted("api_key", keyId);
-  await recordAudit(deps, { organizationId, type: "api_key.revoked", actor, targetType: "api_key", targetId: keyId, data: { name: key.name } });
+  await recordAudit(deps, {
+    organizationId,
+    type: "api_key.revoked",
+    actor,
+    targetType: "api_key",
+    targetId: keyId,
+    data: { name: key.name },
+  });
   deps.logger.info({ key_id: keyId, organization_id: organizationId }, "API key revoked");
 }

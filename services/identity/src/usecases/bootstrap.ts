@@ -11,7 +11,10 @@ import { createOrganization } from "./organizations.js";
  * (a leaked operator key is replaced by configuring a new one and restarting); without one, a
  * key is generated on the first start only and returned so the launcher can print it once.
  */
-export async function ensureBootstrap(deps: IdentityDeps, configuredKey: string | undefined): Promise<{ generatedKey?: string }> {
+export async function ensureBootstrap(
+  deps: IdentityDeps,
+  configuredKey: string | undefined,
+): Promise<{ generatedKey?: string }> {
   const defaultOrg = await deps.repo.orgs.findOne({ is_default: true });
   if (configuredKey) {
     const hash = hashKey(configuredKey);
@@ -23,7 +26,11 @@ export async function ensureBootstrap(deps: IdentityDeps, configuredKey: string 
       );
     }
     if (!existing && !defaultOrg) {
-      await createOrganization(deps, { name: "Default organization", plan: "enterprise", isDefault: true }, { presetKey: configuredKey, operator: true });
+      await createOrganization(
+        deps,
+        { name: "Default organization", plan: "enterprise", isDefault: true },
+        { presetKey: configuredKey, operator: true },
+      );
     } else if (!existing) {
       await createApiKey(deps, {
         organizationId: defaultOrg!.id,
@@ -40,7 +47,11 @@ export async function ensureBootstrap(deps: IdentityDeps, configuredKey: string 
     return {};
   }
   if (defaultOrg) return {};
-  const created = await createOrganization(deps, { name: "Default organization", plan: "enterprise", isDefault: true }, { operator: true });
+  const created = await createOrganization(
+    deps,
+    { name: "Default organization", plan: "enterprise", isDefault: true },
+    { operator: true },
+  );
   return { generatedKey: created.key };
 }
 
@@ -59,7 +70,12 @@ async function retireOtherOperatorKeys(deps: IdentityDeps, currentHash: string):
       subject: key.id,
       data: { key_id: key.id, organization_id: key.organization_id, revoked_at: retiredAt },
     });
-    const updated = await deps.outbox.update(deps.repo.keys, { id: key.id, operator: true, revoked_at: null }, { operator: false, retired_at: retiredAt }, [event]);
+    const updated = await deps.outbox.update(
+      deps.repo.keys,
+      { id: key.id, operator: true, revoked_at: null },
+      { operator: false, retired_at: retiredAt },
+      [event],
+    );
     if (updated) {
       deps.logger.warn(
         { key_id: key.id, organization_id: key.organization_id, retired_at: retiredAt },

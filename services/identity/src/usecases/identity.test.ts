@@ -61,7 +61,14 @@ const codeOf = async (p: Promise<unknown>) => {
 describe("verifyKey", () => {
   it("checks presence, format, existence, revocation, expiry and allowlist in that order", async () => {
     const { org } = await createOrganization(deps, { name: "Acme", plan: "team" });
-    const { record, key } = await createApiKey(deps, { organizationId: org.id, name: "k", scopes: ["read:org"], expiration: "30m", environment: "prod", ipAllowlist: ["10.0.0.0/8"] });
+    const { record, key } = await createApiKey(deps, {
+      organizationId: org.id,
+      name: "k",
+      scopes: ["read:org"],
+      expiration: "30m",
+      environment: "prod",
+      ipAllowlist: ["10.0.0.0/8"],
+    });
     expect(await codeOf(verifyKey(deps, { key: "", clientIp: "10.0.0.1" }))).toBe("AUTH_MISSING_KEY");
     expect(await codeOf(verifyKey(deps, { key: "vdt_key_prod_nope", clientIp: "10.0.0.1" }))).toBe("AUTH_INVALID_KEY");
     expect(await codeOf(verifyKey(deps, { key: generateKey("prod"), clientIp: "10.0.0.1" }))).toBe("AUTH_INVALID_KEY");
@@ -89,7 +96,14 @@ describe("revokeApiKey", () => {
     const events: CloudEvent<{ key_id: string }>[] = [];
     await bus.subscribe<{ key_id: string }>(TOPICS.keyRevoked, "t", async (e) => void events.push(e));
     const { org } = await createOrganization(deps, { name: "Acme", plan: "free" });
-    const { record, key } = await createApiKey(deps, { organizationId: org.id, name: "k", scopes: ["admin"], expiration: "never", environment: "test", ipAllowlist: [] });
+    const { record, key } = await createApiKey(deps, {
+      organizationId: org.id,
+      name: "k",
+      scopes: ["admin"],
+      expiration: "never",
+      environment: "test",
+      ipAllowlist: [],
+    });
     await revokeApiKey(deps, org.id, record.id);
     expect(await codeOf(verifyKey(deps, { key, clientIp: "127.0.0.1" }))).toBe("AUTH_REVOKED_KEY");
     expect(await codeOf(revokeApiKey(deps, org.id, record.id))).toBe("RESOURCE_DELETED");
@@ -133,20 +147,36 @@ describe("ensureBootstrap", () => {
     expect(old).toMatchObject({ operator: false, retired_at: expect.any(String), revoked_at: null });
     expect((await verifyKey(deps, { key: second, clientIp: "::1" })).key.operator).toBe(true);
     await revokeApiKey(deps, old!.organization_id, old!.id);
-    await expect(ensureBootstrap(deps, first)).rejects.toThrow("VERDICT_BOOTSTRAP_API_KEY names a key that was revoked");
+    await expect(ensureBootstrap(deps, first)).rejects.toThrow(
+      "VERDICT_BOOTSTRAP_API_KEY names a key that was revoked",
+    );
   });
 });
 
 describe("organization settings", () => {
   it("allow inline suppression by default, for organizations stored before the setting existed too", async () => {
     const { org } = await createOrganization(deps, { name: "Acme", plan: "free" });
-    expect(await getOrganizationSettings(deps, org.id)).toEqual({ default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: true, require_mfa: false });
+    expect(await getOrganizationSettings(deps, org.id)).toEqual({
+      default_severity: "error",
+      require_evaluation_pass: true,
+      allow_inline_suppression: true,
+      require_mfa: false,
+    });
     // a document written by an earlier version, without the setting
     await deps.repo.orgs.updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression"]);
     expect((await getOrganizationSettings(deps, org.id)).allow_inline_suppression).toBe(true);
-    await deps.repo.orgs.updateOne({ id: org.id }, { settings: { default_severity: "error", require_evaluation_pass: true, allow_inline_suppression: false, require_mfa: false } });
+    await deps.repo.orgs.updateOne(
+      { id: org.id },
+      {
+        settings: {
+          default_severity: "error",
+          require_evaluation_pass: true,
+          allow_inline_suppression: false,
+          require_mfa: false,
+        },
+      },
+    );
     expect((await getOrganizationSettings(deps, org.id)).allow_inline_suppression).toBe(false);
     expect(await codeOf(getOrganizationSettings(deps, "org_missing"))).toBe("RESOURCE_NOT_FOUND");
   });
 });
-

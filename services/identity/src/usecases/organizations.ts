@@ -1,5 +1,12 @@
 import { errors, newId } from "@verdict/kit";
-import { cleanLimits, DEFAULT_SETTINGS, withDefaults, type OrgSettings, type Plan, type RateLimitOverrides } from "../domain/organization.js";
+import {
+  cleanLimits,
+  DEFAULT_SETTINGS,
+  withDefaults,
+  type OrgSettings,
+  type Plan,
+  type RateLimitOverrides,
+} from "../domain/organization.js";
 import type { IdentityDeps } from "../deps.js";
 import type { KeyRecord, OrgRecord } from "../repo.js";
 import { createApiKey } from "./apiKeys.js";
@@ -34,7 +41,10 @@ export interface UpdateOrganizationCommand {
   requireMfa?: boolean;
 }
 
-export async function updateOrganization(deps: IdentityDeps, cmd: UpdateOrganizationCommand): Promise<OrganizationView> {
+export async function updateOrganization(
+  deps: IdentityDeps,
+  cmd: UpdateOrganizationCommand,
+): Promise<OrganizationView> {
   const set: Record<string, unknown> = {};
   if (cmd.name !== undefined) set.name = cmd.name;
   if (cmd.defaultSeverity !== undefined) set["settings.default_severity"] = cmd.defaultSeverity;
@@ -46,7 +56,11 @@ export async function updateOrganization(deps: IdentityDeps, cmd: UpdateOrganiza
   return getOrganization(deps, cmd.organizationId);
 }
 
-export async function updateOrganizationLimits(deps: IdentityDeps, organizationId: string, limits: RateLimitOverrides): Promise<OrganizationView> {
+export async function updateOrganizationLimits(
+  deps: IdentityDeps,
+  organizationId: string,
+  limits: RateLimitOverrides,
+): Promise<OrganizationView> {
   const updated = await deps.repo.orgs.updateOne({ id: organizationId }, { rate_limits: cleanLimits(limits) });
   if (!updated) throw errors.notFound("organization", organizationId);
   return getOrganization(deps, organizationId);

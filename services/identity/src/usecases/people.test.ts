@@ -78,9 +78,13 @@ describe("invitations", () => {
     const { org } = await createOrganization(deps, { name: "Acme", plan: "team" });
     const first = await inviteMember(deps, { organizationId: org.id, email: "ada@acme.test", role: "viewer", actor });
     const second = await inviteMember(deps, { organizationId: org.id, email: "ada@acme.test", role: "member", actor });
-    expect(await codeOf(acceptInvitation(deps, { token: first.token, name: "Ada", password: PASSWORD, clientIp: "" }))).toBe("RESOURCE_NOT_FOUND");
+    expect(
+      await codeOf(acceptInvitation(deps, { token: first.token, name: "Ada", password: PASSWORD, clientIp: "" })),
+    ).toBe("RESOURCE_NOT_FOUND");
     now = new Date(now.getTime() + 7 * 86_400_000);
-    expect(await codeOf(acceptInvitation(deps, { token: second.token, name: "Ada", password: PASSWORD, clientIp: "" }))).toBe("INVITATION_EXPIRED");
+    expect(
+      await codeOf(acceptInvitation(deps, { token: second.token, name: "Ada", password: PASSWORD, clientIp: "" })),
+    ).toBe("INVITATION_EXPIRED");
     const third = await inviteMember(deps, { organizationId: org.id, email: "ada@acme.test", role: "member", actor });
     const joined = await acceptInvitation(deps, { token: third.token, name: "Ada", password: PASSWORD, clientIp: "" });
     expect(joined.member).toMatchObject({ role: "member", status: "active" });
@@ -121,7 +125,12 @@ describe("sessions", () => {
   it("unlock after the lockout has run out", async () => {
     const { org } = await createOrganization(deps, { name: "Acme", plan: "team" });
     await member(org.id, "ada@acme.test");
-    for (let i = 0; i < 5; i++) expect(await codeOf(login(deps, { email: "ada@acme.test", password: "wrong", clientIp: `10.0.0.${i}`, userAgent: "" }))).toBe("AUTH_INVALID_CREDENTIALS");
+    for (let i = 0; i < 5; i++)
+      expect(
+        await codeOf(
+          login(deps, { email: "ada@acme.test", password: "wrong", clientIp: `10.0.0.${i}`, userAgent: "" }),
+        ),
+      ).toBe("AUTH_INVALID_CREDENTIALS");
     expect(await codeOf(sessionToken("ada@acme.test"))).toBe("AUTH_LOCKED_OUT");
     now = new Date(now.getTime() + 30_001);
     expect(await sessionToken("ada@acme.test")).toMatch(/^vdt_ses_/);
@@ -137,7 +146,12 @@ describe("audit events", () => {
     await sessionToken("ada@acme.test");
     await deps.outbox.stop();
     await bus.close();
-    expect(seen.map((e) => e.data.type).sort()).toEqual(["api_key.created", "member.invited", "member.joined", "signin.succeeded"]);
+    expect(seen.map((e) => e.data.type).sort()).toEqual([
+      "api_key.created",
+      "member.invited",
+      "member.joined",
+      "signin.succeeded",
+    ]);
     expect(seen.every((e) => e.data.organization_id === org.id)).toBe(true);
   });
 });

@@ -22,19 +22,24 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
   if (!parsed.ok) {
     throw errors.unauthorized(
       "AUTH_INVALID_KEY",
-      parsed.reason === "checksum" ? "API key checksum does not match; the key was mistyped or truncated" : "API key format is invalid",
+      parsed.reason === "checksum"
+        ? "API key checksum does not match; the key was mistyped or truncated"
+        : "API key format is invalid",
     );
   }
   const key = await deps.repo.keys.findOne({ hash: hashKey(cmd.key) });
   if (!key) throw errors.unauthorized("AUTH_INVALID_KEY", "API key is not recognised");
   if (key.revoked_at) throw errors.unauthorized("AUTH_REVOKED_KEY", "API key was revoked");
-  if (key.retired_at) throw errors.unauthorized("AUTH_REVOKED_KEY", "API key was retired: the instance operator key was rotated");
+  if (key.retired_at)
+    throw errors.unauthorized("AUTH_REVOKED_KEY", "API key was retired: the instance operator key was rotated");
   const now = deps.clock.now();
   if (key.expires_at && Date.parse(key.expires_at) <= now.getTime()) {
     throw errors.unauthorized("AUTH_EXPIRED_KEY", `API key expired at ${key.expires_at}`);
   }
   if (!ipAllowed(key.ip_allowlist, cmd.clientIp)) {
-    throw errors.forbidden("AUTH_IP_NOT_ALLOWED", "The caller's IP address is not in this key's allowlist", { ip: cmd.clientIp });
+    throw errors.forbidden("AUTH_IP_NOT_ALLOWED", "The caller's IP address is not in this key's allowlist", {
+      ip: cmd.clientIp,
+    });
   }
   const org = await deps.repo.orgs.findOne({ id: key.organization_id });
   if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The key's organization no longer exists");

@@ -16,7 +16,9 @@ describe("built-in policies", () => {
   it("keep the historical ids, in id order, among at least 12 policies and 80 rules", () => {
     const ids = BUILTIN_POLICIES.map((p) => p.id);
     expect(ids).toEqual([...ids].sort());
-    expect(ids).toEqual(expect.arrayContaining(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "private-keys"]));
+    expect(ids).toEqual(
+      expect.arrayContaining(["aws-credentials", "dangerous-eval", "hardcoded-credentials", "private-keys"]),
+    );
     expect(ids.length).toBeGreaterThanOrEqual(12);
     expect(BUILTIN_POLICIES.flatMap((p) => p.patterns).length).toBeGreaterThanOrEqual(80);
   });
@@ -35,7 +37,14 @@ describe("built-in policies", () => {
         // match array then has one slot per capture group.
         const groups = new RE2(`${pattern.value}|`, "u").exec("")!.length - 1;
         expect(groups).toBeGreaterThanOrEqual(pattern.redact_group ?? 0);
-        const conditions = [pattern.paths, pattern.allowlist, pattern.match_allowlist, pattern.line_allowlist, pattern.file_requires, pattern.file_excludes];
+        const conditions = [
+          pattern.paths,
+          pattern.allowlist,
+          pattern.match_allowlist,
+          pattern.line_allowlist,
+          pattern.file_requires,
+          pattern.file_excludes,
+        ];
         for (const re of conditions.flatMap((c) => c ?? [])) expect(() => new RE2(re, "u")).not.toThrow();
         for (const w of pattern.stopwords ?? []) expect(w).toBe(w.toLowerCase());
         for (const k of pattern.keywords ?? []) expect(k).toBe(k.toLowerCase());
@@ -54,43 +63,94 @@ describe("built-in policies", () => {
     const def = findBuiltin("private-keys")!;
     expect(checkSettingsPatch(def.id, def.settings, { exclude_paths: ["test/**", "**/*.pem"] })).toEqual([]);
     expect(checkSettingsPatch(def.id, def.settings, { exclude_paths: [""] })).toHaveLength(1);
-    expect(checkSettingsPatch(def.id, def.settings, { exclude_paths: Array.from({ length: 101 }, (_, i) => `dir${i}/**`) })).toHaveLength(1);
-    expect(toResolved(effectiveBuiltin(def, { settings: { exclude_paths: ["test/**"] } })).exclude_paths).toEqual(["test/**"]);
+    expect(
+      checkSettingsPatch(def.id, def.settings, { exclude_paths: Array.from({ length: 101 }, (_, i) => `dir${i}/**`) }),
+    ).toHaveLength(1);
+    expect(toResolved(effectiveBuiltin(def, { settings: { exclude_paths: ["test/**"] } })).exclude_paths).toEqual([
+      "test/**",
+    ]);
   });
 
   it("switches the API key pattern on only with detect_api_keys", () => {
     const def = findBuiltin("hardcoded-credentials")!;
     const off = effectiveBuiltin(def);
     expect(off.settings).toEqual({ detect_api_keys: false, exclude_paths: [] });
-    expect(off.patterns.map((p) => p.id)).toEqual(["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header"]);
+    expect(off.patterns.map((p) => p.id)).toEqual([
+      "password-assignment",
+      "password-comparison",
+      "password-comparison-literal-first",
+      "curl-basic-auth",
+      "curl-auth-header",
+    ]);
     const on = effectiveBuiltin(def, { settings: { detect_api_keys: true } });
-    expect(on.patterns.map((p) => p.id)).toEqual(["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header", "generic-api-key-assignment"]);
+    expect(on.patterns.map((p) => p.id)).toEqual([
+      "password-assignment",
+      "password-comparison",
+      "password-comparison-literal-first",
+      "curl-basic-auth",
+      "curl-auth-header",
+      "generic-api-key-assignment",
+    ]);
     expect(on.patterns[5]).not.toHaveProperty("enabled_by");
   });
 
   it("applies the generic-secrets min_entropy setting to its entropy-gated rules only", () => {
     const def = findBuiltin("generic-secrets")!;
     const byRule = (settings?: Record<string, unknown>) =>
-      Object.fromEntries(toResolved(effectiveBuiltin(def, settings ? { settings } : undefined)).patterns.map((p) => [p.rule_id, p.min_entropy]));
+      Object.fromEntries(
+        toResolved(effectiveBuiltin(def, settings ? { settings } : undefined)).patterns.map((p) => [
+          p.rule_id,
+          p.min_entropy,
+        ]),
+      );
     expect(byRule()).toMatchObject({ "generic-secret-assignment": 3.5, "bearer-token-header": 3.5, jwt: 0 });
-    expect(byRule({ min_entropy: 4.2 })).toMatchObject({ "generic-secret-assignment": 4.2, "bearer-token-header": 4.2, jwt: 0 });
+    expect(byRule({ min_entropy: 4.2 })).toMatchObject({
+      "generic-secret-assignment": 4.2,
+      "bearer-token-header": 4.2,
+      jwt: 0,
+    });
     expect(checkSettingsPatch(def.id, def.settings, { min_entropy: 9 })).toHaveLength(1);
   });
 
   it("applies overrides to severity and enabled", () => {
-    const p = effectiveBuiltin(findBuiltin("dangerous-eval")!, { enabled: false, severity: "error", updated_at: "2026-01-01T00:00:00.000Z" });
-    expect(p).toMatchObject({ enabled: false, severity: "error", builtin: true, updated_at: "2026-01-01T00:00:00.000Z" });
+    const p = effectiveBuiltin(findBuiltin("dangerous-eval")!, {
+      enabled: false,
+      severity: "error",
+      updated_at: "2026-01-01T00:00:00.000Z",
+    });
+    expect(p).toMatchObject({
+      enabled: false,
+      severity: "error",
+      builtin: true,
+      updated_at: "2026-01-01T00:00:00.000Z",
+    });
   });
 
   it("resolves secrets for redaction with the capture group that holds the secret, and rule ids", () => {
     const creds = toResolved(effectiveBuiltin(findBuiltin("hardcoded-credentials")!));
-    expect(creds).toMatchObject({ id: "hardcoded-credentials", severity: "error", category: "secrets", exclude_paths: [] });
+    expect(creds).toMatchObject({
+      id: "hardcoded-credentials",
+      severity: "error",
+      category: "secrets",
+      exclude_paths: [],
+    });
     expect(creds.suggestion).toMatch(/environment variables/);
     expect(creds.patterns).toEqual(
-      ["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header"].map((rule_id) => expect.objectContaining({ redact: true, redact_group: 1, rule_id })),
+      [
+        "password-assignment",
+        "password-comparison",
+        "password-comparison-literal-first",
+        "curl-basic-auth",
+        "curl-auth-header",
+      ].map((rule_id) => expect.objectContaining({ redact: true, redact_group: 1, rule_id })),
     );
     const aws = toResolved(effectiveBuiltin(findBuiltin("aws-credentials")!));
-    expect(aws.patterns[0]).toMatchObject({ redact: true, redact_group: 0, rule_id: "aws-access-key-id", keywords: expect.arrayContaining(["akia"]) });
+    expect(aws.patterns[0]).toMatchObject({
+      redact: true,
+      redact_group: 0,
+      rule_id: "aws-access-key-id",
+      keywords: expect.arrayContaining(["akia"]),
+    });
     const evalPolicy = toResolved(effectiveBuiltin(findBuiltin("dangerous-eval")!));
     expect(evalPolicy.patterns.every((p) => !p.redact)).toBe(true);
     expect(evalPolicy.patterns.find((p) => p.rule_id === "python-eval-exec")!.paths).toEqual([String.raw`(?i)\.pyw?$`]);
@@ -101,16 +161,35 @@ describe("resolveBuiltins", () => {
   it("resolves every built-in with its defaults, and merges per-policy setting overrides", () => {
     const defaults = resolveBuiltins();
     expect(defaults.map((p) => p.id)).toEqual(BUILTIN_POLICIES.map((p) => p.id));
-    const creds = (policies: ReturnType<typeof resolveBuiltins>) => policies.find((p) => p.id === "hardcoded-credentials")!;
-    expect(creds(defaults).patterns.map((p) => p.rule_id)).toEqual(["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header"]);
-    const on = resolveBuiltins({ "hardcoded-credentials": { detect_api_keys: true }, "private-keys": { exclude_paths: ["test/**"] } });
-    expect(creds(on).patterns.map((p) => p.rule_id)).toEqual(["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth", "curl-auth-header", "generic-api-key-assignment"]);
+    const creds = (policies: ReturnType<typeof resolveBuiltins>) =>
+      policies.find((p) => p.id === "hardcoded-credentials")!;
+    expect(creds(defaults).patterns.map((p) => p.rule_id)).toEqual([
+      "password-assignment",
+      "password-comparison",
+      "password-comparison-literal-first",
+      "curl-basic-auth",
+      "curl-auth-header",
+    ]);
+    const on = resolveBuiltins({
+      "hardcoded-credentials": { detect_api_keys: true },
+      "private-keys": { exclude_paths: ["test/**"] },
+    });
+    expect(creds(on).patterns.map((p) => p.rule_id)).toEqual([
+      "password-assignment",
+      "password-comparison",
+      "password-comparison-literal-first",
+      "curl-basic-auth",
+      "curl-auth-header",
+      "generic-api-key-assignment",
+    ]);
     expect(on.find((p) => p.id === "private-keys")!.exclude_paths).toEqual(["test/**"]);
   });
 
   it("refuses unknown policies and unknown or mistyped settings instead of ignoring them", () => {
     expect(() => resolveBuiltins({ "no-such-policy": {} })).toThrow(/Unknown built-in policy 'no-such-policy'/);
-    expect(() => resolveBuiltins({ "hardcoded-credentials": { detect_everything: true } })).toThrow(/settings\.detect_everything/);
+    expect(() => resolveBuiltins({ "hardcoded-credentials": { detect_everything: true } })).toThrow(
+      /settings\.detect_everything/,
+    );
     expect(() => resolveBuiltins({ "generic-secrets": { min_entropy: "high" } })).toThrow(/settings\.min_entropy/);
   });
 });

@@ -3,7 +3,15 @@
 // domain errors (422), reported with RE2's own reason.
 import type { FieldError } from "@verdict/kit";
 import { patternProblem, PATTERN_TYPES } from "./pattern.js";
-import { DEFAULT_CUSTOM_CATEGORY, isSeverity, SEVERITIES, type PatternDef, type PolicyDescription, type Severity, type Suggestion } from "./policy.js";
+import {
+  DEFAULT_CUSTOM_CATEGORY,
+  isSeverity,
+  SEVERITIES,
+  type PatternDef,
+  type PolicyDescription,
+  type Severity,
+  type Suggestion,
+} from "./policy.js";
 
 export const POLICY_ID_RE = /^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/;
 /** `<framework_id>:<control_id>`, e.g. `owasp-asvs:V2.10.4`, `soc2:CC6.1`, `nist-800-53:IA-5(7)`. */
@@ -57,33 +65,74 @@ export function checkCustomPolicyShape(input: CustomPolicyInput): FieldError[] {
     });
   }
   if (!input.name.trim()) problems.push({ field: "name", code: "REQUIRED", message: "name is required" });
-  else if (input.name.length > MAX_NAME_LENGTH) problems.push({ field: "name", code: "MAX_SIZE_EXCEEDED", message: `name is longer than ${MAX_NAME_LENGTH} characters`, max: MAX_NAME_LENGTH });
+  else if (input.name.length > MAX_NAME_LENGTH)
+    problems.push({
+      field: "name",
+      code: "MAX_SIZE_EXCEEDED",
+      message: `name is longer than ${MAX_NAME_LENGTH} characters`,
+      max: MAX_NAME_LENGTH,
+    });
   if (!input.severity) problems.push({ field: "severity", code: "REQUIRED", message: "severity is required" });
-  else if (!isSeverity(input.severity)) problems.push({ field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` });
+  else if (!isSeverity(input.severity))
+    problems.push({
+      field: "severity",
+      code: "INVALID_ENUM",
+      message: `severity must be one of: ${SEVERITIES.join(", ")}`,
+    });
   if (input.category.length > MAX_CATEGORY_LENGTH) {
-    problems.push({ field: "category", code: "MAX_SIZE_EXCEEDED", message: `category is longer than ${MAX_CATEGORY_LENGTH} characters`, max: MAX_CATEGORY_LENGTH });
+    problems.push({
+      field: "category",
+      code: "MAX_SIZE_EXCEEDED",
+      message: `category is longer than ${MAX_CATEGORY_LENGTH} characters`,
+      max: MAX_CATEGORY_LENGTH,
+    });
   }
   input.frameworks.forEach((ref, i) => {
     if (!FRAMEWORK_REF_RE.test(ref)) {
-      problems.push({ field: `frameworks[${i}]`, code: "INVALID_FORMAT", message: "frameworks entries have the form <framework_id>:<control_id>, e.g. soc2:CC6.1" });
+      problems.push({
+        field: `frameworks[${i}]`,
+        code: "INVALID_FORMAT",
+        message: "frameworks entries have the form <framework_id>:<control_id>, e.g. soc2:CC6.1",
+      });
     }
   });
   if (input.documentation_url && !isHttpUrl(input.documentation_url)) {
-    problems.push({ field: "documentation_url", code: "INVALID_FORMAT", message: "documentation_url must be an http or https URL" });
+    problems.push({
+      field: "documentation_url",
+      code: "INVALID_FORMAT",
+      message: "documentation_url must be an http or https URL",
+    });
   }
   input.suggestions.forEach((s, i) => {
-    if (!s.text.trim()) problems.push({ field: `suggestions[${i}].text`, code: "REQUIRED", message: "suggestion text is required" });
+    if (!s.text.trim())
+      problems.push({ field: `suggestions[${i}].text`, code: "REQUIRED", message: "suggestion text is required" });
   });
   if (input.patterns.length === 0) {
-    problems.push({ field: "patterns", code: "MIN_SIZE_REQUIRED", message: "at least one pattern is required", min: 1 });
+    problems.push({
+      field: "patterns",
+      code: "MIN_SIZE_REQUIRED",
+      message: "at least one pattern is required",
+      min: 1,
+    });
   } else if (input.patterns.length > MAX_PATTERNS) {
-    problems.push({ field: "patterns", code: "MAX_SIZE_EXCEEDED", message: `at most ${MAX_PATTERNS} patterns are allowed`, max: MAX_PATTERNS });
+    problems.push({
+      field: "patterns",
+      code: "MAX_SIZE_EXCEEDED",
+      message: `at most ${MAX_PATTERNS} patterns are allowed`,
+      max: MAX_PATTERNS,
+    });
   }
   input.patterns.forEach((p, i) => {
     if (!p.type) problems.push({ field: `patterns[${i}].type`, code: "REQUIRED", message: "pattern type is required" });
-    if (!p.value) problems.push({ field: `patterns[${i}].value`, code: "REQUIRED", message: "pattern value is required" });
+    if (!p.value)
+      problems.push({ field: `patterns[${i}].value`, code: "REQUIRED", message: "pattern value is required" });
     else if (p.value.length > MAX_PATTERN_LENGTH) {
-      problems.push({ field: `patterns[${i}].value`, code: "MAX_SIZE_EXCEEDED", message: `pattern is longer than ${MAX_PATTERN_LENGTH} characters`, max: MAX_PATTERN_LENGTH });
+      problems.push({
+        field: `patterns[${i}].value`,
+        code: "MAX_SIZE_EXCEEDED",
+        message: `pattern is longer than ${MAX_PATTERN_LENGTH} characters`,
+        max: MAX_PATTERN_LENGTH,
+      });
     }
   });
   return problems;
@@ -94,7 +143,11 @@ export function checkPatternRules(patterns: CustomPolicyInput["patterns"]): Fiel
   const problems: FieldError[] = [];
   patterns.forEach((p, i) => {
     if (!(PATTERN_TYPES as readonly string[]).includes(p.type)) {
-      problems.push({ field: `patterns[${i}].type`, code: "INVALID_ENUM", message: `pattern type must be one of: ${PATTERN_TYPES.join(", ")}` });
+      problems.push({
+        field: `patterns[${i}].type`,
+        code: "INVALID_ENUM",
+        message: `pattern type must be one of: ${PATTERN_TYPES.join(", ")}`,
+      });
       return;
     }
     const problem = patternProblem(p.value);

@@ -36,5 +36,12 @@ export function effectiveBuiltin(def: BuiltinPolicy, override?: PolicyOverride):
 }
 
 export function effectiveCustom(policy: CustomPolicy): EffectivePolicy {
-  return { ...policy, frameworks: [...policy.frameworks], patterns: [...policy.patterns], suggestions: [...policy.suggestions], settings: {}, builtin: false };
+  return {
+    ...policy,
+    frameworks: [...policy.frameworks],
+    patterns: [...policy.patterns],
+    suggestions: [...policy.suggestions],
+    settings: {},
+    builtin: false,
+  };
 }

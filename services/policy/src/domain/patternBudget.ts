@@ -17,7 +17,11 @@ export interface PatternBudget {
   maxScanMsPerMiB: number;
 }
 
-export const DEFAULT_PATTERN_BUDGET: PatternBudget = { maxCompileMs: 250, maxProgramBytes: 8 * 1024 * 1024, maxScanMsPerMiB: 100 };
+export const DEFAULT_PATTERN_BUDGET: PatternBudget = {
+  maxCompileMs: 250,
+  maxProgramBytes: 8 * 1024 * 1024,
+  maxScanMsPerMiB: 100,
+};
 
 // The engine's flags: rules run with gmdu, the set of all rules with mu.
 const RULE_FLAGS = "gmdu";

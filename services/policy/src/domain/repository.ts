@@ -22,13 +22,28 @@ export function checkConnectRepository(input: ConnectRepositoryInput): FieldErro
   const problems: FieldError[] = [];
   if (!input.provider) problems.push({ field: "provider", code: "REQUIRED", message: "provider is required" });
   else if (!(PROVIDERS as readonly string[]).includes(input.provider)) {
-    problems.push({ field: "provider", code: "INVALID_ENUM", message: `provider must be one of: ${PROVIDERS.join(", ")}` });
+    problems.push({
+      field: "provider",
+      code: "INVALID_ENUM",
+      message: `provider must be one of: ${PROVIDERS.join(", ")}`,
+    });
   }
   if (!input.name) problems.push({ field: "name", code: "REQUIRED", message: "name is required" });
-  else if (input.name.length > MAX_NAME_LENGTH) problems.push({ field: "name", code: "MAX_SIZE_EXCEEDED", message: `name is longer than ${MAX_NAME_LENGTH} characters`, max: MAX_NAME_LENGTH });
-  else if (!NAME_RE.test(input.name)) problems.push({ field: "name", code: "INVALID_FORMAT", message: "name must have the form <owner>/<repo>" });
+  else if (input.name.length > MAX_NAME_LENGTH)
+    problems.push({
+      field: "name",
+      code: "MAX_SIZE_EXCEEDED",
+      message: `name is longer than ${MAX_NAME_LENGTH} characters`,
+      max: MAX_NAME_LENGTH,
+    });
+  else if (!NAME_RE.test(input.name))
+    problems.push({ field: "name", code: "INVALID_FORMAT", message: "name must have the form <owner>/<repo>" });
   if (input.default_branch && !BRANCH_RE.test(input.default_branch)) {
-    problems.push({ field: "default_branch", code: "INVALID_FORMAT", message: "default_branch is not a valid branch name" });
+    problems.push({
+      field: "default_branch",
+      code: "INVALID_FORMAT",
+      message: "default_branch is not a valid branch name",
+    });
   }
   return problems;
 }

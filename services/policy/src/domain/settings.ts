@@ -11,7 +11,10 @@ export const NO_SETTINGS: SettingsSchema = z.strictObject({});
  * The settings a policy runs with: defaults merged with the stored overrides. Stored keys the
  * schema no longer knows (a setting removed in a later release) are ignored, not fatal.
  */
-export function effectiveSettings(schema: SettingsSchema, stored: Record<string, unknown> | undefined): Record<string, unknown> {
+export function effectiveSettings(
+  schema: SettingsSchema,
+  stored: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const known: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(stored ?? {})) {
     if (Object.hasOwn(schema.shape, key) && value !== null && value !== undefined) known[key] = value;
@@ -25,7 +28,11 @@ export function effectiveSettings(schema: SettingsSchema, stored: Record<string,
  * Checks a settings patch from UpdatePolicy. A null value resets that key to its default.
  * Field paths are `settings.<key>` so the REST layer can point at the offending key.
  */
-export function checkSettingsPatch(policyId: string, schema: SettingsSchema, patch: Record<string, unknown>): FieldError[] {
+export function checkSettingsPatch(
+  policyId: string,
+  schema: SettingsSchema,
+  patch: Record<string, unknown>,
+): FieldError[] {
   const problems: FieldError[] = [];
   for (const [key, value] of Object.entries(patch)) {
     const field = `settings.${key}`;
@@ -43,7 +50,11 @@ export function checkSettingsPatch(policyId: string, schema: SettingsSchema, pat
     if (value === null) continue;
     const result = setting.safeParse(value);
     if (!result.success) {
-      problems.push({ field, code: "INVALID_FORMAT", message: `Invalid value for setting '${key}': ${result.error.issues[0]?.message ?? "invalid"}` });
+      problems.push({
+        field,
+        code: "INVALID_FORMAT",
+        message: `Invalid value for setting '${key}': ${result.error.issues[0]?.message ?? "invalid"}`,
+      });
     }
   }
   return problems;

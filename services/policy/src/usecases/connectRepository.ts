@@ -13,7 +13,11 @@ export interface ConnectRepositoryCommand {
 }
 
 export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepositoryCommand): Promise<RepositoryRecord> {
-  const problems = checkConnectRepository({ provider: cmd.provider, name: cmd.name, default_branch: cmd.defaultBranch });
+  const problems = checkConnectRepository({
+    provider: cmd.provider,
+    name: cmd.name,
+    default_branch: cmd.defaultBranch,
+  });
   if (problems.length) throw errors.validation(problems);
   const now = deps.clock.now();
   const record: RepositoryRecord = {
@@ -32,6 +36,9 @@ export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepository
     if (err instanceof DuplicateKeyError) throw errors.alreadyExists("repository", cmd.name);
     throw err;
   }
-  deps.logger.info({ organization_id: cmd.organizationId, repository_id: record.id, name: record.name }, "repository connected");
+  deps.logger.info(
+    { organization_id: cmd.organizationId, repository_id: record.id, name: record.name },
+    "repository connected",
+  );
   return record;
 }

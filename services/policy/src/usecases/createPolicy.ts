@@ -26,10 +26,14 @@ export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): 
   const used = await deps.repo.customPatternCount(cmd.organizationId);
   if (used + cmd.policy.patterns.length > max) {
     const message = `An organization's custom policies may have at most ${max} patterns together; ${used} are in use`;
-    throw errors.unprocessable([{ field: "patterns", code: "MAX_SIZE_EXCEEDED", message, max: Math.max(0, max - used) }], message);
+    throw errors.unprocessable(
+      [{ field: "patterns", code: "MAX_SIZE_EXCEEDED", message, max: Math.max(0, max - used) }],
+      message,
+    );
   }
   const rules = await checkPatterns(deps, cmd.organizationId, cmd.policy.patterns);
-  if (rules.length) throw errors.unprocessable(rules, rules.length === 1 ? rules[0]!.message : "Some patterns cannot be used");
+  if (rules.length)
+    throw errors.unprocessable(rules, rules.length === 1 ? rules[0]!.message : "Some patterns cannot be used");
 
   const policy = buildCustomPolicy(cmd.policy, deps.clock.now().toISOString());
   try {

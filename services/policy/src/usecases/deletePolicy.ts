@@ -13,7 +13,10 @@ export interface DeletePolicyCommand {
 export async function deletePolicy(deps: PolicyDeps, cmd: DeletePolicyCommand): Promise<void> {
   const { organizationId, policyId } = cmd;
   if (findBuiltin(policyId)) {
-    throw errors.unprocessable([{ field: "policy_id", code: "INVALID_FORMAT", message: BUILTIN_DELETE_MESSAGE }], BUILTIN_DELETE_MESSAGE);
+    throw errors.unprocessable(
+      [{ field: "policy_id", code: "INVALID_FORMAT", message: BUILTIN_DELETE_MESSAGE }],
+      BUILTIN_DELETE_MESSAGE,
+    );
   }
   const event = policyChangedEvent(deps, organizationId, policyId, "deleted");
   const deleted = await deps.repo.deleteCustom(organizationId, policyId, event);

@@ -12,11 +12,21 @@ export interface PolicyChangedData {
 }
 
 /** `verdict.policy.changed`, written through the outbox with the change it announces. */
-export function policyChangedEvent(deps: PolicyDeps, organizationId: string, policyId: string, action: PolicyChangeAction): PendingEvent {
+export function policyChangedEvent(
+  deps: PolicyDeps,
+  organizationId: string,
+  policyId: string,
+  action: PolicyChangeAction,
+): PendingEvent {
   const data: PolicyChangedData = { organization_id: organizationId, policy_id: policyId, action };
   return deps.outbox.event(TOPICS.policyChanged, { source: "/policy", subject: policyId, data });
 }
 
-export function logPolicyChanged(deps: PolicyDeps, organizationId: string, policyId: string, action: PolicyChangeAction): void {
+export function logPolicyChanged(
+  deps: PolicyDeps,
+  organizationId: string,
+  policyId: string,
+  action: PolicyChangeAction,
+): void {
   deps.logger.info({ organization_id: organizationId, policy_id: policyId, action }, `policy ${action}`);
 }

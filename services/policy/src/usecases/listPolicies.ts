@@ -14,7 +14,9 @@ export interface ListPoliciesQuery {
 /** Filters apply to effective values (an override that disables a built-in hides it from enabled=true). */
 export async function listPolicies(deps: PolicyDeps, query: ListPoliciesQuery): Promise<EffectivePolicy[]> {
   if (query.severity !== undefined && !isSeverity(query.severity)) {
-    throw errors.validation([{ field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` }]);
+    throw errors.validation([
+      { field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` },
+    ]);
   }
   const all = await loadPolicies(deps, query.organizationId);
   return all.filter(

@@ -16,7 +16,11 @@ export interface EvaluationCompletedData {
  */
 export async function recordEvaluation(deps: PolicyDeps, data: EvaluationCompletedData): Promise<void> {
   // An event without these fields cannot name a repository or a time: nothing to record.
-  if (typeof data?.organization_id !== "string" || typeof data.repository !== "string" || typeof data.completed_at !== "string") {
+  if (
+    typeof data?.organization_id !== "string" ||
+    typeof data.repository !== "string" ||
+    typeof data.completed_at !== "string"
+  ) {
     deps.logger.warn({ evaluation_id: data?.evaluation_id }, "ignoring malformed evaluation.completed event");
     return;
   }

@@ -44,7 +44,11 @@ function select(all: EffectivePolicy[], policyIds: string[]): ResolvedPolicy[] {
   const unknown: FieldError[] = policyIds.flatMap((id, i) =>
     byId.has(id) ? [] : [{ field: `policies[${i}]`, code: "INVALID_ENUM" as const, message: `Unknown policy '${id}'` }],
   );
-  if (unknown.length) throw errors.unprocessable(unknown, unknown.length === 1 ? unknown[0]!.message : `${unknown.length} unknown policies`);
+  if (unknown.length)
+    throw errors.unprocessable(
+      unknown,
+      unknown.length === 1 ? unknown[0]!.message : `${unknown.length} unknown policies`,
+    );
 
   return [...new Set(policyIds)]
     .map((id) => byId.get(id)!)
@@ -58,13 +62,20 @@ function select(all: EffectivePolicy[], policyIds: string[]): ResolvedPolicy[] {
  * back on. Disabling is how an organization says "do not run this", and a CI job that still
  * names the policy must not silently override that decision.
  */
-export async function resolvePolicies(deps: PolicyDeps, organizationId: string, policyIds: string[]): Promise<Resolution> {
+export async function resolvePolicies(
+  deps: PolicyDeps,
+  organizationId: string,
+  policyIds: string[],
+): Promise<Resolution> {
   const records = await loadPolicyRecords(deps, organizationId);
   const key = JSON.stringify([policyIds, records]);
   const cached = deps.resolutions.get(key);
   if (cached) return cached;
   const policies = select(effectivePolicies(records), policyIds);
-  const resolution = { policies, version: createHash("sha256").update(JSON.stringify(policies)).digest("base64url").slice(0, 22) };
+  const resolution = {
+    policies,
+    version: createHash("sha256").update(JSON.stringify(policies)).digest("base64url").slice(0, 22),
+  };
   deps.resolutions.set(key, resolution);
   return resolution;
 }

@@ -18,12 +18,15 @@ export interface UpdatePolicyCommand {
 
 function checkSettings(policyId: string, schema: SettingsSchema, patch: Record<string, unknown> | undefined): void {
   const problems = checkSettingsPatch(policyId, schema, patch ?? {});
-  if (problems.length) throw errors.unprocessable(problems, problems.length === 1 ? problems[0]!.message : "Invalid settings");
+  if (problems.length)
+    throw errors.unprocessable(problems, problems.length === 1 ? problems[0]!.message : "Invalid settings");
 }
 
 export async function updatePolicy(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promise<EffectivePolicy> {
   if (cmd.severity !== undefined && !isSeverity(cmd.severity)) {
-    throw errors.validation([{ field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` }]);
+    throw errors.validation([
+      { field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` },
+    ]);
   }
   const builtin = findBuiltin(cmd.policyId);
   if (builtin) {
@@ -70,5 +73,6 @@ async function updateCustom(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promise
   if (cmd.enabled !== undefined) set.enabled = cmd.enabled;
   if (cmd.severity !== undefined) set.severity = cmd.severity as Severity;
   const event = policyChangedEvent(deps, cmd.organizationId, cmd.policyId, "updated");
-  if (!(await deps.repo.updateCustom(cmd.organizationId, cmd.policyId, set, event))) throw errors.notFound("policy", cmd.policyId);
+  if (!(await deps.repo.updateCustom(cmd.organizationId, cmd.policyId, set, event)))
+    throw errors.notFound("policy", cmd.policyId);
 }

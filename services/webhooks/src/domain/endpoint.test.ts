@@ -37,15 +37,24 @@ describe("webhook URLs", () => {
     expect(hostAllowed("hooks.acme.com", ["*.acme.com"])).toBe(true);
     expect(hostAllowed("acme.com.evil.net", ["*.acme.com"])).toBe(false);
     expect(hostAllowed("ci.acme.com", ["ci.acme.com"])).toBe(true);
-    expect(checkUrl("https://evil.example/hook", { ...strict, allowedHosts: ["*.acme.com"] })[0]!.message).toContain("allowed webhook hosts");
+    expect(checkUrl("https://evil.example/hook", { ...strict, allowedHosts: ["*.acme.com"] })[0]!.message).toContain(
+      "allowed webhook hosts",
+    );
   });
 });
 
 describe("events", () => {
   it("deduplicates known names and rejects unknown ones with their index", () => {
-    expect(normalizeEvents(["policy.violation", "policy.violation", "evaluation.completed"])).toEqual({ events: ["policy.violation", "evaluation.completed"], problems: [] });
-    expect(normalizeEvents(["evaluation.completed", "evaluation.started"]).problems).toEqual([expect.objectContaining({ field: "events[1]", code: "INVALID_ENUM" })]);
-    expect(normalizeEvents([]).problems).toEqual([expect.objectContaining({ field: "events", code: "MIN_SIZE_REQUIRED" })]);
+    expect(normalizeEvents(["policy.violation", "policy.violation", "evaluation.completed"])).toEqual({
+      events: ["policy.violation", "evaluation.completed"],
+      problems: [],
+    });
+    expect(normalizeEvents(["evaluation.completed", "evaluation.started"]).problems).toEqual([
+      expect.objectContaining({ field: "events[1]", code: "INVALID_ENUM" }),
+    ]);
+    expect(normalizeEvents([]).problems).toEqual([
+      expect.objectContaining({ field: "events", code: "MIN_SIZE_REQUIRED" }),
+    ]);
   });
 });
 

@@ -33,7 +33,15 @@ export function hostAllowed(hostname: string, allowedHosts: string[] | undefined
 /** Rules the schema cannot express (HTTP 422): a parseable URL the instance may call. */
 export function checkUrl(raw: string, policy: EgressPolicy): FieldError[] {
   const bad = (message: string): FieldError[] => [{ field: "url", code: "INVALID_FORMAT", message }];
-  if (raw.length > MAX_URL_LENGTH) return [{ field: "url", code: "MAX_SIZE_EXCEEDED", message: `url is longer than ${MAX_URL_LENGTH} characters`, max: MAX_URL_LENGTH }];
+  if (raw.length > MAX_URL_LENGTH)
+    return [
+      {
+        field: "url",
+        code: "MAX_SIZE_EXCEEDED",
+        message: `url is longer than ${MAX_URL_LENGTH} characters`,
+        max: MAX_URL_LENGTH,
+      },
+    ];
   let url: URL;
   try {
     url = new URL(raw);
@@ -41,14 +49,18 @@ export function checkUrl(raw: string, policy: EgressPolicy): FieldError[] {
     return bad("url is not a valid absolute URL");
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") return bad("url must use https");
-  if (url.protocol === "http:" && !policy.allowHttp) return bad("url must use https (this instance does not allow http:// webhooks)");
-  if (url.username || url.password) return bad("url must not carry credentials; receivers verify the webhook-signature header instead");
+  if (url.protocol === "http:" && !policy.allowHttp)
+    return bad("url must use https (this instance does not allow http:// webhooks)");
+  if (url.username || url.password)
+    return bad("url must not carry credentials; receivers verify the webhook-signature header instead");
   if (!url.hostname) return bad("url has no host");
   const literal = ipLiteral(url.hostname);
   // An IP address is checked now, for a clear answer. A host name is checked when each message
   // is sent, against every address it resolves to then (names can change what they point at).
-  if (!policy.allowPrivate && literal && classifyAddress(literal) === "blocked") return bad("url targets a loopback, private, link-local or reserved address");
-  if (!hostAllowed(url.hostname, policy.allowedHosts)) return bad("url's host is not in this instance's list of allowed webhook hosts");
+  if (!policy.allowPrivate && literal && classifyAddress(literal) === "blocked")
+    return bad("url targets a loopback, private, link-local or reserved address");
+  if (!hostAllowed(url.hostname, policy.allowedHosts))
+    return bad("url's host is not in this instance's list of allowed webhook hosts");
   return [];
 }
 
@@ -56,9 +68,20 @@ export function checkUrl(raw: string, policy: EgressPolicy): FieldError[] {
 export function normalizeEvents(events: string[]): { events: SubscribableEvent[]; problems: FieldError[] } {
   const problems: FieldError[] = [];
   const out: SubscribableEvent[] = [];
-  if (!events.length) problems.push({ field: "events", code: "MIN_SIZE_REQUIRED", message: "events needs at least one event name", min: 1 });
+  if (!events.length)
+    problems.push({
+      field: "events",
+      code: "MIN_SIZE_REQUIRED",
+      message: "events needs at least one event name",
+      min: 1,
+    });
   events.forEach((name, i) => {
-    if (!isSubscribable(name)) problems.push({ field: `events[${i}]`, code: "INVALID_ENUM", message: `events must be among: ${SUBSCRIBABLE_EVENTS.join(", ")}` });
+    if (!isSubscribable(name))
+      problems.push({
+        field: `events[${i}]`,
+        code: "INVALID_ENUM",
+        message: `events must be among: ${SUBSCRIBABLE_EVENTS.join(", ")}`,
+      });
     else if (!out.includes(name)) out.push(name);
   });
   return { events: out, problems };
@@ -76,6 +99,7 @@ export function checkSecret(secret: string): FieldError[] {
   const body = secret.slice(SECRET_PREFIX.length);
   if (!BASE64_RE.test(body) || body.length % 4 !== 0) return bad("secret must be whsec_ followed by standard base64");
   const bytes = Buffer.from(body, "base64").length;
-  if (bytes < MIN_SECRET_BYTES || bytes > MAX_SECRET_BYTES) return bad(`secret must encode ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} random bytes (found ${bytes})`);
+  if (bytes < MIN_SECRET_BYTES || bytes > MAX_SECRET_BYTES)
+    return bad(`secret must encode ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} random bytes (found ${bytes})`);
   return [];
 }

@@ -108,10 +108,20 @@ export function policyViolationData(e: PolicyViolationEvent): Record<string, unk
 }
 
 export function pingData(organizationId: string, webhookId: string): Record<string, unknown> {
-  return { organization_id: organizationId, webhook_id: webhookId, message: "Verdict test message: this endpoint is reachable and verifies signatures." };
+  return {
+    organization_id: organizationId,
+    webhook_id: webhookId,
+    message: "Verdict test message: this endpoint is reachable and verifies signatures.",
+  };
 }
 
-export function disabledData(organizationId: string, webhookId: string, url: string, reason: string, disabledAt: string): Record<string, unknown> {
+export function disabledData(
+  organizationId: string,
+  webhookId: string,
+  url: string,
+  reason: string,
+  disabledAt: string,
+): Record<string, unknown> {
   return { organization_id: organizationId, webhook_id: webhookId, url, reason, disabled_at: disabledAt };
 }
 
@@ -119,6 +129,11 @@ export function disabledData(organizationId: string, webhookId: string, url: str
  * The JSON body of a message: `{event, data, id, timestamp}`. It is made once, stored, and sent
  * byte for byte on every attempt (only the signature headers change with the attempt time).
  */
-export function messageBody(messageId: string, event: EventName, data: Record<string, unknown>, timestamp: string): string {
+export function messageBody(
+  messageId: string,
+  event: EventName,
+  data: Record<string, unknown>,
+  timestamp: string,
+): string {
   return JSON.stringify({ event, data, id: messageId, timestamp });
 }

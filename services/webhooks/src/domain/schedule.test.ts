@@ -1,5 +1,12 @@
 import { describe, expect, it } from "@jest/globals";
-import { DEFAULT_RETRY_SCHEDULE, judge, nextAttemptAt, parseRetryAfter, parseRetrySchedule, retryDelayMs } from "./schedule.js";
+import {
+  DEFAULT_RETRY_SCHEDULE,
+  judge,
+  nextAttemptAt,
+  parseRetryAfter,
+  parseRetrySchedule,
+  retryDelayMs,
+} from "./schedule.js";
 
 describe("retry schedule", () => {
   it("spans about three days by default, in ten attempts", () => {
@@ -8,7 +15,8 @@ describe("retry schedule", () => {
     expect(hours).toBeLessThan(80);
     expect(DEFAULT_RETRY_SCHEDULE).toHaveLength(9);
     // exponential-ish: every step waits longer than the one before
-    for (let i = 1; i < DEFAULT_RETRY_SCHEDULE.length; i++) expect(DEFAULT_RETRY_SCHEDULE[i]!).toBeGreaterThan(DEFAULT_RETRY_SCHEDULE[i - 1]!);
+    for (let i = 1; i < DEFAULT_RETRY_SCHEDULE.length; i++)
+      expect(DEFAULT_RETRY_SCHEDULE[i]!).toBeGreaterThan(DEFAULT_RETRY_SCHEDULE[i - 1]!);
   });
 
   it("parses VERDICT_WEBHOOK_RETRY_SCHEDULE", () => {

@@ -13,7 +13,8 @@ const MAX_SCHEDULE_ENTRIES = 30;
 /** Parses `VERDICT_WEBHOOK_RETRY_SCHEDULE` ("5,300,1800"); throws a readable message when bad. */
 export function parseRetrySchedule(text: string): number[] {
   const parts = text.split(",").map((p) => p.trim());
-  if (!parts.length || parts.length > MAX_SCHEDULE_ENTRIES) throw new Error(`must list 1 to ${MAX_SCHEDULE_ENTRIES} delays`);
+  if (!parts.length || parts.length > MAX_SCHEDULE_ENTRIES)
+    throw new Error(`must list 1 to ${MAX_SCHEDULE_ENTRIES} delays`);
   return parts.map((p) => {
     if (!/^\d+(\.\d+)?$/.test(p)) throw new Error(`'${p}' is not a number of seconds`);
     const n = Number(p);

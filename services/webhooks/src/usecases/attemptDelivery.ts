@@ -17,8 +17,19 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   const number = (claimed.attempts.at(-1)?.attempt ?? 0) + 1;
   if (!endpoint || endpoint.status !== "active") {
     const reason = endpoint ? "not sent: the webhook is disabled" : "not sent: the webhook was deleted";
-    const attempt: AttemptRecord = { attempt: number, attempted_at: now.toISOString(), status_code: null, latency_ms: 0, error: reason, response_excerpt: null };
-    await finish(deps, claimed, { status: "failed", attempts: withAttempt(claimed, attempt), completed_at: now.toISOString() });
+    const attempt: AttemptRecord = {
+      attempt: number,
+      attempted_at: now.toISOString(),
+      status_code: null,
+      latency_ms: 0,
+      error: reason,
+      response_excerpt: null,
+    };
+    await finish(deps, claimed, {
+      status: "failed",
+      attempts: withAttempt(claimed, attempt),
+      completed_at: now.toISOString(),
+    });
     return;
   }
 
@@ -27,11 +38,18 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
     secret = deps.secrets.open(endpoint.secret_sealed, endpoint.id);
   } catch (err) {
     // The master key changed: nothing can be signed for this endpoint until it is restored.
-    deps.logger.error({ err, webhook_id: endpoint.id }, "cannot open the webhook secret: was VERDICT_WEBHOOK_MASTER_KEY changed?");
+    deps.logger.error(
+      { err, webhook_id: endpoint.id },
+      "cannot open the webhook secret: was VERDICT_WEBHOOK_MASTER_KEY changed?",
+    );
     await finish(deps, claimed, { next_attempt_at: new Date(now.getTime() + 60_000).toISOString(), lease_until: null });
     return;
   }
-  const result = await deps.sender.send({ url: endpoint.url, headers: signatureHeaders(secret, claimed.id, now, claimed.body), body: claimed.body });
+  const result = await deps.sender.send({
+    url: endpoint.url,
+    headers: signatureHeaders(secret, claimed.id, now, claimed.body),
+    body: claimed.body,
+  });
   const done = deps.clock.now();
   const attempt: AttemptRecord = {
     attempt: number,
@@ -45,17 +63,42 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   const runStartedAt = claimed.run_started_at ?? now.toISOString();
   const runAttempts = claimed.run_attempts + 1;
   const verdict = judge(result.statusCode);
-  const log = { organization_id: claimed.organization_id, webhook_id: endpoint.id, delivery_id: claimed.id, event: claimed.event, attempt: number, status_code: result.statusCode, error: result.error, latency_ms: result.latencyMs };
+  const log = {
+    organization_id: claimed.organization_id,
+    webhook_id: endpoint.id,
+    delivery_id: claimed.id,
+    event: claimed.event,
+    attempt: number,
+    status_code: result.statusCode,
+    error: result.error,
+    latency_ms: result.latencyMs,
+  };
 
   if (verdict.kind === "succeeded") {
     deps.logger.info(log, "webhook delivered");
-    await finish(deps, claimed, { status: "succeeded", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
+    await finish(deps, claimed, {
+      status: "succeeded",
+      attempts,
+      run_attempts: runAttempts,
+      run_started_at: runStartedAt,
+      next_attempt_at: null,
+      lease_until: null,
+      completed_at: done.toISOString(),
+    });
     await deps.repo.updateEndpoint(endpoint.organization_id, endpoint.id, { last_success_at: done.toISOString() });
     return;
   }
   if (verdict.kind === "gone") {
     deps.logger.warn(log, "webhook endpoint answered 410 Gone: disabling it");
-    await finish(deps, claimed, { status: "failed", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
+    await finish(deps, claimed, {
+      status: "failed",
+      attempts,
+      run_attempts: runAttempts,
+      run_started_at: runStartedAt,
+      next_attempt_at: null,
+      lease_until: null,
+      completed_at: done.toISOString(),
+    });
     await disableEndpoint(deps, endpoint, "The endpoint answered 410 Gone");
     return;
   }
@@ -63,23 +106,46 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   if (delay !== undefined) {
     const next = nextAttemptAt(done, delay, parseRetryAfter(result.retryAfter, done));
     deps.logger.warn({ ...log, next_attempt_at: next.toISOString() }, "webhook attempt failed; will retry");
-    await finish(deps, claimed, { attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: next.toISOString(), lease_until: null });
+    await finish(deps, claimed, {
+      attempts,
+      run_attempts: runAttempts,
+      run_started_at: runStartedAt,
+      next_attempt_at: next.toISOString(),
+      lease_until: null,
+    });
     return;
   }
   deps.logger.warn(log, "webhook message failed on every attempt of its schedule");
-  await finish(deps, claimed, { status: "failed", attempts, run_attempts: runAttempts, run_started_at: runStartedAt, next_attempt_at: null, lease_until: null, completed_at: done.toISOString() });
+  await finish(deps, claimed, {
+    status: "failed",
+    attempts,
+    run_attempts: runAttempts,
+    run_started_at: runStartedAt,
+    next_attempt_at: null,
+    lease_until: null,
+    completed_at: done.toISOString(),
+  });
   // Failing for a whole schedule (about three days by default) with no success in between:
   // the endpoint is gone in all but name. Stop sending to it and tell the organization.
   const fresh = await deps.repo.findEndpoint(endpoint.organization_id, endpoint.id);
   if (fresh && (!fresh.last_success_at || fresh.last_success_at < runStartedAt)) {
     const span = formatDuration(done.getTime() - Date.parse(runStartedAt));
-    await disableEndpoint(deps, fresh, `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`);
+    await disableEndpoint(
+      deps,
+      fresh,
+      `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`,
+    );
   }
 }
 
 /** "3 days", "5 hours", "12 minutes", "4 seconds". */
 export function formatDuration(ms: number): string {
-  const units: [number, string][] = [[86_400_000, "day"], [3_600_000, "hour"], [60_000, "minute"], [1_000, "second"]];
+  const units: [number, string][] = [
+    [86_400_000, "day"],
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+    [1_000, "second"],
+  ];
   for (const [size, name] of units) {
     const n = Math.floor(ms / size);
     if (n >= 1 || size === 1_000) {
@@ -93,5 +159,6 @@ export function formatDuration(ms: number): string {
 async function finish(deps: WebhookDeps, claimed: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<void> {
   const updated = await deps.repo.updateDelivery(claimed, set);
   // Deleted with its endpoint meanwhile, or taken over after an expired lease: nothing to record.
-  if (!updated) deps.logger.warn({ delivery_id: claimed.id }, "webhook message changed during its attempt; outcome not recorded");
+  if (!updated)
+    deps.logger.warn({ delivery_id: claimed.id }, "webhook message changed during its attempt; outcome not recorded");
 }

@@ -64,7 +64,15 @@ describe("claimDue", () => {
   it("counts what is already under way", async () => {
     await queue("org_a", 5, 10);
     await queue("org_b", 3, 1);
-    const claimed = await claimDue(deps, 8, 2, new Map([["org_a", 2], ["org_b", 1]]));
+    const claimed = await claimDue(
+      deps,
+      8,
+      2,
+      new Map([
+        ["org_a", 2],
+        ["org_b", 1],
+      ]),
+    );
     expect(orgs(claimed)).toEqual(["org_b"]);
   });
 

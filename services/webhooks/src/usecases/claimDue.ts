@@ -13,7 +13,12 @@ export type InFlightByOrg = ReadonlyMap<string, number>;
  * workers (or two processes on one database) never attempt the same message at once, and a
  * worker that dies mid-attempt only delays the message until its lease runs out.
  */
-export async function claimDue(deps: WebhookDeps, limit: number, perOrg = Infinity, inFlight: InFlightByOrg = new Map()): Promise<DeliveryRecord[]> {
+export async function claimDue(
+  deps: WebhookDeps,
+  limit: number,
+  perOrg = Infinity,
+  inFlight: InFlightByOrg = new Map(),
+): Promise<DeliveryRecord[]> {
   const now = deps.clock.now();
   const leaseEnd = new Date(now.getTime() + deps.leaseMs).toISOString();
   const taken = new Map(inFlight);

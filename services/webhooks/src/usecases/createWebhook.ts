@@ -12,7 +12,10 @@ export interface CreateWebhookCommand {
   secret?: string;
 }
 
-export async function createWebhook(deps: WebhookDeps, cmd: CreateWebhookCommand): Promise<{ endpoint: EndpointRecord; secret: string }> {
+export async function createWebhook(
+  deps: WebhookDeps,
+  cmd: CreateWebhookCommand,
+): Promise<{ endpoint: EndpointRecord; secret: string }> {
   // Unknown event names and a missing URL fail the published schema (400); the rest are rules
   // that depend on this instance or on decoding values (422).
   const { events, problems } = normalizeEvents(cmd.events);
@@ -23,7 +26,14 @@ export async function createWebhook(deps: WebhookDeps, cmd: CreateWebhookCommand
   // Every endpoint costs delivery work on each event: an organization gets a bounded number.
   if ((await deps.repo.countEndpoints(cmd.organizationId)) >= deps.maxPerOrg) {
     throw errors.unprocessable(
-      [{ field: "url", code: "MAX_SIZE_EXCEEDED", max: deps.maxPerOrg, message: `An organization may have at most ${deps.maxPerOrg} webhooks; delete one (DELETE /v1/webhooks/{id}) before adding another` }],
+      [
+        {
+          field: "url",
+          code: "MAX_SIZE_EXCEEDED",
+          max: deps.maxPerOrg,
+          message: `An organization may have at most ${deps.maxPerOrg} webhooks; delete one (DELETE /v1/webhooks/{id}) before adding another`,
+        },
+      ],
       `Webhook limit reached (${deps.maxPerOrg} per organization)`,
     );
   }
@@ -46,6 +56,9 @@ export async function createWebhook(deps: WebhookDeps, cmd: CreateWebhookCommand
   };
   await deps.repo.insertEndpoint(endpoint);
   // The URL's path and query may carry a receiver's own token: log the origin only.
-  deps.logger.info({ organization_id: cmd.organizationId, webhook_id: id, origin: new URL(cmd.url).origin, events }, "webhook created");
+  deps.logger.info(
+    { organization_id: cmd.organizationId, webhook_id: id, origin: new URL(cmd.url).origin, events },
+    "webhook created",
+  );
   return { endpoint, secret };
 }

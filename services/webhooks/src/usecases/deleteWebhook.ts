@@ -8,5 +8,8 @@ export async function deleteWebhook(deps: WebhookDeps, cmd: WebhookRef): Promise
   // Its messages and their log go with it.
   const { deleted, deliveriesRemoved } = await deps.repo.deleteEndpoint(organizationId, webhookId);
   if (!deleted) throw errors.notFound("webhook", webhookId);
-  deps.logger.info({ organization_id: organizationId, webhook_id: webhookId, deliveries_removed: deliveriesRemoved }, "webhook deleted");
+  deps.logger.info(
+    { organization_id: organizationId, webhook_id: webhookId, deliveries_removed: deliveriesRemoved },
+    "webhook deleted",
+  );
 }

@@ -22,7 +22,15 @@ export async function enqueueEvent(deps: WebhookDeps, input: EnqueueEventCommand
   let made = 0;
   for (const endpoint of endpoints) {
     if (!endpoint.events.includes(input.event)) continue;
-    const delivery = newDelivery(deps, endpoint, input.event, input.eventId, `${input.eventId}:${endpoint.id}`, input.data, input.time);
+    const delivery = newDelivery(
+      deps,
+      endpoint,
+      input.event,
+      input.eventId,
+      `${input.eventId}:${endpoint.id}`,
+      input.data,
+      input.time,
+    );
     if (await deps.repo.insertDeliveryOnce(delivery)) made++;
   }
   if (made) deps.wake();

@@ -15,10 +15,16 @@ export interface ListDeliveriesQuery {
   cursor?: string;
 }
 
-export async function listDeliveries(deps: WebhookDeps, q: ListDeliveriesQuery): Promise<{ deliveries: DeliveryRecord[]; nextCursor: string | null; hasMore: boolean }> {
+export async function listDeliveries(
+  deps: WebhookDeps,
+  q: ListDeliveriesQuery,
+): Promise<{ deliveries: DeliveryRecord[]; nextCursor: string | null; hasMore: boolean }> {
   await getWebhook(deps, q);
   const limit = Math.min(Math.max(q.limit || DEFAULT_PAGE, 1), MAX_PAGE);
-  if (q.cursor && !isId("msg", q.cursor)) throw errors.unprocessable([{ field: "cursor", code: "INVALID_FORMAT", message: "cursor must be a next_cursor returned by this API" }]);
+  if (q.cursor && !isId("msg", q.cursor))
+    throw errors.unprocessable([
+      { field: "cursor", code: "INVALID_FORMAT", message: "cursor must be a next_cursor returned by this API" },
+    ]);
   const page = await deps.repo.deliveryPage(q.organizationId, q.webhookId, { limit: limit + 1, before: q.cursor });
   const hasMore = page.length > limit;
   const deliveries = page.slice(0, limit);

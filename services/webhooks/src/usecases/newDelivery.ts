@@ -5,7 +5,15 @@ import { messageBody, type EventName } from "../domain/events.js";
 import type { WebhookDeps } from "../deps.js";
 import type { DeliveryRecord, EndpointRecord } from "../repo.js";
 
-export function newDelivery(deps: WebhookDeps, endpoint: EndpointRecord, event: EventName, eventId: string | null, dedupeKey: string, data: Record<string, unknown>, eventTime: string): DeliveryRecord {
+export function newDelivery(
+  deps: WebhookDeps,
+  endpoint: EndpointRecord,
+  event: EventName,
+  eventId: string | null,
+  dedupeKey: string,
+  data: Record<string, unknown>,
+  eventTime: string,
+): DeliveryRecord {
   const now = deps.clock.now();
   const id = newId("msg", now.getTime());
   return {
@@ -30,5 +38,11 @@ export function newDelivery(deps: WebhookDeps, endpoint: EndpointRecord, event: 
 
 /** Ping and redelivery refuse a disabled endpoint with this. */
 export function disabledWebhookError() {
-  return errors.unprocessable([{ field: "webhook_id", code: "INVALID_FORMAT", message: "the webhook is disabled; re-enable it with PATCH /v1/webhooks/{id} {\"status\": \"active\"}" }]);
+  return errors.unprocessable([
+    {
+      field: "webhook_id",
+      code: "INVALID_FORMAT",
+      message: 'the webhook is disabled; re-enable it with PATCH /v1/webhooks/{id} {"status": "active"}',
+    },
+  ]);
 }

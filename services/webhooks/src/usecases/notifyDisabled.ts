@@ -7,10 +7,24 @@ import { newDelivery } from "./newDelivery.js";
 /** Tells the organization's other active endpoints that one was disabled. */
 export async function notifyDisabled(deps: WebhookDeps, disabled: EndpointRecord): Promise<void> {
   const others = await deps.repo.activeEndpoints(disabled.organization_id);
-  const data = disabledData(disabled.organization_id, disabled.id, new URL(disabled.url).origin, disabled.disabled_reason ?? "", disabled.disabled_at ?? "");
+  const data = disabledData(
+    disabled.organization_id,
+    disabled.id,
+    new URL(disabled.url).origin,
+    disabled.disabled_reason ?? "",
+    disabled.disabled_at ?? "",
+  );
   for (const endpoint of others) {
     if (endpoint.id === disabled.id) continue;
-    const delivery = newDelivery(deps, endpoint, DISABLED_EVENT, null, `${DISABLED_EVENT}:${disabled.id}:${disabled.disabled_at}:${endpoint.id}`, data, disabled.disabled_at ?? deps.clock.now().toISOString());
+    const delivery = newDelivery(
+      deps,
+      endpoint,
+      DISABLED_EVENT,
+      null,
+      `${DISABLED_EVENT}:${disabled.id}:${disabled.disabled_at}:${endpoint.id}`,
+      data,
+      disabled.disabled_at ?? deps.clock.now().toISOString(),
+    );
     await deps.repo.insertDeliveryOnce(delivery);
   }
   if (others.length) deps.wake();

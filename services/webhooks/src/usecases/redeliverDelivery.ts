@@ -29,7 +29,10 @@ export async function redeliverDelivery(deps: WebhookDeps, cmd: RedeliverCommand
   });
   // Lost a race with a worker: answer the message as it is now.
   if (!updated) return (await deps.repo.findDelivery(organizationId, delivery.id))!;
-  deps.logger.info({ organization_id: organizationId, webhook_id: webhookId, delivery_id: deliveryId }, "webhook message queued for redelivery");
+  deps.logger.info(
+    { organization_id: organizationId, webhook_id: webhookId, delivery_id: deliveryId },
+    "webhook message queued for redelivery",
+  );
   deps.wake();
   return updated;
 }

@@ -24,7 +24,8 @@ export async function updateWebhook(deps: WebhookDeps, cmd: UpdateWebhookCommand
   if (cmd.status !== undefined && cmd.status !== "active" && cmd.status !== "disabled") {
     problems.push({ field: "status", code: "INVALID_ENUM", message: "status must be active or disabled" });
   }
-  if (cmd.url !== undefined && !cmd.url) problems.push({ field: "url", code: "REQUIRED", message: "url must not be empty" });
+  if (cmd.url !== undefined && !cmd.url)
+    problems.push({ field: "url", code: "REQUIRED", message: "url must not be empty" });
   if (problems.length) throw errors.validation(problems);
   const rules = cmd.url ? checkUrl(cmd.url, deps.egress) : [];
   if (rules.length) throw errors.unprocessable(rules);
@@ -33,10 +34,15 @@ export async function updateWebhook(deps: WebhookDeps, cmd: UpdateWebhookCommand
   const set: Partial<EndpointRecord> = { updated_at: now };
   if (cmd.url) set.url = cmd.url;
   if (normalized) set.events = normalized.events;
-  if (cmd.status === "active" && endpoint.status !== "active") Object.assign(set, { status: "active", disabled_reason: null, disabled_at: null });
-  if (cmd.status === "disabled" && endpoint.status !== "disabled") Object.assign(set, { status: "disabled", disabled_reason: "Disabled by the organization", disabled_at: now });
+  if (cmd.status === "active" && endpoint.status !== "active")
+    Object.assign(set, { status: "active", disabled_reason: null, disabled_at: null });
+  if (cmd.status === "disabled" && endpoint.status !== "disabled")
+    Object.assign(set, { status: "disabled", disabled_reason: "Disabled by the organization", disabled_at: now });
   const updated = await deps.repo.updateEndpoint(cmd.organizationId, endpoint.id, set);
   if (!updated) throw errors.notFound("webhook", cmd.webhookId);
-  deps.logger.info({ organization_id: cmd.organizationId, webhook_id: endpoint.id, status: updated.status, events: updated.events }, "webhook updated");
+  deps.logger.info(
+    { organization_id: cmd.organizationId, webhook_id: endpoint.id, status: updated.status, events: updated.events },
+    "webhook updated",
+  );
   return updated;
 }

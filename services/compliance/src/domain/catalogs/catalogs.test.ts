@@ -42,13 +42,17 @@ describe("built-in framework catalogs", () => {
   });
 
   it("resolve every framework reference of every built-in policy", () => {
-    const unresolved = BUILTIN_POLICIES.flatMap((p) => p.frameworks.filter((ref) => !resolveControlRef(ref)).map((ref) => `${p.id}: ${ref}`));
+    const unresolved = BUILTIN_POLICIES.flatMap((p) =>
+      p.frameworks.filter((ref) => !resolveControlRef(ref)).map((ref) => `${p.id}: ${ref}`),
+    );
     expect(unresolved).toEqual([]);
   });
 
   it("map every built-in policy to controls of each first-class framework", () => {
     const missing = BUILTIN_POLICIES.flatMap((p) =>
-      ["nist-ssdf", "soc2", "owasp-asvs"].filter((f) => !p.frameworks.some((ref) => ref.startsWith(`${f}:`))).map((f) => `${p.id}: ${f}`),
+      ["nist-ssdf", "soc2", "owasp-asvs"]
+        .filter((f) => !p.frameworks.some((ref) => ref.startsWith(`${f}:`)))
+        .map((f) => `${p.id}: ${f}`),
     );
     expect(missing).toEqual([]);
   });
@@ -63,7 +67,9 @@ describe("built-in framework catalogs", () => {
   });
 
   it("are referenced without duplicates by each built-in policy", () => {
-    const duplicated = BUILTIN_POLICIES.flatMap((p) => p.frameworks.filter((ref, i) => p.frameworks.indexOf(ref) !== i).map((ref) => `${p.id}: ${ref}`));
+    const duplicated = BUILTIN_POLICIES.flatMap((p) =>
+      p.frameworks.filter((ref, i) => p.frameworks.indexOf(ref) !== i).map((ref) => `${p.id}: ${ref}`),
+    );
     expect(duplicated).toEqual([]);
   });
 
@@ -79,7 +85,12 @@ describe("built-in framework catalogs", () => {
     const start = readme.indexOf(header);
     expect(start).toBeGreaterThan(0);
     const rows = readme.slice(start + header.length).split("\n");
-    const table = rows.slice(0, rows.findIndex((line) => !line.startsWith("|")));
-    expect(table).toEqual(CATALOGS.map((c) => `| \`${c.id}\` | ${c.name} | ${c.version} | ${c.kind} | ${c.controls.length} |`));
+    const table = rows.slice(
+      0,
+      rows.findIndex((line) => !line.startsWith("|")),
+    );
+    expect(table).toEqual(
+      CATALOGS.map((c) => `| \`${c.id}\` | ${c.name} | ${c.version} | ${c.kind} | ${c.controls.length} |`),
+    );
   });
 });

@@ -8,7 +8,8 @@ export const soc2: Catalog = {
   name: "SOC 2 Trust Services Criteria",
   version: "2017 (2022 revised points of focus)",
   kind: "framework",
-  source_url: "https://www.aicpa-cima.com/resources/download/2017-trust-services-criteria-with-revised-points-of-focus-2022",
+  source_url:
+    "https://www.aicpa-cima.com/resources/download/2017-trust-services-criteria-with-revised-points-of-focus-2022",
   controls: [
     ...family("CC1", [
       ["CC1.1", "Commitment to integrity and ethical values"],

@@ -26,7 +26,9 @@ export function decodeAuditCursor(cursor: string): string | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
   try {
     const parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as { v?: unknown; id?: unknown };
-    return parsed.v === CURSOR_VERSION && typeof parsed.id === "string" && isId("aud", parsed.id) ? parsed.id : undefined;
+    return parsed.v === CURSOR_VERSION && typeof parsed.id === "string" && isId("aud", parsed.id)
+      ? parsed.id
+      : undefined;
   } catch {
     return undefined;
   }
@@ -34,15 +36,24 @@ export function decodeAuditCursor(cursor: string): string | undefined {
 
 function instant(value: string, field: string): string {
   const ms = Date.parse(value);
-  if (Number.isNaN(ms)) throw errors.unprocessable([{ field, code: "INVALID_FORMAT", message: `${field} must be an ISO 8601 date or date-time` }]);
+  if (Number.isNaN(ms))
+    throw errors.unprocessable([
+      { field, code: "INVALID_FORMAT", message: `${field} must be an ISO 8601 date or date-time` },
+    ]);
   return new Date(ms).toISOString();
 }
 
 /** The organization's audit events, newest first, a page at a time (ids are time-sortable). */
-export async function listAuditEvents(deps: IdentityDeps, cmd: ListAuditEventsCommand): Promise<{ events: AuditRecord[]; next_cursor?: string; has_more: boolean }> {
+export async function listAuditEvents(
+  deps: IdentityDeps,
+  cmd: ListAuditEventsCommand,
+): Promise<{ events: AuditRecord[]; next_cursor?: string; has_more: boolean }> {
   const filter: Filter = { organization_id: cmd.organizationId };
   if (cmd.type) {
-    if (!isAuditType(cmd.type)) throw errors.unprocessable([{ field: "type", code: "INVALID_ENUM", message: `type is not an audit event type: ${cmd.type}` }]);
+    if (!isAuditType(cmd.type))
+      throw errors.unprocessable([
+        { field: "type", code: "INVALID_ENUM", message: `type is not an audit event type: ${cmd.type}` },
+      ]);
     filter.type = cmd.type;
   }
   if (cmd.actor) filter["actor.id"] = cmd.actor;
@@ -52,11 +63,18 @@ export async function listAuditEvents(deps: IdentityDeps, cmd: ListAuditEventsCo
   if (when.$gte !== undefined || when.$lt !== undefined) filter.occurred_at = when;
   if (cmd.cursor) {
     const before = decodeAuditCursor(cmd.cursor);
-    if (!before) throw errors.unprocessable([{ field: "cursor", code: "INVALID_FORMAT", message: "cursor is not a next_cursor returned by this API" }]);
+    if (!before)
+      throw errors.unprocessable([
+        { field: "cursor", code: "INVALID_FORMAT", message: "cursor is not a next_cursor returned by this API" },
+      ]);
     filter.id = { $lt: before };
   }
   const rows = await deps.repo.audit.find(filter, { sort: { id: -1 }, limit: cmd.limit + 1 });
   const hasMore = rows.length > cmd.limit;
   const events = rows.slice(0, cmd.limit);
-  return { events, has_more: hasMore, ...(hasMore ? { next_cursor: encodeAuditCursor(events[events.length - 1]!.id) } : {}) };
+  return {
+    events,
+    has_more: hasMore,
+    ...(hasMore ? { next_cursor: encodeAuditCursor(events[events.length - 1]!.id) } : {}),
+  };
 }

@@ -6,9 +6,18 @@ import type { IdentityDeps } from "../../deps.js";
  * Refuses a role change the acting member may not make (an admin touching owners). Acting API
  * keys (no user) hold `admin` and pass. Throws 403 AUTH_INSUFFICIENT_ROLE.
  */
-export async function assertMayChangeRole(deps: IdentityDeps, organizationId: string, actingUserId: string | undefined, current: Role | undefined, next: Role | undefined): Promise<void> {
+export async function assertMayChangeRole(
+  deps: IdentityDeps,
+  organizationId: string,
+  actingUserId: string | undefined,
+  current: Role | undefined,
+  next: Role | undefined,
+): Promise<void> {
   if (!actingUserId) return;
   const acting = await deps.repo.membership(organizationId, actingUserId);
-  const refusal = acting?.status === "active" ? roleChangeRefusal(acting.role, current, next) : "You are not a member of this organization";
+  const refusal =
+    acting?.status === "active"
+      ? roleChangeRefusal(acting.role, current, next)
+      : "You are not a member of this organization";
   if (refusal) throw new AppError("forbidden", "AUTH_INSUFFICIENT_ROLE", refusal, { role: acting?.role ?? null });
 }

@@ -22,8 +22,14 @@ export interface InviteMemberCommand {
  * hash is kept, and it works once within 7 days. Inviting again while the invitation is open
  * replaces it (the earlier link stops working).
  */
-export async function inviteMember(deps: IdentityDeps, cmd: InviteMemberCommand): Promise<{ member: MemberView; token: string }> {
-  if (!isRole(cmd.role)) throw errors.unprocessable([{ field: "role", code: "INVALID_ENUM", message: "role must be one of: owner, admin, member, viewer" }]);
+export async function inviteMember(
+  deps: IdentityDeps,
+  cmd: InviteMemberCommand,
+): Promise<{ member: MemberView; token: string }> {
+  if (!isRole(cmd.role))
+    throw errors.unprocessable([
+      { field: "role", code: "INVALID_ENUM", message: "role must be one of: owner, admin, member, viewer" },
+    ]);
   const role: Role = cmd.role;
   const org = await deps.repo.orgs.findOne({ id: cmd.organizationId });
   if (!org) throw errors.notFound("organization", cmd.organizationId);
@@ -62,7 +68,14 @@ export async function inviteMember(deps: IdentityDeps, cmd: InviteMemberCommand)
       throw err;
     }
   }
-  await recordAudit(deps, { organizationId: cmd.organizationId, type: "member.invited", actor: cmd.actor, targetType: "user", targetId: user.id, data: { email, role, expires_at: expiresAt } });
+  await recordAudit(deps, {
+    organizationId: cmd.organizationId,
+    type: "member.invited",
+    actor: cmd.actor,
+    targetType: "user",
+    targetId: user.id,
+    data: { email, role, expires_at: expiresAt },
+  });
   deps.logger.info({ organization_id: cmd.organizationId, user_id: user.id, role }, "member invited");
   return { member: memberView(membership, user), token };
 }

@@ -16,10 +16,30 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
   const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
   if (!membership) throw errors.notFound("member", cmd.userId);
   await assertMayChangeRole(deps, cmd.organizationId, cmd.removerUserId, membership.role, undefined);
-  if (membership.status === "active" && leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, undefined)) {
-    throw errors.unprocessable([{ field: "member_id", code: "INVALID_ENUM", message: "This is the organization's last owner: make someone else owner first" }], "The last owner cannot be removed");
+  if (
+    membership.status === "active" &&
+    leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, undefined)
+  ) {
+    throw errors.unprocessable(
+      [
+        {
+          field: "member_id",
+          code: "INVALID_ENUM",
+          message: "This is the organization's last owner: make someone else owner first",
+        },
+      ],
+      "The last owner cannot be removed",
+    );
   }
-  if (!(await deps.repo.members.deleteOne({ id: membership.id, version: membership.version }))) throw errors.unavailable("The member changed meanwhile; retry");
+  if (!(await deps.repo.members.deleteOne({ id: membership.id, version: membership.version })))
+    throw errors.unavailable("The member changed meanwhile; retry");
   const ended = await deps.repo.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
-  await recordAudit(deps, { organizationId: cmd.organizationId, type: "member.removed", actor: cmd.actor, targetType: "user", targetId: cmd.userId, data: { role: membership.role, was: membership.status, sessions_ended: ended } });
+  await recordAudit(deps, {
+    organizationId: cmd.organizationId,
+    type: "member.removed",
+    actor: cmd.actor,
+    targetType: "user",
+    targetId: cmd.userId,
+    data: { role: membership.role, was: membership.status, sessions_ended: ended },
+  });
 }

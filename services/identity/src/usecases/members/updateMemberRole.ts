@@ -15,17 +15,42 @@ export interface UpdateMemberRoleCommand {
 
 /** Changes a member's role. Sessions read the role on every request, so it applies at once. */
 export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRoleCommand): Promise<MemberView> {
-  if (!isRole(cmd.role)) throw errors.unprocessable([{ field: "role", code: "INVALID_ENUM", message: "role must be one of: owner, admin, member, viewer" }]);
+  if (!isRole(cmd.role))
+    throw errors.unprocessable([
+      { field: "role", code: "INVALID_ENUM", message: "role must be one of: owner, admin, member, viewer" },
+    ]);
   const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
   const user = membership ? await deps.repo.userById(cmd.userId) : null;
   if (!membership || !user) throw errors.notFound("member", cmd.userId);
   await assertMayChangeRole(deps, cmd.organizationId, cmd.changerUserId, membership.role, cmd.role);
-  if (membership.status === "active" && leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, cmd.role)) {
-    throw errors.unprocessable([{ field: "role", code: "INVALID_ENUM", message: "This is the organization's last owner: make someone else owner first" }], "The last owner cannot be demoted");
+  if (
+    membership.status === "active" &&
+    leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, cmd.role)
+  ) {
+    throw errors.unprocessable(
+      [
+        {
+          field: "role",
+          code: "INVALID_ENUM",
+          message: "This is the organization's last owner: make someone else owner first",
+        },
+      ],
+      "The last owner cannot be demoted",
+    );
   }
   if (membership.role === cmd.role) return memberView(membership, user);
-  const updated = await deps.repo.members.updateOne({ id: membership.id, version: membership.version }, { role: cmd.role, version: membership.version + 1 });
+  const updated = await deps.repo.members.updateOne(
+    { id: membership.id, version: membership.version },
+    { role: cmd.role, version: membership.version + 1 },
+  );
   if (!updated) throw errors.unavailable("The member changed meanwhile; retry");
-  await recordAudit(deps, { organizationId: cmd.organizationId, type: "member.role_changed", actor: cmd.actor, targetType: "user", targetId: user.id, data: { from: membership.role, to: cmd.role } });
+  await recordAudit(deps, {
+    organizationId: cmd.organizationId,
+    type: "member.role_changed",
+    actor: cmd.actor,
+    targetType: "user",
+    targetId: user.id,
+    data: { from: membership.role, to: cmd.role },
+  });
   return memberView(updated, user);
 }

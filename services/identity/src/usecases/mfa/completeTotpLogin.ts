@@ -18,18 +18,28 @@ export interface CompleteTotpLoginCommand {
   userAgent: string;
 }
 
-const challengeGone = () => new AppError("unauthorized", "AUTH_INVALID_SESSION", "The sign-in challenge is not valid or expired: sign in again");
+const challengeGone = () =>
+  new AppError("unauthorized", "AUTH_INVALID_SESSION", "The sign-in challenge is not valid or expired: sign in again");
 
 /**
  * The second step of a sign-in: a TOTP code (never one of an already used step) or an unused
  * recovery code. Wrong codes count towards the account's lockout like wrong passwords. Answers a
  * new session; the challenge is spent either way once it succeeds.
  */
-export async function completeTotpLogin(deps: IdentityDeps, cmd: CompleteTotpLoginCommand): Promise<{ token: string; session: SessionView }> {
+export async function completeTotpLogin(
+  deps: IdentityDeps,
+  cmd: CompleteTotpLoginCommand,
+): Promise<{ token: string; session: SessionView }> {
   if (!/^vdt_mfa_[0-9A-Za-z]{43}$/.test(cmd.mfaToken)) throw challengeGone();
   const challenge = await deps.repo.sessionByHash(hashToken(cmd.mfaToken));
   const now = deps.clock.now();
-  if (!challenge || challenge.state !== "mfa_pending" || challenge.revoked_at || Date.parse(challenge.expires_at) <= now.getTime()) throw challengeGone();
+  if (
+    !challenge ||
+    challenge.state !== "mfa_pending" ||
+    challenge.revoked_at ||
+    Date.parse(challenge.expires_at) <= now.getTime()
+  )
+    throw challengeGone();
   const user = await deps.repo.userById(challenge.user_id);
   if (!user || !hasSecondFactor(user)) throw challengeGone();
   const throttles = throttleIds(user.email, cmd.clientIp);
@@ -41,29 +51,60 @@ export async function completeTotpLogin(deps: IdentityDeps, cmd: CompleteTotpLog
     throw new AppError("unauthorized", "AUTH_INVALID_MFA_CODE", "The code is wrong, expired or was used already");
   }
   // Spent: a challenge yields one session.
-  if (!(await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { revoked_at: now.toISOString() }))) throw challengeGone();
+  if (!(await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { revoked_at: now.toISOString() })))
+    throw challengeGone();
   await clearAccount(deps, throttles.account);
   const actor = { type: "user" as const, id: user.id, ip: cmd.clientIp };
   if (method === "recovery_code") {
-    await recordAudit(deps, { organizationId: challenge.organization_id, type: "mfa.recovery_code_used", actor, targetType: "user", targetId: user.id, data: { remaining: user.recovery_code_hashes.length - 1 } });
+    await recordAudit(deps, {
+      organizationId: challenge.organization_id,
+      type: "mfa.recovery_code_used",
+      actor,
+      targetType: "user",
+      targetId: user.id,
+      data: { remaining: user.recovery_code_hashes.length - 1 },
+    });
   }
-  const started = await startSession(deps, { userId: user.id, organizationId: challenge.organization_id, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
-  await recordAudit(deps, { organizationId: challenge.organization_id, type: "signin.succeeded", actor, targetType: "session", targetId: started.session.id, data: { mfa: method } });
+  const started = await startSession(deps, {
+    userId: user.id,
+    organizationId: challenge.organization_id,
+    clientIp: cmd.clientIp,
+    userAgent: cmd.userAgent,
+  });
+  await recordAudit(deps, {
+    organizationId: challenge.organization_id,
+    type: "signin.succeeded",
+    actor,
+    targetType: "session",
+    targetId: started.session.id,
+    data: { mfa: method },
+  });
   return started;
 }
 
-async function consumeSecondFactor(deps: IdentityDeps, user: UserRecord, code: string, nowMs: number): Promise<"totp" | "recovery_code" | undefined> {
+async function consumeSecondFactor(
+  deps: IdentityDeps,
+  user: UserRecord,
+  code: string,
+  nowMs: number,
+): Promise<"totp" | "recovery_code" | undefined> {
   const secret = user.totp_sealed ? deps.totpBox.open(user.totp_sealed, `totp:${user.id}`) : null;
   const step = secret ? acceptedStep(secret, code.trim(), nowMs, user.totp_last_step) : null;
   if (step !== null) {
     // Conditional on the last step seen: two requests with the same code cannot both pass.
-    const won = await deps.repo.users.updateOne({ id: user.id, totp_last_step: user.totp_last_step }, { totp_last_step: step });
+    const won = await deps.repo.users.updateOne(
+      { id: user.id, totp_last_step: user.totp_last_step },
+      { totp_last_step: step },
+    );
     return won ? "totp" : undefined;
   }
   const hash = hashToken(normalizeRecoveryCode(code));
   if (!user.recovery_code_hashes.includes(hash)) return undefined;
   const left = user.recovery_code_hashes.filter((h) => h !== hash);
   // Conditional on how many were left: two requests with the same code cannot both pass.
-  const won = await deps.repo.users.updateOne({ id: user.id, recovery_codes_left: user.recovery_code_hashes.length }, { recovery_code_hashes: left, recovery_codes_left: left.length });
+  const won = await deps.repo.users.updateOne(
+    { id: user.id, recovery_codes_left: user.recovery_code_hashes.length },
+    { recovery_code_hashes: left, recovery_codes_left: left.length },
+  );
   return won ? "recovery_code" : undefined;
 }

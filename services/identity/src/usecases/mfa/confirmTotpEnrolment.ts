@@ -18,27 +18,58 @@ export interface ConfirmTotpEnrolmentCommand {
  * Confirms enrolment with a first code: TOTP is on, ten recovery codes are answered once (kept
  * hashed), and the session is replaced by a new one (its privileges changed).
  */
-export async function confirmTotpEnrolment(deps: IdentityDeps, cmd: ConfirmTotpEnrolmentCommand): Promise<{ recoveryCodes: string[]; token: string; session: SessionView }> {
+export async function confirmTotpEnrolment(
+  deps: IdentityDeps,
+  cmd: ConfirmTotpEnrolmentCommand,
+): Promise<{ recoveryCodes: string[]; token: string; session: SessionView }> {
   const session = await activeSession(deps, cmd.sessionToken);
   const user = await deps.repo.userById(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);
   if (user.totp_sealed) throw errors.alreadyExists("totp", user.id);
   if (!user.totp_pending_sealed) {
-    throw errors.unprocessable([{ field: "code", code: "INVALID_FORMAT", message: "No TOTP enrolment is under way: start one with POST /auth/mfa/totp/enrolment" }]);
+    throw errors.unprocessable([
+      {
+        field: "code",
+        code: "INVALID_FORMAT",
+        message: "No TOTP enrolment is under way: start one with POST /auth/mfa/totp/enrolment",
+      },
+    ]);
   }
   const context = `totp:${user.id}`;
   const secret = deps.totpBox.open(user.totp_pending_sealed, context);
   const step = acceptedStep(secret, cmd.code.trim(), deps.clock.now().getTime(), null);
-  if (step === null) throw new AppError("unauthorized", "AUTH_INVALID_MFA_CODE", "The code is wrong or expired: check the authenticator's clock and try the current code");
+  if (step === null)
+    throw new AppError(
+      "unauthorized",
+      "AUTH_INVALID_MFA_CODE",
+      "The code is wrong or expired: check the authenticator's clock and try the current code",
+    );
   const codes = newRecoveryCodes();
   const enabled = await deps.repo.users.updateOne(
     { id: user.id, totp_sealed: null },
-    { totp_sealed: user.totp_pending_sealed, totp_pending_sealed: null, totp_last_step: step, recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length },
+    {
+      totp_sealed: user.totp_pending_sealed,
+      totp_pending_sealed: null,
+      totp_last_step: step,
+      recovery_code_hashes: codes.map(hashToken),
+      recovery_codes_left: codes.length,
+    },
   );
   if (!enabled) throw errors.alreadyExists("totp", user.id);
   const now = deps.clock.now().toISOString();
   await deps.repo.sessions.updateOne({ id: session.id, revoked_at: null }, { revoked_at: now });
-  const started = await startSession(deps, { userId: user.id, organizationId: session.organization_id, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
-  await recordAudit(deps, { organizationId: session.organization_id, type: "mfa.totp_enabled", actor: { type: "user", id: user.id, ip: cmd.clientIp }, targetType: "user", targetId: user.id });
+  const started = await startSession(deps, {
+    userId: user.id,
+    organizationId: session.organization_id,
+    clientIp: cmd.clientIp,
+    userAgent: cmd.userAgent,
+  });
+  await recordAudit(deps, {
+    organizationId: session.organization_id,
+    type: "mfa.totp_enabled",
+    actor: { type: "user", id: user.id, ip: cmd.clientIp },
+    targetType: "user",
+    targetId: user.id,
+  });
   return { recoveryCodes: codes, ...started };
 }

@@ -21,7 +21,10 @@ export interface FinishPasskeyLoginCommand {
  * Completes a sign-in with a passkey's signature over the challenge (used once). The signature
  * counter must move forward when the authenticator keeps one (a cloned key is refused).
  */
-export async function finishPasskeyLogin(deps: IdentityDeps, cmd: FinishPasskeyLoginCommand): Promise<{ token: string; session: SessionView }> {
+export async function finishPasskeyLogin(
+  deps: IdentityDeps,
+  cmd: FinishPasskeyLoginCommand,
+): Promise<{ token: string; session: SessionView }> {
   const { challenge, user } = await pendingChallenge(deps, cmd.mfaToken);
   const response = parseResponse<AuthenticationResponseJSON>(cmd.responseJson);
   const throttles = throttleIds(user.email, cmd.clientIp);
@@ -42,7 +45,12 @@ export async function finishPasskeyLogin(deps: IdentityDeps, cmd: FinishPasskeyL
       expectedChallenge: expected,
       expectedOrigin: cmd.rp.origin,
       expectedRPID: cmd.rp.rpId,
-      credential: { id: passkey.id, publicKey: new Uint8Array(Buffer.from(passkey.public_key, "base64url")), counter: passkey.counter, transports: passkey.transports as never },
+      credential: {
+        id: passkey.id,
+        publicKey: new Uint8Array(Buffer.from(passkey.public_key, "base64url")),
+        counter: passkey.counter,
+        transports: passkey.transports as never,
+      },
       requireUserVerification: false,
     }),
   ).catch(async (err: Error) => {
@@ -50,11 +58,26 @@ export async function finishPasskeyLogin(deps: IdentityDeps, cmd: FinishPasskeyL
   });
   if (!verified.verified) throw await fail("the signature did not verify");
   const now = deps.clock.now().toISOString();
-  const passkeys = (user.passkeys ?? []).map((p) => (p.id === passkey.id ? { ...p, counter: verified.authenticationInfo.newCounter } : p));
+  const passkeys = (user.passkeys ?? []).map((p) =>
+    p.id === passkey.id ? { ...p, counter: verified.authenticationInfo.newCounter } : p,
+  );
   await deps.repo.users.updateOne({ id: user.id }, { passkeys });
-  if (!(await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { revoked_at: now }))) throw challengeGone();
+  if (!(await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { revoked_at: now })))
+    throw challengeGone();
   await clearAccount(deps, throttles.account);
-  const started = await startSession(deps, { userId: user.id, organizationId: challenge.organization_id, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
-  await recordAudit(deps, { organizationId: challenge.organization_id, type: "signin.succeeded", actor: { type: "user", id: user.id, ip: cmd.clientIp }, targetType: "session", targetId: started.session.id, data: { mfa: "webauthn" } });
+  const started = await startSession(deps, {
+    userId: user.id,
+    organizationId: challenge.organization_id,
+    clientIp: cmd.clientIp,
+    userAgent: cmd.userAgent,
+  });
+  await recordAudit(deps, {
+    organizationId: challenge.organization_id,
+    type: "signin.succeeded",
+    actor: { type: "user", id: user.id, ip: cmd.clientIp },
+    targetType: "session",
+    targetId: started.session.id,
+    data: { mfa: "webauthn" },
+  });
   return started;
 }

@@ -25,29 +25,62 @@ export interface FinishPasskeyRegistrationCommand {
  * credential's public key, and replaces the session (its privileges changed). A first second
  * factor also brings ten recovery codes, shown once.
  */
-export async function finishPasskeyRegistration(deps: IdentityDeps, cmd: FinishPasskeyRegistrationCommand): Promise<{ recoveryCodes: string[]; token: string; session: SessionView }> {
+export async function finishPasskeyRegistration(
+  deps: IdentityDeps,
+  cmd: FinishPasskeyRegistrationCommand,
+): Promise<{ recoveryCodes: string[]; token: string; session: SessionView }> {
   const session = await activeSession(deps, cmd.sessionToken);
   const response = parseResponse<RegistrationResponseJSON>(cmd.responseJson);
   const challenge = session.webauthn_challenge;
   if (!challenge) throw passkeyRefused("no registration is under way: ask for options first");
   // Spent whatever the outcome.
   await deps.repo.sessions.updateOne({ id: session.id }, { webauthn_challenge: null });
-  const verified = await orRefused(() => verifyRegistrationResponse({ response, expectedChallenge: challenge, expectedOrigin: cmd.rp.origin, expectedRPID: cmd.rp.rpId, requireUserVerification: false }));
+  const verified = await orRefused(() =>
+    verifyRegistrationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: cmd.rp.origin,
+      expectedRPID: cmd.rp.rpId,
+      requireUserVerification: false,
+    }),
+  );
   if (!verified.verified) throw passkeyRefused("the attestation did not verify");
   const user = await deps.repo.userById(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);
   const c = verified.registrationInfo.credential;
   if ((user.passkeys ?? []).some((p) => p.id === c.id)) throw errors.alreadyExists("passkey", c.id);
   const now = deps.clock.now().toISOString();
-  const passkey: PasskeyRecord = { id: c.id, public_key: Buffer.from(c.publicKey).toString("base64url"), counter: c.counter, transports: c.transports ?? [], name: cmd.name || "Passkey", created_at: now };
+  const passkey: PasskeyRecord = {
+    id: c.id,
+    public_key: Buffer.from(c.publicKey).toString("base64url"),
+    counter: c.counter,
+    transports: c.transports ?? [],
+    name: cmd.name || "Passkey",
+    created_at: now,
+  };
   const firstFactor = !hasSecondFactor(user);
   const codes = firstFactor && user.recovery_code_hashes.length === 0 ? newRecoveryCodes() : [];
   await deps.repo.users.updateOne(
     { id: user.id },
-    { passkeys: [...(user.passkeys ?? []), passkey], ...(codes.length ? { recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length } : {}) },
+    {
+      passkeys: [...(user.passkeys ?? []), passkey],
+      ...(codes.length ? { recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length } : {}),
+    },
   );
   await deps.repo.sessions.updateOne({ id: session.id, revoked_at: null }, { revoked_at: now });
-  const started = await startSession(deps, { userId: user.id, organizationId: session.organization_id, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
-  await recordAudit(deps, { organizationId: session.organization_id, type: "mfa.passkey_added", actor: { type: "user", id: user.id, ip: cmd.clientIp }, targetType: "user", targetId: user.id, data: { name: passkey.name } });
+  const started = await startSession(deps, {
+    userId: user.id,
+    organizationId: session.organization_id,
+    clientIp: cmd.clientIp,
+    userAgent: cmd.userAgent,
+  });
+  await recordAudit(deps, {
+    organizationId: session.organization_id,
+    type: "mfa.passkey_added",
+    actor: { type: "user", id: user.id, ip: cmd.clientIp },
+    targetType: "user",
+    targetId: user.id,
+    data: { name: passkey.name },
+  });
   return { recoveryCodes: codes, ...started };
 }

@@ -9,7 +9,11 @@ export interface RelyingParty {
 }
 
 /** Registration options for the signed-in person's new passkey; the challenge is kept on the session. */
-export async function startPasskeyRegistration(deps: IdentityDeps, sessionToken: string, rp: RelyingParty): Promise<string> {
+export async function startPasskeyRegistration(
+  deps: IdentityDeps,
+  sessionToken: string,
+  rp: RelyingParty,
+): Promise<string> {
   const session = await activeSession(deps, sessionToken);
   const user = await deps.repo.userById(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);

@@ -1,6 +1,7 @@
 import { AppError } from "@verdict/kit";
 
-export const passkeyRefused = (why: string) => new AppError("unauthorized", "AUTH_INVALID_MFA_CODE", `The passkey's answer was not accepted: ${why}`);
+export const passkeyRefused = (why: string) =>
+  new AppError("unauthorized", "AUTH_INVALID_MFA_CODE", `The passkey's answer was not accepted: ${why}`);
 
 /** The browser's answer as JSON, or 422 on response. */
 export function parseResponse<T>(json: string): T {
@@ -10,7 +11,9 @@ export function parseResponse<T>(json: string): T {
   } catch {
     // fall through
   }
-  throw new AppError("unprocessable", "VALIDATION_FAILED", "Request validation failed", { errors: [{ field: "response", code: "INVALID_FORMAT", message: "response must be the credential's toJSON()" }] });
+  throw new AppError("unprocessable", "VALIDATION_FAILED", "Request validation failed", {
+    errors: [{ field: "response", code: "INVALID_FORMAT", message: "response must be the credential's toJSON()" }],
+  });
 }
 
 /** The library's verification throws on malformed or mismatching answers: both are a refusal. */

@@ -19,9 +19,11 @@ export interface LoginCommand {
   organizationId?: string;
 }
 
-export type LoginResult = { kind: "session"; token: string; session: SessionView } | { kind: "mfa"; mfaToken: string; methods: string[] };
+export type LoginResult =
+  { kind: "session"; token: string; session: SessionView } | { kind: "mfa"; mfaToken: string; methods: string[] };
 
-export const invalidCredentials = () => new AppError("unauthorized", "AUTH_INVALID_CREDENTIALS", "The email or password is wrong");
+export const invalidCredentials = () =>
+  new AppError("unauthorized", "AUTH_INVALID_CREDENTIALS", "The email or password is wrong");
 
 /**
  * Email and password sign-in. Unknown emails cost the same argon2 work as wrong passwords, and
@@ -32,11 +34,22 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
   const throttles = throttleIds(email, cmd.clientIp);
   await assertNotLocked(deps, throttles);
   const user = await deps.repo.userByEmail(email);
-  const passwordOk = user?.password_hash ? await deps.passwords.verify(user.password_hash, cmd.password) : await deps.passwords.verifyAgainstNothing(cmd.password);
+  const passwordOk = user?.password_hash
+    ? await deps.passwords.verify(user.password_hash, cmd.password)
+    : await deps.passwords.verifyAgainstNothing(cmd.password);
   const memberships = user ? await deps.repo.activeMembershipsOf(user.id) : [];
-  const membership = cmd.organizationId ? memberships.find((m) => m.organization_id === cmd.organizationId) : memberships[0];
+  const membership = cmd.organizationId
+    ? memberships.find((m) => m.organization_id === cmd.organizationId)
+    : memberships[0];
   if (!passwordOk || !user || !membership) {
-    await signInFailed(deps, throttles, user, membership ?? memberships[0], cmd.clientIp, passwordOk ? "not_a_member" : "password");
+    await signInFailed(
+      deps,
+      throttles,
+      user,
+      membership ?? memberships[0],
+      cmd.clientIp,
+      passwordOk ? "not_a_member" : "password",
+    );
     throw invalidCredentials();
   }
   await clearAccount(deps, throttles.account);
@@ -58,8 +71,20 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
     });
     return { kind: "mfa", mfaToken, methods: mfaMethods(user) };
   }
-  const { token, session } = await startSession(deps, { userId: user.id, organizationId: membership.organization_id, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
-  await recordAudit(deps, { organizationId: membership.organization_id, type: "signin.succeeded", actor: { type: "user", id: user.id, ip: cmd.clientIp }, targetType: "session", targetId: session.id, data: { mfa: "none" } });
+  const { token, session } = await startSession(deps, {
+    userId: user.id,
+    organizationId: membership.organization_id,
+    clientIp: cmd.clientIp,
+    userAgent: cmd.userAgent,
+  });
+  await recordAudit(deps, {
+    organizationId: membership.organization_id,
+    type: "signin.succeeded",
+    actor: { type: "user", id: user.id, ip: cmd.clientIp },
+    targetType: "session",
+    targetId: session.id,
+    data: { mfa: "none" },
+  });
   return { kind: "session", token, session };
 }
 
@@ -75,6 +100,21 @@ export async function signInFailed(
   const locked = await countFailure(deps, throttles);
   if (!user || !membership) return;
   const actor = { type: "user" as const, id: user.id, ip: clientIp };
-  await recordAudit(deps, { organizationId: membership.organization_id, type: "signin.failed", actor, targetType: "user", targetId: user.id, data: { reason } });
-  if (locked) await recordAudit(deps, { organizationId: membership.organization_id, type: "signin.locked", actor, targetType: "user", targetId: user.id, data: {} });
+  await recordAudit(deps, {
+    organizationId: membership.organization_id,
+    type: "signin.failed",
+    actor,
+    targetType: "user",
+    targetId: user.id,
+    data: { reason },
+  });
+  if (locked)
+    await recordAudit(deps, {
+      organizationId: membership.organization_id,
+      type: "signin.locked",
+      actor,
+      targetType: "user",
+      targetId: user.id,
+      data: {},
+    });
 }

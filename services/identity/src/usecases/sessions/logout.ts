@@ -8,6 +8,16 @@ export async function logout(deps: IdentityDeps, token: string, clientIp: string
   if (!SESSION_TOKEN_RE.test(token)) return;
   const s = await deps.repo.sessionByHash(hashToken(token));
   if (!s || s.revoked_at) return;
-  const ended = await deps.repo.sessions.updateOne({ id: s.id, revoked_at: null }, { revoked_at: deps.clock.now().toISOString() });
-  if (ended) await recordAudit(deps, { organizationId: s.organization_id, type: "signout", actor: { type: "user", id: s.user_id, ip: clientIp }, targetType: "session", targetId: s.id });
+  const ended = await deps.repo.sessions.updateOne(
+    { id: s.id, revoked_at: null },
+    { revoked_at: deps.clock.now().toISOString() },
+  );
+  if (ended)
+    await recordAudit(deps, {
+      organizationId: s.organization_id,
+      type: "signout",
+      actor: { type: "user", id: s.user_id, ip: clientIp },
+      targetType: "session",
+      targetId: s.id,
+    });
 }

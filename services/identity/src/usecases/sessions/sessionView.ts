@@ -23,7 +23,13 @@ export interface SessionView {
   rate_limits: OrgRecord["rate_limits"];
 }
 
-export function sessionView(s: SessionRecord, user: UserRecord, org: OrgRecord, role: Role, policy: SessionPolicy): SessionView {
+export function sessionView(
+  s: SessionRecord,
+  user: UserRecord,
+  org: OrgRecord,
+  role: Role,
+  policy: SessionPolicy,
+): SessionView {
   const idle = idleExpiry(s.last_seen_at, policy);
   const mfaEnabled = hasSecondFactor(user);
   return {

@@ -16,7 +16,10 @@ export interface SessionStart {
  * factor given, MFA enrolled) gets a new one, so a token planted before cannot be ridden
  * (session fixation).
  */
-export async function startSession(deps: IdentityDeps, start: SessionStart): Promise<{ token: string; session: SessionView }> {
+export async function startSession(
+  deps: IdentityDeps,
+  start: SessionStart,
+): Promise<{ token: string; session: SessionView }> {
   const now = deps.clock.now();
   const token = newToken("ses");
   const record: SessionRecord = {

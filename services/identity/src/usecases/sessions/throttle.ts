@@ -1,6 +1,12 @@
 import { createHash } from "node:crypto";
 import { AppError } from "@verdict/kit";
-import { ACCOUNT_LOCKOUT, ADDRESS_LOCKOUT, FAILURE_MEMORY_MS, lockoutMs, type LockoutPolicy } from "../../domain/lockout.js";
+import {
+  ACCOUNT_LOCKOUT,
+  ADDRESS_LOCKOUT,
+  FAILURE_MEMORY_MS,
+  lockoutMs,
+  type LockoutPolicy,
+} from "../../domain/lockout.js";
 import type { IdentityDeps } from "../../deps.js";
 
 // Sign-in throttles, by account (a hash of the email as typed, existing or not: the answer must
@@ -16,7 +22,10 @@ export async function assertNotLocked(deps: IdentityDeps, ids: { account: string
     const t = await deps.repo.throttles.findOne({ id });
     if (t?.locked_until && Date.parse(t.locked_until) > now) {
       const retryAfter = Math.ceil((Date.parse(t.locked_until) - now) / 1000);
-      throw new AppError("rate_limited", "AUTH_LOCKED_OUT", `Too many failed sign-ins; try again in ${retryAfter} s`, { retry_after: retryAfter, locked_until: t.locked_until });
+      throw new AppError("rate_limited", "AUTH_LOCKED_OUT", `Too many failed sign-ins; try again in ${retryAfter} s`, {
+        retry_after: retryAfter,
+        locked_until: t.locked_until,
+      });
     }
   }
 }
@@ -36,9 +45,14 @@ async function bump(deps: IdentityDeps, id: string, policy: LockoutPolicy): Prom
   const lockMs = lockoutMs(failures, policy);
   const lockedUntil = lockMs ? new Date(now.getTime() + lockMs).toISOString() : null;
   if (!t) {
-    await deps.repo.throttles.insertOne({ id, failures, last_failure_at: now.toISOString(), locked_until: lockedUntil }).catch(() => undefined);
+    await deps.repo.throttles
+      .insertOne({ id, failures, last_failure_at: now.toISOString(), locked_until: lockedUntil })
+      .catch(() => undefined);
   } else {
-    await deps.repo.throttles.updateOne({ id }, { failures, last_failure_at: now.toISOString(), locked_until: lockedUntil });
+    await deps.repo.throttles.updateOne(
+      { id },
+      { failures, last_failure_at: now.toISOString(), locked_until: lockedUntil },
+    );
   }
   return lockMs > 0;
 }

@@ -5,7 +5,12 @@ import type { IdentityDeps } from "../../deps.js";
 import type { SessionRecord } from "../../repo.js";
 import { sessionView, type SessionView } from "./sessionView.js";
 
-export const invalidSession = () => new AppError("unauthorized", "AUTH_INVALID_SESSION", "The session is not valid (signed out, revoked or unknown): sign in again");
+export const invalidSession = () =>
+  new AppError(
+    "unauthorized",
+    "AUTH_INVALID_SESSION",
+    "The session is not valid (signed out, revoked or unknown): sign in again",
+  );
 export const SESSION_TOKEN_RE = /^vdt_ses_[0-9A-Za-z]{43}$/;
 
 /** The live session a token names, or 401; ended sessions answer AUTH_SESSION_EXPIRED. */
@@ -13,19 +18,25 @@ export async function activeSession(deps: IdentityDeps, token: string): Promise<
   if (!SESSION_TOKEN_RE.test(token)) throw invalidSession();
   const s = await deps.repo.sessionByHash(hashToken(token));
   if (!s || s.revoked_at || s.state !== "active") throw invalidSession();
-  if (sessionEnded(s, deps.clock.now(), deps.sessions)) throw new AppError("unauthorized", "AUTH_SESSION_EXPIRED", "The session timed out: sign in again");
+  if (sessionEnded(s, deps.clock.now(), deps.sessions))
+    throw new AppError("unauthorized", "AUTH_SESSION_EXPIRED", "The session timed out: sign in again");
   return s;
 }
 
 /** Who is signed in. The role is read on every call, so a role change applies at once. */
 export async function verifySession(deps: IdentityDeps, token: string): Promise<SessionView> {
   const s = await activeSession(deps, token);
-  const [user, org, membership] = await Promise.all([deps.repo.userById(s.user_id), deps.repo.orgs.findOne({ id: s.organization_id }), deps.repo.membership(s.organization_id, s.user_id)]);
+  const [user, org, membership] = await Promise.all([
+    deps.repo.userById(s.user_id),
+    deps.repo.orgs.findOne({ id: s.organization_id }),
+    deps.repo.membership(s.organization_id, s.user_id),
+  ]);
   if (!user || !org || membership?.status !== "active") throw invalidSession();
   const now = deps.clock.now();
   let current = s;
   if (now.getTime() - Date.parse(s.last_seen_at) > LAST_SEEN_GRANULARITY_MS) {
-    current = (await deps.repo.sessions.updateOne({ id: s.id, revoked_at: null }, { last_seen_at: now.toISOString() })) ?? s;
+    current =
+      (await deps.repo.sessions.updateOne({ id: s.id, revoked_at: null }, { last_seen_at: now.toISOString() })) ?? s;
   }
   return sessionView(current, user, org, membership.role, deps.sessions);
 }

@@ -62,7 +62,9 @@ export const cleartextHttp: BuiltinPolicy = {
       allowlist: LOCAL_AND_IDENTIFIER_HOSTS,
     },
   ],
-  suggestions: ["Use https:// (and HSTS on your own services); if the remote side offers no TLS, tunnel the traffic or move to an endpoint that does."],
+  suggestions: [
+    "Use https:// (and HSTS on your own services); if the remote side offers no TLS, tunnel the traffic or move to an endpoint that does.",
+  ],
   documentation_url: docs("cleartext-http"),
   settings: builtinSettings(),
 };

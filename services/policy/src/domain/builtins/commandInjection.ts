@@ -1,4 +1,12 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import {
+  builtinSettings,
+  docs,
+  INJECTION_FRAMEWORKS,
+  paths,
+  PY_DYNAMIC_ARG,
+  SECURITY_CATEGORY,
+  type BuiltinPolicy,
+} from "./types.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
 const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
@@ -17,13 +25,7 @@ export const commandInjection: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: [
-    ...INJECTION_FRAMEWORKS,
-    "owasp-asvs:V5.3.8",
-    "owasp-top-10:A03",
-    "cwe:CWE-78",
-    "cwe-top-25:CWE-78",
-  ],
+  frameworks: [...INJECTION_FRAMEWORKS, "owasp-asvs:V5.3.8", "owasp-top-10:A03", "cwe:CWE-78", "cwe-top-25:CWE-78"],
   patterns: [
     {
       id: "js-child-process-exec",
@@ -91,7 +93,7 @@ export const commandInjection: BuiltinPolicy = {
       id: "go-exec-shell",
       type: "regex",
       value: String.raw`\bexec\.Command(?:Context)?\s*\((?:\s*[A-Za-z_][\w.]*\s*,)?\s*"(?:/usr)?(?:/bin/)?(?:ba|z|da)?sh"\s*,\s*"-c"\s*,\s*(?:[A-Za-z_]|"[^"\n]*"\s*\+)`,
-      message: "exec.Command(\"sh\", \"-c\", ...) runs a command built from variables through a shell",
+      message: 'exec.Command("sh", "-c", ...) runs a command built from variables through a shell',
       paths: paths("go"),
     },
     {
@@ -100,7 +102,8 @@ export const commandInjection: BuiltinPolicy = {
       // exec.Command / CommandContext (also x/sys/execabs) whose program or an argument is not a
       // string literal, in a file that reads untrusted input.
       value: String.raw`\bexec\.(?:Command\(|CommandContext\(\s*(?:[^,()]|\([^()]*\))*,)\s*(?:(?:"[^"\n]*"|\x60[^\x60]*\x60)\s*,\s*)*(?:[A-Za-z_][\w.]*|"[^"\n]*"\s*\+)`,
-      message: "exec.Command runs a program or arguments taken from variables in code that reads untrusted input (command line, environment, HTTP request)",
+      message:
+        "exec.Command runs a program or arguments taken from variables in code that reads untrusted input (command line, environment, HTTP request)",
       paths: paths("go"),
       file_requires: [GO_UNTRUSTED],
     },
@@ -115,7 +118,7 @@ export const commandInjection: BuiltinPolicy = {
       id: "java-process-builder-shell",
       type: "regex",
       value: String.raw`\bnew\s+ProcessBuilder\s*\(\s*(?:(?:Arrays\.asList|List\.of)\s*\(\s*)?"(?:/usr)?(?:/bin/)?(?:ba|z)?sh"\s*,\s*"-c"\s*,\s*(?:[A-Za-z_]|"[^"\n]*"\s*\+)`,
-      message: "ProcessBuilder(\"sh\", \"-c\", ...) runs a command built from variables through a shell",
+      message: 'ProcessBuilder("sh", "-c", ...) runs a command built from variables through a shell',
       paths: paths("java"),
     },
     {

@@ -6,7 +6,20 @@ const PLACEHOLDER_PASSWORDS = String.raw`(?i)^(?:pass(?:word)?|passwd|pwd|secret
 
 // Passwords that say they are examples (`postgresrootpassword`, `knextest`, `randompassword`,
 // `pass%20pass`).
-const EXAMPLE_PASSWORD_WORDS = ["password", "passwd", "secret", "test", "example", "sample", "dummy", "random", "changeme", "placeholder", "demo", "pass"];
+const EXAMPLE_PASSWORD_WORDS = [
+  "password",
+  "passwd",
+  "secret",
+  "test",
+  "example",
+  "sample",
+  "dummy",
+  "random",
+  "changeme",
+  "placeholder",
+  "demo",
+  "pass",
+];
 // Documentation hosts (RFC 2606 / RFC 6761): example.com/.org/.net and the .example, .test,
 // .invalid and .localhost domains; credentials for them are examples.
 const DOCUMENTATION_HOST = String.raw`@(?:[\w-]+\.)*(?:example\.(?:com|org|net)|[\w-]+\.(?:example|test|invalid|localhost))(?:[:/?#"'\x60\s]|$)`;
@@ -19,11 +32,7 @@ export const credentialsInUrls: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
-  frameworks: [
-    ...SECRET_FRAMEWORKS,
-    "cwe:CWE-522",
-    "owasp-api-top-10:API2",
-  ],
+  frameworks: [...SECRET_FRAMEWORKS, "cwe:CWE-522", "owasp-api-top-10:API2"],
   patterns: [
     {
       id: "url-embedded-credentials",

@@ -1,4 +1,12 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import {
+  builtinSettings,
+  docs,
+  INJECTION_FRAMEWORKS,
+  paths,
+  PY_DYNAMIC_ARG,
+  SECURITY_CATEGORY,
+  type BuiltinPolicy,
+} from "./types.js";
 
 export const dangerousEval: BuiltinPolicy = {
   id: "dangerous-eval",
@@ -82,7 +90,9 @@ export const dangerousEval: BuiltinPolicy = {
       paths: paths("java"),
     },
   ],
-  suggestions: ["Replace dynamic code execution with explicit logic, a lookup table, or JSON.parse / json.loads / ast.literal_eval for data."],
+  suggestions: [
+    "Replace dynamic code execution with explicit logic, a lookup table, or JSON.parse / json.loads / ast.literal_eval for data.",
+  ],
   documentation_url: docs("dangerous-eval"),
   settings: builtinSettings(),
 };

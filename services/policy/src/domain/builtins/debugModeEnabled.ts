@@ -1,7 +1,18 @@
-import { builtinSettings, CONFIGURATION_CATEGORY, CONFIGURATION_FRAMEWORKS, docs, paths, type BuiltinPolicy } from "./types.js";
+import {
+  builtinSettings,
+  CONFIGURATION_CATEGORY,
+  CONFIGURATION_FRAMEWORKS,
+  docs,
+  paths,
+  type BuiltinPolicy,
+} from "./types.js";
 
 // Production configuration: base/production settings modules, production env files.
-const DJANGO_SETTINGS = [String.raw`(?i)(?:^|/)settings\.py$`, String.raw`(?i)(?:^|/)settings/(?:__init__|base|common|prod|production|live)\.py$`, String.raw`(?i)(?:^|/)(?:prod|production)_settings\.py$`];
+const DJANGO_SETTINGS = [
+  String.raw`(?i)(?:^|/)settings\.py$`,
+  String.raw`(?i)(?:^|/)settings/(?:__init__|base|common|prod|production|live)\.py$`,
+  String.raw`(?i)(?:^|/)(?:prod|production)_settings\.py$`,
+];
 const PRODUCTION_DOTENV = [String.raw`(?i)(?:^|/)\.env(?:\.(?:prod|production|staging))?$`];
 
 export const debugModeEnabled: BuiltinPolicy = {

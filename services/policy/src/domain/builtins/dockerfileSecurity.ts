@@ -1,4 +1,11 @@
-import { builtinSettings, CONFIGURATION_CATEGORY, docs, paths, WORKLOAD_PRIVILEGE_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import {
+  builtinSettings,
+  CONFIGURATION_CATEGORY,
+  docs,
+  paths,
+  WORKLOAD_PRIVILEGE_FRAMEWORKS,
+  type BuiltinPolicy,
+} from "./types.js";
 
 const FROM = String.raw`(?i)^[ \t]*FROM[ \t]+(?:--platform=\S+[ \t]+)?`;
 

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
-import { GENERIC_LINE_ALLOWLIST, GENERIC_MATCH_ALLOWLIST, GENERIC_STOPWORDS, GENERIC_VALUE_ALLOWLIST } from "./genericNoise.js";
+import {
+  GENERIC_LINE_ALLOWLIST,
+  GENERIC_MATCH_ALLOWLIST,
+  GENERIC_STOPWORDS,
+  GENERIC_VALUE_ALLOWLIST,
+} from "./genericNoise.js";
 
 /** Default for the min_entropy setting: random secrets score 4 to 6 bits per character, words about 3. */
 export const DEFAULT_MIN_ENTROPY = 3.5;

@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
-import { GENERIC_LINE_ALLOWLIST, GENERIC_MATCH_ALLOWLIST, GENERIC_STOPWORDS, GENERIC_VALUE_ALLOWLIST } from "./genericNoise.js";
+import {
+  GENERIC_LINE_ALLOWLIST,
+  GENERIC_MATCH_ALLOWLIST,
+  GENERIC_STOPWORDS,
+  GENERIC_VALUE_ALLOWLIST,
+} from "./genericNoise.js";
 
 /** Lower than generic-secrets' 3.5: chosen passwords are less random than generated tokens. */
 export const PASSWORD_MIN_ENTROPY = 3.2;
@@ -38,7 +43,7 @@ export const hardcodedCredentials: BuiltinPolicy = {
   id: "hardcoded-credentials",
   name: "Hardcoded credentials",
   description:
-    "Detects passwords and secrets assigned to string literals in any syntax (code, JSON, YAML, ini, .env, XML), and passwords and tokens passed to curl on the command line (-u user:password, -H \"Authorization: …\"). With detect_api_keys, also detects API keys and access tokens assigned to string literals without an entropy threshold of their own.",
+    'Detects passwords and secrets assigned to string literals in any syntax (code, JSON, YAML, ini, .env, XML), and passwords and tokens passed to curl on the command line (-u user:password, -H "Authorization: …"). With detect_api_keys, also detects API keys and access tokens assigned to string literals without an entropy threshold of their own.',
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,
@@ -51,19 +56,14 @@ export const hardcodedCredentials: BuiltinPolicy = {
       // A password-like value (8+ characters, not a word or an identifier) assigned to a password
       // or secret name in any syntax; only the value (group 1) is masked so the name stays
       // readable. The identifier before the keyword is part of the match for the match allowlist.
-      value:
-        String.raw`[\w.-]{0,50}?` +
-        assignment(String.raw`password|passwd|pwd|pw|secret`, PASSWORD_VALUE),
+      value: String.raw`[\w.-]{0,50}?` + assignment(String.raw`password|passwd|pwd|pw|secret`, PASSWORD_VALUE),
       message: "Hardcoded password or secret",
       redact_group: 1,
       keywords: ["password", "passwd", "pwd", "pw", "secret"],
       // Passwords people pick are less random than tokens, but more than the examples documents
       // and tests use: Tr0ub4dor&3 scores 3.28, P@ssw0rd!2024 3.24; superS3cret 3.10, rapunz3l 3.0.
       min_entropy: PASSWORD_MIN_ENTROPY,
-      allowlist: [
-        ...PASSWORD_VALUE_ALLOWLIST,
-        ...GENERIC_VALUE_ALLOWLIST,
-      ],
+      allowlist: [...PASSWORD_VALUE_ALLOWLIST, ...GENERIC_VALUE_ALLOWLIST],
       match_allowlist: GENERIC_MATCH_ALLOWLIST,
       line_allowlist: GENERIC_LINE_ALLOWLIST,
       stopwords: GENERIC_STOPWORDS,
@@ -117,10 +117,22 @@ export const hardcodedCredentials: BuiltinPolicy = {
       id: "generic-api-key-assignment",
       generic: true,
       type: "regex",
-      value: String.raw`[\w.-]{0,50}?` + assignment(String.raw`api[_.-]?key|access[_.-]?token|auth[_.-]?token`, String.raw`[A-Za-z0-9_\-./+=]{16,}`),
+      value:
+        String.raw`[\w.-]{0,50}?` +
+        assignment(String.raw`api[_.-]?key|access[_.-]?token|auth[_.-]?token`, String.raw`[A-Za-z0-9_\-./+=]{16,}`),
       message: "Hardcoded API key or access token",
       redact_group: 1,
-      keywords: ["api_key", "api-key", "apikey", "access_token", "access-token", "accesstoken", "auth_token", "auth-token", "authtoken"],
+      keywords: [
+        "api_key",
+        "api-key",
+        "apikey",
+        "access_token",
+        "access-token",
+        "accesstoken",
+        "auth_token",
+        "auth-token",
+        "authtoken",
+      ],
       min_entropy: 3,
       allowlist: GENERIC_VALUE_ALLOWLIST,
       match_allowlist: GENERIC_MATCH_ALLOWLIST,
@@ -128,7 +140,9 @@ export const hardcodedCredentials: BuiltinPolicy = {
       enabled_by: "detect_api_keys",
     },
   ],
-  suggestions: ["Read credentials from environment variables or a secrets manager at run time, and rotate any credential that was committed."],
+  suggestions: [
+    "Read credentials from environment variables or a secrets manager at run time, and rotate any credential that was committed.",
+  ],
   documentation_url: docs("hardcoded-credentials"),
   settings: builtinSettings({
     // Off by default: generic key/token names produce more false positives than passwords do.

@@ -12,7 +12,14 @@ export const identityProviderTokens: BuiltinPolicy = {
   category: SECRETS_CATEGORY,
   frameworks: [...SECRET_FRAMEWORKS],
   patterns: [
-    namedSecret("okta-api-token", "Okta API token found in source code", "(?-i:[Oo]kta|OKTA)", "00[A-Za-z0-9_=-]{40}", ["okta"], { min_entropy: 4 }),
+    namedSecret(
+      "okta-api-token",
+      "Okta API token found in source code",
+      "(?-i:[Oo]kta|OKTA)",
+      "00[A-Za-z0-9_=-]{40}",
+      ["okta"],
+      { min_entropy: 4 },
+    ),
     formatToken(
       "authress-service-client-access-key",
       "Authress service client access key found in source code",
@@ -29,7 +36,13 @@ export const identityProviderTokens: BuiltinPolicy = {
       { min_entropy: 3.8 },
     ),
     // ops_ + base64 JSON ({"signInAddress":…, "email":…, "muk":…, "secretKey":…}).
-    formatToken("1password-service-account-token", "1Password service account token found in source code", "ops_eyJ[A-Za-z0-9+/]{250,}={0,3}", ["ops_"], { min_entropy: 4 }),
+    formatToken(
+      "1password-service-account-token",
+      "1Password service account token found in source code",
+      "ops_eyJ[A-Za-z0-9+/]{250,}={0,3}",
+      ["ops_"],
+      { min_entropy: 4 },
+    ),
   ],
   suggestions: [
     "Revoke the token now (Okta API tokens, Authress service clients, 1Password service accounts; regenerate a leaked 1Password Secret Key from the account) and load the new one from the environment or a secrets manager at run time.",

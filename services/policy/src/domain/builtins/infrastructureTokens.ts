@@ -30,11 +30,18 @@ export const infrastructureTokens: BuiltinPolicy = {
     },
     // Before Vault 1.10 service tokens were `s.` and 24 characters: too short and common a shape to
     // report anywhere, so only where it is assigned to a Vault token's name.
-    namedSecret("vault-legacy-token", "HashiCorp Vault token (pre-1.10 format) found in source code", String.raw`vault[_.-]?token|x-vault-token|token`, String.raw`s\.[A-Za-z0-9]{24}`, ["s."], {
-      min_entropy: 3.5,
-      // Random base62 has both cases and digits; one case only is a word or a constant.
-      allowlist: [String.raw`^s\.(?:[A-Z0-9]+|[a-z0-9]+|[A-Za-z]+)$`],
-    }),
+    namedSecret(
+      "vault-legacy-token",
+      "HashiCorp Vault token (pre-1.10 format) found in source code",
+      String.raw`vault[_.-]?token|x-vault-token|token`,
+      String.raw`s\.[A-Za-z0-9]{24}`,
+      ["s."],
+      {
+        min_entropy: 3.5,
+        // Random base62 has both cases and digits; one case only is a word or a constant.
+        allowlist: [String.raw`^s\.(?:[A-Z0-9]+|[a-z0-9]+|[A-Za-z]+)$`],
+      },
+    ),
     {
       id: "terraform-cloud-token",
       type: "regex",
@@ -58,7 +65,13 @@ export const infrastructureTokens: BuiltinPolicy = {
       message: "Doppler token found in source code",
       keywords: ["dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."],
     },
-    formatToken("openshift-user-token", "OpenShift user (OAuth access) token found in source code", "sha256~[A-Za-z0-9_-]{43}", ["sha256~"], { min_entropy: 3.5 }),
+    formatToken(
+      "openshift-user-token",
+      "OpenShift user (OAuth access) token found in source code",
+      "sha256~[A-Za-z0-9_-]{43}",
+      ["sha256~"],
+      { min_entropy: 3.5 },
+    ),
     {
       id: "kubernetes-secret-data",
       type: "regex",
@@ -72,7 +85,12 @@ export const infrastructureTokens: BuiltinPolicy = {
       paths: paths("yaml"),
       file_requires: [String.raw`(?i)^[ \t]*kind:[ \t]*["']?secret["']?[ \t]*$`],
     },
-    formatToken("defined-networking-api-token", "Defined Networking (managed Nebula) API token found in source code", "dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}", ["dnkey-"]),
+    formatToken(
+      "defined-networking-api-token",
+      "Defined Networking (managed Nebula) API token found in source code",
+      "dnkey-[A-Za-z0-9=_-]{26}-[A-Za-z0-9=_-]{52}",
+      ["dnkey-"],
+    ),
   ],
   suggestions: [
     "Revoke the token now (vault token revoke, the Terraform Cloud / Pulumi / Doppler / Defined Networking console, oc delete oauthaccesstoken) and have the workload obtain short-lived tokens at run time (Vault auth methods, OIDC workload identity in CI); keep Kubernetes Secrets out of the repository (Sealed Secrets, SOPS, External Secrets).",

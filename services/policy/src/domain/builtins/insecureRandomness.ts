@@ -11,13 +11,7 @@ export const insecureRandomness: BuiltinPolicy = {
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: [
-    ...CRYPTO_FRAMEWORKS,
-    "owasp-asvs:V6.3.1",
-    "cwe:CWE-330",
-    "cwe:CWE-338",
-    "csa-ccm:CEK-10",
-  ],
+  frameworks: [...CRYPTO_FRAMEWORKS, "owasp-asvs:V6.3.1", "cwe:CWE-330", "cwe:CWE-338", "csa-ccm:CEK-10"],
   patterns: [
     {
       id: "js-pseudo-random-bytes",

@@ -1,4 +1,11 @@
-import { builtinSettings, CONFIGURATION_CATEGORY, docs, paths, WORKLOAD_PRIVILEGE_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import {
+  builtinSettings,
+  CONFIGURATION_CATEGORY,
+  docs,
+  paths,
+  WORKLOAD_PRIVILEGE_FRAMEWORKS,
+  type BuiltinPolicy,
+} from "./types.js";
 
 // A YAML key, possibly as the first key of a list item.
 const KEY = String.raw`^[ \t]*(?:-[ \t]+)?`;

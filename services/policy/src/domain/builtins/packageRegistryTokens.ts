@@ -78,13 +78,46 @@ export const packageRegistryTokens: BuiltinPolicy = {
       // Microsoft's nuget.config reference page.
       allowlist: [String.raw`^%[^%\s]+%$`, String.raw`^(?:33f!!lloppa|hal\+9ooo_da!sY)$`],
     },
-    formatToken("artifactory-api-key", "JFrog Artifactory API key found in source code", "AKCp[A-Za-z0-9]{69}", ["akcp"], { min_entropy: 4.5 }),
+    formatToken(
+      "artifactory-api-key",
+      "JFrog Artifactory API key found in source code",
+      "AKCp[A-Za-z0-9]{69}",
+      ["akcp"],
+      { min_entropy: 4.5 },
+    ),
     // Reference tokens: base64 of "ref…".
-    formatToken("artifactory-reference-token", "JFrog Artifactory reference token found in source code", "cmVmd[A-Za-z0-9]{59}", ["cmvmd"], { min_entropy: 4.5 }),
-    namedSecret("jfrog-api-key", "JFrog API key found in source code", JFROG, "[A-Za-z0-9]{73}", JFROG_KEYWORDS, { min_entropy: 3 }),
-    namedSecret("jfrog-identity-token", "JFrog identity (access) token found in source code", JFROG, "[A-Za-z0-9]{64}", JFROG_KEYWORDS, { min_entropy: 3 }),
-    formatToken("clojars-deploy-token", "Clojars deploy token found in source code", "(?i:CLOJARS_)[A-Za-z0-9]{60}", ["clojars_"], { min_entropy: 2 }),
-    namedSecret("sidekiq-gem-server-credential", "Sidekiq Pro / Enterprise gem server credential found in source code", "BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM", CONTRIBSYS_CREDENTIAL, ["bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com"]),
+    formatToken(
+      "artifactory-reference-token",
+      "JFrog Artifactory reference token found in source code",
+      "cmVmd[A-Za-z0-9]{59}",
+      ["cmvmd"],
+      { min_entropy: 4.5 },
+    ),
+    namedSecret("jfrog-api-key", "JFrog API key found in source code", JFROG, "[A-Za-z0-9]{73}", JFROG_KEYWORDS, {
+      min_entropy: 3,
+    }),
+    namedSecret(
+      "jfrog-identity-token",
+      "JFrog identity (access) token found in source code",
+      JFROG,
+      "[A-Za-z0-9]{64}",
+      JFROG_KEYWORDS,
+      { min_entropy: 3 },
+    ),
+    formatToken(
+      "clojars-deploy-token",
+      "Clojars deploy token found in source code",
+      "(?i:CLOJARS_)[A-Za-z0-9]{60}",
+      ["clojars_"],
+      { min_entropy: 2 },
+    ),
+    namedSecret(
+      "sidekiq-gem-server-credential",
+      "Sidekiq Pro / Enterprise gem server credential found in source code",
+      "BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM",
+      CONTRIBSYS_CREDENTIAL,
+      ["bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com"],
+    ),
     {
       id: "sidekiq-gem-server-url",
       type: "regex",

@@ -1,4 +1,11 @@
-import { builtinSettings, CODE_REVIEW_FRAMEWORKS, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import {
+  builtinSettings,
+  CODE_REVIEW_FRAMEWORKS,
+  docs,
+  paths,
+  SECURITY_CATEGORY,
+  type BuiltinPolicy,
+} from "./types.js";
 
 const ANY_ORIGIN = String.raw`(?:true|["']\*["'])`;
 

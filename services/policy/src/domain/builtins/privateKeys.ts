@@ -4,7 +4,8 @@ import { SECRETS_CATEGORY } from "../policy.js";
 export const privateKeys: BuiltinPolicy = {
   id: "private-keys",
   name: "Private keys",
-  description: "Detects PEM, OpenSSH and PGP private key blocks, PuTTY private key files and age secret keys committed to source.",
+  description:
+    "Detects PEM, OpenSSH and PGP private key blocks, PuTTY private key files and age secret keys committed to source.",
   severity: "error",
   enabled: true,
   category: SECRETS_CATEGORY,

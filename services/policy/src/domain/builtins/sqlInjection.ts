@@ -17,13 +17,7 @@ export const sqlInjection: BuiltinPolicy = {
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
-  frameworks: [
-    ...INJECTION_FRAMEWORKS,
-    "owasp-asvs:V5.3.4",
-    "owasp-top-10:A03",
-    "cwe:CWE-89",
-    "cwe-top-25:CWE-89",
-  ],
+  frameworks: [...INJECTION_FRAMEWORKS, "owasp-asvs:V5.3.4", "owasp-top-10:A03", "cwe:CWE-89", "cwe-top-25:CWE-89"],
   patterns: [
     {
       id: "sql-string-concatenation",
@@ -80,7 +74,9 @@ export const sqlInjection: BuiltinPolicy = {
       value: String.raw`(?i)\b(\w*(?:query|sql|stmt|statement))\s*(?:\+=|=\s*\w*(?:query|sql|stmt|statement)\s*\+)\s*(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?|"[^"\n]*"\s*\+\s*[A-Za-z_])`,
       message: "Variable appended to a SQL query string instead of passed as a placeholder argument",
       paths: paths("go"),
-      file_requires: [String.raw`(?i)"[^"\n]*\b(?:select\b[^"\n]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`],
+      file_requires: [
+        String.raw`(?i)"[^"\n]*\b(?:select\b[^"\n]*\bfrom|insert\s+into|update\s+\w+\s+set|delete\s+from)\b`,
+      ],
       // A query built on a name that nothing runs (only printed, or a shadowing name in an inner
       // block) is no injection.
       checks: ["go-splices-variable", "go-query-is-used"],

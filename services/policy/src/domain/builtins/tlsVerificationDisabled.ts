@@ -102,7 +102,7 @@ export const tlsVerificationDisabled: BuiltinPolicy = {
     },
   ],
   suggestions: [
-    "Keep certificate verification on; to trust a private CA, add its certificate to the trust store (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE / verify=\"/path/ca.pem\", tls.Config.RootCAs, a custom KeyStore) instead of disabling checks.",
+    'Keep certificate verification on; to trust a private CA, add its certificate to the trust store (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE / verify="/path/ca.pem", tls.Config.RootCAs, a custom KeyStore) instead of disabling checks.',
   ],
   documentation_url: docs("tls-verification-disabled"),
   settings: builtinSettings(),

@@ -5,14 +5,31 @@
 import { assignment, TOKEN_END, type BuiltinPattern } from "./types.js";
 
 /** What a rule may add beyond its id, pattern, message and keywords (entropy, allowlists, checks…). */
-export type RuleOptions = Omit<Partial<BuiltinPattern>, "id" | "type" | "value" | "message" | "keywords" | "redact_group">;
+export type RuleOptions = Omit<
+  Partial<BuiltinPattern>,
+  "id" | "type" | "value" | "message" | "keywords" | "redact_group"
+>;
 
 /**
  * A token with a format of its own: `token` is its RE2 pattern (starting at a word character),
  * matched as a whole token, neither preceded nor followed by more of the token alphabet.
  */
-export function formatToken(id: string, message: string, token: string, keywords: string[], options: RuleOptions = {}): BuiltinPattern {
-  return { id, type: "regex", value: String.raw`\b(${token})${TOKEN_END}`, message, redact_group: 1, keywords, ...options };
+export function formatToken(
+  id: string,
+  message: string,
+  token: string,
+  keywords: string[],
+  options: RuleOptions = {},
+): BuiltinPattern {
+  return {
+    id,
+    type: "regex",
+    value: String.raw`\b(${token})${TOKEN_END}`,
+    message,
+    redact_group: 1,
+    keywords,
+    ...options,
+  };
 }
 
 /**
@@ -20,6 +37,13 @@ export function formatToken(id: string, message: string, token: string, keywords
  * syntax `assignment()` knows. `names` is matched case-insensitively; the keywords are the names'
  * fixed parts in lower case.
  */
-export function namedSecret(id: string, message: string, names: string, secret: string, keywords: string[], options: RuleOptions = {}): BuiltinPattern {
+export function namedSecret(
+  id: string,
+  message: string,
+  names: string,
+  secret: string,
+  keywords: string[],
+  options: RuleOptions = {},
+): BuiltinPattern {
   return { id, type: "regex", value: assignment(names, secret), message, redact_group: 1, keywords, ...options };
 }

@@ -88,10 +88,16 @@ export const PATHS = {
   php: [String.raw`(?i)\.(?:php[0-9]?|phtml|inc)$`],
   dockerfile: [String.raw`(?i)(?:^|/)(?:Dockerfile|Containerfile)[^/]*$`, String.raw`(?i)\.dockerfile$`],
   yaml: [String.raw`(?i)\.ya?ml$`],
-  shell: [String.raw`(?i)\.(?:sh|bash|zsh|ksh)$`, String.raw`(?:^|/)(?:Makefile|makefile|GNUmakefile)$`, String.raw`(?i)\.mk$`],
+  shell: [
+    String.raw`(?i)\.(?:sh|bash|zsh|ksh)$`,
+    String.raw`(?:^|/)(?:Makefile|makefile|GNUmakefile)$`,
+    String.raw`(?i)\.mk$`,
+  ],
   dotenv: [String.raw`(?i)(?:^|/)\.env(?:\.[^/]*)?$`, String.raw`(?i)\.env$`],
   /** Source code in the languages the security rules know. */
-  code: [String.raw`(?i)\.(?:[cm]?jsx?|[cm]?tsx?|vue|svelte|pyw?|go|java|kt|kts|groovy|scala|rb|rake|php[0-9]?|cs|rs|swift|c|cc|cpp|h|hpp|m|dart|lua|pl|ex|exs|clj)$`],
+  code: [
+    String.raw`(?i)\.(?:[cm]?jsx?|[cm]?tsx?|vue|svelte|pyw?|go|java|kt|kts|groovy|scala|rb|rake|php[0-9]?|cs|rs|swift|c|cc|cpp|h|hpp|m|dart|lua|pl|ex|exs|clj)$`,
+  ],
 } as const;
 
 export const paths = (...groups: (keyof typeof PATHS)[]): string[] => groups.flatMap((g) => [...PATHS[g]]);

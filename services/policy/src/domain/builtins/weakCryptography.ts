@@ -101,7 +101,7 @@ export const weakCryptography: BuiltinPolicy = {
       type: "regex",
       // "AES" alone means AES/ECB/PKCS5Padding with the default providers.
       value: String.raw`\bCipher\.getInstance\s*\(\s*"(?i:AES|[A-Za-z0-9]+/ECB/[^"]*)"`,
-      message: "ECB mode leaks patterns of the plaintext (\"AES\" alone defaults to ECB)",
+      message: 'ECB mode leaks patterns of the plaintext ("AES" alone defaults to ECB)',
       paths: paths("java"),
     },
     {

@@ -1,4 +1,12 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, PY_DYNAMIC_ARG, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import {
+  builtinSettings,
+  docs,
+  INJECTION_FRAMEWORKS,
+  paths,
+  PY_DYNAMIC_ARG,
+  SECURITY_CATEGORY,
+  type BuiltinPolicy,
+} from "./types.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
