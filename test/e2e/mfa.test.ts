@@ -1,10 +1,9 @@
 // MFA over real HTTP: TOTP enrolment with codes from an independent RFC 6238 implementation,
 // the two-step sign-in, replay of a used time step, one-time recovery codes, and the
 // organization setting require_mfa.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError } from "../support/api.js";
+import { storedData } from "../support/atRest.js";
 import { addMember, as, cookieOf, signIn, totpCode, type Person } from "../support/people.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
@@ -185,15 +184,14 @@ describe("secrets", () => {
     const output = v.output();
     expect(output).not.toContain(secret);
     for (const c of recoveryCodes) expect(output).not.toContain(c);
-    // What someone with the data directory (a backup) finds: no secret, code or password.
-    const files = readdirSync(v.dataDir).filter(
-      (f) => statSync(join(v.dataDir, f)).isFile() && f.startsWith("verdict.db"),
-    );
-    expect(files.length).toBeGreaterThan(0);
-    for (const f of files) {
-      const bytes = readFileSync(join(v.dataDir, f));
+    // What someone with the instance's storage (a backup of the data directory, a dump of its
+    // MongoDB database) finds: no secret, code or password.
+    const stored = await storedData(v);
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.some((s) => s.bytes.includes(Buffer.from("bob@example.test")))).toBe(true); // the member is in there
+    for (const { where, bytes } of stored) {
       for (const needle of [secret, PASSWORD, ...recoveryCodes])
-        expect({ file: f, found: bytes.includes(Buffer.from(needle)) }).toEqual({ file: f, found: false });
+        expect({ where, found: bytes.includes(Buffer.from(needle)) }).toEqual({ where, found: false });
     }
   });
 });

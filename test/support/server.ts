@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { makeKey } from "./keys.js";
 import { waitForReadyLine } from "./ready.js";
 import { ROOT } from "./paths.js";
-import { startStack, stopStack, type Stack } from "./stack.js";
+import { stackIdentity, startStack, stopStack, type Stack } from "./stack.js";
 
 export { ROOT };
 /** Which Verdict the black-box suites start: the all-in-one process, or the distributed stack. */
@@ -46,6 +46,21 @@ export interface StartOptions {
 }
 
 /**
+ * Where an instance started on `dataDir` keeps its documents when it runs on MongoDB (the
+ * distributed stack, or the all-in-one with VERDICT_E2E_MONGODB_URI); undefined: the embedded
+ * store in the data directory.
+ */
+export function mongoDatabaseOf(dataDir: string): { uri: string; database: string } | undefined {
+  if (TARGET === "distributed") {
+    const uri = stackIdentity(dataDir).mongoUri;
+    return uri ? { uri, database: new URL(uri).pathname.slice(1) } : undefined;
+  }
+  if (!process.env.VERDICT_E2E_MONGODB_URI) return undefined;
+  const run = `e2e_${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`;
+  return { uri: process.env.VERDICT_E2E_MONGODB_URI, database: `verdict_${run}` };
+}
+
+/**
  * With VERDICT_E2E_MONGODB_URI / VERDICT_E2E_KAFKA_BROKERS set, every instance runs on that
  * MongoDB (its own database) and Kafka (its own topic prefix) instead of the embedded adapters.
  * (The database is left behind: the servers from deploy/local/ are throw-away.)
@@ -54,9 +69,10 @@ function realInfraEnv(dataDir: string): Record<string, string> {
   const env: Record<string, string> = {};
   // Named after the data directory, so a restart on the same directory finds its data again.
   const run = `e2e_${createHash("sha256").update(dataDir).digest("hex").slice(0, 12)}`;
-  if (process.env.VERDICT_E2E_MONGODB_URI) {
-    env.VERDICT_MONGODB_URI = process.env.VERDICT_E2E_MONGODB_URI;
-    env.VERDICT_MONGODB_DATABASE = `verdict_${run}`;
+  const mongo = mongoDatabaseOf(dataDir);
+  if (mongo) {
+    env.VERDICT_MONGODB_URI = mongo.uri;
+    env.VERDICT_MONGODB_DATABASE = mongo.database;
   }
   if (process.env.VERDICT_E2E_KAFKA_BROKERS) {
     env.VERDICT_KAFKA_BROKERS = process.env.VERDICT_E2E_KAFKA_BROKERS;
