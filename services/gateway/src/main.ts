@@ -52,6 +52,7 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "UpdateOrganizationLimits",
   "RateLimits",
   "CreateApiKey",
+  "CreateOAuthClient",
   "CreateReport",
   "DateRange",
   "CreateWebhook",

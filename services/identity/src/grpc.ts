@@ -35,7 +35,10 @@ import { login } from "./usecases/sessions/login.js";
 import { logout } from "./usecases/sessions/logout.js";
 import type { SessionView } from "./usecases/sessions/sessionView.js";
 import { verifySession } from "./usecases/sessions/verifySession.js";
-import type { AuditRecord } from "./repo.js";
+import type { AuditRecord, OAuthClientRecord } from "./repo.js";
+import { createOAuthClient } from "./usecases/oauth/createOAuthClient.js";
+import { deleteOAuthClient } from "./usecases/oauth/deleteOAuthClient.js";
+import { listOAuthClients } from "./usecases/oauth/listOAuthClients.js";
 
 type Def = typeof identityV1.IdentityServiceService;
 
@@ -91,6 +94,17 @@ function fromActor(a: identityV1.Actor | undefined): Actor {
   return a && ACTOR_TYPES.has(a.type)
     ? { type: a.type as Actor["type"], id: a.id, ip: a.ip }
     : { type: "system", id: "verdict", ip: "" };
+}
+
+function toOAuthClient(c: OAuthClientRecord): identityV1.OAuthClient {
+  return {
+    id: c.id,
+    name: c.name,
+    redirect_uris: c.redirect_uris,
+    scopes: c.scopes,
+    public: c.public,
+    created_at: c.created_at,
+  };
 }
 
 function toApiKey(k: KeyRecord): identityV1.ApiKey {
@@ -173,6 +187,28 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
     },
     async revokeApiKey(req) {
       await revokeApiKey(deps, req.organization_id, req.key_id, fromActor(req.actor));
+      return {};
+    },
+    async listOAuthClients(req) {
+      return { oauth_clients: (await listOAuthClients(deps, req.organization_id)).map(toOAuthClient) };
+    },
+    async createOAuthClient(req) {
+      const { record, secret } = await createOAuthClient(deps, {
+        organizationId: req.organization_id,
+        name: req.name,
+        redirectUris: req.redirect_uris,
+        scopes: req.scopes,
+        public: req.public,
+        actor: fromActor(req.actor),
+      });
+      return { oauth_client: toOAuthClient(record), ...(secret ? { client_secret: secret } : {}) };
+    },
+    async deleteOAuthClient(req) {
+      await deleteOAuthClient(deps, {
+        organizationId: req.organization_id,
+        clientId: req.client_id,
+        actor: fromActor(req.actor),
+      });
       return {};
     },
     async listMembers(req) {

@@ -121,6 +121,22 @@ export interface AuditRecord {
   data: Record<string, unknown>;
 }
 
+/** An application registered to act for members through OAuth 2.0. id = its client_id (`oac_…`). */
+export interface OAuthClientRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  redirect_uris: string[];
+  /** The most it may ask for; a grant is further limited to the member's role. */
+  scopes: string[];
+  /** A public client has no secret and must use PKCE. */
+  public: boolean;
+  /** SHA-256 of the client secret; null for a public client. */
+  secret_hash: string | null;
+  created_at: string;
+  deleted_at: string | null;
+}
+
 export class IdentityRepo {
   readonly orgs: Collection<OrgRecord>;
   readonly keys: Collection<KeyRecord>;
@@ -129,6 +145,7 @@ export class IdentityRepo {
   readonly sessions: Collection<SessionRecord>;
   readonly throttles: Collection<ThrottleRecord>;
   readonly audit: Collection<AuditRecord>;
+  readonly oauthClients: Collection<OAuthClientRecord>;
 
   constructor(store: Store) {
     this.orgs = store.collection<OrgRecord>("identity_organizations");
@@ -138,6 +155,7 @@ export class IdentityRepo {
     this.sessions = store.collection<SessionRecord>("identity_sessions");
     this.throttles = store.collection<ThrottleRecord>("identity_signin_throttles");
     this.audit = store.collection<AuditRecord>("identity_audit_events");
+    this.oauthClients = store.collection<OAuthClientRecord>("identity_oauth_clients");
   }
 
   membershipId(organizationId: string, userId: string): string {
@@ -193,6 +211,16 @@ export class IdentityRepo {
     return live.length;
   }
 
+  /** The organization's registered (not deleted) OAuth clients, oldest first. */
+  oauthClientsOf(organizationId: string): Promise<OAuthClientRecord[]> {
+    return this.oauthClients.find({ organization_id: organizationId, deleted_at: null }, { sort: { id: 1 } });
+  }
+
+  /** A registered (not deleted) OAuth client, whichever organization it belongs to. */
+  liveOAuthClient(clientId: string): Promise<OAuthClientRecord | null> {
+    return this.oauthClients.findOne({ id: clientId, deleted_at: null });
+  }
+
   async init(): Promise<void> {
     await this.orgs.ensureIndexes([{ name: "is_default", fields: { is_default: 1 } }]);
     await this.keys.ensureIndexes([
@@ -210,5 +238,6 @@ export class IdentityRepo {
       { name: "user_id", fields: { user_id: 1 } },
     ]);
     await this.audit.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: -1 } }]);
+    await this.oauthClients.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
   }
 }

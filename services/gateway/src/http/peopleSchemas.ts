@@ -144,6 +144,8 @@ export const AUDIT_EVENT_TYPES = [
   "member.joined",
   "member.role_changed",
   "member.removed",
+  "oauth_client.created",
+  "oauth_client.deleted",
 ] as const;
 
 const ISO_QUERY = z

@@ -13,6 +13,8 @@ export const AUDIT_TYPES = [
   "member.joined",
   "member.role_changed",
   "member.removed",
+  "oauth_client.created",
+  "oauth_client.deleted",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 

@@ -458,6 +458,50 @@ export interface FinishPasskeyLoginResponse {
   session?: Session | undefined;
 }
 
+export interface OAuthClient {
+  /** oac_…: the client_id */
+  id: string;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  public: boolean;
+  created_at: string;
+}
+
+export interface ListOAuthClientsRequest {
+  organization_id: string;
+}
+
+export interface ListOAuthClientsResponse {
+  oauth_clients: OAuthClient[];
+}
+
+export interface CreateOAuthClientRequest {
+  organization_id: string;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  public: boolean;
+  actor?: Actor | undefined;
+}
+
+export interface CreateOAuthClientResponse {
+  oauth_client?:
+    | OAuthClient
+    | undefined;
+  /** vdt_ocs_…, shown once; absent for a public client. */
+  client_secret?: string | undefined;
+}
+
+export interface DeleteOAuthClientRequest {
+  organization_id: string;
+  client_id: string;
+  actor?: Actor | undefined;
+}
+
+export interface DeleteOAuthClientResponse {
+}
+
 function createBaseActor(): Actor {
   return { type: "", id: "", ip: "" };
 }
@@ -7331,6 +7375,722 @@ export const FinishPasskeyLoginResponse: MessageFns<FinishPasskeyLoginResponse> 
   },
 };
 
+function createBaseOAuthClient(): OAuthClient {
+  return { id: "", name: "", redirect_uris: [], scopes: [], public: false, created_at: "" };
+}
+
+export const OAuthClient: MessageFns<OAuthClient> = {
+  encode(message: OAuthClient, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.redirect_uris) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.public !== false) {
+      writer.uint32(40).bool(message.public);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(50).string(message.created_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthClient {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthClient();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.redirect_uris.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.public = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthClient {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      redirect_uris: globalThis.Array.isArray(object?.redirectUris)
+        ? object.redirectUris.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.redirect_uris)
+        ? object.redirect_uris.map((e: any) => globalThis.String(e))
+        : [],
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      public: isSet(object.public) ? globalThis.Boolean(object.public) : false,
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthClient): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.redirect_uris?.length) {
+      obj.redirectUris = message.redirect_uris;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.public !== false) {
+      obj.public = message.public;
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthClient>, I>>(base?: I): OAuthClient {
+    return OAuthClient.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthClient>, I>>(object: I): OAuthClient {
+    const message = createBaseOAuthClient();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.redirect_uris = object.redirect_uris?.map((e) => e) || [];
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.public = object.public ?? false;
+    message.created_at = object.created_at ?? "";
+    return message;
+  },
+};
+
+function createBaseListOAuthClientsRequest(): ListOAuthClientsRequest {
+  return { organization_id: "" };
+}
+
+export const ListOAuthClientsRequest: MessageFns<ListOAuthClientsRequest> = {
+  encode(message: ListOAuthClientsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOAuthClientsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOAuthClientsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOAuthClientsRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListOAuthClientsRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOAuthClientsRequest>, I>>(base?: I): ListOAuthClientsRequest {
+    return ListOAuthClientsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOAuthClientsRequest>, I>>(object: I): ListOAuthClientsRequest {
+    const message = createBaseListOAuthClientsRequest();
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseListOAuthClientsResponse(): ListOAuthClientsResponse {
+  return { oauth_clients: [] };
+}
+
+export const ListOAuthClientsResponse: MessageFns<ListOAuthClientsResponse> = {
+  encode(message: ListOAuthClientsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.oauth_clients) {
+      OAuthClient.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOAuthClientsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOAuthClientsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.oauth_clients.push(OAuthClient.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOAuthClientsResponse {
+    return {
+      oauth_clients: globalThis.Array.isArray(object?.oauthClients)
+        ? object.oauthClients.map((e: any) => OAuthClient.fromJSON(e))
+        : globalThis.Array.isArray(object?.oauth_clients)
+        ? object.oauth_clients.map((e: any) => OAuthClient.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListOAuthClientsResponse): unknown {
+    const obj: any = {};
+    if (message.oauth_clients?.length) {
+      obj.oauthClients = message.oauth_clients.map((e) => OAuthClient.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOAuthClientsResponse>, I>>(base?: I): ListOAuthClientsResponse {
+    return ListOAuthClientsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOAuthClientsResponse>, I>>(object: I): ListOAuthClientsResponse {
+    const message = createBaseListOAuthClientsResponse();
+    message.oauth_clients = object.oauth_clients?.map((e) => OAuthClient.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateOAuthClientRequest(): CreateOAuthClientRequest {
+  return { organization_id: "", name: "", redirect_uris: [], scopes: [], public: false, actor: undefined };
+}
+
+export const CreateOAuthClientRequest: MessageFns<CreateOAuthClientRequest> = {
+  encode(message: CreateOAuthClientRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.redirect_uris) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.public !== false) {
+      writer.uint32(40).bool(message.public);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOAuthClientRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOAuthClientRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.redirect_uris.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.public = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateOAuthClientRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      redirect_uris: globalThis.Array.isArray(object?.redirectUris)
+        ? object.redirectUris.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.redirect_uris)
+        ? object.redirect_uris.map((e: any) => globalThis.String(e))
+        : [],
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      public: isSet(object.public) ? globalThis.Boolean(object.public) : false,
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: CreateOAuthClientRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.redirect_uris?.length) {
+      obj.redirectUris = message.redirect_uris;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.public !== false) {
+      obj.public = message.public;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateOAuthClientRequest>, I>>(base?: I): CreateOAuthClientRequest {
+    return CreateOAuthClientRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateOAuthClientRequest>, I>>(object: I): CreateOAuthClientRequest {
+    const message = createBaseCreateOAuthClientRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.name = object.name ?? "";
+    message.redirect_uris = object.redirect_uris?.map((e) => e) || [];
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.public = object.public ?? false;
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateOAuthClientResponse(): CreateOAuthClientResponse {
+  return { oauth_client: undefined, client_secret: undefined };
+}
+
+export const CreateOAuthClientResponse: MessageFns<CreateOAuthClientResponse> = {
+  encode(message: CreateOAuthClientResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.oauth_client !== undefined) {
+      OAuthClient.encode(message.oauth_client, writer.uint32(10).fork()).join();
+    }
+    if (message.client_secret !== undefined) {
+      writer.uint32(18).string(message.client_secret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOAuthClientResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOAuthClientResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.oauth_client = OAuthClient.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.client_secret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateOAuthClientResponse {
+    return {
+      oauth_client: isSet(object.oauthClient)
+        ? OAuthClient.fromJSON(object.oauthClient)
+        : isSet(object.oauth_client)
+        ? OAuthClient.fromJSON(object.oauth_client)
+        : undefined,
+      client_secret: isSet(object.clientSecret)
+        ? globalThis.String(object.clientSecret)
+        : isSet(object.client_secret)
+        ? globalThis.String(object.client_secret)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateOAuthClientResponse): unknown {
+    const obj: any = {};
+    if (message.oauth_client !== undefined) {
+      obj.oauthClient = OAuthClient.toJSON(message.oauth_client);
+    }
+    if (message.client_secret !== undefined) {
+      obj.clientSecret = message.client_secret;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateOAuthClientResponse>, I>>(base?: I): CreateOAuthClientResponse {
+    return CreateOAuthClientResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateOAuthClientResponse>, I>>(object: I): CreateOAuthClientResponse {
+    const message = createBaseCreateOAuthClientResponse();
+    message.oauth_client = (object.oauth_client !== undefined && object.oauth_client !== null)
+      ? OAuthClient.fromPartial(object.oauth_client)
+      : undefined;
+    message.client_secret = object.client_secret ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteOAuthClientRequest(): DeleteOAuthClientRequest {
+  return { organization_id: "", client_id: "", actor: undefined };
+}
+
+export const DeleteOAuthClientRequest: MessageFns<DeleteOAuthClientRequest> = {
+  encode(message: DeleteOAuthClientRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.client_id !== "") {
+      writer.uint32(18).string(message.client_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOAuthClientRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOAuthClientRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.client_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOAuthClientRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      client_id: isSet(object.clientId)
+        ? globalThis.String(object.clientId)
+        : isSet(object.client_id)
+        ? globalThis.String(object.client_id)
+        : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: DeleteOAuthClientRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.client_id !== "") {
+      obj.clientId = message.client_id;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOAuthClientRequest>, I>>(base?: I): DeleteOAuthClientRequest {
+    return DeleteOAuthClientRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOAuthClientRequest>, I>>(object: I): DeleteOAuthClientRequest {
+    const message = createBaseDeleteOAuthClientRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.client_id = object.client_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteOAuthClientResponse(): DeleteOAuthClientResponse {
+  return {};
+}
+
+export const DeleteOAuthClientResponse: MessageFns<DeleteOAuthClientResponse> = {
+  encode(_: DeleteOAuthClientResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOAuthClientResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOAuthClientResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteOAuthClientResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteOAuthClientResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOAuthClientResponse>, I>>(base?: I): DeleteOAuthClientResponse {
+    return DeleteOAuthClientResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOAuthClientResponse>, I>>(_: I): DeleteOAuthClientResponse {
+    const message = createBaseDeleteOAuthClientResponse();
+    return message;
+  },
+};
+
 /**
  * IdentityService owns organizations and API keys. The gateway calls VerifyKey for every
  * request it has not cached; every other call is scoped to one organization_id, which the
@@ -7606,6 +8366,43 @@ export const IdentityServiceService = {
       Buffer.from(FinishPasskeyLoginResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FinishPasskeyLoginResponse => FinishPasskeyLoginResponse.decode(value),
   },
+  /**
+   * OAuth clients: applications registered to act for members. The secret is answered once and
+   * stored hashed; a public client has none.
+   */
+  listOAuthClients: {
+    path: "/verdict.identity.v1.IdentityService/ListOAuthClients" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListOAuthClientsRequest): Buffer =>
+      Buffer.from(ListOAuthClientsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListOAuthClientsRequest => ListOAuthClientsRequest.decode(value),
+    responseSerialize: (value: ListOAuthClientsResponse): Buffer =>
+      Buffer.from(ListOAuthClientsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListOAuthClientsResponse => ListOAuthClientsResponse.decode(value),
+  },
+  createOAuthClient: {
+    path: "/verdict.identity.v1.IdentityService/CreateOAuthClient" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateOAuthClientRequest): Buffer =>
+      Buffer.from(CreateOAuthClientRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateOAuthClientRequest => CreateOAuthClientRequest.decode(value),
+    responseSerialize: (value: CreateOAuthClientResponse): Buffer =>
+      Buffer.from(CreateOAuthClientResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateOAuthClientResponse => CreateOAuthClientResponse.decode(value),
+  },
+  deleteOAuthClient: {
+    path: "/verdict.identity.v1.IdentityService/DeleteOAuthClient" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteOAuthClientRequest): Buffer =>
+      Buffer.from(DeleteOAuthClientRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteOAuthClientRequest => DeleteOAuthClientRequest.decode(value),
+    responseSerialize: (value: DeleteOAuthClientResponse): Buffer =>
+      Buffer.from(DeleteOAuthClientResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteOAuthClientResponse => DeleteOAuthClientResponse.decode(value),
+  },
   /** The organization's security events, newest first. */
   listAuditEvents: {
     path: "/verdict.identity.v1.IdentityService/ListAuditEvents" as const,
@@ -7657,6 +8454,13 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
   startPasskeyLogin: handleUnaryCall<StartPasskeyLoginRequest, StartPasskeyLoginResponse>;
   finishPasskeyLogin: handleUnaryCall<FinishPasskeyLoginRequest, FinishPasskeyLoginResponse>;
+  /**
+   * OAuth clients: applications registered to act for members. The secret is answered once and
+   * stored hashed; a public client has none.
+   */
+  listOAuthClients: handleUnaryCall<ListOAuthClientsRequest, ListOAuthClientsResponse>;
+  createOAuthClient: handleUnaryCall<CreateOAuthClientRequest, CreateOAuthClientResponse>;
+  deleteOAuthClient: handleUnaryCall<DeleteOAuthClientRequest, DeleteOAuthClientResponse>;
   /** The organization's security events, newest first. */
   listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
 }
@@ -8033,6 +8837,55 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * OAuth clients: applications registered to act for members. The secret is answered once and
+   * stored hashed; a public client has none.
+   */
+  listOAuthClients(
+    request: ListOAuthClientsRequest,
+    callback: (error: ServiceError | null, response: ListOAuthClientsResponse) => void,
+  ): ClientUnaryCall;
+  listOAuthClients(
+    request: ListOAuthClientsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListOAuthClientsResponse) => void,
+  ): ClientUnaryCall;
+  listOAuthClients(
+    request: ListOAuthClientsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListOAuthClientsResponse) => void,
+  ): ClientUnaryCall;
+  createOAuthClient(
+    request: CreateOAuthClientRequest,
+    callback: (error: ServiceError | null, response: CreateOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  createOAuthClient(
+    request: CreateOAuthClientRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  createOAuthClient(
+    request: CreateOAuthClientRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  deleteOAuthClient(
+    request: DeleteOAuthClientRequest,
+    callback: (error: ServiceError | null, response: DeleteOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  deleteOAuthClient(
+    request: DeleteOAuthClientRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  deleteOAuthClient(
+    request: DeleteOAuthClientRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteOAuthClientResponse) => void,
   ): ClientUnaryCall;
   /** The organization's security events, newest first. */
   listAuditEvents(
