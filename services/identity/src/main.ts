@@ -55,6 +55,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   await outbox.register(repo.keys, repo.audit);
+  const masterKey = opts.masterKey ?? ephemeralKey(opts.logger);
   const deps: IdentityDeps = {
     repo,
     bus: opts.bus,
@@ -63,7 +64,8 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     logger: opts.logger,
     policy,
     passwords: argon2Passwords(),
-    totpBox: new SecretBox(masterSubkey(opts.masterKey ?? ephemeralKey(opts.logger), "identity totp")),
+    totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),
+    oauthServerSecret: masterSubkey(masterKey, "oauth server"),
     sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);

@@ -37,6 +37,8 @@ export interface AppOptions {
    * limit each, are held in memory); one more answers 429 before its body is read. Unset: no cap.
    */
   maxEvaluationsInFlightPerOrg?: number;
+  /** Mounts handlers that are no route of the table (the OAuth server), before the 404 fallback. */
+  mount?: (app: express.Express) => void;
 }
 
 interface Locals {
@@ -291,6 +293,8 @@ export function buildApp(opts: AppOptions): express.Express {
     };
 
   for (const r of opts.routes) app[r.method](r.path, handle(r));
+
+  opts.mount?.(app);
 
   const openapi = buildOpenApi(opts.routes, opts.requestSchemaIds);
   app.get("/v1/openapi.json", async (req, res, next) => {

@@ -15,6 +15,9 @@ export const AUDIT_TYPES = [
   "member.removed",
   "oauth_client.created",
   "oauth_client.deleted",
+  "oauth.granted",
+  "oauth.token_revoked",
+  "oauth.grant_revoked",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 
