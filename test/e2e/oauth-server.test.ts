@@ -130,6 +130,24 @@ describe("authorization code + PKCE with openid-client", () => {
     expect(granted.text).not.toContain(tokens.access_token);
   });
 
+  it("holds an application to the member's own authority (an admin's token makes no owner)", async () => {
+    await addMember(globex, "admin@globex.test", "admin", PASSWORD);
+    const admin = await signIn(globex, "admin@globex.test", PASSWORD);
+    const t = await codeGrant(config, await authorize(config, admin, "admin"));
+    const app = globex.withKey(t.access_token);
+    expect((await app.get("/v1/api-keys")).status).toBe(200);
+    expectError(
+      await app.post("/v1/members", { email: "boss@globex.test", role: "owner" }),
+      403,
+      "forbidden",
+      "AUTH_INSUFFICIENT_ROLE",
+    );
+    const invited = await app.post("/v1/members", { email: "dev2@globex.test", role: "viewer" });
+    expect(invited.status).toBe(201);
+    const events = await globex.get("/v1/audit-events", { query: { type: "member.invited" } });
+    expect(events.body.audit_events[0]).toMatchObject({ actor: { type: "user" } });
+  });
+
   it("refuses a mistyped token before any lookup and an unknown one", async () => {
     const a = await authorize(config, member, "read:evaluations");
     const { access_token } = await codeGrant(config, a);

@@ -37,6 +37,14 @@ export interface SignedIn {
   expiresAt: string;
 }
 
+/**
+ * The member acting, signed in or through an application's OAuth token; empty for an API key.
+ * Rules on people (only owners make owners) and containment of new keys apply to them.
+ */
+export function actingUserId(principal: Principal): string {
+  return principal.session?.userId ?? principal.oauth?.userId ?? "";
+}
+
 /** Who acted, for the audit log. */
 export function actorOf(principal: Principal, ip: string): identityV1.Actor {
   if (principal.session) return { type: "user", id: principal.session.userId, ip };
