@@ -112,3 +112,32 @@ describe("OAuth clients", () => {
     expect(deleted.body.audit_events).toHaveLength(1);
   });
 });
+
+describe("the authorization server's throttle", () => {
+  it("counts token requests against the caller's address: guessing secrets gets 429", async () => {
+    const small = await startVerdict({ env: { VERDICT_RATE_LIMIT_PER_MINUTE: "5" } });
+    try {
+      const statuses: number[] = [];
+      let last: Response | undefined;
+      for (let i = 0; i < 7; i++) {
+        last = await fetch(`${small.url}/auth/oauth/token`, {
+          method: "POST",
+          headers: { "content-type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({
+            grant_type: "authorization_code",
+            code: "guess",
+            client_id: "oac_01jd0000000000000000000000",
+            client_secret: `vdt_ocs_${"A".repeat(38)}`,
+          }).toString(),
+        });
+        statuses.push(last.status);
+      }
+      expect(statuses.slice(0, 5).every((s) => s === 401 || s === 400)).toBe(true);
+      expect(statuses.slice(5)).toEqual([429, 429]);
+      expect(last!.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect(await last!.json()).toMatchObject({ code: "RATE_LIMIT_EXCEEDED" });
+    } finally {
+      await small.destroy();
+    }
+  });
+});

@@ -98,8 +98,8 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
-    mount: (app) =>
-      mountOAuthServer(app, {
+    mount: (app, throttle) =>
+      mountOAuthServer(app, throttle, {
         clients,
         authenticator,
         logger: opts.logger,

@@ -2,7 +2,7 @@
 // (authorize, token, revoke), RFC 8414 metadata, the JSON body adapter for the token and
 // revocation endpoints (the spec shows JSON; oidc-provider reads form bodies), and the pages of
 // the interaction: sign-in with the existing session (or a sign-in form that sets it) and consent.
-import express, { type Express, type NextFunction, type Request, type Response } from "express";
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import { AppError, type Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { hasScope, type Authenticator, type Principal } from "../http/auth.js";
@@ -29,7 +29,7 @@ const SCOPE_TEXT: Record<string, string> = {
 
 const TOKEN_PATHS = new Set(["/auth/oauth/token", "/auth/oauth/revoke"]);
 
-export function mountOAuthServer(app: Express, opts: OAuthRoutesOptions): void {
+export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: OAuthRoutesOptions): void {
   const { clients, authenticator } = opts;
   // Built on first use: the issuer needs the public origin, the cookie key comes from identity.
   let starting: Promise<OAuthServer> | undefined;
@@ -57,6 +57,10 @@ export function mountOAuthServer(app: Express, opts: OAuthRoutesOptions): void {
   };
   const form = express.urlencoded({ extended: false, limit: "16kb" });
   const json = express.json({ limit: "16kb", strict: true });
+
+  // Every request to the authorization server counts against the caller's address (guessing
+  // client secrets, codes or tokens is throttled like guessing keys).
+  app.use(["/auth/oauth", "/.well-known/oauth-authorization-server"], throttle);
 
   // Token and revocation requests as JSON: read, checked to hold only string values, and handed
   // on as the form body they stand for.
