@@ -1,12 +1,14 @@
 // The OAuth 2.0 authorization server at /auth, driven by an independent client library
 // (openid-client) over real HTTP against the all-in-one process: code + PKCE, refresh with
 // rotation and reuse detection, revocation, the tokens on /v1, and the attacks on each step.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import * as oidc from "openid-client";
 import { Api, expectError } from "../support/api.js";
 import { Browser, checksumHolds, csrfFieldOf } from "../support/oauth.js";
 import { addMember, signIn, type Person } from "../support/people.js";
-import { startVerdict, type Verdict } from "../support/server.js";
+import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 const REDIRECT = "http://localhost:8123/callback";
 const PASSWORD = "correct horse battery staple";
@@ -300,5 +302,35 @@ describe("refresh tokens and revocation", () => {
     expect((await globex.delete(`/v1/members/${id}`)).status).toBe(204);
     expectError(await globex.withKey(t.access_token).get("/v1/evaluations"), 401, "unauthorized", "AUTH_REVOKED_KEY");
     await expect(oidc.refreshTokenGrant(config, t.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
+  });
+});
+
+describe("Authlib (Python) as the client", () => {
+  it("completes code + PKCE, calls /v1, refreshes with rotation and revokes", () => {
+    const python = join(ROOT, ".tools/authlib/bin/python");
+    const out = execFileSync(
+      python,
+      [
+        join(ROOT, "test/support/authlib_client.py"),
+        v.url,
+        confidential.client_id,
+        confidential.client_secret,
+        REDIRECT,
+        member.cookie,
+      ],
+      { encoding: "utf8", env: { PATH: process.env.PATH ?? "" }, timeout: 60_000 },
+    );
+    const r = JSON.parse(out) as Record<string, unknown>;
+    expect(r).toMatchObject({
+      token_type: "Bearer",
+      rotated: true,
+      first_call: 200,
+      after_refresh: 200,
+      revoke_status: 200,
+      after_revoke: 401,
+    });
+    expect(String(r.scope).split(" ").sort()).toEqual(["read:evaluations", "read:org"]);
+    expect(checksumHolds(String(r.access_token), "vdt_oat_")).toBe(true);
+    expect(checksumHolds(String(r.refresh_token), "vdt_ort_")).toBe(true);
   });
 });
