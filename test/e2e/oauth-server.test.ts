@@ -183,6 +183,22 @@ describe("authorization code + PKCE with openid-client", () => {
       "unauthorized",
       "AUTH_REVOKED_KEY",
     );
+    const events = await globex.get("/v1/audit-events", { query: { type: "oauth.grant_revoked" } });
+    expect(events.body.audit_events[0]).toMatchObject({ data: { reason: "code_replayed" } });
+  });
+
+  it("stops an application's tokens when it is deleted", async () => {
+    const c = await globex.post("/v1/oauth-clients", {
+      name: "Short-lived app",
+      redirect_uris: [REDIRECT],
+      scopes: ["read:evaluations"],
+    });
+    const cfg = await configFor(c.body.client_id, c.body.client_secret);
+    const t = await codeGrant(cfg, await authorize(cfg, member, "read:evaluations"));
+    expect((await globex.withKey(t.access_token).get("/v1/evaluations")).status).toBe(200);
+    expect((await globex.delete(`/v1/oauth-clients/${c.body.client_id}`)).status).toBe(204);
+    expectError(await globex.withKey(t.access_token).get("/v1/evaluations"), 401, "unauthorized", "AUTH_REVOKED_KEY");
+    await expect(oidc.refreshTokenGrant(cfg, t.refresh_token!)).rejects.toMatchObject({ error: "invalid_client" });
   });
 
   it("refuses a wrong client secret", async () => {
@@ -288,6 +304,12 @@ describe("refresh tokens and revocation", () => {
     const t = await codeGrant(config, a);
     await oidc.tokenRevocation(config, t.access_token);
     expectError(await globex.withKey(t.access_token).get("/v1/evaluations"), 401, "unauthorized", "AUTH_REVOKED_KEY");
+    const events = await globex.get("/v1/audit-events", { query: { type: "oauth.token_revoked" } });
+    expect(events.body.audit_events[0]).toMatchObject({
+      target: { type: "oauth_client", id: confidential.client_id },
+      data: { reason: "revoked", scopes: ["read:evaluations"] },
+    });
+    expect(events.text).not.toContain(t.access_token);
   });
 
   it("ends a member's tokens when they are removed from the organization", async () => {

@@ -239,29 +239,57 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
     }
   });
 
-  // Reuse of a rotated refresh token, or revocation: the grant (the token family) is gone.
-  const onGrantRevoked = (server: OAuthServer) =>
+  type Ctx = {
+    oidc?: {
+      route?: string;
+      params?: Record<string, unknown>;
+      client?: { clientId: string; metadata(): Record<string, unknown> };
+    };
+  };
+  const record = (cmd: Parameters<Clients["identity"]["recordOAuthEvent"]>[0]) =>
+    clients.identity
+      .recordOAuthEvent(cmd)
+      .catch((err: unknown) => opts.logger.error({ err }, "could not record the OAuth revocation"));
+  const onGrantRevoked = (server: OAuthServer) => {
+    // Reuse of a rotated refresh token, a replayed code, or revocation: the grant (the token
+    // family) is gone.
+    server.provider.on("grant.revoked", (ctx: Ctx, grantId: string) => {
+      const client = ctx.oidc?.client;
+      if (!client) return;
+      const reason =
+        ctx.oidc?.route !== "token"
+          ? "revoked"
+          : ctx.oidc.params?.grant_type === "authorization_code"
+            ? "code_replayed"
+            : "refresh_token_reused";
+      void record({
+        organization_id: String(client.metadata().organization_id ?? ""),
+        type: "oauth.grant_revoked",
+        actor: { type: "system", id: client.clientId, ip: "" },
+        client_id: client.clientId,
+        grant_id: grantId,
+        scopes: [],
+        reason,
+      });
+    });
+    // An access token revoked on its own (RFC 7009).
     server.provider.on(
-      "grant.revoked",
-      (
-        ctx: { oidc?: { route?: string; client?: { clientId: string; metadata(): Record<string, unknown> } } },
-        grantId: string,
-      ) => {
-        const client = ctx.oidc?.client;
-        if (!client) return;
-        clients.identity
-          .recordOAuthEvent({
-            organization_id: String(client.metadata().organization_id ?? ""),
-            type: "oauth.grant_revoked",
-            actor: { type: "system", id: client.clientId, ip: "" },
-            client_id: client.clientId,
-            grant_id: grantId,
-            scopes: [],
-            reason: ctx.oidc?.route === "token" ? "refresh_token_reused" : "revoked",
-          })
-          .catch((err: unknown) => opts.logger.error({ err }, "could not record the OAuth revocation"));
+      "access_token.destroyed",
+      (token: { clientId?: string; grantId?: string; accountId?: string; scope?: string }) => {
+        const organizationId = (token.accountId ?? "").split(".")[0];
+        if (!organizationId || !token.clientId) return;
+        void record({
+          organization_id: organizationId,
+          type: "oauth.token_revoked",
+          actor: { type: "system", id: token.clientId, ip: "" },
+          client_id: token.clientId,
+          grant_id: token.grantId ?? "",
+          scopes: (token.scope ?? "").split(" ").filter(Boolean),
+          reason: "revoked",
+        });
       },
     );
+  };
 
   // Everything else under /auth/oauth is oidc-provider's (authorize, token, revoke, jwks).
   app.use("/auth", (req, res, next) => {
