@@ -102,6 +102,15 @@ describe("metadata (RFC 8414)", () => {
       code_challenge_methods_supported: ["S256"],
     });
     expect(m.scopes_supported).toEqual(expect.arrayContaining(["offline_access"]));
+    // the OpenAPI document names the same endpoints and the scopes each operation needs
+    const doc = (await (await fetch(`${v.url}/v1/openapi.json`)).json()) as {
+      components: { securitySchemes: { oauth2: { flows: { authorizationCode: Record<string, unknown> } } } };
+      paths: Record<string, Record<string, { security: Record<string, string[]>[] }>>;
+    };
+    const flow = doc.components.securitySchemes.oauth2.flows.authorizationCode;
+    expect(new URL(String(flow.authorizationUrl), v.url).href).toBe(m.authorization_endpoint);
+    expect(new URL(String(flow.tokenUrl), v.url).href).toBe(m.token_endpoint);
+    expect(doc.paths["/v1/evaluations"]!.get!.security).toContainEqual({ oauth2: ["read:evaluations"] });
   });
 });
 
