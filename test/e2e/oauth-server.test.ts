@@ -321,6 +321,17 @@ describe("refresh tokens and revocation", () => {
     expect(events.text).not.toContain(t.access_token);
   });
 
+  it("narrows a token at once when the member's role is lowered", async () => {
+    const id = await addMember(globex, "lead@globex.test", "admin", PASSWORD);
+    const lead = await signIn(globex, "lead@globex.test", PASSWORD);
+    const t = await codeGrant(config, await authorize(config, lead, "admin"));
+    const app = globex.withKey(t.access_token);
+    expect((await app.get("/v1/api-keys")).status).toBe(200);
+    expect((await globex.patch(`/v1/members/${id}`, { role: "member" })).status).toBe(200);
+    expectError(await app.get("/v1/api-keys"), 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
+    expect((await app.get("/v1/evaluations")).status).toBe(200);
+  });
+
   it("ends a member's tokens when they are removed from the organization", async () => {
     await addMember(globex, "temp@globex.test", "viewer", PASSWORD);
     const temp = await signIn(globex, "temp@globex.test", PASSWORD);
