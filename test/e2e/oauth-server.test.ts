@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import * as oidc from "openid-client";
 import { Api, expectError } from "../support/api.js";
 import { Browser, checksumHolds, csrfFieldOf } from "../support/oauth.js";
-import { addMember, signIn, type Person } from "../support/people.js";
+import { addMember, as, signIn, totpCode, type Person } from "../support/people.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 const REDIRECT = "http://localhost:8123/callback";
@@ -261,6 +261,50 @@ describe("authorization code + PKCE with openid-client", () => {
     const back = await browser.follow(`${v.url}${action}`, REDIRECT, {
       method: "POST",
       form: { email: "dev@globex.test", password: PASSWORD },
+    });
+    expect(back.page?.status).toBe(200);
+    expect(await back.page!.text()).toContain("Allow Globex dashboard?");
+  });
+});
+
+describe("sign-in with a second factor on the way", () => {
+  it("asks a TOTP user for a code (here a recovery code) and comes back to the consent", async () => {
+    await addMember(globex, "mfa@globex.test", "member", PASSWORD);
+    const p = await signIn(globex, "mfa@globex.test", PASSWORD);
+    const started = await globex.post("/auth/mfa/totp/enrolment", undefined, as(p));
+    const confirmed = await globex.post(
+      "/auth/mfa/totp/enrolment/confirm",
+      { code: totpCode(started.body.secret) },
+      as(p),
+    );
+    expect(confirmed.status).toBe(200);
+    const recovery: string = confirmed.body.recovery_codes[0];
+
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: REDIRECT,
+      scope: "read:evaluations",
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: "S256",
+    });
+    const browser = new Browser();
+    const html = await (await browser.follow(url.href, REDIRECT)).page!.text();
+    const action = /action="([^"]+\/login)"/.exec(html)![1]!;
+    const second = await browser.follow(`${v.url}${action}`, REDIRECT, {
+      method: "POST",
+      form: { email: "mfa@globex.test", password: PASSWORD },
+    });
+    const totpForm = await second.page!.text();
+    expect(totpForm).toContain("Second factor");
+    const mfaToken = /name="mfa_token" value="([^"]+)"/.exec(totpForm)![1]!;
+    const totpAction = /action="([^"]+\/totp)"/.exec(totpForm)![1]!;
+    const wrong = await browser.follow(`${v.url}${totpAction}`, REDIRECT, {
+      method: "POST",
+      form: { mfa_token: mfaToken, code: "not-a-code" },
+    });
+    expect(wrong.page?.status).toBe(401);
+    const back = await browser.follow(`${v.url}${totpAction}`, REDIRECT, {
+      method: "POST",
+      form: { mfa_token: mfaToken, code: recovery },
     });
     expect(back.page?.status).toBe(200);
     expect(await back.page!.text()).toContain("Allow Globex dashboard?");

@@ -141,17 +141,21 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
           organization_id: "",
         });
         if (out.mfa_required) {
-          res
-            .status(401)
-            .type("html")
-            .send(
-              signInPage(
-                details.uid,
-                "",
-                false,
-                "Your account uses a second factor: sign in to Verdict first, then try again",
-              ),
-            );
+          if (!out.methods.includes("totp")) {
+            res
+              .status(401)
+              .type("html")
+              .send(
+                signInPage(
+                  details.uid,
+                  "",
+                  false,
+                  "Your account's second factor is a passkey: sign in to Verdict first, then try again",
+                ),
+              );
+            return;
+          }
+          res.type("html").send(totpPage(details.uid, out.mfa_token));
           return;
         }
         setSessionCookie(req, res, out.session_token, out.session!.expires_at);
@@ -162,6 +166,37 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
             .status(err.httpStatus)
             .type("html")
             .send(signInPage(details.uid, "", false, err.message));
+          return;
+        }
+        throw err;
+      }
+    } catch (err) {
+      next(err);
+    }
+  });
+
+  // The second step of a sign-in with TOTP (or a recovery code), as POST /auth/mfa/totp.
+  app.post("/auth/oauth/interaction/:uid/totp", form, async (req, res, next) => {
+    try {
+      const { provider } = await serverFor(req);
+      const details = await provider.interactionDetails(req, res);
+      const body = req.body as Record<string, unknown>;
+      const mfaToken = typeof body.mfa_token === "string" ? body.mfa_token : "";
+      try {
+        const out = await clients.identity.completeTotpLogin({
+          mfa_token: mfaToken,
+          code: typeof body.code === "string" ? body.code.trim() : "",
+          client_ip: req.ip ?? "",
+          user_agent: req.get("user-agent") ?? "",
+        });
+        setSessionCookie(req, res, out.session_token, out.session!.expires_at);
+        res.redirect(303, `/auth/oauth/interaction/${details.uid}`);
+      } catch (err) {
+        if (err instanceof AppError && err.httpStatus < 500) {
+          res
+            .status(err.httpStatus)
+            .type("html")
+            .send(totpPage(details.uid, mfaToken, err.message));
           return;
         }
         throw err;
@@ -346,6 +381,17 @@ function signInPage(uid: string, appName: string, impossible: boolean, error?: s
       `<label>Email <input name="email" type="email" autocomplete="username" required></label>` +
       `<label>Password <input name="password" type="password" autocomplete="current-password" required></label>` +
       `<button type="submit">Sign in</button></form>`,
+  );
+}
+
+function totpPage(uid: string, mfaToken: string, error?: string): string {
+  return page(
+    "Second factor",
+    `${error ? `<p role="alert">${escapeHtml(error)}</p>` : ""}` +
+      `<form method="post" action="/auth/oauth/interaction/${escapeHtml(uid)}/totp">` +
+      `<input type="hidden" name="mfa_token" value="${escapeHtml(mfaToken)}">` +
+      `<label>Code from your authenticator app, or a recovery code <input name="code" autocomplete="one-time-code" required></label>` +
+      `<button type="submit">Continue</button></form>`,
   );
 }
 
