@@ -18,6 +18,7 @@ import type { Store } from "@verdict/store";
 import { identityHandlers } from "./grpc.js";
 import { IdentityRepo } from "./repo.js";
 import type { IdentityDeps } from "./deps.js";
+import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
 import type { SessionPolicy } from "./domain/session.js";
 import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
@@ -83,11 +84,19 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     reflection: reflectionDefinition("identity"),
   });
   outbox.start();
+  // Expired OAuth codes, tokens and interactions are deleted every 10 minutes (by any replica).
+  const sweeper = setInterval(() => {
+    sweepExpiredArtifacts(deps).catch((err: unknown) =>
+      opts.logger.warn({ err }, "could not delete expired OAuth artifacts"),
+    );
+  }, 10 * 60_000);
+  sweeper.unref();
   opts.logger.info({ port: grpc.port }, "identity service listening");
   return {
     grpc,
     ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}),
     async stop() {
+      clearInterval(sweeper);
       await grpc.stop();
       await outbox.stop();
       policy.close();

@@ -278,6 +278,7 @@ export class IdentityRepo {
       { name: "account_id", fields: { account_id: 1 } },
       { name: "uid", fields: { uid: 1 } },
       { name: "user_code", fields: { user_code: 1 } },
+      { name: "expires_at", fields: { expires_at: 1 } },
     ]);
   }
 }
