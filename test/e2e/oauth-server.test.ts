@@ -311,6 +311,39 @@ describe("sign-in with a second factor on the way", () => {
   });
 });
 
+describe("an organization that requires MFA", () => {
+  it("grants nothing to a member who has not enrolled a second factor yet", async () => {
+    const org = await op.post("/v1/organizations", { name: "Hooli", plan: "team" });
+    const hooli = op.withKey(org.body.api_key.key);
+    expect((await hooli.patch("/v1/organization", { settings: { require_mfa: true } })).status).toBe(200);
+    await addMember(hooli, "gavin@hooli.test", "member", PASSWORD);
+    const gavin = await signIn(hooli, "gavin@hooli.test", PASSWORD);
+    const c = await hooli.post("/v1/oauth-clients", {
+      name: "Hooli app",
+      redirect_uris: [REDIRECT],
+      scopes: ["read:evaluations"],
+    });
+    const cfg = await configFor(c.body.client_id, c.body.client_secret);
+    const url = oidc.buildAuthorizationUrl(cfg, {
+      redirect_uri: REDIRECT,
+      scope: "read:evaluations",
+      code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+      code_challenge_method: "S256",
+    });
+    const browser = new Browser(gavin.cookie);
+    const out = await browser.follow(url.href, REDIRECT);
+    expect(out.page?.status).toBe(403);
+    expect(await out.page!.text()).toContain("requires multi-factor authentication");
+    const uid = /interaction\/([^/?#]+)$/.exec(out.hops.at(-1)!)![1]!;
+    const forced = await browser.follow(`${v.url}/auth/oauth/interaction/${uid}/confirm`, REDIRECT, {
+      method: "POST",
+      form: { csrf_token: gavin.csrf },
+    });
+    expect(forced.page?.status).toBe(403);
+    expect(forced.redirectedTo).toBeUndefined();
+  });
+});
+
 describe("refresh tokens and revocation", () => {
   it("rotates refresh tokens, and a reused one revokes the whole family", async () => {
     const a = await authorize(config, member, "read:evaluations");

@@ -106,6 +106,10 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
         res.type("html").send(signInPage(details.uid, appName, cookieMode(req) === "none"));
         return;
       }
+      if (principal.session!.mfaEnrolmentRequired) {
+        res.status(403).type("html").send(mfaEnrolmentPage());
+        return;
+      }
       if (principal.organizationId !== client.organization_id) {
         await finishDenied(
           req,
@@ -215,6 +219,10 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
       const body = req.body as Record<string, unknown>;
       if (!principal || !token || body.csrf_token !== csrfTokenFor(token)) {
         res.status(403).type("html").send(page("Not allowed", "<p>Sign in again and retry.</p>"));
+        return;
+      }
+      if (principal.session!.mfaEnrolmentRequired) {
+        res.status(403).type("html").send(mfaEnrolmentPage());
         return;
       }
       const clientId = details.params.client_id ?? "";
@@ -352,8 +360,7 @@ async function signedIn(req: Request, authenticator: Authenticator): Promise<Pri
   const token = sessionTokenFrom(req);
   if (!token) return undefined;
   try {
-    const p = await authenticator.authenticateSession(token, req.ip ?? "");
-    return p.session!.mfaEnrolmentRequired ? undefined : p;
+    return await authenticator.authenticateSession(token, req.ip ?? "");
   } catch (err) {
     if (err instanceof AppError && err.httpStatus < 500) return undefined;
     throw err;
@@ -381,6 +388,14 @@ function signInPage(uid: string, appName: string, impossible: boolean, error?: s
       `<label>Email <input name="email" type="email" autocomplete="username" required></label>` +
       `<label>Password <input name="password" type="password" autocomplete="current-password" required></label>` +
       `<button type="submit">Sign in</button></form>`,
+  );
+}
+
+function mfaEnrolmentPage(): string {
+  return page(
+    "Multi-factor authentication required",
+    "<p>Your organization requires multi-factor authentication: enrol a second factor in Verdict " +
+      "(POST /auth/mfa/totp/enrolment), then try again.</p>",
   );
 }
 
