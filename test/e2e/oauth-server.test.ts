@@ -246,6 +246,29 @@ describe("authorization code + PKCE with openid-client", () => {
     expect(out.redirectedTo?.searchParams.get("error")).toBe("access_denied");
   });
 
+  it("never lets the server's own session stand in for a Verdict sign-in", async () => {
+    const url = async () =>
+      oidc.buildAuthorizationUrl(config, {
+        redirect_uri: REDIRECT,
+        scope: "read:evaluations",
+        code_challenge: await oidc.calculatePKCECodeChallenge(oidc.randomPKCECodeVerifier()),
+        code_challenge_method: "S256",
+      }).href;
+    const browser = new Browser(member.cookie);
+    const consent = await (await browser.follow(await url(), REDIRECT)).page!.text();
+    const uid = /\/auth\/oauth\/interaction\/([^/]+)\/confirm/.exec(consent)![1]!;
+    const done = await browser.follow(`${v.url}/auth/oauth/interaction/${uid}/confirm`, REDIRECT, {
+      method: "POST",
+      form: { csrf_token: csrfFieldOf(consent) },
+    });
+    expect(done.redirectedTo?.searchParams.get("code")).toBeTruthy();
+    // signed out of Verdict (the cookie gone), the provider's cookies still there: no code
+    browser.forget("verdict_session");
+    const again = await browser.follow(await url(), REDIRECT);
+    expect(again.redirectedTo).toBeUndefined();
+    expect(await again.page!.text()).toContain("Sign in to Verdict");
+  });
+
   it("sends a signed-out person to sign in and back to the consent", async () => {
     const verifier = oidc.randomPKCECodeVerifier();
     const url = oidc.buildAuthorizationUrl(config, {

@@ -17,6 +17,11 @@ export class Browser {
     else this.jar.delete(name);
   }
 
+  /** Drops a cookie, as signing out in another tab would. */
+  forget(name: string): void {
+    this.jar.delete(name);
+  }
+
   cookieHeader(): string {
     return [...this.jar].map(([k, v]) => `${k}=${v}`).join("; ");
   }

@@ -86,6 +86,20 @@ export function createOAuthServer(opts: OAuthServerOptions): OAuthServer {
       client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
     expiresWithSession: async () => false,
+    // Every authorization goes through Verdict's own interaction, which checks the Verdict
+    // session now: the provider's own session (its cookie) never stands in for it, so signing
+    // out of Verdict, or another person signing in on the same browser, is always seen.
+    // (Only the grant the interaction that just ended made is loaded, never one remembered in
+    // the provider's session.)
+    loadExistingGrant: async (ctx: {
+      oidc: {
+        result?: { consent?: { grantId?: string } };
+        provider: { Grant: { find(id: string): Promise<unknown> } };
+      };
+    }) => {
+      const grantId = ctx.oidc.result?.consent?.grantId;
+      return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
+    },
     ttl: {
       AccessToken: 3600,
       AuthorizationCode: 60,
