@@ -60,3 +60,30 @@ it("README's members and sign-in walkthrough works as written", async () => {
     (await new Api(v.url).get("/v1/members", { key: null, headers: { cookie: `verdict_session=${token}` } })).status,
   ).toBe(401);
 });
+
+it("README's OAuth application walkthrough works as written", () => {
+  const script = readmeBlock("### Applications acting for members (OAuth 2.0)").replaceAll(
+    "http://localhost:8080",
+    `http://localhost:${v.port}`,
+  );
+  const out = execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", VERDICT_API_KEY: v.bootstrapKey },
+    encoding: "utf8",
+  });
+  const docs = out.split(/\n(?=\{)|(?<=\})(?=\{)/).map((d) => JSON.parse(d));
+  expect(docs[0]).toMatchObject({
+    client_id: expect.stringMatching(/^oac_/),
+    name: "CI dashboard",
+    public: false,
+    client_secret: expect.stringMatching(/^vdt_ocs_/),
+  });
+  expect(docs[1].oauth_clients).toEqual([expect.objectContaining({ client_id: docs[0].client_id })]);
+  expect(JSON.stringify(docs[1])).not.toContain(docs[0].client_secret);
+  expect(docs[2]).toMatchObject({
+    issuer: `http://localhost:${v.port}/auth`,
+    token_endpoint: `http://localhost:${v.port}/auth/oauth/token`,
+    code_challenge_methods_supported: ["S256"],
+  });
+  expect(docs).toHaveLength(3);
+});

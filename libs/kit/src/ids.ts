@@ -4,7 +4,21 @@ import { monotonicFactory } from "ulid";
 // Prefix + ULID: time-sortable (lexicographic order is creation order) and random, so a list
 // cursor can be the opaque encoding of the last id seen.
 export type IdPrefix =
-  "eval" | "viol" | "repo" | "org" | "key" | "report" | "wh" | "msg" | "req" | "evt" | "user" | "inv" | "ses" | "aud";
+  | "eval"
+  | "viol"
+  | "repo"
+  | "org"
+  | "key"
+  | "report"
+  | "wh"
+  | "msg"
+  | "req"
+  | "evt"
+  | "user"
+  | "inv"
+  | "ses"
+  | "aud"
+  | "oac";
 
 // Random bytes for the ULIDs' random part, drawn from the OS's CSPRNG a block at a time: the
 // library's default asks the OS once per character (16 calls per id), which showed up in

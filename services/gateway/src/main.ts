@@ -9,6 +9,7 @@ import { Authenticator } from "./http/auth.js";
 import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
 import { routes } from "./routes/index.js";
+import { mountOAuthServer } from "./oauth/routes.js";
 
 export interface GatewayOptions {
   host: string;
@@ -52,6 +53,7 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "UpdateOrganizationLimits",
   "RateLimits",
   "CreateApiKey",
+  "CreateOAuthClient",
   "CreateReport",
   "DateRange",
   "CreateWebhook",
@@ -96,6 +98,13 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
+    mount: (app, throttle) =>
+      mountOAuthServer(app, throttle, {
+        clients,
+        authenticator,
+        logger: opts.logger,
+        ...(opts.publicUrl ? { origin: opts.publicUrl.replace(/\/v1\/?$/, "") } : {}),
+      }),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
   });

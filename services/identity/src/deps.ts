@@ -19,4 +19,6 @@ export interface IdentityDeps {
   /** Seals TOTP secrets at rest (a subkey of the instance's master key). */
   totpBox: SecretBox;
   sessions: SessionPolicy;
+  /** Signs the OAuth authorization server's cookies (a subkey of the master key), shared by every gateway. */
+  oauthServerSecret: Buffer;
 }

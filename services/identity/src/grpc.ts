@@ -35,7 +35,15 @@ import { login } from "./usecases/sessions/login.js";
 import { logout } from "./usecases/sessions/logout.js";
 import type { SessionView } from "./usecases/sessions/sessionView.js";
 import { verifySession } from "./usecases/sessions/verifySession.js";
-import type { AuditRecord } from "./repo.js";
+import type { AuditRecord, OAuthClientRecord } from "./repo.js";
+import { createOAuthClient } from "./usecases/oauth/createOAuthClient.js";
+import { deleteOAuthClient } from "./usecases/oauth/deleteOAuthClient.js";
+import { listOAuthClients } from "./usecases/oauth/listOAuthClients.js";
+import { consumeArtifact, destroyArtifact, findArtifact, upsertArtifact } from "./usecases/oauth/artifacts.js";
+import { getOAuthAccount } from "./usecases/oauth/getOAuthAccount.js";
+import { getOAuthClientRegistration } from "./usecases/oauth/getOAuthClientRegistration.js";
+import { recordOAuthEvent } from "./usecases/oauth/recordOAuthEvent.js";
+import { verifyAccessToken } from "./usecases/oauth/verifyAccessToken.js";
 
 type Def = typeof identityV1.IdentityServiceService;
 
@@ -91,6 +99,17 @@ function fromActor(a: identityV1.Actor | undefined): Actor {
   return a && ACTOR_TYPES.has(a.type)
     ? { type: a.type as Actor["type"], id: a.id, ip: a.ip }
     : { type: "system", id: "verdict", ip: "" };
+}
+
+function toOAuthClient(c: OAuthClientRecord): identityV1.OAuthClient {
+  return {
+    id: c.id,
+    name: c.name,
+    redirect_uris: c.redirect_uris,
+    scopes: c.scopes,
+    public: c.public,
+    created_at: c.created_at,
+  };
 }
 
 function toApiKey(k: KeyRecord): identityV1.ApiKey {
@@ -173,6 +192,99 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
     },
     async revokeApiKey(req) {
       await revokeApiKey(deps, req.organization_id, req.key_id, fromActor(req.actor));
+      return {};
+    },
+    async listOAuthClients(req) {
+      return { oauth_clients: (await listOAuthClients(deps, req.organization_id)).map(toOAuthClient) };
+    },
+    async createOAuthClient(req) {
+      const { record, secret } = await createOAuthClient(deps, {
+        organizationId: req.organization_id,
+        name: req.name,
+        redirectUris: req.redirect_uris,
+        scopes: req.scopes,
+        public: req.public,
+        actor: fromActor(req.actor),
+      });
+      return { oauth_client: toOAuthClient(record), ...(secret ? { client_secret: secret } : {}) };
+    },
+    async deleteOAuthClient(req) {
+      await deleteOAuthClient(deps, {
+        organizationId: req.organization_id,
+        clientId: req.client_id,
+        actor: fromActor(req.actor),
+      });
+      return {};
+    },
+    async oAuthArtifactUpsert(req) {
+      await upsertArtifact(deps, {
+        model: req.model,
+        id: req.id,
+        payloadJson: req.payload_json,
+        expiresIn: Number(req.expires_in),
+      });
+      return {};
+    },
+    async oAuthArtifactFind(req) {
+      const payload = await findArtifact(deps, {
+        model: req.model,
+        ...(req.id ? { id: req.id } : {}),
+        ...(req.uid ? { uid: req.uid } : {}),
+        ...(req.user_code ? { userCode: req.user_code } : {}),
+      });
+      return payload === null ? {} : { payload_json: payload };
+    },
+    async oAuthArtifactConsume(req) {
+      await consumeArtifact(deps, req.model, req.id);
+      return {};
+    },
+    async oAuthArtifactDestroy(req) {
+      await destroyArtifact(deps, req.model, req.id);
+      return {};
+    },
+    async oAuthArtifactRevokeGrant(req) {
+      await deps.repo.revokeOAuthGrant(req.grant_id);
+      return {};
+    },
+    async getOAuthClientRegistration(req) {
+      const c = await getOAuthClientRegistration(deps, req.client_id);
+      return { oauth_client: toOAuthClient(c), organization_id: c.organization_id, secret_hash: c.secret_hash ?? "" };
+    },
+    async getOAuthAccount(req) {
+      const a = await getOAuthAccount(deps, req.account_id);
+      return {
+        user_id: a.userId,
+        organization_id: a.organizationId,
+        email: a.email,
+        name: a.name,
+        role_scopes: a.roleScopes,
+      };
+    },
+    async verifyAccessToken(req) {
+      const v = await verifyAccessToken(deps, req.token);
+      return {
+        organization_id: v.org.id,
+        organization_name: v.org.name,
+        scopes: v.scopes,
+        expires_at: v.expiresAt,
+        rate_limits: { ...v.org.rate_limits },
+        user_id: v.userId,
+        client_id: v.clientId,
+      };
+    },
+    async getOAuthServerSecret() {
+      return { secret: deps.oauthServerSecret };
+    },
+    async recordOAuthEvent(req) {
+      await recordOAuthEvent(deps, {
+        organizationId: req.organization_id,
+        type: req.type,
+        actor: fromActor(req.actor),
+        clientId: req.client_id,
+        grantId: req.grant_id,
+        scopes: req.scopes,
+        reason: req.reason,
+      });
       return {};
     },
     async listMembers(req) {

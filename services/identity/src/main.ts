@@ -18,6 +18,7 @@ import type { Store } from "@verdict/store";
 import { identityHandlers } from "./grpc.js";
 import { IdentityRepo } from "./repo.js";
 import type { IdentityDeps } from "./deps.js";
+import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
 import type { SessionPolicy } from "./domain/session.js";
 import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
@@ -55,6 +56,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   await outbox.register(repo.keys, repo.audit);
+  const masterKey = opts.masterKey ?? ephemeralKey(opts.logger);
   const deps: IdentityDeps = {
     repo,
     bus: opts.bus,
@@ -63,7 +65,8 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     logger: opts.logger,
     policy,
     passwords: argon2Passwords(),
-    totpBox: new SecretBox(masterSubkey(opts.masterKey ?? ephemeralKey(opts.logger), "identity totp")),
+    totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),
+    oauthServerSecret: masterSubkey(masterKey, "oauth server"),
     sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);
@@ -81,11 +84,19 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     reflection: reflectionDefinition("identity"),
   });
   outbox.start();
+  // Expired OAuth codes, tokens and interactions are deleted every 10 minutes (by any replica).
+  const sweeper = setInterval(() => {
+    sweepExpiredArtifacts(deps).catch((err: unknown) =>
+      opts.logger.warn({ err }, "could not delete expired OAuth artifacts"),
+    );
+  }, 10 * 60_000);
+  sweeper.unref();
   opts.logger.info({ port: grpc.port }, "identity service listening");
   return {
     grpc,
     ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}),
     async stop() {
+      clearInterval(sweeper);
       await grpc.stop();
       await outbox.stop();
       policy.close();

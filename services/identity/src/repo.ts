@@ -121,6 +121,40 @@ export interface AuditRecord {
   data: Record<string, unknown>;
 }
 
+/** An application registered to act for members through OAuth 2.0. id = its client_id (`oac_…`). */
+export interface OAuthClientRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  redirect_uris: string[];
+  /** The most it may ask for; a grant is further limited to the member's role. */
+  scopes: string[];
+  /** A public client has no secret and must use PKCE. */
+  public: boolean;
+  /** SHA-256 of the client secret; null for a public client. */
+  secret_hash: string | null;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+/**
+ * One artifact of the OAuth authorization server (oidc-provider): an authorization code, access
+ * or refresh token, grant, interaction or session. id = `<model>:<artifact id>`.
+ */
+export interface OAuthArtifactRecord {
+  id: string;
+  model: string;
+  /** The artifact's payload as oidc-provider wrote it, as JSON. */
+  payload_json: string;
+  grant_id: string | null;
+  uid: string | null;
+  user_code: string | null;
+  /** The member it acts for (`<organization_id>.<user_id>`), when it has one. */
+  account_id: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
 export class IdentityRepo {
   readonly orgs: Collection<OrgRecord>;
   readonly keys: Collection<KeyRecord>;
@@ -129,6 +163,8 @@ export class IdentityRepo {
   readonly sessions: Collection<SessionRecord>;
   readonly throttles: Collection<ThrottleRecord>;
   readonly audit: Collection<AuditRecord>;
+  readonly oauthClients: Collection<OAuthClientRecord>;
+  readonly oauthArtifacts: Collection<OAuthArtifactRecord>;
 
   constructor(store: Store) {
     this.orgs = store.collection<OrgRecord>("identity_organizations");
@@ -138,6 +174,8 @@ export class IdentityRepo {
     this.sessions = store.collection<SessionRecord>("identity_sessions");
     this.throttles = store.collection<ThrottleRecord>("identity_signin_throttles");
     this.audit = store.collection<AuditRecord>("identity_audit_events");
+    this.oauthClients = store.collection<OAuthClientRecord>("identity_oauth_clients");
+    this.oauthArtifacts = store.collection<OAuthArtifactRecord>("identity_oauth_artifacts");
   }
 
   membershipId(organizationId: string, userId: string): string {
@@ -193,6 +231,30 @@ export class IdentityRepo {
     return live.length;
   }
 
+  /** The organization's registered (not deleted) OAuth clients, oldest first. */
+  oauthClientsOf(organizationId: string): Promise<OAuthClientRecord[]> {
+    return this.oauthClients.find({ organization_id: organizationId, deleted_at: null }, { sort: { id: 1 } });
+  }
+
+  /** A registered (not deleted) OAuth client, whichever organization it belongs to. */
+  liveOAuthClient(clientId: string): Promise<OAuthClientRecord | null> {
+    return this.oauthClients.findOne({ id: clientId, deleted_at: null });
+  }
+
+  oauthArtifactId(model: string, id: string): string {
+    return `${model}:${id}`;
+  }
+
+  /** Deletes every artifact of a grant (a token family): its codes, access and refresh tokens. */
+  revokeOAuthGrant(grantId: string): Promise<number> {
+    return this.oauthArtifacts.deleteMany({ grant_id: grantId });
+  }
+
+  /** Deletes every OAuth artifact that acts for a member (removed from the organization). */
+  revokeOAuthArtifactsOf(accountId: string): Promise<number> {
+    return this.oauthArtifacts.deleteMany({ account_id: accountId });
+  }
+
   async init(): Promise<void> {
     await this.orgs.ensureIndexes([{ name: "is_default", fields: { is_default: 1 } }]);
     await this.keys.ensureIndexes([
@@ -210,5 +272,13 @@ export class IdentityRepo {
       { name: "user_id", fields: { user_id: 1 } },
     ]);
     await this.audit.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: -1 } }]);
+    await this.oauthClients.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
+    await this.oauthArtifacts.ensureIndexes([
+      { name: "grant_id", fields: { grant_id: 1 } },
+      { name: "account_id", fields: { account_id: 1 } },
+      { name: "uid", fields: { uid: 1 } },
+      { name: "user_code", fields: { user_code: 1 } },
+      { name: "expires_at", fields: { expires_at: 1 } },
+    ]);
   }
 }

@@ -37,6 +37,11 @@ export interface AppOptions {
    * limit each, are held in memory); one more answers 429 before its body is read. Unset: no cap.
    */
   maxEvaluationsInFlightPerOrg?: number;
+  /**
+   * Mounts handlers that are no route of the table (the OAuth server), before the 404 fallback;
+   * `throttle` counts a request against its address like any unauthenticated call (429 past it).
+   */
+  mount?: (app: express.Express, throttle: express.RequestHandler) => void;
 }
 
 interface Locals {
@@ -291,6 +296,10 @@ export function buildApp(opts: AppOptions): express.Express {
     };
 
   for (const r of opts.routes) app[r.method](r.path, handle(r));
+
+  opts.mount?.(app, (req, res, next) => {
+    anonymous(req, res).then(() => next(), next);
+  });
 
   const openapi = buildOpenApi(opts.routes, opts.requestSchemaIds);
   app.get("/v1/openapi.json", async (req, res, next) => {

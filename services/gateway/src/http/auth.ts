@@ -12,6 +12,8 @@ export interface Principal {
   keyId: string;
   /** Set when a signed-in person (session cookie) makes the request. */
   session?: SignedIn;
+  /** Set when an application acts for a member with an OAuth access token. */
+  oauth?: { clientId: string; userId: string };
   organizationId: string;
   organizationName: string;
   scopes: string[];
@@ -35,9 +37,18 @@ export interface SignedIn {
   expiresAt: string;
 }
 
+/**
+ * The member acting, signed in or through an application's OAuth token; empty for an API key.
+ * Rules on people (only owners make owners) and containment of new keys apply to them.
+ */
+export function actingUserId(principal: Principal): string {
+  return principal.session?.userId ?? principal.oauth?.userId ?? "";
+}
+
 /** Who acted, for the audit log. */
 export function actorOf(principal: Principal, ip: string): identityV1.Actor {
   if (principal.session) return { type: "user", id: principal.session.userId, ip };
+  if (principal.oauth) return { type: "user", id: principal.oauth.userId, ip };
   return { type: "api_key", id: principal.keyId, ip };
 }
 
@@ -104,6 +115,21 @@ export class Authenticator {
     const now = Date.now();
     const hit = this.cache.get(cacheKey);
     if (hit && hit.until > now) return hit.principal;
+    // An OAuth access token: verified on every request (never cached), so revocation, removal
+    // from the organization and role changes apply to the very next one.
+    if (key.startsWith("vdt_oat_")) {
+      const t = await this.clients.identity.verifyAccessToken({ token: key });
+      return {
+        keyId: "",
+        oauth: { clientId: t.client_id, userId: t.user_id },
+        organizationId: t.organization_id,
+        organizationName: t.organization_name,
+        scopes: t.scopes,
+        expiresAt: t.expires_at,
+        operator: false,
+        rateLimits: t.rate_limits ?? {},
+      };
+    }
     const res = await this.clients.identity.verifyKey({ key, client_ip: clientIp });
     const principal: Principal = {
       keyId: res.key_id,

@@ -114,7 +114,14 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       parameters: [...parameters(r.params, "path"), ...parameters(r.query, "query")],
       responses,
       security:
-        r.access.kind === "public" ? [] : [{ bearerAuth: [] }, { sessionCookie: [] }, { legacyApiKeyQuery: [] }],
+        r.access.kind === "public"
+          ? []
+          : [
+              { bearerAuth: [] },
+              { sessionCookie: [] },
+              { oauth2: r.access.kind === "scope" ? [r.access.scope] : [] },
+              { legacyApiKeyQuery: [] },
+            ],
       ...(r.access.kind === "scope" ? { "x-required-scope": r.access.scope } : {}),
       ...(r.access.kind === "operator" ? { "x-required-scope": "instance-operator" } : {}),
       ...(r.rateClass ? { "x-rate-limit-class": r.rateClass } : {}),
@@ -142,7 +149,33 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     components: {
       schemas,
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "Authorization: Bearer vdt_key_<prod|test>_…" },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "Authorization: Bearer vdt_key_<prod|test>_… (an API key) or vdt_oat_… (an OAuth access token: see oauth2)",
+        },
+        oauth2: {
+          type: "oauth2",
+          description:
+            "An application acting for a member (Verdict's authorization server, RFC 8414 metadata at /.well-known/oauth-authorization-server): authorization code with PKCE S256 (required for public clients), refresh tokens rotated at every use, revocation at /auth/oauth/revoke (RFC 7009). The token endpoint takes form or JSON bodies. Access tokens (vdt_oat_…, 3600 s) carry the granted scopes within the member's role.",
+          flows: {
+            authorizationCode: {
+              authorizationUrl: "/auth/oauth/authorize",
+              tokenUrl: "/auth/oauth/token",
+              refreshUrl: "/auth/oauth/token",
+              scopes: {
+                "read:evaluations": "Read evaluations",
+                "write:evaluations": "Run and delete evaluations",
+                "read:policies": "Read policies, compliance reads and report generation",
+                "write:policies": "Create, change and delete policies",
+                "read:org": "Read the organization, repositories and webhooks",
+                "write:org": "Change the organization, repositories and webhooks",
+                admin: "Everything, including keys, members and OAuth clients",
+              },
+            },
+          },
+        },
         sessionCookie: {
           type: "apiKey",
           in: "cookie",

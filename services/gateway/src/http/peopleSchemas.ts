@@ -144,6 +144,11 @@ export const AUDIT_EVENT_TYPES = [
   "member.joined",
   "member.role_changed",
   "member.removed",
+  "oauth_client.created",
+  "oauth_client.deleted",
+  "oauth.granted",
+  "oauth.token_revoked",
+  "oauth.grant_revoked",
 ] as const;
 
 const ISO_QUERY = z

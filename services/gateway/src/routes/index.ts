@@ -9,6 +9,7 @@ import { webhookRoutes } from "./webhooks.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { signInRoutes } from "./signin.js";
+import { oauthClientRoutes } from "./oauthClients.js";
 
 export const routes: Route[] = [
   ...healthRoutes,
@@ -21,4 +22,5 @@ export const routes: Route[] = [
   ...memberRoutes,
   ...signInRoutes,
   ...auditRoutes,
+  ...oauthClientRoutes,
 ];

@@ -1,6 +1,6 @@
 import type { identityV1 } from "@verdict/proto";
 import { AppError } from "@verdict/kit";
-import { actorOf } from "../http/auth.js";
+import { actingUserId, actorOf } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { IdParam } from "../http/schemas.js";
 import {
@@ -67,7 +67,7 @@ export const memberRoutes = [
         email: body.email,
         role: body.role,
         actor: actorOf(principal!, clientIp),
-        inviter_user_id: principal!.session?.userId ?? "",
+        inviter_user_id: actingUserId(principal!),
       });
       return {
         status: 201,
@@ -97,7 +97,7 @@ export const memberRoutes = [
         user_id: params.member_id,
         role: body.role,
         actor: actorOf(principal!, clientIp),
-        changer_user_id: principal!.session?.userId ?? "",
+        changer_user_id: actingUserId(principal!),
       });
       return { status: 200, body: memberJson(res.member!) };
     },
@@ -122,7 +122,7 @@ export const memberRoutes = [
         organization_id: principal!.organizationId,
         user_id: params.member_id,
         actor: actorOf(principal!, clientIp),
-        remover_user_id: principal!.session?.userId ?? "",
+        remover_user_id: actingUserId(principal!),
       });
       return { status: 204 };
     },

@@ -1,5 +1,5 @@
 import { errors } from "@verdict/kit";
-import { actorOf } from "../http/auth.js";
+import { actingUserId, actorOf } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { apiKeyJson, operatorOrganizationJson, organizationJson } from "../http/mappers.js";
 import {
@@ -88,7 +88,7 @@ export const organizationRoutes = [
         ip_allowlist: body.ip_allowlist ? body.ip_allowlist.split(",") : [],
         // A signed-in member creates keys within their role's scopes; a key within its own.
         creator_key_id: principal!.keyId,
-        creator_user_id: principal!.session?.userId ?? "",
+        creator_user_id: actingUserId(principal!),
         actor: actorOf(principal!, clientIp),
       });
       return { status: 201, body: { ...apiKeyJson(res.api_key!), key: res.key } };

@@ -13,6 +13,11 @@ export const AUDIT_TYPES = [
   "member.joined",
   "member.role_changed",
   "member.removed",
+  "oauth_client.created",
+  "oauth_client.deleted",
+  "oauth.granted",
+  "oauth.token_revoked",
+  "oauth.grant_revoked",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 

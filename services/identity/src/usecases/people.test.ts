@@ -43,6 +43,7 @@ beforeEach(async () => {
     policy,
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
+    oauthServerSecret: randomBytes(32),
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
 });

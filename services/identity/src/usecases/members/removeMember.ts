@@ -34,12 +34,19 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
   if (!(await deps.repo.members.deleteOne({ id: membership.id, version: membership.version })))
     throw errors.unavailable("The member changed meanwhile; retry");
   const ended = await deps.repo.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
+  // The member's OAuth grants here end too: their codes, access and refresh tokens.
+  const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(membership.id);
   await recordAudit(deps, {
     organizationId: cmd.organizationId,
     type: "member.removed",
     actor: cmd.actor,
     targetType: "user",
     targetId: cmd.userId,
-    data: { role: membership.role, was: membership.status, sessions_ended: ended },
+    data: {
+      role: membership.role,
+      was: membership.status,
+      sessions_ended: ended,
+      oauth_artifacts_revoked: oauthArtifacts,
+    },
   });
 }

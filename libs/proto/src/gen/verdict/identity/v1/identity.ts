@@ -458,6 +458,158 @@ export interface FinishPasskeyLoginResponse {
   session?: Session | undefined;
 }
 
+export interface OAuthClient {
+  /** oac_…: the client_id */
+  id: string;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  public: boolean;
+  created_at: string;
+}
+
+export interface ListOAuthClientsRequest {
+  organization_id: string;
+}
+
+export interface ListOAuthClientsResponse {
+  oauth_clients: OAuthClient[];
+}
+
+export interface CreateOAuthClientRequest {
+  organization_id: string;
+  name: string;
+  redirect_uris: string[];
+  scopes: string[];
+  public: boolean;
+  actor?: Actor | undefined;
+}
+
+export interface CreateOAuthClientResponse {
+  oauth_client?:
+    | OAuthClient
+    | undefined;
+  /** vdt_ocs_…, shown once; absent for a public client. */
+  client_secret?: string | undefined;
+}
+
+export interface DeleteOAuthClientRequest {
+  organization_id: string;
+  client_id: string;
+  actor?: Actor | undefined;
+}
+
+export interface DeleteOAuthClientResponse {
+}
+
+export interface OAuthArtifactUpsertRequest {
+  /** oidc-provider's model name: AccessToken, RefreshToken, AuthorizationCode, Grant, Interaction, Session, … */
+  model: string;
+  id: string;
+  /** The payload as JSON. */
+  payload_json: string;
+  /** Seconds; 0: no expiry. */
+  expires_in: number;
+}
+
+export interface OAuthArtifactUpsertResponse {
+}
+
+export interface OAuthArtifactFindRequest {
+  model: string;
+  /** Exactly one of id, uid and user_code. */
+  id: string;
+  uid: string;
+  user_code: string;
+}
+
+export interface OAuthArtifactFindResponse {
+  payload_json?: string | undefined;
+}
+
+export interface OAuthArtifactConsumeRequest {
+  model: string;
+  id: string;
+}
+
+export interface OAuthArtifactDestroyRequest {
+  model: string;
+  id: string;
+}
+
+export interface OAuthArtifactConsumeResponse {
+}
+
+export interface OAuthArtifactDestroyResponse {
+}
+
+export interface OAuthArtifactRevokeGrantRequest {
+  grant_id: string;
+}
+
+export interface OAuthArtifactRevokeGrantResponse {
+}
+
+export interface GetOAuthClientRegistrationRequest {
+  client_id: string;
+}
+
+export interface GetOAuthClientRegistrationResponse {
+  oauth_client?: OAuthClient | undefined;
+  organization_id: string;
+  /** SHA-256 (hex) of the secret; empty for a public client. */
+  secret_hash: string;
+}
+
+export interface GetOAuthAccountRequest {
+  account_id: string;
+}
+
+export interface GetOAuthAccountResponse {
+  user_id: string;
+  organization_id: string;
+  email: string;
+  name: string;
+  /** The scopes the member's role holds now. */
+  role_scopes: string[];
+}
+
+export interface VerifyAccessTokenRequest {
+  token: string;
+}
+
+export interface VerifyAccessTokenResponse {
+  organization_id: string;
+  organization_name: string;
+  /** The granted scopes within the member's role now. */
+  scopes: string[];
+  expires_at: string;
+  rate_limits?: RateLimits | undefined;
+  user_id: string;
+  client_id: string;
+}
+
+export interface RecordOAuthEventRequest {
+  organization_id: string;
+  /** oauth.granted, oauth.token_revoked or oauth.grant_revoked */
+  type: string;
+  actor?: Actor | undefined;
+  client_id: string;
+  grant_id: string;
+  scopes: string[];
+  reason: string;
+}
+
+export interface RecordOAuthEventResponse {
+}
+
+export interface GetOAuthServerSecretRequest {
+}
+
+export interface GetOAuthServerSecretResponse {
+  secret: Buffer;
+}
+
 function createBaseActor(): Actor {
   return { type: "", id: "", ip: "" };
 }
@@ -7331,6 +7483,2528 @@ export const FinishPasskeyLoginResponse: MessageFns<FinishPasskeyLoginResponse> 
   },
 };
 
+function createBaseOAuthClient(): OAuthClient {
+  return { id: "", name: "", redirect_uris: [], scopes: [], public: false, created_at: "" };
+}
+
+export const OAuthClient: MessageFns<OAuthClient> = {
+  encode(message: OAuthClient, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.redirect_uris) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.public !== false) {
+      writer.uint32(40).bool(message.public);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(50).string(message.created_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthClient {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthClient();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.redirect_uris.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.public = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthClient {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      redirect_uris: globalThis.Array.isArray(object?.redirectUris)
+        ? object.redirectUris.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.redirect_uris)
+        ? object.redirect_uris.map((e: any) => globalThis.String(e))
+        : [],
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      public: isSet(object.public) ? globalThis.Boolean(object.public) : false,
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthClient): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.redirect_uris?.length) {
+      obj.redirectUris = message.redirect_uris;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.public !== false) {
+      obj.public = message.public;
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthClient>, I>>(base?: I): OAuthClient {
+    return OAuthClient.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthClient>, I>>(object: I): OAuthClient {
+    const message = createBaseOAuthClient();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.redirect_uris = object.redirect_uris?.map((e) => e) || [];
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.public = object.public ?? false;
+    message.created_at = object.created_at ?? "";
+    return message;
+  },
+};
+
+function createBaseListOAuthClientsRequest(): ListOAuthClientsRequest {
+  return { organization_id: "" };
+}
+
+export const ListOAuthClientsRequest: MessageFns<ListOAuthClientsRequest> = {
+  encode(message: ListOAuthClientsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOAuthClientsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOAuthClientsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOAuthClientsRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListOAuthClientsRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOAuthClientsRequest>, I>>(base?: I): ListOAuthClientsRequest {
+    return ListOAuthClientsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOAuthClientsRequest>, I>>(object: I): ListOAuthClientsRequest {
+    const message = createBaseListOAuthClientsRequest();
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseListOAuthClientsResponse(): ListOAuthClientsResponse {
+  return { oauth_clients: [] };
+}
+
+export const ListOAuthClientsResponse: MessageFns<ListOAuthClientsResponse> = {
+  encode(message: ListOAuthClientsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.oauth_clients) {
+      OAuthClient.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListOAuthClientsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListOAuthClientsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.oauth_clients.push(OAuthClient.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListOAuthClientsResponse {
+    return {
+      oauth_clients: globalThis.Array.isArray(object?.oauthClients)
+        ? object.oauthClients.map((e: any) => OAuthClient.fromJSON(e))
+        : globalThis.Array.isArray(object?.oauth_clients)
+        ? object.oauth_clients.map((e: any) => OAuthClient.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListOAuthClientsResponse): unknown {
+    const obj: any = {};
+    if (message.oauth_clients?.length) {
+      obj.oauthClients = message.oauth_clients.map((e) => OAuthClient.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListOAuthClientsResponse>, I>>(base?: I): ListOAuthClientsResponse {
+    return ListOAuthClientsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListOAuthClientsResponse>, I>>(object: I): ListOAuthClientsResponse {
+    const message = createBaseListOAuthClientsResponse();
+    message.oauth_clients = object.oauth_clients?.map((e) => OAuthClient.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateOAuthClientRequest(): CreateOAuthClientRequest {
+  return { organization_id: "", name: "", redirect_uris: [], scopes: [], public: false, actor: undefined };
+}
+
+export const CreateOAuthClientRequest: MessageFns<CreateOAuthClientRequest> = {
+  encode(message: CreateOAuthClientRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    for (const v of message.redirect_uris) {
+      writer.uint32(26).string(v!);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(34).string(v!);
+    }
+    if (message.public !== false) {
+      writer.uint32(40).bool(message.public);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOAuthClientRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOAuthClientRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.redirect_uris.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.public = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateOAuthClientRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      redirect_uris: globalThis.Array.isArray(object?.redirectUris)
+        ? object.redirectUris.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.redirect_uris)
+        ? object.redirect_uris.map((e: any) => globalThis.String(e))
+        : [],
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      public: isSet(object.public) ? globalThis.Boolean(object.public) : false,
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: CreateOAuthClientRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.redirect_uris?.length) {
+      obj.redirectUris = message.redirect_uris;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.public !== false) {
+      obj.public = message.public;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateOAuthClientRequest>, I>>(base?: I): CreateOAuthClientRequest {
+    return CreateOAuthClientRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateOAuthClientRequest>, I>>(object: I): CreateOAuthClientRequest {
+    const message = createBaseCreateOAuthClientRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.name = object.name ?? "";
+    message.redirect_uris = object.redirect_uris?.map((e) => e) || [];
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.public = object.public ?? false;
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateOAuthClientResponse(): CreateOAuthClientResponse {
+  return { oauth_client: undefined, client_secret: undefined };
+}
+
+export const CreateOAuthClientResponse: MessageFns<CreateOAuthClientResponse> = {
+  encode(message: CreateOAuthClientResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.oauth_client !== undefined) {
+      OAuthClient.encode(message.oauth_client, writer.uint32(10).fork()).join();
+    }
+    if (message.client_secret !== undefined) {
+      writer.uint32(18).string(message.client_secret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateOAuthClientResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateOAuthClientResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.oauth_client = OAuthClient.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.client_secret = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateOAuthClientResponse {
+    return {
+      oauth_client: isSet(object.oauthClient)
+        ? OAuthClient.fromJSON(object.oauthClient)
+        : isSet(object.oauth_client)
+        ? OAuthClient.fromJSON(object.oauth_client)
+        : undefined,
+      client_secret: isSet(object.clientSecret)
+        ? globalThis.String(object.clientSecret)
+        : isSet(object.client_secret)
+        ? globalThis.String(object.client_secret)
+        : undefined,
+    };
+  },
+
+  toJSON(message: CreateOAuthClientResponse): unknown {
+    const obj: any = {};
+    if (message.oauth_client !== undefined) {
+      obj.oauthClient = OAuthClient.toJSON(message.oauth_client);
+    }
+    if (message.client_secret !== undefined) {
+      obj.clientSecret = message.client_secret;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateOAuthClientResponse>, I>>(base?: I): CreateOAuthClientResponse {
+    return CreateOAuthClientResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateOAuthClientResponse>, I>>(object: I): CreateOAuthClientResponse {
+    const message = createBaseCreateOAuthClientResponse();
+    message.oauth_client = (object.oauth_client !== undefined && object.oauth_client !== null)
+      ? OAuthClient.fromPartial(object.oauth_client)
+      : undefined;
+    message.client_secret = object.client_secret ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteOAuthClientRequest(): DeleteOAuthClientRequest {
+  return { organization_id: "", client_id: "", actor: undefined };
+}
+
+export const DeleteOAuthClientRequest: MessageFns<DeleteOAuthClientRequest> = {
+  encode(message: DeleteOAuthClientRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.client_id !== "") {
+      writer.uint32(18).string(message.client_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOAuthClientRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOAuthClientRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.client_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteOAuthClientRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      client_id: isSet(object.clientId)
+        ? globalThis.String(object.clientId)
+        : isSet(object.client_id)
+        ? globalThis.String(object.client_id)
+        : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: DeleteOAuthClientRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.client_id !== "") {
+      obj.clientId = message.client_id;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOAuthClientRequest>, I>>(base?: I): DeleteOAuthClientRequest {
+    return DeleteOAuthClientRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOAuthClientRequest>, I>>(object: I): DeleteOAuthClientRequest {
+    const message = createBaseDeleteOAuthClientRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.client_id = object.client_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteOAuthClientResponse(): DeleteOAuthClientResponse {
+  return {};
+}
+
+export const DeleteOAuthClientResponse: MessageFns<DeleteOAuthClientResponse> = {
+  encode(_: DeleteOAuthClientResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteOAuthClientResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteOAuthClientResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteOAuthClientResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteOAuthClientResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteOAuthClientResponse>, I>>(base?: I): DeleteOAuthClientResponse {
+    return DeleteOAuthClientResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteOAuthClientResponse>, I>>(_: I): DeleteOAuthClientResponse {
+    const message = createBaseDeleteOAuthClientResponse();
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactUpsertRequest(): OAuthArtifactUpsertRequest {
+  return { model: "", id: "", payload_json: "", expires_in: 0 };
+}
+
+export const OAuthArtifactUpsertRequest: MessageFns<OAuthArtifactUpsertRequest> = {
+  encode(message: OAuthArtifactUpsertRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.model !== "") {
+      writer.uint32(10).string(message.model);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.payload_json !== "") {
+      writer.uint32(26).string(message.payload_json);
+    }
+    if (message.expires_in !== 0) {
+      writer.uint32(32).int64(message.expires_in);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactUpsertRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactUpsertRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.payload_json = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expires_in = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthArtifactUpsertRequest {
+    return {
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      payload_json: isSet(object.payloadJson)
+        ? globalThis.String(object.payloadJson)
+        : isSet(object.payload_json)
+        ? globalThis.String(object.payload_json)
+        : "",
+      expires_in: isSet(object.expiresIn)
+        ? globalThis.Number(object.expiresIn)
+        : isSet(object.expires_in)
+        ? globalThis.Number(object.expires_in)
+        : 0,
+    };
+  },
+
+  toJSON(message: OAuthArtifactUpsertRequest): unknown {
+    const obj: any = {};
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.payload_json !== "") {
+      obj.payloadJson = message.payload_json;
+    }
+    if (message.expires_in !== 0) {
+      obj.expiresIn = Math.round(message.expires_in);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactUpsertRequest>, I>>(base?: I): OAuthArtifactUpsertRequest {
+    return OAuthArtifactUpsertRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactUpsertRequest>, I>>(object: I): OAuthArtifactUpsertRequest {
+    const message = createBaseOAuthArtifactUpsertRequest();
+    message.model = object.model ?? "";
+    message.id = object.id ?? "";
+    message.payload_json = object.payload_json ?? "";
+    message.expires_in = object.expires_in ?? 0;
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactUpsertResponse(): OAuthArtifactUpsertResponse {
+  return {};
+}
+
+export const OAuthArtifactUpsertResponse: MessageFns<OAuthArtifactUpsertResponse> = {
+  encode(_: OAuthArtifactUpsertResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactUpsertResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactUpsertResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): OAuthArtifactUpsertResponse {
+    return {};
+  },
+
+  toJSON(_: OAuthArtifactUpsertResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactUpsertResponse>, I>>(base?: I): OAuthArtifactUpsertResponse {
+    return OAuthArtifactUpsertResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactUpsertResponse>, I>>(_: I): OAuthArtifactUpsertResponse {
+    const message = createBaseOAuthArtifactUpsertResponse();
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactFindRequest(): OAuthArtifactFindRequest {
+  return { model: "", id: "", uid: "", user_code: "" };
+}
+
+export const OAuthArtifactFindRequest: MessageFns<OAuthArtifactFindRequest> = {
+  encode(message: OAuthArtifactFindRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.model !== "") {
+      writer.uint32(10).string(message.model);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    if (message.uid !== "") {
+      writer.uint32(26).string(message.uid);
+    }
+    if (message.user_code !== "") {
+      writer.uint32(34).string(message.user_code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactFindRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactFindRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.uid = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user_code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthArtifactFindRequest {
+    return {
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      uid: isSet(object.uid) ? globalThis.String(object.uid) : "",
+      user_code: isSet(object.userCode)
+        ? globalThis.String(object.userCode)
+        : isSet(object.user_code)
+        ? globalThis.String(object.user_code)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthArtifactFindRequest): unknown {
+    const obj: any = {};
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.uid !== "") {
+      obj.uid = message.uid;
+    }
+    if (message.user_code !== "") {
+      obj.userCode = message.user_code;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactFindRequest>, I>>(base?: I): OAuthArtifactFindRequest {
+    return OAuthArtifactFindRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactFindRequest>, I>>(object: I): OAuthArtifactFindRequest {
+    const message = createBaseOAuthArtifactFindRequest();
+    message.model = object.model ?? "";
+    message.id = object.id ?? "";
+    message.uid = object.uid ?? "";
+    message.user_code = object.user_code ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactFindResponse(): OAuthArtifactFindResponse {
+  return { payload_json: undefined };
+}
+
+export const OAuthArtifactFindResponse: MessageFns<OAuthArtifactFindResponse> = {
+  encode(message: OAuthArtifactFindResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.payload_json !== undefined) {
+      writer.uint32(10).string(message.payload_json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactFindResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactFindResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.payload_json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthArtifactFindResponse {
+    return {
+      payload_json: isSet(object.payloadJson)
+        ? globalThis.String(object.payloadJson)
+        : isSet(object.payload_json)
+        ? globalThis.String(object.payload_json)
+        : undefined,
+    };
+  },
+
+  toJSON(message: OAuthArtifactFindResponse): unknown {
+    const obj: any = {};
+    if (message.payload_json !== undefined) {
+      obj.payloadJson = message.payload_json;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactFindResponse>, I>>(base?: I): OAuthArtifactFindResponse {
+    return OAuthArtifactFindResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactFindResponse>, I>>(object: I): OAuthArtifactFindResponse {
+    const message = createBaseOAuthArtifactFindResponse();
+    message.payload_json = object.payload_json ?? undefined;
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactConsumeRequest(): OAuthArtifactConsumeRequest {
+  return { model: "", id: "" };
+}
+
+export const OAuthArtifactConsumeRequest: MessageFns<OAuthArtifactConsumeRequest> = {
+  encode(message: OAuthArtifactConsumeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.model !== "") {
+      writer.uint32(10).string(message.model);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactConsumeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactConsumeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthArtifactConsumeRequest {
+    return {
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+    };
+  },
+
+  toJSON(message: OAuthArtifactConsumeRequest): unknown {
+    const obj: any = {};
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactConsumeRequest>, I>>(base?: I): OAuthArtifactConsumeRequest {
+    return OAuthArtifactConsumeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactConsumeRequest>, I>>(object: I): OAuthArtifactConsumeRequest {
+    const message = createBaseOAuthArtifactConsumeRequest();
+    message.model = object.model ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactDestroyRequest(): OAuthArtifactDestroyRequest {
+  return { model: "", id: "" };
+}
+
+export const OAuthArtifactDestroyRequest: MessageFns<OAuthArtifactDestroyRequest> = {
+  encode(message: OAuthArtifactDestroyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.model !== "") {
+      writer.uint32(10).string(message.model);
+    }
+    if (message.id !== "") {
+      writer.uint32(18).string(message.id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactDestroyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactDestroyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.model = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthArtifactDestroyRequest {
+    return {
+      model: isSet(object.model) ? globalThis.String(object.model) : "",
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+    };
+  },
+
+  toJSON(message: OAuthArtifactDestroyRequest): unknown {
+    const obj: any = {};
+    if (message.model !== "") {
+      obj.model = message.model;
+    }
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactDestroyRequest>, I>>(base?: I): OAuthArtifactDestroyRequest {
+    return OAuthArtifactDestroyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactDestroyRequest>, I>>(object: I): OAuthArtifactDestroyRequest {
+    const message = createBaseOAuthArtifactDestroyRequest();
+    message.model = object.model ?? "";
+    message.id = object.id ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactConsumeResponse(): OAuthArtifactConsumeResponse {
+  return {};
+}
+
+export const OAuthArtifactConsumeResponse: MessageFns<OAuthArtifactConsumeResponse> = {
+  encode(_: OAuthArtifactConsumeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactConsumeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactConsumeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): OAuthArtifactConsumeResponse {
+    return {};
+  },
+
+  toJSON(_: OAuthArtifactConsumeResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactConsumeResponse>, I>>(base?: I): OAuthArtifactConsumeResponse {
+    return OAuthArtifactConsumeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactConsumeResponse>, I>>(_: I): OAuthArtifactConsumeResponse {
+    const message = createBaseOAuthArtifactConsumeResponse();
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactDestroyResponse(): OAuthArtifactDestroyResponse {
+  return {};
+}
+
+export const OAuthArtifactDestroyResponse: MessageFns<OAuthArtifactDestroyResponse> = {
+  encode(_: OAuthArtifactDestroyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactDestroyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactDestroyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): OAuthArtifactDestroyResponse {
+    return {};
+  },
+
+  toJSON(_: OAuthArtifactDestroyResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactDestroyResponse>, I>>(base?: I): OAuthArtifactDestroyResponse {
+    return OAuthArtifactDestroyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactDestroyResponse>, I>>(_: I): OAuthArtifactDestroyResponse {
+    const message = createBaseOAuthArtifactDestroyResponse();
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactRevokeGrantRequest(): OAuthArtifactRevokeGrantRequest {
+  return { grant_id: "" };
+}
+
+export const OAuthArtifactRevokeGrantRequest: MessageFns<OAuthArtifactRevokeGrantRequest> = {
+  encode(message: OAuthArtifactRevokeGrantRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.grant_id !== "") {
+      writer.uint32(10).string(message.grant_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactRevokeGrantRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactRevokeGrantRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.grant_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): OAuthArtifactRevokeGrantRequest {
+    return {
+      grant_id: isSet(object.grantId)
+        ? globalThis.String(object.grantId)
+        : isSet(object.grant_id)
+        ? globalThis.String(object.grant_id)
+        : "",
+    };
+  },
+
+  toJSON(message: OAuthArtifactRevokeGrantRequest): unknown {
+    const obj: any = {};
+    if (message.grant_id !== "") {
+      obj.grantId = message.grant_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactRevokeGrantRequest>, I>>(base?: I): OAuthArtifactRevokeGrantRequest {
+    return OAuthArtifactRevokeGrantRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactRevokeGrantRequest>, I>>(
+    object: I,
+  ): OAuthArtifactRevokeGrantRequest {
+    const message = createBaseOAuthArtifactRevokeGrantRequest();
+    message.grant_id = object.grant_id ?? "";
+    return message;
+  },
+};
+
+function createBaseOAuthArtifactRevokeGrantResponse(): OAuthArtifactRevokeGrantResponse {
+  return {};
+}
+
+export const OAuthArtifactRevokeGrantResponse: MessageFns<OAuthArtifactRevokeGrantResponse> = {
+  encode(_: OAuthArtifactRevokeGrantResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OAuthArtifactRevokeGrantResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOAuthArtifactRevokeGrantResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): OAuthArtifactRevokeGrantResponse {
+    return {};
+  },
+
+  toJSON(_: OAuthArtifactRevokeGrantResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<OAuthArtifactRevokeGrantResponse>, I>>(
+    base?: I,
+  ): OAuthArtifactRevokeGrantResponse {
+    return OAuthArtifactRevokeGrantResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<OAuthArtifactRevokeGrantResponse>, I>>(
+    _: I,
+  ): OAuthArtifactRevokeGrantResponse {
+    const message = createBaseOAuthArtifactRevokeGrantResponse();
+    return message;
+  },
+};
+
+function createBaseGetOAuthClientRegistrationRequest(): GetOAuthClientRegistrationRequest {
+  return { client_id: "" };
+}
+
+export const GetOAuthClientRegistrationRequest: MessageFns<GetOAuthClientRegistrationRequest> = {
+  encode(message: GetOAuthClientRegistrationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.client_id !== "") {
+      writer.uint32(10).string(message.client_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOAuthClientRegistrationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOAuthClientRegistrationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.client_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOAuthClientRegistrationRequest {
+    return {
+      client_id: isSet(object.clientId)
+        ? globalThis.String(object.clientId)
+        : isSet(object.client_id)
+        ? globalThis.String(object.client_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetOAuthClientRegistrationRequest): unknown {
+    const obj: any = {};
+    if (message.client_id !== "") {
+      obj.clientId = message.client_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOAuthClientRegistrationRequest>, I>>(
+    base?: I,
+  ): GetOAuthClientRegistrationRequest {
+    return GetOAuthClientRegistrationRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOAuthClientRegistrationRequest>, I>>(
+    object: I,
+  ): GetOAuthClientRegistrationRequest {
+    const message = createBaseGetOAuthClientRegistrationRequest();
+    message.client_id = object.client_id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetOAuthClientRegistrationResponse(): GetOAuthClientRegistrationResponse {
+  return { oauth_client: undefined, organization_id: "", secret_hash: "" };
+}
+
+export const GetOAuthClientRegistrationResponse: MessageFns<GetOAuthClientRegistrationResponse> = {
+  encode(message: GetOAuthClientRegistrationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.oauth_client !== undefined) {
+      OAuthClient.encode(message.oauth_client, writer.uint32(10).fork()).join();
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(18).string(message.organization_id);
+    }
+    if (message.secret_hash !== "") {
+      writer.uint32(26).string(message.secret_hash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOAuthClientRegistrationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOAuthClientRegistrationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.oauth_client = OAuthClient.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.secret_hash = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOAuthClientRegistrationResponse {
+    return {
+      oauth_client: isSet(object.oauthClient)
+        ? OAuthClient.fromJSON(object.oauthClient)
+        : isSet(object.oauth_client)
+        ? OAuthClient.fromJSON(object.oauth_client)
+        : undefined,
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      secret_hash: isSet(object.secretHash)
+        ? globalThis.String(object.secretHash)
+        : isSet(object.secret_hash)
+        ? globalThis.String(object.secret_hash)
+        : "",
+    };
+  },
+
+  toJSON(message: GetOAuthClientRegistrationResponse): unknown {
+    const obj: any = {};
+    if (message.oauth_client !== undefined) {
+      obj.oauthClient = OAuthClient.toJSON(message.oauth_client);
+    }
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.secret_hash !== "") {
+      obj.secretHash = message.secret_hash;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOAuthClientRegistrationResponse>, I>>(
+    base?: I,
+  ): GetOAuthClientRegistrationResponse {
+    return GetOAuthClientRegistrationResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOAuthClientRegistrationResponse>, I>>(
+    object: I,
+  ): GetOAuthClientRegistrationResponse {
+    const message = createBaseGetOAuthClientRegistrationResponse();
+    message.oauth_client = (object.oauth_client !== undefined && object.oauth_client !== null)
+      ? OAuthClient.fromPartial(object.oauth_client)
+      : undefined;
+    message.organization_id = object.organization_id ?? "";
+    message.secret_hash = object.secret_hash ?? "";
+    return message;
+  },
+};
+
+function createBaseGetOAuthAccountRequest(): GetOAuthAccountRequest {
+  return { account_id: "" };
+}
+
+export const GetOAuthAccountRequest: MessageFns<GetOAuthAccountRequest> = {
+  encode(message: GetOAuthAccountRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.account_id !== "") {
+      writer.uint32(10).string(message.account_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOAuthAccountRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOAuthAccountRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.account_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOAuthAccountRequest {
+    return {
+      account_id: isSet(object.accountId)
+        ? globalThis.String(object.accountId)
+        : isSet(object.account_id)
+        ? globalThis.String(object.account_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetOAuthAccountRequest): unknown {
+    const obj: any = {};
+    if (message.account_id !== "") {
+      obj.accountId = message.account_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOAuthAccountRequest>, I>>(base?: I): GetOAuthAccountRequest {
+    return GetOAuthAccountRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOAuthAccountRequest>, I>>(object: I): GetOAuthAccountRequest {
+    const message = createBaseGetOAuthAccountRequest();
+    message.account_id = object.account_id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetOAuthAccountResponse(): GetOAuthAccountResponse {
+  return { user_id: "", organization_id: "", email: "", name: "", role_scopes: [] };
+}
+
+export const GetOAuthAccountResponse: MessageFns<GetOAuthAccountResponse> = {
+  encode(message: GetOAuthAccountResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user_id !== "") {
+      writer.uint32(10).string(message.user_id);
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(18).string(message.organization_id);
+    }
+    if (message.email !== "") {
+      writer.uint32(26).string(message.email);
+    }
+    if (message.name !== "") {
+      writer.uint32(34).string(message.name);
+    }
+    for (const v of message.role_scopes) {
+      writer.uint32(42).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOAuthAccountResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOAuthAccountResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.role_scopes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOAuthAccountResponse {
+    return {
+      user_id: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      role_scopes: globalThis.Array.isArray(object?.roleScopes)
+        ? object.roleScopes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.role_scopes)
+        ? object.role_scopes.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetOAuthAccountResponse): unknown {
+    const obj: any = {};
+    if (message.user_id !== "") {
+      obj.userId = message.user_id;
+    }
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.role_scopes?.length) {
+      obj.roleScopes = message.role_scopes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOAuthAccountResponse>, I>>(base?: I): GetOAuthAccountResponse {
+    return GetOAuthAccountResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOAuthAccountResponse>, I>>(object: I): GetOAuthAccountResponse {
+    const message = createBaseGetOAuthAccountResponse();
+    message.user_id = object.user_id ?? "";
+    message.organization_id = object.organization_id ?? "";
+    message.email = object.email ?? "";
+    message.name = object.name ?? "";
+    message.role_scopes = object.role_scopes?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseVerifyAccessTokenRequest(): VerifyAccessTokenRequest {
+  return { token: "" };
+}
+
+export const VerifyAccessTokenRequest: MessageFns<VerifyAccessTokenRequest> = {
+  encode(message: VerifyAccessTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyAccessTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyAccessTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyAccessTokenRequest {
+    return { token: isSet(object.token) ? globalThis.String(object.token) : "" };
+  },
+
+  toJSON(message: VerifyAccessTokenRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyAccessTokenRequest>, I>>(base?: I): VerifyAccessTokenRequest {
+    return VerifyAccessTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyAccessTokenRequest>, I>>(object: I): VerifyAccessTokenRequest {
+    const message = createBaseVerifyAccessTokenRequest();
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifyAccessTokenResponse(): VerifyAccessTokenResponse {
+  return {
+    organization_id: "",
+    organization_name: "",
+    scopes: [],
+    expires_at: "",
+    rate_limits: undefined,
+    user_id: "",
+    client_id: "",
+  };
+}
+
+export const VerifyAccessTokenResponse: MessageFns<VerifyAccessTokenResponse> = {
+  encode(message: VerifyAccessTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.organization_name !== "") {
+      writer.uint32(18).string(message.organization_name);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(26).string(v!);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(34).string(message.expires_at);
+    }
+    if (message.rate_limits !== undefined) {
+      RateLimits.encode(message.rate_limits, writer.uint32(42).fork()).join();
+    }
+    if (message.user_id !== "") {
+      writer.uint32(50).string(message.user_id);
+    }
+    if (message.client_id !== "") {
+      writer.uint32(58).string(message.client_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifyAccessTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifyAccessTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.organization_name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rate_limits = RateLimits.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.client_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifyAccessTokenResponse {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      organization_name: isSet(object.organizationName)
+        ? globalThis.String(object.organizationName)
+        : isSet(object.organization_name)
+        ? globalThis.String(object.organization_name)
+        : "",
+      scopes: globalThis.Array.isArray(object?.scopes) ? object.scopes.map((e: any) => globalThis.String(e)) : [],
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      rate_limits: isSet(object.rateLimits)
+        ? RateLimits.fromJSON(object.rateLimits)
+        : isSet(object.rate_limits)
+        ? RateLimits.fromJSON(object.rate_limits)
+        : undefined,
+      user_id: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      client_id: isSet(object.clientId)
+        ? globalThis.String(object.clientId)
+        : isSet(object.client_id)
+        ? globalThis.String(object.client_id)
+        : "",
+    };
+  },
+
+  toJSON(message: VerifyAccessTokenResponse): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.organization_name !== "") {
+      obj.organizationName = message.organization_name;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.expires_at !== "") {
+      obj.expiresAt = message.expires_at;
+    }
+    if (message.rate_limits !== undefined) {
+      obj.rateLimits = RateLimits.toJSON(message.rate_limits);
+    }
+    if (message.user_id !== "") {
+      obj.userId = message.user_id;
+    }
+    if (message.client_id !== "") {
+      obj.clientId = message.client_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifyAccessTokenResponse>, I>>(base?: I): VerifyAccessTokenResponse {
+    return VerifyAccessTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifyAccessTokenResponse>, I>>(object: I): VerifyAccessTokenResponse {
+    const message = createBaseVerifyAccessTokenResponse();
+    message.organization_id = object.organization_id ?? "";
+    message.organization_name = object.organization_name ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.expires_at = object.expires_at ?? "";
+    message.rate_limits = (object.rate_limits !== undefined && object.rate_limits !== null)
+      ? RateLimits.fromPartial(object.rate_limits)
+      : undefined;
+    message.user_id = object.user_id ?? "";
+    message.client_id = object.client_id ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordOAuthEventRequest(): RecordOAuthEventRequest {
+  return { organization_id: "", type: "", actor: undefined, client_id: "", grant_id: "", scopes: [], reason: "" };
+}
+
+export const RecordOAuthEventRequest: MessageFns<RecordOAuthEventRequest> = {
+  encode(message: RecordOAuthEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.type !== "") {
+      writer.uint32(18).string(message.type);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    if (message.client_id !== "") {
+      writer.uint32(34).string(message.client_id);
+    }
+    if (message.grant_id !== "") {
+      writer.uint32(42).string(message.grant_id);
+    }
+    for (const v of message.scopes) {
+      writer.uint32(50).string(v!);
+    }
+    if (message.reason !== "") {
+      writer.uint32(58).string(message.reason);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordOAuthEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordOAuthEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.client_id = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.grant_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.scopes.push(reader.string());
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RecordOAuthEventRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      client_id: isSet(object.clientId)
+        ? globalThis.String(object.clientId)
+        : isSet(object.client_id)
+        ? globalThis.String(object.client_id)
+        : "",
+      grant_id: isSet(object.grantId)
+        ? globalThis.String(object.grantId)
+        : isSet(object.grant_id)
+        ? globalThis.String(object.grant_id)
+        : "",
+      scopes: globalThis.Array.isArray(object?.scopes)
+        ? object.scopes.map((e: any) => globalThis.String(e))
+        : [],
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+    };
+  },
+
+  toJSON(message: RecordOAuthEventRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.client_id !== "") {
+      obj.clientId = message.client_id;
+    }
+    if (message.grant_id !== "") {
+      obj.grantId = message.grant_id;
+    }
+    if (message.scopes?.length) {
+      obj.scopes = message.scopes;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordOAuthEventRequest>, I>>(base?: I): RecordOAuthEventRequest {
+    return RecordOAuthEventRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordOAuthEventRequest>, I>>(object: I): RecordOAuthEventRequest {
+    const message = createBaseRecordOAuthEventRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.type = object.type ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.client_id = object.client_id ?? "";
+    message.grant_id = object.grant_id ?? "";
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.reason = object.reason ?? "";
+    return message;
+  },
+};
+
+function createBaseRecordOAuthEventResponse(): RecordOAuthEventResponse {
+  return {};
+}
+
+export const RecordOAuthEventResponse: MessageFns<RecordOAuthEventResponse> = {
+  encode(_: RecordOAuthEventResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RecordOAuthEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRecordOAuthEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): RecordOAuthEventResponse {
+    return {};
+  },
+
+  toJSON(_: RecordOAuthEventResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RecordOAuthEventResponse>, I>>(base?: I): RecordOAuthEventResponse {
+    return RecordOAuthEventResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RecordOAuthEventResponse>, I>>(_: I): RecordOAuthEventResponse {
+    const message = createBaseRecordOAuthEventResponse();
+    return message;
+  },
+};
+
+function createBaseGetOAuthServerSecretRequest(): GetOAuthServerSecretRequest {
+  return {};
+}
+
+export const GetOAuthServerSecretRequest: MessageFns<GetOAuthServerSecretRequest> = {
+  encode(_: GetOAuthServerSecretRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOAuthServerSecretRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOAuthServerSecretRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetOAuthServerSecretRequest {
+    return {};
+  },
+
+  toJSON(_: GetOAuthServerSecretRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOAuthServerSecretRequest>, I>>(base?: I): GetOAuthServerSecretRequest {
+    return GetOAuthServerSecretRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOAuthServerSecretRequest>, I>>(_: I): GetOAuthServerSecretRequest {
+    const message = createBaseGetOAuthServerSecretRequest();
+    return message;
+  },
+};
+
+function createBaseGetOAuthServerSecretResponse(): GetOAuthServerSecretResponse {
+  return { secret: Buffer.alloc(0) };
+}
+
+export const GetOAuthServerSecretResponse: MessageFns<GetOAuthServerSecretResponse> = {
+  encode(message: GetOAuthServerSecretResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.secret.length !== 0) {
+      writer.uint32(10).bytes(message.secret);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetOAuthServerSecretResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetOAuthServerSecretResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.secret = Buffer.from(reader.bytes());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetOAuthServerSecretResponse {
+    return { secret: isSet(object.secret) ? Buffer.from(bytesFromBase64(object.secret)) : Buffer.alloc(0) };
+  },
+
+  toJSON(message: GetOAuthServerSecretResponse): unknown {
+    const obj: any = {};
+    if (message.secret.length !== 0) {
+      obj.secret = base64FromBytes(message.secret);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetOAuthServerSecretResponse>, I>>(base?: I): GetOAuthServerSecretResponse {
+    return GetOAuthServerSecretResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetOAuthServerSecretResponse>, I>>(object: I): GetOAuthServerSecretResponse {
+    const message = createBaseGetOAuthServerSecretResponse();
+    message.secret = object.secret ?? Buffer.alloc(0);
+    return message;
+  },
+};
+
 /**
  * IdentityService owns organizations and API keys. The gateway calls VerifyKey for every
  * request it has not cached; every other call is scoped to one organization_id, which the
@@ -7606,6 +10280,166 @@ export const IdentityServiceService = {
       Buffer.from(FinishPasskeyLoginResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FinishPasskeyLoginResponse => FinishPasskeyLoginResponse.decode(value),
   },
+  /**
+   * OAuth clients: applications registered to act for members. The secret is answered once and
+   * stored hashed; a public client has none.
+   */
+  listOAuthClients: {
+    path: "/verdict.identity.v1.IdentityService/ListOAuthClients" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListOAuthClientsRequest): Buffer =>
+      Buffer.from(ListOAuthClientsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListOAuthClientsRequest => ListOAuthClientsRequest.decode(value),
+    responseSerialize: (value: ListOAuthClientsResponse): Buffer =>
+      Buffer.from(ListOAuthClientsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListOAuthClientsResponse => ListOAuthClientsResponse.decode(value),
+  },
+  createOAuthClient: {
+    path: "/verdict.identity.v1.IdentityService/CreateOAuthClient" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateOAuthClientRequest): Buffer =>
+      Buffer.from(CreateOAuthClientRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateOAuthClientRequest => CreateOAuthClientRequest.decode(value),
+    responseSerialize: (value: CreateOAuthClientResponse): Buffer =>
+      Buffer.from(CreateOAuthClientResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateOAuthClientResponse => CreateOAuthClientResponse.decode(value),
+  },
+  deleteOAuthClient: {
+    path: "/verdict.identity.v1.IdentityService/DeleteOAuthClient" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteOAuthClientRequest): Buffer =>
+      Buffer.from(DeleteOAuthClientRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteOAuthClientRequest => DeleteOAuthClientRequest.decode(value),
+    responseSerialize: (value: DeleteOAuthClientResponse): Buffer =>
+      Buffer.from(DeleteOAuthClientResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteOAuthClientResponse => DeleteOAuthClientResponse.decode(value),
+  },
+  /**
+   * The OAuth 2.0 authorization server (oidc-provider in the gateway) keeps its artifacts here
+   * (codes, tokens, grants, interactions), so every gateway replica shares them.
+   */
+  oAuthArtifactUpsert: {
+    path: "/verdict.identity.v1.IdentityService/OAuthArtifactUpsert" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OAuthArtifactUpsertRequest): Buffer =>
+      Buffer.from(OAuthArtifactUpsertRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OAuthArtifactUpsertRequest => OAuthArtifactUpsertRequest.decode(value),
+    responseSerialize: (value: OAuthArtifactUpsertResponse): Buffer =>
+      Buffer.from(OAuthArtifactUpsertResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OAuthArtifactUpsertResponse => OAuthArtifactUpsertResponse.decode(value),
+  },
+  oAuthArtifactFind: {
+    path: "/verdict.identity.v1.IdentityService/OAuthArtifactFind" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OAuthArtifactFindRequest): Buffer =>
+      Buffer.from(OAuthArtifactFindRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OAuthArtifactFindRequest => OAuthArtifactFindRequest.decode(value),
+    responseSerialize: (value: OAuthArtifactFindResponse): Buffer =>
+      Buffer.from(OAuthArtifactFindResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OAuthArtifactFindResponse => OAuthArtifactFindResponse.decode(value),
+  },
+  oAuthArtifactConsume: {
+    path: "/verdict.identity.v1.IdentityService/OAuthArtifactConsume" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OAuthArtifactConsumeRequest): Buffer =>
+      Buffer.from(OAuthArtifactConsumeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OAuthArtifactConsumeRequest => OAuthArtifactConsumeRequest.decode(value),
+    responseSerialize: (value: OAuthArtifactConsumeResponse): Buffer =>
+      Buffer.from(OAuthArtifactConsumeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OAuthArtifactConsumeResponse => OAuthArtifactConsumeResponse.decode(value),
+  },
+  oAuthArtifactDestroy: {
+    path: "/verdict.identity.v1.IdentityService/OAuthArtifactDestroy" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OAuthArtifactDestroyRequest): Buffer =>
+      Buffer.from(OAuthArtifactDestroyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OAuthArtifactDestroyRequest => OAuthArtifactDestroyRequest.decode(value),
+    responseSerialize: (value: OAuthArtifactDestroyResponse): Buffer =>
+      Buffer.from(OAuthArtifactDestroyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OAuthArtifactDestroyResponse => OAuthArtifactDestroyResponse.decode(value),
+  },
+  oAuthArtifactRevokeGrant: {
+    path: "/verdict.identity.v1.IdentityService/OAuthArtifactRevokeGrant" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: OAuthArtifactRevokeGrantRequest): Buffer =>
+      Buffer.from(OAuthArtifactRevokeGrantRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): OAuthArtifactRevokeGrantRequest =>
+      OAuthArtifactRevokeGrantRequest.decode(value),
+    responseSerialize: (value: OAuthArtifactRevokeGrantResponse): Buffer =>
+      Buffer.from(OAuthArtifactRevokeGrantResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): OAuthArtifactRevokeGrantResponse =>
+      OAuthArtifactRevokeGrantResponse.decode(value),
+  },
+  /** A registered client as the authorization server needs it (secret hash, organization). */
+  getOAuthClientRegistration: {
+    path: "/verdict.identity.v1.IdentityService/GetOAuthClientRegistration" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOAuthClientRegistrationRequest): Buffer =>
+      Buffer.from(GetOAuthClientRegistrationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOAuthClientRegistrationRequest =>
+      GetOAuthClientRegistrationRequest.decode(value),
+    responseSerialize: (value: GetOAuthClientRegistrationResponse): Buffer =>
+      Buffer.from(GetOAuthClientRegistrationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetOAuthClientRegistrationResponse =>
+      GetOAuthClientRegistrationResponse.decode(value),
+  },
+  /** The member behind an OAuth account id (`<organization_id>.<user_id>`), while still active. */
+  getOAuthAccount: {
+    path: "/verdict.identity.v1.IdentityService/GetOAuthAccount" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOAuthAccountRequest): Buffer =>
+      Buffer.from(GetOAuthAccountRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOAuthAccountRequest => GetOAuthAccountRequest.decode(value),
+    responseSerialize: (value: GetOAuthAccountResponse): Buffer =>
+      Buffer.from(GetOAuthAccountResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetOAuthAccountResponse => GetOAuthAccountResponse.decode(value),
+  },
+  /** A `vdt_oat_…` access token presented on /v1: its scopes are the granted ones within the member's role. */
+  verifyAccessToken: {
+    path: "/verdict.identity.v1.IdentityService/VerifyAccessToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifyAccessTokenRequest): Buffer =>
+      Buffer.from(VerifyAccessTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifyAccessTokenRequest => VerifyAccessTokenRequest.decode(value),
+    responseSerialize: (value: VerifyAccessTokenResponse): Buffer =>
+      Buffer.from(VerifyAccessTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifyAccessTokenResponse => VerifyAccessTokenResponse.decode(value),
+  },
+  /** The key every gateway signs the authorization server's cookies with (a subkey of the master key). */
+  getOAuthServerSecret: {
+    path: "/verdict.identity.v1.IdentityService/GetOAuthServerSecret" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetOAuthServerSecretRequest): Buffer =>
+      Buffer.from(GetOAuthServerSecretRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetOAuthServerSecretRequest => GetOAuthServerSecretRequest.decode(value),
+    responseSerialize: (value: GetOAuthServerSecretResponse): Buffer =>
+      Buffer.from(GetOAuthServerSecretResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetOAuthServerSecretResponse => GetOAuthServerSecretResponse.decode(value),
+  },
+  /** Records an OAuth grant or revocation in the audit log. */
+  recordOAuthEvent: {
+    path: "/verdict.identity.v1.IdentityService/RecordOAuthEvent" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RecordOAuthEventRequest): Buffer =>
+      Buffer.from(RecordOAuthEventRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RecordOAuthEventRequest => RecordOAuthEventRequest.decode(value),
+    responseSerialize: (value: RecordOAuthEventResponse): Buffer =>
+      Buffer.from(RecordOAuthEventResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RecordOAuthEventResponse => RecordOAuthEventResponse.decode(value),
+  },
   /** The organization's security events, newest first. */
   listAuditEvents: {
     path: "/verdict.identity.v1.IdentityService/ListAuditEvents" as const,
@@ -7657,6 +10491,32 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
   startPasskeyLogin: handleUnaryCall<StartPasskeyLoginRequest, StartPasskeyLoginResponse>;
   finishPasskeyLogin: handleUnaryCall<FinishPasskeyLoginRequest, FinishPasskeyLoginResponse>;
+  /**
+   * OAuth clients: applications registered to act for members. The secret is answered once and
+   * stored hashed; a public client has none.
+   */
+  listOAuthClients: handleUnaryCall<ListOAuthClientsRequest, ListOAuthClientsResponse>;
+  createOAuthClient: handleUnaryCall<CreateOAuthClientRequest, CreateOAuthClientResponse>;
+  deleteOAuthClient: handleUnaryCall<DeleteOAuthClientRequest, DeleteOAuthClientResponse>;
+  /**
+   * The OAuth 2.0 authorization server (oidc-provider in the gateway) keeps its artifacts here
+   * (codes, tokens, grants, interactions), so every gateway replica shares them.
+   */
+  oAuthArtifactUpsert: handleUnaryCall<OAuthArtifactUpsertRequest, OAuthArtifactUpsertResponse>;
+  oAuthArtifactFind: handleUnaryCall<OAuthArtifactFindRequest, OAuthArtifactFindResponse>;
+  oAuthArtifactConsume: handleUnaryCall<OAuthArtifactConsumeRequest, OAuthArtifactConsumeResponse>;
+  oAuthArtifactDestroy: handleUnaryCall<OAuthArtifactDestroyRequest, OAuthArtifactDestroyResponse>;
+  oAuthArtifactRevokeGrant: handleUnaryCall<OAuthArtifactRevokeGrantRequest, OAuthArtifactRevokeGrantResponse>;
+  /** A registered client as the authorization server needs it (secret hash, organization). */
+  getOAuthClientRegistration: handleUnaryCall<GetOAuthClientRegistrationRequest, GetOAuthClientRegistrationResponse>;
+  /** The member behind an OAuth account id (`<organization_id>.<user_id>`), while still active. */
+  getOAuthAccount: handleUnaryCall<GetOAuthAccountRequest, GetOAuthAccountResponse>;
+  /** A `vdt_oat_…` access token presented on /v1: its scopes are the granted ones within the member's role. */
+  verifyAccessToken: handleUnaryCall<VerifyAccessTokenRequest, VerifyAccessTokenResponse>;
+  /** The key every gateway signs the authorization server's cookies with (a subkey of the master key). */
+  getOAuthServerSecret: handleUnaryCall<GetOAuthServerSecretRequest, GetOAuthServerSecretResponse>;
+  /** Records an OAuth grant or revocation in the audit log. */
+  recordOAuthEvent: handleUnaryCall<RecordOAuthEventRequest, RecordOAuthEventResponse>;
   /** The organization's security events, newest first. */
   listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
 }
@@ -8034,6 +10894,214 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * OAuth clients: applications registered to act for members. The secret is answered once and
+   * stored hashed; a public client has none.
+   */
+  listOAuthClients(
+    request: ListOAuthClientsRequest,
+    callback: (error: ServiceError | null, response: ListOAuthClientsResponse) => void,
+  ): ClientUnaryCall;
+  listOAuthClients(
+    request: ListOAuthClientsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListOAuthClientsResponse) => void,
+  ): ClientUnaryCall;
+  listOAuthClients(
+    request: ListOAuthClientsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListOAuthClientsResponse) => void,
+  ): ClientUnaryCall;
+  createOAuthClient(
+    request: CreateOAuthClientRequest,
+    callback: (error: ServiceError | null, response: CreateOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  createOAuthClient(
+    request: CreateOAuthClientRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  createOAuthClient(
+    request: CreateOAuthClientRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  deleteOAuthClient(
+    request: DeleteOAuthClientRequest,
+    callback: (error: ServiceError | null, response: DeleteOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  deleteOAuthClient(
+    request: DeleteOAuthClientRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  deleteOAuthClient(
+    request: DeleteOAuthClientRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteOAuthClientResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The OAuth 2.0 authorization server (oidc-provider in the gateway) keeps its artifacts here
+   * (codes, tokens, grants, interactions), so every gateway replica shares them.
+   */
+  oAuthArtifactUpsert(
+    request: OAuthArtifactUpsertRequest,
+    callback: (error: ServiceError | null, response: OAuthArtifactUpsertResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactUpsert(
+    request: OAuthArtifactUpsertRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OAuthArtifactUpsertResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactUpsert(
+    request: OAuthArtifactUpsertRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OAuthArtifactUpsertResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactFind(
+    request: OAuthArtifactFindRequest,
+    callback: (error: ServiceError | null, response: OAuthArtifactFindResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactFind(
+    request: OAuthArtifactFindRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OAuthArtifactFindResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactFind(
+    request: OAuthArtifactFindRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OAuthArtifactFindResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactConsume(
+    request: OAuthArtifactConsumeRequest,
+    callback: (error: ServiceError | null, response: OAuthArtifactConsumeResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactConsume(
+    request: OAuthArtifactConsumeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OAuthArtifactConsumeResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactConsume(
+    request: OAuthArtifactConsumeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OAuthArtifactConsumeResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactDestroy(
+    request: OAuthArtifactDestroyRequest,
+    callback: (error: ServiceError | null, response: OAuthArtifactDestroyResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactDestroy(
+    request: OAuthArtifactDestroyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OAuthArtifactDestroyResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactDestroy(
+    request: OAuthArtifactDestroyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OAuthArtifactDestroyResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactRevokeGrant(
+    request: OAuthArtifactRevokeGrantRequest,
+    callback: (error: ServiceError | null, response: OAuthArtifactRevokeGrantResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactRevokeGrant(
+    request: OAuthArtifactRevokeGrantRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: OAuthArtifactRevokeGrantResponse) => void,
+  ): ClientUnaryCall;
+  oAuthArtifactRevokeGrant(
+    request: OAuthArtifactRevokeGrantRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: OAuthArtifactRevokeGrantResponse) => void,
+  ): ClientUnaryCall;
+  /** A registered client as the authorization server needs it (secret hash, organization). */
+  getOAuthClientRegistration(
+    request: GetOAuthClientRegistrationRequest,
+    callback: (error: ServiceError | null, response: GetOAuthClientRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthClientRegistration(
+    request: GetOAuthClientRegistrationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetOAuthClientRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthClientRegistration(
+    request: GetOAuthClientRegistrationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetOAuthClientRegistrationResponse) => void,
+  ): ClientUnaryCall;
+  /** The member behind an OAuth account id (`<organization_id>.<user_id>`), while still active. */
+  getOAuthAccount(
+    request: GetOAuthAccountRequest,
+    callback: (error: ServiceError | null, response: GetOAuthAccountResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthAccount(
+    request: GetOAuthAccountRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetOAuthAccountResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthAccount(
+    request: GetOAuthAccountRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetOAuthAccountResponse) => void,
+  ): ClientUnaryCall;
+  /** A `vdt_oat_…` access token presented on /v1: its scopes are the granted ones within the member's role. */
+  verifyAccessToken(
+    request: VerifyAccessTokenRequest,
+    callback: (error: ServiceError | null, response: VerifyAccessTokenResponse) => void,
+  ): ClientUnaryCall;
+  verifyAccessToken(
+    request: VerifyAccessTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifyAccessTokenResponse) => void,
+  ): ClientUnaryCall;
+  verifyAccessToken(
+    request: VerifyAccessTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifyAccessTokenResponse) => void,
+  ): ClientUnaryCall;
+  /** The key every gateway signs the authorization server's cookies with (a subkey of the master key). */
+  getOAuthServerSecret(
+    request: GetOAuthServerSecretRequest,
+    callback: (error: ServiceError | null, response: GetOAuthServerSecretResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthServerSecret(
+    request: GetOAuthServerSecretRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetOAuthServerSecretResponse) => void,
+  ): ClientUnaryCall;
+  getOAuthServerSecret(
+    request: GetOAuthServerSecretRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetOAuthServerSecretResponse) => void,
+  ): ClientUnaryCall;
+  /** Records an OAuth grant or revocation in the audit log. */
+  recordOAuthEvent(
+    request: RecordOAuthEventRequest,
+    callback: (error: ServiceError | null, response: RecordOAuthEventResponse) => void,
+  ): ClientUnaryCall;
+  recordOAuthEvent(
+    request: RecordOAuthEventRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RecordOAuthEventResponse) => void,
+  ): ClientUnaryCall;
+  recordOAuthEvent(
+    request: RecordOAuthEventRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RecordOAuthEventResponse) => void,
+  ): ClientUnaryCall;
   /** The organization's security events, newest first. */
   listAuditEvents(
     request: ListAuditEventsRequest,
@@ -8061,6 +11129,14 @@ export const IdentityServiceClient = makeGenericClientConstructor(
   serviceName: string;
 };
 
+function bytesFromBase64(b64: string): Uint8Array {
+  return Uint8Array.from(globalThis.Buffer.from(b64, "base64"));
+}
+
+function base64FromBytes(arr: Uint8Array): string {
+  return globalThis.Buffer.from(arr).toString("base64");
+}
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 export type DeepPartial<T> = T extends Builtin ? T
@@ -8073,6 +11149,17 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;

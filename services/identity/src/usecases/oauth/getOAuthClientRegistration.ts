@@ -1,0 +1,10 @@
+import { errors } from "@verdict/kit";
+import type { IdentityDeps } from "../../deps.js";
+import type { OAuthClientRecord } from "../../repo.js";
+
+/** A registered client, whichever organization holds it (the authorization server's lookup). */
+export async function getOAuthClientRegistration(deps: IdentityDeps, clientId: string): Promise<OAuthClientRecord> {
+  const client = await deps.repo.liveOAuthClient(clientId);
+  if (!client) throw errors.notFound("oauth_client", clientId);
+  return client;
+}

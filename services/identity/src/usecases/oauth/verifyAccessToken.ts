@@ -1,0 +1,50 @@
+import { checksummedTokenValid, errors } from "@verdict/kit";
+import type { IdentityDeps } from "../../deps.js";
+import { ACCESS_TOKEN_PREFIX, scopesWithinRole } from "../../domain/oauthToken.js";
+import { roleScopes } from "../../domain/member.js";
+import type { OrgRecord } from "../../repo.js";
+
+export interface VerifiedAccessToken {
+  org: OrgRecord;
+  userId: string;
+  clientId: string;
+  scopes: string[];
+  expiresAt: string;
+}
+
+/**
+ * A `vdt_oat_…` token presented on /v1: well-formed (checksum first, before any lookup), issued
+ * and not expired or revoked, its client still registered and its member still in the
+ * organization. It grants the scopes it was given, within what the member's role holds now.
+ */
+export async function verifyAccessToken(deps: IdentityDeps, token: string): Promise<VerifiedAccessToken> {
+  if (!checksummedTokenValid(ACCESS_TOKEN_PREFIX, token))
+    throw errors.unauthorized("AUTH_INVALID_KEY", "Access token format or checksum is invalid");
+  const record = await deps.repo.oauthArtifacts.findOne({ id: deps.repo.oauthArtifactId("AccessToken", token) });
+  if (!record) throw errors.unauthorized("AUTH_REVOKED_KEY", "Access token is not recognised or was revoked");
+  const payload = JSON.parse(record.payload_json) as {
+    accountId?: string;
+    clientId?: string;
+    scope?: string;
+    exp?: number;
+  };
+  const now = deps.clock.now().getTime();
+  if (!payload.exp || payload.exp * 1000 <= now)
+    throw errors.unauthorized("AUTH_EXPIRED_KEY", "Access token expired: refresh it");
+  const [organizationId, userId] = (payload.accountId ?? "").split(".");
+  const membership = organizationId && userId ? await deps.repo.membership(organizationId, userId) : null;
+  if (membership?.status !== "active")
+    throw errors.unauthorized("AUTH_REVOKED_KEY", "The member this token acts for left the organization");
+  const client = payload.clientId ? await deps.repo.liveOAuthClient(payload.clientId) : null;
+  if (!client || client.organization_id !== organizationId)
+    throw errors.unauthorized("AUTH_REVOKED_KEY", "The application this token was issued to was deleted");
+  const org = await deps.repo.orgs.findOne({ id: organizationId });
+  if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The token's organization no longer exists");
+  return {
+    org,
+    userId: userId!,
+    clientId: client.id,
+    scopes: scopesWithinRole((payload.scope ?? "").split(" ").filter(Boolean), roleScopes(membership.role)),
+    expiresAt: new Date(payload.exp * 1000).toISOString(),
+  };
+}
