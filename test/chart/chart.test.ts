@@ -403,11 +403,12 @@ describe("what the rendered chart promises", () => {
       secretKeyRef: { name: "verdict-kafka", key: "kafka-sasl-password" },
     });
     expect(env.VERDICT_PUBLIC_URL).toBe("https://verdict.example.com");
-    expect(
-      envOf(podSpec(find(all, "Deployment", "verdict-webhooks")).containers[0]!).VERDICT_WEBHOOK_MASTER_KEY,
-    ).toEqual({
-      secretKeyRef: { name: "verdict-keys", key: "webhook-master-key" },
-    });
+    // Webhook secrets, and (identity) TOTP secrets and the OAuth server's cookie keys are sealed
+    // with the master key: every replica of both reads the same one.
+    for (const name of ["verdict-webhooks", "verdict-identity"])
+      expect(envOf(podSpec(find(all, "Deployment", name)).containers[0]!).VERDICT_WEBHOOK_MASTER_KEY).toEqual({
+        secretKeyRef: { name: "verdict-keys", key: "webhook-master-key" },
+      });
     expect((find(all, "Ingress", "verdict").spec as { tls: unknown[] }).tls).toEqual([
       { hosts: ["verdict.example.com"], secretName: "verdict-tls" },
     ]);
