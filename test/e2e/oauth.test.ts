@@ -69,7 +69,7 @@ describe("OAuth clients", () => {
     ["https://user:pw@acme.test/cb", "user information"],
   ])("refuses the redirect URI %s (%s) naming the field", async (bad) => {
     const res = await op.post("/v1/oauth-clients", { ...CLIENT, redirect_uris: [CLIENT.redirect_uris[0], bad] });
-    expectFieldError(res, 400, "redirect_uris[1]", "INVALID_FORMAT");
+    expectFieldError(res, 422, "redirect_uris[1]", "INVALID_FORMAT");
   });
 
   it("validates names, scopes and unknown fields in the spec's error format", async () => {

@@ -969,7 +969,7 @@ export interface components {
              * @default false
              */
             public?: boolean;
-            /** @description Exact redirect URIs: https, or http on localhost, 127.0.0.1 or [::1] only; no fragment, no wildcard. A refused one answers 400 VALIDATION_FAILED naming it (`redirect_uris[1]`, INVALID_FORMAT) */
+            /** @description Exact redirect URIs: https, or http on localhost, 127.0.0.1 or [::1] only; no fragment, no wildcard. A refused one answers 422 VALIDATION_FAILED naming it (`redirect_uris[1]`, INVALID_FORMAT) */
             redirect_uris: string[];
             /** @description The most the application may ask for */
             scopes: ("read:evaluations" | "write:evaluations" | "read:policies" | "write:policies" | "read:org" | "write:org" | "admin")[];
@@ -5672,6 +5672,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. A redirect URI that is not exact https (or http on loopback), named as `redirect_uris[i]` */
+            422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

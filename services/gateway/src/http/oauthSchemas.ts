@@ -34,7 +34,7 @@ export const CreateOAuthClientSchema = z
       .meta({
         description:
           "Exact redirect URIs: https, or http on localhost, 127.0.0.1 or [::1] only; no fragment, no wildcard. " +
-          "A refused one answers 400 VALIDATION_FAILED naming it (`redirect_uris[1]`, INVALID_FORMAT)",
+          "A refused one answers 422 VALIDATION_FAILED naming it (`redirect_uris[1]`, INVALID_FORMAT)",
       }),
     scopes: z.array(SCOPE).min(1).max(7).meta({ description: "The most the application may ask for" }),
     public: z

@@ -41,6 +41,8 @@ export const oauthClientRoutes = [
     access: { kind: "scope", scope: "admin" },
     rateClass: "writes",
     body: CreateOAuthClientSchema,
+    errors: [422],
+    errorNotes: { 422: "A redirect URI that is not exact https (or http on loopback), named as `redirect_uris[i]`" },
     responses: { 201: { description: "The client, with its secret", schema: CreatedOAuthClientSchema } },
     handler: async ({ body, principal, clients, clientIp }) => {
       const res = await clients.identity.createOAuthClient({

@@ -19,7 +19,9 @@ export async function createOAuthClient(
   cmd: CreateOAuthClientCommand,
 ): Promise<{ record: OAuthClientRecord; secret: string | null }> {
   const problems = redirectUriErrors(cmd.redirectUris);
-  if (problems.length) throw errors.validation(problems, "Redirect URIs must be exact https (or http loopback) URLs");
+  // 422: the body is well-formed (what the schema promises), the URI breaks a rule of ours.
+  if (problems.length)
+    throw errors.unprocessable(problems, "Redirect URIs must be exact https (or http loopback) URLs");
   const secret = cmd.public ? null : generateClientSecret();
   const record: OAuthClientRecord = {
     id: newId("oac"),
