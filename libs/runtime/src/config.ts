@@ -42,7 +42,7 @@ export const publicUrlVar = () => z.url().optional();
 export const DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT = 8;
 export const orgMaxEvaluationsInFlightVar = () => positiveInt(DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT);
 
-/** The Store and Bus adapters (README, Configuration): unset, the embedded store and the in-process bus. */
+/** The Store and Bus adapters (docs/configuration.md): unset, the embedded store and the in-process bus. */
 export const adapterConfig = z.object({
   /** MongoDB (or FerretDB) connection string; unset: the embedded SQLite store in VERDICT_DATA_DIR. */
   VERDICT_MONGODB_URI: optionalString().refine((v) => v === undefined || /^mongodb(\+srv)?:\/\/\S+$/.test(v), {

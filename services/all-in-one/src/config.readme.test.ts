@@ -1,6 +1,6 @@
-// The README's Configuration table is the operator's reference: it names exactly the variables
+// docs/configuration.md's table is the operator's reference: it names exactly the variables
 // the all-in-one process reads, and every variable a standalone process reads is documented.
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "@jest/globals";
 import { complianceProcessConfig } from "@verdict/compliance";
 import { evaluationProcessConfig } from "@verdict/evaluation";
@@ -11,13 +11,16 @@ import { policyProcessConfig } from "@verdict/policy";
 import { webhookProcessConfig } from "@verdict/webhooks";
 import { configSchema } from "./config.js";
 
-const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
-const start = readme.indexOf("\n## Configuration\n");
-const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+const docs = new URL("../../../docs/", import.meta.url);
+const section = readFileSync(new URL("configuration.md", docs), "utf8");
+const everyDoc = readdirSync(docs)
+  .filter((f) => f.endsWith(".md"))
+  .map((f) => readFileSync(new URL(f, docs), "utf8"))
+  .join("\n");
 const rows = section.split("\n").filter((line) => line.startsWith("| `"));
 const named = (text: string) => new Set([...text.matchAll(/`(VERDICT_[A-Z0-9_]+)`/g)].map((m) => m[1]!));
 
-describe("README, Configuration", () => {
+describe("docs/configuration.md", () => {
   it("has a row for each variable the all-in-one process reads, and no other", () => {
     const firstColumn = new Set(
       rows.map((row) => /^\| `(VERDICT_[A-Z0-9_]+)`/.exec(row)?.[1]).filter((v): v is string => v !== undefined),
@@ -29,7 +32,7 @@ describe("README, Configuration", () => {
   });
 
   it("documents every variable each standalone process reads", () => {
-    const documented = named(readme);
+    const documented = named(everyDoc);
     const processes = {
       identity: identityProcessConfig,
       policy: policyProcessConfig,

@@ -1,5 +1,5 @@
 // The compliance service's configuration variables, declared once: its own process (bin.ts)
-// and the all-in-one process read the same ones (README, Configuration).
+// and the all-in-one process read the same ones (docs/configuration.md).
 import { z } from "zod";
 import { persistedSecret } from "@verdict/kit";
 import {

@@ -1,5 +1,5 @@
 // The identity service's configuration variables, declared once: its own process (bin.ts) and
-// the all-in-one process read the same ones (README, Configuration).
+// the all-in-one process read the same ones (docs/configuration.md).
 import { z } from "zod";
 import { masterKeyVar } from "@verdict/kit";
 import { addressVar, DEFAULT_ADDRESSES, DEFAULT_GRPC_PORTS, grpcServiceConfig } from "@verdict/runtime";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { portVar } from "@verdict/kit";
 import { HTTP_PORT, MCP_PORT, processConfig } from "@verdict/runtime";
 
-/** The MCP service's variables (README, MCP server). */
+/** The MCP service's variables (docs/mcp.md). */
 export const mcpConfig = processConfig.extend({
   VERDICT_MCP_HOST: z.string().min(1).default("0.0.0.0"),
   VERDICT_MCP_PORT: portVar(MCP_PORT),

@@ -1,5 +1,5 @@
 // The custom-pattern budgets, from environment variables (the standalone process and the
-// all-in-one read the same ones; README, Configuration).
+// all-in-one read the same ones; docs/configuration.md).
 import { z } from "zod";
 import { DEFAULT_GRPC_PORTS, grpcServiceConfig, positiveInt } from "@verdict/runtime";
 import type { PolicyBudgets } from "./deps.js";

@@ -22,7 +22,7 @@ export async function ensureBootstrap(
     if (existing && (existing.revoked_at || existing.retired_at)) {
       // Going back to a key that was taken out of service would bring a leaked key back.
       throw new ConfigError(
-        `VERDICT_BOOTSTRAP_API_KEY names a key that was ${existing.revoked_at ? "revoked" : "retired"} (${existing.id}); configure a new key (see the README's Configuration)`,
+        `VERDICT_BOOTSTRAP_API_KEY names a key that was ${existing.revoked_at ? "revoked" : "retired"} (${existing.id}); configure a new key (see docs/configuration.md)`,
       );
     }
     if (!existing && !defaultOrg) {
