@@ -103,7 +103,10 @@ describe("batches", () => {
   });
 
   it("build a request body as chunks of the entries' own bytes, the same bytes as the joined body", () => {
-    const entries = [encodeFile({ path: "ü/a.js", content: Buffer.from('const s = "日本";\n'), status: "added" }), file(2)];
+    const entries = [
+      encodeFile({ path: "ü/a.js", content: Buffer.from('const s = "日本";\n'), status: "added" }),
+      file(2),
+    ];
     const chunks = batchChunks({ repository: "acme/x", ref: "main" }, entries);
     expect(chunks).toContain(entries[0]!.chunks[1]);
     expect(Buffer.concat(chunks)).toEqual(batchBody({ repository: "acme/x", ref: "main" }, entries));

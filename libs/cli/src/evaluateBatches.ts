@@ -4,7 +4,15 @@
 // is retried by the SDK after its Retry-After). Queued (202) batches are polled until done. Any
 // batch that fails ends the run: no partial result is ever reported as the change's.
 import { EncodedJson, type Evaluation, type RateLimitState, type VerdictClient } from "@verdict/sdk";
-import { batchChunks, batchesFor, LARGE_BATCH, SYNC_BATCH, takeBatch, type EncodedFile, type Sized } from "./batches.js";
+import {
+  batchChunks,
+  batchesFor,
+  LARGE_BATCH,
+  SYNC_BATCH,
+  takeBatch,
+  type EncodedFile,
+  type Sized,
+} from "./batches.js";
 import { CliError, describeError } from "./errors.js";
 
 export interface Envelope {
@@ -140,9 +148,7 @@ export async function evaluateInBatches<F extends Sized>(
     // One request: its own error, as any other command's.
     if (!multi) throw err;
     const which =
-      batch === 0
-        ? "sending the change"
-        : `batch ${batch} (files ${start + 1}–${end} of ${grouped(total)})`;
+      batch === 0 ? "sending the change" : `batch ${batch} (files ${start + 1}–${end} of ${grouped(total)})`;
     const finished = done.length
       ? ` (${plural(done.length, "evaluation")} completed before it stopped: ${done.map((d) => d.evaluation.id).join(", ")})`
       : "";
