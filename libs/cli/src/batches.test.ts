@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import type { Evaluation } from "@verdict/sdk";
 import {
   batchBody,
+  batchChunks,
   batchesFor,
   encodeFile,
   LARGE_BATCH,
@@ -14,7 +15,7 @@ import {
 
 const file = (i: number, content = `x${i}`) =>
   encodeFile({ path: `f${i}.js`, content: Buffer.from(content), status: "modified" });
-const decoded = (e: EncodedFile) => JSON.parse(Buffer.from(e.json, "latin1").toString("utf8"));
+const decoded = (e: EncodedFile) => JSON.parse(Buffer.concat(e.chunks).toString("utf8"));
 
 function evaluation(id: string, over: Partial<Evaluation> = {}): Evaluation {
   return {
@@ -51,13 +52,13 @@ describe("batches", () => {
     const text = 'é "q" \\ \n\t\u0001 日本 🚀';
     const f = encodeFile({ path: "dir/ü.js", content: Buffer.from(text, "utf8"), status: "added" });
     expect(decoded(f)).toEqual({ path: "dir/ü.js", content: text, status: "added" });
-    expect(f.bytes).toBe(Buffer.from(f.json, "latin1").length);
+    expect(f.bytes).toBe(Buffer.concat(f.chunks).length);
     expect(f.bytes).toBe(Buffer.byteLength(JSON.stringify({ path: "dir/ü.js", content: text, status: "added" })));
   });
 
   it("escape every byte as JSON.stringify does", () => {
     const all = Buffer.from(Array.from({ length: 0x80 }, (_, c) => String.fromCharCode(c)).join("") + "é€𝄞", "utf8");
-    expect(Buffer.from(jsonStringOfUtf8(all), "latin1").toString("utf8")).toBe(JSON.stringify(all.toString("utf8")));
+    expect(jsonStringOfUtf8(all).toString("utf8")).toBe(JSON.stringify(all.toString("utf8")));
   });
 
   it("send invalid UTF-8 as the API would read it, with U+FFFD", () => {
@@ -86,7 +87,7 @@ describe("batches", () => {
   });
 
   it("keep the JSON body under its limit, and count unreadable files as taken without sending them", () => {
-    const entry = (bytes: number): EncodedFile => ({ path: "p", json: "", bytes });
+    const entry = (bytes: number): EncodedFile => ({ path: "p", chunks: [], bytes });
     const files = [0, 1, 2, 3].map((i) => ({ i, bytes: 10 }));
     const body = takeBatch(files, 0, { files: 100, bytes: 1000, bodyBytes: 25 }, () => entry(10));
     expect(body.end).toBe(2);
@@ -99,6 +100,21 @@ describe("batches", () => {
     expect(batchesFor(398, 1000, SYNC_BATCH)).toBe(2);
     expect(batchesFor(399, 1000, SYNC_BATCH)).toBe(3);
     expect(batchesFor(10, 3 * SYNC_BATCH.bytes, SYNC_BATCH)).toBe(3);
+  });
+
+  it("build a request body as chunks of the entries' own bytes, the same bytes as the joined body", () => {
+    const entries = [
+      encodeFile({ path: "ü/a.js", content: Buffer.from('const s = "日本";\n'), status: "added" }),
+      file(2),
+    ];
+    const chunks = batchChunks({ repository: "acme/x", ref: "main" }, entries);
+    expect(chunks).toContain(entries[0]!.chunks[1]);
+    expect(Buffer.concat(chunks)).toEqual(batchBody({ repository: "acme/x", ref: "main" }, entries));
+    expect(JSON.parse(Buffer.concat(chunks).toString("utf8")).files[0]).toEqual({
+      path: "ü/a.js",
+      content: 'const s = "日本";\n',
+      status: "added",
+    });
   });
 
   it("build a request body from the pre-encoded entries", () => {

@@ -30,36 +30,35 @@ export interface Sized {
 }
 
 /**
- * A file encoded once as its JSON entry of the request's `files` array. `json` holds the entry's
- * UTF-8 bytes one per character (a latin1 string), so `bytes` is its length and a batch's body
- * is one latin1 encode of the joined entries.
+ * A file encoded once as its JSON entry of the request's `files` array: the entry's UTF-8 bytes
+ * in chunks (the head with the path, the content's JSON string, the tail), so a batch's body is
+ * the list of its entries' chunks, written to the socket as they are (never joined into one
+ * string or buffer). `bytes` is their total length.
  */
 export interface EncodedFile {
   path: string;
-  json: string;
+  chunks: Buffer[];
   bytes: number;
 }
 
-/** A string's UTF-8 bytes, one per character. */
-const utf8Chars = (text: string) => Buffer.from(text, "utf8").toString("latin1");
-
 /**
- * The JSON string literal of valid UTF-8 text, as UTF-8 bytes one per character: JSON.stringify
- * of the text's latin1 reading escapes exactly the quotes, backslashes and control characters
- * and leaves every byte from 0x80 up as it is, so it is byte for byte what JSON.stringify of
- * the decoded text would give, without decoding it and encoding it back (a third of the CPU).
+ * The JSON string literal of valid UTF-8 text, as UTF-8 bytes: JSON.stringify of the text's
+ * latin1 reading escapes exactly the quotes, backslashes and control characters and leaves every
+ * byte from 0x80 up as it is, so it is byte for byte what JSON.stringify of the decoded text
+ * would give, without decoding it and encoding it back (a third of the CPU).
  */
-export function jsonStringOfUtf8(text: Buffer): string {
-  return JSON.stringify(text.toString("latin1"));
+export function jsonStringOfUtf8(text: Buffer): Buffer {
+  return Buffer.from(JSON.stringify(text.toString("latin1")), "latin1");
 }
 
 /** The JSON entry of a file; content that is not valid UTF-8 is sent as the API would read it (U+FFFD). */
 export function encodeFile(f: { path: string; status: FileInput["status"]; content: Buffer }): EncodedFile {
   const content = isUtf8(f.content)
     ? jsonStringOfUtf8(f.content)
-    : utf8Chars(JSON.stringify(f.content.toString("utf8")));
-  const json = `{"path":${utf8Chars(JSON.stringify(f.path))},"content":${content},"status":${JSON.stringify(f.status ?? "modified")}}`;
-  return { path: f.path, json, bytes: json.length };
+    : Buffer.from(JSON.stringify(f.content.toString("utf8")), "utf8");
+  const head = Buffer.from(`{"path":${JSON.stringify(f.path)},"content":`, "utf8");
+  const tail = Buffer.from(`,"status":${JSON.stringify(f.status ?? "modified")}}`, "utf8");
+  return { path: f.path, chunks: [head, content, tail], bytes: head.length + content.length + tail.length };
 }
 
 /**
@@ -98,16 +97,31 @@ export function batchesFor(files: number, bytes: number, limit: BatchLimit): num
   return Math.max(Math.ceil(files / limit.files), Math.ceil(bytes / limit.bytes));
 }
 
-/** The body of one batch's POST /v1/evaluations, built from the pre-encoded entries. */
+/**
+ * The body of one batch's POST /v1/evaluations, as the chunks to write: the envelope's fields,
+ * then the pre-encoded entries' own chunks (no copy of the files' bytes).
+ */
+export function batchChunks(
+  envelope: { repository: string; ref: string; base_ref?: string; policies?: string[] },
+  files: EncodedFile[],
+): Buffer[] {
+  const head = JSON.stringify(envelope);
+  const chunks: Buffer[] = [Buffer.from(`${head.slice(0, -1)}${head.length > 2 ? "," : ""}"files":[`, "utf8")];
+  const comma = Buffer.from(",");
+  files.forEach((f, i) => {
+    if (i > 0) chunks.push(comma);
+    chunks.push(...f.chunks);
+  });
+  chunks.push(Buffer.from("]}"));
+  return chunks;
+}
+
+/** The body of one batch's POST /v1/evaluations as one buffer (batchChunks joined). */
 export function batchBody(
   envelope: { repository: string; ref: string; base_ref?: string; policies?: string[] },
   files: EncodedFile[],
 ): Buffer {
-  const head = utf8Chars(JSON.stringify(envelope));
-  return Buffer.from(
-    `${head.slice(0, -1)}${head.length > 2 ? "," : ""}"files":[${files.map((f) => f.json).join(",")}]}`,
-    "latin1",
-  );
+  return Buffer.concat(batchChunks(envelope, files));
 }
 
 /** Several evaluations of one change read as one: what the CLI prints. */

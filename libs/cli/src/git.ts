@@ -82,10 +82,14 @@ export function listFiles(root: string | null, cwd: string, paths: string[]): { 
       files.push(toPosix(relative(cwd, abs)));
       continue;
     }
+    // Entries' directories all start with `abs`: their path from cwd is `base` joined with the
+    // rest (path.relative per file costs two resolves each).
+    const base = relative(cwd, abs);
     for (const entry of readdirSync(abs, { recursive: true, withFileTypes: true })) {
       if (!entry.isFile()) continue;
-      const full = join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name);
-      const rel = toPosix(relative(cwd, full));
+      const dir = entry.parentPath ?? (entry as unknown as { path: string }).path;
+      const rest = dir.length > abs.length ? dir.slice(abs.endsWith(sep) ? abs.length : abs.length + 1) : "";
+      const rel = toPosix(join(base, rest, entry.name));
       if (rel.split("/").some((part) => part === ".git" || part === "node_modules")) continue;
       files.push(rel);
     }

@@ -3,7 +3,9 @@
 // cursors are also offered as async iterators.
 import { apiErrorFrom, VerdictConnectionError } from "./errors.js";
 import { rateLimitFrom, type RateLimitState } from "./rateLimit.js";
-import { exchange, type HttpAnswer } from "./transport.js";
+import { exchange, type HeaderReader, type HttpAnswer } from "./transport.js";
+
+export type { HeaderReader } from "./transport.js";
 import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from "./retry.js";
 import type * as T from "./types.js";
 
@@ -33,9 +35,12 @@ export interface RetryNotice {
 
 type Query = Record<string, string | number | boolean | undefined>;
 
-/** A request body already encoded as JSON (UTF-8 bytes): sent as it is, by callers that build large bodies once. */
+/**
+ * A request body already encoded as JSON (UTF-8 bytes): sent as it is, by callers that build
+ * large bodies once. Chunks are written in order, as one body, without joining them first.
+ */
 export class EncodedJson {
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(readonly bytes: Uint8Array | readonly Uint8Array[]) {}
 }
 
 export interface RequestOptions {
@@ -48,7 +53,8 @@ export interface RequestOptions {
 
 export interface RawResponse {
   status: number;
-  headers: Headers;
+  /** Read by name, as fetch's Headers.get. */
+  headers: HeaderReader;
   body: Buffer;
 }
 

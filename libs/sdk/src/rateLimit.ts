@@ -14,7 +14,7 @@ export interface RateLimitState {
 }
 
 /** The rate-limit state of a response, or undefined when its headers are missing or malformed. */
-export function rateLimitFrom(headers: Headers): RateLimitState | undefined {
+export function rateLimitFrom(headers: { get(name: string): string | null }): RateLimitState | undefined {
   const num = (name: string) => {
     const v = headers.get(name);
     return v !== null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : undefined;

@@ -1,26 +1,41 @@
 // One HTTP exchange over node:http(s) with kept-alive connections. Not fetch: for the request
 // bodies of many megabytes the CLI sends, fetch's web streams cost several times the CPU of
 // writing the bytes to the socket, and the CLI shares the machine with the server it calls.
-import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders } from "node:http";
-import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+//
+// node:http(s) are loaded with require, and responses' headers are not a fetch Headers: importing
+// node:http as an ES module builds its module namespace from every export, which loads Node's
+// bundled undici (fetch, WebSocket) through a lazy getter, as `new Headers()` does: about 50 ms of
+// CPU at every CLI start for code it never runs.
+import type * as Http from "node:http";
+import type * as Https from "node:https";
+import { createRequire } from "node:module";
+
+const require = createRequire(import.meta.url);
+const { Agent: HttpAgent, request: httpRequest } = require("node:http") as typeof Http;
+const { Agent: HttpsAgent, request: httpsRequest } = require("node:https") as typeof Https;
+
+/** A response's headers, read by name (any case), as fetch's Headers.get reads them. */
+export interface HeaderReader {
+  get(name: string): string | null;
+}
 
 export interface HttpAnswer {
   status: number;
-  headers: Headers;
+  headers: HeaderReader;
   body: Buffer;
 }
 
 // Idle kept-alive sockets are unreferenced by the agent: they never hold a process open.
 const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
 
-function headersOf(raw: IncomingHttpHeaders): Headers {
-  const h = new Headers();
-  for (const [k, v] of Object.entries(raw)) {
-    if (v === undefined) continue;
-    if (Array.isArray(v)) v.forEach((x) => h.append(k, x));
-    else h.set(k, v);
-  }
-  return h;
+/** node:http's headers (lower-case names; repeated ones as arrays) read as Headers.get does: repeated values joined by ", ". */
+function headersOf(raw: Http.IncomingHttpHeaders): HeaderReader {
+  return {
+    get(name: string): string | null {
+      const v = raw[name.toLowerCase()];
+      return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+    },
+  };
 }
 
 /** Sends one request; rejects with the socket's error (its `code`: ECONNREFUSED, …) or a TimeoutError after `timeoutMs`. */
@@ -28,15 +43,18 @@ export function exchange(
   url: URL,
   method: string,
   headers: Record<string, string>,
-  body: string | Uint8Array | undefined,
+  body: string | Uint8Array | readonly Uint8Array[] | undefined,
   timeoutMs: number,
 ): Promise<HttpAnswer> {
   const https = url.protocol === "https:";
   const send = https ? httpsRequest : httpRequest;
-  const all =
-    body === undefined
-      ? headers
-      : { ...headers, "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength) };
+  const length = (b: string | Uint8Array | readonly Uint8Array[]) =>
+    typeof b === "string"
+      ? Buffer.byteLength(b)
+      : b instanceof Uint8Array
+        ? b.byteLength
+        : b.reduce((n, c) => n + c.byteLength, 0);
+  const all = body === undefined ? headers : { ...headers, "content-length": String(length(body)) };
   return new Promise((resolve, reject) => {
     const req = send(url, { method, headers: all, agent: https ? agents.https : agents.http });
     const timer = setTimeout(
@@ -57,6 +75,13 @@ export function exchange(
         resolve({ status: res.statusCode ?? 0, headers: headersOf(res.headers), body: Buffer.concat(chunks) });
       });
     });
-    req.end(body);
+    if (body === undefined || typeof body === "string" || body instanceof Uint8Array) req.end(body);
+    else {
+      // Chunks: corked, so they leave in one writev instead of a write per chunk.
+      req.cork();
+      for (const c of body) req.write(c);
+      req.uncork();
+      req.end();
+    }
   });
 }
