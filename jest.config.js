@@ -25,6 +25,8 @@ const TRANSPORT = [
   "/services/evaluation/src/usecases/scan\\.test\\.ts$",
 ];
 const MEDIUM = [
+  // FairPool on real worker threads (the unit tier starts none).
+  "/libs/runtime/src/pool\\.test\\.ts$",
   "/libs/store/src/mongo\\.test\\.ts$",
   "/libs/bus/src/kafka\\.test\\.ts$",
   "/libs/outbox/src/outbox\\.test\\.ts$",

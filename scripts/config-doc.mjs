@@ -1,8 +1,12 @@
-// Writes docs/configuration.md from the configuration schemas (run after `pnpm run build`):
-// `pnpm docs:config`. services/all-in-one/src/configDoc.test.ts fails when the file is stale.
+#!/usr/bin/env node
+// Writes docs/configuration.md from the configuration schemas (needs the built packages:
+// `pnpm docs:config` builds first). services/all-in-one/src/configDoc.test.ts fails when the
+// committed file is stale.
 import { writeFileSync } from "node:fs";
-import { configurationDoc } from "../services/all-in-one/dist/configDoc.js";
+import process from "node:process";
+import { fileURLToPath, URL } from "node:url";
 
-const target = new URL("../docs/configuration.md", import.meta.url);
-writeFileSync(target, configurationDoc());
-console.log(`wrote ${target.pathname}`);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const { configurationDoc } = await import(`${root}services/all-in-one/dist/configDoc.js`);
+writeFileSync(`${root}docs/configuration.md`, configurationDoc());
+process.stdout.write(`wrote ${root}docs/configuration.md\n`);

@@ -54,6 +54,10 @@ describe("documentation links", () => {
     expect(DOCS).toEqual(expect.arrayContaining(["README.md", "docs/api.md", "charts/verdict/README.md"]));
   });
 
+  it("keeps the README a front page of at most 200 lines (the rest lives in docs/)", () => {
+    expect(readFileSync(join(ROOT, "README.md"), "utf8").trimEnd().split("\n").length).toBeLessThanOrEqual(200);
+  });
+
   it.each(DOCS)("every relative link and anchor in %s resolves", (doc) => {
     const text = readFileSync(join(ROOT, doc), "utf8");
     const broken: string[] = [];

@@ -13,8 +13,8 @@ export interface IdentityDeps {
   outbox: Outbox;
   clock: Clock;
   logger: Logger;
-  /** Asked for repository counts: repositories belong to the policy service. */
-  policy: AsyncClient<typeof policyV1.PolicyServiceService>;
+  /** Asked for repository counts: repositories belong to the policy service (its gRPC client, or a fake in tests). */
+  policy: Pick<AsyncClient<typeof policyV1.PolicyServiceService>, "countRepositories">;
   passwords: Passwords;
   /** Seals TOTP secrets at rest (a subkey of the instance's master key). */
   totpBox: SecretBox;

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
 import { randomBytes } from "node:crypto";
-import { AppError, createClient, createLogger, SecretBox } from "@verdict/kit";
+import { AppError, createLogger, SecretBox } from "@verdict/kit";
 import { argon2Passwords } from "../passwords.js";
-import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import { generateKey, hashKey } from "../domain/apiKey.js";
@@ -20,16 +19,16 @@ let now = new Date("2026-06-01T12:00:00.000Z");
 let store: SqliteStore;
 let bus: InProcessBus;
 let deps: IdentityDeps;
-let closePolicy: () => void;
 
 beforeEach(async () => {
   store = new SqliteStore(":memory:");
   bus = new InProcessBus(createLogger("t", "silent"), 5);
   const repo = new IdentityRepo(store);
   await repo.init();
-  // These use cases never reach the policy service; the client points nowhere on purpose.
-  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, "127.0.0.1:1");
-  closePolicy = () => policy.close();
+  // These use cases never reach the policy service: a fake that fails the test if one does.
+  const policy: IdentityDeps["policy"] = {
+    countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")),
+  };
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
   await outbox.register(repo.keys);
   deps = {
@@ -47,7 +46,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await deps.outbox.stop();
-  closePolicy();
   await bus.close();
   await store.close();
 });

@@ -3,8 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
-import { AppError, createClient, createLogger, SecretBox } from "@verdict/kit";
-import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
+import { AppError, createLogger, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import type { IdentityDeps } from "../deps.js";
@@ -21,7 +20,6 @@ let now = new Date("2026-06-01T12:00:00.000Z");
 let store: SqliteStore;
 let bus: InProcessBus;
 let deps: IdentityDeps;
-let closePolicy: () => void;
 const actor = { type: "system" as const, id: "test", ip: "" };
 const PASSWORD = "correct horse battery staple";
 
@@ -30,8 +28,10 @@ beforeEach(async () => {
   bus = new InProcessBus(createLogger("t", "silent"), 5);
   const repo = new IdentityRepo(store);
   await repo.init();
-  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, "127.0.0.1:1");
-  closePolicy = () => policy.close();
+  // These use cases never reach the policy service: a fake that fails the test if one does.
+  const policy: IdentityDeps["policy"] = {
+    countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")),
+  };
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
   await outbox.register(repo.keys, repo.audit);
   deps = {
@@ -49,7 +49,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await deps.outbox.stop();
-  closePolicy();
   await bus.close();
   await store.close();
 });

@@ -3,8 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { InProcessBus } from "@verdict/bus";
-import { createClient, createLogger, SecretBox } from "@verdict/kit";
-import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
+import { createLogger, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
@@ -17,7 +16,6 @@ let now = new Date("2026-06-01T12:00:00.000Z");
 let store: SqliteStore;
 let bus: InProcessBus;
 let deps: IdentityDeps;
-let closePolicy: () => void;
 
 beforeEach(async () => {
   now = new Date("2026-06-01T12:00:00.000Z");
@@ -25,8 +23,10 @@ beforeEach(async () => {
   bus = new InProcessBus(createLogger("t", "silent"), 5);
   const repo = new IdentityRepo(store);
   await repo.init();
-  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, "127.0.0.1:1");
-  closePolicy = () => policy.close();
+  // These use cases never reach the policy service: a fake that fails the test if one does.
+  const policy: IdentityDeps["policy"] = {
+    countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")),
+  };
   deps = {
     repo,
     bus,
@@ -41,7 +41,6 @@ beforeEach(async () => {
   };
 });
 afterEach(async () => {
-  closePolicy();
   await bus.close();
   await store.close();
 });
