@@ -171,12 +171,16 @@ export interface ScimTokenRecord {
 
 /**
  * A person as the organization's identity provider provisioned them. id =
- * `<organization_id>.<user_id>`; the SCIM id is the user id. The membership exists while active.
+ * `<organization_id>.<scim_id>`. The Verdict account is linked by email (a new account takes the
+ * SCIM id as its user id); the membership exists while the SCIM user is active and linked.
  */
 export interface ScimUserRecord {
   id: string;
   organization_id: string;
-  user_id: string;
+  /** The SCIM id (`user_…`). */
+  scim_id: string;
+  /** The linked Verdict account; null while the user has no email address. */
+  user_id: string | null;
   /** Lowercased userName: unique in the organization. */
   user_name_key: string;
   active: boolean;
@@ -193,7 +197,7 @@ export interface ScimGroupRecord {
   organization_id: string;
   group_id: string;
   display_name: string;
-  /** The user ids of its members (SCIM users of the same organization). */
+  /** The SCIM ids of its members (SCIM users of the same organization). */
   member_ids: string[];
   /** externalId and any other stored attributes, as JSON. */
   resource_json: string;
@@ -340,6 +344,7 @@ export class IdentityRepo {
     await this.scimUsers.ensureIndexes([
       { name: "org_id", fields: { organization_id: 1, id: 1 } },
       { name: "user_name", fields: { organization_id: 1, user_name_key: 1 }, unique: true },
+      { name: "user_id", fields: { organization_id: 1, user_id: 1 } },
     ]);
     await this.scimGroups.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
   }

@@ -185,6 +185,18 @@ export function applyPatch(
 ): Obj {
   const next = clone(resource);
   for (const o of operations) {
+    const wholeExtension =
+      o.path !== undefined ? rs.extensions.find((e) => e.urn.toLowerCase() === o.path!.trim().toLowerCase()) : undefined;
+    if (wholeExtension) {
+      if (o.op === "remove") delete next[wholeExtension.urn];
+      else if (!isObj(o.value)) throw scimErrors.invalidValue(`${o.op} ${wholeExtension.urn} needs an object value`);
+      else {
+        if (o.op === "replace") delete next[wholeExtension.urn];
+        for (const [k, x] of Object.entries(o.value))
+          if (k.toLowerCase() !== "schemas") applyOne(rs, next, "add", { schema: wholeExtension.urn, attr: k }, x);
+      }
+      continue;
+    }
     if (o.path !== undefined) {
       if (o.op !== "remove" && o.value === undefined) throw scimErrors.invalidValue(`${o.op} ${o.path} needs a value`);
       applyOne(rs, next, o.op, parsePatchPath(o.path), o.value);
@@ -195,7 +207,8 @@ export function applyPatch(
     for (const [key, v] of Object.entries(o.value)) {
       const ext = rs.extensions.find((e) => e.urn.toLowerCase() === key.toLowerCase());
       if (ext && isObj(v)) {
-        for (const [k, x] of Object.entries(v)) applyOne(rs, next, o.op, { schema: ext.urn, attr: k }, x);
+        for (const [k, x] of Object.entries(v))
+          if (k.toLowerCase() !== "schemas") applyOne(rs, next, o.op, { schema: ext.urn, attr: k }, x);
       } else if (key.toLowerCase() === "schemas" || key.toLowerCase() === "id" || key.toLowerCase() === "meta") {
         continue;
       } else {

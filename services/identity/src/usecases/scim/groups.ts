@@ -19,16 +19,10 @@ export function groupView(rec: ScimGroupRecord, users: Map<string, ScimUserRecor
     id: rec.group_id,
     ...(stored.externalId !== undefined ? { externalId: stored.externalId } : {}),
     displayName: rec.display_name,
-    members: rec.member_ids.map((id) => {
-      const u = users.get(id);
-      const r = u ? (JSON.parse(u.resource_json) as Obj) : {};
-      return {
-        value: id,
-        $ref: `${baseUrl}/Users/${id}`,
-        ...(u ? { display: String(r.displayName ?? r.userName ?? "") } : {}),
-        type: "User",
-      };
-    }),
+    // As the identity provider sent them (display and type included), each with its URI.
+    members: ((stored.members as Obj[] | undefined) ?? rec.member_ids.map((value) => ({ value })))
+      .filter((m) => users.has(String(m.value)))
+      .map((m) => ({ ...m, $ref: `${baseUrl}/Users/${String(m.value)}` })),
     meta: {
       resourceType: "Group",
       created: rec.created_at,
@@ -44,7 +38,7 @@ async function memberIds(deps: IdentityDeps, organizationId: string, resource: O
   const members = (resource.members as Obj[] | undefined) ?? [];
   const ids = [...new Set(members.map((m) => m.value).filter((v): v is string => typeof v === "string"))];
   for (const id of ids) {
-    const u = await deps.repo.scimUsers.findOne({ id: deps.repo.membershipId(organizationId, id) });
+    const u = await deps.repo.scimUsers.findOne({ id: `${organizationId}.${id}` });
     if (!u) throw scimErrors.invalidValue(`members: no user ${id} in this organization`);
   }
   return ids;
@@ -58,8 +52,10 @@ function bodyResource(body: unknown): Obj {
 }
 
 function storedPart(resource: Obj): string {
-  const { displayName: _d, members: _m, ...rest } = resource;
-  return JSON.stringify(rest);
+  const { displayName: _d, ...rest } = resource;
+  const members = ((rest.members as Obj[] | undefined) ?? []).map(({ $ref: _r, ...m }) => m);
+  const seen = new Set<string>();
+  return JSON.stringify({ ...rest, members: members.filter((m) => !seen.has(String(m.value)) && seen.add(String(m.value))) });
 }
 
 export async function findGroup(deps: IdentityDeps, organizationId: string, id: string): Promise<ScimGroupRecord> {
@@ -130,7 +126,6 @@ function current(rec: ScimGroupRecord): Obj {
   return {
     ...(JSON.parse(rec.resource_json) as Obj),
     displayName: rec.display_name,
-    members: rec.member_ids.map((value) => ({ value })),
   };
 }
 

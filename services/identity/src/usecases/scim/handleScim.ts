@@ -109,7 +109,7 @@ async function userViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]>
 
 async function groupViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
   const { users, groups } = await allUsers(deps, caller);
-  const byId = new Map<string, ScimUserRecord>(users.map((u) => [u.user_id, u]));
+  const byId = new Map<string, ScimUserRecord>(users.map((u) => [u.scim_id, u]));
   return groups.sort((a, b) => a.created_at.localeCompare(b.created_at)).map((g) => groupView(g, byId, caller.baseUrl));
 }
 
@@ -121,7 +121,7 @@ async function oneUserView(deps: IdentityDeps, caller: ScimCaller, rec: ScimUser
 async function oneGroupView(deps: IdentityDeps, caller: ScimCaller, id: string): Promise<Obj> {
   const rec = await findGroup(deps, caller.organizationId, id);
   const users = await deps.repo.scimUsers.find({ organization_id: caller.organizationId });
-  return groupView(rec, new Map(users.map((u) => [u.user_id, u])), caller.baseUrl);
+  return groupView(rec, new Map(users.map((u) => [u.scim_id, u])), caller.baseUrl);
 }
 
 function resourceResponse(status: number, view: Obj, q: Record<string, string>, rs: ResourceSchema): ScimHttpResponse {
@@ -140,7 +140,16 @@ function versionOf(etag: string): number {
 
 async function route(deps: IdentityDeps, caller: ScimCaller, req: ScimHttpRequest): Promise<ScimHttpResponse> {
   const method = req.method.toUpperCase();
-  const segments = req.path.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+  const segments = req.path
+    .split("/")
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        throw scimErrors.notFound("Resource", req.path);
+      }
+    });
   const [head, id, extra] = segments;
   const q = req.query;
   if (extra !== undefined) throw scimErrors.notFound("Resource", req.path);
