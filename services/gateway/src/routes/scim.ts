@@ -37,7 +37,8 @@ export function mountScim(app: Express, throttle: RequestHandler, opts: ScimMoun
     text(req, res, (err?: unknown) => {
       if (!err) return next();
       const e = err as { type?: string };
-      if (e.type === "entity.too.large") return scimError(res, 413, `The body is larger than ${opts.bodyLimitBytes} bytes`);
+      if (e.type === "entity.too.large")
+        return scimError(res, 413, `The body is larger than ${opts.bodyLimitBytes} bytes`);
       scimError(res, 400, "The body could not be read as UTF-8 text", "invalidSyntax");
     });
   });

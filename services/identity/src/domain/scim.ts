@@ -88,7 +88,11 @@ export function pageOf(startIndex: unknown, count: unknown): { startIndex: numbe
   };
 }
 
-export function listResponse(all: Record<string, unknown>[], total: number, startIndex: number): Record<string, unknown> {
+export function listResponse(
+  all: Record<string, unknown>[],
+  total: number,
+  startIndex: number,
+): Record<string, unknown> {
   return {
     schemas: [LIST_RESPONSE_SCHEMA],
     totalResults: total,

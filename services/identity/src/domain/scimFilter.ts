@@ -61,7 +61,7 @@ function tokenize(text: string): Token[] {
       i += m[0].length;
     } else if (/[A-Za-z_$]/.test(c)) {
       let j = i;
-      while (j < text.length && /[A-Za-z0-9_$:.\-]/.test(text[j]!)) j++;
+      while (j < text.length && /[A-Za-z0-9_$:.-]/.test(text[j]!)) j++;
       tokens.push({ t: "word", v: text.slice(i, j) });
       i = j;
     } else {
@@ -83,8 +83,7 @@ export function parseAttrPath(word: string, onError: (m: string) => Error = scim
     rest = word.slice(cut + 1);
   }
   const parts = rest.split(".");
-  if (parts.length > 2 || !parts.every((p) => ATTR_NAME.test(p)))
-    throw onError(`'${word}' is not an attribute path`);
+  if (parts.length > 2 || !parts.every((p) => ATTR_NAME.test(p))) throw onError(`'${word}' is not an attribute path`);
   return { ...(schema ? { schema } : {}), attr: parts[0]!, ...(parts[1] ? { sub: parts[1] } : {}) };
 }
 
@@ -117,7 +116,9 @@ class Parser {
   private expect(kind: Token["t"]): Token {
     const t = this.tokens[this.pos];
     if (t?.t !== kind)
-      throw scimErrors.invalidFilter(`Expected '${kind}' but found ${t ? `'${String(t.v)}'` : "the end of the filter"}`);
+      throw scimErrors.invalidFilter(
+        `Expected '${kind}' but found ${t ? `'${String(t.v)}'` : "the end of the filter"}`,
+      );
     this.pos++;
     return t;
   }
@@ -153,7 +154,8 @@ class Parser {
     this.pos++;
     const path = parseAttrPath(t.v);
     if (this.tokens[this.pos]?.t === "[") {
-      if (path.sub) throw scimErrors.invalidFilter(`'${t.v}[' : a value filter follows the attribute, not a sub-attribute`);
+      if (path.sub)
+        throw scimErrors.invalidFilter(`'${t.v}[' : a value filter follows the attribute, not a sub-attribute`);
       this.pos++;
       const filter = this.or(depth + 1);
       this.expect("]");
@@ -191,7 +193,9 @@ class Parser {
       if (w === "false") return false;
       if (w === "null") return null;
     }
-    throw scimErrors.invalidFilter(`'${String(t.v)}' is not a value: quote strings ("…"), or use true, false, null or a number`);
+    throw scimErrors.invalidFilter(
+      `'${String(t.v)}' is not a value: quote strings ("…"), or use true, false, null or a number`,
+    );
   }
 }
 
@@ -250,7 +254,9 @@ function resolve(resource: unknown, path: AttrPath, ctx: FilterContext): unknown
   const items = v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
   if (path.sub) return items.map((i) => getCI(i, path.sub!)).filter((x) => x !== undefined && x !== null);
   // A multi-valued complex attribute without a sub-attribute compares its `value`.
-  return items.map((i) => (i && typeof i === "object" ? getCI(i, "value") : i)).filter((x) => x !== undefined && x !== null);
+  return items
+    .map((i) => (i && typeof i === "object" ? getCI(i, "value") : i))
+    .filter((x) => x !== undefined && x !== null);
 }
 
 function compare(op: CompareOp, actual: unknown, expected: Literal, caseExact: boolean): boolean {
@@ -263,28 +269,44 @@ function compare(op: CompareOp, actual: unknown, expected: Literal, caseExact: b
   if (typeof expected === "number") {
     const a = typeof actual === "number" ? actual : Number(actual);
     switch (op) {
-      case "eq": return a === expected;
-      case "ne": return a !== expected;
-      case "gt": return a > expected;
-      case "ge": return a >= expected;
-      case "lt": return a < expected;
-      case "le": return a <= expected;
-      default: throw scimErrors.invalidFilter(`'${op}' does not compare numbers`);
+      case "eq":
+        return a === expected;
+      case "ne":
+        return a !== expected;
+      case "gt":
+        return a > expected;
+      case "ge":
+        return a >= expected;
+      case "lt":
+        return a < expected;
+      case "le":
+        return a <= expected;
+      default:
+        throw scimErrors.invalidFilter(`'${op}' does not compare numbers`);
     }
   }
   if (typeof actual !== "string") return op === "ne";
   const a = caseExact ? actual : actual.toLowerCase();
   const e = caseExact ? expected : expected.toLowerCase();
   switch (op) {
-    case "eq": return a === e;
-    case "ne": return a !== e;
-    case "co": return a.includes(e);
-    case "sw": return a.startsWith(e);
-    case "ew": return a.endsWith(e);
-    case "gt": return a > e;
-    case "ge": return a >= e;
-    case "lt": return a < e;
-    case "le": return a <= e;
+    case "eq":
+      return a === e;
+    case "ne":
+      return a !== e;
+    case "co":
+      return a.includes(e);
+    case "sw":
+      return a.startsWith(e);
+    case "ew":
+      return a.endsWith(e);
+    case "gt":
+      return a > e;
+    case "ge":
+      return a >= e;
+    case "lt":
+      return a < e;
+    case "le":
+      return a <= e;
   }
 }
 

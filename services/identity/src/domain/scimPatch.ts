@@ -64,7 +64,8 @@ function simpleEq(f: Filter): { attr: string; value: unknown } | undefined {
 }
 
 function sameItem(a: unknown, b: unknown): boolean {
-  if (isObj(a) && isObj(b) && a.value !== undefined && b.value !== undefined) return String(a.value) === String(b.value);
+  if (isObj(a) && isObj(b) && a.value !== undefined && b.value !== undefined)
+    return String(a.value) === String(b.value);
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
@@ -78,9 +79,10 @@ function applyOne(rs: ResourceSchema, resource: Obj, op: OpName, path: PatchPath
   const def = isExternalId ? EXTERNAL_ID : findAttr(defs, path.attr);
   if (!def) throw scimErrors.invalidPath(`Unknown attribute ${path.attr}`);
   if (def.mutability === "readOnly") throw scimErrors.mutability(`${def.name} is read-only`);
-  const extUrn = path.schema && path.schema.toLowerCase() !== rs.core.toLowerCase()
-    ? rs.extensions.find((e) => e.urn.toLowerCase() === path.schema!.toLowerCase())!.urn
-    : undefined;
+  const extUrn =
+    path.schema && path.schema.toLowerCase() !== rs.core.toLowerCase()
+      ? rs.extensions.find((e) => e.urn.toLowerCase() === path.schema!.toLowerCase())!.urn
+      : undefined;
   let container: Obj;
   if (extUrn) {
     if (!isObj(resource[extUrn])) {
@@ -96,7 +98,10 @@ function applyOne(rs: ResourceSchema, resource: Obj, op: OpName, path: PatchPath
   if (path.filter) {
     if (!def.multiValued) throw scimErrors.invalidPath(`${def.name} is not multi-valued: it takes no filter`);
     const items = Array.isArray(current) ? (current as unknown[]) : [];
-    const ctx = { coreSchema: rs.core, caseExact: (p: { attr: string }) => caseExact(rs, { attr: def.name, sub: p.attr }) };
+    const ctx = {
+      coreSchema: rs.core,
+      caseExact: (p: { attr: string }) => caseExact(rs, { attr: def.name, sub: p.attr }),
+    };
     const hit = items.map((item) => matches(item, path.filter!, ctx));
     if (op === "remove") {
       container[def.name] = sub
@@ -120,7 +125,9 @@ function applyOne(rs: ResourceSchema, resource: Obj, op: OpName, path: PatchPath
     // Entra ID sets `emails[type eq "work"].value` before any work email exists: create it.
     const eq = simpleEq(path.filter);
     if (!eq) throw scimErrors.noTarget(`No value of ${def.name} matches the path's filter`);
-    const created = sub ? { [eq.attr]: eq.value, [sub.name]: value } : { ...(isObj(value) ? value : {}), [eq.attr]: eq.value };
+    const created = sub
+      ? { [eq.attr]: eq.value, [sub.name]: value }
+      : { ...(isObj(value) ? value : {}), [eq.attr]: eq.value };
     container[def.name] = [...items, created];
     return;
   }
@@ -186,7 +193,9 @@ export function applyPatch(
   const next = clone(resource);
   for (const o of operations) {
     const wholeExtension =
-      o.path !== undefined ? rs.extensions.find((e) => e.urn.toLowerCase() === o.path!.trim().toLowerCase()) : undefined;
+      o.path !== undefined
+        ? rs.extensions.find((e) => e.urn.toLowerCase() === o.path!.trim().toLowerCase())
+        : undefined;
     if (wholeExtension) {
       if (o.op === "remove") delete next[wholeExtension.urn];
       else if (!isObj(o.value)) throw scimErrors.invalidValue(`${o.op} ${wholeExtension.urn} needs an object value`);

@@ -296,7 +296,9 @@ export function project(
         if (ext) return { schema: ext.urn, attr: "" } as AttrPath;
         const p = parseAttrPath(s, scimErrors.invalidValue);
         const core = !p.schema || p.schema.toLowerCase() === rs.core.toLowerCase();
-        const extUrn = core ? undefined : rs.extensions.find((e) => e.urn.toLowerCase() === p.schema!.toLowerCase())?.urn;
+        const extUrn = core
+          ? undefined
+          : rs.extensions.find((e) => e.urn.toLowerCase() === p.schema!.toLowerCase())?.urn;
         return { ...p, schema: extUrn } as AttrPath;
       });
   const pick = (obj: Record<string, unknown>, paths: AttrPath[], keep: boolean) => {
@@ -306,10 +308,21 @@ export function project(
       const whole = hits.some((p) => !p.sub);
       if (keep) {
         if (whole) out[k] = v;
-        else if (hits.length) out[k] = subPick(v, hits.map((h) => h.sub!), true);
+        else if (hits.length)
+          out[k] = subPick(
+            v,
+            hits.map((h) => h.sub!),
+            true,
+          );
       } else {
         if (whole) continue;
-        out[k] = hits.length ? subPick(v, hits.map((h) => h.sub!), false) : v;
+        out[k] = hits.length
+          ? subPick(
+              v,
+              hits.map((h) => h.sub!),
+              false,
+            )
+          : v;
       }
     }
     return out;

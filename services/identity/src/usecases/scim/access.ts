@@ -19,7 +19,12 @@ export interface ScimCaller {
 }
 
 /** The account for an email, made (without a password, with the given id) when it does not exist yet. */
-export async function findOrCreateAccount(deps: IdentityDeps, email: string, name: string, id: string): Promise<UserRecord> {
+export async function findOrCreateAccount(
+  deps: IdentityDeps,
+  email: string,
+  name: string,
+  id: string,
+): Promise<UserRecord> {
   const found = await deps.repo.userByEmail(email);
   if (found) return found;
   const user: UserRecord = {
@@ -91,7 +96,13 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
   if (existing.status === "active" && existing.role === newRole) return;
   const updated = await deps.repo.members.updateOne(
     { id: existing.id, version: existing.version },
-    { status: "active", role: newRole, invitation_hash: null, invitation_expires_at: null, version: existing.version + 1 },
+    {
+      status: "active",
+      role: newRole,
+      invitation_hash: null,
+      invitation_expires_at: null,
+      version: existing.version + 1,
+    },
   );
   if (!updated) return grantAccess(deps, caller, rec);
   await recordAudit(deps, {

@@ -45,7 +45,8 @@ async function memberIds(deps: IdentityDeps, organizationId: string, resource: O
 }
 
 function bodyResource(body: unknown): Obj {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw scimErrors.invalidSyntax("The body must be a JSON object");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw scimErrors.invalidSyntax("The body must be a JSON object");
   const resource = normalizeResource(GROUP_RESOURCE, body as Obj);
   requireAttributes(GROUP_RESOURCE, resource);
   return resource;
@@ -55,7 +56,10 @@ function storedPart(resource: Obj): string {
   const { displayName: _d, ...rest } = resource;
   const members = ((rest.members as Obj[] | undefined) ?? []).map(({ $ref: _r, ...m }) => m);
   const seen = new Set<string>();
-  return JSON.stringify({ ...rest, members: members.filter((m) => !seen.has(String(m.value)) && seen.add(String(m.value))) });
+  return JSON.stringify({
+    ...rest,
+    members: members.filter((m) => !seen.has(String(m.value)) && seen.add(String(m.value))),
+  });
 }
 
 export async function findGroup(deps: IdentityDeps, organizationId: string, id: string): Promise<ScimGroupRecord> {
@@ -93,7 +97,12 @@ export async function createGroup(deps: IdentityDeps, caller: ScimCaller, body: 
   return rec;
 }
 
-async function store(deps: IdentityDeps, caller: ScimCaller, rec: ScimGroupRecord, resource: Obj): Promise<ScimGroupRecord> {
+async function store(
+  deps: IdentityDeps,
+  caller: ScimCaller,
+  rec: ScimGroupRecord,
+  resource: Obj,
+): Promise<ScimGroupRecord> {
   const members = await memberIds(deps, caller.organizationId, resource);
   const updated = await deps.repo.scimGroups.updateOne(
     { id: rec.id, version: rec.version },
@@ -138,7 +147,8 @@ export async function patchGroup(deps: IdentityDeps, caller: ScimCaller, rec: Sc
 }
 
 export async function deleteGroup(deps: IdentityDeps, caller: ScimCaller, rec: ScimGroupRecord): Promise<void> {
-  if (!(await deps.repo.scimGroups.deleteOne({ id: rec.id, version: rec.version }))) throw scimErrors.preconditionFailed();
+  if (!(await deps.repo.scimGroups.deleteOne({ id: rec.id, version: rec.version })))
+    throw scimErrors.preconditionFailed();
   await syncRoles(deps, caller, rec.member_ids);
   await recordAudit(deps, {
     organizationId: caller.organizationId,

@@ -2,16 +2,17 @@
 // response. Every failure becomes a SCIM error body (RFC 7644 §3.12) with its status; nothing
 // here answers a /v1-style error or a 500 for bad input.
 import { AppError } from "@verdict/kit";
-import {
-  ifMatchHolds,
-  listResponse,
-  pageOf,
-  resourceTypes,
-  serviceProviderConfig,
-} from "../../domain/scim.js";
+import { ifMatchHolds, listResponse, pageOf, resourceTypes, serviceProviderConfig } from "../../domain/scim.js";
 import { ScimError, scimErrors } from "../../domain/scimError.js";
 import { getCI, matches, parseFilter, type Filter } from "../../domain/scimFilter.js";
-import { caseExact, GROUP_RESOURCE, project, schemaResources, USER_RESOURCE, type ResourceSchema } from "../../domain/scimSchema.js";
+import {
+  caseExact,
+  GROUP_RESOURCE,
+  project,
+  schemaResources,
+  USER_RESOURCE,
+  type ResourceSchema,
+} from "../../domain/scimSchema.js";
 import type { IdentityDeps } from "../../deps.js";
 import type { ScimUserRecord } from "../../repo.js";
 import type { ScimCaller } from "./access.js";
@@ -77,7 +78,8 @@ function listOf(rs: ResourceSchema, views: Obj[], p: ListParams): Obj {
 }
 
 function searchParams(body: unknown): ListParams {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw scimErrors.invalidSyntax("A search is a JSON object");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw scimErrors.invalidSyntax("A search is a JSON object");
   const str = (k: string) => {
     const v = getCI(body, k);
     if (v === undefined || v === null) return undefined;
@@ -207,9 +209,13 @@ async function route(deps: IdentityDeps, caller: ScimCaller, req: ScimHttpReques
         return resourceResponse(201, await oneGroupView(deps, caller, g.group_id), q, rs);
       }
       only(method, ["GET", "PUT", "PATCH", "DELETE"]);
-      const rec = users ? await findUser(deps, caller.organizationId, id) : await findGroup(deps, caller.organizationId, id);
+      const rec = users
+        ? await findUser(deps, caller.organizationId, id)
+        : await findGroup(deps, caller.organizationId, id);
       if (method === "GET") {
-        const view = users ? await oneUserView(deps, caller, rec as ScimUserRecord) : await oneGroupView(deps, caller, id);
+        const view = users
+          ? await oneUserView(deps, caller, rec as ScimUserRecord)
+          : await oneGroupView(deps, caller, id);
         if (req.ifNoneMatch && ifMatchHolds(req.ifNoneMatch, versionOf(String((view.meta as Obj).version))))
           return { status: 304, etag: String((view.meta as Obj).version) };
         return resourceResponse(200, view, q, rs);
@@ -223,11 +229,13 @@ async function route(deps: IdentityDeps, caller: ScimCaller, req: ScimHttpReques
       const body = parseBody(req.bodyJson);
       if (users) {
         const u = rec as ScimUserRecord;
-        const next = method === "PUT" ? await replaceUser(deps, caller, u, body) : await patchUser(deps, caller, u, body);
+        const next =
+          method === "PUT" ? await replaceUser(deps, caller, u, body) : await patchUser(deps, caller, u, body);
         return resourceResponse(200, await oneUserView(deps, caller, next), q, rs);
       }
       const g = rec as Awaited<ReturnType<typeof findGroup>>;
-      const next = method === "PUT" ? await replaceGroup(deps, caller, g, body) : await patchGroup(deps, caller, g, body);
+      const next =
+        method === "PUT" ? await replaceGroup(deps, caller, g, body) : await patchGroup(deps, caller, g, body);
       return resourceResponse(200, await oneGroupView(deps, caller, next.group_id), q, rs);
     }
     default:
@@ -253,4 +261,3 @@ export async function handleScim(deps: IdentityDeps, req: ScimHttpRequest): Prom
     return { status: 500, body: new ScimError(500, undefined, "Internal error").toBody() };
   }
 }
-

@@ -33,7 +33,9 @@ function accountEmail(resource: Obj): string | undefined {
 function displayName(resource: Obj): string {
   const name = resource.name as Obj | undefined;
   const parts = [name?.givenName, name?.familyName].filter((x) => typeof x === "string" && x);
-  return String(resource.displayName ?? name?.formatted ?? (parts.length ? parts.join(" ") : resource.userName ?? ""));
+  return String(
+    resource.displayName ?? name?.formatted ?? (parts.length ? parts.join(" ") : (resource.userName ?? "")),
+  );
 }
 
 export function userView(rec: ScimUserRecord, groups: ScimGroupRecord[], baseUrl: string): Obj {
@@ -66,10 +68,12 @@ export function userView(rec: ScimUserRecord, groups: ScimGroupRecord[], baseUrl
 }
 
 function bodyResource(body: unknown): Obj {
-  if (!body || typeof body !== "object" || Array.isArray(body)) throw scimErrors.invalidSyntax("The body must be a JSON object");
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw scimErrors.invalidSyntax("The body must be a JSON object");
   const resource = normalizeResource(USER_RESOURCE, body as Obj);
   requireAttributes(USER_RESOURCE, resource);
-  if (typeof resource.userName !== "string" || !resource.userName.trim()) throw scimErrors.invalidValue("userName is required");
+  if (typeof resource.userName !== "string" || !resource.userName.trim())
+    throw scimErrors.invalidValue("userName is required");
   return resource;
 }
 
@@ -79,13 +83,23 @@ export async function findUser(deps: IdentityDeps, organizationId: string, id: s
   return rec;
 }
 
-async function assertUserNameFree(deps: IdentityDeps, organizationId: string, key: string, except?: string): Promise<void> {
+async function assertUserNameFree(
+  deps: IdentityDeps,
+  organizationId: string,
+  key: string,
+  except?: string,
+): Promise<void> {
   const taken = await deps.repo.scimUsers.findOne({ organization_id: organizationId, user_name_key: key });
   if (taken && taken.id !== except) throw scimErrors.uniqueness(`userName is already taken in this organization`);
 }
 
 /** The Verdict account for the user's email (made when new); one SCIM user per account and organization. */
-async function linkAccount(deps: IdentityDeps, caller: ScimCaller, resource: Obj, scimId: string): Promise<string | null> {
+async function linkAccount(
+  deps: IdentityDeps,
+  caller: ScimCaller,
+  resource: Obj,
+  scimId: string,
+): Promise<string | null> {
   const email = accountEmail(resource);
   if (!email) return null;
   const account = await findOrCreateAccount(deps, email, displayName(resource), scimId);
@@ -173,7 +187,12 @@ async function store(
   } else if (active && (!rec.active || !rec.user_id)) await grantAccess(deps, caller, updated);
   await recordAudit(deps, {
     organizationId: caller.organizationId,
-    type: rec.active && !active ? "scim.user_deactivated" : !rec.active && active ? "scim.user_reactivated" : "scim.user_updated",
+    type:
+      rec.active && !active
+        ? "scim.user_deactivated"
+        : !rec.active && active
+          ? "scim.user_reactivated"
+          : "scim.user_updated",
     actor: caller.actor,
     targetType: "user",
     targetId: rec.scim_id,
@@ -206,7 +225,8 @@ export async function patchUser(
 export async function deleteUser(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<void> {
   if (rec.active) await assertMayEndAccess(deps, caller, rec);
   const ended = rec.active ? await endAccess(deps, caller, rec) : undefined;
-  if (!(await deps.repo.scimUsers.deleteOne({ id: rec.id, version: rec.version }))) throw scimErrors.preconditionFailed();
+  if (!(await deps.repo.scimUsers.deleteOne({ id: rec.id, version: rec.version })))
+    throw scimErrors.preconditionFailed();
   // Out of every group too: a user provisioned again later starts without old roles.
   for (const g of await deps.repo.scimGroups.find({ organization_id: caller.organizationId })) {
     if (!g.member_ids.includes(rec.scim_id)) continue;
@@ -222,7 +242,11 @@ export async function deleteUser(deps: IdentityDeps, caller: ScimCaller, rec: Sc
     targetType: "user",
     targetId: rec.scim_id,
     data: ended
-      ? { sessions_ended: ended.sessions, oauth_artifacts_revoked: ended.oauthArtifacts, api_keys_revoked: ended.apiKeys }
+      ? {
+          sessions_ended: ended.sessions,
+          oauth_artifacts_revoked: ended.oauthArtifacts,
+          api_keys_revoked: ended.apiKeys,
+        }
       : {},
   });
 }
