@@ -102,7 +102,9 @@ describe("SCIM tokens", () => {
 
     expect((await acme.delete(`/v1/scim-tokens/${created.body.id}`)).status).toBe(204);
     expectScimError(await scim(token, "GET", "/Users"), 401);
-    expect((await acme.get("/v1/audit-events", { query: { type: "scim_token.deleted" } })).body.audit_events).toHaveLength(1);
+    expect(
+      (await acme.get("/v1/audit-events", { query: { type: "scim_token.deleted" } })).body.audit_events,
+    ).toHaveLength(1);
   });
 
   it("are for admins on the Business and Enterprise plans", async () => {
@@ -112,7 +114,12 @@ describe("SCIM tokens", () => {
     expectError(refused, 403, "forbidden", "AUTH_ORG_ACCESS_DENIED");
     expect(refused.body.details).toMatchObject({ plan: "team", required_plans: ["business", "enterprise"] });
     const reader = await acme.post("/v1/api-keys", { name: "reader", scopes: ["read:org"], expiration: "24h" });
-    expectError(await acme.withKey(reader.body.key).get("/v1/scim-tokens"), 403, "forbidden", "AUTH_INSUFFICIENT_SCOPE");
+    expectError(
+      await acme.withKey(reader.body.key).get("/v1/scim-tokens"),
+      403,
+      "forbidden",
+      "AUTH_INSUFFICIENT_SCOPE",
+    );
   });
 
   it("is the only credential /scim/v2 takes, and answers in SCIM's error format", async () => {
@@ -128,7 +135,11 @@ describe("discovery", () => {
   it("serves ServiceProviderConfig, ResourceTypes and Schemas, GET only", async () => {
     const spc = await scim(acmeToken, "GET", "/ServiceProviderConfig");
     expect(spc.status).toBe(200);
-    expect(spc.body).toMatchObject({ patch: { supported: true }, filter: { supported: true }, etag: { supported: true } });
+    expect(spc.body).toMatchObject({
+      patch: { supported: true },
+      filter: { supported: true },
+      etag: { supported: true },
+    });
     const types = await scim(acmeToken, "GET", "/ResourceTypes");
     expect(types.body).toMatchObject({ schemas: [LIST], totalResults: 2 });
     expect(types.body.Resources.map((r: { id: string }) => r.id)).toEqual(["User", "Group"]);
@@ -146,7 +157,11 @@ describe("Okta's request sequence", () => {
   let id: string;
 
   it("looks the user up, creates them, reads them back, and deactivates with a PATCH without path", async () => {
-    const lookup = await scim(acmeToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "ann@acme.test"')}&startIndex=1&count=100`);
+    const lookup = await scim(
+      acmeToken,
+      "GET",
+      `/Users?filter=${encodeURIComponent('userName eq "ann@acme.test"')}&startIndex=1&count=100`,
+    );
     expect(lookup.status).toBe(200);
     expect(lookup.body).toEqual({ schemas: [LIST], totalResults: 0, startIndex: 1, itemsPerPage: 0, Resources: [] });
 
@@ -178,9 +193,15 @@ describe("Okta's request sequence", () => {
     // the person is a member of Acme now, with the default role
     const members = await acme.get("/v1/members");
     expect(members.body.members).toEqual(
-      expect.arrayContaining([expect.objectContaining({ id, email: "ann@acme.test", role: "member", status: "active" })]),
+      expect.arrayContaining([
+        expect.objectContaining({ id, email: "ann@acme.test", role: "member", status: "active" }),
+      ]),
     );
-    expectScimError(await scim(acmeToken, "POST", "/Users", { schemas: [USER], userName: "ANN@acme.test" }), 409, "uniqueness");
+    expectScimError(
+      await scim(acmeToken, "POST", "/Users", { schemas: [USER], userName: "ANN@acme.test" }),
+      409,
+      "uniqueness",
+    );
 
     const read = await scim(acmeToken, "GET", `/Users/${id}`);
     expect(read.body).toMatchObject({ id, name: { givenName: "Ann", familyName: "Lee" } });
@@ -207,7 +228,11 @@ describe("Okta's request sequence", () => {
     expect(put.body).toMatchObject({ active: true, name: { familyName: "Lee-Smith" } });
     expect(put.body.externalId).toBeUndefined();
 
-    const group = await scim(acmeToken, "POST", "/Groups", { schemas: [GROUP], displayName: "verdict-admins", members: [] });
+    const group = await scim(acmeToken, "POST", "/Groups", {
+      schemas: [GROUP],
+      displayName: "verdict-admins",
+      members: [],
+    });
     expect(group.status).toBe(201);
     const gid: string = group.body.id;
     const added = await scim(acmeToken, "PATCH", `/Groups/${gid}`, {
@@ -250,7 +275,11 @@ describe("Entra ID's request sequence", () => {
     expect(created.body.schemas).toEqual([USER, ENTERPRISE]);
     expect(created.body[ENTERPRISE]).toEqual({ department: "Security", employeeNumber: "42" });
 
-    const byExternal = await scim(globexToken, "GET", `/Users?filter=${encodeURIComponent('externalId eq "4b1c-entra"')}`);
+    const byExternal = await scim(
+      globexToken,
+      "GET",
+      `/Users?filter=${encodeURIComponent('externalId eq "4b1c-entra"')}`,
+    );
     expect(byExternal.body.totalResults).toBe(1);
 
     const patched = await scim(globexToken, "PATCH", `/Users/${id}`, {
@@ -272,7 +301,11 @@ describe("Entra ID's request sequence", () => {
       [ENTERPRISE]: { department: "Platform" },
     });
 
-    const group = await scim(globexToken, "POST", "/Groups", { schemas: [GROUP], externalId: "g-1", displayName: "verdict-viewers" });
+    const group = await scim(globexToken, "POST", "/Groups", {
+      schemas: [GROUP],
+      externalId: "g-1",
+      displayName: "verdict-viewers",
+    });
     const gid: string = group.body.id;
     const listed = await scim(
       globexToken,
@@ -286,7 +319,8 @@ describe("Entra ID's request sequence", () => {
       Operations: [{ op: "Add", path: "members", value: [{ value: id }] }],
     });
     const role = async () =>
-      (await globex.get("/v1/members")).body.members.find((m: { id: string }) => m.id === id)?.role as string | undefined;
+      (await globex.get("/v1/members")).body.members.find((m: { id: string }) => m.id === id)?.role as
+        string | undefined;
     expect(await role()).toBe("viewer");
     await scim(globexToken, "PATCH", `/Groups/${gid}`, {
       schemas: [PATCH_OP],
@@ -308,7 +342,11 @@ describe("Entra ID's request sequence", () => {
 describe("queries", () => {
   const ids: string[] = [];
   beforeAll(async () => {
-    for (const [n, dept] of [["carol", "Sales"], ["dave", "Security"], ["erin", "Security"]] as const) {
+    for (const [n, dept] of [
+      ["carol", "Sales"],
+      ["dave", "Security"],
+      ["erin", "Security"],
+    ] as const) {
       const r = await scim(acmeToken, "POST", "/Users", {
         schemas: [USER],
         userName: `${n}@acme.test`,
@@ -333,16 +371,16 @@ describe("queries", () => {
     expect(names(await find('emails[type eq "work" and value ew "mail.acme.test"] and userName sw "c"'))).toEqual([
       "carol@acme.test",
     ]);
-    expect(names(await find('meta.created gt "2000-01-01T00:00:00Z" and userName ew "@acme.test" and title pr'))).toEqual(
-      ["carol@acme.test", "dave@acme.test", "erin@acme.test"],
-    );
+    expect(
+      names(await find('meta.created gt "2000-01-01T00:00:00Z" and userName ew "@acme.test" and title pr')),
+    ).toEqual(["carol@acme.test", "dave@acme.test", "erin@acme.test"]);
   });
 
   it("pages with startIndex and count", async () => {
     const page = await find('userName ew "@acme.test" and title pr', "&startIndex=2&count=1");
     expect(page.body).toMatchObject({ totalResults: 3, startIndex: 2, itemsPerPage: 1 });
     expect(page.body.Resources[0].id).toBe(ids[1]);
-    const none = await find('title pr', "&count=0");
+    const none = await find("title pr", "&count=0");
     expect(none.body).toMatchObject({ totalResults: 3, itemsPerPage: 0, Resources: [] });
   });
 
@@ -370,7 +408,10 @@ describe("queries", () => {
     expectScimError(await scim(acmeToken, "DELETE", `/Users/${ids[2]}`, undefined, { "if-match": etag }), 412);
     const now = await scim(acmeToken, "GET", `/Users/${ids[2]}`);
     expect(now.body.title).toBe("CISO");
-    expect((await scim(acmeToken, "GET", `/Users/${ids[2]}`, undefined, { "if-none-match": now.headers.get("etag")! })).status).toBe(304);
+    expect(
+      (await scim(acmeToken, "GET", `/Users/${ids[2]}`, undefined, { "if-none-match": now.headers.get("etag")! }))
+        .status,
+    ).toBe(304);
   });
 
   it.each([
@@ -390,18 +431,19 @@ describe("queries", () => {
     ["a dangling and", 'userName eq "a" and'],
   ])("answers 400 invalidFilter to %s, never a 500", async (_label, filter) => {
     expectScimError(await find(filter), 400, "invalidFilter");
-    expectScimError(
-      await scim(acmeToken, "POST", "/Users/.search", { filter }),
-      400,
-      "invalidFilter",
-    );
+    expectScimError(await scim(acmeToken, "POST", "/Users/.search", { filter }), 400, "invalidFilter");
   });
 
   it("answers bad bodies and paths with SCIM's error types", async () => {
     expectScimError(await scim(acmeToken, "POST", "/Users", "{not json"), 400, "invalidSyntax");
     expectScimError(await scim(acmeToken, "POST", "/Users", { schemas: [USER] }), 400, "invalidValue");
-    expectScimError(await scim(acmeToken, "POST", "/Users", { userName: "x@acme.test", active: "maybe" }), 400, "invalidValue");
-    const patch = (Operations: unknown) => scim(acmeToken, "PATCH", `/Users/${ids[0]}`, { schemas: [PATCH_OP], Operations });
+    expectScimError(
+      await scim(acmeToken, "POST", "/Users", { userName: "x@acme.test", active: "maybe" }),
+      400,
+      "invalidValue",
+    );
+    const patch = (Operations: unknown) =>
+      scim(acmeToken, "PATCH", `/Users/${ids[0]}`, { schemas: [PATCH_OP], Operations });
     expectScimError(await patch([{ op: "move", path: "title", value: "x" }]), 400, "invalidSyntax");
     expectScimError(await patch([{ op: "replace", path: "nosuch", value: "x" }]), 400, "invalidPath");
     expectScimError(await patch([{ op: "replace", path: 'emails[type eq "work"', value: "x" }]), 400, "invalidPath");
@@ -415,21 +457,38 @@ describe("organizations", () => {
   it("never see or change each other's users and groups", async () => {
     const mine = await scim(acmeToken, "POST", "/Users", { schemas: [USER], userName: "frank@acme.test" });
     const id: string = mine.body.id;
-    const group = await scim(acmeToken, "POST", "/Groups", { schemas: [GROUP], displayName: "acme-only", members: [{ value: id }] });
+    const group = await scim(acmeToken, "POST", "/Groups", {
+      schemas: [GROUP],
+      displayName: "acme-only",
+      members: [{ value: id }],
+    });
     const theirs = await scim(globexToken, "GET", "/Users?count=200");
     expect(theirs.body.Resources.map((u: { id: string }) => u.id)).not.toContain(id);
-    expect((await scim(globexToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "frank@acme.test"')}`)).body.totalResults).toBe(0);
+    expect(
+      (await scim(globexToken, "GET", `/Users?filter=${encodeURIComponent('userName eq "frank@acme.test"')}`)).body
+        .totalResults,
+    ).toBe(0);
     expectScimError(await scim(globexToken, "GET", `/Users/${id}`), 404);
     expectScimError(
-      await scim(globexToken, "PATCH", `/Users/${id}`, { schemas: [PATCH_OP], Operations: [{ op: "replace", value: { active: false } }] }),
+      await scim(globexToken, "PATCH", `/Users/${id}`, {
+        schemas: [PATCH_OP],
+        Operations: [{ op: "replace", value: { active: false } }],
+      }),
       404,
     );
-    expectScimError(await scim(globexToken, "PUT", `/Users/${id}`, { schemas: [USER], userName: "evil@globex.test" }), 404);
+    expectScimError(
+      await scim(globexToken, "PUT", `/Users/${id}`, { schemas: [USER], userName: "evil@globex.test" }),
+      404,
+    );
     expectScimError(await scim(globexToken, "DELETE", `/Users/${id}`), 404);
     expectScimError(await scim(globexToken, "GET", `/Groups/${group.body.id}`), 404);
     expectScimError(await scim(globexToken, "DELETE", `/Groups/${group.body.id}`), 404);
     // nor put another organization's user in their own group
-    expectScimError(await scim(globexToken, "POST", "/Groups", { schemas: [GROUP], displayName: "x", members: [{ value: id }] }), 400, "invalidValue");
+    expectScimError(
+      await scim(globexToken, "POST", "/Groups", { schemas: [GROUP], displayName: "x", members: [{ value: id }] }),
+      400,
+      "invalidValue",
+    );
     const after = await scim(acmeToken, "GET", `/Users/${id}`);
     expect(after.body).toMatchObject({ userName: "frank@acme.test", active: true, meta: { version: 'W/"1"' } });
     expect((await acme.get("/v1/members")).body.members.map((m: { id: string }) => m.id)).toContain(id);
@@ -453,7 +512,11 @@ describe("deactivation", () => {
     );
     expect(key.status).toBe(201);
     apiKey = key.body.key;
-    const client = await acme.post("/v1/oauth-clients", { name: "Dashboard", redirect_uris: [REDIRECT], scopes: ["read:org"] });
+    const client = await acme.post("/v1/oauth-clients", {
+      name: "Dashboard",
+      redirect_uris: [REDIRECT],
+      scopes: ["read:org"],
+    });
     const cfg = await oidc.discovery(
       new URL(`${v.url}/auth`),
       client.body.client_id,
@@ -478,7 +541,10 @@ describe("deactivation", () => {
       method: "POST",
       form: { csrf_token: csrfFieldOf(consent) },
     });
-    const tokens = await oidc.authorizationCodeGrant(cfg, done.redirectedTo!, { pkceCodeVerifier: verifier, expectedState: state });
+    const tokens = await oidc.authorizationCodeGrant(cfg, done.redirectedTo!, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    });
     accessToken = tokens.access_token;
   });
 
