@@ -874,7 +874,7 @@ export interface components {
                 type: string;
             };
             /** @enum {string} */
-            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.recovery_code_used" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked";
+            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.recovery_code_used" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted";
         };
         AuditEventList: {
             audit_events: components["schemas"]["AuditEvent"][];
@@ -3400,7 +3400,7 @@ export interface operations {
                 limit?: number;
                 /** @description Inclusive */
                 since?: string;
-                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.recovery_code_used" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked";
+                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.recovery_code_used" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted";
                 /** @description Exclusive */
                 until?: string;
             };
