@@ -1,7 +1,6 @@
 // SCIM v2 service facts (RFC 7643/7644) that hold for every organization: the token format,
 // the discovery resources, list responses, ETags and how group names map to Verdict roles.
-import { randomInt } from "node:crypto";
-import { BASE62_ALPHABET as BASE62, crc32Base62 } from "@verdict/kit";
+import { checksummedTokenValid, mintChecksummedToken } from "@verdict/kit";
 import type { Role } from "./member.js";
 import type { Plan } from "./organization.js";
 import { GROUP_SCHEMA, USER_SCHEMA, ENTERPRISE_USER_SCHEMA } from "./scimSchema.js";
@@ -18,17 +17,14 @@ export function scimAllowed(plan: Plan): boolean {
 }
 
 /** `vdt_scim_<32 random base62><6 base62 CRC-32 of them>`: typos are refused before any lookup. */
-const TOKEN_RE = /^vdt_scim_([0-9A-Za-z]{32})([0-9A-Za-z]{6})$/;
+const TOKEN_PREFIX = "vdt_scim_";
 
 export function generateScimToken(): string {
-  let random = "";
-  for (let i = 0; i < 32; i++) random += BASE62[randomInt(62)];
-  return `vdt_scim_${random}${crc32Base62(random)}`;
+  return mintChecksummedToken(TOKEN_PREFIX);
 }
 
 export function scimTokenWellFormed(token: string): boolean {
-  const m = TOKEN_RE.exec(token);
-  return !!m && crc32Base62(m[1]!) === m[2];
+  return checksummedTokenValid(TOKEN_PREFIX, token);
 }
 
 export function scimTokenPrefix(token: string): string {
