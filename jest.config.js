@@ -51,7 +51,8 @@ export default {
       ...common,
       displayName: "unit",
       rootDir: ".",
-      testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts"],
+      // (and test/docs: the documentation's links and anchors resolve)
+      testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts", "<rootDir>/test/docs/**/*.test.ts"],
       testPathIgnorePatterns: [...TRANSPORT, ...MEDIUM],
     },
     // - transport: a service behind its real gRPC server (grpc.test.ts), called over the wire.

@@ -1,5 +1,5 @@
-// The benchmark commands the README shows (`pnpm bench:engine`, `bench:api`, `bench:cli`,
-// `bench:neighbour`), each run for real through pnpm in its smoke mode (VERDICT_BENCH_QUICK=1:
+// The benchmark commands docs/performance.md shows (`pnpm bench:engine`, `bench:api`,
+// `bench:cli`, `bench:neighbour`), each run for real through pnpm in its smoke mode (VERDICT_BENCH_QUICK=1:
 // tiny inputs, the same code paths: generated corpus, all-in-one started and stopped, the real
 // CLI, the real attack). Asserted: the command succeeds and prints its table with every figure a
 // positive number. The figures themselves mean nothing at this size.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tools the test suites drive besides Node: Debian's Chromium (the passkey suite signs in through
-# its DevTools virtual authenticator, with playwright-core), curl and jq (the README walkthrough
-# tests run the README's commands as written). Installed from Debian's packages when missing;
+# its DevTools virtual authenticator, with playwright-core), curl and jq (the docs' walkthrough
+# tests run the docs' commands as written). Installed from Debian's packages when missing;
 # a second run does nothing. Authlib (PyPI), the OAuth suite's Python client, goes into a venv
 # under .tools/authlib; scim2-tester and scim2-cli (PyPI) into .tools/scim2.
 set -euo pipefail

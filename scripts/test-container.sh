@@ -3,7 +3,7 @@
 # (deploy/image/dockerd.sh installs Debian's docker.io if needed, and is stopped again only if
 # this script started it), installs Docker Compose (scripts/install-compose.sh, cached), builds
 # the local base images (cached between runs on one machine), the production image from the
-# Dockerfile and the Kafka and FerretDB images (deploy/compose/images.sh, the README's command),
+# Dockerfile and the Kafka and FerretDB images (deploy/compose/images.sh, docs/distributed.md's command),
 # then runs the jest project "container": the image (test/container/image.test.ts) and the
 # compose stack (test/container/compose.test.ts).
 # Extra arguments go to jest (e.g. --json --outputFile=...). Prints how long each part took.

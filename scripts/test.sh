@@ -15,7 +15,7 @@ bash scripts/install.sh || exit 1
 source scripts/node-env.sh
 # NIST's OSCAL 1.1.2 schemas (Maven Central), for the OSCAL validation in the unit and e2e suites.
 bash scripts/install-oscal-tools.sh || exit 1
-# Chromium (the passkey suite), curl and jq (the README walkthrough tests), from Debian's packages;
+# Chromium (the passkey suite), curl and jq (the docs walkthrough tests), from Debian's packages;
 # Authlib and scim2-tester + scim2-cli (PyPI, pinned, venvs under .tools/: the e2e step runs
 # scim2-tester against /scim/v2 in test/e2e/scim-tester.test.ts and needs 0 errors).
 bash scripts/install-test-tools.sh || exit 1
@@ -87,7 +87,7 @@ JEST_LIMIT=900 jest --selectProjects unit transport medium --json --outputFile="
 unit_rc=$?
 timed "unit"
 # The detection benchmark's own logic (sample normalising, scoring maths, claims), and every
-# benchmark command the README shows run for real in its smoke mode (bench/commands.test.mjs,
+# benchmark command the docs show run for real in its smoke mode (bench/commands.test.mjs,
 # VERDICT_BENCH_QUICK=1, about 30 s of CPU), on node's test runner: the bench files are plain
 # .mjs the jest projects do not pick up. Files, not the directory: Node 24's runner takes a
 # directory argument for a file to run.

@@ -9,7 +9,7 @@ envval = {"type": ["string", "integer", "number", "boolean"]}
 posint_s = {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "pattern": "^[1-9][0-9]*$"}]}
 config = {
   "type": "object",
-  "description": "VERDICT_*/OTEL_* variables (project README, Configuration); the chart sets ports, addresses, data directory, MongoDB/Kafka and secrets itself.",
+  "description": "VERDICT_*/OTEL_* variables (docs/configuration.md); the chart sets ports, addresses, data directory, MongoDB/Kafka and secrets itself.",
   "propertyNames": {"allOf": [
     {"pattern": "^(VERDICT|OTEL)_[A-Z0-9_]+$"},
     {"not": {"enum": RESERVED}},

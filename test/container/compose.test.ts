@@ -1,4 +1,4 @@
-// The compose stack (deploy/compose/compose.yaml) run the way the README says: `docker compose
+// The compose stack (deploy/compose/compose.yaml) run the way docs/distributed.md says: `docker compose
 // up -d --wait` on the images deploy/compose/images.sh built (here on the local bases), the
 // secrets from a .env beside the compose file, a change evaluated over HTTP through the gateway,
 // one service restarted while work is queued (nothing is lost), then `down -v`.
@@ -89,7 +89,7 @@ beforeAll(async () => {
     if (!process.env[v]) throw new Error(`${v} is not set: run bash scripts/test-container.sh`);
   }
   httpPort = await freePort();
-  // What the README tells a user: the compose file and a .env made from .env.example with their
+  // What docs/distributed.md tells a user: the compose file and a .env made from .env.example with their
   // own secrets (here in a copy of deploy/compose, so that the repository's stays untouched).
   copyFileSync(join(ROOT, "deploy/compose/compose.yaml"), file);
   const example = readFileSync(join(ROOT, "deploy/compose/.env.example"), "utf8");

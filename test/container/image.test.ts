@@ -26,7 +26,7 @@ async function volume(): Promise<string> {
   return name;
 }
 
-/** Starts the image the way the README says: --read-only, a volume on /data, ports on 127.0.0.1. */
+/** Starts the image the way docs/container.md says: --read-only, a volume on /data, ports on 127.0.0.1. */
 async function start(
   command: string,
   port: number,

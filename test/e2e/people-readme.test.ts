@@ -1,4 +1,4 @@
-// Runs README's "Members and sign-in" commands as written (curl and jq, in bash), against a
+// Runs docs/people.md's "Members and sign-in" commands as written (curl and jq, in bash), against a
 // fresh instance on its own port instead of 8080.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -20,15 +20,15 @@ afterAll(async () => {
 });
 
 function readmeBlock(heading: string): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const readme = readFileSync(join(ROOT, "docs", "people.md"), "utf8");
   const from = readme.indexOf(`\n${heading}\n`);
   expect(from).toBeGreaterThan(0);
   const m = /```sh\n([\s\S]*?)```/.exec(readme.slice(from));
   return m![1]!;
 }
 
-it("README's members and sign-in walkthrough works as written", async () => {
-  const script = readmeBlock("### Members and sign-in").replaceAll(
+it("docs/people.md's members and sign-in walkthrough works as written", async () => {
+  const script = readmeBlock("## Members and sign-in").replaceAll(
     "http://localhost:8080",
     `http://localhost:${v.port}`,
   );
@@ -61,8 +61,8 @@ it("README's members and sign-in walkthrough works as written", async () => {
   ).toBe(401);
 });
 
-it("README's OAuth application walkthrough works as written", () => {
-  const script = readmeBlock("### Applications acting for members (OAuth 2.0)").replaceAll(
+it("docs/people.md's OAuth application walkthrough works as written", () => {
+  const script = readmeBlock("## Applications acting for members (OAuth 2.0)").replaceAll(
     "http://localhost:8080",
     `http://localhost:${v.port}`,
   );

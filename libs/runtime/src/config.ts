@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { boolVar, loadConfig, portVar } from "@verdict/kit";
 import type { BusConfig } from "@verdict/bus";
+import { documentVariables } from "./configDoc.js";
 import { DEFAULT_GRPC_PORTS } from "./ports.js";
 
 /** A positive integer variable. */
@@ -42,7 +43,7 @@ export const publicUrlVar = () => z.url().optional();
 export const DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT = 8;
 export const orgMaxEvaluationsInFlightVar = () => positiveInt(DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT);
 
-/** The Store and Bus adapters (README, Configuration): unset, the embedded store and the in-process bus. */
+/** The Store and Bus adapters (docs/configuration.md): unset, the embedded store and the in-process bus. */
 export const adapterConfig = z.object({
   /** MongoDB (or FerretDB) connection string; unset: the embedded SQLite store in VERDICT_DATA_DIR. */
   VERDICT_MONGODB_URI: optionalString().refine((v) => v === undefined || /^mongodb(\+srv)?:\/\/\S+$/.test(v), {
@@ -139,3 +140,47 @@ export function busOptions(config: AdapterConfig, clientId: string): BusConfig {
     topicPrefix: config.VERDICT_KAFKA_TOPIC_PREFIX,
   };
 }
+
+documentVariables({
+  VERDICT_LOG_LEVEL: "`fatal` … `trace`, or `silent`",
+  VERDICT_DATA_DIR:
+    "Where the embedded store keeps `verdict.db` (mode 0700, files 0600; one all-in-one process per directory)",
+  VERDICT_SHUTDOWN_GRACE_MS: "On SIGTERM, how long in-flight requests may take before connections are cut",
+  VERDICT_MONGODB_URI:
+    "MongoDB connection string (`mongodb://` or `mongodb+srv://`, TLS and auth options in it); unset: the embedded store",
+  VERDICT_MONGODB_DATABASE: {
+    meaning: "Database holding every service's collections",
+    default: "the URI's, else `verdict`",
+  },
+  VERDICT_KAFKA_BROKERS: "Comma-separated `host:port` list; unset: the in-process bus",
+  VERDICT_KAFKA_CLIENT_ID: {
+    meaning: "Kafka client id (broker logs, quotas)",
+    default: "`verdict` (a standalone process: `verdict-<service>`)",
+  },
+  VERDICT_KAFKA_SSL: "TLS to the brokers, trusting the system CAs",
+  VERDICT_KAFKA_SSL_CA_FILE: "PEM file of CAs to trust for the brokers (implies TLS)",
+  VERDICT_KAFKA_SASL_MECHANISM:
+    "`plain`, `scram-sha-256` or `scram-sha-512`; then `VERDICT_KAFKA_SASL_USERNAME` and `VERDICT_KAFKA_SASL_PASSWORD` are required",
+  VERDICT_KAFKA_SASL_USERNAME: "SASL user name (required with `VERDICT_KAFKA_SASL_MECHANISM`)",
+  VERDICT_KAFKA_SASL_PASSWORD: "SASL password (required with `VERDICT_KAFKA_SASL_MECHANISM`)",
+  VERDICT_KAFKA_TOPIC_PARTITIONS: "Partitions of the topics Verdict creates at start-up",
+  VERDICT_KAFKA_REPLICATION_FACTOR: "Their replication factor (use 3 on a production cluster)",
+  VERDICT_KAFKA_TOPIC_PREFIX: "Prepended to every topic name, so several deployments can share one cluster",
+  VERDICT_GRPC_HOST:
+    "Address of the services' gRPC ports (all-in-one: loopback; a standalone service: where it listens)",
+  VERDICT_GRPC_PORT:
+    "A standalone service's gRPC port (identity / policy / evaluation / compliance / webhooks: 50051 / 50052 / 50053 / 50054 / 50055)",
+  VERDICT_METRICS_PORT:
+    "Serves Prometheus metrics at `GET /metrics` on this port (0 picks a free one); unset: not served. Never on the API port (a standalone service serves it on `VERDICT_GRPC_HOST`)",
+  VERDICT_IDENTITY_ADDRESS: "Where the identity service listens (`host:port`), for a standalone process that calls it",
+  VERDICT_POLICY_ADDRESS: "Where the policy service listens (`host:port`), for a standalone process that calls it",
+  VERDICT_EVALUATION_ADDRESS:
+    "Where the evaluation service listens (`host:port`), for a standalone process that calls it",
+  VERDICT_COMPLIANCE_ADDRESS:
+    "Where the compliance service listens (`host:port`), for a standalone process that calls it",
+  VERDICT_WEBHOOKS_ADDRESS: "Where the webhooks service listens (`host:port`), for a standalone process that calls it",
+  VERDICT_PUBLIC_URL:
+    "Public base URL (e.g. `https://verdict.example.com`) for report download links and OSCAL evidence links; unset: the request's host (links), `http://localhost:<port>` (OSCAL)",
+  VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT:
+    '`POST /v1/evaluations` requests of one organization in flight at once (the gateway refuses one more before reading its body), and synchronous evaluations running or waiting for a scan thread (the evaluation service); one more answers 429 with `details.window: "concurrent"`',
+});

@@ -2,3 +2,4 @@ export * from "./config.js";
 export * from "./ports.js";
 export * from "./process.js";
 export * from "./pool.js";
+export * from "./configDoc.js";

@@ -10,7 +10,7 @@ import { evaluationConfig } from "@verdict/evaluation";
 import { gatewayConfig } from "@verdict/gateway";
 import { identityConfig } from "@verdict/identity";
 import { policyBudgetConfig } from "@verdict/policy";
-import { processConfig, readVariables } from "@verdict/runtime";
+import { processConfig, readVariables, documentVariables } from "@verdict/runtime";
 import { webhookConfig } from "@verdict/webhooks";
 
 export const configSchema = processConfig.extend({
@@ -32,3 +32,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = readVariables(configSchema, env);
   return { ...c, dataDir: resolve(c.VERDICT_DATA_DIR) };
 }
+
+documentVariables({
+  VERDICT_GRPC_BASE_PORT:
+    "0: free loopback ports; N: identity N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4",
+});

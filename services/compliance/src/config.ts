@@ -1,5 +1,5 @@
 // The compliance service's configuration variables, declared once: its own process (bin.ts)
-// and the all-in-one process read the same ones (README, Configuration).
+// and the all-in-one process read the same ones (docs/configuration.md).
 import { z } from "zod";
 import { persistedSecret } from "@verdict/kit";
 import {
@@ -9,6 +9,7 @@ import {
   grpcServiceConfig,
   positiveInt,
   publicUrlVar,
+  documentVariables,
 } from "@verdict/runtime";
 import type { ComplianceServiceOptions } from "./main.js";
 
@@ -56,3 +57,12 @@ export function complianceOptions(
     reportWorkers: c.VERDICT_REPORT_WORKERS,
   };
 }
+
+documentVariables({
+  VERDICT_REPORT_WORKERS: "Worker threads that assemble and render report files (PDF, OSCAL)",
+  VERDICT_REPORT_SIGNING_KEY:
+    "HMAC key (at least 32 characters) of report download links; unset: generated once and kept in `<data dir>/report-signing.key`. Changing it invalidates issued links",
+  VERDICT_REPORT_LINK_TTL_SECONDS: "How long a report download link stays valid",
+  VERDICT_REPORT_TIMEOUT_MS:
+    "A report still `generating` after this long (at least 100) becomes `failed` (checked every minute and at start-up); its rendering on a report thread is stopped at the same deadline",
+});

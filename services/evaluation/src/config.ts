@@ -1,5 +1,5 @@
 // The evaluation service's configuration variables, declared once: its own process (bin.ts)
-// and the all-in-one process read the same ones (README, Configuration).
+// and the all-in-one process read the same ones (docs/configuration.md).
 import { z } from "zod";
 import { boolVar } from "@verdict/kit";
 import {
@@ -9,6 +9,7 @@ import {
   grpcServiceConfig,
   orgMaxEvaluationsInFlightVar,
   positiveInt,
+  documentVariables,
 } from "@verdict/runtime";
 import { DEFAULT_LIMITS, type EvaluationServiceOptions } from "./main.js";
 
@@ -58,3 +59,22 @@ export function evaluationOptions(
       : {}),
   };
 }
+
+documentVariables({
+  VERDICT_ASYNC_MIN_FILES:
+    "Evaluations with at least this many files are queued (202, `pending`) and finished by a worker",
+  VERDICT_ASYNC_MIN_BYTES: "Evaluations with at least this many bytes of content are queued too",
+  VERDICT_SCAN_WORKERS: {
+    meaning:
+      "Worker threads that match files against the policies (see [How an evaluation is checked](policies.md#how-an-evaluation-is-checked))",
+    default: "cores − 1 (at least 1)",
+  },
+  VERDICT_SCAN_THREADS_PER_ORG: {
+    meaning: "Scan threads one organization may hold at once",
+    default: "`VERDICT_SCAN_WORKERS` − 1 (at least 1)",
+  },
+  VERDICT_SCAN_TIMEOUT_MS: "Deadline of a synchronous evaluation (then `422 EVALUATION_TIMEOUT`)",
+  VERDICT_ASYNC_SCAN_TIMEOUT_MS: "Deadline of a queued evaluation's scan (then `failed` with a `failure_reason`)",
+  VERDICT_EVALUATION_WORKER:
+    "`false`: serve the API only and leave queued evaluations to worker instances (which share them through one consumer group)",
+});

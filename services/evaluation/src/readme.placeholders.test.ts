@@ -1,5 +1,5 @@
-// The README's "Quiet by design" claim, held to the letter: every placeholder and documentation
-// example it lists is read from the README itself and put where secrets go (assignments in several
+// docs/policies.md's "Quiet by design" claim, held to the letter: every placeholder and documentation
+// example it lists is read from that doc itself and put where secrets go (assignments in several
 // syntaxes, headers, URLs, curl, token formats filled with it); the full built-in library, as an
 // organization with every secret setting on runs it, reports none of them. A real-looking secret in
 // the same places is reported, so the silence is the placeholder's doing.
@@ -9,14 +9,14 @@ import { fileURLToPath } from "node:url";
 import { resolveBuiltins } from "@verdict/policy";
 import { compileEngine } from "./domain/engine.js";
 
-const README = readFileSync(fileURLToPath(new URL("../../../README.md", import.meta.url)), "utf8");
+const DOC = readFileSync(fileURLToPath(new URL("../../../docs/policies.md", import.meta.url)), "utf8");
 
-/** The inline-code items of the README paragraph that makes the claim. */
+/** The inline-code items of the docs/policies.md paragraph that makes the claim. */
 function listedPlaceholders(): string[] {
-  const start = README.indexOf("- **Quiet by design.**");
-  const paragraph = README.slice(start, README.indexOf("\n- **", start + 1));
+  const start = DOC.indexOf("- **Quiet by design.**");
+  const paragraph = DOC.slice(start, DOC.indexOf("\n- **", start + 1));
   const claim = /placeholders \(([^)]*(?:\([^)]*\)[^)]*)*)\) are not reported/.exec(paragraph.replace(/\s+/g, " "));
-  if (!claim) throw new Error("The README's Quiet by design paragraph no longer lists its placeholders");
+  if (!claim) throw new Error("docs/policies.md's Quiet by design paragraph no longer lists its placeholders");
   return [...claim[1]!.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
 }
 
@@ -60,10 +60,10 @@ const secretFindings = (path: string, text: string) =>
     .findings.filter((f) => secretPolicies.has(f.policy_id))
     .map((f) => `${f.rule_id} ${f.code_snippet}`);
 
-describe("the README's placeholders", () => {
+describe("docs/policies.md's placeholders", () => {
   const listed = listedPlaceholders();
 
-  it("are read from the README's Quiet by design paragraph", () => {
+  it("are read from docs/policies.md's Quiet by design paragraph", () => {
     expect(listed).toEqual(
       expect.arrayContaining(["AKIAIOSFODNN7EXAMPLE", "${VAR}", "<your-key>", "xxxx…", "changeme", "{{ … }}"]),
     );

@@ -1,8 +1,14 @@
 // The identity service's configuration variables, declared once: its own process (bin.ts) and
-// the all-in-one process read the same ones (README, Configuration).
+// the all-in-one process read the same ones (docs/configuration.md).
 import { z } from "zod";
 import { masterKeyVar } from "@verdict/kit";
-import { addressVar, DEFAULT_ADDRESSES, DEFAULT_GRPC_PORTS, grpcServiceConfig } from "@verdict/runtime";
+import {
+  addressVar,
+  DEFAULT_ADDRESSES,
+  DEFAULT_GRPC_PORTS,
+  grpcServiceConfig,
+  documentVariables,
+} from "@verdict/runtime";
 import { parseKey } from "./domain/apiKey.js";
 
 const minutes = (fallback: number) => z.coerce.number().int().min(1).max(525_600).default(fallback);
@@ -42,4 +48,11 @@ export const identityProcessConfig = grpcServiceConfig(DEFAULT_GRPC_PORTS.identi
   /** The instance's master key (shared with the webhooks service); TOTP secrets use a subkey of it. */
   VERDICT_WEBHOOK_MASTER_KEY: masterKeyVar(),
   VERDICT_POLICY_ADDRESS: addressVar(DEFAULT_ADDRESSES.policy),
+});
+
+documentVariables({
+  VERDICT_BOOTSTRAP_API_KEY:
+    "The instance operator's key; unset: generated and printed once on the first start. Changing it retires the previous operator key (see [Using the API](api.md#using-the-api))",
+  VERDICT_SESSION_IDLE_TIMEOUT_MINUTES: "A sign-in session unused this long ends",
+  VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES: "A session ends this long after sign-in, however busy",
 });

@@ -5,15 +5,14 @@ import type { IdentityDeps } from "./deps.js";
 import type { Environment, Expiration } from "./domain/apiKey.js";
 import type { Plan } from "./domain/organization.js";
 import type { KeyRecord } from "./repo.js";
-import { createApiKey, listApiKeys, revokeApiKey } from "./usecases/apiKeys.js";
-import {
-  createOrganization,
-  getOrganization,
-  getOrganizationSettings,
-  updateOrganization,
-  updateOrganizationLimits,
-  type OrganizationView,
-} from "./usecases/organizations.js";
+import { createApiKey } from "./usecases/apiKeys/createApiKey.js";
+import { listApiKeys } from "./usecases/apiKeys/listApiKeys.js";
+import { revokeApiKey } from "./usecases/apiKeys/revokeApiKey.js";
+import { createOrganization } from "./usecases/organizations/createOrganization.js";
+import { getOrganization, type OrganizationView } from "./usecases/organizations/getOrganization.js";
+import { getOrganizationSettings } from "./usecases/organizations/getOrganizationSettings.js";
+import { updateOrganization } from "./usecases/organizations/updateOrganization.js";
+import { updateOrganizationLimits } from "./usecases/organizations/updateOrganizationLimits.js";
 import type { OrgSettings } from "./domain/organization.js";
 import { verifyKey } from "./usecases/verifyKey.js";
 import type { Actor } from "./usecases/audit/recordAudit.js";
@@ -167,14 +166,16 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
     },
     async updateOrganizationLimits(req) {
       return {
-        organization: toOrganization(await updateOrganizationLimits(deps, req.organization_id, req.rate_limits ?? {})),
+        organization: toOrganization(
+          await updateOrganizationLimits(deps, { organizationId: req.organization_id, limits: req.rate_limits ?? {} }),
+        ),
       };
     },
     async getOrganization(req) {
-      return { organization: toOrganization(await getOrganization(deps, req.organization_id)) };
+      return { organization: toOrganization(await getOrganization(deps, { organizationId: req.organization_id })) };
     },
     async getOrganizationSettings(req) {
-      return { settings: toSettings(await getOrganizationSettings(deps, req.organization_id)) };
+      return { settings: toSettings(await getOrganizationSettings(deps, { organizationId: req.organization_id })) };
     },
     async updateOrganization(req) {
       const org = await updateOrganization(deps, {
@@ -188,7 +189,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { organization: toOrganization(org) };
     },
     async listApiKeys(req) {
-      return { api_keys: (await listApiKeys(deps, req.organization_id)).map(toApiKey) };
+      return { api_keys: (await listApiKeys(deps, { organizationId: req.organization_id })).map(toApiKey) };
     },
     async createApiKey(req) {
       const { record, key } = await createApiKey(deps, {
@@ -205,7 +206,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { api_key: toApiKey(record), key };
     },
     async revokeApiKey(req) {
-      await revokeApiKey(deps, req.organization_id, req.key_id, fromActor(req.actor));
+      await revokeApiKey(deps, { organizationId: req.organization_id, keyId: req.key_id, actor: fromActor(req.actor) });
       return {};
     },
     async listOAuthClients(req) {

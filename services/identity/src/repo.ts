@@ -235,6 +235,29 @@ export class IdentityRepo {
     this.scimGroups = store.collection<ScimGroupRecord>("identity_scim_groups");
   }
 
+  findOrganization(organizationId: string): Promise<OrgRecord | null> {
+    return this.orgs.findOne({ id: organizationId });
+  }
+
+  /** The instance's default organization (the instance operator's), once bootstrap made it. */
+  defaultOrganization(): Promise<OrgRecord | null> {
+    return this.orgs.findOne({ is_default: true });
+  }
+
+  /** An organization's API keys, revoked ones too, oldest id first. */
+  keysOf(organizationId: string): Promise<KeyRecord[]> {
+    return this.keys.find({ organization_id: organizationId }, { sort: { id: 1 } });
+  }
+
+  /** One of an organization's keys; another organization's key id finds nothing. */
+  findKey(organizationId: string, keyId: string): Promise<KeyRecord | null> {
+    return this.keys.findOne({ id: keyId, organization_id: organizationId });
+  }
+
+  keyByHash(hash: string): Promise<KeyRecord | null> {
+    return this.keys.findOne({ hash });
+  }
+
   membershipId(organizationId: string, userId: string): string {
     return `${organizationId}.${userId}`;
   }

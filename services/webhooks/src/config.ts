@@ -2,8 +2,8 @@
 // service's own entry point (distributed mode).
 import { z } from "zod";
 import { boolVar, masterKeyVar, type Logger } from "@verdict/kit";
-import { DEFAULT_GRPC_PORTS, grpcServiceConfig } from "@verdict/runtime";
-import { parseRetrySchedule } from "./domain/schedule.js";
+import { DEFAULT_GRPC_PORTS, grpcServiceConfig, documentVariables } from "@verdict/runtime";
+import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./domain/schedule.js";
 import { DEFAULT_MAX_PER_ORG, DEFAULT_TIMEOUT_MS, type WebhookServiceOptions } from "./main.js";
 import { resolveMasterKey } from "./masterKey.js";
 
@@ -82,3 +82,23 @@ export function webhookOptions(
     ...(c.VERDICT_WEBHOOK_ALLOWED_HOSTS ? { allowedHosts: c.VERDICT_WEBHOOK_ALLOWED_HOSTS } : {}),
   };
 }
+
+documentVariables({
+  VERDICT_WEBHOOK_MASTER_KEY:
+    "base64 of 32 bytes; encrypts webhook secrets and (under a derived key) TOTP secrets (AES-256-GCM). Unset: generated on the first start into `VERDICT_DATA_DIR/webhook-master.key` (mode 0600)",
+  VERDICT_WEBHOOK_RETRY_SCHEDULE: {
+    meaning: "Seconds before each webhook retry (±20% jitter); the default is ten attempts over about 75 hours",
+    default: `\`${DEFAULT_RETRY_SCHEDULE.join(",")}\``,
+  },
+  VERDICT_WEBHOOK_TIMEOUT_MS: "Deadline of one delivery attempt, connection to last byte",
+  VERDICT_WEBHOOK_CONCURRENCY: "Webhook delivery attempts under way at once",
+  VERDICT_WEBHOOK_ORG_CONCURRENCY:
+    "Of the webhook delivery attempts under way, at most this many for one organization (one organization's unresponsive receiver cannot delay the others')",
+  VERDICT_WEBHOOK_MAX_PER_ORG:
+    "Webhooks one organization may register (one more: 422, field `url`, `MAX_SIZE_EXCEEDED`)",
+  VERDICT_WEBHOOK_ALLOW_HTTP: "Accept `http://` webhook URLs (development)",
+  VERDICT_WEBHOOK_ALLOW_PRIVATE:
+    "Let webhooks reach loopback, private, link-local and metadata addresses (development and tests only)",
+  VERDICT_WEBHOOK_ALLOWED_HOSTS:
+    "Comma-separated host names (`ci.acme.com`, `*.acme.com`) webhooks may target; unset: any public host",
+});

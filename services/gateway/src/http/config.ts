@@ -12,6 +12,7 @@ import {
   processConfig,
   publicUrlVar,
   type ProcessConfig,
+  documentVariables,
 } from "@verdict/runtime";
 import type { GatewayOptions } from "../main.js";
 import { SPEC_DEFAULTS } from "./rateLimit.js";
@@ -125,3 +126,21 @@ export function gatewayOptions(
     shutdownGraceMs: c.VERDICT_SHUTDOWN_GRACE_MS,
   };
 }
+
+documentVariables({
+  VERDICT_HTTP_PORT: "HTTP port of the API (0 picks a free one)",
+  VERDICT_HTTP_HOST: "Address the API listens on",
+  VERDICT_MAX_BODY_BYTES: "Largest request body (32 MiB); a file's content is limited to 1 MiB",
+  VERDICT_AUTH_CACHE_TTL_MS:
+    "How long the gateway trusts a verified key before asking again (revocations apply at once)",
+  VERDICT_TRUST_PROXY:
+    "Which proxies in front of Verdict may set `X-Forwarded-For` (client addresses for IP allowlists and per-address limits), with express's `trust proxy` meaning: `false` (none), a number of proxy hops (`1`: one load balancer), or comma-separated proxy addresses / CIDR ranges (`10.0.0.0/8,loopback`; also `linklocal`, `uniquelocal`). The client is the right-most address that is no trusted proxy, so a client that writes the header itself cannot choose its address. `true` means `1`",
+  VERDICT_REQUEST_TIMEOUT_MS:
+    "A request's headers and body must arrive within this (1000–3600000); a slower client gets `408` and the connection is closed",
+  VERDICT_HEADERS_TIMEOUT_MS: "A request's headers must arrive within this (at most `VERDICT_REQUEST_TIMEOUT_MS`)",
+  VERDICT_METRICS_HOST: "Address the metrics port listens on (`0.0.0.0` to let a Prometheus on another host scrape it)",
+  VERDICT_RATE_LIMIT_PER_MINUTE:
+    "Default per-organization limit per minute (also per client address for unauthenticated calls)",
+  VERDICT_RATE_LIMIT_PER_HOUR: "Default per-organization limit per hour",
+  VERDICT_RATE_LIMIT_PER_DAY: "Default per-organization limit per day",
+});

@@ -2,8 +2,8 @@ import { TOPICS } from "@verdict/bus";
 import { ConfigError } from "@verdict/kit";
 import { hashKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
-import { createApiKey } from "./apiKeys.js";
-import { createOrganization } from "./organizations.js";
+import { createApiKey } from "./apiKeys/createApiKey.js";
+import { createOrganization } from "./organizations/createOrganization.js";
 
 /**
  * On start-up: make sure a default organization and an operator key exist. With a configured
@@ -15,22 +15,23 @@ export async function ensureBootstrap(
   deps: IdentityDeps,
   configuredKey: string | undefined,
 ): Promise<{ generatedKey?: string }> {
-  const defaultOrg = await deps.repo.orgs.findOne({ is_default: true });
+  const defaultOrg = await deps.repo.defaultOrganization();
   if (configuredKey) {
     const hash = hashKey(configuredKey);
-    const existing = await deps.repo.keys.findOne({ hash });
+    const existing = await deps.repo.keyByHash(hash);
     if (existing && (existing.revoked_at || existing.retired_at)) {
       // Going back to a key that was taken out of service would bring a leaked key back.
       throw new ConfigError(
-        `VERDICT_BOOTSTRAP_API_KEY names a key that was ${existing.revoked_at ? "revoked" : "retired"} (${existing.id}); configure a new key (see the README's Configuration)`,
+        `VERDICT_BOOTSTRAP_API_KEY names a key that was ${existing.revoked_at ? "revoked" : "retired"} (${existing.id}); configure a new key (see docs/configuration.md)`,
       );
     }
     if (!existing && !defaultOrg) {
-      await createOrganization(
-        deps,
-        { name: "Default organization", plan: "enterprise", isDefault: true },
-        { presetKey: configuredKey, operator: true },
-      );
+      await createOrganization(deps, {
+        name: "Default organization",
+        plan: "enterprise",
+        isDefault: true,
+        firstKey: { presetKey: configuredKey, operator: true },
+      });
     } else if (!existing) {
       await createApiKey(deps, {
         organizationId: defaultOrg!.id,
@@ -47,11 +48,12 @@ export async function ensureBootstrap(
     return {};
   }
   if (defaultOrg) return {};
-  const created = await createOrganization(
-    deps,
-    { name: "Default organization", plan: "enterprise", isDefault: true },
-    { operator: true },
-  );
+  const created = await createOrganization(deps, {
+    name: "Default organization",
+    plan: "enterprise",
+    isDefault: true,
+    firstKey: { operator: true },
+  });
   return { generatedKey: created.key };
 }
 

@@ -9,9 +9,11 @@ import { SqliteStore } from "@verdict/store";
 import { generateKey, hashKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
 import { IdentityRepo } from "../repo.js";
-import { createApiKey, revokeApiKey } from "./apiKeys.js";
+import { createApiKey } from "./apiKeys/createApiKey.js";
+import { revokeApiKey } from "./apiKeys/revokeApiKey.js";
 import { ensureBootstrap } from "./bootstrap.js";
-import { createOrganization, getOrganizationSettings } from "./organizations.js";
+import { createOrganization } from "./organizations/createOrganization.js";
+import { getOrganizationSettings } from "./organizations/getOrganizationSettings.js";
 import { verifyKey } from "./verifyKey.js";
 
 let now = new Date("2026-06-01T12:00:00.000Z");
@@ -105,10 +107,12 @@ describe("revokeApiKey", () => {
       environment: "test",
       ipAllowlist: [],
     });
-    await revokeApiKey(deps, org.id, record.id);
+    await revokeApiKey(deps, { organizationId: org.id, keyId: record.id });
     expect(await codeOf(verifyKey(deps, { key, clientIp: "127.0.0.1" }))).toBe("AUTH_REVOKED_KEY");
-    expect(await codeOf(revokeApiKey(deps, org.id, record.id))).toBe("RESOURCE_DELETED");
-    expect(await codeOf(revokeApiKey(deps, "org_other", record.id))).toBe("RESOURCE_NOT_FOUND");
+    expect(await codeOf(revokeApiKey(deps, { organizationId: org.id, keyId: record.id }))).toBe("RESOURCE_DELETED");
+    expect(await codeOf(revokeApiKey(deps, { organizationId: "org_other", keyId: record.id }))).toBe(
+      "RESOURCE_NOT_FOUND",
+    );
     await bus.close();
     expect(events.map((e) => e.data.key_id)).toEqual([record.id]);
   });
@@ -147,7 +151,7 @@ describe("ensureBootstrap", () => {
     const old = await deps.repo.keys.findOne({ hash: hashKey(first) });
     expect(old).toMatchObject({ operator: false, retired_at: expect.any(String), revoked_at: null });
     expect((await verifyKey(deps, { key: second, clientIp: "::1" })).key.operator).toBe(true);
-    await revokeApiKey(deps, old!.organization_id, old!.id);
+    await revokeApiKey(deps, { organizationId: old!.organization_id, keyId: old!.id });
     await expect(ensureBootstrap(deps, first)).rejects.toThrow(
       "VERDICT_BOOTSTRAP_API_KEY names a key that was revoked",
     );
@@ -157,7 +161,7 @@ describe("ensureBootstrap", () => {
 describe("organization settings", () => {
   it("allow inline suppression by default, for organizations stored before the setting existed too", async () => {
     const { org } = await createOrganization(deps, { name: "Acme", plan: "free" });
-    expect(await getOrganizationSettings(deps, org.id)).toEqual({
+    expect(await getOrganizationSettings(deps, { organizationId: org.id })).toEqual({
       default_severity: "error",
       require_evaluation_pass: true,
       allow_inline_suppression: true,
@@ -165,7 +169,7 @@ describe("organization settings", () => {
     });
     // a document written by an earlier version, without the setting
     await deps.repo.orgs.updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression"]);
-    expect((await getOrganizationSettings(deps, org.id)).allow_inline_suppression).toBe(true);
+    expect((await getOrganizationSettings(deps, { organizationId: org.id })).allow_inline_suppression).toBe(true);
     await deps.repo.orgs.updateOne(
       { id: org.id },
       {
@@ -177,7 +181,7 @@ describe("organization settings", () => {
         },
       },
     );
-    expect((await getOrganizationSettings(deps, org.id)).allow_inline_suppression).toBe(false);
-    expect(await codeOf(getOrganizationSettings(deps, "org_missing"))).toBe("RESOURCE_NOT_FOUND");
+    expect((await getOrganizationSettings(deps, { organizationId: org.id })).allow_inline_suppression).toBe(false);
+    expect(await codeOf(getOrganizationSettings(deps, { organizationId: "org_missing" }))).toBe("RESOURCE_NOT_FOUND");
   });
 });

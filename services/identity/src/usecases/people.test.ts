@@ -12,7 +12,7 @@ import { argon2Passwords } from "../passwords.js";
 import { IdentityRepo, type AuditRecord } from "../repo.js";
 import { acceptInvitation } from "./members/acceptInvitation.js";
 import { inviteMember } from "./members/inviteMember.js";
-import { createOrganization } from "./organizations.js";
+import { createOrganization } from "./organizations/createOrganization.js";
 import { login } from "./sessions/login.js";
 import { logout } from "./sessions/logout.js";
 import { verifySession } from "./sessions/verifySession.js";

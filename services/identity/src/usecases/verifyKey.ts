@@ -27,7 +27,7 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
         : "API key format is invalid",
     );
   }
-  const key = await deps.repo.keys.findOne({ hash: hashKey(cmd.key) });
+  const key = await deps.repo.keyByHash(hashKey(cmd.key));
   if (!key) throw errors.unauthorized("AUTH_INVALID_KEY", "API key is not recognised");
   if (key.revoked_at) throw errors.unauthorized("AUTH_REVOKED_KEY", "API key was revoked");
   if (key.retired_at)
@@ -41,7 +41,7 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
       ip: cmd.clientIp,
     });
   }
-  const org = await deps.repo.orgs.findOne({ id: key.organization_id });
+  const org = await deps.repo.findOrganization(key.organization_id);
   if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The key's organization no longer exists");
   if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) > LAST_USED_GRANULARITY_MS) {
     await deps.repo.keys.updateOne({ id: key.id }, { last_used_at: now.toISOString() });

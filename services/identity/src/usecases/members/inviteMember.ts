@@ -31,7 +31,7 @@ export async function inviteMember(
       { field: "role", code: "INVALID_ENUM", message: "role must be one of: owner, admin, member, viewer" },
     ]);
   const role: Role = cmd.role;
-  const org = await deps.repo.orgs.findOne({ id: cmd.organizationId });
+  const org = await deps.repo.findOrganization(cmd.organizationId);
   if (!org) throw errors.notFound("organization", cmd.organizationId);
   await assertMayChangeRole(deps, cmd.organizationId, cmd.inviterUserId, undefined, role);
   const email = normalizeEmail(cmd.email);

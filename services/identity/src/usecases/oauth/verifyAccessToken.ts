@@ -38,7 +38,7 @@ export async function verifyAccessToken(deps: IdentityDeps, token: string): Prom
   const client = payload.clientId ? await deps.repo.liveOAuthClient(payload.clientId) : null;
   if (!client || client.organization_id !== organizationId)
     throw errors.unauthorized("AUTH_REVOKED_KEY", "The application this token was issued to was deleted");
-  const org = await deps.repo.orgs.findOne({ id: organizationId });
+  const org = await deps.repo.findOrganization(organizationId);
   if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The token's organization no longer exists");
   return {
     org,

@@ -8,7 +8,7 @@ import { roleFromGroups } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
 import type { MemberRecord, ScimUserRecord, UserRecord } from "../../repo.js";
-import { revokeApiKey } from "../apiKeys.js";
+import { revokeApiKey } from "../apiKeys/revokeApiKey.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 
 export interface ScimCaller {
@@ -155,6 +155,7 @@ export async function endAccess(
     created_by_user_id: userId,
     revoked_at: null,
   });
-  for (const k of keys) await revokeApiKey(deps, caller.organizationId, k.id, caller.actor);
+  for (const k of keys)
+    await revokeApiKey(deps, { organizationId: caller.organizationId, keyId: k.id, actor: caller.actor });
   return { sessions, oauthArtifacts, apiKeys: keys.length };
 }

@@ -38,7 +38,7 @@ export async function startSession(
   await deps.repo.sessions.insertOne(record);
   const [user, org, membership] = await Promise.all([
     deps.repo.userById(start.userId),
-    deps.repo.orgs.findOne({ id: start.organizationId }),
+    deps.repo.findOrganization(start.organizationId),
     deps.repo.membership(start.organizationId, start.userId),
   ]);
   if (!user || !org || membership?.status !== "active") throw errors.internal("The signed-in member vanished");

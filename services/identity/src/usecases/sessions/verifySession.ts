@@ -28,7 +28,7 @@ export async function verifySession(deps: IdentityDeps, token: string): Promise<
   const s = await activeSession(deps, token);
   const [user, org, membership] = await Promise.all([
     deps.repo.userById(s.user_id),
-    deps.repo.orgs.findOne({ id: s.organization_id }),
+    deps.repo.findOrganization(s.organization_id),
     deps.repo.membership(s.organization_id, s.user_id),
   ]);
   if (!user || !org || membership?.status !== "active") throw invalidSession();

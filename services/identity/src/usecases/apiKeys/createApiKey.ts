@@ -1,4 +1,3 @@
-import { TOPICS } from "@verdict/bus";
 import { errors, newId } from "@verdict/kit";
 import {
   containmentProblems,
@@ -11,11 +10,11 @@ import {
   type Environment,
   type Expiration,
   type KeyGrant,
-} from "../domain/apiKey.js";
-import type { IdentityDeps } from "../deps.js";
-import type { KeyRecord } from "../repo.js";
-import { roleScopes } from "../domain/member.js";
-import { recordAudit, SYSTEM_ACTOR, type Actor } from "./audit/recordAudit.js";
+} from "../../domain/apiKey.js";
+import type { IdentityDeps } from "../../deps.js";
+import type { KeyRecord } from "../../repo.js";
+import { roleScopes } from "../../domain/member.js";
+import { recordAudit, SYSTEM_ACTOR, type Actor } from "../audit/recordAudit.js";
 
 export interface CreateApiKeyCommand {
   organizationId: string;
@@ -65,7 +64,7 @@ export async function createApiKey(
   }
   const now = deps.clock.now();
   const creator: KeyGrant | null = cmd.creatorKeyId
-    ? await deps.repo.keys.findOne({ id: cmd.creatorKeyId, organization_id: cmd.organizationId })
+    ? await deps.repo.findKey(cmd.organizationId, cmd.creatorKeyId)
     : cmd.creatorUserId
       ? await memberGrant(deps, cmd.organizationId, cmd.creatorUserId)
       : null;
@@ -123,60 +122,9 @@ export async function createApiKey(
   return { record, key };
 }
 
-export async function listApiKeys(deps: IdentityDeps, organizationId: string): Promise<KeyRecord[]> {
-  return deps.repo.keys.find({ organization_id: organizationId }, { sort: { id: 1 } });
-}
-
 /** What a signed-in member may pass on to a key: their role's scopes. */
 async function memberGrant(deps: IdentityDeps, organizationId: string, userId: string): Promise<KeyGrant | null> {
   const m = await deps.repo.membership(organizationId, userId);
   if (m?.status !== "active") return null;
   return { scopes: roleScopes(m.role), environment: "prod", expires_at: null, ip_allowlist: [] };
-}
-
-export async function revokeApiKey(
-  deps: IdentityDeps,
-  organizationId: string,
-  keyId: string,
-  actor: Actor = SYSTEM_ACTOR,
-): Promise<void> {
-  const key = await deps.repo.keys.findOne({ id: keyId, organization_id: organizationId });
-  if (!key) throw errors.notFound("api_key", keyId);
-  if (key.revoked_at) throw errors.deleted("api_key", keyId);
-  if (key.operator) {
-    throw errors.unprocessable(
-      [
-        {
-          field: "key_id",
-          code: "INVALID_FORMAT",
-          message: "The instance operator's bootstrap key is managed by VERDICT_BOOTSTRAP_API_KEY",
-        },
-      ],
-      "The bootstrap key cannot be revoked through the API",
-    );
-  }
-  const revokedAt = deps.clock.now().toISOString();
-  // Gateways drop their cached verification of this key once the event reaches them; it is
-  // written with the revocation (outbox), so no crash can keep one without the other.
-  const event = deps.outbox.event(TOPICS.keyRevoked, {
-    source: "/identity",
-    subject: keyId,
-    data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt },
-  });
-  const updated = await deps.outbox.update(
-    deps.repo.keys,
-    { id: keyId, organization_id: organizationId, revoked_at: null },
-    { revoked_at: revokedAt },
-    [event],
-  );
-  if (!updated) throw errors.deleted("api_key", keyId);
-  await recordAudit(deps, {
-    organizationId,
-    type: "api_key.revoked",
-    actor,
-    targetType: "api_key",
-    targetId: keyId,
-    data: { name: key.name },
-  });
-  deps.logger.info({ key_id: keyId, organization_id: organizationId }, "API key revoked");
 }

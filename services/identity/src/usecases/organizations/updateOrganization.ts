@@ -1,0 +1,28 @@
+import { errors } from "@verdict/kit";
+import type { IdentityDeps } from "../../deps.js";
+import type { OrgRecord } from "../../repo.js";
+import { getOrganization, type OrganizationView } from "./getOrganization.js";
+
+export interface UpdateOrganizationCommand {
+  organizationId: string;
+  name?: string;
+  defaultSeverity?: "error" | "warning";
+  requireEvaluationPass?: boolean;
+  allowInlineSuppression?: boolean;
+  requireMfa?: boolean;
+}
+
+export async function updateOrganization(
+  deps: IdentityDeps,
+  cmd: UpdateOrganizationCommand,
+): Promise<OrganizationView> {
+  const set: Record<string, unknown> = {};
+  if (cmd.name !== undefined) set.name = cmd.name;
+  if (cmd.defaultSeverity !== undefined) set["settings.default_severity"] = cmd.defaultSeverity;
+  if (cmd.requireEvaluationPass !== undefined) set["settings.require_evaluation_pass"] = cmd.requireEvaluationPass;
+  if (cmd.allowInlineSuppression !== undefined) set["settings.allow_inline_suppression"] = cmd.allowInlineSuppression;
+  if (cmd.requireMfa !== undefined) set["settings.require_mfa"] = cmd.requireMfa;
+  const updated = await deps.repo.orgs.updateOne({ id: cmd.organizationId }, set as Partial<OrgRecord>);
+  if (!updated) throw errors.notFound("organization", cmd.organizationId);
+  return getOrganization(deps, { organizationId: cmd.organizationId });
+}
