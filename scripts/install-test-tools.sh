@@ -3,7 +3,7 @@
 # its DevTools virtual authenticator, with playwright-core), curl and jq (the docs' walkthrough
 # tests run the docs' commands as written). Installed from Debian's packages when missing;
 # a second run does nothing. Authlib (PyPI), the OAuth suite's Python client, goes into a venv
-# under .tools/authlib.
+# under .tools/authlib; scim2-tester and scim2-cli (PyPI) into .tools/scim2.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 AUTHLIB_VERSION=1.9.6
@@ -13,6 +13,19 @@ if ! .tools/authlib/bin/python -c "import authlib, requests; assert authlib.__ve
   python3 -m venv .tools/authlib
   .tools/authlib/bin/pip install --quiet --disable-pip-version-check \
     "Authlib==$AUTHLIB_VERSION" "requests==$REQUESTS_VERSION"
+fi
+# scim2-tester (PyPI) through scim2-cli: the SCIM v2 conformance checks test/e2e/scim-tester.test.ts
+# runs against /scim/v2. Pinned, in a venv under .tools/scim2; a second run does nothing.
+SCIM2_TESTER_VERSION=0.5.2
+SCIM2_CLI_VERSION=0.6.0
+if ! .tools/scim2/bin/python -c "
+from importlib.metadata import version
+assert version('scim2-tester') == '$SCIM2_TESTER_VERSION' and version('scim2-cli') == '$SCIM2_CLI_VERSION'
+" 2>/dev/null; then
+  echo "==> installing scim2-tester $SCIM2_TESTER_VERSION and scim2-cli $SCIM2_CLI_VERSION (PyPI) into .tools/scim2"
+  python3 -m venv .tools/scim2
+  .tools/scim2/bin/pip install --quiet --disable-pip-version-check \
+    "scim2-tester==$SCIM2_TESTER_VERSION" "scim2-cli==$SCIM2_CLI_VERSION"
 fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation)

@@ -15,7 +15,9 @@ bash scripts/install.sh || exit 1
 source scripts/node-env.sh
 # NIST's OSCAL 1.1.2 schemas (Maven Central), for the OSCAL validation in the unit and e2e suites.
 bash scripts/install-oscal-tools.sh || exit 1
-# Chromium (the passkey suite), curl and jq (the docs walkthrough tests), from Debian's packages.
+# Chromium (the passkey suite), curl and jq (the docs walkthrough tests), from Debian's packages;
+# Authlib and scim2-tester + scim2-cli (PyPI, pinned, venvs under .tools/: the e2e step runs
+# scim2-tester against /scim/v2 in test/e2e/scim-tester.test.ts and needs 0 errors).
 bash scripts/install-test-tools.sh || exit 1
 
 echo "==> lint"

@@ -18,7 +18,9 @@ export type IdPrefix =
   | "inv"
   | "ses"
   | "aud"
-  | "oac";
+  | "oac"
+  | "sct"
+  | "grp";
 
 // Random bytes for the ULIDs' random part, drawn from the OS's CSPRNG a block at a time: the
 // library's default asks the OS once per character (16 calls per id), which showed up in

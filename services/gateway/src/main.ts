@@ -10,6 +10,7 @@ import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
 import { routes } from "./routes/index.js";
 import { mountOAuthServer } from "./oauth/routes.js";
+import { mountScim } from "./routes/scim.js";
 
 export interface GatewayOptions {
   host: string;
@@ -54,6 +55,7 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "RateLimits",
   "CreateApiKey",
   "CreateOAuthClient",
+  "CreateScimToken",
   "CreateReport",
   "DateRange",
   "CreateWebhook",
@@ -98,13 +100,20 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
-    mount: (app, throttle) =>
+    mount: (app, throttle) => {
       mountOAuthServer(app, throttle, {
         clients,
         authenticator,
         logger: opts.logger,
         ...(opts.publicUrl ? { origin: opts.publicUrl.replace(/\/v1\/?$/, "") } : {}),
-      }),
+      });
+      mountScim(app, throttle, {
+        clients,
+        logger: opts.logger,
+        bodyLimitBytes: opts.bodyLimitBytes,
+        ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+      });
+    },
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
   });

@@ -43,6 +43,9 @@ import { getOAuthAccount } from "./usecases/oauth/getOAuthAccount.js";
 import { getOAuthClientRegistration } from "./usecases/oauth/getOAuthClientRegistration.js";
 import { recordOAuthEvent } from "./usecases/oauth/recordOAuthEvent.js";
 import { verifyAccessToken } from "./usecases/oauth/verifyAccessToken.js";
+import type { ScimTokenRecord } from "./repo.js";
+import { handleScim } from "./usecases/scim/handleScim.js";
+import { createScimToken, deleteScimToken, listScimTokens } from "./usecases/scim/tokens.js";
 
 type Def = typeof identityV1.IdentityServiceService;
 
@@ -125,6 +128,17 @@ function toApiKey(k: KeyRecord): identityV1.ApiKey {
     revoked_at: k.revoked_at ?? k.retired_at ?? undefined,
     ip_allowlist: k.ip_allowlist,
     operator: k.operator,
+  };
+}
+
+function toScimToken(t: ScimTokenRecord): identityV1.ScimToken {
+  return {
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    created_at: t.created_at,
+    expires_at: t.expires_at ?? undefined,
+    last_used_at: t.last_used_at ?? undefined,
   };
 }
 
@@ -402,6 +416,41 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
         userAgent: req.user_agent,
       });
       return { session_token: res.token, session: toSession(res.session) };
+    },
+    async listScimTokens(req) {
+      return { scim_tokens: (await listScimTokens(deps, req.organization_id)).map(toScimToken) };
+    },
+    async createScimToken(req) {
+      const { record, token } = await createScimToken(deps, {
+        organizationId: req.organization_id,
+        name: req.name,
+        expiration: (req.expiration || "never") as Expiration,
+        actor: fromActor(req.actor),
+      });
+      return { scim_token: toScimToken(record), token };
+    },
+    async deleteScimToken(req) {
+      await deleteScimToken(deps, req.organization_id, req.token_id, fromActor(req.actor));
+      return {};
+    },
+    async handleScim(req) {
+      const res = await handleScim(deps, {
+        token: req.token,
+        method: req.method,
+        path: req.path,
+        query: req.query,
+        bodyJson: req.body_json,
+        ifMatch: req.if_match,
+        ifNoneMatch: req.if_none_match,
+        baseUrl: req.base_url,
+        clientIp: req.client_ip,
+      });
+      return {
+        status: res.status,
+        body_json: res.body === undefined ? "" : JSON.stringify(res.body),
+        etag: res.etag ?? "",
+        location: res.location ?? "",
+      };
     },
     async listAuditEvents(req) {
       const page = await listAuditEvents(deps, {

@@ -36,6 +36,8 @@ export interface KeyRecord {
    * once and can then be revoked like any other key. Absent on keys stored before rotation.
    */
   retired_at?: string | null;
+  /** The signed-in member who created it: their keys stop working when SCIM deactivates them. */
+  created_by_user_id?: string | null;
 }
 
 /** A membership: one person's role in one organization. id = `<organization_id>.<user_id>`. */
@@ -155,6 +157,55 @@ export interface OAuthArtifactRecord {
   consumed_at: string | null;
 }
 
+/** A SCIM bearer token (`vdt_scim_…`): only its SHA-256 is kept. id `sct_…`. */
+export interface ScimTokenRecord {
+  id: string;
+  organization_id: string;
+  name: string;
+  prefix: string;
+  hash: string;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+/**
+ * A person as the organization's identity provider provisioned them. id =
+ * `<organization_id>.<scim_id>`. The Verdict account is linked by email (a new account takes the
+ * SCIM id as its user id); the membership exists while the SCIM user is active and linked.
+ */
+export interface ScimUserRecord {
+  id: string;
+  organization_id: string;
+  /** The SCIM id (`user_…`). */
+  scim_id: string;
+  /** The linked Verdict account; null while the user has no email address. */
+  user_id: string | null;
+  /** Lowercased userName: unique in the organization. */
+  user_name_key: string;
+  active: boolean;
+  /** The SCIM attributes as stored (core at the top, extensions under their URN), without id and meta. */
+  resource_json: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** A SCIM group. id = `<organization_id>.<group_id>`; the SCIM id is the group id (`grp_…`). */
+export interface ScimGroupRecord {
+  id: string;
+  organization_id: string;
+  group_id: string;
+  display_name: string;
+  /** The SCIM ids of its members (SCIM users of the same organization). */
+  member_ids: string[];
+  /** externalId and any other stored attributes, as JSON. */
+  resource_json: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
 export class IdentityRepo {
   readonly orgs: Collection<OrgRecord>;
   readonly keys: Collection<KeyRecord>;
@@ -165,6 +216,9 @@ export class IdentityRepo {
   readonly audit: Collection<AuditRecord>;
   readonly oauthClients: Collection<OAuthClientRecord>;
   readonly oauthArtifacts: Collection<OAuthArtifactRecord>;
+  readonly scimTokens: Collection<ScimTokenRecord>;
+  readonly scimUsers: Collection<ScimUserRecord>;
+  readonly scimGroups: Collection<ScimGroupRecord>;
 
   constructor(store: Store) {
     this.orgs = store.collection<OrgRecord>("identity_organizations");
@@ -176,6 +230,9 @@ export class IdentityRepo {
     this.audit = store.collection<AuditRecord>("identity_audit_events");
     this.oauthClients = store.collection<OAuthClientRecord>("identity_oauth_clients");
     this.oauthArtifacts = store.collection<OAuthArtifactRecord>("identity_oauth_artifacts");
+    this.scimTokens = store.collection<ScimTokenRecord>("identity_scim_tokens");
+    this.scimUsers = store.collection<ScimUserRecord>("identity_scim_users");
+    this.scimGroups = store.collection<ScimGroupRecord>("identity_scim_groups");
   }
 
   findOrganization(organizationId: string): Promise<OrgRecord | null> {
@@ -303,5 +360,15 @@ export class IdentityRepo {
       { name: "user_code", fields: { user_code: 1 } },
       { name: "expires_at", fields: { expires_at: 1 } },
     ]);
+    await this.scimTokens.ensureIndexes([
+      { name: "hash", fields: { hash: 1 }, unique: true },
+      { name: "org_id", fields: { organization_id: 1, id: 1 } },
+    ]);
+    await this.scimUsers.ensureIndexes([
+      { name: "org_id", fields: { organization_id: 1, id: 1 } },
+      { name: "user_name", fields: { organization_id: 1, user_name_key: 1 }, unique: true },
+      { name: "user_id", fields: { organization_id: 1, user_id: 1 } },
+    ]);
+    await this.scimGroups.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
   }
 }

@@ -139,7 +139,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       title: "Verdict API",
       version: VERSION,
       description:
-        "Code policy evaluation. 400 = the request does not match this document's schemas; 422 = it matches them but breaks a rule they cannot express (a pattern RE2 cannot compile, an unknown policy id or setting, a CIDR range out of bounds, a cursor the API did not issue, deleting a built-in policy). A client that sends its request slower than the server's request timeout gets 408 without a body and the connection is closed. Prometheus metrics are not part of this API: they are served on a port of their own (VERDICT_METRICS_PORT).",
+        "Code policy evaluation. 400 = the request does not match this document's schemas; 422 = it matches them but breaks a rule they cannot express (a pattern RE2 cannot compile, an unknown policy id or setting, a CIDR range out of bounds, a cursor the API did not issue, deleting a built-in policy). A client that sends its request slower than the server's request timeout gets 408 without a body and the connection is closed. Prometheus metrics are not part of this API: they are served on a port of their own (VERDICT_METRICS_PORT). SCIM v2 provisioning is served at /scim/v2 and follows RFC 7643 and RFC 7644 (application/scim+json, SCIM error bodies, bearer tokens from /v1/scim-tokens); it is not described by this document.",
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],

@@ -149,6 +149,16 @@ export const AUDIT_EVENT_TYPES = [
   "oauth.granted",
   "oauth.token_revoked",
   "oauth.grant_revoked",
+  "scim_token.created",
+  "scim_token.deleted",
+  "scim.user_created",
+  "scim.user_updated",
+  "scim.user_deactivated",
+  "scim.user_reactivated",
+  "scim.user_deleted",
+  "scim.group_created",
+  "scim.group_updated",
+  "scim.group_deleted",
 ] as const;
 
 const ISO_QUERY = z

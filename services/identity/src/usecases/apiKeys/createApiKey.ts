@@ -104,6 +104,7 @@ export async function createApiKey(
     revoked_at: null,
     ip_allowlist: [...allowlist],
     operator: cmd.operator ?? false,
+    created_by_user_id: cmd.creatorUserId ?? null,
   };
   await deps.repo.keys.insertOne(record);
   await recordAudit(deps, {

@@ -610,6 +610,81 @@ export interface GetOAuthServerSecretResponse {
   secret: Buffer;
 }
 
+export interface ScimToken {
+  /** sct_… */
+  id: string;
+  name: string;
+  /** The first characters of the token (`vdt_scim_AbCd`), enough to recognise it. */
+  prefix: string;
+  created_at: string;
+  expires_at?: string | undefined;
+  last_used_at?: string | undefined;
+}
+
+export interface ListScimTokensRequest {
+  organization_id: string;
+}
+
+export interface ListScimTokensResponse {
+  scim_tokens: ScimToken[];
+}
+
+export interface CreateScimTokenRequest {
+  organization_id: string;
+  name: string;
+  /** One of 30m, 24h, 7d, 90d, never (as API keys); empty: never. */
+  expiration: string;
+  actor?: Actor | undefined;
+}
+
+export interface CreateScimTokenResponse {
+  scim_token?:
+    | ScimToken
+    | undefined;
+  /** The token value, shown once. */
+  token: string;
+}
+
+export interface DeleteScimTokenRequest {
+  organization_id: string;
+  token_id: string;
+  actor?: Actor | undefined;
+}
+
+export interface DeleteScimTokenResponse {
+}
+
+export interface HandleScimRequest {
+  /** The bearer token presented (vdt_scim_…), or empty. */
+  token: string;
+  /** GET, POST, PUT, PATCH or DELETE. */
+  method: string;
+  /** The path below /scim/v2, e.g. /Users/user_123. */
+  path: string;
+  /** The query parameters (each once). */
+  query: { [key: string]: string };
+  /** The JSON body as received, or empty. */
+  body_json: string;
+  if_match: string;
+  if_none_match: string;
+  /** The public URL of /scim/v2, for meta.location. */
+  base_url: string;
+  client_ip: string;
+}
+
+export interface HandleScimRequest_QueryEntry {
+  key: string;
+  value: string;
+}
+
+export interface HandleScimResponse {
+  status: number;
+  /** Empty for 204. */
+  body_json: string;
+  etag: string;
+  location: string;
+}
+
 function createBaseActor(): Actor {
   return { type: "", id: "", ip: "" };
 }
@@ -10005,6 +10080,1149 @@ export const GetOAuthServerSecretResponse: MessageFns<GetOAuthServerSecretRespon
   },
 };
 
+function createBaseScimToken(): ScimToken {
+  return { id: "", name: "", prefix: "", created_at: "", expires_at: undefined, last_used_at: undefined };
+}
+
+export const ScimToken: MessageFns<ScimToken> = {
+  encode(message: ScimToken, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.prefix !== "") {
+      writer.uint32(26).string(message.prefix);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(34).string(message.created_at);
+    }
+    if (message.expires_at !== undefined) {
+      writer.uint32(42).string(message.expires_at);
+    }
+    if (message.last_used_at !== undefined) {
+      writer.uint32(50).string(message.last_used_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ScimToken {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseScimToken();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.prefix = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.last_used_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ScimToken {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      prefix: isSet(object.prefix) ? globalThis.String(object.prefix) : "",
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+      last_used_at: isSet(object.lastUsedAt)
+        ? globalThis.String(object.lastUsedAt)
+        : isSet(object.last_used_at)
+        ? globalThis.String(object.last_used_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: ScimToken): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.prefix !== "") {
+      obj.prefix = message.prefix;
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.expires_at !== undefined) {
+      obj.expiresAt = message.expires_at;
+    }
+    if (message.last_used_at !== undefined) {
+      obj.lastUsedAt = message.last_used_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ScimToken>, I>>(base?: I): ScimToken {
+    return ScimToken.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ScimToken>, I>>(object: I): ScimToken {
+    const message = createBaseScimToken();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.prefix = object.prefix ?? "";
+    message.created_at = object.created_at ?? "";
+    message.expires_at = object.expires_at ?? undefined;
+    message.last_used_at = object.last_used_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListScimTokensRequest(): ListScimTokensRequest {
+  return { organization_id: "" };
+}
+
+export const ListScimTokensRequest: MessageFns<ListScimTokensRequest> = {
+  encode(message: ListScimTokensRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListScimTokensRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListScimTokensRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListScimTokensRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+    };
+  },
+
+  toJSON(message: ListScimTokensRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListScimTokensRequest>, I>>(base?: I): ListScimTokensRequest {
+    return ListScimTokensRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListScimTokensRequest>, I>>(object: I): ListScimTokensRequest {
+    const message = createBaseListScimTokensRequest();
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseListScimTokensResponse(): ListScimTokensResponse {
+  return { scim_tokens: [] };
+}
+
+export const ListScimTokensResponse: MessageFns<ListScimTokensResponse> = {
+  encode(message: ListScimTokensResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.scim_tokens) {
+      ScimToken.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListScimTokensResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListScimTokensResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scim_tokens.push(ScimToken.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListScimTokensResponse {
+    return {
+      scim_tokens: globalThis.Array.isArray(object?.scimTokens)
+        ? object.scimTokens.map((e: any) => ScimToken.fromJSON(e))
+        : globalThis.Array.isArray(object?.scim_tokens)
+        ? object.scim_tokens.map((e: any) => ScimToken.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListScimTokensResponse): unknown {
+    const obj: any = {};
+    if (message.scim_tokens?.length) {
+      obj.scimTokens = message.scim_tokens.map((e) => ScimToken.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListScimTokensResponse>, I>>(base?: I): ListScimTokensResponse {
+    return ListScimTokensResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListScimTokensResponse>, I>>(object: I): ListScimTokensResponse {
+    const message = createBaseListScimTokensResponse();
+    message.scim_tokens = object.scim_tokens?.map((e) => ScimToken.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseCreateScimTokenRequest(): CreateScimTokenRequest {
+  return { organization_id: "", name: "", expiration: "", actor: undefined };
+}
+
+export const CreateScimTokenRequest: MessageFns<CreateScimTokenRequest> = {
+  encode(message: CreateScimTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.expiration !== "") {
+      writer.uint32(26).string(message.expiration);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateScimTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateScimTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.expiration = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateScimTokenRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      expiration: isSet(object.expiration) ? globalThis.String(object.expiration) : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: CreateScimTokenRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.expiration !== "") {
+      obj.expiration = message.expiration;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateScimTokenRequest>, I>>(base?: I): CreateScimTokenRequest {
+    return CreateScimTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateScimTokenRequest>, I>>(object: I): CreateScimTokenRequest {
+    const message = createBaseCreateScimTokenRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.name = object.name ?? "";
+    message.expiration = object.expiration ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseCreateScimTokenResponse(): CreateScimTokenResponse {
+  return { scim_token: undefined, token: "" };
+}
+
+export const CreateScimTokenResponse: MessageFns<CreateScimTokenResponse> = {
+  encode(message: CreateScimTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.scim_token !== undefined) {
+      ScimToken.encode(message.scim_token, writer.uint32(10).fork()).join();
+    }
+    if (message.token !== "") {
+      writer.uint32(18).string(message.token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CreateScimTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCreateScimTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.scim_token = ScimToken.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CreateScimTokenResponse {
+    return {
+      scim_token: isSet(object.scimToken)
+        ? ScimToken.fromJSON(object.scimToken)
+        : isSet(object.scim_token)
+        ? ScimToken.fromJSON(object.scim_token)
+        : undefined,
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+    };
+  },
+
+  toJSON(message: CreateScimTokenResponse): unknown {
+    const obj: any = {};
+    if (message.scim_token !== undefined) {
+      obj.scimToken = ScimToken.toJSON(message.scim_token);
+    }
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CreateScimTokenResponse>, I>>(base?: I): CreateScimTokenResponse {
+    return CreateScimTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CreateScimTokenResponse>, I>>(object: I): CreateScimTokenResponse {
+    const message = createBaseCreateScimTokenResponse();
+    message.scim_token = (object.scim_token !== undefined && object.scim_token !== null)
+      ? ScimToken.fromPartial(object.scim_token)
+      : undefined;
+    message.token = object.token ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteScimTokenRequest(): DeleteScimTokenRequest {
+  return { organization_id: "", token_id: "", actor: undefined };
+}
+
+export const DeleteScimTokenRequest: MessageFns<DeleteScimTokenRequest> = {
+  encode(message: DeleteScimTokenRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.token_id !== "") {
+      writer.uint32(18).string(message.token_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteScimTokenRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteScimTokenRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.token_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteScimTokenRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      token_id: isSet(object.tokenId)
+        ? globalThis.String(object.tokenId)
+        : isSet(object.token_id)
+        ? globalThis.String(object.token_id)
+        : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: DeleteScimTokenRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.token_id !== "") {
+      obj.tokenId = message.token_id;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteScimTokenRequest>, I>>(base?: I): DeleteScimTokenRequest {
+    return DeleteScimTokenRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteScimTokenRequest>, I>>(object: I): DeleteScimTokenRequest {
+    const message = createBaseDeleteScimTokenRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.token_id = object.token_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteScimTokenResponse(): DeleteScimTokenResponse {
+  return {};
+}
+
+export const DeleteScimTokenResponse: MessageFns<DeleteScimTokenResponse> = {
+  encode(_: DeleteScimTokenResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteScimTokenResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteScimTokenResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteScimTokenResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteScimTokenResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteScimTokenResponse>, I>>(base?: I): DeleteScimTokenResponse {
+    return DeleteScimTokenResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteScimTokenResponse>, I>>(_: I): DeleteScimTokenResponse {
+    const message = createBaseDeleteScimTokenResponse();
+    return message;
+  },
+};
+
+function createBaseHandleScimRequest(): HandleScimRequest {
+  return {
+    token: "",
+    method: "",
+    path: "",
+    query: {},
+    body_json: "",
+    if_match: "",
+    if_none_match: "",
+    base_url: "",
+    client_ip: "",
+  };
+}
+
+export const HandleScimRequest: MessageFns<HandleScimRequest> = {
+  encode(message: HandleScimRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.method !== "") {
+      writer.uint32(18).string(message.method);
+    }
+    if (message.path !== "") {
+      writer.uint32(26).string(message.path);
+    }
+    globalThis.Object.entries(message.query).forEach(([key, value]: [string, string]) => {
+      HandleScimRequest_QueryEntry.encode({ key: key as any, value }, writer.uint32(34).fork()).join();
+    });
+    if (message.body_json !== "") {
+      writer.uint32(42).string(message.body_json);
+    }
+    if (message.if_match !== "") {
+      writer.uint32(50).string(message.if_match);
+    }
+    if (message.if_none_match !== "") {
+      writer.uint32(58).string(message.if_none_match);
+    }
+    if (message.base_url !== "") {
+      writer.uint32(66).string(message.base_url);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(74).string(message.client_ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HandleScimRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHandleScimRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.method = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.path = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            const entry4 = HandleScimRequest_QueryEntry.decode(reader, reader.uint32());
+            if (entry4.value !== undefined) {
+              message.query[entry4.key] = entry4.value;
+            }
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.body_json = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.if_match = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.if_none_match = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.base_url = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HandleScimRequest {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      method: isSet(object.method) ? globalThis.String(object.method) : "",
+      path: isSet(object.path) ? globalThis.String(object.path) : "",
+      query: isObject(object.query)
+        ? (globalThis.Object.entries(object.query) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      body_json: isSet(object.bodyJson)
+        ? globalThis.String(object.bodyJson)
+        : isSet(object.body_json)
+        ? globalThis.String(object.body_json)
+        : "",
+      if_match: isSet(object.ifMatch)
+        ? globalThis.String(object.ifMatch)
+        : isSet(object.if_match)
+        ? globalThis.String(object.if_match)
+        : "",
+      if_none_match: isSet(object.ifNoneMatch)
+        ? globalThis.String(object.ifNoneMatch)
+        : isSet(object.if_none_match)
+        ? globalThis.String(object.if_none_match)
+        : "",
+      base_url: isSet(object.baseUrl)
+        ? globalThis.String(object.baseUrl)
+        : isSet(object.base_url)
+        ? globalThis.String(object.base_url)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+    };
+  },
+
+  toJSON(message: HandleScimRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.method !== "") {
+      obj.method = message.method;
+    }
+    if (message.path !== "") {
+      obj.path = message.path;
+    }
+    if (message.query) {
+      const entries = globalThis.Object.entries(message.query) as [string, string][];
+      if (entries.length > 0) {
+        obj.query = {};
+        entries.forEach(([k, v]) => {
+          obj.query[k] = v;
+        });
+      }
+    }
+    if (message.body_json !== "") {
+      obj.bodyJson = message.body_json;
+    }
+    if (message.if_match !== "") {
+      obj.ifMatch = message.if_match;
+    }
+    if (message.if_none_match !== "") {
+      obj.ifNoneMatch = message.if_none_match;
+    }
+    if (message.base_url !== "") {
+      obj.baseUrl = message.base_url;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HandleScimRequest>, I>>(base?: I): HandleScimRequest {
+    return HandleScimRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HandleScimRequest>, I>>(object: I): HandleScimRequest {
+    const message = createBaseHandleScimRequest();
+    message.token = object.token ?? "";
+    message.method = object.method ?? "";
+    message.path = object.path ?? "";
+    message.query = (globalThis.Object.entries(object.query ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.body_json = object.body_json ?? "";
+    message.if_match = object.if_match ?? "";
+    message.if_none_match = object.if_none_match ?? "";
+    message.base_url = object.base_url ?? "";
+    message.client_ip = object.client_ip ?? "";
+    return message;
+  },
+};
+
+function createBaseHandleScimRequest_QueryEntry(): HandleScimRequest_QueryEntry {
+  return { key: "", value: "" };
+}
+
+export const HandleScimRequest_QueryEntry: MessageFns<HandleScimRequest_QueryEntry> = {
+  encode(message: HandleScimRequest_QueryEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HandleScimRequest_QueryEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHandleScimRequest_QueryEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HandleScimRequest_QueryEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: HandleScimRequest_QueryEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HandleScimRequest_QueryEntry>, I>>(base?: I): HandleScimRequest_QueryEntry {
+    return HandleScimRequest_QueryEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HandleScimRequest_QueryEntry>, I>>(object: I): HandleScimRequest_QueryEntry {
+    const message = createBaseHandleScimRequest_QueryEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseHandleScimResponse(): HandleScimResponse {
+  return { status: 0, body_json: "", etag: "", location: "" };
+}
+
+export const HandleScimResponse: MessageFns<HandleScimResponse> = {
+  encode(message: HandleScimResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.status !== 0) {
+      writer.uint32(8).int32(message.status);
+    }
+    if (message.body_json !== "") {
+      writer.uint32(18).string(message.body_json);
+    }
+    if (message.etag !== "") {
+      writer.uint32(26).string(message.etag);
+    }
+    if (message.location !== "") {
+      writer.uint32(34).string(message.location);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): HandleScimResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseHandleScimResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.status = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.body_json = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.etag = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.location = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): HandleScimResponse {
+    return {
+      status: isSet(object.status) ? globalThis.Number(object.status) : 0,
+      body_json: isSet(object.bodyJson)
+        ? globalThis.String(object.bodyJson)
+        : isSet(object.body_json)
+        ? globalThis.String(object.body_json)
+        : "",
+      etag: isSet(object.etag) ? globalThis.String(object.etag) : "",
+      location: isSet(object.location) ? globalThis.String(object.location) : "",
+    };
+  },
+
+  toJSON(message: HandleScimResponse): unknown {
+    const obj: any = {};
+    if (message.status !== 0) {
+      obj.status = Math.round(message.status);
+    }
+    if (message.body_json !== "") {
+      obj.bodyJson = message.body_json;
+    }
+    if (message.etag !== "") {
+      obj.etag = message.etag;
+    }
+    if (message.location !== "") {
+      obj.location = message.location;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<HandleScimResponse>, I>>(base?: I): HandleScimResponse {
+    return HandleScimResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<HandleScimResponse>, I>>(object: I): HandleScimResponse {
+    const message = createBaseHandleScimResponse();
+    message.status = object.status ?? 0;
+    message.body_json = object.body_json ?? "";
+    message.etag = object.etag ?? "";
+    message.location = object.location ?? "";
+    return message;
+  },
+};
+
 /**
  * IdentityService owns organizations and API keys. The gateway calls VerifyKey for every
  * request it has not cached; every other call is scoped to one organization_id, which the
@@ -10452,6 +11670,57 @@ export const IdentityServiceService = {
       Buffer.from(ListAuditEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListAuditEventsResponse => ListAuditEventsResponse.decode(value),
   },
+  /**
+   * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
+   * people with. The value (vdt_scim_…) is answered once and stored hashed.
+   */
+  listScimTokens: {
+    path: "/verdict.identity.v1.IdentityService/ListScimTokens" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListScimTokensRequest): Buffer =>
+      Buffer.from(ListScimTokensRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListScimTokensRequest => ListScimTokensRequest.decode(value),
+    responseSerialize: (value: ListScimTokensResponse): Buffer =>
+      Buffer.from(ListScimTokensResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListScimTokensResponse => ListScimTokensResponse.decode(value),
+  },
+  createScimToken: {
+    path: "/verdict.identity.v1.IdentityService/CreateScimToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CreateScimTokenRequest): Buffer =>
+      Buffer.from(CreateScimTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CreateScimTokenRequest => CreateScimTokenRequest.decode(value),
+    responseSerialize: (value: CreateScimTokenResponse): Buffer =>
+      Buffer.from(CreateScimTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CreateScimTokenResponse => CreateScimTokenResponse.decode(value),
+  },
+  deleteScimToken: {
+    path: "/verdict.identity.v1.IdentityService/DeleteScimToken" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteScimTokenRequest): Buffer =>
+      Buffer.from(DeleteScimTokenRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteScimTokenRequest => DeleteScimTokenRequest.decode(value),
+    responseSerialize: (value: DeleteScimTokenResponse): Buffer =>
+      Buffer.from(DeleteScimTokenResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteScimTokenResponse => DeleteScimTokenResponse.decode(value),
+  },
+  /**
+   * One request to {api_root}/scim/v2 (RFC 7644), as the gateway received it: the service checks
+   * the token and answers the SCIM response (status, body, ETag). Errors are SCIM error bodies in
+   * the response, never gRPC errors.
+   */
+  handleScim: {
+    path: "/verdict.identity.v1.IdentityService/HandleScim" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: HandleScimRequest): Buffer => Buffer.from(HandleScimRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): HandleScimRequest => HandleScimRequest.decode(value),
+    responseSerialize: (value: HandleScimResponse): Buffer => Buffer.from(HandleScimResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): HandleScimResponse => HandleScimResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -10519,6 +11788,19 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   recordOAuthEvent: handleUnaryCall<RecordOAuthEventRequest, RecordOAuthEventResponse>;
   /** The organization's security events, newest first. */
   listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
+  /**
+   * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
+   * people with. The value (vdt_scim_…) is answered once and stored hashed.
+   */
+  listScimTokens: handleUnaryCall<ListScimTokensRequest, ListScimTokensResponse>;
+  createScimToken: handleUnaryCall<CreateScimTokenRequest, CreateScimTokenResponse>;
+  deleteScimToken: handleUnaryCall<DeleteScimTokenRequest, DeleteScimTokenResponse>;
+  /**
+   * One request to {api_root}/scim/v2 (RFC 7644), as the gateway received it: the service checks
+   * the token and answers the SCIM response (status, body, ETag). Errors are SCIM error bodies in
+   * the response, never gRPC errors.
+   */
+  handleScim: handleUnaryCall<HandleScimRequest, HandleScimResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -11118,6 +12400,75 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListAuditEventsResponse) => void,
   ): ClientUnaryCall;
+  /**
+   * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
+   * people with. The value (vdt_scim_…) is answered once and stored hashed.
+   */
+  listScimTokens(
+    request: ListScimTokensRequest,
+    callback: (error: ServiceError | null, response: ListScimTokensResponse) => void,
+  ): ClientUnaryCall;
+  listScimTokens(
+    request: ListScimTokensRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListScimTokensResponse) => void,
+  ): ClientUnaryCall;
+  listScimTokens(
+    request: ListScimTokensRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListScimTokensResponse) => void,
+  ): ClientUnaryCall;
+  createScimToken(
+    request: CreateScimTokenRequest,
+    callback: (error: ServiceError | null, response: CreateScimTokenResponse) => void,
+  ): ClientUnaryCall;
+  createScimToken(
+    request: CreateScimTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CreateScimTokenResponse) => void,
+  ): ClientUnaryCall;
+  createScimToken(
+    request: CreateScimTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CreateScimTokenResponse) => void,
+  ): ClientUnaryCall;
+  deleteScimToken(
+    request: DeleteScimTokenRequest,
+    callback: (error: ServiceError | null, response: DeleteScimTokenResponse) => void,
+  ): ClientUnaryCall;
+  deleteScimToken(
+    request: DeleteScimTokenRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteScimTokenResponse) => void,
+  ): ClientUnaryCall;
+  deleteScimToken(
+    request: DeleteScimTokenRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteScimTokenResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * One request to {api_root}/scim/v2 (RFC 7644), as the gateway received it: the service checks
+   * the token and answers the SCIM response (status, body, ETag). Errors are SCIM error bodies in
+   * the response, never gRPC errors.
+   */
+  handleScim(
+    request: HandleScimRequest,
+    callback: (error: ServiceError | null, response: HandleScimResponse) => void,
+  ): ClientUnaryCall;
+  handleScim(
+    request: HandleScimRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: HandleScimResponse) => void,
+  ): ClientUnaryCall;
+  handleScim(
+    request: HandleScimRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: HandleScimResponse) => void,
+  ): ClientUnaryCall;
 }
 
 export const IdentityServiceClient = makeGenericClientConstructor(
@@ -11159,6 +12510,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {

@@ -1,0 +1,161 @@
+// What SCIM changes mean for a person's access to the organization: a membership while the
+// SCIM user is active (and has an email to link an account by), with the role their groups
+// give; deactivation or deletion ends it and everything that acts for them at once (sessions,
+// OAuth tokens, the API keys they created).
+import { DuplicateKeyError } from "@verdict/store";
+import { leavesNoOwner, type Role } from "../../domain/member.js";
+import { roleFromGroups } from "../../domain/scim.js";
+import { scimErrors } from "../../domain/scimError.js";
+import type { IdentityDeps } from "../../deps.js";
+import type { MemberRecord, ScimUserRecord, UserRecord } from "../../repo.js";
+import { revokeApiKey } from "../apiKeys/revokeApiKey.js";
+import { recordAudit, type Actor } from "../audit/recordAudit.js";
+
+export interface ScimCaller {
+  organizationId: string;
+  tokenId: string;
+  actor: Actor;
+  baseUrl: string;
+}
+
+/** The account for an email, made (without a password, with the given id) when it does not exist yet. */
+export async function findOrCreateAccount(
+  deps: IdentityDeps,
+  email: string,
+  name: string,
+  id: string,
+): Promise<UserRecord> {
+  const found = await deps.repo.userByEmail(email);
+  if (found) return found;
+  const user: UserRecord = {
+    id,
+    email,
+    name,
+    password_hash: null,
+    totp_sealed: null,
+    totp_last_step: null,
+    totp_pending_sealed: null,
+    recovery_code_hashes: [],
+    recovery_codes_left: 0,
+    created_at: deps.clock.now().toISOString(),
+  };
+  try {
+    await deps.repo.users.insertOne(user);
+    return user;
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) {
+      const raced = await deps.repo.userByEmail(email);
+      if (raced) return raced;
+      // The id is taken by another account (its email changed since): a fresh id then.
+      return findOrCreateAccount(deps, email, name, `${id}x`);
+    }
+    throw err;
+  }
+}
+
+async function groupRole(deps: IdentityDeps, organizationId: string, scimId: string): Promise<Role> {
+  const groups = await deps.repo.scimGroups.find({ organization_id: organizationId });
+  return roleFromGroups(groups.filter((g) => g.member_ids.includes(scimId)).map((g) => g.display_name));
+}
+
+/** Gives (or restores) the linked account an active membership with the role its groups give; owners keep theirs. */
+export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<void> {
+  if (!rec.user_id) return;
+  const userId = rec.user_id;
+  const role = await groupRole(deps, caller.organizationId, rec.scim_id);
+  const existing = await deps.repo.membership(caller.organizationId, userId);
+  if (!existing) {
+    const record: MemberRecord = {
+      id: deps.repo.membershipId(caller.organizationId, userId),
+      organization_id: caller.organizationId,
+      user_id: userId,
+      role,
+      status: "active",
+      invitation_hash: null,
+      invitation_expires_at: null,
+      created_at: deps.clock.now().toISOString(),
+      version: 1,
+    };
+    try {
+      await deps.repo.members.insertOne(record);
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      return grantAccess(deps, caller, rec);
+    }
+    await recordAudit(deps, {
+      organizationId: caller.organizationId,
+      type: "member.joined",
+      actor: caller.actor,
+      targetType: "user",
+      targetId: userId,
+      data: { role, via: "scim" },
+    });
+    return;
+  }
+  const newRole = existing.role === "owner" ? "owner" : role;
+  if (existing.status === "active" && existing.role === newRole) return;
+  const updated = await deps.repo.members.updateOne(
+    { id: existing.id, version: existing.version },
+    {
+      status: "active",
+      role: newRole,
+      invitation_hash: null,
+      invitation_expires_at: null,
+      version: existing.version + 1,
+    },
+  );
+  if (!updated) return grantAccess(deps, caller, rec);
+  await recordAudit(deps, {
+    organizationId: caller.organizationId,
+    type: existing.status === "active" ? "member.role_changed" : "member.joined",
+    actor: caller.actor,
+    targetType: "user",
+    targetId: userId,
+    data: { role: newRole, previous_role: existing.role, via: "scim" },
+  });
+}
+
+/** Puts each active SCIM user's role in line with their groups (after a group changed). */
+export async function syncRoles(deps: IdentityDeps, caller: ScimCaller, scimIds: Iterable<string>): Promise<void> {
+  for (const scimId of new Set(scimIds)) {
+    const rec = await deps.repo.scimUsers.findOne({ id: `${caller.organizationId}.${scimId}` });
+    if (rec?.active) await grantAccess(deps, caller, rec);
+  }
+}
+
+/** Refuses to take the organization's last owner away (owners are managed in Verdict). */
+export async function assertMayEndAccess(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<void> {
+  if (!rec.user_id) return;
+  const membership = await deps.repo.membership(caller.organizationId, rec.user_id);
+  if (
+    membership?.status === "active" &&
+    leavesNoOwner(await deps.repo.activeOwnersCount(caller.organizationId), membership.role, undefined)
+  )
+    throw scimErrors.mutability("This is the organization's last owner: make someone else owner in Verdict first");
+}
+
+/**
+ * Ends the person's access at once: the membership goes, and with it every session here, every
+ * OAuth grant acting for them here, and every API key they created here (revoked through the
+ * same path as DELETE /v1/api-keys, so gateways drop cached verifications).
+ */
+export async function endAccess(
+  deps: IdentityDeps,
+  caller: ScimCaller,
+  rec: ScimUserRecord,
+): Promise<{ sessions: number; oauthArtifacts: number; apiKeys: number }> {
+  if (!rec.user_id) return { sessions: 0, oauthArtifacts: 0, apiKeys: 0 };
+  const userId = rec.user_id;
+  await deps.repo.members.deleteOne({ id: deps.repo.membershipId(caller.organizationId, userId) });
+  const now = deps.clock.now().toISOString();
+  const sessions = await deps.repo.revokeSessionsOf(userId, caller.organizationId, now);
+  const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
+  const keys = await deps.repo.keys.find({
+    organization_id: caller.organizationId,
+    created_by_user_id: userId,
+    revoked_at: null,
+  });
+  for (const k of keys)
+    await revokeApiKey(deps, { organizationId: caller.organizationId, keyId: k.id, actor: caller.actor });
+  return { sessions, oauthArtifacts, apiKeys: keys.length };
+}

@@ -1,0 +1,263 @@
+// One request to /scim/v2, start to finish: authenticate the token, route, answer a SCIM
+// response. Every failure becomes a SCIM error body (RFC 7644 §3.12) with its status; nothing
+// here answers a /v1-style error or a 500 for bad input.
+import { AppError } from "@verdict/kit";
+import { ifMatchHolds, listResponse, pageOf, resourceTypes, serviceProviderConfig } from "../../domain/scim.js";
+import { ScimError, scimErrors } from "../../domain/scimError.js";
+import { getCI, matches, parseFilter, type Filter } from "../../domain/scimFilter.js";
+import {
+  caseExact,
+  GROUP_RESOURCE,
+  project,
+  schemaResources,
+  USER_RESOURCE,
+  type ResourceSchema,
+} from "../../domain/scimSchema.js";
+import type { IdentityDeps } from "../../deps.js";
+import type { ScimUserRecord } from "../../repo.js";
+import type { ScimCaller } from "./access.js";
+import { createGroup, deleteGroup, findGroup, groupView, patchGroup, replaceGroup } from "./groups.js";
+import { authenticateScim } from "./tokens.js";
+import { createUser, deleteUser, findUser, patchUser, replaceUser, userView } from "./users.js";
+
+export interface ScimHttpRequest {
+  token: string;
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  bodyJson: string;
+  ifMatch: string;
+  ifNoneMatch: string;
+  baseUrl: string;
+  clientIp: string;
+}
+
+export interface ScimHttpResponse {
+  status: number;
+  body?: unknown;
+  etag?: string;
+  location?: string;
+}
+
+type Obj = Record<string, unknown>;
+
+interface ListParams {
+  filter?: string;
+  startIndex?: unknown;
+  count?: unknown;
+  attributes?: string;
+  excludedAttributes?: string;
+}
+
+function parseBody(json: string): unknown {
+  if (!json.trim()) throw scimErrors.invalidSyntax("The request needs a JSON body");
+  try {
+    return JSON.parse(json);
+  } catch {
+    throw scimErrors.invalidSyntax("The body is not valid JSON");
+  }
+}
+
+function only(method: string, allowed: string[]): void {
+  if (!allowed.includes(method))
+    throw scimErrors.methodNotAllowed(`${method} is not allowed here; allowed: ${allowed.join(", ")}`);
+}
+
+function listOf(rs: ResourceSchema, views: Obj[], p: ListParams): Obj {
+  let filter: Filter | undefined;
+  if (p.filter !== undefined && p.filter.trim()) filter = parseFilter(p.filter);
+  const ctx = { coreSchema: rs.core, caseExact: (path: Parameters<typeof caseExact>[1]) => caseExact(rs, path) };
+  const hits = filter ? views.filter((v) => matches(v, filter, ctx)) : views;
+  const { startIndex, count } = pageOf(p.startIndex, p.count);
+  const page = hits.slice(startIndex - 1, startIndex - 1 + count);
+  return listResponse(
+    page.map((v) => project(rs, v, p.attributes, p.excludedAttributes)),
+    hits.length,
+    startIndex,
+  );
+}
+
+function searchParams(body: unknown): ListParams {
+  if (!body || typeof body !== "object" || Array.isArray(body))
+    throw scimErrors.invalidSyntax("A search is a JSON object");
+  const str = (k: string) => {
+    const v = getCI(body, k);
+    if (v === undefined || v === null) return undefined;
+    if (Array.isArray(v)) return v.map(String).join(",");
+    if (typeof v !== "string") throw scimErrors.invalidValue(`${k} must be a string`);
+    return v;
+  };
+  return {
+    filter: str("filter"),
+    startIndex: getCI(body, "startIndex"),
+    count: getCI(body, "count"),
+    attributes: str("attributes"),
+    excludedAttributes: str("excludedAttributes"),
+  };
+}
+
+async function allUsers(deps: IdentityDeps, caller: ScimCaller) {
+  const [users, groups] = await Promise.all([
+    deps.repo.scimUsers.find({ organization_id: caller.organizationId }, { sort: { created_at: 1 } }),
+    deps.repo.scimGroups.find({ organization_id: caller.organizationId }),
+  ]);
+  return { users, groups };
+}
+
+async function userViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
+  const { users, groups } = await allUsers(deps, caller);
+  return users.map((u) => userView(u, groups, caller.baseUrl));
+}
+
+async function groupViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
+  const { users, groups } = await allUsers(deps, caller);
+  const byId = new Map<string, ScimUserRecord>(users.map((u) => [u.scim_id, u]));
+  return groups.sort((a, b) => a.created_at.localeCompare(b.created_at)).map((g) => groupView(g, byId, caller.baseUrl));
+}
+
+async function oneUserView(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<Obj> {
+  const groups = await deps.repo.scimGroups.find({ organization_id: caller.organizationId });
+  return userView(rec, groups, caller.baseUrl);
+}
+
+async function oneGroupView(deps: IdentityDeps, caller: ScimCaller, id: string): Promise<Obj> {
+  const rec = await findGroup(deps, caller.organizationId, id);
+  const users = await deps.repo.scimUsers.find({ organization_id: caller.organizationId });
+  return groupView(rec, new Map(users.map((u) => [u.scim_id, u])), caller.baseUrl);
+}
+
+function resourceResponse(status: number, view: Obj, q: Record<string, string>, rs: ResourceSchema): ScimHttpResponse {
+  const meta = view.meta as { version: string; location: string };
+  return {
+    status,
+    body: project(rs, view, q.attributes, q.excludedAttributes),
+    etag: meta.version,
+    ...(status === 201 ? { location: meta.location } : {}),
+  };
+}
+
+function versionOf(etag: string): number {
+  return Number(/"(\d+)"/.exec(etag)?.[1] ?? 0);
+}
+
+async function route(deps: IdentityDeps, caller: ScimCaller, req: ScimHttpRequest): Promise<ScimHttpResponse> {
+  const method = req.method.toUpperCase();
+  const segments = req.path
+    .split("/")
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        throw scimErrors.notFound("Resource", req.path);
+      }
+    });
+  const [head, id, extra] = segments;
+  const q = req.query;
+  if (extra !== undefined) throw scimErrors.notFound("Resource", req.path);
+  switch (head) {
+    case "ServiceProviderConfig":
+      only(method, ["GET"]);
+      if (id) throw scimErrors.notFound("Resource", req.path);
+      return { status: 200, body: serviceProviderConfig(req.baseUrl) };
+    case "ResourceTypes": {
+      only(method, ["GET"]);
+      const all = resourceTypes(req.baseUrl);
+      if (!id) return { status: 200, body: listResponse(all, all.length, 1) };
+      const one = all.find((r) => r.id === id);
+      if (!one) throw scimErrors.notFound("ResourceType", id);
+      return { status: 200, body: one };
+    }
+    case "Schemas": {
+      only(method, ["GET"]);
+      const all = schemaResources(req.baseUrl);
+      if (!id) return { status: 200, body: listResponse(all, all.length, 1) };
+      const one = all.find((r) => String(r.id).toLowerCase() === id.toLowerCase());
+      if (!one) throw scimErrors.notFound("Schema", id);
+      return { status: 200, body: one };
+    }
+    case ".search":
+      only(method, ["POST"]);
+      if (id) throw scimErrors.notFound("Resource", req.path);
+      // Both resource types: Users first, then Groups, paged together.
+      return {
+        status: 200,
+        body: listOf(
+          USER_RESOURCE,
+          [...(await userViews(deps, caller)), ...(await groupViews(deps, caller))],
+          searchParams(parseBody(req.bodyJson)),
+        ),
+      };
+    case "Users":
+    case "Groups": {
+      const users = head === "Users";
+      const rs = users ? USER_RESOURCE : GROUP_RESOURCE;
+      const views = () => (users ? userViews(deps, caller) : groupViews(deps, caller));
+      if (id === ".search") {
+        only(method, ["POST"]);
+        return { status: 200, body: listOf(rs, await views(), searchParams(parseBody(req.bodyJson))) };
+      }
+      if (!id) {
+        only(method, ["GET", "POST"]);
+        if (method === "GET") return { status: 200, body: listOf(rs, await views(), q) };
+        const body = parseBody(req.bodyJson);
+        if (users) {
+          const rec = await createUser(deps, caller, body);
+          return resourceResponse(201, await oneUserView(deps, caller, rec), q, rs);
+        }
+        const g = await createGroup(deps, caller, body);
+        return resourceResponse(201, await oneGroupView(deps, caller, g.group_id), q, rs);
+      }
+      only(method, ["GET", "PUT", "PATCH", "DELETE"]);
+      const rec = users
+        ? await findUser(deps, caller.organizationId, id)
+        : await findGroup(deps, caller.organizationId, id);
+      if (method === "GET") {
+        const view = users
+          ? await oneUserView(deps, caller, rec as ScimUserRecord)
+          : await oneGroupView(deps, caller, id);
+        if (req.ifNoneMatch && ifMatchHolds(req.ifNoneMatch, versionOf(String((view.meta as Obj).version))))
+          return { status: 304, etag: String((view.meta as Obj).version) };
+        return resourceResponse(200, view, q, rs);
+      }
+      if (!ifMatchHolds(req.ifMatch, rec.version)) throw scimErrors.preconditionFailed();
+      if (method === "DELETE") {
+        if (users) await deleteUser(deps, caller, rec as ScimUserRecord);
+        else await deleteGroup(deps, caller, rec as Awaited<ReturnType<typeof findGroup>>);
+        return { status: 204 };
+      }
+      const body = parseBody(req.bodyJson);
+      if (users) {
+        const u = rec as ScimUserRecord;
+        const next =
+          method === "PUT" ? await replaceUser(deps, caller, u, body) : await patchUser(deps, caller, u, body);
+        return resourceResponse(200, await oneUserView(deps, caller, next), q, rs);
+      }
+      const g = rec as Awaited<ReturnType<typeof findGroup>>;
+      const next =
+        method === "PUT" ? await replaceGroup(deps, caller, g, body) : await patchGroup(deps, caller, g, body);
+      return resourceResponse(200, await oneGroupView(deps, caller, next.group_id), q, rs);
+    }
+    default:
+      throw scimErrors.notFound("Resource", req.path || "/");
+  }
+}
+
+export async function handleScim(deps: IdentityDeps, req: ScimHttpRequest): Promise<ScimHttpResponse> {
+  try {
+    const { record, org } = await authenticateScim(deps, req.token);
+    const caller: ScimCaller = {
+      organizationId: org.id,
+      tokenId: record.id,
+      actor: { type: "system", id: `scim:${record.id}`, ip: req.clientIp },
+      baseUrl: req.baseUrl,
+    };
+    return await route(deps, caller, req);
+  } catch (err) {
+    if (err instanceof ScimError) return { status: err.status, body: err.toBody() };
+    if (err instanceof AppError && err.httpStatus < 500)
+      return { status: err.httpStatus, body: new ScimError(err.httpStatus, undefined, err.message).toBody() };
+    deps.logger.error({ err }, "SCIM request failed");
+    return { status: 500, body: new ScimError(500, undefined, "Internal error").toBody() };
+  }
+}
