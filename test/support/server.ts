@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hangUpIdleConnections } from "./keepalive.js";
 import { makeKey } from "./keys.js";
 import { waitForReadyLine } from "./ready.js";
 import { ROOT } from "./paths.js";
@@ -117,7 +118,10 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
   let stopped: Promise<number | null> | undefined;
   const stop = () => {
     if (!stopped) {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGTERM");
+      if (proc.exitCode === null && proc.signalCode === null) {
+        hangUpIdleConnections();
+        proc.kill("SIGTERM");
+      }
       stopped = exited;
     }
     return stopped;
@@ -145,7 +149,10 @@ async function startDistributed(dataDir: string, bootstrapKey: string, opts: Sta
   let stopped: Promise<number | null> | undefined;
   // A SIGTERM sent to the gateway's process (a suite checking draining) stops the whole stack.
   void gateway.exited.then(() => stop());
-  const stop = () => (stopped ??= stopStack(stack));
+  const stop = () => {
+    if (!stopped) hangUpIdleConnections();
+    return (stopped ??= stopStack(stack));
+  };
   return {
     url: `http://127.0.0.1:${gateway.ready.http_port}`,
     port: gateway.ready.http_port!,
