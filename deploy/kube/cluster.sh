@@ -27,6 +27,7 @@ SVC_CIDR=10.96.0.0/16
 API_SVC_IP=10.96.0.1
 API_PORT=16443
 ETCD_PORT=12379
+METRICS_PORT=14443
 BRIDGE=vkube0
 NODE_NAME=verdict-node
 SYSCTLS=(vm.overcommit_memory kernel.panic kernel.panic_on_oops net.ipv4.conf.all.route_localnet net.ipv4.ip_forward)
@@ -69,9 +70,22 @@ packages() {
   fi
 }
 
+front_proxy_certs() {
+  # The aggregation layer (metrics.k8s.io from metrics-server): the API server proves who is
+  # asking to an extension API server with a client certificate of its own CA.
+  local d=$ST/pki
+  [ -f "$d/front-proxy-client.crt" ] && return 0
+  (
+    cd "$d"
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -keyout front-proxy-ca.key -out front-proxy-ca.crt -subj "/CN=verdict-front-proxy-ca" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -keyout front-proxy-client.key -out front-proxy-client.csr -subj "/CN=front-proxy-client" 2>/dev/null
+    openssl x509 -req -in front-proxy-client.csr -CA front-proxy-ca.crt -CAkey front-proxy-ca.key -CAcreateserial -days 3650 -extfile client.ext -out front-proxy-client.crt 2>/dev/null
+  )
+}
+
 certs() {
   local d=$ST/pki
-  [ -f "$d/admin.crt" ] && return 0
+  [ -f "$d/admin.crt" ] && { front_proxy_certs; return 0; }
   mkdir -p "$d"
   (
     cd "$d"
@@ -90,6 +104,7 @@ EXT
     openssl genrsa -out sa.key 2048 2>/dev/null
     openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
   )
+  front_proxy_certs
   cat >"$KC" <<EOF
 apiVersion: v1
 kind: Config
@@ -211,7 +226,12 @@ control_plane() {
     --service-account-key-file "$p/sa.pub" --service-account-signing-key-file "$p/sa.key" \
     --service-account-issuer https://kubernetes.default.svc.cluster.local \
     --authorization-mode Node,RBAC --allow-privileged=false --enable-admission-plugins NodeRestriction \
-    --service-node-port-range 30000-32767 --profiling=false --v 1
+    --service-node-port-range 30000-32767 --profiling=false \
+    --requestheader-client-ca-file "$p/front-proxy-ca.crt" --requestheader-allowed-names front-proxy-client \
+    --requestheader-username-headers X-Remote-User --requestheader-group-headers X-Remote-Group \
+    --requestheader-extra-headers-prefix X-Remote-Extra- \
+    --proxy-client-cert-file "$p/front-proxy-client.crt" --proxy-client-key-file "$p/front-proxy-client.key" \
+    --enable-aggregator-routing=true --v 1
   wait_for kube-apiserver 90 kubectl --kubeconfig "$KC" get --raw /readyz
   start kube-controller-manager kube-controller-manager --kubeconfig "$KC" --authentication-kubeconfig "$KC" \
     --authorization-kubeconfig "$KC" --bind-address 127.0.0.1 --leader-elect=false \
@@ -270,7 +290,45 @@ EOF
 EOF
   # CoreDNS's `bind` is a plugin: it is in the list tools.sh compiles in.
   start coredns coredns -conf "$ST/Corefile"
+  metrics_server
   wait_for "the node" 120 sh -c "kubectl --kubeconfig '$KC' get node $NODE_NAME -o jsonpath='{.status.conditions[?(@.type==\"Ready\")].status}' | grep -qx True"
+}
+
+metrics_server() {
+  # metrics-server (the HPA's CPU and memory metrics) as a process on the node address, behind
+  # the API server's aggregation layer: a selector-less Service whose endpoint is that address,
+  # and the APIService v1beta1.metrics.k8s.io. It reads the kubelet's summary with the admin
+  # certificate; the kubelet's serving certificate is self-signed (--kubelet-insecure-tls).
+  mkdir -p "$ST/metrics-server"
+  start metrics-server metrics-server --kubeconfig "$KC" --authentication-kubeconfig "$KC" --authorization-kubeconfig "$KC" \
+    --bind-address "$NODE_IP" --secure-port "$METRICS_PORT" --cert-dir "$ST/metrics-server" \
+    --kubelet-insecure-tls --kubelet-preferred-address-types InternalIP --kubelet-port 10250 \
+    --metric-resolution 15s --v 1
+  kubectl --kubeconfig "$KC" apply -f - >/dev/null <<EOF
+apiVersion: v1
+kind: Service
+metadata: {name: metrics-server, namespace: kube-system}
+spec:
+  ports: [{name: https, port: 443, targetPort: $METRICS_PORT, protocol: TCP}]
+---
+apiVersion: v1
+kind: Endpoints
+metadata: {name: metrics-server, namespace: kube-system}
+subsets:
+  - addresses: [{ip: $NODE_IP}]
+    ports: [{name: https, port: $METRICS_PORT, protocol: TCP}]
+---
+apiVersion: apiregistration.k8s.io/v1
+kind: APIService
+metadata: {name: v1beta1.metrics.k8s.io}
+spec:
+  service: {name: metrics-server, namespace: kube-system, port: 443}
+  group: metrics.k8s.io
+  version: v1beta1
+  insecureSkipTLSVerify: true
+  groupPriorityMinimum: 100
+  versionPriority: 100
+EOF
 }
 
 up() {
@@ -319,6 +377,7 @@ stop_pid() {
 
 down() {
   [ -d "$ST" ] || return 0
+  stop_pid metrics-server
   stop_pid coredns
   stop_pid kubelet
   # The containers the kubelet left: stop and remove them (and their sandboxes) through containerd.
@@ -386,7 +445,7 @@ down() {
 
 status() {
   local rc=0 n
-  for n in containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy coredns; do
+  for n in containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy coredns metrics-server; do
     if alive "$n"; then echo "$n: running (pid $(cat "$ST/$n.pid"))"; else echo "$n: not running"; rc=1; fi
   done
   return $rc

@@ -3,7 +3,7 @@
 # ~/.cache/verdict-kube/bin (a warm run only checks the stamps and returns):
 #   kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy, kubectl
 #   (Kubernetes 1.33, through a wrapper module: k8s.io/kubernetes cannot be `go install`ed),
-#   coredns (only the plugins a test cluster needs), helm, kubeconform, kube-score,
+#   coredns (only the plugins a test cluster needs), metrics-server, helm, kubeconform, kube-score,
 #   and the offline JSON schemas kubeconform validates against (PyPI kubernetes-validate).
 # Usage: deploy/kube/tools.sh [kube|chart|all]   (default all)
 set -euo pipefail
@@ -12,6 +12,7 @@ HELM_VERSION="${VERDICT_HELM_VERSION:-v3.22.0}"
 KUBECONFORM_VERSION="${VERDICT_KUBECONFORM_VERSION:-v0.7.0}"
 KUBE_SCORE_VERSION="${VERDICT_KUBE_SCORE_VERSION:-v1.20.0}"
 COREDNS_VERSION="${VERDICT_COREDNS_VERSION:-v1.12.2}"
+METRICS_SERVER_VERSION="${VERDICT_METRICS_SERVER_VERSION:-v0.9.0}"
 KUBE_VALIDATE_VERSION="${VERDICT_KUBE_VALIDATE_VERSION:-1.37.0}"
 CACHE="${VERDICT_KUBE_CACHE:-$HOME/.cache/verdict-kube}"
 BIN="$CACHE/bin"
@@ -132,7 +133,11 @@ fetch_schemas() {
 }
 
 case "$what" in
-  kube) build_kube; build_coredns ;;
+  kube)
+    build_kube; build_coredns
+    # The HPA's metrics (deploy/kube/cluster.sh runs it behind the aggregation layer). Its own
+    # Kubernetes libraries (v0.36): ~20 min cold on a loaded 2-core machine, nothing warm.
+    build_go_tool metrics-server "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION" ;;
   chart)
     # What helm's Makefile stamps in: its version, and the Kubernetes version its client
     # libraries speak (the default of `helm template`'s .Capabilities and of `helm lint`).

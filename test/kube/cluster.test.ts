@@ -5,16 +5,11 @@
 // failed request), workers scaled, and `helm uninstall` leaving nothing behind.
 // scripts/test-kube.sh starts the cluster, loads the images and runs this with KUBECONFIG set.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { spawn } from "node:child_process";
-import { homedir } from "node:os";
-import { join, resolve } from "node:path";
 import { makeKey } from "../support/keys.js";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { CACHE, CHART, IMAGE_TAG, KUBECONFIG, ROOT, UPGRADE_TAG, sh } from "./kube.js";
 
-const ROOT = resolve(import.meta.dirname, "../..");
-const CHART = join(ROOT, "charts/verdict");
-const CACHE = process.env.VERDICT_KUBE_CACHE ?? join(homedir(), ".cache/verdict-kube");
-const BIN = join(CACHE, "bin");
-const KUBECONFIG = process.env.KUBECONFIG ?? "";
 const NS = "verdict-test";
 const RELEASE = "verdict";
 const GATEWAY_PORT = 30080;
@@ -22,33 +17,10 @@ const MCP_PORT = 30090;
 const BASE = `http://127.0.0.1:${GATEWAY_PORT}/v1`;
 const KEY = makeKey("prod");
 const AUTH = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
-const IMAGE_TAG = process.env.VERDICT_KUBE_IMAGE_TAG ?? "test";
-const UPGRADE_TAG = process.env.VERDICT_KUBE_UPGRADE_TAG ?? "upgrade";
 const timings: Record<string, number> = {};
+/** Black-box suites (test/e2e) that run against the install, through its gateway. */
+const E2E_SUITES = ["passkeys", "tenancy"];
 
-async function sh(cmd: string, args: string[], timeoutMs = 600_000): Promise<string> {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(join(BIN, cmd), args, {
-      cwd: ROOT,
-      env: {
-        ...process.env,
-        KUBECONFIG,
-        HELM_CACHE_HOME: join(CACHE, "helm-cache"),
-        HELM_CONFIG_HOME: join(CACHE, "helm-config"),
-      },
-    });
-    let out = "";
-    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      if (code === 0) resolvePromise(out);
-      else reject(new Error(`${cmd} ${args.join(" ")} exited ${code}:\n${out}`));
-    });
-  });
-}
 const kubectl = (...args: string[]) => sh("kubectl", ["-n", NS, ...args]);
 const helm = (...args: string[]) => sh("helm", ["-n", NS, ...args]);
 
@@ -171,6 +143,38 @@ describe("the chart on a real Kubernetes cluster", () => {
     );
     expect(users).toBe("10001 false");
   });
+
+  it("passes the black-box suites through the gateway's NodePort", async () => {
+    // The suites that need nothing but the API (test/support/server.ts, VERDICT_E2E_URL), run by a
+    // jest of their own against this install, before anything else uses it. Only those that share
+    // one operator organization with each other and with this file: the others assume a Verdict of
+    // their own — auth calls from 127.0.0.1, outside 10.0.0.0/8 (through the NodePort the gateway
+    // sees the node's pod-bridge address); policies, sdk, people-readme, mfa and audit count the
+    // operator organization's members, evaluations or events, or change its MFA rule; mfa reads
+    // the data directory; rate-limits spends the quota the upgrade test below paces itself under.
+    const out = await timed("black-box suites", () =>
+      sh(
+        process.execPath,
+        [
+          "--experimental-vm-modules",
+          join(ROOT, "node_modules/jest/bin/jest.js"),
+          "--selectProjects",
+          "e2e",
+          "--runInBand",
+          "--testPathPatterns",
+          `test/e2e/(${E2E_SUITES.join("|")})\\.test\\.ts$`,
+        ],
+        900_000,
+        { VERDICT_E2E_URL: `http://127.0.0.1:${GATEWAY_PORT}`, VERDICT_E2E_BOOTSTRAP_KEY: KEY },
+      ).catch((err: unknown) => String(err)),
+    );
+    writeFileSync(join(CACHE, "cluster/log/e2e-through-gateway.log"), out);
+    const summary = /Test Suites:.*\n\s*Tests:.*/.exec(out)?.[0] ?? out.slice(-3000);
+    const failures = out.split("\n").filter((l) => /^\s+● /.test(l) || /^\s+(Expected|Received):/.test(l));
+    process.stdout.write(`black-box suites through the cluster's gateway:\n${summary}\n${failures.join("\n")}\n`);
+    expect(summary).toMatch(new RegExp(`Test Suites:\\s+${E2E_SUITES.length} passed, ${E2E_SUITES.length} total`));
+    expect(summary).not.toMatch(/failed/);
+  }, 960_000);
 
   it("evaluates a change through the gateway's NodePort", async () => {
     const res = await json("/evaluations", { method: "POST", body: JSON.stringify(change(1)) });
@@ -378,6 +382,47 @@ describe("the chart on a real Kubernetes cluster", () => {
       expect(status).toBe("completed");
     });
   }, 400_000);
+
+  it("the gateway HPA reads its pods' CPU from metrics-server", async () => {
+    await timed("gateway HPA", async () => {
+      await helm(
+        "upgrade",
+        RELEASE,
+        CHART,
+        ...installArgs,
+        "--set",
+        `image.tag=${UPGRADE_TAG}`,
+        "--set",
+        "evaluationWorker.replicaCount=3",
+        "--set",
+        "gateway.autoscaling.enabled=true",
+        "--set",
+        "gateway.autoscaling.maxReplicas=3",
+        "--wait",
+        "--timeout",
+        "5m",
+      );
+      const hpa = async () =>
+        JSON.parse(await kubectl("get", "hpa", "verdict-gateway", "-o", "json")) as {
+          status: {
+            currentReplicas?: number;
+            desiredReplicas?: number;
+            currentMetrics?: { resource?: { current?: { averageUtilization?: number } } }[];
+          };
+        };
+      // The HPA reads the pods' CPU (metrics.k8s.io, served by metrics-server through the API server).
+      let utilization: number | undefined;
+      for (let i = 0; i < 90 && utilization === undefined; i++) {
+        utilization = (await hpa()).status.currentMetrics?.[0]?.resource?.current?.averageUtilization;
+        if (utilization === undefined) await new Promise((r) => setTimeout(r, 2000));
+      }
+      expect(typeof utilization).toBe("number");
+      process.stdout.write(`gateway HPA reads ${utilization}% CPU (target 70%)\n`);
+      // Not shown here: the scale-up under load. On this shared 2-core machine (load average ~20)
+      // the HPA lost the gateway pods' metrics as soon as a load (6 or 24 clients of /v1/health)
+      // ran: "did not receive metrics for targeted pods (pods might be unready)".
+    });
+  }, 600_000);
 
   it("uninstalls cleanly", async () => {
     await timed("uninstall", async () => {

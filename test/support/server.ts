@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { hangUpIdleConnections } from "./keepalive.js";
 import { makeKey } from "./keys.js";
 import { waitForReadyLine } from "./ready.js";
 import { ROOT } from "./paths.js";
@@ -15,8 +16,11 @@ import { stackIdentity, startStack, stopStack, type Stack } from "./stack.js";
 
 export { ROOT };
 /** Which Verdict the black-box suites start: the all-in-one process, or the distributed stack. */
-export const TARGET: "all-in-one" | "distributed" =
-  process.env.VERDICT_E2E_TARGET === "distributed" ? "distributed" : "all-in-one";
+export const TARGET: "all-in-one" | "distributed" | "external" = process.env.VERDICT_E2E_URL
+  ? "external"
+  : process.env.VERDICT_E2E_TARGET === "distributed"
+    ? "distributed"
+    : "all-in-one";
 export const MAIN = join(ROOT, "services/all-in-one/dist/main.js");
 
 export interface Verdict {
@@ -83,6 +87,7 @@ function realInfraEnv(dataDir: string): Record<string, string> {
 }
 
 export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
+  if (TARGET === "external") return external(opts);
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "verdict-e2e-"));
   const bootstrapKey = opts.bootstrapKey ?? makeKey("prod");
   if (TARGET === "distributed") return startDistributed(dataDir, bootstrapKey, opts);
@@ -117,7 +122,10 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
   let stopped: Promise<number | null> | undefined;
   const stop = () => {
     if (!stopped) {
-      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGTERM");
+      if (proc.exitCode === null && proc.signalCode === null) {
+        hangUpIdleConnections();
+        proc.kill("SIGTERM");
+      }
       stopped = exited;
     }
     return stopped;
@@ -145,7 +153,10 @@ async function startDistributed(dataDir: string, bootstrapKey: string, opts: Sta
   let stopped: Promise<number | null> | undefined;
   // A SIGTERM sent to the gateway's process (a suite checking draining) stops the whole stack.
   void gateway.exited.then(() => stop());
-  const stop = () => (stopped ??= stopStack(stack));
+  const stop = () => {
+    if (!stopped) hangUpIdleConnections();
+    return (stopped ??= stopStack(stack));
+  };
   return {
     url: `http://127.0.0.1:${gateway.ready.http_port}`,
     port: gateway.ready.http_port!,
@@ -167,5 +178,47 @@ async function startDistributed(dataDir: string, bootstrapKey: string, opts: Sta
       await stop();
       if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * VERDICT_E2E_URL (with VERDICT_E2E_BOOTSTRAP_KEY, its operator key): a Verdict running elsewhere
+ * (the chart's install on the test cluster: test/kube/cluster.test.ts) instead of one the suite
+ * starts. Only suites that need nothing but the API run this way: a suite that starts Verdict with
+ * its own settings, or reaches for its process, ports or data, fails loudly.
+ */
+function external(opts: StartOptions): Verdict {
+  if (opts.env || opts.dataDir || opts.bootstrapKey)
+    throw new Error("this suite starts Verdict with its own settings: it cannot run against VERDICT_E2E_URL");
+  const bootstrapKey = process.env.VERDICT_E2E_BOOTSTRAP_KEY;
+  if (!bootstrapKey)
+    throw new Error("VERDICT_E2E_URL needs VERDICT_E2E_BOOTSTRAP_KEY, the operator key of that Verdict");
+  const url = process.env.VERDICT_E2E_URL!.replace(/\/+$/, "");
+  const notHere = (what: string): never => {
+    throw new Error(`${what} is not available against VERDICT_E2E_URL (a Verdict this suite did not start)`);
+  };
+  return {
+    url,
+    port: Number(new URL(url).port),
+    bootstrapKey,
+    get metricsUrl() {
+      return notHere("metricsUrl");
+    },
+    get grpcPorts() {
+      return notHere("grpcPorts");
+    },
+    get dataDir() {
+      return notHere("dataDir");
+    },
+    get proc() {
+      return notHere("proc");
+    },
+    output: () => "",
+    // Not ours to stop: the suite only hangs up its idle connections.
+    stop: async () => {
+      hangUpIdleConnections();
+      return null;
+    },
+    destroy: async () => hangUpIdleConnections(),
   };
 }

@@ -5,6 +5,7 @@ import { TOPICS, type Bus } from "@verdict/bus";
 import { newId, type Logger } from "@verdict/kit";
 import { connectClients, type ServiceAddresses } from "./clients.js";
 import { buildApp } from "./http/app.js";
+import { drainer } from "./http/drain.js";
 import { Authenticator } from "./http/auth.js";
 import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
@@ -117,7 +118,6 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
   });
-  const draining = { value: false };
   // Slow clients ("slow loris"): the whole request must arrive within requestTimeout (Node
   // answers 408 and closes), its headers within headersTimeout; the check runs every second.
   const requestTimeout = opts.requestTimeoutMs ?? 60_000;
@@ -128,11 +128,13 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       connectionsCheckingInterval: 1_000,
     },
     (req, res) => {
-      if (draining.value) res.setHeader("Connection", "close");
+      drain.track(req, res);
       app(req, res);
     },
   );
+  // Advertised to clients (`Keep-Alive: timeout=5`); a drain leaves idle sockets to it.
   server.keepAliveTimeout = 5_000;
+  const drain = drainer(server);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(opts.port, opts.host, () => resolve());
@@ -143,16 +145,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     port,
     server,
     async stop() {
-      // Stop accepting, let in-flight requests finish (their connections close once they are
-      // answered, instead of idling in keep-alive), then cut whatever is left after the grace.
-      draining.value = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      const sweep = setInterval(() => server.closeIdleConnections(), 50);
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), opts.shutdownGraceMs ?? 15_000);
-      await closed;
-      clearInterval(sweep);
-      clearTimeout(timer);
+      // Stop accepting; requests in flight or arriving on open connections are answered with
+      // `Connection: close`; idle connections close at their keep-alive timeout; whatever is
+      // left is cut when the grace ends (http/drain.ts).
+      await drain.drain(opts.shutdownGraceMs ?? 15_000);
       await revoked.unsubscribe();
       await reportsFailed.unsubscribe();
       clients.close();
