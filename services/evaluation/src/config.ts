@@ -27,6 +27,9 @@ export const evaluationConfig = z.object({
   VERDICT_ASYNC_SCAN_TIMEOUT_MS: positiveInt(DEFAULT_LIMITS.asyncTimeoutMs),
   /** Synchronous evaluations of one organization running or waiting at once; more answer 429. */
   VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: orgMaxEvaluationsInFlightVar(),
+  /** Queued evaluations of one organization, and the bytes of content they hold; more answer 429. */
+  VERDICT_ORG_MAX_QUEUED_EVALUATIONS: positiveInt(DEFAULT_LIMITS.maxQueuedPerOrganization),
+  VERDICT_ORG_MAX_QUEUED_BYTES: positiveInt(DEFAULT_LIMITS.maxQueuedBytesPerOrganization),
 });
 
 export type EvaluationConfig = z.infer<typeof evaluationConfig>;
@@ -51,6 +54,8 @@ export function evaluationOptions(
       syncTimeoutMs: c.VERDICT_SCAN_TIMEOUT_MS,
       asyncTimeoutMs: c.VERDICT_ASYNC_SCAN_TIMEOUT_MS,
       maxInFlightPerOrganization: c.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+      maxQueuedPerOrganization: c.VERDICT_ORG_MAX_QUEUED_EVALUATIONS,
+      maxQueuedBytesPerOrganization: c.VERDICT_ORG_MAX_QUEUED_BYTES,
     },
     ...(c.VERDICT_SCAN_WORKERS !== undefined ? { scanWorkers: c.VERDICT_SCAN_WORKERS } : {}),
     ...(c.VERDICT_SCAN_THREADS_PER_ORG !== undefined
