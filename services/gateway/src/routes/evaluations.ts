@@ -38,7 +38,7 @@ export const evaluationRoutes = [
     errors: [422],
     errorNotes: {
       422: "Or EVALUATION_TIMEOUT (details.timeout_ms): the scan did not finish within the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS); retrying the same change does not help",
-      429: "Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent)",
+      429: "Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent), or VERDICT_ORG_MAX_QUEUED_EVALUATIONS queued evaluations or VERDICT_ORG_MAX_QUEUED_BYTES bytes of queued content (details.window = queued)",
     },
     summary: "Evaluate the files of a change against the organization's policies",
     tag: "Evaluations",
