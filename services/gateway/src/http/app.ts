@@ -12,7 +12,7 @@ import { buildOpenApi } from "./openapi.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
 import { parseOr400 } from "./validation.js";
-import { parseBody, WORKER_BODIES, type BodyJob, type BodyOutcome } from "./bodies.js";
+import { parseBody, unpack, WORKER_BODIES, type BodyJob, type BodyOutcome } from "./bodies.js";
 import { PoolJobError, type FairPool } from "@verdict/runtime";
 import {
   clearSessionCookie,
@@ -113,7 +113,17 @@ export function buildApp(opts: AppOptions): express.Express {
     const outcome =
       opts.bodyWorkers && bytes.length >= opts.bodyWorkers.minBytes
         ? await opts.bodyWorkers.pool
-            .run(key, { operationId, bytes }, { timeoutMs: opts.bodyWorkers.timeoutMs })
+            .run(
+              key,
+              { operationId, bytes },
+              {
+                timeoutMs: opts.bodyWorkers.timeoutMs,
+                // The body's own buffer moves to the worker rather than being copied.
+                ...(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+                  ? { transferList: [bytes.buffer as ArrayBuffer] }
+                  : {}),
+              },
+            )
             .catch((err: unknown) => {
               // Shutting down, or the threads too busy to parse it in time: retry later.
               if (err instanceof PoolJobError) throw errors.unavailable("The request body could not be read in time; retry");
@@ -123,7 +133,7 @@ export function buildApp(opts: AppOptions): express.Express {
     req.body = undefined;
     if (outcome.kind === "malformed") throw toAppError({ type: "entity.parse.failed" });
     if (outcome.kind === "invalid") throw errors.validation(outcome.errors);
-    return outcome.data;
+    return unpack(outcome);
   };
   const utf8 = (req: Request) => {
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.get("content-type") ?? "")?.[1]?.toLowerCase();

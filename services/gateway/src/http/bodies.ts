@@ -20,7 +20,16 @@ export interface BodyJob {
 }
 
 export type BodyOutcome =
-  | { kind: "ok"; data: unknown; raw: unknown }
+  | {
+      kind: "ok";
+      data: unknown;
+      raw: unknown;
+      /**
+       * An evaluation's file contents, UTF-8 encoded into one buffer (moved, not copied, from the
+       * worker thread), `files[i].content` being bytes `spans[2i]` to `spans[2i] + spans[2i+1]`.
+       */
+      packed?: { bytes: Uint8Array; spans: number[] };
+    }
   | { kind: "invalid"; errors: FieldError[] }
   | { kind: "malformed" };
 
@@ -46,4 +55,40 @@ export function parseBody(operationId: string, bytes: Uint8Array): BodyOutcome {
   if (!result.success) return { kind: "invalid", errors: toFieldErrors(result.error.issues, raw) };
   // The raw value goes back only where a handler reads it (none of these routes does).
   return { kind: "ok", data: result.data, raw: undefined };
+}
+
+interface FilesBody {
+  files: { content: string | Uint8Array }[];
+}
+
+/**
+ * On the worker: an evaluation's contents encoded once, into one buffer that moves to the
+ * gateway's thread without a copy (structured cloning would copy every string, and the thread
+ * would then encode each to bytes for gRPC).
+ */
+export function pack(outcome: BodyOutcome): BodyOutcome {
+  const body = outcome.kind === "ok" ? (outcome.data as Partial<FilesBody>) : undefined;
+  if (outcome.kind !== "ok" || !Array.isArray(body?.files)) return outcome;
+  const files = body.files;
+  const lengths = files.map((f) => Buffer.byteLength(f.content as string, "utf8"));
+  const bytes = Buffer.from(new ArrayBuffer(lengths.reduce((a, b) => a + b, 0)));
+  const spans: number[] = [];
+  let at = 0;
+  for (const [i, f] of files.entries()) {
+    bytes.write(f.content as string, at, "utf8");
+    spans.push(at, lengths[i]!);
+    at += lengths[i]!;
+    f.content = "";
+  }
+  return { ...outcome, packed: { bytes: new Uint8Array(bytes.buffer), spans } };
+}
+
+/** On the gateway's thread: the contents back in place, as views of the one buffer. */
+export function unpack(outcome: BodyOutcome & { kind: "ok" }): unknown {
+  if (!outcome.packed) return outcome.data;
+  const { bytes, spans } = outcome.packed;
+  const body = outcome.data as FilesBody;
+  for (const [i, f] of body.files.entries())
+    f.content = Buffer.from(bytes.buffer, bytes.byteOffset + spans[2 * i]!, spans[2 * i + 1]!);
+  return body;
 }

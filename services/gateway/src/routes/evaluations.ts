@@ -25,7 +25,12 @@ export function createEvaluationRequest(
     repository: body.repository,
     ref: body.ref,
     base_ref: body.base_ref ?? "",
-    files: body.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, "utf8"), status: f.status })),
+    // A large body's contents arrive as bytes already (see http/bodies.ts): used as they are.
+    files: body.files.map((f) => ({
+      path: f.path,
+      content: typeof f.content === "string" ? Buffer.from(f.content, "utf8") : (f.content as Buffer),
+      status: f.status,
+    })),
     policies: body.policies ?? [],
   };
 }
