@@ -82,7 +82,8 @@ export class JobFiles {
     await this.repo.jobFiles.deleteMany({ evaluation_id: evaluationId });
     if (!this.spoolDir) return;
     const prefix = `${evaluationId}.`;
-    for (const name of await readdir(this.spoolDir)) if (name.startsWith(prefix)) await erase(join(this.spoolDir, name));
+    for (const name of await readdir(this.spoolDir))
+      if (name.startsWith(prefix)) await erase(join(this.spoolDir, name));
   }
 
   /**

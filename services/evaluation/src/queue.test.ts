@@ -54,9 +54,7 @@ describe("queued evaluations with a spool directory", () => {
     const queued = await create(h, "org_spool", files(4));
     expect(queued.status).toBe("pending");
     const docs = await jobFiles.find({ evaluation_id: queued.id }, { sort: { index: 1 } });
-    expect(docs.map((d) => [d.path, d.spooled, d.content])).toEqual(
-      files(4).map((f) => [f.path, true, ""]),
-    );
+    expect(docs.map((d) => [d.path, d.spooled, d.content])).toEqual(files(4).map((f) => [f.path, true, ""]));
     expect(statSync(spool).mode & 0o777).toBe(0o700);
     const spooled = readdirSync(spool).sort();
     expect(spooled).toEqual([0, 1, 2, 3].map((i) => `${queued.id}.${i}`));
@@ -75,10 +73,11 @@ describe("queued evaluations with a spool directory", () => {
       spoolDir: spool,
     });
     try {
-      await eventually(async () =>
-        expect(
-          (await h.client.getEvaluation({ organization_id: "org_spool", evaluation_id: queued.id })).evaluation,
-        ).toMatchObject({ status: "completed", passed: false, summary: { total_files: 4, total_violations: 1 } }),
+      await eventually(
+        async () =>
+          expect(
+            (await h.client.getEvaluation({ organization_id: "org_spool", evaluation_id: queued.id })).evaluation,
+          ).toMatchObject({ status: "completed", passed: false, summary: { total_files: 4, total_violations: 1 } }),
         // A new instance starts its scan threads and compiles the built-in policies first.
         30_000,
       );

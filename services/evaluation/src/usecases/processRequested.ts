@@ -25,13 +25,10 @@ export async function processRequested(
   }
   let result;
   try {
-    result = await scanChange(
-      deps,
-      organizationId,
-      doc.requested_policies,
-      files,
-      { timeoutMs: deps.limits.asyncTimeoutMs, budget: "thread" },
-    );
+    result = await scanChange(deps, organizationId, doc.requested_policies, files, {
+      timeoutMs: deps.limits.asyncTimeoutMs,
+      budget: "thread",
+    });
   } catch (err) {
     // A rule of the request that no longer holds (a named policy deleted meanwhile) or a scan past
     // its deadline (EVALUATION_TIMEOUT) cannot get better by retrying; anything else (a service

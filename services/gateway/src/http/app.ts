@@ -126,7 +126,8 @@ export function buildApp(opts: AppOptions): express.Express {
             )
             .catch((err: unknown) => {
               // Shutting down, or the threads too busy to parse it in time: retry later.
-              if (err instanceof PoolJobError) throw errors.unavailable("The request body could not be read in time; retry");
+              if (err instanceof PoolJobError)
+                throw errors.unavailable("The request body could not be read in time; retry");
               throw err;
             })
         : parseBody(operationId, bytes);

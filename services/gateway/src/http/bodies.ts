@@ -33,8 +33,14 @@ export type BodyOutcome =
   | { kind: "invalid"; errors: FieldError[] }
   | { kind: "malformed" };
 
-/** body-parser's strict check: the first character that is not JSON whitespace. */
-const FIRST_CHAR = /^[\x20\x09\x0a\x0d]*([^\x20\x09\x0a\x0d])/;
+/** body-parser's strict check: the first character that is not JSON whitespace (space, tab, LF, CR). */
+function firstChar(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== " " && c !== "\t" && c !== "\n" && c !== "\r") return c;
+  }
+  return undefined;
+}
 
 export function parseBody(operationId: string, bytes: Uint8Array): BodyOutcome {
   const schema = WORKER_BODIES[operationId];
@@ -43,7 +49,7 @@ export function parseBody(operationId: string, bytes: Uint8Array): BodyOutcome {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   let raw: unknown = {};
   if (text.length) {
-    const first = FIRST_CHAR.exec(text)?.[1];
+    const first = firstChar(text);
     if (first !== "{" && first !== "[") return { kind: "malformed" };
     try {
       raw = JSON.parse(text);
