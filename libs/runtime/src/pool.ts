@@ -14,9 +14,6 @@ import { move, Piscina, transferableSymbol, valueSymbol } from "piscina";
 /** Why a job did not finish: it ran out of time, its caller gave up, or the pool was closed. */
 export type PoolFailure = "deadline" | "cancelled" | "closed";
 
-/** A stopped job's share is handed back when a thread exits, or after this long at most. */
-const STOPPED_HOLD_MAX_MS = 60_000;
-
 /** How long close() waits for threads still inside a native call before leaving them to exit. */
 const CLOSE_WAIT_MS = 500;
 
@@ -167,12 +164,6 @@ export class FairPool<In, Out> {
   private readonly runningPerKey = new Map<string, number>();
   readonly maxThreadsPerKey: number;
   private closed = false;
-  /**
-   * Keys whose job's thread was stopped (deadline, cancellation) but may still be inside a native
-   * call, oldest first: each keeps its share of the threads until a thread of the pool has exited.
-   */
-  private readonly stopping: { key: string; timer: NodeJS.Timeout }[] = [];
-  private readonly watched = new WeakSet<object>();
 
   constructor(opts: FairPoolOptions) {
     this.threads = opts.threads ?? defaultThreads();
@@ -189,30 +180,8 @@ export class FairPool<In, Out> {
     });
     // A thread terminated by an abort is replaced by piscina; its error event needs a listener.
     this.piscina.on("error", () => undefined);
-    this.piscina.on("workerCreate", () => this.watchThreads());
-    this.watchThreads();
-  }
-
-  /** Counts the threads (see liveWorkerThreads) and hands a stopped job's share back when one exits. */
-  private watchThreads(): void {
+    this.piscina.on("workerCreate", () => trackThreads(this.piscina));
     trackThreads(this.piscina);
-    for (const worker of this.piscina.threads) {
-      if (this.watched.has(worker)) continue;
-      this.watched.add(worker);
-      worker.once("exit", () => {
-        const held = this.stopping.shift();
-        if (!held) return;
-        clearTimeout(held.timer);
-        this.release(held.key);
-        this.dispatch();
-      });
-    }
-  }
-
-  private release(key: string): void {
-    const left = (this.runningPerKey.get(key) ?? 1) - 1;
-    if (left > 0) this.runningPerKey.set(key, left);
-    else this.runningPerKey.delete(key);
   }
 
   /** Jobs of this key queued or running. */
@@ -313,13 +282,12 @@ export class FairPool<In, Out> {
   }
 
   private start(job: Job): void {
-    this.watchThreads();
+    trackThreads(this.piscina);
     if (job.opts.timeoutFrom === "started") job.startTimer();
     job.opts.onStart?.();
     this.running++;
     this.active.add(job);
     this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
-    let stopped = false;
     this.piscina
       .run(job.input, {
         signal: job.abort.signal,
@@ -327,31 +295,17 @@ export class FairPool<In, Out> {
       })
       .then(
         (out) => this.settle(job, () => job.resolve(out)),
-        (err) => {
-          stopped = job.abort.signal.aborted;
+        (err) =>
           this.settle(job, () =>
             job.reject(this.closed ? new PoolJobError("closed", "The service is shutting down") : err),
-          );
-        },
+          ),
       )
       .finally(() => {
         this.running--;
         this.active.delete(job);
-        if (stopped && !this.closed) {
-          // Its thread was terminated, but one inside a native call (a costly RE2 pattern) keeps
-          // running until the call returns: the key keeps that share of the threads (and of the
-          // CPU) until a thread has exited, so its next job cannot add to it. A replacement
-          // thread takes the next key's job meanwhile.
-          const timer = setTimeout(() => {
-            const at = this.stopping.findIndex((h) => h.timer === timer);
-            if (at < 0) return;
-            this.stopping.splice(at, 1);
-            this.release(job.key);
-            this.dispatch();
-          }, STOPPED_HOLD_MAX_MS);
-          timer.unref();
-          this.stopping.push({ key: job.key, timer });
-        } else this.release(job.key);
+        const left = this.runningPerKey.get(job.key)! - 1;
+        if (left > 0) this.runningPerKey.set(job.key, left);
+        else this.runningPerKey.delete(job.key);
         this.dispatch();
       });
   }
