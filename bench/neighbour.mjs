@@ -129,7 +129,7 @@ async function startInstance(workers) {
   };
   try {
     const ready = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("Verdict did not start within 60 s")), 60_000);
+      const timer = setTimeout(() => reject(new Error("Verdict did not start within 180 s")), 180_000);
       lines.on("line", (line) => {
         if (!line.includes("Verdict is ready")) return;
         clearTimeout(timer);

@@ -21,15 +21,15 @@ beforeAll(async () => {
 });
 afterAll(async () => v.destroy());
 
-/** Which files of the data directory hold these bytes. */
+/** Which files of the data directory, its subdirectories included (the evaluation queue), hold these bytes. */
 function filesContaining(dir: string, needle: string): string[] {
-  return readdirSync(dir).filter(
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(
     (f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(Buffer.from(needle)),
   );
 }
 
 describe("queued evaluation files", () => {
-  it("leave no readable copy of their secrets in verdict.db or verdict.db-wal once the evaluation completed", async () => {
+  it("leave no readable copy of their secrets in verdict.db, verdict.db-wal or the queue's files once the evaluation completed", async () => {
     const secret = awsKey();
     const password = `pw-${randomBytes(24).toString("hex")}`;
     const res = await api.post("/v1/evaluations", {
@@ -67,6 +67,8 @@ describe("the data directory", () => {
     expect(files).toEqual(expect.arrayContaining(["verdict.db", "webhook-master.key", "report-signing.key"]));
     for (const f of files)
       expect({ f, mode: (statSync(join(v.dataDir, f)).mode & 0o777).toString(8) }).toEqual({ f, mode: "600" });
+    // Where queued evaluations' contents wait for a scan thread.
+    expect((statSync(join(v.dataDir, "evaluation-queue")).mode & 0o777).toString(8)).toBe("700");
   });
 
   it("refuses a second instance with a clear message and exit code 2, leaving the first one serving", async () => {

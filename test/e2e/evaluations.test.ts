@@ -178,6 +178,44 @@ describe("validation errors", () => {
     );
   });
 
+  it("answers a large body (parsed on a body worker thread) exactly as a small one", async () => {
+    // Past VERDICT_BODY_WORKER_MIN_BYTES (1 MiB): decoded, parsed and validated off the thread
+    // that answers every organization, with the same answers.
+    const filler = "x".repeat(1_100_000);
+    expectFieldError(
+      await api.request("POST", "/v1/evaluations", { rawBody: `{"repository": "acme/x", "ref": "${filler}` }),
+      400,
+      "body",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.request("POST", "/v1/evaluations", { rawBody: JSON.stringify(filler) }),
+      400,
+      "body",
+      "INVALID_FORMAT",
+    );
+    const padded = { path: "pad.txt", content: "y".repeat(900_000) };
+    expectFieldError(
+      await api.post("/v1/evaluations", { ref: "main", files: [padded, padded] }),
+      400,
+      "repository",
+      "REQUIRED",
+    );
+    expectFieldError(
+      await api.post("/v1/evaluations", { ...clean, files: [padded, { ...padded, status: "exploded" }] }),
+      400,
+      "files[1].status",
+      "INVALID_ENUM",
+    );
+    // A byte-order mark is skipped, as for a small body; the change is checked.
+    const res = await api.request("POST", "/v1/evaluations", {
+      rawBody: `\uFEFF${JSON.stringify({ ...leaky, files: [...leaky.files, padded, padded] })}`,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ status: "completed", passed: false, summary: { total_files: 5 } });
+    expect(res.body.violations.map((x: { policy_id: string }) => x.policy_id)).toContain("aws-credentials");
+  });
+
   it("rejects unknown policy ids with 422 naming the entry", async () => {
     expectFieldError(
       await api.post("/v1/evaluations", { ...clean, policies: ["private-keys", "no-such-policy"] }),

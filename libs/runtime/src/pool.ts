@@ -9,13 +9,28 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { basename } from "node:path";
 import { flushLogsSync, workerJobs, type Logger } from "@verdict/kit";
-import { Piscina } from "piscina";
+import { move, Piscina, transferableSymbol, valueSymbol } from "piscina";
 
 /** Why a job did not finish: it ran out of time, its caller gave up, or the pool was closed. */
 export type PoolFailure = "deadline" | "cancelled" | "closed";
 
 /** How long close() waits for threads still inside a native call before leaving them to exit. */
 const CLOSE_WAIT_MS = 500;
+
+/**
+ * A worker's result whose buffers move to the calling thread rather than being copied (they are
+ * detached on the worker): return `withTransfer(outcome, [buffer])` from the worker module.
+ */
+export function withTransfer<T extends object>(value: T, buffers: ArrayBuffer[]): T {
+  return move({
+    get [transferableSymbol]() {
+      return buffers;
+    },
+    get [valueSymbol]() {
+      return value;
+    },
+  }) as unknown as T;
+}
 
 export class PoolJobError extends Error {
   constructor(
@@ -55,6 +70,8 @@ export interface PoolRunOptions {
   onStart?: () => void;
   /** Aborting it fails the job with reason "cancelled" (a client that disconnected). */
   signal?: AbortSignal;
+  /** Buffers of the input moved to the worker thread rather than copied (detached here). */
+  transferList?: ArrayBuffer[];
 }
 
 interface Job {
@@ -272,7 +289,10 @@ export class FairPool<In, Out> {
     this.active.add(job);
     this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
     this.piscina
-      .run(job.input, { signal: job.abort.signal })
+      .run(job.input, {
+        signal: job.abort.signal,
+        ...(job.opts.transferList ? { transferList: job.opts.transferList } : {}),
+      })
       .then(
         (out) => this.settle(job, () => job.resolve(out)),
         (err) =>

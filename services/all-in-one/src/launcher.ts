@@ -120,6 +120,8 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       policyAddress,
       identityAddress: `${host}:${identity.grpc.port}`,
       ...evaluationOptions(config),
+      // Queued contents as files of the data directory, off the embedded store's thread.
+      spoolDir: join(config.dataDir, "evaluation-queue"),
       clock,
     });
     // By the time it stops, the gateway has drained (VERDICT_SHUTDOWN_GRACE_MS) and cancelled

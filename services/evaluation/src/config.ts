@@ -28,6 +28,9 @@ export const evaluationConfig = z.object({
   VERDICT_ASYNC_SCAN_TIMEOUT_MS: positiveInt(DEFAULT_LIMITS.asyncTimeoutMs),
   /** Synchronous evaluations of one organization running or waiting at once; more answer 429. */
   VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: orgMaxEvaluationsInFlightVar(),
+  /** Queued evaluations of one organization, and the bytes of content they hold; more answer 429. */
+  VERDICT_ORG_MAX_QUEUED_EVALUATIONS: positiveInt(DEFAULT_LIMITS.maxQueuedPerOrganization),
+  VERDICT_ORG_MAX_QUEUED_BYTES: positiveInt(DEFAULT_LIMITS.maxQueuedBytesPerOrganization),
 });
 
 export type EvaluationConfig = z.infer<typeof evaluationConfig>;
@@ -52,6 +55,8 @@ export function evaluationOptions(
       syncTimeoutMs: c.VERDICT_SCAN_TIMEOUT_MS,
       asyncTimeoutMs: c.VERDICT_ASYNC_SCAN_TIMEOUT_MS,
       maxInFlightPerOrganization: c.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+      maxQueuedPerOrganization: c.VERDICT_ORG_MAX_QUEUED_EVALUATIONS,
+      maxQueuedBytesPerOrganization: c.VERDICT_ORG_MAX_QUEUED_BYTES,
     },
     ...(c.VERDICT_SCAN_WORKERS !== undefined ? { scanWorkers: c.VERDICT_SCAN_WORKERS } : {}),
     ...(c.VERDICT_SCAN_THREADS_PER_ORG !== undefined
@@ -75,6 +80,10 @@ documentVariables({
   },
   VERDICT_SCAN_TIMEOUT_MS: "Deadline of a synchronous evaluation (then `422 EVALUATION_TIMEOUT`)",
   VERDICT_ASYNC_SCAN_TIMEOUT_MS: "Deadline of a queued evaluation's scan (then `failed` with a `failure_reason`)",
+  VERDICT_ORG_MAX_QUEUED_EVALUATIONS:
+    'Queued (asynchronous) evaluations of one organization waiting or scanning at once; one more answers 429 with `details.window: "queued"` and `Retry-After: 5`',
+  VERDICT_ORG_MAX_QUEUED_BYTES:
+    "Bytes of content one organization's queued evaluations may hold (one evaluation is always let in when none is queued); one more that would pass it answers 429 like the above",
   VERDICT_EVALUATION_WORKER:
     "`false`: serve the API only and leave queued evaluations to worker instances (which share them through one consumer group)",
 });

@@ -7,6 +7,7 @@ import type { Outcome } from "./domain/evaluation.js";
 import type { EngineCache, PolicySet } from "./engineCache.js";
 import type { ScanJob } from "./scanJob.js";
 import type { EvaluationRepo } from "./repo.js";
+import type { JobFiles } from "./jobFiles.js";
 
 /** The organization settings the engine honours (owned by the identity service). */
 export interface OrgSettings {
@@ -28,10 +29,16 @@ export interface EvaluationLimits {
   asyncTimeoutMs: number;
   /** Evaluations of one organization scanning or waiting for a thread at once; more answer 429. */
   maxInFlightPerOrganization: number;
+  /** Queued evaluations one organization may have waiting or scanning; one more answers 429. */
+  maxQueuedPerOrganization: number;
+  /** Bytes of content one organization's queued evaluations may hold; more answer 429. */
+  maxQueuedBytesPerOrganization: number;
 }
 
 export interface EvaluationDeps {
   repo: EvaluationRepo;
+  /** The files of queued evaluations (in the store, or spooled to files off the thread). */
+  jobs: JobFiles;
   bus: Bus;
   /** Every event that announces a state change is written with it (see @verdict/outbox). */
   outbox: Outbox;

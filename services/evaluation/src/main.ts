@@ -21,6 +21,7 @@ import { policySets } from "./engineCache.js";
 import type { ScanJob } from "./scanJob.js";
 import { evaluationHandlers } from "./grpc.js";
 import { EvaluationRepo, isTombstone } from "./repo.js";
+import { JobFiles } from "./jobFiles.js";
 import type { EvaluationRequestedData } from "./usecases/events.js";
 import { fail, processRequested } from "./usecases/processRequested.js";
 import { recoverPending } from "./usecases/recover.js";
@@ -46,6 +47,11 @@ export interface EvaluationServiceOptions {
   scanWorkers?: number;
   /** Scan threads one organization may hold at once; default: all but one. */
   scanThreadsPerOrganization?: number;
+  /**
+   * A directory of this instance's own for the contents of queued evaluations (see JobFiles);
+   * unset: they are kept in the store, where any instance can read them.
+   */
+  spoolDir?: string;
 }
 
 export interface EvaluationService {
@@ -60,6 +66,8 @@ export const DEFAULT_LIMITS: EvaluationLimits = {
   syncTimeoutMs: 30_000,
   asyncTimeoutMs: 300_000,
   maxInFlightPerOrganization: DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+  maxQueuedPerOrganization: 16,
+  maxQueuedBytesPerOrganization: 64 * 1024 * 1024,
 };
 
 /** Organization settings from the identity service. */
@@ -87,6 +95,11 @@ function identitySettings(
 export async function startEvaluationService(opts: EvaluationServiceOptions): Promise<EvaluationService> {
   const repo = new EvaluationRepo(opts.store);
   await repo.init();
+  const jobs = new JobFiles(repo, opts.spoolDir);
+  await jobs.init();
+  // The spool is this instance's own and nothing is queued into it yet: what belongs to no
+  // pending evaluation is left over from a crash.
+  await jobs.sweepSpool(new Set((await repo.pending()).map((e) => e.id)));
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
@@ -99,6 +112,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   });
   const deps: EvaluationDeps = {
     repo,
+    jobs,
     bus: opts.bus,
     outbox,
     clock: opts.clock ?? systemClock,
@@ -163,6 +177,9 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
       scan_threads_per_organization: scanner.maxThreadsPerKey,
       async_min_files: deps.limits.asyncMinFiles,
       async_min_bytes: deps.limits.asyncMinBytes,
+      max_queued_per_organization: deps.limits.maxQueuedPerOrganization,
+      max_queued_bytes_per_organization: deps.limits.maxQueuedBytesPerOrganization,
+      spool: opts.spoolDir !== undefined,
     },
     "evaluation service listening",
   );

@@ -28,6 +28,8 @@ export interface EvaluationRecord {
   requested_policies: string[];
   /** Findings silenced inline: bypass events, kept as compliance evidence. */
   suppressions: SuppressedFinding[];
+  /** Bytes of content a queued evaluation holds (the per-organization queue cap counts them). */
+  queued_bytes?: number;
   deleted_at: null;
 }
 
@@ -39,7 +41,10 @@ export interface JobFile {
   index: number;
   path: string;
   status: string;
+  /** The content as text; empty when it is spooled (see JobFiles). */
   content: string;
+  /** The content is in the spool directory of the instance that queued it. */
+  spooled?: boolean;
   created_at: string;
 }
 
@@ -71,6 +76,7 @@ export const TOMBSTONE_DROPS: readonly (keyof EvaluationRecord)[] = [
   "policies",
   "requested_policies",
   "suppressions",
+  "queued_bytes",
 ];
 
 export class EvaluationRepo {
@@ -119,6 +125,16 @@ export class EvaluationRepo {
     if (Object.keys(createdAt).length) filter.created_at = createdAt;
     if (query.beforeId !== undefined) filter.id = { $lt: query.beforeId };
     return (await this.evaluations.find(filter, { sort: { id: -1 }, limit: query.limit + 1 })) as EvaluationRecord[];
+  }
+
+  /** How many evaluations of the organization are queued, and the bytes of content they hold. */
+  async queued(organizationId: string): Promise<{ count: number; bytes: number }> {
+    const pending = (await this.evaluations.find({
+      organization_id: organizationId,
+      status: "pending",
+      deleted_at: null,
+    })) as EvaluationRecord[];
+    return { count: pending.length, bytes: pending.reduce((n, e) => n + (e.queued_bytes ?? 0), 0) };
   }
 
   /** Every organization's evaluations still pending, oldest first (recovery at start-up). */

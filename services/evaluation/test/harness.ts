@@ -21,7 +21,12 @@ export interface EvaluationHarness {
 }
 
 export async function startEvaluationHarness(
-  opts: { clock?: Clock; limits?: EvaluationServiceOptions["limits"] } = {},
+  opts: {
+    clock?: Clock;
+    limits?: EvaluationServiceOptions["limits"];
+    /** Other options of the evaluation service (a spool directory, an API-only instance). */
+    service?: Pick<EvaluationServiceOptions, "spoolDir" | "worker">;
+  } = {},
 ): Promise<EvaluationHarness> {
   const policy = await startPolicyHarness();
   const identity = await startIdentityService({
@@ -42,6 +47,7 @@ export async function startEvaluationHarness(
     identityAddress: `127.0.0.1:${identity.grpc.port}`,
     ...(opts.limits ? { limits: opts.limits } : {}),
     ...(opts.clock ? { clock: opts.clock } : {}),
+    ...opts.service,
   });
   const client = createClient(
     SERVICE_NAMES.evaluation,

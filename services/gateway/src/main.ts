@@ -6,6 +6,8 @@ import { newId, type Logger } from "@verdict/kit";
 import { connectClients, type ServiceAddresses } from "./clients.js";
 import { buildApp } from "./http/app.js";
 import { drainer } from "./http/drain.js";
+import type { BodyJob, BodyOutcome } from "./http/bodies.js";
+import { FairPool, workerFile } from "@verdict/runtime";
 import { Authenticator } from "./http/auth.js";
 import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
@@ -33,6 +35,10 @@ export interface GatewayOptions {
   publicUrl?: string;
   /** Evaluation requests of one organization in flight at once; unset: no cap. */
   maxEvaluationsInFlightPerOrg?: number;
+  /** Threads that parse and validate large evaluation bodies; 0 or unset: this thread does. */
+  bodyWorkers?: number;
+  /** Bodies of at least this many bytes go to them; default 1 MiB. */
+  bodyWorkerMinBytes?: number;
 }
 
 export interface Gateway {
@@ -92,6 +98,15 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
         await limiter.refund(`org:${e.data.organization_id}`, "reports_create", countedAt);
     },
   );
+  // A 31 MiB body parsed here would stop every organization's requests for as long.
+  const bodyPool = opts.bodyWorkers
+    ? new FairPool<BodyJob, BodyOutcome>({
+        filename: workerFile(import.meta.url, "./http/bodyWorker.js"),
+        name: "body",
+        threads: opts.bodyWorkers,
+        maxThreadsPerKey: Math.max(1, opts.bodyWorkers - 1),
+      })
+    : undefined;
   const app = buildApp({
     routes,
     clients,
@@ -117,6 +132,16 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     },
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
+    ...(bodyPool
+      ? {
+          bodyWorkers: {
+            pool: bodyPool,
+            minBytes: opts.bodyWorkerMinBytes ?? 1024 * 1024,
+            // Parsing the largest body takes well under a second; past this the threads are stuck.
+            timeoutMs: 30_000,
+          },
+        }
+      : {}),
   });
   // Slow clients ("slow loris"): the whole request must arrive within requestTimeout (Node
   // answers 408 and closes), its headers within headersTimeout; the check runs every second.
@@ -151,6 +176,7 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       await drain.drain(opts.shutdownGraceMs ?? 15_000);
       await revoked.unsubscribe();
       await reportsFailed.unsubscribe();
+      await bodyPool?.close();
       clients.close();
     },
   };

@@ -1,7 +1,7 @@
 import { AppError, errors, newId } from "@verdict/kit";
 import { checkEvaluationInput } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
-import type { EvaluationRecord, JobFile } from "../repo.js";
+import type { EvaluationRecord } from "../repo.js";
 import { evaluationResultEvents, requestedEvent } from "./events.js";
 import { scanChange, type FileToScan, type ScanResult } from "./scan.js";
 
@@ -77,21 +77,16 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     return evaluation;
   }
 
-  // Deferred: the files are persisted first (one document each), then the evaluation, then the
-  // work is announced with it (outbox). A crash between the writes leaves files without an
+  // Queued work waits for the scan threads: one organization may not queue faster than it is
+  // scanned (its files held on disk and its scans ahead of everyone's queued work).
+  let bytes = 0;
+  for (const f of cmd.files) bytes += f.content.length;
+  await checkQueueRoom(deps, cmd.organizationId, bytes);
+  // Deferred: the files are persisted first (see JobFiles), then the evaluation, then the work
+  // is announced with it (outbox). A crash between the writes leaves files without an
   // evaluation, which the recovery sweep drops.
-  const jobFiles: JobFile[] = cmd.files.map((f, index) => ({
-    id: `${pending.id}:${index}`,
-    evaluation_id: pending.id,
-    organization_id: cmd.organizationId,
-    index,
-    path: f.path,
-    status: f.status,
-    // Stored as text: documents are JSON in the embedded store and BSON strings in MongoDB.
-    content: f.content.toString("utf8"),
-    created_at: pending.created_at,
-  }));
-  for (const f of jobFiles) await deps.repo.jobFiles.insertOne(f);
+  await deps.jobs.put(cmd.organizationId, pending.id, pending.created_at, cmd.files);
+  pending.queued_bytes = bytes;
   await deps.outbox.insert(deps.repo.evaluations, pending, [requestedEvent(deps, cmd.organizationId, pending.id)]);
   deps.logger.info(
     { organization_id: cmd.organizationId, evaluation_id: pending.id, files: cmd.files.length },
@@ -99,6 +94,29 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
   );
   return pending;
 }
+
+/** Answers 429 when one more queued evaluation of `bytes` would pass the organization's caps. */
+async function checkQueueRoom(deps: EvaluationDeps, organizationId: string, bytes: number): Promise<void> {
+  const { maxQueuedPerOrganization: maxCount, maxQueuedBytesPerOrganization: maxBytes } = deps.limits;
+  const queued = await deps.repo.queued(organizationId);
+  if (queued.count + 1 <= maxCount && (queued.bytes === 0 || queued.bytes + bytes <= maxBytes)) return;
+  const byCount = queued.count + 1 > maxCount;
+  throw new AppError(
+    "rate_limited",
+    "RATE_LIMIT_EXCEEDED",
+    byCount
+      ? `At most ${maxCount} evaluations of an organization wait in the queue at once; retry when one has finished`
+      : `The organization's queued evaluations hold ${queued.bytes} bytes; with this one they would pass the ${maxBytes} bytes an organization may queue; retry when one has finished`,
+    {
+      limit: byCount ? maxCount : maxBytes,
+      window: "queued",
+      retry_after: QUEUE_RETRY_AFTER_S,
+    },
+  );
+}
+
+/** A queued evaluation of a large change takes seconds to scan: what a client should wait. */
+const QUEUE_RETRY_AFTER_S = 5;
 
 /** The completed form of an evaluation, from its scan result. */
 export function completed(base: EvaluationRecord, result: ScanResult, at: Date): EvaluationRecord {

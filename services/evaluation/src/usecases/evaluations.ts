@@ -28,6 +28,6 @@ export async function deleteEvaluation(
   if (!(await deps.repo.tombstone(organizationId, evaluationId, deletedAt)))
     throw errors.deleted("evaluation", evaluationId);
   // A queued evaluation's files go too; the worker skips deleted evaluations.
-  await deps.repo.jobFiles.deleteMany({ evaluation_id: evaluationId });
+  await deps.jobs.drop(evaluationId);
   deps.logger.info({ organization_id: organizationId, evaluation_id: evaluationId }, "evaluation deleted");
 }

@@ -15,23 +15,20 @@ export async function processRequested(
   const doc = await deps.repo.findDoc(organizationId, evaluationId);
   // Delivered twice, already finished, or deleted while queued: nothing to do.
   if (!doc || isTombstone(doc) || doc.status !== "pending") {
-    await deps.repo.jobFiles.deleteMany({ evaluation_id: evaluationId });
+    await deps.jobs.drop(evaluationId);
     return;
   }
-  const files = await deps.repo.jobFiles.find({ evaluation_id: evaluationId }, { sort: { index: 1 } });
-  if (files.length !== doc.summary.total_files) {
+  const files = await deps.jobs.load(evaluationId, doc.summary.total_files);
+  if (!files) {
     await fail(deps, doc, "The evaluation's files were lost before it could run; submit the change again");
     return;
   }
   let result;
   try {
-    result = await scanChange(
-      deps,
-      organizationId,
-      doc.requested_policies,
-      files.map((f) => ({ path: f.path, status: f.status, content: Buffer.from(f.content, "utf8") })),
-      { timeoutMs: deps.limits.asyncTimeoutMs, budget: "thread" },
-    );
+    result = await scanChange(deps, organizationId, doc.requested_policies, files, {
+      timeoutMs: deps.limits.asyncTimeoutMs,
+      budget: "thread",
+    });
   } catch (err) {
     // A rule of the request that no longer holds (a named policy deleted meanwhile) or a scan past
     // its deadline (EVALUATION_TIMEOUT) cannot get better by retrying; anything else (a service
@@ -66,7 +63,7 @@ async function transition(deps: EvaluationDeps, next: EvaluationRecord): Promise
   // its events are written with it (outbox), so they are published once the transition happened.
   const filter = { id: next.id, organization_id: next.organization_id, status: "pending", deleted_at: null };
   const updated = await deps.outbox.update(deps.repo.evaluations, filter, fields, evaluationResultEvents(deps, next));
-  await deps.repo.jobFiles.deleteMany({ evaluation_id: next.id });
+  await deps.jobs.drop(next.id);
   if (!updated) return;
   logFinished(deps, next);
 }

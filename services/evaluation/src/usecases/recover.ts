@@ -13,7 +13,7 @@ export async function recoverPending(deps: EvaluationDeps): Promise<number> {
   // Only old orphans go: another instance may be between its two writes right now.
   const cutoff = new Date(deps.clock.now().getTime() - ORPHAN_AGE_MS).toISOString();
   for (const first of await deps.repo.jobFiles.find({ index: 0, created_at: { $lt: cutoff } })) {
-    if (!live.has(first.evaluation_id)) await deps.repo.jobFiles.deleteMany({ evaluation_id: first.evaluation_id });
+    if (!live.has(first.evaluation_id)) await deps.jobs.drop(first.evaluation_id);
   }
   for (const e of pending) await republishRequested(deps, e.organization_id, e.id);
   if (pending.length) deps.logger.info({ count: pending.length }, "re-queued pending evaluations");

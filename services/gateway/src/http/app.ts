@@ -12,6 +12,8 @@ import { buildOpenApi } from "./openapi.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
 import { parseOr400 } from "./validation.js";
+import { parseBody, unpack, WORKER_BODIES, type BodyJob, type BodyOutcome } from "./bodies.js";
+import { PoolJobError, type FairPool } from "@verdict/runtime";
 import {
   clearSessionCookie,
   cookieMode,
@@ -37,6 +39,12 @@ export interface AppOptions {
    * limit each, are held in memory); one more answers 429 before its body is read. Unset: no cap.
    */
   maxEvaluationsInFlightPerOrg?: number;
+  /**
+   * Bodies of the routes in WORKER_BODIES of at least `minBytes` are decoded, parsed and
+   * validated on these worker threads (one organization's turn at a time), not on this thread.
+   * Unset: every body is parsed here.
+   */
+  bodyWorkers?: { pool: Pick<FairPool<BodyJob, BodyOutcome>, "run">; minBytes: number; timeoutMs: number };
   /**
    * Mounts handlers that are no route of the table (the OAuth server), before the 404 fallback;
    * `throttle` counts a request against its address like any unauthenticated call (429 past it).
@@ -89,8 +97,49 @@ export function buildApp(opts: AppOptions): express.Express {
   });
 
   const jsonParser = express.json({ limit: opts.bodyLimitBytes, strict: true, type: () => true });
-  const parseBody = (req: Request, res: Response) =>
-    new Promise<void>((resolve, reject) => jsonParser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  const rawParser = express.raw({ limit: opts.bodyLimitBytes, type: () => true });
+  const run = (parser: RequestHandler, req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
+  const readJson = (req: Request, res: Response) => run(jsonParser, req, res);
+
+  /**
+   * A body of a WORKER_BODIES route: its bytes read here (the I/O), the rest on a body worker
+   * when it is large. Another charset than UTF-8 goes the ordinary way (express.json decodes it).
+   */
+  const workerBody = async (operationId: string, key: string, req: Request, res: Response): Promise<unknown> => {
+    await run(rawParser, req, res);
+    const bytes: unknown = req.body;
+    if (!Buffer.isBuffer(bytes)) return parseOr400(WORKER_BODIES[operationId]!, undefined);
+    const outcome =
+      opts.bodyWorkers && bytes.length >= opts.bodyWorkers.minBytes
+        ? await opts.bodyWorkers.pool
+            .run(
+              key,
+              { operationId, bytes },
+              {
+                timeoutMs: opts.bodyWorkers.timeoutMs,
+                // The body's own buffer moves to the worker rather than being copied.
+                ...(bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+                  ? { transferList: [bytes.buffer as ArrayBuffer] }
+                  : {}),
+              },
+            )
+            .catch((err: unknown) => {
+              // Shutting down, or the threads too busy to parse it in time: retry later.
+              if (err instanceof PoolJobError)
+                throw errors.unavailable("The request body could not be read in time; retry");
+              throw err;
+            })
+        : parseBody(operationId, bytes);
+    req.body = undefined;
+    if (outcome.kind === "malformed") throw toAppError({ type: "entity.parse.failed" });
+    if (outcome.kind === "invalid") throw errors.validation(outcome.errors);
+    return unpack(outcome);
+  };
+  const utf8 = (req: Request) => {
+    const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.get("content-type") ?? "")?.[1]?.toLowerCase();
+    return charset === undefined || charset === "utf-8" || charset === "utf8";
+  };
 
   const anonymous = async (req: Request, res: Response) => {
     res.set(rateHeaders(await opts.limiter.consume(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
@@ -250,8 +299,12 @@ export function buildApp(opts: AppOptions): express.Express {
                 },
               ]);
             }
-            await parseBody(req, res);
-            body = parseOr400(r.body, req.body);
+            if (WORKER_BODIES[r.operationId] && utf8(req)) {
+              body = await workerBody(r.operationId, principal?.organizationId ?? `ip:${req.ip}`, req, res);
+            } else {
+              await readJson(req, res);
+              body = parseOr400(r.body, req.body);
+            }
           }
           const apiBaseUrl = opts.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}/v1`;
           // A client that goes away before its answer cancels the work done for it (a long scan).

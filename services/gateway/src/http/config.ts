@@ -85,6 +85,10 @@ export const gatewayConfig = gatewayHttpConfig.extend({
   /** Evaluation requests of one organization in flight at once (bodies held in memory). */
   VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: orgMaxEvaluationsInFlightVar(),
   VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Threads that parse and validate large evaluation bodies (0: on the gateway's own thread). */
+  VERDICT_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
+  /** Bodies of at least this many bytes go to those threads. */
+  VERDICT_BODY_WORKER_MIN_BYTES: positiveInt(1024 * 1024),
   VERDICT_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
   VERDICT_RATE_LIMIT_PER_HOUR: positiveInt(20_000),
   VERDICT_RATE_LIMIT_PER_DAY: positiveInt(240_000),
@@ -119,6 +123,8 @@ export function gatewayOptions(
     },
     bodyLimitBytes: c.VERDICT_MAX_BODY_BYTES,
     maxEvaluationsInFlightPerOrg: c.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+    bodyWorkers: c.VERDICT_BODY_WORKERS,
+    bodyWorkerMinBytes: c.VERDICT_BODY_WORKER_MIN_BYTES,
     authCacheTtlMs: c.VERDICT_AUTH_CACHE_TTL_MS,
     trustProxy: c.VERDICT_TRUST_PROXY,
     requestTimeoutMs: c.VERDICT_REQUEST_TIMEOUT_MS,
@@ -131,6 +137,10 @@ documentVariables({
   VERDICT_HTTP_PORT: "HTTP port of the API (0 picks a free one)",
   VERDICT_HTTP_HOST: "Address the API listens on",
   VERDICT_MAX_BODY_BYTES: "Largest request body (32 MiB); a file's content is limited to 1 MiB",
+  VERDICT_BODY_WORKERS:
+    "Threads of the gateway that decode, parse and validate large `POST /v1/evaluations` bodies, one organization's turn at a time (`0`: on the thread that answers every request)",
+  VERDICT_BODY_WORKER_MIN_BYTES:
+    "Bodies of at least this many bytes go to those threads; smaller ones are parsed where they arrive",
   VERDICT_AUTH_CACHE_TTL_MS:
     "How long the gateway trusts a verified key before asking again (revocations apply at once)",
   VERDICT_TRUST_PROXY:

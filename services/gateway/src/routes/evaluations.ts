@@ -25,7 +25,12 @@ export function createEvaluationRequest(
     repository: body.repository,
     ref: body.ref,
     base_ref: body.base_ref ?? "",
-    files: body.files.map((f) => ({ path: f.path, content: Buffer.from(f.content, "utf8"), status: f.status })),
+    // A large body's contents arrive as bytes already (see http/bodies.ts): used as they are.
+    files: body.files.map((f) => ({
+      path: f.path,
+      content: typeof f.content === "string" ? Buffer.from(f.content, "utf8") : (f.content as Buffer),
+      status: f.status,
+    })),
     policies: body.policies ?? [],
   };
 }
@@ -38,7 +43,7 @@ export const evaluationRoutes = [
     errors: [422],
     errorNotes: {
       422: "Or EVALUATION_TIMEOUT (details.timeout_ms): the scan did not finish within the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS); retrying the same change does not help",
-      429: "Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent)",
+      429: "Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent), or VERDICT_ORG_MAX_QUEUED_EVALUATIONS queued evaluations or VERDICT_ORG_MAX_QUEUED_BYTES bytes of queued content (details.window = queued)",
     },
     summary: "Evaluate the files of a change against the organization's policies",
     tag: "Evaluations",
