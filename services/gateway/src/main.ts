@@ -5,6 +5,7 @@ import { TOPICS, type Bus } from "@verdict/bus";
 import { newId, type Logger } from "@verdict/kit";
 import { connectClients, type ServiceAddresses } from "./clients.js";
 import { buildApp } from "./http/app.js";
+import { findPortalDir } from "./http/portal.js";
 import { Authenticator } from "./http/auth.js";
 import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
@@ -31,6 +32,8 @@ export interface GatewayOptions {
   publicUrl?: string;
   /** Evaluation requests of one organization in flight at once; unset: no cap. */
   maxEvaluationsInFlightPerOrg?: number;
+  /** Where the built dashboard is; unset: the installed @verdict/portal's dist/. */
+  portalDir?: string;
 }
 
 export interface Gateway {
@@ -107,7 +110,9 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
       }),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
+    portalDir: findPortalDir(opts.portalDir),
   });
+  if (!app.get("portal")) opts.logger.warn({}, "the dashboard is not built (pnpm run build): / serves no pages");
   const draining = { value: false };
   // Slow clients ("slow loris"): the whole request must arrive within requestTimeout (Node
   // answers 408 and closes), its headers within headersTimeout; the check runs every second.

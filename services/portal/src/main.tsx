@@ -1,0 +1,32 @@
+import "@mantine/core/styles.css";
+import "@mantine/charts/styles.css";
+import "./app.css";
+import { createTheme, localStorageColorSchemeManager, MantineProvider } from "@mantine/core";
+import { StrictMode } from "react";
+import { createRoot } from "react-dom/client";
+import { BrowserRouter } from "react-router";
+import { App } from "./App";
+import { SessionProvider } from "./session";
+
+const theme = createTheme({
+  primaryColor: "indigo",
+  // A focus ring on every keyboard focus (never on mouse clicks).
+  focusRing: "auto",
+  fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', sans-serif",
+});
+
+createRoot(document.getElementById("root")!).render(
+  <StrictMode>
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="auto"
+      colorSchemeManager={localStorageColorSchemeManager({ key: "verdict-color-scheme" })}
+    >
+      <BrowserRouter>
+        <SessionProvider>
+          <App />
+        </SessionProvider>
+      </BrowserRouter>
+    </MantineProvider>
+  </StrictMode>,
+);
