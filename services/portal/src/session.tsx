@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from "react";
-import { api, call, setCsrfToken, type Schemas } from "./api";
+import { api, setCsrfToken, type Schemas } from "./api";
 
 export type Session = Schemas["Session"];
 
