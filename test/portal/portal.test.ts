@@ -119,7 +119,7 @@ async function poll<T>(read: () => Promise<T> | T, want: T): Promise<void> {
 /** axe-core in the page: the serious and critical violations (ids and where). */
 async function axe(p: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
   // Evaluated through DevTools, not as a page script: the page's CSP (no inline script) stays on.
-  if (!(await p.evaluate("typeof axe !== \"undefined\""))) await p.evaluate(AXE);
+  if (!(await p.evaluate('typeof axe !== "undefined"'))) await p.evaluate(AXE);
   const result = (await p.evaluate(
     `axe.run(document, { resultTypes: ["violations"] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5) })))`,
   )) as { id: string; impact: string; nodes: string[] }[];
