@@ -98,7 +98,14 @@ export function OverviewPage() {
                 <Title order={2} size="h4" mb="sm">
                   Violations over time
                 </Title>
-                <BarChart h={220} data={s.trend} dataKey="day" series={[{ name: "Violations", color: "red.6" }]} />
+                <BarChart
+                  h={220}
+                  data={s.trend}
+                  dataKey="day"
+                  maxBarWidth={48}
+                  yAxisProps={{ allowDecimals: false }}
+                  series={[{ name: "Violations", color: "red.6" }]}
+                />
               </Card>
             </SimpleGrid>
             <SimpleGrid cols={{ base: 1, lg: 2 }}>
@@ -115,6 +122,8 @@ export function OverviewPage() {
                     dataKey="policy"
                     orientation="vertical"
                     yAxisProps={{ width: 150 }}
+                    xAxisProps={{ allowDecimals: false }}
+                    maxBarWidth={32}
                     series={[{ name: "Violations", color: "indigo.6" }]}
                   />
                 )}
