@@ -224,7 +224,7 @@ describe("the dashboard", () => {
     expect(denied).toBe("403");
     await page.reload();
     expect(await page.getByTestId("secret-value").count()).toBe(0);
-    await page.getByRole("cell", { name: "ci reader" }).waitFor();
+    await page.getByRole("cell", { name: "ci reader", exact: true }).waitFor();
   });
 
   it("shows evaluations with filters and a violation with snippet, suggestion and suppression comment", async () => {
@@ -317,7 +317,7 @@ describe("the dashboard", () => {
     await page.getByRole("button", { name: "Invite" }).click();
     expect(await page.getByTestId("secret-value").textContent()).toContain("#token=vdt_inv_");
     await page.getByRole("cell", { name: "new@example.test", exact: true }).waitFor();
-    await page.getByLabel("Role of new@example.test").click();
+    await page.getByRole("textbox", { name: "Role of new@example.test" }).click();
     await page.getByRole("option", { name: "viewer" }).click();
     await poll(
       async () => (await api.get("/v1/members")).body.members.find((m: any) => m.email === "new@example.test").role,

@@ -12,6 +12,8 @@ const theme = createTheme({
   primaryColor: "indigo",
   // Shade 8: white text on filled buttons meets WCAG AA contrast (shade 6 is 4.2:1).
   primaryShade: { light: 8, dark: 8 },
+  // Filled badges and buttons of any color pick black or white text, whichever contrasts.
+  autoContrast: true,
   // A focus ring on every keyboard focus (never on mouse clicks).
   focusRing: "auto",
   fontFamily: "system-ui, -apple-system, 'Segoe UI', Roboto, 'Liberation Sans', sans-serif",
