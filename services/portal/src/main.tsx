@@ -1,7 +1,13 @@
 import "@mantine/core/styles.css";
 import "@mantine/charts/styles.css";
 import "./app.css";
-import { Badge, createTheme, localStorageColorSchemeManager, MantineProvider, TableScrollContainer } from "@mantine/core";
+import {
+  Badge,
+  createTheme,
+  localStorageColorSchemeManager,
+  MantineProvider,
+  TableScrollContainer,
+} from "@mantine/core";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
