@@ -33,6 +33,7 @@ COPY services/gateway/package.json services/gateway/
 COPY services/identity/package.json services/identity/
 COPY services/mcp/package.json services/mcp/
 COPY services/policy/package.json services/policy/
+COPY services/portal/package.json services/portal/
 COPY services/webhooks/package.json services/webhooks/
 COPY test/package.json test/
 COPY deploy/image/package.json deploy/image/

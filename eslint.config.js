@@ -12,6 +12,7 @@ export default tseslint.config(
       "data/**",
       "coverage/**",
       "services/policy/fixtures/**",
+      "services/portal/src/gen/**",
     ],
   },
   js.configs.recommended,

@@ -63,6 +63,8 @@ export default {
     //   OSCAL tooling threads and processes).
     { ...common, displayName: "medium", rootDir: ".", testRegex: MEDIUM },
     { ...common, displayName: "e2e", rootDir: ".", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
+    // The web dashboard in Debian's Chromium (playwright-core) against a running all-in-one.
+    { ...common, displayName: "portal", rootDir: ".", testMatch: ["<rootDir>/test/portal/**/*.test.ts"] },
     { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
     // Distributed mode under faults (a worker killed, Kafka restarted): needs Kafka and the
     // database running (scripts/test.sh starts them).

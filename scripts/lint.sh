@@ -15,6 +15,8 @@ diff -r "$tmp/gen" libs/proto/src/gen >/dev/null || { echo "libs/proto/src/gen i
 echo "--> tsc"
 ./node_modules/.bin/tsc -b tsconfig.build.json
 ./node_modules/.bin/tsc -p tsconfig.test.json
+echo "--> dashboard (services/portal) types, against the generated API client"
+pnpm --filter @verdict/portal run typecheck
 echo "--> SDK types match the gateway's OpenAPI document"
 node scripts/sdk-gen.mjs --check
 echo "--> eslint"

@@ -104,6 +104,10 @@ echo "==> black-box tests (real HTTP, real gRPC, real processes)"
 jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
 e2e_rc=$?
 timed "e2e"
+echo "==> the web dashboard in Chromium (playwright-core, axe-core, screenshots in test/portal/screenshots)"
+jest --selectProjects portal --runInBand --json --outputFile="$results/portal.json"
+portal_rc=$?
+timed "portal"
 echo "==> black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters"
 if [ -n "${VERDICT_TEST_MONGODB_URI:-}" ] && [ -n "${VERDICT_TEST_KAFKA_BROKERS:-}" ]; then
   VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" \
@@ -163,6 +167,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/bench.json" "$results/e2e.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/fuzz.json" "$results/container.json" "$results/chart.json" "$results/kube.json"
+' "$results/unit.json" "$results/bench.json" "$results/e2e.json" "$results/portal.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/fuzz.json" "$results/container.json" "$results/chart.json" "$results/kube.json"
 
-[ $unit_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ] && [ $kube_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $portal_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ] && [ $kube_rc -eq 0 ]

@@ -8,6 +8,7 @@ import { buildApp } from "./http/app.js";
 import { drainer } from "./http/drain.js";
 import type { BodyJob, BodyOutcome } from "./http/bodies.js";
 import { FairPool, workerFile } from "@verdict/runtime";
+import { findPortalDir } from "./http/portal.js";
 import { Authenticator } from "./http/auth.js";
 import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
@@ -39,6 +40,8 @@ export interface GatewayOptions {
   bodyWorkers?: number;
   /** Bodies of at least this many bytes go to them; default 1 MiB. */
   bodyWorkerMinBytes?: number;
+  /** Where the built dashboard is; unset: the installed @verdict/portal's dist/. */
+  portalDir?: string;
 }
 
 export interface Gateway {
@@ -142,7 +145,9 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
           },
         }
       : {}),
+    portalDir: findPortalDir(opts.portalDir),
   });
+  if (!app.get("portal")) opts.logger.warn({}, "the dashboard is not built (pnpm run build): / serves no pages");
   // Slow clients ("slow loris"): the whole request must arrive within requestTimeout (Node
   // answers 408 and closes), its headers within headersTimeout; the check runs every second.
   const requestTimeout = opts.requestTimeoutMs ?? 60_000;

@@ -9,6 +9,7 @@ import type { Clients } from "../clients.js";
 import { Authenticator, hasScope, presentedKey, type Principal } from "./auth.js";
 import type { TrustProxy } from "./config.js";
 import { buildOpenApi } from "./openapi.js";
+import { mountPortal } from "./portal.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
 import { parseOr400 } from "./validation.js";
@@ -50,6 +51,8 @@ export interface AppOptions {
    * `throttle` counts a request against its address like any unauthenticated call (429 past it).
    */
   mount?: (app: express.Express, throttle: express.RequestHandler) => void;
+  /** The built dashboard, served at `/` (undefined: no pages). */
+  portalDir?: string | undefined;
 }
 
 interface Locals {
@@ -364,6 +367,11 @@ export function buildApp(opts: AppOptions): express.Express {
       next(err);
     }
   });
+
+  if (opts.portalDir) {
+    mountPortal(app, opts.portalDir);
+    app.set("portal", opts.portalDir);
+  }
 
   app.use(async (req, res, next) => {
     try {

@@ -92,6 +92,8 @@ export const gatewayConfig = gatewayHttpConfig.extend({
   VERDICT_RATE_LIMIT_PER_MINUTE: positiveInt(1_000),
   VERDICT_RATE_LIMIT_PER_HOUR: positiveInt(20_000),
   VERDICT_RATE_LIMIT_PER_DAY: positiveInt(240_000),
+  /** The built dashboard (services/portal/dist); unset: the installed @verdict/portal's. */
+  VERDICT_PORTAL_DIR: z.string().min(1).optional(),
 });
 
 export type GatewayConfig = z.infer<typeof gatewayConfig>;
@@ -130,6 +132,7 @@ export function gatewayOptions(
     requestTimeoutMs: c.VERDICT_REQUEST_TIMEOUT_MS,
     headersTimeoutMs: c.VERDICT_HEADERS_TIMEOUT_MS,
     shutdownGraceMs: c.VERDICT_SHUTDOWN_GRACE_MS,
+    ...(c.VERDICT_PORTAL_DIR ? { portalDir: c.VERDICT_PORTAL_DIR } : {}),
   };
 }
 

@@ -1,0 +1,68 @@
+// The typed API client: openapi-fetch over the types generated from the gateway's OpenAPI
+// document. The session travels in its cookie; unsafe methods carry the session's CSRF token.
+import createClient, { type Middleware } from "openapi-fetch";
+import type { components, paths } from "./gen/openapi";
+
+export type Schemas = components["schemas"];
+
+let csrfToken = "";
+export function setCsrfToken(token: string): void {
+  csrfToken = token;
+}
+
+const csrf: Middleware = {
+  onRequest({ request }) {
+    if (!["GET", "HEAD", "OPTIONS"].includes(request.method) && csrfToken) {
+      request.headers.set("X-CSRF-Token", csrfToken);
+    }
+    return request;
+  },
+};
+
+export const api = createClient<paths>({ baseUrl: window.location.origin, credentials: "same-origin" });
+api.use(csrf);
+
+/** An error body of the API (the spec's format). */
+export interface ApiError {
+  error: string;
+  code: string;
+  message: string;
+  details?: { errors?: { field: string; code: string; message: string }[] } & Record<string, unknown>;
+  request_id?: string;
+}
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ApiError,
+  ) {
+    super(body.message);
+  }
+  /** Field errors by field name (`name`, `scopes[0]`, …) for VALIDATION_FAILED. */
+  fieldErrors(): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const e of this.body.details?.errors ?? []) out[e.field] = e.message;
+    return out;
+  }
+}
+
+/** Unwraps an openapi-fetch result: the data, or an ApiFailure carrying the error body. */
+export async function call<T>(p: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await p;
+  if (!response.ok) {
+    const body = (error ?? {}) as Partial<ApiError>;
+    throw new ApiFailure(response.status, {
+      error: body.error ?? "error",
+      code: body.code ?? `HTTP_${response.status}`,
+      message: body.message ?? response.statusText,
+      ...(body.details ? { details: body.details } : {}),
+      ...(body.request_id ? { request_id: body.request_id } : {}),
+    });
+  }
+  return data as T;
+}
+
+export function message(err: unknown): string {
+  if (err instanceof ApiFailure) return `${err.body.message} (${err.body.code})`;
+  return err instanceof Error ? err.message : String(err);
+}

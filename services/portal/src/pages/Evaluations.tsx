@@ -1,0 +1,225 @@
+import { Anchor, Badge, Button, Card, Code, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useState } from "react";
+import { Link, useParams, useSearchParams } from "react-router";
+import { api, call, type Schemas } from "../api";
+import { useLoad } from "../hooks";
+import { fmtDate, LoadState, PageTitle } from "../ui";
+
+type Evaluation = Schemas["Evaluation"];
+type Violation = Schemas["Violation"];
+
+export function StatusBadge({ e }: { e: Evaluation }) {
+  if (e.status !== "completed") return <Badge color={e.status === "failed" ? "red" : "gray"}>{e.status}</Badge>;
+  return <Badge color={e.passed ? "teal" : "red"}>{e.passed ? "passed" : "failed"}</Badge>;
+}
+
+export function EvaluationsPage() {
+  const [params, setParams] = useSearchParams();
+  const repository = params.get("repository") ?? "";
+  const passed = params.get("passed") ?? "";
+  const [cursors, setCursors] = useState<string[]>([]); // the cursors of the pages before this one
+  const cursor = params.get("cursor") ?? undefined;
+  const [repoInput, setRepoInput] = useState(repository);
+  const state = useLoad(
+    () =>
+      call(
+        api.GET("/v1/evaluations", {
+          params: {
+            query: {
+              limit: 20,
+              ...(repository ? { repository } : {}),
+              ...(passed ? { passed: passed as "true" | "false" } : {}),
+              ...(cursor ? { cursor } : {}),
+            },
+          },
+        }),
+      ),
+    [repository, passed, cursor],
+  );
+  const set = (k: string, v: string) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    next.delete("cursor");
+    setCursors([]);
+    setParams(next);
+  };
+  return (
+    <>
+      <PageTitle>Evaluations</PageTitle>
+      <Group mb="md" align="end" wrap="wrap">
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            set("repository", repoInput.trim());
+          }}
+        >
+          <Group align="end" gap="xs">
+            <TextInput
+              label="Repository"
+              placeholder="org/repo"
+              value={repoInput}
+              onChange={(e) => setRepoInput(e.currentTarget.value)}
+            />
+            <Button type="submit" variant="default">
+              Filter
+            </Button>
+          </Group>
+        </form>
+        <Select
+          label="Result"
+          data={[
+            { value: "", label: "Any" },
+            { value: "true", label: "Passed" },
+            { value: "false", label: "Failed" },
+          ]}
+          value={passed}
+          onChange={(v) => set("passed", v ?? "")}
+          allowDeselect={false}
+          w={140}
+        />
+      </Group>
+      <LoadState state={state} isEmpty={(d) => d.evaluations.length === 0} empty="No evaluations match these filters.">
+        {(d) => (
+          <>
+            <Table.ScrollContainer minWidth={640}>
+              <Table striped highlightOnHover>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Evaluation</Table.Th>
+                    <Table.Th>Repository</Table.Th>
+                    <Table.Th>Ref</Table.Th>
+                    <Table.Th>Result</Table.Th>
+                    <Table.Th>Violations</Table.Th>
+                    <Table.Th>Created</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {d.evaluations.map((e) => (
+                    <Table.Tr key={e.id}>
+                      <Table.Td>
+                        <Anchor component={Link} to={`/evaluations/${e.id}`} ff="monospace" size="sm">
+                          {e.id}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{e.repository}</Table.Td>
+                      <Table.Td>{e.ref}</Table.Td>
+                      <Table.Td>
+                        <StatusBadge e={e} />
+                      </Table.Td>
+                      <Table.Td>{e.summary.total_violations}</Table.Td>
+                      <Table.Td>{fmtDate(e.created_at)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+            <Group mt="md">
+              <Button
+                variant="default"
+                disabled={cursors.length === 0}
+                onClick={() => {
+                  const prev = [...cursors];
+                  const back = prev.pop();
+                  setCursors(prev);
+                  const next = new URLSearchParams(params);
+                  if (back) next.set("cursor", back);
+                  else next.delete("cursor");
+                  setParams(next);
+                }}
+              >
+                Previous
+              </Button>
+              <Button
+                variant="default"
+                disabled={!d.pagination.has_more}
+                onClick={() => {
+                  setCursors([...cursors, cursor ?? ""]);
+                  const next = new URLSearchParams(params);
+                  next.set("cursor", d.pagination.next_cursor ?? "");
+                  setParams(next);
+                }}
+              >
+                Next
+              </Button>
+            </Group>
+          </>
+        )}
+      </LoadState>
+    </>
+  );
+}
+
+/** The comment that silences this finding on its line (the engine honours it and records it). */
+export function suppressionComment(v: Violation): string {
+  return `verdict-ignore ${v.policy_id}: <reason>`;
+}
+
+export function EvaluationPage() {
+  const { id = "" } = useParams();
+  const state = useLoad(
+    () => call(api.GET("/v1/evaluations/{evaluation_id}", { params: { path: { evaluation_id: id } } })),
+    [id],
+  );
+  return (
+    <>
+      <PageTitle>
+        Evaluation <Code fz="inherit">{id}</Code>
+      </PageTitle>
+      <LoadState state={state}>
+        {(e) => (
+          <Stack>
+            <Group>
+              <StatusBadge e={e} />
+              <Text>
+                {e.repository} @ {e.ref} · {e.summary.total_files} files · {e.summary.errors} errors,{" "}
+                {e.summary.warnings} warnings, {e.summary.suppressed} suppressed
+              </Text>
+            </Group>
+            {e.violations.length === 0 && <Text c="dimmed">No violations.</Text>}
+            {e.violations.map((v) => (
+              <Card withBorder key={v.id} data-testid="violation">
+                <Group justify="space-between" wrap="wrap">
+                  <Title order={2} size="h5">
+                    {v.message}
+                  </Title>
+                  <Badge color={v.severity === "error" ? "red" : "yellow"}>{v.severity}</Badge>
+                </Group>
+                <Text size="sm" c="dimmed">
+                  {v.file}:{v.line}:{v.column} · policy{" "}
+                  <Anchor component={Link} to={`/policies?focus=${encodeURIComponent(v.policy_id)}`}>
+                    {v.policy_id}
+                  </Anchor>{" "}
+                  · rule {v.rule_id}
+                </Text>
+                <Code block mt="xs">
+                  {v.code_snippet}
+                </Code>
+                {v.suggestion && (
+                  <Text size="sm" mt="xs">
+                    <b>Suggestion:</b> {v.suggestion}
+                  </Text>
+                )}
+                <Text size="sm" mt="xs">
+                  To suppress it, add on that line: <Code>{suppressionComment(v)}</Code>
+                </Text>
+              </Card>
+            ))}
+            {e.suppressions.length > 0 && (
+              <Card withBorder>
+                <Title order={2} size="h5">
+                  Suppressed
+                </Title>
+                {e.suppressions.map((s) => (
+                  <Text size="sm" key={`${s.file}:${s.line}:${s.rule_id}`}>
+                    {s.file}:{s.line} {s.policy_id} — {s.reason}
+                  </Text>
+                ))}
+              </Card>
+            )}
+          </Stack>
+        )}
+      </LoadState>
+    </>
+  );
+}

@@ -1,0 +1,84 @@
+import { Button, Card, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
+import { useState } from "react";
+import { api, ApiFailure, call, type Schemas } from "../api";
+import { useLoad } from "../hooks";
+import { ErrorAlert, LoadState, PageTitle } from "../ui";
+
+type Org = Schemas["Organization"];
+
+function OrgForm({ org, onSaved }: { org: Org; onSaved: () => void }) {
+  const [name, setName] = useState(org.name);
+  const [settings, setSettings] = useState(org.settings);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const save = async () => {
+    setFields({});
+    setError(null);
+    setSaved(false);
+    try {
+      await call(api.PATCH("/v1/organization", { body: { name, settings } }));
+      setSaved(true);
+      onSaved();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
+      else setError(err);
+    }
+  };
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <Stack maw={520}>
+        <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={fields.name} />
+        <Select
+          label="Default severity of custom policies"
+          data={["error", "warning"]}
+          value={settings.default_severity}
+          onChange={(v) =>
+            setSettings({ ...settings, default_severity: (v ?? "error") as Org["settings"]["default_severity"] })
+          }
+          allowDeselect={false}
+          error={fields["settings.default_severity"]}
+        />
+        <Switch
+          label="Require a passing evaluation"
+          checked={settings.require_evaluation_pass}
+          onChange={(e) => setSettings({ ...settings, require_evaluation_pass: e.currentTarget.checked })}
+        />
+        <Switch
+          label="Allow inline suppression comments"
+          checked={settings.allow_inline_suppression}
+          onChange={(e) => setSettings({ ...settings, allow_inline_suppression: e.currentTarget.checked })}
+        />
+        <ErrorAlert error={error} />
+        <Button type="submit" w="fit-content">
+          Save
+        </Button>
+        {saved && <Text c="teal">Saved</Text>}
+      </Stack>
+    </form>
+  );
+}
+
+export function OrganizationPage() {
+  const state = useLoad(() => call(api.GET("/v1/organization")));
+  return (
+    <>
+      <PageTitle>Organization</PageTitle>
+      <LoadState state={state}>
+        {(org) => (
+          <Card withBorder>
+            <Text size="sm" c="dimmed" mb="md">
+              {org.id} · plan {org.plan} · {org.members_count} members · {org.repositories_count} repositories
+            </Text>
+            <OrgForm org={org} onSaved={state.reload} />
+          </Card>
+        )}
+      </LoadState>
+    </>
+  );
+}

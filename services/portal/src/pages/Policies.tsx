@@ -1,0 +1,288 @@
+import {
+  Badge,
+  Button,
+  Card,
+  Code,
+  Drawer,
+  Group,
+  JsonInput,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from "@mantine/core";
+import { useState } from "react";
+import { api, ApiFailure, call, type Schemas } from "../api";
+import { useLoad } from "../hooks";
+import { ErrorAlert, LoadState, PageTitle } from "../ui";
+
+type Severity = Schemas["PolicySummary"]["severity"];
+const SEVERITIES: Severity[] = ["error", "warning"];
+
+/** Lines of the sample that the pattern matches (the browser's RegExp: RE2 syntax is a subset). */
+export function testPattern(
+  pattern: string,
+  sample: string,
+): { matches: { line: number; text: string }[]; error?: string } {
+  let re: RegExp;
+  try {
+    re = new RegExp(pattern);
+  } catch (err) {
+    return { matches: [], error: (err as Error).message };
+  }
+  const matches = sample
+    .split("\n")
+    .map((text, i) => ({ line: i + 1, text }))
+    .filter((l) => re.test(l.text));
+  return { matches };
+}
+
+function PolicySettings({ id, onClose }: { id: string; onClose: () => void }) {
+  const state = useLoad(() => call(api.GET("/v1/policies/{policy_id}", { params: { path: { policy_id: id } } })), [id]);
+  const [text, setText] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  return (
+    <LoadState state={state}>
+      {(p) => {
+        const value = text ?? JSON.stringify(p.settings, null, 2);
+        const save = async () => {
+          setError(null);
+          setFieldErrors({});
+          setSaved(false);
+          let settings: Record<string, unknown>;
+          try {
+            settings = JSON.parse(value) as Record<string, unknown>;
+          } catch {
+            setFieldErrors({ settings: "Not valid JSON" });
+            return;
+          }
+          try {
+            await call(
+              api.PATCH("/v1/policies/{policy_id}", { params: { path: { policy_id: id } }, body: { settings } }),
+            );
+            setSaved(true);
+          } catch (err) {
+            if (err instanceof ApiFailure && err.body.details?.errors?.length) setFieldErrors(err.fieldErrors());
+            else setError(err);
+          }
+        };
+        const settingErrors = Object.entries(fieldErrors).map(([f, m]) => `${f}: ${m}`);
+        return (
+          <Stack>
+            <Text size="sm">{p.description}</Text>
+            <Text size="sm">Frameworks: {p.frameworks.length ? p.frameworks.join(", ") : "none"}</Text>
+            {p.patterns.map((pt) => (
+              <Code block key={pt.value}>
+                {pt.value}
+              </Code>
+            ))}
+            <JsonInput
+              label="Settings"
+              autosize
+              minRows={4}
+              value={value}
+              onChange={setText}
+              error={settingErrors.length ? settingErrors.join("; ") : undefined}
+              data-testid="settings"
+            />
+            <ErrorAlert error={error} />
+            <Group>
+              <Button onClick={() => void save()}>Save settings</Button>
+              <Button variant="default" onClick={onClose}>
+                Close
+              </Button>
+              {saved && <Text c="teal">Saved</Text>}
+            </Group>
+          </Stack>
+        );
+      }}
+    </LoadState>
+  );
+}
+
+function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
+  const [form, setForm] = useState({ id: "", name: "", severity: "warning" as Severity, pattern: "", message: "" });
+  const [sample, setSample] = useState("");
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const tested = form.pattern && sample ? testPattern(form.pattern, sample) : null;
+  const submit = async () => {
+    setBusy(true);
+    setFields({});
+    setError(null);
+    try {
+      await call(
+        api.POST("/v1/policies", {
+          body: {
+            id: form.id,
+            name: form.name,
+            severity: form.severity,
+            patterns: [{ type: "regex", value: form.pattern, message: form.message || form.name }],
+          } as never,
+        }),
+      );
+      setForm({ id: "", name: "", severity: "warning", pattern: "", message: "" });
+      onCreated();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
+      else setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const upd = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) =>
+    setForm({ ...form, [k]: e.currentTarget.value });
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        New custom policy
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <Stack>
+          <Group grow wrap="wrap">
+            <TextInput
+              label="Id"
+              description="a slug, e.g. no-todo"
+              value={form.id}
+              onChange={upd("id")}
+              error={fields.id}
+            />
+            <TextInput label="Name" value={form.name} onChange={upd("name")} error={fields.name} />
+            <Select
+              label="Severity"
+              data={SEVERITIES}
+              value={form.severity}
+              onChange={(v) => setForm({ ...form, severity: (v ?? "warning") as Severity })}
+              allowDeselect={false}
+            />
+          </Group>
+          <TextInput
+            label="Pattern (RE2)"
+            value={form.pattern}
+            onChange={upd("pattern")}
+            error={fields["patterns[0].value"] ?? fields.patterns}
+            ff="monospace"
+          />
+          <TextInput
+            label="Message"
+            value={form.message}
+            onChange={upd("message")}
+            error={fields["patterns[0].message"]}
+          />
+          <Textarea
+            label="Test against sample text"
+            autosize
+            minRows={3}
+            value={sample}
+            onChange={(e) => setSample(e.currentTarget.value)}
+          />
+          {tested && (
+            <Text size="sm" data-testid="pattern-result" c={tested.error ? "red" : undefined}>
+              {tested.error
+                ? `Invalid pattern: ${tested.error}`
+                : tested.matches.length
+                  ? `Matches line${tested.matches.length > 1 ? "s" : ""} ${tested.matches.map((m) => m.line).join(", ")}`
+                  : "No match"}
+            </Text>
+          )}
+          <ErrorAlert error={error} />
+          <Button type="submit" loading={busy} w="fit-content">
+            Create policy
+          </Button>
+        </Stack>
+      </form>
+    </Card>
+  );
+}
+
+export function PoliciesPage() {
+  const state = useLoad(() => call(api.GET("/v1/policies")));
+  const [open, setOpen] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const patch = async (id: string, body: { enabled?: boolean; severity?: Severity }) => {
+    setError(null);
+    try {
+      await call(api.PATCH("/v1/policies/{policy_id}", { params: { path: { policy_id: id } }, body }));
+      state.reload();
+    } catch (err) {
+      setError(err);
+    }
+  };
+  return (
+    <>
+      <PageTitle>Policies</PageTitle>
+      <ErrorAlert error={error} />
+      <LoadState state={state} isEmpty={(d) => d.policies.length === 0}>
+        {(d) => (
+          <Table.ScrollContainer minWidth={640}>
+            <Table striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Policy</Table.Th>
+                  <Table.Th>Category</Table.Th>
+                  <Table.Th>Severity</Table.Th>
+                  <Table.Th>Enabled</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {d.policies.map((p) => (
+                  <Table.Tr key={p.id} data-testid={`policy-${p.id}`}>
+                    <Table.Td>
+                      <Text fw={500}>{p.name}</Text>
+                      <Text size="xs" c="dimmed" ff="monospace">
+                        {p.id} {p.builtin ? "" : <Badge size="xs">custom</Badge>}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{p.category}</Table.Td>
+                    <Table.Td>
+                      <Select
+                        aria-label={`Severity of ${p.name}`}
+                        data={SEVERITIES}
+                        value={p.severity}
+                        onChange={(v) => v && void patch(p.id, { severity: v as Severity })}
+                        allowDeselect={false}
+                        w={120}
+                        size="xs"
+                      />
+                    </Table.Td>
+                    <Table.Td>
+                      <Switch
+                        aria-label={`Enable ${p.name}`}
+                        checked={p.enabled}
+                        onChange={(e) => void patch(p.id, { enabled: e.currentTarget.checked })}
+                      />
+                    </Table.Td>
+                    <Table.Td>
+                      <Button size="xs" variant="subtle" onClick={() => setOpen(p.id)}>
+                        Settings
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </LoadState>
+      <Stack mt="lg">
+        <CustomPolicyForm onCreated={state.reload} />
+      </Stack>
+      <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="lg" title={open ?? ""}>
+        {open && <PolicySettings id={open} onClose={() => setOpen(null)} />}
+      </Drawer>
+    </>
+  );
+}

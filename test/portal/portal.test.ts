@@ -1,0 +1,370 @@
+// The web dashboard in a real browser: Debian's Chromium driven by playwright-core against a
+// running all-in-one (the gateway serves the built services/portal at /). Every flow goes through
+// the pages as a person would (sign-in with TOTP and with a passkey on the DevTools virtual
+// authenticator, a key created in the UI and used with curl, the OSCAL ZIP export checked
+// document by document); axe-core runs on every page (0 serious or critical violations) and
+// every page is photographed at 1280×800 and 390×844 into test/portal/screenshots (gitignored).
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Ajv } from "ajv";
+import addFormatsModule from "ajv-formats";
+import JSZip from "jszip";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { Api } from "../support/api.js";
+import { OSCAL_SCHEMAS } from "../support/oscal.js";
+import { addMember, totpCode } from "../support/people.js";
+import { ROOT, startVerdict, type Verdict } from "../support/server.js";
+
+const CHROMIUM = "/usr/bin/chromium";
+const PASSWORD = "correct horse battery staple";
+const EMAIL = "olive@example.test";
+const SHOTS = join(ROOT, "test/portal/screenshots");
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+let v: Verdict;
+let api: Api;
+let base: string;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let hooks: Server;
+let hookUrl: string;
+const received: string[] = [];
+let totpSecret = "";
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
+  if (!existsSync(join(ROOT, "services/portal/dist/index.html")))
+    throw new Error("the dashboard is not built: pnpm run build");
+  mkdirSync(SHOTS, { recursive: true });
+  v = await startVerdict({ env: { VERDICT_WEBHOOK_ALLOW_HTTP: "true", VERDICT_WEBHOOK_ALLOW_PRIVATE: "true" } });
+  // localhost (not 127.0.0.1): a secure context for WebAuthn, and the session cookie's host.
+  base = `http://localhost:${v.port}`;
+  api = new Api(v.url, v.bootstrapKey);
+  await addMember(api, EMAIL, "owner", PASSWORD);
+  // Evaluations to look at: one passing, one with a leaked AWS key.
+  for (const [repo, content] of [
+    ["acme/payments", 'const region = "eu-west-1";\n'],
+    ["acme/payments", 'const key = "AKIAZ7VQ3X4M2N8P5R6T";\n'],
+    ["acme/web", "export const ok = true;\n"],
+  ] as const) {
+    const r = await api.post("/v1/evaluations", {
+      repository: repo,
+      ref: "main",
+      files: [{ path: "src/a.ts", content }],
+    });
+    expect(r.status).toBe(201);
+  }
+  hooks = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      received.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
+  hookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}/hook`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  const cdp = await context.newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((r) => (hooks ? hooks.close(r) : r(undefined)));
+  await v?.destroy();
+});
+
+async function signInWithPassword(): Promise<void> {
+  await page.goto(`${base}/`);
+  await page.getByLabel("Email").fill(EMAIL);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+async function signOut(): Promise<void> {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("heading", { name: "Sign in to Verdict" }).waitFor();
+}
+
+/** Waits (up to 20 s) until `read` gives `want`; the last value otherwise (the assertion shows it). */
+async function poll<T>(read: () => Promise<T> | T, want: T): Promise<void> {
+  let last: T = await read();
+  for (let i = 0; i < 80 && last !== want; i++) {
+    await new Promise((r) => setTimeout(r, 250));
+    last = await read();
+  }
+  expect(last).toBe(want);
+}
+
+/** axe-core in the page: the serious and critical violations (ids and where). */
+async function axe(p: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
+  // Evaluated through DevTools, not as a page script: the page's CSP (no inline script) stays on.
+  if (!(await p.evaluate('typeof axe !== "undefined"'))) await p.evaluate(AXE);
+  const result = (await p.evaluate(
+    `axe.run(document, { resultTypes: ["violations"] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5) })))`,
+  )) as { id: string; impact: string; nodes: string[] }[];
+  return result.filter((r) => r.impact === "serious" || r.impact === "critical");
+}
+
+describe("the dashboard", () => {
+  it("is served at / with a strict CSP, cache-busted assets, deep links, and the API's 404s kept", async () => {
+    const index = await fetch(`${base}/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get("cache-control")).toBe("no-cache");
+    const csp = index.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain("unsafe-eval");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(csp).not.toContain("upgrade-insecure-requests");
+    const html = await index.text();
+    expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+    const asset = /src="(\/assets\/index-[^"]+\.js)"/.exec(html)![1]!;
+    const js = await fetch(`${base}${asset}`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const deep = await fetch(`${base}/evaluations/eval_123`);
+    expect(deep.status).toBe(200);
+    expect(await deep.text()).toBe(html);
+    for (const path of ["/v1/nothing", "/auth/nothing", "/scim/v2/Nothing"]) {
+      const r = await fetch(`${base}${path}`, { headers: { accept: "text/html" } });
+      expect({ path, status: r.status, type: r.headers.get("content-type") }).toEqual({
+        path,
+        status: 404,
+        type: expect.stringContaining("application/json"),
+      });
+    }
+    expect((await fetch(`${base}/assets/missing-abc.js`)).status).toBe(404);
+  });
+
+  it("signs in with a password, and shows a wrong password on the form", async () => {
+    await page.goto(`${base}/`);
+    await page.getByLabel("Email").fill(EMAIL);
+    await page.getByLabel("Password").fill("wrong password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page.getByRole("alert").textContent()).resolves.toContain("AUTH_INVALID_CREDENTIALS");
+    await page.screenshot({ path: join(SHOTS, "sign-in-1280.png") });
+    expect(await axe(page)).toEqual([]);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+    expect(await page.getByTestId("org-name").textContent()).toBeTruthy();
+  });
+
+  it("enrols an authenticator app on the Security page, then signs in with a TOTP code", async () => {
+    await page.getByRole("link", { name: "Security" }).click();
+    await page.getByRole("button", { name: "Set up an authenticator app" }).click();
+    totpSecret = (await page.getByTestId("totp-secret").textContent())!.trim();
+    expect(totpSecret).toMatch(/^[A-Z2-7]+=*$/);
+    await page.getByLabel("First code from the app").fill("000000" === totpCode(totpSecret) ? "111111" : "000000");
+    await page.getByRole("button", { name: "Confirm" }).click();
+    // A wrong code is shown on the field.
+    await poll(() => page.getByLabel("First code from the app").getAttribute("aria-invalid"), "true");
+    await page.getByLabel("First code from the app").fill(totpCode(totpSecret));
+    await page.getByRole("button", { name: "Confirm" }).click();
+    await page.getByTestId("recovery-codes").waitFor();
+    expect(await page.getByTestId("mfa-state").textContent()).toBe("on");
+    await signOut();
+    await signInWithPassword();
+    await page.getByLabel("Authentication code").fill(totpCode(totpSecret, 1));
+    await page.getByRole("button", { name: "Verify" }).click();
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+  });
+
+  it("adds a passkey (virtual authenticator) and signs in with it", async () => {
+    await page.goto(`${base}/settings/security`);
+    await page.getByLabel("Name").fill("laptop");
+    await page.getByRole("button", { name: "Add a passkey" }).click();
+    await page.getByText("Passkey added.").waitFor();
+    await signOut();
+    await signInWithPassword();
+    await page.getByRole("button", { name: "Use a passkey" }).click();
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+  });
+
+  it("creates an API key in the UI (shown once) that works with curl", async () => {
+    await page.goto(`${base}/settings/api-keys`);
+    await page.getByRole("button", { name: "Create key" }).click();
+    // The API's field error lands on the field: a name is required.
+    await page.getByText(/name .*(required|at least)/i).waitFor();
+    await page.getByLabel("Name").fill("ci reader");
+    await page.getByRole("textbox", { name: "Expires after" }).click();
+    await page.getByRole("option", { name: "7 days" }).click();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page.getByTestId("secret-value").textContent())!.trim();
+    expect(key).toMatch(/^vdt_key_(prod|test)_[0-9A-Za-z]{38}$/);
+    const out = execFileSync("curl", ["-s", "-H", `Authorization: Bearer ${key}`, `${v.url}/v1/evaluations?limit=1`], {
+      encoding: "utf8",
+    });
+    expect(JSON.parse(out).evaluations).toHaveLength(1);
+    const denied = execFileSync(
+      "curl",
+      ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", `Authorization: Bearer ${key}`, `${v.url}/v1/policies`],
+      { encoding: "utf8" },
+    );
+    expect(denied).toBe("403");
+    await page.reload();
+    expect(await page.getByTestId("secret-value").count()).toBe(0);
+    await page.getByRole("cell", { name: "ci reader", exact: true }).waitFor();
+  });
+
+  it("shows evaluations with filters and a violation with snippet, suggestion and suppression comment", async () => {
+    await page.goto(`${base}/evaluations?passed=false`);
+    const link = page.getByRole("link", { name: /^eval_/ });
+    await link.first().waitFor();
+    expect(await link.count()).toBe(1);
+    await link.first().click();
+    const violation = page.getByTestId("violation").first();
+    await violation.waitFor();
+    const text = (await violation.textContent())!;
+    expect(text).toContain("AKIA");
+    expect(text).not.toContain("AKIAZ7VQ3X4M2N8P5R6T");
+    expect(text).toContain("verdict-ignore");
+    expect(text).toContain("Suggestion");
+  });
+
+  it("toggles a policy, tests a custom pattern, and shows the API's field errors", async () => {
+    await page.goto(`${base}/policies`);
+    const list = await api.get("/v1/policies");
+    const first = list.body.policies[0];
+    const toggle = page.getByRole("switch", { name: `Enable ${first.name}` });
+    await toggle.waitFor();
+    expect(await toggle.isChecked()).toBe(first.enabled);
+    await toggle.click({ force: true });
+    await poll(async () => (await api.get(`/v1/policies/${first.id}`)).body.enabled, !first.enabled);
+    await page.getByLabel("Pattern (RE2)").fill("TODO\\(\\w+\\)");
+    await page.getByLabel("Test against sample text").fill("ok\n// TODO(ann) fix\nfine");
+    expect(await page.getByTestId("pattern-result").textContent()).toBe("Matches line 2");
+    await page.getByLabel("Id", { exact: true }).fill("Bad Id");
+    await page.getByLabel("Name", { exact: true }).fill("No TODOs");
+    await page.getByRole("button", { name: "Create policy" }).click();
+    await page.getByText("id must be a slug").waitFor();
+    await page.getByLabel("Id", { exact: true }).fill("no-todo");
+    await page.getByRole("button", { name: "Create policy" }).click();
+    await page.getByTestId("policy-no-todo").waitFor();
+  });
+
+  it("exports the OSCAL ZIP of the selected frameworks; its documents are valid OSCAL 1.1.2", async () => {
+    await page.goto(`${base}/compliance`);
+    await page.getByRole("checkbox", { name: /^OWASP Application Security Verification/ }).check();
+    await page.getByRole("checkbox", { name: /Secure Software Development/ }).check();
+    const download = page.waitForEvent("download", { timeout: 60_000 });
+    await page.getByRole("button", { name: /^Export 2 frameworks/ }).click();
+    const file = await download;
+    const path = join(SHOTS, "..", "oscal-export.zip");
+    await file.saveAs(path);
+    await page.getByTestId("zip-documents").waitFor();
+    const zip = await JSZip.loadAsync(readFileSync(path));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    (addFormatsModule as unknown as (x: Ajv) => void)(ajv);
+    const validate = {
+      catalog: ajv.compile(JSON.parse(readFileSync(`${OSCAL_SCHEMAS}/oscal-catalog_schema.json`, "utf8"))),
+      "assessment-results": ajv.compile(JSON.parse(readFileSync(`${OSCAL_SCHEMAS}/oscal-ar_schema.json`, "utf8"))),
+      poam: ajv.compile(JSON.parse(readFileSync(`${OSCAL_SCHEMAS}/oscal-poam_schema.json`, "utf8"))),
+    };
+    for (const fw of ["owasp-asvs", "nist-ssdf"]) {
+      for (const kind of ["catalog", "assessment-results", "poam"] as const) {
+        const entry = zip.file(`${fw}/${fw}-${kind}.json`);
+        expect({ fw, kind, present: entry !== null }).toEqual({ fw, kind, present: true });
+        const doc = JSON.parse(await entry!.async("string"));
+        const ok = validate[kind](doc);
+        expect({ fw, kind, errors: ok ? null : validate[kind].errors }).toEqual({ fw, kind, errors: null });
+      }
+    }
+    const listed = await page.getByTestId("zip-documents").textContent();
+    expect(listed).toContain("owasp-asvs/owasp-asvs-poam.json");
+  });
+
+  it("creates a webhook (secret shown once), sends a test and shows the delivery", async () => {
+    await page.goto(`${base}/webhooks`);
+    await page.getByLabel("URL").fill("not a url");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await page.getByText(/url must be/i).waitFor();
+    await page.getByLabel("URL").fill(hookUrl);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    expect((await page.getByTestId("secret-value").textContent())!.trim()).toMatch(/^whsec_/);
+    await page.getByRole("button", { name: "Send test" }).click();
+    await poll(() => received.length > 0, true);
+    await page.getByRole("button", { name: "Deliveries" }).click();
+    await page.getByTestId("delivery").first().waitFor();
+    await page.getByRole("switch", { name: "Enabled" }).click({ force: true });
+    await page.getByText("Disabled").first().waitFor();
+    expect((await api.get("/v1/webhooks")).body.webhooks[0].status).toBe("disabled");
+  });
+
+  it("invites a member (link shown once) and changes a role", async () => {
+    await page.goto(`${base}/settings/members`);
+    await page.getByLabel("Email").fill("new@example.test");
+    await page.getByRole("button", { name: "Invite" }).click();
+    expect(await page.getByTestId("secret-value").textContent()).toContain("#token=vdt_inv_");
+    await page.getByRole("cell", { name: "new@example.test", exact: true }).waitFor();
+    await page.getByRole("textbox", { name: "Role of new@example.test" }).click();
+    await page.getByRole("option", { name: "viewer" }).click();
+    await poll(
+      async () => (await api.get("/v1/members")).body.members.find((m: any) => m.email === "new@example.test").role,
+      "viewer",
+    );
+  });
+
+  const PAGES: [string, string][] = [
+    ["overview", "/"],
+    ["evaluations", "/evaluations"],
+    ["policies", "/policies"],
+    ["repositories", "/repositories"],
+    ["compliance", "/compliance"],
+    ["webhooks", "/webhooks"],
+    ["api-keys", "/settings/api-keys"],
+    ["members", "/settings/members"],
+    ["organization", "/settings/organization"],
+    ["security", "/settings/security"],
+    ["oauth-clients", "/settings/oauth-clients"],
+    ["audit", "/settings/audit"],
+  ];
+
+  // One test per color scheme and size: axe takes seconds a page on a loaded machine.
+  for (const [scheme, size] of [
+    ["light", { width: 1280, height: 800 }],
+    ["dark", { width: 390, height: 844 }],
+  ] as const) {
+    it(`has no serious or critical accessibility violations on any page (${scheme}, ${size.width}×${size.height}), and photographs each`, async () => {
+      const found: Record<string, unknown> = {};
+      await page.setViewportSize(size);
+      await page.evaluate((s) => localStorage.setItem("verdict-color-scheme", s), scheme);
+      for (const [name, path] of PAGES) {
+        await page.goto(`${base}${path}`);
+        await page.locator("main h1").first().waitFor();
+        await page.waitForLoadState("networkidle");
+        await page.locator("[role=status]").first().waitFor({ state: "detached" });
+        await page.screenshot({ path: join(SHOTS, `${name}-${size.width}.png`), fullPage: true });
+        const violations = await axe(page);
+        if (violations.length) found[name] = violations;
+      }
+      expect(found).toEqual({});
+    }, 300_000);
+  }
+
+  it("shows the audit log of what happened", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(`${base}/settings/audit`);
+    await page.getByText("mfa.totp_enabled").first().waitFor();
+  });
+});
