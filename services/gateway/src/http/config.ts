@@ -140,6 +140,11 @@ documentVariables({
   VERDICT_HTTP_PORT: "HTTP port of the API (0 picks a free one)",
   VERDICT_HTTP_HOST: "Address the API listens on",
   VERDICT_MAX_BODY_BYTES: "Largest request body (32 MiB); a file's content is limited to 1 MiB",
+  VERDICT_PORTAL_DIR: {
+    meaning:
+      "Directory of the built dashboard the gateway serves at `/` (see [the dashboard](dashboard.md)); without a build it serves only the API",
+    default: "the installed `@verdict/portal` package's `dist/`",
+  },
   VERDICT_BODY_WORKERS:
     "Threads of the gateway that decode, parse and validate large `POST /v1/evaluations` bodies, one organization's turn at a time (`0`: on the thread that answers every request)",
   VERDICT_BODY_WORKER_MIN_BYTES:
