@@ -44,6 +44,7 @@ import { getOAuthAccount } from "./usecases/oauth/getOAuthAccount.js";
 import { getOAuthClientRegistration } from "./usecases/oauth/getOAuthClientRegistration.js";
 import { recordOAuthEvent } from "./usecases/oauth/recordOAuthEvent.js";
 import { verifyAccessToken } from "./usecases/oauth/verifyAccessToken.js";
+import { ssoHandlers } from "./ssoGrpc.js";
 
 type Def = typeof identityV1.IdentityServiceService;
 
@@ -131,6 +132,7 @@ function toApiKey(k: KeyRecord): identityV1.ApiKey {
 
 export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
   return {
+    ...ssoHandlers(deps, fromActor, toSession),
     async verifyKey(req) {
       const { key, org } = await verifyKey(deps, { key: req.key, clientIp: req.client_ip });
       return {

@@ -18,6 +18,9 @@ export const AUDIT_TYPES = [
   "oauth.granted",
   "oauth.token_revoked",
   "oauth.grant_revoked",
+  "sso.connection_updated",
+  "sso.connection_deleted",
+  "sso.domain_verified",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 
