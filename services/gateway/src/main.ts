@@ -10,6 +10,7 @@ import type { TrustProxy } from "./http/config.js";
 import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
 import { routes } from "./routes/index.js";
 import { mountOAuthServer } from "./oauth/routes.js";
+import { mountSso } from "./routes/sso.js";
 
 export interface GatewayOptions {
   host: string;
@@ -41,6 +42,8 @@ export interface Gateway {
 
 // Request bodies are documented in "input" form (fields with defaults are optional).
 export const REQUEST_SCHEMA_IDS = new Set([
+  "PutSsoConnection",
+  "OidcToken",
   "FileInput",
   "CreateEvaluation",
   "Pattern",
@@ -98,13 +101,18 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
-    mount: (app, throttle) =>
+    mount: (app, throttle) => {
       mountOAuthServer(app, throttle, {
         clients,
         authenticator,
         logger: opts.logger,
         ...(opts.publicUrl ? { origin: opts.publicUrl.replace(/\/v1\/?$/, "") } : {}),
-      }),
+      });
+      mountSso(app, throttle, {
+        clients,
+        ...(opts.publicUrl ? { origin: opts.publicUrl.replace(/\/v1\/?$/, "") } : {}),
+      });
+    },
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
   });

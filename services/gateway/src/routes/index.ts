@@ -10,6 +10,7 @@ import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { signInRoutes } from "./signin.js";
 import { oauthClientRoutes } from "./oauthClients.js";
+import { ssoRoutes } from "./sso.js";
 
 export const routes: Route[] = [
   ...healthRoutes,
@@ -23,4 +24,5 @@ export const routes: Route[] = [
   ...signInRoutes,
   ...auditRoutes,
   ...oauthClientRoutes,
+  ...ssoRoutes,
 ];
