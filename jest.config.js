@@ -61,6 +61,8 @@ export default {
     { ...common, displayName: "medium", rootDir: ".", testRegex: MEDIUM },
     { ...common, displayName: "e2e", rootDir: ".", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
     { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
+    // Enterprise SSO against a real Keycloak (scripts/install-keycloak.sh) in Chromium.
+    { ...common, displayName: "sso", rootDir: ".", testMatch: ["<rootDir>/test/sso/**/*.test.ts"] },
     // Distributed mode under faults (a worker killed, Kafka restarted): needs Kafka and the
     // database running (scripts/test.sh starts them).
     { ...common, displayName: "fault", rootDir: ".", testMatch: ["<rootDir>/test/fault/**/*.test.ts"] },

@@ -149,6 +149,9 @@ export const AUDIT_EVENT_TYPES = [
   "oauth.granted",
   "oauth.token_revoked",
   "oauth.grant_revoked",
+  "sso.connection_updated",
+  "sso.connection_deleted",
+  "sso.domain_verified",
 ] as const;
 
 const ISO_QUERY = z

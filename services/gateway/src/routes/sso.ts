@@ -241,7 +241,7 @@ const CALLBACK_SCRIPT = `(async () => {
   const res = await fetch("/auth/oidc/token", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), credentials: "same-origin" });
   const json = await res.json().catch(() => ({}));
   if (res.ok) { status.textContent = "Signed in as " + json.session.user.email; location.replace("/"); }
-  else { status.setAttribute("role", "alert"); status.textContent = "Sign-in failed: " + (json.error && json.error.message || res.status); }
+  else { status.setAttribute("role", "alert"); status.textContent = "Sign-in failed: " + (json.message || res.status); }
 })();`;
 
 export interface SsoMountOptions {
