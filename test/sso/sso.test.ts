@@ -94,7 +94,10 @@ beforeAll(async () => {
     default_role: "member",
   });
   expect(globexSso.status).toBe(200);
-  await admin.createSamlClient(globexRealm, globexSso.body.sp.saml_entity_id, globexSso.body.sp.saml_acs_url);
+  // The browser is on http://localhost: the SP's addresses are built from the site it is on.
+  const sp = (org: { id: string }) => [`${base}/auth/saml/metadata?org=${org.id}`, `${base}/auth/saml/acs`] as const;
+  expect(globexSso.body.sp.saml_entity_id).toBe(`${v.url}/auth/saml/metadata?org=${globex.id}`);
+  await admin.createSamlClient(globexRealm, ...sp(globex));
   // Initech: Keycloak's globex realm signs, but the connection trusts the rogue realm's key.
   const globexMeta = await admin.samlDescriptor(globexRealm);
   const rogueMeta = await admin.samlDescriptor(rogueRealm);
@@ -110,7 +113,7 @@ beforeAll(async () => {
     default_role: "member",
   });
   expect(initechSso.status).toBe(200);
-  await admin.createSamlClient(globexRealm, initechSso.body.sp.saml_entity_id, initechSso.body.sp.saml_acs_url);
+  await admin.createSamlClient(globexRealm, ...sp(initech));
   for (const [org, domain] of [
     [acme, "acme.test"],
     [globex, "globex.test"],
@@ -140,7 +143,10 @@ async function idpSignIn(
     if (r.method() === "POST" && r.url().endsWith("/auth/saml/acs")) acsPosts.push(r.postData() ?? "");
   });
   await page.goto(`${base}${start}`);
-  await page.locator("#username").fill(username);
+  await page.locator("#username").fill(username, { timeout: 10_000 }).catch(async (e) => {
+    console.log(page.url(), (await page.locator("body").innerText()).slice(0, 1000));
+    throw e;
+  });
   await page.locator("#password").fill(IDP_PASSWORD);
   await page.locator("#kc-login").click();
   return { page, context, acsPosts };
