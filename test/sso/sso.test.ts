@@ -101,7 +101,8 @@ beforeAll(async () => {
   // Initech: Keycloak's globex realm signs, but the connection trusts the rogue realm's key.
   const globexMeta = await admin.samlDescriptor(globexRealm);
   const rogueMeta = await admin.samlDescriptor(rogueRealm);
-  const ssoUrl = /SingleSignOnService[^>]*HTTP-Redirect"[^>]*Location="([^"]+)"/.exec(globexMeta)?.[1] ??
+  const ssoUrl =
+    /SingleSignOnService[^>]*HTTP-Redirect"[^>]*Location="([^"]+)"/.exec(globexMeta)?.[1] ??
     `${kc.url}/realms/${globexRealm}/protocol/saml`;
   const rogueCert = /<ds:X509Certificate>([^<]+)</.exec(rogueMeta)![1]!;
   const initechSso = await put(initech.api, {
@@ -143,10 +144,13 @@ async function idpSignIn(
     if (r.method() === "POST" && r.url().endsWith("/auth/saml/acs")) acsPosts.push(r.postData() ?? "");
   });
   await page.goto(`${base}${start}`);
-  await page.locator("#username").fill(username, { timeout: 10_000 }).catch(async (e) => {
-    console.log(page.url(), (await page.locator("body").innerText()).slice(0, 1000));
-    throw e;
-  });
+  await page
+    .locator("#username")
+    .fill(username, { timeout: 15_000 })
+    .catch(async (e: Error) => {
+      // Keycloak's own error page ("Invalid Request") says why: show it.
+      throw new Error(`${e.message}\n${page.url()}\n${(await page.locator("body").innerText()).slice(0, 500)}`);
+    });
   await page.locator("#password").fill(IDP_PASSWORD);
   await page.locator("#kc-login").click();
   return { page, context, acsPosts };
@@ -161,13 +165,24 @@ async function sessionIn(page: Page): Promise<{ status: number; body: any }> {
 
 describe("SSO connections", () => {
   it("are for the Team, Business and Enterprise plans only", async () => {
-    const res = await put(orgs.Freeloader!.api, { type: "oidc", issuer: "https://idp.example", client_id: "x", client_secret: "y", domains: ["free.test"] });
+    const res = await put(orgs.Freeloader!.api, {
+      type: "oidc",
+      issuer: "https://idp.example",
+      client_id: "x",
+      client_secret: "y",
+      domains: ["free.test"],
+    });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("PLAN_FEATURE_UNAVAILABLE");
   });
 
   it("name the field that breaks a rule (422)", async () => {
-    const res = await put(orgs.Acme!.api, { type: "oidc", issuer: "ftp://idp.example", client_id: "x", domains: ["not a domain"] });
+    const res = await put(orgs.Acme!.api, {
+      type: "oidc",
+      issuer: "ftp://idp.example",
+      client_id: "x",
+      domains: ["not a domain"],
+    });
     expect(res.status).toBe(422);
     const fields = res.body.details.errors.map((e: { field: string }) => e.field);
     expect(fields).toEqual(expect.arrayContaining(["issuer", "domains[0]"]));
@@ -197,7 +212,10 @@ describe("SSO connections", () => {
   });
 
   it("a domain that is not verified routes nobody", async () => {
-    const res = await new Api(v.url).get("/auth/oidc/authorize", { query: { email: "x@acme-pending.test" }, key: null });
+    const res = await new Api(v.url).get("/auth/oidc/authorize", {
+      query: { email: "x@acme-pending.test" },
+      key: null,
+    });
     expect(res.status).toBe(422);
     expect(res.body.details.errors[0]).toMatchObject({ field: "email" });
     expect(res.body.message).toContain("not verified");
@@ -210,9 +228,15 @@ describe("OIDC sign-in with Keycloak", () => {
     await page.waitForURL(`${base}/`);
     const s = await sessionIn(page);
     expect(s.status).toBe(200);
-    expect(s.body).toMatchObject({ user: { email: "alice@acme.test" }, role: "viewer", organization: { id: orgs.Acme!.id } });
+    expect(s.body).toMatchObject({
+      user: { email: "alice@acme.test" },
+      role: "viewer",
+      organization: { id: orgs.Acme!.id },
+    });
     const members = await orgs.Acme!.api.get("/v1/members");
-    expect(members.body.members).toEqual(expect.arrayContaining([expect.objectContaining({ email: "alice@acme.test", role: "viewer" })]));
+    expect(members.body.members).toEqual(
+      expect.arrayContaining([expect.objectContaining({ email: "alice@acme.test", role: "viewer" })]),
+    );
     const audit = await orgs.Acme!.api.get("/v1/audit-events", { query: { type: "signin.succeeded" } });
     expect(audit.body.audit_events[0]).toMatchObject({ data: expect.objectContaining({ method: "sso_oidc" }) });
     await context.close();
@@ -268,10 +292,7 @@ describe("SAML sign-in with Keycloak", () => {
 
   it("signs a new person in from the IdP metadata URL's connection", async () => {
     const { page, context, acsPosts } = await idpSignIn("/auth/saml/login?email=bob@globex.test", "bob");
-    await page.waitForURL(`${base}/`, { timeout: 10_000 }).catch(async (e) => {
-      console.log(page.url(), (await page.content()).slice(0, 3000));
-      throw e;
-    });
+    await page.waitForURL(`${base}/`);
     const s = await sessionIn(page);
     expect(s.body).toMatchObject({ user: { email: "bob@globex.test", name: "bob Saml" }, role: "member" });
     response = acsPosts[0]!;

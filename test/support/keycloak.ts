@@ -12,7 +12,9 @@ export interface Keycloak {
 }
 
 // VERDICT_KEYCLOAK_URL (a running Keycloak to reuse) comes with VERDICT_KEYCLOAK_ADMIN=user:password.
-const [adminUser, adminPassword] = (process.env.VERDICT_KEYCLOAK_ADMIN ?? "verdict-admin:verdict-admin-password").split(":");
+const [adminUser, adminPassword] = (process.env.VERDICT_KEYCLOAK_ADMIN ?? "verdict-admin:verdict-admin-password").split(
+  ":",
+);
 const ADMIN = { username: adminUser!, password: adminPassword! };
 
 async function healthy(url: string, managementUrl: string): Promise<boolean> {
@@ -106,7 +108,14 @@ export class KeycloakAdmin {
 
   createUser(
     realm: string,
-    user: { username: string; email: string; emailVerified: boolean; firstName: string; lastName: string; password: string },
+    user: {
+      username: string;
+      email: string;
+      emailVerified: boolean;
+      firstName: string;
+      lastName: string;
+      password: string;
+    },
   ) {
     return this.call("POST", `/realms/${realm}/users`, {
       username: user.username,

@@ -68,7 +68,11 @@ export const PutSsoConnectionSchema = z
 export const SsoEmailQuery = z.object({ email: z.string().min(3).max(320) });
 
 export const OidcTokenSchema = z
-  .object({ code: z.string().min(1).max(4000), state: z.string().min(1).max(500), iss: z.string().max(2000).optional() })
+  .object({
+    code: z.string().min(1).max(4000),
+    state: z.string().min(1).max(500),
+    iss: z.string().max(2000).optional(),
+  })
   .strict()
   .meta({ id: "OidcToken", description: "What the IdP sent to {portal_url}/auth/oidc/callback" });
 

@@ -158,7 +158,8 @@ export const ssoRoutes = [
     method: "get",
     path: "/auth/oidc/authorize",
     operationId: "startOidcSignIn",
-    summary: "Start SSO with OpenID Connect: redirects to the IdP of the organization the email's verified domain belongs to",
+    summary:
+      "Start SSO with OpenID Connect: redirects to the IdP of the organization the email's verified domain belongs to",
     tag: "SSO",
     access: { kind: "public" },
     query: SsoEmailQuery,

@@ -30,7 +30,7 @@ const MFA_AMR = new Set(["mfa", "otp", "hwk", "swk", "sc", "fpt", "face", "iris"
 /** The IdP's authentication counts as multi-factor only when it says so in `amr` (or an MFA acr). */
 export function idpSaysMfa(amr: unknown, acr: unknown): boolean {
   if (Array.isArray(amr) && amr.some((v) => typeof v === "string" && MFA_AMR.has(v.toLowerCase()))) return true;
-  return typeof acr === "string" && /(^|[^a-z])mfa([^a-z]|$)|multifactor|aal[23]/i.test(acr);
+  return typeof acr === "string" && /(^|[^a-z])mfa([^a-z]|$)|multi-?factor|aal[23]/i.test(acr);
 }
 
 const DOMAIN_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,61}[a-z0-9]$/;

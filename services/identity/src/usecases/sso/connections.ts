@@ -92,7 +92,9 @@ export async function putSsoConnection(deps: IdentityDeps, cmd: PutSsoConnection
     if (cmd.idpMetadataXml || cmd.idpMetadataUrl) {
       const field = cmd.idpMetadataXml ? "idp_metadata_xml" : "idp_metadata_url";
       const urlProblem = cmd.idpMetadataXml ? undefined : idpUrlProblem(cmd.idpMetadataUrl);
-      const xml = urlProblem ? { problem: urlProblem } : cmd.idpMetadataXml || (await fetchMetadata(cmd.idpMetadataUrl));
+      const xml = urlProblem
+        ? { problem: urlProblem }
+        : cmd.idpMetadataXml || (await fetchMetadata(cmd.idpMetadataUrl));
       const parsed = typeof xml === "string" ? parseIdpMetadata(xml) : xml;
       if ("problem" in parsed) problem(field, `${field} ${parsed.problem}`);
       else {

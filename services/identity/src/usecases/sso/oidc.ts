@@ -24,7 +24,11 @@ async function configFor(deps: IdentityDeps, c: SsoConnectionRecord): Promise<oi
     );
   } catch (err) {
     deps.logger.warn({ organization_id: c.organization_id, err: (err as Error).message }, "OIDC discovery failed");
-    throw new AppError("dependency", "SSO_IDP_UNAVAILABLE", `The identity provider at ${o.issuer} did not answer its discovery document`);
+    throw new AppError(
+      "dependency",
+      "SSO_IDP_UNAVAILABLE",
+      `The identity provider at ${o.issuer} did not answer its discovery document`,
+    );
   }
 }
 
@@ -112,7 +116,11 @@ export async function completeOidcLogin(
   }
   const email = typeof claims.email === "string" ? claims.email : "";
   if (!email)
-    throw new AppError("forbidden", "SSO_EMAIL_MISSING", "The identity provider sent no email claim (add the email scope)");
+    throw new AppError(
+      "forbidden",
+      "SSO_EMAIL_MISSING",
+      "The identity provider sent no email claim (add the email scope)",
+    );
   return finishSsoSignIn(deps, {
     connection,
     identity: {

@@ -28,7 +28,10 @@ export function spEntityId(urls: SamlUrls, organizationId: string): string {
 
 /** A cache that remembers the one AuthnRequest id this flow knows (saved to, or read from, the store). */
 class OneRequestCache implements CacheProvider {
-  constructor(public id: string | null = null, public instant: string | null = null) {}
+  constructor(
+    public id: string | null = null,
+    public instant: string | null = null,
+  ) {}
   async saveAsync(key: string, value: string) {
     this.id = key;
     this.instant = value;
@@ -145,7 +148,10 @@ export async function completeSamlLogin(
       "SSO_IDP_RESPONSE_INVALID",
       `The SAML assertion is meant for ${rcpt[0]}, not this service's ACS (${cmd.urls.acsUrl})`,
     );
-  const email = first(profile.email) || first(profile.mail) || first(profile["urn:oid:0.9.2342.19200300.100.1.3"]) ||
+  const email =
+    first(profile.email) ||
+    first(profile.mail) ||
+    first(profile["urn:oid:0.9.2342.19200300.100.1.3"]) ||
     (profile.nameIDFormat?.endsWith("emailAddress") ? profile.nameID : "");
   if (!email)
     throw new AppError("forbidden", "SSO_EMAIL_MISSING", "The SAML assertion has no email (attribute email or NameID)");
