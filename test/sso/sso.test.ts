@@ -1,12 +1,14 @@
 // Enterprise SSO end to end: Verdict as OIDC relying party and SAML 2.0 service provider to a real
 // Keycloak (started once for this suite), signed in through Debian's Chromium (playwright-core).
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { Api } from "../support/api.js";
 import { KeycloakAdmin, startKeycloak, type Keycloak } from "../support/keycloak.js";
 import { addMember } from "../support/people.js";
-import { startVerdict, type Verdict } from "../support/server.js";
+import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "correct horse battery staple";
@@ -18,6 +20,7 @@ let base: string;
 let browser: Browser;
 let op: Api;
 const orgs: Record<string, { id: string; api: Api }> = {};
+let acmeRealm = "";
 
 async function createOrg(name: string, plan: string) {
   const res = await op.post("/v1/organizations", { name, plan });
@@ -37,7 +40,7 @@ beforeAll(async () => {
   await admin.login();
   const stamp = Date.now().toString(36);
   // OIDC: realm acme-<stamp> signs in people of acme.test.
-  const acmeRealm = `acme-${stamp}`;
+  acmeRealm = `acme-${stamp}`;
   await admin.createRealm(acmeRealm);
   await admin.createOidcClient(acmeRealm, "verdict", "kc-client-secret", `${base}/auth/oidc/callback`);
   const users: [string, boolean][] = [
@@ -339,5 +342,38 @@ describe("SAML sign-in with Keycloak", () => {
     const xml = await res.text();
     expect(xml).toContain(`entityID="${base}/auth/saml/metadata?org=${orgs.Globex!.id}"`);
     expect(xml).toContain(`Location="${base}/auth/saml/acs"`);
+  });
+});
+
+describe("docs/sso.md", () => {
+  it("its setup commands work as written", () => {
+    const doc = readFileSync(join(ROOT, "docs/sso.md"), "utf8");
+    const from = doc.indexOf("\n## Set up a connection\n");
+    expect(from).toBeGreaterThan(0);
+    const script = /```sh\n([\s\S]*?)```/.exec(doc.slice(from))![1]!.replaceAll("http://localhost:8080", base);
+    const out = execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        VERDICT_API_KEY: v.bootstrapKey,
+        OIDC_ISSUER: `${kc.url}/realms/${acmeRealm}`,
+        OIDC_CLIENT_SECRET: "kc-client-secret",
+      },
+      encoding: "utf8",
+    });
+    const lines = out.trim().split("\n");
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      type: "oidc",
+      client_secret_set: true,
+      domains: [{ domain: "example.com", verified: false }],
+      sp: { oidc_redirect_uri: `${base}/auth/oidc/callback` },
+    });
+    expect(JSON.parse(lines[1]!)).toEqual([expect.objectContaining({ domain: "example.com", verified: true })]);
+    const [status, location] = lines[2]!.split(" ");
+    expect(status).toBe("302");
+    const to = new URL(location!);
+    expect(`${to.origin}${to.pathname}`).toBe(`${kc.url}/realms/${acmeRealm}/protocol/openid-connect/auth`);
+    expect(to.searchParams.get("code_challenge_method")).toBe("S256");
+    expect(to.searchParams.get("redirect_uri")).toBe(`${base}/auth/oidc/callback`);
+    expect(lines).toHaveLength(3);
   });
 });
