@@ -127,7 +127,7 @@ beforeAll(async () => {
     expect({ status: res.status, body: res.body }).toMatchObject({ status: 200 });
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -325,6 +325,36 @@ describe("SAML sign-in with Keycloak", () => {
     });
     expect(again.status).toBe(401);
     expect(((await again.json()) as any).code).toBe("SSO_IDP_RESPONSE_INVALID");
+  });
+
+  it("a response for another audience is refused", async () => {
+    // The browser signs in on http://localhost, so Keycloak's assertion is for the SP entity id
+    // http://localhost:…/auth/saml/metadata?org=…; the ACS at http://127.0.0.1:… is another SP
+    // (its entity id is built from its own address): same RelayState, valid signature, wrong audience.
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    let posted = "";
+    await page.route("**/auth/saml/acs", async (r) => {
+      posted = r.request().postData() ?? "";
+      await r.abort();
+    });
+    await page.goto(`${base}/auth/saml/login?email=bob@globex.test`);
+    await page.locator("#username").fill("bob");
+    await page.locator("#password").fill(IDP_PASSWORD);
+    await page.locator("#kc-login").click();
+    for (let i = 0; i < 200 && !posted; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(posted).toContain("SAMLResponse=");
+    await context.close();
+    const res = await fetch(`${v.url}/auth/saml/acs`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: posted,
+      redirect: "manual",
+    });
+    const body = (await res.json()) as any;
+    expect(res.status).toBe(401);
+    expect(body.code).toBe("SSO_IDP_RESPONSE_INVALID");
+    expect(body.message).toMatch(/audience/i);
   });
 
   it("a response signed with another key is refused", async () => {

@@ -2,6 +2,7 @@
 // provider and SAML identity provider for the SSO suite: started once for the suite (or reused
 // from VERDICT_KEYCLOAK_URL), configured through its admin REST API.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "./paths.js";
 
@@ -32,6 +33,9 @@ export async function startKeycloak(): Promise<Keycloak> {
   if (process.env.VERDICT_KEYCLOAK_URL)
     return { url: process.env.VERDICT_KEYCLOAK_URL, stop: async () => {}, output: () => "" };
   const home = execFileSync("bash", [join(ROOT, "scripts/install-keycloak.sh")], { encoding: "utf8" }).trim();
+  // A fresh dev database each start: the bootstrap admin always exists and no realm lingers
+  // (the database kind is a build option; changing it would rebuild the server).
+  rmSync(join(home, "data/h2"), { recursive: true, force: true });
   const port = 42_100 + Math.floor(Math.random() * 400) * 2;
   const url = `http://127.0.0.1:${port}`;
   const managementUrl = `http://127.0.0.1:${port + 1}`;
@@ -64,8 +68,11 @@ export async function startKeycloak(): Promise<Keycloak> {
     process.kill(-proc.pid!, "SIGTERM");
     await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
     if (proc.exitCode === null) process.kill(-proc.pid!, "SIGKILL");
+    proc.stdout!.destroy();
+    proc.stderr!.destroy();
   };
-  const deadline = Date.now() + 240_000;
+  // The first start builds the server (~60-100 s on a busy machine); later ones take ~30 s.
+  const deadline = Date.now() + 420_000;
   while (!(await healthy(url, managementUrl))) {
     if (proc.exitCode !== null || Date.now() > deadline) {
       await stop();
