@@ -33,7 +33,10 @@ const put = (api: Api, body: unknown) => api.request("PUT", "/v1/organization/ss
 
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: bash scripts/install-test-tools.sh`);
-  [kc, v] = await Promise.all([startKeycloak(), startVerdict()]);
+  // Both start at once; each is kept as soon as it runs, so afterAll stops it whatever fails.
+  const keycloak = startKeycloak().then((k) => (kc = k));
+  v = await startVerdict();
+  await keycloak;
   base = `http://localhost:${v.port}`;
   op = new Api(v.url, v.bootstrapKey);
   admin = new KeycloakAdmin(kc.url);
