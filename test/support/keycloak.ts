@@ -66,7 +66,9 @@ export async function startKeycloak(): Promise<Keycloak> {
     if (proc.exitCode !== null) return;
     const exited = new Promise((r) => proc.once("exit", r));
     process.kill(-proc.pid!, "SIGTERM");
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+    clearTimeout(timer);
     if (proc.exitCode === null) process.kill(-proc.pid!, "SIGKILL");
     proc.stdout!.destroy();
     proc.stderr!.destroy();
