@@ -66,6 +66,8 @@ export default {
     // The web dashboard in Debian's Chromium (playwright-core) against a running all-in-one.
     { ...common, displayName: "portal", rootDir: ".", testMatch: ["<rootDir>/test/portal/**/*.test.ts"] },
     { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
+    // Enterprise SSO against a real Keycloak (scripts/install-keycloak.sh) in Chromium.
+    { ...common, displayName: "sso", rootDir: ".", testMatch: ["<rootDir>/test/sso/**/*.test.ts"] },
     // Distributed mode under faults (a worker killed, Kafka restarted): needs Kafka and the
     // database running (scripts/test.sh starts them).
     { ...common, displayName: "fault", rootDir: ".", testMatch: ["<rootDir>/test/fault/**/*.test.ts"] },

@@ -19,6 +19,8 @@ bash scripts/install-oscal-tools.sh || exit 1
 # Authlib and scim2-tester + scim2-cli (PyPI, pinned, venvs under .tools/: the e2e step runs
 # scim2-tester against /scim/v2 in test/e2e/scim-tester.test.ts and needs 0 errors).
 bash scripts/install-test-tools.sh || exit 1
+# Keycloak (Maven Central, pinned), the SSO suite's identity provider.
+bash scripts/install-keycloak.sh > /dev/null || exit 1
 
 echo "==> lint"
 pnpm run -s lint || exit 1
@@ -138,6 +140,13 @@ adversarial_rc=$?
 timed "adversarial"
 stop_infra
 
+# Enterprise SSO (test/sso): a real Keycloak (scripts/install-keycloak.sh, cached under
+# ~/.cache/verdict-keycloak) started once for the suite; OIDC and SAML sign-ins in Chromium.
+echo "==> SSO tests (Keycloak as OIDC provider and SAML IdP, Chromium)"
+jest --selectProjects sso --runInBand --json --outputFile="$results/sso.json"
+sso_rc=$?
+timed "sso (Keycloak)"
+
 echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
 bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1
 fuzz_rc=$?
@@ -167,6 +176,6 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/bench.json" "$results/e2e.json" "$results/portal.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/fuzz.json" "$results/container.json" "$results/chart.json" "$results/kube.json"
+' "$results/unit.json" "$results/bench.json" "$results/e2e.json" "$results/portal.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/sso.json" "$results/fuzz.json" "$results/container.json" "$results/chart.json" "$results/kube.json"
 
-[ $unit_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $portal_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ] && [ $kube_rc -eq 0 ]
+[ $unit_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $portal_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $sso_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ] && [ $kube_rc -eq 0 ]

@@ -15,6 +15,7 @@ import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
 import { routes } from "./routes/index.js";
 import { mountOAuthServer } from "./oauth/routes.js";
 import { mountScim } from "./routes/scim.js";
+import { mountSso } from "./routes/sso.js";
 
 export interface GatewayOptions {
   host: string;
@@ -52,6 +53,8 @@ export interface Gateway {
 
 // Request bodies are documented in "input" form (fields with defaults are optional).
 export const REQUEST_SCHEMA_IDS = new Set([
+  "PutSsoConnection",
+  "OidcToken",
   "FileInput",
   "CreateEvaluation",
   "Pattern",
@@ -131,6 +134,10 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
         logger: opts.logger,
         bodyLimitBytes: opts.bodyLimitBytes,
         ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
+      });
+      mountSso(app, throttle, {
+        clients,
+        ...(opts.publicUrl ? { origin: opts.publicUrl.replace(/\/v1\/?$/, "") } : {}),
       });
     },
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),

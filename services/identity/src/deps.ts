@@ -5,6 +5,7 @@ import type { policyV1 } from "@verdict/proto";
 import type { SessionPolicy } from "./domain/session.js";
 import type { Passwords } from "./passwords.js";
 import type { IdentityRepo } from "./repo.js";
+import type { SsoRepo } from "./usecases/sso/ssoRepo.js";
 
 export interface IdentityDeps {
   repo: IdentityRepo;
@@ -21,4 +22,6 @@ export interface IdentityDeps {
   sessions: SessionPolicy;
   /** Signs the OAuth authorization server's cookies (a subkey of the master key), shared by every gateway. */
   oauthServerSecret: Buffer;
+  /** SSO connections, claimed domains and sign-ins under way at an IdP. */
+  sso: SsoRepo;
 }

@@ -46,6 +46,7 @@ import { verifyAccessToken } from "./usecases/oauth/verifyAccessToken.js";
 import type { ScimTokenRecord } from "./repo.js";
 import { handleScim } from "./usecases/scim/handleScim.js";
 import { createScimToken, deleteScimToken, listScimTokens } from "./usecases/scim/tokens.js";
+import { ssoHandlers } from "./ssoGrpc.js";
 
 type Def = typeof identityV1.IdentityServiceService;
 
@@ -144,6 +145,7 @@ function toScimToken(t: ScimTokenRecord): identityV1.ScimToken {
 
 export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
   return {
+    ...ssoHandlers(deps, fromActor, toSession),
     async verifyKey(req) {
       const { key, org } = await verifyKey(deps, { key: req.key, clientIp: req.client_ip });
       return {

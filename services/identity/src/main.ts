@@ -1,5 +1,6 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
+import { SsoRepo } from "./usecases/sso/ssoRepo.js";
 import { randomBytes } from "node:crypto";
 import type { Bus } from "@verdict/bus";
 import {
@@ -52,6 +53,8 @@ export interface IdentityService {
 export async function startIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {
   const repo = new IdentityRepo(opts.store);
   await repo.init();
+  const sso = new SsoRepo(opts.store);
+  await sso.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
@@ -67,6 +70,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     passwords: argon2Passwords(),
     totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),
     oauthServerSecret: masterSubkey(masterKey, "oauth server"),
+    sso,
     sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);

@@ -102,6 +102,8 @@ export interface SessionRecord {
   user_agent: string;
   /** The WebAuthn challenge issued for this session (registration) or sign-in (mfa_pending); used once. */
   webauthn_challenge?: string | null;
+  /** Started by an SSO sign-in whose IdP said it used more than one factor (docs/sso.md). */
+  idp_mfa?: boolean;
 }
 
 export interface ThrottleRecord {

@@ -159,6 +159,9 @@ export const AUDIT_EVENT_TYPES = [
   "scim.group_created",
   "scim.group_updated",
   "scim.group_deleted",
+  "sso.connection_updated",
+  "sso.connection_deleted",
+  "sso.domain_verified",
 ] as const;
 
 const ISO_QUERY = z

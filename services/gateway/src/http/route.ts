@@ -51,7 +51,7 @@ export interface RouteResponse {
 }
 
 export interface Route<P = any, Q = any, B = any> {
-  method: "get" | "post" | "patch" | "delete";
+  method: "get" | "post" | "put" | "patch" | "delete";
   /** Express-style path under the host root, e.g. /v1/evaluations/:evaluation_id */
   path: string;
   operationId: string;

@@ -11,6 +11,7 @@ import { memberRoutes } from "./members.js";
 import { signInRoutes } from "./signin.js";
 import { oauthClientRoutes } from "./oauthClients.js";
 import { scimTokenRoutes } from "./scimTokens.js";
+import { ssoRoutes } from "./sso.js";
 
 export const routes: Route[] = [
   ...healthRoutes,
@@ -25,4 +26,5 @@ export const routes: Route[] = [
   ...auditRoutes,
   ...oauthClientRoutes,
   ...scimTokenRoutes,
+  ...ssoRoutes,
 ];

@@ -28,6 +28,9 @@ export const AUDIT_TYPES = [
   "scim.group_created",
   "scim.group_updated",
   "scim.group_deleted",
+  "sso.connection_updated",
+  "sso.connection_deleted",
+  "sso.domain_verified",
 ] as const;
 export type AuditType = (typeof AUDIT_TYPES)[number];
 

@@ -5,6 +5,7 @@ import { AppError, createLogger, SecretBox } from "@verdict/kit";
 import { argon2Passwords } from "../passwords.js";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
+import { SsoRepo } from "./sso/ssoRepo.js";
 import { generateKey, hashKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
 import { IdentityRepo } from "../repo.js";
@@ -41,6 +42,7 @@ beforeEach(async () => {
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
+    sso: new SsoRepo(store),
     sessions: { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
 });

@@ -6,6 +6,7 @@ import { InProcessBus } from "@verdict/bus";
 import { createLogger, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
+import { SsoRepo } from "../sso/ssoRepo.js";
 import type { IdentityDeps } from "../../deps.js";
 import { argon2Passwords } from "../../passwords.js";
 import { IdentityRepo } from "../../repo.js";
@@ -37,6 +38,7 @@ beforeEach(async () => {
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
+    sso: new SsoRepo(store),
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
 });

@@ -7,6 +7,7 @@ import type { IdentityDeps } from "../../deps.js";
 import type { MemberRecord, UserRecord } from "../../repo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { startSession } from "./startSession.js";
+import { assertPasswordSignInAllowed } from "../sso/enforce.js";
 import type { SessionView } from "./sessionView.js";
 import { assertNotLocked, clearAccount, countFailure, throttleIds } from "./throttle.js";
 
@@ -53,6 +54,7 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
     throw invalidCredentials();
   }
   await clearAccount(deps, throttles.account);
+  await assertPasswordSignInAllowed(deps, membership, cmd.clientIp);
   if (hasSecondFactor(user)) {
     const mfaToken = newToken("mfa");
     const now = deps.clock.now();

@@ -45,7 +45,7 @@ export function sessionView(
     idle_expires_at: idle < s.expires_at ? idle : s.expires_at,
     expires_at: s.expires_at,
     mfa_enabled: mfaEnabled,
-    mfa_enrolment_required: withDefaults(org.settings).require_mfa && !mfaEnabled,
+    mfa_enrolment_required: withDefaults(org.settings).require_mfa && !mfaEnabled && s.idp_mfa !== true,
     rate_limits: org.rate_limits,
   };
 }

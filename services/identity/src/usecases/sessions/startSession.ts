@@ -9,6 +9,8 @@ export interface SessionStart {
   organizationId: string;
   clientIp: string;
   userAgent: string;
+  /** An SSO sign-in whose IdP said it used more than one factor (amr): counts as MFA. */
+  idpMfa?: boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ export async function startSession(
     revoked_at: null,
     ip: start.clientIp,
     user_agent: start.userAgent.slice(0, 500),
+    ...(start.idpMfa ? { idp_mfa: true } : {}),
   };
   await deps.repo.sessions.insertOne(record);
   const [user, org, membership] = await Promise.all([

@@ -685,6 +685,140 @@ export interface HandleScimResponse {
   location: string;
 }
 
+/** The public addresses SSO needs: where the IdP sends the browser back. */
+export interface SsoUrls {
+  /** {portal_url}/auth/oidc/callback */
+  oidc_redirect_uri: string;
+  /** {auth_url}/saml/acs */
+  saml_acs_url: string;
+  /** {auth_url}/saml/metadata?org=…  (without the query) */
+  saml_metadata_url: string;
+}
+
+export interface SsoDomain {
+  domain: string;
+  verified: boolean;
+  /** Publish as DNS TXT `verdict-domain-verification=<token>`; an operator verifies it. */
+  verification_token: string;
+  verified_at: string;
+}
+
+export interface SsoConnection {
+  /** oidc or saml */
+  type: string;
+  issuer: string;
+  client_id: string;
+  client_secret_set: boolean;
+  idp_entity_id: string;
+  idp_sso_url: string;
+  idp_certificates: string[];
+  domains: SsoDomain[];
+  default_role: string;
+  enforce: boolean;
+  created_at: string;
+  updated_at: string;
+  idp_metadata_url: string;
+}
+
+export interface PutSsoConnectionRequest {
+  organization_id: string;
+  actor?: Actor | undefined;
+  type: string;
+  issuer: string;
+  client_id: string;
+  /** Empty keeps the stored secret. */
+  client_secret: string;
+  idp_metadata_xml: string;
+  idp_metadata_url: string;
+  idp_entity_id: string;
+  idp_sso_url: string;
+  idp_certificate: string;
+  domains: string[];
+  default_role: string;
+  enforce: boolean;
+  /** The acting member (empty for an API key). */
+  user_id: string;
+  urls?: SsoUrls | undefined;
+}
+
+export interface PutSsoConnectionResponse {
+  connection?: SsoConnection | undefined;
+}
+
+export interface GetSsoConnectionResponse {
+  connection?: SsoConnection | undefined;
+}
+
+export interface VerifySsoDomainResponse {
+  connection?: SsoConnection | undefined;
+}
+
+export interface GetSsoConnectionRequest {
+  organization_id: string;
+}
+
+export interface DeleteSsoConnectionRequest {
+  organization_id: string;
+  actor?: Actor | undefined;
+}
+
+export interface DeleteSsoConnectionResponse {
+}
+
+export interface VerifySsoDomainRequest {
+  organization_id: string;
+  domain: string;
+  actor?: Actor | undefined;
+}
+
+export interface StartSsoLoginRequest {
+  email: string;
+  /** oidc or saml */
+  protocol: string;
+  urls?: SsoUrls | undefined;
+}
+
+export interface StartSsoLoginResponse {
+  redirect_url: string;
+}
+
+export interface CompleteOidcLoginRequest {
+  state: string;
+  code: string;
+  /** The `iss` authorization response parameter (RFC 9207), when the IdP sent one. */
+  iss: string;
+  client_ip: string;
+  user_agent: string;
+  urls?: SsoUrls | undefined;
+}
+
+export interface CompleteSamlLoginRequest {
+  saml_response: string;
+  relay_state: string;
+  client_ip: string;
+  user_agent: string;
+  urls?: SsoUrls | undefined;
+}
+
+export interface CompleteOidcLoginResponse {
+  session_token: string;
+  session?: Session | undefined;
+}
+
+export interface CompleteSamlLoginResponse {
+  session_token: string;
+  session?: Session | undefined;
+}
+
+export interface GetSamlMetadataRequest {
+  organization_id: string;
+  urls?: SsoUrls | undefined;
+}
+
+export interface GetSamlMetadataResponse {
+  xml: string;
+}
+
 function createBaseActor(): Actor {
   return { type: "", id: "", ip: "" };
 }
@@ -11223,6 +11357,2269 @@ export const HandleScimResponse: MessageFns<HandleScimResponse> = {
   },
 };
 
+function createBaseSsoUrls(): SsoUrls {
+  return { oidc_redirect_uri: "", saml_acs_url: "", saml_metadata_url: "" };
+}
+
+export const SsoUrls: MessageFns<SsoUrls> = {
+  encode(message: SsoUrls, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.oidc_redirect_uri !== "") {
+      writer.uint32(10).string(message.oidc_redirect_uri);
+    }
+    if (message.saml_acs_url !== "") {
+      writer.uint32(18).string(message.saml_acs_url);
+    }
+    if (message.saml_metadata_url !== "") {
+      writer.uint32(26).string(message.saml_metadata_url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SsoUrls {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSsoUrls();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.oidc_redirect_uri = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.saml_acs_url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.saml_metadata_url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SsoUrls {
+    return {
+      oidc_redirect_uri: isSet(object.oidcRedirectUri)
+        ? globalThis.String(object.oidcRedirectUri)
+        : isSet(object.oidc_redirect_uri)
+        ? globalThis.String(object.oidc_redirect_uri)
+        : "",
+      saml_acs_url: isSet(object.samlAcsUrl)
+        ? globalThis.String(object.samlAcsUrl)
+        : isSet(object.saml_acs_url)
+        ? globalThis.String(object.saml_acs_url)
+        : "",
+      saml_metadata_url: isSet(object.samlMetadataUrl)
+        ? globalThis.String(object.samlMetadataUrl)
+        : isSet(object.saml_metadata_url)
+        ? globalThis.String(object.saml_metadata_url)
+        : "",
+    };
+  },
+
+  toJSON(message: SsoUrls): unknown {
+    const obj: any = {};
+    if (message.oidc_redirect_uri !== "") {
+      obj.oidcRedirectUri = message.oidc_redirect_uri;
+    }
+    if (message.saml_acs_url !== "") {
+      obj.samlAcsUrl = message.saml_acs_url;
+    }
+    if (message.saml_metadata_url !== "") {
+      obj.samlMetadataUrl = message.saml_metadata_url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SsoUrls>, I>>(base?: I): SsoUrls {
+    return SsoUrls.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SsoUrls>, I>>(object: I): SsoUrls {
+    const message = createBaseSsoUrls();
+    message.oidc_redirect_uri = object.oidc_redirect_uri ?? "";
+    message.saml_acs_url = object.saml_acs_url ?? "";
+    message.saml_metadata_url = object.saml_metadata_url ?? "";
+    return message;
+  },
+};
+
+function createBaseSsoDomain(): SsoDomain {
+  return { domain: "", verified: false, verification_token: "", verified_at: "" };
+}
+
+export const SsoDomain: MessageFns<SsoDomain> = {
+  encode(message: SsoDomain, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.domain !== "") {
+      writer.uint32(10).string(message.domain);
+    }
+    if (message.verified !== false) {
+      writer.uint32(16).bool(message.verified);
+    }
+    if (message.verification_token !== "") {
+      writer.uint32(26).string(message.verification_token);
+    }
+    if (message.verified_at !== "") {
+      writer.uint32(34).string(message.verified_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SsoDomain {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSsoDomain();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.domain = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.verified = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.verification_token = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.verified_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SsoDomain {
+    return {
+      domain: isSet(object.domain) ? globalThis.String(object.domain) : "",
+      verified: isSet(object.verified) ? globalThis.Boolean(object.verified) : false,
+      verification_token: isSet(object.verificationToken)
+        ? globalThis.String(object.verificationToken)
+        : isSet(object.verification_token)
+        ? globalThis.String(object.verification_token)
+        : "",
+      verified_at: isSet(object.verifiedAt)
+        ? globalThis.String(object.verifiedAt)
+        : isSet(object.verified_at)
+        ? globalThis.String(object.verified_at)
+        : "",
+    };
+  },
+
+  toJSON(message: SsoDomain): unknown {
+    const obj: any = {};
+    if (message.domain !== "") {
+      obj.domain = message.domain;
+    }
+    if (message.verified !== false) {
+      obj.verified = message.verified;
+    }
+    if (message.verification_token !== "") {
+      obj.verificationToken = message.verification_token;
+    }
+    if (message.verified_at !== "") {
+      obj.verifiedAt = message.verified_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SsoDomain>, I>>(base?: I): SsoDomain {
+    return SsoDomain.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SsoDomain>, I>>(object: I): SsoDomain {
+    const message = createBaseSsoDomain();
+    message.domain = object.domain ?? "";
+    message.verified = object.verified ?? false;
+    message.verification_token = object.verification_token ?? "";
+    message.verified_at = object.verified_at ?? "";
+    return message;
+  },
+};
+
+function createBaseSsoConnection(): SsoConnection {
+  return {
+    type: "",
+    issuer: "",
+    client_id: "",
+    client_secret_set: false,
+    idp_entity_id: "",
+    idp_sso_url: "",
+    idp_certificates: [],
+    domains: [],
+    default_role: "",
+    enforce: false,
+    created_at: "",
+    updated_at: "",
+    idp_metadata_url: "",
+  };
+}
+
+export const SsoConnection: MessageFns<SsoConnection> = {
+  encode(message: SsoConnection, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.issuer !== "") {
+      writer.uint32(18).string(message.issuer);
+    }
+    if (message.client_id !== "") {
+      writer.uint32(26).string(message.client_id);
+    }
+    if (message.client_secret_set !== false) {
+      writer.uint32(32).bool(message.client_secret_set);
+    }
+    if (message.idp_entity_id !== "") {
+      writer.uint32(42).string(message.idp_entity_id);
+    }
+    if (message.idp_sso_url !== "") {
+      writer.uint32(50).string(message.idp_sso_url);
+    }
+    for (const v of message.idp_certificates) {
+      writer.uint32(58).string(v!);
+    }
+    for (const v of message.domains) {
+      SsoDomain.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.default_role !== "") {
+      writer.uint32(74).string(message.default_role);
+    }
+    if (message.enforce !== false) {
+      writer.uint32(80).bool(message.enforce);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(90).string(message.created_at);
+    }
+    if (message.updated_at !== "") {
+      writer.uint32(98).string(message.updated_at);
+    }
+    if (message.idp_metadata_url !== "") {
+      writer.uint32(106).string(message.idp_metadata_url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SsoConnection {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSsoConnection();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.client_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.client_secret_set = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.idp_entity_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.idp_sso_url = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idp_certificates.push(reader.string());
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.domains.push(SsoDomain.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.default_role = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.enforce = reader.bool();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.updated_at = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.idp_metadata_url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SsoConnection {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
+      client_id: isSet(object.clientId)
+        ? globalThis.String(object.clientId)
+        : isSet(object.client_id)
+        ? globalThis.String(object.client_id)
+        : "",
+      client_secret_set: isSet(object.clientSecretSet)
+        ? globalThis.Boolean(object.clientSecretSet)
+        : isSet(object.client_secret_set)
+        ? globalThis.Boolean(object.client_secret_set)
+        : false,
+      idp_entity_id: isSet(object.idpEntityId)
+        ? globalThis.String(object.idpEntityId)
+        : isSet(object.idp_entity_id)
+        ? globalThis.String(object.idp_entity_id)
+        : "",
+      idp_sso_url: isSet(object.idpSsoUrl)
+        ? globalThis.String(object.idpSsoUrl)
+        : isSet(object.idp_sso_url)
+        ? globalThis.String(object.idp_sso_url)
+        : "",
+      idp_certificates: globalThis.Array.isArray(object?.idpCertificates)
+        ? object.idpCertificates.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.idp_certificates)
+        ? object.idp_certificates.map((e: any) => globalThis.String(e))
+        : [],
+      domains: globalThis.Array.isArray(object?.domains)
+        ? object.domains.map((e: any) => SsoDomain.fromJSON(e))
+        : [],
+      default_role: isSet(object.defaultRole)
+        ? globalThis.String(object.defaultRole)
+        : isSet(object.default_role)
+        ? globalThis.String(object.default_role)
+        : "",
+      enforce: isSet(object.enforce) ? globalThis.Boolean(object.enforce) : false,
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      updated_at: isSet(object.updatedAt)
+        ? globalThis.String(object.updatedAt)
+        : isSet(object.updated_at)
+        ? globalThis.String(object.updated_at)
+        : "",
+      idp_metadata_url: isSet(object.idpMetadataUrl)
+        ? globalThis.String(object.idpMetadataUrl)
+        : isSet(object.idp_metadata_url)
+        ? globalThis.String(object.idp_metadata_url)
+        : "",
+    };
+  },
+
+  toJSON(message: SsoConnection): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.issuer !== "") {
+      obj.issuer = message.issuer;
+    }
+    if (message.client_id !== "") {
+      obj.clientId = message.client_id;
+    }
+    if (message.client_secret_set !== false) {
+      obj.clientSecretSet = message.client_secret_set;
+    }
+    if (message.idp_entity_id !== "") {
+      obj.idpEntityId = message.idp_entity_id;
+    }
+    if (message.idp_sso_url !== "") {
+      obj.idpSsoUrl = message.idp_sso_url;
+    }
+    if (message.idp_certificates?.length) {
+      obj.idpCertificates = message.idp_certificates;
+    }
+    if (message.domains?.length) {
+      obj.domains = message.domains.map((e) => SsoDomain.toJSON(e));
+    }
+    if (message.default_role !== "") {
+      obj.defaultRole = message.default_role;
+    }
+    if (message.enforce !== false) {
+      obj.enforce = message.enforce;
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.updated_at !== "") {
+      obj.updatedAt = message.updated_at;
+    }
+    if (message.idp_metadata_url !== "") {
+      obj.idpMetadataUrl = message.idp_metadata_url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SsoConnection>, I>>(base?: I): SsoConnection {
+    return SsoConnection.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SsoConnection>, I>>(object: I): SsoConnection {
+    const message = createBaseSsoConnection();
+    message.type = object.type ?? "";
+    message.issuer = object.issuer ?? "";
+    message.client_id = object.client_id ?? "";
+    message.client_secret_set = object.client_secret_set ?? false;
+    message.idp_entity_id = object.idp_entity_id ?? "";
+    message.idp_sso_url = object.idp_sso_url ?? "";
+    message.idp_certificates = object.idp_certificates?.map((e) => e) || [];
+    message.domains = object.domains?.map((e) => SsoDomain.fromPartial(e)) || [];
+    message.default_role = object.default_role ?? "";
+    message.enforce = object.enforce ?? false;
+    message.created_at = object.created_at ?? "";
+    message.updated_at = object.updated_at ?? "";
+    message.idp_metadata_url = object.idp_metadata_url ?? "";
+    return message;
+  },
+};
+
+function createBasePutSsoConnectionRequest(): PutSsoConnectionRequest {
+  return {
+    organization_id: "",
+    actor: undefined,
+    type: "",
+    issuer: "",
+    client_id: "",
+    client_secret: "",
+    idp_metadata_xml: "",
+    idp_metadata_url: "",
+    idp_entity_id: "",
+    idp_sso_url: "",
+    idp_certificate: "",
+    domains: [],
+    default_role: "",
+    enforce: false,
+    user_id: "",
+    urls: undefined,
+  };
+}
+
+export const PutSsoConnectionRequest: MessageFns<PutSsoConnectionRequest> = {
+  encode(message: PutSsoConnectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(18).fork()).join();
+    }
+    if (message.type !== "") {
+      writer.uint32(26).string(message.type);
+    }
+    if (message.issuer !== "") {
+      writer.uint32(34).string(message.issuer);
+    }
+    if (message.client_id !== "") {
+      writer.uint32(42).string(message.client_id);
+    }
+    if (message.client_secret !== "") {
+      writer.uint32(50).string(message.client_secret);
+    }
+    if (message.idp_metadata_xml !== "") {
+      writer.uint32(58).string(message.idp_metadata_xml);
+    }
+    if (message.idp_metadata_url !== "") {
+      writer.uint32(66).string(message.idp_metadata_url);
+    }
+    if (message.idp_entity_id !== "") {
+      writer.uint32(74).string(message.idp_entity_id);
+    }
+    if (message.idp_sso_url !== "") {
+      writer.uint32(82).string(message.idp_sso_url);
+    }
+    if (message.idp_certificate !== "") {
+      writer.uint32(90).string(message.idp_certificate);
+    }
+    for (const v of message.domains) {
+      writer.uint32(98).string(v!);
+    }
+    if (message.default_role !== "") {
+      writer.uint32(106).string(message.default_role);
+    }
+    if (message.enforce !== false) {
+      writer.uint32(112).bool(message.enforce);
+    }
+    if (message.user_id !== "") {
+      writer.uint32(122).string(message.user_id);
+    }
+    if (message.urls !== undefined) {
+      SsoUrls.encode(message.urls, writer.uint32(130).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutSsoConnectionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutSsoConnectionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.issuer = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.client_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.client_secret = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.idp_metadata_xml = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.idp_metadata_url = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.idp_entity_id = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.idp_sso_url = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.idp_certificate = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.domains.push(reader.string());
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.default_role = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 112) {
+              break;
+            }
+
+            message.enforce = reader.bool();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.urls = SsoUrls.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutSsoConnectionRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      issuer: isSet(object.issuer) ? globalThis.String(object.issuer) : "",
+      client_id: isSet(object.clientId)
+        ? globalThis.String(object.clientId)
+        : isSet(object.client_id)
+        ? globalThis.String(object.client_id)
+        : "",
+      client_secret: isSet(object.clientSecret)
+        ? globalThis.String(object.clientSecret)
+        : isSet(object.client_secret)
+        ? globalThis.String(object.client_secret)
+        : "",
+      idp_metadata_xml: isSet(object.idpMetadataXml)
+        ? globalThis.String(object.idpMetadataXml)
+        : isSet(object.idp_metadata_xml)
+        ? globalThis.String(object.idp_metadata_xml)
+        : "",
+      idp_metadata_url: isSet(object.idpMetadataUrl)
+        ? globalThis.String(object.idpMetadataUrl)
+        : isSet(object.idp_metadata_url)
+        ? globalThis.String(object.idp_metadata_url)
+        : "",
+      idp_entity_id: isSet(object.idpEntityId)
+        ? globalThis.String(object.idpEntityId)
+        : isSet(object.idp_entity_id)
+        ? globalThis.String(object.idp_entity_id)
+        : "",
+      idp_sso_url: isSet(object.idpSsoUrl)
+        ? globalThis.String(object.idpSsoUrl)
+        : isSet(object.idp_sso_url)
+        ? globalThis.String(object.idp_sso_url)
+        : "",
+      idp_certificate: isSet(object.idpCertificate)
+        ? globalThis.String(object.idpCertificate)
+        : isSet(object.idp_certificate)
+        ? globalThis.String(object.idp_certificate)
+        : "",
+      domains: globalThis.Array.isArray(object?.domains)
+        ? object.domains.map((e: any) => globalThis.String(e))
+        : [],
+      default_role: isSet(object.defaultRole)
+        ? globalThis.String(object.defaultRole)
+        : isSet(object.default_role)
+        ? globalThis.String(object.default_role)
+        : "",
+      enforce: isSet(object.enforce) ? globalThis.Boolean(object.enforce) : false,
+      user_id: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+    };
+  },
+
+  toJSON(message: PutSsoConnectionRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.issuer !== "") {
+      obj.issuer = message.issuer;
+    }
+    if (message.client_id !== "") {
+      obj.clientId = message.client_id;
+    }
+    if (message.client_secret !== "") {
+      obj.clientSecret = message.client_secret;
+    }
+    if (message.idp_metadata_xml !== "") {
+      obj.idpMetadataXml = message.idp_metadata_xml;
+    }
+    if (message.idp_metadata_url !== "") {
+      obj.idpMetadataUrl = message.idp_metadata_url;
+    }
+    if (message.idp_entity_id !== "") {
+      obj.idpEntityId = message.idp_entity_id;
+    }
+    if (message.idp_sso_url !== "") {
+      obj.idpSsoUrl = message.idp_sso_url;
+    }
+    if (message.idp_certificate !== "") {
+      obj.idpCertificate = message.idp_certificate;
+    }
+    if (message.domains?.length) {
+      obj.domains = message.domains;
+    }
+    if (message.default_role !== "") {
+      obj.defaultRole = message.default_role;
+    }
+    if (message.enforce !== false) {
+      obj.enforce = message.enforce;
+    }
+    if (message.user_id !== "") {
+      obj.userId = message.user_id;
+    }
+    if (message.urls !== undefined) {
+      obj.urls = SsoUrls.toJSON(message.urls);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutSsoConnectionRequest>, I>>(base?: I): PutSsoConnectionRequest {
+    return PutSsoConnectionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutSsoConnectionRequest>, I>>(object: I): PutSsoConnectionRequest {
+    const message = createBasePutSsoConnectionRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.type = object.type ?? "";
+    message.issuer = object.issuer ?? "";
+    message.client_id = object.client_id ?? "";
+    message.client_secret = object.client_secret ?? "";
+    message.idp_metadata_xml = object.idp_metadata_xml ?? "";
+    message.idp_metadata_url = object.idp_metadata_url ?? "";
+    message.idp_entity_id = object.idp_entity_id ?? "";
+    message.idp_sso_url = object.idp_sso_url ?? "";
+    message.idp_certificate = object.idp_certificate ?? "";
+    message.domains = object.domains?.map((e) => e) || [];
+    message.default_role = object.default_role ?? "";
+    message.enforce = object.enforce ?? false;
+    message.user_id = object.user_id ?? "";
+    message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    return message;
+  },
+};
+
+function createBasePutSsoConnectionResponse(): PutSsoConnectionResponse {
+  return { connection: undefined };
+}
+
+export const PutSsoConnectionResponse: MessageFns<PutSsoConnectionResponse> = {
+  encode(message: PutSsoConnectionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.connection !== undefined) {
+      SsoConnection.encode(message.connection, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PutSsoConnectionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePutSsoConnectionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.connection = SsoConnection.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PutSsoConnectionResponse {
+    return { connection: isSet(object.connection) ? SsoConnection.fromJSON(object.connection) : undefined };
+  },
+
+  toJSON(message: PutSsoConnectionResponse): unknown {
+    const obj: any = {};
+    if (message.connection !== undefined) {
+      obj.connection = SsoConnection.toJSON(message.connection);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PutSsoConnectionResponse>, I>>(base?: I): PutSsoConnectionResponse {
+    return PutSsoConnectionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PutSsoConnectionResponse>, I>>(object: I): PutSsoConnectionResponse {
+    const message = createBasePutSsoConnectionResponse();
+    message.connection = (object.connection !== undefined && object.connection !== null)
+      ? SsoConnection.fromPartial(object.connection)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSsoConnectionResponse(): GetSsoConnectionResponse {
+  return { connection: undefined };
+}
+
+export const GetSsoConnectionResponse: MessageFns<GetSsoConnectionResponse> = {
+  encode(message: GetSsoConnectionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.connection !== undefined) {
+      SsoConnection.encode(message.connection, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSsoConnectionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSsoConnectionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.connection = SsoConnection.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSsoConnectionResponse {
+    return { connection: isSet(object.connection) ? SsoConnection.fromJSON(object.connection) : undefined };
+  },
+
+  toJSON(message: GetSsoConnectionResponse): unknown {
+    const obj: any = {};
+    if (message.connection !== undefined) {
+      obj.connection = SsoConnection.toJSON(message.connection);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSsoConnectionResponse>, I>>(base?: I): GetSsoConnectionResponse {
+    return GetSsoConnectionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSsoConnectionResponse>, I>>(object: I): GetSsoConnectionResponse {
+    const message = createBaseGetSsoConnectionResponse();
+    message.connection = (object.connection !== undefined && object.connection !== null)
+      ? SsoConnection.fromPartial(object.connection)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseVerifySsoDomainResponse(): VerifySsoDomainResponse {
+  return { connection: undefined };
+}
+
+export const VerifySsoDomainResponse: MessageFns<VerifySsoDomainResponse> = {
+  encode(message: VerifySsoDomainResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.connection !== undefined) {
+      SsoConnection.encode(message.connection, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifySsoDomainResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifySsoDomainResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.connection = SsoConnection.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifySsoDomainResponse {
+    return { connection: isSet(object.connection) ? SsoConnection.fromJSON(object.connection) : undefined };
+  },
+
+  toJSON(message: VerifySsoDomainResponse): unknown {
+    const obj: any = {};
+    if (message.connection !== undefined) {
+      obj.connection = SsoConnection.toJSON(message.connection);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifySsoDomainResponse>, I>>(base?: I): VerifySsoDomainResponse {
+    return VerifySsoDomainResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifySsoDomainResponse>, I>>(object: I): VerifySsoDomainResponse {
+    const message = createBaseVerifySsoDomainResponse();
+    message.connection = (object.connection !== undefined && object.connection !== null)
+      ? SsoConnection.fromPartial(object.connection)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSsoConnectionRequest(): GetSsoConnectionRequest {
+  return { organization_id: "" };
+}
+
+export const GetSsoConnectionRequest: MessageFns<GetSsoConnectionRequest> = {
+  encode(message: GetSsoConnectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSsoConnectionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSsoConnectionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSsoConnectionRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetSsoConnectionRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSsoConnectionRequest>, I>>(base?: I): GetSsoConnectionRequest {
+    return GetSsoConnectionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSsoConnectionRequest>, I>>(object: I): GetSsoConnectionRequest {
+    const message = createBaseGetSsoConnectionRequest();
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteSsoConnectionRequest(): DeleteSsoConnectionRequest {
+  return { organization_id: "", actor: undefined };
+}
+
+export const DeleteSsoConnectionRequest: MessageFns<DeleteSsoConnectionRequest> = {
+  encode(message: DeleteSsoConnectionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSsoConnectionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSsoConnectionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteSsoConnectionRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: DeleteSsoConnectionRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSsoConnectionRequest>, I>>(base?: I): DeleteSsoConnectionRequest {
+    return DeleteSsoConnectionRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSsoConnectionRequest>, I>>(object: I): DeleteSsoConnectionRequest {
+    const message = createBaseDeleteSsoConnectionRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseDeleteSsoConnectionResponse(): DeleteSsoConnectionResponse {
+  return {};
+}
+
+export const DeleteSsoConnectionResponse: MessageFns<DeleteSsoConnectionResponse> = {
+  encode(_: DeleteSsoConnectionResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteSsoConnectionResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteSsoConnectionResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteSsoConnectionResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteSsoConnectionResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteSsoConnectionResponse>, I>>(base?: I): DeleteSsoConnectionResponse {
+    return DeleteSsoConnectionResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteSsoConnectionResponse>, I>>(_: I): DeleteSsoConnectionResponse {
+    const message = createBaseDeleteSsoConnectionResponse();
+    return message;
+  },
+};
+
+function createBaseVerifySsoDomainRequest(): VerifySsoDomainRequest {
+  return { organization_id: "", domain: "", actor: undefined };
+}
+
+export const VerifySsoDomainRequest: MessageFns<VerifySsoDomainRequest> = {
+  encode(message: VerifySsoDomainRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.domain !== "") {
+      writer.uint32(18).string(message.domain);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifySsoDomainRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifySsoDomainRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.domain = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifySsoDomainRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      domain: isSet(object.domain) ? globalThis.String(object.domain) : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+    };
+  },
+
+  toJSON(message: VerifySsoDomainRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.domain !== "") {
+      obj.domain = message.domain;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifySsoDomainRequest>, I>>(base?: I): VerifySsoDomainRequest {
+    return VerifySsoDomainRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifySsoDomainRequest>, I>>(object: I): VerifySsoDomainRequest {
+    const message = createBaseVerifySsoDomainRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.domain = object.domain ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBaseStartSsoLoginRequest(): StartSsoLoginRequest {
+  return { email: "", protocol: "", urls: undefined };
+}
+
+export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
+  encode(message: StartSsoLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.email !== "") {
+      writer.uint32(10).string(message.email);
+    }
+    if (message.protocol !== "") {
+      writer.uint32(18).string(message.protocol);
+    }
+    if (message.urls !== undefined) {
+      SsoUrls.encode(message.urls, writer.uint32(26).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartSsoLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartSsoLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.protocol = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.urls = SsoUrls.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartSsoLoginRequest {
+    return {
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
+      protocol: isSet(object.protocol) ? globalThis.String(object.protocol) : "",
+      urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+    };
+  },
+
+  toJSON(message: StartSsoLoginRequest): unknown {
+    const obj: any = {};
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
+    if (message.protocol !== "") {
+      obj.protocol = message.protocol;
+    }
+    if (message.urls !== undefined) {
+      obj.urls = SsoUrls.toJSON(message.urls);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartSsoLoginRequest>, I>>(base?: I): StartSsoLoginRequest {
+    return StartSsoLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartSsoLoginRequest>, I>>(object: I): StartSsoLoginRequest {
+    const message = createBaseStartSsoLoginRequest();
+    message.email = object.email ?? "";
+    message.protocol = object.protocol ?? "";
+    message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    return message;
+  },
+};
+
+function createBaseStartSsoLoginResponse(): StartSsoLoginResponse {
+  return { redirect_url: "" };
+}
+
+export const StartSsoLoginResponse: MessageFns<StartSsoLoginResponse> = {
+  encode(message: StartSsoLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.redirect_url !== "") {
+      writer.uint32(10).string(message.redirect_url);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartSsoLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartSsoLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.redirect_url = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartSsoLoginResponse {
+    return {
+      redirect_url: isSet(object.redirectUrl)
+        ? globalThis.String(object.redirectUrl)
+        : isSet(object.redirect_url)
+        ? globalThis.String(object.redirect_url)
+        : "",
+    };
+  },
+
+  toJSON(message: StartSsoLoginResponse): unknown {
+    const obj: any = {};
+    if (message.redirect_url !== "") {
+      obj.redirectUrl = message.redirect_url;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartSsoLoginResponse>, I>>(base?: I): StartSsoLoginResponse {
+    return StartSsoLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartSsoLoginResponse>, I>>(object: I): StartSsoLoginResponse {
+    const message = createBaseStartSsoLoginResponse();
+    message.redirect_url = object.redirect_url ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteOidcLoginRequest(): CompleteOidcLoginRequest {
+  return { state: "", code: "", iss: "", client_ip: "", user_agent: "", urls: undefined };
+}
+
+export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
+  encode(message: CompleteOidcLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.state !== "") {
+      writer.uint32(10).string(message.state);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.iss !== "") {
+      writer.uint32(26).string(message.iss);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(34).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(42).string(message.user_agent);
+    }
+    if (message.urls !== undefined) {
+      SsoUrls.encode(message.urls, writer.uint32(50).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteOidcLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteOidcLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.iss = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.urls = SsoUrls.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteOidcLoginRequest {
+    return {
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      iss: isSet(object.iss) ? globalThis.String(object.iss) : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+    };
+  },
+
+  toJSON(message: CompleteOidcLoginRequest): unknown {
+    const obj: any = {};
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.iss !== "") {
+      obj.iss = message.iss;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    if (message.urls !== undefined) {
+      obj.urls = SsoUrls.toJSON(message.urls);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteOidcLoginRequest>, I>>(base?: I): CompleteOidcLoginRequest {
+    return CompleteOidcLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteOidcLoginRequest>, I>>(object: I): CompleteOidcLoginRequest {
+    const message = createBaseCompleteOidcLoginRequest();
+    message.state = object.state ?? "";
+    message.code = object.code ?? "";
+    message.iss = object.iss ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    return message;
+  },
+};
+
+function createBaseCompleteSamlLoginRequest(): CompleteSamlLoginRequest {
+  return { saml_response: "", relay_state: "", client_ip: "", user_agent: "", urls: undefined };
+}
+
+export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
+  encode(message: CompleteSamlLoginRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.saml_response !== "") {
+      writer.uint32(10).string(message.saml_response);
+    }
+    if (message.relay_state !== "") {
+      writer.uint32(18).string(message.relay_state);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(26).string(message.client_ip);
+    }
+    if (message.user_agent !== "") {
+      writer.uint32(34).string(message.user_agent);
+    }
+    if (message.urls !== undefined) {
+      SsoUrls.encode(message.urls, writer.uint32(42).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteSamlLoginRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteSamlLoginRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.saml_response = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.relay_state = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user_agent = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.urls = SsoUrls.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteSamlLoginRequest {
+    return {
+      saml_response: isSet(object.samlResponse)
+        ? globalThis.String(object.samlResponse)
+        : isSet(object.saml_response)
+        ? globalThis.String(object.saml_response)
+        : "",
+      relay_state: isSet(object.relayState)
+        ? globalThis.String(object.relayState)
+        : isSet(object.relay_state)
+        ? globalThis.String(object.relay_state)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+      user_agent: isSet(object.userAgent)
+        ? globalThis.String(object.userAgent)
+        : isSet(object.user_agent)
+        ? globalThis.String(object.user_agent)
+        : "",
+      urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+    };
+  },
+
+  toJSON(message: CompleteSamlLoginRequest): unknown {
+    const obj: any = {};
+    if (message.saml_response !== "") {
+      obj.samlResponse = message.saml_response;
+    }
+    if (message.relay_state !== "") {
+      obj.relayState = message.relay_state;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    if (message.user_agent !== "") {
+      obj.userAgent = message.user_agent;
+    }
+    if (message.urls !== undefined) {
+      obj.urls = SsoUrls.toJSON(message.urls);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteSamlLoginRequest>, I>>(base?: I): CompleteSamlLoginRequest {
+    return CompleteSamlLoginRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteSamlLoginRequest>, I>>(object: I): CompleteSamlLoginRequest {
+    const message = createBaseCompleteSamlLoginRequest();
+    message.saml_response = object.saml_response ?? "";
+    message.relay_state = object.relay_state ?? "";
+    message.client_ip = object.client_ip ?? "";
+    message.user_agent = object.user_agent ?? "";
+    message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    return message;
+  },
+};
+
+function createBaseCompleteOidcLoginResponse(): CompleteOidcLoginResponse {
+  return { session_token: "", session: undefined };
+}
+
+export const CompleteOidcLoginResponse: MessageFns<CompleteOidcLoginResponse> = {
+  encode(message: CompleteOidcLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteOidcLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteOidcLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteOidcLoginResponse {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: CompleteOidcLoginResponse): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteOidcLoginResponse>, I>>(base?: I): CompleteOidcLoginResponse {
+    return CompleteOidcLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteOidcLoginResponse>, I>>(object: I): CompleteOidcLoginResponse {
+    const message = createBaseCompleteOidcLoginResponse();
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseCompleteSamlLoginResponse(): CompleteSamlLoginResponse {
+  return { session_token: "", session: undefined };
+}
+
+export const CompleteSamlLoginResponse: MessageFns<CompleteSamlLoginResponse> = {
+  encode(message: CompleteSamlLoginResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.session !== undefined) {
+      Session.encode(message.session, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteSamlLoginResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteSamlLoginResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.session = Session.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteSamlLoginResponse {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      session: isSet(object.session) ? Session.fromJSON(object.session) : undefined,
+    };
+  },
+
+  toJSON(message: CompleteSamlLoginResponse): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.session !== undefined) {
+      obj.session = Session.toJSON(message.session);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteSamlLoginResponse>, I>>(base?: I): CompleteSamlLoginResponse {
+    return CompleteSamlLoginResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteSamlLoginResponse>, I>>(object: I): CompleteSamlLoginResponse {
+    const message = createBaseCompleteSamlLoginResponse();
+    message.session_token = object.session_token ?? "";
+    message.session = (object.session !== undefined && object.session !== null)
+      ? Session.fromPartial(object.session)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSamlMetadataRequest(): GetSamlMetadataRequest {
+  return { organization_id: "", urls: undefined };
+}
+
+export const GetSamlMetadataRequest: MessageFns<GetSamlMetadataRequest> = {
+  encode(message: GetSamlMetadataRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.urls !== undefined) {
+      SsoUrls.encode(message.urls, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSamlMetadataRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSamlMetadataRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.urls = SsoUrls.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSamlMetadataRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+    };
+  },
+
+  toJSON(message: GetSamlMetadataRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.urls !== undefined) {
+      obj.urls = SsoUrls.toJSON(message.urls);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSamlMetadataRequest>, I>>(base?: I): GetSamlMetadataRequest {
+    return GetSamlMetadataRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSamlMetadataRequest>, I>>(object: I): GetSamlMetadataRequest {
+    const message = createBaseGetSamlMetadataRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    return message;
+  },
+};
+
+function createBaseGetSamlMetadataResponse(): GetSamlMetadataResponse {
+  return { xml: "" };
+}
+
+export const GetSamlMetadataResponse: MessageFns<GetSamlMetadataResponse> = {
+  encode(message: GetSamlMetadataResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.xml !== "") {
+      writer.uint32(10).string(message.xml);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetSamlMetadataResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetSamlMetadataResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.xml = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetSamlMetadataResponse {
+    return { xml: isSet(object.xml) ? globalThis.String(object.xml) : "" };
+  },
+
+  toJSON(message: GetSamlMetadataResponse): unknown {
+    const obj: any = {};
+    if (message.xml !== "") {
+      obj.xml = message.xml;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetSamlMetadataResponse>, I>>(base?: I): GetSamlMetadataResponse {
+    return GetSamlMetadataResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetSamlMetadataResponse>, I>>(object: I): GetSamlMetadataResponse {
+    const message = createBaseGetSamlMetadataResponse();
+    message.xml = object.xml ?? "";
+    return message;
+  },
+};
+
 /**
  * IdentityService owns organizations and API keys. The gateway calls VerifyKey for every
  * request it has not cached; every other call is scoped to one organization_id, which the
@@ -11721,6 +14118,99 @@ export const IdentityServiceService = {
     responseSerialize: (value: HandleScimResponse): Buffer => Buffer.from(HandleScimResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): HandleScimResponse => HandleScimResponse.decode(value),
   },
+  /** Enterprise SSO (OIDC relying party, SAML 2.0 service provider): the organization's connection. */
+  putSsoConnection: {
+    path: "/verdict.identity.v1.IdentityService/PutSsoConnection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PutSsoConnectionRequest): Buffer =>
+      Buffer.from(PutSsoConnectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PutSsoConnectionRequest => PutSsoConnectionRequest.decode(value),
+    responseSerialize: (value: PutSsoConnectionResponse): Buffer =>
+      Buffer.from(PutSsoConnectionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PutSsoConnectionResponse => PutSsoConnectionResponse.decode(value),
+  },
+  getSsoConnection: {
+    path: "/verdict.identity.v1.IdentityService/GetSsoConnection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSsoConnectionRequest): Buffer =>
+      Buffer.from(GetSsoConnectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSsoConnectionRequest => GetSsoConnectionRequest.decode(value),
+    responseSerialize: (value: GetSsoConnectionResponse): Buffer =>
+      Buffer.from(GetSsoConnectionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSsoConnectionResponse => GetSsoConnectionResponse.decode(value),
+  },
+  deleteSsoConnection: {
+    path: "/verdict.identity.v1.IdentityService/DeleteSsoConnection" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteSsoConnectionRequest): Buffer =>
+      Buffer.from(DeleteSsoConnectionRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteSsoConnectionRequest => DeleteSsoConnectionRequest.decode(value),
+    responseSerialize: (value: DeleteSsoConnectionResponse): Buffer =>
+      Buffer.from(DeleteSsoConnectionResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteSsoConnectionResponse => DeleteSsoConnectionResponse.decode(value),
+  },
+  /** Instance operators only: marks a claimed email domain as verified (ownership checked out of band). */
+  verifySsoDomain: {
+    path: "/verdict.identity.v1.IdentityService/VerifySsoDomain" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifySsoDomainRequest): Buffer =>
+      Buffer.from(VerifySsoDomainRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifySsoDomainRequest => VerifySsoDomainRequest.decode(value),
+    responseSerialize: (value: VerifySsoDomainResponse): Buffer =>
+      Buffer.from(VerifySsoDomainResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifySsoDomainResponse => VerifySsoDomainResponse.decode(value),
+  },
+  /** Where to send the browser to sign in with the connection the email's verified domain routes to. */
+  startSsoLogin: {
+    path: "/verdict.identity.v1.IdentityService/StartSsoLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartSsoLoginRequest): Buffer => Buffer.from(StartSsoLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartSsoLoginRequest => StartSsoLoginRequest.decode(value),
+    responseSerialize: (value: StartSsoLoginResponse): Buffer =>
+      Buffer.from(StartSsoLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartSsoLoginResponse => StartSsoLoginResponse.decode(value),
+  },
+  /** The OIDC callback's code exchange (state, nonce, PKCE checked) ending in a session. */
+  completeOidcLogin: {
+    path: "/verdict.identity.v1.IdentityService/CompleteOidcLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteOidcLoginRequest): Buffer =>
+      Buffer.from(CompleteOidcLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteOidcLoginRequest => CompleteOidcLoginRequest.decode(value),
+    responseSerialize: (value: CompleteOidcLoginResponse): Buffer =>
+      Buffer.from(CompleteOidcLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteOidcLoginResponse => CompleteOidcLoginResponse.decode(value),
+  },
+  /** The SAML ACS: the IdP's response (signature, audience, recipient, InResponseTo) ending in a session. */
+  completeSamlLogin: {
+    path: "/verdict.identity.v1.IdentityService/CompleteSamlLogin" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteSamlLoginRequest): Buffer =>
+      Buffer.from(CompleteSamlLoginRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteSamlLoginRequest => CompleteSamlLoginRequest.decode(value),
+    responseSerialize: (value: CompleteSamlLoginResponse): Buffer =>
+      Buffer.from(CompleteSamlLoginResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteSamlLoginResponse => CompleteSamlLoginResponse.decode(value),
+  },
+  /** The service provider's SAML metadata for an organization. */
+  getSamlMetadata: {
+    path: "/verdict.identity.v1.IdentityService/GetSamlMetadata" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetSamlMetadataRequest): Buffer =>
+      Buffer.from(GetSamlMetadataRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetSamlMetadataRequest => GetSamlMetadataRequest.decode(value),
+    responseSerialize: (value: GetSamlMetadataResponse): Buffer =>
+      Buffer.from(GetSamlMetadataResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetSamlMetadataResponse => GetSamlMetadataResponse.decode(value),
+  },
 } as const;
 
 export interface IdentityServiceServer extends UntypedServiceImplementation {
@@ -11801,6 +14291,20 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * the response, never gRPC errors.
    */
   handleScim: handleUnaryCall<HandleScimRequest, HandleScimResponse>;
+  /** Enterprise SSO (OIDC relying party, SAML 2.0 service provider): the organization's connection. */
+  putSsoConnection: handleUnaryCall<PutSsoConnectionRequest, PutSsoConnectionResponse>;
+  getSsoConnection: handleUnaryCall<GetSsoConnectionRequest, GetSsoConnectionResponse>;
+  deleteSsoConnection: handleUnaryCall<DeleteSsoConnectionRequest, DeleteSsoConnectionResponse>;
+  /** Instance operators only: marks a claimed email domain as verified (ownership checked out of band). */
+  verifySsoDomain: handleUnaryCall<VerifySsoDomainRequest, VerifySsoDomainResponse>;
+  /** Where to send the browser to sign in with the connection the email's verified domain routes to. */
+  startSsoLogin: handleUnaryCall<StartSsoLoginRequest, StartSsoLoginResponse>;
+  /** The OIDC callback's code exchange (state, nonce, PKCE checked) ending in a session. */
+  completeOidcLogin: handleUnaryCall<CompleteOidcLoginRequest, CompleteOidcLoginResponse>;
+  /** The SAML ACS: the IdP's response (signature, audience, recipient, InResponseTo) ending in a session. */
+  completeSamlLogin: handleUnaryCall<CompleteSamlLoginRequest, CompleteSamlLoginResponse>;
+  /** The service provider's SAML metadata for an organization. */
+  getSamlMetadata: handleUnaryCall<GetSamlMetadataRequest, GetSamlMetadataResponse>;
 }
 
 export interface IdentityServiceClient extends Client {
@@ -12468,6 +14972,132 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: HandleScimResponse) => void,
+  ): ClientUnaryCall;
+  /** Enterprise SSO (OIDC relying party, SAML 2.0 service provider): the organization's connection. */
+  putSsoConnection(
+    request: PutSsoConnectionRequest,
+    callback: (error: ServiceError | null, response: PutSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  putSsoConnection(
+    request: PutSsoConnectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PutSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  putSsoConnection(
+    request: PutSsoConnectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PutSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  getSsoConnection(
+    request: GetSsoConnectionRequest,
+    callback: (error: ServiceError | null, response: GetSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  getSsoConnection(
+    request: GetSsoConnectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  getSsoConnection(
+    request: GetSsoConnectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  deleteSsoConnection(
+    request: DeleteSsoConnectionRequest,
+    callback: (error: ServiceError | null, response: DeleteSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  deleteSsoConnection(
+    request: DeleteSsoConnectionRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  deleteSsoConnection(
+    request: DeleteSsoConnectionRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteSsoConnectionResponse) => void,
+  ): ClientUnaryCall;
+  /** Instance operators only: marks a claimed email domain as verified (ownership checked out of band). */
+  verifySsoDomain(
+    request: VerifySsoDomainRequest,
+    callback: (error: ServiceError | null, response: VerifySsoDomainResponse) => void,
+  ): ClientUnaryCall;
+  verifySsoDomain(
+    request: VerifySsoDomainRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifySsoDomainResponse) => void,
+  ): ClientUnaryCall;
+  verifySsoDomain(
+    request: VerifySsoDomainRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifySsoDomainResponse) => void,
+  ): ClientUnaryCall;
+  /** Where to send the browser to sign in with the connection the email's verified domain routes to. */
+  startSsoLogin(
+    request: StartSsoLoginRequest,
+    callback: (error: ServiceError | null, response: StartSsoLoginResponse) => void,
+  ): ClientUnaryCall;
+  startSsoLogin(
+    request: StartSsoLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartSsoLoginResponse) => void,
+  ): ClientUnaryCall;
+  startSsoLogin(
+    request: StartSsoLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartSsoLoginResponse) => void,
+  ): ClientUnaryCall;
+  /** The OIDC callback's code exchange (state, nonce, PKCE checked) ending in a session. */
+  completeOidcLogin(
+    request: CompleteOidcLoginRequest,
+    callback: (error: ServiceError | null, response: CompleteOidcLoginResponse) => void,
+  ): ClientUnaryCall;
+  completeOidcLogin(
+    request: CompleteOidcLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteOidcLoginResponse) => void,
+  ): ClientUnaryCall;
+  completeOidcLogin(
+    request: CompleteOidcLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteOidcLoginResponse) => void,
+  ): ClientUnaryCall;
+  /** The SAML ACS: the IdP's response (signature, audience, recipient, InResponseTo) ending in a session. */
+  completeSamlLogin(
+    request: CompleteSamlLoginRequest,
+    callback: (error: ServiceError | null, response: CompleteSamlLoginResponse) => void,
+  ): ClientUnaryCall;
+  completeSamlLogin(
+    request: CompleteSamlLoginRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteSamlLoginResponse) => void,
+  ): ClientUnaryCall;
+  completeSamlLogin(
+    request: CompleteSamlLoginRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteSamlLoginResponse) => void,
+  ): ClientUnaryCall;
+  /** The service provider's SAML metadata for an organization. */
+  getSamlMetadata(
+    request: GetSamlMetadataRequest,
+    callback: (error: ServiceError | null, response: GetSamlMetadataResponse) => void,
+  ): ClientUnaryCall;
+  getSamlMetadata(
+    request: GetSamlMetadataRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetSamlMetadataResponse) => void,
+  ): ClientUnaryCall;
+  getSamlMetadata(
+    request: GetSamlMetadataRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetSamlMetadataResponse) => void,
   ): ClientUnaryCall;
 }
 

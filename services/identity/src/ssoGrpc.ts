@@ -1,0 +1,115 @@
+// gRPC handlers of SSO: map proto <-> use cases, nothing else.
+import type { identityV1 } from "@verdict/proto";
+import type { IdentityDeps } from "./deps.js";
+import type { Actor } from "./usecases/audit/recordAudit.js";
+import {
+  deleteSsoConnection,
+  getSsoConnection,
+  putSsoConnection,
+  verifySsoDomain,
+  type SsoConnectionView,
+} from "./usecases/sso/connections.js";
+import { completeOidcLogin, startOidcLogin } from "./usecases/sso/oidc.js";
+import { completeSamlLogin, samlMetadata, startSamlLogin, type SamlUrls } from "./usecases/sso/saml.js";
+import type { SessionView } from "./usecases/sessions/sessionView.js";
+
+function toConnection(v: SsoConnectionView): identityV1.SsoConnection {
+  const c = v.connection;
+  return {
+    type: c.type,
+    issuer: c.oidc?.issuer ?? "",
+    client_id: c.oidc?.client_id ?? "",
+    client_secret_set: Boolean(c.oidc?.client_secret_sealed),
+    idp_entity_id: c.saml?.idp_entity_id ?? "",
+    idp_sso_url: c.saml?.idp_sso_url ?? "",
+    idp_certificates: c.saml?.idp_certificates ?? [],
+    idp_metadata_url: c.saml?.idp_metadata_url ?? "",
+    domains: v.domains.map((d) => ({
+      domain: d.domain,
+      verified: d.verified_at !== null,
+      verification_token: d.verification_token,
+      verified_at: d.verified_at ?? "",
+    })),
+    default_role: c.default_role,
+    enforce: c.enforce,
+    created_at: c.created_at,
+    updated_at: c.updated_at,
+  };
+}
+
+function samlUrls(u: identityV1.SsoUrls | undefined): SamlUrls {
+  return { acsUrl: u?.saml_acs_url ?? "", metadataUrl: u?.saml_metadata_url ?? "" };
+}
+
+export function ssoHandlers(
+  deps: IdentityDeps,
+  fromActor: (a: identityV1.Actor | undefined) => Actor,
+  toSession: (s: SessionView) => identityV1.Session,
+) {
+  return {
+    async putSsoConnection(req: identityV1.PutSsoConnectionRequest): Promise<identityV1.PutSsoConnectionResponse> {
+      const v = await putSsoConnection(deps, {
+        organizationId: req.organization_id,
+        actor: fromActor(req.actor),
+        type: req.type,
+        issuer: req.issuer,
+        clientId: req.client_id,
+        clientSecret: req.client_secret,
+        idpMetadataXml: req.idp_metadata_xml,
+        idpMetadataUrl: req.idp_metadata_url,
+        idpEntityId: req.idp_entity_id,
+        idpSsoUrl: req.idp_sso_url,
+        idpCertificate: req.idp_certificate,
+        domains: req.domains,
+        defaultRole: req.default_role,
+        enforce: req.enforce,
+      });
+      return { connection: toConnection(v) };
+    },
+    async getSsoConnection(req: identityV1.GetSsoConnectionRequest): Promise<identityV1.GetSsoConnectionResponse> {
+      return { connection: toConnection(await getSsoConnection(deps, req.organization_id)) };
+    },
+    async deleteSsoConnection(
+      req: identityV1.DeleteSsoConnectionRequest,
+    ): Promise<identityV1.DeleteSsoConnectionResponse> {
+      await deleteSsoConnection(deps, req.organization_id, fromActor(req.actor));
+      return {};
+    },
+    async verifySsoDomain(req: identityV1.VerifySsoDomainRequest): Promise<identityV1.VerifySsoDomainResponse> {
+      return {
+        connection: toConnection(await verifySsoDomain(deps, req.organization_id, req.domain, fromActor(req.actor))),
+      };
+    },
+    async startSsoLogin(req: identityV1.StartSsoLoginRequest): Promise<identityV1.StartSsoLoginResponse> {
+      const redirect_url =
+        req.protocol === "saml"
+          ? await startSamlLogin(deps, req.email, samlUrls(req.urls))
+          : await startOidcLogin(deps, req.email, req.urls?.oidc_redirect_uri ?? "");
+      return { redirect_url };
+    },
+    async completeOidcLogin(req: identityV1.CompleteOidcLoginRequest): Promise<identityV1.CompleteOidcLoginResponse> {
+      const res = await completeOidcLogin(deps, {
+        state: req.state,
+        code: req.code,
+        iss: req.iss,
+        redirectUri: req.urls?.oidc_redirect_uri ?? "",
+        clientIp: req.client_ip,
+        userAgent: req.user_agent,
+      });
+      return { session_token: res.token, session: toSession(res.session) };
+    },
+    async completeSamlLogin(req: identityV1.CompleteSamlLoginRequest): Promise<identityV1.CompleteSamlLoginResponse> {
+      const res = await completeSamlLogin(deps, {
+        samlResponse: req.saml_response,
+        relayState: req.relay_state,
+        urls: samlUrls(req.urls),
+        clientIp: req.client_ip,
+        userAgent: req.user_agent,
+      });
+      return { session_token: res.token, session: toSession(res.session) };
+    },
+    async getSamlMetadata(req: identityV1.GetSamlMetadataRequest): Promise<identityV1.GetSamlMetadataResponse> {
+      return { xml: await samlMetadata(deps, req.organization_id, samlUrls(req.urls)) };
+    },
+  };
+}

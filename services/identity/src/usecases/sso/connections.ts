@@ -1,0 +1,221 @@
+// Managing an organization's SSO connection (admins; plan-gated), and the operator's
+// verification of a claimed email domain.
+import { randomBytes } from "node:crypto";
+import { AppError, errors, type FieldError } from "@verdict/kit";
+import type { IdentityDeps } from "../../deps.js";
+import { isRole, type Role } from "../../domain/member.js";
+import {
+  SSO_DEFAULT_ROLES,
+  SSO_PLANS,
+  domainErrors,
+  idpUrlProblem,
+  normalizeCertificate,
+  normalizeDomain,
+  planHasSso,
+  type SsoType,
+} from "../../domain/sso.js";
+import { recordAudit, type Actor } from "../audit/recordAudit.js";
+import { parseIdpMetadata } from "./samlMetadata.js";
+import type { SsoConnectionRecord, SsoDomainRecord } from "./ssoRepo.js";
+
+export const SECRET_CONTEXT = "sso oidc client secret";
+
+export interface SsoConnectionView {
+  connection: SsoConnectionRecord;
+  domains: SsoDomainRecord[];
+}
+
+export interface PutSsoConnectionCommand {
+  organizationId: string;
+  actor: Actor;
+  type: string;
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  idpMetadataXml: string;
+  idpMetadataUrl: string;
+  idpEntityId: string;
+  idpSsoUrl: string;
+  idpCertificate: string;
+  domains: string[];
+  defaultRole: string;
+  enforce: boolean;
+}
+
+async function assertPlan(deps: IdentityDeps, organizationId: string): Promise<void> {
+  const org = await deps.repo.orgs.findOne({ id: organizationId });
+  if (!org) throw errors.notFound("organization", organizationId);
+  if (!planHasSso(org.plan))
+    throw new AppError(
+      "forbidden",
+      "PLAN_FEATURE_UNAVAILABLE",
+      `SSO is part of the Team, Business and Enterprise plans; this organization is on ${org.plan}`,
+      { plan: org.plan, plans: [...SSO_PLANS] },
+    );
+}
+
+async function fetchMetadata(url: string): Promise<string | { problem: string }> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: "error" });
+    if (!res.ok) return { problem: `answered HTTP ${res.status}` };
+    return await res.text();
+  } catch {
+    return { problem: "could not be fetched" };
+  }
+}
+
+export async function putSsoConnection(deps: IdentityDeps, cmd: PutSsoConnectionCommand): Promise<SsoConnectionView> {
+  await assertPlan(deps, cmd.organizationId);
+  const fieldErrors: FieldError[] = [];
+  const problem = (field: string, message: string, code: FieldError["code"] = "INVALID_FORMAT") =>
+    fieldErrors.push({ field, code, message });
+  const type = cmd.type as SsoType;
+  const existing = await deps.sso.connections.findOne({ id: cmd.organizationId });
+  let oidc: SsoConnectionRecord["oidc"] = null;
+  let saml: SsoConnectionRecord["saml"] = null;
+  if (type === "oidc") {
+    const issuerProblem = cmd.issuer ? idpUrlProblem(cmd.issuer) : "is required for an OIDC connection";
+    if (issuerProblem) problem("issuer", `issuer ${issuerProblem}`, cmd.issuer ? "INVALID_FORMAT" : "REQUIRED");
+    if (!cmd.clientId) problem("client_id", "client_id is required for an OIDC connection", "REQUIRED");
+    const keep = existing?.oidc && !cmd.clientSecret ? existing.oidc.client_secret_sealed : undefined;
+    if (!cmd.clientSecret && !keep)
+      problem("client_secret", "client_secret is required (stored encrypted, never shown again)", "REQUIRED");
+    oidc = {
+      issuer: cmd.issuer.replace(/\/$/, ""),
+      client_id: cmd.clientId,
+      client_secret_sealed: keep ?? deps.totpBox.seal(cmd.clientSecret, SECRET_CONTEXT),
+    };
+  } else {
+    let entityId = cmd.idpEntityId;
+    let ssoUrl = cmd.idpSsoUrl;
+    let certificates: string[] = [];
+    if (cmd.idpMetadataXml || cmd.idpMetadataUrl) {
+      const field = cmd.idpMetadataXml ? "idp_metadata_xml" : "idp_metadata_url";
+      const urlProblem = cmd.idpMetadataXml ? undefined : idpUrlProblem(cmd.idpMetadataUrl);
+      const xml = urlProblem
+        ? { problem: urlProblem }
+        : cmd.idpMetadataXml || (await fetchMetadata(cmd.idpMetadataUrl));
+      const parsed = typeof xml === "string" ? parseIdpMetadata(xml) : xml;
+      if ("problem" in parsed) problem(field, `${field} ${parsed.problem}`);
+      else {
+        entityId = entityId || parsed.entityId;
+        ssoUrl = ssoUrl || parsed.ssoUrl;
+        certificates = parsed.certificates;
+      }
+    }
+    if (cmd.idpCertificate) {
+      const pem = normalizeCertificate(cmd.idpCertificate);
+      if (!pem) problem("idp_certificate", "idp_certificate is not a PEM or base64 X.509 certificate");
+      else certificates = [cmd.idpCertificate];
+    }
+    if (!entityId) problem("idp_entity_id", "idp_entity_id (or IdP metadata) is required for SAML", "REQUIRED");
+    const ssoProblem = ssoUrl ? idpUrlProblem(ssoUrl) : "is required for SAML (or IdP metadata)";
+    if (ssoProblem) problem("idp_sso_url", `idp_sso_url ${ssoProblem}`, ssoUrl ? "INVALID_FORMAT" : "REQUIRED");
+    if (certificates.length === 0 && !fieldErrors.some((e) => e.field.startsWith("idp_")))
+      problem("idp_certificate", "idp_certificate (or IdP metadata) is required for SAML", "REQUIRED");
+    saml = {
+      idp_entity_id: entityId,
+      idp_sso_url: ssoUrl,
+      idp_certificates: certificates.map((c) => normalizeCertificate(c)!).filter(Boolean),
+      idp_metadata_url: cmd.idpMetadataXml ? "" : cmd.idpMetadataUrl,
+    };
+  }
+  if (!isRole(cmd.defaultRole) || !SSO_DEFAULT_ROLES.includes(cmd.defaultRole))
+    problem("default_role", "default_role must be admin, member or viewer (owners are made by owners)", "INVALID_ENUM");
+  fieldErrors.push(...domainErrors(cmd.domains));
+  const domains = cmd.domains.map(normalizeDomain);
+  // A verified domain belongs to one organization across the instance.
+  for (const [i, d] of domains.entries()) {
+    const owner = await deps.sso.verifiedDomain(d);
+    if (owner && owner.organization_id !== cmd.organizationId)
+      problem(`domains[${i}]`, `${d} is verified for another organization's SSO connection`);
+  }
+  if (fieldErrors.length > 0) throw errors.unprocessable(fieldErrors, "The SSO connection is not valid");
+
+  const now = deps.clock.now().toISOString();
+  const record: SsoConnectionRecord = {
+    id: cmd.organizationId,
+    organization_id: cmd.organizationId,
+    type,
+    oidc,
+    saml,
+    default_role: cmd.defaultRole as Role,
+    enforce: cmd.enforce,
+    created_at: existing?.created_at ?? now,
+    updated_at: now,
+  };
+  if (existing) await deps.sso.connections.updateOne({ id: record.id }, record);
+  else await deps.sso.connections.insertOne(record);
+  const before = await deps.sso.domainsOf(cmd.organizationId);
+  for (const d of before) if (!domains.includes(d.domain)) await deps.sso.domains.deleteOne({ id: d.id });
+  for (const d of domains) {
+    if (before.some((b) => b.domain === d)) continue;
+    await deps.sso.domains.insertOne({
+      id: `${cmd.organizationId}.${d}`,
+      organization_id: cmd.organizationId,
+      domain: d,
+      verification_token: randomBytes(16).toString("hex"),
+      verified_at: null,
+      created_at: now,
+    });
+  }
+  await recordAudit(deps, {
+    organizationId: cmd.organizationId,
+    type: "sso.connection_updated",
+    actor: cmd.actor,
+    targetType: "sso_connection",
+    targetId: cmd.organizationId,
+    data: { type, domains, default_role: record.default_role, enforce: record.enforce, created: !existing },
+  });
+  return { connection: record, domains: await deps.sso.domainsOf(cmd.organizationId) };
+}
+
+export async function getSsoConnection(deps: IdentityDeps, organizationId: string): Promise<SsoConnectionView> {
+  const connection = await deps.sso.connections.findOne({ id: organizationId });
+  if (!connection) throw errors.notFound("sso_connection", organizationId);
+  return { connection, domains: await deps.sso.domainsOf(organizationId) };
+}
+
+export async function deleteSsoConnection(deps: IdentityDeps, organizationId: string, actor: Actor): Promise<void> {
+  const connection = await deps.sso.connections.findOne({ id: organizationId });
+  if (!connection) throw errors.notFound("sso_connection", organizationId);
+  await deps.sso.connections.deleteOne({ id: organizationId });
+  await deps.sso.domains.deleteMany({ organization_id: organizationId });
+  await recordAudit(deps, {
+    organizationId,
+    type: "sso.connection_deleted",
+    actor,
+    targetType: "sso_connection",
+    targetId: organizationId,
+    data: { type: connection.type },
+  });
+}
+
+/** The operator's word that the organization controls the domain (checked out of band). */
+export async function verifySsoDomain(
+  deps: IdentityDeps,
+  organizationId: string,
+  rawDomain: string,
+  actor: Actor,
+): Promise<SsoConnectionView> {
+  const domain = normalizeDomain(rawDomain);
+  const claim = await deps.sso.domains.findOne({ id: `${organizationId}.${domain}` });
+  if (!claim) throw errors.notFound("sso_domain", domain);
+  const owner = await deps.sso.verifiedDomain(domain);
+  if (owner && owner.organization_id !== organizationId)
+    throw new AppError("conflict", "SSO_DOMAIN_TAKEN", `${domain} is already verified for another organization`, {
+      domain,
+    });
+  if (!claim.verified_at) {
+    await deps.sso.domains.updateOne({ id: claim.id }, { verified_at: deps.clock.now().toISOString() });
+    await recordAudit(deps, {
+      organizationId,
+      type: "sso.domain_verified",
+      actor,
+      targetType: "sso_domain",
+      targetId: domain,
+      data: {},
+    });
+  }
+  return getSsoConnection(deps, organizationId);
+}

@@ -1,0 +1,126 @@
+// The end of every SSO sign-in: the IdP vouched for a person; link them to the organization
+// (or refuse), then start an ordinary Verdict session. Audited either way.
+import { AppError, newId } from "@verdict/kit";
+import { DuplicateKeyError } from "@verdict/store";
+import type { IdentityDeps } from "../../deps.js";
+import { normalizeEmail } from "../../domain/member.js";
+import { decideLink, type SsoIdentity } from "../../domain/sso.js";
+import type { UserRecord } from "../../repo.js";
+import { recordAudit } from "../audit/recordAudit.js";
+import { startSession } from "../sessions/startSession.js";
+import type { SessionView } from "../sessions/sessionView.js";
+import type { SsoConnectionRecord } from "./ssoRepo.js";
+
+export interface FinishSsoSignIn {
+  connection: SsoConnectionRecord;
+  identity: SsoIdentity;
+  clientIp: string;
+  userAgent: string;
+}
+
+async function findOrCreateUser(deps: IdentityDeps, email: string, name: string): Promise<UserRecord> {
+  const found = await deps.repo.userByEmail(email);
+  if (found) return found;
+  const user: UserRecord = {
+    id: newId("user"),
+    email,
+    name,
+    password_hash: null,
+    totp_sealed: null,
+    totp_last_step: null,
+    totp_pending_sealed: null,
+    recovery_code_hashes: [],
+    recovery_codes_left: 0,
+    created_at: deps.clock.now().toISOString(),
+  };
+  try {
+    await deps.repo.users.insertOne(user);
+    return user;
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) return (await deps.repo.userByEmail(email))!;
+    throw err;
+  }
+}
+
+export async function finishSsoSignIn(
+  deps: IdentityDeps,
+  cmd: FinishSsoSignIn,
+): Promise<{ token: string; session: SessionView }> {
+  const orgId = cmd.connection.organization_id;
+  const email = normalizeEmail(cmd.identity.email);
+  const identity = { ...cmd.identity, email };
+  const existing = await deps.repo.userByEmail(email);
+  const membership = existing ? await deps.repo.membership(orgId, existing.id) : null;
+  const verifiedDomains = (await deps.sso.domainsOf(orgId)).filter((d) => d.verified_at).map((d) => d.domain);
+  const decision = decideLink({
+    identity,
+    verifiedDomains,
+    defaultRole: cmd.connection.default_role,
+    userExists: existing !== null,
+    membership: membership ?? undefined,
+  });
+  const actor = { type: "user" as const, id: existing?.id ?? email, ip: cmd.clientIp };
+  if (decision.kind === "refuse") {
+    await recordAudit(deps, {
+      organizationId: orgId,
+      type: "signin.failed",
+      actor,
+      targetType: "sso_connection",
+      targetId: orgId,
+      data: { method: cmd.connection.type, reason: decision.code, email },
+    });
+    throw new AppError("forbidden", decision.code, decision.message, { email });
+  }
+  const user = await findOrCreateUser(deps, email, identity.name);
+  if (!user.name && identity.name) await deps.repo.users.updateOne({ id: user.id, name: "" }, { name: identity.name });
+  const now = deps.clock.now().toISOString();
+  if (decision.kind === "activate_invitation" && membership) {
+    await deps.repo.members.updateOne(
+      { id: membership.id, status: "invited" },
+      { status: "active", invitation_hash: null, invitation_expires_at: null, version: membership.version + 1 },
+    );
+  } else if (decision.kind === "join") {
+    try {
+      await deps.repo.members.insertOne({
+        id: deps.repo.membershipId(orgId, user.id),
+        organization_id: orgId,
+        user_id: user.id,
+        role: decision.role,
+        status: "active",
+        invitation_hash: null,
+        invitation_expires_at: null,
+        created_at: now,
+        version: 1,
+      });
+    } catch (err) {
+      if (!(err instanceof DuplicateKeyError)) throw err;
+    }
+  }
+  if (decision.kind !== "sign_in") {
+    const joined = await deps.repo.membership(orgId, user.id);
+    await recordAudit(deps, {
+      organizationId: orgId,
+      type: "member.joined",
+      actor: { ...actor, id: user.id },
+      targetType: "user",
+      targetId: user.id,
+      data: { role: joined?.role, new_account: !existing, via: `sso_${cmd.connection.type}` },
+    });
+  }
+  const started = await startSession(deps, {
+    userId: user.id,
+    organizationId: orgId,
+    clientIp: cmd.clientIp,
+    userAgent: cmd.userAgent,
+    idpMfa: identity.mfa,
+  });
+  await recordAudit(deps, {
+    organizationId: orgId,
+    type: "signin.succeeded",
+    actor: { ...actor, id: user.id },
+    targetType: "session",
+    targetId: started.session.id,
+    data: { method: `sso_${cmd.connection.type}`, mfa: identity.mfa ? "idp" : "none", subject: identity.subject },
+  });
+  return started;
+}

@@ -1,0 +1,34 @@
+// Which connection an email signs in with: its domain must be verified for an organization
+// whose connection uses the protocol asked for.
+import { errors } from "@verdict/kit";
+import type { IdentityDeps } from "../../deps.js";
+import { emailDomain, type SsoType } from "../../domain/sso.js";
+import type { SsoConnectionRecord } from "./ssoRepo.js";
+
+const emailProblem = (message: string) =>
+  errors.unprocessable([{ field: "email", code: "INVALID_FORMAT", message }], message);
+
+export async function connectionForEmail(
+  deps: IdentityDeps,
+  email: string,
+  protocol: SsoType,
+): Promise<SsoConnectionRecord> {
+  const domain = emailDomain(email);
+  if (!domain) throw emailProblem("email must be an email address (name@example.com)");
+  const verified = await deps.sso.verifiedDomain(domain);
+  if (!verified) {
+    const claimed = await deps.sso.domains.findOne({ domain });
+    throw emailProblem(
+      claimed
+        ? `${domain} is claimed for SSO but not verified yet: an operator verifies it (docs/sso.md)`
+        : `No organization signs in ${domain} through SSO: sign in with your password`,
+    );
+  }
+  const connection = await deps.sso.connections.findOne({ id: verified.organization_id });
+  if (!connection) throw emailProblem(`No organization signs in ${domain} through SSO`);
+  if (connection.type !== protocol)
+    throw emailProblem(
+      `${domain} signs in with ${connection.type.toUpperCase()}: use ${connection.type === "oidc" ? "/auth/oidc/authorize" : "/auth/saml/login"}`,
+    );
+  return connection;
+}

@@ -1,0 +1,167 @@
+// The SAML 2.0 service provider (@node-saml/node-saml 5.1): SP metadata, SP-initiated login over
+// the Redirect binding, and the ACS. The library checks the signature (assertions must be
+// signed by a configured IdP certificate), the issuer, the audience, the time conditions (with
+// SAML_CLOCK_SKEW_MS) and InResponseTo; the AuthnRequest's id is kept in the store under the
+// RelayState handed to the browser, and deleted when the response comes back (one use), so a
+// replayed response finds nothing. Only the profile the library returns is read.
+import { randomBytes } from "node:crypto";
+import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from "@node-saml/node-saml";
+import { AppError, errors } from "@verdict/kit";
+import type { IdentityDeps } from "../../deps.js";
+import { SAML_CLOCK_SKEW_MS, SSO_STATE_TTL_MS } from "../../domain/sso.js";
+import { hashToken } from "../../domain/secrets.js";
+import type { SessionView } from "../sessions/sessionView.js";
+import { finishSsoSignIn } from "./finishSsoSignIn.js";
+import { invalidState } from "./oidc.js";
+import { connectionForEmail } from "./route.js";
+import type { SsoConnectionRecord } from "./ssoRepo.js";
+
+export interface SamlUrls {
+  acsUrl: string;
+  metadataUrl: string;
+}
+
+/** The SP's entity id for an organization: its metadata address. */
+export function spEntityId(urls: SamlUrls, organizationId: string): string {
+  return `${urls.metadataUrl}?org=${encodeURIComponent(organizationId)}`;
+}
+
+/** A cache that remembers the one AuthnRequest id this flow knows (saved to, or read from, the store). */
+class OneRequestCache implements CacheProvider {
+  constructor(
+    public id: string | null = null,
+    public instant: string | null = null,
+  ) {}
+  async saveAsync(key: string, value: string) {
+    this.id = key;
+    this.instant = value;
+    return { value, createdAt: Date.now() };
+  }
+  async getAsync(key: string) {
+    return key === this.id ? this.instant : null;
+  }
+  async removeAsync(key: string | null) {
+    return key;
+  }
+}
+
+function samlFor(c: SsoConnectionRecord, urls: SamlUrls, cache: CacheProvider): SAML {
+  const s = c.saml!;
+  const entityId = spEntityId(urls, c.organization_id);
+  return new SAML({
+    callbackUrl: urls.acsUrl,
+    entryPoint: s.idp_sso_url,
+    issuer: entityId,
+    audience: entityId,
+    idpIssuer: s.idp_entity_id,
+    idpCert: s.idp_certificates,
+    wantAssertionsSigned: true,
+    wantAuthnResponseSigned: false,
+    validateInResponseTo: ValidateInResponseTo.always,
+    requestIdExpirationPeriodMs: SSO_STATE_TTL_MS,
+    acceptedClockSkewMs: SAML_CLOCK_SKEW_MS,
+    identifierFormat: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
+    disableRequestedAuthnContext: true,
+    cacheProvider: cache,
+  });
+}
+
+export async function samlMetadata(deps: IdentityDeps, organizationId: string, urls: SamlUrls): Promise<string> {
+  const connection = await deps.sso.connections.findOne({ id: organizationId });
+  if (!connection || connection.type !== "saml") throw errors.notFound("saml_connection", organizationId);
+  return samlFor(connection, urls, new OneRequestCache()).generateServiceProviderMetadata(null, null);
+}
+
+export async function startSamlLogin(deps: IdentityDeps, email: string, urls: SamlUrls): Promise<string> {
+  const connection = await connectionForEmail(deps, email, "saml");
+  const cache = new OneRequestCache();
+  const relayState = randomBytes(32).toString("base64url");
+  const url = await samlFor(connection, urls, cache).getAuthorizeUrlAsync(relayState, undefined, {});
+  await deps.sso.states.insertOne({
+    id: hashToken(relayState),
+    organization_id: connection.organization_id,
+    protocol: "saml",
+    code_verifier: null,
+    nonce: null,
+    request_id: cache.id,
+    request_instant: cache.instant,
+    expires_at: new Date(deps.clock.now().getTime() + SSO_STATE_TTL_MS).toISOString(),
+  });
+  return url;
+}
+
+function first(v: unknown): string {
+  if (Array.isArray(v)) return first(v[0]);
+  return typeof v === "string" ? v : "";
+}
+
+/** The SubjectConfirmationData Recipient of the library's validated assertion (parsed by it). */
+function recipients(profile: Profile): string[] {
+  const assertion = profile.getAssertion?.() as Record<string, any> | undefined;
+  const a = assertion?.Assertion ?? assertion;
+  const out: string[] = [];
+  for (const subject of a?.Subject ?? [])
+    for (const sc of subject?.SubjectConfirmation ?? [])
+      for (const data of sc?.SubjectConfirmationData ?? []) if (data?.$?.Recipient) out.push(data.$.Recipient);
+  return out;
+}
+
+export interface CompleteSamlLogin {
+  samlResponse: string;
+  relayState: string;
+  urls: SamlUrls;
+  clientIp: string;
+  userAgent: string;
+}
+
+export async function completeSamlLogin(
+  deps: IdentityDeps,
+  cmd: CompleteSamlLogin,
+): Promise<{ token: string; session: SessionView }> {
+  if (!cmd.relayState) throw invalidState();
+  const id = hashToken(cmd.relayState);
+  const pending = await deps.sso.states.findOne({ id, protocol: "saml" });
+  if (!pending || !(await deps.sso.states.deleteOne({ id }))) throw invalidState();
+  if (Date.parse(pending.expires_at) <= deps.clock.now().getTime()) throw invalidState();
+  const connection = await deps.sso.connections.findOne({ id: pending.organization_id });
+  if (!connection || connection.type !== "saml") throw invalidState();
+  const saml = samlFor(connection, cmd.urls, new OneRequestCache(pending.request_id, pending.request_instant));
+  let profile: Profile | null;
+  try {
+    ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: cmd.samlResponse }));
+  } catch (err) {
+    deps.logger.warn(
+      { organization_id: connection.organization_id, err: (err as Error).message },
+      "SAML response refused",
+    );
+    throw new AppError(
+      "unauthorized",
+      "SSO_IDP_RESPONSE_INVALID",
+      `The identity provider's SAML response was refused: ${(err as Error).message}`,
+    );
+  }
+  if (!profile) throw new AppError("unauthorized", "SSO_IDP_RESPONSE_INVALID", "The SAML response signed nobody in");
+  const rcpt = recipients(profile);
+  if (rcpt.length > 0 && !rcpt.every((r) => r === cmd.urls.acsUrl))
+    throw new AppError(
+      "unauthorized",
+      "SSO_IDP_RESPONSE_INVALID",
+      `The SAML assertion is meant for ${rcpt[0]}, not this service's ACS (${cmd.urls.acsUrl})`,
+    );
+  const email =
+    first(profile.email) ||
+    first(profile.mail) ||
+    first(profile["urn:oid:0.9.2342.19200300.100.1.3"]) ||
+    (profile.nameIDFormat?.endsWith("emailAddress") ? profile.nameID : "");
+  if (!email)
+    throw new AppError("forbidden", "SSO_EMAIL_MISSING", "The SAML assertion has no email (attribute email or NameID)");
+  const given = first(profile.firstName) || first(profile.givenName);
+  const family = first(profile.lastName) || first(profile.surname);
+  const name = first(profile.name) || first(profile.displayName) || [given, family].filter(Boolean).join(" ");
+  return finishSsoSignIn(deps, {
+    connection,
+    identity: { email, emailVerified: true, name, subject: profile.nameID, mfa: false },
+    clientIp: cmd.clientIp,
+    userAgent: cmd.userAgent,
+  });
+}

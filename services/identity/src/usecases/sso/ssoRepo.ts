@@ -1,0 +1,73 @@
+// The SSO collections, through the Store port: connections (one per organization), claimed
+// email domains, and the state of sign-ins under way at an IdP (shared by every replica).
+import type { Collection, Store } from "@verdict/store";
+import type { Role } from "../../domain/member.js";
+import type { SsoType } from "../../domain/sso.js";
+
+/** id = organization_id: one connection per organization. */
+export interface SsoConnectionRecord {
+  id: string;
+  organization_id: string;
+  type: SsoType;
+  oidc: { issuer: string; client_id: string; client_secret_sealed: string } | null;
+  saml: { idp_entity_id: string; idp_sso_url: string; idp_certificates: string[]; idp_metadata_url: string } | null;
+  default_role: Role;
+  enforce: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A domain an organization claims. id = `<organization_id>.<domain>`; verified by an operator. */
+export interface SsoDomainRecord {
+  id: string;
+  organization_id: string;
+  domain: string;
+  verification_token: string;
+  verified_at: string | null;
+  created_at: string;
+}
+
+/**
+ * A sign-in sent to an IdP and not back yet. id = SHA-256 of the state (OIDC) or RelayState
+ * (SAML) handed to the browser; deleted when it comes back (one use).
+ */
+export interface SsoStateRecord {
+  id: string;
+  organization_id: string;
+  protocol: SsoType;
+  /** OIDC: PKCE verifier and nonce. SAML: the AuthnRequest's ID (InResponseTo). */
+  code_verifier: string | null;
+  nonce: string | null;
+  request_id: string | null;
+  request_instant: string | null;
+  expires_at: string;
+}
+
+export class SsoRepo {
+  readonly connections: Collection<SsoConnectionRecord>;
+  readonly domains: Collection<SsoDomainRecord>;
+  readonly states: Collection<SsoStateRecord>;
+
+  constructor(store: Store) {
+    this.connections = store.collection<SsoConnectionRecord>("identity_sso_connections");
+    this.domains = store.collection<SsoDomainRecord>("identity_sso_domains");
+    this.states = store.collection<SsoStateRecord>("identity_sso_states");
+  }
+
+  domainsOf(organizationId: string): Promise<SsoDomainRecord[]> {
+    return this.domains.find({ organization_id: organizationId }, { sort: { domain: 1 } });
+  }
+
+  /** The organization a domain is verified for, across the instance. */
+  verifiedDomain(domain: string): Promise<SsoDomainRecord | null> {
+    return this.domains.findOne({ domain, verified_at: { $ne: null } });
+  }
+
+  async init(): Promise<void> {
+    await this.domains.ensureIndexes([
+      { name: "domain", fields: { domain: 1 } },
+      { name: "org_id", fields: { organization_id: 1, id: 1 } },
+    ]);
+    await this.states.ensureIndexes([{ name: "expires_at", fields: { expires_at: 1 } }]);
+  }
+}
