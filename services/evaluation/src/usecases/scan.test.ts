@@ -117,10 +117,35 @@ describe("scanChange in slices", () => {
     const order: string[] = [];
     await scanChange(d, "org_small", [], files, limits); // both engines compiled before the race
     await scanChange(d, "org_large", [], files, limits);
-    const a = scanChange(d, "org_large", [], large, limits).then(() => order.push("large"));
-    await new Promise((r) => setTimeout(r, 200));
-    const b = scanChange(d, "org_small", [], files, limits).then(() => order.push("small"));
+    // No timing: the small scan is asked for once the large one's first slice runs, and the large
+    // one's later slices reach the pool only after the small scan has (a scan sent as one job
+    // would finish before it).
+    let firstSliceRunning!: () => void;
+    const firstSlice = new Promise<void>((resolve) => (firstSliceRunning = resolve));
+    let smallSent!: () => void;
+    const smallInPool = new Promise<void>((resolve) => (smallSent = resolve));
+    let largeSlices = 0;
+    const watched = {
+      ...d,
+      scanner: {
+        run: async (key: string, job: ScanJob, opts: Parameters<typeof scanner.run>[2]) => {
+          if (key === "org_small") smallSent();
+          else if (largeSlices++ > 0) await smallInPool;
+          return scanner.run(key, job, {
+            ...opts,
+            onStart: () => {
+              opts?.onStart?.();
+              if (key === "org_large") firstSliceRunning();
+            },
+          });
+        },
+      },
+    } as unknown as EvaluationDeps;
+    const a = scanChange(watched, "org_large", [], large, limits).then(() => order.push("large"));
+    await firstSlice;
+    const b = scanChange(watched, "org_small", [], files, limits).then(() => order.push("small"));
     await Promise.all([a, b]);
+    expect(largeSlices).toBeGreaterThan(2);
     expect(order).toEqual(["small", "large"]);
   });
 });
