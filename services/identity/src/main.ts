@@ -20,6 +20,7 @@ import { identityHandlers } from "./grpc.js";
 import { IdentityRepo } from "./repo.js";
 import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
+import { sweepExpiredSsoStates } from "./usecases/sso/sweepExpiredSsoStates.js";
 import type { SessionPolicy } from "./domain/session.js";
 import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
@@ -88,10 +89,14 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     reflection: reflectionDefinition("identity"),
   });
   outbox.start();
-  // Expired OAuth codes, tokens and interactions are deleted every 10 minutes (by any replica).
+  // Expired OAuth codes, tokens and interactions, and SSO sign-ins that never came back from
+  // the IdP, are deleted every 10 minutes (by any replica).
   const sweeper = setInterval(() => {
     sweepExpiredArtifacts(deps).catch((err: unknown) =>
       opts.logger.warn({ err }, "could not delete expired OAuth artifacts"),
+    );
+    sweepExpiredSsoStates(deps).catch((err: unknown) =>
+      opts.logger.warn({ err }, "could not delete expired SSO sign-in states"),
     );
   }, 10 * 60_000);
   sweeper.unref();

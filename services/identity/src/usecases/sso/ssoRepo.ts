@@ -63,6 +63,11 @@ export class SsoRepo {
     return this.domains.findOne({ domain, verified_at: { $ne: null } });
   }
 
+  /** Deletes the sign-ins that expired before `now` without coming back (served by expires_at). */
+  deleteExpiredStates(now: Date): Promise<number> {
+    return this.states.deleteMany({ expires_at: { $lt: now.toISOString() } });
+  }
+
   async init(): Promise<void> {
     await this.domains.ensureIndexes([
       { name: "domain", fields: { domain: 1 } },
