@@ -20,6 +20,7 @@ import { identityHandlers } from "./grpc.js";
 import { IdentityRepo } from "./repo.js";
 import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
+import { OidcDiscoveryCache } from "./usecases/sso/oidcDiscovery.js";
 import { sweepExpiredSsoStates } from "./usecases/sso/sweepExpiredSsoStates.js";
 import type { SessionPolicy } from "./domain/session.js";
 import { argon2Passwords } from "./passwords.js";
@@ -42,6 +43,8 @@ export interface IdentityServiceOptions {
   masterKey?: Buffer;
   /** Default: 30 minutes idle, 12 hours absolute. */
   sessions?: SessionPolicy;
+  /** How long an IdP's OIDC discovery document is reused (default 1 hour; 0: fetched each time). */
+  oidcDiscoveryTtlMs?: number;
 }
 
 export interface IdentityService {
@@ -72,6 +75,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),
     oauthServerSecret: masterSubkey(masterKey, "oauth server"),
     sso,
+    oidcDiscovery: new OidcDiscoveryCache(opts.oidcDiscoveryTtlMs ?? 3_600_000),
     sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);
