@@ -16,7 +16,7 @@ describe("pnpm docs:config (docs/development.md)", () => {
     const command = line!.replace(/#.*$/, "").trim();
     expect(command).toBe("pnpm docs:config");
     const before = readFileSync(configDoc, "utf8");
-    let after = "";
+    let after: string | undefined;
     try {
       const out = execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", command], {
         cwd: root,

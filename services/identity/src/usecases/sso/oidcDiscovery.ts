@@ -43,11 +43,7 @@ export class OidcDiscoveryCache {
 
   private async metadata(settings: OidcClientSettings, now: number, insecure: boolean) {
     const cached = this.entries.get(settings.issuer);
-    if (
-      cached &&
-      now - cached.fetchedAt < this.ttlMs &&
-      cached.fetchedAt > Date.parse(settings.connectionUpdatedAt)
-    )
+    if (cached && now - cached.fetchedAt < this.ttlMs && cached.fetchedAt > Date.parse(settings.connectionUpdatedAt))
       return cached.metadata;
     const discovered = await oidcClient.discovery(
       new URL(settings.issuer),
