@@ -152,6 +152,14 @@ describe("refreshSamlCertificates", () => {
     expect(fetches).toBe(2);
   });
 
+  it("never overwrites a connection an admin saved meanwhile", async () => {
+    const connection = await saveConnection(metadataUrl);
+    published = NEW;
+    await deps.sso.connections.updateOne({ id: "org_a" }, { updated_at: new Date(now.getTime() + 1).toISOString() });
+    expect(await refreshSamlCertificates(deps, { connection })).toBeNull();
+    expect((await stored()).saml?.idp_certificates).toEqual([OLD]);
+  });
+
   it("leaves a connection without a metadata URL alone", async () => {
     const connection = await saveConnection("");
     expect(await refreshSamlCertificates(deps, { connection })).toBeNull();

@@ -27,7 +27,11 @@ export async function refreshSamlCertificates(
   if (now.getTime() - last < SAML_CERT_REFRESH_INTERVAL_MS) return null;
   // Claim the refresh first (compare-and-set on the time read), so concurrent failures fetch once.
   const claimed = await deps.sso.connections.updateOne(
-    { id: connection.id, "saml.certificates_refreshed_at": saml.certificates_refreshed_at ?? null },
+    {
+      id: connection.id,
+      updated_at: connection.updated_at,
+      "saml.certificates_refreshed_at": saml.certificates_refreshed_at ?? null,
+    },
     { saml: { ...saml, certificates_refreshed_at: now.toISOString() } },
   );
   if (!claimed) return null;
@@ -49,7 +53,12 @@ export async function refreshSamlCertificates(
     ...connection,
     saml: { ...saml, idp_certificates: certificates, certificates_refreshed_at: now.toISOString() },
   };
-  await deps.sso.connections.updateOne({ id: connection.id }, { saml: updated.saml });
+  // Unless an admin saved the connection meanwhile (their settings win).
+  const stored = await deps.sso.connections.updateOne(
+    { id: connection.id, updated_at: connection.updated_at },
+    { saml: updated.saml },
+  );
+  if (!stored) return null;
   deps.logger.info(
     { organization_id: connection.organization_id, certificates: certificates.length },
     "SAML IdP certificates refreshed from its metadata",
