@@ -21,6 +21,7 @@ let browser: Browser;
 let op: Api;
 const orgs: Record<string, { id: string; api: Api }> = {};
 let acmeRealm = "";
+let globexRealm = "";
 
 async function createOrg(name: string, plan: string) {
   const res = await op.post("/v1/organizations", { name, plan });
@@ -62,7 +63,7 @@ beforeAll(async () => {
       password: IDP_PASSWORD,
     });
   // SAML: realm globex-<stamp>; a second realm's key plays the wrong signer.
-  const globexRealm = `globex-${stamp}`;
+  globexRealm = `globex-${stamp}`;
   const rogueRealm = `rogue-${stamp}`;
   await admin.createRealm(globexRealm);
   await admin.createRealm(rogueRealm);
@@ -367,6 +368,22 @@ describe("SAML sign-in with Keycloak", () => {
     expect(body.code).toBe("SSO_IDP_RESPONSE_INVALID");
     expect(body.message).toMatch(/signature/i);
     await context.close();
+  });
+
+  // Last of the Globex sign-ins: the realm signs with another key from here on.
+  it("picks up the IdP's new signing key from the metadata URL after a key rotation", async () => {
+    const before = await orgs.Globex!.api.get("/v1/organization/sso");
+    expect(before.body.idp_certificates).toHaveLength(1);
+    await admin.login();
+    await admin.rotateRealmKey(globexRealm);
+    const { page, context } = await idpSignIn("/auth/saml/login?email=bob@globex.test", "bob");
+    await page.waitForURL(`${base}/`);
+    expect((await sessionIn(page)).body).toMatchObject({ user: { email: "bob@globex.test" }, role: "member" });
+    await context.close();
+    // The connection now trusts the certificates the metadata lists: the old key and the new one.
+    const after = await orgs.Globex!.api.get("/v1/organization/sso");
+    expect(after.body.idp_certificates).toHaveLength(2);
+    expect(after.body.idp_certificates).toContain(before.body.idp_certificates[0]);
   });
 
   it("serves the SP metadata", async () => {

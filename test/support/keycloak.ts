@@ -189,6 +189,21 @@ export class KeycloakAdmin {
     });
   }
 
+  /**
+   * A key rotation: a new RSA signing key above the realm's own, which signs from now on (the
+   * old one stays published beside it in the realm's metadata).
+   */
+  async rotateRealmKey(realm: string): Promise<void> {
+    const { id } = await this.call("GET", `/realms/${realm}`);
+    await this.call("POST", `/realms/${realm}/components`, {
+      name: "rotated-rsa",
+      providerId: "rsa-generated",
+      providerType: "org.keycloak.keys.KeyProvider",
+      parentId: id,
+      config: { priority: ["1000"], active: ["true"], enabled: ["true"], algorithm: ["RS256"] },
+    });
+  }
+
   /** The realm's SAML IdP metadata. */
   async samlDescriptor(realm: string): Promise<string> {
     const res = await fetch(`${this.url}/realms/${realm}/protocol/saml/descriptor`);

@@ -17,6 +17,7 @@ runProcess("identity", identityProcessConfig, async ({ config, logger, store, bu
     // Every replica needs the same key: set VERDICT_WEBHOOK_MASTER_KEY when they do not share a data directory.
     masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.VERDICT_DATA_DIR, logger),
     sessions: sessionPolicy(config),
+    oidcDiscoveryTtlMs: config.VERDICT_OIDC_DISCOVERY_TTL_SECONDS * 1000,
     ...(config.VERDICT_BOOTSTRAP_API_KEY ? { bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY } : {}),
   });
   if (service.generatedBootstrapKey) {

@@ -26,6 +26,8 @@ export const identityConfig = z.object({
   VERDICT_SESSION_IDLE_TIMEOUT_MINUTES: minutes(30),
   /** A session ends this long after sign-in, however busy. */
   VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES: minutes(12 * 60),
+  /** How long an IdP's OIDC discovery document is reused; 0: fetched at each sign-in step. */
+  VERDICT_OIDC_DISCOVERY_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3_600),
 });
 
 export type IdentityConfig = z.infer<typeof identityConfig>;
@@ -55,4 +57,6 @@ documentVariables({
     "The instance operator's key; unset: generated and printed once on the first start. Changing it retires the previous operator key (see [Using the API](api.md#using-the-api))",
   VERDICT_SESSION_IDLE_TIMEOUT_MINUTES: "A sign-in session unused this long ends",
   VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES: "A session ends this long after sign-in, however busy",
+  VERDICT_OIDC_DISCOVERY_TTL_SECONDS:
+    "How long an SSO identity provider's OIDC discovery document is reused, per issuer (saving the connection fetches it again); 0: fetched at each sign-in step",
 });

@@ -5,6 +5,7 @@ import type { policyV1 } from "@verdict/proto";
 import type { SessionPolicy } from "./domain/session.js";
 import type { Passwords } from "./passwords.js";
 import type { IdentityRepo } from "./repo.js";
+import type { OidcDiscoveryCache } from "./usecases/sso/oidcDiscovery.js";
 import type { SsoRepo } from "./usecases/sso/ssoRepo.js";
 
 export interface IdentityDeps {
@@ -24,4 +25,6 @@ export interface IdentityDeps {
   oauthServerSecret: Buffer;
   /** SSO connections, claimed domains and sign-ins under way at an IdP. */
   sso: SsoRepo;
+  /** IdPs' OIDC discovery documents, cached per issuer (VERDICT_OIDC_DISCOVERY_TTL_SECONDS). */
+  oidcDiscovery: OidcDiscoveryCache;
 }

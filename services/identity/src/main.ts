@@ -20,6 +20,8 @@ import { identityHandlers } from "./grpc.js";
 import { IdentityRepo } from "./repo.js";
 import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
+import { OidcDiscoveryCache } from "./usecases/sso/oidcDiscovery.js";
+import { sweepExpiredSsoStates } from "./usecases/sso/sweepExpiredSsoStates.js";
 import type { SessionPolicy } from "./domain/session.js";
 import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
@@ -41,6 +43,8 @@ export interface IdentityServiceOptions {
   masterKey?: Buffer;
   /** Default: 30 minutes idle, 12 hours absolute. */
   sessions?: SessionPolicy;
+  /** How long an IdP's OIDC discovery document is reused (default 1 hour; 0: fetched each time). */
+  oidcDiscoveryTtlMs?: number;
 }
 
 export interface IdentityService {
@@ -71,6 +75,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),
     oauthServerSecret: masterSubkey(masterKey, "oauth server"),
     sso,
+    oidcDiscovery: new OidcDiscoveryCache(opts.oidcDiscoveryTtlMs ?? 3_600_000),
     sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);
@@ -88,10 +93,14 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     reflection: reflectionDefinition("identity"),
   });
   outbox.start();
-  // Expired OAuth codes, tokens and interactions are deleted every 10 minutes (by any replica).
+  // Expired OAuth codes, tokens and interactions, and SSO sign-ins that never came back from
+  // the IdP, are deleted every 10 minutes (by any replica).
   const sweeper = setInterval(() => {
     sweepExpiredArtifacts(deps).catch((err: unknown) =>
       opts.logger.warn({ err }, "could not delete expired OAuth artifacts"),
+    );
+    sweepExpiredSsoStates(deps).catch((err: unknown) =>
+      opts.logger.warn({ err }, "could not delete expired SSO sign-in states"),
     );
   }, 10 * 60_000);
   sweeper.unref();

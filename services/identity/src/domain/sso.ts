@@ -21,6 +21,17 @@ export const SSO_DEFAULT_ROLES: readonly Role[] = ["admin", "member", "viewer"];
 /** How long a sign-in started at the IdP may take to come back (state, nonce, AuthnRequest id). */
 export const SSO_STATE_TTL_MS = 10 * 60_000;
 
+/**
+ * A SAML connection saved from a metadata URL reads it again, when a signature fails with the
+ * stored certificates, at most this often (the IdP may have rotated its key).
+ */
+export const SAML_CERT_REFRESH_INTERVAL_MS = 5 * 60_000;
+
+/** node-saml's messages for a signature that none of the configured certificates verifies. */
+export function isSamlSignatureFailure(message: string): boolean {
+  return /^Invalid (document )?signature( from encrypted assertion| on documentElement)?$/.test(message);
+}
+
 /** Clock skew accepted on SAML assertions' NotBefore / NotOnOrAfter. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
 

@@ -6,6 +6,7 @@ import { argon2Passwords } from "../passwords.js";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import { SsoRepo } from "./sso/ssoRepo.js";
+import { OidcDiscoveryCache } from "./sso/oidcDiscovery.js";
 import { generateKey, hashKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
 import { IdentityRepo } from "../repo.js";
@@ -43,6 +44,7 @@ beforeEach(async () => {
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
     sso: new SsoRepo(store),
+    oidcDiscovery: new OidcDiscoveryCache(0),
     sessions: { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
 });

@@ -7,6 +7,7 @@ import { AppError, createLogger, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import { SsoRepo } from "./sso/ssoRepo.js";
+import { OidcDiscoveryCache } from "./sso/oidcDiscovery.js";
 import type { IdentityDeps } from "../deps.js";
 import { argon2Passwords } from "../passwords.js";
 import { IdentityRepo, type AuditRecord } from "../repo.js";
@@ -46,6 +47,7 @@ beforeEach(async () => {
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
     sso: new SsoRepo(store),
+    oidcDiscovery: new OidcDiscoveryCache(0),
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
 });

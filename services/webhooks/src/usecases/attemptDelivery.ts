@@ -99,7 +99,7 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
       lease_until: null,
       completed_at: done.toISOString(),
     });
-    await disableEndpoint(deps, endpoint, "The endpoint answered 410 Gone");
+    await disableEndpoint(deps, { endpoint, reason: "The endpoint answered 410 Gone" });
     return;
   }
   const delay = retryDelayMs(deps.retrySchedule, runAttempts, deps.random());
@@ -130,11 +130,10 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   const fresh = await deps.repo.findEndpoint(endpoint.organization_id, endpoint.id);
   if (fresh && (!fresh.last_success_at || fresh.last_success_at < runStartedAt)) {
     const span = formatDuration(done.getTime() - Date.parse(runStartedAt));
-    await disableEndpoint(
-      deps,
-      fresh,
-      `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`,
-    );
+    await disableEndpoint(deps, {
+      endpoint: fresh,
+      reason: `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`,
+    });
   }
 }
 

@@ -4,8 +4,15 @@ import type { WebhookDeps } from "../deps.js";
 import type { EndpointRecord } from "../repo.js";
 import { notifyDisabled } from "./notifyDisabled.js";
 
+export interface DisableEndpointCommand {
+  endpoint: EndpointRecord;
+  /** Shown to the organization (the endpoint's disabled_reason and the webhook.disabled event). */
+  reason: string;
+}
+
 /** Disables an active endpoint once (the first caller wins), announces it and notifies the others. */
-export async function disableEndpoint(deps: WebhookDeps, endpoint: EndpointRecord, reason: string): Promise<void> {
+export async function disableEndpoint(deps: WebhookDeps, cmd: DisableEndpointCommand): Promise<void> {
+  const { endpoint, reason } = cmd;
   const at = deps.clock.now().toISOString();
   const event = deps.outbox.event(TOPICS.webhookDisabled, {
     source: "/webhooks",

@@ -54,7 +54,8 @@ async function assertPlan(deps: IdentityDeps, organizationId: string): Promise<v
     );
 }
 
-async function fetchMetadata(url: string): Promise<string | { problem: string }> {
+/** Fetches an IdP's SAML metadata document (10 s, no redirects), or a problem to report. */
+export async function fetchMetadata(url: string): Promise<string | { problem: string }> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: "error" });
     if (!res.ok) return { problem: `answered HTTP ${res.status}` };
@@ -146,6 +147,9 @@ export async function putSsoConnection(deps: IdentityDeps, cmd: PutSsoConnection
   };
   if (existing) await deps.sso.connections.updateOne({ id: record.id }, record);
   else await deps.sso.connections.insertOne(record);
+  // The cached discovery documents of the old and new issuers (other replicas see updated_at).
+  if (existing?.oidc) deps.oidcDiscovery.invalidate(existing.oidc.issuer);
+  if (oidc) deps.oidcDiscovery.invalidate(oidc.issuer);
   const before = await deps.sso.domainsOf(cmd.organizationId);
   for (const d of before) if (!domains.includes(d.domain)) await deps.sso.domains.deleteOne({ id: d.id });
   for (const d of domains) {
@@ -180,6 +184,7 @@ export async function deleteSsoConnection(deps: IdentityDeps, organizationId: st
   const connection = await deps.sso.connections.findOne({ id: organizationId });
   if (!connection) throw errors.notFound("sso_connection", organizationId);
   await deps.sso.connections.deleteOne({ id: organizationId });
+  if (connection.oidc) deps.oidcDiscovery.invalidate(connection.oidc.issuer);
   await deps.sso.domains.deleteMany({ organization_id: organizationId });
   await recordAudit(deps, {
     organizationId,

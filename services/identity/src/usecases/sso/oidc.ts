@@ -4,7 +4,7 @@
 import { AppError } from "@verdict/kit";
 import * as oidcClient from "openid-client";
 import type { IdentityDeps } from "../../deps.js";
-import { allowsInsecureHttp, idpSaysMfa, SSO_STATE_TTL_MS } from "../../domain/sso.js";
+import { idpSaysMfa, SSO_STATE_TTL_MS } from "../../domain/sso.js";
 import { hashToken } from "../../domain/secrets.js";
 import { SECRET_CONTEXT } from "./connections.js";
 import { finishSsoSignIn } from "./finishSsoSignIn.js";
@@ -15,12 +15,14 @@ import type { SessionView } from "../sessions/sessionView.js";
 async function configFor(deps: IdentityDeps, c: SsoConnectionRecord): Promise<oidcClient.Configuration> {
   const o = c.oidc!;
   try {
-    return await oidcClient.discovery(
-      new URL(o.issuer),
-      o.client_id,
-      deps.totpBox.open(o.client_secret_sealed, SECRET_CONTEXT),
-      undefined,
-      allowsInsecureHttp(o.issuer) ? { execute: [oidcClient.allowInsecureRequests], timeout: 10 } : { timeout: 10 },
+    return await deps.oidcDiscovery.configuration(
+      {
+        issuer: o.issuer,
+        clientId: o.client_id,
+        clientSecret: deps.totpBox.open(o.client_secret_sealed, SECRET_CONTEXT),
+        connectionUpdatedAt: c.updated_at,
+      },
+      deps.clock.now(),
     );
   } catch (err) {
     deps.logger.warn({ organization_id: c.organization_id, err: (err as Error).message }, "OIDC discovery failed");

@@ -8,11 +8,12 @@ import { randomBytes } from "node:crypto";
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from "@node-saml/node-saml";
 import { AppError, errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
-import { SAML_CLOCK_SKEW_MS, SSO_STATE_TTL_MS } from "../../domain/sso.js";
+import { isSamlSignatureFailure, SAML_CLOCK_SKEW_MS, SSO_STATE_TTL_MS } from "../../domain/sso.js";
 import { hashToken } from "../../domain/secrets.js";
 import type { SessionView } from "../sessions/sessionView.js";
 import { finishSsoSignIn } from "./finishSsoSignIn.js";
 import { invalidState } from "./oidc.js";
+import { refreshSamlCertificates } from "./refreshSamlCertificates.js";
 import { connectionForEmail } from "./route.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
 
@@ -125,10 +126,27 @@ export async function completeSamlLogin(
   if (Date.parse(pending.expires_at) <= deps.clock.now().getTime()) throw invalidState();
   const connection = await deps.sso.connections.findOne({ id: pending.organization_id });
   if (!connection || connection.type !== "saml") throw invalidState();
-  const saml = samlFor(connection, cmd.urls, new OneRequestCache(pending.request_id, pending.request_instant));
+  const validate = async (c: SsoConnectionRecord) =>
+    (
+      await samlFor(
+        c,
+        cmd.urls,
+        new OneRequestCache(pending.request_id, pending.request_instant),
+      ).validatePostResponseAsync({ SAMLResponse: cmd.samlResponse })
+    ).profile;
   let profile: Profile | null;
   try {
-    ({ profile } = await saml.validatePostResponseAsync({ SAMLResponse: cmd.samlResponse }));
+    try {
+      profile = await validate(connection);
+    } catch (err) {
+      // The IdP may have rotated its signing key: read its metadata again (rate-limited) and
+      // check the same response once more against the certificates it lists now.
+      const refreshed = isSamlSignatureFailure((err as Error).message)
+        ? await refreshSamlCertificates(deps, { connection })
+        : null;
+      if (!refreshed) throw err;
+      profile = await validate(refreshed);
+    }
   } catch (err) {
     deps.logger.warn(
       { organization_id: connection.organization_id, err: (err as Error).message },

@@ -10,7 +10,14 @@ export interface SsoConnectionRecord {
   organization_id: string;
   type: SsoType;
   oidc: { issuer: string; client_id: string; client_secret_sealed: string } | null;
-  saml: { idp_entity_id: string; idp_sso_url: string; idp_certificates: string[]; idp_metadata_url: string } | null;
+  saml: {
+    idp_entity_id: string;
+    idp_sso_url: string;
+    idp_certificates: string[];
+    idp_metadata_url: string;
+    /** When the certificates were last read again from idp_metadata_url (after a signature failed). */
+    certificates_refreshed_at?: string | null;
+  } | null;
   default_role: Role;
   enforce: boolean;
   created_at: string;
@@ -61,6 +68,11 @@ export class SsoRepo {
   /** The organization a domain is verified for, across the instance. */
   verifiedDomain(domain: string): Promise<SsoDomainRecord | null> {
     return this.domains.findOne({ domain, verified_at: { $ne: null } });
+  }
+
+  /** Deletes the sign-ins that expired before `now` without coming back (served by expires_at). */
+  deleteExpiredStates(now: Date): Promise<number> {
+    return this.states.deleteMany({ expires_at: { $lt: now.toISOString() } });
   }
 
   async init(): Promise<void> {
