@@ -158,7 +158,7 @@ function Passkeys() {
           />
           <Button onClick={() => void add()}>Add a passkey</Button>
         </Group>
-        {done && <Text c="teal">Passkey added.</Text>}
+        {done && <Text c="var(--mantine-color-teal-light-color)">Passkey added.</Text>}
         <RecoveryCodes codes={codes} />
         <ErrorAlert error={error} />
       </Stack>
@@ -466,7 +466,7 @@ function SsoForm({ current, onSaved }: { current: Sso | null; onSaved: () => voi
         <Button type="submit" w="fit-content">
           Save connection
         </Button>
-        {saved && <Text c="teal">Connection saved.</Text>}
+        {saved && <Text c="var(--mantine-color-teal-light-color)">Connection saved.</Text>}
       </Stack>
     </form>
   );
