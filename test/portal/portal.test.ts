@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import { inflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
@@ -98,7 +99,7 @@ async function signInWithPassword(): Promise<void> {
   await page.goto(`${base}/`);
   await page.getByLabel("Email").fill(EMAIL);
   await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
 }
 
 async function signOut(): Promise<void> {
@@ -146,12 +147,11 @@ describe("the dashboard", () => {
     expect(deep.status).toBe(200);
     expect(await deep.text()).toBe(html);
     // The API's own answers, never the dashboard's page (SCIM asks for its bearer token first).
-    const apiAnswers = [
-      { path: "/v1/nothing", status: 404, type: "application/json" },
-      { path: "/auth/nothing", status: 404, type: "application/json" },
-      { path: "/scim/v2/Nothing", status: 401, type: "application/scim+json" },
-    ];
-    for (const { path, status, type } of apiAnswers) {
+    for (const [path, status, type] of [
+      ["/v1/nothing", 404, "application/json"],
+      ["/auth/nothing", 404, "application/json"],
+      ["/scim/v2/Nothing", 401, "application/scim+json"],
+    ] as const) {
       const r = await fetch(`${base}${path}`, { headers: { accept: "text/html" } });
       expect({ path, status: r.status, type: r.headers.get("content-type") }).toEqual({
         path,
@@ -166,12 +166,12 @@ describe("the dashboard", () => {
     await page.goto(`${base}/`);
     await page.getByLabel("Email").fill(EMAIL);
     await page.getByLabel("Password").fill("wrong password");
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await expect(page.getByRole("alert").textContent()).resolves.toContain("AUTH_INVALID_CREDENTIALS");
     await page.screenshot({ path: join(SHOTS, "sign-in-1280.png") });
     expect(await axe(page)).toEqual([]);
     await page.getByLabel("Password").fill(PASSWORD);
-    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
     await page.getByRole("heading", { name: "Overview" }).waitFor();
     expect(await page.getByTestId("org-name").textContent()).toBeTruthy();
   });
@@ -300,6 +300,20 @@ describe("the dashboard", () => {
     expect(listed).toContain("owasp-asvs/owasp-asvs-poam.json");
   });
 
+  it("generates the PDF report of the selected frameworks with progress, and downloads it", async () => {
+    // The two frameworks of the OSCAL export are still selected.
+    await page.getByText("PDF report", { exact: true }).click();
+    const download = page.waitForEvent("download", { timeout: 60_000 });
+    await page.getByRole("button", { name: /^Export 2 frameworks/ }).click();
+    await page.getByText(/\(pdf, owasp-asvs, nist-ssdf\)/).waitFor();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^verdict-.+\.pdf$/);
+    const path = join(SHOTS, "report.pdf");
+    await file.saveAs(path);
+    expect(readFileSync(path).subarray(0, 5).toString("latin1")).toBe("%PDF-");
+    expect(await page.getByTestId("report-status").textContent()).toBe("completed");
+  });
+
   it("creates a webhook (secret shown once), sends a test and shows the delivery", async () => {
     await page.goto(`${base}/webhooks`);
     await page.getByLabel("URL").fill("not a url");
@@ -312,9 +326,183 @@ describe("the dashboard", () => {
     await poll(() => received.length > 0, true);
     await page.getByRole("button", { name: "Deliveries" }).click();
     await page.getByTestId("delivery").first().waitFor();
+    // Redeliver sends the same message again: a second request arrives, a second attempt is logged.
+    const before = received.length;
+    await page.getByRole("button", { name: "Redeliver" }).first().click();
+    await poll(() => received.length > before, true);
+    expect(received[received.length - 1]).toBe(received[before - 1]);
+    await poll(async () => {
+      await page.getByRole("button", { name: "Hide deliveries" }).click();
+      await page.getByRole("button", { name: "Deliveries" }).click();
+      return (await page.getByTestId("delivery").first().locator("td").nth(2).textContent())?.trim();
+    }, "2");
     await page.getByRole("switch", { name: "Enabled" }).click({ force: true });
     await page.getByText("Disabled").first().waitFor();
     expect((await api.get("/v1/webhooks")).body.webhooks[0].status).toBe("disabled");
+    // A disabled endpoint refuses a redelivery: the API's error is shown, nothing is sent.
+    const sent = received.length;
+    await page.getByRole("button", { name: "Redeliver" }).first().click();
+    await page
+      .getByRole("alert")
+      .filter({ hasText: /disabled/i })
+      .waitFor();
+    expect(received.length).toBe(sent);
+    await page.getByRole("switch", { name: "Disabled" }).click({ force: true });
+    await page.getByRole("switch", { name: "Enabled" }).waitFor();
+    expect((await api.get("/v1/webhooks")).body.webhooks[0].status).toBe("active");
+  });
+
+  it("registers an OAuth client (secret shown once) and deletes it", async () => {
+    await page.goto(`${base}/settings/oauth-clients`);
+    await page.getByText("No OAuth clients yet.").waitFor();
+    await page.getByLabel("Name").fill("Grafana");
+    await page.getByLabel("Redirect URIs (one a line)").fill("not a uri");
+    await page.getByRole("button", { name: "Register" }).click();
+    await page.getByText(/^redirect_uris\[0\]: /).waitFor();
+    await page.getByLabel("Redirect URIs (one a line)").fill("https://grafana.example.test/login/generic_oauth");
+    await page.getByRole("button", { name: "Register" }).click();
+    const secret = (await page.getByTestId("secret-value").textContent())!.trim();
+    expect(secret).toMatch(/^vdt_ocs_[0-9A-Za-z]{38}$/);
+    await page.getByRole("cell", { name: "Grafana", exact: true }).waitFor();
+    const listed = (await api.get("/v1/oauth-clients")).body.oauth_clients;
+    expect(listed.map((c: any) => c.name)).toEqual(["Grafana"]);
+    expect(JSON.stringify(listed)).not.toContain(secret);
+    await page.reload();
+    await page.getByRole("cell", { name: "Grafana", exact: true }).waitFor();
+    expect(await page.getByTestId("secret-value").count()).toBe(0);
+    await page.getByRole("button", { name: "Delete" }).click();
+    await page.getByText("No OAuth clients yet.").waitFor();
+    expect((await api.get("/v1/oauth-clients")).body.oauth_clients).toEqual([]);
+  });
+
+  it("shows a validation error on the organization's field, then saves the settings", async () => {
+    await page.goto(`${base}/settings/organization`);
+    const name = page.getByLabel("Name");
+    await name.fill("");
+    await page.getByRole("button", { name: "Save" }).click();
+    await poll(() => name.getAttribute("aria-invalid"), "true");
+    expect((await api.get("/v1/organization")).body.name).not.toBe("");
+    await name.fill("Acme Security");
+    await page.getByRole("switch", { name: "Require a passing evaluation" }).click({ force: true });
+    const required = (await api.get("/v1/organization")).body.settings.require_evaluation_pass;
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.getByText("Saved", { exact: true }).waitFor();
+    expect(await name.getAttribute("aria-invalid")).not.toBe("true");
+    const org = (await api.get("/v1/organization")).body;
+    expect(org.name).toBe("Acme Security");
+    expect(org.settings.require_evaluation_pass).toBe(!required);
+    await page.reload();
+    await expect(page.getByLabel("Name").inputValue()).resolves.toBe("Acme Security");
+  });
+
+  it("connects a repository (the API's field error first) and lists it", async () => {
+    await page.goto(`${base}/repositories`);
+    await page.getByLabel("Name").fill("not a repository name!");
+    await page.getByRole("button", { name: "Connect" }).click();
+    await poll(() => page.getByLabel("Name").getAttribute("aria-invalid"), "true");
+    await page.getByLabel("Name").fill("acme/ledger");
+    await page.getByLabel("Default branch").fill("trunk");
+    await page.getByRole("button", { name: "Connect" }).click();
+    const row = page.getByRole("row", { name: /acme\/ledger/ });
+    await row.waitFor();
+    expect(await row.textContent()).toContain("trunk");
+    const repos = (await api.get("/v1/repositories")).body.repositories;
+    expect(repos.find((r: any) => r.name === "acme/ledger")).toMatchObject({
+      provider: "github",
+      default_branch: "trunk",
+    });
+    await row.getByRole("link", { name: "acme/ledger" }).click();
+    await page.waitForURL(/\/evaluations\?repository=acme%2Fledger/);
+  });
+
+  it("creates a SCIM token on the Security page (shown once, with a copy button), lists and deletes it", async () => {
+    await page.goto(`${base}/settings/security`);
+    await page.getByText("No SCIM tokens yet.").waitFor();
+    await page.getByRole("button", { name: "Create SCIM token" }).click();
+    // The API's field error lands on the field: a name is required.
+    await poll(() => page.getByLabel("Identity provider").getAttribute("aria-invalid"), "true");
+    await page.getByLabel("Identity provider").fill("Okta");
+    await page.getByRole("button", { name: "Create SCIM token" }).click();
+    const token = (await page.getByTestId("secret-value").textContent())!.trim();
+    expect(token).toMatch(/^vdt_scim_/);
+    await page.getByTestId("shown-once").getByRole("button", { name: "Copy" }).waitFor();
+    const row = page.getByTestId("scim-token");
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.first().textContent()).toContain("Okta");
+    expect(await row.first().textContent()).not.toContain(token);
+    // The token provisions with the identity provider's bearer token, as SCIM clients do.
+    const users = await fetch(`${v.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${token}` } });
+    expect(users.status).toBe(200);
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, "security-scim-1280.png"), fullPage: true });
+    await page.reload();
+    await row.first().waitFor();
+    expect(await page.getByTestId("secret-value").count()).toBe(0);
+    await page.getByRole("button", { name: "Delete SCIM token Okta" }).click();
+    await page.getByText("No SCIM tokens yet.").waitFor();
+    expect((await api.get("/v1/scim-tokens")).body.scim_tokens).toEqual([]);
+    const after = await fetch(`${v.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${token}` } });
+    expect(after.status).toBe(401);
+  });
+
+  it("saves an OIDC SSO connection on the Security page: the API's field errors, then domains with their tokens", async () => {
+    await page.goto(`${base}/settings/security`);
+    await page.getByRole("button", { name: "Save connection" }).waitFor();
+    // Saving an OIDC connection does not contact the issuer (discovery happens at sign-in).
+    await page.getByLabel("Issuer").fill("not a url");
+    await page.getByLabel("Client id").fill("verdict");
+    await page.getByLabel("Client secret").fill("oidc-client-secret-value");
+    await page.getByLabel("Email domains (one a line)").fill("acme-sso.test");
+    await page.getByRole("button", { name: "Save connection" }).click();
+    await poll(() => page.getByLabel("Issuer").getAttribute("aria-invalid"), "true");
+    await page.getByLabel("Issuer").fill("https://idp.acme-sso.test/realms/acme");
+    await page.getByRole("textbox", { name: "Role of people who join through SSO" }).click();
+    await page.getByRole("option", { name: "viewer" }).click();
+    await page.getByRole("button", { name: "Save connection" }).click();
+    await page.getByText("Connection saved.").waitFor();
+    const domain = page.getByTestId("sso-domain");
+    await domain.first().waitFor();
+    const sso = (await api.get("/v1/organization/sso")).body;
+    expect(sso).toMatchObject({ type: "oidc", client_secret_set: true, default_role: "viewer", enforce: false });
+    const text = (await domain.first().textContent())!;
+    expect(text).toContain("acme-sso.test");
+    expect(text).toContain("waiting for verification");
+    expect(text).toContain(`verdict-domain-verification=${sso.domains[0].verification_token}`);
+    expect(await page.content()).not.toContain("oidc-client-secret-value");
+    expect(await page.getByLabel("Client secret").inputValue()).toBe("");
+    expect(await axe(page)).toEqual([]);
+    await page.screenshot({ path: join(SHOTS, "security-sso-1280.png"), fullPage: true });
+    // The operator verifies the domain: the page shows it.
+    const org = (await api.get("/v1/organization")).body;
+    expect((await api.post(`/v1/organizations/${org.id}/sso/domains/acme-sso.test/verify`)).status).toBe(200);
+    await page.reload();
+    await page.getByTestId("sso-domain").getByText("verified", { exact: true }).waitFor();
+  });
+
+  it("explains SCIM instead of offering tokens on a plan without it", async () => {
+    const created = await api.post("/v1/organizations", { name: "Small Shop", plan: "free" });
+    expect(created.status).toBe(201);
+    await addMember(api.withKey(created.body.api_key.key), "sam@small.test", "owner", PASSWORD);
+    const other = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    try {
+      const p = await other.newPage();
+      p.setDefaultTimeout(20_000);
+      await p.goto(`${base}/settings/security`);
+      await p.getByLabel("Email").fill("sam@small.test");
+      await p.getByLabel("Password").fill(PASSWORD);
+      await p.getByRole("button", { name: "Sign in", exact: true }).click();
+      await p.getByRole("button", { name: "Sign out" }).waitFor();
+      await p.goto(`${base}/settings/security`);
+      const note = p.getByTestId("scim-unavailable");
+      await note.waitFor();
+      expect(await note.textContent()).toContain("Business and Enterprise plans");
+      expect(await p.getByRole("button", { name: "Create SCIM token" }).count()).toBe(0);
+      expect(await p.getByTestId("sso-unavailable").textContent()).toContain("Team, Business and Enterprise");
+      expect(await axe(p)).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 
   it("invites a member (link shown once) and changes a role", async () => {
@@ -372,5 +560,63 @@ describe("the dashboard", () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${base}/settings/audit`);
     await page.getByText("mfa.totp_enabled").first().waitFor();
+  });
+
+  it('sends the browser to the IdP the API answers with for "Sign in with SSO"', async () => {
+    // The identity provider: a page of its own on 127.0.0.1 that records what the browser asks.
+    const asked: string[] = [];
+    const idp = createServer((req, res) => {
+      asked.push(req.url ?? "");
+      res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>IdP</title><h1>IdP sign-in</h1>");
+    });
+    await new Promise<void>((r) => idp.listen(0, "127.0.0.1", r));
+    try {
+      const idpUrl = `http://127.0.0.1:${(idp.address() as { port: number }).port}`;
+      // A SAML connection needs no call to the IdP to be saved or to start a sign-in.
+      const cert = execFileSync(
+        "openssl",
+        ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "/dev/null", "-subj", "/CN=idp", "-days", "2"],
+        { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+      );
+      const saved = await api.request("PUT", "/v1/organization/sso", {
+        body: {
+          type: "saml",
+          idp_entity_id: `${idpUrl}/realm`,
+          idp_sso_url: `${idpUrl}/sso`,
+          idp_certificate: cert,
+          domains: ["portal-sso.test"],
+        },
+      });
+      expect(saved.status).toBe(200);
+      const org = (await api.get("/v1/organization")).body;
+      expect((await api.post(`/v1/organizations/${org.id}/sso/domains/portal-sso.test/verify`)).status).toBe(200);
+      await signOut();
+      await page.getByRole("button", { name: "Sign in with SSO" }).click();
+      // An email no organization signs in with SSO: the API's error on the field, no navigation.
+      await page.getByLabel("Work email").fill("eve@nowhere.test");
+      await page.getByRole("button", { name: "Continue with SSO" }).click();
+      await poll(() => page.getByLabel("Work email").getAttribute("aria-invalid"), "true");
+      expect(await page.getByText(/not verified|no verified|SSO/i).count()).toBeGreaterThan(0);
+      expect(await axe(page)).toEqual([]);
+      await page.screenshot({ path: join(SHOTS, "sign-in-sso-1280.png") });
+      expect(asked.filter((u) => u.startsWith("/sso"))).toEqual([]);
+      // The API answers the email's domain with a redirect to the IdP; the browser follows it.
+      const answered = await fetch(`${base}/auth/saml/login?email=dana%40portal-sso.test`, { redirect: "manual" });
+      expect(answered.status).toBe(302);
+      const location = new URL(answered.headers.get("location")!);
+      await page.getByLabel("Work email").fill("dana@portal-sso.test");
+      await page.getByRole("button", { name: "Continue with SSO" }).click();
+      await page.waitForURL((u) => u.origin === idpUrl);
+      const landed = new URL(page.url());
+      expect(`${landed.origin}${landed.pathname}`).toBe(`${location.origin}${location.pathname}`);
+      expect(`${landed.origin}${landed.pathname}`).toBe(`${idpUrl}/sso`);
+      const request = inflateRawSync(Buffer.from(landed.searchParams.get("SAMLRequest")!, "base64")).toString("utf8");
+      expect(request).toContain("AuthnRequest");
+      expect(request).toContain(`Destination="${idpUrl}/sso"`);
+      await page.getByRole("heading", { name: "IdP sign-in" }).waitFor();
+      expect(asked.filter((u) => u.startsWith("/sso"))).toHaveLength(1);
+    } finally {
+      await new Promise((r) => idp.close(r));
+    }
   });
 });

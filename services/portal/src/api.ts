@@ -63,6 +63,10 @@ export async function call<T>(p: Promise<{ data?: T; error?: unknown; response: 
 }
 
 export function message(err: unknown): string {
-  if (err instanceof ApiFailure) return `${err.body.message} (${err.body.code})`;
+  if (err instanceof ApiFailure) {
+    // Field errors shown where no form field carries them (e.g. a redelivery to a disabled endpoint).
+    const fields = (err.body.details?.errors ?? []).map((e) => `${e.field}: ${e.message}`).join("; ");
+    return `${err.body.message}${fields ? ` — ${fields}` : ""} (${err.body.code})`;
+  }
   return err instanceof Error ? err.message : String(err);
 }

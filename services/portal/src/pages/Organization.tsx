@@ -58,7 +58,7 @@ function OrgForm({ org, onSaved }: { org: Org; onSaved: () => void }) {
         <Button type="submit" w="fit-content">
           Save
         </Button>
-        {saved && <Text c="teal">Saved</Text>}
+        {saved && <Text c="var(--mantine-color-teal-light-color)">Saved</Text>}
       </Stack>
     </form>
   );

@@ -97,7 +97,7 @@ function PolicySettings({ id, onClose }: { id: string; onClose: () => void }) {
               <Button variant="default" onClick={onClose}>
                 Close
               </Button>
-              {saved && <Text c="teal">Saved</Text>}
+              {saved && <Text c="var(--mantine-color-teal-light-color)">Saved</Text>}
             </Group>
           </Stack>
         );

@@ -1,12 +1,28 @@
 // Security settings as independent sections (two-step sign-in, passkeys, the organization's
 // require-MFA): SSO connections and SCIM tokens are further sections of this page.
-import { Button, Card, Code, Group, List, Stack, Switch, Text, TextInput, Title } from "@mantine/core";
+import {
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  List,
+  SegmentedControl,
+  Select,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { startRegistration } from "@simplewebauthn/browser";
 import { useState, type ReactNode } from "react";
-import { api, ApiFailure, call } from "../api";
+import { api, ApiFailure, call, type Schemas } from "../api";
 import { useLoad } from "../hooks";
 import { useSession } from "../session";
-import { ErrorAlert, LoadState, PageTitle, ShownOnce } from "../ui";
+import { ErrorAlert, fmtDate, LoadState, PageTitle, ShownOnce } from "../ui";
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -142,7 +158,7 @@ function Passkeys() {
           />
           <Button onClick={() => void add()}>Add a passkey</Button>
         </Group>
-        {done && <Text c="teal">Passkey added.</Text>}
+        {done && <Text c="var(--mantine-color-teal-light-color)">Passkey added.</Text>}
         <RecoveryCodes codes={codes} />
         <ErrorAlert error={error} />
       </Stack>
@@ -181,6 +197,377 @@ function RequireMfa() {
   );
 }
 
+const SCIM_PLANS = ["business", "enterprise"];
+const EXPIRIES = [
+  { value: "never", label: "Never" },
+  { value: "90d", label: "90 days" },
+  { value: "7d", label: "7 days" },
+  { value: "24h", label: "24 hours" },
+  { value: "30m", label: "30 minutes" },
+];
+
+function ScimTokenList({ plan }: { plan: string }) {
+  const state = useLoad(() => call(api.GET("/v1/scim-tokens")));
+  const [name, setName] = useState("");
+  const [expiration, setExpiration] = useState("never");
+  const [created, setCreated] = useState<string | null>(null);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const create = async () => {
+    setFields({});
+    setError(null);
+    setCreated(null);
+    try {
+      const r = await call(
+        api.POST("/v1/scim-tokens", {
+          body: { name, expiration: expiration as "never" | "90d" | "7d" | "24h" | "30m" },
+        }),
+      );
+      setCreated(r.token);
+      setName("");
+      state.reload();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
+      else setError(err);
+    }
+  };
+  return (
+    <Stack>
+      <Text size="sm">
+        Your identity provider creates, updates and deactivates members through{" "}
+        <Code>{`${window.location.origin}/scim/v2`}</Code> with one of these tokens (plan {plan}).
+      </Text>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <Group align="start" wrap="wrap">
+          <TextInput
+            label="Identity provider"
+            placeholder="Okta"
+            value={name}
+            onChange={(e) => setName(e.currentTarget.value)}
+            error={fields.name}
+          />
+          <Select
+            label="Token expires after"
+            data={EXPIRIES}
+            value={expiration}
+            onChange={(v) => setExpiration(v ?? "never")}
+            allowDeselect={false}
+            error={fields.expiration}
+            w={160}
+          />
+          <Button type="submit" mt={25}>
+            Create SCIM token
+          </Button>
+        </Group>
+      </form>
+      {created && <ShownOnce label="SCIM token" value={created} />}
+      <ErrorAlert error={error} />
+      <LoadState state={state} isEmpty={(d) => d.scim_tokens.length === 0} empty="No SCIM tokens yet.">
+        {(d) => (
+          <Table.ScrollContainer minWidth={520}>
+            <Table striped>
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Name</Table.Th>
+                  <Table.Th>Prefix</Table.Th>
+                  <Table.Th>Last used</Table.Th>
+                  <Table.Th>Expires</Table.Th>
+                  <Table.Th />
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {d.scim_tokens.map((t) => (
+                  <Table.Tr key={t.id} data-testid="scim-token">
+                    <Table.Td>{t.name}</Table.Td>
+                    <Table.Td ff="monospace">{t.prefix}…</Table.Td>
+                    <Table.Td>{fmtDate(t.last_used_at)}</Table.Td>
+                    <Table.Td>{t.expires_at ? fmtDate(t.expires_at) : "never"}</Table.Td>
+                    <Table.Td>
+                      <Button
+                        size="xs"
+                        color="red"
+                        variant="subtle"
+                        aria-label={`Delete SCIM token ${t.name}`}
+                        onClick={() =>
+                          call(api.DELETE("/v1/scim-tokens/{token_id}", { params: { path: { token_id: t.id } } })).then(
+                            state.reload,
+                            setError,
+                          )
+                        }
+                      >
+                        Delete
+                      </Button>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </LoadState>
+    </Stack>
+  );
+}
+
+const SSO_PLANS = ["team", "business", "enterprise"];
+type Sso = Schemas["SsoConnection"];
+
+/** The SSO connection form (OIDC or SAML 2.0), its domains with their verification state. */
+function SsoForm({ current, onSaved }: { current: Sso | null; onSaved: () => void }) {
+  const [type, setType] = useState<"oidc" | "saml">(current?.type ?? "oidc");
+  const [issuer, setIssuer] = useState(current?.issuer ?? "");
+  const [clientId, setClientId] = useState(current?.client_id ?? "");
+  const [clientSecret, setClientSecret] = useState("");
+  const [metadataUrl, setMetadataUrl] = useState(current?.idp_metadata_url ?? "");
+  const [entityId, setEntityId] = useState(current?.idp_entity_id ?? "");
+  const [ssoUrl, setSsoUrl] = useState(current?.idp_sso_url ?? "");
+  const [certificate, setCertificate] = useState("");
+  const [domains, setDomains] = useState((current?.domains ?? []).map((d) => d.domain).join("\n"));
+  const [role, setRole] = useState<Sso["default_role"]>(current?.default_role ?? "member");
+  const [enforce, setEnforce] = useState(current?.enforce ?? false);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<unknown>(null);
+  const [saved, setSaved] = useState(false);
+  const opt = (v: string) => (v.trim() ? v.trim() : undefined);
+  const save = async () => {
+    setFields({});
+    setError(null);
+    setSaved(false);
+    const common = {
+      type,
+      domains: domains.split(/[\s,]+/).filter(Boolean),
+      default_role: role,
+      enforce,
+    };
+    const body =
+      type === "oidc"
+        ? { ...common, issuer: opt(issuer), client_id: opt(clientId), client_secret: opt(clientSecret) }
+        : {
+            ...common,
+            idp_metadata_url: opt(metadataUrl),
+            idp_entity_id: opt(entityId),
+            idp_sso_url: opt(ssoUrl),
+            idp_certificate: opt(certificate),
+          };
+    try {
+      await call(api.PUT("/v1/organization/sso", { body: body as Schemas["PutSsoConnection"] }));
+      setClientSecret("");
+      setSaved(true);
+      onSaved();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
+      else setError(err);
+    }
+  };
+  const domainError = Object.entries(fields)
+    .filter(([f]) => f.startsWith("domains"))
+    .map(([f, m]) => `${f}: ${m}`)
+    .join("; ");
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void save();
+      }}
+    >
+      <Stack maw={560}>
+        <SegmentedControl
+          aria-label="Protocol"
+          value={type}
+          onChange={(v) => setType(v as "oidc" | "saml")}
+          data={[
+            { value: "oidc", label: "OpenID Connect" },
+            { value: "saml", label: "SAML 2.0" },
+          ]}
+          w="fit-content"
+        />
+        {type === "oidc" ? (
+          <>
+            <TextInput
+              label="Issuer"
+              placeholder="https://idp.example.com/realms/acme"
+              value={issuer}
+              onChange={(e) => setIssuer(e.currentTarget.value)}
+              error={fields.issuer}
+            />
+            <TextInput
+              label="Client id"
+              value={clientId}
+              onChange={(e) => setClientId(e.currentTarget.value)}
+              error={fields.client_id}
+            />
+            <TextInput
+              label="Client secret"
+              type="password"
+              description={current?.client_secret_set ? "Set; leave empty to keep it" : undefined}
+              value={clientSecret}
+              onChange={(e) => setClientSecret(e.currentTarget.value)}
+              error={fields.client_secret}
+            />
+          </>
+        ) : (
+          <>
+            <TextInput
+              label="IdP metadata URL"
+              value={metadataUrl}
+              onChange={(e) => setMetadataUrl(e.currentTarget.value)}
+              error={fields.idp_metadata_url}
+            />
+            <TextInput
+              label="IdP entity id"
+              value={entityId}
+              onChange={(e) => setEntityId(e.currentTarget.value)}
+              error={fields.idp_entity_id}
+            />
+            <TextInput
+              label="IdP sign-in URL"
+              value={ssoUrl}
+              onChange={(e) => setSsoUrl(e.currentTarget.value)}
+              error={fields.idp_sso_url}
+            />
+            <Textarea
+              label="IdP signing certificate (PEM)"
+              autosize
+              minRows={2}
+              value={certificate}
+              onChange={(e) => setCertificate(e.currentTarget.value)}
+              error={fields.idp_certificate}
+            />
+          </>
+        )}
+        <Textarea
+          label="Email domains (one a line)"
+          autosize
+          minRows={2}
+          value={domains}
+          onChange={(e) => setDomains(e.currentTarget.value)}
+          error={domainError || undefined}
+        />
+        <Select
+          label="Role of people who join through SSO"
+          data={["viewer", "member", "admin"]}
+          value={role}
+          onChange={(v) => setRole((v ?? "member") as Sso["default_role"])}
+          allowDeselect={false}
+          error={fields.default_role}
+          w={300}
+        />
+        <Switch
+          label="Enforce SSO (no password sign-in for these domains)"
+          checked={enforce}
+          onChange={(e) => setEnforce(e.currentTarget.checked)}
+        />
+        <ErrorAlert error={error} />
+        <Button type="submit" w="fit-content">
+          Save connection
+        </Button>
+        {saved && <Text c="var(--mantine-color-teal-light-color)">Connection saved.</Text>}
+      </Stack>
+    </form>
+  );
+}
+
+function SsoConnection() {
+  const state = useLoad(async (): Promise<Sso | null> => {
+    try {
+      return await call(api.GET("/v1/organization/sso"));
+    } catch (err) {
+      if (err instanceof ApiFailure && err.status === 404) return null;
+      throw err;
+    }
+  });
+  return (
+    <LoadState state={state}>
+      {(c) => (
+        <Stack>
+          {c && c.domains.length > 0 && (
+            <Table.ScrollContainer minWidth={520}>
+              <Table striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Domain</Table.Th>
+                    <Table.Th>State</Table.Th>
+                    <Table.Th>DNS TXT record to publish</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {c.domains.map((d) => (
+                    <Table.Tr key={d.domain} data-testid="sso-domain">
+                      <Table.Td>{d.domain}</Table.Td>
+                      <Table.Td>
+                        <Badge color={d.verified ? "teal" : "yellow"} variant="light">
+                          {d.verified ? "verified" : "waiting for verification"}
+                        </Badge>
+                      </Table.Td>
+                      <Table.Td>
+                        <Code style={{ wordBreak: "break-all" }}>
+                          verdict-domain-verification={d.verification_token}
+                        </Code>
+                      </Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+          {c && (
+            <Text size="xs" c="dimmed">
+              For the identity provider: redirect URI <Code>{c.sp.oidc_redirect_uri}</Code>, SAML ACS{" "}
+              <Code>{c.sp.saml_acs_url}</Code>, SAML entity id <Code>{c.sp.saml_entity_id}</Code>. The instance operator
+              verifies a domain once its TXT record is published.
+            </Text>
+          )}
+          <SsoForm current={c} onSaved={state.reload} />
+        </Stack>
+      )}
+    </LoadState>
+  );
+}
+
+function Sso() {
+  const org = useLoad(() => call(api.GET("/v1/organization")));
+  return (
+    <Section title="Single sign-on (SSO)">
+      <LoadState state={org}>
+        {(o) =>
+          SSO_PLANS.includes(o.plan) ? (
+            <SsoConnection />
+          ) : (
+            <Text size="sm" data-testid="sso-unavailable">
+              Single sign-on is on the Team, Business and Enterprise plans; this organization is on the {o.plan} plan.
+            </Text>
+          )
+        }
+      </LoadState>
+    </Section>
+  );
+}
+
+/** SCIM tokens for the identity provider; on plans without SCIM, what it would take. */
+function ScimTokens() {
+  const org = useLoad(() => call(api.GET("/v1/organization")));
+  return (
+    <Section title="SCIM provisioning">
+      <LoadState state={org}>
+        {(o) =>
+          SCIM_PLANS.includes(o.plan) ? (
+            <ScimTokenList plan={o.plan} />
+          ) : (
+            <Text size="sm" data-testid="scim-unavailable">
+              SCIM provisioning is on the Business and Enterprise plans; this organization is on the {o.plan} plan.
+            </Text>
+          )
+        }
+      </LoadState>
+    </Section>
+  );
+}
+
 export function SecurityPage() {
   return (
     <>
@@ -189,6 +576,8 @@ export function SecurityPage() {
         <Totp />
         <Passkeys />
         <RequireMfa />
+        <Sso />
+        <ScimTokens />
       </Stack>
     </>
   );

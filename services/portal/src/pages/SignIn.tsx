@@ -1,10 +1,35 @@
 import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Text, TextInput, Title } from "@mantine/core";
 import { startAuthentication } from "@simplewebauthn/browser";
 import { useState, type FormEvent } from "react";
-import { api, ApiFailure, call, message } from "../api";
+import { api, ApiFailure, call, message, type ApiError } from "../api";
 import { useSession } from "../session";
 
-type Step = { kind: "password" } | { kind: "mfa"; token: string; methods: string[] };
+type Step = { kind: "password" } | { kind: "sso" } | { kind: "mfa"; token: string; methods: string[] };
+
+/**
+ * Where single sign-on starts for an email: the API's OIDC authorize or SAML login URL, whichever
+ * redirects (the email's verified domain decides the protocol). The probe does not follow the
+ * redirect (an opaque redirect is all a page may see of it); the browser then goes there itself.
+ * Neither redirecting: the API's error (422 on `email`: no verified SSO domain).
+ */
+async function ssoStart(email: string): Promise<string> {
+  let failure: ApiFailure | null = null;
+  for (const path of ["/auth/oidc/authorize", "/auth/saml/login"]) {
+    const url = `${path}?${new URLSearchParams({ email }).toString()}`;
+    const res = await fetch(url, { redirect: "manual", credentials: "same-origin" });
+    if (res.type === "opaqueredirect") return url;
+    const body = (await res.json().catch(() => ({}))) as Partial<ApiError>;
+    failure ??= new ApiFailure(res.status, {
+      error: body.error ?? "error",
+      code: body.code ?? `HTTP_${res.status}`,
+      message: body.message ?? res.statusText,
+      ...(body.details ? { details: body.details } : {}),
+    });
+    // Only "this domain uses the other protocol" is worth the second try.
+    if (res.status !== 422) break;
+  }
+  throw failure!;
+}
 
 /** Sign-in: email and password, then the second factor the person has (a TOTP code or a passkey). */
 export function SignInPage() {
@@ -38,6 +63,13 @@ export function SignInPage() {
       const r = await call(api.POST("/auth/login", { body: { email, password } }));
       if (r.mfa_required) setStep({ kind: "mfa", token: r.mfa_token ?? "", methods: r.methods ?? [] });
       else if (r.session) setSession(r.session);
+    });
+  };
+
+  const sso = (e: FormEvent) => {
+    e.preventDefault();
+    void run(async () => {
+      window.location.assign(await ssoStart(email.trim()));
     });
   };
 
@@ -96,6 +128,30 @@ export function SignInPage() {
               <Button type="submit" loading={busy}>
                 Sign in
               </Button>
+              <Button variant="default" onClick={() => setStep({ kind: "sso" })}>
+                Sign in with SSO
+              </Button>
+            </Stack>
+          </form>
+        ) : step.kind === "sso" ? (
+          <form onSubmit={sso}>
+            <Stack>
+              <Text size="sm">Your organization&apos;s identity provider signs you in: enter your work email.</Text>
+              <TextInput
+                label="Work email"
+                type="email"
+                autoComplete="username"
+                required
+                value={email}
+                onChange={(e) => setEmail(e.currentTarget.value)}
+                error={fields.email}
+              />
+              <Button type="submit" loading={busy}>
+                Continue with SSO
+              </Button>
+              <Anchor component="button" type="button" size="sm" onClick={() => setStep({ kind: "password" })}>
+                Sign in with a password instead
+              </Anchor>
             </Stack>
           </form>
         ) : (
