@@ -327,7 +327,10 @@ describe("sign-in abuse", () => {
     expectError(wrong, 401, "unauthorized", "AUTH_INVALID_CREDENTIALS");
     expect(unknown.body.message).toBe(wrong.body.message);
     // Timing: both run one argon2id verification (tens of ms); without it an unknown email
-    // would answer in about a millisecond. Medians of a few tries, compared as a ratio.
+    // would answer in about a millisecond. Medians of a few tries, compared as a ratio. A known
+    // address also records its failure (lockout counters, audit event): on the distributed stack
+    // those writes to MongoDB weigh as much as the hash, so the ratio is ~0.2 there, ~1 embedded,
+    // and ~0.02 without the hash.
     const time = async (email: string) => {
       const runs: number[] = [];
       for (let i = 0; i < 3; i++) {
@@ -342,7 +345,7 @@ describe("sign-in abuse", () => {
       return runs.sort((a, b) => a - b)[1]!;
     };
     const ratio = (await time("nobody-else@globex.test")) / (await time("dev@globex.test"));
-    expect(ratio).toBeGreaterThan(0.25);
+    expect(ratio).toBeGreaterThan(0.08);
   });
 
   it("locks an account out progressively after repeated failures, whatever the address", async () => {

@@ -159,9 +159,13 @@ export async function startStack(
   }
 }
 
-/** Stops every process of the stack, the gateway first; answers the gateway's exit code. */
+/**
+ * Stops every process of the stack, the gateway first (no new requests), then the others at once,
+ * as an orchestrator does: one after another, a delivery retry due seconds later could run while
+ * the last ones drain. Answers the gateway's exit code.
+ */
 export async function stopStack(stack: Stack): Promise<number | null> {
   const gateway = await stack.services.gateway.stop();
-  for (const p of [...stack.all].reverse()) await p.stop();
+  await Promise.all(stack.all.map((p) => p.stop()));
   return gateway;
 }
