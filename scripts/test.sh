@@ -55,7 +55,9 @@ done
 trap 'stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
 # Each jest run has a time limit: a suite that leaves a handle open (Jest then never exits) or
 # hangs fails that step instead of eating the whole CI budget. JEST_LIMIT is in seconds.
-jest() { timeout -k 15 "${JEST_LIMIT:-1200}" node --experimental-vm-modules node_modules/jest/bin/jest.js "$@"; }
+# --forceExit: once a run has written its results, a handle a failed test left open (a receiver,
+# a child process's pipe) must not hold the step until its time limit (it held one for 8 minutes).
+jest() { timeout -k 15 "${JEST_LIMIT:-1200}" node --experimental-vm-modules node_modules/jest/bin/jest.js --forceExit "$@"; }
 timed "install and lint"
 
 echo "==> real infrastructure: Apache Kafka 4.x and FerretDB as containers (testcontainers)"
