@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { startReceiver, type Receiver, type Responder } from "../../services/webhooks/test/receiver.js";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { holdIdleConnection } from "../support/keepalive.js";
 import { makeKey } from "../support/keys.js";
 import { startVerdict, TARGET, type Verdict } from "../support/server.js";
 
@@ -280,7 +281,16 @@ describe("deliveries", () => {
     expect(v.output()).not.toContain(readFileSync(keyFile, "utf8").trim());
     await api.post("/v1/evaluations", leaky);
     await eventually(() => expect(r.received).toHaveLength(1));
-    expect(await v.stop()).toBe(0);
+    // A client's idle keep-alive connection makes the gateway's drain outlast the 3 s retry
+    // delay: deliveries stop at SIGTERM all the same, and the retry is left to the next process.
+    const hangUp = await holdIdleConnection(v.url);
+    const stopping = Date.now();
+    try {
+      expect(await v.stop()).toBe(0);
+    } finally {
+      hangUp();
+    }
+    if (TARGET === "all-in-one") expect(Date.now() - stopping).toBeGreaterThan(4_000);
     expect(r.received).toHaveLength(1); // the retry was still waiting when the process stopped
     const dataDir = v.dataDir;
     v = await startVerdict({ env: DEV, dataDir, bootstrapKey: v.bootstrapKey });

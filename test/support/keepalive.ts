@@ -20,3 +20,24 @@ export function hangUpIdleConnections(): void {
   g[GLOBAL_DISPATCHER] = new current.constructor();
   void current.close().catch(() => undefined);
 }
+
+/**
+ * The opposite, for tests of shutdown: a client that keeps a keep-alive connection to `url` open
+ * and idle after one request, so a draining gateway waits out its keep-alive timeout (~6 s).
+ * Returns the function that hangs up.
+ */
+export async function holdIdleConnection(url: string): Promise<() => void> {
+  const { connect } = await import("node:net");
+  const { hostname, port } = new URL(url);
+  const socket = connect({ host: hostname, port: Number(port) });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("error", reject);
+    socket.once("connect", () => {
+      socket.write(`GET /v1/health HTTP/1.1\r\nHost: ${hostname}\r\nConnection: keep-alive\r\n\r\n`);
+    });
+    // The response's first bytes: the request was served and the connection is now idle.
+    socket.once("data", () => resolve());
+  });
+  socket.on("error", () => undefined);
+  return () => socket.destroy();
+}

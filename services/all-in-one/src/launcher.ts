@@ -79,8 +79,13 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
   const host = config.VERDICT_GRPC_HOST;
   const port = grpcPorts(config.VERDICT_GRPC_BASE_PORT);
   const stops: (() => Promise<void>)[] = [];
+  // Work the process starts on its own (webhook deliveries) stops at once, while the gateway
+  // drains: a retry due during the drain is left to the next process, as its schedule says.
+  const quiesce: (() => Promise<void>)[] = [];
   const stopAll = async () => {
+    const quiet = Promise.allSettled(quiesce.map((q) => q()));
     for (const stop of stops.reverse()) await stop().catch((err) => logger.error({ err }, "error while stopping"));
+    await quiet;
     await bus.close();
     await store.close();
     await stopTelemetry();
@@ -151,6 +156,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       clock,
     });
     stops.push(() => webhooks.stop());
+    quiesce.push(() => webhooks.stopDelivering());
     const gateway = await startGatewayThread({
       ...gatewayOptions(config),
       services: {

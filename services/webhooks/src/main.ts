@@ -45,6 +45,12 @@ export interface WebhookServiceOptions {
 
 export interface WebhookService {
   grpc: GrpcServerHandle;
+  /**
+   * Stops starting deliveries (attempts under way finish); what is due stays in the store for the
+   * next process. Called first on shutdown, so a retry that falls due while the rest of the
+   * process drains (the gateway waits out keep-alive connections) is left to the next start.
+   */
+  stopDelivering(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -121,12 +127,19 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
     },
     "webhooks service listening",
   );
+  const stopDelivering = () => worker.stop();
   return {
     grpc,
+    stopDelivering,
     async stop() {
-      await unsubscribe();
-      await grpc.stop();
-      await worker.stop();
+      // Deliveries stop at once; gRPC calls in flight (a ping, a redeliver) finish meanwhile.
+      await Promise.all([
+        stopDelivering(),
+        (async () => {
+          await unsubscribe();
+          await grpc.stop();
+        })(),
+      ]);
       await outbox.stop();
     },
   };
