@@ -15,6 +15,7 @@ import {
   Stack,
   Table,
   Text,
+  TextInput,
   Title,
   VisuallyHidden,
 } from "@mantine/core";
@@ -263,27 +264,49 @@ export function ListTable<T, R>({
   );
 }
 
-/** Previous/Next of a cursor-paginated list. */
+/** Previous/Next of a cursor-paginated list: `pages` from useCursorPages, `pagination` from the API. */
 export function Pager({
-  hasPrevious,
-  hasNext,
-  onPrevious,
-  onNext,
+  pages,
+  pagination,
 }: {
-  hasPrevious: boolean;
-  hasNext: boolean;
-  onPrevious: () => void;
-  onNext: () => void;
+  pages: { hasPrevious: boolean; previous: () => void; next: (cursor: string | null | undefined) => void };
+  pagination: { has_more: boolean; next_cursor?: string | null };
 }) {
   return (
     <Group mt="md">
-      <Button variant="default" disabled={!hasPrevious} onClick={onPrevious}>
+      <Button variant="default" disabled={!pages.hasPrevious} onClick={pages.previous}>
         Previous
       </Button>
-      <Button variant="default" disabled={!hasNext} onClick={onNext}>
+      <Button variant="default" disabled={!pagination.has_more} onClick={() => pages.next(pagination.next_cursor)}>
         Next
       </Button>
     </Group>
+  );
+}
+
+/** A one-field filter (a repository, an actor id): applied on Enter or with its button. */
+export function FilterField({
+  label,
+  placeholder,
+  value,
+  onChange,
+  onApply,
+}: {
+  label: string;
+  placeholder: string;
+  value: string;
+  onChange: (v: string) => void;
+  onApply: () => void;
+}) {
+  return (
+    <Form onSubmit={onApply}>
+      <Group align="end" gap="xs" wrap="wrap">
+        <TextInput label={label} placeholder={placeholder} value={value} onChange={(e) => onChange(e.currentTarget.value)} />
+        <Button type="submit" variant="default">
+          Filter
+        </Button>
+      </Group>
+    </Form>
   );
 }
 

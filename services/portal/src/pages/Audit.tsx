@@ -1,8 +1,8 @@
-import { Button, Code, Group, Text, TextInput } from "@mantine/core";
+import { Code, Group, Text } from "@mantine/core";
 import { useState } from "react";
 import { api, call, type Schemas } from "../api";
 import { useCursorPages, useLoad } from "../hooks";
-import { DataTable, fmtDate, Form, LoadState, PageTitle, Pager } from "../ui";
+import { DataTable, FilterField, fmtDate, LoadState, PageTitle, Pager } from "../ui";
 
 type AuditEvent = Schemas["AuditEvent"];
 
@@ -25,25 +25,19 @@ export function AuditPage() {
   return (
     <>
       <PageTitle>Audit log</PageTitle>
-      <Form
-        onSubmit={() => {
-          setCursor(undefined);
-          pages.reset();
-          setFilter(actor.trim());
-        }}
-      >
-        <Group align="end" mb="md" wrap="wrap">
-          <TextInput
-            label="Actor id"
-            placeholder="user_… or key_…"
-            value={actor}
-            onChange={(e) => setActor(e.currentTarget.value)}
-          />
-          <Button type="submit" variant="default">
-            Filter
-          </Button>
-        </Group>
-      </Form>
+      <Group mb="md">
+        <FilterField
+          label="Actor id"
+          placeholder="user_… or key_…"
+          value={actor}
+          onChange={setActor}
+          onApply={() => {
+            setCursor(undefined);
+            pages.reset();
+            setFilter(actor.trim());
+          }}
+        />
+      </Group>
       <LoadState state={state} isEmpty={(d) => d.audit_events.length === 0} empty="No audit events match.">
         {(d) => (
           <>
@@ -81,12 +75,7 @@ export function AuditPage() {
                 },
               ]}
             />
-            <Pager
-              hasPrevious={pages.hasPrevious}
-              hasNext={d.pagination.has_more}
-              onPrevious={pages.previous}
-              onNext={() => pages.next(d.pagination.next_cursor)}
-            />
+            <Pager pages={pages} pagination={d.pagination} />
           </>
         )}
       </LoadState>

@@ -1,9 +1,9 @@
-import { Anchor, Badge, Button, Card, Code, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Badge, Card, Code, Group, Select, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api, call, type Schemas } from "../api";
 import { useCursorPages, useLoad } from "../hooks";
-import { DataTable, fmtDate, Form, LoadState, PageTitle, Pager } from "../ui";
+import { DataTable, FilterField, fmtDate, LoadState, PageTitle, Pager } from "../ui";
 
 type Evaluation = Schemas["Evaluation"];
 type Violation = Schemas["Violation"];
@@ -53,19 +53,13 @@ export function EvaluationsPage() {
     <>
       <PageTitle>Evaluations</PageTitle>
       <Group mb="md" align="end" wrap="wrap">
-        <Form onSubmit={() => set("repository", repoInput.trim())}>
-          <Group align="end" gap="xs" wrap="wrap">
-            <TextInput
-              label="Repository"
-              placeholder="org/repo"
-              value={repoInput}
-              onChange={(e) => setRepoInput(e.currentTarget.value)}
-            />
-            <Button type="submit" variant="default">
-              Filter
-            </Button>
-          </Group>
-        </Form>
+        <FilterField
+          label="Repository"
+          placeholder="org/repo"
+          value={repoInput}
+          onChange={setRepoInput}
+          onApply={() => set("repository", repoInput.trim())}
+        />
         <Select
           label="Result"
           data={[
@@ -103,12 +97,7 @@ export function EvaluationsPage() {
                 { label: "Created", cell: (e) => fmtDate(e.created_at) },
               ]}
             />
-            <Pager
-              hasPrevious={pages.hasPrevious}
-              hasNext={d.pagination.has_more}
-              onPrevious={pages.previous}
-              onNext={() => pages.next(d.pagination.next_cursor)}
-            />
+            <Pager pages={pages} pagination={d.pagination} />
           </>
         )}
       </LoadState>
