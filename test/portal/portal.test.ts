@@ -529,7 +529,10 @@ describe("the dashboard", () => {
     await row.first().waitFor();
     expect(await page.getByTestId("secret-value").count()).toBe(0);
     await page.getByRole("button", { name: "Delete SCIM token Okta" }).click();
-    await page.getByRole("dialog", { name: 'Delete the SCIM token "Okta"?' }).getByRole("button", { name: "Delete" }).click();
+    await page
+      .getByRole("dialog", { name: 'Delete the SCIM token "Okta"?' })
+      .getByRole("button", { name: "Delete" })
+      .click();
     await page.getByText("No SCIM tokens yet.").waitFor();
     expect((await api.get("/v1/scim-tokens")).body.scim_tokens).toEqual([]);
     const after = await fetch(`${v.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${token}` } });
@@ -657,8 +660,10 @@ describe("the dashboard", () => {
             const style = getComputedStyle(el);
             if (style.visibility === "hidden" || own.right < 0 || el.closest("[aria-hidden=true]")) continue;
             if (el.tagName === "A" && style.display === "inline") continue;
-            const rects = [own, ...[...((el as HTMLInputElement).labels ?? [])].map((l) => l.getBoundingClientRect())]
-              .filter((r) => r.width > 1 && r.height > 1);
+            const rects = [
+              own,
+              ...[...((el as HTMLInputElement).labels ?? [])].map((l) => l.getBoundingClientRect()),
+            ].filter((r) => r.width > 1 && r.height > 1);
             if (!rects.length) continue;
             const w = Math.max(...rects.map((r) => r.right)) - Math.min(...rects.map((r) => r.left));
             const h = Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));

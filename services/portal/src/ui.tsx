@@ -75,7 +75,15 @@ export function LoadState<T>({
 }
 
 /** A secret the API returns once (a key, a signing secret, a token, an invitation link); nothing when absent. */
-export function ShownOnce({ label, value, mt = "md" }: { label: string; value: string | null | undefined; mt?: string }) {
+export function ShownOnce({
+  label,
+  value,
+  mt = "md",
+}: {
+  label: string;
+  value: string | null | undefined;
+  mt?: string;
+}) {
   if (!value) return null;
   return (
     <Alert color="yellow" title={`${label} — shown once: copy it now`} data-testid="shown-once" mt={mt}>
@@ -301,7 +309,12 @@ export function FilterField({
   return (
     <Form onSubmit={onApply}>
       <Group align="end" gap="xs" wrap="wrap">
-        <TextInput label={label} placeholder={placeholder} value={value} onChange={(e) => onChange(e.currentTarget.value)} />
+        <TextInput
+          label={label}
+          placeholder={placeholder}
+          value={value}
+          onChange={(e) => onChange(e.currentTarget.value)}
+        />
         <Button type="submit" variant="default">
           Filter
         </Button>

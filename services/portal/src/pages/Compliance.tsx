@@ -46,7 +46,14 @@ function ControlDrillDown({ id }: { id: string }) {
             label={`${f.framework.name} controls`}
             minWidth={520}
             columns={[
-              { label: "Control", cell: (c) => <Text ff="monospace" size="sm">{c.id}</Text> },
+              {
+                label: "Control",
+                cell: (c) => (
+                  <Text ff="monospace" size="sm">
+                    {c.id}
+                  </Text>
+                ),
+              },
               { label: "Name", cell: (c) => c.name },
               {
                 label: "Covered by",

@@ -79,7 +79,14 @@ export function OAuthClientsPage() {
         rowKey={(c: OAuthClient) => c.client_id}
         columns={[
           { label: "Name", cell: (c) => c.name },
-          { label: "Client id", cell: (c) => <Text ff="monospace" size="sm">{c.client_id}</Text> },
+          {
+            label: "Client id",
+            cell: (c) => (
+              <Text ff="monospace" size="sm">
+                {c.client_id}
+              </Text>
+            ),
+          },
           { label: "Type", cell: (c) => <Badge variant="light">{c.public ? "public" : "confidential"}</Badge> },
           { label: "Scopes", cell: (c) => <Text size="xs">{c.scopes.join(", ")}</Text> },
           {

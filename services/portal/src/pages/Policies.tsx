@@ -1,8 +1,23 @@
-import { Badge, Button, Code, Drawer, Group, JsonInput, Select, Stack, Switch, Text, Textarea, TextInput } from "@mantine/core";
+import {
+  Badge,
+  Button,
+  Card,
+  Code,
+  Drawer,
+  Group,
+  JsonInput,
+  Select,
+  Stack,
+  Switch,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from "@mantine/core";
 import { useState } from "react";
 import { api, ApiFailure, call, type Schemas } from "../api";
 import { useAction, useLoad, useSubmit } from "../hooks";
-import { DataTable, ErrorAlert, FieldRow, FormCard, LoadState, PageTitle, usePhone } from "../ui";
+import { DataTable, ErrorAlert, FieldRow, LoadState, PageTitle, usePhone } from "../ui";
 
 type Policy = Schemas["PolicySummary"];
 
@@ -112,7 +127,16 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
   const upd = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) =>
     setForm({ ...form, [k]: e.currentTarget.value });
   return (
-    <FormCard title="New custom policy" onSubmit={submit}>
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        New custom policy
+      </Title>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
         <Stack>
           <FieldRow cols={3}>
             <TextInput
@@ -165,7 +189,8 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
             Create policy
           </Button>
         </Stack>
-    </FormCard>
+      </form>
+    </Card>
   );
 }
 

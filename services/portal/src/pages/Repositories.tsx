@@ -86,9 +86,7 @@ export function RepositoriesPage() {
                 message="It leaves the list of connected repositories."
                 onConfirm={() =>
                   disconnect.act(() =>
-                    call(
-                      api.DELETE("/v1/repositories/{repository_id}", { params: { path: { repository_id: r.id } } }),
-                    ),
+                    call(api.DELETE("/v1/repositories/{repository_id}", { params: { path: { repository_id: r.id } } })),
                   )
                 }
               >

@@ -222,7 +222,8 @@ function ScimTokenList({ plan }: { plan: string }) {
     <Stack>
       <Text size="sm">
         Your identity provider creates, updates and deactivates members through{" "}
-        <Code style={{ overflowWrap: "anywhere" }}>{`${window.location.origin}/scim/v2`}</Code> with one of these tokens (plan {plan}).
+        <Code style={{ overflowWrap: "anywhere" }}>{`${window.location.origin}/scim/v2`}</Code> with one of these tokens
+        (plan {plan}).
       </Text>
       <Form onSubmit={create}>
         <Group align="end" wrap="wrap">

@@ -80,7 +80,11 @@ export function WebhooksPage() {
 
   const create = async () => {
     setCreated(null);
-    if (await form.run(async () => setCreated(await call(api.POST("/v1/webhooks", { body: { url, events: events as never } }))))) {
+    if (
+      await form.run(async () =>
+        setCreated(await call(api.POST("/v1/webhooks", { body: { url, events: events as never } }))),
+      )
+    ) {
       setUrl("");
       state.reload();
     }
