@@ -655,14 +655,14 @@ describe("the dashboard", () => {
           const controls = document.querySelectorAll<HTMLElement>(
             "button, a[href], input:not([type=hidden]), select, textarea, [role=switch], [role=tab]",
           );
-          for (const el of controls) {
+          for (const el of Array.from(controls)) {
             const own = el.getBoundingClientRect();
             const style = getComputedStyle(el);
             if (style.visibility === "hidden" || own.right < 0 || el.closest("[aria-hidden=true]")) continue;
             if (el.tagName === "A" && style.display === "inline") continue;
             const rects = [
               own,
-              ...[...((el as HTMLInputElement).labels ?? [])].map((l) => l.getBoundingClientRect()),
+              ...Array.from((el as HTMLInputElement).labels ?? []).map((l) => l.getBoundingClientRect()),
             ].filter((r) => r.width > 1 && r.height > 1);
             if (!rects.length) continue;
             const w = Math.max(...rects.map((r) => r.right)) - Math.min(...rects.map((r) => r.left));

@@ -24,7 +24,8 @@ const theme = createTheme({
   autoContrast: true,
   components: {
     // Light badges: their text takes the AA-contrast colors app.css sets.
-    Badge: Badge.extend({ defaultProps: { variant: "light" } }),
+    // Never cut short in a narrow table column ("revoked", not "revo…").
+    Badge: Badge.extend({ defaultProps: { variant: "light" }, styles: { root: { minWidth: "max-content" } } }),
     // Touch targets of at least 24×24 px (WCAG 2.5.8; Mantine's default boxes are 20 px).
     Checkbox: Checkbox.extend({ defaultProps: { size: "md" } }),
     Switch: Switch.extend({ defaultProps: { size: "md" } }),

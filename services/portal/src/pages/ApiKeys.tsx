@@ -99,6 +99,7 @@ export function ApiKeysPage() {
             <TextInput
               label="IP allowlist"
               description="Comma-separated CIDRs; empty: your own allowlist"
+              inputWrapperOrder={["label", "input", "description", "error"]}
               placeholder="10.0.0.0/8, 192.168.1.7"
               value={allowlist}
               onChange={(e) => setAllowlist(e.currentTarget.value)}
