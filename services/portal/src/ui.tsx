@@ -20,7 +20,7 @@ import {
   VisuallyHidden,
 } from "@mantine/core";
 import { useDisclosure, useMediaQuery } from "@mantine/hooks";
-import type { HTMLAttributes, ReactNode } from "react";
+import { Fragment, type HTMLAttributes, type ReactNode } from "react";
 import { message } from "./api";
 import type { Loaded } from "./hooks";
 
@@ -174,6 +174,8 @@ export interface Column<R> {
   cell: (row: R) => ReactNode;
   /** The row's actions: no visible heading; last in a card. */
   actions?: boolean;
+  /** A control with a name of its own (a select, a switch): in a card, on the footer row after its column's name. */
+  control?: boolean;
 }
 
 /** True on a phone-sized window (below Mantine's `xs`, 576 px). */
@@ -206,7 +208,7 @@ export function DataTable<R>({
           <Card withBorder padding="sm" component="li" key={rowKey(r)} {...rowProps?.(r)}>
             <Box component="dl" className="row-card">
               {columns
-                .filter((c) => !c.actions)
+                .filter((c) => !c.actions && !c.control)
                 .map((c) => (
                   <div key={c.label} className="row-card-item">
                     <dt>{c.label}</dt>
@@ -214,13 +216,25 @@ export function DataTable<R>({
                   </div>
                 ))}
             </Box>
-            {columns
-              .filter((c) => c.actions)
-              .map((c) => (
-                <Group key={c.label} gap="xs" mt="xs" wrap="wrap">
-                  {c.cell(r)}
-                </Group>
-              ))}
+            {columns.some((c) => c.actions || c.control) && (
+              <Group gap="sm" mt="xs" wrap="wrap">
+                {columns
+                  .filter((c) => c.control)
+                  .map((c) => (
+                    <Group key={c.label} gap={6} wrap="nowrap">
+                      <Text size="sm" c="dimmed" aria-hidden>
+                        {c.label}
+                      </Text>
+                      {c.cell(r)}
+                    </Group>
+                  ))}
+                {columns
+                  .filter((c) => c.actions)
+                  .map((c) => (
+                    <Fragment key={c.label}>{c.cell(r)}</Fragment>
+                  ))}
+              </Group>
+            )}
           </Card>
         ))}
       </Stack>

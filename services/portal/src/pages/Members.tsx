@@ -71,6 +71,7 @@ export function MembersPage() {
           { label: "MFA", cell: (m) => (m.mfa_enabled ? "on" : "off") },
           {
             label: "Role",
+            control: true,
             cell: (m) => (
               <Select
                 aria-label={`Role of ${m.email}`}

@@ -228,6 +228,7 @@ export function PoliciesPage() {
               { label: "Category", cell: (p) => p.category },
               {
                 label: "Severity",
+                control: true,
                 cell: (p) => (
                   <Select
                     aria-label={`Severity of ${p.name}`}
@@ -242,6 +243,7 @@ export function PoliciesPage() {
               },
               {
                 label: "Enabled",
+                control: true,
                 cell: (p) => (
                   <Switch
                     aria-label={`Enable ${p.name}`}
