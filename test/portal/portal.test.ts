@@ -298,6 +298,21 @@ describe("the dashboard", () => {
     // and focus returns to the button that opened it.
     await page.setViewportSize({ width: 390, height: 844 });
     try {
+      // A confirm dialog fits the phone's window too (Escape leaves the key as it was).
+      await page.goto(`${base}/settings/api-keys`);
+      await page
+        .getByRole("button", { name: /^Revoke / })
+        .first()
+        .click();
+      const confirm = page.getByRole("dialog");
+      await confirm.getByRole("button", { name: "Cancel" }).waitFor();
+      await poll(async () => {
+        const box = (await confirm.boundingBox())!;
+        return box.x >= 0 && box.x + box.width <= 390;
+      }, true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.keyboard.press("Escape");
+      await confirm.waitFor({ state: "hidden" });
       await page.goto(`${base}/policies`);
       const settings = page.getByRole("button", { name: /^Settings of / }).first();
       const trigger = (await settings.getAttribute("aria-label"))!;
