@@ -233,6 +233,107 @@ describe("the dashboard", () => {
     await page.getByRole("cell", { name: "ci reader", exact: true }).waitFor();
   });
 
+  it("is operable by keyboard: skip link, every control in turn, a confirm dialog opened with Enter and closed with Escape", async () => {
+    await page.goto(`${base}/settings/api-keys`);
+    await page.getByRole("cell", { name: "ci reader", exact: true }).waitFor();
+    const focused = () =>
+      page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return { label: "", tag: "body", outline: "none" };
+        const label =
+          el.getAttribute("aria-label") ?? (el as HTMLInputElement).labels?.[0]?.textContent ?? el.textContent ?? "";
+        const style = getComputedStyle(el);
+        return { label: label.trim(), tag: el.tagName.toLowerCase(), outline: style.outlineStyle };
+      });
+    // The first stop skips the navigation: the next is the page's first field.
+    await page.keyboard.press("Tab");
+    expect(await focused()).toMatchObject({ label: "Skip to content", tag: "a" });
+    await page.keyboard.press("Enter");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toMatchObject({ label: "Name", tag: "input" });
+    // From the top, Tab visits the header, the navigation and every control of the page in order.
+    await page.goto(`${base}/settings/api-keys`);
+    await page.getByRole("cell", { name: "ci reader", exact: true }).waitFor();
+    const seen: { label: string; tag: string; outline: string }[] = [];
+    for (let i = 0; i < 80; i++) {
+      await page.keyboard.press("Tab");
+      const f = await focused();
+      seen.push(f);
+      if (f.label === "Revoke ci reader") break;
+    }
+    const labels = seen.map((f) => f.label);
+    for (const want of ["Sign out", "Overview", "Webhooks", "Audit log", "Name", "IP allowlist", "admin", "Create key"])
+      expect({ want, reached: labels.includes(want) }).toEqual({ want, reached: true });
+    expect(labels.indexOf("Audit log")).toBeLessThan(labels.indexOf("Name"));
+    expect(labels.indexOf("Create key")).toBeLessThan(labels.indexOf("Revoke ci reader"));
+    // Every button and link shows a focus ring when focused from the keyboard.
+    const ringless = seen.filter((f) => (f.tag === "button" || f.tag === "a") && f.outline === "none");
+    expect(ringless).toEqual([]);
+    // Enter on "Revoke" asks first; Escape keeps the key and puts focus back on the button.
+    expect((await focused()).label).toBe("Revoke ci reader");
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: 'Revoke the key "ci reader"?' });
+    await dialog.waitFor();
+    await poll(async () => (await focused()).label, "Cancel");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    await poll(async () => (await focused()).label, "Revoke ci reader");
+    const key = async () => (await api.get("/v1/api-keys")).body.api_keys.find((k: any) => k.name === "ci reader");
+    expect((await key()).status).toBe("active");
+    // Enter again, Tab to the dialog's "Revoke", Enter: the key is revoked.
+    await page.keyboard.press("Enter");
+    await dialog.waitFor();
+    await poll(async () => (await focused()).label, "Cancel");
+    await page.keyboard.press("Tab");
+    expect(await focused()).toMatchObject({ label: "Revoke", tag: "button" });
+    await page.keyboard.press("Enter");
+    await dialog.waitFor({ state: "hidden" });
+    await poll(async () => (await key()).status, "revoked");
+    await page.getByRole("button", { name: "Revoke ci reader" }).waitFor({ state: "detached" });
+    // A link of the navigation opens its page with Enter.
+    await page.getByRole("link", { name: "Webhooks" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Webhooks" }).waitFor();
+    // At phone size, a policy's settings open in a drawer that fits the window; Escape closes it
+    // and focus returns to the button that opened it.
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      // A confirm dialog fits the phone's window too (Escape leaves the key as it was).
+      await page.goto(`${base}/settings/api-keys`);
+      await page
+        .getByRole("button", { name: /^Revoke / })
+        .first()
+        .click();
+      const confirm = page.getByRole("dialog");
+      await confirm.getByRole("button", { name: "Cancel" }).waitFor();
+      await poll(async () => {
+        const box = (await confirm.boundingBox())!;
+        return box.x >= 0 && box.x + box.width <= 390;
+      }, true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.keyboard.press("Escape");
+      await confirm.waitFor({ state: "hidden" });
+      await page.goto(`${base}/policies`);
+      const settings = page.getByRole("button", { name: /^Settings of / }).first();
+      const trigger = (await settings.getAttribute("aria-label"))!;
+      await settings.focus();
+      await page.keyboard.press("Enter");
+      const drawer = page.getByRole("dialog");
+      await drawer.getByRole("button", { name: "Save settings" }).waitFor();
+      // Once it has slid in, the drawer lies within the window.
+      await poll(async () => {
+        const box = (await drawer.boundingBox())!;
+        return `${Math.round(box.x)}..${Math.round(box.x + box.width)}`;
+      }, "0..390");
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.keyboard.press("Escape");
+      await drawer.waitFor({ state: "hidden" });
+      await poll(async () => (await focused()).label, trigger);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it("shows evaluations with filters and a violation with snippet, suggestion and suppression comment", async () => {
     await page.goto(`${base}/evaluations?passed=false`);
     const link = page.getByRole("link", { name: /^eval_/ });
@@ -371,6 +472,9 @@ describe("the dashboard", () => {
     await page.getByRole("cell", { name: "Grafana", exact: true }).waitFor();
     expect(await page.getByTestId("secret-value").count()).toBe(0);
     await page.getByRole("button", { name: "Delete" }).click();
+    // Deleting asks first: the dialog names the application.
+    const confirm = page.getByRole("dialog", { name: 'Delete the application "Grafana"?' });
+    await confirm.getByRole("button", { name: "Delete" }).click();
     await page.getByText("No OAuth clients yet.").waitFor();
     expect((await api.get("/v1/oauth-clients")).body.oauth_clients).toEqual([]);
   });
@@ -440,6 +544,10 @@ describe("the dashboard", () => {
     await row.first().waitFor();
     expect(await page.getByTestId("secret-value").count()).toBe(0);
     await page.getByRole("button", { name: "Delete SCIM token Okta" }).click();
+    await page
+      .getByRole("dialog", { name: 'Delete the SCIM token "Okta"?' })
+      .getByRole("button", { name: "Delete" })
+      .click();
     await page.getByText("No SCIM tokens yet.").waitFor();
     expect((await api.get("/v1/scim-tokens")).body.scim_tokens).toEqual([]);
     const after = await fetch(`${v.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${token}` } });
@@ -551,6 +659,37 @@ describe("the dashboard", () => {
         await page.screenshot({ path: join(SHOTS, `${name}-${size.width}.png`), fullPage: true });
         const violations = await axe(page);
         if (violations.length) found[name] = violations;
+        // Nothing wider than the window: the page never scrolls sideways (a wide table scrolls
+        // inside its own box, or becomes cards on a phone).
+        const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
+        if (width.scroll > width.inner) found[`${name}: scrollWidth`] = width;
+        // Touch targets of at least 24×24 px (WCAG 2.5.8): a control together with its label;
+        // links inside a line of text are exempt.
+        const small = await page.evaluate(() => {
+          const out: string[] = [];
+          const controls = document.querySelectorAll<HTMLElement>(
+            "button, a[href], input:not([type=hidden]), select, textarea, [role=switch], [role=tab]",
+          );
+          for (const el of Array.from(controls)) {
+            const own = el.getBoundingClientRect();
+            const style = getComputedStyle(el);
+            if (style.visibility === "hidden" || own.right < 0 || el.closest("[aria-hidden=true]")) continue;
+            if (el.tagName === "A" && style.display === "inline") continue;
+            const rects = [
+              own,
+              ...Array.from((el as HTMLInputElement).labels ?? []).map((l) => l.getBoundingClientRect()),
+            ].filter((r) => r.width > 1 && r.height > 1);
+            if (!rects.length) continue;
+            const w = Math.max(...rects.map((r) => r.right)) - Math.min(...rects.map((r) => r.left));
+            const h = Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));
+            if (w < 24 || h < 24) {
+              const name = el.getAttribute("aria-label") ?? el.textContent?.trim() ?? el.tagName;
+              out.push(`${el.tagName.toLowerCase()} "${name.slice(0, 40)}" ${Math.round(w)}×${Math.round(h)}`);
+            }
+          }
+          return out;
+        });
+        if (small.length) found[`${name}: touch targets`] = small;
       }
       expect(found).toEqual({});
     }, 300_000);

@@ -3,9 +3,11 @@ import "@mantine/charts/styles.css";
 import "./app.css";
 import {
   Badge,
+  Checkbox,
   createTheme,
   localStorageColorSchemeManager,
   MantineProvider,
+  Switch,
   TableScrollContainer,
 } from "@mantine/core";
 import { StrictMode } from "react";
@@ -22,7 +24,11 @@ const theme = createTheme({
   autoContrast: true,
   components: {
     // Light badges: their text takes the AA-contrast colors app.css sets.
-    Badge: Badge.extend({ defaultProps: { variant: "light" } }),
+    // Never cut short in a narrow table column ("revoked", not "revo…").
+    Badge: Badge.extend({ defaultProps: { variant: "light" }, styles: { root: { minWidth: "max-content" } } }),
+    // Touch targets of at least 24×24 px (WCAG 2.5.8; Mantine's default boxes are 20 px).
+    Checkbox: Checkbox.extend({ defaultProps: { size: "md" } }),
+    Switch: Switch.extend({ defaultProps: { size: "md" } }),
     // A table wider than the window scrolls; keyboard users can focus and scroll it.
     TableScrollContainer: TableScrollContainer.extend({
       defaultProps: { scrollAreaProps: { viewportProps: { tabIndex: 0 } } },

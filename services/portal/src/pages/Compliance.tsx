@@ -9,7 +9,6 @@ import {
   SegmentedControl,
   SimpleGrid,
   Stack,
-  Table,
   Text,
   Title,
 } from "@mantine/core";
@@ -17,7 +16,7 @@ import { unzipSync } from "fflate";
 import { useEffect, useState } from "react";
 import { api, call, type Schemas } from "../api";
 import { useLoad } from "../hooks";
-import { ErrorAlert, LoadState, PageTitle } from "../ui";
+import { DataTable, ErrorAlert, LoadState, PageTitle } from "../ui";
 
 type Report = Schemas["Report"];
 
@@ -31,7 +30,7 @@ function ControlDrillDown({ id }: { id: string }) {
     <LoadState state={state}>
       {(f) => (
         <Stack gap="xs">
-          <Group justify="space-between">
+          <Group justify="space-between" wrap="wrap">
             <Title order={3} size="h5">
               {f.framework.name} {f.framework.version} — controls
             </Title>
@@ -41,34 +40,28 @@ function ControlDrillDown({ id }: { id: string }) {
               onChange={(e) => setOnlyUncovered(e.currentTarget.checked)}
             />
           </Group>
-          <Table.ScrollContainer minWidth={520}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Control</Table.Th>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Covered by</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {f.controls
-                  .filter((c) => !onlyUncovered || !c.covered)
-                  .map((c) => (
-                    <Table.Tr key={c.id}>
-                      <Table.Td ff="monospace">{c.id}</Table.Td>
-                      <Table.Td>{c.name}</Table.Td>
-                      <Table.Td>
-                        {c.covered ? (
-                          <Text size="sm">{c.policies.join(", ")}</Text>
-                        ) : (
-                          <Badge color="orange">uncovered</Badge>
-                        )}
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            rows={f.controls.filter((c) => !onlyUncovered || !c.covered)}
+            rowKey={(c) => c.id}
+            label={`${f.framework.name} controls`}
+            minWidth={520}
+            columns={[
+              {
+                label: "Control",
+                cell: (c) => (
+                  <Text ff="monospace" size="sm">
+                    {c.id}
+                  </Text>
+                ),
+              },
+              { label: "Name", cell: (c) => c.name },
+              {
+                label: "Covered by",
+                cell: (c) =>
+                  c.covered ? <Text size="sm">{c.policies.join(", ")}</Text> : <Badge color="orange">uncovered</Badge>,
+              },
+            ]}
+          />
         </Stack>
       )}
     </LoadState>

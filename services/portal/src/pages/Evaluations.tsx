@@ -1,9 +1,9 @@
-import { Anchor, Badge, Button, Card, Code, Group, Select, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Badge, Card, Code, Group, Select, Stack, Text, Title } from "@mantine/core";
 import { useState } from "react";
 import { Link, useParams, useSearchParams } from "react-router";
 import { api, call, type Schemas } from "../api";
-import { useLoad } from "../hooks";
-import { fmtDate, LoadState, PageTitle } from "../ui";
+import { useCursorPages, useLoad } from "../hooks";
+import { DataTable, FilterField, fmtDate, LoadState, PageTitle, Pager } from "../ui";
 
 type Evaluation = Schemas["Evaluation"];
 type Violation = Schemas["Violation"];
@@ -17,9 +17,16 @@ export function EvaluationsPage() {
   const [params, setParams] = useSearchParams();
   const repository = params.get("repository") ?? "";
   const passed = params.get("passed") ?? "";
-  const [cursors, setCursors] = useState<string[]>([]); // the cursors of the pages before this one
   const cursor = params.get("cursor") ?? undefined;
   const [repoInput, setRepoInput] = useState(repository);
+  const withParam = (k: string, v: string | undefined) => {
+    const next = new URLSearchParams(params);
+    if (v) next.set(k, v);
+    else next.delete(k);
+    return next;
+  };
+  // The page's cursor lives in the URL (a deep link); the pages before it, in the hook.
+  const pages = useCursorPages(cursor, (c) => setParams(withParam("cursor", c)));
   const state = useLoad(
     () =>
       call(
@@ -37,35 +44,22 @@ export function EvaluationsPage() {
     [repository, passed, cursor],
   );
   const set = (k: string, v: string) => {
-    const next = new URLSearchParams(params);
-    if (v) next.set(k, v);
-    else next.delete(k);
+    const next = withParam(k, v);
     next.delete("cursor");
-    setCursors([]);
+    pages.reset();
     setParams(next);
   };
   return (
     <>
       <PageTitle>Evaluations</PageTitle>
       <Group mb="md" align="end" wrap="wrap">
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            set("repository", repoInput.trim());
-          }}
-        >
-          <Group align="end" gap="xs">
-            <TextInput
-              label="Repository"
-              placeholder="org/repo"
-              value={repoInput}
-              onChange={(e) => setRepoInput(e.currentTarget.value)}
-            />
-            <Button type="submit" variant="default">
-              Filter
-            </Button>
-          </Group>
-        </form>
+        <FilterField
+          label="Repository"
+          placeholder="org/repo"
+          value={repoInput}
+          onChange={setRepoInput}
+          onApply={() => set("repository", repoInput.trim())}
+        />
         <Select
           label="Result"
           data={[
@@ -82,67 +76,28 @@ export function EvaluationsPage() {
       <LoadState state={state} isEmpty={(d) => d.evaluations.length === 0} empty="No evaluations match these filters.">
         {(d) => (
           <>
-            <Table.ScrollContainer minWidth={640}>
-              <Table striped highlightOnHover>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Evaluation</Table.Th>
-                    <Table.Th>Repository</Table.Th>
-                    <Table.Th>Ref</Table.Th>
-                    <Table.Th>Result</Table.Th>
-                    <Table.Th>Violations</Table.Th>
-                    <Table.Th>Created</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {d.evaluations.map((e) => (
-                    <Table.Tr key={e.id}>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/evaluations/${e.id}`} ff="monospace" size="sm">
-                          {e.id}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{e.repository}</Table.Td>
-                      <Table.Td>{e.ref}</Table.Td>
-                      <Table.Td>
-                        <StatusBadge e={e} />
-                      </Table.Td>
-                      <Table.Td>{e.summary.total_violations}</Table.Td>
-                      <Table.Td>{fmtDate(e.created_at)}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
-            <Group mt="md">
-              <Button
-                variant="default"
-                disabled={cursors.length === 0}
-                onClick={() => {
-                  const prev = [...cursors];
-                  const back = prev.pop();
-                  setCursors(prev);
-                  const next = new URLSearchParams(params);
-                  if (back) next.set("cursor", back);
-                  else next.delete("cursor");
-                  setParams(next);
-                }}
-              >
-                Previous
-              </Button>
-              <Button
-                variant="default"
-                disabled={!d.pagination.has_more}
-                onClick={() => {
-                  setCursors([...cursors, cursor ?? ""]);
-                  const next = new URLSearchParams(params);
-                  next.set("cursor", d.pagination.next_cursor ?? "");
-                  setParams(next);
-                }}
-              >
-                Next
-              </Button>
-            </Group>
+            <DataTable
+              rows={d.evaluations}
+              rowKey={(e: Evaluation) => e.id}
+              label="Evaluations"
+              minWidth={640}
+              columns={[
+                {
+                  label: "Evaluation",
+                  cell: (e) => (
+                    <Anchor component={Link} to={`/evaluations/${e.id}`} ff="monospace" size="sm">
+                      {e.id}
+                    </Anchor>
+                  ),
+                },
+                { label: "Repository", cell: (e) => e.repository },
+                { label: "Ref", cell: (e) => e.ref },
+                { label: "Result", cell: (e) => <StatusBadge e={e} /> },
+                { label: "Violations", cell: (e) => e.summary.total_violations },
+                { label: "Created", cell: (e) => fmtDate(e.created_at) },
+              ]}
+            />
+            <Pager pages={pages} pagination={d.pagination} />
           </>
         )}
       </LoadState>
@@ -192,7 +147,7 @@ export function EvaluationPage() {
                   </Anchor>{" "}
                   · rule {v.rule_id}
                 </Text>
-                <Code block mt="xs">
+                <Code block mt="xs" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
                   {v.code_snippet}
                 </Code>
                 {v.suggestion && (

@@ -1,37 +1,25 @@
 import { Button, Card, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
-import { api, ApiFailure, call, type Schemas } from "../api";
-import { useLoad } from "../hooks";
-import { ErrorAlert, LoadState, PageTitle } from "../ui";
+import { api, call, type Schemas } from "../api";
+import { useLoad, useSubmit } from "../hooks";
+import { ErrorAlert, Form, LoadState, PageTitle } from "../ui";
 
 type Org = Schemas["Organization"];
 
 function OrgForm({ org, onSaved }: { org: Org; onSaved: () => void }) {
   const [name, setName] = useState(org.name);
   const [settings, setSettings] = useState(org.settings);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
+  const { fields, error, busy, run } = useSubmit();
   const [saved, setSaved] = useState(false);
   const save = async () => {
-    setFields({});
-    setError(null);
     setSaved(false);
-    try {
-      await call(api.PATCH("/v1/organization", { body: { name, settings } }));
+    if (await run(() => call(api.PATCH("/v1/organization", { body: { name, settings } })))) {
       setSaved(true);
       onSaved();
-    } catch (err) {
-      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
-      else setError(err);
     }
   };
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <Form onSubmit={save}>
       <Stack maw={520}>
         <TextInput label="Name" value={name} onChange={(e) => setName(e.currentTarget.value)} error={fields.name} />
         <Select
@@ -55,12 +43,12 @@ function OrgForm({ org, onSaved }: { org: Org; onSaved: () => void }) {
           onChange={(e) => setSettings({ ...settings, allow_inline_suppression: e.currentTarget.checked })}
         />
         <ErrorAlert error={error} />
-        <Button type="submit" w="fit-content">
+        <Button type="submit" loading={busy} w="fit-content">
           Save
         </Button>
         {saved && <Text c="var(--mantine-color-teal-light-color)">Saved</Text>}
       </Stack>
-    </form>
+    </Form>
   );
 }
 
@@ -72,7 +60,7 @@ export function OrganizationPage() {
       <LoadState state={state}>
         {(org) => (
           <Card withBorder>
-            <Text size="sm" c="dimmed" mb="md">
+            <Text size="sm" c="dimmed" mb="md" style={{ overflowWrap: "anywhere" }}>
               {org.id} · plan {org.plan} · {org.members_count} members · {org.repositories_count} repositories
             </Text>
             <OrgForm org={org} onSaved={state.reload} />

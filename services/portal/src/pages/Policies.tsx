@@ -9,7 +9,6 @@ import {
   Select,
   Stack,
   Switch,
-  Table,
   Text,
   Textarea,
   TextInput,
@@ -17,8 +16,10 @@ import {
 } from "@mantine/core";
 import { useState } from "react";
 import { api, ApiFailure, call, type Schemas } from "../api";
-import { useLoad } from "../hooks";
-import { ErrorAlert, LoadState, PageTitle } from "../ui";
+import { useAction, useLoad, useSubmit } from "../hooks";
+import { DataTable, ErrorAlert, FieldRow, LoadState, PageTitle, usePhone } from "../ui";
+
+type Policy = Schemas["PolicySummary"];
 
 type Severity = Schemas["PolicySummary"]["severity"];
 const SEVERITIES: Severity[] = ["error", "warning"];
@@ -109,32 +110,18 @@ function PolicySettings({ id, onClose }: { id: string; onClose: () => void }) {
 function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
   const [form, setForm] = useState({ id: "", name: "", severity: "warning" as Severity, pattern: "", message: "" });
   const [sample, setSample] = useState("");
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
+  const { fields, error, busy, run } = useSubmit();
   const tested = form.pattern && sample ? testPattern(form.pattern, sample) : null;
   const submit = async () => {
-    setBusy(true);
-    setFields({});
-    setError(null);
-    try {
-      await call(
-        api.POST("/v1/policies", {
-          body: {
-            id: form.id,
-            name: form.name,
-            severity: form.severity,
-            patterns: [{ type: "regex", value: form.pattern, message: form.message || form.name }],
-          } as never,
-        }),
-      );
+    const body = {
+      id: form.id,
+      name: form.name,
+      severity: form.severity,
+      patterns: [{ type: "regex", value: form.pattern, message: form.message || form.name }],
+    };
+    if (await run(() => call(api.POST("/v1/policies", { body: body as never })))) {
       setForm({ id: "", name: "", severity: "warning", pattern: "", message: "" });
       onCreated();
-    } catch (err) {
-      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
-      else setError(err);
-    } finally {
-      setBusy(false);
     }
   };
   const upd = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) =>
@@ -151,7 +138,7 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
         }}
       >
         <Stack>
-          <Group grow wrap="wrap">
+          <FieldRow cols={3}>
             <TextInput
               label="Id"
               description="a slug, e.g. no-todo"
@@ -167,7 +154,7 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
               onChange={(v) => setForm({ ...form, severity: (v ?? "warning") as Severity })}
               allowDeselect={false}
             />
-          </Group>
+          </FieldRow>
           <TextInput
             label="Pattern (RE2)"
             value={form.pattern}
@@ -210,77 +197,84 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
 export function PoliciesPage() {
   const state = useLoad(() => call(api.GET("/v1/policies")));
   const [open, setOpen] = useState<string | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const patch = async (id: string, body: { enabled?: boolean; severity?: Severity }) => {
-    setError(null);
-    try {
-      await call(api.PATCH("/v1/policies/{policy_id}", { params: { path: { policy_id: id } }, body }));
-      state.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const { error, act } = useAction(state.reload);
+  const phone = usePhone();
+  const patch = (id: string, body: { enabled?: boolean; severity?: Severity }) =>
+    act(() => call(api.PATCH("/v1/policies/{policy_id}", { params: { path: { policy_id: id } }, body })));
   return (
     <>
       <PageTitle>Policies</PageTitle>
       <ErrorAlert error={error} />
       <LoadState state={state} isEmpty={(d) => d.policies.length === 0}>
         {(d) => (
-          <Table.ScrollContainer minWidth={640}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Policy</Table.Th>
-                  <Table.Th>Category</Table.Th>
-                  <Table.Th>Severity</Table.Th>
-                  <Table.Th>Enabled</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {d.policies.map((p) => (
-                  <Table.Tr key={p.id} data-testid={`policy-${p.id}`}>
-                    <Table.Td>
-                      <Text fw={500}>{p.name}</Text>
-                      <Text size="xs" c="dimmed" ff="monospace">
-                        {p.id} {p.builtin ? "" : <Badge size="xs">custom</Badge>}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{p.category}</Table.Td>
-                    <Table.Td>
-                      <Select
-                        aria-label={`Severity of ${p.name}`}
-                        data={SEVERITIES}
-                        value={p.severity}
-                        onChange={(v) => v && void patch(p.id, { severity: v as Severity })}
-                        allowDeselect={false}
-                        w={120}
-                        size="xs"
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <Switch
-                        aria-label={`Enable ${p.name}`}
-                        checked={p.enabled}
-                        onChange={(e) => void patch(p.id, { enabled: e.currentTarget.checked })}
-                      />
-                    </Table.Td>
-                    <Table.Td>
-                      <Button size="xs" variant="subtle" onClick={() => setOpen(p.id)}>
-                        Settings
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <DataTable
+            rows={d.policies}
+            rowKey={(p: Policy) => p.id}
+            rowProps={(p) => ({ "data-testid": `policy-${p.id}` })}
+            label="Policies"
+            minWidth={640}
+            columns={[
+              {
+                label: "Policy",
+                cell: (p) => (
+                  <>
+                    <Text fw={500}>{p.name}</Text>
+                    <Text size="xs" c="dimmed" ff="monospace">
+                      {p.id} {p.builtin ? "" : <Badge size="xs">custom</Badge>}
+                    </Text>
+                  </>
+                ),
+              },
+              { label: "Category", cell: (p) => p.category },
+              {
+                label: "Severity",
+                control: true,
+                cell: (p) => (
+                  <Select
+                    aria-label={`Severity of ${p.name}`}
+                    data={SEVERITIES}
+                    value={p.severity}
+                    onChange={(v) => v && void patch(p.id, { severity: v as Severity })}
+                    allowDeselect={false}
+                    w={120}
+                    size="xs"
+                  />
+                ),
+              },
+              {
+                label: "Enabled",
+                control: true,
+                cell: (p) => (
+                  <Switch
+                    aria-label={`Enable ${p.name}`}
+                    checked={p.enabled}
+                    onChange={(e) => void patch(p.id, { enabled: e.currentTarget.checked })}
+                  />
+                ),
+              },
+              {
+                label: "Actions",
+                actions: true,
+                cell: (p) => (
+                  <Button size="xs" variant="subtle" onClick={() => setOpen(p.id)} aria-label={`Settings of ${p.name}`}>
+                    Settings
+                  </Button>
+                ),
+              },
+            ]}
+          />
         )}
       </LoadState>
       <Stack mt="lg">
         <CustomPolicyForm onCreated={state.reload} />
       </Stack>
-      <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="lg" title={open ?? ""}>
+      <Drawer
+        opened={open !== null}
+        onClose={() => setOpen(null)}
+        position="right"
+        size={phone ? "100%" : "lg"}
+        title={open ?? ""}
+      >
         {open && <PolicySettings id={open} onClose={() => setOpen(null)} />}
       </Drawer>
     </>

@@ -3,7 +3,6 @@
 import {
   Badge,
   Button,
-  Card,
   Code,
   Group,
   List,
@@ -11,35 +10,33 @@ import {
   Select,
   Stack,
   Switch,
-  Table,
   Text,
   Textarea,
   TextInput,
-  Title,
 } from "@mantine/core";
 import { startRegistration } from "@simplewebauthn/browser";
-import { useState, type ReactNode } from "react";
+import { useState } from "react";
 import { api, ApiFailure, call, type Schemas } from "../api";
-import { useLoad } from "../hooks";
+import { fieldsUnder, useAction, useLoad, useSubmit } from "../hooks";
 import { useSession } from "../session";
-import { ErrorAlert, fmtDate, LoadState, PageTitle, ShownOnce } from "../ui";
-
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card withBorder>
-      <Title order={2} size="h4" mb="sm">
-        {title}
-      </Title>
-      {children}
-    </Card>
-  );
-}
+import {
+  ConfirmButton,
+  DataTable,
+  ErrorAlert,
+  fmtDate,
+  Form,
+  ListTable,
+  LoadState,
+  PageTitle,
+  Section,
+  ShownOnce,
+} from "../ui";
 
 function RecoveryCodes({ codes }: { codes: string[] }) {
   if (!codes.length) return null;
   return (
     <Stack gap="xs" data-testid="recovery-codes">
-      <ShownOnce label="Recovery codes" value={codes.join("\n")} />
+      <ShownOnce label="Recovery codes" value={codes.join("\n")} mt="0" />
       <List size="sm" ff="monospace">
         {codes.map((c) => (
           <List.Item key={c}>{c}</List.Item>
@@ -90,30 +87,27 @@ function Totp() {
           </Button>
         )}
         {enrolment && (
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              void confirm();
-            }}
-          >
+          <Form onSubmit={confirm}>
             <Stack>
               <Text size="sm">
                 Enter this secret in your authenticator app (or open the otpauth link on your phone):
               </Text>
-              <Code data-testid="totp-secret">{enrolment.secret}</Code>
+              <Code data-testid="totp-secret" style={{ overflowWrap: "anywhere" }}>
+                {enrolment.secret}
+              </Code>
               <TextInput
                 label="First code from the app"
                 autoComplete="one-time-code"
                 value={code}
                 onChange={(e) => setCode(e.currentTarget.value)}
                 error={fieldError}
-                w={240}
+                maw={240}
               />
               <Button type="submit" w="fit-content">
                 Confirm
               </Button>
             </Stack>
-          </form>
+          </Form>
         )}
         <RecoveryCodes codes={codes} />
         <ErrorAlert error={error} />
@@ -206,44 +200,33 @@ const EXPIRIES = [
   { value: "30m", label: "30 minutes" },
 ];
 
+type ScimToken = Schemas["ScimToken"];
+
 function ScimTokenList({ plan }: { plan: string }) {
   const state = useLoad(() => call(api.GET("/v1/scim-tokens")));
   const [name, setName] = useState("");
   const [expiration, setExpiration] = useState("never");
   const [created, setCreated] = useState<string | null>(null);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
+  const form = useSubmit();
+  const { fields } = form;
+  const remove = useAction(state.reload);
   const create = async () => {
-    setFields({});
-    setError(null);
     setCreated(null);
-    try {
-      const r = await call(
-        api.POST("/v1/scim-tokens", {
-          body: { name, expiration: expiration as "never" | "90d" | "7d" | "24h" | "30m" },
-        }),
-      );
-      setCreated(r.token);
+    const body = { name, expiration: expiration as "never" | "90d" | "7d" | "24h" | "30m" };
+    if (await form.run(async () => setCreated((await call(api.POST("/v1/scim-tokens", { body }))).token))) {
       setName("");
       state.reload();
-    } catch (err) {
-      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
-      else setError(err);
     }
   };
   return (
     <Stack>
       <Text size="sm">
         Your identity provider creates, updates and deactivates members through{" "}
-        <Code>{`${window.location.origin}/scim/v2`}</Code> with one of these tokens (plan {plan}).
+        <Code style={{ overflowWrap: "anywhere" }}>{`${window.location.origin}/scim/v2`}</Code> with one of these tokens
+        (plan {plan}).
       </Text>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          void create();
-        }}
-      >
-        <Group align="start" wrap="wrap">
+      <Form onSubmit={create}>
+        <Group align="end" wrap="wrap">
           <TextInput
             label="Identity provider"
             placeholder="Okta"
@@ -260,56 +243,46 @@ function ScimTokenList({ plan }: { plan: string }) {
             error={fields.expiration}
             w={160}
           />
-          <Button type="submit" mt={25}>
+          <Button type="submit" loading={form.busy}>
             Create SCIM token
           </Button>
         </Group>
-      </form>
-      {created && <ShownOnce label="SCIM token" value={created} />}
-      <ErrorAlert error={error} />
-      <LoadState state={state} isEmpty={(d) => d.scim_tokens.length === 0} empty="No SCIM tokens yet.">
-        {(d) => (
-          <Table.ScrollContainer minWidth={520}>
-            <Table striped>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Prefix</Table.Th>
-                  <Table.Th>Last used</Table.Th>
-                  <Table.Th>Expires</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {d.scim_tokens.map((t) => (
-                  <Table.Tr key={t.id} data-testid="scim-token">
-                    <Table.Td>{t.name}</Table.Td>
-                    <Table.Td ff="monospace">{t.prefix}…</Table.Td>
-                    <Table.Td>{fmtDate(t.last_used_at)}</Table.Td>
-                    <Table.Td>{t.expires_at ? fmtDate(t.expires_at) : "never"}</Table.Td>
-                    <Table.Td>
-                      <Button
-                        size="xs"
-                        color="red"
-                        variant="subtle"
-                        aria-label={`Delete SCIM token ${t.name}`}
-                        onClick={() =>
-                          call(api.DELETE("/v1/scim-tokens/{token_id}", { params: { path: { token_id: t.id } } })).then(
-                            state.reload,
-                            setError,
-                          )
-                        }
-                      >
-                        Delete
-                      </Button>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </LoadState>
+      </Form>
+      <ShownOnce label="SCIM token" value={created} mt="0" />
+      <ErrorAlert error={form.error ?? remove.error} />
+      <ListTable
+        state={state}
+        rows={(d) => d.scim_tokens}
+        empty="No SCIM tokens yet."
+        label="SCIM tokens"
+        rowKey={(t: ScimToken) => t.id}
+        rowProps={() => ({ "data-testid": "scim-token" })}
+        minWidth={520}
+        columns={[
+          { label: "Name", cell: (t) => t.name },
+          { label: "Prefix", cell: (t) => <Text ff="monospace" size="sm">{`${t.prefix}…`}</Text> },
+          { label: "Last used", cell: (t) => fmtDate(t.last_used_at) },
+          { label: "Expires", cell: (t) => (t.expires_at ? fmtDate(t.expires_at) : "never") },
+          {
+            label: "Actions",
+            actions: true,
+            cell: (t) => (
+              <ConfirmButton
+                aria-label={`Delete SCIM token ${t.name}`}
+                title={`Delete the SCIM token "${t.name}"?`}
+                message="The identity provider can no longer provision members with it."
+                onConfirm={() =>
+                  remove.act(() =>
+                    call(api.DELETE("/v1/scim-tokens/{token_id}", { params: { path: { token_id: t.id } } })),
+                  )
+                }
+              >
+                Delete
+              </ConfirmButton>
+            ),
+          },
+        ]}
+      />
     </Stack>
   );
 }
@@ -330,13 +303,10 @@ function SsoForm({ current, onSaved }: { current: Sso | null; onSaved: () => voi
   const [domains, setDomains] = useState((current?.domains ?? []).map((d) => d.domain).join("\n"));
   const [role, setRole] = useState<Sso["default_role"]>(current?.default_role ?? "member");
   const [enforce, setEnforce] = useState(current?.enforce ?? false);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
+  const { fields, error, busy, run } = useSubmit();
   const [saved, setSaved] = useState(false);
   const opt = (v: string) => (v.trim() ? v.trim() : undefined);
   const save = async () => {
-    setFields({});
-    setError(null);
     setSaved(false);
     const common = {
       type,
@@ -354,27 +324,14 @@ function SsoForm({ current, onSaved }: { current: Sso | null; onSaved: () => voi
             idp_sso_url: opt(ssoUrl),
             idp_certificate: opt(certificate),
           };
-    try {
-      await call(api.PUT("/v1/organization/sso", { body: body as Schemas["PutSsoConnection"] }));
+    if (await run(() => call(api.PUT("/v1/organization/sso", { body: body as Schemas["PutSsoConnection"] })))) {
       setClientSecret("");
       setSaved(true);
       onSaved();
-    } catch (err) {
-      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
-      else setError(err);
     }
   };
-  const domainError = Object.entries(fields)
-    .filter(([f]) => f.startsWith("domains"))
-    .map(([f, m]) => `${f}: ${m}`)
-    .join("; ");
   return (
-    <form
-      onSubmit={(e) => {
-        e.preventDefault();
-        void save();
-      }}
-    >
+    <Form onSubmit={save}>
       <Stack maw={560}>
         <SegmentedControl
           aria-label="Protocol"
@@ -446,7 +403,7 @@ function SsoForm({ current, onSaved }: { current: Sso | null; onSaved: () => voi
           minRows={2}
           value={domains}
           onChange={(e) => setDomains(e.currentTarget.value)}
-          error={domainError || undefined}
+          error={fieldsUnder(fields, "domains", true)}
         />
         <Select
           label="Role of people who join through SSO"
@@ -455,7 +412,7 @@ function SsoForm({ current, onSaved }: { current: Sso | null; onSaved: () => voi
           onChange={(v) => setRole((v ?? "member") as Sso["default_role"])}
           allowDeselect={false}
           error={fields.default_role}
-          w={300}
+          maw={300}
         />
         <Switch
           label="Enforce SSO (no password sign-in for these domains)"
@@ -463,12 +420,12 @@ function SsoForm({ current, onSaved }: { current: Sso | null; onSaved: () => voi
           onChange={(e) => setEnforce(e.currentTarget.checked)}
         />
         <ErrorAlert error={error} />
-        <Button type="submit" w="fit-content">
+        <Button type="submit" loading={busy} w="fit-content">
           Save connection
         </Button>
         {saved && <Text c="var(--mantine-color-teal-light-color)">Connection saved.</Text>}
       </Stack>
-    </form>
+    </Form>
   );
 }
 
@@ -486,37 +443,33 @@ function SsoConnection() {
       {(c) => (
         <Stack>
           {c && c.domains.length > 0 && (
-            <Table.ScrollContainer minWidth={520}>
-              <Table striped>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>Domain</Table.Th>
-                    <Table.Th>State</Table.Th>
-                    <Table.Th>DNS TXT record to publish</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {c.domains.map((d) => (
-                    <Table.Tr key={d.domain} data-testid="sso-domain">
-                      <Table.Td>{d.domain}</Table.Td>
-                      <Table.Td>
-                        <Badge color={d.verified ? "teal" : "yellow"} variant="light">
-                          {d.verified ? "verified" : "waiting for verification"}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>
-                        <Code style={{ wordBreak: "break-all" }}>
-                          verdict-domain-verification={d.verification_token}
-                        </Code>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              rows={c.domains}
+              rowKey={(d) => d.domain}
+              rowProps={() => ({ "data-testid": "sso-domain" })}
+              label="Email domains"
+              minWidth={520}
+              columns={[
+                { label: "Domain", cell: (d) => d.domain },
+                {
+                  label: "State",
+                  cell: (d) => (
+                    <Badge color={d.verified ? "teal" : "yellow"} variant="light">
+                      {d.verified ? "verified" : "waiting for verification"}
+                    </Badge>
+                  ),
+                },
+                {
+                  label: "DNS TXT record to publish",
+                  cell: (d) => (
+                    <Code style={{ wordBreak: "break-all" }}>verdict-domain-verification={d.verification_token}</Code>
+                  ),
+                },
+              ]}
+            />
           )}
           {c && (
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
               For the identity provider: redirect URI <Code>{c.sp.oidc_redirect_uri}</Code>, SAML ACS{" "}
               <Code>{c.sp.saml_acs_url}</Code>, SAML entity id <Code>{c.sp.saml_entity_id}</Code>. The instance operator
               verifies a domain once its TXT record is published.

@@ -1,72 +1,70 @@
-import { Badge, Button, Card, Checkbox, Group, Stack, Switch, Table, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Card, Checkbox, Group, Stack, Switch, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
-import { api, ApiFailure, call, type Schemas } from "../api";
-import { useLoad } from "../hooks";
-import { ErrorAlert, fmtDate, LoadState, PageTitle, ShownOnce } from "../ui";
+import { api, call, type Schemas } from "../api";
+import { useAction, useLoad, useSubmit } from "../hooks";
+import { ConfirmButton, ErrorAlert, fmtDate, FormCard, ListTable, LoadState, PageTitle, ShownOnce } from "../ui";
 
 const EVENTS = ["evaluation.completed", "policy.violation"] as const;
+type Delivery = Schemas["Delivery"];
 
 function Deliveries({ id }: { id: string }) {
   const state = useLoad(
     () => call(api.GET("/v1/webhooks/{webhook_id}/deliveries", { params: { path: { webhook_id: id } } })),
     [id],
   );
-  const [error, setError] = useState<unknown>(null);
-  const redeliver = async (delivery: string) => {
-    setError(null);
-    try {
-      await call(
-        api.POST("/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", {
-          params: { path: { webhook_id: id, delivery_id: delivery } },
-        }),
-      );
-      state.reload();
-    } catch (err) {
-      setError(err);
-    }
-  };
+  const redeliver = useAction(state.reload);
   return (
     <Stack gap="xs" mt="sm">
-      <ErrorAlert error={error} />
-      <LoadState state={state} isEmpty={(d) => d.deliveries.length === 0} empty="No deliveries yet.">
-        {(d) => (
-          <Table.ScrollContainer minWidth={560}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Event</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>Attempts</Table.Th>
-                  <Table.Th>Last response</Table.Th>
-                  <Table.Th />
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {d.deliveries.map((dl) => {
-                  const last = dl.attempts[dl.attempts.length - 1];
-                  return (
-                    <Table.Tr key={dl.id} data-testid="delivery">
-                      <Table.Td>{dl.event}</Table.Td>
-                      <Table.Td>
-                        <Badge color={dl.status === "succeeded" ? "teal" : dl.status === "failed" ? "red" : "gray"}>
-                          {dl.status}
-                        </Badge>
-                      </Table.Td>
-                      <Table.Td>{dl.attempts.length}</Table.Td>
-                      <Table.Td>{last ? `${last.status_code ?? "no response"} · ${last.latency_ms} ms` : "—"}</Table.Td>
-                      <Table.Td>
-                        <Button size="xs" variant="subtle" onClick={() => void redeliver(dl.id)}>
-                          Redeliver
-                        </Button>
-                      </Table.Td>
-                    </Table.Tr>
-                  );
-                })}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
-      </LoadState>
+      <ErrorAlert error={redeliver.error} />
+      <ListTable
+        state={state}
+        rows={(d) => d.deliveries}
+        empty="No deliveries yet."
+        label="Deliveries"
+        rowKey={(dl: Delivery) => dl.id}
+        rowProps={() => ({ "data-testid": "delivery" })}
+        minWidth={560}
+        columns={[
+          { label: "Event", cell: (dl) => dl.event },
+          {
+            label: "Status",
+            cell: (dl) => (
+              <Badge color={dl.status === "succeeded" ? "teal" : dl.status === "failed" ? "red" : "gray"}>
+                {dl.status}
+              </Badge>
+            ),
+          },
+          { label: "Attempts", cell: (dl) => dl.attempts.length },
+          {
+            label: "Last response",
+            cell: (dl) => {
+              const last = dl.attempts[dl.attempts.length - 1];
+              return last ? `${last.status_code ?? "no response"} · ${last.latency_ms} ms` : "—";
+            },
+          },
+          {
+            label: "Actions",
+            actions: true,
+            cell: (dl) => (
+              <Button
+                size="xs"
+                variant="subtle"
+                onClick={() =>
+                  void redeliver.act(() =>
+                    call(
+                      api.POST("/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", {
+                        params: { path: { webhook_id: id, delivery_id: dl.id } },
+                      }),
+                    ),
+                  )
+                }
+              >
+                Redeliver
+              </Button>
+            ),
+          },
+        ]}
+      />
     </Stack>
   );
 }
@@ -76,71 +74,50 @@ export function WebhooksPage() {
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<string[]>(["evaluation.completed"]);
   const [created, setCreated] = useState<Schemas["CreatedWebhook"] | null>(null);
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [error, setError] = useState<unknown>(null);
+  const form = useSubmit();
+  const { error, act } = useAction(state.reload);
   const [open, setOpen] = useState<string | null>(null);
 
   const create = async () => {
-    setFields({});
-    setError(null);
     setCreated(null);
-    try {
-      setCreated(await call(api.POST("/v1/webhooks", { body: { url, events: events as never } })));
+    if (
+      await form.run(async () =>
+        setCreated(await call(api.POST("/v1/webhooks", { body: { url, events: events as never } }))),
+      )
+    ) {
       setUrl("");
       state.reload();
-    } catch (err) {
-      if (err instanceof ApiFailure && err.body.details?.errors?.length) setFields(err.fieldErrors());
-      else setError(err);
-    }
-  };
-  const act = async (f: () => Promise<unknown>) => {
-    setError(null);
-    try {
-      await f();
-      state.reload();
-    } catch (err) {
-      setError(err);
     }
   };
   return (
     <>
       <PageTitle>Webhooks</PageTitle>
-      <Card withBorder mb="lg">
-        <Title order={2} size="h4" mb="sm">
-          Add an endpoint
-        </Title>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void create();
-          }}
-        >
-          <Stack>
-            <TextInput
-              label="URL"
-              placeholder="https://example.com/hooks/verdict"
-              value={url}
-              onChange={(e) => setUrl(e.currentTarget.value)}
-              error={fields.url}
-            />
-            <Checkbox.Group label="Events" value={events} onChange={setEvents} error={fields.events}>
-              <Group mt="xs">
-                {EVENTS.map((e) => (
-                  <Checkbox key={e} value={e} label={e} />
-                ))}
-              </Group>
-            </Checkbox.Group>
-            <Button type="submit" w="fit-content">
-              Add endpoint
-            </Button>
-          </Stack>
-        </form>
-        {created && (
-          <Stack mt="md">
-            <ShownOnce label="Signing secret" value={created.secret} />
-          </Stack>
-        )}
-      </Card>
+      <FormCard
+        title="Add an endpoint"
+        onSubmit={create}
+        result={created && <ShownOnce label="Signing secret" value={created.secret} />}
+      >
+        <Stack>
+          <TextInput
+            label="URL"
+            placeholder="https://example.com/hooks/verdict"
+            value={url}
+            onChange={(e) => setUrl(e.currentTarget.value)}
+            error={form.fields.url}
+          />
+          <Checkbox.Group label="Events" value={events} onChange={setEvents} error={form.fields.events}>
+            <Group mt="xs">
+              {EVENTS.map((e) => (
+                <Checkbox key={e} value={e} label={e} />
+              ))}
+            </Group>
+          </Checkbox.Group>
+          <ErrorAlert error={form.error} />
+          <Button type="submit" loading={form.busy} w="fit-content">
+            Add endpoint
+          </Button>
+        </Stack>
+      </FormCard>
       <ErrorAlert error={error} />
       <LoadState state={state} isEmpty={(d) => d.webhooks.length === 0} empty="No webhook endpoints yet.">
         {(d) => (
@@ -148,7 +125,7 @@ export function WebhooksPage() {
             {d.webhooks.map((w) => (
               <Card withBorder key={w.id} data-testid="webhook">
                 <Group justify="space-between" wrap="wrap">
-                  <Stack gap={2}>
+                  <Stack gap={2} style={{ minWidth: 0 }}>
                     <Text fw={500} style={{ wordBreak: "break-all" }}>
                       {w.url}
                     </Text>
@@ -157,7 +134,7 @@ export function WebhooksPage() {
                       {w.disabled_reason ? ` · ${w.disabled_reason}` : ""}
                     </Text>
                   </Stack>
-                  <Group>
+                  <Group wrap="wrap">
                     <Switch
                       label={w.status === "active" ? "Enabled" : "Disabled"}
                       checked={w.status === "active"}
@@ -183,21 +160,25 @@ export function WebhooksPage() {
                     >
                       Send test
                     </Button>
-                    <Button size="xs" variant="subtle" onClick={() => setOpen(open === w.id ? null : w.id)}>
-                      {open === w.id ? "Hide deliveries" : "Deliveries"}
-                    </Button>
                     <Button
                       size="xs"
-                      color="red"
                       variant="subtle"
-                      onClick={() =>
-                        void act(() =>
+                      aria-expanded={open === w.id}
+                      onClick={() => setOpen(open === w.id ? null : w.id)}
+                    >
+                      {open === w.id ? "Hide deliveries" : "Deliveries"}
+                    </Button>
+                    <ConfirmButton
+                      title="Delete this endpoint?"
+                      message={`Events stop going to ${w.url}.`}
+                      onConfirm={() =>
+                        act(() =>
                           call(api.DELETE("/v1/webhooks/{webhook_id}", { params: { path: { webhook_id: w.id } } })),
                         )
                       }
                     >
                       Delete
-                    </Button>
+                    </ConfirmButton>
                   </Group>
                 </Group>
                 {open === w.id && <Deliveries id={w.id} />}
