@@ -166,7 +166,11 @@ function oauthClientsCommand(program: Command, ctx: Context): void {
     .description("Register an application; a confidential client's secret is printed once")
     .argument("<name>")
     .requiredOption("--redirect-uri <uri>", "exact redirect URI (repeatable): https, or http on localhost", collect)
-    .requiredOption("--scope <scope>", `the most it may ask for (repeatable): ${SCOPES.join(", ")}`, collectOneOf(SCOPES))
+    .requiredOption(
+      "--scope <scope>",
+      `the most it may ask for (repeatable): ${SCOPES.join(", ")}`,
+      collectOneOf(SCOPES),
+    )
     .option("--public", "a native or single-page application: no secret, PKCE required", false)
     .action(async (name: string, opts: { redirectUri: string[]; scope: Scope[]; public: boolean }, c: Command) => {
       const out = ctx.output(jsonOf(c));
@@ -215,7 +219,9 @@ function ssoCommand(program: Command, ctx: Context): void {
         [
           "domains",
           s.domains.map((d) =>
-            d.verified ? `${d.domain} (verified)` : `${d.domain} (TXT verdict-domain-verification=${d.verification_token})`,
+            d.verified
+              ? `${d.domain} (verified)`
+              : `${d.domain} (TXT verdict-domain-verification=${d.verification_token})`,
           ),
         ],
         ["default_role", s.default_role],
@@ -234,7 +240,11 @@ function ssoCommand(program: Command, ctx: Context): void {
     )
     .requiredOption("--type <type>", "oidc or saml", oneOf(["oidc", "saml"] as const))
     .requiredOption("--domain <domain>", "an email domain it signs in (repeatable)", collect)
-    .option("--default-role <role>", "the role of people it creates: admin, member or viewer", oneOf(["admin", "member", "viewer"] as const))
+    .option(
+      "--default-role <role>",
+      "the role of people it creates: admin, member or viewer",
+      oneOf(["admin", "member", "viewer"] as const),
+    )
     .option("--enforce <bool>", "true: people of its domains may sign in only through it", bool)
     .option("--issuer <url>", "OIDC issuer")
     .option("--client-id <id>", "OIDC client id")
