@@ -15,9 +15,16 @@ describe("error lines", () => {
     expect(describeError(err)).toBe(
       "Request validation failed: patterns[0].value: invalid RE2 [VALIDATION_FAILED] (request req_1)",
     );
-    const coded = new VerdictApiError(422, "validation_error", "VALIDATION_FAILED", "Request validation failed", "req_2", {
-      errors: [{ field: "redirect_uris[0]", code: "INVALID_FORMAT", message: "must be https" }],
-    });
+    const coded = new VerdictApiError(
+      422,
+      "validation_error",
+      "VALIDATION_FAILED",
+      "Request validation failed",
+      "req_2",
+      {
+        errors: [{ field: "redirect_uris[0]", code: "INVALID_FORMAT", message: "must be https" }],
+      },
+    );
     expect(describeError(coded)).toBe(
       "Request validation failed: redirect_uris[0]: must be https (INVALID_FORMAT) [VALIDATION_FAILED] (request req_2)",
     );

@@ -82,7 +82,9 @@ export const signInRoutes = [
       403: "AUTH_HTTPS_REQUIRED on plain http other than localhost",
       429: "Also AUTH_LOCKED_OUT: too many failures for this account or address; wait Retry-After seconds",
     },
-    responses: { 200: { description: "Signed in (Set-Cookie), or mfa_required", schema: LoginResultSchema, session: "set" } },
+    responses: {
+      200: { description: "Signed in (Set-Cookie), or mfa_required", schema: LoginResultSchema, session: "set" },
+    },
     handler: async (ctx) => {
       assertCookiesPossible(ctx);
       const { body, clients, clientIp, userAgent } = ctx;
@@ -195,7 +197,11 @@ export const signInRoutes = [
     errors: [409, 422],
     errorNotes: { 401: "Also AUTH_INVALID_MFA_CODE", 422: "No enrolment under way" },
     responses: {
-      200: { description: "TOTP enabled (Set-Cookie: the session was replaced)", schema: TotpEnabledSchema, session: "set" },
+      200: {
+        description: "TOTP enabled (Set-Cookie: the session was replaced)",
+        schema: TotpEnabledSchema,
+        session: "set",
+      },
     },
     handler: async ({ principal, body, clients, clientIp, userAgent }) => {
       const s = signedIn(principal);
@@ -242,7 +248,11 @@ export const signInRoutes = [
     errors: [409, 422],
     errorNotes: { 401: "Also AUTH_INVALID_MFA_CODE: the answer did not verify (wrong challenge, origin or signature)" },
     responses: {
-      200: { description: "Registered (Set-Cookie: the session was replaced)", schema: PasskeyAddedSchema, session: "set" },
+      200: {
+        description: "Registered (Set-Cookie: the session was replaced)",
+        schema: PasskeyAddedSchema,
+        session: "set",
+      },
     },
     handler: async ({ principal, body, clients, clientIp, userAgent, apiBaseUrl }) => {
       const s = signedIn(principal);
