@@ -38,4 +38,9 @@ VERDICT_FUZZ_KEY=$(curl -sf -X POST "$base/v1/organizations" -H "Authorization: 
   node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).api_key.key))')
 export VERDICT_FUZZ_KEY
 
-"$tools/bin/schemathesis" --config-file test/fuzz/schemathesis.toml run "$base/v1/openapi.json" --checks all --seed "${VERDICT_FUZZ_SEED:-20261122}" "$@"
+# The OAuth server's endpoints, its HTML pages and SAML's form post (tag "OAuth server and SSO
+# pages") speak their own protocols: a schema-valid token request with a made-up code is rightly
+# an invalid_grant, and oidc-provider answers undeclared methods with 404. They are left out here;
+# test/e2e/openapi.test.ts sends each of them, and the openid-client and Authlib suites run them.
+"$tools/bin/schemathesis" --config-file test/fuzz/schemathesis.toml run "$base/v1/openapi.json" --checks all \
+  --exclude-tag "OAuth server and SSO pages" --seed "${VERDICT_FUZZ_SEED:-20261122}" "$@"

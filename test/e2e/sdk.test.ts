@@ -83,3 +83,79 @@ describe("retry guidance", () => {
     expect(Date.now() - started).toBeLessThan(2000);
   });
 });
+
+describe("people and access", () => {
+  it("invites, lists, changes and removes members; typed errors name the field and code", async () => {
+    const invited = await operator.inviteMember({ email: "sdk-member@example.com", role: "member" });
+    expect(invited).toMatchObject({
+      id: expect.stringMatching(/^user_/),
+      status: "invited",
+      invitation_url: expect.stringContaining("vdt_inv_"),
+    });
+    expect((await operator.listMembers()).members.find((m) => m.id === invited.id)).not.toHaveProperty(
+      "invitation_url",
+    );
+    expect(await operator.updateMember(invited.id, { role: "viewer" })).toMatchObject({ role: "viewer" });
+    await operator.removeMember(invited.id);
+    expect((await operator.listMembers()).members.map((m) => m.id)).not.toContain(invited.id);
+    const err = (await operator
+      .inviteMember({ email: "nope", role: "member" })
+      .catch((e: unknown) => e)) as VerdictApiError;
+    expect(err).toMatchObject({ status: 400, code: "VALIDATION_FAILED" });
+    expect(err.details?.errors).toEqual([expect.objectContaining({ field: "email", code: "INVALID_FORMAT" })]);
+  });
+
+  it("iterates the audit log across cursor pages, newest first, as one listing shows it", async () => {
+    for (let i = 0; i < 5; i++) await operator.inviteMember({ email: `sdk-audit${i}@example.com`, role: "viewer" });
+    const paged: string[] = [];
+    for await (const e of operator.auditEvents({ type: "member.invited", limit: 2 })) paged.push(e.id);
+    const whole = await operator.listAuditEvents({ type: "member.invited", limit: 100 });
+    expect(paged.length).toBeGreaterThanOrEqual(5);
+    expect(paged).toEqual(whole.audit_events.map((e) => e.id));
+    const first = await operator.listAuditEvents({ type: "member.invited", limit: 2 });
+    expect(first.pagination).toEqual({ has_more: true, next_cursor: expect.any(String) });
+  });
+
+  it("creates, lists and deletes OAuth clients and SCIM tokens, whose secrets come once", async () => {
+    const client = await operator.createOAuthClient({
+      name: "sdk app",
+      redirect_uris: ["https://app.example.com/cb"],
+      scopes: ["read:evaluations"],
+      public: false,
+    });
+    expect(client.client_secret).toMatch(/^vdt_ocs_/);
+    const listed = await operator.listOAuthClients();
+    expect(listed.oauth_clients.map((o) => o.client_id)).toContain(client.client_id);
+    expect(JSON.stringify(listed)).not.toContain(client.client_secret!);
+    await operator.deleteOAuthClient(client.client_id);
+    expect((await operator.listOAuthClients()).oauth_clients.map((o) => o.client_id)).not.toContain(client.client_id);
+
+    const token = await operator.createScimToken({ name: "sdk idp", expiration: "24h" });
+    expect(token.token).toMatch(/^vdt_scim_/);
+    const scim = () =>
+      fetch(`${v.url}/scim/v2/Users`, { headers: { authorization: `Bearer ${token.token}` } }).then((r) => r.status);
+    expect(await scim()).toBe(200);
+    expect((await operator.listScimTokens()).scim_tokens.find((t) => t.id === token.id)).toMatchObject({
+      name: "sdk idp",
+      prefix: token.token.slice(0, token.prefix.length),
+    });
+    await operator.deleteScimToken(token.id);
+    expect(await scim()).toBe(401);
+  });
+
+  it("puts, reads and deletes the SSO connection without ever answering the client secret", async () => {
+    const put = await operator.putSsoConnection({
+      type: "oidc",
+      issuer: "https://idp.example.com",
+      client_id: "verdict",
+      client_secret: "sdk-secret-value",
+      domains: ["sdk.example"],
+    });
+    expect(put).toMatchObject({ type: "oidc", client_secret_set: true, default_role: "member", enforce: false });
+    const got = await operator.getSsoConnection();
+    expect(got.domains).toEqual([expect.objectContaining({ domain: "sdk.example", verified: false })]);
+    expect(JSON.stringify(got)).not.toContain("sdk-secret-value");
+    await operator.deleteSsoConnection();
+    await expect(operator.getSsoConnection()).rejects.toMatchObject({ status: 404, code: "RESOURCE_NOT_FOUND" });
+  });
+});

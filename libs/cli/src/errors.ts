@@ -20,7 +20,9 @@ export function describeError(err: unknown): string {
     if (err.status === 403) return `permission denied: ${err.message} [${err.code}]${where}`;
     const fields = Array.isArray(err.details?.errors)
       ? ": " +
-        (err.details.errors as { field?: string; message?: string }[]).map((f) => `${f.field}: ${f.message}`).join("; ")
+        (err.details.errors as { field?: string; message?: string; code?: string }[])
+          .map((f) => `${f.field}: ${f.message}${f.code ? ` (${f.code})` : ""}`)
+          .join("; ")
       : "";
     return `${err.message}${fields} [${err.code}]${where}`;
   }
@@ -30,7 +32,12 @@ export function describeError(err: unknown): string {
   return String(err);
 }
 
-/** Removes any API key from text that reaches the terminal. */
+/**
+ * Removes any API key, and any other Verdict secret (SCIM token, OAuth client secret or token,
+ * session, invitation or MFA token), from text that reaches the terminal as an error.
+ */
 export function redactKeys(text: string): string {
-  return text.replace(/vdt_key_(prod|test)_[A-Za-z0-9]+/g, "vdt_key_$1_****");
+  return text
+    .replace(/vdt_key_(prod|test)_[A-Za-z0-9]+/g, "vdt_key_$1_****")
+    .replace(/vdt_(scim|ocs|oat|ort|ses|inv|mfa)_[A-Za-z0-9_-]+/g, "vdt_$1_****");
 }

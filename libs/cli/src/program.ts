@@ -7,6 +7,7 @@ import { evaluationsCommand } from "./commands/evaluations.js";
 import { loginCommands } from "./commands/login.js";
 import { mcpCommand } from "./commands/mcp.js";
 import { organizationCommands } from "./commands/organization.js";
+import { peopleCommands } from "./commands/people.js";
 import { policiesCommand } from "./commands/policies.js";
 import type { Context } from "./context.js";
 import { VERSION } from "./version.js";
@@ -14,7 +15,7 @@ import { VERSION } from "./version.js";
 export function buildProgram(ctx: Context): Command {
   const program = new Command("verdict")
     .description(
-      "Verdict: check code changes against policies, manage policies and compliance evidence.\nConfiguration: VERDICT_URL and VERDICT_API_KEY, or `verdict login`.",
+      "Verdict: check code changes against policies, manage policies, compliance evidence, people and access.\nConfiguration: VERDICT_URL and VERDICT_API_KEY, or `verdict login`.",
     )
     .version(VERSION)
     .option("--json", "print JSON instead of tables")
@@ -29,6 +30,7 @@ export function buildProgram(ctx: Context): Command {
   policiesCommand(program, ctx);
   organizationCommands(program, ctx);
   complianceCommands(program, ctx);
+  peopleCommands(program, ctx);
   loginCommands(program, ctx);
   mcpCommand(program, ctx);
   // Every (sub)command: usage errors throw instead of exiting, so bin.ts decides the exit code.

@@ -212,6 +212,44 @@ export class VerdictClient {
   createApiKey = (body: T.CreateApiKey) => this.request<T.CreatedApiKey>("POST", "/v1/api-keys", { body });
   revokeApiKey = (id: string) => this.request<void>("DELETE", `/v1/api-keys/${enc(id)}`);
 
+  // ---------- people and access ----------
+  listMembers = () => this.request<T.MemberList>("GET", "/v1/members");
+  /** 201 with `invitation_url`: shown once, works once, for 7 days. */
+  inviteMember = (body: T.InviteMember) => this.request<T.InvitedMember>("POST", "/v1/members", { body });
+  /** Instance operator only: invites a member (the first owner) of any organization. */
+  inviteOrganizationMember = (organizationId: string, body: T.InviteMember) =>
+    this.request<T.InvitedMember>("POST", `/v1/organizations/${enc(organizationId)}/members`, { body });
+  updateMember = (id: string, body: T.UpdateMember) =>
+    this.request<T.Member>("PATCH", `/v1/members/${enc(id)}`, { body });
+  removeMember = (id: string) => this.request<void>("DELETE", `/v1/members/${enc(id)}`);
+
+  listAuditEvents = (query: T.ListAuditEventsQuery = {}) =>
+    this.request<T.AuditEventList>("GET", "/v1/audit-events", { query: query as Query });
+  /** Every audit event matching the filters, newest first, fetching pages of `limit` as needed. */
+  auditEvents(query: Omit<T.ListAuditEventsQuery, "cursor"> = {}): AsyncGenerator<T.AuditEvent> {
+    return paginate(
+      (cursor) => this.listAuditEvents({ ...query, ...cursor }),
+      (page) => page.audit_events,
+    );
+  }
+
+  listOAuthClients = () => this.request<T.OAuthClientList>("GET", "/v1/oauth-clients");
+  /** 201 with `client_secret` (shown once; null for a public client). */
+  createOAuthClient = (body: T.CreateOAuthClient) =>
+    this.request<T.CreatedOAuthClient>("POST", "/v1/oauth-clients", { body });
+  deleteOAuthClient = (clientId: string) => this.request<void>("DELETE", `/v1/oauth-clients/${enc(clientId)}`);
+
+  getSsoConnection = () => this.request<T.SsoConnection>("GET", "/v1/organization/sso");
+  /** Creates or replaces the connection; an omitted OIDC client_secret keeps the stored one. */
+  putSsoConnection = (body: T.PutSsoConnection) =>
+    this.request<T.SsoConnection>("PUT", "/v1/organization/sso", { body });
+  deleteSsoConnection = () => this.request<void>("DELETE", "/v1/organization/sso");
+
+  listScimTokens = () => this.request<T.ScimTokenList>("GET", "/v1/scim-tokens");
+  /** 201 with `token` (vdt_scim_…): shown once. */
+  createScimToken = (body: T.CreateScimToken) => this.request<T.CreatedScimToken>("POST", "/v1/scim-tokens", { body });
+  deleteScimToken = (id: string) => this.request<void>("DELETE", `/v1/scim-tokens/${enc(id)}`);
+
   // ---------- compliance ----------
   complianceOverview = () => this.request<T.ComplianceOverview>("GET", "/v1/compliance/overview");
   framework = (id: string) => this.request<T.FrameworkDetail>("GET", `/v1/compliance/frameworks/${enc(id)}`);

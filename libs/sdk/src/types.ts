@@ -52,6 +52,17 @@ export type AuditEvent = S["AuditEvent"];
 export type AuditEventList = S["AuditEventList"];
 export type WebauthnOptions = S["WebauthnOptions"];
 export type PasskeyAdded = S["PasskeyAdded"];
+export type AcceptedInvitation = S["AcceptedInvitation"];
+export type OAuthClient = S["OAuthClient"];
+export type OAuthClientList = S["OAuthClientList"];
+export type CreateOAuthClient = S["CreateOAuthClient"];
+export type CreatedOAuthClient = S["CreatedOAuthClient"];
+export type SsoConnection = S["SsoConnection"];
+export type PutSsoConnection = S["PutSsoConnection"];
+export type ScimToken = S["ScimToken"];
+export type ScimTokenList = S["ScimTokenList"];
+export type CreateScimToken = S["CreateScimToken"];
+export type CreatedScimToken = S["CreatedScimToken"];
 
 /** Boolean query parameters travel as "true"/"false"; the SDK takes booleans too. */
 type Booleans<Q> = {
@@ -62,6 +73,7 @@ export type ListEvaluationsQuery = Booleans<NonNullable<paths["/v1/evaluations"]
 export type ListDeliveriesQuery = NonNullable<
   paths["/v1/webhooks/{webhook_id}/deliveries"]["get"]["parameters"]["query"]
 >;
+export type ListAuditEventsQuery = NonNullable<paths["/v1/audit-events"]["get"]["parameters"]["query"]>;
 export type ListPoliciesQuery = Booleans<NonNullable<paths["/v1/policies"]["get"]["parameters"]["query"]>>;
 
 export type { components, paths };

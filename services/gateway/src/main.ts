@@ -3,7 +3,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { TOPICS, type Bus } from "@verdict/bus";
 import { newId, type Logger } from "@verdict/kit";
-import { connectClients, type ServiceAddresses } from "./clients.js";
+import type { Express, RequestHandler } from "express";
+import { connectClients, type Clients, type ServiceAddresses } from "./clients.js";
 import { buildApp } from "./http/app.js";
 import { drainer } from "./http/drain.js";
 import type { BodyJob, BodyOutcome } from "./http/bodies.js";
@@ -84,6 +85,31 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "PasskeyLogin",
 ]);
 
+/**
+ * What the gateway serves outside its route table: the OAuth authorization server, SCIM and the
+ * browser legs of SSO. One function, so the OpenAPI test inspects exactly what is served.
+ */
+export function mountOutsideRouteTable(
+  app: Express,
+  throttle: RequestHandler,
+  deps: { clients: Clients; authenticator: Authenticator; logger: Logger; bodyLimitBytes: number; publicUrl?: string },
+): void {
+  const origin = deps.publicUrl ? { origin: deps.publicUrl.replace(/\/v1\/?$/, "") } : {};
+  mountOAuthServer(app, throttle, {
+    clients: deps.clients,
+    authenticator: deps.authenticator,
+    logger: deps.logger,
+    ...origin,
+  });
+  mountScim(app, throttle, {
+    clients: deps.clients,
+    logger: deps.logger,
+    bodyLimitBytes: deps.bodyLimitBytes,
+    ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
+  });
+  mountSso(app, throttle, { clients: deps.clients, ...origin });
+}
+
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const clients = connectClients(opts.services);
   const authenticator = new Authenticator(clients, opts.logger, opts.authCacheTtlMs);
@@ -122,24 +148,14 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
     bodyLimitBytes: opts.bodyLimitBytes,
     trustProxy: opts.trustProxy,
     requestSchemaIds: REQUEST_SCHEMA_IDS,
-    mount: (app, throttle) => {
-      mountOAuthServer(app, throttle, {
+    mount: (app, throttle) =>
+      mountOutsideRouteTable(app, throttle, {
         clients,
         authenticator,
         logger: opts.logger,
-        ...(opts.publicUrl ? { origin: opts.publicUrl.replace(/\/v1\/?$/, "") } : {}),
-      });
-      mountScim(app, throttle, {
-        clients,
-        logger: opts.logger,
         bodyLimitBytes: opts.bodyLimitBytes,
         ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
-      });
-      mountSso(app, throttle, {
-        clients,
-        ...(opts.publicUrl ? { origin: opts.publicUrl.replace(/\/v1\/?$/, "") } : {}),
-      });
-    },
+      }),
     ...(opts.publicUrl ? { publicUrl: opts.publicUrl } : {}),
     ...(opts.maxEvaluationsInFlightPerOrg ? { maxEvaluationsInFlightPerOrg: opts.maxEvaluationsInFlightPerOrg } : {}),
     ...(bodyPool

@@ -2,6 +2,7 @@
 // validates with (zod emits JSON Schema 2020-12, which is OpenAPI 3.1's dialect).
 import { z } from "zod";
 import type { Route } from "./route.js";
+import { authPagesPaths } from "./openapiAuth.js";
 import { ErrorSchema } from "./schemas.js";
 import { webhooksSection } from "./webhookSchemas.js";
 import { VERSION } from "../routes/common.js";
@@ -83,7 +84,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     for (const [status, resp] of Object.entries(r.responses)) {
       responses[status] = {
         description: resp.description,
-        headers: headerRefs(),
+        headers: headerRefs(resp.session ? ["Set-Cookie"] : []),
         ...(resp.schema ? { content: { "application/json": { schema: schemaRef(resp.schema, "output") } } } : {}),
         ...(resp.contentTypes
           ? {
@@ -130,6 +131,8 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       op.requestBody = { required: true, content: { "application/json": { schema: schemaRef(r.body, "input") } } };
     (paths[path] ??= {})[r.method] = op;
   }
+  // The OAuth server, its pages and SSO's browser legs: OAuth's, HTML's and SAML's formats.
+  for (const [path, item] of Object.entries(authPagesPaths())) paths[path] = { ...paths[path], ...item };
 
   const headerSchema = (description: string, type = "integer") => ({ description, schema: { type } });
   return {
@@ -139,7 +142,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       title: "Verdict API",
       version: VERSION,
       description:
-        "Code policy evaluation. 400 = the request does not match this document's schemas; 422 = it matches them but breaks a rule they cannot express (a pattern RE2 cannot compile, an unknown policy id or setting, a CIDR range out of bounds, a cursor the API did not issue, deleting a built-in policy). A client that sends its request slower than the server's request timeout gets 408 without a body and the connection is closed. Prometheus metrics are not part of this API: they are served on a port of their own (VERDICT_METRICS_PORT). SCIM v2 provisioning is served at /scim/v2 and follows RFC 7643 and RFC 7644 (application/scim+json, SCIM error bodies, bearer tokens from /v1/scim-tokens); it is not described by this document.",
+        "Code policy evaluation. 400 = the request does not match this document's schemas; 422 = it matches them but breaks a rule they cannot express (a pattern RE2 cannot compile, an unknown policy id or setting, a CIDR range out of bounds, a cursor the API did not issue, deleting a built-in policy). A client that sends its request slower than the server's request timeout gets 408 without a body and the connection is closed. Prometheus metrics are not part of this API: they are served on a port of their own (VERDICT_METRICS_PORT). SCIM v2 provisioning is served at /scim/v2 and follows RFC 7643 and RFC 7644 (application/scim+json, SCIM error bodies, bearer tokens from /v1/scim-tokens); it is not described by this document: SCIM describes itself (GET /scim/v2/Schemas, /ResourceTypes and /ServiceProviderConfig, RFC 7643 §5–7), and its resources, filters and PATCH operations are RFC 7644's, which identity providers implement from the RFC. The OAuth 2.0 authorization server (/auth/oauth/*, /.well-known/oauth-authorization-server), its sign-in and consent pages and the browser legs of SSO (/auth/oidc/callback, /auth/saml/metadata, /auth/saml/acs) are described here with the media types they really use (OAuth error bodies, HTML pages, SAML XML, form posts), tagged 'OAuth server and SSO pages'. Sessions: the POST /auth/login family answers Set-Cookie (__Host-verdict_session on https, verdict_session on http://localhost; HttpOnly, SameSite=Lax); with a session cookie, POST, PUT, PATCH and DELETE need the X-CSRF-Token header (GET /auth/session answers it), else 403 AUTH_CSRF_FAILED.",
     },
     servers: [{ url: "/" }],
     security: [{ bearerAuth: [] }],
@@ -201,6 +204,11 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
         "X-RateLimit-Reset": headerSchema("Unix time (seconds) when the window resets"),
         "X-RateLimit-Window": headerSchema("Window length in seconds"),
         "Retry-After": headerSchema("Seconds to wait before retrying"),
+        "Set-Cookie": {
+          description:
+            "The session cookie: __Host-verdict_session=vdt_ses_… (Secure) on https, verdict_session=vdt_ses_… on http://localhost; HttpOnly, SameSite=Lax, Path=/. A sign-out sets it expired",
+          schema: { type: "string" },
+        },
       },
     },
   };

@@ -46,6 +46,8 @@ export interface RouteResult {
 export interface RouteResponse {
   description: string;
   schema?: z.ZodType;
+  /** Sets the session cookie (a sign-in) or clears it (sign-out): documented as Set-Cookie. */
+  session?: "set" | "clear";
   /** Binary responses: the media types it may have (instead of a JSON schema). */
   contentTypes?: string[];
 }

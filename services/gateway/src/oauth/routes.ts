@@ -125,7 +125,7 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
         .type("html")
         .send(consentPage(details.uid, appName, principal, granted, refused, csrfTokenFor(sessionTokenFrom(req)!)));
     } catch (err) {
-      next(err);
+      interactionFailed(res, err, next);
     }
   });
 
@@ -175,7 +175,7 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
         throw err;
       }
     } catch (err) {
-      next(err);
+      interactionFailed(res, err, next);
     }
   });
 
@@ -206,7 +206,7 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
         throw err;
       }
     } catch (err) {
-      next(err);
+      interactionFailed(res, err, next);
     }
   });
 
@@ -270,7 +270,7 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
         },
       );
     } catch (err) {
-      next(err);
+      interactionFailed(res, err, next);
     }
   });
 
@@ -278,7 +278,7 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
     try {
       await finishDenied(req, res, "The person declined");
     } catch (err) {
-      next(err);
+      interactionFailed(res, err, next);
     }
   });
 
@@ -349,6 +349,28 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
       { mergeWithLastSubmission: false },
     );
   }
+}
+
+/**
+ * An interaction that cannot go on (expired, unknown, or its cookie missing): oidc-provider's
+ * error, a 4xx, as a page for the person in the browser; anything else is the gateway's to answer.
+ */
+function interactionFailed(res: Response, err: unknown, next: NextFunction): void {
+  const e = err as { statusCode?: unknown; error?: unknown; error_description?: unknown } | null;
+  if (typeof e?.statusCode === "number" && e.statusCode >= 400 && e.statusCode < 500 && typeof e.error === "string") {
+    res.status(e.statusCode).setHeader("Cache-Control", "no-store");
+    res
+      .type("html")
+      .send(
+        page(
+          "Sign-in failed",
+          `<p>${escapeHtml(typeof e.error_description === "string" ? e.error_description : e.error)}</p>` +
+            "<p>Start again from the application.</p>",
+        ),
+      );
+    return;
+  }
+  next(err);
 }
 
 function oauthError(res: Response, status: number, error: string, description: string): void {

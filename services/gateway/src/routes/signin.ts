@@ -21,7 +21,6 @@ import {
   TotpLoginSchema,
 } from "../http/peopleSchemas.js";
 import { csrfTokenFor } from "../http/session.js";
-import { noContent } from "./common.js";
 
 export function sessionJson(token: string, s: identityV1.Session) {
   return {
@@ -83,7 +82,9 @@ export const signInRoutes = [
       403: "AUTH_HTTPS_REQUIRED on plain http other than localhost",
       429: "Also AUTH_LOCKED_OUT: too many failures for this account or address; wait Retry-After seconds",
     },
-    responses: { 200: { description: "Signed in (Set-Cookie), or mfa_required", schema: LoginResultSchema } },
+    responses: {
+      200: { description: "Signed in (Set-Cookie), or mfa_required", schema: LoginResultSchema, session: "set" },
+    },
     handler: async (ctx) => {
       assertCookiesPossible(ctx);
       const { body, clients, clientIp, userAgent } = ctx;
@@ -115,7 +116,7 @@ export const signInRoutes = [
     errorNotes: {
       401: "AUTH_INVALID_MFA_CODE (wrong, expired or already used code) or AUTH_INVALID_SESSION (challenge expired: sign in again)",
     },
-    responses: { 200: { description: "Signed in (Set-Cookie)", schema: LoginResultSchema } },
+    responses: { 200: { description: "Signed in (Set-Cookie)", schema: LoginResultSchema, session: "set" } },
     handler: async (ctx) => {
       assertCookiesPossible(ctx);
       const { body, clients, clientIp, userAgent } = ctx;
@@ -160,7 +161,7 @@ export const signInRoutes = [
     access: { kind: "authenticated" },
     duringMfaEnrolment: true,
     errorNotes: { 403: "Also AUTH_CSRF_FAILED (X-CSRF-Token missing or wrong) or AUTH_SESSION_REQUIRED" },
-    responses: noContent,
+    responses: { 204: { description: "Signed out (Set-Cookie: the cookie expired)", session: "clear" } },
     handler: async ({ principal, clients, clientIp }) => {
       const s = signedIn(principal);
       await clients.identity.logout({ session_token: s.token, client_ip: clientIp });
@@ -196,7 +197,11 @@ export const signInRoutes = [
     errors: [409, 422],
     errorNotes: { 401: "Also AUTH_INVALID_MFA_CODE", 422: "No enrolment under way" },
     responses: {
-      200: { description: "TOTP enabled (Set-Cookie: the session was replaced)", schema: TotpEnabledSchema },
+      200: {
+        description: "TOTP enabled (Set-Cookie: the session was replaced)",
+        schema: TotpEnabledSchema,
+        session: "set",
+      },
     },
     handler: async ({ principal, body, clients, clientIp, userAgent }) => {
       const s = signedIn(principal);
@@ -243,7 +248,11 @@ export const signInRoutes = [
     errors: [409, 422],
     errorNotes: { 401: "Also AUTH_INVALID_MFA_CODE: the answer did not verify (wrong challenge, origin or signature)" },
     responses: {
-      200: { description: "Registered (Set-Cookie: the session was replaced)", schema: PasskeyAddedSchema },
+      200: {
+        description: "Registered (Set-Cookie: the session was replaced)",
+        schema: PasskeyAddedSchema,
+        session: "set",
+      },
     },
     handler: async ({ principal, body, clients, clientIp, userAgent, apiBaseUrl }) => {
       const s = signedIn(principal);
@@ -290,7 +299,7 @@ export const signInRoutes = [
     errorNotes: {
       401: "AUTH_INVALID_MFA_CODE (the signature did not verify) or AUTH_INVALID_SESSION (challenge expired)",
     },
-    responses: { 200: { description: "Signed in (Set-Cookie)", schema: LoginResultSchema } },
+    responses: { 200: { description: "Signed in (Set-Cookie)", schema: LoginResultSchema, session: "set" } },
     handler: async (ctx) => {
       assertCookiesPossible(ctx);
       const { body, clients, clientIp, userAgent, apiBaseUrl } = ctx;

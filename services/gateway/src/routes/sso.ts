@@ -188,7 +188,7 @@ export const ssoRoutes = [
       401: "SSO_STATE_INVALID (unknown, expired or used state) or SSO_IDP_RESPONSE_INVALID",
       403: "SSO_EMAIL_NOT_VERIFIED, SSO_DOMAIN_NOT_VERIFIED or AUTH_HTTPS_REQUIRED",
     },
-    responses: { 200: { description: "Signed in (Set-Cookie)", schema: SsoSignedInSchema } },
+    responses: { 200: { description: "Signed in (Set-Cookie)", schema: SsoSignedInSchema, session: "set" } },
     handler: async (ctx) => {
       if (ctx.cookieMode === "none")
         throw new AppError("forbidden", "AUTH_HTTPS_REQUIRED", "Sign in over https (or on http://localhost)");
