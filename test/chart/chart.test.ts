@@ -271,7 +271,10 @@ describe("what the rendered chart promises", () => {
     expect(api.readinessProbe).toMatchObject({ grpc: { port: 50053 } });
     expect(api.startupProbe).toMatchObject({ grpc: { port: 50053 } });
     const gateway = podSpec(find(all, "Deployment", "verdict-gateway")).containers[0]!;
-    expect(gateway.readinessProbe).toMatchObject({ httpGet: { path: "/v1/health", port: "http" } });
+    // Ready when the gateway reaches every service over its gRPC channels; alive while it listens.
+    expect(gateway.startupProbe).toMatchObject({ httpGet: { path: "/v1/health/ready", port: "http" } });
+    expect(gateway.readinessProbe).toMatchObject({ httpGet: { path: "/v1/health/ready", port: "http" } });
+    expect(gateway.livenessProbe).toMatchObject({ tcpSocket: { port: "http" } });
     expect(envOf(gateway).VERDICT_IDENTITY_ADDRESS).toBe("verdict-identity:50051");
     expect(envOf(gateway).VERDICT_KAFKA_BROKERS).toBe("verdict-kafka:9092");
     expect(envOf(podSpec(find(all, "Deployment", "verdict-mcp")).containers[0]!).VERDICT_API_URL).toBe(
@@ -427,6 +430,9 @@ describe("what the rendered chart promises", () => {
     const d = find(all, "Deployment", "verdict-all-in-one");
     expect(d.spec).toMatchObject({ replicas: 1, strategy: { type: "Recreate" } });
     expect(podSpec(d).containers[0]!.args).toEqual(["all-in-one"]);
+    expect(podSpec(d).containers[0]!.readinessProbe).toMatchObject({
+      httpGet: { path: "/v1/health/ready", port: "http" },
+    });
     expect(find(all, "PersistentVolumeClaim", "verdict-all-in-one").spec).toMatchObject({
       resources: { requests: { storage: "5Gi" } },
     });
