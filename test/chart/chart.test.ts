@@ -7,7 +7,7 @@
 // scripts/test-kube.sh builds them and runs this project.
 import { describe, expect, it } from "@jest/globals";
 import { execFile, spawn } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -423,6 +423,26 @@ describe("what the rendered chart promises", () => {
     ).toEqual(["verdict-evaluation-worker", "verdict-gateway"]);
     expect((find(all, "Deployment", "verdict-gateway").spec as { replicas?: number }).replicas).toBeUndefined();
     expect(all.filter((m) => m.kind === "PodDisruptionBudget")).toHaveLength(8);
+  });
+
+  it("devServices run the Kafka and FerretDB images deploy/infra/images.sh builds (the one script that builds them)", async () => {
+    const all = manifests(await template("distributed-dev-values.yaml"));
+    const image = (name: string) => {
+      const spec = podSpec(find(all, "StatefulSet", name)) as unknown as { containers: { image: string }[] };
+      return spec.containers[0]!.image;
+    };
+    // The versions deploy/local pins, under the plain tags images.sh gives them beside the hashed ones.
+    const pinned = (file: string, variable: string) =>
+      new RegExp(`^${variable}=\\$\\{${variable}:-v?(.*)\\}$`, "m").exec(readFileSync(join(ROOT, file), "utf8"))![1];
+    expect(image("verdict-kafka")).toBe(`verdict-infra/kafka:${pinned("deploy/local/kafka.sh", "KAFKA_VERSION")}`);
+    expect(image("verdict-mongodb")).toBe(
+      `verdict-infra/ferretdb:${pinned("deploy/local/mongo.sh", "FERRETDB_VERSION")}`,
+    );
+    // No second recipe: deploy/kube/images.sh builds them through deploy/infra/images.sh.
+    expect(existsSync(join(ROOT, "deploy/kube/images"))).toBe(false);
+    const kubeImages = readFileSync(join(ROOT, "deploy/kube/images.sh"), "utf8");
+    expect(kubeImages).toMatch(/bash "\$root\/deploy\/infra\/images\.sh"/);
+    expect(kubeImages).not.toMatch(/kafka\.Dockerfile|ferretdb\.Dockerfile/);
   });
 
   it("default values: one all-in-one pod on a volume, replaced (not rolled) so two never share the SQLite file", async () => {
