@@ -13,10 +13,11 @@ afterAll(async () => {
 describe("startKeycloak", () => {
   it("runs two Keycloaks at once, each on its own database, and removes each one's data when it stops", async () => {
     if (process.env.VERDICT_KEYCLOAK_URL) return; // a given Keycloak is not ours to start
-    const [a, b] = await Promise.all([
-      startKeycloak().then((k) => (started.push(k), k)),
-      startKeycloak().then((k) => (started.push(k), k)),
-    ]);
+    // Both settle before anything is asserted, so afterAll stops whichever did start.
+    const results = await Promise.allSettled([startKeycloak(), startKeycloak()]);
+    for (const r of results) if (r.status === "fulfilled") started.push(r.value);
+    for (const r of results) if (r.status === "rejected") throw r.reason;
+    const [a, b] = started;
     expect(a!.dataDir).not.toBe(b!.dataDir);
     const adminA = new KeycloakAdmin(a!.url);
     const adminB = new KeycloakAdmin(b!.url);
