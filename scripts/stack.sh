@@ -2,7 +2,7 @@
 # Verdict in distributed mode on one machine: Kafka and the MongoDB-compatible database (through
 # deploy/local), then every service as its own process, then the gateway.
 #
-#   bash scripts/stack.sh up       # returns once GET /v1/health answers 200 (idempotent)
+#   bash scripts/stack.sh up       # returns once GET /v1/health/ready answers 200: the gateway reaches every service (idempotent)
 #   bash scripts/stack.sh down     # stops what `up` started, in reverse order (idempotent)
 #   bash scripts/stack.sh status
 #
@@ -118,14 +118,20 @@ up() {
     log "instance operator's API key (shown once): $key"
     touch "$STACK/key.shown"
   fi
+  # Ready, not just alive: /v1/health answers as soon as the gateway listens, while its gRPC
+  # channels to identity and the rest may still be connecting (a request then got a 503).
+  # /v1/health/ready asks every service's health over those very channels.
+  local code
   for _ in $(seq 1 240); do
-    if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health")" = 200 ]; then
+    code=$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health/ready" || true)
+    if [ "$code" = 200 ]; then
       log "Verdict is healthy on http://localhost:$HTTP_PORT/v1 (MCP tool server: http://localhost:$MCP_PORT/mcp)"
       return
     fi
     sleep 0.5
   done
-  log "the gateway did not answer GET /v1/health with 200 in 120 s"
+  log "the gateway did not answer GET /v1/health/ready with 200 in 120 s (last: $code):"
+  curl -s "http://$HOST:$HTTP_PORT/v1/health/ready" >&2 || true
   exit 1
 }
 
@@ -163,7 +169,11 @@ status() {
     name=$(basename "$f" .pid)
     if alive "$name"; then echo "$name: running (pid $(cat "$f"))"; else echo "$name: not running"; rc=1; fi
   done
-  if [ "$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health")" = 200 ]; then echo "gateway: healthy on :$HTTP_PORT"; else echo "gateway: not answering on :$HTTP_PORT"; rc=1; fi
+  case "$(curl -s -o /dev/null -w '%{http_code}' "http://$HOST:$HTTP_PORT/v1/health/ready" || true)" in
+    200) echo "gateway: healthy on :$HTTP_PORT" ;;
+    503) echo "gateway: answering on :$HTTP_PORT but not ready (a service it needs does not answer)"; rc=1 ;;
+    *) echo "gateway: not answering on :$HTTP_PORT"; rc=1 ;;
+  esac
   return $rc
 }
 

@@ -25,15 +25,20 @@ chart_rc=$?
 t2=$(date +%s)
 bash deploy/kube/tools.sh kube || exit 1
 t3=$(date +%s)
-engine=$(bash deploy/kube/images.sh | grep '^DOCKER_HOST=') || exit 1
+images=$(bash deploy/kube/images.sh) || exit 1
+engine=$(grep '^DOCKER_HOST=' <<<"$images")
 export "${engine?}"
+# deploy/infra/images.sh's images (printed with their content-hash tags), loaded under the plain
+# version tags charts/verdict/values.yaml names (verdict-infra/kafka:4.3.1).
+kafka_image=$(sed -n 's/^VERDICT_KAFKA_IMAGE=//p' <<<"$images")
+ferretdb_image=$(sed -n 's/^VERDICT_FERRETDB_IMAGE=//p' <<<"$images")
 t4=$(date +%s)
 trap 'bash deploy/kube/cluster.sh down; bash deploy/image/dockerd.sh stop >/dev/null' EXIT
 kube=$(bash deploy/kube/cluster.sh up | grep '^KUBECONFIG=') || exit 1
 export "${kube?}"
 # The upgrade test rolls every Deployment to another tag of the same image.
 docker tag verdict:test verdict:upgrade
-bash deploy/kube/cluster.sh load verdict:test verdict:upgrade verdict-dev/kafka:4.3.1 verdict-dev/ferretdb:1.24.2 || exit 1
+bash deploy/kube/cluster.sh load verdict:test verdict:upgrade "${kafka_image%-*}" "${ferretdb_image%-*}" || exit 1
 t5=$(date +%s)
 jest --selectProjects kube --runInBand "${report_kube[@]}" "$@"
 kube_rc=$?

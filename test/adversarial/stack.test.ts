@@ -5,7 +5,7 @@
 // Kafka: the one the test command started (VERDICT_TEST_KAFKA_BROKERS, each stack with its own
 // topic prefix), else stack.sh starts one of its own in the data directory too.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -91,6 +91,11 @@ const authStatus = async (env: Record<string, string>, key: string) =>
     })
   ).status;
 
+const ready = async (env: Record<string, string>) => {
+  const res = await fetch(`http://127.0.0.1:${env.VERDICT_HTTP_PORT}/v1/health/ready`);
+  return { status: res.status, body: (await res.json()) as unknown };
+};
+
 const KEY_LINE = /instance operator's API key \(shown once\): (vdt_key_\w+)/;
 
 const dirs: string[] = [];
@@ -147,6 +152,48 @@ describe("scripts/stack.sh", () => {
         tail: expect.stringContaining("Verdict is healthy"),
       });
       expect(restart.out).not.toMatch(KEY_LINE);
+      // `up` returns once the gateway reaches every service, so the first request works.
+      expect(await authStatus(envA, generated!)).toBe(200);
+      expect(await ready(envA)).toEqual({
+        status: 200,
+        body: {
+          status: "ready",
+          services: {
+            identity: "SERVING",
+            policy: "SERVING",
+            evaluation: "SERVING",
+            compliance: "SERVING",
+            webhooks: "SERVING",
+          },
+        },
+      });
+
+      // Identity gone: the gateway is alive (GET /v1/health) but not ready, and says which
+      // service it cannot reach; `status` fails; `up` starts identity again and waits for it.
+      process.kill(Number(readFileSync(join(a, "stack/identity.pid"), "utf8").trim()), "SIGKILL");
+      let notReady = await ready(envA);
+      for (let i = 0; i < 20 && notReady.status === 200; i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        notReady = await ready(envA);
+      }
+      expect(notReady).toMatchObject({
+        status: 503,
+        body: {
+          error: "service_unavailable",
+          code: "SERVICE_UNAVAILABLE",
+          details: { services: { identity: "UNREACHABLE", policy: "SERVING" } },
+        },
+      });
+      expect((await fetch(`http://127.0.0.1:${envA.VERDICT_HTTP_PORT}/v1/health`)).status).toBe(200);
+      const degraded = await stack("status", envA);
+      expect(degraded.code).not.toBe(0);
+      expect(degraded.out).toMatch(/identity: not running/);
+      expect(degraded.out).toMatch(/gateway: answering on :\d+ but not ready/);
+      const healed = await stack("up", envA);
+      expect({ code: healed.code, tail: healed.out.slice(-3000) }).toEqual({
+        code: 0,
+        tail: expect.stringContaining("Verdict is healthy"),
+      });
       expect(await authStatus(envA, generated!)).toBe(200);
       expect((await stack("down", envA)).code).toBe(0);
 

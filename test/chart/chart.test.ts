@@ -7,7 +7,7 @@
 // scripts/test-kube.sh builds them and runs this project.
 import { describe, expect, it } from "@jest/globals";
 import { execFile, spawn } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -271,7 +271,10 @@ describe("what the rendered chart promises", () => {
     expect(api.readinessProbe).toMatchObject({ grpc: { port: 50053 } });
     expect(api.startupProbe).toMatchObject({ grpc: { port: 50053 } });
     const gateway = podSpec(find(all, "Deployment", "verdict-gateway")).containers[0]!;
-    expect(gateway.readinessProbe).toMatchObject({ httpGet: { path: "/v1/health", port: "http" } });
+    // Ready when the gateway reaches every service over its gRPC channels; alive while it listens.
+    expect(gateway.startupProbe).toMatchObject({ httpGet: { path: "/v1/health/ready", port: "http" } });
+    expect(gateway.readinessProbe).toMatchObject({ httpGet: { path: "/v1/health/ready", port: "http" } });
+    expect(gateway.livenessProbe).toMatchObject({ tcpSocket: { port: "http" } });
     expect(envOf(gateway).VERDICT_IDENTITY_ADDRESS).toBe("verdict-identity:50051");
     expect(envOf(gateway).VERDICT_KAFKA_BROKERS).toBe("verdict-kafka:9092");
     expect(envOf(podSpec(find(all, "Deployment", "verdict-mcp")).containers[0]!).VERDICT_API_URL).toBe(
@@ -422,11 +425,34 @@ describe("what the rendered chart promises", () => {
     expect(all.filter((m) => m.kind === "PodDisruptionBudget")).toHaveLength(8);
   });
 
+  it("devServices run the Kafka and FerretDB images deploy/infra/images.sh builds (the one script that builds them)", async () => {
+    const all = manifests(await template("distributed-dev-values.yaml"));
+    const image = (name: string) => {
+      const spec = podSpec(find(all, "StatefulSet", name)) as unknown as { containers: { image: string }[] };
+      return spec.containers[0]!.image;
+    };
+    // The versions deploy/local pins, under the plain tags images.sh gives them beside the hashed ones.
+    const pinned = (file: string, variable: string) =>
+      new RegExp(`^${variable}=\\$\\{${variable}:-v?(.*)\\}$`, "m").exec(readFileSync(join(ROOT, file), "utf8"))![1];
+    expect(image("verdict-kafka")).toBe(`verdict-infra/kafka:${pinned("deploy/local/kafka.sh", "KAFKA_VERSION")}`);
+    expect(image("verdict-mongodb")).toBe(
+      `verdict-infra/ferretdb:${pinned("deploy/local/mongo.sh", "FERRETDB_VERSION")}`,
+    );
+    // No second recipe: deploy/kube/images.sh builds them through deploy/infra/images.sh.
+    expect(existsSync(join(ROOT, "deploy/kube/images"))).toBe(false);
+    const kubeImages = readFileSync(join(ROOT, "deploy/kube/images.sh"), "utf8");
+    expect(kubeImages).toMatch(/bash "\$root\/deploy\/infra\/images\.sh"/);
+    expect(kubeImages).not.toMatch(/kafka\.Dockerfile|ferretdb\.Dockerfile/);
+  });
+
   it("default values: one all-in-one pod on a volume, replaced (not rolled) so two never share the SQLite file", async () => {
     const all = manifests(await template("default"));
     const d = find(all, "Deployment", "verdict-all-in-one");
     expect(d.spec).toMatchObject({ replicas: 1, strategy: { type: "Recreate" } });
     expect(podSpec(d).containers[0]!.args).toEqual(["all-in-one"]);
+    expect(podSpec(d).containers[0]!.readinessProbe).toMatchObject({
+      httpGet: { path: "/v1/health/ready", port: "http" },
+    });
     expect(find(all, "PersistentVolumeClaim", "verdict-all-in-one").spec).toMatchObject({
       resources: { requests: { storage: "5Gi" } },
     });

@@ -27,6 +27,21 @@ describe("health and key verification", () => {
     expect(Date.parse(res.body.timestamp)).not.toBeNaN();
   });
 
+  it("answers GET /v1/health/ready without credentials once the gateway reaches every service (all-in-one)", async () => {
+    const res = await api.get("/v1/health/ready", { key: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({
+      status: "ready",
+      services: {
+        identity: "SERVING",
+        policy: "SERVING",
+        evaluation: "SERVING",
+        compliance: "SERVING",
+        webhooks: "SERVING",
+      },
+    });
+  });
+
   it("answers GET /v1/health/auth and GET /v1/auth/verify for a valid key", async () => {
     const health = await api.get("/v1/health/auth");
     expect(health.status).toBe(200);

@@ -2,12 +2,15 @@
 // provider and SAML identity provider for the SSO suite: started once for the suite (or reused
 // from VERDICT_KEYCLOAK_URL), configured through its admin REST API.
 import { spawn, execFileSync, type ChildProcess } from "node:child_process";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ROOT } from "./paths.js";
 
 export interface Keycloak {
   url: string;
+  /** This start's own data directory ("" for a Keycloak given by VERDICT_KEYCLOAK_URL). */
+  dataDir: string;
   stop(): Promise<void>;
   output(): string;
 }
@@ -28,14 +31,21 @@ async function healthy(url: string, managementUrl: string): Promise<boolean> {
   }
 }
 
-/** Starts Keycloak on 127.0.0.1 (dev mode: in-memory database), or answers the one configured. */
+/**
+ * Starts Keycloak on 127.0.0.1 (dev mode), or answers the one configured. Each start has a data
+ * directory of its own (its H2 database and transaction log), deleted when it stops: the
+ * installation under ~/.cache/verdict-keycloak is shared by every suite and every checkout on
+ * the machine, and two starts must not share (or delete) each other's database. The installed
+ * server's build stays cached, so a start is as fast as before.
+ */
 export async function startKeycloak(): Promise<Keycloak> {
   if (process.env.VERDICT_KEYCLOAK_URL)
-    return { url: process.env.VERDICT_KEYCLOAK_URL, stop: async () => {}, output: () => "" };
+    return { url: process.env.VERDICT_KEYCLOAK_URL, dataDir: "", stop: async () => {}, output: () => "" };
   const home = execFileSync("bash", [join(ROOT, "scripts/install-keycloak.sh")], { encoding: "utf8" }).trim();
-  // A fresh dev database each start: the bootstrap admin always exists and no realm lingers
-  // (the database kind is a build option; changing it would rebuild the server).
-  rmSync(join(home, "data/h2"), { recursive: true, force: true });
+  // A fresh dev database each start, in a directory of its own: the bootstrap admin always
+  // exists and no realm lingers. The database kind (dev-file) is a build option, changing it
+  // would rebuild the server; its URL and the transaction log's directory are runtime options.
+  const data = mkdtempSync(join(tmpdir(), "verdict-keycloak-"));
   const port = 42_100 + Math.floor(Math.random() * 400) * 2;
   const url = `http://127.0.0.1:${port}`;
   const managementUrl = `http://127.0.0.1:${port + 1}`;
@@ -49,10 +59,17 @@ export async function startKeycloak(): Promise<Keycloak> {
       `--http-management-port=${port + 1}`,
       "--health-enabled=true",
       "--cache=local",
+      `--db-url=jdbc:h2:file:${join(data, "h2/keycloakdb")};NON_KEYWORDS=VALUE`,
     ],
     {
       env: {
         ...process.env,
+        JAVA_OPTS_APPEND: [
+          process.env.JAVA_OPTS_APPEND ?? "",
+          `-Dquarkus.transaction-manager.object-store.directory=${join(data, "transaction-logs")}`,
+        ]
+          .join(" ")
+          .trim(),
         KC_BOOTSTRAP_ADMIN_USERNAME: ADMIN.username,
         KC_BOOTSTRAP_ADMIN_PASSWORD: ADMIN.password,
       },
@@ -63,15 +80,17 @@ export async function startKeycloak(): Promise<Keycloak> {
   proc.stdout!.on("data", (d: Buffer) => (out += d.toString()));
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
   const stop = async () => {
-    if (proc.exitCode !== null) return;
-    const exited = new Promise((r) => proc.once("exit", r));
-    process.kill(-proc.pid!, "SIGTERM");
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
-    clearTimeout(timer);
-    if (proc.exitCode === null) process.kill(-proc.pid!, "SIGKILL");
-    proc.stdout!.destroy();
-    proc.stderr!.destroy();
+    if (proc.exitCode === null && proc.signalCode === null) {
+      const exited = new Promise((r) => proc.once("exit", r));
+      process.kill(-proc.pid!, "SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 15_000)))]);
+      clearTimeout(timer);
+      if (proc.exitCode === null && proc.signalCode === null) process.kill(-proc.pid!, "SIGKILL");
+      proc.stdout!.destroy();
+      proc.stderr!.destroy();
+    }
+    rmSync(data, { recursive: true, force: true });
   };
   // The first start builds the server (~60-100 s on a busy machine); later ones take ~30 s.
   const deadline = Date.now() + 420_000;
@@ -82,7 +101,7 @@ export async function startKeycloak(): Promise<Keycloak> {
     }
     await new Promise((r) => setTimeout(r, 500));
   }
-  return { url, stop, output: () => out };
+  return { url, dataDir: data, stop, output: () => out };
 }
 
 /** The admin REST API of one Keycloak. */

@@ -65,7 +65,7 @@ The services of distributed mode: program, port, protocol, which components call
 which it calls (egress), and whether it opens the store and the bus.
 */}}
 {{- define "verdict.components" -}}
-gateway: {program: verdict-gateway, port: 8080, portName: http, probe: http, path: /v1/health, calls: [identity, policy, evaluation, compliance, webhooks], data: false, public: true}
+gateway: {program: verdict-gateway, port: 8080, portName: http, probe: http, path: /v1/health/ready, calls: [identity, policy, evaluation, compliance, webhooks], data: false, public: true}
 identity: {program: verdict-identity, port: 50051, portName: grpc, probe: grpc, calls: [policy], callers: [gateway, evaluation, evaluationWorker, compliance], data: true}
 policy: {program: verdict-policy, port: 50052, portName: grpc, probe: grpc, calls: [], callers: [gateway, identity, evaluation, evaluationWorker, compliance], data: true}
 evaluation: {program: verdict-evaluation, port: 50053, portName: grpc, probe: grpc, calls: [policy, identity], callers: [gateway], data: true}

@@ -15,7 +15,7 @@ import {
   type UntypedServiceImplementation,
   type sendUnaryData,
 } from "@grpc/grpc-js";
-import { HealthImplementation } from "grpc-health-check";
+import { HealthImplementation, service as healthService } from "grpc-health-check";
 import { ReflectionService } from "@grpc/reflection";
 import type { PackageDefinition } from "@grpc/proto-loader";
 import {
@@ -195,6 +195,21 @@ export async function startGrpcServer(opts: {
   };
 }
 
+/** What a service answered to the gRPC health protocol, or that it could not be asked. */
+export type ServingState = "SERVING" | "NOT_SERVING" | "UNKNOWN" | "UNREACHABLE";
+
+/** Methods every client has besides the service's own. */
+export interface ClientControl {
+  close(): void;
+  /**
+   * Asks the service, over this client's own channel, whether it serves (grpc.health.v1 Check
+   * for its service name): readiness means this process can reach it, not just that it is up.
+   */
+  checkHealth(timeoutMs?: number): Promise<ServingState>;
+}
+
+const healthCheck = healthService.Check!;
+
 /**
  * A promise-based client for a ts-proto service definition. Errors come back as the AppError
  * the service raised (or SERVICE_UNAVAILABLE when the service cannot be reached in time).
@@ -204,11 +219,27 @@ export function createClient<D extends Record<string, MethodDef>>(
   definition: D,
   address: string,
   defaults: { timeoutMs?: number } = {},
-): AsyncClient<D> & { close(): void } {
+): AsyncClient<D> & ClientControl {
   const Ctor = makeGenericClientConstructor(definition as unknown as ServiceDefinition, serviceName);
   const client = new Ctor(address, credentials.createInsecure(), channelOptions) as Client & Record<string, Function>;
   const out: Record<string, unknown> = {
     close: () => client.close(),
+    checkHealth: (timeoutMs = 2_000) =>
+      new Promise<ServingState>((resolve) => {
+        client.makeUnaryRequest<{ service: string }, { status?: string }>(
+          healthCheck.path,
+          healthCheck.requestSerialize as (v: { service: string }) => Buffer,
+          healthCheck.responseDeserialize as (b: Buffer) => { status?: string },
+          { service: serviceName },
+          new Metadata(),
+          { deadline: Date.now() + timeoutMs },
+          (err, res) => {
+            if (err || !res) return resolve("UNREACHABLE");
+            const s = res.status;
+            resolve(s === "SERVING" || s === "NOT_SERVING" ? s : "UNKNOWN");
+          },
+        );
+      }),
   };
   for (const method of Object.keys(definition)) {
     out[method] = (req: unknown, options?: ClientCallOptions) => {
@@ -249,5 +280,5 @@ export function createClient<D extends Record<string, MethodDef>>(
       });
     };
   }
-  return out as AsyncClient<D> & { close(): void };
+  return out as AsyncClient<D> & ClientControl;
 }

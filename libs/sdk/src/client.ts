@@ -141,6 +141,8 @@ export class VerdictClient {
 
   // ---------- health and keys ----------
   health = () => this.request<T.Health>("GET", "/v1/health");
+  /** Whether the gateway reaches every service (throws SERVICE_UNAVAILABLE when one does not answer). */
+  readiness = () => this.request<T.Readiness>("GET", "/v1/health/ready");
   authHealth = () => this.request<T.AuthHealth>("GET", "/v1/health/auth");
   verifyKey = () => this.request<T.KeyVerification>("GET", "/v1/auth/verify");
 

@@ -25,6 +25,7 @@ export type CreateApiKey = S["CreateApiKey"];
 export type CreatedApiKey = S["CreatedApiKey"];
 export type KeyVerification = S["KeyVerification"];
 export type Health = S["Health"];
+export type Readiness = S["Readiness"];
 export type AuthHealth = S["AuthHealth"];
 export type ComplianceOverview = S["ComplianceOverview"];
 export type FrameworkDetail = S["FrameworkDetail"];

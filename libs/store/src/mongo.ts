@@ -155,6 +155,7 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
       if (!("_id" in keys)) keys._id = sort[sort.length - 1]![1];
       cursor = cursor.sort(keys as Sort);
     }
+    if (options.skip) cursor = cursor.skip(options.skip);
     if (options.limit !== undefined) {
       if (options.limit === 0) return [];
       cursor = cursor.limit(options.limit);

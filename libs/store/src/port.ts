@@ -25,6 +25,11 @@ export interface FindOptions {
   /** Field -> 1 ascending, -1 descending. Ties are broken by id in the same direction as the last key. */
   sort?: Record<string, 1 | -1>;
   limit?: number;
+  /**
+   * Leaves out this many documents first (after sorting): offset paging where a protocol asks
+   * for it (SCIM's startIndex). Prefer a cursor on an indexed key where the API may choose.
+   */
+  skip?: number;
 }
 
 export interface IndexSpec {

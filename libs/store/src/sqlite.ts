@@ -174,9 +174,14 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
       if (!sort.some(([f]) => f === "id")) keys.push(`id ${lastDir === -1 ? "DESC" : "ASC"}`);
       sql += ` ORDER BY ${keys.join(", ")}`;
     }
-    if (options.limit !== undefined) {
+    // SQLite takes OFFSET only after a LIMIT (-1: none).
+    if (options.limit !== undefined || options.skip) {
       sql += " LIMIT ?";
-      params.push(options.limit);
+      params.push(options.limit ?? -1);
+    }
+    if (options.skip) {
+      sql += " OFFSET ?";
+      params.push(options.skip);
     }
     const rows = this.prepare(sql).all(...params) as { doc: string }[];
     return rows.map((r) => JSON.parse(r.doc) as T);

@@ -95,6 +95,17 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       expect(await c.count({})).toBe(5);
     });
 
+    it("skips after sorting, with or without a limit (offset paging)", async () => {
+      const c = await seed();
+      expect((await c.find({}, { sort: { n: 1 }, skip: 1, limit: 2 })).map((d) => d.n)).toEqual([2, 3]);
+      expect((await c.find({}, { sort: { n: 1 }, skip: 3 })).map((d) => d.n)).toEqual([4, 5]);
+      expect((await c.find({ org_id: "org_a" }, { sort: { n: -1 }, skip: 1, limit: 5 })).map((d) => d.n)).toEqual([
+        3, 1,
+      ]);
+      expect(await c.find({}, { sort: { n: 1 }, skip: 5, limit: 2 })).toEqual([]);
+      expect((await c.find({}, { sort: { n: 1 }, skip: 0, limit: 1 })).map((d) => d.n)).toEqual([1]);
+    });
+
     it("updates one document atomically, with optimistic concurrency through the filter", async () => {
       const c = await seed();
       const updated = await c.updateOne({ id: "it_1", version: 1 }, { tag: "changed", version: 2, nested: { a: "x" } });

@@ -1,4 +1,4 @@
-import { createClient, type AsyncClient } from "@verdict/kit";
+import { createClient, type AsyncClient, type ServingState } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, evaluationV1, identityV1, policyV1, webhooksV1 } from "@verdict/proto";
 
 export interface Clients {
@@ -7,6 +7,11 @@ export interface Clients {
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
   compliance: AsyncClient<typeof complianceV1.ComplianceServiceService>;
   webhooks: AsyncClient<typeof webhooksV1.WebhookServiceService>;
+  /**
+   * Each service's answer to the gRPC health check, asked over the very channels requests use
+   * (GET /v1/health/ready): the gateway is ready when every one is SERVING.
+   */
+  readiness(timeoutMs?: number): Promise<Record<keyof ServiceAddresses, ServingState>>;
 }
 
 export interface ServiceAddresses {
@@ -32,12 +37,14 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
   const webhooks = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, addr.webhooks, {
     timeoutMs: 10_000,
   });
+  const all = { identity, policy, evaluation, compliance, webhooks };
   return {
-    identity,
-    policy,
-    evaluation,
-    compliance,
-    webhooks,
+    ...all,
+    async readiness(timeoutMs) {
+      const names = Object.keys(all) as (keyof ServiceAddresses)[];
+      const states = await Promise.all(names.map((n) => all[n].checkHealth(timeoutMs)));
+      return Object.fromEntries(names.map((n, i) => [n, states[i]])) as Record<keyof ServiceAddresses, ServingState>;
+    },
     close() {
       identity.close();
       policy.close();

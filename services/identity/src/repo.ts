@@ -4,6 +4,7 @@ import type { OrgSettings, Plan, RateLimitOverrides } from "./domain/organizatio
 import type { Environment } from "./domain/apiKey.js";
 import type { AuditType } from "./domain/audit.js";
 import type { Role } from "./domain/member.js";
+import { externalIdKey } from "./domain/scimQuery.js";
 
 export interface OrgRecord {
   id: string;
@@ -185,6 +186,8 @@ export interface ScimUserRecord {
   user_id: string | null;
   /** Lowercased userName: unique in the organization. */
   user_name_key: string;
+  /** externalId as given ("" when none): `externalId eq` filters find it through an index. */
+  external_id: string;
   active: boolean;
   /** The SCIM attributes as stored (core at the top, extensions under their URN), without id and meta. */
   resource_json: string;
@@ -199,6 +202,10 @@ export interface ScimGroupRecord {
   organization_id: string;
   group_id: string;
   display_name: string;
+  /** Lowercased displayName (caseExact false), for `displayName eq` filters. */
+  display_name_key: string;
+  /** externalId as given ("" when none). */
+  external_id: string;
   /** The SCIM ids of its members (SCIM users of the same organization). */
   member_ids: string[];
   /** externalId and any other stored attributes, as JSON. */
@@ -366,11 +373,37 @@ export class IdentityRepo {
       { name: "hash", fields: { hash: 1 }, unique: true },
       { name: "org_id", fields: { organization_id: 1, id: 1 } },
     ]);
+    // SCIM lists: filters on these attributes, and pages in creation order, through indexes.
     await this.scimUsers.ensureIndexes([
       { name: "org_id", fields: { organization_id: 1, id: 1 } },
       { name: "user_name", fields: { organization_id: 1, user_name_key: 1 }, unique: true },
       { name: "user_id", fields: { organization_id: 1, user_id: 1 } },
+      { name: "external_id", fields: { organization_id: 1, external_id: 1 } },
+      { name: "scim_id", fields: { organization_id: 1, scim_id: 1 } },
+      { name: "created", fields: { organization_id: 1, created_at: 1 } },
     ]);
-    await this.scimGroups.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
+    await this.scimGroups.ensureIndexes([
+      { name: "org_id", fields: { organization_id: 1, id: 1 } },
+      { name: "display_name", fields: { organization_id: 1, display_name_key: 1 } },
+      { name: "external_id", fields: { organization_id: 1, external_id: 1 } },
+      { name: "group_id", fields: { organization_id: 1, group_id: 1 } },
+      { name: "created", fields: { organization_id: 1, created_at: 1 } },
+    ]);
+    await this.backfillScimLookupKeys();
+  }
+
+  /** Records stored before the lookup keys existed get them (once: later starts find none). */
+  private async backfillScimLookupKeys(): Promise<void> {
+    for (const u of await this.scimUsers.find({ external_id: { $exists: false } })) {
+      const resource = JSON.parse(u.resource_json) as Record<string, unknown>;
+      await this.scimUsers.updateOne({ id: u.id }, { external_id: externalIdKey(resource) });
+    }
+    for (const g of await this.scimGroups.find({ display_name_key: { $exists: false } })) {
+      const resource = JSON.parse(g.resource_json) as Record<string, unknown>;
+      await this.scimGroups.updateOne(
+        { id: g.id },
+        { display_name_key: g.display_name.toLowerCase(), external_id: externalIdKey(resource) },
+      );
+    }
   }
 }

@@ -72,6 +72,12 @@ export const ErrorSchema = z
 export const HealthSchema = z
   .object({ status: z.literal("healthy"), version: z.string(), timestamp: ISO })
   .meta({ id: "Health" });
+export const ReadinessSchema = z
+  .object({
+    status: z.literal("ready"),
+    services: z.record(z.enum(["identity", "policy", "evaluation", "compliance", "webhooks"]), z.literal("SERVING")),
+  })
+  .meta({ id: "Readiness" });
 export const AuthHealthSchema = z
   .object({
     status: z.literal("healthy"),

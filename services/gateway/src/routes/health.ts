@@ -1,5 +1,6 @@
+import { AppError } from "@verdict/kit";
 import { route } from "../http/route.js";
-import { AuthHealthSchema, HealthSchema, KeyVerificationSchema } from "../http/schemas.js";
+import { AuthHealthSchema, HealthSchema, KeyVerificationSchema, ReadinessSchema } from "../http/schemas.js";
 import { VERSION } from "./common.js";
 
 export const healthRoutes = [
@@ -15,6 +16,27 @@ export const healthRoutes = [
       status: 200,
       body: { status: "healthy", version: VERSION, timestamp: new Date().toISOString() },
     }),
+  }),
+  route({
+    method: "get",
+    path: "/v1/health/ready",
+    operationId: "getReadiness",
+    summary: "Readiness: the gateway reaches every service it needs",
+    tag: "Health",
+    access: { kind: "public" },
+    responses: { 200: { description: "Every service answers the gateway's health check", schema: ReadinessSchema } },
+    errors: [503],
+    errorNotes: { 503: "A service does not answer over the gateway's channel yet; `details.services` says which" },
+    // GET /v1/health stays liveness (the process answers HTTP); this one asks each service over
+    // the channel requests use, so "ready" means a request would reach it (stack.sh, probes).
+    handler: async ({ clients }) => {
+      const services = await clients.readiness();
+      if (Object.values(services).some((s) => s !== "SERVING"))
+        throw new AppError("unavailable", "SERVICE_UNAVAILABLE", "Not every Verdict service answers yet", {
+          services,
+        });
+      return { status: 200, body: { status: "ready", services } };
+    },
   }),
   route({
     method: "get",

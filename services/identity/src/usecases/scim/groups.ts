@@ -2,6 +2,7 @@
 // members (domain/scim.ts GROUP_ROLES); every change re-derives the roles of the people it touches.
 import { newId } from "@verdict/kit";
 import { etagOf } from "../../domain/scim.js";
+import { externalIdKey } from "../../domain/scimQuery.js";
 import { scimErrors } from "../../domain/scimError.js";
 import { applyPatch, patchOperations } from "../../domain/scimPatch.js";
 import { GROUP_RESOURCE, normalizeResource, requireAttributes, schemasOf } from "../../domain/scimSchema.js";
@@ -78,6 +79,8 @@ export async function createGroup(deps: IdentityDeps, caller: ScimCaller, body: 
     organization_id: caller.organizationId,
     group_id: groupId,
     display_name: String(resource.displayName),
+    display_name_key: String(resource.displayName).toLowerCase(),
+    external_id: externalIdKey(resource),
     member_ids: members,
     resource_json: storedPart(resource),
     created_at: now,
@@ -108,6 +111,8 @@ async function store(
     { id: rec.id, version: rec.version },
     {
       display_name: String(resource.displayName),
+      display_name_key: String(resource.displayName).toLowerCase(),
+      external_id: externalIdKey(resource),
       member_ids: members,
       resource_json: storedPart(resource),
       updated_at: deps.clock.now().toISOString(),

@@ -5,6 +5,7 @@ import { AppError } from "@verdict/kit";
 import { ifMatchHolds, listResponse, pageOf, resourceTypes, serviceProviderConfig } from "../../domain/scim.js";
 import { ScimError, scimErrors } from "../../domain/scimError.js";
 import { getCI, matches, parseFilter, type Filter } from "../../domain/scimFilter.js";
+import { storeQuery } from "../../domain/scimQuery.js";
 import {
   caseExact,
   GROUP_RESOURCE,
@@ -13,8 +14,9 @@ import {
   USER_RESOURCE,
   type ResourceSchema,
 } from "../../domain/scimSchema.js";
+import type { Collection, Doc } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimUserRecord } from "../../repo.js";
+import type { ScimGroupRecord, ScimUserRecord } from "../../repo.js";
 import type { ScimCaller } from "./access.js";
 import { createGroup, deleteGroup, findGroup, groupView, patchGroup, replaceGroup } from "./groups.js";
 import { authenticateScim } from "./tokens.js";
@@ -63,11 +65,19 @@ function only(method: string, allowed: string[]): void {
     throw scimErrors.methodNotAllowed(`${method} is not allowed here; allowed: ${allowed.join(", ")}`);
 }
 
-function listOf(rs: ResourceSchema, views: Obj[], p: ListParams): Obj {
-  let filter: Filter | undefined;
-  if (p.filter !== undefined && p.filter.trim()) filter = parseFilter(p.filter);
+function filterOf(p: ListParams): Filter | undefined {
+  return p.filter !== undefined && p.filter.trim() ? parseFilter(p.filter) : undefined;
+}
+
+function matcher(rs: ResourceSchema, filter: Filter | undefined): (v: Obj) => boolean {
+  if (!filter) return () => true;
   const ctx = { coreSchema: rs.core, caseExact: (path: Parameters<typeof caseExact>[1]) => caseExact(rs, path) };
-  const hits = filter ? views.filter((v) => matches(v, filter, ctx)) : views;
+  return (v) => matches(v, filter, ctx);
+}
+
+/** A list of views already in hand, filtered and paged here (the root /.search across types). */
+function listOf(rs: ResourceSchema, views: Obj[], p: ListParams): Obj {
+  const hits = views.filter(matcher(rs, filterOf(p)));
   const { startIndex, count } = pageOf(p.startIndex, p.count);
   const page = hits.slice(startIndex - 1, startIndex - 1 + count);
   return listResponse(
@@ -75,6 +85,42 @@ function listOf(rs: ResourceSchema, views: Obj[], p: ListParams): Obj {
     hits.length,
     startIndex,
   );
+}
+
+/**
+ * One page of an organization's Users or Groups for a filter. What the store can answer through
+ * its indexes (domain/scimQuery.ts) it answers: a whole filter of indexed equalities (or none)
+ * is counted and paged there (count, skip, limit), reading one page of records; otherwise the
+ * store narrows the candidates by the indexed part and the rest of the filter runs here.
+ */
+async function listPage<R extends Doc>(
+  coll: Collection<R>,
+  kind: "User" | "Group",
+  rs: ResourceSchema,
+  organizationId: string,
+  p: ListParams,
+  views: (records: R[]) => Promise<Obj[]>,
+): Promise<Obj> {
+  const filter = filterOf(p);
+  const { startIndex, count } = pageOf(p.startIndex, p.count);
+  const q = storeQuery(kind, rs, filter);
+  const answer = (page: Obj[], total: number) =>
+    listResponse(
+      page.map((v) => project(rs, v, p.attributes, p.excludedAttributes)),
+      total,
+      startIndex,
+    );
+  if (q.impossible) return answer([], 0);
+  const where = { ...q.where, organization_id: organizationId };
+  const sort = { created_at: 1 as const };
+  if (q.exact) {
+    const total = await coll.count(where);
+    const page =
+      count === 0 || startIndex > total ? [] : await coll.find(where, { sort, skip: startIndex - 1, limit: count });
+    return answer(await views(page), total);
+  }
+  const hits = (await views(await coll.find(where, { sort }))).filter(matcher(rs, filter));
+  return answer(hits.slice(startIndex - 1, startIndex - 1 + count), hits.length);
 }
 
 function searchParams(body: unknown): ListParams {
@@ -96,34 +142,59 @@ function searchParams(body: unknown): ListParams {
   };
 }
 
-async function allUsers(deps: IdentityDeps, caller: ScimCaller) {
-  const [users, groups] = await Promise.all([
-    deps.repo.scimUsers.find({ organization_id: caller.organizationId }, { sort: { created_at: 1 } }),
-    deps.repo.scimGroups.find({ organization_id: caller.organizationId }),
-  ]);
-  return { users, groups };
-}
-
-async function userViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
-  const { users, groups } = await allUsers(deps, caller);
+/** Views of these users, each with the groups it belongs to (an organization has few groups). */
+async function usersToViews(deps: IdentityDeps, caller: ScimCaller, users: ScimUserRecord[]): Promise<Obj[]> {
+  if (users.length === 0) return [];
+  const groups = await deps.repo.scimGroups.find({ organization_id: caller.organizationId });
   return users.map((u) => userView(u, groups, caller.baseUrl));
 }
 
-async function groupViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
-  const { users, groups } = await allUsers(deps, caller);
+/** Views of these groups, reading only the users they name. */
+async function groupsToViews(deps: IdentityDeps, caller: ScimCaller, groups: ScimGroupRecord[]): Promise<Obj[]> {
+  const ids = [...new Set(groups.flatMap((g) => g.member_ids))];
+  const users = ids.length
+    ? await deps.repo.scimUsers.find({ organization_id: caller.organizationId, scim_id: { $in: ids } })
+    : [];
   const byId = new Map<string, ScimUserRecord>(users.map((u) => [u.scim_id, u]));
-  return groups.sort((a, b) => a.created_at.localeCompare(b.created_at)).map((g) => groupView(g, byId, caller.baseUrl));
+  return groups.map((g) => groupView(g, byId, caller.baseUrl));
+}
+
+const byCreation = { sort: { created_at: 1 as const } };
+
+async function userViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
+  return usersToViews(
+    deps,
+    caller,
+    await deps.repo.scimUsers.find({ organization_id: caller.organizationId }, byCreation),
+  );
+}
+
+async function groupViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
+  return groupsToViews(
+    deps,
+    caller,
+    await deps.repo.scimGroups.find({ organization_id: caller.organizationId }, byCreation),
+  );
+}
+
+function listUsers(deps: IdentityDeps, caller: ScimCaller, p: ListParams): Promise<Obj> {
+  return listPage(deps.repo.scimUsers, "User", USER_RESOURCE, caller.organizationId, p, (r) =>
+    usersToViews(deps, caller, r),
+  );
+}
+
+function listGroups(deps: IdentityDeps, caller: ScimCaller, p: ListParams): Promise<Obj> {
+  return listPage(deps.repo.scimGroups, "Group", GROUP_RESOURCE, caller.organizationId, p, (r) =>
+    groupsToViews(deps, caller, r),
+  );
 }
 
 async function oneUserView(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<Obj> {
-  const groups = await deps.repo.scimGroups.find({ organization_id: caller.organizationId });
-  return userView(rec, groups, caller.baseUrl);
+  return (await usersToViews(deps, caller, [rec]))[0]!;
 }
 
 async function oneGroupView(deps: IdentityDeps, caller: ScimCaller, id: string): Promise<Obj> {
-  const rec = await findGroup(deps, caller.organizationId, id);
-  const users = await deps.repo.scimUsers.find({ organization_id: caller.organizationId });
-  return groupView(rec, new Map(users.map((u) => [u.scim_id, u])), caller.baseUrl);
+  return (await groupsToViews(deps, caller, [await findGroup(deps, caller.organizationId, id)]))[0]!;
 }
 
 function resourceResponse(status: number, view: Obj, q: Record<string, string>, rs: ResourceSchema): ScimHttpResponse {
@@ -192,14 +263,14 @@ async function route(deps: IdentityDeps, caller: ScimCaller, req: ScimHttpReques
     case "Groups": {
       const users = head === "Users";
       const rs = users ? USER_RESOURCE : GROUP_RESOURCE;
-      const views = () => (users ? userViews(deps, caller) : groupViews(deps, caller));
+      const list = (p: ListParams) => (users ? listUsers(deps, caller, p) : listGroups(deps, caller, p));
       if (id === ".search") {
         only(method, ["POST"]);
-        return { status: 200, body: listOf(rs, await views(), searchParams(parseBody(req.bodyJson))) };
+        return { status: 200, body: await list(searchParams(parseBody(req.bodyJson))) };
       }
       if (!id) {
         only(method, ["GET", "POST"]);
-        if (method === "GET") return { status: 200, body: listOf(rs, await views(), q) };
+        if (method === "GET") return { status: 200, body: await list(q) };
         const body = parseBody(req.bodyJson);
         if (users) {
           const rec = await createUser(deps, caller, body);

@@ -4,6 +4,7 @@ import { DuplicateKeyError } from "@verdict/store";
 import { newId } from "@verdict/kit";
 import { normalizeEmail } from "../../domain/member.js";
 import { etagOf } from "../../domain/scim.js";
+import { externalIdKey } from "../../domain/scimQuery.js";
 import { scimErrors } from "../../domain/scimError.js";
 import { applyPatch, patchOperations } from "../../domain/scimPatch.js";
 import { normalizeResource, requireAttributes, schemasOf, USER_RESOURCE } from "../../domain/scimSchema.js";
@@ -124,6 +125,7 @@ export async function createUser(deps: IdentityDeps, caller: ScimCaller, body: u
     scim_id: scimId,
     user_id: userId,
     user_name_key: userNameKey,
+    external_id: externalIdKey(resource),
     active,
     resource_json: JSON.stringify(resource),
     created_at: now,
@@ -168,6 +170,7 @@ async function store(
       { id: rec.id, version: ifMatchVersion },
       {
         user_name_key: userNameKey,
+        external_id: externalIdKey(resource),
         user_id: userId,
         active,
         resource_json: JSON.stringify(resource),

@@ -119,6 +119,7 @@ export async function putSsoConnection(deps: IdentityDeps, cmd: PutSsoConnection
       idp_sso_url: ssoUrl,
       idp_certificates: certificates.map((c) => normalizeCertificate(c)!).filter(Boolean),
       idp_metadata_url: cmd.idpMetadataXml ? "" : cmd.idpMetadataUrl,
+      idp_certificate_pinned: !!cmd.idpCertificate,
     };
   }
   if (!isRole(cmd.defaultRole) || !SSO_DEFAULT_ROLES.includes(cmd.defaultRole))

@@ -96,7 +96,7 @@ afterEach(async () => {
   await store.close();
 });
 
-async function saveConnection(url: string): Promise<SsoConnectionRecord> {
+async function saveConnection(url: string, pinned = false): Promise<SsoConnectionRecord> {
   const record: SsoConnectionRecord = {
     id: "org_a",
     organization_id: "org_a",
@@ -107,6 +107,7 @@ async function saveConnection(url: string): Promise<SsoConnectionRecord> {
       idp_sso_url: "https://idp.example.com/sso",
       idp_certificates: [OLD],
       idp_metadata_url: url,
+      ...(pinned ? { idp_certificate_pinned: true } : {}),
     },
     default_role: "member",
     enforce: false,
@@ -129,6 +130,15 @@ describe("refreshSamlCertificates", () => {
       certificates_refreshed_at: now.toISOString(),
     });
     expect(fetches).toBe(1);
+  });
+
+  it("never reads the metadata again for a certificate an admin pinned beside the URL", async () => {
+    const connection = await saveConnection(metadataUrl, true);
+    published = NEW;
+    expect(await refreshSamlCertificates(deps, { connection })).toBeNull();
+    expect((await stored()).saml).toMatchObject({ idp_certificates: [OLD], idp_certificate_pinned: true });
+    expect((await stored()).saml?.certificates_refreshed_at).toBeUndefined();
+    expect(fetches).toBe(0);
   });
 
   it("answers null when the metadata lists the same certificates (the signature was simply wrong)", async () => {

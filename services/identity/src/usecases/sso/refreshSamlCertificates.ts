@@ -1,9 +1,9 @@
 // An IdP that rotates its signing key publishes the new certificate in its metadata. A SAML
-// connection saved from a metadata URL reads that URL again when a response's signature fails
-// with the stored certificates: at most once per SAML_CERT_REFRESH_INTERVAL_MS per connection
-// (recorded in the store, so replicas share it, and forged responses cannot make Verdict fetch
-// the metadata over and over). The caller checks the response again only when the certificates
-// changed.
+// connection whose certificates came from a metadata URL (none pinned by an admin) reads that URL
+// again when a response's signature fails with the stored certificates: at most once per
+// SAML_CERT_REFRESH_INTERVAL_MS per connection (recorded in the store, so replicas share it, and
+// forged responses cannot make Verdict fetch the metadata over and over). The caller checks the
+// response again only when the certificates changed.
 import type { IdentityDeps } from "../../deps.js";
 import { normalizeCertificate, SAML_CERT_REFRESH_INTERVAL_MS } from "../../domain/sso.js";
 import { fetchMetadata } from "./connections.js";
@@ -21,7 +21,9 @@ export async function refreshSamlCertificates(
 ): Promise<SsoConnectionRecord | null> {
   const { connection } = cmd;
   const saml = connection.saml;
-  if (!saml?.idp_metadata_url) return null;
+  // Only certificates that came from the metadata URL follow it: a pinned one (pasted by an
+  // admin, even beside a metadata URL) or one from pasted XML stays until an admin saves again.
+  if (!saml?.idp_metadata_url || saml.idp_certificate_pinned) return null;
   const now = deps.clock.now();
   const last = saml.certificates_refreshed_at ? Date.parse(saml.certificates_refreshed_at) : 0;
   if (now.getTime() - last < SAML_CERT_REFRESH_INTERVAL_MS) return null;

@@ -1,11 +1,13 @@
 // The SAML 2.0 service provider (@node-saml/node-saml 5.1): SP metadata, SP-initiated login over
 // the Redirect binding, and the ACS. The library checks the signature (assertions must be
 // signed by a configured IdP certificate), the issuer, the audience, the time conditions (with
-// SAML_CLOCK_SKEW_MS) and InResponseTo; the AuthnRequest's id is kept in the store under the
+// SAML_CLOCK_SKEW_MS) and InResponseTo; we add the Response's Destination and the assertion's
+// Recipient (both must be this ACS: the library checks neither); the AuthnRequest's id is kept in the store under the
 // RelayState handed to the browser, and deleted when the response comes back (one use), so a
 // replayed response finds nothing. Only the profile the library returns is read.
 import { randomBytes } from "node:crypto";
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from "@node-saml/node-saml";
+import { DOMParser } from "@xmldom/xmldom";
 import { AppError, errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { isSamlSignatureFailure, SAML_CLOCK_SKEW_MS, SSO_STATE_TTL_MS } from "../../domain/sso.js";
@@ -107,6 +109,28 @@ function recipients(profile: Profile): string[] {
   return out;
 }
 
+const SAMLP = "urn:oasis:names:tc:SAML:2.0:protocol";
+
+/**
+ * The Destination attribute of the posted samlp:Response ("" when it has none), read with a
+ * real XML parser; null when the body is not a SAML Response at all (the library refuses it).
+ */
+export function responseDestination(samlResponse: string): string | null {
+  try {
+    const xml = Buffer.from(samlResponse, "base64").toString("utf8");
+    const quiet = () => {};
+    const doc = new DOMParser({ errorHandler: { warning: quiet, error: quiet, fatalError: quiet } }).parseFromString(
+      xml,
+      "text/xml",
+    ) as unknown as Document;
+    const root = doc.documentElement;
+    if (!root || root.namespaceURI !== SAMLP || root.localName !== "Response") return null;
+    return root.getAttribute("Destination") ?? "";
+  } catch {
+    return null;
+  }
+}
+
 export interface CompleteSamlLogin {
   samlResponse: string;
   relayState: string;
@@ -159,6 +183,20 @@ export async function completeSamlLogin(
     );
   }
   if (!profile) throw new AppError("unauthorized", "SSO_IDP_RESPONSE_INVALID", "The SAML response signed nobody in");
+  // SAML Core 3.2.2: a Destination present must be where the response arrived. A response the
+  // IdP addressed to another service provider's ACS is not ours to accept.
+  const destination = responseDestination(cmd.samlResponse);
+  if (destination && destination !== cmd.urls.acsUrl) {
+    deps.logger.warn(
+      { organization_id: connection.organization_id, destination },
+      "SAML response refused: addressed to another ACS",
+    );
+    throw new AppError(
+      "unauthorized",
+      "SSO_IDP_RESPONSE_INVALID",
+      `The SAML response is addressed to ${destination}, not this service's ACS (${cmd.urls.acsUrl})`,
+    );
+  }
   const rcpt = recipients(profile);
   if (rcpt.length > 0 && !rcpt.every((r) => r === cmd.urls.acsUrl))
     throw new AppError(

@@ -15,6 +15,11 @@ export interface SsoConnectionRecord {
     idp_sso_url: string;
     idp_certificates: string[];
     idp_metadata_url: string;
+    /**
+     * The admin gave the certificate itself (idp_certificate): it is the one trusted, whatever
+     * the metadata URL publishes later, so it is never refreshed from there.
+     */
+    idp_certificate_pinned?: boolean;
     /** When the certificates were last read again from idp_metadata_url (after a signature failed). */
     certificates_refreshed_at?: string | null;
   } | null;
