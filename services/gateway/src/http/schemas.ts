@@ -269,6 +269,46 @@ export const CreatePolicySchema = z
   .strict()
   .meta({ id: "CreatePolicy" });
 
+/** Sample text the pattern tester runs patterns on, in characters. */
+export const MAX_PATTERN_SAMPLE = 65_536;
+
+export const TestPatternsSchema = z
+  .object({
+    patterns: z
+      .array(
+        z
+          .object({
+            type: z.literal("regex"),
+            value: z.string().min(1).max(4096).meta({ description: "RE2 syntax" }),
+            message: z.string().max(500).optional().meta({ description: "Ignored: the tester accepts a policy's patterns as they are" }),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(100),
+    text: z.string().max(MAX_PATTERN_SAMPLE).meta({ description: "Sample text the patterns run on" }),
+  })
+  .strict()
+  .meta({ id: "TestPatterns" });
+
+export const PatternTestResultSchema = z
+  .object({
+    matches: z.array(
+      z
+        .object({
+          pattern: z.number().int().meta({ description: "Index of the pattern in the request" }),
+          line: z.number().int(),
+          column: z.number().int().meta({ description: "1-based, in code points (as violations count)" }),
+          end_line: z.number().int(),
+          end_column: z.number().int().meta({ description: "Just past the match" }),
+          text: z.string(),
+        })
+        .meta({ id: "PatternMatch" }),
+    ),
+    truncated: z.boolean().meta({ description: "More than 200 matches: the first 200 in reading order are shown" }),
+  })
+  .meta({ id: "PatternTestResult" });
+
 const MAX_SETTING_DEPTH = 8;
 
 /** How deeply arrays and objects nest in a JSON value (a scalar: 0), counted up to limit + 1. */
