@@ -175,6 +175,46 @@ export const EvaluationSchema = z
   })
   .meta({ id: "Evaluation" });
 
+export const EvaluationStatsQuery = z
+  .object({
+    since: ISO_OR_DATE.optional().meta({ description: "Start of the range (inclusive); default: 30 days before until" }),
+    until: ISO_OR_DATE.optional().meta({ description: "End of the range (exclusive); default: now" }),
+    bucket: z.enum(["day", "week"]).default("day").meta({ description: "UTC days, or weeks starting on Monday" }),
+  })
+  .strict();
+
+const StatsFiguresSchema = z.object({
+  evaluations: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  violations: z.number().int().meta({ description: "All the evaluations' violations (summary.total_violations)" }),
+});
+
+export const EvaluationStatsSchema = z
+  .object({
+    since: z.string(),
+    until: z.string(),
+    bucket: z.enum(["day", "week"]),
+    totals: StatsFiguresSchema,
+    buckets: z
+      .array(StatsFiguresSchema.extend({ start: z.string().meta({ description: "The bucket's first day, YYYY-MM-DD" }) }))
+      .meta({ description: "Every bucket of the range, oldest first; empty ones with zeros" }),
+    top_policies: z
+      .array(z.object({ policy_id: z.string(), violations: z.number().int() }))
+      .meta({ description: "At most 10, most violations first (the violations kept on evaluations)" }),
+    top_repositories: z
+      .array(
+        z.object({
+          repository: z.string(),
+          evaluations: z.number().int(),
+          failed: z.number().int(),
+          violations: z.number().int(),
+        }),
+      )
+      .meta({ description: "At most 10, most violations first" }),
+  })
+  .meta({ id: "EvaluationStats" });
+
 export const ListEvaluationsQuery = z
   .object({
     repository: REPO_NAME.optional(),

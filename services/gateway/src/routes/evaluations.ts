@@ -10,6 +10,8 @@ import {
   IdParam,
   isRealDay,
   ListEvaluationsQuery,
+  EvaluationStatsQuery,
+  EvaluationStatsSchema,
 } from "../http/schemas.js";
 import { noContent } from "./common.js";
 
@@ -105,6 +107,36 @@ export const evaluationRoutes = [
         body: {
           evaluations: res.evaluations.map(evaluationJson),
           pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more },
+        },
+      };
+    },
+  }),
+  // Before /v1/evaluations/:evaluation_id, which would take "stats" for an id.
+  route({
+    method: "get",
+    path: "/v1/evaluations/stats",
+    operationId: "getEvaluationStats",
+    summary:
+      "The overview's figures over a range: pass/fail and violations per day or week, top policies and top repositories (finished evaluations)",
+    tag: "Evaluations",
+    access: { kind: "scope", scope: "read:evaluations" },
+    rateClass: "reads",
+    query: EvaluationStatsQuery,
+    errorNotes: { 400: "Also since not before until, or a range of more than 366 days (field since)" },
+    responses: { 200: { description: "Figures of the caller's organization", schema: EvaluationStatsSchema } },
+    handler: async ({ query, principal, clients }) => {
+      const res = await clients.evaluation.getEvaluationStats({ organization_id: principal!.organizationId, ...query });
+      const figures = ({ start: _start, ...f }: evaluationV1.StatsFigures) => f;
+      return {
+        status: 200,
+        body: {
+          since: res.since,
+          until: res.until,
+          bucket: res.bucket as "day" | "week",
+          totals: figures(res.totals!),
+          buckets: res.buckets.map((b) => ({ start: b.start, ...figures(b) })),
+          top_policies: res.top_policies,
+          top_repositories: res.top_repositories,
         },
       };
     },
