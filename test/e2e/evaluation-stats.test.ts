@@ -93,18 +93,20 @@ describe("GET /v1/evaluations/stats", () => {
     expect(thisWeek.body.buckets.reduce((n: number, b: { evaluations: number }) => n + b.evaluations, 0)).toBe(5);
   });
 
-  it("refuses a bad range on its field", async () => {
+  it("refuses a bad range on its field: 400 for what the schema says, 422 for the rest", async () => {
     expectFieldError(await api.get("/v1/evaluations/stats", { query: { since: "yesterday" } }), 400, "since", "INVALID_FORMAT");
     expectFieldError(await api.get("/v1/evaluations/stats", { query: { bucket: "hour" } }), 400, "bucket", "INVALID_ENUM");
+    // Matches the schema, but no such day.
+    expectFieldError(await api.get("/v1/evaluations/stats", { query: { since: "2026-02-30" } }), 422, "since", "INVALID_FORMAT");
     expectFieldError(
       await api.get("/v1/evaluations/stats", { query: { since: "2026-02-01", until: "2026-01-01" } }),
-      400,
+      422,
       "since",
       "INVALID_FORMAT",
     );
     expectFieldError(
       await api.get("/v1/evaluations/stats", { query: { since: "2024-01-01", until: "2026-01-01" } }),
-      400,
+      422,
       "since",
       "INVALID_FORMAT",
     );

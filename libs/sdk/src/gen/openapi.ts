@@ -5886,7 +5886,7 @@ export interface operations {
                     "application/json": components["schemas"]["EvaluationStats"];
                 };
             };
-            /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors. Also since not before until, or a range of more than 366 days (field since) */
+            /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
             400: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -5931,7 +5931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. since not before until, a range of more than 366 days, or a date that does not exist (field since or until) */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

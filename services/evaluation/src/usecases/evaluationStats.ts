@@ -13,7 +13,9 @@ export interface EvaluationStatsCommand {
 
 export async function evaluationStats(deps: EvaluationDeps, cmd: EvaluationStatsCommand): Promise<EvaluationStats> {
   const { range, problems } = parseStatsInput(cmd, deps.clock.now());
-  if (!range) throw errors.validation(problems);
+  // The gateway's schema checked the shapes: what is left (a date that does not exist, since not
+  // before until, a range too long) breaks a rule the schema cannot express, a 422.
+  if (!range) throw errors.unprocessable(problems);
   const [days, policies, repositories] = await Promise.all([
     deps.repo.statsPerDay(cmd.organizationId, range.since, range.until),
     deps.repo.statsPerPolicy(cmd.organizationId, range.since, range.until),

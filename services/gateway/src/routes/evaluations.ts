@@ -37,6 +37,23 @@ export function createEvaluationRequest(
   };
 }
 
+/**
+ * The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and Date.parse
+ * would roll it over to March 2), so it is refused here, as a 422.
+ */
+function refuseImpossibleDays(query: { since?: string; until?: string }): void {
+  const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
+  if (impossible.length) {
+    throw errors.unprocessable(
+      impossible.map((field) => ({
+        field,
+        code: "INVALID_FORMAT",
+        message: "must be an ISO 8601 date or date-time of a day that exists",
+      })),
+    );
+  }
+}
+
 export const evaluationRoutes = [
   route({
     method: "post",
@@ -80,18 +97,7 @@ export const evaluationRoutes = [
     query: ListEvaluationsQuery,
     responses: { 200: { description: "A page of evaluations", schema: EvaluationListSchema } },
     handler: async ({ query, principal, clients }) => {
-      // The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and
-      // Date.parse would roll it over to March 2), so it is refused here, as a 422.
-      const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
-      if (impossible.length) {
-        throw errors.unprocessable(
-          impossible.map((field) => ({
-            field,
-            code: "INVALID_FORMAT",
-            message: "must be an ISO 8601 date or date-time of a day that exists",
-          })),
-        );
-      }
+      refuseImpossibleDays(query);
       const res = await clients.evaluation.listEvaluations({
         organization_id: principal!.organizationId,
         repository: query.repository,
@@ -122,10 +128,20 @@ export const evaluationRoutes = [
     access: { kind: "scope", scope: "read:evaluations" },
     rateClass: "reads",
     query: EvaluationStatsQuery,
-    errorNotes: { 400: "Also since not before until, or a range of more than 366 days (field since)" },
+    errors: [422],
+    errorNotes: {
+      422: "since not before until, a range of more than 366 days, or a date that does not exist (field since or until)",
+    },
     responses: { 200: { description: "Figures of the caller's organization", schema: EvaluationStatsSchema } },
     handler: async ({ query, principal, clients }) => {
-      const res = await clients.evaluation.getEvaluationStats({ organization_id: principal!.organizationId, ...query });
+      refuseImpossibleDays(query);
+      const res = await clients.evaluation.getEvaluationStats({
+        organization_id: principal!.organizationId,
+        // As the list does: a date-time without a zone is read as the server's (the schema allows it).
+        since: query.since ? new Date(query.since).toISOString() : undefined,
+        until: query.until ? new Date(query.until).toISOString() : undefined,
+        bucket: query.bucket,
+      });
       const figures = ({ start: _start, ...f }: evaluationV1.StatsFigures) => f;
       return {
         status: 200,
