@@ -94,10 +94,25 @@ describe("GET /v1/evaluations/stats", () => {
   });
 
   it("refuses a bad range on its field: 400 for what the schema says, 422 for the rest", async () => {
-    expectFieldError(await api.get("/v1/evaluations/stats", { query: { since: "yesterday" } }), 400, "since", "INVALID_FORMAT");
-    expectFieldError(await api.get("/v1/evaluations/stats", { query: { bucket: "hour" } }), 400, "bucket", "INVALID_ENUM");
+    expectFieldError(
+      await api.get("/v1/evaluations/stats", { query: { since: "yesterday" } }),
+      400,
+      "since",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.get("/v1/evaluations/stats", { query: { bucket: "hour" } }),
+      400,
+      "bucket",
+      "INVALID_ENUM",
+    );
     // Matches the schema, but no such day.
-    expectFieldError(await api.get("/v1/evaluations/stats", { query: { since: "2026-02-30" } }), 422, "since", "INVALID_FORMAT");
+    expectFieldError(
+      await api.get("/v1/evaluations/stats", { query: { since: "2026-02-30" } }),
+      422,
+      "since",
+      "INVALID_FORMAT",
+    );
     expectFieldError(
       await api.get("/v1/evaluations/stats", { query: { since: "2026-02-01", until: "2026-01-01" } }),
       422,

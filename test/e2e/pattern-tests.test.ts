@@ -1,7 +1,7 @@
 // The pattern tester over real HTTP: the same checks as creating a policy (fields and codes),
 // then the engine's matching on sample text, with lines and columns in code points.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { Api, expectError, expectFieldError } from "../support/api.js";
+import { Api, expectFieldError } from "../support/api.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 let v: Verdict;

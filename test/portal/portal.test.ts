@@ -228,7 +228,9 @@ describe("the dashboard", () => {
     await renamed.getByRole("button", { name: "Delete" }).click();
     // Nothing is deleted before the confirmation; "Keep" backs out.
     await renamed.getByRole("button", { name: "Keep" }).click();
-    expect((await api.get("/v1/audit-events", { query: { type: "mfa.passkey_deleted" } })).body.audit_events).toEqual([]);
+    expect((await api.get("/v1/audit-events", { query: { type: "mfa.passkey_deleted" } })).body.audit_events).toEqual(
+      [],
+    );
     await renamed.getByRole("button", { name: "Delete" }).click();
     await renamed.getByRole("button", { name: "Delete work laptop" }).click();
     await page.getByText("No passkeys yet").waitFor();
@@ -253,10 +255,7 @@ describe("the dashboard", () => {
     });
     expect(added.status).toBe(201);
     await page.reload();
-    await poll(
-      () => page.getByTestId("stat-Evaluations").textContent(),
-      String(stats.totals.evaluations + 1),
-    );
+    await poll(() => page.getByTestId("stat-Evaluations").textContent(), String(stats.totals.evaluations + 1));
     await page.getByRole("link", { name: "acme/billing" }).waitFor();
   });
 

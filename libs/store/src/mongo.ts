@@ -176,8 +176,7 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
     // One accumulator per pipeline: FerretDB v1 computes only the first accumulator of a $group
     // (the others come back 0), so the count and each sum are asked for separately and joined
     // by key. On MongoDB this costs a pass per accumulator over the same index range.
-    const run = async (acc: Document) =>
-      this.coll.aggregate([...head, { $group: { _id, v: acc } }]).toArray();
+    const run = async (acc: Document) => this.coll.aggregate([...head, { $group: { _id, v: acc } }]).toArray();
     const keyOf = (d: Document): Record<string, Scalar> =>
       Object.fromEntries(Object.keys(spec.by).map((name) => [name, (d._id?.[name] ?? null) as Scalar]));
     const rows = new Map<string, GroupRow>();

@@ -202,7 +202,15 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       const c = store.collection<Item & { day: string; hits?: { p: string; w: number }[] }>("contract_groups");
       await c.ensureIndexes([{ name: "org_day", fields: { org_id: 1, day: 1 } }]);
       const rows = [
-        { day: "d1", flag: true, n: 2, hits: [{ p: "x", w: 1 }, { p: "y", w: 2 }] },
+        {
+          day: "d1",
+          flag: true,
+          n: 2,
+          hits: [
+            { p: "x", w: 1 },
+            { p: "y", w: 2 },
+          ],
+        },
         { day: "d1", flag: false, n: 3, hits: [{ p: "x", w: 4 }] },
         { day: "d1", flag: false, n: 5, hits: [] },
         { day: "d2", flag: true, n: 7 },
@@ -224,7 +232,10 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       // Booleans come back as booleans, not 1/0.
       expect(perDay.every((r) => typeof r.key.passed === "boolean")).toBe(true);
 
-      const perHit = await c.group({ org_id: "org_a", day: "d1" }, { by: { policy: "hits.p" }, unwind: "hits", sum: { w: "hits.w" } });
+      const perHit = await c.group(
+        { org_id: "org_a", day: "d1" },
+        { by: { policy: "hits.p" }, unwind: "hits", sum: { w: "hits.w" } },
+      );
       expect(byKey(perHit)).toEqual(
         byKey([
           { key: { policy: "x" }, count: 2, sums: { w: 5 } },
@@ -234,7 +245,9 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       expect(await c.group({ org_id: "org_none" }, { by: { day: "day" } })).toEqual([]);
       const missing = await c.group({ org_id: "org_a", day: "d2" }, { by: { absent: "nested.a" } });
       expect(missing).toEqual([{ key: { absent: null }, count: 1, sums: {} }]);
-      await expect(c.group({ org_id: "org_a" }, { by: { bad: "x'); DROP TABLE c; --" } })).rejects.toThrow(/invalid field/);
+      await expect(c.group({ org_id: "org_a" }, { by: { bad: "x'); DROP TABLE c; --" } })).rejects.toThrow(
+        /invalid field/,
+      );
     });
 
     it("keeps collections apart", async () => {

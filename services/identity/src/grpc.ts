@@ -436,7 +436,11 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { passkey: toPasskey(passkey) };
     },
     async deletePasskey(req) {
-      await deletePasskey(deps, { sessionToken: req.session_token, passkeyId: req.passkey_id, clientIp: req.client_ip });
+      await deletePasskey(deps, {
+        sessionToken: req.session_token,
+        passkeyId: req.passkey_id,
+        clientIp: req.client_ip,
+      });
       return {};
     },
     async listScimTokens(req) {

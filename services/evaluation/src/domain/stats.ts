@@ -45,10 +45,13 @@ export function parseStatsInput(
   const since = instant("since") ?? new Date(Date.parse(until) - DEFAULT_STATS_DAYS * DAY_MS).toISOString();
   const bucket = (input.bucket || "day") as StatsBucket;
   if (!STATS_BUCKETS.includes(bucket))
-    problems.push({ field: "bucket", code: "INVALID_ENUM", message: `bucket must be one of: ${STATS_BUCKETS.join(", ")}` });
+    problems.push({
+      field: "bucket",
+      code: "INVALID_ENUM",
+      message: `bucket must be one of: ${STATS_BUCKETS.join(", ")}`,
+    });
   if (problems.length) return { problems };
-  if (since >= until)
-    problems.push({ field: "since", code: "INVALID_FORMAT", message: "since must be before until" });
+  if (since >= until) problems.push({ field: "since", code: "INVALID_FORMAT", message: "since must be before until" });
   else if (Date.parse(until) - Date.parse(since) > MAX_STATS_DAYS * DAY_MS)
     problems.push({
       field: "since",

@@ -177,7 +177,9 @@ export const EvaluationSchema = z
 
 export const EvaluationStatsQuery = z
   .object({
-    since: ISO_OR_DATE.optional().meta({ description: "Start of the range (inclusive); default: 30 days before until" }),
+    since: ISO_OR_DATE.optional().meta({
+      description: "Start of the range (inclusive); default: 30 days before until",
+    }),
     until: ISO_OR_DATE.optional().meta({ description: "End of the range (exclusive); default: now" }),
     bucket: z.enum(["day", "week"]).default("day").meta({ description: "UTC days, or weeks starting on Monday" }),
   })
@@ -197,7 +199,9 @@ export const EvaluationStatsSchema = z
     bucket: z.enum(["day", "week"]),
     totals: StatsFiguresSchema,
     buckets: z
-      .array(StatsFiguresSchema.extend({ start: z.string().meta({ description: "The bucket's first day, YYYY-MM-DD" }) }))
+      .array(
+        StatsFiguresSchema.extend({ start: z.string().meta({ description: "The bucket's first day, YYYY-MM-DD" }) }),
+      )
       .meta({ description: "Every bucket of the range, oldest first; empty ones with zeros" }),
     top_policies: z
       .array(z.object({ policy_id: z.string(), violations: z.number().int() }))
@@ -320,7 +324,11 @@ export const TestPatternsSchema = z
           .object({
             type: z.literal("regex"),
             value: z.string().min(1).max(4096).meta({ description: "RE2 syntax" }),
-            message: z.string().max(500).optional().meta({ description: "Ignored: the tester accepts a policy's patterns as they are" }),
+            message: z
+              .string()
+              .max(500)
+              .optional()
+              .meta({ description: "Ignored: the tester accepts a policy's patterns as they are" }),
           })
           .strict(),
       )

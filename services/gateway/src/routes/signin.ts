@@ -386,7 +386,11 @@ export const signInRoutes = [
     responses: noContent,
     handler: async ({ principal, params, clients, clientIp }) => {
       const s = signedIn(principal);
-      await clients.identity.deletePasskey({ session_token: s.token, passkey_id: params.credential_id, client_ip: clientIp });
+      await clients.identity.deletePasskey({
+        session_token: s.token,
+        passkey_id: params.credential_id,
+        client_ip: clientIp,
+      });
       return { status: 204 };
     },
   }),

@@ -57,7 +57,10 @@ export function matchSample(value: string, text: string, maxMatches: number): Sa
     // A pattern that matches the empty string is refused before this runs; guard anyway.
     if (end === start) re.lastIndex = end + 1;
   }
-  const at = positions(buf, found.flatMap((f) => [f.start, f.end]));
+  const at = positions(
+    buf,
+    found.flatMap((f) => [f.start, f.end]),
+  );
   return {
     truncated,
     matches: found.map((f) => {

@@ -22,7 +22,9 @@ export interface PatternTestResult {
 
 export async function testPatterns(deps: PolicyDeps, cmd: TestPatternsCommand): Promise<PatternTestResult> {
   if (cmd.patterns.length === 0) {
-    throw errors.validation([{ field: "patterns", code: "MIN_SIZE_REQUIRED", message: "give at least one pattern", min: 1 }]);
+    throw errors.validation([
+      { field: "patterns", code: "MIN_SIZE_REQUIRED", message: "give at least one pattern", min: 1 },
+    ]);
   }
   const { problems, samples } = await checkPatterns(deps, cmd.organizationId, cmd.patterns, {
     text: cmd.text,

@@ -49,8 +49,8 @@ export function OverviewPage() {
         isEmpty={(s) => s.totals.evaluations === 0}
         empty={
           <>
-            No evaluations in the last {RANGE_DAYS} days. Run <code>verdict evaluate</code> in a repository or POST /v1/evaluations, then come
-            back.
+            No evaluations in the last {RANGE_DAYS} days. Run <code>verdict evaluate</code> in a repository or POST
+            /v1/evaluations, then come back.
           </>
         }
       >

@@ -43,9 +43,12 @@ export function describeMatches(result: PatternTest): string {
  * find; the browser's RegExp accepts lookbehind that RE2 refuses and reads \pL differently.
  */
 function usePatternTest(pattern: string, sample: string) {
-  const [state, setState] = useState<{ result?: PatternTest; fieldError?: string; textError?: string; error?: unknown }>(
-    {},
-  );
+  const [state, setState] = useState<{
+    result?: PatternTest;
+    fieldError?: string;
+    textError?: string;
+    error?: unknown;
+  }>({});
   useEffect(() => {
     if (!pattern || !sample) {
       setState({});
@@ -54,7 +57,11 @@ function usePatternTest(pattern: string, sample: string) {
     let live = true;
     // Typing pauses before a test is sent: one request per pause, not per key.
     const timer = setTimeout(() => {
-      call(api.POST("/v1/policies/pattern-tests", { body: { patterns: [{ type: "regex", value: pattern }], text: sample } })).then(
+      call(
+        api.POST("/v1/policies/pattern-tests", {
+          body: { patterns: [{ type: "regex", value: pattern }], text: sample },
+        }),
+      ).then(
         (result) => live && setState({ result }),
         (err: unknown) => {
           if (!live) return;
