@@ -115,7 +115,7 @@ timed "portal"
 echo "==> black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters"
 if [ -n "${VERDICT_TEST_MONGODB_URI:-}" ] && [ -n "${VERDICT_TEST_KAFKA_BROKERS:-}" ]; then
   VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" \
-    jest --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|policies|tenancy)\.test\.ts' --json --outputFile="$results/e2e-infra.json"
+    jest --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|evaluation-stats|policies|tenancy)\.test\.ts' --json --outputFile="$results/e2e-infra.json"
   e2e_infra_rc=$?
 else
   echo "Kafka or FerretDB did not start: black-box suites on real infrastructure not run" >&2

@@ -207,6 +207,58 @@ describe("the dashboard", () => {
     await page.getByRole("heading", { name: "Overview" }).waitFor();
   });
 
+  it("lists the person's passkeys on the Security page, renames one and deletes it after a confirmation", async () => {
+    await page.goto(`${base}/settings/security`);
+    const laptop = page.getByTestId("passkey-laptop");
+    await laptop.waitFor();
+    // Just signed in with it: last used is a date, not "Never".
+    expect(await laptop.getByRole("cell").nth(2).textContent()).not.toBe("Never");
+    expect(await laptop.textContent()).toContain("This device only");
+    await laptop.getByRole("button", { name: "Rename" }).click();
+    await laptop.getByLabel("New name").fill("");
+    await laptop.getByRole("button", { name: "Save" }).click();
+    // The API's field error lands on the field.
+    await poll(() => laptop.getByLabel("New name").getAttribute("aria-invalid"), "true");
+    await laptop.getByLabel("New name").fill("work laptop");
+    await laptop.getByRole("button", { name: "Save" }).click();
+    await page.getByTestId("passkey-work laptop").waitFor();
+
+    // The person also has TOTP, so the passkey may go (the organization does not require MFA).
+    const renamed = page.getByTestId("passkey-work laptop");
+    await renamed.getByRole("button", { name: "Delete" }).click();
+    // Nothing is deleted before the confirmation; "Keep" backs out.
+    await renamed.getByRole("button", { name: "Keep" }).click();
+    expect((await api.get("/v1/audit-events", { query: { type: "mfa.passkey_deleted" } })).body.audit_events).toEqual(
+      [],
+    );
+    await renamed.getByRole("button", { name: "Delete" }).click();
+    await renamed.getByRole("button", { name: "Delete work laptop" }).click();
+    await page.getByText("No passkeys yet").waitFor();
+    const events = await api.get("/v1/audit-events", { query: { type: "mfa.passkey_deleted" } });
+    expect(events.body.audit_events.map((e: { data: { name: string } }) => e.data.name)).toEqual(["work laptop"]);
+  });
+
+  it("draws the overview from the organization's figures over 30 days (GET /v1/evaluations/stats)", async () => {
+    await page.goto(`${base}/`);
+    await page.getByTestId("stat-Evaluations").waitFor();
+    const stats = (await api.get("/v1/evaluations/stats")).body;
+    expect(stats.totals.evaluations).toBeGreaterThanOrEqual(3);
+    expect(await page.getByTestId("stat-Evaluations").textContent()).toBe(String(stats.totals.evaluations));
+    expect(await page.getByTestId("stat-Failed").textContent()).toBe(String(stats.totals.failed));
+    expect(await page.getByTestId("stat-Violations").textContent()).toBe(String(stats.totals.violations));
+    await page.getByRole("link", { name: "acme/payments" }).waitFor();
+    // One more evaluation shows after a reload: the figures are not a cached page of evaluations.
+    const added = await api.post("/v1/evaluations", {
+      repository: "acme/billing",
+      ref: "main",
+      files: [{ path: "src/b.ts", content: "export const b = 1;\n" }],
+    });
+    expect(added.status).toBe(201);
+    await page.reload();
+    await poll(() => page.getByTestId("stat-Evaluations").textContent(), String(stats.totals.evaluations + 1));
+    await page.getByRole("link", { name: "acme/billing" }).waitFor();
+  });
+
   it("creates an API key in the UI (shown once) that works with curl", async () => {
     await page.goto(`${base}/settings/api-keys`);
     await page.getByRole("button", { name: "Create key" }).click();
@@ -360,7 +412,18 @@ describe("the dashboard", () => {
     await poll(async () => (await api.get(`/v1/policies/${first.id}`)).body.enabled, !first.enabled);
     await page.getByLabel("Pattern (RE2)").fill("TODO\\(\\w+\\)");
     await page.getByLabel("Test against sample text").fill("ok\n// TODO(ann) fix\nfine");
-    expect(await page.getByTestId("pattern-result").textContent()).toBe("Matches line 2");
+    // The server runs the pattern with RE2 and the engine's flags: line and column (code points).
+    await poll(() => page.getByTestId("pattern-result").textContent(), "Matches line 2 at 2:4");
+    // The browser's RegExp accepts lookbehind; RE2 (and so the engine) refuses it: the error is
+    // the API's, on the pattern field, as creating the policy would show it.
+    await page.getByLabel("Pattern (RE2)").fill("(?<=// )TODO");
+    await poll(() => page.getByLabel("Pattern (RE2)").getAttribute("aria-invalid"), "true");
+    await page.getByText(/Not a valid RE2 pattern/).waitFor();
+    // \pL is any letter in RE2 (a RegExp without the u flag reads it as "pL").
+    await page.getByLabel("Pattern (RE2)").fill("\\pLrger");
+    await page.getByLabel("Test against sample text").fill("1 Ärger 2");
+    await poll(() => page.getByTestId("pattern-result").textContent(), "Matches line 1 at 1:3");
+    await page.getByLabel("Pattern (RE2)").fill("TODO\\(\\w+\\)");
     await page.getByLabel("Id", { exact: true }).fill("Bad Id");
     await page.getByLabel("Name", { exact: true }).fill("No TODOs");
     await page.getByRole("button", { name: "Create policy" }).click();

@@ -85,9 +85,14 @@ export class Api {
   /** Finds the documented operation for a concrete path and checks the response against it. */
   private async conform(method: string, pathname: string, res: ApiResponse): Promise<void> {
     await this.load();
-    const entry = Object.entries(this.spec!.paths).find(([template]) =>
-      new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname),
-    );
+    // OpenAPI: a concrete path (/v1/policies/pattern-tests) is matched before a templated one
+    // (/v1/policies/{policy_id}).
+    const concrete = this.spec!.paths[pathname] ? ([pathname, this.spec!.paths[pathname]] as const) : undefined;
+    const entry =
+      concrete ??
+      Object.entries(this.spec!.paths).find(([template]) =>
+        new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(pathname),
+      );
     const op = entry?.[1][method.toLowerCase()];
     if (!op) {
       // Unknown routes answer 404 and undeclared methods on known paths 405, in the error format;

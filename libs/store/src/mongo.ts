@@ -28,6 +28,8 @@ import {
   type Doc,
   type Filter,
   type FindOptions,
+  type GroupRow,
+  type GroupSpec,
   type IndexSpec,
   type Scalar,
   type Store,
@@ -165,6 +167,32 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
 
   async count(filter: Filter): Promise<number> {
     return this.coll.countDocuments(toMongoFilter(filter));
+  }
+
+  async group(filter: Filter, spec: GroupSpec): Promise<GroupRow[]> {
+    const _id: Document = {};
+    for (const [name, field] of Object.entries(spec.by)) _id[name] = `$${mongoField(field)}`;
+    const head: Document[] = [{ $match: toMongoFilter(filter) }];
+    if (spec.unwind) head.push({ $unwind: `$${mongoField(spec.unwind)}` });
+    // One accumulator per pipeline: FerretDB v1 computes only the first accumulator of a $group
+    // (the others come back 0), so the count and each sum are asked for separately and joined
+    // by key. On MongoDB this costs a pass per accumulator over the same index range.
+    const run = async (acc: Document) => this.coll.aggregate([...head, { $group: { _id, v: acc } }]).toArray();
+    const keyOf = (d: Document): Record<string, Scalar> =>
+      Object.fromEntries(Object.keys(spec.by).map((name) => [name, (d._id?.[name] ?? null) as Scalar]));
+    const rows = new Map<string, GroupRow>();
+    for (const d of await run({ $sum: 1 })) {
+      const key = keyOf(d);
+      rows.set(JSON.stringify(key), { key, count: Number(d.v), sums: {} });
+    }
+    for (const [name, field] of Object.entries(spec.sum ?? {})) {
+      for (const row of rows.values()) row.sums[name] = 0;
+      for (const d of await run({ $sum: `$${mongoField(field)}` })) {
+        const row = rows.get(JSON.stringify(keyOf(d)));
+        if (row) row.sums[name] = Number(d.v);
+      }
+    }
+    return [...rows.values()];
   }
 
   async updateOne(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<T | null> {

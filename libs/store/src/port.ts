@@ -38,6 +38,29 @@ export interface IndexSpec {
   unique?: boolean;
 }
 
+/**
+ * Counts (and sums) of the documents matching a filter, per distinct value of some fields: the
+ * `$match`/`$unwind`/`$group` subset both adapters support. A field missing from a document
+ * groups as null.
+ */
+export interface GroupSpec {
+  /** Output key -> field path. */
+  by: Record<string, string>;
+  /**
+   * An array field: each of its elements is a row of its own (documents where it is empty or
+   * missing add none). Paths under it (`violations.policy_id`) read the element.
+   */
+  unwind?: string;
+  /** Output name -> numeric field to add up (a missing field adds 0). */
+  sum?: Record<string, string>;
+}
+
+export interface GroupRow {
+  key: Record<string, Scalar>;
+  count: number;
+  sums: Record<string, number>;
+}
+
 export interface Doc {
   id: string;
 }
@@ -50,6 +73,8 @@ export interface Collection<T extends Doc> {
   findOne(filter: Filter): Promise<T | null>;
   find(filter: Filter, options?: FindOptions): Promise<T[]>;
   count(filter: Filter): Promise<number>;
+  /** One row per distinct key among the matching documents (or unwound elements), in no order. */
+  group(filter: Filter, spec: GroupSpec): Promise<GroupRow[]>;
   /**
    * Atomically sets (and unsets) fields of the first document matching the filter. Put a
    * `version` condition in the filter for optimistic concurrency. Returns the updated document,

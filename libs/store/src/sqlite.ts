@@ -13,6 +13,8 @@ import {
   type Doc,
   type Filter,
   type FindOptions,
+  type GroupRow,
+  type GroupSpec,
   type IndexSpec,
   type Scalar,
   type Store,
@@ -191,6 +193,52 @@ class SqliteCollection<T extends Doc> implements Collection<T> {
     const { where, params } = compileFilter(filter);
     const row = this.prepare(`SELECT COUNT(*) AS n FROM ${this.table} WHERE ${where}`).get(...params) as { n: number };
     return row.n;
+  }
+
+  async group(filter: Filter, spec: GroupSpec): Promise<GroupRow[]> {
+    const { where, params } = compileFilter(filter);
+    // Paths under the unwound array read its element (json_each's value), others the document.
+    const source = (field: string): [string, string] => {
+      assertField(field);
+      if (spec.unwind && field.startsWith(`${spec.unwind}.`))
+        return ["u.value", `$.${field.slice(spec.unwind.length + 1)}`];
+      return ["doc", `$.${field}`];
+    };
+    const keys = Object.entries(spec.by);
+    const sums = Object.entries(spec.sum ?? {});
+    const cols: string[] = [];
+    keys.forEach(([, field], i) => {
+      const [from, at] = source(field);
+      // json_type tells a stored true/false apart from the 1/0 json_extract gives for them.
+      cols.push(`json_extract(${from}, '${at}') AS k${i}`, `json_type(${from}, '${at}') AS t${i}`);
+    });
+    sums.forEach(([, field], i) => {
+      const [from, at] = source(field);
+      cols.push(`COALESCE(SUM(json_extract(${from}, '${at}')), 0) AS s${i}`);
+    });
+    cols.push("COUNT(*) AS n");
+    let from = this.table;
+    if (spec.unwind) {
+      assertField(spec.unwind);
+      from += `, json_each(${this.table}.doc, '$.${spec.unwind}') AS u`;
+    }
+    const groupBy = keys.length ? ` GROUP BY ${keys.map((_, i) => `k${i}, t${i}`).join(", ")}` : "";
+    const rows = this.prepare(`SELECT ${cols.join(", ")} FROM ${from} WHERE ${where}${groupBy}`).all(
+      ...params,
+    ) as Record<string, SqlValue>[];
+    return rows
+      .filter((r) => keys.length > 0 || Number(r.n) > 0)
+      .map((r) => ({
+        key: Object.fromEntries(
+          keys.map(([name], i) => {
+            const t = r[`t${i}`];
+            const v = t === "true" ? true : t === "false" ? false : (r[`k${i}`] ?? null);
+            return [name, v as Scalar];
+          }),
+        ),
+        count: Number(r.n),
+        sums: Object.fromEntries(sums.map(([name], i) => [name, Number(r[`s${i}`])])),
+      }));
   }
 
   async updateOne(filter: Filter, set: Partial<T>, unset: string[] = []): Promise<T | null> {

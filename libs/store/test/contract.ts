@@ -209,6 +209,58 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       expect(await c.count({})).toBe(2);
     });
 
+    it("groups matching documents: counts and sums per key, unwinding an array", async () => {
+      const c = store.collection<Item & { day: string; hits?: { p: string; w: number }[] }>("contract_groups");
+      await c.ensureIndexes([{ name: "org_day", fields: { org_id: 1, day: 1 } }]);
+      const rows = [
+        {
+          day: "d1",
+          flag: true,
+          n: 2,
+          hits: [
+            { p: "x", w: 1 },
+            { p: "y", w: 2 },
+          ],
+        },
+        { day: "d1", flag: false, n: 3, hits: [{ p: "x", w: 4 }] },
+        { day: "d1", flag: false, n: 5, hits: [] },
+        { day: "d2", flag: true, n: 7 },
+      ];
+      for (const [i, r] of rows.entries())
+        await c.insertOne({ id: `g_${i}`, org_id: "org_a", tag: null, version: 1, ...r });
+      await c.insertOne({ id: "g_other", org_id: "org_b", tag: null, version: 1, day: "d1", flag: true, n: 100 });
+      const byKey = (list: { key: Record<string, unknown>; count: number; sums: Record<string, number> }[]) =>
+        list.map((r) => [r.key, r.count, r.sums]).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+
+      const perDay = await c.group({ org_id: "org_a" }, { by: { day: "day", passed: "flag" }, sum: { total: "n" } });
+      expect(byKey(perDay)).toEqual(
+        byKey([
+          { key: { day: "d1", passed: true }, count: 1, sums: { total: 2 } },
+          { key: { day: "d1", passed: false }, count: 2, sums: { total: 8 } },
+          { key: { day: "d2", passed: true }, count: 1, sums: { total: 7 } },
+        ]),
+      );
+      // Booleans come back as booleans, not 1/0.
+      expect(perDay.every((r) => typeof r.key.passed === "boolean")).toBe(true);
+
+      const perHit = await c.group(
+        { org_id: "org_a", day: "d1" },
+        { by: { policy: "hits.p" }, unwind: "hits", sum: { w: "hits.w" } },
+      );
+      expect(byKey(perHit)).toEqual(
+        byKey([
+          { key: { policy: "x" }, count: 2, sums: { w: 5 } },
+          { key: { policy: "y" }, count: 1, sums: { w: 2 } },
+        ]),
+      );
+      expect(await c.group({ org_id: "org_none" }, { by: { day: "day" } })).toEqual([]);
+      const missing = await c.group({ org_id: "org_a", day: "d2" }, { by: { absent: "nested.a" } });
+      expect(missing).toEqual([{ key: { absent: null }, count: 1, sums: {} }]);
+      await expect(c.group({ org_id: "org_a" }, { by: { bad: "x'); DROP TABLE c; --" } })).rejects.toThrow(
+        /invalid field/,
+      );
+    });
+
     it("keeps collections apart", async () => {
       await seed();
       expect(await store.collection<Item>("contract_other").count({})).toBe(0);

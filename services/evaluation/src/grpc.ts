@@ -5,6 +5,7 @@ import type { EvaluationDeps } from "./deps.js";
 import type { EvaluationRecord } from "./repo.js";
 import { createEvaluation } from "./usecases/createEvaluation.js";
 import { deleteEvaluation, getEvaluation } from "./usecases/evaluations.js";
+import { evaluationStats } from "./usecases/evaluationStats.js";
 import { listEvaluations } from "./usecases/listEvaluations.js";
 
 type Def = typeof evaluationV1.EvaluationServiceService;
@@ -53,6 +54,15 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
     },
     async getEvaluation(req) {
       return { evaluation: toEvaluation(await getEvaluation(deps, req.organization_id, req.evaluation_id)) };
+    },
+    async getEvaluationStats(req) {
+      const stats = await evaluationStats(deps, {
+        organizationId: req.organization_id,
+        since: req.since,
+        until: req.until,
+        bucket: req.bucket,
+      });
+      return { ...stats, totals: { start: "", ...stats.totals } };
     },
     async listEvaluations(req) {
       const page = await listEvaluations(deps, {

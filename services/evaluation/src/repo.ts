@@ -17,6 +17,8 @@ export interface EvaluationRecord {
   ref: string;
   base_ref: string;
   created_at: string;
+  /** created_at's UTC day (YYYY-MM-DD): what the overview's figures group by. */
+  created_day?: string;
   completed_at: string | null;
   passed: boolean | null;
   summary: Summary;
@@ -68,6 +70,7 @@ export const TOMBSTONE_DROPS: readonly (keyof EvaluationRecord)[] = [
   "ref",
   "base_ref",
   "created_at",
+  "created_day",
   "completed_at",
   "passed",
   "summary",
@@ -101,8 +104,71 @@ export class EvaluationRepo {
       { name: "org_status_id", fields: { organization_id: 1, status: 1, id: 1 } },
       { name: "org_passed_id", fields: { organization_id: 1, passed: 1, id: 1 } },
       { name: "status_id", fields: { status: 1, id: 1 } },
+      // The overview's figures: an organization's evaluations in a time range.
+      { name: "org_created_at", fields: { organization_id: 1, created_at: 1 } },
     ]);
+    await this.backfillCreatedDay();
     await this.jobFiles.ensureIndexes([{ name: "evaluation_index", fields: { evaluation_id: 1, index: 1 } }]);
+  }
+
+  /** Evaluations stored before created_day was kept get it, a batch at a time (once). */
+  private async backfillCreatedDay(): Promise<void> {
+    for (;;) {
+      const batch = (await this.evaluations.find(
+        { created_day: { $exists: false }, deleted_at: null },
+        { limit: 500 },
+      )) as EvaluationRecord[];
+      if (batch.length === 0) return;
+      for (const e of batch)
+        await this.evaluations.updateOne({ id: e.id, deleted_at: null }, { created_day: e.created_at.slice(0, 10) });
+    }
+  }
+
+  /** Finished evaluations of the organization created in [since, until). */
+  private statsFilter(organizationId: string, since: string, until: string): Filter {
+    return {
+      organization_id: organizationId,
+      deleted_at: null,
+      status: "completed",
+      created_at: { $gte: since, $lt: until },
+    };
+  }
+
+  /** Per UTC day and outcome: how many evaluations, and their violations. */
+  async statsPerDay(organizationId: string, since: string, until: string) {
+    const rows = await this.evaluations.group(this.statsFilter(organizationId, since, until), {
+      by: { day: "created_day", passed: "passed" },
+      sum: { violations: "summary.total_violations" },
+    });
+    return rows.map((r) => ({
+      day: String(r.key.day),
+      passed: r.key.passed as boolean | null,
+      count: r.count,
+      violations: r.sums.violations ?? 0,
+    }));
+  }
+
+  /** Violations kept on the evaluations, per policy. */
+  async statsPerPolicy(organizationId: string, since: string, until: string) {
+    const rows = await this.evaluations.group(this.statsFilter(organizationId, since, until), {
+      by: { policy_id: "violations.policy_id" },
+      unwind: "violations",
+    });
+    return rows.map((r) => ({ policy_id: String(r.key.policy_id), violations: r.count }));
+  }
+
+  /** Per repository and outcome: how many evaluations, and their violations. */
+  async statsPerRepository(organizationId: string, since: string, until: string) {
+    const rows = await this.evaluations.group(this.statsFilter(organizationId, since, until), {
+      by: { repository: "repository", passed: "passed" },
+      sum: { violations: "summary.total_violations" },
+    });
+    return rows.map((r) => ({
+      repository: String(r.key.repository),
+      passed: r.key.passed as boolean | null,
+      count: r.count,
+      violations: r.sums.violations ?? 0,
+    }));
   }
 
   /** An evaluation of the organization, or what is left of it once deleted (a tombstone). */

@@ -28,6 +28,7 @@ import { confirmTotpEnrolment } from "./usecases/mfa/confirmTotpEnrolment.js";
 import { startTotpEnrolment } from "./usecases/mfa/startTotpEnrolment.js";
 import { finishPasskeyLogin } from "./usecases/mfa/finishPasskeyLogin.js";
 import { finishPasskeyRegistration } from "./usecases/mfa/finishPasskeyRegistration.js";
+import { deletePasskey, listPasskeys, renamePasskey, type PasskeyView } from "./usecases/mfa/passkeys.js";
 import { startPasskeyLogin } from "./usecases/mfa/startPasskeyLogin.js";
 import { startPasskeyRegistration, type RelyingParty } from "./usecases/mfa/startPasskeyRegistration.js";
 import { login } from "./usecases/sessions/login.js";
@@ -141,6 +142,10 @@ function toScimToken(t: ScimTokenRecord): identityV1.ScimToken {
     expires_at: t.expires_at ?? undefined,
     last_used_at: t.last_used_at ?? undefined,
   };
+}
+
+function toPasskey(p: PasskeyView): identityV1.Passkey {
+  return { ...p, last_used_at: p.last_used_at ?? undefined };
 }
 
 export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
@@ -418,6 +423,25 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
         userAgent: req.user_agent,
       });
       return { session_token: res.token, session: toSession(res.session) };
+    },
+    async listPasskeys(req) {
+      return { passkeys: (await listPasskeys(deps, req.session_token)).map(toPasskey) };
+    },
+    async renamePasskey(req) {
+      const passkey = await renamePasskey(deps, {
+        sessionToken: req.session_token,
+        passkeyId: req.passkey_id,
+        name: req.name,
+      });
+      return { passkey: toPasskey(passkey) };
+    },
+    async deletePasskey(req) {
+      await deletePasskey(deps, {
+        sessionToken: req.session_token,
+        passkeyId: req.passkey_id,
+        clientIp: req.client_ip,
+      });
+      return {};
     },
     async listScimTokens(req) {
       return { scim_tokens: (await listScimTokens(deps, req.organization_id)).map(toScimToken) };

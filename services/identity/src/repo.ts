@@ -86,6 +86,12 @@ export interface PasskeyRecord {
   transports: string[];
   name: string;
   created_at: string;
+  /** The last sign-in with it; absent until then (and on passkeys stored before this was kept). */
+  last_used_at?: string | null;
+  /** singleDevice or multiDevice (synced), as the authenticator said at registration. */
+  device_type?: string;
+  /** Whether the authenticator said the credential is backed up (synced). */
+  backed_up?: boolean;
 }
 
 export interface SessionRecord {

@@ -4,7 +4,7 @@ import type { Outbox } from "@verdict/outbox";
 import type { PolicyRepo } from "./repo.js";
 import type { FairPool } from "@verdict/runtime";
 import type { PatternBudget } from "./domain/patternBudget.js";
-import type { PatternCheckJob, PatternCheckResult } from "./patternWorker.js";
+import type { PatternCheckJob, PatternCheckOutcome } from "./patternWorker.js";
 import type { ResolutionCache } from "./usecases/resolvePolicies.js";
 
 export interface PolicyBudgets {
@@ -24,6 +24,6 @@ export interface PolicyDeps {
   logger: Logger;
   resolutions: ResolutionCache;
   /** Worker threads that compile and measure custom patterns (never the request thread). */
-  patternChecks: Pick<FairPool<PatternCheckJob, PatternCheckResult | null>, "run">;
+  patternChecks: Pick<FairPool<PatternCheckJob, PatternCheckOutcome>, "run">;
   budgets: PolicyBudgets;
 }

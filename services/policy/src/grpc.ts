@@ -12,6 +12,7 @@ import { getPolicy } from "./usecases/getPolicy.js";
 import { listPolicies } from "./usecases/listPolicies.js";
 import { countRepositories, listRepositories } from "./usecases/listRepositories.js";
 import { resolvePolicies } from "./usecases/resolvePolicies.js";
+import { testPatterns } from "./usecases/testPatterns.js";
 import { updatePolicy } from "./usecases/updatePolicy.js";
 
 type Def = typeof policyV1.PolicyServiceService;
@@ -120,6 +121,9 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
     },
     async countRepositories(req) {
       return { count: await countRepositories(deps, { organizationId: req.organization_id }) };
+    },
+    async testPatterns(req) {
+      return testPatterns(deps, { organizationId: req.organization_id, patterns: req.patterns, text: req.text });
     },
   };
 }

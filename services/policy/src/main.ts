@@ -8,7 +8,7 @@ import { FairPool, workerFile } from "@verdict/runtime";
 import { subscribePolicyConsumers } from "./consumers.js";
 import type { PolicyBudgets, PolicyDeps } from "./deps.js";
 import { DEFAULT_BUDGETS } from "./config.js";
-import type { PatternCheckJob, PatternCheckResult } from "./patternWorker.js";
+import type { PatternCheckJob, PatternCheckOutcome } from "./patternWorker.js";
 import { ResolutionCache } from "./usecases/resolvePolicies.js";
 import { policyHandlers } from "./grpc.js";
 import { PolicyRepo } from "./repo.js";
@@ -35,7 +35,7 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   const repo = new PolicyRepo(opts.store, outbox);
   await repo.init();
-  const patternChecks = new FairPool<PatternCheckJob, PatternCheckResult | null>({
+  const patternChecks = new FairPool<PatternCheckJob, PatternCheckOutcome>({
     filename: workerFile(import.meta.url, "./patternWorker.js"),
     threads: opts.patternWorkers ?? 1,
   });

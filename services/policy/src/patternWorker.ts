@@ -1,10 +1,13 @@
 // Entry point of a pattern-check worker thread (piscina calls the default export with each job).
 import { measurePattern, type PatternBudget } from "./domain/patternBudget.js";
 import { patternProblem } from "./domain/pattern.js";
+import { matchSample, type SampleMatches } from "./domain/patternSample.js";
 
 export interface PatternCheckJob {
   value: string;
   budget: PatternBudget;
+  /** The pattern tester: once the pattern passes its checks, run it on this text. */
+  sample?: { text: string; maxMatches: number };
 }
 
 export interface PatternCheckResult {
@@ -13,9 +16,16 @@ export interface PatternCheckResult {
   costly: boolean;
 }
 
-export default function check(job: PatternCheckJob): PatternCheckResult | null {
+/** A problem (the pattern is refused), or none and, when a sample was given, its matches. */
+export type PatternCheckOutcome = { problem: PatternCheckResult } | { problem: null; sample?: SampleMatches };
+
+export default function check(job: PatternCheckJob): PatternCheckOutcome {
   const syntax = patternProblem(job.value);
-  if (syntax) return { message: syntax, costly: false };
+  if (syntax) return { problem: { message: syntax, costly: false } };
   const cost = measurePattern(job.value, job.budget);
-  return cost ? { message: cost, costly: true } : null;
+  if (cost) return { problem: { message: cost, costly: true } };
+  // Measured first: a pattern within the budget scans the capped sample in milliseconds.
+  return job.sample
+    ? { problem: null, sample: matchSample(job.value, job.sample.text, job.sample.maxMatches) }
+    : { problem: null };
 }

@@ -513,6 +513,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/webauthn/credentials": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The signed-in person's passkeys: name, created, last used, device type, backed up */
+        get: operations["listPasskeys"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/webauthn/credentials/{credential_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete one of the signed-in person's passkeys (refused for the last second factor when MFA is required) */
+        delete: operations["deletePasskey"];
+        options?: never;
+        head?: never;
+        /** Rename one of the signed-in person's passkeys */
+        patch: operations["renamePasskey"];
+        trace?: never;
+    };
     "/auth/webauthn/login/options": {
         parameters: {
             query?: never;
@@ -766,6 +801,23 @@ export interface paths {
         post?: never;
         /** Delete an evaluation */
         delete: operations["deleteEvaluation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/evaluations/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The overview's figures over a range: pass/fail and violations per day or week, top policies and top repositories (finished evaluations) */
+        get: operations["getEvaluationStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1033,6 +1085,23 @@ export interface paths {
         head?: never;
         /** Enable, disable or tune a policy */
         patch: operations["updatePolicy"];
+        trace?: never;
+    };
+    "/v1/policies/pattern-tests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Try custom patterns on sample text: checked as creating a policy checks them, then run with the engine's flags (nothing is stored) */
+        post: operations["testPatterns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/v1/repositories": {
@@ -1321,7 +1390,7 @@ export interface components {
                 type: string;
             };
             /** @enum {string} */
-            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.recovery_code_used" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified";
+            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified";
         };
         AuditEventList: {
             audit_events: components["schemas"]["AuditEvent"][];
@@ -1659,6 +1728,41 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        EvaluationStats: {
+            /** @enum {string} */
+            bucket: "day" | "week";
+            /** @description Every bucket of the range, oldest first; empty ones with zeros */
+            buckets: {
+                evaluations: number;
+                failed: number;
+                passed: number;
+                /** @description The bucket's first day, YYYY-MM-DD */
+                start: string;
+                /** @description All the evaluations' violations (summary.total_violations) */
+                violations: number;
+            }[];
+            since: string;
+            /** @description At most 10, most violations first (the violations kept on evaluations) */
+            top_policies: {
+                policy_id: string;
+                violations: number;
+            }[];
+            /** @description At most 10, most violations first */
+            top_repositories: {
+                evaluations: number;
+                failed: number;
+                repository: string;
+                violations: number;
+            }[];
+            totals: {
+                evaluations: number;
+                failed: number;
+                passed: number;
+                /** @description All the evaluations' violations (summary.total_violations) */
+                violations: number;
+            };
+            until: string;
+        };
         FieldError: {
             /** @enum {string} */
             code: "REQUIRED" | "INVALID_FORMAT" | "MAX_SIZE_EXCEEDED" | "MIN_SIZE_REQUIRED" | "INVALID_ENUM";
@@ -1821,11 +1925,29 @@ export interface components {
                 require_mfa: boolean;
             };
         };
+        Passkey: {
+            backed_up: boolean;
+            created_at: string;
+            /**
+             * @description multiDevice: a synced passkey; unknown: registered before Verdict kept this
+             * @enum {string}
+             */
+            device_type: "singleDevice" | "multiDevice" | "unknown";
+            /** @description The credential id (base64url) */
+            id: string;
+            /** @description The last sign-in with it; null before the first */
+            last_used_at: string | null;
+            name: string;
+            transports: string[];
+        };
         PasskeyAdded: {
             /** @description Shown once, when this is the first second factor; else empty */
             recovery_codes: string[];
             /** @description The session was replaced (a new cookie and CSRF token) */
             session: components["schemas"]["Session"];
+        };
+        PasskeyList: {
+            passkeys: components["schemas"]["Passkey"][];
         };
         PasskeyLogin: {
             mfa_token: string;
@@ -1851,6 +1973,22 @@ export interface components {
             type: "regex";
             /** @description RE2 syntax */
             value: string;
+        };
+        PatternMatch: {
+            /** @description 1-based, in code points (as violations count) */
+            column: number;
+            /** @description Just past the match */
+            end_column: number;
+            end_line: number;
+            line: number;
+            /** @description Index of the pattern in the request */
+            pattern: number;
+            text: string;
+        };
+        PatternTestResult: {
+            matches: components["schemas"]["PatternMatch"][];
+            /** @description More than 200 matches: the first 200 in reading order are shown */
+            truncated: boolean;
         };
         Policy: {
             builtin: boolean;
@@ -1938,6 +2076,10 @@ export interface components {
             };
             /** @constant */
             status: "ready";
+        };
+        RenamePasskey: {
+            /** @description A name to recognise it by ("YubiKey", "laptop") */
+            name: string;
         };
         Report: {
             completed_at: string | null;
@@ -2066,6 +2208,18 @@ export interface components {
             policy_id: string;
             reason: string;
             rule_id: string;
+        };
+        TestPatterns: {
+            patterns: {
+                /** @description Ignored: the tester accepts a policy's patterns as they are */
+                message?: string;
+                /** @constant */
+                type: "regex";
+                /** @description RE2 syntax */
+                value: string;
+            }[];
+            /** @description Sample text the patterns run on */
+            text: string;
         };
         TotpEnabled: {
             /** @description Shown once. Each works once instead of a code */
@@ -4427,6 +4581,393 @@ export interface operations {
             };
         };
     };
+    listPasskeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Oldest first */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PasskeyList"];
+                };
+            };
+            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED. Also AUTH_SESSION_REQUIRED when called with an API key: passkeys belong to a person */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deletePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED. Also AUTH_CSRF_FAILED or AUTH_SESSION_REQUIRED */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND (also for other organizations' resources). Not one of this person's passkeys (another person's answers the same) */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. It is the person's last second factor and an organization they belong to requires MFA (field credential_id) */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    renamePasskey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                credential_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenamePasskey"];
+            };
+        };
+        responses: {
+            /** @description The passkey */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Passkey"];
+                };
+            };
+            /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED. Also AUTH_CSRF_FAILED or AUTH_SESSION_REQUIRED */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND (also for other organizations' resources). Not one of this person's passkeys (another person's answers the same) */
+            404: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     startPasskeyLogin: {
         parameters: {
             query?: never;
@@ -5303,7 +5844,7 @@ export interface operations {
                 limit?: number;
                 /** @description Inclusive */
                 since?: string;
-                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.recovery_code_used" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified";
+                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified";
                 /** @description Exclusive */
                 until?: string;
             };
@@ -6710,6 +7251,145 @@ export interface operations {
             };
             /** @description RESOURCE_DELETED */
             410: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEvaluationStats: {
+        parameters: {
+            query?: {
+                /** @description UTC days, or weeks starting on Monday */
+                bucket?: "day" | "week";
+                /** @description Start of the range (inclusive); default: 30 days before until */
+                since?: string;
+                /** @description End of the range (exclusive); default: now */
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Figures of the caller's organization */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EvaluationStats"];
+                };
+            };
+            /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. since not before until, a range of more than 366 days, or a date that does not exist (field since or until) */
+            422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9767,6 +10447,142 @@ export interface operations {
                 };
             };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    testPatterns: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestPatterns"];
+            };
+        };
+        responses: {
+            /** @description Matches in reading order */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PatternTestResult"];
+                };
+            };
+            /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The errors creating a policy with these patterns would give, on the same fields (patterns[i].value, INVALID_FORMAT): not RE2 syntax, matches the empty string, over the cost budget */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -29,7 +29,7 @@ export function decodeCursor(cursor: string): string | undefined {
 const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
 
 /** Normalizes an ISO 8601 timestamp to the stored form (UTC, milliseconds), comparable as text. */
-function toInstant(value: string): string | undefined {
+export function toInstant(value: string): string | undefined {
   if (!ISO_RE.test(value)) return undefined;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? undefined : new Date(ms).toISOString();

@@ -39,6 +39,7 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     ref: cmd.ref,
     base_ref: cmd.baseRef,
     created_at: createdAt.toISOString(),
+    created_day: createdAt.toISOString().slice(0, 10),
     completed_at: null,
     passed: null,
     summary: { ...EMPTY_SUMMARY, total_files: cmd.files.length },

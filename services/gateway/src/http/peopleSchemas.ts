@@ -137,6 +137,7 @@ export const AUDIT_EVENT_TYPES = [
   "signout",
   "mfa.totp_enabled",
   "mfa.passkey_added",
+  "mfa.passkey_deleted",
   "mfa.recovery_code_used",
   "api_key.created",
   "api_key.revoked",
@@ -229,6 +230,27 @@ export const PasskeyRegistrationSchema = z
   })
   .strict()
   .meta({ id: "PasskeyRegistration" });
+
+export const PasskeySchema = z
+  .object({
+    id: z.string().meta({ description: "The credential id (base64url)" }),
+    name: z.string(),
+    created_at: z.string(),
+    last_used_at: z.string().nullable().meta({ description: "The last sign-in with it; null before the first" }),
+    device_type: z
+      .enum(["singleDevice", "multiDevice", "unknown"])
+      .meta({ description: "multiDevice: a synced passkey; unknown: registered before Verdict kept this" }),
+    backed_up: z.boolean(),
+    transports: z.array(z.string()),
+  })
+  .meta({ id: "Passkey" });
+
+export const PasskeyListSchema = z.object({ passkeys: z.array(PasskeySchema) }).meta({ id: "PasskeyList" });
+
+export const RenamePasskeySchema = z
+  .object({ name: z.string().min(1).max(100).meta({ description: 'A name to recognise it by ("YubiKey", "laptop")' }) })
+  .strict()
+  .meta({ id: "RenamePasskey" });
 
 export const PasskeyAddedSchema = z
   .object({

@@ -181,6 +181,50 @@ export const EvaluationSchema = z
   })
   .meta({ id: "Evaluation" });
 
+export const EvaluationStatsQuery = z
+  .object({
+    since: ISO_OR_DATE.optional().meta({
+      description: "Start of the range (inclusive); default: 30 days before until",
+    }),
+    until: ISO_OR_DATE.optional().meta({ description: "End of the range (exclusive); default: now" }),
+    bucket: z.enum(["day", "week"]).default("day").meta({ description: "UTC days, or weeks starting on Monday" }),
+  })
+  .strict();
+
+const StatsFiguresSchema = z.object({
+  evaluations: z.number().int(),
+  passed: z.number().int(),
+  failed: z.number().int(),
+  violations: z.number().int().meta({ description: "All the evaluations' violations (summary.total_violations)" }),
+});
+
+export const EvaluationStatsSchema = z
+  .object({
+    since: z.string(),
+    until: z.string(),
+    bucket: z.enum(["day", "week"]),
+    totals: StatsFiguresSchema,
+    buckets: z
+      .array(
+        StatsFiguresSchema.extend({ start: z.string().meta({ description: "The bucket's first day, YYYY-MM-DD" }) }),
+      )
+      .meta({ description: "Every bucket of the range, oldest first; empty ones with zeros" }),
+    top_policies: z
+      .array(z.object({ policy_id: z.string(), violations: z.number().int() }))
+      .meta({ description: "At most 10, most violations first (the violations kept on evaluations)" }),
+    top_repositories: z
+      .array(
+        z.object({
+          repository: z.string(),
+          evaluations: z.number().int(),
+          failed: z.number().int(),
+          violations: z.number().int(),
+        }),
+      )
+      .meta({ description: "At most 10, most violations first" }),
+  })
+  .meta({ id: "EvaluationStats" });
+
 export const ListEvaluationsQuery = z
   .object({
     repository: REPO_NAME.optional(),
@@ -274,6 +318,50 @@ export const CreatePolicySchema = z
   })
   .strict()
   .meta({ id: "CreatePolicy" });
+
+/** Sample text the pattern tester runs patterns on, in characters. */
+export const MAX_PATTERN_SAMPLE = 65_536;
+
+export const TestPatternsSchema = z
+  .object({
+    patterns: z
+      .array(
+        z
+          .object({
+            type: z.literal("regex"),
+            value: z.string().min(1).max(4096).meta({ description: "RE2 syntax" }),
+            message: z
+              .string()
+              .max(500)
+              .optional()
+              .meta({ description: "Ignored: the tester accepts a policy's patterns as they are" }),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(100),
+    text: z.string().max(MAX_PATTERN_SAMPLE).meta({ description: "Sample text the patterns run on" }),
+  })
+  .strict()
+  .meta({ id: "TestPatterns" });
+
+export const PatternTestResultSchema = z
+  .object({
+    matches: z.array(
+      z
+        .object({
+          pattern: z.number().int().meta({ description: "Index of the pattern in the request" }),
+          line: z.number().int(),
+          column: z.number().int().meta({ description: "1-based, in code points (as violations count)" }),
+          end_line: z.number().int(),
+          end_column: z.number().int().meta({ description: "Just past the match" }),
+          text: z.string(),
+        })
+        .meta({ id: "PatternMatch" }),
+    ),
+    truncated: z.boolean().meta({ description: "More than 200 matches: the first 200 in reading order are shown" }),
+  })
+  .meta({ id: "PatternTestResult" });
 
 const MAX_SETTING_DEPTH = 8;
 

@@ -10,6 +10,8 @@ import {
   IdParam,
   isRealDay,
   ListEvaluationsQuery,
+  EvaluationStatsQuery,
+  EvaluationStatsSchema,
 } from "../http/schemas.js";
 import { noContent } from "./common.js";
 
@@ -33,6 +35,23 @@ export function createEvaluationRequest(
     })),
     policies: body.policies ?? [],
   };
+}
+
+/**
+ * The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and Date.parse
+ * would roll it over to March 2), so it is refused here, as a 422.
+ */
+function refuseImpossibleDays(query: { since?: string; until?: string }): void {
+  const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
+  if (impossible.length) {
+    throw errors.unprocessable(
+      impossible.map((field) => ({
+        field,
+        code: "INVALID_FORMAT",
+        message: "must be an ISO 8601 date or date-time of a day that exists",
+      })),
+    );
+  }
 }
 
 export const evaluationRoutes = [
@@ -78,18 +97,7 @@ export const evaluationRoutes = [
     query: ListEvaluationsQuery,
     responses: { 200: { description: "A page of evaluations", schema: EvaluationListSchema } },
     handler: async ({ query, principal, clients }) => {
-      // The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and
-      // Date.parse would roll it over to March 2), so it is refused here, as a 422.
-      const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
-      if (impossible.length) {
-        throw errors.unprocessable(
-          impossible.map((field) => ({
-            field,
-            code: "INVALID_FORMAT",
-            message: "must be an ISO 8601 date or date-time of a day that exists",
-          })),
-        );
-      }
+      refuseImpossibleDays(query);
       const res = await clients.evaluation.listEvaluations({
         organization_id: principal!.organizationId,
         repository: query.repository,
@@ -105,6 +113,46 @@ export const evaluationRoutes = [
         body: {
           evaluations: res.evaluations.map(evaluationJson),
           pagination: { next_cursor: res.next_cursor ?? null, has_more: res.has_more },
+        },
+      };
+    },
+  }),
+  // Before /v1/evaluations/:evaluation_id, which would take "stats" for an id.
+  route({
+    method: "get",
+    path: "/v1/evaluations/stats",
+    operationId: "getEvaluationStats",
+    summary:
+      "The overview's figures over a range: pass/fail and violations per day or week, top policies and top repositories (finished evaluations)",
+    tag: "Evaluations",
+    access: { kind: "scope", scope: "read:evaluations" },
+    rateClass: "reads",
+    query: EvaluationStatsQuery,
+    errors: [422],
+    errorNotes: {
+      422: "since not before until, a range of more than 366 days, or a date that does not exist (field since or until)",
+    },
+    responses: { 200: { description: "Figures of the caller's organization", schema: EvaluationStatsSchema } },
+    handler: async ({ query, principal, clients }) => {
+      refuseImpossibleDays(query);
+      const res = await clients.evaluation.getEvaluationStats({
+        organization_id: principal!.organizationId,
+        // As the list does: a date-time without a zone is read as the server's (the schema allows it).
+        since: query.since ? new Date(query.since).toISOString() : undefined,
+        until: query.until ? new Date(query.until).toISOString() : undefined,
+        bucket: query.bucket,
+      });
+      const figures = ({ start: _start, ...f }: evaluationV1.StatsFigures) => f;
+      return {
+        status: 200,
+        body: {
+          since: res.since,
+          until: res.until,
+          bucket: res.bucket as "day" | "week",
+          totals: figures(res.totals!),
+          buckets: res.buckets.map((b) => ({ start: b.start, ...figures(b) })),
+          top_policies: res.top_policies,
+          top_repositories: res.top_repositories,
         },
       };
     },

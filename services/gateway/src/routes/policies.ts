@@ -6,7 +6,9 @@ import {
   IdParam,
   ListPoliciesQuery,
   PolicyListSchema,
+  PatternTestResultSchema,
   PolicySchema,
+  TestPatternsSchema,
   UpdatePolicySchema,
 } from "../http/schemas.js";
 import { noContent } from "./common.js";
@@ -77,6 +79,31 @@ export const policyRoutes = [
         enabled: body.enabled,
       });
       return { status: 201, body: policyJson(res.policy!) };
+    },
+  }),
+  route({
+    method: "post",
+    path: "/v1/policies/pattern-tests",
+    operationId: "testPatterns",
+    errors: [422],
+    errorNotes: {
+      422: "The errors creating a policy with these patterns would give, on the same fields (patterns[i].value, INVALID_FORMAT): not RE2 syntax, matches the empty string, over the cost budget",
+    },
+    summary:
+      "Try custom patterns on sample text: checked as creating a policy checks them, then run with the engine's flags (nothing is stored)",
+    tag: "Policies",
+    // Spends the same pattern-check workers as creating a policy, so it takes the same scope.
+    access: { kind: "scope", scope: "write:policies" },
+    rateClass: "writes",
+    body: TestPatternsSchema,
+    responses: { 200: { description: "Matches in reading order", schema: PatternTestResultSchema } },
+    handler: async ({ body, principal, clients }) => {
+      const res = await clients.policy.testPatterns({
+        organization_id: principal!.organizationId,
+        patterns: body.patterns.map((p) => ({ type: p.type, value: p.value, message: "" })),
+        text: body.text,
+      });
+      return { status: 200, body: { matches: res.matches, truncated: res.truncated } };
     },
   }),
   route({

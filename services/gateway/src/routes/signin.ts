@@ -6,7 +6,10 @@ import type { Principal } from "../http/auth.js";
 import { route, type RouteContext } from "../http/route.js";
 import {
   PasskeyAddedSchema,
+  PasskeyListSchema,
   PasskeyLoginOptionsSchema,
+  PasskeySchema,
+  RenamePasskeySchema,
   PasskeyLoginSchema,
   PasskeyRegistrationSchema,
   WebauthnOptionsSchema,
@@ -21,6 +24,22 @@ import {
   TotpLoginSchema,
 } from "../http/peopleSchemas.js";
 import { csrfTokenFor } from "../http/session.js";
+import { IdParam } from "../http/schemas.js";
+import { noContent } from "./common.js";
+
+const CredentialParams = IdParam("credential_id");
+
+function passkeyJson(p: identityV1.Passkey) {
+  return {
+    id: p.id,
+    name: p.name,
+    created_at: p.created_at,
+    last_used_at: p.last_used_at ?? null,
+    device_type: p.device_type as "singleDevice" | "multiDevice" | "unknown",
+    backed_up: p.backed_up,
+    transports: p.transports,
+  };
+}
 
 export function sessionJson(token: string, s: identityV1.Session) {
   return {
@@ -315,6 +334,74 @@ export const signInRoutes = [
         body: { mfa_required: false, session: sessionJson(res.session_token, res.session!) },
         session: { token: res.session_token, expiresAt: res.session!.expires_at },
       };
+    },
+  }),
+  route({
+    method: "get",
+    path: "/auth/webauthn/credentials",
+    operationId: "listPasskeys",
+    summary: "The signed-in person's passkeys: name, created, last used, device type, backed up",
+    tag: "Sign-in",
+    access: { kind: "authenticated" },
+    duringMfaEnrolment: true,
+    errorNotes: { 403: "Also AUTH_SESSION_REQUIRED when called with an API key: passkeys belong to a person" },
+    responses: { 200: { description: "Oldest first", schema: PasskeyListSchema } },
+    handler: async ({ principal, clients }) => {
+      const s = signedIn(principal);
+      const res = await clients.identity.listPasskeys({ session_token: s.token });
+      return { status: 200, body: { passkeys: res.passkeys.map(passkeyJson) } };
+    },
+  }),
+  route({
+    method: "patch",
+    path: "/auth/webauthn/credentials/:credential_id",
+    operationId: "renamePasskey",
+    summary: "Rename one of the signed-in person's passkeys",
+    tag: "Sign-in",
+    access: { kind: "authenticated" },
+    duringMfaEnrolment: true,
+    params: CredentialParams,
+    body: RenamePasskeySchema,
+    errors: [404],
+    errorNotes: {
+      403: "Also AUTH_CSRF_FAILED or AUTH_SESSION_REQUIRED",
+      404: "Not one of this person's passkeys (another person's answers the same)",
+    },
+    responses: { 200: { description: "The passkey", schema: PasskeySchema } },
+    handler: async ({ principal, params, body, clients }) => {
+      const s = signedIn(principal);
+      const res = await clients.identity.renamePasskey({
+        session_token: s.token,
+        passkey_id: params.credential_id,
+        name: body.name,
+      });
+      return { status: 200, body: passkeyJson(res.passkey!) };
+    },
+  }),
+  route({
+    method: "delete",
+    path: "/auth/webauthn/credentials/:credential_id",
+    operationId: "deletePasskey",
+    summary: "Delete one of the signed-in person's passkeys (refused for the last second factor when MFA is required)",
+    tag: "Sign-in",
+    access: { kind: "authenticated" },
+    duringMfaEnrolment: true,
+    params: CredentialParams,
+    errors: [404, 422],
+    errorNotes: {
+      403: "Also AUTH_CSRF_FAILED or AUTH_SESSION_REQUIRED",
+      404: "Not one of this person's passkeys (another person's answers the same)",
+      422: "It is the person's last second factor and an organization they belong to requires MFA (field credential_id)",
+    },
+    responses: noContent,
+    handler: async ({ principal, params, clients, clientIp }) => {
+      const s = signedIn(principal);
+      await clients.identity.deletePasskey({
+        session_token: s.token,
+        passkey_id: params.credential_id,
+        client_ip: clientIp,
+      });
+      return { status: 204 };
     },
   }),
 ];

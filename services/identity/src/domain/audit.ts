@@ -6,6 +6,7 @@ export const AUDIT_TYPES = [
   "signout",
   "mfa.totp_enabled",
   "mfa.passkey_added",
+  "mfa.passkey_deleted",
   "mfa.recovery_code_used",
   "api_key.created",
   "api_key.revoked",

@@ -24,7 +24,7 @@ export const DEFAULT_PATTERN_BUDGET: PatternBudget = {
 };
 
 // The engine's flags: rules run with gmdu, the set of all rules with mu.
-const RULE_FLAGS = "gmdu";
+export const RULE_FLAGS = "gmdu";
 const SET_FLAGS = "mu";
 
 /**

@@ -2,18 +2,30 @@
 // deadline: RE2's syntax and the empty-match rule, then the cost budget (domain/patternBudget).
 // A pattern whose check overruns is named as refused; the first costly pattern ends the check,
 // so a policy of a hundred costly patterns costs one pattern's deadline, not a hundred.
+// The pattern tester runs the same check with sample text: a pattern that passes is then run on
+// it in the same job.
 import { type FieldError } from "@verdict/kit";
 import { PoolJobError } from "@verdict/runtime";
 import { PATTERN_TYPES } from "../domain/pattern.js";
 import type { CustomPolicyInput } from "../domain/customPolicy.js";
+import type { SampleMatches } from "../domain/patternSample.js";
 import type { PolicyDeps } from "../deps.js";
+import type { PatternCheckOutcome } from "../patternWorker.js";
+
+export interface PatternChecks {
+  problems: FieldError[];
+  /** Per pattern (same index), when a sample was given and the pattern passed. */
+  samples: (SampleMatches | undefined)[];
+}
 
 export async function checkPatterns(
   deps: PolicyDeps,
   organizationId: string,
-  patterns: CustomPolicyInput["patterns"],
-): Promise<FieldError[]> {
+  patterns: Pick<CustomPolicyInput["patterns"][number], "type" | "value">[],
+  sample?: { text: string; maxMatches: number },
+): Promise<PatternChecks> {
   const problems: FieldError[] = [];
+  const samples: (SampleMatches | undefined)[] = [];
   for (const [i, p] of patterns.entries()) {
     const field = `patterns[${i}]`;
     if (!(PATTERN_TYPES as readonly string[]).includes(p.type)) {
@@ -24,23 +36,28 @@ export async function checkPatterns(
       });
       continue;
     }
-    let result: { message: string; costly: boolean } | null;
+    let result: PatternCheckOutcome;
     try {
       result = await deps.patternChecks.run(
         organizationId,
-        { value: p.value, budget: deps.budgets.pattern },
+        { value: p.value, budget: deps.budgets.pattern, ...(sample ? { sample } : {}) },
         { timeoutMs: deps.budgets.checkTimeoutMs },
       );
     } catch (err) {
       if (!(err instanceof PoolJobError) || err.reason !== "deadline") throw err;
       result = {
-        message: `Pattern is too costly: checking it took longer than ${deps.budgets.checkTimeoutMs} ms; use smaller repetition counts and classes`,
-        costly: true,
+        problem: {
+          message: `Pattern is too costly: checking it took longer than ${deps.budgets.checkTimeoutMs} ms; use smaller repetition counts and classes`,
+          costly: true,
+        },
       };
     }
-    if (!result) continue;
-    problems.push({ field: `${field}.value`, code: "INVALID_FORMAT", message: result.message });
-    if (result.costly) break;
+    if (!result.problem) {
+      samples[i] = result.sample;
+      continue;
+    }
+    problems.push({ field: `${field}.value`, code: "INVALID_FORMAT", message: result.problem.message });
+    if (result.problem.costly) break;
   }
-  return problems;
+  return { problems, samples };
 }

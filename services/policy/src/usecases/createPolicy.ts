@@ -31,7 +31,7 @@ export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): 
       message,
     );
   }
-  const rules = await checkPatterns(deps, cmd.organizationId, cmd.policy.patterns);
+  const { problems: rules } = await checkPatterns(deps, cmd.organizationId, cmd.policy.patterns);
   if (rules.length)
     throw errors.unprocessable(rules, rules.length === 1 ? rules[0]!.message : "Some patterns cannot be used");
 

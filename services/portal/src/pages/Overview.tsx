@@ -5,41 +5,23 @@ import { api, call, type Schemas } from "../api";
 import { useLoad } from "../hooks";
 import { LoadState, PageTitle } from "../ui";
 
-type Evaluation = Schemas["Evaluation"];
+type Stats = Schemas["EvaluationStats"];
 
-/** Pass rate and violations per day, top policies and repositories, from the latest evaluations. */
-export function summarise(evaluations: Evaluation[]) {
-  const days = new Map<string, { day: string; passed: number; total: number; violations: number }>();
-  const policies = new Map<string, number>();
-  const repos = new Map<string, { repository: string; evaluations: number; failed: number; violations: number }>();
-  for (const e of evaluations) {
-    if (e.status !== "completed") continue;
-    const day = e.created_at.slice(0, 10);
-    const d = days.get(day) ?? { day, passed: 0, total: 0, violations: 0 };
-    d.total += 1;
-    if (e.passed) d.passed += 1;
-    d.violations += e.summary.total_violations;
-    days.set(day, d);
-    for (const v of e.violations) policies.set(v.policy_id, (policies.get(v.policy_id) ?? 0) + 1);
-    const r = repos.get(e.repository) ?? { repository: e.repository, evaluations: 0, failed: 0, violations: 0 };
-    r.evaluations += 1;
-    if (e.passed === false) r.failed += 1;
-    r.violations += e.summary.total_violations;
-    repos.set(e.repository, r);
-  }
-  const trend = [...days.values()]
-    .sort((a, b) => a.day.localeCompare(b.day))
-    .map((d) => ({ day: d.day, "Pass rate %": Math.round((100 * d.passed) / d.total), Violations: d.violations }));
-  const top = [...policies.entries()]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8)
-    .map(([policy, count]) => ({ policy, Violations: count }));
-  const completed = evaluations.filter((e) => e.status === "completed");
-  const passRate = completed.length
-    ? Math.round((100 * completed.filter((e) => e.passed).length) / completed.length)
-    : 0;
-  return { trend, top, repos: [...repos.values()].sort((a, b) => b.violations - a.violations), passRate, completed };
+/** The charts' rows from the API's figures (grouped by the server over the whole range). */
+export function summarise(stats: Stats) {
+  const trend = stats.buckets.map((b) => ({
+    day: b.start,
+    // An empty day has no pass rate: the line skips it rather than dropping to 0.
+    "Pass rate %": b.evaluations ? Math.round((100 * b.passed) / b.evaluations) : null,
+    Violations: b.violations,
+  }));
+  const top = stats.top_policies.slice(0, 8).map((p) => ({ policy: p.policy_id, Violations: p.violations }));
+  const t = stats.totals;
+  const passRate = t.evaluations ? Math.round((100 * t.passed) / t.evaluations) : 0;
+  return { trend, top, repos: stats.top_repositories, passRate, totals: t };
 }
+
+const RANGE_DAYS = 30;
 
 function Stat({ label, value }: { label: string; value: string | number }) {
   return (
@@ -56,19 +38,19 @@ function Stat({ label, value }: { label: string; value: string | number }) {
 
 export function OverviewPage() {
   const state = useLoad(async () => {
-    const list = await call(api.GET("/v1/evaluations", { params: { query: { limit: 100 } } }));
-    return summarise(list.evaluations);
+    const stats = await call(api.GET("/v1/evaluations/stats", { params: { query: { bucket: "day" } } }));
+    return summarise(stats);
   });
   return (
     <>
       <PageTitle>Overview</PageTitle>
       <LoadState
         state={state}
-        isEmpty={(s) => s.completed.length === 0}
+        isEmpty={(s) => s.totals.evaluations === 0}
         empty={
           <>
-            No evaluations yet. Run <code>verdict evaluate</code> in a repository or POST /v1/evaluations, then come
-            back.
+            No evaluations in the last {RANGE_DAYS} days. Run <code>verdict evaluate</code> in a repository or POST
+            /v1/evaluations, then come back.
           </>
         }
       >
@@ -76,9 +58,9 @@ export function OverviewPage() {
           <Stack>
             <SimpleGrid cols={{ base: 2, md: 4 }}>
               <Stat label="Pass rate" value={`${s.passRate}%`} />
-              <Stat label="Evaluations" value={s.completed.length} />
-              <Stat label="Violations" value={s.completed.reduce((n, e) => n + e.summary.total_violations, 0)} />
-              <Stat label="Repositories" value={s.repos.length} />
+              <Stat label="Evaluations" value={s.totals.evaluations} />
+              <Stat label="Failed" value={s.totals.failed} />
+              <Stat label="Violations" value={s.totals.violations} />
             </SimpleGrid>
             <SimpleGrid cols={{ base: 1, lg: 2 }}>
               <Card withBorder>
@@ -92,6 +74,7 @@ export function OverviewPage() {
                   yAxisProps={{ domain: [0, 100] }}
                   series={[{ name: "Pass rate %", color: "teal.6" }]}
                   curveType="monotone"
+                  connectNulls
                 />
               </Card>
               <Card withBorder>
@@ -114,7 +97,7 @@ export function OverviewPage() {
                   Top policies
                 </Title>
                 {s.top.length === 0 ? (
-                  <Text c="dimmed">No violations in the latest evaluations.</Text>
+                  <Text c="dimmed">No violations in these {RANGE_DAYS} days.</Text>
                 ) : (
                   <BarChart
                     h={Math.max(160, s.top.length * 36)}
@@ -130,7 +113,7 @@ export function OverviewPage() {
               </Card>
               <Card withBorder>
                 <Title order={2} size="h4" mb="sm">
-                  Repositories
+                  Top repositories
                 </Title>
                 <Table.ScrollContainer minWidth={360}>
                   <Table>
@@ -162,7 +145,7 @@ export function OverviewPage() {
             </SimpleGrid>
             <Group>
               <Text size="xs" c="dimmed">
-                From the latest {s.completed.length} completed evaluations.
+                All completed evaluations of the last {RANGE_DAYS} days, per UTC day.
               </Text>
             </Group>
           </Stack>

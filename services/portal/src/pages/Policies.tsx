@@ -14,7 +14,7 @@ import {
   TextInput,
   Title,
 } from "@mantine/core";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { api, ApiFailure, call, type Schemas } from "../api";
 import { useAction, useLoad, useSubmit } from "../hooks";
 import { DataTable, ErrorAlert, FieldRow, LoadState, PageTitle, usePhone } from "../ui";
@@ -24,22 +24,61 @@ type Policy = Schemas["PolicySummary"];
 type Severity = Schemas["PolicySummary"]["severity"];
 const SEVERITIES: Severity[] = ["error", "warning"];
 
-/** Lines of the sample that the pattern matches (the browser's RegExp: RE2 syntax is a subset). */
-export function testPattern(
-  pattern: string,
-  sample: string,
-): { matches: { line: number; text: string }[]; error?: string } {
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern);
-  } catch (err) {
-    return { matches: [], error: (err as Error).message };
-  }
-  const matches = sample
-    .split("\n")
-    .map((text, i) => ({ line: i + 1, text }))
-    .filter((l) => re.test(l.text));
-  return { matches };
+type PatternTest = Schemas["PatternTestResult"];
+
+/** What the tester shows for the server's answer: the lines (and columns) that match. */
+export function describeMatches(result: PatternTest): string {
+  if (!result.matches.length) return "No match";
+  const lines = [...new Set(result.matches.map((m) => m.line))];
+  const where = result.matches
+    .slice(0, 5)
+    .map((m) => `${m.line}:${m.column}`)
+    .join(", ");
+  const more = result.truncated ? " (first 200 matches)" : "";
+  return `Matches line${lines.length > 1 ? "s" : ""} ${lines.join(", ")} at ${where}${result.matches.length > 5 ? ", …" : ""}${more}`;
+}
+
+/**
+ * The pattern tester: the server checks the pattern exactly as creating the policy does (RE2, the
+ * cost budget) and runs it with the engine's flags, so what it shows is what evaluations will
+ * find; the browser's RegExp accepts lookbehind that RE2 refuses and reads \pL differently.
+ */
+function usePatternTest(pattern: string, sample: string) {
+  const [state, setState] = useState<{
+    result?: PatternTest;
+    fieldError?: string;
+    textError?: string;
+    error?: unknown;
+  }>({});
+  useEffect(() => {
+    if (!pattern || !sample) {
+      setState({});
+      return;
+    }
+    let live = true;
+    // Typing pauses before a test is sent: one request per pause, not per key.
+    const timer = setTimeout(() => {
+      call(
+        api.POST("/v1/policies/pattern-tests", {
+          body: { patterns: [{ type: "regex", value: pattern }], text: sample },
+        }),
+      ).then(
+        (result) => live && setState({ result }),
+        (err: unknown) => {
+          if (!live) return;
+          const fields = err instanceof ApiFailure ? err.fieldErrors() : {};
+          const fieldError = fields["patterns[0].value"];
+          const textError = fields.text;
+          setState(fieldError || textError ? { fieldError, textError } : { error: err });
+        },
+      );
+    }, 400);
+    return () => {
+      live = false;
+      clearTimeout(timer);
+    };
+  }, [pattern, sample]);
+  return state;
 }
 
 function PolicySettings({ id, onClose }: { id: string; onClose: () => void }) {
@@ -111,7 +150,7 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
   const [form, setForm] = useState({ id: "", name: "", severity: "warning" as Severity, pattern: "", message: "" });
   const [sample, setSample] = useState("");
   const { fields, error, busy, run } = useSubmit();
-  const tested = form.pattern && sample ? testPattern(form.pattern, sample) : null;
+  const tested = usePatternTest(form.pattern, sample);
   const submit = async () => {
     const body = {
       id: form.id,
@@ -159,7 +198,7 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
             label="Pattern (RE2)"
             value={form.pattern}
             onChange={upd("pattern")}
-            error={fields["patterns[0].value"] ?? fields.patterns}
+            error={fields["patterns[0].value"] ?? fields.patterns ?? tested.fieldError}
             ff="monospace"
           />
           <TextInput
@@ -174,16 +213,19 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
             minRows={3}
             value={sample}
             onChange={(e) => setSample(e.currentTarget.value)}
+            error={tested.textError}
           />
-          {tested && (
-            <Text size="sm" data-testid="pattern-result" c={tested.error ? "red" : undefined}>
-              {tested.error
-                ? `Invalid pattern: ${tested.error}`
-                : tested.matches.length
-                  ? `Matches line${tested.matches.length > 1 ? "s" : ""} ${tested.matches.map((m) => m.line).join(", ")}`
-                  : "No match"}
+          {tested.result && (
+            <Text size="sm" data-testid="pattern-result">
+              {describeMatches(tested.result)}
             </Text>
           )}
+          {tested.fieldError && (
+            <Text size="sm" data-testid="pattern-result" c="var(--mantine-color-red-light-color)">
+              The pattern cannot be used (see the field above)
+            </Text>
+          )}
+          <ErrorAlert error={tested.error} />
           <ErrorAlert error={error} />
           <Button type="submit" loading={busy} w="fit-content">
             Create policy

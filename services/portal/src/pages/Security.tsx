@@ -10,9 +10,11 @@ import {
   Select,
   Stack,
   Switch,
+  Table,
   Text,
   Textarea,
   TextInput,
+  VisuallyHidden,
 } from "@mantine/core";
 import { startRegistration } from "@simplewebauthn/browser";
 import { useState } from "react";
@@ -116,8 +118,104 @@ function Totp() {
   );
 }
 
+type Passkey = Schemas["Passkey"];
+
+const DEVICE_TYPES: Record<Passkey["device_type"], string> = {
+  singleDevice: "This device only",
+  multiDevice: "Synced",
+  unknown: "Unknown",
+};
+
+/** One passkey's row: rename in place, delete after a confirmation. */
+function PasskeyRow({ passkey, onChanged }: { passkey: Passkey; onChanged: () => void }) {
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [fieldError, setFieldError] = useState<string | undefined>();
+  const [error, setError] = useState<unknown>(null);
+  const path = { params: { path: { credential_id: passkey.id } } };
+  const rename = async () => {
+    setError(null);
+    setFieldError(undefined);
+    try {
+      await call(api.PATCH("/auth/webauthn/credentials/{credential_id}", { ...path, body: { name: renaming ?? "" } }));
+      setRenaming(null);
+      onChanged();
+    } catch (err) {
+      if (err instanceof ApiFailure && err.fieldErrors().name) setFieldError(err.fieldErrors().name);
+      else setError(err);
+    }
+  };
+  const remove = async () => {
+    setError(null);
+    try {
+      await call(api.DELETE("/auth/webauthn/credentials/{credential_id}", path));
+      onChanged();
+    } catch (err) {
+      setConfirming(false);
+      setError(err);
+    }
+  };
+  return (
+    <Table.Tr data-testid={`passkey-${passkey.name}`}>
+      <Table.Td>
+        {renaming === null ? (
+          passkey.name
+        ) : (
+          <TextInput
+            aria-label="New name"
+            value={renaming}
+            onChange={(e) => setRenaming(e.currentTarget.value)}
+            error={fieldError}
+            size="xs"
+          />
+        )}
+        <ErrorAlert error={error} />
+      </Table.Td>
+      <Table.Td>{fmtDate(passkey.created_at)}</Table.Td>
+      <Table.Td>{passkey.last_used_at ? fmtDate(passkey.last_used_at) : "Never"}</Table.Td>
+      <Table.Td>
+        {DEVICE_TYPES[passkey.device_type]}
+        {passkey.backed_up ? " · backed up" : ""}
+      </Table.Td>
+      <Table.Td>
+        <Group gap="xs" wrap="nowrap">
+          {renaming === null ? (
+            <Button size="xs" variant="default" onClick={() => setRenaming(passkey.name)}>
+              Rename
+            </Button>
+          ) : (
+            <>
+              <Button size="xs" onClick={() => void rename()}>
+                Save
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setRenaming(null)}>
+                Cancel
+              </Button>
+            </>
+          )}
+          {confirming ? (
+            <>
+              <Button size="xs" color="red" onClick={() => void remove()}>
+                Delete {passkey.name}
+              </Button>
+              <Button size="xs" variant="default" onClick={() => setConfirming(false)}>
+                Keep
+              </Button>
+            </>
+          ) : (
+            <Button size="xs" color="red" variant="light" onClick={() => setConfirming(true)}>
+              Delete
+            </Button>
+          )}
+        </Group>
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
 function Passkeys() {
   const { setSession } = useSession();
+  const list = useLoad(() => call(api.GET("/auth/webauthn/credentials")));
   const [name, setName] = useState("");
   const [codes, setCodes] = useState<string[]>([]);
   const [done, setDone] = useState(false);
@@ -136,6 +234,7 @@ function Passkeys() {
       setCodes(r.recovery_codes);
       setSession(r.session);
       setDone(true);
+      list.reload();
     } catch (err) {
       setError(err);
     }
@@ -143,6 +242,34 @@ function Passkeys() {
   return (
     <Section title="Passkeys">
       <Stack>
+        <LoadState
+          state={list}
+          isEmpty={(l) => l.passkeys.length === 0}
+          empty={<>No passkeys yet: add one to sign in with your device instead of a code.</>}
+        >
+          {(l) => (
+            <Table.ScrollContainer minWidth={560}>
+              <Table>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>Name</Table.Th>
+                    <Table.Th>Added</Table.Th>
+                    <Table.Th>Last used</Table.Th>
+                    <Table.Th>Kind</Table.Th>
+                    <Table.Th>
+                      <VisuallyHidden>Actions</VisuallyHidden>
+                    </Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {l.passkeys.map((p) => (
+                    <PasskeyRow key={p.id} passkey={p} onChanged={list.reload} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </LoadState>
         <Group align="end" wrap="wrap">
           <TextInput
             label="Name"

@@ -59,7 +59,15 @@ export async function finishPasskeyLogin(
   if (!verified.verified) throw await fail("the signature did not verify");
   const now = deps.clock.now().toISOString();
   const passkeys = (user.passkeys ?? []).map((p) =>
-    p.id === passkey.id ? { ...p, counter: verified.authenticationInfo.newCounter } : p,
+    p.id === passkey.id
+      ? {
+          ...p,
+          counter: verified.authenticationInfo.newCounter,
+          last_used_at: now,
+          device_type: verified.authenticationInfo.credentialDeviceType,
+          backed_up: verified.authenticationInfo.credentialBackedUp,
+        }
+      : p,
   );
   await deps.repo.users.updateOne({ id: user.id }, { passkeys });
   if (!(await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { revoked_at: now })))

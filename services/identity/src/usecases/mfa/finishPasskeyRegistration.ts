@@ -57,6 +57,9 @@ export async function finishPasskeyRegistration(
     transports: c.transports ?? [],
     name: cmd.name || "Passkey",
     created_at: now,
+    last_used_at: null,
+    device_type: verified.registrationInfo.credentialDeviceType,
+    backed_up: verified.registrationInfo.credentialBackedUp,
   };
   const firstFactor = !hasSecondFactor(user);
   const codes = firstFactor && user.recovery_code_hashes.length === 0 ? newRecoveryCodes() : [];

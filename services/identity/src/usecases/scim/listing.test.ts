@@ -41,6 +41,7 @@ class CountingStore implements Store {
       updateOne: (f, s, u) => c.updateOne(f, s, u),
       deleteOne: (f) => c.deleteOne(f),
       deleteMany: (f) => c.deleteMany(f),
+      group: (f, g) => c.group(f, g),
     };
   }
   ping() {

@@ -130,6 +130,51 @@ export interface DeleteEvaluationRequest {
 export interface DeleteEvaluationResponse {
 }
 
+export interface GetEvaluationStatsRequest {
+  organization_id: string;
+  /** ISO 8601; unset: until is now, since is 30 days before until. At most 366 days. */
+  since?: string | undefined;
+  until?:
+    | string
+    | undefined;
+  /** day (UTC) or week (starting Monday); unset: day. */
+  bucket?: string | undefined;
+}
+
+export interface StatsFigures {
+  /** The bucket's first day (YYYY-MM-DD); empty for the totals. */
+  start: string;
+  evaluations: number;
+  passed: number;
+  failed: number;
+  violations: number;
+}
+
+export interface PolicyFigure {
+  policy_id: string;
+  violations: number;
+}
+
+export interface RepositoryFigure {
+  repository: string;
+  evaluations: number;
+  failed: number;
+  violations: number;
+}
+
+export interface GetEvaluationStatsResponse {
+  since: string;
+  until: string;
+  bucket: string;
+  totals?:
+    | StatsFigures
+    | undefined;
+  /** Every bucket of the range, oldest first, zero-filled. */
+  buckets: StatsFigures[];
+  top_policies: PolicyFigure[];
+  top_repositories: RepositoryFigure[];
+}
+
 function createBaseFile(): File {
   return { path: "", content: Buffer.alloc(0), status: "" };
 }
@@ -1887,6 +1932,643 @@ export const DeleteEvaluationResponse: MessageFns<DeleteEvaluationResponse> = {
   },
 };
 
+function createBaseGetEvaluationStatsRequest(): GetEvaluationStatsRequest {
+  return { organization_id: "", since: undefined, until: undefined, bucket: undefined };
+}
+
+export const GetEvaluationStatsRequest: MessageFns<GetEvaluationStatsRequest> = {
+  encode(message: GetEvaluationStatsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.since !== undefined) {
+      writer.uint32(18).string(message.since);
+    }
+    if (message.until !== undefined) {
+      writer.uint32(26).string(message.until);
+    }
+    if (message.bucket !== undefined) {
+      writer.uint32(34).string(message.bucket);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetEvaluationStatsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetEvaluationStatsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.bucket = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetEvaluationStatsRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      since: isSet(object.since) ? globalThis.String(object.since) : undefined,
+      until: isSet(object.until) ? globalThis.String(object.until) : undefined,
+      bucket: isSet(object.bucket) ? globalThis.String(object.bucket) : undefined,
+    };
+  },
+
+  toJSON(message: GetEvaluationStatsRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since;
+    }
+    if (message.until !== undefined) {
+      obj.until = message.until;
+    }
+    if (message.bucket !== undefined) {
+      obj.bucket = message.bucket;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetEvaluationStatsRequest>, I>>(base?: I): GetEvaluationStatsRequest {
+    return GetEvaluationStatsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetEvaluationStatsRequest>, I>>(object: I): GetEvaluationStatsRequest {
+    const message = createBaseGetEvaluationStatsRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.since = object.since ?? undefined;
+    message.until = object.until ?? undefined;
+    message.bucket = object.bucket ?? undefined;
+    return message;
+  },
+};
+
+function createBaseStatsFigures(): StatsFigures {
+  return { start: "", evaluations: 0, passed: 0, failed: 0, violations: 0 };
+}
+
+export const StatsFigures: MessageFns<StatsFigures> = {
+  encode(message: StatsFigures, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== "") {
+      writer.uint32(10).string(message.start);
+    }
+    if (message.evaluations !== 0) {
+      writer.uint32(16).int32(message.evaluations);
+    }
+    if (message.passed !== 0) {
+      writer.uint32(24).int32(message.passed);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(32).int32(message.failed);
+    }
+    if (message.violations !== 0) {
+      writer.uint32(40).int32(message.violations);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatsFigures {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatsFigures();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.start = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.evaluations = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.passed = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.failed = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.violations = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StatsFigures {
+    return {
+      start: isSet(object.start) ? globalThis.String(object.start) : "",
+      evaluations: isSet(object.evaluations) ? globalThis.Number(object.evaluations) : 0,
+      passed: isSet(object.passed) ? globalThis.Number(object.passed) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      violations: isSet(object.violations) ? globalThis.Number(object.violations) : 0,
+    };
+  },
+
+  toJSON(message: StatsFigures): unknown {
+    const obj: any = {};
+    if (message.start !== "") {
+      obj.start = message.start;
+    }
+    if (message.evaluations !== 0) {
+      obj.evaluations = Math.round(message.evaluations);
+    }
+    if (message.passed !== 0) {
+      obj.passed = Math.round(message.passed);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.violations !== 0) {
+      obj.violations = Math.round(message.violations);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StatsFigures>, I>>(base?: I): StatsFigures {
+    return StatsFigures.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StatsFigures>, I>>(object: I): StatsFigures {
+    const message = createBaseStatsFigures();
+    message.start = object.start ?? "";
+    message.evaluations = object.evaluations ?? 0;
+    message.passed = object.passed ?? 0;
+    message.failed = object.failed ?? 0;
+    message.violations = object.violations ?? 0;
+    return message;
+  },
+};
+
+function createBasePolicyFigure(): PolicyFigure {
+  return { policy_id: "", violations: 0 };
+}
+
+export const PolicyFigure: MessageFns<PolicyFigure> = {
+  encode(message: PolicyFigure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.policy_id !== "") {
+      writer.uint32(10).string(message.policy_id);
+    }
+    if (message.violations !== 0) {
+      writer.uint32(16).int32(message.violations);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PolicyFigure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePolicyFigure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.policy_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.violations = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PolicyFigure {
+    return {
+      policy_id: isSet(object.policyId)
+        ? globalThis.String(object.policyId)
+        : isSet(object.policy_id)
+        ? globalThis.String(object.policy_id)
+        : "",
+      violations: isSet(object.violations) ? globalThis.Number(object.violations) : 0,
+    };
+  },
+
+  toJSON(message: PolicyFigure): unknown {
+    const obj: any = {};
+    if (message.policy_id !== "") {
+      obj.policyId = message.policy_id;
+    }
+    if (message.violations !== 0) {
+      obj.violations = Math.round(message.violations);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PolicyFigure>, I>>(base?: I): PolicyFigure {
+    return PolicyFigure.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PolicyFigure>, I>>(object: I): PolicyFigure {
+    const message = createBasePolicyFigure();
+    message.policy_id = object.policy_id ?? "";
+    message.violations = object.violations ?? 0;
+    return message;
+  },
+};
+
+function createBaseRepositoryFigure(): RepositoryFigure {
+  return { repository: "", evaluations: 0, failed: 0, violations: 0 };
+}
+
+export const RepositoryFigure: MessageFns<RepositoryFigure> = {
+  encode(message: RepositoryFigure, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== "") {
+      writer.uint32(10).string(message.repository);
+    }
+    if (message.evaluations !== 0) {
+      writer.uint32(16).int32(message.evaluations);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(24).int32(message.failed);
+    }
+    if (message.violations !== 0) {
+      writer.uint32(32).int32(message.violations);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RepositoryFigure {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRepositoryFigure();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.evaluations = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.failed = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.violations = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RepositoryFigure {
+    return {
+      repository: isSet(object.repository) ? globalThis.String(object.repository) : "",
+      evaluations: isSet(object.evaluations) ? globalThis.Number(object.evaluations) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      violations: isSet(object.violations) ? globalThis.Number(object.violations) : 0,
+    };
+  },
+
+  toJSON(message: RepositoryFigure): unknown {
+    const obj: any = {};
+    if (message.repository !== "") {
+      obj.repository = message.repository;
+    }
+    if (message.evaluations !== 0) {
+      obj.evaluations = Math.round(message.evaluations);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.violations !== 0) {
+      obj.violations = Math.round(message.violations);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RepositoryFigure>, I>>(base?: I): RepositoryFigure {
+    return RepositoryFigure.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RepositoryFigure>, I>>(object: I): RepositoryFigure {
+    const message = createBaseRepositoryFigure();
+    message.repository = object.repository ?? "";
+    message.evaluations = object.evaluations ?? 0;
+    message.failed = object.failed ?? 0;
+    message.violations = object.violations ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetEvaluationStatsResponse(): GetEvaluationStatsResponse {
+  return { since: "", until: "", bucket: "", totals: undefined, buckets: [], top_policies: [], top_repositories: [] };
+}
+
+export const GetEvaluationStatsResponse: MessageFns<GetEvaluationStatsResponse> = {
+  encode(message: GetEvaluationStatsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.since !== "") {
+      writer.uint32(10).string(message.since);
+    }
+    if (message.until !== "") {
+      writer.uint32(18).string(message.until);
+    }
+    if (message.bucket !== "") {
+      writer.uint32(26).string(message.bucket);
+    }
+    if (message.totals !== undefined) {
+      StatsFigures.encode(message.totals, writer.uint32(34).fork()).join();
+    }
+    for (const v of message.buckets) {
+      StatsFigures.encode(v!, writer.uint32(42).fork()).join();
+    }
+    for (const v of message.top_policies) {
+      PolicyFigure.encode(v!, writer.uint32(50).fork()).join();
+    }
+    for (const v of message.top_repositories) {
+      RepositoryFigure.encode(v!, writer.uint32(58).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetEvaluationStatsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetEvaluationStatsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.until = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.bucket = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.totals = StatsFigures.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.buckets.push(StatsFigures.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.top_policies.push(PolicyFigure.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.top_repositories.push(RepositoryFigure.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetEvaluationStatsResponse {
+    return {
+      since: isSet(object.since) ? globalThis.String(object.since) : "",
+      until: isSet(object.until) ? globalThis.String(object.until) : "",
+      bucket: isSet(object.bucket) ? globalThis.String(object.bucket) : "",
+      totals: isSet(object.totals) ? StatsFigures.fromJSON(object.totals) : undefined,
+      buckets: globalThis.Array.isArray(object?.buckets)
+        ? object.buckets.map((e: any) => StatsFigures.fromJSON(e))
+        : [],
+      top_policies: globalThis.Array.isArray(object?.topPolicies)
+        ? object.topPolicies.map((e: any) => PolicyFigure.fromJSON(e))
+        : globalThis.Array.isArray(object?.top_policies)
+        ? object.top_policies.map((e: any) => PolicyFigure.fromJSON(e))
+        : [],
+      top_repositories: globalThis.Array.isArray(object?.topRepositories)
+        ? object.topRepositories.map((e: any) => RepositoryFigure.fromJSON(e))
+        : globalThis.Array.isArray(object?.top_repositories)
+        ? object.top_repositories.map((e: any) => RepositoryFigure.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: GetEvaluationStatsResponse): unknown {
+    const obj: any = {};
+    if (message.since !== "") {
+      obj.since = message.since;
+    }
+    if (message.until !== "") {
+      obj.until = message.until;
+    }
+    if (message.bucket !== "") {
+      obj.bucket = message.bucket;
+    }
+    if (message.totals !== undefined) {
+      obj.totals = StatsFigures.toJSON(message.totals);
+    }
+    if (message.buckets?.length) {
+      obj.buckets = message.buckets.map((e) => StatsFigures.toJSON(e));
+    }
+    if (message.top_policies?.length) {
+      obj.topPolicies = message.top_policies.map((e) => PolicyFigure.toJSON(e));
+    }
+    if (message.top_repositories?.length) {
+      obj.topRepositories = message.top_repositories.map((e) => RepositoryFigure.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetEvaluationStatsResponse>, I>>(base?: I): GetEvaluationStatsResponse {
+    return GetEvaluationStatsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetEvaluationStatsResponse>, I>>(object: I): GetEvaluationStatsResponse {
+    const message = createBaseGetEvaluationStatsResponse();
+    message.since = object.since ?? "";
+    message.until = object.until ?? "";
+    message.bucket = object.bucket ?? "";
+    message.totals = (object.totals !== undefined && object.totals !== null)
+      ? StatsFigures.fromPartial(object.totals)
+      : undefined;
+    message.buckets = object.buckets?.map((e) => StatsFigures.fromPartial(e)) || [];
+    message.top_policies = object.top_policies?.map((e) => PolicyFigure.fromPartial(e)) || [];
+    message.top_repositories = object.top_repositories?.map((e) => RepositoryFigure.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /** EvaluationService checks files against the organization's policies and keeps the results. */
 export type EvaluationServiceService = typeof EvaluationServiceService;
 export const EvaluationServiceService = {
@@ -1922,6 +2604,21 @@ export const EvaluationServiceService = {
       Buffer.from(ListEvaluationsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListEvaluationsResponse => ListEvaluationsResponse.decode(value),
   },
+  /**
+   * The overview's figures over a range, grouped in the store: pass/fail and violations per
+   * bucket, top policies and top repositories. Finished evaluations only.
+   */
+  getEvaluationStats: {
+    path: "/verdict.evaluation.v1.EvaluationService/GetEvaluationStats" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetEvaluationStatsRequest): Buffer =>
+      Buffer.from(GetEvaluationStatsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetEvaluationStatsRequest => GetEvaluationStatsRequest.decode(value),
+    responseSerialize: (value: GetEvaluationStatsResponse): Buffer =>
+      Buffer.from(GetEvaluationStatsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetEvaluationStatsResponse => GetEvaluationStatsResponse.decode(value),
+  },
   deleteEvaluation: {
     path: "/verdict.evaluation.v1.EvaluationService/DeleteEvaluation" as const,
     requestStream: false as const,
@@ -1939,6 +2636,11 @@ export interface EvaluationServiceServer extends UntypedServiceImplementation {
   createEvaluation: handleUnaryCall<CreateEvaluationRequest, CreateEvaluationResponse>;
   getEvaluation: handleUnaryCall<GetEvaluationRequest, GetEvaluationResponse>;
   listEvaluations: handleUnaryCall<ListEvaluationsRequest, ListEvaluationsResponse>;
+  /**
+   * The overview's figures over a range, grouped in the store: pass/fail and violations per
+   * bucket, top policies and top repositories. Finished evaluations only.
+   */
+  getEvaluationStats: handleUnaryCall<GetEvaluationStatsRequest, GetEvaluationStatsResponse>;
   deleteEvaluation: handleUnaryCall<DeleteEvaluationRequest, DeleteEvaluationResponse>;
 }
 
@@ -1987,6 +2689,25 @@ export interface EvaluationServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListEvaluationsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The overview's figures over a range, grouped in the store: pass/fail and violations per
+   * bucket, top policies and top repositories. Finished evaluations only.
+   */
+  getEvaluationStats(
+    request: GetEvaluationStatsRequest,
+    callback: (error: ServiceError | null, response: GetEvaluationStatsResponse) => void,
+  ): ClientUnaryCall;
+  getEvaluationStats(
+    request: GetEvaluationStatsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetEvaluationStatsResponse) => void,
+  ): ClientUnaryCall;
+  getEvaluationStats(
+    request: GetEvaluationStatsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetEvaluationStatsResponse) => void,
   ): ClientUnaryCall;
   deleteEvaluation(
     request: DeleteEvaluationRequest,

@@ -819,6 +819,48 @@ export interface GetSamlMetadataResponse {
   xml: string;
 }
 
+export interface Passkey {
+  /** The credential id, base64url. */
+  id: string;
+  name: string;
+  created_at: string;
+  /** The last sign-in with it; unset before the first. */
+  last_used_at?:
+    | string
+    | undefined;
+  /** singleDevice, multiDevice (synced), or unknown (registered before this was kept). */
+  device_type: string;
+  backed_up: boolean;
+  transports: string[];
+}
+
+export interface ListPasskeysRequest {
+  session_token: string;
+}
+
+export interface ListPasskeysResponse {
+  passkeys: Passkey[];
+}
+
+export interface RenamePasskeyRequest {
+  session_token: string;
+  passkey_id: string;
+  name: string;
+}
+
+export interface RenamePasskeyResponse {
+  passkey?: Passkey | undefined;
+}
+
+export interface DeletePasskeyRequest {
+  session_token: string;
+  passkey_id: string;
+  client_ip: string;
+}
+
+export interface DeletePasskeyResponse {
+}
+
 function createBaseActor(): Actor {
   return { type: "", id: "", ip: "" };
 }
@@ -13620,6 +13662,682 @@ export const GetSamlMetadataResponse: MessageFns<GetSamlMetadataResponse> = {
   },
 };
 
+function createBasePasskey(): Passkey {
+  return {
+    id: "",
+    name: "",
+    created_at: "",
+    last_used_at: undefined,
+    device_type: "",
+    backed_up: false,
+    transports: [],
+  };
+}
+
+export const Passkey: MessageFns<Passkey> = {
+  encode(message: Passkey, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(26).string(message.created_at);
+    }
+    if (message.last_used_at !== undefined) {
+      writer.uint32(34).string(message.last_used_at);
+    }
+    if (message.device_type !== "") {
+      writer.uint32(42).string(message.device_type);
+    }
+    if (message.backed_up !== false) {
+      writer.uint32(48).bool(message.backed_up);
+    }
+    for (const v of message.transports) {
+      writer.uint32(58).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Passkey {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePasskey();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.last_used_at = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.device_type = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.backed_up = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.transports.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Passkey {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
+      last_used_at: isSet(object.lastUsedAt)
+        ? globalThis.String(object.lastUsedAt)
+        : isSet(object.last_used_at)
+        ? globalThis.String(object.last_used_at)
+        : undefined,
+      device_type: isSet(object.deviceType)
+        ? globalThis.String(object.deviceType)
+        : isSet(object.device_type)
+        ? globalThis.String(object.device_type)
+        : "",
+      backed_up: isSet(object.backedUp)
+        ? globalThis.Boolean(object.backedUp)
+        : isSet(object.backed_up)
+        ? globalThis.Boolean(object.backed_up)
+        : false,
+      transports: globalThis.Array.isArray(object?.transports)
+        ? object.transports.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: Passkey): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
+    if (message.last_used_at !== undefined) {
+      obj.lastUsedAt = message.last_used_at;
+    }
+    if (message.device_type !== "") {
+      obj.deviceType = message.device_type;
+    }
+    if (message.backed_up !== false) {
+      obj.backedUp = message.backed_up;
+    }
+    if (message.transports?.length) {
+      obj.transports = message.transports;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Passkey>, I>>(base?: I): Passkey {
+    return Passkey.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Passkey>, I>>(object: I): Passkey {
+    const message = createBasePasskey();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.created_at = object.created_at ?? "";
+    message.last_used_at = object.last_used_at ?? undefined;
+    message.device_type = object.device_type ?? "";
+    message.backed_up = object.backed_up ?? false;
+    message.transports = object.transports?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseListPasskeysRequest(): ListPasskeysRequest {
+  return { session_token: "" };
+}
+
+export const ListPasskeysRequest: MessageFns<ListPasskeysRequest> = {
+  encode(message: ListPasskeysRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPasskeysRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPasskeysRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPasskeysRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+    };
+  },
+
+  toJSON(message: ListPasskeysRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPasskeysRequest>, I>>(base?: I): ListPasskeysRequest {
+    return ListPasskeysRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPasskeysRequest>, I>>(object: I): ListPasskeysRequest {
+    const message = createBaseListPasskeysRequest();
+    message.session_token = object.session_token ?? "";
+    return message;
+  },
+};
+
+function createBaseListPasskeysResponse(): ListPasskeysResponse {
+  return { passkeys: [] };
+}
+
+export const ListPasskeysResponse: MessageFns<ListPasskeysResponse> = {
+  encode(message: ListPasskeysResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.passkeys) {
+      Passkey.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListPasskeysResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListPasskeysResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.passkeys.push(Passkey.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListPasskeysResponse {
+    return {
+      passkeys: globalThis.Array.isArray(object?.passkeys) ? object.passkeys.map((e: any) => Passkey.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListPasskeysResponse): unknown {
+    const obj: any = {};
+    if (message.passkeys?.length) {
+      obj.passkeys = message.passkeys.map((e) => Passkey.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListPasskeysResponse>, I>>(base?: I): ListPasskeysResponse {
+    return ListPasskeysResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListPasskeysResponse>, I>>(object: I): ListPasskeysResponse {
+    const message = createBaseListPasskeysResponse();
+    message.passkeys = object.passkeys?.map((e) => Passkey.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseRenamePasskeyRequest(): RenamePasskeyRequest {
+  return { session_token: "", passkey_id: "", name: "" };
+}
+
+export const RenamePasskeyRequest: MessageFns<RenamePasskeyRequest> = {
+  encode(message: RenamePasskeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.passkey_id !== "") {
+      writer.uint32(18).string(message.passkey_id);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenamePasskeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenamePasskeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.passkey_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenamePasskeyRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      passkey_id: isSet(object.passkeyId)
+        ? globalThis.String(object.passkeyId)
+        : isSet(object.passkey_id)
+        ? globalThis.String(object.passkey_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: RenamePasskeyRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.passkey_id !== "") {
+      obj.passkeyId = message.passkey_id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenamePasskeyRequest>, I>>(base?: I): RenamePasskeyRequest {
+    return RenamePasskeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenamePasskeyRequest>, I>>(object: I): RenamePasskeyRequest {
+    const message = createBaseRenamePasskeyRequest();
+    message.session_token = object.session_token ?? "";
+    message.passkey_id = object.passkey_id ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseRenamePasskeyResponse(): RenamePasskeyResponse {
+  return { passkey: undefined };
+}
+
+export const RenamePasskeyResponse: MessageFns<RenamePasskeyResponse> = {
+  encode(message: RenamePasskeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.passkey !== undefined) {
+      Passkey.encode(message.passkey, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenamePasskeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenamePasskeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.passkey = Passkey.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenamePasskeyResponse {
+    return { passkey: isSet(object.passkey) ? Passkey.fromJSON(object.passkey) : undefined };
+  },
+
+  toJSON(message: RenamePasskeyResponse): unknown {
+    const obj: any = {};
+    if (message.passkey !== undefined) {
+      obj.passkey = Passkey.toJSON(message.passkey);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenamePasskeyResponse>, I>>(base?: I): RenamePasskeyResponse {
+    return RenamePasskeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenamePasskeyResponse>, I>>(object: I): RenamePasskeyResponse {
+    const message = createBaseRenamePasskeyResponse();
+    message.passkey = (object.passkey !== undefined && object.passkey !== null)
+      ? Passkey.fromPartial(object.passkey)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseDeletePasskeyRequest(): DeletePasskeyRequest {
+  return { session_token: "", passkey_id: "", client_ip: "" };
+}
+
+export const DeletePasskeyRequest: MessageFns<DeletePasskeyRequest> = {
+  encode(message: DeletePasskeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_token !== "") {
+      writer.uint32(10).string(message.session_token);
+    }
+    if (message.passkey_id !== "") {
+      writer.uint32(18).string(message.passkey_id);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(26).string(message.client_ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeletePasskeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeletePasskeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.passkey_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeletePasskeyRequest {
+    return {
+      session_token: isSet(object.sessionToken)
+        ? globalThis.String(object.sessionToken)
+        : isSet(object.session_token)
+        ? globalThis.String(object.session_token)
+        : "",
+      passkey_id: isSet(object.passkeyId)
+        ? globalThis.String(object.passkeyId)
+        : isSet(object.passkey_id)
+        ? globalThis.String(object.passkey_id)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+    };
+  },
+
+  toJSON(message: DeletePasskeyRequest): unknown {
+    const obj: any = {};
+    if (message.session_token !== "") {
+      obj.sessionToken = message.session_token;
+    }
+    if (message.passkey_id !== "") {
+      obj.passkeyId = message.passkey_id;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeletePasskeyRequest>, I>>(base?: I): DeletePasskeyRequest {
+    return DeletePasskeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeletePasskeyRequest>, I>>(object: I): DeletePasskeyRequest {
+    const message = createBaseDeletePasskeyRequest();
+    message.session_token = object.session_token ?? "";
+    message.passkey_id = object.passkey_id ?? "";
+    message.client_ip = object.client_ip ?? "";
+    return message;
+  },
+};
+
+function createBaseDeletePasskeyResponse(): DeletePasskeyResponse {
+  return {};
+}
+
+export const DeletePasskeyResponse: MessageFns<DeletePasskeyResponse> = {
+  encode(_: DeletePasskeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeletePasskeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeletePasskeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeletePasskeyResponse {
+    return {};
+  },
+
+  toJSON(_: DeletePasskeyResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeletePasskeyResponse>, I>>(base?: I): DeletePasskeyResponse {
+    return DeletePasskeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeletePasskeyResponse>, I>>(_: I): DeletePasskeyResponse {
+    const message = createBaseDeletePasskeyResponse();
+    return message;
+  },
+};
+
 /**
  * IdentityService owns organizations and API keys. The gateway calls VerifyKey for every
  * request it has not cached; every other call is scoped to one organization_id, which the
@@ -13894,6 +14612,41 @@ export const IdentityServiceService = {
     responseSerialize: (value: FinishPasskeyLoginResponse): Buffer =>
       Buffer.from(FinishPasskeyLoginResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FinishPasskeyLoginResponse => FinishPasskeyLoginResponse.decode(value),
+  },
+  /** The signed-in person's own passkeys (the session names them; nobody else's are reachable). */
+  listPasskeys: {
+    path: "/verdict.identity.v1.IdentityService/ListPasskeys" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListPasskeysRequest): Buffer => Buffer.from(ListPasskeysRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListPasskeysRequest => ListPasskeysRequest.decode(value),
+    responseSerialize: (value: ListPasskeysResponse): Buffer =>
+      Buffer.from(ListPasskeysResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListPasskeysResponse => ListPasskeysResponse.decode(value),
+  },
+  renamePasskey: {
+    path: "/verdict.identity.v1.IdentityService/RenamePasskey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenamePasskeyRequest): Buffer => Buffer.from(RenamePasskeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenamePasskeyRequest => RenamePasskeyRequest.decode(value),
+    responseSerialize: (value: RenamePasskeyResponse): Buffer =>
+      Buffer.from(RenamePasskeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenamePasskeyResponse => RenamePasskeyResponse.decode(value),
+  },
+  /**
+   * Refused (FAILED_PRECONDITION) when it is the person's last second factor and an organization
+   * they belong to requires MFA.
+   */
+  deletePasskey: {
+    path: "/verdict.identity.v1.IdentityService/DeletePasskey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeletePasskeyRequest): Buffer => Buffer.from(DeletePasskeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeletePasskeyRequest => DeletePasskeyRequest.decode(value),
+    responseSerialize: (value: DeletePasskeyResponse): Buffer =>
+      Buffer.from(DeletePasskeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeletePasskeyResponse => DeletePasskeyResponse.decode(value),
   },
   /**
    * OAuth clients: applications registered to act for members. The secret is answered once and
@@ -14250,6 +15003,14 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** The second step of a sign-in with a passkey (after the password: mfa_required, methods webauthn). */
   startPasskeyLogin: handleUnaryCall<StartPasskeyLoginRequest, StartPasskeyLoginResponse>;
   finishPasskeyLogin: handleUnaryCall<FinishPasskeyLoginRequest, FinishPasskeyLoginResponse>;
+  /** The signed-in person's own passkeys (the session names them; nobody else's are reachable). */
+  listPasskeys: handleUnaryCall<ListPasskeysRequest, ListPasskeysResponse>;
+  renamePasskey: handleUnaryCall<RenamePasskeyRequest, RenamePasskeyResponse>;
+  /**
+   * Refused (FAILED_PRECONDITION) when it is the person's last second factor and an organization
+   * they belong to requires MFA.
+   */
+  deletePasskey: handleUnaryCall<DeletePasskeyRequest, DeletePasskeyResponse>;
   /**
    * OAuth clients: applications registered to act for members. The secret is answered once and
    * stored hashed; a public client has none.
@@ -14679,6 +15440,56 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FinishPasskeyLoginResponse) => void,
+  ): ClientUnaryCall;
+  /** The signed-in person's own passkeys (the session names them; nobody else's are reachable). */
+  listPasskeys(
+    request: ListPasskeysRequest,
+    callback: (error: ServiceError | null, response: ListPasskeysResponse) => void,
+  ): ClientUnaryCall;
+  listPasskeys(
+    request: ListPasskeysRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListPasskeysResponse) => void,
+  ): ClientUnaryCall;
+  listPasskeys(
+    request: ListPasskeysRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListPasskeysResponse) => void,
+  ): ClientUnaryCall;
+  renamePasskey(
+    request: RenamePasskeyRequest,
+    callback: (error: ServiceError | null, response: RenamePasskeyResponse) => void,
+  ): ClientUnaryCall;
+  renamePasskey(
+    request: RenamePasskeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenamePasskeyResponse) => void,
+  ): ClientUnaryCall;
+  renamePasskey(
+    request: RenamePasskeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenamePasskeyResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Refused (FAILED_PRECONDITION) when it is the person's last second factor and an organization
+   * they belong to requires MFA.
+   */
+  deletePasskey(
+    request: DeletePasskeyRequest,
+    callback: (error: ServiceError | null, response: DeletePasskeyResponse) => void,
+  ): ClientUnaryCall;
+  deletePasskey(
+    request: DeletePasskeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeletePasskeyResponse) => void,
+  ): ClientUnaryCall;
+  deletePasskey(
+    request: DeletePasskeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeletePasskeyResponse) => void,
   ): ClientUnaryCall;
   /**
    * OAuth clients: applications registered to act for members. The secret is answered once and

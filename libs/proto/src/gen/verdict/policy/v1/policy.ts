@@ -228,6 +228,29 @@ export interface CountRepositoriesResponse {
   count: number;
 }
 
+export interface TestPatternsRequest {
+  organization_id: string;
+  patterns: Pattern[];
+  text: string;
+}
+
+export interface PatternMatch {
+  /** Index of the pattern in the request. */
+  pattern: number;
+  /** 1-based, columns counted in code points (as violations are). */
+  line: number;
+  column: number;
+  end_line: number;
+  end_column: number;
+  text: string;
+}
+
+export interface TestPatternsResponse {
+  matches: PatternMatch[];
+  /** More matches than the answer carries. */
+  truncated: boolean;
+}
+
 function createBasePattern(): Pattern {
   return { type: "", value: "", message: "" };
 }
@@ -3246,6 +3269,355 @@ export const CountRepositoriesResponse: MessageFns<CountRepositoriesResponse> = 
   },
 };
 
+function createBaseTestPatternsRequest(): TestPatternsRequest {
+  return { organization_id: "", patterns: [], text: "" };
+}
+
+export const TestPatternsRequest: MessageFns<TestPatternsRequest> = {
+  encode(message: TestPatternsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    for (const v of message.patterns) {
+      Pattern.encode(v!, writer.uint32(18).fork()).join();
+    }
+    if (message.text !== "") {
+      writer.uint32(26).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestPatternsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestPatternsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.patterns.push(Pattern.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestPatternsRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      patterns: globalThis.Array.isArray(object?.patterns) ? object.patterns.map((e: any) => Pattern.fromJSON(e)) : [],
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: TestPatternsRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.patterns?.length) {
+      obj.patterns = message.patterns.map((e) => Pattern.toJSON(e));
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestPatternsRequest>, I>>(base?: I): TestPatternsRequest {
+    return TestPatternsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestPatternsRequest>, I>>(object: I): TestPatternsRequest {
+    const message = createBaseTestPatternsRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.patterns = object.patterns?.map((e) => Pattern.fromPartial(e)) || [];
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBasePatternMatch(): PatternMatch {
+  return { pattern: 0, line: 0, column: 0, end_line: 0, end_column: 0, text: "" };
+}
+
+export const PatternMatch: MessageFns<PatternMatch> = {
+  encode(message: PatternMatch, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pattern !== 0) {
+      writer.uint32(8).int32(message.pattern);
+    }
+    if (message.line !== 0) {
+      writer.uint32(16).int32(message.line);
+    }
+    if (message.column !== 0) {
+      writer.uint32(24).int32(message.column);
+    }
+    if (message.end_line !== 0) {
+      writer.uint32(32).int32(message.end_line);
+    }
+    if (message.end_column !== 0) {
+      writer.uint32(40).int32(message.end_column);
+    }
+    if (message.text !== "") {
+      writer.uint32(50).string(message.text);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PatternMatch {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePatternMatch();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pattern = reader.int32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.line = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.column = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.end_line = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.end_column = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.text = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PatternMatch {
+    return {
+      pattern: isSet(object.pattern) ? globalThis.Number(object.pattern) : 0,
+      line: isSet(object.line) ? globalThis.Number(object.line) : 0,
+      column: isSet(object.column) ? globalThis.Number(object.column) : 0,
+      end_line: isSet(object.endLine)
+        ? globalThis.Number(object.endLine)
+        : isSet(object.end_line)
+        ? globalThis.Number(object.end_line)
+        : 0,
+      end_column: isSet(object.endColumn)
+        ? globalThis.Number(object.endColumn)
+        : isSet(object.end_column)
+        ? globalThis.Number(object.end_column)
+        : 0,
+      text: isSet(object.text) ? globalThis.String(object.text) : "",
+    };
+  },
+
+  toJSON(message: PatternMatch): unknown {
+    const obj: any = {};
+    if (message.pattern !== 0) {
+      obj.pattern = Math.round(message.pattern);
+    }
+    if (message.line !== 0) {
+      obj.line = Math.round(message.line);
+    }
+    if (message.column !== 0) {
+      obj.column = Math.round(message.column);
+    }
+    if (message.end_line !== 0) {
+      obj.endLine = Math.round(message.end_line);
+    }
+    if (message.end_column !== 0) {
+      obj.endColumn = Math.round(message.end_column);
+    }
+    if (message.text !== "") {
+      obj.text = message.text;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PatternMatch>, I>>(base?: I): PatternMatch {
+    return PatternMatch.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PatternMatch>, I>>(object: I): PatternMatch {
+    const message = createBasePatternMatch();
+    message.pattern = object.pattern ?? 0;
+    message.line = object.line ?? 0;
+    message.column = object.column ?? 0;
+    message.end_line = object.end_line ?? 0;
+    message.end_column = object.end_column ?? 0;
+    message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBaseTestPatternsResponse(): TestPatternsResponse {
+  return { matches: [], truncated: false };
+}
+
+export const TestPatternsResponse: MessageFns<TestPatternsResponse> = {
+  encode(message: TestPatternsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.matches) {
+      PatternMatch.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.truncated !== false) {
+      writer.uint32(16).bool(message.truncated);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TestPatternsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTestPatternsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.matches.push(PatternMatch.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.truncated = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): TestPatternsResponse {
+    return {
+      matches: globalThis.Array.isArray(object?.matches)
+        ? object.matches.map((e: any) => PatternMatch.fromJSON(e))
+        : [],
+      truncated: isSet(object.truncated) ? globalThis.Boolean(object.truncated) : false,
+    };
+  },
+
+  toJSON(message: TestPatternsResponse): unknown {
+    const obj: any = {};
+    if (message.matches?.length) {
+      obj.matches = message.matches.map((e) => PatternMatch.toJSON(e));
+    }
+    if (message.truncated !== false) {
+      obj.truncated = message.truncated;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<TestPatternsResponse>, I>>(base?: I): TestPatternsResponse {
+    return TestPatternsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<TestPatternsResponse>, I>>(object: I): TestPatternsResponse {
+    const message = createBaseTestPatternsResponse();
+    message.matches = object.matches?.map((e) => PatternMatch.fromPartial(e)) || [];
+    message.truncated = object.truncated ?? false;
+    return message;
+  },
+};
+
 /**
  * PolicyService owns policies (built-in ones with per-organization overrides, and custom ones)
  * and connected repositories. Every call is scoped to one organization_id.
@@ -3360,6 +3732,20 @@ export const PolicyServiceService = {
       Buffer.from(CountRepositoriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CountRepositoriesResponse => CountRepositoriesResponse.decode(value),
   },
+  /**
+   * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
+   * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
+   */
+  testPatterns: {
+    path: "/verdict.policy.v1.PolicyService/TestPatterns" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: TestPatternsRequest): Buffer => Buffer.from(TestPatternsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): TestPatternsRequest => TestPatternsRequest.decode(value),
+    responseSerialize: (value: TestPatternsResponse): Buffer =>
+      Buffer.from(TestPatternsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): TestPatternsResponse => TestPatternsResponse.decode(value),
+  },
 } as const;
 
 export interface PolicyServiceServer extends UntypedServiceImplementation {
@@ -3377,6 +3763,11 @@ export interface PolicyServiceServer extends UntypedServiceImplementation {
   connectRepository: handleUnaryCall<ConnectRepositoryRequest, ConnectRepositoryResponse>;
   disconnectRepository: handleUnaryCall<DisconnectRepositoryRequest, DisconnectRepositoryResponse>;
   countRepositories: handleUnaryCall<CountRepositoriesRequest, CountRepositoriesResponse>;
+  /**
+   * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
+   * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
+   */
+  testPatterns: handleUnaryCall<TestPatternsRequest, TestPatternsResponse>;
 }
 
 export interface PolicyServiceClient extends Client {
@@ -3533,6 +3924,25 @@ export interface PolicyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
+   * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
+   */
+  testPatterns(
+    request: TestPatternsRequest,
+    callback: (error: ServiceError | null, response: TestPatternsResponse) => void,
+  ): ClientUnaryCall;
+  testPatterns(
+    request: TestPatternsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: TestPatternsResponse) => void,
+  ): ClientUnaryCall;
+  testPatterns(
+    request: TestPatternsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: TestPatternsResponse) => void,
   ): ClientUnaryCall;
 }
 
