@@ -18,8 +18,12 @@ const BASE = `http://127.0.0.1:${GATEWAY_PORT}/v1`;
 const KEY = makeKey("prod");
 const AUTH = { authorization: `Bearer ${KEY}`, "content-type": "application/json" };
 const timings: Record<string, number> = {};
-/** Black-box suites (test/e2e) that run against the install, through its gateway. */
-const E2E_SUITES = ["passkeys", "tenancy"];
+/**
+ * Black-box suites (test/e2e) that run against the install, through its gateway: those that start
+ * Verdict with no settings of their own, never reach for its process, ports or data directory, and
+ * share one operator organization with each other and with this file (see the test below).
+ */
+const E2E_SUITES = ["passkeys", "tenancy", "scim-tester"];
 
 const kubectl = (...args: string[]) => sh("kubectl", ["-n", NS, ...args]);
 const helm = (...args: string[]) => sh("helm", ["-n", NS, ...args]);
@@ -151,7 +155,12 @@ describe("the chart on a real Kubernetes cluster", () => {
     // their own — auth calls from 127.0.0.1, outside 10.0.0.0/8 (through the NodePort the gateway
     // sees the node's pod-bridge address); policies, sdk, people-readme, mfa and audit count the
     // operator organization's members, evaluations or events, or change its MFA rule; mfa reads
-    // the data directory; rate-limits spends the quota the upgrade test below paces itself under.
+    // the data directory; rate-limits spends the quota the upgrade test below paces itself under;
+    // the suites that pass settings to startVerdict (cli, compliance, engine, evaluations, oauth,
+    // people, tracing, webhooks) or read its output, ports or data (lifecycle, mcp, scim, expiry)
+    // refuse VERDICT_E2E_URL by design; scim-docs lists the operator organization's SCIM tokens
+    // (scim-tester adds one), and oauth-server reads an audit event right after the request that
+    // records it (here it failed once in two runs: not yet there on the loaded cluster).
     const out = await timed("black-box suites", () =>
       sh(
         process.execPath,
@@ -383,8 +392,10 @@ describe("the chart on a real Kubernetes cluster", () => {
     });
   }, 400_000);
 
-  it("the gateway HPA reads its pods' CPU from metrics-server", async () => {
+  it("the gateway HPA reads its pods' CPU from metrics-server and scales the gateway from 1 to 2 under load", async () => {
     await timed("gateway HPA", async () => {
+      // The HPA owns the replica count (the Deployment has none when autoscaling is on): one pod
+      // at rest, two at most.
       await helm(
         "upgrade",
         RELEASE,
@@ -397,30 +408,113 @@ describe("the chart on a real Kubernetes cluster", () => {
         "--set",
         "gateway.autoscaling.enabled=true",
         "--set",
-        "gateway.autoscaling.maxReplicas=3",
+        "gateway.autoscaling.minReplicas=1",
+        "--set",
+        "gateway.autoscaling.maxReplicas=2",
         "--wait",
         "--timeout",
         "5m",
       );
-      const hpa = async () =>
-        JSON.parse(await kubectl("get", "hpa", "verdict-gateway", "-o", "json")) as {
-          status: {
-            currentReplicas?: number;
-            desiredReplicas?: number;
-            currentMetrics?: { resource?: { current?: { averageUtilization?: number } } }[];
-          };
+      type Hpa = {
+        status: {
+          currentReplicas?: number;
+          desiredReplicas?: number;
+          currentMetrics?: { resource?: { current?: { averageUtilization?: number } } }[];
         };
-      // The HPA reads the pods' CPU (metrics.k8s.io, served by metrics-server through the API server).
+      };
+      const hpa = async () => JSON.parse(await kubectl("get", "hpa", "verdict-gateway", "-o", "json")) as Hpa;
+      const utilizationOf = (h: Hpa) => h.status.currentMetrics?.[0]?.resource?.current?.averageUtilization;
+      const readyGateways = async () =>
+        Number(
+          (await kubectl("get", "deploy", "verdict-gateway", "-o", "jsonpath={.status.readyReplicas}")).trim() || 0,
+        );
+      // At rest: the HPA reads the pods' CPU (metrics.k8s.io, served by metrics-server through the
+      // API server) and keeps the one pod.
       let utilization: number | undefined;
-      for (let i = 0; i < 90 && utilization === undefined; i++) {
-        utilization = (await hpa()).status.currentMetrics?.[0]?.resource?.current?.averageUtilization;
-        if (utilization === undefined) await new Promise((r) => setTimeout(r, 2000));
+      let h: Hpa | undefined;
+      for (let i = 0; i < 90 && (utilization === undefined || h?.status.currentReplicas !== 1); i++) {
+        h = await hpa();
+        utilization = utilizationOf(h);
+        if (utilization === undefined || h.status.currentReplicas !== 1) await new Promise((r) => setTimeout(r, 2000));
       }
-      expect(typeof utilization).toBe("number");
-      process.stdout.write(`gateway HPA reads ${utilization}% CPU (target 70%)\n`);
-      // Not shown here: the scale-up under load. On this shared 2-core machine (load average ~20)
-      // the HPA lost the gateway pods' metrics as soon as a load (6 or 24 clients of /v1/health)
-      // ran: "did not receive metrics for targeted pods (pods might be unready)".
+      expect({ utilization: typeof utilization, replicas: h?.status.currentReplicas }).toEqual({
+        utilization: "number",
+        replicas: 1,
+      });
+      process.stdout.write(`gateway HPA at rest: ${utilization}% CPU of the request (target 70%), 1 pod\n`);
+      // Under load: clients of /v1/health/auth (answered by the gateway alone, the key from its
+      // cache) with the key of an organization whose limits the load cannot reach, until the
+      // second pod is ready. Not anonymous /v1/health: through the NodePort every client has the
+      // node's address, the kubelet's readiness probe too, and more than VERDICT_RATE_LIMIT_PER_MINUTE
+      // anonymous calls a minute made the probe answer 429: the pod turned unready, and the HPA
+      // ignores an unready pod's CPU in its first 5 minutes ("did not receive metrics for targeted
+      // pods (pods might be unready)", what an earlier version of this test saw).
+      const created = await json("/organizations", {
+        method: "POST",
+        body: JSON.stringify({
+          name: "HPA load",
+          rate_limits: {
+            per_minute: 10_000_000,
+            per_hour: 100_000_000,
+            per_day: 1_000_000_000,
+            reads_per_minute: 10_000_000,
+          },
+        }),
+      });
+      expect(created.status).toBe(201);
+      const loadKey = (created.body.api_key as { key: string }).key;
+      let stop = false;
+      let answered = 0;
+      const failures = new Map<string, number>();
+      const client = async () => {
+        while (!stop) {
+          let outcome: string;
+          try {
+            const res = await fetch(`${BASE}/health/auth`, {
+              headers: { authorization: `Bearer ${loadKey}` },
+              signal: AbortSignal.timeout(10_000),
+            });
+            await res.arrayBuffer();
+            outcome = String(res.status);
+          } catch (err) {
+            outcome = (err as Error).name;
+          }
+          if (outcome === "200") answered++;
+          else failures.set(outcome, (failures.get(outcome) ?? 0) + 1);
+        }
+      };
+      const t0 = Date.now();
+      const load = Array.from({ length: 6 }, () => client());
+      const seen: string[] = [];
+      let ready = 1;
+      try {
+        while (Date.now() - t0 < 240_000) {
+          await new Promise((r) => setTimeout(r, 3000));
+          h = await hpa();
+          ready = await readyGateways();
+          seen.push(
+            `${Math.round((Date.now() - t0) / 1000)}s ${utilizationOf(h) ?? "-"}% want ${h.status.desiredReplicas} ready ${ready}`,
+          );
+          if (ready >= 2) break;
+        }
+      } finally {
+        stop = true;
+        await Promise.all(load);
+      }
+      const seconds = (Date.now() - t0) / 1000;
+      const events = await kubectl(
+        "get",
+        "events",
+        "--field-selector",
+        "involvedObject.kind=HorizontalPodAutoscaler,involvedObject.name=verdict-gateway",
+        "-o",
+        'jsonpath={range .items[*]}{.reason} x{.count}: {.message}{"\\n"}{end}',
+      );
+      process.stdout.write(
+        `gateway HPA under load (${Math.round(answered / seconds)} answers/s, not 200: ${JSON.stringify(Object.fromEntries(failures))}): ${seen.join(", ")}\n${events}`,
+      );
+      expect(ready).toBe(2);
+      timings["gateway scale-up"] = Math.round(seconds);
     });
   }, 600_000);
 
