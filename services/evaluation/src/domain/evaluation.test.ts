@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { checkEvaluationInput, isScanned, MAX_VIOLATIONS, summarize } from "./evaluation.js";
+import { checkEvaluationInput, isScanned, MAX_VIOLATIONS, packSlice, summarize } from "./evaluation.js";
 import type { Finding } from "./engine.js";
 
 const finding = (severity: string): Finding => ({
@@ -68,5 +68,29 @@ describe("evaluation rules", () => {
       "files[1].content:MAX_SIZE_EXCEEDED",
       "policies[1]:REQUIRED",
     ]);
+  });
+});
+
+describe("packSlice", () => {
+  it("copies a slice's contents into one transferable buffer, each file a view of it, the originals untouched", () => {
+    const a = Buffer.from("const a = 1;\n");
+    const b = Buffer.from("");
+    const c = Buffer.from("päss = 'x'\n");
+    const { files, buffer } = packSlice([
+      { path: "a.ts", status: "modified", content: a },
+      { path: "b.ts", status: "added", content: b },
+      { path: "c.py", status: "modified", content: c },
+    ]);
+    expect(buffer.byteLength).toBe(a.length + c.length);
+    expect(files.map((f) => [f.path, f.status, Buffer.from(f.content).toString("utf8")])).toEqual([
+      ["a.ts", "modified", "const a = 1;\n"],
+      ["b.ts", "added", ""],
+      ["c.py", "modified", "päss = 'x'\n"],
+    ]);
+    expect(files.every((f) => f.content.buffer === buffer)).toBe(true);
+    // Moving the buffer away (as the transfer does) leaves the request's own bytes readable.
+    structuredClone(buffer, { transfer: [buffer] });
+    expect(a.toString("utf8")).toBe("const a = 1;\n");
+    expect(files[0]!.content.byteLength).toBe(0);
   });
 });

@@ -120,6 +120,26 @@ export function sliceFiles<T extends { content: { byteLength: number } }>(
   return slices;
 }
 
+/**
+ * A slice's files with their contents copied into one new buffer, each `content` a view of it, so
+ * the slice moves to a scan thread by transfer: structured cloning would serialize every file's
+ * bytes on this thread and allocate them again, one buffer per file, on the scan thread.
+ */
+export function packSlice<T extends { content: Uint8Array }>(
+  files: readonly T[],
+): { files: (Omit<T, "content"> & { content: Uint8Array })[]; buffer: ArrayBuffer } {
+  const buffer = new ArrayBuffer(files.reduce((n, f) => n + f.content.byteLength, 0));
+  const bytes = new Uint8Array(buffer);
+  let at = 0;
+  const packed = files.map((file) => {
+    bytes.set(file.content, at);
+    const content = new Uint8Array(buffer, at, file.content.byteLength);
+    at += file.content.byteLength;
+    return { ...file, content };
+  });
+  return { files: packed, buffer };
+}
+
 /** One outcome of the outcomes of an evaluation's slices, in order: as if scanned at once. */
 export function mergeOutcomes(outcomes: readonly Outcome[]): Outcome {
   const sum = (field: keyof Summary) => outcomes.reduce((n, o) => n + o.summary[field], 0);

@@ -3,7 +3,7 @@
 // the evaluation's deadline.
 import { AppError, errors } from "@verdict/kit";
 import { PoolJobError } from "@verdict/runtime";
-import { MAX_VIOLATIONS, mergeOutcomes, sliceFiles, type Outcome } from "../domain/evaluation.js";
+import { MAX_VIOLATIONS, mergeOutcomes, packSlice, sliceFiles, type Outcome } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { CachedEngine, PolicySet } from "../engineCache.js";
 
@@ -64,11 +64,20 @@ export async function scanChange(
       const timeoutMs = onThreads ? limits.timeoutMs - spent : deadline - Date.now();
       if (timeoutMs <= 0) throw new PoolJobError("deadline", `did not finish within ${limits.timeoutMs} ms`);
       let started = 0;
+      const packed = packSlice(slice);
       const outcome = await deps.scanner.run(
         organizationId,
-        { organizationId, version, policies, files: slice, allowSuppression: settings.allowInlineSuppression, room },
+        {
+          organizationId,
+          version,
+          policies,
+          files: packed.files,
+          allowSuppression: settings.allowInlineSuppression,
+          room,
+        },
         {
           timeoutMs,
+          transferList: [packed.buffer],
           signal: limits.signal,
           timeoutFrom: onThreads ? "started" : "submitted",
           onStart: () => (started = Date.now()),
