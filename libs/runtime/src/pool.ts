@@ -56,6 +56,15 @@ export interface FairPoolOptions {
    * or more one is always left for the other keys however many jobs one key queues.
    */
   maxThreadsPerKey?: number;
+  /**
+   * Threads kept started beyond `threads` (default none). The fair queue still runs at most
+   * `threads` jobs at once; a spare lets the next job start on a thread that is ready while the
+   * replacement of a thread terminated at a deadline is still starting (and, in a worker module
+   * that prepares itself before it reports ready, still preparing).
+   */
+  spareThreads?: number;
+  /** Passed to every thread as worker_threads' workerData (a SharedArrayBuffer stays shared). */
+  workerData?: unknown;
 }
 
 export interface PoolRunOptions {
@@ -169,10 +178,12 @@ export class FairPool<In, Out> {
     this.threads = opts.threads ?? defaultThreads();
     this.name = opts.name ?? basename(opts.filename).replace(/\.[cm]?js$/, "");
     this.maxThreadsPerKey = Math.min(this.threads, opts.maxThreadsPerKey ?? Math.max(1, this.threads - 1));
+    const started = this.threads + Math.max(0, opts.spareThreads ?? 0);
     this.piscina = new Piscina({
       filename: opts.filename,
-      minThreads: this.threads,
-      maxThreads: this.threads,
+      minThreads: started,
+      maxThreads: started,
+      ...(opts.workerData !== undefined ? { workerData: opts.workerData } : {}),
       // The fair queue holds the waiting jobs; piscina only ever gets as many as it has threads.
       concurrentTasksPerWorker: 1,
       idleTimeout: Infinity,
