@@ -33,7 +33,10 @@ export class WarmEngines {
   /** Encoded entries by key, least recently recorded first. */
   private readonly entries = new Map<string, Buffer>();
 
-  constructor(bytes = WARM_BUFFER_BYTES, private readonly capacity = WARM_ENTRIES) {
+  constructor(
+    bytes = WARM_BUFFER_BYTES,
+    private readonly capacity = WARM_ENTRIES,
+  ) {
     this.buffer = new SharedArrayBuffer(bytes);
     this.header = new Int32Array(this.buffer, 0, 2);
     this.bytes = new Uint8Array(this.buffer, HEADER_BYTES);

@@ -62,8 +62,7 @@ export async function scanChange(
   let spent = 0;
   // The overall bound aborts the scan like a client that went away, with its own answer.
   const waited = new AbortController();
-  const waitTimer =
-    limits.maxWaitMs !== undefined ? setTimeout(() => waited.abort(), limits.maxWaitMs) : undefined;
+  const waitTimer = limits.maxWaitMs !== undefined ? setTimeout(() => waited.abort(), limits.maxWaitMs) : undefined;
   const signal = waitTimer
     ? limits.signal
       ? AbortSignal.any([limits.signal, waited.signal])
