@@ -59,6 +59,13 @@ export interface EvaluationService {
   stop(graceMs?: number): Promise<void>;
 }
 
+/**
+ * When every scan thread has run one job this long (one organization's costly patterns over a
+ * large file, which an RE2 call cannot interrupt), an organization holding no thread runs its
+ * next scan on the spare thread instead of waiting for them (see FairPool's burstAfterMs).
+ */
+export const SCAN_BURST_AFTER_MS = 100;
+
 export const DEFAULT_LIMITS: EvaluationLimits = {
   asyncMinFiles: 200,
   asyncMinBytes: 4 * 1024 * 1024,
@@ -115,6 +122,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     threads: opts.scanWorkers,
     maxThreadsPerKey: opts.scanThreadsPerOrganization,
     spareThreads: 1,
+    burstAfterMs: SCAN_BURST_AFTER_MS,
     workerData: { warm: warm.buffer },
   });
   const deps: EvaluationDeps = {

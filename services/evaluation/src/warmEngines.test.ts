@@ -141,13 +141,14 @@ describe("a synchronous scan's deadline", () => {
   it("counts the time B's scan runs, not the time it waits behind A's scan", async () => {
     // With a spare thread B runs at once when A's thread is terminated, not after a new one starts.
     const p = scanPool(undefined, 1);
-    // A holds the only thread for seconds (or until its 3 s deadline); B's deadline is 500 ms of scanning.
-    const a = p.run("org_a", orgA(512), { timeoutMs: 3_000 }).catch((err: unknown) => err);
+    // A holds the only thread for seconds (until its 3.5 s deadline); B's deadline is 1.5 s of
+    // scanning (room for compiling its engine on a busy machine).
+    const a = p.run("org_a", orgA(1024), { timeoutMs: 3_500 }).catch((err: unknown) => err);
     const asked = Date.now();
-    const b = await scanChange(deps(p), "org_b", [], files, { timeoutMs: 500, maxWaitMs: 20_000 });
+    const b = await scanChange(deps(p), "org_b", [], files, { timeoutMs: 1_500, maxWaitMs: 20_000 });
     expect(b.kept.map((f) => f.policy_id)).toEqual(["dangerous-eval"]);
     // B answered although it waited longer than its whole deadline for A's scan to end.
-    expect(Date.now() - asked).toBeGreaterThan(500);
+    expect(Date.now() - asked).toBeGreaterThan(1_500);
     await a;
   });
 
