@@ -27,6 +27,8 @@ const TRANSPORT = [
 const MEDIUM = [
   // FairPool on real worker threads (the unit tier starts none).
   "/libs/runtime/src/pool\\.test\\.ts$",
+  // Scan threads that start warm, and the synchronous deadline, on real scan threads.
+  "/services/evaluation/src/warmEngines\\.test\\.ts$",
   "/libs/store/src/mongo\\.test\\.ts$",
   "/libs/bus/src/kafka\\.test\\.ts$",
   "/libs/outbox/src/outbox\\.test\\.ts$",

@@ -56,6 +56,41 @@ describe("FairPool", () => {
     await Promise.all(all);
   });
 
+  it("starts another key's job on a spare thread once every running job has held its thread past burstAfterMs", async () => {
+    pool = new FairPool<Job, string>({ filename, threads: 1, spareThreads: 1, burstAfterMs: 100 });
+    const done: string[] = [];
+    const all = runAll(
+      pool,
+      [
+        ["a", "a1", 1500],
+        ["a", "a2", 1500],
+        ["b", "b1", 10],
+      ],
+      done,
+    );
+    await all[2];
+    expect(done).toEqual(["b1"]);
+    await Promise.all(all);
+    // a never takes the spare thread: its second job waited for its first.
+    expect(done).toEqual(["b1", "a1", "a2"]);
+  });
+
+  it("keeps the other key waiting for a long job without burstAfterMs, spare thread or not", async () => {
+    pool = new FairPool<Job, string>({ filename, threads: 1, spareThreads: 1 });
+    const done: string[] = [];
+    await Promise.all(
+      runAll(
+        pool,
+        [
+          ["a", "a1", 600],
+          ["b", "b1", 10],
+        ],
+        done,
+      ),
+    );
+    expect(done).toEqual(["a1", "b1"]);
+  });
+
   it("fails a job past its deadline, stops its thread, and keeps serving", async () => {
     pool = new FairPool<Job, string>({ filename, threads: 1 });
     const late = pool.run("a", { label: "slow", ms: 60_000 }, { timeoutMs: 300 });

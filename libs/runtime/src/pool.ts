@@ -56,6 +56,23 @@ export interface FairPoolOptions {
    * or more one is always left for the other keys however many jobs one key queues.
    */
   maxThreadsPerKey?: number;
+  /**
+   * Threads kept started beyond `threads` (default none). The fair queue still runs at most
+   * `threads` jobs at once; a spare lets the next job start on a thread that is ready while the
+   * replacement of a thread terminated at a deadline is still starting (and, in a worker module
+   * that prepares itself before it reports ready, still preparing).
+   */
+  spareThreads?: number;
+  /**
+   * With spare threads: when every running job has held its thread this long, the next key in
+   * turn that holds no thread starts on a spare one (at most `spareThreads` jobs above
+   * `threads`). One organization's long jobs (a costly pattern over a large file runs for
+   * seconds and cannot be interrupted) then delay another's short ones by this long, not by
+   * theirs. Default: never.
+   */
+  burstAfterMs?: number;
+  /** Passed to every thread as worker_threads' workerData (a SharedArrayBuffer stays shared). */
+  workerData?: unknown;
 }
 
 export interface PoolRunOptions {
@@ -86,6 +103,8 @@ interface Job {
   cleanup: () => void;
   /** Starts the deadline (at submission, or when the job gets a thread). */
   startTimer: () => void;
+  /** When it got a thread. */
+  startedAt: number;
 }
 
 /** One thread per core, leaving one for the request threads; at least one. */
@@ -163,16 +182,23 @@ export class FairPool<In, Out> {
   /** Running jobs per key. */
   private readonly runningPerKey = new Map<string, number>();
   readonly maxThreadsPerKey: number;
+  private readonly spareThreads: number;
+  private readonly burstAfterMs: number | undefined;
+  private burstTimer: NodeJS.Timeout | undefined;
   private closed = false;
 
   constructor(opts: FairPoolOptions) {
     this.threads = opts.threads ?? defaultThreads();
     this.name = opts.name ?? basename(opts.filename).replace(/\.[cm]?js$/, "");
     this.maxThreadsPerKey = Math.min(this.threads, opts.maxThreadsPerKey ?? Math.max(1, this.threads - 1));
+    this.spareThreads = Math.max(0, opts.spareThreads ?? 0);
+    this.burstAfterMs = opts.burstAfterMs;
+    const started = this.threads + this.spareThreads;
     this.piscina = new Piscina({
       filename: opts.filename,
-      minThreads: this.threads,
-      maxThreads: this.threads,
+      minThreads: started,
+      maxThreads: started,
+      ...(opts.workerData !== undefined ? { workerData: opts.workerData } : {}),
       // The fair queue holds the waiting jobs; piscina only ever gets as many as it has threads.
       concurrentTasksPerWorker: 1,
       idleTimeout: Infinity,
@@ -210,6 +236,7 @@ export class FairPool<In, Out> {
         settled: false,
         cleanup: () => undefined,
         startTimer: () => undefined,
+        startedAt: 0,
       };
       let timer: NodeJS.Timeout | undefined;
       job.startTimer = () => {
@@ -248,6 +275,7 @@ export class FairPool<In, Out> {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.burstTimer);
     for (const queue of [...this.queues.values()])
       for (const job of [...queue]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
     // Running jobs fail now too, so the calls waiting on them answer instead of holding the drain.
@@ -279,12 +307,39 @@ export class FairPool<In, Out> {
       else this.queues.delete(key);
       this.start(job);
     }
+    this.startBursts();
+  }
+
+  /** Starts a job of a key holding no thread on a spare thread once every running job is long. */
+  private startBursts(): void {
+    clearTimeout(this.burstTimer);
+    this.burstTimer = undefined;
+    if (this.burstAfterMs === undefined || this.closed) return;
+    while (this.running < this.threads + this.spareThreads && this.turns.length) {
+      let latest = 0;
+      for (const job of this.active) latest = Math.max(latest, job.startedAt);
+      const due = latest + this.burstAfterMs - Date.now();
+      if (due > 0) {
+        this.burstTimer = setTimeout(() => this.dispatch(), due);
+        this.burstTimer.unref();
+        return;
+      }
+      const at = this.turns.findIndex((key) => !this.runningPerKey.get(key));
+      if (at < 0) return;
+      const key = this.turns.splice(at, 1)[0]!;
+      const queue = this.queues.get(key)!;
+      const job = queue.shift()!;
+      if (queue.length) this.turns.push(key);
+      else this.queues.delete(key);
+      this.start(job);
+    }
   }
 
   private start(job: Job): void {
     trackThreads(this.piscina);
     if (job.opts.timeoutFrom === "started") job.startTimer();
     job.opts.onStart?.();
+    job.startedAt = Date.now();
     this.running++;
     this.active.add(job);
     this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);

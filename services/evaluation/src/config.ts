@@ -22,8 +22,10 @@ export const evaluationConfig = z.object({
   /** Worker threads that scan files (and compile patterns); unset: one per core but one. */
   VERDICT_SCAN_WORKERS: threads(),
   VERDICT_SCAN_THREADS_PER_ORG: threads(),
-  /** A synchronous evaluation fails with EVALUATION_TIMEOUT after this long. */
+  /** A synchronous evaluation fails with EVALUATION_TIMEOUT after this long on the scan threads. */
   VERDICT_SCAN_TIMEOUT_MS: positiveInt(DEFAULT_LIMITS.syncTimeoutMs),
+  /** A synchronous evaluation is given up (503) after this long, waiting for a thread included. */
+  VERDICT_SCAN_MAX_WAIT_MS: positiveInt(DEFAULT_LIMITS.syncMaxWaitMs),
   /** A queued evaluation fails (status failed) when its scan runs longer than this. */
   VERDICT_ASYNC_SCAN_TIMEOUT_MS: positiveInt(DEFAULT_LIMITS.asyncTimeoutMs),
   /** Synchronous evaluations of one organization running or waiting at once; more answer 429. */
@@ -53,6 +55,7 @@ export function evaluationOptions(
       asyncMinFiles: c.VERDICT_ASYNC_MIN_FILES,
       asyncMinBytes: c.VERDICT_ASYNC_MIN_BYTES,
       syncTimeoutMs: c.VERDICT_SCAN_TIMEOUT_MS,
+      syncMaxWaitMs: Math.max(c.VERDICT_SCAN_MAX_WAIT_MS, c.VERDICT_SCAN_TIMEOUT_MS),
       asyncTimeoutMs: c.VERDICT_ASYNC_SCAN_TIMEOUT_MS,
       maxInFlightPerOrganization: c.VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
       maxQueuedPerOrganization: c.VERDICT_ORG_MAX_QUEUED_EVALUATIONS,
@@ -78,7 +81,10 @@ documentVariables({
     meaning: "Scan threads one organization may hold at once",
     default: "`VERDICT_SCAN_WORKERS` − 1 (at least 1)",
   },
-  VERDICT_SCAN_TIMEOUT_MS: "Deadline of a synchronous evaluation (then `422 EVALUATION_TIMEOUT`)",
+  VERDICT_SCAN_TIMEOUT_MS:
+    "Deadline of a synchronous evaluation's scan, counting the time it runs on the scan threads, not the time it waits for one behind other organizations (then `422 EVALUATION_TIMEOUT`)",
+  VERDICT_SCAN_MAX_WAIT_MS:
+    "Overall bound of a synchronous evaluation's scan, waiting for a thread included (then `503`; retrying may help); at least `VERDICT_SCAN_TIMEOUT_MS`",
   VERDICT_ASYNC_SCAN_TIMEOUT_MS: "Deadline of a queued evaluation's scan (then `failed` with a `failure_reason`)",
   VERDICT_ORG_MAX_QUEUED_EVALUATIONS:
     'Queued (asynchronous) evaluations of one organization waiting or scanning at once; one more answers 429 with `details.window: "queued"` and `Retry-After: 5`',

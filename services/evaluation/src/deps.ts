@@ -3,9 +3,9 @@ import type { AsyncClient, Clock, Logger } from "@verdict/kit";
 import type { Outbox } from "@verdict/outbox";
 import type { policyV1 } from "@verdict/proto";
 import type { FairPool } from "@verdict/runtime";
-import type { Outcome } from "./domain/evaluation.js";
 import type { EngineCache, PolicySet } from "./engineCache.js";
-import type { ScanJob } from "./scanJob.js";
+import type { ScanJob, ScanOutcome } from "./scanJob.js";
+import type { WarmEngines } from "./warmEngines.js";
 import type { EvaluationRepo } from "./repo.js";
 import type { JobFiles } from "./jobFiles.js";
 
@@ -23,8 +23,13 @@ export interface EvaluationLimits {
   asyncMinFiles: number;
   /** Requests with at least this many bytes of content are evaluated asynchronously. */
   asyncMinBytes: number;
-  /** A synchronous evaluation fails (EVALUATION_TIMEOUT) when not done this long after it was received. */
+  /**
+   * A synchronous evaluation fails (EVALUATION_TIMEOUT) when its scan has run this long on the
+   * scan threads (time spent waiting for a thread does not count).
+   */
   syncTimeoutMs: number;
+  /** A synchronous evaluation is given up (503) when not done this long after it was received, waiting included. */
+  syncMaxWaitMs: number;
   /** A queued evaluation fails (status failed) when its scan has not finished this long after it started. */
   asyncTimeoutMs: number;
   /** Evaluations of one organization scanning or waiting for a thread at once; more answer 429. */
@@ -50,6 +55,8 @@ export interface EvaluationDeps {
   /** The policies of each version (compiled only on the scan threads). */
   engines: EngineCache<PolicySet>;
   /** The worker threads that scan, shared fairly between organizations. */
-  scanner: Pick<FairPool<ScanJob, Outcome>, "run" | "inFlight">;
+  scanner: Pick<FairPool<ScanJob, ScanOutcome>, "run" | "inFlight">;
+  /** The policy sets a new scan thread compiles before it takes jobs; none when absent. */
+  warm?: WarmEngines;
   limits: EvaluationLimits;
 }

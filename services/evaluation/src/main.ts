@@ -16,9 +16,9 @@ import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import type { EvaluationDeps, EvaluationLimits, OrgSettingsSource } from "./deps.js";
 import { DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT, FairPool, workerFile } from "@verdict/runtime";
-import type { Outcome } from "./domain/evaluation.js";
 import { policySets } from "./engineCache.js";
-import type { ScanJob } from "./scanJob.js";
+import type { ScanJob, ScanOutcome } from "./scanJob.js";
+import { WarmEngines } from "./warmEngines.js";
 import { evaluationHandlers } from "./grpc.js";
 import { EvaluationRepo, isTombstone } from "./repo.js";
 import { JobFiles } from "./jobFiles.js";
@@ -59,11 +59,20 @@ export interface EvaluationService {
   stop(graceMs?: number): Promise<void>;
 }
 
+/**
+ * When every scan thread has run one job this long (one organization's costly patterns over a
+ * large file, which an RE2 call cannot interrupt), an organization holding no thread runs its
+ * next scan on the spare thread instead of waiting for them (see FairPool's burstAfterMs).
+ */
+export const SCAN_BURST_AFTER_MS = 100;
+
 export const DEFAULT_LIMITS: EvaluationLimits = {
   asyncMinFiles: 200,
   asyncMinBytes: 4 * 1024 * 1024,
   // Below the gateway's 60 s call timeout, so the client gets the reason, not a 503.
   syncTimeoutMs: 30_000,
+  // The overall bound, waiting for a scan thread included: also below the gateway's 60 s.
+  syncMaxWaitMs: 50_000,
   asyncTimeoutMs: 300_000,
   maxInFlightPerOrganization: DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
   maxQueuedPerOrganization: 16,
@@ -105,10 +114,16 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   await outbox.register(repo.evaluations);
-  const scanner = new FairPool<ScanJob, Outcome>({
+  // Scan threads replacing one terminated at a deadline compile the recent policy sets before
+  // they take jobs, while the spare thread takes the next job (see warmEngines.ts).
+  const warm = new WarmEngines();
+  const scanner = new FairPool<ScanJob, ScanOutcome>({
     filename: workerFile(import.meta.url, "./scanWorker.js"),
     threads: opts.scanWorkers,
     maxThreadsPerKey: opts.scanThreadsPerOrganization,
+    spareThreads: 1,
+    burstAfterMs: SCAN_BURST_AFTER_MS,
+    workerData: { warm: warm.buffer },
   });
   const deps: EvaluationDeps = {
     repo,
@@ -120,6 +135,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     policy,
     orgSettings: identitySettings(identity, opts.logger),
     engines: policySets(),
+    warm,
     scanner,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
   };
@@ -150,7 +166,10 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     await opts.bus.subscribe<{ organization_id: string }>(
       TOPICS.policyChanged,
       `evaluation-engines-${newId("evt")}`,
-      async (e) => deps.engines.forget(e.data.organization_id),
+      async (e) => {
+        deps.engines.forget(e.data.organization_id);
+        warm.forget(e.data.organization_id);
+      },
     ),
   );
 

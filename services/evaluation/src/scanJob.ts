@@ -15,7 +15,13 @@ export interface ScanJob {
   room?: number;
 }
 
-export function runScanJob(engines: EngineCache, job: ScanJob): Outcome {
+/** A scan's outcome, and whether this thread had to compile the engine for it. */
+export interface ScanOutcome extends Outcome {
+  compiled: boolean;
+}
+
+export function runScanJob(engines: EngineCache, job: ScanJob): ScanOutcome {
+  const compiled = !engines.peek(job.organizationId, job.version);
   const { engine } = engines.get(job.organizationId, job.version, job.policies);
   const scans: FileScan[] = [];
   // Every finding is counted, but only the first MAX_VIOLATIONS become violations.
@@ -31,5 +37,5 @@ export function runScanJob(engines: EngineCache, job: ScanJob): Outcome {
     room -= scan.findings.length;
     scans.push(scan);
   }
-  return summarize(job.files.length, scans);
+  return { ...summarize(job.files.length, scans), compiled };
 }

@@ -6953,7 +6953,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Or EVALUATION_TIMEOUT (details.timeout_ms): the scan did not finish within the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS); retrying the same change does not help */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Or EVALUATION_TIMEOUT (details.timeout_ms): the scan ran on the scan threads past the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS; time waiting for a thread does not count); retrying the same change does not help. A scan still unfinished VERDICT_SCAN_MAX_WAIT_MS after the request, waiting included, answers 503 */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

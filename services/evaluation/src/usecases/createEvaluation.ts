@@ -69,6 +69,7 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     }
     const result = await scanChange(deps, cmd.organizationId, cmd.policies, cmd.files, {
       timeoutMs: deps.limits.syncTimeoutMs,
+      maxWaitMs: deps.limits.syncMaxWaitMs,
       signal: cmd.signal,
     });
     const evaluation = completed(pending, result, deps.clock.now());

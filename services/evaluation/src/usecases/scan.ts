@@ -21,13 +21,17 @@ export interface ScanResult extends Outcome {
 
 export interface ScanLimits {
   /**
-   * The scan fails (EVALUATION_TIMEOUT) when it has not finished this long after it was asked for
-   * (a caller waits for it), or, with budget "thread", when it has spent this long on the scan
-   * threads (a queued evaluation: time spent waiting for a thread behind other organizations'
-   * scans is not its patterns' cost, and does not count).
+   * The scan fails (EVALUATION_TIMEOUT) when it has spent this long on the scan threads: the
+   * time it waits for a thread behind other organizations' scans is not its patterns' cost and
+   * does not count (with budget "wall", the deadline counts from when it was asked for instead).
    */
   timeoutMs: number;
   budget?: "wall" | "thread";
+  /**
+   * An overall bound on a scan that a caller waits for, waiting included: past it the scan is
+   * given up with 503 (the threads were busy; retrying may help), so nothing waits forever.
+   */
+  maxWaitMs?: number;
   /** Aborted when the caller is gone (a synchronous request whose client disconnected). */
   signal?: AbortSignal;
 }
@@ -53,9 +57,17 @@ export async function scanChange(
     policiesFor(deps, organizationId, requested),
     deps.orgSettings.get(organizationId),
   ]);
-  const onThreads = limits.budget === "thread";
+  const onThreads = limits.budget !== "wall";
   const deadline = Date.now() + limits.timeoutMs;
   let spent = 0;
+  // The overall bound aborts the scan like a client that went away, with its own answer.
+  const waited = new AbortController();
+  const waitTimer = limits.maxWaitMs !== undefined ? setTimeout(() => waited.abort(), limits.maxWaitMs) : undefined;
+  const signal = waitTimer
+    ? limits.signal
+      ? AbortSignal.any([limits.signal, waited.signal])
+      : waited.signal
+    : limits.signal;
   try {
     const outcomes: Outcome[] = [];
     let room = MAX_VIOLATIONS;
@@ -78,7 +90,7 @@ export async function scanChange(
         {
           timeoutMs,
           transferList: [packed.buffer],
-          signal: limits.signal,
+          signal,
           timeoutFrom: onThreads ? "started" : "submitted",
           onStart: () => (started = Date.now()),
         },
@@ -87,9 +99,17 @@ export async function scanChange(
       room = Math.max(0, room - outcome.kept.length);
       outcomes.push(outcome);
     }
+    // Recent successful policy sets are compiled by scan threads before they take jobs.
+    deps.warm?.record(organizationId, version, policies);
     return { ...mergeOutcomes(outcomes), policies: policyIds };
   } catch (err) {
+    if (waited.signal.aborted && !limits.signal?.aborted)
+      throw errors.unavailable(
+        `The scan threads were busy: the evaluation did not finish within ${limits.maxWaitMs} ms, waiting included; try again`,
+      );
     throw scanError(err, limits.timeoutMs);
+  } finally {
+    clearTimeout(waitTimer);
   }
 }
 
