@@ -42,7 +42,13 @@ SERVICES+=(compliance webhooks gateway mcp)
 
 log() { echo "stack: $*" >&2; }
 
-alive() { [ -f "$STACK/$1.pid" ] && kill -0 "$(cat "$STACK/$1.pid")" 2>/dev/null; }
+# A process that was killed stays in the table as a zombie until something reaps it (its parent
+# is gone: whatever adopted it reaps when it gets round to it), and kill -0 still succeeds then.
+pid_alive() {
+  kill -0 "$1" 2>/dev/null || return 1
+  case "$(ps -o stat= -p "$1" 2>/dev/null)" in Z*) return 1 ;; esac
+}
+alive() { [ -f "$STACK/$1.pid" ] && pid_alive "$(cat "$STACK/$1.pid")"; }
 
 infra_up() {
   # A Kafka or database given by the caller is theirs to run; otherwise start the local ones
@@ -139,10 +145,10 @@ stop_pid_file() {
   local name=$1 file=$STACK/$1.pid pid
   [ -f "$file" ] || return 0
   pid=$(cat "$file")
-  if kill -0 "$pid" 2>/dev/null; then
+  if pid_alive "$pid"; then
     kill -TERM "$pid"
-    for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-    if kill -0 "$pid" 2>/dev/null; then
+    for _ in $(seq 1 60); do pid_alive "$pid" || break; sleep 0.5; done
+    if pid_alive "$pid"; then
       log "$name did not stop in 30 s; killing it"
       kill -KILL "$pid" 2>/dev/null || true
     fi

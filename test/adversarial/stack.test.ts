@@ -185,7 +185,13 @@ describe("scripts/stack.sh", () => {
         },
       });
       expect((await fetch(`http://127.0.0.1:${envA.VERDICT_HTTP_PORT}/v1/health`)).status).toBe(200);
-      const degraded = await stack("status", envA);
+      // SIGKILL is sent; the process may take a moment to leave (its memory torn down on a busy
+      // machine) before `status` can say it is gone.
+      let degraded = await stack("status", envA);
+      for (let i = 0; i < 20 && !/identity: not running/.test(degraded.out); i++) {
+        await new Promise((r) => setTimeout(r, 250));
+        degraded = await stack("status", envA);
+      }
       expect(degraded.code).not.toBe(0);
       expect(degraded.out).toMatch(/identity: not running/);
       expect(degraded.out).toMatch(/gateway: answering on :\d+ but not ready/);

@@ -203,6 +203,10 @@ describe("a running instance", () => {
     const wrongMethod = await api.request("PUT", "/v1/evaluations");
     expectError(wrongMethod, 405, "method_not_allowed", "METHOD_NOT_ALLOWED");
     expect(wrongMethod.headers.get("allow")).toBe("POST, GET, HEAD");
+    // A literal route beside a templated one (/v1/policies/{policy_id}) names its own methods.
+    const literal = await api.request("PUT", "/v1/policies/pattern-tests");
+    expectError(literal, 405, "method_not_allowed", "METHOD_NOT_ALLOWED");
+    expect(literal.headers.get("allow")).toBe("POST");
   });
 
   it("logs requests as JSON with their request id, never the key", async () => {

@@ -187,6 +187,11 @@ export function buildApp(opts: AppOptions): express.Express {
     if (r.method === "get") t.methods.add("HEAD");
     templates.set(r.path, t);
   }
+  // A path both a literal route and a templated one match (`/v1/policies/pattern-tests`,
+  // `/v1/policies/:policy_id`) belongs to the literal one: fewest parameters first.
+  const byLiteralFirst = [...templates.values()].sort(
+    (a, b) => a.params.filter(Boolean).length - b.params.filter(Boolean).length,
+  );
 
   // A path segment that is no valid percent-encoding (`/v1/evaluations/%ZZ`) would make the
   // router throw while decoding parameters, before any route runs: answer it here, counted
@@ -198,7 +203,7 @@ export function buildApp(opts: AppOptions): express.Express {
     try {
       locals(res).routePath = "malformed";
       await anonymous(req, res);
-      const template = [...templates.values()].find((t) => t.re.test(req.path) && t.params.length === segments.length);
+      const template = byLiteralFirst.find((t) => t.re.test(req.path) && t.params.length === segments.length);
       const field = template?.params[bad] ?? "path";
       next(
         errors.validation([
@@ -376,7 +381,7 @@ export function buildApp(opts: AppOptions): express.Express {
   app.use(async (req, res, next) => {
     try {
       await anonymous(req, res);
-      const allowed = [...templates.values()].find((t) => t.re.test(req.path));
+      const allowed = byLiteralFirst.find((t) => t.re.test(req.path));
       if (allowed) {
         res.setHeader("Allow", [...allowed.methods].join(", "));
         return next(
