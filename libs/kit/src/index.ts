@@ -10,3 +10,4 @@ export * from "./persistedSecret.js";
 export * from "./checksum.js";
 export * from "./secretBox.js";
 export * from "./masterKey.js";
+export * from "./scopes.js";

@@ -1,20 +1,13 @@
 // The REST contract's schemas: the gateway validates with them and the OpenAPI document is
 // generated from them, so the two cannot drift. Ids in `.meta({ id })` become components.
+import { API_SCOPES } from "@verdict/kit";
 import { z } from "zod";
 
 export const MAX_FILE_BYTES = 1_048_576;
 export const MAX_FILES = 1000;
 
 const SEVERITY = z.enum(["error", "warning"]);
-export const SCOPE = z.enum([
-  "read:evaluations",
-  "write:evaluations",
-  "read:policies",
-  "write:policies",
-  "read:org",
-  "write:org",
-  "admin",
-]);
+export const SCOPE = z.enum(API_SCOPES);
 const ISO = z.string().meta({ format: "date-time" });
 const ISO_OR_DATE_RE =
   /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/;

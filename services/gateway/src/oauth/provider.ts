@@ -4,21 +4,12 @@
 // Access and refresh tokens are opaque `vdt_oat_…` / `vdt_ort_…` with the API keys' checksum.
 import { createHash, timingSafeEqual } from "node:crypto";
 import Provider, { errors as oidcErrors } from "oidc-provider";
-import { AppError, mintChecksummedToken, type Logger } from "@verdict/kit";
+import { API_SCOPES, AppError, mintChecksummedToken, type Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { adapterFor } from "./adapter.js";
 
 export const ACCESS_TOKEN_PREFIX = "vdt_oat_";
 export const REFRESH_TOKEN_PREFIX = "vdt_ort_";
-export const API_SCOPES = [
-  "read:evaluations",
-  "write:evaluations",
-  "read:policies",
-  "write:policies",
-  "read:org",
-  "write:org",
-  "admin",
-] as const;
 
 export interface OAuthServerOptions {
   clients: Clients;

@@ -3,11 +3,11 @@
 // revocation endpoints (the spec shows JSON; oidc-provider reads form bodies), and the pages of
 // the interaction: sign-in with the existing session (or a sign-in form that sets it) and consent.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { AppError, type Logger } from "@verdict/kit";
+import { API_SCOPES, AppError, type Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { hasScope, type Authenticator, type Principal } from "../http/auth.js";
 import { cookieMode, csrfTokenFor, sessionTokenFrom, setSessionCookie } from "../http/session.js";
-import { API_SCOPES, createOAuthServer, escapeHtml, page, type OAuthServer } from "./provider.js";
+import { createOAuthServer, escapeHtml, page, type OAuthServer } from "./provider.js";
 
 export interface OAuthRoutesOptions {
   /** The public origin; unset: the first request's protocol and host (set VERDICT_PUBLIC_URL behind proxies). */
