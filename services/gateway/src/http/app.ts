@@ -334,6 +334,7 @@ export function buildApp(opts: AppOptions): express.Express {
             clientIp: req.ip ?? "",
             userAgent: req.get("user-agent") ?? "",
             cookieMode: cookieMode(req),
+            ifMatch: req.get("if-match"),
           });
           span.setAttribute("http.response.status_code", result.status);
           if (result.headers) res.set(result.headers);
