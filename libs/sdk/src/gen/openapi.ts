@@ -3597,12 +3597,23 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An error page */
+            /** @description An id_token_hint that does not decode, an unknown client or post_logout_redirect_uri */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
                     "text/html": string;
                 };
             };
@@ -3644,12 +3655,23 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A missing or wrong xsrf value: an error page */
+            /** @description A missing or wrong xsrf value, or no logout under way */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
                     "text/html": string;
                 };
             };
@@ -4317,7 +4339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_SSO_FAILED and related codes: the response did not verify (signature, audience, time, replay) */
+            /** @description SSO_STATE_INVALID (RelayState unknown, expired or already used: a replay) or SSO_IDP_RESPONSE_INVALID (signature, issuer, audience, Destination, Recipient, InResponseTo or time did not verify) */
             401: {
                 headers: {
                     [name: string]: unknown;
