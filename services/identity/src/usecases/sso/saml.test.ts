@@ -442,4 +442,14 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
     expect((await refusal(complete(relayState, response, deps))).code).toBe("SSO_STATE_INVALID");
     expect((await refusal(complete(relayState, response, replica))).code).toBe("SSO_STATE_INVALID");
   });
+
+  it("signs nobody in once the organization's plan no longer includes SSO (Team, Business, Enterprise)", async () => {
+    await connect({ idpCertificate: OLD.cert });
+    const { relayState, requestId } = await start();
+    await deps.repo.orgs.updateOne({ id: orgId }, { plan: "free" });
+    const response = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience() });
+    expect((await refusal(complete(relayState, response))).code).toBe("PLAN_FEATURE_UNAVAILABLE");
+    expect((await refusal(startSamlLogin(deps, "ada@acme.example", URLS))).code).toBe("PLAN_FEATURE_UNAVAILABLE");
+    expect(await deps.repo.sessions.find({})).toEqual([]);
+  });
 });
