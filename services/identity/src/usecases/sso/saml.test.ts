@@ -256,16 +256,18 @@ describe("completeSamlLogin: Destination", () => {
     expect(await deps.repo.sessions.find({})).toEqual([]);
   });
 
-  it("reads the Destination of a Response (and nothing from what is not one)", () => {
+  it("reads the Destination of a Response (and nothing from what is not one)", async () => {
     const b64 = (s: string) => Buffer.from(s).toString("base64");
     expect(
-      responseDestination(
+      await responseDestination(
         b64(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" Destination="https://a/acs"/>`),
       ),
     ).toBe("https://a/acs");
-    expect(responseDestination(b64(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>`))).toBe("");
-    expect(responseDestination(b64(`<Response Destination="https://a/acs"/>`))).toBeNull();
-    expect(responseDestination(b64("not xml at all"))).toBeNull();
+    expect(await responseDestination(b64(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>`))).toBe(
+      "",
+    );
+    expect(await responseDestination(b64(`<Response Destination="https://a/acs"/>`))).toBeNull();
+    expect(await responseDestination(b64("not xml at all"))).toBeNull();
   });
 });
 
