@@ -6,6 +6,7 @@
 // scripts/test-kube.sh starts the cluster, loads the images and runs this with KUBECONFIG set.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { makeKey } from "../support/keys.js";
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CACHE, CHART, IMAGE_TAG, KUBECONFIG, ROOT, UPGRADE_TAG, sh } from "./kube.js";
@@ -193,6 +194,104 @@ describe("the chart on a real Kubernetes cluster", () => {
     const mcp = await fetch(`http://127.0.0.1:${MCP_PORT}/health`);
     expect(mcp.status).toBe(200);
   });
+
+  it("enforces the NetworkPolicies (kube-network-policies on the node): callers only, webhooks kept off the cluster and the metadata address", async () => {
+    // The agent deploy/kube/cluster.sh runs as a DaemonSet.
+    const agent = await sh("kubectl", [
+      "-n",
+      "kube-system",
+      "get",
+      "daemonset",
+      "kube-network-policies",
+      "-o",
+      "jsonpath={.status.numberReady}",
+    ]);
+    expect(agent).toBe("1");
+    // A listener at the metadata address (cluster.sh routes pods' packets for it to this namespace).
+    const metadata = spawn(
+      "ip",
+      [
+        "netns",
+        "exec",
+        "verdict-kube-meta",
+        process.execPath,
+        "-e",
+        "require('net').createServer((s) => { s.on('error', () => {}); s.end('ok'); }).listen(80, '169.254.169.254')",
+      ],
+      { stdio: "ignore" },
+    );
+    // A pod of no component of the chart: no policy selects it, so only its peers' policies apply.
+    await kubectl(
+      "run",
+      "outsider",
+      `--image=verdict:${IMAGE_TAG}`,
+      "--image-pull-policy=Never",
+      "--restart=Never",
+      "--labels=app=outsider",
+      "--overrides",
+      JSON.stringify({ spec: { automountServiceAccountToken: false } }),
+      "--command",
+      "--",
+      "node",
+      "-e",
+      "setInterval(() => {}, 1e9)",
+    );
+    try {
+      await kubectl("wait", "--for=condition=Ready", "pod/outsider", "--timeout=120s");
+      // Opens a TCP connection from inside a pod: "open", or "blocked" when nothing answers in 3 s
+      // (a dropped SYN), or the error (a refused one would say ECONNREFUSED).
+      const connect = async (from: string, host: string, port: number) =>
+        (
+          await kubectl(
+            "exec",
+            from,
+            "--",
+            "node",
+            "-e",
+            `const s = require("net").connect({ host: process.argv[1], port: +process.argv[2] });
+             const t = setTimeout(() => { console.log("blocked"); process.exit(0); }, 3000);
+             s.on("connect", () => { console.log("open"); process.exit(0); });
+             s.on("error", (e) => { console.log(e.code); process.exit(0); });`,
+            host,
+            String(port),
+          )
+        ).trim();
+      const seen: Record<string, string> = {};
+      const cases: [string, string, number][] = [
+        // identity's gRPC port: its callers only
+        ["deploy/verdict-gateway", "verdict-identity", 50051],
+        ["pod/outsider", "verdict-identity", 50051],
+        ["deploy/verdict-webhooks", "verdict-identity", 50051],
+        // the gateway: from anywhere
+        ["pod/outsider", "verdict-gateway", 8080],
+        // webhooks: not the cluster's API server, nor the metadata address (the outsider can: the
+        // paths work, the policy is what stops webhooks)
+        ["pod/outsider", "10.96.0.1", 443],
+        ["deploy/verdict-webhooks", "10.96.0.1", 443],
+        ["pod/outsider", "169.254.169.254", 80],
+        ["deploy/verdict-webhooks", "169.254.169.254", 80],
+        // webhooks still reach what they need (the in-cluster Kafka)
+        ["deploy/verdict-webhooks", "verdict-kafka", 9092],
+      ];
+      for (const [from, host, port] of cases) seen[`${from} -> ${host}:${port}`] = await connect(from, host, port);
+      expect(seen).toEqual({
+        "deploy/verdict-gateway -> verdict-identity:50051": "open",
+        "pod/outsider -> verdict-identity:50051": "blocked",
+        "deploy/verdict-webhooks -> verdict-identity:50051": "blocked",
+        "pod/outsider -> verdict-gateway:8080": "open",
+        "pod/outsider -> 10.96.0.1:443": "open",
+        "deploy/verdict-webhooks -> 10.96.0.1:443": "blocked",
+        "pod/outsider -> 169.254.169.254:80": "open",
+        "deploy/verdict-webhooks -> 169.254.169.254:80": "blocked",
+        "deploy/verdict-webhooks -> verdict-kafka:9092": "open",
+      });
+      // And from outside, through the NodePort, the gateway still answers.
+      expect((await json("/health")).status).toBe(200);
+    } finally {
+      metadata.kill();
+      await kubectl("delete", "pod", "outsider", "--wait=true", "--grace-period=1").catch(() => undefined);
+    }
+  }, 300_000);
 
   it("passes helm test", async () => {
     // The test pod exits non-zero unless /v1/health and, with the operator key, /v1/health/auth
