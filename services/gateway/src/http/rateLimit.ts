@@ -118,7 +118,12 @@ export class RateLimiter {
             resetUnix: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
             windowSec: b.windowSec,
           }
-        : { limit: b.limit, remaining: b.limit, resetUnix: Math.ceil(Date.now() / 1000) + b.windowSec, windowSec: b.windowSec };
+        : {
+            limit: b.limit,
+            remaining: b.limit,
+            resetUnix: Math.ceil(Date.now() / 1000) + b.windowSec,
+            windowSec: b.windowSec,
+          };
       if (!tightest || state.remaining < tightest.remaining) tightest = state;
     }
     return tightest!;
