@@ -440,7 +440,7 @@ spec:
           image: $NETPOL_IMAGE
           imagePullPolicy: Never
           args: [--hostname-override=$NODE_NAME, --nfqueue-id=$NETPOL_QUEUE, --metrics-bind-address=$NETPOL_METRICS,
-                 --netfilter-bug-1766-fix=false, --v=2]
+                 --netfilter-bug-1766-fix=false, --v=1]
           resources: {requests: {cpu: 20m, memory: 50Mi}}
           securityContext:
             readOnlyRootFilesystem: true
