@@ -617,6 +617,56 @@ describe("the chart on a real Kubernetes cluster", () => {
     });
   }, 600_000);
 
+  it("keeps the gateway's pods ready while their callers' address is rate limited (the readiness probe is not counted)", async () => {
+    // Through the NodePort every client arrives from the node's address, and so do the kubelet's
+    // probes: spend that address's anonymous limit (VERDICT_RATE_LIMIT_PER_MINUTE, 1000 a minute
+    // in each gateway pod) and keep it spent past the probes' failure threshold (2 x 5 s).
+    const readiness = async () =>
+      (
+        await kubectl(
+          "get",
+          "pods",
+          "-l",
+          `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`,
+          "-o",
+          'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{" "}{end}',
+        )
+      )
+        .trim()
+        .split(/\s+/);
+    await timed("probe while rate limited", async () => {
+      const statuses = new Map<number, number>();
+      const anonymous = async (path: string) => {
+        const res = await fetch(`${BASE}${path}`, { signal: AbortSignal.timeout(10_000) });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        return res.status;
+      };
+      const t0 = Date.now();
+      const burst = async () => {
+        for (let i = 0; i < 150; i++) await anonymous("/health");
+      };
+      await Promise.all(Array.from({ length: 20 }, () => burst()));
+      const limited = statuses.get(429) ?? 0;
+      // Past the probes' failure threshold, still inside the limit's minute.
+      await new Promise((r) => setTimeout(r, 15_000));
+      const stillLimited = (await Promise.all(Array.from({ length: 10 }, () => anonymous("/health")))).filter(
+        (status) => status === 429,
+      ).length;
+      const probes = await Promise.all(Array.from({ length: 5 }, () => anonymous("/health/ready")));
+      const ready = await readiness();
+      process.stdout.write(
+        `anonymous burst through the NodePort: ${JSON.stringify(Object.fromEntries(statuses))} in ${Math.round((Date.now() - t0) / 1000)} s; gateway pods Ready: ${ready.join(" ")}\n`,
+      );
+      expect(limited).toBeGreaterThan(500);
+      expect(stillLimited).toBeGreaterThan(0);
+      expect(Date.now() - t0).toBeLessThan(60_000);
+      expect(probes).toEqual([200, 200, 200, 200, 200]);
+      expect(ready.length).toBeGreaterThan(0);
+      expect(ready.every((r) => r === "True")).toBe(true);
+    });
+  }, 180_000);
+
   it("uninstalls cleanly", async () => {
     await timed("uninstall", async () => {
       await helm("uninstall", RELEASE, "--wait", "--timeout", "5m");
