@@ -1,8 +1,10 @@
 // The Helm chart on a real single-node Kubernetes 1.33 (deploy/kube/cluster.sh): `helm install`
 // in distributed mode with the in-cluster Kafka and FerretDB, every rollout waited for, a change
-// evaluated through the gateway's NodePort, `helm test`, an evaluation worker killed while queued
+// evaluated through the gateway's NodePort, the NetworkPolicies enforced (kube-network-policies,
+// which deploy/kube/cluster.sh runs), `helm test`, an evaluation worker killed while queued
 // evaluations wait (nothing lost), a `helm upgrade` to another image tag while requests flow (no
-// failed request), workers scaled, and `helm uninstall` leaving nothing behind.
+// failed request), workers scaled, the gateway HPA, the gateway's pods still ready while their
+// callers' address is rate limited, and `helm uninstall` leaving nothing behind.
 // scripts/test-kube.sh starts the cluster, loads the images and runs this with KUBECONFIG set.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { makeKey } from "../support/keys.js";
@@ -545,9 +547,10 @@ describe("the chart on a real Kubernetes cluster", () => {
       // cache) with the key of an organization whose limits the load cannot reach, until the
       // second pod is ready. Not anonymous /v1/health: through the NodePort every client has the
       // node's address, the kubelet's readiness probe too, and more than VERDICT_RATE_LIMIT_PER_MINUTE
-      // anonymous calls a minute made the probe answer 429: the pod turned unready, and the HPA
-      // ignores an unready pod's CPU in its first 5 minutes ("did not receive metrics for targeted
-      // pods (pods might be unready)", what an earlier version of this test saw).
+      // anonymous calls a minute made the probe answer 429 (before the probe stopped counting
+      // against that limit): the pod turned unready, and the HPA ignores an unready pod's CPU in
+      // its first 5 minutes ("did not receive metrics for targeted pods (pods might be unready)",
+      // what an earlier version of this test saw). An authenticated load measures CPU alone.
       const created = await json("/organizations", {
         method: "POST",
         body: JSON.stringify({
