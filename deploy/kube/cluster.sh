@@ -28,7 +28,17 @@ API_SVC_IP=10.96.0.1
 API_PORT=16443
 ETCD_PORT=12379
 METRICS_PORT=14443
+# The NetworkPolicy agent (kube-network-policies, a DaemonSet on the host network).
+NETPOL_IMAGE=verdict-local/kube-network-policies:v0.7.0
+NETPOL_QUEUE=98
+NETPOL_METRICS=127.0.0.1:19080
 BRIDGE=vkube0
+# A stand-in for a cloud's metadata address, for pods only (the machine's own route to it is left
+# alone): a network namespace behind a veth pair, reached from the pod bridge by a policy route.
+META_NS=verdict-kube-meta
+META_LINK=vkmeta0
+META_IP=169.254.169.254
+META_TABLE=199
 NODE_NAME=verdict-node
 SYSCTLS=(vm.overcommit_memory kernel.panic kernel.panic_on_oops net.ipv4.conf.all.route_localnet net.ipv4.ip_forward)
 export PATH="$BIN:$PATH"
@@ -63,6 +73,7 @@ packages() {
   [ -x /usr/lib/cni/bridge ] || missing+=(containernetworking-plugins)
   command -v conntrack >/dev/null || missing+=(conntrack)
   command -v openssl >/dev/null || missing+=(openssl)
+  command -v nft >/dev/null || missing+=(nftables) # `down` removes the NetworkPolicy agent's table
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing Debian packages: ${missing[*]}"
     DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
@@ -176,9 +187,28 @@ EOF
   iptables -N VERDICT-KUBE-FWD 2>/dev/null || true
   iptables -F VERDICT-KUBE-FWD
   iptables -A VERDICT-KUBE-FWD -i "$BRIDGE" -o "$BRIDGE" -j RETURN
+  iptables -A VERDICT-KUBE-FWD -i "$BRIDGE" -o "$META_LINK" -j RETURN
   iptables -A VERDICT-KUBE-FWD -i "$BRIDGE" -j DROP
+  iptables -A VERDICT-KUBE-FWD -i "$META_LINK" -o "$BRIDGE" -m conntrack --ctstate RELATED,ESTABLISHED -j RETURN
   iptables -A VERDICT-KUBE-FWD -o "$BRIDGE" -m conntrack --ctstate RELATED,ESTABLISHED -j RETURN
   iptables -C FORWARD -j VERDICT-KUBE-FWD 2>/dev/null || iptables -I FORWARD 1 -j VERDICT-KUBE-FWD
+  metadata_standin
+}
+
+metadata_standin() {
+  # Pods' packets to $META_IP go to the namespace $META_NS (where the cluster test listens), as
+  # they would to a cloud's metadata server: forwarded off the pod bridge, so the NetworkPolicy
+  # agent judges them. Only packets arriving from the pod bridge take this route.
+  ip netns add "$META_NS" 2>/dev/null || true
+  ip link show "$META_LINK" >/dev/null 2>&1 || ip link add "$META_LINK" type veth peer name eth0 netns "$META_NS"
+  ip link set "$META_LINK" up
+  sysctl -qw "net.ipv4.conf.$META_LINK.proxy_arp=1"
+  ip -n "$META_NS" link set lo up
+  ip -n "$META_NS" link set eth0 up
+  ip -n "$META_NS" addr replace "$META_IP/32" dev eth0
+  ip -n "$META_NS" route replace "$POD_CIDR" dev eth0
+  ip route replace "$META_IP/32" dev "$META_LINK" table "$META_TABLE"
+  ip rule show | grep -q "lookup $META_TABLE" || ip rule add iif "$BRIDGE" to "$META_IP/32" lookup "$META_TABLE" priority 1000
 }
 
 containerd_up() {
@@ -331,6 +361,109 @@ spec:
 EOF
 }
 
+netpol_image() {
+  # The agent's image: its static binary alone (tools.sh builds it), re-imported when it changes.
+  local bin=$BIN/kube-network-policies sum
+  sum=$(sha256sum "$bin" | cut -c1-64)
+  mkdir -p "$ST/loaded"
+  if [ "$(cat "$ST/loaded/kube-network-policies" 2>/dev/null)" = "$sum" ] &&
+    "${CTR[@]}" images ls -q | grep -qx "docker.io/$NETPOL_IMAGE"; then
+    return 0
+  fi
+  docker_host
+  local d; d=$(mktemp -d)
+  cp "$bin" "$d/kube-network-policies"
+  tar -C "$d" -cf "$d/netpol.tar" kube-network-policies
+  docker import --change 'ENTRYPOINT ["/kube-network-policies"]' "$d/netpol.tar" "$NETPOL_IMAGE" >/dev/null
+  docker save "$NETPOL_IMAGE" | "${CTR[@]}" images import - >/dev/null
+  rm -rf "$d"
+  echo "$sum" >"$ST/loaded/kube-network-policies"
+}
+
+network_policies() {
+  # NetworkPolicies enforced: the Kubernetes SIG's kube-network-policies (its install.yaml's RBAC
+  # and DaemonSet, without `privileged`: NET_ADMIN on the host network is what NFQUEUE needs).
+  # It judges the first packet of each connection from or to a pod against the policies and
+  # drops what they do not allow; nothing else is sent to it.
+  # Its own diversion of those packets is an nftables table whose rules end in nftables' `queue`
+  # expression, and this kernel has no nft_queue ("netlink receive: no such file or directory";
+  # /lib/modules is absent, nothing can be loaded), so the agent logs that it cannot sync its table
+  # and answers the queue all the same. The same diversion is made here with iptables' NFQUEUE
+  # target (xt_NFQUEUE through nft_compat, which the kernel has), in the agent's order, at the
+  # POSTROUTING hook before source NAT: root's sockets on the node pass (the kubelet's probes),
+  # established and related packets pass, then every new packet from or to the pod range goes to
+  # queue $NETPOL_QUEUE (for pods no policy selects, the agent answers accept). No --queue-bypass:
+  # as the agent's default, a packet nobody answers is dropped (fail closed).
+  # On a real cluster the API server runs on other machines, so a pod's connection to it takes the
+  # forward path and is judged; here it runs on the node, where a pod's packets are delivered
+  # locally and never reach POSTROUTING. So new packets from the pod range to the node itself are
+  # judged too (at INPUT, after the Service's DNAT), except DNS to the node's CoreDNS process: a
+  # process no pod selector can name (the chart allows DNS to kube-dns pods).
+  # --netfilter-bug-1766-fix=false: that workaround is for kernels before 6.12 and would also
+  # judge DNS to the node's CoreDNS process, which no pod selector names.
+  netpol_image
+  kubectl --kubeconfig "$KC" apply -f - >/dev/null <<MANIFEST
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: kube-network-policies, namespace: kube-system}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: kube-network-policies}
+rules:
+  - {apiGroups: [""], resources: [pods, namespaces], verbs: [list, watch]}
+  - {apiGroups: [networking.k8s.io], resources: [networkpolicies], verbs: [list, watch]}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata: {name: kube-network-policies}
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: kube-network-policies}
+subjects: [{kind: ServiceAccount, name: kube-network-policies, namespace: kube-system}]
+---
+apiVersion: apps/v1
+kind: DaemonSet
+metadata:
+  name: kube-network-policies
+  namespace: kube-system
+  labels: {app: kube-network-policies}
+spec:
+  selector: {matchLabels: {app: kube-network-policies}}
+  template:
+    metadata:
+      labels: {app: kube-network-policies}
+    spec:
+      hostNetwork: true
+      serviceAccountName: kube-network-policies
+      tolerations: [{operator: Exists, effect: NoSchedule}]
+      containers:
+        - name: kube-network-policies
+          image: $NETPOL_IMAGE
+          imagePullPolicy: Never
+          args: [--hostname-override=$NODE_NAME, --nfqueue-id=$NETPOL_QUEUE, --metrics-bind-address=$NETPOL_METRICS,
+                 --netfilter-bug-1766-fix=false, --v=1]
+          resources: {requests: {cpu: 20m, memory: 50Mi}}
+          securityContext:
+            readOnlyRootFilesystem: true
+            capabilities: {drop: [ALL], add: [NET_ADMIN]}
+MANIFEST
+  kubectl --kubeconfig "$KC" -n kube-system rollout status daemonset/kube-network-policies --timeout=120s >&2
+  wait_for "the agent's queue" 60 grep -qE "^ *$NETPOL_QUEUE " /proc/net/netfilter/nfnetlink_queue
+  iptables -t mangle -N VERDICT-KUBE-NETPOL 2>/dev/null || true
+  iptables -t mangle -F VERDICT-KUBE-NETPOL
+  iptables -t mangle -A VERDICT-KUBE-NETPOL -m owner --uid-owner 0 -j RETURN
+  iptables -t mangle -A VERDICT-KUBE-NETPOL -m conntrack --ctstate ESTABLISHED,RELATED -j RETURN
+  iptables -t mangle -A VERDICT-KUBE-NETPOL -s "$POD_CIDR" -j NFQUEUE --queue-num "$NETPOL_QUEUE"
+  iptables -t mangle -A VERDICT-KUBE-NETPOL -d "$POD_CIDR" -j NFQUEUE --queue-num "$NETPOL_QUEUE"
+  iptables -t mangle -C POSTROUTING -j VERDICT-KUBE-NETPOL 2>/dev/null || iptables -t mangle -A POSTROUTING -j VERDICT-KUBE-NETPOL
+  iptables -t mangle -N VERDICT-KUBE-NETPOL-IN 2>/dev/null || true
+  iptables -t mangle -F VERDICT-KUBE-NETPOL-IN
+  iptables -t mangle -A VERDICT-KUBE-NETPOL-IN -m conntrack --ctstate ESTABLISHED,RELATED -j RETURN
+  iptables -t mangle -A VERDICT-KUBE-NETPOL-IN -p udp --dport 53 -j RETURN
+  iptables -t mangle -A VERDICT-KUBE-NETPOL-IN -p tcp --dport 53 -j RETURN
+  iptables -t mangle -A VERDICT-KUBE-NETPOL-IN -s "$POD_CIDR" -j NFQUEUE --queue-num "$NETPOL_QUEUE"
+  iptables -t mangle -C INPUT -j VERDICT-KUBE-NETPOL-IN 2>/dev/null || iptables -t mangle -A INPUT -j VERDICT-KUBE-NETPOL-IN
+}
+
 up() {
   local t0=$SECONDS
   mkdir -p "$ST/log"
@@ -343,6 +476,7 @@ up() {
   pause_image
   control_plane
   node_up
+  network_policies
   log "node $NODE_NAME Ready in $((SECONDS - t0)) s (KUBECONFIG=$KC)"
   echo "KUBECONFIG=$KC"
 }
@@ -406,6 +540,20 @@ down() {
     rm -f "$m"
   done
   ip link del "$BRIDGE" 2>/dev/null || true
+  # The metadata stand-in.
+  while ip rule show | grep -q "lookup $META_TABLE"; do ip rule del lookup "$META_TABLE" 2>/dev/null || break; done
+  ip route flush table "$META_TABLE" 2>/dev/null || true
+  ip link del "$META_LINK" 2>/dev/null || true
+  ip netns del "$META_NS" 2>/dev/null || true
+  # The NetworkPolicy diversion, and the agent's nftables table if a kernel let it make one (it
+  # is killed with the pods, before its own clean-up).
+  if iptables -t mangle -C POSTROUTING -j VERDICT-KUBE-NETPOL 2>/dev/null; then iptables -t mangle -D POSTROUTING -j VERDICT-KUBE-NETPOL; fi
+  if iptables -t mangle -C INPUT -j VERDICT-KUBE-NETPOL-IN 2>/dev/null; then iptables -t mangle -D INPUT -j VERDICT-KUBE-NETPOL-IN; fi
+  iptables -t mangle -F VERDICT-KUBE-NETPOL 2>/dev/null || true
+  iptables -t mangle -X VERDICT-KUBE-NETPOL 2>/dev/null || true
+  iptables -t mangle -F VERDICT-KUBE-NETPOL-IN 2>/dev/null || true
+  iptables -t mangle -X VERDICT-KUBE-NETPOL-IN 2>/dev/null || true
+  nft delete table inet kube-network-policies 2>/dev/null || true
   if iptables -C FORWARD -j VERDICT-KUBE-FWD 2>/dev/null; then iptables -D FORWARD -j VERDICT-KUBE-FWD; fi
   iptables -F VERDICT-KUBE-FWD 2>/dev/null || true
   iptables -X VERDICT-KUBE-FWD 2>/dev/null || true
@@ -448,6 +596,10 @@ status() {
   for n in containerd etcd kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy coredns metrics-server; do
     if alive "$n"; then echo "$n: running (pid $(cat "$ST/$n.pid"))"; else echo "$n: not running"; rc=1; fi
   done
+  if alive kube-apiserver; then
+    n=$(kubectl --kubeconfig "$KC" -n kube-system get daemonset kube-network-policies -o jsonpath='{.status.numberReady}' 2>/dev/null || true)
+    echo "kube-network-policies: ${n:-0} ready"
+  fi
   return $rc
 }
 

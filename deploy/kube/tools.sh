@@ -3,7 +3,8 @@
 # ~/.cache/verdict-kube/bin (a warm run only checks the stamps and returns):
 #   kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy, kubectl
 #   (Kubernetes 1.33, through a wrapper module: k8s.io/kubernetes cannot be `go install`ed),
-#   coredns (only the plugins a test cluster needs), metrics-server, helm, kubeconform, kube-score,
+#   coredns (only the plugins a test cluster needs), metrics-server, kube-network-policies (the
+#   NetworkPolicy agent), helm, kubeconform, kube-score,
 #   and the offline JSON schemas kubeconform validates against (PyPI kubernetes-validate).
 # Usage: deploy/kube/tools.sh [kube|chart|all]   (default all)
 set -euo pipefail
@@ -14,8 +15,14 @@ KUBE_SCORE_VERSION="${VERDICT_KUBE_SCORE_VERSION:-v1.20.0}"
 COREDNS_VERSION="${VERDICT_COREDNS_VERSION:-v1.12.2}"
 METRICS_SERVER_VERSION="${VERDICT_METRICS_SERVER_VERSION:-v0.9.0}"
 KUBE_VALIDATE_VERSION="${VERDICT_KUBE_VALIDATE_VERSION:-1.37.0}"
+# The Kubernetes SIG's NetworkPolicy agent: version in deploy/kube/network-policies/go.mod, its
+# module hash pinned here and in that go.sum (sum.golang.org answers 404 for this module).
+NETPOL_MODULE=sigs.k8s.io/kube-network-policies
+NETPOL_VERSION=v0.7.0
+NETPOL_SUM="h1:UmQnkPKpJ/KJReIpOarEAt3kyZvF44jXp4AWPG9czkY="
 CACHE="${VERDICT_KUBE_CACHE:-$HOME/.cache/verdict-kube}"
 BIN="$CACHE/bin"
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$BIN" "$CACHE/src"
 export CGO_ENABLED=0 GOFLAGS=-mod=mod
 what="${1:-all}"
@@ -110,6 +117,29 @@ GOSRC
   stamp coredns "$COREDNS_VERSION+bind"
 }
 
+build_netpol() {
+  # A wrapper module with a committed go.mod and go.sum (deploy/kube/network-policies): the agent's
+  # own hash is the pinned line, its dependencies' hashes are those of the agent's go.sum.
+  # -mod=readonly: nothing is resolved that go.sum does not pin. GONOSUMDB names only this
+  # module (the checksum database does not know it); everything else is still checked as usual.
+  local src="$here/network-policies"
+  stamp_ok kube-network-policies "$NETPOL_VERSION $(cat "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-16)" && return 0
+  (
+    cd "$src"
+    export GOFLAGS=-mod=readonly GONOSUMDB="$NETPOL_MODULE"
+    local sum
+    sum=$(go mod download -json "$NETPOL_MODULE@$NETPOL_VERSION" | sed -n 's/^\t"Sum": "\(.*\)",$/\1/p')
+    if [ "$sum" != "$NETPOL_SUM" ]; then
+      echo "$NETPOL_MODULE@$NETPOL_VERSION has hash '$sum', expected $NETPOL_SUM" >&2
+      exit 1
+    fi
+    grep -qxF "$NETPOL_MODULE $NETPOL_VERSION $NETPOL_SUM" go.sum
+    echo "building kube-network-policies $NETPOL_VERSION" >&2
+    go build -trimpath -ldflags "-s -w" -o "$BIN/kube-network-policies" "$NETPOL_MODULE/cmd"
+  )
+  stamp kube-network-policies "$NETPOL_VERSION $(cat "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-16)"
+}
+
 build_go_tool() { # name module@version [extra ldflags]
   local extra=${3:-}
   stamp_ok "$1" "$2 $extra" && return 0
@@ -137,7 +167,10 @@ case "$what" in
     build_kube; build_coredns
     # The HPA's metrics (deploy/kube/cluster.sh runs it behind the aggregation layer). Its own
     # Kubernetes libraries (v0.36): ~20 min cold on a loaded 2-core machine, nothing warm.
-    build_go_tool metrics-server "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION" ;;
+    build_go_tool metrics-server "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
+    # The NetworkPolicy agent (deploy/kube/cluster.sh runs it as a DaemonSet): about 2 minutes
+    # cold on a loaded 2-core machine.
+    build_netpol ;;
   chart)
     # What helm's Makefile stamps in: its version, and the Kubernetes version its client
     # libraries speak (the default of `helm template`'s .Capabilities and of `helm lint`).

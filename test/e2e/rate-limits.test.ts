@@ -123,3 +123,31 @@ describe("limits", () => {
     );
   });
 });
+
+describe("the readiness probe", () => {
+  let small: Verdict;
+  beforeAll(async () => {
+    small = await startVerdict({ env: { VERDICT_RATE_LIMIT_PER_MINUTE: "5" } });
+  });
+  afterAll(async () => small.destroy());
+
+  it("stays 200 while its address is rate limited (behind a NodePort the kubelet shares the clients' address)", async () => {
+    const anonymous = new Api(small.url);
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await anonymous.get("/v1/health", { key: null })).status);
+    // (startVerdict spent some of the five on its own checks.)
+    expect(statuses[0]).toBe(200);
+    expect(statuses.at(-1)).toBe(429);
+    expectError(await anonymous.get("/v1/health", { key: null }), 429, "rate_limited", "RATE_LIMIT_EXCEEDED");
+    for (let i = 0; i < 20; i++) {
+      const ready = await anonymous.get("/v1/health/ready", { key: null });
+      expect(ready.status).toBe(200);
+      expect(ready.body.status).toBe("ready");
+      // The headers show the address's exhausted limit; the probe spends nothing from it.
+      expectRateHeaders(ready);
+      expect(ready.headers.get("x-ratelimit-remaining")).toBe("0");
+    }
+    // Still limited for everything else from that address.
+    expectError(await anonymous.get("/v1/health", { key: null }), 429, "rate_limited", "RATE_LIMIT_EXCEEDED");
+  });
+});

@@ -1,11 +1,14 @@
 // The Helm chart on a real single-node Kubernetes 1.33 (deploy/kube/cluster.sh): `helm install`
 // in distributed mode with the in-cluster Kafka and FerretDB, every rollout waited for, a change
-// evaluated through the gateway's NodePort, `helm test`, an evaluation worker killed while queued
+// evaluated through the gateway's NodePort, the NetworkPolicies enforced (kube-network-policies,
+// which deploy/kube/cluster.sh runs), `helm test`, an evaluation worker killed while queued
 // evaluations wait (nothing lost), a `helm upgrade` to another image tag while requests flow (no
-// failed request), workers scaled, and `helm uninstall` leaving nothing behind.
+// failed request), workers scaled, the gateway HPA, the gateway's pods still ready while their
+// callers' address is rate limited, and `helm uninstall` leaving nothing behind.
 // scripts/test-kube.sh starts the cluster, loads the images and runs this with KUBECONFIG set.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { makeKey } from "../support/keys.js";
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CACHE, CHART, IMAGE_TAG, KUBECONFIG, ROOT, UPGRADE_TAG, sh } from "./kube.js";
@@ -193,6 +196,104 @@ describe("the chart on a real Kubernetes cluster", () => {
     const mcp = await fetch(`http://127.0.0.1:${MCP_PORT}/health`);
     expect(mcp.status).toBe(200);
   });
+
+  it("enforces the NetworkPolicies (kube-network-policies on the node): callers only, webhooks kept off the cluster and the metadata address", async () => {
+    // The agent deploy/kube/cluster.sh runs as a DaemonSet.
+    const agent = await sh("kubectl", [
+      "-n",
+      "kube-system",
+      "get",
+      "daemonset",
+      "kube-network-policies",
+      "-o",
+      "jsonpath={.status.numberReady}",
+    ]);
+    expect(agent).toBe("1");
+    // A listener at the metadata address (cluster.sh routes pods' packets for it to this namespace).
+    const metadata = spawn(
+      "ip",
+      [
+        "netns",
+        "exec",
+        "verdict-kube-meta",
+        process.execPath,
+        "-e",
+        "require('net').createServer((s) => { s.on('error', () => {}); s.end('ok'); }).listen(80, '169.254.169.254')",
+      ],
+      { stdio: "ignore" },
+    );
+    // A pod of no component of the chart: no policy selects it, so only its peers' policies apply.
+    await kubectl(
+      "run",
+      "outsider",
+      `--image=verdict:${IMAGE_TAG}`,
+      "--image-pull-policy=Never",
+      "--restart=Never",
+      "--labels=app=outsider",
+      "--overrides",
+      JSON.stringify({ spec: { automountServiceAccountToken: false } }),
+      "--command",
+      "--",
+      "node",
+      "-e",
+      "setInterval(() => {}, 1e9)",
+    );
+    try {
+      await kubectl("wait", "--for=condition=Ready", "pod/outsider", "--timeout=120s");
+      // Opens a TCP connection from inside a pod: "open", or "blocked" when nothing answers in 3 s
+      // (a dropped SYN), or the error (a refused one would say ECONNREFUSED).
+      const connect = async (from: string, host: string, port: number) =>
+        (
+          await kubectl(
+            "exec",
+            from,
+            "--",
+            "node",
+            "-e",
+            `const s = require("net").connect({ host: process.argv[1], port: +process.argv[2] });
+             const t = setTimeout(() => { console.log("blocked"); process.exit(0); }, 3000);
+             s.on("connect", () => { console.log("open"); process.exit(0); });
+             s.on("error", (e) => { console.log(e.code); process.exit(0); });`,
+            host,
+            String(port),
+          )
+        ).trim();
+      const seen: Record<string, string> = {};
+      const cases: [string, string, number][] = [
+        // identity's gRPC port: its callers only
+        ["deploy/verdict-gateway", "verdict-identity", 50051],
+        ["pod/outsider", "verdict-identity", 50051],
+        ["deploy/verdict-webhooks", "verdict-identity", 50051],
+        // the gateway: from anywhere
+        ["pod/outsider", "verdict-gateway", 8080],
+        // webhooks: not the cluster's API server, nor the metadata address (the outsider can: the
+        // paths work, the policy is what stops webhooks)
+        ["pod/outsider", "10.96.0.1", 443],
+        ["deploy/verdict-webhooks", "10.96.0.1", 443],
+        ["pod/outsider", "169.254.169.254", 80],
+        ["deploy/verdict-webhooks", "169.254.169.254", 80],
+        // webhooks still reach what they need (the in-cluster Kafka)
+        ["deploy/verdict-webhooks", "verdict-kafka", 9092],
+      ];
+      for (const [from, host, port] of cases) seen[`${from} -> ${host}:${port}`] = await connect(from, host, port);
+      expect(seen).toEqual({
+        "deploy/verdict-gateway -> verdict-identity:50051": "open",
+        "pod/outsider -> verdict-identity:50051": "blocked",
+        "deploy/verdict-webhooks -> verdict-identity:50051": "blocked",
+        "pod/outsider -> verdict-gateway:8080": "open",
+        "pod/outsider -> 10.96.0.1:443": "open",
+        "deploy/verdict-webhooks -> 10.96.0.1:443": "blocked",
+        "pod/outsider -> 169.254.169.254:80": "open",
+        "deploy/verdict-webhooks -> 169.254.169.254:80": "blocked",
+        "deploy/verdict-webhooks -> verdict-kafka:9092": "open",
+      });
+      // And from outside, through the NodePort, the gateway still answers.
+      expect((await json("/health")).status).toBe(200);
+    } finally {
+      metadata.kill();
+      await kubectl("delete", "pod", "outsider", "--wait=true", "--grace-period=1").catch(() => undefined);
+    }
+  }, 300_000);
 
   it("passes helm test", async () => {
     // The test pod exits non-zero unless /v1/health and, with the operator key, /v1/health/auth
@@ -446,9 +547,10 @@ describe("the chart on a real Kubernetes cluster", () => {
       // cache) with the key of an organization whose limits the load cannot reach, until the
       // second pod is ready. Not anonymous /v1/health: through the NodePort every client has the
       // node's address, the kubelet's readiness probe too, and more than VERDICT_RATE_LIMIT_PER_MINUTE
-      // anonymous calls a minute made the probe answer 429: the pod turned unready, and the HPA
-      // ignores an unready pod's CPU in its first 5 minutes ("did not receive metrics for targeted
-      // pods (pods might be unready)", what an earlier version of this test saw).
+      // anonymous calls a minute made the probe answer 429 (before the probe stopped counting
+      // against that limit): the pod turned unready, and the HPA ignores an unready pod's CPU in
+      // its first 5 minutes ("did not receive metrics for targeted pods (pods might be unready)",
+      // what an earlier version of this test saw). An authenticated load measures CPU alone.
       const created = await json("/organizations", {
         method: "POST",
         body: JSON.stringify({
@@ -517,6 +619,56 @@ describe("the chart on a real Kubernetes cluster", () => {
       timings["gateway scale-up"] = Math.round(seconds);
     });
   }, 600_000);
+
+  it("keeps the gateway's pods ready while their callers' address is rate limited (the readiness probe is not counted)", async () => {
+    // Through the NodePort every client arrives from the node's address, and so do the kubelet's
+    // probes: spend that address's anonymous limit (VERDICT_RATE_LIMIT_PER_MINUTE, 1000 a minute
+    // in each gateway pod) and keep it spent past the probes' failure threshold (2 x 5 s).
+    const readiness = async () =>
+      (
+        await kubectl(
+          "get",
+          "pods",
+          "-l",
+          `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`,
+          "-o",
+          'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{" "}{end}',
+        )
+      )
+        .trim()
+        .split(/\s+/);
+    await timed("probe while rate limited", async () => {
+      const statuses = new Map<number, number>();
+      const anonymous = async (path: string) => {
+        const res = await fetch(`${BASE}${path}`, { signal: AbortSignal.timeout(10_000) });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        return res.status;
+      };
+      const t0 = Date.now();
+      const burst = async () => {
+        for (let i = 0; i < 150; i++) await anonymous("/health");
+      };
+      await Promise.all(Array.from({ length: 20 }, () => burst()));
+      const limited = statuses.get(429) ?? 0;
+      // Past the probes' failure threshold, still inside the limit's minute.
+      await new Promise((r) => setTimeout(r, 15_000));
+      const stillLimited = (await Promise.all(Array.from({ length: 10 }, () => anonymous("/health")))).filter(
+        (status) => status === 429,
+      ).length;
+      const probes = await Promise.all(Array.from({ length: 5 }, () => anonymous("/health/ready")));
+      const ready = await readiness();
+      process.stdout.write(
+        `anonymous burst through the NodePort: ${JSON.stringify(Object.fromEntries(statuses))} in ${Math.round((Date.now() - t0) / 1000)} s; gateway pods Ready: ${ready.join(" ")}\n`,
+      );
+      expect(limited).toBeGreaterThan(500);
+      expect(stillLimited).toBeGreaterThan(0);
+      expect(Date.now() - t0).toBeLessThan(60_000);
+      expect(probes).toEqual([200, 200, 200, 200, 200]);
+      expect(ready.length).toBeGreaterThan(0);
+      expect(ready.every((r) => r === "True")).toBe(true);
+    });
+  }, 180_000);
 
   it("uninstalls cleanly", async () => {
     await timed("uninstall", async () => {

@@ -7681,7 +7681,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every service answers the gateway's health check */
+            /** @description Every service answers the gateway's health check. Not counted against the anonymous rate limit (behind a NodePort the kubelet's probes share an address with clients), so it never answers 429; calls within a second share one round of health checks */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -7694,22 +7694,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Readiness"];
-                };
-            };
-            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
-            429: {
-                headers: {
-                    "Cache-Control": components["headers"]["Cache-Control"];
-                    "Retry-After": components["headers"]["Retry-After"];
-                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
-                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
-                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
-                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description INTERNAL_ERROR */

@@ -230,7 +230,9 @@ export function buildApp(opts: AppOptions): express.Express {
       try {
         await context.with(trace.setSpan(context.active(), span), async () => {
           let principal: Principal | undefined;
-          if (r.access.kind === "public") {
+          if (r.access.kind === "public" && r.unmetered) {
+            res.set(rateHeaders(await opts.limiter.peek(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
+          } else if (r.access.kind === "public") {
             await anonymous(req, res);
           } else {
             try {

@@ -96,7 +96,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
           : {}),
       };
     }
-    const errorStatuses = new Set<number>([429, 500]);
+    const errorStatuses = new Set<number>(r.unmetered ? [500] : [429, 500]);
     if (r.body || r.query || r.params) errorStatuses.add(400);
     if (r.access.kind !== "public") for (const s of [401, 403, 503]) errorStatuses.add(s);
     if (r.params) errorStatuses.add(404);
@@ -142,6 +142,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       ...(r.access.kind === "scope" ? { "x-required-scope": r.access.scope } : {}),
       ...(r.access.kind === "operator" ? { "x-required-scope": "instance-operator" } : {}),
       ...(r.rateClass ? { "x-rate-limit-class": r.rateClass } : {}),
+      ...(r.unmetered ? { "x-rate-limit-class": "unmetered" } : {}),
     };
     if (r.body)
       op.requestBody = { required: true, content: { "application/json": { schema: schemaRef(r.body, "input") } } };

@@ -106,6 +106,29 @@ export class RateLimiter {
     }
   }
 
+  /** The state of the bucket closest to its limit, spending nothing (a route that is not counted). */
+  async peek(key: string, buckets: Bucket[]): Promise<RateState> {
+    let tightest: RateState | undefined;
+    for (const b of buckets) {
+      const res = await this.limiter(b).get(key);
+      const state: RateState = res
+        ? {
+            limit: b.limit,
+            remaining: Math.max(0, b.limit - res.consumedPoints),
+            resetUnix: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+            windowSec: b.windowSec,
+          }
+        : {
+            limit: b.limit,
+            remaining: b.limit,
+            resetUnix: Math.ceil(Date.now() / 1000) + b.windowSec,
+            windowSec: b.windowSec,
+          };
+      if (!tightest || state.remaining < tightest.remaining) tightest = state;
+    }
+    return tightest!;
+  }
+
   /**
    * Counts one request against every bucket. Resolves with the state of the bucket closest to
    * its limit (for the X-RateLimit-* headers), or throws the spec's 429 error, carrying that

@@ -63,6 +63,14 @@ export interface Route<P = any, Q = any, B = any> {
   tag: string;
   access: Access;
   rateClass?: RateClass;
+  /**
+   * A probe's route: not counted against the anonymous per-address limit (its X-RateLimit-*
+   * headers show that limit's state without spending from it). Behind a NodePort or a load
+   * balancer that rewrites the source address, the kubelet's probes arrive from the same address
+   * as the clients; a probe refused with 429 would take a busy pod out of service. Only for
+   * public routes whose answer is cheap or cached.
+   */
+  unmetered?: boolean;
   params?: z.ZodType<P>;
   query?: z.ZodType<Q, any>;
   body?: z.ZodType<B, any>;
