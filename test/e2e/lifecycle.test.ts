@@ -209,6 +209,36 @@ describe("a running instance", () => {
     expect(literal.headers.get("allow")).toBe("POST");
   });
 
+  it("answers a wrong method on the OAuth server's endpoints and SSO's pages with 405 and Allow too", async () => {
+    const cases: [string, string, string][] = [
+      ["PUT", "/auth/oauth/token", "POST"],
+      ["GET", "/auth/oauth/revoke", "POST"],
+      ["DELETE", "/auth/oauth/authorize", "GET, HEAD"],
+      ["PATCH", "/auth/oauth/interaction/some-uid", "GET, HEAD"],
+      ["PUT", "/.well-known/oauth-authorization-server", "GET, HEAD"],
+      ["POST", "/auth/oidc/callback", "GET, HEAD"],
+      ["GET", "/auth/saml/acs", "POST"],
+      ["OPTIONS", "/auth/oauth/token", "POST"],
+    ];
+    for (const [method, path, allow] of cases) {
+      const res = await api.request(method, path, { key: null });
+      expect({ method, path, status: res.status, allow: res.headers.get("allow") }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+      });
+      expectError(res, 405, "method_not_allowed", "METHOD_NOT_ALLOWED");
+    }
+    // A browser's CORS preflight of the token endpoint is still the authorization server's.
+    const preflight = await fetch(`${v.url}/auth/oauth/token`, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example");
+  });
+
   it("logs requests as JSON with their request id, never the key", async () => {
     const legacy = await api.get("/v1/auth/verify", { key: null, query: { api_key: v.bootstrapKey } });
     expect(legacy.status).toBe(200);

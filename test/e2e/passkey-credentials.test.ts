@@ -4,7 +4,7 @@
 // from Debian's Chromium with the DevTools virtual authenticator, as in passkeys.test.ts.
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
 import { Api } from "../support/api.js";
 import { addMember } from "../support/people.js";
 import { startVerdict, type Verdict } from "../support/server.js";
@@ -15,6 +15,8 @@ let v: Verdict;
 let op: Api;
 let browser: Browser;
 let page: Page;
+let cdp: CDPSession;
+let authenticatorId: string;
 
 type Res = { status: number; body: any };
 
@@ -29,9 +31,9 @@ beforeAll(async () => {
   await addMember(op.withKey(other.body.api_key.key), "sam@initech.test", "owner", PASSWORD);
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
   page = await browser.newPage();
-  const cdp = await page.context().newCDPSession(page);
+  cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+  ({ authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
     options: {
       protocol: "ctap2",
       transport: "internal",
@@ -40,7 +42,7 @@ beforeAll(async () => {
       isUserVerified: true,
       automaticPresenceSimulation: true,
     },
-  });
+  }));
   await page.goto(`http://localhost:${v.port}/v1/health`);
   await page.evaluate(`
     window.call = async (method, path, body, csrf) => {
@@ -97,6 +99,7 @@ describe("a person's passkeys", () => {
         device_type: "singleDevice",
         backed_up: false,
         transports: expect.any(Array),
+        version: 1,
       },
     ]);
     patKey = res.list.body.passkeys[0].id;
@@ -146,9 +149,68 @@ describe("a person's passkeys", () => {
        const bad = await call("PATCH", path, { name: "" }, csrf);
        return { ok, bad };`,
     );
-    expect(res.ok).toMatchObject({ status: 200, body: { id: patKey, name: "work laptop" } });
+    expect(res.ok).toMatchObject({ status: 200, body: { id: patKey, name: "work laptop", version: 2 } });
     expect(res.bad.status).toBe(400);
     expect(res.bad.body.details.errors[0]).toMatchObject({ field: "name", code: "MIN_SIZE_REQUIRED" });
+  });
+
+  it("names a version, so two changes from the same read never overwrite each other (412)", async () => {
+    type Out = Record<string, Res & { etag?: string | null }>;
+    await asPerson("pat@example.test", `window.csrf = csrf;`);
+    // One authenticator holds one credential per account (excludeCredentials): register the
+    // second passkey with the first one set aside, then put it back.
+    const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
+    await cdp.send("WebAuthn.clearCredentials", { authenticatorId });
+    await page.evaluate(`(async () => { window.csrf2 = await addPasskey(window.csrf, "phone"); })()`);
+    // As a non-discoverable credential: the authenticator keeps one discoverable one per account.
+    for (const credential of credentials)
+      await cdp.send("WebAuthn.addCredential", {
+        authenticatorId,
+        credential: { ...credential, isResidentCredential: false },
+      });
+    const res = (await page.evaluate(
+      `(async () => {
+       const csrf2 = window.csrf2;
+       const send = async (method, path, body, headers) => {
+         const r = await fetch(path, { method, headers: { "content-type": "application/json", "x-csrf-token": csrf2, ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+         return { status: r.status, etag: r.headers.get("etag"), body: await r.json().catch(() => null) };
+       };
+       const read = await call("GET", "/auth/webauthn/credentials");
+       const phone = read.body.passkeys.find((p) => p.name === "phone");
+       const path = "/auth/webauthn/credentials/" + encodeURIComponent(phone.id);
+       // Two tabs read version 1; the first rename wins, the second is told it is stale.
+       const first = await send("PATCH", path, { name: "my phone" }, { "if-match": 'W/"' + phone.version + '"' });
+       const second = await send("PATCH", path, { name: "old phone" }, { "if-match": 'W/"' + phone.version + '"' });
+       const byBody = await send("PATCH", path, { name: "old phone", version: phone.version });
+       const staleDelete = await send("DELETE", path, undefined, { "if-match": '"' + phone.version + '"' });
+       const badHeader = await send("DELETE", path, undefined, { "if-match": "yesterday" });
+       const contradiction = await send("PATCH", path, { name: "x", version: 1 }, { "if-match": 'W/"2"' });
+       const after = await call("GET", "/auth/webauthn/credentials");
+       // Without a version, a rename of one and a delete of the other at once both land.
+       const laptopPath = "/auth/webauthn/credentials/" + encodeURIComponent(${JSON.stringify(patKey)});
+       const [rename, del] = await Promise.all([
+         send("PATCH", laptopPath, { name: "work laptop" }),
+         send("DELETE", path, undefined, { "if-match": first.etag }),
+       ]);
+       const end = await call("GET", "/auth/webauthn/credentials");
+       return { phone: { status: 200, body: phone }, first, second, byBody, staleDelete, badHeader, contradiction, after, rename, del, end };
+      })()`,
+    )) as Out;
+    expect(res.phone!.body).toMatchObject({ name: "phone", version: 1 });
+    expect(res.first).toMatchObject({ status: 200, etag: 'W/"2"', body: { name: "my phone", version: 2 } });
+    for (const stale of [res.second, res.byBody, res.staleDelete])
+      expect(stale).toMatchObject({
+        status: 412,
+        body: { error: "precondition_failed", code: "VERSION_MISMATCH", details: { current_version: 2 } },
+      });
+    expect(res.badHeader!.status).toBe(400);
+    expect(res.badHeader!.body.details.errors[0]).toMatchObject({ field: "If-Match", code: "INVALID_FORMAT" });
+    expect(res.contradiction!.status).toBe(400);
+    expect(res.contradiction!.body.details.errors[0]).toMatchObject({ field: "version" });
+    expect(res.after!.body.passkeys.map((p: { name: string }) => p.name)).toEqual(["work laptop", "my phone"]);
+    expect(res.rename!.status).toBe(200);
+    expect(res.del!.status).toBe(204);
+    expect(res.end!.body.passkeys).toEqual([expect.objectContaining({ id: patKey, name: "work laptop", version: 3 })]);
   });
 
   it("refuses to delete the last second factor while the organization requires MFA, then deletes it", async () => {
@@ -174,6 +236,7 @@ describe("a person's passkeys", () => {
     const audit = await op.get("/v1/audit-events", { query: { type: "mfa.passkey_deleted" } });
     expect(audit.body.audit_events).toEqual([
       expect.objectContaining({ type: "mfa.passkey_deleted", data: { name: "work laptop" } }),
+      expect.objectContaining({ type: "mfa.passkey_deleted", data: { name: "my phone" } }),
     ]);
   });
 });

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import * as oidc from "openid-client";
 import { Api, expectError } from "../support/api.js";
+import { storedData } from "../support/atRest.js";
 import { Browser, csrfFieldOf } from "../support/oauth.js";
 import { addMember, as, signIn, type Person } from "../support/people.js";
 import { startVerdict, type Verdict } from "../support/server.js";
@@ -94,6 +95,11 @@ describe("SCIM tokens", () => {
     );
     expect(listed.text).not.toContain(token);
     expect(v.output()).not.toContain(token);
+    // What someone holding the instance's storage reads: the token's record, never its value.
+    const stored = await storedData(v);
+    expect(stored.some((s) => s.bytes.includes(Buffer.from(created.body.id)))).toBe(true);
+    for (const { where, bytes } of stored)
+      expect({ where, found: bytes.includes(Buffer.from(token)) }).toEqual({ where, found: false });
     const events = await acme.get("/v1/audit-events", { query: { type: "scim_token.created" } });
     expect(events.body.audit_events).toEqual(
       expect.arrayContaining([expect.objectContaining({ target: { type: "scim_token", id: created.body.id } })]),

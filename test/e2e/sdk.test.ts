@@ -2,7 +2,7 @@
 // guidance as the server sees it: a 4xx is sent once, a 429 whose Retry-After is longer than the
 // caller will wait is answered at once with the rate-limit error instead of hanging.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { VerdictApiError, VerdictClient } from "@verdict/sdk";
+import { invitationToken, VerdictApiError, VerdictClient } from "@verdict/sdk";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 let v: Verdict;
@@ -157,5 +157,66 @@ describe("people and access", () => {
     expect(JSON.stringify(got)).not.toContain("sdk-secret-value");
     await operator.deleteSsoConnection();
     await expect(operator.getSsoConnection()).rejects.toMatchObject({ status: 404, code: "RESOURCE_NOT_FOUND" });
+  });
+
+  it("accepts an invitation with its link (no API key), after which the person signs in, and only once", async () => {
+    const invited = await operator.inviteMember({ email: "sdk-joiner@example.com", role: "viewer" });
+    expect(invitationToken(invited.invitation_url)).toMatch(/^vdt_inv_/);
+    const anonymous = new VerdictClient({ baseUrl: v.url });
+    const joined = await anonymous.acceptInvitation({
+      token: invited.invitation_url,
+      name: "Sam Joiner",
+      password: "correct horse battery staple",
+    });
+    expect(joined).toMatchObject({
+      member: { id: invited.id, email: "sdk-joiner@example.com", role: "viewer", status: "active" },
+      organization_id: expect.stringMatching(/^org_/),
+    });
+    const login = await fetch(`${v.url}/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "sdk-joiner@example.com", password: "correct horse battery staple" }),
+    });
+    expect(login.status).toBe(200);
+    // The link works once; a short password is the field's error.
+    const again = (await anonymous
+      .acceptInvitation({ token: invitationToken(invited.invitation_url), password: "correct horse battery staple" })
+      .catch((e: unknown) => e)) as VerdictApiError;
+    expect(again).toMatchObject({ status: 404, code: "RESOURCE_NOT_FOUND" });
+    const other = await operator.inviteMember({ email: "sdk-short@example.com", role: "viewer" });
+    const short = (await anonymous
+      .acceptInvitation({ token: other.invitation_url, name: "Short", password: "short" })
+      .catch((e: unknown) => e)) as VerdictApiError;
+    expect(short.status).toBe(422);
+    expect(short.details?.errors).toEqual([expect.objectContaining({ field: "password" })]);
+  });
+
+  it("lets the instance operator verify a domain an organization claimed for SSO, and nobody else", async () => {
+    const { organization, api_key } = await operator.createOrganization({ name: "sdk sso", plan: "team" });
+    const admin = new VerdictClient({ baseUrl: v.url, apiKey: api_key.key });
+    const claimed = await admin.putSsoConnection({
+      type: "oidc",
+      issuer: "https://idp.example.com",
+      client_id: "verdict",
+      client_secret: "sdk-secret-value",
+      domains: ["sdk-verify.example"],
+    });
+    expect(claimed.domains).toEqual([
+      expect.objectContaining({
+        domain: "sdk-verify.example",
+        verified: false,
+        verification_token: expect.any(String),
+      }),
+    ]);
+    const refused = (await admin
+      .verifySsoDomain(organization.id, "sdk-verify.example")
+      .catch((e: unknown) => e)) as VerdictApiError;
+    expect(refused.status).toBe(403);
+    const verified = await operator.verifySsoDomain(organization.id, "sdk-verify.example");
+    expect(verified.domains).toEqual([expect.objectContaining({ domain: "sdk-verify.example", verified: true })]);
+    expect((await admin.getSsoConnection()).domains[0]).toMatchObject({ verified: true });
+    await expect(operator.verifySsoDomain(organization.id, "unclaimed.example")).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });

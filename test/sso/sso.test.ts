@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 import { Api } from "../support/api.js";
+import { storedData } from "../support/atRest.js";
 import { KeycloakAdmin, startKeycloak, type Keycloak } from "../support/keycloak.js";
 import { addMember } from "../support/people.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
@@ -199,6 +200,9 @@ describe("SSO connections", () => {
     const res = await orgs.Acme!.api.get("/v1/organization/sso");
     expect(res.status).toBe(200);
     expect(JSON.stringify(res.body)).not.toContain("kc-client-secret");
+    // Nor does the storage: the secret is kept encrypted.
+    for (const { where, bytes } of await storedData(v))
+      expect({ where, found: bytes.includes(Buffer.from("kc-client-secret")) }).toEqual({ where, found: false });
     expect(res.body).toMatchObject({ type: "oidc", client_secret_set: true, default_role: "viewer" });
     expect(res.body.domains).toEqual([
       expect.objectContaining({ domain: "acme-pending.test", verified: false }),
@@ -270,6 +274,67 @@ describe("OIDC sign-in with Keycloak", () => {
     await page.locator("#status[role=alert]").waitFor();
     expect(await page.locator("#status").textContent()).toContain("not a verified domain");
     await context.close();
+  });
+
+  it("keeps the PKCE verifier, state and nonce on the server, and takes no return address from the caller", async () => {
+    const evil = encodeURIComponent("https://evil.example/cb");
+    const res = await fetch(
+      `${base}/auth/oidc/authorize?email=alice@acme.test&redirect_uri=${evil}&return_to=${evil}&next=${evil}`,
+      { redirect: "manual" },
+    );
+    expect(res.status).toBe(302);
+    // Nothing of the sign-in is handed to the browser but the IdP's query: no cookie.
+    expect(res.headers.get("set-cookie")).toBeNull();
+    const to = new URL(res.headers.get("location")!);
+    expect(`${to.origin}${to.pathname}`).toBe(`${kc.url}/realms/${acmeRealm}/protocol/openid-connect/auth`);
+    const b64url43 = expect.stringMatching(/^[A-Za-z0-9_-]{43}$/);
+    expect(Object.fromEntries(to.searchParams)).toMatchObject({
+      response_type: "code",
+      client_id: "verdict",
+      redirect_uri: `${base}/auth/oidc/callback`,
+      code_challenge_method: "S256",
+      code_challenge: b64url43,
+      state: b64url43,
+      nonce: b64url43,
+      login_hint: "alice@acme.test",
+    });
+    expect(to.searchParams.has("code_verifier")).toBe(false);
+  });
+
+  it("completes a sign-in's state once: a replayed callback, another sign-in's state and a made-up one are refused", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    let callback = "";
+    // The IdP's redirect back, as the browser follows it (its page then spends the state).
+    page.on("request", (r) => {
+      if (new URL(r.url()).pathname === "/auth/oidc/callback") callback = r.url();
+    });
+    await page.goto(`${base}/auth/oidc/authorize?email=dave@acme.test`);
+    await page.locator("#username").fill("dave");
+    await page.locator("#password").fill(IDP_PASSWORD);
+    await page.locator("#kc-login").click();
+    await page.waitForURL(`${base}/`);
+    expect((await sessionIn(page)).body).toMatchObject({ user: { email: "dave@acme.test" } });
+    await context.close();
+    const q = new URL(callback).searchParams;
+    const exchange = (state: string) =>
+      fetch(`${base}/auth/oidc/token`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ code: q.get("code"), state, ...(q.get("iss") ? { iss: q.get("iss") } : {}) }),
+      });
+    const refused = async (res: Response, code: string) => {
+      expect({ status: res.status, code: ((await res.json()) as any).code }).toEqual({ status: 401, code });
+      expect(res.headers.get("set-cookie")).toBeNull();
+    };
+    await refused(await exchange(q.get("state")!), "SSO_STATE_INVALID");
+    // A state another sign-in started, with this (spent) code: the IdP refuses the exchange.
+    const other = await fetch(`${base}/auth/oidc/authorize?email=dave@acme.test`, { redirect: "manual" });
+    await refused(
+      await exchange(new URL(other.headers.get("location")!).searchParams.get("state")!),
+      "SSO_IDP_RESPONSE_INVALID",
+    );
+    await refused(await exchange("a-state-nobody-issued"), "SSO_STATE_INVALID");
   });
 
   it("enforce refuses password sign-in for everyone but owners", async () => {

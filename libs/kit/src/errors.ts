@@ -22,6 +22,7 @@ export type ErrorKind =
   | "method_not_allowed"
   | "deleted"
   | "conflict"
+  | "precondition_failed" // 412: If-Match names a version the resource has moved past
   | "rate_limited"
   | "unavailable"
   | "dependency"
@@ -42,6 +43,7 @@ const KINDS: Record<ErrorKind, KindInfo> = {
   method_not_allowed: { http: 405, grpc: GrpcStatus.UNIMPLEMENTED, error: "method_not_allowed" },
   deleted: { http: 410, grpc: GrpcStatus.NOT_FOUND, error: "not_found" },
   conflict: { http: 409, grpc: GrpcStatus.ALREADY_EXISTS, error: "conflict" },
+  precondition_failed: { http: 412, grpc: GrpcStatus.ABORTED, error: "precondition_failed" },
   rate_limited: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, error: "rate_limited" },
   unavailable: { http: 503, grpc: GrpcStatus.UNAVAILABLE, error: "service_unavailable" },
   dependency: { http: 503, grpc: GrpcStatus.UNAVAILABLE, error: "service_unavailable" },

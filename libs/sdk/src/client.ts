@@ -224,6 +224,16 @@ export class VerdictClient {
   updateMember = (id: string, body: T.UpdateMember) =>
     this.request<T.Member>("PATCH", `/v1/members/${enc(id)}`, { body });
   removeMember = (id: string) => this.request<void>("DELETE", `/v1/members/${enc(id)}`);
+  /**
+   * Joins an organization with an invitation (no API key is sent: the invitation is the
+   * credential). `token` may be the whole `invitation_url` or its `vdt_inv_…` token; a new
+   * person gives a name and a new password, an existing account its password. Then sign in.
+   */
+  acceptInvitation = (body: T.AcceptInvitation) =>
+    this.request<T.AcceptedInvitation>("POST", "/auth/invitations/accept", {
+      body: { ...body, token: invitationToken(body.token) },
+      anonymous: true,
+    });
 
   listAuditEvents = (query: T.ListAuditEventsQuery = {}) =>
     this.request<T.AuditEventList>("GET", "/v1/audit-events", { query: query as Query });
@@ -246,6 +256,12 @@ export class VerdictClient {
   putSsoConnection = (body: T.PutSsoConnection) =>
     this.request<T.SsoConnection>("PUT", "/v1/organization/sso", { body });
   deleteSsoConnection = () => this.request<void>("DELETE", "/v1/organization/sso");
+  /**
+   * Instance operator only: marks a domain an organization claimed for SSO as verified, after
+   * checking its DNS TXT record (`verification_token`) out of band. Answers the connection.
+   */
+  verifySsoDomain = (organizationId: string, domain: string) =>
+    this.request<T.SsoConnection>("POST", `/v1/organizations/${enc(organizationId)}/sso/domains/${enc(domain)}/verify`);
 
   listScimTokens = () => this.request<T.ScimTokenList>("GET", "/v1/scim-tokens");
   /** 201 with `token` (vdt_scim_…): shown once. */
@@ -309,6 +325,13 @@ export class VerdictClient {
 }
 
 const enc = encodeURIComponent;
+
+/** The token of an invitation link (`…/invitations/accept#token=vdt_inv_…`), or the token itself. */
+export function invitationToken(urlOrToken: string): string {
+  const t = urlOrToken.trim();
+  const m = /[#?&]token=([^&#]+)/.exec(t);
+  return m ? decodeURIComponent(m[1]!) : t;
+}
 
 /** The items of every page of a cursor-paginated list: `fetch` gets `{}` first, then `{ cursor }`. */
 async function* paginate<P extends { pagination: { has_more: boolean; next_cursor?: string | null } }, I>(

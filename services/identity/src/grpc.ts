@@ -432,6 +432,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
         sessionToken: req.session_token,
         passkeyId: req.passkey_id,
         name: req.name,
+        expectedVersion: req.expected_version,
       });
       return { passkey: toPasskey(passkey) };
     },
@@ -440,6 +441,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
         sessionToken: req.session_token,
         passkeyId: req.passkey_id,
         clientIp: req.client_ip,
+        expectedVersion: req.expected_version,
       });
       return {};
     },

@@ -72,6 +72,12 @@ export interface UserRecord {
   recovery_code_hashes: string[];
   /** WebAuthn credentials (passkeys, security keys); absent on users stored before passkeys. */
   passkeys?: PasskeyRecord[];
+  /**
+   * Goes up by one with every write of `passkeys`: the condition of the next write, so two
+   * concurrent changes (a rename and a delete, a registration and a sign-in) never drop each
+   * other's. Absent on users whose passkeys were never written since this was kept.
+   */
+  passkeys_rev?: number;
   /** How many recovery codes are left: the condition of the update that spends one. */
   recovery_codes_left: number;
   created_at: string;
@@ -92,6 +98,8 @@ export interface PasskeyRecord {
   device_type?: string;
   /** Whether the authenticator said the credential is backed up (synced). */
   backed_up?: boolean;
+  /** Up by one with each rename (If-Match names it); absent = 1. */
+  version?: number;
 }
 
 export interface SessionRecord {

@@ -1939,6 +1939,8 @@ export interface components {
             last_used_at: string | null;
             name: string;
             transports: string[];
+            /** @description Up by one with each rename: send it back (If-Match or version) so a change never overwrites another */
+            version: number;
         };
         PasskeyAdded: {
             /** @description Shown once, when this is the first second factor; else empty */
@@ -2080,6 +2082,8 @@ export interface components {
         RenamePasskey: {
             /** @description A name to recognise it by ("YubiKey", "laptop") */
             name: string;
+            /** @description The version read (as If-Match does): 412 VERSION_MISMATCH if it was renamed or deleted since */
+            version?: number;
         };
         Report: {
             completed_at: string | null;
@@ -3593,12 +3597,23 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An error page */
+            /** @description An id_token_hint that does not decode, an unknown client or post_logout_redirect_uri */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
                     "text/html": string;
                 };
             };
@@ -3640,12 +3655,23 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description A missing or wrong xsrf value: an error page */
+            /** @description A missing or wrong xsrf value, or no logout under way */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": {
+                        /**
+                         * @example invalid_request
+                         * @example invalid_client
+                         * @example invalid_grant
+                         * @example unsupported_grant_type
+                         * @example invalid_scope
+                         */
+                        error: string;
+                        error_description?: string;
+                    };
                     "text/html": string;
                 };
             };
@@ -4313,7 +4339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_SSO_FAILED and related codes: the response did not verify (signature, audience, time, replay) */
+            /** @description SSO_STATE_INVALID (RelayState unknown, expired or already used: a replay) or SSO_IDP_RESPONSE_INVALID (signature, issuer, audience, Destination, Recipient, InResponseTo or time did not verify) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4686,7 +4712,10 @@ export interface operations {
     deletePasskey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The passkey's version as its ETag or `version` gives it (W/"2"): the change happens only if nobody renamed or deleted it since; else 412 VERSION_MISMATCH. * or absent: whatever its version */
+                "If-Match"?: string;
+            };
             path: {
                 credential_id: string;
             };
@@ -4767,6 +4796,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description VERSION_MISMATCH: If-Match (or the body's version) names a version the resource has moved past; read it again */
+            412: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. It is the person's last second factor and an organization they belong to requires MFA (field credential_id) */
             422: {
                 headers: {
@@ -4833,7 +4877,10 @@ export interface operations {
     renamePasskey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The passkey's version as its ETag or `version` gives it (W/"2"): the change happens only if nobody renamed or deleted it since; else 412 VERSION_MISMATCH. * or absent: whatever its version */
+                "If-Match"?: string;
+            };
             path: {
                 credential_id: string;
             };
@@ -4845,7 +4892,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The passkey */
+            /** @description The passkey (ETag: its new version) */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -4907,6 +4954,21 @@ export interface operations {
             };
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources). Not one of this person's passkeys (another person's answers the same) */
             404: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VERSION_MISMATCH: If-Match (or the body's version) names a version the resource has moved past; read it again */
+            412: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -336,6 +336,7 @@ export function buildApp(opts: AppOptions): express.Express {
             clientIp: req.ip ?? "",
             userAgent: req.get("user-agent") ?? "",
             cookieMode: cookieMode(req),
+            ifMatch: req.get("if-match"),
           });
           span.setAttribute("http.response.status_code", result.status);
           if (result.headers) res.set(result.headers);
@@ -360,11 +361,38 @@ export function buildApp(opts: AppOptions): express.Express {
 
   for (const r of opts.routes) app[r.method](r.path, handle(r));
 
+  const openapi = buildOpenApi(opts.routes, opts.requestSchemaIds);
+
+  // What is served outside the route table (the OAuth server, its pages, SSO's browser legs)
+  // answers a method its path does not serve as the API does: 405 with Allow, from the methods
+  // the OpenAPI document gives that path (oidc-provider would say 404, express nothing).
+  const pages = pageTemplates(openapi, opts.routes);
+  app.use(async (req, res, next) => {
+    const page = pages.find((t) => t.re.test(req.path));
+    // A CORS preflight stays oidc-provider's: browsers' public clients call its token endpoint.
+    const preflight = req.method === "OPTIONS" && !!req.get("origin") && !!req.get("access-control-request-method");
+    if (!page || page.methods.has(req.method) || preflight) return next();
+    try {
+      locals(res).routePath = page.path;
+      await anonymous(req, res);
+      const allow = [...page.methods].join(", ");
+      res.setHeader("Allow", allow);
+      next(
+        new AppError(
+          "method_not_allowed",
+          "METHOD_NOT_ALLOWED",
+          `${req.method} is not allowed on ${req.path}; allowed: ${allow}`,
+        ),
+      );
+    } catch (err) {
+      next(err);
+    }
+  });
+
   opts.mount?.(app, (req, res, next) => {
     anonymous(req, res).then(() => next(), next);
   });
 
-  const openapi = buildOpenApi(opts.routes, opts.requestSchemaIds);
   app.get("/v1/openapi.json", async (req, res, next) => {
     try {
       locals(res).routePath = "/v1/openapi.json";
@@ -460,4 +488,30 @@ function toAppError(err: unknown): AppError {
   if (e?.type === "request.aborted")
     return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Request body was aborted" }]);
   return errors.internal();
+}
+
+const HTTP_METHODS = new Set(["get", "put", "post", "delete", "patch"]);
+
+/** The documented paths that are not in the route table, each with the methods it answers. */
+function pageTemplates(
+  openapi: Record<string, unknown>,
+  routes: Route[],
+): { path: string; re: RegExp; methods: Set<string> }[] {
+  const inTable = new Set(routes.map((r) => r.path.replace(/:([A-Za-z_]+)/g, "{$1}")));
+  const paths = (openapi.paths ?? {}) as Record<string, Record<string, unknown>>;
+  return Object.entries(paths)
+    .filter(([path]) => !inTable.has(path))
+    .map(([path, item]) => {
+      const methods = new Set(
+        Object.keys(item)
+          .filter((m) => HTTP_METHODS.has(m))
+          .map((m) => m.toUpperCase()),
+      );
+      if (methods.has("GET")) methods.add("HEAD");
+      const pattern = path
+        .split(/\{[^}]+\}/)
+        .map((literal) => literal.replace(/[.*+?^$()|[\]\\]/g, "\\$&"))
+        .join("[^/]+");
+      return { path, re: new RegExp(`^${pattern}/?$`), methods };
+    });
 }

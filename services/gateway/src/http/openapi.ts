@@ -51,6 +51,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: "RESOURCE_NOT_FOUND (also for other organizations' resources)",
   409: "RESOURCE_ALREADY_EXISTS",
   410: "RESOURCE_DELETED",
+  412: "VERSION_MISMATCH: If-Match (or the body's version) names a version the resource has moved past; read it again",
   422: "Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors",
   429: "RATE_LIMIT_EXCEEDED; see Retry-After",
   500: "INTERNAL_ERROR",
@@ -101,6 +102,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     if (r.params) errorStatuses.add(404);
     if (r.query) errorStatuses.add(422);
     for (const s of r.errors ?? []) errorStatuses.add(s);
+    if (r.ifMatch) errorStatuses.add(412);
     for (const s of [...errorStatuses].sort()) {
       responses[String(s)] = {
         description: r.errorNotes?.[s] ? `${ERROR_TEXT[s]}. ${r.errorNotes[s]}` : ERROR_TEXT[s],
@@ -112,7 +114,21 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
       operationId: r.operationId,
       summary: r.summary,
       tags: [r.tag],
-      parameters: [...parameters(r.params, "path"), ...parameters(r.query, "query")],
+      parameters: [
+        ...parameters(r.params, "path"),
+        ...parameters(r.query, "query"),
+        ...(r.ifMatch
+          ? [
+              {
+                name: "If-Match",
+                in: "header",
+                required: false,
+                description: r.ifMatch,
+                schema: { type: "string", pattern: '^(\\*|(W/)?"?[0-9]+"?)$', examples: ['W/"1"'] },
+              },
+            ]
+          : []),
+      ],
       responses,
       security:
         r.access.kind === "public"

@@ -49,6 +49,14 @@ const sessionCookie = (description: string): Json => ({
     },
   },
 });
+/** oidc-provider's error: a page for a browser, RFC 6749's JSON for a client that asks for JSON. */
+const htmlOrOAuthError = (description: string): Json => ({
+  description,
+  content: {
+    "text/html": { schema: { type: "string" } },
+    "application/json": { schema: OAUTH_ERROR },
+  },
+});
 const apiError = (description: string): Json => ({
   description,
   content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
@@ -290,7 +298,7 @@ export function authPagesPaths(): Record<string, Record<string, Json>> {
         })),
         responses: {
           200: html("A page that confirms the sign-out (a form to /auth/oauth/logout/confirm)"),
-          400: html("An error page"),
+          400: htmlOrOAuthError("An id_token_hint that does not decode, an unknown client or post_logout_redirect_uri"),
           429: tooMany,
         },
       }),
@@ -300,7 +308,7 @@ export function authPagesPaths(): Record<string, Record<string, Json>> {
         requestBody: formBody({ xsrf: str("The page's anti-forgery value"), logout: str("yes: sign out") }, ["xsrf"]),
         responses: {
           303: redirect("To post_logout_redirect_uri, or to /auth/oauth/logout/success"),
-          400: html("A missing or wrong xsrf value: an error page"),
+          400: htmlOrOAuthError("A missing or wrong xsrf value, or no logout under way"),
           429: tooMany,
         },
       }),
@@ -401,7 +409,7 @@ export function authPagesPaths(): Record<string, Record<string, Json>> {
             in: "query",
             required: true,
             description: "The organization id (org_…)",
-            schema: { type: "string" },
+            schema: { type: "string", minLength: 1 },
           },
         ],
         responses: {
@@ -419,7 +427,7 @@ export function authPagesPaths(): Record<string, Record<string, Json>> {
       post: op("samlAssertionConsumer", "SAML assertion consumer service (HTTP-POST binding)", {
         requestBody: formBody(
           {
-            SAMLResponse: str("The identity provider's signed response, base64"),
+            SAMLResponse: str("The identity provider's signed response, base64", { minLength: 1 }),
             RelayState: str("As sent with the request from GET /auth/saml/login"),
           },
           ["SAMLResponse"],
@@ -428,7 +436,7 @@ export function authPagesPaths(): Record<string, Record<string, Json>> {
           303: sessionCookie("Signed in: to the portal, with the session cookie"),
           400: apiError("VALIDATION_FAILED: SAMLResponse is required"),
           401: apiError(
-            "AUTH_SSO_FAILED and related codes: the response did not verify (signature, audience, time, replay)",
+            "SSO_STATE_INVALID (RelayState unknown, expired or already used: a replay) or SSO_IDP_RESPONSE_INVALID (signature, issuer, audience, Destination, Recipient, InResponseTo or time did not verify)",
           ),
           403: apiError("AUTH_HTTPS_REQUIRED (a session cannot be kept on this address) or a refused sign-in"),
           429: tooMany,

@@ -242,13 +242,22 @@ export const PasskeySchema = z
       .meta({ description: "multiDevice: a synced passkey; unknown: registered before Verdict kept this" }),
     backed_up: z.boolean(),
     transports: z.array(z.string()),
+    version: z.number().int().min(1).meta({
+      description:
+        "Up by one with each rename: send it back (If-Match or version) so a change never overwrites another",
+    }),
   })
   .meta({ id: "Passkey" });
 
 export const PasskeyListSchema = z.object({ passkeys: z.array(PasskeySchema) }).meta({ id: "PasskeyList" });
 
 export const RenamePasskeySchema = z
-  .object({ name: z.string().min(1).max(100).meta({ description: 'A name to recognise it by ("YubiKey", "laptop")' }) })
+  .object({
+    name: z.string().min(1).max(100).meta({ description: 'A name to recognise it by ("YubiKey", "laptop")' }),
+    version: z.number().int().min(1).optional().meta({
+      description: "The version read (as If-Match does): 412 VERSION_MISMATCH if it was renamed or deleted since",
+    }),
+  })
   .strict()
   .meta({ id: "RenamePasskey" });
 

@@ -31,6 +31,8 @@ export interface RouteContext<P, Q, B> {
   userAgent: string;
   /** Whether a session cookie can be set on this request (https, or http://localhost). */
   cookieMode: CookieMode;
+  /** The If-Match header as sent (routes with `ifMatch` read it); undefined when absent. */
+  ifMatch: string | undefined;
 }
 
 export interface RouteResult {
@@ -77,6 +79,11 @@ export interface Route<P = any, Q = any, B = any> {
   errors?: number[];
   /** What an error status means on this route beyond the general text (OpenAPI descriptions). */
   errorNotes?: Partial<Record<number, string>>;
+  /**
+   * The route takes an If-Match header naming the version it must still be at (412 otherwise):
+   * what the header means here, for the OpenAPI document.
+   */
+  ifMatch?: string;
   /** Open to a signed-in person who must enrol MFA first (the organization requires it). */
   duringMfaEnrolment?: boolean;
   handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult>;

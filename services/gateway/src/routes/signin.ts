@@ -25,6 +25,7 @@ import {
 } from "../http/peopleSchemas.js";
 import { csrfTokenFor } from "../http/session.js";
 import { IdParam } from "../http/schemas.js";
+import { etagOf, expectedVersion } from "../http/versions.js";
 import { noContent } from "./common.js";
 
 const CredentialParams = IdParam("credential_id");
@@ -38,6 +39,7 @@ function passkeyJson(p: identityV1.Passkey) {
     device_type: p.device_type as "singleDevice" | "multiDevice" | "unknown",
     backed_up: p.backed_up,
     transports: p.transports,
+    version: p.version,
   };
 }
 
@@ -362,20 +364,23 @@ export const signInRoutes = [
     duringMfaEnrolment: true,
     params: CredentialParams,
     body: RenamePasskeySchema,
+    ifMatch:
+      'The passkey\'s version as its ETag or `version` gives it (W/"2"): the change happens only if nobody renamed or deleted it since; else 412 VERSION_MISMATCH. * or absent: whatever its version',
     errors: [404],
     errorNotes: {
       403: "Also AUTH_CSRF_FAILED or AUTH_SESSION_REQUIRED",
       404: "Not one of this person's passkeys (another person's answers the same)",
     },
-    responses: { 200: { description: "The passkey", schema: PasskeySchema } },
-    handler: async ({ principal, params, body, clients }) => {
+    responses: { 200: { description: "The passkey (ETag: its new version)", schema: PasskeySchema } },
+    handler: async ({ principal, params, body, clients, ifMatch }) => {
       const s = signedIn(principal);
       const res = await clients.identity.renamePasskey({
         session_token: s.token,
         passkey_id: params.credential_id,
         name: body.name,
+        expected_version: expectedVersion(ifMatch, body.version),
       });
-      return { status: 200, body: passkeyJson(res.passkey!) };
+      return { status: 200, body: passkeyJson(res.passkey!), headers: { ETag: etagOf(res.passkey!.version) } };
     },
   }),
   route({
@@ -387,6 +392,8 @@ export const signInRoutes = [
     access: { kind: "authenticated" },
     duringMfaEnrolment: true,
     params: CredentialParams,
+    ifMatch:
+      'The passkey\'s version as its ETag or `version` gives it (W/"2"): the change happens only if nobody renamed or deleted it since; else 412 VERSION_MISMATCH. * or absent: whatever its version',
     errors: [404, 422],
     errorNotes: {
       403: "Also AUTH_CSRF_FAILED or AUTH_SESSION_REQUIRED",
@@ -394,12 +401,13 @@ export const signInRoutes = [
       422: "It is the person's last second factor and an organization they belong to requires MFA (field credential_id)",
     },
     responses: noContent,
-    handler: async ({ principal, params, clients, clientIp }) => {
+    handler: async ({ principal, params, clients, clientIp, ifMatch }) => {
       const s = signedIn(principal);
       await clients.identity.deletePasskey({
         session_token: s.token,
         passkey_id: params.credential_id,
         client_ip: clientIp,
+        expected_version: expectedVersion(ifMatch),
       });
       return { status: 204 };
     },

@@ -137,7 +137,12 @@ function PasskeyRow({ passkey, onChanged }: { passkey: Passkey; onChanged: () =>
     setError(null);
     setFieldError(undefined);
     try {
-      await call(api.PATCH("/auth/webauthn/credentials/{credential_id}", { ...path, body: { name: renaming ?? "" } }));
+      await call(
+        api.PATCH("/auth/webauthn/credentials/{credential_id}", {
+          ...path,
+          body: { name: renaming ?? "", version: passkey.version },
+        }),
+      );
       setRenaming(null);
       onChanged();
     } catch (err) {
@@ -148,7 +153,12 @@ function PasskeyRow({ passkey, onChanged }: { passkey: Passkey; onChanged: () =>
   const remove = async () => {
     setError(null);
     try {
-      await call(api.DELETE("/auth/webauthn/credentials/{credential_id}", path));
+      // The version this row shows: another tab's rename since then answers 412, not a silent delete.
+      await call(
+        api.DELETE("/auth/webauthn/credentials/{credential_id}", {
+          params: { ...path.params, header: { "If-Match": `W/"${passkey.version}"` } },
+        }),
+      );
       onChanged();
     } catch (err) {
       setConfirming(false);

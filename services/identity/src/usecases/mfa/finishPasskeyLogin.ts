@@ -7,6 +7,7 @@ import { startSession } from "../sessions/startSession.js";
 import { assertNotLocked, clearAccount, throttleIds } from "../sessions/throttle.js";
 import { challengeGone, pendingChallenge } from "./pendingChallenge.js";
 import type { RelyingParty } from "./startPasskeyRegistration.js";
+import { changePasskeys } from "./changePasskeys.js";
 import { orRefused, parseResponse, passkeyRefused } from "./webauthnErrors.js";
 
 export interface FinishPasskeyLoginCommand {
@@ -58,18 +59,19 @@ export async function finishPasskeyLogin(
   });
   if (!verified.verified) throw await fail("the signature did not verify");
   const now = deps.clock.now().toISOString();
-  const passkeys = (user.passkeys ?? []).map((p) =>
-    p.id === passkey.id
-      ? {
-          ...p,
-          counter: verified.authenticationInfo.newCounter,
-          last_used_at: now,
-          device_type: verified.authenticationInfo.credentialDeviceType,
-          backed_up: verified.authenticationInfo.credentialBackedUp,
-        }
-      : p,
-  );
-  await deps.repo.users.updateOne({ id: user.id }, { passkeys });
+  await changePasskeys(deps, user.id, (fresh) => ({
+    passkeys: (fresh.passkeys ?? []).map((p) =>
+      p.id === passkey.id
+        ? {
+            ...p,
+            counter: verified.authenticationInfo.newCounter,
+            last_used_at: now,
+            device_type: verified.authenticationInfo.credentialDeviceType,
+            backed_up: verified.authenticationInfo.credentialBackedUp,
+          }
+        : p,
+    ),
+  }));
   if (!(await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { revoked_at: now })))
     throw challengeGone();
   await clearAccount(deps, throttles.account);

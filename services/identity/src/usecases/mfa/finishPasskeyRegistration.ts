@@ -9,6 +9,7 @@ import type { SessionView } from "../sessions/sessionView.js";
 import { startSession } from "../sessions/startSession.js";
 import { activeSession } from "../sessions/verifySession.js";
 import type { RelyingParty } from "./startPasskeyRegistration.js";
+import { changePasskeys } from "./changePasskeys.js";
 import { orRefused, parseResponse, passkeyRefused } from "./webauthnErrors.js";
 
 export interface FinishPasskeyRegistrationCommand {
@@ -61,15 +62,16 @@ export async function finishPasskeyRegistration(
     device_type: verified.registrationInfo.credentialDeviceType,
     backed_up: verified.registrationInfo.credentialBackedUp,
   };
-  const firstFactor = !hasSecondFactor(user);
-  const codes = firstFactor && user.recovery_code_hashes.length === 0 ? newRecoveryCodes() : [];
-  await deps.repo.users.updateOne(
-    { id: user.id },
-    {
-      passkeys: [...(user.passkeys ?? []), passkey],
-      ...(codes.length ? { recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length } : {}),
-    },
-  );
+  let codes: string[] = [];
+  await changePasskeys(deps, user.id, (fresh) => {
+    if ((fresh.passkeys ?? []).some((p) => p.id === c.id)) throw errors.alreadyExists("passkey", c.id);
+    const firstFactor = !hasSecondFactor(fresh);
+    codes = firstFactor && fresh.recovery_code_hashes.length === 0 ? newRecoveryCodes() : [];
+    return {
+      passkeys: [...(fresh.passkeys ?? []), passkey],
+      extra: codes.length ? { recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length } : {},
+    };
+  });
   await deps.repo.sessions.updateOne({ id: session.id, revoked_at: null }, { revoked_at: now });
   const started = await startSession(deps, {
     userId: user.id,

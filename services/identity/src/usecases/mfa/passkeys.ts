@@ -7,6 +7,7 @@ import type { IdentityDeps } from "../../deps.js";
 import type { PasskeyRecord, UserRecord } from "../../repo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { activeSession } from "../sessions/verifySession.js";
+import { assertPasskeyVersion, changePasskeys, passkeyVersion } from "./changePasskeys.js";
 
 export interface PasskeyView {
   id: string;
@@ -16,6 +17,7 @@ export interface PasskeyView {
   device_type: string;
   backed_up: boolean;
   transports: string[];
+  version: number;
 }
 
 export function passkeyView(p: PasskeyRecord): PasskeyView {
@@ -27,6 +29,7 @@ export function passkeyView(p: PasskeyRecord): PasskeyView {
     device_type: p.device_type ?? "unknown",
     backed_up: p.backed_up ?? false,
     transports: p.transports,
+    version: passkeyVersion(p),
   };
 }
 
@@ -49,29 +52,19 @@ export async function listPasskeys(deps: IdentityDeps, sessionToken: string): Pr
   return (user.passkeys ?? []).map(passkeyView);
 }
 
-async function replacePasskeys(
-  deps: IdentityDeps,
-  user: UserRecord,
-  passkeys: PasskeyRecord[],
-  extra: Partial<UserRecord> = {},
-): Promise<void> {
-  if (!(await deps.repo.users.updateOne({ id: user.id }, { passkeys, ...extra })))
-    throw errors.notFound("user", user.id);
-}
-
 export async function renamePasskey(
   deps: IdentityDeps,
-  cmd: { sessionToken: string; passkeyId: string; name: string },
+  cmd: { sessionToken: string; passkeyId: string; name: string; expectedVersion?: number },
 ): Promise<PasskeyView> {
   const { user } = await sessionUser(deps, cmd.sessionToken);
-  const passkey = ownPasskey(user, cmd.passkeyId);
-  const renamed = { ...passkey, name: cmd.name };
-  await replacePasskeys(
-    deps,
-    user,
-    (user.passkeys ?? []).map((p) => (p.id === passkey.id ? renamed : p)),
-  );
-  return passkeyView(renamed);
+  let renamed: PasskeyRecord | undefined;
+  await changePasskeys(deps, user.id, (fresh) => {
+    const passkey = ownPasskey(fresh, cmd.passkeyId);
+    assertPasskeyVersion(passkey, cmd.expectedVersion);
+    renamed = { ...passkey, name: cmd.name, version: passkeyVersion(passkey) + 1 };
+    return { passkeys: (fresh.passkeys ?? []).map((p) => (p.id === passkey.id ? renamed! : p)) };
+  });
+  return passkeyView(renamed!);
 }
 
 /** Organizations this person is an active member of that require MFA. */
@@ -83,29 +76,33 @@ async function requiringMfa(deps: IdentityDeps, userId: string): Promise<string[
 
 export async function deletePasskey(
   deps: IdentityDeps,
-  cmd: { sessionToken: string; passkeyId: string; clientIp: string },
+  cmd: { sessionToken: string; passkeyId: string; clientIp: string; expectedVersion?: number },
 ): Promise<void> {
   const { session, user } = await sessionUser(deps, cmd.sessionToken);
-  const passkey = ownPasskey(user, cmd.passkeyId);
-  const left = (user.passkeys ?? []).filter((p) => p.id !== passkey.id);
-  const after = { ...user, passkeys: left };
-  const lastFactor = !hasSecondFactor(after);
-  if (lastFactor) {
-    const requiring = await requiringMfa(deps, user.id);
-    if (requiring.length) {
-      const message = `This is your last second factor and ${requiring.join(", ")} requires MFA: add another passkey or an authenticator app first`;
-      const problem: FieldError = { field: "credential_id", code: "INVALID_ENUM", message };
-      throw errors.unprocessable([problem], message);
+  let deleted: PasskeyRecord | undefined;
+  await changePasskeys(deps, user.id, async (fresh) => {
+    const passkey = ownPasskey(fresh, cmd.passkeyId);
+    assertPasskeyVersion(passkey, cmd.expectedVersion);
+    deleted = passkey;
+    const left = (fresh.passkeys ?? []).filter((p) => p.id !== passkey.id);
+    const lastFactor = !hasSecondFactor({ ...fresh, passkeys: left });
+    if (lastFactor) {
+      const requiring = await requiringMfa(deps, fresh.id);
+      if (requiring.length) {
+        const message = `This is your last second factor and ${requiring.join(", ")} requires MFA: add another passkey or an authenticator app first`;
+        const problem: FieldError = { field: "credential_id", code: "INVALID_ENUM", message };
+        throw errors.unprocessable([problem], message);
+      }
     }
-  }
-  // With no second factor left, recovery codes would be a way in that nothing else guards.
-  await replacePasskeys(deps, user, left, lastFactor ? { recovery_code_hashes: [], recovery_codes_left: 0 } : {});
+    // With no second factor left, recovery codes would be a way in that nothing else guards.
+    return { passkeys: left, extra: lastFactor ? { recovery_code_hashes: [], recovery_codes_left: 0 } : {} };
+  });
   await recordAudit(deps, {
     organizationId: session.organization_id,
     type: "mfa.passkey_deleted",
     actor: { type: "user", id: user.id, ip: cmd.clientIp },
     targetType: "user",
     targetId: user.id,
-    data: { name: passkey.name },
+    data: { name: deleted!.name },
   });
 }

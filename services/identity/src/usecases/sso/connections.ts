@@ -42,7 +42,8 @@ export interface PutSsoConnectionCommand {
   enforce: boolean;
 }
 
-async function assertPlan(deps: IdentityDeps, organizationId: string): Promise<void> {
+/** 403 PLAN_FEATURE_UNAVAILABLE unless the organization's plan includes SSO (set up, and each sign-in). */
+export async function assertPlan(deps: IdentityDeps, organizationId: string): Promise<void> {
   const org = await deps.repo.orgs.findOne({ id: organizationId });
   if (!org) throw errors.notFound("organization", organizationId);
   if (!planHasSso(org.plan))

@@ -2,7 +2,7 @@
 // passwords, except its owners' (the break-glass way in when the IdP is down).
 import { AppError } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
-import { passwordSignInAllowed } from "../../domain/sso.js";
+import { passwordSignInAllowed, planHasSso } from "../../domain/sso.js";
 import type { MemberRecord } from "../../repo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 
@@ -13,6 +13,9 @@ export async function assertPasswordSignInAllowed(
 ): Promise<void> {
   const connection = await deps.sso.connections.findOne({ id: membership.organization_id });
   if (!connection || passwordSignInAllowed(connection.enforce, membership.role)) return;
+  // On a plan without SSO the IdP signs nobody in, so it cannot be the only way in either.
+  const org = await deps.repo.findOrganization(membership.organization_id);
+  if (!org || !planHasSso(org.plan)) return;
   await recordAudit(deps, {
     organizationId: membership.organization_id,
     type: "signin.failed",

@@ -9,6 +9,7 @@ import type { UserRecord } from "../../repo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { startSession } from "../sessions/startSession.js";
 import type { SessionView } from "../sessions/sessionView.js";
+import { assertPlan } from "./connections.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
 
 export interface FinishSsoSignIn {
@@ -47,6 +48,8 @@ export async function finishSsoSignIn(
   cmd: FinishSsoSignIn,
 ): Promise<{ token: string; session: SessionView }> {
   const orgId = cmd.connection.organization_id;
+  // Started before the plan changed: the plan decides at the end too.
+  await assertPlan(deps, orgId);
   const email = normalizeEmail(cmd.identity.email);
   const identity = { ...cmd.identity, email };
   const existing = await deps.repo.userByEmail(email);

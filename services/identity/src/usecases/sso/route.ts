@@ -3,6 +3,7 @@
 import { errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { emailDomain, type SsoType } from "../../domain/sso.js";
+import { assertPlan } from "./connections.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
 
 const emailProblem = (message: string) =>
@@ -30,5 +31,7 @@ export async function connectionForEmail(
     throw emailProblem(
       `${domain} signs in with ${connection.type.toUpperCase()}: use ${connection.type === "oidc" ? "/auth/oidc/authorize" : "/auth/saml/login"}`,
     );
+  // A connection outlives a plan that no longer includes SSO; its sign-ins do not.
+  await assertPlan(deps, connection.organization_id);
   return connection;
 }

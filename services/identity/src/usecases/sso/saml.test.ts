@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
+import { inflateRawSync } from "node:zlib";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -16,6 +17,8 @@ import { AppError, createLogger, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
+import { SAML_CLOCK_SKEW_MS } from "../../domain/sso.js";
+import { hashToken } from "../../domain/secrets.js";
 import { argon2Passwords } from "../../passwords.js";
 import { IdentityRepo } from "../../repo.js";
 import { createOrganization } from "../organizations/createOrganization.js";
@@ -66,8 +69,14 @@ function signedResponse(opts: {
   destination?: string;
   recipient?: string;
   email?: string;
+  /** Moves every time in the response by this much (an IdP whose clock is off, or an old response). */
+  shiftMs?: number;
+  /** Leaves the assertion unsigned. */
+  unsigned?: boolean;
+  /** saml:Attribute name → value, as an IdP's attribute mapping sends them. */
+  attributes?: Record<string, string>;
 }): string {
-  const now = new Date();
+  const now = new Date(Date.now() + (opts.shiftMs ?? 0));
   const iso = (ms: number) => new Date(now.getTime() + ms).toISOString();
   const destination = opts.destination === undefined ? "" : ` Destination="${opts.destination}"`;
   const xml =
@@ -79,8 +88,16 @@ function signedResponse(opts: {
     `<saml:Subject><saml:NameID Format="urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress">${opts.email ?? "ada@acme.example"}</saml:NameID>` +
     `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData InResponseTo="${opts.inResponseTo}" NotOnOrAfter="${iso(300_000)}" Recipient="${opts.recipient ?? URLS.acsUrl}"/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${iso(-60_000)}" NotOnOrAfter="${iso(300_000)}"><saml:AudienceRestriction><saml:Audience>${opts.audience}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
+    (opts.attributes
+      ? `<saml:AttributeStatement>${Object.entries(opts.attributes)
+          .map(
+            ([k, v]) => `<saml:Attribute Name="${k}"><saml:AttributeValue>${v}</saml:AttributeValue></saml:Attribute>`,
+          )
+          .join("")}</saml:AttributeStatement>`
+      : "") +
     `<saml:AuthnStatement AuthnInstant="${iso(0)}" SessionIndex="_s1"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     `</saml:Assertion></samlp:Response>`;
+  if (opts.unsigned) return Buffer.from(xml, "utf8").toString("base64");
   const sig = new SignedXml({
     privateKey: opts.key.key,
     publicCert: opts.key.cert,
@@ -159,9 +176,13 @@ afterEach(async () => {
 });
 
 /** Saves the organization's SAML connection as an admin would, and verifies its domain. */
-async function connect(fields: { idpMetadataUrl?: string; idpCertificate?: string }) {
+async function connect(
+  fields: { idpMetadataUrl?: string; idpCertificate?: string },
+  org = orgId,
+  domainName = "acme.example",
+) {
   await putSsoConnection(deps, {
-    organizationId: orgId,
+    organizationId: org,
     actor: { type: "user", id: "user_admin", ip: "" },
     type: "saml",
     issuer: "",
@@ -172,23 +193,28 @@ async function connect(fields: { idpMetadataUrl?: string; idpCertificate?: strin
     idpEntityId: fields.idpMetadataUrl ? "" : IDP,
     idpSsoUrl: fields.idpMetadataUrl ? "" : `${IDP}/sso`,
     idpCertificate: fields.idpCertificate ?? "",
-    domains: ["acme.example"],
+    domains: [domainName],
     defaultRole: "member",
     enforce: false,
   });
-  const [domain] = await deps.sso.domainsOf(orgId);
+  const [domain] = await deps.sso.domainsOf(org);
   await deps.sso.domains.updateOne({ id: domain!.id }, { verified_at: new Date().toISOString() });
 }
 
 /** Starts a sign-in: the RelayState the browser carries and the AuthnRequest id to answer. */
-async function start(): Promise<{ relayState: string; requestId: string }> {
-  const url = new URL(await startSamlLogin(deps, "ada@acme.example", URLS));
-  const [pending] = await deps.sso.states.find({ organization_id: orgId });
-  return { relayState: url.searchParams.get("RelayState")!, requestId: pending!.request_id! };
+async function start(
+  email = "ada@acme.example",
+  org = orgId,
+  on: IdentityDeps = deps,
+): Promise<{ relayState: string; requestId: string; url: URL }> {
+  const url = new URL(await startSamlLogin(on, email, URLS));
+  const pending = await on.sso.states.findOne({ id: hashToken(url.searchParams.get("RelayState")!) });
+  expect(pending).toMatchObject({ organization_id: org, protocol: "saml" });
+  return { relayState: url.searchParams.get("RelayState")!, requestId: pending!.request_id!, url };
 }
 
-const complete = (relayState: string, samlResponse: string) =>
-  completeSamlLogin(deps, { samlResponse, relayState, urls: URLS, clientIp: "203.0.113.9", userAgent: "test" });
+const complete = (relayState: string, samlResponse: string, on: IdentityDeps = deps) =>
+  completeSamlLogin(on, { samlResponse, relayState, urls: URLS, clientIp: "203.0.113.9", userAgent: "test" });
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
   try {
@@ -230,16 +256,18 @@ describe("completeSamlLogin: Destination", () => {
     expect(await deps.repo.sessions.find({})).toEqual([]);
   });
 
-  it("reads the Destination of a Response (and nothing from what is not one)", () => {
+  it("reads the Destination of a Response (and nothing from what is not one)", async () => {
     const b64 = (s: string) => Buffer.from(s).toString("base64");
     expect(
-      responseDestination(
+      await responseDestination(
         b64(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" Destination="https://a/acs"/>`),
       ),
     ).toBe("https://a/acs");
-    expect(responseDestination(b64(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>`))).toBe("");
-    expect(responseDestination(b64(`<Response Destination="https://a/acs"/>`))).toBeNull();
-    expect(responseDestination(b64("not xml at all"))).toBeNull();
+    expect(await responseDestination(b64(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>`))).toBe(
+      "",
+    );
+    expect(await responseDestination(b64(`<Response Destination="https://a/acs"/>`))).toBeNull();
+    expect(await responseDestination(b64("not xml at all"))).toBeNull();
   });
 });
 
@@ -286,5 +314,144 @@ describe("completeSamlLogin: certificates", () => {
       signedResponse({ key: OLD, inResponseTo: again.requestId, audience, destination: URLS.acsUrl }),
     );
     expect(res.session).toMatchObject({ email: "ada@acme.example" });
+  });
+});
+
+describe("completeSamlLogin: what the library checks, on real signatures", () => {
+  const audience = () => spEntityId(URLS, orgId);
+  const ok = (r: { session?: unknown }) => expect(r.session).toMatchObject({ email: "ada@acme.example" });
+
+  it("sends the AuthnRequest over the Redirect binding (deflated SAMLRequest, RelayState) to the IdP", async () => {
+    await connect({ idpCertificate: OLD.cert });
+    const { url, requestId } = await start();
+    expect(`${url.origin}${url.pathname}`).toBe(`${IDP}/sso`);
+    const request = inflateRawSync(Buffer.from(url.searchParams.get("SAMLRequest")!, "base64")).toString("utf8");
+    expect(request).toContain(`ID="${requestId}"`);
+    expect(request).toContain(`AssertionConsumerServiceURL="${URLS.acsUrl}"`);
+    expect(request).toContain(
+      `<saml:Issuer xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion">${audience()}</saml:Issuer>`,
+    );
+  });
+
+  it("refuses an assertion nobody signed", async () => {
+    await connect({ idpCertificate: OLD.cert });
+    const { relayState, requestId } = await start();
+    const unsigned = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience(), unsigned: true });
+    expect((await refusal(complete(relayState, unsigned))).code).toBe("SSO_IDP_RESPONSE_INVALID");
+    expect(await deps.repo.sessions.find({})).toEqual([]);
+  });
+
+  it("refuses an assertion whose Recipient is another ACS", async () => {
+    await connect({ idpCertificate: OLD.cert });
+    const { relayState, requestId } = await start();
+    const r = signedResponse({
+      key: OLD,
+      inResponseTo: requestId,
+      audience: audience(),
+      recipient: "https://other-sp.example.net/saml/acs",
+    });
+    expect(await refusal(complete(relayState, r))).toEqual({
+      code: "SSO_IDP_RESPONSE_INVALID",
+      message: expect.stringContaining("meant for https://other-sp.example.net/saml/acs"),
+    });
+  });
+
+  it("refuses a response to another AuthnRequest (InResponseTo), even under a live RelayState", async () => {
+    await connect({ idpCertificate: OLD.cert });
+    const first = await start();
+    const second = await start();
+    const forFirst = signedResponse({ key: OLD, inResponseTo: first.requestId, audience: audience() });
+    expect((await refusal(complete(second.relayState, forFirst))).message).toMatch(/InResponseTo/i);
+    // The RelayState was spent by the refused attempt: the first one still works, once.
+    ok(await complete(first.relayState, forFirst));
+    expect((await refusal(complete(first.relayState, forFirst))).code).toBe("SSO_STATE_INVALID");
+  });
+
+  it(`accepts an IdP clock off by less than the skew (${SAML_CLOCK_SKEW_MS} ms) and refuses one off by more`, async () => {
+    await connect({ idpCertificate: OLD.cert });
+    // NotBefore is 60 s before the IdP's "now"; NotOnOrAfter 300 s after it.
+    const ahead = async (shiftMs: number) => {
+      const { relayState, requestId } = await start();
+      return complete(relayState, signedResponse({ key: OLD, inResponseTo: requestId, audience: audience(), shiftMs }));
+    };
+    ok(await ahead(60_000 + SAML_CLOCK_SKEW_MS / 2));
+    expect((await refusal(ahead(60_000 + SAML_CLOCK_SKEW_MS + 30_000))).message).toMatch(/not yet valid|NotBefore/i);
+    // An old response: its NotOnOrAfter passed longer ago than the skew (the library reads the
+    // subject confirmation's first, and finds none still valid).
+    expect((await refusal(ahead(-(300_000 + SAML_CLOCK_SKEW_MS + 30_000)))).message).toMatch(
+      /expired|NotOnOrAfter|No valid subject confirmation/i,
+    );
+    ok(await ahead(-(300_000 + SAML_CLOCK_SKEW_MS / 2)));
+  });
+
+  it("maps the IdP's attributes: email over NameID, the name from givenName and surname", async () => {
+    await connect({ idpCertificate: OLD.cert });
+    const { relayState, requestId } = await start();
+    const res = await complete(
+      relayState,
+      signedResponse({
+        key: OLD,
+        inResponseTo: requestId,
+        audience: audience(),
+        email: "a.lovelace-persistent-id",
+        attributes: { email: "Ada@Acme.example", givenName: "Ada", surname: "Lovelace" },
+      }),
+    );
+    expect(res.session).toMatchObject({ email: "ada@acme.example" });
+    expect(await deps.repo.userByEmail("ada@acme.example")).toMatchObject({ name: "Ada Lovelace" });
+  });
+
+  it("refuses a response the IdP signed for another organization's connection (same IdP key)", async () => {
+    // Two tenants of one IdP: both trust its key. Globex's user gets a response for Globex and
+    // posts it under a sign-in started for Acme, or the other way round.
+    const globexId = (await createOrganization(deps, { name: "Globex", plan: "business" })).org.id;
+    await connect({ idpCertificate: OLD.cert });
+    await connect({ idpCertificate: OLD.cert }, globexId, "globex.example");
+    const acme = await start();
+    const globex = await start("eve@globex.example", globexId);
+    const forGlobex = signedResponse({
+      key: OLD,
+      inResponseTo: globex.requestId,
+      audience: spEntityId(URLS, globexId),
+      email: "eve@globex.example",
+    });
+    expect((await refusal(complete(acme.relayState, forGlobex))).code).toBe("SSO_IDP_RESPONSE_INVALID");
+    // Even naming Acme's request: the audience is Globex's entity id, not Acme's.
+    const acme2 = await start();
+    const crafted = signedResponse({
+      key: OLD,
+      inResponseTo: acme2.requestId,
+      audience: spEntityId(URLS, globexId),
+      email: "eve@globex.example",
+    });
+    expect((await refusal(complete(acme2.relayState, crafted))).message).toMatch(/audience/i);
+    expect(await deps.repo.members.find({ organization_id: orgId, user_id: { $ne: "" } })).toEqual([]);
+    // The response still signs Eve into Globex, where it belongs.
+    const res = await complete(globex.relayState, forGlobex);
+    expect(res.session).toMatchObject({ email: "eve@globex.example", organization_id: globexId });
+  });
+
+  it("shares the sign-ins under way between identity replicas through the store (one use across them)", async () => {
+    await connect({ idpCertificate: OLD.cert });
+    // A second identity instance over the same store: its own repositories, caches and SAML objects.
+    const repo = new IdentityRepo(store);
+    const sso = new SsoRepo(store);
+    const replica: IdentityDeps = { ...deps, repo, sso, oidcDiscovery: new OidcDiscoveryCache(0) };
+    const { relayState, requestId } = await start("ada@acme.example", orgId, deps);
+    const response = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience() });
+    ok(await complete(relayState, response, replica));
+    // The replayed response finds nothing on either instance.
+    expect((await refusal(complete(relayState, response, deps))).code).toBe("SSO_STATE_INVALID");
+    expect((await refusal(complete(relayState, response, replica))).code).toBe("SSO_STATE_INVALID");
+  });
+
+  it("signs nobody in once the organization's plan no longer includes SSO (Team, Business, Enterprise)", async () => {
+    await connect({ idpCertificate: OLD.cert });
+    const { relayState, requestId } = await start();
+    await deps.repo.orgs.updateOne({ id: orgId }, { plan: "free" });
+    const response = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience() });
+    expect((await refusal(complete(relayState, response))).code).toBe("PLAN_FEATURE_UNAVAILABLE");
+    expect((await refusal(startSamlLogin(deps, "ada@acme.example", URLS))).code).toBe("PLAN_FEATURE_UNAVAILABLE");
+    expect(await deps.repo.sessions.find({})).toEqual([]);
   });
 });

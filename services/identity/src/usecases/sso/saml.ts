@@ -4,10 +4,12 @@
 // SAML_CLOCK_SKEW_MS) and InResponseTo; we add the Response's Destination and the assertion's
 // Recipient (both must be this ACS: the library checks neither); the AuthnRequest's id is kept in the store under the
 // RelayState handed to the browser, and deleted when the response comes back (one use), so a
-// replayed response finds nothing. Only the profile the library returns is read.
+// replayed response finds nothing. Only the profile the library returns is read, and the
+// Destination through the library's own parser.
 import { randomBytes } from "node:crypto";
 import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from "@node-saml/node-saml";
-import { DOMParser } from "@xmldom/xmldom";
+// The library's own parser and XPath helper, as it reads the Response's InResponseTo with them.
+import { parseDomFromString, xpath } from "@node-saml/node-saml/lib/xml.js";
 import { AppError, errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { isSamlSignatureFailure, SAML_CLOCK_SKEW_MS, SSO_STATE_TTL_MS } from "../../domain/sso.js";
@@ -112,20 +114,17 @@ function recipients(profile: Profile): string[] {
 const SAMLP = "urn:oasis:names:tc:SAML:2.0:protocol";
 
 /**
- * The Destination attribute of the posted samlp:Response ("" when it has none), read with a
- * real XML parser; null when the body is not a SAML Response at all (the library refuses it).
+ * The Destination attribute of the posted samlp:Response ("" when it has none), read with the
+ * library's own XML parser and the XPath it reads the Response's InResponseTo with (no parser of
+ * ours sees the raw XML); null when the body is not a SAML Response at all.
  */
-export function responseDestination(samlResponse: string): string | null {
+export async function responseDestination(samlResponse: string): Promise<string | null> {
   try {
-    const xml = Buffer.from(samlResponse, "base64").toString("utf8");
-    const quiet = () => {};
-    const doc = new DOMParser({ errorHandler: { warning: quiet, error: quiet, fatalError: quiet } }).parseFromString(
-      xml,
-      "text/xml",
-    ) as unknown as Document;
+    const doc = await parseDomFromString(Buffer.from(samlResponse, "base64").toString("utf8"));
     const root = doc.documentElement;
     if (!root || root.namespaceURI !== SAMLP || root.localName !== "Response") return null;
-    return root.getAttribute("Destination") ?? "";
+    const [destination] = xpath.selectAttributes(doc, "/*[local-name()='Response']/@Destination");
+    return destination?.nodeValue ?? "";
   } catch {
     return null;
   }
@@ -185,7 +184,7 @@ export async function completeSamlLogin(
   if (!profile) throw new AppError("unauthorized", "SSO_IDP_RESPONSE_INVALID", "The SAML response signed nobody in");
   // SAML Core 3.2.2: a Destination present must be where the response arrived. A response the
   // IdP addressed to another service provider's ACS is not ours to accept.
-  const destination = responseDestination(cmd.samlResponse);
+  const destination = await responseDestination(cmd.samlResponse);
   if (destination && destination !== cmd.urls.acsUrl) {
     deps.logger.warn(
       { organization_id: connection.organization_id, destination },

@@ -832,6 +832,8 @@ export interface Passkey {
   device_type: string;
   backed_up: boolean;
   transports: string[];
+  /** Goes up by one with each rename: the value If-Match names. */
+  version: number;
 }
 
 export interface ListPasskeysRequest {
@@ -846,6 +848,8 @@ export interface RenamePasskeyRequest {
   session_token: string;
   passkey_id: string;
   name: string;
+  /** When set, the rename happens only if the passkey is still at this version (else 412). */
+  expected_version?: number | undefined;
 }
 
 export interface RenamePasskeyResponse {
@@ -856,6 +860,8 @@ export interface DeletePasskeyRequest {
   session_token: string;
   passkey_id: string;
   client_ip: string;
+  /** When set, the delete happens only if the passkey is still at this version (else 412). */
+  expected_version?: number | undefined;
 }
 
 export interface DeletePasskeyResponse {
@@ -13671,6 +13677,7 @@ function createBasePasskey(): Passkey {
     device_type: "",
     backed_up: false,
     transports: [],
+    version: 0,
   };
 }
 
@@ -13696,6 +13703,9 @@ export const Passkey: MessageFns<Passkey> = {
     }
     for (const v of message.transports) {
       writer.uint32(58).string(v!);
+    }
+    if (message.version !== 0) {
+      writer.uint32(64).int32(message.version);
     }
     return writer;
   },
@@ -13769,6 +13779,14 @@ export const Passkey: MessageFns<Passkey> = {
             message.transports.push(reader.string());
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -13808,6 +13826,7 @@ export const Passkey: MessageFns<Passkey> = {
       transports: globalThis.Array.isArray(object?.transports)
         ? object.transports.map((e: any) => globalThis.String(e))
         : [],
+      version: isSet(object.version) ? globalThis.Number(object.version) : 0,
     };
   },
 
@@ -13834,6 +13853,9 @@ export const Passkey: MessageFns<Passkey> = {
     if (message.transports?.length) {
       obj.transports = message.transports;
     }
+    if (message.version !== 0) {
+      obj.version = Math.round(message.version);
+    }
     return obj;
   },
 
@@ -13849,6 +13871,7 @@ export const Passkey: MessageFns<Passkey> = {
     message.device_type = object.device_type ?? "";
     message.backed_up = object.backed_up ?? false;
     message.transports = object.transports?.map((e) => e) || [];
+    message.version = object.version ?? 0;
     return message;
   },
 };
@@ -13996,7 +14019,7 @@ export const ListPasskeysResponse: MessageFns<ListPasskeysResponse> = {
 };
 
 function createBaseRenamePasskeyRequest(): RenamePasskeyRequest {
-  return { session_token: "", passkey_id: "", name: "" };
+  return { session_token: "", passkey_id: "", name: "", expected_version: undefined };
 }
 
 export const RenamePasskeyRequest: MessageFns<RenamePasskeyRequest> = {
@@ -14009,6 +14032,9 @@ export const RenamePasskeyRequest: MessageFns<RenamePasskeyRequest> = {
     }
     if (message.name !== "") {
       writer.uint32(26).string(message.name);
+    }
+    if (message.expected_version !== undefined) {
+      writer.uint32(32).int32(message.expected_version);
     }
     return writer;
   },
@@ -14050,6 +14076,14 @@ export const RenamePasskeyRequest: MessageFns<RenamePasskeyRequest> = {
             message.name = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expected_version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -14075,6 +14109,11 @@ export const RenamePasskeyRequest: MessageFns<RenamePasskeyRequest> = {
         ? globalThis.String(object.passkey_id)
         : "",
       name: isSet(object.name) ? globalThis.String(object.name) : "",
+      expected_version: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : undefined,
     };
   },
 
@@ -14089,6 +14128,9 @@ export const RenamePasskeyRequest: MessageFns<RenamePasskeyRequest> = {
     if (message.name !== "") {
       obj.name = message.name;
     }
+    if (message.expected_version !== undefined) {
+      obj.expectedVersion = Math.round(message.expected_version);
+    }
     return obj;
   },
 
@@ -14100,6 +14142,7 @@ export const RenamePasskeyRequest: MessageFns<RenamePasskeyRequest> = {
     message.session_token = object.session_token ?? "";
     message.passkey_id = object.passkey_id ?? "";
     message.name = object.name ?? "";
+    message.expected_version = object.expected_version ?? undefined;
     return message;
   },
 };
@@ -14174,7 +14217,7 @@ export const RenamePasskeyResponse: MessageFns<RenamePasskeyResponse> = {
 };
 
 function createBaseDeletePasskeyRequest(): DeletePasskeyRequest {
-  return { session_token: "", passkey_id: "", client_ip: "" };
+  return { session_token: "", passkey_id: "", client_ip: "", expected_version: undefined };
 }
 
 export const DeletePasskeyRequest: MessageFns<DeletePasskeyRequest> = {
@@ -14187,6 +14230,9 @@ export const DeletePasskeyRequest: MessageFns<DeletePasskeyRequest> = {
     }
     if (message.client_ip !== "") {
       writer.uint32(26).string(message.client_ip);
+    }
+    if (message.expected_version !== undefined) {
+      writer.uint32(32).int32(message.expected_version);
     }
     return writer;
   },
@@ -14228,6 +14274,14 @@ export const DeletePasskeyRequest: MessageFns<DeletePasskeyRequest> = {
             message.client_ip = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.expected_version = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -14257,6 +14311,11 @@ export const DeletePasskeyRequest: MessageFns<DeletePasskeyRequest> = {
         : isSet(object.client_ip)
         ? globalThis.String(object.client_ip)
         : "",
+      expected_version: isSet(object.expectedVersion)
+        ? globalThis.Number(object.expectedVersion)
+        : isSet(object.expected_version)
+        ? globalThis.Number(object.expected_version)
+        : undefined,
     };
   },
 
@@ -14271,6 +14330,9 @@ export const DeletePasskeyRequest: MessageFns<DeletePasskeyRequest> = {
     if (message.client_ip !== "") {
       obj.clientIp = message.client_ip;
     }
+    if (message.expected_version !== undefined) {
+      obj.expectedVersion = Math.round(message.expected_version);
+    }
     return obj;
   },
 
@@ -14282,6 +14344,7 @@ export const DeletePasskeyRequest: MessageFns<DeletePasskeyRequest> = {
     message.session_token = object.session_token ?? "";
     message.passkey_id = object.passkey_id ?? "";
     message.client_ip = object.client_ip ?? "";
+    message.expected_version = object.expected_version ?? undefined;
     return message;
   },
 };

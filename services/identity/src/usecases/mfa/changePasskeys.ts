@@ -1,0 +1,51 @@
+// Every write of a person's passkeys goes through here: read the user, compute the new list,
+// write it only if nobody wrote it meanwhile (passkeys_rev), else read again and recompute.
+// The list lives in one field, so without this a rename racing a delete (or a registration
+// racing a sign-in's counter update) would put back what the other just changed.
+import { AppError, errors } from "@verdict/kit";
+import type { Filter } from "@verdict/store";
+import type { IdentityDeps } from "../../deps.js";
+import type { PasskeyRecord, UserRecord } from "../../repo.js";
+
+const ATTEMPTS = 5;
+
+export interface PasskeysChange {
+  passkeys: PasskeyRecord[];
+  extra?: Partial<UserRecord>;
+}
+
+/** `change` sees the freshest user on each attempt and may throw to refuse. */
+export async function changePasskeys(
+  deps: IdentityDeps,
+  userId: string,
+  change: (user: UserRecord) => PasskeysChange | Promise<PasskeysChange>,
+): Promise<UserRecord> {
+  for (let i = 0; i < ATTEMPTS; i++) {
+    const user = await deps.repo.userById(userId);
+    if (!user) throw errors.notFound("user", userId);
+    const next = await change(user);
+    const rev = user.passkeys_rev;
+    const filter: Filter = { id: user.id, passkeys_rev: rev === undefined ? { $exists: false } : rev };
+    const updated = await deps.repo.users.updateOne(filter, {
+      ...next.extra,
+      passkeys: next.passkeys,
+      passkeys_rev: (rev ?? 0) + 1,
+    });
+    if (updated) return updated;
+  }
+  throw errors.unavailable("Your passkeys changed several times meanwhile; retry");
+}
+
+/** A passkey's version (If-Match names it): absent on passkeys never renamed since it was kept. */
+export const passkeyVersion = (p: PasskeyRecord): number => p.version ?? 1;
+
+/** 412 when the caller named a version the passkey has moved past. */
+export function assertPasskeyVersion(p: PasskeyRecord, expected: number | undefined): void {
+  if (expected === undefined || expected === passkeyVersion(p)) return;
+  throw new AppError(
+    "precondition_failed",
+    "VERSION_MISMATCH",
+    `The passkey changed since version ${expected} (it is at version ${passkeyVersion(p)}): read it again`,
+    { current_version: passkeyVersion(p) },
+  );
+}
