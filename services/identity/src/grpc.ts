@@ -46,7 +46,9 @@ import { recordOAuthEvent } from "./usecases/oauth/recordOAuthEvent.js";
 import { verifyAccessToken } from "./usecases/oauth/verifyAccessToken.js";
 import type { ScimTokenRecord } from "./repo.js";
 import { handleScim } from "./usecases/scim/handleScim.js";
-import { createScimToken, deleteScimToken, listScimTokens } from "./usecases/scim/tokens.js";
+import { createScimToken } from "./usecases/scim/createScimToken.js";
+import { deleteScimToken } from "./usecases/scim/deleteScimToken.js";
+import { listScimTokens } from "./usecases/scim/listScimTokens.js";
 import { ssoHandlers } from "./ssoGrpc.js";
 
 type Def = typeof identityV1.IdentityServiceService;
@@ -444,7 +446,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return {};
     },
     async listScimTokens(req) {
-      return { scim_tokens: (await listScimTokens(deps, req.organization_id)).map(toScimToken) };
+      return { scim_tokens: (await listScimTokens(deps, { organizationId: req.organization_id })).map(toScimToken) };
     },
     async createScimToken(req) {
       const { record, token } = await createScimToken(deps, {
@@ -456,7 +458,11 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { scim_token: toScimToken(record), token };
     },
     async deleteScimToken(req) {
-      await deleteScimToken(deps, req.organization_id, req.token_id, fromActor(req.actor));
+      await deleteScimToken(deps, {
+        organizationId: req.organization_id,
+        tokenId: req.token_id,
+        actor: fromActor(req.actor),
+      });
       return {};
     },
     async handleScim(req) {

@@ -350,6 +350,114 @@ export class IdentityRepo {
     return this.oauthArtifacts.deleteMany({ account_id: accountId });
   }
 
+  // SCIM: tokens, and the users and groups an identity provider keeps in step. A SCIM user's or
+  // group's record id is `<organization_id>.<scim id>`; writes are checked against `version`
+  // (SCIM's If-Match).
+
+  async insertScimToken(token: ScimTokenRecord): Promise<void> {
+    await this.scimTokens.insertOne(token);
+  }
+
+  /** The organization's SCIM tokens, oldest id first. */
+  scimTokensOf(organizationId: string): Promise<ScimTokenRecord[]> {
+    return this.scimTokens.find({ organization_id: organizationId }, { sort: { id: 1 } });
+  }
+
+  /** Deletes one of the organization's SCIM tokens and answers it; null when there was none. */
+  async deleteScimToken(organizationId: string, tokenId: string): Promise<ScimTokenRecord | null> {
+    const token = await this.scimTokens.findOne({ id: tokenId, organization_id: organizationId });
+    if (!token || !(await this.scimTokens.deleteOne({ id: tokenId, organization_id: organizationId }))) return null;
+    return token;
+  }
+
+  scimTokenByHash(hash: string): Promise<ScimTokenRecord | null> {
+    return this.scimTokens.findOne({ hash });
+  }
+
+  async touchScimToken(tokenId: string, at: string): Promise<void> {
+    await this.scimTokens.updateOne({ id: tokenId }, { last_used_at: at });
+  }
+
+  /** One of the organization's SCIM users, by its SCIM id. */
+  scimUser(organizationId: string, scimId: string): Promise<ScimUserRecord | null> {
+    return this.scimUsers.findOne({ id: `${organizationId}.${scimId}`, organization_id: organizationId });
+  }
+
+  /** The organization's SCIM user with this userName (lower-cased). */
+  scimUserByName(organizationId: string, userNameKey: string): Promise<ScimUserRecord | null> {
+    return this.scimUsers.findOne({ organization_id: organizationId, user_name_key: userNameKey });
+  }
+
+  /** The organization's SCIM user linked to this Verdict account. */
+  scimUserOfAccount(organizationId: string, userId: string): Promise<ScimUserRecord | null> {
+    return this.scimUsers.findOne({ organization_id: organizationId, user_id: userId });
+  }
+
+  /** The organization's SCIM users, oldest first. */
+  scimUsersOf(organizationId: string): Promise<ScimUserRecord[]> {
+    return this.scimUsers.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
+  }
+
+  /** The organization's SCIM users with these SCIM ids. */
+  scimUsersWithIds(organizationId: string, scimIds: string[]): Promise<ScimUserRecord[]> {
+    return this.scimUsers.find({ organization_id: organizationId, scim_id: { $in: scimIds } });
+  }
+
+  /** Stores a new SCIM user (DuplicateKeyError when its userName is taken). */
+  async insertScimUser(user: ScimUserRecord): Promise<void> {
+    await this.scimUsers.insertOne(user);
+  }
+
+  /** Sets fields of a SCIM user still at `version`; null when it changed meanwhile. */
+  updateScimUser(id: string, version: number, set: Partial<ScimUserRecord>): Promise<ScimUserRecord | null> {
+    return this.scimUsers.updateOne({ id, version }, set);
+  }
+
+  /** Deletes a SCIM user still at its version; false when it changed meanwhile. */
+  deleteScimUser(user: ScimUserRecord): Promise<boolean> {
+    return this.scimUsers.deleteOne({ id: user.id, version: user.version });
+  }
+
+  /** One of the organization's SCIM groups, by its SCIM id. */
+  scimGroup(organizationId: string, groupId: string): Promise<ScimGroupRecord | null> {
+    return this.scimGroups.findOne({ id: `${organizationId}.${groupId}`, organization_id: organizationId });
+  }
+
+  /** The organization's SCIM groups (an organization has few). */
+  scimGroupsOf(organizationId: string): Promise<ScimGroupRecord[]> {
+    return this.scimGroups.find({ organization_id: organizationId });
+  }
+
+  /** The organization's SCIM groups, oldest first. */
+  scimGroupsByCreation(organizationId: string): Promise<ScimGroupRecord[]> {
+    return this.scimGroups.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
+  }
+
+  async insertScimGroup(group: ScimGroupRecord): Promise<void> {
+    await this.scimGroups.insertOne(group);
+  }
+
+  /** Sets fields of a SCIM group still at `version`; null when it changed meanwhile. */
+  updateScimGroup(id: string, version: number, set: Partial<ScimGroupRecord>): Promise<ScimGroupRecord | null> {
+    return this.scimGroups.updateOne({ id, version }, set);
+  }
+
+  /** Deletes a SCIM group still at its version; false when it changed meanwhile. */
+  deleteScimGroup(group: ScimGroupRecord): Promise<boolean> {
+    return this.scimGroups.deleteOne({ id: group.id, version: group.version });
+  }
+
+  /** Takes a SCIM user out of every group of the organization. */
+  async removeFromScimGroups(organizationId: string, scimId: string): Promise<void> {
+    for (const g of await this.scimGroups.find({ organization_id: organizationId })) {
+      if (!g.member_ids.includes(scimId)) continue;
+      await this.scimGroups.updateOne(
+        { id: g.id },
+        { member_ids: g.member_ids.filter((m) => m !== scimId), version: g.version + 1 },
+      );
+    }
+  }
+
   async init(): Promise<void> {
     await this.orgs.ensureIndexes([{ name: "is_default", fields: { is_default: 1 } }]);
     await this.keys.ensureIndexes([

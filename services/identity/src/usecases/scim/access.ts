@@ -54,7 +54,7 @@ export async function findOrCreateAccount(
 }
 
 async function groupRole(deps: IdentityDeps, organizationId: string, scimId: string): Promise<Role> {
-  const groups = await deps.repo.scimGroups.find({ organization_id: organizationId });
+  const groups = await deps.repo.scimGroupsOf(organizationId);
   return roleFromGroups(groups.filter((g) => g.member_ids.includes(scimId)).map((g) => g.display_name));
 }
 
@@ -118,7 +118,7 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
 /** Puts each active SCIM user's role in line with their groups (after a group changed). */
 export async function syncRoles(deps: IdentityDeps, caller: ScimCaller, scimIds: Iterable<string>): Promise<void> {
   for (const scimId of new Set(scimIds)) {
-    const rec = await deps.repo.scimUsers.findOne({ id: `${caller.organizationId}.${scimId}` });
+    const rec = await deps.repo.scimUser(caller.organizationId, scimId);
     if (rec?.active) await grantAccess(deps, caller, rec);
   }
 }

@@ -15,7 +15,7 @@ import { createOrganization } from "../organizations/createOrganization.js";
 import { OidcDiscoveryCache } from "../sso/oidcDiscovery.js";
 import { SsoRepo } from "../sso/ssoRepo.js";
 import { handleScim, type ScimHttpResponse } from "./handleScim.js";
-import { createScimToken } from "./tokens.js";
+import { createScimToken } from "./createScimToken.js";
 
 /** The real store, counting the documents find/findOne return per collection. */
 class CountingStore implements Store {

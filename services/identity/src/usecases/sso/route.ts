@@ -17,14 +17,14 @@ export async function connectionForEmail(
   if (!domain) throw emailProblem("email must be an email address (name@example.com)");
   const verified = await deps.sso.verifiedDomain(domain);
   if (!verified) {
-    const claimed = await deps.sso.domains.findOne({ domain });
+    const claimed = await deps.sso.anyClaimOf(domain);
     throw emailProblem(
       claimed
         ? `${domain} is claimed for SSO but not verified yet: an operator verifies it (docs/sso.md)`
         : `No organization signs in ${domain} through SSO: sign in with your password`,
     );
   }
-  const connection = await deps.sso.connections.findOne({ id: verified.organization_id });
+  const connection = await deps.sso.connectionOf(verified.organization_id);
   if (!connection) throw emailProblem(`No organization signs in ${domain} through SSO`);
   if (connection.type !== protocol)
     throw emailProblem(

@@ -19,7 +19,7 @@ import type { IdentityDeps } from "../../deps.js";
 import { argon2Passwords } from "../../passwords.js";
 import { IdentityRepo } from "../../repo.js";
 import { createOrganization } from "../organizations/createOrganization.js";
-import { putSsoConnection } from "./connections.js";
+import { putSsoConnection } from "./putSsoConnection.js";
 import { OidcDiscoveryCache } from "./oidcDiscovery.js";
 import { completeSamlLogin, responseDestination, spEntityId, startSamlLogin, type SamlUrls } from "./saml.js";
 import { SsoRepo } from "./ssoRepo.js";
@@ -177,13 +177,13 @@ async function connect(fields: { idpMetadataUrl?: string; idpCertificate?: strin
     enforce: false,
   });
   const [domain] = await deps.sso.domainsOf(orgId);
-  await deps.sso.domains.updateOne({ id: domain!.id }, { verified_at: new Date().toISOString() });
+  await deps.sso.markDomainVerified(domain!.id, new Date().toISOString());
 }
 
 /** Starts a sign-in: the RelayState the browser carries and the AuthnRequest id to answer. */
 async function start(): Promise<{ relayState: string; requestId: string }> {
   const url = new URL(await startSamlLogin(deps, "ada@acme.example", URLS));
-  const [pending] = await deps.sso.states.find({ organization_id: orgId });
+  const [pending] = await deps.sso.signInsUnderWay(orgId);
   return { relayState: url.searchParams.get("RelayState")!, requestId: pending!.request_id! };
 }
 
@@ -261,7 +261,7 @@ describe("completeSamlLogin: certificates", () => {
   it("never replaces a certificate an admin pinned, even beside a metadata URL that lists another", async () => {
     // Saved with the metadata URL (entity id and SSO address from it) and a pinned certificate.
     await connect({ idpMetadataUrl: metadataUrl, idpCertificate: OLD.cert });
-    const saved = (await deps.sso.connections.findOne({ id: orgId }))!.saml!;
+    const saved = (await deps.sso.connectionOf(orgId))!.saml!;
     expect(saved).toMatchObject({ idp_metadata_url: metadataUrl, idp_certificate_pinned: true });
     // Whoever controls the metadata now publishes their own key and signs with it.
     published = NEW.cert;
@@ -278,7 +278,7 @@ describe("completeSamlLogin: certificates", () => {
       ).code,
     ).toBe("SSO_IDP_RESPONSE_INVALID");
     expect(fetches).toBe(1); // only when it was saved
-    expect((await deps.sso.connections.findOne({ id: orgId }))!.saml!.idp_certificates).toEqual(saved.idp_certificates);
+    expect((await deps.sso.connectionOf(orgId))!.saml!.idp_certificates).toEqual(saved.idp_certificates);
     // The pinned key still signs people in.
     const again = await start();
     const res = await complete(
