@@ -221,6 +221,22 @@ export interface ScimGroupRecord {
   version: number;
 }
 
+/** The identity service's collections, by name in the store (tests that count reads name them so). */
+export const IDENTITY_COLLECTIONS = {
+  orgs: "identity_organizations",
+  keys: "identity_api_keys",
+  members: "identity_members",
+  users: "identity_users",
+  sessions: "identity_sessions",
+  throttles: "identity_signin_throttles",
+  audit: "identity_audit_events",
+  oauthClients: "identity_oauth_clients",
+  oauthArtifacts: "identity_oauth_artifacts",
+  scimTokens: "identity_scim_tokens",
+  scimUsers: "identity_scim_users",
+  scimGroups: "identity_scim_groups",
+} as const;
+
 export class IdentityRepo {
   readonly orgs: Collection<OrgRecord>;
   readonly keys: Collection<KeyRecord>;
@@ -236,18 +252,18 @@ export class IdentityRepo {
   readonly scimGroups: Collection<ScimGroupRecord>;
 
   constructor(store: Store) {
-    this.orgs = store.collection<OrgRecord>("identity_organizations");
-    this.keys = store.collection<KeyRecord>("identity_api_keys");
-    this.members = store.collection<MemberRecord>("identity_members");
-    this.users = store.collection<UserRecord>("identity_users");
-    this.sessions = store.collection<SessionRecord>("identity_sessions");
-    this.throttles = store.collection<ThrottleRecord>("identity_signin_throttles");
-    this.audit = store.collection<AuditRecord>("identity_audit_events");
-    this.oauthClients = store.collection<OAuthClientRecord>("identity_oauth_clients");
-    this.oauthArtifacts = store.collection<OAuthArtifactRecord>("identity_oauth_artifacts");
-    this.scimTokens = store.collection<ScimTokenRecord>("identity_scim_tokens");
-    this.scimUsers = store.collection<ScimUserRecord>("identity_scim_users");
-    this.scimGroups = store.collection<ScimGroupRecord>("identity_scim_groups");
+    this.orgs = store.collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs);
+    this.keys = store.collection<KeyRecord>(IDENTITY_COLLECTIONS.keys);
+    this.members = store.collection<MemberRecord>(IDENTITY_COLLECTIONS.members);
+    this.users = store.collection<UserRecord>(IDENTITY_COLLECTIONS.users);
+    this.sessions = store.collection<SessionRecord>(IDENTITY_COLLECTIONS.sessions);
+    this.throttles = store.collection<ThrottleRecord>(IDENTITY_COLLECTIONS.throttles);
+    this.audit = store.collection<AuditRecord>(IDENTITY_COLLECTIONS.audit);
+    this.oauthClients = store.collection<OAuthClientRecord>(IDENTITY_COLLECTIONS.oauthClients);
+    this.oauthArtifacts = store.collection<OAuthArtifactRecord>(IDENTITY_COLLECTIONS.oauthArtifacts);
+    this.scimTokens = store.collection<ScimTokenRecord>(IDENTITY_COLLECTIONS.scimTokens);
+    this.scimUsers = store.collection<ScimUserRecord>(IDENTITY_COLLECTIONS.scimUsers);
+    this.scimGroups = store.collection<ScimGroupRecord>(IDENTITY_COLLECTIONS.scimGroups);
   }
 
   findOrganization(organizationId: string): Promise<OrgRecord | null> {
