@@ -319,6 +319,16 @@ export class IdentityRepo {
     return this.members.findOne({ invitation_hash: tokenHash, status: "invited" });
   }
 
+  /** Stores a new account (DuplicateKeyError when its email or id is taken). */
+  async insertUser(user: UserRecord): Promise<void> {
+    await this.users.insertOne(user);
+  }
+
+  /** Ends one session, if it is still live; false when it was not. */
+  async revokeSession(sessionId: string, at: string): Promise<boolean> {
+    return (await this.sessions.updateOne({ id: sessionId, revoked_at: null }, { revoked_at: at })) !== null;
+  }
+
   userByEmail(email: string): Promise<UserRecord | null> {
     return this.users.findOne({ email });
   }

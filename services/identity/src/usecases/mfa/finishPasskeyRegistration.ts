@@ -6,7 +6,7 @@ import type { IdentityDeps } from "../../deps.js";
 import type { PasskeyRecord } from "../../repo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import type { SessionView } from "../sessions/sessionView.js";
-import { startSession } from "../sessions/startSession.js";
+import { renewSession } from "../sessions/renewSession.js";
 import { activeSession } from "../sessions/verifySession.js";
 import type { RelyingParty } from "./startPasskeyRegistration.js";
 import { orRefused, parseResponse, passkeyRefused } from "./webauthnErrors.js";
@@ -70,13 +70,7 @@ export async function finishPasskeyRegistration(
       ...(codes.length ? { recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length } : {}),
     },
   );
-  await deps.repo.sessions.updateOne({ id: session.id, revoked_at: null }, { revoked_at: now });
-  const started = await startSession(deps, {
-    userId: user.id,
-    organizationId: session.organization_id,
-    clientIp: cmd.clientIp,
-    userAgent: cmd.userAgent,
-  });
+  const started = await renewSession(deps, { session, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
   await recordAudit(deps, {
     organizationId: session.organization_id,
     type: "mfa.passkey_added",

@@ -7,7 +7,7 @@ import { leavesNoOwner, type Role } from "../../domain/member.js";
 import { roleFromGroups } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { MemberRecord, ScimUserRecord, UserRecord } from "../../repo.js";
+import type { MemberRecord, ScimUserRecord } from "../../repo.js";
 import { revokeApiKey } from "../apiKeys/revokeApiKey.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 
@@ -16,41 +16,6 @@ export interface ScimCaller {
   tokenId: string;
   actor: Actor;
   baseUrl: string;
-}
-
-/** The account for an email, made (without a password, with the given id) when it does not exist yet. */
-export async function findOrCreateAccount(
-  deps: IdentityDeps,
-  email: string,
-  name: string,
-  id: string,
-): Promise<UserRecord> {
-  const found = await deps.repo.userByEmail(email);
-  if (found) return found;
-  const user: UserRecord = {
-    id,
-    email,
-    name,
-    password_hash: null,
-    totp_sealed: null,
-    totp_last_step: null,
-    totp_pending_sealed: null,
-    recovery_code_hashes: [],
-    recovery_codes_left: 0,
-    created_at: deps.clock.now().toISOString(),
-  };
-  try {
-    await deps.repo.users.insertOne(user);
-    return user;
-  } catch (err) {
-    if (err instanceof DuplicateKeyError) {
-      const raced = await deps.repo.userByEmail(email);
-      if (raced) return raced;
-      // The id is taken by another account (its email changed since): a fresh id then.
-      return findOrCreateAccount(deps, email, name, `${id}x`);
-    }
-    throw err;
-  }
 }
 
 async function groupRole(deps: IdentityDeps, organizationId: string, scimId: string): Promise<Role> {

@@ -7,7 +7,8 @@ import { scimErrors } from "../../domain/scimError.js";
 import { normalizeResource, requireAttributes, schemasOf, USER_RESOURCE } from "../../domain/scimSchema.js";
 import type { IdentityDeps } from "../../deps.js";
 import type { ScimGroupRecord, ScimUserRecord } from "../../repo.js";
-import { findOrCreateAccount, type ScimCaller } from "./access.js";
+import { findOrCreateAccount } from "../accounts/findOrCreateAccount.js";
+import type { ScimCaller } from "./access.js";
 
 export type Obj = Record<string, unknown>;
 const EMAIL_RE = /^[^@\s]+@[^@\s]+\.[^@\s]+$/;
@@ -93,7 +94,7 @@ export async function linkAccount(
 ): Promise<string | null> {
   const email = accountEmail(resource);
   if (!email) return null;
-  const account = await findOrCreateAccount(deps, email, displayName(resource), scimId);
+  const account = await findOrCreateAccount(deps, { email, name: displayName(resource), id: scimId });
   const other = await deps.repo.scimUserOfAccount(caller.organizationId, account.id);
   if (other && other.scim_id !== scimId)
     throw scimErrors.uniqueness(`The email address ${email} belongs to another user of this organization`);
