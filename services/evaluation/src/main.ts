@@ -2,7 +2,6 @@
 // evaluations and drops compiled engines when policies change. Used by the all-in-one launcher.
 import type { Bus } from "@verdict/bus";
 import {
-  AppError,
   createClient,
   startGrpcServer,
   systemClock,
@@ -13,12 +12,13 @@ import {
 import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
-import type { EvaluationDeps, EvaluationLimits, OrgSettingsSource } from "./deps.js";
+import type { EvaluationDeps, EvaluationLimits } from "./deps.js";
 import { DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT, FairPool, workerFile } from "@verdict/runtime";
 import { policySets } from "./engineCache.js";
 import type { ScanJob, ScanOutcome } from "./scanJob.js";
 import { WarmEngines } from "./warmEngines.js";
 import { evaluationHandlers } from "./grpc.js";
+import { identitySettings } from "./orgSettings.js";
 import { EvaluationRepo } from "./repo.js";
 import { JobFiles } from "./jobFiles.js";
 import { subscribeEvaluationConsumers } from "./consumers.js";
@@ -76,28 +76,6 @@ export const DEFAULT_LIMITS: EvaluationLimits = {
   maxQueuedPerOrganization: 16,
   maxQueuedBytesPerOrganization: 64 * 1024 * 1024,
 };
-
-/** Organization settings from the identity service. */
-function identitySettings(
-  client: ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>,
-  logger: Logger,
-): OrgSettingsSource {
-  return {
-    async get(organizationId) {
-      try {
-        const { settings } = await client.getOrganizationSettings({ organization_id: organizationId });
-        return { allowInlineSuppression: settings?.allow_inline_suppression ?? true };
-      } catch (err) {
-        // An organization deleted while its work was queued evaluates with the defaults.
-        if (err instanceof AppError && err.kind === "not_found") {
-          logger.warn({ organization_id: organizationId }, "organization unknown to identity; using default settings");
-          return { allowInlineSuppression: true };
-        }
-        throw err;
-      }
-    },
-  };
-}
 
 export async function startEvaluationService(opts: EvaluationServiceOptions): Promise<EvaluationService> {
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
