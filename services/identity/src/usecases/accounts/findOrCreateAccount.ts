@@ -11,6 +11,8 @@ export interface FindOrCreateAccountCommand {
   name: string;
   /** The id a new account gets (a SCIM user's id is its account's). */
   id: string;
+  /** When a new account is made (default: now). */
+  createdAt?: string;
 }
 
 /** The account for an email, made (without a password, with the given id) when it does not exist yet. */
@@ -28,7 +30,7 @@ export async function findOrCreateAccount(deps: IdentityDeps, cmd: FindOrCreateA
     totp_pending_sealed: null,
     recovery_code_hashes: [],
     recovery_codes_left: 0,
-    created_at: deps.clock.now().toISOString(),
+    created_at: cmd.createdAt ?? deps.clock.now().toISOString(),
   };
   try {
     await deps.repo.insertUser(user);
@@ -38,7 +40,7 @@ export async function findOrCreateAccount(deps: IdentityDeps, cmd: FindOrCreateA
       const raced = await deps.repo.userByEmail(email);
       if (raced) return raced;
       // The id is taken by another account (its email changed since): a fresh id then.
-      return findOrCreateAccount(deps, { email, name, id: `${id}x` });
+      return findOrCreateAccount(deps, { ...cmd, id: `${id}x` });
     }
     throw err;
   }
