@@ -324,6 +324,19 @@ export class IdentityRepo {
     await this.users.insertOne(user);
   }
 
+  async insertSession(session: SessionRecord): Promise<void> {
+    await this.sessions.insertOne(session);
+  }
+
+  /**
+   * The WebAuthn challenge a session waits to see answered: set on a live session only, cleared
+   * (null) once an answer came, whatever it was.
+   */
+  async setWebauthnChallenge(sessionId: string, challenge: string | null): Promise<void> {
+    if (challenge === null) await this.sessions.updateOne({ id: sessionId }, { webauthn_challenge: null });
+    else await this.sessions.updateOne({ id: sessionId, revoked_at: null }, { webauthn_challenge: challenge });
+  }
+
   /** Ends one session, if it is still live; false when it was not. */
   async revokeSession(sessionId: string, at: string): Promise<boolean> {
     return (await this.sessions.updateOne({ id: sessionId, revoked_at: null }, { revoked_at: at })) !== null;

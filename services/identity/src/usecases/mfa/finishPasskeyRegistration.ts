@@ -34,7 +34,7 @@ export async function finishPasskeyRegistration(
   const challenge = session.webauthn_challenge;
   if (!challenge) throw passkeyRefused("no registration is under way: ask for options first");
   // Spent whatever the outcome.
-  await deps.repo.sessions.updateOne({ id: session.id }, { webauthn_challenge: null });
+  await deps.repo.setWebauthnChallenge(session.id, null);
   const verified = await orRefused(() =>
     verifyRegistrationResponse({
       response,
