@@ -39,7 +39,10 @@ import type { AuditRecord, OAuthClientRecord } from "./repo.js";
 import { createOAuthClient } from "./usecases/oauth/createOAuthClient.js";
 import { deleteOAuthClient } from "./usecases/oauth/deleteOAuthClient.js";
 import { listOAuthClients } from "./usecases/oauth/listOAuthClients.js";
-import { consumeArtifact, destroyArtifact, findArtifact, upsertArtifact } from "./usecases/oauth/artifacts.js";
+import { consumeArtifact } from "./usecases/oauth/consumeArtifact.js";
+import { destroyArtifact } from "./usecases/oauth/destroyArtifact.js";
+import { findArtifact } from "./usecases/oauth/findArtifact.js";
+import { upsertArtifact } from "./usecases/oauth/upsertArtifact.js";
 import { getOAuthAccount } from "./usecases/oauth/getOAuthAccount.js";
 import { getOAuthClientRegistration } from "./usecases/oauth/getOAuthClientRegistration.js";
 import { recordOAuthEvent } from "./usecases/oauth/recordOAuthEvent.js";
@@ -259,11 +262,11 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return payload === null ? {} : { payload_json: payload };
     },
     async oAuthArtifactConsume(req) {
-      await consumeArtifact(deps, req.model, req.id);
+      await consumeArtifact(deps, { model: req.model, id: req.id });
       return {};
     },
     async oAuthArtifactDestroy(req) {
-      await destroyArtifact(deps, req.model, req.id);
+      await destroyArtifact(deps, { model: req.model, id: req.id });
       return {};
     },
     async oAuthArtifactRevokeGrant(req) {

@@ -1,5 +1,5 @@
 // The identity service's collections, through the Store port.
-import type { Collection, Store } from "@verdict/store";
+import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { OrgSettings, Plan, RateLimitOverrides } from "./domain/organization.js";
 import type { Environment } from "./domain/apiKey.js";
 import type { AuditType } from "./domain/audit.js";
@@ -377,6 +377,64 @@ export class IdentityRepo {
 
   oauthArtifactId(model: string, id: string): string {
     return `${model}:${id}`;
+  }
+
+  /** Writes an OAuth artifact, whether it exists or not (the newer write wins a race between replicas). */
+  async saveOAuthArtifact(id: string, fields: Omit<OAuthArtifactRecord, "id">): Promise<void> {
+    if (await this.oauthArtifacts.updateOne({ id }, fields)) return;
+    try {
+      await this.oauthArtifacts.insertOne({ id, ...fields });
+    } catch (err) {
+      // Written meanwhile by another replica: this write is the newer one.
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      await this.oauthArtifacts.updateOne({ id }, fields);
+    }
+  }
+
+  /** An artifact of a model by its id, its interaction uid or its device user code; expired ones too. */
+  findOAuthArtifact(
+    model: string,
+    key: { id?: string; uid?: string; userCode?: string },
+  ): Promise<OAuthArtifactRecord | null> {
+    if (key.id) return this.oauthArtifacts.findOne({ id: this.oauthArtifactId(model, key.id) });
+    if (key.uid) return this.oauthArtifacts.findOne({ model, uid: key.uid });
+    if (key.userCode) return this.oauthArtifacts.findOne({ model, user_code: key.userCode });
+    return Promise.resolve(null);
+  }
+
+  /** Marks an artifact consumed (once: the first time counts). */
+  async consumeOAuthArtifact(model: string, id: string, at: string): Promise<void> {
+    await this.oauthArtifacts.updateOne(
+      { id: this.oauthArtifactId(model, id), consumed_at: null },
+      { consumed_at: at },
+    );
+  }
+
+  async deleteOAuthArtifact(model: string, id: string): Promise<void> {
+    await this.oauthArtifacts.deleteOne({ id: this.oauthArtifactId(model, id) });
+  }
+
+  /** Deletes the artifacts that expired before `at`; answers how many. */
+  deleteExpiredOAuthArtifacts(at: string): Promise<number> {
+    return this.oauthArtifacts.deleteMany({ expires_at: { $lt: at } });
+  }
+
+  /** One of the organization's OAuth clients, deleted ones too. */
+  oauthClient(organizationId: string, clientId: string): Promise<OAuthClientRecord | null> {
+    return this.oauthClients.findOne({ id: clientId, organization_id: organizationId });
+  }
+
+  async insertOAuthClient(client: OAuthClientRecord): Promise<void> {
+    await this.oauthClients.insertOne(client);
+  }
+
+  /** Marks one of the organization's clients deleted; false when it was deleted already. */
+  async markOAuthClientDeleted(organizationId: string, clientId: string, at: string): Promise<boolean> {
+    const updated = await this.oauthClients.updateOne(
+      { id: clientId, organization_id: organizationId, deleted_at: null },
+      { deleted_at: at },
+    );
+    return updated !== null;
   }
 
   /** Deletes every artifact of a grant (a token family): its codes, access and refresh tokens. */
