@@ -20,15 +20,20 @@ const common = {
 // Test files by tier (regular expressions on the path); every other *.test.ts beside the code is a unit test.
 const TRANSPORT = [
   "/(libs|services)/[^/]+/src/(.*/)?grpc\\.test\\.ts$",
-  // Evaluation's queued work and scans, through its gRPC server and the policy service's.
+  // Evaluation's queued work and its queue caps, through its gRPC server and the policy and
+  // identity services'.
   "/services/evaluation/src/async\\.test\\.ts$",
-  "/services/evaluation/src/usecases/scan\\.test\\.ts$",
+  "/services/evaluation/src/queue\\.test\\.ts$",
 ];
 const MEDIUM = [
   // FairPool on real worker threads (the unit tier starts none).
   "/libs/runtime/src/pool\\.test\\.ts$",
   // Scan threads that start warm, and the synchronous deadline, on real scan threads.
   "/services/evaluation/src/warmEngines\\.test\\.ts$",
+  // A large scan's slices let another organization's through, on a real scan thread.
+  "/services/evaluation/src/usecases/scanSlices\\.test\\.ts$",
+  // SSO against identity providers' metadata over real HTTP, with certificates made by openssl.
+  "/services/identity/src/usecases/sso/(saml|refreshSamlCertificates|oidcDiscovery)\\.test\\.ts$",
   "/libs/store/src/mongo\\.test\\.ts$",
   "/libs/bus/src/kafka\\.test\\.ts$",
   "/libs/outbox/src/outbox\\.test\\.ts$",

@@ -11,3 +11,4 @@ export * from "./checksum.js";
 export * from "./secretBox.js";
 export * from "./masterKey.js";
 export * from "./scopes.js";
+export * from "./auditTypes.js";

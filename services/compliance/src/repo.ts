@@ -4,6 +4,7 @@
 import type { Outbox, PendingEvent } from "@verdict/outbox";
 import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { DateRange } from "./domain/dateRange.js";
+import type { BypassFact, EvaluationFact, ViolationFact } from "./domain/evidence.js";
 
 export type ReportStatus = "generating" | "completed" | "failed";
 export type ReportFormat = "pdf" | "oscal";
@@ -32,40 +33,17 @@ export interface ReportChunk {
   data: string;
 }
 
-export interface EvaluationDoc {
-  id: string;
+/** The projection's documents: the evidence facts, each kept under its organization. */
+export interface EvaluationDoc extends EvaluationFact {
   organization_id: string;
-  repository: string;
-  ref: string;
-  completed_at: string;
-  passed: boolean;
-  policies: string[];
 }
 
-export interface ViolationDoc {
-  id: string;
+export interface ViolationDoc extends ViolationFact {
   organization_id: string;
-  evaluation_id: string;
-  policy_id: string;
-  rule_id: string;
-  severity: string;
-  file: string;
-  line: number;
-  message: string;
 }
 
-export interface BypassDoc {
-  id: string;
+export interface BypassDoc extends BypassFact {
   organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  ref: string;
-  bypassed_at: string;
-  policy_id: string;
-  rule_id: string;
-  file: string;
-  line: number;
-  reason: string;
 }
 
 /** Bytes of file content per chunk document (base64 grows it by a third: ~8 MB stored). */

@@ -6,7 +6,7 @@ import { createLogger, newId } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
 import { eventually, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
 import { startEvaluationService } from "./main.js";
-import type { EvaluationRecord, JobFile } from "./repo.js";
+import type { EvaluationRecord } from "./repo.js";
 import type { EvaluationCompletedData } from "./usecases/events.js";
 
 const ORG = "org_async";
@@ -58,9 +58,7 @@ describe("asynchronous evaluations", () => {
     expect(done.violations[0]).toMatchObject({ policy_id: "aws-credentials", file: "src/f1.ts", line: 1 });
     // one completion event, and the queued files are gone
     await eventually(() => expect(completed.filter((e) => e.data.evaluation_id === queued.id)).toHaveLength(1));
-    expect(await h.policy.store.collection<JobFile>("evaluation_job_files").count({ evaluation_id: queued.id })).toBe(
-      0,
-    );
+    expect(await h.repo.jobFilesOf(queued.id)).toHaveLength(0);
   });
 
   it("queues by size in bytes too", async () => {
@@ -84,7 +82,6 @@ describe("after a crash", () => {
   async function leftPending(opts: { withFiles: boolean; policies?: string[] }): Promise<string> {
     const id = newId("eval");
     const now = new Date().toISOString();
-    const store = h.policy.store;
     const record: EvaluationRecord = {
       id,
       organization_id: ORG,
@@ -105,7 +102,7 @@ describe("after a crash", () => {
     };
     if (opts.withFiles) {
       for (const [index, f] of files(3).entries()) {
-        await store.collection<JobFile>("evaluation_job_files").insertOne({
+        await h.repo.addJobFile({
           id: `${id}:${index}`,
           evaluation_id: id,
           organization_id: ORG,
@@ -116,7 +113,7 @@ describe("after a crash", () => {
         });
       }
     }
-    await store.collection<EvaluationRecord>("evaluation_evaluations").insertOne(record);
+    await h.repo.insert(record, []); // no event: the crash came before it
     return id;
   }
 
@@ -148,7 +145,7 @@ describe("after a crash", () => {
   it("never runs a queued evaluation that was deleted before a worker took it", async () => {
     const id = await leftPending({ withFiles: true });
     await h.client.deleteEvaluation({ organization_id: ORG, evaluation_id: id });
-    expect(await h.policy.store.collection<JobFile>("evaluation_job_files").count({ evaluation_id: id })).toBe(0);
+    expect(await h.repo.jobFilesOf(id)).toHaveLength(0);
     const restarted = await restartedService();
     try {
       await new Promise((r) => setTimeout(r, 150));

@@ -4,7 +4,6 @@ import type { evaluationV1 } from "@verdict/proto";
 import { withoutOutbox } from "@verdict/outbox";
 import { eventually, ManualClock, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
 import { encodeCursor } from "./domain/listQuery.js";
-import { EvaluationRepo } from "./repo.js";
 import type { EvaluationCompletedData, PolicyViolationData } from "./usecases/events.js";
 
 const ORG = "org_eval";
@@ -109,7 +108,7 @@ describe("creating an evaluation", () => {
 
   it("never lets a full secret out: not in the response, the stored document or the events", async () => {
     const evaluation = await create({ files: leaky });
-    const stored = await new EvaluationRepo(h.policy.store).findDoc(ORG, evaluation.id);
+    const stored = await h.repo.findDoc(ORG, evaluation.id);
     await eventually(() => expect(completed.some((e) => e.data.evaluation_id === evaluation.id)).toBe(true));
     const events = [...completed, ...violations].filter((e) => JSON.stringify(e).includes(evaluation.id));
     for (const json of [JSON.stringify(evaluation), JSON.stringify(stored), JSON.stringify(events)]) {
@@ -373,7 +372,7 @@ describe("deleting evaluations", () => {
     await expect(h.client.deleteEvaluation(req)).rejects.toMatchObject({ kind: "deleted" });
     expect((await h.client.listEvaluations({ organization_id: "org_delete", limit: 0 })).evaluations).toEqual([]);
     // Only a tombstone is left: no violations, no repository, no results.
-    const stored = await new EvaluationRepo(h.policy.store).findDoc("org_delete", evaluation.id);
+    const stored = await h.repo.findDoc("org_delete", evaluation.id);
     // (The outbox's revision stays: it guards writes of events still to be published.)
     expect(withoutOutbox(stored!)).toEqual({
       id: evaluation.id,

@@ -4,7 +4,8 @@ import { evaluationV1 } from "@verdict/proto";
 import type { EvaluationDeps } from "./deps.js";
 import type { EvaluationRecord } from "./repo.js";
 import { createEvaluation } from "./usecases/createEvaluation.js";
-import { deleteEvaluation, getEvaluation } from "./usecases/evaluations.js";
+import { deleteEvaluation } from "./usecases/deleteEvaluation.js";
+import { getEvaluation } from "./usecases/getEvaluation.js";
 import { evaluationStats } from "./usecases/evaluationStats.js";
 import { listEvaluations } from "./usecases/listEvaluations.js";
 
@@ -53,7 +54,11 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
       return { evaluation: toEvaluation(evaluation) };
     },
     async getEvaluation(req) {
-      return { evaluation: toEvaluation(await getEvaluation(deps, req.organization_id, req.evaluation_id)) };
+      return {
+        evaluation: toEvaluation(
+          await getEvaluation(deps, { organizationId: req.organization_id, evaluationId: req.evaluation_id }),
+        ),
+      };
     },
     async getEvaluationStats(req) {
       const stats = await evaluationStats(deps, {
@@ -82,7 +87,7 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
       };
     },
     async deleteEvaluation(req) {
-      await deleteEvaluation(deps, req.organization_id, req.evaluation_id);
+      await deleteEvaluation(deps, { organizationId: req.organization_id, evaluationId: req.evaluation_id });
       return {};
     },
   };

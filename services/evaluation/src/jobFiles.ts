@@ -52,13 +52,13 @@ export class JobFiles {
         spooled: this.spoolDir !== undefined,
         created_at: createdAt,
       };
-      await this.repo.jobFiles.insertOne(doc);
+      await this.repo.addJobFile(doc);
     }
   }
 
   /** The files of an evaluation, in order; null when any of the `expected` ones is missing. */
   async load(evaluationId: string, expected: number): Promise<FileToScan[] | null> {
-    const docs = await this.repo.jobFiles.find({ evaluation_id: evaluationId }, { sort: { index: 1 } });
+    const docs = await this.repo.jobFilesOf(evaluationId);
     if (docs.length !== expected) return null;
     const out: FileToScan[] = [];
     for (const d of docs) {
@@ -79,7 +79,7 @@ export class JobFiles {
 
   /** Drops an evaluation's files: documents deleted, spooled contents overwritten, then unlinked. */
   async drop(evaluationId: string): Promise<void> {
-    await this.repo.jobFiles.deleteMany({ evaluation_id: evaluationId });
+    await this.repo.dropJobFiles(evaluationId);
     if (!this.spoolDir) return;
     const prefix = `${evaluationId}.`;
     for (const name of await readdir(this.spoolDir))

@@ -1,10 +1,8 @@
 // Wires the evaluation service: adapters in, gRPC out, and the bus: it works off queued
 // evaluations and drops compiled engines when policies change. Used by the all-in-one launcher.
-import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
+import type { Bus } from "@verdict/bus";
 import {
-  AppError,
   createClient,
-  newId,
   startGrpcServer,
   systemClock,
   type Clock,
@@ -14,16 +12,16 @@ import {
 import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
-import type { EvaluationDeps, EvaluationLimits, OrgSettingsSource } from "./deps.js";
+import type { EvaluationDeps, EvaluationLimits } from "./deps.js";
 import { DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT, FairPool, workerFile } from "@verdict/runtime";
 import { policySets } from "./engineCache.js";
 import type { ScanJob, ScanOutcome } from "./scanJob.js";
 import { WarmEngines } from "./warmEngines.js";
 import { evaluationHandlers } from "./grpc.js";
-import { EvaluationRepo, isTombstone } from "./repo.js";
+import { identitySettings } from "./orgSettings.js";
+import { EvaluationRepo } from "./repo.js";
 import { JobFiles } from "./jobFiles.js";
-import type { EvaluationRequestedData } from "./usecases/events.js";
-import { fail, processRequested } from "./usecases/processRequested.js";
+import { subscribeEvaluationConsumers } from "./consumers.js";
 import { recoverPending } from "./usecases/recover.js";
 
 export interface EvaluationServiceOptions {
@@ -79,30 +77,10 @@ export const DEFAULT_LIMITS: EvaluationLimits = {
   maxQueuedBytesPerOrganization: 64 * 1024 * 1024,
 };
 
-/** Organization settings from the identity service. */
-function identitySettings(
-  client: ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>,
-  logger: Logger,
-): OrgSettingsSource {
-  return {
-    async get(organizationId) {
-      try {
-        const { settings } = await client.getOrganizationSettings({ organization_id: organizationId });
-        return { allowInlineSuppression: settings?.allow_inline_suppression ?? true };
-      } catch (err) {
-        // An organization deleted while its work was queued evaluates with the defaults.
-        if (err instanceof AppError && err.kind === "not_found") {
-          logger.warn({ organization_id: organizationId }, "organization unknown to identity; using default settings");
-          return { allowInlineSuppression: true };
-        }
-        throw err;
-      }
-    },
-  };
-}
-
 export async function startEvaluationService(opts: EvaluationServiceOptions): Promise<EvaluationService> {
-  const repo = new EvaluationRepo(opts.store);
+  // Publishes the events written with each state change, and sweeps up those a crash left behind.
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const repo = new EvaluationRepo(opts.store, outbox);
   await repo.init();
   const jobs = new JobFiles(repo, opts.spoolDir);
   await jobs.init();
@@ -111,9 +89,6 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   await jobs.sweepSpool(new Set((await repo.pending()).map((e) => e.id)));
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
-  await outbox.register(repo.evaluations);
   // Scan threads replacing one terminated at a deadline compile the recent policy sets before
   // they take jobs, while the spare thread takes the next job (see warmEngines.ts).
   const warm = new WarmEngines();
@@ -141,37 +116,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   };
 
   const worker = opts.worker ?? true;
-  const subscriptions: Subscription[] = [];
-  if (worker) {
-    subscriptions.push(
-      // Workers share one group: each queued evaluation is taken by one of them.
-      await opts.bus.subscribe<EvaluationRequestedData>(TOPICS.evaluationRequested, "evaluation-workers", (e) =>
-        processRequested(deps, e.data.organization_id, e.data.evaluation_id),
-      ),
-      // Work that kept failing (a service down past every retry) must not stay pending forever.
-      await opts.bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(
-        deadLetterTopic(TOPICS.evaluationRequested),
-        "evaluation-workers",
-        async (e) => {
-          const { organization_id, evaluation_id } = e.data.event.data;
-          const doc = await repo.findDoc(organization_id, evaluation_id);
-          if (doc && !isTombstone(doc) && doc.status === "pending")
-            await fail(deps, doc, `The evaluation could not be run: ${e.data.error}`);
-        },
-      ),
-    );
-  }
-  subscriptions.push(
-    // Every instance drops its own cached engines: a group per instance.
-    await opts.bus.subscribe<{ organization_id: string }>(
-      TOPICS.policyChanged,
-      `evaluation-engines-${newId("evt")}`,
-      async (e) => {
-        deps.engines.forget(e.data.organization_id);
-        warm.forget(e.data.organization_id);
-      },
-    ),
-  );
+  const subscriptions = await subscribeEvaluationConsumers(deps, opts.bus, { worker });
 
   const grpc = await startGrpcServer({
     host: opts.host,

@@ -9,7 +9,6 @@ import { AppError, createLogger } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
 import { eventually, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
 import { startEvaluationService } from "./main.js";
-import type { JobFile } from "./repo.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
 let dir: string;
@@ -50,10 +49,9 @@ describe("queued evaluations with a spool directory", () => {
   afterAll(() => h.stop());
 
   it("keeps the contents out of the store, owner-only while queued, and erases them once scanned", async () => {
-    const jobFiles = h.policy.store.collection<JobFile>("evaluation_job_files");
     const queued = await create(h, "org_spool", files(4));
     expect(queued.status).toBe("pending");
-    const docs = await jobFiles.find({ evaluation_id: queued.id }, { sort: { index: 1 } });
+    const docs = await h.repo.jobFilesOf(queued.id);
     expect(docs.map((d) => [d.path, d.spooled, d.content])).toEqual(files(4).map((f) => [f.path, true, ""]));
     expect(statSync(spool).mode & 0o777).toBe(0o700);
     const spooled = readdirSync(spool).sort();
@@ -82,7 +80,7 @@ describe("queued evaluations with a spool directory", () => {
         30_000,
       );
       await eventually(async () => {
-        expect(await jobFiles.count({ evaluation_id: queued.id })).toBe(0);
+        expect(await h.repo.jobFilesOf(queued.id)).toHaveLength(0);
         expect(readdirSync(spool)).toEqual([]);
       });
     } finally {

@@ -1,5 +1,6 @@
 // The evaluation service's collection, through the Store port. File contents are never stored:
 // only the result of checking them.
+import type { Outbox, PendingEvent } from "@verdict/outbox";
 import type { Collection, Filter, Operators, Store } from "@verdict/store";
 import type { ListQuery } from "./domain/listQuery.js";
 import type { EvaluationStatus, Summary } from "./domain/evaluation.js";
@@ -83,20 +84,26 @@ export const TOMBSTONE_DROPS: readonly (keyof EvaluationRecord)[] = [
 ];
 
 export class EvaluationRepo {
-  readonly evaluations: Collection<EvaluationDoc>;
+  private readonly evaluations: Collection<EvaluationDoc>;
   /**
    * Files of asynchronous evaluations, one document per file (a whole change can exceed what one
    * MongoDB document may hold). Persisted before the request is answered, so a restart loses
    * no queued work.
    */
-  readonly jobFiles: Collection<JobFile>;
+  private readonly jobFiles: Collection<JobFile>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    /** Every event that announces a change of an evaluation is written with it (see @verdict/outbox). */
+    private readonly outbox: Outbox,
+  ) {
     this.evaluations = store.collection<EvaluationDoc>("evaluation_evaluations");
     this.jobFiles = store.collection<JobFile>("evaluation_job_files");
   }
 
   async init(): Promise<void> {
+    // The outbox publishes the events written with each evaluation, and sweeps up those a crash left behind.
+    await this.outbox.register(this.evaluations);
     // One index per list filter, each ending in id: the list sorts and pages by id.
     await this.evaluations.ensureIndexes([
       { name: "org_id", fields: { organization_id: 1, id: 1 } },
@@ -219,5 +226,43 @@ export class EvaluationRepo {
       [...TOMBSTONE_DROPS],
     );
     return updated !== null;
+  }
+
+  /** Stores a new evaluation (finished, or queued) and the events it implies in one write. */
+  async insert(evaluation: EvaluationRecord, events: PendingEvent[]): Promise<void> {
+    await this.outbox.insert(this.evaluations, evaluation, events);
+  }
+
+  /**
+   * Moves a pending evaluation to its finished form (`next`) with its events, once: false when it
+   * was not pending any more (delivered twice, finished or deleted meanwhile).
+   */
+  async finishPending(next: EvaluationRecord, events: PendingEvent[]): Promise<boolean> {
+    const { id: _id, ...fields } = next;
+    const filter = { id: next.id, organization_id: next.organization_id, status: "pending", deleted_at: null };
+    return (await this.outbox.update(this.evaluations, filter, fields, events)) !== null;
+  }
+
+  /** Stores one file's record of a queued evaluation. */
+  async addJobFile(file: JobFile): Promise<void> {
+    await this.jobFiles.insertOne(file);
+  }
+
+  /** The file records of a queued evaluation, in order. */
+  jobFilesOf(evaluationId: string): Promise<JobFile[]> {
+    return this.jobFiles.find({ evaluation_id: evaluationId }, { sort: { index: 1 } });
+  }
+
+  /** Deletes the file records of an evaluation. */
+  async dropJobFiles(evaluationId: string): Promise<void> {
+    await this.jobFiles.deleteMany({ evaluation_id: evaluationId });
+  }
+
+  /**
+   * The evaluations whose files were queued before `cutoff`: every queued evaluation has a file at
+   * index 0, so one record per evaluation is read.
+   */
+  async queuedFilesBefore(cutoff: string): Promise<string[]> {
+    return (await this.jobFiles.find({ index: 0, created_at: { $lt: cutoff } })).map((f) => f.evaluation_id);
   }
 }

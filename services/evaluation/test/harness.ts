@@ -6,7 +6,9 @@ import { createClient, createLogger, type Clock } from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1 } from "@verdict/proto";
 import { eventually, startPolicyHarness, type PolicyHarness } from "../../policy/test/harness.js";
 import { startIdentityService, type IdentityService } from "../../identity/src/main.js";
+import { Outbox } from "@verdict/outbox";
 import { startEvaluationService, type EvaluationService, type EvaluationServiceOptions } from "../src/main.js";
+import { EvaluationRepo } from "../src/repo.js";
 
 export { eventually };
 
@@ -17,6 +19,8 @@ export interface EvaluationHarness {
   identity: IdentityService;
   service: EvaluationService;
   client: EvaluationClient;
+  /** The service's repository on the same store: what it stored, read the way it reads it. */
+  repo: EvaluationRepo;
   stop(): Promise<void>;
 }
 
@@ -54,11 +58,16 @@ export async function startEvaluationHarness(
     evaluationV1.EvaluationServiceService,
     `127.0.0.1:${service.grpc.port}`,
   );
+  const repo = new EvaluationRepo(
+    policy.store,
+    new Outbox({ bus: policy.bus, logger: createLogger("repo-test", "silent") }),
+  );
   return {
     policy,
     identity,
     service,
     client,
+    repo,
     async stop() {
       client.close();
       await service.stop();

@@ -39,14 +39,19 @@ import type { AuditRecord, OAuthClientRecord } from "./repo.js";
 import { createOAuthClient } from "./usecases/oauth/createOAuthClient.js";
 import { deleteOAuthClient } from "./usecases/oauth/deleteOAuthClient.js";
 import { listOAuthClients } from "./usecases/oauth/listOAuthClients.js";
-import { consumeArtifact, destroyArtifact, findArtifact, upsertArtifact } from "./usecases/oauth/artifacts.js";
+import { consumeArtifact } from "./usecases/oauth/consumeArtifact.js";
+import { destroyArtifact } from "./usecases/oauth/destroyArtifact.js";
+import { findArtifact } from "./usecases/oauth/findArtifact.js";
+import { upsertArtifact } from "./usecases/oauth/upsertArtifact.js";
 import { getOAuthAccount } from "./usecases/oauth/getOAuthAccount.js";
 import { getOAuthClientRegistration } from "./usecases/oauth/getOAuthClientRegistration.js";
 import { recordOAuthEvent } from "./usecases/oauth/recordOAuthEvent.js";
 import { verifyAccessToken } from "./usecases/oauth/verifyAccessToken.js";
 import type { ScimTokenRecord } from "./repo.js";
 import { handleScim } from "./usecases/scim/handleScim.js";
-import { createScimToken, deleteScimToken, listScimTokens } from "./usecases/scim/tokens.js";
+import { createScimToken } from "./usecases/scim/createScimToken.js";
+import { deleteScimToken } from "./usecases/scim/deleteScimToken.js";
+import { listScimTokens } from "./usecases/scim/listScimTokens.js";
 import { ssoHandlers } from "./ssoGrpc.js";
 
 type Def = typeof identityV1.IdentityServiceService;
@@ -257,11 +262,11 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return payload === null ? {} : { payload_json: payload };
     },
     async oAuthArtifactConsume(req) {
-      await consumeArtifact(deps, req.model, req.id);
+      await consumeArtifact(deps, { model: req.model, id: req.id });
       return {};
     },
     async oAuthArtifactDestroy(req) {
-      await destroyArtifact(deps, req.model, req.id);
+      await destroyArtifact(deps, { model: req.model, id: req.id });
       return {};
     },
     async oAuthArtifactRevokeGrant(req) {
@@ -446,7 +451,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return {};
     },
     async listScimTokens(req) {
-      return { scim_tokens: (await listScimTokens(deps, req.organization_id)).map(toScimToken) };
+      return { scim_tokens: (await listScimTokens(deps, { organizationId: req.organization_id })).map(toScimToken) };
     },
     async createScimToken(req) {
       const { record, token } = await createScimToken(deps, {
@@ -458,7 +463,11 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { scim_token: toScimToken(record), token };
     },
     async deleteScimToken(req) {
-      await deleteScimToken(deps, req.organization_id, req.token_id, fromActor(req.actor));
+      await deleteScimToken(deps, {
+        organizationId: req.organization_id,
+        tokenId: req.token_id,
+        actor: fromActor(req.actor),
+      });
       return {};
     },
     async handleScim(req) {

@@ -1,5 +1,5 @@
 // The identity service's collections, through the Store port.
-import type { Collection, Store } from "@verdict/store";
+import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { OrgSettings, Plan, RateLimitOverrides } from "./domain/organization.js";
 import type { Environment } from "./domain/apiKey.js";
 import type { AuditType } from "./domain/audit.js";
@@ -229,6 +229,22 @@ export interface ScimGroupRecord {
   version: number;
 }
 
+/** The identity service's collections, by name in the store (tests that count reads name them so). */
+export const IDENTITY_COLLECTIONS = {
+  orgs: "identity_organizations",
+  keys: "identity_api_keys",
+  members: "identity_members",
+  users: "identity_users",
+  sessions: "identity_sessions",
+  throttles: "identity_signin_throttles",
+  audit: "identity_audit_events",
+  oauthClients: "identity_oauth_clients",
+  oauthArtifacts: "identity_oauth_artifacts",
+  scimTokens: "identity_scim_tokens",
+  scimUsers: "identity_scim_users",
+  scimGroups: "identity_scim_groups",
+} as const;
+
 export class IdentityRepo {
   readonly orgs: Collection<OrgRecord>;
   readonly keys: Collection<KeyRecord>;
@@ -244,18 +260,18 @@ export class IdentityRepo {
   readonly scimGroups: Collection<ScimGroupRecord>;
 
   constructor(store: Store) {
-    this.orgs = store.collection<OrgRecord>("identity_organizations");
-    this.keys = store.collection<KeyRecord>("identity_api_keys");
-    this.members = store.collection<MemberRecord>("identity_members");
-    this.users = store.collection<UserRecord>("identity_users");
-    this.sessions = store.collection<SessionRecord>("identity_sessions");
-    this.throttles = store.collection<ThrottleRecord>("identity_signin_throttles");
-    this.audit = store.collection<AuditRecord>("identity_audit_events");
-    this.oauthClients = store.collection<OAuthClientRecord>("identity_oauth_clients");
-    this.oauthArtifacts = store.collection<OAuthArtifactRecord>("identity_oauth_artifacts");
-    this.scimTokens = store.collection<ScimTokenRecord>("identity_scim_tokens");
-    this.scimUsers = store.collection<ScimUserRecord>("identity_scim_users");
-    this.scimGroups = store.collection<ScimGroupRecord>("identity_scim_groups");
+    this.orgs = store.collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs);
+    this.keys = store.collection<KeyRecord>(IDENTITY_COLLECTIONS.keys);
+    this.members = store.collection<MemberRecord>(IDENTITY_COLLECTIONS.members);
+    this.users = store.collection<UserRecord>(IDENTITY_COLLECTIONS.users);
+    this.sessions = store.collection<SessionRecord>(IDENTITY_COLLECTIONS.sessions);
+    this.throttles = store.collection<ThrottleRecord>(IDENTITY_COLLECTIONS.throttles);
+    this.audit = store.collection<AuditRecord>(IDENTITY_COLLECTIONS.audit);
+    this.oauthClients = store.collection<OAuthClientRecord>(IDENTITY_COLLECTIONS.oauthClients);
+    this.oauthArtifacts = store.collection<OAuthArtifactRecord>(IDENTITY_COLLECTIONS.oauthArtifacts);
+    this.scimTokens = store.collection<ScimTokenRecord>(IDENTITY_COLLECTIONS.scimTokens);
+    this.scimUsers = store.collection<ScimUserRecord>(IDENTITY_COLLECTIONS.scimUsers);
+    this.scimGroups = store.collection<ScimGroupRecord>(IDENTITY_COLLECTIONS.scimGroups);
   }
 
   findOrganization(organizationId: string): Promise<OrgRecord | null> {
@@ -311,6 +327,29 @@ export class IdentityRepo {
     return this.members.findOne({ invitation_hash: tokenHash, status: "invited" });
   }
 
+  /** Stores a new account (DuplicateKeyError when its email or id is taken). */
+  async insertUser(user: UserRecord): Promise<void> {
+    await this.users.insertOne(user);
+  }
+
+  async insertSession(session: SessionRecord): Promise<void> {
+    await this.sessions.insertOne(session);
+  }
+
+  /**
+   * The WebAuthn challenge a session waits to see answered: set on a live session only, cleared
+   * (null) once an answer came, whatever it was.
+   */
+  async setWebauthnChallenge(sessionId: string, challenge: string | null): Promise<void> {
+    if (challenge === null) await this.sessions.updateOne({ id: sessionId }, { webauthn_challenge: null });
+    else await this.sessions.updateOne({ id: sessionId, revoked_at: null }, { webauthn_challenge: challenge });
+  }
+
+  /** Ends one session, if it is still live; false when it was not. */
+  async revokeSession(sessionId: string, at: string): Promise<boolean> {
+    return (await this.sessions.updateOne({ id: sessionId, revoked_at: null }, { revoked_at: at })) !== null;
+  }
+
   userByEmail(email: string): Promise<UserRecord | null> {
     return this.users.findOne({ email });
   }
@@ -348,6 +387,64 @@ export class IdentityRepo {
     return `${model}:${id}`;
   }
 
+  /** Writes an OAuth artifact, whether it exists or not (the newer write wins a race between replicas). */
+  async saveOAuthArtifact(id: string, fields: Omit<OAuthArtifactRecord, "id">): Promise<void> {
+    if (await this.oauthArtifacts.updateOne({ id }, fields)) return;
+    try {
+      await this.oauthArtifacts.insertOne({ id, ...fields });
+    } catch (err) {
+      // Written meanwhile by another replica: this write is the newer one.
+      if (!(err instanceof DuplicateKeyError)) throw err;
+      await this.oauthArtifacts.updateOne({ id }, fields);
+    }
+  }
+
+  /** An artifact of a model by its id, its interaction uid or its device user code; expired ones too. */
+  findOAuthArtifact(
+    model: string,
+    key: { id?: string; uid?: string; userCode?: string },
+  ): Promise<OAuthArtifactRecord | null> {
+    if (key.id) return this.oauthArtifacts.findOne({ id: this.oauthArtifactId(model, key.id) });
+    if (key.uid) return this.oauthArtifacts.findOne({ model, uid: key.uid });
+    if (key.userCode) return this.oauthArtifacts.findOne({ model, user_code: key.userCode });
+    return Promise.resolve(null);
+  }
+
+  /** Marks an artifact consumed (once: the first time counts). */
+  async consumeOAuthArtifact(model: string, id: string, at: string): Promise<void> {
+    await this.oauthArtifacts.updateOne(
+      { id: this.oauthArtifactId(model, id), consumed_at: null },
+      { consumed_at: at },
+    );
+  }
+
+  async deleteOAuthArtifact(model: string, id: string): Promise<void> {
+    await this.oauthArtifacts.deleteOne({ id: this.oauthArtifactId(model, id) });
+  }
+
+  /** Deletes the artifacts that expired before `at`; answers how many. */
+  deleteExpiredOAuthArtifacts(at: string): Promise<number> {
+    return this.oauthArtifacts.deleteMany({ expires_at: { $lt: at } });
+  }
+
+  /** One of the organization's OAuth clients, deleted ones too. */
+  oauthClient(organizationId: string, clientId: string): Promise<OAuthClientRecord | null> {
+    return this.oauthClients.findOne({ id: clientId, organization_id: organizationId });
+  }
+
+  async insertOAuthClient(client: OAuthClientRecord): Promise<void> {
+    await this.oauthClients.insertOne(client);
+  }
+
+  /** Marks one of the organization's clients deleted; false when it was deleted already. */
+  async markOAuthClientDeleted(organizationId: string, clientId: string, at: string): Promise<boolean> {
+    const updated = await this.oauthClients.updateOne(
+      { id: clientId, organization_id: organizationId, deleted_at: null },
+      { deleted_at: at },
+    );
+    return updated !== null;
+  }
+
   /** Deletes every artifact of a grant (a token family): its codes, access and refresh tokens. */
   revokeOAuthGrant(grantId: string): Promise<number> {
     return this.oauthArtifacts.deleteMany({ grant_id: grantId });
@@ -356,6 +453,114 @@ export class IdentityRepo {
   /** Deletes every OAuth artifact that acts for a member (removed from the organization). */
   revokeOAuthArtifactsOf(accountId: string): Promise<number> {
     return this.oauthArtifacts.deleteMany({ account_id: accountId });
+  }
+
+  // SCIM: tokens, and the users and groups an identity provider keeps in step. A SCIM user's or
+  // group's record id is `<organization_id>.<scim id>`; writes are checked against `version`
+  // (SCIM's If-Match).
+
+  async insertScimToken(token: ScimTokenRecord): Promise<void> {
+    await this.scimTokens.insertOne(token);
+  }
+
+  /** The organization's SCIM tokens, oldest id first. */
+  scimTokensOf(organizationId: string): Promise<ScimTokenRecord[]> {
+    return this.scimTokens.find({ organization_id: organizationId }, { sort: { id: 1 } });
+  }
+
+  /** Deletes one of the organization's SCIM tokens and answers it; null when there was none. */
+  async deleteScimToken(organizationId: string, tokenId: string): Promise<ScimTokenRecord | null> {
+    const token = await this.scimTokens.findOne({ id: tokenId, organization_id: organizationId });
+    if (!token || !(await this.scimTokens.deleteOne({ id: tokenId, organization_id: organizationId }))) return null;
+    return token;
+  }
+
+  scimTokenByHash(hash: string): Promise<ScimTokenRecord | null> {
+    return this.scimTokens.findOne({ hash });
+  }
+
+  async touchScimToken(tokenId: string, at: string): Promise<void> {
+    await this.scimTokens.updateOne({ id: tokenId }, { last_used_at: at });
+  }
+
+  /** One of the organization's SCIM users, by its SCIM id. */
+  scimUser(organizationId: string, scimId: string): Promise<ScimUserRecord | null> {
+    return this.scimUsers.findOne({ id: `${organizationId}.${scimId}`, organization_id: organizationId });
+  }
+
+  /** The organization's SCIM user with this userName (lower-cased). */
+  scimUserByName(organizationId: string, userNameKey: string): Promise<ScimUserRecord | null> {
+    return this.scimUsers.findOne({ organization_id: organizationId, user_name_key: userNameKey });
+  }
+
+  /** The organization's SCIM user linked to this Verdict account. */
+  scimUserOfAccount(organizationId: string, userId: string): Promise<ScimUserRecord | null> {
+    return this.scimUsers.findOne({ organization_id: organizationId, user_id: userId });
+  }
+
+  /** The organization's SCIM users, oldest first. */
+  scimUsersOf(organizationId: string): Promise<ScimUserRecord[]> {
+    return this.scimUsers.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
+  }
+
+  /** The organization's SCIM users with these SCIM ids. */
+  scimUsersWithIds(organizationId: string, scimIds: string[]): Promise<ScimUserRecord[]> {
+    return this.scimUsers.find({ organization_id: organizationId, scim_id: { $in: scimIds } });
+  }
+
+  /** Stores a new SCIM user (DuplicateKeyError when its userName is taken). */
+  async insertScimUser(user: ScimUserRecord): Promise<void> {
+    await this.scimUsers.insertOne(user);
+  }
+
+  /** Sets fields of a SCIM user still at `version`; null when it changed meanwhile. */
+  updateScimUser(id: string, version: number, set: Partial<ScimUserRecord>): Promise<ScimUserRecord | null> {
+    return this.scimUsers.updateOne({ id, version }, set);
+  }
+
+  /** Deletes a SCIM user still at its version; false when it changed meanwhile. */
+  deleteScimUser(user: ScimUserRecord): Promise<boolean> {
+    return this.scimUsers.deleteOne({ id: user.id, version: user.version });
+  }
+
+  /** One of the organization's SCIM groups, by its SCIM id. */
+  scimGroup(organizationId: string, groupId: string): Promise<ScimGroupRecord | null> {
+    return this.scimGroups.findOne({ id: `${organizationId}.${groupId}`, organization_id: organizationId });
+  }
+
+  /** The organization's SCIM groups (an organization has few). */
+  scimGroupsOf(organizationId: string): Promise<ScimGroupRecord[]> {
+    return this.scimGroups.find({ organization_id: organizationId });
+  }
+
+  /** The organization's SCIM groups, oldest first. */
+  scimGroupsByCreation(organizationId: string): Promise<ScimGroupRecord[]> {
+    return this.scimGroups.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
+  }
+
+  async insertScimGroup(group: ScimGroupRecord): Promise<void> {
+    await this.scimGroups.insertOne(group);
+  }
+
+  /** Sets fields of a SCIM group still at `version`; null when it changed meanwhile. */
+  updateScimGroup(id: string, version: number, set: Partial<ScimGroupRecord>): Promise<ScimGroupRecord | null> {
+    return this.scimGroups.updateOne({ id, version }, set);
+  }
+
+  /** Deletes a SCIM group still at its version; false when it changed meanwhile. */
+  deleteScimGroup(group: ScimGroupRecord): Promise<boolean> {
+    return this.scimGroups.deleteOne({ id: group.id, version: group.version });
+  }
+
+  /** Takes a SCIM user out of every group of the organization. */
+  async removeFromScimGroups(organizationId: string, scimId: string): Promise<void> {
+    for (const g of await this.scimGroups.find({ organization_id: organizationId })) {
+      if (!g.member_ids.includes(scimId)) continue;
+      await this.scimGroups.updateOne(
+        { id: g.id },
+        { member_ids: g.member_ids.filter((m) => m !== scimId), version: g.version + 1 },
+      );
+    }
   }
 
   async init(): Promise<void> {

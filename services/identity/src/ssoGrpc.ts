@@ -2,13 +2,11 @@
 import type { identityV1 } from "@verdict/proto";
 import type { IdentityDeps } from "./deps.js";
 import type { Actor } from "./usecases/audit/recordAudit.js";
-import {
-  deleteSsoConnection,
-  getSsoConnection,
-  putSsoConnection,
-  verifySsoDomain,
-  type SsoConnectionView,
-} from "./usecases/sso/connections.js";
+import type { SsoConnectionView } from "./usecases/sso/connectionView.js";
+import { deleteSsoConnection } from "./usecases/sso/deleteSsoConnection.js";
+import { getSsoConnection } from "./usecases/sso/getSsoConnection.js";
+import { putSsoConnection } from "./usecases/sso/putSsoConnection.js";
+import { verifySsoDomain } from "./usecases/sso/verifySsoDomain.js";
 import { completeOidcLogin, startOidcLogin } from "./usecases/sso/oidc.js";
 import { completeSamlLogin, samlMetadata, startSamlLogin, type SamlUrls } from "./usecases/sso/saml.js";
 import type { SessionView } from "./usecases/sessions/sessionView.js";
@@ -67,17 +65,23 @@ export function ssoHandlers(
       return { connection: toConnection(v) };
     },
     async getSsoConnection(req: identityV1.GetSsoConnectionRequest): Promise<identityV1.GetSsoConnectionResponse> {
-      return { connection: toConnection(await getSsoConnection(deps, req.organization_id)) };
+      return { connection: toConnection(await getSsoConnection(deps, { organizationId: req.organization_id })) };
     },
     async deleteSsoConnection(
       req: identityV1.DeleteSsoConnectionRequest,
     ): Promise<identityV1.DeleteSsoConnectionResponse> {
-      await deleteSsoConnection(deps, req.organization_id, fromActor(req.actor));
+      await deleteSsoConnection(deps, { organizationId: req.organization_id, actor: fromActor(req.actor) });
       return {};
     },
     async verifySsoDomain(req: identityV1.VerifySsoDomainRequest): Promise<identityV1.VerifySsoDomainResponse> {
       return {
-        connection: toConnection(await verifySsoDomain(deps, req.organization_id, req.domain, fromActor(req.actor))),
+        connection: toConnection(
+          await verifySsoDomain(deps, {
+            organizationId: req.organization_id,
+            domain: req.domain,
+            actor: fromActor(req.actor),
+          }),
+        ),
       };
     },
     async startSsoLogin(req: identityV1.StartSsoLoginRequest): Promise<identityV1.StartSsoLoginResponse> {

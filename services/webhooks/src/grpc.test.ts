@@ -6,7 +6,7 @@ import { TOPICS, type CloudEvent } from "@verdict/bus";
 import { AppError, newId } from "@verdict/kit";
 import { eventually, startWebhookHarness, type WebhookHarness } from "../test/harness.js";
 import { startReceiver, type Receiver } from "../test/receiver.js";
-import { formatDuration } from "./usecases/attemptDelivery.js";
+import { formatDuration } from "./domain/schedule.js";
 
 // Each test has an organization of its own: a disabled endpoint notifies its organization's others.
 let ORG = "org_hooks";

@@ -3,7 +3,8 @@
 // a restart resumes exactly where the last process stopped.
 import type { WebhookDeps } from "./deps.js";
 import { attemptDelivery } from "./usecases/attemptDelivery.js";
-import { claimDue, nextDueAt } from "./usecases/claimDue.js";
+import { claimDue } from "./usecases/claimDue.js";
+import { nextDueAt } from "./usecases/nextDueAt.js";
 
 export interface WorkerOptions {
   /** Messages attempted at once. */
@@ -55,11 +56,17 @@ export class DeliveryWorker {
         const free = this.opts.concurrency - this.inFlight.size;
         this.woken = false;
         const claimed =
-          free > 0 ? await claimDue(this.deps, free, this.opts.perOrgConcurrency ?? Infinity, this.inFlightByOrg) : [];
+          free > 0
+            ? await claimDue(this.deps, {
+                limit: free,
+                perOrg: this.opts.perOrgConcurrency ?? Infinity,
+                inFlight: this.inFlightByOrg,
+              })
+            : [];
         for (const delivery of claimed) {
           const org = delivery.organization_id;
           this.inFlightByOrg.set(org, (this.inFlightByOrg.get(org) ?? 0) + 1);
-          const p = attemptDelivery(this.deps, delivery)
+          const p = attemptDelivery(this.deps, { delivery })
             .catch((err) =>
               this.deps.logger.error(
                 { err, delivery_id: delivery.id },

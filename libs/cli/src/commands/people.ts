@@ -3,23 +3,13 @@
 // printed once, at creation, to stdout only: never in notes or errors.
 import { readFileSync } from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
-import type { PutSsoConnection } from "@verdict/sdk";
+import { API_SCOPES, type ApiScope, type PutSsoConnection } from "@verdict/sdk";
 import type { Context } from "../context.js";
 import { CliError } from "../errors.js";
 import { bool, collect, jsonOf, positiveInt } from "./shared.js";
 
 const ROLES = ["owner", "admin", "member", "viewer"] as const;
 type Role = (typeof ROLES)[number];
-const SCOPES = [
-  "read:evaluations",
-  "write:evaluations",
-  "read:policies",
-  "write:policies",
-  "read:org",
-  "write:org",
-  "admin",
-] as const;
-type Scope = (typeof SCOPES)[number];
 const EXPIRATIONS = ["30m", "24h", "7d", "90d", "never"] as const;
 
 function oneOf<T extends string>(allowed: readonly T[]) {
@@ -168,11 +158,11 @@ function oauthClientsCommand(program: Command, ctx: Context): void {
     .requiredOption("--redirect-uri <uri>", "exact redirect URI (repeatable): https, or http on localhost", collect)
     .requiredOption(
       "--scope <scope>",
-      `the most it may ask for (repeatable): ${SCOPES.join(", ")}`,
-      collectOneOf(SCOPES),
+      `the most it may ask for (repeatable): ${API_SCOPES.join(", ")}`,
+      collectOneOf(API_SCOPES),
     )
     .option("--public", "a native or single-page application: no secret, PKCE required", false)
-    .action(async (name: string, opts: { redirectUri: string[]; scope: Scope[]; public: boolean }, c: Command) => {
+    .action(async (name: string, opts: { redirectUri: string[]; scope: ApiScope[]; public: boolean }, c: Command) => {
       const out = ctx.output(jsonOf(c));
       const o = await ctx.client().createOAuthClient({
         name,

@@ -43,7 +43,7 @@ export interface EvaluationRequestedData {
   evaluation_id: string;
 }
 
-const SOURCE = "/evaluation";
+export const EVENT_SOURCE = "/evaluation";
 
 /**
  * The events a finished evaluation implies, written with it through the outbox: one
@@ -58,7 +58,7 @@ export function evaluationResultEvents(deps: EvaluationDeps, evaluation: Evaluat
   const events: PendingEvent[] = [];
   for (const violation of evaluation.violations) {
     const data: PolicyViolationData = { ...base, violation };
-    events.push(deps.outbox.event(TOPICS.policyViolation, { source: SOURCE, subject: violation.id, data }));
+    events.push(deps.outbox.event(TOPICS.policyViolation, { source: EVENT_SOURCE, subject: violation.id, data }));
   }
   for (const suppression of evaluation.suppressions) {
     const data: PolicyBypassedData = {
@@ -67,7 +67,7 @@ export function evaluationResultEvents(deps: EvaluationDeps, evaluation: Evaluat
       bypassed_at: evaluation.completed_at ?? evaluation.created_at,
       suppression,
     };
-    events.push(deps.outbox.event(TOPICS.policyBypassed, { source: SOURCE, subject: evaluation.id, data }));
+    events.push(deps.outbox.event(TOPICS.policyBypassed, { source: EVENT_SOURCE, subject: evaluation.id, data }));
   }
   const completed: EvaluationCompletedData = {
     ...base,
@@ -80,7 +80,7 @@ export function evaluationResultEvents(deps: EvaluationDeps, evaluation: Evaluat
     ...(evaluation.failure_reason ? { failure_reason: evaluation.failure_reason } : {}),
   };
   events.push(
-    deps.outbox.event(TOPICS.evaluationCompleted, { source: SOURCE, subject: evaluation.id, data: completed }),
+    deps.outbox.event(TOPICS.evaluationCompleted, { source: EVENT_SOURCE, subject: evaluation.id, data: completed }),
   );
   return events;
 }
@@ -88,18 +88,5 @@ export function evaluationResultEvents(deps: EvaluationDeps, evaluation: Evaluat
 /** `evaluation.requested`: written with the pending evaluation, taken by one worker. */
 export function requestedEvent(deps: EvaluationDeps, organizationId: string, evaluationId: string): PendingEvent {
   const data: EvaluationRequestedData = { organization_id: organizationId, evaluation_id: evaluationId };
-  return deps.outbox.event(TOPICS.evaluationRequested, { source: SOURCE, subject: evaluationId, data });
-}
-
-/**
- * Announces again work that is already stored as pending (start-up recovery): no state changes
- * with it, so it goes to the bus directly. Workers ignore an evaluation that is not pending.
- */
-export async function republishRequested(
-  deps: EvaluationDeps,
-  organizationId: string,
-  evaluationId: string,
-): Promise<void> {
-  const data: EvaluationRequestedData = { organization_id: organizationId, evaluation_id: evaluationId };
-  await deps.bus.publish(TOPICS.evaluationRequested, { source: SOURCE, subject: evaluationId, data });
+  return deps.outbox.event(TOPICS.evaluationRequested, { source: EVENT_SOURCE, subject: evaluationId, data });
 }

@@ -2,16 +2,18 @@
 // persisted files, and moves the evaluation from pending to completed (or failed) exactly once.
 import { AppError } from "@verdict/kit";
 import type { EvaluationDeps } from "../deps.js";
-import { isTombstone, type EvaluationRecord } from "../repo.js";
-import { completed, logFinished } from "./createEvaluation.js";
-import { evaluationResultEvents } from "./events.js";
+import { isTombstone } from "../repo.js";
+import { failEvaluation } from "./failEvaluation.js";
+import { completed, finishPending } from "./finishEvaluation.js";
 import { scanChange } from "./scan.js";
 
-export async function processRequested(
-  deps: EvaluationDeps,
-  organizationId: string,
-  evaluationId: string,
-): Promise<void> {
+export interface ProcessRequestedCommand {
+  organizationId: string;
+  evaluationId: string;
+}
+
+export async function processRequested(deps: EvaluationDeps, cmd: ProcessRequestedCommand): Promise<void> {
+  const { organizationId, evaluationId } = cmd;
   const doc = await deps.repo.findDoc(organizationId, evaluationId);
   // Delivered twice, already finished, or deleted while queued: nothing to do.
   if (!doc || isTombstone(doc) || doc.status !== "pending") {
@@ -20,7 +22,10 @@ export async function processRequested(
   }
   const files = await deps.jobs.load(evaluationId, doc.summary.total_files);
   if (!files) {
-    await fail(deps, doc, "The evaluation's files were lost before it could run; submit the change again");
+    await failEvaluation(deps, {
+      evaluation: doc,
+      reason: "The evaluation's files were lost before it could run; submit the change again",
+    });
     return;
   }
   let result;
@@ -37,33 +42,10 @@ export async function processRequested(
       err instanceof AppError &&
       (err.kind === "unprocessable" || err.kind === "validation" || err.kind === "not_found")
     ) {
-      await fail(deps, doc, err.message);
+      await failEvaluation(deps, { evaluation: doc, reason: err.message });
       return;
     }
     throw err;
   }
-  const done = completed(doc, result, deps.clock.now());
-  await transition(deps, done);
-}
-
-/** Marks a pending evaluation failed with a reason people can act on. */
-export async function fail(deps: EvaluationDeps, doc: EvaluationRecord, reason: string): Promise<void> {
-  await transition(deps, {
-    ...doc,
-    status: "failed",
-    completed_at: deps.clock.now().toISOString(),
-    passed: null,
-    failure_reason: reason,
-  });
-}
-
-async function transition(deps: EvaluationDeps, next: EvaluationRecord): Promise<void> {
-  const { id: _id, ...fields } = next;
-  // The status condition makes the transition happen once, however often the work is delivered;
-  // its events are written with it (outbox), so they are published once the transition happened.
-  const filter = { id: next.id, organization_id: next.organization_id, status: "pending", deleted_at: null };
-  const updated = await deps.outbox.update(deps.repo.evaluations, filter, fields, evaluationResultEvents(deps, next));
-  await deps.jobs.drop(next.id);
-  if (!updated) return;
-  logFinished(deps, next);
+  await finishPending(deps, { next: completed(doc, result, deps.clock.now()) });
 }

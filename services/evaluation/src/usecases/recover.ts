@@ -1,8 +1,9 @@
 // At start-up: re-announce evaluations left pending by a stop or a crash (the in-process bus
 // keeps nothing across restarts; a broker may have lost an unacknowledged publish), and drop
 // job files whose evaluation never got stored (a crash between the two writes) or is gone.
+import { TOPICS } from "@verdict/bus";
 import type { EvaluationDeps } from "../deps.js";
-import { republishRequested } from "./events.js";
+import { EVENT_SOURCE, type EvaluationRequestedData } from "./events.js";
 
 const ORPHAN_AGE_MS = 10 * 60_000;
 
@@ -12,10 +13,15 @@ export async function recoverPending(deps: EvaluationDeps): Promise<number> {
   // Every queued evaluation has a file at index 0: one document per evaluation to look at.
   // Only old orphans go: another instance may be between its two writes right now.
   const cutoff = new Date(deps.clock.now().getTime() - ORPHAN_AGE_MS).toISOString();
-  for (const first of await deps.repo.jobFiles.find({ index: 0, created_at: { $lt: cutoff } })) {
-    if (!live.has(first.evaluation_id)) await deps.jobs.drop(first.evaluation_id);
+  for (const evaluationId of await deps.repo.queuedFilesBefore(cutoff)) {
+    if (!live.has(evaluationId)) await deps.jobs.drop(evaluationId);
   }
-  for (const e of pending) await republishRequested(deps, e.organization_id, e.id);
+  // Work already stored as pending is announced again: no state changes with it, so it goes to
+  // the bus directly. Workers ignore an evaluation that is not pending.
+  for (const e of pending) {
+    const data: EvaluationRequestedData = { organization_id: e.organization_id, evaluation_id: e.id };
+    await deps.bus.publish(TOPICS.evaluationRequested, { source: EVENT_SOURCE, subject: e.id, data });
+  }
   if (pending.length) deps.logger.info({ count: pending.length }, "re-queued pending evaluations");
   return pending.length;
 }

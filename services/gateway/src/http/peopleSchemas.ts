@@ -1,4 +1,5 @@
 // Schemas of people and access: members, sign-in, sessions, MFA, the audit log.
+import { AUDIT_EVENT_TYPES } from "@verdict/kit";
 import { z } from "zod";
 
 const ISO = z.string().meta({ format: "date-time" });
@@ -129,41 +130,6 @@ export const TotpEnabledSchema = z
     session: SessionSchema.meta({ description: "The session was replaced (a new cookie and CSRF token)" }),
   })
   .meta({ id: "TotpEnabled" });
-
-export const AUDIT_EVENT_TYPES = [
-  "signin.succeeded",
-  "signin.failed",
-  "signin.locked",
-  "signout",
-  "mfa.totp_enabled",
-  "mfa.passkey_added",
-  "mfa.passkey_deleted",
-  "mfa.recovery_code_used",
-  "api_key.created",
-  "api_key.revoked",
-  "member.invited",
-  "member.joined",
-  "member.role_changed",
-  "member.removed",
-  "oauth_client.created",
-  "oauth_client.deleted",
-  "oauth.granted",
-  "oauth.token_revoked",
-  "oauth.grant_revoked",
-  "scim_token.created",
-  "scim_token.deleted",
-  "scim.user_created",
-  "scim.user_updated",
-  "scim.user_deactivated",
-  "scim.user_reactivated",
-  "scim.user_deleted",
-  "scim.group_created",
-  "scim.group_updated",
-  "scim.group_deleted",
-  "sso.connection_updated",
-  "sso.connection_deleted",
-  "sso.domain_verified",
-] as const;
 
 const ISO_QUERY = z
   .string()

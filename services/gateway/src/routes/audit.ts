@@ -1,11 +1,12 @@
 import type { identityV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
-import { AuditEventListSchema, ListAuditEventsQuery, type AUDIT_EVENT_TYPES } from "../http/peopleSchemas.js";
+import type { AuditEventType } from "@verdict/kit";
+import { AuditEventListSchema, ListAuditEventsQuery } from "../http/peopleSchemas.js";
 
 export function auditEventJson(e: identityV1.AuditEvent) {
   return {
     id: e.id,
-    type: e.type as (typeof AUDIT_EVENT_TYPES)[number],
+    type: e.type as AuditEventType,
     actor: {
       type: (e.actor?.type ?? "system") as "user" | "api_key" | "system",
       id: e.actor?.id ?? "",

@@ -1,18 +1,10 @@
 import { Badge, Button, Checkbox, Group, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { api, call, type Schemas } from "../api";
+import { API_SCOPES } from "../gen/scopes";
 import { fieldsUnder, useAction, useLoad, useSubmit } from "../hooks";
 import { ConfirmButton, ErrorAlert, FieldRow, fmtDate, FormCard, ListTable, PageTitle, ShownOnce } from "../ui";
 
-export const SCOPES = [
-  "read:evaluations",
-  "write:evaluations",
-  "read:policies",
-  "write:policies",
-  "read:org",
-  "write:org",
-  "admin",
-];
 const EXPIRATIONS = [
   { value: "30m", label: "30 minutes" },
   { value: "24h", label: "24 hours" },
@@ -34,7 +26,7 @@ export function ScopesField({
   return (
     <Checkbox.Group label="Scopes" value={value} onChange={onChange} error={error}>
       <Group mt="xs" wrap="wrap">
-        {SCOPES.map((s) => (
+        {API_SCOPES.map((s) => (
           <Checkbox key={s} value={s} label={s} />
         ))}
       </Group>

@@ -1,6 +1,6 @@
 // What a webhook endpoint must look like: its URL, the events it takes, and its secret.
 import { randomBytes } from "node:crypto";
-import type { FieldError } from "@verdict/kit";
+import { errors, type FieldError } from "@verdict/kit";
 import { isSubscribable, SUBSCRIBABLE_EVENTS, type SubscribableEvent } from "./events.js";
 import { classifyAddress, ipLiteral } from "./ssrf.js";
 
@@ -102,4 +102,15 @@ export function checkSecret(secret: string): FieldError[] {
   if (bytes < MIN_SECRET_BYTES || bytes > MAX_SECRET_BYTES)
     return bad(`secret must encode ${MIN_SECRET_BYTES} to ${MAX_SECRET_BYTES} random bytes (found ${bytes})`);
   return [];
+}
+
+/** Ping and redelivery refuse a disabled endpoint with this. */
+export function disabledWebhookError() {
+  return errors.unprocessable([
+    {
+      field: "webhook_id",
+      code: "INVALID_FORMAT",
+      message: 'the webhook is disabled; re-enable it with PATCH /v1/webhooks/{id} {"status": "active"}',
+    },
+  ]);
 }

@@ -66,3 +66,21 @@ export function nextAttemptAt(now: Date, delayMs: number, retryAfterSeconds: num
   const wait = Math.max(delayMs, (retryAfterSeconds ?? 0) * 1000);
   return new Date(now.getTime() + wait);
 }
+
+/** "3 days", "5 hours", "12 minutes", "4 seconds". */
+export function formatDuration(ms: number): string {
+  const units: [number, string][] = [
+    [86_400_000, "day"],
+    [3_600_000, "hour"],
+    [60_000, "minute"],
+    [1_000, "second"],
+  ];
+  for (const [size, name] of units) {
+    const n = Math.floor(ms / size);
+    if (n >= 1 || size === 1_000) {
+      const count = Math.max(n, 1);
+      return `${count} ${name}${count === 1 ? "" : "s"}`;
+    }
+  }
+  return "1 second";
+}

@@ -4,6 +4,7 @@ import { judge, nextAttemptAt, parseRetryAfter, retryDelayMs } from "../domain/s
 import { signatureHeaders } from "../domain/signing.js";
 import type { WebhookDeps } from "../deps.js";
 import { MAX_LOGGED_ATTEMPTS, type AttemptRecord, type DeliveryRecord } from "../repo.js";
+import { disableAfterFailedSchedule } from "./disableAfterFailedSchedule.js";
 import { disableEndpoint } from "./disableEndpoint.js";
 
 function withAttempt(delivery: DeliveryRecord, attempt: AttemptRecord): AttemptRecord[] {
@@ -11,7 +12,13 @@ function withAttempt(delivery: DeliveryRecord, attempt: AttemptRecord): AttemptR
 }
 
 /** Makes one attempt of a claimed message and records its outcome. */
-export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord): Promise<void> {
+export interface AttemptDeliveryCommand {
+  /** A message this worker claimed (see claimDue). */
+  delivery: DeliveryRecord;
+}
+
+export async function attemptDelivery(deps: WebhookDeps, cmd: AttemptDeliveryCommand): Promise<void> {
+  const claimed = cmd.delivery;
   const endpoint = await deps.repo.findEndpoint(claimed.organization_id, claimed.webhook_id);
   const now = deps.clock.now();
   const number = (claimed.attempts.at(-1)?.attempt ?? 0) + 1;
@@ -63,6 +70,16 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
   const runStartedAt = claimed.run_started_at ?? now.toISOString();
   const runAttempts = claimed.run_attempts + 1;
   const verdict = judge(result.statusCode);
+  // The message's last attempt: it is done with, either way.
+  const ended = (status: "succeeded" | "failed"): Partial<DeliveryRecord> => ({
+    status,
+    attempts,
+    run_attempts: runAttempts,
+    run_started_at: runStartedAt,
+    next_attempt_at: null,
+    lease_until: null,
+    completed_at: done.toISOString(),
+  });
   const log = {
     organization_id: claimed.organization_id,
     webhook_id: endpoint.id,
@@ -76,29 +93,13 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
 
   if (verdict.kind === "succeeded") {
     deps.logger.info(log, "webhook delivered");
-    await finish(deps, claimed, {
-      status: "succeeded",
-      attempts,
-      run_attempts: runAttempts,
-      run_started_at: runStartedAt,
-      next_attempt_at: null,
-      lease_until: null,
-      completed_at: done.toISOString(),
-    });
+    await finish(deps, claimed, ended("succeeded"));
     await deps.repo.updateEndpoint(endpoint.organization_id, endpoint.id, { last_success_at: done.toISOString() });
     return;
   }
   if (verdict.kind === "gone") {
     deps.logger.warn(log, "webhook endpoint answered 410 Gone: disabling it");
-    await finish(deps, claimed, {
-      status: "failed",
-      attempts,
-      run_attempts: runAttempts,
-      run_started_at: runStartedAt,
-      next_attempt_at: null,
-      lease_until: null,
-      completed_at: done.toISOString(),
-    });
+    await finish(deps, claimed, ended("failed"));
     await disableEndpoint(deps, { endpoint, reason: "The endpoint answered 410 Gone" });
     return;
   }
@@ -116,43 +117,8 @@ export async function attemptDelivery(deps: WebhookDeps, claimed: DeliveryRecord
     return;
   }
   deps.logger.warn(log, "webhook message failed on every attempt of its schedule");
-  await finish(deps, claimed, {
-    status: "failed",
-    attempts,
-    run_attempts: runAttempts,
-    run_started_at: runStartedAt,
-    next_attempt_at: null,
-    lease_until: null,
-    completed_at: done.toISOString(),
-  });
-  // Failing for a whole schedule (about three days by default) with no success in between:
-  // the endpoint is gone in all but name. Stop sending to it and tell the organization.
-  const fresh = await deps.repo.findEndpoint(endpoint.organization_id, endpoint.id);
-  if (fresh && (!fresh.last_success_at || fresh.last_success_at < runStartedAt)) {
-    const span = formatDuration(done.getTime() - Date.parse(runStartedAt));
-    await disableEndpoint(deps, {
-      endpoint: fresh,
-      reason: `No delivery succeeded for ${span}: message ${claimed.id} failed all ${runAttempts} attempts`,
-    });
-  }
-}
-
-/** "3 days", "5 hours", "12 minutes", "4 seconds". */
-export function formatDuration(ms: number): string {
-  const units: [number, string][] = [
-    [86_400_000, "day"],
-    [3_600_000, "hour"],
-    [60_000, "minute"],
-    [1_000, "second"],
-  ];
-  for (const [size, name] of units) {
-    const n = Math.floor(ms / size);
-    if (n >= 1 || size === 1_000) {
-      const count = Math.max(n, 1);
-      return `${count} ${name}${count === 1 ? "" : "s"}`;
-    }
-  }
-  return "1 second";
+  await finish(deps, claimed, ended("failed"));
+  await disableAfterFailedSchedule(deps, { endpoint, delivery: claimed, runStartedAt, runAttempts, at: done });
 }
 
 async function finish(deps: WebhookDeps, claimed: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<void> {

@@ -55,30 +55,29 @@ describe("claimDue", () => {
     await queue("org_a", 50, 10); // A's backlog is older than anything else
     await queue("org_b", 1, 1);
     await queue("org_c", 2, 2);
-    const claimed = await claimDue(deps, 8, 2);
+    const claimed = await claimDue(deps, { limit: 8, perOrg: 2 });
     expect(orgs(claimed).sort()).toEqual(["org_a", "org_a", "org_b", "org_c", "org_c"]);
     // Claimed messages are leased: not due again.
-    expect(await claimDue(deps, 8, 2)).toHaveLength(2);
+    expect(await claimDue(deps, { limit: 8, perOrg: 2 })).toHaveLength(2);
   });
 
   it("counts what is already under way", async () => {
     await queue("org_a", 5, 10);
     await queue("org_b", 3, 1);
-    const claimed = await claimDue(
-      deps,
-      8,
-      2,
-      new Map([
+    const claimed = await claimDue(deps, {
+      limit: 8,
+      perOrg: 2,
+      inFlight: new Map([
         ["org_a", 2],
         ["org_b", 1],
       ]),
-    );
+    });
     expect(orgs(claimed)).toEqual(["org_b"]);
   });
 
   it("without a cap takes the oldest first, whoever they belong to", async () => {
     await queue("org_a", 10, 10);
     await queue("org_b", 1, 1);
-    expect(orgs(await claimDue(deps, 8))).toEqual(Array(8).fill("org_a"));
+    expect(orgs(await claimDue(deps, { limit: 8 }))).toEqual(Array(8).fill("org_a"));
   });
 });

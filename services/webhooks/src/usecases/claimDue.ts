@@ -1,4 +1,4 @@
-// The delivery worker's share of the due messages, and when the next one falls due.
+// The delivery worker's share of the due messages.
 import type { WebhookDeps } from "../deps.js";
 import type { DeliveryRecord } from "../repo.js";
 
@@ -13,12 +13,17 @@ export type InFlightByOrg = ReadonlyMap<string, number>;
  * workers (or two processes on one database) never attempt the same message at once, and a
  * worker that dies mid-attempt only delays the message until its lease runs out.
  */
-export async function claimDue(
-  deps: WebhookDeps,
-  limit: number,
-  perOrg = Infinity,
-  inFlight: InFlightByOrg = new Map(),
-): Promise<DeliveryRecord[]> {
+export interface ClaimDueCommand {
+  /** Messages to take at the most. */
+  limit: number;
+  /** Messages of one organization under way at once (default: no cap). */
+  perOrg?: number;
+  /** What each organization has under way already. */
+  inFlight?: InFlightByOrg;
+}
+
+export async function claimDue(deps: WebhookDeps, cmd: ClaimDueCommand): Promise<DeliveryRecord[]> {
+  const { limit, perOrg = Infinity, inFlight = new Map() } = cmd;
   const now = deps.clock.now();
   const leaseEnd = new Date(now.getTime() + deps.leaseMs).toISOString();
   const taken = new Map(inFlight);
@@ -45,10 +50,4 @@ export async function claimDue(
     if (!skipped || due.length < want) break;
   }
   return claimed;
-}
-
-/** The earliest time a message is due, for the worker's sleep. */
-export async function nextDueAt(deps: WebhookDeps): Promise<Date | undefined> {
-  const next = await deps.repo.nextDueDelivery();
-  return next?.next_attempt_at ? new Date(next.next_attempt_at) : undefined;
 }

@@ -22,15 +22,14 @@ export async function enqueueEvent(deps: WebhookDeps, input: EnqueueEventCommand
   let made = 0;
   for (const endpoint of endpoints) {
     if (!endpoint.events.includes(input.event)) continue;
-    const delivery = newDelivery(
-      deps,
+    const delivery = newDelivery(deps, {
       endpoint,
-      input.event,
-      input.eventId,
-      `${input.eventId}:${endpoint.id}`,
-      input.data,
-      input.time,
-    );
+      event: input.event,
+      eventId: input.eventId,
+      dedupeKey: `${input.eventId}:${endpoint.id}`,
+      data: input.data,
+      time: input.time,
+    });
     if (await deps.repo.insertDeliveryOnce(delivery)) made++;
   }
   if (made) deps.wake();

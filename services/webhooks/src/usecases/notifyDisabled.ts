@@ -16,15 +16,14 @@ export async function notifyDisabled(deps: WebhookDeps, disabled: EndpointRecord
   );
   for (const endpoint of others) {
     if (endpoint.id === disabled.id) continue;
-    const delivery = newDelivery(
-      deps,
+    const delivery = newDelivery(deps, {
       endpoint,
-      DISABLED_EVENT,
-      null,
-      `${DISABLED_EVENT}:${disabled.id}:${disabled.disabled_at}:${endpoint.id}`,
+      event: DISABLED_EVENT,
+      eventId: null,
+      dedupeKey: `${DISABLED_EVENT}:${disabled.id}:${disabled.disabled_at}:${endpoint.id}`,
       data,
-      disabled.disabled_at ?? deps.clock.now().toISOString(),
-    );
+      time: disabled.disabled_at ?? deps.clock.now().toISOString(),
+    });
     await deps.repo.insertDeliveryOnce(delivery);
   }
   if (others.length) deps.wake();

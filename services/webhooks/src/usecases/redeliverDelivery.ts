@@ -3,7 +3,7 @@ import { errors } from "@verdict/kit";
 import type { WebhookDeps } from "../deps.js";
 import type { DeliveryRecord } from "../repo.js";
 import { getWebhook, type WebhookRef } from "./getWebhook.js";
-import { disabledWebhookError } from "./newDelivery.js";
+import { disabledWebhookError } from "../domain/endpoint.js";
 
 /**
  * Sends a logged message again, with the same id and body, and a fresh retry schedule. A message

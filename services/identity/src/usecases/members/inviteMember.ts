@@ -3,7 +3,8 @@ import { DuplicateKeyError } from "@verdict/store";
 import { INVITATION_TTL_MS, isRole, normalizeEmail, type Role } from "../../domain/member.js";
 import { hashToken, newToken } from "../../domain/secrets.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { MemberRecord, UserRecord } from "../../repo.js";
+import type { MemberRecord } from "../../repo.js";
+import { findOrCreateAccount } from "../accounts/findOrCreateAccount.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 import { assertMayChangeRole } from "./authority.js";
 import { memberView, type MemberView } from "./memberView.js";
@@ -36,7 +37,8 @@ export async function inviteMember(
   await assertMayChangeRole(deps, cmd.organizationId, cmd.inviterUserId, undefined, role);
   const email = normalizeEmail(cmd.email);
   const now = deps.clock.now();
-  const user = await findOrCreateUser(deps, email, now.toISOString());
+  // Invited to two organizations at the same moment: one account all the same.
+  const user = await findOrCreateAccount(deps, { email, name: "", id: newId("user"), createdAt: now.toISOString() });
   const token = newToken("inv");
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
   const existing = await deps.repo.membership(cmd.organizationId, user.id);
@@ -78,29 +80,4 @@ export async function inviteMember(
   });
   deps.logger.info({ organization_id: cmd.organizationId, user_id: user.id, role }, "member invited");
   return { member: memberView(membership, user), token };
-}
-
-async function findOrCreateUser(deps: IdentityDeps, email: string, now: string): Promise<UserRecord> {
-  const found = await deps.repo.userByEmail(email);
-  if (found) return found;
-  const user: UserRecord = {
-    id: newId("user"),
-    email,
-    name: "",
-    password_hash: null,
-    totp_sealed: null,
-    totp_last_step: null,
-    totp_pending_sealed: null,
-    recovery_code_hashes: [],
-    recovery_codes_left: 0,
-    created_at: now,
-  };
-  try {
-    await deps.repo.users.insertOne(user);
-    return user;
-  } catch (err) {
-    // Invited to two organizations at the same moment: the other insert won.
-    if (err instanceof DuplicateKeyError) return (await deps.repo.userByEmail(email))!;
-    throw err;
-  }
 }

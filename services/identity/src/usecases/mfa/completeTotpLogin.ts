@@ -51,8 +51,7 @@ export async function completeTotpLogin(
     throw new AppError("unauthorized", "AUTH_INVALID_MFA_CODE", "The code is wrong, expired or was used already");
   }
   // Spent: a challenge yields one session.
-  if (!(await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { revoked_at: now.toISOString() })))
-    throw challengeGone();
+  if (!(await deps.repo.revokeSession(challenge.id, now.toISOString()))) throw challengeGone();
   await clearAccount(deps, throttles.account);
   const actor = { type: "user" as const, id: user.id, ip: cmd.clientIp };
   if (method === "recovery_code") {

@@ -4,7 +4,7 @@ import { acceptedStep } from "../../domain/totp.js";
 import type { IdentityDeps } from "../../deps.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import type { SessionView } from "../sessions/sessionView.js";
-import { startSession } from "../sessions/startSession.js";
+import { renewSession } from "../sessions/renewSession.js";
 import { activeSession } from "../sessions/verifySession.js";
 
 export interface ConfirmTotpEnrolmentCommand {
@@ -56,14 +56,7 @@ export async function confirmTotpEnrolment(
     },
   );
   if (!enabled) throw errors.alreadyExists("totp", user.id);
-  const now = deps.clock.now().toISOString();
-  await deps.repo.sessions.updateOne({ id: session.id, revoked_at: null }, { revoked_at: now });
-  const started = await startSession(deps, {
-    userId: user.id,
-    organizationId: session.organization_id,
-    clientIp: cmd.clientIp,
-    userAgent: cmd.userAgent,
-  });
+  const started = await renewSession(deps, { session, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
   await recordAudit(deps, {
     organizationId: session.organization_id,
     type: "mfa.totp_enabled",

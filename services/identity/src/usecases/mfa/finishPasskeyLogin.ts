@@ -32,7 +32,7 @@ export async function finishPasskeyLogin(
   await assertNotLocked(deps, throttles);
   const expected = challenge.webauthn_challenge;
   if (!expected) throw passkeyRefused("ask for options first");
-  await deps.repo.sessions.updateOne({ id: challenge.id }, { webauthn_challenge: null });
+  await deps.repo.setWebauthnChallenge(challenge.id, null);
   const passkey = (user.passkeys ?? []).find((p) => p.id === response.id);
   const fail = async (why: string) => {
     const membership = await deps.repo.membership(challenge.organization_id, user.id);
@@ -72,8 +72,7 @@ export async function finishPasskeyLogin(
         : p,
     ),
   }));
-  if (!(await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { revoked_at: now })))
-    throw challengeGone();
+  if (!(await deps.repo.revokeSession(challenge.id, now))) throw challengeGone();
   await clearAccount(deps, throttles.account);
   const started = await startSession(deps, {
     userId: user.id,

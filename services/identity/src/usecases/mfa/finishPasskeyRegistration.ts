@@ -6,7 +6,7 @@ import type { IdentityDeps } from "../../deps.js";
 import type { PasskeyRecord } from "../../repo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import type { SessionView } from "../sessions/sessionView.js";
-import { startSession } from "../sessions/startSession.js";
+import { renewSession } from "../sessions/renewSession.js";
 import { activeSession } from "../sessions/verifySession.js";
 import type { RelyingParty } from "./startPasskeyRegistration.js";
 import { changePasskeys } from "./changePasskeys.js";
@@ -35,7 +35,7 @@ export async function finishPasskeyRegistration(
   const challenge = session.webauthn_challenge;
   if (!challenge) throw passkeyRefused("no registration is under way: ask for options first");
   // Spent whatever the outcome.
-  await deps.repo.sessions.updateOne({ id: session.id }, { webauthn_challenge: null });
+  await deps.repo.setWebauthnChallenge(session.id, null);
   const verified = await orRefused(() =>
     verifyRegistrationResponse({
       response,
@@ -72,13 +72,7 @@ export async function finishPasskeyRegistration(
       extra: codes.length ? { recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length } : {},
     };
   });
-  await deps.repo.sessions.updateOne({ id: session.id, revoked_at: null }, { revoked_at: now });
-  const started = await startSession(deps, {
-    userId: user.id,
-    organizationId: session.organization_id,
-    clientIp: cmd.clientIp,
-    userAgent: cmd.userAgent,
-  });
+  const started = await renewSession(deps, { session, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
   await recordAudit(deps, {
     organizationId: session.organization_id,
     type: "mfa.passkey_added",

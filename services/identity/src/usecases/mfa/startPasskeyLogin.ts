@@ -11,6 +11,6 @@ export async function startPasskeyLogin(deps: IdentityDeps, mfaToken: string, rp
     allowCredentials: (user.passkeys ?? []).map((p) => ({ id: p.id, transports: p.transports })),
     userVerification: "preferred",
   });
-  await deps.repo.sessions.updateOne({ id: challenge.id, revoked_at: null }, { webauthn_challenge: options.challenge });
+  await deps.repo.setWebauthnChallenge(challenge.id, options.challenge);
   return JSON.stringify(options);
 }

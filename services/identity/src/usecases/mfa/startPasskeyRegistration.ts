@@ -27,6 +27,6 @@ export async function startPasskeyRegistration(
     excludeCredentials: (user.passkeys ?? []).map((p) => ({ id: p.id, transports: p.transports })),
     authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
   });
-  await deps.repo.sessions.updateOne({ id: session.id, revoked_at: null }, { webauthn_challenge: options.challenge });
+  await deps.repo.setWebauthnChallenge(session.id, options.challenge);
   return JSON.stringify(options);
 }

@@ -11,7 +11,10 @@ import { OidcDiscoveryCache } from "../sso/oidcDiscovery.js";
 import type { IdentityDeps } from "../../deps.js";
 import { argon2Passwords } from "../../passwords.js";
 import { IdentityRepo } from "../../repo.js";
-import { consumeArtifact, destroyArtifact, findArtifact, upsertArtifact } from "./artifacts.js";
+import { consumeArtifact } from "./consumeArtifact.js";
+import { destroyArtifact } from "./destroyArtifact.js";
+import { findArtifact } from "./findArtifact.js";
+import { upsertArtifact } from "./upsertArtifact.js";
 import { sweepExpiredArtifacts } from "./sweepExpiredArtifacts.js";
 
 let now = new Date("2026-06-01T12:00:00.000Z");
@@ -62,7 +65,7 @@ describe("OAuth artifacts", () => {
     expect(JSON.parse((await findArtifact(deps, { model: "Session", id: "i1" }))!)).toEqual({ v: "other model" });
     await put("DeviceCode", "d1", { userCode: "ABCD" });
     expect(await findArtifact(deps, { model: "DeviceCode", userCode: "ABCD" })).not.toBeNull();
-    await destroyArtifact(deps, "Interaction", "i1");
+    await destroyArtifact(deps, { model: "Interaction", id: "i1" });
     expect(await findArtifact(deps, { model: "Interaction", id: "i1" })).toBeNull();
   });
 
@@ -77,7 +80,7 @@ describe("OAuth artifacts", () => {
 
   it("marks a consumed artifact with the time it was consumed", async () => {
     await put("RefreshToken", "r1", { grantId: "g1" });
-    await consumeArtifact(deps, "RefreshToken", "r1");
+    await consumeArtifact(deps, { model: "RefreshToken", id: "r1" });
     const found = JSON.parse((await findArtifact(deps, { model: "RefreshToken", id: "r1" }))!);
     expect(found.consumed).toBe(Math.floor(now.getTime() / 1000));
   });

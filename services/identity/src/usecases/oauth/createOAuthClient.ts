@@ -34,7 +34,7 @@ export async function createOAuthClient(
     created_at: deps.clock.now().toISOString(),
     deleted_at: null,
   };
-  await deps.repo.oauthClients.insertOne(record);
+  await deps.repo.insertOAuthClient(record);
   await recordAudit(deps, {
     organizationId: record.organization_id,
     type: "oauth_client.created",

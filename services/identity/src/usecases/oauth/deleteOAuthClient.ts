@@ -10,14 +10,11 @@ export interface DeleteOAuthClientCommand {
 
 /** Deletes a client: it can no longer sign anyone in. */
 export async function deleteOAuthClient(deps: IdentityDeps, cmd: DeleteOAuthClientCommand): Promise<void> {
-  const client = await deps.repo.oauthClients.findOne({ id: cmd.clientId, organization_id: cmd.organizationId });
+  const client = await deps.repo.oauthClient(cmd.organizationId, cmd.clientId);
   if (!client) throw errors.notFound("oauth_client", cmd.clientId);
   if (client.deleted_at) throw errors.deleted("oauth_client", cmd.clientId);
   const deletedAt = deps.clock.now().toISOString();
-  const updated = await deps.repo.oauthClients.updateOne(
-    { id: client.id, organization_id: cmd.organizationId, deleted_at: null },
-    { deleted_at: deletedAt },
-  );
+  const updated = await deps.repo.markOAuthClientDeleted(cmd.organizationId, client.id, deletedAt);
   if (!updated) throw errors.deleted("oauth_client", cmd.clientId);
   await recordAudit(deps, {
     organizationId: cmd.organizationId,

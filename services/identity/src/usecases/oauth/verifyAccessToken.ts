@@ -20,7 +20,7 @@ export interface VerifiedAccessToken {
 export async function verifyAccessToken(deps: IdentityDeps, token: string): Promise<VerifiedAccessToken> {
   if (!checksummedTokenValid(ACCESS_TOKEN_PREFIX, token))
     throw errors.unauthorized("AUTH_INVALID_KEY", "Access token format or checksum is invalid");
-  const record = await deps.repo.oauthArtifacts.findOne({ id: deps.repo.oauthArtifactId("AccessToken", token) });
+  const record = await deps.repo.findOAuthArtifact("AccessToken", { id: token });
   if (!record) throw errors.unauthorized("AUTH_REVOKED_KEY", "Access token is not recognised or was revoked");
   const payload = JSON.parse(record.payload_json) as {
     accountId?: string;

@@ -7,7 +7,7 @@ import { leavesNoOwner, type Role } from "../../domain/member.js";
 import { roleFromGroups } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { MemberRecord, ScimUserRecord, UserRecord } from "../../repo.js";
+import type { MemberRecord, ScimUserRecord } from "../../repo.js";
 import { revokeApiKey } from "../apiKeys/revokeApiKey.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 
@@ -18,43 +18,8 @@ export interface ScimCaller {
   baseUrl: string;
 }
 
-/** The account for an email, made (without a password, with the given id) when it does not exist yet. */
-export async function findOrCreateAccount(
-  deps: IdentityDeps,
-  email: string,
-  name: string,
-  id: string,
-): Promise<UserRecord> {
-  const found = await deps.repo.userByEmail(email);
-  if (found) return found;
-  const user: UserRecord = {
-    id,
-    email,
-    name,
-    password_hash: null,
-    totp_sealed: null,
-    totp_last_step: null,
-    totp_pending_sealed: null,
-    recovery_code_hashes: [],
-    recovery_codes_left: 0,
-    created_at: deps.clock.now().toISOString(),
-  };
-  try {
-    await deps.repo.users.insertOne(user);
-    return user;
-  } catch (err) {
-    if (err instanceof DuplicateKeyError) {
-      const raced = await deps.repo.userByEmail(email);
-      if (raced) return raced;
-      // The id is taken by another account (its email changed since): a fresh id then.
-      return findOrCreateAccount(deps, email, name, `${id}x`);
-    }
-    throw err;
-  }
-}
-
 async function groupRole(deps: IdentityDeps, organizationId: string, scimId: string): Promise<Role> {
-  const groups = await deps.repo.scimGroups.find({ organization_id: organizationId });
+  const groups = await deps.repo.scimGroupsOf(organizationId);
   return roleFromGroups(groups.filter((g) => g.member_ids.includes(scimId)).map((g) => g.display_name));
 }
 
@@ -118,7 +83,7 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
 /** Puts each active SCIM user's role in line with their groups (after a group changed). */
 export async function syncRoles(deps: IdentityDeps, caller: ScimCaller, scimIds: Iterable<string>): Promise<void> {
   for (const scimId of new Set(scimIds)) {
-    const rec = await deps.repo.scimUsers.findOne({ id: `${caller.organizationId}.${scimId}` });
+    const rec = await deps.repo.scimUser(caller.organizationId, scimId);
     if (rec?.active) await grantAccess(deps, caller, rec);
   }
 }

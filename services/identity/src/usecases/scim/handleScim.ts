@@ -18,9 +18,19 @@ import type { Collection, Doc } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
 import type { ScimGroupRecord, ScimUserRecord } from "../../repo.js";
 import type { ScimCaller } from "./access.js";
-import { createGroup, deleteGroup, findGroup, groupView, patchGroup, replaceGroup } from "./groups.js";
-import { authenticateScim } from "./tokens.js";
-import { createUser, deleteUser, findUser, patchUser, replaceUser, userView } from "./users.js";
+import { authenticateScim } from "./authenticateScim.js";
+import { createGroup } from "./createGroup.js";
+import { createUser } from "./createUser.js";
+import { deleteGroup } from "./deleteGroup.js";
+import { deleteUser } from "./deleteUser.js";
+import { findGroup } from "./findGroup.js";
+import { findUser } from "./findUser.js";
+import { groupView } from "./groupResource.js";
+import { patchGroup } from "./patchGroup.js";
+import { patchUser } from "./patchUser.js";
+import { replaceGroup } from "./replaceGroup.js";
+import { replaceUser } from "./replaceUser.js";
+import { userView } from "./userResource.js";
 
 export interface ScimHttpRequest {
   token: string;
@@ -145,36 +155,24 @@ function searchParams(body: unknown): ListParams {
 /** Views of these users, each with the groups it belongs to (an organization has few groups). */
 async function usersToViews(deps: IdentityDeps, caller: ScimCaller, users: ScimUserRecord[]): Promise<Obj[]> {
   if (users.length === 0) return [];
-  const groups = await deps.repo.scimGroups.find({ organization_id: caller.organizationId });
+  const groups = await deps.repo.scimGroupsOf(caller.organizationId);
   return users.map((u) => userView(u, groups, caller.baseUrl));
 }
 
 /** Views of these groups, reading only the users they name. */
 async function groupsToViews(deps: IdentityDeps, caller: ScimCaller, groups: ScimGroupRecord[]): Promise<Obj[]> {
   const ids = [...new Set(groups.flatMap((g) => g.member_ids))];
-  const users = ids.length
-    ? await deps.repo.scimUsers.find({ organization_id: caller.organizationId, scim_id: { $in: ids } })
-    : [];
+  const users = ids.length ? await deps.repo.scimUsersWithIds(caller.organizationId, ids) : [];
   const byId = new Map<string, ScimUserRecord>(users.map((u) => [u.scim_id, u]));
   return groups.map((g) => groupView(g, byId, caller.baseUrl));
 }
 
-const byCreation = { sort: { created_at: 1 as const } };
-
 async function userViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
-  return usersToViews(
-    deps,
-    caller,
-    await deps.repo.scimUsers.find({ organization_id: caller.organizationId }, byCreation),
-  );
+  return usersToViews(deps, caller, await deps.repo.scimUsersOf(caller.organizationId));
 }
 
 async function groupViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
-  return groupsToViews(
-    deps,
-    caller,
-    await deps.repo.scimGroups.find({ organization_id: caller.organizationId }, byCreation),
-  );
+  return groupsToViews(deps, caller, await deps.repo.scimGroupsByCreation(caller.organizationId));
 }
 
 function listUsers(deps: IdentityDeps, caller: ScimCaller, p: ListParams): Promise<Obj> {
@@ -194,7 +192,9 @@ async function oneUserView(deps: IdentityDeps, caller: ScimCaller, rec: ScimUser
 }
 
 async function oneGroupView(deps: IdentityDeps, caller: ScimCaller, id: string): Promise<Obj> {
-  return (await groupsToViews(deps, caller, [await findGroup(deps, caller.organizationId, id)]))[0]!;
+  return (
+    await groupsToViews(deps, caller, [await findGroup(deps, { organizationId: caller.organizationId, id })])
+  )[0]!;
 }
 
 function resourceResponse(status: number, view: Obj, q: Record<string, string>, rs: ResourceSchema): ScimHttpResponse {
@@ -273,16 +273,16 @@ async function route(deps: IdentityDeps, caller: ScimCaller, req: ScimHttpReques
         if (method === "GET") return { status: 200, body: await list(q) };
         const body = parseBody(req.bodyJson);
         if (users) {
-          const rec = await createUser(deps, caller, body);
+          const rec = await createUser(deps, { caller, body });
           return resourceResponse(201, await oneUserView(deps, caller, rec), q, rs);
         }
-        const g = await createGroup(deps, caller, body);
+        const g = await createGroup(deps, { caller, body });
         return resourceResponse(201, await oneGroupView(deps, caller, g.group_id), q, rs);
       }
       only(method, ["GET", "PUT", "PATCH", "DELETE"]);
       const rec = users
-        ? await findUser(deps, caller.organizationId, id)
-        : await findGroup(deps, caller.organizationId, id);
+        ? await findUser(deps, { organizationId: caller.organizationId, id })
+        : await findGroup(deps, { organizationId: caller.organizationId, id });
       if (method === "GET") {
         const view = users
           ? await oneUserView(deps, caller, rec as ScimUserRecord)
@@ -293,20 +293,24 @@ async function route(deps: IdentityDeps, caller: ScimCaller, req: ScimHttpReques
       }
       if (!ifMatchHolds(req.ifMatch, rec.version)) throw scimErrors.preconditionFailed();
       if (method === "DELETE") {
-        if (users) await deleteUser(deps, caller, rec as ScimUserRecord);
-        else await deleteGroup(deps, caller, rec as Awaited<ReturnType<typeof findGroup>>);
+        if (users) await deleteUser(deps, { caller, user: rec as ScimUserRecord });
+        else await deleteGroup(deps, { caller, group: rec as Awaited<ReturnType<typeof findGroup>> });
         return { status: 204 };
       }
       const body = parseBody(req.bodyJson);
       if (users) {
         const u = rec as ScimUserRecord;
         const next =
-          method === "PUT" ? await replaceUser(deps, caller, u, body) : await patchUser(deps, caller, u, body);
+          method === "PUT"
+            ? await replaceUser(deps, { caller, user: u, body })
+            : await patchUser(deps, { caller, user: u, body });
         return resourceResponse(200, await oneUserView(deps, caller, next), q, rs);
       }
       const g = rec as Awaited<ReturnType<typeof findGroup>>;
       const next =
-        method === "PUT" ? await replaceGroup(deps, caller, g, body) : await patchGroup(deps, caller, g, body);
+        method === "PUT"
+          ? await replaceGroup(deps, { caller, group: g, body })
+          : await patchGroup(deps, { caller, group: g, body });
       return resourceResponse(200, await oneGroupView(deps, caller, next.group_id), q, rs);
     }
     default:
@@ -316,7 +320,7 @@ async function route(deps: IdentityDeps, caller: ScimCaller, req: ScimHttpReques
 
 export async function handleScim(deps: IdentityDeps, req: ScimHttpRequest): Promise<ScimHttpResponse> {
   try {
-    const { record, org } = await authenticateScim(deps, req.token);
+    const { record, org } = await authenticateScim(deps, { token: req.token });
     const caller: ScimCaller = {
       organizationId: org.id,
       tokenId: record.id,

@@ -10,12 +10,12 @@ import { Outbox } from "@verdict/outbox";
 import { SqliteStore, type Collection, type Doc, type Store } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
 import { argon2Passwords } from "../../passwords.js";
-import { IdentityRepo } from "../../repo.js";
+import { IDENTITY_COLLECTIONS, IdentityRepo } from "../../repo.js";
 import { createOrganization } from "../organizations/createOrganization.js";
 import { OidcDiscoveryCache } from "../sso/oidcDiscovery.js";
 import { SsoRepo } from "../sso/ssoRepo.js";
 import { handleScim, type ScimHttpResponse } from "./handleScim.js";
-import { createScimToken } from "./tokens.js";
+import { createScimToken } from "./createScimToken.js";
 
 /** The real store, counting the documents find/findOne return per collection. */
 class CountingStore implements Store {
@@ -134,7 +134,7 @@ const list = (r: ScimHttpResponse) => {
   expect(r.status).toBe(200);
   return r.body as List;
 };
-const usersRead = () => store.read.get("identity_scim_users") ?? 0;
+const usersRead = () => store.read.get(IDENTITY_COLLECTIONS.scimUsers) ?? 0;
 
 describe("SCIM lists in the store", () => {
   it("finds a userName (any case) by reading that one user", async () => {

@@ -58,7 +58,7 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
   if (hasSecondFactor(user)) {
     const mfaToken = newToken("mfa");
     const now = deps.clock.now();
-    await deps.repo.sessions.insertOne({
+    await deps.repo.insertSession({
       id: newId("ses"),
       hash: hashToken(mfaToken),
       user_id: user.id,

@@ -8,10 +8,7 @@ export async function logout(deps: IdentityDeps, token: string, clientIp: string
   if (!SESSION_TOKEN_RE.test(token)) return;
   const s = await deps.repo.sessionByHash(hashToken(token));
   if (!s || s.revoked_at) return;
-  const ended = await deps.repo.sessions.updateOne(
-    { id: s.id, revoked_at: null },
-    { revoked_at: deps.clock.now().toISOString() },
-  );
+  const ended = await deps.repo.revokeSession(s.id, deps.clock.now().toISOString());
   if (ended)
     await recordAudit(deps, {
       organizationId: s.organization_id,

@@ -38,7 +38,7 @@ export async function startSession(
     user_agent: start.userAgent.slice(0, 500),
     ...(start.idpMfa ? { idp_mfa: true } : {}),
   };
-  await deps.repo.sessions.insertOne(record);
+  await deps.repo.insertSession(record);
   const [user, org, membership] = await Promise.all([
     deps.repo.userById(start.userId),
     deps.repo.findOrganization(start.organizationId),

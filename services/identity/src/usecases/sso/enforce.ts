@@ -11,7 +11,7 @@ export async function assertPasswordSignInAllowed(
   membership: MemberRecord,
   clientIp: string,
 ): Promise<void> {
-  const connection = await deps.sso.connections.findOne({ id: membership.organization_id });
+  const connection = await deps.sso.connectionOf(membership.organization_id);
   if (!connection || passwordSignInAllowed(connection.enforce, membership.role)) return;
   // On a plan without SSO the IdP signs nobody in, so it cannot be the only way in either.
   const org = await deps.repo.findOrganization(membership.organization_id);

@@ -5,11 +5,11 @@ import { DuplicateKeyError } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
 import { normalizeEmail } from "../../domain/member.js";
 import { decideLink, type SsoIdentity } from "../../domain/sso.js";
-import type { UserRecord } from "../../repo.js";
+import { findOrCreateAccount } from "../accounts/findOrCreateAccount.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { startSession } from "../sessions/startSession.js";
 import type { SessionView } from "../sessions/sessionView.js";
-import { assertPlan } from "./connections.js";
+import { assertSsoPlan } from "./ssoPlan.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
 
 export interface FinishSsoSignIn {
@@ -19,37 +19,13 @@ export interface FinishSsoSignIn {
   userAgent: string;
 }
 
-async function findOrCreateUser(deps: IdentityDeps, email: string, name: string): Promise<UserRecord> {
-  const found = await deps.repo.userByEmail(email);
-  if (found) return found;
-  const user: UserRecord = {
-    id: newId("user"),
-    email,
-    name,
-    password_hash: null,
-    totp_sealed: null,
-    totp_last_step: null,
-    totp_pending_sealed: null,
-    recovery_code_hashes: [],
-    recovery_codes_left: 0,
-    created_at: deps.clock.now().toISOString(),
-  };
-  try {
-    await deps.repo.users.insertOne(user);
-    return user;
-  } catch (err) {
-    if (err instanceof DuplicateKeyError) return (await deps.repo.userByEmail(email))!;
-    throw err;
-  }
-}
-
 export async function finishSsoSignIn(
   deps: IdentityDeps,
   cmd: FinishSsoSignIn,
 ): Promise<{ token: string; session: SessionView }> {
   const orgId = cmd.connection.organization_id;
   // Started before the plan changed: the plan decides at the end too.
-  await assertPlan(deps, orgId);
+  await assertSsoPlan(deps, orgId);
   const email = normalizeEmail(cmd.identity.email);
   const identity = { ...cmd.identity, email };
   const existing = await deps.repo.userByEmail(email);
@@ -74,7 +50,7 @@ export async function finishSsoSignIn(
     });
     throw new AppError("forbidden", decision.code, decision.message, { email });
   }
-  const user = await findOrCreateUser(deps, email, identity.name);
+  const user = await findOrCreateAccount(deps, { email, name: identity.name, id: newId("user") });
   if (!user.name && identity.name) await deps.repo.users.updateOne({ id: user.id, name: "" }, { name: identity.name });
   const now = deps.clock.now().toISOString();
   if (decision.kind === "activate_invitation" && membership) {

@@ -6,7 +6,7 @@ import * as oidcClient from "openid-client";
 import type { IdentityDeps } from "../../deps.js";
 import { idpSaysMfa, SSO_STATE_TTL_MS } from "../../domain/sso.js";
 import { hashToken } from "../../domain/secrets.js";
-import { SECRET_CONTEXT } from "./connections.js";
+import { SECRET_CONTEXT } from "./connectionView.js";
 import { finishSsoSignIn } from "./finishSsoSignIn.js";
 import { connectionForEmail } from "./route.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
@@ -40,7 +40,7 @@ export async function startOidcLogin(deps: IdentityDeps, email: string, redirect
   const state = oidcClient.randomState();
   const nonce = oidcClient.randomNonce();
   const verifier = oidcClient.randomPKCECodeVerifier();
-  await deps.sso.states.insertOne({
+  await deps.sso.startSignIn({
     id: hashToken(state),
     organization_id: connection.organization_id,
     protocol: "oidc",
@@ -85,11 +85,11 @@ export async function completeOidcLogin(
   cmd: CompleteOidcLogin,
 ): Promise<{ token: string; session: SessionView }> {
   const id = hashToken(cmd.state);
-  const pending = await deps.sso.states.findOne({ id, protocol: "oidc" });
-  // One use: only the request that deletes it goes on.
-  if (!pending || !(await deps.sso.states.deleteOne({ id }))) throw invalidState();
+  // One use: only the request that takes it goes on.
+  const pending = await deps.sso.takeSignIn(id, "oidc");
+  if (!pending) throw invalidState();
   if (Date.parse(pending.expires_at) <= deps.clock.now().getTime()) throw invalidState();
-  const connection = await deps.sso.connections.findOne({ id: pending.organization_id });
+  const connection = await deps.sso.connectionOf(pending.organization_id);
   if (!connection || connection.type !== "oidc") throw invalidState();
   const config = await configFor(deps, connection);
   const callback = new URL(cmd.redirectUri);

@@ -114,10 +114,10 @@ async function saveConnection(url: string, pinned = false): Promise<SsoConnectio
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  await deps.sso.connections.insertOne(record);
+  await deps.sso.saveConnection(record, false);
   return record;
 }
-const stored = async () => (await deps.sso.connections.findOne({ id: "org_a" }))!;
+const stored = async () => (await deps.sso.connectionOf("org_a"))!;
 
 describe("refreshSamlCertificates", () => {
   it("takes the certificates the IdP's metadata lists after it rotated its key, and stores them", async () => {
@@ -165,7 +165,8 @@ describe("refreshSamlCertificates", () => {
   it("never overwrites a connection an admin saved meanwhile", async () => {
     const connection = await saveConnection(metadataUrl);
     published = NEW;
-    await deps.sso.connections.updateOne({ id: "org_a" }, { updated_at: new Date(now.getTime() + 1).toISOString() });
+    // An admin saves the connection meanwhile.
+    await deps.sso.saveConnection({ ...(await stored()), updated_at: new Date(now.getTime() + 1).toISOString() }, true);
     expect(await refreshSamlCertificates(deps, { connection })).toBeNull();
     expect((await stored()).saml?.idp_certificates).toEqual([OLD]);
   });

@@ -6,7 +6,7 @@
 // response again only when the certificates changed.
 import type { IdentityDeps } from "../../deps.js";
 import { normalizeCertificate, SAML_CERT_REFRESH_INTERVAL_MS } from "../../domain/sso.js";
-import { fetchMetadata } from "./connections.js";
+import { fetchMetadata } from "./fetchMetadata.js";
 import { parseIdpMetadata } from "./samlMetadata.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
 
@@ -28,13 +28,10 @@ export async function refreshSamlCertificates(
   const last = saml.certificates_refreshed_at ? Date.parse(saml.certificates_refreshed_at) : 0;
   if (now.getTime() - last < SAML_CERT_REFRESH_INTERVAL_MS) return null;
   // Claim the refresh first (compare-and-set on the time read), so concurrent failures fetch once.
-  const claimed = await deps.sso.connections.updateOne(
-    {
-      id: connection.id,
-      updated_at: connection.updated_at,
-      "saml.certificates_refreshed_at": saml.certificates_refreshed_at ?? null,
-    },
-    { saml: { ...saml, certificates_refreshed_at: now.toISOString() } },
+  const claimed = await deps.sso.updateSamlIfUnchanged(
+    connection,
+    { ...saml, certificates_refreshed_at: now.toISOString() },
+    saml.certificates_refreshed_at ?? null,
   );
   if (!claimed) return null;
   const xml = await fetchMetadata(saml.idp_metadata_url);
@@ -56,10 +53,7 @@ export async function refreshSamlCertificates(
     saml: { ...saml, idp_certificates: certificates, certificates_refreshed_at: now.toISOString() },
   };
   // Unless an admin saved the connection meanwhile (their settings win).
-  const stored = await deps.sso.connections.updateOne(
-    { id: connection.id, updated_at: connection.updated_at },
-    { saml: updated.saml },
-  );
+  const stored = await deps.sso.updateSamlIfUnchanged(connection, updated.saml);
   if (!stored) return null;
   deps.logger.info(
     { organization_id: connection.organization_id, certificates: certificates.length },

@@ -3,7 +3,7 @@
 import { errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { emailDomain, type SsoType } from "../../domain/sso.js";
-import { assertPlan } from "./connections.js";
+import { assertSsoPlan } from "./ssoPlan.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
 
 const emailProblem = (message: string) =>
@@ -18,20 +18,20 @@ export async function connectionForEmail(
   if (!domain) throw emailProblem("email must be an email address (name@example.com)");
   const verified = await deps.sso.verifiedDomain(domain);
   if (!verified) {
-    const claimed = await deps.sso.domains.findOne({ domain });
+    const claimed = await deps.sso.anyClaimOf(domain);
     throw emailProblem(
       claimed
         ? `${domain} is claimed for SSO but not verified yet: an operator verifies it (docs/sso.md)`
         : `No organization signs in ${domain} through SSO: sign in with your password`,
     );
   }
-  const connection = await deps.sso.connections.findOne({ id: verified.organization_id });
+  const connection = await deps.sso.connectionOf(verified.organization_id);
   if (!connection) throw emailProblem(`No organization signs in ${domain} through SSO`);
   if (connection.type !== protocol)
     throw emailProblem(
       `${domain} signs in with ${connection.type.toUpperCase()}: use ${connection.type === "oidc" ? "/auth/oidc/authorize" : "/auth/saml/login"}`,
     );
   // A connection outlives a plan that no longer includes SSO; its sign-ins do not.
-  await assertPlan(deps, connection.organization_id);
+  await assertSsoPlan(deps, connection.organization_id);
   return connection;
 }

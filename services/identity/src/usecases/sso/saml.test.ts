@@ -22,7 +22,7 @@ import { hashToken } from "../../domain/secrets.js";
 import { argon2Passwords } from "../../passwords.js";
 import { IdentityRepo } from "../../repo.js";
 import { createOrganization } from "../organizations/createOrganization.js";
-import { putSsoConnection } from "./connections.js";
+import { putSsoConnection } from "./putSsoConnection.js";
 import { OidcDiscoveryCache } from "./oidcDiscovery.js";
 import { completeSamlLogin, responseDestination, spEntityId, startSamlLogin, type SamlUrls } from "./saml.js";
 import { SsoRepo } from "./ssoRepo.js";
@@ -198,7 +198,7 @@ async function connect(
     enforce: false,
   });
   const [domain] = await deps.sso.domainsOf(org);
-  await deps.sso.domains.updateOne({ id: domain!.id }, { verified_at: new Date().toISOString() });
+  await deps.sso.markDomainVerified(domain!.id, new Date().toISOString());
 }
 
 /** Starts a sign-in: the RelayState the browser carries and the AuthnRequest id to answer. */
@@ -208,7 +208,8 @@ async function start(
   on: IdentityDeps = deps,
 ): Promise<{ relayState: string; requestId: string; url: URL }> {
   const url = new URL(await startSamlLogin(on, email, URLS));
-  const pending = await on.sso.states.findOne({ id: hashToken(url.searchParams.get("RelayState")!) });
+  const id = hashToken(url.searchParams.get("RelayState")!);
+  const pending = (await on.sso.signInsUnderWay(org)).find((s) => s.id === id);
   expect(pending).toMatchObject({ organization_id: org, protocol: "saml" });
   return { relayState: url.searchParams.get("RelayState")!, requestId: pending!.request_id!, url };
 }
@@ -289,7 +290,7 @@ describe("completeSamlLogin: certificates", () => {
   it("never replaces a certificate an admin pinned, even beside a metadata URL that lists another", async () => {
     // Saved with the metadata URL (entity id and SSO address from it) and a pinned certificate.
     await connect({ idpMetadataUrl: metadataUrl, idpCertificate: OLD.cert });
-    const saved = (await deps.sso.connections.findOne({ id: orgId }))!.saml!;
+    const saved = (await deps.sso.connectionOf(orgId))!.saml!;
     expect(saved).toMatchObject({ idp_metadata_url: metadataUrl, idp_certificate_pinned: true });
     // Whoever controls the metadata now publishes their own key and signs with it.
     published = NEW.cert;
@@ -306,7 +307,7 @@ describe("completeSamlLogin: certificates", () => {
       ).code,
     ).toBe("SSO_IDP_RESPONSE_INVALID");
     expect(fetches).toBe(1); // only when it was saved
-    expect((await deps.sso.connections.findOne({ id: orgId }))!.saml!.idp_certificates).toEqual(saved.idp_certificates);
+    expect((await deps.sso.connectionOf(orgId))!.saml!.idp_certificates).toEqual(saved.idp_certificates);
     // The pinned key still signs people in.
     const again = await start();
     const res = await complete(

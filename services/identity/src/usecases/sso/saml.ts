@@ -72,7 +72,7 @@ function samlFor(c: SsoConnectionRecord, urls: SamlUrls, cache: CacheProvider): 
 }
 
 export async function samlMetadata(deps: IdentityDeps, organizationId: string, urls: SamlUrls): Promise<string> {
-  const connection = await deps.sso.connections.findOne({ id: organizationId });
+  const connection = await deps.sso.connectionOf(organizationId);
   if (!connection || connection.type !== "saml") throw errors.notFound("saml_connection", organizationId);
   return samlFor(connection, urls, new OneRequestCache()).generateServiceProviderMetadata(null, null);
 }
@@ -82,7 +82,7 @@ export async function startSamlLogin(deps: IdentityDeps, email: string, urls: Sa
   const cache = new OneRequestCache();
   const relayState = randomBytes(32).toString("base64url");
   const url = await samlFor(connection, urls, cache).getAuthorizeUrlAsync(relayState, undefined, {});
-  await deps.sso.states.insertOne({
+  await deps.sso.startSignIn({
     id: hashToken(relayState),
     organization_id: connection.organization_id,
     protocol: "saml",
@@ -144,10 +144,10 @@ export async function completeSamlLogin(
 ): Promise<{ token: string; session: SessionView }> {
   if (!cmd.relayState) throw invalidState();
   const id = hashToken(cmd.relayState);
-  const pending = await deps.sso.states.findOne({ id, protocol: "saml" });
-  if (!pending || !(await deps.sso.states.deleteOne({ id }))) throw invalidState();
+  const pending = await deps.sso.takeSignIn(id, "saml");
+  if (!pending) throw invalidState();
   if (Date.parse(pending.expires_at) <= deps.clock.now().getTime()) throw invalidState();
-  const connection = await deps.sso.connections.findOne({ id: pending.organization_id });
+  const connection = await deps.sso.connectionOf(pending.organization_id);
   if (!connection || connection.type !== "saml") throw invalidState();
   const validate = async (c: SsoConnectionRecord) =>
     (

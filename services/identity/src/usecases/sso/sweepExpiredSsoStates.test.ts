@@ -34,24 +34,24 @@ const state = (id: string, protocol: "oidc" | "saml", startedAt: Date): SsoState
 describe("sweepExpiredSsoStates", () => {
   it("deletes the OIDC and SAML sign-ins past their expiry and keeps those still under way", async () => {
     const earlier = new Date(now.getTime() - SSO_STATE_TTL_MS - 1_000);
-    await sso.states.insertOne(state("old-oidc", "oidc", earlier));
-    await sso.states.insertOne(state("old-saml", "saml", earlier));
-    await sso.states.insertOne(state("live-oidc", "oidc", new Date(now.getTime() - 60_000)));
-    await sso.states.insertOne(state("live-saml", "saml", now));
+    await sso.startSignIn(state("old-oidc", "oidc", earlier));
+    await sso.startSignIn(state("old-saml", "saml", earlier));
+    await sso.startSignIn(state("live-oidc", "oidc", new Date(now.getTime() - 60_000)));
+    await sso.startSignIn(state("live-saml", "saml", now));
 
     expect(await sweepExpiredSsoStates(deps())).toBe(2);
-    const left = await sso.states.find({}, { sort: { id: 1 } });
-    expect(left.map((s) => s.id)).toEqual(["live-oidc", "live-saml"]);
+    const left = await sso.signInsUnderWay("org_a");
+    expect(left.map((s) => s.id).sort()).toEqual(["live-oidc", "live-saml"]);
 
     // Ten minutes on, the rest have expired too.
     now = new Date(now.getTime() + SSO_STATE_TTL_MS + 1_000);
     expect(await sweepExpiredSsoStates(deps())).toBe(2);
-    expect(await sso.states.count({})).toBe(0);
+    expect(await sso.signInsUnderWay("org_a")).toHaveLength(0);
   });
 
   it("deletes nothing when nothing has expired", async () => {
-    await sso.states.insertOne(state("live", "oidc", now));
+    await sso.startSignIn(state("live", "oidc", now));
     expect(await sweepExpiredSsoStates(deps())).toBe(0);
-    expect(await sso.states.count({})).toBe(1);
+    expect(await sso.signInsUnderWay("org_a")).toHaveLength(1);
   });
 });

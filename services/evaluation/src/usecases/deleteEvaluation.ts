@@ -1,28 +1,19 @@
 import { errors } from "@verdict/kit";
 import type { EvaluationDeps } from "../deps.js";
-import { isTombstone, type EvaluationRecord } from "../repo.js";
+import { getEvaluation } from "./getEvaluation.js";
 
-export async function getEvaluation(
-  deps: EvaluationDeps,
-  organizationId: string,
-  evaluationId: string,
-): Promise<EvaluationRecord> {
-  const doc = await deps.repo.findDoc(organizationId, evaluationId);
-  if (!doc) throw errors.notFound("evaluation", evaluationId);
-  if (isTombstone(doc)) throw errors.deleted("evaluation", evaluationId);
-  return doc;
+export interface DeleteEvaluationCommand {
+  organizationId: string;
+  evaluationId: string;
 }
 
 /**
  * Deletes an evaluation, keeping a tombstone (id, organization, deleted_at) so a later read
  * answers "deleted" (410) rather than "never existed" (404). Violations go with the rest.
  */
-export async function deleteEvaluation(
-  deps: EvaluationDeps,
-  organizationId: string,
-  evaluationId: string,
-): Promise<void> {
-  await getEvaluation(deps, organizationId, evaluationId);
+export async function deleteEvaluation(deps: EvaluationDeps, cmd: DeleteEvaluationCommand): Promise<void> {
+  const { organizationId, evaluationId } = cmd;
+  await getEvaluation(deps, cmd);
   const deletedAt = deps.clock.now().toISOString();
   // The deleted_at: null condition makes a concurrent second delete answer 410, not succeed twice.
   if (!(await deps.repo.tombstone(organizationId, evaluationId, deletedAt)))

@@ -1,29 +1,22 @@
-// Managing an organization's SSO connection (admins; plan-gated), and the operator's
-// verification of a claimed email domain.
-import { randomBytes } from "node:crypto";
-import { AppError, errors, type FieldError } from "@verdict/kit";
+// An organization's SSO connection, made or replaced by an admin (plan-gated): OIDC or SAML (from
+// the IdP's metadata, pasted or fetched), the email domains it claims, the default role.
+import { errors, type FieldError } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { isRole, type Role } from "../../domain/member.js";
 import {
   SSO_DEFAULT_ROLES,
-  SSO_PLANS,
   domainErrors,
   idpUrlProblem,
   normalizeCertificate,
   normalizeDomain,
-  planHasSso,
   type SsoType,
 } from "../../domain/sso.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
+import { SECRET_CONTEXT, type SsoConnectionView } from "./connectionView.js";
+import { fetchMetadata } from "./fetchMetadata.js";
 import { parseIdpMetadata } from "./samlMetadata.js";
-import type { SsoConnectionRecord, SsoDomainRecord } from "./ssoRepo.js";
-
-export const SECRET_CONTEXT = "sso oidc client secret";
-
-export interface SsoConnectionView {
-  connection: SsoConnectionRecord;
-  domains: SsoDomainRecord[];
-}
+import { assertSsoPlan } from "./ssoPlan.js";
+import type { SsoConnectionRecord } from "./ssoRepo.js";
 
 export interface PutSsoConnectionCommand {
   organizationId: string;
@@ -42,37 +35,13 @@ export interface PutSsoConnectionCommand {
   enforce: boolean;
 }
 
-/** 403 PLAN_FEATURE_UNAVAILABLE unless the organization's plan includes SSO (set up, and each sign-in). */
-export async function assertPlan(deps: IdentityDeps, organizationId: string): Promise<void> {
-  const org = await deps.repo.orgs.findOne({ id: organizationId });
-  if (!org) throw errors.notFound("organization", organizationId);
-  if (!planHasSso(org.plan))
-    throw new AppError(
-      "forbidden",
-      "PLAN_FEATURE_UNAVAILABLE",
-      `SSO is part of the Team, Business and Enterprise plans; this organization is on ${org.plan}`,
-      { plan: org.plan, plans: [...SSO_PLANS] },
-    );
-}
-
-/** Fetches an IdP's SAML metadata document (10 s, no redirects), or a problem to report. */
-export async function fetchMetadata(url: string): Promise<string | { problem: string }> {
-  try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(10_000), redirect: "error" });
-    if (!res.ok) return { problem: `answered HTTP ${res.status}` };
-    return await res.text();
-  } catch {
-    return { problem: "could not be fetched" };
-  }
-}
-
 export async function putSsoConnection(deps: IdentityDeps, cmd: PutSsoConnectionCommand): Promise<SsoConnectionView> {
-  await assertPlan(deps, cmd.organizationId);
+  await assertSsoPlan(deps, cmd.organizationId);
   const fieldErrors: FieldError[] = [];
   const problem = (field: string, message: string, code: FieldError["code"] = "INVALID_FORMAT") =>
     fieldErrors.push({ field, code, message });
   const type = cmd.type as SsoType;
-  const existing = await deps.sso.connections.findOne({ id: cmd.organizationId });
+  const existing = await deps.sso.connectionOf(cmd.organizationId);
   let oidc: SsoConnectionRecord["oidc"] = null;
   let saml: SsoConnectionRecord["saml"] = null;
   if (type === "oidc") {
@@ -147,24 +116,11 @@ export async function putSsoConnection(deps: IdentityDeps, cmd: PutSsoConnection
     created_at: existing?.created_at ?? now,
     updated_at: now,
   };
-  if (existing) await deps.sso.connections.updateOne({ id: record.id }, record);
-  else await deps.sso.connections.insertOne(record);
+  await deps.sso.saveConnection(record, existing !== null);
   // The cached discovery documents of the old and new issuers (other replicas see updated_at).
   if (existing?.oidc) deps.oidcDiscovery.invalidate(existing.oidc.issuer);
   if (oidc) deps.oidcDiscovery.invalidate(oidc.issuer);
-  const before = await deps.sso.domainsOf(cmd.organizationId);
-  for (const d of before) if (!domains.includes(d.domain)) await deps.sso.domains.deleteOne({ id: d.id });
-  for (const d of domains) {
-    if (before.some((b) => b.domain === d)) continue;
-    await deps.sso.domains.insertOne({
-      id: `${cmd.organizationId}.${d}`,
-      organization_id: cmd.organizationId,
-      domain: d,
-      verification_token: randomBytes(16).toString("hex"),
-      verified_at: null,
-      created_at: now,
-    });
-  }
+  await deps.sso.claimDomains(cmd.organizationId, domains, now);
   await recordAudit(deps, {
     organizationId: cmd.organizationId,
     type: "sso.connection_updated",
@@ -174,55 +130,4 @@ export async function putSsoConnection(deps: IdentityDeps, cmd: PutSsoConnection
     data: { type, domains, default_role: record.default_role, enforce: record.enforce, created: !existing },
   });
   return { connection: record, domains: await deps.sso.domainsOf(cmd.organizationId) };
-}
-
-export async function getSsoConnection(deps: IdentityDeps, organizationId: string): Promise<SsoConnectionView> {
-  const connection = await deps.sso.connections.findOne({ id: organizationId });
-  if (!connection) throw errors.notFound("sso_connection", organizationId);
-  return { connection, domains: await deps.sso.domainsOf(organizationId) };
-}
-
-export async function deleteSsoConnection(deps: IdentityDeps, organizationId: string, actor: Actor): Promise<void> {
-  const connection = await deps.sso.connections.findOne({ id: organizationId });
-  if (!connection) throw errors.notFound("sso_connection", organizationId);
-  await deps.sso.connections.deleteOne({ id: organizationId });
-  if (connection.oidc) deps.oidcDiscovery.invalidate(connection.oidc.issuer);
-  await deps.sso.domains.deleteMany({ organization_id: organizationId });
-  await recordAudit(deps, {
-    organizationId,
-    type: "sso.connection_deleted",
-    actor,
-    targetType: "sso_connection",
-    targetId: organizationId,
-    data: { type: connection.type },
-  });
-}
-
-/** The operator's word that the organization controls the domain (checked out of band). */
-export async function verifySsoDomain(
-  deps: IdentityDeps,
-  organizationId: string,
-  rawDomain: string,
-  actor: Actor,
-): Promise<SsoConnectionView> {
-  const domain = normalizeDomain(rawDomain);
-  const claim = await deps.sso.domains.findOne({ id: `${organizationId}.${domain}` });
-  if (!claim) throw errors.notFound("sso_domain", domain);
-  const owner = await deps.sso.verifiedDomain(domain);
-  if (owner && owner.organization_id !== organizationId)
-    throw new AppError("conflict", "SSO_DOMAIN_TAKEN", `${domain} is already verified for another organization`, {
-      domain,
-    });
-  if (!claim.verified_at) {
-    await deps.sso.domains.updateOne({ id: claim.id }, { verified_at: deps.clock.now().toISOString() });
-    await recordAudit(deps, {
-      organizationId,
-      type: "sso.domain_verified",
-      actor,
-      targetType: "sso_domain",
-      targetId: domain,
-      data: {},
-    });
-  }
-  return getSsoConnection(deps, organizationId);
 }

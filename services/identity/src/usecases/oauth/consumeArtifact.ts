@@ -1,0 +1,10 @@
+import type { IdentityDeps } from "../../deps.js";
+
+export interface ArtifactRef {
+  model: string;
+  id: string;
+}
+
+export async function consumeArtifact(deps: IdentityDeps, cmd: ArtifactRef): Promise<void> {
+  await deps.repo.consumeOAuthArtifact(cmd.model, cmd.id, deps.clock.now().toISOString());
+}

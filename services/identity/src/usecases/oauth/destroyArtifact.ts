@@ -1,0 +1,6 @@
+import type { IdentityDeps } from "../../deps.js";
+import type { ArtifactRef } from "./consumeArtifact.js";
+
+export async function destroyArtifact(deps: IdentityDeps, cmd: ArtifactRef): Promise<void> {
+  await deps.repo.deleteOAuthArtifact(cmd.model, cmd.id);
+}
