@@ -129,7 +129,7 @@ describe("FairPool", () => {
   });
 
   it("counts a thread terminated inside a native call in its key's share until it has exited", async () => {
-    pool = new FairPool<Job, string>({ filename, threads: 1, spareThreads: 1 });
+    pool = new FairPool<Job, string>({ filename, threads: 1, spareThreads: 1, countTerminatedThreads: true });
     await pool.run("a", { label: "a0", ms: 1 }, { timeoutMs: 10_000 }); // the threads have started
     const started = Date.now();
     // a1 blocks 1.5 s in a native call: terminating its thread at the 300 ms deadline cannot stop it.
@@ -151,7 +151,7 @@ describe("FairPool", () => {
     await expect(pool.run("a", { label: "a3", ms: 1 }, { timeoutMs: 1000 })).resolves.toBe("a3");
   });
 
-  it("lowers the priority of a job's thread past lowPriorityAfterMs while another key has work, and retires that thread", async () => {
+  it("lowers the priority of a job's thread past lowPriorityAfterMs while a key with much shorter jobs has work, and retires that thread", async () => {
     const base = getPriority();
     const reports = new FairPool<Job, Report>({
       filename,
@@ -161,6 +161,10 @@ describe("FairPool", () => {
       lowPriorityAfterMs: 100,
     });
     try {
+      // The threads have started (a job reaches a thread still starting later than 100 ms here).
+      await Promise.all([0, 1].map(() => reports.run("c", { label: "c", ms: 300 }, { timeoutMs: 10_000 })));
+      // b's jobs are known to be short; a key with no jobs known yet is not taken for a lighter one.
+      await reports.run("b", { label: "b0", ms: 10 }, { timeoutMs: 10_000 });
       const a1 = reports.run("a", { label: "a1", ms: 600, report: true }, { timeoutMs: 10_000 });
       const b1 = reports.run("b", { label: "b1", ms: 10, report: true }, { timeoutMs: 10_000 });
       const [ra1, rb1] = await Promise.all([a1, b1]);
@@ -172,11 +176,31 @@ describe("FairPool", () => {
         reports.run("b", { label: "b2", ms: 300, report: true }, { timeoutMs: 10_000 }),
       ]);
       for (const r of next) expect(r.threadId).not.toBe(ra1.threadId);
+      // b's jobs run much shorter than a's: its long job keeps its priority while a waits.
+      const [rb3] = await Promise.all([
+        reports.run("b", { label: "b3", ms: 400, report: true }, { timeoutMs: 10_000 }),
+        reports.run("a", { label: "a4", ms: 10, report: true }, { timeoutMs: 10_000 }),
+      ]);
+      expect(rb3.niceness).toBe(base);
       // Jobs shorter than lowPriorityAfterMs... and a long job with no other key waiting: unchanged.
       const alone = await reports.run("a", { label: "a3", ms: 400, report: true }, { timeoutMs: 10_000 });
       expect(alone.niceness).toBe(base);
     } finally {
       await reports.close();
+    }
+  });
+
+  it("runs every thread of a pool with a niceness at that niceness", async () => {
+    const base = getPriority();
+    const nice = new FairPool<Job, Report>({ filename, threads: 1, niceness: 10 });
+    const plain = new FairPool<Job, Report>({ filename, threads: 1 });
+    try {
+      expect((await nice.run("a", { label: "n", ms: 1, report: true }, { timeoutMs: 10_000 })).niceness).toBe(
+        Math.max(base, 10),
+      );
+      expect((await plain.run("a", { label: "p", ms: 1, report: true }, { timeoutMs: 10_000 })).niceness).toBe(base);
+    } finally {
+      await Promise.all([nice.close(), plain.close()]);
     }
   });
 });

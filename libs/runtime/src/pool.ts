@@ -8,8 +8,9 @@
 //
 // Each job's thread is known (poolWorker.ts records it), so the pool can also give CPU priority
 // to the work within an organization's fair share: a job that has held its thread past
-// `lowPriorityAfterMs` while another key has work gets its thread's niceness raised (it is retired
-// after that job, as a niceness cannot be lowered again without a privilege), a thread terminated
+// `lowPriorityAfterMs` while a key whose jobs run much shorter has work gets its thread's
+// niceness raised (it is retired after that job, as a niceness cannot be lowered again without
+// a privilege), a thread terminated
 // at a deadline is made nicer before it is terminated (an RE2 call runs on until it returns), and
 // such a thread counts in its key's share until it has really exited.
 import { availableParallelism } from "node:os";
@@ -82,12 +83,21 @@ export interface FairPoolOptions {
    */
   burstAfterMs?: number;
   /**
-   * A job that has held its thread this long while another key has a job queued or running gets
-   * its thread's niceness raised to LOW_PRIORITY_NICENESS (Linux), so the other key's work wins
-   * the cores it competes for; that thread is retired after the job (replaced by a new one, as at
-   * a deadline). Default: never.
+   * A job that has held its thread this long while another key whose jobs run much shorter (a
+   * moving average of job durations) has a job queued or running gets its thread's niceness
+   * raised to
+   * LOW_PRIORITY_NICENESS (Linux), so the lighter key's work wins the cores it competes for; that
+   * thread is retired after the job (replaced by a new one, as at a deadline). Default: never.
    */
   lowPriorityAfterMs?: number;
+  /**
+   * A thread terminated at a deadline or cancellation inside a native call (it runs on until the
+   * call returns) counts in its key's share of the threads until it has exited, so one key cannot
+   * hold more cores than its share by overrunning its deadlines. Default: not counted (the key's
+   * next job may then wait for as long as that call runs, which a caller with a short timeout of
+   * its own, such as a pattern check, should not).
+   */
+  countTerminatedThreads?: boolean;
   /** The niceness every thread of the pool runs at (Linux; raised only). Default: unchanged. */
   niceness?: number;
   /** Passed to every thread as worker_threads' workerData (a SharedArrayBuffer stays shared). */
@@ -198,6 +208,12 @@ export function exitProcess(code: number, logger?: Logger): void {
   }
 }
 
+/** lowPriorityAfterMs: a key is heavier than another when its jobs run this many times longer. */
+const HEAVIER = 4;
+/** The weight of a key's last job in its moving average of job durations. */
+const JOB_TIME_WEIGHT = 0.2;
+const MAX_KEYS_TIMED = 10_000;
+
 /** What every pool thread runs for a job (records its thread, then calls the pool's module). */
 const POOL_WORKER = workerFile(import.meta.url, "./poolWorker.js");
 
@@ -231,6 +247,7 @@ export class FairPool<In, Out> {
   private readonly lowPriorityAfterMs: number | undefined;
   private priorityTimer: NodeJS.Timeout | undefined;
   private readonly niceness: number;
+  private readonly countTerminatedThreads: boolean;
   private readonly filename: string;
   /** Two Int32 per running job: the threadId and kernel thread id of the thread running it. */
   private readonly slots: SharedArrayBuffer;
@@ -238,6 +255,8 @@ export class FairPool<In, Out> {
   private readonly freeSlots: number[];
   /** Threads terminated at a deadline that have not exited yet, per key (they count in its share). */
   private readonly heldPerKey = new Map<string, number>();
+  /** Each key's recent job durations (see lighterKeyHasWork), least recently updated first. */
+  private readonly jobMs = new Map<string, number>();
   /** Threads (by threadId) being retired: piscina gives them no job. */
   private readonly retiring = new Set<number>();
   private closed = false;
@@ -250,6 +269,7 @@ export class FairPool<In, Out> {
     this.burstAfterMs = opts.burstAfterMs;
     this.lowPriorityAfterMs = opts.lowPriorityAfterMs;
     this.niceness = Math.max(0, opts.niceness ?? 0);
+    this.countTerminatedThreads = opts.countTerminatedThreads ?? false;
     this.filename = opts.filename;
     const started = this.threads + this.spareThreads;
     this.slots = new SharedArrayBuffer(started * 2 * Int32Array.BYTES_PER_ELEMENT);
@@ -453,6 +473,7 @@ export class FairPool<In, Out> {
         },
       )
       .finally(() => {
+        this.recordJobTime(job, Date.now());
         if (job.slot >= 0) this.freeSlots.push(job.slot);
         job.slot = -1;
         this.running--;
@@ -479,8 +500,8 @@ export class FairPool<In, Out> {
   }
 
   /**
-   * Lowers the priority of the threads of jobs that have run past lowPriorityAfterMs while
-   * another key has work, and comes back when the next one is due.
+   * Lowers the priority of the threads of jobs that have run past lowPriorityAfterMs while a
+   * lighter key has work, and comes back when the next one is due.
    */
   private lowerLongJobs(): void {
     clearTimeout(this.priorityTimer);
@@ -491,7 +512,7 @@ export class FairPool<In, Out> {
     let next = Infinity;
     for (const job of this.active) {
       // Alone, a long job takes the cores from nobody.
-      if (job.lowPriority || !this.othersHaveWork(job.key)) continue;
+      if (job.lowPriority || !this.lighterKeyHasWork(job, now)) continue;
       const due = job.startedAt + after - now;
       if (due > 0) next = Math.min(next, due);
       // Not on a thread yet (a replacement still starting): try again later.
@@ -502,9 +523,28 @@ export class FairPool<In, Out> {
     this.priorityTimer.unref();
   }
 
-  private othersHaveWork(key: string): boolean {
-    for (const other of this.perKey.keys()) if (other !== key) return true;
+  /**
+   * Another key with work (queued or running) runs much shorter jobs: the long job is then the
+   * heavier key's, whose excess should yield. A light key's job that runs long on a busy machine
+   * keeps its priority, and a key whose jobs are not known yet is not taken for a lighter one.
+   */
+  private lighterKeyHasWork(job: Job, now: number): boolean {
+    const mine = Math.max(this.jobMs.get(job.key) ?? 0, now - job.startedAt);
+    for (const other of this.perKey.keys()) {
+      const theirs = other === job.key ? undefined : this.jobMs.get(other);
+      if (theirs !== undefined && HEAVIER * theirs < mine) return true;
+    }
     return false;
+  }
+
+  /** A moving average of each key's job durations (its last jobs weigh most). */
+  private recordJobTime(job: Job, now: number): void {
+    const ms = now - job.startedAt;
+    const before = this.jobMs.get(job.key);
+    this.jobMs.delete(job.key);
+    this.jobMs.set(job.key, before === undefined ? ms : before + JOB_TIME_WEIGHT * (ms - before));
+    // The keys that ran least recently are forgotten first.
+    if (this.jobMs.size > MAX_KEYS_TIMED) this.jobMs.delete(this.jobMs.keys().next().value!);
   }
 
   /** Raises the niceness of a job's thread, which is then retired after the job; false if not yet on one. */
@@ -530,14 +570,15 @@ export class FairPool<In, Out> {
 
   /**
    * A thread terminated inside a native call keeps running until the call returns: it runs at a
-   * low priority meanwhile, and counts in its key's share of the threads until it has exited.
+   * low priority meanwhile and, with countTerminatedThreads, counts in its key's share of the
+   * threads until it has exited.
    */
   private holdUntilExit(job: Job): void {
     const thread = this.threadOf(job);
     if (!thread) return;
     lowerThreadPriority(thread.tid, LOW_PRIORITY_NICENESS);
     const worker = this.workerOf(thread);
-    if (!worker) return;
+    if (!worker || !this.countTerminatedThreads) return;
     this.heldPerKey.set(job.key, this.held(job.key) + 1);
     worker.once("exit", () => {
       const left = this.held(job.key) - 1;
