@@ -3,3 +3,4 @@ export * from "./ports.js";
 export * from "./process.js";
 export * from "./pool.js";
 export * from "./configDoc.js";
+export * from "./threadPriority.js";

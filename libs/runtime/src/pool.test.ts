@@ -1,10 +1,12 @@
 // FairPool with real worker threads: turn order between keys, the share of threads one key may
 // hold, deadlines and cancellation of jobs that never yield, and closing.
 import { afterEach, describe, expect, it } from "@jest/globals";
+import { getPriority } from "node:os";
 import { fileURLToPath } from "node:url";
 import { FairPool, PoolJobError } from "./pool.js";
 
-type Job = { label: string; ms: number };
+type Job = { label: string; ms: number; nativeMs?: number; report?: boolean };
+type Report = { label: string; threadId: number; niceness: number };
 const filename = fileURLToPath(new URL("./pool.fixture-worker.mjs", import.meta.url));
 let pool: FairPool<Job, string> | undefined;
 afterEach(async () => pool?.close());
@@ -124,5 +126,81 @@ describe("FairPool", () => {
     expect(await running).toMatchObject({ reason: "closed" });
     expect(await queued).toMatchObject({ reason: "closed" });
     await expect(p.run("a", { label: "x", ms: 1 }, { timeoutMs: 1000 })).rejects.toMatchObject({ reason: "closed" });
+  });
+
+  it("counts a thread terminated inside a native call in its key's share until it has exited", async () => {
+    pool = new FairPool<Job, string>({ filename, threads: 1, spareThreads: 1, countTerminatedThreads: true });
+    await pool.run("a", { label: "a0", ms: 1 }, { timeoutMs: 10_000 }); // the threads have started
+    const started = Date.now();
+    // a1 blocks 1.5 s in a native call: terminating its thread at the 300 ms deadline cannot stop it.
+    const a1 = pool.run("a", { label: "a1", ms: 0, nativeMs: 1500 }, { timeoutMs: 300 });
+    await expect(a1).rejects.toMatchObject({ reason: "deadline" });
+    expect(pool.held("a")).toBe(1);
+    const done: string[] = [];
+    const a2 = pool.run("a", { label: "a2", ms: 1 }, { timeoutMs: 10_000 }).then((l) => {
+      done.push(l);
+      return Date.now() - started;
+    });
+    await pool.run("b", { label: "b1", ms: 1 }, { timeoutMs: 10_000 }).then((l) => done.push(l));
+    // b runs at once; a's next job waits for the thread a still burns.
+    expect(done).toEqual(["b1"]);
+    expect(await a2).toBeGreaterThanOrEqual(1400);
+    expect(done).toEqual(["b1", "a2"]);
+    // Released when that thread exited: a's jobs run again without waiting.
+    expect(pool.held("a")).toBe(0);
+    await expect(pool.run("a", { label: "a3", ms: 1 }, { timeoutMs: 1000 })).resolves.toBe("a3");
+  });
+
+  it("lowers the priority of a job's thread past lowPriorityAfterMs while a key with much shorter jobs has work, and retires that thread", async () => {
+    const base = getPriority();
+    const reports = new FairPool<Job, Report>({
+      filename,
+      threads: 1,
+      spareThreads: 1,
+      burstAfterMs: 100,
+      lowPriorityAfterMs: 100,
+    });
+    try {
+      // The threads have started (a job reaches a thread still starting later than 100 ms here).
+      await Promise.all([0, 1].map(() => reports.run("c", { label: "c", ms: 300 }, { timeoutMs: 10_000 })));
+      // b's jobs are known to be short; a key with no jobs known yet is not taken for a lighter one.
+      await reports.run("b", { label: "b0", ms: 10 }, { timeoutMs: 10_000 });
+      const a1 = reports.run("a", { label: "a1", ms: 600, report: true }, { timeoutMs: 10_000 });
+      const b1 = reports.run("b", { label: "b1", ms: 10, report: true }, { timeoutMs: 10_000 });
+      const [ra1, rb1] = await Promise.all([a1, b1]);
+      expect(ra1.niceness).toBe(Math.max(base, 10));
+      expect(rb1.niceness).toBe(base);
+      // a1's thread was retired: the next jobs run at the normal priority, on other threads.
+      const next = await Promise.all([
+        reports.run("a", { label: "a2", ms: 300, report: true }, { timeoutMs: 10_000 }),
+        reports.run("b", { label: "b2", ms: 300, report: true }, { timeoutMs: 10_000 }),
+      ]);
+      for (const r of next) expect(r.threadId).not.toBe(ra1.threadId);
+      // b's jobs run much shorter than a's: its long job keeps its priority while a waits.
+      const [rb3] = await Promise.all([
+        reports.run("b", { label: "b3", ms: 400, report: true }, { timeoutMs: 10_000 }),
+        reports.run("a", { label: "a4", ms: 10, report: true }, { timeoutMs: 10_000 }),
+      ]);
+      expect(rb3.niceness).toBe(base);
+      // Jobs shorter than lowPriorityAfterMs... and a long job with no other key waiting: unchanged.
+      const alone = await reports.run("a", { label: "a3", ms: 400, report: true }, { timeoutMs: 10_000 });
+      expect(alone.niceness).toBe(base);
+    } finally {
+      await reports.close();
+    }
+  });
+
+  it("runs every thread of a pool with a niceness at that niceness", async () => {
+    const base = getPriority();
+    const nice = new FairPool<Job, Report>({ filename, threads: 1, niceness: 10 });
+    const plain = new FairPool<Job, Report>({ filename, threads: 1 });
+    try {
+      expect((await nice.run("a", { label: "n", ms: 1, report: true }, { timeoutMs: 10_000 })).niceness).toBe(
+        Math.max(base, 10),
+      );
+      expect((await plain.run("a", { label: "p", ms: 1, report: true }, { timeoutMs: 10_000 })).niceness).toBe(base);
+    } finally {
+      await Promise.all([nice.close(), plain.close()]);
+    }
   });
 });

@@ -5,11 +5,22 @@
 // organization with a hundred queued jobs waits behind its own jobs only. Every job has a
 // deadline and may be cancelled; a job that overruns is stopped by terminating its thread
 // (RE2 and PDF rendering cannot be interrupted any other way), and piscina starts a new one.
+//
+// Each job's thread is known (poolWorker.ts records it), so the pool can also give CPU priority
+// to the work within an organization's fair share: a job that has held its thread past
+// `lowPriorityAfterMs` while a key whose jobs run much shorter has work gets its thread's
+// niceness raised (it is retired after that job, as a niceness cannot be lowered again without
+// a privilege), a thread terminated
+// at a deadline is made nicer before it is terminated (an RE2 call runs on until it returns), and
+// such a thread counts in its key's share until it has really exited.
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { basename } from "node:path";
 import { flushLogsSync, workerJobs, type Logger } from "@verdict/kit";
 import { move, Piscina, transferableSymbol, valueSymbol } from "piscina";
+import type { Worker } from "node:worker_threads";
+import type { PoolTask } from "./poolWorker.js";
+import { LOW_PRIORITY_NICENESS, lowerThreadPriority } from "./threadPriority.js";
 
 /** Why a job did not finish: it ran out of time, its caller gave up, or the pool was closed. */
 export type PoolFailure = "deadline" | "cancelled" | "closed";
@@ -71,6 +82,24 @@ export interface FairPoolOptions {
    * theirs. Default: never.
    */
   burstAfterMs?: number;
+  /**
+   * A job that has held its thread this long while another key whose jobs run much shorter (a
+   * moving average of job durations) has a job queued or running gets its thread's niceness
+   * raised to
+   * LOW_PRIORITY_NICENESS (Linux), so the lighter key's work wins the cores it competes for; that
+   * thread is retired after the job (replaced by a new one, as at a deadline). Default: never.
+   */
+  lowPriorityAfterMs?: number;
+  /**
+   * A thread terminated at a deadline or cancellation inside a native call (it runs on until the
+   * call returns) counts in its key's share of the threads until it has exited, so one key cannot
+   * hold more cores than its share by overrunning its deadlines. Default: not counted (the key's
+   * next job may then wait for as long as that call runs, which a caller with a short timeout of
+   * its own, such as a pattern check, should not).
+   */
+  countTerminatedThreads?: boolean;
+  /** The niceness every thread of the pool runs at (Linux; raised only). Default: unchanged. */
+  niceness?: number;
   /** Passed to every thread as worker_threads' workerData (a SharedArrayBuffer stays shared). */
   workerData?: unknown;
 }
@@ -105,6 +134,18 @@ interface Job {
   startTimer: () => void;
   /** When it got a thread. */
   startedAt: number;
+  /** Its place in the pool's thread-id slots while it runs (-1: none). */
+  slot: number;
+  /** The thread that ran it, once known (read from its slot). */
+  thread?: JobThread;
+  /** Its thread's niceness was raised: the thread is retired after the job. */
+  lowPriority: boolean;
+}
+
+/** Which thread runs a job: the worker's threadId and the kernel's thread id. */
+interface JobThread {
+  threadId: number;
+  tid: number;
 }
 
 /** One thread per core, leaving one for the request threads; at least one. */
@@ -167,6 +208,24 @@ export function exitProcess(code: number, logger?: Logger): void {
   }
 }
 
+/** lowPriorityAfterMs: a key is heavier than another when its jobs run this many times longer. */
+const HEAVIER = 4;
+/** The weight of a key's last job in its moving average of job durations. */
+const JOB_TIME_WEIGHT = 0.2;
+const MAX_KEYS_TIMED = 10_000;
+
+/** What every pool thread runs for a job (records its thread, then calls the pool's module). */
+const POOL_WORKER = workerFile(import.meta.url, "./poolWorker.js");
+
+/** A pool thread as piscina's load balancer sees it (id: the worker's threadId). */
+type PiscinaWorker = Parameters<NonNullable<ConstructorParameters<typeof Piscina>[0]>["loadBalancer"] & {}>[1][number];
+
+/** An idle thread that is not being retired (piscina's default balancer picks the first idle one). */
+function pickIdle(workers: PiscinaWorker[], retiring: ReadonlySet<number>): PiscinaWorker | null {
+  for (const worker of workers) if (worker.currentUsage === 0 && !retiring.has(worker.id)) return worker;
+  return null;
+}
+
 export class FairPool<In, Out> {
   private readonly piscina: Piscina;
   readonly threads: number;
@@ -185,6 +244,21 @@ export class FairPool<In, Out> {
   private readonly spareThreads: number;
   private readonly burstAfterMs: number | undefined;
   private burstTimer: NodeJS.Timeout | undefined;
+  private readonly lowPriorityAfterMs: number | undefined;
+  private priorityTimer: NodeJS.Timeout | undefined;
+  private readonly niceness: number;
+  private readonly countTerminatedThreads: boolean;
+  private readonly filename: string;
+  /** Two Int32 per running job: the threadId and kernel thread id of the thread running it. */
+  private readonly slots: SharedArrayBuffer;
+  private readonly slotIds: Int32Array;
+  private readonly freeSlots: number[];
+  /** Threads terminated at a deadline that have not exited yet, per key (they count in its share). */
+  private readonly heldPerKey = new Map<string, number>();
+  /** Each key's recent job durations (see lighterKeyHasWork), least recently updated first. */
+  private readonly jobMs = new Map<string, number>();
+  /** Threads (by threadId) being retired: piscina gives them no job. */
+  private readonly retiring = new Set<number>();
   private closed = false;
 
   constructor(opts: FairPoolOptions) {
@@ -193,8 +267,17 @@ export class FairPool<In, Out> {
     this.maxThreadsPerKey = Math.min(this.threads, opts.maxThreadsPerKey ?? Math.max(1, this.threads - 1));
     this.spareThreads = Math.max(0, opts.spareThreads ?? 0);
     this.burstAfterMs = opts.burstAfterMs;
+    this.lowPriorityAfterMs = opts.lowPriorityAfterMs;
+    this.niceness = Math.max(0, opts.niceness ?? 0);
+    this.countTerminatedThreads = opts.countTerminatedThreads ?? false;
+    this.filename = opts.filename;
     const started = this.threads + this.spareThreads;
+    this.slots = new SharedArrayBuffer(started * 2 * Int32Array.BYTES_PER_ELEMENT);
+    this.slotIds = new Int32Array(this.slots);
+    this.freeSlots = Array.from({ length: started }, (_, i) => i);
     this.piscina = new Piscina({
+      // Piscina preloads the worker module when a thread starts; each job runs through
+      // poolWorker.js, which records its thread and calls that module.
       filename: opts.filename,
       minThreads: started,
       maxThreads: started,
@@ -202,6 +285,8 @@ export class FairPool<In, Out> {
       // The fair queue holds the waiting jobs; piscina only ever gets as many as it has threads.
       concurrentTasksPerWorker: 1,
       idleTimeout: Infinity,
+      // Any idle thread but one being retired (piscina's default picks the first idle one).
+      loadBalancer: (_task, workers) => pickIdle(workers, this.retiring),
       resourceLimits: opts.maxOldGenerationSizeMb ? { maxOldGenerationSizeMb: opts.maxOldGenerationSizeMb } : undefined,
     });
     // A thread terminated by an abort is replaced by piscina; its error event needs a listener.
@@ -213,6 +298,16 @@ export class FairPool<In, Out> {
   /** Jobs of this key queued or running. */
   inFlight(key: string): number {
     return this.perKey.get(key) ?? 0;
+  }
+
+  /** Threads of this key terminated at a deadline that are still running (inside a native call). */
+  held(key: string): number {
+    return this.heldPerKey.get(key) ?? 0;
+  }
+
+  /** Threads this key holds: its running jobs and its terminated threads that have not exited. */
+  private holding(key: string): number {
+    return (this.runningPerKey.get(key) ?? 0) + this.held(key);
   }
 
   /** Jobs waiting for a thread, all keys. */
@@ -237,6 +332,8 @@ export class FairPool<In, Out> {
         cleanup: () => undefined,
         startTimer: () => undefined,
         startedAt: 0,
+        slot: -1,
+        lowPriority: false,
       };
       let timer: NodeJS.Timeout | undefined;
       job.startTimer = () => {
@@ -276,6 +373,7 @@ export class FairPool<In, Out> {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.burstTimer);
+    clearTimeout(this.priorityTimer);
     for (const queue of [...this.queues.values()])
       for (const job of [...queue]) this.fail(job, new PoolJobError("closed", "The service is shutting down"));
     // Running jobs fail now too, so the calls waiting on them answer instead of holding the drain.
@@ -291,6 +389,7 @@ export class FairPool<In, Out> {
 
   private dispatch(): void {
     this.startWaiting();
+    this.lowerLongJobs();
     workerJobs.set({ pool: this.name, state: "running" }, this.running);
     workerJobs.set({ pool: this.name, state: "queued" }, this.queued);
   }
@@ -298,7 +397,7 @@ export class FairPool<In, Out> {
   private startWaiting(): void {
     while (this.running < this.threads) {
       // The next key in turn that has not used up its share of the threads.
-      const at = this.turns.findIndex((key) => (this.runningPerKey.get(key) ?? 0) < this.maxThreadsPerKey);
+      const at = this.turns.findIndex((key) => this.holding(key) < this.maxThreadsPerKey);
       if (at < 0) return;
       const key = this.turns.splice(at, 1)[0]!;
       const queue = this.queues.get(key)!;
@@ -324,7 +423,7 @@ export class FairPool<In, Out> {
         this.burstTimer.unref();
         return;
       }
-      const at = this.turns.findIndex((key) => !this.runningPerKey.get(key));
+      const at = this.turns.findIndex((key) => this.holding(key) === 0);
       if (at < 0) return;
       const key = this.turns.splice(at, 1)[0]!;
       const queue = this.queues.get(key)!;
@@ -340,22 +439,43 @@ export class FairPool<In, Out> {
     if (job.opts.timeoutFrom === "started") job.startTimer();
     job.opts.onStart?.();
     job.startedAt = Date.now();
+    job.slot = this.freeSlots.pop() ?? -1;
+    if (job.slot >= 0) {
+      Atomics.store(this.slotIds, job.slot * 2, 0);
+      Atomics.store(this.slotIds, job.slot * 2 + 1, 0);
+    }
     this.running++;
     this.active.add(job);
     this.runningPerKey.set(job.key, (this.runningPerKey.get(job.key) ?? 0) + 1);
+    const task: PoolTask = {
+      module: this.filename,
+      input: job.input,
+      slots: this.slots,
+      slot: job.slot,
+      niceness: this.niceness,
+    };
     this.piscina
-      .run(job.input, {
+      .run(task, {
+        filename: POOL_WORKER,
         signal: job.abort.signal,
         ...(job.opts.transferList ? { transferList: job.opts.transferList } : {}),
       })
       .then(
-        (out) => this.settle(job, () => job.resolve(out)),
-        (err) =>
+        (out) => {
+          this.retireIfLowered(job);
+          this.settle(job, () => job.resolve(out));
+        },
+        (err) => {
+          this.retireIfLowered(job);
           this.settle(job, () =>
             job.reject(this.closed ? new PoolJobError("closed", "The service is shutting down") : err),
-          ),
+          );
+        },
       )
       .finally(() => {
+        this.recordJobTime(job, Date.now());
+        if (job.slot >= 0) this.freeSlots.push(job.slot);
+        job.slot = -1;
         this.running--;
         this.active.delete(job);
         const left = this.runningPerKey.get(job.key)! - 1;
@@ -363,6 +483,109 @@ export class FairPool<In, Out> {
         else this.runningPerKey.delete(job.key);
         this.dispatch();
       });
+  }
+
+  /** The thread running a job, once it has started on one. */
+  private threadOf(job: Job): JobThread | undefined {
+    if (job.thread || job.slot < 0) return job.thread;
+    const threadId = Atomics.load(this.slotIds, job.slot * 2);
+    // 0 is the main thread's id: the job has not reached a worker thread yet.
+    if (threadId === 0) return undefined;
+    job.thread = { threadId, tid: Atomics.load(this.slotIds, job.slot * 2 + 1) };
+    return job.thread;
+  }
+
+  private workerOf(thread: JobThread): Worker | undefined {
+    return this.piscina.threads.find((worker) => worker.threadId === thread.threadId);
+  }
+
+  /**
+   * Lowers the priority of the threads of jobs that have run past lowPriorityAfterMs while a
+   * lighter key has work, and comes back when the next one is due.
+   */
+  private lowerLongJobs(): void {
+    clearTimeout(this.priorityTimer);
+    this.priorityTimer = undefined;
+    const after = this.lowPriorityAfterMs;
+    if (after === undefined || this.closed) return;
+    const now = Date.now();
+    let next = Infinity;
+    for (const job of this.active) {
+      // Alone, a long job takes the cores from nobody.
+      if (job.lowPriority || !this.lighterKeyHasWork(job, now)) continue;
+      const due = job.startedAt + after - now;
+      if (due > 0) next = Math.min(next, due);
+      // Not on a thread yet (a replacement still starting): try again later.
+      else if (!this.lowerPriority(job)) next = Math.min(next, after);
+    }
+    if (next === Infinity) return;
+    this.priorityTimer = setTimeout(() => this.lowerLongJobs(), next);
+    this.priorityTimer.unref();
+  }
+
+  /**
+   * Another key with work (queued or running) runs much shorter jobs: the long job is then the
+   * heavier key's, whose excess should yield. A light key's job that runs long on a busy machine
+   * keeps its priority, and a key whose jobs are not known yet is not taken for a lighter one.
+   */
+  private lighterKeyHasWork(job: Job, now: number): boolean {
+    const mine = Math.max(this.jobMs.get(job.key) ?? 0, now - job.startedAt);
+    for (const other of this.perKey.keys()) {
+      const theirs = other === job.key ? undefined : this.jobMs.get(other);
+      if (theirs !== undefined && HEAVIER * theirs < mine) return true;
+    }
+    return false;
+  }
+
+  /** A moving average of each key's job durations (its last jobs weigh most). */
+  private recordJobTime(job: Job, now: number): void {
+    const ms = now - job.startedAt;
+    const before = this.jobMs.get(job.key);
+    this.jobMs.delete(job.key);
+    this.jobMs.set(job.key, before === undefined ? ms : before + JOB_TIME_WEIGHT * (ms - before));
+    // The keys that ran least recently are forgotten first.
+    if (this.jobMs.size > MAX_KEYS_TIMED) this.jobMs.delete(this.jobMs.keys().next().value!);
+  }
+
+  /** Raises the niceness of a job's thread, which is then retired after the job; false if not yet on one. */
+  private lowerPriority(job: Job): boolean {
+    const thread = this.threadOf(job);
+    if (!thread) return false;
+    job.lowPriority = true;
+    if (!lowerThreadPriority(thread.tid, LOW_PRIORITY_NICENESS)) return true;
+    const worker = this.workerOf(thread);
+    if (!worker) return true;
+    // From now on piscina gives it no job; once the current one is over it is replaced.
+    this.retiring.add(thread.threadId);
+    worker.once("exit", () => this.retiring.delete(thread.threadId));
+    return true;
+  }
+
+  /** A job whose thread was made nicer retires that thread (its niceness cannot be lowered again). */
+  private retireIfLowered(job: Job): void {
+    // A thread stopped at a deadline or cancellation is terminated by piscina already.
+    if (!job.thread || job.abort.signal.aborted || !this.retiring.has(job.thread.threadId)) return;
+    void this.workerOf(job.thread)?.terminate();
+  }
+
+  /**
+   * A thread terminated inside a native call keeps running until the call returns: it runs at a
+   * low priority meanwhile and, with countTerminatedThreads, counts in its key's share of the
+   * threads until it has exited.
+   */
+  private holdUntilExit(job: Job): void {
+    const thread = this.threadOf(job);
+    if (!thread) return;
+    lowerThreadPriority(thread.tid, LOW_PRIORITY_NICENESS);
+    const worker = this.workerOf(thread);
+    if (!worker || !this.countTerminatedThreads) return;
+    this.heldPerKey.set(job.key, this.held(job.key) + 1);
+    worker.once("exit", () => {
+      const left = this.held(job.key) - 1;
+      if (left > 0) this.heldPerKey.set(job.key, left);
+      else this.heldPerKey.delete(job.key);
+      this.dispatch();
+    });
   }
 
   /** A deadline or cancellation: out of the queue, or its thread stopped. */
@@ -376,7 +599,8 @@ export class FairPool<In, Out> {
         this.turns.splice(this.turns.indexOf(job.key), 1);
       }
       workerJobs.set({ pool: this.name, state: "queued" }, this.queued);
-    } else {
+    } else if (!job.settled) {
+      this.holdUntilExit(job);
       job.abort.abort(err);
     }
     this.settle(job, () => job.reject(err));

@@ -98,6 +98,11 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     maxThreadsPerKey: opts.scanThreadsPerOrganization,
     spareThreads: 1,
     burstAfterMs: SCAN_BURST_AFTER_MS,
+    // The same bound: a scan past it while another organization has work runs at a low CPU
+    // priority (its thread is retired after it), so that organization's scans win the cores.
+    lowPriorityAfterMs: SCAN_BURST_AFTER_MS,
+    // A's threads terminated at its deadlines but still inside an RE2 call count in its share.
+    countTerminatedThreads: true,
     workerData: { warm: warm.buffer },
   });
   const deps: EvaluationDeps = {

@@ -8,7 +8,7 @@ import { connectClients, type Clients, type ServiceAddresses } from "./clients.j
 import { buildApp } from "./http/app.js";
 import { drainer } from "./http/drain.js";
 import type { BodyJob, BodyOutcome } from "./http/bodies.js";
-import { FairPool, workerFile } from "@verdict/runtime";
+import { FairPool, LOW_PRIORITY_NICENESS, workerFile } from "@verdict/runtime";
 import { findPortalDir } from "./http/portal.js";
 import { Authenticator } from "./http/auth.js";
 import type { TrustProxy } from "./http/config.js";
@@ -137,6 +137,9 @@ export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
         name: "body",
         threads: opts.bodyWorkers,
         maxThreadsPerKey: Math.max(1, opts.bodyWorkers - 1),
+        // Bodies of 1 MiB and more only: decoding them yields the cores to the request threads
+        // and the scans of small evaluations (Linux thread niceness; see docs/performance.md).
+        niceness: LOW_PRIORITY_NICENESS,
       })
     : undefined;
   const app = buildApp({
