@@ -8,7 +8,7 @@ import type { EvaluationDeps } from "../deps.js";
 import { FairPool, workerFile } from "@verdict/runtime";
 import { sliceFiles, type Outcome } from "../domain/evaluation.js";
 import { policySets, type EngineCache, type PolicySet } from "../engineCache.js";
-import type { ScanJob } from "../scanJob.js";
+import { sharePolicies, type ScanJob } from "../scanJob.js";
 import { SCAN_SLICE_BYTES, scanChange } from "./scan.js";
 
 type ResolveRequest = policyV1.ResolvePoliciesRequest;
@@ -96,7 +96,7 @@ describe("scanChange in slices", () => {
     const { engine, version } = d.engines.peek("org_slices", d.engines.lastVersion("org_slices", [])!)!;
     const whole = await scanner.run(
       "org_slices",
-      { organizationId: "org_slices", version, policies: engine, files: many, allowSuppression: true },
+      { organizationId: "org_slices", version, policies: sharePolicies(engine), files: many, allowSuppression: true },
       limits,
     );
     expect(sliced.summary).toEqual(whole.summary);
