@@ -5,7 +5,8 @@
 //   gitleaks  `gitleaks dir` over the corpus directory (its own threads), wall time
 //   API       Verdict all-in-one started here, POST /v1/evaluations of the corpus in batches (at
 //             most 199 files and 3.5 MB a request, below the size that makes an evaluation
-//             asynchronous; files the API accepts: text, <= 1 MiB) from 2 concurrent clients, wall
+//             asynchronous; files the API accepts: text, <= 1 MiB) from as many concurrent clients
+//             as `verdict evaluate` keeps requests in flight by default (--concurrency, 4), wall
 //             time: at least 10x gitleaks' throughput
 // Engine and ripgrep: one warm-up run and one timed run each (the corpus is 100 MB on a shared
 // machine); gitleaks and the API: one run each after the others have warmed the page cache.
@@ -23,6 +24,7 @@ import { readFileSync } from "node:fs";
 import { createBenchOrganization, evaluate, processCpuSeconds, startInstance } from "../api-client.mjs";
 import {
   compileEngine,
+  importBuilt,
   fmtInt,
   fmtMB,
   fmtRate,
@@ -47,7 +49,8 @@ const RG_SAMPLE_BYTES = 1e6;
 const API_MAX_FILES = 199;
 const API_MAX_FILE_BYTES = 1_048_576;
 const API_BATCH_BYTES = 3.5e6;
-const API_CONCURRENCY = 2;
+// What a user's `verdict evaluate` of a large change sends at once (its --concurrency default).
+const { DEFAULT_CONCURRENCY: API_CONCURRENCY } = await importBuilt("libs/cli/dist/commands/evaluate.js");
 
 /** CPU seconds of this process's finished children (cutime + cstime in /proc). */
 function childrenCpuSeconds() {
@@ -107,7 +110,8 @@ async function apiRun(batches) {
       const client = async () => {
         while (next < batches.length) {
           const batch = batches[next++];
-          findings += JSON.parse(await evaluate(agent, instance.url, key, batch.body)).summary.total_violations;
+          const answer = await evaluate(agent, instance.url, key, batch.body);
+          findings += JSON.parse(answer).summary.total_violations;
         }
       };
       await Promise.all(Array.from({ length: API_CONCURRENCY }, client));
