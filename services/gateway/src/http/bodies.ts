@@ -86,7 +86,7 @@ export function pack(outcome: BodyOutcome, capacity = 0): BodyOutcome {
   for (const f of body.files) {
     const text = f.content as string;
     const start = at;
-    for (let read = 0; ; ) {
+    for (let read = 0; ;) {
       const done = encoder.encodeInto(read ? text.slice(read) : text, bytes.subarray(at));
       read += done.read;
       at += done.written;
