@@ -7,7 +7,7 @@ import { FairPool, workerFile } from "@verdict/runtime";
 import type { PatternToRun, PolicyToRun } from "./domain/engine.js";
 import type { EvaluationDeps } from "./deps.js";
 import { policySets } from "./engineCache.js";
-import type { ScanJob, ScanOutcome } from "./scanJob.js";
+import { sharePolicies, type ScanJob, type ScanOutcome } from "./scanJob.js";
 import { scanChange } from "./usecases/scan.js";
 import { readWarmEntries, WarmEngines } from "./warmEngines.js";
 
@@ -37,7 +37,7 @@ const letters = (kib: number) => new Uint8Array(Buffer.from(`${"a".repeat(kib * 
 const job = (organizationId: string, version: string, policies: PolicyToRun[], content: Uint8Array): ScanJob => ({
   organizationId,
   version,
-  policies,
+  policies: sharePolicies(policies),
   files: [{ path: "notes/a.txt", content, status: "modified" }],
   allowSuppression: false,
 });

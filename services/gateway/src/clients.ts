@@ -22,13 +22,31 @@ export interface ServiceAddresses {
   webhooks: string;
 }
 
+const generated = evaluationV1.EvaluationServiceService;
+
+/**
+ * The evaluation service's definition, but for the create request: it carries every file's
+ * content (up to 30 MiB), and the generated serializer copies its encoding into a new Buffer;
+ * this one hands gRPC the encoding as it is (finish() returns bytes of their own).
+ */
+const evaluationService: typeof generated = {
+  ...generated,
+  createEvaluation: {
+    ...generated.createEvaluation,
+    requestSerialize: (value: evaluationV1.CreateEvaluationRequest): Buffer => {
+      const bytes = evaluationV1.CreateEvaluationRequest.encode(value).finish();
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    },
+  },
+};
+
 export function connectClients(addr: ServiceAddresses): Clients & { close(): void } {
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, addr.identity, {
     timeoutMs: 5_000,
   });
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, addr.policy, { timeoutMs: 10_000 });
   // Evaluations of large changes take longer than metadata calls.
-  const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationV1.EvaluationServiceService, addr.evaluation, {
+  const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationService, addr.evaluation, {
     timeoutMs: 60_000,
   });
   const compliance = createClient(SERVICE_NAMES.compliance, complianceV1.ComplianceServiceService, addr.compliance, {

@@ -300,6 +300,21 @@ describe("noise control", () => {
     expect(scanFile("a.txt", "TOKEN = Zx9Qw8Er7Ty6Ui5Op4As3Df2", [generic]).findings).toHaveLength(1);
   });
 
+  it("matches keywords in ASCII letters of either case only, also for a rule the set looks for by its keywords", () => {
+    // A counted repeat above 16: the one-pass set looks for the keywords, not the pattern.
+    const costly = policy("costly", [{ value: String.raw`[A-Za-z0-9]{24,64}`, keywords: ["kit_token"] }]);
+    const secret = "Zx9Qw8Er7Ty6Ui5Op4As3Df2";
+    expect(scanFile("a.txt", `KIT_Token = ${secret}`, [costly]).findings).toHaveLength(1);
+    expect(scanFile("a.txt", `kit-token = ${secret}`, [costly]).findings).toEqual([]);
+    // U+212A KELVIN SIGN folds to "k" in Unicode, but is not the keyword.
+    expect(scanFile("a.txt", `\u212AIT_TOKEN = ${secret}`, [costly]).findings).toEqual([]);
+    for (const [name, rule] of [
+      ["in the set", costly],
+      ["after the set", policy("short", [{ value: String.raw`[A-Za-z0-9]{24}`, keywords: ["kit_token"] }])],
+    ] as const)
+      expect([name, scanFile("a.txt", `x = ${secret}\nkit_TOKEN\n`, [rule]).findings.length]).toEqual([name, 1]);
+  });
+
   it("runs a rule only on the paths it is for", () => {
     const py = policy("py-exec", [{ value: String.raw`\bexec\(`, paths: [String.raw`(?i)\.py$`] }]);
     expect(scanFile("a.py", "exec(code)", [py]).findings).toHaveLength(1);

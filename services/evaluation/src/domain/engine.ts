@@ -115,6 +115,8 @@ interface Rule {
   readsSecret: boolean;
   /** Position in the library: of two generic rules of equally severe policies on one secret, the earlier one reports it. */
   order: number;
+  /** Whether the set looks for this rule's keywords rather than its pattern (setEntry()). */
+  keywordEntry: boolean;
 }
 
 interface CompiledPolicy {
@@ -170,6 +172,7 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
           stopwords.length > 0 ||
           checks.length > 0,
         order: rules.length,
+        keywordEntry: pattern.keywords.length > 0 && largestRepeat(pattern.value) > SET_MAX_REPEAT,
       });
     }
   }
@@ -180,7 +183,11 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
   };
 }
 
-type Candidates = (content: Buffer) => number[];
+/**
+ * The rules the first pass found candidates, and whether the set found them: then a rule entered
+ * by its keywords (setEntry()) is known to have one of them in the file.
+ */
+type Candidates = (content: Buffer) => { rules: number[]; bySet: boolean };
 
 // A pattern with a counted repeat larger than this (`[\w.-]{0,50}`, `{7,127}`) multiplies the
 // set's DFA states with every other such pattern active at the same place: a few hundred of them
@@ -199,24 +206,35 @@ function largestRepeat(pattern: string): number {
 const escapeLiteral = (word: string) => word.replace(/[\\^$.*+?()[\]{}|]/g, "\\$&");
 
 /**
+ * A keyword as the keyword check reads it: ASCII letters in either case, every other character as
+ * it is (`[aA][pP][iI]_`). Not `(?i:…)`, whose Unicode case folding also takes the Kelvin sign for
+ * a `k`: with exactly the check's matching, the set's answer is the check's.
+ */
+const caselessAscii = (keyword: string) =>
+  [...keyword.toLowerCase()]
+    .map((c) => (c >= "a" && c <= "z" ? `[${c}${c.toUpperCase()}]` : escapeLiteral(c)))
+    .join("");
+
+/**
  * What the set looks for on a rule's behalf: the pattern itself, or, for a rule with keywords and
  * large counted repeats, its keywords (literals, which keep the set's DFA small). Such a rule then
- * only runs where a keyword occurs, as it must anyway, and its own pass finds whether it matches.
+ * only runs where a keyword occurs, as it must anyway, and its own pass finds whether it matches;
+ * the set having found a keyword, the rule's keyword check is not made again.
  */
 function setEntry(rule: Rule): string {
-  const { value, keywords } = rule.pattern;
-  if (!keywords.length || largestRepeat(value) <= SET_MAX_REPEAT) return value;
-  return `(?i:${keywords.map(escapeLiteral).join("|")})`;
+  return rule.keywordEntry ? rule.pattern.keywords.map(caselessAscii).join("|") : rule.pattern.value;
 }
 
 function compileSet(rules: Rule[]): Candidates {
   // Without the set (too large for its DFA budget, at compile time or on some input), the same
   // answer comes from each pattern alone: slower, never wrong.
-  const oneByOne: Candidates = (content) =>
-    rules.flatMap((r, i) => {
+  const oneByOne: Candidates = (content) => ({
+    rules: rules.flatMap((r, i) => {
       r.re.lastIndex = 0;
       return r.re.test(content) ? [i] : [];
-    });
+    }),
+    bySet: false,
+  });
   let set: InstanceType<typeof RE2.Set>;
   try {
     set = new RE2.Set(rules.map(setEntry), SET_FLAGS, { maxMem: SET_MAX_MEM });
@@ -225,7 +243,7 @@ function compileSet(rules: Rule[]): Candidates {
   }
   return (content) => {
     try {
-      return set.match(content);
+      return { rules: set.match(content), bySet: true };
     } catch {
       return oneByOne(content);
     }
@@ -310,13 +328,21 @@ interface Hit {
   line: ByteLine;
 }
 
+/** Each byte with ASCII upper-case letters lower-cased. */
+const ASCII_LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b));
+let lowered = Buffer.alloc(64 * 1024);
+
 /**
- * The content lower-cased for keyword checks. latin1 maps bytes to characters one to one, so
- * V8's native toLowerCase does the work (about 6x a byte loop) and byte offsets are unchanged;
- * keywords are ASCII, and lower-casing latin1 letters above 0x7F cannot create ASCII ones.
+ * The content with ASCII letters lower-cased, for keyword checks (keywords are lower-case ASCII,
+ * so only ASCII letters matter), in one buffer this thread reuses for every file: valid until the
+ * next call. A table lookup per byte costs about half of decoding the file as latin1,
+ * lower-casing the string and encoding it again, and allocates nothing per file.
  */
 function toLowerAscii(buf: Buffer): Buffer {
-  return Buffer.from(buf.toString("latin1").toLowerCase(), "latin1");
+  if (lowered.length < buf.length) lowered = Buffer.alloc(Math.max(buf.length, lowered.length * 2));
+  const out = lowered;
+  for (let i = 0; i < buf.length; i++) out[i] = ASCII_LOWER[buf[i]!]!;
+  return out.subarray(0, buf.length);
 }
 
 function scanFile(
@@ -341,7 +367,7 @@ function scanFile(
   if (!set || content.length === 0) return empty();
 
   // Pass 1: one read of the file by the set.
-  const candidates = set(content);
+  const { rules: candidates, bySet } = set(content);
   if (!candidates.length) return empty();
 
   // Gates: cheap checks on the candidate rules before the positional pass.
@@ -351,7 +377,7 @@ function scanFile(
     const rule = rules[index]!;
     if (policies.get(rule.policy.id)!.excluded(path)) continue;
     if (rule.paths.length && !rule.paths.some((p) => p.test(path))) continue;
-    if (rule.keywords.length) {
+    if (rule.keywords.length && !(bySet && rule.keywordEntry)) {
       lower ??= toLowerAscii(content);
       if (!rule.keywords.some((k) => lower!.includes(k))) continue;
     }

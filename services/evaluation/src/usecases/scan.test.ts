@@ -6,6 +6,7 @@ import { describe, expect, it } from "@jest/globals";
 import { builtinPolicyClient, inThreadScanner, scanDeps } from "../../test/fakes.js";
 import { sliceFiles } from "../domain/evaluation.js";
 import { policySets, type EngineCache, type PolicySet } from "../engineCache.js";
+import { sharePolicies } from "../scanJob.js";
 import { SCAN_SLICE_BYTES, scanChange } from "./scan.js";
 
 const scanner = inThreadScanner();
@@ -65,7 +66,7 @@ describe("scanChange in slices", () => {
     const { engine, version } = d.engines.peek("org_slices", d.engines.lastVersion("org_slices", [])!)!;
     const whole = await scanner.run(
       "org_slices",
-      { organizationId: "org_slices", version, policies: engine, files: many, allowSuppression: true },
+      { organizationId: "org_slices", version, policies: sharePolicies(engine), files: many, allowSuppression: true },
       limits,
     );
     expect(sliced.summary).toEqual(whole.summary);

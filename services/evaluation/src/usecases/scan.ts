@@ -6,6 +6,7 @@ import { PoolJobError } from "@verdict/runtime";
 import { MAX_VIOLATIONS, mergeOutcomes, packSlice, sliceFiles, type Outcome } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { CachedEngine, PolicySet } from "../engineCache.js";
+import { sharePolicies } from "../scanJob.js";
 
 export interface FileToScan {
   path: string;
@@ -82,7 +83,7 @@ export async function scanChange(
         {
           organizationId,
           version,
-          policies,
+          policies: sharePolicies(policies),
           files: packed.files,
           allowSuppression: settings.allowInlineSuppression,
           room,

@@ -67,26 +67,38 @@ interface FilesBody {
   files: { content: string | Uint8Array }[];
 }
 
+const encoder = new TextEncoder();
+
 /**
  * On the worker: an evaluation's contents encoded once, into one buffer that moves to the
  * gateway's thread without a copy (structured cloning would copy every string, and the thread
- * would then encode each to bytes for gRPC).
+ * would then encode each to bytes for gRPC). `capacity` is the body's size: the contents' UTF-8
+ * fits in it (a JSON string's bytes encode at most as many; only invalid UTF-8 in the body,
+ * decoded as U+FFFD, takes more, and then the buffer grows), so each content is encoded once,
+ * without first measuring its UTF-8 length (the schema has measured it already).
  */
-export function pack(outcome: BodyOutcome): BodyOutcome {
+export function pack(outcome: BodyOutcome, capacity = 0): BodyOutcome {
   const body = outcome.kind === "ok" ? (outcome.data as Partial<FilesBody>) : undefined;
   if (outcome.kind !== "ok" || !Array.isArray(body?.files)) return outcome;
-  const files = body.files;
-  const lengths = files.map((f) => Buffer.byteLength(f.content as string, "utf8"));
-  const bytes = Buffer.from(new ArrayBuffer(lengths.reduce((a, b) => a + b, 0)));
+  let bytes = new Uint8Array(new ArrayBuffer(Math.max(capacity, 1024)));
   const spans: number[] = [];
   let at = 0;
-  for (const [i, f] of files.entries()) {
-    bytes.write(f.content as string, at, "utf8");
-    spans.push(at, lengths[i]!);
-    at += lengths[i]!;
+  for (const f of body.files) {
+    const text = f.content as string;
+    const start = at;
+    for (let read = 0; ;) {
+      const done = encoder.encodeInto(read ? text.slice(read) : text, bytes.subarray(at));
+      read += done.read;
+      at += done.written;
+      if (read >= text.length) break;
+      const grown = new Uint8Array(new ArrayBuffer(Math.max(bytes.length * 2, at + (text.length - read) * 3)));
+      grown.set(bytes.subarray(0, at));
+      bytes = grown;
+    }
+    spans.push(start, at - start);
     f.content = "";
   }
-  return { ...outcome, packed: { bytes: new Uint8Array(bytes.buffer), spans } };
+  return { ...outcome, packed: { bytes, spans } };
 }
 
 /** On the gateway's thread: the contents back in place, as views of the one buffer. */

@@ -4,7 +4,7 @@ import { withTransfer } from "@verdict/runtime";
 import { pack, parseBody, type BodyJob, type BodyOutcome } from "./bodies.js";
 
 export default function parse(job: BodyJob): BodyOutcome {
-  const outcome = pack(parseBody(job.operationId, job.bytes));
+  const outcome = pack(parseBody(job.operationId, job.bytes), job.bytes.byteLength);
   if (outcome.kind !== "ok" || !outcome.packed) return outcome;
   return withTransfer(outcome, [outcome.packed.bytes.buffer as ArrayBuffer]);
 }
