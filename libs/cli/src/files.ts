@@ -59,7 +59,7 @@ function readWhole(path: string, size: number): Buffer {
   const fd = openSync(path, "r");
   let length = 0;
   try {
-    for (let n; length < scratch.length && (n = readSync(fd, scratch, length, scratch.length - length, null)) > 0; )
+    for (let n; length < scratch.length && (n = readSync(fd, scratch, length, scratch.length - length, null)) > 0;)
       length += n;
   } finally {
     closeSync(fd);
