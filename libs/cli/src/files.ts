@@ -1,8 +1,9 @@
 // Reads the files an evaluation sends. The API takes UTF-8 text of at most 1 MiB a file: larger
 // files and binary files (a NUL byte in the first 8 KiB, as git decides) are left out and named.
-// Sizes come first (stat), contents later, one batch at a time (batches.ts).
+// Sizes come first (stat), contents later, one batch at a time (batches.ts), each read into one
+// buffer reused from file to file (no allocation, hence no garbage, per file).
 import { isUtf8 } from "node:buffer";
-import { readFileSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { FileInput } from "@verdict/sdk";
 
@@ -36,8 +37,8 @@ export function sizeFiles(
   for (const f of files) {
     let size: number;
     try {
-      const st = statSync(join(root, f.path));
-      if (!st.isFile()) continue;
+      const st = statSync(join(root, f.path), { throwIfNoEntry: false });
+      if (!st?.isFile()) continue;
       size = st.size;
     } catch {
       continue;
@@ -48,14 +49,36 @@ export function sizeFiles(
   return { files: out, skipped };
 }
 
-/** A file's content as the API takes it, or why it cannot be sent (binary, gone, too large as UTF-8). */
+/** The buffer files are read into, grown to the largest file read so far (at most 1 MiB and a byte, but for files grown since they were sized). */
+let scratch = Buffer.allocUnsafe(64 * 1024);
+
+/** The whole of a file, read into `scratch`; a file that fills it (it grew since it was sized) is read again on its own. */
+function readWhole(path: string, size: number): Buffer {
+  // One byte more than the size: a read that fills it means the file grew.
+  if (scratch.length < size + 1) scratch = Buffer.allocUnsafe(Math.max(size + 1, scratch.length * 2));
+  const fd = openSync(path, "r");
+  let length = 0;
+  try {
+    for (let n; length < scratch.length && (n = readSync(fd, scratch, length, scratch.length - length, null)) > 0;)
+      length += n;
+  } finally {
+    closeSync(fd);
+  }
+  return length < scratch.length ? scratch.subarray(0, length) : readFileSync(path);
+}
+
+/**
+ * A file's content as the API takes it, or why it cannot be sent (binary, gone, too large as
+ * UTF-8). The content is a view of a buffer the next call reuses: encode it (batches.ts) before
+ * reading another file.
+ */
 export function readFile(
   root: string,
   f: SizedFile,
 ): { file: SizedFile & { content: Buffer } } | { skipped: Skipped } | null {
   let content: Buffer;
   try {
-    content = readFileSync(join(root, f.path));
+    content = readWhole(join(root, f.path), f.bytes);
   } catch {
     return null; // removed since it was listed
   }

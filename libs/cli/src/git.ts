@@ -65,13 +65,23 @@ export function changedFiles(root: string, cwd: string, base: string, paths: str
   return [...out.values()].sort((a, b) => a.path.localeCompare(b.path));
 }
 
-/** The files under `paths`: git's view (tracked and untracked, .gitignore honoured) in a repository, a walk outside one. */
+const excluded = (name: string) => name === ".git" || name === "node_modules";
+
+/** Appends the regular files under `dir` (not following symbolic links) to `out`, as `prefix` + their path from `dir`. */
+function walk(dir: string, prefix: string, out: string[]): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (excluded(entry.name)) continue;
+    if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`, out);
+    else if (entry.isFile()) out.push(prefix + entry.name);
+  }
+}
+
+/** The files under `paths` (perhaps some no longer there): git's view (tracked and untracked, .gitignore honoured) in a repository, a walk outside one. */
 export function listFiles(root: string | null, cwd: string, paths: string[]): { root: string; files: string[] } {
   if (root) {
     const specs = pathspecs(root, cwd, paths);
-    const files = splitZ(
-      git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...specs]),
-    ).filter((p) => existsSync(join(root, p)));
+    // Tracked files deleted from the work tree are still listed: sizing them (files.ts) leaves them out.
+    const files = splitZ(git(root, ["ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", ...specs]));
     return { root, files: [...new Set(files)].sort() };
   }
   const files: string[] = [];
@@ -82,17 +92,11 @@ export function listFiles(root: string | null, cwd: string, paths: string[]): { 
       files.push(toPosix(relative(cwd, abs)));
       continue;
     }
-    // Entries' directories all start with `abs`: their path from cwd is `base` joined with the
-    // rest (path.relative per file costs two resolves each).
-    const base = relative(cwd, abs);
-    for (const entry of readdirSync(abs, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const dir = entry.parentPath ?? (entry as unknown as { path: string }).path;
-      const rest = dir.length > abs.length ? dir.slice(abs.endsWith(sep) ? abs.length : abs.length + 1) : "";
-      const rel = toPosix(join(base, rest, entry.name));
-      if (rel.split("/").some((part) => part === ".git" || part === "node_modules")) continue;
-      files.push(rel);
-    }
+    // Paths from cwd, built once per entry from their directory's prefix; .git and node_modules
+    // (as any part of the path) are neither listed nor walked.
+    const base = toPosix(relative(cwd, abs));
+    if (base.split("/").some(excluded)) continue;
+    walk(abs, base === "" ? "" : `${base}/`, files);
   }
   return { root: cwd, files: [...new Set(files)].sort() };
 }

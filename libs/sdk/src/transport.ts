@@ -5,14 +5,14 @@
 // node:http(s) are loaded with require, and responses' headers are not a fetch Headers: importing
 // node:http as an ES module builds its module namespace from every export, which loads Node's
 // bundled undici (fetch, WebSocket) through a lazy getter, as `new Headers()` does: about 50 ms of
-// CPU at every CLI start for code it never runs.
+// CPU at every CLI start for code it never runs. node:https (TLS, crypto: about 15 ms more) is
+// loaded at the first https request only.
 import type * as Http from "node:http";
 import type * as Https from "node:https";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const { Agent: HttpAgent, request: httpRequest } = require("node:http") as typeof Http;
-const { Agent: HttpsAgent, request: httpsRequest } = require("node:https") as typeof Https;
 
 /** A response's headers, read by name (any case), as fetch's Headers.get reads them. */
 export interface HeaderReader {
@@ -26,7 +26,15 @@ export interface HttpAnswer {
 }
 
 // Idle kept-alive sockets are unreferenced by the agent: they never hold a process open.
-const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+const httpAgent = new HttpAgent({ keepAlive: true });
+let tls: { agent: Https.Agent; request: typeof Https.request } | undefined;
+function https(): { agent: Https.Agent; request: typeof Https.request } {
+  if (!tls) {
+    const { Agent, request } = require("node:https") as typeof Https;
+    tls = { agent: new Agent({ keepAlive: true }), request };
+  }
+  return tls;
+}
 
 /** node:http's headers (lower-case names; repeated ones as arrays) read as Headers.get does: repeated values joined by ", ". */
 function headersOf(raw: Http.IncomingHttpHeaders): HeaderReader {
@@ -46,8 +54,7 @@ export function exchange(
   body: string | Uint8Array | readonly Uint8Array[] | undefined,
   timeoutMs: number,
 ): Promise<HttpAnswer> {
-  const https = url.protocol === "https:";
-  const send = https ? httpsRequest : httpRequest;
+  const secure = url.protocol === "https:" ? https() : undefined;
   const length = (b: string | Uint8Array | readonly Uint8Array[]) =>
     typeof b === "string"
       ? Buffer.byteLength(b)
@@ -56,7 +63,9 @@ export function exchange(
         : b.reduce((n, c) => n + c.byteLength, 0);
   const all = body === undefined ? headers : { ...headers, "content-length": String(length(body)) };
   return new Promise((resolve, reject) => {
-    const req = send(url, { method, headers: all, agent: https ? agents.https : agents.http });
+    const req = secure
+      ? secure.request(url, { method, headers: all, agent: secure.agent })
+      : httpRequest(url, { method, headers: all, agent: httpAgent });
     const timer = setTimeout(
       () => req.destroy(Object.assign(new Error("timed out"), { name: "TimeoutError" })),
       timeoutMs,

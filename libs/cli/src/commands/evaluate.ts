@@ -9,11 +9,13 @@ import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { evaluateInBatches } from "../evaluateBatches.js";
 import { readFile, sizeFiles, type SizedFile } from "../files.js";
-import { toSarif } from "../format/sarif.js";
 import { formatEvaluation } from "../format/text.js";
 import { changedFiles, currentRef, gitRoot, listFiles, repositoryName } from "../git.js";
 import { VERSION } from "../version.js";
 import { jsonOf, positiveInt } from "./shared.js";
+
+/** SARIF output, loaded for --format sarif only (it brings node:crypto). */
+const sarif = () => import("../format/sarif.js");
 
 /** Batches in flight at once: enough to keep a server's two stages (gateway, engine) busy. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -98,10 +100,10 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       const { files, skipped } = sizeFiles(base, candidates);
       const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
       skipped.forEach(skip);
-      const nothing = () => {
+      const nothing = async () => {
         out.note("nothing to evaluate: no changed or readable text files");
         if (format === "sarif")
-          out.data(toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
+          out.data((await sarif()).toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
         else if (format === "json") out.data({ evaluation: null });
       };
       if (files.length === 0) return nothing();
@@ -130,7 +132,7 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       if (format === "json") out.data(evaluation);
       else if (format === "sarif")
         out.data(
-          toSarif(evaluation, await policiesOf(client, evaluation), {
+          (await sarif()).toSarif(evaluation, await policiesOf(client, evaluation), {
             version: VERSION,
             informationUri: client.baseUrl,
           }),
