@@ -31,8 +31,7 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
       "The last owner cannot be removed",
     );
   }
-  if (!(await deps.repo.members.deleteOne({ id: membership.id, version: membership.version })))
-    throw errors.unavailable("The member changed meanwhile; retry");
+  if (!(await deps.repo.deleteMembership(membership))) throw errors.unavailable("The member changed meanwhile; retry");
   const ended = await deps.repo.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
   // The member's OAuth grants here end too: their codes, access and refresh tokens.
   const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(membership.id);

@@ -39,10 +39,7 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
     );
   }
   if (membership.role === cmd.role) return memberView(membership, user);
-  const updated = await deps.repo.members.updateOne(
-    { id: membership.id, version: membership.version },
-    { role: cmd.role, version: membership.version + 1 },
-  );
+  const updated = await deps.repo.changeRole(membership, cmd.role);
   if (!updated) throw errors.unavailable("The member changed meanwhile; retry");
   await recordAudit(deps, {
     organizationId: cmd.organizationId,

@@ -47,7 +47,11 @@ function ownPasskey(user: UserRecord, passkeyId: string): PasskeyRecord {
   return passkey;
 }
 
-export async function listPasskeys(deps: IdentityDeps, sessionToken: string): Promise<PasskeyView[]> {
+export interface ListPasskeysQuery {
+  sessionToken: string;
+}
+
+export async function listPasskeys(deps: IdentityDeps, { sessionToken }: ListPasskeysQuery): Promise<PasskeyView[]> {
   const { user } = await sessionUser(deps, sessionToken);
   return (user.passkeys ?? []).map(passkeyView);
 }

@@ -42,7 +42,7 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
       version: 1,
     };
     try {
-      await deps.repo.members.insertOne(record);
+      await deps.repo.insertMembership(record);
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
       return grantAccess(deps, caller, rec);
@@ -59,16 +59,7 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
   }
   const newRole = existing.role === "owner" ? "owner" : role;
   if (existing.status === "active" && existing.role === newRole) return;
-  const updated = await deps.repo.members.updateOne(
-    { id: existing.id, version: existing.version },
-    {
-      status: "active",
-      role: newRole,
-      invitation_hash: null,
-      invitation_expires_at: null,
-      version: existing.version + 1,
-    },
-  );
+  const updated = await deps.repo.activateMembership(existing, newRole);
   if (!updated) return grantAccess(deps, caller, rec);
   await recordAudit(deps, {
     organizationId: caller.organizationId,
@@ -111,15 +102,11 @@ export async function endAccess(
 ): Promise<{ sessions: number; oauthArtifacts: number; apiKeys: number }> {
   if (!rec.user_id) return { sessions: 0, oauthArtifacts: 0, apiKeys: 0 };
   const userId = rec.user_id;
-  await deps.repo.members.deleteOne({ id: deps.repo.membershipId(caller.organizationId, userId) });
+  await deps.repo.endMembership(caller.organizationId, userId);
   const now = deps.clock.now().toISOString();
   const sessions = await deps.repo.revokeSessionsOf(userId, caller.organizationId, now);
   const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
-  const keys = await deps.repo.keys.find({
-    organization_id: caller.organizationId,
-    created_by_user_id: userId,
-    revoked_at: null,
-  });
+  const keys = await deps.repo.liveKeysCreatedBy(caller.organizationId, userId);
   for (const k of keys)
     await revokeApiKey(deps, { organizationId: caller.organizationId, keyId: k.id, actor: caller.actor });
   return { sessions, oauthArtifacts, apiKeys: keys.length };

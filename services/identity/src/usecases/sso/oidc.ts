@@ -34,7 +34,15 @@ async function configFor(deps: IdentityDeps, c: SsoConnectionRecord): Promise<oi
   }
 }
 
-export async function startOidcLogin(deps: IdentityDeps, email: string, redirectUri: string): Promise<string> {
+export interface StartOidcLoginCommand {
+  email: string;
+  redirectUri: string;
+}
+
+export async function startOidcLogin(
+  deps: IdentityDeps,
+  { email, redirectUri }: StartOidcLoginCommand,
+): Promise<string> {
   const connection = await connectionForEmail(deps, email, "oidc");
   const config = await configFor(deps, connection);
   const state = oidcClient.randomState();
