@@ -34,7 +34,12 @@ export async function inviteMember(
   const role: Role = cmd.role;
   const org = await deps.repo.findOrganization(cmd.organizationId);
   if (!org) throw errors.notFound("organization", cmd.organizationId);
-  await assertMayChangeRole(deps, cmd.organizationId, cmd.inviterUserId, undefined, role);
+  await assertMayChangeRole(deps, {
+    organizationId: cmd.organizationId,
+    actingUserId: cmd.inviterUserId,
+    current: undefined,
+    next: role,
+  });
   const email = normalizeEmail(cmd.email);
   const now = deps.clock.now();
   // Invited to two organizations at the same moment: one account all the same.

@@ -15,7 +15,12 @@ export interface RemoveMemberCommand {
 export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand): Promise<void> {
   const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
   if (!membership) throw errors.notFound("member", cmd.userId);
-  await assertMayChangeRole(deps, cmd.organizationId, cmd.removerUserId, membership.role, undefined);
+  await assertMayChangeRole(deps, {
+    organizationId: cmd.organizationId,
+    actingUserId: cmd.removerUserId,
+    current: membership.role,
+    next: undefined,
+  });
   if (
     membership.status === "active" &&
     leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, undefined)

@@ -22,7 +22,12 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
   const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
   const user = membership ? await deps.repo.userById(cmd.userId) : null;
   if (!membership || !user) throw errors.notFound("member", cmd.userId);
-  await assertMayChangeRole(deps, cmd.organizationId, cmd.changerUserId, membership.role, cmd.role);
+  await assertMayChangeRole(deps, {
+    organizationId: cmd.organizationId,
+    actingUserId: cmd.changerUserId,
+    current: membership.role,
+    next: cmd.role,
+  });
   if (
     membership.status === "active" &&
     leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, cmd.role)

@@ -13,11 +13,15 @@ export interface PasskeysChange {
   extra?: Partial<UserRecord>;
 }
 
+export interface ChangePasskeysCommand {
+  userId: string;
+  change: (user: UserRecord) => PasskeysChange | Promise<PasskeysChange>;
+}
+
 /** `change` sees the freshest user on each attempt and may throw to refuse. */
 export async function changePasskeys(
   deps: IdentityDeps,
-  userId: string,
-  change: (user: UserRecord) => PasskeysChange | Promise<PasskeysChange>,
+  { userId, change }: ChangePasskeysCommand,
 ): Promise<UserRecord> {
   for (let i = 0; i < ATTEMPTS; i++) {
     const user = await deps.repo.userById(userId);

@@ -47,7 +47,13 @@ export async function completeTotpLogin(
   const method = await consumeSecondFactor(deps, user, cmd.code, now.getTime());
   if (!method) {
     const membership = await deps.repo.membership(challenge.organization_id, user.id);
-    await signInFailed(deps, throttles, user, membership ?? undefined, cmd.clientIp, "mfa_code");
+    await signInFailed(deps, {
+      throttles,
+      user,
+      membership: membership ?? undefined,
+      clientIp: cmd.clientIp,
+      reason: "mfa_code",
+    });
     throw new AppError("unauthorized", "AUTH_INVALID_MFA_CODE", "The code is wrong, expired or was used already");
   }
   // Spent: a challenge yields one session.

@@ -23,8 +23,13 @@ async function groupRole(deps: IdentityDeps, organizationId: string, scimId: str
   return roleFromGroups(groups.filter((g) => g.member_ids.includes(scimId)).map((g) => g.display_name));
 }
 
+export interface ScimAccessCommand {
+  caller: ScimCaller;
+  rec: ScimUserRecord;
+}
+
 /** Gives (or restores) the linked account an active membership with the role its groups give; owners keep theirs. */
-export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<void> {
+export async function grantAccess(deps: IdentityDeps, { caller, rec }: ScimAccessCommand): Promise<void> {
   if (!rec.user_id) return;
   const userId = rec.user_id;
   const role = await groupRole(deps, caller.organizationId, rec.scim_id);
@@ -45,7 +50,7 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
       await deps.repo.insertMembership(record);
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-      return grantAccess(deps, caller, rec);
+      return grantAccess(deps, { caller, rec });
     }
     await recordAudit(deps, {
       organizationId: caller.organizationId,
@@ -60,7 +65,7 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
   const newRole = existing.role === "owner" ? "owner" : role;
   if (existing.status === "active" && existing.role === newRole) return;
   const updated = await deps.repo.activateMembership(existing, newRole);
-  if (!updated) return grantAccess(deps, caller, rec);
+  if (!updated) return grantAccess(deps, { caller, rec });
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type: existing.status === "active" ? "member.role_changed" : "member.joined",
@@ -71,16 +76,21 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
   });
 }
 
+export interface SyncRolesCommand {
+  caller: ScimCaller;
+  scimIds: Iterable<string>;
+}
+
 /** Puts each active SCIM user's role in line with their groups (after a group changed). */
-export async function syncRoles(deps: IdentityDeps, caller: ScimCaller, scimIds: Iterable<string>): Promise<void> {
+export async function syncRoles(deps: IdentityDeps, { caller, scimIds }: SyncRolesCommand): Promise<void> {
   for (const scimId of new Set(scimIds)) {
     const rec = await deps.repo.scimUser(caller.organizationId, scimId);
-    if (rec?.active) await grantAccess(deps, caller, rec);
+    if (rec?.active) await grantAccess(deps, { caller, rec });
   }
 }
 
 /** Refuses to take the organization's last owner away (owners are managed in Verdict). */
-export async function assertMayEndAccess(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<void> {
+export async function assertMayEndAccess(deps: IdentityDeps, { caller, rec }: ScimAccessCommand): Promise<void> {
   if (!rec.user_id) return;
   const membership = await deps.repo.membership(caller.organizationId, rec.user_id);
   if (
@@ -97,8 +107,7 @@ export async function assertMayEndAccess(deps: IdentityDeps, caller: ScimCaller,
  */
 export async function endAccess(
   deps: IdentityDeps,
-  caller: ScimCaller,
-  rec: ScimUserRecord,
+  { caller, rec }: ScimAccessCommand,
 ): Promise<{ sessions: number; oauthArtifacts: number; apiKeys: number }> {
   if (!rec.user_id) return { sessions: 0, oauthArtifacts: 0, apiKeys: 0 };
   const userId = rec.user_id;

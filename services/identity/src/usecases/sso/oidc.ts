@@ -43,7 +43,7 @@ export async function startOidcLogin(
   deps: IdentityDeps,
   { email, redirectUri }: StartOidcLoginCommand,
 ): Promise<string> {
-  const connection = await connectionForEmail(deps, email, "oidc");
+  const connection = await connectionForEmail(deps, { email, protocol: "oidc" });
   const config = await configFor(deps, connection);
   const state = oidcClient.randomState();
   const nonce = oidcClient.randomNonce();

@@ -88,7 +88,7 @@ export interface StartSamlLoginCommand {
 }
 
 export async function startSamlLogin(deps: IdentityDeps, { email, urls }: StartSamlLoginCommand): Promise<string> {
-  const connection = await connectionForEmail(deps, email, "saml");
+  const connection = await connectionForEmail(deps, { email, protocol: "saml" });
   const cache = new OneRequestCache();
   const relayState = randomBytes(32).toString("base64url");
   const url = await samlFor(connection, urls, cache).getAuthorizeUrlAsync(relayState, undefined, {});
