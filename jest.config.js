@@ -24,6 +24,10 @@ const TRANSPORT = [
   // identity services'.
   "/services/evaluation/src/async\\.test\\.ts$",
   "/services/evaluation/src/queue\\.test\\.ts$",
+  // The HTTP edges on real sockets: the SDK's transport against an HTTP server, and the
+  // gateway's connection draining on shutdown.
+  "/libs/sdk/src/transport\\.test\\.ts$",
+  "/services/gateway/src/http/drain\\.test\\.ts$",
 ];
 const MEDIUM = [
   // FairPool on real worker threads (the unit tier starts none).
@@ -57,7 +61,7 @@ export default {
     // The tests beside the code, in three tiers (all run by scripts/test.sh; `pnpm test:unit` is
     // the fast inner loop):
     // - unit: domain logic and use cases on fakes and the embedded store; no gRPC server, no
-    //   sibling service, no external process.
+    //   sibling service, no socket, no worker thread, no external process.
     {
       ...common,
       displayName: "unit",
@@ -66,7 +70,8 @@ export default {
       testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts", "<rootDir>/test/docs/**/*.test.ts"],
       testPathIgnorePatterns: [...TRANSPORT, ...MEDIUM],
     },
-    // - transport: a service behind its real gRPC server (grpc.test.ts), called over the wire.
+    // - transport: a service behind its real gRPC server (grpc.test.ts), called over the wire, and
+    //   the HTTP edges (SDK transport, gateway drain) on real sockets.
     { ...common, displayName: "transport", rootDir: ".", testRegex: TRANSPORT },
     // - medium: the real adapters and checkers (MongoDB wire, Kafka, HTTP egress, report and
     //   OSCAL tooling threads and processes).

@@ -25,19 +25,18 @@ export async function subscribeCompliance(deps: ComplianceDeps): Promise<Subscri
     ),
     await bus.subscribe<PolicyBypassedData>(TOPICS.policyBypassed, "compliance", (e) => projectBypass(deps, e.data)),
     await bus.subscribe<ReportRequestedData>(TOPICS.reportRequested, "compliance-reports", (e) =>
-      generateReport(deps, e.data.organization_id, e.data.report_id),
+      generateReport(deps, { organizationId: e.data.organization_id, reportId: e.data.report_id }),
     ),
     // A report whose generation kept failing must not stay "generating" forever.
     await bus.subscribe<{ event: CloudEvent<ReportRequestedData>; error: string }>(
       deadLetterTopic(TOPICS.reportRequested),
       "compliance-reports",
       (e) =>
-        failReport(
-          deps,
-          e.data.event.data.organization_id,
-          e.data.event.data.report_id,
-          `The report could not be generated: ${e.data.error}`,
-        ),
+        failReport(deps, {
+          organizationId: e.data.event.data.organization_id,
+          reportId: e.data.event.data.report_id,
+          reason: `The report could not be generated: ${e.data.error}`,
+        }),
     ),
   ];
 }

@@ -30,10 +30,10 @@ function toReport(r: ReportRecord, link?: ReportView["link"]): complianceV1.Repo
 export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
   return {
     async getOverview(req) {
-      return getOverview(deps, req.organization_id);
+      return getOverview(deps, { organizationId: req.organization_id });
     },
     async getFramework(req) {
-      const c = await getFramework(deps, req.organization_id, req.framework_id);
+      const c = await getFramework(deps, { organizationId: req.organization_id, frameworkId: req.framework_id });
       return { framework: c.framework, coverage: c.coverage, controls: c.controls };
     },
     async createReport(req) {

@@ -105,19 +105,17 @@ export async function sweepStaleReports(
 ): Promise<void> {
   const now = deps.clock.now();
   if (interruptedOnStart) {
-    const n = await failStaleReports(
-      deps,
-      now,
-      "Generation was interrupted: Verdict stopped before the report was finished; request it again",
-    );
+    const n = await failStaleReports(deps, {
+      cutoff: now,
+      reason: "Generation was interrupted: Verdict stopped before the report was finished; request it again",
+    });
     if (n) deps.logger.warn({ reports: n }, "failed the reports an earlier process left generating");
   }
   const minutes = Math.round(timeoutMs / 60_000);
-  await failStaleReports(
-    deps,
-    new Date(now.getTime() - timeoutMs),
-    `Generation did not finish within ${minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} seconds` : `${timeoutMs} ms`}; request it again`,
-  );
+  await failStaleReports(deps, {
+    cutoff: new Date(now.getTime() - timeoutMs),
+    reason: `Generation did not finish within ${minutes >= 1 ? `${minutes} minute${minutes === 1 ? "" : "s"}` : timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} seconds` : `${timeoutMs} ms`}; request it again`,
+  });
 }
 
 export async function startComplianceService(opts: ComplianceServiceOptions): Promise<ComplianceService> {

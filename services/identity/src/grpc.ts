@@ -222,7 +222,9 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return {};
     },
     async listOAuthClients(req) {
-      return { oauth_clients: (await listOAuthClients(deps, req.organization_id)).map(toOAuthClient) };
+      return {
+        oauth_clients: (await listOAuthClients(deps, { organizationId: req.organization_id })).map(toOAuthClient),
+      };
     },
     async createOAuthClient(req) {
       const { record, secret } = await createOAuthClient(deps, {
@@ -274,11 +276,11 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return {};
     },
     async getOAuthClientRegistration(req) {
-      const c = await getOAuthClientRegistration(deps, req.client_id);
+      const c = await getOAuthClientRegistration(deps, { clientId: req.client_id });
       return { oauth_client: toOAuthClient(c), organization_id: c.organization_id, secret_hash: c.secret_hash ?? "" };
     },
     async getOAuthAccount(req) {
-      const a = await getOAuthAccount(deps, req.account_id);
+      const a = await getOAuthAccount(deps, { accountId: req.account_id });
       return {
         user_id: a.userId,
         organization_id: a.organizationId,
@@ -288,7 +290,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       };
     },
     async verifyAccessToken(req) {
-      const v = await verifyAccessToken(deps, req.token);
+      const v = await verifyAccessToken(deps, { token: req.token });
       return {
         organization_id: v.org.id,
         organization_name: v.org.name,
@@ -315,7 +317,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return {};
     },
     async listMembers(req) {
-      return { members: (await listMembers(deps, req.organization_id)).map(toMember) };
+      return { members: (await listMembers(deps, { organizationId: req.organization_id })).map(toMember) };
     },
     async inviteMember(req) {
       const res = await inviteMember(deps, {
@@ -383,14 +385,14 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { session_token: res.token, session: toSession(res.session) };
     },
     async verifySession(req) {
-      return { session: toSession(await verifySession(deps, req.session_token)) };
+      return { session: toSession(await verifySession(deps, { token: req.session_token })) };
     },
     async logout(req) {
-      await logout(deps, req.session_token, req.client_ip);
+      await logout(deps, { token: req.session_token, clientIp: req.client_ip });
       return {};
     },
     async startTotpEnrolment(req) {
-      const res = await startTotpEnrolment(deps, req.session_token);
+      const res = await startTotpEnrolment(deps, { sessionToken: req.session_token });
       return { secret: res.secret, otpauth_uri: res.uri };
     },
     async confirmTotpEnrolment(req) {
@@ -403,7 +405,9 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
     },
     async startPasskeyRegistration(req) {
-      return { options_json: await startPasskeyRegistration(deps, req.session_token, fromRp(req.rp)) };
+      return {
+        options_json: await startPasskeyRegistration(deps, { sessionToken: req.session_token, rp: fromRp(req.rp) }),
+      };
     },
     async finishPasskeyRegistration(req) {
       const res = await finishPasskeyRegistration(deps, {
@@ -417,7 +421,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
     },
     async startPasskeyLogin(req) {
-      return { options_json: await startPasskeyLogin(deps, req.mfa_token, fromRp(req.rp)) };
+      return { options_json: await startPasskeyLogin(deps, { mfaToken: req.mfa_token, rp: fromRp(req.rp) }) };
     },
     async finishPasskeyLogin(req) {
       const res = await finishPasskeyLogin(deps, {
@@ -430,7 +434,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return { session_token: res.token, session: toSession(res.session) };
     },
     async listPasskeys(req) {
-      return { passkeys: (await listPasskeys(deps, req.session_token)).map(toPasskey) };
+      return { passkeys: (await listPasskeys(deps, { sessionToken: req.session_token })).map(toPasskey) };
     },
     async renamePasskey(req) {
       const passkey = await renamePasskey(deps, {

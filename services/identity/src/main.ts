@@ -55,14 +55,13 @@ export interface IdentityService {
 }
 
 export async function startIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {
-  const repo = new IdentityRepo(opts.store);
+  // Publishes the events written with each state change, and sweeps up those a crash left behind.
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const repo = new IdentityRepo(opts.store, outbox);
   await repo.init();
   const sso = new SsoRepo(opts.store);
   await sso.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
-  await outbox.register(repo.keys, repo.audit);
   const masterKey = opts.masterKey ?? ephemeralKey(opts.logger);
   const deps: IdentityDeps = {
     repo,
@@ -78,7 +77,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     oidcDiscovery: new OidcDiscoveryCache(opts.oidcDiscoveryTtlMs ?? 3_600_000),
     sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
-  const { generatedKey } = await ensureBootstrap(deps, opts.bootstrapKey);
+  const { generatedKey } = await ensureBootstrap(deps, { configuredKey: opts.bootstrapKey });
   const grpc = await startGrpcServer({
     host: opts.host,
     port: opts.port,

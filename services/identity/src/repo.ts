@@ -1,5 +1,6 @@
 // The identity service's collections, through the Store port.
-import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
+import type { Outbox, PendingEvent } from "@verdict/outbox";
+import { DuplicateKeyError, type Collection, type Filter, type Store } from "@verdict/store";
 import type { OrgSettings, Plan, RateLimitOverrides } from "./domain/organization.js";
 import type { Environment } from "./domain/apiKey.js";
 import type { AuditType } from "./domain/audit.js";
@@ -229,7 +230,10 @@ export interface ScimGroupRecord {
   version: number;
 }
 
-/** The identity service's collections, by name in the store (tests that count reads name them so). */
+/**
+ * The identity service's collections, by name in the store: only for tests that count reads or
+ * write a record as an earlier version stored it; everything else goes through IdentityRepo.
+ */
 export const IDENTITY_COLLECTIONS = {
   orgs: "identity_organizations",
   keys: "identity_api_keys",
@@ -246,20 +250,24 @@ export const IDENTITY_COLLECTIONS = {
 } as const;
 
 export class IdentityRepo {
-  readonly orgs: Collection<OrgRecord>;
-  readonly keys: Collection<KeyRecord>;
-  readonly members: Collection<MemberRecord>;
-  readonly users: Collection<UserRecord>;
-  readonly sessions: Collection<SessionRecord>;
-  readonly throttles: Collection<ThrottleRecord>;
-  readonly audit: Collection<AuditRecord>;
-  readonly oauthClients: Collection<OAuthClientRecord>;
-  readonly oauthArtifacts: Collection<OAuthArtifactRecord>;
-  readonly scimTokens: Collection<ScimTokenRecord>;
-  readonly scimUsers: Collection<ScimUserRecord>;
-  readonly scimGroups: Collection<ScimGroupRecord>;
+  private readonly orgs: Collection<OrgRecord>;
+  private readonly keys: Collection<KeyRecord>;
+  private readonly members: Collection<MemberRecord>;
+  private readonly users: Collection<UserRecord>;
+  private readonly sessions: Collection<SessionRecord>;
+  private readonly throttles: Collection<ThrottleRecord>;
+  private readonly audit: Collection<AuditRecord>;
+  private readonly oauthClients: Collection<OAuthClientRecord>;
+  private readonly oauthArtifacts: Collection<OAuthArtifactRecord>;
+  private readonly scimTokens: Collection<ScimTokenRecord>;
+  private readonly scimUsers: Collection<ScimUserRecord>;
+  private readonly scimGroups: Collection<ScimGroupRecord>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    /** Key revocations and audit events are written with the change they announce (see @verdict/outbox). */
+    private readonly outbox: Outbox,
+  ) {
     this.orgs = store.collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs);
     this.keys = store.collection<KeyRecord>(IDENTITY_COLLECTIONS.keys);
     this.members = store.collection<MemberRecord>(IDENTITY_COLLECTIONS.members);
@@ -272,6 +280,23 @@ export class IdentityRepo {
     this.scimTokens = store.collection<ScimTokenRecord>(IDENTITY_COLLECTIONS.scimTokens);
     this.scimUsers = store.collection<ScimUserRecord>(IDENTITY_COLLECTIONS.scimUsers);
     this.scimGroups = store.collection<ScimGroupRecord>(IDENTITY_COLLECTIONS.scimGroups);
+  }
+
+  // Organizations
+
+  /** Stores a new organization (DuplicateKeyError when its id is taken). */
+  async insertOrganization(org: OrgRecord): Promise<void> {
+    await this.orgs.insertOne(org);
+  }
+
+  /** Sets fields of an organization (dotted paths reach into settings); null when there is none. */
+  updateOrganization(organizationId: string, set: Record<string, unknown>): Promise<OrgRecord | null> {
+    return this.orgs.updateOne({ id: organizationId }, set as Partial<OrgRecord>);
+  }
+
+  /** How many organizations the instance holds. */
+  organizationsCount(): Promise<number> {
+    return this.orgs.count({});
   }
 
   findOrganization(organizationId: string): Promise<OrgRecord | null> {
@@ -295,6 +320,54 @@ export class IdentityRepo {
 
   keyByHash(hash: string): Promise<KeyRecord | null> {
     return this.keys.findOne({ hash });
+  }
+
+  /** Stores a new API key (DuplicateKeyError when its hash is taken). */
+  async insertKey(key: KeyRecord): Promise<void> {
+    await this.keys.insertOne(key);
+  }
+
+  /** Notes that a key was just used. */
+  async touchKey(keyId: string, at: string): Promise<void> {
+    await this.keys.updateOne({ id: keyId }, { last_used_at: at });
+  }
+
+  /** Revokes one of the organization's live keys with the event that announces it; null when it was not live. */
+  revokeKey(organizationId: string, keyId: string, at: string, event: PendingEvent): Promise<KeyRecord | null> {
+    return this.outbox.update(
+      this.keys,
+      { id: keyId, organization_id: organizationId, revoked_at: null },
+      { revoked_at: at },
+      [event],
+    );
+  }
+
+  /** The instance operator's keys not revoked (a retired one too, until it is revoked). */
+  liveOperatorKeys(): Promise<KeyRecord[]> {
+    return this.keys.find({ operator: true, revoked_at: null });
+  }
+
+  /**
+   * Makes a live operator key an ordinary, retired one, with the event that announces it (gateways
+   * drop their cached verification); null when it was not a live operator key any more.
+   */
+  retireOperatorKey(keyId: string, at: string, event: PendingEvent): Promise<KeyRecord | null> {
+    return this.outbox.update(
+      this.keys,
+      { id: keyId, operator: true, revoked_at: null },
+      { operator: false, retired_at: at },
+      [event],
+    );
+  }
+
+  /** The organization's live keys that this member created. */
+  liveKeysCreatedBy(organizationId: string, userId: string): Promise<KeyRecord[]> {
+    return this.keys.find({ organization_id: organizationId, created_by_user_id: userId, revoked_at: null });
+  }
+
+  /** How many API keys the instance holds, revoked ones too. */
+  keysCount(): Promise<number> {
+    return this.keys.count({});
   }
 
   membershipId(organizationId: string, userId: string): string {
@@ -325,6 +398,74 @@ export class IdentityRepo {
 
   openInvitation(tokenHash: string): Promise<MemberRecord | null> {
     return this.members.findOne({ invitation_hash: tokenHash, status: "invited" });
+  }
+
+  /** Stores a new membership (DuplicateKeyError when the person has one here already). */
+  async insertMembership(membership: MemberRecord): Promise<void> {
+    await this.members.insertOne(membership);
+  }
+
+  /** Renews an open invitation still at its version (a new token, role and expiry); null when it changed. */
+  renewInvitation(
+    membership: MemberRecord,
+    set: Pick<MemberRecord, "role" | "invitation_hash" | "invitation_expires_at">,
+  ): Promise<MemberRecord | null> {
+    return this.members.updateOne(
+      { id: membership.id, version: membership.version, status: "invited" },
+      { ...set, version: membership.version + 1 },
+    );
+  }
+
+  /**
+   * Turns an open invitation into an active membership, once: only the caller that finds it still
+   * open (with this token, when one is given) wins; null for the others.
+   */
+  acceptInvitation(invitation: MemberRecord, tokenHash?: string | null): Promise<MemberRecord | null> {
+    return this.members.updateOne(
+      {
+        id: invitation.id,
+        status: "invited",
+        ...(tokenHash === undefined ? {} : { invitation_hash: tokenHash }),
+      },
+      { status: "active", invitation_hash: null, invitation_expires_at: null, version: invitation.version + 1 },
+    );
+  }
+
+  /** Makes a membership still at its version active with this role (an invitation ends); null when it changed. */
+  activateMembership(membership: MemberRecord, role: Role): Promise<MemberRecord | null> {
+    return this.members.updateOne(
+      { id: membership.id, version: membership.version },
+      {
+        status: "active",
+        role,
+        invitation_hash: null,
+        invitation_expires_at: null,
+        version: membership.version + 1,
+      },
+    );
+  }
+
+  /** Gives a membership still at its version another role; null when it changed meanwhile. */
+  changeRole(membership: MemberRecord, role: Role): Promise<MemberRecord | null> {
+    return this.members.updateOne(
+      { id: membership.id, version: membership.version },
+      { role, version: membership.version + 1 },
+    );
+  }
+
+  /** Deletes a membership still at its version; false when it changed meanwhile. */
+  deleteMembership(membership: MemberRecord): Promise<boolean> {
+    return this.members.deleteOne({ id: membership.id, version: membership.version });
+  }
+
+  /** Deletes the person's membership of the organization, whatever its state; false when there was none. */
+  endMembership(organizationId: string, userId: string): Promise<boolean> {
+    return this.members.deleteOne({ id: this.membershipId(organizationId, userId) });
+  }
+
+  /** Every membership of every organization (tests look for what must never be stored). */
+  allMemberships(): Promise<MemberRecord[]> {
+    return this.members.find({});
   }
 
   /** Stores a new account (DuplicateKeyError when its email or id is taken). */
@@ -358,8 +499,106 @@ export class IdentityRepo {
     return this.users.findOne({ id });
   }
 
+  /** Gives a nameless account the name its IdP knows (an account with a name keeps it). */
+  async nameIfNameless(userId: string, name: string): Promise<void> {
+    await this.users.updateOne({ id: userId, name: "" }, { name });
+  }
+
+  /** Sets the name and first password of an account that has none yet; null when it got one meanwhile. */
+  setFirstPassword(userId: string, name: string, passwordHash: string | null): Promise<UserRecord | null> {
+    return this.users.updateOne({ id: userId, password_hash: null }, { name, password_hash: passwordHash });
+  }
+
+  /**
+   * Writes a user's passkeys (and other fields with them) if nobody wrote them since `user` was
+   * read (passkeys_rev); null when somebody did.
+   */
+  writePasskeys(user: UserRecord, passkeys: PasskeyRecord[], extra?: Partial<UserRecord>): Promise<UserRecord | null> {
+    const rev = user.passkeys_rev;
+    const filter: Filter = { id: user.id, passkeys_rev: rev === undefined ? { $exists: false } : rev };
+    return this.users.updateOne(filter, { ...extra, passkeys, passkeys_rev: (rev ?? 0) + 1 });
+  }
+
+  /** Keeps a TOTP enrolment under way (the secret sealed). */
+  async startTotpEnrolment(userId: string, pendingSealed: string): Promise<void> {
+    await this.users.updateOne({ id: userId }, { totp_pending_sealed: pendingSealed });
+  }
+
+  /** Turns TOTP on for a user who has it off; null when it was turned on meanwhile. */
+  enableTotp(
+    userId: string,
+    set: Pick<UserRecord, "totp_sealed" | "totp_last_step" | "recovery_code_hashes" | "recovery_codes_left">,
+  ): Promise<UserRecord | null> {
+    return this.users.updateOne({ id: userId, totp_sealed: null }, { ...set, totp_pending_sealed: null });
+  }
+
+  /** Spends a TOTP time step if the user's last one is still the one read; false when another request won. */
+  async spendTotpStep(user: UserRecord, step: number): Promise<boolean> {
+    return (
+      (await this.users.updateOne({ id: user.id, totp_last_step: user.totp_last_step }, { totp_last_step: step })) !==
+      null
+    );
+  }
+
+  /**
+   * Keeps the recovery codes left after one was spent, if as many were left as when `user` was
+   * read; false when another request spent one meanwhile.
+   */
+  async spendRecoveryCode(user: UserRecord, left: string[]): Promise<boolean> {
+    const updated = await this.users.updateOne(
+      { id: user.id, recovery_codes_left: user.recovery_code_hashes.length },
+      { recovery_code_hashes: left, recovery_codes_left: left.length },
+    );
+    return updated !== null;
+  }
+
   sessionByHash(hash: string): Promise<SessionRecord | null> {
     return this.sessions.findOne({ hash });
+  }
+
+  /** Notes that a live session was just seen; the session as it is now (null when it ended meanwhile). */
+  touchSession(sessionId: string, at: string): Promise<SessionRecord | null> {
+    return this.sessions.updateOne({ id: sessionId, revoked_at: null }, { last_seen_at: at });
+  }
+
+  /** Every session of every organization, ended ones too (tests look for what must never be stored). */
+  allSessions(): Promise<SessionRecord[]> {
+    return this.sessions.find({});
+  }
+
+  // Sign-in throttles
+
+  throttle(id: string): Promise<ThrottleRecord | null> {
+    return this.throttles.findOne({ id });
+  }
+
+  /**
+   * Keeps a throttle's count of failed sign-ins: a new one is created (when another request
+   * created it meanwhile, that one counts), a known one overwritten.
+   */
+  async recordFailedSignIn(next: ThrottleRecord, existed: boolean): Promise<void> {
+    const { id, ...fields } = next;
+    if (existed) await this.throttles.updateOne({ id }, fields);
+    else await this.throttles.insertOne(next).catch(() => undefined);
+  }
+
+  async clearThrottle(id: string): Promise<void> {
+    await this.throttles.deleteOne({ id });
+  }
+
+  // Audit log
+
+  /** Appends an event to the audit log with the bus event that publishes it (written together). */
+  appendAudit(record: AuditRecord, event: PendingEvent): Promise<void> {
+    return this.outbox.insert(this.audit, record, [event]);
+  }
+
+  /**
+   * A page of the organization's audit events, newest first (ids are time-sortable): those
+   * matching the filter (type, actor.id, occurred_at, id below a cursor), at most `limit`.
+   */
+  auditPage(organizationId: string, filter: Filter, limit: number): Promise<AuditRecord[]> {
+    return this.audit.find({ ...filter, organization_id: organizationId }, { sort: { id: -1 }, limit });
   }
 
   /** Ends every live session of a user in one organization (removed from it) or everywhere. */
@@ -420,6 +659,11 @@ export class IdentityRepo {
 
   async deleteOAuthArtifact(model: string, id: string): Promise<void> {
     await this.oauthArtifacts.deleteOne({ id: this.oauthArtifactId(model, id) });
+  }
+
+  /** How many OAuth artifacts the instance holds, expired ones too. */
+  oauthArtifactsCount(): Promise<number> {
+    return this.oauthArtifacts.count({});
   }
 
   /** Deletes the artifacts that expired before `at`; answers how many. */
@@ -508,6 +752,14 @@ export class IdentityRepo {
     return this.scimUsers.find({ organization_id: organizationId, scim_id: { $in: scimIds } });
   }
 
+  /**
+   * The organization's SCIM users matching `where` (indexed equalities domain/scimQuery.ts made of
+   * a filter), in creation order: counted, a page of them, or all.
+   */
+  scimUserList(organizationId: string, where: Filter): ScimList<ScimUserRecord> {
+    return scimList(this.scimUsers, { ...where, organization_id: organizationId });
+  }
+
   /** Stores a new SCIM user (DuplicateKeyError when its userName is taken). */
   async insertScimUser(user: ScimUserRecord): Promise<void> {
     await this.scimUsers.insertOne(user);
@@ -538,6 +790,11 @@ export class IdentityRepo {
     return this.scimGroups.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
   }
 
+  /** The organization's SCIM groups matching `where`, in creation order (as scimUserList). */
+  scimGroupList(organizationId: string, where: Filter): ScimList<ScimGroupRecord> {
+    return scimList(this.scimGroups, { ...where, organization_id: organizationId });
+  }
+
   async insertScimGroup(group: ScimGroupRecord): Promise<void> {
     await this.scimGroups.insertOne(group);
   }
@@ -564,6 +821,9 @@ export class IdentityRepo {
   }
 
   async init(): Promise<void> {
+    // The outbox publishes the events written with key revocations and audit events, and sweeps
+    // up those a crash left behind.
+    await this.outbox.register(this.keys, this.audit);
     await this.orgs.ensureIndexes([{ name: "is_default", fields: { is_default: 1 } }]);
     await this.keys.ensureIndexes([
       { name: "hash", fields: { hash: 1 }, unique: true },
@@ -625,4 +885,20 @@ export class IdentityRepo {
       );
     }
   }
+}
+
+/** A SCIM list query, in creation order: what the store answers through its indexes. */
+export interface ScimList<R> {
+  count(): Promise<number>;
+  page(skip: number, limit: number): Promise<R[]>;
+  all(): Promise<R[]>;
+}
+
+function scimList<R extends { id: string }>(coll: Collection<R>, where: Filter): ScimList<R> {
+  const sort = { created_at: 1 as const };
+  return {
+    count: () => coll.count(where),
+    page: (skip, limit) => coll.find(where, { sort, skip, limit }),
+    all: () => coll.find(where, { sort }),
+  };
 }

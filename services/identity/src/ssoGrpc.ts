@@ -87,8 +87,8 @@ export function ssoHandlers(
     async startSsoLogin(req: identityV1.StartSsoLoginRequest): Promise<identityV1.StartSsoLoginResponse> {
       const redirect_url =
         req.protocol === "saml"
-          ? await startSamlLogin(deps, req.email, samlUrls(req.urls))
-          : await startOidcLogin(deps, req.email, req.urls?.oidc_redirect_uri ?? "");
+          ? await startSamlLogin(deps, { email: req.email, urls: samlUrls(req.urls) })
+          : await startOidcLogin(deps, { email: req.email, redirectUri: req.urls?.oidc_redirect_uri ?? "" });
       return { redirect_url };
     },
     async completeOidcLogin(req: identityV1.CompleteOidcLoginRequest): Promise<identityV1.CompleteOidcLoginResponse> {
@@ -113,7 +113,7 @@ export function ssoHandlers(
       return { session_token: res.token, session: toSession(res.session) };
     },
     async getSamlMetadata(req: identityV1.GetSamlMetadataRequest): Promise<identityV1.GetSamlMetadataResponse> {
-      return { xml: await samlMetadata(deps, req.organization_id, samlUrls(req.urls)) };
+      return { xml: await samlMetadata(deps, { organizationId: req.organization_id, urls: samlUrls(req.urls) }) };
     },
   };
 }

@@ -97,7 +97,10 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
       return {};
     },
     async resolvePolicies(req) {
-      const { policies, version } = await resolvePolicies(deps, req.organization_id, req.policy_ids);
+      const { policies, version } = await resolvePolicies(deps, {
+        organizationId: req.organization_id,
+        policyIds: req.policy_ids,
+      });
       if (req.known_version && req.known_version === version) return { policies: [], version, unchanged: true };
       return { policies, version, unchanged: false };
     },

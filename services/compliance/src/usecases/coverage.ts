@@ -8,7 +8,11 @@ export interface Overview {
   regulations: { id: string; name: string; coverage: number }[];
 }
 
-export async function getOverview(deps: ComplianceDeps, organizationId: string): Promise<Overview> {
+export interface GetOverviewQuery {
+  organizationId: string;
+}
+
+export async function getOverview(deps: ComplianceDeps, { organizationId }: GetOverviewQuery): Promise<Overview> {
   const policies = await deps.policies.list(organizationId);
   const out: Overview = { frameworks: [], regulations: [] };
   for (const catalog of deps.catalogs) {
@@ -26,10 +30,14 @@ export async function getOverview(deps: ComplianceDeps, organizationId: string):
   return out;
 }
 
+export interface GetFrameworkQuery {
+  organizationId: string;
+  frameworkId: string;
+}
+
 export async function getFramework(
   deps: ComplianceDeps,
-  organizationId: string,
-  frameworkId: string,
+  { organizationId, frameworkId }: GetFrameworkQuery,
 ): Promise<FrameworkCoverage> {
   const catalog = deps.catalogs.find((c) => c.id === frameworkId);
   if (!catalog) throw errors.notFound("framework", frameworkId);

@@ -10,15 +10,19 @@ export interface ReportFailedData {
   reason: string;
 }
 
+export interface FailReportCommand {
+  organizationId: string;
+  reportId: string;
+  reason: string;
+}
+
 /**
  * Moves a generating report to failed with a reason, once, and announces it (report.failed):
  * a report that produced nothing must not use up the organization's hourly report quota.
  */
 export async function failReport(
   deps: ComplianceDeps,
-  organizationId: string,
-  reportId: string,
-  reason: string,
+  { organizationId, reportId, reason }: FailReportCommand,
 ): Promise<void> {
   // The event carries when the report was requested, so read it first.
   const report = await deps.repo.findReport(organizationId, reportId);
@@ -35,12 +39,21 @@ export async function failReport(
   deps.logger.warn({ organization_id: organizationId, report_id: reportId, reason }, "report failed");
 }
 
+export interface FailStaleReportsCommand {
+  cutoff: Date;
+  reason: string;
+}
+
 /**
  * Fails the reports still generating that were requested before `cutoff`: their generation was
  * cut short (the process was killed, or it ran past its lease) and nothing will finish them.
  */
-export async function failStaleReports(deps: ComplianceDeps, cutoff: Date, reason: string): Promise<number> {
+export async function failStaleReports(
+  deps: ComplianceDeps,
+  { cutoff, reason }: FailStaleReportsCommand,
+): Promise<number> {
   const stale = await deps.repo.generatingSince(cutoff.toISOString(), 1_000);
-  for (const report of stale) await failReport(deps, report.organization_id, report.id, reason);
+  for (const report of stale)
+    await failReport(deps, { organizationId: report.organization_id, reportId: report.id, reason });
   return stale.length;
 }

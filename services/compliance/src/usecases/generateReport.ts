@@ -32,7 +32,15 @@ export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportReco
   };
 }
 
-export async function generateReport(deps: ComplianceDeps, organizationId: string, reportId: string): Promise<void> {
+export interface GenerateReportCommand {
+  organizationId: string;
+  reportId: string;
+}
+
+export async function generateReport(
+  deps: ComplianceDeps,
+  { organizationId, reportId }: GenerateReportCommand,
+): Promise<void> {
   const report = await deps.repo.findReport(organizationId, reportId);
   if (!report || report.status !== "generating") return;
   const input = await loadEvidenceInput(deps, report);
@@ -51,12 +59,11 @@ export async function generateReport(deps: ComplianceDeps, organizationId: strin
   } catch (err) {
     // Deterministic for this report: retrying would only burn another thread for as long.
     if (err instanceof PoolJobError && err.reason === "deadline") {
-      await failReport(
-        deps,
+      await failReport(deps, {
         organizationId,
-        report.id,
-        `The report did not finish within ${timeoutMs} ms; ask for fewer frameworks or a shorter date range`,
-      );
+        reportId: report.id,
+        reason: `The report did not finish within ${timeoutMs} ms; ask for fewer frameworks or a shorter date range`,
+      });
       return;
     }
     throw err;

@@ -5,6 +5,10 @@ import type { IdentityDeps } from "../deps.js";
 import { createApiKey } from "./apiKeys/createApiKey.js";
 import { createOrganization } from "./organizations/createOrganization.js";
 
+export interface EnsureBootstrapCommand {
+  configuredKey: string | undefined;
+}
+
 /**
  * On start-up: make sure a default organization and an operator key exist. With a configured
  * key (VERDICT_BOOTSTRAP_API_KEY) that key is ensured and every other operator key is retired
@@ -13,7 +17,7 @@ import { createOrganization } from "./organizations/createOrganization.js";
  */
 export async function ensureBootstrap(
   deps: IdentityDeps,
-  configuredKey: string | undefined,
+  { configuredKey }: EnsureBootstrapCommand,
 ): Promise<{ generatedKey?: string }> {
   const defaultOrg = await deps.repo.defaultOrganization();
   if (configuredKey) {
@@ -63,7 +67,7 @@ export async function ensureBootstrap(
  * operator's, so it can be revoked like any other key. Logged by id, never by value.
  */
 async function retireOtherOperatorKeys(deps: IdentityDeps, currentHash: string): Promise<void> {
-  const operatorKeys = await deps.repo.keys.find({ operator: true, revoked_at: null });
+  const operatorKeys = await deps.repo.liveOperatorKeys();
   for (const key of operatorKeys) {
     if (key.hash === currentHash || key.retired_at) continue;
     const retiredAt = deps.clock.now().toISOString();
@@ -72,12 +76,7 @@ async function retireOtherOperatorKeys(deps: IdentityDeps, currentHash: string):
       subject: key.id,
       data: { key_id: key.id, organization_id: key.organization_id, revoked_at: retiredAt },
     });
-    const updated = await deps.outbox.update(
-      deps.repo.keys,
-      { id: key.id, operator: true, revoked_at: null },
-      { operator: false, retired_at: retiredAt },
-      [event],
-    );
+    const updated = await deps.repo.retireOperatorKey(key.id, retiredAt, event);
     if (updated) {
       deps.logger.warn(
         { key_id: key.id, organization_id: key.organization_id, retired_at: retiredAt },

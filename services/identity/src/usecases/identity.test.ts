@@ -9,7 +9,7 @@ import { SsoRepo } from "./sso/ssoRepo.js";
 import { OidcDiscoveryCache } from "./sso/oidcDiscovery.js";
 import { generateKey, hashKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
-import { IdentityRepo } from "../repo.js";
+import { IDENTITY_COLLECTIONS, IdentityRepo, type OrgRecord } from "../repo.js";
 import { createApiKey } from "./apiKeys/createApiKey.js";
 import { revokeApiKey } from "./apiKeys/revokeApiKey.js";
 import { ensureBootstrap } from "./bootstrap.js";
@@ -25,14 +25,13 @@ let deps: IdentityDeps;
 beforeEach(async () => {
   store = new SqliteStore(":memory:");
   bus = new InProcessBus(createLogger("t", "silent"), 5);
-  const repo = new IdentityRepo(store);
-  await repo.init();
   // These use cases never reach the policy service: a fake that fails the test if one does.
   const policy: IdentityDeps["policy"] = {
     countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")),
   };
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
-  await outbox.register(repo.keys);
+  const repo = new IdentityRepo(store, outbox);
+  await repo.init();
   deps = {
     repo,
     bus,
@@ -88,11 +87,11 @@ describe("verifyKey", () => {
   it("records last use at most once a minute", async () => {
     const { key, keyRecord } = await createOrganization(deps, { name: "Acme", plan: "free" });
     await verifyKey(deps, { key, clientIp: "127.0.0.1" });
-    const first = (await deps.repo.keys.findOne({ id: keyRecord.id }))!.last_used_at;
+    const first = (await deps.repo.findKey(keyRecord.organization_id, keyRecord.id))!.last_used_at;
     expect(first).toBe(now.toISOString());
     now = new Date(now.getTime() + 30_000);
     await verifyKey(deps, { key, clientIp: "127.0.0.1" });
-    expect((await deps.repo.keys.findOne({ id: keyRecord.id }))!.last_used_at).toBe(first);
+    expect((await deps.repo.findKey(keyRecord.organization_id, keyRecord.id))!.last_used_at).toBe(first);
   });
 });
 
@@ -122,39 +121,39 @@ describe("revokeApiKey", () => {
 
 describe("ensureBootstrap", () => {
   it("generates an operator key on the first start only", async () => {
-    const first = await ensureBootstrap(deps, undefined);
+    const first = await ensureBootstrap(deps, { configuredKey: undefined });
     expect(first.generatedKey).toMatch(/^vdt_key_prod_/);
     const verified = await verifyKey(deps, { key: first.generatedKey!, clientIp: "127.0.0.1" });
     expect(verified.key.operator).toBe(true);
     expect(verified.key.scopes).toEqual(["admin"]);
-    expect(await ensureBootstrap(deps, undefined)).toEqual({});
+    expect(await ensureBootstrap(deps, { configuredKey: undefined })).toEqual({});
   });
 
   it("adopts a configured key idempotently, in the configured environment", async () => {
     const configured = generateKey("test");
-    await ensureBootstrap(deps, configured);
-    await ensureBootstrap(deps, configured);
-    expect(await deps.repo.keys.count({})).toBe(1);
-    expect(await deps.repo.orgs.count({})).toBe(1);
+    await ensureBootstrap(deps, { configuredKey: configured });
+    await ensureBootstrap(deps, { configuredKey: configured });
+    expect(await deps.repo.keysCount()).toBe(1);
+    expect(await deps.repo.organizationsCount()).toBe(1);
     const v = await verifyKey(deps, { key: configured, clientIp: "::1" });
     expect(v.key).toMatchObject({ operator: true, environment: "test" });
     // a changed configured key joins the same default organization
     const next = generateKey("prod");
-    await ensureBootstrap(deps, next);
+    await ensureBootstrap(deps, { configuredKey: next });
     expect((await verifyKey(deps, { key: next, clientIp: "::1" })).org.id).toBe(v.org.id);
   });
 
   it("retires the previous operator key when another one is configured, and refuses the old one back", async () => {
     const first = generateKey("prod");
-    await ensureBootstrap(deps, first);
+    await ensureBootstrap(deps, { configuredKey: first });
     const second = generateKey("prod");
-    await ensureBootstrap(deps, second);
+    await ensureBootstrap(deps, { configuredKey: second });
     expect(await codeOf(verifyKey(deps, { key: first, clientIp: "::1" }))).toBe("AUTH_REVOKED_KEY");
-    const old = await deps.repo.keys.findOne({ hash: hashKey(first) });
+    const old = await deps.repo.keyByHash(hashKey(first));
     expect(old).toMatchObject({ operator: false, retired_at: expect.any(String), revoked_at: null });
     expect((await verifyKey(deps, { key: second, clientIp: "::1" })).key.operator).toBe(true);
     await revokeApiKey(deps, { organizationId: old!.organization_id, keyId: old!.id });
-    await expect(ensureBootstrap(deps, first)).rejects.toThrow(
+    await expect(ensureBootstrap(deps, { configuredKey: first })).rejects.toThrow(
       "VERDICT_BOOTSTRAP_API_KEY names a key that was revoked",
     );
   });
@@ -169,20 +168,20 @@ describe("organization settings", () => {
       allow_inline_suppression: true,
       require_mfa: false,
     });
-    // a document written by an earlier version, without the setting
-    await deps.repo.orgs.updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression"]);
+    // a document written by an earlier version, without the setting (past the repository, which
+    // keeps records in today's shape)
+    await store
+      .collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs)
+      .updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression"]);
     expect((await getOrganizationSettings(deps, { organizationId: org.id })).allow_inline_suppression).toBe(true);
-    await deps.repo.orgs.updateOne(
-      { id: org.id },
-      {
-        settings: {
-          default_severity: "error",
-          require_evaluation_pass: true,
-          allow_inline_suppression: false,
-          require_mfa: false,
-        },
+    await deps.repo.updateOrganization(org.id, {
+      settings: {
+        default_severity: "error",
+        require_evaluation_pass: true,
+        allow_inline_suppression: false,
+        require_mfa: false,
       },
-    );
+    });
     expect((await getOrganizationSettings(deps, { organizationId: org.id })).allow_inline_suppression).toBe(false);
     expect(await codeOf(getOrganizationSettings(deps, { organizationId: "org_missing" }))).toBe("RESOURCE_NOT_FOUND");
   });

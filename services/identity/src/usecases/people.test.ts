@@ -28,14 +28,13 @@ const PASSWORD = "correct horse battery staple";
 beforeEach(async () => {
   store = new SqliteStore(":memory:");
   bus = new InProcessBus(createLogger("t", "silent"), 5);
-  const repo = new IdentityRepo(store);
-  await repo.init();
   // These use cases never reach the policy service: a fake that fails the test if one does.
   const policy: IdentityDeps["policy"] = {
     countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")),
   };
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
-  await outbox.register(repo.keys, repo.audit);
+  const repo = new IdentityRepo(store, outbox);
+  await repo.init();
   deps = {
     repo,
     bus,
@@ -93,7 +92,7 @@ describe("invitations", () => {
     const joined = await acceptInvitation(deps, { token: third.token, name: "Ada", password: PASSWORD, clientIp: "" });
     expect(joined.member).toMatchObject({ role: "member", status: "active" });
     // only a hash of the token was ever stored
-    const stored = JSON.stringify(await deps.repo.members.find({}));
+    const stored = JSON.stringify(await deps.repo.allMemberships());
     expect(stored).not.toContain(third.token);
     const user = await deps.repo.userByEmail("ada@acme.test");
     expect(user!.password_hash).toMatch(/^\$argon2id\$/);
@@ -108,22 +107,22 @@ describe("sessions", () => {
     const busy = await sessionToken("ada@acme.test");
     for (let i = 0; i < 5; i++) {
       now = new Date(now.getTime() + 20 * 60_000);
-      expect((await verifySession(deps, busy)).email).toBe("ada@acme.test");
+      expect((await verifySession(deps, { token: busy })).email).toBe("ada@acme.test");
     }
-    expect(await codeOf(verifySession(deps, idle))).toBe("AUTH_SESSION_EXPIRED");
+    expect(await codeOf(verifySession(deps, { token: idle }))).toBe("AUTH_SESSION_EXPIRED");
     // 100 minutes in; the absolute timeout is 2 hours
     now = new Date(now.getTime() + 20 * 60_000);
-    expect(await codeOf(verifySession(deps, busy))).toBe("AUTH_SESSION_EXPIRED");
+    expect(await codeOf(verifySession(deps, { token: busy }))).toBe("AUTH_SESSION_EXPIRED");
   });
 
   it("are revoked by sign-out, and stored only as hashes", async () => {
     const { org } = await createOrganization(deps, { name: "Acme", plan: "team" });
     await member(org.id, "ada@acme.test");
     const token = await sessionToken("ada@acme.test");
-    expect(JSON.stringify(await deps.repo.sessions.find({}))).not.toContain(token);
-    await logout(deps, token, "127.0.0.1");
-    expect(await codeOf(verifySession(deps, token))).toBe("AUTH_INVALID_SESSION");
-    await logout(deps, token, "127.0.0.1");
+    expect(JSON.stringify(await deps.repo.allSessions())).not.toContain(token);
+    await logout(deps, { token, clientIp: "127.0.0.1" });
+    expect(await codeOf(verifySession(deps, { token: token }))).toBe("AUTH_INVALID_SESSION");
+    await logout(deps, { token, clientIp: "127.0.0.1" });
   });
 
   it("unlock after the lockout has run out", async () => {

@@ -44,7 +44,7 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
   const org = await deps.repo.findOrganization(key.organization_id);
   if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The key's organization no longer exists");
   if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) > LAST_USED_GRANULARITY_MS) {
-    await deps.repo.keys.updateOne({ id: key.id }, { last_used_at: now.toISOString() });
+    await deps.repo.touchKey(key.id, now.toISOString());
   }
   return { key, org };
 }

@@ -18,11 +18,15 @@ export interface PatternChecks {
   samples: (SampleMatches | undefined)[];
 }
 
+export interface CheckPatternsQuery {
+  organizationId: string;
+  patterns: Pick<CustomPolicyInput["patterns"][number], "type" | "value">[];
+  sample?: { text: string; maxMatches: number };
+}
+
 export async function checkPatterns(
   deps: PolicyDeps,
-  organizationId: string,
-  patterns: Pick<CustomPolicyInput["patterns"][number], "type" | "value">[],
-  sample?: { text: string; maxMatches: number },
+  { organizationId, patterns, sample }: CheckPatternsQuery,
 ): Promise<PatternChecks> {
   const problems: FieldError[] = [];
   const samples: (SampleMatches | undefined)[] = [];

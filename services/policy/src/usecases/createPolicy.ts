@@ -31,19 +31,26 @@ export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): 
       message,
     );
   }
-  const { problems: rules } = await checkPatterns(deps, cmd.organizationId, cmd.policy.patterns);
+  const { problems: rules } = await checkPatterns(deps, {
+    organizationId: cmd.organizationId,
+    patterns: cmd.policy.patterns,
+  });
   if (rules.length)
     throw errors.unprocessable(rules, rules.length === 1 ? rules[0]!.message : "Some patterns cannot be used");
 
   const policy = buildCustomPolicy(cmd.policy, deps.clock.now().toISOString());
   try {
     // The unique document id makes a concurrent create of the same id fail here, not duplicate.
-    const event = policyChangedEvent(deps, cmd.organizationId, policy.id, "created");
+    const event = policyChangedEvent(deps, {
+      organizationId: cmd.organizationId,
+      policyId: policy.id,
+      action: "created",
+    });
     await deps.repo.insertCustom(cmd.organizationId, policy, event);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw errors.alreadyExists("policy", policy.id);
     throw err;
   }
-  logPolicyChanged(deps, cmd.organizationId, policy.id, "created");
+  logPolicyChanged(deps, { organizationId: cmd.organizationId, policyId: policy.id, action: "created" });
   return effectiveCustom(policy);
 }

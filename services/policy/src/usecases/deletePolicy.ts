@@ -18,8 +18,8 @@ export async function deletePolicy(deps: PolicyDeps, cmd: DeletePolicyCommand): 
       BUILTIN_DELETE_MESSAGE,
     );
   }
-  const event = policyChangedEvent(deps, organizationId, policyId, "deleted");
+  const event = policyChangedEvent(deps, { organizationId, policyId, action: "deleted" });
   const deleted = await deps.repo.deleteCustom(organizationId, policyId, event);
   if (!deleted) throw errors.notFound("policy", policyId);
-  logPolicyChanged(deps, organizationId, policyId, "deleted");
+  logPolicyChanged(deps, { organizationId, policyId, action: "deleted" });
 }

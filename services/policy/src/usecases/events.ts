@@ -11,22 +11,18 @@ export interface PolicyChangedData {
   action: PolicyChangeAction;
 }
 
+export interface PolicyChange {
+  organizationId: string;
+  policyId: string;
+  action: PolicyChangeAction;
+}
+
 /** `verdict.policy.changed`, written through the outbox with the change it announces. */
-export function policyChangedEvent(
-  deps: PolicyDeps,
-  organizationId: string,
-  policyId: string,
-  action: PolicyChangeAction,
-): PendingEvent {
+export function policyChangedEvent(deps: PolicyDeps, { organizationId, policyId, action }: PolicyChange): PendingEvent {
   const data: PolicyChangedData = { organization_id: organizationId, policy_id: policyId, action };
   return deps.outbox.event(TOPICS.policyChanged, { source: "/policy", subject: policyId, data });
 }
 
-export function logPolicyChanged(
-  deps: PolicyDeps,
-  organizationId: string,
-  policyId: string,
-  action: PolicyChangeAction,
-): void {
+export function logPolicyChanged(deps: PolicyDeps, { organizationId, policyId, action }: PolicyChange): void {
   deps.logger.info({ organization_id: organizationId, policy_id: policyId, action }, `policy ${action}`);
 }

@@ -18,7 +18,7 @@ export async function listPolicies(deps: PolicyDeps, query: ListPoliciesQuery): 
       { field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` },
     ]);
   }
-  const all = await loadPolicies(deps, query.organizationId);
+  const all = await loadPolicies(deps, { organizationId: query.organizationId });
   return all.filter(
     (p) =>
       (query.enabled === undefined || p.enabled === query.enabled) &&

@@ -12,7 +12,14 @@ export interface PolicyRecords {
   custom: CustomPolicyRecord[];
 }
 
-export async function loadPolicyRecords(deps: PolicyDeps, organizationId: string): Promise<PolicyRecords> {
+export interface LoadPoliciesQuery {
+  organizationId: string;
+}
+
+export async function loadPolicyRecords(
+  deps: PolicyDeps,
+  { organizationId }: LoadPoliciesQuery,
+): Promise<PolicyRecords> {
   return deps.repo.policyRecords(organizationId);
 }
 
@@ -26,6 +33,9 @@ export function effectivePolicies({ overrides, custom }: PolicyRecords): Effecti
 }
 
 /** Every policy of the organization, effective values, built-ins first then custom by id. */
-export async function loadPolicies(deps: PolicyDeps, organizationId: string): Promise<EffectivePolicy[]> {
-  return effectivePolicies(await loadPolicyRecords(deps, organizationId));
+export async function loadPolicies(
+  deps: PolicyDeps,
+  { organizationId }: LoadPoliciesQuery,
+): Promise<EffectivePolicy[]> {
+  return effectivePolicies(await loadPolicyRecords(deps, { organizationId }));
 }

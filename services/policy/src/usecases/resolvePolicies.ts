@@ -56,6 +56,11 @@ function select(all: EffectivePolicy[], policyIds: string[]): ResolvedPolicy[] {
     .map(toResolved);
 }
 
+export interface ResolvePoliciesQuery {
+  organizationId: string;
+  policyIds: string[];
+}
+
 /**
  * The policies an evaluation runs: every enabled policy when none are named, else the named
  * ones. Naming a policy selects among the enabled ones; it does not switch a disabled policy
@@ -64,10 +69,9 @@ function select(all: EffectivePolicy[], policyIds: string[]): ResolvedPolicy[] {
  */
 export async function resolvePolicies(
   deps: PolicyDeps,
-  organizationId: string,
-  policyIds: string[],
+  { organizationId, policyIds }: ResolvePoliciesQuery,
 ): Promise<Resolution> {
-  const records = await loadPolicyRecords(deps, organizationId);
+  const records = await loadPolicyRecords(deps, { organizationId });
   const key = JSON.stringify([policyIds, records]);
   const cached = deps.resolutions.get(key);
   if (cached) return cached;

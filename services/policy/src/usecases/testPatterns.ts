@@ -26,9 +26,10 @@ export async function testPatterns(deps: PolicyDeps, cmd: TestPatternsCommand): 
       { field: "patterns", code: "MIN_SIZE_REQUIRED", message: "give at least one pattern", min: 1 },
     ]);
   }
-  const { problems, samples } = await checkPatterns(deps, cmd.organizationId, cmd.patterns, {
-    text: cmd.text,
-    maxMatches: MAX_SAMPLE_MATCHES,
+  const { problems, samples } = await checkPatterns(deps, {
+    organizationId: cmd.organizationId,
+    patterns: cmd.patterns,
+    sample: { text: cmd.text, maxMatches: MAX_SAMPLE_MATCHES },
   });
   if (problems.length)
     throw errors.unprocessable(problems, problems.length === 1 ? problems[0]!.message : "Some patterns cannot be used");

@@ -35,7 +35,7 @@ export async function updatePolicy(deps: PolicyDeps, cmd: UpdatePolicyCommand): 
   } else {
     await updateCustom(deps, cmd);
   }
-  logPolicyChanged(deps, cmd.organizationId, cmd.policyId, "updated");
+  logPolicyChanged(deps, { organizationId: cmd.organizationId, policyId: cmd.policyId, action: "updated" });
   return getPolicy(deps, cmd);
 }
 
@@ -52,7 +52,11 @@ async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promi
     if (value === null) unset.push(`settings.${key}`);
     else set[`settings.${key}`] = settings[key] = value;
   }
-  const event = policyChangedEvent(deps, cmd.organizationId, cmd.policyId, "updated");
+  const event = policyChangedEvent(deps, {
+    organizationId: cmd.organizationId,
+    policyId: cmd.policyId,
+    action: "updated",
+  });
   const initial: OverrideRecord = {
     id,
     organization_id: cmd.organizationId,
@@ -72,7 +76,11 @@ async function updateCustom(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promise
   const set: Partial<CustomPolicyRecord> = { updated_at: deps.clock.now().toISOString() };
   if (cmd.enabled !== undefined) set.enabled = cmd.enabled;
   if (cmd.severity !== undefined) set.severity = cmd.severity as Severity;
-  const event = policyChangedEvent(deps, cmd.organizationId, cmd.policyId, "updated");
+  const event = policyChangedEvent(deps, {
+    organizationId: cmd.organizationId,
+    policyId: cmd.policyId,
+    action: "updated",
+  });
   if (!(await deps.repo.updateCustom(cmd.organizationId, cmd.policyId, set, event)))
     throw errors.notFound("policy", cmd.policyId);
 }

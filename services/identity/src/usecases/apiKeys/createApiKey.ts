@@ -106,7 +106,7 @@ export async function createApiKey(
     operator: cmd.operator ?? false,
     created_by_user_id: cmd.creatorUserId ?? null,
   };
-  await deps.repo.keys.insertOne(record);
+  await deps.repo.insertKey(record);
   await recordAudit(deps, {
     organizationId: record.organization_id,
     type: "api_key.created",

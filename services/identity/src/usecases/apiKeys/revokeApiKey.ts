@@ -36,12 +36,7 @@ export async function revokeApiKey(deps: IdentityDeps, cmd: RevokeApiKeyCommand)
     subject: keyId,
     data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt },
   });
-  const updated = await deps.outbox.update(
-    deps.repo.keys,
-    { id: keyId, organization_id: organizationId, revoked_at: null },
-    { revoked_at: revokedAt },
-    [event],
-  );
+  const updated = await deps.repo.revokeKey(organizationId, keyId, revokedAt, event);
   if (!updated) throw errors.deleted("api_key", keyId);
   await recordAudit(deps, {
     organizationId,

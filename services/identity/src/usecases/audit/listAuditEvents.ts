@@ -48,7 +48,7 @@ export async function listAuditEvents(
   deps: IdentityDeps,
   cmd: ListAuditEventsCommand,
 ): Promise<{ events: AuditRecord[]; next_cursor?: string; has_more: boolean }> {
-  const filter: Filter = { organization_id: cmd.organizationId };
+  const filter: Filter = {};
   if (cmd.type) {
     if (!isAuditType(cmd.type))
       throw errors.unprocessable([
@@ -69,7 +69,7 @@ export async function listAuditEvents(
       ]);
     filter.id = { $lt: before };
   }
-  const rows = await deps.repo.audit.find(filter, { sort: { id: -1 }, limit: cmd.limit + 1 });
+  const rows = await deps.repo.auditPage(cmd.organizationId, filter, cmd.limit + 1);
   const hasMore = rows.length > cmd.limit;
   const events = rows.slice(0, cmd.limit);
   return {

@@ -32,6 +32,6 @@ export async function recordAudit(deps: IdentityDeps, cmd: RecordAuditCommand): 
     data: cmd.data ?? {},
   };
   const event = deps.outbox.event(TOPICS.auditRecorded, { source: "/identity", subject: record.id, data: record });
-  await deps.outbox.insert(deps.repo.audit, record, [event]);
+  await deps.repo.appendAudit(record, event);
   return record;
 }

@@ -73,16 +73,10 @@ export async function acceptInvitation(
   }
   const passwordHash = newcomer ? await deps.passwords.hash(cmd.password) : null;
   // Single use: only the request that flips the invitation wins.
-  const joined = await deps.repo.members.updateOne(
-    { id: invitation.id, status: "invited", invitation_hash: invitation.invitation_hash },
-    { status: "active", invitation_hash: null, invitation_expires_at: null, version: invitation.version + 1 },
-  );
+  const joined = await deps.repo.acceptInvitation(invitation, invitation.invitation_hash);
   if (!joined) throw invalidLink();
   const updatedUser = newcomer
-    ? ((await deps.repo.users.updateOne(
-        { id: user.id, password_hash: null },
-        { name: cmd.name.trim(), password_hash: passwordHash },
-      )) ?? user)
+    ? ((await deps.repo.setFirstPassword(user.id, cmd.name.trim(), passwordHash)) ?? user)
     : user;
   await recordAudit(deps, {
     organizationId: invitation.organization_id,

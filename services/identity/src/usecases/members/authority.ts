@@ -2,16 +2,20 @@ import { AppError } from "@verdict/kit";
 import { roleChangeRefusal, type Role } from "../../domain/member.js";
 import type { IdentityDeps } from "../../deps.js";
 
+export interface RoleChange {
+  organizationId: string;
+  actingUserId: string | undefined;
+  current: Role | undefined;
+  next: Role | undefined;
+}
+
 /**
  * Refuses a role change the acting member may not make (an admin touching owners). Acting API
  * keys (no user) hold `admin` and pass. Throws 403 AUTH_INSUFFICIENT_ROLE.
  */
 export async function assertMayChangeRole(
   deps: IdentityDeps,
-  organizationId: string,
-  actingUserId: string | undefined,
-  current: Role | undefined,
-  next: Role | undefined,
+  { organizationId, actingUserId, current, next }: RoleChange,
 ): Promise<void> {
   if (!actingUserId) return;
   const acting = await deps.repo.membership(organizationId, actingUserId);

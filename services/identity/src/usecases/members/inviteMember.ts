@@ -34,7 +34,12 @@ export async function inviteMember(
   const role: Role = cmd.role;
   const org = await deps.repo.findOrganization(cmd.organizationId);
   if (!org) throw errors.notFound("organization", cmd.organizationId);
-  await assertMayChangeRole(deps, cmd.organizationId, cmd.inviterUserId, undefined, role);
+  await assertMayChangeRole(deps, {
+    organizationId: cmd.organizationId,
+    actingUserId: cmd.inviterUserId,
+    current: undefined,
+    next: role,
+  });
   const email = normalizeEmail(cmd.email);
   const now = deps.clock.now();
   // Invited to two organizations at the same moment: one account all the same.
@@ -45,10 +50,11 @@ export async function inviteMember(
   let membership: MemberRecord;
   if (existing?.status === "active") throw errors.alreadyExists("member", user.id);
   if (existing) {
-    const updated = await deps.repo.members.updateOne(
-      { id: existing.id, version: existing.version, status: "invited" },
-      { role, invitation_hash: hashToken(token), invitation_expires_at: expiresAt, version: existing.version + 1 },
-    );
+    const updated = await deps.repo.renewInvitation(existing, {
+      role,
+      invitation_hash: hashToken(token),
+      invitation_expires_at: expiresAt,
+    });
     if (!updated) throw errors.alreadyExists("member", user.id);
     membership = updated;
   } else {
@@ -64,7 +70,7 @@ export async function inviteMember(
       version: 1,
     };
     try {
-      await deps.repo.members.insertOne(membership);
+      await deps.repo.insertMembership(membership);
     } catch (err) {
       if (err instanceof DuplicateKeyError) throw errors.alreadyExists("member", user.id);
       throw err;

@@ -1,7 +1,11 @@
 import type { IdentityDeps } from "../../deps.js";
 import { memberView, type MemberView } from "./memberView.js";
 
-export async function listMembers(deps: IdentityDeps, organizationId: string): Promise<MemberView[]> {
+export interface ListMembersQuery {
+  organizationId: string;
+}
+
+export async function listMembers(deps: IdentityDeps, { organizationId }: ListMembersQuery): Promise<MemberView[]> {
   const memberships = await deps.repo.membersOf(organizationId);
   const out: MemberView[] = [];
   for (const m of memberships) {

@@ -15,7 +15,12 @@ export interface RemoveMemberCommand {
 export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand): Promise<void> {
   const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
   if (!membership) throw errors.notFound("member", cmd.userId);
-  await assertMayChangeRole(deps, cmd.organizationId, cmd.removerUserId, membership.role, undefined);
+  await assertMayChangeRole(deps, {
+    organizationId: cmd.organizationId,
+    actingUserId: cmd.removerUserId,
+    current: membership.role,
+    next: undefined,
+  });
   if (
     membership.status === "active" &&
     leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, undefined)
@@ -31,8 +36,7 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
       "The last owner cannot be removed",
     );
   }
-  if (!(await deps.repo.members.deleteOne({ id: membership.id, version: membership.version })))
-    throw errors.unavailable("The member changed meanwhile; retry");
+  if (!(await deps.repo.deleteMembership(membership))) throw errors.unavailable("The member changed meanwhile; retry");
   const ended = await deps.repo.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
   // The member's OAuth grants here end too: their codes, access and refresh tokens.
   const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(membership.id);

@@ -22,7 +22,12 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
   const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
   const user = membership ? await deps.repo.userById(cmd.userId) : null;
   if (!membership || !user) throw errors.notFound("member", cmd.userId);
-  await assertMayChangeRole(deps, cmd.organizationId, cmd.changerUserId, membership.role, cmd.role);
+  await assertMayChangeRole(deps, {
+    organizationId: cmd.organizationId,
+    actingUserId: cmd.changerUserId,
+    current: membership.role,
+    next: cmd.role,
+  });
   if (
     membership.status === "active" &&
     leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, cmd.role)
@@ -39,10 +44,7 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
     );
   }
   if (membership.role === cmd.role) return memberView(membership, user);
-  const updated = await deps.repo.members.updateOne(
-    { id: membership.id, version: membership.version },
-    { role: cmd.role, version: membership.version + 1 },
-  );
+  const updated = await deps.repo.changeRole(membership, cmd.role);
   if (!updated) throw errors.unavailable("The member changed meanwhile; retry");
   await recordAudit(deps, {
     organizationId: cmd.organizationId,

@@ -3,7 +3,6 @@
 // The list lives in one field, so without this a rename racing a delete (or a registration
 // racing a sign-in's counter update) would put back what the other just changed.
 import { AppError, errors } from "@verdict/kit";
-import type { Filter } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
 import type { PasskeyRecord, UserRecord } from "../../repo.js";
 
@@ -14,23 +13,21 @@ export interface PasskeysChange {
   extra?: Partial<UserRecord>;
 }
 
+export interface ChangePasskeysCommand {
+  userId: string;
+  change: (user: UserRecord) => PasskeysChange | Promise<PasskeysChange>;
+}
+
 /** `change` sees the freshest user on each attempt and may throw to refuse. */
 export async function changePasskeys(
   deps: IdentityDeps,
-  userId: string,
-  change: (user: UserRecord) => PasskeysChange | Promise<PasskeysChange>,
+  { userId, change }: ChangePasskeysCommand,
 ): Promise<UserRecord> {
   for (let i = 0; i < ATTEMPTS; i++) {
     const user = await deps.repo.userById(userId);
     if (!user) throw errors.notFound("user", userId);
     const next = await change(user);
-    const rev = user.passkeys_rev;
-    const filter: Filter = { id: user.id, passkeys_rev: rev === undefined ? { $exists: false } : rev };
-    const updated = await deps.repo.users.updateOne(filter, {
-      ...next.extra,
-      passkeys: next.passkeys,
-      passkeys_rev: (rev ?? 0) + 1,
-    });
+    const updated = await deps.repo.writePasskeys(user, next.passkeys, next.extra);
     if (updated) return updated;
   }
   throw errors.unavailable("Your passkeys changed several times meanwhile; retry");

@@ -47,7 +47,13 @@ export async function completeTotpLogin(
   const method = await consumeSecondFactor(deps, user, cmd.code, now.getTime());
   if (!method) {
     const membership = await deps.repo.membership(challenge.organization_id, user.id);
-    await signInFailed(deps, throttles, user, membership ?? undefined, cmd.clientIp, "mfa_code");
+    await signInFailed(deps, {
+      throttles,
+      user,
+      membership: membership ?? undefined,
+      clientIp: cmd.clientIp,
+      reason: "mfa_code",
+    });
     throw new AppError("unauthorized", "AUTH_INVALID_MFA_CODE", "The code is wrong, expired or was used already");
   }
   // Spent: a challenge yields one session.
@@ -91,19 +97,11 @@ async function consumeSecondFactor(
   const step = secret ? acceptedStep(secret, code.trim(), nowMs, user.totp_last_step) : null;
   if (step !== null) {
     // Conditional on the last step seen: two requests with the same code cannot both pass.
-    const won = await deps.repo.users.updateOne(
-      { id: user.id, totp_last_step: user.totp_last_step },
-      { totp_last_step: step },
-    );
-    return won ? "totp" : undefined;
+    return (await deps.repo.spendTotpStep(user, step)) ? "totp" : undefined;
   }
   const hash = hashToken(normalizeRecoveryCode(code));
   if (!user.recovery_code_hashes.includes(hash)) return undefined;
   const left = user.recovery_code_hashes.filter((h) => h !== hash);
   // Conditional on how many were left: two requests with the same code cannot both pass.
-  const won = await deps.repo.users.updateOne(
-    { id: user.id, recovery_codes_left: user.recovery_code_hashes.length },
-    { recovery_code_hashes: left, recovery_codes_left: left.length },
-  );
-  return won ? "recovery_code" : undefined;
+  return (await deps.repo.spendRecoveryCode(user, left)) ? "recovery_code" : undefined;
 }

@@ -45,16 +45,12 @@ export async function confirmTotpEnrolment(
       "The code is wrong or expired: check the authenticator's clock and try the current code",
     );
   const codes = newRecoveryCodes();
-  const enabled = await deps.repo.users.updateOne(
-    { id: user.id, totp_sealed: null },
-    {
-      totp_sealed: user.totp_pending_sealed,
-      totp_pending_sealed: null,
-      totp_last_step: step,
-      recovery_code_hashes: codes.map(hashToken),
-      recovery_codes_left: codes.length,
-    },
-  );
+  const enabled = await deps.repo.enableTotp(user.id, {
+    totp_sealed: user.totp_pending_sealed,
+    totp_last_step: step,
+    recovery_code_hashes: codes.map(hashToken),
+    recovery_codes_left: codes.length,
+  });
   if (!enabled) throw errors.alreadyExists("totp", user.id);
   const started = await renewSession(deps, { session, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
   await recordAudit(deps, {

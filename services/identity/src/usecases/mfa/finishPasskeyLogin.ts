@@ -36,7 +36,13 @@ export async function finishPasskeyLogin(
   const passkey = (user.passkeys ?? []).find((p) => p.id === response.id);
   const fail = async (why: string) => {
     const membership = await deps.repo.membership(challenge.organization_id, user.id);
-    await signInFailed(deps, throttles, user, membership ?? undefined, cmd.clientIp, "passkey");
+    await signInFailed(deps, {
+      throttles,
+      user,
+      membership: membership ?? undefined,
+      clientIp: cmd.clientIp,
+      reason: "passkey",
+    });
     return passkeyRefused(why);
   };
   if (!passkey) throw await fail("not one of this person's passkeys");
@@ -59,19 +65,22 @@ export async function finishPasskeyLogin(
   });
   if (!verified.verified) throw await fail("the signature did not verify");
   const now = deps.clock.now().toISOString();
-  await changePasskeys(deps, user.id, (fresh) => ({
-    passkeys: (fresh.passkeys ?? []).map((p) =>
-      p.id === passkey.id
-        ? {
-            ...p,
-            counter: verified.authenticationInfo.newCounter,
-            last_used_at: now,
-            device_type: verified.authenticationInfo.credentialDeviceType,
-            backed_up: verified.authenticationInfo.credentialBackedUp,
-          }
-        : p,
-    ),
-  }));
+  await changePasskeys(deps, {
+    userId: user.id,
+    change: (fresh) => ({
+      passkeys: (fresh.passkeys ?? []).map((p) =>
+        p.id === passkey.id
+          ? {
+              ...p,
+              counter: verified.authenticationInfo.newCounter,
+              last_used_at: now,
+              device_type: verified.authenticationInfo.credentialDeviceType,
+              backed_up: verified.authenticationInfo.credentialBackedUp,
+            }
+          : p,
+      ),
+    }),
+  });
   if (!(await deps.repo.revokeSession(challenge.id, now))) throw challengeGone();
   await clearAccount(deps, throttles.account);
   const started = await startSession(deps, {

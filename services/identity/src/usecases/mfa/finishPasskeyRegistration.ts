@@ -63,14 +63,17 @@ export async function finishPasskeyRegistration(
     backed_up: verified.registrationInfo.credentialBackedUp,
   };
   let codes: string[] = [];
-  await changePasskeys(deps, user.id, (fresh) => {
-    if ((fresh.passkeys ?? []).some((p) => p.id === c.id)) throw errors.alreadyExists("passkey", c.id);
-    const firstFactor = !hasSecondFactor(fresh);
-    codes = firstFactor && fresh.recovery_code_hashes.length === 0 ? newRecoveryCodes() : [];
-    return {
-      passkeys: [...(fresh.passkeys ?? []), passkey],
-      extra: codes.length ? { recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length } : {},
-    };
+  await changePasskeys(deps, {
+    userId: user.id,
+    change: (fresh) => {
+      if ((fresh.passkeys ?? []).some((p) => p.id === c.id)) throw errors.alreadyExists("passkey", c.id);
+      const firstFactor = !hasSecondFactor(fresh);
+      codes = firstFactor && fresh.recovery_code_hashes.length === 0 ? newRecoveryCodes() : [];
+      return {
+        passkeys: [...(fresh.passkeys ?? []), passkey],
+        extra: codes.length ? { recovery_code_hashes: codes.map(hashToken), recovery_codes_left: codes.length } : {},
+      };
+    },
   });
   const started = await renewSession(deps, { session, clientIp: cmd.clientIp, userAgent: cmd.userAgent });
   await recordAudit(deps, {

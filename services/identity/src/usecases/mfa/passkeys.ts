@@ -47,7 +47,11 @@ function ownPasskey(user: UserRecord, passkeyId: string): PasskeyRecord {
   return passkey;
 }
 
-export async function listPasskeys(deps: IdentityDeps, sessionToken: string): Promise<PasskeyView[]> {
+export interface ListPasskeysQuery {
+  sessionToken: string;
+}
+
+export async function listPasskeys(deps: IdentityDeps, { sessionToken }: ListPasskeysQuery): Promise<PasskeyView[]> {
   const { user } = await sessionUser(deps, sessionToken);
   return (user.passkeys ?? []).map(passkeyView);
 }
@@ -58,11 +62,14 @@ export async function renamePasskey(
 ): Promise<PasskeyView> {
   const { user } = await sessionUser(deps, cmd.sessionToken);
   let renamed: PasskeyRecord | undefined;
-  await changePasskeys(deps, user.id, (fresh) => {
-    const passkey = ownPasskey(fresh, cmd.passkeyId);
-    assertPasskeyVersion(passkey, cmd.expectedVersion);
-    renamed = { ...passkey, name: cmd.name, version: passkeyVersion(passkey) + 1 };
-    return { passkeys: (fresh.passkeys ?? []).map((p) => (p.id === passkey.id ? renamed! : p)) };
+  await changePasskeys(deps, {
+    userId: user.id,
+    change: (fresh) => {
+      const passkey = ownPasskey(fresh, cmd.passkeyId);
+      assertPasskeyVersion(passkey, cmd.expectedVersion);
+      renamed = { ...passkey, name: cmd.name, version: passkeyVersion(passkey) + 1 };
+      return { passkeys: (fresh.passkeys ?? []).map((p) => (p.id === passkey.id ? renamed! : p)) };
+    },
   });
   return passkeyView(renamed!);
 }
@@ -80,22 +87,25 @@ export async function deletePasskey(
 ): Promise<void> {
   const { session, user } = await sessionUser(deps, cmd.sessionToken);
   let deleted: PasskeyRecord | undefined;
-  await changePasskeys(deps, user.id, async (fresh) => {
-    const passkey = ownPasskey(fresh, cmd.passkeyId);
-    assertPasskeyVersion(passkey, cmd.expectedVersion);
-    deleted = passkey;
-    const left = (fresh.passkeys ?? []).filter((p) => p.id !== passkey.id);
-    const lastFactor = !hasSecondFactor({ ...fresh, passkeys: left });
-    if (lastFactor) {
-      const requiring = await requiringMfa(deps, fresh.id);
-      if (requiring.length) {
-        const message = `This is your last second factor and ${requiring.join(", ")} requires MFA: add another passkey or an authenticator app first`;
-        const problem: FieldError = { field: "credential_id", code: "INVALID_ENUM", message };
-        throw errors.unprocessable([problem], message);
+  await changePasskeys(deps, {
+    userId: user.id,
+    change: async (fresh) => {
+      const passkey = ownPasskey(fresh, cmd.passkeyId);
+      assertPasskeyVersion(passkey, cmd.expectedVersion);
+      deleted = passkey;
+      const left = (fresh.passkeys ?? []).filter((p) => p.id !== passkey.id);
+      const lastFactor = !hasSecondFactor({ ...fresh, passkeys: left });
+      if (lastFactor) {
+        const requiring = await requiringMfa(deps, fresh.id);
+        if (requiring.length) {
+          const message = `This is your last second factor and ${requiring.join(", ")} requires MFA: add another passkey or an authenticator app first`;
+          const problem: FieldError = { field: "credential_id", code: "INVALID_ENUM", message };
+          throw errors.unprocessable([problem], message);
+        }
       }
-    }
-    // With no second factor left, recovery codes would be a way in that nothing else guards.
-    return { passkeys: left, extra: lastFactor ? { recovery_code_hashes: [], recovery_codes_left: 0 } : {} };
+      // With no second factor left, recovery codes would be a way in that nothing else guards.
+      return { passkeys: left, extra: lastFactor ? { recovery_code_hashes: [], recovery_codes_left: 0 } : {} };
+    },
   });
   await recordAudit(deps, {
     organizationId: session.organization_id,

@@ -3,8 +3,16 @@ import type { IdentityDeps } from "../../deps.js";
 import type { RelyingParty } from "./startPasskeyRegistration.js";
 import { pendingChallenge } from "./pendingChallenge.js";
 
+export interface StartPasskeyLoginCommand {
+  mfaToken: string;
+  rp: RelyingParty;
+}
+
 /** Options to sign the second step of a sign-in with one of the person's passkeys. */
-export async function startPasskeyLogin(deps: IdentityDeps, mfaToken: string, rp: RelyingParty): Promise<string> {
+export async function startPasskeyLogin(
+  deps: IdentityDeps,
+  { mfaToken, rp }: StartPasskeyLoginCommand,
+): Promise<string> {
   const { challenge, user } = await pendingChallenge(deps, mfaToken);
   const options = await generateAuthenticationOptions({
     rpID: rp.rpId,

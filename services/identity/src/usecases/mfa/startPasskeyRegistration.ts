@@ -8,11 +8,15 @@ export interface RelyingParty {
   origin: string;
 }
 
+export interface StartPasskeyRegistrationCommand {
+  sessionToken: string;
+  rp: RelyingParty;
+}
+
 /** Registration options for the signed-in person's new passkey; the challenge is kept on the session. */
 export async function startPasskeyRegistration(
   deps: IdentityDeps,
-  sessionToken: string,
-  rp: RelyingParty,
+  { sessionToken, rp }: StartPasskeyRegistrationCommand,
 ): Promise<string> {
   const session = await activeSession(deps, sessionToken);
   const user = await deps.repo.userById(session.user_id);

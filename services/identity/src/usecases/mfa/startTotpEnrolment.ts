@@ -3,19 +3,20 @@ import { newTotpSecret, totpUri } from "../../domain/totp.js";
 import type { IdentityDeps } from "../../deps.js";
 import { activeSession } from "../sessions/verifySession.js";
 
+export interface StartTotpEnrolmentCommand {
+  sessionToken: string;
+}
+
 /** Starts TOTP enrolment for the signed-in person: a new secret, kept sealed until confirmed. */
 export async function startTotpEnrolment(
   deps: IdentityDeps,
-  sessionToken: string,
+  { sessionToken }: StartTotpEnrolmentCommand,
 ): Promise<{ secret: string; uri: string }> {
   const session = await activeSession(deps, sessionToken);
   const user = await deps.repo.userById(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);
   if (user.totp_sealed) throw errors.alreadyExists("totp", user.id);
   const secret = newTotpSecret();
-  await deps.repo.users.updateOne(
-    { id: user.id },
-    { totp_pending_sealed: deps.totpBox.seal(secret, `totp:${user.id}`) },
-  );
+  await deps.repo.startTotpEnrolment(user.id, deps.totpBox.seal(secret, `totp:${user.id}`));
   return { secret, uri: totpUri(secret, user.email) };
 }

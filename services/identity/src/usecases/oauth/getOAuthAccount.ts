@@ -10,8 +10,12 @@ export interface OAuthAccount {
   roleScopes: string[];
 }
 
+export interface GetOAuthAccountQuery {
+  accountId: string;
+}
+
 /** The member an OAuth account id (`<organization_id>.<user_id>`) names, while still active. */
-export async function getOAuthAccount(deps: IdentityDeps, accountId: string): Promise<OAuthAccount> {
+export async function getOAuthAccount(deps: IdentityDeps, { accountId }: GetOAuthAccountQuery): Promise<OAuthAccount> {
   const [organizationId, userId] = accountId.split(".");
   const membership = organizationId && userId ? await deps.repo.membership(organizationId, userId) : null;
   const user = membership?.status === "active" ? await deps.repo.userById(membership.user_id) : null;

@@ -1,6 +1,13 @@
 import type { IdentityDeps } from "../../deps.js";
 import type { OAuthClientRecord } from "../../repo.js";
 
-export function listOAuthClients(deps: IdentityDeps, organizationId: string): Promise<OAuthClientRecord[]> {
+export interface ListOAuthClientsQuery {
+  organizationId: string;
+}
+
+export function listOAuthClients(
+  deps: IdentityDeps,
+  { organizationId }: ListOAuthClientsQuery,
+): Promise<OAuthClientRecord[]> {
   return deps.repo.oauthClientsOf(organizationId);
 }

@@ -12,12 +12,19 @@ export interface VerifiedAccessToken {
   expiresAt: string;
 }
 
+export interface VerifyAccessTokenCommand {
+  token: string;
+}
+
 /**
  * A `vdt_oat_…` token presented on /v1: well-formed (checksum first, before any lookup), issued
  * and not expired or revoked, its client still registered and its member still in the
  * organization. It grants the scopes it was given, within what the member's role holds now.
  */
-export async function verifyAccessToken(deps: IdentityDeps, token: string): Promise<VerifiedAccessToken> {
+export async function verifyAccessToken(
+  deps: IdentityDeps,
+  { token }: VerifyAccessTokenCommand,
+): Promise<VerifiedAccessToken> {
   if (!checksummedTokenValid(ACCESS_TOKEN_PREFIX, token))
     throw errors.unauthorized("AUTH_INVALID_KEY", "Access token format or checksum is invalid");
   const record = await deps.repo.findOAuthArtifact("AccessToken", { id: token });

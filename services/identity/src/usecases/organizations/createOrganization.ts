@@ -30,7 +30,7 @@ export async function createOrganization(
     is_default: cmd.isDefault ?? false,
     version: 1,
   };
-  await deps.repo.orgs.insertOne(org);
+  await deps.repo.insertOrganization(org);
   const { record, key } = await createApiKey(deps, {
     organizationId: org.id,
     name: firstKey.operator ? "Bootstrap (instance operator)" : "Initial admin key",

@@ -1,6 +1,5 @@
 import { errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
-import type { OrgRecord } from "../../repo.js";
 import { getOrganization, type OrganizationView } from "./getOrganization.js";
 
 export interface UpdateOrganizationCommand {
@@ -22,7 +21,7 @@ export async function updateOrganization(
   if (cmd.requireEvaluationPass !== undefined) set["settings.require_evaluation_pass"] = cmd.requireEvaluationPass;
   if (cmd.allowInlineSuppression !== undefined) set["settings.allow_inline_suppression"] = cmd.allowInlineSuppression;
   if (cmd.requireMfa !== undefined) set["settings.require_mfa"] = cmd.requireMfa;
-  const updated = await deps.repo.orgs.updateOne({ id: cmd.organizationId }, set as Partial<OrgRecord>);
+  const updated = await deps.repo.updateOrganization(cmd.organizationId, set);
   if (!updated) throw errors.notFound("organization", cmd.organizationId);
   return getOrganization(deps, { organizationId: cmd.organizationId });
 }

@@ -23,8 +23,13 @@ async function groupRole(deps: IdentityDeps, organizationId: string, scimId: str
   return roleFromGroups(groups.filter((g) => g.member_ids.includes(scimId)).map((g) => g.display_name));
 }
 
+export interface ScimAccessCommand {
+  caller: ScimCaller;
+  rec: ScimUserRecord;
+}
+
 /** Gives (or restores) the linked account an active membership with the role its groups give; owners keep theirs. */
-export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<void> {
+export async function grantAccess(deps: IdentityDeps, { caller, rec }: ScimAccessCommand): Promise<void> {
   if (!rec.user_id) return;
   const userId = rec.user_id;
   const role = await groupRole(deps, caller.organizationId, rec.scim_id);
@@ -42,10 +47,10 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
       version: 1,
     };
     try {
-      await deps.repo.members.insertOne(record);
+      await deps.repo.insertMembership(record);
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-      return grantAccess(deps, caller, rec);
+      return grantAccess(deps, { caller, rec });
     }
     await recordAudit(deps, {
       organizationId: caller.organizationId,
@@ -59,17 +64,8 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
   }
   const newRole = existing.role === "owner" ? "owner" : role;
   if (existing.status === "active" && existing.role === newRole) return;
-  const updated = await deps.repo.members.updateOne(
-    { id: existing.id, version: existing.version },
-    {
-      status: "active",
-      role: newRole,
-      invitation_hash: null,
-      invitation_expires_at: null,
-      version: existing.version + 1,
-    },
-  );
-  if (!updated) return grantAccess(deps, caller, rec);
+  const updated = await deps.repo.activateMembership(existing, newRole);
+  if (!updated) return grantAccess(deps, { caller, rec });
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type: existing.status === "active" ? "member.role_changed" : "member.joined",
@@ -80,16 +76,21 @@ export async function grantAccess(deps: IdentityDeps, caller: ScimCaller, rec: S
   });
 }
 
+export interface SyncRolesCommand {
+  caller: ScimCaller;
+  scimIds: Iterable<string>;
+}
+
 /** Puts each active SCIM user's role in line with their groups (after a group changed). */
-export async function syncRoles(deps: IdentityDeps, caller: ScimCaller, scimIds: Iterable<string>): Promise<void> {
+export async function syncRoles(deps: IdentityDeps, { caller, scimIds }: SyncRolesCommand): Promise<void> {
   for (const scimId of new Set(scimIds)) {
     const rec = await deps.repo.scimUser(caller.organizationId, scimId);
-    if (rec?.active) await grantAccess(deps, caller, rec);
+    if (rec?.active) await grantAccess(deps, { caller, rec });
   }
 }
 
 /** Refuses to take the organization's last owner away (owners are managed in Verdict). */
-export async function assertMayEndAccess(deps: IdentityDeps, caller: ScimCaller, rec: ScimUserRecord): Promise<void> {
+export async function assertMayEndAccess(deps: IdentityDeps, { caller, rec }: ScimAccessCommand): Promise<void> {
   if (!rec.user_id) return;
   const membership = await deps.repo.membership(caller.organizationId, rec.user_id);
   if (
@@ -106,20 +107,15 @@ export async function assertMayEndAccess(deps: IdentityDeps, caller: ScimCaller,
  */
 export async function endAccess(
   deps: IdentityDeps,
-  caller: ScimCaller,
-  rec: ScimUserRecord,
+  { caller, rec }: ScimAccessCommand,
 ): Promise<{ sessions: number; oauthArtifacts: number; apiKeys: number }> {
   if (!rec.user_id) return { sessions: 0, oauthArtifacts: 0, apiKeys: 0 };
   const userId = rec.user_id;
-  await deps.repo.members.deleteOne({ id: deps.repo.membershipId(caller.organizationId, userId) });
+  await deps.repo.endMembership(caller.organizationId, userId);
   const now = deps.clock.now().toISOString();
   const sessions = await deps.repo.revokeSessionsOf(userId, caller.organizationId, now);
   const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
-  const keys = await deps.repo.keys.find({
-    organization_id: caller.organizationId,
-    created_by_user_id: userId,
-    revoked_at: null,
-  });
+  const keys = await deps.repo.liveKeysCreatedBy(caller.organizationId, userId);
   for (const k of keys)
     await revokeApiKey(deps, { organizationId: caller.organizationId, keyId: k.id, actor: caller.actor });
   return { sessions, oauthArtifacts, apiKeys: keys.length };

@@ -15,7 +15,7 @@ export interface CreateScimGroupCommand {
 export async function createGroup(deps: IdentityDeps, cmd: CreateScimGroupCommand): Promise<ScimGroupRecord> {
   const { caller } = cmd;
   const resource = groupBody(cmd.body);
-  const members = await memberIds(deps, caller.organizationId, resource);
+  const members = await memberIds(deps, { organizationId: caller.organizationId, resource });
   const groupId = newId("grp");
   const now = deps.clock.now().toISOString();
   const rec: ScimGroupRecord = {
@@ -32,7 +32,7 @@ export async function createGroup(deps: IdentityDeps, cmd: CreateScimGroupComman
     version: 1,
   };
   await deps.repo.insertScimGroup(rec);
-  await syncRoles(deps, caller, members);
+  await syncRoles(deps, { caller, scimIds: members });
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type: "scim.group_created",

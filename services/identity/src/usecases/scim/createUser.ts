@@ -20,9 +20,9 @@ export async function createUser(deps: IdentityDeps, cmd: CreateScimUserCommand)
   if (resource.active === undefined) resource.active = true;
   const active = resource.active !== false;
   const userNameKey = String(resource.userName).toLowerCase();
-  await assertUserNameFree(deps, caller.organizationId, userNameKey);
+  await assertUserNameFree(deps, { organizationId: caller.organizationId, key: userNameKey });
   const scimId = newId("user");
-  const userId = await linkAccount(deps, caller, resource, scimId);
+  const userId = await linkAccount(deps, { caller, resource, scimId });
   const now = deps.clock.now().toISOString();
   const rec: ScimUserRecord = {
     id: `${caller.organizationId}.${scimId}`,
@@ -43,7 +43,7 @@ export async function createUser(deps: IdentityDeps, cmd: CreateScimUserCommand)
     if (err instanceof DuplicateKeyError) throw scimErrors.uniqueness("userName is already taken in this organization");
     throw err;
   }
-  if (active) await grantAccess(deps, caller, rec);
+  if (active) await grantAccess(deps, { caller, rec });
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type: "scim.user_created",

@@ -12,7 +12,7 @@ export interface DeleteScimGroupCommand {
 export async function deleteGroup(deps: IdentityDeps, cmd: DeleteScimGroupCommand): Promise<void> {
   const { caller, group: rec } = cmd;
   if (!(await deps.repo.deleteScimGroup(rec))) throw scimErrors.preconditionFailed();
-  await syncRoles(deps, caller, rec.member_ids);
+  await syncRoles(deps, { caller, scimIds: rec.member_ids });
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type: "scim.group_deleted",

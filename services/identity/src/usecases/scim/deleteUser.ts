@@ -11,8 +11,8 @@ export interface DeleteScimUserCommand {
 
 export async function deleteUser(deps: IdentityDeps, cmd: DeleteScimUserCommand): Promise<void> {
   const { caller, user: rec } = cmd;
-  if (rec.active) await assertMayEndAccess(deps, caller, rec);
-  const ended = rec.active ? await endAccess(deps, caller, rec) : undefined;
+  if (rec.active) await assertMayEndAccess(deps, { caller, rec });
+  const ended = rec.active ? await endAccess(deps, { caller, rec }) : undefined;
   if (!(await deps.repo.deleteScimUser(rec))) throw scimErrors.preconditionFailed();
   // Out of every group too: a user provisioned again later starts without old roles.
   await deps.repo.removeFromScimGroups(caller.organizationId, rec.scim_id);

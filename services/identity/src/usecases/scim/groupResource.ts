@@ -30,8 +30,13 @@ export function groupView(rec: ScimGroupRecord, users: Map<string, ScimUserRecor
   };
 }
 
+export interface MemberIdsQuery {
+  organizationId: string;
+  resource: Obj;
+}
+
 /** The member ids a resource names, each a SCIM user of this organization (else 400 invalidValue). */
-export async function memberIds(deps: IdentityDeps, organizationId: string, resource: Obj): Promise<string[]> {
+export async function memberIds(deps: IdentityDeps, { organizationId, resource }: MemberIdsQuery): Promise<string[]> {
   const members = (resource.members as Obj[] | undefined) ?? [];
   const ids = [...new Set(members.map((m) => m.value).filter((v): v is string => typeof v === "string"))];
   for (const id of ids) {

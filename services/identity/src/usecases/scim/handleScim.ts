@@ -14,9 +14,8 @@ import {
   USER_RESOURCE,
   type ResourceSchema,
 } from "../../domain/scimSchema.js";
-import type { Collection, Doc } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord, ScimUserRecord } from "../../repo.js";
+import type { ScimGroupRecord, ScimList, ScimUserRecord } from "../../repo.js";
 import type { ScimCaller } from "./access.js";
 import { authenticateScim } from "./authenticateScim.js";
 import { createGroup } from "./createGroup.js";
@@ -103,11 +102,10 @@ function listOf(rs: ResourceSchema, views: Obj[], p: ListParams): Obj {
  * is counted and paged there (count, skip, limit), reading one page of records; otherwise the
  * store narrows the candidates by the indexed part and the rest of the filter runs here.
  */
-async function listPage<R extends Doc>(
-  coll: Collection<R>,
+async function listPage<R>(
+  list: (where: Record<string, string>) => ScimList<R>,
   kind: "User" | "Group",
   rs: ResourceSchema,
-  organizationId: string,
   p: ListParams,
   views: (records: R[]) => Promise<Obj[]>,
 ): Promise<Obj> {
@@ -121,15 +119,13 @@ async function listPage<R extends Doc>(
       startIndex,
     );
   if (q.impossible) return answer([], 0);
-  const where = { ...q.where, organization_id: organizationId };
-  const sort = { created_at: 1 as const };
+  const records = list(q.where);
   if (q.exact) {
-    const total = await coll.count(where);
-    const page =
-      count === 0 || startIndex > total ? [] : await coll.find(where, { sort, skip: startIndex - 1, limit: count });
+    const total = await records.count();
+    const page = count === 0 || startIndex > total ? [] : await records.page(startIndex - 1, count);
     return answer(await views(page), total);
   }
-  const hits = (await views(await coll.find(where, { sort }))).filter(matcher(rs, filter));
+  const hits = (await views(await records.all())).filter(matcher(rs, filter));
   return answer(hits.slice(startIndex - 1, startIndex - 1 + count), hits.length);
 }
 
@@ -176,14 +172,22 @@ async function groupViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]
 }
 
 function listUsers(deps: IdentityDeps, caller: ScimCaller, p: ListParams): Promise<Obj> {
-  return listPage(deps.repo.scimUsers, "User", USER_RESOURCE, caller.organizationId, p, (r) =>
-    usersToViews(deps, caller, r),
+  return listPage(
+    (where) => deps.repo.scimUserList(caller.organizationId, where),
+    "User",
+    USER_RESOURCE,
+    p,
+    (r) => usersToViews(deps, caller, r),
   );
 }
 
 function listGroups(deps: IdentityDeps, caller: ScimCaller, p: ListParams): Promise<Obj> {
-  return listPage(deps.repo.scimGroups, "Group", GROUP_RESOURCE, caller.organizationId, p, (r) =>
-    groupsToViews(deps, caller, r),
+  return listPage(
+    (where) => deps.repo.scimGroupList(caller.organizationId, where),
+    "Group",
+    GROUP_RESOURCE,
+    p,
+    (r) => groupsToViews(deps, caller, r),
   );
 }
 

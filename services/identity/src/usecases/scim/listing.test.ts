@@ -10,7 +10,7 @@ import { Outbox } from "@verdict/outbox";
 import { SqliteStore, type Collection, type Doc, type Store } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
 import { argon2Passwords } from "../../passwords.js";
-import { IDENTITY_COLLECTIONS, IdentityRepo } from "../../repo.js";
+import { IDENTITY_COLLECTIONS, IdentityRepo, type ScimUserRecord } from "../../repo.js";
 import { createOrganization } from "../organizations/createOrganization.js";
 import { OidcDiscoveryCache } from "../sso/oidcDiscovery.js";
 import { SsoRepo } from "../sso/ssoRepo.js";
@@ -61,14 +61,15 @@ let token: string;
 beforeEach(async () => {
   store = new CountingStore(new SqliteStore(":memory:"));
   bus = new InProcessBus(createLogger("t", "silent"), 5);
-  const repo = new IdentityRepo(store);
+  const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
+  const repo = new IdentityRepo(store, outbox);
   await repo.init();
   const sso = new SsoRepo(store);
   await sso.init();
   deps = {
     repo,
     bus,
-    outbox: new Outbox({ bus, logger: createLogger("t", "silent") }),
+    outbox,
     clock: { now: () => new Date() },
     logger: createLogger("t", "silent"),
     policy: { countRepositories: async () => ({ count: 0 }) },
@@ -209,11 +210,13 @@ describe("SCIM lists in the store", () => {
 
 describe("records stored before the lookup keys", () => {
   it("get them when the repository starts, so filters find them", async () => {
-    const [u] = await deps.repo.scimUsers.find({ user_name_key: "person09" });
-    // As an earlier version stored it: no external_id.
-    await deps.repo.scimUsers.updateOne({ id: u!.id }, {}, ["external_id"]);
+    // As an earlier version stored it: no external_id (written past the repository, which keeps
+    // records in today's shape).
+    const users = store.collection<ScimUserRecord>(IDENTITY_COLLECTIONS.scimUsers);
+    const [u] = await users.find({ user_name_key: "person09" });
+    await users.updateOne({ id: u!.id }, {}, ["external_id"]);
     expect(list(await scim("GET", "/Users", undefined, { filter: 'externalId eq "ext-9"' })).totalResults).toBe(0);
-    await new IdentityRepo(store).init();
+    await new IdentityRepo(store, deps.outbox).init();
     expect(
       list(await scim("GET", "/Users", undefined, { filter: 'externalId eq "ext-9"' })).Resources.map(
         (r) => r.userName,

@@ -20,7 +20,7 @@ export interface StoreScimGroupCommand {
 
 export async function storeGroup(deps: IdentityDeps, cmd: StoreScimGroupCommand): Promise<ScimGroupRecord> {
   const { caller, group: rec, resource } = cmd;
-  const members = await memberIds(deps, caller.organizationId, resource);
+  const members = await memberIds(deps, { organizationId: caller.organizationId, resource });
   const updated = await deps.repo.updateScimGroup(rec.id, rec.version, {
     display_name: String(resource.displayName),
     display_name_key: String(resource.displayName).toLowerCase(),
@@ -31,7 +31,7 @@ export async function storeGroup(deps: IdentityDeps, cmd: StoreScimGroupCommand)
     version: rec.version + 1,
   });
   if (!updated) throw scimErrors.preconditionFailed();
-  await syncRoles(deps, caller, [...rec.member_ids, ...members]);
+  await syncRoles(deps, { caller, scimIds: [...rec.member_ids, ...members] });
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type: "scim.group_updated",

@@ -24,9 +24,10 @@ export async function storeUser(deps: IdentityDeps, cmd: StoreScimUserCommand): 
   // An unassigned `active` (PATCH remove) means the default: active.
   const active = resource.active !== false;
   const userNameKey = String(resource.userName).toLowerCase();
-  if (userNameKey !== rec.user_name_key) await assertUserNameFree(deps, caller.organizationId, userNameKey, rec.id);
-  if (rec.active && !active) await assertMayEndAccess(deps, caller, rec);
-  const userId = rec.user_id ?? (await linkAccount(deps, caller, resource, rec.scim_id));
+  if (userNameKey !== rec.user_name_key)
+    await assertUserNameFree(deps, { organizationId: caller.organizationId, key: userNameKey, except: rec.id });
+  if (rec.active && !active) await assertMayEndAccess(deps, { caller, rec });
+  const userId = rec.user_id ?? (await linkAccount(deps, { caller, resource, scimId: rec.scim_id }));
   let updated: ScimUserRecord | null;
   try {
     updated = await deps.repo.updateScimUser(rec.id, ifMatchVersion, {
@@ -45,9 +46,9 @@ export async function storeUser(deps: IdentityDeps, cmd: StoreScimUserCommand): 
   if (!updated) throw scimErrors.preconditionFailed();
   let ended: Obj = {};
   if (rec.active && !active) {
-    const e = await endAccess(deps, caller, updated);
+    const e = await endAccess(deps, { caller, rec: updated });
     ended = { sessions_ended: e.sessions, oauth_artifacts_revoked: e.oauthArtifacts, api_keys_revoked: e.apiKeys };
-  } else if (active && (!rec.active || !rec.user_id)) await grantAccess(deps, caller, updated);
+  } else if (active && (!rec.active || !rec.user_id)) await grantAccess(deps, { caller, rec: updated });
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type:

@@ -74,23 +74,31 @@ export function userBody(body: unknown): Obj {
   return resource;
 }
 
+export interface UserNameQuery {
+  organizationId: string;
+  key: string;
+  except?: string;
+}
+
 /** 409 uniqueness when another of the organization's users has this userName (lower-cased). */
 export async function assertUserNameFree(
   deps: IdentityDeps,
-  organizationId: string,
-  key: string,
-  except?: string,
+  { organizationId, key, except }: UserNameQuery,
 ): Promise<void> {
   const taken = await deps.repo.scimUserByName(organizationId, key);
   if (taken && taken.id !== except) throw scimErrors.uniqueness(`userName is already taken in this organization`);
 }
 
+export interface LinkAccountCommand {
+  caller: ScimCaller;
+  resource: Obj;
+  scimId: string;
+}
+
 /** The Verdict account for the user's email (made when new); one SCIM user per account and organization. */
 export async function linkAccount(
   deps: IdentityDeps,
-  caller: ScimCaller,
-  resource: Obj,
-  scimId: string,
+  { caller, resource, scimId }: LinkAccountCommand,
 ): Promise<string | null> {
   const email = accountEmail(resource);
   if (!email) return null;

@@ -43,18 +43,17 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
     ? memberships.find((m) => m.organization_id === cmd.organizationId)
     : memberships[0];
   if (!passwordOk || !user || !membership) {
-    await signInFailed(
-      deps,
+    await signInFailed(deps, {
       throttles,
       user,
-      membership ?? memberships[0],
-      cmd.clientIp,
-      passwordOk ? "not_a_member" : "password",
-    );
+      membership: membership ?? memberships[0],
+      clientIp: cmd.clientIp,
+      reason: passwordOk ? "not_a_member" : "password",
+    });
     throw invalidCredentials();
   }
   await clearAccount(deps, throttles.account);
-  await assertPasswordSignInAllowed(deps, membership, cmd.clientIp);
+  await assertPasswordSignInAllowed(deps, { membership, clientIp: cmd.clientIp });
   if (hasSecondFactor(user)) {
     const mfaToken = newToken("mfa");
     const now = deps.clock.now();
@@ -90,14 +89,18 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
   return { kind: "session", token, session };
 }
 
+export interface SignInFailedCommand {
+  throttles: { account: string; address: string };
+  user: UserRecord | null;
+  membership: MemberRecord | undefined;
+  clientIp: string;
+  reason: string;
+}
+
 /** Counts the failure and records it in the audit log of the organization the person belongs to. */
 export async function signInFailed(
   deps: IdentityDeps,
-  throttles: { account: string; address: string },
-  user: UserRecord | null,
-  membership: MemberRecord | undefined,
-  clientIp: string,
-  reason: string,
+  { throttles, user, membership, clientIp, reason }: SignInFailedCommand,
 ): Promise<void> {
   const locked = await countFailure(deps, throttles);
   if (!user || !membership) return;

@@ -3,8 +3,13 @@ import type { IdentityDeps } from "../../deps.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { SESSION_TOKEN_RE } from "./verifySession.js";
 
+export interface LogoutCommand {
+  token: string;
+  clientIp: string;
+}
+
 /** Ends the session (idempotent: an unknown or ended one is already signed out). */
-export async function logout(deps: IdentityDeps, token: string, clientIp: string): Promise<void> {
+export async function logout(deps: IdentityDeps, { token, clientIp }: LogoutCommand): Promise<void> {
   if (!SESSION_TOKEN_RE.test(token)) return;
   const s = await deps.repo.sessionByHash(hashToken(token));
   if (!s || s.revoked_at) return;

@@ -19,7 +19,7 @@ export function throttleIds(email: string, clientIp: string): { account: string;
 export async function assertNotLocked(deps: IdentityDeps, ids: { account: string; address: string }): Promise<void> {
   const now = deps.clock.now().getTime();
   for (const id of [ids.account, ids.address]) {
-    const t = await deps.repo.throttles.findOne({ id });
+    const t = await deps.repo.throttle(id);
     if (t?.locked_until && Date.parse(t.locked_until) > now) {
       const retryAfter = Math.ceil((Date.parse(t.locked_until) - now) / 1000);
       throw new AppError("rate_limited", "AUTH_LOCKED_OUT", `Too many failed sign-ins; try again in ${retryAfter} s`, {
@@ -39,24 +39,18 @@ export async function countFailure(deps: IdentityDeps, ids: { account: string; a
 
 async function bump(deps: IdentityDeps, id: string, policy: LockoutPolicy): Promise<boolean> {
   const now = deps.clock.now();
-  const t = await deps.repo.throttles.findOne({ id });
+  const t = await deps.repo.throttle(id);
   const stale = !t || now.getTime() - Date.parse(t.last_failure_at) > FAILURE_MEMORY_MS;
   const failures = stale ? 1 : t.failures + 1;
   const lockMs = lockoutMs(failures, policy);
   const lockedUntil = lockMs ? new Date(now.getTime() + lockMs).toISOString() : null;
-  if (!t) {
-    await deps.repo.throttles
-      .insertOne({ id, failures, last_failure_at: now.toISOString(), locked_until: lockedUntil })
-      .catch(() => undefined);
-  } else {
-    await deps.repo.throttles.updateOne(
-      { id },
-      { failures, last_failure_at: now.toISOString(), locked_until: lockedUntil },
-    );
-  }
+  await deps.repo.recordFailedSignIn(
+    { id, failures, last_failure_at: now.toISOString(), locked_until: lockedUntil },
+    t !== null,
+  );
   return lockMs > 0;
 }
 
 export async function clearAccount(deps: IdentityDeps, accountId: string): Promise<void> {
-  await deps.repo.throttles.deleteOne({ id: accountId });
+  await deps.repo.clearThrottle(accountId);
 }

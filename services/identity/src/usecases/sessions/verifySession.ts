@@ -23,8 +23,12 @@ export async function activeSession(deps: IdentityDeps, token: string): Promise<
   return s;
 }
 
+export interface VerifySessionCommand {
+  token: string;
+}
+
 /** Who is signed in. The role is read on every call, so a role change applies at once. */
-export async function verifySession(deps: IdentityDeps, token: string): Promise<SessionView> {
+export async function verifySession(deps: IdentityDeps, { token }: VerifySessionCommand): Promise<SessionView> {
   const s = await activeSession(deps, token);
   const [user, org, membership] = await Promise.all([
     deps.repo.userById(s.user_id),
@@ -35,8 +39,7 @@ export async function verifySession(deps: IdentityDeps, token: string): Promise<
   const now = deps.clock.now();
   let current = s;
   if (now.getTime() - Date.parse(s.last_seen_at) > LAST_SEEN_GRANULARITY_MS) {
-    current =
-      (await deps.repo.sessions.updateOne({ id: s.id, revoked_at: null }, { last_seen_at: now.toISOString() })) ?? s;
+    current = (await deps.repo.touchSession(s.id, now.toISOString())) ?? s;
   }
   return sessionView(current, user, org, membership.role, deps.sessions);
 }

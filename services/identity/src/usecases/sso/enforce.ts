@@ -6,10 +6,14 @@ import { passwordSignInAllowed, planHasSso } from "../../domain/sso.js";
 import type { MemberRecord } from "../../repo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 
+export interface PasswordSignInQuery {
+  membership: MemberRecord;
+  clientIp: string;
+}
+
 export async function assertPasswordSignInAllowed(
   deps: IdentityDeps,
-  membership: MemberRecord,
-  clientIp: string,
+  { membership, clientIp }: PasswordSignInQuery,
 ): Promise<void> {
   const connection = await deps.sso.connectionOf(membership.organization_id);
   if (!connection || passwordSignInAllowed(connection.enforce, membership.role)) return;

@@ -51,16 +51,13 @@ export async function finishSsoSignIn(
     throw new AppError("forbidden", decision.code, decision.message, { email });
   }
   const user = await findOrCreateAccount(deps, { email, name: identity.name, id: newId("user") });
-  if (!user.name && identity.name) await deps.repo.users.updateOne({ id: user.id, name: "" }, { name: identity.name });
+  if (!user.name && identity.name) await deps.repo.nameIfNameless(user.id, identity.name);
   const now = deps.clock.now().toISOString();
   if (decision.kind === "activate_invitation" && membership) {
-    await deps.repo.members.updateOne(
-      { id: membership.id, status: "invited" },
-      { status: "active", invitation_hash: null, invitation_expires_at: null, version: membership.version + 1 },
-    );
+    await deps.repo.acceptInvitation(membership);
   } else if (decision.kind === "join") {
     try {
-      await deps.repo.members.insertOne({
+      await deps.repo.insertMembership({
         id: deps.repo.membershipId(orgId, user.id),
         organization_id: orgId,
         user_id: user.id,

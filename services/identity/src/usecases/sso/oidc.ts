@@ -34,8 +34,16 @@ async function configFor(deps: IdentityDeps, c: SsoConnectionRecord): Promise<oi
   }
 }
 
-export async function startOidcLogin(deps: IdentityDeps, email: string, redirectUri: string): Promise<string> {
-  const connection = await connectionForEmail(deps, email, "oidc");
+export interface StartOidcLoginCommand {
+  email: string;
+  redirectUri: string;
+}
+
+export async function startOidcLogin(
+  deps: IdentityDeps,
+  { email, redirectUri }: StartOidcLoginCommand,
+): Promise<string> {
+  const connection = await connectionForEmail(deps, { email, protocol: "oidc" });
   const config = await configFor(deps, connection);
   const state = oidcClient.randomState();
   const nonce = oidcClient.randomNonce();

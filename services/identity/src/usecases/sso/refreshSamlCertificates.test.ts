@@ -72,14 +72,15 @@ beforeEach(async () => {
   fetches = 0;
   store = new SqliteStore(":memory:");
   bus = new InProcessBus(createLogger("t", "silent"), 5);
-  const repo = new IdentityRepo(store);
+  const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
+  const repo = new IdentityRepo(store, outbox);
   await repo.init();
   const sso = new SsoRepo(store);
   await sso.init();
   deps = {
     repo,
     bus,
-    outbox: new Outbox({ bus, logger: createLogger("t", "silent") }),
+    outbox,
     clock: { now: () => now },
     logger: createLogger("t", "silent"),
     policy: { countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")) },

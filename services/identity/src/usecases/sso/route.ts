@@ -9,10 +9,14 @@ import type { SsoConnectionRecord } from "./ssoRepo.js";
 const emailProblem = (message: string) =>
   errors.unprocessable([{ field: "email", code: "INVALID_FORMAT", message }], message);
 
+export interface ConnectionForEmailQuery {
+  email: string;
+  protocol: SsoType;
+}
+
 export async function connectionForEmail(
   deps: IdentityDeps,
-  email: string,
-  protocol: SsoType,
+  { email, protocol }: ConnectionForEmailQuery,
 ): Promise<SsoConnectionRecord> {
   const domain = emailDomain(email);
   if (!domain) throw emailProblem("email must be an email address (name@example.com)");

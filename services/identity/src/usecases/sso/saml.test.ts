@@ -149,14 +149,15 @@ beforeEach(async () => {
   fetches = 0;
   store = new SqliteStore(":memory:");
   bus = new InProcessBus(createLogger("t", "silent"), 5);
-  const repo = new IdentityRepo(store);
+  const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
+  const repo = new IdentityRepo(store, outbox);
   await repo.init();
   const sso = new SsoRepo(store);
   await sso.init();
   deps = {
     repo,
     bus,
-    outbox: new Outbox({ bus, logger: createLogger("t", "silent") }),
+    outbox,
     // The real clock: the library checks the assertion's times against it.
     clock: { now: () => new Date() },
     logger: createLogger("t", "silent"),
@@ -207,7 +208,7 @@ async function start(
   org = orgId,
   on: IdentityDeps = deps,
 ): Promise<{ relayState: string; requestId: string; url: URL }> {
-  const url = new URL(await startSamlLogin(on, email, URLS));
+  const url = new URL(await startSamlLogin(on, { email, urls: URLS }));
   const id = hashToken(url.searchParams.get("RelayState")!);
   const pending = (await on.sso.signInsUnderWay(org)).find((s) => s.id === id);
   expect(pending).toMatchObject({ organization_id: org, protocol: "saml" });
@@ -254,7 +255,7 @@ describe("completeSamlLogin: Destination", () => {
       message: `The SAML response is addressed to ${elsewhere}, not this service's ACS (${URLS.acsUrl})`,
     });
     // Nobody was signed in: no session exists.
-    expect(await deps.repo.sessions.find({})).toEqual([]);
+    expect(await deps.repo.allSessions()).toEqual([]);
   });
 
   it("reads the Destination of a Response (and nothing from what is not one)", async () => {
@@ -339,7 +340,7 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
     const { relayState, requestId } = await start();
     const unsigned = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience(), unsigned: true });
     expect((await refusal(complete(relayState, unsigned))).code).toBe("SSO_IDP_RESPONSE_INVALID");
-    expect(await deps.repo.sessions.find({})).toEqual([]);
+    expect(await deps.repo.allSessions()).toEqual([]);
   });
 
   it("refuses an assertion whose Recipient is another ACS", async () => {
@@ -426,7 +427,7 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
       email: "eve@globex.example",
     });
     expect((await refusal(complete(acme2.relayState, crafted))).message).toMatch(/audience/i);
-    expect(await deps.repo.members.find({ organization_id: orgId, user_id: { $ne: "" } })).toEqual([]);
+    expect(await deps.repo.membersOf(orgId)).toEqual([]);
     // The response still signs Eve into Globex, where it belongs.
     const res = await complete(globex.relayState, forGlobex);
     expect(res.session).toMatchObject({ email: "eve@globex.example", organization_id: globexId });
@@ -435,7 +436,7 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
   it("shares the sign-ins under way between identity replicas through the store (one use across them)", async () => {
     await connect({ idpCertificate: OLD.cert });
     // A second identity instance over the same store: its own repositories, caches and SAML objects.
-    const repo = new IdentityRepo(store);
+    const repo = new IdentityRepo(store, deps.outbox);
     const sso = new SsoRepo(store);
     const replica: IdentityDeps = { ...deps, repo, sso, oidcDiscovery: new OidcDiscoveryCache(0) };
     const { relayState, requestId } = await start("ada@acme.example", orgId, deps);
@@ -449,10 +450,12 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
   it("signs nobody in once the organization's plan no longer includes SSO (Team, Business, Enterprise)", async () => {
     await connect({ idpCertificate: OLD.cert });
     const { relayState, requestId } = await start();
-    await deps.repo.orgs.updateOne({ id: orgId }, { plan: "free" });
+    await deps.repo.updateOrganization(orgId, { plan: "free" });
     const response = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience() });
     expect((await refusal(complete(relayState, response))).code).toBe("PLAN_FEATURE_UNAVAILABLE");
-    expect((await refusal(startSamlLogin(deps, "ada@acme.example", URLS))).code).toBe("PLAN_FEATURE_UNAVAILABLE");
-    expect(await deps.repo.sessions.find({})).toEqual([]);
+    expect((await refusal(startSamlLogin(deps, { email: "ada@acme.example", urls: URLS }))).code).toBe(
+      "PLAN_FEATURE_UNAVAILABLE",
+    );
+    expect(await deps.repo.allSessions()).toEqual([]);
   });
 });

@@ -71,14 +71,24 @@ function samlFor(c: SsoConnectionRecord, urls: SamlUrls, cache: CacheProvider): 
   });
 }
 
-export async function samlMetadata(deps: IdentityDeps, organizationId: string, urls: SamlUrls): Promise<string> {
+export interface SamlMetadataQuery {
+  organizationId: string;
+  urls: SamlUrls;
+}
+
+export async function samlMetadata(deps: IdentityDeps, { organizationId, urls }: SamlMetadataQuery): Promise<string> {
   const connection = await deps.sso.connectionOf(organizationId);
   if (!connection || connection.type !== "saml") throw errors.notFound("saml_connection", organizationId);
   return samlFor(connection, urls, new OneRequestCache()).generateServiceProviderMetadata(null, null);
 }
 
-export async function startSamlLogin(deps: IdentityDeps, email: string, urls: SamlUrls): Promise<string> {
-  const connection = await connectionForEmail(deps, email, "saml");
+export interface StartSamlLoginCommand {
+  email: string;
+  urls: SamlUrls;
+}
+
+export async function startSamlLogin(deps: IdentityDeps, { email, urls }: StartSamlLoginCommand): Promise<string> {
+  const connection = await connectionForEmail(deps, { email, protocol: "saml" });
   const cache = new OneRequestCache();
   const relayState = randomBytes(32).toString("base64url");
   const url = await samlFor(connection, urls, cache).getAuthorizeUrlAsync(relayState, undefined, {});
