@@ -233,7 +233,10 @@ export class EvaluationRepo {
     return (await this.evaluations.find(filter, { sort: { id: -1 }, limit: query.limit + 1 })) as EvaluationRecord[];
   }
 
-  /** How many evaluations of the organization are queued, and the bytes of content they hold. */
+  /**
+   * How many evaluations of the organization are stored as pending, and the bytes of content they
+   * hold (the caps read queueUse, which adds the places reserved for evaluations being stored).
+   */
   async queued(organizationId: string): Promise<{ count: number; bytes: number }> {
     const pending = await this.pendingOf(organizationId);
     return { count: pending.length, bytes: pending.reduce((n, e) => n + (e.queued_bytes ?? 0), 0) };
