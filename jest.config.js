@@ -39,6 +39,8 @@ const MEDIUM = [
   // SSO against identity providers' metadata over real HTTP, with certificates made by openssl.
   "/services/identity/src/usecases/sso/(saml|refreshSamlCertificates|oidcDiscovery)\\.test\\.ts$",
   "/libs/store/src/mongo\\.test\\.ts$",
+  // The evaluation service's queue ledger racing on a MongoDB-wire server (two connections).
+  "/services/evaluation/src/queueLedger\\.mongo\\.test\\.ts$",
   "/libs/bus/src/kafka\\.test\\.ts$",
   "/libs/outbox/src/outbox\\.test\\.ts$",
   "/services/webhooks/src/egress\\.test\\.ts$",

@@ -1,10 +1,19 @@
 // The evaluation service's collection, through the Store port. File contents are never stored:
 // only the result of checking them.
+import { errors } from "@verdict/kit";
 import type { Outbox, PendingEvent } from "@verdict/outbox";
-import type { Collection, Filter, Operators, Store } from "@verdict/store";
+import { DuplicateKeyError, type Collection, type Filter, type Operators, type Store } from "@verdict/store";
 import type { ListQuery } from "./domain/listQuery.js";
 import type { EvaluationStatus, Summary } from "./domain/evaluation.js";
 import type { Finding, SuppressedFinding } from "./domain/engine.js";
+import {
+  fitsQueue,
+  liveReservations,
+  queueUse,
+  type QueueCaps,
+  type QueueReservation,
+  type QueueUse,
+} from "./domain/queueRoom.js";
 
 export interface Violation extends Finding {
   id: string;
@@ -60,6 +69,27 @@ export interface EvaluationTombstone {
 
 export type EvaluationDoc = EvaluationRecord | EvaluationTombstone;
 
+/**
+ * One organization's places in the queue of asynchronous evaluations (id: the organization's id).
+ * The caps are enforced on this one document: a place is taken with a compare-and-set on
+ * `version`, so two requests (or two instances sharing the store) never both take the last one.
+ */
+export interface QueueLedger {
+  id: string;
+  organization_id: string;
+  version: number;
+  reservations: QueueReservation[];
+}
+
+/** Whether a place was taken; when not, what the organization's queue holds. */
+export type QueueRoom = { reserved: true } | { reserved: false; use: QueueUse };
+
+/**
+ * Compare-and-set rounds before a reservation gives up (503): each lost round means another
+ * request of the organization moved its ledger on, so this bounds only a pathological pile-up.
+ */
+const LEDGER_ATTEMPTS = 50;
+
 export function isTombstone(doc: EvaluationDoc): doc is EvaluationTombstone {
   return doc.deleted_at !== null;
 }
@@ -91,6 +121,8 @@ export class EvaluationRepo {
    * no queued work.
    */
   private readonly jobFiles: Collection<JobFile>;
+  /** Per organization, the places taken in the queue (see QueueLedger). */
+  private readonly queueLedgers: Collection<QueueLedger>;
 
   constructor(
     store: Store,
@@ -99,6 +131,7 @@ export class EvaluationRepo {
   ) {
     this.evaluations = store.collection<EvaluationDoc>("evaluation_evaluations");
     this.jobFiles = store.collection<JobFile>("evaluation_job_files");
+    this.queueLedgers = store.collection<QueueLedger>("evaluation_queue_ledgers");
   }
 
   async init(): Promise<void> {
@@ -200,14 +233,106 @@ export class EvaluationRepo {
     return (await this.evaluations.find(filter, { sort: { id: -1 }, limit: query.limit + 1 })) as EvaluationRecord[];
   }
 
-  /** How many evaluations of the organization are queued, and the bytes of content they hold. */
+  /**
+   * How many evaluations of the organization are stored as pending, and the bytes of content they
+   * hold (the caps read queueUse, which adds the places reserved for evaluations being stored).
+   */
   async queued(organizationId: string): Promise<{ count: number; bytes: number }> {
-    const pending = (await this.evaluations.find({
+    const pending = await this.pendingOf(organizationId);
+    return { count: pending.length, bytes: pending.reduce((n, e) => n + (e.queued_bytes ?? 0), 0) };
+  }
+
+  /**
+   * Takes a place in the organization's queue for an evaluation of `bytes` (before its files are
+   * written), or says what the queue holds when one more would pass the caps. Atomic across
+   * requests and instances: the check and the write are one compare-and-set on the ledger's
+   * version, retried from a fresh read when another request moved the ledger on meanwhile.
+   * Reservations that stopped counting (see liveReservations) are dropped with the write.
+   */
+  async reserveQueueRoom(
+    organizationId: string,
+    evaluationId: string,
+    bytes: number,
+    caps: QueueCaps,
+    now: Date,
+  ): Promise<QueueRoom> {
+    for (let attempt = 0; attempt < LEDGER_ATTEMPTS; attempt++) {
+      const { ledger, live, use } = await this.queueState(organizationId, now);
+      if (!fitsQueue(use, bytes, caps)) return { reserved: false, use };
+      const reservation: QueueReservation = { evaluation_id: evaluationId, bytes, reserved_at: now.toISOString() };
+      if (await this.writeLedger(organizationId, ledger, [...live, reservation])) return { reserved: true };
+    }
+    throw errors.unavailable("The organization's queue is too busy to take an evaluation now; retry shortly");
+  }
+
+  /**
+   * Gives back an evaluation's place in the queue (it finished, failed or was deleted, or was
+   * never stored). Idempotent; when it keeps losing the race, the place is dropped by the next
+   * reservation instead, as the evaluation is not pending any more.
+   */
+  async releaseQueueRoom(organizationId: string, evaluationId: string): Promise<void> {
+    for (let attempt = 0; attempt < LEDGER_ATTEMPTS; attempt++) {
+      const ledger = await this.queueLedgers.findOne({ id: organizationId });
+      if (!ledger?.reservations.some((r) => r.evaluation_id === evaluationId)) return;
+      const rest = ledger.reservations.filter((r) => r.evaluation_id !== evaluationId);
+      if (await this.writeLedger(organizationId, ledger, rest)) return;
+    }
+  }
+
+  /** What the organization's queue holds now (its live reservations and pending evaluations); writes nothing. */
+  async queueUse(organizationId: string, now: Date): Promise<QueueUse> {
+    return (await this.queueState(organizationId, now)).use;
+  }
+
+  /**
+   * The ledger as stored (null: none yet), the reservations that still count, and what the queue
+   * holds. The ledger is read first: an evaluation seen pending or gone afterwards is at least as
+   * far along as when the ledger was read, so a reservation is never dropped while it counts.
+   */
+  private async queueState(organizationId: string, now: Date) {
+    const ledger = await this.queueLedgers.findOne({ id: organizationId });
+    const reservations = ledger?.reservations ?? [];
+    const pending = new Map((await this.pendingOf(organizationId)).map((e) => [e.id, e.queued_bytes ?? 0]));
+    const unsure = reservations.map((r) => r.evaluation_id).filter((id) => !pending.has(id));
+    const left = new Set<string>();
+    if (unsure.length)
+      for (const doc of await this.evaluations.find({ organization_id: organizationId, id: { $in: unsure } }))
+        if (isTombstone(doc) || doc.status !== "pending") left.add(doc.id);
+    const live = liveReservations(reservations, { pending, left }, now);
+    return { ledger, live, use: queueUse(live, pending) };
+  }
+
+  /** Replaces the ledger's reservations if nobody changed it since `read`; false when somebody did. */
+  private async writeLedger(
+    organizationId: string,
+    read: QueueLedger | null,
+    reservations: QueueReservation[],
+  ): Promise<boolean> {
+    if (!read) {
+      try {
+        await this.queueLedgers.insertOne({
+          id: organizationId,
+          organization_id: organizationId,
+          version: 1,
+          reservations,
+        });
+        return true;
+      } catch (err) {
+        if (err instanceof DuplicateKeyError) return false;
+        throw err;
+      }
+    }
+    const next = { version: read.version + 1, reservations };
+    return (await this.queueLedgers.updateOne({ id: organizationId, version: read.version }, next)) !== null;
+  }
+
+  /** The organization's pending evaluations. */
+  private async pendingOf(organizationId: string): Promise<EvaluationRecord[]> {
+    return (await this.evaluations.find({
       organization_id: organizationId,
       status: "pending",
       deleted_at: null,
     })) as EvaluationRecord[];
-    return { count: pending.length, bytes: pending.reduce((n, e) => n + (e.queued_bytes ?? 0), 0) };
   }
 
   /** Every organization's evaluations still pending, oldest first (recovery at start-up). */

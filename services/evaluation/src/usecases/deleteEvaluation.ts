@@ -18,7 +18,8 @@ export async function deleteEvaluation(deps: EvaluationDeps, cmd: DeleteEvaluati
   // The deleted_at: null condition makes a concurrent second delete answer 410, not succeed twice.
   if (!(await deps.repo.tombstone(organizationId, evaluationId, deletedAt)))
     throw errors.deleted("evaluation", evaluationId);
-  // A queued evaluation's files go too; the worker skips deleted evaluations.
+  // A queued evaluation's files go too, and its place in the queue; the worker skips deleted evaluations.
   await deps.jobs.drop(evaluationId);
+  await deps.repo.releaseQueueRoom(organizationId, evaluationId);
   deps.logger.info({ organization_id: organizationId, evaluation_id: evaluationId }, "evaluation deleted");
 }

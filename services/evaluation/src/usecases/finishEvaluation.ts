@@ -42,11 +42,13 @@ export interface FinishPendingCommand {
 /**
  * Moves a queued evaluation from pending to its finished form exactly once, however often the
  * work is delivered; its events are written with it (outbox), so they are published once the
- * transition happened. Its queued files go in any case.
+ * transition happened. Its queued files go, and its place in the organization's queue is given
+ * back, in any case.
  */
 export async function finishPending(deps: EvaluationDeps, cmd: FinishPendingCommand): Promise<void> {
   const { next } = cmd;
   const updated = await deps.repo.finishPending(next, evaluationResultEvents(deps, next));
   await deps.jobs.drop(next.id);
+  await deps.repo.releaseQueueRoom(next.organization_id, next.id);
   if (updated) logFinished(deps, next);
 }

@@ -18,6 +18,7 @@ export async function processRequested(deps: EvaluationDeps, cmd: ProcessRequest
   // Delivered twice, already finished, or deleted while queued: nothing to do.
   if (!doc || isTombstone(doc) || doc.status !== "pending") {
     await deps.jobs.drop(evaluationId);
+    await deps.repo.releaseQueueRoom(organizationId, evaluationId);
     return;
   }
   const files = await deps.jobs.load(evaluationId, doc.summary.total_files);
