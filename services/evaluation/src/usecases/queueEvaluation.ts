@@ -3,6 +3,7 @@ import type { EvaluationDeps } from "../deps.js";
 import type { EvaluationRecord } from "../repo.js";
 import { requestedEvent } from "./events.js";
 import type { FileToScan } from "./scan.js";
+import { contentBytes } from "../domain/evaluation.js";
 
 export interface QueueEvaluationCommand {
   /** The evaluation as created, not stored yet. */
@@ -16,8 +17,7 @@ export async function queueEvaluation(deps: EvaluationDeps, cmd: QueueEvaluation
   const organizationId = cmd.pending.organization_id;
   // Queued work waits for the scan threads: one organization may not queue faster than it is
   // scanned (its files held on disk and its scans ahead of everyone's queued work).
-  let bytes = 0;
-  for (const f of files) bytes += f.content.length;
+  const bytes = contentBytes(files);
   await checkQueueRoom(deps, organizationId, bytes);
   // Deferred: the files are persisted first (see JobFiles), then the evaluation, then the work
   // is announced with it (outbox). A crash between the writes leaves files without an
@@ -33,7 +33,7 @@ export async function queueEvaluation(deps: EvaluationDeps, cmd: QueueEvaluation
 }
 
 /** Answers 429 when one more queued evaluation of `bytes` would pass the organization's caps. */
-async function checkQueueRoom(deps: EvaluationDeps, organizationId: string, bytes: number): Promise<void> {
+export async function checkQueueRoom(deps: EvaluationDeps, organizationId: string, bytes: number): Promise<void> {
   const { maxQueuedPerOrganization: maxCount, maxQueuedBytesPerOrganization: maxBytes } = deps.limits;
   const queued = await deps.repo.queued(organizationId);
   if (queued.count + 1 <= maxCount && (queued.bytes === 0 || queued.bytes + bytes <= maxBytes)) return;
