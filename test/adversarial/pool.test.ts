@@ -339,9 +339,12 @@ describe("SIGTERM while a thread is inside one long native RE2 call", () => {
         policies: ["generic-secrets"],
       });
       expect(quiet.status).toBe(202);
-      // Wait for A's scan to hold the thread (the pool's gauge), then to get past compiling into the long call.
+      // Wait for A's scan to hold the thread (the queued scans' pool's gauge), then to get past
+      // compiling into the long call.
       const running = async () =>
-        /verdict_worker_jobs\{pool="scanWorker",state="running"\} 1/.test(await (await fetch(v.metricsUrl)).text());
+        /verdict_worker_jobs\{pool="queuedScanWorker",state="running"\} 1/.test(
+          await (await fetch(v.metricsUrl)).text(),
+        );
       for (let i = 0; i < 100 && !(await running()); i++) await new Promise((r) => setTimeout(r, 100));
       expect(await running()).toBe(true);
       await new Promise((r) => setTimeout(r, 1500));

@@ -416,3 +416,71 @@ describe("a client that disconnects from a synchronous evaluation (all-in-one an
     expect(list.body.evaluations).toEqual([]);
   });
 });
+
+describe("a large evaluation past its organization's queue cap (all-in-one and distributed)", () => {
+  // One scan thread and a costly pattern over 1.2 MB of letters: the first large evaluation stays
+  // queued or scanning for seconds, so the organization's one queue place is taken.
+  let capped: Verdict;
+  let a: Api;
+  beforeAll(async () => {
+    capped = await startVerdict({
+      env: {
+        VERDICT_SCAN_WORKERS: "1",
+        VERDICT_ORG_MAX_QUEUED_EVALUATIONS: "1",
+        VERDICT_ASYNC_MIN_BYTES: "1000000",
+        VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
+        VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
+        VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
+        VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+      },
+    });
+    a = new Api(capped.url, capped.bootstrapKey);
+    const res = await a.post("/v1/policies", {
+      id: "slow",
+      name: "Slow",
+      severity: "error",
+      patterns: [{ type: "regex", value: String.raw`[\pL\pN]{400}Z`, message: "slow" }],
+    });
+    expect(res.status).toBe(201);
+  });
+  afterAll(() => capped.destroy());
+
+  /** The gateway's calls to the evaluation service, by method and code, from its metrics. */
+  const calls = async () => {
+    const text = await (await fetch(capped.metricsUrl)).text();
+    const out: Record<string, number> = {};
+    for (const m of text.matchAll(
+      /^verdict_grpc_client_handling_seconds_count\{service="verdict\.evaluation\.v1\.EvaluationService",method="(\w+)",code="(\w+)"\} (\d+)$/gm,
+    ))
+      out[`${m[1]} ${m[2]}`] = Number(m[3]);
+    return out;
+  };
+
+  it("is refused with 429 before its contents are sent to the evaluation service", async () => {
+    const first = await a.post("/v1/evaluations", {
+      repository: "big/first",
+      ref: "main",
+      files: [0, 1].map((i) => ({ path: `dump/${i}.txt`, content: `${"a".repeat(600_000)}Z` })),
+      policies: ["slow"],
+    });
+    expect(first.status).toBe(202);
+    const before = await calls();
+    // 1.6 MB: parsed on a body worker, and queued were there room.
+    const second = await a.post("/v1/evaluations", {
+      repository: "big/second",
+      ref: "main",
+      files: [0, 1].map((i) => ({ path: `src/big${i}.ts`, content: "export const x = 1;\n".repeat(40_000) })),
+    });
+    expectError(second, 429, "rate_limited", "RATE_LIMIT_EXCEEDED");
+    expect(second.body.details).toMatchObject({ limit: 1, window: "queued", retry_after: 5 });
+    const after = await calls();
+    // Asked and refused; the request with the contents was never made.
+    const refused = "checkEvaluationRoom RESOURCE_EXHAUSTED";
+    expect((after[refused] ?? 0) - (before[refused] ?? 0)).toBe(1);
+    expect(after["createEvaluation OK"]).toBe(1);
+    expect(after["createEvaluation RESOURCE_EXHAUSTED"]).toBeUndefined();
+    // A small change is checked in the request, whatever the queue holds.
+    const small = await a.post("/v1/evaluations", { ...clean, repository: "big/small" });
+    expect(small.status).toBe(201);
+  });
+});

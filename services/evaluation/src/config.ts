@@ -74,7 +74,7 @@ documentVariables({
   VERDICT_ASYNC_MIN_BYTES: "Evaluations with at least this many bytes of content are queued too",
   VERDICT_SCAN_WORKERS: {
     meaning:
-      "Worker threads that match files against the policies (see [How an evaluation is checked](policies.md#how-an-evaluation-is-checked))",
+      "Worker threads that match files against the policies (see [How an evaluation is checked](policies.md#how-an-evaluation-is-checked)); queued evaluations scan on as many again, at a low CPU priority",
     default: "cores − 1 (at least 1)",
   },
   VERDICT_SCAN_THREADS_PER_ORG: {

@@ -56,6 +56,8 @@ export interface EvaluationDeps {
   engines: EngineCache<PolicySet>;
   /** The worker threads that scan, shared fairly between organizations. */
   scanner: Pick<FairPool<ScanJob, ScanOutcome>, "run" | "inFlight">;
+  /** The threads that scan queued evaluations (at a low CPU priority); the scanner when absent. */
+  queuedScanner?: Pick<FairPool<ScanJob, ScanOutcome>, "run">;
   /** The policy sets a new scan thread compiles before it takes jobs; none when absent. */
   warm?: WarmEngines;
   limits: EvaluationLimits;

@@ -27,28 +27,33 @@ const policies = (value: string): PolicyToRun[] => [
 ];
 
 describe("EngineCache", () => {
-  it("reuses an engine for the same organization and version, and compiles a new version", () => {
+  it("reuses an engine for the same version, and compiles a new version", () => {
     const cache = new EngineCache(8);
-    const a = cache.get("org_a", "v1", policies("foo"));
-    expect(cache.get("org_a", "v1", policies("ignored"))).toBe(a);
-    expect(cache.peek("org_a", "v1")).toBe(a);
-    expect(cache.peek("org_b", "v1")).toBeUndefined();
-    const b = cache.get("org_a", "v2", policies("bar"));
+    const a = cache.get("v1", policies("foo"));
+    expect(cache.get("v1", policies("ignored"))).toBe(a);
+    expect(cache.peek("v1")).toBe(a);
+    expect(cache.peek("v0")).toBeUndefined();
+    const b = cache.get("v2", policies("bar"));
     expect(b).not.toBe(a);
     expect(b.policyIds).toEqual(["p"]);
     expect(b.engine.scan("x.txt", Buffer.from("bar"), { allowSuppression: true }).findings).toHaveLength(1);
   });
 
-  it("forgets an organization's engines on request and evicts the least recently used", () => {
+  it("forgets the versions an organization resolved to and evicts the least recently used", () => {
     const cache = new EngineCache(2);
-    const a = cache.get("org_a", "v1", policies("a"));
-    cache.get("org_b", "v1", policies("b"));
-    cache.get("org_a", "v1", policies("a")); // org_a is now the most recent
-    cache.get("org_c", "v1", policies("c")); // evicts org_b
+    const a = cache.get("va", policies("a"));
+    cache.remember("org_a", [], "va");
+    cache.get("vb", policies("b"));
+    cache.get("va", policies("a")); // va is now the most recent
+    cache.get("vc", policies("c")); // evicts vb
     expect(cache.size).toBe(2);
-    expect(cache.get("org_a", "v1", policies("a"))).toBe(a);
+    expect(cache.peek("vb")).toBeUndefined();
+    expect(cache.get("va", policies("a"))).toBe(a);
+    cache.forget("org_b");
+    expect(cache.peek("va")).toBe(a);
     cache.forget("org_a");
-    expect(cache.get("org_a", "v1", policies("a"))).not.toBe(a);
+    expect(cache.peek("va")).toBeUndefined();
+    expect(cache.get("va", policies("a"))).not.toBe(a);
   });
 
   it("remembers the version each request shape resolved to, per organization, until forgotten", () => {

@@ -1,7 +1,11 @@
-// Compiled engines, per organization and policy version. Compiling a set of a hundred patterns
-// costs milliseconds; an evaluation of a small change takes less, so engines are reused. The
-// key includes the version the policy service computes from everything the engine receives, so
-// a stale engine is never used; policy.changed events only free memory early.
+// Compiled engines, per policy version. Compiling a set of a hundred patterns costs tens of
+// milliseconds; an evaluation of a small change takes less, so engines are reused. The key is
+// the version the policy service computes from everything the engine receives (a SHA-256 digest
+// of the resolved policies), so a stale engine is never used, and organizations whose policies
+// resolve to the same content (the built-in ones, unchanged) share one engine per thread: a
+// thread compiles the built-in set once, not once per organization. An engine holds nothing of an
+// organization but that content; the findings' suppression setting comes with each job.
+// policy.changed events only free memory early.
 //
 // The cache also remembers which version each (organization, requested policies) pair resolved
 // to last, so the next evaluation can tell the policy service the version it holds and get an
@@ -35,13 +39,13 @@ export class EngineCache<E = Engine> {
   ) {}
 
   /** The engine for this version, compiled from `policies` unless already cached. */
-  get(organizationId: string, version: string, policies: readonly PolicyToRun[]): CachedEngine<E> {
-    return this.touch(`${organizationId}\0${version}`) ?? this.add(`${organizationId}\0${version}`, version, policies);
+  get(version: string, policies: readonly PolicyToRun[]): CachedEngine<E> {
+    return this.touch(version) ?? this.add(version, policies);
   }
 
   /** The cached engine for this version, if it is still cached. */
-  peek(organizationId: string, version: string): CachedEngine<E> | undefined {
-    return this.touch(`${organizationId}\0${version}`);
+  peek(version: string): CachedEngine<E> | undefined {
+    return this.touch(version);
   }
 
   /** The version the request resolved to last time (a hint for the policy service). */
@@ -57,10 +61,17 @@ export class EngineCache<E = Engine> {
     this.latest.set(key, version);
   }
 
+  /**
+   * Forgets the versions an organization's requests resolved to, and their engines (another
+   * organization still using one of those versions compiles it again at its next scan).
+   */
   forget(organizationId: string): void {
     const prefix = `${organizationId}\0`;
-    for (const key of this.engines.keys()) if (key.startsWith(prefix)) this.engines.delete(key);
-    for (const key of this.latest.keys()) if (key.startsWith(prefix)) this.latest.delete(key);
+    for (const [key, version] of this.latest)
+      if (key.startsWith(prefix)) {
+        this.latest.delete(key);
+        this.engines.delete(version);
+      }
   }
 
   get size(): number {
@@ -77,10 +88,10 @@ export class EngineCache<E = Engine> {
     return hit;
   }
 
-  private add(key: string, version: string, policies: readonly PolicyToRun[]): CachedEngine<E> {
+  private add(version: string, policies: readonly PolicyToRun[]): CachedEngine<E> {
     const entry = { engine: this.build(policies), policyIds: policies.map((p) => p.id), version };
     if (this.engines.size >= this.capacity) this.engines.delete(this.engines.keys().next().value!);
-    this.engines.set(key, entry);
+    this.engines.set(version, entry);
     return entry;
   }
 }

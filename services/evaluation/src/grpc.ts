@@ -3,6 +3,7 @@ import type { AsyncService } from "@verdict/kit";
 import { evaluationV1 } from "@verdict/proto";
 import type { EvaluationDeps } from "./deps.js";
 import type { EvaluationRecord } from "./repo.js";
+import { checkEvaluationRoom } from "./usecases/checkEvaluationRoom.js";
 import { createEvaluation } from "./usecases/createEvaluation.js";
 import { deleteEvaluation } from "./usecases/deleteEvaluation.js";
 import { getEvaluation } from "./usecases/getEvaluation.js";
@@ -52,6 +53,14 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
         signal: call.signal,
       });
       return { evaluation: toEvaluation(evaluation) };
+    },
+    async checkEvaluationRoom(req) {
+      const queued = await checkEvaluationRoom(deps, {
+        organizationId: req.organization_id,
+        files: req.files,
+        bytes: req.bytes,
+      });
+      return { queued };
     },
     async getEvaluation(req) {
       return {

@@ -13,7 +13,7 @@ import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import type { EvaluationDeps, EvaluationLimits } from "./deps.js";
-import { DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT, FairPool, workerFile } from "@verdict/runtime";
+import { DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT, FairPool, LOW_PRIORITY_NICENESS, workerFile } from "@verdict/runtime";
 import { policySets } from "./engineCache.js";
 import type { ScanJob, ScanOutcome } from "./scanJob.js";
 import { WarmEngines } from "./warmEngines.js";
@@ -60,9 +60,18 @@ export interface EvaluationService {
 /**
  * When every scan thread has run one job this long (one organization's costly patterns over a
  * large file, which an RE2 call cannot interrupt), an organization holding no thread runs its
- * next scan on the spare thread instead of waiting for them (see FairPool's burstAfterMs).
+ * next scan on the spare thread instead of waiting for them (see FairPool's burstAfterMs). A
+ * small change scans in a few milliseconds: another organization's long scan delays it by this.
  */
-export const SCAN_BURST_AFTER_MS = 100;
+export const SCAN_BURST_AFTER_MS = 25;
+
+/**
+ * A synchronous scan that has run this long while an organization whose scans run much shorter
+ * has work runs on at a low CPU priority (its thread is retired after it, as a niceness cannot be
+ * lowered again). Long enough that only costly patterns get there, not a large change's ordinary
+ * slices: each retirement costs the replacement thread its compiled engines.
+ */
+export const SCAN_LOW_PRIORITY_AFTER_MS = 1000;
 
 export const DEFAULT_LIMITS: EvaluationLimits = {
   asyncMinFiles: 200,
@@ -98,10 +107,20 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     maxThreadsPerKey: opts.scanThreadsPerOrganization,
     spareThreads: 1,
     burstAfterMs: SCAN_BURST_AFTER_MS,
-    // The same bound: a scan past it while another organization has work runs at a low CPU
-    // priority (its thread is retired after it), so that organization's scans win the cores.
-    lowPriorityAfterMs: SCAN_BURST_AFTER_MS,
+    lowPriorityAfterMs: SCAN_LOW_PRIORITY_AFTER_MS,
     // A's threads terminated at its deadlines but still inside an RE2 call count in its share.
+    countTerminatedThreads: true,
+    workerData: { warm: warm.buffer },
+  });
+  // Queued evaluations are background work (nobody waits on the line for them): their scans run
+  // on threads of their own, as many, at a low CPU priority, so a 31 MiB change being worked off
+  // takes the cores only when the synchronous scans (and the request threads) leave them idle.
+  const queuedScanner = new FairPool<ScanJob, ScanOutcome>({
+    filename: workerFile(import.meta.url, "./scanWorker.js"),
+    name: "queuedScanWorker",
+    threads: scanner.threads,
+    maxThreadsPerKey: scanner.maxThreadsPerKey,
+    niceness: LOW_PRIORITY_NICENESS,
     countTerminatedThreads: true,
     workerData: { warm: warm.buffer },
   });
@@ -117,6 +136,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     engines: policySets(),
     warm,
     scanner,
+    queuedScanner,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
   };
 
@@ -143,6 +163,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
       port: grpc.port,
       worker,
       scan_workers: scanner.threads,
+      queued_scan_workers: queuedScanner.threads,
       scan_threads_per_organization: scanner.maxThreadsPerKey,
       async_min_files: deps.limits.asyncMinFiles,
       async_min_bytes: deps.limits.asyncMinBytes,
@@ -158,7 +179,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
       // Scans still running when the grace is over are abandoned with their threads: a
       // synchronous caller gets 503, a queued evaluation stays pending and runs after a restart.
       await grpc.stop(graceMs);
-      await scanner.close();
+      await Promise.all([scanner.close(), queuedScanner.close()]);
       for (const s of subscriptions) await s.unsubscribe();
       await outbox.stop();
       policy.close();

@@ -1,6 +1,6 @@
 // What one scan on a worker thread receives and does: plain data in (the policies, not a compiled
 // engine: RE2 objects cannot cross threads), an outcome out. Each thread keeps its own compiled
-// engines, per organization and policy version, so a version is compiled once per thread.
+// engines, per policy version, so a version is compiled once per thread.
 //
 // The policies travel as their JSON in shared memory (sharePolicies), encoded once per policy
 // set: posting a job then copies nothing of them, and a thread decodes them only when it has not
@@ -48,9 +48,9 @@ export function readPolicies(buffer: SharedArrayBuffer): PolicyToRun[] {
 }
 
 export function runScanJob(engines: EngineCache, job: ScanJob): ScanOutcome {
-  const cached = engines.peek(job.organizationId, job.version);
+  const cached = engines.peek(job.version);
   const compiled = !cached;
-  const { engine } = cached ?? engines.get(job.organizationId, job.version, readPolicies(job.policies));
+  const { engine } = cached ?? engines.get(job.version, readPolicies(job.policies));
   const scans: FileScan[] = [];
   // Every finding is counted, but only the first MAX_VIOLATIONS become violations.
   let room = job.room ?? MAX_VIOLATIONS;

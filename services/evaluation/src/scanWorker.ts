@@ -12,7 +12,7 @@ const engines = new EngineCache(16);
 // with the engines the other organizations need.
 for (const entry of readWarmEntries((workerData as { warm?: SharedArrayBuffer } | undefined)?.warm)) {
   try {
-    engines.get(entry.organizationId, entry.version, entry.policies);
+    engines.get(entry.version, entry.policies);
   } catch {
     // A set that no longer compiles is compiled (and fails) with its next scan instead.
   }

@@ -41,8 +41,9 @@ const job = (organizationId: string, version: string, policies: PolicyToRun[], c
   files: [{ path: "notes/a.txt", content, status: "modified" }],
   allowSuppression: false,
 });
-const orgB = () => job("org_b", "v1", evalPolicies, new Uint8Array(Buffer.from("eval(x);\n")));
-const orgA = (kib = 512) => job("org_a", "v1", costlyPolicies, letters(kib));
+// Versions as the policy service makes them: one per content.
+const orgB = () => job("org_b", "v-eval", evalPolicies, new Uint8Array(Buffer.from("eval(x);\n")));
+const orgA = (kib = 512) => job("org_a", "v-costly", costlyPolicies, letters(kib));
 
 let pool: FairPool<ScanJob, ScanOutcome> | undefined;
 afterEach(async () => {
@@ -72,7 +73,7 @@ describe("scan threads replacing a terminated one", () => {
     const first = await p.run("org_b", orgB(), { timeoutMs: 30_000 });
     expect(first.compiled).toBe(true);
     expect(first.kept.map((f) => f.policy_id)).toEqual(["dangerous-eval"]);
-    warm.record("org_b", "v1", evalPolicies);
+    warm.record("org_b", "v-eval", evalPolicies);
 
     await terminateThread(p);
     const after = await p.run("org_b", orgB(), { timeoutMs: 30_000 });
@@ -92,7 +93,7 @@ describe("scan threads replacing a terminated one", () => {
     const warm = new WarmEngines();
     const p = scanPool(warm);
     await p.run("org_b", orgB(), { timeoutMs: 30_000 });
-    warm.record("org_b", "v1", evalPolicies);
+    warm.record("org_b", "v-eval", evalPolicies);
     warm.forget("org_b");
     await terminateThread(p);
     expect((await p.run("org_b", orgB(), { timeoutMs: 30_000 })).compiled).toBe(true);
@@ -103,20 +104,33 @@ describe("WarmEngines", () => {
   it("keeps the most recent sets that fit, and rewrites only for a new one", () => {
     const warm = new WarmEngines(64 * 1024, 2);
     expect(readWarmEntries(warm.buffer)).toEqual([]);
-    warm.record("org_1", "v1", evalPolicies);
-    warm.record("org_2", "v1", costlyPolicies);
-    warm.record("org_1", "v1", evalPolicies);
-    warm.record("org_3", "v1", evalPolicies);
+    warm.record("org_1", "v-eval", evalPolicies);
+    warm.record("org_2", "v-costly", costlyPolicies);
+    warm.record("org_1", "v-eval", evalPolicies);
+    warm.record("org_3", "v-other", [policy("other", "other")]);
     expect(readWarmEntries(warm.buffer).map((e) => e.organizationId)).toEqual(["org_1", "org_3"]);
     expect(readWarmEntries(warm.buffer)[0]!.policies).toEqual(evalPolicies);
+  });
+
+  it("keeps one set per version: organizations whose policies resolve alike share it", () => {
+    const warm = new WarmEngines(64 * 1024, 2);
+    warm.record("org_1", "v-eval", evalPolicies);
+    warm.record("org_2", "v-eval", evalPolicies);
+    warm.record("org_3", "v-costly", costlyPolicies);
+    expect(readWarmEntries(warm.buffer).map((e) => e.version)).toEqual(["v-eval", "v-costly"]);
+    // Forgotten with the organization that recorded it last.
+    warm.forget("org_1");
+    expect(readWarmEntries(warm.buffer).map((e) => e.version)).toEqual(["v-eval", "v-costly"]);
+    warm.forget("org_2");
+    expect(readWarmEntries(warm.buffer).map((e) => e.version)).toEqual(["v-costly"]);
   });
 
   it("leaves out the oldest sets that do not fit in the buffer", () => {
     const big = [policy("big", "x".repeat(600))];
     const warm = new WarmEngines(1_500, 8);
-    warm.record("org_1", "v1", big);
-    warm.record("org_2", "v1", big);
-    warm.record("org_3", "v1", big);
+    warm.record("org_1", "v-1", big);
+    warm.record("org_2", "v-2", big);
+    warm.record("org_3", "v-3", big);
     expect(readWarmEntries(warm.buffer).map((e) => e.organizationId)).toEqual(["org_3"]);
   });
 

@@ -30,8 +30,8 @@ export class WarmEngines {
   readonly buffer: SharedArrayBuffer;
   private readonly header: Int32Array;
   private readonly bytes: Uint8Array;
-  /** Encoded entries by key, least recently recorded first. */
-  private readonly entries = new Map<string, Buffer>();
+  /** Encoded entries by version, least recently recorded first, with the organization that recorded each last. */
+  private readonly entries = new Map<string, { organizationId: string; encoded: Buffer }>();
 
   constructor(
     bytes = WARM_BUFFER_BYTES,
@@ -44,25 +44,26 @@ export class WarmEngines {
 
   /** Records a policy set that scanned successfully; rewrites the buffer only when the set is new. */
   record(organizationId: string, version: string, policies: readonly PolicyToRun[]): void {
-    const key = `${organizationId}\0${version}`;
+    // One entry per version: organizations whose policies resolve alike share its engine.
+    const key = version;
     const known = this.entries.get(key);
     if (known) {
       // Most recent last, so the oldest is the one left out.
       this.entries.delete(key);
-      this.entries.set(key, known);
+      this.entries.set(key, { ...known, organizationId });
       return;
     }
-    this.entries.set(key, Buffer.from(JSON.stringify({ organizationId, version, policies } satisfies WarmEntry)));
+    const encoded = Buffer.from(JSON.stringify({ organizationId, version, policies } satisfies WarmEntry));
+    this.entries.set(key, { organizationId, encoded });
     while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
     this.write();
   }
 
   /** Forgets an organization's policy sets (its policies changed or it was deleted). */
   forget(organizationId: string): void {
-    const prefix = `${organizationId}\0`;
     let changed = false;
-    for (const key of [...this.entries.keys()])
-      if (key.startsWith(prefix)) {
+    for (const [key, entry] of [...this.entries])
+      if (entry.organizationId === organizationId) {
         this.entries.delete(key);
         changed = true;
       }
@@ -73,7 +74,7 @@ export class WarmEngines {
     // The most recent entries that fit.
     const parts: Buffer[] = [];
     let size = 2;
-    for (const part of [...this.entries.values()].reverse()) {
+    for (const { encoded: part } of [...this.entries.values()].reverse()) {
       if (size + part.length + 1 > this.bytes.length) break;
       parts.unshift(part);
       size += part.length + 1;

@@ -1,5 +1,6 @@
 import { createClient, type AsyncClient, type ServingState } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, evaluationV1, identityV1, policyV1, webhooksV1 } from "@verdict/proto";
+import { encodeCreateEvaluation, encodingOf } from "./http/evaluationWire.js";
 
 export interface Clients {
   identity: AsyncClient<typeof identityV1.IdentityServiceService>;
@@ -26,15 +27,15 @@ const generated = evaluationV1.EvaluationServiceService;
 
 /**
  * The evaluation service's definition, but for the create request: it carries every file's
- * content (up to 30 MiB), and the generated serializer copies its encoding into a new Buffer;
- * this one hands gRPC the encoding as it is (finish() returns bytes of their own).
+ * content (up to 30 MiB). Its encoding is written once at its exact size (the generated encoder
+ * grows and copies), or was made on a body worker already, and gRPC gets it as it is.
  */
 const evaluationService: typeof generated = {
   ...generated,
   createEvaluation: {
     ...generated.createEvaluation,
     requestSerialize: (value: evaluationV1.CreateEvaluationRequest): Buffer => {
-      const bytes = evaluationV1.CreateEvaluationRequest.encode(value).finish();
+      const bytes = encodingOf(value)?.bytes ?? encodeCreateEvaluation(value).bytes;
       return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     },
   },

@@ -157,3 +157,10 @@ export function mergeOutcomes(outcomes: readonly Outcome[]): Outcome {
     suppressions: outcomes.flatMap((o) => o.suppressions),
   };
 }
+
+/** The bytes of content of an evaluation's files. */
+export function contentBytes(files: readonly { content: { length: number } }[]): number {
+  let bytes = 0;
+  for (const f of files) bytes += f.content.length;
+  return bytes;
+}

@@ -1,5 +1,5 @@
 import { errors, newId } from "@verdict/kit";
-import { checkEvaluationInput } from "../domain/evaluation.js";
+import { checkEvaluationInput, contentBytes } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { EvaluationRecord } from "../repo.js";
 import { evaluateNow } from "./evaluateNow.js";
@@ -21,11 +21,8 @@ export interface CreateEvaluationCommand {
 const EMPTY_SUMMARY = { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 };
 
 /** Small changes are checked inside the request; large ones are queued for a worker. */
-export function isLarge(deps: EvaluationDeps, files: FileToScan[]): boolean {
-  if (files.length >= deps.limits.asyncMinFiles) return true;
-  let bytes = 0;
-  for (const f of files) bytes += f.content.length;
-  return bytes >= deps.limits.asyncMinBytes;
+export function isLarge(deps: EvaluationDeps, files: number, bytes: number): boolean {
+  return files >= deps.limits.asyncMinFiles || bytes >= deps.limits.asyncMinBytes;
 }
 
 export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluationCommand): Promise<EvaluationRecord> {
@@ -51,6 +48,7 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     suppressions: [],
     deleted_at: null,
   };
-  if (isLarge(deps, cmd.files)) return queueEvaluation(deps, { pending, files: cmd.files });
+  if (isLarge(deps, cmd.files.length, contentBytes(cmd.files)))
+    return queueEvaluation(deps, { pending, files: cmd.files });
   return evaluateNow(deps, { pending, files: cmd.files, signal: cmd.signal });
 }

@@ -34,6 +34,7 @@ export async function processRequested(deps: EvaluationDeps, cmd: ProcessRequest
     result = await scanChange(deps, organizationId, doc.requested_policies, files, {
       timeoutMs: deps.limits.asyncTimeoutMs,
       budget: "thread",
+      queued: true,
     });
   } catch (err) {
     // A rule of the request that no longer holds (a named policy deleted meanwhile) or a scan past

@@ -4,6 +4,7 @@ import { fitsQueue, type QueueCaps, type QueueUse } from "../domain/queueRoom.js
 import type { EvaluationRecord } from "../repo.js";
 import { requestedEvent } from "./events.js";
 import type { FileToScan } from "./scan.js";
+import { contentBytes } from "../domain/evaluation.js";
 
 export interface QueueEvaluationCommand {
   /** The evaluation as created, not stored yet. */
@@ -67,12 +68,6 @@ export async function checkQueueRoom(deps: EvaluationDeps, organizationId: strin
   const caps = queueCaps(deps);
   const use = await deps.repo.queueUse(organizationId, deps.clock.now());
   if (!fitsQueue(use, bytes, caps)) throw queueFull(caps, use);
-}
-
-function contentBytes(files: FileToScan[]): number {
-  let bytes = 0;
-  for (const f of files) bytes += f.content.length;
-  return bytes;
 }
 
 function queueCaps(deps: EvaluationDeps): QueueCaps {

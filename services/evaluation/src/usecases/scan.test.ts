@@ -63,7 +63,7 @@ describe("scanChange in slices", () => {
     const { d } = deps(policySets());
     expect(sliceFiles(many, SCAN_SLICE_BYTES).length).toBeGreaterThan(2);
     const sliced = await scanChange(d, "org_slices", [], many, limits);
-    const { engine, version } = d.engines.peek("org_slices", d.engines.lastVersion("org_slices", [])!)!;
+    const { engine, version } = d.engines.peek(d.engines.lastVersion("org_slices", [])!)!;
     const whole = await scanner.run(
       "org_slices",
       { organizationId: "org_slices", version, policies: sharePolicies(engine), files: many, allowSuppression: true },
@@ -74,5 +74,30 @@ describe("scanChange in slices", () => {
     expect(sliced.summary.errors).toBeGreaterThanOrEqual(23);
     expect(sliced.kept).toEqual(whole.kept);
     expect(sliced.passed).toBe(false);
+  });
+});
+
+describe("scanChange's threads", () => {
+  /** A scanner that counts the jobs it ran. */
+  const counting = () => {
+    const inner = inThreadScanner();
+    const ran: string[] = [];
+    const run: typeof inner.run = (key, job, opts) => {
+      ran.push(key);
+      return inner.run(key, job, opts);
+    };
+    return { ran, scanner: { ...inner, run } };
+  };
+
+  it("runs a queued evaluation's scan on the queued scanner, a synchronous one on the scanner", async () => {
+    const sync = counting();
+    const queued = counting();
+    const { client } = builtinPolicyClient();
+    const d = { ...scanDeps(policySets(), sync.scanner, client), queuedScanner: queued.scanner };
+    const now = await scanChange(d, "org_threads", [], files, limits);
+    const later = await scanChange(d, "org_threads", [], files, { ...limits, budget: "thread", queued: true });
+    expect(later.kept).toEqual(now.kept);
+    expect(sync.ran).toEqual(["org_threads"]);
+    expect(queued.ran).toEqual(["org_threads"]);
   });
 });

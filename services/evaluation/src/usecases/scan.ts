@@ -35,6 +35,8 @@ export interface ScanLimits {
   maxWaitMs?: number;
   /** Aborted when the caller is gone (a synchronous request whose client disconnected). */
   signal?: AbortSignal;
+  /** A queued evaluation's scan: on the queued scanner's threads (background work). */
+  queued?: boolean;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function scanChange(
     deps.orgSettings.get(organizationId),
   ]);
   const onThreads = limits.budget !== "wall";
+  const pool = limits.queued ? (deps.queuedScanner ?? deps.scanner) : deps.scanner;
   const deadline = Date.now() + limits.timeoutMs;
   let spent = 0;
   // The overall bound aborts the scan like a client that went away, with its own answer.
@@ -78,7 +81,7 @@ export async function scanChange(
       if (timeoutMs <= 0) throw new PoolJobError("deadline", `did not finish within ${limits.timeoutMs} ms`);
       let started = 0;
       const packed = packSlice(slice);
-      const outcome = await deps.scanner.run(
+      const outcome = await pool.run(
         organizationId,
         {
           organizationId,
@@ -148,10 +151,10 @@ async function policiesFor(
       known_version: knownVersion,
     });
   let res = await resolve(known);
-  let cached = res.unchanged ? deps.engines.peek(organizationId, res.version) : undefined;
+  let cached = res.unchanged ? deps.engines.peek(res.version) : undefined;
   // Evicted since (or forgotten after a policy.changed event): ask for the policies themselves.
   if (res.unchanged && !cached) res = await resolve();
-  cached ??= deps.engines.get(organizationId, res.version, res.policies);
+  cached ??= deps.engines.get(res.version, res.policies);
   deps.engines.remember(organizationId, requested, res.version);
   return cached;
 }

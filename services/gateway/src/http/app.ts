@@ -13,7 +13,7 @@ import { mountPortal } from "./portal.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
 import { parseOr400 } from "./validation.js";
-import { parseBody, unpack, WORKER_BODIES, type BodyJob, type BodyOutcome } from "./bodies.js";
+import { parseBody, withEncoding, WORKER_BODIES, type BodyJob, type BodyOutcome } from "./bodies.js";
 import { PoolJobError, type FairPool } from "@verdict/runtime";
 import {
   clearSessionCookie,
@@ -109,7 +109,12 @@ export function buildApp(opts: AppOptions): express.Express {
    * A body of a WORKER_BODIES route: its bytes read here (the I/O), the rest on a body worker
    * when it is large. Another charset than UTF-8 goes the ordinary way (express.json decodes it).
    */
-  const workerBody = async (operationId: string, key: string, req: Request, res: Response): Promise<unknown> => {
+  const workerBody = async (
+    operationId: string,
+    principal: Principal | undefined,
+    req: Request,
+    res: Response,
+  ): Promise<unknown> => {
     await run(rawParser, req, res);
     const bytes: unknown = req.body;
     if (!Buffer.isBuffer(bytes)) return parseOr400(WORKER_BODIES[operationId]!, undefined);
@@ -117,8 +122,8 @@ export function buildApp(opts: AppOptions): express.Express {
       opts.bodyWorkers && bytes.length >= opts.bodyWorkers.minBytes
         ? await opts.bodyWorkers.pool
             .run(
-              key,
-              { operationId, bytes },
+              principal?.organizationId ?? `ip:${req.ip}`,
+              { operationId, bytes, ...(principal ? { organizationId: principal.organizationId } : {}) },
               {
                 timeoutMs: opts.bodyWorkers.timeoutMs,
                 // The body's own buffer moves to the worker rather than being copied.
@@ -137,7 +142,7 @@ export function buildApp(opts: AppOptions): express.Express {
     req.body = undefined;
     if (outcome.kind === "malformed") throw toAppError({ type: "entity.parse.failed" });
     if (outcome.kind === "invalid") throw errors.validation(outcome.errors);
-    return unpack(outcome);
+    return withEncoding(outcome);
   };
   const utf8 = (req: Request) => {
     const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.get("content-type") ?? "")?.[1]?.toLowerCase();
@@ -310,7 +315,7 @@ export function buildApp(opts: AppOptions): express.Express {
               ]);
             }
             if (WORKER_BODIES[r.operationId] && utf8(req)) {
-              body = await workerBody(r.operationId, principal?.organizationId ?? `ip:${req.ip}`, req, res);
+              body = await workerBody(r.operationId, principal, req, res);
             } else {
               await readJson(req, res);
               body = parseOr400(r.body, req.body);

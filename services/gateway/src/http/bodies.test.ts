@@ -1,33 +1,62 @@
-// Large evaluation bodies are parsed on a body worker, their contents packed into one buffer
-// (pack) and put back as views of it (unpack): the bytes must be the UTF-8 of each content
-// exactly, whatever the body holds.
+// Large evaluation bodies are parsed on a body worker and their create request encoded there
+// (encodeOnWorker): the request must carry the UTF-8 bytes of each content exactly, whatever the
+// body holds, and the body that comes back to the gateway's thread carries the encoding, not the
+// contents.
 import { describe, expect, it } from "@jest/globals";
-import { pack, parseBody, unpack } from "./bodies.js";
+import { evaluationV1 } from "@verdict/proto";
+import { encodeOnWorker, parseBody, withEncoding } from "./bodies.js";
+import { encodingOf } from "./evaluationWire.js";
 
 function roundTrip(body: Buffer) {
-  const outcome = pack(parseBody("createEvaluation", body), body.length);
+  const job = { operationId: "createEvaluation", bytes: body, organizationId: "org_a" };
+  const outcome = encodeOnWorker(job, parseBody(job.operationId, body));
   if (outcome.kind !== "ok") throw new Error(`not parsed: ${outcome.kind}`);
-  return (unpack(outcome) as { files: { content: Buffer }[] }).files.map((f) => f.content);
+  const parsed = withEncoding(outcome) as { files: { content: string }[] };
+  const encoded = encodingOf(parsed)!;
+  const request = evaluationV1.CreateEvaluationRequest.decode(encoded.bytes);
+  return { parsed, encoded, request };
 }
 
 const envelope = (files: string) => `{"repository":"acme/api","ref":"main","files":[${files}]}`;
 
-describe("an evaluation body's contents, packed on the body worker", () => {
-  it("are the UTF-8 bytes of each content: escapes, multi-byte characters, lone surrogates, empty files", () => {
+describe("an evaluation body's create request, encoded on the body worker", () => {
+  it("carries the UTF-8 bytes of each content: escapes, multi-byte characters, lone surrogates, empty files", () => {
     const contents = ["plain", 'quote " and \\ back', "é 😀 \u0000 end", "\ud800 lone", "", "x".repeat(70_000)];
     const body = Buffer.from(envelope(contents.map((c, i) => JSON.stringify({ path: `f${i}`, content: c })).join(",")));
-    expect(roundTrip(body)).toEqual(contents.map((c) => Buffer.from(c, "utf8")));
+    const { parsed, encoded, request } = roundTrip(body);
+    expect(request.files.map((f) => Buffer.from(f.content))).toEqual(contents.map((c) => Buffer.from(c, "utf8")));
+    expect(request.files.map((f) => [f.path, f.status])).toEqual(contents.map((_, i) => [`f${i}`, "modified"]));
+    expect(request).toMatchObject({ organization_id: "org_a", repository: "acme/api", ref: "main", base_ref: "" });
+    expect(encoded).toMatchObject({
+      organizationId: "org_a",
+      files: contents.length,
+      contentBytes: contents.reduce((n, c) => n + Buffer.byteLength(c, "utf8"), 0),
+    });
+    // The contents stay on the worker: the gateway's thread gets the encoding instead.
+    expect(parsed.files.map((f) => f.content)).toEqual(contents.map(() => ""));
   });
 
-  it("are complete when invalid UTF-8 in the body decodes to more bytes than the body has", () => {
-    // Each 0xFF byte is read as U+FFFD, three bytes: the contents outgrow a buffer of the body's size.
+  it("is complete when invalid UTF-8 in the body decodes to more bytes than the body has", () => {
+    // Each 0xFF byte is read as U+FFFD, three bytes: the contents outgrow the body's size.
     const body = Buffer.concat([
       Buffer.from(`{"repository":"acme/api","ref":"main","files":[{"path":"a","content":"start `),
       Buffer.alloc(4000, 0xff),
       Buffer.from(` end"},{"path":"b","content":"after"}]}`),
     ]);
-    const [a, b] = roundTrip(body);
-    expect(a).toEqual(Buffer.from(`start ${"\ufffd".repeat(4000)} end`, "utf8"));
-    expect(b).toEqual(Buffer.from("after"));
+    const [a, b] = roundTrip(body).request.files;
+    expect(Buffer.from(a!.content)).toEqual(Buffer.from(`start ${"\ufffd".repeat(4000)} end`, "utf8"));
+    expect(Buffer.from(b!.content)).toEqual(Buffer.from("after"));
+  });
+
+  it("is not made for a body that failed validation, nor without an organization", () => {
+    const invalid = Buffer.from(`{"repository":"acme/api","files":[]}`);
+    const job = { operationId: "createEvaluation", bytes: invalid, organizationId: "org_a" };
+    expect(encodeOnWorker(job, parseBody(job.operationId, invalid)).kind).toBe("invalid");
+    const valid = Buffer.from(envelope(`{"path":"a","content":"x"}`));
+    const anonymous = encodeOnWorker(
+      { operationId: "createEvaluation", bytes: valid },
+      parseBody("createEvaluation", valid),
+    );
+    expect(anonymous.kind === "ok" && anonymous.encoded).toBeUndefined();
   });
 });

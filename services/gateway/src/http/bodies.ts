@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { CreateEvaluationSchema } from "./schemas.js";
 import { toFieldErrors } from "./validation.js";
 import type { FieldError } from "@verdict/kit";
+import { attachEncoding, encodeCreateEvaluation, toCreateEvaluation, type PreEncoded } from "./evaluationWire.js";
 
 /** The routes (by operationId) whose body is parsed this way, and their schemas. */
 export const WORKER_BODIES: Readonly<Record<string, z.ZodType>> = {
@@ -17,6 +18,8 @@ export const WORKER_BODIES: Readonly<Record<string, z.ZodType>> = {
 export interface BodyJob {
   operationId: string;
   bytes: Uint8Array;
+  /** The caller's organization: an evaluation's create request is encoded for it on the worker. */
+  organizationId?: string;
 }
 
 export type BodyOutcome =
@@ -24,11 +27,8 @@ export type BodyOutcome =
       kind: "ok";
       data: unknown;
       raw: unknown;
-      /**
-       * An evaluation's file contents, UTF-8 encoded into one buffer (moved, not copied, from the
-       * worker thread), `files[i].content` being bytes `spans[2i]` to `spans[2i] + spans[2i+1]`.
-       */
-      packed?: { bytes: Uint8Array; spans: number[] };
+      /** An evaluation's create request, encoded on the worker (its contents left out of `data`). */
+      encoded?: PreEncoded;
     }
   | { kind: "invalid"; errors: FieldError[] }
   | { kind: "malformed" };
@@ -63,50 +63,25 @@ export function parseBody(operationId: string, bytes: Uint8Array): BodyOutcome {
   return { kind: "ok", data: result.data, raw: undefined };
 }
 
-interface FilesBody {
-  files: { content: string | Uint8Array }[];
-}
-
-const encoder = new TextEncoder();
-
 /**
- * On the worker: an evaluation's contents encoded once, into one buffer that moves to the
- * gateway's thread without a copy (structured cloning would copy every string, and the thread
- * would then encode each to bytes for gRPC). `capacity` is the body's size: the contents' UTF-8
- * fits in it (a JSON string's bytes encode at most as many; only invalid UTF-8 in the body,
- * decoded as U+FFFD, takes more, and then the buffer grows), so each content is encoded once,
- * without first measuring its UTF-8 length (the schema has measured it already).
+ * On the worker: a valid evaluation's create request for `organizationId`, protobuf-encoded into
+ * one buffer that moves to the gateway's thread without a copy (structured cloning would copy
+ * every content, and the thread would then encode each to bytes for gRPC: tens of milliseconds
+ * of a 31 MiB body on the thread that answers every organization). The parsed body comes back
+ * without its contents; the route sends the encoding (see evaluationWire.ts).
  */
-export function pack(outcome: BodyOutcome, capacity = 0): BodyOutcome {
-  const body = outcome.kind === "ok" ? (outcome.data as Partial<FilesBody>) : undefined;
-  if (outcome.kind !== "ok" || !Array.isArray(body?.files)) return outcome;
-  let bytes = new Uint8Array(new ArrayBuffer(Math.max(capacity, 1024)));
-  const spans: number[] = [];
-  let at = 0;
-  for (const f of body.files) {
-    const text = f.content as string;
-    const start = at;
-    for (let read = 0; ;) {
-      const done = encoder.encodeInto(read ? text.slice(read) : text, bytes.subarray(at));
-      read += done.read;
-      at += done.written;
-      if (read >= text.length) break;
-      const grown = new Uint8Array(new ArrayBuffer(Math.max(bytes.length * 2, at + (text.length - read) * 3)));
-      grown.set(bytes.subarray(0, at));
-      bytes = grown;
-    }
-    spans.push(start, at - start);
-    f.content = "";
-  }
-  return { ...outcome, packed: { bytes, spans } };
+export function encodeOnWorker(job: BodyJob, outcome: BodyOutcome): BodyOutcome {
+  const { organizationId } = job;
+  if (outcome.kind !== "ok" || job.operationId !== "createEvaluation" || organizationId === undefined) return outcome;
+  const body = outcome.data as z.infer<typeof CreateEvaluationSchema>;
+  const { bytes, contentBytes } = encodeCreateEvaluation(toCreateEvaluation(organizationId, body));
+  for (const f of body.files) f.content = "";
+  return { ...outcome, encoded: { organizationId, bytes, files: body.files.length, contentBytes } };
 }
 
-/** On the gateway's thread: the contents back in place, as views of the one buffer. */
-export function unpack(outcome: BodyOutcome & { kind: "ok" }): unknown {
-  if (!outcome.packed) return outcome.data;
-  const { bytes, spans } = outcome.packed;
-  const body = outcome.data as FilesBody;
-  for (const [i, f] of body.files.entries())
-    f.content = Buffer.from(bytes.buffer, bytes.byteOffset + spans[2 * i]!, spans[2 * i + 1]!);
-  return body;
+/** On the gateway's thread: the parsed body, remembering the encoding made for it. */
+export function withEncoding(outcome: BodyOutcome & { kind: "ok" }): unknown {
+  if (outcome.encoded && outcome.data && typeof outcome.data === "object")
+    attachEncoding(outcome.data, outcome.encoded);
+  return outcome.data;
 }

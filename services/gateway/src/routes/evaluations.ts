@@ -14,26 +14,34 @@ import {
   EvaluationStatsSchema,
 } from "../http/schemas.js";
 import { noContent } from "./common.js";
+import { attachEncoding, encodingOf, toCreateEvaluation } from "../http/evaluationWire.js";
 
 const Params = IdParam("evaluation_id", "eval");
 
-/** A validated create request as the evaluation service receives it (bench:api measures this too). */
+/**
+ * A validated create request as the evaluation service receives it (bench:api measures this too).
+ * A large body's request was encoded on the body worker already (http/bodies.ts): the request
+ * then carries no contents here, only that encoding, which the client sends as it is.
+ */
 export function createEvaluationRequest(
   organizationId: string,
   body: z.infer<typeof CreateEvaluationSchema>,
 ): evaluationV1.CreateEvaluationRequest {
+  const request = toCreateEvaluation(organizationId, body);
+  const encoded = encodingOf(body);
+  if (encoded) {
+    // Made for the caller's organization on the worker; anything else is a defect, not a request.
+    if (encoded.organizationId !== organizationId) throw new Error("a body encoded for another organization");
+    const withoutContents = { ...request, files: [] };
+    attachEncoding(withoutContents, encoded);
+    return withoutContents;
+  }
   return {
-    organization_id: organizationId,
-    repository: body.repository,
-    ref: body.ref,
-    base_ref: body.base_ref ?? "",
-    // A large body's contents arrive as bytes already (see http/bodies.ts): used as they are.
-    files: body.files.map((f) => ({
-      path: f.path,
+    ...request,
+    files: request.files.map((f) => ({
+      ...f,
       content: typeof f.content === "string" ? Buffer.from(f.content, "utf8") : (f.content as Buffer),
-      status: f.status,
     })),
-    policies: body.policies ?? [],
   };
 }
 
@@ -77,9 +85,17 @@ export const evaluationRoutes = [
       },
     },
     handler: async ({ body, principal, clients, signal }) => {
-      const res = await clients.evaluation.createEvaluation(createEvaluationRequest(principal!.organizationId, body), {
-        signal,
-      });
+      const request = createEvaluationRequest(principal!.organizationId, body);
+      // A large body is first checked against the organization's queue room, so one that would be
+      // refused (429) does not cross to the evaluation service and is not decoded there.
+      const encoded = encodingOf(request);
+      if (encoded) {
+        await clients.evaluation.checkEvaluationRoom(
+          { organization_id: request.organization_id, files: encoded.files, bytes: encoded.contentBytes },
+          { signal },
+        );
+      }
+      const res = await clients.evaluation.createEvaluation(request, { signal });
       const evaluation = evaluationJson(res.evaluation!);
       return evaluation.status === "pending"
         ? { status: 202, body: evaluation, headers: { Location: `/v1/evaluations/${evaluation.id}` } }

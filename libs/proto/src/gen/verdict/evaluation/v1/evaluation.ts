@@ -104,6 +104,18 @@ export interface GetEvaluationResponse {
   evaluation?: Evaluation | undefined;
 }
 
+export interface CheckEvaluationRoomRequest {
+  organization_id: string;
+  files: number;
+  /** The files' content, in bytes (UTF-8). */
+  bytes: number;
+}
+
+export interface CheckEvaluationRoomResponse {
+  /** True when the evaluation would be queued (answered 202), false when checked in the request. */
+  queued: boolean;
+}
+
 export interface ListEvaluationsRequest {
   organization_id: string;
   repository?: string | undefined;
@@ -1482,6 +1494,178 @@ export const GetEvaluationResponse: MessageFns<GetEvaluationResponse> = {
   },
 };
 
+function createBaseCheckEvaluationRoomRequest(): CheckEvaluationRoomRequest {
+  return { organization_id: "", files: 0, bytes: 0 };
+}
+
+export const CheckEvaluationRoomRequest: MessageFns<CheckEvaluationRoomRequest> = {
+  encode(message: CheckEvaluationRoomRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.files !== 0) {
+      writer.uint32(16).int32(message.files);
+    }
+    if (message.bytes !== 0) {
+      writer.uint32(24).int64(message.bytes);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckEvaluationRoomRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckEvaluationRoomRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.files = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.bytes = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckEvaluationRoomRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      files: isSet(object.files) ? globalThis.Number(object.files) : 0,
+      bytes: isSet(object.bytes) ? globalThis.Number(object.bytes) : 0,
+    };
+  },
+
+  toJSON(message: CheckEvaluationRoomRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.files !== 0) {
+      obj.files = Math.round(message.files);
+    }
+    if (message.bytes !== 0) {
+      obj.bytes = Math.round(message.bytes);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckEvaluationRoomRequest>, I>>(base?: I): CheckEvaluationRoomRequest {
+    return CheckEvaluationRoomRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckEvaluationRoomRequest>, I>>(object: I): CheckEvaluationRoomRequest {
+    const message = createBaseCheckEvaluationRoomRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.files = object.files ?? 0;
+    message.bytes = object.bytes ?? 0;
+    return message;
+  },
+};
+
+function createBaseCheckEvaluationRoomResponse(): CheckEvaluationRoomResponse {
+  return { queued: false };
+}
+
+export const CheckEvaluationRoomResponse: MessageFns<CheckEvaluationRoomResponse> = {
+  encode(message: CheckEvaluationRoomResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.queued !== false) {
+      writer.uint32(8).bool(message.queued);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CheckEvaluationRoomResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCheckEvaluationRoomResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.queued = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CheckEvaluationRoomResponse {
+    return { queued: isSet(object.queued) ? globalThis.Boolean(object.queued) : false };
+  },
+
+  toJSON(message: CheckEvaluationRoomResponse): unknown {
+    const obj: any = {};
+    if (message.queued !== false) {
+      obj.queued = message.queued;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CheckEvaluationRoomResponse>, I>>(base?: I): CheckEvaluationRoomResponse {
+    return CheckEvaluationRoomResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CheckEvaluationRoomResponse>, I>>(object: I): CheckEvaluationRoomResponse {
+    const message = createBaseCheckEvaluationRoomResponse();
+    message.queued = object.queued ?? false;
+    return message;
+  },
+};
+
 function createBaseListEvaluationsRequest(): ListEvaluationsRequest {
   return {
     organization_id: "",
@@ -2583,6 +2767,24 @@ export const EvaluationServiceService = {
       Buffer.from(CreateEvaluationResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateEvaluationResponse => CreateEvaluationResponse.decode(value),
   },
+  /**
+   * Whether an evaluation of this many files and bytes would be accepted now: fails as
+   * CreateEvaluation would (RATE_LIMIT_EXCEEDED, window "queued") when it would be queued and the
+   * organization's queue has no room for it. Asked by the gateway before it sends a large
+   * request's contents, so a refused one does not cross the wire. Reserves nothing:
+   * CreateEvaluation checks again.
+   */
+  checkEvaluationRoom: {
+    path: "/verdict.evaluation.v1.EvaluationService/CheckEvaluationRoom" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CheckEvaluationRoomRequest): Buffer =>
+      Buffer.from(CheckEvaluationRoomRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CheckEvaluationRoomRequest => CheckEvaluationRoomRequest.decode(value),
+    responseSerialize: (value: CheckEvaluationRoomResponse): Buffer =>
+      Buffer.from(CheckEvaluationRoomResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CheckEvaluationRoomResponse => CheckEvaluationRoomResponse.decode(value),
+  },
   getEvaluation: {
     path: "/verdict.evaluation.v1.EvaluationService/GetEvaluation" as const,
     requestStream: false as const,
@@ -2634,6 +2836,14 @@ export const EvaluationServiceService = {
 
 export interface EvaluationServiceServer extends UntypedServiceImplementation {
   createEvaluation: handleUnaryCall<CreateEvaluationRequest, CreateEvaluationResponse>;
+  /**
+   * Whether an evaluation of this many files and bytes would be accepted now: fails as
+   * CreateEvaluation would (RATE_LIMIT_EXCEEDED, window "queued") when it would be queued and the
+   * organization's queue has no room for it. Asked by the gateway before it sends a large
+   * request's contents, so a refused one does not cross the wire. Reserves nothing:
+   * CreateEvaluation checks again.
+   */
+  checkEvaluationRoom: handleUnaryCall<CheckEvaluationRoomRequest, CheckEvaluationRoomResponse>;
   getEvaluation: handleUnaryCall<GetEvaluationRequest, GetEvaluationResponse>;
   listEvaluations: handleUnaryCall<ListEvaluationsRequest, ListEvaluationsResponse>;
   /**
@@ -2659,6 +2869,28 @@ export interface EvaluationServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateEvaluationResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Whether an evaluation of this many files and bytes would be accepted now: fails as
+   * CreateEvaluation would (RATE_LIMIT_EXCEEDED, window "queued") when it would be queued and the
+   * organization's queue has no room for it. Asked by the gateway before it sends a large
+   * request's contents, so a refused one does not cross the wire. Reserves nothing:
+   * CreateEvaluation checks again.
+   */
+  checkEvaluationRoom(
+    request: CheckEvaluationRoomRequest,
+    callback: (error: ServiceError | null, response: CheckEvaluationRoomResponse) => void,
+  ): ClientUnaryCall;
+  checkEvaluationRoom(
+    request: CheckEvaluationRoomRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CheckEvaluationRoomResponse) => void,
+  ): ClientUnaryCall;
+  checkEvaluationRoom(
+    request: CheckEvaluationRoomRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CheckEvaluationRoomResponse) => void,
   ): ClientUnaryCall;
   getEvaluation(
     request: GetEvaluationRequest,
@@ -2755,6 +2987,17 @@ export type DeepPartial<T> = T extends Builtin ? T
 type KeysOfUnion<T> = T extends T ? keyof T : never;
 export type Exact<P, I extends P> = P extends Builtin ? P
   : P & { [K in keyof P]: Exact<P[K], I[K]> } & { [K in Exclude<keyof I, KeysOfUnion<P>>]: never };
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 function isSet(value: any): boolean {
   return value !== null && value !== undefined;
