@@ -40,7 +40,7 @@ export async function queueEvaluation(deps: EvaluationDeps, cmd: QueueEvaluation
     // announced with it (outbox). A crash between the writes leaves files without an evaluation,
     // which the recovery sweep drops, and a reservation, which stops counting after its grace.
     await deps.jobs.put(organizationId, evaluationId, cmd.pending.created_at, files);
-    await deps.repo.insert(pending, [requestedEvent(deps, organizationId, evaluationId)]);
+    await deps.repo.insert(pending, [requestedEvent(deps, { organizationId, evaluationId })]);
   } catch (err) {
     // Nothing half-queued stays: the files written so far go, and the place is given back (what
     // a failure here leaves, the recovery sweep and the reservation's grace take care of).
