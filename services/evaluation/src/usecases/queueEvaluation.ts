@@ -64,7 +64,10 @@ export async function queueEvaluation(deps: EvaluationDeps, cmd: QueueEvaluation
  * Answers 429 when one more queued evaluation of `bytes` would pass the organization's caps now;
  * reserves nothing (queueEvaluation reserves its place atomically).
  */
-export async function checkQueueRoom(deps: EvaluationDeps, organizationId: string, bytes: number): Promise<void> {
+export async function checkQueueRoom(
+  deps: EvaluationDeps,
+  { organizationId, bytes }: { organizationId: string; bytes: number },
+): Promise<void> {
   const caps = queueCaps(deps);
   const use = await deps.repo.queueUse(organizationId, deps.clock.now());
   if (!fitsQueue(use, bytes, caps)) throw queueFull(caps, use);
