@@ -59,7 +59,7 @@ export function complianceOptions(
 }
 
 documentVariables({
-  VERDICT_REPORT_WORKERS: "Worker threads that assemble and render report files (PDF, OSCAL)",
+  VERDICT_REPORT_WORKERS: "Worker threads that assemble and render report files (PDF, OSCAL), at a low CPU priority",
   VERDICT_REPORT_SIGNING_KEY:
     "HMAC key (at least 32 characters) of report download links; unset: generated once and kept in `<data dir>/report-signing.key`. Changing it invalidates issued links",
   VERDICT_REPORT_LINK_TTL_SECONDS: "How long a report download link stays valid",

@@ -11,7 +11,7 @@ import {
   type Logger,
 } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
-import { FairPool, workerFile } from "@verdict/runtime";
+import { FairPool, LOW_PRIORITY_NICENESS, workerFile } from "@verdict/runtime";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import { CATALOGS } from "./domain/catalogs/index.js";
@@ -125,9 +125,13 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
+  // Reports are generated in the background (the request answered 202): their rendering runs at
+  // a low CPU priority, so a PDF of every framework takes the cores only when the request threads
+  // and the scans leave them idle.
   const renderer = new FairPool<RenderJob, Uint8Array>({
     filename: workerFile(import.meta.url, "./renderWorker.js"),
     threads: opts.reportWorkers ?? 1,
+    niceness: LOW_PRIORITY_NICENESS,
   });
   const deps: ComplianceDeps = {
     repo,

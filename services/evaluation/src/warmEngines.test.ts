@@ -161,7 +161,12 @@ describe("a synchronous scan's deadline", () => {
     // scanning (room for compiling its engine on a busy machine).
     const a = p.run("org_a", orgA(3072), { timeoutMs: 2_500 }).catch((err: unknown) => err);
     const asked = Date.now();
-    const b = await scanChange(deps(p), "org_b", [], files, { timeoutMs: 1_000, maxWaitMs: 20_000 });
+    const b = await scanChange(deps(p), {
+      organizationId: "org_b",
+      policies: [],
+      files: files,
+      limits: { timeoutMs: 1_000, maxWaitMs: 20_000 },
+    });
     expect(b.kept.map((f) => f.policy_id)).toEqual(["dangerous-eval"]);
     // B answered although it waited longer than its whole deadline for A's scan to end.
     expect(Date.now() - asked).toBeGreaterThan(1_000);
@@ -171,7 +176,14 @@ describe("a synchronous scan's deadline", () => {
   it("counted from the request (budget wall), fails B with EVALUATION_TIMEOUT behind A's scan", async () => {
     const p = scanPool();
     const a = p.run("org_a", orgA(1024), { timeoutMs: 1_500 }).catch((err: unknown) => err);
-    await expect(scanChange(deps(p), "org_b", [], files, { timeoutMs: 500, budget: "wall" })).rejects.toMatchObject({
+    await expect(
+      scanChange(deps(p), {
+        organizationId: "org_b",
+        policies: [],
+        files: files,
+        limits: { timeoutMs: 500, budget: "wall" },
+      }),
+    ).rejects.toMatchObject({
       code: "EVALUATION_TIMEOUT",
     });
     await a;
@@ -180,9 +192,12 @@ describe("a synchronous scan's deadline", () => {
   it("is bounded overall: past maxWaitMs, waiting included, B gets 503 and may retry", async () => {
     const p = scanPool();
     const a = p.run("org_a", orgA(1024), { timeoutMs: 1_500 }).catch((err: unknown) => err);
-    const err = await scanChange(deps(p), "org_b", [], files, { timeoutMs: 500, maxWaitMs: 300 }).catch(
-      (e: unknown) => e,
-    );
+    const err = await scanChange(deps(p), {
+      organizationId: "org_b",
+      policies: [],
+      files: files,
+      limits: { timeoutMs: 500, maxWaitMs: 300 },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(AppError);
     expect((err as AppError).kind).toBe("unavailable");
     expect((err as AppError).message).toMatch(/within 300 ms, waiting included/);

@@ -15,7 +15,7 @@ export interface CheckEvaluationRoomCommand {
  * for it (createEvaluation checks again when the evaluation comes). True when it would be queued.
  */
 export async function checkEvaluationRoom(deps: EvaluationDeps, cmd: CheckEvaluationRoomCommand): Promise<boolean> {
-  if (!isLarge(deps, cmd.files, cmd.bytes)) return false;
-  await checkQueueRoom(deps, cmd.organizationId, cmd.bytes);
+  if (!isLarge(deps, cmd)) return false;
+  await checkQueueRoom(deps, cmd);
   return true;
 }

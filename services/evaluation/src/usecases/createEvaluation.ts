@@ -21,7 +21,7 @@ export interface CreateEvaluationCommand {
 const EMPTY_SUMMARY = { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 };
 
 /** Small changes are checked inside the request; large ones are queued for a worker. */
-export function isLarge(deps: EvaluationDeps, files: number, bytes: number): boolean {
+export function isLarge(deps: EvaluationDeps, { files, bytes }: { files: number; bytes: number }): boolean {
   return files >= deps.limits.asyncMinFiles || bytes >= deps.limits.asyncMinBytes;
 }
 
@@ -48,7 +48,7 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     suppressions: [],
     deleted_at: null,
   };
-  if (isLarge(deps, cmd.files.length, contentBytes(cmd.files)))
+  if (isLarge(deps, { files: cmd.files.length, bytes: contentBytes(cmd.files) }))
     return queueEvaluation(deps, { pending, files: cmd.files });
   return evaluateNow(deps, { pending, files: cmd.files, signal: cmd.signal });
 }

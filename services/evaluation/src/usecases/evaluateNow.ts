@@ -32,10 +32,15 @@ export async function evaluateNow(deps: EvaluationDeps, cmd: EvaluateNowCommand)
       },
     );
   }
-  const result = await scanChange(deps, organizationId, pending.requested_policies, cmd.files, {
-    timeoutMs: deps.limits.syncTimeoutMs,
-    maxWaitMs: deps.limits.syncMaxWaitMs,
-    signal: cmd.signal,
+  const result = await scanChange(deps, {
+    organizationId: organizationId,
+    policies: pending.requested_policies,
+    files: cmd.files,
+    limits: {
+      timeoutMs: deps.limits.syncTimeoutMs,
+      maxWaitMs: deps.limits.syncMaxWaitMs,
+      signal: cmd.signal,
+    },
   });
   const evaluation = completed(pending, result, deps.clock.now());
   // The result and its events in one write: a crash cannot keep one without the other.

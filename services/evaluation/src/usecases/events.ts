@@ -86,7 +86,11 @@ export function evaluationResultEvents(deps: EvaluationDeps, evaluation: Evaluat
 }
 
 /** `evaluation.requested`: written with the pending evaluation, taken by one worker. */
-export function requestedEvent(deps: EvaluationDeps, organizationId: string, evaluationId: string): PendingEvent {
+export function requestedEvent(
+  deps: EvaluationDeps,
+  evaluation: { organizationId: string; evaluationId: string },
+): PendingEvent {
+  const { organizationId, evaluationId } = evaluation;
   const data: EvaluationRequestedData = { organization_id: organizationId, evaluation_id: evaluationId };
   return deps.outbox.event(TOPICS.evaluationRequested, { source: EVENT_SOURCE, subject: evaluationId, data });
 }

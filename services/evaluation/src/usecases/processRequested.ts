@@ -31,10 +31,15 @@ export async function processRequested(deps: EvaluationDeps, cmd: ProcessRequest
   }
   let result;
   try {
-    result = await scanChange(deps, organizationId, doc.requested_policies, files, {
-      timeoutMs: deps.limits.asyncTimeoutMs,
-      budget: "thread",
-      queued: true,
+    result = await scanChange(deps, {
+      organizationId: organizationId,
+      policies: doc.requested_policies,
+      files: files,
+      limits: {
+        timeoutMs: deps.limits.asyncTimeoutMs,
+        budget: "thread",
+        queued: true,
+      },
     });
   } catch (err) {
     // A rule of the request that no longer holds (a named policy deleted meanwhile) or a scan past

@@ -173,10 +173,10 @@ describe("queueEvaluation racing for an organization's last place", () => {
 describe("checkQueueRoom", () => {
   it("answers the same 429 when one more would not fit, and reserves nothing", async () => {
     w = await world({ maxQueuedPerOrganization: 1 });
-    await checkQueueRoom(w.deps, "org_check", 300);
-    await checkQueueRoom(w.deps, "org_check", 300);
+    await checkQueueRoom(w.deps, { organizationId: "org_check", bytes: 300 });
+    await checkQueueRoom(w.deps, { organizationId: "org_check", bytes: 300 });
     expect(isRecord(await queue(w, "org_check"))).toBe(true);
-    await expect(checkQueueRoom(w.deps, "org_check", 300)).rejects.toMatchObject({
+    await expect(checkQueueRoom(w.deps, { organizationId: "org_check", bytes: 300 })).rejects.toMatchObject({
       code: "RATE_LIMIT_EXCEEDED",
       details: { limit: 1, window: "queued", retry_after: 5 },
     });

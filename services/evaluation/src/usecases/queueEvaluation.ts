@@ -40,7 +40,7 @@ export async function queueEvaluation(deps: EvaluationDeps, cmd: QueueEvaluation
     // announced with it (outbox). A crash between the writes leaves files without an evaluation,
     // which the recovery sweep drops, and a reservation, which stops counting after its grace.
     await deps.jobs.put(organizationId, evaluationId, cmd.pending.created_at, files);
-    await deps.repo.insert(pending, [requestedEvent(deps, organizationId, evaluationId)]);
+    await deps.repo.insert(pending, [requestedEvent(deps, { organizationId, evaluationId })]);
   } catch (err) {
     // Nothing half-queued stays: the files written so far go, and the place is given back (what
     // a failure here leaves, the recovery sweep and the reservation's grace take care of).
@@ -64,7 +64,10 @@ export async function queueEvaluation(deps: EvaluationDeps, cmd: QueueEvaluation
  * Answers 429 when one more queued evaluation of `bytes` would pass the organization's caps now;
  * reserves nothing (queueEvaluation reserves its place atomically).
  */
-export async function checkQueueRoom(deps: EvaluationDeps, organizationId: string, bytes: number): Promise<void> {
+export async function checkQueueRoom(
+  deps: EvaluationDeps,
+  { organizationId, bytes }: { organizationId: string; bytes: number },
+): Promise<void> {
   const caps = queueCaps(deps);
   const use = await deps.repo.queueUse(organizationId, deps.clock.now());
   if (!fitsQueue(use, bytes, caps)) throw queueFull(caps, use);

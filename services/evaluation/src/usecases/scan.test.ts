@@ -23,8 +23,8 @@ const files = [{ path: "src/run.js", content: Buffer.from("run(eval(input));\n")
 describe("scanChange and the policy version", () => {
   it("sends the version it holds and reuses the engine while the policy service says unchanged", async () => {
     const { d, calls } = deps(policySets());
-    const first = await scanChange(d, "org_scan_a", [], files, limits);
-    const second = await scanChange(d, "org_scan_a", [], files, limits);
+    const first = await scanChange(d, { organizationId: "org_scan_a", policies: [], files: files, limits: limits });
+    const second = await scanChange(d, { organizationId: "org_scan_a", policies: [], files: files, limits: limits });
     expect(second.kept).toEqual(first.kept);
     expect(second.policies).toEqual(first.policies);
     expect(first.policies).toContain("dangerous-eval");
@@ -37,10 +37,10 @@ describe("scanChange and the policy version", () => {
   it("asks again for the policies when its engine was evicted in the meantime", async () => {
     const engines = policySets(1);
     const { d, calls } = deps(engines);
-    await scanChange(d, "org_scan_b", [], files, limits);
-    await scanChange(d, "org_scan_c", ["dangerous-eval"], files, limits); // evicts org_scan_b's engine
+    await scanChange(d, { organizationId: "org_scan_b", policies: [], files: files, limits: limits });
+    await scanChange(d, { organizationId: "org_scan_c", policies: ["dangerous-eval"], files: files, limits: limits }); // evicts org_scan_b's engine
     calls.length = 0;
-    const again = await scanChange(d, "org_scan_b", [], files, limits);
+    const again = await scanChange(d, { organizationId: "org_scan_b", policies: [], files: files, limits: limits });
     expect(again.kept.map((f) => f.policy_id)).toEqual(["dangerous-eval"]);
     expect(calls.map((c) => [c.req.known_version !== undefined, c.res.unchanged])).toEqual([
       [true, true],
@@ -62,7 +62,7 @@ describe("scanChange in slices", () => {
   it("gives the same result as one scan of every file", async () => {
     const { d } = deps(policySets());
     expect(sliceFiles(many, SCAN_SLICE_BYTES).length).toBeGreaterThan(2);
-    const sliced = await scanChange(d, "org_slices", [], many, limits);
+    const sliced = await scanChange(d, { organizationId: "org_slices", policies: [], files: many, limits: limits });
     const { engine, version } = d.engines.peek(d.engines.lastVersion("org_slices", [])!)!;
     const whole = await scanner.run(
       "org_slices",
@@ -94,8 +94,13 @@ describe("scanChange's threads", () => {
     const queued = counting();
     const { client } = builtinPolicyClient();
     const d = { ...scanDeps(policySets(), sync.scanner, client), queuedScanner: queued.scanner };
-    const now = await scanChange(d, "org_threads", [], files, limits);
-    const later = await scanChange(d, "org_threads", [], files, { ...limits, budget: "thread", queued: true });
+    const now = await scanChange(d, { organizationId: "org_threads", policies: [], files: files, limits: limits });
+    const later = await scanChange(d, {
+      organizationId: "org_threads",
+      policies: [],
+      files: files,
+      limits: { ...limits, budget: "thread", queued: true },
+    });
     expect(later.kept).toEqual(now.kept);
     expect(sync.ran).toEqual(["org_threads"]);
     expect(queued.ran).toEqual(["org_threads"]);

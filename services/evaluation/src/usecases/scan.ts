@@ -47,13 +47,16 @@ export interface ScanLimits {
  */
 export const SCAN_SLICE_BYTES = 512 * 1024;
 
-export async function scanChange(
-  deps: EvaluationDeps,
-  organizationId: string,
-  requested: string[],
-  files: FileToScan[],
-  limits: ScanLimits,
-): Promise<ScanResult> {
+export interface ScanChangeCommand {
+  organizationId: string;
+  /** Policy ids the request named; empty runs every enabled policy. */
+  policies: string[];
+  files: FileToScan[];
+  limits: ScanLimits;
+}
+
+export async function scanChange(deps: EvaluationDeps, cmd: ScanChangeCommand): Promise<ScanResult> {
+  const { organizationId, policies: requested, files, limits } = cmd;
   // Errors from the policy service (unknown policy ids: 422 naming `policies[i]`) reach the
   // caller unchanged.
   const [{ engine: policies, policyIds, version }, settings] = await Promise.all([

@@ -29,8 +29,8 @@ describe("scanChange in slices, on a scan thread", () => {
       status: "added",
     }));
     const order: string[] = [];
-    await scanChange(d, "org_small", [], files, limits); // both engines compiled before the race
-    await scanChange(d, "org_large", [], files, limits);
+    await scanChange(d, { organizationId: "org_small", policies: [], files: files, limits: limits }); // both engines compiled before the race
+    await scanChange(d, { organizationId: "org_large", policies: [], files: files, limits: limits });
     // No timing: the small scan is asked for once the large one's first slice runs, and the large
     // one's later slices reach the pool only after the small scan has (a scan sent as one job
     // would finish before it).
@@ -55,9 +55,13 @@ describe("scanChange in slices, on a scan thread", () => {
         },
       },
     } as unknown as EvaluationDeps;
-    const a = scanChange(watched, "org_large", [], large, limits).then(() => order.push("large"));
+    const a = scanChange(watched, { organizationId: "org_large", policies: [], files: large, limits: limits }).then(
+      () => order.push("large"),
+    );
     await firstSlice;
-    const b = scanChange(watched, "org_small", [], files, limits).then(() => order.push("small"));
+    const b = scanChange(watched, { organizationId: "org_small", policies: [], files: files, limits: limits }).then(
+      () => order.push("small"),
+    );
     await Promise.all([a, b]);
     expect(largeSlices).toBeGreaterThan(2);
     expect(order).toEqual(["small", "large"]);
