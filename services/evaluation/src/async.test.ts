@@ -6,7 +6,7 @@ import { createLogger, newId } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
 import { eventually, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
 import { startEvaluationService } from "./main.js";
-import type { EvaluationRecord } from "./repo.js";
+import { pendingEvaluation } from "../test/fakes.js";
 import type { EvaluationCompletedData } from "./usecases/events.js";
 
 const ORG = "org_async";
@@ -82,24 +82,13 @@ describe("after a crash", () => {
   async function leftPending(opts: { withFiles: boolean; policies?: string[] }): Promise<string> {
     const id = newId("eval");
     const now = new Date().toISOString();
-    const record: EvaluationRecord = {
+    const record = pendingEvaluation({
       id,
       organization_id: ORG,
-      status: "pending",
       repository: "acme/crashed",
-      ref: "main",
-      base_ref: "",
       created_at: now,
-      completed_at: null,
-      passed: null,
-      summary: { total_files: 3, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 },
-      violations: [],
-      failure_reason: null,
-      policies: [],
       requested_policies: opts.policies ?? [],
-      suppressions: [],
-      deleted_at: null,
-    };
+    });
     if (opts.withFiles) {
       for (const [index, f] of files(3).entries()) {
         await h.repo.addJobFile({

@@ -8,6 +8,7 @@ import { BUILTIN_POLICIES, resolveBuiltins } from "@verdict/policy";
 import type { policyV1 } from "@verdict/proto";
 import type { PoolRunOptions } from "@verdict/runtime";
 import type { EvaluationDeps } from "../src/deps.js";
+import type { EvaluationRecord } from "../src/repo.js";
 import { EngineCache, type PolicySet } from "../src/engineCache.js";
 import { runScanJob, type ScanJob, type ScanOutcome } from "../src/scanJob.js";
 
@@ -75,4 +76,29 @@ export function scanDeps(
     clock: systemClock,
     logger: createLogger("scan-test", "silent"),
   } as unknown as EvaluationDeps;
+}
+
+/** A pending evaluation of three files, as createEvaluation stores one, with `fields` set. */
+export function pendingEvaluation(
+  fields: Pick<EvaluationRecord, "id" | "organization_id"> & Partial<EvaluationRecord>,
+): EvaluationRecord {
+  const at = fields.created_at ?? new Date().toISOString();
+  return {
+    status: "pending",
+    repository: "acme/big",
+    ref: "main",
+    base_ref: "",
+    created_at: at,
+    created_day: at.slice(0, 10),
+    completed_at: null,
+    passed: null,
+    summary: { total_files: 3, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 },
+    violations: [],
+    failure_reason: null,
+    policies: [],
+    requested_policies: [],
+    suppressions: [],
+    deleted_at: null,
+    ...fields,
+  };
 }

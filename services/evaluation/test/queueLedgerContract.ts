@@ -8,7 +8,8 @@ import { createLogger, newId } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import type { QueueCaps } from "../src/domain/queueRoom.js";
-import { EvaluationRepo, type EvaluationRecord, type QueueLedger } from "../src/repo.js";
+import { EvaluationRepo, type QueueLedger } from "../src/repo.js";
+import { pendingEvaluation } from "./fakes.js";
 
 /** Two connections to one fresh store (the second may be the first when the adapter has one per process). */
 export type TwoStores = () => Promise<[Store, Store]>;
@@ -88,25 +89,7 @@ export function queueLedgerContract(name: string, stores: TwoStores): void {
       const { ra, rb, ledgerOf } = await instances();
       const caps = { maxCount: 2, maxBytes: 1_000_000 };
       const [id] = await race([ra], "org_stored", 1, 40, caps);
-      const stored: EvaluationRecord = {
-        id: id!,
-        organization_id: "org_stored",
-        status: "pending",
-        repository: "acme/big",
-        ref: "main",
-        base_ref: "",
-        created_at: new Date().toISOString(),
-        completed_at: null,
-        passed: null,
-        summary: { total_files: 3, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 },
-        violations: [],
-        failure_reason: null,
-        policies: [],
-        requested_policies: [],
-        suppressions: [],
-        queued_bytes: 40,
-        deleted_at: null,
-      };
+      const stored = pendingEvaluation({ id: id!, organization_id: "org_stored", queued_bytes: 40 });
       await ra.insert(stored, []);
       expect(await rb.queueUse("org_stored", new Date())).toEqual({ count: 1, bytes: 40 });
       // Finished without its place given back (a crash): the next reservation drops it.

@@ -14,6 +14,7 @@ import type { EvaluationDeps, EvaluationLimits } from "../deps.js";
 import { JobFiles } from "../jobFiles.js";
 import { DEFAULT_LIMITS } from "../main.js";
 import { EvaluationRepo, type EvaluationRecord, type QueueLedger } from "../repo.js";
+import { pendingEvaluation } from "../../test/fakes.js";
 import { ManualClock } from "../../test/harness.js";
 import { deleteEvaluation } from "./deleteEvaluation.js";
 import { failEvaluation } from "./failEvaluation.js";
@@ -62,25 +63,11 @@ afterEach(async () => {
 
 function pendingOf(w: World, organizationId: string): EvaluationRecord {
   const at = w.clock.now();
-  return {
+  return pendingEvaluation({
     id: newId("eval", at.getTime()),
     organization_id: organizationId,
-    status: "pending",
-    repository: "acme/big",
-    ref: "main",
-    base_ref: "",
     created_at: at.toISOString(),
-    created_day: at.toISOString().slice(0, 10),
-    completed_at: null,
-    passed: null,
-    summary: { total_files: 3, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 },
-    violations: [],
-    failure_reason: null,
-    policies: [],
-    requested_policies: [],
-    suppressions: [],
-    deleted_at: null,
-  };
+  });
 }
 
 /** A change of three files holding `size` bytes each. */
