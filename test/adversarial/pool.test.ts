@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
 import { makeKey } from "../support/keys.js";
-import { startVerdict, type Verdict } from "../support/server.js";
+import { startVerdict, type Verdict, RELAXED_PATTERN_BUDGETS } from "../support/server.js";
 
 /** Valid RE2 that costs seconds to compile and minutes per MiB of letters (issue 13). */
 const PATHOLOGICAL = String.raw`[\pL\pN]{400}Z0`;
@@ -146,10 +146,7 @@ describe("scans on worker threads (budgets relaxed so a slow policy gets in)", (
         VERDICT_ASYNC_SCAN_TIMEOUT_MS: "4000",
         VERDICT_ASYNC_MIN_BYTES: String(2 * 1024 * 1024),
         VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: "1",
-        VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
-        VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
-        VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
-        VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+        ...RELAXED_PATTERN_BUDGETS,
       },
     });
     operator = new Api(v.url, v.bootstrapKey);
@@ -240,10 +237,7 @@ describe("SIGTERM while a scan runs", () => {
       env: {
         VERDICT_SHUTDOWN_GRACE_MS: "2000",
         VERDICT_SCAN_TIMEOUT_MS: "60000",
-        VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
-        VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
-        VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
-        VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+        ...RELAXED_PATTERN_BUDGETS,
       },
     });
     try {
@@ -292,10 +286,7 @@ describe("SIGTERM while a thread is inside one long native RE2 call", () => {
       VERDICT_SCAN_WORKERS: "1",
       VERDICT_ASYNC_MIN_BYTES: String(512 * 1024),
       VERDICT_ASYNC_SCAN_TIMEOUT_MS: String(asyncTimeoutMs),
-      VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
-      VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
-      VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
-      VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+      ...RELAXED_PATTERN_BUDGETS,
     });
     let v = await startVerdict({ dataDir, bootstrapKey, env: env(600_000) });
     try {

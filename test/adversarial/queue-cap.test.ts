@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, type ApiResponse } from "../support/api.js";
-import { startVerdict, type Verdict } from "../support/server.js";
+import { startVerdict, type Verdict, RELAXED_PATTERN_BUDGETS } from "../support/server.js";
 
 /** Seconds per MiB of letters on any machine (see pool.test.ts). */
 const HEAVY = (i: number) => String.raw`[\pL\pN]{400}Z${i}`;
@@ -47,10 +47,7 @@ describe("an organization's queue caps under a burst of concurrent asynchronous 
         VERDICT_ORG_MAX_QUEUED_BYTES: String(MAX_QUEUED_BYTES),
         // The burst must reach the queue: the gateway's in-flight cap would refuse most of it first.
         VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: "64",
-        VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
-        VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
-        VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
-        VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+        ...RELAXED_PATTERN_BUDGETS,
       },
     });
     operator = new Api(v.url, v.bootstrapKey);

@@ -2,7 +2,7 @@
 // delete, and the validation errors users will hit.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
-import { startVerdict, type Verdict } from "../support/server.js";
+import { startVerdict, type Verdict, RELAXED_PATTERN_BUDGETS } from "../support/server.js";
 
 let v: Verdict;
 let api: Api;
@@ -355,10 +355,7 @@ describe("a client that disconnects from a synchronous evaluation (all-in-one an
       env: {
         VERDICT_SCAN_WORKERS: "1",
         VERDICT_SCAN_TIMEOUT_MS: "60000",
-        VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
-        VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
-        VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
-        VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+        ...RELAXED_PATTERN_BUDGETS,
       },
     });
     a = new Api(slow.url, slow.bootstrapKey);
@@ -428,10 +425,7 @@ describe("a large evaluation past its organization's queue cap (all-in-one and d
         VERDICT_SCAN_WORKERS: "1",
         VERDICT_ORG_MAX_QUEUED_EVALUATIONS: "1",
         VERDICT_ASYNC_MIN_BYTES: "1000000",
-        VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
-        VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
-        VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
-        VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+        ...RELAXED_PATTERN_BUDGETS,
       },
     });
     a = new Api(capped.url, capped.bootstrapKey);

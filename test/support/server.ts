@@ -86,6 +86,18 @@ function realInfraEnv(dataDir: string): Record<string, string> {
   return env;
 }
 
+/**
+ * Pattern budgets raised far enough that a deliberately costly policy (a pattern such as
+ * `[\pL\pN]{400}Z`) can be stored, as policies stored before the budgets existed would be:
+ * for the tests that make one organization a noisy neighbour.
+ */
+export const RELAXED_PATTERN_BUDGETS = {
+  VERDICT_PATTERN_MAX_COMPILE_MS: "60000",
+  VERDICT_PATTERN_MAX_PROGRAM_BYTES: String(1024 * 1024 * 1024),
+  VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: "1000000",
+  VERDICT_PATTERN_CHECK_TIMEOUT_MS: "60000",
+};
+
 export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
   if (TARGET === "external") return external(opts);
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), "verdict-e2e-"));
