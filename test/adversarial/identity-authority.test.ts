@@ -4,9 +4,9 @@
 // paging that trusted any cursor or date.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import * as oidc from "openid-client";
-import { Api, expectError, expectFieldError } from "../support/api.js";
+import { Api, expectError, expectFieldError, type ApiResponse } from "../support/api.js";
 import { storedData } from "../support/atRest.js";
-import { Browser, csrfFieldOf } from "../support/oauth.js";
+import { grantTokens } from "../support/oauth.js";
 import { addMember, as, rawRequest, signIn, type Person } from "../support/people.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
@@ -71,26 +71,13 @@ describe("the role ceiling on keys (admin to owner escalation)", () => {
     // A key that key creates acts for the same person.
     const child = await key.post("/v1/api-keys", { name: "child", scopes: ["admin"], expiration: "never" });
     expect(child.status).toBe(201);
+    const refused = async (res: Promise<ApiResponse>) =>
+      expectError(await res, 403, "forbidden", "AUTH_INSUFFICIENT_ROLE");
     for (const k of [key, hooli.withKey(child.body.key)]) {
-      expectError(
-        await k.patch(`/v1/members/${adminId}`, { role: "owner" }),
-        403,
-        "forbidden",
-        "AUTH_INSUFFICIENT_ROLE",
-      );
-      expectError(
-        await k.patch(`/v1/members/${ownerId}`, { role: "admin" }),
-        403,
-        "forbidden",
-        "AUTH_INSUFFICIENT_ROLE",
-      );
-      expectError(await k.delete(`/v1/members/${ownerId}`), 403, "forbidden", "AUTH_INSUFFICIENT_ROLE");
-      expectError(
-        await k.post("/v1/members", { email: "mallory@evil.test", role: "owner" }),
-        403,
-        "forbidden",
-        "AUTH_INSUFFICIENT_ROLE",
-      );
+      await refused(k.patch(`/v1/members/${adminId}`, { role: "owner" }));
+      await refused(k.patch(`/v1/members/${ownerId}`, { role: "admin" }));
+      await refused(k.delete(`/v1/members/${ownerId}`));
+      await refused(k.post("/v1/members", { email: "mallory@evil.test", role: "owner" }));
     }
     const members = await hooli.get("/v1/members");
     const roleOf = (id: string) => members.body.members.find((m: { id: string }) => m.id === id)?.role;
@@ -141,34 +128,12 @@ describe("OAuth tokens at rest", () => {
       scopes: ["read:evaluations", "read:org"],
     });
     expect(client.status).toBe(201);
-    const cfg = await oidc.discovery(
-      new URL(`${v.url}/auth`),
-      client.body.client_id,
-      undefined,
-      oidc.ClientSecretPost(client.body.client_secret),
-      { execute: [oidc.allowInsecureRequests], algorithm: "oauth2" },
-    );
-    const verifier = oidc.randomPKCECodeVerifier();
-    const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(cfg, {
-      redirect_uri: REDIRECT,
+    const { cfg, code, tokens } = await grantTokens({
+      baseUrl: v.url,
+      client: client.body,
+      cookie: admin.cookie,
+      redirect: REDIRECT,
       scope: "read:evaluations read:org",
-      state,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
-    });
-    const browser = new Browser(admin.cookie);
-    const first = await browser.follow(url.href, REDIRECT);
-    const consent = await first.page!.text();
-    const uid = /\/auth\/oauth\/interaction\/([^/]+)\/confirm/.exec(consent)![1]!;
-    const done = await browser.follow(`${v.url}/auth/oauth/interaction/${uid}/confirm`, REDIRECT, {
-      method: "POST",
-      form: { csrf_token: csrfFieldOf(consent) },
-    });
-    const code = done.redirectedTo!.searchParams.get("code")!;
-    const tokens = await oidc.authorizationCodeGrant(cfg, done.redirectedTo!, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
     });
     expect((await hooli.withKey(tokens.access_token).get("/v1/evaluations")).status).toBe(200);
     // Rotation finds the refresh token by its value.
