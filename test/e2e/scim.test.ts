@@ -3,10 +3,9 @@
 // pagination, attribute selection, ETags, organizations kept apart, and deactivation ending a
 // person's session, OAuth token and API key at once.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import * as oidc from "openid-client";
 import { Api, expectError } from "../support/api.js";
 import { storedData } from "../support/atRest.js";
-import { Browser, csrfFieldOf } from "../support/oauth.js";
+import { grantTokens } from "../support/oauth.js";
 import { addMember, as, signIn, type Person } from "../support/people.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
@@ -526,33 +525,12 @@ describe("deactivation", () => {
       redirect_uris: [REDIRECT],
       scopes: ["read:org"],
     });
-    const cfg = await oidc.discovery(
-      new URL(`${v.url}/auth`),
-      client.body.client_id,
-      undefined,
-      oidc.ClientSecretPost(client.body.client_secret),
-      { execute: [oidc.allowInsecureRequests], algorithm: "oauth2" },
-    );
-    const verifier = oidc.randomPKCECodeVerifier();
-    const state = oidc.randomState();
-    const url = oidc.buildAuthorizationUrl(cfg, {
-      redirect_uri: REDIRECT,
+    const { tokens } = await grantTokens({
+      baseUrl: v.url,
+      client: client.body,
+      cookie: person.cookie,
+      redirect: REDIRECT,
       scope: "read:org",
-      state,
-      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: "S256",
-    });
-    const browser = new Browser(person.cookie);
-    const first = await browser.follow(url.href, REDIRECT);
-    const consent = await first.page!.text();
-    const uid = /\/auth\/oauth\/interaction\/([^/]+)\/confirm/.exec(consent)![1]!;
-    const done = await browser.follow(`${v.url}/auth/oauth/interaction/${uid}/confirm`, REDIRECT, {
-      method: "POST",
-      form: { csrf_token: csrfFieldOf(consent) },
-    });
-    const tokens = await oidc.authorizationCodeGrant(cfg, done.redirectedTo!, {
-      pkceCodeVerifier: verifier,
-      expectedState: state,
     });
     accessToken = tokens.access_token;
   });

@@ -1,6 +1,7 @@
 // A browser stand-in for the OAuth suites: follows redirects by hand with a cookie jar (the
 // session cookie and the authorization server's own), so a test sees every hop.
 import { crc32 } from "node:zlib";
+import * as oidc from "openid-client";
 
 export class Browser {
   private readonly jar = new Map<string, string>();
@@ -82,4 +83,47 @@ export function checksumHolds(token: string, prefix: string): boolean {
     n = Math.floor(n / 62);
   }
   return digits === rest.slice(32);
+}
+
+/**
+ * An application's authorization code + PKCE flow for a signed-in person (their session cookie),
+ * driven by openid-client: discovery, authorize, consent (allow), the code for tokens. Answers
+ * the client's configuration, the code and the tokens.
+ */
+export async function grantTokens(opts: {
+  baseUrl: string;
+  client: { client_id: string; client_secret: string };
+  cookie: string;
+  redirect: string;
+  scope: string;
+}): Promise<{ cfg: oidc.Configuration; code: string; tokens: oidc.TokenEndpointResponse }> {
+  const cfg = await oidc.discovery(
+    new URL(`${opts.baseUrl}/auth`),
+    opts.client.client_id,
+    undefined,
+    oidc.ClientSecretPost(opts.client.client_secret),
+    { execute: [oidc.allowInsecureRequests], algorithm: "oauth2" },
+  );
+  const verifier = oidc.randomPKCECodeVerifier();
+  const state = oidc.randomState();
+  const url = oidc.buildAuthorizationUrl(cfg, {
+    redirect_uri: opts.redirect,
+    scope: opts.scope,
+    state,
+    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: "S256",
+  });
+  const browser = new Browser(opts.cookie);
+  const first = await browser.follow(url.href, opts.redirect);
+  const consent = await first.page!.text();
+  const uid = /\/auth\/oauth\/interaction\/([^/]+)\/confirm/.exec(consent)![1]!;
+  const done = await browser.follow(`${opts.baseUrl}/auth/oauth/interaction/${uid}/confirm`, opts.redirect, {
+    method: "POST",
+    form: { csrf_token: csrfFieldOf(consent) },
+  });
+  const tokens = await oidc.authorizationCodeGrant(cfg, done.redirectedTo!, {
+    pkceCodeVerifier: verifier,
+    expectedState: state,
+  });
+  return { cfg, code: done.redirectedTo!.searchParams.get("code")!, tokens };
 }

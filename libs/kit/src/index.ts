@@ -12,3 +12,4 @@ export * from "./secretBox.js";
 export * from "./masterKey.js";
 export * from "./scopes.js";
 export * from "./auditTypes.js";
+export * from "./paging.js";

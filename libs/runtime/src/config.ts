@@ -180,7 +180,7 @@ documentVariables({
     "Where the compliance service listens (`host:port`), for a standalone process that calls it",
   VERDICT_WEBHOOKS_ADDRESS: "Where the webhooks service listens (`host:port`), for a standalone process that calls it",
   VERDICT_PUBLIC_URL:
-    "Public base URL (e.g. `https://verdict.example.com`) for report download links and OSCAL evidence links; unset: the request's host (links), `http://localhost:<port>` (OSCAL)",
+    "Public base URL (e.g. `https://verdict.example.com`) for report download links, OSCAL evidence links and the OAuth issuer (`<url>/auth`); unset: the request's host (links), `http://localhost:<port>` (OSCAL), and for the OAuth server only a request to localhost, 127.0.0.1 or [::1] on the listening port (any other Host: 403)",
   VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT:
     '`POST /v1/evaluations` requests of one organization in flight at once (the gateway refuses one more before reading its body), and synchronous evaluations running or waiting for a scan thread (the evaluation service); one more answers 429 with `details.window: "concurrent"`',
 });

@@ -157,12 +157,12 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
   return {
     ...ssoHandlers(deps, fromActor, toSession),
     async verifyKey(req) {
-      const { key, org } = await verifyKey(deps, { key: req.key, clientIp: req.client_ip });
+      const { key, org, scopes } = await verifyKey(deps, { key: req.key, clientIp: req.client_ip });
       return {
         key_id: key.id,
         organization_id: org.id,
         organization_name: org.name,
-        scopes: key.scopes,
+        scopes,
         expires_at: key.expires_at ?? undefined,
         operator: key.operator,
         rate_limits: { ...org.rate_limits },

@@ -3,6 +3,7 @@ import type { Outbox, PendingEvent } from "@verdict/outbox";
 import { DuplicateKeyError, type Collection, type Filter, type Store } from "@verdict/store";
 import type { OrgSettings, Plan, RateLimitOverrides } from "./domain/organization.js";
 import type { Environment } from "./domain/apiKey.js";
+import { artifactStorageId } from "./domain/oauthToken.js";
 import type { AuditType } from "./domain/audit.js";
 import type { Role } from "./domain/member.js";
 import { externalIdKey } from "./domain/scimQuery.js";
@@ -361,6 +362,11 @@ export class IdentityRepo {
   }
 
   /** The organization's live keys that this member created. */
+  /** Writes an event about a live key (its creator's role changed) without changing the key. */
+  announceKeyChanged(organizationId: string, keyId: string, event: PendingEvent): Promise<KeyRecord | null> {
+    return this.outbox.update(this.keys, { id: keyId, organization_id: organizationId, revoked_at: null }, {}, [event]);
+  }
+
   liveKeysCreatedBy(organizationId: string, userId: string): Promise<KeyRecord[]> {
     return this.keys.find({ organization_id: organizationId, created_by_user_id: userId, revoked_at: null });
   }
@@ -597,6 +603,11 @@ export class IdentityRepo {
    * A page of the organization's audit events, newest first (ids are time-sortable): those
    * matching the filter (type, actor.id, occurred_at, id below a cursor), at most `limit`.
    */
+  /** Whether the organization's audit log holds this event (a cursor names one of its own). */
+  async hasAuditEvent(organizationId: string, id: string): Promise<boolean> {
+    return (await this.audit.findOne({ id, organization_id: organizationId })) !== null;
+  }
+
   auditPage(organizationId: string, filter: Filter, limit: number): Promise<AuditRecord[]> {
     return this.audit.find({ ...filter, organization_id: organizationId }, { sort: { id: -1 }, limit });
   }
@@ -622,8 +633,9 @@ export class IdentityRepo {
     return this.oauthClients.findOne({ id: clientId, deleted_at: null });
   }
 
+  /** Where an artifact is kept: a token's or code's id is a hash of its value (artifactStorageId). */
   oauthArtifactId(model: string, id: string): string {
-    return `${model}:${id}`;
+    return artifactStorageId(model, id);
   }
 
   /** Writes an OAuth artifact, whether it exists or not (the newer write wins a race between replicas). */

@@ -5976,7 +5976,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. A cursor not returned to this organization, or a day that does not exist (2026-02-30) */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

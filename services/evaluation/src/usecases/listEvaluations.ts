@@ -1,4 +1,4 @@
-import { errors } from "@verdict/kit";
+import { assertListInput, foreignCursor } from "@verdict/kit";
 import { encodeCursor, parseListInput, type ListInput } from "../domain/listQuery.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { EvaluationRecord } from "../repo.js";
@@ -17,18 +17,10 @@ export interface EvaluationPage {
 /** Newest first (ids are time-sortable); deleted evaluations never appear. */
 export async function listEvaluations(deps: EvaluationDeps, cmd: ListEvaluationsCommand): Promise<EvaluationPage> {
   const { query, problems } = parseListInput(cmd);
-  // A cursor can be shaped right (base64url) and still not be one of ours: the published schema
-  // cannot say so, which makes it a 422; every other problem is a schema violation, a 400.
-  const shape = problems.filter((p) => p.field !== "cursor");
-  if (shape.length) throw errors.validation(shape);
-  if (problems.length) throw errors.unprocessable(problems);
+  assertListInput(problems);
   // A cursor names the last evaluation of the page before; one that names no evaluation of this
   // organization (deleted ones keep a record) was not issued to it, however well it is shaped.
-  if (query.beforeId !== undefined && !(await deps.repo.findDoc(cmd.organizationId, query.beforeId))) {
-    throw errors.unprocessable([
-      { field: "cursor", code: "INVALID_FORMAT", message: "cursor is not a next_cursor returned by this API" },
-    ]);
-  }
+  if (query.beforeId !== undefined && !(await deps.repo.findDoc(cmd.organizationId, query.beforeId))) foreignCursor();
 
   // One extra row tells whether another page exists without a count query.
   const rows = await deps.repo.listPage(cmd.organizationId, query);

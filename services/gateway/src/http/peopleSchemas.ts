@@ -1,5 +1,6 @@
 // Schemas of people and access: members, sign-in, sessions, MFA, the audit log.
 import { AUDIT_EVENT_TYPES } from "@verdict/kit";
+import { ISO_OR_DATE } from "./schemas.js";
 import { z } from "zod";
 
 const ISO = z.string().meta({ format: "date-time" });
@@ -131,14 +132,6 @@ export const TotpEnabledSchema = z
   })
   .meta({ id: "TotpEnabled" });
 
-const ISO_QUERY = z
-  .string()
-  .max(64)
-  .regex(
-    /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/,
-    { message: "must be an ISO 8601 date or date-time" },
-  );
-
 export const ListAuditEventsQuery = z
   .object({
     actor: z
@@ -148,8 +141,8 @@ export const ListAuditEventsQuery = z
       .optional()
       .meta({ description: "Only events by this user or API key" }),
     type: z.enum(AUDIT_EVENT_TYPES).optional(),
-    since: ISO_QUERY.optional().meta({ description: "Inclusive" }),
-    until: ISO_QUERY.optional().meta({ description: "Exclusive" }),
+    since: ISO_OR_DATE.optional().meta({ description: "Inclusive" }),
+    until: ISO_OR_DATE.optional().meta({ description: "Exclusive" }),
     limit: z.coerce.number().int().min(1).max(100).default(20),
     cursor: z
       .string()

@@ -1,6 +1,6 @@
 // The REST contract's schemas: the gateway validates with them and the OpenAPI document is
 // generated from them, so the two cannot drift. Ids in `.meta({ id })` become components.
-import { API_SCOPES } from "@verdict/kit";
+import { API_SCOPES, errors } from "@verdict/kit";
 import { z } from "zod";
 
 export const MAX_FILE_BYTES = 1_048_576;
@@ -16,7 +16,24 @@ export function isRealDay(value: string): boolean {
   const [y, m, d] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate() && !Number.isNaN(Date.parse(value));
 }
-const ISO_OR_DATE = z
+/**
+ * The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and Date.parse
+ * would roll it over to March 2), so it is refused here, as a 422.
+ */
+export function refuseImpossibleDays(query: { since?: string; until?: string }): void {
+  const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
+  if (impossible.length) {
+    throw errors.unprocessable(
+      impossible.map((field) => ({
+        field,
+        code: "INVALID_FORMAT",
+        message: "must be an ISO 8601 date or date-time of a day that exists",
+      })),
+    );
+  }
+}
+/** A date or date-time query parameter (since, until), as every list takes it. */
+export const ISO_OR_DATE = z
   .string()
   .regex(ISO_OR_DATE_RE, { message: "must be an ISO 8601 date or date-time" })
   .meta({ description: "ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)" });

@@ -10,7 +10,7 @@ import { cookieMode, csrfTokenFor, sessionTokenFrom, setSessionCookie } from "..
 import { createOAuthServer, escapeHtml, page, type OAuthServer } from "./provider.js";
 
 export interface OAuthRoutesOptions {
-  /** The public origin; unset: the first request's protocol and host (set VERDICT_PUBLIC_URL behind proxies). */
+  /** The public origin; unset: the request's own, on loopback addresses only (loopbackOrigin). */
   origin?: string;
   clients: Clients;
   authenticator: Authenticator;
@@ -29,23 +29,56 @@ const SCOPE_TEXT: Record<string, string> = {
 
 const TOKEN_PATHS = new Set(["/auth/oauth/token", "/auth/oauth/revoke"]);
 
+const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The issuer's origin when no public URL is configured: the request's own, but only when its Host
+ * names a loopback address (localhost, 127.0.0.1, [::1]) and the port the request arrived on
+ * (none for the protocol's default port). Undefined for any other Host: the request could come
+ * from anyone, and its Host would otherwise become the issuer other clients are told to trust.
+ */
+export function loopbackOrigin(
+  protocol: string,
+  host: string | undefined,
+  localPort: number | undefined,
+): string | undefined {
+  if (!host || !localPort) return undefined;
+  const m = /^(localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i.exec(host);
+  if (!m || !LOOPBACK_NAMES.has(m[1]!.toLowerCase())) return undefined;
+  const defaultPort = protocol === "https" ? 443 : 80;
+  const port = m[2] === undefined ? defaultPort : Number(m[2]);
+  if (port !== localPort || (m[2] !== undefined && String(port) !== m[2])) return undefined;
+  return `${protocol}://${m[1]!.toLowerCase()}${m[2] === undefined ? "" : `:${port}`}`;
+}
+
 export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: OAuthRoutesOptions): void {
   const { clients, authenticator } = opts;
   // Built on first use: the issuer needs the public origin, the cookie key comes from identity.
-  let starting: Promise<OAuthServer> | undefined;
+  // Without a configured origin, one server per loopback origin the request names (at most the
+  // three loopback names of the port it arrived on): a Host header is never taken as the issuer
+  // for anyone else, and any other Host is refused.
+  const servers = new Map<string, Promise<OAuthServer>>();
   const serverFor = (req: Request): Promise<OAuthServer> => {
-    starting ??= (async () => {
-      const { secret } = await clients.identity.getOAuthServerSecret({});
-      const server = createOAuthServer({
-        clients,
-        logger: opts.logger,
-        origin: opts.origin ?? `${req.protocol}://${req.get("host") ?? "localhost"}`,
-        cookieSecret: Buffer.from(secret),
-      });
-      onGrantRevoked(server);
-      return server;
-    })();
-    starting.catch(() => (starting = undefined));
+    const origin = opts.origin ?? loopbackOrigin(req.protocol, req.get("host"), req.socket.localPort);
+    if (!origin)
+      return Promise.reject(
+        new AppError(
+          "forbidden",
+          "AUTH_HOST_NOT_ALLOWED",
+          "The authorization server answers only on its public URL: set VERDICT_PUBLIC_URL (without it, only http://localhost, 127.0.0.1 or [::1] on the port it listens on)",
+        ),
+      );
+    let starting = servers.get(origin);
+    if (!starting) {
+      starting = (async () => {
+        const { secret } = await clients.identity.getOAuthServerSecret({});
+        const server = createOAuthServer({ clients, logger: opts.logger, origin, cookieSecret: Buffer.from(secret) });
+        onGrantRevoked(server);
+        return server;
+      })();
+      servers.set(origin, starting);
+      starting.catch(() => servers.delete(origin));
+    }
     return starting;
   };
   const handOver = async (req: Request, res: Response, next: NextFunction) => {

@@ -1,5 +1,6 @@
 import type { identityV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
+import { refuseImpossibleDays } from "../http/schemas.js";
 import type { AuditEventType } from "@verdict/kit";
 import { AuditEventListSchema, ListAuditEventsQuery } from "../http/peopleSchemas.js";
 
@@ -28,8 +29,11 @@ export const auditRoutes = [
     access: { kind: "scope", scope: "read:org" },
     rateClass: "reads",
     query: ListAuditEventsQuery,
+    errors: [422],
+    errorNotes: { 422: "A cursor not returned to this organization, or a day that does not exist (2026-02-30)" },
     responses: { 200: { description: "Audit events", schema: AuditEventListSchema } },
     handler: async ({ query, principal, clients }) => {
+      refuseImpossibleDays(query);
       const res = await clients.identity.listAuditEvents({
         organization_id: principal!.organizationId,
         actor: query.actor ?? "",

@@ -1,5 +1,4 @@
 import type { z } from "zod";
-import { errors } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
 import { evaluationJson } from "../http/mappers.js";
@@ -8,7 +7,7 @@ import {
   EvaluationListSchema,
   EvaluationSchema,
   IdParam,
-  isRealDay,
+  refuseImpossibleDays,
   ListEvaluationsQuery,
   EvaluationStatsQuery,
   EvaluationStatsSchema,
@@ -43,23 +42,6 @@ export function createEvaluationRequest(
       content: typeof f.content === "string" ? Buffer.from(f.content, "utf8") : (f.content as Buffer),
     })),
   };
-}
-
-/**
- * The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and Date.parse
- * would roll it over to March 2), so it is refused here, as a 422.
- */
-function refuseImpossibleDays(query: { since?: string; until?: string }): void {
-  const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
-  if (impossible.length) {
-    throw errors.unprocessable(
-      impossible.map((field) => ({
-        field,
-        code: "INVALID_FORMAT",
-        message: "must be an ISO 8601 date or date-time of a day that exists",
-      })),
-    );
-  }
 }
 
 export const evaluationRoutes = [

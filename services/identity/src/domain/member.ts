@@ -1,4 +1,6 @@
 // Members and roles. Each role is a fixed set of scopes (DESIGN.md, "People and access").
+import { hasScope, SCOPES } from "./apiKey.js";
+
 export const ROLES = ["owner", "admin", "member", "viewer"] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -16,6 +18,17 @@ export function roleScopes(role: Role): string[] {
   }
 }
 
+/**
+ * The one role ceiling: what a credential acting for a person (their session, an API key they
+ * created, an OAuth token they granted) may use now: its granted scopes within what the
+ * person's role holds now, where `admin` stands for every scope on either side (an admin key or
+ * grant of someone now a member is worth the member's scopes).
+ */
+export function scopesWithinRole(granted: readonly string[], role: readonly string[]): string[] {
+  const expanded: readonly string[] = granted.includes("admin") ? SCOPES : granted;
+  return [...new Set(expanded.filter((s) => hasScope(role, s)))];
+}
+
 export function isRole(value: string): value is Role {
   return (ROLES as readonly string[]).includes(value);
 }
@@ -28,9 +41,12 @@ export function normalizeEmail(email: string): string {
 export const INVITATION_TTL_MS = 7 * 86_400_000;
 
 /**
- * Who may give or take which role. `actorRole` is the acting member's role, or undefined for an
- * admin API key (which holds every scope). Only owners (and admin keys) touch the owner role:
- * an admin can neither make an owner nor demote or remove one. Answers why not, or undefined.
+ * Who may give or take which role. `actorRole` is the acting person's role (signed in, through
+ * an OAuth token, or through an API key they created, directly or through their keys), or
+ * undefined for a credential with no person behind it (the instance operator's key, keys
+ * created by such keys, SCIM tokens), which holds `admin` as documented. Only owners (and those)
+ * touch the owner role: an admin can neither make an owner nor demote or remove one. Answers
+ * why not, or undefined.
  */
 export function roleChangeRefusal(
   actorRole: Role | undefined,

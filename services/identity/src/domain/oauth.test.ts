@@ -1,7 +1,8 @@
 import { describe, expect, it } from "@jest/globals";
 import { checksummedTokenValid, mintChecksummedToken } from "@verdict/kit";
 import { clientSecretWellFormed, generateClientSecret, redirectUriErrors, redirectUriProblem } from "./oauthClient.js";
-import { scopesWithinRole } from "./oauthToken.js";
+import { scopesWithinRole } from "./member.js";
+import { artifactStorageId, presentedArtifactPayload, storedArtifactPayload } from "./oauthToken.js";
 
 describe("redirect URIs", () => {
   it.each([
@@ -22,7 +23,13 @@ describe("redirect URIs", () => {
     ["javascript:alert(1)", /https/],
     ["https://u:p@app.example.com/cb", /user information/],
     ["http://localhost.evil.test/cb", /https/],
-  ])("refuses %s", (uri, why) => expect(redirectUriProblem(uri)).toMatch(why));
+    ["https:///cb", /host/],
+    ["https:/app.example.com/cb", /host/],
+    ["https://app.example.com/\u202Ecb", /ASCII/],
+    ["https://app.example.com/cb\n", /ASCII/],
+    ["https://app.example.com/c b", /ASCII/],
+    ["https://app.example.com\\@evil.example/cb", /backslash/],
+  ])("refuses %j", (uri, why) => expect(redirectUriProblem(uri)).toMatch(why));
 
   it("names each refused URI by its position", () => {
     expect(redirectUriErrors(["https://ok.test/cb", "http://bad.test/cb"])).toEqual([
@@ -56,5 +63,26 @@ describe("scopes within the role", () => {
     expect(scopesWithinRole(["admin"], ["admin"])).toContain("admin");
     expect(scopesWithinRole(["read:org"], ["admin"])).toEqual(["read:org"]);
     expect(scopesWithinRole(["read:org"], [])).toEqual([]);
+  });
+});
+
+describe("OAuth artifacts at rest", () => {
+  it("keep a token or code only as a hash of its value, and give the value back from the one presented", () => {
+    const token = mintChecksummedToken("vdt_oat_");
+    const id = artifactStorageId("AccessToken", token);
+    expect(id).toMatch(/^AccessToken:sha256:[0-9a-f]{64}$/);
+    expect(id).not.toContain(token);
+    for (const model of ["RefreshToken", "AuthorizationCode"])
+      expect(artifactStorageId(model, token)).not.toContain(token);
+    // Grants and interactions are looked up by ids that are no credential.
+    expect(artifactStorageId("Grant", "g1")).toBe("Grant:g1");
+    const stored = storedArtifactPayload("AccessToken", { jti: token, accountId: "org_1.user_1", kind: "AccessToken" });
+    expect(JSON.stringify(stored)).not.toContain(token);
+    expect(presentedArtifactPayload("AccessToken", token, stored)).toEqual({
+      jti: token,
+      accountId: "org_1.user_1",
+      kind: "AccessToken",
+    });
+    expect(storedArtifactPayload("Grant", { jti: "g1" })).toEqual({ jti: "g1" });
   });
 });

@@ -34,6 +34,12 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * no wildcard (redirect URIs are compared exactly); no user information.
  */
 export function redirectUriProblem(uri: string): string | null {
+  // A URI is printable ASCII (RFC 3986 §2): whitespace, control characters (a trailing newline)
+  // and other characters (a U+202E bidi override that shows another address than the one
+  // matched) would be cleaned or read differently by the URL parser than compared here.
+  if (!/^[\x21-\x7e]+$/.test(uri))
+    return "must be printable ASCII: no spaces, control characters or non-ASCII characters (percent-encode them)";
+  if (uri.includes("\\")) return "must not contain a backslash";
   if (uri.includes("*")) return "must not contain wildcards: redirect URIs are matched exactly";
   if (uri.includes("#")) return "must not contain a fragment";
   let url: URL;
@@ -43,6 +49,10 @@ export function redirectUriProblem(uri: string): string | null {
     return "must be an absolute URL";
   }
   if (url.username || url.password) return "must not contain user information";
+  // The parser forgives `https:///cb` (read as host "cb") and `https:/cb`: the authority must be
+  // written out, as exact matching compares what is written.
+  if ((url.protocol === "https:" || url.protocol === "http:") && !/^https?:\/\/[^/?#]/i.test(uri))
+    return "must name a host after the scheme's //";
   if (url.protocol === "https:") return url.hostname ? null : "must name a host";
   if (url.protocol === "http:") {
     return LOOPBACK_HOSTS.has(url.hostname.toLowerCase())

@@ -11,8 +11,12 @@ import { OidcDiscoveryCache } from "./sso/oidcDiscovery.js";
 import type { IdentityDeps } from "../deps.js";
 import { argon2Passwords } from "../passwords.js";
 import { IdentityRepo, type AuditRecord } from "../repo.js";
+import { createApiKey } from "./apiKeys/createApiKey.js";
 import { acceptInvitation } from "./members/acceptInvitation.js";
 import { inviteMember } from "./members/inviteMember.js";
+import { removeMember } from "./members/removeMember.js";
+import { updateMemberRole } from "./members/updateMemberRole.js";
+import { verifyKey } from "./verifyKey.js";
 import { createOrganization } from "./organizations/createOrganization.js";
 import { login } from "./sessions/login.js";
 import { logout } from "./sessions/logout.js";
@@ -156,5 +160,103 @@ describe("audit events", () => {
       "signin.succeeded",
     ]);
     expect(seen.every((e) => e.data.organization_id === org.id)).toBe(true);
+  });
+});
+
+describe("the role ceiling on API keys", () => {
+  async function joined(orgId: string, email: string, role: string): Promise<string> {
+    const { token } = await inviteMember(deps, { organizationId: orgId, email, role, actor });
+    await acceptInvitation(deps, { token, name: "Ada", password: PASSWORD, clientIp: "127.0.0.1" });
+    return (await deps.repo.userByEmail(email))!.id;
+  }
+
+  it("makes a person's keys, and the keys those create, act with the person's current role", async () => {
+    const { org, keyRecord: first } = await createOrganization(deps, { name: "Acme", plan: "team" });
+    const ownerId = await joined(org.id, "owner@acme.test", "owner");
+    const adminId = await joined(org.id, "admin@acme.test", "admin");
+    const made = await createApiKey(deps, {
+      organizationId: org.id,
+      name: "laptop",
+      scopes: ["admin"],
+      expiration: "never",
+      ipAllowlist: [],
+      creatorUserId: adminId,
+    });
+    const child = await createApiKey(deps, {
+      organizationId: org.id,
+      name: "child",
+      scopes: ["admin"],
+      expiration: "never",
+      ipAllowlist: [],
+      creatorKeyId: made.record.id,
+    });
+    expect([made.record.created_by_user_id, child.record.created_by_user_id]).toEqual([adminId, adminId]);
+    // A key made by a person-less key has no person behind it.
+    const ci = await createApiKey(deps, {
+      organizationId: org.id,
+      name: "ci",
+      scopes: ["admin"],
+      expiration: "never",
+      ipAllowlist: [],
+      creatorKeyId: first.id,
+    });
+    expect(ci.record.created_by_user_id).toBeNull();
+
+    // Only owners touch owners, whichever of the admin's keys acts.
+    for (const k of [made.record, child.record]) {
+      const keyActor = { type: "api_key" as const, id: k.id, ip: "" };
+      expect(
+        await codeOf(
+          updateMemberRole(deps, { organizationId: org.id, userId: ownerId, role: "admin", actor: keyActor }),
+        ),
+      ).toBe("AUTH_INSUFFICIENT_ROLE");
+      expect(await codeOf(removeMember(deps, { organizationId: org.id, userId: ownerId, actor: keyActor }))).toBe(
+        "AUTH_INSUFFICIENT_ROLE",
+      );
+      expect(
+        await codeOf(
+          inviteMember(deps, { organizationId: org.id, email: "eve@acme.test", role: "owner", actor: keyActor }),
+        ),
+      ).toBe("AUTH_INSUFFICIENT_ROLE");
+    }
+    const ciActor = { type: "api_key" as const, id: ci.record.id, ip: "" };
+    const invited = await inviteMember(deps, {
+      organizationId: org.id,
+      email: "o2@acme.test",
+      role: "owner",
+      actor: ciActor,
+    });
+    expect(invited.member.role).toBe("owner");
+
+    // Demoted: the keys narrow at the next verification, and gateways are told to forget them.
+    const announced: string[] = [];
+    await bus.subscribe<{ key_id: string; reason?: string }>(TOPICS.keyRevoked, "t", async (e) => {
+      if (e.data.reason === "creator_role_changed") announced.push(e.data.key_id);
+    });
+    expect((await verifyKey(deps, { key: made.key, clientIp: "127.0.0.1" })).scopes).toContain("admin");
+    await updateMemberRole(deps, { organizationId: org.id, userId: adminId, role: "viewer", actor });
+    const narrowed = await verifyKey(deps, { key: child.key, clientIp: "127.0.0.1" });
+    expect(narrowed.scopes.sort()).toEqual(["read:evaluations", "read:org", "read:policies"]);
+    expect(
+      await codeOf(
+        createApiKey(deps, {
+          organizationId: org.id,
+          name: "again",
+          scopes: ["admin"],
+          expiration: "never",
+          ipAllowlist: [],
+          creatorKeyId: made.record.id,
+        }),
+      ),
+    ).toBe("VALIDATION_FAILED");
+    await deps.outbox.stop();
+    await bus.close();
+    expect(announced.sort()).toEqual([made.record.id, child.record.id].sort());
+
+    // Removed: every key they made is revoked.
+    await removeMember(deps, { organizationId: org.id, userId: adminId, actor });
+    for (const k of [made.key, child.key])
+      expect(await codeOf(verifyKey(deps, { key: k, clientIp: "127.0.0.1" }))).toBe("AUTH_REVOKED_KEY");
+    expect((await verifyKey(deps, { key: ci.key, clientIp: "127.0.0.1" })).scopes).toEqual(["admin"]);
   });
 });

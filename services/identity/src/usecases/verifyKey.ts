@@ -2,6 +2,7 @@ import { errors } from "@verdict/kit";
 import { hashKey, ipAllowed, parseKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
 import type { KeyRecord, OrgRecord } from "../repo.js";
+import { personScopes } from "./members/authority.js";
 
 export interface VerifyKeyCommand {
   key: string;
@@ -11,6 +12,8 @@ export interface VerifyKeyCommand {
 export interface VerifiedKey {
   key: KeyRecord;
   org: OrgRecord;
+  /** What the key may do now: its scopes, within its creator's current role when a person made it. */
+  scopes: string[];
 }
 
 // last_used_at is written at most once a minute per key, not on every request.
@@ -43,8 +46,15 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
   }
   const org = await deps.repo.findOrganization(key.organization_id);
   if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The key's organization no longer exists");
+  // The role ceiling, read at every verification: a demoted creator's key narrows with them.
+  const scopes = await personScopes(deps, key.organization_id, key.created_by_user_id, key.scopes);
+  if (!scopes)
+    throw errors.unauthorized(
+      "AUTH_REVOKED_KEY",
+      "The member who created this API key is no longer in the organization",
+    );
   if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) > LAST_USED_GRANULARITY_MS) {
     await deps.repo.touchKey(key.id, now.toISOString());
   }
-  return { key, org };
+  return { key, org, scopes };
 }

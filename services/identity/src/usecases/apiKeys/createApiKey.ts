@@ -13,7 +13,7 @@ import {
 } from "../../domain/apiKey.js";
 import type { IdentityDeps } from "../../deps.js";
 import type { KeyRecord } from "../../repo.js";
-import { roleScopes } from "../../domain/member.js";
+import { personScopes } from "../members/authority.js";
 import { recordAudit, SYSTEM_ACTOR, type Actor } from "../audit/recordAudit.js";
 
 export interface CreateApiKeyCommand {
@@ -63,11 +63,7 @@ export async function createApiKey(
     ]);
   }
   const now = deps.clock.now();
-  const creator: KeyGrant | null = cmd.creatorKeyId
-    ? await deps.repo.findKey(cmd.organizationId, cmd.creatorKeyId)
-    : cmd.creatorUserId
-      ? await memberGrant(deps, cmd.organizationId, cmd.creatorUserId)
-      : null;
+  const { creator, personId } = await creatorGrant(deps, cmd);
   if ((cmd.creatorKeyId || cmd.creatorUserId) && !creator)
     throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The creator does not belong to this organization");
   const requestedEnvironment = cmd.environment ?? creator?.environment ?? "prod";
@@ -104,7 +100,9 @@ export async function createApiKey(
     revoked_at: null,
     ip_allowlist: [...allowlist],
     operator: cmd.operator ?? false,
-    created_by_user_id: cmd.creatorUserId ?? null,
+    // The person it acts for, when one stands behind its creator: the new key is capped by their
+    // role and revoked with them, however many keys lie between.
+    created_by_user_id: personId ?? null,
   };
   await deps.repo.insertKey(record);
   await recordAudit(deps, {
@@ -122,9 +120,20 @@ export async function createApiKey(
   return { record, key };
 }
 
-/** What a signed-in member may pass on to a key: their role's scopes. */
-async function memberGrant(deps: IdentityDeps, organizationId: string, userId: string): Promise<KeyGrant | null> {
-  const m = await deps.repo.membership(organizationId, userId);
-  if (m?.status !== "active") return null;
-  return { scopes: roleScopes(m.role), environment: "prod", expires_at: null, ip_allowlist: [] };
+/**
+ * What the creator may pass on to a key, and the person behind it: a key passes on its own
+ * grant within its person's current role (if a person made it, directly or through their keys);
+ * a signed-in member their role's scopes. Null grant: the creator is not (or no longer) here.
+ */
+async function creatorGrant(
+  deps: IdentityDeps,
+  cmd: CreateApiKeyCommand,
+): Promise<{ creator: KeyGrant | null; personId?: string }> {
+  const key = cmd.creatorKeyId ? await deps.repo.findKey(cmd.organizationId, cmd.creatorKeyId) : null;
+  if (cmd.creatorKeyId && !key) return { creator: null };
+  const personId = cmd.creatorUserId ?? key?.created_by_user_id ?? undefined;
+  if (!personId) return { creator: key };
+  const base: KeyGrant = key ?? { scopes: ["admin"], environment: "prod", expires_at: null, ip_allowlist: [] };
+  const scopes = await personScopes(deps, cmd.organizationId, personId, base.scopes);
+  return { creator: scopes ? { ...base, scopes } : null, personId };
 }

@@ -37,6 +37,7 @@ export async function inviteMember(
   await assertMayChangeRole(deps, {
     organizationId: cmd.organizationId,
     actingUserId: cmd.inviterUserId,
+    actor: cmd.actor,
     current: undefined,
     next: role,
   });

@@ -2,6 +2,7 @@ import { errors } from "@verdict/kit";
 import { leavesNoOwner } from "../../domain/member.js";
 import type { IdentityDeps } from "../../deps.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
+import { revokeKeysCreatedBy } from "../apiKeys/keysOfPerson.js";
 import { assertMayChangeRole } from "./authority.js";
 
 export interface RemoveMemberCommand {
@@ -18,6 +19,7 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
   await assertMayChangeRole(deps, {
     organizationId: cmd.organizationId,
     actingUserId: cmd.removerUserId,
+    actor: cmd.actor,
     current: membership.role,
     next: undefined,
   });
@@ -40,6 +42,12 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
   const ended = await deps.repo.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
   // The member's OAuth grants here end too: their codes, access and refresh tokens.
   const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(membership.id);
+  // And the API keys they created here (as SCIM deactivation does): no key outlives its person.
+  const apiKeys = await revokeKeysCreatedBy(deps, {
+    organizationId: cmd.organizationId,
+    userId: cmd.userId,
+    actor: cmd.actor,
+  });
   await recordAudit(deps, {
     organizationId: cmd.organizationId,
     type: "member.removed",
@@ -51,6 +59,7 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
       was: membership.status,
       sessions_ended: ended,
       oauth_artifacts_revoked: oauthArtifacts,
+      api_keys_revoked: apiKeys,
     },
   });
 }

@@ -2,6 +2,7 @@ import { errors } from "@verdict/kit";
 import { isRole, leavesNoOwner } from "../../domain/member.js";
 import type { IdentityDeps } from "../../deps.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
+import { announceCreatorRoleChanged } from "../apiKeys/keysOfPerson.js";
 import { assertMayChangeRole } from "./authority.js";
 import { memberView, type MemberView } from "./memberView.js";
 
@@ -13,7 +14,10 @@ export interface UpdateMemberRoleCommand {
   changerUserId?: string;
 }
 
-/** Changes a member's role. Sessions read the role on every request, so it applies at once. */
+/**
+ * Changes a member's role. Sessions, OAuth tokens and the keys the member created read the role
+ * at every verification, so it applies at once.
+ */
 export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRoleCommand): Promise<MemberView> {
   if (!isRole(cmd.role))
     throw errors.unprocessable([
@@ -25,6 +29,7 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
   await assertMayChangeRole(deps, {
     organizationId: cmd.organizationId,
     actingUserId: cmd.changerUserId,
+    actor: cmd.actor,
     current: membership.role,
     next: cmd.role,
   });
@@ -46,6 +51,8 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
   if (membership.role === cmd.role) return memberView(membership, user);
   const updated = await deps.repo.changeRole(membership, cmd.role);
   if (!updated) throw errors.unavailable("The member changed meanwhile; retry");
+  // Their keys act within the new role from the next verification; gateways forget cached ones.
+  await announceCreatorRoleChanged(deps, { organizationId: cmd.organizationId, userId: user.id });
   await recordAudit(deps, {
     organizationId: cmd.organizationId,
     type: "member.role_changed",

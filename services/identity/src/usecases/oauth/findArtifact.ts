@@ -1,4 +1,5 @@
 import type { IdentityDeps } from "../../deps.js";
+import { presentedArtifactPayload } from "../../domain/oauthToken.js";
 
 export interface FindArtifactCommand {
   model: string;
@@ -12,7 +13,11 @@ export async function findArtifact(deps: IdentityDeps, cmd: FindArtifactCommand)
   const record = await deps.repo.findOAuthArtifact(cmd.model, cmd);
   if (!record) return null;
   if (record.expires_at && Date.parse(record.expires_at) <= deps.clock.now().getTime()) return null;
-  if (!record.consumed_at) return record.payload_json;
-  const payload = JSON.parse(record.payload_json) as Record<string, unknown>;
+  const payload = presentedArtifactPayload(
+    cmd.model,
+    cmd.id,
+    JSON.parse(record.payload_json) as Record<string, unknown>,
+  );
+  if (!record.consumed_at) return JSON.stringify(payload);
   return JSON.stringify({ ...payload, consumed: Math.floor(Date.parse(record.consumed_at) / 1000) });
 }

@@ -1,8 +1,9 @@
 // The storage operations oidc-provider's adapter interface asks for, on the Store: one
 // collection for every model, so codes, tokens and grants survive restarts and are shared by
-// every gateway replica.
+// every gateway replica. Tokens and codes are kept under a hash of their value, never the value.
 import type { IdentityDeps } from "../../deps.js";
 import type { OAuthArtifactRecord } from "../../repo.js";
+import { storedArtifactPayload } from "../../domain/oauthToken.js";
 
 export interface UpsertArtifactCommand {
   model: string;
@@ -22,7 +23,7 @@ export async function upsertArtifact(deps: IdentityDeps, cmd: UpsertArtifactComm
   const now = deps.clock.now().getTime();
   const fields: Omit<OAuthArtifactRecord, "id"> = {
     model: cmd.model,
-    payload_json: cmd.payloadJson,
+    payload_json: JSON.stringify(storedArtifactPayload(cmd.model, payload)),
     grant_id: field(payload, "grantId"),
     uid: field(payload, "uid"),
     user_code: field(payload, "userCode"),

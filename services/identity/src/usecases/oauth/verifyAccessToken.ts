@@ -1,7 +1,7 @@
 import { checksummedTokenValid, errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
-import { ACCESS_TOKEN_PREFIX, scopesWithinRole } from "../../domain/oauthToken.js";
-import { roleScopes } from "../../domain/member.js";
+import { ACCESS_TOKEN_PREFIX } from "../../domain/oauthToken.js";
+import { personScopes } from "../members/authority.js";
 import type { OrgRecord } from "../../repo.js";
 
 export interface VerifiedAccessToken {
@@ -39,9 +39,10 @@ export async function verifyAccessToken(
   if (!payload.exp || payload.exp * 1000 <= now)
     throw errors.unauthorized("AUTH_EXPIRED_KEY", "Access token expired: refresh it");
   const [organizationId, userId] = (payload.accountId ?? "").split(".");
-  const membership = organizationId && userId ? await deps.repo.membership(organizationId, userId) : null;
-  if (membership?.status !== "active")
-    throw errors.unauthorized("AUTH_REVOKED_KEY", "The member this token acts for left the organization");
+  const granted = (payload.scope ?? "").split(" ").filter(Boolean);
+  // The role ceiling keys and sessions have too: within what the member's role holds now.
+  const scopes = organizationId && userId ? await personScopes(deps, organizationId, userId, granted) : null;
+  if (!scopes) throw errors.unauthorized("AUTH_REVOKED_KEY", "The member this token acts for left the organization");
   const client = payload.clientId ? await deps.repo.liveOAuthClient(payload.clientId) : null;
   if (!client || client.organization_id !== organizationId)
     throw errors.unauthorized("AUTH_REVOKED_KEY", "The application this token was issued to was deleted");
@@ -51,7 +52,7 @@ export async function verifyAccessToken(
     org,
     userId: userId!,
     clientId: client.id,
-    scopes: scopesWithinRole((payload.scope ?? "").split(" ").filter(Boolean), roleScopes(membership.role)),
+    scopes,
     expiresAt: new Date(payload.exp * 1000).toISOString(),
   };
 }

@@ -8,7 +8,7 @@ import { roleFromGroups } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
 import type { MemberRecord, ScimUserRecord } from "../../repo.js";
-import { revokeApiKey } from "../apiKeys/revokeApiKey.js";
+import { announceCreatorRoleChanged, revokeKeysCreatedBy } from "../apiKeys/keysOfPerson.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 
 export interface ScimCaller {
@@ -66,6 +66,8 @@ export async function grantAccess(deps: IdentityDeps, { caller, rec }: ScimAcces
   if (existing.status === "active" && existing.role === newRole) return;
   const updated = await deps.repo.activateMembership(existing, newRole);
   if (!updated) return grantAccess(deps, { caller, rec });
+  if (existing.status === "active")
+    await announceCreatorRoleChanged(deps, { organizationId: caller.organizationId, userId });
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type: existing.status === "active" ? "member.role_changed" : "member.joined",
@@ -115,8 +117,10 @@ export async function endAccess(
   const now = deps.clock.now().toISOString();
   const sessions = await deps.repo.revokeSessionsOf(userId, caller.organizationId, now);
   const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
-  const keys = await deps.repo.liveKeysCreatedBy(caller.organizationId, userId);
-  for (const k of keys)
-    await revokeApiKey(deps, { organizationId: caller.organizationId, keyId: k.id, actor: caller.actor });
-  return { sessions, oauthArtifacts, apiKeys: keys.length };
+  const apiKeys = await revokeKeysCreatedBy(deps, {
+    organizationId: caller.organizationId,
+    userId,
+    actor: caller.actor,
+  });
+  return { sessions, oauthArtifacts, apiKeys };
 }
