@@ -100,27 +100,24 @@ if wants container kubernetes; then
   wants kubernetes && go_tools+=("bash deploy/kube/tools.sh chart" "bash deploy/kube/tools.sh kube")
   bg_start go-tools nice -n 10 bash -c "set -e; $(IFS=';'; echo "${go_tools[*]}")"
 fi
+# Downloads the suites need, over the network while install.sh compiles (one after the other:
+# two of them use Maven's local repository): NIST's OSCAL 1.1.2 schemas (Maven Central), for the
+# OSCAL validation in the unit and e2e suites; Chromium (the passkey suite), curl and jq (the docs
+# walkthrough tests), from Debian's packages; Authlib and scim2-tester + scim2-cli (PyPI, pinned,
+# venvs under .tools/: the e2e step runs scim2-tester against /scim/v2 in
+# test/e2e/scim-tester.test.ts and needs 0 errors); Keycloak (Maven Central, pinned), the SSO
+# suite's identity provider.
+downloads="bash scripts/install-oscal-tools.sh && bash scripts/install-test-tools.sh"
+wants sso && downloads+=" && bash scripts/install-keycloak.sh > /dev/null"
+bg_start downloads bash -c "set -e; $downloads"
 bash scripts/install.sh || exit 1
 # The Node.js install.sh provides (Node 24; .tools/node when the machine has an older one).
 source scripts/node-env.sh
-# NIST's OSCAL 1.1.2 schemas (Maven Central), for the OSCAL validation in the unit and e2e suites.
-bash scripts/install-oscal-tools.sh || exit 1
-# Chromium (the passkey suite), curl and jq (the docs walkthrough tests), from Debian's packages;
-# Authlib and scim2-tester + scim2-cli (PyPI, pinned, venvs under .tools/: the e2e step runs
-# scim2-tester against /scim/v2 in test/e2e/scim-tester.test.ts and needs 0 errors).
-bash scripts/install-test-tools.sh || exit 1
-# Keycloak (Maven Central, pinned), the SSO suite's identity provider.
-if wants sso; then bash scripts/install-keycloak.sh > /dev/null || exit 1; fi
 
 # Each step's duration, printed at the end (the CI run has a 90-minute budget).
 timings=()
 timed() { local now; now=$(date +%s); timings+=("$1 $((now - step_t)) s"); step_t=$now; }
 timed "install"
-if wants lint; then
-  echo "==> lint"
-  pnpm run -s lint || exit 1
-  timed "lint"
-fi
 # The JSON reports of the steps run, summed up at the end, and the steps that failed.
 reports=()
 failed_steps=()
@@ -153,19 +150,32 @@ trap 'stop_bg; stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.s
 # a child process's pipe) must not hold the step until its time limit (it held one for 8 minutes).
 jest() { timeout -k 15 "${JEST_LIMIT:-1200}" node --experimental-vm-modules node_modules/jest/bin/jest.js --forceExit "$@"; }
 
-# Steps that need the engine: those on Kafka and FerretDB, and the image builds.
+# The engine, then the local bases and the Kafka and FerretDB images (deploy/image/base.sh:
+# debootstrap from the apt mirror; deploy/infra/images.sh: Maven Central, FerretDB from the Go
+# module proxy) in the background while lint runs, for the steps on Kafka and FerretDB and the
+# image builds.
 needs_infra() { wants unit e2e-infra e2e-distributed fault adversarial; }
 engine_ok=0
 if needs_infra || wants container kubernetes; then
-  echo "==> Docker engine, local bases and the Kafka and FerretDB images"
   if engine=$(bash deploy/image/dockerd.sh start); then
     export "${engine?}"
-    if bash deploy/image/base.sh && images=$(VERDICT_INFRA_BASE=verdict-local/debian:bookworm-slim bash deploy/infra/images.sh); then
-      for line in $images; do export "${line?}"; done
-      engine_ok=1
-    fi
+    bg_start infra-images bash -c 'bash deploy/image/base.sh >&2 && VERDICT_INFRA_BASE=verdict-local/debian:bookworm-slim bash deploy/infra/images.sh > "$0"' "$results/infra-images.env"
   fi
-  timed "docker engine, base and infra images"
+fi
+if wants lint; then
+  echo "==> lint"
+  pnpm run -s lint || exit 1
+  timed "lint"
+fi
+bg_wait downloads || exit 1
+cat "$results/bg-downloads.log"
+if [ -n "${bg_t0[infra-images]:-}" ]; then
+  echo "==> Docker engine, local bases and the Kafka and FerretDB images"
+  if bg_wait infra-images; then
+    for line in $(cat "$results/infra-images.env"); do export "${line?}"; done
+    engine_ok=1
+  fi
+  timed "docker engine, base and infra images (after lint)"
 fi
 # The production image (verdict:test) and the compose stack's images, built by the engine while
 # the suites run: the container step runs on them and the Kubernetes step loads the same
@@ -286,6 +296,15 @@ if wants adversarial; then
 fi
 stop_infra
 
+# The API fuzzer runs beside the SSO suite: each has its own all-in-one on its own port, and
+# both mostly wait (Keycloak's and Chromium's round trips; schemathesis's requests), so side by
+# side they take little more than the longer of the two.
+if wants fuzzing; then
+  echo "==> API fuzzing (schemathesis, from the OpenAPI document), beside the SSO suite"
+  fuzz_t0=$(date +%s)
+  (bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1; rc=$?; date +%s > "$results/fuzz.end"; exit $rc) &
+  fuzz_pid=$!
+fi
 if wants sso; then
   # Enterprise SSO (test/sso): a real Keycloak (scripts/install-keycloak.sh, cached under
   # ~/.cache/verdict-keycloak) started once for the suite; OIDC and SAML sign-ins in Chromium.
@@ -294,13 +313,12 @@ if wants sso; then
   jest --selectProjects sso --runInBand --json --outputFile="$results/sso.json" || failed_steps+=(sso)
   timed "sso (Keycloak)"
 fi
-
 if wants fuzzing; then
-  echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
-  bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1
+  wait "$fuzz_pid"
   fuzz_rc=$?
   [ $fuzz_rc -eq 0 ] || failed_steps+=(fuzzing)
-  timed "fuzzing"
+  timings+=("fuzzing (beside sso) $(($(cat "$results/fuzz.end" 2>/dev/null || date +%s) - fuzz_t0)) s")
+  timed "fuzzing (after sso)"
   # schemathesis frames its summary like pytest ("=== 1 warning in 39s ==="); CI log readers
   # take such a line for a pytest run with no test, so print the summary without the frame.
   tail -25 "$results/fuzz.log" | sed -E 's/^=+ ?(.*[^= ]) ?=+$/-- \1 --/; /^=+$/d'
