@@ -90,16 +90,16 @@ stop_bg() {
 
 trap 'stop_bg; rm -rf "$results"' EXIT
 
-# The Go tools, one after the other (they share the Go build cache), at a lower CPU priority than
-# the suites, which keep the machine's cores when they need them: Docker Compose (the container
-# step), the chart's static-check tools, then Kubernetes (the cluster test). Each is cached and
-# returns at once when already built.
-if wants container kubernetes; then
-  go_tools=()
-  wants container && go_tools+=("bash scripts/install-compose.sh")
-  wants kubernetes && go_tools+=("bash deploy/kube/tools.sh chart" "bash deploy/kube/tools.sh kube")
-  bg_start go-tools nice -n 10 bash -c "set -e; $(IFS=';'; echo "${go_tools[*]}")"
+# The Go tools, one after the other (they share the Go build cache and the cores), at a lower CPU
+# priority than the suites, which keep the machine's cores when they need them: Docker Compose
+# (the container step), then the chart's static-check tools and Kubernetes (the Kubernetes
+# step). Each is cached and returns at once when already built.
+if wants container; then bg_start compose nice -n 10 bash scripts/install-compose.sh; fi
+if wants kubernetes; then
+  bg_start kube-tools nice -n 10 bash -c 'while [ -n "$0" ] && [ ! -e "$0" ]; do sleep 2; done
+    bash deploy/kube/tools.sh chart && bash deploy/kube/tools.sh kube' "${bg_t0[compose]:+$results/bg-compose.end}"
 fi
+
 # Downloads the suites need, over the network while install.sh compiles (one after the other:
 # two of them use Maven's local repository): NIST's OSCAL 1.1.2 schemas (Maven Central), for the
 # OSCAL validation in the unit and e2e suites; Chromium (the passkey suite), curl and jq (the docs
@@ -330,7 +330,7 @@ if wants container; then
   echo "==> container tests (the production image on Docker: all-in-one and every service)"
   # A report that is never written counts as a failure in the summary.
   reports+=("$results/container.json")
-  if [ $engine_ok = 1 ] && bg_wait go-tools && bg_wait images; then
+  if [ $engine_ok = 1 ] && bg_wait compose && bg_wait images; then
     bash scripts/test-container.sh --json --outputFile="$results/container.json" || failed_steps+=(container)
   else
     echo "the container step did not run: the engine or a build it needs failed (above)" >&2
@@ -342,7 +342,7 @@ fi
 if wants kubernetes; then
   echo "==> Kubernetes tests (the Helm chart: lint, kubeconform, kube-score, then a real single-node cluster)"
   reports+=("$results/chart.json" "$results/kube.json")
-  if [ $engine_ok = 1 ] && bg_wait go-tools && bg_wait images; then
+  if [ $engine_ok = 1 ] && bg_wait kube-tools && bg_wait images; then
     bash scripts/test-kube.sh --results "$results" || failed_steps+=(kubernetes)
   else
     echo "the Kubernetes step did not run: the engine or a build it needs failed (above)" >&2

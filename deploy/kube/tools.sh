@@ -76,7 +76,11 @@ GOSRC
     echo "building kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl $KUBE_VERSION, metrics-server $METRICS_SERVER_VERSION" >&2
     # One build for all seven: their packages (metrics-server's Kubernetes libraries are these
     # v0.33 ones) compile in parallel and once.
-    go build -trimpath -ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION" \
+    # Each stamped with its own version, as their releases are (metrics-server's Makefile sets
+    # client-go's gitVersion to its tag).
+    go build -trimpath \
+      -ldflags "k8s.io/kubernetes/cmd/...=-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION" \
+      -ldflags "sigs.k8s.io/metrics-server/cmd/metrics-server=-s -w -X k8s.io/client-go/pkg/version.gitVersion=$METRICS_SERVER_VERSION" \
       -o "$BIN/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler \
       k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kubectl \
       sigs.k8s.io/metrics-server/cmd/metrics-server
