@@ -209,12 +209,32 @@ if needs_infra && [ $engine_ok = 1 ]; then
   timed "Kafka and FerretDB containers"
 fi
 
+# jest_step STEP LABEL HEADLINE JEST-ARGS...: one jest run as a step; its JSON report is
+# $results/STEP.json (a report never written counts as a failure in the summary).
+jest_step() {
+  local step=$1 label=$2
+  echo "==> $3"
+  shift 3
+  reports+=("$results/$step.json")
+  jest "$@" --json --outputFile="$results/$step.json" || failed_steps+=("$step")
+  timed "$label"
+}
+# infra_step: the same on the Kafka and FerretDB started above; the step fails when they did not start.
+infra_step() {
+  if [ -n "${VERDICT_TEST_MONGODB_URI:-}" ] && [ -n "${VERDICT_TEST_KAFKA_BROKERS:-}" ]; then
+    VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" jest_step "$@"
+  else
+    echo "Kafka or FerretDB did not start: the $1 step fails" >&2
+    reports+=("$results/$1.json")
+    failed_steps+=("$1")
+    timed "$2"
+  fi
+}
+
 if wants unit; then
-  echo "==> unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)"
   # The three tiers beside the code (unit, transport: gRPC servers, medium: real adapters), in one run.
-  reports+=("$results/unit.json")
-  JEST_LIMIT=900 jest --selectProjects unit transport medium --json --outputFile="$results/unit.json" || failed_steps+=(unit)
-  timed "unit"
+  JEST_LIMIT=900 jest_step unit unit "unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)" \
+    --selectProjects unit transport medium
   start_images
 fi
 if wants bench; then
@@ -236,31 +256,11 @@ if wants bench; then
     console.log(JSON.stringify({ numPassedTests: n("pass"), numFailedTests: n("fail") || (process.argv[2] === "0" ? 0 : 1), numRuntimeErrorTestSuites: 0 }));
   ' "$results/bench.log" "$bench_rc" > "$results/bench.json"
 fi
-if wants e2e; then
-  echo "==> black-box tests (real HTTP, real gRPC, real processes)"
-  reports+=("$results/e2e.json")
-  jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json" || failed_steps+=(e2e)
-  timed "e2e"
-fi
-if wants portal; then
-  echo "==> the web dashboard in Chromium (playwright-core, axe-core, screenshots in test/portal/screenshots)"
-  reports+=("$results/portal.json")
-  jest --selectProjects portal --runInBand --json --outputFile="$results/portal.json" || failed_steps+=(portal)
-  timed "portal"
-fi
-infra_up() {
-  [ -n "${VERDICT_TEST_MONGODB_URI:-}" ] && [ -n "${VERDICT_TEST_KAFKA_BROKERS:-}" ] && return 0
-  echo "Kafka or FerretDB did not start: the $1 step fails" >&2
-  return 1
-}
-if wants e2e-infra; then
-  echo "==> black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters"
-  reports+=("$results/e2e-infra.json")
-  infra_up e2e-infra && VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" \
-    jest --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|evaluation-stats|policies|tenancy)\.test\.ts' --json --outputFile="$results/e2e-infra.json" ||
-    failed_steps+=(e2e-infra)
-  timed "e2e on Kafka+FerretDB"
-fi
+wants e2e && jest_step e2e e2e "black-box tests (real HTTP, real gRPC, real processes)" --selectProjects e2e --runInBand
+wants portal && jest_step portal portal "the web dashboard in Chromium (playwright-core, axe-core, screenshots in test/portal/screenshots)" \
+  --selectProjects portal --runInBand
+wants e2e-infra && infra_step e2e-infra "e2e on Kafka+FerretDB" "black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters" \
+  --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|evaluation-stats|policies|tenancy)\.test\.ts'
 # Distributed mode: every service its own process on the same Kafka and FerretDB (each suite's
 # stack with its own database and topic prefix), then the fault suites. Only the black-box suites
 # whose code path differs between the all-in-one and the distributed stack run here (the e2e
@@ -271,29 +271,14 @@ fi
 # flows, OAuth, SCIM, passkeys, the CLI, the SDK, MCP, the OpenAPI document, rate limits) run the
 # same gateway and use-case code either way. docs/distributed.md explains the choice.
 DISTRIBUTED_SUITES='audit|compliance|evaluation-stats|evaluations|lifecycle|people|tenancy|tracing|webhooks'
-if wants e2e-distributed; then
-  echo "==> black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed; $DISTRIBUTED_SUITES)"
-  reports+=("$results/e2e-distributed.json")
-  infra_up e2e-distributed && VERDICT_E2E_TARGET=distributed VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" \
-    jest --selectProjects e2e --runInBand --testPathPatterns "test/e2e/($DISTRIBUTED_SUITES)\\.test\\.ts" --json --outputFile="$results/e2e-distributed.json" ||
-    failed_steps+=(e2e-distributed)
-  timed "e2e distributed"
-fi
-if wants fault; then
-  echo "==> fault tests (evaluation worker killed, Kafka restarted)"
-  reports+=("$results/fault.json")
-  infra_up fault && VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" \
-    jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json" || failed_steps+=(fault)
-  timed "fault"
-fi
-if wants adversarial; then
-  # The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
-  # scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
-  echo "==> adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)"
-  reports+=("$results/adversarial.json")
-  jest --selectProjects adversarial --runInBand --json --outputFile="$results/adversarial.json" || failed_steps+=(adversarial)
-  timed "adversarial"
-fi
+wants e2e-distributed && VERDICT_E2E_TARGET=distributed infra_step e2e-distributed "e2e distributed" \
+  "black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed; $DISTRIBUTED_SUITES)" \
+  --selectProjects e2e --runInBand --testPathPatterns "test/e2e/($DISTRIBUTED_SUITES)\\.test\\.ts"
+wants fault && infra_step fault fault "fault tests (evaluation worker killed, Kafka restarted)" --selectProjects fault --runInBand
+# The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
+# scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
+wants adversarial && jest_step adversarial adversarial "adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)" \
+  --selectProjects adversarial --runInBand
 stop_infra
 
 # The API fuzzer runs beside the SSO suite: each has its own all-in-one on its own port, and
@@ -305,14 +290,9 @@ if wants fuzzing; then
   (bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1; rc=$?; date +%s > "$results/fuzz.end"; exit $rc) &
   fuzz_pid=$!
 fi
-if wants sso; then
-  # Enterprise SSO (test/sso): a real Keycloak (scripts/install-keycloak.sh, cached under
-  # ~/.cache/verdict-keycloak) started once for the suite; OIDC and SAML sign-ins in Chromium.
-  echo "==> SSO tests (Keycloak as OIDC provider and SAML IdP, Chromium)"
-  reports+=("$results/sso.json")
-  jest --selectProjects sso --runInBand --json --outputFile="$results/sso.json" || failed_steps+=(sso)
-  timed "sso (Keycloak)"
-fi
+# Enterprise SSO (test/sso): a real Keycloak (scripts/install-keycloak.sh, cached under
+# ~/.cache/verdict-keycloak) started once for the suite; OIDC and SAML sign-ins in Chromium.
+wants sso && jest_step sso "sso (Keycloak)" "SSO tests (Keycloak as OIDC provider and SAML IdP, Chromium)" --selectProjects sso --runInBand
 if wants fuzzing; then
   wait "$fuzz_pid"
   fuzz_rc=$?
