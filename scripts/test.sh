@@ -75,8 +75,8 @@ bg_wait() {
 bg_timings() {
   local name end
   for name in "${!bg_t0[@]}"; do
-    end=$(cat "$results/bg-$name.end" 2>/dev/null) || { echo "$name (background) not finished;"; continue; }
-    echo "$name (background) $((end - bg_t0[$name])) s;"
+    end=$(cat "$results/bg-$name.end" 2>/dev/null) || { printf '%s ' "$name (background) not finished;"; continue; }
+    printf '%s ' "$name (background) $((end - bg_t0[$name])) s;"
   done
 }
 # Background builds still running when the script ends (a failure, Ctrl-C) are stopped.
