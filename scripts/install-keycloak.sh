@@ -9,9 +9,12 @@ dir="$cache/keycloak-$KEYCLOAK_VERSION"
 if [ ! -x "$dir/bin/kc.sh" ]; then
   echo "==> installing Keycloak $KEYCLOAK_VERSION (Maven Central) into $cache" >&2
   mkdir -p "$cache"
-  mvn -q dependency:get -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:tar.gz" \
+  # The local repository named explicitly: Maven takes its default from Java's user.home (the
+  # passwd entry), not $HOME, so with another HOME the tarball was elsewhere.
+  repo="$HOME/.m2/repository"
+  mvn -q dependency:get -Dmaven.repo.local="$repo" -Dartifact="org.keycloak:keycloak-quarkus-dist:$KEYCLOAK_VERSION:tar.gz" \
     -Dtransitive=false >&2
-  tarball="$HOME/.m2/repository/org/keycloak/keycloak-quarkus-dist/$KEYCLOAK_VERSION/keycloak-quarkus-dist-$KEYCLOAK_VERSION.tar.gz"
+  tarball="$repo/org/keycloak/keycloak-quarkus-dist/$KEYCLOAK_VERSION/keycloak-quarkus-dist-$KEYCLOAK_VERSION.tar.gz"
   tmp=$(mktemp -d "$cache/unpack.XXXXXX")
   tar -xzf "$tarball" -C "$tmp"
   mv "$tmp/keycloak-$KEYCLOAK_VERSION" "$dir"

@@ -34,5 +34,5 @@ command -v jq >/dev/null 2>&1 || missing+=(jq)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "==> installing ${missing[*]} (Debian packages)"
 export DEBIAN_FRONTEND=noninteractive
-apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null ||
-  { apt-get update >/dev/null && apt-get install -y --no-install-recommends "${missing[@]}" >/dev/null; }
+apt-get install -o DPkg::Lock::Timeout=300 -y --no-install-recommends "${missing[@]}" >/dev/null ||
+  { apt-get update >/dev/null && apt-get install -o DPkg::Lock::Timeout=300 -y --no-install-recommends "${missing[@]}" >/dev/null; }

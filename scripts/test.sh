@@ -6,30 +6,121 @@
 # fuzzer (one test), the container tests on the production image and the compose stack
 # (scripts/test-container.sh: Docker engine, locally built bases, the images, docker compose), and
 # the Helm chart's checks and its install on a real single-node Kubernetes (scripts/test-kube.sh).
-# Prints each step's duration at the end.
+# Prints each step's duration at the end, and those of the builds it runs in the background.
 # Ends with one "N passed, N failed" line.
+#
+# The long builds start in the background at the beginning and overlap the suites that do not
+# need them (docs/development.md, "The whole test command"): the Go tools (Docker Compose, then
+# helm, kubeconform, kube-score, then Kubernetes with metrics-server, CoreDNS and the
+# NetworkPolicy agent; at a lower CPU priority than the suites), and the production image
+# (verdict:test, shared by the container and Kubernetes steps) once the unit step is done. A
+# step that needs one waits for it; a build that failed fails its step with the build's log.
+#
+# For developers (never used by CI): `bash scripts/test.sh --only STEP` (repeatable) runs the
+# given steps, with the installs, engine and builds they need, and no lint unless asked. Steps:
+#   lint unit bench e2e portal e2e-infra e2e-distributed fault adversarial sso fuzzing container kubernetes
 set -uo pipefail
 cd "$(dirname "$0")/.."
+STEPS="lint unit bench e2e portal e2e-infra e2e-distributed fault adversarial sso fuzzing container kubernetes"
+only=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) [ $# -ge 2 ] || { echo "--only needs a step: $STEPS" >&2; exit 2; }; only+=("$2"); shift 2 ;;
+    --only=*) only+=("${1#--only=}"); shift ;;
+    *) echo "usage: bash scripts/test.sh [--only STEP]...   (steps: $STEPS)" >&2; exit 2 ;;
+  esac
+done
+for s in "${only[@]}"; do
+  [[ " $STEPS " == *" $s "* ]] || { echo "unknown step '$s'; steps: $STEPS" >&2; exit 2; }
+done
+# wants STEP...: whether this run runs any of the steps (all of them without --only).
+wants() {
+  [ ${#only[@]} -eq 0 ] && return 0
+  local s
+  for s in "$@"; do [[ " ${only[*]} " == *" $s "* ]] && return 0; done
+  return 1
+}
+
+results=$(mktemp -d)
+step_t=$(date +%s)
+# Background builds: bg_start NAME COMMAND... runs COMMAND in its own process group with its
+# output in $results/bg-NAME.log; bg_wait NAME waits for it and, when it failed, says so with the
+# end of its log. Their durations are printed with the steps'.
+declare -A bg_pid=() bg_t0=()
+bg_start() {
+  local name=$1; shift
+  bg_t0[$name]=$(date +%s)
+  setsid bash -c '"$@"; rc=$?; date +%s > "$0.end"; exit $rc' "$results/bg-$name" "$@" > "$results/bg-$name.log" 2>&1 &
+  bg_pid[$name]=$!
+  echo "==> background build '$name' started (log: $results/bg-$name.log)"
+}
+bg_wait() {
+  local name=$1 rc t
+  [ -n "${bg_pid[$name]:-}" ] || { echo "background build '$name' was never started" >&2; return 1; }
+  t=$(date +%s)
+  if [[ ${bg_pid[$name]} == done-* ]]; then
+    rc=${bg_pid[$name]#done-}
+  else
+    wait "${bg_pid[$name]}"
+    rc=$?
+    bg_pid[$name]=done-$rc
+  fi
+  [ "$t" -ge "$(cat "$results/bg-$name.end" 2>/dev/null || echo 0)" ] || echo "==> waited $(($(date +%s) - t)) s for background build '$name'"
+  if [ $rc -ne 0 ]; then
+    echo "BACKGROUND BUILD FAILED: '$name' exited with $rc; the steps that need it fail. The end of its log ($results/bg-$name.log):" >&2
+    tail -30 "$results/bg-$name.log" >&2
+    return 1
+  fi
+}
+bg_timings() {
+  local name end
+  for name in "${!bg_t0[@]}"; do
+    end=$(cat "$results/bg-$name.end" 2>/dev/null) || { printf '%s ' "$name (background) not finished;"; continue; }
+    printf '%s ' "$name (background) $((end - bg_t0[$name])) s;"
+  done
+}
+# Background builds still running when the script ends (a failure, Ctrl-C) are stopped.
+stop_bg() {
+  local name pid
+  for name in "${!bg_pid[@]}"; do
+    pid=${bg_pid[$name]}
+    [[ $pid == done-* ]] || kill -TERM -- "-$pid" 2>/dev/null
+  done
+}
+
+trap 'stop_bg; rm -rf "$results"' EXIT
+
+# The Go tools, one after the other (they share the Go build cache and the cores), at a lower CPU
+# priority than the suites, which keep the machine's cores when they need them: Docker Compose
+# (the container step), then the chart's static-check tools and Kubernetes (the Kubernetes
+# step). Each is cached and returns at once when already built.
+if wants container; then bg_start compose nice -n 10 bash scripts/install-compose.sh; fi
+if wants kubernetes; then
+  bg_start kube-tools nice -n 10 bash -c 'while [ -n "$0" ] && [ ! -e "$0" ]; do sleep 2; done
+    bash deploy/kube/tools.sh chart && bash deploy/kube/tools.sh kube' "${bg_t0[compose]:+$results/bg-compose.end}"
+fi
+
+# Downloads the suites need, over the network while install.sh compiles (one after the other:
+# two of them use Maven's local repository): NIST's OSCAL 1.1.2 schemas (Maven Central), for the
+# OSCAL validation in the unit and e2e suites; Chromium (the passkey suite), curl and jq (the docs
+# walkthrough tests), from Debian's packages; Authlib and scim2-tester + scim2-cli (PyPI, pinned,
+# venvs under .tools/: the e2e step runs scim2-tester against /scim/v2 in
+# test/e2e/scim-tester.test.ts and needs 0 errors); Keycloak (Maven Central, pinned), the SSO
+# suite's identity provider.
+downloads="bash scripts/install-oscal-tools.sh && bash scripts/install-test-tools.sh"
+wants sso && downloads+=" && bash scripts/install-keycloak.sh > /dev/null"
+bg_start downloads bash -c "set -e; $downloads"
 bash scripts/install.sh || exit 1
 # The Node.js install.sh provides (Node 24; .tools/node when the machine has an older one).
 source scripts/node-env.sh
-# NIST's OSCAL 1.1.2 schemas (Maven Central), for the OSCAL validation in the unit and e2e suites.
-bash scripts/install-oscal-tools.sh || exit 1
-# Chromium (the passkey suite), curl and jq (the docs walkthrough tests), from Debian's packages;
-# Authlib and scim2-tester + scim2-cli (PyPI, pinned, venvs under .tools/: the e2e step runs
-# scim2-tester against /scim/v2 in test/e2e/scim-tester.test.ts and needs 0 errors).
-bash scripts/install-test-tools.sh || exit 1
-# Keycloak (Maven Central, pinned), the SSO suite's identity provider.
-bash scripts/install-keycloak.sh > /dev/null || exit 1
 
-echo "==> lint"
-pnpm run -s lint || exit 1
-
-results=$(mktemp -d)
 # Each step's duration, printed at the end (the CI run has a 90-minute budget).
 timings=()
-step_t=$(date +%s)
 timed() { local now; now=$(date +%s); timings+=("$1 $((now - step_t)) s"); step_t=$now; }
+timed "install"
+# The JSON reports of the steps run, summed up at the end, and the steps that failed.
+reports=()
+failed_steps=()
 # Kafka and FerretDB run as containers that testcontainers starts (test/containers/infra.ts) from
 # images built here from packages (deploy/infra/images.sh: Maven Central, the Go module proxy;
 # cached by content hash), on a Docker engine deploy/image/dockerd.sh starts when none answers.
@@ -52,21 +143,54 @@ engine_was_up=0
 for h in "${DOCKER_HOST:-}" "unix://${VERDICT_DOCKER_ROOT:-$HOME/.cache/verdict-docker}/docker.sock" unix:///var/run/docker.sock; do
   if [ -n "$h" ] && DOCKER_HOST=$h timeout 10 docker version >/dev/null 2>&1; then engine_was_up=1; break; fi
 done
-trap 'stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
+trap 'stop_bg; stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
 # Each jest run has a time limit: a suite that leaves a handle open (Jest then never exits) or
 # hangs fails that step instead of eating the whole CI budget. JEST_LIMIT is in seconds.
 # --forceExit: once a run has written its results, a handle a failed test left open (a receiver,
 # a child process's pipe) must not hold the step until its time limit (it held one for 8 minutes).
 jest() { timeout -k 15 "${JEST_LIMIT:-1200}" node --experimental-vm-modules node_modules/jest/bin/jest.js --forceExit "$@"; }
-timed "install and lint"
 
-echo "==> real infrastructure: Apache Kafka 4.x and FerretDB as containers (testcontainers)"
-# When a server does not start, its variable stays unset and, in CI, its contract suite fails.
-if engine=$(bash deploy/image/dockerd.sh start); then
-  export "${engine?}"
-  bash deploy/image/base.sh && images=$(VERDICT_INFRA_BASE=verdict-local/debian:bookworm-slim bash deploy/infra/images.sh) &&
-    for line in $images; do export "${line?}"; done
-  timed "docker engine, base and infra images"
+# The engine, then the local bases and the Kafka and FerretDB images (deploy/image/base.sh:
+# debootstrap from the apt mirror; deploy/infra/images.sh: Maven Central, FerretDB from the Go
+# module proxy) in the background while lint runs, for the steps on Kafka and FerretDB and the
+# image builds.
+needs_infra() { wants unit e2e-infra e2e-distributed fault adversarial; }
+engine_ok=0
+if needs_infra || wants container kubernetes; then
+  if engine=$(bash deploy/image/dockerd.sh start); then
+    export "${engine?}"
+    bg_start infra-images bash -c 'bash deploy/image/base.sh >&2 && VERDICT_INFRA_BASE=verdict-local/debian:bookworm-slim bash deploy/infra/images.sh > "$0"' "$results/infra-images.env"
+  fi
+fi
+if wants lint; then
+  echo "==> lint"
+  pnpm run -s lint || exit 1
+  timed "lint"
+fi
+bg_wait downloads || exit 1
+cat "$results/bg-downloads.log"
+if [ -n "${bg_t0[infra-images]:-}" ]; then
+  echo "==> Docker engine, local bases and the Kafka and FerretDB images"
+  if bg_wait infra-images; then
+    for line in $(cat "$results/infra-images.env"); do export "${line?}"; done
+    engine_ok=1
+  fi
+  timed "docker engine, base and infra images (after lint)"
+fi
+# The production image (verdict:test) and the compose stack's images, built by the engine while
+# the suites run: the container step runs on them and the Kubernetes step loads the same
+# verdict:test. Started after the unit step (whose timing-sensitive thread tests get the CPU to
+# themselves), or at once when that step is not run.
+start_images() {
+  if [ $engine_ok = 1 ] && wants container kubernetes && [ -z "${bg_t0[images]:-}" ]; then
+    bg_start images env VERDICT_LOCAL_BASES=1 VERDICT_IMAGE=verdict:test bash deploy/compose/images.sh
+  fi
+}
+wants unit || start_images
+
+if needs_infra && [ $engine_ok = 1 ]; then
+  echo "==> real infrastructure: Apache Kafka 4.x and FerretDB as containers (testcontainers)"
+  # When a server does not start, its variable stays unset and, in CI, its contract suite fails.
   if [ -n "${VERDICT_KAFKA_IMAGE:-}" ] && [ -n "${VERDICT_FERRETDB_IMAGE:-}" ]; then
     mkdir -p "$results/infra-logs"
     VERDICT_INFRA_RUN_ID="$infra_run" VERDICT_INFRA_LOG_DIR="$results/infra-logs" \
@@ -85,89 +209,129 @@ if engine=$(bash deploy/image/dockerd.sh start); then
   timed "Kafka and FerretDB containers"
 fi
 
-echo "==> unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)"
-# The three tiers beside the code (unit, transport: gRPC servers, medium: real adapters), in one run.
-JEST_LIMIT=900 jest --selectProjects unit transport medium --json --outputFile="$results/unit.json"
-unit_rc=$?
-timed "unit"
-# The detection benchmark's own logic (sample normalising, scoring maths, claims), and every
-# benchmark command the docs show run for real in its smoke mode (bench/commands.test.mjs,
-# VERDICT_BENCH_QUICK=1, about 30 s of CPU), on node's test runner: the bench files are plain
-# .mjs the jest projects do not pick up. Files, not the directory: Node 24's runner takes a
-# directory argument for a file to run.
-echo "==> benchmark tests (bench/detection/*.test.mjs, bench/*.test.mjs)"
-node --test bench/detection/*.test.mjs bench/*.test.mjs > "$results/bench.log" 2>&1
-bench_rc=$?
-timed "bench"
-node -e '
-  const log = require("fs").readFileSync(process.argv[1], "utf8");
-  const n = (w) => Number((log.match(new RegExp(`^# ${w} (\\d+)`, "m")) ?? [0, 0])[1]);
-  console.log(JSON.stringify({ numPassedTests: n("pass"), numFailedTests: n("fail") || (process.argv[2] === "0" ? 0 : 1), numRuntimeErrorTestSuites: 0 }));
-' "$results/bench.log" "$bench_rc" > "$results/bench.json"
-echo "==> black-box tests (real HTTP, real gRPC, real processes)"
-jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e.json"
-e2e_rc=$?
-timed "e2e"
-echo "==> the web dashboard in Chromium (playwright-core, axe-core, screenshots in test/portal/screenshots)"
-jest --selectProjects portal --runInBand --json --outputFile="$results/portal.json"
-portal_rc=$?
-timed "portal"
-echo "==> black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters"
-if [ -n "${VERDICT_TEST_MONGODB_URI:-}" ] && [ -n "${VERDICT_TEST_KAFKA_BROKERS:-}" ]; then
-  VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" \
-    jest --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|evaluation-stats|policies|tenancy)\.test\.ts' --json --outputFile="$results/e2e-infra.json"
-  e2e_infra_rc=$?
-else
-  echo "Kafka or FerretDB did not start: black-box suites on real infrastructure not run" >&2
-  e2e_infra_rc=1
+# jest_step STEP LABEL HEADLINE JEST-ARGS...: one jest run as a step; its JSON report is
+# $results/STEP.json (a report never written counts as a failure in the summary).
+jest_step() {
+  local step=$1 label=$2
+  echo "==> $3"
+  shift 3
+  reports+=("$results/$step.json")
+  jest "$@" --json --outputFile="$results/$step.json" || failed_steps+=("$step")
+  timed "$label"
+}
+# infra_step: the same on the Kafka and FerretDB started above; the step fails when they did not start.
+infra_step() {
+  if [ -n "${VERDICT_TEST_MONGODB_URI:-}" ] && [ -n "${VERDICT_TEST_KAFKA_BROKERS:-}" ]; then
+    VERDICT_E2E_MONGODB_URI="$VERDICT_TEST_MONGODB_URI" VERDICT_E2E_KAFKA_BROKERS="$VERDICT_TEST_KAFKA_BROKERS" jest_step "$@"
+  else
+    echo "Kafka or FerretDB did not start: the $1 step fails" >&2
+    reports+=("$results/$1.json")
+    failed_steps+=("$1")
+    timed "$2"
+  fi
+}
+
+if wants unit; then
+  # The three tiers beside the code (unit, transport: gRPC servers, medium: real adapters), in one run.
+  JEST_LIMIT=900 jest_step unit unit "unit tests (Store and Bus contracts on the embedded adapters and on FerretDB and Kafka)" \
+    --selectProjects unit transport medium
+  start_images
 fi
-timed "e2e on Kafka+FerretDB"
+if wants bench; then
+  # The detection benchmark's own logic (sample normalising, scoring maths, claims), and every
+  # benchmark command the docs show run for real in its smoke mode (bench/commands.test.mjs,
+  # VERDICT_BENCH_QUICK=1, about 30 s of CPU), on node's test runner: the bench files are plain
+  # .mjs the jest projects do not pick up. Files, not the directory: Node 24's runner takes a
+  # directory argument for a file to run.
+  echo "==> benchmark tests (bench/detection/*.test.mjs, bench/*.test.mjs)"
+  node --test bench/detection/*.test.mjs bench/*.test.mjs > "$results/bench.log" 2>&1
+  bench_rc=$?
+  [ $bench_rc -eq 0 ] || failed_steps+=(bench)
+  timed "bench"
+  reports+=("$results/bench.json")
+  node -e '
+    const log = require("fs").readFileSync(process.argv[1], "utf8");
+    // The totals node prints: "# pass N" (TAP reporter), "ℹ pass N" (spec, the default on Node 24).
+    const n = (w) => Number((log.match(new RegExp(`^(?:#|ℹ) ${w} (\\d+)`, "m")) ?? [0, 0])[1]);
+    console.log(JSON.stringify({ numPassedTests: n("pass"), numFailedTests: n("fail") || (process.argv[2] === "0" ? 0 : 1), numRuntimeErrorTestSuites: 0 }));
+  ' "$results/bench.log" "$bench_rc" > "$results/bench.json"
+fi
+wants e2e && jest_step e2e e2e "black-box tests (real HTTP, real gRPC, real processes)" --selectProjects e2e --runInBand
+wants portal && jest_step portal portal "the web dashboard in Chromium (playwright-core, axe-core, screenshots in test/portal/screenshots)" \
+  --selectProjects portal --runInBand
+wants e2e-infra && infra_step e2e-infra "e2e on Kafka+FerretDB" "black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters" \
+  --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|evaluation-stats|policies|tenancy)\.test\.ts'
 # Distributed mode: every service its own process on the same Kafka and FerretDB (each suite's
-# stack with its own database and topic prefix), then the fault suites.
-echo "==> black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed)"
-VERDICT_E2E_TARGET=distributed VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
-  jest --selectProjects e2e --runInBand --json --outputFile="$results/e2e-distributed.json"
-e2e_dist_rc=$?
-timed "e2e distributed"
-echo "==> fault tests (evaluation worker killed, Kafka restarted)"
-VERDICT_E2E_KAFKA_BROKERS="${VERDICT_TEST_KAFKA_BROKERS:-}" VERDICT_E2E_MONGODB_URI="${VERDICT_TEST_MONGODB_URI:-}" \
-  jest --selectProjects fault --runInBand --json --outputFile="$results/fault.json"
-fault_rc=$?
-timed "fault"
+# stack with its own database and topic prefix), then the fault suites. Only the black-box suites
+# whose code path differs between the all-in-one and the distributed stack run here (the e2e
+# step runs them all on the all-in-one): the evaluation queue and its worker on Kafka, the
+# outbox and the webhooks service, events and the audit log across services, reports, tenancy
+# on the MongoDB wire, traces across process boundaries, people's sign-in and lockout through
+# the identity process, and starting, draining and restarting processes. The others (sign-in
+# flows, OAuth, SCIM, passkeys, the CLI, the SDK, MCP, the OpenAPI document, rate limits) run the
+# same gateway and use-case code either way. docs/distributed.md explains the choice.
+DISTRIBUTED_SUITES='audit|compliance|evaluation-stats|evaluations|lifecycle|people|tenancy|tracing|webhooks'
+wants e2e-distributed && VERDICT_E2E_TARGET=distributed infra_step e2e-distributed "e2e distributed" \
+  "black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed; $DISTRIBUTED_SUITES)" \
+  --selectProjects e2e --runInBand --testPathPatterns "test/e2e/($DISTRIBUTED_SUITES)\\.test\\.ts"
+wants fault && infra_step fault fault "fault tests (evaluation worker killed, Kafka restarted)" --selectProjects fault --runInBand
 # The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
 # scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
-echo "==> adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)"
-jest --selectProjects adversarial --runInBand --json --outputFile="$results/adversarial.json"
-adversarial_rc=$?
-timed "adversarial"
+wants adversarial && jest_step adversarial adversarial "adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)" \
+  --selectProjects adversarial --runInBand
 stop_infra
 
+# The API fuzzer runs beside the SSO suite: each has its own all-in-one on its own port, and
+# both mostly wait (Keycloak's and Chromium's round trips; schemathesis's requests), so side by
+# side they take little more than the longer of the two.
+if wants fuzzing; then
+  echo "==> API fuzzing (schemathesis, from the OpenAPI document), beside the SSO suite"
+  fuzz_t0=$(date +%s)
+  (bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1; rc=$?; date +%s > "$results/fuzz.end"; exit $rc) &
+  fuzz_pid=$!
+fi
 # Enterprise SSO (test/sso): a real Keycloak (scripts/install-keycloak.sh, cached under
 # ~/.cache/verdict-keycloak) started once for the suite; OIDC and SAML sign-ins in Chromium.
-echo "==> SSO tests (Keycloak as OIDC provider and SAML IdP, Chromium)"
-jest --selectProjects sso --runInBand --json --outputFile="$results/sso.json"
-sso_rc=$?
-timed "sso (Keycloak)"
+wants sso && jest_step sso "sso (Keycloak)" "SSO tests (Keycloak as OIDC provider and SAML IdP, Chromium)" --selectProjects sso --runInBand
+if wants fuzzing; then
+  wait "$fuzz_pid"
+  fuzz_rc=$?
+  [ $fuzz_rc -eq 0 ] || failed_steps+=(fuzzing)
+  timings+=("fuzzing (beside sso) $(($(cat "$results/fuzz.end" 2>/dev/null || date +%s) - fuzz_t0)) s")
+  timed "fuzzing (after sso)"
+  # schemathesis frames its summary like pytest ("=== 1 warning in 39s ==="); CI log readers
+  # take such a line for a pytest run with no test, so print the summary without the frame.
+  tail -25 "$results/fuzz.log" | sed -E 's/^=+ ?(.*[^= ]) ?=+$/-- \1 --/; /^=+$/d'
+  reports+=("$results/fuzz.json")
+  echo "{\"numPassedTests\": $([ $fuzz_rc -eq 0 ] && echo 1 || echo 0), \"numFailedTests\": $([ $fuzz_rc -eq 0 ] && echo 0 || echo 1), \"numRuntimeErrorTestSuites\": 0}" > "$results/fuzz.json"
+fi
 
-echo "==> API fuzzing (schemathesis, from the OpenAPI document)"
-bash scripts/fuzz-api.sh > "$results/fuzz.log" 2>&1
-fuzz_rc=$?
-timed "fuzzing"
-# schemathesis frames its summary like pytest ("=== 1 warning in 39s ==="); CI log readers
-# take such a line for a pytest run with no test, so print the summary without the frame.
-tail -25 "$results/fuzz.log" | sed -E 's/^=+ ?(.*[^= ]) ?=+$/-- \1 --/; /^=+$/d'
-echo "{\"numPassedTests\": $([ $fuzz_rc -eq 0 ] && echo 1 || echo 0), \"numFailedTests\": $([ $fuzz_rc -eq 0 ] && echo 0 || echo 1), \"numRuntimeErrorTestSuites\": 0}" > "$results/fuzz.json"
+if wants container; then
+  echo "==> container tests (the production image on Docker: all-in-one and every service)"
+  # A report that is never written counts as a failure in the summary.
+  reports+=("$results/container.json")
+  if [ $engine_ok = 1 ] && bg_wait compose && bg_wait images; then
+    bash scripts/test-container.sh --json --outputFile="$results/container.json" || failed_steps+=(container)
+  else
+    echo "the container step did not run: the engine or a build it needs failed (above)" >&2
+    failed_steps+=(container)
+  fi
+  timed "container"
+fi
 
-echo "==> container tests (the production image on Docker: all-in-one and every service)"
-bash scripts/test-container.sh --json --outputFile="$results/container.json"
-container_rc=$?
-timed "container"
-
-echo "==> Kubernetes tests (the Helm chart: lint, kubeconform, kube-score, then a real single-node cluster)"
-bash scripts/test-kube.sh --results "$results"
-kube_rc=$?
-timed "kubernetes"
-echo "==> step timings: ${timings[*]/%/;}"
+if wants kubernetes; then
+  echo "==> Kubernetes tests (the Helm chart: lint, kubeconform, kube-score, then a real single-node cluster)"
+  reports+=("$results/chart.json" "$results/kube.json")
+  if [ $engine_ok = 1 ] && bg_wait kube-tools && bg_wait images; then
+    bash scripts/test-kube.sh --results "$results" || failed_steps+=(kubernetes)
+  else
+    echo "the Kubernetes step did not run: the engine or a build it needs failed (above)" >&2
+    failed_steps+=(kubernetes)
+  fi
+  timed "kubernetes"
+fi
+echo "==> step timings: ${timings[*]/%/;} $(bg_timings)"
+[ ${#failed_steps[@]} -eq 0 ] || echo "==> failed steps: ${failed_steps[*]}"
 
 node -e '
   const fs = require("fs");
@@ -178,6 +342,7 @@ node -e '
     passed += r.numPassedTests; failed += r.numFailedTests + r.numRuntimeErrorTestSuites;
   }
   console.log(`tests: ${passed} passed, ${failed} failed`);
-' "$results/unit.json" "$results/bench.json" "$results/e2e.json" "$results/portal.json" "$results/e2e-infra.json" "$results/e2e-distributed.json" "$results/fault.json" "$results/adversarial.json" "$results/sso.json" "$results/fuzz.json" "$results/container.json" "$results/chart.json" "$results/kube.json"
+' "${reports[@]}"
 
-[ $unit_rc -eq 0 ] && [ $bench_rc -eq 0 ] && [ $e2e_rc -eq 0 ] && [ $portal_rc -eq 0 ] && [ $e2e_infra_rc -eq 0 ] && [ $e2e_dist_rc -eq 0 ] && [ $fault_rc -eq 0 ] && [ $adversarial_rc -eq 0 ] && [ $sso_rc -eq 0 ] && [ $fuzz_rc -eq 0 ] && [ $container_rc -eq 0 ] && [ $kube_rc -eq 0 ]
+# The summary above stays the last line.
+[ ${#failed_steps[@]} -eq 0 ]

@@ -29,7 +29,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if ! docker image inspect verdict-local/debian:bookworm-slim >/dev/null 2>&1; then
-  command -v debootstrap >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends debootstrap
+  command -v debootstrap >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -o DPkg::Lock::Timeout=300 -y --no-install-recommends debootstrap
   echo "==> debootstrap bookworm (minbase) from $mirror"
   debootstrap --variant=minbase bookworm "$work/rootfs" "$mirror" > "$work/debootstrap.log" 2>&1 ||
     { tail -20 "$work/debootstrap.log" >&2; exit 1; }
@@ -61,7 +61,7 @@ mkdir -p "$work/full"
 cp "${VERDICT_HOST_CA_FILE:-/etc/ssl/certs/ca-certificates.crt}" "$work/full/host-ca.crt"
 cat > "$work/full/Dockerfile" <<DOCKERFILE
 FROM $slim
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -o DPkg::Lock::Timeout=300 -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY host-ca.crt /usr/local/share/verdict/host-ca.crt
 ENV NODE_EXTRA_CA_CERTS=/usr/local/share/verdict/host-ca.crt npm_config_cafile=/usr/local/share/verdict/host-ca.crt
 LABEL verdict.node-version=$node_version verdict.base-revision=$BASE_REVISION

@@ -21,8 +21,8 @@ case "${1:-}" in
     if ! command -v dockerd >/dev/null 2>&1; then
       echo "==> installing Debian's docker.io" >&2
       export DEBIAN_FRONTEND=noninteractive
-      apt-get install -y --no-install-recommends docker.io containerd runc >&2 ||
-        { apt-get update >&2 && apt-get install -y --no-install-recommends docker.io containerd runc >&2; }
+      apt-get install -o DPkg::Lock::Timeout=300 -y --no-install-recommends docker.io containerd runc >&2 ||
+        { apt-get update >&2 && apt-get install -o DPkg::Lock::Timeout=300 -y --no-install-recommends docker.io containerd runc >&2; }
     fi
     mkdir -p "$root/data" "$root/exec"
     echo "==> starting dockerd (data root $root/data)" >&2

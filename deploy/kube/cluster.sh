@@ -76,8 +76,8 @@ packages() {
   command -v nft >/dev/null || missing+=(nftables) # `down` removes the NetworkPolicy agent's table
   if [ ${#missing[@]} -gt 0 ]; then
     log "installing Debian packages: ${missing[*]}"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2 ||
-      { apt-get update >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}" >&2; }
+    DEBIAN_FRONTEND=noninteractive apt-get install -o DPkg::Lock::Timeout=300 -y --no-install-recommends "${missing[@]}" >&2 ||
+      { apt-get update >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -o DPkg::Lock::Timeout=300 -y --no-install-recommends "${missing[@]}" >&2; }
   fi
 }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the Kubernetes and chart tooling from the Go module proxy, cached under
 # ~/.cache/verdict-kube/bin (a warm run only checks the stamps and returns):
-#   kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy, kubectl
-#   (Kubernetes 1.33, through a wrapper module: k8s.io/kubernetes cannot be `go install`ed),
-#   coredns (only the plugins a test cluster needs), metrics-server, kube-network-policies (the
+#   kube-apiserver, kube-controller-manager, kube-scheduler, kubelet, kube-proxy, kubectl and
+#   metrics-server (Kubernetes 1.33 and the metrics-server release built on the same client
+#   libraries, through one wrapper module: k8s.io/kubernetes cannot be `go install`ed),
+#   coredns (only the plugins a test cluster needs), kube-network-policies (the
 #   NetworkPolicy agent), helm, kubeconform, kube-score,
 #   and the offline JSON schemas kubeconform validates against (PyPI kubernetes-validate).
 # Usage: deploy/kube/tools.sh [kube|chart|all]   (default all)
@@ -13,7 +14,9 @@ HELM_VERSION="${VERDICT_HELM_VERSION:-v3.22.0}"
 KUBECONFORM_VERSION="${VERDICT_KUBECONFORM_VERSION:-v0.7.0}"
 KUBE_SCORE_VERSION="${VERDICT_KUBE_SCORE_VERSION:-v1.20.0}"
 COREDNS_VERSION="${VERDICT_COREDNS_VERSION:-v1.12.2}"
-METRICS_SERVER_VERSION="${VERDICT_METRICS_SERVER_VERSION:-v0.9.0}"
+# The metrics-server release whose go.mod requires the Kubernetes 1.33 libraries (v0.9.0 needs
+# v0.36: built on its own it compiled a second Kubernetes, about 20 minutes cold).
+METRICS_SERVER_VERSION="${VERDICT_METRICS_SERVER_VERSION:-v0.8.0}"
 KUBE_VALIDATE_VERSION="${VERDICT_KUBE_VALIDATE_VERSION:-1.37.0}"
 # The Kubernetes SIG's NetworkPolicy agent: version in deploy/kube/network-policies/go.mod, its
 # module hash pinned here and in that go.sum (sum.golang.org answers 404 for this module).
@@ -24,14 +27,15 @@ CACHE="${VERDICT_KUBE_CACHE:-$HOME/.cache/verdict-kube}"
 BIN="$CACHE/bin"
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$BIN" "$CACHE/src"
-export CGO_ENABLED=0 GOFLAGS=-mod=mod
+# -buildvcs=false: no VCS stamping (a fresh HOME has no go env file that sets it).
+export CGO_ENABLED=0 GOFLAGS="-mod=mod -buildvcs=false"
 what="${1:-all}"
 
 stamp_ok() { [[ -f "$BIN/.$1.stamp" && "$(cat "$BIN/.$1.stamp")" == "$2" ]]; }
 stamp() { echo "$2" > "$BIN/.$1.stamp"; }
 
 build_kube() {
-  stamp_ok kube "$KUBE_VERSION" && return 0
+  stamp_ok kube "$KUBE_VERSION metrics-server $METRICS_SERVER_VERSION" && return 0
   local mod="$CACHE/src/kube-$KUBE_VERSION" minor="v0.${KUBE_VERSION#v1.}"
   mkdir -p "$mod"
   (
@@ -41,7 +45,10 @@ module verdict.local/kubebuild
 
 go 1.24
 
-require k8s.io/kubernetes $KUBE_VERSION
+require (
+	k8s.io/kubernetes $KUBE_VERSION
+	sigs.k8s.io/metrics-server $METRICS_SERVER_VERSION
+)
 GOMOD
     # Every k8s.io/* staging module the kubernetes go.mod replaces, at the matching v0.x.
     local gomod
@@ -61,17 +68,24 @@ import (
 	_ "k8s.io/kubernetes/cmd/kube-scheduler"
 	_ "k8s.io/kubernetes/cmd/kubelet"
 	_ "k8s.io/kubectl/pkg/cmd"
+	_ "sigs.k8s.io/metrics-server/cmd/metrics-server"
 )
 GOSRC
     go mod tidy -e >/dev/null 2>&1 || true
-    go get k8s.io/kubernetes@"$KUBE_VERSION" >/dev/null
-    echo "building kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl $KUBE_VERSION" >&2
-    # One build for all six: their packages compile in parallel and once.
-    go build -trimpath -ldflags "-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION" \
+    go get k8s.io/kubernetes@"$KUBE_VERSION" "sigs.k8s.io/metrics-server@$METRICS_SERVER_VERSION" >/dev/null
+    echo "building kube-apiserver kube-controller-manager kube-scheduler kubelet kube-proxy kubectl $KUBE_VERSION, metrics-server $METRICS_SERVER_VERSION" >&2
+    # One build for all seven: their packages (metrics-server's Kubernetes libraries are these
+    # v0.33 ones) compile in parallel and once.
+    # Each stamped with its own version, as their releases are (metrics-server's Makefile sets
+    # client-go's gitVersion to its tag).
+    go build -trimpath \
+      -ldflags "k8s.io/kubernetes/cmd/...=-s -w -X k8s.io/component-base/version.gitVersion=$KUBE_VERSION -X k8s.io/client-go/pkg/version.gitVersion=$KUBE_VERSION" \
+      -ldflags "sigs.k8s.io/metrics-server/cmd/metrics-server=-s -w -X k8s.io/client-go/pkg/version.gitVersion=$METRICS_SERVER_VERSION" \
       -o "$BIN/" k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler \
-      k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kubectl
+      k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kubectl \
+      sigs.k8s.io/metrics-server/cmd/metrics-server
   )
-  stamp kube "$KUBE_VERSION"
+  stamp kube "$KUBE_VERSION metrics-server $METRICS_SERVER_VERSION"
 }
 
 build_coredns() {
@@ -126,7 +140,7 @@ build_netpol() {
   stamp_ok kube-network-policies "$NETPOL_VERSION $(cat "$src/go.mod" "$src/go.sum" | sha256sum | cut -c1-16)" && return 0
   (
     cd "$src"
-    export GOFLAGS=-mod=readonly GONOSUMDB="$NETPOL_MODULE"
+    export GOFLAGS="-mod=readonly -buildvcs=false" GONOSUMDB="$NETPOL_MODULE"
     local sum
     sum=$(go mod download -json "$NETPOL_MODULE@$NETPOL_VERSION" | sed -n 's/^\t"Sum": "\(.*\)",$/\1/p')
     if [ "$sum" != "$NETPOL_SUM" ]; then
@@ -164,10 +178,9 @@ fetch_schemas() {
 
 case "$what" in
   kube)
+    # build_kube builds the HPA's metrics-server too (deploy/kube/cluster.sh runs it behind the
+    # aggregation layer).
     build_kube; build_coredns
-    # The HPA's metrics (deploy/kube/cluster.sh runs it behind the aggregation layer). Its own
-    # Kubernetes libraries (v0.36): ~20 min cold on a loaded 2-core machine, nothing warm.
-    build_go_tool metrics-server "sigs.k8s.io/metrics-server/cmd/metrics-server@$METRICS_SERVER_VERSION"
     # The NetworkPolicy agent (deploy/kube/cluster.sh runs it as a DaemonSet): about 2 minutes
     # cold on a loaded 2-core machine.
     build_netpol ;;
