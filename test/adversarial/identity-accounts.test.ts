@@ -41,8 +41,11 @@ async function invite(by: Api, email: string, role = "member"): Promise<ApiRespo
   return res;
 }
 
-const accept = (token: string, body: Record<string, unknown>, opts: ReturnType<typeof as> | { key: null } = { key: null }) =>
-  hooli.post("/auth/invitations/accept", { token, ...body }, opts);
+const accept = (
+  token: string,
+  body: Record<string, unknown>,
+  opts: ReturnType<typeof as> | { key: null } = { key: null },
+) => hooli.post("/auth/invitations/accept", { token, ...body }, opts);
 
 const login = (email: string, password: string, organizationId?: string, headers: Record<string, string> = {}) =>
   hooli.post(
@@ -181,9 +184,7 @@ describe("defect 4: the known password does not reset the second factor's lockou
     const p = await signIn(hooli, "totp@hooli.example", PASSWORD);
     const enrol = await hooli.post("/auth/mfa/totp/enrolment", undefined, as(p));
     const secret = enrol.body.secret as string;
-    expect((await hooli.post("/auth/mfa/totp/enrolment/confirm", { code: totpCode(secret) }, as(p))).status).toBe(
-      200,
-    );
+    expect((await hooli.post("/auth/mfa/totp/enrolment/confirm", { code: totpCode(secret) }, as(p))).status).toBe(200);
     const wrong = totpCode(secret) === "000000" ? "111111" : "000000";
     const xff = { "x-forwarded-for": "203.0.113.77" };
     const seen: number[] = [];

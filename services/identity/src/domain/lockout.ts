@@ -27,8 +27,7 @@ export interface ThrottleState {
 }
 
 export type CountedAttempt =
-  | { kind: "locked"; retryAfterSeconds: number }
-  | { kind: "counted"; state: ThrottleState; locks: boolean };
+  { kind: "locked"; retryAfterSeconds: number } | { kind: "counted"; state: ThrottleState; locks: boolean };
 
 /**
  * An attempt counted before its check is made: refused while the throttle is locked, else the

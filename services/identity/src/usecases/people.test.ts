@@ -185,14 +185,26 @@ describe("accounts across organizations", () => {
   it("keep an account an SSO sign-in made bound: an invitation elsewhere joins it only signed in", async () => {
     const { org: b } = await createOrganization(deps, { name: "Globex", plan: "enterprise" });
     const { org: h } = await createOrganization(deps, { name: "Hooli", plan: "team" });
-    const sam = await findOrCreateAccount(deps, { email: "sam@globex.test", name: "Sam", id: "user_sam", boundTo: b.id });
-    const { token } = await inviteMember(deps, { organizationId: h.id, email: "sam@globex.test", role: "admin", actor });
+    const sam = await findOrCreateAccount(deps, {
+      email: "sam@globex.test",
+      name: "Sam",
+      id: "user_sam",
+      boundTo: b.id,
+    });
+    const { token } = await inviteMember(deps, {
+      organizationId: h.id,
+      email: "sam@globex.test",
+      role: "admin",
+      actor,
+    });
     expect(
       await codeOf(acceptInvitation(deps, { token, name: "Sam", password: "chosen by hooli's admin", clientIp: "" })),
     ).toBe("AUTH_SIGN_IN_REQUIRED");
     expect((await deps.repo.userById(sam.id))!.password_hash).toBeNull();
     expect(
-      await codeOf(acceptInvitation(deps, { token, name: "", password: "", clientIp: "", sessionUserId: "user_other" })),
+      await codeOf(
+        acceptInvitation(deps, { token, name: "", password: "", clientIp: "", sessionUserId: "user_other" }),
+      ),
     ).toBe("AUTH_INVITATION_ACCOUNT_MISMATCH");
     const joined = await acceptInvitation(deps, { token, name: "", password: "", clientIp: "", sessionUserId: sam.id });
     expect(joined.member).toMatchObject({ status: "active", role: "admin", name: "Sam" });
@@ -213,7 +225,12 @@ describe("accounts across organizations", () => {
     const stale = await issuePasswordReset(deps, { organizationId: h.id, userId: ada.id, actor });
     expect(JSON.stringify(await deps.repo.userById(ada.id))).not.toContain(stale.token);
     // Ada joins Globex herself (with her password): Hooli's link no longer works.
-    const { token } = await inviteMember(deps, { organizationId: g.id, email: "ada@hooli.test", role: "member", actor });
+    const { token } = await inviteMember(deps, {
+      organizationId: g.id,
+      email: "ada@hooli.test",
+      role: "member",
+      actor,
+    });
     await acceptInvitation(deps, { token, name: "", password: PASSWORD, clientIp: "" });
     expect(await codeOf(resetPassword(deps, { token: stale.token, newPassword: NEW, clientIp: "" }))).toBe(
       "RESOURCE_NOT_FOUND",

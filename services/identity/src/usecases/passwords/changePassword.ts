@@ -19,7 +19,10 @@ export interface ChangePasswordCommand {
  * is not enough) and checked under the sign-in throttles; every other session of the person, in
  * every organization, ends.
  */
-export async function changePassword(deps: IdentityDeps, cmd: ChangePasswordCommand): Promise<{ sessionsEnded: number }> {
+export async function changePassword(
+  deps: IdentityDeps,
+  cmd: ChangePasswordCommand,
+): Promise<{ sessionsEnded: number }> {
   const problems = passwordProblems(cmd.newPassword, "new_password");
   if (problems.length) throw errors.unprocessable(problems);
   const user = await deps.repo.userById(cmd.userId);
