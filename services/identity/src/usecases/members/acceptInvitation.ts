@@ -78,7 +78,8 @@ export async function acceptInvitation(
         "AUTH_INVALID_CREDENTIALS",
         "You already have a Verdict account: give its password to join this organization (or sign in first)",
       );
-    await attempt.succeeded();
+    // No sign-in: earlier failures (wrong second-factor codes) keep counting.
+    await attempt.checkPassed();
   }
   const newcomer = proof === "new_password";
   const passwordHash = newcomer ? await deps.passwords.hash(cmd.password) : null;

@@ -57,7 +57,7 @@ export async function completeTotpLogin(
   }
   // Spent: a challenge yields one session.
   if (!(await deps.repo.revokeSession(challenge.id, now.toISOString()))) throw challengeGone();
-  await attempt.succeeded();
+  await attempt.signInCompleted();
   const actor = { type: "user" as const, id: user.id, ip: cmd.clientIp };
   if (method === "recovery_code") {
     await recordAudit(deps, {

@@ -81,7 +81,7 @@ export async function finishPasskeyLogin(
     }),
   });
   if (!(await deps.repo.revokeSession(challenge.id, now))) throw challengeGone();
-  await attempt.succeeded();
+  await attempt.signInCompleted();
   const started = await startSession(deps, {
     userId: user.id,
     organizationId: challenge.organization_id,

@@ -38,7 +38,7 @@ export async function changePassword(
   const attempt = await startAttempt(deps, throttleIds(user.email, cmd.clientIp));
   if (!(await deps.passwords.verify(user.password_hash, cmd.currentPassword)))
     throw new AppError("unauthorized", "AUTH_INVALID_CREDENTIALS", "The current password is wrong");
-  await attempt.succeeded();
+  await attempt.checkPassed();
   const hash = await deps.passwords.hash(cmd.newPassword);
   if (!(await deps.repo.setPassword(user.id, user.password_hash, hash)))
     throw new AppError("conflict", "PASSWORD_CHANGED_MEANWHILE", "The password was changed meanwhile: sign in again");

@@ -46,7 +46,8 @@ export async function resetPassword(deps: IdentityDeps, cmd: ResetPasswordComman
   if (!mayResetFrom(await accountStanding(deps, user), organizationId)) throw invalidLink();
   const hash = await deps.passwords.hash(cmd.newPassword);
   if (!(await deps.repo.redeemPasswordReset(user.id, tokenHash, hash))) throw invalidLink();
-  await attempt.succeeded();
+  // No sign-in (a second factor is still asked): earlier failures keep counting.
+  await attempt.checkPassed();
   const at = now.toISOString();
   const sessionsEnded = await deps.repo.revokeSessionsOf(user.id, undefined, at);
   for (const m of await deps.repo.activeMembershipsOf(user.id))

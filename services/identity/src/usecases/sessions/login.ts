@@ -54,8 +54,8 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
   }
   // With a second factor to come the account's count stays (wrong codes keep counting across
   // password rounds): only this attempt is given back. Cleared once the whole sign-in succeeds.
-  if (hasSecondFactor(user)) await attempt.firstFactorPassed();
-  else await attempt.succeeded();
+  if (hasSecondFactor(user)) await attempt.checkPassed();
+  else await attempt.signInCompleted();
   await assertPasswordSignInAllowed(deps, { membership, clientIp: cmd.clientIp });
   if (hasSecondFactor(user)) {
     const mfaToken = newToken("mfa");

@@ -25,16 +25,20 @@ export function throttleIds(email: string, clientIp: string): ThrottleIds {
  * One credential check (a password, a second-factor code, a passkey) counted before it is made:
  * concurrent checks each take their own place in the count with a compare-and-set, so no more
  * checks run than the lockout allows however many arrive at once. The attempt then ends as a
- * failure (it stays counted), a success, or a first factor that passed (only its own count is
- * given back: wrong second-factor codes keep counting across password rounds).
+ * failure (it stays counted), a whole sign-in (the account's count cleared), or a check that
+ * passed short of one (only its own place given back: wrong second-factor codes keep counting
+ * across password rounds).
  */
 export interface Attempt {
   /** Whether this attempt, if it fails, locked the account. */
   locksAccount: boolean;
-  /** A full sign-in succeeded: the account's count is cleared, the address's attempt given back. */
-  succeeded(): Promise<void>;
-  /** The password was right and a second factor comes next: only this attempt is given back. */
-  firstFactorPassed(): Promise<void>;
+  /** A whole sign-in succeeded: the account's count is cleared, the address's attempt given back. */
+  signInCompleted(): Promise<void>;
+  /**
+   * The check passed but is no whole sign-in (a password with a second factor to come, an
+   * invitation's or reset link's proof): only this attempt is given back, earlier failures stay.
+   */
+  checkPassed(): Promise<void>;
 }
 
 /** Most compare-and-set rounds before giving up (then the attempt is refused as locked). */
@@ -58,11 +62,11 @@ export async function startAttempt(deps: IdentityDeps, ids: ThrottleIds): Promis
   }
   return {
     locksAccount,
-    succeeded: async () => {
+    signInCompleted: async () => {
       await deps.repo.clearThrottle(ids.account);
       await refund(deps, ids.address, ADDRESS_LOCKOUT);
     },
-    firstFactorPassed: async () => {
+    checkPassed: async () => {
       await refund(deps, ids.account, ACCOUNT_LOCKOUT);
       await refund(deps, ids.address, ADDRESS_LOCKOUT);
     },
