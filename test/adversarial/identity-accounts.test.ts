@@ -209,6 +209,46 @@ describe("defect 4: the known password does not reset the second factor's lockou
   });
 });
 
+describe("defect 4: nor does an invitation redeemed with the known password", () => {
+  it("keeps wrong TOTP codes counted when the password joins another organization", async () => {
+    await addMember(hooli, "totp2@hooli.example", "member", PASSWORD);
+    const p = await signIn(hooli, "totp2@hooli.example", PASSWORD);
+    const enrol = await hooli.post("/auth/mfa/totp/enrolment", undefined, as(p));
+    const secret = enrol.body.secret as string;
+    expect((await hooli.post("/auth/mfa/totp/enrolment/confirm", { code: totpCode(secret) }, as(p))).status).toBe(200);
+    const wrong = totpCode(secret) === "000000" ? "111111" : "000000";
+    const xff = { "x-forwarded-for": "203.0.113.78" };
+    const started = await login("totp2@hooli.example", PASSWORD, undefined, xff);
+    for (let i = 0; i < 4; i++)
+      expect(
+        (
+          await hooli.post(
+            "/auth/mfa/totp",
+            { mfa_token: started.body.mfa_token, code: wrong },
+            { key: null, headers: xff },
+          )
+        ).status,
+      ).toBe(401);
+    // The attacker (who knows the password) has his organization invite the victim and redeems it.
+    const inv = await invite(globex, "totp2@hooli.example");
+    expect((await accept(invitationToken(inv.body.invitation_url), { password: PASSWORD })).status).toBe(201);
+    const again = await login("totp2@hooli.example", PASSWORD, undefined, xff);
+    expect(again.status).toBe(200);
+    const fifth = await hooli.post(
+      "/auth/mfa/totp",
+      { mfa_token: again.body.mfa_token, code: wrong },
+      { key: null, headers: xff },
+    );
+    expect(fifth.status).toBe(401);
+    const sixth = await hooli.post(
+      "/auth/mfa/totp",
+      { mfa_token: again.body.mfa_token, code: wrong },
+      { key: null, headers: xff },
+    );
+    expectError(sixth, 429, "rate_limited", "AUTH_LOCKED_OUT");
+  });
+});
+
 describe("defect 15: password change and reset", () => {
   it("changes a password signed in: the current one required, other sessions end", async () => {
     await addMember(hooli, "change@hooli.example", "member", PASSWORD);

@@ -105,7 +105,7 @@ export function MembersPage() {
                   <Button
                     size="xs"
                     variant="default"
-                    aria-label={`Password-reset link for ${m.email}`}
+                    aria-label={`Reset password of ${m.email}`}
                     onClick={() =>
                       void act(async () => {
                         const r = await call(
