@@ -41,6 +41,8 @@ const MEDIUM = [
   "/libs/store/src/mongo\\.test\\.ts$",
   // The evaluation service's queue ledger racing on a MongoDB-wire server (two connections).
   "/services/evaluation/src/queueLedger\\.mongo\\.test\\.ts$",
+  // Sign-in throttles' compare-and-set racing on a MongoDB-wire server (two connections).
+  "/services/identity/src/usecases/sessions/throttle\\.mongo\\.test\\.ts$",
   "/libs/bus/src/kafka\\.test\\.ts$",
   "/libs/outbox/src/outbox\\.test\\.ts$",
   "/services/webhooks/src/egress\\.test\\.ts$",

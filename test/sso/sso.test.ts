@@ -8,7 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { Api } from "../support/api.js";
 import { storedData } from "../support/atRest.js";
 import { KeycloakAdmin, startKeycloak, type Keycloak } from "../support/keycloak.js";
-import { addMember } from "../support/people.js";
+import { addMember, invitationToken } from "../support/people.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 const CHROMIUM = "/usr/bin/chromium";
@@ -370,6 +370,34 @@ describe("SAML sign-in with Keycloak", () => {
     response = acsPosts[0]!;
     expect(response).toContain("SAMLResponse=");
     await context.close();
+  });
+
+  it("keeps an account a SAML first sign-in made bound: another tenant's invitation joins it only signed in (issue 25, defect 1)", async () => {
+    // Bob exists only through Globex's IdP (no password). Acme's admin invites him and redeems the
+    // link with a password of his own choosing: refused, and no password is set.
+    const invited = await orgs.Acme!.api.post("/v1/members", { email: "bob@globex.test", role: "admin" });
+    expect(invited.status).toBe(201);
+    const token = invitationToken(invited.body.invitation_url);
+    const taken = await op.post(
+      "/auth/invitations/accept",
+      { token, name: "Bob", password: "chosen by acme's admin" },
+      { key: null },
+    );
+    expect({ status: taken.status, code: taken.body.code }).toEqual({ status: 403, code: "AUTH_SIGN_IN_REQUIRED" });
+    expect(
+      (await op.post("/auth/login", { email: "bob@globex.test", password: "chosen by acme's admin" }, { key: null }))
+        .status,
+    ).toBe(401);
+    // Bob himself signs in through Globex's SSO, opens the link in the portal and joins.
+    const { page, context } = await idpSignIn("/auth/saml/login?email=bob@globex.test", "bob");
+    await page.waitForURL(`${base}/`);
+    await page.goto(`${base}/invitations/accept#token=${token}`);
+    await page.getByText("You are signed in as").waitFor();
+    await page.getByRole("button", { name: "Join" }).click();
+    await page.getByText("You are now a member").waitFor();
+    await context.close();
+    const members = (await orgs.Acme!.api.get("/v1/members")).body.members as { email: string; status: string }[];
+    expect(members.find((m) => m.email === "bob@globex.test")?.status).toBe("active");
   });
 
   it("a replayed response is refused", async () => {

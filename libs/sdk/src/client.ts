@@ -224,6 +224,9 @@ export class VerdictClient {
   updateMember = (id: string, body: T.UpdateMember) =>
     this.request<T.Member>("PATCH", `/v1/members/${enc(id)}`, { body });
   removeMember = (id: string) => this.request<void>("DELETE", `/v1/members/${enc(id)}`);
+  /** A password-reset link for a member (shown once; works once, for an hour): hand it to them. */
+  issuePasswordReset = (id: string) =>
+    this.request<T.PasswordResetLink>("POST", `/v1/members/${enc(id)}/password-reset`);
   /**
    * Joins an organization with an invitation (no API key is sent: the invitation is the
    * credential). `token` may be the whole `invitation_url` or its `vdt_inv_…` token; a new

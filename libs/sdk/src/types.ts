@@ -54,6 +54,7 @@ export type AuditEventList = S["AuditEventList"];
 export type WebauthnOptions = S["WebauthnOptions"];
 export type PasskeyAdded = S["PasskeyAdded"];
 export type AcceptedInvitation = S["AcceptedInvitation"];
+export type PasswordResetLink = S["PasswordResetLink"];
 export type OAuthClient = S["OAuthClient"];
 export type OAuthClientList = S["OAuthClientList"];
 export type CreateOAuthClient = S["CreateOAuthClient"];

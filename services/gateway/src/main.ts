@@ -77,6 +77,8 @@ export const REQUEST_SCHEMA_IDS = new Set([
   "InviteMember",
   "UpdateMember",
   "AcceptInvitation",
+  "ChangePassword",
+  "ResetPassword",
   "Login",
   "TotpLogin",
   "ConfirmTotp",

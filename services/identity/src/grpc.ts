@@ -18,6 +18,9 @@ import { verifyKey } from "./usecases/verifyKey.js";
 import type { Actor } from "./usecases/audit/recordAudit.js";
 import { listAuditEvents } from "./usecases/audit/listAuditEvents.js";
 import { acceptInvitation } from "./usecases/members/acceptInvitation.js";
+import { changePassword } from "./usecases/passwords/changePassword.js";
+import { issuePasswordReset } from "./usecases/passwords/issuePasswordReset.js";
+import { resetPassword } from "./usecases/passwords/resetPassword.js";
 import { inviteMember } from "./usecases/members/inviteMember.js";
 import { listMembers } from "./usecases/members/listMembers.js";
 import type { MemberView } from "./usecases/members/memberView.js";
@@ -354,8 +357,37 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
         name: req.name,
         password: req.password,
         clientIp: req.client_ip,
+        ...(req.session_user_id ? { sessionUserId: req.session_user_id } : {}),
       });
       return { member: toMember(res.member), organization_id: res.organizationId };
+    },
+    async changePassword(req) {
+      const res = await changePassword(deps, {
+        sessionId: req.session_id,
+        userId: req.user_id,
+        organizationId: req.organization_id,
+        currentPassword: req.current_password,
+        newPassword: req.new_password,
+        clientIp: req.client_ip,
+      });
+      return { sessions_ended: res.sessionsEnded };
+    },
+    async issuePasswordReset(req) {
+      const res = await issuePasswordReset(deps, {
+        organizationId: req.organization_id,
+        userId: req.user_id,
+        actor: fromActor(req.actor),
+        ...(req.issuer_user_id ? { issuerUserId: req.issuer_user_id } : {}),
+      });
+      return { reset_token: res.token, expires_at: res.expiresAt };
+    },
+    async resetPassword(req) {
+      const res = await resetPassword(deps, {
+        token: req.token,
+        newPassword: req.new_password,
+        clientIp: req.client_ip,
+      });
+      return { sessions_ended: res.sessionsEnded };
     },
     async login(req) {
       const res = await login(deps, {

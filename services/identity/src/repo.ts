@@ -83,6 +83,16 @@ export interface UserRecord {
   /** How many recovery codes are left: the condition of the update that spends one. */
   recovery_codes_left: number;
   created_at: string;
+  /**
+   * The organizations whose identity provider made or linked this account (SCIM, SSO): an account
+   * without a password is bound to them (domain/account.ts). Absent on accounts stored before.
+   */
+  idp_organization_ids?: string[];
+  /** SHA-256 of the open password-reset link's token (single use), and when it stops working. */
+  password_reset_hash?: string | null;
+  password_reset_expires_at?: string | null;
+  /** The organization whose admin issued the open reset link. */
+  password_reset_org?: string | null;
 }
 
 export interface PasskeyRecord {
@@ -129,6 +139,8 @@ export interface ThrottleRecord {
   failures: number;
   last_failure_at: string;
   locked_until: string | null;
+  /** Up by one with every write: the condition of the next (a compare-and-set). Absent on old records. */
+  rev?: number;
 }
 
 export interface AuditRecord {
@@ -515,6 +527,49 @@ export class IdentityRepo {
     return this.users.updateOne({ id: userId, password_hash: null }, { name, password_hash: passwordHash });
   }
 
+  /** Notes that an organization's identity provider made or linked the account (it is bound to it). */
+  async bindAccountTo(user: UserRecord, organizationId: string): Promise<void> {
+    const bound = user.idp_organization_ids ?? [];
+    if (bound.includes(organizationId)) return;
+    const fresh = await this.users.findOne({ id: user.id });
+    const now = fresh?.idp_organization_ids ?? [];
+    if (!now.includes(organizationId))
+      await this.users.updateOne({ id: user.id }, { idp_organization_ids: [...now, organizationId] });
+  }
+
+  /** The organizations whose SCIM users link this account (accounts stored before binding was kept). */
+  async scimOrganizationsOf(userId: string): Promise<string[]> {
+    return (await this.scimUsers.find({ user_id: userId })).map((u) => u.organization_id);
+  }
+
+  /** Replaces a password still at `previousHash`; null when it changed meanwhile. Any open reset link ends. */
+  setPassword(userId: string, previousHash: string | null, passwordHash: string): Promise<UserRecord | null> {
+    return this.users.updateOne(
+      { id: userId, password_hash: previousHash },
+      { password_hash: passwordHash, password_reset_hash: null, password_reset_expires_at: null },
+    );
+  }
+
+  /** Opens a password-reset link for the account, issued in an organization (replacing any earlier one). */
+  async openPasswordReset(userId: string, organizationId: string, tokenHash: string, expiresAt: string): Promise<void> {
+    await this.users.updateOne(
+      { id: userId },
+      { password_reset_hash: tokenHash, password_reset_expires_at: expiresAt, password_reset_org: organizationId },
+    );
+  }
+
+  userByPasswordResetHash(tokenHash: string): Promise<UserRecord | null> {
+    return this.users.findOne({ password_reset_hash: tokenHash });
+  }
+
+  /** Spends a reset link, once: sets the password if the link is still the open one; null otherwise. */
+  redeemPasswordReset(userId: string, tokenHash: string, passwordHash: string): Promise<UserRecord | null> {
+    return this.users.updateOne(
+      { id: userId, password_reset_hash: tokenHash },
+      { password_hash: passwordHash, password_reset_hash: null, password_reset_expires_at: null },
+    );
+  }
+
   /**
    * Writes a user's passkeys (and other fields with them) if nobody wrote them since `user` was
    * read (passkeys_rev); null when somebody did.
@@ -579,13 +634,23 @@ export class IdentityRepo {
   }
 
   /**
-   * Keeps a throttle's count of failed sign-ins: a new one is created (when another request
-   * created it meanwhile, that one counts), a known one overwritten.
+   * Writes a throttle's next state if nobody wrote it since `prev` was read (a compare-and-set on
+   * `rev`; `prev` null: only if it still does not exist); false when another request won.
    */
-  async recordFailedSignIn(next: ThrottleRecord, existed: boolean): Promise<void> {
+  async writeThrottle(prev: ThrottleRecord | null, next: Omit<ThrottleRecord, "rev">): Promise<boolean> {
+    const rev = (prev?.rev ?? 0) + 1;
+    if (!prev) {
+      try {
+        await this.throttles.insertOne({ ...next, rev });
+        return true;
+      } catch (err) {
+        if (err instanceof DuplicateKeyError) return false;
+        throw err;
+      }
+    }
     const { id, ...fields } = next;
-    if (existed) await this.throttles.updateOne({ id }, fields);
-    else await this.throttles.insertOne(next).catch(() => undefined);
+    const filter: Filter = { id, rev: prev.rev === undefined ? { $exists: false } : prev.rev };
+    return (await this.throttles.updateOne(filter, { ...fields, rev })) !== null;
   }
 
   async clearThrottle(id: string): Promise<void> {
@@ -612,12 +677,21 @@ export class IdentityRepo {
     return this.audit.find({ ...filter, organization_id: organizationId }, { sort: { id: -1 }, limit });
   }
 
-  /** Ends every live session of a user in one organization (removed from it) or everywhere. */
-  async revokeSessionsOf(userId: string, organizationId: string | undefined, at: string): Promise<number> {
+  /**
+   * Ends every live session of a user in one organization (removed from it) or everywhere, but
+   * the one kept (the session that changed its password).
+   */
+  async revokeSessionsOf(
+    userId: string,
+    organizationId: string | undefined,
+    at: string,
+    keepSessionId?: string,
+  ): Promise<number> {
     const live = await this.sessions.find({
       user_id: userId,
       revoked_at: null,
       ...(organizationId ? { organization_id: organizationId } : {}),
+      ...(keepSessionId ? { id: { $ne: keepSessionId } } : {}),
     });
     for (const s of live) await this.sessions.updateOne({ id: s.id, revoked_at: null }, { revoked_at: at });
     return live.length;
@@ -846,7 +920,10 @@ export class IdentityRepo {
       { name: "user_id", fields: { user_id: 1 } },
       { name: "invitation_hash", fields: { invitation_hash: 1 } },
     ]);
-    await this.users.ensureIndexes([{ name: "email", fields: { email: 1 }, unique: true }]);
+    await this.users.ensureIndexes([
+      { name: "email", fields: { email: 1 }, unique: true },
+      { name: "password_reset_hash", fields: { password_reset_hash: 1 } },
+    ]);
     await this.sessions.ensureIndexes([
       { name: "hash", fields: { hash: 1 }, unique: true },
       { name: "user_id", fields: { user_id: 1 } },
@@ -869,6 +946,7 @@ export class IdentityRepo {
       { name: "org_id", fields: { organization_id: 1, id: 1 } },
       { name: "user_name", fields: { organization_id: 1, user_name_key: 1 }, unique: true },
       { name: "user_id", fields: { organization_id: 1, user_id: 1 } },
+      { name: "account", fields: { user_id: 1 } },
       { name: "external_id", fields: { organization_id: 1, external_id: 1 } },
       { name: "scim_id", fields: { organization_id: 1, scim_id: 1 } },
       { name: "created", fields: { organization_id: 1, created_at: 1 } },

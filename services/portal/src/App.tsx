@@ -14,6 +14,7 @@ import {
 } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Navigate, NavLink as RouterLink, Route, Routes, useLocation } from "react-router";
+import { AcceptInvitationPage, ResetPasswordPage } from "./pages/Account";
 import { ApiKeysPage } from "./pages/ApiKeys";
 import { AuditPage } from "./pages/Audit";
 import { CompliancePage } from "./pages/Compliance";
@@ -72,6 +73,9 @@ export function App() {
         <Loader aria-label="Loading" />
       </Center>
     );
+  // Pages a link opens, signed in or not.
+  if (location.pathname === "/invitations/accept") return <AcceptInvitationPage />;
+  if (location.pathname === "/password/reset") return <ResetPasswordPage />;
   if (session === null || location.pathname === "/sign-in")
     return session ? <Navigate to="/" replace /> : <SignInPage />;
 

@@ -81,6 +81,16 @@ function membersCommand(program: Command, ctx: Context): void {
       out.line(`${m.email} (${m.id}) is now ${m.role}`);
     });
   members
+    .command("reset-password")
+    .description("Issue a password-reset link for a member; printed once (hand it to them)")
+    .argument("<member_id>")
+    .action(async (id: string, _o, c: Command) => {
+      const out = ctx.output(jsonOf(c));
+      const r = await ctx.client().issuePasswordReset(id);
+      if (out.json) return out.data(r);
+      out.line(`password-reset link (shown once, works once, until ${r.expires_at}): ${r.reset_url}`);
+    });
+  members
     .command("remove")
     .description("Remove a member (or withdraw an invitation); their sessions end")
     .argument("<member_id>")

@@ -220,6 +220,18 @@ export function buildApp(opts: AppOptions): express.Express {
     }
   });
 
+  /**
+   * The signed-in person on a public route that also serves them (an invitation accepted while
+   * signed in): a valid session with its CSRF token, else nobody (a stale cookie is ignored).
+   */
+  const sessionIfPresent = async (req: Request): Promise<Principal | undefined> => {
+    const token = req.headers.authorization === undefined ? sessionTokenFrom(req) : undefined;
+    if (token === undefined) return undefined;
+    const principal = await opts.authenticator.authenticateSession(token, req.ip ?? "").catch(() => undefined);
+    if (principal && UNSAFE_METHODS.has(req.method) && !csrfValid(req, token)) throw csrfFailed();
+    return principal;
+  };
+
   const handle =
     (r: Route): RequestHandler =>
     async (req, res, next) => {
@@ -239,6 +251,7 @@ export function buildApp(opts: AppOptions): express.Express {
             res.set(rateHeaders(await opts.limiter.peek(`ip:${req.ip}`, opts.limiter.bucketsForAnonymous())));
           } else if (r.access.kind === "public") {
             await anonymous(req, res);
+            if (r.sessionIfPresent) principal = await sessionIfPresent(req);
           } else {
             try {
               const sessionToken =
@@ -249,13 +262,7 @@ export function buildApp(opts: AppOptions): express.Express {
                 principal = await opts.authenticator.authenticateSession(sessionToken, req.ip ?? "");
                 // A browser sends the cookie with any request a page makes: unsafe ones must also
                 // prove they come from our pages (the token a cross-site page cannot read).
-                if (UNSAFE_METHODS.has(req.method) && !csrfValid(req, sessionToken)) {
-                  throw new AppError(
-                    "forbidden",
-                    "AUTH_CSRF_FAILED",
-                    "Send the session's CSRF token in the X-CSRF-Token header (GET /auth/session answers it)",
-                  );
-                }
+                if (UNSAFE_METHODS.has(req.method) && !csrfValid(req, sessionToken)) throw csrfFailed();
                 if (principal.session!.mfaEnrolmentRequired && !r.duringMfaEnrolment) {
                   throw new AppError(
                     "forbidden",
@@ -520,3 +527,10 @@ function pageTemplates(
       return { path, re: new RegExp(`^${pattern}/?$`), methods };
     });
 }
+
+const csrfFailed = () =>
+  new AppError(
+    "forbidden",
+    "AUTH_CSRF_FAILED",
+    "Send the session's CSRF token in the X-CSRF-Token header (GET /auth/session answers it)",
+  );

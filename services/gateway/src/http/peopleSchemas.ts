@@ -44,11 +44,10 @@ export const AcceptInvitationSchema = z
   .object({
     token: z.string().min(1).max(200).meta({ description: "The token of the invitation link (vdt_inv_…)" }),
     name: z.string().max(200).default("").meta({ description: "Required when joining Verdict for the first time" }),
-    password: z
-      .string()
-      .min(1)
-      .max(256)
-      .meta({ description: "A new password (at least 12 characters), or the existing account's password" }),
+    password: z.string().max(256).default("").meta({
+      description:
+        "A new password (at least 12 characters) for a brand-new account, or the existing account's password; not needed when signed in as the invited account",
+    }),
   })
   .strict()
   .meta({ id: "AcceptInvitation" });
@@ -56,6 +55,35 @@ export const AcceptInvitationSchema = z
 export const AcceptedInvitationSchema = z
   .object({ member: MemberSchema, organization_id: z.string().regex(/^org_/) })
   .meta({ id: "AcceptedInvitation" });
+
+export const ChangePasswordSchema = z
+  .object({
+    current_password: PASSWORD,
+    new_password: PASSWORD.meta({ description: "At least 12 characters" }),
+  })
+  .strict()
+  .meta({ id: "ChangePassword" });
+
+export const PasswordChangedSchema = z
+  .object({
+    sessions_ended: z.number().int().meta({ description: "How many other sessions of yours were ended" }),
+  })
+  .meta({ id: "PasswordChanged" });
+
+export const PasswordResetLinkSchema = z
+  .object({
+    reset_url: z.string().meta({ description: "The link to give the person. Shown once; works once, for an hour" }),
+    expires_at: ISO,
+  })
+  .meta({ id: "PasswordResetLink" });
+
+export const ResetPasswordSchema = z
+  .object({
+    token: z.string().min(1).max(200).meta({ description: "The token of the reset link (vdt_pwr_…)" }),
+    new_password: PASSWORD.meta({ description: "At least 12 characters" }),
+  })
+  .strict()
+  .meta({ id: "ResetPassword" });
 
 export const LoginSchema = z
   .object({

@@ -84,6 +84,11 @@ export interface Route<P = any, Q = any, B = any> {
    * what the header means here, for the OpenAPI document.
    */
   ifMatch?: string;
+  /**
+   * A public route that a signed-in person may also call as themselves: the session cookie, when
+   * present and valid (with its CSRF token), gives the handler a principal.
+   */
+  sessionIfPresent?: boolean;
   /** Open to a signed-in person who must enrol MFA first (the organization requires it). */
   duringMfaEnrolment?: boolean;
   handler: (ctx: RouteContext<P, Q, B>) => Promise<RouteResult>;

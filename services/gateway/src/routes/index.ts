@@ -8,6 +8,7 @@ import { repositoryRoutes } from "./repositories.js";
 import { webhookRoutes } from "./webhooks.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
+import { passwordRoutes } from "./passwords.js";
 import { signInRoutes } from "./signin.js";
 import { oauthClientRoutes } from "./oauthClients.js";
 import { scimTokenRoutes } from "./scimTokens.js";
@@ -22,6 +23,7 @@ export const routes: Route[] = [
   ...complianceRoutes,
   ...webhookRoutes,
   ...memberRoutes,
+  ...passwordRoutes,
   ...signInRoutes,
   ...auditRoutes,
   ...oauthClientRoutes,

@@ -158,19 +158,21 @@ export const memberRoutes = [
     path: "/auth/invitations/accept",
     operationId: "acceptInvitation",
     summary:
-      "Join an organization with an invitation link's token: a new person sets name and password, an existing one gives theirs",
+      "Join an organization with an invitation link's token: a brand-new account sets name and password; an existing one gives its password or is signed in",
     tag: "Sign-in",
     access: { kind: "public" },
+    sessionIfPresent: true,
     body: AcceptInvitationSchema,
-    errors: [401, 404, 410, 422],
+    errors: [401, 403, 404, 410, 422],
     errorNotes: {
       401: "AUTH_INVALID_CREDENTIALS: the existing account's password is wrong",
+      403: "AUTH_SIGN_IN_REQUIRED: the account has no password (SCIM or SSO made it): sign in through SSO, then accept signed in; AUTH_INVITATION_ACCOUNT_MISMATCH: signed in as another account; AUTH_CSRF_FAILED",
       404: "The link was used, replaced, withdrawn or never issued",
       410: "INVITATION_EXPIRED",
       422: "name missing, or password shorter than 12 characters",
     },
     responses: { 201: { description: "Joined; sign in with POST /auth/login", schema: AcceptedInvitationSchema } },
-    handler: async ({ body, clients, clientIp }) => {
+    handler: async ({ body, clients, clientIp, principal }) => {
       if (!body.token.startsWith("vdt_inv_"))
         throw new AppError("not_found", "RESOURCE_NOT_FOUND", "This invitation link is not valid", {
           resource_type: "invitation",
@@ -180,6 +182,7 @@ export const memberRoutes = [
         name: body.name,
         password: body.password,
         client_ip: clientIp,
+        session_user_id: principal?.session?.userId ?? "",
       });
       return { status: 201, body: { member: memberJson(res.member!), organization_id: res.organization_id } };
     },

@@ -58,7 +58,7 @@ export function sessionJson(token: string, s: identityV1.Session) {
   };
 }
 
-function assertCookiesPossible(ctx: RouteContext<unknown, unknown, unknown>): void {
+export function assertCookiesPossible(ctx: RouteContext<unknown, unknown, unknown>): void {
   if (ctx.cookieMode === "none") {
     throw new AppError(
       "forbidden",
@@ -68,7 +68,7 @@ function assertCookiesPossible(ctx: RouteContext<unknown, unknown, unknown>): vo
   }
 }
 
-function signedIn(principal: Principal | undefined): NonNullable<Principal["session"]> {
+export function signedIn(principal: Principal | undefined): NonNullable<Principal["session"]> {
   if (!principal?.session)
     throw new AppError(
       "forbidden",

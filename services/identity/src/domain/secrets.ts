@@ -10,8 +10,11 @@ function random62(length: number): string {
   return out;
 }
 
-/** `vdt_inv_…`, `vdt_ses_…`, `vdt_mfa_…`: prefixed so leaked ones are recognisable. 43 base62 ≈ 256 bits. */
-export function newToken(kind: "inv" | "ses" | "mfa"): string {
+/**
+ * `vdt_inv_…`, `vdt_ses_…`, `vdt_mfa_…`, `vdt_pwr_…` (password reset): prefixed so leaked ones are
+ * recognisable. 43 base62 ≈ 256 bits.
+ */
+export function newToken(kind: "inv" | "ses" | "mfa" | "pwr"): string {
   return `vdt_${kind}_${random62(43)}`;
 }
 

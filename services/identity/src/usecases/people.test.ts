@@ -12,7 +12,10 @@ import type { IdentityDeps } from "../deps.js";
 import { argon2Passwords } from "../passwords.js";
 import { IdentityRepo, type AuditRecord } from "../repo.js";
 import { createApiKey } from "./apiKeys/createApiKey.js";
+import { findOrCreateAccount } from "./accounts/findOrCreateAccount.js";
 import { acceptInvitation } from "./members/acceptInvitation.js";
+import { issuePasswordReset } from "./passwords/issuePasswordReset.js";
+import { resetPassword } from "./passwords/resetPassword.js";
 import { inviteMember } from "./members/inviteMember.js";
 import { removeMember } from "./members/removeMember.js";
 import { updateMemberRole } from "./members/updateMemberRole.js";
@@ -258,5 +261,85 @@ describe("the role ceiling on API keys", () => {
     for (const k of [made.key, child.key])
       expect(await codeOf(verifyKey(deps, { key: k, clientIp: "127.0.0.1" }))).toBe("AUTH_REVOKED_KEY");
     expect((await verifyKey(deps, { key: ci.key, clientIp: "127.0.0.1" })).scopes).toEqual(["admin"]);
+  });
+});
+
+describe("accounts across organizations", () => {
+  it("count each password check before it is made: 40 concurrent guesses get at most 5 checks", async () => {
+    const { org } = await createOrganization(deps, { name: "Acme", plan: "team" });
+    await member(org.id, "ada@acme.test");
+    let checks = 0;
+    const real = deps.passwords;
+    deps = {
+      ...deps,
+      passwords: { ...real, verify: (stored, p) => (checks++, real.verify(stored, p)) },
+    };
+    const codes = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        codeOf(login(deps, { email: "ada@acme.test", password: `wrong ${i}`, clientIp: `10.1.0.${i}`, userAgent: "" })),
+      ),
+    );
+    expect(checks).toBeLessThanOrEqual(5);
+    expect(codes.filter((c) => c === "AUTH_INVALID_CREDENTIALS")).toHaveLength(checks);
+    expect(codes.filter((c) => c === "AUTH_LOCKED_OUT")).toHaveLength(40 - checks);
+  });
+
+  it("keep an account an SSO sign-in made bound: an invitation elsewhere joins it only signed in", async () => {
+    const { org: b } = await createOrganization(deps, { name: "Globex", plan: "enterprise" });
+    const { org: h } = await createOrganization(deps, { name: "Hooli", plan: "team" });
+    const sam = await findOrCreateAccount(deps, {
+      email: "sam@globex.test",
+      name: "Sam",
+      id: "user_sam",
+      boundTo: b.id,
+    });
+    const { token } = await inviteMember(deps, {
+      organizationId: h.id,
+      email: "sam@globex.test",
+      role: "admin",
+      actor,
+    });
+    expect(
+      await codeOf(acceptInvitation(deps, { token, name: "Sam", password: "chosen by hooli's admin", clientIp: "" })),
+    ).toBe("AUTH_SIGN_IN_REQUIRED");
+    expect((await deps.repo.userById(sam.id))!.password_hash).toBeNull();
+    expect(
+      await codeOf(
+        acceptInvitation(deps, { token, name: "", password: "", clientIp: "", sessionUserId: "user_other" }),
+      ),
+    ).toBe("AUTH_INVITATION_ACCOUNT_MISMATCH");
+    const joined = await acceptInvitation(deps, { token, name: "", password: "", clientIp: "", sessionUserId: sam.id });
+    expect(joined.member).toMatchObject({ status: "active", role: "admin", name: "Sam" });
+    expect((await deps.repo.userById(sam.id))!.password_hash).toBeNull();
+  });
+
+  it("let a reset link work once, for an hour, and stop when the account came to belong elsewhere", async () => {
+    const { org: h } = await createOrganization(deps, { name: "Hooli", plan: "team" });
+    const { org: g } = await createOrganization(deps, { name: "Globex", plan: "team" });
+    await member(h.id, "ada@hooli.test");
+    const ada = (await deps.repo.userByEmail("ada@hooli.test"))!;
+    const NEW = "a brand new passphrase";
+    const late = await issuePasswordReset(deps, { organizationId: h.id, userId: ada.id, actor });
+    now = new Date(now.getTime() + 3_600_000);
+    expect(await codeOf(resetPassword(deps, { token: late.token, newPassword: NEW, clientIp: "" }))).toBe(
+      "PASSWORD_RESET_EXPIRED",
+    );
+    const stale = await issuePasswordReset(deps, { organizationId: h.id, userId: ada.id, actor });
+    expect(JSON.stringify(await deps.repo.userById(ada.id))).not.toContain(stale.token);
+    // Ada joins Globex herself (with her password): Hooli's link no longer works.
+    const { token } = await inviteMember(deps, {
+      organizationId: g.id,
+      email: "ada@hooli.test",
+      role: "member",
+      actor,
+    });
+    await acceptInvitation(deps, { token, name: "", password: PASSWORD, clientIp: "" });
+    expect(await codeOf(resetPassword(deps, { token: stale.token, newPassword: NEW, clientIp: "" }))).toBe(
+      "RESOURCE_NOT_FOUND",
+    );
+    expect(await codeOf(issuePasswordReset(deps, { organizationId: h.id, userId: ada.id, actor }))).toBe(
+      "AUTH_ACCOUNT_NOT_BOUND",
+    );
+    expect(await sessionToken("ada@hooli.test")).toMatch(/^vdt_ses_/);
   });
 });

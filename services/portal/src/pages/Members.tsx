@@ -13,6 +13,7 @@ export function MembersPage() {
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
   const [invitation, setInvitation] = useState<string | null>(null);
+  const [resetLink, setResetLink] = useState<string | null>(null);
   const form = useSubmit();
   const { error, act } = useAction(state.reload);
 
@@ -57,6 +58,7 @@ export function MembersPage() {
         <ErrorAlert error={form.error} />
       </FormCard>
       <ErrorAlert error={error} />
+      <ShownOnce label="Password-reset link (valid 1 hour, works once)" value={resetLink} />
       <ListTable
         state={state}
         rows={(d) => d.members}
@@ -98,16 +100,37 @@ export function MembersPage() {
             label: "Actions",
             actions: true,
             cell: (m) => (
-              <ConfirmButton
-                aria-label={`Remove ${m.email}`}
-                title={`Remove ${m.email}?`}
-                message="They lose access to this organization."
-                onConfirm={() =>
-                  act(() => call(api.DELETE("/v1/members/{member_id}", { params: { path: { member_id: m.id } } })))
-                }
-              >
-                Remove
-              </ConfirmButton>
+              <Group gap="xs" wrap="nowrap">
+                {m.status === "active" && (
+                  <Button
+                    size="xs"
+                    variant="default"
+                    aria-label={`Reset password of ${m.email}`}
+                    onClick={() =>
+                      void act(async () => {
+                        const r = await call(
+                          api.POST("/v1/members/{member_id}/password-reset", {
+                            params: { path: { member_id: m.id } },
+                          }),
+                        );
+                        setResetLink(r.reset_url);
+                      })
+                    }
+                  >
+                    Reset password
+                  </Button>
+                )}
+                <ConfirmButton
+                  aria-label={`Remove ${m.email}`}
+                  title={`Remove ${m.email}?`}
+                  message="They lose access to this organization."
+                  onConfirm={() =>
+                    act(() => call(api.DELETE("/v1/members/{member_id}", { params: { path: { member_id: m.id } } })))
+                  }
+                >
+                  Remove
+                </ConfirmButton>
+              </Group>
             ),
           },
         ]}

@@ -21,6 +21,7 @@ import { useState } from "react";
 import { api, ApiFailure, call, type Schemas } from "../api";
 import { fieldsUnder, useAction, useLoad, useSubmit } from "../hooks";
 import { useSession } from "../session";
+import { ChangePassword } from "./Account";
 import {
   ConfirmButton,
   DataTable,
@@ -663,6 +664,7 @@ export function SecurityPage() {
     <>
       <PageTitle>Security</PageTitle>
       <Stack>
+        <ChangePassword />
         <Totp />
         <Passkeys />
         <RequireMfa />

@@ -13,6 +13,8 @@ export interface FindOrCreateAccountCommand {
   id: string;
   /** When a new account is made (default: now). */
   createdAt?: string;
+  /** The organization whose identity provider (SCIM, SSO) makes it: a new account is bound to it. */
+  boundTo?: string;
 }
 
 /** The account for an email, made (without a password, with the given id) when it does not exist yet. */
@@ -31,6 +33,7 @@ export async function findOrCreateAccount(deps: IdentityDeps, cmd: FindOrCreateA
     recovery_code_hashes: [],
     recovery_codes_left: 0,
     created_at: cmd.createdAt ?? deps.clock.now().toISOString(),
+    idp_organization_ids: cmd.boundTo ? [cmd.boundTo] : [],
   };
   try {
     await deps.repo.insertUser(user);

@@ -14,14 +14,19 @@ export interface MemberView {
   invitation_expires_at: string | null;
 }
 
+/**
+ * Until the person accepts, an invitation shows only what the inviter typed: the account's name
+ * and MFA state belong to whoever holds it (maybe another organization's member), not to this one.
+ */
 export function memberView(m: MemberRecord, u: UserRecord): MemberView {
+  const joined = m.status === "active";
   return {
     id: u.id,
     email: u.email,
-    name: u.name,
+    name: joined ? u.name : "",
     role: m.role,
     status: m.status,
-    mfa_enabled: hasSecondFactor(u),
+    mfa_enabled: joined && hasSecondFactor(u),
     created_at: m.created_at,
     invitation_expires_at: m.status === "invited" ? m.invitation_expires_at : null,
   };

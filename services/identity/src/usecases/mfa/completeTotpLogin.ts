@@ -8,7 +8,7 @@ import { recordAudit } from "../audit/recordAudit.js";
 import { signInFailed } from "../sessions/login.js";
 import type { SessionView } from "../sessions/sessionView.js";
 import { startSession } from "../sessions/startSession.js";
-import { assertNotLocked, clearAccount, throttleIds } from "../sessions/throttle.js";
+import { startAttempt, throttleIds } from "../sessions/throttle.js";
 
 export interface CompleteTotpLoginCommand {
   mfaToken: string;
@@ -42,13 +42,12 @@ export async function completeTotpLogin(
     throw challengeGone();
   const user = await deps.repo.userById(challenge.user_id);
   if (!user || !hasSecondFactor(user)) throw challengeGone();
-  const throttles = throttleIds(user.email, cmd.clientIp);
-  await assertNotLocked(deps, throttles);
+  const attempt = await startAttempt(deps, throttleIds(user.email, cmd.clientIp));
   const method = await consumeSecondFactor(deps, user, cmd.code, now.getTime());
   if (!method) {
     const membership = await deps.repo.membership(challenge.organization_id, user.id);
     await signInFailed(deps, {
-      throttles,
+      attempt,
       user,
       membership: membership ?? undefined,
       clientIp: cmd.clientIp,
@@ -58,7 +57,7 @@ export async function completeTotpLogin(
   }
   // Spent: a challenge yields one session.
   if (!(await deps.repo.revokeSession(challenge.id, now.toISOString()))) throw challengeGone();
-  await clearAccount(deps, throttles.account);
+  await attempt.signInCompleted();
   const actor = { type: "user" as const, id: user.id, ip: cmd.clientIp };
   if (method === "recovery_code") {
     await recordAudit(deps, {

@@ -4,7 +4,7 @@ import { recordAudit } from "../audit/recordAudit.js";
 import { signInFailed } from "../sessions/login.js";
 import type { SessionView } from "../sessions/sessionView.js";
 import { startSession } from "../sessions/startSession.js";
-import { assertNotLocked, clearAccount, throttleIds } from "../sessions/throttle.js";
+import { startAttempt, throttleIds } from "../sessions/throttle.js";
 import { challengeGone, pendingChallenge } from "./pendingChallenge.js";
 import type { RelyingParty } from "./startPasskeyRegistration.js";
 import { changePasskeys } from "./changePasskeys.js";
@@ -28,16 +28,15 @@ export async function finishPasskeyLogin(
 ): Promise<{ token: string; session: SessionView }> {
   const { challenge, user } = await pendingChallenge(deps, cmd.mfaToken);
   const response = parseResponse<AuthenticationResponseJSON>(cmd.responseJson);
-  const throttles = throttleIds(user.email, cmd.clientIp);
-  await assertNotLocked(deps, throttles);
   const expected = challenge.webauthn_challenge;
   if (!expected) throw passkeyRefused("ask for options first");
+  const attempt = await startAttempt(deps, throttleIds(user.email, cmd.clientIp));
   await deps.repo.setWebauthnChallenge(challenge.id, null);
   const passkey = (user.passkeys ?? []).find((p) => p.id === response.id);
   const fail = async (why: string) => {
     const membership = await deps.repo.membership(challenge.organization_id, user.id);
     await signInFailed(deps, {
-      throttles,
+      attempt,
       user,
       membership: membership ?? undefined,
       clientIp: cmd.clientIp,
@@ -82,7 +81,7 @@ export async function finishPasskeyLogin(
     }),
   });
   if (!(await deps.repo.revokeSession(challenge.id, now))) throw challengeGone();
-  await clearAccount(deps, throttles.account);
+  await attempt.signInCompleted();
   const started = await startSession(deps, {
     userId: user.id,
     organizationId: challenge.organization_id,

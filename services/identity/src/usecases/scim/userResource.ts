@@ -7,6 +7,8 @@ import { scimErrors } from "../../domain/scimError.js";
 import { normalizeResource, requireAttributes, schemasOf, USER_RESOURCE } from "../../domain/scimSchema.js";
 import type { IdentityDeps } from "../../deps.js";
 import type { ScimGroupRecord, ScimUserRecord } from "../../repo.js";
+import { mayProvisionWithoutConsent } from "../../domain/account.js";
+import { accountStanding } from "../accounts/accountStanding.js";
 import { findOrCreateAccount } from "../accounts/findOrCreateAccount.js";
 import type { ScimCaller } from "./access.js";
 
@@ -95,16 +97,29 @@ export interface LinkAccountCommand {
   scimId: string;
 }
 
-/** The Verdict account for the user's email (made when new); one SCIM user per account and organization. */
+/**
+ * The Verdict account for the user's email (made when new, bound to this organization); one SCIM
+ * user per account and organization. An account that belongs to someone elsewhere (it has a
+ * password, or another organization's membership or identity provider) is not linked without
+ * that person's consent: null then, and the SCIM user is kept without access until the person
+ * joins through an invitation they accept themselves (docs/scim.md).
+ */
 export async function linkAccount(
   deps: IdentityDeps,
   { caller, resource, scimId }: LinkAccountCommand,
 ): Promise<string | null> {
   const email = accountEmail(resource);
   if (!email) return null;
-  const account = await findOrCreateAccount(deps, { email, name: displayName(resource), id: scimId });
+  const account = await findOrCreateAccount(deps, {
+    email,
+    name: displayName(resource),
+    id: scimId,
+    boundTo: caller.organizationId,
+  });
   const other = await deps.repo.scimUserOfAccount(caller.organizationId, account.id);
   if (other && other.scim_id !== scimId)
     throw scimErrors.uniqueness(`The email address ${email} belongs to another user of this organization`);
+  if (!mayProvisionWithoutConsent(await accountStanding(deps, account), caller.organizationId)) return null;
+  await deps.repo.bindAccountTo(account, caller.organizationId);
   return account.id;
 }

@@ -9,7 +9,7 @@ import { recordAudit } from "../audit/recordAudit.js";
 import { startSession } from "./startSession.js";
 import { assertPasswordSignInAllowed } from "../sso/enforce.js";
 import type { SessionView } from "./sessionView.js";
-import { assertNotLocked, clearAccount, countFailure, throttleIds } from "./throttle.js";
+import { startAttempt, throttleIds, type Attempt } from "./throttle.js";
 
 export interface LoginCommand {
   email: string;
@@ -32,8 +32,8 @@ export const invalidCredentials = () =>
  */
 export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<LoginResult> {
   const email = normalizeEmail(cmd.email);
-  const throttles = throttleIds(email, cmd.clientIp);
-  await assertNotLocked(deps, throttles);
+  // Counted before the password is checked: concurrent guesses cannot outrun the lockout.
+  const attempt = await startAttempt(deps, throttleIds(email, cmd.clientIp));
   const user = await deps.repo.userByEmail(email);
   const passwordOk = user?.password_hash
     ? await deps.passwords.verify(user.password_hash, cmd.password)
@@ -44,7 +44,7 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
     : memberships[0];
   if (!passwordOk || !user || !membership) {
     await signInFailed(deps, {
-      throttles,
+      attempt,
       user,
       membership: membership ?? memberships[0],
       clientIp: cmd.clientIp,
@@ -52,7 +52,10 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
     });
     throw invalidCredentials();
   }
-  await clearAccount(deps, throttles.account);
+  // With a second factor to come the account's count stays (wrong codes keep counting across
+  // password rounds): only this attempt is given back. Cleared once the whole sign-in succeeds.
+  if (hasSecondFactor(user)) await attempt.checkPassed();
+  else await attempt.signInCompleted();
   await assertPasswordSignInAllowed(deps, { membership, clientIp: cmd.clientIp });
   if (hasSecondFactor(user)) {
     const mfaToken = newToken("mfa");
@@ -90,19 +93,20 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
 }
 
 export interface SignInFailedCommand {
-  throttles: { account: string; address: string };
+  /** The attempt, counted already. */
+  attempt: Attempt;
   user: UserRecord | null;
   membership: MemberRecord | undefined;
   clientIp: string;
   reason: string;
 }
 
-/** Counts the failure and records it in the audit log of the organization the person belongs to. */
+/** Records a failed attempt (counted already) in the audit log of the organization the person belongs to. */
 export async function signInFailed(
   deps: IdentityDeps,
-  { throttles, user, membership, clientIp, reason }: SignInFailedCommand,
+  { attempt, user, membership, clientIp, reason }: SignInFailedCommand,
 ): Promise<void> {
-  const locked = await countFailure(deps, throttles);
+  const locked = attempt.locksAccount;
   if (!user || !membership) return;
   const actor = { type: "user" as const, id: user.id, ip: clientIp };
   await recordAudit(deps, {

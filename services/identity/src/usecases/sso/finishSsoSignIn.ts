@@ -50,7 +50,10 @@ export async function finishSsoSignIn(
     });
     throw new AppError("forbidden", decision.code, decision.message, { email });
   }
-  const user = await findOrCreateAccount(deps, { email, name: identity.name, id: newId("user") });
+  const user = await findOrCreateAccount(deps, { email, name: identity.name, id: newId("user"), boundTo: orgId });
+  // The organization's IdP vouches for the address in its verified domain: the account is bound
+  // to it (an invitation elsewhere can no longer give it a first password).
+  await deps.repo.bindAccountTo(user, orgId);
   if (!user.name && identity.name) await deps.repo.nameIfNameless(user.id, identity.name);
   const now = deps.clock.now().toISOString();
   if (decision.kind === "activate_invitation" && membership) {

@@ -266,6 +266,48 @@ export interface AcceptInvitationRequest {
   name: string;
   password: string;
   client_ip: string;
+  /** The signed-in person redeeming it (empty when nobody is signed in): proof the account is theirs. */
+  session_user_id: string;
+}
+
+export interface ChangePasswordRequest {
+  /** The session making the change (kept; every other session of the person ends). */
+  session_id: string;
+  user_id: string;
+  organization_id: string;
+  current_password: string;
+  new_password: string;
+  client_ip: string;
+}
+
+export interface ChangePasswordResponse {
+  sessions_ended: number;
+}
+
+export interface IssuePasswordResetRequest {
+  organization_id: string;
+  user_id: string;
+  actor?:
+    | Actor
+    | undefined;
+  /** The issuing member (empty for API keys): only owners reset owners. */
+  issuer_user_id: string;
+}
+
+export interface IssuePasswordResetResponse {
+  /** vdt_pwr_…, shown once; the gateway builds the link from it. */
+  reset_token: string;
+  expires_at: string;
+}
+
+export interface ResetPasswordRequest {
+  token: string;
+  new_password: string;
+  client_ip: string;
+}
+
+export interface ResetPasswordResponse {
+  sessions_ended: number;
 }
 
 export interface AcceptInvitationResponse {
@@ -4574,7 +4616,7 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
 };
 
 function createBaseAcceptInvitationRequest(): AcceptInvitationRequest {
-  return { token: "", name: "", password: "", client_ip: "" };
+  return { token: "", name: "", password: "", client_ip: "", session_user_id: "" };
 }
 
 export const AcceptInvitationRequest: MessageFns<AcceptInvitationRequest> = {
@@ -4590,6 +4632,9 @@ export const AcceptInvitationRequest: MessageFns<AcceptInvitationRequest> = {
     }
     if (message.client_ip !== "") {
       writer.uint32(34).string(message.client_ip);
+    }
+    if (message.session_user_id !== "") {
+      writer.uint32(42).string(message.session_user_id);
     }
     return writer;
   },
@@ -4639,6 +4684,14 @@ export const AcceptInvitationRequest: MessageFns<AcceptInvitationRequest> = {
             message.client_ip = reader.string();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.session_user_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4661,6 +4714,11 @@ export const AcceptInvitationRequest: MessageFns<AcceptInvitationRequest> = {
         : isSet(object.client_ip)
         ? globalThis.String(object.client_ip)
         : "",
+      session_user_id: isSet(object.sessionUserId)
+        ? globalThis.String(object.sessionUserId)
+        : isSet(object.session_user_id)
+        ? globalThis.String(object.session_user_id)
+        : "",
     };
   },
 
@@ -4678,6 +4736,9 @@ export const AcceptInvitationRequest: MessageFns<AcceptInvitationRequest> = {
     if (message.client_ip !== "") {
       obj.clientIp = message.client_ip;
     }
+    if (message.session_user_id !== "") {
+      obj.sessionUserId = message.session_user_id;
+    }
     return obj;
   },
 
@@ -4690,6 +4751,657 @@ export const AcceptInvitationRequest: MessageFns<AcceptInvitationRequest> = {
     message.name = object.name ?? "";
     message.password = object.password ?? "";
     message.client_ip = object.client_ip ?? "";
+    message.session_user_id = object.session_user_id ?? "";
+    return message;
+  },
+};
+
+function createBaseChangePasswordRequest(): ChangePasswordRequest {
+  return { session_id: "", user_id: "", organization_id: "", current_password: "", new_password: "", client_ip: "" };
+}
+
+export const ChangePasswordRequest: MessageFns<ChangePasswordRequest> = {
+  encode(message: ChangePasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.session_id !== "") {
+      writer.uint32(10).string(message.session_id);
+    }
+    if (message.user_id !== "") {
+      writer.uint32(18).string(message.user_id);
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(26).string(message.organization_id);
+    }
+    if (message.current_password !== "") {
+      writer.uint32(34).string(message.current_password);
+    }
+    if (message.new_password !== "") {
+      writer.uint32(42).string(message.new_password);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(50).string(message.client_ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.session_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.current_password = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.new_password = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangePasswordRequest {
+    return {
+      session_id: isSet(object.sessionId)
+        ? globalThis.String(object.sessionId)
+        : isSet(object.session_id)
+        ? globalThis.String(object.session_id)
+        : "",
+      user_id: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      current_password: isSet(object.currentPassword)
+        ? globalThis.String(object.currentPassword)
+        : isSet(object.current_password)
+        ? globalThis.String(object.current_password)
+        : "",
+      new_password: isSet(object.newPassword)
+        ? globalThis.String(object.newPassword)
+        : isSet(object.new_password)
+        ? globalThis.String(object.new_password)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+    };
+  },
+
+  toJSON(message: ChangePasswordRequest): unknown {
+    const obj: any = {};
+    if (message.session_id !== "") {
+      obj.sessionId = message.session_id;
+    }
+    if (message.user_id !== "") {
+      obj.userId = message.user_id;
+    }
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.current_password !== "") {
+      obj.currentPassword = message.current_password;
+    }
+    if (message.new_password !== "") {
+      obj.newPassword = message.new_password;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangePasswordRequest>, I>>(base?: I): ChangePasswordRequest {
+    return ChangePasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangePasswordRequest>, I>>(object: I): ChangePasswordRequest {
+    const message = createBaseChangePasswordRequest();
+    message.session_id = object.session_id ?? "";
+    message.user_id = object.user_id ?? "";
+    message.organization_id = object.organization_id ?? "";
+    message.current_password = object.current_password ?? "";
+    message.new_password = object.new_password ?? "";
+    message.client_ip = object.client_ip ?? "";
+    return message;
+  },
+};
+
+function createBaseChangePasswordResponse(): ChangePasswordResponse {
+  return { sessions_ended: 0 };
+}
+
+export const ChangePasswordResponse: MessageFns<ChangePasswordResponse> = {
+  encode(message: ChangePasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessions_ended !== 0) {
+      writer.uint32(8).int32(message.sessions_ended);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ChangePasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseChangePasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sessions_ended = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ChangePasswordResponse {
+    return {
+      sessions_ended: isSet(object.sessionsEnded)
+        ? globalThis.Number(object.sessionsEnded)
+        : isSet(object.sessions_ended)
+        ? globalThis.Number(object.sessions_ended)
+        : 0,
+    };
+  },
+
+  toJSON(message: ChangePasswordResponse): unknown {
+    const obj: any = {};
+    if (message.sessions_ended !== 0) {
+      obj.sessionsEnded = Math.round(message.sessions_ended);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ChangePasswordResponse>, I>>(base?: I): ChangePasswordResponse {
+    return ChangePasswordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ChangePasswordResponse>, I>>(object: I): ChangePasswordResponse {
+    const message = createBaseChangePasswordResponse();
+    message.sessions_ended = object.sessions_ended ?? 0;
+    return message;
+  },
+};
+
+function createBaseIssuePasswordResetRequest(): IssuePasswordResetRequest {
+  return { organization_id: "", user_id: "", actor: undefined, issuer_user_id: "" };
+}
+
+export const IssuePasswordResetRequest: MessageFns<IssuePasswordResetRequest> = {
+  encode(message: IssuePasswordResetRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.user_id !== "") {
+      writer.uint32(18).string(message.user_id);
+    }
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(26).fork()).join();
+    }
+    if (message.issuer_user_id !== "") {
+      writer.uint32(34).string(message.issuer_user_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssuePasswordResetRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssuePasswordResetRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.user_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.issuer_user_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IssuePasswordResetRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      user_id: isSet(object.userId)
+        ? globalThis.String(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.String(object.user_id)
+        : "",
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      issuer_user_id: isSet(object.issuerUserId)
+        ? globalThis.String(object.issuerUserId)
+        : isSet(object.issuer_user_id)
+        ? globalThis.String(object.issuer_user_id)
+        : "",
+    };
+  },
+
+  toJSON(message: IssuePasswordResetRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.user_id !== "") {
+      obj.userId = message.user_id;
+    }
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.issuer_user_id !== "") {
+      obj.issuerUserId = message.issuer_user_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IssuePasswordResetRequest>, I>>(base?: I): IssuePasswordResetRequest {
+    return IssuePasswordResetRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IssuePasswordResetRequest>, I>>(object: I): IssuePasswordResetRequest {
+    const message = createBaseIssuePasswordResetRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.user_id = object.user_id ?? "";
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.issuer_user_id = object.issuer_user_id ?? "";
+    return message;
+  },
+};
+
+function createBaseIssuePasswordResetResponse(): IssuePasswordResetResponse {
+  return { reset_token: "", expires_at: "" };
+}
+
+export const IssuePasswordResetResponse: MessageFns<IssuePasswordResetResponse> = {
+  encode(message: IssuePasswordResetResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.reset_token !== "") {
+      writer.uint32(10).string(message.reset_token);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(18).string(message.expires_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IssuePasswordResetResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIssuePasswordResetResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.reset_token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): IssuePasswordResetResponse {
+    return {
+      reset_token: isSet(object.resetToken)
+        ? globalThis.String(object.resetToken)
+        : isSet(object.reset_token)
+        ? globalThis.String(object.reset_token)
+        : "",
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: IssuePasswordResetResponse): unknown {
+    const obj: any = {};
+    if (message.reset_token !== "") {
+      obj.resetToken = message.reset_token;
+    }
+    if (message.expires_at !== "") {
+      obj.expiresAt = message.expires_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<IssuePasswordResetResponse>, I>>(base?: I): IssuePasswordResetResponse {
+    return IssuePasswordResetResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<IssuePasswordResetResponse>, I>>(object: I): IssuePasswordResetResponse {
+    const message = createBaseIssuePasswordResetResponse();
+    message.reset_token = object.reset_token ?? "";
+    message.expires_at = object.expires_at ?? "";
+    return message;
+  },
+};
+
+function createBaseResetPasswordRequest(): ResetPasswordRequest {
+  return { token: "", new_password: "", client_ip: "" };
+}
+
+export const ResetPasswordRequest: MessageFns<ResetPasswordRequest> = {
+  encode(message: ResetPasswordRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.token !== "") {
+      writer.uint32(10).string(message.token);
+    }
+    if (message.new_password !== "") {
+      writer.uint32(18).string(message.new_password);
+    }
+    if (message.client_ip !== "") {
+      writer.uint32(26).string(message.client_ip);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetPasswordRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetPasswordRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.token = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.new_password = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.client_ip = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResetPasswordRequest {
+    return {
+      token: isSet(object.token) ? globalThis.String(object.token) : "",
+      new_password: isSet(object.newPassword)
+        ? globalThis.String(object.newPassword)
+        : isSet(object.new_password)
+        ? globalThis.String(object.new_password)
+        : "",
+      client_ip: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
+    };
+  },
+
+  toJSON(message: ResetPasswordRequest): unknown {
+    const obj: any = {};
+    if (message.token !== "") {
+      obj.token = message.token;
+    }
+    if (message.new_password !== "") {
+      obj.newPassword = message.new_password;
+    }
+    if (message.client_ip !== "") {
+      obj.clientIp = message.client_ip;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResetPasswordRequest>, I>>(base?: I): ResetPasswordRequest {
+    return ResetPasswordRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResetPasswordRequest>, I>>(object: I): ResetPasswordRequest {
+    const message = createBaseResetPasswordRequest();
+    message.token = object.token ?? "";
+    message.new_password = object.new_password ?? "";
+    message.client_ip = object.client_ip ?? "";
+    return message;
+  },
+};
+
+function createBaseResetPasswordResponse(): ResetPasswordResponse {
+  return { sessions_ended: 0 };
+}
+
+export const ResetPasswordResponse: MessageFns<ResetPasswordResponse> = {
+  encode(message: ResetPasswordResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.sessions_ended !== 0) {
+      writer.uint32(8).int32(message.sessions_ended);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ResetPasswordResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseResetPasswordResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.sessions_ended = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ResetPasswordResponse {
+    return {
+      sessions_ended: isSet(object.sessionsEnded)
+        ? globalThis.Number(object.sessionsEnded)
+        : isSet(object.sessions_ended)
+        ? globalThis.Number(object.sessions_ended)
+        : 0,
+    };
+  },
+
+  toJSON(message: ResetPasswordResponse): unknown {
+    const obj: any = {};
+    if (message.sessions_ended !== 0) {
+      obj.sessionsEnded = Math.round(message.sessions_ended);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ResetPasswordResponse>, I>>(base?: I): ResetPasswordResponse {
+    return ResetPasswordResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ResetPasswordResponse>, I>>(object: I): ResetPasswordResponse {
+    const message = createBaseResetPasswordResponse();
+    message.sessions_ended = object.sessions_ended ?? 0;
     return message;
   },
 };
@@ -14550,7 +15262,10 @@ export const IdentityServiceService = {
       Buffer.from(RemoveMemberResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
   },
-  /** Redeems an invitation: a new user sets name and password; an existing one proves the password. */
+  /**
+   * Redeems an invitation: a brand-new account sets name and password; an existing one proves it
+   * is theirs (its password, or being signed in as it).
+   */
   acceptInvitation: {
     path: "/verdict.identity.v1.IdentityService/AcceptInvitation" as const,
     requestStream: false as const,
@@ -14561,6 +15276,44 @@ export const IdentityServiceService = {
     responseSerialize: (value: AcceptInvitationResponse): Buffer =>
       Buffer.from(AcceptInvitationResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): AcceptInvitationResponse => AcceptInvitationResponse.decode(value),
+  },
+  /** The signed-in person changes their password (the current one required); their other sessions end. */
+  changePassword: {
+    path: "/verdict.identity.v1.IdentityService/ChangePassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ChangePasswordRequest): Buffer =>
+      Buffer.from(ChangePasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ChangePasswordRequest => ChangePasswordRequest.decode(value),
+    responseSerialize: (value: ChangePasswordResponse): Buffer =>
+      Buffer.from(ChangePasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ChangePasswordResponse => ChangePasswordResponse.decode(value),
+  },
+  /**
+   * An admin issues a single-use, time-limited password-reset link for a member bound to this
+   * organization alone. The token is answered once and stored hashed.
+   */
+  issuePasswordReset: {
+    path: "/verdict.identity.v1.IdentityService/IssuePasswordReset" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: IssuePasswordResetRequest): Buffer =>
+      Buffer.from(IssuePasswordResetRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): IssuePasswordResetRequest => IssuePasswordResetRequest.decode(value),
+    responseSerialize: (value: IssuePasswordResetResponse): Buffer =>
+      Buffer.from(IssuePasswordResetResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): IssuePasswordResetResponse => IssuePasswordResetResponse.decode(value),
+  },
+  /** Redeems a password-reset link: a new password, every session ended. */
+  resetPassword: {
+    path: "/verdict.identity.v1.IdentityService/ResetPassword" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ResetPasswordRequest): Buffer => Buffer.from(ResetPasswordRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ResetPasswordRequest => ResetPasswordRequest.decode(value),
+    responseSerialize: (value: ResetPasswordResponse): Buffer =>
+      Buffer.from(ResetPasswordResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ResetPasswordResponse => ResetPasswordResponse.decode(value),
   },
   /** Sign-in: email and password, then (when enrolled) a second factor. Answers a new session. */
   login: {
@@ -15049,8 +15802,20 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   inviteMember: handleUnaryCall<InviteMemberRequest, InviteMemberResponse>;
   updateMemberRole: handleUnaryCall<UpdateMemberRoleRequest, UpdateMemberRoleResponse>;
   removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
-  /** Redeems an invitation: a new user sets name and password; an existing one proves the password. */
+  /**
+   * Redeems an invitation: a brand-new account sets name and password; an existing one proves it
+   * is theirs (its password, or being signed in as it).
+   */
   acceptInvitation: handleUnaryCall<AcceptInvitationRequest, AcceptInvitationResponse>;
+  /** The signed-in person changes their password (the current one required); their other sessions end. */
+  changePassword: handleUnaryCall<ChangePasswordRequest, ChangePasswordResponse>;
+  /**
+   * An admin issues a single-use, time-limited password-reset link for a member bound to this
+   * organization alone. The token is answered once and stored hashed.
+   */
+  issuePasswordReset: handleUnaryCall<IssuePasswordResetRequest, IssuePasswordResetResponse>;
+  /** Redeems a password-reset link: a new password, every session ended. */
+  resetPassword: handleUnaryCall<ResetPasswordRequest, ResetPasswordResponse>;
   /** Sign-in: email and password, then (when enrolled) a second factor. Answers a new session. */
   login: handleUnaryCall<LoginRequest, LoginResponse>;
   completeTotpLogin: handleUnaryCall<CompleteTotpLoginRequest, CompleteTotpLoginResponse>;
@@ -15333,7 +16098,10 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
   ): ClientUnaryCall;
-  /** Redeems an invitation: a new user sets name and password; an existing one proves the password. */
+  /**
+   * Redeems an invitation: a brand-new account sets name and password; an existing one proves it
+   * is theirs (its password, or being signed in as it).
+   */
   acceptInvitation(
     request: AcceptInvitationRequest,
     callback: (error: ServiceError | null, response: AcceptInvitationResponse) => void,
@@ -15348,6 +16116,57 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: AcceptInvitationResponse) => void,
+  ): ClientUnaryCall;
+  /** The signed-in person changes their password (the current one required); their other sessions end. */
+  changePassword(
+    request: ChangePasswordRequest,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  changePassword(
+    request: ChangePasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ChangePasswordResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * An admin issues a single-use, time-limited password-reset link for a member bound to this
+   * organization alone. The token is answered once and stored hashed.
+   */
+  issuePasswordReset(
+    request: IssuePasswordResetRequest,
+    callback: (error: ServiceError | null, response: IssuePasswordResetResponse) => void,
+  ): ClientUnaryCall;
+  issuePasswordReset(
+    request: IssuePasswordResetRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: IssuePasswordResetResponse) => void,
+  ): ClientUnaryCall;
+  issuePasswordReset(
+    request: IssuePasswordResetRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: IssuePasswordResetResponse) => void,
+  ): ClientUnaryCall;
+  /** Redeems a password-reset link: a new password, every session ended. */
+  resetPassword(
+    request: ResetPasswordRequest,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
+  ): ClientUnaryCall;
+  resetPassword(
+    request: ResetPasswordRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
+  ): ClientUnaryCall;
+  resetPassword(
+    request: ResetPasswordRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ResetPasswordResponse) => void,
   ): ClientUnaryCall;
   /** Sign-in: email and password, then (when enrolled) a second factor. Answers a new session. */
   login(
