@@ -12,3 +12,5 @@ export * from "./secretBox.js";
 export * from "./masterKey.js";
 export * from "./scopes.js";
 export * from "./auditTypes.js";
+export * from "./addresses.js";
+export * from "./egress.js";
