@@ -775,7 +775,14 @@ export interface StartSsoLoginRequest {
   email: string;
   /** oidc or saml */
   protocol: string;
-  urls?: SsoUrls | undefined;
+  urls?:
+    | SsoUrls
+    | undefined;
+  /**
+   * The secret of the browser that starts the sign-in (its SSO cookie): only its hash is kept
+   * with the sign-in, and finishing it needs the same secret (login CSRF).
+   */
+  browser_binding: string;
 }
 
 export interface StartSsoLoginResponse {
@@ -789,7 +796,11 @@ export interface CompleteOidcLoginRequest {
   iss: string;
   client_ip: string;
   user_agent: string;
-  urls?: SsoUrls | undefined;
+  urls?:
+    | SsoUrls
+    | undefined;
+  /** The SSO cookie of the browser that finishes the sign-in. */
+  browser_binding: string;
 }
 
 export interface CompleteSamlLoginRequest {
@@ -797,7 +808,11 @@ export interface CompleteSamlLoginRequest {
   relay_state: string;
   client_ip: string;
   user_agent: string;
-  urls?: SsoUrls | undefined;
+  urls?:
+    | SsoUrls
+    | undefined;
+  /** The SSO cookie of the browser that finishes the sign-in. */
+  browser_binding: string;
 }
 
 export interface CompleteOidcLoginResponse {
@@ -12851,7 +12866,7 @@ export const VerifySsoDomainRequest: MessageFns<VerifySsoDomainRequest> = {
 };
 
 function createBaseStartSsoLoginRequest(): StartSsoLoginRequest {
-  return { email: "", protocol: "", urls: undefined };
+  return { email: "", protocol: "", urls: undefined, browser_binding: "" };
 }
 
 export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
@@ -12864,6 +12879,9 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
     }
     if (message.urls !== undefined) {
       SsoUrls.encode(message.urls, writer.uint32(26).fork()).join();
+    }
+    if (message.browser_binding !== "") {
+      writer.uint32(34).string(message.browser_binding);
     }
     return writer;
   },
@@ -12905,6 +12923,14 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
             message.urls = SsoUrls.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.browser_binding = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -12922,6 +12948,11 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       protocol: isSet(object.protocol) ? globalThis.String(object.protocol) : "",
       urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+      browser_binding: isSet(object.browserBinding)
+        ? globalThis.String(object.browserBinding)
+        : isSet(object.browser_binding)
+        ? globalThis.String(object.browser_binding)
+        : "",
     };
   },
 
@@ -12936,6 +12967,9 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
     if (message.urls !== undefined) {
       obj.urls = SsoUrls.toJSON(message.urls);
     }
+    if (message.browser_binding !== "") {
+      obj.browserBinding = message.browser_binding;
+    }
     return obj;
   },
 
@@ -12947,6 +12981,7 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
     message.email = object.email ?? "";
     message.protocol = object.protocol ?? "";
     message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    message.browser_binding = object.browser_binding ?? "";
     return message;
   },
 };
@@ -13025,7 +13060,7 @@ export const StartSsoLoginResponse: MessageFns<StartSsoLoginResponse> = {
 };
 
 function createBaseCompleteOidcLoginRequest(): CompleteOidcLoginRequest {
-  return { state: "", code: "", iss: "", client_ip: "", user_agent: "", urls: undefined };
+  return { state: "", code: "", iss: "", client_ip: "", user_agent: "", urls: undefined, browser_binding: "" };
 }
 
 export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
@@ -13047,6 +13082,9 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
     }
     if (message.urls !== undefined) {
       SsoUrls.encode(message.urls, writer.uint32(50).fork()).join();
+    }
+    if (message.browser_binding !== "") {
+      writer.uint32(58).string(message.browser_binding);
     }
     return writer;
   },
@@ -13112,6 +13150,14 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
             message.urls = SsoUrls.decode(reader, reader.uint32());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.browser_binding = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -13140,6 +13186,11 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
         ? globalThis.String(object.user_agent)
         : "",
       urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+      browser_binding: isSet(object.browserBinding)
+        ? globalThis.String(object.browserBinding)
+        : isSet(object.browser_binding)
+        ? globalThis.String(object.browser_binding)
+        : "",
     };
   },
 
@@ -13163,6 +13214,9 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
     if (message.urls !== undefined) {
       obj.urls = SsoUrls.toJSON(message.urls);
     }
+    if (message.browser_binding !== "") {
+      obj.browserBinding = message.browser_binding;
+    }
     return obj;
   },
 
@@ -13177,12 +13231,13 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
     message.client_ip = object.client_ip ?? "";
     message.user_agent = object.user_agent ?? "";
     message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    message.browser_binding = object.browser_binding ?? "";
     return message;
   },
 };
 
 function createBaseCompleteSamlLoginRequest(): CompleteSamlLoginRequest {
-  return { saml_response: "", relay_state: "", client_ip: "", user_agent: "", urls: undefined };
+  return { saml_response: "", relay_state: "", client_ip: "", user_agent: "", urls: undefined, browser_binding: "" };
 }
 
 export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
@@ -13201,6 +13256,9 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
     }
     if (message.urls !== undefined) {
       SsoUrls.encode(message.urls, writer.uint32(42).fork()).join();
+    }
+    if (message.browser_binding !== "") {
+      writer.uint32(50).string(message.browser_binding);
     }
     return writer;
   },
@@ -13258,6 +13316,14 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
             message.urls = SsoUrls.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.browser_binding = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -13293,6 +13359,11 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
         ? globalThis.String(object.user_agent)
         : "",
       urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+      browser_binding: isSet(object.browserBinding)
+        ? globalThis.String(object.browserBinding)
+        : isSet(object.browser_binding)
+        ? globalThis.String(object.browser_binding)
+        : "",
     };
   },
 
@@ -13313,6 +13384,9 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
     if (message.urls !== undefined) {
       obj.urls = SsoUrls.toJSON(message.urls);
     }
+    if (message.browser_binding !== "") {
+      obj.browserBinding = message.browser_binding;
+    }
     return obj;
   },
 
@@ -13326,6 +13400,7 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
     message.client_ip = object.client_ip ?? "";
     message.user_agent = object.user_agent ?? "";
     message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    message.browser_binding = object.browser_binding ?? "";
     return message;
   },
 };
