@@ -92,5 +92,5 @@ documentVariables({
   VERDICT_OIDC_DISCOVERY_TTL_SECONDS:
     "How long an SSO identity provider's OIDC discovery document is reused, per issuer (saving the connection fetches it again); 0: fetched at each sign-in step",
   VERDICT_SSO_ALLOW_PRIVATE:
-    "Loopback, private, link-local and metadata addresses an identity provider's SAML metadata, OIDC discovery document, token endpoint and keys may be fetched at: `false` (none), comma-separated addresses and CIDR ranges (`10.20.0.5,10.30.0.0/16`: an IdP inside your network), or `true` (all: development and tests only). See [SSO](sso.md#outbound-requests-to-the-identity-provider)",
+    "Loopback, private, link-local and metadata addresses an identity provider's SAML metadata, OIDC discovery document, token endpoint and keys may be fetched at: `false` (none), comma-separated addresses and CIDR ranges (`10.20.0.5,10.30.0.0/16`: an IdP inside your network), or `true` (all: development and tests only). See [SSO](sso.md#what-is-checked)",
 });

@@ -454,8 +454,45 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** SAML assertion consumer service (HTTP-POST binding) */
+        /**
+         * SAML assertion consumer service (HTTP-POST binding)
+         * @description The identity provider's cross-site POST carries no SameSite cookie: the page answered posts the same fields on to POST /auth/saml/finish from this site, with the SSO cookie of the browser that started the sign-in
+         */
         post: operations["samlAssertionConsumer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/continue.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ACS page's script (a separate file: the CSP allows no inline script) */
+        get: operations["samlContinueScript"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/saml/finish": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish SSO with SAML 2.0: the ACS page's same-site post, with the SSO cookie */
+        post: operations["samlFinishSignIn"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2536,6 +2573,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. name missing, or password shorter than 12 characters */
             422: {
                 headers: {
@@ -2645,6 +2697,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED. AUTH_HTTPS_REQUIRED on plain http other than localhost */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2853,6 +2920,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3092,6 +3174,21 @@ export interface operations {
             };
             /** @description RESOURCE_ALREADY_EXISTS */
             409: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4039,7 +4136,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the identity provider */
+            /** @description To the identity provider (sets the SSO cookie the sign-in is bound to) */
             302: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -4238,7 +4335,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY. SSO_STATE_INVALID (unknown, expired or used state) or SSO_IDP_RESPONSE_INVALID */
+            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY. SSO_STATE_INVALID (unknown, expired or used state, or a sign-in another browser started: no matching SSO cookie) or SSO_IDP_RESPONSE_INVALID */
             401: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -4255,6 +4352,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED. SSO_EMAIL_NOT_VERIFIED, SSO_DOMAIN_NOT_VERIFIED or AUTH_HTTPS_REQUIRED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -4319,6 +4431,91 @@ export interface operations {
             };
         };
         responses: {
+            /** @description A page whose script posts the fields on to POST /auth/saml/finish */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description VALIDATION_FAILED: SAMLResponse is required */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_HTTPS_REQUIRED (a session cannot be kept on this address) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: these endpoints are throttled per address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    samlContinueScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/javascript": string;
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED: these endpoints are throttled per address (Retry-After) */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    samlFinishSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @description As sent with the request from GET /auth/saml/login */
+                    RelayState?: string;
+                    /** @description The identity provider's signed response, base64 */
+                    SAMLResponse: string;
+                };
+            };
+        };
+        responses: {
             /** @description Signed in: to the portal, with the session cookie */
             303: {
                 headers: {
@@ -4339,7 +4536,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SSO_STATE_INVALID (RelayState unknown, expired or already used: a replay) or SSO_IDP_RESPONSE_INVALID (signature, issuer, audience, Destination, Recipient, InResponseTo or time did not verify) */
+            /** @description SSO_STATE_INVALID (RelayState unknown, expired or already used: a replay; or started by another browser: no matching SSO cookie) or SSO_IDP_RESPONSE_INVALID (signature, issuer, audience, Destination, Recipient, InResponseTo or time did not verify) */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4379,7 +4576,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description To the identity provider */
+            /** @description To the identity provider (sets the SSO cookie the sign-in is bound to) */
             302: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -4982,6 +5179,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
@@ -5075,6 +5287,21 @@ export interface operations {
             };
             /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY. AUTH_INVALID_SESSION: the sign-in challenge expired; sign in again */
             401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5182,6 +5409,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -5434,6 +5676,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
@@ -5659,6 +5916,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -6450,6 +6722,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
@@ -7002,6 +7289,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -7918,6 +8220,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
@@ -8218,6 +8535,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The last owner cannot be demoted */
             422: {
                 headers: {
@@ -8443,6 +8775,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -8841,6 +9188,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
@@ -9066,6 +9428,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED. PLAN_FEATURE_UNAVAILABLE: SSO needs the Team, Business or Enterprise plan */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9330,6 +9707,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
@@ -9455,6 +9847,21 @@ export interface operations {
             };
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -9608,6 +10015,21 @@ export interface operations {
             };
             /** @description RESOURCE_ALREADY_EXISTS */
             409: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10058,6 +10480,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Also for a pattern over the cost budget (compile time, program size, scan time per MiB; the field is patterns[i].value, the message says which limit), and for more custom patterns than the organization's budget (field patterns, MAX_SIZE_EXCEEDED) */
             422: {
                 headers: {
@@ -10492,6 +10929,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
             422: {
                 headers: {
@@ -10615,6 +11067,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -10868,6 +11335,21 @@ export interface operations {
             };
             /** @description RESOURCE_ALREADY_EXISTS */
             409: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11236,6 +11718,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
             429: {
                 headers: {
@@ -11578,6 +12075,21 @@ export interface operations {
             };
             /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
             403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -11997,6 +12509,21 @@ export interface operations {
             };
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
