@@ -45,6 +45,8 @@ const MEDIUM = [
   "/services/identity/src/usecases/sessions/throttle\\.mongo\\.test\\.ts$",
   "/libs/bus/src/kafka\\.test\\.ts$",
   "/libs/outbox/src/outbox\\.test\\.ts$",
+  // The outbound guard (webhooks, SSO) against servers on the loopback interface.
+  "/libs/kit/src/egress\\.test\\.ts$",
   "/services/webhooks/src/egress\\.test\\.ts$",
   "/services/compliance/src/domain/oscal\\.test\\.ts$",
   "/services/compliance/src/usecases/reports\\.test\\.ts$",

@@ -187,13 +187,13 @@ describe("a running instance", () => {
     expect(res.headers.get("x-request-id")).toMatch(/^req_[0-9a-z]{26}$/);
   });
 
-  it("answers an oversized body with 400 MAX_SIZE_EXCEEDED on `body`", async () => {
+  it("answers an oversized body with 413 MAX_SIZE_EXCEEDED on `body`", async () => {
     const res = await api.post("/v1/evaluations", {
       repository: "acme/x",
       ref: "main",
       files: [{ path: "a", content: "x".repeat(5000) }],
     });
-    expectFieldError(res, 400, "body", "MAX_SIZE_EXCEEDED", { max: 4096 });
+    expectFieldError(res, 413, "body", "MAX_SIZE_EXCEEDED", { max: 4096 });
   });
 
   it("answers unknown routes with 404 in the error format", async () => {

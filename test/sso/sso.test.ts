@@ -37,7 +37,8 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: bash scripts/install-test-tools.sh`);
   // Both start at once; each is kept as soon as it runs, so afterAll stops it whatever fails.
   const keycloak = startKeycloak().then((k) => (kc = k));
-  v = await startVerdict();
+  // Keycloak listens on 127.0.0.1: the only private address this instance may fetch an IdP at.
+  v = await startVerdict({ env: { VERDICT_SSO_ALLOW_PRIVATE: "127.0.0.1/32" } });
   await keycloak;
   base = `http://localhost:${v.port}`;
   op = new Api(v.url, v.bootstrapKey);
@@ -164,6 +165,13 @@ async function idpSignIn(
   return { page, context, acsPosts };
 }
 
+/** The SSO cookie a sign-in start set, as a Cookie header. */
+const ssoCookie = (started: Response) =>
+  started.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0]!)
+    .join("; ");
+
 async function sessionIn(page: Page): Promise<{ status: number; body: any }> {
   return page.evaluate(async () => {
     const r = await fetch("/auth/session");
@@ -283,9 +291,15 @@ describe("OIDC sign-in with Keycloak", () => {
       { redirect: "manual" },
     );
     expect(res.status).toBe(302);
-    // Nothing of the sign-in is handed to the browser but the IdP's query: no cookie.
-    expect(res.headers.get("set-cookie")).toBeNull();
+    // Nothing of the sign-in is handed to the browser but the IdP's query, and one random SSO
+    // cookie that binds the sign-in to this browser (HttpOnly, SameSite=Lax, 10 minutes).
+    const cookies = res.headers.getSetCookie();
+    expect(cookies).toEqual([
+      expect.stringMatching(/^verdict_sso=[A-Za-z0-9_-]{43}; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
     const to = new URL(res.headers.get("location")!);
+    for (const name of ["state", "nonce", "code_challenge"])
+      expect(cookies[0]).not.toContain(to.searchParams.get(name));
     expect(`${to.origin}${to.pathname}`).toBe(`${kc.url}/realms/${acmeRealm}/protocol/openid-connect/auth`);
     const b64url43 = expect.stringMatching(/^[A-Za-z0-9_-]{43}$/);
     expect(Object.fromEntries(to.searchParams)).toMatchObject({
@@ -317,10 +331,10 @@ describe("OIDC sign-in with Keycloak", () => {
     expect((await sessionIn(page)).body).toMatchObject({ user: { email: "dave@acme.test" } });
     await context.close();
     const q = new URL(callback).searchParams;
-    const exchange = (state: string) =>
+    const exchange = (state: string, cookie = "") =>
       fetch(`${base}/auth/oidc/token`, {
         method: "POST",
-        headers: { "content-type": "application/json" },
+        headers: { "content-type": "application/json", cookie },
         body: JSON.stringify({ code: q.get("code"), state, ...(q.get("iss") ? { iss: q.get("iss") } : {}) }),
       });
     const refused = async (res: Response, code: string) => {
@@ -328,10 +342,10 @@ describe("OIDC sign-in with Keycloak", () => {
       expect(res.headers.get("set-cookie")).toBeNull();
     };
     await refused(await exchange(q.get("state")!), "SSO_STATE_INVALID");
-    // A state another sign-in started, with this (spent) code: the IdP refuses the exchange.
+    // A state another sign-in started (from its browser), with this (spent) code: the IdP refuses the exchange.
     const other = await fetch(`${base}/auth/oidc/authorize?email=dave@acme.test`, { redirect: "manual" });
     await refused(
-      await exchange(new URL(other.headers.get("location")!).searchParams.get("state")!),
+      await exchange(new URL(other.headers.get("location")!).searchParams.get("state")!, ssoCookie(other)),
       "SSO_IDP_RESPONSE_INVALID",
     );
     await refused(await exchange("a-state-nobody-issued"), "SSO_STATE_INVALID");
@@ -401,7 +415,7 @@ describe("SAML sign-in with Keycloak", () => {
   });
 
   it("a replayed response is refused", async () => {
-    const replay = await fetch(`${base}/auth/saml/acs`, {
+    const replay = await fetch(`${base}/auth/saml/finish`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
       body: response,
@@ -414,9 +428,9 @@ describe("SAML sign-in with Keycloak", () => {
     const relay = new URL(started.headers.get("location")!).searchParams.get("RelayState")!;
     const params = new URLSearchParams(response);
     params.set("RelayState", relay);
-    const again = await fetch(`${base}/auth/saml/acs`, {
+    const again = await fetch(`${base}/auth/saml/finish`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie: ssoCookie(started) },
       body: params.toString(),
       redirect: "manual",
     });
@@ -441,10 +455,12 @@ describe("SAML sign-in with Keycloak", () => {
     await page.locator("#kc-login").click();
     for (let i = 0; i < 200 && !posted; i++) await new Promise((r) => setTimeout(r, 100));
     expect(posted).toContain("SAMLResponse=");
+    // The browser's SSO cookie goes along: this is the browser that started the sign-in.
+    const cookie = (await context.cookies(base)).map((c) => `${c.name}=${c.value}`).join("; ");
     await context.close();
-    const res = await fetch(`${v.url}/auth/saml/acs`, {
+    const res = await fetch(`${v.url}/auth/saml/finish`, {
       method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
+      headers: { "content-type": "application/x-www-form-urlencoded", cookie },
       body: posted,
       redirect: "manual",
     });
@@ -456,7 +472,7 @@ describe("SAML sign-in with Keycloak", () => {
 
   it("a response signed with another key is refused", async () => {
     const { page, context } = await idpSignIn("/auth/saml/login?email=carol@initech.test", "carol");
-    await page.waitForURL(`${base}/auth/saml/acs`);
+    await page.waitForURL(`${base}/auth/saml/finish`);
     const body = JSON.parse((await page.locator("body").textContent()) ?? "{}");
     expect(body.code).toBe("SSO_IDP_RESPONSE_INVALID");
     expect(body.message).toMatch(/signature/i);

@@ -23,6 +23,7 @@ export type ErrorKind =
   | "deleted"
   | "conflict"
   | "precondition_failed" // 412: If-Match names a version the resource has moved past
+  | "too_large" // 413: the request body is larger than its route takes (refused unread)
   | "rate_limited"
   | "unavailable"
   | "dependency"
@@ -44,6 +45,7 @@ const KINDS: Record<ErrorKind, KindInfo> = {
   deleted: { http: 410, grpc: GrpcStatus.NOT_FOUND, error: "not_found" },
   conflict: { http: 409, grpc: GrpcStatus.ALREADY_EXISTS, error: "conflict" },
   precondition_failed: { http: 412, grpc: GrpcStatus.ABORTED, error: "precondition_failed" },
+  too_large: { http: 413, grpc: GrpcStatus.INVALID_ARGUMENT, error: "validation_error" },
   rate_limited: { http: 429, grpc: GrpcStatus.RESOURCE_EXHAUSTED, error: "rate_limited" },
   unavailable: { http: 503, grpc: GrpcStatus.UNAVAILABLE, error: "service_unavailable" },
   dependency: { http: 503, grpc: GrpcStatus.UNAVAILABLE, error: "service_unavailable" },

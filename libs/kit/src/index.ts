@@ -13,3 +13,5 @@ export * from "./masterKey.js";
 export * from "./scopes.js";
 export * from "./auditTypes.js";
 export * from "./paging.js";
+export * from "./addresses.js";
+export * from "./egress.js";

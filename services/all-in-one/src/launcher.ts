@@ -115,6 +115,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.dataDir, logger),
       sessions: sessionPolicy(config),
       oidcDiscoveryTtlMs: config.VERDICT_OIDC_DISCOVERY_TTL_SECONDS * 1000,
+      ssoAllowPrivate: config.VERDICT_SSO_ALLOW_PRIVATE,
     });
     stops.push(() => identity.stop());
     const evaluation = await startEvaluationService({

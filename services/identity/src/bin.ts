@@ -18,6 +18,7 @@ runProcess("identity", identityProcessConfig, async ({ config, logger, store, bu
     masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.VERDICT_DATA_DIR, logger),
     sessions: sessionPolicy(config),
     oidcDiscoveryTtlMs: config.VERDICT_OIDC_DISCOVERY_TTL_SECONDS * 1000,
+    ssoAllowPrivate: config.VERDICT_SSO_ALLOW_PRIVATE,
     ...(config.VERDICT_BOOTSTRAP_API_KEY ? { bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY } : {}),
   });
   if (service.generatedBootstrapKey) {

@@ -1,5 +1,6 @@
 // The identity service's configuration variables, declared once: its own process (bin.ts) and
 // the all-in-one process read the same ones (docs/configuration.md).
+import { isIP } from "node:net";
 import { z } from "zod";
 import { masterKeyVar } from "@verdict/kit";
 import {
@@ -28,7 +29,38 @@ export const identityConfig = z.object({
   VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES: minutes(12 * 60),
   /** How long an IdP's OIDC discovery document is reused; 0: fetched at each sign-in step. */
   VERDICT_OIDC_DISCOVERY_TTL_SECONDS: z.coerce.number().int().min(0).max(86_400).default(3_600),
+  /** Private addresses an IdP may be fetched at: false (none), true (all), or addresses / CIDR ranges. */
+  VERDICT_SSO_ALLOW_PRIVATE: allowPrivateVar(),
 });
+
+function isNetwork(entry: string): boolean {
+  const [addr, bits, extra] = entry.split("/");
+  const family = isIP(addr ?? "");
+  if (!family || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/** `false` (the default), `true`, or comma-separated addresses and CIDR ranges. */
+function allowPrivateVar() {
+  return z
+    .string()
+    .default("false")
+    .transform((raw, ctx): boolean | string[] => {
+      const v = raw.trim().toLowerCase();
+      if (v === "" || v === "false" || v === "0" || v === "no") return false;
+      if (v === "true" || v === "1" || v === "yes") return true;
+      const entries = v.split(",").map((e) => e.trim());
+      const bad = entries.filter((e) => !isNetwork(e));
+      if (bad.length) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be false, true, or comma-separated addresses / CIDR ranges; not: ${bad.join(", ")}`,
+        });
+        return z.NEVER;
+      }
+      return entries;
+    });
+}
 
 export type IdentityConfig = z.infer<typeof identityConfig>;
 
@@ -59,4 +91,6 @@ documentVariables({
   VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES: "A session ends this long after sign-in, however busy",
   VERDICT_OIDC_DISCOVERY_TTL_SECONDS:
     "How long an SSO identity provider's OIDC discovery document is reused, per issuer (saving the connection fetches it again); 0: fetched at each sign-in step",
+  VERDICT_SSO_ALLOW_PRIVATE:
+    "Loopback, private, link-local and metadata addresses an identity provider's SAML metadata, OIDC discovery document, token endpoint and keys may be fetched at: `false` (none), comma-separated addresses and CIDR ranges (`10.20.0.5,10.30.0.0/16`: an IdP inside your network), or `true` (all: development and tests only). See [SSO](sso.md#what-is-checked)",
 });

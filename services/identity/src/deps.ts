@@ -1,5 +1,5 @@
 import type { Bus } from "@verdict/bus";
-import type { AsyncClient, Clock, Logger, SecretBox } from "@verdict/kit";
+import type { AsyncClient, Clock, Egress, Logger, SecretBox } from "@verdict/kit";
 import type { Outbox } from "@verdict/outbox";
 import type { policyV1 } from "@verdict/proto";
 import type { SessionPolicy } from "./domain/session.js";
@@ -27,4 +27,6 @@ export interface IdentityDeps {
   sso: SsoRepo;
   /** IdPs' OIDC discovery documents, cached per issuer (VERDICT_OIDC_DISCOVERY_TTL_SECONDS). */
   oidcDiscovery: OidcDiscoveryCache;
+  /** Every request to an IdP (metadata, discovery, token, keys) goes through this guard. */
+  egress: Egress;
 }

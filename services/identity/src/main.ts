@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { Bus } from "@verdict/bus";
 import {
   createClient,
+  Egress,
   masterSubkey,
   SecretBox,
   startGrpcServer,
@@ -45,6 +46,8 @@ export interface IdentityServiceOptions {
   sessions?: SessionPolicy;
   /** How long an IdP's OIDC discovery document is reused (default 1 hour; 0: fetched each time). */
   oidcDiscoveryTtlMs?: number;
+  /** Private addresses an IdP may be fetched at (VERDICT_SSO_ALLOW_PRIVATE); default none. */
+  ssoAllowPrivate?: boolean | readonly string[];
 }
 
 export interface IdentityService {
@@ -63,6 +66,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
   await sso.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const masterKey = opts.masterKey ?? ephemeralKey(opts.logger);
+  const egress = new Egress({ allowPrivate: opts.ssoAllowPrivate ?? false });
   const deps: IdentityDeps = {
     repo,
     bus: opts.bus,
@@ -74,7 +78,8 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),
     oauthServerSecret: masterSubkey(masterKey, "oauth server"),
     sso,
-    oidcDiscovery: new OidcDiscoveryCache(opts.oidcDiscoveryTtlMs ?? 3_600_000),
+    oidcDiscovery: new OidcDiscoveryCache(opts.oidcDiscoveryTtlMs ?? 3_600_000, egress),
+    egress,
     sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, { configuredKey: opts.bootstrapKey });

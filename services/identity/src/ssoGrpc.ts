@@ -87,8 +87,16 @@ export function ssoHandlers(
     async startSsoLogin(req: identityV1.StartSsoLoginRequest): Promise<identityV1.StartSsoLoginResponse> {
       const redirect_url =
         req.protocol === "saml"
-          ? await startSamlLogin(deps, { email: req.email, urls: samlUrls(req.urls) })
-          : await startOidcLogin(deps, { email: req.email, redirectUri: req.urls?.oidc_redirect_uri ?? "" });
+          ? await startSamlLogin(deps, {
+              email: req.email,
+              urls: samlUrls(req.urls),
+              browserBinding: req.browser_binding,
+            })
+          : await startOidcLogin(deps, {
+              email: req.email,
+              redirectUri: req.urls?.oidc_redirect_uri ?? "",
+              browserBinding: req.browser_binding,
+            });
       return { redirect_url };
     },
     async completeOidcLogin(req: identityV1.CompleteOidcLoginRequest): Promise<identityV1.CompleteOidcLoginResponse> {
@@ -99,6 +107,7 @@ export function ssoHandlers(
         redirectUri: req.urls?.oidc_redirect_uri ?? "",
         clientIp: req.client_ip,
         userAgent: req.user_agent,
+        browserBinding: req.browser_binding,
       });
       return { session_token: res.token, session: toSession(res.session) };
     },
@@ -109,6 +118,7 @@ export function ssoHandlers(
         urls: samlUrls(req.urls),
         clientIp: req.client_ip,
         userAgent: req.user_agent,
+        browserBinding: req.browser_binding,
       });
       return { session_token: res.token, session: toSession(res.session) };
     },

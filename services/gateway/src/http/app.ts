@@ -14,6 +14,7 @@ import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
 import type { Route } from "./route.js";
 import { parseOr400 } from "./validation.js";
 import { parseBody, withEncoding, WORKER_BODIES, type BodyJob, type BodyOutcome } from "./bodies.js";
+import { bodyClassOf, bodyLimit, type BodyClass } from "./bodyLimits.js";
 import { PoolJobError, type FairPool } from "@verdict/runtime";
 import {
   clearSessionCookie,
@@ -99,11 +100,20 @@ export function buildApp(opts: AppOptions): express.Express {
     next();
   });
 
-  const jsonParser = express.json({ limit: opts.bodyLimitBytes, strict: true, type: () => true });
-  const rawParser = express.raw({ limit: opts.bodyLimitBytes, type: () => true });
+  // One JSON parser per body class, each with its class's limit (bodyLimits.ts).
+  const jsonParsers = new Map<BodyClass, RequestHandler>();
+  const jsonParserFor = (cls: BodyClass) => {
+    let parser = jsonParsers.get(cls);
+    if (!parser) {
+      parser = express.json({ limit: bodyLimit(cls, opts.bodyLimitBytes), strict: true, type: () => true });
+      jsonParsers.set(cls, parser);
+    }
+    return parser;
+  };
+  const rawParser = express.raw({ limit: bodyLimit("evaluation", opts.bodyLimitBytes), type: () => true });
   const run = (parser: RequestHandler, req: Request, res: Response) =>
     new Promise<void>((resolve, reject) => parser(req, res, (err?: unknown) => (err ? reject(err) : resolve())));
-  const readJson = (req: Request, res: Response) => run(jsonParser, req, res);
+  const readJson = (r: Route, req: Request, res: Response) => run(jsonParserFor(bodyClassOf(r)), req, res);
 
   /**
    * A body of a WORKER_BODIES route: its bytes read here (the I/O), the rest on a body worker
@@ -324,7 +334,7 @@ export function buildApp(opts: AppOptions): express.Express {
             if (WORKER_BODIES[r.operationId] && utf8(req)) {
               body = await workerBody(r.operationId, principal, req, res);
             } else {
-              await readJson(req, res);
+              await readJson(r, req, res);
               body = parseOr400(r.body, req.body);
             }
           }
@@ -348,10 +358,12 @@ export function buildApp(opts: AppOptions): express.Express {
             clientIp: req.ip ?? "",
             userAgent: req.get("user-agent") ?? "",
             cookieMode: cookieMode(req),
+            cookieHeader: req.get("cookie"),
             ifMatch: req.get("if-match"),
           });
           span.setAttribute("http.response.status_code", result.status);
           if (result.headers) res.set(result.headers);
+          for (const cookie of result.setCookies ?? []) res.append("Set-Cookie", cookie);
           if (result.session === "clear") clearSessionCookie(req, res);
           else if (result.session) setSessionCookie(req, res, result.session.token, result.session.expiresAt);
           if (result.file)
@@ -489,10 +501,11 @@ function toAppError(err: unknown): AppError {
     );
   }
   if (e?.type === "entity.too.large") {
-    return errors.validation(
-      [{ field: "body", code: "MAX_SIZE_EXCEEDED", message: `Body must be at most ${e.limit} bytes`, max: e.limit }],
-      "Request body too large",
-    );
+    return new AppError("too_large", "VALIDATION_FAILED", "Request body too large", {
+      errors: [
+        { field: "body", code: "MAX_SIZE_EXCEEDED", message: `Body must be at most ${e.limit} bytes`, max: e.limit },
+      ],
+    });
   }
   if (e?.type === "encoding.unsupported" || e?.type === "charset.unsupported") {
     return errors.validation([{ field: "body", code: "INVALID_FORMAT", message: "Body must be UTF-8 JSON" }]);

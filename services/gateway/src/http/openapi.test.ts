@@ -90,7 +90,8 @@ describe("OpenAPI document", () => {
     expect(headers("/auth/login", "post", "200")).toContain("Set-Cookie");
     expect(headers("/auth/logout", "post", "204")).toContain("Set-Cookie");
     expect(headers("/auth/oidc/token", "post", "200")).toContain("Set-Cookie");
-    expect(headers("/auth/saml/acs", "post", "303")).toContain("Set-Cookie");
+    // The ACS only answers the page that posts on to the same-site step, which signs in.
+    expect(headers("/auth/saml/finish", "post", "303")).toContain("Set-Cookie");
     expect(headers("/v1/members", "get", "200")).not.toContain("Set-Cookie");
     const token = doc.paths["/auth/oauth/token"]!.post! as unknown as {
       requestBody: { content: Record<string, unknown> };

@@ -52,6 +52,7 @@ const ERROR_TEXT: Record<number, string> = {
   409: "RESOURCE_ALREADY_EXISTS",
   410: "RESOURCE_DELETED",
   412: "VERSION_MISMATCH: If-Match (or the body's version) names a version the resource has moved past; read it again",
+  413: "The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max",
   422: "Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors",
   429: "RATE_LIMIT_EXCEEDED; see Retry-After",
   500: "INTERNAL_ERROR",
@@ -98,6 +99,7 @@ export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Js
     }
     const errorStatuses = new Set<number>(r.unmetered ? [500] : [429, 500]);
     if (r.body || r.query || r.params) errorStatuses.add(400);
+    if (r.body) errorStatuses.add(413);
     if (r.access.kind !== "public") for (const s of [401, 403, 503]) errorStatuses.add(s);
     if (r.params) errorStatuses.add(404);
     if (r.query) errorStatuses.add(422);

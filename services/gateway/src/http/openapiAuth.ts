@@ -425,6 +425,33 @@ export function authPagesPaths(): Record<string, Record<string, Json>> {
     },
     "/auth/saml/acs": {
       post: op("samlAssertionConsumer", "SAML assertion consumer service (HTTP-POST binding)", {
+        description:
+          "The identity provider's cross-site POST carries no SameSite cookie: the page answered posts the same fields on to POST /auth/saml/finish from this site, with the SSO cookie of the browser that started the sign-in",
+        requestBody: formBody(
+          {
+            SAMLResponse: str("The identity provider's signed response, base64", { minLength: 1 }),
+            RelayState: str("As sent with the request from GET /auth/saml/login"),
+          },
+          ["SAMLResponse"],
+        ),
+        responses: {
+          200: html("A page whose script posts the fields on to POST /auth/saml/finish"),
+          400: apiError("VALIDATION_FAILED: SAMLResponse is required"),
+          403: apiError("AUTH_HTTPS_REQUIRED (a session cannot be kept on this address)"),
+          429: tooMany,
+        },
+      }),
+    },
+    "/auth/saml/continue.js": {
+      get: op("samlContinueScript", "The ACS page's script (a separate file: the CSP allows no inline script)", {
+        responses: {
+          200: { description: "JavaScript", content: { "application/javascript": { schema: { type: "string" } } } },
+          429: tooMany,
+        },
+      }),
+    },
+    "/auth/saml/finish": {
+      post: op("samlFinishSignIn", "Finish SSO with SAML 2.0: the ACS page's same-site post, with the SSO cookie", {
         requestBody: formBody(
           {
             SAMLResponse: str("The identity provider's signed response, base64", { minLength: 1 }),
@@ -436,7 +463,7 @@ export function authPagesPaths(): Record<string, Record<string, Json>> {
           303: sessionCookie("Signed in: to the portal, with the session cookie"),
           400: apiError("VALIDATION_FAILED: SAMLResponse is required"),
           401: apiError(
-            "SSO_STATE_INVALID (RelayState unknown, expired or already used: a replay) or SSO_IDP_RESPONSE_INVALID (signature, issuer, audience, Destination, Recipient, InResponseTo or time did not verify)",
+            "SSO_STATE_INVALID (RelayState unknown, expired or already used: a replay; or started by another browser: no matching SSO cookie) or SSO_IDP_RESPONSE_INVALID (signature, issuer, audience, Destination, Recipient, InResponseTo or time did not verify)",
           ),
           403: apiError("AUTH_HTTPS_REQUIRED (a session cannot be kept on this address) or a refused sign-in"),
           429: tooMany,

@@ -31,6 +31,8 @@ export interface RouteContext<P, Q, B> {
   userAgent: string;
   /** Whether a session cookie can be set on this request (https, or http://localhost). */
   cookieMode: CookieMode;
+  /** The Cookie header as sent (the SSO routes read their cookie from it). */
+  cookieHeader: string | undefined;
   /** The If-Match header as sent (routes with `ifMatch` read it); undefined when absent. */
   ifMatch: string | undefined;
 }
@@ -41,6 +43,8 @@ export interface RouteResult {
   headers?: Record<string, string>;
   /** Sets the session cookie (a new session) or clears it (signed out). */
   session?: { token: string; expiresAt: string } | "clear";
+  /** Further Set-Cookie values (the SSO cookie). */
+  setCookies?: string[];
   /** A file sent as an attachment instead of a JSON body. */
   file?: { content: Buffer; contentType: string; filename: string };
 }

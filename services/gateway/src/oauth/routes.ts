@@ -6,6 +6,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { API_SCOPES, AppError, type Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { hasScope, type Authenticator, type Principal } from "../http/auth.js";
+import { bodyLimit } from "../http/bodyLimits.js";
 import { cookieMode, csrfTokenFor, sessionTokenFrom, setSessionCookie } from "../http/session.js";
 import { createOAuthServer, escapeHtml, page, type OAuthServer } from "./provider.js";
 
@@ -88,8 +89,10 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
       next(err);
     }
   };
-  const form = express.urlencoded({ extended: false, limit: "16kb" });
-  const json = express.json({ limit: "16kb", strict: true });
+  // The auth class's limit (bodyLimits.ts); oidc-provider reads its own form bodies within it too.
+  const limit = bodyLimit("auth", Number.MAX_SAFE_INTEGER);
+  const form = express.urlencoded({ extended: false, limit });
+  const json = express.json({ limit, strict: true });
 
   // Every request to the authorization server counts against the caller's address (guessing
   // client secrets, codes or tokens is throttled like guessing keys).
@@ -100,6 +103,8 @@ export function mountOAuthServer(app: Express, throttle: RequestHandler, opts: O
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (req.method !== "POST" || !TOKEN_PATHS.has(req.path) || !req.is("application/json")) return next();
     json(req, res, (err?: unknown) => {
+      if ((err as { type?: string } | undefined)?.type === "entity.too.large")
+        return oauthError(res, 413, "invalid_request", `the body is larger than ${limit} bytes`);
       if (err) return oauthError(res, 400, "invalid_request", "the body is not valid JSON");
       const body = req.body as unknown;
       if (typeof body !== "object" || body === null || Array.isArray(body))

@@ -4,6 +4,7 @@
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
+import { bodyLimit } from "../http/bodyLimits.js";
 
 export const SCIM_BASE_PATH = "/scim/v2";
 const SCIM_ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
@@ -12,6 +13,7 @@ const CONTENT_TYPE = "application/scim+json; charset=utf-8";
 export interface ScimMountOptions {
   clients: Clients;
   logger: Logger;
+  /** VERDICT_MAX_BODY_BYTES: SCIM takes its class's limit, never more (bodyLimits.ts). */
   bodyLimitBytes: number;
   /** Public base URL of the API (…/v1); unset: the request's host. */
   publicUrl?: string;
@@ -31,14 +33,14 @@ function bearer(req: Request): string {
 
 export function mountScim(app: Express, throttle: RequestHandler, opts: ScimMountOptions): void {
   // Any content type: Okta sends application/scim+json, some clients application/json.
-  const text = express.text({ type: () => true, limit: opts.bodyLimitBytes });
+  const limit = bodyLimit("scim", opts.bodyLimitBytes);
+  const text = express.text({ type: () => true, limit });
   app.use(SCIM_BASE_PATH, throttle, (req: Request, res: Response, next: NextFunction) => {
     res.setHeader("Cache-Control", "no-store");
     text(req, res, (err?: unknown) => {
       if (!err) return next();
       const e = err as { type?: string };
-      if (e.type === "entity.too.large")
-        return scimError(res, 413, `The body is larger than ${opts.bodyLimitBytes} bytes`);
+      if (e.type === "entity.too.large") return scimError(res, 413, `The body is larger than ${limit} bytes`);
       scimError(res, 400, "The body could not be read as UTF-8 text", "invalidSyntax");
     });
   });

@@ -8,6 +8,9 @@ import type { Clients } from "../clients.js";
 import { actorOf } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { setSessionCookie, cookieMode } from "../http/session.js";
+import { bodyLimit } from "../http/bodyLimits.js";
+import { ssoBindingFor, ssoBindingFrom } from "../http/ssoBinding.js";
+import { escapeHtml } from "../oauth/provider.js";
 import {
   OidcTokenSchema,
   PutSsoConnectionSchema,
@@ -165,14 +168,16 @@ export const ssoRoutes = [
     query: SsoEmailQuery,
     errors: [422, 503],
     errorNotes: { 422: "errors[0].field = email: no verified SSO domain, or the domain uses SAML" },
-    responses: { 302: { description: "To the identity provider" } },
-    handler: async ({ query, clients, apiBaseUrl }) => {
+    responses: { 302: { description: "To the identity provider (sets the SSO cookie the sign-in is bound to)" } },
+    handler: async ({ query, clients, apiBaseUrl, cookieHeader, cookieMode }) => {
+      const { binding, setCookies } = ssoBindingFor(cookieHeader, cookieMode);
       const res = await clients.identity.startSsoLogin({
         email: query.email,
         protocol: "oidc",
         urls: ssoUrls(originOf(apiBaseUrl)),
+        browser_binding: binding,
       });
-      return { status: 302, headers: { Location: res.redirect_url } };
+      return { status: 302, headers: { Location: res.redirect_url }, setCookies };
     },
   }),
   route({
@@ -185,7 +190,7 @@ export const ssoRoutes = [
     body: OidcTokenSchema,
     errors: [401, 403],
     errorNotes: {
-      401: "SSO_STATE_INVALID (unknown, expired or used state) or SSO_IDP_RESPONSE_INVALID",
+      401: "SSO_STATE_INVALID (unknown, expired or used state, or a sign-in another browser started: no matching SSO cookie) or SSO_IDP_RESPONSE_INVALID",
       403: "SSO_EMAIL_NOT_VERIFIED, SSO_DOMAIN_NOT_VERIFIED or AUTH_HTTPS_REQUIRED",
     },
     responses: { 200: { description: "Signed in (Set-Cookie)", schema: SsoSignedInSchema, session: "set" } },
@@ -199,6 +204,7 @@ export const ssoRoutes = [
         client_ip: ctx.clientIp,
         user_agent: ctx.userAgent,
         urls: ssoUrls(originOf(ctx.apiBaseUrl)),
+        browser_binding: ssoBindingFrom(ctx.cookieHeader, ctx.cookieMode),
       });
       return {
         status: 200,
@@ -217,14 +223,16 @@ export const ssoRoutes = [
     query: SsoEmailQuery,
     errors: [422],
     errorNotes: { 422: "errors[0].field = email: no verified SSO domain, or the domain uses OIDC" },
-    responses: { 302: { description: "To the identity provider" } },
-    handler: async ({ query, clients, apiBaseUrl }) => {
+    responses: { 302: { description: "To the identity provider (sets the SSO cookie the sign-in is bound to)" } },
+    handler: async ({ query, clients, apiBaseUrl, cookieHeader, cookieMode }) => {
+      const { binding, setCookies } = ssoBindingFor(cookieHeader, cookieMode);
       const res = await clients.identity.startSsoLogin({
         email: query.email,
         protocol: "saml",
         urls: ssoUrls(originOf(apiBaseUrl)),
+        browser_binding: binding,
       });
-      return { status: 302, headers: { Location: res.redirect_url } };
+      return { status: 302, headers: { Location: res.redirect_url }, setCookies };
     },
   }),
 ];
@@ -245,6 +253,18 @@ const CALLBACK_SCRIPT = `(async () => {
   else { status.setAttribute("role", "alert"); status.textContent = "Sign-in failed: " + (json.message || res.status); }
 })();`;
 
+/** The ACS's answer: a form that posts the IdP's fields on to the same-site finishing step. */
+const acsPage = (samlResponse: string, relayState: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signing in…</title>
+<script src="/auth/saml/continue.js" defer></script></head><body><main>
+<form id="continue" method="post" action="/auth/saml/finish">
+<input type="hidden" name="SAMLResponse" value="${escapeHtml(samlResponse)}">
+<input type="hidden" name="RelayState" value="${escapeHtml(relayState)}">
+<p>Signing in…</p><noscript><button type="submit">Continue</button></noscript>
+</form></main></body></html>`;
+
+const ACS_SCRIPT = `document.getElementById("continue").submit();`;
+
 export interface SsoMountOptions {
   clients: Clients;
   /** The configured public origin; unset: the request's own. */
@@ -254,7 +274,7 @@ export interface SsoMountOptions {
 /** The pages and form posts that are not JSON: the OIDC callback page, SAML metadata and ACS. */
 export function mountSso(app: Express, throttle: RequestHandler, opts: SsoMountOptions): void {
   const originFor = (req: Request) => opts.origin ?? `${req.protocol}://${req.get("host") ?? "localhost"}`;
-  const form = express.urlencoded({ extended: false, limit: "256kb" });
+  const form = express.urlencoded({ extended: false, limit: bodyLimit("saml", Number.MAX_SAFE_INTEGER) });
   app.get("/auth/oidc/callback", throttle, (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     res.type("html").send(CALLBACK_PAGE);
@@ -276,20 +296,40 @@ export function mountSso(app: Express, throttle: RequestHandler, opts: SsoMountO
       next(err);
     }
   });
-  app.post("/auth/saml/acs", throttle, form, async (req, res, next) => {
+  const samlPost = (req: Request) => {
+    if (cookieMode(req) === "none")
+      throw new AppError("forbidden", "AUTH_HTTPS_REQUIRED", "Sign in over https (or on http://localhost)");
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const samlResponse = typeof body.SAMLResponse === "string" ? body.SAMLResponse : "";
+    if (!samlResponse)
+      throw errors.validation([{ field: "SAMLResponse", code: "REQUIRED", message: "SAMLResponse is required" }]);
+    return { samlResponse, relayState: typeof body.RelayState === "string" ? body.RelayState : "" };
+  };
+  // The IdP's cross-site POST carries no SameSite=Lax cookie, so the browser that started the
+  // sign-in cannot be recognized here: this page posts the same fields on to /auth/saml/finish
+  // from this site, where the SSO cookie comes along.
+  app.post("/auth/saml/acs", throttle, form, (req, res, next) => {
     try {
-      if (cookieMode(req) === "none")
-        throw new AppError("forbidden", "AUTH_HTTPS_REQUIRED", "Sign in over https (or on http://localhost)");
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const samlResponse = typeof body.SAMLResponse === "string" ? body.SAMLResponse : "";
-      if (!samlResponse)
-        throw errors.validation([{ field: "SAMLResponse", code: "REQUIRED", message: "SAMLResponse is required" }]);
+      const { samlResponse, relayState } = samlPost(req);
+      res.setHeader("Cache-Control", "no-store");
+      res.type("html").send(acsPage(samlResponse, relayState));
+    } catch (err) {
+      next(err);
+    }
+  });
+  app.get("/auth/saml/continue.js", throttle, (_req, res) => {
+    res.type("application/javascript").send(ACS_SCRIPT);
+  });
+  app.post("/auth/saml/finish", throttle, form, async (req, res, next) => {
+    try {
+      const { samlResponse, relayState } = samlPost(req);
       const result = await opts.clients.identity.completeSamlLogin({
         saml_response: samlResponse,
-        relay_state: typeof body.RelayState === "string" ? body.RelayState : "",
+        relay_state: relayState,
         client_ip: req.ip ?? "",
         user_agent: req.get("user-agent") ?? "",
         urls: ssoUrls(originFor(req)),
+        browser_binding: ssoBindingFrom(req.get("cookie"), cookieMode(req)),
       });
       setSessionCookie(req, res, result.session_token, result.session!.expires_at);
       res.setHeader("Cache-Control", "no-store");

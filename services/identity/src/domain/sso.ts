@@ -1,7 +1,9 @@
 // Enterprise SSO: an organization's connection to its identity provider (OIDC or SAML 2.0), the
 // email domains that route people to it, and the decisions taken when the IdP vouches for
 // someone. Pure: the use cases (usecases/sso/) do the storing and the protocol work.
+import { timingSafeEqual } from "node:crypto";
 import type { FieldError } from "@verdict/kit";
+import { hashToken } from "./secrets.js";
 import type { Plan } from "./organization.js";
 import type { Role } from "./member.js";
 
@@ -31,6 +33,21 @@ export const SAML_CERT_REFRESH_INTERVAL_MS = 5 * 60_000;
 export function isSamlSignatureFailure(message: string): boolean {
   return /^Invalid (document )?signature( from encrypted assertion| on documentElement)?$/.test(message);
 }
+
+/**
+ * What Verdict fetches from an IdP (SAML metadata, the OIDC discovery document, token answers and
+ * keys) must arrive within this, body included, and be at most this large.
+ */
+export const IDP_FETCH_TIMEOUT_MS = 10_000;
+export const IDP_DOCUMENT_MAX_BYTES = 1024 * 1024;
+
+/**
+ * The one answer to a metadata URL that could not be fetched, whatever the reason (a refused
+ * address, a closed port, a timeout, an error status, too large): a tenant learns nothing about
+ * what listens where. The reason goes to the logs.
+ */
+export const IDP_FETCH_PROBLEM =
+  "could not be fetched: it must be a public https address that answers 200 within 10 s with at most 1 MiB";
 
 /** Clock skew accepted on SAML assertions' NotBefore / NotOnOrAfter. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
@@ -109,6 +126,17 @@ export function normalizeCertificate(cert: string): string | undefined {
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body) || body.length < 100) return undefined;
   const lines = body.match(/.{1,64}/g) ?? [];
   return `-----BEGIN CERTIFICATE-----\n${lines.join("\n")}\n-----END CERTIFICATE-----\n`;
+}
+
+/**
+ * Whether the browser finishing a sign-in is the one that started it: the SSO cookie it presents
+ * hashes to the hash kept with the sign-in (a sign-in kept without one, or no cookie: no).
+ */
+export function sameBrowser(storedHash: string | undefined, presented: string): boolean {
+  if (!storedHash || !presented) return false;
+  const a = Buffer.from(storedHash, "utf8");
+  const b = Buffer.from(hashToken(presented), "utf8");
+  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** What the IdP vouched for, whichever protocol it used. */

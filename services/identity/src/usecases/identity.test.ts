@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
 import { randomBytes } from "node:crypto";
-import { AppError, createLogger, SecretBox } from "@verdict/kit";
+import { AppError, createLogger, Egress, SecretBox } from "@verdict/kit";
 import { argon2Passwords } from "../passwords.js";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
@@ -16,6 +16,9 @@ import { ensureBootstrap } from "./bootstrap.js";
 import { createOrganization } from "./organizations/createOrganization.js";
 import { getOrganizationSettings } from "./organizations/getOrganizationSettings.js";
 import { verifyKey } from "./verifyKey.js";
+
+// Nothing here reaches an IdP: a guard that lets no private address through.
+const egress = new Egress({ allowPrivate: false });
 
 let now = new Date("2026-06-01T12:00:00.000Z");
 let store: SqliteStore;
@@ -43,7 +46,8 @@ beforeEach(async () => {
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
     sso: new SsoRepo(store),
-    oidcDiscovery: new OidcDiscoveryCache(0),
+    oidcDiscovery: new OidcDiscoveryCache(0, egress),
+    egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
 });

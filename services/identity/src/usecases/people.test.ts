@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
-import { AppError, createLogger, SecretBox } from "@verdict/kit";
+import { AppError, createLogger, Egress, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import { SsoRepo } from "./sso/ssoRepo.js";
@@ -24,6 +24,9 @@ import { createOrganization } from "./organizations/createOrganization.js";
 import { login } from "./sessions/login.js";
 import { logout } from "./sessions/logout.js";
 import { verifySession } from "./sessions/verifySession.js";
+
+// Nothing here reaches an IdP: a guard that lets no private address through.
+const egress = new Egress({ allowPrivate: false });
 
 let now = new Date("2026-06-01T12:00:00.000Z");
 let store: SqliteStore;
@@ -53,7 +56,8 @@ beforeEach(async () => {
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
     sso: new SsoRepo(store),
-    oidcDiscovery: new OidcDiscoveryCache(0),
+    oidcDiscovery: new OidcDiscoveryCache(0, egress),
+    egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
 });

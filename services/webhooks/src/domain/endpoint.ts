@@ -1,8 +1,7 @@
 // What a webhook endpoint must look like: its URL, the events it takes, and its secret.
 import { randomBytes } from "node:crypto";
-import { errors, type FieldError } from "@verdict/kit";
+import { classifyAddress, errors, ipLiteral, type FieldError } from "@verdict/kit";
 import { isSubscribable, SUBSCRIBABLE_EVENTS, type SubscribableEvent } from "./events.js";
-import { classifyAddress, ipLiteral } from "./ssrf.js";
 
 export const MAX_URL_LENGTH = 2048;
 export const SECRET_PREFIX = "whsec_";

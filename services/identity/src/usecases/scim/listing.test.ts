@@ -5,7 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { randomBytes } from "node:crypto";
 import { InProcessBus } from "@verdict/bus";
-import { createLogger, SecretBox } from "@verdict/kit";
+import { createLogger, Egress, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore, type Collection, type Doc, type Store } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
@@ -16,6 +16,9 @@ import { OidcDiscoveryCache } from "../sso/oidcDiscovery.js";
 import { SsoRepo } from "../sso/ssoRepo.js";
 import { handleScim, type ScimHttpResponse } from "./handleScim.js";
 import { createScimToken } from "./createScimToken.js";
+
+// Nothing here reaches an IdP: a guard that lets no private address through.
+const egress = new Egress({ allowPrivate: false });
 
 /** The real store, counting the documents find/findOne return per collection. */
 class CountingStore implements Store {
@@ -77,7 +80,8 @@ beforeEach(async () => {
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
     sso,
-    oidcDiscovery: new OidcDiscoveryCache(0),
+    oidcDiscovery: new OidcDiscoveryCache(0, egress),
+    egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
   const { org } = await createOrganization(deps, { name: "Acme", plan: "enterprise" });

@@ -1,13 +1,15 @@
 // The OIDC relying party (openid-client 6): authorization code with PKCE S256, state and nonce
 // kept in the store (every replica sees them; each used once; they expire), the code exchanged
-// here with the client secret, the ID token checked by the library.
-import { AppError } from "@verdict/kit";
+// here with the client secret, the ID token checked by the library: its claims (issuer,
+// audience, nonce, expiry) and its signature against the issuer's keys (oidcDiscovery.ts).
+import { AppError, EgressError } from "@verdict/kit";
 import * as oidcClient from "openid-client";
 import type { IdentityDeps } from "../../deps.js";
 import { idpSaysMfa, SSO_STATE_TTL_MS } from "../../domain/sso.js";
 import { hashToken } from "../../domain/secrets.js";
 import { SECRET_CONTEXT } from "./connectionView.js";
 import { finishSsoSignIn } from "./finishSsoSignIn.js";
+import { invalidState, takePendingSignIn } from "./pendingSignIn.js";
 import { connectionForEmail } from "./route.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
 import type { SessionView } from "../sessions/sessionView.js";
@@ -37,11 +39,13 @@ async function configFor(deps: IdentityDeps, c: SsoConnectionRecord): Promise<oi
 export interface StartOidcLoginCommand {
   email: string;
   redirectUri: string;
+  /** The starting browser's SSO cookie (pendingSignIn.ts). */
+  browserBinding: string;
 }
 
 export async function startOidcLogin(
   deps: IdentityDeps,
-  { email, redirectUri }: StartOidcLoginCommand,
+  { email, redirectUri, browserBinding }: StartOidcLoginCommand,
 ): Promise<string> {
   const connection = await connectionForEmail(deps, { email, protocol: "oidc" });
   const config = await configFor(deps, connection);
@@ -56,6 +60,7 @@ export async function startOidcLogin(
     nonce,
     request_id: null,
     request_instant: null,
+    ...(browserBinding ? { browser_hash: hashToken(browserBinding) } : {}),
     expires_at: new Date(deps.clock.now().getTime() + SSO_STATE_TTL_MS).toISOString(),
   });
   return oidcClient
@@ -72,13 +77,6 @@ export async function startOidcLogin(
     .toString();
 }
 
-export const invalidState = () =>
-  new AppError(
-    "unauthorized",
-    "SSO_STATE_INVALID",
-    "This sign-in is unknown, expired or was already used: start again from the sign-in page",
-  );
-
 export interface CompleteOidcLogin {
   state: string;
   code: string;
@@ -86,17 +84,19 @@ export interface CompleteOidcLogin {
   redirectUri: string;
   clientIp: string;
   userAgent: string;
+  browserBinding: string;
 }
 
 export async function completeOidcLogin(
   deps: IdentityDeps,
   cmd: CompleteOidcLogin,
 ): Promise<{ token: string; session: SessionView }> {
-  const id = hashToken(cmd.state);
-  // One use: only the request that takes it goes on.
-  const pending = await deps.sso.takeSignIn(id, "oidc");
-  if (!pending) throw invalidState();
-  if (Date.parse(pending.expires_at) <= deps.clock.now().getTime()) throw invalidState();
+  // One use: only the request that takes it goes on, from the browser that started it.
+  const pending = await takePendingSignIn(deps, {
+    secret: cmd.state,
+    protocol: "oidc",
+    browserBinding: cmd.browserBinding,
+  });
   const connection = await deps.sso.connectionOf(pending.organization_id);
   if (!connection || connection.type !== "oidc") throw invalidState();
   const config = await configFor(deps, connection);
@@ -118,11 +118,17 @@ export async function completeOidcLogin(
       { organization_id: connection.organization_id, err: (err as Error).message },
       "OIDC code exchange refused",
     );
+    // A request the guard stopped (or that failed) says no more than that to the caller.
+    const unreachable = err instanceof EgressError || (err as Error).cause instanceof EgressError;
     throw new AppError(
       "unauthorized",
       "SSO_IDP_RESPONSE_INVALID",
-      `The identity provider's answer was refused: ${(err as Error).message}`,
+      unreachable
+        ? "The identity provider could not be reached"
+        : `The identity provider's answer was refused: ${(err as Error).message}`,
     );
+  } finally {
+    deps.oidcDiscovery.keepKeys(connection.oidc!.issuer, config);
   }
   const email = typeof claims.email === "string" ? claims.email : "";
   if (!email)

@@ -3,7 +3,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Egress } from "@verdict/kit";
 import { OidcDiscoveryCache, type OidcClientSettings } from "./oidcDiscovery.js";
+
+// The IdP server of these tests listens on 127.0.0.1.
+const egress = new Egress({ allowPrivate: true });
 
 let server: Server;
 let issuer: string;
@@ -52,7 +56,7 @@ const settings = (over: Partial<OidcClientSettings> = {}): OidcClientSettings =>
 
 describe("OidcDiscoveryCache", () => {
   it("fetches an issuer's document once per TTL, for every client of that issuer", async () => {
-    const cache = new OidcDiscoveryCache(3_600_000);
+    const cache = new OidcDiscoveryCache(3_600_000, egress);
     const first = await cache.configuration(settings(), t0);
     expect(first.serverMetadata().token_endpoint).toBe(`${issuer}/token`);
     expect(first.clientMetadata().client_id).toBe("verdict");
@@ -67,7 +71,7 @@ describe("OidcDiscoveryCache", () => {
   });
 
   it("fetches again when the connection was saved after the document was", async () => {
-    const cache = new OidcDiscoveryCache(3_600_000);
+    const cache = new OidcDiscoveryCache(3_600_000, egress);
     await cache.configuration(settings(), t0);
     await cache.configuration(settings(), at(1_000));
     expect(fetches).toBe(1);
@@ -83,20 +87,20 @@ describe("OidcDiscoveryCache", () => {
   });
 
   it("drops an issuer's document when told, and caches nothing with a TTL of 0", async () => {
-    const cache = new OidcDiscoveryCache(3_600_000);
+    const cache = new OidcDiscoveryCache(3_600_000, egress);
     await cache.configuration(settings(), t0);
     cache.invalidate(issuer);
     await cache.configuration(settings(), at(1_000));
     expect(fetches).toBe(2);
 
-    const uncached = new OidcDiscoveryCache(0);
+    const uncached = new OidcDiscoveryCache(0, egress);
     await uncached.configuration(settings(), t0);
     await uncached.configuration(settings(), t0);
     expect(fetches).toBe(4);
   });
 
   it("caches no failure: an issuer that does not answer is asked again", async () => {
-    const cache = new OidcDiscoveryCache(3_600_000);
+    const cache = new OidcDiscoveryCache(3_600_000, egress);
     const missing = `${issuer}/nowhere`;
     await expect(cache.configuration(settings({ issuer: missing }), t0)).rejects.toThrow();
     await expect(cache.configuration(settings({ issuer: missing }), t0)).rejects.toThrow();

@@ -65,7 +65,7 @@ export async function putSsoConnection(deps: IdentityDeps, cmd: PutSsoConnection
       const urlProblem = cmd.idpMetadataXml ? undefined : idpUrlProblem(cmd.idpMetadataUrl);
       const xml = urlProblem
         ? { problem: urlProblem }
-        : cmd.idpMetadataXml || (await fetchMetadata(cmd.idpMetadataUrl));
+        : cmd.idpMetadataXml || (await fetchMetadata(deps, cmd.idpMetadataUrl));
       const parsed = typeof xml === "string" ? parseIdpMetadata(xml) : xml;
       if ("problem" in parsed) problem(field, `${field} ${parsed.problem}`);
       else {

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { InProcessBus } from "@verdict/bus";
-import { createLogger, SecretBox } from "@verdict/kit";
+import { createLogger, Egress, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
@@ -17,6 +17,9 @@ import { IdentityRepo } from "../../repo.js";
 import { OidcDiscoveryCache } from "./oidcDiscovery.js";
 import { refreshSamlCertificates } from "./refreshSamlCertificates.js";
 import { SsoRepo, type SsoConnectionRecord } from "./ssoRepo.js";
+
+// The IdP servers of these tests listen on 127.0.0.1.
+const egress = new Egress({ allowPrivate: true });
 
 const certificate = (cn: string) =>
   execFileSync(
@@ -88,7 +91,8 @@ beforeEach(async () => {
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
     sso,
-    oidcDiscovery: new OidcDiscoveryCache(0),
+    oidcDiscovery: new OidcDiscoveryCache(0, egress),
+    egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
 });

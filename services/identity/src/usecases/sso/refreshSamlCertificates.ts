@@ -34,7 +34,7 @@ export async function refreshSamlCertificates(
     saml.certificates_refreshed_at ?? null,
   );
   if (!claimed) return null;
-  const xml = await fetchMetadata(saml.idp_metadata_url);
+  const xml = await fetchMetadata(deps, saml.idp_metadata_url);
   const parsed = typeof xml === "string" ? parseIdpMetadata(xml) : xml;
   if ("problem" in parsed) {
     deps.logger.warn(

@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SignedXml } from "xml-crypto";
 import { InProcessBus } from "@verdict/bus";
-import { AppError, createLogger, SecretBox } from "@verdict/kit";
+import { AppError, createLogger, Egress, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
@@ -26,6 +26,9 @@ import { putSsoConnection } from "./putSsoConnection.js";
 import { OidcDiscoveryCache } from "./oidcDiscovery.js";
 import { completeSamlLogin, responseDestination, spEntityId, startSamlLogin, type SamlUrls } from "./saml.js";
 import { SsoRepo } from "./ssoRepo.js";
+
+// The IdP servers of these tests listen on 127.0.0.1.
+const egress = new Egress({ allowPrivate: true });
 
 const IDP = "https://idp.example.com";
 const URLS: SamlUrls = {
@@ -166,7 +169,8 @@ beforeEach(async () => {
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
     sso,
-    oidcDiscovery: new OidcDiscoveryCache(0),
+    oidcDiscovery: new OidcDiscoveryCache(0, egress),
+    egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
   orgId = (await createOrganization(deps, { name: "Acme", plan: "team" })).org.id;
@@ -202,21 +206,31 @@ async function connect(
   await deps.sso.markDomainVerified(domain!.id, new Date().toISOString());
 }
 
+/** The SSO cookie of the browser these sign-ins start in. */
+const BROWSER = randomBytes(32).toString("base64url");
+
 /** Starts a sign-in: the RelayState the browser carries and the AuthnRequest id to answer. */
 async function start(
   email = "ada@acme.example",
   org = orgId,
   on: IdentityDeps = deps,
 ): Promise<{ relayState: string; requestId: string; url: URL }> {
-  const url = new URL(await startSamlLogin(on, { email, urls: URLS }));
+  const url = new URL(await startSamlLogin(on, { email, urls: URLS, browserBinding: BROWSER }));
   const id = hashToken(url.searchParams.get("RelayState")!);
   const pending = (await on.sso.signInsUnderWay(org)).find((s) => s.id === id);
   expect(pending).toMatchObject({ organization_id: org, protocol: "saml" });
   return { relayState: url.searchParams.get("RelayState")!, requestId: pending!.request_id!, url };
 }
 
-const complete = (relayState: string, samlResponse: string, on: IdentityDeps = deps) =>
-  completeSamlLogin(on, { samlResponse, relayState, urls: URLS, clientIp: "203.0.113.9", userAgent: "test" });
+const complete = (relayState: string, samlResponse: string, on: IdentityDeps = deps, browserBinding = BROWSER) =>
+  completeSamlLogin(on, {
+    samlResponse,
+    relayState,
+    urls: URLS,
+    clientIp: "203.0.113.9",
+    userAgent: "test",
+    browserBinding,
+  });
 
 async function refusal(p: Promise<unknown>): Promise<{ code: string; message: string }> {
   try {
@@ -438,7 +452,7 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
     // A second identity instance over the same store: its own repositories, caches and SAML objects.
     const repo = new IdentityRepo(store, deps.outbox);
     const sso = new SsoRepo(store);
-    const replica: IdentityDeps = { ...deps, repo, sso, oidcDiscovery: new OidcDiscoveryCache(0) };
+    const replica: IdentityDeps = { ...deps, repo, sso, oidcDiscovery: new OidcDiscoveryCache(0, egress) };
     const { relayState, requestId } = await start("ada@acme.example", orgId, deps);
     const response = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience() });
     ok(await complete(relayState, response, replica));
@@ -453,9 +467,9 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
     await deps.repo.updateOrganization(orgId, { plan: "free" });
     const response = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience() });
     expect((await refusal(complete(relayState, response))).code).toBe("PLAN_FEATURE_UNAVAILABLE");
-    expect((await refusal(startSamlLogin(deps, { email: "ada@acme.example", urls: URLS }))).code).toBe(
-      "PLAN_FEATURE_UNAVAILABLE",
-    );
+    expect(
+      (await refusal(startSamlLogin(deps, { email: "ada@acme.example", urls: URLS, browserBinding: BROWSER }))).code,
+    ).toBe("PLAN_FEATURE_UNAVAILABLE");
     expect(await deps.repo.allSessions()).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 // The SAML 2.0 service provider (@node-saml/node-saml 5.1): SP metadata, SP-initiated login over
 // the Redirect binding, and the ACS. The library checks the signature (assertions must be
-// signed by a configured IdP certificate), the issuer, the audience, the time conditions (with
-// SAML_CLOCK_SKEW_MS) and InResponseTo; we add the Response's Destination and the assertion's
-// Recipient (both must be this ACS: the library checks neither); the AuthnRequest's id is kept in the store under the
+// signed by a configured IdP certificate), the audience, the time conditions (with
+// SAML_CLOCK_SKEW_MS) and InResponseTo; we add the assertion's Issuer (the connection's IdP
+// entity id), the Response's Destination and the assertion's Recipient (both must be this ACS:
+// the library checks none of the three); the AuthnRequest's id is kept in the store under the
 // RelayState handed to the browser, and deleted when the response comes back (one use), so a
 // replayed response finds nothing. Only the profile the library returns is read, and the
 // Destination through the library's own parser.
@@ -16,7 +17,7 @@ import { isSamlSignatureFailure, SAML_CLOCK_SKEW_MS, SSO_STATE_TTL_MS } from "..
 import { hashToken } from "../../domain/secrets.js";
 import type { SessionView } from "../sessions/sessionView.js";
 import { finishSsoSignIn } from "./finishSsoSignIn.js";
-import { invalidState } from "./oidc.js";
+import { invalidState, takePendingSignIn } from "./pendingSignIn.js";
 import { refreshSamlCertificates } from "./refreshSamlCertificates.js";
 import { connectionForEmail } from "./route.js";
 import type { SsoConnectionRecord } from "./ssoRepo.js";
@@ -85,9 +86,14 @@ export async function samlMetadata(deps: IdentityDeps, { organizationId, urls }:
 export interface StartSamlLoginCommand {
   email: string;
   urls: SamlUrls;
+  /** The starting browser's SSO cookie (pendingSignIn.ts). */
+  browserBinding: string;
 }
 
-export async function startSamlLogin(deps: IdentityDeps, { email, urls }: StartSamlLoginCommand): Promise<string> {
+export async function startSamlLogin(
+  deps: IdentityDeps,
+  { email, urls, browserBinding }: StartSamlLoginCommand,
+): Promise<string> {
   const connection = await connectionForEmail(deps, { email, protocol: "saml" });
   const cache = new OneRequestCache();
   const relayState = randomBytes(32).toString("base64url");
@@ -100,6 +106,7 @@ export async function startSamlLogin(deps: IdentityDeps, { email, urls }: StartS
     nonce: null,
     request_id: cache.id,
     request_instant: cache.instant,
+    ...(browserBinding ? { browser_hash: hashToken(browserBinding) } : {}),
     expires_at: new Date(deps.clock.now().getTime() + SSO_STATE_TTL_MS).toISOString(),
   });
   return url;
@@ -146,17 +153,18 @@ export interface CompleteSamlLogin {
   urls: SamlUrls;
   clientIp: string;
   userAgent: string;
+  browserBinding: string;
 }
 
 export async function completeSamlLogin(
   deps: IdentityDeps,
   cmd: CompleteSamlLogin,
 ): Promise<{ token: string; session: SessionView }> {
-  if (!cmd.relayState) throw invalidState();
-  const id = hashToken(cmd.relayState);
-  const pending = await deps.sso.takeSignIn(id, "saml");
-  if (!pending) throw invalidState();
-  if (Date.parse(pending.expires_at) <= deps.clock.now().getTime()) throw invalidState();
+  const pending = await takePendingSignIn(deps, {
+    secret: cmd.relayState,
+    protocol: "saml",
+    browserBinding: cmd.browserBinding,
+  });
   const connection = await deps.sso.connectionOf(pending.organization_id);
   if (!connection || connection.type !== "saml") throw invalidState();
   const validate = async (c: SsoConnectionRecord) =>
@@ -192,6 +200,20 @@ export async function completeSamlLogin(
     );
   }
   if (!profile) throw new AppError("unauthorized", "SSO_IDP_RESPONSE_INVALID", "The SAML response signed nobody in");
+  // SAML Core 2.3.3 / Profiles 4.1.4.2: the (signed) assertion's Issuer names the IdP. node-saml
+  // checks idpIssuer only on logout messages: a key the connection trusts must not vouch for
+  // assertions in another IdP's name.
+  if (profile.issuer !== connection.saml!.idp_entity_id) {
+    deps.logger.warn(
+      { organization_id: connection.organization_id, issuer: profile.issuer ?? null },
+      "SAML response refused: issued by another IdP",
+    );
+    throw new AppError(
+      "unauthorized",
+      "SSO_IDP_RESPONSE_INVALID",
+      `The SAML assertion's Issuer is not this connection's IdP (${connection.saml!.idp_entity_id})`,
+    );
+  }
   // SAML Core 3.2.2: a Destination present must be where the response arrived. A response the
   // IdP addressed to another service provider's ACS is not ours to accept.
   const destination = await responseDestination(cmd.samlResponse);

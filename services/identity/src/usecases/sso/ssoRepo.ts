@@ -53,6 +53,8 @@ export interface SsoStateRecord {
   nonce: string | null;
   request_id: string | null;
   request_instant: string | null;
+  /** SHA-256 of the SSO cookie of the browser that started the sign-in (absent: kept before it was). */
+  browser_hash?: string;
   expires_at: string;
 }
 

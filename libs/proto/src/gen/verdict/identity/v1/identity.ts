@@ -817,7 +817,14 @@ export interface StartSsoLoginRequest {
   email: string;
   /** oidc or saml */
   protocol: string;
-  urls?: SsoUrls | undefined;
+  urls?:
+    | SsoUrls
+    | undefined;
+  /**
+   * The secret of the browser that starts the sign-in (its SSO cookie): only its hash is kept
+   * with the sign-in, and finishing it needs the same secret (login CSRF).
+   */
+  browser_binding: string;
 }
 
 export interface StartSsoLoginResponse {
@@ -831,7 +838,11 @@ export interface CompleteOidcLoginRequest {
   iss: string;
   client_ip: string;
   user_agent: string;
-  urls?: SsoUrls | undefined;
+  urls?:
+    | SsoUrls
+    | undefined;
+  /** The SSO cookie of the browser that finishes the sign-in. */
+  browser_binding: string;
 }
 
 export interface CompleteSamlLoginRequest {
@@ -839,7 +850,11 @@ export interface CompleteSamlLoginRequest {
   relay_state: string;
   client_ip: string;
   user_agent: string;
-  urls?: SsoUrls | undefined;
+  urls?:
+    | SsoUrls
+    | undefined;
+  /** The SSO cookie of the browser that finishes the sign-in. */
+  browser_binding: string;
 }
 
 export interface CompleteOidcLoginResponse {
@@ -13563,7 +13578,7 @@ export const VerifySsoDomainRequest: MessageFns<VerifySsoDomainRequest> = {
 };
 
 function createBaseStartSsoLoginRequest(): StartSsoLoginRequest {
-  return { email: "", protocol: "", urls: undefined };
+  return { email: "", protocol: "", urls: undefined, browser_binding: "" };
 }
 
 export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
@@ -13576,6 +13591,9 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
     }
     if (message.urls !== undefined) {
       SsoUrls.encode(message.urls, writer.uint32(26).fork()).join();
+    }
+    if (message.browser_binding !== "") {
+      writer.uint32(34).string(message.browser_binding);
     }
     return writer;
   },
@@ -13617,6 +13635,14 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
             message.urls = SsoUrls.decode(reader, reader.uint32());
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.browser_binding = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -13634,6 +13660,11 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
       email: isSet(object.email) ? globalThis.String(object.email) : "",
       protocol: isSet(object.protocol) ? globalThis.String(object.protocol) : "",
       urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+      browser_binding: isSet(object.browserBinding)
+        ? globalThis.String(object.browserBinding)
+        : isSet(object.browser_binding)
+        ? globalThis.String(object.browser_binding)
+        : "",
     };
   },
 
@@ -13648,6 +13679,9 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
     if (message.urls !== undefined) {
       obj.urls = SsoUrls.toJSON(message.urls);
     }
+    if (message.browser_binding !== "") {
+      obj.browserBinding = message.browser_binding;
+    }
     return obj;
   },
 
@@ -13659,6 +13693,7 @@ export const StartSsoLoginRequest: MessageFns<StartSsoLoginRequest> = {
     message.email = object.email ?? "";
     message.protocol = object.protocol ?? "";
     message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    message.browser_binding = object.browser_binding ?? "";
     return message;
   },
 };
@@ -13737,7 +13772,7 @@ export const StartSsoLoginResponse: MessageFns<StartSsoLoginResponse> = {
 };
 
 function createBaseCompleteOidcLoginRequest(): CompleteOidcLoginRequest {
-  return { state: "", code: "", iss: "", client_ip: "", user_agent: "", urls: undefined };
+  return { state: "", code: "", iss: "", client_ip: "", user_agent: "", urls: undefined, browser_binding: "" };
 }
 
 export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
@@ -13759,6 +13794,9 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
     }
     if (message.urls !== undefined) {
       SsoUrls.encode(message.urls, writer.uint32(50).fork()).join();
+    }
+    if (message.browser_binding !== "") {
+      writer.uint32(58).string(message.browser_binding);
     }
     return writer;
   },
@@ -13824,6 +13862,14 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
             message.urls = SsoUrls.decode(reader, reader.uint32());
             continue;
           }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.browser_binding = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -13852,6 +13898,11 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
         ? globalThis.String(object.user_agent)
         : "",
       urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+      browser_binding: isSet(object.browserBinding)
+        ? globalThis.String(object.browserBinding)
+        : isSet(object.browser_binding)
+        ? globalThis.String(object.browser_binding)
+        : "",
     };
   },
 
@@ -13875,6 +13926,9 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
     if (message.urls !== undefined) {
       obj.urls = SsoUrls.toJSON(message.urls);
     }
+    if (message.browser_binding !== "") {
+      obj.browserBinding = message.browser_binding;
+    }
     return obj;
   },
 
@@ -13889,12 +13943,13 @@ export const CompleteOidcLoginRequest: MessageFns<CompleteOidcLoginRequest> = {
     message.client_ip = object.client_ip ?? "";
     message.user_agent = object.user_agent ?? "";
     message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    message.browser_binding = object.browser_binding ?? "";
     return message;
   },
 };
 
 function createBaseCompleteSamlLoginRequest(): CompleteSamlLoginRequest {
-  return { saml_response: "", relay_state: "", client_ip: "", user_agent: "", urls: undefined };
+  return { saml_response: "", relay_state: "", client_ip: "", user_agent: "", urls: undefined, browser_binding: "" };
 }
 
 export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
@@ -13913,6 +13968,9 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
     }
     if (message.urls !== undefined) {
       SsoUrls.encode(message.urls, writer.uint32(42).fork()).join();
+    }
+    if (message.browser_binding !== "") {
+      writer.uint32(50).string(message.browser_binding);
     }
     return writer;
   },
@@ -13970,6 +14028,14 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
             message.urls = SsoUrls.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.browser_binding = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -14005,6 +14071,11 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
         ? globalThis.String(object.user_agent)
         : "",
       urls: isSet(object.urls) ? SsoUrls.fromJSON(object.urls) : undefined,
+      browser_binding: isSet(object.browserBinding)
+        ? globalThis.String(object.browserBinding)
+        : isSet(object.browser_binding)
+        ? globalThis.String(object.browser_binding)
+        : "",
     };
   },
 
@@ -14025,6 +14096,9 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
     if (message.urls !== undefined) {
       obj.urls = SsoUrls.toJSON(message.urls);
     }
+    if (message.browser_binding !== "") {
+      obj.browserBinding = message.browser_binding;
+    }
     return obj;
   },
 
@@ -14038,6 +14112,7 @@ export const CompleteSamlLoginRequest: MessageFns<CompleteSamlLoginRequest> = {
     message.client_ip = object.client_ip ?? "";
     message.user_agent = object.user_agent ?? "";
     message.urls = (object.urls !== undefined && object.urls !== null) ? SsoUrls.fromPartial(object.urls) : undefined;
+    message.browser_binding = object.browser_binding ?? "";
     return message;
   },
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
-import { classifyAddress, ipLiteral } from "./ssrf.js";
+import { classifyAddress, ipLiteral } from "./addresses.js";
 
-describe("addresses a webhook may reach", () => {
+describe("addresses Verdict may reach", () => {
   it.each([
     "127.0.0.1",
     "127.9.9.9",

@@ -1,6 +1,7 @@
-// Which addresses a webhook may never reach: loopback, private, link-local, carrier-grade NAT,
-// cloud metadata and other special-purpose ranges (IANA special-purpose registries), in IPv4
-// and IPv6, including IPv4 addresses written inside IPv6 (mapped, compatible, NAT64, 6to4).
+// Which addresses an outbound request (a webhook; an IdP's metadata, discovery document or keys)
+// may never reach: loopback, private, link-local, carrier-grade NAT, cloud metadata and other
+// special-purpose ranges (IANA special-purpose registries), in IPv4 and IPv6, including IPv4
+// addresses written inside IPv6 (mapped, compatible, NAT64, 6to4). Pure: egress.ts connects.
 import { BlockList, isIP } from "node:net";
 
 const blocked = new BlockList();
@@ -80,7 +81,7 @@ function expandIpv6(address: string): number[] | undefined {
 
 export type AddressClass = "public" | "blocked";
 
-/** Whether a webhook may connect to this IP address (anything that is no IP address: blocked). */
+/** Whether Verdict may connect to this IP address (anything that is no IP address: blocked). */
 export function classifyAddress(address: string): AddressClass {
   const family = isIP(address);
   if (family === 4) return blocked.check(address, "ipv4") ? "blocked" : "public";
