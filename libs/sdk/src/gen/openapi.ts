@@ -4576,6 +4576,21 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. new_password shorter than 12 characters; current_password when the account has no password (SSO only) */
             422: {
                 headers: {
@@ -4697,6 +4712,21 @@ export interface operations {
             };
             /** @description RESOURCE_DELETED. PASSWORD_RESET_EXPIRED */
             410: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
