@@ -87,3 +87,29 @@ it("docs/people.md's OAuth application walkthrough works as written", () => {
   });
   expect(docs).toHaveLength(3);
 });
+
+it("docs/people.md's password change and reset walkthrough works as written", async () => {
+  // Runs after the members walkthrough (ada@example.com is an owner with its password): sign in
+  // as she did there, then the section's commands as written.
+  const signIn = [
+    'V=http://localhost:8080/v1; A=http://localhost:8080/auth; H="Authorization: Bearer $VERDICT_API_KEY"',
+    "curl -s -c jar -X POST $A/login -H 'Content-Type: application/json' \\",
+    '  -d \'{"email": "ada@example.com", "password": "correct horse battery staple"}\' > /dev/null',
+    "CSRF=$(curl -s -b jar $A/session | jq -r .csrf_token)",
+  ].join("\n");
+  const script = `${signIn}\n${readmeBlock("## Passwords: change and reset")}`.replaceAll(
+    "http://localhost:8080",
+    `http://localhost:${v.port}`,
+  );
+  execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], {
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", VERDICT_API_KEY: v.bootstrapKey },
+    encoding: "utf8",
+  });
+  const api = new Api(v.url);
+  const login = (password: string) => api.post("/auth/login", { email: "ada@example.com", password }, { key: null });
+  // The reset's password signs in; the original and the changed one no longer do.
+  expect((await login("chosen by the person alone")).status).toBe(200);
+  expect((await login("a new and longer passphrase")).status).toBe(401);
+  expect((await login("correct horse battery staple")).status).toBe(401);
+});
