@@ -17,42 +17,11 @@ const common = {
   testEnvironment: "node",
 };
 
-// Test files by tier (regular expressions on the path); every other *.test.ts beside the code is a unit test.
-const TRANSPORT = [
-  "/(libs|services)/[^/]+/src/(.*/)?grpc\\.test\\.ts$",
-  // Evaluation's queued work and its queue caps, through its gRPC server and the policy and
-  // identity services'.
-  "/services/evaluation/src/async\\.test\\.ts$",
-  "/services/evaluation/src/queue\\.test\\.ts$",
-  // The HTTP edges on real sockets: the SDK's transport against an HTTP server, and the
-  // gateway's connection draining on shutdown.
-  "/libs/sdk/src/transport\\.test\\.ts$",
-  "/services/gateway/src/http/drain\\.test\\.ts$",
-];
-const MEDIUM = [
-  // FairPool on real worker threads (the unit tier starts none).
-  "/libs/runtime/src/pool\\.test\\.ts$",
-  // Scan threads that start warm, and the synchronous deadline, on real scan threads.
-  "/services/evaluation/src/warmEngines\\.test\\.ts$",
-  // A large scan's slices let another organization's through, on a real scan thread.
-  "/services/evaluation/src/usecases/scanSlices\\.test\\.ts$",
-  // SSO against identity providers' metadata over real HTTP, with certificates made by openssl.
-  "/services/identity/src/usecases/sso/(saml|refreshSamlCertificates|oidcDiscovery)\\.test\\.ts$",
-  "/libs/store/src/mongo\\.test\\.ts$",
-  // The evaluation service's queue ledger racing on a MongoDB-wire server (two connections).
-  "/services/evaluation/src/queueLedger\\.mongo\\.test\\.ts$",
-  // Sign-in throttles' compare-and-set racing on a MongoDB-wire server (two connections).
-  "/services/identity/src/usecases/sessions/throttle\\.mongo\\.test\\.ts$",
-  "/libs/bus/src/kafka\\.test\\.ts$",
-  "/libs/outbox/src/outbox\\.test\\.ts$",
-  // The outbound guard (webhooks, SSO) against servers on the loopback interface.
-  "/libs/kit/src/egress\\.test\\.ts$",
-  "/services/webhooks/src/egress\\.test\\.ts$",
-  "/services/compliance/src/domain/oscal\\.test\\.ts$",
-  "/services/compliance/src/usecases/reports\\.test\\.ts$",
-  // Runs `pnpm docs:config` (a build, then the generator) as docs/development.md says.
-  "/services/all-in-one/src/docsConfigCommand\\.test\\.ts$",
-];
+// The tests beside the code pick their tier by file name (docs/development.md, "Test tiers"):
+// `NAME.transport.test.ts` (a real gRPC server or HTTP socket), `NAME.medium.test.ts` (real
+// adapters, threads and processes), every other `NAME.test.ts` a unit test. The black-box suites
+// pick theirs by directory (test/e2e, test/adversarial, ...).
+const BESIDE_CODE = "<rootDir>/{libs,services}/*/src/**/";
 
 export default {
   // A global option (ignored inside projects). Black-box suites start real processes and send
@@ -73,15 +42,16 @@ export default {
       displayName: "unit",
       rootDir: ".",
       // (and test/docs: the documentation's links and anchors resolve)
-      testMatch: ["<rootDir>/{libs,services}/*/src/**/*.test.ts", "<rootDir>/test/docs/**/*.test.ts"],
-      testPathIgnorePatterns: [...TRANSPORT, ...MEDIUM],
+      testMatch: [`${BESIDE_CODE}*.test.ts`, "<rootDir>/test/docs/**/*.test.ts"],
+      testPathIgnorePatterns: ["\\.(transport|medium)\\.test\\.ts$"],
     },
-    // - transport: a service behind its real gRPC server (grpc.test.ts), called over the wire, and
-    //   the HTTP edges (SDK transport, gateway drain) on real sockets.
-    { ...common, displayName: "transport", rootDir: ".", testRegex: TRANSPORT },
-    // - medium: the real adapters and checkers (MongoDB wire, Kafka, HTTP egress, report and
-    //   OSCAL tooling threads and processes).
-    { ...common, displayName: "medium", rootDir: ".", testRegex: MEDIUM },
+    // - transport (*.transport.test.ts): a service behind its real gRPC server
+    //   (grpc.transport.test.ts), called over the wire, and the HTTP edges (SDK transport, gateway
+    //   drain) on real sockets.
+    { ...common, displayName: "transport", rootDir: ".", testMatch: [`${BESIDE_CODE}*.transport.test.ts`] },
+    // - medium (*.medium.test.ts): the real adapters and checkers (MongoDB wire, Kafka, HTTP
+    //   egress, report and OSCAL tooling threads and processes).
+    { ...common, displayName: "medium", rootDir: ".", testMatch: [`${BESIDE_CODE}*.medium.test.ts`] },
     { ...common, displayName: "e2e", rootDir: ".", testMatch: ["<rootDir>/test/e2e/**/*.test.ts"] },
     // The web dashboard in Debian's Chromium (playwright-core) against a running all-in-one.
     { ...common, displayName: "portal", rootDir: ".", testMatch: ["<rootDir>/test/portal/**/*.test.ts"] },

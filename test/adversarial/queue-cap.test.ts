@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, type ApiResponse } from "../support/api.js";
 import { startVerdict, type Verdict, RELAXED_PATTERN_BUDGETS } from "../support/server.js";
 
-/** Seconds per MiB of letters on any machine (see pool.test.ts). */
+/** Seconds per MiB of letters on any machine (see pool.medium.test.ts). */
 const HEAVY = (i: number) => String.raw`[\pL\pN]{400}Z${i}`;
 /** 40 files (asynchronous from 20) of letters ending in a match of every HEAVY pattern. */
 const letters = (kib: number) =>

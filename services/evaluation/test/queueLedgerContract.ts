@@ -1,7 +1,7 @@
 // The queue ledger's repository methods under concurrency, against any Store adapter: two
 // "instances" (two repositories, each on its own connection to one store) race for an
 // organization's last places. Run on the embedded SQLite file (queueLedger.test.ts) and on a
-// MongoDB-wire server (queueLedger.mongo.test.ts: FerretDB in the test command).
+// MongoDB-wire server (queueLedger.mongo.medium.test.ts: FerretDB in the test command).
 import { afterEach, describe, expect, it } from "@jest/globals";
 import { InProcessBus } from "@verdict/bus";
 import { createLogger, newId } from "@verdict/kit";

@@ -1,5 +1,5 @@
 // The queue ledger's repository methods under concurrency on a real MongoDB-wire server (FerretDB
-// in the test command, VERDICT_TEST_MONGODB_URI as for the Store contract, libs/store/src/mongo.test.ts):
+// in the test command, VERDICT_TEST_MONGODB_URI as for the Store contract, libs/store/src/mongo.medium.test.ts):
 // two connections to one database, as two evaluation instances in distributed mode hold.
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, it } from "@jest/globals";

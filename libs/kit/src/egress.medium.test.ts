@@ -1,7 +1,7 @@
 // The outbound guard against real servers on the loopback interface: which addresses it lets
 // through (an allowlist of private ones), redirects checked like the first request, the size cap
 // while the body streams and one deadline that covers the body. Webhooks' own cases (names that
-// resolve to private addresses, mixed answers, IP literals) are in services/webhooks/src/egress.test.ts.
+// resolve to private addresses, mixed answers, IP literals) are in services/webhooks/src/egress.medium.test.ts.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";

@@ -1,5 +1,5 @@
 // Sign-in throttles under concurrency on a real MongoDB-wire server (FerretDB in the test command,
-// VERDICT_TEST_MONGODB_URI as for the Store contract, libs/store/src/mongo.test.ts): two identity
+// VERDICT_TEST_MONGODB_URI as for the Store contract, libs/store/src/mongo.medium.test.ts): two identity
 // instances (two connections) take 40 attempts at once; no more checks run than the lockout
 // allows (issue 25, defect 5). The embedded store's case is in usecases/people.test.ts.
 import { randomBytes } from "node:crypto";
