@@ -14,7 +14,7 @@ import { changedFiles, currentRef, gitRoot, listFiles, repositoryName } from "..
 import { VERSION } from "../version.js";
 import { collectList, jsonOf, positiveInt } from "./shared.js";
 
-/** SARIF output, loaded for --format sarif only (it brings node:crypto). */
+/** SARIF output, loaded for --format sarif only. */
 const sarif = () => import("../format/sarif.js");
 
 /** Batches in flight at once: enough to keep a server's two stages (gateway, engine) busy. */
