@@ -187,7 +187,7 @@ describe("verdict evaluate", () => {
           },
         },
       ],
-      partialFingerprints: { "verdictFindingHash/v1": expect.stringMatching(/^[0-9a-f]{32}$/) },
+      partialFingerprints: { "verdictFingerprint/v1": expect.stringMatching(/^[0-9a-f]{32}$/) },
     });
     expect(r.stdout).not.toContain(AWS_KEY);
     // The same finding keeps its fingerprint when lines move above it.

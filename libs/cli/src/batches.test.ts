@@ -45,6 +45,7 @@ const violation = (file: string, line: number, severity: "error" | "warning" = "
   message: "m",
   code_snippet: "s",
   suggestion: "",
+  fingerprint: "f",
 });
 
 describe("batches", () => {

@@ -6,6 +6,14 @@ import { Context } from "./context.js";
 import { describeError, EXIT, redactKeys } from "./errors.js";
 import { buildProgram } from "./program.js";
 
+// A reader that stops early (`verdict … | head`) closes the pipe: what it wanted has been written,
+// so the command ends quietly, with the exit code it has so far, instead of an EPIPE stack trace.
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code !== "EPIPE") throw err;
+    process.exit(Number(process.exitCode ?? EXIT.ok));
+  });
+
 const ctx = new Context({ env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
 const program = buildProgram(ctx);
 

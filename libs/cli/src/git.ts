@@ -51,6 +51,11 @@ export function changedFiles(root: string, cwd: string, base: string, paths: str
     throw new CliError(`unknown git ref: ${base}`);
   }
   const specs = pathspecs(root, cwd, paths);
+  // A path that is neither in the work tree nor in REF is a typo: evaluating nothing would pass.
+  specs.forEach((spec, i) => {
+    if (!existsSync(join(root, spec)) && git(root, ["ls-tree", "-r", "--name-only", base, "--", spec]) === "")
+      throw new CliError(`no such file or directory: ${paths[i]} (neither in the work tree nor in ${base})`);
+  });
   // -z output of --name-status: status, NUL, path, NUL, … (no renames: a rename is delete + add).
   const fields = splitZ(
     git(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", base, "--", ...specs]),
@@ -78,6 +83,7 @@ function walk(dir: string, prefix: string, out: string[]): void {
 
 /** The files under `paths` (perhaps some no longer there): git's view (tracked and untracked, .gitignore honoured) in a repository, a walk outside one. */
 export function listFiles(root: string | null, cwd: string, paths: string[]): { root: string; files: string[] } {
+  for (const p of paths) if (!existsSync(resolve(cwd, p))) throw new CliError(`no such file or directory: ${p}`);
   if (root) {
     const specs = pathspecs(root, cwd, paths);
     // Tracked files deleted from the work tree are still listed: sizing them (files.ts) leaves them out.
@@ -87,7 +93,6 @@ export function listFiles(root: string | null, cwd: string, paths: string[]): { 
   const files: string[] = [];
   for (const p of paths) {
     const abs = resolve(cwd, p);
-    if (!existsSync(abs)) throw new CliError(`no such file or directory: ${p}`);
     if (statSync(abs).isFile()) {
       files.push(toPosix(relative(cwd, abs)));
       continue;

@@ -88,6 +88,7 @@ describe("creating an evaluation", () => {
         message: "AWS access key id found in source code",
         code_snippet: 'accessKeyId: "AKIA****",',
         suggestion: expect.stringMatching(/rotate this key/),
+        fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
       expect.objectContaining({
         policy_id: "private-keys",

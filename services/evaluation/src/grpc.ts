@@ -34,6 +34,8 @@ function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
       code_snippet: v.code_snippet,
       suggestion: v.suggestion,
       rule_id: v.rule_id,
+      // Violations stored before fingerprints existed have none.
+      fingerprint: v.fingerprint ?? "",
     })),
     failure_reason: e.failure_reason ?? undefined,
     suppressions: e.suppressions,

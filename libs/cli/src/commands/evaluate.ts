@@ -12,9 +12,9 @@ import { readFile, sizeFiles, type SizedFile } from "../files.js";
 import { formatEvaluation } from "../format/text.js";
 import { changedFiles, currentRef, gitRoot, listFiles, repositoryName } from "../git.js";
 import { VERSION } from "../version.js";
-import { jsonOf, positiveInt } from "./shared.js";
+import { collectList, jsonOf, positiveInt } from "./shared.js";
 
-/** SARIF output, loaded for --format sarif only (it brings node:crypto). */
+/** SARIF output, loaded for --format sarif only. */
 const sarif = () => import("../format/sarif.js");
 
 /** Batches in flight at once: enough to keep a server's two stages (gateway, engine) busy. */
@@ -66,7 +66,8 @@ export function evaluateCommand(program: Command, ctx: Context): void {
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0 for GitHub code scanning)", "text")
     .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
     .option("--ref <ref>", "ref being evaluated (default: the current branch)")
-    .option("--policy <id...>", "run only these policies")
+    // One value per option (not variadic): `--policy ID .` must leave `.` to the paths.
+    .option("--policy <id>", "run only this policy (repeatable, or comma-separated)", collectList)
     .option(
       "--concurrency <n>",
       "batches sent at once when the change is larger than one request",

@@ -20,3 +20,14 @@ export function bool(value: string): boolean {
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** A repeatable option whose values may also be comma-separated: `--policy a --policy b,c`. */
+export function collectList(value: string, previous: string[] = []): string[] {
+  return [
+    ...previous,
+    ...value
+      .split(",")
+      .map((v) => v.trim())
+      .filter(Boolean),
+  ];
+}

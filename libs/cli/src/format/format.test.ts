@@ -15,6 +15,7 @@ const violation = (over: Partial<Evaluation["violations"][number]> = {}): Evalua
   message: "AWS access key id found in source code",
   code_snippet: 'const accessKey = "AKIA****";',
   suggestion: "Rotate the key.",
+  fingerprint: "0123456789abcdef0123456789abcdef",
   ...over,
 });
 
@@ -53,7 +54,7 @@ describe("text output", () => {
 describe("SARIF", () => {
   const fp = (v: Evaluation["violations"]) =>
     (toSarif(evaluation(v), new Map(), { version: "1", informationUri: "http://x" }).runs[0]!.results ?? []).map(
-      (r) => r.partialFingerprints!["verdictFindingHash/v1"],
+      (r) => r.partialFingerprints!["verdictFingerprint/v1"],
     );
 
   it("keeps a finding's fingerprint when its line moves, and tells identical lines apart", () => {

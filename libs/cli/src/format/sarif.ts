@@ -2,7 +2,6 @@
 // one rule per policy (with help text and a help link), one result per violation with its
 // location, the redacted snippet and a partial fingerprint that survives line shifts, so alerts
 // are tracked across pushes rather than reopened.
-import { createHash } from "node:crypto";
 import type { Evaluation, Policy } from "@verdict/sdk";
 import type { Printable } from "./text.js";
 import type { Log, ReportingDescriptor, Result } from "sarif";
@@ -47,14 +46,6 @@ function rule(policyId: string, policy: Policy | undefined, sample: Violation): 
   };
 }
 
-/** Stable across pushes: the policy, rule, file and the (redacted) matched line, not the line number. */
-function fingerprint(v: Violation, occurrence: number): string {
-  return createHash("sha256")
-    .update([v.policy_id, v.rule_id, v.file, v.code_snippet.trim(), occurrence].join("\0"))
-    .digest("hex")
-    .slice(0, 32);
-}
-
 export function toSarif(
   e: Printable | null,
   policies: Map<string, Policy | undefined>,
@@ -65,9 +56,10 @@ export function toSarif(
   const index = new Map(ruleIds.map((id, i) => [id, i]));
   const seen = new Map<string, number>();
   const results = violations.map((v): Result => {
-    const key = [v.policy_id, v.rule_id, v.file, v.code_snippet.trim()].join("\0");
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
+    // The engine's fingerprint (stable across pushes); a repeat of the same value in the same file
+    // gets its occurrence number, so each result has its own.
+    const n = (seen.get(v.fingerprint) ?? 0) + 1;
+    seen.set(v.fingerprint, n);
     return {
       ruleId: v.policy_id,
       ruleIndex: index.get(v.policy_id)!,
@@ -81,7 +73,7 @@ export function toSarif(
           },
         },
       ],
-      partialFingerprints: { "verdictFindingHash/v1": fingerprint(v, n) },
+      partialFingerprints: { "verdictFingerprint/v1": n === 1 ? v.fingerprint : `${v.fingerprint}:${n}` },
       properties: { "verdict-rule": v.rule_id, "verdict-violation": v.id },
     };
   });

@@ -2398,6 +2398,8 @@ export interface components {
             code_snippet: string;
             column: number;
             file: string;
+            /** @description The finding's fingerprint: policy, rule, file and a digest of the matched value (never the value, never the line), so it survives line moves and changes with the secret; baselines use it. Empty on violations stored before fingerprints existed */
+            fingerprint: string;
             id: string;
             line: number;
             message: string;

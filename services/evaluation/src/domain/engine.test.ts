@@ -100,6 +100,7 @@ describe("findings", () => {
       message: "dangerous-eval found",
       code_snippet: "eval(x)",
       suggestion: "fix dangerous-eval",
+      fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
     });
   });
 

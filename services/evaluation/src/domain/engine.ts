@@ -9,6 +9,7 @@ import RE2 from "re2";
 import { alignBack, ByteLines, codePointsBetween, type ByteLine } from "./bytes.js";
 import { resolveChecks, type Check } from "./checks.js";
 import { skipReason, type SkipReason } from "./fileKinds.js";
+import { fingerprintOf } from "./fingerprint.js";
 import { isPlaceholder, shannonEntropy } from "./noise.js";
 import { mergeRanges, type Range } from "./redaction.js";
 import { buildSnippet } from "./snippet.js";
@@ -62,6 +63,8 @@ export interface Finding {
   message: string;
   code_snippet: string;
   suggestion: string;
+  /** fingerprint.ts: stable when lines move, different when the matched value changes. */
+  fingerprint: string;
 }
 
 export interface SuppressedFinding {
@@ -473,17 +476,21 @@ function scanFile(
     if (s.end - s.start >= MIN_REPEATED_SECRET) secretValues.add(content.toString("utf8", s.start, s.end));
   }
 
-  const findings = described.map((hit): Finding => ({
-    policy_id: hit.rule.policy.id,
-    rule_id: hit.rule.pattern.rule_id,
-    severity: hit.rule.policy.severity,
-    file: path,
-    line: hit.line.line,
-    column: codePointsBetween(content, hit.line.start, hit.start) + 1,
-    message: hit.rule.pattern.message,
-    code_snippet: snippet(content, hit, secrets, secretValues),
-    suggestion: hit.rule.policy.suggestion,
-  }));
+  const findings = described.map((hit): Finding => {
+    const id = { policy_id: hit.rule.policy.id, rule_id: hit.rule.pattern.rule_id, file: path };
+    // The secret when the rule names one (its capture group), else the whole match.
+    const value = hit.secret ?? hit;
+    return {
+      ...id,
+      severity: hit.rule.policy.severity,
+      line: hit.line.line,
+      column: codePointsBetween(content, hit.line.start, hit.start) + 1,
+      message: hit.rule.pattern.message,
+      code_snippet: snippet(content, hit, secrets, secretValues),
+      suggestion: hit.rule.policy.suggestion,
+      fingerprint: fingerprintOf(id, content.toString("utf8", value.start, value.end)),
+    };
+  });
   return { findings, suppressions, matched: reported.length, bySeverity };
 }
 

@@ -12,6 +12,7 @@ const finding = (severity: string): Finding => ({
   message: "m",
   code_snippet: "s",
   suggestion: "",
+  fingerprint: "f",
 });
 
 describe("evaluation rules", () => {

@@ -30,6 +30,7 @@ export function evaluationJson(e: evaluationV1.Evaluation) {
       code_snippet: v.code_snippet,
       suggestion: v.suggestion,
       rule_id: v.rule_id,
+      fingerprint: v.fingerprint,
     })),
     suppressions: e.suppressions.map((s) => ({
       policy_id: s.policy_id,

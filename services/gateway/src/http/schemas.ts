@@ -157,6 +157,10 @@ export const ViolationSchema = z
     code_snippet: z.string().meta({ description: "The matched line; a secret keeps at most its first 4 characters" }),
     suggestion: z.string(),
     rule_id: z.string().meta({ description: "The rule of the policy that matched" }),
+    fingerprint: z.string().meta({
+      description:
+        "The finding's fingerprint: policy, rule, file and a digest of the matched value (never the value, never the line), so it survives line moves and changes with the secret; baselines use it. Empty on violations stored before fingerprints existed",
+    }),
   })
   .meta({ id: "Violation" });
 

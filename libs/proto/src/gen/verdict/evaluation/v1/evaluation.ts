@@ -62,6 +62,11 @@ export interface Violation {
   code_snippet: string;
   suggestion: string;
   rule_id: string;
+  /**
+   * The engine's fingerprint (policy, rule, file, digest of the matched value): stable when lines
+   * move, never the value itself. Empty on violations stored before it existed.
+   */
+  fingerprint: string;
 }
 
 export interface Evaluation {
@@ -602,6 +607,7 @@ function createBaseViolation(): Violation {
     code_snippet: "",
     suggestion: "",
     rule_id: "",
+    fingerprint: "",
   };
 }
 
@@ -636,6 +642,9 @@ export const Violation: MessageFns<Violation> = {
     }
     if (message.rule_id !== "") {
       writer.uint32(82).string(message.rule_id);
+    }
+    if (message.fingerprint !== "") {
+      writer.uint32(90).string(message.fingerprint);
     }
     return writer;
   },
@@ -733,6 +742,14 @@ export const Violation: MessageFns<Violation> = {
             message.rule_id = reader.string();
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.fingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -769,6 +786,7 @@ export const Violation: MessageFns<Violation> = {
         : isSet(object.rule_id)
         ? globalThis.String(object.rule_id)
         : "",
+      fingerprint: isSet(object.fingerprint) ? globalThis.String(object.fingerprint) : "",
     };
   },
 
@@ -804,6 +822,9 @@ export const Violation: MessageFns<Violation> = {
     if (message.rule_id !== "") {
       obj.ruleId = message.rule_id;
     }
+    if (message.fingerprint !== "") {
+      obj.fingerprint = message.fingerprint;
+    }
     return obj;
   },
 
@@ -822,6 +843,7 @@ export const Violation: MessageFns<Violation> = {
     message.code_snippet = object.code_snippet ?? "";
     message.suggestion = object.suggestion ?? "";
     message.rule_id = object.rule_id ?? "";
+    message.fingerprint = object.fingerprint ?? "";
     return message;
   },
 };
