@@ -14,7 +14,8 @@
 # helm, kubeconform, kube-score, then Kubernetes with metrics-server, CoreDNS and the
 # NetworkPolicy agent; at a lower CPU priority than the suites), and the production image
 # (verdict:test, shared by the container and Kubernetes steps) once the unit step is done. A
-# step that needs one waits for it; a build that failed fails its step with the build's log.
+# step that needs one waits for it; a build that failed fails its step with the build's log. The
+# suites on Kafka and FerretDB run as a second lane beside the e2e and portal steps (lane_start).
 #
 # For developers (never used by CI): `bash scripts/test.sh --only STEP` (repeatable) runs the
 # given steps, with the installs, engine and builds they need, and no lint unless asked. Steps:
@@ -143,7 +144,7 @@ engine_was_up=0
 for h in "${DOCKER_HOST:-}" "unix://${VERDICT_DOCKER_ROOT:-$HOME/.cache/verdict-docker}/docker.sock" unix:///var/run/docker.sock; do
   if [ -n "$h" ] && DOCKER_HOST=$h timeout 10 docker version >/dev/null 2>&1; then engine_was_up=1; break; fi
 done
-trap 'stop_bg; stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
+trap 'stop_lanes; stop_bg; stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
 # Each jest run has a time limit: a suite that leaves a handle open (Jest then never exits) or
 # hangs fails that step instead of eating the whole CI budget. JEST_LIMIT is in seconds.
 # --forceExit: once a run has written its results, a handle a failed test left open (a receiver,
@@ -209,6 +210,46 @@ if needs_infra && [ $engine_ok = 1 ]; then
   timed "Kafka and FerretDB containers"
 fi
 
+# lane_start NAME FUNCTION: runs the steps FUNCTION runs in the background beside the script's own
+# (its own process group; its output in $results/lane-NAME.log). lane_join NAME waits for it, prints
+# its output, and takes its steps' timings, reports and failures into the script's.
+declare -A lane_pid=() lane_t0=()
+lane_start() {
+  local name=$1 fn=$2
+  lane_t0[$name]=$(date +%s)
+  echo "==> the $name lane starts beside the steps below (its output follows when it ends)"
+  set -m
+  (
+    timings=() reports=() failed_steps=()
+    step_t=$(date +%s)
+    "$fn"
+    printf '%s\n' "${timings[@]}" > "$results/lane-$name.timings"
+    printf '%s\n' "${reports[@]}" > "$results/lane-$name.reports"
+    printf '%s\n' "${failed_steps[@]}" > "$results/lane-$name.failed_steps"
+  ) > "$results/lane-$name.log" 2>&1 &
+  lane_pid[$name]=$!
+  set +m
+}
+lane_join() {
+  local name=$1 t line
+  [ -n "${lane_pid[$name]:-}" ] || return 0
+  t=$(date +%s)
+  wait "${lane_pid[$name]}"
+  unset "lane_pid[$name]"
+  echo "==> the $name lane (waited $(($(date +%s) - t)) s for it):"
+  cat "$results/lane-$name.log"
+  while IFS= read -r line; do [ -z "$line" ] || timings+=("$line ($name lane)"); done < "$results/lane-$name.timings"
+  while IFS= read -r line; do [ -z "$line" ] || reports+=("$line"); done < "$results/lane-$name.reports"
+  while IFS= read -r line; do [ -z "$line" ] || failed_steps+=("$line"); done < "$results/lane-$name.failed_steps"
+  timings+=("$name lane $(($(date +%s) - lane_t0[$name])) s")
+  timed "waiting for the $name lane"
+}
+# A lane still running when the script ends early is stopped with its process group.
+stop_lanes() {
+  local name
+  for name in "${!lane_pid[@]}"; do kill -TERM -- "-${lane_pid[$name]}" 2>/dev/null; done
+}
+
 # jest_step STEP LABEL HEADLINE JEST-ARGS...: one jest run as a step; its JSON report is
 # $results/STEP.json (a report never written counts as a failure in the summary).
 jest_step() {
@@ -256,25 +297,40 @@ if wants bench; then
     console.log(JSON.stringify({ numPassedTests: n("pass"), numFailedTests: n("fail") || (process.argv[2] === "0" ? 0 : 1), numRuntimeErrorTestSuites: 0 }));
   ' "$results/bench.log" "$bench_rc" > "$results/bench.json"
 fi
+# Two lanes side by side: each suite runs one test file at a time, and a file mostly waits on the
+# process it talks to (a request, then its answer), so one lane keeps about one core busy (measured
+# per step in docs/development.md). The infra lane holds every suite on the Kafka and FerretDB
+# started above (the fault suite restarts that Kafka, so nothing else on it may run beside it); the
+# main lane holds the suites on the embedded store and bus, which never touch them.
+infra_lane() {
+  wants e2e-infra && infra_step e2e-infra "e2e on Kafka+FerretDB" "black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters" \
+    --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|evaluation-stats|policies|tenancy)\.test\.ts'
+  # Distributed mode: every service its own process on the same Kafka and FerretDB (each suite's
+  # stack with its own database and topic prefix), then the fault suites. Only the black-box suites
+  # whose code path differs between the all-in-one and the distributed stack run here (the e2e
+  # step runs them all on the all-in-one): the evaluation queue and its worker on Kafka, the
+  # outbox and the webhooks service, events and the audit log across services, reports, tenancy
+  # on the MongoDB wire, traces across process boundaries, people's sign-in and lockout through
+  # the identity process, and starting, draining and restarting processes. The others (sign-in
+  # flows, OAuth, SCIM, passkeys, the CLI, the SDK, MCP, the OpenAPI document, rate limits) run the
+  # same gateway and use-case code either way. docs/distributed.md explains the choice.
+  wants e2e-distributed && VERDICT_E2E_TARGET=distributed infra_step e2e-distributed "e2e distributed" \
+    "black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed; $DISTRIBUTED_SUITES)" \
+    --selectProjects e2e --runInBand --testPathPatterns "test/e2e/($DISTRIBUTED_SUITES)\\.test\\.ts"
+  wants fault && infra_step fault fault "fault tests (evaluation worker killed, Kafka restarted)" --selectProjects fault --runInBand
+  return 0
+}
+DISTRIBUTED_SUITES='audit|compliance|evaluation-stats|evaluations|lifecycle|people|tenancy|tracing|webhooks'
+if wants e2e-infra e2e-distributed fault; then
+  # The built files every jest run brings up to date first (jest.global-setup.js), brought up to
+  # date once here, so that the two lanes' runs find nothing to build at the same time.
+  node -e 'import("./jest.global-setup.js").then((m) => m.default())' || exit 1
+  lane_start infra infra_lane
+fi
 wants e2e && jest_step e2e e2e "black-box tests (real HTTP, real gRPC, real processes)" --selectProjects e2e --runInBand
 wants portal && jest_step portal portal "the web dashboard in Chromium (playwright-core, axe-core, screenshots in test/portal/screenshots)" \
   --selectProjects portal --runInBand
-wants e2e-infra && infra_step e2e-infra "e2e on Kafka+FerretDB" "black-box tests on MongoDB (FerretDB) and Kafka instead of the embedded adapters" \
-  --selectProjects e2e --runInBand --testPathPatterns 'test/e2e/(evaluations|evaluation-stats|policies|tenancy)\.test\.ts'
-# Distributed mode: every service its own process on the same Kafka and FerretDB (each suite's
-# stack with its own database and topic prefix), then the fault suites. Only the black-box suites
-# whose code path differs between the all-in-one and the distributed stack run here (the e2e
-# step runs them all on the all-in-one): the evaluation queue and its worker on Kafka, the
-# outbox and the webhooks service, events and the audit log across services, reports, tenancy
-# on the MongoDB wire, traces across process boundaries, people's sign-in and lockout through
-# the identity process, and starting, draining and restarting processes. The others (sign-in
-# flows, OAuth, SCIM, passkeys, the CLI, the SDK, MCP, the OpenAPI document, rate limits) run the
-# same gateway and use-case code either way. docs/distributed.md explains the choice.
-DISTRIBUTED_SUITES='audit|compliance|evaluation-stats|evaluations|lifecycle|people|tenancy|tracing|webhooks'
-wants e2e-distributed && VERDICT_E2E_TARGET=distributed infra_step e2e-distributed "e2e distributed" \
-  "black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed; $DISTRIBUTED_SUITES)" \
-  --selectProjects e2e --runInBand --testPathPatterns "test/e2e/($DISTRIBUTED_SUITES)\\.test\\.ts"
-wants fault && infra_step fault fault "fault tests (evaluation worker killed, Kafka restarted)" --selectProjects fault --runInBand
+lane_join infra
 # The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
 # scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
 wants adversarial && jest_step adversarial adversarial "adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)" \
