@@ -2,7 +2,7 @@
 // Verdict, in git repositories made here. Typos in paths fail, pipes into `head` end quietly,
 // options leave the paths alone, and baselines accept the findings an old repository already has.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -100,5 +100,86 @@ describe("mistakes on the command line", () => {
     );
     expect(r.stdout).toMatch(/^\{\n {2}"id": "eval_[\s\S]* exit=1\n$/);
     expect(r.stderr).toBe("");
+  });
+});
+
+describe("baselines: adopting Verdict on an old repository", () => {
+  const PASSWORD = "hunter2-but-longer";
+  const NEW_KEY = "AKIAQ4M7Z2X9V3N8P6RT";
+  let repo: string;
+  beforeAll(() => {
+    repo = repository({
+      "src/config.js": `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\n`,
+      "app/settings.py": `DEBUG = False\npassword = "${PASSWORD}"\n`,
+      "app/clean.py": "ANSWER = 42\n",
+    });
+  });
+
+  it("baseline create writes .verdict/baseline.json with fingerprints, files and lines, never a secret", async () => {
+    const r = await cli(["baseline", "create"], join(repo, "app"));
+    expect(r).toMatchObject({ code: 0, stdout: "wrote ../.verdict/baseline.json: 2 findings accepted (2 entries)\n" });
+    const text = readFileSync(join(repo, ".verdict/baseline.json"), "utf8");
+    expect(text).not.toContain(AWS_KEY);
+    expect(text).not.toContain(PASSWORD);
+    expect(text).not.toMatch(/AKIA|hunt/);
+    const baseline = JSON.parse(text);
+    expect(baseline).toMatchObject({ version: 1, created_at: expect.any(String) });
+    expect(baseline.findings).toEqual([
+      expect.objectContaining({ file: "app/settings.py", line: 2, policy_id: "hardcoded-credentials", count: 1 }),
+      expect.objectContaining({ file: "src/config.js", line: 2, policy_id: "aws-credentials", count: 1 }),
+    ]);
+    for (const f of baseline.findings) expect(f.fingerprint).toMatch(/^[0-9a-f]{32}$/);
+    // Committed, as the docs say: evaluating the work tree leaves it out.
+    git(repo, "add", ".verdict/baseline.json");
+    git(repo, "commit", "-q", "-m", "Verdict baseline");
+  });
+
+  it("evaluate skips the accepted findings, says how many, and still reports a new secret on an old line", async () => {
+    const accepted = await cli(["evaluate", "."], repo);
+    expect(accepted).toMatchObject({
+      code: 0,
+      stdout: expect.stringMatching(/^passed: 0 errors, 0 warnings in 3 files/m),
+    });
+    expect(accepted.stderr).toBe("2 findings accepted by the baseline (.verdict/baseline.json) not shown\n");
+
+    // Lines moved and other lines edited: still accepted.
+    write(repo, "src/config.js", `// settings\nconst region = "us-east-1";\n\nconst accessKey = "${AWS_KEY}";\n`);
+    const moved = await cli(["evaluate", ".", "--json"], repo);
+    expect(moved.code).toBe(0);
+    expect(JSON.parse(moved.stdout)).toMatchObject({ passed: true, baselined: 2, violations: [] });
+
+    // Another key on the same line: a new finding; the old entry no longer matches anything.
+    write(repo, "src/config.js", `// settings\nconst region = "us-east-1";\n\nconst accessKey = "${NEW_KEY}";\n`);
+    const rotated = await cli(["evaluate", "."], repo);
+    expect(rotated.code).toBe(1);
+    expect(rotated.stdout).toMatch(/^src\/config\.js:4:20 error aws-credentials /m);
+    expect(rotated.stderr).toMatch(/^1 finding accepted by the baseline/m);
+    expect(rotated.stderr).toMatch(
+      /^1 baseline entry no longer found \(fixed\): src\/config\.js:2 aws-credentials; run 'verdict baseline create' to drop it$/m,
+    );
+    // --no-baseline shows everything.
+    const all = await cli(["evaluate", ".", "--no-baseline", "--json"], repo);
+    expect(JSON.parse(all.stdout).summary.errors).toBe(2);
+  });
+
+  it("reports the findings of an expired entry again, and refuses a baseline file it cannot read", async () => {
+    const file = join(repo, ".verdict/baseline.json");
+    expect((await cli(["baseline", "create", "--expires", "30d"], repo)).code).toBe(0);
+    const baseline = JSON.parse(readFileSync(file, "utf8"));
+    expect(Date.parse(baseline.findings[0].expires_at) - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    expect((await cli(["evaluate", "."], repo)).code).toBe(0);
+    baseline.findings[0].expires_at = "2020-01-01T00:00:00.000Z";
+    writeFileSync(file, JSON.stringify(baseline));
+    const r = await cli(["evaluate", "."], repo);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^baseline entry expired on 2020-01-01T00:00:00.000Z: app\/settings.py:2 hardcoded-credentials is reported again$/m,
+    );
+    writeFileSync(file, "{ not json");
+    const broken = await cli(["evaluate", "."], repo);
+    expect({ code: broken.code, stderr: broken.stderr }).toEqual({
+      code: 2,
+      stderr: expect.stringMatching(/^verdict: baseline .*baseline\.json cannot be used: not JSON\n$/),
+    });
   });
 });

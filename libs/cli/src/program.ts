@@ -1,6 +1,7 @@
 // The `verdict` command line: every command, wired to one context (configuration, client,
 // output). Parsing is commander's; what each command does is in commands/.
 import { Command } from "commander";
+import { baselineCommands } from "./commands/baseline.js";
 import { complianceCommands } from "./commands/compliance.js";
 import { evaluateCommand } from "./commands/evaluate.js";
 import { evaluationsCommand } from "./commands/evaluations.js";
@@ -26,6 +27,7 @@ export function buildProgram(ctx: Context): Command {
       "\nExit codes: 0 success (evaluation passed), 1 evaluation failed, 2 usage, authentication, connection or API error.",
     );
   evaluateCommand(program, ctx);
+  baselineCommands(program, ctx);
   evaluationsCommand(program, ctx);
   policiesCommand(program, ctx);
   organizationCommands(program, ctx);
