@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { CLI, isolatedHome, runCli, runCommand } from "../support/cli.js";
+import { ROOT } from "../support/paths.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
@@ -180,6 +181,54 @@ describe("baselines: adopting Verdict on an old repository", () => {
     expect({ code: broken.code, stderr: broken.stderr }).toEqual({
       code: 2,
       stderr: expect.stringMatching(/^verdict: baseline .*baseline\.json cannot be used: not JSON\n$/),
+    });
+  });
+});
+
+describe("help, version and shell completion", () => {
+  it("prints the package's version", async () => {
+    const { version } = JSON.parse(readFileSync(join(ROOT, "libs/cli/package.json"), "utf8"));
+    expect(await runCli(["--version"], { env })).toMatchObject({ code: 0, stdout: `${version}\n` });
+  });
+
+  it("has --help on every command and subcommand", async () => {
+    // Walks the command tree as a user would: each help's "Commands:" section names the next level.
+    const seen: string[] = [];
+    const visit = async (path: string[]): Promise<void> => {
+      const r = await runCli([...path, "--help"], { env });
+      expect({ path, code: r.code, usage: r.stdout.split("\n")[0] }).toEqual({
+        path,
+        code: 0,
+        usage: expect.stringMatching(new RegExp(`^Usage: ${["verdict", ...path].join(" ")} `)),
+      });
+      seen.push(path.join(" "));
+      const section = r.stdout.split("\nCommands:\n")[1] ?? "";
+      const subcommands = [...section.matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((m) => m[1]!).filter((c) => c !== "help");
+      // A level's commands at once: seventy starts of the CLI one after another take most of a minute.
+      await Promise.all(subcommands.map((c) => visit([...path, c])));
+    };
+    await visit([]);
+    expect(seen).toEqual(expect.arrayContaining(["evaluate", "baseline create", "evaluations list", "completion"]));
+    expect(seen.length).toBeGreaterThan(50);
+  });
+
+  it("completes commands, subcommands and options in bash", async () => {
+    const complete = async (...words: string[]) => {
+      const script = `source <("${process.execPath}" "${CLI}" completion bash)
+COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _verdict
+printf '%s\\n' "\${COMPREPLY[@]}"`;
+      const r = await runCommand("bash", ["-c", script], { env });
+      expect(r.stderr).toBe("");
+      return r.stdout.trim().split("\n");
+    };
+    expect(await complete("verdict", "base")).toEqual(["baseline"]);
+    expect(await complete("verdict", "baseline", "create", "--exp")).toEqual(["--expires"]);
+    expect(await complete("verdict", "--json", "evaluations", "l")).toEqual(["list"]);
+    expect(await complete("verdict", "evaluate", "--base", "main", "--no-b")).toEqual(["--no-baseline"]);
+    const r = await runCli(["completion", "fish"], { env });
+    expect({ code: r.code, stderr: r.stderr }).toEqual({
+      code: 2,
+      stderr: "verdict: completion: unsupported shell fish (bash is supported)\n",
     });
   });
 });

@@ -2,6 +2,7 @@
 // output). Parsing is commander's; what each command does is in commands/.
 import { Command } from "commander";
 import { baselineCommands } from "./commands/baseline.js";
+import { completionCommand } from "./commands/completion.js";
 import { complianceCommands } from "./commands/compliance.js";
 import { evaluateCommand } from "./commands/evaluate.js";
 import { evaluationsCommand } from "./commands/evaluations.js";
@@ -35,6 +36,7 @@ export function buildProgram(ctx: Context): Command {
   peopleCommands(program, ctx);
   loginCommands(program, ctx);
   mcpCommand(program, ctx);
+  completionCommand(program, ctx);
   // Every (sub)command: usage errors throw instead of exiting, so bin.ts decides the exit code.
   const override = (cmd: Command) => {
     cmd.exitOverride();
