@@ -1,8 +1,8 @@
 // The `verdict` command on a developer's machine, black-box: the real binary against a running
 // Verdict, in git repositories made here. Typos in paths fail, pipes into `head` end quietly,
 // options leave the paths alone, and baselines accept the findings an old repository already has.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
@@ -182,6 +182,101 @@ describe("baselines: adopting Verdict on an old repository", () => {
       code: 2,
       stderr: expect.stringMatching(/^verdict: baseline .*baseline\.json cannot be used: not JSON\n$/),
     });
+  });
+});
+
+describe("verdict scan history", () => {
+  const PASSWORD = "hunter2-but-longer";
+  let repo: string;
+  let added: string;
+  let feature: string;
+  beforeAll(() => {
+    repo = repository({ "app.js": "export const a = 1;\n" });
+    write(repo, "config.js", `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\n`);
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "add config");
+    added = git(repo, "rev-parse", "HEAD").trim();
+    write(repo, "config.js", `const region = "eu-west-1";\nconst accessKey = process.env.AWS_ACCESS_KEY_ID;\n`);
+    git(repo, "commit", "-q", "-am", "remove the key");
+    // A binary file (a NUL byte) with a key in it, and a rename: neither adds a text line to scan.
+    writeFileSync(join(repo, "blob.bin"), Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from(AWS_KEY)]));
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "binary");
+    git(repo, "mv", "config.js", "settings.js");
+    git(repo, "commit", "-q", "-m", "rename");
+    // A branch merged with a merge commit.
+    git(repo, "checkout", "-q", "-b", "feature");
+    write(repo, "db.py", `DEBUG = False\npassword = "${PASSWORD}"\n`);
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "db settings");
+    feature = git(repo, "rev-parse", "HEAD").trim();
+    git(repo, "checkout", "-q", "main");
+    write(repo, "README.md", "# old app\n");
+    git(repo, "add", ".");
+    git(repo, "commit", "-q", "-m", "readme");
+    git(repo, "merge", "-q", "--no-ff", "-m", "merge feature", "feature");
+  });
+
+  it("finds a key added in one commit and removed in the next, with commit, author, date, file and line", async () => {
+    const r = await cli(["scan", "history", "--json"], repo);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.commits).toBe(7); // not the merge commit: its changes are its parents'
+    expect(
+      out.findings.map((f: Record<string, unknown>) => [f.commit, f.author, f.email, f.file, f.line, f.policy_id]),
+    ).toEqual([
+      [added, "Ada", "ada@example.com", "config.js", 2, "aws-credentials"],
+      [feature, "Ada", "ada@example.com", "db.py", 2, "hardcoded-credentials"],
+    ]);
+    expect(out.findings[0].date).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(out.findings[0].fingerprint).toMatch(/^[0-9a-f]{32}$/);
+    expect(r.stdout).not.toContain(AWS_KEY);
+    expect(r.stdout).not.toContain(PASSWORD);
+
+    const text = await cli(["scan", "history"], repo);
+    expect(text.stdout).toMatch(
+      new RegExp(`^${added.slice(0, 10)} \\d{4}-\\d\\d-\\d\\d Ada config\\.js:2:20 error aws-credentials `, "m"),
+    );
+    expect(text.stdout).toMatch(/^failed: 2 findings \(2 errors\) in 7 commits$/m);
+  });
+
+  it("scans a range only", async () => {
+    const r = await cli(["scan", "history", "--json", `${added}..main`], repo);
+    expect(JSON.parse(r.stdout).findings.map((f: { file: string }) => f.file)).toEqual(["db.py"]);
+  });
+
+  it("resumes a scan that stopped, with the same findings as a whole run", async () => {
+    const big = repository({ "a.js": "export const a = 0;\n" });
+    for (let i = 1; i <= 40; i++) {
+      write(big, "a.js", `export const a = ${i};\n${i === 30 ? `const k = "${AWS_KEY}";\n` : ""}`);
+      git(big, "commit", "-q", "-am", `step ${i}`);
+    }
+    const state = join(big, ".verdict/history-scan.json");
+    const child = spawn(process.execPath, [CLI, "scan", "history", "--slice", "1", "--json"], { cwd: big, env });
+    // Stopped (killed) once it has saved some progress, and before it is done.
+    await new Promise<void>((resolve, reject) => {
+      const poll = setInterval(() => {
+        try {
+          if (JSON.parse(readFileSync(state, "utf8")).done >= 3) {
+            clearInterval(poll);
+            child.kill("SIGKILL");
+            resolve();
+          }
+        } catch {
+          // not written yet (or being written)
+        }
+      }, 5);
+      child.once("exit", () => {
+        clearInterval(poll);
+        reject(new Error("the scan finished before it could be stopped"));
+      });
+    });
+    const resumed = await cli(["scan", "history", "--json"], big);
+    expect(resumed.stderr).toMatch(/^resuming: \d+ of 41 commits already scanned$/m);
+    expect(resumed.code).toBe(1);
+    const findings = JSON.parse(resumed.stdout).findings;
+    expect(findings.map((f: { file: string; line: number }) => `${f.file}:${f.line}`)).toEqual(["a.js:2"]);
+    expect(existsSync(state)).toBe(false);
   });
 });
 

@@ -11,6 +11,7 @@ import { mcpCommand } from "./commands/mcp.js";
 import { organizationCommands } from "./commands/organization.js";
 import { peopleCommands } from "./commands/people.js";
 import { policiesCommand } from "./commands/policies.js";
+import { scanCommands } from "./commands/scan.js";
 import type { Context } from "./context.js";
 import { VERSION } from "./version.js";
 
@@ -29,6 +30,7 @@ export function buildProgram(ctx: Context): Command {
     );
   evaluateCommand(program, ctx);
   baselineCommands(program, ctx);
+  scanCommands(program, ctx);
   evaluationsCommand(program, ctx);
   policiesCommand(program, ctx);
   organizationCommands(program, ctx);
