@@ -1,6 +1,8 @@
 // The `verdict` command line: every command, wired to one context (configuration, client,
 // output). Parsing is commander's; what each command does is in commands/.
 import { Command } from "commander";
+import { baselineCommands } from "./commands/baseline.js";
+import { completionCommand } from "./commands/completion.js";
 import { complianceCommands } from "./commands/compliance.js";
 import { evaluateCommand } from "./commands/evaluate.js";
 import { evaluationsCommand } from "./commands/evaluations.js";
@@ -9,6 +11,7 @@ import { mcpCommand } from "./commands/mcp.js";
 import { organizationCommands } from "./commands/organization.js";
 import { peopleCommands } from "./commands/people.js";
 import { policiesCommand } from "./commands/policies.js";
+import { scanCommands } from "./commands/scan.js";
 import type { Context } from "./context.js";
 import { VERSION } from "./version.js";
 
@@ -26,6 +29,8 @@ export function buildProgram(ctx: Context): Command {
       "\nExit codes: 0 success (evaluation passed), 1 evaluation failed, 2 usage, authentication, connection or API error.",
     );
   evaluateCommand(program, ctx);
+  baselineCommands(program, ctx);
+  scanCommands(program, ctx);
   evaluationsCommand(program, ctx);
   policiesCommand(program, ctx);
   organizationCommands(program, ctx);
@@ -33,6 +38,7 @@ export function buildProgram(ctx: Context): Command {
   peopleCommands(program, ctx);
   loginCommands(program, ctx);
   mcpCommand(program, ctx);
+  completionCommand(program, ctx);
   // Every (sub)command: usage errors throw instead of exiting, so bin.ts decides the exit code.
   const override = (cmd: Command) => {
     cmd.exitOverride();

@@ -2,10 +2,13 @@
 // prints the findings. Exit 0 when the evaluation passes (or the organization does not require
 // it to), 1 when it fails. A change larger than one request goes as several evaluations, sent
 // concurrently (evaluateBatches.ts) and printed as one.
+import { readFileSync } from "node:fs";
+import { join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { VerdictApiError, type Policy, type RetryNotice, type VerdictClient } from "@verdict/sdk";
 import { encodeFile, mergeEvaluations, type EncodedFile, type MergedEvaluation } from "../batches.js";
-import type { Context } from "../context.js";
+import { applyBaseline, BASELINE_PATH, parseBaseline, type Baseline } from "../baseline.js";
+import type { Context, Output } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { evaluateInBatches } from "../evaluateBatches.js";
 import { readFile, sizeFiles, type SizedFile } from "../files.js";
@@ -20,13 +23,10 @@ const sarif = () => import("../format/sarif.js");
 /** Batches in flight at once: enough to keep a server's two stages (gateway, engine) busy. */
 export const DEFAULT_CONCURRENCY = 4;
 
-interface EvaluateOptions {
-  base?: string;
+interface EvaluateOptions extends ChangeOptions {
   format: "text" | "json" | "sarif";
-  repository?: string;
-  ref?: string;
-  policy?: string[];
-  concurrency: number;
+  /** A file, or false with --no-baseline. */
+  baseline?: string | false;
 }
 
 /** Whether a failed evaluation fails the build: the organization's require_evaluation_pass (true when it cannot be read). */
@@ -57,80 +57,164 @@ function retryNote(r: RetryNotice): string {
   return `${r.method} ${r.path.replace(/^https?:\/\/[^/]+/, "")}: rate limited (HTTP ${r.status}); retrying in ${Math.ceil(r.waitMs / 1000)} s`;
 }
 
+/** What `evaluate` and `baseline create` send: files (or the change since --base), how, and where. */
+export interface ChangeOptions {
+  base?: string;
+  repository?: string;
+  ref?: string;
+  policy?: string[];
+  concurrency: number;
+}
+
+export interface EvaluatedChange {
+  /** null: nothing could be sent. */
+  evaluation: MergedEvaluation | null;
+  /** The directory the files' paths are relative to: the work tree's top, or cwd outside git. */
+  root: string;
+  /** The files sent. */
+  sent: Set<string>;
+}
+
+/** Lists, reads and sends the files of PATHS (or the change since --base) in batches, and merges the answers. */
+export async function evaluateChange(
+  ctx: Context,
+  client: VerdictClient,
+  out: Output,
+  paths: string[],
+  opts: ChangeOptions,
+): Promise<EvaluatedChange> {
+  const { env, cwd } = ctx.io;
+  const root = gitRoot(cwd);
+  let base: string;
+  let candidates: { path: string; status: "added" | "modified" }[];
+  if (opts.base) {
+    if (!root) throw new CliError("--base needs a git repository (run it inside the work tree)");
+    base = root;
+    candidates = changedFiles(root, cwd, opts.base, paths);
+  } else {
+    const listed = listFiles(root, cwd, paths);
+    base = listed.root;
+    candidates = listed.files.map((path) => ({ path, status: "modified" as const }));
+  }
+  // The baseline file lists fingerprints, not code: it is not evaluated.
+  candidates = candidates.filter((c) => c.path !== BASELINE_PATH);
+  const { files, skipped } = sizeFiles(base, candidates);
+  const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
+  skipped.forEach(skip);
+  const sent = new Set<string>();
+  if (files.length === 0) return { evaluation: null, root: base, sent };
+
+  const repository = opts.repository ?? repositoryName(base, root !== null, env);
+  const ref = opts.ref ?? currentRef(base, root !== null, env);
+  const envelope = {
+    repository,
+    ref,
+    ...(opts.base ? { base_ref: opts.base } : {}),
+    ...(opts.policy ? { policies: opts.policy } : {}),
+  };
+  const read = (f: SizedFile): EncodedFile | null => {
+    const r = readFile(base, f);
+    if (r && "skipped" in r) skip(r.skipped);
+    if (!r || !("file" in r)) return null;
+    sent.add(f.path);
+    return encodeFile(r.file);
+  };
+  const parts = await evaluateInBatches(client, envelope, files, read, {
+    concurrency: opts.concurrency,
+    note: (t) => out.note(t),
+  });
+  return { evaluation: parts.length ? mergeEvaluations(parts) : null, root: base, sent };
+}
+
+/** The client of a command that sends evaluations: rate-limit waits (up to a minute) are shown, so a held run does not look stuck. */
+export function evaluatingClient(ctx: Context, out: Output): VerdictClient {
+  // The short backoffs of 5xx and connection retries are not (an error stays one line).
+  return ctx.client({ onRetry: (r) => r.status === 429 && out.note(retryNote(r)) });
+}
+
+/** The options `evaluate` and `baseline create` share. */
+export function changeOptions(cmd: Command): Command {
+  return (
+    cmd
+      .argument("[paths...]", "files or directories (directories: every file git does not ignore)")
+      .option("--base <ref>", "evaluate the files changed between REF and the working tree (git)")
+      .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
+      .option("--ref <ref>", "ref being evaluated (default: the current branch)")
+      // One value per option (not variadic): `--policy ID .` must leave `.` to the paths.
+      .option("--policy <id>", "run only this policy (repeatable, or comma-separated)", collectList)
+      .option(
+        "--concurrency <n>",
+        "batches sent at once when the change is larger than one request",
+        positiveInt,
+        DEFAULT_CONCURRENCY,
+      )
+      .option("--baseline <file>", `the baseline file (default: ${BASELINE_PATH} at the top of the work tree)`)
+  );
+}
+
+/** The baseline file: --baseline (from cwd), else .verdict/baseline.json under the root. */
+export function baselinePath(ctx: Context, root: string, option: string | undefined): string {
+  return option ? resolve(ctx.io.cwd, option) : join(root, BASELINE_PATH);
+}
+
+/** The baseline in force, if its file exists; a file that cannot be used is an error (never silently ignored). */
+function loadBaseline(path: string): Baseline | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+  const b = parseBaseline(text);
+  if ("error" in b) throw new CliError(`baseline ${path} cannot be used: ${b.error}`);
+  return b;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 export function evaluateCommand(program: Command, ctx: Context): void {
-  program
-    .command("evaluate")
-    .description("Evaluate files, or the files changed since a git ref, against the organization's policies")
-    .argument("[paths...]", "files or directories (directories: every file git does not ignore)")
-    .option("--base <ref>", "evaluate the files changed between REF and the working tree (git)")
+  changeOptions(
+    program
+      .command("evaluate")
+      .description("Evaluate files, or the files changed since a git ref, against the organization's policies"),
+  )
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0 for GitHub code scanning)", "text")
-    .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
-    .option("--ref <ref>", "ref being evaluated (default: the current branch)")
-    // One value per option (not variadic): `--policy ID .` must leave `.` to the paths.
-    .option("--policy <id>", "run only this policy (repeatable, or comma-separated)", collectList)
-    .option(
-      "--concurrency <n>",
-      "batches sent at once when the change is larger than one request",
-      positiveInt,
-      DEFAULT_CONCURRENCY,
-    )
+    .option("--no-baseline", "report the findings the baseline accepts too")
     .action(async (paths: string[], opts: EvaluateOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
       if (!["text", "json", "sarif"].includes(format))
         throw new CliError(`--format must be text, json or sarif (got ${format})`);
       if (!opts.base && paths.length === 0)
         throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
-      const { env, cwd } = ctx.io;
       const out = ctx.output(format === "json");
-      // Rate-limit waits (up to a minute) are shown, so a held run does not look stuck; the short
-      // backoffs of 5xx and connection retries are not (an error stays one line).
-      const client = ctx.client({ onRetry: (r) => r.status === 429 && out.note(retryNote(r)) });
-
-      const root = gitRoot(cwd);
-      let base: string;
-      let candidates: { path: string; status: "added" | "modified" }[];
-      if (opts.base) {
-        if (!root) throw new CliError("--base needs a git repository (run it inside the work tree)");
-        base = root;
-        candidates = changedFiles(root, cwd, opts.base, paths);
-      } else {
-        const listed = listFiles(root, cwd, paths);
-        base = listed.root;
-        candidates = listed.files.map((path) => ({ path, status: "modified" as const }));
-      }
-      const { files, skipped } = sizeFiles(base, candidates);
-      const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
-      skipped.forEach(skip);
-      const nothing = async () => {
+      const client = evaluatingClient(ctx, out);
+      const change = await evaluateChange(ctx, client, out, paths, opts);
+      if (!change.evaluation) {
         out.note("nothing to evaluate: no changed or readable text files");
         if (format === "sarif")
           out.data((await sarif()).toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
         else if (format === "json") out.data({ evaluation: null });
-      };
-      if (files.length === 0) return nothing();
-
-      const repository = opts.repository ?? repositoryName(base, root !== null, env);
-      const ref = opts.ref ?? currentRef(base, root !== null, env);
-      const envelope = {
-        repository,
-        ref,
-        ...(opts.base ? { base_ref: opts.base } : {}),
-        ...(opts.policy ? { policies: opts.policy } : {}),
-      };
-      const read = (f: SizedFile): EncodedFile | null => {
-        const r = readFile(base, f);
-        if (r && "skipped" in r) skip(r.skipped);
-        return r && "file" in r ? encodeFile(r.file) : null;
-      };
-      const parts = await evaluateInBatches(client, envelope, files, read, {
-        concurrency: opts.concurrency,
-        note: (t) => out.note(t),
-      });
-      if (parts.length === 0) return nothing();
-      const evaluation = mergeEvaluations(parts);
+        return;
+      }
+      let evaluation = change.evaluation;
+      let baselined = 0;
+      const file = opts.baseline === false ? null : baselinePath(ctx, change.root, opts.baseline || undefined);
+      const baseline = file ? loadBaseline(file) : null;
+      if (baseline) {
+        const applied = applyBaseline(evaluation, baseline, change.sent, new Date());
+        ({ evaluation, baselined } = applied);
+        const shown = relative(ctx.io.cwd, file!) || file!;
+        if (baselined) out.note(`${plural(baselined, "finding")} accepted by the baseline (${shown}) not shown`);
+        for (const e of applied.expired)
+          out.note(`baseline entry expired on ${e.expires_at}: ${e.file}:${e.line} ${e.policy_id} is reported again`);
+        if (applied.stale.length)
+          out.note(
+            `${plural(applied.stale.length, "baseline entry")} no longer found (fixed): ${applied.stale.map((e) => `${e.file}:${e.line} ${e.policy_id}`).join(", ")}; run 'verdict baseline create' to drop ${applied.stale.length === 1 ? "it" : "them"}`,
+          );
+      }
       const blocks = evaluation.passed ? true : await blocking(client);
 
-      if (format === "json") out.data(evaluation);
+      if (format === "json") out.data(baseline ? { ...evaluation, baselined } : evaluation);
       else if (format === "sarif")
         out.data(
           (await sarif()).toSarif(evaluation, await policiesOf(client, evaluation), {

@@ -1,0 +1,167 @@
+// verdict scan history [RANGE…]: every commit's added lines since the repository began (or in
+// RANGE, git log's revision arguments), each blob once, sent in batches like `evaluate`, and the
+// findings with the commit, author, date, file and line that added them. Commits go in slices;
+// after each, the progress is saved (.verdict/history-scan.json), so a run that stopped resumes
+// where it was: the file is removed when the scan completes.
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Command } from "commander";
+import type { Evaluation } from "@verdict/sdk";
+import { encodeFile } from "../batches.js";
+import { BASELINE_PATH, parseBaseline } from "../baseline.js";
+import type { Context } from "../context.js";
+import { CliError, EXIT } from "../errors.js";
+import { evaluateInBatches } from "../evaluateBatches.js";
+import { gitRoot, repositoryName } from "../git.js";
+import { commitList, composeRounds, readSlice, type Composed } from "../history.js";
+import { DEFAULT_CONCURRENCY, evaluatingClient } from "./evaluate.js";
+import { jsonOf, positiveInt } from "./shared.js";
+
+export const STATE_PATH = ".verdict/history-scan.json";
+
+type Violation = Evaluation["violations"][number];
+
+export interface HistoryFinding extends Omit<Violation, "id"> {
+  commit: string;
+  author: string;
+  email: string;
+  date: string;
+}
+
+interface State {
+  version: 1;
+  range: string[];
+  /** Commits scanned, in the order of the list; `last` is the last of them. */
+  done: number;
+  last: string;
+  blobs: string[];
+  findings: HistoryFinding[];
+}
+
+interface ScanOptions {
+  slice: number;
+  concurrency: number;
+  repository?: string;
+  restart?: boolean;
+  format: string;
+}
+
+function readState(path: string, range: string[], shas: string[]): State | null {
+  let s: State;
+  try {
+    s = JSON.parse(readFileSync(path, "utf8")) as State;
+  } catch {
+    return null;
+  }
+  // Only the same scan, on a history that still has the commits it did.
+  const same = s.version === 1 && JSON.stringify(s.range) === JSON.stringify(range) && shas[s.done - 1] === s.last;
+  return same ? s : null;
+}
+
+/** The fingerprints a baseline file accepts now (none without the file). */
+function acceptedFingerprints(path: string): Set<string> {
+  if (!existsSync(path)) return new Set();
+  const b = parseBaseline(readFileSync(path, "utf8"));
+  if ("error" in b) throw new CliError(`baseline ${path} cannot be used: ${b.error}`);
+  const now = Date.now();
+  return new Set(b.findings.filter((f) => !f.expires_at || Date.parse(f.expires_at) > now).map((f) => f.fingerprint));
+}
+
+function line(f: HistoryFinding): string {
+  const head = `${f.commit.slice(0, 10)} ${f.date.slice(0, 10)} ${f.author} ${f.file}:${f.line}:${f.column} ${f.severity} ${f.policy_id} ${f.message}`;
+  return f.code_snippet.trim() ? `${head}\n    ${f.code_snippet.trim()}` : head;
+}
+
+export function scanCommands(program: Command, ctx: Context): void {
+  const scan = program.command("scan").description("Scan more than the working tree: a repository's history");
+  scan
+    .command("history")
+    .description("Evaluate every commit's added lines (each blob once), oldest first; resumes a scan that stopped")
+    .argument("[range...]", "git log revision arguments, e.g. main~100..main or --all after --", ["HEAD"])
+    .option("--slice <n>", "commits read and sent per step (the progress is saved after each)", positiveInt, 500)
+    .option("--concurrency <n>", "batches sent at once", positiveInt, DEFAULT_CONCURRENCY)
+    .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
+    .option("--restart", "ignore the progress of a scan that stopped, and start again")
+    .option("--format <format>", "text or json", "text")
+    .action(async (range: string[], opts: ScanOptions, cmd: Command) => {
+      const format = jsonOf(cmd) ? "json" : opts.format;
+      if (!["text", "json"].includes(format)) throw new CliError(`--format must be text or json (got ${format})`);
+      const root = gitRoot(ctx.io.cwd);
+      if (!root) throw new CliError("scan history needs a git repository (run it inside the work tree)");
+      const out = ctx.output(format === "json");
+      const client = evaluatingClient(ctx, out);
+      let shas: string[];
+      try {
+        shas = await commitList(root, range);
+      } catch (err) {
+        throw new CliError(`git cannot list ${range.join(" ")}: ${(err as Error).message.split("\n")[0]}`);
+      }
+      const statePath = join(root, STATE_PATH);
+      const resumed = opts.restart ? null : readState(statePath, range, shas);
+      const state: State = resumed ?? { version: 1, range, done: 0, last: "", blobs: [], findings: [] };
+      if (resumed) out.note(`resuming: ${resumed.done} of ${shas.length} commits already scanned`);
+      const blobs = new Set(state.blobs);
+      const repository = opts.repository ?? repositoryName(root, true, ctx.io.env);
+
+      while (state.done < shas.length) {
+        const part = shas.slice(state.done, state.done + opts.slice);
+        const slice = await readSlice(root, part, blobs);
+        for (const round of composeRounds(slice.additions)) {
+          const byPath = new Map<string, Composed>(round.map((c) => [c.path, c]));
+          const parts = await evaluateInBatches(
+            client,
+            { repository, ref: "history" },
+            round.map((c) => ({ ...c, bytes: c.content.length })),
+            (c) => encodeFile({ path: c.path, status: "added", content: c.content }),
+            { concurrency: opts.concurrency, note: () => undefined },
+          );
+          for (const e of parts) {
+            if (e.violations.length < e.summary.total_violations)
+              out.note(`evaluation ${e.id} kept ${e.violations.length} of ${e.summary.total_violations} findings`);
+            for (const { id: _id, ...v } of e.violations) {
+              const origin = byPath.get(v.file)?.origin[v.line - 1];
+              if (!origin) continue;
+              const addition = slice.additions[origin.addition]!;
+              const commit = slice.commits[addition.commit]!;
+              state.findings.push({
+                ...v,
+                line: origin.line,
+                commit: commit.sha,
+                author: commit.author,
+                email: commit.email,
+                date: commit.date,
+              });
+            }
+          }
+        }
+        state.done += part.length;
+        state.last = shas[state.done - 1]!;
+        state.blobs = [...blobs];
+        // Written whole, then renamed: a run stopped mid-write leaves the previous progress.
+        mkdirSync(dirname(statePath), { recursive: true });
+        writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
+        renameSync(`${statePath}.tmp`, statePath);
+        if (shas.length > opts.slice) out.note(`scanned ${state.done} of ${shas.length} commits`);
+      }
+      rmSync(statePath, { force: true });
+
+      // Oldest commit first; findings the baseline accepts (the same value in the same file) left out.
+      const order = new Map(shas.map((sha, i) => [sha, i]));
+      const sorted = state.findings.sort(
+        (a, b) => order.get(a.commit)! - order.get(b.commit)! || a.file.localeCompare(b.file) || a.line - b.line,
+      );
+      const accepted = acceptedFingerprints(join(root, BASELINE_PATH));
+      const findings = sorted.filter((f) => !accepted.has(f.fingerprint));
+      const baselined = sorted.length - findings.length;
+      if (baselined) out.note(`${baselined} findings accepted by the baseline (${BASELINE_PATH}) not shown`);
+      const errors = findings.filter((f) => f.severity === "error").length;
+      if (format === "json") out.data({ commits: shas.length, findings, baselined });
+      else {
+        for (const f of findings) out.line(line(f));
+        out.line(
+          `${errors ? "failed" : "passed"}: ${findings.length} findings (${errors} errors) in ${shas.length} commits`,
+        );
+      }
+      if (errors) process.exitCode = EXIT.failed;
+    });
+}

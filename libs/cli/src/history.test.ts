@@ -1,0 +1,40 @@
+import { describe, expect, it } from "@jest/globals";
+import { MAX_FILE_BYTES } from "./files.js";
+import { composeRounds, type Addition } from "./history.js";
+
+describe("history texts", () => {
+  it("join a path's added lines of several commits into one text per round, each line mapped to its commit and line", () => {
+    const additions: Addition[] = [
+      { commit: 0, path: "a.js", lines: [[3, "x = 1"]] },
+      { commit: 1, path: "b.js", lines: [[1, "y"]] },
+      {
+        commit: 2,
+        path: "a.js",
+        lines: [
+          [7, "z = 2"],
+          [8, "w"],
+        ],
+      },
+    ];
+    const [round, ...more] = composeRounds(additions);
+    expect(more).toEqual([]);
+    const a = round!.find((c) => c.path === "a.js")!;
+    expect(a.content.toString()).toBe("x = 1\nz = 2\nw\n");
+    expect(a.origin).toEqual([
+      { addition: 0, line: 3 },
+      { addition: 2, line: 7 },
+      { addition: 2, line: 8 },
+    ]);
+  });
+
+  it("put a path's lines past 1 MiB in the next round, so a round never names a path twice", () => {
+    const long = "k".repeat(600_000);
+    const rounds = composeRounds([
+      { commit: 0, path: "big.txt", lines: [[1, long]] },
+      { commit: 1, path: "big.txt", lines: [[1, long]] },
+      { commit: 1, path: "small.txt", lines: [[1, "s"]] },
+    ]);
+    expect(rounds.map((r) => r.map((c) => c.path))).toEqual([["big.txt", "small.txt"], ["big.txt"]]);
+    for (const r of rounds) for (const c of r) expect(c.content.length).toBeLessThanOrEqual(MAX_FILE_BYTES);
+  });
+});
