@@ -512,3 +512,75 @@ describe("inline suppression", () => {
     expect(JSON.stringify(result)).not.toContain(awsKey);
   });
 });
+
+describe("structural rules", () => {
+  // A syntax-aware rule: a Python call os.system(x) whose argument reads a name.
+  const systemRule = (keywords: string[] = ["system"]) =>
+    policy("command-injection", [
+      {
+        type: "structural",
+        value: JSON.stringify({
+          languages: ["python"],
+          rule: { pattern: "os.system($CMD)" },
+          constraints: { CMD: { any: [{ kind: "identifier" }, { has: { kind: "identifier", stopBy: "end" } }] } },
+        }),
+        rule_id: "python-os-system-variable",
+        keywords,
+      },
+    ]);
+
+  it("reports matches of the syntax tree, not of text in strings or comments, at code-point columns", () => {
+    const source = [
+      "import os",
+      "# os.system(cmd) in a comment",
+      'HELP = "os.system(cmd) in a string"',
+      'os.system("ls")',
+      'label = "😀中文"; os.system("rm " + path)',
+      "",
+    ].join("\n");
+    const findings = scanFile("tools/run.py", source, [systemRule()]).findings;
+    expect(findings.map((f) => [f.rule_id, f.line, f.column, f.code_snippet])).toEqual([
+      ["python-os-system-variable", 5, 16, 'label = "😀中文"; os.system("rm " + path)'],
+    ]);
+  });
+
+  it("runs beside RE2 rules, through suppression, limits and exclude_paths alike", () => {
+    const source =
+      "import os\nos.system(cmd)  # verdict-ignore command-injection: fixed input\neval(x)\nos.system(x)\n";
+    const both = [systemRule(), policy("dangerous-eval", [{ value: String.raw`\beval\s*\(` }])];
+    const scanned = scanFile("run.py", source, both);
+    expect(scanned.findings.map((f) => `${f.rule_id}@${f.line}`)).toEqual([
+      "dangerous-eval-1@3",
+      "python-os-system-variable@4",
+    ]);
+    expect(scanned.suppressions).toEqual([expect.objectContaining({ rule_id: "python-os-system-variable", line: 2 })]);
+    expect(scanFile("run.py", source, both, 1)).toMatchObject({ matched: 2, findings: [{ line: 3 }] });
+    const excluded = { ...systemRule(), exclude_paths: ["scripts/**"] };
+    expect(scanFile("scripts/run.py", "os.system(x)\n", [excluded]).findings).toEqual([]);
+  });
+
+  it("parses only files of the rule's language that contain one of its keywords", () => {
+    expect(scanFile("run.rb", "os.system(x)\n", [systemRule()]).findings).toEqual([]);
+    expect(scanFile("run.py", "os.system(x)\n", [systemRule(["popen"])]).findings).toEqual([]);
+    expect(scanFile("run.py", "os.system(x)\n", [systemRule(["popen", "system"])]).findings).toHaveLength(1);
+  });
+
+  it("does not parse a file over the per-file budget; its RE2 rules still run", () => {
+    const big = `os.system(x)\neval(y)\n${"# padding line of a large generated module\n".repeat(13_000)}`;
+    expect(Buffer.byteLength(big)).toBeGreaterThan(512 * 1024);
+    const found = scanFile("big.py", big, [
+      systemRule(),
+      policy("dangerous-eval", [{ value: String.raw`\beval\s*\(` }]),
+    ]);
+    expect(found.findings.map((f) => f.rule_id)).toEqual(["dangerous-eval-1"]);
+    expect(scanFile("small.py", "os.system(x)\n", [systemRule()]).findings).toHaveLength(1);
+  });
+
+  it("refuses a rule that is not JSON of languages and an ast-grep rule when the engine is compiled", () => {
+    const bad = (value: string) => () =>
+      compileEngine([policy("p", [{ type: "structural", value, rule_id: "bad-rule" }])]);
+    expect(bad("os.system(")).toThrow("bad-rule");
+    expect(bad(JSON.stringify({ languages: ["cobol"], rule: { pattern: "x" } }))).toThrow("bad-rule");
+    expect(bad(JSON.stringify({ languages: ["python"], rule: { kind: "no_such_kind" } }))).toThrow("bad-rule");
+  });
+});

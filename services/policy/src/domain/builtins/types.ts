@@ -73,6 +73,43 @@ export function assignment(names: string, secret: string): string {
  */
 export const PY_DYNAMIC_ARG = String.raw`(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*[,)%+]|[A-Za-z_][\w.]*\s*\(|[rRbBuU]?[fF][rR]?["']|[rRbBuU]?["'][^"'\n]*["']\s*(?:%\s*[^"'\s]|\.format\s*\(\s*[^"'\s)]|\+))`;
 
+/**
+ * The value of a syntax-aware rule (`type: "structural"`): the languages it runs on and an
+ * ast-grep rule (https://ast-grep.github.io/reference/rule.html) with its metavariable
+ * constraints, as the JSON the evaluation engine reads (services/evaluation/src/domain/structural.ts).
+ */
+export function structural(
+  languages: readonly string[],
+  rule: Record<string, unknown>,
+  constraints?: Record<string, Record<string, unknown>>,
+): string {
+  return JSON.stringify({ languages, rule, ...(constraints ? { constraints } : {}) });
+}
+
+/** A C# expression that reads a name somewhere (a variable, a member, a call, an interpolation): not a constant literal. */
+export const CSHARP_READS_NAME = { has: { kind: "identifier", stopBy: "end" } };
+
+/** A C# string built at run time: a concatenation or an interpolated string that reads a name. */
+export const CSHARP_BUILT_STRING = {
+  has: {
+    any: [{ kind: "binary_expression" }, { kind: "interpolated_string_expression" }],
+    has: { kind: "identifier", stopBy: "end" },
+  },
+};
+
+/** A Kotlin string template with `$name` or `${expression}` in it. */
+export const KOTLIN_TEMPLATE = {
+  has: {
+    kind: "string_literal",
+    has: { any: [{ kind: "interpolated_expression" }, { kind: "interpolated_identifier" }] },
+  },
+};
+
+/** A Kotlin expression that reads a name somewhere (a variable, a call, a template field): not a constant literal. */
+export const KOTLIN_READS_NAME = {
+  has: { any: [{ kind: "simple_identifier" }, { kind: "interpolated_identifier" }], stopBy: "end" },
+};
+
 /** After a token: the end of the token alphabet (or of the line), so longer look-alikes do not match. */
 export const TOKEN_END = String.raw`(?:[^A-Za-z0-9_-]|$)`;
 
