@@ -576,6 +576,56 @@ describe("structural rules", () => {
     expect(scanFile("small.py", "os.system(x)\n", [systemRule()]).findings).toHaveLength(1);
   });
 
+  describe("with a flow condition", () => {
+    const request = { kind: "attribute", regex: String.raw`^request\.args$` };
+    const flowRule = policy("sql-injection", [
+      {
+        type: "structural",
+        value: JSON.stringify({
+          languages: ["python"],
+          rule: { pattern: "$C.execute($Q)" },
+          flow: {
+            sink: "Q",
+            sources: [request],
+            sanitizers: [{ kind: "call", has: { field: "function", regex: "^int$" } }],
+          },
+        }),
+        rule_id: "python-sql-from-request",
+      },
+    ]);
+    const lines = (source: string) => scanFile("app.py", source, [flowRule]).findings.map((f) => f.line);
+
+    it("reports a source reaching the sink through assignments, concatenation and formatting", () => {
+      expect(lines('def v(c):\n    c.execute("SELECT %s" % request.args["id"])\n')).toEqual([2]);
+      expect(
+        lines('def v(c):\n    a = request.args.get("id")\n    b = f"x{a}"\n    q = "S " + b\n    c.execute(q)\n'),
+      ).toEqual([5]);
+      expect(lines('def v(c):\n    q = "S "\n    if x:\n        q += request.args["id"]\n    c.execute(q)\n')).toEqual([
+        5,
+      ]);
+    });
+
+    it("stays quiet for constants, sanitized input, other functions' names and assignments after the sink", () => {
+      expect(lines('Q = "SELECT 1"\ndef v(c):\n    c.execute(Q % ())\n')).toEqual([]);
+      expect(lines('def v(c):\n    n = int(request.args["n"])\n    c.execute("S %d" % n)\n')).toEqual([]);
+      expect(lines('def a():\n    q = request.args["x"]\ndef b(c, q):\n    c.execute(q)\n')).toEqual([]);
+      expect(lines('def v(c):\n    q = "SELECT 1"\n    c.execute(q)\n    q = request.args["x"]\n')).toEqual([]);
+      // A name assigned from itself is followed once, not forever.
+      expect(lines('def v(c):\n    q = "S"\n    q = q + q\n    c.execute(q)\n')).toEqual([]);
+    });
+
+    it("is refused for a language without flow support, or without sources", () => {
+      const bad = (spec: object) => () =>
+        compileEngine([policy("p", [{ type: "structural", value: JSON.stringify(spec), rule_id: "bad-flow" }])]);
+      expect(bad({ languages: ["go"], rule: { pattern: "x" }, flow: { sink: "Q", sources: [request] } })).toThrow(
+        "bad-flow",
+      );
+      expect(bad({ languages: ["python"], rule: { pattern: "x" }, flow: { sink: "Q", sources: [] } })).toThrow(
+        "bad-flow",
+      );
+    });
+  });
+
   it("refuses a rule that is not JSON of languages and an ast-grep rule when the engine is compiled", () => {
     const bad = (value: string) => () =>
       compileEngine([policy("p", [{ type: "structural", value, rule_id: "bad-rule" }])]);

@@ -16,6 +16,7 @@ import {
   matchStructural,
   parseSpec,
   STRUCTURAL_LANGUAGES,
+  structuralRule,
   type StructuralLanguage,
   type StructuralRule,
 } from "./structural.js";
@@ -182,7 +183,8 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
           paths: pattern.paths.map((p) => new RE2(p, "u")),
           keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
         };
-        for (const language of spec.languages) structural.get(language)!.push({ owner, spec });
+        const compiled = structuralRule(owner, spec);
+        for (const language of spec.languages) structural.get(language)!.push(compiled);
         continue;
       }
       const allowlist = pattern.allowlist.map((p) => new RE2(p, "u"));

@@ -17,6 +17,7 @@ import kotlin from "@ast-grep/lang-kotlin";
 import php from "@ast-grep/lang-php";
 import python from "@ast-grep/lang-python";
 import ruby from "@ast-grep/lang-ruby";
+import { compileFlow, FLOW_LANGUAGES, reachesSink, type CompiledFlow, type FlowSpec } from "./flow.js";
 
 /** The languages structural rules are written for. */
 export const STRUCTURAL_LANGUAGES = [
@@ -42,6 +43,8 @@ export interface StructuralSpec {
   languages: StructuralLanguage[];
   rule: Record<string, unknown>;
   constraints?: Record<string, Record<string, unknown>>;
+  /** Report only where a source reaches the sink's metavariable within the function (flow.ts). */
+  flow?: FlowSpec;
 }
 
 // File extensions by language (lower-case, without the dot).
@@ -103,6 +106,12 @@ export interface StructuralRule<R> {
   /** What the engine reports for a match (its policy and pattern). */
   owner: R;
   spec: StructuralSpec;
+  flow?: CompiledFlow;
+}
+
+/** A structural rule for the engine: its spec parsed and its flow condition compiled. */
+export function structuralRule<R>(owner: R, spec: StructuralSpec): StructuralRule<R> {
+  return { owner, spec, ...(spec.flow ? { flow: compileFlow(spec.flow) } : {}) };
 }
 
 /** One match: UTF-16 offsets in the decoded file, as ast-grep gives them. */
@@ -137,14 +146,25 @@ export function parseSpec(value: string, ruleId: string): StructuralSpec {
     s.rule === null
   )
     throw new Error(`structural rule ${ruleId}: needs languages (${STRUCTURAL_LANGUAGES.join(", ")}) and a rule`);
+  const flow = s.flow;
+  if (
+    flow !== undefined &&
+    (typeof flow.sink !== "string" ||
+      !Array.isArray(flow.sources) ||
+      flow.sources.length === 0 ||
+      !s.languages.every((l) => FLOW_LANGUAGES.includes(l)))
+  )
+    throw new Error(
+      `structural rule ${ruleId}: a flow needs a sink metavariable and sources, in ${FLOW_LANGUAGES.join(", ")}`,
+    );
   registerLanguages();
   // Each language compiles the rule on an empty file, so a rule ast-grep rejects fails here, not
   // during a scan.
   for (const language of s.languages) {
     try {
-      parse(PARSER[language], "")
-        .root()
-        .findAll(config(s as StructuralSpec));
+      const root = parse(PARSER[language], "").root();
+      root.findAll(config(s as StructuralSpec));
+      for (const rule of [...(flow?.sources ?? []), ...(flow?.sanitizers ?? [])]) root.findAll({ rule } as NapiConfig);
     } catch (e) {
       throw new Error(`structural rule ${ruleId} (${language}): ${(e as Error).message}`, { cause: e });
     }
@@ -181,8 +201,14 @@ export function matchStructural<R>(
     if (performance.now() > deadline) return { matches, overBudget: "time" };
     const range = node.range();
     for (let i = 0; i < rules.length; i++) {
-      if (rules.length === 1 || node.matches(full[i]!))
-        matches.push({ owner: rules[i]!.owner, start: range.start.index, end: range.end.index });
+      const rule = rules[i]!;
+      if (rules.length > 1 && !node.matches(full[i]!)) continue;
+      if (rule.flow) {
+        // The rule's metavariables, bound on this node (find() starts with the node itself).
+        const bound = rules.length === 1 ? node : node.find(full[i]!);
+        if (!bound || !reachesSink(language, bound, rule.flow)) continue;
+      }
+      matches.push({ owner: rule.owner, start: range.start.index, end: range.end.index });
     }
   }
   return { matches };

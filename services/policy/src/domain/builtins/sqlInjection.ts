@@ -7,6 +7,11 @@ import {
   SECURITY_CATEGORY,
   structural,
   type BuiltinPolicy,
+  firstArgument,
+  PY_REQUEST_SOURCES,
+  PY_SANITIZERS,
+  JS_REQUEST_SOURCES,
+  JS_SANITIZERS,
 } from "./types.js";
 
 // The start of a SQL statement inside a string literal.
@@ -22,7 +27,7 @@ export const sqlInjection: BuiltinPolicy = {
   id: "sql-injection",
   name: "SQL injection",
   description:
-    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants, pq.QuoteIdentifier, or queries that are only printed or logged), concatenation in JDBC/JPA calls, concatenation or interpolation in ADO.NET commands (C#), request input and interpolation in PHP queries and Ruby/Rails interpolation.",
+    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants, pq.QuoteIdentifier, or queries that are only printed or logged), concatenation in JDBC/JPA calls, concatenation or interpolation in ADO.NET commands (C#), request input reaching a query's text within the function (Python, JavaScript/TypeScript: through assignments, concatenation and formatting, not through int() or escaping), request input and interpolation in PHP queries and Ruby/Rails interpolation.",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -113,6 +118,32 @@ export const sqlInjection: BuiltinPolicy = {
       ),
       message: "ADO.NET command built by concatenating or interpolating values instead of parameters",
       keywords: ["command"],
+    },
+    {
+      id: "python-sql-from-request",
+      type: "structural",
+      // A query run with text that request input reaches within the function (assigned,
+      // concatenated, formatted), not through int() or another sanitizer.
+      value: structural(
+        ["python"],
+        { any: firstArgument(["$C.execute", "$C.executemany", "$C.executescript", "$C.raw"], "Q") },
+        undefined,
+        { sink: "Q", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
+      ),
+      message: "SQL query built from request input (it reaches the query text within the function)",
+      keywords: ["request"],
+    },
+    {
+      id: "js-sql-from-request",
+      type: "structural",
+      value: structural(
+        ["javascript", "typescript", "tsx"],
+        { any: firstArgument(["$C.query", "$C.execute", "$C.raw", "$C.$queryRawUnsafe", "$C.$executeRawUnsafe"], "Q") },
+        undefined,
+        { sink: "Q", sources: JS_REQUEST_SOURCES, sanitizers: JS_SANITIZERS },
+      ),
+      message: "SQL query built from request input (it reaches the query text within the function)",
+      keywords: ["req"],
     },
     {
       id: "php-sql-user-input",

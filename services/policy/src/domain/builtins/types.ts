@@ -82,8 +82,9 @@ export function structural(
   languages: readonly string[],
   rule: Record<string, unknown>,
   constraints?: Record<string, Record<string, unknown>>,
+  flow?: { sink: string; sources: Record<string, unknown>[]; sanitizers?: Record<string, unknown>[] },
 ): string {
-  return JSON.stringify({ languages, rule, ...(constraints ? { constraints } : {}) });
+  return JSON.stringify({ languages, rule, ...(constraints ? { constraints } : {}), ...(flow ? { flow } : {}) });
 }
 
 /** A C# expression that reads a name somewhere (a variable, a member, a call, an interpolation): not a constant literal. */
@@ -109,6 +110,54 @@ export const KOTLIN_TEMPLATE = {
 export const KOTLIN_READS_NAME = {
   has: { any: [{ kind: "simple_identifier" }, { kind: "interpolated_identifier" }], stopBy: "end" },
 };
+
+/**
+ * Python request input, as flow sources of structural rules: Flask's `request.args`, `.form`,
+ * `.values`, `.files`, `.cookies`, `.headers`, `.json`, `.data`, `.get_json()`, Django's
+ * `request.GET`, `.POST`, `.COOKIES`, `.META`, `.body`, `.FILES`, DRF's `request.query_params`,
+ * `.data`.
+ */
+export const PY_REQUEST_SOURCES = [
+  {
+    kind: "attribute",
+    regex: String.raw`^request\.(?:args|form|values|files|cookies|headers|json|data|get_json|get_data|GET|POST|COOKIES|META|body|FILES|query_params|stream)$`,
+  },
+];
+
+/** Python calls whose result carries no injection whatever their input: numbers, quoting, escaping. */
+export const PY_SANITIZERS = [
+  {
+    kind: "call",
+    has: {
+      field: "function",
+      regex: String.raw`^(?:int|float|bool|len|abs|round|shlex\.quote|pipes\.quote|html\.escape|escape|markupsafe\.escape|bleach\.clean|uuid\.UUID)$`,
+    },
+  },
+];
+
+/** Express/Koa request input, as flow sources: `req.query`, `.body`, `.params`, `.cookies`, `.headers`, `req.param()`, `req.get()`. */
+export const JS_REQUEST_SOURCES = [
+  {
+    kind: "member_expression",
+    regex: String.raw`^(?:req|request|ctx\.request)\.(?:query|body|params|cookies|signedCookies|headers|files)$`,
+  },
+  { kind: "call_expression", has: { field: "function", regex: String.raw`^(?:req|request)\.(?:param|get|header)$` } },
+];
+
+/** JavaScript calls whose result carries no injection whatever their input: numbers, escaping. */
+export const JS_SANITIZERS = [
+  {
+    kind: "call_expression",
+    has: {
+      field: "function",
+      regex: String.raw`^(?:parseInt|parseFloat|Number|Boolean|encodeURIComponent|escape|escapeHtml|validator\.escape|he\.encode|DOMPurify\.sanitize|sanitizeHtml|(?:mysql|connection|pool|db|sqlstring|SqlString)\.escape|shellescape|shellEscape)$`,
+    },
+  },
+];
+
+/** ast-grep rules for calls of `callee` whose first argument is the metavariable `first`, alone or followed by more. */
+export const firstArgument = (callees: readonly string[], first: string) =>
+  callees.flatMap((callee) => [{ pattern: `${callee}($${first})` }, { pattern: `${callee}($${first}, $$$)` }]);
 
 /** After a token: the end of the token alphabet (or of the line), so longer look-alikes do not match. */
 export const TOKEN_END = String.raw`(?:[^A-Za-z0-9_-]|$)`;
