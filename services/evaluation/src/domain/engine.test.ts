@@ -559,10 +559,18 @@ describe("structural rules", () => {
     expect(scanFile("scripts/run.py", "os.system(x)\n", [excluded]).findings).toEqual([]);
   });
 
-  it("parses only files of the rule's language that contain one of its keywords", () => {
+  it("parses only files of the rule's language that contain one of its keywords and meet its file conditions", () => {
     expect(scanFile("run.rb", "os.system(x)\n", [systemRule()]).findings).toEqual([]);
     expect(scanFile("run.py", "os.system(x)\n", [systemRule(["popen"])]).findings).toEqual([]);
     expect(scanFile("run.py", "os.system(x)\n", [systemRule(["popen", "system"])]).findings).toHaveLength(1);
+    // file_requires: RE2 conditions on the file, as for RE2 rules.
+    const requiring = (re: string) => [
+      { ...systemRule(), patterns: [{ ...systemRule().patterns[0]!, file_requires: [re] }] },
+    ];
+    expect(scanFile("run.py", "os.system(x)\n", requiring(String.raw`^import os$`)).findings).toEqual([]);
+    expect(scanFile("run.py", "import os\nos.system(x)\n", requiring(String.raw`^import os$`)).findings).toHaveLength(
+      1,
+    );
   });
 
   it("does not parse a file over the per-file budget; its RE2 rules still run", () => {

@@ -117,10 +117,11 @@ interface Reporting {
   order: number;
 }
 
-/** A structural rule with its cheap gates: the file's path, and keywords the file must contain. */
+/** A structural rule with its cheap gates: the file's path, keywords the file must contain, RE2 conditions on the file. */
 interface Structural extends Reporting {
   paths: RE2[];
   keywords: Buffer[];
+  fileRequires: RE2[];
 }
 
 interface Rule extends Reporting {
@@ -182,6 +183,7 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
           order: order++,
           paths: pattern.paths.map((p) => new RE2(p, "u")),
           keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
+          fileRequires: (pattern.file_requires ?? []).map((p) => new RE2(p, FILE_FLAGS)),
         };
         const compiled = structuralRule(owner, spec);
         for (const language of spec.languages) structural.get(language)!.push(compiled);
@@ -416,14 +418,14 @@ function scanFile(
   const hits: Hit[] = [];
   const language = languageOf(path);
   if (language) {
-    const gated = structural
-      .get(language)!
-      .filter(
-        ({ owner }) =>
-          !policies.get(owner.policy.id)!.excluded(path) &&
-          (!owner.paths.length || owner.paths.some((p) => p.test(path))) &&
-          (!owner.keywords.length || owner.keywords.some((k) => lowerContent().includes(k))),
-      );
+    const gated = structural.get(language)!.filter(
+      ({ owner }) =>
+        !policies.get(owner.policy.id)!.excluded(path) &&
+        (!owner.paths.length || owner.paths.some((p) => p.test(path))) &&
+        // RE2 conditions before keywords: they need no lower-cased copy of the file.
+        (!owner.fileRequires.length || owner.fileRequires.some((f) => f.test(content))) &&
+        (!owner.keywords.length || owner.keywords.some((k) => lowerContent().includes(k))),
+    );
     if (gated.length) hits.push(...structuralHits(language, content, gated, lineIndex()));
   }
   for (const index of candidates) {

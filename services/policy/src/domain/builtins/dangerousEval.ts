@@ -8,6 +8,7 @@ import {
   type BuiltinPolicy,
   structural,
   firstArgument,
+  PY_REQUEST_KEYWORDS,
   PY_REQUEST_SOURCES,
   PY_SANITIZERS,
 } from "./types.js";
@@ -76,7 +77,8 @@ export const dangerousEval: BuiltinPolicy = {
         { sink: "T", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
       ),
       message: "Template compiled from request input (server-side template injection)",
-      keywords: ["request"],
+      keywords: PY_REQUEST_KEYWORDS,
+      file_requires: [String.raw`\b(?:render_template_string|Template|from_string)\s*\(`],
     },
     {
       id: "php-eval",

@@ -8,8 +8,10 @@ import {
   structural,
   type BuiltinPolicy,
   firstArgument,
+  PY_REQUEST_KEYWORDS,
   PY_REQUEST_SOURCES,
   PY_SANITIZERS,
+  JS_REQUEST_KEYWORDS,
   JS_REQUEST_SOURCES,
   JS_SANITIZERS,
 } from "./types.js";
@@ -131,7 +133,9 @@ export const sqlInjection: BuiltinPolicy = {
         { sink: "Q", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
       ),
       message: "SQL query built from request input (it reaches the query text within the function)",
-      keywords: ["request"],
+      keywords: PY_REQUEST_KEYWORDS,
+      // Parsed only where a sink is called at all.
+      file_requires: [String.raw`\.(?:execute|executemany|executescript|raw)\s*\(`],
     },
     {
       id: "js-sql-from-request",
@@ -143,7 +147,8 @@ export const sqlInjection: BuiltinPolicy = {
         { sink: "Q", sources: JS_REQUEST_SOURCES, sanitizers: JS_SANITIZERS },
       ),
       message: "SQL query built from request input (it reaches the query text within the function)",
-      keywords: ["req"],
+      keywords: JS_REQUEST_KEYWORDS,
+      file_requires: [String.raw`\.(?:query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe)\s*\(`],
     },
     {
       id: "php-sql-user-input",

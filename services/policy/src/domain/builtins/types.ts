@@ -124,6 +124,24 @@ export const PY_REQUEST_SOURCES = [
   },
 ];
 
+/** Words (lower-case) a file reading Python request input contains: the gate before it is parsed. */
+export const PY_REQUEST_KEYWORDS = [
+  "request.args",
+  "request.form",
+  "request.values",
+  "request.files",
+  "request.cookies",
+  "request.headers",
+  "request.json",
+  "request.data",
+  "request.get",
+  "request.post",
+  "request.meta",
+  "request.body",
+  "request.query_params",
+  "request.stream",
+];
+
 /** Python calls whose result carries no injection whatever their input: numbers, quoting, escaping. */
 export const PY_SANITIZERS = [
   {
@@ -142,6 +160,16 @@ export const JS_REQUEST_SOURCES = [
     regex: String.raw`^(?:req|request|ctx\.request)\.(?:query|body|params|cookies|signedCookies|headers|files)$`,
   },
   { kind: "call_expression", has: { field: "function", regex: String.raw`^(?:req|request)\.(?:param|get|header)$` } },
+];
+
+/** Words (lower-case) a file reading Express/Koa request input contains: the gate before it is parsed. */
+export const JS_REQUEST_KEYWORDS = [
+  "req.",
+  "request.query",
+  "request.body",
+  "request.params",
+  "request.cookies",
+  "request.headers",
 ];
 
 /** JavaScript calls whose result carries no injection whatever their input: numbers, escaping. */

@@ -8,6 +8,7 @@ import {
   type BuiltinPolicy,
   structural,
   firstArgument,
+  JS_REQUEST_KEYWORDS,
   JS_REQUEST_SOURCES,
   JS_SANITIZERS,
 } from "./types.js";
@@ -129,7 +130,8 @@ export const xssSinks: BuiltinPolicy = {
         { sink: "BODY", sources: JS_REQUEST_SOURCES, sanitizers: JS_SANITIZERS },
       ),
       message: "Response body written from request input without escaping (reflected XSS)",
-      keywords: ["req"],
+      keywords: JS_REQUEST_KEYWORDS,
+      file_requires: [String.raw`\b(?:res|response)\.(?:send|write|end)\s*\(`],
     },
     {
       id: "php-echo-user-input",
