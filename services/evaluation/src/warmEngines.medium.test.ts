@@ -204,3 +204,33 @@ describe("a synchronous scan's deadline", () => {
     await a;
   });
 });
+
+describe("structural rules on scan threads", () => {
+  it("parse and match on a scan thread, and on the thread that replaces a terminated one", async () => {
+    const structural: PolicyToRun = {
+      ...policy("command-injection", ""),
+      patterns: [
+        {
+          ...policy("command-injection", "").patterns[0]!,
+          type: "structural",
+          value: JSON.stringify({ languages: ["csharp"], rule: { pattern: "Process.Start($CMD)" } }),
+          rule_id: "csharp-process-start",
+        },
+      ],
+    };
+    const source = "class A { void M(string c) {\n  // Process.Start(x) in a comment\n  Process.Start(c);\n} }\n";
+    const csharpJob = (): ScanJob => ({
+      organizationId: "org_c",
+      version: "v-structural",
+      policies: sharePolicies([structural]),
+      files: [{ path: "src/Runner.cs", content: new Uint8Array(Buffer.from(source)), status: "modified" }],
+      allowSuppression: false,
+    });
+    const p = scanPool();
+    const first = await p.run("org_c", csharpJob(), { timeoutMs: 30_000 });
+    expect(first.kept.map((f) => [f.rule_id, f.line])).toEqual([["csharp-process-start", 3]]);
+    await terminateThread(p);
+    const after = await p.run("org_c", csharpJob(), { timeoutMs: 30_000 });
+    expect(after.kept.map((f) => [f.rule_id, f.line])).toEqual([["csharp-process-start", 3]]);
+  });
+});

@@ -291,6 +291,7 @@ describe("listing and resolving", () => {
       suggestion: "Use the logger",
       patterns: [
         {
+          type: "regex",
           value: String.raw`console\.log\(`,
           message: "console.log call",
           redact: true,

@@ -2107,7 +2107,7 @@ export interface components {
             frameworks: string[];
             id: string;
             name: string;
-            patterns: components["schemas"]["Pattern"][];
+            patterns: components["schemas"]["PolicyPattern"][];
             settings: {
                 [key: string]: unknown;
             };
@@ -2117,6 +2117,13 @@ export interface components {
         };
         PolicyList: {
             policies: components["schemas"]["PolicySummary"][];
+        };
+        PolicyPattern: {
+            message: string;
+            /** @enum {string} */
+            type: "regex" | "structural";
+            /** @description RE2 syntax; for a structural built-in rule, its languages and ast-grep rule as JSON */
+            value: string;
         };
         PolicySummary: {
             builtin: boolean;

@@ -3,19 +3,32 @@
 // their own, to find positions and capture groups. RE2 keeps both passes linear in the input,
 // whatever the patterns. Around the matching sit the noise controls people expect from secret
 // scanners: keyword and path gates, entropy thresholds, placeholder allowlists, skipped file
-// kinds, and inline `verdict-ignore` suppression.
+// kinds, and inline `verdict-ignore` suppression. Syntax-aware rules (`type: "structural"`)
+// run beside RE2, one parse and one tree traversal per file and language (structural.ts), and
+// their findings go through the same gates, suppression, limits and snippets.
 import picomatch from "picomatch";
 import RE2 from "re2";
 import { alignBack, ByteLines, codePointsBetween, type ByteLine } from "./bytes.js";
 import { resolveChecks, type Check } from "./checks.js";
 import { skipReason, type SkipReason } from "./fileKinds.js";
 import { fingerprintOf } from "./fingerprint.js";
+import {
+  languageOf,
+  matchStructural,
+  parseSpec,
+  STRUCTURAL_LANGUAGES,
+  structuralRule,
+  type StructuralLanguage,
+  type StructuralRule,
+} from "./structural.js";
 import { isPlaceholder, shannonEntropy } from "./noise.js";
 import { mergeRanges, type Range } from "./redaction.js";
 import { buildSnippet } from "./snippet.js";
 import { covers, parseMarker } from "./suppression.js";
 
 export interface PatternToRun {
+  /** "regex" (RE2; also when absent or empty) or "structural" (structural.ts: JSON of a StructuralSpec). */
+  type?: string;
   value: string;
   message: string;
   /** Mask the secret in the snippet (the whole match, or capture group redact_group). */
@@ -99,9 +112,22 @@ export interface Engine {
   scan(path: string, content: Buffer, options: ScanOptions): FileScan;
 }
 
-interface Rule {
+/** What a finding reports: the rule's policy and pattern, and the rule's place in the library. */
+interface Reporting {
   policy: PolicyToRun;
   pattern: PatternToRun;
+  /** Position in the library: of two generic rules of equally severe policies on one secret, the earlier one reports it. */
+  order: number;
+}
+
+/** A structural rule with its cheap gates: the file's path, keywords the file must contain, RE2 conditions on the file. */
+interface Structural extends Reporting {
+  paths: RE2[];
+  keywords: Buffer[];
+  fileRequires: RE2[];
+}
+
+interface Rule extends Reporting {
   re: RE2;
   keywords: Buffer[];
   paths: RE2[];
@@ -116,8 +142,6 @@ interface Rule {
   prefix?: LazyPrefix;
   /** Whether a match needs its secret decoded (entropy, allowlists, stopwords, checks). */
   readsSecret: boolean;
-  /** Position in the library: of two generic rules of equally severe policies on one secret, the earlier one reports it. */
-  order: number;
   /** Whether the set looks for this rule's keywords rather than its pattern (setEntry()). */
   keywordEntry: boolean;
 }
@@ -145,11 +169,29 @@ const SNIPPET_WINDOW = 1024;
 
 export function compileEngine(policies: readonly PolicyToRun[]): Engine {
   const rules: Rule[] = [];
+  const structural = new Map<StructuralLanguage, StructuralRule<Structural>[]>(
+    STRUCTURAL_LANGUAGES.map((l) => [l, []]),
+  );
+  let order = 0;
   const byPolicy = new Map<string, CompiledPolicy>();
   for (const policy of policies) {
     const excludes = policy.exclude_paths.length ? picomatch(policy.exclude_paths, { dot: true }) : undefined;
     byPolicy.set(policy.id, { excluded: (p) => (excludes ? excludes(p) : false) });
     for (const pattern of policy.patterns) {
+      if (pattern.type === "structural") {
+        const spec = parseSpec(pattern.value, pattern.rule_id);
+        const owner: Structural = {
+          policy,
+          pattern,
+          order: order++,
+          paths: pattern.paths.map((p) => new RE2(p, "u")),
+          keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
+          fileRequires: (pattern.file_requires ?? []).map((p) => new RE2(p, FILE_FLAGS)),
+        };
+        const compiled = structuralRule(owner, spec);
+        for (const language of spec.languages) structural.get(language)!.push(compiled);
+        continue;
+      }
       const allowlist = pattern.allowlist.map((p) => new RE2(p, "u"));
       const stopwords = (pattern.stopwords ?? []).map((w) => w.toLowerCase());
       const checks = resolveChecks(pattern.checks ?? [], pattern.rule_id);
@@ -174,15 +216,15 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
           allowlist.length > 0 ||
           stopwords.length > 0 ||
           checks.length > 0,
-        order: rules.length,
+        order: order++,
         keywordEntry: pattern.keywords.length > 0 && largestRepeat(pattern.value) > SET_MAX_REPEAT,
       });
     }
   }
   const set = rules.length ? compileSet(rules) : undefined;
   return {
-    ruleCount: rules.length,
-    scan: (path, content, options) => scanFile(rules, set, byPolicy, path, content, options),
+    ruleCount: order,
+    scan: (path, content, options) => scanFile(rules, set, structural, byPolicy, path, content, options),
   };
 }
 
@@ -324,7 +366,7 @@ function extendBack(content: Buffer, at: number, from: number, prefix: LazyPrefi
 }
 
 interface Hit {
-  rule: Rule;
+  rule: Reporting;
   start: number;
   end: number;
   secret?: Range;
@@ -351,6 +393,7 @@ function toLowerAscii(buf: Buffer): Buffer {
 function scanFile(
   rules: Rule[],
   set: Candidates | undefined,
+  structural: ReadonlyMap<StructuralLanguage, StructuralRule<Structural>[]>,
   policies: Map<string, CompiledPolicy>,
   path: string,
   content: Buffer,
@@ -367,22 +410,33 @@ function scanFile(
   const lineIndex = () => (lines ??= new ByteLines(content));
   const skipped = skipReason(path, content, () => lineIndex().count);
   if (skipped) return empty(skipped);
-  if (!set || content.length === 0) return empty();
+  if (content.length === 0) return empty();
 
   // Pass 1: one read of the file by the set.
-  const { rules: candidates, bySet } = set(content);
-  if (!candidates.length) return empty();
+  const { rules: candidates, bySet } = set ? set(content) : { rules: [], bySet: false };
 
   // Gates: cheap checks on the candidate rules before the positional pass.
   let lower: Buffer | undefined;
+  const lowerContent = () => (lower ??= toLowerAscii(content));
   const hits: Hit[] = [];
+  const language = languageOf(path);
+  if (language) {
+    const gated = structural.get(language)!.filter(
+      ({ owner }) =>
+        !policies.get(owner.policy.id)!.excluded(path) &&
+        (!owner.paths.length || owner.paths.some((p) => p.test(path))) &&
+        // RE2 conditions before keywords: they need no lower-cased copy of the file.
+        (!owner.fileRequires.length || owner.fileRequires.some((f) => f.test(content))) &&
+        (!owner.keywords.length || owner.keywords.some((k) => lowerContent().includes(k))),
+    );
+    if (gated.length) hits.push(...structuralHits(language, content, gated, lineIndex()));
+  }
   for (const index of candidates) {
     const rule = rules[index]!;
     if (policies.get(rule.policy.id)!.excluded(path)) continue;
     if (rule.paths.length && !rule.paths.some((p) => p.test(path))) continue;
     if (rule.keywords.length && !(bySet && rule.keywordEntry)) {
-      lower ??= toLowerAscii(content);
-      if (!rule.keywords.some((k) => lower!.includes(k))) continue;
+      if (!rule.keywords.some((k) => lowerContent().includes(k))) continue;
     }
     if (rule.fileRequires.length && !rule.fileRequires.some((f) => f.test(content))) continue;
     if (rule.fileExcludes.some((f) => f.test(content))) continue;
@@ -494,6 +548,24 @@ function scanFile(
   return { findings, suppressions, matched: reported.length, bySeverity };
 }
 
+/** The structural rules' matches in the file as hits, at UTF-8 byte offsets. */
+function structuralHits(
+  language: StructuralLanguage,
+  content: Buffer,
+  rules: StructuralRule<Structural>[],
+  lines: ByteLines,
+): Hit[] {
+  const text = content.toString("utf8");
+  const { matches } = matchStructural(language, text, content.length, rules);
+  // ast-grep gives UTF-16 offsets; in a file of ASCII text they are the byte offsets.
+  const ascii = text.length === content.length;
+  const byte = (index: number) => (ascii ? index : Buffer.byteLength(text.slice(0, index), "utf8"));
+  return matches.map((m) => {
+    const start = byte(m.start);
+    return { rule: m.owner, start, end: byte(m.end), line: lines.at(start) };
+  });
+}
+
 /**
  * One secret, one finding: a generic rule (a password assignment, any high-entropy value)
  * yields to a specific rule (a token format) that found the same secret, whether that finding
@@ -532,7 +604,7 @@ function withoutGenericDuplicates(hits: Hit[]): Hit[] {
 
 const SEVERITY_RANK: Readonly<Record<string, number>> = { error: 3, warning: 2, info: 1 };
 
-function outranks(a: Rule, b: Rule): boolean {
+function outranks(a: Reporting, b: Reporting): boolean {
   const ra = SEVERITY_RANK[a.policy.severity] ?? 0;
   const rb = SEVERITY_RANK[b.policy.severity] ?? 0;
   return ra !== rb ? ra > rb : a.order < b.order;

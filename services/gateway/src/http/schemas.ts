@@ -273,6 +273,17 @@ export const PatternSchema = z
   .strict()
   .meta({ id: "Pattern" });
 
+/** A pattern as a policy shows it: custom patterns are RE2; built-ins may also be syntax-aware rules. */
+const PolicyPatternSchema = z
+  .object({
+    type: z.enum(["regex", "structural"]),
+    value: z.string().meta({
+      description: "RE2 syntax; for a structural built-in rule, its languages and ast-grep rule as JSON",
+    }),
+    message: z.string(),
+  })
+  .meta({ id: "PolicyPattern" });
+
 const SuggestionSchema = z
   .object({ text: z.string().min(1).max(2000) })
   .strict()
@@ -292,7 +303,7 @@ export const PolicySummarySchema = z
   .meta({ id: "PolicySummary" });
 
 export const PolicySchema = PolicySummarySchema.extend({
-  patterns: z.array(PatternSchema),
+  patterns: z.array(PolicyPatternSchema),
   suggestions: z.array(SuggestionSchema),
   settings: z.record(z.string(), z.unknown()),
   documentation_url: z.string(),

@@ -14,8 +14,11 @@ export const SECRETS_CATEGORY = "secrets";
 export const DEFAULT_CUSTOM_CATEGORY = "custom";
 
 export interface PatternDef {
-  /** Only "regex" (RE2 syntax) today. */
-  type: "regex";
+  /**
+   * "regex" (RE2 syntax), or "structural" (built-in rules only): a syntax-aware rule, as JSON
+   * (the languages it runs on and an ast-grep rule; services/evaluation/src/domain/structural.ts).
+   */
+  type: "regex" | "structural";
   value: string;
   message: string;
   /** Capture group holding the secret (0 or absent: the whole match). Used when redacting. */
@@ -83,6 +86,8 @@ export interface EffectivePolicy extends PolicyDescription {
 }
 
 export interface ResolvedPattern {
+  /** "regex" or "structural" (PatternDef.type). */
+  type: string;
   value: string;
   message: string;
   redact: boolean;
@@ -122,6 +127,7 @@ export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
     category: policy.category,
     suggestion: policy.suggestions[0]?.text ?? "",
     patterns: policy.patterns.map((p, i) => ({
+      type: p.type,
       value: p.value,
       message: p.message,
       redact,

@@ -1,10 +1,14 @@
 import {
   builtinSettings,
+  CSHARP_READS_NAME,
   docs,
   INJECTION_FRAMEWORKS,
+  KOTLIN_READS_NAME,
+  KOTLIN_TEMPLATE,
   paths,
   PY_DYNAMIC_ARG,
   SECURITY_CATEGORY,
+  structural,
   type BuiltinPolicy,
 } from "./types.js";
 
@@ -21,7 +25,7 @@ export const commandInjection: BuiltinPolicy = {
   id: "command-injection",
   name: "OS command injection",
   description:
-    "Detects shell commands built from variables: child_process.exec with concatenation or template literals or a variable and spawn with shell: true (Node.js), subprocess with shell=True and os.system (Python), sh -c and exec.Command with variable programs or arguments in code reading untrusted input (Go), sh -c (Java), Runtime.exec with concatenation (Java), shell functions fed request input (PHP) and interpolated backticks/system (Ruby).",
+    "Detects shell commands built from variables: child_process.exec with concatenation or template literals or a variable and spawn with shell: true (Node.js), subprocess with shell=True and os.system (Python), sh -c and exec.Command with variable programs or arguments in code reading untrusted input (Go), sh -c (Java, Kotlin), Runtime.exec with concatenation (Java, Kotlin) or a string template (Kotlin), Process.Start with a program or arguments read from a variable (C#), shell functions fed request input (PHP) and interpolated backticks/system (Ruby).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -120,6 +124,38 @@ export const commandInjection: BuiltinPolicy = {
       value: String.raw`\bnew\s+ProcessBuilder\s*\(\s*(?:(?:Arrays\.asList|List\.of)\s*\(\s*)?"(?:/usr)?(?:/bin/)?(?:ba|z)?sh"\s*,\s*"-c"\s*,\s*(?:[A-Za-z_]|"[^"\n]*"\s*\+)`,
       message: 'ProcessBuilder("sh", "-c", ...) runs a command built from variables through a shell',
       paths: paths("java"),
+    },
+    {
+      id: "kotlin-runtime-exec-template",
+      type: "structural",
+      // Concatenation is java-runtime-exec's (its paths include .kt); a string template is Kotlin's own.
+      value: structural(["kotlin"], { pattern: "Runtime.getRuntime().exec($CMD)" }, { CMD: KOTLIN_TEMPLATE }),
+      message: "Runtime.exec runs a command built with a string template",
+      keywords: ["exec"],
+    },
+    {
+      id: "kotlin-process-builder-shell",
+      type: "structural",
+      value: structural(
+        ["kotlin"],
+        { pattern: 'ProcessBuilder($SHELL, "-c", $CMD)' },
+        { SHELL: { regex: String.raw`^"(?:/usr)?(?:/bin/)?(?:ba|z|k|da)?sh"$` }, CMD: KOTLIN_READS_NAME },
+      ),
+      message: 'ProcessBuilder("sh", "-c", ...) runs a command built from variables through a shell',
+      keywords: ["processbuilder"],
+    },
+    {
+      id: "csharp-process-start",
+      type: "structural",
+      // Process.Start(program) or Process.Start(program, arguments) where the program (alone) or
+      // the arguments read a variable; ProcessStartInfo objects are not followed.
+      value: structural(
+        ["csharp"],
+        { any: [{ pattern: "Process.Start($CMD)" }, { pattern: "Process.Start($PROGRAM, $CMD)" }] },
+        { CMD: CSHARP_READS_NAME },
+      ),
+      message: "Process.Start runs a program or arguments taken from a variable",
+      keywords: ["process"],
     },
     {
       id: "php-command-user-input",

@@ -6,13 +6,18 @@ import {
   PY_DYNAMIC_ARG,
   SECURITY_CATEGORY,
   type BuiltinPolicy,
+  structural,
+  firstArgument,
+  PY_REQUEST_KEYWORDS,
+  PY_REQUEST_SOURCES,
+  PY_SANITIZERS,
 } from "./types.js";
 
 export const dangerousEval: BuiltinPolicy = {
   id: "dangerous-eval",
   name: "Dangerous dynamic code execution",
   description:
-    "Detects code that executes strings built at run time as code (constant strings are not reported): eval() and new Function() and string timers in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), and script engines in Java.",
+    "Detects code that executes strings built at run time as code (constant strings are not reported): eval() and new Function() and string timers in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), script engines in Java, and Jinja2 templates compiled from request input (render_template_string, Template, from_string: server-side template injection, Python).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -59,6 +64,21 @@ export const dangerousEval: BuiltinPolicy = {
       paths: paths("python"),
       line_allowlist: [String.raw`^\s*(?:async\s+)?def\s`],
       checks: ["not-member-call"],
+    },
+    {
+      id: "python-template-from-request",
+      type: "structural",
+      // Server-side template injection: a Jinja2 template compiled from request input runs
+      // whatever expressions the input holds.
+      value: structural(
+        ["python"],
+        { any: firstArgument(["render_template_string", "Template", "jinja2.Template", "$ENV.from_string"], "T") },
+        undefined,
+        { sink: "T", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
+      ),
+      message: "Template compiled from request input (server-side template injection)",
+      keywords: PY_REQUEST_KEYWORDS,
+      file_requires: [String.raw`\b(?:render_template_string|Template|from_string)\s*\(`],
     },
     {
       id: "php-eval",

@@ -1,4 +1,20 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import {
+  builtinSettings,
+  CSHARP_BUILT_STRING,
+  docs,
+  INJECTION_FRAMEWORKS,
+  paths,
+  SECURITY_CATEGORY,
+  structural,
+  type BuiltinPolicy,
+  firstArgument,
+  PY_REQUEST_KEYWORDS,
+  PY_REQUEST_SOURCES,
+  PY_SANITIZERS,
+  JS_REQUEST_KEYWORDS,
+  JS_REQUEST_SOURCES,
+  JS_SANITIZERS,
+} from "./types.js";
 
 // The start of a SQL statement inside a string literal.
 /** The start of a SQL statement inside a literal whose closing delimiter is in `quote`. */
@@ -13,7 +29,7 @@ export const sqlInjection: BuiltinPolicy = {
   id: "sql-injection",
   name: "SQL injection",
   description:
-    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants, pq.QuoteIdentifier, or queries that are only printed or logged), concatenation in JDBC/JPA calls, request input and interpolation in PHP queries and Ruby/Rails interpolation.",
+    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants, pq.QuoteIdentifier, or queries that are only printed or logged), concatenation in JDBC/JPA calls, concatenation or interpolation in ADO.NET commands (C#), request input reaching a query's text within the function (Python, JavaScript/TypeScript: through assignments, concatenation and formatting, not through int() or escaping), request input and interpolation in PHP queries and Ruby/Rails interpolation.",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -87,6 +103,52 @@ export const sqlInjection: BuiltinPolicy = {
       value: String.raw`\.(?:executeQuery|executeUpdate|executeLargeUpdate|execute|addBatch|prepareStatement|prepareCall|createQuery|createNativeQuery|createSQLQuery|queryForObject|queryForList|queryForMap|query|update)\s*\(\s*"[^"\n]*"\s*\+\s*[A-Za-z_(]`,
       message: "SQL/JPQL query built by concatenation in a JDBC/JPA call",
       paths: paths("java"),
+    },
+    {
+      id: "csharp-sql-command-built",
+      type: "structural",
+      // new SqlCommand(sql, …), or any ADO.NET command type, given SQL built by concatenation or
+      // an interpolated string that reads a variable.
+      value: structural(
+        ["csharp"],
+        {
+          kind: "object_creation_expression",
+          has: { field: "type", regex: String.raw`^(?:Sql|Npgsql|MySql|Sqlite|SQLite|OleDb|Odbc|Oracle)Command$` },
+          all: [{ has: { kind: "argument_list", has: { nthChild: 1, kind: "argument", pattern: "$SQL" } } }],
+        },
+        { SQL: CSHARP_BUILT_STRING },
+      ),
+      message: "ADO.NET command built by concatenating or interpolating values instead of parameters",
+      keywords: ["command"],
+    },
+    {
+      id: "python-sql-from-request",
+      type: "structural",
+      // A query run with text that request input reaches within the function (assigned,
+      // concatenated, formatted), not through int() or another sanitizer.
+      value: structural(
+        ["python"],
+        { any: firstArgument(["$C.execute", "$C.executemany", "$C.executescript", "$C.raw"], "Q") },
+        undefined,
+        { sink: "Q", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
+      ),
+      message: "SQL query built from request input (it reaches the query text within the function)",
+      keywords: PY_REQUEST_KEYWORDS,
+      // Parsed only where a sink is called at all.
+      file_requires: [String.raw`\.(?:execute|executemany|executescript|raw)\s*\(`],
+    },
+    {
+      id: "js-sql-from-request",
+      type: "structural",
+      value: structural(
+        ["javascript", "typescript", "tsx"],
+        { any: firstArgument(["$C.query", "$C.execute", "$C.raw", "$C.$queryRawUnsafe", "$C.$executeRawUnsafe"], "Q") },
+        undefined,
+        { sink: "Q", sources: JS_REQUEST_SOURCES, sanitizers: JS_SANITIZERS },
+      ),
+      message: "SQL query built from request input (it reaches the query text within the function)",
+      keywords: JS_REQUEST_KEYWORDS,
+      file_requires: [String.raw`\.(?:query|execute|raw|\$queryRawUnsafe|\$executeRawUnsafe)\s*\(`],
     },
     {
       id: "php-sql-user-input",

@@ -73,6 +73,120 @@ export function assignment(names: string, secret: string): string {
  */
 export const PY_DYNAMIC_ARG = String.raw`(?:[A-Za-z_][\w.]*(?:\[[^\]\n]*\])?\s*[,)%+]|[A-Za-z_][\w.]*\s*\(|[rRbBuU]?[fF][rR]?["']|[rRbBuU]?["'][^"'\n]*["']\s*(?:%\s*[^"'\s]|\.format\s*\(\s*[^"'\s)]|\+))`;
 
+/**
+ * The value of a syntax-aware rule (`type: "structural"`): the languages it runs on and an
+ * ast-grep rule (https://ast-grep.github.io/reference/rule.html) with its metavariable
+ * constraints, as the JSON the evaluation engine reads (services/evaluation/src/domain/structural.ts).
+ */
+export function structural(
+  languages: readonly string[],
+  rule: Record<string, unknown>,
+  constraints?: Record<string, Record<string, unknown>>,
+  flow?: { sink: string; sources: Record<string, unknown>[]; sanitizers?: Record<string, unknown>[] },
+): string {
+  return JSON.stringify({ languages, rule, ...(constraints ? { constraints } : {}), ...(flow ? { flow } : {}) });
+}
+
+/** A C# expression that reads a name somewhere (a variable, a member, a call, an interpolation): not a constant literal. */
+export const CSHARP_READS_NAME = { has: { kind: "identifier", stopBy: "end" } };
+
+/** A C# string built at run time: a concatenation or an interpolated string that reads a name. */
+export const CSHARP_BUILT_STRING = {
+  has: {
+    any: [{ kind: "binary_expression" }, { kind: "interpolated_string_expression" }],
+    has: { kind: "identifier", stopBy: "end" },
+  },
+};
+
+/** A Kotlin string template with `$name` or `${expression}` in it. */
+export const KOTLIN_TEMPLATE = {
+  has: {
+    kind: "string_literal",
+    has: { any: [{ kind: "interpolated_expression" }, { kind: "interpolated_identifier" }] },
+  },
+};
+
+/** A Kotlin expression that reads a name somewhere (a variable, a call, a template field): not a constant literal. */
+export const KOTLIN_READS_NAME = {
+  has: { any: [{ kind: "simple_identifier" }, { kind: "interpolated_identifier" }], stopBy: "end" },
+};
+
+/**
+ * Python request input, as flow sources of structural rules: Flask's `request.args`, `.form`,
+ * `.values`, `.files`, `.cookies`, `.headers`, `.json`, `.data`, `.get_json()`, Django's
+ * `request.GET`, `.POST`, `.COOKIES`, `.META`, `.body`, `.FILES`, DRF's `request.query_params`,
+ * `.data`.
+ */
+export const PY_REQUEST_SOURCES = [
+  {
+    kind: "attribute",
+    regex: String.raw`^request\.(?:args|form|values|files|cookies|headers|json|data|get_json|get_data|GET|POST|COOKIES|META|body|FILES|query_params|stream)$`,
+  },
+];
+
+/** Words (lower-case) a file reading Python request input contains: the gate before it is parsed. */
+export const PY_REQUEST_KEYWORDS = [
+  "request.args",
+  "request.form",
+  "request.values",
+  "request.files",
+  "request.cookies",
+  "request.headers",
+  "request.json",
+  "request.data",
+  "request.get",
+  "request.post",
+  "request.meta",
+  "request.body",
+  "request.query_params",
+  "request.stream",
+];
+
+/** Python calls whose result carries no injection whatever their input: numbers, quoting, escaping. */
+export const PY_SANITIZERS = [
+  {
+    kind: "call",
+    has: {
+      field: "function",
+      regex: String.raw`^(?:int|float|bool|len|abs|round|shlex\.quote|pipes\.quote|html\.escape|escape|markupsafe\.escape|bleach\.clean|uuid\.UUID)$`,
+    },
+  },
+];
+
+/** Express/Koa request input, as flow sources: `req.query`, `.body`, `.params`, `.cookies`, `.headers`, `req.param()`, `req.get()`. */
+export const JS_REQUEST_SOURCES = [
+  {
+    kind: "member_expression",
+    regex: String.raw`^(?:req|request|ctx\.request)\.(?:query|body|params|cookies|signedCookies|headers|files)$`,
+  },
+  { kind: "call_expression", has: { field: "function", regex: String.raw`^(?:req|request)\.(?:param|get|header)$` } },
+];
+
+/** Words (lower-case) a file reading Express/Koa request input contains: the gate before it is parsed. */
+export const JS_REQUEST_KEYWORDS = [
+  "req.",
+  "request.query",
+  "request.body",
+  "request.params",
+  "request.cookies",
+  "request.headers",
+];
+
+/** JavaScript calls whose result carries no injection whatever their input: numbers, escaping. */
+export const JS_SANITIZERS = [
+  {
+    kind: "call_expression",
+    has: {
+      field: "function",
+      regex: String.raw`^(?:parseInt|parseFloat|Number|Boolean|encodeURIComponent|escape|escapeHtml|validator\.escape|he\.encode|DOMPurify\.sanitize|sanitizeHtml|(?:mysql|connection|pool|db|sqlstring|SqlString)\.escape|shellescape|shellEscape)$`,
+    },
+  },
+];
+
+/** ast-grep rules for calls of `callee` whose first argument is the metavariable `first`, alone or followed by more. */
+export const firstArgument = (callees: readonly string[], first: string) =>
+  callees.flatMap((callee) => [{ pattern: `${callee}($${first})` }, { pattern: `${callee}($${first}, $$$)` }]);
+
 /** After a token: the end of the token alphabet (or of the line), so longer look-alikes do not match. */
 export const TOKEN_END = String.raw`(?:[^A-Za-z0-9_-]|$)`;
 

@@ -6,6 +6,11 @@ import {
   PY_DYNAMIC_ARG,
   SECURITY_CATEGORY,
   type BuiltinPolicy,
+  structural,
+  firstArgument,
+  JS_REQUEST_KEYWORDS,
+  JS_REQUEST_SOURCES,
+  JS_SANITIZERS,
 } from "./types.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
@@ -17,7 +22,7 @@ export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
   name: "Cross-site scripting sinks",
   description:
-    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -112,6 +117,21 @@ export const xssSinks: BuiltinPolicy = {
       value: String.raw`\.bypassSecurityTrust(?:Html|Script|Style|Url|ResourceUrl)\s*\(`,
       message: "bypassSecurityTrust* switches off Angular's sanitization for this value",
       paths: paths("js"),
+    },
+    {
+      id: "js-response-from-request",
+      type: "structural",
+      // Express's res.send of a string answers text/html: request input in it, unescaped, is
+      // reflected XSS.
+      value: structural(
+        ["javascript", "typescript", "tsx"],
+        { any: firstArgument(["res.send", "res.write", "res.end", "response.send", "response.write"], "BODY") },
+        undefined,
+        { sink: "BODY", sources: JS_REQUEST_SOURCES, sanitizers: JS_SANITIZERS },
+      ),
+      message: "Response body written from request input without escaping (reflected XSS)",
+      keywords: JS_REQUEST_KEYWORDS,
+      file_requires: [String.raw`\b(?:res|response)\.(?:send|write|end)\s*\(`],
     },
     {
       id: "php-echo-user-input",

@@ -93,6 +93,11 @@ export interface ResolvedPattern {
    * build stages) that must all accept a match for it to be a finding.
    */
   checks: string[];
+  /**
+   * "regex" (RE2 syntax; also when empty) or "structural": value is then a syntax-aware rule as
+   * JSON, the languages it runs on and an ast-grep rule (docs/detection.md, structural rules).
+   */
+  type: string;
 }
 
 export interface ResolvedPolicy {
@@ -745,6 +750,7 @@ function createBaseResolvedPattern(): ResolvedPattern {
     file_excludes: [],
     stopwords: [],
     checks: [],
+    type: "",
   };
 }
 
@@ -797,6 +803,9 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     }
     for (const v of message.checks) {
       writer.uint32(130).string(v!);
+    }
+    if (message.type !== "") {
+      writer.uint32(138).string(message.type);
     }
     return writer;
   },
@@ -942,6 +951,14 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
             message.checks.push(reader.string());
             continue;
           }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1004,6 +1021,7 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
         ? object.stopwords.map((e: any) => globalThis.String(e))
         : [],
       checks: globalThis.Array.isArray(object?.checks) ? object.checks.map((e: any) => globalThis.String(e)) : [],
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
     };
   },
 
@@ -1057,6 +1075,9 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     if (message.checks?.length) {
       obj.checks = message.checks;
     }
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
     return obj;
   },
 
@@ -1081,6 +1102,7 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     message.file_excludes = object.file_excludes?.map((e) => e) || [];
     message.stopwords = object.stopwords?.map((e) => e) || [];
     message.checks = object.checks?.map((e) => e) || [];
+    message.type = object.type ?? "";
     return message;
   },
 };

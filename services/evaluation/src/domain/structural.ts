@@ -1,0 +1,215 @@
+// The syntax-aware matcher beside RE2: tree-sitter parsers with ast-grep's rule language
+// (@ast-grep/napi, and the @ast-grep/lang-* packages for the languages it does not bundle).
+// A structural rule says what RE2 cannot: "a call to X whose argument is not a literal",
+// "inside a function", "not in a comment or string", "argument N is a concatenation".
+//
+// Cost: a file is parsed once per scan (tree-sitter, linear in the file), and only when one of
+// the rules of its language passes the cheap gates (path, keywords) on it; all of that
+// language's rules are then matched in one traversal of the tree (their rules joined with
+// `any`), and only the nodes that traversal reports are checked against each rule on its own
+// (constraints, metavariables). A per-file budget bounds the rest: files larger than
+// STRUCTURAL_MAX_BYTES are not parsed, and checking candidates stops at STRUCTURAL_BUDGET_MS.
+import { registerDynamicLanguage, parse, Lang, type NapiConfig, type SgNode } from "@ast-grep/napi";
+import csharp from "@ast-grep/lang-csharp";
+import go from "@ast-grep/lang-go";
+import java from "@ast-grep/lang-java";
+import kotlin from "@ast-grep/lang-kotlin";
+import php from "@ast-grep/lang-php";
+import python from "@ast-grep/lang-python";
+import ruby from "@ast-grep/lang-ruby";
+import { compileFlow, FLOW_LANGUAGES, reachesSink, type CompiledFlow, type FlowSpec } from "./flow.js";
+
+/** The languages structural rules are written for. */
+export const STRUCTURAL_LANGUAGES = [
+  "python",
+  "javascript",
+  "typescript",
+  "tsx",
+  "java",
+  "go",
+  "ruby",
+  "php",
+  "csharp",
+  "kotlin",
+] as const;
+export type StructuralLanguage = (typeof STRUCTURAL_LANGUAGES)[number];
+
+/**
+ * What a `structural` pattern's value holds (JSON): the languages it runs on and an ast-grep
+ * rule (https://ast-grep.github.io/reference/rule.html) with its optional metavariable
+ * constraints. The finding is reported at the node the rule matches.
+ */
+export interface StructuralSpec {
+  languages: StructuralLanguage[];
+  rule: Record<string, unknown>;
+  constraints?: Record<string, Record<string, unknown>>;
+  /** Report only where a source reaches the sink's metavariable within the function (flow.ts). */
+  flow?: FlowSpec;
+}
+
+// File extensions by language (lower-case, without the dot).
+const EXTENSIONS: Readonly<Record<StructuralLanguage, readonly string[]>> = {
+  python: ["py", "pyw"],
+  javascript: ["js", "jsx", "mjs", "cjs"],
+  typescript: ["ts", "mts", "cts"],
+  tsx: ["tsx"],
+  java: ["java"],
+  go: ["go"],
+  ruby: ["rb", "rake", "ru"],
+  php: ["php", "php3", "php4", "php5", "php7", "php8", "phtml", "inc"],
+  csharp: ["cs"],
+  kotlin: ["kt", "kts"],
+};
+
+const BY_EXTENSION = new Map<string, StructuralLanguage>(
+  STRUCTURAL_LANGUAGES.flatMap((l) => EXTENSIONS[l].map((e) => [e, l] as const)),
+);
+
+/** The language a file is parsed as, from its extension; undefined for files of no such language. */
+export function languageOf(path: string): StructuralLanguage | undefined {
+  const slash = path.lastIndexOf("/");
+  const dot = path.lastIndexOf(".");
+  if (dot <= slash + 1) return undefined;
+  return BY_EXTENSION.get(path.slice(dot + 1).toLowerCase());
+}
+
+// ast-grep's names: the bundled languages by their Lang value, the others as registered below.
+const PARSER: Readonly<Record<StructuralLanguage, string>> = {
+  python: "python",
+  javascript: Lang.JavaScript,
+  typescript: Lang.TypeScript,
+  tsx: Lang.Tsx,
+  java: "java",
+  go: "go",
+  ruby: "ruby",
+  php: "php",
+  csharp: "csharp",
+  kotlin: "kotlin",
+};
+
+let registered = false;
+
+/** Loads the parsers ast-grep does not bundle (shared libraries, prebuilt), once per thread. */
+function registerLanguages(): void {
+  if (registered) return;
+  registerDynamicLanguage({ python, java, go, ruby, php, csharp, kotlin });
+  registered = true;
+}
+
+/** Files larger than this are not parsed (their regex rules still run): parsing is the cost that grows with the file. */
+export const STRUCTURAL_MAX_BYTES = 512 * 1024;
+/** Checking a file's candidate nodes stops after this long: no file or rule stalls a scan. */
+export const STRUCTURAL_BUDGET_MS = 250;
+
+/** A structural rule as the engine runs it. */
+export interface StructuralRule<R> {
+  /** What the engine reports for a match (its policy and pattern). */
+  owner: R;
+  spec: StructuralSpec;
+  flow?: CompiledFlow;
+}
+
+/** A structural rule for the engine: its spec parsed and its flow condition compiled. */
+export function structuralRule<R>(owner: R, spec: StructuralSpec): StructuralRule<R> {
+  return { owner, spec, ...(spec.flow ? { flow: compileFlow(spec.flow) } : {}) };
+}
+
+/** One match: UTF-16 offsets in the decoded file, as ast-grep gives them. */
+export interface StructuralMatch<R> {
+  owner: R;
+  start: number;
+  end: number;
+}
+
+export interface StructuralResult<R> {
+  matches: StructuralMatch<R>[];
+  /** Set when the file was not parsed, or its candidates not all checked, within the budget. */
+  overBudget?: "size" | "time";
+}
+
+/** Parses and validates a structural pattern's value; throws with the reason when it is not one. */
+export function parseSpec(value: string, ruleId: string): StructuralSpec {
+  let spec: unknown;
+  try {
+    spec = JSON.parse(value);
+  } catch (e) {
+    throw new Error(`structural rule ${ruleId}: the value is not JSON`, { cause: e });
+  }
+  const s = spec as Partial<StructuralSpec>;
+  if (
+    typeof s !== "object" ||
+    s === null ||
+    !Array.isArray(s.languages) ||
+    s.languages.length === 0 ||
+    !s.languages.every((l) => (STRUCTURAL_LANGUAGES as readonly string[]).includes(l)) ||
+    typeof s.rule !== "object" ||
+    s.rule === null
+  )
+    throw new Error(`structural rule ${ruleId}: needs languages (${STRUCTURAL_LANGUAGES.join(", ")}) and a rule`);
+  const flow = s.flow;
+  if (
+    flow !== undefined &&
+    (typeof flow.sink !== "string" ||
+      !Array.isArray(flow.sources) ||
+      flow.sources.length === 0 ||
+      !s.languages.every((l) => FLOW_LANGUAGES.includes(l)))
+  )
+    throw new Error(
+      `structural rule ${ruleId}: a flow needs a sink metavariable and sources, in ${FLOW_LANGUAGES.join(", ")}`,
+    );
+  registerLanguages();
+  // Each language compiles the rule on an empty file, so a rule ast-grep rejects fails here, not
+  // during a scan.
+  for (const language of s.languages) {
+    try {
+      const root = parse(PARSER[language], "").root();
+      root.findAll(config(s as StructuralSpec));
+      for (const rule of [...(flow?.sources ?? []), ...(flow?.sanitizers ?? [])]) root.findAll({ rule } as NapiConfig);
+    } catch (e) {
+      throw new Error(`structural rule ${ruleId} (${language}): ${(e as Error).message}`, { cause: e });
+    }
+  }
+  return s as StructuralSpec;
+}
+
+const config = (spec: StructuralSpec): NapiConfig =>
+  ({ rule: spec.rule, ...(spec.constraints ? { constraints: spec.constraints } : {}) }) as NapiConfig;
+
+/**
+ * Matches the rules (all of one language, already gated for this file) on the decoded file:
+ * one parse, one traversal for every rule's candidates, then each candidate checked against
+ * each rule in full.
+ */
+export function matchStructural<R>(
+  language: StructuralLanguage,
+  text: string,
+  bytes: number,
+  rules: readonly StructuralRule<R>[],
+): StructuralResult<R> {
+  if (!rules.length) return { matches: [] };
+  if (bytes > STRUCTURAL_MAX_BYTES) return { matches: [], overBudget: "size" };
+  registerLanguages();
+  const deadline = performance.now() + STRUCTURAL_BUDGET_MS;
+  const root = parse(PARSER[language], text).root();
+  const candidates: SgNode[] =
+    rules.length === 1
+      ? root.findAll(config(rules[0]!.spec))
+      : root.findAll({ rule: { any: rules.map((r) => r.spec.rule) } } as NapiConfig);
+  const matches: StructuralMatch<R>[] = [];
+  const full = rules.map((r) => config(r.spec));
+  for (const node of candidates) {
+    if (performance.now() > deadline) return { matches, overBudget: "time" };
+    const range = node.range();
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i]!;
+      if (rules.length > 1 && !node.matches(full[i]!)) continue;
+      if (rule.flow) {
+        // The rule's metavariables, bound on this node (find() starts with the node itself).
+        const bound = rules.length === 1 ? node : node.find(full[i]!);
+        if (!bound || !reachesSink(language, bound, rule.flow)) continue;
+      }
+      matches.push({ owner: rule.owner, start: range.start.index, end: range.end.index });
+    }
+  }
+  return { matches };
+}
