@@ -1,12 +1,18 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
+import { PLATFORM_FAMILIES } from "./providers/platforms.js";
 import { SERVICE_FAMILIES } from "./providers/services.js";
 import { providerRule } from "./tokenRules.js";
 import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
 
 /** Every provider family of this policy, each from its provider's documentation (`docs`). */
-export const PROVIDER_FAMILIES = [...INFRASTRUCTURE_FAMILIES, ...SERVICE_FAMILIES, ...PAYMENT_AND_AI_FAMILIES];
+export const PROVIDER_FAMILIES = [
+  ...INFRASTRUCTURE_FAMILIES,
+  ...SERVICE_FAMILIES,
+  ...PAYMENT_AND_AI_FAMILIES,
+  ...PLATFORM_FAMILIES,
+];
 
 export const providerTokens: BuiltinPolicy = {
   id: "provider-tokens",
