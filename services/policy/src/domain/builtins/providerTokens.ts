@@ -1,4 +1,5 @@
 import { SECRETS_CATEGORY } from "../policy.js";
+import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
 import { PLATFORM_FAMILIES } from "./providers/platforms.js";
@@ -23,7 +24,7 @@ export const providerTokens: BuiltinPolicy = {
   enabled: true,
   category: SECRETS_CATEGORY,
   frameworks: [...SECRET_FRAMEWORKS],
-  patterns: PROVIDER_FAMILIES.map(providerRule),
+  patterns: [...PROVIDER_FAMILIES.map(providerRule), ...CREDENTIAL_FILE_RULES],
   suggestions: [
     "Revoke the credential in the provider's console (each rule's documentation link says where), issue a new one, and read it from the environment or a secret store instead of the source.",
   ],

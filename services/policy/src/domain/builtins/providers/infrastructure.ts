@@ -192,6 +192,16 @@ export const INFRASTRUCTURE_FAMILIES: ProviderFamily[] = [
     docs: "https://ngrok.com/docs/agent/#authtokens",
   },
   {
+    // An encrypted Jenkins secret as credentials.xml and job configs store it: `{AQAAABAAAA…}`
+    // (payload version 1, a 16-byte IV, the ciphertext), which the controller's key decrypts.
+    id: "jenkins-encrypted-secret",
+    provider: "Jenkins",
+    secret: "encrypted credential (credentials.xml)",
+    prefix: "AQAAABAAAA",
+    token: "AQAAABAAAA[A-Za-z0-9+/]{46,1000}={0,2}",
+    docs: "https://www.jenkins.io/doc/developer/security/secrets/",
+  },
+  {
     id: "dbt-cloud-service-token",
     provider: "dbt Cloud",
     secret: "service account token",

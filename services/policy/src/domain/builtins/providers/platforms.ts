@@ -1,25 +1,7 @@
 // Developer platforms, identity, media, games, exchanges and more AI platforms, from each
 // provider's documentation of its keys.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX32, HEX40, HEX64, UUID, alnum } from "./shapes.js";
-
-const named = (
-  id: string,
-  provider: string,
-  secret: string,
-  keywords: string[],
-  token: string,
-  docs: string,
-): ProviderFamily => ({ id, provider, secret, keywords, token, docs });
-
-const prefixed = (
-  id: string,
-  provider: string,
-  secret: string,
-  prefix: string,
-  token: string,
-  docs: string,
-): ProviderFamily => ({ id, provider, secret, prefix, token, docs });
+import { HEX32, HEX40, HEX64, UUID, alnum, named, prefixed } from "./shapes.js";
 
 export const PLATFORM_FAMILIES: ProviderFamily[] = [
   // Source control and developer platforms

@@ -2,17 +2,7 @@
 // documentation of its keys. Most of these keys are bare hexadecimal or alphanumeric strings:
 // they are reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX32, HEX40, HEX64, UUID, alnum } from "./shapes.js";
-
-/** A key that is a generic shape, named by the provider. */
-const named = (
-  id: string,
-  provider: string,
-  secret: string,
-  keywords: string[],
-  token: string,
-  docs: string,
-): ProviderFamily => ({ id, provider, secret, keywords, token, docs });
+import { HEX32, HEX40, HEX64, UUID, alnum, named } from "./shapes.js";
 
 export const SERVICE_FAMILIES: ProviderFamily[] = [
   // Email and messaging
