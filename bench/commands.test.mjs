@@ -63,6 +63,10 @@ test("pnpm bench:engine prints the engine, naive and ripgrep rows and their rati
   assert.match(naive[0], /^\d+ RE2, exec loop\)$/);
   positive(naive[1], "naive MB/s");
   ratio(report, "engine / naive");
+  // Side by side: the library without the provider families, and the throughput ratio.
+  positive(row(report, "engine without provider-tokens (")[1], "engine without families MB/s");
+  ratio(report, "with / without provider families");
+  ratio(report, "the same, per CPU-second");
   const rg = row(report, "ripgrep -j1");
   if (rg[0] !== "n/a") {
     positive(rg[0], "ripgrep MB/s");

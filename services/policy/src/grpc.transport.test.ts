@@ -283,6 +283,11 @@ describe("listing and resolving", () => {
   it("resolves every enabled policy when none are named", async () => {
     const { policies } = await h.client.resolvePolicies({ organization_id: ORG, policy_ids: [] });
     expect(policies.map((p) => p.id)).toEqual([...builtinIds((p) => p.id !== "private-keys"), "zz-secret-token"]);
+    // A provider family's context travels with its rule, as data.
+    const mailjet = policies
+      .find((p) => p.id === "provider-tokens")!
+      .patterns.find((r) => r.rule_id === "mailjet-api-key")!;
+    expect(mailjet.context).toEqual({ keywords: ["mailjet", "mj_apikey"], distance: 0, separators: "", lines: 0 });
     const custom = policies.find((p) => p.id === "zz-secret-token")!;
     expect(custom).toEqual({
       id: "zz-secret-token",

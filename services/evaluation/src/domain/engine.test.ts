@@ -641,5 +641,59 @@ describe("structural rules", () => {
     expect(bad("os.system(")).toThrow("bad-rule");
     expect(bad(JSON.stringify({ languages: ["cobol"], rule: { pattern: "x" } }))).toThrow("bad-rule");
     expect(bad(JSON.stringify({ languages: ["python"], rule: { kind: "no_such_kind" } }))).toThrow("bad-rule");
+    });
+});
+
+describe("provider context", () => {
+  const hex = "9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+  const rule = (context: Partial<NonNullable<PatternToRun["context"]>> = {}) =>
+    policy("acme", [
+      {
+        value: String.raw`\b([a-f0-9]{32})(?:[^A-Za-z0-9_-]|$)`,
+        redact: true,
+        redact_group: 1,
+        keywords: ["acme"],
+        context: { keywords: ["acme"], distance: 0, separators: "", lines: 0, ...context },
+      },
+    ]);
+  const lines = (content: string, context?: Partial<NonNullable<PatternToRun["context"]>>) =>
+    scanFile("a.txt", content, [rule(context)]).findings.map((f) => f.line);
+
+  it("reports a value of the shape wherever the provider names it, whatever the syntax", () => {
+    const named = [
+      `ACME_READ_KEY=${hex}`,
+      `acme token = '${hex}'`,
+      `acme token - '${hex}'`,
+      `{"acme": {"token": "${hex}"}}`,
+      `<add key="Acme:ApiKey" value="${hex}" />`,
+      `<acmeToken>${hex}</acmeToken>`,
+      `acme-cli login --token ${hex}`,
+      `GET https://api.acme.io/v2/projects?access_token=${hex}`,
+      `X-Acme-Key: ${hex}`,
+      `[DEBUG] acme: using key=${hex}`,
+      `client := acme.New("${hex}")`,
+      `myAcmeKey = "${hex}"`,
+    ];
+    expect(lines(named.join("\n"))).toEqual(named.map((_, i) => i + 1));
+  });
+
+  it("stays quiet where the provider is not named just before the value", () => {
+    const quiet = [
+      `checksum = "${hex}" # acme`,
+      `probably = 1; digest = "${hex}"`,
+      `acme_id = 1; digest = "${hex}"`,
+      `unacme_token = "${hex}"`,
+      `acme ${"x".repeat(60)} ${hex}`,
+      `acme\ntoken: ${hex}`,
+    ];
+    expect(quiet.filter((content) => lines(content).length > 0)).toEqual([]);
+  });
+
+  it("takes the distance, the separators and the line breaks as data", () => {
+    expect(lines(`acme ${"x".repeat(60)} = ${hex}`, { distance: 80 })).toEqual([1]);
+    expect(lines(`acme%token%${hex}`)).toEqual([]);
+    expect(lines(`acme%token%${hex}`, { separators: "%" })).toEqual([1]);
+    expect(lines(`acme:\n  token: ${hex}`, { lines: 1 })).toEqual([2]);
+    expect(lines(`acme:\n\n  token: ${hex}`, { lines: 1 })).toEqual([]);
   });
 });

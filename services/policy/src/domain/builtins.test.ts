@@ -1,6 +1,10 @@
 import { describe, expect, it } from "@jest/globals";
 import RE2 from "re2";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { BUILTIN_POLICIES, findBuiltin } from "./builtins/index.js";
+import { PROVIDER_FAMILIES } from "./builtins/providerTokens.js";
+import { providerRule } from "./builtins/tokenRules.js";
 import { assignment } from "./builtins/types.js";
 import { POLICY_ID_RE } from "./customPolicy.js";
 import { effectiveBuiltin } from "./effective.js";
@@ -232,5 +236,31 @@ describe("assignment(): one pattern for a secret assigned in any syntax", () => 
   it("does not cut a longer value short, and needs an operator", () => {
     expect(found(`api_key = "${secret}EXTRA"`)).toBeUndefined();
     expect(found(`the api key ${secret} is shown`)).toBeUndefined();
+  });
+});
+
+describe("provider families", () => {
+  const detection = readFileSync(fileURLToPath(new URL("../../../../docs/detection.md", import.meta.url)), "utf8");
+
+  it("each name a documentation page, and a prefix or provider keywords for their context", () => {
+    const ids = PROVIDER_FAMILIES.map((f) => f.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    for (const f of PROVIDER_FAMILIES) {
+      expect(f.docs).toMatch(/^https:\/\/[a-z0-9.-]+\.[a-z]+\//i);
+      expect(Boolean(f.prefix) || Boolean(f.keywords?.length)).toBe(true);
+      for (const k of f.keywords ?? []) expect(k).toBe(k.toLowerCase());
+      const rule = providerRule(f);
+      expect(rule.documentation_url).toBe(f.docs);
+      // A generic shape never stands alone: its rule carries the provider context.
+      expect(rule.context?.keywords).toEqual(f.keywords);
+    }
+  });
+
+  it("are listed in docs/detection.md, each with its documentation link", () => {
+    const rows = detection.split("\n").filter((l) => l.startsWith("| `"));
+    const missing = PROVIDER_FAMILIES.filter(
+      (f) => !rows.some((r) => r.startsWith(`| \`${f.id}\` |`) && r.includes(f.docs)),
+    ).map((f) => f.id);
+    expect(missing).toEqual([]);
   });
 });

@@ -53,6 +53,12 @@ export interface PatternDef {
    * must all accept a match: a token's checksum, a JWT's header. Built-in rules only.
    */
   checks?: string[];
+  /**
+   * Provider context: a match is a finding only where one of these keywords names it, standing
+   * before the secret and joined to it by a name, blanks, quotes and separators alone, whatever
+   * the syntax. Distance (bytes), separators and line breaks are data; the engine has defaults.
+   */
+  context?: { keywords: string[]; distance?: number; separators?: string; lines?: number };
 }
 
 export interface Suggestion {
@@ -104,6 +110,7 @@ export interface ResolvedPattern {
   file_excludes: string[];
   stopwords: string[];
   checks: string[];
+  context?: { keywords: string[]; distance: number; separators: string; lines: number };
 }
 
 /** A policy ready to run: only what the evaluation engine needs. */
@@ -144,6 +151,16 @@ export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
       file_excludes: p.file_excludes ?? [],
       stopwords: p.stopwords ?? [],
       checks: p.checks ?? [],
+      ...(p.context
+        ? {
+            context: {
+              keywords: p.context.keywords,
+              distance: p.context.distance ?? 0,
+              separators: p.context.separators ?? "",
+              lines: p.context.lines ?? 0,
+            },
+          }
+        : {}),
     })),
     exclude_paths: Array.isArray(excludes) ? excludes.filter((x): x is string => typeof x === "string") : [],
   };

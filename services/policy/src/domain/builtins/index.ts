@@ -28,6 +28,7 @@ import { packageRegistryTokens } from "./packageRegistryTokens.js";
 import { paymentTokens } from "./paymentTokens.js";
 import { permissiveCors } from "./permissiveCors.js";
 import { privateKeys } from "./privateKeys.js";
+import { providerTokens } from "./providerTokens.js";
 import { saasApiTokens } from "./saasApiTokens.js";
 import { socialPlatformTokens } from "./socialPlatformTokens.js";
 import { sourceControlTokens } from "./sourceControlTokens.js";
@@ -59,6 +60,7 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   socialPlatformTokens,
   cryptoExchangeKeys,
   aiApiKeys,
+  providerTokens,
   privateKeys,
   hardcodedCredentials,
   credentialsInUrls,

@@ -47,3 +47,44 @@ export function namedSecret(
 ): BuiltinPattern {
   return { id, type: "regex", value: assignment(names, secret), message, redact_group: 1, keywords, ...options };
 }
+
+/**
+ * One provider's credential, as data taken from the provider's own documentation of its token
+ * format. Either the token names its provider itself (`prefix`, a literal it always starts with:
+ * found wherever it stands), or its shape is too generic to stand alone and `keywords` name the
+ * provider: then a value of that shape is reported only where one of them stands before it
+ * (the engine's provider context, the same for every syntax).
+ */
+export interface ProviderFamily {
+  /** Rule id, kebab-case, unique across all built-ins. */
+  id: string;
+  provider: string;
+  /** What the secret is, as the provider calls it ("API access token"). */
+  secret: string;
+  /** RE2 of the whole token: prefix, alphabet, length, required parts. */
+  token: string;
+  /** The provider's page that documents the format. */
+  docs: string;
+  /** The literal(s) every token starts with (self-identifying formats). */
+  prefix?: string | string[];
+  /** Lower-case words naming the provider, required near a generic shape. */
+  keywords?: string[];
+  /** Bytes from keyword to secret (default: the engine's). */
+  distance?: number;
+  options?: RuleOptions;
+}
+
+/** A provider family as a rule: a self-identifying token, or a shape in the provider's context. */
+export function providerRule(family: ProviderFamily): BuiltinPattern {
+  const message = `${family.provider} ${family.secret} found in source code`;
+  if (!family.keywords && !family.prefix) throw new Error(`${family.id}: a prefix or provider keywords`);
+  const keywords = family.keywords ?? [family.prefix!].flat().map((p) => p.toLowerCase());
+  return formatToken(family.id, message, family.token, keywords, {
+    min_entropy: 3,
+    documentation_url: family.docs,
+    ...(family.keywords
+      ? { context: { keywords: family.keywords, ...(family.distance ? { distance: family.distance } : {}) } }
+      : {}),
+    ...family.options,
+  });
+}

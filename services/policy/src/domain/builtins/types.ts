@@ -10,6 +10,8 @@ export interface BuiltinPattern extends PatternDef {
   id: string;
   /** Name of the boolean setting that switches this pattern on; always on when absent. */
   enabled_by?: string;
+  /** The provider's own documentation of the token format (provider families). */
+  documentation_url?: string;
 }
 
 export interface BuiltinPolicy extends PolicyDescription {

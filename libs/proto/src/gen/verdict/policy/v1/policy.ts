@@ -98,6 +98,30 @@ export interface ResolvedPattern {
    * JSON, the languages it runs on and an ast-grep rule (docs/detection.md, structural rules).
    */
   type: string;
+  /**
+   * Provider context: when set, a match is a finding only where one of its keywords stands
+   * before the secret, joined to it by a name, quotes, white space and separators alone.
+   */
+  context?: ProviderContext | undefined;
+}
+
+/**
+ * Where a token of a provider's shape counts as that provider's: the keywords naming it, how far
+ * before the secret one may stand, and what may stand between them. Data, not regex text, so every
+ * syntax (assignment, JSON, YAML, XML, CLI flag, URL parameter, header, log line) is read alike.
+ */
+export interface ProviderContext {
+  /** Lower-case words naming the provider (`pganalyze`, `phrase`); one must start a word. */
+  keywords: string[];
+  /** At most this many bytes from the keyword's start to the secret's start. */
+  distance: number;
+  /**
+   * Characters allowed between the keyword and the secret besides letters, digits, `_`, spaces,
+   * tabs and quotes (empty: the engine's default set).
+   */
+  separators: string;
+  /** Line breaks allowed between them (a YAML or XML parent naming the provider): 0 or 1. */
+  lines: number;
 }
 
 export interface ResolvedPolicy {
@@ -751,6 +775,7 @@ function createBaseResolvedPattern(): ResolvedPattern {
     stopwords: [],
     checks: [],
     type: "",
+    context: undefined,
   };
 }
 
@@ -806,6 +831,9 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     }
     if (message.type !== "") {
       writer.uint32(138).string(message.type);
+    }
+    if (message.context !== undefined) {
+      ProviderContext.encode(message.context, writer.uint32(146).fork()).join();
     }
     return writer;
   },
@@ -959,6 +987,14 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
             message.type = reader.string();
             continue;
           }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.context = ProviderContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1022,6 +1058,7 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
         : [],
       checks: globalThis.Array.isArray(object?.checks) ? object.checks.map((e: any) => globalThis.String(e)) : [],
       type: isSet(object.type) ? globalThis.String(object.type) : "",
+      context: isSet(object.context) ? ProviderContext.fromJSON(object.context) : undefined,
     };
   },
 
@@ -1078,6 +1115,9 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     if (message.type !== "") {
       obj.type = message.type;
     }
+    if (message.context !== undefined) {
+      obj.context = ProviderContext.toJSON(message.context);
+    }
     return obj;
   },
 
@@ -1103,6 +1143,126 @@ export const ResolvedPattern: MessageFns<ResolvedPattern> = {
     message.stopwords = object.stopwords?.map((e) => e) || [];
     message.checks = object.checks?.map((e) => e) || [];
     message.type = object.type ?? "";
+    message.context = (object.context !== undefined && object.context !== null)
+      ? ProviderContext.fromPartial(object.context)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProviderContext(): ProviderContext {
+  return { keywords: [], distance: 0, separators: "", lines: 0 };
+}
+
+export const ProviderContext: MessageFns<ProviderContext> = {
+  encode(message: ProviderContext, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.keywords) {
+      writer.uint32(10).string(v!);
+    }
+    if (message.distance !== 0) {
+      writer.uint32(16).int32(message.distance);
+    }
+    if (message.separators !== "") {
+      writer.uint32(26).string(message.separators);
+    }
+    if (message.lines !== 0) {
+      writer.uint32(32).int32(message.lines);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProviderContext {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProviderContext();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.keywords.push(reader.string());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.distance = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.separators = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.lines = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProviderContext {
+    return {
+      keywords: globalThis.Array.isArray(object?.keywords) ? object.keywords.map((e: any) => globalThis.String(e)) : [],
+      distance: isSet(object.distance) ? globalThis.Number(object.distance) : 0,
+      separators: isSet(object.separators) ? globalThis.String(object.separators) : "",
+      lines: isSet(object.lines) ? globalThis.Number(object.lines) : 0,
+    };
+  },
+
+  toJSON(message: ProviderContext): unknown {
+    const obj: any = {};
+    if (message.keywords?.length) {
+      obj.keywords = message.keywords;
+    }
+    if (message.distance !== 0) {
+      obj.distance = Math.round(message.distance);
+    }
+    if (message.separators !== "") {
+      obj.separators = message.separators;
+    }
+    if (message.lines !== 0) {
+      obj.lines = Math.round(message.lines);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProviderContext>, I>>(base?: I): ProviderContext {
+    return ProviderContext.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProviderContext>, I>>(object: I): ProviderContext {
+    const message = createBaseProviderContext();
+    message.keywords = object.keywords?.map((e) => e) || [];
+    message.distance = object.distance ?? 0;
+    message.separators = object.separators ?? "";
+    message.lines = object.lines ?? 0;
     return message;
   },
 };

@@ -1,0 +1,33 @@
+import { SECRETS_CATEGORY } from "../policy.js";
+import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
+import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
+import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
+import { PLATFORM_FAMILIES } from "./providers/platforms.js";
+import { SERVICE_FAMILIES } from "./providers/services.js";
+import { providerRule } from "./tokenRules.js";
+import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+
+/** Every provider family of this policy, each from its provider's documentation (`docs`). */
+export const PROVIDER_FAMILIES = [
+  ...INFRASTRUCTURE_FAMILIES,
+  ...SERVICE_FAMILIES,
+  ...PAYMENT_AND_AI_FAMILIES,
+  ...PLATFORM_FAMILIES,
+];
+
+export const providerTokens: BuiltinPolicy = {
+  id: "provider-tokens",
+  name: "Provider tokens",
+  description:
+    "Detects credentials of further providers by the formats they document: self-identifying tokens by their prefix (Tailscale, Doppler, Buildkite, Supabase, dbt Cloud, Figma, xAI, OpenRouter…), and keys whose shape is generic (32 or 40 hexadecimal characters, a UUID) only where the provider is named just before them, in any syntax: an assignment, JSON, YAML, XML, a command-line flag, a URL parameter, a header or a log line.",
+  severity: "error",
+  enabled: true,
+  category: SECRETS_CATEGORY,
+  frameworks: [...SECRET_FRAMEWORKS],
+  patterns: [...PROVIDER_FAMILIES.map(providerRule), ...CREDENTIAL_FILE_RULES],
+  suggestions: [
+    "Revoke the credential in the provider's console (each rule's documentation link says where), issue a new one, and read it from the environment or a secret store instead of the source.",
+  ],
+  documentation_url: docs("provider-tokens"),
+  settings: builtinSettings(),
+};
