@@ -641,7 +641,7 @@ describe("structural rules", () => {
     expect(bad("os.system(")).toThrow("bad-rule");
     expect(bad(JSON.stringify({ languages: ["cobol"], rule: { pattern: "x" } }))).toThrow("bad-rule");
     expect(bad(JSON.stringify({ languages: ["python"], rule: { kind: "no_such_kind" } }))).toThrow("bad-rule");
-    });
+  });
 });
 
 describe("provider context", () => {
