@@ -11,7 +11,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sed "s|out: libs/proto/src/gen|out: $tmp/gen|" buf.gen.yaml > "$tmp/buf.gen.yaml"
 ./node_modules/.bin/buf generate --template "$tmp/buf.gen.yaml"
+rm -rf "$tmp/gen/google/api" "$tmp/gen/google/protobuf/descriptor.ts" "$tmp/gen/verdict/api"
 diff -r "$tmp/gen" libs/proto/src/gen >/dev/null || { echo "libs/proto/src/gen is stale: run 'pnpm proto:gen'" >&2; exit 1; }
+node scripts/rest-gen.mjs --check
 echo "--> tsc"
 ./node_modules/.bin/tsc -b tsconfig.build.json
 ./node_modules/.bin/tsc -p tsconfig.test.json

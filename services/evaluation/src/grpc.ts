@@ -23,20 +23,8 @@ function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
     completed_at: e.completed_at ?? undefined,
     passed: e.passed ?? undefined,
     summary: e.summary,
-    violations: e.violations.map((v) => ({
-      id: v.id,
-      policy_id: v.policy_id,
-      severity: v.severity,
-      file: v.file,
-      line: v.line,
-      column: v.column,
-      message: v.message,
-      code_snippet: v.code_snippet,
-      suggestion: v.suggestion,
-      rule_id: v.rule_id,
-      // Violations stored before fingerprints existed have none.
-      fingerprint: v.fingerprint ?? "",
-    })),
+    // As stored: fromPartial gives a field the record predates its default.
+    violations: e.violations.map((v) => evaluationV1.Violation.fromPartial(v)),
     failure_reason: e.failure_reason ?? undefined,
     suppressions: e.suppressions,
   };
@@ -78,7 +66,7 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
         until: req.until,
         bucket: req.bucket,
       });
-      return { ...stats, totals: { start: "", ...stats.totals } };
+      return stats;
     },
     async listEvaluations(req) {
       const page = await listEvaluations(deps, {

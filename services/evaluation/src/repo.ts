@@ -5,7 +5,8 @@ import type { Outbox, PendingEvent } from "@verdict/outbox";
 import { DuplicateKeyError, type Collection, type Filter, type Operators, type Store } from "@verdict/store";
 import type { ListQuery } from "./domain/listQuery.js";
 import type { EvaluationStatus, Summary } from "./domain/evaluation.js";
-import type { Finding, SuppressedFinding } from "./domain/engine.js";
+import type { evaluationV1 } from "@verdict/proto";
+import type { SuppressedFinding } from "./domain/engine.js";
 import {
   fitsQueue,
   liveReservations,
@@ -15,9 +16,8 @@ import {
   type QueueUse,
 } from "./domain/queueRoom.js";
 
-export interface Violation extends Finding {
-  id: string;
-}
+/** A violation as stored and answered: the contract's message (proto/verdict/evaluation). */
+export type Violation = evaluationV1.Violation;
 
 export interface EvaluationRecord {
   id: string;

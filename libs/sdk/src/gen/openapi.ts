@@ -1768,6 +1768,7 @@ export interface components {
             created_at: string;
             failure_reason?: string;
             id: string;
+            /** @description Unset (null) while pending */
             passed: boolean | null;
             ref: string;
             repository: string;
@@ -1777,6 +1778,7 @@ export interface components {
                 errors: number;
                 /** @description Removed, binary, minified, lock and excluded files */
                 skipped_files: number;
+                /** @description Findings silenced by an inline verdict-ignore comment (recorded as bypass events) */
                 suppressed: number;
                 total_files: number;
                 total_violations: number;
@@ -2403,11 +2405,13 @@ export interface components {
         Violation: {
             /** @description The matched line; a secret keeps at most its first 4 characters */
             code_snippet: string;
+            /** @description 1-based, in Unicode code points */
             column: number;
             file: string;
             /** @description The finding's fingerprint: policy, rule, file and a digest of the matched value (never the value, never the line), so it survives line moves and changes with the secret; baselines use it. Empty on violations stored before fingerprints existed */
             fingerprint: string;
             id: string;
+            /** @description 1-based */
             line: number;
             message: string;
             policy_id: string;

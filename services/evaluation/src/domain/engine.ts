@@ -6,6 +6,7 @@
 // kinds, and inline `verdict-ignore` suppression. Syntax-aware rules (`type: "structural"`)
 // run beside RE2, one parse and one tree traversal per file and language (structural.ts), and
 // their findings go through the same gates, suppression, limits and snippets.
+import type { evaluationV1 } from "@verdict/proto";
 import picomatch from "picomatch";
 import RE2 from "re2";
 import { alignBack, ByteLines, codePointsBetween, type ByteLine } from "./bytes.js";
@@ -78,21 +79,12 @@ export interface PolicyToRun {
   exclude_paths: string[];
 }
 
-export interface Finding {
-  policy_id: string;
-  rule_id: string;
-  severity: string;
-  file: string;
-  /** 1-based. */
-  line: number;
-  /** 1-based, in Unicode code points. */
-  column: number;
-  message: string;
-  code_snippet: string;
-  suggestion: string;
-  /** fingerprint.ts: stable when lines move, different when the matched value changes. */
-  fingerprint: string;
-}
+/**
+ * A violation before it has an id. Its fields are the contract's (verdict.evaluation.v1.Violation):
+ * a field added there is filled here, where findings are made, and reaches the store, the gRPC
+ * answer, the REST answer, the OpenAPI document and the webhooks without another edit.
+ */
+export type Finding = Omit<evaluationV1.Violation, "id">;
 
 export interface SuppressedFinding {
   policy_id: string;

@@ -1,47 +1,6 @@
 // proto -> REST JSON. Optional proto fields become explicit nulls, as the REST contract says.
-import type { evaluationV1, identityV1, policyV1 } from "@verdict/proto";
-
-export function evaluationJson(e: evaluationV1.Evaluation) {
-  return {
-    id: e.id,
-    status: e.status,
-    repository: e.repository,
-    ref: e.ref,
-    base_ref: e.base_ref || null,
-    created_at: e.created_at,
-    completed_at: e.completed_at ?? null,
-    passed: e.passed ?? null,
-    summary: e.summary ?? {
-      total_files: 0,
-      total_violations: 0,
-      errors: 0,
-      warnings: 0,
-      suppressed: 0,
-      skipped_files: 0,
-    },
-    violations: e.violations.map((v) => ({
-      id: v.id,
-      policy_id: v.policy_id,
-      severity: v.severity,
-      file: v.file,
-      line: v.line,
-      column: v.column,
-      message: v.message,
-      code_snippet: v.code_snippet,
-      suggestion: v.suggestion,
-      rule_id: v.rule_id,
-      fingerprint: v.fingerprint,
-    })),
-    suppressions: e.suppressions.map((s) => ({
-      policy_id: s.policy_id,
-      rule_id: s.rule_id,
-      file: s.file,
-      line: s.line,
-      reason: s.reason,
-    })),
-    ...(e.failure_reason ? { failure_reason: e.failure_reason } : {}),
-  };
-}
+// The evaluation service's mappers are generated from its proto (src/gen/evaluation.rest.ts).
+import type { identityV1, policyV1 } from "@verdict/proto";
 
 export function policySummaryJson(p: policyV1.Policy) {
   return {

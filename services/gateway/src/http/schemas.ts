@@ -1,7 +1,11 @@
 // The REST contract's schemas: the gateway validates with them and the OpenAPI document is
 // generated from them, so the two cannot drift. Ids in `.meta({ id })` become components.
-import { API_SCOPES, errors } from "@verdict/kit";
+import { API_SCOPES } from "@verdict/kit";
 import { z } from "zod";
+import { BOOL_QUERY, ISO_OR_DATE, isRealDay, refuseImpossibleDays } from "./restTypes.js";
+
+// The evaluation routes' schemas are generated from proto/verdict/evaluation (src/gen).
+export { ISO_OR_DATE, isRealDay, refuseImpossibleDays };
 
 export const MAX_FILE_BYTES = 1_048_576;
 export const MAX_FILES = 1000;
@@ -9,40 +13,11 @@ export const MAX_FILES = 1000;
 const SEVERITY = z.enum(["error", "warning"]);
 export const SCOPE = z.enum(API_SCOPES);
 const ISO = z.string().meta({ format: "date-time" });
-const ISO_OR_DATE_RE =
-  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d)?)?$/;
-/** The day exists in its month (Date.parse rolls 2026-02-30 over to March 2 instead of failing). */
-export function isRealDay(value: string): boolean {
-  const [y, m, d] = value.slice(0, 10).split("-").map(Number) as [number, number, number];
-  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate() && !Number.isNaN(Date.parse(value));
-}
-/**
- * The schema's pattern cannot say which days a month has: 2026-02-30 matches it (and Date.parse
- * would roll it over to March 2), so it is refused here, as a 422.
- */
-export function refuseImpossibleDays(query: { since?: string; until?: string }): void {
-  const impossible = (["since", "until"] as const).filter((f) => query[f] !== undefined && !isRealDay(query[f]!));
-  if (impossible.length) {
-    throw errors.unprocessable(
-      impossible.map((field) => ({
-        field,
-        code: "INVALID_FORMAT",
-        message: "must be an ISO 8601 date or date-time of a day that exists",
-      })),
-    );
-  }
-}
-/** A date or date-time query parameter (since, until), as every list takes it. */
-export const ISO_OR_DATE = z
-  .string()
-  .regex(ISO_OR_DATE_RE, { message: "must be an ISO 8601 date or date-time" })
-  .meta({ description: "ISO 8601 date (2026-01-31) or date-time (2026-01-31T12:00:00Z)" });
 const REPO_NAME = z
   .string()
   .max(200)
   .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: "must have the form <owner>/<repo>" })
   .meta({ examples: ["acme/payments"] });
-const BOOL_QUERY = z.enum(["true", "false"]).transform((v) => v === "true");
 
 // ---------- errors ----------
 
@@ -144,123 +119,6 @@ export const CreateEvaluationSchema = z
   })
   .strict()
   .meta({ id: "CreateEvaluation" });
-
-export const ViolationSchema = z
-  .object({
-    id: z.string(),
-    policy_id: z.string(),
-    severity: SEVERITY,
-    file: z.string(),
-    line: z.number().int(),
-    column: z.number().int(),
-    message: z.string(),
-    code_snippet: z.string().meta({ description: "The matched line; a secret keeps at most its first 4 characters" }),
-    suggestion: z.string(),
-    rule_id: z.string().meta({ description: "The rule of the policy that matched" }),
-    fingerprint: z.string().meta({
-      description:
-        "The finding's fingerprint: policy, rule, file and a digest of the matched value (never the value, never the line), so it survives line moves and changes with the secret; baselines use it. Empty on violations stored before fingerprints existed",
-    }),
-  })
-  .meta({ id: "Violation" });
-
-export const SuppressionSchema = z
-  .object({ policy_id: z.string(), rule_id: z.string(), file: z.string(), line: z.number().int(), reason: z.string() })
-  .meta({
-    id: "Suppression",
-    description: "A finding silenced by an inline verdict-ignore comment; recorded as a bypass event",
-  });
-
-export const EvaluationSchema = z
-  .object({
-    id: z.string().regex(/^eval_/),
-    status: z.enum(["pending", "completed", "failed"]),
-    repository: z.string(),
-    ref: z.string(),
-    base_ref: z.string().nullable(),
-    created_at: ISO,
-    completed_at: ISO.nullable(),
-    passed: z.boolean().nullable(),
-    summary: z.object({
-      total_files: z.number().int(),
-      total_violations: z.number().int(),
-      errors: z.number().int(),
-      warnings: z.number().int(),
-      suppressed: z.number().int(),
-      skipped_files: z.number().int().meta({ description: "Removed, binary, minified, lock and excluded files" }),
-    }),
-    violations: z.array(ViolationSchema),
-    suppressions: z.array(SuppressionSchema),
-    failure_reason: z.string().optional(),
-  })
-  .meta({ id: "Evaluation" });
-
-export const EvaluationStatsQuery = z
-  .object({
-    since: ISO_OR_DATE.optional().meta({
-      description: "Start of the range (inclusive); default: 30 days before until",
-    }),
-    until: ISO_OR_DATE.optional().meta({ description: "End of the range (exclusive); default: now" }),
-    bucket: z.enum(["day", "week"]).default("day").meta({ description: "UTC days, or weeks starting on Monday" }),
-  })
-  .strict();
-
-const StatsFiguresSchema = z.object({
-  evaluations: z.number().int(),
-  passed: z.number().int(),
-  failed: z.number().int(),
-  violations: z.number().int().meta({ description: "All the evaluations' violations (summary.total_violations)" }),
-});
-
-export const EvaluationStatsSchema = z
-  .object({
-    since: z.string(),
-    until: z.string(),
-    bucket: z.enum(["day", "week"]),
-    totals: StatsFiguresSchema,
-    buckets: z
-      .array(
-        StatsFiguresSchema.extend({ start: z.string().meta({ description: "The bucket's first day, YYYY-MM-DD" }) }),
-      )
-      .meta({ description: "Every bucket of the range, oldest first; empty ones with zeros" }),
-    top_policies: z
-      .array(z.object({ policy_id: z.string(), violations: z.number().int() }))
-      .meta({ description: "At most 10, most violations first (the violations kept on evaluations)" }),
-    top_repositories: z
-      .array(
-        z.object({
-          repository: z.string(),
-          evaluations: z.number().int(),
-          failed: z.number().int(),
-          violations: z.number().int(),
-        }),
-      )
-      .meta({ description: "At most 10, most violations first" }),
-  })
-  .meta({ id: "EvaluationStats" });
-
-export const ListEvaluationsQuery = z
-  .object({
-    repository: REPO_NAME.optional(),
-    status: z.enum(["pending", "completed", "failed"]).optional(),
-    passed: BOOL_QUERY.optional(),
-    since: ISO_OR_DATE.optional(),
-    until: ISO_OR_DATE.optional(),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z
-      .string()
-      .max(512)
-      .regex(/^[A-Za-z0-9_-]+$/, { message: "cursor must be a next_cursor returned by this API" })
-      .optional(),
-  })
-  .strict();
-
-export const EvaluationListSchema = z
-  .object({
-    evaluations: z.array(EvaluationSchema),
-    pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }),
-  })
-  .meta({ id: "EvaluationList" });
 
 // ---------- policies ----------
 

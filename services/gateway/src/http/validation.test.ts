@@ -1,6 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { AppError } from "@verdict/kit";
-import { CreateEvaluationSchema, ListEvaluationsQuery } from "./schemas.js";
+import { ListEvaluationsQuery } from "../gen/evaluation.rest.js";
+import { CreateEvaluationSchema } from "./schemas.js";
 import { fieldPath, parseOr400 } from "./validation.js";
 
 const errorsOf = (fn: () => unknown) => {

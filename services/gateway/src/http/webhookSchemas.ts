@@ -1,7 +1,7 @@
 // The REST contract of webhooks: endpoints, the delivery log, and the messages receivers get
 // (the OpenAPI document's top-level `webhooks` section).
 import { z } from "zod";
-import { ViolationSchema } from "./schemas.js";
+import { ViolationSchema } from "../gen/evaluation.rest.js";
 
 export const WEBHOOK_EVENTS = ["evaluation.completed", "policy.violation"] as const;
 const ISO = z.string().meta({ format: "date-time" });

@@ -1,6 +1,9 @@
 // The events a webhook receives and the `data` each one carries. Bus events are mapped to these
 // payloads field by field (an allowlist), so nothing a publisher adds later reaches a receiver
-// unless it is added here, and in the OpenAPI document's `webhooks` section, on purpose.
+// unless it is added here, and in the OpenAPI document's `webhooks` section, on purpose. A
+// violation's allowlist is the contract's message (verdict.evaluation.v1.Violation), which the
+// OpenAPI document's Violation is generated from: a field added there is delivered and documented.
+import { evaluationV1 } from "@verdict/proto";
 
 /** Names an endpoint may subscribe to (the interface specification's events). */
 export const SUBSCRIBABLE_EVENTS = ["evaluation.completed", "policy.violation"] as const;
@@ -15,14 +18,7 @@ export function isSubscribable(name: string): name is SubscribableEvent {
   return (SUBSCRIBABLE_EVENTS as readonly string[]).includes(name);
 }
 
-export interface Summary {
-  total_files: number;
-  total_violations: number;
-  errors: number;
-  warnings: number;
-  suppressed: number;
-  skipped_files: number;
-}
+export type Summary = evaluationV1.Summary;
 
 /** `verdict.evaluation.completed` as the evaluation service publishes it (the fields used). */
 export interface EvaluationCompletedEvent {
@@ -37,19 +33,8 @@ export interface EvaluationCompletedEvent {
   failure_reason?: string;
 }
 
-export interface ViolationEvent {
-  id: string;
-  policy_id: string;
-  rule_id: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  message: string;
-  /** Redacted at the source: a secret keeps at most its first four characters. */
-  code_snippet: string;
-  suggestion: string;
-}
+/** Redacted at the source: a code_snippet keeps at most the first four characters of a secret. */
+export type ViolationEvent = evaluationV1.Violation;
 
 /** `verdict.policy.violation` as the evaluation service publishes it. */
 export interface PolicyViolationEvent {
@@ -59,12 +44,10 @@ export interface PolicyViolationEvent {
   violation: ViolationEvent;
 }
 
-const int = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? Math.trunc(v) : 0);
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** The evaluation summary delivered with `evaluation.completed`. */
 export function evaluationCompletedData(e: EvaluationCompletedEvent): Record<string, unknown> {
-  const s = (e.summary ?? {}) as Partial<Summary>;
   return {
     organization_id: str(e.organization_id),
     evaluation_id: str(e.evaluation_id),
@@ -73,14 +56,7 @@ export function evaluationCompletedData(e: EvaluationCompletedEvent): Record<str
     status: e.status === "failed" ? "failed" : "completed",
     passed: typeof e.passed === "boolean" ? e.passed : null,
     completed_at: str(e.completed_at),
-    summary: {
-      total_files: int(s.total_files),
-      total_violations: int(s.total_violations),
-      errors: int(s.errors),
-      warnings: int(s.warnings),
-      suppressed: int(s.suppressed),
-      skipped_files: int(s.skipped_files),
-    },
+    summary: evaluationV1.Summary.fromJSON(e.summary ?? {}),
     ...(e.failure_reason ? { failure_reason: str(e.failure_reason) } : {}),
   };
 }
@@ -92,18 +68,8 @@ export function policyViolationData(e: PolicyViolationEvent): Record<string, unk
     organization_id: str(e.organization_id),
     evaluation_id: str(e.evaluation_id),
     repository: str(e.repository),
-    violation: {
-      id: str(v.id),
-      policy_id: str(v.policy_id),
-      rule_id: str(v.rule_id),
-      severity: v.severity === "warning" ? "warning" : "error",
-      file: str(v.file),
-      line: int(v.line),
-      column: int(v.column),
-      message: str(v.message),
-      code_snippet: str(v.code_snippet),
-      suggestion: str(v.suggestion),
-    },
+    // The contract's fields, each of its type (a missing one: its default); nothing else.
+    violation: { ...evaluationV1.Violation.fromJSON(v), severity: v.severity === "warning" ? "warning" : "error" },
   };
 }
 

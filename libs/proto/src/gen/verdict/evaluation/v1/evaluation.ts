@@ -36,13 +36,13 @@ export interface Summary {
   total_violations: number;
   errors: number;
   warnings: number;
-  /** Findings silenced by an inline verdict-ignore comment (recorded as bypass events). */
+  /** Findings silenced by an inline verdict-ignore comment (recorded as bypass events) */
   suppressed: number;
-  /** Files not scanned: removed, binary, minified, lock files or excluded paths. */
+  /** Removed, binary, minified, lock and excluded files */
   skipped_files: number;
 }
 
-/** A finding silenced by an inline `verdict-ignore` comment. */
+/** A finding silenced by an inline verdict-ignore comment; recorded as a bypass event */
 export interface Suppression {
   policy_id: string;
   rule_id: string;
@@ -56,15 +56,20 @@ export interface Violation {
   policy_id: string;
   severity: string;
   file: string;
+  /** 1-based */
   line: number;
+  /** 1-based, in Unicode code points */
   column: number;
   message: string;
+  /** The matched line; a secret keeps at most its first 4 characters */
   code_snippet: string;
   suggestion: string;
+  /** The rule of the policy that matched */
   rule_id: string;
   /**
-   * The engine's fingerprint (policy, rule, file, digest of the matched value): stable when lines
-   * move, never the value itself. Empty on violations stored before it existed.
+   * The finding's fingerprint: policy, rule, file and a digest of the matched value (never the
+   * value, never the line), so it survives line moves and changes with the secret; baselines use
+   * it. Empty on violations stored before fingerprints existed
    */
   fingerprint: string;
 }
@@ -79,7 +84,7 @@ export interface Evaluation {
   completed_at?:
     | string
     | undefined;
-  /** Unset while pending. */
+  /** Unset (null) while pending */
   passed?: boolean | undefined;
   summary?: Summary | undefined;
   violations: Violation[];
@@ -129,7 +134,6 @@ export interface ListEvaluationsRequest {
   since?: string | undefined;
   until?: string | undefined;
   limit: number;
-  /** Opaque, from a previous next_cursor. */
   cursor?: string | undefined;
 }
 
@@ -147,23 +151,36 @@ export interface DeleteEvaluationRequest {
 export interface DeleteEvaluationResponse {
 }
 
+/** At most 366 days. */
 export interface GetEvaluationStatsRequest {
   organization_id: string;
-  /** ISO 8601; unset: until is now, since is 30 days before until. At most 366 days. */
-  since?: string | undefined;
+  /** Start of the range (inclusive); default: 30 days before until */
+  since?:
+    | string
+    | undefined;
+  /** End of the range (exclusive); default: now */
   until?:
     | string
     | undefined;
-  /** day (UTC) or week (starting Monday); unset: day. */
+  /** UTC days, or weeks starting on Monday */
   bucket?: string | undefined;
 }
 
 export interface StatsFigures {
-  /** The bucket's first day (YYYY-MM-DD); empty for the totals. */
+  evaluations: number;
+  passed: number;
+  failed: number;
+  /** All the evaluations' violations (summary.total_violations) */
+  violations: number;
+}
+
+export interface StatsBucket {
+  /** The bucket's first day, YYYY-MM-DD */
   start: string;
   evaluations: number;
   passed: number;
   failed: number;
+  /** All the evaluations' violations (summary.total_violations) */
   violations: number;
 }
 
@@ -186,9 +203,11 @@ export interface GetEvaluationStatsResponse {
   totals?:
     | StatsFigures
     | undefined;
-  /** Every bucket of the range, oldest first, zero-filled. */
-  buckets: StatsFigures[];
+  /** Every bucket of the range, oldest first; empty ones with zeros */
+  buckets: StatsBucket[];
+  /** At most 10, most violations first (the violations kept on evaluations) */
   top_policies: PolicyFigure[];
+  /** At most 10, most violations first */
   top_repositories: RepositoryFigure[];
 }
 
@@ -2260,14 +2279,11 @@ export const GetEvaluationStatsRequest: MessageFns<GetEvaluationStatsRequest> = 
 };
 
 function createBaseStatsFigures(): StatsFigures {
-  return { start: "", evaluations: 0, passed: 0, failed: 0, violations: 0 };
+  return { evaluations: 0, passed: 0, failed: 0, violations: 0 };
 }
 
 export const StatsFigures: MessageFns<StatsFigures> = {
   encode(message: StatsFigures, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.start !== "") {
-      writer.uint32(10).string(message.start);
-    }
     if (message.evaluations !== 0) {
       writer.uint32(16).int32(message.evaluations);
     }
@@ -2293,6 +2309,126 @@ export const StatsFigures: MessageFns<StatsFigures> = {
     try {
       const end = length === undefined ? reader.len : reader.pos + length;
       const message = createBaseStatsFigures();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.evaluations = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.passed = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.failed = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.violations = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StatsFigures {
+    return {
+      evaluations: isSet(object.evaluations) ? globalThis.Number(object.evaluations) : 0,
+      passed: isSet(object.passed) ? globalThis.Number(object.passed) : 0,
+      failed: isSet(object.failed) ? globalThis.Number(object.failed) : 0,
+      violations: isSet(object.violations) ? globalThis.Number(object.violations) : 0,
+    };
+  },
+
+  toJSON(message: StatsFigures): unknown {
+    const obj: any = {};
+    if (message.evaluations !== 0) {
+      obj.evaluations = Math.round(message.evaluations);
+    }
+    if (message.passed !== 0) {
+      obj.passed = Math.round(message.passed);
+    }
+    if (message.failed !== 0) {
+      obj.failed = Math.round(message.failed);
+    }
+    if (message.violations !== 0) {
+      obj.violations = Math.round(message.violations);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StatsFigures>, I>>(base?: I): StatsFigures {
+    return StatsFigures.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StatsFigures>, I>>(object: I): StatsFigures {
+    const message = createBaseStatsFigures();
+    message.evaluations = object.evaluations ?? 0;
+    message.passed = object.passed ?? 0;
+    message.failed = object.failed ?? 0;
+    message.violations = object.violations ?? 0;
+    return message;
+  },
+};
+
+function createBaseStatsBucket(): StatsBucket {
+  return { start: "", evaluations: 0, passed: 0, failed: 0, violations: 0 };
+}
+
+export const StatsBucket: MessageFns<StatsBucket> = {
+  encode(message: StatsBucket, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.start !== "") {
+      writer.uint32(10).string(message.start);
+    }
+    if (message.evaluations !== 0) {
+      writer.uint32(16).int32(message.evaluations);
+    }
+    if (message.passed !== 0) {
+      writer.uint32(24).int32(message.passed);
+    }
+    if (message.failed !== 0) {
+      writer.uint32(32).int32(message.failed);
+    }
+    if (message.violations !== 0) {
+      writer.uint32(40).int32(message.violations);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StatsBucket {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStatsBucket();
       while (reader.pos < end) {
         const tag = reader.uint32();
         switch (tag >>> 3) {
@@ -2348,7 +2484,7 @@ export const StatsFigures: MessageFns<StatsFigures> = {
     }
   },
 
-  fromJSON(object: any): StatsFigures {
+  fromJSON(object: any): StatsBucket {
     return {
       start: isSet(object.start) ? globalThis.String(object.start) : "",
       evaluations: isSet(object.evaluations) ? globalThis.Number(object.evaluations) : 0,
@@ -2358,7 +2494,7 @@ export const StatsFigures: MessageFns<StatsFigures> = {
     };
   },
 
-  toJSON(message: StatsFigures): unknown {
+  toJSON(message: StatsBucket): unknown {
     const obj: any = {};
     if (message.start !== "") {
       obj.start = message.start;
@@ -2378,11 +2514,11 @@ export const StatsFigures: MessageFns<StatsFigures> = {
     return obj;
   },
 
-  create<I extends Exact<DeepPartial<StatsFigures>, I>>(base?: I): StatsFigures {
-    return StatsFigures.fromPartial(base ?? ({} as any));
+  create<I extends Exact<DeepPartial<StatsBucket>, I>>(base?: I): StatsBucket {
+    return StatsBucket.fromPartial(base ?? ({} as any));
   },
-  fromPartial<I extends Exact<DeepPartial<StatsFigures>, I>>(object: I): StatsFigures {
-    const message = createBaseStatsFigures();
+  fromPartial<I extends Exact<DeepPartial<StatsBucket>, I>>(object: I): StatsBucket {
+    const message = createBaseStatsBucket();
     message.start = object.start ?? "";
     message.evaluations = object.evaluations ?? 0;
     message.passed = object.passed ?? 0;
@@ -2617,7 +2753,7 @@ export const GetEvaluationStatsResponse: MessageFns<GetEvaluationStatsResponse> 
       StatsFigures.encode(message.totals, writer.uint32(34).fork()).join();
     }
     for (const v of message.buckets) {
-      StatsFigures.encode(v!, writer.uint32(42).fork()).join();
+      StatsBucket.encode(v!, writer.uint32(42).fork()).join();
     }
     for (const v of message.top_policies) {
       PolicyFigure.encode(v!, writer.uint32(50).fork()).join();
@@ -2678,7 +2814,7 @@ export const GetEvaluationStatsResponse: MessageFns<GetEvaluationStatsResponse> 
               break;
             }
 
-            message.buckets.push(StatsFigures.decode(reader, reader.uint32()));
+            message.buckets.push(StatsBucket.decode(reader, reader.uint32()));
             continue;
           }
           case 6: {
@@ -2715,9 +2851,7 @@ export const GetEvaluationStatsResponse: MessageFns<GetEvaluationStatsResponse> 
       until: isSet(object.until) ? globalThis.String(object.until) : "",
       bucket: isSet(object.bucket) ? globalThis.String(object.bucket) : "",
       totals: isSet(object.totals) ? StatsFigures.fromJSON(object.totals) : undefined,
-      buckets: globalThis.Array.isArray(object?.buckets)
-        ? object.buckets.map((e: any) => StatsFigures.fromJSON(e))
-        : [],
+      buckets: globalThis.Array.isArray(object?.buckets) ? object.buckets.map((e: any) => StatsBucket.fromJSON(e)) : [],
       top_policies: globalThis.Array.isArray(object?.topPolicies)
         ? object.topPolicies.map((e: any) => PolicyFigure.fromJSON(e))
         : globalThis.Array.isArray(object?.top_policies)
@@ -2746,7 +2880,7 @@ export const GetEvaluationStatsResponse: MessageFns<GetEvaluationStatsResponse> 
       obj.totals = StatsFigures.toJSON(message.totals);
     }
     if (message.buckets?.length) {
-      obj.buckets = message.buckets.map((e) => StatsFigures.toJSON(e));
+      obj.buckets = message.buckets.map((e) => StatsBucket.toJSON(e));
     }
     if (message.top_policies?.length) {
       obj.topPolicies = message.top_policies.map((e) => PolicyFigure.toJSON(e));
@@ -2768,7 +2902,7 @@ export const GetEvaluationStatsResponse: MessageFns<GetEvaluationStatsResponse> 
     message.totals = (object.totals !== undefined && object.totals !== null)
       ? StatsFigures.fromPartial(object.totals)
       : undefined;
-    message.buckets = object.buckets?.map((e) => StatsFigures.fromPartial(e)) || [];
+    message.buckets = object.buckets?.map((e) => StatsBucket.fromPartial(e)) || [];
     message.top_policies = object.top_policies?.map((e) => PolicyFigure.fromPartial(e)) || [];
     message.top_repositories = object.top_repositories?.map((e) => RepositoryFigure.fromPartial(e)) || [];
     return message;
@@ -2807,16 +2941,7 @@ export const EvaluationServiceService = {
       Buffer.from(CheckEvaluationRoomResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CheckEvaluationRoomResponse => CheckEvaluationRoomResponse.decode(value),
   },
-  getEvaluation: {
-    path: "/verdict.evaluation.v1.EvaluationService/GetEvaluation" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: GetEvaluationRequest): Buffer => Buffer.from(GetEvaluationRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): GetEvaluationRequest => GetEvaluationRequest.decode(value),
-    responseSerialize: (value: GetEvaluationResponse): Buffer =>
-      Buffer.from(GetEvaluationResponse.encode(value).finish()),
-    responseDeserialize: (value: Buffer): GetEvaluationResponse => GetEvaluationResponse.decode(value),
-  },
+  /** List evaluations, newest first */
   listEvaluations: {
     path: "/verdict.evaluation.v1.EvaluationService/ListEvaluations" as const,
     requestStream: false as const,
@@ -2828,10 +2953,7 @@ export const EvaluationServiceService = {
       Buffer.from(ListEvaluationsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListEvaluationsResponse => ListEvaluationsResponse.decode(value),
   },
-  /**
-   * The overview's figures over a range, grouped in the store: pass/fail and violations per
-   * bucket, top policies and top repositories. Finished evaluations only.
-   */
+  /** The overview's figures over a range: pass/fail and violations per day or week, top policies and top repositories (finished evaluations) */
   getEvaluationStats: {
     path: "/verdict.evaluation.v1.EvaluationService/GetEvaluationStats" as const,
     requestStream: false as const,
@@ -2843,6 +2965,18 @@ export const EvaluationServiceService = {
       Buffer.from(GetEvaluationStatsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetEvaluationStatsResponse => GetEvaluationStatsResponse.decode(value),
   },
+  /** Get an evaluation */
+  getEvaluation: {
+    path: "/verdict.evaluation.v1.EvaluationService/GetEvaluation" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetEvaluationRequest): Buffer => Buffer.from(GetEvaluationRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetEvaluationRequest => GetEvaluationRequest.decode(value),
+    responseSerialize: (value: GetEvaluationResponse): Buffer =>
+      Buffer.from(GetEvaluationResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetEvaluationResponse => GetEvaluationResponse.decode(value),
+  },
+  /** Delete an evaluation */
   deleteEvaluation: {
     path: "/verdict.evaluation.v1.EvaluationService/DeleteEvaluation" as const,
     requestStream: false as const,
@@ -2866,13 +3000,13 @@ export interface EvaluationServiceServer extends UntypedServiceImplementation {
    * CreateEvaluation checks again.
    */
   checkEvaluationRoom: handleUnaryCall<CheckEvaluationRoomRequest, CheckEvaluationRoomResponse>;
-  getEvaluation: handleUnaryCall<GetEvaluationRequest, GetEvaluationResponse>;
+  /** List evaluations, newest first */
   listEvaluations: handleUnaryCall<ListEvaluationsRequest, ListEvaluationsResponse>;
-  /**
-   * The overview's figures over a range, grouped in the store: pass/fail and violations per
-   * bucket, top policies and top repositories. Finished evaluations only.
-   */
+  /** The overview's figures over a range: pass/fail and violations per day or week, top policies and top repositories (finished evaluations) */
   getEvaluationStats: handleUnaryCall<GetEvaluationStatsRequest, GetEvaluationStatsResponse>;
+  /** Get an evaluation */
+  getEvaluation: handleUnaryCall<GetEvaluationRequest, GetEvaluationResponse>;
+  /** Delete an evaluation */
   deleteEvaluation: handleUnaryCall<DeleteEvaluationRequest, DeleteEvaluationResponse>;
 }
 
@@ -2914,21 +3048,7 @@ export interface EvaluationServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CheckEvaluationRoomResponse) => void,
   ): ClientUnaryCall;
-  getEvaluation(
-    request: GetEvaluationRequest,
-    callback: (error: ServiceError | null, response: GetEvaluationResponse) => void,
-  ): ClientUnaryCall;
-  getEvaluation(
-    request: GetEvaluationRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: GetEvaluationResponse) => void,
-  ): ClientUnaryCall;
-  getEvaluation(
-    request: GetEvaluationRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: GetEvaluationResponse) => void,
-  ): ClientUnaryCall;
+  /** List evaluations, newest first */
   listEvaluations(
     request: ListEvaluationsRequest,
     callback: (error: ServiceError | null, response: ListEvaluationsResponse) => void,
@@ -2944,10 +3064,7 @@ export interface EvaluationServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListEvaluationsResponse) => void,
   ): ClientUnaryCall;
-  /**
-   * The overview's figures over a range, grouped in the store: pass/fail and violations per
-   * bucket, top policies and top repositories. Finished evaluations only.
-   */
+  /** The overview's figures over a range: pass/fail and violations per day or week, top policies and top repositories (finished evaluations) */
   getEvaluationStats(
     request: GetEvaluationStatsRequest,
     callback: (error: ServiceError | null, response: GetEvaluationStatsResponse) => void,
@@ -2963,6 +3080,23 @@ export interface EvaluationServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetEvaluationStatsResponse) => void,
   ): ClientUnaryCall;
+  /** Get an evaluation */
+  getEvaluation(
+    request: GetEvaluationRequest,
+    callback: (error: ServiceError | null, response: GetEvaluationResponse) => void,
+  ): ClientUnaryCall;
+  getEvaluation(
+    request: GetEvaluationRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetEvaluationResponse) => void,
+  ): ClientUnaryCall;
+  getEvaluation(
+    request: GetEvaluationRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetEvaluationResponse) => void,
+  ): ClientUnaryCall;
+  /** Delete an evaluation */
   deleteEvaluation(
     request: DeleteEvaluationRequest,
     callback: (error: ServiceError | null, response: DeleteEvaluationResponse) => void,

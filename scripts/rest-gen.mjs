@@ -1,0 +1,364 @@
+#!/usr/bin/env node
+// Generates the gateway's REST surface from the proto files (docs/contracts.md): for every proto
+// file with google.api.http rules, services/gateway/src/gen/<service>.rest.ts holds
+//   - the zod schemas of the messages the routes answer with (the OpenAPI document's components)
+//     and of their path and query parameters (what the gateway validates),
+//   - the proto -> JSON mappers of those messages,
+//   - the routes: method, path, access, rate class, documented errors, and a handler that builds
+//     the gRPC request from the caller's organization, the path and the query, calls the service
+//     and answers with the mapped reply.
+// It reads buf's descriptor set (`buf build`, JSON), with the comments: a method's or a field's
+// leading comment is its description. `--check` fails when a committed file is stale (lint).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import process from "node:process";
+import { fileURLToPath, URL } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const outDir = `${root}services/gateway/src/gen`;
+
+/**
+ * buf's image of proto/ (or of another directory of proto files), as JSON: a FileDescriptorSet
+ * with the comments and the custom options.
+ */
+export function descriptorSet(dir) {
+  const json = execFileSync(`${root}node_modules/.bin/buf`, ["build", ...(dir ? [dir] : []), "-o", "-#format=json"], {
+    cwd: root,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(json.toString("utf8"));
+}
+
+const HTTP = "[google.api.http]";
+const ROUTE = "[verdict.api.v1.route]";
+const SCHEMA = "[verdict.api.v1.schema]";
+const FIELD = "[verdict.api.v1.field]";
+const VERBS = ["get", "post", "put", "patch", "delete"];
+
+const lowerFirst = (s) => s[0].toLowerCase() + s.slice(1);
+const str = (s) => JSON.stringify(s);
+/** A comment as one line of description. */
+const describe = (comment) =>
+  comment
+    ?.split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .join(" ") || undefined;
+
+/** One proto file's messages and services, with their comments, by full name. */
+function indexFile(file) {
+  const comments = new Map();
+  for (const loc of file.sourceCodeInfo?.location ?? []) {
+    if (loc.leadingComments && loc.path) comments.set(loc.path.join("."), loc.leadingComments);
+  }
+  const messages = new Map();
+  const walk = (list, prefix, path, tsPrefix) => {
+    list?.forEach((m, i) => {
+      const p = `${path}.${i}`;
+      const full = `${prefix}.${m.name}`;
+      const ts = tsPrefix ? `${tsPrefix}_${m.name}` : m.name;
+      messages.set(full, {
+        ...m,
+        full,
+        ts,
+        comment: describe(comments.get(p)),
+        fields: (m.field ?? []).map((f, j) => ({ ...f, comment: describe(comments.get(`${p}.2.${j}`)) })),
+      });
+      walk(m.nestedType, full, `${p}.3`, ts);
+    });
+  };
+  walk(file.messageType, `.${file.package}`, "4");
+  const services = (file.service ?? []).map((s, i) => ({
+    ...s,
+    methods: (s.method ?? []).map((m, j) => ({ ...m, comment: describe(comments.get(`6.${i}.2.${j}`)) })),
+  }));
+  return { messages, services };
+}
+
+/** The zod expression of one field's JSON value, for an answer (io "output") or a request. */
+function fieldSchema(f, ctx, io) {
+  const rules = f.options?.[FIELD] ?? {};
+  let base;
+  let element;
+  if (f.type === "TYPE_MESSAGE") element = ctx.schemaName(f.typeName);
+  else if (f.type === "TYPE_BOOL") element = io === "query" ? "BOOL_QUERY" : "z.boolean()";
+  else if (/INT|FIXED/.test(f.type)) {
+    element = io === "query" ? "z.coerce.number().int()" : "z.number().int()";
+    if (rules.min !== undefined) element += `.min(${Number(rules.min)})`;
+    if (rules.max !== undefined) element += `.max(${Number(rules.max)})`;
+  } else if (f.type === "TYPE_DOUBLE" || f.type === "TYPE_FLOAT") element = "z.number()";
+  else if (f.type === "TYPE_STRING") {
+    if (rules.enum?.length) element = `z.enum(${str(rules.enum)})`;
+    else if (rules.format === "date") element = "ISO_OR_DATE";
+    else {
+      element = "z.string()";
+      if (rules.minLen !== undefined) element += `.min(${rules.minLen})`;
+      if (rules.maxLen !== undefined) element += `.max(${rules.maxLen})`;
+      if (rules.pattern)
+        element += `.regex(/${rules.pattern.replace(/(?<!\\)\//g, "\\/")}/${rules.patternMessage ? `, { message: ${str(rules.patternMessage)} }` : ""})`;
+      const meta = {
+        ...(rules.format === "date-time" ? { format: "date-time" } : {}),
+        ...(rules.examples?.length ? { examples: rules.examples } : {}),
+      };
+      if (Object.keys(meta).length) element += `.meta(${str(meta)})`;
+    }
+  } else throw new Error(`${f.name}: type ${f.type} has no JSON rule in rest-gen yet`);
+  base = f.label === "LABEL_REPEATED" ? `z.array(${element})` : element;
+  if (f.label === "LABEL_REPEATED") {
+    if (rules.minItems !== undefined) base += `.min(${rules.minItems})`;
+    if (rules.maxItems !== undefined) base += `.max(${rules.maxItems})`;
+  }
+  if (io === "output") {
+    if (rules.omitWhenEmpty) base += ".optional()";
+    else if (f.proto3Optional || rules.nullWhenEmpty) base += ".nullable()";
+  } else if (rules.default !== undefined) {
+    const value = f.type === "TYPE_STRING" ? str(rules.default) : rules.default;
+    base += `.default(${value})`;
+  } else if (!(f.options?.["[google.api.field_behavior]"] ?? []).includes("REQUIRED")) base += ".optional()";
+  if (f.comment) base += `.meta({ description: ${str(f.comment)} })`;
+  return base;
+}
+
+/** The TypeScript expression of one field's JSON value, from the proto message `m`. */
+function fieldJson(f, ctx) {
+  const rules = f.options?.[FIELD] ?? {};
+  const v = `m.${f.name}`;
+  if (f.type === "TYPE_MESSAGE") {
+    const map = ctx.mapperName(f.typeName);
+    if (f.label === "LABEL_REPEATED") return `${v}.map(${map})`;
+    return `${map}(${v} ?? ${ctx.protoNs}.${ctx.message(f.typeName).ts}.fromPartial({}))`;
+  }
+  let out = v;
+  if (rules.enum?.length && f.label !== "LABEL_REPEATED") out = `${v} as ${rules.enum.map(str).join(" | ")}`;
+  if (rules.nullWhenEmpty) return `${v} || null`;
+  if (f.proto3Optional) return `${v} ?? null`;
+  return out;
+}
+
+function generate(file) {
+  const { messages, services } = indexFile(file);
+  const annotated = services.flatMap((s) => s.methods.filter((m) => m.options?.[HTTP]).map((m) => ({ s, m })));
+  if (!annotated.length) return undefined;
+  const service = file.package.split(".")[1];
+  const protoNs = `${service}V1`;
+  const ctx = {
+    protoNs,
+    message: (name) => {
+      const m = messages.get(name);
+      if (!m) throw new Error(`${name}: only messages of the same file can be answered for now`);
+      return m;
+    },
+    schemaName: (name) => `${ctx.message(name).ts}Schema`,
+    mapperName: (name) => `${lowerFirst(ctx.message(name).ts)}Json`,
+  };
+
+  // The answers' messages, each after the messages it holds.
+  const order = [];
+  const visit = (name) => {
+    const m = ctx.message(name);
+    if (order.includes(m)) return;
+    for (const f of m.fields) if (f.type === "TYPE_MESSAGE") visit(f.typeName);
+    order.push(m);
+  };
+  const routes = annotated.map(({ m }) => {
+    const rule = m.options[HTTP];
+    const verb = VERBS.find((v) => rule[v]);
+    const path = rule[verb];
+    const output = ctx.message(m.outputType);
+    let answer = output;
+    if (rule.responseBody) {
+      const f = output.fields.find((x) => x.name === rule.responseBody);
+      answer = ctx.message(f.typeName);
+    }
+    const noContent = answer.fields.length === 0;
+    if (!noContent) visit(answer.full);
+    return { m, rule, verb, path, input: ctx.message(m.inputType), output, answer, noContent };
+  });
+
+  const lines = [];
+  const emit = (s = "") => lines.push(s);
+  emit(
+    `// Generated by scripts/rest-gen.mjs from proto/${file.name}. Do not edit: change the proto and run \`pnpm proto:gen\`.`,
+  );
+  emit(`import { z } from "zod";`);
+  emit(`import { ${protoNs} } from "@verdict/proto";`);
+  emit(`import { route, type Route } from "../http/route.js";`);
+  const importsAt = lines.length;
+  emit();
+  emit("// ---------- what the routes answer ----------");
+  for (const msg of order) {
+    const opts = msg.options?.[SCHEMA] ?? {};
+    const fields = [];
+    const json = [];
+    const paging = opts.paginated ? msg.fields.filter((f) => ["next_cursor", "has_more"].includes(f.name)) : [];
+    for (const f of msg.fields) {
+      if (paging.includes(f)) continue;
+      fields.push(`  ${f.name}: ${fieldSchema(f, ctx, "output")},`);
+      const rules = f.options?.[FIELD] ?? {};
+      if (rules.omitWhenEmpty) json.push(`    ...(m.${f.name} ? { ${f.name}: m.${f.name} } : {}),`);
+      else json.push(`    ${f.name}: ${fieldJson(f, ctx)},`);
+    }
+    if (paging.length === 2) {
+      fields.push("  pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }),");
+      json.push("    pagination: { next_cursor: m.next_cursor ?? null, has_more: m.has_more },");
+    }
+    const meta = {
+      ...(opts.component ? { id: opts.component } : {}),
+      ...(msg.comment ? { description: msg.comment } : {}),
+    };
+    const name = `${msg.ts}Schema`;
+    emit();
+    emit(`export const ${name} = z`);
+    emit(`  .object({`);
+    for (const l of fields) emit(`  ${l}`);
+    emit(`  })${Object.keys(meta).length ? `\n  .meta(${str(meta)})` : ""};`);
+    emit();
+    emit(`export function ${lowerFirst(msg.ts)}Json(m: ${protoNs}.${msg.ts}): z.output<typeof ${name}> {`);
+    emit("  return {");
+    for (const l of json) emit(l);
+    emit("  };");
+    emit("}");
+  }
+
+  emit();
+  emit("// ---------- what the routes take ----------");
+  for (const r of routes) {
+    const vars = [...r.path.matchAll(/\{([a-z_]+)\}/g)].map((x) => x[1]);
+    const rest = r.input.fields.filter((f) => f.name !== "organization_id" && !vars.includes(f.name));
+    if (r.rule.body) throw new Error(`${r.m.name}: request bodies are not generated yet`);
+    r.params = vars.length ? `${r.m.name}Params` : undefined;
+    r.query = rest.length ? `${r.m.name}Query` : undefined;
+    r.vars = vars;
+    r.rest = rest;
+    if (r.params) {
+      emit();
+      emit(`export const ${r.params} = z.object({`);
+      for (const v of vars)
+        emit(
+          `  ${v}: ${fieldSchema({ ...r.input.fields.find((f) => f.name === v), comment: undefined }, ctx, "path").replace(/\.optional\(\)$/, "")},`,
+        );
+      emit("});");
+    }
+    if (r.query) {
+      emit();
+      emit(`export const ${r.query} = z`);
+      emit("  .object({");
+      for (const f of rest) emit(`    ${f.name}: ${fieldSchema(f, ctx, "query")},`);
+      emit("  })");
+      emit("  .strict();");
+    }
+  }
+
+  emit();
+  emit("// ---------- the routes ----------");
+  emit();
+  // A path with variables after the literal paths it could swallow (/stats before /{id}).
+  const sorted = [...routes].sort((a, b) => a.vars.length - b.vars.length);
+  emit(`export const ${service}GeneratedRoutes: Route[] = [`);
+  for (const r of sorted) {
+    const opts = r.m.options[ROUTE] ?? {};
+    const dates = r.rest.filter((f) => f.options?.[FIELD]?.format === "date").map((f) => f.name);
+    const args = [
+      ...(r.params ? ["params"] : []),
+      ...(r.query ? ["query"] : []),
+      ...(r.input.fields.some((f) => f.name === "organization_id") ? ["principal"] : []),
+      "clients",
+    ];
+    emit("  route({");
+    emit(`    method: ${str(r.verb)},`);
+    emit(`    path: ${str(r.path.replace(/\{([a-z_]+)\}/g, ":$1"))},`);
+    emit(`    operationId: ${str(lowerFirst(r.m.name))},`);
+    emit(`    summary: ${str(r.m.comment ?? r.m.name)},`);
+    emit(`    tag: ${str(opts.tag ?? service)},`);
+    emit(`    access: ${opts.scope ? `{ kind: "scope", scope: ${str(opts.scope)} }` : `{ kind: "authenticated" }`},`);
+    if (opts.rateClass) emit(`    rateClass: ${str(opts.rateClass)},`);
+    if (r.params) emit(`    params: ${r.params},`);
+    if (r.query) emit(`    query: ${r.query},`);
+    if (opts.errors?.length) emit(`    errors: ${str(opts.errors)},`);
+    if (opts.errorNotes?.length)
+      emit(`    errorNotes: { ${opts.errorNotes.map((n) => `${n.status}: ${str(n.note)}`).join(", ")} },`);
+    const status = r.noContent ? 204 : 200;
+    emit(
+      `    responses: { ${status}: { description: ${str(opts.response ?? "OK")}${r.noContent ? "" : `, schema: ${r.answer.ts}Schema`} } },`,
+    );
+    emit(`    handler: async ({ ${args.join(", ")} }) => {`);
+    if (dates.length) emit(`      refuseImpossibleDays(query);`);
+    const fields = r.input.fields.map((f) => {
+      if (f.name === "organization_id") return "organization_id: principal!.organizationId";
+      if (r.vars.includes(f.name)) return `${f.name}: params.${f.name}`;
+      if (dates.includes(f.name)) return `${f.name}: dateTime(query.${f.name})`;
+      return `${f.name}: query.${f.name}`;
+    });
+    const call = `clients.${service}.${lowerFirst(r.m.name)}({ ${fields.join(", ")} })`;
+    if (r.noContent) {
+      emit(`      await ${call};`);
+      emit("      return { status: 204 };");
+    } else {
+      emit(`      const res = await ${call};`);
+      const body = r.rule.responseBody
+        ? `${lowerFirst(r.answer.ts)}Json(res.${r.rule.responseBody}!)`
+        : `${lowerFirst(r.answer.ts)}Json(res)`;
+      emit(`      return { status: 200, body: ${body} };`);
+    }
+    emit("    },");
+    emit("  }),");
+  }
+  emit("];");
+  const body = lines.join("\n");
+  const helpers = ["BOOL_QUERY", "ISO_OR_DATE", "dateTime", "refuseImpossibleDays"].filter((h) =>
+    new RegExp(`\\b${h}\\b`).test(body),
+  );
+  if (helpers.length) lines.splice(importsAt, 0, `import { ${helpers.join(", ")} } from "../http/restTypes.js";`);
+  return { name: `${service}.rest.ts`, text: lines.join("\n") + "\n" };
+}
+
+/** Every generated file, by name. */
+export function generateAll(set = descriptorSet()) {
+  const out = new Map();
+  for (const file of set.file) {
+    if (!file.name.startsWith("verdict/")) continue;
+    const g = generate(file);
+    if (g) out.set(g.name, g.text);
+  }
+  return out;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const files = generateAll();
+  // prettier formats them as it formats the sources, so that the committed text is what lint sees.
+  const prettier = await import("prettier");
+  const config = (await prettier.resolveConfig(`${outDir}/x.ts`)) ?? {};
+  const formatted = new Map();
+  for (const [name, text] of files) {
+    const options = { ...config, filepath: `${outDir}/${name}` };
+    // Twice: prettier's output on generated text can still change once more (a long string
+    // argument first broken onto its own line), and lint checks the settled form.
+    formatted.set(name, await prettier.format(await prettier.format(text, options), options));
+  }
+  if (process.argv.includes("--check")) {
+    let stale = false;
+    const present = (() => {
+      try {
+        return readdirSync(outDir);
+      } catch {
+        return [];
+      }
+    })();
+    for (const name of new Set([...present, ...formatted.keys()])) {
+      let current;
+      try {
+        current = readFileSync(`${outDir}/${name}`, "utf8");
+      } catch {
+        current = undefined;
+      }
+      if (current !== formatted.get(name)) {
+        process.stderr.write(`services/gateway/src/gen/${name} is stale: run 'pnpm proto:gen'\n`);
+        stale = true;
+      }
+    }
+    process.exit(stale ? 1 : 0);
+  }
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  for (const [name, text] of formatted) writeFileSync(`${outDir}/${name}`, text);
+}

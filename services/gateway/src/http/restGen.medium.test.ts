@@ -1,0 +1,77 @@
+// The REST surface generated from the proto files (scripts/rest-gen.mjs, docs/contracts.md), run
+// on buf's real image (buf is a process: the medium tier). The worked example of
+// docs/development.md: a field added to Violation in the proto reaches the gateway's schema, the
+// OpenAPI component and the proto -> JSON mapper, and nothing else of the gateway changes.
+import { describe, expect, it } from "@jest/globals";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { descriptorSet, generateAll } from "../../../../scripts/rest-gen.mjs";
+
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
+
+/** evaluation.proto with `lines` added at the end of message Violation. */
+function withViolationField(proto: string, lines: string): string {
+  const start = proto.indexOf("message Violation {");
+  const end = proto.indexOf("\n}", start);
+  expect(start).toBeGreaterThan(0);
+  return `${proto.slice(0, end)}\n${lines}${proto.slice(end)}`;
+}
+
+describe("the REST surface generated from the proto files", () => {
+  const today = generateAll(descriptorSet()).get("evaluation.rest.ts")!;
+
+  it("declares the evaluation routes from their google.api.http rules, literal paths before variables", () => {
+    const routes = [...today.matchAll(/method: "(\w+)",\s+path: "([^"]+)"/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(routes).toEqual([
+      "get /v1/evaluations",
+      "get /v1/evaluations/stats",
+      "get /v1/evaluations/:evaluation_id",
+      "delete /v1/evaluations/:evaluation_id",
+    ]);
+    // The caller's organization comes from its credential, never from the request.
+    expect(today).toContain("organization_id: principal!.organizationId");
+    expect(today).not.toMatch(/organization_id: (query|params)\./);
+  });
+
+  it("carries a field added to Violation into the schema, the OpenAPI component and the mapper, and changes nothing else", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-rest-gen-"));
+    try {
+      cpSync(join(root, "proto"), dir, { recursive: true });
+      const file = join(dir, "verdict/evaluation/v1/evaluation.proto");
+      const proto = readFileSync(file, "utf8");
+      writeFileSync(
+        file,
+        withViolationField(proto, "  // The last line of the match, 1-based\n  int32 end_line = 99;"),
+      );
+      const after = generateAll(descriptorSet(dir)).get("evaluation.rest.ts")!;
+
+      expect(after).toContain(
+        'end_line: z.number().int().meta({ description: "The last line of the match, 1-based" }),',
+      );
+      expect(after).toContain("end_line: m.end_line,");
+      // Every other line is as it was: the two lines above are the whole change.
+      const added = after.split("\n").filter((l) => !today.split("\n").includes(l));
+      expect(added.map((l) => l.trim())).toEqual([
+        'end_line: z.number().int().meta({ description: "The last line of the match, 1-based" }),',
+        "end_line: m.end_line,",
+      ]);
+      expect(today.split("\n").filter((l) => !after.split("\n").includes(l))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a type it has no JSON rule for, rather than guessing one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-rest-gen-"));
+    try {
+      cpSync(join(root, "proto"), dir, { recursive: true });
+      const file = join(dir, "verdict/evaluation/v1/evaluation.proto");
+      writeFileSync(file, withViolationField(readFileSync(file, "utf8"), "  bytes raw = 99;"));
+      expect(() => generateAll(descriptorSet(dir))).toThrow(/raw: type TYPE_BYTES has no JSON rule/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
