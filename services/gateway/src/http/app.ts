@@ -7,7 +7,7 @@ import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import { AppError, errorBody, errors, httpRequestDuration, newId, tracer, type Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { Authenticator, hasScope, presentedKey, type Principal } from "./auth.js";
-import type { TrustProxy } from "./config.js";
+import type { TrustProxy } from "../options.js";
 import { buildOpenApi } from "./openapi.js";
 import { mountPortal } from "./portal.js";
 import { RateLimitedError, RateLimiter, rateHeaders } from "./rateLimit.js";
