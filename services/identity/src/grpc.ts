@@ -38,7 +38,7 @@ import { login } from "./usecases/sessions/login.js";
 import { logout } from "./usecases/sessions/logout.js";
 import type { SessionView } from "./usecases/sessions/sessionView.js";
 import { verifySession } from "./usecases/sessions/verifySession.js";
-import type { OAuthClientRecord } from "./repo.js";
+import type { OAuthClientRecord } from "./repos/oauthRepo.js";
 import type { AuditRecord } from "./repos/auditRepo.js";
 import { createOAuthClient } from "./usecases/oauth/createOAuthClient.js";
 import { deleteOAuthClient } from "./usecases/oauth/deleteOAuthClient.js";
@@ -276,7 +276,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return {};
     },
     async oAuthArtifactRevokeGrant(req) {
-      await deps.repo.revokeOAuthGrant(req.grant_id);
+      await deps.oauth.revokeGrant(req.grant_id);
       return {};
     },
     async getOAuthClientRegistration(req) {

@@ -1,11 +1,10 @@
 // The identity service's collections of organizations, API keys, accounts and members, sessions
-// and MFA, and OAuth, through the Store port (SSO's, SCIM's and the audit log's: repos/).
+// and MFA, through the Store port (OAuth's, SSO's, SCIM's and the audit log's: repos/).
 import type { Outbox, PendingEvent } from "@verdict/outbox";
 import { IDENTITY_COLLECTIONS } from "./repos/collections.js";
 import { DuplicateKeyError, type Collection, type Filter, type Store } from "@verdict/store";
 import type { OrgSettings, Plan, RateLimitOverrides } from "./domain/organization.js";
 import type { Environment } from "./domain/apiKey.js";
-import { artifactStorageId } from "./domain/oauthToken.js";
 import type { Role } from "./domain/member.js";
 
 export interface OrgRecord {
@@ -143,40 +142,6 @@ export interface ThrottleRecord {
   rev?: number;
 }
 
-/** An application registered to act for members through OAuth 2.0. id = its client_id (`oac_…`). */
-export interface OAuthClientRecord {
-  id: string;
-  organization_id: string;
-  name: string;
-  redirect_uris: string[];
-  /** The most it may ask for; a grant is further limited to the member's role. */
-  scopes: string[];
-  /** A public client has no secret and must use PKCE. */
-  public: boolean;
-  /** SHA-256 of the client secret; null for a public client. */
-  secret_hash: string | null;
-  created_at: string;
-  deleted_at: string | null;
-}
-
-/**
- * One artifact of the OAuth authorization server (oidc-provider): an authorization code, access
- * or refresh token, grant, interaction or session. id = `<model>:<artifact id>`.
- */
-export interface OAuthArtifactRecord {
-  id: string;
-  model: string;
-  /** The artifact's payload as oidc-provider wrote it, as JSON. */
-  payload_json: string;
-  grant_id: string | null;
-  uid: string | null;
-  user_code: string | null;
-  /** The member it acts for (`<organization_id>.<user_id>`), when it has one. */
-  account_id: string | null;
-  expires_at: string | null;
-  consumed_at: string | null;
-}
-
 export class IdentityRepo {
   private readonly orgs: Collection<OrgRecord>;
   private readonly keys: Collection<KeyRecord>;
@@ -184,8 +149,6 @@ export class IdentityRepo {
   private readonly users: Collection<UserRecord>;
   private readonly sessions: Collection<SessionRecord>;
   private readonly throttles: Collection<ThrottleRecord>;
-  private readonly oauthClients: Collection<OAuthClientRecord>;
-  private readonly oauthArtifacts: Collection<OAuthArtifactRecord>;
 
   constructor(
     store: Store,
@@ -198,8 +161,6 @@ export class IdentityRepo {
     this.users = store.collection<UserRecord>(IDENTITY_COLLECTIONS.users);
     this.sessions = store.collection<SessionRecord>(IDENTITY_COLLECTIONS.sessions);
     this.throttles = store.collection<ThrottleRecord>(IDENTITY_COLLECTIONS.throttles);
-    this.oauthClients = store.collection<OAuthClientRecord>(IDENTITY_COLLECTIONS.oauthClients);
-    this.oauthArtifacts = store.collection<OAuthArtifactRecord>(IDENTITY_COLLECTIONS.oauthArtifacts);
   }
 
   // Organizations
@@ -579,94 +540,6 @@ export class IdentityRepo {
     return live.length;
   }
 
-  /** The organization's registered (not deleted) OAuth clients, oldest first. */
-  oauthClientsOf(organizationId: string): Promise<OAuthClientRecord[]> {
-    return this.oauthClients.find({ organization_id: organizationId, deleted_at: null }, { sort: { id: 1 } });
-  }
-
-  /** A registered (not deleted) OAuth client, whichever organization it belongs to. */
-  liveOAuthClient(clientId: string): Promise<OAuthClientRecord | null> {
-    return this.oauthClients.findOne({ id: clientId, deleted_at: null });
-  }
-
-  /** Where an artifact is kept: a token's or code's id is a hash of its value (artifactStorageId). */
-  oauthArtifactId(model: string, id: string): string {
-    return artifactStorageId(model, id);
-  }
-
-  /** Writes an OAuth artifact, whether it exists or not (the newer write wins a race between replicas). */
-  async saveOAuthArtifact(id: string, fields: Omit<OAuthArtifactRecord, "id">): Promise<void> {
-    if (await this.oauthArtifacts.updateOne({ id }, fields)) return;
-    try {
-      await this.oauthArtifacts.insertOne({ id, ...fields });
-    } catch (err) {
-      // Written meanwhile by another replica: this write is the newer one.
-      if (!(err instanceof DuplicateKeyError)) throw err;
-      await this.oauthArtifacts.updateOne({ id }, fields);
-    }
-  }
-
-  /** An artifact of a model by its id, its interaction uid or its device user code; expired ones too. */
-  findOAuthArtifact(
-    model: string,
-    key: { id?: string; uid?: string; userCode?: string },
-  ): Promise<OAuthArtifactRecord | null> {
-    if (key.id) return this.oauthArtifacts.findOne({ id: this.oauthArtifactId(model, key.id) });
-    if (key.uid) return this.oauthArtifacts.findOne({ model, uid: key.uid });
-    if (key.userCode) return this.oauthArtifacts.findOne({ model, user_code: key.userCode });
-    return Promise.resolve(null);
-  }
-
-  /** Marks an artifact consumed (once: the first time counts). */
-  async consumeOAuthArtifact(model: string, id: string, at: string): Promise<void> {
-    await this.oauthArtifacts.updateOne(
-      { id: this.oauthArtifactId(model, id), consumed_at: null },
-      { consumed_at: at },
-    );
-  }
-
-  async deleteOAuthArtifact(model: string, id: string): Promise<void> {
-    await this.oauthArtifacts.deleteOne({ id: this.oauthArtifactId(model, id) });
-  }
-
-  /** How many OAuth artifacts the instance holds, expired ones too. */
-  oauthArtifactsCount(): Promise<number> {
-    return this.oauthArtifacts.count({});
-  }
-
-  /** Deletes the artifacts that expired before `at`; answers how many. */
-  deleteExpiredOAuthArtifacts(at: string): Promise<number> {
-    return this.oauthArtifacts.deleteMany({ expires_at: { $lt: at } });
-  }
-
-  /** One of the organization's OAuth clients, deleted ones too. */
-  oauthClient(organizationId: string, clientId: string): Promise<OAuthClientRecord | null> {
-    return this.oauthClients.findOne({ id: clientId, organization_id: organizationId });
-  }
-
-  async insertOAuthClient(client: OAuthClientRecord): Promise<void> {
-    await this.oauthClients.insertOne(client);
-  }
-
-  /** Marks one of the organization's clients deleted; false when it was deleted already. */
-  async markOAuthClientDeleted(organizationId: string, clientId: string, at: string): Promise<boolean> {
-    const updated = await this.oauthClients.updateOne(
-      { id: clientId, organization_id: organizationId, deleted_at: null },
-      { deleted_at: at },
-    );
-    return updated !== null;
-  }
-
-  /** Deletes every artifact of a grant (a token family): its codes, access and refresh tokens. */
-  revokeOAuthGrant(grantId: string): Promise<number> {
-    return this.oauthArtifacts.deleteMany({ grant_id: grantId });
-  }
-
-  /** Deletes every OAuth artifact that acts for a member (removed from the organization). */
-  revokeOAuthArtifactsOf(accountId: string): Promise<number> {
-    return this.oauthArtifacts.deleteMany({ account_id: accountId });
-  }
-
   async init(): Promise<void> {
     // The outbox publishes the events written with key revocations, and sweeps
     // up those a crash left behind.
@@ -688,14 +561,6 @@ export class IdentityRepo {
     await this.sessions.ensureIndexes([
       { name: "hash", fields: { hash: 1 }, unique: true },
       { name: "user_id", fields: { user_id: 1 } },
-    ]);
-    await this.oauthClients.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
-    await this.oauthArtifacts.ensureIndexes([
-      { name: "grant_id", fields: { grant_id: 1 } },
-      { name: "account_id", fields: { account_id: 1 } },
-      { name: "uid", fields: { uid: 1 } },
-      { name: "user_code", fields: { user_code: 1 } },
-      { name: "expires_at", fields: { expires_at: 1 } },
     ]);
   }
 }

@@ -77,7 +77,7 @@ describe("OAuth artifacts", () => {
     now = new Date(now.getTime() + 61_000);
     expect(await findArtifact(deps, { model: "AuthorizationCode", id: "c1" })).toBeNull();
     expect(await sweepExpiredArtifacts(deps)).toBe(1);
-    expect(await deps.repo.oauthArtifactsCount()).toBe(1); // the grant has no expiry
+    expect(await deps.oauth.artifactsCount()).toBe(1); // the grant has no expiry
   });
 
   it("marks a consumed artifact with the time it was consumed", async () => {
@@ -92,9 +92,9 @@ describe("OAuth artifacts", () => {
     await put("RefreshToken", "r1", { grantId: "g1", accountId: "org_1.user_1" });
     await put("AccessToken", "a2", { grantId: "g2", accountId: "org_1.user_2" });
     await put("AccessToken", "a3", { grantId: "g3", accountId: "org_1.user_1" });
-    expect(await deps.repo.revokeOAuthGrant("g1")).toBe(2);
+    expect(await deps.oauth.revokeGrant("g1")).toBe(2);
     expect(await findArtifact(deps, { model: "AccessToken", id: "a2" })).not.toBeNull();
-    expect(await deps.repo.revokeOAuthArtifactsOf("org_1.user_1")).toBe(1);
-    expect(await deps.repo.oauthArtifactsCount()).toBe(1);
+    expect(await deps.oauth.revokeArtifactsOf("org_1.user_1")).toBe(1);
+    expect(await deps.oauth.artifactsCount()).toBe(1);
   });
 });

@@ -117,7 +117,7 @@ export async function endAccess(
   await deps.repo.endMembership(caller.organizationId, userId);
   const now = deps.clock.now().toISOString();
   const sessions = await deps.repo.revokeSessionsOf(userId, caller.organizationId, now);
-  const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
+  const oauthArtifacts = await deps.oauth.revokeArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
   const apiKeys = await revokeKeysCreatedBy(deps, {
     organizationId: caller.organizationId,
     userId,
