@@ -1,7 +1,7 @@
 // The pages of an authorization's interaction (oidc-provider's prompts): sign-in with the
 // existing session (or a sign-in form that sets it, with TOTP as the second step), then consent to
 // the scopes within the person's role, recorded as an audit event.
-import type { Request, RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { API_SCOPES, AppError } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { hasScope, type Authenticator, type Principal } from "../http/auth.js";
@@ -30,6 +30,16 @@ export interface InteractionHandlers {
 }
 
 export function interactionHandlers({ servers, clients, authenticator }: InteractionDeps): InteractionHandlers {
+  /** Ends the interaction (access_denied) when the application belongs to another organization. */
+  const deniedElsewhere = async (req: Request, res: Response, principal: Principal, organizationId: string) => {
+    if (principal.organizationId === organizationId) return false;
+    await servers.finishDenied(
+      req,
+      res,
+      "This application belongs to another organization than the one you are signed in to",
+    );
+    return true;
+  };
   return {
     page: async (req, res, next) => {
       try {
@@ -53,17 +63,8 @@ export function interactionHandlers({ servers, clients, authenticator }: Interac
           res.status(403).type("html").send(mfaEnrolmentPage());
           return;
         }
-        if (principal.organizationId !== client.organization_id) {
-          await servers.finishDenied(
-            req,
-            res,
-            "This application belongs to another organization than the one you are signed in to",
-          );
-          return;
-        }
-        const requested = requestedScopes(details.params.scope, client.oauth_client!.scopes);
-        const granted = requested.filter((s) => hasScope(principal, s));
-        const refused = requested.filter((s) => !hasScope(principal, s));
+        if (await deniedElsewhere(req, res, principal, client.organization_id)) return;
+        const { granted, refused } = scopesWithin(principal, details.params.scope, client.oauth_client!.scopes);
         res
           .type("html")
           .send(consentPage(details.uid, appName, principal, granted, refused, csrfTokenFor(sessionTokenFrom(req)!)));
@@ -166,16 +167,8 @@ export function interactionHandlers({ servers, clients, authenticator }: Interac
         }
         const clientId = details.params.client_id ?? "";
         const client = await clients.identity.getOAuthClientRegistration({ client_id: clientId });
-        if (principal.organizationId !== client.organization_id) {
-          await servers.finishDenied(
-            req,
-            res,
-            "This application belongs to another organization than the one you are signed in to",
-          );
-          return;
-        }
-        const requested = requestedScopes(details.params.scope, client.oauth_client!.scopes);
-        const granted = requested.filter((s) => hasScope(principal, s));
+        if (await deniedElsewhere(req, res, principal, client.organization_id)) return;
+        const { granted } = scopesWithin(principal, details.params.scope, client.oauth_client!.scopes);
         if (!granted.length) {
           await servers.finishDenied(req, res, "None of the requested scopes is within your role");
           return;
@@ -241,4 +234,13 @@ function allRequested(scope: string | undefined): string[] {
 /** The API scopes asked for that the client's registration allows (it may ask for no more). */
 function requestedScopes(scope: string | undefined, clientScopes: string[]): string[] {
   return allRequested(scope).filter((s) => clientScopes.includes(s) || clientScopes.includes("admin"));
+}
+
+/** The requested scopes within the person's role (granted) and beyond it (refused). */
+function scopesWithin(principal: Principal, scope: string | undefined, clientScopes: string[]) {
+  const requested = requestedScopes(scope, clientScopes);
+  return {
+    granted: requested.filter((s) => hasScope(principal, s)),
+    refused: requested.filter((s) => !hasScope(principal, s)),
+  };
 }
