@@ -179,11 +179,6 @@ function trackThreads(piscina: Piscina): void {
   }
 }
 
-/** Worker threads of the pools in this process that are still running (see exitProcess). */
-export function liveWorkerThreads(): number {
-  return liveThreads;
-}
-
 /**
  * Ends the process with this code, also when a worker thread is stuck in a native call.
  * process.exit() joins every worker thread first, so one thread inside a long RE2 call holds

@@ -34,13 +34,3 @@ export function lowerThreadPriority(tid: number, niceness = LOW_PRIORITY_NICENES
     return false;
   }
 }
-
-/** A thread's niceness (undefined when it is gone or unknown). */
-export function threadNiceness(tid: number): number | undefined {
-  if (!tid) return undefined;
-  try {
-    return getPriority(tid);
-  } catch {
-    return undefined;
-  }
-}

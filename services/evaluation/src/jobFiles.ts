@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir, open, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { EvaluationRepo, JobFile } from "./repo.js";
-import type { FileToScan } from "./usecases/scan.js";
+import type { FileToScan } from "./domain/evaluation.js";
 
 /** Owner-only, as the store's own files: queued contents may hold secrets. */
 const FILE_MODE = 0o600;

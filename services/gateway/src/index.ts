@@ -1,4 +1,5 @@
-export { startGateway, REQUEST_SCHEMA_IDS, type Gateway, type GatewayOptions } from "./main.js";
+export { startGateway, REQUEST_SCHEMA_IDS, type Gateway } from "./main.js";
+export type { GatewayOptions, TrustProxy } from "./options.js";
 export { SPEC_DEFAULTS, type LimitDefaults } from "./http/rateLimit.js";
 export {
   gatewayConfig,
@@ -8,7 +9,6 @@ export {
   trustProxyVar,
   type GatewayConfig,
   type GatewayHttpConfig,
-  type TrustProxy,
 } from "./http/config.js";
 export { routes } from "./routes/index.js";
 export { buildOpenApi } from "./http/openapi.js";

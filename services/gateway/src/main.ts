@@ -1,50 +1,22 @@
 // Wires the gateway: config in, HTTP out. Holds no business state.
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { TOPICS, type Bus } from "@verdict/bus";
+import { TOPICS } from "@verdict/bus";
 import { newId, type Logger } from "@verdict/kit";
 import type { Express, RequestHandler } from "express";
-import { connectClients, type Clients, type ServiceAddresses } from "./clients.js";
+import { connectClients, type Clients } from "./clients.js";
 import { buildApp } from "./http/app.js";
 import { drainer } from "./http/drain.js";
 import type { BodyJob, BodyOutcome } from "./http/bodies.js";
 import { FairPool, LOW_PRIORITY_NICENESS, workerFile } from "@verdict/runtime";
 import { findPortalDir } from "./http/portal.js";
 import { Authenticator } from "./http/auth.js";
-import type { TrustProxy } from "./http/config.js";
-import { RateLimiter, type LimitDefaults } from "./http/rateLimit.js";
+import type { GatewayOptions } from "./options.js";
+import { RateLimiter } from "./http/rateLimit.js";
 import { routes } from "./routes/index.js";
 import { mountOAuthServer } from "./oauth/routes.js";
 import { mountScim } from "./routes/scim.js";
 import { mountSso } from "./routes/sso.js";
-
-export interface GatewayOptions {
-  host: string;
-  port: number;
-  services: ServiceAddresses;
-  bus: Bus;
-  logger: Logger;
-  limits: LimitDefaults;
-  bodyLimitBytes: number;
-  authCacheTtlMs: number;
-  trustProxy: TrustProxy;
-  /** A request's headers and body must arrive within this (slow clients get 408); default 60 s. */
-  requestTimeoutMs?: number;
-  /** Its headers within this; default 10 s. */
-  headersTimeoutMs?: number;
-  /** How long in-flight requests may take to finish on shutdown. */
-  shutdownGraceMs?: number;
-  /** Public base URL of the API (…/v1) for links the API hands out; unset: the request's host. */
-  publicUrl?: string;
-  /** Evaluation requests of one organization in flight at once; unset: no cap. */
-  maxEvaluationsInFlightPerOrg?: number;
-  /** Threads that parse and validate large evaluation bodies; 0 or unset: this thread does. */
-  bodyWorkers?: number;
-  /** Bodies of at least this many bytes go to them; default 1 MiB. */
-  bodyWorkerMinBytes?: number;
-  /** Where the built dashboard is; unset: the installed @verdict/portal's dist/. */
-  portalDir?: string;
-}
 
 export interface Gateway {
   port: number;

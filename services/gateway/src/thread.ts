@@ -7,7 +7,7 @@ import { MessageChannel, Worker } from "node:worker_threads";
 import { serveBus, type Bus } from "@verdict/bus";
 import { metricsSnapshot } from "@verdict/kit";
 import { workerFile } from "@verdict/runtime";
-import type { GatewayOptions } from "./main.js";
+import type { GatewayOptions } from "./options.js";
 import type { FromGatewayThread, GatewayThreadInput, ToGatewayThread } from "./threadProtocol.js";
 
 export interface GatewayThreadOptions extends Omit<GatewayOptions, "bus" | "logger"> {

@@ -1,7 +1,7 @@
 // Messages between all-in-one's main thread and the gateway's thread.
 import type { MessagePort } from "node:worker_threads";
 import type { MetricsSnapshot } from "@verdict/kit";
-import type { GatewayOptions } from "./main.js";
+import type { GatewayOptions } from "./options.js";
 
 export interface GatewayThreadInput {
   gateway: Omit<GatewayOptions, "bus" | "logger">;

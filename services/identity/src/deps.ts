@@ -4,12 +4,11 @@ import type { Outbox } from "@verdict/outbox";
 import type { policyV1 } from "@verdict/proto";
 import type { SessionPolicy } from "./domain/session.js";
 import type { Passwords } from "./passwords.js";
-import type { IdentityRepo } from "./repo.js";
+import type { IdentityRepos } from "./repos/index.js";
 import type { OidcDiscoveryCache } from "./usecases/sso/oidcDiscovery.js";
-import type { SsoRepo } from "./usecases/sso/ssoRepo.js";
 
-export interface IdentityDeps {
-  repo: IdentityRepo;
+/** The repositories (repos/index.ts: one per aggregate), and the adapters. */
+export interface IdentityDeps extends IdentityRepos {
   bus: Bus;
   /** Every event that announces a state change is written with it (see @verdict/outbox). */
   outbox: Outbox;
@@ -23,8 +22,6 @@ export interface IdentityDeps {
   sessions: SessionPolicy;
   /** Signs the OAuth authorization server's cookies (a subkey of the master key), shared by every gateway. */
   oauthServerSecret: Buffer;
-  /** SSO connections, claimed domains and sign-ins under way at an IdP. */
-  sso: SsoRepo;
   /** IdPs' OIDC discovery documents, cached per issuer (VERDICT_OIDC_DISCOVERY_TTL_SECONDS). */
   oidcDiscovery: OidcDiscoveryCache;
   /** Every request to an IdP (metadata, discovery, token, keys) goes through this guard. */

@@ -38,7 +38,8 @@ import { login } from "./usecases/sessions/login.js";
 import { logout } from "./usecases/sessions/logout.js";
 import type { SessionView } from "./usecases/sessions/sessionView.js";
 import { verifySession } from "./usecases/sessions/verifySession.js";
-import type { AuditRecord, OAuthClientRecord } from "./repo.js";
+import type { OAuthClientRecord } from "./repos/oauthRepo.js";
+import type { AuditRecord } from "./repos/auditRepo.js";
 import { createOAuthClient } from "./usecases/oauth/createOAuthClient.js";
 import { deleteOAuthClient } from "./usecases/oauth/deleteOAuthClient.js";
 import { listOAuthClients } from "./usecases/oauth/listOAuthClients.js";
@@ -50,7 +51,7 @@ import { getOAuthAccount } from "./usecases/oauth/getOAuthAccount.js";
 import { getOAuthClientRegistration } from "./usecases/oauth/getOAuthClientRegistration.js";
 import { recordOAuthEvent } from "./usecases/oauth/recordOAuthEvent.js";
 import { verifyAccessToken } from "./usecases/oauth/verifyAccessToken.js";
-import type { ScimTokenRecord } from "./repo.js";
+import type { ScimTokenRecord } from "./repos/scimRepo.js";
 import { handleScim } from "./usecases/scim/handleScim.js";
 import { createScimToken } from "./usecases/scim/createScimToken.js";
 import { deleteScimToken } from "./usecases/scim/deleteScimToken.js";
@@ -275,7 +276,7 @@ export function identityHandlers(deps: IdentityDeps): AsyncService<Def> {
       return {};
     },
     async oAuthArtifactRevokeGrant(req) {
-      await deps.repo.revokeOAuthGrant(req.grant_id);
+      await deps.oauth.revokeGrant(req.grant_id);
       return {};
     },
     async getOAuthClientRegistration(req) {

@@ -1,6 +1,6 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
-import { SsoRepo } from "./usecases/sso/ssoRepo.js";
+import { openIdentityRepos } from "./repos/index.js";
 import { randomBytes } from "node:crypto";
 import type { Bus } from "@verdict/bus";
 import {
@@ -18,7 +18,6 @@ import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verd
 import { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
 import { identityHandlers } from "./grpc.js";
-import { IdentityRepo } from "./repo.js";
 import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
 import { OidcDiscoveryCache } from "./usecases/sso/oidcDiscovery.js";
@@ -60,15 +59,12 @@ export interface IdentityService {
 export async function startIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {
   // Publishes the events written with each state change, and sweeps up those a crash left behind.
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
-  const repo = new IdentityRepo(opts.store, outbox);
-  await repo.init();
-  const sso = new SsoRepo(opts.store);
-  await sso.init();
+  const repos = await openIdentityRepos(opts.store, outbox);
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const masterKey = opts.masterKey ?? ephemeralKey(opts.logger);
   const egress = new Egress({ allowPrivate: opts.ssoAllowPrivate ?? false });
   const deps: IdentityDeps = {
-    repo,
+    ...repos,
     bus: opts.bus,
     outbox,
     clock: opts.clock ?? systemClock,
@@ -77,7 +73,6 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     passwords: argon2Passwords(),
     totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),
     oauthServerSecret: masterSubkey(masterKey, "oauth server"),
-    sso,
     oidcDiscovery: new OidcDiscoveryCache(opts.oidcDiscoveryTtlMs ?? 3_600_000, egress),
     egress,
     sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },

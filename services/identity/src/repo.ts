@@ -1,12 +1,11 @@
-// The identity service's collections, through the Store port.
+// The identity service's collections of organizations, API keys, accounts and members, sessions
+// and MFA, through the Store port (OAuth's, SSO's, SCIM's and the audit log's: repos/).
 import type { Outbox, PendingEvent } from "@verdict/outbox";
+import { IDENTITY_COLLECTIONS } from "./repos/collections.js";
 import { DuplicateKeyError, type Collection, type Filter, type Store } from "@verdict/store";
 import type { OrgSettings, Plan, RateLimitOverrides } from "./domain/organization.js";
 import type { Environment } from "./domain/apiKey.js";
-import { artifactStorageId } from "./domain/oauthToken.js";
-import type { AuditType } from "./domain/audit.js";
 import type { Role } from "./domain/member.js";
-import { externalIdKey } from "./domain/scimQuery.js";
 
 export interface OrgRecord {
   id: string;
@@ -143,125 +142,6 @@ export interface ThrottleRecord {
   rev?: number;
 }
 
-export interface AuditRecord {
-  id: string;
-  organization_id: string;
-  type: AuditType;
-  actor: { type: "user" | "api_key" | "system"; id: string; ip: string };
-  target_type: string;
-  target_id: string;
-  occurred_at: string;
-  data: Record<string, unknown>;
-}
-
-/** An application registered to act for members through OAuth 2.0. id = its client_id (`oac_…`). */
-export interface OAuthClientRecord {
-  id: string;
-  organization_id: string;
-  name: string;
-  redirect_uris: string[];
-  /** The most it may ask for; a grant is further limited to the member's role. */
-  scopes: string[];
-  /** A public client has no secret and must use PKCE. */
-  public: boolean;
-  /** SHA-256 of the client secret; null for a public client. */
-  secret_hash: string | null;
-  created_at: string;
-  deleted_at: string | null;
-}
-
-/**
- * One artifact of the OAuth authorization server (oidc-provider): an authorization code, access
- * or refresh token, grant, interaction or session. id = `<model>:<artifact id>`.
- */
-export interface OAuthArtifactRecord {
-  id: string;
-  model: string;
-  /** The artifact's payload as oidc-provider wrote it, as JSON. */
-  payload_json: string;
-  grant_id: string | null;
-  uid: string | null;
-  user_code: string | null;
-  /** The member it acts for (`<organization_id>.<user_id>`), when it has one. */
-  account_id: string | null;
-  expires_at: string | null;
-  consumed_at: string | null;
-}
-
-/** A SCIM bearer token (`vdt_scim_…`): only its SHA-256 is kept. id `sct_…`. */
-export interface ScimTokenRecord {
-  id: string;
-  organization_id: string;
-  name: string;
-  prefix: string;
-  hash: string;
-  created_at: string;
-  expires_at: string | null;
-  last_used_at: string | null;
-}
-
-/**
- * A person as the organization's identity provider provisioned them. id =
- * `<organization_id>.<scim_id>`. The Verdict account is linked by email (a new account takes the
- * SCIM id as its user id); the membership exists while the SCIM user is active and linked.
- */
-export interface ScimUserRecord {
-  id: string;
-  organization_id: string;
-  /** The SCIM id (`user_…`). */
-  scim_id: string;
-  /** The linked Verdict account; null while the user has no email address. */
-  user_id: string | null;
-  /** Lowercased userName: unique in the organization. */
-  user_name_key: string;
-  /** externalId as given ("" when none): `externalId eq` filters find it through an index. */
-  external_id: string;
-  active: boolean;
-  /** The SCIM attributes as stored (core at the top, extensions under their URN), without id and meta. */
-  resource_json: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-
-/** A SCIM group. id = `<organization_id>.<group_id>`; the SCIM id is the group id (`grp_…`). */
-export interface ScimGroupRecord {
-  id: string;
-  organization_id: string;
-  group_id: string;
-  display_name: string;
-  /** Lowercased displayName (caseExact false), for `displayName eq` filters. */
-  display_name_key: string;
-  /** externalId as given ("" when none). */
-  external_id: string;
-  /** The SCIM ids of its members (SCIM users of the same organization). */
-  member_ids: string[];
-  /** externalId and any other stored attributes, as JSON. */
-  resource_json: string;
-  created_at: string;
-  updated_at: string;
-  version: number;
-}
-
-/**
- * The identity service's collections, by name in the store: only for tests that count reads or
- * write a record as an earlier version stored it; everything else goes through IdentityRepo.
- */
-export const IDENTITY_COLLECTIONS = {
-  orgs: "identity_organizations",
-  keys: "identity_api_keys",
-  members: "identity_members",
-  users: "identity_users",
-  sessions: "identity_sessions",
-  throttles: "identity_signin_throttles",
-  audit: "identity_audit_events",
-  oauthClients: "identity_oauth_clients",
-  oauthArtifacts: "identity_oauth_artifacts",
-  scimTokens: "identity_scim_tokens",
-  scimUsers: "identity_scim_users",
-  scimGroups: "identity_scim_groups",
-} as const;
-
 export class IdentityRepo {
   private readonly orgs: Collection<OrgRecord>;
   private readonly keys: Collection<KeyRecord>;
@@ -269,16 +149,10 @@ export class IdentityRepo {
   private readonly users: Collection<UserRecord>;
   private readonly sessions: Collection<SessionRecord>;
   private readonly throttles: Collection<ThrottleRecord>;
-  private readonly audit: Collection<AuditRecord>;
-  private readonly oauthClients: Collection<OAuthClientRecord>;
-  private readonly oauthArtifacts: Collection<OAuthArtifactRecord>;
-  private readonly scimTokens: Collection<ScimTokenRecord>;
-  private readonly scimUsers: Collection<ScimUserRecord>;
-  private readonly scimGroups: Collection<ScimGroupRecord>;
 
   constructor(
     store: Store,
-    /** Key revocations and audit events are written with the change they announce (see @verdict/outbox). */
+    /** Key revocations are written with the change they announce (see @verdict/outbox). */
     private readonly outbox: Outbox,
   ) {
     this.orgs = store.collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs);
@@ -287,12 +161,6 @@ export class IdentityRepo {
     this.users = store.collection<UserRecord>(IDENTITY_COLLECTIONS.users);
     this.sessions = store.collection<SessionRecord>(IDENTITY_COLLECTIONS.sessions);
     this.throttles = store.collection<ThrottleRecord>(IDENTITY_COLLECTIONS.throttles);
-    this.audit = store.collection<AuditRecord>(IDENTITY_COLLECTIONS.audit);
-    this.oauthClients = store.collection<OAuthClientRecord>(IDENTITY_COLLECTIONS.oauthClients);
-    this.oauthArtifacts = store.collection<OAuthArtifactRecord>(IDENTITY_COLLECTIONS.oauthArtifacts);
-    this.scimTokens = store.collection<ScimTokenRecord>(IDENTITY_COLLECTIONS.scimTokens);
-    this.scimUsers = store.collection<ScimUserRecord>(IDENTITY_COLLECTIONS.scimUsers);
-    this.scimGroups = store.collection<ScimGroupRecord>(IDENTITY_COLLECTIONS.scimGroups);
   }
 
   // Organizations
@@ -537,11 +405,6 @@ export class IdentityRepo {
       await this.users.updateOne({ id: user.id }, { idp_organization_ids: [...now, organizationId] });
   }
 
-  /** The organizations whose SCIM users link this account (accounts stored before binding was kept). */
-  async scimOrganizationsOf(userId: string): Promise<string[]> {
-    return (await this.scimUsers.find({ user_id: userId })).map((u) => u.organization_id);
-  }
-
   /** Replaces a password still at `previousHash`; null when it changed meanwhile. Any open reset link ends. */
   setPassword(userId: string, previousHash: string | null, passwordHash: string): Promise<UserRecord | null> {
     return this.users.updateOne(
@@ -657,26 +520,6 @@ export class IdentityRepo {
     await this.throttles.deleteOne({ id });
   }
 
-  // Audit log
-
-  /** Appends an event to the audit log with the bus event that publishes it (written together). */
-  appendAudit(record: AuditRecord, event: PendingEvent): Promise<void> {
-    return this.outbox.insert(this.audit, record, [event]);
-  }
-
-  /**
-   * A page of the organization's audit events, newest first (ids are time-sortable): those
-   * matching the filter (type, actor.id, occurred_at, id below a cursor), at most `limit`.
-   */
-  /** Whether the organization's audit log holds this event (a cursor names one of its own). */
-  async hasAuditEvent(organizationId: string, id: string): Promise<boolean> {
-    return (await this.audit.findOne({ id, organization_id: organizationId })) !== null;
-  }
-
-  auditPage(organizationId: string, filter: Filter, limit: number): Promise<AuditRecord[]> {
-    return this.audit.find({ ...filter, organization_id: organizationId }, { sort: { id: -1 }, limit });
-  }
-
   /**
    * Ends every live session of a user in one organization (removed from it) or everywhere, but
    * the one kept (the session that changed its password).
@@ -697,219 +540,10 @@ export class IdentityRepo {
     return live.length;
   }
 
-  /** The organization's registered (not deleted) OAuth clients, oldest first. */
-  oauthClientsOf(organizationId: string): Promise<OAuthClientRecord[]> {
-    return this.oauthClients.find({ organization_id: organizationId, deleted_at: null }, { sort: { id: 1 } });
-  }
-
-  /** A registered (not deleted) OAuth client, whichever organization it belongs to. */
-  liveOAuthClient(clientId: string): Promise<OAuthClientRecord | null> {
-    return this.oauthClients.findOne({ id: clientId, deleted_at: null });
-  }
-
-  /** Where an artifact is kept: a token's or code's id is a hash of its value (artifactStorageId). */
-  oauthArtifactId(model: string, id: string): string {
-    return artifactStorageId(model, id);
-  }
-
-  /** Writes an OAuth artifact, whether it exists or not (the newer write wins a race between replicas). */
-  async saveOAuthArtifact(id: string, fields: Omit<OAuthArtifactRecord, "id">): Promise<void> {
-    if (await this.oauthArtifacts.updateOne({ id }, fields)) return;
-    try {
-      await this.oauthArtifacts.insertOne({ id, ...fields });
-    } catch (err) {
-      // Written meanwhile by another replica: this write is the newer one.
-      if (!(err instanceof DuplicateKeyError)) throw err;
-      await this.oauthArtifacts.updateOne({ id }, fields);
-    }
-  }
-
-  /** An artifact of a model by its id, its interaction uid or its device user code; expired ones too. */
-  findOAuthArtifact(
-    model: string,
-    key: { id?: string; uid?: string; userCode?: string },
-  ): Promise<OAuthArtifactRecord | null> {
-    if (key.id) return this.oauthArtifacts.findOne({ id: this.oauthArtifactId(model, key.id) });
-    if (key.uid) return this.oauthArtifacts.findOne({ model, uid: key.uid });
-    if (key.userCode) return this.oauthArtifacts.findOne({ model, user_code: key.userCode });
-    return Promise.resolve(null);
-  }
-
-  /** Marks an artifact consumed (once: the first time counts). */
-  async consumeOAuthArtifact(model: string, id: string, at: string): Promise<void> {
-    await this.oauthArtifacts.updateOne(
-      { id: this.oauthArtifactId(model, id), consumed_at: null },
-      { consumed_at: at },
-    );
-  }
-
-  async deleteOAuthArtifact(model: string, id: string): Promise<void> {
-    await this.oauthArtifacts.deleteOne({ id: this.oauthArtifactId(model, id) });
-  }
-
-  /** How many OAuth artifacts the instance holds, expired ones too. */
-  oauthArtifactsCount(): Promise<number> {
-    return this.oauthArtifacts.count({});
-  }
-
-  /** Deletes the artifacts that expired before `at`; answers how many. */
-  deleteExpiredOAuthArtifacts(at: string): Promise<number> {
-    return this.oauthArtifacts.deleteMany({ expires_at: { $lt: at } });
-  }
-
-  /** One of the organization's OAuth clients, deleted ones too. */
-  oauthClient(organizationId: string, clientId: string): Promise<OAuthClientRecord | null> {
-    return this.oauthClients.findOne({ id: clientId, organization_id: organizationId });
-  }
-
-  async insertOAuthClient(client: OAuthClientRecord): Promise<void> {
-    await this.oauthClients.insertOne(client);
-  }
-
-  /** Marks one of the organization's clients deleted; false when it was deleted already. */
-  async markOAuthClientDeleted(organizationId: string, clientId: string, at: string): Promise<boolean> {
-    const updated = await this.oauthClients.updateOne(
-      { id: clientId, organization_id: organizationId, deleted_at: null },
-      { deleted_at: at },
-    );
-    return updated !== null;
-  }
-
-  /** Deletes every artifact of a grant (a token family): its codes, access and refresh tokens. */
-  revokeOAuthGrant(grantId: string): Promise<number> {
-    return this.oauthArtifacts.deleteMany({ grant_id: grantId });
-  }
-
-  /** Deletes every OAuth artifact that acts for a member (removed from the organization). */
-  revokeOAuthArtifactsOf(accountId: string): Promise<number> {
-    return this.oauthArtifacts.deleteMany({ account_id: accountId });
-  }
-
-  // SCIM: tokens, and the users and groups an identity provider keeps in step. A SCIM user's or
-  // group's record id is `<organization_id>.<scim id>`; writes are checked against `version`
-  // (SCIM's If-Match).
-
-  async insertScimToken(token: ScimTokenRecord): Promise<void> {
-    await this.scimTokens.insertOne(token);
-  }
-
-  /** The organization's SCIM tokens, oldest id first. */
-  scimTokensOf(organizationId: string): Promise<ScimTokenRecord[]> {
-    return this.scimTokens.find({ organization_id: organizationId }, { sort: { id: 1 } });
-  }
-
-  /** Deletes one of the organization's SCIM tokens and answers it; null when there was none. */
-  async deleteScimToken(organizationId: string, tokenId: string): Promise<ScimTokenRecord | null> {
-    const token = await this.scimTokens.findOne({ id: tokenId, organization_id: organizationId });
-    if (!token || !(await this.scimTokens.deleteOne({ id: tokenId, organization_id: organizationId }))) return null;
-    return token;
-  }
-
-  scimTokenByHash(hash: string): Promise<ScimTokenRecord | null> {
-    return this.scimTokens.findOne({ hash });
-  }
-
-  async touchScimToken(tokenId: string, at: string): Promise<void> {
-    await this.scimTokens.updateOne({ id: tokenId }, { last_used_at: at });
-  }
-
-  /** One of the organization's SCIM users, by its SCIM id. */
-  scimUser(organizationId: string, scimId: string): Promise<ScimUserRecord | null> {
-    return this.scimUsers.findOne({ id: `${organizationId}.${scimId}`, organization_id: organizationId });
-  }
-
-  /** The organization's SCIM user with this userName (lower-cased). */
-  scimUserByName(organizationId: string, userNameKey: string): Promise<ScimUserRecord | null> {
-    return this.scimUsers.findOne({ organization_id: organizationId, user_name_key: userNameKey });
-  }
-
-  /** The organization's SCIM user linked to this Verdict account. */
-  scimUserOfAccount(organizationId: string, userId: string): Promise<ScimUserRecord | null> {
-    return this.scimUsers.findOne({ organization_id: organizationId, user_id: userId });
-  }
-
-  /** The organization's SCIM users, oldest first. */
-  scimUsersOf(organizationId: string): Promise<ScimUserRecord[]> {
-    return this.scimUsers.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
-  }
-
-  /** The organization's SCIM users with these SCIM ids. */
-  scimUsersWithIds(organizationId: string, scimIds: string[]): Promise<ScimUserRecord[]> {
-    return this.scimUsers.find({ organization_id: organizationId, scim_id: { $in: scimIds } });
-  }
-
-  /**
-   * The organization's SCIM users matching `where` (indexed equalities domain/scimQuery.ts made of
-   * a filter), in creation order: counted, a page of them, or all.
-   */
-  scimUserList(organizationId: string, where: Filter): ScimList<ScimUserRecord> {
-    return scimList(this.scimUsers, { ...where, organization_id: organizationId });
-  }
-
-  /** Stores a new SCIM user (DuplicateKeyError when its userName is taken). */
-  async insertScimUser(user: ScimUserRecord): Promise<void> {
-    await this.scimUsers.insertOne(user);
-  }
-
-  /** Sets fields of a SCIM user still at `version`; null when it changed meanwhile. */
-  updateScimUser(id: string, version: number, set: Partial<ScimUserRecord>): Promise<ScimUserRecord | null> {
-    return this.scimUsers.updateOne({ id, version }, set);
-  }
-
-  /** Deletes a SCIM user still at its version; false when it changed meanwhile. */
-  deleteScimUser(user: ScimUserRecord): Promise<boolean> {
-    return this.scimUsers.deleteOne({ id: user.id, version: user.version });
-  }
-
-  /** One of the organization's SCIM groups, by its SCIM id. */
-  scimGroup(organizationId: string, groupId: string): Promise<ScimGroupRecord | null> {
-    return this.scimGroups.findOne({ id: `${organizationId}.${groupId}`, organization_id: organizationId });
-  }
-
-  /** The organization's SCIM groups (an organization has few). */
-  scimGroupsOf(organizationId: string): Promise<ScimGroupRecord[]> {
-    return this.scimGroups.find({ organization_id: organizationId });
-  }
-
-  /** The organization's SCIM groups, oldest first. */
-  scimGroupsByCreation(organizationId: string): Promise<ScimGroupRecord[]> {
-    return this.scimGroups.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
-  }
-
-  /** The organization's SCIM groups matching `where`, in creation order (as scimUserList). */
-  scimGroupList(organizationId: string, where: Filter): ScimList<ScimGroupRecord> {
-    return scimList(this.scimGroups, { ...where, organization_id: organizationId });
-  }
-
-  async insertScimGroup(group: ScimGroupRecord): Promise<void> {
-    await this.scimGroups.insertOne(group);
-  }
-
-  /** Sets fields of a SCIM group still at `version`; null when it changed meanwhile. */
-  updateScimGroup(id: string, version: number, set: Partial<ScimGroupRecord>): Promise<ScimGroupRecord | null> {
-    return this.scimGroups.updateOne({ id, version }, set);
-  }
-
-  /** Deletes a SCIM group still at its version; false when it changed meanwhile. */
-  deleteScimGroup(group: ScimGroupRecord): Promise<boolean> {
-    return this.scimGroups.deleteOne({ id: group.id, version: group.version });
-  }
-
-  /** Takes a SCIM user out of every group of the organization. */
-  async removeFromScimGroups(organizationId: string, scimId: string): Promise<void> {
-    for (const g of await this.scimGroups.find({ organization_id: organizationId })) {
-      if (!g.member_ids.includes(scimId)) continue;
-      await this.scimGroups.updateOne(
-        { id: g.id },
-        { member_ids: g.member_ids.filter((m) => m !== scimId), version: g.version + 1 },
-      );
-    }
-  }
-
   async init(): Promise<void> {
-    // The outbox publishes the events written with key revocations and audit events, and sweeps
+    // The outbox publishes the events written with key revocations, and sweeps
     // up those a crash left behind.
-    await this.outbox.register(this.keys, this.audit);
+    await this.outbox.register(this.keys);
     await this.orgs.ensureIndexes([{ name: "is_default", fields: { is_default: 1 } }]);
     await this.keys.ensureIndexes([
       { name: "hash", fields: { hash: 1 }, unique: true },
@@ -928,67 +562,5 @@ export class IdentityRepo {
       { name: "hash", fields: { hash: 1 }, unique: true },
       { name: "user_id", fields: { user_id: 1 } },
     ]);
-    await this.audit.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: -1 } }]);
-    await this.oauthClients.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
-    await this.oauthArtifacts.ensureIndexes([
-      { name: "grant_id", fields: { grant_id: 1 } },
-      { name: "account_id", fields: { account_id: 1 } },
-      { name: "uid", fields: { uid: 1 } },
-      { name: "user_code", fields: { user_code: 1 } },
-      { name: "expires_at", fields: { expires_at: 1 } },
-    ]);
-    await this.scimTokens.ensureIndexes([
-      { name: "hash", fields: { hash: 1 }, unique: true },
-      { name: "org_id", fields: { organization_id: 1, id: 1 } },
-    ]);
-    // SCIM lists: filters on these attributes, and pages in creation order, through indexes.
-    await this.scimUsers.ensureIndexes([
-      { name: "org_id", fields: { organization_id: 1, id: 1 } },
-      { name: "user_name", fields: { organization_id: 1, user_name_key: 1 }, unique: true },
-      { name: "user_id", fields: { organization_id: 1, user_id: 1 } },
-      { name: "account", fields: { user_id: 1 } },
-      { name: "external_id", fields: { organization_id: 1, external_id: 1 } },
-      { name: "scim_id", fields: { organization_id: 1, scim_id: 1 } },
-      { name: "created", fields: { organization_id: 1, created_at: 1 } },
-    ]);
-    await this.scimGroups.ensureIndexes([
-      { name: "org_id", fields: { organization_id: 1, id: 1 } },
-      { name: "display_name", fields: { organization_id: 1, display_name_key: 1 } },
-      { name: "external_id", fields: { organization_id: 1, external_id: 1 } },
-      { name: "group_id", fields: { organization_id: 1, group_id: 1 } },
-      { name: "created", fields: { organization_id: 1, created_at: 1 } },
-    ]);
-    await this.backfillScimLookupKeys();
   }
-
-  /** Records stored before the lookup keys existed get them (once: later starts find none). */
-  private async backfillScimLookupKeys(): Promise<void> {
-    for (const u of await this.scimUsers.find({ external_id: { $exists: false } })) {
-      const resource = JSON.parse(u.resource_json) as Record<string, unknown>;
-      await this.scimUsers.updateOne({ id: u.id }, { external_id: externalIdKey(resource) });
-    }
-    for (const g of await this.scimGroups.find({ display_name_key: { $exists: false } })) {
-      const resource = JSON.parse(g.resource_json) as Record<string, unknown>;
-      await this.scimGroups.updateOne(
-        { id: g.id },
-        { display_name_key: g.display_name.toLowerCase(), external_id: externalIdKey(resource) },
-      );
-    }
-  }
-}
-
-/** A SCIM list query, in creation order: what the store answers through its indexes. */
-export interface ScimList<R> {
-  count(): Promise<number>;
-  page(skip: number, limit: number): Promise<R[]>;
-  all(): Promise<R[]>;
-}
-
-function scimList<R extends { id: string }>(coll: Collection<R>, where: Filter): ScimList<R> {
-  const sort = { created_at: 1 as const };
-  return {
-    count: () => coll.count(where),
-    page: (skip, limit) => coll.find(where, { sort, skip, limit }),
-    all: () => coll.find(where, { sort }),
-  };
 }

@@ -12,8 +12,6 @@ export const mcpConfig = processConfig.extend({
   VERDICT_MCP_REPORT_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
 });
 
-export type McpConfig = z.infer<typeof mcpConfig>;
-
 documentVariables({
   VERDICT_API_URL: "The Verdict API (gateway) the MCP tools call, without `/v1`",
   VERDICT_MCP_HOST: "Address the MCP tool server listens on",

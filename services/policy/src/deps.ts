@@ -5,7 +5,7 @@ import type { PolicyRepo } from "./repo.js";
 import type { FairPool } from "@verdict/runtime";
 import type { PatternBudget } from "./domain/patternBudget.js";
 import type { PatternCheckJob, PatternCheckOutcome } from "./patternWorker.js";
-import type { ResolutionCache } from "./usecases/resolvePolicies.js";
+import type { ResolutionCache } from "./resolutionCache.js";
 
 export interface PolicyBudgets {
   pattern: PatternBudget;

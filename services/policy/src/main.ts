@@ -9,7 +9,7 @@ import { subscribePolicyConsumers } from "./consumers.js";
 import type { PolicyBudgets, PolicyDeps } from "./deps.js";
 import { DEFAULT_BUDGETS } from "./config.js";
 import type { PatternCheckJob, PatternCheckOutcome } from "./patternWorker.js";
-import { ResolutionCache } from "./usecases/resolvePolicies.js";
+import { ResolutionCache } from "./resolutionCache.js";
 import { policyHandlers } from "./grpc.js";
 import { PolicyRepo } from "./repo.js";
 

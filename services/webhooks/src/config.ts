@@ -1,11 +1,10 @@
 // The webhooks service's configuration variables, shared by the all-in-one process and the
 // service's own entry point (distributed mode).
 import { z } from "zod";
-import { boolVar, masterKeyVar, type Logger } from "@verdict/kit";
+import { boolVar, masterKeyVar, resolveMasterKey, type Logger } from "@verdict/kit";
 import { DEFAULT_GRPC_PORTS, grpcServiceConfig, documentVariables } from "@verdict/runtime";
 import { DEFAULT_RETRY_SCHEDULE, parseRetrySchedule } from "./domain/schedule.js";
 import { DEFAULT_MAX_PER_ORG, DEFAULT_TIMEOUT_MS, type WebhookServiceOptions } from "./main.js";
-import { resolveMasterKey } from "./masterKey.js";
 
 export const webhookConfig = z.object({
   /** base64 of 32 bytes sealing webhook secrets; unset: generated once into the data directory. */

@@ -1,10 +1,9 @@
 import type { Bus } from "@verdict/bus";
-import type { Clock, Logger } from "@verdict/kit";
+import type { Clock, Logger, SecretBox } from "@verdict/kit";
 import type { Outbox } from "@verdict/outbox";
 import type { EgressPolicy } from "./domain/endpoint.js";
 import type { Sender } from "./egress.js";
 import type { WebhookRepo } from "./repo.js";
-import type { SecretBox } from "./secretBox.js";
 
 export interface WebhookDeps {
   repo: WebhookRepo;

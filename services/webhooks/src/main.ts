@@ -2,7 +2,7 @@
 // worker. Used by the all-in-one launcher.
 import { randomInt } from "node:crypto";
 import type { Bus } from "@verdict/bus";
-import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import { SecretBox, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, reflectionDefinition, webhooksV1 } from "@verdict/proto";
 import type { Store } from "@verdict/store";
 import { subscribeWebhookConsumers } from "./consumers.js";
@@ -12,7 +12,6 @@ import { DEFAULT_RETRY_SCHEDULE } from "./domain/schedule.js";
 import { HttpSender, type Resolver, type Sender } from "./egress.js";
 import { webhookHandlers } from "./grpc.js";
 import { WebhookRepo } from "./repo.js";
-import { SecretBox } from "./secretBox.js";
 import { DeliveryWorker } from "./worker.js";
 
 export interface WebhookServiceOptions {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { catalogById } from "./catalogs/index.js";
 import { frameworkCoverage, percent } from "./coverage.js";
 import { trackViolations } from "./evidence.js";
-import { DIGIT_CATALOG, EVALUATIONS, POLICIES, VIOLATIONS, sampleEvidence } from "./testFixtures.js";
+import { DIGIT_CATALOG, EVALUATIONS, POLICIES, VIOLATIONS, sampleEvidence } from "../../test/fixtures.js";
 
 describe("coverage", () => {
   it("counts a control covered when an enabled policy maps to it", () => {

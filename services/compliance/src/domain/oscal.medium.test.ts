@@ -10,7 +10,7 @@ import addFormatsModule from "ajv-formats";
 import { CATALOGS, catalogById } from "./catalogs/index.js";
 import { buildOscalSet, controlTokens, oscalToken, stableUuid, VERDICT_NS } from "./oscal.js";
 import { oscalFileNames, renderOscalZip } from "./oscalZip.js";
-import { DIGIT_CATALOG, sampleEvidence } from "./testFixtures.js";
+import { DIGIT_CATALOG, sampleEvidence } from "../../test/fixtures.js";
 import { OSCAL_SCHEMAS, validateWithLiboscal } from "../../../../test/support/oscal.js";
 
 type Json = Record<string, any>;

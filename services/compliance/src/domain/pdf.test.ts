@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { catalogById } from "./catalogs/index.js";
 import { renderPdf } from "./pdf.js";
-import { DIGIT_CATALOG, sampleEvidence } from "./testFixtures.js";
+import { DIGIT_CATALOG, sampleEvidence } from "../../test/fixtures.js";
 
 describe("PDF report", () => {
   it("renders a multi-page PDF with the evidence", async () => {

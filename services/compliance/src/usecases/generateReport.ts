@@ -4,14 +4,10 @@
 // rendered on a report worker thread (renderWorker.ts) within VERDICT_REPORT_TIMEOUT_MS.
 import { PoolJobError } from "@verdict/runtime";
 import { instants } from "../domain/dateRange.js";
-import { assembleEvidence, type Evidence, type EvidenceInput } from "../domain/evidence.js";
+import type { EvidenceInput } from "../domain/evidence.js";
 import type { ComplianceDeps } from "../deps.js";
 import type { ReportRecord } from "../repo.js";
 import { failReport } from "./failReport.js";
-
-export async function loadEvidence(deps: ComplianceDeps, report: ReportRecord): Promise<Evidence> {
-  return assembleEvidence(await loadEvidenceInput(deps, report));
-}
 
 /** What the evidence is assembled from, as plain data (it crosses to a worker thread). */
 export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportRecord): Promise<EvidenceInput> {

@@ -10,7 +10,7 @@ import { createLogger, type Clock } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
 import { catalogById } from "../domain/catalogs/index.js";
-import { DIGIT_CATALOG, POLICIES } from "../domain/testFixtures.js";
+import { DIGIT_CATALOG, POLICIES } from "../../test/fixtures.js";
 import { FairPool, workerFile } from "@verdict/runtime";
 import type { ComplianceDeps } from "../deps.js";
 import type { RenderJob } from "../renderWorker.js";

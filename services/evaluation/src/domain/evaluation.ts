@@ -23,6 +23,14 @@ export function isScanned(fileStatus: string): boolean {
 
 const REPOSITORY_RE = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
 
+/** A file of a change, as the scan threads take it. */
+export interface FileToScan {
+  path: string;
+  /** UTF-8 text, as bytes: the engine scans them as they are. */
+  content: Buffer;
+  status: string;
+}
+
 export interface EvaluationInput {
   repository: string;
   files: { path: string; content: Buffer; status: string }[];

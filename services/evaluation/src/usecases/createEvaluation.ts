@@ -4,7 +4,7 @@ import type { EvaluationDeps } from "../deps.js";
 import type { EvaluationRecord } from "../repo.js";
 import { evaluateNow } from "./evaluateNow.js";
 import { queueEvaluation } from "./queueEvaluation.js";
-import type { FileToScan } from "./scan.js";
+import type { FileToScan } from "../domain/evaluation.js";
 
 export interface CreateEvaluationCommand {
   organizationId: string;

@@ -3,7 +3,8 @@ import type { EvaluationDeps } from "../deps.js";
 import type { EvaluationRecord } from "../repo.js";
 import { evaluationResultEvents } from "./events.js";
 import { completed, logFinished } from "./finishEvaluation.js";
-import { scanChange, type FileToScan } from "./scan.js";
+import type { FileToScan } from "../domain/evaluation.js";
+import { scanChange } from "./scan.js";
 
 export interface EvaluateNowCommand {
   /** The evaluation as created, not stored yet. */

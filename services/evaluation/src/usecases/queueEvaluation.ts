@@ -3,7 +3,7 @@ import type { EvaluationDeps } from "../deps.js";
 import { fitsQueue, type QueueCaps, type QueueUse } from "../domain/queueRoom.js";
 import type { EvaluationRecord } from "../repo.js";
 import { requestedEvent } from "./events.js";
-import type { FileToScan } from "./scan.js";
+import type { FileToScan } from "../domain/evaluation.js";
 import { contentBytes } from "../domain/evaluation.js";
 
 export interface QueueEvaluationCommand {

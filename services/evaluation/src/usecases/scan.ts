@@ -3,17 +3,17 @@
 // the evaluation's deadline.
 import { AppError, errors } from "@verdict/kit";
 import { PoolJobError } from "@verdict/runtime";
-import { MAX_VIOLATIONS, mergeOutcomes, packSlice, sliceFiles, type Outcome } from "../domain/evaluation.js";
+import {
+  MAX_VIOLATIONS,
+  mergeOutcomes,
+  packSlice,
+  sliceFiles,
+  type FileToScan,
+  type Outcome,
+} from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
 import type { CachedEngine, PolicySet } from "../engineCache.js";
 import { sharePolicies } from "../scanJob.js";
-
-export interface FileToScan {
-  path: string;
-  /** UTF-8 text, as bytes: the engine scans them as they are. */
-  content: Buffer;
-  status: string;
-}
 
 export interface ScanResult extends Outcome {
   /** Ids of the policies that ran. */

@@ -14,18 +14,8 @@ import {
   type ProcessConfig,
   documentVariables,
 } from "@verdict/runtime";
-import type { GatewayOptions } from "../main.js";
+import type { GatewayOptions, TrustProxy } from "../options.js";
 import { SPEC_DEFAULTS } from "./rateLimit.js";
-
-/**
- * Which peers may set X-Forwarded-For, in express `trust proxy` terms: false (none), a number
- * of proxy hops in front of Verdict, or proxy addresses / CIDR ranges (and express's names
- * `loopback`, `linklocal`, `uniquelocal`). The client address is then the right-most address of
- * the chain that is not a trusted proxy, so a client cannot choose it by sending the header
- * itself. `true` means one hop: trusting every hop would take the left-most address, which the
- * client writes.
- */
-export type TrustProxy = false | number | string[];
 
 const PROXY_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { loopbackOrigin } from "./routes.js";
+import { loopbackOrigin } from "./servers.js";
 
 describe("the issuer without a public URL", () => {
   it("is the request's origin on the loopback names of the port it arrived on", () => {

@@ -3,7 +3,7 @@
 // of the key is ever stored.
 import { createHash, randomInt } from "node:crypto";
 import { BlockList, isIP } from "node:net";
-import { API_SCOPES, BASE62_ALPHABET as BASE62, base62, crc32Base62, type ApiScope } from "@verdict/kit";
+import { API_SCOPES, BASE62_ALPHABET as BASE62, base62, crc32Base62 } from "@verdict/kit";
 
 export const KEY_PREFIX = "vdt";
 export const ENVIRONMENTS = ["prod", "test"] as const;
@@ -43,7 +43,6 @@ export function displayPrefix(key: string): string {
 }
 
 export const SCOPES = API_SCOPES;
-export type Scope = ApiScope;
 
 /** admin implies every scope. */
 export function hasScope(granted: readonly string[], required: string): boolean {

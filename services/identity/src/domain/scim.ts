@@ -6,8 +6,6 @@ import type { Plan } from "./organization.js";
 import { GROUP_SCHEMA, USER_SCHEMA, ENTERPRISE_USER_SCHEMA } from "./scimSchema.js";
 
 export const LIST_RESPONSE_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
-export const SEARCH_REQUEST_SCHEMA = "urn:ietf:params:scim:api:messages:2.0:SearchRequest";
-export const SCIM_CONTENT_TYPE = "application/scim+json";
 
 /** SCIM provisioning is on the Business and Enterprise plans (the spec's plan table). */
 export const SCIM_PLANS: readonly Plan[] = ["business", "enterprise"];

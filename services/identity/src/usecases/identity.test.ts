@@ -5,11 +5,12 @@ import { AppError, createLogger, Egress, SecretBox } from "@verdict/kit";
 import { argon2Passwords } from "../passwords.js";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
-import { SsoRepo } from "./sso/ssoRepo.js";
+import { openIdentityRepos } from "../repos/index.js";
 import { OidcDiscoveryCache } from "./sso/oidcDiscovery.js";
 import { generateKey, hashKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
-import { IDENTITY_COLLECTIONS, IdentityRepo, type OrgRecord } from "../repo.js";
+import type { OrgRecord } from "../repo.js";
+import { IDENTITY_COLLECTIONS } from "../repos/collections.js";
 import { createApiKey } from "./apiKeys/createApiKey.js";
 import { revokeApiKey } from "./apiKeys/revokeApiKey.js";
 import { ensureBootstrap } from "./bootstrap.js";
@@ -33,10 +34,9 @@ beforeEach(async () => {
     countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")),
   };
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
-  const repo = new IdentityRepo(store, outbox);
-  await repo.init();
+  const repos = await openIdentityRepos(store, outbox);
   deps = {
-    repo,
+    ...repos,
     bus,
     outbox,
     clock: { now: () => now },
@@ -45,7 +45,6 @@ beforeEach(async () => {
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
-    sso: new SsoRepo(store),
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },

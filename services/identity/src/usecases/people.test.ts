@@ -6,11 +6,11 @@ import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
 import { AppError, createLogger, Egress, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
-import { SsoRepo } from "./sso/ssoRepo.js";
+import { openIdentityRepos } from "../repos/index.js";
 import { OidcDiscoveryCache } from "./sso/oidcDiscovery.js";
 import type { IdentityDeps } from "../deps.js";
 import { argon2Passwords } from "../passwords.js";
-import { IdentityRepo, type AuditRecord } from "../repo.js";
+import type { AuditRecord } from "../repos/auditRepo.js";
 import { createApiKey } from "./apiKeys/createApiKey.js";
 import { findOrCreateAccount } from "./accounts/findOrCreateAccount.js";
 import { acceptInvitation } from "./members/acceptInvitation.js";
@@ -43,10 +43,9 @@ beforeEach(async () => {
     countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")),
   };
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
-  const repo = new IdentityRepo(store, outbox);
-  await repo.init();
+  const repos = await openIdentityRepos(store, outbox);
   deps = {
-    repo,
+    ...repos,
     bus,
     outbox,
     clock: { now: () => now },
@@ -55,7 +54,6 @@ beforeEach(async () => {
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
-    sso: new SsoRepo(store),
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },

@@ -6,7 +6,7 @@ import type { UserRecord } from "../../repo.js";
 export async function accountStanding(deps: IdentityDeps, user: UserRecord): Promise<AccountStanding> {
   const active = await deps.repo.activeMembershipsOf(user.id);
   // SCIM links count too: accounts provisioned before the binding was kept on the account.
-  const scim = await deps.repo.scimOrganizationsOf(user.id);
+  const scim = await deps.scim.organizationsLinking(user.id);
   return {
     hasPassword: user.password_hash !== null,
     idpOrganizationIds: [...new Set([...(user.idp_organization_ids ?? []), ...scim])],

@@ -1,7 +1,7 @@
 import { assertListInput, encodeCursor, errors, foreignCursor, parsePageWindow } from "@verdict/kit";
 import { isAuditType } from "../../domain/audit.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { AuditRecord } from "../../repo.js";
+import type { AuditRecord } from "../../repos/auditRepo.js";
 import type { Filter, Operators } from "@verdict/store";
 
 export interface ListAuditEventsCommand {
@@ -36,14 +36,13 @@ export async function listAuditEvents(
   const { window, problems } = parsePageWindow(cmd, "aud");
   assertListInput(problems);
   // A cursor that names no event of this organization was not issued to it.
-  if (window.beforeId !== undefined && !(await deps.repo.hasAuditEvent(cmd.organizationId, window.beforeId)))
-    foreignCursor();
+  if (window.beforeId !== undefined && !(await deps.audit.has(cmd.organizationId, window.beforeId))) foreignCursor();
   const when: Operators = {};
   if (window.since) when.$gte = window.since;
   if (window.until) when.$lt = window.until;
   if (when.$gte !== undefined || when.$lt !== undefined) filter.occurred_at = when;
   if (window.beforeId) filter.id = { $lt: window.beforeId };
-  const rows = await deps.repo.auditPage(cmd.organizationId, filter, cmd.limit + 1);
+  const rows = await deps.audit.page(cmd.organizationId, filter, cmd.limit + 1);
   const hasMore = rows.length > cmd.limit;
   const events = rows.slice(0, cmd.limit);
   return {

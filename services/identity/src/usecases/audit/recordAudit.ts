@@ -2,7 +2,7 @@ import { TOPICS } from "@verdict/bus";
 import { newId } from "@verdict/kit";
 import type { AuditType } from "../../domain/audit.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { AuditRecord } from "../../repo.js";
+import type { AuditRecord } from "../../repos/auditRepo.js";
 
 export type Actor = AuditRecord["actor"];
 
@@ -32,6 +32,6 @@ export async function recordAudit(deps: IdentityDeps, cmd: RecordAuditCommand): 
     data: cmd.data ?? {},
   };
   const event = deps.outbox.event(TOPICS.auditRecorded, { source: "/identity", subject: record.id, data: record });
-  await deps.repo.appendAudit(record, event);
+  await deps.audit.append(record, event);
   return record;
 }

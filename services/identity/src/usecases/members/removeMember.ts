@@ -41,7 +41,7 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
   if (!(await deps.repo.deleteMembership(membership))) throw errors.unavailable("The member changed meanwhile; retry");
   const ended = await deps.repo.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
   // The member's OAuth grants here end too: their codes, access and refresh tokens.
-  const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(membership.id);
+  const oauthArtifacts = await deps.oauth.revokeArtifactsOf(membership.id);
   // And the API keys they created here (as SCIM deactivation does): no key outlives its person.
   const apiKeys = await revokeKeysCreatedBy(deps, {
     organizationId: cmd.organizationId,

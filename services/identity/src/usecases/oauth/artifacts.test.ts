@@ -6,11 +6,10 @@ import { InProcessBus } from "@verdict/bus";
 import { createLogger, Egress, SecretBox } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
-import { SsoRepo } from "../sso/ssoRepo.js";
+import { openIdentityRepos } from "../../repos/index.js";
 import { OidcDiscoveryCache } from "../sso/oidcDiscovery.js";
 import type { IdentityDeps } from "../../deps.js";
 import { argon2Passwords } from "../../passwords.js";
-import { IdentityRepo } from "../../repo.js";
 import { consumeArtifact } from "./consumeArtifact.js";
 import { destroyArtifact } from "./destroyArtifact.js";
 import { findArtifact } from "./findArtifact.js";
@@ -30,14 +29,13 @@ beforeEach(async () => {
   store = new SqliteStore(":memory:");
   bus = new InProcessBus(createLogger("t", "silent"), 5);
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
-  const repo = new IdentityRepo(store, outbox);
-  await repo.init();
+  const repos = await openIdentityRepos(store, outbox);
   // These use cases never reach the policy service: a fake that fails the test if one does.
   const policy: IdentityDeps["policy"] = {
     countRepositories: () => Promise.reject(new Error("the policy service is not part of these tests")),
   };
   deps = {
-    repo,
+    ...repos,
     bus,
     outbox,
     clock: { now: () => now },
@@ -46,7 +44,6 @@ beforeEach(async () => {
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
-    sso: new SsoRepo(store),
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
@@ -80,7 +77,7 @@ describe("OAuth artifacts", () => {
     now = new Date(now.getTime() + 61_000);
     expect(await findArtifact(deps, { model: "AuthorizationCode", id: "c1" })).toBeNull();
     expect(await sweepExpiredArtifacts(deps)).toBe(1);
-    expect(await deps.repo.oauthArtifactsCount()).toBe(1); // the grant has no expiry
+    expect(await deps.oauth.artifactsCount()).toBe(1); // the grant has no expiry
   });
 
   it("marks a consumed artifact with the time it was consumed", async () => {
@@ -95,9 +92,9 @@ describe("OAuth artifacts", () => {
     await put("RefreshToken", "r1", { grantId: "g1", accountId: "org_1.user_1" });
     await put("AccessToken", "a2", { grantId: "g2", accountId: "org_1.user_2" });
     await put("AccessToken", "a3", { grantId: "g3", accountId: "org_1.user_1" });
-    expect(await deps.repo.revokeOAuthGrant("g1")).toBe(2);
+    expect(await deps.oauth.revokeGrant("g1")).toBe(2);
     expect(await findArtifact(deps, { model: "AccessToken", id: "a2" })).not.toBeNull();
-    expect(await deps.repo.revokeOAuthArtifactsOf("org_1.user_1")).toBe(1);
-    expect(await deps.repo.oauthArtifactsCount()).toBe(1);
+    expect(await deps.oauth.revokeArtifactsOf("org_1.user_1")).toBe(1);
+    expect(await deps.oauth.artifactsCount()).toBe(1);
   });
 });

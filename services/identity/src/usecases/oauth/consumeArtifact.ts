@@ -6,5 +6,5 @@ export interface ArtifactRef {
 }
 
 export async function consumeArtifact(deps: IdentityDeps, cmd: ArtifactRef): Promise<void> {
-  await deps.repo.consumeOAuthArtifact(cmd.model, cmd.id, deps.clock.now().toISOString());
+  await deps.oauth.consumeArtifact(cmd.model, cmd.id, deps.clock.now().toISOString());
 }

@@ -1,7 +1,7 @@
 import { errors, newId } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { generateClientSecret, hashClientSecret, redirectUriErrors } from "../../domain/oauthClient.js";
-import type { OAuthClientRecord } from "../../repo.js";
+import type { OAuthClientRecord } from "../../repos/oauthRepo.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 
 export interface CreateOAuthClientCommand {
@@ -34,7 +34,7 @@ export async function createOAuthClient(
     created_at: deps.clock.now().toISOString(),
     deleted_at: null,
   };
-  await deps.repo.insertOAuthClient(record);
+  await deps.oauth.insertClient(record);
   await recordAudit(deps, {
     organizationId: record.organization_id,
     type: "oauth_client.created",

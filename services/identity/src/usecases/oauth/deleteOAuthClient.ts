@@ -10,11 +10,11 @@ export interface DeleteOAuthClientCommand {
 
 /** Deletes a client: it can no longer sign anyone in. */
 export async function deleteOAuthClient(deps: IdentityDeps, cmd: DeleteOAuthClientCommand): Promise<void> {
-  const client = await deps.repo.oauthClient(cmd.organizationId, cmd.clientId);
+  const client = await deps.oauth.client(cmd.organizationId, cmd.clientId);
   if (!client) throw errors.notFound("oauth_client", cmd.clientId);
   if (client.deleted_at) throw errors.deleted("oauth_client", cmd.clientId);
   const deletedAt = deps.clock.now().toISOString();
-  const updated = await deps.repo.markOAuthClientDeleted(cmd.organizationId, client.id, deletedAt);
+  const updated = await deps.oauth.markClientDeleted(cmd.organizationId, client.id, deletedAt);
   if (!updated) throw errors.deleted("oauth_client", cmd.clientId);
   await recordAudit(deps, {
     organizationId: cmd.organizationId,

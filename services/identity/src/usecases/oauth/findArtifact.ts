@@ -10,7 +10,7 @@ export interface FindArtifactCommand {
 
 /** The payload (with `consumed` set once consumed), or null when absent or expired: expired artifacts are never answered. */
 export async function findArtifact(deps: IdentityDeps, cmd: FindArtifactCommand): Promise<string | null> {
-  const record = await deps.repo.findOAuthArtifact(cmd.model, cmd);
+  const record = await deps.oauth.findArtifact(cmd.model, cmd);
   if (!record) return null;
   if (record.expires_at && Date.parse(record.expires_at) <= deps.clock.now().getTime()) return null;
   const payload = presentedArtifactPayload(

@@ -1,6 +1,6 @@
 import { errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
-import type { OAuthClientRecord } from "../../repo.js";
+import type { OAuthClientRecord } from "../../repos/oauthRepo.js";
 
 export interface GetOAuthClientRegistrationQuery {
   clientId: string;
@@ -11,7 +11,7 @@ export async function getOAuthClientRegistration(
   deps: IdentityDeps,
   { clientId }: GetOAuthClientRegistrationQuery,
 ): Promise<OAuthClientRecord> {
-  const client = await deps.repo.liveOAuthClient(clientId);
+  const client = await deps.oauth.liveClient(clientId);
   if (!client) throw errors.notFound("oauth_client", clientId);
   return client;
 }

@@ -1,5 +1,5 @@
 import type { IdentityDeps } from "../../deps.js";
-import type { OAuthClientRecord } from "../../repo.js";
+import type { OAuthClientRecord } from "../../repos/oauthRepo.js";
 
 export interface ListOAuthClientsQuery {
   organizationId: string;
@@ -9,5 +9,5 @@ export function listOAuthClients(
   deps: IdentityDeps,
   { organizationId }: ListOAuthClientsQuery,
 ): Promise<OAuthClientRecord[]> {
-  return deps.repo.oauthClientsOf(organizationId);
+  return deps.oauth.clientsOf(organizationId);
 }

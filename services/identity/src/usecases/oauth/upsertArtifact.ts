@@ -2,7 +2,7 @@
 // collection for every model, so codes, tokens and grants survive restarts and are shared by
 // every gateway replica. Tokens and codes are kept under a hash of their value, never the value.
 import type { IdentityDeps } from "../../deps.js";
-import type { OAuthArtifactRecord } from "../../repo.js";
+import type { OAuthArtifactRecord } from "../../repos/oauthRepo.js";
 import { storedArtifactPayload } from "../../domain/oauthToken.js";
 
 export interface UpsertArtifactCommand {
@@ -31,5 +31,5 @@ export async function upsertArtifact(deps: IdentityDeps, cmd: UpsertArtifactComm
     expires_at: cmd.expiresIn > 0 ? new Date(now + cmd.expiresIn * 1000).toISOString() : null,
     consumed_at: null,
   };
-  await deps.repo.saveOAuthArtifact(deps.repo.oauthArtifactId(cmd.model, cmd.id), fields);
+  await deps.oauth.saveArtifact(deps.oauth.artifactId(cmd.model, cmd.id), fields);
 }

@@ -27,7 +27,7 @@ export async function verifyAccessToken(
 ): Promise<VerifiedAccessToken> {
   if (!checksummedTokenValid(ACCESS_TOKEN_PREFIX, token))
     throw errors.unauthorized("AUTH_INVALID_KEY", "Access token format or checksum is invalid");
-  const record = await deps.repo.findOAuthArtifact("AccessToken", { id: token });
+  const record = await deps.oauth.findArtifact("AccessToken", { id: token });
   if (!record) throw errors.unauthorized("AUTH_REVOKED_KEY", "Access token is not recognised or was revoked");
   const payload = JSON.parse(record.payload_json) as {
     accountId?: string;
@@ -43,7 +43,7 @@ export async function verifyAccessToken(
   // The role ceiling keys and sessions have too: within what the member's role holds now.
   const scopes = organizationId && userId ? await personScopes(deps, organizationId, userId, granted) : null;
   if (!scopes) throw errors.unauthorized("AUTH_REVOKED_KEY", "The member this token acts for left the organization");
-  const client = payload.clientId ? await deps.repo.liveOAuthClient(payload.clientId) : null;
+  const client = payload.clientId ? await deps.oauth.liveClient(payload.clientId) : null;
   if (!client || client.organization_id !== organizationId)
     throw errors.unauthorized("AUTH_REVOKED_KEY", "The application this token was issued to was deleted");
   const org = await deps.repo.findOrganization(organizationId);

@@ -51,7 +51,7 @@ export async function resetPassword(deps: IdentityDeps, cmd: ResetPasswordComman
   const at = now.toISOString();
   const sessionsEnded = await deps.repo.revokeSessionsOf(user.id, undefined, at);
   for (const m of await deps.repo.activeMembershipsOf(user.id))
-    await deps.repo.revokeOAuthArtifactsOf(deps.repo.membershipId(m.organization_id, user.id));
+    await deps.oauth.revokeArtifactsOf(deps.repo.membershipId(m.organization_id, user.id));
   await recordAudit(deps, {
     organizationId,
     type: "password.reset",

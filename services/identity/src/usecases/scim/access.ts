@@ -7,7 +7,8 @@ import { leavesNoOwner, type Role } from "../../domain/member.js";
 import { roleFromGroups } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { MemberRecord, ScimUserRecord } from "../../repo.js";
+import type { MemberRecord } from "../../repo.js";
+import type { ScimUserRecord } from "../../repos/scimRepo.js";
 import { announceCreatorRoleChanged, revokeKeysCreatedBy } from "../apiKeys/keysOfPerson.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 
@@ -19,7 +20,7 @@ export interface ScimCaller {
 }
 
 async function groupRole(deps: IdentityDeps, organizationId: string, scimId: string): Promise<Role> {
-  const groups = await deps.repo.scimGroupsOf(organizationId);
+  const groups = await deps.scim.groupsOf(organizationId);
   return roleFromGroups(groups.filter((g) => g.member_ids.includes(scimId)).map((g) => g.display_name));
 }
 
@@ -86,7 +87,7 @@ export interface SyncRolesCommand {
 /** Puts each active SCIM user's role in line with their groups (after a group changed). */
 export async function syncRoles(deps: IdentityDeps, { caller, scimIds }: SyncRolesCommand): Promise<void> {
   for (const scimId of new Set(scimIds)) {
-    const rec = await deps.repo.scimUser(caller.organizationId, scimId);
+    const rec = await deps.scim.user(caller.organizationId, scimId);
     if (rec?.active) await grantAccess(deps, { caller, rec });
   }
 }
@@ -116,7 +117,7 @@ export async function endAccess(
   await deps.repo.endMembership(caller.organizationId, userId);
   const now = deps.clock.now().toISOString();
   const sessions = await deps.repo.revokeSessionsOf(userId, caller.organizationId, now);
-  const oauthArtifacts = await deps.repo.revokeOAuthArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
+  const oauthArtifacts = await deps.oauth.revokeArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
   const apiKeys = await revokeKeysCreatedBy(deps, {
     organizationId: caller.organizationId,
     userId,

@@ -2,7 +2,8 @@ import { hashKey } from "../../domain/apiKey.js";
 import { scimAllowed, scimTokenWellFormed, SCIM_PLANS } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { OrgRecord, ScimTokenRecord } from "../../repo.js";
+import type { OrgRecord } from "../../repo.js";
+import type { ScimTokenRecord } from "../../repos/scimRepo.js";
 
 export interface AuthenticateScimCommand {
   /** The bearer token the request presented ("" when none). */
@@ -19,7 +20,7 @@ export async function authenticateScim(
   const { token } = cmd;
   if (!token) throw scimErrors.unauthorized("Send a SCIM token as 'Authorization: Bearer vdt_scim_…'");
   if (!scimTokenWellFormed(token)) throw scimErrors.unauthorized("The SCIM token is malformed");
-  const record = await deps.repo.scimTokenByHash(hashKey(token));
+  const record = await deps.scim.tokenByHash(hashKey(token));
   if (!record) throw scimErrors.unauthorized("The SCIM token is unknown or was deleted");
   const now = deps.clock.now();
   if (record.expires_at && Date.parse(record.expires_at) <= now.getTime())
@@ -29,6 +30,6 @@ export async function authenticateScim(
   if (!scimAllowed(org.plan))
     throw scimErrors.forbidden(`SCIM provisioning is on the ${SCIM_PLANS.join(" and ")} plans`);
   if (!record.last_used_at || now.getTime() - Date.parse(record.last_used_at) > LAST_USED_GRANULARITY_MS)
-    await deps.repo.touchScimToken(record.id, now.toISOString());
+    await deps.scim.touchToken(record.id, now.toISOString());
   return { record, org };
 }

@@ -1,7 +1,7 @@
 import { newId } from "@verdict/kit";
 import { externalIdKey } from "../../domain/scimQuery.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord } from "../../repo.js";
+import type { ScimGroupRecord } from "../../repos/scimRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { syncRoles, type ScimCaller } from "./access.js";
 import { groupBody, memberIds, storedPart } from "./groupResource.js";
@@ -31,7 +31,7 @@ export async function createGroup(deps: IdentityDeps, cmd: CreateScimGroupComman
     updated_at: now,
     version: 1,
   };
-  await deps.repo.insertScimGroup(rec);
+  await deps.scim.insertGroup(rec);
   await syncRoles(deps, { caller, scimIds: members });
   await recordAudit(deps, {
     organizationId: caller.organizationId,

@@ -4,7 +4,7 @@ import { newId } from "@verdict/kit";
 import { expiresAt, hashKey, type Expiration } from "../../domain/apiKey.js";
 import { generateScimToken, scimTokenPrefix } from "../../domain/scim.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimTokenRecord } from "../../repo.js";
+import type { ScimTokenRecord } from "../../repos/scimRepo.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 import { orgOnScimPlan } from "./scimPlan.js";
 
@@ -32,7 +32,7 @@ export async function createScimToken(
     expires_at: expiresAt(cmd.expiration, now),
     last_used_at: null,
   };
-  await deps.repo.insertScimToken(record);
+  await deps.scim.insertToken(record);
   await recordAudit(deps, {
     organizationId: cmd.organizationId,
     type: "scim_token.created",

@@ -3,7 +3,7 @@ import { newId } from "@verdict/kit";
 import { externalIdKey } from "../../domain/scimQuery.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimUserRecord } from "../../repo.js";
+import type { ScimUserRecord } from "../../repos/scimRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { grantAccess, type ScimCaller } from "./access.js";
 import { assertUserNameFree, linkAccount, userBody } from "./userResource.js";
@@ -38,7 +38,7 @@ export async function createUser(deps: IdentityDeps, cmd: CreateScimUserCommand)
     version: 1,
   };
   try {
-    await deps.repo.insertScimUser(rec);
+    await deps.scim.insertUser(rec);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw scimErrors.uniqueness("userName is already taken in this organization");
     throw err;

@@ -1,6 +1,6 @@
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord } from "../../repo.js";
+import type { ScimGroupRecord } from "../../repos/scimRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { syncRoles, type ScimCaller } from "./access.js";
 
@@ -11,7 +11,7 @@ export interface DeleteScimGroupCommand {
 
 export async function deleteGroup(deps: IdentityDeps, cmd: DeleteScimGroupCommand): Promise<void> {
   const { caller, group: rec } = cmd;
-  if (!(await deps.repo.deleteScimGroup(rec))) throw scimErrors.preconditionFailed();
+  if (!(await deps.scim.deleteGroup(rec))) throw scimErrors.preconditionFailed();
   await syncRoles(deps, { caller, scimIds: rec.member_ids });
   await recordAudit(deps, {
     organizationId: caller.organizationId,

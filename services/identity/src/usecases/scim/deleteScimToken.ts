@@ -10,7 +10,7 @@ export interface DeleteScimTokenCommand {
 
 export async function deleteScimToken(deps: IdentityDeps, cmd: DeleteScimTokenCommand): Promise<void> {
   const { organizationId, tokenId } = cmd;
-  const record = await deps.repo.deleteScimToken(organizationId, tokenId);
+  const record = await deps.scim.deleteToken(organizationId, tokenId);
   if (!record) throw errors.notFound("scim_token", tokenId);
   await recordAudit(deps, {
     organizationId,

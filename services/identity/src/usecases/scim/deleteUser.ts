@@ -1,6 +1,6 @@
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimUserRecord } from "../../repo.js";
+import type { ScimUserRecord } from "../../repos/scimRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { assertMayEndAccess, endAccess, type ScimCaller } from "./access.js";
 
@@ -13,9 +13,9 @@ export async function deleteUser(deps: IdentityDeps, cmd: DeleteScimUserCommand)
   const { caller, user: rec } = cmd;
   if (rec.active) await assertMayEndAccess(deps, { caller, rec });
   const ended = rec.active ? await endAccess(deps, { caller, rec }) : undefined;
-  if (!(await deps.repo.deleteScimUser(rec))) throw scimErrors.preconditionFailed();
+  if (!(await deps.scim.deleteUser(rec))) throw scimErrors.preconditionFailed();
   // Out of every group too: a user provisioned again later starts without old roles.
-  await deps.repo.removeFromScimGroups(caller.organizationId, rec.scim_id);
+  await deps.scim.removeFromGroups(caller.organizationId, rec.scim_id);
   await recordAudit(deps, {
     organizationId: caller.organizationId,
     type: "scim.user_deleted",

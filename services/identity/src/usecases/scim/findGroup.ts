@@ -1,6 +1,6 @@
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord } from "../../repo.js";
+import type { ScimGroupRecord } from "../../repos/scimRepo.js";
 
 export interface FindScimGroupCommand {
   organizationId: string;
@@ -10,7 +10,7 @@ export interface FindScimGroupCommand {
 
 /** One of the organization's SCIM groups, or SCIM's 404. */
 export async function findGroup(deps: IdentityDeps, cmd: FindScimGroupCommand): Promise<ScimGroupRecord> {
-  const rec = await deps.repo.scimGroup(cmd.organizationId, cmd.id);
+  const rec = await deps.scim.group(cmd.organizationId, cmd.id);
   if (!rec) throw scimErrors.notFound("Group", cmd.id);
   return rec;
 }

@@ -1,6 +1,6 @@
 import type { IdentityDeps } from "../../deps.js";
 import { scimErrors } from "../../domain/scimError.js";
-import type { ScimUserRecord } from "../../repo.js";
+import type { ScimUserRecord } from "../../repos/scimRepo.js";
 
 export interface FindScimUserCommand {
   organizationId: string;
@@ -10,7 +10,7 @@ export interface FindScimUserCommand {
 
 /** One of the organization's SCIM users, or SCIM's 404. */
 export async function findUser(deps: IdentityDeps, cmd: FindScimUserCommand): Promise<ScimUserRecord> {
-  const rec = await deps.repo.scimUser(cmd.organizationId, cmd.id);
+  const rec = await deps.scim.user(cmd.organizationId, cmd.id);
   if (!rec) throw scimErrors.notFound("User", cmd.id);
   return rec;
 }

@@ -5,7 +5,7 @@ import { etagOf } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import { GROUP_RESOURCE, normalizeResource, requireAttributes, schemasOf } from "../../domain/scimSchema.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord, ScimUserRecord } from "../../repo.js";
+import type { ScimGroupRecord, ScimUserRecord } from "../../repos/scimRepo.js";
 
 type Obj = Record<string, unknown>;
 
@@ -40,7 +40,7 @@ export async function memberIds(deps: IdentityDeps, { organizationId, resource }
   const members = (resource.members as Obj[] | undefined) ?? [];
   const ids = [...new Set(members.map((m) => m.value).filter((v): v is string => typeof v === "string"))];
   for (const id of ids) {
-    const u = await deps.repo.scimUser(organizationId, id);
+    const u = await deps.scim.user(organizationId, id);
     if (!u) throw scimErrors.invalidValue(`members: no user ${id} in this organization`);
   }
   return ids;

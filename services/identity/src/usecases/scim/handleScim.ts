@@ -15,7 +15,7 @@ import {
   type ResourceSchema,
 } from "../../domain/scimSchema.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord, ScimList, ScimUserRecord } from "../../repo.js";
+import type { ScimGroupRecord, ScimList, ScimUserRecord } from "../../repos/scimRepo.js";
 import type { ScimCaller } from "./access.js";
 import { authenticateScim } from "./authenticateScim.js";
 import { createGroup } from "./createGroup.js";
@@ -151,29 +151,29 @@ function searchParams(body: unknown): ListParams {
 /** Views of these users, each with the groups it belongs to (an organization has few groups). */
 async function usersToViews(deps: IdentityDeps, caller: ScimCaller, users: ScimUserRecord[]): Promise<Obj[]> {
   if (users.length === 0) return [];
-  const groups = await deps.repo.scimGroupsOf(caller.organizationId);
+  const groups = await deps.scim.groupsOf(caller.organizationId);
   return users.map((u) => userView(u, groups, caller.baseUrl));
 }
 
 /** Views of these groups, reading only the users they name. */
 async function groupsToViews(deps: IdentityDeps, caller: ScimCaller, groups: ScimGroupRecord[]): Promise<Obj[]> {
   const ids = [...new Set(groups.flatMap((g) => g.member_ids))];
-  const users = ids.length ? await deps.repo.scimUsersWithIds(caller.organizationId, ids) : [];
+  const users = ids.length ? await deps.scim.usersWithIds(caller.organizationId, ids) : [];
   const byId = new Map<string, ScimUserRecord>(users.map((u) => [u.scim_id, u]));
   return groups.map((g) => groupView(g, byId, caller.baseUrl));
 }
 
 async function userViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
-  return usersToViews(deps, caller, await deps.repo.scimUsersOf(caller.organizationId));
+  return usersToViews(deps, caller, await deps.scim.usersOf(caller.organizationId));
 }
 
 async function groupViews(deps: IdentityDeps, caller: ScimCaller): Promise<Obj[]> {
-  return groupsToViews(deps, caller, await deps.repo.scimGroupsByCreation(caller.organizationId));
+  return groupsToViews(deps, caller, await deps.scim.groupsByCreation(caller.organizationId));
 }
 
 function listUsers(deps: IdentityDeps, caller: ScimCaller, p: ListParams): Promise<Obj> {
   return listPage(
-    (where) => deps.repo.scimUserList(caller.organizationId, where),
+    (where) => deps.scim.userList(caller.organizationId, where),
     "User",
     USER_RESOURCE,
     p,
@@ -183,7 +183,7 @@ function listUsers(deps: IdentityDeps, caller: ScimCaller, p: ListParams): Promi
 
 function listGroups(deps: IdentityDeps, caller: ScimCaller, p: ListParams): Promise<Obj> {
   return listPage(
-    (where) => deps.repo.scimGroupList(caller.organizationId, where),
+    (where) => deps.scim.groupList(caller.organizationId, where),
     "Group",
     GROUP_RESOURCE,
     p,

@@ -10,10 +10,11 @@ import { Outbox } from "@verdict/outbox";
 import { SqliteStore, type Collection, type Doc, type Store } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
 import { argon2Passwords } from "../../passwords.js";
-import { IDENTITY_COLLECTIONS, IdentityRepo, type ScimUserRecord } from "../../repo.js";
+import { IDENTITY_COLLECTIONS } from "../../repos/collections.js";
+import type { ScimUserRecord } from "../../repos/scimRepo.js";
 import { createOrganization } from "../organizations/createOrganization.js";
 import { OidcDiscoveryCache } from "../sso/oidcDiscovery.js";
-import { SsoRepo } from "../sso/ssoRepo.js";
+import { openIdentityRepos } from "../../repos/index.js";
 import { handleScim, type ScimHttpResponse } from "./handleScim.js";
 import { createScimToken } from "./createScimToken.js";
 
@@ -65,12 +66,9 @@ beforeEach(async () => {
   store = new CountingStore(new SqliteStore(":memory:"));
   bus = new InProcessBus(createLogger("t", "silent"), 5);
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
-  const repo = new IdentityRepo(store, outbox);
-  await repo.init();
-  const sso = new SsoRepo(store);
-  await sso.init();
+  const repos = await openIdentityRepos(store, outbox);
   deps = {
-    repo,
+    ...repos,
     bus,
     outbox,
     clock: { now: () => new Date() },
@@ -79,7 +77,6 @@ beforeEach(async () => {
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
-    sso,
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
@@ -220,7 +217,7 @@ describe("records stored before the lookup keys", () => {
     const [u] = await users.find({ user_name_key: "person09" });
     await users.updateOne({ id: u!.id }, {}, ["external_id"]);
     expect(list(await scim("GET", "/Users", undefined, { filter: 'externalId eq "ext-9"' })).totalResults).toBe(0);
-    await new IdentityRepo(store, deps.outbox).init();
+    await openIdentityRepos(store, deps.outbox);
     expect(
       list(await scim("GET", "/Users", undefined, { filter: 'externalId eq "ext-9"' })).Resources.map(
         (r) => r.userName,

@@ -1,7 +1,7 @@
 import { applyPatch, patchOperations } from "../../domain/scimPatch.js";
 import { GROUP_RESOURCE } from "../../domain/scimSchema.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord } from "../../repo.js";
+import type { ScimGroupRecord } from "../../repos/scimRepo.js";
 import type { ScimCaller } from "./access.js";
 import { currentAttributes } from "./groupResource.js";
 import { storeGroup } from "./storeGroup.js";

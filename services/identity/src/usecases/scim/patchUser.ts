@@ -1,7 +1,7 @@
 import { applyPatch, patchOperations } from "../../domain/scimPatch.js";
 import { USER_RESOURCE } from "../../domain/scimSchema.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimUserRecord } from "../../repo.js";
+import type { ScimUserRecord } from "../../repos/scimRepo.js";
 import type { ScimCaller } from "./access.js";
 import { storeUser } from "./storeUser.js";
 import type { Obj } from "./userResource.js";

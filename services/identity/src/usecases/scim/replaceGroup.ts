@@ -1,5 +1,5 @@
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord } from "../../repo.js";
+import type { ScimGroupRecord } from "../../repos/scimRepo.js";
 import type { ScimCaller } from "./access.js";
 import { groupBody } from "./groupResource.js";
 import { storeGroup } from "./storeGroup.js";

@@ -1,5 +1,5 @@
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimUserRecord } from "../../repo.js";
+import type { ScimUserRecord } from "../../repos/scimRepo.js";
 import type { ScimCaller } from "./access.js";
 import { storeUser } from "./storeUser.js";
 import { userBody } from "./userResource.js";

@@ -3,7 +3,7 @@
 import { externalIdKey } from "../../domain/scimQuery.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord } from "../../repo.js";
+import type { ScimGroupRecord } from "../../repos/scimRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { syncRoles, type ScimCaller } from "./access.js";
 import { memberIds, storedPart } from "./groupResource.js";
@@ -21,7 +21,7 @@ export interface StoreScimGroupCommand {
 export async function storeGroup(deps: IdentityDeps, cmd: StoreScimGroupCommand): Promise<ScimGroupRecord> {
   const { caller, group: rec, resource } = cmd;
   const members = await memberIds(deps, { organizationId: caller.organizationId, resource });
-  const updated = await deps.repo.updateScimGroup(rec.id, rec.version, {
+  const updated = await deps.scim.updateGroup(rec.id, rec.version, {
     display_name: String(resource.displayName),
     display_name_key: String(resource.displayName).toLowerCase(),
     external_id: externalIdKey(resource),

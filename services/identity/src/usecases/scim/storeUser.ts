@@ -4,7 +4,7 @@ import { DuplicateKeyError } from "@verdict/store";
 import { externalIdKey } from "../../domain/scimQuery.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimUserRecord } from "../../repo.js";
+import type { ScimUserRecord } from "../../repos/scimRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { assertMayEndAccess, endAccess, grantAccess, type ScimCaller } from "./access.js";
 import { assertUserNameFree, linkAccount, type Obj } from "./userResource.js";
@@ -30,7 +30,7 @@ export async function storeUser(deps: IdentityDeps, cmd: StoreScimUserCommand): 
   const userId = rec.user_id ?? (await linkAccount(deps, { caller, resource, scimId: rec.scim_id }));
   let updated: ScimUserRecord | null;
   try {
-    updated = await deps.repo.updateScimUser(rec.id, ifMatchVersion, {
+    updated = await deps.scim.updateUser(rec.id, ifMatchVersion, {
       user_name_key: userNameKey,
       external_id: externalIdKey(resource),
       user_id: userId,

@@ -6,7 +6,7 @@ import { etagOf } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import { normalizeResource, requireAttributes, schemasOf, USER_RESOURCE } from "../../domain/scimSchema.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { ScimGroupRecord, ScimUserRecord } from "../../repo.js";
+import type { ScimGroupRecord, ScimUserRecord } from "../../repos/scimRepo.js";
 import { mayProvisionWithoutConsent } from "../../domain/account.js";
 import { accountStanding } from "../accounts/accountStanding.js";
 import { findOrCreateAccount } from "../accounts/findOrCreateAccount.js";
@@ -87,7 +87,7 @@ export async function assertUserNameFree(
   deps: IdentityDeps,
   { organizationId, key, except }: UserNameQuery,
 ): Promise<void> {
-  const taken = await deps.repo.scimUserByName(organizationId, key);
+  const taken = await deps.scim.userByName(organizationId, key);
   if (taken && taken.id !== except) throw scimErrors.uniqueness(`userName is already taken in this organization`);
 }
 
@@ -116,7 +116,7 @@ export async function linkAccount(
     id: scimId,
     boundTo: caller.organizationId,
   });
-  const other = await deps.repo.scimUserOfAccount(caller.organizationId, account.id);
+  const other = await deps.scim.userOfAccount(caller.organizationId, account.id);
   if (other && other.scim_id !== scimId)
     throw scimErrors.uniqueness(`The email address ${email} belongs to another user of this organization`);
   if (!mayProvisionWithoutConsent(await accountStanding(deps, account), caller.organizationId)) return null;

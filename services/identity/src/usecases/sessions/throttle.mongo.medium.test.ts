@@ -9,7 +9,8 @@ import { createLogger } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { MongoStore } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
-import { IDENTITY_COLLECTIONS, IdentityRepo } from "../../repo.js";
+import { IdentityRepo } from "../../repo.js";
+import { IDENTITY_COLLECTIONS } from "../../repos/collections.js";
 import { startAttempt, throttleIds } from "./throttle.js";
 
 const uri = process.env.VERDICT_TEST_MONGODB_URI;

@@ -1,4 +1,4 @@
-import type { SsoConnectionRecord, SsoDomainRecord } from "./ssoRepo.js";
+import type { SsoConnectionRecord, SsoDomainRecord } from "../../repos/ssoRepo.js";
 
 /** The context OIDC client secrets are sealed under (deps.totpBox). */
 export const SECRET_CONTEXT = "sso oidc client secret";

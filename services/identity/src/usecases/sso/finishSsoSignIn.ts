@@ -10,7 +10,7 @@ import { recordAudit } from "../audit/recordAudit.js";
 import { startSession } from "../sessions/startSession.js";
 import type { SessionView } from "../sessions/sessionView.js";
 import { assertSsoPlan } from "./ssoPlan.js";
-import type { SsoConnectionRecord } from "./ssoRepo.js";
+import type { SsoConnectionRecord } from "../../repos/ssoRepo.js";
 
 export interface FinishSsoSignIn {
   connection: SsoConnectionRecord;

@@ -11,7 +11,7 @@ import { SECRET_CONTEXT } from "./connectionView.js";
 import { finishSsoSignIn } from "./finishSsoSignIn.js";
 import { invalidState, takePendingSignIn } from "./pendingSignIn.js";
 import { connectionForEmail } from "./route.js";
-import type { SsoConnectionRecord } from "./ssoRepo.js";
+import type { SsoConnectionRecord } from "../../repos/ssoRepo.js";
 import type { SessionView } from "../sessions/sessionView.js";
 
 async function configFor(deps: IdentityDeps, c: SsoConnectionRecord): Promise<oidcClient.Configuration> {

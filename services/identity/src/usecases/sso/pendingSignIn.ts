@@ -8,7 +8,7 @@ import { AppError } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { hashToken } from "../../domain/secrets.js";
 import { sameBrowser } from "../../domain/sso.js";
-import type { SsoStateRecord } from "./ssoRepo.js";
+import type { SsoStateRecord } from "../../repos/ssoRepo.js";
 
 export const invalidState = () =>
   new AppError(

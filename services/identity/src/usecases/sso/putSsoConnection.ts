@@ -16,7 +16,7 @@ import { SECRET_CONTEXT, type SsoConnectionView } from "./connectionView.js";
 import { fetchMetadata } from "./fetchMetadata.js";
 import { parseIdpMetadata } from "./samlMetadata.js";
 import { assertSsoPlan } from "./ssoPlan.js";
-import type { SsoConnectionRecord } from "./ssoRepo.js";
+import type { SsoConnectionRecord } from "../../repos/ssoRepo.js";
 
 export interface PutSsoConnectionCommand {
   organizationId: string;

@@ -13,10 +13,10 @@ import { SqliteStore } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
 import { isSamlSignatureFailure, normalizeCertificate, SAML_CERT_REFRESH_INTERVAL_MS } from "../../domain/sso.js";
 import { argon2Passwords } from "../../passwords.js";
-import { IdentityRepo } from "../../repo.js";
 import { OidcDiscoveryCache } from "./oidcDiscovery.js";
 import { refreshSamlCertificates } from "./refreshSamlCertificates.js";
-import { SsoRepo, type SsoConnectionRecord } from "./ssoRepo.js";
+import { openIdentityRepos } from "../../repos/index.js";
+import type { SsoConnectionRecord } from "../../repos/ssoRepo.js";
 
 // The IdP servers of these tests listen on 127.0.0.1.
 const egress = new Egress({ allowPrivate: true });
@@ -76,12 +76,9 @@ beforeEach(async () => {
   store = new SqliteStore(":memory:");
   bus = new InProcessBus(createLogger("t", "silent"), 5);
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
-  const repo = new IdentityRepo(store, outbox);
-  await repo.init();
-  const sso = new SsoRepo(store);
-  await sso.init();
+  const repos = await openIdentityRepos(store, outbox);
   deps = {
-    repo,
+    ...repos,
     bus,
     outbox,
     clock: { now: () => now },
@@ -90,7 +87,6 @@ beforeEach(async () => {
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
-    sso,
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },

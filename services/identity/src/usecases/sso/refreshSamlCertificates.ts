@@ -8,7 +8,7 @@ import type { IdentityDeps } from "../../deps.js";
 import { normalizeCertificate, SAML_CERT_REFRESH_INTERVAL_MS } from "../../domain/sso.js";
 import { fetchMetadata } from "./fetchMetadata.js";
 import { parseIdpMetadata } from "./samlMetadata.js";
-import type { SsoConnectionRecord } from "./ssoRepo.js";
+import type { SsoConnectionRecord } from "../../repos/ssoRepo.js";
 
 export interface RefreshSamlCertificatesCommand {
   connection: SsoConnectionRecord;

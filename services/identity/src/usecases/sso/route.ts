@@ -4,7 +4,7 @@ import { errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { emailDomain, type SsoType } from "../../domain/sso.js";
 import { assertSsoPlan } from "./ssoPlan.js";
-import type { SsoConnectionRecord } from "./ssoRepo.js";
+import type { SsoConnectionRecord } from "../../repos/ssoRepo.js";
 
 const emailProblem = (message: string) =>
   errors.unprocessable([{ field: "email", code: "INVALID_FORMAT", message }], message);

@@ -20,12 +20,11 @@ import type { IdentityDeps } from "../../deps.js";
 import { SAML_CLOCK_SKEW_MS } from "../../domain/sso.js";
 import { hashToken } from "../../domain/secrets.js";
 import { argon2Passwords } from "../../passwords.js";
-import { IdentityRepo } from "../../repo.js";
 import { createOrganization } from "../organizations/createOrganization.js";
 import { putSsoConnection } from "./putSsoConnection.js";
 import { OidcDiscoveryCache } from "./oidcDiscovery.js";
 import { completeSamlLogin, responseDestination, spEntityId, startSamlLogin, type SamlUrls } from "./saml.js";
-import { SsoRepo } from "./ssoRepo.js";
+import { openIdentityRepos } from "../../repos/index.js";
 
 // The IdP servers of these tests listen on 127.0.0.1.
 const egress = new Egress({ allowPrivate: true });
@@ -153,12 +152,9 @@ beforeEach(async () => {
   store = new SqliteStore(":memory:");
   bus = new InProcessBus(createLogger("t", "silent"), 5);
   const outbox = new Outbox({ bus, logger: createLogger("t", "silent") });
-  const repo = new IdentityRepo(store, outbox);
-  await repo.init();
-  const sso = new SsoRepo(store);
-  await sso.init();
+  const repos = await openIdentityRepos(store, outbox);
   deps = {
-    repo,
+    ...repos,
     bus,
     outbox,
     // The real clock: the library checks the assertion's times against it.
@@ -168,7 +164,6 @@ beforeEach(async () => {
     passwords: argon2Passwords(),
     totpBox: new SecretBox(randomBytes(32)),
     oauthServerSecret: randomBytes(32),
-    sso,
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
     sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
@@ -450,9 +445,11 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
   it("shares the sign-ins under way between identity replicas through the store (one use across them)", async () => {
     await connect({ idpCertificate: OLD.cert });
     // A second identity instance over the same store: its own repositories, caches and SAML objects.
-    const repo = new IdentityRepo(store, deps.outbox);
-    const sso = new SsoRepo(store);
-    const replica: IdentityDeps = { ...deps, repo, sso, oidcDiscovery: new OidcDiscoveryCache(0, egress) };
+    const replica: IdentityDeps = {
+      ...deps,
+      ...(await openIdentityRepos(store, deps.outbox)),
+      oidcDiscovery: new OidcDiscoveryCache(0, egress),
+    };
     const { relayState, requestId } = await start("ada@acme.example", orgId, deps);
     const response = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience() });
     ok(await complete(relayState, response, replica));

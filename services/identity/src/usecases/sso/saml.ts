@@ -20,7 +20,7 @@ import { finishSsoSignIn } from "./finishSsoSignIn.js";
 import { invalidState, takePendingSignIn } from "./pendingSignIn.js";
 import { refreshSamlCertificates } from "./refreshSamlCertificates.js";
 import { connectionForEmail } from "./route.js";
-import type { SsoConnectionRecord } from "./ssoRepo.js";
+import type { SsoConnectionRecord } from "../../repos/ssoRepo.js";
 
 export interface SamlUrls {
   acsUrl: string;

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { SqliteStore } from "@verdict/store";
 import { SSO_STATE_TTL_MS } from "../../domain/sso.js";
-import { SsoRepo, type SsoStateRecord } from "./ssoRepo.js";
+import { SsoRepo, type SsoStateRecord } from "../../repos/ssoRepo.js";
 import { sweepExpiredSsoStates } from "./sweepExpiredSsoStates.js";
 
 let now: Date;

@@ -1,13 +1,13 @@
 // Shared fixtures of the domain tests: a small evidence set with a violation fixed, one still
 // open and a bypass, over the real catalogs plus a catalog whose control ids start with digits.
-import type { Catalog } from "./catalogs/types.js";
+import type { Catalog } from "../src/domain/catalogs/types.js";
 import {
   assembleEvidence,
   type BypassFact,
   type EvaluationFact,
   type PolicyInfo,
   type ViolationFact,
-} from "./evidence.js";
+} from "../src/domain/evidence.js";
 
 /** Ids like HIPAA's (digit-leading, with parentheses): OSCAL tokens need a prefix. */
 export const DIGIT_CATALOG: Catalog = {

@@ -2,8 +2,8 @@
 // email domains, and the state of sign-ins under way at an IdP (shared by every replica).
 import { randomBytes } from "node:crypto";
 import type { Collection, Store } from "@verdict/store";
-import type { Role } from "../../domain/member.js";
-import type { SsoType } from "../../domain/sso.js";
+import type { Role } from "../domain/member.js";
+import type { SsoType } from "../domain/sso.js";
 
 /** id = organization_id: one connection per organization. */
 export interface SsoConnectionRecord {
