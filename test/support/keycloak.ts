@@ -42,11 +42,22 @@ export async function startKeycloak(): Promise<Keycloak> {
   if (process.env.VERDICT_KEYCLOAK_URL)
     return { url: process.env.VERDICT_KEYCLOAK_URL, dataDir: "", stop: async () => {}, output: () => "" };
   const home = execFileSync("bash", [join(ROOT, "scripts/install-keycloak.sh")], { encoding: "utf8" }).trim();
+  // Its ports are below Linux's ephemeral range (32768-60999), where no outgoing connection of
+  // another suite takes them; a port another server holds anyway means another pair.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(home, 20_000 + Math.floor(Math.random() * 4_000) * 2);
+    } catch (err) {
+      if (attempt >= 3 || !/Port already bound/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOn(home: string, port: number): Promise<Keycloak> {
   // A fresh dev database each start, in a directory of its own: the bootstrap admin always
   // exists and no realm lingers. The database kind (dev-file) is a build option, changing it
   // would rebuild the server; its URL and the transaction log's directory are runtime options.
   const data = mkdtempSync(join(tmpdir(), "verdict-keycloak-"));
-  const port = 42_100 + Math.floor(Math.random() * 400) * 2;
   const url = `http://127.0.0.1:${port}`;
   const managementUrl = `http://127.0.0.1:${port + 1}`;
   let out = "";
