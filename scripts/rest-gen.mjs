@@ -75,12 +75,23 @@ function indexFile(file) {
   return { messages, services };
 }
 
-/** The zod expression of one field's JSON value, for an answer (io "output") or a request. */
+const STRUCT = ".google.protobuf.Struct";
+const rulesOf = (f) => f.options?.[FIELD] ?? {};
+const required = (f) => (f.options?.["[google.api.field_behavior]"] ?? []).includes("REQUIRED");
+/** The fields of a message that the REST shape has (not the `internal` ones). */
+const restFields = (m) => m.fields.filter((f) => !rulesOf(f).internal);
+
+/**
+ * The zod expression of one field's JSON value: in an answer (io "output"), a request body
+ * ("body"), the query ("query") or the path ("path").
+ */
 function fieldSchema(f, ctx, io) {
-  const rules = f.options?.[FIELD] ?? {};
+  const rules = rulesOf(f);
   let base;
   let element;
-  if (f.type === "TYPE_MESSAGE") element = ctx.schemaName(f.typeName);
+  if (f.type === "TYPE_MESSAGE" && f.typeName === STRUCT)
+    element = `struct(${str(f.name)}${rules.maxDepth !== undefined ? `, ${rules.maxDepth}` : ""})`;
+  else if (f.type === "TYPE_MESSAGE") element = ctx.schemaName(f.typeName);
   else if (f.type === "TYPE_BOOL") element = io === "query" ? "BOOL_QUERY" : "z.boolean()";
   else if (/INT|FIXED/.test(f.type)) {
     element = io === "query" ? "z.coerce.number().int()" : "z.number().int()";
@@ -91,11 +102,12 @@ function fieldSchema(f, ctx, io) {
     if (rules.enum?.length) element = `z.enum(${str(rules.enum)})`;
     else if (rules.format === "date") element = "ISO_OR_DATE";
     else {
-      element = "z.string()";
+      element = rules.format === "uri" ? "z.url()" : "z.string()";
       if (rules.minLen !== undefined) element += `.min(${rules.minLen})`;
       if (rules.maxLen !== undefined) element += `.max(${rules.maxLen})`;
       if (rules.pattern)
         element += `.regex(/${rules.pattern.replace(/(?<!\\)\//g, "\\/")}/${rules.patternMessage ? `, { message: ${str(rules.patternMessage)} }` : ""})`;
+      if (rules.maxBytes !== undefined) element = `maxBytes(${element}, ${str(f.name)}, ${rules.maxBytes})`;
       const meta = {
         ...(rules.format === "date-time" ? { format: "date-time" } : {}),
         ...(rules.examples?.length ? { examples: rules.examples } : {}),
@@ -112,17 +124,18 @@ function fieldSchema(f, ctx, io) {
     if (rules.omitWhenEmpty) base += ".optional()";
     else if (f.proto3Optional || rules.nullWhenEmpty) base += ".nullable()";
   } else if (rules.default !== undefined) {
-    const value = f.type === "TYPE_STRING" ? str(rules.default) : rules.default;
+    const value = f.type === "TYPE_STRING" && f.label !== "LABEL_REPEATED" ? str(rules.default) : rules.default;
     base += `.default(${value})`;
-  } else if (!(f.options?.["[google.api.field_behavior]"] ?? []).includes("REQUIRED")) base += ".optional()";
+  } else if (!required(f)) base += ".optional()";
   if (f.comment) base += `.meta({ description: ${str(f.comment)} })`;
   return base;
 }
 
 /** The TypeScript expression of one field's JSON value, from the proto message `m`. */
 function fieldJson(f, ctx) {
-  const rules = f.options?.[FIELD] ?? {};
+  const rules = rulesOf(f);
   const v = `m.${f.name}`;
+  if (f.type === "TYPE_MESSAGE" && f.typeName === STRUCT) return `${v} ?? {}`;
   if (f.type === "TYPE_MESSAGE") {
     const map = ctx.mapperName(f.typeName);
     if (f.label === "LABEL_REPEATED") return `${v}.map(${map})`;
@@ -133,6 +146,23 @@ function fieldJson(f, ctx) {
   if (rules.nullWhenEmpty) return `${v} || null`;
   if (f.proto3Optional) return `${v} ?? null`;
   return out;
+}
+
+/**
+ * A message both answered and taken in a request has one schema, its request form: that is only
+ * sound when the two forms agree, so a field whose answer and request differ (null or left out
+ * when unset, a default, optional in a request) needs a message of its own on one side.
+ */
+function oneFormOnly(msg) {
+  for (const f of restFields(msg)) {
+    const rules = rulesOf(f);
+    const differs =
+      f.proto3Optional || rules.nullWhenEmpty || rules.omitWhenEmpty || rules.default !== undefined || !required(f);
+    if (differs)
+      throw new Error(
+        `${msg.full}: answered and taken in a request, but its field ${f.name} differs between the two: give one side a message of its own`,
+      );
+  }
 }
 
 function generate(file) {
@@ -152,28 +182,44 @@ function generate(file) {
     mapperName: (name) => `${lowerFirst(ctx.message(name).ts)}Json`,
   };
 
-  // The answers' messages, each after the messages it holds.
+  // The messages of answers and of request bodies, each after the messages it holds.
   const order = [];
-  const visit = (name) => {
+  const sides = new Map();
+  const pathFields = new Map();
+  const visit = (name, side) => {
     const m = ctx.message(name);
-    if (order.includes(m)) return;
-    for (const f of m.fields) if (f.type === "TYPE_MESSAGE") visit(f.typeName);
-    order.push(m);
+    const seen = sides.get(m) ?? new Set();
+    if (seen.has(side)) return;
+    seen.add(side);
+    sides.set(m, seen);
+    for (const f of restFields(m)) if (f.type === "TYPE_MESSAGE" && f.typeName !== STRUCT) visit(f.typeName, side);
+    if (!order.includes(m)) order.push(m);
   };
   const routes = annotated.map(({ m }) => {
     const rule = m.options[HTTP];
     const verb = VERBS.find((v) => rule[v]);
     const path = rule[verb];
     const output = ctx.message(m.outputType);
+    const input = ctx.message(m.inputType);
     let answer = output;
     if (rule.responseBody) {
       const f = output.fields.find((x) => x.name === rule.responseBody);
       answer = ctx.message(f.typeName);
     }
     const noContent = answer.fields.length === 0;
-    if (!noContent) visit(answer.full);
-    return { m, rule, verb, path, input: ctx.message(m.inputType), output, answer, noContent };
+    if (!noContent) visit(answer.full, "output");
+    const vars = [...path.matchAll(/\{([a-z_]+)\}/g)].map((x) => x[1]);
+    const rest = restFields(input).filter((f) => f.name !== "organization_id" && !vars.includes(f.name));
+    if (rule.body && rule.body !== "*") throw new Error(`${m.name}: only body "*" (the whole request) is generated`);
+    const body = rule.body === "*" && rest.length ? input : undefined;
+    if (body) {
+      visit(input.full, "body");
+      // The path names these fields: the body does not carry them.
+      pathFields.set(input, vars);
+    }
+    return { m, rule, verb, path, input, output, answer, noContent, vars, rest, body };
   });
+  for (const [m, seen] of sides) if (seen.size === 2) oneFormOnly(m);
 
   const lines = [];
   const emit = (s = "") => lines.push(s);
@@ -185,16 +231,21 @@ function generate(file) {
   emit(`import { route, type Route } from "../http/route.js";`);
   const importsAt = lines.length;
   emit();
-  emit("// ---------- what the routes answer ----------");
+  emit("// ---------- what the routes answer and take ----------");
   for (const msg of order) {
+    const side = sides.get(msg);
+    const inRequest = side.has("body");
     const opts = msg.options?.[SCHEMA] ?? {};
     const fields = [];
     const json = [];
     const paging = opts.paginated ? msg.fields.filter((f) => ["next_cursor", "has_more"].includes(f.name)) : [];
-    for (const f of msg.fields) {
+    const own = inRequest
+      ? restFields(msg).filter((f) => f.name !== "organization_id" && !(pathFields.get(msg) ?? []).includes(f.name))
+      : restFields(msg);
+    for (const f of own) {
       if (paging.includes(f)) continue;
-      fields.push(`  ${f.name}: ${fieldSchema(f, ctx, "output")},`);
-      const rules = f.options?.[FIELD] ?? {};
+      fields.push(`  ${f.name}: ${fieldSchema(f, ctx, inRequest ? "body" : "output")},`);
+      const rules = rulesOf(f);
       if (rules.omitWhenEmpty) json.push(`    ...(m.${f.name} ? { ${f.name}: m.${f.name} } : {}),`);
       else json.push(`    ${f.name}: ${fieldJson(f, ctx)},`);
     }
@@ -211,7 +262,8 @@ function generate(file) {
     emit(`export const ${name} = z`);
     emit(`  .object({`);
     for (const l of fields) emit(`  ${l}`);
-    emit(`  })${Object.keys(meta).length ? `\n  .meta(${str(meta)})` : ""};`);
+    emit(`  })${inRequest ? ".strict()" : ""}${Object.keys(meta).length ? `\n  .meta(${str(meta)})` : ""};`);
+    if (!side.has("output")) continue;
     emit();
     emit(`export function ${lowerFirst(msg.ts)}Json(m: ${protoNs}.${msg.ts}): z.output<typeof ${name}> {`);
     emit("  return {");
@@ -221,19 +273,14 @@ function generate(file) {
   }
 
   emit();
-  emit("// ---------- what the routes take ----------");
+  emit("// ---------- path and query parameters ----------");
   for (const r of routes) {
-    const vars = [...r.path.matchAll(/\{([a-z_]+)\}/g)].map((x) => x[1]);
-    const rest = r.input.fields.filter((f) => f.name !== "organization_id" && !vars.includes(f.name));
-    if (r.rule.body) throw new Error(`${r.m.name}: request bodies are not generated yet`);
-    r.params = vars.length ? `${r.m.name}Params` : undefined;
-    r.query = rest.length ? `${r.m.name}Query` : undefined;
-    r.vars = vars;
-    r.rest = rest;
+    r.params = r.vars.length ? `${r.m.name}Params` : undefined;
+    r.query = r.rest.length && !r.body ? `${r.m.name}Query` : undefined;
     if (r.params) {
       emit();
       emit(`export const ${r.params} = z.object({`);
-      for (const v of vars)
+      for (const v of r.vars)
         emit(
           `  ${v}: ${fieldSchema({ ...r.input.fields.find((f) => f.name === v), comment: undefined }, ctx, "path").replace(/\.optional\(\)$/, "")},`,
         );
@@ -243,7 +290,7 @@ function generate(file) {
       emit();
       emit(`export const ${r.query} = z`);
       emit("  .object({");
-      for (const f of rest) emit(`    ${f.name}: ${fieldSchema(f, ctx, "query")},`);
+      for (const f of r.rest) emit(`    ${f.name}: ${fieldSchema(f, ctx, "query")},`);
       emit("  })");
       emit("  .strict();");
     }
@@ -257,10 +304,13 @@ function generate(file) {
   emit(`export const ${service}GeneratedRoutes: Route[] = [`);
   for (const r of sorted) {
     const opts = r.m.options[ROUTE] ?? {};
-    const dates = r.rest.filter((f) => f.options?.[FIELD]?.format === "date").map((f) => f.name);
+    const dates = r.query ? r.rest.filter((f) => rulesOf(f).format === "date").map((f) => f.name) : [];
+    const structs = r.body ? r.rest.filter((f) => f.typeName === STRUCT).map((f) => f.name) : [];
     const args = [
       ...(r.params ? ["params"] : []),
       ...(r.query ? ["query"] : []),
+      ...(r.body ? ["body"] : []),
+      ...(structs.length ? ["rawBody"] : []),
       ...(r.input.fields.some((f) => f.name === "organization_id") ? ["principal"] : []),
       "clients",
     ];
@@ -274,22 +324,28 @@ function generate(file) {
     if (opts.rateClass) emit(`    rateClass: ${str(opts.rateClass)},`);
     if (r.params) emit(`    params: ${r.params},`);
     if (r.query) emit(`    query: ${r.query},`);
+    if (r.body) emit(`    body: ${r.input.ts}Schema,`);
     if (opts.errors?.length) emit(`    errors: ${str(opts.errors)},`);
     if (opts.errorNotes?.length)
       emit(`    errorNotes: { ${opts.errorNotes.map((n) => `${n.status}: ${str(n.note)}`).join(", ")} },`);
-    const status = r.noContent ? 204 : 200;
+    const status = r.noContent ? 204 : (opts.status ?? 200);
     emit(
       `    responses: { ${status}: { description: ${str(opts.response ?? "OK")}${r.noContent ? "" : `, schema: ${r.answer.ts}Schema`} } },`,
     );
     emit(`    handler: async ({ ${args.join(", ")} }) => {`);
     if (dates.length) emit(`      refuseImpossibleDays(query);`);
-    const fields = r.input.fields.map((f) => {
+    for (const s of structs) emit(`      refuseProtoKey(rawBody, ${str(s)});`);
+    const fields = restFields(r.input).map((f) => {
       if (f.name === "organization_id") return "organization_id: principal!.organizationId";
       if (r.vars.includes(f.name)) return `${f.name}: params.${f.name}`;
       if (dates.includes(f.name)) return `${f.name}: dateTime(query.${f.name})`;
-      return `${f.name}: query.${f.name}`;
+      return `${f.name}: ${r.body ? "body" : "query"}.${f.name}`;
     });
-    const call = `clients.${service}.${lowerFirst(r.m.name)}({ ${fields.join(", ")} })`;
+    // A request body leaves out what it may: the message's defaults fill it (fromPartial).
+    const request = r.body
+      ? `${protoNs}.${r.input.ts}.fromPartial({ ${fields.join(", ")} })`
+      : `{ ${fields.join(", ")} }`;
+    const call = `clients.${service}.${lowerFirst(r.m.name)}(${request})`;
     if (r.noContent) {
       emit(`      await ${call};`);
       emit("      return { status: 204 };");
@@ -298,16 +354,20 @@ function generate(file) {
       const body = r.rule.responseBody
         ? `${lowerFirst(r.answer.ts)}Json(res.${r.rule.responseBody}!)`
         : `${lowerFirst(r.answer.ts)}Json(res)`;
-      emit(`      return { status: 200, body: ${body} };`);
+      emit(`      return { status: ${status}, body: ${body} };`);
     }
     emit("    },");
     emit("  }),");
   }
   emit("];");
-  const body = lines.join("\n");
-  const helpers = ["BOOL_QUERY", "ISO_OR_DATE", "dateTime", "refuseImpossibleDays"].filter((h) =>
-    new RegExp(`\\b${h}\\b`).test(body),
-  );
+  const text = lines.join("\n");
+  const code = text.replace(/^\s*\/\/.*$/gm, "");
+  const helpers = [
+    ...["BOOL_QUERY", "ISO_OR_DATE"].filter((h) => new RegExp(`\\b${h}\\b`).test(code)),
+    ...["dateTime", "maxBytes", "refuseImpossibleDays", "refuseProtoKey", "struct"].filter((h) =>
+      new RegExp(`(?<![\\w.])${h}\\(`).test(code),
+    ),
+  ];
   if (helpers.length) lines.splice(importsAt, 0, `import { ${helpers.join(", ")} } from "../http/restTypes.js";`);
   return { name: `${service}.rest.ts`, text: lines.join("\n") + "\n" };
 }

@@ -1,4 +1,4 @@
-export { startGateway, REQUEST_SCHEMA_IDS, type Gateway } from "./main.js";
+export { startGateway, type Gateway } from "./main.js";
 export type { GatewayOptions, TrustProxy } from "./options.js";
 export { SPEC_DEFAULTS, type LimitDefaults } from "./http/rateLimit.js";
 export {

@@ -1524,6 +1524,7 @@ export interface components {
             code: string;
         };
         ConnectRepository: {
+            /** @description Git forbids spaces, ~^:?*[\ and ".." in ref names. */
             default_branch?: string;
             /** @example acme/payments */
             name: string;
@@ -2077,9 +2078,10 @@ export interface components {
             /** @description The link to give the person. Shown once; works once, for an hour */
             reset_url: string;
         };
+        /** @description A custom policy's pattern, in RE2 syntax */
         Pattern: {
             message: string;
-            /** @constant */
+            /** @enum {string} */
             type: "regex";
             /** @description RE2 syntax */
             value: string;
@@ -2120,6 +2122,7 @@ export interface components {
         PolicyList: {
             policies: components["schemas"]["PolicySummary"][];
         };
+        /** @description A pattern as a policy shows it: custom patterns are RE2; built-ins may also be syntax-aware rules */
         PolicyPattern: {
             message: string;
             /** @enum {string} */
@@ -2127,6 +2130,7 @@ export interface components {
             /** @description RE2 syntax; for a structural built-in rule, its languages and ast-grep rule as JSON */
             value: string;
         };
+        /** @description A policy as a list shows it */
         PolicySummary: {
             builtin: boolean;
             category: string;
@@ -2338,7 +2342,7 @@ export interface components {
             patterns: {
                 /** @description Ignored: the tester accepts a policy's patterns as they are */
                 message?: string;
-                /** @constant */
+                /** @enum {string} */
                 type: "regex";
                 /** @description RE2 syntax */
                 value: string;

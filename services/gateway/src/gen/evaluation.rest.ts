@@ -4,7 +4,7 @@ import { evaluationV1 } from "@verdict/proto";
 import { route, type Route } from "../http/route.js";
 import { BOOL_QUERY, ISO_OR_DATE, dateTime, refuseImpossibleDays } from "../http/restTypes.js";
 
-// ---------- what the routes answer ----------
+// ---------- what the routes answer and take ----------
 
 export const SummarySchema = z.object({
   total_files: z.number().int(),
@@ -229,7 +229,7 @@ export function getEvaluationStatsResponseJson(
   };
 }
 
-// ---------- what the routes take ----------
+// ---------- path and query parameters ----------
 
 export const ListEvaluationsQuery = z
   .object({

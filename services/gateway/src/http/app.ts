@@ -32,7 +32,6 @@ export interface AppOptions {
   logger: Logger;
   bodyLimitBytes: number;
   trustProxy: TrustProxy;
-  requestSchemaIds: Set<string>;
   /** Public base URL of the API (…/v1); unset: from each request's protocol and host. */
   publicUrl?: string;
   /**
@@ -64,7 +63,7 @@ export function buildApp(opts: AppOptions): express.Express {
 
   const throttle = addressThrottle(opts.limiter);
   const routePaths = routeTemplates(opts.routes);
-  const openapi = buildOpenApi(opts.routes, opts.requestSchemaIds);
+  const openapi = buildOpenApi(opts.routes);
   const pipeline = {
     authenticate: authenticator({
       authenticator: opts.authenticator,

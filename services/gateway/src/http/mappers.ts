@@ -1,40 +1,6 @@
 // proto -> REST JSON. Optional proto fields become explicit nulls, as the REST contract says.
-// The evaluation service's mappers are generated from its proto (src/gen/evaluation.rest.ts).
-import type { identityV1, policyV1 } from "@verdict/proto";
-
-export function policySummaryJson(p: policyV1.Policy) {
-  return {
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    severity: p.severity,
-    enabled: p.enabled,
-    category: p.category,
-    frameworks: p.frameworks,
-    builtin: p.builtin,
-  };
-}
-
-export function policyJson(p: policyV1.Policy) {
-  return {
-    ...policySummaryJson(p),
-    patterns: p.patterns.map((x) => ({ type: x.type, value: x.value, message: x.message })),
-    suggestions: p.suggestions.map((s) => ({ text: s.text })),
-    settings: p.settings ?? {},
-    documentation_url: p.documentation_url,
-  };
-}
-
-export function repositoryJson(r: policyV1.Repository) {
-  return {
-    id: r.id,
-    name: r.name,
-    provider: r.provider,
-    default_branch: r.default_branch,
-    connected_at: r.connected_at,
-    last_evaluation: r.last_evaluation ?? null,
-  };
-}
+// The evaluation and policy services' mappers are generated from their proto (src/gen/*.rest.ts).
+import type { identityV1 } from "@verdict/proto";
 
 export function organizationJson(o: identityV1.Organization) {
   return {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { createLogger } from "@verdict/kit";
 import { connectClients } from "../clients.js";
-import { mountOutsideRouteTable, REQUEST_SCHEMA_IDS } from "../main.js";
+import { mountOutsideRouteTable } from "../main.js";
 import { routes } from "../routes/index.js";
 import { buildApp } from "./app.js";
 import { Authenticator } from "./auth.js";
@@ -15,7 +15,7 @@ type Doc = {
 };
 
 describe("OpenAPI document", () => {
-  const doc = buildOpenApi(routes, REQUEST_SCHEMA_IDS) as unknown as Doc;
+  const doc = buildOpenApi(routes) as unknown as Doc;
 
   /** `method path` of every route the gateway's express app serves, as main.ts builds it. */
   function servedRoutes(): string[] {
@@ -37,7 +37,6 @@ describe("OpenAPI document", () => {
       logger,
       bodyLimitBytes: 1024,
       trustProxy: false,
-      requestSchemaIds: REQUEST_SCHEMA_IDS,
       mount: (a, throttle) =>
         mountOutsideRouteTable(a, throttle, { clients, authenticator, logger, bodyLimitBytes: 1024 }),
     });

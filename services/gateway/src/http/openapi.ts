@@ -68,16 +68,38 @@ function headerRefs(extra: string[] = []): Json {
   return out;
 }
 
-export function buildOpenApi(routes: Route[], requestSchemaIds: Set<string>): Json {
+/**
+ * The components a request body holds, directly or through another component: they are documented
+ * in their "input" form (a field with a default is optional), every other one as it is answered.
+ */
+function requestComponents(routes: Route[], input: Record<string, Json>): Set<string> {
+  const ids = new Set<string>();
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== "object") return;
+    const ref = (node as Json).$ref;
+    const id = typeof ref === "string" ? /^#\/(?:components\/schemas|\$defs)\/(.+)$/.exec(ref)?.[1] : undefined;
+    if (id !== undefined && !ids.has(id)) {
+      ids.add(id);
+      walk(input[id]);
+    }
+    Object.values(node).forEach(walk);
+  };
+  for (const r of routes) if (r.body) walk(schemaRef(r.body, "input"));
+  return ids;
+}
+
+export function buildOpenApi(routes: Route[]): Json {
   const output = z.toJSONSchema(z.globalRegistry, { io: "output", unrepresentable: "any", uri: REF }) as {
     schemas: Record<string, Json>;
   };
   const input = z.toJSONSchema(z.globalRegistry, { io: "input", unrepresentable: "any", uri: REF }) as {
     schemas: Record<string, Json>;
   };
+  const requestIds = requestComponents(routes, input.schemas);
   const schemas: Record<string, Json> = {};
   for (const [id, s] of Object.entries(output.schemas))
-    schemas[id] = strip(requestSchemaIds.has(id) ? input.schemas[id]! : s);
+    schemas[id] = strip(requestIds.has(id) ? input.schemas[id]! : s);
 
   const paths: Record<string, Record<string, Json>> = {};
   for (const r of routes) {

@@ -38,3 +38,62 @@ export const BOOL_QUERY = z.enum(["true", "false"]).transform((v) => v === "true
 export function dateTime(value: string | undefined): string | undefined {
   return value === undefined ? undefined : new Date(value).toISOString();
 }
+
+/** How deeply arrays and objects nest in a JSON value (a scalar: 0), counted up to limit + 1. */
+export function nestingDepth(value: unknown, limit: number): number {
+  if (value === null || typeof value !== "object") return 0;
+  if (limit < 0) return 1;
+  let deepest = 0;
+  for (const child of Object.values(value)) {
+    deepest = Math.max(deepest, nestingDepth(child, limit - 1));
+    if (deepest > limit) break;
+  }
+  return 1 + deepest;
+}
+
+/**
+ * A google.protobuf.Struct field: a JSON object whose values nest at most `maxDepth` levels when
+ * given (protobuf's Struct has a recursion limit; a deeper value is refused before the service).
+ */
+export function struct(name: string, maxDepth?: number) {
+  const schema = z.record(z.string(), z.unknown());
+  if (maxDepth === undefined) return schema;
+  return schema.superRefine((value, ctx) => {
+    for (const [key, child] of Object.entries(value)) {
+      if (nestingDepth(child, maxDepth) > maxDepth) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `${name}.${key} is nested deeper than ${maxDepth} levels`,
+          params: { code: "MAX_SIZE_EXCEEDED", max: maxDepth },
+        });
+      }
+    }
+  });
+}
+
+/**
+ * JSON may name a key of a Struct field `__proto__`; the schema's output cannot hold that key
+ * (zod drops it rather than carry it as a prototype, and so would protobuf's Struct.wrap), so it is
+ * refused here, as the service refuses any key it does not know, rather than silently dropped.
+ */
+export function refuseProtoKey(rawBody: unknown, field: string): void {
+  const value = (rawBody as Record<string, unknown> | undefined)?.[field];
+  if (value && typeof value === "object" && Object.hasOwn(value, "__proto__")) {
+    throw errors.unprocessable([
+      {
+        field: `${field}.__proto__`,
+        code: "INVALID_FORMAT",
+        message: `${field}.__proto__ is not a key this API takes`,
+      },
+    ]);
+  }
+}
+
+/** A string of at most `max` UTF-8 bytes (a length rule counts characters). */
+export function maxBytes(schema: z.ZodString, field: string, max: number) {
+  return schema.refine((v) => Buffer.byteLength(v, "utf8") <= max, {
+    message: `${field} must be at most ${max} bytes (UTF-8)`,
+    params: { code: "MAX_SIZE_EXCEEDED", max },
+  });
+}

@@ -3,8 +3,7 @@ import { complianceRoutes } from "./compliance.js";
 import { evaluationRoutes } from "./evaluations.js";
 import { healthRoutes } from "./health.js";
 import { organizationRoutes } from "./organization.js";
-import { policyRoutes } from "./policies.js";
-import { repositoryRoutes } from "./repositories.js";
+import { policyGeneratedRoutes } from "../gen/policy.rest.js";
 import { webhookRoutes } from "./webhooks.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
@@ -17,8 +16,7 @@ import { ssoRoutes } from "./sso.js";
 export const routes: Route[] = [
   ...healthRoutes,
   ...evaluationRoutes,
-  ...policyRoutes,
-  ...repositoryRoutes,
+  ...policyGeneratedRoutes,
   ...organizationRoutes,
   ...complianceRoutes,
   ...webhookRoutes,

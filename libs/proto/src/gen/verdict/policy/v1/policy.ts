@@ -24,15 +24,45 @@ export const protobufPackage = "verdict.policy.v1";
 
 export const protobufFileName = "verdict/policy/v1/policy.proto";
 
+/** A pattern as a policy shows it: custom patterns are RE2; built-ins may also be syntax-aware rules */
 export interface Pattern {
-  /** Only "regex" (RE2 syntax) today. */
   type: string;
+  /** RE2 syntax; for a structural built-in rule, its languages and ast-grep rule as JSON */
   value: string;
+  message: string;
+}
+
+/** A custom policy's pattern, in RE2 syntax */
+export interface CustomPattern {
+  type: string;
+  /** RE2 syntax */
+  value: string;
+  message: string;
+}
+
+/** A pattern the tester runs, checked as a custom policy's pattern is */
+export interface SamplePattern {
+  type: string;
+  /** RE2 syntax */
+  value: string;
+  /** Ignored: the tester accepts a policy's patterns as they are */
   message: string;
 }
 
 export interface Suggestion {
   text: string;
+}
+
+/** A policy as a list shows it */
+export interface PolicySummary {
+  id: string;
+  name: string;
+  description: string;
+  severity: string;
+  enabled: boolean;
+  category: string;
+  frameworks: string[];
+  builtin: boolean;
 }
 
 export interface Policy {
@@ -142,7 +172,7 @@ export interface ListPoliciesRequest {
 }
 
 export interface ListPoliciesResponse {
-  policies: Policy[];
+  policies: PolicySummary[];
 }
 
 export interface GetPolicyRequest {
@@ -161,8 +191,12 @@ export interface CreatePolicyRequest {
   description: string;
   severity: string;
   category: string;
+  /**
+   * CustomPattern has the wire of Pattern: only the REST shape differs (RE2 only, every field
+   * required).
+   */
   frameworks: string[];
-  patterns: Pattern[];
+  patterns: CustomPattern[];
   suggestions: Suggestion[];
   documentation_url: string;
   enabled?: boolean | undefined;
@@ -176,7 +210,10 @@ export interface UpdatePolicyRequest {
   organization_id: string;
   policy_id: string;
   enabled?: boolean | undefined;
-  severity?: string | undefined;
+  severity?:
+    | string
+    | undefined;
+  /** Policy-specific; see each policy's settings. Unknown keys are rejected (422). Values nest at most 8 levels. */
   settings?: { [key: string]: any } | undefined;
 }
 
@@ -234,6 +271,7 @@ export interface ConnectRepositoryRequest {
   organization_id: string;
   provider: string;
   name: string;
+  /** Git forbids spaces, ~^:?*[\ and ".." in ref names. */
   default_branch?: string | undefined;
 }
 
@@ -258,25 +296,28 @@ export interface CountRepositoriesResponse {
 }
 
 export interface TestPatternsRequest {
+  /** SamplePattern has the wire of Pattern; the tester ignores its message. */
   organization_id: string;
-  patterns: Pattern[];
+  patterns: SamplePattern[];
+  /** Sample text the patterns run on */
   text: string;
 }
 
 export interface PatternMatch {
-  /** Index of the pattern in the request. */
+  /** Index of the pattern in the request */
   pattern: number;
-  /** 1-based, columns counted in code points (as violations are). */
   line: number;
+  /** 1-based, in code points (as violations count) */
   column: number;
   end_line: number;
+  /** Just past the match */
   end_column: number;
   text: string;
 }
 
 export interface TestPatternsResponse {
   matches: PatternMatch[];
-  /** More matches than the answer carries. */
+  /** More than 200 matches: the first 200 in reading order are shown */
   truncated: boolean;
 }
 
@@ -381,6 +422,208 @@ export const Pattern: MessageFns<Pattern> = {
   },
 };
 
+function createBaseCustomPattern(): CustomPattern {
+  return { type: "", value: "", message: "" };
+}
+
+export const CustomPattern: MessageFns<CustomPattern> = {
+  encode(message: CustomPattern, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    if (message.message !== "") {
+      writer.uint32(26).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CustomPattern {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCustomPattern();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CustomPattern {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: CustomPattern): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CustomPattern>, I>>(base?: I): CustomPattern {
+    return CustomPattern.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CustomPattern>, I>>(object: I): CustomPattern {
+    const message = createBaseCustomPattern();
+    message.type = object.type ?? "";
+    message.value = object.value ?? "";
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseSamplePattern(): SamplePattern {
+  return { type: "", value: "", message: "" };
+}
+
+export const SamplePattern: MessageFns<SamplePattern> = {
+  encode(message: SamplePattern, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.type !== "") {
+      writer.uint32(10).string(message.type);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    if (message.message !== "") {
+      writer.uint32(26).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SamplePattern {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSamplePattern();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.type = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SamplePattern {
+    return {
+      type: isSet(object.type) ? globalThis.String(object.type) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+    };
+  },
+
+  toJSON(message: SamplePattern): unknown {
+    const obj: any = {};
+    if (message.type !== "") {
+      obj.type = message.type;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SamplePattern>, I>>(base?: I): SamplePattern {
+    return SamplePattern.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SamplePattern>, I>>(object: I): SamplePattern {
+    const message = createBaseSamplePattern();
+    message.type = object.type ?? "";
+    message.value = object.value ?? "";
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
 function createBaseSuggestion(): Suggestion {
   return { text: "" };
 }
@@ -444,6 +687,198 @@ export const Suggestion: MessageFns<Suggestion> = {
   fromPartial<I extends Exact<DeepPartial<Suggestion>, I>>(object: I): Suggestion {
     const message = createBaseSuggestion();
     message.text = object.text ?? "";
+    return message;
+  },
+};
+
+function createBasePolicySummary(): PolicySummary {
+  return {
+    id: "",
+    name: "",
+    description: "",
+    severity: "",
+    enabled: false,
+    category: "",
+    frameworks: [],
+    builtin: false,
+  };
+}
+
+export const PolicySummary: MessageFns<PolicySummary> = {
+  encode(message: PolicySummary, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.description !== "") {
+      writer.uint32(26).string(message.description);
+    }
+    if (message.severity !== "") {
+      writer.uint32(34).string(message.severity);
+    }
+    if (message.enabled !== false) {
+      writer.uint32(40).bool(message.enabled);
+    }
+    if (message.category !== "") {
+      writer.uint32(50).string(message.category);
+    }
+    for (const v of message.frameworks) {
+      writer.uint32(58).string(v!);
+    }
+    if (message.builtin !== false) {
+      writer.uint32(96).bool(message.builtin);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PolicySummary {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePolicySummary();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.description = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.severity = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.category = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.frameworks.push(reader.string());
+            continue;
+          }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.builtin = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PolicySummary {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      description: isSet(object.description) ? globalThis.String(object.description) : "",
+      severity: isSet(object.severity) ? globalThis.String(object.severity) : "",
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      category: isSet(object.category) ? globalThis.String(object.category) : "",
+      frameworks: globalThis.Array.isArray(object?.frameworks)
+        ? object.frameworks.map((e: any) => globalThis.String(e))
+        : [],
+      builtin: isSet(object.builtin) ? globalThis.Boolean(object.builtin) : false,
+    };
+  },
+
+  toJSON(message: PolicySummary): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.description !== "") {
+      obj.description = message.description;
+    }
+    if (message.severity !== "") {
+      obj.severity = message.severity;
+    }
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.category !== "") {
+      obj.category = message.category;
+    }
+    if (message.frameworks?.length) {
+      obj.frameworks = message.frameworks;
+    }
+    if (message.builtin !== false) {
+      obj.builtin = message.builtin;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PolicySummary>, I>>(base?: I): PolicySummary {
+    return PolicySummary.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PolicySummary>, I>>(object: I): PolicySummary {
+    const message = createBasePolicySummary();
+    message.id = object.id ?? "";
+    message.name = object.name ?? "";
+    message.description = object.description ?? "";
+    message.severity = object.severity ?? "";
+    message.enabled = object.enabled ?? false;
+    message.category = object.category ?? "";
+    message.frameworks = object.frameworks?.map((e) => e) || [];
+    message.builtin = object.builtin ?? false;
     return message;
   },
 };
@@ -1550,7 +1985,7 @@ function createBaseListPoliciesResponse(): ListPoliciesResponse {
 export const ListPoliciesResponse: MessageFns<ListPoliciesResponse> = {
   encode(message: ListPoliciesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.policies) {
-      Policy.encode(v!, writer.uint32(10).fork()).join();
+      PolicySummary.encode(v!, writer.uint32(10).fork()).join();
     }
     return writer;
   },
@@ -1573,7 +2008,7 @@ export const ListPoliciesResponse: MessageFns<ListPoliciesResponse> = {
               break;
             }
 
-            message.policies.push(Policy.decode(reader, reader.uint32()));
+            message.policies.push(PolicySummary.decode(reader, reader.uint32()));
             continue;
           }
         }
@@ -1590,14 +2025,16 @@ export const ListPoliciesResponse: MessageFns<ListPoliciesResponse> = {
 
   fromJSON(object: any): ListPoliciesResponse {
     return {
-      policies: globalThis.Array.isArray(object?.policies) ? object.policies.map((e: any) => Policy.fromJSON(e)) : [],
+      policies: globalThis.Array.isArray(object?.policies)
+        ? object.policies.map((e: any) => PolicySummary.fromJSON(e))
+        : [],
     };
   },
 
   toJSON(message: ListPoliciesResponse): unknown {
     const obj: any = {};
     if (message.policies?.length) {
-      obj.policies = message.policies.map((e) => Policy.toJSON(e));
+      obj.policies = message.policies.map((e) => PolicySummary.toJSON(e));
     }
     return obj;
   },
@@ -1607,7 +2044,7 @@ export const ListPoliciesResponse: MessageFns<ListPoliciesResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<ListPoliciesResponse>, I>>(object: I): ListPoliciesResponse {
     const message = createBaseListPoliciesResponse();
-    message.policies = object.policies?.map((e) => Policy.fromPartial(e)) || [];
+    message.policies = object.policies?.map((e) => PolicySummary.fromPartial(e)) || [];
     return message;
   },
 };
@@ -1814,7 +2251,7 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
       writer.uint32(58).string(v!);
     }
     for (const v of message.patterns) {
-      Pattern.encode(v!, writer.uint32(66).fork()).join();
+      CustomPattern.encode(v!, writer.uint32(66).fork()).join();
     }
     for (const v of message.suggestions) {
       Suggestion.encode(v!, writer.uint32(74).fork()).join();
@@ -1902,7 +2339,7 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
               break;
             }
 
-            message.patterns.push(Pattern.decode(reader, reader.uint32()));
+            message.patterns.push(CustomPattern.decode(reader, reader.uint32()));
             continue;
           }
           case 9: {
@@ -1956,7 +2393,9 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
       frameworks: globalThis.Array.isArray(object?.frameworks)
         ? object.frameworks.map((e: any) => globalThis.String(e))
         : [],
-      patterns: globalThis.Array.isArray(object?.patterns) ? object.patterns.map((e: any) => Pattern.fromJSON(e)) : [],
+      patterns: globalThis.Array.isArray(object?.patterns)
+        ? object.patterns.map((e: any) => CustomPattern.fromJSON(e))
+        : [],
       suggestions: globalThis.Array.isArray(object?.suggestions)
         ? object.suggestions.map((e: any) => Suggestion.fromJSON(e))
         : [],
@@ -1993,7 +2432,7 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
       obj.frameworks = message.frameworks;
     }
     if (message.patterns?.length) {
-      obj.patterns = message.patterns.map((e) => Pattern.toJSON(e));
+      obj.patterns = message.patterns.map((e) => CustomPattern.toJSON(e));
     }
     if (message.suggestions?.length) {
       obj.suggestions = message.suggestions.map((e) => Suggestion.toJSON(e));
@@ -2019,7 +2458,7 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
     message.severity = object.severity ?? "";
     message.category = object.category ?? "";
     message.frameworks = object.frameworks?.map((e) => e) || [];
-    message.patterns = object.patterns?.map((e) => Pattern.fromPartial(e)) || [];
+    message.patterns = object.patterns?.map((e) => CustomPattern.fromPartial(e)) || [];
     message.suggestions = object.suggestions?.map((e) => Suggestion.fromPartial(e)) || [];
     message.documentation_url = object.documentation_url ?? "";
     message.enabled = object.enabled ?? undefined;
@@ -3461,7 +3900,7 @@ export const TestPatternsRequest: MessageFns<TestPatternsRequest> = {
       writer.uint32(10).string(message.organization_id);
     }
     for (const v of message.patterns) {
-      Pattern.encode(v!, writer.uint32(18).fork()).join();
+      SamplePattern.encode(v!, writer.uint32(18).fork()).join();
     }
     if (message.text !== "") {
       writer.uint32(26).string(message.text);
@@ -3495,7 +3934,7 @@ export const TestPatternsRequest: MessageFns<TestPatternsRequest> = {
               break;
             }
 
-            message.patterns.push(Pattern.decode(reader, reader.uint32()));
+            message.patterns.push(SamplePattern.decode(reader, reader.uint32()));
             continue;
           }
           case 3: {
@@ -3525,7 +3964,9 @@ export const TestPatternsRequest: MessageFns<TestPatternsRequest> = {
         : isSet(object.organization_id)
         ? globalThis.String(object.organization_id)
         : "",
-      patterns: globalThis.Array.isArray(object?.patterns) ? object.patterns.map((e: any) => Pattern.fromJSON(e)) : [],
+      patterns: globalThis.Array.isArray(object?.patterns)
+        ? object.patterns.map((e: any) => SamplePattern.fromJSON(e))
+        : [],
       text: isSet(object.text) ? globalThis.String(object.text) : "",
     };
   },
@@ -3536,7 +3977,7 @@ export const TestPatternsRequest: MessageFns<TestPatternsRequest> = {
       obj.organizationId = message.organization_id;
     }
     if (message.patterns?.length) {
-      obj.patterns = message.patterns.map((e) => Pattern.toJSON(e));
+      obj.patterns = message.patterns.map((e) => SamplePattern.toJSON(e));
     }
     if (message.text !== "") {
       obj.text = message.text;
@@ -3550,7 +3991,7 @@ export const TestPatternsRequest: MessageFns<TestPatternsRequest> = {
   fromPartial<I extends Exact<DeepPartial<TestPatternsRequest>, I>>(object: I): TestPatternsRequest {
     const message = createBaseTestPatternsRequest();
     message.organization_id = object.organization_id ?? "";
-    message.patterns = object.patterns?.map((e) => Pattern.fromPartial(e)) || [];
+    message.patterns = object.patterns?.map((e) => SamplePattern.fromPartial(e)) || [];
     message.text = object.text ?? "";
     return message;
   },
@@ -3806,6 +4247,7 @@ export const TestPatternsResponse: MessageFns<TestPatternsResponse> = {
  */
 export type PolicyServiceService = typeof PolicyServiceService;
 export const PolicyServiceService = {
+  /** List policies (built-in and custom) */
   listPolicies: {
     path: "/verdict.policy.v1.PolicyService/ListPolicies" as const,
     requestStream: false as const,
@@ -3816,6 +4258,7 @@ export const PolicyServiceService = {
       Buffer.from(ListPoliciesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListPoliciesResponse => ListPoliciesResponse.decode(value),
   },
+  /** Get a policy with its patterns, suggestions and settings */
   getPolicy: {
     path: "/verdict.policy.v1.PolicyService/GetPolicy" as const,
     requestStream: false as const,
@@ -3825,6 +4268,7 @@ export const PolicyServiceService = {
     responseSerialize: (value: GetPolicyResponse): Buffer => Buffer.from(GetPolicyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPolicyResponse => GetPolicyResponse.decode(value),
   },
+  /** Create a custom policy (patterns in RE2 syntax) */
   createPolicy: {
     path: "/verdict.policy.v1.PolicyService/CreatePolicy" as const,
     requestStream: false as const,
@@ -3835,6 +4279,7 @@ export const PolicyServiceService = {
       Buffer.from(CreatePolicyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreatePolicyResponse => CreatePolicyResponse.decode(value),
   },
+  /** Enable, disable or tune a policy */
   updatePolicy: {
     path: "/verdict.policy.v1.PolicyService/UpdatePolicy" as const,
     requestStream: false as const,
@@ -3845,6 +4290,7 @@ export const PolicyServiceService = {
       Buffer.from(UpdatePolicyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdatePolicyResponse => UpdatePolicyResponse.decode(value),
   },
+  /** Delete a custom policy (built-in policies can only be disabled: 422) */
   deletePolicy: {
     path: "/verdict.policy.v1.PolicyService/DeletePolicy" as const,
     requestStream: false as const,
@@ -3870,6 +4316,7 @@ export const PolicyServiceService = {
       Buffer.from(ResolvePoliciesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ResolvePoliciesResponse => ResolvePoliciesResponse.decode(value),
   },
+  /** List connected repositories */
   listRepositories: {
     path: "/verdict.policy.v1.PolicyService/ListRepositories" as const,
     requestStream: false as const,
@@ -3881,6 +4328,7 @@ export const PolicyServiceService = {
       Buffer.from(ListRepositoriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListRepositoriesResponse => ListRepositoriesResponse.decode(value),
   },
+  /** Connect a repository */
   connectRepository: {
     path: "/verdict.policy.v1.PolicyService/ConnectRepository" as const,
     requestStream: false as const,
@@ -3892,6 +4340,7 @@ export const PolicyServiceService = {
       Buffer.from(ConnectRepositoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ConnectRepositoryResponse => ConnectRepositoryResponse.decode(value),
   },
+  /** Disconnect a repository */
   disconnectRepository: {
     path: "/verdict.policy.v1.PolicyService/DisconnectRepository" as const,
     requestStream: false as const,
@@ -3903,6 +4352,11 @@ export const PolicyServiceService = {
       Buffer.from(DisconnectRepositoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DisconnectRepositoryResponse => DisconnectRepositoryResponse.decode(value),
   },
+  /**
+   * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
+   * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
+   * It spends the same pattern-check workers as creating a policy, so it takes the same scope.
+   */
   countRepositories: {
     path: "/verdict.policy.v1.PolicyService/CountRepositories" as const,
     requestStream: false as const,
@@ -3914,10 +4368,7 @@ export const PolicyServiceService = {
       Buffer.from(CountRepositoriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CountRepositoriesResponse => CountRepositoriesResponse.decode(value),
   },
-  /**
-   * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
-   * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
-   */
+  /** Try custom patterns on sample text: checked as creating a policy checks them, then run with the engine's flags (nothing is stored) */
   testPatterns: {
     path: "/verdict.policy.v1.PolicyService/TestPatterns" as const,
     requestStream: false as const,
@@ -3931,28 +4382,39 @@ export const PolicyServiceService = {
 } as const;
 
 export interface PolicyServiceServer extends UntypedServiceImplementation {
+  /** List policies (built-in and custom) */
   listPolicies: handleUnaryCall<ListPoliciesRequest, ListPoliciesResponse>;
+  /** Get a policy with its patterns, suggestions and settings */
   getPolicy: handleUnaryCall<GetPolicyRequest, GetPolicyResponse>;
+  /** Create a custom policy (patterns in RE2 syntax) */
   createPolicy: handleUnaryCall<CreatePolicyRequest, CreatePolicyResponse>;
+  /** Enable, disable or tune a policy */
   updatePolicy: handleUnaryCall<UpdatePolicyRequest, UpdatePolicyResponse>;
+  /** Delete a custom policy (built-in policies can only be disabled: 422) */
   deletePolicy: handleUnaryCall<DeletePolicyRequest, DeletePolicyResponse>;
   /**
    * The enabled policies an evaluation runs (all enabled ones, or the named subset), with the
    * patterns their settings switch on.
    */
   resolvePolicies: handleUnaryCall<ResolvePoliciesRequest, ResolvePoliciesResponse>;
+  /** List connected repositories */
   listRepositories: handleUnaryCall<ListRepositoriesRequest, ListRepositoriesResponse>;
+  /** Connect a repository */
   connectRepository: handleUnaryCall<ConnectRepositoryRequest, ConnectRepositoryResponse>;
+  /** Disconnect a repository */
   disconnectRepository: handleUnaryCall<DisconnectRepositoryRequest, DisconnectRepositoryResponse>;
-  countRepositories: handleUnaryCall<CountRepositoriesRequest, CountRepositoriesResponse>;
   /**
    * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
    * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
+   * It spends the same pattern-check workers as creating a policy, so it takes the same scope.
    */
+  countRepositories: handleUnaryCall<CountRepositoriesRequest, CountRepositoriesResponse>;
+  /** Try custom patterns on sample text: checked as creating a policy checks them, then run with the engine's flags (nothing is stored) */
   testPatterns: handleUnaryCall<TestPatternsRequest, TestPatternsResponse>;
 }
 
 export interface PolicyServiceClient extends Client {
+  /** List policies (built-in and custom) */
   listPolicies(
     request: ListPoliciesRequest,
     callback: (error: ServiceError | null, response: ListPoliciesResponse) => void,
@@ -3968,6 +4430,7 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListPoliciesResponse) => void,
   ): ClientUnaryCall;
+  /** Get a policy with its patterns, suggestions and settings */
   getPolicy(
     request: GetPolicyRequest,
     callback: (error: ServiceError | null, response: GetPolicyResponse) => void,
@@ -3983,6 +4446,7 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPolicyResponse) => void,
   ): ClientUnaryCall;
+  /** Create a custom policy (patterns in RE2 syntax) */
   createPolicy(
     request: CreatePolicyRequest,
     callback: (error: ServiceError | null, response: CreatePolicyResponse) => void,
@@ -3998,6 +4462,7 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreatePolicyResponse) => void,
   ): ClientUnaryCall;
+  /** Enable, disable or tune a policy */
   updatePolicy(
     request: UpdatePolicyRequest,
     callback: (error: ServiceError | null, response: UpdatePolicyResponse) => void,
@@ -4013,6 +4478,7 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdatePolicyResponse) => void,
   ): ClientUnaryCall;
+  /** Delete a custom policy (built-in policies can only be disabled: 422) */
   deletePolicy(
     request: DeletePolicyRequest,
     callback: (error: ServiceError | null, response: DeletePolicyResponse) => void,
@@ -4047,6 +4513,7 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ResolvePoliciesResponse) => void,
   ): ClientUnaryCall;
+  /** List connected repositories */
   listRepositories(
     request: ListRepositoriesRequest,
     callback: (error: ServiceError | null, response: ListRepositoriesResponse) => void,
@@ -4062,6 +4529,7 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListRepositoriesResponse) => void,
   ): ClientUnaryCall;
+  /** Connect a repository */
   connectRepository(
     request: ConnectRepositoryRequest,
     callback: (error: ServiceError | null, response: ConnectRepositoryResponse) => void,
@@ -4077,6 +4545,7 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ConnectRepositoryResponse) => void,
   ): ClientUnaryCall;
+  /** Disconnect a repository */
   disconnectRepository(
     request: DisconnectRepositoryRequest,
     callback: (error: ServiceError | null, response: DisconnectRepositoryResponse) => void,
@@ -4091,26 +4560,28 @@ export interface PolicyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DisconnectRepositoryResponse) => void,
-  ): ClientUnaryCall;
-  countRepositories(
-    request: CountRepositoriesRequest,
-    callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
-  ): ClientUnaryCall;
-  countRepositories(
-    request: CountRepositoriesRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
-  ): ClientUnaryCall;
-  countRepositories(
-    request: CountRepositoriesRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
   ): ClientUnaryCall;
   /**
    * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
    * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
+   * It spends the same pattern-check workers as creating a policy, so it takes the same scope.
    */
+  countRepositories(
+    request: CountRepositoriesRequest,
+    callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  countRepositories(
+    request: CountRepositoriesRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  countRepositories(
+    request: CountRepositoriesRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  /** Try custom patterns on sample text: checked as creating a policy checks them, then run with the engine's flags (nothing is stored) */
   testPatterns(
     request: TestPatternsRequest,
     callback: (error: ServiceError | null, response: TestPatternsResponse) => void,
