@@ -62,6 +62,18 @@ describe("filters", () => {
     (f) => expect(scimTypeOf(() => parseFilter(f))).toBe("invalidFilter"),
   );
 
+  it("reads JSON escapes in values, and refuses what the grammar has no form for", () => {
+    expect(parseFilter('userName eq "ann\\u0040acme.test"')).toMatchObject({ value: "ann@acme.test" });
+    expect(hit('userName eq "ann\\u0040acme.test"')).toBe(true);
+    expect(scimTypeOf(() => parseFilter("not active eq true"))).toBe("invalidFilter");
+    expect(scimTypeOf(() => parseFilter('emails[type eq "work"].value eq "x"'))).toBe("invalidFilter");
+  });
+
+  it("refuses an unterminated value full of line breaks at once (a parser that backtracks takes hours: docs/scim.md)", () => {
+    const filter = 'userName eq "' + "\n".repeat(4000);
+    expect(scimTypeOf(() => parseFilter(filter))).toBe("invalidFilter");
+  });
+
   it("bounds nesting, so a deep filter is refused, not a stack overflow", () => {
     expect(scimTypeOf(() => parseFilter("(".repeat(2000) + 'a eq "b"' + ")".repeat(2000)))).toBe("invalidFilter");
   });
