@@ -155,6 +155,13 @@ describe("PATCH", () => {
     expect(patch([{ op: "remove", path: "emails", value: [{ value: "ann@acme.test" }] }]).emails).toEqual([
       { value: "ann@home.test", type: "home" },
     ]);
+    // Attribute names are case-insensitive (RFC 7643 §2.1): the same emails, not a second attribute.
+    const upper = patch([{ op: "replace", path: 'EMAILS[TYPE eq "WORK"].VALUE', value: "new@acme.test" }]);
+    expect(upper.emails).toEqual([
+      { value: "new@acme.test", type: "work", primary: true },
+      { value: "ann@home.test", type: "home" },
+    ]);
+    expect(Object.keys(upper).filter((k) => k.toLowerCase() === "emails")).toEqual(["emails"]);
     expect(
       patch([{ op: "add", path: `${ENTERPRISE_USER_SCHEMA}:costCenter`, value: "42" }])[ENTERPRISE_USER_SCHEMA],
     ).toEqual({

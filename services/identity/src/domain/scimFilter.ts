@@ -3,7 +3,7 @@
 // filter a client sends costs time linear in its length, and evaluation is linear in the
 // resource. Anything it cannot read is a 400 invalidFilter, never a 500. Why not an npm library:
 // the maintained ones were measured to backtrack exponentially on some filters (docs/scim.md,
-// "Why the filter and PATCH path parsers are Verdict's own").
+// "Why filters and PATCH are Verdict's own code").
 import { scimErrors } from "./scimError.js";
 
 export interface AttrPath {
