@@ -13,6 +13,7 @@ import { upsertArtifact } from "../usecases/oauth/upsertArtifact.js";
 import { getOAuthAccount } from "../usecases/oauth/getOAuthAccount.js";
 import { getOAuthClientRegistration } from "../usecases/oauth/getOAuthClientRegistration.js";
 import { recordOAuthEvent } from "../usecases/oauth/recordOAuthEvent.js";
+import { revokeGrant } from "../usecases/oauth/revokeGrant.js";
 import { verifyAccessToken } from "../usecases/oauth/verifyAccessToken.js";
 import type { IdentityDeps } from "../deps.js";
 import { fromActor, type IdentityHandlers } from "./mapping.js";
@@ -97,7 +98,7 @@ export function oauthHandlers(
       return {};
     },
     async oAuthArtifactRevokeGrant(req) {
-      await deps.oauth.revokeGrant(req.grant_id);
+      await revokeGrant(deps, { grantId: req.grant_id });
       return {};
     },
     async getOAuthClientRegistration(req) {
