@@ -12,7 +12,6 @@ export default tseslint.config(
       "data/**",
       "coverage/**",
       "services/policy/fixtures/**",
-      "services/portal/src/gen/**",
     ],
   },
   js.configs.recommended,

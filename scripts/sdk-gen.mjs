@@ -1,8 +1,9 @@
 #!/usr/bin/env node
-// Generates libs/sdk/src/gen/openapi.ts (the SDK's types) and libs/sdk/src/gen/scopes.ts (the
-// API's scopes as a list clients can offer: the CLI's --scope, the dashboard's checkboxes) from
-// the OpenAPI document the gateway builds from its zod schemas: one source for what the server
-// validates and what the SDK types.
+// Generates libs/sdk/src/gen/openapi.ts (the API's types: the SDK's calls, and through it the
+// CLI's, and the dashboard's openapi-fetch client) and libs/sdk/src/gen/scopes.ts (the API's
+// scopes as a list clients can offer: the CLI's --scope, the dashboard's checkboxes) from the
+// OpenAPI document the gateway builds from its zod schemas: one generated module for what the
+// server validates and what every client sends and reads.
 // Needs the built gateway (pnpm build). `--check` fails when the committed file is stale (lint).
 import { readFileSync, writeFileSync } from "node:fs";
 import process from "node:process";

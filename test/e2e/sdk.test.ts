@@ -47,6 +47,9 @@ describe("typed calls", () => {
     expect(seen).toEqual(ids); // newest first, across three pages of at most 2
     const one = await operator.getEvaluation(ids[0]!);
     expect(one).toMatchObject({ id: ids[0], repository: "acme/sdk", status: "completed", passed: true });
+    // Any operation of the generated module, as docs/cli.md shows it: the path parameter filled in.
+    const same = await operator.call("get", "/v1/evaluations/{evaluation_id}", { path: { evaluation_id: ids[0]! } });
+    expect(same).toEqual(one);
   });
 
   it("throws the API's error with its status, code and request id", async () => {

@@ -8,6 +8,15 @@ import { exchange, type HeaderReader, type HttpAnswer } from "./transport.js";
 export type { HeaderReader } from "./transport.js";
 import { DEFAULT_RETRY, retryDelay, type RetryPolicy } from "./retry.js";
 import type * as T from "./types.js";
+import {
+  fillPath,
+  type Answer,
+  type HttpMethod,
+  type Operation,
+  type PathParams,
+  type PathWith,
+  type RequestJson,
+} from "./operations.js";
 
 export interface ClientOptions {
   /** Where Verdict runs: `http://localhost:8080` (a trailing `/v1` is accepted too). */
@@ -49,6 +58,12 @@ export interface RequestOptions {
   body?: unknown;
   /** Send without the API key (signed download links). */
   anonymous?: boolean;
+}
+
+/** A call of one operation: its path parameters, and a body of the operation's type. */
+export interface CallOptions<O> extends Omit<RequestOptions, "body"> {
+  path?: PathParams<O>;
+  body?: RequestJson<O> | EncodedJson;
 }
 
 export interface RawResponse {
@@ -139,29 +154,45 @@ export class VerdictClient {
     return JSON.parse(res.body.toString("utf8")) as R;
   }
 
+  /**
+   * One operation of the API, typed by the generated OpenAPI document (operations.ts): the path's
+   * parameters filled in, the body and the answer the operation's own.
+   */
+  call<M extends HttpMethod, P extends PathWith<M>>(
+    method: M,
+    path: P,
+    opts: CallOptions<Operation<P, M>> = {},
+  ): Promise<Answer<Operation<P, M>>> {
+    return this.request(method.toUpperCase(), fillPath(path, opts.path as Record<string, string> | undefined), opts);
+  }
+
   // ---------- health and keys ----------
-  health = () => this.request<T.Health>("GET", "/v1/health");
+  health = () => this.call("get", "/v1/health");
   /** Whether the gateway reaches every service (throws SERVICE_UNAVAILABLE when one does not answer). */
-  readiness = () => this.request<T.Readiness>("GET", "/v1/health/ready");
-  authHealth = () => this.request<T.AuthHealth>("GET", "/v1/health/auth");
-  verifyKey = () => this.request<T.KeyVerification>("GET", "/v1/auth/verify");
+  readiness = () => this.call("get", "/v1/health/ready");
+  authHealth = () => this.call("get", "/v1/health/auth");
+  verifyKey = () => this.call("get", "/v1/auth/verify");
 
   // ---------- evaluations ----------
-  createEvaluation = (body: T.CreateEvaluation) => this.request<T.Evaluation>("POST", "/v1/evaluations", { body });
+  createEvaluation = (body: T.CreateEvaluation) => this.call("post", "/v1/evaluations", { body });
   /**
    * createEvaluation that also answers the call's rate-limit state (its X-RateLimit-* headers),
    * for callers that send many and pace themselves. The body may be pre-encoded.
    */
   async submitEvaluation(
     body: T.CreateEvaluation | EncodedJson,
-  ): Promise<{ evaluation: T.Evaluation; rateLimit: RateLimitState | undefined }> {
+  ): Promise<{ evaluation: Answer<Operation<"/v1/evaluations", "post">>; rateLimit: RateLimitState | undefined }> {
     const res = await this.raw("POST", "/v1/evaluations", { body });
-    return { evaluation: JSON.parse(res.body.toString("utf8")) as T.Evaluation, rateLimit: rateLimitFrom(res.headers) };
+    return {
+      evaluation: JSON.parse(res.body.toString("utf8")) as Answer<Operation<"/v1/evaluations", "post">>,
+      rateLimit: rateLimitFrom(res.headers),
+    };
   }
-  getEvaluation = (id: string) => this.request<T.Evaluation>("GET", `/v1/evaluations/${enc(id)}`);
-  deleteEvaluation = (id: string) => this.request<void>("DELETE", `/v1/evaluations/${enc(id)}`);
+  getEvaluation = (id: string) => this.call("get", "/v1/evaluations/{evaluation_id}", { path: { evaluation_id: id } });
+  deleteEvaluation = (id: string) =>
+    this.call("delete", "/v1/evaluations/{evaluation_id}", { path: { evaluation_id: id } });
   listEvaluations = (query: T.ListEvaluationsQuery = {}) =>
-    this.request<T.EvaluationList>("GET", "/v1/evaluations", { query: query as Query });
+    this.call("get", "/v1/evaluations", { query: query as Query });
 
   /** Every evaluation matching the filters, newest first, fetching pages of `limit` as needed. */
   evaluations(query: Omit<T.ListEvaluationsQuery, "cursor"> = {}): AsyncGenerator<T.Evaluation> {
@@ -187,59 +218,60 @@ export class VerdictClient {
   }
 
   // ---------- policies ----------
-  listPolicies = (query: T.ListPoliciesQuery = {}) =>
-    this.request<{ policies: T.PolicySummary[] }>("GET", "/v1/policies", { query: query as Query });
-  getPolicy = (id: string) => this.request<T.Policy>("GET", `/v1/policies/${enc(id)}`);
-  createPolicy = (body: T.CreatePolicy) => this.request<T.Policy>("POST", "/v1/policies", { body });
+  listPolicies = (query: T.ListPoliciesQuery = {}) => this.call("get", "/v1/policies", { query: query as Query });
+  getPolicy = (id: string) => this.call("get", "/v1/policies/{policy_id}", { path: { policy_id: id } });
+  createPolicy = (body: T.CreatePolicy) => this.call("post", "/v1/policies", { body });
   updatePolicy = (id: string, body: T.UpdatePolicy) =>
-    this.request<T.Policy>("PATCH", `/v1/policies/${enc(id)}`, { body });
-  deletePolicy = (id: string) => this.request<void>("DELETE", `/v1/policies/${enc(id)}`);
+    this.call("patch", "/v1/policies/{policy_id}", { path: { policy_id: id }, body });
+  deletePolicy = (id: string) => this.call("delete", "/v1/policies/{policy_id}", { path: { policy_id: id } });
 
   // ---------- repositories ----------
-  listRepositories = () => this.request<{ repositories: T.Repository[] }>("GET", "/v1/repositories");
-  connectRepository = (body: T.ConnectRepository) => this.request<T.Repository>("POST", "/v1/repositories", { body });
-  disconnectRepository = (id: string) => this.request<void>("DELETE", `/v1/repositories/${enc(id)}`);
+  listRepositories = () => this.call("get", "/v1/repositories");
+  connectRepository = (body: T.ConnectRepository) => this.call("post", "/v1/repositories", { body });
+  disconnectRepository = (id: string) =>
+    this.call("delete", "/v1/repositories/{repository_id}", { path: { repository_id: id } });
 
   // ---------- organization and keys ----------
-  getOrganization = () => this.request<T.Organization>("GET", "/v1/organization");
-  updateOrganization = (body: T.UpdateOrganization) =>
-    this.request<T.Organization>("PATCH", "/v1/organization", { body });
+  getOrganization = () => this.call("get", "/v1/organization");
+  updateOrganization = (body: T.UpdateOrganization) => this.call("patch", "/v1/organization", { body });
   /** Instance operator only. */
-  createOrganization = (body: T.CreateOrganization) =>
-    this.request<T.CreatedOrganization>("POST", "/v1/organizations", { body });
+  createOrganization = (body: T.CreateOrganization) => this.call("post", "/v1/organizations", { body });
   /** Instance operator only: an organization's own rate limits. */
   updateOrganizationLimits = (id: string, body: T.UpdateOrganizationLimits) =>
-    this.request<T.OperatorOrganization>("PATCH", `/v1/organizations/${enc(id)}`, { body });
-  listApiKeys = () => this.request<{ api_keys: T.ApiKey[] }>("GET", "/v1/api-keys");
-  createApiKey = (body: T.CreateApiKey) => this.request<T.CreatedApiKey>("POST", "/v1/api-keys", { body });
-  revokeApiKey = (id: string) => this.request<void>("DELETE", `/v1/api-keys/${enc(id)}`);
+    this.call("patch", "/v1/organizations/{organization_id}", { path: { organization_id: id }, body });
+  listApiKeys = () => this.call("get", "/v1/api-keys");
+  createApiKey = (body: T.CreateApiKey) => this.call("post", "/v1/api-keys", { body });
+  revokeApiKey = (id: string) => this.call("delete", "/v1/api-keys/{key_id}", { path: { key_id: id } });
 
   // ---------- people and access ----------
-  listMembers = () => this.request<T.MemberList>("GET", "/v1/members");
+  listMembers = () => this.call("get", "/v1/members");
   /** 201 with `invitation_url`: shown once, works once, for 7 days. */
-  inviteMember = (body: T.InviteMember) => this.request<T.InvitedMember>("POST", "/v1/members", { body });
+  inviteMember = (body: T.InviteMember) => this.call("post", "/v1/members", { body });
   /** Instance operator only: invites a member (the first owner) of any organization. */
   inviteOrganizationMember = (organizationId: string, body: T.InviteMember) =>
-    this.request<T.InvitedMember>("POST", `/v1/organizations/${enc(organizationId)}/members`, { body });
+    this.call("post", "/v1/organizations/{organization_id}/members", {
+      path: { organization_id: organizationId },
+      body,
+    });
   updateMember = (id: string, body: T.UpdateMember) =>
-    this.request<T.Member>("PATCH", `/v1/members/${enc(id)}`, { body });
-  removeMember = (id: string) => this.request<void>("DELETE", `/v1/members/${enc(id)}`);
+    this.call("patch", "/v1/members/{member_id}", { path: { member_id: id }, body });
+  removeMember = (id: string) => this.call("delete", "/v1/members/{member_id}", { path: { member_id: id } });
   /** A password-reset link for a member (shown once; works once, for an hour): hand it to them. */
   issuePasswordReset = (id: string) =>
-    this.request<T.PasswordResetLink>("POST", `/v1/members/${enc(id)}/password-reset`);
+    this.call("post", "/v1/members/{member_id}/password-reset", { path: { member_id: id } });
   /**
    * Joins an organization with an invitation (no API key is sent: the invitation is the
    * credential). `token` may be the whole `invitation_url` or its `vdt_inv_…` token; a new
    * person gives a name and a new password, an existing account its password. Then sign in.
    */
   acceptInvitation = (body: T.AcceptInvitation) =>
-    this.request<T.AcceptedInvitation>("POST", "/auth/invitations/accept", {
+    this.call("post", "/auth/invitations/accept", {
       body: { ...body, token: invitationToken(body.token) },
       anonymous: true,
     });
 
   listAuditEvents = (query: T.ListAuditEventsQuery = {}) =>
-    this.request<T.AuditEventList>("GET", "/v1/audit-events", { query: query as Query });
+    this.call("get", "/v1/audit-events", { query: query as Query });
   /** Every audit event matching the filters, newest first, fetching pages of `limit` as needed. */
   auditEvents(query: Omit<T.ListAuditEventsQuery, "cursor"> = {}): AsyncGenerator<T.AuditEvent> {
     return paginate(
@@ -248,34 +280,36 @@ export class VerdictClient {
     );
   }
 
-  listOAuthClients = () => this.request<T.OAuthClientList>("GET", "/v1/oauth-clients");
+  listOAuthClients = () => this.call("get", "/v1/oauth-clients");
   /** 201 with `client_secret` (shown once; null for a public client). */
-  createOAuthClient = (body: T.CreateOAuthClient) =>
-    this.request<T.CreatedOAuthClient>("POST", "/v1/oauth-clients", { body });
-  deleteOAuthClient = (clientId: string) => this.request<void>("DELETE", `/v1/oauth-clients/${enc(clientId)}`);
+  createOAuthClient = (body: T.CreateOAuthClient) => this.call("post", "/v1/oauth-clients", { body });
+  deleteOAuthClient = (clientId: string) =>
+    this.call("delete", "/v1/oauth-clients/{client_id}", { path: { client_id: clientId } });
 
-  getSsoConnection = () => this.request<T.SsoConnection>("GET", "/v1/organization/sso");
+  getSsoConnection = () => this.call("get", "/v1/organization/sso");
   /** Creates or replaces the connection; an omitted OIDC client_secret keeps the stored one. */
-  putSsoConnection = (body: T.PutSsoConnection) =>
-    this.request<T.SsoConnection>("PUT", "/v1/organization/sso", { body });
-  deleteSsoConnection = () => this.request<void>("DELETE", "/v1/organization/sso");
+  putSsoConnection = (body: T.PutSsoConnection) => this.call("put", "/v1/organization/sso", { body });
+  deleteSsoConnection = () => this.call("delete", "/v1/organization/sso");
   /**
    * Instance operator only: marks a domain an organization claimed for SSO as verified, after
    * checking its DNS TXT record (`verification_token`) out of band. Answers the connection.
    */
   verifySsoDomain = (organizationId: string, domain: string) =>
-    this.request<T.SsoConnection>("POST", `/v1/organizations/${enc(organizationId)}/sso/domains/${enc(domain)}/verify`);
+    this.call("post", "/v1/organizations/{organization_id}/sso/domains/{domain}/verify", {
+      path: { organization_id: organizationId, domain: domain },
+    });
 
-  listScimTokens = () => this.request<T.ScimTokenList>("GET", "/v1/scim-tokens");
+  listScimTokens = () => this.call("get", "/v1/scim-tokens");
   /** 201 with `token` (vdt_scim_…): shown once. */
-  createScimToken = (body: T.CreateScimToken) => this.request<T.CreatedScimToken>("POST", "/v1/scim-tokens", { body });
-  deleteScimToken = (id: string) => this.request<void>("DELETE", `/v1/scim-tokens/${enc(id)}`);
+  createScimToken = (body: T.CreateScimToken) => this.call("post", "/v1/scim-tokens", { body });
+  deleteScimToken = (id: string) => this.call("delete", "/v1/scim-tokens/{token_id}", { path: { token_id: id } });
 
   // ---------- compliance ----------
-  complianceOverview = () => this.request<T.ComplianceOverview>("GET", "/v1/compliance/overview");
-  framework = (id: string) => this.request<T.FrameworkDetail>("GET", `/v1/compliance/frameworks/${enc(id)}`);
-  createReport = (body: T.CreateReport) => this.request<T.Report>("POST", "/v1/compliance/reports", { body });
-  getReport = (id: string) => this.request<T.Report>("GET", `/v1/compliance/reports/${enc(id)}`);
+  complianceOverview = () => this.call("get", "/v1/compliance/overview");
+  framework = (id: string) =>
+    this.call("get", "/v1/compliance/frameworks/{framework_id}", { path: { framework_id: id } });
+  createReport = (body: T.CreateReport) => this.call("post", "/v1/compliance/reports", { body });
+  getReport = (id: string) => this.call("get", "/v1/compliance/reports/{report_id}", { path: { report_id: id } });
 
   /** Polls a report until it is completed or failed; `onProgress` sees every state. */
   async waitForReport(
@@ -306,17 +340,19 @@ export class VerdictClient {
   }
 
   // ---------- webhooks ----------
-  listWebhooks = () => this.request<{ webhooks: T.Webhook[] }>("GET", "/v1/webhooks");
-  getWebhook = (id: string) => this.request<T.Webhook>("GET", `/v1/webhooks/${enc(id)}`);
-  createWebhook = (body: T.CreateWebhook) => this.request<T.CreatedWebhook>("POST", "/v1/webhooks", { body });
+  listWebhooks = () => this.call("get", "/v1/webhooks");
+  getWebhook = (id: string) => this.call("get", "/v1/webhooks/{webhook_id}", { path: { webhook_id: id } });
+  createWebhook = (body: T.CreateWebhook) => this.call("post", "/v1/webhooks", { body });
   updateWebhook = (id: string, body: T.UpdateWebhook) =>
-    this.request<T.Webhook>("PATCH", `/v1/webhooks/${enc(id)}`, { body });
-  deleteWebhook = (id: string) => this.request<void>("DELETE", `/v1/webhooks/${enc(id)}`);
-  pingWebhook = (id: string) => this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/ping`);
+    this.call("patch", "/v1/webhooks/{webhook_id}", { path: { webhook_id: id }, body });
+  deleteWebhook = (id: string) => this.call("delete", "/v1/webhooks/{webhook_id}", { path: { webhook_id: id } });
+  pingWebhook = (id: string) => this.call("post", "/v1/webhooks/{webhook_id}/ping", { path: { webhook_id: id } });
   listDeliveries = (id: string, query: T.ListDeliveriesQuery = {}) =>
-    this.request<T.DeliveryList>("GET", `/v1/webhooks/${enc(id)}/deliveries`, { query });
+    this.call("get", "/v1/webhooks/{webhook_id}/deliveries", { path: { webhook_id: id }, query });
   redeliver = (id: string, deliveryId: string) =>
-    this.request<T.Delivery>("POST", `/v1/webhooks/${enc(id)}/deliveries/${enc(deliveryId)}/redeliver`);
+    this.call("post", "/v1/webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver", {
+      path: { webhook_id: id, delivery_id: deliveryId },
+    });
 
   /** A webhook's whole delivery log, newest first, page by page. */
   deliveries(id: string, query: Omit<T.ListDeliveriesQuery, "cursor"> = {}): AsyncGenerator<T.Delivery> {
@@ -326,8 +362,6 @@ export class VerdictClient {
     );
   }
 }
-
-const enc = encodeURIComponent;
 
 /** The token of an invitation link (`…/invitations/accept#token=vdt_inv_…`), or the token itself. */
 export function invitationToken(urlOrToken: string): string {

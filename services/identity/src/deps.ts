@@ -19,7 +19,7 @@ export interface IdentityDeps extends IdentityRepos {
   passwords: Passwords;
   /** Seals TOTP secrets at rest (a subkey of the instance's master key). */
   totpBox: SecretBox;
-  sessions: SessionPolicy;
+  sessionPolicy: SessionPolicy;
   /** Signs the OAuth authorization server's cookies (a subkey of the master key), shared by every gateway. */
   oauthServerSecret: Buffer;
   /** IdPs' OIDC discovery documents, cached per issuer (VERDICT_OIDC_DISCOVERY_TTL_SECONDS). */

@@ -75,7 +75,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     oauthServerSecret: masterSubkey(masterKey, "oauth server"),
     oidcDiscovery: new OidcDiscoveryCache(opts.oidcDiscoveryTtlMs ?? 3_600_000, egress),
     egress,
-    sessions: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
+    sessionPolicy: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, { configuredKey: opts.bootstrapKey });
   const grpc = await startGrpcServer({

@@ -1,7 +1,8 @@
 // The typed API client: openapi-fetch over the types generated from the gateway's OpenAPI
-// document. The session travels in its cookie; unsafe methods carry the session's CSRF token.
+// document, the SDK's generated module (pnpm sdk:gen), which the SDK and the CLI use too. The
+// session travels in its cookie; unsafe methods carry the session's CSRF token.
 import createClient, { type Middleware } from "openapi-fetch";
-import type { components, paths } from "./gen/openapi";
+import type { components, paths } from "@verdict/sdk/gen/openapi";
 
 export type Schemas = components["schemas"];
 

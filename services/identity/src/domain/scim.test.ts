@@ -62,6 +62,18 @@ describe("filters", () => {
     (f) => expect(scimTypeOf(() => parseFilter(f))).toBe("invalidFilter"),
   );
 
+  it("reads JSON escapes in values, and refuses what the grammar has no form for", () => {
+    expect(parseFilter('userName eq "ann\\u0040acme.test"')).toMatchObject({ value: "ann@acme.test" });
+    expect(hit('userName eq "ann\\u0040acme.test"')).toBe(true);
+    expect(scimTypeOf(() => parseFilter("not active eq true"))).toBe("invalidFilter");
+    expect(scimTypeOf(() => parseFilter('emails[type eq "work"].value eq "x"'))).toBe("invalidFilter");
+  });
+
+  it("refuses an unterminated value full of line breaks at once (a parser that backtracks takes hours: docs/scim.md)", () => {
+    const filter = 'userName eq "' + "\n".repeat(4000);
+    expect(scimTypeOf(() => parseFilter(filter))).toBe("invalidFilter");
+  });
+
   it("bounds nesting, so a deep filter is refused, not a stack overflow", () => {
     expect(scimTypeOf(() => parseFilter("(".repeat(2000) + 'a eq "b"' + ")".repeat(2000)))).toBe("invalidFilter");
   });
@@ -143,6 +155,13 @@ describe("PATCH", () => {
     expect(patch([{ op: "remove", path: "emails", value: [{ value: "ann@acme.test" }] }]).emails).toEqual([
       { value: "ann@home.test", type: "home" },
     ]);
+    // Attribute names are case-insensitive (RFC 7643 §2.1): the same emails, not a second attribute.
+    const upper = patch([{ op: "replace", path: 'EMAILS[TYPE eq "WORK"].VALUE', value: "new@acme.test" }]);
+    expect(upper.emails).toEqual([
+      { value: "new@acme.test", type: "work", primary: true },
+      { value: "ann@home.test", type: "home" },
+    ]);
+    expect(Object.keys(upper).filter((k) => k.toLowerCase() === "emails")).toEqual(["emails"]);
     expect(
       patch([{ op: "add", path: `${ENTERPRISE_USER_SCHEMA}:costCenter`, value: "42" }])[ENTERPRISE_USER_SCHEMA],
     ).toEqual({

@@ -2,15 +2,30 @@
 // records of earlier versions brought up to date) by the service and by tests alike.
 import type { Outbox } from "@verdict/outbox";
 import type { Store } from "@verdict/store";
-import { IdentityRepo } from "../repo.js";
+import { AccountRepo } from "./accountRepo.js";
+import { ApiKeyRepo } from "./apiKeyRepo.js";
 import { AuditRepo } from "./auditRepo.js";
+import { MemberRepo } from "./memberRepo.js";
 import { OAuthRepo } from "./oauthRepo.js";
+import { OrganizationRepo } from "./organizationRepo.js";
 import { ScimRepo } from "./scimRepo.js";
+import { SessionRepo } from "./sessionRepo.js";
 import { SsoRepo } from "./ssoRepo.js";
+import { ThrottleRepo } from "./throttleRepo.js";
 
 export interface IdentityRepos {
-  /** Organizations, API keys, accounts and members, sessions and MFA. */
-  repo: IdentityRepo;
+  /** Organizations: name, plan, settings, rate limits. */
+  orgs: OrganizationRepo;
+  /** API keys (hashes only), with the events that announce revocations. */
+  keys: ApiKeyRepo;
+  /** Memberships and open invitations. */
+  members: MemberRepo;
+  /** Accounts: profile and credentials (password, reset links, TOTP, recovery codes, passkeys). */
+  accounts: AccountRepo;
+  /** Signed-in sessions (and sign-ins waiting for a second factor). */
+  sessions: SessionRepo;
+  /** Failed sign-in attempts per account and per address. */
+  throttles: ThrottleRepo;
   /** The audit log. */
   audit: AuditRepo;
   /** OAuth clients, and the authorization server's artifacts. */
@@ -22,17 +37,18 @@ export interface IdentityRepos {
 }
 
 export async function openIdentityRepos(store: Store, outbox: Outbox): Promise<IdentityRepos> {
-  const repos = {
-    repo: new IdentityRepo(store, outbox),
+  const repos: IdentityRepos = {
+    orgs: new OrganizationRepo(store),
+    keys: new ApiKeyRepo(store, outbox),
+    members: new MemberRepo(store),
+    accounts: new AccountRepo(store),
+    sessions: new SessionRepo(store),
+    throttles: new ThrottleRepo(store),
     audit: new AuditRepo(store, outbox),
     oauth: new OAuthRepo(store),
     sso: new SsoRepo(store),
     scim: new ScimRepo(store),
   };
-  await repos.repo.init();
-  await repos.audit.init();
-  await repos.oauth.init();
-  await repos.sso.init();
-  await repos.scim.init();
+  for (const repo of Object.values(repos) as { init?: () => Promise<void> }[]) await repo.init?.();
   return repos;
 }

@@ -19,10 +19,10 @@ export async function ensureBootstrap(
   deps: IdentityDeps,
   { configuredKey }: EnsureBootstrapCommand,
 ): Promise<{ generatedKey?: string }> {
-  const defaultOrg = await deps.repo.defaultOrganization();
+  const defaultOrg = await deps.orgs.defaultOrganization();
   if (configuredKey) {
     const hash = hashKey(configuredKey);
-    const existing = await deps.repo.keyByHash(hash);
+    const existing = await deps.keys.byHash(hash);
     if (existing && (existing.revoked_at || existing.retired_at)) {
       // Going back to a key that was taken out of service would bring a leaked key back.
       throw new ConfigError(
@@ -67,7 +67,7 @@ export async function ensureBootstrap(
  * operator's, so it can be revoked like any other key. Logged by id, never by value.
  */
 async function retireOtherOperatorKeys(deps: IdentityDeps, currentHash: string): Promise<void> {
-  const operatorKeys = await deps.repo.liveOperatorKeys();
+  const operatorKeys = await deps.keys.liveOperatorKeys();
   for (const key of operatorKeys) {
     if (key.hash === currentHash || key.retired_at) continue;
     const retiredAt = deps.clock.now().toISOString();
@@ -76,7 +76,7 @@ async function retireOtherOperatorKeys(deps: IdentityDeps, currentHash: string):
       subject: key.id,
       data: { key_id: key.id, organization_id: key.organization_id, revoked_at: retiredAt },
     });
-    const updated = await deps.repo.retireOperatorKey(key.id, retiredAt, event);
+    const updated = await deps.keys.retireOperatorKey(key.id, retiredAt, event);
     if (updated) {
       deps.logger.warn(
         { key_id: key.id, organization_id: key.organization_id, retired_at: retiredAt },

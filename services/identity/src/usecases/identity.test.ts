@@ -9,14 +9,14 @@ import { openIdentityRepos } from "../repos/index.js";
 import { OidcDiscoveryCache } from "./sso/oidcDiscovery.js";
 import { generateKey, hashKey } from "../domain/apiKey.js";
 import type { IdentityDeps } from "../deps.js";
-import type { OrgRecord } from "../repo.js";
+import type { OrgRecord } from "../repos/organizationRepo.js";
 import { IDENTITY_COLLECTIONS } from "../repos/collections.js";
 import { createApiKey } from "./apiKeys/createApiKey.js";
 import { revokeApiKey } from "./apiKeys/revokeApiKey.js";
 import { ensureBootstrap } from "./bootstrap.js";
 import { createOrganization } from "./organizations/createOrganization.js";
 import { getOrganizationSettings } from "./organizations/getOrganizationSettings.js";
-import { verifyKey } from "./verifyKey.js";
+import { verifyKey } from "./apiKeys/verifyKey.js";
 
 // Nothing here reaches an IdP: a guard that lets no private address through.
 const egress = new Egress({ allowPrivate: false });
@@ -47,7 +47,7 @@ beforeEach(async () => {
     oauthServerSecret: randomBytes(32),
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
-    sessions: { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
+    sessionPolicy: { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
 });
 afterEach(async () => {
@@ -90,11 +90,11 @@ describe("verifyKey", () => {
   it("records last use at most once a minute", async () => {
     const { key, keyRecord } = await createOrganization(deps, { name: "Acme", plan: "free" });
     await verifyKey(deps, { key, clientIp: "127.0.0.1" });
-    const first = (await deps.repo.findKey(keyRecord.organization_id, keyRecord.id))!.last_used_at;
+    const first = (await deps.keys.find(keyRecord.organization_id, keyRecord.id))!.last_used_at;
     expect(first).toBe(now.toISOString());
     now = new Date(now.getTime() + 30_000);
     await verifyKey(deps, { key, clientIp: "127.0.0.1" });
-    expect((await deps.repo.findKey(keyRecord.organization_id, keyRecord.id))!.last_used_at).toBe(first);
+    expect((await deps.keys.find(keyRecord.organization_id, keyRecord.id))!.last_used_at).toBe(first);
   });
 });
 
@@ -136,8 +136,8 @@ describe("ensureBootstrap", () => {
     const configured = generateKey("test");
     await ensureBootstrap(deps, { configuredKey: configured });
     await ensureBootstrap(deps, { configuredKey: configured });
-    expect(await deps.repo.keysCount()).toBe(1);
-    expect(await deps.repo.organizationsCount()).toBe(1);
+    expect(await deps.keys.count()).toBe(1);
+    expect(await deps.orgs.count()).toBe(1);
     const v = await verifyKey(deps, { key: configured, clientIp: "::1" });
     expect(v.key).toMatchObject({ operator: true, environment: "test" });
     // a changed configured key joins the same default organization
@@ -152,7 +152,7 @@ describe("ensureBootstrap", () => {
     const second = generateKey("prod");
     await ensureBootstrap(deps, { configuredKey: second });
     expect(await codeOf(verifyKey(deps, { key: first, clientIp: "::1" }))).toBe("AUTH_REVOKED_KEY");
-    const old = await deps.repo.keyByHash(hashKey(first));
+    const old = await deps.keys.byHash(hashKey(first));
     expect(old).toMatchObject({ operator: false, retired_at: expect.any(String), revoked_at: null });
     expect((await verifyKey(deps, { key: second, clientIp: "::1" })).key.operator).toBe(true);
     await revokeApiKey(deps, { organizationId: old!.organization_id, keyId: old!.id });
@@ -177,7 +177,7 @@ describe("organization settings", () => {
       .collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs)
       .updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression"]);
     expect((await getOrganizationSettings(deps, { organizationId: org.id })).allow_inline_suppression).toBe(true);
-    await deps.repo.updateOrganization(org.id, {
+    await deps.orgs.update(org.id, {
       settings: {
         default_severity: "error",
         require_evaluation_pass: true,

@@ -19,7 +19,7 @@ import { resetPassword } from "./passwords/resetPassword.js";
 import { inviteMember } from "./members/inviteMember.js";
 import { removeMember } from "./members/removeMember.js";
 import { updateMemberRole } from "./members/updateMemberRole.js";
-import { verifyKey } from "./verifyKey.js";
+import { verifyKey } from "./apiKeys/verifyKey.js";
 import { createOrganization } from "./organizations/createOrganization.js";
 import { login } from "./sessions/login.js";
 import { logout } from "./sessions/logout.js";
@@ -56,7 +56,7 @@ beforeEach(async () => {
     oauthServerSecret: randomBytes(32),
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
-    sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
+    sessionPolicy: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
 });
 afterEach(async () => {
@@ -101,9 +101,9 @@ describe("invitations", () => {
     const joined = await acceptInvitation(deps, { token: third.token, name: "Ada", password: PASSWORD, clientIp: "" });
     expect(joined.member).toMatchObject({ role: "member", status: "active" });
     // only a hash of the token was ever stored
-    const stored = JSON.stringify(await deps.repo.allMemberships());
+    const stored = JSON.stringify(await deps.members.all());
     expect(stored).not.toContain(third.token);
-    const user = await deps.repo.userByEmail("ada@acme.test");
+    const user = await deps.accounts.byEmail("ada@acme.test");
     expect(user!.password_hash).toMatch(/^\$argon2id\$/);
   });
 });
@@ -128,7 +128,7 @@ describe("sessions", () => {
     const { org } = await createOrganization(deps, { name: "Acme", plan: "team" });
     await member(org.id, "ada@acme.test");
     const token = await sessionToken("ada@acme.test");
-    expect(JSON.stringify(await deps.repo.allSessions())).not.toContain(token);
+    expect(JSON.stringify(await deps.sessions.all())).not.toContain(token);
     await logout(deps, { token, clientIp: "127.0.0.1" });
     expect(await codeOf(verifySession(deps, { token: token }))).toBe("AUTH_INVALID_SESSION");
     await logout(deps, { token, clientIp: "127.0.0.1" });
@@ -172,7 +172,7 @@ describe("the role ceiling on API keys", () => {
   async function joined(orgId: string, email: string, role: string): Promise<string> {
     const { token } = await inviteMember(deps, { organizationId: orgId, email, role, actor });
     await acceptInvitation(deps, { token, name: "Ada", password: PASSWORD, clientIp: "127.0.0.1" });
-    return (await deps.repo.userByEmail(email))!.id;
+    return (await deps.accounts.byEmail(email))!.id;
   }
 
   it("makes a person's keys, and the keys those create, act with the person's current role", async () => {
@@ -304,7 +304,7 @@ describe("accounts across organizations", () => {
     expect(
       await codeOf(acceptInvitation(deps, { token, name: "Sam", password: "chosen by hooli's admin", clientIp: "" })),
     ).toBe("AUTH_SIGN_IN_REQUIRED");
-    expect((await deps.repo.userById(sam.id))!.password_hash).toBeNull();
+    expect((await deps.accounts.byId(sam.id))!.password_hash).toBeNull();
     expect(
       await codeOf(
         acceptInvitation(deps, { token, name: "", password: "", clientIp: "", sessionUserId: "user_other" }),
@@ -312,14 +312,14 @@ describe("accounts across organizations", () => {
     ).toBe("AUTH_INVITATION_ACCOUNT_MISMATCH");
     const joined = await acceptInvitation(deps, { token, name: "", password: "", clientIp: "", sessionUserId: sam.id });
     expect(joined.member).toMatchObject({ status: "active", role: "admin", name: "Sam" });
-    expect((await deps.repo.userById(sam.id))!.password_hash).toBeNull();
+    expect((await deps.accounts.byId(sam.id))!.password_hash).toBeNull();
   });
 
   it("let a reset link work once, for an hour, and stop when the account came to belong elsewhere", async () => {
     const { org: h } = await createOrganization(deps, { name: "Hooli", plan: "team" });
     const { org: g } = await createOrganization(deps, { name: "Globex", plan: "team" });
     await member(h.id, "ada@hooli.test");
-    const ada = (await deps.repo.userByEmail("ada@hooli.test"))!;
+    const ada = (await deps.accounts.byEmail("ada@hooli.test"))!;
     const NEW = "a brand new passphrase";
     const late = await issuePasswordReset(deps, { organizationId: h.id, userId: ada.id, actor });
     now = new Date(now.getTime() + 3_600_000);
@@ -327,7 +327,7 @@ describe("accounts across organizations", () => {
       "PASSWORD_RESET_EXPIRED",
     );
     const stale = await issuePasswordReset(deps, { organizationId: h.id, userId: ada.id, actor });
-    expect(JSON.stringify(await deps.repo.userById(ada.id))).not.toContain(stale.token);
+    expect(JSON.stringify(await deps.accounts.byId(ada.id))).not.toContain(stale.token);
     // Ada joins Globex herself (with her password): Hooli's link no longer works.
     const { token } = await inviteMember(deps, {
       organizationId: g.id,

@@ -1,7 +1,7 @@
 import { Badge, Button, Checkbox, Group, Select, Stack, Text, TextInput } from "@mantine/core";
 import { useState } from "react";
 import { api, call, type Schemas } from "../api";
-import { API_SCOPES } from "../gen/scopes";
+import { API_SCOPES } from "@verdict/sdk/gen/scopes";
 import { fieldsUnder, useAction, useLoad, useSubmit } from "../hooks";
 import { ConfirmButton, ErrorAlert, FieldRow, fmtDate, FormCard, ListTable, PageTitle, ShownOnce } from "../ui";
 

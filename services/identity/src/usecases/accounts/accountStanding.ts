@@ -1,10 +1,10 @@
 // The facts the account-binding rule (domain/account.ts) decides on, gathered across organizations.
 import type { AccountStanding } from "../../domain/account.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { UserRecord } from "../../repo.js";
+import type { UserRecord } from "../../repos/accountRepo.js";
 
 export async function accountStanding(deps: IdentityDeps, user: UserRecord): Promise<AccountStanding> {
-  const active = await deps.repo.activeMembershipsOf(user.id);
+  const active = await deps.members.activeMembershipsOf(user.id);
   // SCIM links count too: accounts provisioned before the binding was kept on the account.
   const scim = await deps.scim.organizationsLinking(user.id);
   return {

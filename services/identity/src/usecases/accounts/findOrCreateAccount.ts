@@ -2,7 +2,7 @@
 // sign-in): the one that has the address, or a new one without a password.
 import { DuplicateKeyError } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
-import type { UserRecord } from "../../repo.js";
+import type { UserRecord } from "../../repos/accountRepo.js";
 
 export interface FindOrCreateAccountCommand {
   /** Normalized (see normalizeEmail). */
@@ -20,7 +20,7 @@ export interface FindOrCreateAccountCommand {
 /** The account for an email, made (without a password, with the given id) when it does not exist yet. */
 export async function findOrCreateAccount(deps: IdentityDeps, cmd: FindOrCreateAccountCommand): Promise<UserRecord> {
   const { email, name, id } = cmd;
-  const found = await deps.repo.userByEmail(email);
+  const found = await deps.accounts.byEmail(email);
   if (found) return found;
   const user: UserRecord = {
     id,
@@ -36,11 +36,11 @@ export async function findOrCreateAccount(deps: IdentityDeps, cmd: FindOrCreateA
     idp_organization_ids: cmd.boundTo ? [cmd.boundTo] : [],
   };
   try {
-    await deps.repo.insertUser(user);
+    await deps.accounts.insert(user);
     return user;
   } catch (err) {
     if (err instanceof DuplicateKeyError) {
-      const raced = await deps.repo.userByEmail(email);
+      const raced = await deps.accounts.byEmail(email);
       if (raced) return raced;
       // The id is taken by another account (its email changed since): a fresh id then.
       return findOrCreateAccount(deps, { ...cmd, id: `${id}x` });

@@ -12,7 +12,7 @@ import {
   type KeyGrant,
 } from "../../domain/apiKey.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { KeyRecord } from "../../repo.js";
+import type { KeyRecord } from "../../repos/apiKeyRepo.js";
 import { personScopes } from "../members/authority.js";
 import { recordAudit, SYSTEM_ACTOR, type Actor } from "../audit/recordAudit.js";
 
@@ -104,7 +104,7 @@ export async function createApiKey(
     // role and revoked with them, however many keys lie between.
     created_by_user_id: personId ?? null,
   };
-  await deps.repo.insertKey(record);
+  await deps.keys.insert(record);
   await recordAudit(deps, {
     organizationId: record.organization_id,
     type: "api_key.created",
@@ -129,7 +129,7 @@ async function creatorGrant(
   deps: IdentityDeps,
   cmd: CreateApiKeyCommand,
 ): Promise<{ creator: KeyGrant | null; personId?: string }> {
-  const key = cmd.creatorKeyId ? await deps.repo.findKey(cmd.organizationId, cmd.creatorKeyId) : null;
+  const key = cmd.creatorKeyId ? await deps.keys.find(cmd.organizationId, cmd.creatorKeyId) : null;
   if (cmd.creatorKeyId && !key) return { creator: null };
   const personId = cmd.creatorUserId ?? key?.created_by_user_id ?? undefined;
   if (!personId) return { creator: key };

@@ -18,7 +18,7 @@ export interface KeysOfPersonCommand {
  * Answers how many.
  */
 export async function revokeKeysCreatedBy(deps: IdentityDeps, cmd: KeysOfPersonCommand): Promise<number> {
-  const keys = await deps.repo.liveKeysCreatedBy(cmd.organizationId, cmd.userId);
+  const keys = await deps.keys.liveKeysCreatedBy(cmd.organizationId, cmd.userId);
   for (const k of keys) await revokeApiKey(deps, { organizationId: cmd.organizationId, keyId: k.id, actor: cmd.actor });
   return keys.length;
 }
@@ -32,7 +32,7 @@ export async function announceCreatorRoleChanged(
   deps: IdentityDeps,
   cmd: Omit<KeysOfPersonCommand, "actor">,
 ): Promise<number> {
-  const keys = await deps.repo.liveKeysCreatedBy(cmd.organizationId, cmd.userId);
+  const keys = await deps.keys.liveKeysCreatedBy(cmd.organizationId, cmd.userId);
   const at = deps.clock.now().toISOString();
   for (const k of keys) {
     const event = deps.outbox.event(TOPICS.keyRevoked, {
@@ -40,7 +40,7 @@ export async function announceCreatorRoleChanged(
       subject: k.id,
       data: { key_id: k.id, organization_id: cmd.organizationId, reason: "creator_role_changed", changed_at: at },
     });
-    await deps.repo.announceKeyChanged(cmd.organizationId, k.id, event);
+    await deps.keys.announceChanged(cmd.organizationId, k.id, event);
   }
   return keys.length;
 }

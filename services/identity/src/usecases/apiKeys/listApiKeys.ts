@@ -1,5 +1,5 @@
 import type { IdentityDeps } from "../../deps.js";
-import type { KeyRecord } from "../../repo.js";
+import type { KeyRecord } from "../../repos/apiKeyRepo.js";
 
 export interface ListApiKeysCommand {
   organizationId: string;
@@ -7,5 +7,5 @@ export interface ListApiKeysCommand {
 
 /** An organization's API keys, revoked ones too. */
 export async function listApiKeys(deps: IdentityDeps, cmd: ListApiKeysCommand): Promise<KeyRecord[]> {
-  return deps.repo.keysOf(cmd.organizationId);
+  return deps.keys.keysOf(cmd.organizationId);
 }

@@ -13,7 +13,7 @@ export interface RevokeApiKeyCommand {
 /** Revokes a key at once: gateways drop their cached verification on the event written with it. */
 export async function revokeApiKey(deps: IdentityDeps, cmd: RevokeApiKeyCommand): Promise<void> {
   const { organizationId, keyId, actor = SYSTEM_ACTOR } = cmd;
-  const key = await deps.repo.findKey(organizationId, keyId);
+  const key = await deps.keys.find(organizationId, keyId);
   if (!key) throw errors.notFound("api_key", keyId);
   if (key.revoked_at) throw errors.deleted("api_key", keyId);
   if (key.operator) {
@@ -36,7 +36,7 @@ export async function revokeApiKey(deps: IdentityDeps, cmd: RevokeApiKeyCommand)
     subject: keyId,
     data: { key_id: keyId, organization_id: organizationId, revoked_at: revokedAt },
   });
-  const updated = await deps.repo.revokeKey(organizationId, keyId, revokedAt, event);
+  const updated = await deps.keys.revoke(organizationId, keyId, revokedAt, event);
   if (!updated) throw errors.deleted("api_key", keyId);
   await recordAudit(deps, {
     organizationId,

@@ -38,7 +38,7 @@ export async function acceptInvitation(
   cmd: AcceptInvitationCommand,
 ): Promise<{ member: MemberView; organizationId: string }> {
   if (!/^vdt_inv_[0-9A-Za-z]{43}$/.test(cmd.token)) throw invalidLink();
-  const invitation = await deps.repo.openInvitation(hashToken(cmd.token));
+  const invitation = await deps.members.openInvitation(hashToken(cmd.token));
   if (!invitation) throw invalidLink();
   const now = deps.clock.now();
   if (invitation.invitation_expires_at && Date.parse(invitation.invitation_expires_at) <= now.getTime()) {
@@ -49,7 +49,7 @@ export async function acceptInvitation(
       { resource_type: "invitation" },
     );
   }
-  const user = await deps.repo.userById(invitation.user_id);
+  const user = await deps.accounts.byId(invitation.user_id);
   if (!user) throw invalidLink();
   if (cmd.sessionUserId && cmd.sessionUserId !== user.id)
     throw new AppError(
@@ -84,11 +84,11 @@ export async function acceptInvitation(
   const newcomer = proof === "new_password";
   const passwordHash = newcomer ? await deps.passwords.hash(cmd.password) : null;
   // Single use: only the request that flips the invitation wins.
-  const joined = await deps.repo.acceptInvitation(invitation, invitation.invitation_hash);
+  const joined = await deps.members.acceptInvitation(invitation, invitation.invitation_hash);
   if (!joined) throw invalidLink();
   // Conditional on still having no password: a race with another first password loses.
   const updatedUser = newcomer
-    ? ((await deps.repo.setFirstPassword(user.id, cmd.name.trim(), passwordHash)) ?? user)
+    ? ((await deps.accounts.setFirstPassword(user.id, cmd.name.trim(), passwordHash)) ?? user)
     : user;
   await recordAudit(deps, {
     organizationId: invitation.organization_id,

@@ -27,7 +27,7 @@ export async function actingPerson(
 ): Promise<string | undefined> {
   if (actingUserId) return actingUserId;
   if (actor?.type !== "api_key") return undefined;
-  const key = await deps.repo.findKey(organizationId, actor.id);
+  const key = await deps.keys.find(organizationId, actor.id);
   return key?.created_by_user_id ?? undefined;
 }
 
@@ -43,7 +43,7 @@ export async function personScopes(
   granted: readonly string[],
 ): Promise<string[] | null> {
   if (!personId) return [...granted];
-  const m = await deps.repo.membership(organizationId, personId);
+  const m = await deps.members.find(organizationId, personId);
   return m?.status === "active" ? scopesWithinRole(granted, roleScopes(m.role)) : null;
 }
 
@@ -58,7 +58,7 @@ export async function assertMayChangeRole(
 ): Promise<void> {
   const personId = await actingPerson(deps, organizationId, actingUserId, actor);
   if (!personId) return;
-  const acting = await deps.repo.membership(organizationId, personId);
+  const acting = await deps.members.find(organizationId, personId);
   const refusal =
     acting?.status === "active"
       ? roleChangeRefusal(acting.role, current, next)

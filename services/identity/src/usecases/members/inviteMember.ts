@@ -3,7 +3,7 @@ import { DuplicateKeyError } from "@verdict/store";
 import { INVITATION_TTL_MS, isRole, normalizeEmail, type Role } from "../../domain/member.js";
 import { hashToken, newToken } from "../../domain/secrets.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { MemberRecord } from "../../repo.js";
+import type { MemberRecord } from "../../repos/memberRepo.js";
 import { findOrCreateAccount } from "../accounts/findOrCreateAccount.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
 import { assertMayChangeRole } from "./authority.js";
@@ -32,7 +32,7 @@ export async function inviteMember(
       { field: "role", code: "INVALID_ENUM", message: "role must be one of: owner, admin, member, viewer" },
     ]);
   const role: Role = cmd.role;
-  const org = await deps.repo.findOrganization(cmd.organizationId);
+  const org = await deps.orgs.find(cmd.organizationId);
   if (!org) throw errors.notFound("organization", cmd.organizationId);
   await assertMayChangeRole(deps, {
     organizationId: cmd.organizationId,
@@ -47,11 +47,11 @@ export async function inviteMember(
   const user = await findOrCreateAccount(deps, { email, name: "", id: newId("user"), createdAt: now.toISOString() });
   const token = newToken("inv");
   const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS).toISOString();
-  const existing = await deps.repo.membership(cmd.organizationId, user.id);
+  const existing = await deps.members.find(cmd.organizationId, user.id);
   let membership: MemberRecord;
   if (existing?.status === "active") throw errors.alreadyExists("member", user.id);
   if (existing) {
-    const updated = await deps.repo.renewInvitation(existing, {
+    const updated = await deps.members.renewInvitation(existing, {
       role,
       invitation_hash: hashToken(token),
       invitation_expires_at: expiresAt,
@@ -60,7 +60,7 @@ export async function inviteMember(
     membership = updated;
   } else {
     membership = {
-      id: deps.repo.membershipId(cmd.organizationId, user.id),
+      id: deps.members.membershipId(cmd.organizationId, user.id),
       organization_id: cmd.organizationId,
       user_id: user.id,
       role,
@@ -71,7 +71,7 @@ export async function inviteMember(
       version: 1,
     };
     try {
-      await deps.repo.insertMembership(membership);
+      await deps.members.insert(membership);
     } catch (err) {
       if (err instanceof DuplicateKeyError) throw errors.alreadyExists("member", user.id);
       throw err;

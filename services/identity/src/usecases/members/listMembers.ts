@@ -6,10 +6,10 @@ export interface ListMembersQuery {
 }
 
 export async function listMembers(deps: IdentityDeps, { organizationId }: ListMembersQuery): Promise<MemberView[]> {
-  const memberships = await deps.repo.membersOf(organizationId);
+  const memberships = await deps.members.membersOf(organizationId);
   const out: MemberView[] = [];
   for (const m of memberships) {
-    const user = await deps.repo.userById(m.user_id);
+    const user = await deps.accounts.byId(m.user_id);
     if (user) out.push(memberView(m, user));
   }
   return out;

@@ -1,6 +1,7 @@
 import type { Role } from "../../domain/member.js";
 import { hasSecondFactor } from "../../domain/mfa.js";
-import type { MemberRecord, UserRecord } from "../../repo.js";
+import type { MemberRecord } from "../../repos/memberRepo.js";
+import type { UserRecord } from "../../repos/accountRepo.js";
 
 /** What lists show of a member: the person and their role here, never a credential. */
 export interface MemberView {

@@ -14,7 +14,7 @@ export interface RemoveMemberCommand {
 
 /** Removes a member (or withdraws an open invitation) and ends their sessions in the organization. */
 export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand): Promise<void> {
-  const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
+  const membership = await deps.members.find(cmd.organizationId, cmd.userId);
   if (!membership) throw errors.notFound("member", cmd.userId);
   await assertMayChangeRole(deps, {
     organizationId: cmd.organizationId,
@@ -25,7 +25,7 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
   });
   if (
     membership.status === "active" &&
-    leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, undefined)
+    leavesNoOwner(await deps.members.activeOwnersCount(cmd.organizationId), membership.role, undefined)
   ) {
     throw errors.unprocessable(
       [
@@ -38,8 +38,8 @@ export async function removeMember(deps: IdentityDeps, cmd: RemoveMemberCommand)
       "The last owner cannot be removed",
     );
   }
-  if (!(await deps.repo.deleteMembership(membership))) throw errors.unavailable("The member changed meanwhile; retry");
-  const ended = await deps.repo.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
+  if (!(await deps.members.delete(membership))) throw errors.unavailable("The member changed meanwhile; retry");
+  const ended = await deps.sessions.revokeSessionsOf(cmd.userId, cmd.organizationId, deps.clock.now().toISOString());
   // The member's OAuth grants here end too: their codes, access and refresh tokens.
   const oauthArtifacts = await deps.oauth.revokeArtifactsOf(membership.id);
   // And the API keys they created here (as SCIM deactivation does): no key outlives its person.

@@ -23,8 +23,8 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
     throw errors.unprocessable([
       { field: "role", code: "INVALID_ENUM", message: "role must be one of: owner, admin, member, viewer" },
     ]);
-  const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
-  const user = membership ? await deps.repo.userById(cmd.userId) : null;
+  const membership = await deps.members.find(cmd.organizationId, cmd.userId);
+  const user = membership ? await deps.accounts.byId(cmd.userId) : null;
   if (!membership || !user) throw errors.notFound("member", cmd.userId);
   await assertMayChangeRole(deps, {
     organizationId: cmd.organizationId,
@@ -35,7 +35,7 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
   });
   if (
     membership.status === "active" &&
-    leavesNoOwner(await deps.repo.activeOwnersCount(cmd.organizationId), membership.role, cmd.role)
+    leavesNoOwner(await deps.members.activeOwnersCount(cmd.organizationId), membership.role, cmd.role)
   ) {
     throw errors.unprocessable(
       [
@@ -49,7 +49,7 @@ export async function updateMemberRole(deps: IdentityDeps, cmd: UpdateMemberRole
     );
   }
   if (membership.role === cmd.role) return memberView(membership, user);
-  const updated = await deps.repo.changeRole(membership, cmd.role);
+  const updated = await deps.members.changeRole(membership, cmd.role);
   if (!updated) throw errors.unavailable("The member changed meanwhile; retry");
   // Their keys act within the new role from the next verification; gateways forget cached ones.
   await announceCreatorRoleChanged(deps, { organizationId: cmd.organizationId, userId: user.id });

@@ -4,7 +4,7 @@
 // racing a sign-in's counter update) would put back what the other just changed.
 import { AppError, errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
-import type { PasskeyRecord, UserRecord } from "../../repo.js";
+import type { PasskeyRecord, UserRecord } from "../../repos/accountRepo.js";
 
 const ATTEMPTS = 5;
 
@@ -24,10 +24,10 @@ export async function changePasskeys(
   { userId, change }: ChangePasskeysCommand,
 ): Promise<UserRecord> {
   for (let i = 0; i < ATTEMPTS; i++) {
-    const user = await deps.repo.userById(userId);
+    const user = await deps.accounts.byId(userId);
     if (!user) throw errors.notFound("user", userId);
     const next = await change(user);
-    const updated = await deps.repo.writePasskeys(user, next.passkeys, next.extra);
+    const updated = await deps.accounts.writePasskeys(user, next.passkeys, next.extra);
     if (updated) return updated;
   }
   throw errors.unavailable("Your passkeys changed several times meanwhile; retry");

@@ -3,7 +3,7 @@ import { hashToken, normalizeRecoveryCode } from "../../domain/secrets.js";
 import { acceptedStep } from "../../domain/totp.js";
 import { hasSecondFactor } from "../../domain/mfa.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { UserRecord } from "../../repo.js";
+import type { UserRecord } from "../../repos/accountRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { signInFailed } from "../sessions/login.js";
 import type { SessionView } from "../sessions/sessionView.js";
@@ -31,7 +31,7 @@ export async function completeTotpLogin(
   cmd: CompleteTotpLoginCommand,
 ): Promise<{ token: string; session: SessionView }> {
   if (!/^vdt_mfa_[0-9A-Za-z]{43}$/.test(cmd.mfaToken)) throw challengeGone();
-  const challenge = await deps.repo.sessionByHash(hashToken(cmd.mfaToken));
+  const challenge = await deps.sessions.byHash(hashToken(cmd.mfaToken));
   const now = deps.clock.now();
   if (
     !challenge ||
@@ -40,12 +40,12 @@ export async function completeTotpLogin(
     Date.parse(challenge.expires_at) <= now.getTime()
   )
     throw challengeGone();
-  const user = await deps.repo.userById(challenge.user_id);
+  const user = await deps.accounts.byId(challenge.user_id);
   if (!user || !hasSecondFactor(user)) throw challengeGone();
   const attempt = await startAttempt(deps, throttleIds(user.email, cmd.clientIp));
   const method = await consumeSecondFactor(deps, user, cmd.code, now.getTime());
   if (!method) {
-    const membership = await deps.repo.membership(challenge.organization_id, user.id);
+    const membership = await deps.members.find(challenge.organization_id, user.id);
     await signInFailed(deps, {
       attempt,
       user,
@@ -56,7 +56,7 @@ export async function completeTotpLogin(
     throw new AppError("unauthorized", "AUTH_INVALID_MFA_CODE", "The code is wrong, expired or was used already");
   }
   // Spent: a challenge yields one session.
-  if (!(await deps.repo.revokeSession(challenge.id, now.toISOString()))) throw challengeGone();
+  if (!(await deps.sessions.revoke(challenge.id, now.toISOString()))) throw challengeGone();
   await attempt.signInCompleted();
   const actor = { type: "user" as const, id: user.id, ip: cmd.clientIp };
   if (method === "recovery_code") {
@@ -96,11 +96,11 @@ async function consumeSecondFactor(
   const step = secret ? acceptedStep(secret, code.trim(), nowMs, user.totp_last_step) : null;
   if (step !== null) {
     // Conditional on the last step seen: two requests with the same code cannot both pass.
-    return (await deps.repo.spendTotpStep(user, step)) ? "totp" : undefined;
+    return (await deps.accounts.spendTotpStep(user, step)) ? "totp" : undefined;
   }
   const hash = hashToken(normalizeRecoveryCode(code));
   if (!user.recovery_code_hashes.includes(hash)) return undefined;
   const left = user.recovery_code_hashes.filter((h) => h !== hash);
   // Conditional on how many were left: two requests with the same code cannot both pass.
-  return (await deps.repo.spendRecoveryCode(user, left)) ? "recovery_code" : undefined;
+  return (await deps.accounts.spendRecoveryCode(user, left)) ? "recovery_code" : undefined;
 }

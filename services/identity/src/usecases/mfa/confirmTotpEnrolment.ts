@@ -23,7 +23,7 @@ export async function confirmTotpEnrolment(
   cmd: ConfirmTotpEnrolmentCommand,
 ): Promise<{ recoveryCodes: string[]; token: string; session: SessionView }> {
   const session = await activeSession(deps, cmd.sessionToken);
-  const user = await deps.repo.userById(session.user_id);
+  const user = await deps.accounts.byId(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);
   if (user.totp_sealed) throw errors.alreadyExists("totp", user.id);
   if (!user.totp_pending_sealed) {
@@ -45,7 +45,7 @@ export async function confirmTotpEnrolment(
       "The code is wrong or expired: check the authenticator's clock and try the current code",
     );
   const codes = newRecoveryCodes();
-  const enabled = await deps.repo.enableTotp(user.id, {
+  const enabled = await deps.accounts.enableTotp(user.id, {
     totp_sealed: user.totp_pending_sealed,
     totp_last_step: step,
     recovery_code_hashes: codes.map(hashToken),

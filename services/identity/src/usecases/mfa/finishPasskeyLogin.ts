@@ -31,10 +31,10 @@ export async function finishPasskeyLogin(
   const expected = challenge.webauthn_challenge;
   if (!expected) throw passkeyRefused("ask for options first");
   const attempt = await startAttempt(deps, throttleIds(user.email, cmd.clientIp));
-  await deps.repo.setWebauthnChallenge(challenge.id, null);
+  await deps.sessions.setWebauthnChallenge(challenge.id, null);
   const passkey = (user.passkeys ?? []).find((p) => p.id === response.id);
   const fail = async (why: string) => {
-    const membership = await deps.repo.membership(challenge.organization_id, user.id);
+    const membership = await deps.members.find(challenge.organization_id, user.id);
     await signInFailed(deps, {
       attempt,
       user,
@@ -80,7 +80,7 @@ export async function finishPasskeyLogin(
       ),
     }),
   });
-  if (!(await deps.repo.revokeSession(challenge.id, now))) throw challengeGone();
+  if (!(await deps.sessions.revoke(challenge.id, now))) throw challengeGone();
   await attempt.signInCompleted();
   const started = await startSession(deps, {
     userId: user.id,

@@ -3,7 +3,7 @@ import { errors } from "@verdict/kit";
 import { hasSecondFactor } from "../../domain/mfa.js";
 import { hashToken, newRecoveryCodes } from "../../domain/secrets.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { PasskeyRecord } from "../../repo.js";
+import type { PasskeyRecord } from "../../repos/accountRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import type { SessionView } from "../sessions/sessionView.js";
 import { renewSession } from "../sessions/renewSession.js";
@@ -35,7 +35,7 @@ export async function finishPasskeyRegistration(
   const challenge = session.webauthn_challenge;
   if (!challenge) throw passkeyRefused("no registration is under way: ask for options first");
   // Spent whatever the outcome.
-  await deps.repo.setWebauthnChallenge(session.id, null);
+  await deps.sessions.setWebauthnChallenge(session.id, null);
   const verified = await orRefused(() =>
     verifyRegistrationResponse({
       response,
@@ -46,7 +46,7 @@ export async function finishPasskeyRegistration(
     }),
   );
   if (!verified.verified) throw passkeyRefused("the attestation did not verify");
-  const user = await deps.repo.userById(session.user_id);
+  const user = await deps.accounts.byId(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);
   const c = verified.registrationInfo.credential;
   if ((user.passkeys ?? []).some((p) => p.id === c.id)) throw errors.alreadyExists("passkey", c.id);

@@ -4,7 +4,7 @@ import { errors, type FieldError } from "@verdict/kit";
 import { hasSecondFactor } from "../../domain/mfa.js";
 import { withDefaults } from "../../domain/organization.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { PasskeyRecord, UserRecord } from "../../repo.js";
+import type { PasskeyRecord, UserRecord } from "../../repos/accountRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { activeSession } from "../sessions/verifySession.js";
 import { assertPasskeyVersion, changePasskeys, passkeyVersion } from "./changePasskeys.js";
@@ -35,7 +35,7 @@ export function passkeyView(p: PasskeyRecord): PasskeyView {
 
 async function sessionUser(deps: IdentityDeps, sessionToken: string) {
   const session = await activeSession(deps, sessionToken);
-  const user = await deps.repo.userById(session.user_id);
+  const user = await deps.accounts.byId(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);
   return { session, user };
 }
@@ -76,8 +76,8 @@ export async function renamePasskey(
 
 /** Organizations this person is an active member of that require MFA. */
 async function requiringMfa(deps: IdentityDeps, userId: string): Promise<string[]> {
-  const memberships = await deps.repo.activeMembershipsOf(userId);
-  const orgs = await Promise.all(memberships.map((m) => deps.repo.findOrganization(m.organization_id)));
+  const memberships = await deps.members.activeMembershipsOf(userId);
+  const orgs = await Promise.all(memberships.map((m) => deps.orgs.find(m.organization_id)));
   return orgs.filter((o) => o && withDefaults(o.settings).require_mfa).map((o) => o!.name);
 }
 

@@ -19,6 +19,6 @@ export async function startPasskeyLogin(
     allowCredentials: (user.passkeys ?? []).map((p) => ({ id: p.id, transports: p.transports })),
     userVerification: "preferred",
   });
-  await deps.repo.setWebauthnChallenge(challenge.id, options.challenge);
+  await deps.sessions.setWebauthnChallenge(challenge.id, options.challenge);
   return JSON.stringify(options);
 }

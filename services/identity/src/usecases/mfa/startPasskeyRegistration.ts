@@ -19,7 +19,7 @@ export async function startPasskeyRegistration(
   { sessionToken, rp }: StartPasskeyRegistrationCommand,
 ): Promise<string> {
   const session = await activeSession(deps, sessionToken);
-  const user = await deps.repo.userById(session.user_id);
+  const user = await deps.accounts.byId(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);
   const options = await generateRegistrationOptions({
     rpName: "Verdict",
@@ -31,6 +31,6 @@ export async function startPasskeyRegistration(
     excludeCredentials: (user.passkeys ?? []).map((p) => ({ id: p.id, transports: p.transports })),
     authenticatorSelection: { residentKey: "preferred", userVerification: "preferred" },
   });
-  await deps.repo.setWebauthnChallenge(session.id, options.challenge);
+  await deps.sessions.setWebauthnChallenge(session.id, options.challenge);
   return JSON.stringify(options);
 }

@@ -13,10 +13,10 @@ export async function startTotpEnrolment(
   { sessionToken }: StartTotpEnrolmentCommand,
 ): Promise<{ secret: string; uri: string }> {
   const session = await activeSession(deps, sessionToken);
-  const user = await deps.repo.userById(session.user_id);
+  const user = await deps.accounts.byId(session.user_id);
   if (!user) throw errors.notFound("user", session.user_id);
   if (user.totp_sealed) throw errors.alreadyExists("totp", user.id);
   const secret = newTotpSecret();
-  await deps.repo.startTotpEnrolment(user.id, deps.totpBox.seal(secret, `totp:${user.id}`));
+  await deps.accounts.startTotpEnrolment(user.id, deps.totpBox.seal(secret, `totp:${user.id}`));
   return { secret, uri: totpUri(secret, user.email) };
 }

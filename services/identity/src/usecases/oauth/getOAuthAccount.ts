@@ -17,8 +17,8 @@ export interface GetOAuthAccountQuery {
 /** The member an OAuth account id (`<organization_id>.<user_id>`) names, while still active. */
 export async function getOAuthAccount(deps: IdentityDeps, { accountId }: GetOAuthAccountQuery): Promise<OAuthAccount> {
   const [organizationId, userId] = accountId.split(".");
-  const membership = organizationId && userId ? await deps.repo.membership(organizationId, userId) : null;
-  const user = membership?.status === "active" ? await deps.repo.userById(membership.user_id) : null;
+  const membership = organizationId && userId ? await deps.members.find(organizationId, userId) : null;
+  const user = membership?.status === "active" ? await deps.accounts.byId(membership.user_id) : null;
   if (!membership || !user) throw errors.notFound("account", accountId);
   return {
     userId: user.id,

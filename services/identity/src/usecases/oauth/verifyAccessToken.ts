@@ -2,7 +2,7 @@ import { checksummedTokenValid, errors } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { ACCESS_TOKEN_PREFIX } from "../../domain/oauthToken.js";
 import { personScopes } from "../members/authority.js";
-import type { OrgRecord } from "../../repo.js";
+import type { OrgRecord } from "../../repos/organizationRepo.js";
 
 export interface VerifiedAccessToken {
   org: OrgRecord;
@@ -46,7 +46,7 @@ export async function verifyAccessToken(
   const client = payload.clientId ? await deps.oauth.liveClient(payload.clientId) : null;
   if (!client || client.organization_id !== organizationId)
     throw errors.unauthorized("AUTH_REVOKED_KEY", "The application this token was issued to was deleted");
-  const org = await deps.repo.findOrganization(organizationId);
+  const org = await deps.orgs.find(organizationId);
   if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The token's organization no longer exists");
   return {
     org,

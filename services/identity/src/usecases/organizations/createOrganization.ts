@@ -1,7 +1,8 @@
 import { newId } from "@verdict/kit";
 import { cleanLimits, DEFAULT_SETTINGS, type Plan, type RateLimitOverrides } from "../../domain/organization.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { KeyRecord, OrgRecord } from "../../repo.js";
+import type { KeyRecord } from "../../repos/apiKeyRepo.js";
+import type { OrgRecord } from "../../repos/organizationRepo.js";
 import { createApiKey } from "../apiKeys/createApiKey.js";
 import type { OrganizationView } from "./getOrganization.js";
 
@@ -30,7 +31,7 @@ export async function createOrganization(
     is_default: cmd.isDefault ?? false,
     version: 1,
   };
-  await deps.repo.insertOrganization(org);
+  await deps.orgs.insert(org);
   const { record, key } = await createApiKey(deps, {
     organizationId: org.id,
     name: firstKey.operator ? "Bootstrap (instance operator)" : "Initial admin key",

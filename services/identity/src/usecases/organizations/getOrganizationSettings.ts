@@ -11,7 +11,7 @@ export async function getOrganizationSettings(
   deps: IdentityDeps,
   cmd: GetOrganizationSettingsCommand,
 ): Promise<OrgSettings> {
-  const org = await deps.repo.findOrganization(cmd.organizationId);
+  const org = await deps.orgs.find(cmd.organizationId);
   if (!org) throw errors.notFound("organization", cmd.organizationId);
   return withDefaults(org.settings);
 }

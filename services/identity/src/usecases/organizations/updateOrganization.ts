@@ -21,7 +21,7 @@ export async function updateOrganization(
   if (cmd.requireEvaluationPass !== undefined) set["settings.require_evaluation_pass"] = cmd.requireEvaluationPass;
   if (cmd.allowInlineSuppression !== undefined) set["settings.allow_inline_suppression"] = cmd.allowInlineSuppression;
   if (cmd.requireMfa !== undefined) set["settings.require_mfa"] = cmd.requireMfa;
-  const updated = await deps.repo.updateOrganization(cmd.organizationId, set);
+  const updated = await deps.orgs.update(cmd.organizationId, set);
   if (!updated) throw errors.notFound("organization", cmd.organizationId);
   return getOrganization(deps, { organizationId: cmd.organizationId });
 }

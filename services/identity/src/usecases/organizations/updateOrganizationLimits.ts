@@ -12,7 +12,7 @@ export async function updateOrganizationLimits(
   deps: IdentityDeps,
   cmd: UpdateOrganizationLimitsCommand,
 ): Promise<OrganizationView> {
-  const updated = await deps.repo.updateOrganization(cmd.organizationId, { rate_limits: cleanLimits(cmd.limits) });
+  const updated = await deps.orgs.update(cmd.organizationId, { rate_limits: cleanLimits(cmd.limits) });
   if (!updated) throw errors.notFound("organization", cmd.organizationId);
   return getOrganization(deps, { organizationId: cmd.organizationId });
 }

@@ -25,7 +25,7 @@ export async function changePassword(
 ): Promise<{ sessionsEnded: number }> {
   const problems = passwordProblems(cmd.newPassword, "new_password");
   if (problems.length) throw errors.unprocessable(problems);
-  const user = await deps.repo.userById(cmd.userId);
+  const user = await deps.accounts.byId(cmd.userId);
   if (!user) throw errors.notFound("user", cmd.userId);
   if (!user.password_hash)
     throw errors.unprocessable([
@@ -40,9 +40,9 @@ export async function changePassword(
     throw new AppError("unauthorized", "AUTH_INVALID_CREDENTIALS", "The current password is wrong");
   await attempt.checkPassed();
   const hash = await deps.passwords.hash(cmd.newPassword);
-  if (!(await deps.repo.setPassword(user.id, user.password_hash, hash)))
+  if (!(await deps.accounts.setPassword(user.id, user.password_hash, hash)))
     throw new AppError("conflict", "PASSWORD_CHANGED_MEANWHILE", "The password was changed meanwhile: sign in again");
-  const sessionsEnded = await deps.repo.revokeSessionsOf(
+  const sessionsEnded = await deps.sessions.revokeSessionsOf(
     user.id,
     undefined,
     deps.clock.now().toISOString(),

@@ -31,8 +31,8 @@ export async function issuePasswordReset(
   deps: IdentityDeps,
   cmd: IssuePasswordResetCommand,
 ): Promise<{ token: string; expiresAt: string }> {
-  const membership = await deps.repo.membership(cmd.organizationId, cmd.userId);
-  const user = membership?.status === "active" ? await deps.repo.userById(cmd.userId) : null;
+  const membership = await deps.members.find(cmd.organizationId, cmd.userId);
+  const user = membership?.status === "active" ? await deps.accounts.byId(cmd.userId) : null;
   if (!membership || !user) throw errors.notFound("member", cmd.userId);
   await assertMayChangeRole(deps, {
     organizationId: cmd.organizationId,
@@ -43,7 +43,7 @@ export async function issuePasswordReset(
   if (!mayResetFrom(await accountStanding(deps, user), cmd.organizationId)) throw accountBelongsElsewhere();
   const token = newToken("pwr");
   const expiresAt = new Date(deps.clock.now().getTime() + PASSWORD_RESET_TTL_MS).toISOString();
-  await deps.repo.openPasswordReset(user.id, cmd.organizationId, hashToken(token), expiresAt);
+  await deps.accounts.openPasswordReset(user.id, cmd.organizationId, hashToken(token), expiresAt);
   await recordAudit(deps, {
     organizationId: cmd.organizationId,
     type: "password.reset_issued",

@@ -30,7 +30,7 @@ export async function resetPassword(deps: IdentityDeps, cmd: ResetPasswordComman
   const problems = passwordProblems(cmd.newPassword, "new_password");
   if (problems.length) throw errors.unprocessable(problems);
   const tokenHash = /^vdt_pwr_[0-9A-Za-z]{43}$/.test(cmd.token) ? hashToken(cmd.token) : null;
-  const user = tokenHash ? await deps.repo.userByPasswordResetHash(tokenHash) : null;
+  const user = tokenHash ? await deps.accounts.byPasswordResetHash(tokenHash) : null;
   // Unknown links count against the address like wrong passwords.
   const attempt = await startAttempt(deps, throttleIds(user?.email ?? "", cmd.clientIp));
   if (!user || !tokenHash) throw invalidLink();
@@ -45,13 +45,13 @@ export async function resetPassword(deps: IdentityDeps, cmd: ResetPasswordComman
   const organizationId = user.password_reset_org ?? "";
   if (!mayResetFrom(await accountStanding(deps, user), organizationId)) throw invalidLink();
   const hash = await deps.passwords.hash(cmd.newPassword);
-  if (!(await deps.repo.redeemPasswordReset(user.id, tokenHash, hash))) throw invalidLink();
+  if (!(await deps.accounts.redeemPasswordReset(user.id, tokenHash, hash))) throw invalidLink();
   // No sign-in (a second factor is still asked): earlier failures keep counting.
   await attempt.checkPassed();
   const at = now.toISOString();
-  const sessionsEnded = await deps.repo.revokeSessionsOf(user.id, undefined, at);
-  for (const m of await deps.repo.activeMembershipsOf(user.id))
-    await deps.oauth.revokeArtifactsOf(deps.repo.membershipId(m.organization_id, user.id));
+  const sessionsEnded = await deps.sessions.revokeSessionsOf(user.id, undefined, at);
+  for (const m of await deps.members.activeMembershipsOf(user.id))
+    await deps.oauth.revokeArtifactsOf(deps.members.membershipId(m.organization_id, user.id));
   await recordAudit(deps, {
     organizationId,
     type: "password.reset",

@@ -7,7 +7,7 @@ import { leavesNoOwner, type Role } from "../../domain/member.js";
 import { roleFromGroups } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { MemberRecord } from "../../repo.js";
+import type { MemberRecord } from "../../repos/memberRepo.js";
 import type { ScimUserRecord } from "../../repos/scimRepo.js";
 import { announceCreatorRoleChanged, revokeKeysCreatedBy } from "../apiKeys/keysOfPerson.js";
 import { recordAudit, type Actor } from "../audit/recordAudit.js";
@@ -34,10 +34,10 @@ export async function grantAccess(deps: IdentityDeps, { caller, rec }: ScimAcces
   if (!rec.user_id) return;
   const userId = rec.user_id;
   const role = await groupRole(deps, caller.organizationId, rec.scim_id);
-  const existing = await deps.repo.membership(caller.organizationId, userId);
+  const existing = await deps.members.find(caller.organizationId, userId);
   if (!existing) {
     const record: MemberRecord = {
-      id: deps.repo.membershipId(caller.organizationId, userId),
+      id: deps.members.membershipId(caller.organizationId, userId),
       organization_id: caller.organizationId,
       user_id: userId,
       role,
@@ -48,7 +48,7 @@ export async function grantAccess(deps: IdentityDeps, { caller, rec }: ScimAcces
       version: 1,
     };
     try {
-      await deps.repo.insertMembership(record);
+      await deps.members.insert(record);
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
       return grantAccess(deps, { caller, rec });
@@ -65,7 +65,7 @@ export async function grantAccess(deps: IdentityDeps, { caller, rec }: ScimAcces
   }
   const newRole = existing.role === "owner" ? "owner" : role;
   if (existing.status === "active" && existing.role === newRole) return;
-  const updated = await deps.repo.activateMembership(existing, newRole);
+  const updated = await deps.members.activate(existing, newRole);
   if (!updated) return grantAccess(deps, { caller, rec });
   if (existing.status === "active")
     await announceCreatorRoleChanged(deps, { organizationId: caller.organizationId, userId });
@@ -95,10 +95,10 @@ export async function syncRoles(deps: IdentityDeps, { caller, scimIds }: SyncRol
 /** Refuses to take the organization's last owner away (owners are managed in Verdict). */
 export async function assertMayEndAccess(deps: IdentityDeps, { caller, rec }: ScimAccessCommand): Promise<void> {
   if (!rec.user_id) return;
-  const membership = await deps.repo.membership(caller.organizationId, rec.user_id);
+  const membership = await deps.members.find(caller.organizationId, rec.user_id);
   if (
     membership?.status === "active" &&
-    leavesNoOwner(await deps.repo.activeOwnersCount(caller.organizationId), membership.role, undefined)
+    leavesNoOwner(await deps.members.activeOwnersCount(caller.organizationId), membership.role, undefined)
   )
     throw scimErrors.mutability("This is the organization's last owner: make someone else owner in Verdict first");
 }
@@ -114,10 +114,10 @@ export async function endAccess(
 ): Promise<{ sessions: number; oauthArtifacts: number; apiKeys: number }> {
   if (!rec.user_id) return { sessions: 0, oauthArtifacts: 0, apiKeys: 0 };
   const userId = rec.user_id;
-  await deps.repo.endMembership(caller.organizationId, userId);
+  await deps.members.end(caller.organizationId, userId);
   const now = deps.clock.now().toISOString();
-  const sessions = await deps.repo.revokeSessionsOf(userId, caller.organizationId, now);
-  const oauthArtifacts = await deps.oauth.revokeArtifactsOf(deps.repo.membershipId(caller.organizationId, userId));
+  const sessions = await deps.sessions.revokeSessionsOf(userId, caller.organizationId, now);
+  const oauthArtifacts = await deps.oauth.revokeArtifactsOf(deps.members.membershipId(caller.organizationId, userId));
   const apiKeys = await revokeKeysCreatedBy(deps, {
     organizationId: caller.organizationId,
     userId,

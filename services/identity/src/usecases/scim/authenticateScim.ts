@@ -2,7 +2,7 @@ import { hashKey } from "../../domain/apiKey.js";
 import { scimAllowed, scimTokenWellFormed, SCIM_PLANS } from "../../domain/scim.js";
 import { scimErrors } from "../../domain/scimError.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { OrgRecord } from "../../repo.js";
+import type { OrgRecord } from "../../repos/organizationRepo.js";
 import type { ScimTokenRecord } from "../../repos/scimRepo.js";
 
 export interface AuthenticateScimCommand {
@@ -25,7 +25,7 @@ export async function authenticateScim(
   const now = deps.clock.now();
   if (record.expires_at && Date.parse(record.expires_at) <= now.getTime())
     throw scimErrors.unauthorized(`The SCIM token expired at ${record.expires_at}`);
-  const org = await deps.repo.findOrganization(record.organization_id);
+  const org = await deps.orgs.find(record.organization_id);
   if (!org) throw scimErrors.unauthorized("The SCIM token's organization no longer exists");
   if (!scimAllowed(org.plan))
     throw scimErrors.forbidden(`SCIM provisioning is on the ${SCIM_PLANS.join(" and ")} plans`);

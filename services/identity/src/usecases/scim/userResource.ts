@@ -120,6 +120,6 @@ export async function linkAccount(
   if (other && other.scim_id !== scimId)
     throw scimErrors.uniqueness(`The email address ${email} belongs to another user of this organization`);
   if (!mayProvisionWithoutConsent(await accountStanding(deps, account), caller.organizationId)) return null;
-  await deps.repo.bindAccountTo(account, caller.organizationId);
+  await deps.accounts.bindTo(account, caller.organizationId);
   return account.id;
 }

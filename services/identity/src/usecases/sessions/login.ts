@@ -4,7 +4,8 @@ import { hasSecondFactor, mfaMethods } from "../../domain/mfa.js";
 import { hashToken, newToken } from "../../domain/secrets.js";
 import { MFA_CHALLENGE_TTL_MS } from "../../domain/session.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { MemberRecord, UserRecord } from "../../repo.js";
+import type { MemberRecord } from "../../repos/memberRepo.js";
+import type { UserRecord } from "../../repos/accountRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 import { startSession } from "./startSession.js";
 import { assertPasswordSignInAllowed } from "../sso/enforce.js";
@@ -34,11 +35,11 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
   const email = normalizeEmail(cmd.email);
   // Counted before the password is checked: concurrent guesses cannot outrun the lockout.
   const attempt = await startAttempt(deps, throttleIds(email, cmd.clientIp));
-  const user = await deps.repo.userByEmail(email);
+  const user = await deps.accounts.byEmail(email);
   const passwordOk = user?.password_hash
     ? await deps.passwords.verify(user.password_hash, cmd.password)
     : await deps.passwords.verifyAgainstNothing(cmd.password);
-  const memberships = user ? await deps.repo.activeMembershipsOf(user.id) : [];
+  const memberships = user ? await deps.members.activeMembershipsOf(user.id) : [];
   const membership = cmd.organizationId
     ? memberships.find((m) => m.organization_id === cmd.organizationId)
     : memberships[0];
@@ -60,7 +61,7 @@ export async function login(deps: IdentityDeps, cmd: LoginCommand): Promise<Logi
   if (hasSecondFactor(user)) {
     const mfaToken = newToken("mfa");
     const now = deps.clock.now();
-    await deps.repo.insertSession({
+    await deps.sessions.insert({
       id: newId("ses"),
       hash: hashToken(mfaToken),
       user_id: user.id,

@@ -11,9 +11,9 @@ export interface LogoutCommand {
 /** Ends the session (idempotent: an unknown or ended one is already signed out). */
 export async function logout(deps: IdentityDeps, { token, clientIp }: LogoutCommand): Promise<void> {
   if (!SESSION_TOKEN_RE.test(token)) return;
-  const s = await deps.repo.sessionByHash(hashToken(token));
+  const s = await deps.sessions.byHash(hashToken(token));
   if (!s || s.revoked_at) return;
-  const ended = await deps.repo.revokeSession(s.id, deps.clock.now().toISOString());
+  const ended = await deps.sessions.revoke(s.id, deps.clock.now().toISOString());
   if (ended)
     await recordAudit(deps, {
       organizationId: s.organization_id,

@@ -1,5 +1,5 @@
 import type { IdentityDeps } from "../../deps.js";
-import type { SessionRecord } from "../../repo.js";
+import type { SessionRecord } from "../../repos/sessionRepo.js";
 import type { SessionView } from "./sessionView.js";
 import { startSession } from "./startSession.js";
 
@@ -19,7 +19,7 @@ export async function renewSession(
   cmd: RenewSessionCommand,
 ): Promise<{ token: string; session: SessionView }> {
   const { session } = cmd;
-  await deps.repo.revokeSession(session.id, deps.clock.now().toISOString());
+  await deps.sessions.revoke(session.id, deps.clock.now().toISOString());
   return startSession(deps, {
     userId: session.user_id,
     organizationId: session.organization_id,

@@ -2,7 +2,9 @@ import { hasSecondFactor } from "../../domain/mfa.js";
 import { withDefaults } from "../../domain/organization.js";
 import { roleScopes, type Role } from "../../domain/member.js";
 import { idleExpiry, type SessionPolicy } from "../../domain/session.js";
-import type { OrgRecord, SessionRecord, UserRecord } from "../../repo.js";
+import type { OrgRecord } from "../../repos/organizationRepo.js";
+import type { SessionRecord } from "../../repos/sessionRepo.js";
+import type { UserRecord } from "../../repos/accountRepo.js";
 
 /** Who is signed in: the session, the person, their organization and what their role lets them do. */
 export interface SessionView {

@@ -1,7 +1,7 @@
 import { errors, newId } from "@verdict/kit";
 import { hashToken, newToken } from "../../domain/secrets.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { SessionRecord } from "../../repo.js";
+import type { SessionRecord } from "../../repos/sessionRepo.js";
 import { sessionView, type SessionView } from "./sessionView.js";
 
 export interface SessionStart {
@@ -32,18 +32,18 @@ export async function startSession(
     state: "active",
     created_at: now.toISOString(),
     last_seen_at: now.toISOString(),
-    expires_at: new Date(now.getTime() + deps.sessions.absoluteMs).toISOString(),
+    expires_at: new Date(now.getTime() + deps.sessionPolicy.absoluteMs).toISOString(),
     revoked_at: null,
     ip: start.clientIp,
     user_agent: start.userAgent.slice(0, 500),
     ...(start.idpMfa ? { idp_mfa: true } : {}),
   };
-  await deps.repo.insertSession(record);
+  await deps.sessions.insert(record);
   const [user, org, membership] = await Promise.all([
-    deps.repo.userById(start.userId),
-    deps.repo.findOrganization(start.organizationId),
-    deps.repo.membership(start.organizationId, start.userId),
+    deps.accounts.byId(start.userId),
+    deps.orgs.find(start.organizationId),
+    deps.members.find(start.organizationId, start.userId),
   ]);
   if (!user || !org || membership?.status !== "active") throw errors.internal("The signed-in member vanished");
-  return { token, session: sessionView(record, user, org, membership.role, deps.sessions) };
+  return { token, session: sessionView(record, user, org, membership.role, deps.sessionPolicy) };
 }

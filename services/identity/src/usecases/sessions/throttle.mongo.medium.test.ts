@@ -4,12 +4,9 @@
 // allows (issue 25, defect 5). The embedded store's case is in usecases/people.test.ts.
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "@jest/globals";
-import { InProcessBus } from "@verdict/bus";
-import { createLogger } from "@verdict/kit";
-import { Outbox } from "@verdict/outbox";
 import { MongoStore } from "@verdict/store";
 import type { IdentityDeps } from "../../deps.js";
-import { IdentityRepo } from "../../repo.js";
+import { ThrottleRepo } from "../../repos/throttleRepo.js";
 import { IDENTITY_COLLECTIONS } from "../../repos/collections.js";
 import { startAttempt, throttleIds } from "./throttle.js";
 
@@ -39,13 +36,11 @@ if (!uri) {
     for (const s of stores) await s.close();
   });
 
-  /** Only what the throttles use: the repository and the clock. */
+  /** Only what the throttles use: their repository and the clock. */
   async function instance(): Promise<IdentityDeps> {
     const store = await new MongoStore({ uri: uri!, database }).connect();
     stores.push(store);
-    const logger = createLogger("t", "silent");
-    const repo = new IdentityRepo(store, new Outbox({ bus: new InProcessBus(logger, 1), logger }));
-    return { repo, clock: { now: () => new Date() } } as unknown as IdentityDeps;
+    return { throttles: new ThrottleRepo(store), clock: { now: () => new Date() } } as unknown as IdentityDeps;
   }
 
   describe("sign-in throttles on MongoDB", () => {
@@ -60,7 +55,7 @@ if (!uri) {
       const refused = results.filter((r) => r.status === "rejected");
       expect(through).toHaveLength(5);
       for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ code: "AUTH_LOCKED_OUT" });
-      const stored = await a.repo.throttle(throttleIds("race@example.test", "").account);
+      const stored = await a.throttles.find(throttleIds("race@example.test", "").account);
       expect(stored).toMatchObject({ failures: 5 });
       expect(stored!.locked_until).not.toBeNull();
     });

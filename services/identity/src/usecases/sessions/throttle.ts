@@ -63,7 +63,7 @@ export async function startAttempt(deps: IdentityDeps, ids: ThrottleIds): Promis
   return {
     locksAccount,
     signInCompleted: async () => {
-      await deps.repo.clearThrottle(ids.account);
+      await deps.throttles.clear(ids.account);
       await refund(deps, ids.address, ADDRESS_LOCKOUT);
     },
     checkPassed: async () => {
@@ -77,10 +77,10 @@ export async function startAttempt(deps: IdentityDeps, ids: ThrottleIds): Promis
 async function count(deps: IdentityDeps, id: string, policy: LockoutPolicy): Promise<boolean> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const now = deps.clock.now();
-    const prev = await deps.repo.throttle(id);
+    const prev = await deps.throttles.find(id);
     const next = countAttempt(prev, now.getTime(), policy);
     if (next.kind === "locked") throw lockedOut(next.retryAfterSeconds, prev!.locked_until!);
-    if (await deps.repo.writeThrottle(prev, { id, ...toRecord(next.state) })) return next.locks;
+    if (await deps.throttles.write(prev, { id, ...toRecord(next.state) })) return next.locks;
   }
   throw lockedOut(1, deps.clock.now().toISOString());
 }
@@ -88,10 +88,10 @@ async function count(deps: IdentityDeps, id: string, policy: LockoutPolicy): Pro
 /** Gives one place back (a check that turned out right); nothing when the count was reset meanwhile. */
 async function refund(deps: IdentityDeps, id: string, policy: LockoutPolicy): Promise<void> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const prev = await deps.repo.throttle(id);
+    const prev = await deps.throttles.find(id);
     if (!prev) return;
     const next = refundAttempt(prev, policy);
-    if (await deps.repo.writeThrottle(prev, { id, ...toRecord(next) })) return;
+    if (await deps.throttles.write(prev, { id, ...toRecord(next) })) return;
   }
 }
 

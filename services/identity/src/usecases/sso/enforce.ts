@@ -3,7 +3,7 @@
 import { AppError } from "@verdict/kit";
 import type { IdentityDeps } from "../../deps.js";
 import { passwordSignInAllowed, planHasSso } from "../../domain/sso.js";
-import type { MemberRecord } from "../../repo.js";
+import type { MemberRecord } from "../../repos/memberRepo.js";
 import { recordAudit } from "../audit/recordAudit.js";
 
 export interface PasswordSignInQuery {
@@ -18,7 +18,7 @@ export async function assertPasswordSignInAllowed(
   const connection = await deps.sso.connectionOf(membership.organization_id);
   if (!connection || passwordSignInAllowed(connection.enforce, membership.role)) return;
   // On a plan without SSO the IdP signs nobody in, so it cannot be the only way in either.
-  const org = await deps.repo.findOrganization(membership.organization_id);
+  const org = await deps.orgs.find(membership.organization_id);
   if (!org || !planHasSso(org.plan)) return;
   await recordAudit(deps, {
     organizationId: membership.organization_id,

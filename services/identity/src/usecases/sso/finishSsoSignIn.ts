@@ -28,8 +28,8 @@ export async function finishSsoSignIn(
   await assertSsoPlan(deps, orgId);
   const email = normalizeEmail(cmd.identity.email);
   const identity = { ...cmd.identity, email };
-  const existing = await deps.repo.userByEmail(email);
-  const membership = existing ? await deps.repo.membership(orgId, existing.id) : null;
+  const existing = await deps.accounts.byEmail(email);
+  const membership = existing ? await deps.members.find(orgId, existing.id) : null;
   const verifiedDomains = (await deps.sso.domainsOf(orgId)).filter((d) => d.verified_at).map((d) => d.domain);
   const decision = decideLink({
     identity,
@@ -53,15 +53,15 @@ export async function finishSsoSignIn(
   const user = await findOrCreateAccount(deps, { email, name: identity.name, id: newId("user"), boundTo: orgId });
   // The organization's IdP vouches for the address in its verified domain: the account is bound
   // to it (an invitation elsewhere can no longer give it a first password).
-  await deps.repo.bindAccountTo(user, orgId);
-  if (!user.name && identity.name) await deps.repo.nameIfNameless(user.id, identity.name);
+  await deps.accounts.bindTo(user, orgId);
+  if (!user.name && identity.name) await deps.accounts.nameIfNameless(user.id, identity.name);
   const now = deps.clock.now().toISOString();
   if (decision.kind === "activate_invitation" && membership) {
-    await deps.repo.acceptInvitation(membership);
+    await deps.members.acceptInvitation(membership);
   } else if (decision.kind === "join") {
     try {
-      await deps.repo.insertMembership({
-        id: deps.repo.membershipId(orgId, user.id),
+      await deps.members.insert({
+        id: deps.members.membershipId(orgId, user.id),
         organization_id: orgId,
         user_id: user.id,
         role: decision.role,
@@ -76,7 +76,7 @@ export async function finishSsoSignIn(
     }
   }
   if (decision.kind !== "sign_in") {
-    const joined = await deps.repo.membership(orgId, user.id);
+    const joined = await deps.members.find(orgId, user.id);
     await recordAudit(deps, {
       organizationId: orgId,
       type: "member.joined",

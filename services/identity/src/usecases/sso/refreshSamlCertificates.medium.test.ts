@@ -89,7 +89,7 @@ beforeEach(async () => {
     oauthServerSecret: randomBytes(32),
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
-    sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
+    sessionPolicy: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
 });
 afterEach(async () => {

@@ -166,7 +166,7 @@ beforeEach(async () => {
     oauthServerSecret: randomBytes(32),
     oidcDiscovery: new OidcDiscoveryCache(0, egress),
     egress,
-    sessions: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
+    sessionPolicy: { idleMs: 30 * 60_000, absoluteMs: 2 * 3_600_000 },
   };
   orgId = (await createOrganization(deps, { name: "Acme", plan: "team" })).org.id;
 });
@@ -264,7 +264,7 @@ describe("completeSamlLogin: Destination", () => {
       message: `The SAML response is addressed to ${elsewhere}, not this service's ACS (${URLS.acsUrl})`,
     });
     // Nobody was signed in: no session exists.
-    expect(await deps.repo.allSessions()).toEqual([]);
+    expect(await deps.sessions.all()).toEqual([]);
   });
 
   it("reads the Destination of a Response (and nothing from what is not one)", async () => {
@@ -349,7 +349,7 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
     const { relayState, requestId } = await start();
     const unsigned = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience(), unsigned: true });
     expect((await refusal(complete(relayState, unsigned))).code).toBe("SSO_IDP_RESPONSE_INVALID");
-    expect(await deps.repo.allSessions()).toEqual([]);
+    expect(await deps.sessions.all()).toEqual([]);
   });
 
   it("refuses an assertion whose Recipient is another ACS", async () => {
@@ -409,7 +409,7 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
       }),
     );
     expect(res.session).toMatchObject({ email: "ada@acme.example" });
-    expect(await deps.repo.userByEmail("ada@acme.example")).toMatchObject({ name: "Ada Lovelace" });
+    expect(await deps.accounts.byEmail("ada@acme.example")).toMatchObject({ name: "Ada Lovelace" });
   });
 
   it("refuses a response the IdP signed for another organization's connection (same IdP key)", async () => {
@@ -436,7 +436,7 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
       email: "eve@globex.example",
     });
     expect((await refusal(complete(acme2.relayState, crafted))).message).toMatch(/audience/i);
-    expect(await deps.repo.membersOf(orgId)).toEqual([]);
+    expect(await deps.members.membersOf(orgId)).toEqual([]);
     // The response still signs Eve into Globex, where it belongs.
     const res = await complete(globex.relayState, forGlobex);
     expect(res.session).toMatchObject({ email: "eve@globex.example", organization_id: globexId });
@@ -461,12 +461,12 @@ describe("completeSamlLogin: what the library checks, on real signatures", () =>
   it("signs nobody in once the organization's plan no longer includes SSO (Team, Business, Enterprise)", async () => {
     await connect({ idpCertificate: OLD.cert });
     const { relayState, requestId } = await start();
-    await deps.repo.updateOrganization(orgId, { plan: "free" });
+    await deps.orgs.update(orgId, { plan: "free" });
     const response = signedResponse({ key: OLD, inResponseTo: requestId, audience: audience() });
     expect((await refusal(complete(relayState, response))).code).toBe("PLAN_FEATURE_UNAVAILABLE");
     expect(
       (await refusal(startSamlLogin(deps, { email: "ada@acme.example", urls: URLS, browserBinding: BROWSER }))).code,
     ).toBe("PLAN_FEATURE_UNAVAILABLE");
-    expect(await deps.repo.allSessions()).toEqual([]);
+    expect(await deps.sessions.all()).toEqual([]);
   });
 });

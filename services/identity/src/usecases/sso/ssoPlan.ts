@@ -4,7 +4,7 @@ import type { IdentityDeps } from "../../deps.js";
 
 /** 404 without the organization, 403 PLAN_FEATURE_UNAVAILABLE when its plan has no SSO (set up, and each sign-in). */
 export async function assertSsoPlan(deps: IdentityDeps, organizationId: string): Promise<void> {
-  const org = await deps.repo.findOrganization(organizationId);
+  const org = await deps.orgs.find(organizationId);
   if (!org) throw errors.notFound("organization", organizationId);
   if (!planHasSso(org.plan))
     throw new AppError(

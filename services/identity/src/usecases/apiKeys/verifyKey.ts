@@ -1,8 +1,9 @@
 import { errors } from "@verdict/kit";
-import { hashKey, ipAllowed, parseKey } from "../domain/apiKey.js";
-import type { IdentityDeps } from "../deps.js";
-import type { KeyRecord, OrgRecord } from "../repo.js";
-import { personScopes } from "./members/authority.js";
+import { hashKey, ipAllowed, parseKey } from "../../domain/apiKey.js";
+import type { IdentityDeps } from "../../deps.js";
+import type { KeyRecord } from "../../repos/apiKeyRepo.js";
+import type { OrgRecord } from "../../repos/organizationRepo.js";
+import { personScopes } from "../members/authority.js";
 
 export interface VerifyKeyCommand {
   key: string;
@@ -30,7 +31,7 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
         : "API key format is invalid",
     );
   }
-  const key = await deps.repo.keyByHash(hashKey(cmd.key));
+  const key = await deps.keys.byHash(hashKey(cmd.key));
   if (!key) throw errors.unauthorized("AUTH_INVALID_KEY", "API key is not recognised");
   if (key.revoked_at) throw errors.unauthorized("AUTH_REVOKED_KEY", "API key was revoked");
   if (key.retired_at)
@@ -44,7 +45,7 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
       ip: cmd.clientIp,
     });
   }
-  const org = await deps.repo.findOrganization(key.organization_id);
+  const org = await deps.orgs.find(key.organization_id);
   if (!org) throw errors.forbidden("AUTH_ORG_ACCESS_DENIED", "The key's organization no longer exists");
   // The role ceiling, read at every verification: a demoted creator's key narrows with them.
   const scopes = await personScopes(deps, key.organization_id, key.created_by_user_id, key.scopes);
@@ -54,7 +55,7 @@ export async function verifyKey(deps: IdentityDeps, cmd: VerifyKeyCommand): Prom
       "The member who created this API key is no longer in the organization",
     );
   if (!key.last_used_at || now.getTime() - Date.parse(key.last_used_at) > LAST_USED_GRANULARITY_MS) {
-    await deps.repo.touchKey(key.id, now.toISOString());
+    await deps.keys.touch(key.id, now.toISOString());
   }
   return { key, org, scopes };
 }

@@ -1,15 +1,15 @@
-// gRPC handlers of SSO: map proto <-> use cases, nothing else.
+// gRPC handlers of SSO: connections, claimed domains, and sign-ins through an IdP (OIDC, SAML). Map
+// proto <-> use cases, nothing else.
 import type { identityV1 } from "@verdict/proto";
-import type { IdentityDeps } from "./deps.js";
-import type { Actor } from "./usecases/audit/recordAudit.js";
-import type { SsoConnectionView } from "./usecases/sso/connectionView.js";
-import { deleteSsoConnection } from "./usecases/sso/deleteSsoConnection.js";
-import { getSsoConnection } from "./usecases/sso/getSsoConnection.js";
-import { putSsoConnection } from "./usecases/sso/putSsoConnection.js";
-import { verifySsoDomain } from "./usecases/sso/verifySsoDomain.js";
-import { completeOidcLogin, startOidcLogin } from "./usecases/sso/oidc.js";
-import { completeSamlLogin, samlMetadata, startSamlLogin, type SamlUrls } from "./usecases/sso/saml.js";
-import type { SessionView } from "./usecases/sessions/sessionView.js";
+import type { IdentityDeps } from "../deps.js";
+import type { SsoConnectionView } from "../usecases/sso/connectionView.js";
+import { deleteSsoConnection } from "../usecases/sso/deleteSsoConnection.js";
+import { getSsoConnection } from "../usecases/sso/getSsoConnection.js";
+import { putSsoConnection } from "../usecases/sso/putSsoConnection.js";
+import { verifySsoDomain } from "../usecases/sso/verifySsoDomain.js";
+import { completeOidcLogin, startOidcLogin } from "../usecases/sso/oidc.js";
+import { completeSamlLogin, samlMetadata, startSamlLogin, type SamlUrls } from "../usecases/sso/saml.js";
+import { fromActor, toSession, type IdentityHandlers } from "./mapping.js";
 
 function toConnection(v: SsoConnectionView): identityV1.SsoConnection {
   const c = v.connection;
@@ -41,11 +41,18 @@ function samlUrls(u: identityV1.SsoUrls | undefined): SamlUrls {
 
 export function ssoHandlers(
   deps: IdentityDeps,
-  fromActor: (a: identityV1.Actor | undefined) => Actor,
-  toSession: (s: SessionView) => identityV1.Session,
-) {
+): IdentityHandlers<
+  | "putSsoConnection"
+  | "getSsoConnection"
+  | "deleteSsoConnection"
+  | "verifySsoDomain"
+  | "startSsoLogin"
+  | "completeOidcLogin"
+  | "completeSamlLogin"
+  | "getSamlMetadata"
+> {
   return {
-    async putSsoConnection(req: identityV1.PutSsoConnectionRequest): Promise<identityV1.PutSsoConnectionResponse> {
+    async putSsoConnection(req) {
       const v = await putSsoConnection(deps, {
         organizationId: req.organization_id,
         actor: fromActor(req.actor),
@@ -64,16 +71,14 @@ export function ssoHandlers(
       });
       return { connection: toConnection(v) };
     },
-    async getSsoConnection(req: identityV1.GetSsoConnectionRequest): Promise<identityV1.GetSsoConnectionResponse> {
+    async getSsoConnection(req) {
       return { connection: toConnection(await getSsoConnection(deps, { organizationId: req.organization_id })) };
     },
-    async deleteSsoConnection(
-      req: identityV1.DeleteSsoConnectionRequest,
-    ): Promise<identityV1.DeleteSsoConnectionResponse> {
+    async deleteSsoConnection(req) {
       await deleteSsoConnection(deps, { organizationId: req.organization_id, actor: fromActor(req.actor) });
       return {};
     },
-    async verifySsoDomain(req: identityV1.VerifySsoDomainRequest): Promise<identityV1.VerifySsoDomainResponse> {
+    async verifySsoDomain(req) {
       return {
         connection: toConnection(
           await verifySsoDomain(deps, {
@@ -84,7 +89,7 @@ export function ssoHandlers(
         ),
       };
     },
-    async startSsoLogin(req: identityV1.StartSsoLoginRequest): Promise<identityV1.StartSsoLoginResponse> {
+    async startSsoLogin(req) {
       const redirect_url =
         req.protocol === "saml"
           ? await startSamlLogin(deps, {
@@ -99,7 +104,7 @@ export function ssoHandlers(
             });
       return { redirect_url };
     },
-    async completeOidcLogin(req: identityV1.CompleteOidcLoginRequest): Promise<identityV1.CompleteOidcLoginResponse> {
+    async completeOidcLogin(req) {
       const res = await completeOidcLogin(deps, {
         state: req.state,
         code: req.code,
@@ -111,7 +116,7 @@ export function ssoHandlers(
       });
       return { session_token: res.token, session: toSession(res.session) };
     },
-    async completeSamlLogin(req: identityV1.CompleteSamlLoginRequest): Promise<identityV1.CompleteSamlLoginResponse> {
+    async completeSamlLogin(req) {
       const res = await completeSamlLogin(deps, {
         samlResponse: req.saml_response,
         relayState: req.relay_state,
@@ -122,7 +127,7 @@ export function ssoHandlers(
       });
       return { session_token: res.token, session: toSession(res.session) };
     },
-    async getSamlMetadata(req: identityV1.GetSamlMetadataRequest): Promise<identityV1.GetSamlMetadataResponse> {
+    async getSamlMetadata(req) {
       return { xml: await samlMetadata(deps, { organizationId: req.organization_id, urls: samlUrls(req.urls) }) };
     },
   };

@@ -1,0 +1,106 @@
+// One framework's section: its controls, open violations by control, what was fixed in the
+// period, and bypass events.
+import type { Evidence, FrameworkEvidence } from "../evidence.js";
+import { COLORS, heading, paragraph, STATUS_LABEL, table, type Doc } from "./layout.js";
+
+export function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvidence): void {
+  doc.addPage();
+  heading(doc, `${fw.catalog.name} ${fw.catalog.version}`, 20);
+  paragraph(
+    doc,
+    `${fw.coverage.covered} of ${fw.controls.length} controls (${fw.coverage.coverage}%) are covered by enabled policies. Authoritative text: ${fw.catalog.source_url}`,
+  );
+  heading(doc, "Controls", 13);
+  table(
+    doc,
+    [
+      { header: "Control", width: 80 },
+      { header: "Title", width: 132 },
+      { header: "Covered", width: 45 },
+      {
+        header: "Result",
+        width: 68,
+        color: (r) =>
+          (
+            ({ "Open violations": COLORS.failing, Passed: COLORS.passed, Remediated: COLORS.passed }) as Record<
+              string,
+              string
+            >
+          )[r[3]!],
+      },
+      { header: "Policies", width: 120 },
+      { header: "Evals", width: 50 },
+    ],
+    fw.controls.map((c) => [
+      c.control.id,
+      c.control.title,
+      c.covered ? "Yes" : "No",
+      STATUS_LABEL[c.status],
+      c.policies.join(", ") || "-",
+      String(c.evaluations.length),
+    ]),
+    "This framework has no controls.",
+  );
+  heading(doc, "Open violations by control", 13);
+  table(
+    doc,
+    [
+      { header: "Control", width: 55 },
+      { header: "Policy / rule", width: 100 },
+      { header: "Location", width: 140 },
+      { header: "Severity", width: 45 },
+      { header: "Finding", width: 155 },
+    ],
+    fw.controls.flatMap((c) =>
+      c.open.map((v) => [
+        c.control.id,
+        `${v.policy_id}\n${v.rule_id}`,
+        `${v.repository} (${v.ref})\n${v.file}:${v.line}`,
+        v.severity,
+        `${v.message}\nLast seen ${v.last_seen.evaluation_id}`,
+      ]),
+    ),
+    "No open violations in this period.",
+  );
+  const fixed = fw.controls.flatMap((c) =>
+    c.fixed.map((v) => [
+      c.control.id,
+      v.policy_id,
+      `${v.repository} (${v.ref})\n${v.file}`,
+      `${v.fixed_by!.evaluation_id}\n${v.fixed_by!.at.slice(0, 10)}`,
+    ]),
+  );
+  heading(doc, "Fixed in this period", 13);
+  table(
+    doc,
+    [
+      { header: "Control", width: 60 },
+      { header: "Policy", width: 110 },
+      { header: "Location", width: 175 },
+      { header: "Fixed by evaluation", width: 150 },
+    ],
+    fixed,
+    "No violation was fixed in this period.",
+  );
+  heading(doc, "Bypass events", 13);
+  table(
+    doc,
+    [
+      { header: "Control", width: 55 },
+      { header: "Policy / rule", width: 105 },
+      { header: "Location", width: 150 },
+      { header: "When", width: 65 },
+      { header: "Reason", width: 120 },
+    ],
+    fw.controls.flatMap((c) =>
+      c.bypasses.map((b) => [
+        c.control.id,
+        `${b.policy_id}\n${b.rule_id}`,
+        `${b.repository} (${b.ref})\n${b.file}:${b.line}`,
+        b.bypassed_at.slice(0, 10),
+        b.reason || "(no reason given)",
+      ]),
+    ),
+    "No finding of this framework's policies was bypassed in this period.",
+  );
+}

@@ -1,0 +1,68 @@
+// gRPC handlers of API keys: verification (the gateway's, on every request), listing, creation,
+// revocation. Map proto <-> use cases, nothing else.
+import type { identityV1 } from "@verdict/proto";
+import type { Environment, Expiration } from "../domain/apiKey.js";
+import type { KeyRecord } from "../repos/apiKeyRepo.js";
+import { createApiKey } from "../usecases/apiKeys/createApiKey.js";
+import { listApiKeys } from "../usecases/apiKeys/listApiKeys.js";
+import { revokeApiKey } from "../usecases/apiKeys/revokeApiKey.js";
+import { verifyKey } from "../usecases/apiKeys/verifyKey.js";
+import type { IdentityDeps } from "../deps.js";
+import { fromActor, type IdentityHandlers } from "./mapping.js";
+
+export function toApiKey(k: KeyRecord): identityV1.ApiKey {
+  return {
+    id: k.id,
+    name: k.name,
+    scopes: k.scopes,
+    environment: k.environment,
+    prefix: k.prefix,
+    created_at: k.created_at,
+    expires_at: k.expires_at ?? undefined,
+    last_used_at: k.last_used_at ?? undefined,
+    // A retired operator key works no more: lists show it revoked from its retirement on.
+    revoked_at: k.revoked_at ?? k.retired_at ?? undefined,
+    ip_allowlist: k.ip_allowlist,
+    operator: k.operator,
+  };
+}
+
+export function apiKeyHandlers(
+  deps: IdentityDeps,
+): IdentityHandlers<"verifyKey" | "listApiKeys" | "createApiKey" | "revokeApiKey"> {
+  return {
+    async verifyKey(req) {
+      const { key, org, scopes } = await verifyKey(deps, { key: req.key, clientIp: req.client_ip });
+      return {
+        key_id: key.id,
+        organization_id: org.id,
+        organization_name: org.name,
+        scopes,
+        expires_at: key.expires_at ?? undefined,
+        operator: key.operator,
+        rate_limits: { ...org.rate_limits },
+      };
+    },
+    async listApiKeys(req) {
+      return { api_keys: (await listApiKeys(deps, { organizationId: req.organization_id })).map(toApiKey) };
+    },
+    async createApiKey(req) {
+      const { record, key } = await createApiKey(deps, {
+        organizationId: req.organization_id,
+        name: req.name,
+        scopes: req.scopes,
+        expiration: req.expiration as Expiration,
+        ...(req.environment ? { environment: req.environment as Environment } : {}),
+        ipAllowlist: req.ip_allowlist,
+        ...(req.creator_key_id ? { creatorKeyId: req.creator_key_id } : {}),
+        ...(req.creator_user_id ? { creatorUserId: req.creator_user_id } : {}),
+        actor: fromActor(req.actor),
+      });
+      return { api_key: toApiKey(record), key };
+    },
+    async revokeApiKey(req) {
+      await revokeApiKey(deps, { organizationId: req.organization_id, keyId: req.key_id, actor: fromActor(req.actor) });
+      return {};
+    },
+  };
+}

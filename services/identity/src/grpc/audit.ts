@@ -1,0 +1,35 @@
+// gRPC handlers of the audit log. Map proto <-> use cases, nothing else.
+import type { identityV1 } from "@verdict/proto";
+import { listAuditEvents } from "../usecases/audit/listAuditEvents.js";
+import type { AuditRecord } from "../repos/auditRepo.js";
+import type { IdentityDeps } from "../deps.js";
+import type { IdentityHandlers } from "./mapping.js";
+
+function toAuditEvent(e: AuditRecord): identityV1.AuditEvent {
+  return {
+    id: e.id,
+    type: e.type,
+    actor: e.actor,
+    target_type: e.target_type,
+    target_id: e.target_id,
+    occurred_at: e.occurred_at,
+    data_json: JSON.stringify(e.data),
+  };
+}
+
+export function auditHandlers(deps: IdentityDeps): IdentityHandlers<"listAuditEvents"> {
+  return {
+    async listAuditEvents(req) {
+      const page = await listAuditEvents(deps, {
+        organizationId: req.organization_id,
+        ...(req.actor ? { actor: req.actor } : {}),
+        ...(req.type ? { type: req.type } : {}),
+        ...(req.since ? { since: req.since } : {}),
+        ...(req.until ? { until: req.until } : {}),
+        limit: req.limit > 0 ? Math.min(req.limit, 100) : 20,
+        ...(req.cursor ? { cursor: req.cursor } : {}),
+      });
+      return { events: page.events.map(toAuditEvent), next_cursor: page.next_cursor, has_more: page.has_more };
+    },
+  };
+}

@@ -1,0 +1,80 @@
+// gRPC handlers of organizations: creation (instance operators only), reading, settings and rate
+// limits. Map proto <-> use cases, nothing else.
+import type { identityV1 } from "@verdict/proto";
+import type { Plan } from "../domain/organization.js";
+import { createOrganization } from "../usecases/organizations/createOrganization.js";
+import { getOrganization, type OrganizationView } from "../usecases/organizations/getOrganization.js";
+import { getOrganizationSettings } from "../usecases/organizations/getOrganizationSettings.js";
+import { updateOrganization } from "../usecases/organizations/updateOrganization.js";
+import { updateOrganizationLimits } from "../usecases/organizations/updateOrganizationLimits.js";
+import type { OrgSettings } from "../domain/organization.js";
+import { toApiKey } from "./apiKeys.js";
+import type { IdentityDeps } from "../deps.js";
+import type { IdentityHandlers } from "./mapping.js";
+
+function toOrganization(o: OrganizationView): identityV1.Organization {
+  return {
+    id: o.id,
+    name: o.name,
+    plan: o.plan,
+    members_count: o.members_count,
+    repositories_count: o.repositories_count,
+    created_at: o.created_at,
+    settings: toSettings(o.settings),
+    rate_limits: { ...o.rate_limits },
+  };
+}
+
+function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
+  return {
+    default_severity: s.default_severity,
+    require_evaluation_pass: s.require_evaluation_pass,
+    allow_inline_suppression: s.allow_inline_suppression,
+    require_mfa: s.require_mfa,
+  };
+}
+
+export function organizationHandlers(
+  deps: IdentityDeps,
+): IdentityHandlers<
+  | "createOrganization"
+  | "updateOrganizationLimits"
+  | "getOrganization"
+  | "getOrganizationSettings"
+  | "updateOrganization"
+> {
+  return {
+    async createOrganization(req) {
+      const res = await createOrganization(deps, {
+        name: req.name,
+        plan: (req.plan || "free") as Plan,
+        rateLimits: req.rate_limits,
+      });
+      return { organization: toOrganization(res.org), api_key: toApiKey(res.keyRecord), key: res.key };
+    },
+    async updateOrganizationLimits(req) {
+      return {
+        organization: toOrganization(
+          await updateOrganizationLimits(deps, { organizationId: req.organization_id, limits: req.rate_limits ?? {} }),
+        ),
+      };
+    },
+    async getOrganization(req) {
+      return { organization: toOrganization(await getOrganization(deps, { organizationId: req.organization_id })) };
+    },
+    async getOrganizationSettings(req) {
+      return { settings: toSettings(await getOrganizationSettings(deps, { organizationId: req.organization_id })) };
+    },
+    async updateOrganization(req) {
+      const org = await updateOrganization(deps, {
+        organizationId: req.organization_id,
+        name: req.name,
+        defaultSeverity: req.default_severity as "error" | "warning" | undefined,
+        requireEvaluationPass: req.require_evaluation_pass,
+        allowInlineSuppression: req.allow_inline_suppression,
+        requireMfa: req.require_mfa,
+      });
+      return { organization: toOrganization(org) };
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// gRPC handlers of SCIM: the tokens an identity provider provisions with, and its requests (the
+// gateway forwards them). Map proto <-> use cases, nothing else.
+import type { identityV1 } from "@verdict/proto";
+import type { Expiration } from "../domain/apiKey.js";
+import type { ScimTokenRecord } from "../repos/scimRepo.js";
+import { handleScim } from "../usecases/scim/handleScim.js";
+import { createScimToken } from "../usecases/scim/createScimToken.js";
+import { deleteScimToken } from "../usecases/scim/deleteScimToken.js";
+import { listScimTokens } from "../usecases/scim/listScimTokens.js";
+import type { IdentityDeps } from "../deps.js";
+import { fromActor, type IdentityHandlers } from "./mapping.js";
+
+function toScimToken(t: ScimTokenRecord): identityV1.ScimToken {
+  return {
+    id: t.id,
+    name: t.name,
+    prefix: t.prefix,
+    created_at: t.created_at,
+    expires_at: t.expires_at ?? undefined,
+    last_used_at: t.last_used_at ?? undefined,
+  };
+}
+
+export function scimHandlers(
+  deps: IdentityDeps,
+): IdentityHandlers<"listScimTokens" | "createScimToken" | "deleteScimToken" | "handleScim"> {
+  return {
+    async listScimTokens(req) {
+      return { scim_tokens: (await listScimTokens(deps, { organizationId: req.organization_id })).map(toScimToken) };
+    },
+    async createScimToken(req) {
+      const { record, token } = await createScimToken(deps, {
+        organizationId: req.organization_id,
+        name: req.name,
+        expiration: (req.expiration || "never") as Expiration,
+        actor: fromActor(req.actor),
+      });
+      return { scim_token: toScimToken(record), token };
+    },
+    async deleteScimToken(req) {
+      await deleteScimToken(deps, {
+        organizationId: req.organization_id,
+        tokenId: req.token_id,
+        actor: fromActor(req.actor),
+      });
+      return {};
+    },
+    async handleScim(req) {
+      const res = await handleScim(deps, {
+        token: req.token,
+        method: req.method,
+        path: req.path,
+        query: req.query,
+        bodyJson: req.body_json,
+        ifMatch: req.if_match,
+        ifNoneMatch: req.if_none_match,
+        baseUrl: req.base_url,
+        clientIp: req.client_ip,
+      });
+      return {
+        status: res.status,
+        body_json: res.body === undefined ? "" : JSON.stringify(res.body),
+        etag: res.etag ?? "",
+        location: res.location ?? "",
+      };
+    },
+  };
+}

@@ -1,0 +1,52 @@
+// Organizations, through the Store port: each tenant's name, plan, settings and rate limits.
+import type { Collection, Store } from "@verdict/store";
+import type { OrgSettings, Plan, RateLimitOverrides } from "../domain/organization.js";
+import { IDENTITY_COLLECTIONS } from "./collections.js";
+
+export interface OrgRecord {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: string;
+  settings: OrgSettings;
+  rate_limits: RateLimitOverrides;
+  /** The organization created at bootstrap; the operator key lives here. */
+  is_default: boolean;
+  version: number;
+}
+
+export class OrganizationRepo {
+  private readonly orgs: Collection<OrgRecord>;
+
+  constructor(store: Store) {
+    this.orgs = store.collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs);
+  }
+
+  /** Stores a new organization (DuplicateKeyError when its id is taken). */
+  async insert(org: OrgRecord): Promise<void> {
+    await this.orgs.insertOne(org);
+  }
+
+  /** Sets fields of an organization (dotted paths reach into settings); null when there is none. */
+  update(organizationId: string, set: Record<string, unknown>): Promise<OrgRecord | null> {
+    return this.orgs.updateOne({ id: organizationId }, set as Partial<OrgRecord>);
+  }
+
+  /** How many organizations the instance holds. */
+  count(): Promise<number> {
+    return this.orgs.count({});
+  }
+
+  find(organizationId: string): Promise<OrgRecord | null> {
+    return this.orgs.findOne({ id: organizationId });
+  }
+
+  /** The instance's default organization (the instance operator's), once bootstrap made it. */
+  defaultOrganization(): Promise<OrgRecord | null> {
+    return this.orgs.findOne({ is_default: true });
+  }
+
+  async init(): Promise<void> {
+    await this.orgs.ensureIndexes([{ name: "is_default", fields: { is_default: 1 } }]);
+  }
+}
