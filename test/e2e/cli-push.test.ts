@@ -1,9 +1,16 @@
 // From the developer's machine to the push, black-box: the real `verdict` binary and real git
 // against a running Verdict. `evaluate --base REF` checks every commit since REF, not only the
-// final diff, so a key added in one commit and removed in the next still fails.
+// final diff, so a key added in one commit and removed in the next still fails; the pre-receive
+// hook, installed in a bare repository, rejects a real `git push` that brings such a commit, and
+// a push bypassed with a reason is recorded as bypass events.
+import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { isolatedHome, runCli } from "../support/cli.js";
+import { Api } from "../support/api.js";
+import { CLI, isolatedHome, runCli, runCommand } from "../support/cli.js";
 import { commit, git, repository } from "../support/git.js";
+import { ROOT } from "../support/paths.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
@@ -101,5 +108,124 @@ describe("evaluate --base REF checks the commits since REF", () => {
     const out = JSON.parse(later.stdout);
     expect(out.violations.map((x: { file: string }) => x.file)).toEqual(["db.py", "legacy.js"]);
     expect(out.history.findings).toEqual([]);
+  });
+});
+
+describe("push protection: the pre-receive hook in a bare repository", () => {
+  let server: string;
+  let work: string;
+  let pushEnv: Record<string, string>;
+  const push = (...args: string[]) => runCommand("git", ["push", ...args], { cwd: work, env: pushEnv });
+  const serverHas = (ref: string) => {
+    try {
+      return git(server, "rev-parse", "--verify", "--quiet", ref).trim();
+    } catch {
+      return null;
+    }
+  };
+
+  beforeAll(() => {
+    // The server: a bare repository with the hook as docs/push-protection.md installs it, and
+    // `verdict` on the PATH of the process git runs the hook in.
+    server = join(mkdtempSync(join(tmpdir(), "verdict-server-")), "app.git");
+    git(tmpdir(), "init", "-q", "--bare", "-b", "main", server);
+    git(server, "config", "receive.advertisePushOptions", "true");
+    copyFileSync(join(ROOT, "libs/cli/hooks/pre-receive"), join(server, "hooks/pre-receive"));
+    const bin = mkdtempSync(join(tmpdir(), "verdict-bin-"));
+    writeFileSync(join(bin, "verdict"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+    pushEnv = { ...env, USER: "ada", PATH: `${bin}:${process.env.PATH}`, VERDICT_HOOK_ENV: "/nonexistent" };
+    work = repository({ "app.js": "export const a = 1;\n" });
+    git(work, "remote", "add", "server", server);
+  });
+
+  it("accepts a clean push, and rejects one that adds a key in one commit and removes it in the next", async () => {
+    const clean = await push("server", "main");
+    expect(clean.code).toBe(0);
+    expect(clean.stderr).toMatch(/^remote: verdict: 1 commit checked, no blocking finding/m);
+
+    git(work, "checkout", "-q", "-b", "feature");
+    const added = commit(work, "add config", {
+      "config.js": `const region = "eu-west-1";\nconst key = "${AWS_KEY}";\n`,
+    });
+    commit(work, "remove the key", { "config.js": `const region = "eu-west-1";\nconst key = process.env.KEY;\n` });
+    const r = await push("server", "feature");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^remote: verdict: push rejected: 1 blocking finding in the commits pushed/m);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^remote: ${added.slice(0, 10)} \\d{4}-\\d\\d-\\d\\d Ada config\\.js:2:14 error aws-credentials `,
+        "m",
+      ),
+    );
+    expect(r.stderr).toMatch(
+      /^remote: To push anyway, give a reason; .*git push -o verdict-bypass="why this is safe"/m,
+    );
+    expect(r.stderr).toMatch(/\[remote rejected\] feature -> feature \(pre-receive hook declined\)/);
+    expect(r.stderr).not.toContain(AWS_KEY);
+    expect(serverHas("feature")).toBeNull();
+  });
+
+  it("accepts the branch once its commits are fixed, and rejects a force-push that brings a key back", async () => {
+    git(work, "reset", "-q", "--hard", "main");
+    const fixed = commit(work, "add config", { "config.js": `const key = process.env.KEY;\n` });
+    const r = await push("server", "feature");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^remote: verdict: 1 commit checked, no blocking finding/m);
+    expect(serverHas("feature")).toBe(fixed);
+
+    // A rewritten tip: its commit is new to the server even though the branch exists.
+    commit(work, "a binary file, and a key", {
+      "blob.bin": Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from(OTHER_KEY)]),
+      "keys.py": `AWS = "${AWS_KEY}"\n`,
+    });
+    git(work, "commit", "-q", "--amend", "-m", "rewritten");
+    const forced = await push("--force", "server", "feature");
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toMatch(/^remote: \S+ \S+ Ada keys\.py:1:\d+ error aws-credentials /m);
+    expect(forced.stderr).not.toMatch(/blob\.bin/);
+    expect(serverHas("feature")).toBe(fixed);
+  });
+
+  it("lets a push through with -o verdict-bypass=REASON and records its findings as bypass events", async () => {
+    const r = await push("--force", "-o", "verdict-bypass=test fixture, the key is revoked", "server", "feature");
+    expect(r.code).toBe(0);
+    const id = /recorded as bypass events in (eval_\w+)/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect(serverHas("feature")).toBe(git(work, "rev-parse", "HEAD").trim());
+    const e = await new Api(v.url, v.bootstrapKey).get(`/v1/evaluations/${id}`);
+    expect(e.status).toBe(200);
+    expect(e.body).toMatchObject({
+      repository: "local/app",
+      ref: "refs/heads/feature",
+      passed: true,
+      violations: [],
+      summary: { errors: 0, suppressed: 1 },
+      suppressions: [
+        {
+          policy_id: "aws-credentials",
+          file: "keys.py",
+          line: 1,
+          reason: "push of refs/heads/feature by ada: test fixture, the key is revoked",
+        },
+      ],
+    });
+  });
+});
+
+describe("POST /v1/evaluations with bypass_reason", () => {
+  it("records each finding as a suppression with the reason, and refuses an empty reason naming its field", async () => {
+    const api = new Api(v.url, v.bootstrapKey);
+    const files = [{ path: "a.js", content: `const k = "${AWS_KEY}";\n` }];
+    const r = await api.post("/v1/evaluations", { repository: "acme/app", ref: "main", files, bypass_reason: "why" });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({
+      passed: true,
+      violations: [],
+      suppressions: [{ policy_id: "aws-credentials", file: "a.js", line: 1, reason: "why" }],
+    });
+    const bad = await api.post("/v1/evaluations", { repository: "acme/app", ref: "main", files, bypass_reason: "" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: "validation_error", code: "VALIDATION_FAILED" });
+    expect(bad.body.details.errors).toEqual([expect.objectContaining({ field: "bypass_reason" })]);
   });
 });
