@@ -2,28 +2,40 @@
 // against a running Verdict. `evaluate --base REF` checks every commit since REF, not only the
 // final diff, so a key added in one commit and removed in the next still fails; the pre-receive
 // hook, installed in a bare repository, rejects a real `git push` that brings such a commit, and
-// a push bypassed with a reason is recorded as bypass events.
-import { copyFileSync, mkdtempSync, writeFileSync } from "node:fs";
+// a push bypassed with a reason is recorded as bypass events; the pre-commit framework (PyPI)
+// runs .pre-commit-hooks.yaml on a real `git commit`.
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api } from "../support/api.js";
 import { CLI, isolatedHome, runCli, runCommand } from "../support/cli.js";
-import { commit, git, repository } from "../support/git.js";
+import { AUTHOR, commit, git, repository, write } from "../support/git.js";
 import { ROOT } from "../support/paths.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
 const OTHER_KEY = "AKIAQ4M7Z2X9V3N8P6RT";
 const PASSWORD = "hunter2-but-longer";
+const AUTHOR_ENV = {
+  GIT_AUTHOR_NAME: AUTHOR.name,
+  GIT_AUTHOR_EMAIL: AUTHOR.email,
+  GIT_COMMITTER_NAME: AUTHOR.name,
+  GIT_COMMITTER_EMAIL: AUTHOR.email,
+};
 
 let v: Verdict;
 let env: Record<string, string>;
+/** `env` with `verdict` on the PATH, as a git server or a developer's shell has it. */
+let pathEnv: Record<string, string>;
 const cli = (args: string[], cwd: string) => runCli(args, { cwd, env });
 
 beforeAll(async () => {
   v = await startVerdict();
   env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: v.bootstrapKey };
+  const bin = mkdtempSync(join(tmpdir(), "verdict-bin-"));
+  writeFileSync(join(bin, "verdict"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+  pathEnv = { ...env, USER: "ada", PATH: `${bin}:${process.env.PATH}` };
 });
 afterAll(async () => v.destroy());
 
@@ -125,15 +137,12 @@ describe("push protection: the pre-receive hook in a bare repository", () => {
   };
 
   beforeAll(() => {
-    // The server: a bare repository with the hook as docs/push-protection.md installs it, and
-    // `verdict` on the PATH of the process git runs the hook in.
+    // The server: a bare repository with the hook installed as docs/push-protection.md says.
     server = join(mkdtempSync(join(tmpdir(), "verdict-server-")), "app.git");
     git(tmpdir(), "init", "-q", "--bare", "-b", "main", server);
     git(server, "config", "receive.advertisePushOptions", "true");
     copyFileSync(join(ROOT, "libs/cli/hooks/pre-receive"), join(server, "hooks/pre-receive"));
-    const bin = mkdtempSync(join(tmpdir(), "verdict-bin-"));
-    writeFileSync(join(bin, "verdict"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
-    pushEnv = { ...env, USER: "ada", PATH: `${bin}:${process.env.PATH}`, VERDICT_HOOK_ENV: "/nonexistent" };
+    pushEnv = { ...pathEnv, VERDICT_HOOK_ENV: "/nonexistent" };
     work = repository({ "app.js": "export const a = 1;\n" });
     git(work, "remote", "add", "server", server);
   });
@@ -227,5 +236,51 @@ describe("POST /v1/evaluations with bypass_reason", () => {
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ error: "validation_error", code: "VALIDATION_FAILED" });
     expect(bad.body.details.errors).toEqual([expect.objectContaining({ field: "bypass_reason" })]);
+  });
+});
+
+describe("the pre-commit framework runs .pre-commit-hooks.yaml", () => {
+  const PRE_COMMIT = join(ROOT, ".tools/pre-commit/bin/pre-commit");
+
+  it("stops a commit that adds a key, commits it once fixed, and skips with SKIP=verdict", async () => {
+    // A repository holding the hook definition, referenced by path and commit as a user's
+    // .pre-commit-config.yaml references Verdict's repository.
+    const hooks = repository({ ".pre-commit-hooks.yaml": readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8") });
+    const rev = git(hooks, "rev-parse", "HEAD").trim();
+    const repo = repository({
+      ".pre-commit-config.yaml": `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: verdict\n`,
+    });
+    const run = (cmd: string, ...args: string[]) =>
+      runCommand(cmd, args, {
+        cwd: repo,
+        env: { ...pathEnv, PRE_COMMIT_HOME: join(env.HOME!, "pre-commit"), ...AUTHOR_ENV },
+      });
+    expect(await run(PRE_COMMIT, "install")).toMatchObject({ code: 0 });
+
+    write(repo, "config.js", `const region = "eu-west-1";\nconst key = "${AWS_KEY}";\n`);
+    write(repo, "logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+    git(repo, "add", ".");
+    // git gives a hook's output to stderr.
+    const stopped = await run("git", "commit", "-m", "config");
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/^Verdict\.+Failed$/m);
+    expect(stopped.stderr).toMatch(/^config\.js:2:14 error aws-credentials /m);
+    expect(stopped.stderr).not.toContain(AWS_KEY);
+    expect(git(repo, "log", "--format=%s")).toBe("initial\n");
+
+    write(repo, "config.js", `const region = "eu-west-1";\nconst key = process.env.KEY;\n`);
+    git(repo, "add", ".");
+    const made = await run("git", "commit", "-m", "config");
+    expect(made.code).toBe(0);
+    expect(made.stderr).toMatch(/^Verdict\.+Passed$/m);
+
+    write(repo, "more.js", `const k = "${OTHER_KEY}";\n`);
+    git(repo, "add", ".");
+    const skipped = await runCommand("bash", ["-c", "SKIP=verdict git commit -m more"], {
+      cwd: repo,
+      env: { ...pathEnv, PRE_COMMIT_HOME: join(env.HOME!, "pre-commit"), ...AUTHOR_ENV },
+    });
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toMatch(/^Verdict\.+Skipped$/m);
   });
 });
