@@ -3,7 +3,8 @@
 # its DevTools virtual authenticator, with playwright-core), curl and jq (the docs' walkthrough
 # tests run the docs' commands as written). Installed from Debian's packages when missing;
 # a second run does nothing. Authlib (PyPI), the OAuth suite's Python client, goes into a venv
-# under .tools/authlib; scim2-tester and scim2-cli (PyPI) into .tools/scim2.
+# under .tools/authlib; scim2-tester and scim2-cli (PyPI) into .tools/scim2; the pre-commit
+# framework (PyPI) into .tools/pre-commit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 AUTHLIB_VERSION=1.9.6
@@ -26,6 +27,17 @@ assert version('scim2-tester') == '$SCIM2_TESTER_VERSION' and version('scim2-cli
   python3 -m venv .tools/scim2
   .tools/scim2/bin/pip install --quiet --disable-pip-version-check \
     "scim2-tester==$SCIM2_TESTER_VERSION" "scim2-cli==$SCIM2_CLI_VERSION"
+fi
+# pre-commit (PyPI): test/e2e/cli-push.test.ts runs the hook of .pre-commit-hooks.yaml in a
+# repository with it, as a user's `git commit` does. Pinned, in a venv; a second run does nothing.
+PRE_COMMIT_VERSION=4.7.0
+if ! .tools/pre-commit/bin/python -c "
+from importlib.metadata import version
+assert version('pre-commit') == '$PRE_COMMIT_VERSION'
+" 2>/dev/null; then
+  echo "==> installing pre-commit $PRE_COMMIT_VERSION (PyPI) into .tools/pre-commit"
+  python3 -m venv .tools/pre-commit
+  .tools/pre-commit/bin/pip install --quiet --disable-pip-version-check "pre-commit==$PRE_COMMIT_VERSION"
 fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation)

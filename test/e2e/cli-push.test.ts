@@ -1,22 +1,41 @@
 // From the developer's machine to the push, black-box: the real `verdict` binary and real git
 // against a running Verdict. `evaluate --base REF` checks every commit since REF, not only the
-// final diff, so a key added in one commit and removed in the next still fails.
+// final diff, so a key added in one commit and removed in the next still fails; the pre-receive
+// hook, installed in a bare repository, rejects a real `git push` that brings such a commit, and
+// a push bypassed with a reason is recorded as bypass events; the pre-commit framework (PyPI)
+// runs .pre-commit-hooks.yaml on a real `git commit`.
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { isolatedHome, runCli } from "../support/cli.js";
-import { commit, git, repository } from "../support/git.js";
+import { Api } from "../support/api.js";
+import { CLI, isolatedHome, runCli, runCommand } from "../support/cli.js";
+import { AUTHOR, commit, git, repository, write } from "../support/git.js";
+import { ROOT } from "../support/paths.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
 const OTHER_KEY = "AKIAQ4M7Z2X9V3N8P6RT";
 const PASSWORD = "hunter2-but-longer";
+const AUTHOR_ENV = {
+  GIT_AUTHOR_NAME: AUTHOR.name,
+  GIT_AUTHOR_EMAIL: AUTHOR.email,
+  GIT_COMMITTER_NAME: AUTHOR.name,
+  GIT_COMMITTER_EMAIL: AUTHOR.email,
+};
 
 let v: Verdict;
 let env: Record<string, string>;
+/** `env` with `verdict` on the PATH, as a git server or a developer's shell has it. */
+let pathEnv: Record<string, string>;
 const cli = (args: string[], cwd: string) => runCli(args, { cwd, env });
 
 beforeAll(async () => {
   v = await startVerdict();
   env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: v.bootstrapKey };
+  const bin = mkdtempSync(join(tmpdir(), "verdict-bin-"));
+  writeFileSync(join(bin, "verdict"), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`, { mode: 0o755 });
+  pathEnv = { ...env, USER: "ada", PATH: `${bin}:${process.env.PATH}` };
 });
 afterAll(async () => v.destroy());
 
@@ -101,5 +120,167 @@ describe("evaluate --base REF checks the commits since REF", () => {
     const out = JSON.parse(later.stdout);
     expect(out.violations.map((x: { file: string }) => x.file)).toEqual(["db.py", "legacy.js"]);
     expect(out.history.findings).toEqual([]);
+  });
+});
+
+describe("push protection: the pre-receive hook in a bare repository", () => {
+  let server: string;
+  let work: string;
+  let pushEnv: Record<string, string>;
+  const push = (...args: string[]) => runCommand("git", ["push", ...args], { cwd: work, env: pushEnv });
+  const serverHas = (ref: string) => {
+    try {
+      return git(server, "rev-parse", "--verify", "--quiet", ref).trim();
+    } catch {
+      return null;
+    }
+  };
+
+  beforeAll(() => {
+    // The server: a bare repository with the hook installed as docs/push-protection.md says.
+    server = join(mkdtempSync(join(tmpdir(), "verdict-server-")), "app.git");
+    git(tmpdir(), "init", "-q", "--bare", "-b", "main", server);
+    git(server, "config", "receive.advertisePushOptions", "true");
+    copyFileSync(join(ROOT, "libs/cli/hooks/pre-receive"), join(server, "hooks/pre-receive"));
+    pushEnv = { ...pathEnv, VERDICT_HOOK_ENV: "/nonexistent" };
+    work = repository({ "app.js": "export const a = 1;\n" });
+    git(work, "remote", "add", "server", server);
+  });
+
+  it("accepts a clean push, and rejects one that adds a key in one commit and removes it in the next", async () => {
+    const clean = await push("server", "main");
+    expect(clean.code).toBe(0);
+    expect(clean.stderr).toMatch(/^remote: verdict: 1 commit checked, no blocking finding/m);
+
+    git(work, "checkout", "-q", "-b", "feature");
+    const added = commit(work, "add config", {
+      "config.js": `const region = "eu-west-1";\nconst key = "${AWS_KEY}";\n`,
+    });
+    commit(work, "remove the key", { "config.js": `const region = "eu-west-1";\nconst key = process.env.KEY;\n` });
+    const r = await push("server", "feature");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^remote: verdict: push rejected: 1 blocking finding in the commits pushed/m);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^remote: ${added.slice(0, 10)} \\d{4}-\\d\\d-\\d\\d Ada config\\.js:2:14 error aws-credentials `,
+        "m",
+      ),
+    );
+    expect(r.stderr).toMatch(
+      /^remote: To push anyway, give a reason; .*git push -o verdict-bypass="why this is safe"/m,
+    );
+    expect(r.stderr).toMatch(/\[remote rejected\] feature -> feature \(pre-receive hook declined\)/);
+    expect(r.stderr).not.toContain(AWS_KEY);
+    expect(serverHas("feature")).toBeNull();
+  });
+
+  it("accepts the branch once its commits are fixed, and rejects a force-push that brings a key back", async () => {
+    git(work, "reset", "-q", "--hard", "main");
+    const fixed = commit(work, "add config", { "config.js": `const key = process.env.KEY;\n` });
+    const r = await push("server", "feature");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/^remote: verdict: 1 commit checked, no blocking finding/m);
+    expect(serverHas("feature")).toBe(fixed);
+
+    // A rewritten tip: its commit is new to the server even though the branch exists.
+    commit(work, "a binary file, and a key", {
+      "blob.bin": Buffer.concat([Buffer.from([0, 1, 2]), Buffer.from(OTHER_KEY)]),
+      "keys.py": `AWS = "${AWS_KEY}"\n`,
+    });
+    git(work, "commit", "-q", "--amend", "-m", "rewritten");
+    const forced = await push("--force", "server", "feature");
+    expect(forced.code).toBe(1);
+    expect(forced.stderr).toMatch(/^remote: \S+ \S+ Ada keys\.py:1:\d+ error aws-credentials /m);
+    expect(forced.stderr).not.toMatch(/blob\.bin/);
+    expect(serverHas("feature")).toBe(fixed);
+  });
+
+  it("lets a push through with -o verdict-bypass=REASON and records its findings as bypass events", async () => {
+    const r = await push("--force", "-o", "verdict-bypass=test fixture, the key is revoked", "server", "feature");
+    expect(r.code).toBe(0);
+    const id = /recorded as bypass events in (eval_\w+)/.exec(r.stderr)?.[1];
+    expect(id).toBeDefined();
+    expect(serverHas("feature")).toBe(git(work, "rev-parse", "HEAD").trim());
+    const e = await new Api(v.url, v.bootstrapKey).get(`/v1/evaluations/${id}`);
+    expect(e.status).toBe(200);
+    expect(e.body).toMatchObject({
+      repository: "local/app",
+      ref: "refs/heads/feature",
+      passed: true,
+      violations: [],
+      summary: { errors: 0, suppressed: 1 },
+      suppressions: [
+        {
+          policy_id: "aws-credentials",
+          file: "keys.py",
+          line: 1,
+          reason: "push of refs/heads/feature by ada: test fixture, the key is revoked",
+        },
+      ],
+    });
+  });
+});
+
+describe("POST /v1/evaluations with bypass_reason", () => {
+  it("records each finding as a suppression with the reason, and refuses an empty reason naming its field", async () => {
+    const api = new Api(v.url, v.bootstrapKey);
+    const files = [{ path: "a.js", content: `const k = "${AWS_KEY}";\n` }];
+    const r = await api.post("/v1/evaluations", { repository: "acme/app", ref: "main", files, bypass_reason: "why" });
+    expect(r.status).toBe(201);
+    expect(r.body).toMatchObject({
+      passed: true,
+      violations: [],
+      suppressions: [{ policy_id: "aws-credentials", file: "a.js", line: 1, reason: "why" }],
+    });
+    const bad = await api.post("/v1/evaluations", { repository: "acme/app", ref: "main", files, bypass_reason: "" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: "validation_error", code: "VALIDATION_FAILED" });
+    expect(bad.body.details.errors).toEqual([expect.objectContaining({ field: "bypass_reason" })]);
+  });
+});
+
+describe("the pre-commit framework runs .pre-commit-hooks.yaml", () => {
+  const PRE_COMMIT = join(ROOT, ".tools/pre-commit/bin/pre-commit");
+
+  it("stops a commit that adds a key, commits it once fixed, and skips with SKIP=verdict", async () => {
+    // A repository holding the hook definition, referenced by path and commit as a user's
+    // .pre-commit-config.yaml references Verdict's repository.
+    const hooks = repository({ ".pre-commit-hooks.yaml": readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8") });
+    const rev = git(hooks, "rev-parse", "HEAD").trim();
+    const repo = repository({
+      ".pre-commit-config.yaml": `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: verdict\n`,
+    });
+    const run = (cmd: string, ...args: string[]) =>
+      runCommand(cmd, args, {
+        cwd: repo,
+        env: { ...pathEnv, PRE_COMMIT_HOME: join(env.HOME!, "pre-commit"), ...AUTHOR_ENV },
+      });
+    expect(await run(PRE_COMMIT, "install")).toMatchObject({ code: 0 });
+
+    write(repo, "config.js", `const region = "eu-west-1";\nconst key = "${AWS_KEY}";\n`);
+    write(repo, "logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
+    git(repo, "add", ".");
+    // git gives a hook's output to stderr.
+    const stopped = await run("git", "commit", "-m", "config");
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/^Verdict\.+Failed$/m);
+    expect(stopped.stderr).toMatch(/^config\.js:2:14 error aws-credentials /m);
+    expect(stopped.stderr).not.toContain(AWS_KEY);
+    expect(git(repo, "log", "--format=%s")).toBe("initial\n");
+
+    write(repo, "config.js", `const region = "eu-west-1";\nconst key = process.env.KEY;\n`);
+    git(repo, "add", ".");
+    const made = await run("git", "commit", "-m", "config");
+    expect(made.code).toBe(0);
+    expect(made.stderr).toMatch(/^Verdict\.+Passed$/m);
+
+    write(repo, "more.js", `const k = "${OTHER_KEY}";\n`);
+    git(repo, "add", ".");
+    const skipped = await runCommand("bash", ["-c", "SKIP=verdict git commit -m more"], {
+      cwd: repo,
+      env: { ...pathEnv, PRE_COMMIT_HOME: join(env.HOME!, "pre-commit"), ...AUTHOR_ENV },
+    });
+    expect(skipped.code).toBe(0);
+    expect(skipped.stderr).toMatch(/^Verdict\.+Skipped$/m);
   });
 });

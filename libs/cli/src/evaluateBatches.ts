@@ -20,6 +20,8 @@ export interface Envelope {
   ref: string;
   base_ref?: string;
   policies?: string[];
+  /** The findings are bypassed with this reason (the API records them as bypass events). */
+  bypass_reason?: string;
 }
 
 export interface BatchRunOptions {

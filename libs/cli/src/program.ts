@@ -6,6 +6,7 @@ import { completionCommand } from "./commands/completion.js";
 import { complianceCommands } from "./commands/compliance.js";
 import { evaluateCommand } from "./commands/evaluate.js";
 import { evaluationsCommand } from "./commands/evaluations.js";
+import { hookCommands } from "./commands/hook.js";
 import { loginCommands } from "./commands/login.js";
 import { mcpCommand } from "./commands/mcp.js";
 import { organizationCommands } from "./commands/organization.js";
@@ -31,6 +32,7 @@ export function buildProgram(ctx: Context): Command {
   evaluateCommand(program, ctx);
   baselineCommands(program, ctx);
   scanCommands(program, ctx);
+  hookCommands(program, ctx);
   evaluationsCommand(program, ctx);
   policiesCommand(program, ctx);
   organizationCommands(program, ctx);

@@ -38,6 +38,7 @@ const create = async (n: number, policies: string[] = []) =>
       repository: "acme/big",
       ref: "main",
       base_ref: "",
+      bypass_reason: "",
       files: files(n),
       policies,
     })
@@ -68,6 +69,7 @@ describe("asynchronous evaluations", () => {
         repository: "acme/big",
         ref: "main",
         base_ref: "",
+        bypass_reason: "",
         files: [{ path: "data.txt", content: Buffer.from("x".repeat(1_000_000)), status: "added" }],
         policies: [],
       })

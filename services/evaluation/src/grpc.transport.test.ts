@@ -47,6 +47,7 @@ function request(overrides: Partial<evaluationV1.CreateEvaluationRequest> = {}):
     base_ref: "main",
     files: [file("src/clean.ts", "export const sum = (a: number, b: number) => a + b;\n")],
     policies: [],
+    bypass_reason: "",
     ...overrides,
   };
 }

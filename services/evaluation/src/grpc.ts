@@ -40,6 +40,7 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
         baseRef: req.base_ref,
         files: req.files,
         policies: req.policies,
+        bypassReason: req.bypass_reason,
         signal: call.signal,
       });
       return { evaluation: toEvaluation(evaluation) };

@@ -34,6 +34,7 @@ async function create(h: EvaluationHarness, org: string, change: evaluationV1.Fi
       repository: "acme/big",
       ref: "main",
       base_ref: "",
+      bypass_reason: "",
       files: change,
       policies: [],
     })

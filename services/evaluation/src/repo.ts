@@ -40,6 +40,8 @@ export interface EvaluationRecord {
   requested_policies: string[];
   /** Findings silenced inline: bypass events, kept as compliance evidence. */
   suppressions: SuppressedFinding[];
+  /** The request bypassed its findings with this reason: they are recorded as suppressions. */
+  bypass_reason?: string;
   /** Bytes of content a queued evaluation holds (the per-organization queue cap counts them). */
   queued_bytes?: number;
   deleted_at: null;
@@ -110,6 +112,7 @@ export const TOMBSTONE_DROPS: readonly (keyof EvaluationRecord)[] = [
   "policies",
   "requested_policies",
   "suppressions",
+  "bypass_reason",
   "queued_bytes",
 ];
 

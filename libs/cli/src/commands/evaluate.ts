@@ -31,7 +31,7 @@ interface EvaluateOptions extends ChangeOptions {
 }
 
 /** Whether a failed evaluation fails the build: the organization's require_evaluation_pass (true when it cannot be read). */
-async function blocking(client: VerdictClient): Promise<boolean> {
+export async function blocking(client: VerdictClient): Promise<boolean> {
   try {
     return (await client.getOrganization()).settings.require_evaluation_pass;
   } catch (err) {

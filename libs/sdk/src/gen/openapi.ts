@@ -1616,6 +1616,8 @@ export interface components {
         };
         CreateEvaluation: {
             base_ref?: string;
+            /** @description Bypass this evaluation's findings with this reason (a push let through with the pre-receive hook's verdict-bypass push option): each is recorded as a bypass event (a suppression with the reason) instead of a violation */
+            bypass_reason?: string;
             files: components["schemas"]["FileInput"][];
             policies?: string[];
             ref: string;

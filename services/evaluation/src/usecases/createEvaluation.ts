@@ -14,6 +14,8 @@ export interface CreateEvaluationCommand {
   files: FileToScan[];
   /** Policy ids to run; empty runs every enabled policy. */
   policies: string[];
+  /** Non-empty: the findings are bypassed with this reason (recorded as suppressions). */
+  bypassReason?: string;
   /** Aborted when the client is gone: a synchronous scan stops. */
   signal?: AbortSignal;
 }
@@ -46,6 +48,7 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     policies: [],
     requested_policies: cmd.policies,
     suppressions: [],
+    ...(cmd.bypassReason ? { bypass_reason: cmd.bypassReason } : {}),
     deleted_at: null,
   };
   if (isLarge(deps, { files: cmd.files.length, bytes: contentBytes(cmd.files) }))

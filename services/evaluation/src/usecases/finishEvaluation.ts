@@ -2,12 +2,14 @@
 // becomes the completed form, and the finish is logged once.
 import { newId } from "@verdict/kit";
 import type { EvaluationDeps } from "../deps.js";
+import { bypassOutcome } from "../domain/bypass.js";
 import type { EvaluationRecord } from "../repo.js";
 import { evaluationResultEvents } from "./events.js";
 import type { ScanResult } from "./scan.js";
 
-/** The completed form of an evaluation, from its scan result. */
-export function completed(base: EvaluationRecord, result: ScanResult, at: Date): EvaluationRecord {
+/** The completed form of an evaluation, from its scan result (its findings bypassed when the request said so). */
+export function completed(base: EvaluationRecord, scanned: ScanResult, at: Date): EvaluationRecord {
+  const result = base.bypass_reason ? bypassOutcome(scanned, base.bypass_reason) : scanned;
   return {
     ...base,
     status: "completed",

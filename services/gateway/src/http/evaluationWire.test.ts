@@ -22,6 +22,7 @@ const request = (over: Partial<CreateEvaluationWire> = {}): CreateEvaluationWire
   base_ref: "main",
   files: [{ path: "src/a.ts", content: "const a = 1;\n", status: "modified" }],
   policies: ["secrets", "owasp"],
+  bypass_reason: "",
   ...over,
 });
 
@@ -29,6 +30,7 @@ describe("the create request's encoding", () => {
   const cases: [string, CreateEvaluationWire][] = [
     ["a typical request", request()],
     ["defaults left out: empty strings, empty contents, no policies", request({ base_ref: "", policies: [] })],
+    ["a bypass reason (field 70: a tag of two bytes)", request({ bypass_reason: "hotfix: the key is revoked" })],
     [
       "empty paths, statuses and contents, an empty policy id",
       request({ files: [{ path: "", content: "", status: "" }], policies: [""] }),

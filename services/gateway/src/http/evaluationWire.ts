@@ -16,14 +16,16 @@ export interface CreateEvaluationWire {
   base_ref: string;
   files: { path: string; content: string | Uint8Array; status: string }[];
   policies: string[];
+  bypass_reason: string;
 }
 
 const varintSize = (n: number): number => (n < 0x80 ? 1 : n < 0x4000 ? 2 : n < 0x200000 ? 3 : n < 0x10000000 ? 4 : 5);
 const utf8Size = (s: string): number => Buffer.byteLength(s, "utf8");
 const contentSize = (c: string | Uint8Array): number => (typeof c === "string" ? utf8Size(c) : c.byteLength);
-/** A length-delimited field of `len` bytes (tag of one byte: field numbers below 16). */
-const fieldSize = (len: number): number => 1 + varintSize(len) + len;
-const optionalField = (len: number): number => (len ? fieldSize(len) : 0);
+/** A length-delimited field of `len` bytes (tag of one byte: field numbers below 16; more: its varint). */
+const fieldSize = (len: number, field = 1): number =>
+  (field < 16 ? 1 : varintSize((field << 3) | 2)) + varintSize(len) + len;
+const optionalField = (len: number, field = 1): number => (len ? fieldSize(len, field) : 0);
 
 class Writer {
   at = 0;
@@ -37,7 +39,7 @@ class Writer {
   }
   /** A length-delimited field whose value's size is known: tag, length, then the value. */
   head(field: number, len: number): void {
-    this.bytes[this.at++] = (field << 3) | 2;
+    this.varint((field << 3) | 2);
     this.varint(len);
   }
   text(field: number, value: string, len: number, always = false): void {
@@ -67,6 +69,7 @@ export function encodeCreateEvaluation(req: CreateEvaluationWire): { bytes: Uint
     repository: utf8Size(req.repository),
     ref: utf8Size(req.ref),
     baseRef: utf8Size(req.base_ref),
+    bypassReason: utf8Size(req.bypass_reason),
   };
   const files = req.files.map((f) => {
     const path = utf8Size(f.path);
@@ -86,6 +89,7 @@ export function encodeCreateEvaluation(req: CreateEvaluationWire): { bytes: Uint
     contentBytes += f.content;
   }
   for (const p of policies) total += fieldSize(p);
+  total += optionalField(sizes.bypassReason, 70);
 
   const w = new Writer(new Uint8Array(new ArrayBuffer(total)));
   w.text(1, req.organization_id, sizes.organization);
@@ -100,6 +104,7 @@ export function encodeCreateEvaluation(req: CreateEvaluationWire): { bytes: Uint
     w.text(3, f.status, size.status);
   }
   for (const [i, p] of req.policies.entries()) w.text(6, p, policies[i]!, true);
+  w.text(70, req.bypass_reason, sizes.bypassReason);
   if (w.at !== total) throw new Error(`encoded ${w.at} bytes of a ${total}-byte request`);
   return { bytes: w.bytes, contentBytes };
 }
@@ -113,6 +118,7 @@ export function toCreateEvaluation(
     base_ref?: string | undefined;
     files: { path: string; content: string | Uint8Array; status: string }[];
     policies?: string[] | undefined;
+    bypass_reason?: string | undefined;
   },
 ): CreateEvaluationWire {
   return {
@@ -122,6 +128,7 @@ export function toCreateEvaluation(
     base_ref: body.base_ref ?? "",
     files: body.files.map((f) => ({ path: f.path, content: f.content, status: f.status })),
     policies: body.policies ?? [],
+    bypass_reason: body.bypass_reason ?? "",
   };
 }
 

@@ -116,6 +116,10 @@ export const CreateEvaluationSchema = z
     base_ref: z.string().min(1).max(255).optional(),
     files: z.array(FileInputSchema).min(1).max(MAX_FILES),
     policies: z.array(z.string().min(1).max(64)).max(200).optional(),
+    bypass_reason: z.string().min(1).max(500).optional().meta({
+      description:
+        "Bypass this evaluation's findings with this reason (a push let through with the pre-receive hook's verdict-bypass push option): each is recorded as a bypass event (a suppression with the reason) instead of a violation",
+    }),
   })
   .strict()
   .meta({ id: "CreateEvaluation" });

@@ -99,6 +99,12 @@ export interface CreateEvaluationRequest {
   base_ref: string;
   files: File[];
   policies: string[];
+  /**
+   * The caller bypasses this evaluation's findings, with this reason (a push let through with the
+   * pre-receive hook's verdict-bypass push option): each finding is recorded as a bypass event
+   * (a suppression carrying the reason) instead of a violation. Empty: no bypass
+   */
+  bypass_reason: string;
 }
 
 export interface CreateEvaluationResponse {
@@ -1148,7 +1154,7 @@ export const Evaluation: MessageFns<Evaluation> = {
 };
 
 function createBaseCreateEvaluationRequest(): CreateEvaluationRequest {
-  return { organization_id: "", repository: "", ref: "", base_ref: "", files: [], policies: [] };
+  return { organization_id: "", repository: "", ref: "", base_ref: "", files: [], policies: [], bypass_reason: "" };
 }
 
 export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
@@ -1170,6 +1176,9 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
     }
     for (const v of message.policies) {
       writer.uint32(50).string(v!);
+    }
+    if (message.bypass_reason !== "") {
+      writer.uint32(562).string(message.bypass_reason);
     }
     return writer;
   },
@@ -1235,6 +1244,14 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
             message.policies.push(reader.string());
             continue;
           }
+          case 70: {
+            if (tag !== 562) {
+              break;
+            }
+
+            message.bypass_reason = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1263,6 +1280,11 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
         : "",
       files: globalThis.Array.isArray(object?.files) ? object.files.map((e: any) => File.fromJSON(e)) : [],
       policies: globalThis.Array.isArray(object?.policies) ? object.policies.map((e: any) => globalThis.String(e)) : [],
+      bypass_reason: isSet(object.bypassReason)
+        ? globalThis.String(object.bypassReason)
+        : isSet(object.bypass_reason)
+        ? globalThis.String(object.bypass_reason)
+        : "",
     };
   },
 
@@ -1286,6 +1308,9 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
     if (message.policies?.length) {
       obj.policies = message.policies;
     }
+    if (message.bypass_reason !== "") {
+      obj.bypassReason = message.bypass_reason;
+    }
     return obj;
   },
 
@@ -1300,6 +1325,7 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
     message.base_ref = object.base_ref ?? "";
     message.files = object.files?.map((e) => File.fromPartial(e)) || [];
     message.policies = object.policies?.map((e) => e) || [];
+    message.bypass_reason = object.bypass_reason ?? "";
     return message;
   },
 };
