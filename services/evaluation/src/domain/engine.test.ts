@@ -689,6 +689,15 @@ describe("provider context", () => {
     expect(quiet.filter((content) => lines(content).length > 0)).toEqual([]);
   });
 
+  it("takes the keyword only as a whole word part of a name, not the start of a longer word", () => {
+    const longer = [`acmeology_key = "${hex}"`, `ACMEOLOGY_KEY=${hex}`, `TemplateAcmeish: "${hex}"`];
+    expect(longer.filter((content) => lines(content).length > 0)).toEqual([]);
+    const parts = [`acmeKey = "${hex}"`, `ACME_KEY=${hex}`, `TemplateAcme: "${hex}"`, `AcmeKey: ${hex}`];
+    expect(parts.map((content) => lines(content).length)).toEqual([1, 1, 1, 1]);
+    // A keyword that ends in a separator ends a word part itself.
+    expect(lines(`acme_key=${hex}`, { keywords: ["acme_"] })).toEqual([1]);
+  });
+
   it("takes the distance, the separators and the line breaks as data", () => {
     expect(lines(`acme ${"x".repeat(60)} = ${hex}`, { distance: 80 })).toEqual([1]);
     expect(lines(`acme%token%${hex}`)).toEqual([]);
