@@ -221,3 +221,17 @@ describe("go-splices-variable, strings.Builder placeholders", () => {
     expect(splices(go('\tfmt.Fprintf(&ph, "%s", order)'))).toBe(true);
   });
 });
+
+describe("base64-pem-private-key", () => {
+  const b64 = (text: string) => Buffer.from(text).toString("base64");
+  it("accepts base64 of a PEM block labelled as a private key, and nothing else", () => {
+    for (const label of ["RSA PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY"]) {
+      const secret = b64(`-----BEGIN ${label}-----\nMIIEowIBAAKCAQEAtWPns8x\n`);
+      expect(check("base64-pem-private-key")(at(secret, secret))).toBe(true);
+    }
+    const certificate = b64("-----BEGIN CERTIFICATE-----\nMIIC/jCCAeagAwIBAgIBADANBgkqh\n");
+    expect(check("base64-pem-private-key")(at(certificate, certificate))).toBe(false);
+    const publicKey = b64("-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOC\n");
+    expect(check("base64-pem-private-key")(at(publicKey, publicKey))).toBe(false);
+  });
+});

@@ -13,7 +13,15 @@ import {
 } from "./checks/code.js";
 import { dockerfileFinalUser, dockerfileFromImage, k8sPodSettingApplies, yamlNoNonRootUser } from "./checks/config.js";
 import type { Check } from "./checks/input.js";
-import { basicCredentials, crc32Token, discordUserId, jwtBase64, jwtHeader, sentryOrgToken } from "./checks/tokens.js";
+import {
+  base64PemPrivateKey,
+  basicCredentials,
+  crc32Token,
+  discordUserId,
+  jwtBase64,
+  jwtHeader,
+  sentryOrgToken,
+} from "./checks/tokens.js";
 import { isEncodedText } from "./noise.js";
 
 export type { Check, CheckInput } from "./checks/input.js";
@@ -43,7 +51,25 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "python-weak-cipher-module": pythonWeakCipherModule,
   "not-member-call": notMemberCall,
   "discord-user-id": discordUserId,
+  /** base64 of a PEM block labelled as a private key. */
+  "base64-pem-private-key": base64PemPrivateKey,
 };
+
+/**
+ * The checks that verify a secret's format offline (a checksum, structure the format embeds): a
+ * finding of a rule with one of them says so (`format_verified`). The others judge code or
+ * configuration, or only rule out noise (`not-encoded-text`), and verify nothing.
+ */
+export const FORMAT_CHECKS: ReadonlySet<string> = new Set([
+  "github-crc32",
+  "npm-crc32",
+  "sentry-org-token",
+  "jwt-header",
+  "jwt-base64",
+  "basic-credentials",
+  "discord-user-id",
+  "base64-pem-private-key",
+]);
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */
 export function resolveChecks(names: readonly string[], ruleId: string): Check[] {

@@ -10,7 +10,7 @@ import type { evaluationV1 } from "@verdict/proto";
 import picomatch from "picomatch";
 import RE2 from "re2";
 import { alignBack, ByteLines, codePointsBetween, type ByteLine } from "./bytes.js";
-import { resolveChecks, type Check } from "./checks.js";
+import { FORMAT_CHECKS, resolveChecks, type Check } from "./checks.js";
 import { skipReason, type SkipReason } from "./fileKinds.js";
 import { fingerprintOf } from "./fingerprint.js";
 import {
@@ -633,6 +633,7 @@ function scanFile(
       code_snippet: snippet(content, hit, secrets, secretValues),
       suggestion: hit.rule.policy.suggestion,
       fingerprint: fingerprintOf(id, content.toString("utf8", value.start, value.end)),
+      ...(hit.rule.pattern.checks?.some((c) => FORMAT_CHECKS.has(c)) ? { format_verified: true } : {}),
     };
   });
   return { findings, suppressions, matched: reported.length, bySeverity };

@@ -96,3 +96,14 @@ export function discordUserId(input: CheckInput): boolean {
   if (dot <= 0) return false;
   return SNOWFLAKE.test(Buffer.from(input.secret.slice(0, dot), "base64url").toString("latin1"));
 }
+
+/**
+ * base64 of a PEM private key (a kubeconfig's `client-key-data`): the decoded text is a PEM block
+ * whose label names a private key (RFC 7468: `-----BEGIN RSA PRIVATE KEY-----`, `EC`, PKCS #8).
+ * Only the first 96 characters are decoded: the label is at the start.
+ */
+export function base64PemPrivateKey(input: CheckInput): boolean {
+  const head = input.secret.slice(0, 96);
+  const decoded = Buffer.from(head.slice(0, head.length - (head.length % 4)), "base64").toString("latin1");
+  return /^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/.test(decoded);
+}

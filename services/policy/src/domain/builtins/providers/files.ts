@@ -2,7 +2,7 @@
 // whatever its value looks like. Each with the page that documents the format.
 import { type BuiltinPattern } from "../types.js";
 
-type FileOptions = Pick<BuiltinPattern, "file_requires" | "generic" | "min_entropy">;
+type FileOptions = Pick<BuiltinPattern, "file_requires" | "generic" | "min_entropy" | "checks">;
 
 /**
  * A rule for one credential file format. `paths` are RE2 on the file's path (empty: any file
@@ -101,7 +101,7 @@ export const CREDENTIAL_FILE_RULES: BuiltinPattern[] = [
     [],
     ["client-key-data"],
     KUBECONFIG_DOCS,
-    { file_requires: KUBECONFIG },
+    { file_requires: KUBECONFIG, checks: ["base64-pem-private-key"] },
   ),
   // Terraform state keeps every resource attribute in clear JSON, sensitive ones included:
   // passwords, keys, tokens, connection strings, private keys in PEM (with `\n` escapes).
