@@ -235,3 +235,14 @@ describe("base64-pem-private-key", () => {
     expect(check("base64-pem-private-key")(at(publicKey, publicKey))).toBe(false);
   });
 });
+
+describe("mapbox-token-payload", () => {
+  it("accepts sk.<base64url JSON object>.<signature>, and refuses a payload that is not JSON", () => {
+    const payload = Buffer.from(JSON.stringify({ u: "acme-maps", a: "clx4m2q8v0k3p7r9" })).toString("base64url");
+    const token = `sk.${payload}.Hq7vR2xLp9TmKw3zYb8Nc6`;
+    expect(check("mapbox-token-payload")(at(token, token))).toBe(true);
+    const text = `sk.${Buffer.from("not json at all").toString("base64url")}.Hq7vR2xLp9TmKw3zYb8Nc6`;
+    expect(check("mapbox-token-payload")(at(text, text))).toBe(false);
+    expect(check("mapbox-token-payload")(at("sk.", "sk."))).toBe(false);
+  });
+});

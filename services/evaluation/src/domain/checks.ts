@@ -20,6 +20,7 @@ import {
   discordUserId,
   jwtBase64,
   jwtHeader,
+  mapboxTokenPayload,
   sentryOrgToken,
 } from "./checks/tokens.js";
 import { isEncodedText } from "./noise.js";
@@ -53,6 +54,8 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "discord-user-id": discordUserId,
   /** base64 of a PEM block labelled as a private key. */
   "base64-pem-private-key": base64PemPrivateKey,
+  /** A Mapbox token's middle part is base64url of a JSON object. */
+  "mapbox-token-payload": mapboxTokenPayload,
 };
 
 /**
@@ -69,6 +72,7 @@ export const FORMAT_CHECKS: ReadonlySet<string> = new Set([
   "basic-credentials",
   "discord-user-id",
   "base64-pem-private-key",
+  "mapbox-token-payload",
 ]);
 
 /** The named checks, or an error naming the first unknown one (a mistake in a rule definition). */

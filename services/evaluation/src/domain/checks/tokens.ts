@@ -107,3 +107,18 @@ export function base64PemPrivateKey(input: CheckInput): boolean {
   const decoded = Buffer.from(head.slice(0, head.length - (head.length % 4)), "base64").toString("latin1");
   return /^-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/.test(decoded);
 }
+
+/**
+ * A Mapbox token: `sk.<payload>.<signature>`, the payload base64url of a JSON object (Mapbox's
+ * token format: https://docs.mapbox.com/api/accounts/tokens/#token-format).
+ */
+export function mapboxTokenPayload(input: CheckInput): boolean {
+  const [, payload] = input.secret.split(".");
+  if (!payload) return false;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed);
+  } catch {
+    return false;
+  }
+}
