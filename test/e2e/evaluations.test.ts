@@ -1,6 +1,7 @@
 // Evaluations over real HTTP: create, find violations, get, list with filters and cursors,
 // delete, and the validation errors users will hit.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { crc32Base62 } from "@verdict/kit";
 import { Api, expectError, expectFieldError } from "../support/api.js";
 import { startVerdict, type Verdict, RELAXED_PATTERN_BUDGETS } from "../support/server.js";
 
@@ -74,6 +75,27 @@ describe("creating evaluations", () => {
     expect(res.text).not.toContain("hunter2-but-longer");
     const aws = res.body.violations.find((x: { policy_id: string }) => x.policy_id === "aws-credentials");
     expect(aws.code_snippet).toContain("AKIA");
+  });
+
+  it("says which secrets' formats checked out offline (format_verified), in the answer and when read back", async () => {
+    // A GitHub token whose last six characters are the CRC-32 of the rest, as GitHub's are.
+    const random = "R8tY2uV5wX7zA1bC3dE5fG7hJ9kL2m";
+    const token = `ghp_${random}${crc32Base62(random)}`;
+    const res = await api.post("/v1/evaluations", {
+      ...leaky,
+      files: [...leaky.files, { path: "ci/push.sh", content: `export GH_TOKEN=${token}\n`, status: "added" }],
+    });
+    expect(res.status).toBe(201);
+    const github = res.body.violations.find((x: { file: string }) => x.file === "ci/push.sh");
+    expect(github).toMatchObject({ policy_id: "source-control-tokens", format_verified: true });
+    // An AWS key id has no offline check: the field is left out, not false.
+    const aws = res.body.violations.find((x: { policy_id: string }) => x.policy_id === "aws-credentials");
+    expect(aws).not.toHaveProperty("format_verified");
+    expect(res.text).not.toContain(token);
+    const read = await api.get(`/v1/evaluations/${res.body.id}`);
+    expect(read.body.violations.find((x: { file: string }) => x.file === "ci/push.sh")).toMatchObject({
+      format_verified: true,
+    });
   });
 
   it("passes a clean change", async () => {

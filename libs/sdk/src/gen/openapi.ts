@@ -2416,6 +2416,8 @@ export interface components {
             file: string;
             /** @description The finding's fingerprint: policy, rule, file and a digest of the matched value (never the value, never the line), so it survives line moves and changes with the secret; baselines use it. Empty on violations stored before fingerprints existed */
             fingerprint: string;
+            /** @description true when the secret's format checked out offline: a checksum (GitHub's and npm's CRC-32 suffix), or structure the provider's format embeds (a JSON Web Token's header, a Sentry token's payload, a Discord bot token's user id, base64 of user:password or of a PEM key). Absent when the rule has no such check; a look-alike that fails its check is no violation */
+            format_verified?: boolean;
             id: string;
             /** @description 1-based */
             line: number;

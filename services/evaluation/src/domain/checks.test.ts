@@ -221,3 +221,28 @@ describe("go-splices-variable, strings.Builder placeholders", () => {
     expect(splices(go('\tfmt.Fprintf(&ph, "%s", order)'))).toBe(true);
   });
 });
+
+describe("base64-pem-private-key", () => {
+  const b64 = (text: string) => Buffer.from(text).toString("base64");
+  it("accepts base64 of a PEM block labelled as a private key, and nothing else", () => {
+    for (const label of ["RSA PRIVATE KEY", "EC PRIVATE KEY", "PRIVATE KEY"]) {
+      const secret = b64(`-----BEGIN ${label}-----\nMIIEowIBAAKCAQEAtWPns8x\n`);
+      expect(check("base64-pem-private-key")(at(secret, secret))).toBe(true);
+    }
+    const certificate = b64("-----BEGIN CERTIFICATE-----\nMIIC/jCCAeagAwIBAgIBADANBgkqh\n");
+    expect(check("base64-pem-private-key")(at(certificate, certificate))).toBe(false);
+    const publicKey = b64("-----BEGIN PUBLIC KEY-----\nMIIBIjANBgkqhkiG9w0BAQEFAAOC\n");
+    expect(check("base64-pem-private-key")(at(publicKey, publicKey))).toBe(false);
+  });
+});
+
+describe("mapbox-token-payload", () => {
+  it("accepts sk.<base64url JSON object>.<signature>, and refuses a payload that is not JSON", () => {
+    const payload = Buffer.from(JSON.stringify({ u: "acme-maps", a: "clx4m2q8v0k3p7r9" })).toString("base64url");
+    const token = `sk.${payload}.Hq7vR2xLp9TmKw3zYb8Nc6`;
+    expect(check("mapbox-token-payload")(at(token, token))).toBe(true);
+    const text = `sk.${Buffer.from("not json at all").toString("base64url")}.Hq7vR2xLp9TmKw3zYb8Nc6`;
+    expect(check("mapbox-token-payload")(at(text, text))).toBe(false);
+    expect(check("mapbox-token-payload")(at("sk.", "sk."))).toBe(false);
+  });
+});

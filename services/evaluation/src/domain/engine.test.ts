@@ -689,11 +689,46 @@ describe("provider context", () => {
     expect(quiet.filter((content) => lines(content).length > 0)).toEqual([]);
   });
 
+  it("takes the keyword only as a whole word part of a name, not the start of a longer word", () => {
+    const longer = [`acmeology_key = "${hex}"`, `ACMEOLOGY_KEY=${hex}`, `TemplateAcmeish: "${hex}"`];
+    expect(longer.filter((content) => lines(content).length > 0)).toEqual([]);
+    const parts = [`acmeKey = "${hex}"`, `ACME_KEY=${hex}`, `TemplateAcme: "${hex}"`, `AcmeKey: ${hex}`];
+    expect(parts.map((content) => lines(content).length)).toEqual([1, 1, 1, 1]);
+    // A keyword that ends in a separator ends a word part itself.
+    expect(lines(`acme_key=${hex}`, { keywords: ["acme_"] })).toEqual([1]);
+  });
+
   it("takes the distance, the separators and the line breaks as data", () => {
     expect(lines(`acme ${"x".repeat(60)} = ${hex}`, { distance: 80 })).toEqual([1]);
     expect(lines(`acme%token%${hex}`)).toEqual([]);
     expect(lines(`acme%token%${hex}`, { separators: "%" })).toEqual([1]);
     expect(lines(`acme:\n  token: ${hex}`, { lines: 1 })).toEqual([2]);
     expect(lines(`acme:\n\n  token: ${hex}`, { lines: 1 })).toEqual([]);
+  });
+});
+
+describe("format_verified", () => {
+  // A JSON Web Token whose header names its algorithm: the jwt-header check verifies it offline.
+  const jwt =
+    "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U";
+  const findings = (checks: string[]) =>
+    scanFile("a.txt", `token = "${jwt}"`, [
+      policy("p", [{ value: String.raw`(eyJ[\w-]+\.[\w-]+\.[\w-]+)`, redact: true, redact_group: 1, checks }]),
+    ]).findings;
+
+  it("is set on a finding whose rule verified the secret's format, and absent otherwise", () => {
+    expect(findings(["jwt-header"])).toEqual([expect.objectContaining({ format_verified: true })]);
+    expect(findings([])).toHaveLength(1);
+    expect(findings([])[0]).not.toHaveProperty("format_verified");
+    // A check that only rules out noise verifies nothing.
+    expect(findings(["not-encoded-text"])[0]).not.toHaveProperty("format_verified");
+    // A look-alike that fails its check is no finding.
+    expect(
+      scanFile("a.txt", `token = "eyJhbGciOieee.eyJzdWIiOiIxMjM0In0.abc"`, [
+        policy("p", [
+          { value: String.raw`(eyJ[\w-]+\.[\w-]+\.[\w-]+)`, redact: true, redact_group: 1, checks: ["jwt-header"] },
+        ]),
+      ]).findings,
+    ).toEqual([]);
   });
 });

@@ -11,7 +11,7 @@
 import picomatch from "picomatch";
 import RE2 from "re2";
 import { alignBack, ByteLines, codePointsBetween } from "./bytes.js";
-import { resolveChecks, type Check } from "./checks.js";
+import { FORMAT_CHECKS, resolveChecks, type Check } from "./checks.js";
 import { withoutGenericDuplicates } from "./duplicates.js";
 import type {
   CompiledPolicy,
@@ -297,6 +297,7 @@ function scanFile(
       code_snippet: snippet(content, hit, secrets, secretValues),
       suggestion: hit.rule.policy.suggestion,
       fingerprint: fingerprintOf(id, content.toString("utf8", value.start, value.end)),
+      ...(hit.rule.pattern.checks?.some((c) => FORMAT_CHECKS.has(c)) ? { format_verified: true } : {}),
     };
   });
   return { findings, suppressions, matched: reported.length, bySeverity };

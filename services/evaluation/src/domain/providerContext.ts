@@ -47,8 +47,21 @@ const isLetter = (b: number | undefined) => b !== undefined && ((b >= 0x41 && b 
 const isUpper = (b: number | undefined) => b !== undefined && b >= 0x41 && b <= 0x5a;
 
 /**
- * Whether a provider keyword names the secret starting at `at`: the keyword starts a word (after
- * a non-letter, or as a camel-case hump: `myPhraseToken`), at most `distance` bytes before the
+ * Whether a keyword found at `k` ends its word part: what follows is not a letter that continues
+ * it (`consulToken`, `CONSUL_TOKEN`, `steam:` but not `consultant`, `upsteam`, `Duration`).
+ */
+function endsWordPart(content: Buffer, k: number, length: number): boolean {
+  const next = content[k + length];
+  // A keyword that ends in a separator (`owm_`, `ado_`) ends a word part itself.
+  if (!isLetter(next) || !isLetter(content[k + length - 1])) return true;
+  // Lower-case, or capitalised: a camel-case hump ends it. All capitals: only a non-letter does.
+  return isUpper(next) && !isUpper(content[k + length - 1]);
+}
+
+/**
+ * Whether a provider keyword names the secret starting at `at`: the keyword is a word or a word
+ * part of a name (after a non-letter or as a camel-case hump: `myPhraseToken`, and ending there,
+ * endsWordPart()), at most `distance` bytes before the
  * secret, and everything between them is a name, blanks, quotes or separators, across at most
  * `lines` line breaks. Bounded work per match: one walk back over `distance` bytes and a search
  * of that window per keyword, whatever the syntax around it.
@@ -68,7 +81,8 @@ export function nearProvider(content: Buffer, lower: Buffer, at: number, context
   for (const keyword of context.keywords) {
     for (let i = window.indexOf(keyword); i !== -1; i = window.indexOf(keyword, i + 1)) {
       const k = from + i;
-      if (!isLetter(content[k - 1]) || (isUpper(content[k]) && !isUpper(content[k - 1]))) return true;
+      const starts = !isLetter(content[k - 1]) || (isUpper(content[k]) && !isUpper(content[k - 1]));
+      if (starts && endsWordPart(content, k, keyword.length)) return true;
     }
   }
   return false;

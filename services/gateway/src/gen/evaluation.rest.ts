@@ -45,6 +45,10 @@ export const ViolationSchema = z
       description:
         "The finding's fingerprint: policy, rule, file and a digest of the matched value (never the value, never the line), so it survives line moves and changes with the secret; baselines use it. Empty on violations stored before fingerprints existed",
     }),
+    format_verified: z.boolean().optional().meta({
+      description:
+        "true when the secret's format checked out offline: a checksum (GitHub's and npm's CRC-32 suffix), or structure the provider's format embeds (a JSON Web Token's header, a Sentry token's payload, a Discord bot token's user id, base64 of user:password or of a PEM key). Absent when the rule has no such check; a look-alike that fails its check is no violation",
+    }),
   })
   .meta({ id: "Violation" });
 
@@ -61,6 +65,7 @@ export function violationJson(m: evaluationV1.Violation): z.output<typeof Violat
     suggestion: m.suggestion,
     rule_id: m.rule_id,
     fingerprint: m.fingerprint,
+    ...(m.format_verified ? { format_verified: m.format_verified } : {}),
   };
 }
 

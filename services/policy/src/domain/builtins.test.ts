@@ -3,6 +3,7 @@ import RE2 from "re2";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { BUILTIN_POLICIES, findBuiltin } from "./builtins/index.js";
+import { CREDENTIAL_FILE_RULES } from "./builtins/providers/files.js";
 import { PROVIDER_FAMILIES } from "./builtins/providerTokens.js";
 import { providerRule } from "./builtins/tokenRules.js";
 import { assignment } from "./builtins/types.js";
@@ -261,6 +262,16 @@ describe("provider families", () => {
     const missing = PROVIDER_FAMILIES.filter(
       (f) => !rows.some((r) => r.startsWith(`| \`${f.id}\` |`) && r.includes(f.docs)),
     ).map((f) => f.id);
+    expect(missing).toEqual([]);
+  });
+
+  it("and the credential-file rules, each with the page that documents its file's format", () => {
+    const rows = detection.split("\n").filter((l) => l.trimStart().startsWith("| `"));
+    const missing = CREDENTIAL_FILE_RULES.filter(
+      (r) =>
+        !r.documentation_url ||
+        !rows.some((row) => row.trimStart().startsWith(`| \`${r.id}\` |`) && row.includes(r.documentation_url!)),
+    ).map((r) => r.id);
     expect(missing).toEqual([]);
   });
 });

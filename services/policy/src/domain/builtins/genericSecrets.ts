@@ -65,12 +65,17 @@ export const genericSecrets: BuiltinPolicy = {
       id: "dotenv-secret",
       generic: true,
       type: "regex",
-      // Committed .env files (not .env.example / .env.sample / .env.template).
+      // Committed .env files and their variants: per environment (`.env.production`), local
+      // overrides of them (`.env.production.local`, as Next.js and Vite read them), direnv's
+      // `.envrc`, Flask's `.flaskenv`, `production.env` (Compose env_file); not .env.example /
+      // .env.sample / .env.template.
       value: String.raw`^[ \t]*(?:export[ \t]+)?[A-Z0-9_]*(?:PASSWORD|PASSWD|SECRET|TOKEN|API_KEY|APIKEY|PRIVATE_KEY|ACCESS_KEY)[A-Z0-9_]*[ \t]*=[ \t]*["']?([^\s"'#$]{8,})`,
       message: "Secret in a committed .env file",
       redact_group: 1,
       keywords: ["password", "passwd", "secret", "token", "api_key", "apikey", "private_key", "access_key"],
-      paths: [String.raw`(?:^|/)\.env(?:\.(?:local|prod|production|staging|dev|development|test|ci))?$`],
+      paths: [
+        String.raw`(?:^|/)(?:\.env(?:\.(?:local|prod|production|staging|stage|dev|development|test|testing|qa|uat|ci|preview|docker)(?:\.local)?)?|\.envrc|\.flaskenv|(?:prod|production|staging|dev|development|local|secrets?)\.env)$`,
+      ],
     },
     // Last: of two generic rules on one secret, the more specific one above reports it.
     {

@@ -74,6 +74,8 @@ export interface ProviderFamily {
   options?: RuleOptions;
 }
 
+const LETTERS_ONLY = "^[A-Za-z_.-]+$";
+
 /** A provider family as a rule: a self-identifying token, or a shape in the provider's context. */
 export function providerRule(family: ProviderFamily): BuiltinPattern {
   const message = `${family.provider} ${family.secret} found in source code`;
@@ -83,7 +85,13 @@ export function providerRule(family: ProviderFamily): BuiltinPattern {
     min_entropy: 3,
     documentation_url: family.docs,
     ...(family.keywords
-      ? { context: { keywords: family.keywords, ...(family.distance ? { distance: family.distance } : {}) } }
+      ? {
+          context: { keywords: family.keywords, ...(family.distance ? { distance: family.distance } : {}) },
+          // A generic shape of letters alone is a word or an identifier (`hasSideEffectsForTemplateSegment`
+          // after `TemplateSegment:`), not a random key: 32 random base62 characters have no digit
+          // about once in 280 tries.
+          allowlist: [LETTERS_ONLY],
+        }
       : {}),
     ...family.options,
   });

@@ -300,4 +300,25 @@ export const PLATFORM_FAMILIES: ProviderFamily[] = [
     "jina_[A-Za-z0-9_-]{40,80}",
     "https://jina.ai/api-dashboard/",
   ),
+  prefixed(
+    "nvidia-api-key",
+    "NVIDIA",
+    "API key (API catalog, NIM)",
+    "nvapi-",
+    "nvapi-[A-Za-z0-9_-]{40,100}",
+    "https://docs.nvidia.com/nemo/retriever/latest/extraction/api-keys/index.html",
+  ),
+  // `sk.<base64url JSON payload>.<signature>`: the header is the literal `sk` (public tokens, `pk.`,
+  // are meant for browsers); the payload is checked to be a JSON object.
+  {
+    ...prefixed(
+      "mapbox-secret-token",
+      "Mapbox",
+      "secret access token",
+      "sk.eyJ",
+      String.raw`sk\.eyJ[A-Za-z0-9_-]{20,400}\.[A-Za-z0-9_-]{16,100}`,
+      "https://docs.mapbox.com/api/accounts/tokens/#token-format",
+    ),
+    options: { checks: ["mapbox-token-payload"] },
+  },
 ];

@@ -175,14 +175,18 @@ export const SERVICE_FAMILIES: ProviderFamily[] = [
     UUID,
     "https://documentation.solarwinds.com/en/success_center/loggly/content/admin/customer-token-authentication-token.htm",
   ),
-  named(
-    "logzio-api-token",
-    "Logz.io",
-    "shipping or API token",
-    ["logz"],
-    "[A-Za-z]{32}|" + UUID,
-    "https://docs.logz.io/docs/user-guide/admin/authentication-tokens/",
-  ),
+  {
+    ...named(
+      "logzio-api-token",
+      "Logz.io",
+      "shipping or API token",
+      ["logz"],
+      "[A-Za-z]{32}|" + UUID,
+      "https://docs.logz.io/docs/user-guide/admin/authentication-tokens/",
+    ),
+    // Shipping tokens are 32 letters: no letters-only allowlist for this family.
+    options: { allowlist: [] },
+  },
   named(
     "honeycomb-api-key",
     "Honeycomb",

@@ -72,6 +72,13 @@ export interface Violation {
    * it. Empty on violations stored before fingerprints existed
    */
   fingerprint: string;
+  /**
+   * true when the secret's format checked out offline: a checksum (GitHub's and npm's CRC-32
+   * suffix), or structure the provider's format embeds (a JSON Web Token's header, a Sentry
+   * token's payload, a Discord bot token's user id, base64 of user:password or of a PEM key).
+   * Absent when the rule has no such check; a look-alike that fails its check is no violation
+   */
+  format_verified?: boolean | undefined;
 }
 
 export interface Evaluation {
@@ -633,6 +640,7 @@ function createBaseViolation(): Violation {
     suggestion: "",
     rule_id: "",
     fingerprint: "",
+    format_verified: undefined,
   };
 }
 
@@ -670,6 +678,9 @@ export const Violation: MessageFns<Violation> = {
     }
     if (message.fingerprint !== "") {
       writer.uint32(90).string(message.fingerprint);
+    }
+    if (message.format_verified !== undefined) {
+      writer.uint32(800).bool(message.format_verified);
     }
     return writer;
   },
@@ -775,6 +786,14 @@ export const Violation: MessageFns<Violation> = {
             message.fingerprint = reader.string();
             continue;
           }
+          case 100: {
+            if (tag !== 800) {
+              break;
+            }
+
+            message.format_verified = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -812,6 +831,11 @@ export const Violation: MessageFns<Violation> = {
         ? globalThis.String(object.rule_id)
         : "",
       fingerprint: isSet(object.fingerprint) ? globalThis.String(object.fingerprint) : "",
+      format_verified: isSet(object.formatVerified)
+        ? globalThis.Boolean(object.formatVerified)
+        : isSet(object.format_verified)
+        ? globalThis.Boolean(object.format_verified)
+        : undefined,
     };
   },
 
@@ -850,6 +874,9 @@ export const Violation: MessageFns<Violation> = {
     if (message.fingerprint !== "") {
       obj.fingerprint = message.fingerprint;
     }
+    if (message.format_verified !== undefined) {
+      obj.formatVerified = message.format_verified;
+    }
     return obj;
   },
 
@@ -869,6 +896,7 @@ export const Violation: MessageFns<Violation> = {
     message.suggestion = object.suggestion ?? "";
     message.rule_id = object.rule_id ?? "";
     message.fingerprint = object.fingerprint ?? "";
+    message.format_verified = object.format_verified ?? undefined;
     return message;
   },
 };
