@@ -317,7 +317,7 @@ function generate(file) {
     emit("  route({");
     emit(`    method: ${str(r.verb)},`);
     emit(`    path: ${str(r.path.replace(/\{([a-z_]+)\}/g, ":$1"))},`);
-    emit(`    operationId: ${str(lowerFirst(r.m.name))},`);
+    emit(`    operationId: ${str(opts.operationId || lowerFirst(r.m.name))},`);
     emit(`    summary: ${str(r.m.comment ?? r.m.name)},`);
     emit(`    tag: ${str(opts.tag ?? service)},`);
     emit(`    access: ${opts.scope ? `{ kind: "scope", scope: ${str(opts.scope)} }` : `{ kind: "authenticated" }`},`);
