@@ -74,6 +74,13 @@ export function parseBaseline(text: string): Baseline | { error: string } {
   return b as Baseline;
 }
 
+/** The fingerprints a baseline accepts at `now` (its entries not expired). */
+export function acceptedFingerprints(b: Baseline, now: Date): Set<string> {
+  return new Set(
+    b.findings.filter((f) => !f.expires_at || Date.parse(f.expires_at) > now.getTime()).map((f) => f.fingerprint),
+  );
+}
+
 export interface BaselineResult {
   evaluation: MergedEvaluation;
   /** Findings hidden because the baseline accepts them. */

@@ -33,7 +33,7 @@ export function gitRoot(cwd: string): string | null {
 const toPosix = (p: string) => p.split(sep).join("/");
 
 /** User-given paths (relative to cwd) as pathspecs relative to the root. */
-function pathspecs(root: string, cwd: string, paths: string[]): string[] {
+export function pathspecs(root: string, cwd: string, paths: string[]): string[] {
   return paths.map((p) => {
     const rel = relative(root, isAbsolute(p) ? p : resolve(cwd, p));
     if (rel.startsWith("..")) throw new CliError(`${p} is outside the repository at ${root}`);

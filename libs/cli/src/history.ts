@@ -49,9 +49,15 @@ const COMMIT = "\x01";
 /**
  * The added lines of `shas` (in that order), from one `git log -p` streamed line by line. A blob
  * already seen (in this slice or `seenBlobs`, which it extends) is not read again; binary files
- * and deletions add nothing.
+ * and deletions add nothing. With `paths`, only those files' lines.
  */
-export async function readSlice(root: string, shas: string[], seenBlobs: Set<string>): Promise<CommitSlice> {
+export async function readSlice(
+  root: string,
+  shas: string[],
+  seenBlobs: Set<string>,
+  /** Pathspecs (relative to the root) to keep to; none: every file. */
+  paths: string[] = [],
+): Promise<CommitSlice> {
   const commits: Commit[] = [];
   const additions: Addition[] = [];
   const output = await lines(root, [
@@ -67,6 +73,7 @@ export async function readSlice(root: string, shas: string[], seenBlobs: Set<str
     "--no-ext-diff",
     `--format=${COMMIT}%H%x00%an%x00%ae%x00%aI`,
     ...shas,
+    ...(paths.length ? ["--", ...paths] : []),
   ]);
   let current: Addition | undefined;
   let skip = true;

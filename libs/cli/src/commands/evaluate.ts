@@ -7,13 +7,14 @@ import { join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { VerdictApiError, type Policy, type RetryNotice, type VerdictClient } from "@verdict/sdk";
 import { encodeFile, mergeEvaluations, type EncodedFile, type MergedEvaluation } from "../batches.js";
-import { applyBaseline, BASELINE_PATH, parseBaseline, type Baseline } from "../baseline.js";
+import { acceptedFingerprints, applyBaseline, BASELINE_PATH, parseBaseline, type Baseline } from "../baseline.js";
 import type { Context, Output } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { evaluateInBatches } from "../evaluateBatches.js";
 import { readFile, sizeFiles, type SizedFile } from "../files.js";
 import { formatEvaluation } from "../format/text.js";
-import { changedFiles, currentRef, gitRoot, listFiles, repositoryName } from "../git.js";
+import { changedFiles, currentRef, gitRoot, listFiles, pathspecs, repositoryName } from "../git.js";
+import { formatHistoryFinding, scanRange, type HistoryFinding } from "../historyScan.js";
 import { VERSION } from "../version.js";
 import { collectList, jsonOf, positiveInt } from "./shared.js";
 
@@ -172,6 +173,93 @@ function loadBaseline(path: string): Baseline | null {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
+/** What --base found in the commits since REF that the final change does not show. */
+export interface CommitsSince {
+  /** Commits scanned (merges' own diffs left out). */
+  commits: number;
+  findings: HistoryFinding[];
+}
+
+/**
+ * The findings in the lines added by the commits between --base and HEAD (a key added in one
+ * commit and removed in the next), less those the final change still has (reported with it) and
+ * those the baseline accepts.
+ */
+async function commitsSince(
+  ctx: Context,
+  client: VerdictClient,
+  out: Output,
+  change: EvaluatedChange,
+  paths: string[],
+  opts: ChangeOptions,
+  accepted: Set<string>,
+): Promise<CommitsSince> {
+  const root = change.root;
+  const envelope = {
+    repository: opts.repository ?? repositoryName(root, true, ctx.io.env),
+    ref: opts.ref ?? currentRef(root, true, ctx.io.env),
+    base_ref: opts.base!,
+    ...(opts.policy ? { policies: opts.policy } : {}),
+  };
+  const { commits, findings } = await scanRange(client, root, [`${opts.base}..HEAD`], envelope, {
+    slice: 500,
+    concurrency: opts.concurrency,
+    paths: pathspecs(root, ctx.io.cwd, paths),
+    note: (t) => out.note(t),
+  });
+  const inChange = new Set(change.evaluation?.violations.map((v) => v.fingerprint));
+  const shown = findings.filter((f) => !inChange.has(f.fingerprint) && !accepted.has(f.fingerprint));
+  return { commits: commits.length, findings: shown };
+}
+
+const historyErrors = (h: CommitsSince | undefined) => h?.findings.filter((f) => f.severity === "error").length ?? 0;
+
+function formatHistory(h: CommitsSince, base: string): string {
+  const errors = historyErrors(h);
+  return [
+    `In the ${plural(h.commits, "commit")} since ${base}, no longer in the change:`,
+    ...h.findings.map(formatHistoryFinding),
+    `${errors ? "failed" : "passed"}: ${plural(h.findings.length, "finding")} (${plural(errors, "error")}) in the commits since ${base}`,
+  ].join("\n");
+}
+
+/** For SARIF: the evaluation's findings and those of the commits since --base, which say their commit. */
+function withHistory(e: MergedEvaluation | null, h: CommitsSince | undefined): MergedEvaluation | null {
+  if (!h?.findings.length) return e;
+  const extra = h.findings.map(({ commit, author: _a, email: _e, date: _d, ...v }) => ({
+    ...v,
+    id: `commit:${commit}`,
+    message: `${v.message} (added in commit ${commit.slice(0, 10)}, no longer in the change)`,
+  }));
+  const errors = extra.filter((v) => v.severity === "error").length;
+  const now = new Date().toISOString();
+  const base: MergedEvaluation = e ?? {
+    id: null,
+    evaluations: [],
+    status: "completed",
+    repository: "",
+    ref: "",
+    base_ref: null,
+    created_at: now,
+    completed_at: now,
+    passed: true,
+    summary: { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 },
+    violations: [],
+    suppressions: [],
+  };
+  return {
+    ...base,
+    passed: base.passed && errors === 0,
+    violations: [...base.violations, ...extra],
+    summary: {
+      ...base.summary,
+      total_violations: base.summary.total_violations + extra.length,
+      errors: base.summary.errors + errors,
+      warnings: base.summary.warnings + extra.length - errors,
+    },
+  };
+}
+
 export function evaluateCommand(program: Command, ctx: Context): void {
   changeOptions(
     program
@@ -189,19 +277,34 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       const out = ctx.output(format === "json");
       const client = evaluatingClient(ctx, out);
       const change = await evaluateChange(ctx, client, out, paths, opts);
+      const file = opts.baseline === false ? null : baselinePath(ctx, change.root, opts.baseline || undefined);
+      const baseline = file ? loadBaseline(file) : null;
+      const now = new Date();
+      // --base: the commits since REF too, for what the final change no longer shows.
+      const history = opts.base
+        ? await commitsSince(
+            ctx,
+            client,
+            out,
+            change,
+            paths,
+            opts,
+            baseline ? acceptedFingerprints(baseline, now) : new Set(),
+          )
+        : undefined;
+      const sarifTool = { version: VERSION, informationUri: client.baseUrl };
       if (!change.evaluation) {
-        out.note("nothing to evaluate: no changed or readable text files");
-        if (format === "sarif")
-          out.data((await sarif()).toSarif(null, new Map(), { version: VERSION, informationUri: client.baseUrl }));
-        else if (format === "json") out.data({ evaluation: null });
+        if (!history?.findings.length) out.note("nothing to evaluate: no changed or readable text files");
+        if (format === "sarif") out.data((await sarif()).toSarif(withHistory(null, history), new Map(), sarifTool));
+        else if (format === "json") out.data({ evaluation: null, ...(history ? { history } : {}) });
+        else if (history?.findings.length) out.line(formatHistory(history, opts.base!));
+        if (historyErrors(history) && (await blocking(client))) process.exitCode = EXIT.failed;
         return;
       }
       let evaluation = change.evaluation;
       let baselined = 0;
-      const file = opts.baseline === false ? null : baselinePath(ctx, change.root, opts.baseline || undefined);
-      const baseline = file ? loadBaseline(file) : null;
       if (baseline) {
-        const applied = applyBaseline(evaluation, baseline, change.sent, new Date());
+        const applied = applyBaseline(evaluation, baseline, change.sent, now);
         ({ evaluation, baselined } = applied);
         const shown = relative(ctx.io.cwd, file!) || file!;
         if (baselined) out.note(`${plural(baselined, "finding")} accepted by the baseline (${shown}) not shown`);
@@ -212,17 +315,18 @@ export function evaluateCommand(program: Command, ctx: Context): void {
             `${plural(applied.stale.length, "baseline entry")} no longer found (fixed): ${applied.stale.map((e) => `${e.file}:${e.line} ${e.policy_id}`).join(", ")}; run 'verdict baseline create' to drop ${applied.stale.length === 1 ? "it" : "them"}`,
           );
       }
-      const blocks = evaluation.passed ? true : await blocking(client);
+      const failed = !evaluation.passed || historyErrors(history) > 0;
+      const blocks = failed ? await blocking(client) : true;
 
-      if (format === "json") out.data(baseline ? { ...evaluation, baselined } : evaluation);
-      else if (format === "sarif")
-        out.data(
-          (await sarif()).toSarif(evaluation, await policiesOf(client, evaluation), {
-            version: VERSION,
-            informationUri: client.baseUrl,
-          }),
-        );
-      else out.line(formatEvaluation(evaluation, out.c, { blocking: blocks }));
-      if (!evaluation.passed && blocks) process.exitCode = EXIT.failed;
+      if (format === "json")
+        out.data({ ...evaluation, ...(baseline ? { baselined } : {}), ...(history ? { history } : {}) });
+      else if (format === "sarif") {
+        const all = withHistory(evaluation, history)!;
+        out.data((await sarif()).toSarif(all, await policiesOf(client, all), sarifTool));
+      } else {
+        if (history?.findings.length) out.line(formatHistory(history, opts.base!));
+        out.line(formatEvaluation(evaluation, out.c, { blocking: blocks }));
+      }
+      if (failed && blocks) process.exitCode = EXIT.failed;
     });
 }

@@ -6,27 +6,16 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
-import type { Evaluation } from "@verdict/sdk";
-import { encodeFile } from "../batches.js";
-import { BASELINE_PATH, parseBaseline } from "../baseline.js";
+import { acceptedFingerprints, BASELINE_PATH, parseBaseline } from "../baseline.js";
 import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
-import { evaluateInBatches } from "../evaluateBatches.js";
 import { gitRoot, repositoryName } from "../git.js";
-import { commitList, composeRounds, readSlice, type Composed } from "../history.js";
+import { commitList } from "../history.js";
+import { formatHistoryFinding, scanSlice, sortFindings, type HistoryFinding } from "../historyScan.js";
 import { DEFAULT_CONCURRENCY, evaluatingClient } from "./evaluate.js";
 import { jsonOf, positiveInt } from "./shared.js";
 
 export const STATE_PATH = ".verdict/history-scan.json";
-
-type Violation = Evaluation["violations"][number];
-
-export interface HistoryFinding extends Omit<Violation, "id"> {
-  commit: string;
-  author: string;
-  email: string;
-  date: string;
-}
 
 interface State {
   version: 1;
@@ -59,17 +48,11 @@ function readState(path: string, range: string[], shas: string[]): State | null 
 }
 
 /** The fingerprints a baseline file accepts now (none without the file). */
-function acceptedFingerprints(path: string): Set<string> {
+function acceptedAt(path: string): Set<string> {
   if (!existsSync(path)) return new Set();
   const b = parseBaseline(readFileSync(path, "utf8"));
   if ("error" in b) throw new CliError(`baseline ${path} cannot be used: ${b.error}`);
-  const now = Date.now();
-  return new Set(b.findings.filter((f) => !f.expires_at || Date.parse(f.expires_at) > now).map((f) => f.fingerprint));
-}
-
-function line(f: HistoryFinding): string {
-  const head = `${f.commit.slice(0, 10)} ${f.date.slice(0, 10)} ${f.author} ${f.file}:${f.line}:${f.column} ${f.severity} ${f.policy_id} ${f.message}`;
-  return f.code_snippet.trim() ? `${head}\n    ${f.code_snippet.trim()}` : head;
+  return acceptedFingerprints(b, new Date());
 }
 
 export function scanCommands(program: Command, ctx: Context): void {
@@ -105,35 +88,19 @@ export function scanCommands(program: Command, ctx: Context): void {
 
       while (state.done < shas.length) {
         const part = shas.slice(state.done, state.done + opts.slice);
-        const slice = await readSlice(root, part, blobs);
-        for (const round of composeRounds(slice.additions)) {
-          const byPath = new Map<string, Composed>(round.map((c) => [c.path, c]));
-          const parts = await evaluateInBatches(
+        state.findings.push(
+          ...(await scanSlice(
             client,
+            root,
+            part,
+            blobs,
             { repository, ref: "history" },
-            round.map((c) => ({ ...c, bytes: c.content.length })),
-            (c) => encodeFile({ path: c.path, status: "added", content: c.content }),
-            { concurrency: opts.concurrency, note: () => undefined },
-          );
-          for (const e of parts) {
-            if (e.violations.length < e.summary.total_violations)
-              out.note(`evaluation ${e.id} kept ${e.violations.length} of ${e.summary.total_violations} findings`);
-            for (const { id: _id, ...v } of e.violations) {
-              const origin = byPath.get(v.file)?.origin[v.line - 1];
-              if (!origin) continue;
-              const addition = slice.additions[origin.addition]!;
-              const commit = slice.commits[addition.commit]!;
-              state.findings.push({
-                ...v,
-                line: origin.line,
-                commit: commit.sha,
-                author: commit.author,
-                email: commit.email,
-                date: commit.date,
-              });
-            }
-          }
-        }
+            {
+              concurrency: opts.concurrency,
+              note: (t) => out.note(t),
+            },
+          )),
+        );
         state.done += part.length;
         state.last = shas[state.done - 1]!;
         state.blobs = [...blobs];
@@ -146,18 +113,15 @@ export function scanCommands(program: Command, ctx: Context): void {
       rmSync(statePath, { force: true });
 
       // Oldest commit first; findings the baseline accepts (the same value in the same file) left out.
-      const order = new Map(shas.map((sha, i) => [sha, i]));
-      const sorted = state.findings.sort(
-        (a, b) => order.get(a.commit)! - order.get(b.commit)! || a.file.localeCompare(b.file) || a.line - b.line,
-      );
-      const accepted = acceptedFingerprints(join(root, BASELINE_PATH));
+      const sorted = sortFindings(state.findings, shas);
+      const accepted = acceptedAt(join(root, BASELINE_PATH));
       const findings = sorted.filter((f) => !accepted.has(f.fingerprint));
       const baselined = sorted.length - findings.length;
       if (baselined) out.note(`${baselined} findings accepted by the baseline (${BASELINE_PATH}) not shown`);
       const errors = findings.filter((f) => f.severity === "error").length;
       if (format === "json") out.data({ commits: shas.length, findings, baselined });
       else {
-        for (const f of findings) out.line(line(f));
+        for (const f of findings) out.line(formatHistoryFinding(f));
         out.line(
           `${errors ? "failed" : "passed"}: ${findings.length} findings (${errors} errors) in ${shas.length} commits`,
         );
