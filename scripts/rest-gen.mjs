@@ -45,6 +45,23 @@ const describe = (comment) =>
     .filter(Boolean)
     .join(" ") || undefined;
 
+/** A pattern as the body of a regex literal: a `/` outside a character class is escaped. */
+function regexBody(pattern) {
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      out += c + (pattern[++i] ?? "");
+      continue;
+    }
+    if (c === "[") inClass = true;
+    else if (c === "]") inClass = false;
+    out += c === "/" && !inClass ? "\\/" : c;
+  }
+  return out;
+}
+
 /** One proto file's messages and services, with their comments, by full name. */
 function indexFile(file) {
   const comments = new Map();
@@ -87,6 +104,7 @@ const restFields = (m) => m.fields.filter((f) => !rulesOf(f).internal);
  */
 function fieldSchema(f, ctx, io) {
   const rules = rulesOf(f);
+  if (rules.unwrap) return fieldSchema(unwrapped(f, ctx), ctx, io);
   let base;
   let element;
   if (f.type === "TYPE_MESSAGE" && f.typeName === STRUCT)
@@ -106,7 +124,7 @@ function fieldSchema(f, ctx, io) {
       if (rules.minLen !== undefined) element += `.min(${rules.minLen})`;
       if (rules.maxLen !== undefined) element += `.max(${rules.maxLen})`;
       if (rules.pattern)
-        element += `.regex(/${rules.pattern.replace(/(?<!\\)\//g, "\\/")}/${rules.patternMessage ? `, { message: ${str(rules.patternMessage)} }` : ""})`;
+        element += `.regex(/${regexBody(rules.pattern)}/${rules.patternMessage ? `, { message: ${str(rules.patternMessage)} }` : ""})`;
       if (rules.maxBytes !== undefined) element = `maxBytes(${element}, ${str(f.name)}, ${rules.maxBytes})`;
       const meta = {
         ...(rules.format === "date-time" ? { format: "date-time" } : {}),
@@ -131,10 +149,29 @@ function fieldSchema(f, ctx, io) {
   return base;
 }
 
+/**
+ * An `unwrap` field as the list its message holds: that list's rules, the outer field's name,
+ * comment and presence.
+ */
+function unwrapped(f, ctx) {
+  const inner = ctx.message(f.typeName).fields;
+  if (inner.length !== 1 || inner[0].label !== "LABEL_REPEATED")
+    throw new Error(`${f.name}: unwrap needs a message holding one repeated field`);
+  return {
+    ...inner[0],
+    name: f.name,
+    comment: f.comment ?? inner[0].comment,
+    proto3Optional: f.proto3Optional,
+    options: { ...inner[0].options, "[google.api.field_behavior]": f.options?.["[google.api.field_behavior]"] },
+    unwrapped: inner[0].name,
+  };
+}
+
 /** The TypeScript expression of one field's JSON value, from the proto message `m`. */
 function fieldJson(f, ctx) {
   const rules = rulesOf(f);
   const v = `m.${f.name}`;
+  if (rules.unwrap) return `${v}?.${unwrapped(f, ctx).unwrapped}${f.proto3Optional ? " ?? null" : " ?? []"}`;
   if (f.type === "TYPE_MESSAGE" && f.typeName === STRUCT) return `${v} ?? {}`;
   if (f.type === "TYPE_MESSAGE") {
     const map = ctx.mapperName(f.typeName);
@@ -142,7 +179,8 @@ function fieldJson(f, ctx) {
     return `${map}(${v} ?? ${ctx.protoNs}.${ctx.message(f.typeName).ts}.fromPartial({}))`;
   }
   let out = v;
-  if (rules.enum?.length && f.label !== "LABEL_REPEATED") out = `${v} as ${rules.enum.map(str).join(" | ")}`;
+  if (rules.enum?.length)
+    out = `${v} as ${f.label === "LABEL_REPEATED" ? `(${rules.enum.map(str).join(" | ")})[]` : rules.enum.map(str).join(" | ")}`;
   if (rules.nullWhenEmpty) return `${v} || null`;
   if (f.proto3Optional) return `${v} ?? null`;
   return out;
@@ -192,7 +230,11 @@ function generate(file) {
     if (seen.has(side)) return;
     seen.add(side);
     sides.set(m, seen);
-    for (const f of restFields(m)) if (f.type === "TYPE_MESSAGE" && f.typeName !== STRUCT) visit(f.typeName, side);
+    for (const f of restFields(m)) {
+      if (f.type !== "TYPE_MESSAGE" || f.typeName === STRUCT || rulesOf(f).unwrap) continue;
+      if (rulesOf(f).flatten && side !== "output") throw new Error(`${f.name}: flatten is for answers only`);
+      visit(f.typeName, side);
+    }
     if (!order.includes(m)) order.push(m);
   };
   const routes = annotated.map(({ m }) => {
@@ -244,8 +286,14 @@ function generate(file) {
       : restFields(msg);
     for (const f of own) {
       if (paging.includes(f)) continue;
-      fields.push(`  ${f.name}: ${fieldSchema(f, ctx, inRequest ? "body" : "output")},`);
       const rules = rulesOf(f);
+      if (rules.flatten) {
+        const inner = ctx.message(f.typeName);
+        fields.push(`  ...${ctx.schemaName(f.typeName)}.shape,`);
+        json.push(`    ...${ctx.mapperName(f.typeName)}(m.${f.name} ?? ${protoNs}.${inner.ts}.fromPartial({})),`);
+        continue;
+      }
+      fields.push(`  ${f.name}: ${fieldSchema(f, ctx, inRequest ? "body" : "output")},`);
       if (rules.omitWhenEmpty) json.push(`    ...(m.${f.name} ? { ${f.name}: m.${f.name} } : {}),`);
       else json.push(`    ${f.name}: ${fieldJson(f, ctx)},`);
     }
@@ -317,7 +365,7 @@ function generate(file) {
     emit("  route({");
     emit(`    method: ${str(r.verb)},`);
     emit(`    path: ${str(r.path.replace(/\{([a-z_]+)\}/g, ":$1"))},`);
-    emit(`    operationId: ${str(lowerFirst(r.m.name))},`);
+    emit(`    operationId: ${str(opts.operationId || lowerFirst(r.m.name))},`);
     emit(`    summary: ${str(r.m.comment ?? r.m.name)},`);
     emit(`    tag: ${str(opts.tag ?? service)},`);
     emit(`    access: ${opts.scope ? `{ kind: "scope", scope: ${str(opts.scope)} }` : `{ kind: "authenticated" }`},`);
@@ -339,12 +387,14 @@ function generate(file) {
       if (f.name === "organization_id") return "organization_id: principal!.organizationId";
       if (r.vars.includes(f.name)) return `${f.name}: params.${f.name}`;
       if (dates.includes(f.name)) return `${f.name}: dateTime(query.${f.name})`;
-      return `${f.name}: ${r.body ? "body" : "query"}.${f.name}`;
+      const from = `${r.body ? "body" : "query"}.${f.name}`;
+      if (rulesOf(f).unwrap)
+        return `${f.name}: ${from} === undefined ? undefined : { ${unwrapped(f, ctx).unwrapped}: ${from} }`;
+      return `${f.name}: ${from}`;
     });
-    // A request body leaves out what it may: the message's defaults fill it (fromPartial).
-    const request = r.body
-      ? `${protoNs}.${r.input.ts}.fromPartial({ ${fields.join(", ")} })`
-      : `{ ${fields.join(", ")} }`;
+    // A body or a query leaves out what it may: the message's defaults fill it (fromPartial).
+    const request =
+      r.body || r.query ? `${protoNs}.${r.input.ts}.fromPartial({ ${fields.join(", ")} })` : `{ ${fields.join(", ")} }`;
     const call = `clients.${service}.${lowerFirst(r.m.name)}(${request})`;
     if (r.noContent) {
       emit(`      await ${call};`);

@@ -1805,7 +1805,9 @@ export interface components {
                 status: "completed" | "failed";
                 summary: {
                     errors: number;
+                    /** @description Removed, binary, minified, lock and excluded files */
                     skipped_files: number;
+                    /** @description Findings silenced by an inline verdict-ignore comment (recorded as bypass events) */
                     suppressed: number;
                     total_files: number;
                     total_violations: number;

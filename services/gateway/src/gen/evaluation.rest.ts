@@ -298,16 +298,18 @@ export const evaluationGeneratedRoutes: Route[] = [
     responses: { 200: { description: "A page of evaluations", schema: ListEvaluationsResponseSchema } },
     handler: async ({ query, principal, clients }) => {
       refuseImpossibleDays(query);
-      const res = await clients.evaluation.listEvaluations({
-        organization_id: principal!.organizationId,
-        repository: query.repository,
-        status: query.status,
-        passed: query.passed,
-        since: dateTime(query.since),
-        until: dateTime(query.until),
-        limit: query.limit,
-        cursor: query.cursor,
-      });
+      const res = await clients.evaluation.listEvaluations(
+        evaluationV1.ListEvaluationsRequest.fromPartial({
+          organization_id: principal!.organizationId,
+          repository: query.repository,
+          status: query.status,
+          passed: query.passed,
+          since: dateTime(query.since),
+          until: dateTime(query.until),
+          limit: query.limit,
+          cursor: query.cursor,
+        }),
+      );
       return { status: 200, body: listEvaluationsResponseJson(res) };
     },
   }),
@@ -330,12 +332,14 @@ export const evaluationGeneratedRoutes: Route[] = [
     },
     handler: async ({ query, principal, clients }) => {
       refuseImpossibleDays(query);
-      const res = await clients.evaluation.getEvaluationStats({
-        organization_id: principal!.organizationId,
-        since: dateTime(query.since),
-        until: dateTime(query.until),
-        bucket: query.bucket,
-      });
+      const res = await clients.evaluation.getEvaluationStats(
+        evaluationV1.GetEvaluationStatsRequest.fromPartial({
+          organization_id: principal!.organizationId,
+          since: dateTime(query.since),
+          until: dateTime(query.until),
+          bucket: query.bucket,
+        }),
+      );
       return { status: 200, body: getEvaluationStatsResponseJson(res) };
     },
   }),

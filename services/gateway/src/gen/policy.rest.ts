@@ -316,12 +316,14 @@ export const policyGeneratedRoutes: Route[] = [
     query: ListPoliciesQuery,
     responses: { 200: { description: "Policies", schema: ListPoliciesResponseSchema } },
     handler: async ({ query, principal, clients }) => {
-      const res = await clients.policy.listPolicies({
-        organization_id: principal!.organizationId,
-        enabled: query.enabled,
-        category: query.category,
-        severity: query.severity,
-      });
+      const res = await clients.policy.listPolicies(
+        policyV1.ListPoliciesRequest.fromPartial({
+          organization_id: principal!.organizationId,
+          enabled: query.enabled,
+          category: query.category,
+          severity: query.severity,
+        }),
+      );
       return { status: 200, body: listPoliciesResponseJson(res) };
     },
   }),

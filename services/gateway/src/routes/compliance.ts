@@ -1,13 +1,7 @@
 import type { complianceV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
-import {
-  ComplianceOverviewSchema,
-  CreateReportSchema,
-  DownloadQuery,
-  FrameworkDetailSchema,
-  FrameworkParam,
-  ReportSchema,
-} from "../http/complianceSchemas.js";
+import { CreateReportSchema, DownloadQuery, ReportSchema } from "../http/complianceSchemas.js";
+import { complianceGeneratedRoutes } from "../gen/compliance.rest.js";
 import { IdParam } from "../http/schemas.js";
 
 function reportJson(r: complianceV1.Report, apiBase: string) {
@@ -29,50 +23,16 @@ function reportJson(r: complianceV1.Report, apiBase: string) {
   };
 }
 
+/**
+ * The report routes, written by hand because their REST shape deliberately differs from the
+ * proto's Report: the answer carries a signed download_url built from the public base URL (the
+ * service keeps only the signature and its expiry), `date_range` is either `{start, end}` or
+ * "<n>d" (two fields on the wire), creating answers 202 with a Location header, and a download
+ * answers the file itself. The overview and framework routes are generated
+ * (src/gen/compliance.rest.ts).
+ */
 export const complianceRoutes = [
-  route({
-    method: "get",
-    path: "/v1/compliance/overview",
-    operationId: "getComplianceOverview",
-    summary: "Coverage of every framework and regulation by the enabled policies (live)",
-    tag: "Compliance",
-    access: { kind: "scope", scope: "read:policies" },
-    rateClass: "reads",
-    responses: { 200: { description: "Coverage per framework and regulation", schema: ComplianceOverviewSchema } },
-    handler: async ({ principal, clients }) => {
-      const res = await clients.compliance.getOverview({ organization_id: principal!.organizationId });
-      return {
-        status: 200,
-        body: {
-          frameworks: res.frameworks.map((f) => ({
-            id: f.id,
-            name: f.name,
-            coverage: f.coverage,
-            controls: { total: f.controls?.total ?? 0, covered: f.controls?.covered ?? 0 },
-          })),
-          regulations: res.regulations,
-        },
-      };
-    },
-  }),
-  route({
-    method: "get",
-    path: "/v1/compliance/frameworks/:framework_id",
-    operationId: "getFrameworkCoverage",
-    summary: "A framework's controls and the enabled policies covering each (live)",
-    tag: "Compliance",
-    access: { kind: "scope", scope: "read:policies" },
-    rateClass: "reads",
-    params: FrameworkParam,
-    responses: { 200: { description: "Framework coverage", schema: FrameworkDetailSchema } },
-    handler: async ({ params, principal, clients }) => {
-      const res = await clients.compliance.getFramework({
-        organization_id: principal!.organizationId,
-        framework_id: params.framework_id,
-      });
-      return { status: 200, body: { framework: res.framework, coverage: res.coverage, controls: res.controls } };
-    },
-  }),
+  ...complianceGeneratedRoutes,
   route({
     method: "post",
     path: "/v1/compliance/reports",

@@ -4,7 +4,7 @@ import { evaluationRoutes } from "./evaluations.js";
 import { healthRoutes } from "./health.js";
 import { organizationRoutes } from "./organization.js";
 import { policyGeneratedRoutes } from "../gen/policy.rest.js";
-import { webhookRoutes } from "./webhooks.js";
+import { webhooksGeneratedRoutes } from "../gen/webhooks.rest.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { passwordRoutes } from "./passwords.js";
@@ -19,7 +19,7 @@ export const routes: Route[] = [
   ...policyGeneratedRoutes,
   ...organizationRoutes,
   ...complianceRoutes,
-  ...webhookRoutes,
+  ...webhooksGeneratedRoutes,
   ...memberRoutes,
   ...passwordRoutes,
   ...signInRoutes,

@@ -31,7 +31,7 @@ export interface ControlCount {
 export interface FrameworkCoverage {
   id: string;
   name: string;
-  /** Integer percentage of controls covered by at least one enabled policy. */
+  /** Percentage of controls covered by at least one enabled policy (rounded down) */
   coverage: number;
   controls?: ControlCount | undefined;
 }
@@ -46,6 +46,7 @@ export interface GetOverviewRequest {
   organization_id: string;
 }
 
+/** Live: computed from the organization's enabled policies on every call */
 export interface GetOverviewResponse {
   frameworks: FrameworkCoverage[];
   regulations: RegulationCoverage[];
@@ -66,7 +67,7 @@ export interface ControlCoverage {
   id: string;
   name: string;
   covered: boolean;
-  /** Enabled policies mapped to the control. */
+  /** Enabled policies mapped to the control */
   policies: string[];
 }
 
@@ -2184,6 +2185,7 @@ export const GenerateEvidenceResponse: MessageFns<GenerateEvidenceResponse> = {
  */
 export type ComplianceServiceService = typeof ComplianceServiceService;
 export const ComplianceServiceService = {
+  /** Coverage of every framework and regulation by the enabled policies (live) */
   getOverview: {
     path: "/verdict.compliance.v1.ComplianceService/GetOverview" as const,
     requestStream: false as const,
@@ -2193,6 +2195,7 @@ export const ComplianceServiceService = {
     responseSerialize: (value: GetOverviewResponse): Buffer => Buffer.from(GetOverviewResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetOverviewResponse => GetOverviewResponse.decode(value),
   },
+  /** A framework's controls and the enabled policies covering each (live) */
   getFramework: {
     path: "/verdict.compliance.v1.ComplianceService/GetFramework" as const,
     requestStream: false as const,
@@ -2253,7 +2256,9 @@ export const ComplianceServiceService = {
 } as const;
 
 export interface ComplianceServiceServer extends UntypedServiceImplementation {
+  /** Coverage of every framework and regulation by the enabled policies (live) */
   getOverview: handleUnaryCall<GetOverviewRequest, GetOverviewResponse>;
+  /** A framework's controls and the enabled policies covering each (live) */
   getFramework: handleUnaryCall<GetFrameworkRequest, GetFrameworkResponse>;
   /** Records a report (status "generating") and queues its generation on the bus. */
   createReport: handleUnaryCall<CreateReportRequest, CreateReportResponse>;
@@ -2268,6 +2273,7 @@ export interface ComplianceServiceServer extends UntypedServiceImplementation {
 }
 
 export interface ComplianceServiceClient extends Client {
+  /** Coverage of every framework and regulation by the enabled policies (live) */
   getOverview(
     request: GetOverviewRequest,
     callback: (error: ServiceError | null, response: GetOverviewResponse) => void,
@@ -2283,6 +2289,7 @@ export interface ComplianceServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetOverviewResponse) => void,
   ): ClientUnaryCall;
+  /** A framework's controls and the enabled policies covering each (live) */
   getFramework(
     request: GetFrameworkRequest,
     callback: (error: ServiceError | null, response: GetFrameworkResponse) => void,

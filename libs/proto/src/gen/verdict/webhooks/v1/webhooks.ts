@@ -23,12 +23,12 @@ export const protobufPackage = "verdict.webhooks.v1";
 
 export const protobufFileName = "verdict/webhooks/v1/webhooks.proto";
 
-/** An endpoint. The secret is never part of it. */
+/** A webhook endpoint. Its secret is shown once, when it is created, and never again. */
 export interface Webhook {
   id: string;
   url: string;
   events: string[];
-  /** "active" or "disabled". */
+  /** A disabled webhook gets no messages: it answered 410 Gone, or failed every attempt of a message's whole retry schedule (about three days by default) */
   status: string;
   disabled_reason?: string | undefined;
   disabled_at?: string | undefined;
@@ -39,27 +39,29 @@ export interface Webhook {
 export interface Attempt {
   attempt: number;
   attempted_at: string;
-  /** Absent when no HTTP response arrived (refused, timeout, connection error). */
+  /** null when no response arrived */
   status_code?: number | undefined;
   latency_ms: number;
-  error?: string | undefined;
+  /** Why no response arrived: refused (SSRF rules), timed out, connection failed */
+  error?:
+    | string
+    | undefined;
+  /** The first 1 KiB of the response body */
   response_excerpt?: string | undefined;
 }
 
+/** One message to one webhook, with its attempts */
 export interface Delivery {
-  /** The message id: the `webhook-id` header of every attempt. */
+  /** The message id: the webhook-id header of every attempt */
   id: string;
   webhook_id: string;
   event: string;
-  /** "pending", "succeeded" or "failed". */
   status: string;
   attempts: Attempt[];
   next_attempt_at?: string | undefined;
   created_at: string;
-  completed_at?:
-    | string
-    | undefined;
   /** The bus event the message was made from (absent for pings and notices). */
+  completed_at?: string | undefined;
   event_id?: string | undefined;
 }
 
@@ -82,18 +84,25 @@ export interface GetWebhookResponse {
 
 export interface CreateWebhookRequest {
   organization_id: string;
+  /** https:// (http:// only where the instance allows it). Loopback, private, link-local and metadata addresses are refused. */
   url: string;
   events: string[];
-  /** In the Standard Webhooks form `whsec_<base64>`; empty: one is generated. */
+  /** Standard Webhooks form: whsec_ + base64 of 24 to 64 random bytes. Omit it to have one generated. */
   secret: string;
 }
 
 export interface CreateWebhookResponse {
-  webhook?: Webhook | undefined;
+  webhook?:
+    | Webhook
+    | undefined;
+  /** The signing secret (whsec_…). Shown once: store it now. */
   secret: string;
 }
 
-/** The events of an update (a message, so that "not changed" and "none" differ). */
+/**
+ * The events of an update (a message, so that "not changed" and "none" differ on the wire; the
+ * REST body's `events` is the list, absent when not changed).
+ */
 export interface EventNames {
   names: string[];
 }
@@ -101,11 +110,12 @@ export interface EventNames {
 export interface UpdateWebhookRequest {
   organization_id: string;
   webhook_id: string;
+  /** https:// (http:// only where the instance allows it). Loopback, private, link-local and metadata addresses are refused. */
   url?: string | undefined;
   events?:
     | EventNames
     | undefined;
-  /** "active" or "disabled". */
+  /** active re-enables a disabled webhook; disabled stops its messages */
   status?: string | undefined;
 }
 
@@ -124,8 +134,8 @@ export interface DeleteWebhookResponse {
 export interface ListDeliveriesRequest {
   organization_id: string;
   webhook_id: string;
-  limit: number;
   /** The last delivery id of the previous page (newest first). */
+  limit: number;
   cursor: string;
 }
 
@@ -2282,6 +2292,7 @@ export const PingWebhookResponse: MessageFns<PingWebhookResponse> = {
  */
 export type WebhookServiceService = typeof WebhookServiceService;
 export const WebhookServiceService = {
+  /** List webhooks (secrets are never shown) */
   listWebhooks: {
     path: "/verdict.webhooks.v1.WebhookService/ListWebhooks" as const,
     requestStream: false as const,
@@ -2292,6 +2303,7 @@ export const WebhookServiceService = {
       Buffer.from(ListWebhooksResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListWebhooksResponse => ListWebhooksResponse.decode(value),
   },
+  /** Get a webhook (status, and why it was disabled) */
   getWebhook: {
     path: "/verdict.webhooks.v1.WebhookService/GetWebhook" as const,
     requestStream: false as const,
@@ -2301,7 +2313,7 @@ export const WebhookServiceService = {
     responseSerialize: (value: GetWebhookResponse): Buffer => Buffer.from(GetWebhookResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetWebhookResponse => GetWebhookResponse.decode(value),
   },
-  /** Answers the endpoint secret once, in CreateWebhookResponse.secret. */
+  /** Register a webhook; its signing secret is answered once */
   createWebhook: {
     path: "/verdict.webhooks.v1.WebhookService/CreateWebhook" as const,
     requestStream: false as const,
@@ -2312,7 +2324,7 @@ export const WebhookServiceService = {
       Buffer.from(CreateWebhookResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateWebhookResponse => CreateWebhookResponse.decode(value),
   },
-  /** Changes the URL or events, or re-enables (status "active") or disables a webhook. */
+  /** Change a webhook's URL or events, or re-enable (status active) or disable it */
   updateWebhook: {
     path: "/verdict.webhooks.v1.WebhookService/UpdateWebhook" as const,
     requestStream: false as const,
@@ -2323,6 +2335,7 @@ export const WebhookServiceService = {
       Buffer.from(UpdateWebhookResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateWebhookResponse => UpdateWebhookResponse.decode(value),
   },
+  /** Delete a webhook and its delivery log */
   deleteWebhook: {
     path: "/verdict.webhooks.v1.WebhookService/DeleteWebhook" as const,
     requestStream: false as const,
@@ -2333,6 +2346,7 @@ export const WebhookServiceService = {
       Buffer.from(DeleteWebhookResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteWebhookResponse => DeleteWebhookResponse.decode(value),
   },
+  /** The webhook's delivery log, newest first: attempts, status codes, latency, response excerpts */
   listDeliveries: {
     path: "/verdict.webhooks.v1.WebhookService/ListDeliveries" as const,
     requestStream: false as const,
@@ -2344,7 +2358,7 @@ export const WebhookServiceService = {
       Buffer.from(ListDeliveriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListDeliveriesResponse => ListDeliveriesResponse.decode(value),
   },
-  /** Sends a logged message again (same webhook-id) with a fresh retry schedule. */
+  /** Send a logged message again (same webhook-id, fresh retry schedule) */
   redeliverDelivery: {
     path: "/verdict.webhooks.v1.WebhookService/RedeliverDelivery" as const,
     requestStream: false as const,
@@ -2356,7 +2370,7 @@ export const WebhookServiceService = {
       Buffer.from(RedeliverDeliveryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RedeliverDeliveryResponse => RedeliverDeliveryResponse.decode(value),
   },
-  /** Queues a `webhook.ping` message to the endpoint. */
+  /** Queue a signed webhook.ping test message */
   pingWebhook: {
     path: "/verdict.webhooks.v1.WebhookService/PingWebhook" as const,
     requestStream: false as const,
@@ -2369,21 +2383,26 @@ export const WebhookServiceService = {
 } as const;
 
 export interface WebhookServiceServer extends UntypedServiceImplementation {
+  /** List webhooks (secrets are never shown) */
   listWebhooks: handleUnaryCall<ListWebhooksRequest, ListWebhooksResponse>;
+  /** Get a webhook (status, and why it was disabled) */
   getWebhook: handleUnaryCall<GetWebhookRequest, GetWebhookResponse>;
-  /** Answers the endpoint secret once, in CreateWebhookResponse.secret. */
+  /** Register a webhook; its signing secret is answered once */
   createWebhook: handleUnaryCall<CreateWebhookRequest, CreateWebhookResponse>;
-  /** Changes the URL or events, or re-enables (status "active") or disables a webhook. */
+  /** Change a webhook's URL or events, or re-enable (status active) or disable it */
   updateWebhook: handleUnaryCall<UpdateWebhookRequest, UpdateWebhookResponse>;
+  /** Delete a webhook and its delivery log */
   deleteWebhook: handleUnaryCall<DeleteWebhookRequest, DeleteWebhookResponse>;
+  /** The webhook's delivery log, newest first: attempts, status codes, latency, response excerpts */
   listDeliveries: handleUnaryCall<ListDeliveriesRequest, ListDeliveriesResponse>;
-  /** Sends a logged message again (same webhook-id) with a fresh retry schedule. */
+  /** Send a logged message again (same webhook-id, fresh retry schedule) */
   redeliverDelivery: handleUnaryCall<RedeliverDeliveryRequest, RedeliverDeliveryResponse>;
-  /** Queues a `webhook.ping` message to the endpoint. */
+  /** Queue a signed webhook.ping test message */
   pingWebhook: handleUnaryCall<PingWebhookRequest, PingWebhookResponse>;
 }
 
 export interface WebhookServiceClient extends Client {
+  /** List webhooks (secrets are never shown) */
   listWebhooks(
     request: ListWebhooksRequest,
     callback: (error: ServiceError | null, response: ListWebhooksResponse) => void,
@@ -2399,6 +2418,7 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListWebhooksResponse) => void,
   ): ClientUnaryCall;
+  /** Get a webhook (status, and why it was disabled) */
   getWebhook(
     request: GetWebhookRequest,
     callback: (error: ServiceError | null, response: GetWebhookResponse) => void,
@@ -2414,7 +2434,7 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetWebhookResponse) => void,
   ): ClientUnaryCall;
-  /** Answers the endpoint secret once, in CreateWebhookResponse.secret. */
+  /** Register a webhook; its signing secret is answered once */
   createWebhook(
     request: CreateWebhookRequest,
     callback: (error: ServiceError | null, response: CreateWebhookResponse) => void,
@@ -2430,7 +2450,7 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateWebhookResponse) => void,
   ): ClientUnaryCall;
-  /** Changes the URL or events, or re-enables (status "active") or disables a webhook. */
+  /** Change a webhook's URL or events, or re-enable (status active) or disable it */
   updateWebhook(
     request: UpdateWebhookRequest,
     callback: (error: ServiceError | null, response: UpdateWebhookResponse) => void,
@@ -2446,6 +2466,7 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateWebhookResponse) => void,
   ): ClientUnaryCall;
+  /** Delete a webhook and its delivery log */
   deleteWebhook(
     request: DeleteWebhookRequest,
     callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
@@ -2461,6 +2482,7 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteWebhookResponse) => void,
   ): ClientUnaryCall;
+  /** The webhook's delivery log, newest first: attempts, status codes, latency, response excerpts */
   listDeliveries(
     request: ListDeliveriesRequest,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
@@ -2476,7 +2498,7 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListDeliveriesResponse) => void,
   ): ClientUnaryCall;
-  /** Sends a logged message again (same webhook-id) with a fresh retry schedule. */
+  /** Send a logged message again (same webhook-id, fresh retry schedule) */
   redeliverDelivery(
     request: RedeliverDeliveryRequest,
     callback: (error: ServiceError | null, response: RedeliverDeliveryResponse) => void,
@@ -2492,7 +2514,7 @@ export interface WebhookServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RedeliverDeliveryResponse) => void,
   ): ClientUnaryCall;
-  /** Queues a `webhook.ping` message to the endpoint. */
+  /** Queue a signed webhook.ping test message */
   pingWebhook(
     request: PingWebhookRequest,
     callback: (error: ServiceError | null, response: PingWebhookResponse) => void,
