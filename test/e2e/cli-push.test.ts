@@ -284,3 +284,40 @@ describe("the pre-commit framework runs .pre-commit-hooks.yaml", () => {
     expect(skipped.stderr).toMatch(/^Verdict\.+Skipped$/m);
   });
 });
+
+describe("scan history: unusual paths, SARIF, more than 1,000 findings", () => {
+  /** An AWS access key id of the real shape, different for each `i`. */
+  const awsKey = (i: number) =>
+    "AKIA" + (i * 7919 + 104729).toString(36).toUpperCase().padStart(8, "R2D8") + "Z7VQ3X4M";
+  const NAMES = ["my file.js", "tab\there.js", 'quo"te\\d.js', "café.js"];
+  let repo: string;
+  beforeAll(() => {
+    repo = repository({ "app.js": "export const a = 1;\n" });
+    commit(repo, "odd names", Object.fromEntries(NAMES.map((n, i) => [n, `const k = "${awsKey(i)}";\n`])));
+    const lines = Array.from({ length: 1200 }, (_, i) => `const k${i} = "${awsKey(100 + i)}";`);
+    commit(repo, "many keys", { "keys.js": lines.join("\n") + "\n" });
+  });
+
+  it("reports files whose names git quotes under their real names, and every one of 1,200 findings", async () => {
+    const r = await cli(["scan", "history", "--json"], repo);
+    expect(r.code).toBe(1);
+    const findings: { file: string; line: number }[] = JSON.parse(r.stdout).findings;
+    expect(findings.filter((f) => f.file !== "keys.js").map((f) => f.file)).toEqual([...NAMES].sort());
+    const many = findings.filter((f) => f.file === "keys.js").map((f) => f.line);
+    expect(many).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
+    expect(r.stderr).not.toMatch(/kept \d+ of/);
+  });
+
+  it("prints SARIF 2.1.0 with a result per finding that names its commit", async () => {
+    const r = await cli(["scan", "history", "--format", "sarif"], repo);
+    expect(r.code).toBe(1);
+    const run = JSON.parse(r.stdout).runs[0];
+    expect(run.results).toHaveLength(1204);
+    const cafe = run.results.find(
+      (x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+        x.locations[0]!.physicalLocation.artifactLocation.uri === encodeURI("café.js"),
+    );
+    expect(cafe.message.text).toMatch(/ \(added in commit [0-9a-f]{10} by Ada on \d{4}-\d\d-\d\d\)\. /);
+    expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toEqual(["aws-credentials"]);
+  });
+});
