@@ -8,6 +8,7 @@ import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { parse as parseYaml } from "yaml";
 import { Api } from "../support/api.js";
 import { CLI, isolatedHome, runCli, runCommand } from "../support/cli.js";
 import { AUTHOR, commit, git, repository, write } from "../support/git.js";
@@ -282,5 +283,115 @@ describe("the pre-commit framework runs .pre-commit-hooks.yaml", () => {
     });
     expect(skipped.code).toBe(0);
     expect(skipped.stderr).toMatch(/^Verdict\.+Skipped$/m);
+  });
+});
+
+describe("scan history: unusual paths, SARIF, more than 1,000 findings", () => {
+  /** An AWS access key id of the real shape, different for each `i`. */
+  const awsKey = (i: number) =>
+    "AKIA" + (i * 7919 + 104729).toString(36).toUpperCase().padStart(8, "R2D8") + "Z7VQ3X4M";
+  const NAMES = ["my file.js", "tab\there.js", 'quo"te\\d.js', "café.js"];
+  let repo: string;
+  beforeAll(() => {
+    repo = repository({ "app.js": "export const a = 1;\n" });
+    commit(repo, "odd names", Object.fromEntries(NAMES.map((n, i) => [n, `const k = "${awsKey(i)}";\n`])));
+    const lines = Array.from({ length: 1200 }, (_, i) => `const k${i} = "${awsKey(100 + i)}";`);
+    commit(repo, "many keys", { "keys.js": lines.join("\n") + "\n" });
+  });
+
+  it("reports files whose names git quotes under their real names, and every one of 1,200 findings", async () => {
+    const r = await cli(["scan", "history", "--json"], repo);
+    expect(r.code).toBe(1);
+    const findings: { file: string; line: number }[] = JSON.parse(r.stdout).findings;
+    expect(findings.filter((f) => f.file !== "keys.js").map((f) => f.file)).toEqual([...NAMES].sort());
+    const many = findings.filter((f) => f.file === "keys.js").map((f) => f.line);
+    expect(many).toEqual(Array.from({ length: 1200 }, (_, i) => i + 1));
+    expect(r.stderr).not.toMatch(/kept \d+ of/);
+  });
+
+  it("prints SARIF 2.1.0 with a result per finding that names its commit", async () => {
+    const r = await cli(["scan", "history", "--format", "sarif"], repo);
+    expect(r.code).toBe(1);
+    const run = JSON.parse(r.stdout).runs[0];
+    expect(run.results).toHaveLength(1204);
+    const cafe = run.results.find(
+      (x: { locations: { physicalLocation: { artifactLocation: { uri: string } } }[] }) =>
+        x.locations[0]!.physicalLocation.artifactLocation.uri === encodeURI("café.js"),
+    );
+    expect(cafe.message.text).toMatch(/ \(added in commit [0-9a-f]{10} by Ada on \d{4}-\d\d-\d\d\)\. /);
+    expect(run.tool.driver.rules.map((x: { id: string }) => x.id)).toEqual(["aws-credentials"]);
+  });
+});
+
+describe("CI: the GitHub Action's and the GitLab template's commands", () => {
+  // No GitHub runner or GitLab here: these run the shell steps as written, against a real
+  // repository whose origin is a bare repository. Not run: actions/setup-node, the CLI's npm
+  // install (the packed package's own test covers it), github/codeql-action/upload-sarif.
+  let repo: string;
+  let added: string;
+  beforeAll(() => {
+    const origin = join(mkdtempSync(join(tmpdir(), "verdict-origin-")), "app.git");
+    git(tmpdir(), "init", "-q", "--bare", "-b", "main", origin);
+    repo = repository({ "app.js": "export const a = 1;\n" });
+    git(repo, "remote", "set-url", "origin", origin);
+    git(repo, "push", "-q", "origin", "main");
+    git(repo, "checkout", "-q", "-b", "feature");
+    added = commit(repo, "add config", { "config.js": `const key = "${AWS_KEY}";\n` });
+    commit(repo, "remove the key", { "config.js": "const key = process.env.KEY;\n" });
+  });
+
+  const sarifOf = (path: string) => {
+    const run = JSON.parse(readFileSync(path, "utf8")).runs[0];
+    return run.results.map((x: { message: { text: string } }) => x.message.text);
+  };
+
+  it("action.yml: evaluates the change and its commits into SARIF, sets exit-code, and fails the job", async () => {
+    const action = parseYaml(readFileSync(join(ROOT, "action.yml"), "utf8"));
+    const steps: { run?: string; env?: Record<string, string>; name?: string }[] = action.runs.steps;
+    const inputs: Record<string, string> = {
+      url: v.url,
+      "api-key": v.bootstrapKey,
+      base: "",
+      "sarif-file": "out.sarif",
+    };
+    const output = join(mkdtempSync(join(tmpdir(), "verdict-gh-")), "output");
+    writeFileSync(output, "");
+    const outputs: Record<string, string> = {};
+    const expand = (value: string) =>
+      value
+        .replace(/\$\{\{ inputs\.([\w-]+) \}\}/g, (_, k: string) => inputs[k] ?? action.inputs[k].default)
+        .replace(/\$\{\{ steps\.evaluate\.outputs\.([\w-]+) \}\}/g, (_, k: string) => outputs[k] ?? "");
+    const runStep = (name: string) => {
+      const step = steps.find((s) => s.name === name)!;
+      const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, val]) => [k, expand(val)]));
+      return runCommand("bash", ["-e", "-c", step.run!], {
+        cwd: repo,
+        env: { ...pathEnv, ...stepEnv, GITHUB_BASE_REF: "main", GITHUB_OUTPUT: output },
+      });
+    };
+    const evaluated = await runStep("Evaluate the change and its commits");
+    expect(evaluated.code).toBe(0);
+    for (const m of readFileSync(output, "utf8").matchAll(/^([\w-]+)=(.*)$/gm)) outputs[m[1]!] = m[2]!;
+    expect(outputs["exit-code"]).toBe("1");
+    expect(sarifOf(join(repo, "out.sarif"))).toEqual([
+      expect.stringContaining(`added in commit ${added.slice(0, 10)}, no longer in the change`),
+    ]);
+    expect(evaluated.stdout).toMatch(/^In the 2 commits since origin\/main, no longer in the change:$/m);
+    expect((await runStep("Fail when the evaluation failed")).code).toBe(1);
+  });
+
+  it("ci/verdict.gitlab-ci.yml: the script fetches the target branch, writes SARIF and fails the job", async () => {
+    const template = parseYaml(readFileSync(join(ROOT, "ci/verdict.gitlab-ci.yml"), "utf8"));
+    const script: string[] = template.verdict.script.filter((l: string) => !l.startsWith("npm install"));
+    git(repo, "update-ref", "-d", "refs/remotes/origin/main");
+    const r = await runCommand("bash", ["-eo", "pipefail", "-c", script.join("\n")], {
+      cwd: repo,
+      env: { ...pathEnv, CI_MERGE_REQUEST_TARGET_BRANCH_NAME: "main" },
+    });
+    expect(r.code).toBe(1);
+    expect(template.verdict.artifacts.paths).toEqual(["verdict.sarif"]);
+    expect(sarifOf(join(repo, "verdict.sarif"))).toEqual([
+      expect.stringContaining(`added in commit ${added.slice(0, 10)}`),
+    ]);
   });
 });

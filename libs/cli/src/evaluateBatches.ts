@@ -32,6 +32,8 @@ export interface BatchRunOptions {
   maxWaitMs?: number;
   sleep?: (ms: number) => Promise<void>;
   now?: () => number;
+  /** Each completed evaluation with the files it covered, files[start] to files[end - 1]. */
+  batchDone?: (start: number, end: number, evaluation: Evaluation) => void;
 }
 
 const sleepMs = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -134,6 +136,7 @@ export async function evaluateInBatches<F extends Sized>(
         if (e.status === "failed")
           throw new CliError(`evaluation ${e.id} could not complete: ${e.failure_reason ?? "unknown reason"}`);
         done.push({ start, evaluation: e });
+        opts.batchDone?.(start, end, e);
         if (multi)
           opts.note(
             `batch ${batch}: ${e.id}, files ${start + 1}–${end} of ${grouped(total)}, ${e.passed ? "passed" : "failed"}`,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "@jest/globals";
 import { MAX_FILE_BYTES } from "./files.js";
-import { composeRounds, type Addition } from "./history.js";
+import { composeRounds, newPath, type Addition } from "./history.js";
 
 describe("history texts", () => {
   it("join a path's added lines of several commits into one text per round, each line mapped to its commit and line", () => {
@@ -36,5 +36,17 @@ describe("history texts", () => {
     ]);
     expect(rounds.map((r) => r.map((c) => c.path))).toEqual([["big.txt", "small.txt"], ["big.txt"]]);
     for (const r of rounds) for (const c of r) expect(c.content.length).toBeLessThanOrEqual(MAX_FILE_BYTES);
+  });
+});
+
+describe("the path of a diff's +++ line", () => {
+  it("reads git's plain, tab-ended and C-quoted names", () => {
+    expect(newPath("b/src/app.js")).toBe("src/app.js");
+    expect(newPath("b/my file.js\t")).toBe("my file.js");
+    expect(newPath("b/café.js")).toBe("café.js");
+    expect(newPath('"b/tab\\there.js"')).toBe("tab\there.js");
+    expect(newPath('"b/quo\\"te \\\\ end.js"')).toBe('quo"te \\ end.js');
+    expect(newPath('"b/caf\\303\\251\\n.js"')).toBe("café\n.js");
+    expect(newPath("/dev/null")).toBeNull();
   });
 });

@@ -46,6 +46,36 @@ function lines(root: string, args: string[]): Promise<string[]> {
 
 const COMMIT = "\x01";
 
+const ESCAPES: Record<string, number> = { a: 7, b: 8, t: 9, n: 10, v: 11, f: 12, r: 13, '"': 34, "\\": 92 };
+
+/**
+ * The path of a `+++ ` line (after those four characters), or null for /dev/null. Git writes
+ * a name with a space followed by a tab, and one with a control character, a quote or a
+ * backslash C-quoted ("b/tab\there.js", octal escapes for bytes; core.quotePath=false leaves
+ * other non-ASCII bytes as they are).
+ */
+export function newPath(field: string): string | null {
+  let name = field;
+  if (name.startsWith('"') && name.endsWith('"')) {
+    const bytes: number[] = [];
+    const body = name.slice(1, -1);
+    for (let i = 0; i < body.length; i++) {
+      const ch = body[i]!;
+      if (ch !== "\\") {
+        bytes.push(...Buffer.from(ch, "utf8"));
+        continue;
+      }
+      const next = body[++i] ?? "";
+      if (/[0-7]/.test(next)) {
+        bytes.push(parseInt(body.slice(i, i + 3), 8));
+        i += 2;
+      } else bytes.push(ESCAPES[next] ?? next.charCodeAt(0));
+    }
+    name = Buffer.from(bytes).toString("utf8");
+  } else if (name.endsWith("\t")) name = name.slice(0, -1);
+  return name.startsWith("b/") ? name.slice(2) : null;
+}
+
 /**
  * The added lines of `shas` (in that order), from one `git log -p` streamed line by line. A blob
  * already seen (in this slice or `seenBlobs`, which it extends) is not read again; binary files
@@ -96,8 +126,8 @@ export async function readSlice(
         else if (blob) seenBlobs.add(blob);
       } else if (line.startsWith("+++ ")) {
         inHeader = false;
-        if (!skip && line.startsWith("+++ b/"))
-          additions.push((current = { commit: commits.length - 1, path: line.slice(6), lines: [] }));
+        const path = newPath(line.slice(4));
+        if (!skip && path !== null) additions.push((current = { commit: commits.length - 1, path, lines: [] }));
       } else if (line.startsWith("Binary files ") || line.startsWith("@@")) {
         inHeader = false; // a binary file, or a mode change without content
         skip = true;

@@ -3,7 +3,7 @@
 // added it. `scan history`, `evaluate --base` (the commits since REF) and the pre-receive hook
 // (the commits of a push) share it.
 import type { Evaluation, VerdictClient } from "@verdict/sdk";
-import { encodeFile } from "./batches.js";
+import { encodeFile, type MergedEvaluation } from "./batches.js";
 import { evaluateInBatches, type Envelope } from "./evaluateBatches.js";
 import { commitList, composeRounds, readSlice, type Composed } from "./history.js";
 
@@ -38,36 +38,90 @@ export async function scanSlice(
   opts: SliceScanOptions,
   onEvaluation: (e: Evaluation) => void = () => undefined,
 ): Promise<HistoryFinding[]> {
-  const found: HistoryFinding[] = [];
   const slice = await readSlice(root, shas, blobs, opts.paths);
-  for (const round of composeRounds(slice.additions)) {
-    const byPath = new Map<string, Composed>(round.map((c) => [c.path, c]));
-    const parts = await evaluateInBatches(
-      client,
-      envelope,
-      round.map((c) => ({ ...c, bytes: c.content.length })),
-      (c) => encodeFile({ path: c.path, status: "added", content: c.content }),
-      { concurrency: opts.concurrency, note: () => undefined },
-    );
-    for (const e of parts) {
-      onEvaluation(e);
-      if (e.violations.length < e.summary.total_violations)
-        opts.note(`evaluation ${e.id} kept ${e.violations.length} of ${e.summary.total_violations} findings`);
-      for (const { id: _id, ...v } of e.violations) {
-        const origin = byPath.get(v.file)?.origin[v.line - 1];
-        if (!origin) continue;
-        const addition = slice.additions[origin.addition]!;
-        const commit = slice.commits[addition.commit]!;
-        found.push({
-          ...v,
-          line: origin.line,
-          commit: commit.sha,
-          author: commit.author,
-          email: commit.email,
-          date: commit.date,
-        });
-      }
+  const found: HistoryFinding[] = [];
+  for (const round of composeRounds(slice.additions))
+    for (const { text, v } of await evaluateTexts(client, envelope, round, opts, onEvaluation)) {
+      const origin = text.origin[v.line - 1];
+      if (!origin) continue;
+      const addition = slice.additions[origin.addition]!;
+      const commit = slice.commits[addition.commit]!;
+      const { id: _id, ...finding } = v;
+      found.push({
+        ...finding,
+        line: origin.line,
+        commit: commit.sha,
+        author: commit.author,
+        email: commit.email,
+        date: commit.date,
+      });
     }
+  return found;
+}
+
+/** A text's first and second half, by lines (the second empty for a single line). */
+function halves(c: Composed): [Composed, Composed] {
+  const lines = c.content.toString("utf8").split("\n").slice(0, c.origin.length);
+  const half = Math.ceil(lines.length / 2);
+  const part = (from: number, to: number): Composed => ({
+    path: c.path,
+    content: Buffer.from(lines.slice(from, to).join("\n") + "\n", "utf8"),
+    origin: c.origin.slice(from, to),
+  });
+  return [part(0, half), part(half, lines.length)];
+}
+
+/**
+ * The violations of `round`'s texts (one per path), each with the text it is in. An evaluation
+ * keeps at most 1,000 violations: when one kept fewer than it found, its texts are sent again
+ * in halves (first halves, then second halves: a round never names a path twice) until every
+ * finding is back, or a single line has more than that.
+ */
+async function evaluateTexts(
+  client: VerdictClient,
+  envelope: Envelope,
+  round: Composed[],
+  opts: SliceScanOptions,
+  onEvaluation: (e: Evaluation) => void,
+): Promise<{ text: Composed; v: Violation }[]> {
+  const found: { text: Composed; v: Violation }[] = [];
+  const again: Composed[] = [];
+  await evaluateInBatches(
+    client,
+    envelope,
+    round.map((c) => ({ ...c, bytes: c.content.length })),
+    (c) => encodeFile({ path: c.path, status: "added", content: c.content }),
+    {
+      concurrency: opts.concurrency,
+      note: () => undefined,
+      batchDone: (start, end, e) => {
+        onEvaluation(e);
+        const texts = round.slice(start, end);
+        if (e.violations.length < e.summary.total_violations) {
+          if (texts.some((t) => t.origin.length > 1)) return void again.push(...texts);
+          opts.note(`evaluation ${e.id} kept ${e.violations.length} of ${e.summary.total_violations} findings`);
+        }
+        const byPath = new Map(texts.map((t) => [t.path, t]));
+        for (const v of e.violations) {
+          const text = byPath.get(v.file);
+          if (text) found.push({ text, v });
+        }
+      },
+    },
+  );
+  if (again.length) {
+    const split = again.map(halves);
+    found.push(
+      ...(await evaluateTexts(
+        client,
+        envelope,
+        split.map(([a]) => a),
+        opts,
+        onEvaluation,
+      )),
+    );
+    const seconds = split.map(([, b]) => b).filter((b) => b.origin.length > 0);
+    if (seconds.length) found.push(...(await evaluateTexts(client, envelope, seconds, opts, onEvaluation)));
   }
   return found;
 }
@@ -103,4 +157,48 @@ export async function scanRange(
 export function formatHistoryFinding(f: HistoryFinding): string {
   const head = `${f.commit.slice(0, 10)} ${f.date.slice(0, 10)} ${f.author} ${f.file}:${f.line}:${f.column} ${f.severity} ${f.policy_id} ${f.message}`;
   return f.code_snippet.trim() ? `${head}\n    ${f.code_snippet.trim()}` : head;
+}
+
+/**
+ * For SARIF: an evaluation (or none) with history findings added as violations whose message
+ * ends with `note(finding)` (which commit added it), and the counts and verdict to match.
+ */
+export function withFindings(
+  e: MergedEvaluation | null,
+  findings: HistoryFinding[],
+  note: (f: HistoryFinding) => string,
+): MergedEvaluation | null {
+  if (!findings.length) return e;
+  const extra = findings.map(({ commit, author: _a, email: _e, date: _d, ...v }, i) => ({
+    ...v,
+    id: `commit:${commit}`,
+    message: `${v.message} (${note(findings[i]!)})`,
+  }));
+  const errors = extra.filter((v) => v.severity === "error").length;
+  const now = new Date().toISOString();
+  const base: MergedEvaluation = e ?? {
+    id: null,
+    evaluations: [],
+    status: "completed",
+    repository: "",
+    ref: "",
+    base_ref: null,
+    created_at: now,
+    completed_at: now,
+    passed: true,
+    summary: { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 },
+    violations: [],
+    suppressions: [],
+  };
+  return {
+    ...base,
+    passed: base.passed && errors === 0,
+    violations: [...base.violations, ...extra],
+    summary: {
+      ...base.summary,
+      total_violations: base.summary.total_violations + extra.length,
+      errors: base.summary.errors + errors,
+      warnings: base.summary.warnings + extra.length - errors,
+    },
+  };
 }

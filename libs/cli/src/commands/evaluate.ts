@@ -14,7 +14,7 @@ import { evaluateInBatches } from "../evaluateBatches.js";
 import { readFile, sizeFiles, type SizedFile } from "../files.js";
 import { formatEvaluation } from "../format/text.js";
 import { changedFiles, currentRef, gitRoot, listFiles, pathspecs, repositoryName } from "../git.js";
-import { formatHistoryFinding, scanRange, type HistoryFinding } from "../historyScan.js";
+import { formatHistoryFinding, scanRange, withFindings, type HistoryFinding } from "../historyScan.js";
 import { VERSION } from "../version.js";
 import { collectList, jsonOf, positiveInt } from "./shared.js";
 
@@ -41,7 +41,7 @@ export async function blocking(client: VerdictClient): Promise<boolean> {
 }
 
 /** The policies behind the findings, for SARIF rules (help text, links); missing ones (no read:policies) fall back to the findings. */
-async function policiesOf(client: VerdictClient, e: MergedEvaluation): Promise<Map<string, Policy | undefined>> {
+export async function policiesOf(client: VerdictClient, e: MergedEvaluation): Promise<Map<string, Policy | undefined>> {
   const out = new Map<string, Policy | undefined>();
   for (const id of new Set(e.violations.map((v) => v.policy_id))) {
     try {
@@ -212,6 +212,8 @@ async function commitsSince(
   return { commits: commits.length, findings: shown };
 }
 
+const sinceNote = (f: HistoryFinding) => `added in commit ${f.commit.slice(0, 10)}, no longer in the change`;
+
 const historyErrors = (h: CommitsSince | undefined) => h?.findings.filter((f) => f.severity === "error").length ?? 0;
 
 function formatHistory(h: CommitsSince, base: string): string {
@@ -221,43 +223,6 @@ function formatHistory(h: CommitsSince, base: string): string {
     ...h.findings.map(formatHistoryFinding),
     `${errors ? "failed" : "passed"}: ${plural(h.findings.length, "finding")} (${plural(errors, "error")}) in the commits since ${base}`,
   ].join("\n");
-}
-
-/** For SARIF: the evaluation's findings and those of the commits since --base, which say their commit. */
-function withHistory(e: MergedEvaluation | null, h: CommitsSince | undefined): MergedEvaluation | null {
-  if (!h?.findings.length) return e;
-  const extra = h.findings.map(({ commit, author: _a, email: _e, date: _d, ...v }) => ({
-    ...v,
-    id: `commit:${commit}`,
-    message: `${v.message} (added in commit ${commit.slice(0, 10)}, no longer in the change)`,
-  }));
-  const errors = extra.filter((v) => v.severity === "error").length;
-  const now = new Date().toISOString();
-  const base: MergedEvaluation = e ?? {
-    id: null,
-    evaluations: [],
-    status: "completed",
-    repository: "",
-    ref: "",
-    base_ref: null,
-    created_at: now,
-    completed_at: now,
-    passed: true,
-    summary: { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 },
-    violations: [],
-    suppressions: [],
-  };
-  return {
-    ...base,
-    passed: base.passed && errors === 0,
-    violations: [...base.violations, ...extra],
-    summary: {
-      ...base.summary,
-      total_violations: base.summary.total_violations + extra.length,
-      errors: base.summary.errors + errors,
-      warnings: base.summary.warnings + extra.length - errors,
-    },
-  };
 }
 
 export function evaluateCommand(program: Command, ctx: Context): void {
@@ -295,7 +260,10 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       const sarifTool = { version: VERSION, informationUri: client.baseUrl };
       if (!change.evaluation) {
         if (!history?.findings.length) out.note("nothing to evaluate: no changed or readable text files");
-        if (format === "sarif") out.data((await sarif()).toSarif(withHistory(null, history), new Map(), sarifTool));
+        if (format === "sarif")
+          out.data(
+            (await sarif()).toSarif(withFindings(null, history?.findings ?? [], sinceNote), new Map(), sarifTool),
+          );
         else if (format === "json") out.data({ evaluation: null, ...(history ? { history } : {}) });
         else if (history?.findings.length) out.line(formatHistory(history, opts.base!));
         if (historyErrors(history) && (await blocking(client))) process.exitCode = EXIT.failed;
@@ -321,7 +289,7 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       if (format === "json")
         out.data({ ...evaluation, ...(baseline ? { baselined } : {}), ...(history ? { history } : {}) });
       else if (format === "sarif") {
-        const all = withHistory(evaluation, history)!;
+        const all = withFindings(evaluation, history?.findings ?? [], sinceNote)!;
         out.data((await sarif()).toSarif(all, await policiesOf(client, all), sarifTool));
       } else {
         if (history?.findings.length) out.line(formatHistory(history, opts.base!));

@@ -11,8 +11,9 @@ import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { gitRoot, repositoryName } from "../git.js";
 import { commitList } from "../history.js";
-import { formatHistoryFinding, scanSlice, sortFindings, type HistoryFinding } from "../historyScan.js";
-import { DEFAULT_CONCURRENCY, evaluatingClient } from "./evaluate.js";
+import { formatHistoryFinding, scanSlice, sortFindings, withFindings, type HistoryFinding } from "../historyScan.js";
+import { VERSION } from "../version.js";
+import { DEFAULT_CONCURRENCY, evaluatingClient, policiesOf } from "./evaluate.js";
 import { jsonOf, positiveInt } from "./shared.js";
 
 export const STATE_PATH = ".verdict/history-scan.json";
@@ -55,6 +56,9 @@ function acceptedAt(path: string): Set<string> {
   return acceptedFingerprints(b, new Date());
 }
 
+const historyNote = (f: HistoryFinding) =>
+  `added in commit ${f.commit.slice(0, 10)} by ${f.author} on ${f.date.slice(0, 10)}`;
+
 export function scanCommands(program: Command, ctx: Context): void {
   const scan = program.command("scan").description("Scan more than the working tree: a repository's history");
   scan
@@ -65,10 +69,11 @@ export function scanCommands(program: Command, ctx: Context): void {
     .option("--concurrency <n>", "batches sent at once", positiveInt, DEFAULT_CONCURRENCY)
     .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
     .option("--restart", "ignore the progress of a scan that stopped, and start again")
-    .option("--format <format>", "text or json", "text")
+    .option("--format <format>", "text, json or sarif (SARIF 2.1.0: a result per finding, naming its commit)", "text")
     .action(async (range: string[], opts: ScanOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
-      if (!["text", "json"].includes(format)) throw new CliError(`--format must be text or json (got ${format})`);
+      if (!["text", "json", "sarif"].includes(format))
+        throw new CliError(`--format must be text, json or sarif (got ${format})`);
       const root = gitRoot(ctx.io.cwd);
       if (!root) throw new CliError("scan history needs a git repository (run it inside the work tree)");
       const out = ctx.output(format === "json");
@@ -120,7 +125,13 @@ export function scanCommands(program: Command, ctx: Context): void {
       if (baselined) out.note(`${baselined} findings accepted by the baseline (${BASELINE_PATH}) not shown`);
       const errors = findings.filter((f) => f.severity === "error").length;
       if (format === "json") out.data({ commits: shas.length, findings, baselined });
-      else {
+      else if (format === "sarif") {
+        const e = withFindings(null, findings, historyNote);
+        const { toSarif } = await import("../format/sarif.js");
+        out.data(
+          toSarif(e, e ? await policiesOf(client, e) : new Map(), { version: VERSION, informationUri: client.baseUrl }),
+        );
+      } else {
         for (const f of findings) out.line(formatHistoryFinding(f));
         out.line(
           `${errors ? "failed" : "passed"}: ${findings.length} findings (${errors} errors) in ${shas.length} commits`,
