@@ -1,0 +1,113 @@
+// The `verdict` command as a user without a clone gets it: docs/install.md's commands run as
+// written. The package is packed in the repository, then installed into an empty HOME with an
+// empty npm cache and a PATH holding only Node.js, npm and the system's tools, and the installed
+// command evaluates files and scans a history against a running Verdict.
+import { execFileSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import { runCommand } from "../support/cli.js";
+import { ROOT } from "../support/paths.js";
+import { startVerdict, type Verdict } from "../support/server.js";
+
+const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
+const VERSION = (JSON.parse(readFileSync(join(ROOT, "libs/cli/package.json"), "utf8")) as { version: string }).version;
+
+let v: Verdict;
+/** The clean machine: its HOME, and the environment every command there runs with. */
+let home: string;
+let machine: Record<string, string>;
+
+/** The shell blocks of docs/install.md's "From the npm package", in order. */
+function docBlocks(): string[] {
+  const doc = readFileSync(join(ROOT, "docs/install.md"), "utf8");
+  const section = doc.slice(doc.indexOf("## From the npm package"));
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].slice(0, 2).map((m) => m[1]!);
+}
+
+const bash = (script: string, cwd: string, env: Record<string, string>) =>
+  execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], { cwd, env, encoding: "utf8" });
+
+/** How this machine reaches its npm registry: the address, and the certificate authority it trusts. */
+function machineNpmConfig(): Record<string, string> {
+  // (`npm config get cafile` answers null even when a global npmrc sets it: read the whole list.)
+  const config = JSON.parse(execFileSync("npm", ["config", "ls", "--json"], { encoding: "utf8" })) as Record<
+    string,
+    unknown
+  >;
+  const out: Record<string, string> = { npm_config_registry: String(config.registry) };
+  if (typeof config.cafile === "string") out.npm_config_cafile = config.cafile;
+  // A machine whose registry is reached through a TLS proxy trusts its CA this way.
+  if (process.env.NODE_EXTRA_CA_CERTS) out.NODE_EXTRA_CA_CERTS = process.env.NODE_EXTRA_CA_CERTS;
+  return out;
+}
+
+function git(cwd: string, ...args: string[]): void {
+  execFileSync("git", args, { cwd, env: { ...machine, GIT_CONFIG_NOSYSTEM: "1" }, stdio: "ignore" });
+}
+
+beforeAll(async () => {
+  v = await startVerdict();
+  home = mkdtempSync(join(tmpdir(), "verdict-clean-home-"));
+  // Only Node.js and npm on PATH besides the system's directories (git): no pnpm, no workspace.
+  const bin = join(home, ".node-bin");
+  mkdirSync(bin);
+  symlinkSync(process.execPath, join(bin, "node"));
+  const npmCli = execFileSync("bash", ["-c", 'readlink -f "$(command -v npm)"'], { encoding: "utf8" }).trim();
+  symlinkSync(npmCli, join(bin, "npm"));
+  machine = {
+    HOME: home,
+    PATH: `${bin}:/usr/bin:/bin`,
+    ...machineNpmConfig(),
+    npm_config_update_notifier: "false",
+    GIT_AUTHOR_NAME: "Ada",
+    GIT_AUTHOR_EMAIL: "ada@example.com",
+    GIT_COMMITTER_NAME: "Ada",
+    GIT_COMMITTER_EMAIL: "ada@example.com",
+  };
+});
+afterAll(async () => v.destroy());
+
+it("installs from the packed tarball on a clean machine and evaluates from there", async () => {
+  const [pack, install] = docBlocks();
+  expect(install).toContain(`verdict-cli-${VERSION}.tgz`);
+
+  // In the clone.
+  const tarball = bash(pack!, ROOT, { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? home }).trim();
+  expect(basename(tarball)).toBe(`verdict-cli-${VERSION}.tgz`);
+  const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).split("\n");
+  expect(files).toContain("package/dist/bin.js");
+  expect(files.filter((f) => f.includes("node_modules") || f.endsWith(".ts"))).toEqual([]);
+
+  // On the clean machine.
+  const downloads = mkdtempSync(join(tmpdir(), "verdict-downloads-"));
+  copyFileSync(tarball, join(downloads, basename(tarball)));
+  const out = bash(install!, downloads, machine);
+  expect(out.trim().split("\n").at(-1)).toBe(VERSION);
+
+  const verdict = join(home, ".local/bin/verdict");
+  const env = { ...machine, VERDICT_URL: v.url, VERDICT_API_KEY: v.bootstrapKey };
+  const repo = mkdtempSync(join(tmpdir(), "verdict-clean-repo-"));
+  git(repo, "init", "-q", "-b", "main");
+  writeFileSync(join(repo, "config.js"), `const accessKey = "${AWS_KEY}";\n`);
+  git(repo, "add", ".");
+  git(repo, "commit", "-q", "-m", "add a key");
+  writeFileSync(join(repo, "config.js"), "const accessKey = process.env.AWS_ACCESS_KEY_ID;\n");
+  git(repo, "commit", "-q", "-am", "remove the key");
+
+  writeFileSync(join(repo, "new.js"), `export const key = "${AWS_KEY}";\n`);
+  const evaluated = await runCommand(verdict, ["evaluate", "new.js", "config.js", "--json"], { cwd: repo, env });
+  expect(evaluated.stderr).toBe("");
+  expect(evaluated.code).toBe(1);
+  const evaluation = JSON.parse(evaluated.stdout) as { summary: { total_files: number }; violations: object[] };
+  expect(evaluation.summary.total_files).toBe(2);
+  expect(evaluation.violations).toEqual([expect.objectContaining({ policy_id: "aws-credentials", file: "new.js" })]);
+
+  const history = await runCommand(verdict, ["scan", "history", "--json"], { cwd: repo, env });
+  expect(history.code).toBe(1);
+  const found = JSON.parse(history.stdout) as { findings: { policy_id: string; file: string; line: number }[] };
+  expect(found.findings).toEqual([
+    expect.objectContaining({ policy_id: "aws-credentials", file: "config.js", line: 1 }),
+  ]);
+});
