@@ -1,5 +1,13 @@
 import { createClient, type AsyncClient, type ServingState } from "@verdict/kit";
-import { SERVICE_NAMES, complianceV1, evaluationV1, identityV1, policyV1, webhooksV1 } from "@verdict/proto";
+import {
+  SERVICE_NAMES,
+  complianceV1,
+  evaluationV1,
+  identityV1,
+  integrationsV1,
+  policyV1,
+  webhooksV1,
+} from "@verdict/proto";
 import { encodeCreateEvaluation, encodingOf } from "./http/evaluationWire.js";
 
 export interface Clients {
@@ -8,6 +16,7 @@ export interface Clients {
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
   compliance: AsyncClient<typeof complianceV1.ComplianceServiceService>;
   webhooks: AsyncClient<typeof webhooksV1.WebhookServiceService>;
+  integrations: AsyncClient<typeof integrationsV1.IntegrationsServiceService>;
   /**
    * Each service's answer to the gRPC health check, asked over the very channels requests use
    * (GET /v1/health/ready): the gateway is ready when every one is SERVING.
@@ -21,6 +30,7 @@ export interface ServiceAddresses {
   evaluation: string;
   compliance: string;
   webhooks: string;
+  integrations: string;
 }
 
 const generated = evaluationV1.EvaluationServiceService;
@@ -56,7 +66,14 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
   const webhooks = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, addr.webhooks, {
     timeoutMs: 10_000,
   });
-  const all = { identity, policy, evaluation, compliance, webhooks };
+  // Connecting a repository waits for the provider's answer; a delivery is answered at once.
+  const integrations = createClient(
+    SERVICE_NAMES.integrations,
+    integrationsV1.IntegrationsServiceService,
+    addr.integrations,
+    { timeoutMs: 20_000 },
+  );
+  const all = { identity, policy, evaluation, compliance, webhooks, integrations };
   return {
     ...all,
     async readiness(timeoutMs) {
@@ -70,6 +87,7 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
       evaluation.close();
       compliance.close();
       webhooks.close();
+      integrations.close();
     },
   };
 }

@@ -96,6 +96,7 @@ export const gatewayProcessConfig = processConfig.extend({
   VERDICT_EVALUATION_ADDRESS: addressVar(DEFAULT_ADDRESSES.evaluation),
   VERDICT_COMPLIANCE_ADDRESS: addressVar(DEFAULT_ADDRESSES.compliance),
   VERDICT_WEBHOOKS_ADDRESS: addressVar(DEFAULT_ADDRESSES.webhooks),
+  VERDICT_INTEGRATIONS_ADDRESS: addressVar(DEFAULT_ADDRESSES.integrations),
 });
 
 /** The gateway options these variables set (all but where the services are, the bus and the logger). */

@@ -307,7 +307,7 @@ export const RepositoryListSchema = z
 
 export const ConnectRepositorySchema = z
   .object({
-    provider: z.enum(["github", "gitlab", "bitbucket", "azure-devops", "generic"]),
+    provider: z.enum(["github", "gitlab", "gitea", "bitbucket", "azure-devops", "generic"]),
     name: REPO_NAME,
     // Git forbids spaces, ~^:?*[\ and ".." in ref names.
     default_branch: z

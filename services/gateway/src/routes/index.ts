@@ -6,6 +6,7 @@ import { organizationRoutes } from "./organization.js";
 import { policyRoutes } from "./policies.js";
 import { repositoryRoutes } from "./repositories.js";
 import { webhookRoutes } from "./webhooks.js";
+import { integrationRoutes } from "./integrations.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { passwordRoutes } from "./passwords.js";
@@ -22,6 +23,7 @@ export const routes: Route[] = [
   ...organizationRoutes,
   ...complianceRoutes,
   ...webhookRoutes,
+  ...integrationRoutes,
   ...memberRoutes,
   ...passwordRoutes,
   ...signInRoutes,
