@@ -2,11 +2,14 @@
 // all-in-one process: connect Gitea, connect a repository (the provider answers for it), push a
 // branch that leaks a key with the real git, open a pull request, and Verdict's failing status
 // and line comment arrive from Gitea's own webhook; a fixing push flips the status.
+import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError } from "../support/api.js";
 import { startGitea, type Checkout, type Gitea } from "../support/gitea.js";
-import { startVerdict, type Verdict } from "../support/server.js";
+import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
 const SECRET = "gitea-webhook-secret-0123456789";
@@ -61,7 +64,7 @@ afterAll(async () => {
 });
 
 describe("Gitea connection", () => {
-  it("is made only with a token Gitea accepts, and never shows the token or the secret", async () => {
+  it("is refused when Gitea refuses the token", async () => {
     const bad = await api.post("/v1/integrations/connections", {
       provider: "gitea",
       base_url: gitea.url,
@@ -69,28 +72,47 @@ describe("Gitea connection", () => {
       webhook_secret: SECRET,
     });
     expectError(bad, 422, "validation_error", "PROVIDER_UNAUTHORIZED");
-    const res = await api.post("/v1/integrations/connections", {
-      provider: "gitea",
-      base_url: gitea.url,
-      token: gitea.admin.token,
-      webhook_secret: SECRET,
+    expect((await api.get("/v1/integrations/connections")).body.connections).toEqual([]);
+  });
+
+  it("is set up by following docs/integrations/gitea.md as written", async () => {
+    const doc = readFileSync(join(ROOT, "docs/integrations/gitea.md"), "utf8");
+    const block = /```sh\n([\s\S]*?)```/.exec(doc)![1]!;
+    const script = [
+      ["VERDICT_URL=http://localhost:8080", `VERDICT_URL=${v.url}`],
+      ["GITEA_URL=https://gitea.example.com", `GITEA_URL=${gitea.url}`],
+      // The test signs deliveries of its own with the secret below.
+      ["WEBHOOK_SECRET=$(openssl rand -hex 24)", `WEBHOOK_SECRET=${SECRET}`],
+    ].reduce((text, [from, to]) => {
+      expect(text).toContain(from);
+      return text.replace(from!, to!);
+    }, block);
+    const out = execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], {
+      env: { PATH: process.env.PATH ?? "", VERDICT_API_KEY: v.bootstrapKey, GITEA_TOKEN: gitea.admin.token },
+      encoding: "utf8",
     });
-    expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ provider: "gitea", base_url: gitea.url, status: "active", last_event_at: null });
-    expect(res.body.events_url).toBe(`${v.url}/v1/integrations/gitea/events?connection=${res.body.id}`);
-    connection = res.body;
+    const answers = out.split(/\n(?=\{)/).map((d) => JSON.parse(d));
+    expect(answers).toEqual([
+      { type: "gitea", active: true },
+      { name: "acme/payments", provider: "gitea", default_branch: "main" },
+    ]);
     const listed = await api.get("/v1/integrations/connections");
     expect(listed.text).not.toContain(gitea.admin.token);
     expect(listed.text).not.toContain(SECRET);
-    expect(listed.body.connections).toEqual([res.body]);
+    expect(listed.body.connections).toEqual([
+      expect.objectContaining({ provider: "gitea", base_url: gitea.url, status: "active", last_event_at: null }),
+    ]);
+    connection = listed.body.connections[0];
+    expect(connection.events_url).toBe(`${v.url}/v1/integrations/gitea/events?connection=${connection.id}`);
   });
 
-  it("connects a repository Gitea can read, with Gitea's default branch; one it cannot read is 422", async () => {
+  it("connects only repositories Gitea has, with Gitea's default branch whatever the request says", async () => {
     const missing = await api.post("/v1/repositories", { provider: "gitea", name: "acme/nope" });
     expectError(missing, 422, "validation_error", "PROVIDER_NOT_FOUND");
-    const res = await api.post("/v1/repositories", { provider: "gitea", name: "acme/payments", default_branch: "dev" });
+    await gitea.createRepo("acme", "ledger");
+    const res = await api.post("/v1/repositories", { provider: "gitea", name: "acme/ledger", default_branch: "dev" });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ provider: "gitea", name: "acme/payments", default_branch: "main" });
+    expect(res.body).toMatchObject({ provider: "gitea", name: "acme/ledger", default_branch: "main" });
   });
 });
 
@@ -98,7 +120,6 @@ describe("a pull request on Gitea", () => {
   let pull: number;
 
   it("that leaks a key gets a failing status and a comment on the line, from Gitea's own webhook", async () => {
-    await gitea.addOrgWebhook("acme", connection.events_url, SECRET);
     checkout = await gitea.clone("acme", "payments");
     await checkout.git("checkout", "--quiet", "-b", "feature/config");
     const head = await checkout.commit(

@@ -16,12 +16,13 @@ export interface Clients {
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
   compliance: AsyncClient<typeof complianceV1.ComplianceServiceService>;
   webhooks: AsyncClient<typeof webhooksV1.WebhookServiceService>;
-  integrations: AsyncClient<typeof integrationsV1.IntegrationsServiceService>;
+  /** Unset where the integrations service is not deployed (a distributed install without it). */
+  integrations: AsyncClient<typeof integrationsV1.IntegrationsServiceService> | undefined;
   /**
    * Each service's answer to the gRPC health check, asked over the very channels requests use
    * (GET /v1/health/ready): the gateway is ready when every one is SERVING.
    */
-  readiness(timeoutMs?: number): Promise<Record<keyof ServiceAddresses, ServingState>>;
+  readiness(timeoutMs?: number): Promise<Partial<Record<keyof ServiceAddresses, ServingState>>>;
 }
 
 export interface ServiceAddresses {
@@ -30,7 +31,8 @@ export interface ServiceAddresses {
   evaluation: string;
   compliance: string;
   webhooks: string;
-  integrations: string;
+  /** Unset: not deployed; its routes answer 503 and readiness leaves it out. */
+  integrations?: string | undefined;
 }
 
 const generated = evaluationV1.EvaluationServiceService;
@@ -67,19 +69,19 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
     timeoutMs: 10_000,
   });
   // Connecting a repository waits for the provider's answer; a delivery is answered at once.
-  const integrations = createClient(
-    SERVICE_NAMES.integrations,
-    integrationsV1.IntegrationsServiceService,
-    addr.integrations,
-    { timeoutMs: 20_000 },
-  );
-  const all = { identity, policy, evaluation, compliance, webhooks, integrations };
+  const integrations = addr.integrations
+    ? createClient(SERVICE_NAMES.integrations, integrationsV1.IntegrationsServiceService, addr.integrations, {
+        timeoutMs: 20_000,
+      })
+    : undefined;
+  const all = { identity, policy, evaluation, compliance, webhooks, ...(integrations ? { integrations } : {}) };
   return {
     ...all,
+    integrations,
     async readiness(timeoutMs) {
-      const names = Object.keys(all) as (keyof ServiceAddresses)[];
-      const states = await Promise.all(names.map((n) => all[n].checkHealth(timeoutMs)));
-      return Object.fromEntries(names.map((n, i) => [n, states[i]])) as Record<keyof ServiceAddresses, ServingState>;
+      const names = Object.keys(all) as (keyof typeof all)[];
+      const states = await Promise.all(names.map((n) => all[n]!.checkHealth(timeoutMs)));
+      return Object.fromEntries(names.map((n, i) => [n, states[i]]));
     },
     close() {
       identity.close();
@@ -87,7 +89,7 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
       evaluation.close();
       compliance.close();
       webhooks.close();
-      integrations.close();
+      integrations?.close();
     },
   };
 }

@@ -15,6 +15,13 @@ import { noContent } from "./common.js";
 
 const ISO = z.string().meta({ format: "date-time" });
 
+/** The integrations service's client, or 503 where it is not deployed (VERDICT_INTEGRATIONS_ADDRESS unset). */
+export function integrationsClient(clients: Clients): NonNullable<Clients["integrations"]> {
+  if (!clients.integrations)
+    throw errors.unavailable("Connected repositories are not deployed here (the integrations service)");
+  return clients.integrations;
+}
+
 export const ConnectionSchema = z
   .object({
     id: z.string().regex(/^conn_/),
@@ -67,7 +74,7 @@ export const integrationRoutes = [
     rateClass: "reads",
     responses: { 200: { description: "Connections", schema: ConnectionListSchema } },
     handler: async ({ principal, clients, apiBaseUrl }) => {
-      const res = await clients.integrations.listConnections({ organization_id: principal!.organizationId });
+      const res = await integrationsClient(clients).listConnections({ organization_id: principal!.organizationId });
       return { status: 200, body: { connections: res.connections.map((c) => connectionJson(c, apiBaseUrl)) } };
     },
   }),
@@ -84,7 +91,7 @@ export const integrationRoutes = [
     errors: [422],
     errorNotes: { 422: "The provider refused the token (code PROVIDER_UNAUTHORIZED) or could not be reached" },
     handler: async ({ body, principal, clients, apiBaseUrl }) => {
-      const res = await clients.integrations.createConnection({
+      const res = await integrationsClient(clients).createConnection({
         organization_id: principal!.organizationId,
         provider: body.provider,
         base_url: body.base_url,
@@ -105,7 +112,7 @@ export const integrationRoutes = [
     params: IdParam("connection_id", "conn"),
     responses: noContent,
     handler: async ({ params, principal, clients }) => {
-      await clients.integrations.deleteConnection({
+      await integrationsClient(clients).deleteConnection({
         organization_id: principal!.organizationId,
         connection_id: params.connection_id,
       });
@@ -135,6 +142,12 @@ export function mountIntegrationEvents(
   app.post("/v1/integrations/:provider/events", throttle, (req: Request, res: Response, next: NextFunction) => {
     const provider = String(req.params.provider);
     if (!PROVIDERS.has(provider)) return next(errors.notFound("provider", provider));
+    let client: NonNullable<Clients["integrations"]>;
+    try {
+      client = integrationsClient(opts.clients);
+    } catch (err) {
+      return next(err);
+    }
     raw(req, res, (err?: unknown) => {
       if (err) {
         const e = err as { type?: string };
@@ -147,7 +160,7 @@ export function mountIntegrationEvents(
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k] = v;
       const connection = typeof req.query.connection === "string" ? req.query.connection : "";
-      opts.clients.integrations
+      client
         .receiveEvent({
           provider,
           connection_id: connection,

@@ -2,6 +2,7 @@ import { route } from "../http/route.js";
 import { repositoryJson } from "../http/mappers.js";
 import { ConnectRepositorySchema, IdParam, RepositoryListSchema, RepositorySchema } from "../http/schemas.js";
 import { noContent } from "./common.js";
+import { integrationsClient } from "./integrations.js";
 
 /** Providers whose repositories are read through the organization's connection (the integrations service). */
 const CONNECTED_PROVIDERS = new Set(["gitea"]);
@@ -40,7 +41,7 @@ export const repositoryRoutes = [
       // A provider Verdict reads through a connection answers for the repository first: it must
       // exist and be readable, and its own id and default branch are what is stored.
       const resolved = CONNECTED_PROVIDERS.has(body.provider)
-        ? await clients.integrations.resolveRepository({
+        ? await integrationsClient(clients).resolveRepository({
             organization_id: organizationId,
             provider: body.provider,
             name: body.name,
