@@ -1,5 +1,6 @@
 # One image, every service: the command picks it (all-in-one, verdict-gateway, verdict-identity,
-# verdict-policy, verdict-evaluation, verdict-compliance, verdict-webhooks, verdict-mcp).
+# verdict-policy, verdict-evaluation, verdict-compliance, verdict-webhooks, verdict-integrations,
+# verdict-mcp).
 #   docker build -t verdict .
 #   docker run --read-only -v verdict-data:/data -p 127.0.0.1:8080:8080 verdict
 # BUILD_BASE / RUNTIME_BASE select other bases (deploy/image/base.sh builds local ones where no
@@ -31,6 +32,7 @@ COPY services/compliance/package.json services/compliance/
 COPY services/evaluation/package.json services/evaluation/
 COPY services/gateway/package.json services/gateway/
 COPY services/identity/package.json services/identity/
+COPY services/integrations/package.json services/integrations/
 COPY services/mcp/package.json services/mcp/
 COPY services/policy/package.json services/policy/
 COPY services/portal/package.json services/portal/
@@ -59,7 +61,7 @@ RUN cp -r proto libs/proto/proto \
  && find /app/node_modules/@verdict/ -mindepth 2 -maxdepth 2 \( -name src -o -name '*.tsbuildinfo' -o -name 'tsconfig.json' \) -exec rm -rf {} + \
  && mkdir -p /app/bin \
  && ln -s ../node_modules/@verdict/all-in-one/dist/main.js /app/bin/all-in-one \
- && for s in gateway identity policy evaluation compliance webhooks mcp; do \
+ && for s in gateway identity policy evaluation compliance webhooks integrations mcp; do \
       chmod +x "/app/node_modules/@verdict/$s/dist/bin.js" \
       && ln -s "../node_modules/@verdict/$s/dist/bin.js" "/app/bin/verdict-$s"; \
     done \

@@ -5,7 +5,7 @@ const tsJest = ["ts-jest", { useESM: true, tsconfig: "<rootDir>/tsconfig.test.js
 // Every @verdict package resolves to its sources, so a test exercises the code as it is now,
 // never a dist/ left over from an earlier build.
 const LIBS = "bus|cli|kit|mcp-tools|outbox|proto|runtime|sdk|store";
-const SERVICES = "all-in-one|compliance|evaluation|gateway|identity|mcp|policy|webhooks";
+const SERVICES = "all-in-one|compliance|evaluation|gateway|identity|integrations|mcp|policy|webhooks";
 const common = {
   extensionsToTreatAsEsm: [".ts"],
   transform: { "^.+\\.ts$": tsJest },
@@ -56,6 +56,8 @@ export default {
     // The web dashboard in Debian's Chromium (playwright-core) against a running all-in-one.
     { ...common, displayName: "portal", rootDir: ".", testMatch: ["<rootDir>/test/portal/**/*.test.ts"] },
     { ...common, displayName: "adversarial", rootDir: ".", testMatch: ["<rootDir>/test/adversarial/**/*.test.ts"] },
+    // Connected repositories against a real Gitea (scripts/install-gitea.sh builds it).
+    { ...common, displayName: "integrations", rootDir: ".", testMatch: ["<rootDir>/test/integrations/**/*.test.ts"] },
     // Enterprise SSO against a real Keycloak (scripts/install-keycloak.sh) in Chromium.
     { ...common, displayName: "sso", rootDir: ".", testMatch: ["<rootDir>/test/sso/**/*.test.ts"] },
     // Distributed mode under faults (a worker killed, Kafka restarted): needs Kafka and the

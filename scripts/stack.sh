@@ -9,7 +9,7 @@
 # Logs and PID files: $VERDICT_DATA_DIR/stack/ (default ./data/stack); the local Kafka's and
 # FerretDB's data, logs and PID files: $VERDICT_DATA_DIR/infra/. Honours VERDICT_HTTP_PORT
 # (8080), VERDICT_MCP_PORT (8090: the MCP tool server, Streamable HTTP at /mcp), VERDICT_DATA_DIR, VERDICT_BOOTSTRAP_API_KEY, VERDICT_GRPC_BASE_PORT (50051: identity
-# N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4, further evaluation workers N+11…), VERDICT_EVALUATION_WORKERS
+# N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4, integrations N+5, further evaluation workers N+11…), VERDICT_EVALUATION_WORKERS
 # (1), VERDICT_KAFKA_BROKERS and VERDICT_MONGODB_URI (when set, that Kafka / database is used
 # as it is and not started; otherwise VERDICT_KAFKA_PORT (19092), VERDICT_KAFKA_CONTROLLER_PORT and
 # VERDICT_MONGODB_PORT (27018) place the local ones), and every other VERDICT_* variable of the services.
@@ -38,7 +38,7 @@ HOST=127.0.0.1
 # The order of `up`; `down` goes backwards.
 SERVICES=(policy identity)
 for ((i = 1; i <= WORKERS; i++)); do SERVICES+=("evaluation-$i"); done
-SERVICES+=(compliance webhooks gateway mcp)
+SERVICES+=(compliance webhooks integrations gateway mcp)
 
 log() { echo "stack: $*" >&2; }
 
@@ -86,6 +86,7 @@ start_one() {
       ;;
     compliance) bin=services/compliance/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + OFFSET_COMPLIANCE))) ;;
     webhooks) bin=services/webhooks/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + OFFSET_WEBHOOKS))) ;;
+    integrations) bin=services/integrations/dist/bin.js; env=(VERDICT_GRPC_PORT=$((BASE + OFFSET_INTEGRATIONS))) ;;
     gateway) bin=services/gateway/dist/bin.js; env=(VERDICT_HTTP_PORT=$HTTP_PORT) ;;
     mcp) bin=services/mcp/dist/bin.js; env=(VERDICT_MCP_PORT=$MCP_PORT VERDICT_MCP_HOST=$HOST VERDICT_API_URL=http://$HOST:$HTTP_PORT) ;;
   esac
@@ -93,7 +94,7 @@ start_one() {
   env "${env[@]}" \
     VERDICT_GRPC_HOST=$HOST \
     VERDICT_IDENTITY_ADDRESS=$HOST:$((BASE + OFFSET_IDENTITY)) VERDICT_POLICY_ADDRESS=$HOST:$((BASE + OFFSET_POLICY)) VERDICT_EVALUATION_ADDRESS=$HOST:$((BASE + OFFSET_EVALUATION)) \
-    VERDICT_COMPLIANCE_ADDRESS=$HOST:$((BASE + OFFSET_COMPLIANCE)) VERDICT_WEBHOOKS_ADDRESS=$HOST:$((BASE + OFFSET_WEBHOOKS)) VERDICT_PUBLIC_URL=${VERDICT_PUBLIC_URL:-http://localhost:$HTTP_PORT} \
+    VERDICT_COMPLIANCE_ADDRESS=$HOST:$((BASE + OFFSET_COMPLIANCE)) VERDICT_WEBHOOKS_ADDRESS=$HOST:$((BASE + OFFSET_WEBHOOKS)) VERDICT_INTEGRATIONS_ADDRESS=$HOST:$((BASE + OFFSET_INTEGRATIONS)) VERDICT_PUBLIC_URL=${VERDICT_PUBLIC_URL:-http://localhost:$HTTP_PORT} \
     nohup node "$ROOT/$bin" >>"$STACK/$name.log" 2>&1 </dev/null &
   echo $! >"$STACK/$name.pid"
   log "$name started (pid $!, log $STACK/$name.log)"
@@ -160,7 +161,7 @@ stop_pid_file() {
 down() {
   [ -d "$STACK" ] || return 0
   # Every evaluation worker a previous `up` started, whatever VERDICT_EVALUATION_WORKERS is now.
-  local names=(mcp gateway webhooks compliance) f
+  local names=(mcp gateway integrations webhooks compliance) f
   for f in "$STACK"/evaluation-*.pid; do [ -e "$f" ] && names+=("$(basename "$f" .pid)"); done
   names+=(identity policy)
   for s in "${names[@]}"; do stop_pid_file "$s"; done

@@ -19,10 +19,10 @@
 #
 # For developers (never used by CI): `bash scripts/test.sh --only STEP` (repeatable) runs the
 # given steps, with the installs, engine and builds they need, and no lint unless asked. Steps:
-#   lint unit bench e2e portal e2e-infra e2e-distributed fault adversarial sso fuzzing container kubernetes
+#   lint unit bench e2e portal integrations e2e-infra e2e-distributed fault adversarial sso fuzzing container kubernetes
 set -uo pipefail
 cd "$(dirname "$0")/.."
-STEPS="lint unit bench e2e portal e2e-infra e2e-distributed fault adversarial sso fuzzing container kubernetes"
+STEPS="lint unit bench e2e portal integrations e2e-infra e2e-distributed fault adversarial sso fuzzing container kubernetes"
 only=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -110,6 +110,9 @@ fi
 # suite's identity provider.
 downloads="bash scripts/install-oscal-tools.sh && bash scripts/install-test-tools.sh"
 wants sso && downloads+=" && bash scripts/install-keycloak.sh > /dev/null"
+# Gitea, the integrations suite's Git host: built from the Go module proxy (about 6 minutes the
+# first time, then cached under ~/.cache/verdict-gitea), waited for only by its step.
+if wants integrations; then bg_start gitea nice -n 10 bash scripts/install-gitea.sh; fi
 bg_start downloads bash -c "set -e; $downloads"
 bash scripts/install.sh || exit 1
 # The Node.js install.sh provides (Node 24; .tools/node when the machine has an older one).
@@ -330,6 +333,18 @@ fi
 wants e2e && jest_step e2e e2e "black-box tests (real HTTP, real gRPC, real processes)" --selectProjects e2e --runInBand
 wants portal && jest_step portal portal "the web dashboard in Chromium (playwright-core, axe-core, screenshots in test/portal/screenshots)" \
   --selectProjects portal --runInBand
+# Connected repositories (test/integrations): a real Gitea, pull requests pushed with git, Verdict's
+# status and comments brought by Gitea's own webhook.
+if wants integrations; then
+  if bg_wait gitea; then
+    jest_step integrations integrations "connected repositories on a real Gitea (statuses and review comments)" \
+      --selectProjects integrations --runInBand
+  else
+    cat "$results/bg-gitea.log" >&2
+    echo "Gitea did not build: the integrations step fails" >&2
+    failed_steps+=(integrations)
+  fi
+fi
 lane_join infra
 # The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
 # scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).

@@ -164,6 +164,7 @@ describe("scripts/stack.sh", () => {
             evaluation: "SERVING",
             compliance: "SERVING",
             webhooks: "SERVING",
+            integrations: "SERVING",
           },
         },
       });

@@ -190,6 +190,7 @@ describe("the image as each service, with its required configuration", () => {
     ["verdict-evaluation", 50053, "verdict.evaluation.v1.EvaluationService"],
     ["verdict-compliance", 50054, "verdict.compliance.v1.ComplianceService"],
     ["verdict-webhooks", 50055, "verdict.webhooks.v1.WebhookService"],
+    ["verdict-integrations", 50056, "verdict.integrations.v1.IntegrationsService"],
   ] as const;
 
   it.each(grpcServices)(

@@ -38,6 +38,7 @@ describe("health and key verification", () => {
         evaluation: "SERVING",
         compliance: "SERVING",
         webhooks: "SERVING",
+        integrations: "SERVING",
       },
     });
   });

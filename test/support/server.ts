@@ -28,7 +28,14 @@ export interface Verdict {
   port: number;
   /** Where Prometheus metrics are served (VERDICT_METRICS_PORT: never the API port). */
   metricsUrl: string;
-  grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number; webhooks: number };
+  grpcPorts: {
+    identity: number;
+    policy: number;
+    evaluation: number;
+    compliance: number;
+    webhooks: number;
+    integrations: number;
+  };
   bootstrapKey: string;
   dataDir: string;
   /** The all-in-one process, or the gateway's in distributed mode. */
@@ -161,7 +168,7 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
 
 async function startDistributed(dataDir: string, bootstrapKey: string, opts: StartOptions): Promise<Verdict> {
   const stack = await startStack(dataDir, { VERDICT_BOOTSTRAP_API_KEY: bootstrapKey, ...opts.env });
-  const { gateway, identity, policy, evaluation, compliance, webhooks } = stack.services;
+  const { gateway, identity, policy, evaluation, compliance, webhooks, integrations } = stack.services;
   let stopped: Promise<number | null> | undefined;
   // A SIGTERM sent to the gateway's process (a suite checking draining) stops the whole stack.
   void gateway.exited.then(() => stop());
@@ -179,6 +186,7 @@ async function startDistributed(dataDir: string, bootstrapKey: string, opts: Sta
       evaluation: evaluation.ready.grpc_port!,
       compliance: compliance.ready.grpc_port!,
       webhooks: webhooks.ready.grpc_port!,
+      integrations: integrations.ready.grpc_port!,
     },
     bootstrapKey,
     dataDir,

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ROOT } from "./paths.js";
 import { READY_TIMEOUT_MS, waitForReadyLine } from "./ready.js";
 
-export type ServiceName = "policy" | "identity" | "evaluation" | "compliance" | "webhooks" | "gateway";
+export type ServiceName = "policy" | "identity" | "evaluation" | "compliance" | "webhooks" | "integrations" | "gateway";
 
 export interface ServiceProcess {
   name: string;
@@ -29,6 +29,7 @@ export const BIN: Record<ServiceName, string> = {
   evaluation: join(ROOT, "services/evaluation/dist/bin.js"),
   compliance: join(ROOT, "services/compliance/dist/bin.js"),
   webhooks: join(ROOT, "services/webhooks/dist/bin.js"),
+  integrations: join(ROOT, "services/integrations/dist/bin.js"),
   gateway: join(ROOT, "services/gateway/dist/bin.js"),
 };
 
@@ -110,7 +111,7 @@ export interface Stack {
 }
 
 /**
- * Starts policy, identity, evaluation, compliance, webhooks and the gateway, in that order (each needs the ones
+ * Starts policy, identity, evaluation, compliance, webhooks, integrations and the gateway, in that order (each needs the ones
  * before it), on free ports; `only` adds variables for one service. Processes started before a
  * failure are stopped.
  */
@@ -146,9 +147,11 @@ export async function startStack(
     addresses.VERDICT_COMPLIANCE_ADDRESS = `127.0.0.1:${compliance.ready.grpc_port}`;
     const webhooks = await start("webhooks");
     addresses.VERDICT_WEBHOOKS_ADDRESS = `127.0.0.1:${webhooks.ready.grpc_port}`;
+    const integrations = await start("integrations");
+    addresses.VERDICT_INTEGRATIONS_ADDRESS = `127.0.0.1:${integrations.ready.grpc_port}`;
     const gateway = await start("gateway");
     return {
-      services: { policy, identity, evaluation, compliance, webhooks, gateway },
+      services: { policy, identity, evaluation, compliance, webhooks, integrations, gateway },
       env: { ...base, ...addresses },
       start,
       all,

@@ -20,7 +20,10 @@ export type IdPrefix =
   | "aud"
   | "oac"
   | "sct"
-  | "grp";
+  | "grp"
+  | "conn"
+  | "dlv"
+  | "chk";
 
 // Random bytes for the ULIDs' random part, drawn from the OS's CSPRNG a block at a time: the
 // library's default asks the OS once per character (16 calls per id), which showed up in

@@ -8,6 +8,7 @@ export * as policyV1 from "./gen/verdict/policy/v1/policy.js";
 export * as evaluationV1 from "./gen/verdict/evaluation/v1/evaluation.js";
 export * as complianceV1 from "./gen/verdict/compliance/v1/compliance.js";
 export * as webhooksV1 from "./gen/verdict/webhooks/v1/webhooks.js";
+export * as integrationsV1 from "./gen/verdict/integrations/v1/integrations.js";
 
 export const SERVICE_NAMES = {
   identity: "verdict.identity.v1.IdentityService",
@@ -15,6 +16,7 @@ export const SERVICE_NAMES = {
   evaluation: "verdict.evaluation.v1.EvaluationService",
   compliance: "verdict.compliance.v1.ComplianceService",
   webhooks: "verdict.webhooks.v1.WebhookService",
+  integrations: "verdict.integrations.v1.IntegrationsService",
 } as const;
 
 /**
@@ -32,6 +34,7 @@ const FILES = {
   evaluation: "verdict/evaluation/v1/evaluation.proto",
   compliance: "verdict/compliance/v1/compliance.proto",
   webhooks: "verdict/webhooks/v1/webhooks.proto",
+  integrations: "verdict/integrations/v1/integrations.proto",
 } as const;
 
 /** proto-loader definition of one service's contract, for gRPC server reflection. */

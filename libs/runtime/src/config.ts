@@ -31,6 +31,7 @@ export const DEFAULT_ADDRESSES = {
   evaluation: `127.0.0.1:${DEFAULT_GRPC_PORTS.evaluation}`,
   compliance: `127.0.0.1:${DEFAULT_GRPC_PORTS.compliance}`,
   webhooks: `127.0.0.1:${DEFAULT_GRPC_PORTS.webhooks}`,
+  integrations: `127.0.0.1:${DEFAULT_GRPC_PORTS.integrations}`,
 } as const;
 
 // Variables two services read for one purpose, declared once here so that they cannot drift.
@@ -169,7 +170,7 @@ documentVariables({
   VERDICT_GRPC_HOST:
     "Address of the services' gRPC ports (all-in-one: loopback; a standalone service: where it listens)",
   VERDICT_GRPC_PORT:
-    "A standalone service's gRPC port (identity / policy / evaluation / compliance / webhooks: 50051 / 50052 / 50053 / 50054 / 50055)",
+    "A standalone service's gRPC port (identity / policy / evaluation / compliance / webhooks / integrations: 50051 / 50052 / 50053 / 50054 / 50055 / 50056)",
   VERDICT_METRICS_PORT:
     "Serves Prometheus metrics at `GET /metrics` on this port (0 picks a free one); unset: not served. Never on the API port (a standalone service serves it on `VERDICT_GRPC_HOST`)",
   VERDICT_IDENTITY_ADDRESS: "Where the identity service listens (`host:port`), for a standalone process that calls it",
@@ -179,6 +180,8 @@ documentVariables({
   VERDICT_COMPLIANCE_ADDRESS:
     "Where the compliance service listens (`host:port`), for a standalone process that calls it",
   VERDICT_WEBHOOKS_ADDRESS: "Where the webhooks service listens (`host:port`), for a standalone process that calls it",
+  VERDICT_INTEGRATIONS_ADDRESS:
+    "Where the integrations service listens (`host:port`), for the gateway; unset: not deployed (the `/v1/integrations` routes and connecting a `gitea` repository answer 503)",
   VERDICT_PUBLIC_URL:
     "Public base URL (e.g. `https://verdict.example.com`) for report download links, OSCAL evidence links and the OAuth issuer (`<url>/auth`); unset: the request's host (links), `http://localhost:<port>` (OSCAL), and for the OAuth server only a request to localhost, 127.0.0.1 or [::1] on the listening port (any other Host: 403)",
   VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT:

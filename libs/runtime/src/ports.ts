@@ -10,7 +10,14 @@ export const MCP_PORT = 8090;
 
 /** The first gRPC port; each service listens at this plus its offset. */
 export const GRPC_BASE_PORT = 50051;
-export const GRPC_PORT_OFFSETS = { identity: 0, policy: 1, evaluation: 2, compliance: 3, webhooks: 4 } as const;
+export const GRPC_PORT_OFFSETS = {
+  identity: 0,
+  policy: 1,
+  evaluation: 2,
+  compliance: 3,
+  webhooks: 4,
+  integrations: 5,
+} as const;
 /** Further evaluation workers of the local stack: base + this + n (n = 2, 3, …: 50062, …). */
 export const EXTRA_EVALUATION_WORKER_OFFSET = 9;
 
@@ -25,6 +32,7 @@ export function grpcPorts(base: number): Record<GrpcServiceName, number> {
     evaluation: port(GRPC_PORT_OFFSETS.evaluation),
     compliance: port(GRPC_PORT_OFFSETS.compliance),
     webhooks: port(GRPC_PORT_OFFSETS.webhooks),
+    integrations: port(GRPC_PORT_OFFSETS.integrations),
   };
 }
 

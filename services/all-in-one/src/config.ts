@@ -9,6 +9,7 @@ import { complianceConfig } from "@verdict/compliance";
 import { evaluationConfig } from "@verdict/evaluation";
 import { gatewayConfig } from "@verdict/gateway";
 import { identityConfig } from "@verdict/identity";
+import { integrationsConfig } from "@verdict/integrations";
 import { policyBudgetConfig } from "@verdict/policy";
 import { processConfig, readVariables, documentVariables } from "@verdict/runtime";
 import { webhookConfig } from "@verdict/webhooks";
@@ -20,9 +21,10 @@ export const configSchema = processConfig.extend({
   ...evaluationConfig.shape,
   ...complianceConfig.shape,
   ...webhookConfig.shape,
+  ...integrationsConfig.shape,
   /** The services' gRPC ports stay on loopback unless told otherwise. */
   VERDICT_GRPC_HOST: z.string().min(1).default("127.0.0.1"),
-  /** 0: each service takes a free loopback port. N: identity N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4. */
+  /** 0: each service takes a free loopback port. N: identity N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4, integrations N+5. */
   VERDICT_GRPC_BASE_PORT: portVar(0),
 });
 
@@ -35,5 +37,5 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 documentVariables({
   VERDICT_GRPC_BASE_PORT:
-    "0: free loopback ports; N: identity N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4",
+    "0: free loopback ports; N: identity N, policy N+1, evaluation N+2, compliance N+3, webhooks N+4, integrations N+5",
 });

@@ -20,6 +20,7 @@ import { complianceOptions, startComplianceService } from "@verdict/compliance";
 import { evaluationOptions, startEvaluationService } from "@verdict/evaluation";
 import { gatewayOptions, startGatewayThread } from "@verdict/gateway";
 import { sessionPolicy, startIdentityService } from "@verdict/identity";
+import { integrationsOptions, startIntegrationsService } from "@verdict/integrations";
 import { policyBudgets, startPolicyService } from "@verdict/policy";
 import { busOptions, exitProcess, grpcPorts } from "@verdict/runtime";
 import { createStore, StoreLockedError } from "@verdict/store";
@@ -31,7 +32,14 @@ export interface RunningVerdict {
   httpPort: number;
   /** The Prometheus metrics port (VERDICT_METRICS_PORT), when set. */
   metricsPort?: number;
-  grpcPorts: { identity: number; policy: number; evaluation: number; compliance: number; webhooks: number };
+  grpcPorts: {
+    identity: number;
+    policy: number;
+    evaluation: number;
+    compliance: number;
+    webhooks: number;
+    integrations: number;
+  };
   generatedBootstrapKey?: string;
   stop(): Promise<void>;
 }
@@ -158,6 +166,18 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     });
     stops.push(() => webhooks.stop());
     quiesce.push(() => webhooks.stopDelivering());
+    const integrations = await startIntegrationsService({
+      store,
+      bus,
+      logger: logger.child({ service: "integrations" }),
+      host,
+      port: port.integrations,
+      policyAddress,
+      evaluationAddress: `${host}:${evaluation.grpc.port}`,
+      ...integrationsOptions(config, config.dataDir, logger),
+      clock,
+    });
+    stops.push(() => integrations.stop());
     const gateway = await startGatewayThread({
       ...gatewayOptions(config),
       services: {
@@ -166,6 +186,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         evaluation: `${host}:${evaluation.grpc.port}`,
         compliance: `${host}:${compliance.grpc.port}`,
         webhooks: `${host}:${webhooks.grpc.port}`,
+        integrations: `${host}:${integrations.grpc.port}`,
       },
       bus,
       logLevel: logger.level,
@@ -191,6 +212,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
         evaluation: evaluation.grpc.port,
         compliance: compliance.grpc.port,
         webhooks: webhooks.grpc.port,
+        integrations: integrations.grpc.port,
       },
       ...(identity.generatedBootstrapKey ? { generatedBootstrapKey: identity.generatedBootstrapKey } : {}),
       stop: stopAll,

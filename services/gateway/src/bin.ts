@@ -13,6 +13,7 @@ runProcess("gateway", gatewayProcessConfig, async ({ config, logger, bus }) => {
       evaluation: config.VERDICT_EVALUATION_ADDRESS,
       compliance: config.VERDICT_COMPLIANCE_ADDRESS,
       webhooks: config.VERDICT_WEBHOOKS_ADDRESS,
+      integrations: config.VERDICT_INTEGRATIONS_ADDRESS,
     },
     bus,
     logger,

@@ -1,5 +1,13 @@
 import { createClient, type AsyncClient, type ServingState } from "@verdict/kit";
-import { SERVICE_NAMES, complianceV1, evaluationV1, identityV1, policyV1, webhooksV1 } from "@verdict/proto";
+import {
+  SERVICE_NAMES,
+  complianceV1,
+  evaluationV1,
+  identityV1,
+  integrationsV1,
+  policyV1,
+  webhooksV1,
+} from "@verdict/proto";
 import { encodeCreateEvaluation, encodingOf } from "./http/evaluationWire.js";
 
 export interface Clients {
@@ -8,11 +16,13 @@ export interface Clients {
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
   compliance: AsyncClient<typeof complianceV1.ComplianceServiceService>;
   webhooks: AsyncClient<typeof webhooksV1.WebhookServiceService>;
+  /** Unset where the integrations service is not deployed (a distributed install without it). */
+  integrations: AsyncClient<typeof integrationsV1.IntegrationsServiceService> | undefined;
   /**
    * Each service's answer to the gRPC health check, asked over the very channels requests use
    * (GET /v1/health/ready): the gateway is ready when every one is SERVING.
    */
-  readiness(timeoutMs?: number): Promise<Record<keyof ServiceAddresses, ServingState>>;
+  readiness(timeoutMs?: number): Promise<Partial<Record<keyof ServiceAddresses, ServingState>>>;
 }
 
 export interface ServiceAddresses {
@@ -21,6 +31,8 @@ export interface ServiceAddresses {
   evaluation: string;
   compliance: string;
   webhooks: string;
+  /** Unset: not deployed; its routes answer 503 and readiness leaves it out. */
+  integrations?: string | undefined;
 }
 
 const generated = evaluationV1.EvaluationServiceService;
@@ -56,13 +68,20 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
   const webhooks = createClient(SERVICE_NAMES.webhooks, webhooksV1.WebhookServiceService, addr.webhooks, {
     timeoutMs: 10_000,
   });
-  const all = { identity, policy, evaluation, compliance, webhooks };
+  // Connecting a repository waits for the provider's answer; a delivery is answered at once.
+  const integrations = addr.integrations
+    ? createClient(SERVICE_NAMES.integrations, integrationsV1.IntegrationsServiceService, addr.integrations, {
+        timeoutMs: 20_000,
+      })
+    : undefined;
+  const all = { identity, policy, evaluation, compliance, webhooks, ...(integrations ? { integrations } : {}) };
   return {
     ...all,
+    integrations,
     async readiness(timeoutMs) {
-      const names = Object.keys(all) as (keyof ServiceAddresses)[];
-      const states = await Promise.all(names.map((n) => all[n].checkHealth(timeoutMs)));
-      return Object.fromEntries(names.map((n, i) => [n, states[i]])) as Record<keyof ServiceAddresses, ServingState>;
+      const names = Object.keys(all) as (keyof typeof all)[];
+      const states = await Promise.all(names.map((n) => all[n]!.checkHealth(timeoutMs)));
+      return Object.fromEntries(names.map((n, i) => [n, states[i]]));
     },
     close() {
       identity.close();
@@ -70,6 +89,7 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
       evaluation.close();
       compliance.close();
       webhooks.close();
+      integrations?.close();
     },
   };
 }

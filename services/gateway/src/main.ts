@@ -16,6 +16,7 @@ import { RateLimiter } from "./http/rateLimit.js";
 import { routes } from "./routes/index.js";
 import { mountOAuthServer } from "./oauth/routes.js";
 import { mountScim } from "./routes/scim.js";
+import { mountIntegrationEvents } from "./routes/integrations.js";
 import { mountSso } from "./routes/sso.js";
 
 export interface Gateway {
@@ -47,6 +48,7 @@ export function mountOutsideRouteTable(
     ...(deps.publicUrl ? { publicUrl: deps.publicUrl } : {}),
   });
   mountSso(app, throttle, { clients: deps.clients, ...origin });
+  mountIntegrationEvents(app, throttle, { clients: deps.clients, bodyLimitBytes: deps.bodyLimitBytes });
 }
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {

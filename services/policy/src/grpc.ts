@@ -44,6 +44,8 @@ function toRepository(r: RepositoryRecord): policyV1.Repository {
     default_branch: r.default_branch,
     connected_at: r.connected_at,
     last_evaluation: r.last_evaluation ?? undefined,
+    provider_repo_id: r.provider_repo_id,
+    connection_id: r.connection_id,
   };
 }
 
@@ -115,6 +117,8 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
         provider: req.provider,
         name: req.name,
         defaultBranch: req.default_branch,
+        providerRepoId: req.provider_repo_id || undefined,
+        connectionId: req.connection_id || undefined,
       });
       return { repository: toRepository(repository) };
     },

@@ -30,6 +30,9 @@ export interface RepositoryRecord {
   default_branch: string;
   connected_at: string;
   last_evaluation: string | null;
+  /** The provider's stable id and the integrations connection it is read through (connected repositories). */
+  provider_repo_id?: string;
+  connection_id?: string;
 }
 
 export function policyDocId(organizationId: string, policyId: string): string {

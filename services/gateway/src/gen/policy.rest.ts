@@ -198,7 +198,7 @@ export function listRepositoriesResponseJson(
 
 export const ConnectRepositoryRequestSchema = z
   .object({
-    provider: z.enum(["github", "gitlab", "bitbucket", "azure-devops", "generic"]),
+    provider: z.enum(["github", "gitlab", "gitea", "bitbucket", "azure-devops", "generic"]),
     name: z
       .string()
       .max(200)
@@ -384,7 +384,10 @@ export const policyGeneratedRoutes: Route[] = [
     access: { kind: "scope", scope: "write:org" },
     rateClass: "writes",
     body: ConnectRepositoryRequestSchema,
-    errors: [409],
+    errors: [409, 422],
+    errorNotes: {
+      422: "A provider read through a connection (gitea): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED)",
+    },
     responses: { 201: { description: "The connected repository", schema: RepositorySchema } },
     handler: async ({ body, principal, clients }) => {
       const res = await clients.policy.connectRepository(

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { portVar } from "@verdict/kit";
 import {
   addressVar,
+  optionalString,
   DEFAULT_ADDRESSES,
   HTTP_PORT,
   orgMaxEvaluationsInFlightVar,
@@ -96,6 +97,10 @@ export const gatewayProcessConfig = processConfig.extend({
   VERDICT_EVALUATION_ADDRESS: addressVar(DEFAULT_ADDRESSES.evaluation),
   VERDICT_COMPLIANCE_ADDRESS: addressVar(DEFAULT_ADDRESSES.compliance),
   VERDICT_WEBHOOKS_ADDRESS: addressVar(DEFAULT_ADDRESSES.webhooks),
+  /** Unset: the integrations service is not deployed (its routes answer 503). */
+  VERDICT_INTEGRATIONS_ADDRESS: optionalString().refine((v) => v === undefined || /^[^\s:]+:\d{1,5}$/.test(v), {
+    message: "must be host:port",
+  }),
 });
 
 /** The gateway options these variables set (all but where the services are, the bus and the logger). */

@@ -26,6 +26,7 @@ describe("OpenAPI document", () => {
       evaluation: "127.0.0.1:1",
       compliance: "127.0.0.1:1",
       webhooks: "127.0.0.1:1",
+      integrations: "127.0.0.1:1",
     });
     const logger = createLogger("test", "silent");
     const authenticator = new Authenticator(clients, logger, 0);

@@ -60,7 +60,11 @@ export const HealthSchema = z
 export const ReadinessSchema = z
   .object({
     status: z.literal("ready"),
-    services: z.record(z.enum(["identity", "policy", "evaluation", "compliance", "webhooks"]), z.literal("SERVING")),
+    // integrations: where it is deployed (always in the all-in-one process).
+    services: z.partialRecord(
+      z.enum(["identity", "policy", "evaluation", "compliance", "webhooks", "integrations"]),
+      z.literal("SERVING"),
+    ),
   })
   .meta({ id: "Readiness" });
 export const AuthHealthSchema = z

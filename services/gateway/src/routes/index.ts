@@ -5,6 +5,8 @@ import { healthRoutes } from "./health.js";
 import { organizationRoutes } from "./organization.js";
 import { policyGeneratedRoutes } from "../gen/policy.rest.js";
 import { webhooksGeneratedRoutes } from "../gen/webhooks.rest.js";
+import { withProviderResolution } from "./repositories.js";
+import { integrationRoutes } from "./integrations.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { passwordRoutes } from "./passwords.js";
@@ -16,10 +18,11 @@ import { ssoRoutes } from "./sso.js";
 export const routes: Route[] = [
   ...healthRoutes,
   ...evaluationRoutes,
-  ...policyGeneratedRoutes,
+  ...policyGeneratedRoutes.map((r) => (r.operationId === "connectRepository" ? withProviderResolution(r) : r)),
   ...organizationRoutes,
   ...complianceRoutes,
   ...webhooksGeneratedRoutes,
+  ...integrationRoutes,
   ...memberRoutes,
   ...passwordRoutes,
   ...signInRoutes,

@@ -115,7 +115,13 @@ export interface InboundVerifier {
   parse(headers: Record<string, string | undefined>, rawBody: Buffer): InboundEvent;
 }
 
-export type ProviderErrorCode = "not_found" | "forbidden" | "unauthorized" | "rate_limited" | "unavailable" | "invalid";
+export type ProviderErrorCode =
+  | "not_found"
+  | "forbidden"
+  | "unauthorized"
+  | "rate_limited"
+  | "unavailable"
+  | "invalid";
 
 export class ProviderError extends Error {
   constructor(

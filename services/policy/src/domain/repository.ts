@@ -1,7 +1,7 @@
 // Connected repositories of a hosting provider.
 import type { FieldError } from "@verdict/kit";
 
-export const PROVIDERS = ["github", "gitlab", "bitbucket", "azure-devops", "generic"] as const;
+export const PROVIDERS = ["github", "gitlab", "gitea", "bitbucket", "azure-devops", "generic"] as const;
 export type Provider = (typeof PROVIDERS)[number];
 
 /** `<owner>/<repo>` with the characters hosting providers allow in either part. */

@@ -10,6 +10,9 @@ export interface ConnectRepositoryCommand {
   provider: string;
   name: string;
   defaultBranch?: string;
+  /** What the provider said through the organization's connection (IntegrationsService.ResolveRepository). */
+  providerRepoId?: string | undefined;
+  connectionId?: string | undefined;
 }
 
 export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepositoryCommand): Promise<RepositoryRecord> {
@@ -28,6 +31,8 @@ export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepository
     default_branch: cmd.defaultBranch || DEFAULT_BRANCH,
     connected_at: now.toISOString(),
     last_evaluation: null,
+    ...(cmd.providerRepoId ? { provider_repo_id: cmd.providerRepoId } : {}),
+    ...(cmd.connectionId ? { connection_id: cmd.connectionId } : {}),
   };
   try {
     // The unique (organization_id, provider, name) index decides duplicates, race-free.

@@ -256,7 +256,15 @@ export interface Repository {
   provider: string;
   default_branch: string;
   connected_at: string;
-  last_evaluation?: string | undefined;
+  last_evaluation?:
+    | string
+    | undefined;
+  /**
+   * The provider's own id of the repository (stable across renames and transfers), and the
+   * connection it is read through; unset for a repository connected without a provider connection.
+   */
+  provider_repo_id?: string | undefined;
+  connection_id?: string | undefined;
 }
 
 export interface ListRepositoriesRequest {
@@ -272,7 +280,12 @@ export interface ConnectRepositoryRequest {
   provider: string;
   name: string;
   /** Git forbids spaces, ~^:?*[\ and ".." in ref names. */
-  default_branch?: string | undefined;
+  default_branch?:
+    | string
+    | undefined;
+  /** What the provider said (IntegrationsService.ResolveRepository), for a provider with a connection. */
+  provider_repo_id?: string | undefined;
+  connection_id?: string | undefined;
 }
 
 export interface ConnectRepositoryResponse {
@@ -3107,7 +3120,16 @@ export const ResolvePoliciesResponse: MessageFns<ResolvePoliciesResponse> = {
 };
 
 function createBaseRepository(): Repository {
-  return { id: "", name: "", provider: "", default_branch: "", connected_at: "", last_evaluation: undefined };
+  return {
+    id: "",
+    name: "",
+    provider: "",
+    default_branch: "",
+    connected_at: "",
+    last_evaluation: undefined,
+    provider_repo_id: undefined,
+    connection_id: undefined,
+  };
 }
 
 export const Repository: MessageFns<Repository> = {
@@ -3129,6 +3151,12 @@ export const Repository: MessageFns<Repository> = {
     }
     if (message.last_evaluation !== undefined) {
       writer.uint32(50).string(message.last_evaluation);
+    }
+    if (message.provider_repo_id !== undefined) {
+      writer.uint32(642).string(message.provider_repo_id);
+    }
+    if (message.connection_id !== undefined) {
+      writer.uint32(650).string(message.connection_id);
     }
     return writer;
   },
@@ -3194,6 +3222,22 @@ export const Repository: MessageFns<Repository> = {
             message.last_evaluation = reader.string();
             continue;
           }
+          case 80: {
+            if (tag !== 642) {
+              break;
+            }
+
+            message.provider_repo_id = reader.string();
+            continue;
+          }
+          case 81: {
+            if (tag !== 650) {
+              break;
+            }
+
+            message.connection_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3226,6 +3270,16 @@ export const Repository: MessageFns<Repository> = {
         : isSet(object.last_evaluation)
         ? globalThis.String(object.last_evaluation)
         : undefined,
+      provider_repo_id: isSet(object.providerRepoId)
+        ? globalThis.String(object.providerRepoId)
+        : isSet(object.provider_repo_id)
+        ? globalThis.String(object.provider_repo_id)
+        : undefined,
+      connection_id: isSet(object.connectionId)
+        ? globalThis.String(object.connectionId)
+        : isSet(object.connection_id)
+        ? globalThis.String(object.connection_id)
+        : undefined,
     };
   },
 
@@ -3249,6 +3303,12 @@ export const Repository: MessageFns<Repository> = {
     if (message.last_evaluation !== undefined) {
       obj.lastEvaluation = message.last_evaluation;
     }
+    if (message.provider_repo_id !== undefined) {
+      obj.providerRepoId = message.provider_repo_id;
+    }
+    if (message.connection_id !== undefined) {
+      obj.connectionId = message.connection_id;
+    }
     return obj;
   },
 
@@ -3263,6 +3323,8 @@ export const Repository: MessageFns<Repository> = {
     message.default_branch = object.default_branch ?? "";
     message.connected_at = object.connected_at ?? "";
     message.last_evaluation = object.last_evaluation ?? undefined;
+    message.provider_repo_id = object.provider_repo_id ?? undefined;
+    message.connection_id = object.connection_id ?? undefined;
     return message;
   },
 };
@@ -3412,7 +3474,14 @@ export const ListRepositoriesResponse: MessageFns<ListRepositoriesResponse> = {
 };
 
 function createBaseConnectRepositoryRequest(): ConnectRepositoryRequest {
-  return { organization_id: "", provider: "", name: "", default_branch: undefined };
+  return {
+    organization_id: "",
+    provider: "",
+    name: "",
+    default_branch: undefined,
+    provider_repo_id: undefined,
+    connection_id: undefined,
+  };
 }
 
 export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
@@ -3428,6 +3497,12 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     }
     if (message.default_branch !== undefined) {
       writer.uint32(34).string(message.default_branch);
+    }
+    if (message.provider_repo_id !== undefined) {
+      writer.uint32(642).string(message.provider_repo_id);
+    }
+    if (message.connection_id !== undefined) {
+      writer.uint32(650).string(message.connection_id);
     }
     return writer;
   },
@@ -3477,6 +3552,22 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
             message.default_branch = reader.string();
             continue;
           }
+          case 80: {
+            if (tag !== 642) {
+              break;
+            }
+
+            message.provider_repo_id = reader.string();
+            continue;
+          }
+          case 81: {
+            if (tag !== 650) {
+              break;
+            }
+
+            message.connection_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3503,6 +3594,16 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
         : isSet(object.default_branch)
         ? globalThis.String(object.default_branch)
         : undefined,
+      provider_repo_id: isSet(object.providerRepoId)
+        ? globalThis.String(object.providerRepoId)
+        : isSet(object.provider_repo_id)
+        ? globalThis.String(object.provider_repo_id)
+        : undefined,
+      connection_id: isSet(object.connectionId)
+        ? globalThis.String(object.connectionId)
+        : isSet(object.connection_id)
+        ? globalThis.String(object.connection_id)
+        : undefined,
     };
   },
 
@@ -3520,6 +3621,12 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     if (message.default_branch !== undefined) {
       obj.defaultBranch = message.default_branch;
     }
+    if (message.provider_repo_id !== undefined) {
+      obj.providerRepoId = message.provider_repo_id;
+    }
+    if (message.connection_id !== undefined) {
+      obj.connectionId = message.connection_id;
+    }
     return obj;
   },
 
@@ -3532,6 +3639,8 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     message.provider = object.provider ?? "";
     message.name = object.name ?? "";
     message.default_branch = object.default_branch ?? undefined;
+    message.provider_repo_id = object.provider_repo_id ?? undefined;
+    message.connection_id = object.connection_id ?? undefined;
     return message;
   },
 };

@@ -1,0 +1,34 @@
+import type { Bus } from "@verdict/bus";
+import type { AsyncClient, Clock, Logger, SecretBox } from "@verdict/kit";
+import type { Outbox } from "@verdict/outbox";
+import type { evaluationV1, policyV1 } from "@verdict/proto";
+import type { ChangeLimits } from "./domain/change.js";
+import type { InboundVerifier, ProviderClient, ProviderKind } from "./domain/provider.js";
+import type { ConnectionRecord, IntegrationsRepo } from "./repo.js";
+
+export interface IntegrationsDeps {
+  repo: IntegrationsRepo;
+  bus: Bus;
+  outbox: Outbox;
+  clock: Clock;
+  logger: Logger;
+  /** Seals tokens and webhook secrets at rest. */
+  secrets: SecretBox;
+  /** A provider's API client for a connection (its token opened). */
+  clientFor(connection: ConnectionRecord): ProviderClient;
+  /** Checks and reads a provider's inbound deliveries. */
+  inbound: Partial<Record<ProviderKind, InboundVerifier>>;
+  evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
+  policy: AsyncClient<typeof policyV1.PolicyServiceService>;
+  limits: ChangeLimits;
+  /** Files read from the provider at once. */
+  readConcurrency: number;
+  /** Verdict's public URL, for the link to an evaluation; unset: no link. */
+  publicUrl?: string | undefined;
+}
+
+/** The contexts the sealed secrets are bound to (a sealed token cannot pass for a secret). */
+export const sealContext = {
+  token: (id: string) => `integrations.token:${id}`,
+  webhookSecret: (id: string) => `integrations.webhook_secret:${id}`,
+};

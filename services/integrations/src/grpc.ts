@@ -1,0 +1,69 @@
+// gRPC handlers: map proto <-> use cases, nothing else.
+import type { AsyncService } from "@verdict/kit";
+import type { integrationsV1 } from "@verdict/proto";
+import type { IntegrationsDeps } from "./deps.js";
+import { eventsPath } from "./domain/connection.js";
+import type { ConnectionRecord } from "./repo.js";
+import { createConnection, deleteConnection, listConnections } from "./usecases/connections.js";
+import { receiveEvent } from "./usecases/receiveEvent.js";
+import { resolveRepository } from "./usecases/resolveRepository.js";
+
+type Def = typeof integrationsV1.IntegrationsServiceService;
+
+function toConnection(c: ConnectionRecord): integrationsV1.Connection {
+  return {
+    id: c.id,
+    provider: c.provider,
+    base_url: c.base_url,
+    created_at: c.created_at,
+    status: c.status,
+    last_event_at: c.last_event_at ?? undefined,
+    last_error: c.last_error ?? undefined,
+    last_error_at: c.last_error_at ?? undefined,
+    events_path: eventsPath(c.provider, c.id),
+  };
+}
+
+export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> {
+  return {
+    async createConnection(req) {
+      const connection = await createConnection(deps, {
+        organizationId: req.organization_id,
+        provider: req.provider,
+        baseUrl: req.base_url,
+        token: req.token,
+        webhookSecret: req.webhook_secret,
+      });
+      return { connection: toConnection(connection) };
+    },
+    async listConnections(req) {
+      return { connections: (await listConnections(deps, { organizationId: req.organization_id })).map(toConnection) };
+    },
+    async deleteConnection(req) {
+      await deleteConnection(deps, { organizationId: req.organization_id, connectionId: req.connection_id });
+      return {};
+    },
+    async resolveRepository(req) {
+      const { connectionId, repository } = await resolveRepository(deps, {
+        organizationId: req.organization_id,
+        provider: req.provider,
+        name: req.name,
+      });
+      return {
+        connection_id: connectionId,
+        provider_repo_id: repository.providerRepoId,
+        full_name: repository.fullName,
+        default_branch: repository.defaultBranch,
+      };
+    },
+    async receiveEvent(req) {
+      const { outcome, deliveryId } = await receiveEvent(deps, {
+        provider: req.provider,
+        connectionId: req.connection_id,
+        headers: req.headers,
+        body: Buffer.from(req.body),
+      });
+      return { outcome, delivery_id: deliveryId };
+    },
+  };
+}

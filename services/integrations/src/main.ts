@@ -1,0 +1,117 @@
+// Wires the integrations service: adapters in, gRPC out; it consumes its own change events.
+// Used by the all-in-one launcher and by bin.ts.
+import type { Bus } from "@verdict/bus";
+import {
+  createClient,
+  SecretBox,
+  startGrpcServer,
+  systemClock,
+  type Clock,
+  type GrpcServerHandle,
+  type Logger,
+} from "@verdict/kit";
+import { Outbox } from "@verdict/outbox";
+import { SERVICE_NAMES, evaluationV1, integrationsV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import type { Store } from "@verdict/store";
+import { subscribeIntegrationsConsumers } from "./consumers.js";
+import { sealContext, type IntegrationsDeps } from "./deps.js";
+import { DEFAULT_CHANGE_LIMITS, type ChangeLimits } from "./domain/change.js";
+import type { ProviderClient } from "./domain/provider.js";
+import { integrationsHandlers } from "./grpc.js";
+import { GiteaClient } from "./providers/gitea/client.js";
+import { GiteaInbound } from "./providers/gitea/inbound.js";
+import { IntegrationsRepo, type ConnectionRecord } from "./repo.js";
+
+export interface IntegrationsServiceOptions {
+  store: Store;
+  bus: Bus;
+  logger: Logger;
+  host: string;
+  port: number;
+  policyAddress: string;
+  evaluationAddress: string;
+  /** 32 bytes: seals tokens and webhook secrets at rest. */
+  masterKey: Buffer;
+  limits?: ChangeLimits;
+  providerTimeoutMs?: number;
+  publicUrl?: string | undefined;
+  clock?: Clock;
+}
+
+export interface IntegrationsService {
+  grpc: GrpcServerHandle;
+  stop(): Promise<void>;
+}
+
+export async function startIntegrationsService(opts: IntegrationsServiceOptions): Promise<IntegrationsService> {
+  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const repo = new IntegrationsRepo(opts.store, outbox);
+  await repo.init();
+  const secrets = new SecretBox(opts.masterKey);
+  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress, {
+    timeoutMs: 10_000,
+  });
+  const evaluation = createClient(
+    SERVICE_NAMES.evaluation,
+    evaluationV1.EvaluationServiceService,
+    opts.evaluationAddress,
+    {
+      timeoutMs: 60_000,
+    },
+  );
+  const clientFor = (c: ConnectionRecord): ProviderClient => {
+    const token = secrets.open(c.token_sealed, sealContext.token(c.id));
+    return new GiteaClient({ baseUrl: c.base_url, token, timeoutMs: opts.providerTimeoutMs ?? 15_000 });
+  };
+  const deps: IntegrationsDeps = {
+    repo,
+    bus: opts.bus,
+    outbox,
+    clock: opts.clock ?? systemClock,
+    logger: opts.logger,
+    secrets,
+    clientFor,
+    inbound: { gitea: new GiteaInbound() },
+    evaluation,
+    policy,
+    limits: opts.limits ?? DEFAULT_CHANGE_LIMITS,
+    readConcurrency: 8,
+    publicUrl: opts.publicUrl,
+  };
+  const subscriptions = await subscribeIntegrationsConsumers(deps, opts.bus);
+  const unsubscribe = () => Promise.all(subscriptions.map((s) => s.unsubscribe()));
+  let grpc: GrpcServerHandle;
+  try {
+    grpc = await startGrpcServer({
+      host: opts.host,
+      port: opts.port,
+      logger: opts.logger,
+      services: [
+        {
+          name: SERVICE_NAMES.integrations,
+          definition: integrationsV1.IntegrationsServiceService,
+          implementation: integrationsHandlers(deps),
+        },
+      ],
+      reflection: reflectionDefinition("integrations"),
+    });
+  } catch (err) {
+    await unsubscribe();
+    policy.close();
+    evaluation.close();
+    throw err;
+  }
+  // Deliveries whose event a crash kept from the bus go out now.
+  outbox.start();
+  opts.logger.info({ port: grpc.port }, "integrations service listening");
+  return {
+    grpc,
+    async stop() {
+      await unsubscribe();
+      await grpc.stop();
+      await outbox.stop();
+      policy.close();
+      evaluation.close();
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// The integrations service's collections, through the Store port: connections, the inbound
+// deliveries seen (deduplicated by the provider's delivery id), and the checks made of changes
+// (one per repository, head commit and policy version).
+import type { Outbox, PendingEvent } from "@verdict/outbox";
+import type { Collection, Store } from "@verdict/store";
+import type { InboundEvent, ProviderKind } from "./domain/provider.js";
+
+export type ConnectionStatus = "active" | "broken";
+
+export interface ConnectionRecord {
+  id: string;
+  organization_id: string;
+  provider: ProviderKind;
+  base_url: string;
+  /** Sealed with the master key (SecretBox); never returned by the API. */
+  token_sealed: string;
+  webhook_secret_sealed: string;
+  status: ConnectionStatus;
+  last_event_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  created_at: string;
+}
+
+export interface InboundDeliveryRecord {
+  id: string;
+  organization_id: string;
+  connection_id: string;
+  /** Unique: `<connection id>:<the provider's delivery id>`; a redelivery is a duplicate. */
+  dedupe_key: string;
+  event: InboundEvent;
+  received_at: string;
+}
+
+export type CheckStatus = "running" | "completed" | "superseded";
+
+export interface CheckRecord {
+  id: string;
+  organization_id: string;
+  connection_id: string;
+  /** Unique: `<repository id>:<head sha>:<policy version>`: a change is checked once per policy version. */
+  dedupe_key: string;
+  repository_id: string;
+  repository: string;
+  pull_number: number | null;
+  head_sha: string;
+  status: CheckStatus;
+  state: string | null;
+  evaluation_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export class IntegrationsRepo {
+  readonly connections: Collection<ConnectionRecord>;
+  readonly deliveries: Collection<InboundDeliveryRecord>;
+  readonly checks: Collection<CheckRecord>;
+
+  constructor(
+    store: Store,
+    private readonly outbox: Outbox,
+  ) {
+    this.connections = store.collection<ConnectionRecord>("integrations_connections");
+    this.deliveries = store.collection<InboundDeliveryRecord>("integrations_deliveries");
+    this.checks = store.collection<CheckRecord>("integrations_checks");
+  }
+
+  async init(): Promise<void> {
+    await this.connections.ensureIndexes([{ name: "org", fields: { organization_id: 1 } }]);
+    await this.deliveries.ensureIndexes([{ name: "dedupe", fields: { dedupe_key: 1 }, unique: true }]);
+    await this.checks.ensureIndexes([
+      { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
+      { name: "pull", fields: { repository_id: 1, pull_number: 1, status: 1 } },
+    ]);
+    await this.outbox.register(this.deliveries);
+  }
+
+  getConnection(organizationId: string, id: string): Promise<ConnectionRecord | null> {
+    return this.connections.findOne({ organization_id: organizationId, id });
+  }
+
+  /** By id alone: the inbound route names the connection; its organization comes from the record. */
+  findConnection(id: string): Promise<ConnectionRecord | null> {
+    return this.connections.findOne({ id });
+  }
+
+  listConnections(organizationId: string): Promise<ConnectionRecord[]> {
+    return this.connections.find({ organization_id: organizationId }, { sort: { id: 1 } });
+  }
+
+  /** Throws DuplicateKeyError for a delivery seen before; its event goes out with it (outbox). */
+  insertDelivery(record: InboundDeliveryRecord, events: PendingEvent[]): Promise<void> {
+    return this.outbox.insert(this.deliveries, record, events);
+  }
+}

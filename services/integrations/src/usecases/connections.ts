@@ -1,0 +1,105 @@
+// Connections of an organization to a hosting provider: made only when the provider accepts the
+// token, listed without their secrets, deleted.
+import { AppError, errors, newId } from "@verdict/kit";
+import { checkConnectionInput, normalizeBaseUrl, type ConnectionProvider } from "../domain/connection.js";
+import { ProviderError } from "../domain/provider.js";
+import { sealContext, type IntegrationsDeps } from "../deps.js";
+import type { ConnectionRecord } from "../repo.js";
+
+export interface CreateConnectionCommand {
+  organizationId: string;
+  provider: string;
+  baseUrl: string;
+  token: string;
+  webhookSecret: string;
+}
+
+export async function createConnection(
+  deps: IntegrationsDeps,
+  cmd: CreateConnectionCommand,
+): Promise<ConnectionRecord> {
+  const problems = checkConnectionInput({
+    provider: cmd.provider,
+    base_url: cmd.baseUrl,
+    token: cmd.token,
+    webhook_secret: cmd.webhookSecret,
+  });
+  if (problems.length) throw errors.validation(problems);
+  const now = deps.clock.now();
+  const id = newId("conn", now.getTime());
+  const record: ConnectionRecord = {
+    id,
+    organization_id: cmd.organizationId,
+    provider: cmd.provider as ConnectionProvider,
+    base_url: normalizeBaseUrl(cmd.baseUrl),
+    token_sealed: deps.secrets.seal(cmd.token, sealContext.token(id)),
+    webhook_secret_sealed: deps.secrets.seal(cmd.webhookSecret, sealContext.webhookSecret(id)),
+    status: "active",
+    last_event_at: null,
+    last_error: null,
+    last_error_at: null,
+    created_at: now.toISOString(),
+  };
+  // The token must work before the connection is kept: a typo is found now, not at the first push.
+  await checkToken(deps, record);
+  await deps.repo.connections.insertOne(record);
+  deps.logger.info(
+    { organization_id: cmd.organizationId, connection_id: id, provider: record.provider },
+    "provider connection created",
+  );
+  return record;
+}
+
+async function checkToken(deps: IntegrationsDeps, record: ConnectionRecord): Promise<void> {
+  try {
+    // Any repository name will do: a valid token gets not_found, a bad one unauthorized.
+    await deps.clientFor(record).getRepository({ owner: "verdict-connection-check", name: "none" });
+  } catch (err) {
+    if (err instanceof ProviderError && err.code === "not_found") return;
+    throw providerProblem(err, "token");
+  }
+}
+
+/** A provider's refusal as the API's 422, with a code that says what to fix. */
+export function providerProblem(err: unknown, field: string): AppError {
+  if (!(err instanceof ProviderError)) throw err;
+  const codes: Record<string, [string, string]> = {
+    unauthorized: ["PROVIDER_UNAUTHORIZED", "the provider refused the connection's token"],
+    forbidden: ["PROVIDER_FORBIDDEN", "the connection's token may not read this"],
+    not_found: ["PROVIDER_NOT_FOUND", "the provider has no such repository, or the token cannot see it"],
+    rate_limited: ["PROVIDER_RATE_LIMITED", "the provider is rate-limiting the connection; try again later"],
+    unavailable: ["PROVIDER_UNAVAILABLE", "the provider could not be reached"],
+    invalid: ["PROVIDER_INVALID", "the provider refused the request"],
+  };
+  const [code, message] = codes[err.code]!;
+  return new AppError("unprocessable", code, message, { field, provider_status: err.status ?? null });
+}
+
+export async function listConnections(
+  deps: IntegrationsDeps,
+  cmd: { organizationId: string },
+): Promise<ConnectionRecord[]> {
+  return deps.repo.listConnections(cmd.organizationId);
+}
+
+export async function deleteConnection(
+  deps: IntegrationsDeps,
+  cmd: { organizationId: string; connectionId: string },
+): Promise<void> {
+  const deleted = await deps.repo.connections.deleteOne({ organization_id: cmd.organizationId, id: cmd.connectionId });
+  if (!deleted) throw errors.notFound("connection", cmd.connectionId);
+}
+
+/** The organization's connection to a provider (the oldest when there are several). */
+export async function connectionFor(
+  deps: IntegrationsDeps,
+  organizationId: string,
+  provider: string,
+): Promise<ConnectionRecord> {
+  const found = (await deps.repo.listConnections(organizationId)).find((c) => c.provider === provider);
+  if (!found)
+    throw new AppError("unprocessable", "PROVIDER_NOT_CONNECTED", `the organization has no ${provider} connection`, {
+      field: "provider",
+    });
+  return found;
+}

@@ -1,0 +1,207 @@
+// Checks one change a provider told us about: the organization's repository connected through
+// this connection, the changed files at the head commit (added and modified text, within the
+// evaluation's limits, read a few at a time), one evaluation with the organization's policies
+// linked to the repository and the commit, and the result posted back (a status, line comments).
+// Once per (repository, head commit, policy version): a redelivered event finds its check done.
+// A later head of the same pull request supersedes a check still running (a force-push).
+import { newId } from "@verdict/kit";
+import { DuplicateKeyError } from "@verdict/store";
+import { evaluationV1 } from "@verdict/proto";
+import { filesToRead, isText } from "../domain/change.js";
+import { buildReport, CHECK_NAME, type EvaluationOutcome } from "../domain/report.js";
+import {
+  ProviderError,
+  type ChangeRef,
+  type ChangedFile,
+  type InboundEvent,
+  type ProviderClient,
+} from "../domain/provider.js";
+import type { IntegrationsDeps } from "../deps.js";
+import type { CheckRecord, ConnectionRecord } from "../repo.js";
+
+type PullRequestEvent = Extract<InboundEvent, { kind: "pull_request" }>;
+const CHECKED_ACTIONS = new Set(["opened", "synchronize", "reopened"]);
+
+export async function processDelivery(deps: IntegrationsDeps, cmd: { deliveryId: string }): Promise<void> {
+  const delivery = await deps.repo.deliveries.findOne({ id: cmd.deliveryId });
+  if (!delivery) return;
+  const event = delivery.event;
+  if (event.kind !== "pull_request" || !CHECKED_ACTIONS.has(event.action)) return;
+  const connection = await deps.repo.findConnection(delivery.connection_id);
+  if (!connection) return;
+  try {
+    await checkPullRequest(deps, connection, event);
+  } catch (err) {
+    await recordError(deps, connection, err);
+    throw err;
+  }
+}
+
+async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRecord, event: PullRequestEvent) {
+  const orgId = connection.organization_id;
+  const log = deps.logger.child({ organization_id: orgId, connection_id: connection.id });
+  // Only a repository this organization connected through this connection: an event naming
+  // another organization's repository finds nothing here.
+  const { repositories } = await deps.policy.listRepositories({ organization_id: orgId });
+  const repository = repositories.find(
+    (r) => r.connection_id === connection.id && r.provider_repo_id === event.providerRepoId,
+  );
+  if (!repository) {
+    log.info({ provider_repo_id: event.providerRepoId }, "event for a repository not connected: ignored");
+    return;
+  }
+  const { version } = await deps.policy.resolvePolicies({ organization_id: orgId, policy_ids: [] });
+  const now = deps.clock.now().toISOString();
+  const check: CheckRecord = {
+    id: newId("chk"),
+    organization_id: orgId,
+    connection_id: connection.id,
+    dedupe_key: `${repository.id}:${event.headSha}:${version}`,
+    repository_id: repository.id,
+    repository: repository.name,
+    pull_number: event.pullNumber,
+    head_sha: event.headSha,
+    status: "running",
+    state: null,
+    evaluation_id: null,
+    created_at: now,
+    updated_at: now,
+  };
+  let current = check;
+  try {
+    await deps.repo.checks.insertOne(check);
+  } catch (err) {
+    if (!(err instanceof DuplicateKeyError)) throw err;
+    const existing = await deps.repo.checks.findOne({ dedupe_key: check.dedupe_key });
+    // Done (or overtaken) before: a redelivery changes nothing. A check that failed midway runs again.
+    if (!existing || existing.status !== "running") return;
+    current = existing;
+  }
+  await supersedeOlder(deps, current);
+  const change: ChangeRef = {
+    repo: event.repo,
+    headSha: event.headSha,
+    baseSha: event.baseSha,
+    pullNumber: event.pullNumber,
+  };
+  const client = deps.clientFor(connection);
+  const handle = await client.startReport(change, CHECK_NAME);
+  const changed = await client.listChangedFiles(change);
+  const { files, skippedForSize } = await readFiles(deps, client, change, changed);
+  const evaluation = await evaluate(deps, orgId, repository.name, change, files);
+  const outcome: EvaluationOutcome = {
+    passed: evaluation.passed ?? false,
+    violations: evaluation.violations,
+    totalViolations: evaluation.summary?.total_violations ?? evaluation.violations.length,
+    filesEvaluated: files.length,
+  };
+  const detailsUrl = deps.publicUrl ? `${deps.publicUrl.replace(/\/+$/, "")}/evaluations/${evaluation.id}` : undefined;
+  const report = buildReport(outcome, changed, { skippedForSize }, detailsUrl);
+  // A newer head of the pull request took over meanwhile: its check reports, this one does not.
+  const still = await deps.repo.checks.findOne({ id: current.id });
+  if (still?.status === "superseded") {
+    log.info({ check_id: current.id }, "check superseded by a newer head: result not posted");
+    return;
+  }
+  await client.completeReport(change, handle, report);
+  await deps.repo.checks.updateOne(
+    { id: current.id },
+    {
+      status: "completed",
+      state: report.state,
+      evaluation_id: evaluation.id,
+      updated_at: deps.clock.now().toISOString(),
+    },
+  );
+  log.info(
+    { check_id: current.id, evaluation_id: evaluation.id, state: report.state, annotations: report.annotations.length },
+    "change checked",
+  );
+}
+
+/** Checks still running for an older head of the same pull request stop posting. */
+async function supersedeOlder(deps: IntegrationsDeps, check: CheckRecord): Promise<void> {
+  if (check.pull_number === null) return;
+  const running = await deps.repo.checks.find({
+    repository_id: check.repository_id,
+    pull_number: check.pull_number,
+    status: "running",
+  });
+  for (const other of running) {
+    if (other.id !== check.id && other.head_sha !== check.head_sha && other.created_at <= check.created_at)
+      await deps.repo.checks.updateOne({ id: other.id, status: "running" }, { status: "superseded" });
+  }
+}
+
+async function readFiles(
+  deps: IntegrationsDeps,
+  client: ProviderClient,
+  change: ChangeRef,
+  changed: ChangedFile[],
+): Promise<{ files: evaluationV1.File[]; skippedForSize: number }> {
+  const { read, overLimit } = filesToRead(changed, deps.limits);
+  let skippedForSize = overLimit;
+  let total = 0;
+  const files: evaluationV1.File[] = [];
+  for (let i = 0; i < read.length; i += deps.readConcurrency) {
+    const batch = read.slice(i, i + deps.readConcurrency);
+    const contents = await Promise.all(batch.map((f) => client.getFileContent(change.repo, f.path, change.headSha)));
+    batch.forEach((f, j) => {
+      const content = contents[j];
+      if (!content || !isText(content)) return;
+      if (content.length > deps.limits.maxFileBytes || total + content.length > deps.limits.maxTotalBytes) {
+        skippedForSize++;
+        return;
+      }
+      total += content.length;
+      files.push({ path: f.path, content: Buffer.from(content), status: f.status });
+    });
+  }
+  return { files, skippedForSize };
+}
+
+const POLL_MS = 300;
+const MAX_WAIT_MS = 10 * 60_000;
+
+async function evaluate(
+  deps: IntegrationsDeps,
+  organizationId: string,
+  repository: string,
+  change: ChangeRef,
+  files: evaluationV1.File[],
+): Promise<evaluationV1.Evaluation> {
+  const res = await deps.evaluation.createEvaluation(
+    evaluationV1.CreateEvaluationRequest.fromPartial({
+      organization_id: organizationId,
+      repository,
+      ref: change.headSha,
+      base_ref: change.baseSha ?? "",
+      files,
+    }),
+  );
+  let evaluation = res.evaluation!;
+  // A large change is queued: it completes on a worker.
+  const deadline = Date.now() + MAX_WAIT_MS;
+  while (evaluation.status === "pending" && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, POLL_MS));
+    evaluation = (
+      await deps.evaluation.getEvaluation({ organization_id: organizationId, evaluation_id: evaluation.id })
+    ).evaluation!;
+  }
+  if (evaluation.status !== "completed")
+    throw new Error(`evaluation ${evaluation.id} ended ${evaluation.status}: ${evaluation.failure_reason ?? ""}`);
+  return evaluation;
+}
+
+/** The connection's health: its last error, and broken when the provider refused its token. */
+async function recordError(deps: IntegrationsDeps, connection: ConnectionRecord, err: unknown): Promise<void> {
+  const message = err instanceof Error ? err.message.slice(0, 500) : String(err);
+  await deps.repo.connections.updateOne(
+    { id: connection.id },
+    {
+      last_error: message,
+      last_error_at: deps.clock.now().toISOString(),
+      ...(err instanceof ProviderError && err.code === "unauthorized" ? { status: "broken" as const } : {}),
+    },
+  );
+}

@@ -1,0 +1,219 @@
+// Connected repositories end to end, on a real Gitea (scripts/install-gitea.sh) and the real
+// all-in-one process: connect Gitea, connect a repository (the provider answers for it), push a
+// branch that leaks a key with the real git, open a pull request, and Verdict's failing status
+// and line comment arrive from Gitea's own webhook; a fixing push flips the status.
+import { execFileSync } from "node:child_process";
+import { createHmac } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { Api, expectError } from "../support/api.js";
+import { startGitea, type Checkout, type Gitea } from "../support/gitea.js";
+import { ROOT, startVerdict, type Verdict } from "../support/server.js";
+
+const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
+const SECRET = "gitea-webhook-secret-0123456789";
+
+let gitea: Gitea;
+let v: Verdict;
+let api: Api;
+let connection: { id: string; events_url: string };
+let checkout: Checkout;
+
+interface CombinedStatus {
+  statuses: { status: string; context: string; description: string; target_url: string }[];
+}
+
+/** Verdict's status on a commit, once it is no longer pending (Gitea's own webhook drives it). */
+async function verdictStatus(sha: string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const combined = await gitea.api<CombinedStatus>("GET", `/repos/acme/payments/commits/${sha}/status`);
+    const s = (combined.statuses ?? []).find((x) => x.context === "verdict");
+    if (s && s.status !== "pending") return s;
+    if (Date.now() > deadline)
+      throw new Error(`no Verdict status on ${sha}; Verdict's log:\n${v.output().slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+async function reviewComments(pull: number) {
+  const reviews = await gitea.api<{ id: number; body: string }[]>("GET", `/repos/acme/payments/pulls/${pull}/reviews`);
+  const ours = reviews.filter((r) => r.body.includes("verdict:verdict"));
+  const comments = [];
+  for (const r of ours)
+    comments.push(
+      ...(await gitea.api<{ path: string; position: number; body: string }[]>(
+        "GET",
+        `/repos/acme/payments/pulls/${pull}/reviews/${r.id}/comments`,
+      )),
+    );
+  return { reviews: ours, comments };
+}
+
+beforeAll(async () => {
+  [gitea, v] = await Promise.all([startGitea(), startVerdict()]);
+  api = new Api(v.url, v.bootstrapKey);
+  await gitea.createOrg("acme");
+  await gitea.createRepo("acme", "payments");
+}, 300_000);
+
+afterAll(async () => {
+  await v?.destroy();
+  await gitea?.stop();
+});
+
+describe("Gitea connection", () => {
+  it("is refused when Gitea refuses the token", async () => {
+    const bad = await api.post("/v1/integrations/connections", {
+      provider: "gitea",
+      base_url: gitea.url,
+      token: "0".repeat(40),
+      webhook_secret: SECRET,
+    });
+    expectError(bad, 422, "validation_error", "PROVIDER_UNAUTHORIZED");
+    expect((await api.get("/v1/integrations/connections")).body.connections).toEqual([]);
+  });
+
+  it("is set up by following docs/integrations/gitea.md as written", async () => {
+    const doc = readFileSync(join(ROOT, "docs/integrations/gitea.md"), "utf8");
+    const block = /```sh\n([\s\S]*?)```/.exec(doc)![1]!;
+    const script = [
+      ["VERDICT_URL=http://localhost:8080", `VERDICT_URL=${v.url}`],
+      ["GITEA_URL=https://gitea.example.com", `GITEA_URL=${gitea.url}`],
+      // The test signs deliveries of its own with the secret below.
+      ["WEBHOOK_SECRET=$(openssl rand -hex 24)", `WEBHOOK_SECRET=${SECRET}`],
+    ].reduce((text, [from, to]) => {
+      expect(text).toContain(from);
+      return text.replace(from!, to!);
+    }, block);
+    const out = execFileSync("bash", ["--norc", "--noprofile", "-euo", "pipefail", "-c", script], {
+      env: { PATH: process.env.PATH ?? "", VERDICT_API_KEY: v.bootstrapKey, GITEA_TOKEN: gitea.admin.token },
+      encoding: "utf8",
+    });
+    const answers = out.split(/\n(?=\{)/).map((d) => JSON.parse(d));
+    expect(answers).toEqual([
+      { type: "gitea", active: true },
+      { name: "acme/payments", provider: "gitea", default_branch: "main" },
+    ]);
+    const listed = await api.get("/v1/integrations/connections");
+    expect(listed.text).not.toContain(gitea.admin.token);
+    expect(listed.text).not.toContain(SECRET);
+    expect(listed.body.connections).toEqual([
+      expect.objectContaining({ provider: "gitea", base_url: gitea.url, status: "active", last_event_at: null }),
+    ]);
+    connection = listed.body.connections[0];
+    expect(connection.events_url).toBe(`${v.url}/v1/integrations/gitea/events?connection=${connection.id}`);
+  });
+
+  it("connects only repositories Gitea has, with Gitea's default branch whatever the request says", async () => {
+    const missing = await api.post("/v1/repositories", { provider: "gitea", name: "acme/nope" });
+    expectError(missing, 422, "validation_error", "PROVIDER_NOT_FOUND");
+    await gitea.createRepo("acme", "ledger");
+    const res = await api.post("/v1/repositories", { provider: "gitea", name: "acme/ledger", default_branch: "dev" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ provider: "gitea", name: "acme/ledger", default_branch: "main" });
+  });
+});
+
+describe("a pull request on Gitea", () => {
+  let pull: number;
+
+  it("that leaks a key gets a failing status and a comment on the line, from Gitea's own webhook", async () => {
+    checkout = await gitea.clone("acme", "payments");
+    await checkout.git("checkout", "--quiet", "-b", "feature/config");
+    const head = await checkout.commit(
+      {
+        "src/config.js": `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\nmodule.exports = { region, accessKey };\n`,
+      },
+      "add config",
+    );
+    await checkout.git("push", "--quiet", "origin", "feature/config");
+    pull = (await gitea.openPullRequest("acme", "payments", "feature/config", "main", "Add config")).number;
+
+    const status = await verdictStatus(head);
+    expect(status.status).toBe("failure");
+    expect(status.description).toMatch(/^Verdict: failed, 1 violation/);
+    const { reviews, comments } = await reviewComments(pull);
+    expect(reviews).toHaveLength(1);
+    expect(comments).toEqual([expect.objectContaining({ path: "src/config.js", position: 2 })]);
+    // What Verdict wrote is masked (Gitea's own diff hunk beside it shows the line as pushed).
+    expect(comments[0]!.body).toContain("AKIA****");
+    expect(comments.map((c) => c.body).join("\n")).not.toContain(AWS_KEY);
+    expect(reviews.map((r) => r.body).join("\n")).not.toContain(AWS_KEY);
+    expect(status.description).not.toContain(AWS_KEY);
+
+    // The evaluation is Verdict's own, linked to the repository and the commit.
+    const evaluations = await api.get("/v1/evaluations", { query: { repository: "acme/payments" } });
+    expect(evaluations.body.evaluations).toEqual([
+      expect.objectContaining({ repository: "acme/payments", ref: head, passed: false }),
+    ]);
+    const health = await api.get("/v1/integrations/connections");
+    expect(health.body.connections[0].last_event_at).not.toBeNull();
+  });
+
+  it("flips to success on a push that removes the key, and the comment goes", async () => {
+    const head = await checkout.commit(
+      {
+        "src/config.js": `const region = "eu-west-1";\nconst accessKey = process.env.AWS_ACCESS_KEY_ID;\nmodule.exports = { region, accessKey };\n`,
+      },
+      "read the key from the environment",
+    );
+    await checkout.git("push", "--quiet", "origin", "feature/config");
+    const status = await verdictStatus(head);
+    expect(status.status).toBe("success");
+    expect((await reviewComments(pull)).comments).toEqual([]);
+  });
+});
+
+describe("the events route", () => {
+  const body = Buffer.from(JSON.stringify({ action: "opened" }));
+  const sign = (secret: string, b: Buffer) => createHmac("sha256", secret).update(b).digest("hex");
+  const post = (b: Buffer, headers: Record<string, string>, connectionId = connection.id) =>
+    fetch(`${v.url}/v1/integrations/gitea/events?connection=${connectionId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-gitea-event": "pull_request", ...headers },
+      body: new Uint8Array(b),
+    });
+
+  it("refuses a forged signature, an unknown connection and an oversized body; a replay is a duplicate", async () => {
+    const forged = await post(body, {
+      "x-gitea-signature": sign("not-the-secret-at-all", body),
+      "x-gitea-delivery": "d1",
+    });
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toMatchObject({ code: "INVALID_SIGNATURE" });
+    const unknown = await post(
+      body,
+      { "x-gitea-signature": sign(SECRET, body), "x-gitea-delivery": "d1" },
+      "conn_01jd0000000000000000000000",
+    );
+    expect(unknown.status).toBe(401);
+    const big = Buffer.alloc(2 * 1024 * 1024, 0x20);
+    const oversized = await post(big, { "x-gitea-signature": sign(SECRET, big), "x-gitea-delivery": "d2" });
+    expect(oversized.status).toBe(413);
+    // Signed but malformed: 400, never a 500.
+    const malformed = await post(body, { "x-gitea-signature": sign(SECRET, body), "x-gitea-delivery": "d3" });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: "INVALID_PAYLOAD" });
+
+    // A delivery sent again (same delivery id): answered, not queued twice.
+    const repo = await gitea.api<{ id: number }>("GET", "/repos/acme/payments");
+    const sha = (await checkout.git("rev-parse", "HEAD")).trim();
+    const event = Buffer.from(
+      JSON.stringify({
+        action: "closed",
+        number: 1,
+        pull_request: { number: 1, head: { sha, repo_id: repo.id }, base: { sha, repo_id: repo.id } },
+        repository: { id: repo.id, name: "payments", owner: { login: "acme" } },
+      }),
+    );
+    const headers = { "x-gitea-signature": sign(SECRET, event), "x-gitea-delivery": "replayed-1" };
+    const first = await post(event, headers);
+    expect(first.status).toBe(202);
+    expect(await first.json()).toEqual({ outcome: "accepted", delivery_id: "replayed-1" });
+    const again = await post(event, headers);
+    expect(again.status).toBe(202);
+    expect(await again.json()).toEqual({ outcome: "duplicate", delivery_id: "replayed-1" });
+  });
+});
