@@ -34,6 +34,10 @@ const file = (
 // A kubeconfig (`kind: Config`, or a `current-context:`), whatever its file name: ~/.kube/config,
 // `KUBECONFIG=…` files, CI artefacts.
 const KUBECONFIG = [String.raw`(?m)^(?:kind:[ \t]*["']?Config["']?[ \t]*(?:#.*)?$|current-context:)`];
+// The words every kubeconfig has, as the rules' keywords: the engine's one pass looks for them, so
+// the rules (and their file condition) run only on files that have one, not on every file that
+// says `token` or `password`.
+const KUBECONFIG_WORDS = ["current-context", "kind: config"];
 const KUBECONFIG_DOCS = "https://kubernetes.io/docs/reference/config-api/kubeconfig.v1/#AuthInfo";
 
 export const CREDENTIAL_FILE_RULES: BuiltinPattern[] = [
@@ -80,7 +84,7 @@ export const CREDENTIAL_FILE_RULES: BuiltinPattern[] = [
     "Bearer token of a kubeconfig user",
     String.raw`(?m)^[ \t-]+token:[ \t]*["']?([A-Za-z0-9._~+/=:-]{8,})["']?[ \t]*$`,
     [],
-    ["token"],
+    KUBECONFIG_WORDS,
     KUBECONFIG_DOCS,
     { file_requires: KUBECONFIG, generic: true },
   ),
@@ -89,7 +93,7 @@ export const CREDENTIAL_FILE_RULES: BuiltinPattern[] = [
     "Basic-auth password of a kubeconfig user",
     String.raw`(?m)^[ \t-]+password:[ \t]*["']?([^\s"'#]{4,})["']?[ \t]*$`,
     [],
-    ["password"],
+    KUBECONFIG_WORDS,
     KUBECONFIG_DOCS,
     { file_requires: KUBECONFIG },
   ),
@@ -99,7 +103,7 @@ export const CREDENTIAL_FILE_RULES: BuiltinPattern[] = [
     "Client private key (client-key-data) of a kubeconfig user",
     String.raw`(?m)^[ \t-]+client-key-data:[ \t]*["']?(LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}={0,2})`,
     [],
-    ["client-key-data"],
+    KUBECONFIG_WORDS,
     KUBECONFIG_DOCS,
     { file_requires: KUBECONFIG, checks: ["base64-pem-private-key"] },
   ),

@@ -308,6 +308,23 @@ export const PLATFORM_FAMILIES: ProviderFamily[] = [
     "nvapi-[A-Za-z0-9_-]{40,100}",
     "https://docs.nvidia.com/nemo/retriever/latest/extraction/api-keys/index.html",
   ),
+  prefixed(
+    "langfuse-secret-key",
+    "Langfuse",
+    "project secret key",
+    "sk-lf-",
+    "sk-lf-[A-Za-z0-9-]{20,80}",
+    "https://langfuse.com/faq/all/lost-secret-key",
+  ),
+  prefixed(
+    "firecrawl-api-key",
+    "Firecrawl",
+    "API key",
+    "fc-",
+    "fc-[a-f0-9]{32}",
+    "https://docs.firecrawl.dev/api-reference/v2-introduction",
+  ),
+  prefixed("e2b-api-key", "E2B", "API key", "e2b_", "e2b_[A-Za-z0-9]{32,64}", "https://pypi.org/project/e2b/"),
   // `sk.<base64url JSON payload>.<signature>`: the header is the literal `sk` (public tokens, `pk.`,
   // are meant for browsers); the payload is checked to be a JSON object.
   {
