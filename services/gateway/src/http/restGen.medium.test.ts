@@ -63,6 +63,26 @@ describe("the REST surface generated from the proto files", () => {
     }
   });
 
+  it("refuses a message answered and taken in a body whose two forms would differ", () => {
+    const dir = mkdtempSync(join(tmpdir(), "verdict-rest-gen-"));
+    try {
+      cpSync(join(root, "proto"), dir, { recursive: true });
+      const file = join(dir, "verdict/policy/v1/policy.proto");
+      const proto = readFileSync(file, "utf8");
+      // Suggestion is in Policy (answered) and CreatePolicyRequest (taken): its text is required
+      // in both. Optional in a request, it would be required in the answer: one schema cannot say both.
+      const start = proto.indexOf("message Suggestion {");
+      const changed = proto.slice(start).replace("(google.api.field_behavior) = REQUIRED,\n", "");
+      expect(changed).not.toBe(proto.slice(start));
+      writeFileSync(file, proto.slice(0, start) + changed);
+      expect(() => generateAll(descriptorSet(dir))).toThrow(
+        /Suggestion: answered and taken in a request, but its field text differs/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a type it has no JSON rule for, rather than guessing one", () => {
     const dir = mkdtempSync(join(tmpdir(), "verdict-rest-gen-"));
     try {
