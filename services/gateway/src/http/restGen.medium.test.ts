@@ -19,6 +19,24 @@ function withViolationField(proto: string, lines: string): string {
   return `${proto.slice(0, end)}\n${lines}${proto.slice(end)}`;
 }
 
+/** What the generator makes of a copy of proto/ in which `file` was changed by `change`. */
+function generatedWith(file: string, change: (proto: string) => string): Map<string, string> {
+  const dir = mkdtempSync(join(tmpdir(), "verdict-rest-gen-"));
+  try {
+    cpSync(join(root, "proto"), dir, { recursive: true });
+    const path = join(dir, file);
+    const proto = readFileSync(path, "utf8");
+    const changed = change(proto);
+    expect(changed).not.toBe(proto);
+    writeFileSync(path, changed);
+    return generateAll(descriptorSet(dir));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const EVALUATION = "verdict/evaluation/v1/evaluation.proto";
+
 describe("the REST surface generated from the proto files", () => {
   const today = generateAll(descriptorSet()).get("evaluation.rest.ts")!;
 
@@ -36,42 +54,36 @@ describe("the REST surface generated from the proto files", () => {
   });
 
   it("carries a field added to Violation into the schema, the OpenAPI component and the mapper, and changes nothing else", () => {
-    const dir = mkdtempSync(join(tmpdir(), "verdict-rest-gen-"));
-    try {
-      cpSync(join(root, "proto"), dir, { recursive: true });
-      const file = join(dir, "verdict/evaluation/v1/evaluation.proto");
-      const proto = readFileSync(file, "utf8");
-      writeFileSync(
-        file,
-        withViolationField(proto, "  // The last line of the match, 1-based\n  int32 end_line = 99;"),
-      );
-      const after = generateAll(descriptorSet(dir)).get("evaluation.rest.ts")!;
+    const after = generatedWith(EVALUATION, (proto) =>
+      withViolationField(proto, "  // The last line of the match, 1-based\n  int32 end_line = 99;"),
+    ).get("evaluation.rest.ts")!;
 
-      expect(after).toContain(
-        'end_line: z.number().int().meta({ description: "The last line of the match, 1-based" }),',
-      );
-      expect(after).toContain("end_line: m.end_line,");
-      // Every other line is as it was: the two lines above are the whole change.
-      const added = after.split("\n").filter((l) => !today.split("\n").includes(l));
-      expect(added.map((l) => l.trim())).toEqual([
-        'end_line: z.number().int().meta({ description: "The last line of the match, 1-based" }),',
-        "end_line: m.end_line,",
-      ]);
-      expect(today.split("\n").filter((l) => !after.split("\n").includes(l))).toEqual([]);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(after).toContain('end_line: z.number().int().meta({ description: "The last line of the match, 1-based" }),');
+    expect(after).toContain("end_line: m.end_line,");
+    // Every other line is as it was: the two lines above are the whole change.
+    const added = after.split("\n").filter((l) => !today.split("\n").includes(l));
+    expect(added.map((l) => l.trim())).toEqual([
+      'end_line: z.number().int().meta({ description: "The last line of the match, 1-based" }),',
+      "end_line: m.end_line,",
+    ]);
+    expect(today.split("\n").filter((l) => !after.split("\n").includes(l))).toEqual([]);
+  });
+
+  it("refuses a message answered and taken in a body whose two forms would differ", () => {
+    // Suggestion is in Policy (answered) and CreatePolicyRequest (taken): its text is required in
+    // both. Optional in a request, it would be required in the answer: one schema cannot say both.
+    const optionalText = (proto: string) => {
+      const start = proto.indexOf("message Suggestion {");
+      return proto.slice(0, start) + proto.slice(start).replace("(google.api.field_behavior) = REQUIRED,\n", "");
+    };
+    expect(() => generatedWith("verdict/policy/v1/policy.proto", optionalText)).toThrow(
+      /Suggestion: answered and taken in a request, but its field text differs/,
+    );
   });
 
   it("refuses a type it has no JSON rule for, rather than guessing one", () => {
-    const dir = mkdtempSync(join(tmpdir(), "verdict-rest-gen-"));
-    try {
-      cpSync(join(root, "proto"), dir, { recursive: true });
-      const file = join(dir, "verdict/evaluation/v1/evaluation.proto");
-      writeFileSync(file, withViolationField(readFileSync(file, "utf8"), "  bytes raw = 99;"));
-      expect(() => generateAll(descriptorSet(dir))).toThrow(/raw: type TYPE_BYTES has no JSON rule/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    expect(() => generatedWith(EVALUATION, (proto) => withViolationField(proto, "  bytes raw = 99;"))).toThrow(
+      /raw: type TYPE_BYTES has no JSON rule/,
+    );
   });
 });
