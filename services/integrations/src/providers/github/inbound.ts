@@ -2,17 +2,13 @@ import { Webhooks } from "@octokit/webhooks";
 import { z } from "zod";
 import type { InboundEvent, InboundVerifier } from "../../domain/provider.js";
 import { ProviderError } from "../../domain/provider.js";
+import { headerOf, readPayload } from "../payload.js";
 
 /** GitHub caps a webhook payload at 25 MB; anything larger did not come from GitHub. */
 export const GITHUB_MAX_PAYLOAD_BYTES = 25 * 1024 * 1024;
 
 /** The body as GitHub signed it: UTF-8 JSON. Invalid UTF-8 cannot carry a valid signature. */
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function headerOf(headers: Record<string, string | undefined>, name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === name) return value;
-  return undefined;
-}
 
 const id = z.union([z.number().int(), z.string().min(1)]).transform(String);
 const sha = z.string().regex(/^[0-9a-f]{40}([0-9a-f]{24})?$/);
@@ -83,7 +79,7 @@ export class GitHubInboundVerifier implements InboundVerifier {
       case "ping":
         return { kind: "ping", deliveryId };
       case "pull_request": {
-        const p = read(pullRequestPayload, body, event);
+        const p = readPayload(pullRequestPayload, body, event);
         return {
           kind: "pull_request",
           action: PULL_ACTIONS.has(p.action) ? (p.action as "opened" | "synchronize" | "reopened" | "closed") : "other",
@@ -97,7 +93,7 @@ export class GitHubInboundVerifier implements InboundVerifier {
         };
       }
       case "push": {
-        const p = read(pushPayload, body, event);
+        const p = readPayload(pushPayload, body, event);
         if (p.deleted) return { kind: "ignored", deliveryId, reason: `push deleted ${p.ref}` };
         return {
           kind: "push",
@@ -111,7 +107,7 @@ export class GitHubInboundVerifier implements InboundVerifier {
       }
       case "check_run":
       case "check_suite": {
-        const p = read(event === "check_run" ? checkRunPayload : checkSuitePayload, body, event);
+        const p = readPayload(event === "check_run" ? checkRunPayload : checkSuitePayload, body, event);
         if (p.action !== "rerequested") return { kind: "ignored", deliveryId, reason: `${event} ${p.action}` };
         const pullNumber = p.target.pull_requests[0]?.number;
         return {
@@ -126,18 +122,6 @@ export class GitHubInboundVerifier implements InboundVerifier {
         return { kind: "ignored", deliveryId, reason: `event ${event}` };
     }
   }
-}
-
-function read<T extends z.ZodType>(schema: T, body: unknown, event: string): z.output<T> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ProviderError(
-      "invalid",
-      `malformed ${event} payload at ${issue?.path.join(".") || "(root)"}: ${issue?.message}`,
-    );
-  }
-  return parsed.data;
 }
 
 function repoOf(p: { repository: z.output<typeof repository>; installation?: { id: string } | undefined }) {
