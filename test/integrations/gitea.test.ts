@@ -166,6 +166,81 @@ describe("a pull request on Gitea", () => {
   });
 });
 
+describe("a pull request from a fork", () => {
+  it("is checked like any other: read through the base repository, the status posted on it", async () => {
+    await gitea.createOrg("contrib");
+    await gitea.api("POST", "/repos/acme/payments/forks", { organization: "contrib", name: "payments" });
+    const fork = await gitea.clone("contrib", "payments");
+    await fork.git("checkout", "--quiet", "-b", "from-fork");
+    const head = await fork.commit({ "lib/token.py": `TOKEN = "${AWS_KEY}"\n` }, "a contribution that leaks a key");
+    await fork.git("push", "--quiet", "origin", "from-fork");
+    const pr = await gitea.openPullRequest("acme", "payments", "contrib:from-fork", "main", "From a fork");
+    const status = await verdictStatus(head);
+    expect(status.status).toBe("failure");
+    expect((await reviewComments(pr.number)).comments).toEqual([
+      expect.objectContaining({ path: "lib/token.py", position: 1 }),
+    ]);
+  });
+});
+
+describe("another organization", () => {
+  it("cannot have a repository of this organization checked through its own connection", async () => {
+    const created = await api.post("/v1/organizations", { name: "Globex", plan: "team" });
+    const b = api.withKey(created.body.api_key.key);
+    const secretB = "globex-webhook-secret-0123456789";
+    const conn = await b.post("/v1/integrations/connections", {
+      provider: "gitea",
+      base_url: gitea.url,
+      token: gitea.admin.token,
+      webhook_secret: secretB,
+    });
+    expect(conn.status).toBe(201);
+    // Globex cannot see acme's repositories or connections.
+    expect((await b.get("/v1/repositories")).body.repositories).toEqual([]);
+    expect((await b.get("/v1/integrations/connections")).body.connections).toEqual([conn.body]);
+
+    // A validly signed delivery to Globex's connection that names acme/payments' pull request.
+    const repo = await gitea.api<{ id: number }>("GET", "/repos/acme/payments");
+    const sha = (await checkout.git("rev-parse", "HEAD")).trim();
+    const before = (await api.get("/v1/evaluations", { query: { repository: "acme/payments" } })).body.evaluations;
+    const event = Buffer.from(
+      JSON.stringify({
+        action: "synchronized",
+        number: 1,
+        pull_request: { number: 1, head: { sha, repo_id: repo.id }, base: { sha, repo_id: repo.id } },
+        repository: { id: repo.id, name: "payments", owner: { login: "acme" } },
+      }),
+    );
+    const res = await fetch(conn.body.events_url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-gitea-event": "pull_request",
+        "x-gitea-delivery": "globex-1",
+        "x-gitea-signature": createHmac("sha256", secretB).update(event).digest("hex"),
+      },
+      body: new Uint8Array(event),
+    });
+    expect(res.status).toBe(202);
+    // Processed, and found nothing of Globex's to check.
+    const orgB = created.body.organization.id as string;
+    const deadline = Date.now() + 30_000;
+    const ignored = () =>
+      v
+        .output()
+        .split("\n")
+        .some((line) => line.includes("event for a repository not connected: ignored") && line.includes(orgB));
+    while (!ignored()) {
+      if (Date.now() > deadline) throw new Error(`not processed:\n${v.output().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect((await b.get("/v1/evaluations")).body.evaluations).toEqual([]);
+    expect((await api.get("/v1/evaluations", { query: { repository: "acme/payments" } })).body.evaluations).toEqual(
+      before,
+    );
+  });
+});
+
 describe("the events route", () => {
   const body = Buffer.from(JSON.stringify({ action: "opened" }));
   const sign = (secret: string, b: Buffer) => createHmac("sha256", secret).update(b).digest("hex");

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { promisify } from "node:util";
+import { hangUpIdleConnections } from "./keepalive.js";
 import { ROOT } from "./paths.js";
 
 const run = promisify(execFile);
@@ -164,6 +165,8 @@ export async function startGitea(): Promise<Gitea> {
   proc.stderr!.on("data", (d: Buffer) => (out += d.toString()));
   const exited = new Promise<void>((resolve) => proc.once("exit", () => resolve()));
   const stop = async () => {
+    // fetch's idle keep-alive connections to Gitea would hold the test process open.
+    hangUpIdleConnections();
     if (proc.exitCode === null && proc.signalCode === null) {
       proc.kill("SIGTERM");
       await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);

@@ -67,7 +67,11 @@ export function organizationCommands(program: Command, ctx: Context): void {
   repos
     .command("connect")
     .argument("<owner/repo>")
-    .option("--provider <provider>", "github, gitlab, bitbucket, azure-devops or generic", "github")
+    .option(
+      "--provider <provider>",
+      "github, gitlab, gitea (read through the organization's Gitea connection), bitbucket, azure-devops or generic",
+      "github",
+    )
     .option("--default-branch <branch>")
     .action(async (name: string, opts, c: Command) => {
       const out = ctx.output(jsonOf(c));
