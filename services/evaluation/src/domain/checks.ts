@@ -2,7 +2,8 @@
 // names the checks its matches must pass (`checks` on the pattern); a match that fails one is not a
 // finding. Each check reads the match (and at most a bounded part of the file), so scanning stays
 // linear in the input. Built-in rules only: custom policies are RE2 patterns alone.
-import { crc32Base62 } from "@verdict/kit";
+// The checksum module alone: the engine also runs in the CLI (--offline), without the rest of kit.
+import { crc32Base62 } from "@verdict/kit/checksum";
 import { isEncodedText, isExamplePassword } from "./noise.js";
 
 export interface CheckInput {
