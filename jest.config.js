@@ -11,7 +11,10 @@ const common = {
   transform: { "^.+\\.ts$": tsJest },
   moduleNameMapper: {
     [`^@verdict/(${LIBS})$`]: "<rootDir>/libs/$1/src/index.ts",
+    "^@verdict/kit/checksum$": "<rootDir>/libs/kit/src/checksum.ts",
     [`^@verdict/(${SERVICES})$`]: "<rootDir>/services/$1/src/index.ts",
+    // A service's pure part the CLI runs (package.json "exports": "./offline").
+    [`^@verdict/(${SERVICES})/offline$`]: "<rootDir>/services/$1/src/offline.ts",
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testEnvironment: "node",

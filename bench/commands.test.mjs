@@ -128,3 +128,10 @@ test("pnpm bench:neighbour prints B's idle and loaded latency, the ratio and A's
   positive(requests, "B requests under attack");
   assert.match(report, /1 scan thread\(s\): A's answers by request and status: .*(pathological|large) \d{3}: \d+/);
 });
+
+test("pnpm bench:offline times verdict evaluate --offline and gitleaks on the same staged commit", () => {
+  const report = bench("bench:offline");
+  assert.match(report, /^verdict evaluate --offline --base HEAD +[1-9]\d* ms$/m);
+  assert.match(report, /^gitleaks git --pre-commit --staged +[1-9]\d* ms$/m);
+  assert.match(report, /^verdict \/ gitleaks: \d+\.\d\dx {3}target <= 2x {3}(met|MISSED)$/m);
+});

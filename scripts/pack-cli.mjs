@@ -11,11 +11,13 @@
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
   rmSync,
   writeFileSync,
 } from "node:fs";
@@ -68,7 +70,7 @@ function ownerOf(file, packages) {
  * Bundles the CLI: workspace packages resolved to their sources (as the tests import them), npm
  * packages left external. Returns the external packages each bundled workspace package imports.
  */
-async function bundle(outdir, packages) {
+async function bundle(outdir, packages, version) {
   const externals = new Map(); // package name -> the workspace package directory importing it
   const workspace = {
     name: "verdict-workspace",
@@ -77,11 +79,17 @@ async function bundle(outdir, packages) {
         if (args.path.startsWith("node:")) return { path: args.path, external: true };
         const name = packageName(args.path);
         const dir = packages.get(name);
-        if (dir) return { path: join(dir, "src/index.ts") };
+        // `@verdict/evaluation/offline`: a subpath the package exports, from src/offline.ts.
+        if (dir) return { path: join(dir, "src", `${args.path.slice(name.length + 1) || "index"}.ts`) };
         const owner = ownerOf(args.importer, packages);
         if (!externals.has(name)) externals.set(name, owner);
         return { path: args.path, external: true };
       });
+      // The version is written in: the module that reads it from ../package.json may land in a chunk.
+      b.onLoad({ filter: /libs\/cli\/src\/version\.ts$/ }, () => ({
+        contents: `export const VERSION = ${JSON.stringify(version)};\n`,
+        loader: "ts",
+      }));
     },
   };
   const result = await build({
@@ -123,6 +131,33 @@ function pinnedVersion(name, owner) {
   throw new Error(`${name} (imported by ${relative(ROOT, owner)}) is not installed: run scripts/install.sh`);
 }
 
+/**
+ * Addons npm cannot install on a machine with Node.js and nothing else: re2's installer downloads
+ * a prebuilt addon from GitHub and otherwise compiles RE2 with node-gyp, which needs Node's
+ * headers (from nodejs.org), Python and a C++ compiler. The package carries the addon this
+ * workspace built instead (docs/install.md says for which platform), as a bundled dependency with
+ * no install script. (@ast-grep's addons are npm packages per platform: ordinary dependencies.)
+ */
+const BUNDLED_ADDONS = { re2: ["re2.js", "re2.d.ts", "LICENSE", "build/Release/re2.node"] };
+
+function bundleAddon(stage, name, owner) {
+  const from = realpathSync(join(owner, "node_modules", name));
+  const to = join(stage, "node_modules", name);
+  for (const file of BUNDLED_ADDONS[name]) {
+    mkdirSync(dirname(join(to, file)), { recursive: true });
+    copyFileSync(join(from, file), join(to, file));
+  }
+  const addon = BUNDLED_ADDONS[name].find((f) => f.endsWith(".node"));
+  // Debug symbols are most of the file (24 MB -> 3 MB); strip them when binutils is there.
+  try {
+    execFileSync("strip", ["--strip-unneeded", join(to, addon)], { stdio: "ignore" });
+  } catch {
+    // kept as built
+  }
+  const { version, license, main } = readJson(join(from, "package.json"));
+  writeFileSync(join(to, "package.json"), JSON.stringify({ name, version, license, main }, null, 2) + "\n");
+}
+
 const README = (version) => `# verdict ${version}
 
 The command-line client of Verdict, the code policy evaluation service.
@@ -140,11 +175,13 @@ export async function packCli(outDir) {
   const cli = readJson(join(CLI_DIR, "package.json"));
   const stage = mkdtempSync(join(tmpdir(), "verdict-cli-pack-"));
   try {
-    const externals = await bundle(join(stage, "dist"), packages);
+    const externals = await bundle(join(stage, "dist"), packages, cli.version);
     chmodSync(join(stage, "dist/bin.js"), 0o755);
     const dependencies = Object.fromEntries(
       [...externals].sort(([a], [b]) => a.localeCompare(b)).map(([name, owner]) => [name, pinnedVersion(name, owner)]),
     );
+    const bundled = Object.keys(dependencies).filter((name) => name in BUNDLED_ADDONS);
+    for (const name of bundled) bundleAddon(stage, name, externals.get(name));
     const manifest = {
       name: cli.name,
       version: cli.version,
@@ -154,6 +191,7 @@ export async function packCli(outDir) {
       files: ["dist"],
       engines: readJson(join(ROOT, "package.json")).engines,
       dependencies,
+      ...(bundled.length ? { bundleDependencies: bundled } : {}),
     };
     writeFileSync(join(stage, "package.json"), JSON.stringify(manifest, null, 2) + "\n");
     writeFileSync(join(stage, "README.md"), README(cli.version));

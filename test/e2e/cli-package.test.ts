@@ -1,7 +1,7 @@
 // The `verdict` command as a user without a clone gets it: docs/install.md's commands run as
 // written. The package is packed in the repository, then installed into an empty HOME with an
 // empty npm cache and a PATH holding only Node.js, npm and the system's tools, and the installed
-// command evaluates files and scans a history against a running Verdict.
+// command evaluates files and scans a history against a running Verdict, and evaluates offline.
 import { execFileSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -78,7 +78,15 @@ it("installs from the packed tarball on a clean machine and evaluates from there
   expect(basename(tarball)).toBe(`verdict-cli-${VERSION}.tgz`);
   const files = execFileSync("tar", ["tzf", tarball], { encoding: "utf8" }).split("\n");
   expect(files).toContain("package/dist/bin.js");
-  expect(files.filter((f) => f.includes("node_modules") || f.endsWith(".ts"))).toEqual([]);
+  // No sources, and of dependencies only RE2 with its addon (docs/install.md: why).
+  expect(files.filter((f) => f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+  expect(files.filter((f) => f.includes("node_modules/")).sort()).toEqual([
+    "package/node_modules/re2/LICENSE",
+    "package/node_modules/re2/build/Release/re2.node",
+    "package/node_modules/re2/package.json",
+    "package/node_modules/re2/re2.d.ts",
+    "package/node_modules/re2/re2.js",
+  ]);
 
   // On the clean machine.
   const downloads = mkdtempSync(join(tmpdir(), "verdict-downloads-"));
@@ -103,6 +111,14 @@ it("installs from the packed tarball on a clean machine and evaluates from there
   const evaluation = JSON.parse(evaluated.stdout) as { summary: { total_files: number }; violations: object[] };
   expect(evaluation.summary.total_files).toBe(2);
   expect(evaluation.violations).toEqual([expect.objectContaining({ policy_id: "aws-credentials", file: "new.js" })]);
+
+  // The engine itself, from the package (RE2's addon carried in it, ast-grep's from the registry).
+  const offline = await runCommand(verdict, ["evaluate", "--offline", "new.js", "--json"], { cwd: repo, env: machine });
+  expect(offline.stderr).toMatch(/^offline: policy version \S+ \(the built-in library of verdict /);
+  expect(offline.code).toBe(1);
+  expect((JSON.parse(offline.stdout) as { violations: object[] }).violations).toEqual([
+    expect.objectContaining({ policy_id: "aws-credentials", file: "new.js", line: 1 }),
+  ]);
 
   const history = await runCommand(verdict, ["scan", "history", "--json"], { cwd: repo, env });
   expect(history.code).toBe(1);

@@ -10,16 +10,24 @@ import { encodeFile, mergeEvaluations, type EncodedFile, type MergedEvaluation }
 import { acceptedFingerprints, applyBaseline, BASELINE_PATH, parseBaseline, type Baseline } from "../baseline.js";
 import type { Context, Output } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
+import { resolveConfig } from "../config.js";
 import { evaluateInBatches } from "../evaluateBatches.js";
 import { readFile, sizeFiles, type SizedFile } from "../files.js";
 import { formatEvaluation } from "../format/text.js";
 import { changedFiles, currentRef, gitRoot, listFiles, pathspecs, repositoryName } from "../git.js";
 import { formatHistoryFinding, scanRange, withFindings, type HistoryFinding } from "../historyScan.js";
+import type { OfflinePolicies } from "../offline.js";
 import { VERSION } from "../version.js";
 import { collectList, jsonOf, positiveInt } from "./shared.js";
 
 /** SARIF output, loaded for --format sarif only. */
 const sarif = () => import("../format/sarif.js");
+/** The engine and the policy library (RE2, ast-grep), loaded for --offline only. */
+const offlineEngine = () =>
+  import("../offline.js").catch((err: Error) => {
+    // The npm package carries RE2's addon for one platform (docs/install.md).
+    throw new CliError(`--offline cannot load the engine here (${process.platform}-${process.arch}): ${err.message}`);
+  });
 
 /** Batches in flight at once: enough to keep a server's two stages (gateway, engine) busy. */
 export const DEFAULT_CONCURRENCY = 4;
@@ -28,6 +36,7 @@ interface EvaluateOptions extends ChangeOptions {
   format: "text" | "json" | "sarif";
   /** A file, or false with --no-baseline. */
   baseline?: string | false;
+  offline?: boolean;
 }
 
 /** Whether a failed evaluation fails the build: the organization's require_evaluation_pass (true when it cannot be read). */
@@ -76,14 +85,8 @@ export interface EvaluatedChange {
   sent: Set<string>;
 }
 
-/** Lists, reads and sends the files of PATHS (or the change since --base) in batches, and merges the answers. */
-export async function evaluateChange(
-  ctx: Context,
-  client: VerdictClient,
-  out: Output,
-  paths: string[],
-  opts: ChangeOptions,
-): Promise<EvaluatedChange> {
+/** The files of PATHS (or the change since --base), sized, with the skipped ones named on stderr. */
+function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions) {
   const { env, cwd } = ctx.io;
   const root = gitRoot(cwd);
   let base: string;
@@ -102,17 +105,26 @@ export async function evaluateChange(
   const { files, skipped } = sizeFiles(base, candidates);
   const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
   skipped.forEach(skip);
+  const envelope = () => ({
+    repository: opts.repository ?? repositoryName(base, root !== null, env),
+    ref: opts.ref ?? currentRef(base, root !== null, env),
+    ...(opts.base ? { base_ref: opts.base } : {}),
+  });
+  return { base, files, skip, envelope };
+}
+
+/** Lists, reads and sends the files of PATHS (or the change since --base) in batches, and merges the answers. */
+export async function evaluateChange(
+  ctx: Context,
+  client: VerdictClient,
+  out: Output,
+  paths: string[],
+  opts: ChangeOptions,
+): Promise<EvaluatedChange> {
+  const { base, files, skip, envelope: change } = listChange(ctx, out, paths, opts);
   const sent = new Set<string>();
   if (files.length === 0) return { evaluation: null, root: base, sent };
-
-  const repository = opts.repository ?? repositoryName(base, root !== null, env);
-  const ref = opts.ref ?? currentRef(base, root !== null, env);
-  const envelope = {
-    repository,
-    ref,
-    ...(opts.base ? { base_ref: opts.base } : {}),
-    ...(opts.policy ? { policies: opts.policy } : {}),
-  };
+  const envelope = { ...change(), ...(opts.policy ? { policies: opts.policy } : {}) };
   const read = (f: SizedFile): EncodedFile | null => {
     const r = readFile(base, f);
     if (r && "skipped" in r) skip(r.skipped);
@@ -125,6 +137,28 @@ export async function evaluateChange(
     note: (t) => out.note(t),
   });
   return { evaluation: parts.length ? mergeEvaluations(parts) : null, root: base, sent };
+}
+
+/** The same change evaluated in this process by the engine, on the pulled (or built-in) policies. */
+async function evaluateChangeOffline(
+  ctx: Context,
+  out: Output,
+  paths: string[],
+  opts: ChangeOptions,
+  policies: OfflinePolicies,
+): Promise<EvaluatedChange> {
+  const { evaluateOffline } = await offlineEngine();
+  const { base, files, skip, envelope } = listChange(ctx, out, paths, opts);
+  const sent = new Set<string>();
+  const read: { path: string; status: string; content: Buffer }[] = [];
+  for (const f of files) {
+    const r = readFile(base, f);
+    if (r && "skipped" in r) skip(r.skipped);
+    if (!r || !("file" in r)) continue;
+    sent.add(f.path);
+    read.push({ path: f.path, status: f.status ?? "modified", content: Buffer.from(r.file.content) });
+  }
+  return { evaluation: read.length ? evaluateOffline(policies, read, envelope()) : null, root: base, sent };
 }
 
 /** The client of a command that sends evaluations: rate-limit waits (up to a minute) are shown, so a held run does not look stuck. */
@@ -233,6 +267,10 @@ export function evaluateCommand(program: Command, ctx: Context): void {
   )
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0 for GitHub code scanning)", "text")
     .option("--no-baseline", "report the findings the baseline accepts too")
+    .option(
+      "--offline",
+      "evaluate here, without a network call, on the policies 'verdict policies pull' stored (or the built-ins)",
+    )
     .action(async (paths: string[], opts: EvaluateOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
       if (!["text", "json", "sarif"].includes(format))
@@ -240,24 +278,39 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       if (!opts.base && paths.length === 0)
         throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
       const out = ctx.output(format === "json");
-      const client = evaluatingClient(ctx, out);
-      const change = await evaluateChange(ctx, client, out, paths, opts);
+      let client: VerdictClient | null = null;
+      let offline: OfflinePolicies | null = null;
+      let change: EvaluatedChange;
+      if (opts.offline) {
+        const { url } = resolveConfig(ctx.io.env);
+        const { offlinePolicies, policyCachePath, readPolicyCache } = await offlineEngine();
+        offline = offlinePolicies(readPolicyCache(policyCachePath(ctx.io.env), url), opts.policy ?? []);
+        out.note(`offline: policy version ${offline.version} (${offline.source})`);
+        change = await evaluateChangeOffline(ctx, out, paths, opts, offline);
+      } else {
+        client = evaluatingClient(ctx, out);
+        change = await evaluateChange(ctx, client, out, paths, opts);
+      }
       const file = opts.baseline === false ? null : baselinePath(ctx, change.root, opts.baseline || undefined);
       const baseline = file ? loadBaseline(file) : null;
       const now = new Date();
-      // --base: the commits since REF too, for what the final change no longer shows.
-      const history = opts.base
-        ? await commitsSince(
-            ctx,
-            client,
-            out,
-            change,
-            paths,
-            opts,
-            baseline ? acceptedFingerprints(baseline, now) : new Set(),
-          )
-        : undefined;
-      const sarifTool = { version: VERSION, informationUri: client.baseUrl };
+      // --base: the commits since REF too, for what the final change no longer shows. They are
+      // evaluated by the server; offline, only the final change is, and the output says so.
+      if (opts.base && !client)
+        out.note("offline: the commits since --base are not checked one by one (that needs the server), only the final change");
+      const history =
+        opts.base && client
+          ? await commitsSince(
+              ctx,
+              client,
+              out,
+              change,
+              paths,
+              opts,
+              baseline ? acceptedFingerprints(baseline, now) : new Set(),
+            )
+          : undefined;
+      const sarifTool = { version: VERSION, informationUri: client?.baseUrl ?? resolveConfig(ctx.io.env).url };
       if (!change.evaluation) {
         if (!history?.findings.length) out.note("nothing to evaluate: no changed or readable text files");
         if (format === "sarif")
@@ -266,7 +319,7 @@ export function evaluateCommand(program: Command, ctx: Context): void {
           );
         else if (format === "json") out.data({ evaluation: null, ...(history ? { history } : {}) });
         else if (history?.findings.length) out.line(formatHistory(history, opts.base!));
-        if (historyErrors(history) && (await blocking(client))) process.exitCode = EXIT.failed;
+        if (client && historyErrors(history) && (await blocking(client))) process.exitCode = EXIT.failed;
         return;
       }
       let evaluation = change.evaluation;
@@ -284,13 +337,13 @@ export function evaluateCommand(program: Command, ctx: Context): void {
           );
       }
       const failed = !evaluation.passed || historyErrors(history) > 0;
-      const blocks = failed ? await blocking(client) : true;
+      const blocks = !failed ? true : client ? await blocking(client) : offline!.blocking;
 
       if (format === "json")
         out.data({ ...evaluation, ...(baseline ? { baselined } : {}), ...(history ? { history } : {}) });
       else if (format === "sarif") {
         const all = withFindings(evaluation, history?.findings ?? [], sinceNote)!;
-        out.data((await sarif()).toSarif(all, await policiesOf(client, all), sarifTool));
+        out.data((await sarif()).toSarif(all, client ? await policiesOf(client, all) : new Map(), sarifTool));
       } else {
         if (history?.findings.length) out.line(formatHistory(history, opts.base!));
         out.line(formatEvaluation(evaluation, out.c, { blocking: blocks }));

@@ -1,4 +1,4 @@
-// verdict policies list|get|enable|disable|update|create|delete
+// verdict policies list|get|enable|disable|update|create|delete|pull
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
@@ -148,5 +148,22 @@ export function policiesCommand(program: Command, ctx: Context): void {
       await ctx.client().deletePolicy(id);
       if (out.json) return out.data({ deleted: id });
       out.line(`deleted ${id}`);
+    });
+
+  cmd
+    .command("pull")
+    .description("Store the organization's policies on this machine, for 'verdict evaluate --offline'")
+    .action(async (_o, c: Command) => {
+      const out = ctx.output(jsonOf(c));
+      const { offlinePolicies, policyCachePath, pullPolicies, writePolicyCache } = await import("../offline.js");
+      const cache = await pullPolicies(ctx.client());
+      const path = policyCachePath(ctx.io.env);
+      writePolicyCache(path, cache);
+      const { version, run } = offlinePolicies(cache, []);
+      if (out.json)
+        return out.data({ path, url: cache.url, policies: cache.policies.length, enabled: run.length, version });
+      out.line(
+        `stored ${cache.policies.length} policies (${run.length} enabled) of ${cache.url} in ${path}: policy version ${version}`,
+      );
     });
 }

@@ -1,6 +1,7 @@
 // What a policy is, independent of storage: the effective view an organization sees (a built-in
 // definition with the organization's override applied, or one of its custom policies), and what
 // the evaluation engine receives for it.
+import { createHash } from "node:crypto";
 
 export const SEVERITIES = ["error", "warning"] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -164,6 +165,15 @@ export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
     })),
     exclude_paths: Array.isArray(excludes) ? excludes.filter((x): x is string => typeof x === "string") : [],
   };
+}
+
+/**
+ * The version of a resolved policy set: a digest of everything the engine receives, so it changes
+ * whenever anything in the set does (the evaluation service's cache key for compiled engines, and
+ * what `verdict evaluate --offline` reports it ran).
+ */
+export function policyVersion(policies: readonly ResolvedPolicy[]): string {
+  return createHash("sha256").update(JSON.stringify(policies)).digest("base64url").slice(0, 22);
 }
 
 /** Built-ins first (they are the same for everyone), then custom policies, each by id. */

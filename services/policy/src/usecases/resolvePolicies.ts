@@ -1,6 +1,5 @@
-import { createHash } from "node:crypto";
 import { errors, type FieldError } from "@verdict/kit";
-import { toResolved, type EffectivePolicy, type ResolvedPolicy } from "../domain/policy.js";
+import { policyVersion, toResolved, type EffectivePolicy, type ResolvedPolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
 import type { Resolution } from "../resolutionCache.js";
 import { effectivePolicies, loadPolicyRecords } from "./loadPolicies.js";
@@ -45,10 +44,7 @@ export async function resolvePolicies(
   const cached = deps.resolutions.get(key);
   if (cached) return cached;
   const policies = select(effectivePolicies(records), policyIds);
-  const resolution = {
-    policies,
-    version: createHash("sha256").update(JSON.stringify(policies)).digest("base64url").slice(0, 22),
-  };
+  const resolution = { policies, version: policyVersion(policies) };
   deps.resolutions.set(key, resolution);
   return resolution;
 }

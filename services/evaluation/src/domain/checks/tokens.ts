@@ -1,5 +1,6 @@
 // Checks of token formats: checksums and embedded structure that a regular expression cannot say.
-import { crc32Base62 } from "@verdict/kit";
+// The checksum module alone: the engine also runs in the CLI (--offline), without the rest of kit.
+import { crc32Base62 } from "@verdict/kit/checksum";
 import { isExamplePassword } from "../noise.js";
 import type { CheckInput } from "./input.js";
 

@@ -1,0 +1,127 @@
+// `verdict evaluate --offline`: the engine of the evaluation service run in the CLI's process, on
+// the organization's policy set pulled earlier (`verdict policies pull`) or, without one, the
+// built-in library as a new organization has it. No network call: for pre-commit hooks.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, join } from "node:path";
+import { compileEngine, MAX_VIOLATIONS, summarize, type Finding } from "@verdict/evaluation/offline";
+import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdict/policy/offline";
+import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
+import type { MergedEvaluation } from "./batches.js";
+import { CliError } from "./errors.js";
+import { VERSION } from "./version.js";
+
+/** What `verdict policies pull` stores: the organization's policies as the API lists them, and its settings that decide a verdict. */
+export interface PolicyCache {
+  format: 1;
+  url: string;
+  fetched_at: string;
+  policies: ListedPolicy[];
+  /** Unknown when the key could not read the organization (no read:org): then a failure blocks, and suppression comments count. */
+  require_evaluation_pass?: boolean;
+  allow_inline_suppression?: boolean;
+}
+
+/** $VERDICT_POLICY_CACHE, else $XDG_CACHE_HOME/verdict/policies.json (~/.cache/…). */
+export function policyCachePath(env: NodeJS.ProcessEnv): string {
+  if (env.VERDICT_POLICY_CACHE) return env.VERDICT_POLICY_CACHE;
+  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "verdict", "policies.json");
+}
+
+/** Fetches the organization's policies (every one in full: settings and patterns) and its settings. */
+export async function pullPolicies(client: VerdictClient): Promise<PolicyCache> {
+  const { policies } = await client.listPolicies();
+  const full: ListedPolicy[] = [];
+  for (const p of policies) full.push((await client.getPolicy(p.id)) as ListedPolicy);
+  const cache: PolicyCache = { format: 1, url: client.baseUrl, fetched_at: new Date().toISOString(), policies: full };
+  try {
+    const { settings } = await client.getOrganization();
+    cache.require_evaluation_pass = settings.require_evaluation_pass;
+    cache.allow_inline_suppression = settings.allow_inline_suppression;
+  } catch {
+    // a key without read:org: the defaults that are safe (a failure blocks)
+  }
+  return cache;
+}
+
+export function writePolicyCache(path: string, cache: PolicyCache): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(cache) + "\n");
+}
+
+/** The cache pulled from `url`; null when there is none (or it is another server's). A file that cannot be used is an error. */
+export function readPolicyCache(path: string, url: string): PolicyCache | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return null;
+  }
+  let cache: PolicyCache;
+  try {
+    cache = JSON.parse(text) as PolicyCache;
+  } catch {
+    throw new CliError(`policy cache ${path} cannot be used: not JSON (run 'verdict policies pull' again)`);
+  }
+  if (cache.format !== 1 || !Array.isArray(cache.policies))
+    throw new CliError(`policy cache ${path} cannot be used: unknown format (run 'verdict policies pull' again)`);
+  return normalizeBaseUrl(cache.url) === normalizeBaseUrl(url) ? cache : null;
+}
+
+/** The policies an offline evaluation runs, and what to say about them. */
+export interface OfflinePolicies {
+  run: ReturnType<typeof resolveEffective>["policies"];
+  /** The policy service's version of the same set. */
+  version: string;
+  /** Where the set came from, for people. */
+  source: string;
+  blocking: boolean;
+  allowSuppression: boolean;
+}
+
+export function offlinePolicies(cache: PolicyCache | null, ids: readonly string[]): OfflinePolicies {
+  const { policies, version, unknown } = resolveEffective(effectiveFromListed(cache?.policies), ids);
+  if (unknown.length) throw new CliError(`unknown polic${unknown.length === 1 ? "y" : "ies"}: ${unknown.join(", ")}`);
+  return {
+    run: policies,
+    version,
+    source: cache
+      ? `pulled from ${cache.url} at ${cache.fetched_at}`
+      : `the built-in library of verdict ${VERSION}; 'verdict policies pull' fetches the organization's`,
+    blocking: cache?.require_evaluation_pass ?? true,
+    allowSuppression: cache?.allow_inline_suppression ?? true,
+  };
+}
+
+/** Scans the files in this process and answers as the API would (no id: nothing was stored). */
+export function evaluateOffline(
+  policies: OfflinePolicies,
+  files: { path: string; status: string; content: Buffer }[],
+  envelope: { repository: string; ref: string; base_ref?: string },
+): MergedEvaluation & { policy_version: string } {
+  const engine = compileEngine(policies.run);
+  const started = new Date().toISOString();
+  let room = MAX_VIOLATIONS;
+  const scans = files.map((f) => {
+    const scan = engine.scan(f.path, f.content, { allowSuppression: policies.allowSuppression, limit: room });
+    room -= scan.findings.length;
+    return scan;
+  });
+  const outcome = summarize(files.length, scans);
+  const violations = outcome.kept.map((v: Finding) => ({ id: "", ...v })) as Evaluation["violations"];
+  return {
+    id: null,
+    evaluations: [],
+    status: "completed",
+    repository: envelope.repository,
+    ref: envelope.ref,
+    base_ref: envelope.base_ref ?? null,
+    created_at: started,
+    completed_at: new Date().toISOString(),
+    passed: outcome.passed,
+    summary: outcome.summary,
+    violations,
+    suppressions: outcome.suppressions as Evaluation["suppressions"],
+    policy_version: policies.version,
+  } as MergedEvaluation & { policy_version: string };
+}
