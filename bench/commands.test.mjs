@@ -1,5 +1,5 @@
 // The benchmark commands docs/performance.md shows (`pnpm bench:engine`, `bench:api`,
-// `bench:cli`, `bench:neighbour`), each run for real through pnpm in its smoke mode (VERDICT_BENCH_QUICK=1:
+// `bench:cli`, `bench:neighbour`, `bench:history`), each run for real through pnpm in its smoke mode (VERDICT_BENCH_QUICK=1:
 // tiny inputs, the same code paths: generated corpus, all-in-one started and stopped, the real
 // CLI, the real attack). Asserted: the command succeeds and prints its table with every figure a
 // positive number. The figures themselves mean nothing at this size.
@@ -110,6 +110,24 @@ test("pnpm bench:cli 1 runs verdict evaluate and the API on the same 1 MB tree, 
   assert.equal(cliFigures[2], api[2], "the CLI and the API saw the same files");
   assert.equal(cliFigures[3], api[3], "the CLI and the API reported the same findings");
   ratio(report, "CLI / API");
+});
+
+test("pnpm bench:history prints gitleaks' and Verdict's rows on the same small history, the ratio and the differences", () => {
+  const report = bench("bench:history");
+  const gitleaks = row(report, "gitleaks");
+  const verdict = row(report, "verdict scan history");
+  // gitleaks' row: version and "git" before the figures.
+  for (const [cells, side] of [
+    [gitleaks.slice(gitleaks.length - 5), "gitleaks"],
+    [verdict, "Verdict"],
+  ]) {
+    positive(cells[0], `${side} commits/s`);
+    positive(cells[1], `${side} seconds`);
+  }
+  assert.equal(verdict[2], "3 (3)", "Verdict finds the three keys of the small history");
+  ratio(report, "Verdict / gitleaks");
+  assert.match(report, /^ {2}only Verdict \(\d+\):$/m);
+  assert.match(report, /^ {2}only gitleaks \(\d+\):$/m);
 });
 
 test("pnpm bench:neighbour prints B's idle and loaded latency, the ratio and A's answers", () => {

@@ -47,6 +47,8 @@ export function runCommand(cmd: string, args: string[], opts: CliOptions = {}): 
     }
   });
   child.stderr.on("data", (d: Buffer) => (stderr += d.toString("utf8")));
+  // A command that exits without reading its input (`exit 1`) closes the pipe first: not an error.
+  child.stdin.on("error", () => undefined);
   if (!opts.inputAfter) child.stdin.end(opts.input ?? "");
   return new Promise((resolve, reject) => {
     child.once("error", reject);

@@ -1,0 +1,194 @@
+// pnpm bench:history [PATH]
+//
+// `verdict scan history` beside `gitleaks git` on the same history: the commits of HEAD in the
+// git work tree at PATH (merges add nothing of their own on either side: neither diffs a merge
+// against its parents). Verdict runs against an all-in-one this script starts (free port,
+// temporary data directory, an organization of its own with the API-key rules on), the real CLI
+// from spawn to exit, with the organization's policies; gitleaks is the version the detection
+// benchmark builds (bench/detection/gitleaks-samples.mjs), `gitleaks git --log-opts=HEAD`.
+// One run of each (a history scan is minutes, and its reading of git is the page cache's
+// second pass for whichever runs second: Verdict runs second). Printed: commits per second of
+// each, the ratio (target: Verdict >= 2x gitleaks), and the secrets each found that the other
+// did not (same commit, file and line; Verdict's secrets policies only), listed.
+//
+// Without PATH, VERDICT_BENCH_QUICK=1 makes a small repository here (a smoke run).
+import { Buffer } from "node:buffer";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import process from "node:process";
+import { call, createBenchOrganization, processCpuSeconds, startInstance } from "./api-client.mjs";
+import { fmtInt, print, printTable, QUICK, ratioLine, ROOT } from "./common.mjs";
+import { GITLEAKS_VERSION, gitleaksBinary } from "./detection/gitleaks-samples.mjs";
+
+const TARGET = 2;
+const SECRETS = "secrets";
+
+/** CPU seconds of this process's finished children (cutime + cstime in /proc). */
+function childrenCpuSeconds() {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+}
+
+/** Runs a command to its end; resolves with wall and CPU seconds, stdout and the exit code. */
+function timedRun(cmd, args, opts) {
+  return new Promise((done, reject) => {
+    const cpuBefore = childrenCpuSeconds();
+    const start = performance.now();
+    const child = spawn(cmd, args, { ...opts, stdio: ["ignore", "pipe", "pipe"] });
+    const out = [];
+    let err = "";
+    child.stdout.on("data", (c) => out.push(c));
+    child.stderr.on("data", (c) => (err += c));
+    child.once("error", reject);
+    child.once("close", (code) =>
+      done({
+        code,
+        seconds: (performance.now() - start) / 1e3,
+        cpu: childrenCpuSeconds() - cpuBefore,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: err,
+      }),
+    );
+  });
+}
+
+const git = (cwd, ...args) => spawnSync("git", args, { cwd, encoding: "utf8" }).stdout;
+
+/** A small repository with a few keys added and removed (the smoke run's). */
+function smallRepository() {
+  const dir = mkdtempSync(join(tmpdir(), "verdict-bench-history-"));
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: "b",
+    GIT_AUTHOR_EMAIL: "b@b",
+    GIT_COMMITTER_NAME: "b",
+    GIT_COMMITTER_EMAIL: "b@b",
+  };
+  spawnSync("git", ["init", "-q", "-b", "main"], { cwd: dir });
+  for (let i = 0; i < 30; i++) {
+    const key = i % 10 === 3 ? `const k = "AKIA${String(i).padStart(4, "0")}Z7VQ3X4M2N8P";\n` : "";
+    writeFileSync(join(dir, `f${i % 4}.js`), `export const n = ${i};\n${key}`);
+    spawnSync("git", ["add", "."], { cwd: dir, env });
+    spawnSync("git", ["commit", "-q", "-m", `c${i}`], { cwd: dir, env });
+  }
+  return dir;
+}
+
+const where = (f) => `${f.commit.slice(0, 10)} ${f.file}:${f.line}`;
+
+async function main() {
+  const given = process.argv[2];
+  if (!given && !QUICK)
+    throw new Error("usage: pnpm bench:history PATH (a git work tree; VERDICT_BENCH_QUICK=1 without PATH)");
+  const repo = given ? resolve(given) : smallRepository();
+  const commits = Number(git(repo, "rev-list", "--count", "--no-merges", "HEAD").trim());
+  const withMerges = Number(git(repo, "rev-list", "--count", "HEAD").trim());
+  const bin = gitleaksBinary();
+  const home = mkdtempSync(join(tmpdir(), "verdict-bench-home-"));
+  const report = join(home, "gitleaks.json");
+  const instance = await startInstance();
+  try {
+    const key = await createBenchOrganization(instance.url, instance.operatorKey);
+    const gl = await timedRun(
+      bin,
+      [
+        "git",
+        repo,
+        "--log-opts=HEAD",
+        "--report-format",
+        "json",
+        "--report-path",
+        report,
+        "--no-banner",
+        "--log-level",
+        "error",
+        "--exit-code",
+        "0",
+      ],
+      { env: { PATH: process.env.PATH ?? "", HOME: home } },
+    );
+    if (gl.code !== 0) throw new Error(`gitleaks exited ${gl.code}:\n${gl.stderr}`);
+    const cpuBefore = processCpuSeconds(instance.pid);
+    const vd = await timedRun(
+      process.execPath,
+      [`${ROOT}libs/cli/dist/bin.js`, "scan", "history", "--json", "--restart"],
+      {
+        cwd: repo,
+        env: {
+          PATH: process.env.PATH ?? "",
+          HOME: home,
+          XDG_CONFIG_HOME: join(home, ".config"),
+          VERDICT_URL: instance.url,
+          VERDICT_API_KEY: key,
+        },
+      },
+    );
+    const serverCpu = processCpuSeconds(instance.pid) - cpuBefore;
+    if (vd.code !== 0 && vd.code !== 1) throw new Error(`verdict scan history exited ${vd.code}:\n${vd.stderr}`);
+
+    // Secrets only on Verdict's side (gitleaks finds nothing else): its secrets policies' findings.
+    const { policies } = await call(instance.url, key, "GET", "/v1/policies");
+    const secrets = new Set(policies.filter((p) => p.category === SECRETS).map((p) => p.id));
+    const all = JSON.parse(vd.stdout).findings;
+    const verdict = all
+      .filter((f) => secrets.has(f.policy_id))
+      .map((f) => ({
+        commit: f.commit,
+        file: f.file,
+        line: f.line,
+        rule: f.policy_id,
+      }));
+    const gitleaks = JSON.parse(readFileSync(report, "utf8")).map((f) => ({
+      commit: f.Commit,
+      file: f.File,
+      line: f.StartLine,
+      rule: f.RuleID,
+    }));
+    const seenV = new Set(verdict.map(where));
+    const seenG = new Set(gitleaks.map(where));
+    const onlyV = verdict.filter((f) => !seenG.has(where(f)));
+    const onlyG = gitleaks.filter((f) => !seenV.has(where(f)));
+
+    print("History scan benchmark: verdict scan history vs gitleaks git, the same commits");
+    print(`  repository   ${repo} (HEAD: ${fmtInt(commits)} commits, ${fmtInt(withMerges - commits)} merges more)`);
+    print(`  Verdict      ${instance.url} (all-in-one started by this script, dedicated organization)`);
+    print(`  timing       one run each, from spawn to exit; gitleaks first\n`);
+    printTable([
+      ["", "commits/s", "seconds", "findings (secrets)", "CPU s (client)", "CPU s (Verdict)"],
+      [
+        `gitleaks ${GITLEAKS_VERSION} git`,
+        (commits / gl.seconds).toFixed(1),
+        gl.seconds.toFixed(2),
+        `${fmtInt(gitleaks.length)} (${fmtInt(gitleaks.length)})`,
+        gl.cpu.toFixed(2),
+        "-",
+      ],
+      [
+        "verdict scan history",
+        (commits / vd.seconds).toFixed(1),
+        vd.seconds.toFixed(2),
+        `${fmtInt(all.length)} (${fmtInt(verdict.length)})`,
+        vd.cpu.toFixed(2),
+        serverCpu.toFixed(2),
+      ],
+    ]);
+    print();
+    print(`  Verdict / gitleaks   ${ratioLine(gl.seconds / vd.seconds, TARGET)}`);
+    print(
+      `  same place (commit, file, line)   ${fmtInt(verdict.length - onlyV.length)} of Verdict's, ${fmtInt(gitleaks.length - onlyG.length)} of gitleaks'`,
+    );
+    print(`  only Verdict (${onlyV.length}):`);
+    for (const f of onlyV) print(`    ${where(f)} ${f.rule}`);
+    print(`  only gitleaks (${onlyG.length}):`);
+    for (const f of onlyG) print(`    ${where(f)} ${f.rule}`);
+  } finally {
+    await instance.stop();
+    rmSync(home, { recursive: true, force: true });
+    if (!given) rmSync(repo, { recursive: true, force: true });
+  }
+}
+
+await main();
