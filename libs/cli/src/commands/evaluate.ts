@@ -297,7 +297,9 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       // --base: the commits since REF too, for what the final change no longer shows. They are
       // evaluated by the server; offline, only the final change is, and the output says so.
       if (opts.base && !client)
-        out.note("offline: the commits since --base are not checked one by one (that needs the server), only the final change");
+        out.note(
+          "offline: the commits since --base are not checked one by one (that needs the server), only the final change",
+        );
       const history =
         opts.base && client
           ? await commitsSince(
