@@ -140,14 +140,17 @@ describe("GiteaClient", () => {
 
 describe("GiteaInbound on Gitea's own deliveries", () => {
   const inbound = new GiteaInbound();
-  const prDelivery = async () => {
+  // Gitea delivers from a queue: neither the moment nor the order of the push and pull request
+  // deliveries is fixed, so each is waited for.
+  const delivery = async (event: string) => {
     for (let i = 0; i < 200; i++) {
-      const d = deliveries.find((x) => x.headers["x-gitea-event"] === "pull_request");
+      const d = deliveries.find((x) => x.headers["x-gitea-event"] === event);
       if (d) return d;
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error(`no pull_request delivery; got ${deliveries.map((d) => d.headers["x-gitea-event"]).join(", ")}`);
+    throw new Error(`no ${event} delivery; got ${deliveries.map((d) => d.headers["x-gitea-event"]).join(", ")}`);
   };
+  const prDelivery = () => delivery("pull_request");
 
   it("verifies the signature of the raw body, and refuses another secret, an altered body and a missing signature", async () => {
     const d = await prDelivery();
@@ -173,8 +176,8 @@ describe("GiteaInbound on Gitea's own deliveries", () => {
       baseSha: expect.stringMatching(/^[0-9a-f]{40}$/),
       fromFork: false,
     });
-    const push = deliveries.find((x) => x.headers["x-gitea-event"] === "push");
-    expect(push && inbound.parse(push.headers, push.body)).toMatchObject({
+    const push = await delivery("push");
+    expect(inbound.parse(push.headers, push.body)).toMatchObject({
       kind: "push",
       ref: "refs/heads/feature",
       after: change.headSha,
