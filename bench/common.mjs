@@ -36,7 +36,7 @@ export async function importBuilt(relativePath) {
 }
 
 export const { compileEngine } = await importBuilt("services/evaluation/dist/domain/engine.js");
-export const { resolveBuiltins } = await importBuilt("services/policy/dist/index.js");
+export const { resolveBuiltins, BUILTIN_POLICIES } = await importBuilt("services/policy/dist/index.js");
 
 /** node-re2, the same build the evaluation service uses (it is not a root dependency). */
 export const RE2 = createRequire(`${ROOT}services/evaluation/package.json`)("re2");

@@ -5,20 +5,28 @@
 //
 // The walk reads the syntax tree ast-grep parsed: from the sink's argument down through the
 // expression; a name is followed to its assignments in the enclosing function that come before
-// the sink (any of them tainted taints the name, so a branch that assigns input counts). Each
-// check is bounded (MAX_NODES nodes, names followed at most MAX_DEPTH deep), so a large function
-// costs a bounded amount per sink.
+// the sink (any of them tainted taints the name, so a branch that assigns input counts), except
+// an assignment that a later one in an enclosing block always overwrites. In Java also: calls on
+// a name with input as an argument taint it (`list.add(x)`, `sb.append(x)`), a fresh map or list
+// filled with constant keys or indexes gives back what was put there (collections.ts), calls to
+// the file's own methods are followed into their returns, and branches that a constant condition
+// never takes assign nothing (constant.ts). Each check is bounded (MAX_NODES nodes, names
+// followed at most MAX_DEPTH deep), so a large function costs a bounded amount per sink.
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
+import { elementOf, type CallSite } from "./collections.js";
+import { deadIn, JAVA_CONSTANTS, takenBranch, type ConstantSyntax } from "./constant.js";
 import type { StructuralLanguage } from "./structural.js";
 
 /** A flow condition: the metavariable of the sink's argument, and what taints and cleans it. */
 export interface FlowSpec {
-  /** The sink's metavariable (without `$`) whose value must carry data from a source. */
+  /** The sink's metavariable (without `$`) whose value must carry data from a source; `$$$ARGS`: any of a multiple match. */
   sink: string;
   /** ast-grep rules: expressions that are untrusted input (`request.args`, `req.query`). */
   sources: Record<string, unknown>[];
   /** ast-grep rules: expressions whose value is clean whatever goes in (`int(x)`, `shlex.quote(x)`). */
   sanitizers?: Record<string, unknown>[];
+  /** Types (as written: `String`) whose parameters of the function around the sink count as sources. */
+  parameters?: string[];
 }
 
 /** How a language writes functions, assignments and names, as tree-sitter kinds and fields. */
@@ -27,8 +35,21 @@ interface Syntax {
   /** Assignment kinds: the field of the target and of the value. */
   assignments: Readonly<Record<string, { target: string; value: string }>>;
   identifier: string;
-  /** Kinds whose children other than `field` are names, not values (`a.b`: only `a` is read). */
-  readOnly: Readonly<Record<string, string>>;
+  /** Fields of a kind that are names, not values (`a.b` reads `a`, not `b`; a call's method name). */
+  names: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Method calls `receiver.name(arguments)`: a call on a name with an argument carrying input
+   * taints the name (`list.add(x)`, `sb.append(x)`, `map.put(k, x)`), and a call to a method the
+   * file declares is followed into it (what its returns carry, its parameters bound to the
+   * call's arguments).
+   */
+  call?: { kind: string; receiver: string; name: string; arguments: string };
+  method?: { kinds: ReadonlySet<string>; name: string; parameters: string; returns: string };
+  /** Constant conditions (constant.ts): branches a constant condition never takes assign nothing. */
+  constants?: ConstantSyntax;
+  /** Statements of a block (kind -> the block kinds they sit in): a later one overwrites an earlier assignment. */
+  statements?: ReadonlySet<string>;
+  blocks?: ReadonlySet<string>;
 }
 
 const JS: Syntax = {
@@ -45,7 +66,7 @@ const JS: Syntax = {
     augmented_assignment_expression: { target: "left", value: "right" },
   },
   identifier: "identifier",
-  readOnly: { member_expression: "object" },
+  names: { member_expression: ["property"] },
 };
 
 const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
@@ -56,11 +77,37 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
       augmented_assignment: { target: "left", value: "right" },
     },
     identifier: "identifier",
-    readOnly: { attribute: "object", keyword_argument: "value" },
+    names: { attribute: ["attribute"], keyword_argument: ["name"] },
   },
   javascript: JS,
   typescript: JS,
   tsx: JS,
+  java: {
+    functions: new Set(["method_declaration", "constructor_declaration", "lambda_expression"]),
+    assignments: {
+      variable_declarator: { target: "name", value: "value" },
+      assignment_expression: { target: "left", value: "right" },
+      // for (Cookie c : request.getCookies()): each element of the value.
+      enhanced_for_statement: { target: "name", value: "value" },
+    },
+    identifier: "identifier",
+    names: {
+      method_invocation: ["name"],
+      field_access: ["field"],
+      object_creation_expression: ["type"],
+      cast_expression: ["type"],
+    },
+    call: { kind: "method_invocation", receiver: "object", name: "name", arguments: "arguments" },
+    method: {
+      kinds: new Set(["method_declaration"]),
+      name: "name",
+      parameters: "parameters",
+      returns: "return_statement",
+    },
+    constants: JAVA_CONSTANTS,
+    statements: new Set(["expression_statement", "local_variable_declaration"]),
+    blocks: new Set(["block"]),
+  },
 };
 
 /** The languages flow conditions can be written for. */
@@ -72,61 +119,256 @@ const MAX_DEPTH = 8;
 /** A flow condition ready to check: its rules as ast-grep configurations. */
 export interface CompiledFlow {
   sink: string;
-  sources: NapiConfig[];
-  sanitizers: NapiConfig[];
+  sources: Matcher[];
+  sanitizers: Matcher[];
+  parameters: string[];
+}
+
+/** A rule and, when it names one, the only kind of node it can match (checked first: matches() costs far more). */
+interface Matcher {
+  kind?: string;
+  config: NapiConfig;
+}
+
+const matcher = (rule: Record<string, unknown>): Matcher => ({
+  ...(typeof rule.kind === "string" ? { kind: rule.kind } : {}),
+  config: { rule } as NapiConfig,
+});
+const nodeKey = (n: SgNode) => `${n.range().start.index}:${n.range().end.index}:${String(n.kind())}`;
+
+/**
+ * Whether a node matches one of the rules: every node of the file that does is found once, in one
+ * native traversal per rule (asking each node with matches() costs far more).
+ */
+function matcherOf(root: SgNode, matchers: Matcher[]): (node: SgNode, kind: string) => boolean {
+  let keys: Set<string> | undefined;
+  const kinds = new Set(matchers.map((m) => m.kind));
+  return (node, kind) => {
+    if (!kinds.has(kind) && !kinds.has(undefined)) return false;
+    keys ??= new Set(matchers.flatMap((m) => root.findAll(m.config).map(nodeKey)));
+    return keys.has(nodeKey(node));
+  };
 }
 
 export function compileFlow(flow: FlowSpec): CompiledFlow {
-  const asConfig = (rule: Record<string, unknown>) => ({ rule }) as NapiConfig;
-  return { sink: flow.sink, sources: flow.sources.map(asConfig), sanitizers: (flow.sanitizers ?? []).map(asConfig) };
+  return {
+    sink: flow.sink,
+    sources: flow.sources.map(matcher),
+    sanitizers: (flow.sanitizers ?? []).map(matcher),
+    parameters: flow.parameters ?? [],
+  };
+}
+
+const sameNode = (a: SgNode | null, b: SgNode) =>
+  !!a &&
+  a.kind() === b.kind() &&
+  a.range().start.index === b.range().start.index &&
+  a.range().end.index === b.range().end.index;
+
+/** Where names are looked up: a function (or the module), up to a point, with its parameters' taint when called. */
+interface Frame {
+  scope: SgNode;
+  /** Assignments from here on do not count (they come after the sink or the return). */
+  before: number;
+  /** A followed method's parameters: whether the caller's argument carries input. */
+  params?: ReadonlyMap<string, () => boolean>;
+}
+
+/** The function's parameters of the flow's source types, as sources. */
+function sourceParameters(syntax: Syntax, scope: SgNode, flow: CompiledFlow): Map<string, () => boolean> | undefined {
+  const m = syntax.method;
+  if (!m || !flow.parameters.length || !syntax.functions.has(String(scope.kind()))) return undefined;
+  const params = new Map<string, () => boolean>();
+  for (const p of scope.field(m.parameters)?.children() ?? []) {
+    const name = p.field("name")?.text();
+    if (name && flow.parameters.includes(p.field("type")?.text() ?? "")) params.set(name, () => true);
+  }
+  return params;
+}
+
+/** A function's assignments and calls, indexed once per check. */
+interface ScopeIndex {
+  /** By name: each assignment node (or call on the name) and its value nodes, in source order. */
+  writes: Map<string, { node: SgNode; values: SgNode[]; assignment: boolean }[]>;
+  calls: Map<string, CallSite[]>;
 }
 
 /**
  * Whether the sink match's argument carries data from a source, within the function around the
- * match (or the module, outside any function).
+ * match (or the module, outside any function), and the file's methods it calls.
  */
 export function reachesSink(language: StructuralLanguage, match: SgNode, flow: CompiledFlow): boolean {
   const syntax = SYNTAX[language];
-  const argument = match.getMatch(flow.sink);
-  if (!syntax || !argument) return false;
+  if (!syntax) return false;
+  const multiple = flow.sink.startsWith("$$$");
+  const sinks = multiple
+    ? match.getMultipleMatches(flow.sink.slice(3)).filter((n) => n.isNamed())
+    : [match.getMatch(flow.sink)];
   const scope = match.ancestors().find((a) => syntax.functions.has(String(a.kind()))) ?? match.getRoot().root();
-  const sinkAt = match.range().start.index;
+  const top: Frame = { scope, before: match.range().start.index, params: sourceParameters(syntax, scope, flow) };
   let budget = MAX_NODES;
   const following = new Set<string>();
+  let methods: Map<string, SgNode[]> | undefined;
+  const indexes = new Map<number, ScopeIndex>();
+  const isSanitizer = matcherOf(match.getRoot().root(), flow.sanitizers);
+  const isSource = matcherOf(match.getRoot().root(), flow.sources);
 
-  // Assignments to `name` in the scope before the sink, each as its value node.
-  const assignedValues = (name: string): SgNode[] => {
-    const values: SgNode[] = [];
-    for (const [kind, fields] of Object.entries(syntax.assignments)) {
-      for (const a of scope.findAll({ rule: { kind } } as NapiConfig)) {
-        if (a.range().start.index >= sinkAt) continue;
+  const dead = (node: SgNode, frame: Frame) =>
+    syntax.constants !== undefined && deadIn(syntax.constants, node, frame.scope, syntax.identifier);
+
+  const indexOf = (scopeNode: SgNode): ScopeIndex => {
+    const key = scopeNode.range().start.index;
+    let index = indexes.get(key);
+    if (index) return index;
+    index = { writes: new Map(), calls: new Map() };
+    const add = (name: string, entry: { node: SgNode; values: SgNode[]; assignment: boolean }) =>
+      index!.writes.set(name, [...(index!.writes.get(name) ?? []), entry]);
+    for (const [kind, fields] of Object.entries(syntax.assignments))
+      for (const a of scopeNode.findAll({ rule: { kind } } as NapiConfig)) {
         const target = a.field(fields.target);
         const value = a.field(fields.value);
-        if (target?.kind() === syntax.identifier && target.text() === name && value) values.push(value);
+        if (target?.kind() === syntax.identifier && value)
+          add(target.text(), { node: a, values: [value], assignment: true });
+      }
+    if (syntax.call) {
+      const call = syntax.call;
+      for (const c of scopeNode.findAll({ rule: { kind: call.kind } } as NapiConfig)) {
+        const receiver = c.field(call.receiver);
+        if (receiver?.kind() !== syntax.identifier) continue;
+        const args =
+          c
+            .field(call.arguments)
+            ?.children()
+            .filter((x) => x.isNamed()) ?? [];
+        const site: CallSite = { node: c, method: c.field(call.name)?.text() ?? "", args };
+        index.calls.set(receiver.text(), [...(index.calls.get(receiver.text()) ?? []), site]);
+        if (args.length) add(receiver.text(), { node: c, values: args, assignment: false });
       }
     }
-    return values;
+    for (const list of index.writes.values())
+      list.sort((a, b) => a.node.range().start.index - b.node.range().start.index);
+    indexes.set(key, index);
+    return index;
   };
 
-  const tainted = (node: SgNode, depth: number): boolean => {
+  // The block statement an assignment is, when it is one of its block's statements: it always
+  // runs before what follows it in that block.
+  const statementBlock = (node: SgNode): SgNode | undefined => {
+    if (!syntax.statements || !syntax.blocks) return undefined;
+    let n: SgNode | null = node;
+    for (let i = 0; i < 2 && n; i++) {
+      const parent: SgNode | null = n.parent();
+      if (syntax.statements.has(String(n.kind())) && parent && syntax.blocks.has(String(parent.kind()))) return parent;
+      n = parent;
+    }
+    return undefined;
+  };
+  const inside = (at: number, outer: SgNode) => at >= outer.range().start.index && at < outer.range().end.index;
+
+  // The values written to `name` that may reach the end of the frame, and where each is written
+  // (what the value reads, it reads there).
+  const assignedValues = (name: string, frame: Frame): { value: SgNode; at: number }[] => {
+    const writes = (indexOf(frame.scope).writes.get(name) ?? []).filter(
+      (w) => w.node.range().start.index < frame.before && !dead(w.node, frame),
+    );
+    const live = writes.filter(
+      (w, i) =>
+        !writes.slice(i + 1).some((later) => {
+          if (!later.assignment || later.node.range().start.index < w.node.range().end.index) return false;
+          const block = statementBlock(later.node);
+          return block !== undefined && inside(w.node.range().start.index, block) && inside(frame.before, block);
+        }),
+    );
+    return live.flatMap((w) => w.values.map((value) => ({ value, at: w.node.range().start.index })));
+  };
+
+  // The file's methods by name, for calls followed into them.
+  const declared = (name: string): SgNode[] => {
+    if (!syntax.method) return [];
+    if (!methods) {
+      methods = new Map();
+      const m = syntax.method;
+      for (const kind of m.kinds)
+        for (const d of match
+          .getRoot()
+          .root()
+          .findAll({ rule: { kind } } as NapiConfig)) {
+          const n = d.field(m.name)?.text();
+          if (n) methods.set(n, [...(methods.get(n) ?? []), d]);
+        }
+    }
+    return methods.get(name) ?? [];
+  };
+
+  // A call to a method of this file: whether one of its returns carries input, its parameters
+  // carrying what the call's arguments carry. Undefined when the call is not to such a method.
+  const throughMethod = (node: SgNode, depth: number, frame: Frame): boolean | undefined => {
+    const call = syntax.call;
+    const m = syntax.method;
+    if (!call || !m || node.kind() !== call.kind) return undefined;
+    const args =
+      node
+        .field(call.arguments)
+        ?.children()
+        .filter((x) => x.isNamed()) ?? [];
+    const targets = declared(node.field(call.name)?.text() ?? "").filter(
+      (d) =>
+        (d
+          .field(m.parameters)
+          ?.children()
+          .filter((x) => x.isNamed()).length ?? -1) === args.length,
+    );
+    if (!targets.length) return undefined;
+    if (depth >= MAX_DEPTH) return false;
+    return targets.some((d) => {
+      const params = new Map<string, () => boolean>();
+      d.field(m.parameters)
+        ?.children()
+        .filter((x) => x.isNamed())
+        .forEach((p, i) => {
+          const n = p.field("name")?.text();
+          if (n) params.set(n, () => tainted(args[i]!, depth + 1, frame));
+        });
+      return d.findAll({ rule: { kind: m.returns } } as NapiConfig).some((r) => {
+        const value = r.children().find((x) => x.isNamed());
+        const inMethod: Frame = { scope: d, before: r.range().start.index, params };
+        return value !== undefined && !dead(r, inMethod) && tainted(value, depth + 1, inMethod);
+      });
+    });
+  };
+
+  const tainted = (node: SgNode, depth: number, frame: Frame): boolean => {
     if (--budget < 0) return false;
-    if (flow.sanitizers.some((s) => node.matches(s))) return false;
-    if (flow.sources.some((s) => node.matches(s))) return true;
     const kind = String(node.kind());
+    if (isSanitizer(node, kind)) return false;
+    if (isSource(node, kind)) return true;
     if (kind === syntax.identifier) {
       const name = node.text();
-      if (depth >= MAX_DEPTH || following.has(name)) return false;
-      following.add(name);
-      const result = assignedValues(name).some((v) => tainted(v, depth + 1));
-      following.delete(name);
+      const key = `${frame.scope.range().start.index}:${frame.before}:${name}`;
+      if (depth >= MAX_DEPTH || following.has(key)) return false;
+      following.add(key);
+      const result =
+        (frame.params?.get(name)?.() ?? false) ||
+        assignedValues(name, frame).some((w) => tainted(w.value, depth + 1, { ...frame, before: w.at }));
+      following.delete(key);
       return result;
     }
-    const only = syntax.readOnly[kind];
-    if (only) {
-      const read = node.field(only);
-      return read ? tainted(read, depth) : false;
+    if (syntax.constants) {
+      const taken = takenBranch(syntax.constants, node, frame.scope, syntax.identifier);
+      if (taken) return tainted(taken, depth, frame);
+      const at = node.range().start.index;
+      const element = elementOf(syntax.constants, node, frame.scope, syntax.identifier, (name) => ({
+        writes: (indexOf(frame.scope).writes.get(name) ?? [])
+          .filter((w) => w.assignment && w.node.range().start.index < at)
+          .map((w) => w.values[0]!),
+        calls: (indexOf(frame.scope).calls.get(name) ?? []).filter((c) => c.node.range().start.index < at),
+      }));
+      if (element !== undefined) return element !== null && tainted(element, depth + 1, frame);
     }
-    return node.children().some((c) => c.isNamed() && tainted(c, depth));
+    const followed = throughMethod(node, depth, frame);
+    if (followed !== undefined) return followed;
+    const skip = (syntax.names[kind] ?? []).map((f) => node.field(f));
+    return node.children().some((c) => c.isNamed() && !skip.some((n) => sameNode(n, c)) && tainted(c, depth, frame));
   };
-  return tainted(argument, 0);
+  return sinks.some((s) => s !== null && tainted(s, 0, top));
 }

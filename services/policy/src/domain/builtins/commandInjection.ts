@@ -11,6 +11,7 @@ import {
   structural,
   type BuiltinPolicy,
 } from "./types.js";
+import { JAVA_COMMAND_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
 const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
@@ -25,7 +26,7 @@ export const commandInjection: BuiltinPolicy = {
   id: "command-injection",
   name: "OS command injection",
   description:
-    "Detects shell commands built from variables: child_process.exec with concatenation or template literals or a variable and spawn with shell: true (Node.js), subprocess with shell=True and os.system (Python), sh -c and exec.Command with variable programs or arguments in code reading untrusted input (Go), sh -c (Java, Kotlin), Runtime.exec with concatenation (Java, Kotlin) or a string template (Kotlin), Process.Start with a program or arguments read from a variable (C#), shell functions fed request input (PHP) and interpolated backticks/system (Ruby).",
+    "Detects shell commands built from variables: child_process.exec with concatenation or template literals or a variable and spawn with shell: true (Node.js), subprocess with shell=True and os.system (Python), sh -c and exec.Command with variable programs or arguments in code reading untrusted input (Go), Runtime.exec, new ProcessBuilder and ProcessBuilder.command given servlet request input (Java: through assignments, lists, builders and the file's own methods; not through a parse to a number or ESAPI encodeForOS), sh -c (Java, Kotlin), Runtime.exec with concatenation (Java, Kotlin) or a string template (Kotlin), Process.Start with a program or arguments read from a variable (C#), shell functions fed request input (PHP) and interpolated backticks/system (Ruby).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -124,6 +125,27 @@ export const commandInjection: BuiltinPolicy = {
       value: String.raw`\bnew\s+ProcessBuilder\s*\(\s*(?:(?:Arrays\.asList|List\.of)\s*\(\s*)?"(?:/usr)?(?:/bin/)?(?:ba|z)?sh"\s*,\s*"-c"\s*,\s*(?:[A-Za-z_]|"[^"\n]*"\s*\+)`,
       message: 'ProcessBuilder("sh", "-c", ...) runs a command built from variables through a shell',
       paths: paths("java"),
+    },
+    {
+      id: "java-command-from-request",
+      type: "structural",
+      // Runtime.exec, new ProcessBuilder(…) or ProcessBuilder.command(…) given a command, an
+      // argument or an environment entry that servlet request input reaches within the method.
+      value: structural(
+        ["java"],
+        {
+          any: [
+            { pattern: "$R.exec($$$ARGS)" },
+            { pattern: "new ProcessBuilder($$$ARGS)" },
+            { pattern: "$P.command($$$ARGS)" },
+          ],
+        },
+        undefined,
+        { sink: "$$$ARGS", sources: JAVA_REQUEST_SOURCES, sanitizers: JAVA_COMMAND_SANITIZERS },
+      ),
+      message: "An OS command is built from request input (it reaches the command within the method)",
+      keywords: JAVA_REQUEST_KEYWORDS,
+      file_requires: [String.raw`\.exec\s*\(|ProcessBuilder`],
     },
     {
       id: "kotlin-runtime-exec-template",

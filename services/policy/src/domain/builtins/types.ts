@@ -84,7 +84,12 @@ export function structural(
   languages: readonly string[],
   rule: Record<string, unknown>,
   constraints?: Record<string, Record<string, unknown>>,
-  flow?: { sink: string; sources: Record<string, unknown>[]; sanitizers?: Record<string, unknown>[] },
+  flow?: {
+    sink: string;
+    sources: Record<string, unknown>[];
+    sanitizers?: Record<string, unknown>[];
+    parameters?: string[];
+  },
 ): string {
   return JSON.stringify({ languages, rule, ...(constraints ? { constraints } : {}), ...(flow ? { flow } : {}) });
 }
@@ -200,6 +205,8 @@ export const PATHS = {
   python: [String.raw`(?i)\.pyw?$`],
   go: [String.raw`(?i)\.go$`],
   java: [String.raw`(?i)\.(?:java|kt|kts|groovy|scala)$`],
+  /** The JVM languages other than Java, whose flow rules are not written yet. */
+  jvmOther: [String.raw`(?i)\.(?:kt|kts|groovy|scala)$`],
   ruby: [String.raw`(?i)\.(?:rb|rake|erb|ru)$`, String.raw`(?:^|/)(?:Gemfile|Rakefile)$`],
   php: [String.raw`(?i)\.(?:php[0-9]?|phtml|inc)$`],
   dockerfile: [String.raw`(?i)(?:^|/)(?:Dockerfile|Containerfile)[^/]*$`, String.raw`(?i)\.dockerfile$`],
@@ -213,6 +220,10 @@ export const PATHS = {
   /** Source code in the languages the security rules know. */
   code: [
     String.raw`(?i)\.(?:[cm]?jsx?|[cm]?tsx?|vue|svelte|pyw?|go|java|kt|kts|groovy|scala|rb|rake|php[0-9]?|cs|rs|swift|c|cc|cpp|h|hpp|m|dart|lua|pl|ex|exs|clj)$`,
+  ],
+  /** `code` but Java, where flow rules decide (java-sql-from-request). */
+  codeButJava: [
+    String.raw`(?i)\.(?:[cm]?jsx?|[cm]?tsx?|vue|svelte|pyw?|go|kt|kts|groovy|scala|rb|rake|php[0-9]?|cs|rs|swift|c|cc|cpp|h|hpp|m|dart|lua|pl|ex|exs|clj)$`,
   ],
 } as const;
 

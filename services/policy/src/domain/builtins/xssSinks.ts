@@ -12,6 +12,7 @@ import {
   JS_REQUEST_SOURCES,
   JS_SANITIZERS,
 } from "./types.js";
+import { JAVA_HTML_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
@@ -22,7 +23,7 @@ export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
   name: "Cross-site scripting sinks",
   description:
-    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -132,6 +133,21 @@ export const xssSinks: BuiltinPolicy = {
       message: "Response body written from request input without escaping (reflected XSS)",
       keywords: JS_REQUEST_KEYWORDS,
       file_requires: [String.raw`\b(?:res|response)\.(?:send|write|end)\s*\(`],
+    },
+    {
+      id: "java-response-from-request",
+      type: "structural",
+      // response.getWriter().print/println/write/format/printf/append(…) given servlet request
+      // input within the method, not HTML-escaped on the way.
+      value: structural(
+        ["java"],
+        { pattern: "$RESPONSE.getWriter().$WRITE($$$ARGS)" },
+        { WRITE: { regex: "^(?:print|println|write|format|printf|append)$" } },
+        { sink: "$$$ARGS", sources: JAVA_REQUEST_SOURCES, sanitizers: JAVA_HTML_SANITIZERS },
+      ),
+      message: "Request input is written into the HTTP response without HTML escaping (reflected XSS)",
+      keywords: JAVA_REQUEST_KEYWORDS,
+      file_requires: [String.raw`getWriter\s*\(`],
     },
     {
       id: "php-echo-user-input",
