@@ -147,6 +147,45 @@ engine_was_up=0
 for h in "${DOCKER_HOST:-}" "unix://${VERDICT_DOCKER_ROOT:-$HOME/.cache/verdict-docker}/docker.sock" unix:///var/run/docker.sock; do
   if [ -n "$h" ] && DOCKER_HOST=$h timeout 10 docker version >/dev/null 2>&1; then engine_was_up=1; break; fi
 done
+# lane_start NAME FUNCTION: runs the steps FUNCTION runs in the background beside the script's own
+# (its own process group; its output in $results/lane-NAME.log). lane_join NAME waits for it, prints
+# its output, and takes its steps' timings, reports and failures into the script's.
+declare -A lane_pid=() lane_t0=()
+lane_start() {
+  local name=$1 fn=$2
+  lane_t0[$name]=$(date +%s)
+  echo "==> the $name lane starts beside the steps below (its output follows when it ends)"
+  set -m
+  (
+    timings=() reports=() failed_steps=()
+    step_t=$(date +%s)
+    "$fn"
+    printf '%s\n' "${timings[@]}" > "$results/lane-$name.timings"
+    printf '%s\n' "${reports[@]}" > "$results/lane-$name.reports"
+    printf '%s\n' "${failed_steps[@]}" > "$results/lane-$name.failed_steps"
+  ) > "$results/lane-$name.log" 2>&1 &
+  lane_pid[$name]=$!
+  set +m
+}
+lane_join() {
+  local name=$1 t line
+  [ -n "${lane_pid[$name]:-}" ] || return 0
+  t=$(date +%s)
+  wait "${lane_pid[$name]}"
+  unset "lane_pid[$name]"
+  echo "==> the $name lane (waited $(($(date +%s) - t)) s for it):"
+  cat "$results/lane-$name.log"
+  while IFS= read -r line; do [ -z "$line" ] || timings+=("$line ($name lane)"); done < "$results/lane-$name.timings"
+  while IFS= read -r line; do [ -z "$line" ] || reports+=("$line"); done < "$results/lane-$name.reports"
+  while IFS= read -r line; do [ -z "$line" ] || failed_steps+=("$line"); done < "$results/lane-$name.failed_steps"
+  timings+=("$name lane $(($(date +%s) - lane_t0[$name])) s")
+  timed "waiting for the $name lane"
+}
+# A lane still running when the script ends early is stopped with its process group.
+stop_lanes() {
+  local name
+  for name in "${!lane_pid[@]}"; do kill -TERM -- "-${lane_pid[$name]}" 2>/dev/null; done
+}
 trap 'stop_lanes; stop_bg; stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
 # Each jest run has a time limit: a suite that leaves a handle open (Jest then never exits) or
 # hangs fails that step instead of eating the whole CI budget. JEST_LIMIT is in seconds.
@@ -213,45 +252,6 @@ if needs_infra && [ $engine_ok = 1 ]; then
   timed "Kafka and FerretDB containers"
 fi
 
-# lane_start NAME FUNCTION: runs the steps FUNCTION runs in the background beside the script's own
-# (its own process group; its output in $results/lane-NAME.log). lane_join NAME waits for it, prints
-# its output, and takes its steps' timings, reports and failures into the script's.
-declare -A lane_pid=() lane_t0=()
-lane_start() {
-  local name=$1 fn=$2
-  lane_t0[$name]=$(date +%s)
-  echo "==> the $name lane starts beside the steps below (its output follows when it ends)"
-  set -m
-  (
-    timings=() reports=() failed_steps=()
-    step_t=$(date +%s)
-    "$fn"
-    printf '%s\n' "${timings[@]}" > "$results/lane-$name.timings"
-    printf '%s\n' "${reports[@]}" > "$results/lane-$name.reports"
-    printf '%s\n' "${failed_steps[@]}" > "$results/lane-$name.failed_steps"
-  ) > "$results/lane-$name.log" 2>&1 &
-  lane_pid[$name]=$!
-  set +m
-}
-lane_join() {
-  local name=$1 t line
-  [ -n "${lane_pid[$name]:-}" ] || return 0
-  t=$(date +%s)
-  wait "${lane_pid[$name]}"
-  unset "lane_pid[$name]"
-  echo "==> the $name lane (waited $(($(date +%s) - t)) s for it):"
-  cat "$results/lane-$name.log"
-  while IFS= read -r line; do [ -z "$line" ] || timings+=("$line ($name lane)"); done < "$results/lane-$name.timings"
-  while IFS= read -r line; do [ -z "$line" ] || reports+=("$line"); done < "$results/lane-$name.reports"
-  while IFS= read -r line; do [ -z "$line" ] || failed_steps+=("$line"); done < "$results/lane-$name.failed_steps"
-  timings+=("$name lane $(($(date +%s) - lane_t0[$name])) s")
-  timed "waiting for the $name lane"
-}
-# A lane still running when the script ends early is stopped with its process group.
-stop_lanes() {
-  local name
-  for name in "${!lane_pid[@]}"; do kill -TERM -- "-${lane_pid[$name]}" 2>/dev/null; done
-}
 
 # jest_step STEP LABEL HEADLINE JEST-ARGS...: one jest run as a step; its JSON report is
 # $results/STEP.json (a report never written counts as a failure in the summary).
