@@ -22,6 +22,17 @@ const JAVA_PREDICTABLE_RANDOM = [
   })),
 ];
 
+/** A value of Python's random module (a Mersenne Twister; random.SystemRandom is not matched). */
+const PYTHON_PREDICTABLE_RANDOM = [
+  {
+    kind: "call",
+    has: {
+      field: "function",
+      regex: String.raw`^random\.(?:random|randint|randrange|choice|choices|getrandbits|sample|shuffle|uniform|randbytes|normalvariate|gauss|triangular|betavariate|expovariate|gammavariate|lognormvariate|vonmisesvariate|paretovariate|weibullvariate|binomialvariate)$`,
+    },
+  },
+];
+
 // Something that must be unpredictable, earlier on the same line.
 const SECRET_NAME = String.raw`(?i:token|secret|passw(?:or)?d|pwd|session|nonce|salt|otp|csrf|api_?key|reset_?code|verification_?code)`;
 
@@ -29,7 +40,7 @@ export const insecureRandomness: BuiltinPolicy = {
   id: "insecure-randomness",
   name: "Insecure randomness for secrets",
   description:
-    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby), and Node's crypto.pseudoRandomBytes; in Java also such a value reaching a cookie or a session attribute within the method.",
+    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby), and Node's crypto.pseudoRandomBytes; in Java and Python also such a value reaching a cookie or a session attribute within the function.",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -79,6 +90,21 @@ export const insecureRandomness: BuiltinPolicy = {
         "A cookie or session value comes from java.util.Random / Math.random, which are predictable; use SecureRandom",
       keywords: ["random"],
       file_requires: [String.raw`\bCookie\b|\.setAttribute\s*\(`],
+    },
+    {
+      id: "python-predictable-random-in-session",
+      type: "structural",
+      // As java-predictable-random-in-session: a value stored in the session (Flask's `session`,
+      // Django's `request.session`, any store named so) or set as a cookie is a credential.
+      value: structural(
+        ["python"],
+        { any: [{ pattern: "$STORE[$KEY] = $$$VALUE" }, { pattern: "$RESPONSE.set_cookie($$$VALUE)" }] },
+        { STORE: { regex: String.raw`(?i)session$` } },
+        { sink: "$$$VALUE", sources: PYTHON_PREDICTABLE_RANDOM },
+      ),
+      message: "A cookie or session value comes from the random module, which is predictable; use the secrets module",
+      keywords: ["random"],
+      file_requires: [String.raw`(?i)session\s*\[|\.set_cookie\s*\(`],
     },
     {
       id: "go-insecure-random-secret",
