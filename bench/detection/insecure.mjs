@@ -100,7 +100,8 @@ export const CLAIMS = {
 export const NOT_CLAIMED = {
   "gosec G401 G501 G505 G406 G506 G507, bandit crypto-md5.py hashlib_new_insecure_functions.py":
     "Verdict claims MD5/SHA-1 for password hashing only, not every digest",
-  "gosec G404, bandit random_module.py": "Verdict claims predictable randomness for tokens and keys only",
+  "gosec G404, bandit random_module.py":
+    "Verdict claims predictable randomness for tokens, keys, cookies and session values only",
   "kics dockerfile/add_instead_of_copy": "Verdict claims ADD of remote URLs only",
   "kics dockerfile/missing_user_instruction":
     "Verdict claims an explicit USER root as the final user, not a missing USER",

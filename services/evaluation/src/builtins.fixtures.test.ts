@@ -9,7 +9,7 @@ import { describe, expect, it } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { BUILTIN_POLICIES, resolveBuiltins } from "@verdict/policy";
+import { BUILTIN_POLICIES, LANGUAGES, resolveBuiltins, type Language } from "@verdict/policy";
 import { compileEngine } from "./domain/engine.js";
 
 const FIXTURES = fileURLToPath(new URL("../../policy/fixtures", import.meta.url));
@@ -106,5 +106,50 @@ describe("built-in policy library", () => {
       }
     }
     expect(mismatches).toEqual([]);
+  });
+});
+
+// A policy's claims (the CWEs it checks, from which compliance coverage is computed, and the
+// languages it runs on) are backed by rules with true-positive samples, which the test above
+// proves are found; and every CWE reference in its frameworks is one of those claims.
+describe("built-in policies' claims", () => {
+  const truePositives = (ruleIds: readonly string[]) =>
+    all.filter((a) => a.kind === "ruleid" && ruleIds.includes(a.ruleId));
+
+  it("name only CWEs that rules with true-positive samples check, exactly as the framework references", () => {
+    const problems = BUILTIN_POLICIES.flatMap((p) => {
+      const ruleIds = p.patterns.map((r) => r.id);
+      const referenced = new Set(p.frameworks.flatMap((f) => /^cwe(?:-top-25)?:(CWE-\d+)$/.exec(f)?.[1] ?? []));
+      const claimed = Object.keys(p.claims.cwe);
+      return [
+        ...[...referenced].filter((c) => !claimed.includes(c)).map((c) => `${p.id}: ${c} referenced, not claimed`),
+        ...claimed.filter((c) => !referenced.has(c)).map((c) => `${p.id}: ${c} claimed, not referenced`),
+        ...Object.entries(p.claims.cwe).flatMap(([cwe, backers]) => [
+          ...backers.filter((id) => id !== "*" && !ruleIds.includes(id)).map((id) => `${p.id}: ${cwe}: no rule ${id}`),
+          ...(truePositives(backers.includes("*") ? ruleIds : backers).length
+            ? []
+            : [`${p.id}: ${cwe}: no rule with a true-positive sample checks it`]),
+        ]),
+      ];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it("name the languages their rules' true-positive samples are written in, no more and no fewer", () => {
+    const problems = BUILTIN_POLICIES.flatMap((p) => {
+      const ruleIds = p.patterns.map((r) => r.id);
+      const files = [...new Set(truePositives(ruleIds).map((a) => a.file))];
+      const backs = (language: Language) => files.some((f) => LANGUAGES[language].test(f));
+      if (p.category === "secrets")
+        return p.claims.languages.length ? [`${p.id}: a secret policy reads any file, it claims no language`] : [];
+      return [
+        ...(p.claims.languages.length ? [] : [`${p.id}: claims no language`]),
+        ...p.claims.languages.filter((l) => !backs(l)).map((l) => `${p.id}: ${l} claimed, no true-positive sample`),
+        ...files
+          .filter((f) => !p.claims.languages.some((l) => LANGUAGES[l].test(f)))
+          .map((f) => `${p.id}: ${f} has true positives in no claimed language`),
+      ];
+    });
+    expect(problems).toEqual([]);
   });
 });

@@ -58,6 +58,16 @@ describe("Java data flow", () => {
     expect(reports(`String p = "fixed"; Runtime.getRuntime().exec("ls " + p);`)).toBe(false);
   });
 
+  it("follows input into an array a call fills from its receiver", () => {
+    const filled = (call: string) =>
+      reports(`byte[] buf = new byte[64]; ${call}; r.exec(new String(buf));`, "", engine);
+    expect(filled(`request.getParameter("a").getBytes().read(buf)`)).toBe(true);
+    expect(filled(`request.getParameter("a").getBytes().readFully(buf)`)).toBe(true);
+    expect(filled(`request.getParameter("a").getBytes().nextBytes(buf)`)).toBe(true);
+    expect(filled(`request.getParameter("a").getBytes().copyInto(buf)`)).toBe(false);
+    expect(filled(`new java.security.SecureRandom().nextBytes(buf)`)).toBe(false);
+  });
+
   it("stops at a sanitizer, and at a later assignment that always overwrites", () => {
     expect(reports(`int n = Integer.parseInt(request.getParameter("n")); r.exec("ls " + n);`)).toBe(false);
     expect(reports(`String p = request.getParameter("a"); p = "fixed"; r.exec(p);`)).toBe(false);

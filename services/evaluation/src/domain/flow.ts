@@ -7,8 +7,9 @@
 // expression; a name is followed to its assignments in the enclosing function that come before
 // the sink (any of them tainted taints the name, so a branch that assigns input counts), except
 // an assignment that a later one in an enclosing block always overwrites. In Java also: calls on
-// a name with input as an argument taint it (`list.add(x)`, `sb.append(x)`), a fresh map or list
-// filled with constant keys or indexes gives back what was put there (collections.ts), calls to
+// a name with input as an argument taint it (`list.add(x)`, `sb.append(x)`), a call that fills
+// an array from its receiver taints the array (`random.nextBytes(buf)`, `in.read(buf)`), a fresh
+// map or list filled with constant keys or indexes gives back what was put there (collections.ts), calls to
 // the file's own methods are followed into their returns, and branches that a constant condition
 // never takes assign nothing (constant.ts). Each check is bounded (MAX_NODES nodes, names
 // followed at most MAX_DEPTH deep), so a large function costs a bounded amount per sink.
@@ -44,6 +45,11 @@ interface Syntax {
    * call's arguments).
    */
   call?: { kind: string; receiver: string; name: string; arguments: string };
+  /**
+   * Methods that write what their receiver gives into the names passed to them
+   * (`random.nextBytes(buf)`, `in.read(buf)`): the call taints those names with its receiver.
+   */
+  fills?: ReadonlySet<string>;
   method?: { kinds: ReadonlySet<string>; name: string; parameters: string; returns: string };
   /** Constant conditions (constant.ts): branches a constant condition never takes assign nothing. */
   constants?: ConstantSyntax;
@@ -98,6 +104,7 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
       cast_expression: ["type"],
     },
     call: { kind: "method_invocation", receiver: "object", name: "name", arguments: "arguments" },
+    fills: new Set(["nextBytes", "read", "readFully"]),
     method: {
       kinds: new Set(["method_declaration"]),
       name: "name",
@@ -234,12 +241,15 @@ export function reachesSink(language: StructuralLanguage, match: SgNode, flow: C
       const call = syntax.call;
       for (const c of scopeNode.findAll({ rule: { kind: call.kind } } as NapiConfig)) {
         const receiver = c.field(call.receiver);
-        if (receiver?.kind() !== syntax.identifier) continue;
         const args =
           c
             .field(call.arguments)
             ?.children()
             .filter((x) => x.isNamed()) ?? [];
+        if (receiver && syntax.fills?.has(c.field(call.name)?.text() ?? ""))
+          for (const a of args)
+            if (a.kind() === syntax.identifier) add(a.text(), { node: c, values: [receiver], assignment: false });
+        if (receiver?.kind() !== syntax.identifier) continue;
         const site: CallSite = { node: c, method: c.field(call.name)?.text() ?? "", args };
         index.calls.set(receiver.text(), [...(index.calls.get(receiver.text()) ?? []), site]);
         if (args.length) add(receiver.text(), { node: c, values: args, assignment: false });

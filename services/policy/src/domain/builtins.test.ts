@@ -172,6 +172,20 @@ describe("built-in policies", () => {
   });
 });
 
+describe("claims", () => {
+  // That the claims are backed by rules with true-positive samples is tested with the fixtures
+  // (services/evaluation/src/builtins.fixtures.test.ts); here, that the docs state them.
+  const table = readFileSync(fileURLToPath(new URL("../../../../docs/policies.md", import.meta.url)), "utf8");
+
+  it("are listed in docs/policies.md, for every policy but the secret ones, as the definitions have them", () => {
+    const rows = table.split("\n").filter((l) => /^\| `[a-z0-9-]+` \| CWE-/.test(l));
+    const expected = BUILTIN_POLICIES.filter((p) => p.category !== "secrets").map(
+      (p) => `| \`${p.id}\` | ${Object.keys(p.claims.cwe).join(", ")} | ${p.claims.languages.join(", ")} |`,
+    );
+    expect(rows).toEqual(expected);
+  });
+});
+
 describe("resolveBuiltins", () => {
   it("resolves every built-in with its defaults, and merges per-policy setting overrides", () => {
     const defaults = resolveBuiltins();

@@ -1,5 +1,5 @@
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 export const aiApiKeys: BuiltinPolicy = {
@@ -60,6 +60,7 @@ export const aiApiKeys: BuiltinPolicy = {
   suggestions: [
     "Revoke the key in the provider's console now (leaked AI keys are abused within minutes and billed to you), then read it from the environment or a secrets manager; set a usage limit on the new key.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("ai-api-keys"),
   settings: builtinSettings(),
 };

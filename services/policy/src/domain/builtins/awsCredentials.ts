@@ -1,4 +1,4 @@
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 export const awsCredentials: BuiltinPolicy = {
@@ -69,6 +69,7 @@ export const awsCredentials: BuiltinPolicy = {
     "Deactivate and rotate this key in AWS IAM now, then load credentials from the environment, an instance role or a secrets manager instead of source code.",
     "Prefer short-lived credentials: IAM roles for EC2/ECS/Lambda, IRSA or EKS Pod Identity on Kubernetes, and OIDC federation in CI.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("aws-credentials"),
   settings: builtinSettings(),
 };

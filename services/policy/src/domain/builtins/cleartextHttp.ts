@@ -1,4 +1,12 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, TRANSPORT_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import {
+  type BuiltinPolicy,
+  builtinSettings,
+  docs,
+  EVERY_RULE,
+  paths,
+  SECURITY_CATEGORY,
+  TRANSPORT_FRAMEWORKS,
+} from "./types.js";
 
 // Hosts for which plain http:// is fine: this machine, private and reserved names, single-label
 // service names (docker-compose, Kubernetes), and the well-known identifiers of schemas and XML
@@ -65,6 +73,7 @@ export const cleartextHttp: BuiltinPolicy = {
   suggestions: [
     "Use https:// (and HSTS on your own services); if the remote side offers no TLS, tunnel the traffic or move to an endpoint that does.",
   ],
+  claims: { cwe: { "CWE-319": EVERY_RULE }, languages: ["java", "typescript", "json", "yaml"] },
   documentation_url: docs("cleartext-http"),
   settings: builtinSettings(),
 };

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS, TOKEN_END } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
 
@@ -135,6 +135,7 @@ export const cloudProviderKeys: BuiltinPolicy = {
   suggestions: [
     "Revoke or regenerate this key in the cloud console now, then use workload identity (GCP service account impersonation, Azure managed identities) or a secrets manager instead of keys in source code.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("cloud-provider-keys"),
   settings: builtinSettings(),
 };

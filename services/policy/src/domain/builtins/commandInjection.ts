@@ -1,7 +1,9 @@
 import {
+  type BuiltinPolicy,
   builtinSettings,
   CSHARP_READS_NAME,
   docs,
+  EVERY_RULE,
   INJECTION_FRAMEWORKS,
   KOTLIN_READS_NAME,
   KOTLIN_TEMPLATE,
@@ -9,7 +11,6 @@ import {
   PY_DYNAMIC_ARG,
   SECURITY_CATEGORY,
   structural,
-  type BuiltinPolicy,
 } from "./types.js";
 import { JAVA_COMMAND_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 
@@ -197,6 +198,10 @@ export const commandInjection: BuiltinPolicy = {
   suggestions: [
     "Run the program directly with an argument list and no shell (execFile/spawn without shell, subprocess.run([...]), exec.Command(name, args...), ProcessBuilder(list)), and validate inputs against an allow list; if a shell is unavoidable, quote every argument (shlex.quote, escapeshellarg, Shellwords.escape).",
   ],
+  claims: {
+    cwe: { "CWE-78": EVERY_RULE },
+    languages: ["csharp", "go", "java", "javascript", "kotlin", "php", "python", "ruby"],
+  },
   documentation_url: docs("command-injection"),
   settings: builtinSettings(),
 };

@@ -1,5 +1,5 @@
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 import { OTHER_OBJECT_ID, UUID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -72,6 +72,7 @@ export const commerceTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the token in the store's or provider's admin now and create a new one with only the scopes the app needs; give it to the application from a secrets manager or CI secret.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("commerce-tokens"),
   settings: builtinSettings(),
 };

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, EVERY_RULE, SECRET_FRAMEWORKS } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 // Values that stand for a password rather than being one: `user:password@`, `:****@`, `{pass}`.
@@ -70,6 +70,7 @@ export const credentialsInUrls: BuiltinPolicy = {
   suggestions: [
     "Rotate the password, then keep the URL or connection string without it and pass the credential separately (environment variable, secrets manager, managed identity); send tokens in an Authorization header, never in a query string, which ends up in logs.",
   ],
+  claims: { cwe: { "CWE-798": EVERY_RULE, "CWE-522": EVERY_RULE }, languages: [] },
   documentation_url: docs("credentials-in-urls"),
   settings: builtinSettings(),
 };

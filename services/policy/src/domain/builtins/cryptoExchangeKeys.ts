@@ -1,5 +1,5 @@
 import { namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 import { OTHER_OBJECT_ID, UUID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -53,6 +53,7 @@ export const cryptoExchangeKeys: BuiltinPolicy = {
   suggestions: [
     "Delete the API key in the exchange's settings now and check the account's withdrawal history; create a new key without withdrawal rights, limited to known IP addresses, and read it from a secrets manager.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("crypto-exchange-keys"),
   settings: builtinSettings(),
 };

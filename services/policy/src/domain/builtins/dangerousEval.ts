@@ -1,16 +1,17 @@
 import {
+  type BuiltinPolicy,
   builtinSettings,
   docs,
+  EVERY_RULE,
+  firstArgument,
   INJECTION_FRAMEWORKS,
   paths,
   PY_DYNAMIC_ARG,
-  SECURITY_CATEGORY,
-  type BuiltinPolicy,
-  structural,
-  firstArgument,
   PY_REQUEST_KEYWORDS,
   PY_REQUEST_SOURCES,
   PY_SANITIZERS,
+  SECURITY_CATEGORY,
+  structural,
 } from "./types.js";
 
 export const dangerousEval: BuiltinPolicy = {
@@ -113,6 +114,10 @@ export const dangerousEval: BuiltinPolicy = {
   suggestions: [
     "Replace dynamic code execution with explicit logic, a lookup table, or JSON.parse / json.loads / ast.literal_eval for data.",
   ],
+  claims: {
+    cwe: { "CWE-94": EVERY_RULE, "CWE-95": EVERY_RULE },
+    languages: ["java", "javascript", "php", "python", "ruby"],
+  },
   documentation_url: docs("dangerous-eval"),
   settings: builtinSettings(),
 };

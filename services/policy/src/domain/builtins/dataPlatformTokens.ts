@@ -1,6 +1,6 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 
 // PlanetScale's token body: letters, digits and `_=.-`.
 const PSCALE_BODY = String.raw`[A-Za-z0-9_=.-]{32,64}`;
@@ -86,6 +86,7 @@ export const dataPlatformTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the token or rotate the password in the platform's console now (Databricks user settings, ClickHouse Cloud API keys, PlanetScale service tokens and passwords, Confluent Cloud API keys, Looker API3 keys) and load the new one from a secrets manager or the environment.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("data-platform-tokens"),
   settings: builtinSettings(),
 };

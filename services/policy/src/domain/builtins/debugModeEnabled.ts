@@ -1,10 +1,11 @@
 import {
+  type BuiltinPolicy,
   builtinSettings,
   CONFIGURATION_CATEGORY,
   CONFIGURATION_FRAMEWORKS,
   docs,
+  EVERY_RULE,
   paths,
-  type BuiltinPolicy,
 } from "./types.js";
 
 // Production configuration: base/production settings modules, production env files.
@@ -107,6 +108,10 @@ export const debugModeEnabled: BuiltinPolicy = {
   suggestions: [
     "Keep debug off in every deployed configuration and switch it on only in local, untracked settings (DEBUG from an environment variable defaulting to False, APP_DEBUG=false, FLASK_DEBUG unset, production.rb with consider_all_requests_local = false).",
   ],
+  claims: {
+    cwe: { "CWE-489": EVERY_RULE, "CWE-215": EVERY_RULE, "CWE-200": EVERY_RULE },
+    languages: ["python", "php", "ruby", "dotenv", "dockerfile", "php-ini", "spring-config", "asp-net-config"],
+  },
   documentation_url: docs("debug-mode-enabled"),
   settings: builtinSettings(),
 };

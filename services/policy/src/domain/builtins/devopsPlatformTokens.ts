@@ -1,6 +1,6 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS, TOKEN_END } from "./types.js";
 
 export const devopsPlatformTokens: BuiltinPolicy = {
   id: "devops-platform-tokens",
@@ -129,6 +129,7 @@ export const devopsPlatformTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the token in the platform's settings now and store its replacement as a masked secret of the CI system or a secrets manager, referenced by name from the pipeline.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("devops-platform-tokens"),
   settings: builtinSettings(),
 };

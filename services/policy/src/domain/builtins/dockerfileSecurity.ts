@@ -93,6 +93,15 @@ export const dockerfileSecurity: BuiltinPolicy = {
   suggestions: [
     "Pin base images to a version tag and digest (FROM node:20.15-alpine@sha256:…), switch to an unprivileged USER, COPY verified files or download with a checksum check, and pass build secrets with RUN --mount=type=secret instead of ENV/ARG.",
   ],
+  claims: {
+    cwe: {
+      "CWE-250": ["dockerfile-user-root", "docker-privileged"],
+      "CWE-269": ["dockerfile-user-root", "docker-privileged"],
+      "CWE-1357": ["dockerfile-latest-tag", "dockerfile-untagged-image"],
+      "CWE-494": ["dockerfile-add-remote-url", "remote-script-pipe-to-shell"],
+    },
+    languages: ["dockerfile", "shell"],
+  },
   documentation_url: docs("dockerfile-security"),
   settings: builtinSettings(),
 };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { assignment, type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 import {
   GENERIC_LINE_ALLOWLIST,
@@ -106,6 +106,7 @@ export const genericSecrets: BuiltinPolicy = {
   suggestions: [
     "If this is a real secret, revoke and rotate it, then load it from the environment or a secrets manager; keep .env files out of the repository (.gitignore) and commit a .env.example with empty values instead.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("generic-secrets"),
   settings: builtinSettings({
     min_entropy: z.number().min(0).max(8).default(DEFAULT_MIN_ENTROPY),

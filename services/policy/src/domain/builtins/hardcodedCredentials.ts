@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { assignment, builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { assignment, type BuiltinPolicy, builtinSettings, docs, EVERY_RULE, SECRET_FRAMEWORKS } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 import {
   GENERIC_LINE_ALLOWLIST,
@@ -143,6 +143,13 @@ export const hardcodedCredentials: BuiltinPolicy = {
   suggestions: [
     "Read credentials from environment variables or a secrets manager at run time, and rotate any credential that was committed.",
   ],
+  claims: {
+    cwe: {
+      "CWE-798": EVERY_RULE,
+      "CWE-259": ["password-assignment", "password-comparison", "password-comparison-literal-first", "curl-basic-auth"],
+    },
+    languages: [],
+  },
   documentation_url: docs("hardcoded-credentials"),
   settings: builtinSettings({
     // Off by default: generic key/token names produce more false positives than passwords do.

@@ -1,6 +1,6 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 
 export const hostingPlatformTokens: BuiltinPolicy = {
   id: "hosting-platform-tokens",
@@ -101,6 +101,7 @@ export const hostingPlatformTokens: BuiltinPolicy = {
   suggestions: [
     "Roll the token in the platform's dashboard now (Cloudflare API tokens, Fastly personal tokens, `fly tokens revoke`, `heroku authorizations:revoke`, Netlify applications, Scalingo and SettleMint access tokens) and give deployments a scoped token from the CI secret store.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("hosting-platform-tokens"),
   settings: builtinSettings(),
 };

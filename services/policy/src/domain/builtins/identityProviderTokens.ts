@@ -1,6 +1,6 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 
 export const identityProviderTokens: BuiltinPolicy = {
   id: "identity-provider-tokens",
@@ -47,6 +47,7 @@ export const identityProviderTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the token now (Okta API tokens, Authress service clients, 1Password service accounts; regenerate a leaked 1Password Secret Key from the account) and load the new one from the environment or a secrets manager at run time.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("identity-provider-tokens"),
   settings: builtinSettings(),
 };

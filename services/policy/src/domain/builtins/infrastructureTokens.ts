@@ -1,4 +1,12 @@
-import { builtinSettings, docs, paths, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import {
+  type BuiltinPolicy,
+  builtinSettings,
+  docs,
+  paths,
+  SECRET_CLAIMS,
+  SECRET_FRAMEWORKS,
+  TOKEN_END,
+} from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
 
@@ -95,6 +103,7 @@ export const infrastructureTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the token now (vault token revoke, the Terraform Cloud / Pulumi / Doppler / Defined Networking console, oc delete oauthaccesstoken) and have the workload obtain short-lived tokens at run time (Vault auth methods, OIDC workload identity in CI); keep Kubernetes Secrets out of the repository (Sealed Secrets, SOPS, External Secrets).",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("infrastructure-tokens"),
   settings: builtinSettings(),
 };

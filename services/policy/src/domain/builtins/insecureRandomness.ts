@@ -1,4 +1,37 @@
-import { builtinSettings, CRYPTO_FRAMEWORKS, docs, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import {
+  type BuiltinPolicy,
+  builtinSettings,
+  CRYPTO_FRAMEWORKS,
+  docs,
+  EVERY_RULE,
+  paths,
+  SECURITY_CATEGORY,
+  structural,
+} from "./types.js";
+
+/** A value of a predictable generator in Java: java.util.Random, Math.random, ThreadLocalRandom, commons-lang's RandomStringUtils. */
+const JAVA_PREDICTABLE_RANDOM = [
+  { kind: "object_creation_expression", has: { field: "type", regex: String.raw`^(?:java\.util\.)?Random$` } },
+  ...[
+    [String.raw`(?:java\.lang\.)?Math`, "random"],
+    [String.raw`(?:java\.util\.concurrent\.)?ThreadLocalRandom`, "current"],
+    [String.raw`(?:[\w.]+\.)?RandomStringUtils`, String.raw`random\w*`],
+  ].map(([object, name]) => ({
+    kind: "method_invocation",
+    all: [{ has: { field: "object", regex: `^${object}$` } }, { has: { field: "name", regex: `^${name}$` } }],
+  })),
+];
+
+/** A value of Python's random module (a Mersenne Twister; random.SystemRandom is not matched). */
+const PYTHON_PREDICTABLE_RANDOM = [
+  {
+    kind: "call",
+    has: {
+      field: "function",
+      regex: String.raw`^random\.(?:random|randint|randrange|choice|choices|getrandbits|sample|shuffle|uniform|randbytes|normalvariate|gauss|triangular|betavariate|expovariate|gammavariate|lognormvariate|vonmisesvariate|paretovariate|weibullvariate|binomialvariate)$`,
+    },
+  },
+];
 
 // Something that must be unpredictable, earlier on the same line.
 const SECRET_NAME = String.raw`(?i:token|secret|passw(?:or)?d|pwd|session|nonce|salt|otp|csrf|api_?key|reset_?code|verification_?code)`;
@@ -7,7 +40,7 @@ export const insecureRandomness: BuiltinPolicy = {
   id: "insecure-randomness",
   name: "Insecure randomness for secrets",
   description:
-    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby), and Node's crypto.pseudoRandomBytes.",
+    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby), and Node's crypto.pseudoRandomBytes; in Java and Python also such a value reaching a cookie or a session attribute within the function.",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -43,6 +76,37 @@ export const insecureRandomness: BuiltinPolicy = {
       paths: paths("java"),
     },
     {
+      id: "java-predictable-random-in-session",
+      type: "structural",
+      // A cookie's or session attribute's value is a credential (a session id, a "remember me"
+      // token): a predictable generator's value must not reach it within the method.
+      value: structural(
+        ["java"],
+        { any: [{ pattern: "new $TYPE($$$ARGS)" }, { pattern: "$SESSION.setAttribute($$$ARGS)" }] },
+        { TYPE: { regex: String.raw`^(?:javax\.servlet\.http\.|jakarta\.servlet\.http\.)?Cookie$` } },
+        { sink: "$$$ARGS", sources: JAVA_PREDICTABLE_RANDOM },
+      ),
+      message:
+        "A cookie or session value comes from java.util.Random / Math.random, which are predictable; use SecureRandom",
+      keywords: ["random"],
+      file_requires: [String.raw`\bCookie\b|\.setAttribute\s*\(`],
+    },
+    {
+      id: "python-predictable-random-in-session",
+      type: "structural",
+      // As java-predictable-random-in-session: a value stored in the session (Flask's `session`,
+      // Django's `request.session`, any store named so) or set as a cookie is a credential.
+      value: structural(
+        ["python"],
+        { any: [{ pattern: "$STORE[$KEY] = $$$VALUE" }, { pattern: "$RESPONSE.set_cookie($$$VALUE)" }] },
+        { STORE: { regex: String.raw`(?i)session$` } },
+        { sink: "$$$VALUE", sources: PYTHON_PREDICTABLE_RANDOM },
+      ),
+      message: "A cookie or session value comes from the random module, which is predictable; use the secrets module",
+      keywords: ["random"],
+      file_requires: [String.raw`(?i)session\s*\[|\.set_cookie\s*\(`],
+    },
+    {
       id: "go-insecure-random-secret",
       type: "regex",
       value: String.raw`(?:${SECRET_NAME}|(?i:key))[^\n]*\brand\.(?:Int|Intn|Int31|Int31n|Int63|Int63n|IntN|N|Uint32|Uint64|Read|Perm|Shuffle|Float64)\b`,
@@ -68,6 +132,10 @@ export const insecureRandomness: BuiltinPolicy = {
   suggestions: [
     "Generate secrets with the platform's CSPRNG: crypto.randomBytes / crypto.randomUUID (Node.js), secrets.token_urlsafe (Python), SecureRandom (Java, Ruby), crypto/rand (Go), random_bytes / random_int (PHP).",
   ],
+  claims: {
+    cwe: { "CWE-330": EVERY_RULE, "CWE-338": EVERY_RULE },
+    languages: ["go", "java", "javascript", "php", "python", "ruby"],
+  },
   documentation_url: docs("insecure-randomness"),
   settings: builtinSettings(),
 };

@@ -11,6 +11,17 @@ import {
 const KEY = String.raw`^[ \t]*(?:-[ \t]+)?`;
 const TRUE = String.raw`[ \t]*:[ \t]*["']?true["']?[ \t]*(?:#.*)?$`;
 
+// The rules that catch a container running with more privilege than it needs (CWE-250, CWE-269).
+const PRIVILEGE_RULES = [
+  "k8s-privileged-container",
+  "k8s-run-as-root",
+  "k8s-run-as-non-root-false",
+  "k8s-allow-privilege-escalation",
+  "k8s-host-namespace",
+  "k8s-dangerous-capabilities",
+  "k8s-docker-socket-mount",
+];
+
 export const kubernetesSecurity: BuiltinPolicy = {
   id: "kubernetes-security",
   name: "Kubernetes and Compose workload security",
@@ -107,6 +118,14 @@ export const kubernetesSecurity: BuiltinPolicy = {
   suggestions: [
     "Set a restrictive securityContext (runAsNonRoot: true, a non-zero runAsUser, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: drop: [ALL]), avoid host namespaces and hostPath sockets, pin images by version and digest, and enforce the Pod Security Standards (restricted) on the namespace.",
   ],
+  claims: {
+    cwe: {
+      "CWE-250": PRIVILEGE_RULES,
+      "CWE-269": PRIVILEGE_RULES,
+      "CWE-1357": ["k8s-image-latest-tag", "k8s-image-untagged"],
+    },
+    languages: ["kubernetes", "docker-compose"],
+  },
   documentation_url: docs("kubernetes-security"),
   settings: builtinSettings(),
 };

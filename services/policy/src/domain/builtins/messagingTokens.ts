@@ -1,5 +1,5 @@
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS, TOKEN_END } from "./types.js";
 import { OTHER_OBJECT_ID, UUID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -189,6 +189,7 @@ export const messagingTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the token or delete the webhook in the workspace's app settings now, create a new one, and give it to the application from a secrets manager or a CI secret.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("messaging-tokens"),
   settings: builtinSettings(),
 };

@@ -1,6 +1,6 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 
 const NEW_RELIC = String.raw`new[_.-]?relic`;
 // Case-sensitive: Sumo, sumo or SUMO, not sumOf / sumObj.
@@ -120,6 +120,7 @@ export const observabilityTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the key in the service's settings now (Datadog organization settings, Grafana Cloud access policies, New Relic API keys, Sentry auth tokens, Sumo Logic access keys, Dynatrace access tokens) and give the agent or CI job a new one from its secret store or environment.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("observability-tokens"),
   settings: builtinSettings(),
 };

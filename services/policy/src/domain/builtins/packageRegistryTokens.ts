@@ -1,4 +1,4 @@
-import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS, TOKEN_END } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
 
@@ -130,6 +130,7 @@ export const packageRegistryTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the token in the registry's settings now and check the package's recent releases; publish from CI with trusted publishing (OIDC) or a scoped token stored as a CI secret, and reference it as ${NPM_TOKEN} in .npmrc.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("package-registry-tokens"),
   settings: builtinSettings(),
 };

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, paths, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, paths, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 import { UUID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -123,6 +123,7 @@ export const paymentTokens: BuiltinPolicy = {
   suggestions: [
     "Roll the key in the provider's dashboard now (a live payment key moves money), then inject it at run time from a secrets manager or the platform's secret store; give tests their own sandbox key from the CI secret store.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("payment-tokens"),
   settings: builtinSettings({
     // On by default: a test-mode key still opens the account's test data and settings.

@@ -1,10 +1,11 @@
 import {
+  type BuiltinPolicy,
   builtinSettings,
   CODE_REVIEW_FRAMEWORKS,
   docs,
+  EVERY_RULE,
   paths,
   SECURITY_CATEGORY,
-  type BuiltinPolicy,
 } from "./types.js";
 
 const ANY_ORIGIN = String.raw`(?:true|["']\*["'])`;
@@ -94,6 +95,7 @@ export const permissiveCors: BuiltinPolicy = {
   suggestions: [
     "Allow credentials only for an explicit list of trusted origins, compared exactly against the request's Origin; never reflect the Origin header or combine a wildcard with credentials, and answer Vary: Origin.",
   ],
+  claims: { cwe: { "CWE-942": EVERY_RULE }, languages: ["go", "java", "javascript", "nginx", "python"] },
   documentation_url: docs("permissive-cors"),
   settings: builtinSettings(),
 };

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, EVERY_RULE, SECRET_FRAMEWORKS } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
 export const privateKeys: BuiltinPolicy = {
@@ -53,6 +53,7 @@ export const privateKeys: BuiltinPolicy = {
   suggestions: [
     "Revoke this key and issue a new one; keep private keys in a secrets manager or key vault and out of the repository.",
   ],
+  claims: { cwe: { "CWE-798": EVERY_RULE, "CWE-321": EVERY_RULE }, languages: [] },
   documentation_url: docs("private-keys"),
   settings: builtinSettings(),
 };

@@ -5,7 +5,7 @@ import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
 import { PLATFORM_FAMILIES } from "./providers/platforms.js";
 import { SERVICE_FAMILIES } from "./providers/services.js";
 import { providerRule } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 
 /** Every provider family of this policy, each from its provider's documentation (`docs`). */
 export const PROVIDER_FAMILIES = [
@@ -28,6 +28,7 @@ export const providerTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the credential in the provider's console (each rule's documentation link says where), issue a new one, and read it from the environment or a secret store instead of the source.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("provider-tokens"),
   settings: builtinSettings(),
 };

@@ -1,5 +1,5 @@
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -262,6 +262,7 @@ export const saasApiTokens: BuiltinPolicy = {
   suggestions: [
     "Roll (revoke and reissue) the key in the provider's dashboard now, then inject it at run time from a secrets manager or the platform's secret store; use test-mode or sandbox keys in tests.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("saas-api-tokens"),
   settings: builtinSettings(),
 };

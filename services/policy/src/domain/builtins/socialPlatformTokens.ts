@@ -1,5 +1,5 @@
 import { formatToken, namedSecret } from "./tokenRules.js";
-import { builtinSettings, docs, SECRET_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS } from "./types.js";
 import { OTHER_OBJECT_ID } from "./identifiers.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 
@@ -118,6 +118,7 @@ export const socialPlatformTokens: BuiltinPolicy = {
   suggestions: [
     "Reset the app secret or revoke the token in the platform's developer console now (a leaked token lets anyone post as the account), then load it from a secrets manager or CI secret.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("social-platform-tokens"),
   settings: builtinSettings(),
 };

@@ -1,4 +1,4 @@
-import { builtinSettings, docs, SECRET_FRAMEWORKS, TOKEN_END, type BuiltinPolicy } from "./types.js";
+import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS, TOKEN_END } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
 
@@ -181,6 +181,7 @@ export const sourceControlTokens: BuiltinPolicy = {
   suggestions: [
     "Revoke the token in GitHub, GitLab, Bitbucket or Atlassian settings now and create a new one with the least scopes it needs; in CI use the platform's built-in job token (GITHUB_TOKEN, CI_JOB_TOKEN) or a secret variable instead.",
   ],
+  claims: SECRET_CLAIMS,
   documentation_url: docs("source-control-tokens"),
   settings: builtinSettings(),
 };

@@ -1,19 +1,20 @@
 import {
+  type BuiltinPolicy,
   builtinSettings,
   CSHARP_BUILT_STRING,
   docs,
-  INJECTION_FRAMEWORKS,
-  paths,
-  SECURITY_CATEGORY,
-  structural,
-  type BuiltinPolicy,
+  EVERY_RULE,
   firstArgument,
-  PY_REQUEST_KEYWORDS,
-  PY_REQUEST_SOURCES,
-  PY_SANITIZERS,
+  INJECTION_FRAMEWORKS,
   JS_REQUEST_KEYWORDS,
   JS_REQUEST_SOURCES,
   JS_SANITIZERS,
+  paths,
+  PY_REQUEST_KEYWORDS,
+  PY_REQUEST_SOURCES,
+  PY_SANITIZERS,
+  SECURITY_CATEGORY,
+  structural,
 } from "./types.js";
 import { JAVA_REQUEST_SOURCES, JAVA_SQL_SANITIZERS } from "./javaFlow.js";
 
@@ -223,6 +224,10 @@ export const sqlInjection: BuiltinPolicy = {
   suggestions: [
     "Use bound parameters (placeholders such as ?, $1, %s or :name passed separately to the driver) or the query builder of your ORM; never build SQL text from input. Identifiers that cannot be bound must come from an allow list.",
   ],
+  claims: {
+    cwe: { "CWE-89": EVERY_RULE },
+    languages: ["csharp", "go", "java", "javascript", "kotlin", "php", "python", "ruby", "typescript"],
+  },
   documentation_url: docs("sql-injection"),
   settings: builtinSettings(),
 };

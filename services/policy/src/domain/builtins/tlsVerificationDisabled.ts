@@ -1,4 +1,12 @@
-import { builtinSettings, docs, paths, SECURITY_CATEGORY, TRANSPORT_FRAMEWORKS, type BuiltinPolicy } from "./types.js";
+import {
+  type BuiltinPolicy,
+  builtinSettings,
+  docs,
+  EVERY_RULE,
+  paths,
+  SECURITY_CATEGORY,
+  TRANSPORT_FRAMEWORKS,
+} from "./types.js";
 
 export const tlsVerificationDisabled: BuiltinPolicy = {
   id: "tls-verification-disabled",
@@ -104,6 +112,10 @@ export const tlsVerificationDisabled: BuiltinPolicy = {
   suggestions: [
     'Keep certificate verification on; to trust a private CA, add its certificate to the trust store (NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE / verify="/path/ca.pem", tls.Config.RootCAs, a custom KeyStore) instead of disabling checks.',
   ],
+  claims: {
+    cwe: { "CWE-295": EVERY_RULE },
+    languages: ["dockerfile", "go", "java", "javascript", "php", "python", "ruby", "shell"],
+  },
   documentation_url: docs("tls-verification-disabled"),
   settings: builtinSettings(),
 };

@@ -14,10 +14,50 @@ export interface BuiltinPattern extends PatternDef {
   documentation_url?: string;
 }
 
+/**
+ * The languages and file formats a policy may claim to run on, each with the file names it covers
+ * (what a fixture's name must match to back the claim).
+ */
+export const LANGUAGES = {
+  python: /\.pyw?$/i,
+  javascript: /\.(?:[cm]?jsx?|vue|svelte|html?|ejs|hbs)$/i,
+  typescript: /\.[cm]?tsx?$/i,
+  java: /\.java$/i,
+  kotlin: /\.kts?$/i,
+  go: /\.go$/i,
+  ruby: /\.(?:rb|rake|erb)$/i,
+  php: /\.(?:php[0-9]?|phtml)$/i,
+  csharp: /\.cs$/i,
+  shell: /\.(?:sh|bash|zsh)$/i,
+  dockerfile: /(?:^|\/)(?:Dockerfile[^/]*|[^/]*\.dockerfile)$/i,
+  kubernetes: /\.ya?ml$/i,
+  "docker-compose": /(?:^|\/)(?:docker-)?compose[^/]*\.ya?ml$/i,
+  "spring-config": /(?:^|\/)(?:application|bootstrap)[^/]*\.(?:properties|ya?ml)$/i,
+  "php-ini": /(?:^|\/)php\.ini$/i,
+  "asp-net-config": /(?:^|\/)web\.config$/i,
+  nginx: /\.conf$/i,
+  yaml: /\.ya?ml$/i,
+  json: /\.json[c5]?$/i,
+  dotenv: /(?:^|\/)\.env(?:\.[^/]*)?$/i,
+} as const;
+
+export type Language = keyof typeof LANGUAGES;
+
+/** A CWE claim backed by every rule of the policy (secret policies: each rule finds a credential). */
+export const EVERY_RULE = ["*"] as const;
+
 export interface BuiltinPolicy extends PolicyDescription {
   patterns: BuiltinPattern[];
   suggestions: string[];
   settings: SettingsSchema;
+  /**
+   * What the policy claims to check, each claim backed by rules with true-positive fixtures
+   * (services/evaluation/src/builtins.fixtures.test.ts fails on a claim none backs).
+   * `cwe`: each weakness (`CWE-N`) with the ids of the rules that check it; these are exactly the
+   * `cwe:` and `cwe-top-25:` references in `frameworks`, from which compliance coverage is
+   * computed. `languages`: what it runs on (none for secret policies: they read any text file).
+   */
+  claims: { cwe: Readonly<Record<string, readonly string[]>>; languages: readonly Language[] };
 }
 
 export const SECURITY_CATEGORY = "security";
@@ -239,3 +279,6 @@ export {
   TRANSPORT_FRAMEWORKS,
   WORKLOAD_PRIVILEGE_FRAMEWORKS,
 } from "./frameworks.js";
+
+/** A secret policy's claims: every rule finds a hard-coded credential (CWE-798), in any file. */
+export const SECRET_CLAIMS: BuiltinPolicy["claims"] = { cwe: { "CWE-798": EVERY_RULE }, languages: [] };

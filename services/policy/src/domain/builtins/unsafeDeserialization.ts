@@ -1,4 +1,12 @@
-import { builtinSettings, docs, INJECTION_FRAMEWORKS, paths, SECURITY_CATEGORY, type BuiltinPolicy } from "./types.js";
+import {
+  type BuiltinPolicy,
+  builtinSettings,
+  docs,
+  EVERY_RULE,
+  INJECTION_FRAMEWORKS,
+  paths,
+  SECURITY_CATEGORY,
+} from "./types.js";
 
 export const unsafeDeserialization: BuiltinPolicy = {
   id: "unsafe-deserialization",
@@ -103,6 +111,7 @@ export const unsafeDeserialization: BuiltinPolicy = {
   suggestions: [
     "Deserialize untrusted input only into plain data (JSON, yaml.safe_load, YAML.safe_load, json_decode), or bind it to explicit types with an allow list (ObjectInputFilter, Jackson without default typing); sign data that must round-trip through clients.",
   ],
+  claims: { cwe: { "CWE-502": EVERY_RULE }, languages: ["java", "javascript", "php", "python", "ruby"] },
   documentation_url: docs("unsafe-deserialization"),
   settings: builtinSettings(),
 };

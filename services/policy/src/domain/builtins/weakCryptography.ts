@@ -5,6 +5,15 @@ const PASSWORD = String.raw`(?i:passw(?:or)?d|pwd|passphrase|\bpass\b)`;
 // Weak cipher names as OpenSSL spells them: DES/3DES, RC2, RC4, Blowfish, CAST, IDEA, or any ECB mode.
 const WEAK_OPENSSL_CIPHER = String.raw`(?i:(?:des|rc2|rc4|bf|blowfish|cast5?|idea)(?:-[\w-]*)?|des3|des-ede3?(?:-[\w-]*)?|[\w-]*-ecb)`;
 
+// The rules that catch a password hashed with a fast, broken digest (CWE-916, and CWE-328 with Java's digests).
+const PASSWORD_HASH_RULES = [
+  "js-weak-password-hash",
+  "python-weak-password-hash",
+  "php-weak-password-hash",
+  "go-weak-password-hash",
+  "ruby-weak-password-hash",
+];
+
 export const weakCryptography: BuiltinPolicy = {
   id: "weak-cryptography",
   name: "Weak cryptography",
@@ -161,6 +170,26 @@ export const weakCryptography: BuiltinPolicy = {
   suggestions: [
     "Hash passwords with a slow, salted KDF (Argon2id, scrypt, bcrypt or PBKDF2 with a high iteration count); encrypt with an authenticated mode (AES-GCM, ChaCha20-Poly1305) through a vetted library; use SHA-256 or better for integrity.",
   ],
+  claims: {
+    cwe: {
+      "CWE-327": [
+        "js-create-cipher",
+        "js-weak-cipher",
+        "java-weak-cipher",
+        "java-ecb-mode",
+        "python-weak-cipher",
+        "python-weak-cipher-module",
+        "dotnet-ecb-mode",
+        "python-ecb-mode",
+        "go-weak-cipher",
+        "php-weak-cipher",
+        "ruby-weak-cipher",
+      ],
+      "CWE-328": [...PASSWORD_HASH_RULES, "java-weak-message-digest"],
+      "CWE-916": PASSWORD_HASH_RULES,
+    },
+    languages: ["csharp", "go", "java", "javascript", "php", "python", "ruby"],
+  },
   documentation_url: docs("weak-cryptography"),
   settings: builtinSettings(),
 };

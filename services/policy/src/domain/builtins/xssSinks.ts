@@ -1,16 +1,17 @@
 import {
+  type BuiltinPolicy,
   builtinSettings,
   docs,
-  INJECTION_FRAMEWORKS,
-  paths,
-  PY_DYNAMIC_ARG,
-  SECURITY_CATEGORY,
-  type BuiltinPolicy,
-  structural,
+  EVERY_RULE,
   firstArgument,
+  INJECTION_FRAMEWORKS,
   JS_REQUEST_KEYWORDS,
   JS_REQUEST_SOURCES,
   JS_SANITIZERS,
+  paths,
+  PY_DYNAMIC_ARG,
+  SECURITY_CATEGORY,
+  structural,
 } from "./types.js";
 import { JAVA_HTML_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 
@@ -184,6 +185,10 @@ export const xssSinks: BuiltinPolicy = {
   suggestions: [
     "Insert text with textContent / innerText or the framework's escaped interpolation ({{ }}, {x}); when HTML is really needed, sanitize it with a vetted sanitizer (DOMPurify, bleach, Rails sanitize) right at the sink.",
   ],
+  claims: {
+    cwe: { "CWE-79": EVERY_RULE },
+    languages: ["go", "java", "javascript", "php", "python", "ruby", "typescript"],
+  },
   documentation_url: docs("xss-sinks"),
   settings: builtinSettings(),
 };
