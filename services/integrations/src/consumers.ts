@@ -2,13 +2,26 @@
 // a redelivered event finds its check done (processDelivery is idempotent).
 import type { Bus, Subscription } from "@verdict/bus";
 import type { IntegrationsDeps } from "./deps.js";
-import { CHANGE_RECEIVED_TOPIC, type ChangeReceivedData } from "./domain/events.js";
+import {
+  CHANGE_RECEIVED_TOPIC,
+  CHANGE_RETRY_TOPIC,
+  type ChangeReceivedData,
+  type ChangeRetryData,
+} from "./domain/events.js";
+import { RESCHEDULE_POLICY } from "./domain/retry.js";
 import { processDelivery } from "./usecases/processChange.js";
 
 export async function subscribeIntegrationsConsumers(deps: IntegrationsDeps, bus: Bus): Promise<Subscription[]> {
   return [
     await bus.subscribe<ChangeReceivedData>(CHANGE_RECEIVED_TOPIC, "integrations", async (e) => {
       if (e.data?.delivery_id) await processDelivery(deps, { deliveryId: e.data.delivery_id });
+    }),
+    // Rescheduled checks wait for their time in a group of their own, holding up no new change.
+    await bus.subscribe<ChangeRetryData>(CHANGE_RETRY_TOPIC, "integrations-retry", async (e) => {
+      if (!e.data?.delivery_id) return;
+      const wait = Date.parse(e.data.not_before) - deps.clock.now().getTime();
+      if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, RESCHEDULE_POLICY.maxDelayMs)));
+      await processDelivery(deps, { deliveryId: e.data.delivery_id, attempt: e.data.attempt });
     }),
   ];
 }
