@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError } from "../support/api.js";
+import { CLI, isolatedHome, runCli } from "../support/cli.js";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.js";
 import { startGitea, type Checkout, type Gitea } from "../support/gitea.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
@@ -239,6 +240,75 @@ describe("another organization", () => {
     expect((await api.get("/v1/evaluations", { query: { repository: "acme/payments" } })).body.evaluations).toEqual(
       before,
     );
+  });
+});
+
+describe("the verdict CLI", () => {
+  it("connects Gitea and a repository by following the page's CLI commands, lists and deletes the connection", async () => {
+    const created = await api.post("/v1/organizations", { name: "Umbrella", plan: "team" });
+    const env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: created.body.api_key.key as string };
+    const umbrella = api.withKey(env.VERDICT_API_KEY);
+    const doc = readFileSync(join(ROOT, "docs/integrations/gitea.md"), "utf8");
+    const block = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)][1]![1]!;
+    const script = [
+      ["export VERDICT_URL=http://localhost:8080", `export VERDICT_URL=${v.url}`],
+      ["GITEA_URL=https://gitea.example.com", `GITEA_URL=${gitea.url}`],
+    ].reduce((text, [from, to]) => {
+      expect(text).toContain(from);
+      return text.replace(from!, to!);
+    }, block);
+    const out = execFileSync(
+      "bash",
+      [
+        "--norc",
+        "--noprofile",
+        "-euo",
+        "pipefail",
+        "-c",
+        `verdict() { "${process.execPath}" "${CLI}" "$@"; }\n${script}`,
+      ],
+      { env: { ...env, PATH: process.env.PATH ?? "", GITEA_TOKEN: gitea.admin.token }, encoding: "utf8" },
+    );
+    expect(out).not.toContain(gitea.admin.token);
+    const [conn] = (await umbrella.get("/v1/integrations/connections")).body.connections;
+    expect(conn).toMatchObject({ provider: "gitea", base_url: gitea.url, status: "active" });
+    expect(out).toContain(`created ${conn.id} (gitea at ${gitea.url})`);
+    expect(out).toContain(`events URL (the provider's webhook target): ${conn.events_url}`);
+    expect(out).toMatch(/connected acme\/payments as repo_/);
+    expect(out).toMatch(new RegExp(`${conn.id}\\s+gitea\\s+${gitea.url.replace(/\./g, "\\.")}\\s+active`));
+    expect((await umbrella.get("/v1/repositories")).body.repositories).toEqual([
+      expect.objectContaining({ name: "acme/payments", provider: "gitea", default_branch: "main" }),
+    ]);
+
+    // The secret printed once is the connection's: a delivery signed with it is accepted.
+    const secret = /webhook secret \(shown once[^:]*\): ([0-9a-f]{48})$/m.exec(out)![1]!;
+    const ping = Buffer.from("{}");
+    const signedWith = (key: string) =>
+      fetch(conn.events_url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-gitea-event": "ping",
+          "x-gitea-delivery": `cli-${key.slice(0, 6)}`,
+          "x-gitea-signature": createHmac("sha256", key).update(ping).digest("hex"),
+        },
+        body: new Uint8Array(ping),
+      });
+    expect((await signedWith(secret)).status).toBe(202);
+    expect((await signedWith("not-the-secret-at-all")).status).toBe(401);
+
+    // A token Gitea refuses: one line naming the code, exit 2, nothing kept.
+    const bad = await runCli(
+      ["connections", "create", "--provider", "gitea", "--base-url", gitea.url, "--token-stdin"],
+      { env, input: `${"0".repeat(40)}\n` },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/PROVIDER_UNAUTHORIZED/);
+
+    const deleted = await runCli(["connections", "delete", conn.id, "--json"], { env });
+    expect({ code: deleted.code, out: JSON.parse(deleted.stdout) }).toEqual({ code: 0, out: { deleted: conn.id } });
+    const listed = await runCli(["connections", "list", "--json"], { env });
+    expect(JSON.parse(listed.stdout)).toEqual({ connections: [] });
   });
 });
 
