@@ -8,8 +8,7 @@ import {
   type ChangeReceivedData,
   type ChangeRetryData,
 } from "./domain/events.js";
-import { RESCHEDULE_POLICY } from "./domain/retry.js";
-import { processDelivery } from "./usecases/processChange.js";
+import { processDelivery, retryDelivery } from "./usecases/processChange.js";
 
 export async function subscribeIntegrationsConsumers(deps: IntegrationsDeps, bus: Bus): Promise<Subscription[]> {
   return [
@@ -18,10 +17,7 @@ export async function subscribeIntegrationsConsumers(deps: IntegrationsDeps, bus
     }),
     // Rescheduled checks wait for their time in a group of their own, holding up no new change.
     await bus.subscribe<ChangeRetryData>(CHANGE_RETRY_TOPIC, "integrations-retry", async (e) => {
-      if (!e.data?.delivery_id) return;
-      const wait = Date.parse(e.data.not_before) - deps.clock.now().getTime();
-      if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, RESCHEDULE_POLICY.maxDelayMs)));
-      await processDelivery(deps, { deliveryId: e.data.delivery_id, attempt: e.data.attempt });
+      if (e.data?.delivery_id) await retryDelivery(deps, e.data);
     }),
   ];
 }

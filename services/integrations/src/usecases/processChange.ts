@@ -59,6 +59,27 @@ export async function processDelivery(
   }
 }
 
+/** A consumer waits at most this long in one go (a longer wait would cost it its place in the group). */
+const RETRY_WAIT_STEP_MS = 10_000;
+
+/**
+ * A rescheduled check: run at its time. A wait longer than one step is made in steps, the event
+ * published again after each (should that fail, the bus redelivers this one: nothing is lost).
+ */
+export async function retryDelivery(
+  deps: IntegrationsDeps,
+  data: ChangeRetryData,
+  stepMs = RETRY_WAIT_STEP_MS,
+): Promise<void> {
+  const wait = Date.parse(data.not_before) - deps.clock.now().getTime();
+  if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, stepMs)));
+  if (wait > stepMs) {
+    await deps.bus.publish(CHANGE_RETRY_TOPIC, { source: "integrations", subject: data.delivery_id, data });
+    return;
+  }
+  await processDelivery(deps, { deliveryId: data.delivery_id, attempt: data.attempt });
+}
+
 function changeOf(event: PullRequestEvent): ChangeRef {
   return { repo: event.repo, headSha: event.headSha, baseSha: event.baseSha, pullNumber: event.pullNumber };
 }
