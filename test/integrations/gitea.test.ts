@@ -8,6 +8,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError } from "../support/api.js";
+import { CLI, isolatedHome, runCli } from "../support/cli.js";
+import { startFaultProxy, type FaultProxy } from "../support/faultProxy.js";
 import { startGitea, type Checkout, type Gitea } from "../support/gitea.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
@@ -25,10 +27,10 @@ interface CombinedStatus {
 }
 
 /** Verdict's status on a commit, once it is no longer pending (Gitea's own webhook drives it). */
-async function verdictStatus(sha: string, timeoutMs = 60_000) {
+async function verdictStatus(sha: string, repo = "acme/payments", timeoutMs = 60_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const combined = await gitea.api<CombinedStatus>("GET", `/repos/acme/payments/commits/${sha}/status`);
+    const combined = await gitea.api<CombinedStatus>("GET", `/repos/${repo}/commits/${sha}/status`);
     const s = (combined.statuses ?? []).find((x) => x.context === "verdict");
     if (s && s.status !== "pending") return s;
     if (Date.now() > deadline)
@@ -37,15 +39,15 @@ async function verdictStatus(sha: string, timeoutMs = 60_000) {
   }
 }
 
-async function reviewComments(pull: number) {
-  const reviews = await gitea.api<{ id: number; body: string }[]>("GET", `/repos/acme/payments/pulls/${pull}/reviews`);
+async function reviewComments(pull: number, repo = "acme/payments") {
+  const reviews = await gitea.api<{ id: number; body: string }[]>("GET", `/repos/${repo}/pulls/${pull}/reviews`);
   const ours = reviews.filter((r) => r.body.includes("verdict:verdict"));
   const comments = [];
   for (const r of ours)
     comments.push(
       ...(await gitea.api<{ path: string; position: number; body: string }[]>(
         "GET",
-        `/repos/acme/payments/pulls/${pull}/reviews/${r.id}/comments`,
+        `/repos/${repo}/pulls/${pull}/reviews/${r.id}/comments`,
       )),
     );
   return { reviews: ours, comments };
@@ -241,6 +243,75 @@ describe("another organization", () => {
   });
 });
 
+describe("the verdict CLI", () => {
+  it("connects Gitea and a repository by following the page's CLI commands, lists and deletes the connection", async () => {
+    const created = await api.post("/v1/organizations", { name: "Umbrella", plan: "team" });
+    const env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: created.body.api_key.key as string };
+    const umbrella = api.withKey(env.VERDICT_API_KEY);
+    const doc = readFileSync(join(ROOT, "docs/integrations/gitea.md"), "utf8");
+    const block = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)][1]![1]!;
+    const script = [
+      ["export VERDICT_URL=http://localhost:8080", `export VERDICT_URL=${v.url}`],
+      ["GITEA_URL=https://gitea.example.com", `GITEA_URL=${gitea.url}`],
+    ].reduce((text, [from, to]) => {
+      expect(text).toContain(from);
+      return text.replace(from!, to!);
+    }, block);
+    const out = execFileSync(
+      "bash",
+      [
+        "--norc",
+        "--noprofile",
+        "-euo",
+        "pipefail",
+        "-c",
+        `verdict() { "${process.execPath}" "${CLI}" "$@"; }\n${script}`,
+      ],
+      { env: { ...env, PATH: process.env.PATH ?? "", GITEA_TOKEN: gitea.admin.token }, encoding: "utf8" },
+    );
+    expect(out).not.toContain(gitea.admin.token);
+    const [conn] = (await umbrella.get("/v1/integrations/connections")).body.connections;
+    expect(conn).toMatchObject({ provider: "gitea", base_url: gitea.url, status: "active" });
+    expect(out).toContain(`created ${conn.id} (gitea at ${gitea.url})`);
+    expect(out).toContain(`events URL (the provider's webhook target): ${conn.events_url}`);
+    expect(out).toMatch(/connected acme\/payments as repo_/);
+    expect(out).toMatch(new RegExp(`${conn.id}\\s+gitea\\s+${gitea.url.replace(/\./g, "\\.")}\\s+active`));
+    expect((await umbrella.get("/v1/repositories")).body.repositories).toEqual([
+      expect.objectContaining({ name: "acme/payments", provider: "gitea", default_branch: "main" }),
+    ]);
+
+    // The secret printed once is the connection's: a delivery signed with it is accepted.
+    const secret = /webhook secret \(shown once[^:]*\): ([0-9a-f]{48})$/m.exec(out)![1]!;
+    const ping = Buffer.from("{}");
+    const signedWith = (key: string) =>
+      fetch(conn.events_url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-gitea-event": "ping",
+          "x-gitea-delivery": `cli-${key.slice(0, 6)}`,
+          "x-gitea-signature": createHmac("sha256", key).update(ping).digest("hex"),
+        },
+        body: new Uint8Array(ping),
+      });
+    expect((await signedWith(secret)).status).toBe(202);
+    expect((await signedWith("not-the-secret-at-all")).status).toBe(401);
+
+    // A token Gitea refuses: one line naming the code, exit 2, nothing kept.
+    const bad = await runCli(
+      ["connections", "create", "--provider", "gitea", "--base-url", gitea.url, "--token-stdin"],
+      { env, input: `${"0".repeat(40)}\n` },
+    );
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/PROVIDER_UNAUTHORIZED/);
+
+    const deleted = await runCli(["connections", "delete", conn.id, "--json"], { env });
+    expect({ code: deleted.code, out: JSON.parse(deleted.stdout) }).toEqual({ code: 0, out: { deleted: conn.id } });
+    const listed = await runCli(["connections", "list", "--json"], { env });
+    expect(JSON.parse(listed.stdout)).toEqual({ connections: [] });
+  });
+});
+
 describe("the events route", () => {
   const body = Buffer.from(JSON.stringify({ action: "opened" }));
   const sign = (secret: string, b: Buffer) => createHmac("sha256", secret).update(b).digest("hex");
@@ -290,5 +361,95 @@ describe("the events route", () => {
     const again = await post(event, headers);
     expect(again.status).toBe(202);
     expect(await again.json()).toEqual({ outcome: "duplicate", delivery_id: "replayed-1" });
+  });
+});
+
+describe("provider faults", () => {
+  // Initech's connection reaches the real Gitea through a proxy that answers chosen calls with
+  // Gitea's faults (a rate limit with Retry-After, an outage); its own token, revoked at the end.
+  const secret = "initech-webhook-secret-0123456789";
+  const reviews = /^\/api\/v1\/repos\/initech\/billing\/pulls\/\d+\/reviews$/;
+  let proxy: FaultProxy;
+  let initech: Api;
+  let work: Checkout;
+
+  beforeAll(async () => {
+    proxy = await startFaultProxy(gitea.url);
+    const created = await api.post("/v1/organizations", { name: "Initech", plan: "team" });
+    initech = api.withKey(created.body.api_key.key);
+    const conn = await initech.post("/v1/integrations/connections", {
+      provider: "gitea",
+      base_url: proxy.url,
+      token: await gitea.createToken("verdict-initech"),
+      webhook_secret: secret,
+    });
+    expect(conn.status).toBe(201);
+    await gitea.createOrg("initech");
+    await gitea.createRepo("initech", "billing");
+    await gitea.addOrgWebhook("initech", conn.body.events_url, secret);
+    expect((await initech.post("/v1/repositories", { provider: "gitea", name: "initech/billing" })).status).toBe(201);
+  });
+
+  afterAll(async () => {
+    await proxy?.stop();
+  });
+
+  it("retries a rate limit after its Retry-After, shows an outage as pending, retrying, then reports", async () => {
+    // Four failures use up the in-process retries of the first attempt: the check is
+    // rescheduled through the bus and its next attempt posts the review.
+    proxy.fail("POST", reviews, [
+      { status: 429, headers: { "retry-after": "1" } },
+      { status: 503 },
+      { status: 503 },
+      { status: 503 },
+    ]);
+    work = await gitea.clone("initech", "billing");
+    await work.git("checkout", "--quiet", "-b", "feature/invoice");
+    const head = await work.commit({ "src/invoice.js": `const key = "${AWS_KEY}";\n` }, "invoice key");
+    await work.git("push", "--quiet", "origin", "feature/invoice");
+    const pr = await gitea.openPullRequest("initech", "billing", "feature/invoice", "main", "Invoices");
+
+    const status = await verdictStatus(head, "initech/billing");
+    expect(status.status).toBe("failure");
+    const posted = proxy.seen("POST", reviews);
+    expect(posted.map((r) => r.status)).toEqual([429, 503, 503, 503, 200]);
+    // The rate limit's Retry-After was waited out before the next call.
+    expect(posted[1]!.at - posted[0]!.at).toBeGreaterThanOrEqual(1000);
+    // Gitea keeps every status a commit had: "pending, retrying" was shown meanwhile.
+    const history = await gitea.api<{ status: string; context: string; description: string }[]>(
+      "GET",
+      `/repos/initech/billing/statuses/${head}?limit=50`,
+    );
+    expect(history).toContainEqual(
+      expect.objectContaining({
+        context: "verdict",
+        status: "pending",
+        description: "Verdict: pending, retrying (the provider is unavailable)",
+      }),
+    );
+    expect((await reviewComments(pr.number, "initech/billing")).comments).toEqual([
+      expect.objectContaining({ path: "src/invoice.js", position: 1 }),
+    ]);
+    // The retry posted the evaluation made by the first attempt: one evaluation of the commit.
+    const evaluations = (await initech.get("/v1/evaluations")).body.evaluations;
+    expect(evaluations).toEqual([expect.objectContaining({ repository: "initech/billing", ref: head })]);
+    const health = (await initech.get("/v1/integrations/connections")).body.connections[0];
+    expect(health).toMatchObject({ status: "active", last_error: expect.stringMatching(/^Gitea answered 503/) });
+  });
+
+  it("marks the connection broken when its token is revoked in Gitea", async () => {
+    await gitea.deleteToken("verdict-initech");
+    await work.commit({ "src/invoice.js": "const key = process.env.KEY;\n" }, "key from the environment");
+    await work.git("push", "--quiet", "origin", "feature/invoice");
+    const deadline = Date.now() + 60_000;
+    let health;
+    for (;;) {
+      health = (await initech.get("/v1/integrations/connections")).body.connections[0];
+      if (health.status === "broken") break;
+      if (Date.now() > deadline) throw new Error(`not broken: ${JSON.stringify(health)}\n${v.output().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(health.last_error).toMatch(/^Gitea answered 401/);
+    expect(health.last_error_at).not.toBeNull();
   });
 });

@@ -27,6 +27,10 @@ export interface Gitea {
   openPullRequest(owner: string, repo: string, head: string, base: string, title: string): Promise<{ number: number }>;
   /** An organization webhook of type gitea (JSON, HMAC-SHA256 signed with secret). */
   addOrgWebhook(org: string, url: string, secret: string): Promise<{ id: number }>;
+  /** A new API token of the admin (all scopes), as a user makes one in Gitea's settings. */
+  createToken(name: string): Promise<string>;
+  /** Deletes (revokes) the admin's token of that name. */
+  deleteToken(name: string): Promise<void>;
   output(): string;
   stop(): Promise<void>;
 }
@@ -181,13 +185,19 @@ export async function startGitea(): Promise<Gitea> {
     throw err;
   }
   const basic = "Basic " + Buffer.from(`${admin.username}:${admin.password}`).toString("base64");
-  const tokenRes = await fetch(`${url}/api/v1/users/${admin.username}/tokens`, {
-    method: "POST",
-    headers: { authorization: basic, "content-type": "application/json" },
-    body: JSON.stringify({ name: "verdict-tests", scopes: ["all"] }),
-  });
-  if (!tokenRes.ok) throw new Error(`gitea token: ${tokenRes.status} ${await tokenRes.text()}`);
-  admin.token = ((await tokenRes.json()) as { sha1: string }).sha1;
+  // Gitea manages tokens only with the user's password (basic auth), never with a token.
+  const tokens = async (method: string, path: string, body?: unknown): Promise<Response> => {
+    const res = await fetch(`${url}/api/v1/users/${admin.username}/tokens${path}`, {
+      method,
+      headers: { authorization: basic, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    if (!res.ok) throw new Error(`gitea ${method} token: ${res.status} ${await res.text()}`);
+    return res;
+  };
+  const createToken = async (name: string) =>
+    ((await (await tokens("POST", "", { name, scopes: ["all"] })).json()) as { sha1: string }).sha1;
+  admin.token = await createToken("verdict-tests");
 
   const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await fetch(`${url}/api/v1${path}`, {
@@ -211,6 +221,8 @@ export async function startGitea(): Promise<Gitea> {
       api("POST", `/orgs/${org}/repos`, { name, auto_init: true, default_branch: "main", private: true }),
     openPullRequest: (owner, repo, head, base, title) =>
       api("POST", `/repos/${owner}/${repo}/pulls`, { head, base, title }),
+    createToken,
+    deleteToken: async (name) => void (await tokens("DELETE", `/${encodeURIComponent(name)}`)),
     addOrgWebhook: (org, target, secret) =>
       api("POST", `/orgs/${org}/hooks`, {
         type: "gitea",

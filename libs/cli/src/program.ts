@@ -3,6 +3,7 @@
 import { Command } from "commander";
 import { baselineCommands } from "./commands/baseline.js";
 import { completionCommand } from "./commands/completion.js";
+import { connectionsCommands } from "./commands/connections.js";
 import { complianceCommands } from "./commands/compliance.js";
 import { evaluateCommand } from "./commands/evaluate.js";
 import { evaluationsCommand } from "./commands/evaluations.js";
@@ -36,6 +37,7 @@ export function buildProgram(ctx: Context): Command {
   evaluationsCommand(program, ctx);
   policiesCommand(program, ctx);
   organizationCommands(program, ctx);
+  connectionsCommands(program, ctx);
   complianceCommands(program, ctx);
   peopleCommands(program, ctx);
   loginCommands(program, ctx);

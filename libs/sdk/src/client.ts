@@ -340,6 +340,11 @@ export class VerdictClient {
   }
 
   // ---------- webhooks ----------
+  listConnections = () => this.call("get", "/v1/integrations/connections");
+  createConnection = (body: T.CreateConnection) => this.call("post", "/v1/integrations/connections", { body });
+  deleteConnection = (id: string) =>
+    this.call("delete", "/v1/integrations/connections/{connection_id}", { path: { connection_id: id } });
+
   listWebhooks = () => this.call("get", "/v1/webhooks");
   getWebhook = (id: string) => this.call("get", "/v1/webhooks/{webhook_id}", { path: { webhook_id: id } });
   createWebhook = (body: T.CreateWebhook) => this.call("post", "/v1/webhooks", { body });

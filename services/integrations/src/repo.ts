@@ -30,6 +30,8 @@ export interface InboundDeliveryRecord {
   dedupe_key: string;
   event: InboundEvent;
   received_at: string;
+  /** The attempts of its check so far, when a provider failure rescheduled it. */
+  attempts?: number;
 }
 
 export type CheckStatus = "running" | "completed" | "superseded";
@@ -47,6 +49,8 @@ export interface CheckRecord {
   status: CheckStatus;
   state: string | null;
   evaluation_id: string | null;
+  /** Files of the change left out for the size limits (kept with evaluation_id). */
+  skipped_for_size?: number;
   created_at: string;
   updated_at: string;
 }

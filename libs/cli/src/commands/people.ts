@@ -1,12 +1,10 @@
 // verdict members, audit, oauth-clients, sso, scim-tokens: who may use the organization, how
 // they sign in, and what they did. Secrets (invitation links, client secrets, SCIM tokens) are
 // printed once, at creation, to stdout only: never in notes or errors.
-import { readFileSync } from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
 import { API_SCOPES, type ApiScope, type PutSsoConnection } from "@verdict/sdk";
 import type { Context } from "../context.js";
-import { CliError } from "../errors.js";
-import { bool, collect, jsonOf, positiveInt } from "./shared.js";
+import { bool, collect, jsonOf, positiveInt, readText, secretFromStdin } from "./shared.js";
 
 const ROLES = ["owner", "admin", "member", "viewer"] as const;
 type Role = (typeof ROLES)[number];
@@ -263,7 +261,7 @@ function ssoCommand(program: Command, ctx: Context): void {
         ...(opts.enforce !== undefined ? { enforce: opts.enforce } : {}),
         ...(opts.issuer ? { issuer: opts.issuer } : {}),
         ...(opts.clientId ? { client_id: opts.clientId } : {}),
-        ...(opts.clientSecretStdin ? { client_secret: await secretFromStdin() } : {}),
+        ...(opts.clientSecretStdin ? { client_secret: await secretFromStdin("--client-secret-stdin") } : {}),
         ...(opts.idpMetadataFile ? { idp_metadata_xml: readText(opts.idpMetadataFile) } : {}),
         ...(opts.idpMetadataUrl ? { idp_metadata_url: opts.idpMetadataUrl } : {}),
         ...(opts.idpEntityId ? { idp_entity_id: opts.idpEntityId } : {}),
@@ -320,21 +318,4 @@ function scimTokensCommand(program: Command, ctx: Context): void {
       if (out.json) return out.data({ deleted: id });
       out.line(`deleted ${id}`);
     });
-}
-
-function readText(file: string): string {
-  try {
-    return readFileSync(file, "utf8");
-  } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-}
-
-/** A secret from stdin (first line, trimmed): never an argument, which shells and `ps` keep. */
-async function secretFromStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
-  const secret = Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0]!.trim();
-  if (!secret) throw new CliError("--client-secret-stdin: stdin is empty");
-  return secret;
 }

@@ -1,4 +1,6 @@
+import { readFileSync } from "node:fs";
 import { InvalidArgumentError, type Command } from "commander";
+import { CliError } from "../errors.js";
 
 /** --json anywhere on the command line. */
 export function jsonOf(cmd: Command): boolean {
@@ -30,4 +32,21 @@ export function collectList(value: string, previous: string[] = []): string[] {
       .map((v) => v.trim())
       .filter(Boolean),
   ];
+}
+
+/** A secret from stdin (first line, trimmed): never an argument, which shells and `ps` keep. */
+export async function secretFromStdin(option: string): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk as Buffer));
+  const secret = Buffer.concat(chunks).toString("utf8").split(/\r?\n/)[0]!.trim();
+  if (!secret) throw new CliError(`${option}: stdin is empty`);
+  return secret;
+}
+
+export function readText(file: string): string {
+  try {
+    return readFileSync(file, "utf8");
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+  }
 }

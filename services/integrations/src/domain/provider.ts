@@ -68,6 +68,11 @@ export interface ProviderClient {
   startReport(change: ChangeRef, name: string): Promise<ReportHandle>;
   /** Completes it; a provider with line comments posts them here, updating rather than duplicating. */
   completeReport(change: ChangeRef, handle: ReportHandle, report: CheckReport): Promise<void>;
+  /**
+   * Shows the change as still being checked after a provider failure ("pending, retrying"),
+   * where the provider has a place for it (a commit status); absent where it has none.
+   */
+  reportRetrying?(change: ChangeRef, name: string, reason: string): Promise<void>;
 }
 
 export type InboundEvent =

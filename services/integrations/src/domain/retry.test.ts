@@ -1,6 +1,13 @@
 import { describe, expect, it } from "@jest/globals";
 import { ProviderError } from "./provider.js";
-import { providerErrorFromHttp, retryAfterFromHeaders, retryDelayMs, withRetry, type RetryPolicy } from "./retry.js";
+import {
+  providerErrorFromHttp,
+  rescheduleDelayMs,
+  retryAfterFromHeaders,
+  retryDelayMs,
+  withRetry,
+  type RetryPolicy,
+} from "./retry.js";
 
 const NOW = Date.parse("2026-11-28T12:00:00Z");
 const POLICY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 10_000 };
@@ -133,5 +140,24 @@ describe("withRetry", () => {
       ),
     ).rejects.toMatchObject({ code: "not_found" });
     expect(gone).toBe(1);
+  });
+});
+
+describe("rescheduleDelayMs", () => {
+  const policy: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 5000 };
+
+  it("doubles per attempt, waits at least what the provider asked, at most the ceiling", () => {
+    const outage = new ProviderError("unavailable", "down");
+    expect(rescheduleDelayMs(outage, 1, policy)).toBe(1000);
+    expect(rescheduleDelayMs(outage, 2, policy)).toBe(2000);
+    expect(rescheduleDelayMs(new ProviderError("rate_limited", "slow down", 3500), 1, policy)).toBe(3500);
+    expect(rescheduleDelayMs(new ProviderError("rate_limited", "slow down", 3_600_000), 1, policy)).toBe(5000);
+  });
+
+  it("gives up after the last attempt and never reschedules what retrying cannot mend", () => {
+    expect(rescheduleDelayMs(new ProviderError("unavailable", "down"), 3, policy)).toBeNull();
+    expect(rescheduleDelayMs(new ProviderError("unauthorized", "revoked"), 1, policy)).toBeNull();
+    expect(rescheduleDelayMs(new ProviderError("not_found", "gone"), 1, policy)).toBeNull();
+    expect(rescheduleDelayMs(new Error("a bug"), 1, policy)).toBeNull();
   });
 });

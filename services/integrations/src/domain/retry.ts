@@ -61,6 +61,21 @@ export async function withRetry<T>(
   }
 }
 
+/**
+ * Rescheduling a whole check through the bus once the in-process retries gave up (or the
+ * provider asked for a longer wait): attempts of the delivery in all, and the backoff between
+ * them (doubled per attempt, never shorter than the provider's hint, at most maxDelayMs).
+ */
+export const RESCHEDULE_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 2_000, maxDelayMs: 60_000 };
+
+/** When delivery attempt `attempt` failed: the wait before the next one, or null when not to retry. */
+export function rescheduleDelayMs(error: unknown, attempt: number, policy: RetryPolicy = RESCHEDULE_POLICY) {
+  if (!(error instanceof ProviderError) || !RETRYABLE.has(error.code)) return null;
+  if (attempt >= policy.maxAttempts) return null;
+  const backoff = policy.baseDelayMs * 2 ** (attempt - 1);
+  return Math.min(policy.maxDelayMs, Math.max(backoff, error.retryAfterMs ?? 0));
+}
+
 export type HeaderBag = Record<string, string | number | string[] | undefined>;
 
 function header(headers: HeaderBag, name: string): string | undefined {

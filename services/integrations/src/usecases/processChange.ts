@@ -4,11 +4,16 @@
 // linked to the repository and the commit, and the result posted back (a status, line comments).
 // Once per (repository, head commit, policy version): a redelivered event finds its check done.
 // A later head of the same pull request supersedes a check still running (a force-push).
+// A provider failure that retrying can mend (a rate limit, an outage) reschedules the check
+// through the bus (the delivery's next attempt, written with it: nothing is lost) and shows the
+// change as "pending, retrying"; a refused token marks the connection broken.
 import { newId } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
 import { evaluationV1 } from "@verdict/proto";
 import { filesToRead, isText } from "../domain/change.js";
+import { CHANGE_RETRY_TOPIC, type ChangeRetryData } from "../domain/events.js";
 import { buildReport, CHECK_NAME, type EvaluationOutcome } from "../domain/report.js";
+import { rescheduleDelayMs } from "../domain/retry.js";
 import {
   ProviderError,
   type ChangeRef,
@@ -17,24 +22,84 @@ import {
   type ProviderClient,
 } from "../domain/provider.js";
 import type { IntegrationsDeps } from "../deps.js";
-import type { CheckRecord, ConnectionRecord } from "../repo.js";
+import type { CheckRecord, ConnectionRecord, InboundDeliveryRecord } from "../repo.js";
 
 type PullRequestEvent = Extract<InboundEvent, { kind: "pull_request" }>;
 const CHECKED_ACTIONS = new Set(["opened", "synchronize", "reopened"]);
 
-export async function processDelivery(deps: IntegrationsDeps, cmd: { deliveryId: string }): Promise<void> {
+export async function processDelivery(
+  deps: IntegrationsDeps,
+  cmd: { deliveryId: string; attempt?: number },
+): Promise<void> {
   const delivery = await deps.repo.deliveries.findOne({ id: cmd.deliveryId });
   if (!delivery) return;
   const event = delivery.event;
   if (event.kind !== "pull_request" || !CHECKED_ACTIONS.has(event.action)) return;
   const connection = await deps.repo.findConnection(delivery.connection_id);
   if (!connection) return;
+  const attempt = cmd.attempt ?? 1;
   try {
     await checkPullRequest(deps, connection, event);
   } catch (err) {
     await recordError(deps, connection, err);
-    throw err;
+    const log = deps.logger.child({ organization_id: connection.organization_id, connection_id: connection.id });
+    if (err instanceof ProviderError && err.code === "unauthorized") {
+      // Retrying cannot mend a revoked token: the connection shows broken until it is replaced.
+      log.warn({ err, delivery_id: delivery.id }, "the provider refused the connection's token: connection broken");
+      return;
+    }
+    const delay = rescheduleDelayMs(err, attempt);
+    if (delay === null) throw err;
+    await reschedule(deps, delivery, attempt + 1, delay);
+    log.warn({ err, delivery_id: delivery.id, attempt, retry_in_ms: delay }, "provider failed: check rescheduled");
+    await deps
+      .clientFor(connection)
+      .reportRetrying?.(changeOf(event), CHECK_NAME, retryReason(err as ProviderError))
+      .catch((e: unknown) => log.info({ err: e }, "could not show the check as retrying"));
   }
+}
+
+/** A consumer waits at most this long in one go (a longer wait would cost it its place in the group). */
+const RETRY_WAIT_STEP_MS = 10_000;
+
+/**
+ * A rescheduled check: run at its time. A wait longer than one step is made in steps, the event
+ * published again after each (should that fail, the bus redelivers this one: nothing is lost).
+ */
+export async function retryDelivery(
+  deps: IntegrationsDeps,
+  data: ChangeRetryData,
+  stepMs = RETRY_WAIT_STEP_MS,
+): Promise<void> {
+  const wait = Date.parse(data.not_before) - deps.clock.now().getTime();
+  if (wait > 0) await new Promise((r) => setTimeout(r, Math.min(wait, stepMs)));
+  if (wait > stepMs) {
+    await deps.bus.publish(CHANGE_RETRY_TOPIC, { source: "integrations", subject: data.delivery_id, data });
+    return;
+  }
+  await processDelivery(deps, { deliveryId: data.delivery_id, attempt: data.attempt });
+}
+
+function changeOf(event: PullRequestEvent): ChangeRef {
+  return { repo: event.repo, headSha: event.headSha, baseSha: event.baseSha, pullNumber: event.pullNumber };
+}
+
+function retryReason(err: ProviderError): string {
+  return err.code === "rate_limited" ? "the provider is rate-limiting" : "the provider is unavailable";
+}
+
+/** The delivery's next attempt, recorded with the event that asks for it (outbox). */
+async function reschedule(deps: IntegrationsDeps, delivery: InboundDeliveryRecord, attempt: number, delayMs: number) {
+  const data: ChangeRetryData = {
+    organization_id: delivery.organization_id,
+    connection_id: delivery.connection_id,
+    delivery_id: delivery.id,
+    attempt,
+    not_before: new Date(deps.clock.now().getTime() + delayMs).toISOString(),
+  };
+  await deps.outbox.update(deps.repo.deliveries, { id: delivery.id }, { attempts: attempt }, [
+    deps.outbox.event(CHANGE_RETRY_TOPIC, { source: "integrations", subject: delivery.id, data }),
+  ]);
 }
 
 async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRecord, event: PullRequestEvent) {
@@ -78,22 +143,16 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
     current = existing;
   }
   await supersedeOlder(deps, current);
-  const change: ChangeRef = {
-    repo: event.repo,
-    headSha: event.headSha,
-    baseSha: event.baseSha,
-    pullNumber: event.pullNumber,
-  };
+  const change = changeOf(event);
   const client = deps.clientFor(connection);
   const handle = await client.startReport(change, CHECK_NAME);
   const changed = await client.listChangedFiles(change);
-  const { files, skippedForSize } = await readFiles(deps, client, change, changed);
-  const evaluation = await evaluate(deps, orgId, repository.name, change, files);
+  const { evaluation, skippedForSize } = await evaluationOf(deps, client, current, change, changed);
   const outcome: EvaluationOutcome = {
     passed: evaluation.passed ?? false,
     violations: evaluation.violations,
     totalViolations: evaluation.summary?.total_violations ?? evaluation.violations.length,
-    filesEvaluated: files.length,
+    filesEvaluated: evaluation.summary?.total_files ?? 0,
   };
   const detailsUrl = deps.publicUrl ? `${deps.publicUrl.replace(/\/+$/, "")}/evaluations/${evaluation.id}` : undefined;
   const report = buildReport(outcome, changed, { skippedForSize }, detailsUrl);
@@ -117,6 +176,34 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
     { check_id: current.id, evaluation_id: evaluation.id, state: report.state, annotations: report.annotations.length },
     "change checked",
   );
+}
+
+/**
+ * The check's evaluation: made once, then kept with the check, so that a check rescheduled after
+ * a provider failure posts the same evaluation rather than making another of the same commit.
+ */
+async function evaluationOf(
+  deps: IntegrationsDeps,
+  client: ProviderClient,
+  check: CheckRecord,
+  change: ChangeRef,
+  changed: ChangedFile[],
+): Promise<{ evaluation: evaluationV1.Evaluation; skippedForSize: number }> {
+  const orgId = check.organization_id;
+  if (check.evaluation_id) {
+    const { evaluation } = await deps.evaluation.getEvaluation({
+      organization_id: orgId,
+      evaluation_id: check.evaluation_id,
+    });
+    return { evaluation: evaluation!, skippedForSize: check.skipped_for_size ?? 0 };
+  }
+  const { files, skippedForSize } = await readFiles(deps, client, change, changed);
+  const evaluation = await evaluate(deps, orgId, check.repository, change, files);
+  await deps.repo.checks.updateOne(
+    { id: check.id },
+    { evaluation_id: evaluation.id, skipped_for_size: skippedForSize, updated_at: deps.clock.now().toISOString() },
+  );
+  return { evaluation, skippedForSize };
 }
 
 /** Checks still running for an older head of the same pull request stop posting. */

@@ -1,7 +1,17 @@
 // Gitea's (and Forgejo's) REST API v1 as a ProviderClient: a connection's base URL and access
 // token. Statuses go to /statuses/{sha}; line comments are one review per report, the previous
 // Verdict review of the pull request deleted first, so a later push updates rather than adds.
+// Every call goes through domain/retry.ts: rate limits and outages are retried with backoff,
+// honouring Retry-After; a longer wait goes up to the caller, which reschedules the check.
 import { addedLinesByPath } from "../../domain/diff.js";
+import {
+  DEFAULT_RETRY_POLICY,
+  providerErrorFromHttp,
+  systemRetryEnv,
+  withRetry,
+  type RetryEnv,
+  type RetryPolicy,
+} from "../../domain/retry.js";
 import {
   ProviderError,
   type ChangeRef,
@@ -20,6 +30,8 @@ export interface GiteaClientOptions {
   /** Deadline of one API call. */
   timeoutMs?: number;
   fetch?: typeof fetch;
+  retry?: RetryPolicy;
+  retryEnv?: RetryEnv;
 }
 
 /** Gitea's page size cap (its MAX_RESPONSE_ITEMS default). */
@@ -103,13 +115,13 @@ export class GiteaClient implements ProviderClient {
   }
 
   async getFileContent(repo: RepoRef, path: string, ref: string): Promise<Uint8Array | null> {
-    const res = await this.request(
+    const res = await this.call(
       "GET",
       `${repoPath(repo)}/raw/${path.split("/").map(encodeURIComponent).join("/")}?ref=${encodeURIComponent(ref)}`,
+      undefined,
+      true,
     );
-    if (res.status === 404) return null;
-    await this.check(res);
-    return new Uint8Array(await res.arrayBuffer());
+    return res && new Uint8Array(await res.arrayBuffer());
   }
 
   async startReport(change: ChangeRef, name: string): Promise<ReportHandle> {
@@ -120,6 +132,10 @@ export class GiteaClient implements ProviderClient {
   async completeReport(change: ChangeRef, handle: ReportHandle, report: CheckReport): Promise<void> {
     if (change.pullNumber !== undefined) await this.replaceReview(change, handle.id, report);
     await this.setStatus(change, handle.id, { state: report.state, title: report.title, url: report.detailsUrl });
+  }
+
+  async reportRetrying(change: ChangeRef, name: string, reason: string): Promise<void> {
+    await this.setStatus(change, name, { state: "pending", title: `Verdict: pending, retrying (${reason})` });
   }
 
   private async setStatus(
@@ -186,44 +202,40 @@ export class GiteaClient implements ProviderClient {
     }
   }
 
-  private async check(res: Response): Promise<void> {
-    if (res.ok) return;
-    const detail = (await res.text().catch(() => "")).slice(0, 300);
-    throw providerError(res, detail);
+  /** One call, retried; a 404 answers null when allowed, any other failure is a ProviderError. */
+  private async call(method: string, path: string, body: unknown, allow404: true): Promise<Response | null>;
+  private async call(method: string, path: string, body?: unknown): Promise<Response>;
+  private async call(method: string, path: string, body?: unknown, allow404 = false): Promise<Response | null> {
+    return withRetry(
+      async () => {
+        const res = await this.request(method, path, body);
+        if (res.ok) return res;
+        if (allow404 && res.status === 404) return null;
+        const detail = (await res.text().catch(() => "")).slice(0, 300);
+        const headers: Record<string, string> = {};
+        res.headers.forEach((value, key) => (headers[key] = value));
+        throw providerErrorFromHttp(
+          res.status,
+          headers,
+          `Gitea answered ${res.status}${detail ? `: ${detail}` : ""}`,
+          Date.now(),
+        );
+      },
+      this.opts.retry ?? DEFAULT_RETRY_POLICY,
+      this.opts.retryEnv ?? systemRetryEnv,
+    );
   }
 
   private async text(method: string, path: string): Promise<string> {
-    const res = await this.request(method, path);
-    await this.check(res);
-    return res.text();
+    return (await this.call(method, path)).text();
   }
 
   private async json<T = unknown>(method: string, path: string, body?: unknown): Promise<T> {
-    const res = await this.request(method, path, body);
-    await this.check(res);
-    const text = await res.text();
+    const text = await (await this.call(method, path, body)).text();
     return (text ? JSON.parse(text) : undefined) as T;
   }
 }
 
 function repoPath(repo: RepoRef): string {
   return `/repos/${encodeURIComponent(repo.owner)}/${encodeURIComponent(repo.name)}`;
-}
-
-function providerError(res: Response, detail: string): ProviderError {
-  const message = `Gitea answered ${res.status}${detail ? `: ${detail}` : ""}`;
-  switch (res.status) {
-    case 401:
-      return new ProviderError("unauthorized", message, undefined, res.status);
-    case 403:
-      return new ProviderError("forbidden", message, undefined, res.status);
-    case 404:
-      return new ProviderError("not_found", message, undefined, res.status);
-    case 429: {
-      const after = Number(res.headers.get("retry-after"));
-      return new ProviderError("rate_limited", message, Number.isFinite(after) ? after * 1000 : undefined, res.status);
-    }
-    default:
-      return new ProviderError(res.status >= 500 ? "unavailable" : "invalid", message, undefined, res.status);
-  }
 }

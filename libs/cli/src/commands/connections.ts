@@ -1,0 +1,72 @@
+// verdict connections: the organization's connections to a hosting provider (Gitea, Forgejo).
+// The provider's token is read from stdin, never from the command line; the webhook secret is
+// made here (or read from a file) and printed once, to paste into the provider's webhook.
+import { randomBytes } from "node:crypto";
+import type { Command } from "commander";
+import type { CreateConnection } from "@verdict/sdk";
+import type { Context } from "../context.js";
+import { CliError } from "../errors.js";
+import { jsonOf, readText, secretFromStdin } from "./shared.js";
+
+export function connectionsCommands(program: Command, ctx: Context): void {
+  const conns = program
+    .command("connections")
+    .description("Connections to a hosting provider (Gitea, Forgejo); tokens and secrets are never shown back");
+  conns.command("list").action(async (_o, c: Command) => {
+    const out = ctx.output(jsonOf(c));
+    const { connections } = await ctx.client().listConnections();
+    if (out.json) return out.data({ connections });
+    out.table(
+      ["ID", "PROVIDER", "BASE URL", "STATUS", "LAST EVENT", "LAST ERROR"],
+      connections.map((k) => [
+        k.id,
+        k.provider,
+        k.base_url,
+        k.status === "active" ? out.c.green("active") : out.c.red(k.status),
+        k.last_event_at,
+        k.last_error,
+      ]),
+    );
+  });
+  conns
+    .command("create")
+    .description(
+      "Connect a provider with an access token read from stdin; prints the events URL and the webhook secret (once) for the provider's webhook",
+    )
+    .requiredOption("--provider <provider>", "gitea (Gitea or Forgejo)")
+    .requiredOption("--base-url <url>", "the provider's URL, e.g. https://gitea.example.com")
+    .requiredOption("--token-stdin", "read the provider's access token from stdin (never from the command line)")
+    .option("--webhook-secret-file <file>", "the webhook secret (first line); made at random when omitted")
+    .action(async (opts, c: Command) => {
+      const out = ctx.output(jsonOf(c));
+      const webhookSecret = opts.webhookSecretFile
+        ? secretFromFile(opts.webhookSecretFile)
+        : randomBytes(24).toString("hex");
+      const conn = await ctx.client().createConnection({
+        provider: opts.provider as CreateConnection["provider"],
+        base_url: opts.baseUrl,
+        token: await secretFromStdin("--token-stdin"),
+        webhook_secret: webhookSecret,
+      });
+      if (out.json) return out.data({ ...conn, webhook_secret: webhookSecret });
+      out.line(`created ${conn.id} (${conn.provider} at ${conn.base_url})`);
+      out.line(`events URL (the provider's webhook target): ${conn.events_url}`);
+      out.line(`webhook secret (shown once, set it on the provider's webhook now): ${webhookSecret}`);
+    });
+  conns
+    .command("delete")
+    .description("Delete a connection: its deliveries are refused and its repositories are no longer checked")
+    .argument("<connection_id>")
+    .action(async (id: string, _o, c: Command) => {
+      const out = ctx.output(jsonOf(c));
+      await ctx.client().deleteConnection(id);
+      if (out.json) return out.data({ deleted: id });
+      out.line(`deleted ${id}`);
+    });
+}
+
+function secretFromFile(file: string): string {
+  const secret = readText(file).split(/\r?\n/)[0]!.trim();
+  if (!secret) throw new CliError(`--webhook-secret-file: ${file} is empty`);
+  return secret;
+}
