@@ -158,7 +158,7 @@ async function main() {
     // process, on the same payloads: each stage the gateway and the evaluation service run on the
     // file contents. What Verdict spends per request beyond these is the rest of the path.
     const { CreateEvaluationSchema } = await importBuilt("services/gateway/dist/http/schemas.js");
-    const { createEvaluationRequest } = await importBuilt("services/gateway/dist/routes/evaluations.js");
+    const { encodeEvaluationBody } = await importBuilt("services/gateway/dist/http/evaluationWire.js");
     const { evaluationV1 } = await importBuilt("libs/proto/dist/index.js");
     const rpc = evaluationV1.EvaluationServiceService.createEvaluation;
     const parsed = payloads.map((p) => CreateEvaluationSchema.parse(JSON.parse(p.body.toString("utf8"))));
@@ -168,7 +168,11 @@ async function main() {
       }).seconds *
         1e3) /
       (ENGINE_PASSES * PAYLOADS);
-    const encode = (body) => rpc.requestSerialize(createEvaluationRequest("org_bench", body));
+    // What the gateway does with a valid body (http/bodies.ts), and what the service decodes.
+    const encode = (body) => {
+      const { bytes } = encodeEvaluationBody("org_bench", body);
+      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    };
     const encoded = parsed.map(encode);
     const stages = [
       ["JSON: UTF-8 decode and parse of the body", stagePerRequest((p) => JSON.parse(p.body.toString("utf8")))],

@@ -33,6 +33,7 @@ const HTTP = "[google.api.http]";
 const ROUTE = "[verdict.api.v1.route]";
 const SCHEMA = "[verdict.api.v1.schema]";
 const FIELD = "[verdict.api.v1.field]";
+const SERVICE = "[verdict.api.v1.service]";
 const VERBS = ["get", "post", "put", "patch", "delete"];
 
 const lowerFirst = (s) => s[0].toLowerCase() + s.slice(1);
@@ -95,6 +96,8 @@ function indexFile(file) {
 const STRUCT = ".google.protobuf.Struct";
 const rulesOf = (f) => f.options?.[FIELD] ?? {};
 const required = (f) => (f.options?.["[google.api.field_behavior]"] ?? []).includes("REQUIRED");
+/** A field's name in JSON: the proto field's, or the name of the absolute URL a path is answered as. */
+const jsonName = (f) => rulesOf(f).publicUrl || f.name;
 /** The fields of a message that the REST shape has (not the `internal` ones). */
 const restFields = (m) => m.fields.filter((f) => !rulesOf(f).internal);
 
@@ -171,12 +174,14 @@ function unwrapped(f, ctx) {
 function fieldJson(f, ctx) {
   const rules = rulesOf(f);
   const v = `m.${f.name}`;
+  if (rules.publicUrl) return `publicUrl(apiBaseUrl, ${v})`;
   if (rules.unwrap) return `${v}?.${unwrapped(f, ctx).unwrapped}${f.proto3Optional ? " ?? null" : " ?? []"}`;
   if (f.type === "TYPE_MESSAGE" && f.typeName === STRUCT) return `${v} ?? {}`;
   if (f.type === "TYPE_MESSAGE") {
     const map = ctx.mapperName(f.typeName);
-    if (f.label === "LABEL_REPEATED") return `${v}.map(${map})`;
-    return `${map}(${v} ?? ${ctx.protoNs}.${ctx.message(f.typeName).ts}.fromPartial({}))`;
+    const base = ctx.needsBase(f.typeName) ? ", apiBaseUrl" : "";
+    if (f.label === "LABEL_REPEATED") return base ? `${v}.map((x) => ${map}(x${base}))` : `${v}.map(${map})`;
+    return `${map}(${v} ?? ${ctx.protoNs}.${ctx.message(f.typeName).ts}.fromPartial({})${base})`;
   }
   let out = v;
   if (rules.enum?.length)
@@ -218,7 +223,18 @@ function generate(file) {
     },
     schemaName: (name) => `${ctx.message(name).ts}Schema`,
     mapperName: (name) => `${lowerFirst(ctx.message(name).ts)}Json`,
+    /** Whether a message's JSON holds an absolute URL (public_url), directly or in a message it holds. */
+    needsBase: (name) =>
+      restFields(ctx.message(name)).some(
+        (f) =>
+          rulesOf(f).publicUrl ||
+          (f.type === "TYPE_MESSAGE" && f.typeName !== STRUCT && !rulesOf(f).unwrap && ctx.needsBase(f.typeName)),
+      ),
   };
+  // The service's client: `clients.<service>`, or, for a service a distributed install may leave
+  // out, a function that answers 503 where it is not deployed.
+  const absent = annotated[0].s.options?.[SERVICE]?.absent;
+  const clientOf = absent ? `${service}Client(clients)` : `clients.${service}`;
 
   // The messages of answers and of request bodies, each after the messages it holds.
   const order = [];
@@ -233,6 +249,7 @@ function generate(file) {
     for (const f of restFields(m)) {
       if (f.type !== "TYPE_MESSAGE" || f.typeName === STRUCT || rulesOf(f).unwrap) continue;
       if (rulesOf(f).flatten && side !== "output") throw new Error(`${f.name}: flatten is for answers only`);
+      if (rulesOf(f).publicUrl && side !== "output") throw new Error(`${f.name}: public_url is for answers only`);
       visit(f.typeName, side);
     }
     if (!order.includes(m)) order.push(m);
@@ -271,7 +288,15 @@ function generate(file) {
   emit(`import { z } from "zod";`);
   emit(`import { ${protoNs} } from "@verdict/proto";`);
   emit(`import { route, type Route } from "../http/route.js";`);
+  if (absent) emit(`import type { Clients } from "../clients.js";`);
   const importsAt = lines.length;
+  if (absent) {
+    emit();
+    emit(`/** The ${service} service's client, or 503 where it is not deployed (no address for it). */`);
+    emit(`export function ${service}Client(clients: Clients): NonNullable<Clients[${str(service)}]> {`);
+    emit(`  return deployed(clients.${service}, ${str(absent)});`);
+    emit("}");
+  }
   emit();
   emit("// ---------- what the routes answer and take ----------");
   for (const msg of order) {
@@ -287,15 +312,19 @@ function generate(file) {
     for (const f of own) {
       if (paging.includes(f)) continue;
       const rules = rulesOf(f);
+      if (rules.publicUrl && inRequest) throw new Error(`${f.name}: public_url is for answers only`);
       if (rules.flatten) {
         const inner = ctx.message(f.typeName);
+        const base = ctx.needsBase(f.typeName) ? ", apiBaseUrl" : "";
         fields.push(`  ...${ctx.schemaName(f.typeName)}.shape,`);
-        json.push(`    ...${ctx.mapperName(f.typeName)}(m.${f.name} ?? ${protoNs}.${inner.ts}.fromPartial({})),`);
+        json.push(
+          `    ...${ctx.mapperName(f.typeName)}(m.${f.name} ?? ${protoNs}.${inner.ts}.fromPartial({})${base}),`,
+        );
         continue;
       }
-      fields.push(`  ${f.name}: ${fieldSchema(f, ctx, inRequest ? "body" : "output")},`);
+      fields.push(`  ${jsonName(f)}: ${fieldSchema(f, ctx, inRequest ? "body" : "output")},`);
       if (rules.omitWhenEmpty) json.push(`    ...(m.${f.name} ? { ${f.name}: m.${f.name} } : {}),`);
-      else json.push(`    ${f.name}: ${fieldJson(f, ctx)},`);
+      else json.push(`    ${jsonName(f)}: ${fieldJson(f, ctx)},`);
     }
     if (paging.length === 2) {
       fields.push("  pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }),");
@@ -313,7 +342,8 @@ function generate(file) {
     emit(`  })${inRequest ? ".strict()" : ""}${Object.keys(meta).length ? `\n  .meta(${str(meta)})` : ""};`);
     if (!side.has("output")) continue;
     emit();
-    emit(`export function ${lowerFirst(msg.ts)}Json(m: ${protoNs}.${msg.ts}): z.output<typeof ${name}> {`);
+    const base = ctx.needsBase(msg.full) ? ", apiBaseUrl: string" : "";
+    emit(`export function ${lowerFirst(msg.ts)}Json(m: ${protoNs}.${msg.ts}${base}): z.output<typeof ${name}> {`);
     emit("  return {");
     for (const l of json) emit(l);
     emit("  };");
@@ -361,6 +391,7 @@ function generate(file) {
       ...(structs.length ? ["rawBody"] : []),
       ...(r.input.fields.some((f) => f.name === "organization_id") ? ["principal"] : []),
       "clients",
+      ...(!r.noContent && ctx.needsBase(r.answer.full) ? ["apiBaseUrl"] : []),
     ];
     emit("  route({");
     emit(`    method: ${str(r.verb)},`);
@@ -395,15 +426,16 @@ function generate(file) {
     // A body or a query leaves out what it may: the message's defaults fill it (fromPartial).
     const request =
       r.body || r.query ? `${protoNs}.${r.input.ts}.fromPartial({ ${fields.join(", ")} })` : `{ ${fields.join(", ")} }`;
-    const call = `clients.${service}.${lowerFirst(r.m.name)}(${request})`;
+    const call = `${clientOf}.${lowerFirst(r.m.name)}(${request})`;
     if (r.noContent) {
       emit(`      await ${call};`);
       emit("      return { status: 204 };");
     } else {
       emit(`      const res = await ${call};`);
+      const base = ctx.needsBase(r.answer.full) ? ", apiBaseUrl" : "";
       const body = r.rule.responseBody
-        ? `${lowerFirst(r.answer.ts)}Json(res.${r.rule.responseBody}!)`
-        : `${lowerFirst(r.answer.ts)}Json(res)`;
+        ? `${lowerFirst(r.answer.ts)}Json(res.${r.rule.responseBody}!${base})`
+        : `${lowerFirst(r.answer.ts)}Json(res${base})`;
       emit(`      return { status: ${status}, body: ${body} };`);
     }
     emit("    },");
@@ -414,8 +446,8 @@ function generate(file) {
   const code = text.replace(/^\s*\/\/.*$/gm, "");
   const helpers = [
     ...["BOOL_QUERY", "ISO_OR_DATE"].filter((h) => new RegExp(`\\b${h}\\b`).test(code)),
-    ...["dateTime", "maxBytes", "refuseImpossibleDays", "refuseProtoKey", "struct"].filter((h) =>
-      new RegExp(`(?<![\\w.])${h}\\(`).test(code),
+    ...["dateTime", "deployed", "maxBytes", "publicUrl", "refuseImpossibleDays", "refuseProtoKey", "struct"].filter(
+      (h) => new RegExp(`(?<![\\w.])${h}\\(`).test(code),
     ),
   ];
   if (helpers.length) lines.splice(importsAt, 0, `import { ${helpers.join(", ")} } from "../http/restTypes.js";`);

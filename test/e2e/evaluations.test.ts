@@ -126,6 +126,25 @@ describe("creating evaluations", () => {
     });
     expect(res.body.violations[0]).toMatchObject({ line: 1, column: 5 });
   });
+
+  it("reads a body in another charset than UTF-8 (UTF-16) to the same evaluation", async () => {
+    // Not the byte path of a UTF-8 body: express.json decodes it, then it is validated and
+    // encoded as the create request as a UTF-8 body is.
+    const res = await fetch(`${v.url}/v1/evaluations`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${v.bootstrapKey}`, "content-type": "application/json; charset=utf-16le" },
+      body: Buffer.from(JSON.stringify({ ...leaky, repository: "acme/utf16" }), "utf16le"),
+    });
+    expect(res.status).toBe(201);
+    const e = (await res.json()) as {
+      repository: string;
+      violations: { policy_id: string; file: string; line: number }[];
+    };
+    expect(e.repository).toBe("acme/utf16");
+    expect(e.violations).toContainEqual(
+      expect.objectContaining({ policy_id: "aws-credentials", file: "src/config.js", line: 2 }),
+    );
+  });
 });
 
 describe("validation errors", () => {

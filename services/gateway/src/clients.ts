@@ -8,12 +8,12 @@ import {
   policyV1,
   webhooksV1,
 } from "@verdict/proto";
-import { encodeCreateEvaluation, encodingOf } from "./http/evaluationWire.js";
+import type { EncodedCreateEvaluation } from "./http/evaluationWire.js";
 
 export interface Clients {
   identity: AsyncClient<typeof identityV1.IdentityServiceService>;
   policy: AsyncClient<typeof policyV1.PolicyServiceService>;
-  evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
+  evaluation: AsyncClient<typeof evaluationService>;
   compliance: AsyncClient<typeof complianceV1.ComplianceServiceService>;
   webhooks: AsyncClient<typeof webhooksV1.WebhookServiceService>;
   /** Unset where the integrations service is not deployed (a distributed install without it). */
@@ -39,17 +39,16 @@ const generated = evaluationV1.EvaluationServiceService;
 
 /**
  * The evaluation service's definition, but for the create request: it carries every file's
- * content (up to 30 MiB). Its encoding is written once at its exact size (the generated encoder
- * grows and copies), or was made on a body worker already, and gRPC gets it as it is.
+ * content (up to 30 MiB), and is taken already encoded, once, when its body was read (its
+ * encoding is written at its exact size, where the generated encoder grows and copies), and gRPC
+ * gets the bytes as they are.
  */
-const evaluationService: typeof generated = {
+const evaluationService = {
   ...generated,
   createEvaluation: {
     ...generated.createEvaluation,
-    requestSerialize: (value: evaluationV1.CreateEvaluationRequest): Buffer => {
-      const bytes = encodingOf(value)?.bytes ?? encodeCreateEvaluation(value).bytes;
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    },
+    requestSerialize: (value: EncodedCreateEvaluation): Buffer =>
+      Buffer.from(value.bytes.buffer, value.bytes.byteOffset, value.bytes.byteLength),
   },
 };
 

@@ -1575,10 +1575,12 @@ export interface components {
         ConfirmTotp: {
             code: string;
         };
+        /** @description A connection to a hosting provider. Its token and webhook secret are never answered. */
         Connection: {
             base_url: string;
             /** Format: date-time */
             created_at: string;
+            /** @description Where the provider delivers its webhooks. */
             events_url: string;
             id: string;
             last_error: string | null;
@@ -1586,7 +1588,10 @@ export interface components {
             last_event_at: string | null;
             /** @enum {string} */
             provider: "gitea";
-            /** @enum {string} */
+            /**
+             * @description active, or broken (the provider refused the token: unauthorized)
+             * @enum {string}
+             */
             status: "active" | "broken";
         };
         ConnectionList: {

@@ -1,25 +1,24 @@
-// Large evaluation bodies are parsed on a body worker and their create request encoded there
-// (encodeOnWorker): the request must carry the UTF-8 bytes of each content exactly, whatever the
-// body holds, and the body that comes back to the gateway's thread carries the encoding, not the
-// contents.
+// An evaluation's body is parsed, validated and encoded as its create request in one step
+// (encodeEvaluation: on a body worker when it is large): the request must carry the UTF-8 bytes of
+// each content exactly, whatever the body holds, and the body that comes back to the gateway's
+// thread leaves its contents out, the encoding beside it.
 import { describe, expect, it } from "@jest/globals";
 import { evaluationV1 } from "@verdict/proto";
-import { encodeOnWorker, parseBody, withEncoding } from "./bodies.js";
-import { encodingOf } from "./evaluationWire.js";
+import { encodeEvaluation, parseBody } from "./bodies.js";
 
 function roundTrip(body: Buffer) {
   const job = { operationId: "createEvaluation", bytes: body, organizationId: "org_a" };
-  const outcome = encodeOnWorker(job, parseBody(job.operationId, body));
-  if (outcome.kind !== "ok") throw new Error(`not parsed: ${outcome.kind}`);
-  const parsed = withEncoding(outcome) as { files: { content: string }[] };
-  const encoded = encodingOf(parsed)!;
+  const outcome = encodeEvaluation(job, parseBody(job.operationId, body));
+  if (outcome.kind !== "ok" || !outcome.encoded) throw new Error(`not parsed and encoded: ${outcome.kind}`);
+  const parsed = outcome.data as { files: { content: string }[] };
+  const encoded = outcome.encoded;
   const request = evaluationV1.CreateEvaluationRequest.decode(encoded.bytes);
   return { parsed, encoded, request };
 }
 
 const envelope = (files: string) => `{"repository":"acme/api","ref":"main","files":[${files}]}`;
 
-describe("an evaluation body's create request, encoded on the body worker", () => {
+describe("an evaluation body's create request, encoded once when the body is read", () => {
   it("carries the UTF-8 bytes of each content: escapes, multi-byte characters, lone surrogates, empty files", () => {
     const contents = ["plain", 'quote " and \\ back', "é 😀 \u0000 end", "\ud800 lone", "", "x".repeat(70_000)];
     const body = Buffer.from(envelope(contents.map((c, i) => JSON.stringify({ path: `f${i}`, content: c })).join(",")));
@@ -51,12 +50,9 @@ describe("an evaluation body's create request, encoded on the body worker", () =
   it("is not made for a body that failed validation, nor without an organization", () => {
     const invalid = Buffer.from(`{"repository":"acme/api","files":[]}`);
     const job = { operationId: "createEvaluation", bytes: invalid, organizationId: "org_a" };
-    expect(encodeOnWorker(job, parseBody(job.operationId, invalid)).kind).toBe("invalid");
+    expect(encodeEvaluation(job, parseBody(job.operationId, invalid)).kind).toBe("invalid");
     const valid = Buffer.from(envelope(`{"path":"a","content":"x"}`));
-    const anonymous = encodeOnWorker(
-      { operationId: "createEvaluation", bytes: valid },
-      parseBody("createEvaluation", valid),
-    );
+    const anonymous = encodeEvaluation({ operationId: "createEvaluation" }, parseBody("createEvaluation", valid));
     expect(anonymous.kind === "ok" && anonymous.encoded).toBeUndefined();
   });
 });

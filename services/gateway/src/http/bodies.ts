@@ -3,12 +3,13 @@
 // small bodies and on a body worker thread (bodyWorker.ts) for large ones, so a 31 MiB body
 // never stops the thread that answers every organization. Same answers as express.json and
 // parseOr400 on that thread: UTF-8 with a BOM stripped, an empty body read as {}, a top-level
-// value other than an object or an array malformed (strict), the same field errors.
+// value other than an object or an array malformed (strict), the same field errors. An
+// evaluation's body leaves this step as its create request, encoded once (encodeEvaluation).
 import type { z } from "zod";
 import { CreateEvaluationSchema } from "./schemas.js";
 import { toFieldErrors } from "./validation.js";
 import type { FieldError } from "@verdict/kit";
-import { attachEncoding, encodeCreateEvaluation, toCreateEvaluation, type PreEncoded } from "./evaluationWire.js";
+import { encodeEvaluationBody, type EncodedCreateEvaluation } from "./evaluationWire.js";
 
 /** The routes (by operationId) whose body is parsed this way, and their schemas. */
 export const WORKER_BODIES: Readonly<Record<string, z.ZodType>> = {
@@ -27,8 +28,8 @@ export type BodyOutcome =
       kind: "ok";
       data: unknown;
       raw: unknown;
-      /** An evaluation's create request, encoded on the worker (its contents left out of `data`). */
-      encoded?: PreEncoded;
+      /** An evaluation's create request, encoded (its contents then left out of `data`). */
+      encoded?: EncodedCreateEvaluation;
     }
   | { kind: "invalid"; errors: FieldError[] }
   | { kind: "malformed" };
@@ -64,24 +65,21 @@ export function parseBody(operationId: string, bytes: Uint8Array): BodyOutcome {
 }
 
 /**
- * On the worker: a valid evaluation's create request for `organizationId`, protobuf-encoded into
- * one buffer that moves to the gateway's thread without a copy (structured cloning would copy
- * every content, and the thread would then encode each to bytes for gRPC: tens of milliseconds
- * of a 31 MiB body on the thread that answers every organization). The parsed body comes back
- * without its contents; the route sends the encoding (see evaluationWire.ts).
+ * A valid evaluation's body as its create request for `organizationId`, protobuf-encoded into one
+ * buffer, on whichever thread parsed it: on a body worker, the buffer moves to the gateway's
+ * thread without a copy (structured cloning would copy every content, and the thread would then
+ * encode each to bytes for gRPC: tens of milliseconds of a 31 MiB body on the thread that answers
+ * every organization). The parsed body keeps everything but its contents; the route sends the
+ * encoding (routes/evaluations.ts).
  */
-export function encodeOnWorker(job: BodyJob, outcome: BodyOutcome): BodyOutcome {
+export function encodeEvaluation(
+  job: Pick<BodyJob, "operationId" | "organizationId">,
+  outcome: BodyOutcome,
+): BodyOutcome {
   const { organizationId } = job;
   if (outcome.kind !== "ok" || job.operationId !== "createEvaluation" || organizationId === undefined) return outcome;
   const body = outcome.data as z.infer<typeof CreateEvaluationSchema>;
-  const { bytes, contentBytes } = encodeCreateEvaluation(toCreateEvaluation(organizationId, body));
+  const encoded = encodeEvaluationBody(organizationId, body);
   for (const f of body.files) f.content = "";
-  return { ...outcome, encoded: { organizationId, bytes, files: body.files.length, contentBytes } };
-}
-
-/** On the gateway's thread: the parsed body, remembering the encoding made for it. */
-export function withEncoding(outcome: BodyOutcome & { kind: "ok" }): unknown {
-  if (outcome.encoded && outcome.data && typeof outcome.data === "object")
-    attachEncoding(outcome.data, outcome.encoded);
-  return outcome.data;
+  return { ...outcome, encoded };
 }

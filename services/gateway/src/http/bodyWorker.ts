@@ -2,10 +2,10 @@
 // bodies.ts. A parsed evaluation's create request moves back to the gateway's thread encoded, in
 // one buffer.
 import { withTransfer } from "@verdict/runtime";
-import { encodeOnWorker, parseBody, type BodyJob, type BodyOutcome } from "./bodies.js";
+import { encodeEvaluation, parseBody, type BodyJob, type BodyOutcome } from "./bodies.js";
 
 export default function parse(job: BodyJob): BodyOutcome {
-  const outcome = encodeOnWorker(job, parseBody(job.operationId, job.bytes));
+  const outcome = encodeEvaluation(job, parseBody(job.operationId, job.bytes));
   if (outcome.kind !== "ok" || !outcome.encoded) return outcome;
   return withTransfer(outcome, [outcome.encoded.bytes.buffer as ArrayBuffer]);
 }

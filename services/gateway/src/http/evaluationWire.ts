@@ -1,9 +1,9 @@
 // The create request's protobuf encoding (verdict.evaluation.v1.CreateEvaluationRequest), written
 // once into a buffer of its exact size. The generated encoder grows its buffer by doubling (a
 // 31 MiB request copies some 64 MiB while it grows) and copies the result again at the end; for
-// the one message that carries every file's content this writes each byte once. Large bodies are
-// encoded so on a body worker thread, from the parsed JSON's strings (the thread that answers
-// every organization then hands gRPC the bytes as they are), small ones on the gateway's thread.
+// the one message that carries every file's content this writes each byte once, from the parsed
+// JSON's strings: large bodies on a body worker thread (the thread that answers every
+// organization then hands gRPC the bytes as they are), small ones on the gateway's thread.
 // Byte for byte the generated encoder's output (evaluationWire.test.ts compares them): fields in
 // number order, proto3 defaults (empty strings and bytes) left out, every file and policy written.
 const encoder = new TextEncoder();
@@ -110,7 +110,7 @@ export function encodeCreateEvaluation(req: CreateEvaluationWire): { bytes: Uint
 }
 
 /** The create request for an organization from a validated body (a content may be text or bytes). */
-export function toCreateEvaluation(
+function toCreateEvaluation(
   organizationId: string,
   body: {
     repository: string;
@@ -132,8 +132,12 @@ export function toCreateEvaluation(
   };
 }
 
-/** A request body whose create request was encoded on a body worker, for this organization. */
-export interface PreEncoded {
+/**
+ * An evaluation's create request for one organization, validated and encoded once from its body
+ * (http/bodies.ts: on a body worker when the body is large). The route hands it to the evaluation
+ * client, which sends the bytes as they are (clients.ts).
+ */
+export interface EncodedCreateEvaluation {
   organizationId: string;
   bytes: Uint8Array;
   files: number;
@@ -141,14 +145,11 @@ export interface PreEncoded {
   contentBytes: number;
 }
 
-const preEncoded = new WeakMap<object, PreEncoded>();
-
-/** Remembers the encoding made for a parsed body, or for the request built from it. */
-export function attachEncoding(target: object, encoding: PreEncoded): void {
-  preEncoded.set(target, encoding);
-}
-
-/** The encoding made for this body or request, if one was. */
-export function encodingOf(target: object): PreEncoded | undefined {
-  return preEncoded.get(target);
+/** The encoded create request of a validated body, for the caller's organization. */
+export function encodeEvaluationBody(
+  organizationId: string,
+  body: Parameters<typeof toCreateEvaluation>[1],
+): EncodedCreateEvaluation {
+  const { bytes, contentBytes } = encodeCreateEvaluation(toCreateEvaluation(organizationId, body));
+  return { organizationId, bytes, files: body.files.length, contentBytes };
 }

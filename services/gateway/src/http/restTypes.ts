@@ -97,3 +97,19 @@ export function maxBytes(schema: z.ZodString, field: string, max: number) {
     params: { code: "MAX_SIZE_EXCEEDED", max },
   });
 }
+
+/** Verdict's public origin: the API's base URL (…/v1) without its /v1. */
+export function publicOrigin(apiBaseUrl: string): string {
+  return apiBaseUrl.replace(/\/v1\/?$/, "");
+}
+
+/** A path (with its query) on Verdict's public address, as an absolute URL. */
+export function publicUrl(apiBaseUrl: string, path: string): string {
+  return `${publicOrigin(apiBaseUrl)}${path}`;
+}
+
+/** A service's client, or 503 where a distributed install does not deploy it (no address for it). */
+export function deployed<T>(client: T | undefined, absent: string): T {
+  if (!client) throw errors.unavailable(absent);
+  return client;
+}

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Clients } from "../clients.js";
 import type { Principal } from "./auth.js";
+import type { EncodedCreateEvaluation } from "./evaluationWire.js";
 import type { CookieMode } from "./session.js";
 
 /** Who may call a route: nobody needs a key, any valid key, a scope, or the instance operator. */
@@ -14,6 +15,12 @@ export interface RouteContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /**
+   * POST /v1/evaluations: the create request, validated and protobuf-encoded once from the body
+   * (http/bodies.ts, on a body worker when the body is large; `body` then holds no contents). The
+   * route sends it as it is. Undefined on every other route.
+   */
+  encodedEvaluation: EncodedCreateEvaluation | undefined;
   /**
    * The JSON body as parsed, before the schema: it still holds the keys a schema's output cannot
    * (an own `__proto__`, which zod drops rather than carry it as a prototype).

@@ -1,44 +1,22 @@
-import type { z } from "zod";
-import type { evaluationV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
 import { CreateEvaluationSchema } from "../http/schemas.js";
-import { attachEncoding, encodingOf, toCreateEvaluation } from "../http/evaluationWire.js";
 import { EvaluationSchema, evaluationGeneratedRoutes, evaluationJson } from "../gen/evaluation.rest.js";
 
 /**
- * A validated create request as the evaluation service receives it (bench:api measures this too).
- * A large body's request was encoded on the body worker already (http/bodies.ts): the request
- * then carries no contents here, only that encoding, which the client sends as it is.
+ * A create request of this size and more is first checked against the organization's queue room
+ * (it may be queued), so that one the queue cap would refuse (429) is not sent to the evaluation
+ * service and decoded there; a smaller one goes straight to it (checked within the request when
+ * it is not queued). The body limit is 31 MiB: a round trip is cheap beside sending that.
  */
-export function createEvaluationRequest(
-  organizationId: string,
-  body: z.infer<typeof CreateEvaluationSchema>,
-): evaluationV1.CreateEvaluationRequest {
-  const request = toCreateEvaluation(organizationId, body);
-  const encoded = encodingOf(body);
-  if (encoded) {
-    // Made for the caller's organization on the worker; anything else is a defect, not a request.
-    if (encoded.organizationId !== organizationId) throw new Error("a body encoded for another organization");
-    const withoutContents = { ...request, files: [] };
-    attachEncoding(withoutContents, encoded);
-    return withoutContents;
-  }
-  return {
-    ...request,
-    files: request.files.map((f) => ({
-      ...f,
-      content: typeof f.content === "string" ? Buffer.from(f.content, "utf8") : (f.content as Buffer),
-    })),
-  };
-}
+const ROOM_CHECK_MIN_BYTES = 1024 * 1024;
 
 /**
  * The evaluation routes: generated from proto/verdict/evaluation (its google.api.http rules, see
  * docs/contracts.md), but for the create route. That one is written by hand because its REST
  * shape deliberately differs from the proto message: `content` is UTF-8 text in JSON and bytes on
- * the wire, a large body arrives already encoded from the body worker (http/bodies.ts) and is
- * first checked against the organization's queue room, and the status is 201 or 202 by the
- * evaluation's state.
+ * the wire, the body arrives validated and encoded once as the create request (http/bodies.ts, on
+ * a body worker when it is large), a large one is first checked against the organization's queue
+ * room, and the status is 201 or 202 by the evaluation's state.
  */
 export const evaluationRoutes = [
   route({
@@ -62,14 +40,14 @@ export const evaluationRoutes = [
         schema: EvaluationSchema,
       },
     },
-    handler: async ({ body, principal, clients, signal }) => {
-      const request = createEvaluationRequest(principal!.organizationId, body);
-      // A large body is first checked against the organization's queue room, so one that would be
-      // refused (429) does not cross to the evaluation service and is not decoded there.
-      const encoded = encodingOf(request);
-      if (encoded) {
+    handler: async ({ encodedEvaluation, principal, clients, signal }) => {
+      const request = encodedEvaluation!;
+      // Encoded for the caller's organization when its body was read; anything else is a defect.
+      if (request.organizationId !== principal!.organizationId)
+        throw new Error("a body encoded for another organization");
+      if (request.bytes.byteLength >= ROOM_CHECK_MIN_BYTES) {
         await clients.evaluation.checkEvaluationRoom(
-          { organization_id: request.organization_id, files: encoded.files, bytes: encoded.contentBytes },
+          { organization_id: request.organizationId, files: request.files, bytes: request.contentBytes },
           { signal },
         );
       }

@@ -6,7 +6,7 @@ import { organizationRoutes } from "./organization.js";
 import { policyGeneratedRoutes } from "../gen/policy.rest.js";
 import { webhooksGeneratedRoutes } from "../gen/webhooks.rest.js";
 import { withProviderResolution } from "./repositories.js";
-import { integrationRoutes } from "./integrations.js";
+import { integrationsGeneratedRoutes } from "../gen/integrations.rest.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { passwordRoutes } from "./passwords.js";
@@ -22,7 +22,7 @@ export const routes: Route[] = [
   ...organizationRoutes,
   ...complianceRoutes,
   ...webhooksGeneratedRoutes,
-  ...integrationRoutes,
+  ...integrationsGeneratedRoutes,
   ...memberRoutes,
   ...passwordRoutes,
   ...signInRoutes,

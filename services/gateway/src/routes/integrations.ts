@@ -1,125 +1,15 @@
-// Connected hosting providers (the integrations service): connections per organization, and the
-// providers' inbound webhook deliveries.
+// The providers' inbound webhook deliveries (the integrations service). The connection routes are
+// generated from proto/verdict/integrations/v1/integrations.proto (src/gen/integrations.rest.ts).
 //
-// Hand-written, in this one file, until scripts/rest-gen.mjs generates request bodies: the
-// routes then move to google.api.http rules on proto/verdict/integrations/v1/integrations.proto.
+// Hand-written, and why: a delivery's body is the provider's bytes, passed on unparsed, because the
+// integrations service checks their signature before anything parses them (a generated route
+// takes JSON through a zod schema), and its caller is the provider, proven by that signature
+// rather than by a credential.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
-import { z } from "zod";
 import { AppError, errors } from "@verdict/kit";
-import type { integrationsV1 } from "@verdict/proto";
 import type { Clients } from "../clients.js";
+import { integrationsClient } from "../gen/integrations.rest.js";
 import { bodyLimit } from "../http/bodyLimits.js";
-import { route } from "../http/route.js";
-import { IdParam } from "../http/schemas.js";
-import { noContent } from "./common.js";
-
-const ISO = z.string().meta({ format: "date-time" });
-
-/** The integrations service's client, or 503 where it is not deployed (VERDICT_INTEGRATIONS_ADDRESS unset). */
-export function integrationsClient(clients: Clients): NonNullable<Clients["integrations"]> {
-  if (!clients.integrations)
-    throw errors.unavailable("Connected repositories are not deployed here (the integrations service)");
-  return clients.integrations;
-}
-
-export const ConnectionSchema = z
-  .object({
-    id: z.string().regex(/^conn_/),
-    provider: z.enum(["gitea"]),
-    base_url: z.string(),
-    status: z.enum(["active", "broken"]),
-    last_event_at: ISO.nullable(),
-    last_error: z.string().nullable(),
-    last_error_at: ISO.nullable(),
-    /** Where the provider delivers its webhooks. */
-    events_url: z.string(),
-    created_at: ISO,
-  })
-  .meta({ id: "Connection" });
-
-export const CreateConnectionSchema = z
-  .object({
-    provider: z.enum(["gitea"]),
-    base_url: z.string().max(2048),
-    token: z.string().min(1).max(512),
-    webhook_secret: z.string().min(16).max(256),
-  })
-  .strict()
-  .meta({ id: "CreateConnection" });
-
-const ConnectionListSchema = z.object({ connections: z.array(ConnectionSchema) }).meta({ id: "ConnectionList" });
-
-function connectionJson(c: integrationsV1.Connection, apiBaseUrl: string) {
-  return {
-    id: c.id,
-    provider: c.provider,
-    base_url: c.base_url,
-    status: c.status,
-    last_event_at: c.last_event_at ?? null,
-    last_error: c.last_error ?? null,
-    last_error_at: c.last_error_at ?? null,
-    events_url: `${apiBaseUrl.replace(/\/v1\/?$/, "")}${c.events_path}`,
-    created_at: c.created_at,
-  };
-}
-
-export const integrationRoutes = [
-  route({
-    method: "get",
-    path: "/v1/integrations/connections",
-    operationId: "listConnections",
-    summary: "List the organization's provider connections (tokens and secrets are never shown)",
-    tag: "Integrations",
-    access: { kind: "scope", scope: "read:org" },
-    rateClass: "reads",
-    responses: { 200: { description: "Connections", schema: ConnectionListSchema } },
-    handler: async ({ principal, clients, apiBaseUrl }) => {
-      const res = await integrationsClient(clients).listConnections({ organization_id: principal!.organizationId });
-      return { status: 200, body: { connections: res.connections.map((c) => connectionJson(c, apiBaseUrl)) } };
-    },
-  }),
-  route({
-    method: "post",
-    path: "/v1/integrations/connections",
-    operationId: "createConnection",
-    summary: "Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret",
-    tag: "Integrations",
-    access: { kind: "scope", scope: "write:org" },
-    rateClass: "writes",
-    body: CreateConnectionSchema,
-    responses: { 201: { description: "The connection", schema: ConnectionSchema } },
-    errors: [422],
-    errorNotes: { 422: "The provider refused the token (code PROVIDER_UNAUTHORIZED) or could not be reached" },
-    handler: async ({ body, principal, clients, apiBaseUrl }) => {
-      const res = await integrationsClient(clients).createConnection({
-        organization_id: principal!.organizationId,
-        provider: body.provider,
-        base_url: body.base_url,
-        token: body.token,
-        webhook_secret: body.webhook_secret,
-      });
-      return { status: 201, body: connectionJson(res.connection!, apiBaseUrl) };
-    },
-  }),
-  route({
-    method: "delete",
-    path: "/v1/integrations/connections/:connection_id",
-    operationId: "deleteConnection",
-    summary: "Delete a provider connection",
-    tag: "Integrations",
-    access: { kind: "scope", scope: "write:org" },
-    rateClass: "writes",
-    params: IdParam("connection_id", "conn"),
-    responses: noContent,
-    handler: async ({ params, principal, clients }) => {
-      await integrationsClient(clients).deleteConnection({
-        organization_id: principal!.organizationId,
-        connection_id: params.connection_id,
-      });
-      return { status: 204 };
-    },
-  }),
-];
 
 /** A provider's webhook deliveries: small JSON documents (Gitea sends a few KiB). */
 const EVENT_BODY_LIMIT = 1024 * 1024;

@@ -7,7 +7,7 @@
 import { policyV1 } from "@verdict/proto";
 import { repositoryJson } from "../gen/policy.rest.js";
 import type { Route } from "../http/route.js";
-import { integrationsClient } from "./integrations.js";
+import { integrationsClient } from "../gen/integrations.rest.js";
 
 /** Providers whose repositories are read through the organization's connection (the integrations service). */
 const CONNECTED_PROVIDERS = new Set(["gitea"]);

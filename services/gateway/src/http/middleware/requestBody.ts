@@ -1,12 +1,14 @@
 // A route's body, read only after its caller is authenticated and within its limits: JSON with
 // its body class's size limit (bodyLimits.ts), validated against the route's schema. A body of a
 // WORKER_BODIES route in UTF-8 is read as bytes here (the I/O) and, when large, decoded, parsed
-// and validated on a body worker thread (one organization's turn at a time).
+// and validated on a body worker thread (one organization's turn at a time); an evaluation's body
+// is encoded there too, as its create request, and only there (bodies.ts, encodeEvaluation).
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { errors } from "@verdict/kit";
 import { PoolJobError, type FairPool } from "@verdict/runtime";
 import type { Principal } from "../auth.js";
-import { parseBody, withEncoding, WORKER_BODIES, type BodyJob, type BodyOutcome } from "../bodies.js";
+import { encodeEvaluation, parseBody, WORKER_BODIES, type BodyJob, type BodyOutcome } from "../bodies.js";
+import type { EncodedCreateEvaluation } from "../evaluationWire.js";
 import { bodyClassOf, bodyLimit, type BodyClass } from "../bodyLimits.js";
 import type { Route } from "../route.js";
 import { parseOr400 } from "../validation.js";
@@ -18,7 +20,13 @@ export interface BodyWorkers {
   timeoutMs: number;
 }
 
-export type ReadBody = (r: Route, principal: Principal | undefined, req: Request, res: Response) => Promise<unknown>;
+/** A route's validated body, and for an evaluation its create request, encoded. */
+export interface ReadResult {
+  body: unknown;
+  encoded?: EncodedCreateEvaluation | undefined;
+}
+
+export type ReadBody = (r: Route, principal: Principal | undefined, req: Request, res: Response) => Promise<ReadResult>;
 
 export function bodyReader(bodyLimitBytes: number, bodyWorkers: BodyWorkers | undefined): ReadBody {
   // One JSON parser per body class, each with its class's limit.
@@ -44,16 +52,17 @@ export function bodyReader(bodyLimitBytes: number, bodyWorkers: BodyWorkers | un
     principal: Principal | undefined,
     req: Request,
     res: Response,
-  ): Promise<unknown> => {
+  ): Promise<ReadResult> => {
     await run(rawParser, req, res);
     const bytes: unknown = req.body;
-    if (!Buffer.isBuffer(bytes)) return parseOr400(WORKER_BODIES[operationId]!, undefined);
+    const organization = principal ? { organizationId: principal.organizationId } : {};
+    if (!Buffer.isBuffer(bytes)) return prepared(operationId, organization, undefined);
     const outcome =
       bodyWorkers && bytes.length >= bodyWorkers.minBytes
         ? await bodyWorkers.pool
             .run(
               principal?.organizationId ?? `ip:${req.ip}`,
-              { operationId, bytes, ...(principal ? { organizationId: principal.organizationId } : {}) },
+              { operationId, bytes, ...organization },
               {
                 timeoutMs: bodyWorkers.timeoutMs,
                 // The body's own buffer moves to the worker rather than being copied.
@@ -68,15 +77,22 @@ export function bodyReader(bodyLimitBytes: number, bodyWorkers: BodyWorkers | un
                 throw errors.unavailable("The request body could not be read in time; retry");
               throw err;
             })
-        : parseBody(operationId, bytes);
+        : encodeEvaluation({ operationId, ...organization }, parseBody(operationId, bytes));
     req.body = undefined;
     if (outcome.kind === "malformed") throw toAppError({ type: "entity.parse.failed" });
     if (outcome.kind === "invalid") throw errors.validation(outcome.errors);
-    return withEncoding(outcome);
+    return { body: outcome.data, encoded: outcome.encoded };
+  };
+
+  /** A WORKER_BODIES route's body parsed by express.json (another charset): validated, then encoded. */
+  const prepared = (operationId: string, organization: { organizationId?: string }, json: unknown): ReadResult => {
+    const data = parseOr400(WORKER_BODIES[operationId]!, json);
+    const outcome = encodeEvaluation({ operationId, ...organization }, { kind: "ok", data, raw: undefined });
+    return { body: data, encoded: outcome.kind === "ok" ? outcome.encoded : undefined };
   };
 
   return async (r, principal, req, res) => {
-    if (!r.body) return undefined;
+    if (!r.body) return { body: undefined };
     if (!req.is("application/json")) {
       throw errors.validation([
         { field: "body", code: "INVALID_FORMAT", message: "Send a JSON body with Content-Type: application/json" },
@@ -84,7 +100,9 @@ export function bodyReader(bodyLimitBytes: number, bodyWorkers: BodyWorkers | un
     }
     if (WORKER_BODIES[r.operationId] && utf8(req)) return workerBody(r.operationId, principal, req, res);
     await run(jsonParserFor(bodyClassOf(r)), req, res);
-    return parseOr400(r.body, req.body);
+    if (WORKER_BODIES[r.operationId])
+      return prepared(r.operationId, principal ? { organizationId: principal.organizationId } : {}, req.body);
+    return { body: parseOr400(r.body, req.body) };
   };
 }
 

@@ -39,7 +39,7 @@ export function routeHandler(r: Route, deps: RouteHandlerDeps): RequestHandler {
         // The legacy credential is not part of any route's query contract.
         const { api_key: _credential, ...rawQuery } = req.query as Record<string, unknown>;
         const query = r.query ? parseOr400(r.query, rawQuery) : {};
-        const body = await deps.readBody(r, principal, req, res);
+        const { body, encoded } = await deps.readBody(r, principal, req, res);
         const apiBaseUrl = deps.publicUrl ?? `${req.protocol}://${req.get("host") ?? "localhost"}/v1`;
         // A client that goes away before its answer cancels the work done for it (a long scan).
         const gone = new AbortController();
@@ -50,6 +50,7 @@ export function routeHandler(r: Route, deps: RouteHandlerDeps): RequestHandler {
           params,
           query,
           body,
+          encodedEvaluation: encoded,
           rawBody: r.body ? req.body : undefined,
           principal,
           requestId: l.requestId,

@@ -28,16 +28,22 @@ export interface Connection {
   id: string;
   provider: string;
   base_url: string;
-  created_at: string;
   /** active, or broken (the provider refused the token: unauthorized) */
   status: string;
   last_event_at?: string | undefined;
-  last_error?: string | undefined;
+  last_error?:
+    | string
+    | undefined;
+  /**
+   * The path and query here; the REST answer's events_url is the absolute URL on Verdict's public
+   * address (public_url).
+   */
   last_error_at?:
     | string
     | undefined;
-  /** Where the provider delivers its webhooks (path and query; the host is Verdict's public URL). */
+  /** Where the provider delivers its webhooks. */
   events_path: string;
+  created_at: string;
 }
 
 export interface CreateConnectionRequest {
@@ -107,12 +113,12 @@ function createBaseConnection(): Connection {
     id: "",
     provider: "",
     base_url: "",
-    created_at: "",
     status: "",
     last_event_at: undefined,
     last_error: undefined,
     last_error_at: undefined,
     events_path: "",
+    created_at: "",
   };
 }
 
@@ -126,9 +132,6 @@ export const Connection: MessageFns<Connection> = {
     }
     if (message.base_url !== "") {
       writer.uint32(26).string(message.base_url);
-    }
-    if (message.created_at !== "") {
-      writer.uint32(34).string(message.created_at);
     }
     if (message.status !== "") {
       writer.uint32(42).string(message.status);
@@ -144,6 +147,9 @@ export const Connection: MessageFns<Connection> = {
     }
     if (message.events_path !== "") {
       writer.uint32(74).string(message.events_path);
+    }
+    if (message.created_at !== "") {
+      writer.uint32(34).string(message.created_at);
     }
     return writer;
   },
@@ -183,14 +189,6 @@ export const Connection: MessageFns<Connection> = {
             }
 
             message.base_url = reader.string();
-            continue;
-          }
-          case 4: {
-            if (tag !== 34) {
-              break;
-            }
-
-            message.created_at = reader.string();
             continue;
           }
           case 5: {
@@ -233,6 +231,14 @@ export const Connection: MessageFns<Connection> = {
             message.events_path = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.created_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -253,11 +259,6 @@ export const Connection: MessageFns<Connection> = {
         ? globalThis.String(object.baseUrl)
         : isSet(object.base_url)
         ? globalThis.String(object.base_url)
-        : "",
-      created_at: isSet(object.createdAt)
-        ? globalThis.String(object.createdAt)
-        : isSet(object.created_at)
-        ? globalThis.String(object.created_at)
         : "",
       status: isSet(object.status) ? globalThis.String(object.status) : "",
       last_event_at: isSet(object.lastEventAt)
@@ -280,6 +281,11 @@ export const Connection: MessageFns<Connection> = {
         : isSet(object.events_path)
         ? globalThis.String(object.events_path)
         : "",
+      created_at: isSet(object.createdAt)
+        ? globalThis.String(object.createdAt)
+        : isSet(object.created_at)
+        ? globalThis.String(object.created_at)
+        : "",
     };
   },
 
@@ -293,9 +299,6 @@ export const Connection: MessageFns<Connection> = {
     }
     if (message.base_url !== "") {
       obj.baseUrl = message.base_url;
-    }
-    if (message.created_at !== "") {
-      obj.createdAt = message.created_at;
     }
     if (message.status !== "") {
       obj.status = message.status;
@@ -312,6 +315,9 @@ export const Connection: MessageFns<Connection> = {
     if (message.events_path !== "") {
       obj.eventsPath = message.events_path;
     }
+    if (message.created_at !== "") {
+      obj.createdAt = message.created_at;
+    }
     return obj;
   },
 
@@ -323,12 +329,12 @@ export const Connection: MessageFns<Connection> = {
     message.id = object.id ?? "";
     message.provider = object.provider ?? "";
     message.base_url = object.base_url ?? "";
-    message.created_at = object.created_at ?? "";
     message.status = object.status ?? "";
     message.last_event_at = object.last_event_at ?? undefined;
     message.last_error = object.last_error ?? undefined;
     message.last_error_at = object.last_error_at ?? undefined;
     message.events_path = object.events_path ?? "";
+    message.created_at = object.created_at ?? "";
     return message;
   },
 };
@@ -1408,12 +1414,14 @@ export const ReceiveEventResponse: MessageFns<ReceiveEventResponse> = {
  * now; GitHub and GitLab next), the providers' inbound webhook deliveries and what is posted back
  * to them (commit statuses, review comments).
  *
- * The REST routes of these methods are hand-written in services/gateway/src/routes/integrations.ts
- * until scripts/rest-gen.mjs generates request bodies; they move to google.api.http rules then.
+ * The connection routes are generated from the google.api.http rules below (docs/contracts.md);
+ * the providers' deliveries (ReceiveEvent) are routed by hand in
+ * services/gateway/src/routes/integrations.ts: raw bytes in, whose signature this service checks
+ * before anything parses them.
  */
 export type IntegrationsServiceService = typeof IntegrationsServiceService;
 export const IntegrationsServiceService = {
-  /** POST /v1/integrations/connections */
+  /** Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret */
   createConnection: {
     path: "/verdict.integrations.v1.IntegrationsService/CreateConnection" as const,
     requestStream: false as const,
@@ -1425,7 +1433,7 @@ export const IntegrationsServiceService = {
       Buffer.from(CreateConnectionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateConnectionResponse => CreateConnectionResponse.decode(value),
   },
-  /** GET /v1/integrations/connections */
+  /** List the organization's provider connections (tokens and secrets are never shown) */
   listConnections: {
     path: "/verdict.integrations.v1.IntegrationsService/ListConnections" as const,
     requestStream: false as const,
@@ -1437,7 +1445,7 @@ export const IntegrationsServiceService = {
       Buffer.from(ListConnectionsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListConnectionsResponse => ListConnectionsResponse.decode(value),
   },
-  /** DELETE /v1/integrations/connections/{connection_id} */
+  /** Delete a provider connection */
   deleteConnection: {
     path: "/verdict.integrations.v1.IntegrationsService/DeleteConnection" as const,
     requestStream: false as const,
@@ -1466,7 +1474,7 @@ export const IntegrationsServiceService = {
   },
   /**
    * POST /v1/integrations/{provider}/events: the raw delivery, passed on by the gateway, which
-   * checks only its size. Verified, deduplicated and queued here; processed through the bus.
+   * checks only its size (no google.api.http rule: its body is bytes, not JSON). Verified, deduplicated and queued here; processed through the bus.
    */
   receiveEvent: {
     path: "/verdict.integrations.v1.IntegrationsService/ReceiveEvent" as const,
@@ -1481,11 +1489,11 @@ export const IntegrationsServiceService = {
 } as const;
 
 export interface IntegrationsServiceServer extends UntypedServiceImplementation {
-  /** POST /v1/integrations/connections */
+  /** Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret */
   createConnection: handleUnaryCall<CreateConnectionRequest, CreateConnectionResponse>;
-  /** GET /v1/integrations/connections */
+  /** List the organization's provider connections (tokens and secrets are never shown) */
   listConnections: handleUnaryCall<ListConnectionsRequest, ListConnectionsResponse>;
-  /** DELETE /v1/integrations/connections/{connection_id} */
+  /** Delete a provider connection */
   deleteConnection: handleUnaryCall<DeleteConnectionRequest, DeleteConnectionResponse>;
   /**
    * Asked when a repository of a provider is connected (POST /v1/repositories): the repository
@@ -1494,13 +1502,13 @@ export interface IntegrationsServiceServer extends UntypedServiceImplementation 
   resolveRepository: handleUnaryCall<ResolveRepositoryRequest, ResolveRepositoryResponse>;
   /**
    * POST /v1/integrations/{provider}/events: the raw delivery, passed on by the gateway, which
-   * checks only its size. Verified, deduplicated and queued here; processed through the bus.
+   * checks only its size (no google.api.http rule: its body is bytes, not JSON). Verified, deduplicated and queued here; processed through the bus.
    */
   receiveEvent: handleUnaryCall<ReceiveEventRequest, ReceiveEventResponse>;
 }
 
 export interface IntegrationsServiceClient extends Client {
-  /** POST /v1/integrations/connections */
+  /** Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret */
   createConnection(
     request: CreateConnectionRequest,
     callback: (error: ServiceError | null, response: CreateConnectionResponse) => void,
@@ -1516,7 +1524,7 @@ export interface IntegrationsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateConnectionResponse) => void,
   ): ClientUnaryCall;
-  /** GET /v1/integrations/connections */
+  /** List the organization's provider connections (tokens and secrets are never shown) */
   listConnections(
     request: ListConnectionsRequest,
     callback: (error: ServiceError | null, response: ListConnectionsResponse) => void,
@@ -1532,7 +1540,7 @@ export interface IntegrationsServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListConnectionsResponse) => void,
   ): ClientUnaryCall;
-  /** DELETE /v1/integrations/connections/{connection_id} */
+  /** Delete a provider connection */
   deleteConnection(
     request: DeleteConnectionRequest,
     callback: (error: ServiceError | null, response: DeleteConnectionResponse) => void,
@@ -1569,7 +1577,7 @@ export interface IntegrationsServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * POST /v1/integrations/{provider}/events: the raw delivery, passed on by the gateway, which
-   * checks only its size. Verified, deduplicated and queued here; processed through the bus.
+   * checks only its size (no google.api.http rule: its body is bytes, not JSON). Verified, deduplicated and queued here; processed through the bus.
    */
   receiveEvent(
     request: ReceiveEventRequest,
