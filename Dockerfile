@@ -44,13 +44,16 @@ COPY proto proto
 COPY libs libs
 COPY services services
 COPY deploy/image deploy/image
-COPY scripts/node-env.sh scripts/build-sqlite-addon.sh scripts/
+COPY scripts/node-env.sh scripts/build-sqlite-addon.sh scripts/pack-cli.mjs scripts/build-sea.mjs scripts/
+COPY scripts/sea scripts/sea
 RUN pnpm install --frozen-lockfile --offline && pnpm run build
 # The production dependencies of every service, and nothing else; of the native packages only
 # the compiled addons are kept (not their sources and objects), of ours only dist/.
-# The proto sources (gRPC server reflection) travel inside @verdict/proto.
+# The proto sources (gRPC server reflection) travel inside @verdict/proto. The `verdict` command
+# is the single executable (docs/install.md), built from this stage's Node.js.
 RUN cp -r proto libs/proto/proto \
  && pnpm --filter @verdict/image deploy --legacy --prod /app \
+ && node scripts/build-sea.mjs --out /app/bin \
  && bash scripts/build-sqlite-addon.sh /app/node_modules \
  && cd /app/node_modules/.pnpm \
  && for d in re2@*/node_modules/re2 better-sqlite3@*/node_modules/better-sqlite3; do \

@@ -27,18 +27,18 @@ import process from "node:process";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const CLI_DIR = join(ROOT, "libs/cli");
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const CLI_DIR = join(ROOT, "libs/cli");
 
 function option(name, fallback) {
   const i = process.argv.indexOf(name);
   return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 }
 
-const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
+export const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 
 /** Every workspace package: name -> directory (libs/*, services/*). */
-function workspacePackages() {
+export function workspacePackages() {
   const out = new Map();
   for (const group of ["libs", "services"])
     for (const name of readdirSync(join(ROOT, group))) {
@@ -52,7 +52,7 @@ function workspacePackages() {
 }
 
 /** `@scope/name/sub/path` or `name/sub` -> the package name. */
-const packageName = (specifier) =>
+export const packageName = (specifier) =>
   specifier
     .split("/")
     .slice(0, specifier.startsWith("@") ? 2 : 1)
@@ -66,6 +66,21 @@ function ownerOf(file, packages) {
   return best;
 }
 
+/** The source file of a workspace import (`@verdict/sdk`, `@verdict/evaluation/offline`: src/offline.ts); null for others. */
+export function workspaceSource(packages, specifier) {
+  const name = packageName(specifier);
+  const dir = packages.get(name);
+  return dir ? join(dir, "src", `${specifier.slice(name.length + 1) || "index"}.ts`) : null;
+}
+
+/** In an esbuild plugin: the version written in (the module that reads it from ../package.json may land anywhere). */
+export function writeVersion(b, version) {
+  b.onLoad({ filter: /libs\/cli\/src\/version\.ts$/ }, () => ({
+    contents: `export const VERSION = ${JSON.stringify(version)};\n`,
+    loader: "ts",
+  }));
+}
+
 /**
  * Bundles the CLI: workspace packages resolved to their sources (as the tests import them), npm
  * packages left external. Returns the external packages each bundled workspace package imports.
@@ -77,19 +92,14 @@ async function bundle(outdir, packages, version) {
     setup(b) {
       b.onResolve({ filter: /^[^./]/ }, (args) => {
         if (args.path.startsWith("node:")) return { path: args.path, external: true };
+        const source = workspaceSource(packages, args.path);
+        if (source) return { path: source };
         const name = packageName(args.path);
-        const dir = packages.get(name);
-        // `@verdict/evaluation/offline`: a subpath the package exports, from src/offline.ts.
-        if (dir) return { path: join(dir, "src", `${args.path.slice(name.length + 1) || "index"}.ts`) };
         const owner = ownerOf(args.importer, packages);
         if (!externals.has(name)) externals.set(name, owner);
         return { path: args.path, external: true };
       });
-      // The version is written in: the module that reads it from ../package.json may land in a chunk.
-      b.onLoad({ filter: /libs\/cli\/src\/version\.ts$/ }, () => ({
-        contents: `export const VERSION = ${JSON.stringify(version)};\n`,
-        loader: "ts",
-      }));
+      writeVersion(b, version);
     },
   };
   const result = await build({
@@ -140,6 +150,15 @@ function pinnedVersion(name, owner) {
  */
 const BUNDLED_ADDONS = { re2: ["re2.js", "re2.d.ts", "LICENSE", "build/Release/re2.node"] };
 
+/** Strips an addon's debug symbols, most of RE2's file (24 MB -> 3 MB), when binutils is there. */
+export function stripDebug(file) {
+  try {
+    execFileSync("strip", ["--strip-unneeded", file], { stdio: "ignore" });
+  } catch {
+    // kept as built
+  }
+}
+
 function bundleAddon(stage, name, owner) {
   const from = realpathSync(join(owner, "node_modules", name));
   const to = join(stage, "node_modules", name);
@@ -147,13 +166,12 @@ function bundleAddon(stage, name, owner) {
     mkdirSync(dirname(join(to, file)), { recursive: true });
     copyFileSync(join(from, file), join(to, file));
   }
-  const addon = BUNDLED_ADDONS[name].find((f) => f.endsWith(".node"));
-  // Debug symbols are most of the file (24 MB -> 3 MB); strip them when binutils is there.
-  try {
-    execFileSync("strip", ["--strip-unneeded", join(to, addon)], { stdio: "ignore" });
-  } catch {
-    // kept as built
-  }
+  stripDebug(
+    join(
+      to,
+      BUNDLED_ADDONS[name].find((f) => f.endsWith(".node")),
+    ),
+  );
   const { version, license, main } = readJson(join(from, "package.json"));
   writeFileSync(join(to, "package.json"), JSON.stringify({ name, version, license, main }, null, 2) + "\n");
 }

@@ -4,14 +4,20 @@
 // starts the engine, builds the local base and the image, and runs this suite.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { execFile } from "node:child_process";
+import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import { grpcHealth } from "../support/grpc.js";
 import { makeKey } from "../support/keys.js";
+import { ROOT } from "../support/paths.js";
+import { bash, shellBlocks } from "../support/shell.js";
 
 const run = promisify(execFile);
 const IMAGE = process.env.VERDICT_TEST_IMAGE ?? "";
 const GRACE_MS = 10_000;
+const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
 const started: string[] = [];
 const volumes: string[] = [];
 
@@ -115,6 +121,19 @@ describe("the image as all-in-one", () => {
     const body = (await res.json()) as { passed: boolean; violations: { policy_id: string }[] };
     expect(body.passed).toBe(false);
     expect(body.violations.map((v) => v.policy_id)).toContain("aws-credentials");
+  });
+
+  it("has the `verdict` command, which evaluates a file with the service in the same container", async () => {
+    // (docker exec's working directory is /data, the volume: the root filesystem is read-only.)
+    const script = `printf 'const key = "${AWS_KEY}";\\n' > leak.js && verdict evaluate leak.js --json`;
+    const env = ["-e", "VERDICT_URL=http://127.0.0.1:8080", "-e", `VERDICT_API_KEY=${key}`];
+    const failed = await run("docker", ["exec", ...env, c.id, "sh", "-c", script]).then(
+      () => undefined,
+      (err: { code?: number; stdout?: string; stderr?: string }) => err,
+    );
+    expect({ code: failed?.code, stderr: failed?.stderr }).toEqual({ code: 1, stderr: "" });
+    const evaluation = JSON.parse(failed!.stdout!) as { violations: { policy_id: string; file: string }[] };
+    expect(evaluation.violations).toEqual([expect.objectContaining({ policy_id: "aws-credentials", file: "leak.js" })]);
   });
 
   it("runs as a non-root user, cannot write its root filesystem and keeps its data in the /data volume", async () => {
@@ -221,4 +240,34 @@ describe("the image as each service, with its required configuration", () => {
     expect((await until("mcp /health", c.id, healthy(c.hostPort, "/health"))).status).toBe("healthy");
     expect(await docker("exec", c.id, "verdict-healthcheck").then(() => "healthy")).toBe("healthy");
   }, 120_000);
+});
+
+describe("the `verdict` command in the image", () => {
+  const version = (JSON.parse(readFileSync(join(ROOT, "libs/cli/package.json"), "utf8")) as { version: string })
+    .version;
+
+  it("is the single executable: --version with no Node.js on PATH", async () => {
+    // (/app/bin's other commands are scripts run by `env node`: without Node.js on PATH they could not start.)
+    expect(await docker("run", "--rm", "-e", "PATH=/app/bin", IMAGE, "verdict", "--version")).toBe(version);
+  });
+
+  it("runs docs/install.md's command as written: evaluate --offline on a mounted directory", () => {
+    const [command] = shellBlocks("docs/install.md", "## In the container image");
+    expect(command).toContain(" verdict verdict evaluate --offline .");
+    const dir = mkdtempSync(join(tmpdir(), "verdict-image-src-"));
+    chmodSync(dir, 0o755); // read by the image's user
+    writeFileSync(join(dir, "config.js"), `const key = "${AWS_KEY}";\n`, { mode: 0o644 });
+    let failure: { status?: number; stdout?: string; stderr?: string } | undefined;
+    try {
+      bash(command!.replace(" verdict verdict ", ` ${IMAGE} verdict `), dir, { ...process.env, PWD: dir } as Record<
+        string,
+        string
+      >);
+    } catch (err) {
+      failure = err as typeof failure;
+    }
+    expect(failure?.status).toBe(1);
+    expect(failure?.stdout).toMatch(/^config\.js:1:\d+ error aws-credentials /m);
+    expect(failure?.stderr).toMatch(/offline: policy version \S+ \(the built-in library of verdict /);
+  }, 60_000);
 });

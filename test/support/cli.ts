@@ -1,5 +1,6 @@
 // Runs the real `verdict` binary (libs/cli/dist/bin.js) as a child process, as a user or a CI
 // job would: its own environment (a private HOME and config directory), stdin, exit code.
+import { expect } from "@jest/globals";
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,4 +55,17 @@ export function runCommand(cmd: string, args: string[], opts: CliOptions = {}): 
     child.once("error", reject);
     child.once("close", (code) => resolve({ code, stdout, stderr }));
   });
+}
+
+/**
+ * An installed `verdict` evaluates new.js (holding an AWS key) and config.js (clean) in `repo`
+ * against the Verdict `env` names: it fails on the key, and only on it.
+ */
+export async function expectKeyFound(verdict: string, repo: string, env: Record<string, string>): Promise<void> {
+  const evaluated = await runCommand(verdict, ["evaluate", "new.js", "config.js", "--json"], { cwd: repo, env });
+  expect(evaluated.stderr).toBe("");
+  expect(evaluated.code).toBe(1);
+  const evaluation = JSON.parse(evaluated.stdout) as { summary: { total_files: number }; violations: object[] };
+  expect(evaluation.summary.total_files).toBe(2);
+  expect(evaluation.violations).toEqual([expect.objectContaining({ policy_id: "aws-credentials", file: "new.js" })]);
 }

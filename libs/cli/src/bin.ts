@@ -17,19 +17,24 @@ for (const stream of [process.stdout, process.stderr])
 const ctx = new Context({ env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
 const program = buildProgram(ctx);
 
-try {
-  await program.parseAsync(process.argv);
-} catch (err) {
-  if (err instanceof CommanderError) {
-    // --help and --version end here too, successfully.
-    if (err.exitCode === 0) process.exit(0);
-    // A command group without its subcommand: commander has printed the group's help to stderr.
-    if (err.code === "commander.help") process.exit(EXIT.error);
-    process.stderr.write(
-      `verdict: ${redactKeys(err.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "))} (see verdict --help)\n`,
-    );
+// (A function, not top-level await: the single executable bundles this file as CommonJS.)
+async function main(): Promise<void> {
+  try {
+    await program.parseAsync(process.argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end here too, successfully.
+      if (err.exitCode === 0) process.exit(0);
+      // A command group without its subcommand: commander has printed the group's help to stderr.
+      if (err.code === "commander.help") process.exit(EXIT.error);
+      process.stderr.write(
+        `verdict: ${redactKeys(err.message.replace(/^error: /, "").replace(/\s*\n\s*/g, " "))} (see verdict --help)\n`,
+      );
+      process.exit(EXIT.error);
+    }
+    process.stderr.write(`verdict: ${redactKeys(describeError(err)).replace(/\s*\n\s*/g, " ")}\n`);
     process.exit(EXIT.error);
   }
-  process.stderr.write(`verdict: ${redactKeys(describeError(err)).replace(/\s*\n\s*/g, " ")}\n`);
-  process.exit(EXIT.error);
 }
+
+void main();
