@@ -17,6 +17,7 @@ const grpcPorts = {
   "verdict-evaluation": 50053,
   "verdict-compliance": 50054,
   "verdict-webhooks": 50055,
+  "verdict-integrations": 50056,
 };
 
 async function http(port, path) {
