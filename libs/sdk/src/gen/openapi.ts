@@ -1623,6 +1623,10 @@ export interface components {
             scopes: ("read:evaluations" | "write:evaluations" | "read:policies" | "write:policies" | "read:org" | "write:org" | "admin")[];
         };
         CreateConnection: {
+            /**
+             * @description The provider's web address, http(s), without credentials, query or fragment.
+             * @example https://gitea.example.com
+             */
             base_url: string;
             /** @enum {string} */
             provider: "gitea";

@@ -48,7 +48,14 @@ export function connectionJson(m: integrationsV1.Connection, apiBaseUrl: string)
 export const CreateConnectionRequestSchema = z
   .object({
     provider: z.enum(["gitea"]),
-    base_url: z.string().max(2048),
+    base_url: z
+      .string()
+      .max(2048)
+      .regex(/^https?:\/\/[A-Za-z0-9]+([.-][A-Za-z0-9]+)*(:[0-9]{1,4})?(\/[A-Za-z0-9._~/-]*)?$/, {
+        message: "base_url must be an http(s) URL without credentials, query or fragment",
+      })
+      .meta({ examples: ["https://gitea.example.com"] })
+      .meta({ description: "The provider's web address, http(s), without credentials, query or fragment." }),
     token: z.string().min(1).max(512),
     webhook_secret: z.string().min(16).max(256),
   })

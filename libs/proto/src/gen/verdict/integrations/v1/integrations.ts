@@ -49,6 +49,7 @@ export interface Connection {
 export interface CreateConnectionRequest {
   organization_id: string;
   provider: string;
+  /** The provider's web address, http(s), without credentials, query or fragment. */
   base_url: string;
   token: string;
   webhook_secret: string;
