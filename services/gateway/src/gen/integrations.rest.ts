@@ -51,9 +51,10 @@ export const CreateConnectionRequestSchema = z
     base_url: z
       .string()
       .max(2048)
-      .regex(/^https?:\/\/[A-Za-z0-9]+([.-][A-Za-z0-9]+)*(:[0-9]{1,4})?(\/[A-Za-z0-9._~/-]*)?$/, {
-        message: "base_url must be an http(s) URL without credentials, query or fragment",
-      })
+      .regex(
+        /^https?:\/\/[A-Za-z0-9]+([.-][A-Za-z0-9]+)*(:([0-9]{1,4}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?(\/[A-Za-z0-9._~/-]*)?$/,
+        { message: "base_url must be an http(s) URL without credentials, query or fragment" },
+      )
       .meta({ examples: ["https://gitea.example.com"] })
       .meta({ description: "The provider's web address, http(s), without credentials, query or fragment." }),
     token: z.string().min(1).max(512),
