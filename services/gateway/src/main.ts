@@ -18,6 +18,7 @@ import { mountOAuthServer } from "./oauth/routes.js";
 import { mountScim } from "./routes/scim.js";
 import { mountIntegrationEvents } from "./routes/integrations.js";
 import { mountSso } from "./routes/sso.js";
+import { publicOrigin } from "./http/restTypes.js";
 
 export interface Gateway {
   port: number;
@@ -34,7 +35,7 @@ export function mountOutsideRouteTable(
   throttle: RequestHandler,
   deps: { clients: Clients; authenticator: Authenticator; logger: Logger; bodyLimitBytes: number; publicUrl?: string },
 ): void {
-  const origin = deps.publicUrl ? { origin: deps.publicUrl.replace(/\/v1\/?$/, "") } : {};
+  const origin = deps.publicUrl ? { origin: publicOrigin(deps.publicUrl) } : {};
   mountOAuthServer(app, throttle, {
     clients: deps.clients,
     authenticator: deps.authenticator,

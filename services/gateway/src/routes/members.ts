@@ -13,6 +13,7 @@ import {
   UpdateMemberSchema,
 } from "../http/peopleSchemas.js";
 import { noContent } from "./common.js";
+import { publicOrigin } from "../http/restTypes.js";
 
 export function memberJson(m: identityV1.Member) {
   return {
@@ -29,7 +30,7 @@ export function memberJson(m: identityV1.Member) {
 
 /** The portal page that redeems an invitation; the token rides in the fragment (never sent to servers or in Referer). */
 export function invitationUrl(apiBaseUrl: string, token: string): string {
-  return `${apiBaseUrl.replace(/\/v1\/?$/, "")}/invitations/accept#token=${token}`;
+  return `${publicOrigin(apiBaseUrl)}/invitations/accept#token=${token}`;
 }
 
 const MemberParam = IdParam("member_id", "user");

@@ -10,10 +10,11 @@ import {
 import { route } from "../http/route.js";
 import { IdParam } from "../http/schemas.js";
 import { signedIn } from "./signin.js";
+import { publicOrigin } from "../http/restTypes.js";
 
 /** The portal page that redeems a reset link; the token rides in the fragment (never sent to servers or in Referer). */
 export function passwordResetUrl(apiBaseUrl: string, token: string): string {
-  return `${apiBaseUrl.replace(/\/v1\/?$/, "")}/password/reset#token=${token}`;
+  return `${publicOrigin(apiBaseUrl)}/password/reset#token=${token}`;
 }
 
 export const passwordRoutes = [

@@ -5,6 +5,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import type { Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";
 import { bodyLimit } from "../http/bodyLimits.js";
+import { publicOrigin } from "../http/restTypes.js";
 
 export const SCIM_BASE_PATH = "/scim/v2";
 const SCIM_ERROR = "urn:ietf:params:scim:api:messages:2.0:Error";
@@ -51,7 +52,7 @@ export function mountScim(app: Express, throttle: RequestHandler, opts: ScimMoun
       if (typeof first === "string") query[k] = first;
     }
     const origin = opts.publicUrl
-      ? opts.publicUrl.replace(/\/v1\/?$/, "")
+      ? publicOrigin(opts.publicUrl)
       : `${req.protocol}://${req.get("host") ?? "localhost"}`;
     try {
       const answer = await opts.clients.identity.handleScim({

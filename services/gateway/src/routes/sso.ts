@@ -21,6 +21,7 @@ import {
 } from "../http/ssoSchemas.js";
 import { noContent } from "./common.js";
 import { sessionJson } from "./signin.js";
+import { publicOrigin } from "../http/restTypes.js";
 
 /** The public addresses the IdP sends the browser back to, from the site's origin. */
 export function ssoUrls(origin: string): identityV1.SsoUrls {
@@ -30,8 +31,6 @@ export function ssoUrls(origin: string): identityV1.SsoUrls {
     saml_metadata_url: `${origin}/auth/saml/metadata`,
   };
 }
-
-const originOf = (apiBaseUrl: string) => apiBaseUrl.replace(/\/v1\/?$/, "");
 
 function connectionJson(c: identityV1.SsoConnection, organizationId: string, origin: string) {
   const urls = ssoUrls(origin);
@@ -78,7 +77,7 @@ export const ssoRoutes = [
       const res = await clients.identity.getSsoConnection({ organization_id: principal!.organizationId });
       return {
         status: 200,
-        body: connectionJson(res.connection!, principal!.organizationId, originOf(apiBaseUrl)),
+        body: connectionJson(res.connection!, principal!.organizationId, publicOrigin(apiBaseUrl)),
       };
     },
   }),
@@ -111,11 +110,11 @@ export const ssoRoutes = [
         domains: body.domains,
         default_role: body.default_role,
         enforce: body.enforce,
-        urls: ssoUrls(originOf(apiBaseUrl)),
+        urls: ssoUrls(publicOrigin(apiBaseUrl)),
       });
       return {
         status: 200,
-        body: connectionJson(res.connection!, principal!.organizationId, originOf(apiBaseUrl)),
+        body: connectionJson(res.connection!, principal!.organizationId, publicOrigin(apiBaseUrl)),
       };
     },
   }),
@@ -154,7 +153,7 @@ export const ssoRoutes = [
         domain: params.domain,
         actor: actorOf(principal!, clientIp),
       });
-      return { status: 200, body: connectionJson(res.connection!, params.organization_id, originOf(apiBaseUrl)) };
+      return { status: 200, body: connectionJson(res.connection!, params.organization_id, publicOrigin(apiBaseUrl)) };
     },
   }),
   route({
@@ -174,7 +173,7 @@ export const ssoRoutes = [
       const res = await clients.identity.startSsoLogin({
         email: query.email,
         protocol: "oidc",
-        urls: ssoUrls(originOf(apiBaseUrl)),
+        urls: ssoUrls(publicOrigin(apiBaseUrl)),
         browser_binding: binding,
       });
       return { status: 302, headers: { Location: res.redirect_url }, setCookies };
@@ -203,7 +202,7 @@ export const ssoRoutes = [
         iss: ctx.body.iss ?? "",
         client_ip: ctx.clientIp,
         user_agent: ctx.userAgent,
-        urls: ssoUrls(originOf(ctx.apiBaseUrl)),
+        urls: ssoUrls(publicOrigin(ctx.apiBaseUrl)),
         browser_binding: ssoBindingFrom(ctx.cookieHeader, ctx.cookieMode),
       });
       return {
@@ -229,7 +228,7 @@ export const ssoRoutes = [
       const res = await clients.identity.startSsoLogin({
         email: query.email,
         protocol: "saml",
-        urls: ssoUrls(originOf(apiBaseUrl)),
+        urls: ssoUrls(publicOrigin(apiBaseUrl)),
         browser_binding: binding,
       });
       return { status: 302, headers: { Location: res.redirect_url }, setCookies };
