@@ -31,11 +31,11 @@ fi
 # pre-commit (PyPI): test/e2e/cli-push.test.ts runs the hook of .pre-commit-hooks.yaml in a
 # repository with it, as a user's `git commit` does. Pinned, in a venv; a second run does nothing.
 PRE_COMMIT_VERSION=4.7.0
-if ! .tools/pre-commit/bin/python -c "
-from importlib.metadata import version
-assert version('pre-commit') == '$PRE_COMMIT_VERSION'
-" 2>/dev/null; then
+# The check runs the command itself: a venv made through another path (a worktree's link to
+# .tools) has entry points whose interpreter line names that path, and fails once it is gone.
+if [ "$(.tools/pre-commit/bin/pre-commit --version 2>/dev/null)" != "pre-commit $PRE_COMMIT_VERSION" ]; then
   echo "==> installing pre-commit $PRE_COMMIT_VERSION (PyPI) into .tools/pre-commit"
+  rm -rf .tools/pre-commit
   python3 -m venv .tools/pre-commit
   .tools/pre-commit/bin/pip install --quiet --disable-pip-version-check "pre-commit==$PRE_COMMIT_VERSION"
 fi
