@@ -46,6 +46,11 @@ export const FULL_BUILTIN_SETTINGS = { "hardcoded-credentials": { detect_api_key
 
 export const patternCount = (policies) => policies.reduce((n, p) => n + p.patterns.length, 0);
 
+/** The RE2 sources of the library's regex rules: what a naive loop or ripgrep can run (the
+ * syntax-aware "structural" rules are JSON for the engine's tree matcher, not expressions). */
+export const regexSources = (policies) =>
+  policies.flatMap((p) => p.patterns.filter((r) => r.type !== "structural").map((r) => r.value));
+
 /** Seconds taken by `fn`, and what it returned. */
 export function timed(fn) {
   const start = process.hrtime.bigint();

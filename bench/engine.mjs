@@ -27,6 +27,7 @@ import {
   fmtRate,
   FULL_BUILTIN_SETTINGS,
   patternCount,
+  regexSources,
   peakRss,
   print,
   QUICK,
@@ -116,7 +117,7 @@ if (!bytes) {
 }
 
 const policies = resolveBuiltins(FULL_BUILTIN_SETTINGS);
-const patterns = policies.flatMap((p) => p.patterns.map((r) => r.value));
+const patterns = regexSources(policies);
 print("Verdict engine benchmark");
 print(
   `  corpus     ${dirArg ? `${dirArg}${truncated ? ` (first ${fmtMB(DIR_LIMIT_BYTES)})` : ""}` : "generated (seed 1)"}: ${fmtInt(files.length)} files, ${fmtMB(bytes)} (${fmtInt(bytes)} bytes)`,

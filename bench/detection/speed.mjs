@@ -32,6 +32,7 @@ import {
   fmtRate,
   FULL_BUILTIN_SETTINGS,
   patternCount,
+  regexSources,
   print,
   printTable,
   ratioLine,
@@ -138,7 +139,7 @@ async function apiRun(batches) {
 export async function runSpeed() {
   const { root, files, bytes } = corpusFiles();
   const policies = resolveBuiltins(FULL_BUILTIN_SETTINGS);
-  const patterns = policies.flatMap((p) => p.patterns.map((r) => r.value));
+  const patterns = regexSources(policies);
 
   note("speed: engine");
   const engine = compileEngine(policies);

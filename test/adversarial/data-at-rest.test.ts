@@ -21,11 +21,18 @@ beforeAll(async () => {
 });
 afterAll(async () => v.destroy());
 
-/** Which files of the data directory, its subdirectories included (the evaluation queue), hold these bytes. */
+/** Which files of the data directory, its subdirectories included (the evaluation queue), hold
+ * these bytes. A queue file the service deletes between the listing and the read holds nothing. */
 function filesContaining(dir: string, needle: string): string[] {
-  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(
-    (f) => statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(Buffer.from(needle)),
-  );
+  const holds = (f: string): boolean => {
+    try {
+      return statSync(join(dir, f)).isFile() && readFileSync(join(dir, f)).includes(Buffer.from(needle));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw err;
+    }
+  };
+  return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter(holds);
 }
 
 describe("queued evaluation files", () => {
