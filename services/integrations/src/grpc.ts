@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import type { AsyncService } from "@verdict/kit";
+import { messageFields, type AsyncService } from "@verdict/kit";
 import type { integrationsV1 } from "@verdict/proto";
 import type { IntegrationsDeps } from "./deps.js";
 import { eventsPath } from "./domain/connection.js";
@@ -12,14 +12,16 @@ type Def = typeof integrationsV1.IntegrationsServiceService;
 
 function toConnection(c: ConnectionRecord): integrationsV1.Connection {
   return {
-    id: c.id,
-    provider: c.provider,
-    base_url: c.base_url,
-    created_at: c.created_at,
-    status: c.status,
-    last_event_at: c.last_event_at ?? undefined,
-    last_error: c.last_error ?? undefined,
-    last_error_at: c.last_error_at ?? undefined,
+    ...messageFields(c, [
+      "id",
+      "provider",
+      "base_url",
+      "created_at",
+      "status",
+      "last_event_at",
+      "last_error",
+      "last_error_at",
+    ]),
     events_path: eventsPath(c.provider, c.id),
   };
 }

@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import type { AsyncService } from "@verdict/kit";
+import { messageFields, type AsyncService } from "@verdict/kit";
 import { policyV1 } from "@verdict/proto";
 import type { PolicyDeps } from "./deps.js";
 import type { EffectivePolicy } from "./domain/policy.js";
@@ -37,16 +37,16 @@ function toPolicy(p: EffectivePolicy): policyV1.Policy {
 }
 
 function toRepository(r: RepositoryRecord): policyV1.Repository {
-  return {
-    id: r.id,
-    name: r.name,
-    provider: r.provider,
-    default_branch: r.default_branch,
-    connected_at: r.connected_at,
-    last_evaluation: r.last_evaluation ?? undefined,
-    provider_repo_id: r.provider_repo_id,
-    connection_id: r.connection_id,
-  };
+  return messageFields(r, [
+    "id",
+    "name",
+    "provider",
+    "default_branch",
+    "connected_at",
+    "last_evaluation",
+    "provider_repo_id",
+    "connection_id",
+  ]);
 }
 
 export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
