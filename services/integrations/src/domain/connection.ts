@@ -1,5 +1,5 @@
 // Connections of an organization to a hosting provider, as the API takes them.
-import type { FieldError } from "@verdict/kit";
+import { requiredEnumProblem, type FieldError } from "@verdict/kit";
 
 /** The providers a connection can be made to now (GitHub and GitLab join with their adapters). */
 export const CONNECTION_PROVIDERS = ["gitea"] as const;
@@ -19,13 +19,8 @@ export interface ConnectionInput {
 
 export function checkConnectionInput(input: ConnectionInput): FieldError[] {
   const problems: FieldError[] = [];
-  if (!input.provider) problems.push({ field: "provider", code: "REQUIRED", message: "provider is required" });
-  else if (!(CONNECTION_PROVIDERS as readonly string[]).includes(input.provider))
-    problems.push({
-      field: "provider",
-      code: "INVALID_ENUM",
-      message: `provider must be one of: ${CONNECTION_PROVIDERS.join(", ")}`,
-    });
+  const provider = requiredEnumProblem("provider", input.provider, CONNECTION_PROVIDERS);
+  if (provider) problems.push(provider);
   if (!input.base_url) problems.push({ field: "base_url", code: "REQUIRED", message: "base_url is required" });
   else if (input.base_url.length > MAX_URL_LENGTH)
     problems.push({
