@@ -1,22 +1,11 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
+import type { RunningService, ServiceBase } from "@verdict/runtime";
 import { openIdentityRepos } from "./repos/index.js";
 import { randomBytes } from "node:crypto";
-import type { Bus } from "@verdict/bus";
-import {
-  createClient,
-  Egress,
-  masterSubkey,
-  SecretBox,
-  startGrpcServer,
-  systemClock,
-  type Clock,
-  type GrpcServerHandle,
-  type Logger,
-} from "@verdict/kit";
+import { createClient, Egress, masterSubkey, SecretBox, startGrpcServer, systemClock, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
-import type { Store } from "@verdict/store";
 import { identityHandlers } from "./grpc.js";
 import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
@@ -26,15 +15,9 @@ import type { SessionPolicy } from "./domain/session.js";
 import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
 
-export interface IdentityServiceOptions {
-  store: Store;
-  bus: Bus;
-  logger: Logger;
-  host: string;
-  port: number;
+export interface IdentityServiceOptions extends ServiceBase {
   policyAddress: string;
   bootstrapKey?: string;
-  clock?: Clock;
   /**
    * The instance's master key (see resolveMasterKey): TOTP secrets are sealed under a subkey.
    * Both entry points pass it; without one (tests of other services) a key lives as long as the
@@ -49,11 +32,9 @@ export interface IdentityServiceOptions {
   ssoAllowPrivate?: boolean | readonly string[];
 }
 
-export interface IdentityService {
-  grpc: GrpcServerHandle;
+export interface IdentityService extends RunningService {
   /** Set on the very first start when no bootstrap key was configured: print it once. */
   generatedBootstrapKey?: string;
-  stop(): Promise<void>;
 }
 
 export async function startIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {

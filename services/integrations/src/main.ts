@@ -1,18 +1,9 @@
 // Wires the integrations service: adapters in, gRPC out; it consumes its own change events.
 // Used by the all-in-one launcher and by bin.ts.
-import type { Bus } from "@verdict/bus";
-import {
-  createClient,
-  SecretBox,
-  startGrpcServer,
-  systemClock,
-  type Clock,
-  type GrpcServerHandle,
-  type Logger,
-} from "@verdict/kit";
+import type { RunningService, ServiceBase } from "@verdict/runtime";
+import { createClient, SecretBox, startGrpcServer, systemClock, type GrpcServerHandle } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SERVICE_NAMES, evaluationV1, integrationsV1, policyV1, reflectionDefinition } from "@verdict/proto";
-import type { Store } from "@verdict/store";
 import { subscribeIntegrationsConsumers } from "./consumers.js";
 import { sealContext, type IntegrationsDeps } from "./deps.js";
 import { DEFAULT_CHANGE_LIMITS, type ChangeLimits } from "./domain/change.js";
@@ -22,12 +13,7 @@ import { GiteaClient } from "./providers/gitea/client.js";
 import { GiteaInbound } from "./providers/gitea/inbound.js";
 import { IntegrationsRepo, type ConnectionRecord } from "./repo.js";
 
-export interface IntegrationsServiceOptions {
-  store: Store;
-  bus: Bus;
-  logger: Logger;
-  host: string;
-  port: number;
+export interface IntegrationsServiceOptions extends ServiceBase {
   policyAddress: string;
   evaluationAddress: string;
   /** 32 bytes: seals tokens and webhook secrets at rest. */
@@ -35,13 +21,9 @@ export interface IntegrationsServiceOptions {
   limits?: ChangeLimits;
   providerTimeoutMs?: number;
   publicUrl?: string | undefined;
-  clock?: Clock;
 }
 
-export interface IntegrationsService {
-  grpc: GrpcServerHandle;
-  stop(): Promise<void>;
-}
+export type IntegrationsService = RunningService;
 
 export async function startIntegrationsService(opts: IntegrationsServiceOptions): Promise<IntegrationsService> {
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
