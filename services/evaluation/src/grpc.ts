@@ -26,7 +26,8 @@ function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
     // As stored: fromPartial gives a field the record predates its default.
     violations: e.violations.map((v) => evaluationV1.Violation.fromPartial(v)),
     failure_reason: e.failure_reason ?? undefined,
-    suppressions: e.suppressions,
+    // Likewise: a suppression stored before fingerprints has none.
+    suppressions: e.suppressions.map((s) => evaluationV1.Suppression.fromPartial(s)),
   };
 }
 

@@ -2,6 +2,7 @@
 // collections (a service never reads another's). Idempotent per event: ids are natural keys.
 import { createHash } from "node:crypto";
 import type { ComplianceDeps } from "../deps.js";
+import type { BypassFact } from "../domain/evidence.js";
 
 /** The evaluation service's event payloads, as far as compliance reads them. */
 export interface EvaluationCompletedData {
@@ -28,6 +29,8 @@ export interface PolicyViolationData {
     file: string;
     line: number;
     message: string;
+    /** The engine's fingerprint (empty on violations stored before it). */
+    fingerprint?: string;
   };
 }
 
@@ -37,7 +40,8 @@ export interface PolicyBypassedData {
   repository: string;
   ref: string;
   bypassed_at: string;
-  suppression: { policy_id: string; rule_id: string; file: string; line: number; reason: string };
+  /** The engine's suppressed finding (its fingerprint absent from events of earlier versions). */
+  suppression: Pick<BypassFact, "policy_id" | "rule_id" | "file" | "line" | "reason" | "fingerprint">;
 }
 
 export async function projectEvaluation(deps: ComplianceDeps, e: EvaluationCompletedData): Promise<void> {
@@ -66,6 +70,7 @@ export async function projectViolation(deps: ComplianceDeps, e: PolicyViolationD
     file: v.file,
     line: v.line,
     message: v.message,
+    ...(v.fingerprint ? { fingerprint: v.fingerprint } : {}),
   });
 }
 
@@ -87,5 +92,6 @@ export async function projectBypass(deps: ComplianceDeps, e: PolicyBypassedData)
     file: s.file,
     line: s.line,
     reason: s.reason,
+    ...(s.fingerprint ? { fingerprint: s.fingerprint } : {}),
   });
 }

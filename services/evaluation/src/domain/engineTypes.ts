@@ -59,6 +59,8 @@ export interface SuppressedFinding {
   file: string;
   line: number;
   reason: string;
+  /** The finding's fingerprint (fingerprint.ts), as it would have been reported. */
+  fingerprint: string;
 }
 
 export interface FileScan {
