@@ -25,10 +25,11 @@ function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
       "passed",
       "summary",
       "failure_reason",
-      "suppressions",
     ]),
     // As stored: fromPartial gives a field the record predates its default.
     violations: e.violations.map((v) => evaluationV1.Violation.fromPartial(v)),
+    // Likewise: a suppression stored before fingerprints has none.
+    suppressions: e.suppressions.map((s) => evaluationV1.Suppression.fromPartial(s)),
   };
 }
 

@@ -2422,6 +2422,8 @@ export interface components {
         /** @description A finding silenced by an inline verdict-ignore comment; recorded as a bypass event */
         Suppression: {
             file: string;
+            /** @description The suppressed finding's fingerprint, as a violation's: a finding silenced in code keeps its identity, so a report calls it suppressed, never fixed. Empty on suppressions stored before it */
+            fingerprint: string;
             line: number;
             policy_id: string;
             reason: string;

@@ -30,6 +30,7 @@ export async function projectViolation(deps: ComplianceDeps, e: PolicyViolationD
     file: v.file,
     line: v.line,
     message: v.message,
+    ...(v.fingerprint ? { fingerprint: v.fingerprint } : {}),
   });
 }
 
@@ -51,5 +52,6 @@ export async function projectBypass(deps: ComplianceDeps, e: PolicyBypassedData)
     file: s.file,
     line: s.line,
     reason: s.reason,
+    ...(s.fingerprint ? { fingerprint: s.fingerprint } : {}),
   });
 }

@@ -242,6 +242,12 @@ function scanFile(
   hits.sort((a, b) => a.start - b.start);
   const deduplicated = withoutGenericDuplicates(hits);
 
+  /** The secret when the rule names one (its capture group), else the whole match. */
+  const hitFingerprint = (id: { policy_id: string; rule_id: string; file: string }, hit: Hit) => {
+    const value = hit.secret ?? hit;
+    return fingerprintOf(id, content.toString("utf8", value.start, value.end));
+  };
+
   // Suppression: a marker on the finding's line or the line before it.
   const suppressions: SuppressedFinding[] = [];
   const reported: Hit[] = [];
@@ -262,13 +268,9 @@ function scanFile(
       ? (markerOn(hit.line.line) ?? (previous?.standalone ? previous : undefined))
       : undefined;
     if (marker && covers(marker, hit.rule.policy.id, hit.rule.pattern.rule_id)) {
-      suppressions.push({
-        policy_id: hit.rule.policy.id,
-        rule_id: hit.rule.pattern.rule_id,
-        file: path,
-        line: hit.line.line,
-        reason: marker.reason,
-      });
+      const id = { policy_id: hit.rule.policy.id, rule_id: hit.rule.pattern.rule_id, file: path };
+      // The fingerprint it would have been reported with: silenced, it is still the same finding.
+      suppressions.push({ ...id, line: hit.line.line, reason: marker.reason, fingerprint: hitFingerprint(id, hit) });
     } else reported.push(hit);
   }
 
@@ -286,8 +288,6 @@ function scanFile(
 
   const findings = described.map((hit): Finding => {
     const id = { policy_id: hit.rule.policy.id, rule_id: hit.rule.pattern.rule_id, file: path };
-    // The secret when the rule names one (its capture group), else the whole match.
-    const value = hit.secret ?? hit;
     return {
       ...id,
       severity: hit.rule.policy.severity,
@@ -296,7 +296,7 @@ function scanFile(
       message: hit.rule.pattern.message,
       code_snippet: snippet(content, hit, secrets, secretValues),
       suggestion: hit.rule.policy.suggestion,
-      fingerprint: fingerprintOf(id, content.toString("utf8", value.start, value.end)),
+      fingerprint: hitFingerprint(id, hit),
       ...(hit.rule.pattern.checks?.some((c) => FORMAT_CHECKS.has(c)) ? { format_verified: true } : {}),
     };
   });

@@ -204,10 +204,26 @@ describe("inline suppression", () => {
         file: "a.js",
         line: 1,
         reason: "trusted input from the build",
+        fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
-      { policy_id: "dangerous-eval", rule_id: "dangerous-eval-1", file: "a.js", line: 3, reason: "" },
+      {
+        policy_id: "dangerous-eval",
+        rule_id: "dangerous-eval-1",
+        file: "a.js",
+        line: 3,
+        reason: "",
+        fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
+      },
     ]);
     expect(result.matched).toBe(2);
+  });
+
+  it("gives a suppressed finding the fingerprint it is reported with when not suppressed", () => {
+    const silenced = scanFile("a.js", content, [evalPolicy]).suppressions;
+    const reported = compileEngine([evalPolicy]).scan("a.js", Buffer.from(content), { allowSuppression: false });
+    const byLine = new Map(reported.findings.map((f) => [f.line, f.fingerprint]));
+    expect(byLine.get(1)).toMatch(/^[0-9a-f]{32}$/);
+    expect(silenced.map((s) => s.fingerprint)).toEqual([byLine.get(1), byLine.get(3)]);
   });
 
   it("can be turned off, and then every finding stands", () => {
