@@ -16,6 +16,7 @@ function toConnection(c: ConnectionRecord): integrationsV1.Connection {
       "id",
       "provider",
       "base_url",
+      "app_id",
       "created_at",
       "status",
       "last_event_at",
@@ -35,6 +36,8 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
         baseUrl: req.base_url,
         token: req.token,
         webhookSecret: req.webhook_secret,
+        appId: req.app_id,
+        privateKey: req.private_key,
       });
       return { connection: toConnection(connection) };
     },
@@ -46,11 +49,14 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
       return {};
     },
     async resolveRepository(req) {
-      const { connectionId, repository } = await resolveRepository(deps, {
+      const resolved = await resolveRepository(deps, {
         organizationId: req.organization_id,
         provider: req.provider,
         name: req.name,
       });
+      // Not connected where a connection is optional: nothing resolved, the name is stored as given.
+      if (resolved === null) return { connection_id: "", provider_repo_id: "", full_name: "", default_branch: "" };
+      const { connectionId, repository } = resolved;
       return {
         connection_id: connectionId,
         provider_repo_id: repository.providerRepoId,

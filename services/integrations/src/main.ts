@@ -11,6 +11,8 @@ import type { ProviderClient } from "./domain/provider.js";
 import { integrationsHandlers } from "./grpc.js";
 import { GiteaClient } from "./providers/gitea/client.js";
 import { GiteaInbound } from "./providers/gitea/inbound.js";
+import { GitHubClient } from "./providers/github/client.js";
+import { GitHubInboundVerifier } from "./providers/github/inbound.js";
 import { IntegrationsRepo, type ConnectionRecord } from "./repo.js";
 
 export interface IntegrationsServiceOptions extends ServiceBase {
@@ -41,9 +43,16 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
       timeoutMs: 60_000,
     },
   );
-  const clientFor = (c: ConnectionRecord): ProviderClient => {
-    const token = secrets.open(c.token_sealed, sealContext.token(c.id));
-    return new GiteaClient({ baseUrl: c.base_url, token, timeoutMs: opts.providerTimeoutMs ?? 15_000 });
+  const timeoutMs = opts.providerTimeoutMs ?? 15_000;
+  const clientFor = (c: ConnectionRecord, hint?: { installationId?: string | undefined }): ProviderClient => {
+    const secret = secrets.open(c.token_sealed, sealContext.token(c.id));
+    if (c.provider === "github")
+      return new GitHubClient({
+        credentials: { appId: c.app_id ?? "", privateKey: secret, apiBaseUrl: c.base_url },
+        ...(hint?.installationId ? { installationId: Number(hint.installationId) } : {}),
+        timeoutMs,
+      });
+    return new GiteaClient({ baseUrl: c.base_url, token: secret, timeoutMs });
   };
   const deps: IntegrationsDeps = {
     repo,
@@ -53,7 +62,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     logger: opts.logger,
     secrets,
     clientFor,
-    inbound: { gitea: new GiteaInbound() },
+    inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier() },
     evaluation,
     policy,
     limits: opts.limits ?? DEFAULT_CHANGE_LIMITS,

@@ -954,7 +954,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosting provider's webhook delivery (Gitea: X-Gitea-Signature, HMAC-SHA256 of the body) */
+        /** A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body) */
         post: operations["receiveProviderEvent"];
         delete?: never;
         options?: never;
@@ -972,7 +972,7 @@ export interface paths {
         /** List the organization's provider connections (tokens and secrets are never shown) */
         get: operations["listConnections"];
         put?: never;
-        /** Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret */
+        /** Connect a hosting provider: Gitea or Forgejo (its base URL, an access token and the webhook secret), or GitHub as a GitHub App (the API base URL, the App's id and private key, and its webhook secret) */
         post: operations["createConnection"];
         delete?: never;
         options?: never;
@@ -1577,6 +1577,8 @@ export interface components {
         };
         /** @description A connection to a hosting provider. Its token and webhook secret are never answered. */
         Connection: {
+            /** @description GitHub: the App's id. */
+            app_id: string | null;
             base_url: string;
             /** Format: date-time */
             created_at: string;
@@ -1587,7 +1589,7 @@ export interface components {
             last_error_at: string | null;
             last_event_at: string | null;
             /** @enum {string} */
-            provider: "gitea";
+            provider: "gitea" | "github";
             /**
              * @description active, or broken (the provider refused the token: unauthorized)
              * @enum {string}
@@ -1624,13 +1626,21 @@ export interface components {
         };
         CreateConnection: {
             /**
-             * @description The provider's web address, http(s), without credentials, query or fragment.
+             * @description GitHub: the App's id (digits; required there).
+             * @example 123456
+             */
+            app_id?: string;
+            /**
+             * @description The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).
              * @example https://gitea.example.com
              */
             base_url: string;
+            /** @description GitHub: the App's private key, PEM as GitHub issues it (required there; sealed at rest, never answered). */
+            private_key?: string;
             /** @enum {string} */
-            provider: "gitea";
-            token: string;
+            provider: "gitea" | "github";
+            /** @description Gitea: the access token (required there; GitHub uses app_id and private_key instead). */
+            token?: string;
             webhook_secret: string;
         };
         CreatedApiKey: {
@@ -8523,7 +8533,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                provider: "gitea";
+                provider: "gitea" | "github";
             };
             cookie?: never;
         };
@@ -8786,7 +8796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The provider refused the token (code PROVIDER_UNAUTHORIZED) or could not be reached */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -12448,7 +12458,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. A provider read through a connection (gitea): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED) */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. A provider read through a connection (gitea; github once the organization has a GitHub connection): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED) */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

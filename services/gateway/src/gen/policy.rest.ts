@@ -386,7 +386,7 @@ export const policyGeneratedRoutes: Route[] = [
     body: ConnectRepositoryRequestSchema,
     errors: [409, 422],
     errorNotes: {
-      422: "A provider read through a connection (gitea): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED)",
+      422: "A provider read through a connection (gitea; github once the organization has a GitHub connection): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED)",
     },
     responses: { 201: { description: "The connected repository", schema: RepositorySchema } },
     handler: async ({ body, principal, clients }) => {

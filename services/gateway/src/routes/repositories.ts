@@ -10,7 +10,13 @@ import type { Route } from "../http/route.js";
 import { integrationsClient } from "../gen/integrations.rest.js";
 
 /** Providers whose repositories are read through the organization's connection (the integrations service). */
-const CONNECTED_PROVIDERS = new Set(["gitea"]);
+const CONNECTED_PROVIDERS = new Set(["gitea", "github"]);
+/**
+ * Providers whose repositories are stored by name, as given, where the organization has no
+ * connection to them (or the integrations service is not deployed): GitHub, as before GitHub
+ * connections existed.
+ */
+const CONNECTION_OPTIONAL = new Set(["github"]);
 
 interface ConnectBody {
   provider: string;
@@ -25,9 +31,12 @@ export function withProviderResolution(generated: Route): Route {
     handler: async ({ body, principal, clients }) => {
       const { provider, name, default_branch } = body as ConnectBody;
       const organizationId = principal!.organizationId;
-      const resolved = CONNECTED_PROVIDERS.has(provider)
-        ? await integrationsClient(clients).resolveRepository({ organization_id: organizationId, provider, name })
-        : undefined;
+      const asked =
+        CONNECTED_PROVIDERS.has(provider) && !(CONNECTION_OPTIONAL.has(provider) && !clients.integrations)
+          ? await integrationsClient(clients).resolveRepository({ organization_id: organizationId, provider, name })
+          : undefined;
+      // An empty answer: no connection to a provider where one is optional.
+      const resolved = asked?.connection_id ? asked : undefined;
       const res = await clients.policy.connectRepository(
         policyV1.ConnectRepositoryRequest.fromPartial({
           organization_id: organizationId,
