@@ -16,6 +16,7 @@ import {
 } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
+import { subscribeIdentityConsumers } from "./consumers.js";
 import type { Store } from "@verdict/store";
 import { identityHandlers } from "./grpc.js";
 import type { IdentityDeps } from "./deps.js";
@@ -91,6 +92,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     ],
     reflection: reflectionDefinition("identity"),
   });
+  const subscriptions = await subscribeIdentityConsumers(deps, opts.bus);
   outbox.start();
   // Expired OAuth codes, tokens and interactions, and SSO sign-ins that never came back from
   // the IdP, are deleted every 10 minutes (by any replica).
@@ -109,6 +111,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}),
     async stop() {
       clearInterval(sweeper);
+      await Promise.all(subscriptions.map((s) => s.unsubscribe()));
       await grpc.stop();
       await outbox.stop();
       policy.close();
