@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { createClient, Egress, masterSubkey, SecretBox, startGrpcServer, systemClock, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
+import { subscribeIdentityConsumers } from "./consumers.js";
 import { identityHandlers } from "./grpc.js";
 import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
@@ -72,6 +73,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     ],
     reflection: reflectionDefinition("identity"),
   });
+  const subscriptions = await subscribeIdentityConsumers(deps, opts.bus);
   outbox.start();
   // Expired OAuth codes, tokens and interactions, and SSO sign-ins that never came back from
   // the IdP, are deleted every 10 minutes (by any replica).
@@ -90,6 +92,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}),
     async stop() {
       clearInterval(sweeper);
+      await Promise.all(subscriptions.map((s) => s.unsubscribe()));
       await grpc.stop();
       await outbox.stop();
       policy.close();

@@ -81,6 +81,7 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
           documentation_url: req.documentation_url,
           enabled: req.enabled,
         },
+        audit: req.audit,
       });
       return { policy: toPolicy(policy) };
     },
@@ -91,11 +92,12 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
         enabled: req.enabled,
         severity: req.severity,
         settings: req.settings,
+        audit: req.audit,
       });
       return { policy: toPolicy(policy) };
     },
     async deletePolicy(req) {
-      await deletePolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id });
+      await deletePolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id, audit: req.audit });
       return {};
     },
     async resolvePolicies(req) {
@@ -119,11 +121,16 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
         defaultBranch: req.default_branch,
         providerRepoId: req.provider_repo_id || undefined,
         connectionId: req.connection_id || undefined,
+        audit: req.audit,
       });
       return { repository: toRepository(repository) };
     },
     async disconnectRepository(req) {
-      await disconnectRepository(deps, { organizationId: req.organization_id, repositoryId: req.repository_id });
+      await disconnectRepository(deps, {
+        organizationId: req.organization_id,
+        repositoryId: req.repository_id,
+        audit: req.audit,
+      });
       return {};
     },
     async countRepositories(req) {

@@ -185,9 +185,17 @@ export const AuditEventSchema = z
     id: z.string().regex(/^aud_/),
     type: z.enum(AUDIT_EVENT_TYPES),
     actor: z.object({ type: z.enum(["user", "api_key", "system"]), id: z.string(), ip: z.string().nullable() }),
+    credential: z
+      .object({ type: z.enum(["api_key", "session", "oauth_client"]), id: z.string() })
+      .nullable()
+      .meta({ description: "How the actor authenticated: the key's, session's or OAuth client's id (never a secret)" }),
+    request_id: z.string().nullable().meta({ description: "The X-Request-Id of the request that made the change" }),
     target: z.object({ type: z.string(), id: z.string() }),
     occurred_at: ISO,
-    data: z.record(z.string(), z.unknown()),
+    data: z.record(z.string(), z.unknown()).meta({
+      description:
+        "Event-specific facts, never a secret; for a configuration change, `changes` maps each changed field to {before, after}",
+    }),
   })
   .meta({ id: "AuditEvent" });
 

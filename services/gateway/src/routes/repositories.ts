@@ -6,6 +6,7 @@
 // itself; until it does, the gateway makes the two calls.
 import { policyV1 } from "@verdict/proto";
 import { repositoryJson } from "../gen/policy.rest.js";
+import { auditContext } from "../http/auth.js";
 import type { Route } from "../http/route.js";
 import { integrationsClient } from "../gen/integrations.rest.js";
 
@@ -28,7 +29,7 @@ interface ConnectBody {
 export function withProviderResolution(generated: Route): Route {
   return {
     ...generated,
-    handler: async ({ body, principal, clients }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients }) => {
       const { provider, name, default_branch } = body as ConnectBody;
       const organizationId = principal!.organizationId;
       const asked =
@@ -45,6 +46,7 @@ export function withProviderResolution(generated: Route): Route {
           default_branch: resolved?.default_branch ?? default_branch,
           provider_repo_id: resolved?.provider_repo_id,
           connection_id: resolved?.connection_id,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 201, body: repositoryJson(res.repository!) };

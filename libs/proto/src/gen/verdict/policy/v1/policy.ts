@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Struct } from "../../../google/protobuf/struct.js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.policy.v1";
 
@@ -199,7 +200,11 @@ export interface CreatePolicyRequest {
   patterns: CustomPattern[];
   suggestions: Suggestion[];
   documentation_url: string;
-  enabled?: boolean | undefined;
+  enabled?:
+    | boolean
+    | undefined;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface CreatePolicyResponse {
@@ -214,7 +219,11 @@ export interface UpdatePolicyRequest {
     | string
     | undefined;
   /** Policy-specific; see each policy's settings. Unknown keys are rejected (422). Values nest at most 8 levels. */
-  settings?: { [key: string]: any } | undefined;
+  settings?:
+    | { [key: string]: any }
+    | undefined;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface UpdatePolicyResponse {
@@ -224,6 +233,8 @@ export interface UpdatePolicyResponse {
 export interface DeletePolicyRequest {
   organization_id: string;
   policy_id: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DeletePolicyResponse {
@@ -285,7 +296,11 @@ export interface ConnectRepositoryRequest {
     | undefined;
   /** What the provider said (IntegrationsService.ResolveRepository), for a provider with a connection. */
   provider_repo_id?: string | undefined;
-  connection_id?: string | undefined;
+  connection_id?:
+    | string
+    | undefined;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface ConnectRepositoryResponse {
@@ -295,6 +310,8 @@ export interface ConnectRepositoryResponse {
 export interface DisconnectRepositoryRequest {
   organization_id: string;
   repository_id: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DisconnectRepositoryResponse {
@@ -2237,6 +2254,7 @@ function createBaseCreatePolicyRequest(): CreatePolicyRequest {
     suggestions: [],
     documentation_url: "",
     enabled: undefined,
+    audit: undefined,
   };
 }
 
@@ -2274,6 +2292,9 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
     }
     if (message.enabled !== undefined) {
       writer.uint32(88).bool(message.enabled);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2379,6 +2400,14 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
             message.enabled = reader.bool();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2418,6 +2447,7 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
         ? globalThis.String(object.documentation_url)
         : "",
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2456,6 +2486,9 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
     if (message.enabled !== undefined) {
       obj.enabled = message.enabled;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2475,6 +2508,9 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
     message.suggestions = object.suggestions?.map((e) => Suggestion.fromPartial(e)) || [];
     message.documentation_url = object.documentation_url ?? "";
     message.enabled = object.enabled ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -2549,7 +2585,14 @@ export const CreatePolicyResponse: MessageFns<CreatePolicyResponse> = {
 };
 
 function createBaseUpdatePolicyRequest(): UpdatePolicyRequest {
-  return { organization_id: "", policy_id: "", enabled: undefined, severity: undefined, settings: undefined };
+  return {
+    organization_id: "",
+    policy_id: "",
+    enabled: undefined,
+    severity: undefined,
+    settings: undefined,
+    audit: undefined,
+  };
 }
 
 export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
@@ -2568,6 +2611,9 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
     }
     if (message.settings !== undefined) {
       Struct.encode(Struct.wrap(message.settings), writer.uint32(42).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2625,6 +2671,14 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
             message.settings = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2652,6 +2706,7 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
       severity: isSet(object.severity) ? globalThis.String(object.severity) : undefined,
       settings: isObject(object.settings) ? object.settings : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2672,6 +2727,9 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
     if (message.settings !== undefined) {
       obj.settings = message.settings;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2685,6 +2743,9 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
     message.enabled = object.enabled ?? undefined;
     message.severity = object.severity ?? undefined;
     message.settings = object.settings ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -2759,7 +2820,7 @@ export const UpdatePolicyResponse: MessageFns<UpdatePolicyResponse> = {
 };
 
 function createBaseDeletePolicyRequest(): DeletePolicyRequest {
-  return { organization_id: "", policy_id: "" };
+  return { organization_id: "", policy_id: "", audit: undefined };
 }
 
 export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
@@ -2769,6 +2830,9 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
     }
     if (message.policy_id !== "") {
       writer.uint32(18).string(message.policy_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2802,6 +2866,14 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
             message.policy_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2826,6 +2898,7 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
         : isSet(object.policy_id)
         ? globalThis.String(object.policy_id)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2837,6 +2910,9 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
     if (message.policy_id !== "") {
       obj.policyId = message.policy_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2847,6 +2923,9 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
     const message = createBaseDeletePolicyRequest();
     message.organization_id = object.organization_id ?? "";
     message.policy_id = object.policy_id ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -3481,6 +3560,7 @@ function createBaseConnectRepositoryRequest(): ConnectRepositoryRequest {
     default_branch: undefined,
     provider_repo_id: undefined,
     connection_id: undefined,
+    audit: undefined,
   };
 }
 
@@ -3503,6 +3583,9 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     }
     if (message.connection_id !== undefined) {
       writer.uint32(650).string(message.connection_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -3568,6 +3651,14 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
             message.connection_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3604,6 +3695,7 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
         : isSet(object.connection_id)
         ? globalThis.String(object.connection_id)
         : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -3627,6 +3719,9 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     if (message.connection_id !== undefined) {
       obj.connectionId = message.connection_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -3641,6 +3736,9 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     message.default_branch = object.default_branch ?? undefined;
     message.provider_repo_id = object.provider_repo_id ?? undefined;
     message.connection_id = object.connection_id ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -3715,7 +3813,7 @@ export const ConnectRepositoryResponse: MessageFns<ConnectRepositoryResponse> = 
 };
 
 function createBaseDisconnectRepositoryRequest(): DisconnectRepositoryRequest {
-  return { organization_id: "", repository_id: "" };
+  return { organization_id: "", repository_id: "", audit: undefined };
 }
 
 export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest> = {
@@ -3725,6 +3823,9 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
     }
     if (message.repository_id !== "") {
       writer.uint32(18).string(message.repository_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -3758,6 +3859,14 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
             message.repository_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3782,6 +3891,7 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
         : isSet(object.repository_id)
         ? globalThis.String(object.repository_id)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -3793,6 +3903,9 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
     if (message.repository_id !== "") {
       obj.repositoryId = message.repository_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -3803,6 +3916,9 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
     const message = createBaseDisconnectRepositoryRequest();
     message.organization_id = object.organization_id ?? "";
     message.repository_id = object.repository_id ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
