@@ -12,14 +12,19 @@ export type MessageFields<T> = { [K in keyof T]: null extends T[K] ? Exclude<T[K
 /** A message's fields as JSON's: an optional field is null when absent. */
 export type JsonFields<T> = { [K in keyof T]-?: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K] };
 
+/** The named fields of `source`, each null or undefined one as `absent`. */
+function pick<T extends object, K extends keyof T>(source: T, keys: readonly K[], absent: null | undefined) {
+  const out: Partial<Record<K, unknown>> = {};
+  for (const key of keys) out[key] = source[key] ?? absent;
+  return out;
+}
+
 /** The named fields of a record, each stored null as undefined (the message leaves it out). */
 export function messageFields<T extends object, K extends keyof T>(
   record: T,
   keys: readonly K[],
 ): MessageFields<Pick<T, K>> {
-  const out: Partial<Record<K, unknown>> = {};
-  for (const key of keys) out[key] = record[key] ?? undefined;
-  return out as MessageFields<Pick<T, K>>;
+  return pick(record, keys, undefined) as MessageFields<Pick<T, K>>;
 }
 
 /** The named fields of a message, each absent one as null (the REST contract writes it). */
@@ -27,7 +32,5 @@ export function jsonFields<T extends object, K extends keyof T>(
   message: T,
   keys: readonly K[],
 ): JsonFields<Pick<T, K>> {
-  const out: Partial<Record<K, unknown>> = {};
-  for (const key of keys) out[key] = message[key] ?? null;
-  return out as JsonFields<Pick<T, K>>;
+  return pick(message, keys, null) as JsonFields<Pick<T, K>>;
 }

@@ -5,12 +5,7 @@ import type { identityV1 } from "@verdict/proto";
 
 export function organizationJson(o: identityV1.Organization) {
   return {
-    id: o.id,
-    name: o.name,
-    plan: o.plan,
-    members_count: o.members_count,
-    repositories_count: o.repositories_count,
-    created_at: o.created_at,
+    ...jsonFields(o, ["id", "name", "plan", "members_count", "repositories_count", "created_at"]),
     settings: {
       default_severity: (o.settings?.default_severity || "error") as "error" | "warning",
       require_evaluation_pass: o.settings?.require_evaluation_pass ?? true,

@@ -1,4 +1,5 @@
 // gRPC handlers of the audit log. Map proto <-> use cases, nothing else.
+import { messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import { listAuditEvents } from "../usecases/audit/listAuditEvents.js";
 import type { AuditRecord } from "../repos/auditRepo.js";
@@ -7,12 +8,7 @@ import type { IdentityHandlers } from "./mapping.js";
 
 function toAuditEvent(e: AuditRecord): identityV1.AuditEvent {
   return {
-    id: e.id,
-    type: e.type,
-    actor: e.actor,
-    target_type: e.target_type,
-    target_id: e.target_id,
-    occurred_at: e.occurred_at,
+    ...messageFields(e, ["id", "type", "actor", "target_type", "target_id", "occurred_at"]),
     data_json: JSON.stringify(e.data),
     credential_type: e.credential?.type ?? "",
     credential_id: e.credential?.id ?? "",

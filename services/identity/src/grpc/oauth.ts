@@ -1,6 +1,7 @@
 // gRPC handlers of OAuth: the clients an organization registers, and what the gateway's
 // authorization server keeps here (artifacts, accounts, its secret, its audit events). Map proto
 // <-> use cases, nothing else.
+import { messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { OAuthClientRecord } from "../repos/oauthRepo.js";
 import { createOAuthClient } from "../usecases/oauth/createOAuthClient.js";
@@ -19,14 +20,7 @@ import type { IdentityDeps } from "../deps.js";
 import { fromActor, type IdentityHandlers } from "./mapping.js";
 
 function toOAuthClient(c: OAuthClientRecord): identityV1.OAuthClient {
-  return {
-    id: c.id,
-    name: c.name,
-    redirect_uris: c.redirect_uris,
-    scopes: c.scopes,
-    public: c.public,
-    created_at: c.created_at,
-  };
+  return messageFields(c, ["id", "name", "redirect_uris", "scopes", "public", "created_at"]);
 }
 
 export function oauthHandlers(

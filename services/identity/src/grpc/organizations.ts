@@ -1,5 +1,6 @@
 // gRPC handlers of organizations: creation (instance operators only), reading, settings and rate
 // limits. Map proto <-> use cases, nothing else.
+import { messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { Plan } from "../domain/organization.js";
 import { createOrganization } from "../usecases/organizations/createOrganization.js";
@@ -14,24 +15,14 @@ import type { IdentityHandlers } from "./mapping.js";
 
 function toOrganization(o: OrganizationView): identityV1.Organization {
   return {
-    id: o.id,
-    name: o.name,
-    plan: o.plan,
-    members_count: o.members_count,
-    repositories_count: o.repositories_count,
-    created_at: o.created_at,
+    ...messageFields(o, ["id", "name", "plan", "members_count", "repositories_count", "created_at"]),
     settings: toSettings(o.settings),
     rate_limits: { ...o.rate_limits },
   };
 }
 
 function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
-  return {
-    default_severity: s.default_severity,
-    require_evaluation_pass: s.require_evaluation_pass,
-    allow_inline_suppression: s.allow_inline_suppression,
-    require_mfa: s.require_mfa,
-  };
+  return messageFields(s, ["default_severity", "require_evaluation_pass", "allow_inline_suppression", "require_mfa"]);
 }
 
 export function organizationHandlers(

@@ -1,21 +1,17 @@
 // What is posted back for an evaluated change: the state, a one-line title, a summary, and one
 // annotation per violation on a line the change added (a provider comments only on those).
 // Messages carry the engine's masked snippet at most, never a matched value whole.
+import type { evaluationV1 } from "@verdict/proto";
 import type { Annotation, ChangedFile, CheckReport } from "./provider.js";
 
 /** The check's name on the provider (a status context, a check run's name). */
 export const CHECK_NAME = "verdict";
 
-export interface EvaluatedViolation {
-  policy_id: string;
-  rule_id: string;
-  severity: string;
-  file: string;
-  line: number;
-  message: string;
-  code_snippet: string;
-  fingerprint: string;
-}
+/** What a report reads of a violation: the contract's message (verdict.evaluation.v1.Violation). */
+export type EvaluatedViolation = Pick<
+  evaluationV1.Violation,
+  "policy_id" | "rule_id" | "severity" | "file" | "line" | "message" | "code_snippet" | "fingerprint"
+>;
 
 export interface EvaluationOutcome {
   passed: boolean;
