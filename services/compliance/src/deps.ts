@@ -6,6 +6,7 @@ import type { PolicyInfo } from "./domain/evidence.js";
 import type { FairPool } from "@verdict/runtime";
 import type { ComplianceRepo } from "./repo.js";
 import type { RenderJob } from "./renderWorker.js";
+import type { ReportKey } from "./domain/reportKey.js";
 
 /** What the compliance service needs from the policy service. */
 export interface PolicySource {
@@ -43,5 +44,7 @@ export interface ComplianceDeps {
     renderer: Pick<FairPool<RenderJob, Uint8Array>, "run">;
     /** A report still rendering after this long fails with a reason. */
     timeoutMs: number;
+    /** Signs every report file as it is stored (its public half is served to auditors). */
+    key: ReportKey;
   };
 }

@@ -21,6 +21,7 @@ import { subscribeCompliance } from "./consumers.js";
 import { complianceHandlers } from "./grpc.js";
 import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
+import { loadReportKey } from "./domain/reportKey.js";
 import { failStaleReports } from "./usecases/failReport.js";
 
 export interface ComplianceServiceOptions {
@@ -33,6 +34,8 @@ export interface ComplianceServiceOptions {
   identityAddress: string;
   /** HMAC key of the signed download links. */
   signingKey: string;
+  /** Ed25519 private key (PKCS#8 PEM) that signs report files. */
+  reportPrivateKey: string;
   /** Validity of a download link, in seconds. */
   linkTtlSeconds: number;
   /** Public base URL of the REST API (…/v1), read when a link or an evidence href is made. */
@@ -143,7 +146,11 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     policies: policySource(policy),
     organizations: organizationSource(identity),
     links: { signingKey: opts.signingKey, ttlSeconds: opts.linkTtlSeconds, apiBaseUrl: opts.apiBaseUrl },
-    reports: { renderer, timeoutMs: opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS },
+    reports: {
+      renderer,
+      timeoutMs: opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS,
+      key: loadReportKey(opts.reportPrivateKey),
+    },
   };
   const subscriptions: Subscription[] = [];
   let sweeper: NodeJS.Timeout | undefined;

@@ -8,6 +8,7 @@ import type { EvidenceInput } from "../domain/evidence.js";
 import type { ComplianceDeps } from "../deps.js";
 import type { ReportRecord } from "../repo.js";
 import { failReport } from "./failReport.js";
+import { sealFile } from "../domain/reportKey.js";
 
 /** What the evidence is assembled from, as plain data (it crosses to a worker thread). */
 export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportRecord): Promise<EvidenceInput> {
@@ -67,7 +68,11 @@ export async function generateReport(
   const contentType = pdf ? "application/pdf" : "application/zip";
   const filename = pdf ? `${stem}.pdf` : `${stem}-oscal.zip`;
   const chunks = await deps.repo.saveFile(report.id, content);
+  const seal = sealFile(deps.reports.key, content);
   await deps.repo.completeReport(report.id, {
+    sha256: seal.sha256,
+    signature: seal.signature,
+    signature_key_id: seal.keyId,
     completed_at: deps.clock.now().toISOString(),
     content_type: contentType,
     filename,
