@@ -2,12 +2,13 @@
 // key at its well-known path (PEM and JWK), and docs/compliance.md's verification commands run as
 // written: `verdict reports verify` and `openssl pkeyutl -verify -rawin` accept the file as
 // downloaded and refuse it after one changed byte or with another key.
+import { execFileSync } from "node:child_process";
 import { createHash, createPublicKey, generateKeyPairSync } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
-import { Api } from "../support/api.js";
+import { Api, expectFieldError } from "../support/api.js";
 import { CLI, isolatedHome, runCli, runCommand } from "../support/cli.js";
 import { bash, shellBlocks } from "../support/shell.js";
 import { startVerdict, TARGET, type Verdict } from "../support/server.js";
@@ -38,9 +39,22 @@ afterAll(async () => {
 
 const cli = (args: string[]) => runCli(args, { cwd: work, env });
 
+// As docs/compliance.md sets them.
+const SYSTEM = "Acme Pay: the card payments API and its deployment code";
+const SCOPE = "All repositories of the payments team; production branches only";
+
 it("signs a report file, serves the public key, and verifies with the documented commands", async () => {
-  const [commands] = shellBlocks("docs/compliance.md", "## Verifying a report's signature");
-  const out = bash(commands!, work, env);
+  // The scope page's text comes from the organization's settings.
+  const api = new Api(v.url, v.bootstrapKey);
+  const tooLong = await api.patch("/v1/organization", { settings: { system_description: "x".repeat(4001) } });
+  expectFieldError(tooLong, 400, "settings.system_description", "MAX_SIZE_EXCEEDED", { max: 4000 });
+  const [describeSystem, commands] = shellBlocks("docs/compliance.md", "## Verifying a report's signature");
+  const docEnv = { ...env, V: `${v.url}/v1`, H: `Authorization: Bearer ${v.bootstrapKey}` };
+  expect(JSON.parse(bash(describeSystem!, work, docEnv)).settings).toMatchObject({
+    system_description: SYSTEM,
+    report_scope: SCOPE,
+  });
+  const out = bash(commands!, work, docEnv);
   expect(out).toMatch(
     /^verified: evidence\.pdf \(\d+ bytes, sha256 [0-9a-f]{64}\) is signed by the Ed25519 report key [0-9a-f]{64} from http:\/\/.+\/\.well-known\/verdict-report-key\.pem$/m,
   );
@@ -51,7 +65,6 @@ it("signs a report file, serves the public key, and verifies with the documented
   // The report states what was signed; the well-known key (PEM and JWK) is the one that signed it.
   const pdf = readFileSync(join(work, "evidence.pdf"));
   const sig = readFileSync(join(work, "evidence.pdf.sig"));
-  const api = new Api(v.url, v.bootstrapKey);
   const asJson = await cli(["reports", "verify", "evidence.pdf", "--json"]);
   expect(asJson.code).toBe(0);
   const verified = JSON.parse(asJson.stdout);
@@ -63,6 +76,27 @@ it("signs a report file, serves the public key, and verifies with the documented
   expect(key).toMatchObject({ kty: "OKP", crv: "Ed25519", alg: "EdDSA", use: "sig", kid: verified.key_id });
   const pem = readFileSync(join(work, "verdict-report-key.pem"), "utf8");
   expect(createPublicKey(pem).export({ format: "jwk" }).x).toBe(key.x);
+
+  // The page after the cover: the organization's description and scope, and the signing key. Rendered
+  // by poppler (pdftoppm) as a reader shows it, and its text read with pdftotext.
+  const page2 = execFileSync("pdftotext", ["-f", "2", "-l", "2", "evidence.pdf", "-"], { cwd: work }).toString();
+  const text = page2.replace(/\s+/g, " ");
+  expect(text).toContain("Scope and system description");
+  expect(text).toContain(SYSTEM);
+  expect(text).toContain(SCOPE);
+  expect(text).toContain(`Ed25519 report key ${key.kid}`);
+  // (The service names the API by its configured public URL, else localhost.)
+  expect(text).toContain(`:${v.port}/.well-known/verdict-report-key.pem`);
+  expect(page2).toContain(
+    "openssl pkeyutl -verify -pubin -inkey verdict-report-key.pem -rawin -in FILE -sigfile FILE.sig",
+  );
+  execFileSync("pdftoppm", ["-f", "2", "-l", "2", "-r", "40", "-png", "-singlefile", "evidence.pdf", "page2"], {
+    cwd: work,
+  });
+  const png = readFileSync(join(work, "page2.png"));
+  expect(png.subarray(1, 4).toString()).toBe("PNG");
+  // A4 at 40 dpi: 331 x 468 pixels (IHDR width and height).
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([331, 468]);
   const created = await api.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "oscal", date_range: "7d" });
   expect(created.status).toBe(202);
   expect(created.body).toMatchObject({ sha256: null, signature: null, signature_key_id: null });

@@ -16,7 +16,14 @@ export interface PolicySource {
 
 /** What it needs from the identity service. */
 export interface OrganizationSource {
-  name(organizationId: string): Promise<string>;
+  /** Its name, and its description for the PDF's scope page (empty strings when not described). */
+  profile(organizationId: string): Promise<OrganizationProfile>;
+}
+
+export interface OrganizationProfile {
+  name: string;
+  systemDescription: string;
+  reportScope: string;
 }
 
 export interface ReportLinks {

@@ -81,12 +81,17 @@ export function policySource(client: PolicyClient): PolicySource {
 
 export function organizationSource(client: IdentityClient): OrganizationSource {
   return {
-    async name(organizationId) {
+    async profile(organizationId) {
       try {
         const { organization } = await client.getOrganization({ organization_id: organizationId });
-        return organization?.name || organizationId;
+        return {
+          name: organization?.name || organizationId,
+          systemDescription: organization?.settings?.system_description ?? "",
+          reportScope: organization?.settings?.report_scope ?? "",
+        };
       } catch (err) {
-        if (err instanceof AppError && err.kind === "not_found") return organizationId;
+        if (err instanceof AppError && err.kind === "not_found")
+          return { name: organizationId, systemDescription: "", reportScope: "" };
         throw err;
       }
     },

@@ -2125,9 +2125,13 @@ export interface components {
                 allow_inline_suppression: boolean;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
+                /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
+                report_scope: string;
                 require_evaluation_pass: boolean;
                 /** @description Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED) */
                 require_mfa: boolean;
+                /** @description What the system is: the PDF evidence report's scope page shows it (empty: not described) */
+                system_description: string;
             };
         };
         Organization: {
@@ -2142,9 +2146,13 @@ export interface components {
                 allow_inline_suppression: boolean;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
+                /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
+                report_scope: string;
                 require_evaluation_pass: boolean;
                 /** @description Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED) */
                 require_mfa: boolean;
+                /** @description What the system is: the PDF evidence report's scope page shows it (empty: not described) */
+                system_description: string;
             };
         };
         Passkey: {
@@ -2523,8 +2531,10 @@ export interface components {
                 allow_inline_suppression?: boolean;
                 /** @enum {string} */
                 default_severity?: "error" | "warning";
+                report_scope?: string;
                 require_evaluation_pass?: boolean;
                 require_mfa?: boolean;
+                system_description?: string;
             };
         };
         UpdateOrganizationLimits: {

@@ -6,6 +6,8 @@
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from "node:crypto";
 
 export const REPORT_SIGNATURE_ALGORITHM = "Ed25519";
+/** Where the gateway serves the public key (PEM; the JWK at `.jwk`), from the API's origin. */
+export const REPORT_KEY_PATH = "/.well-known/verdict-report-key.pem";
 
 /** A new private key as PKCS#8 PEM (what VERDICT_REPORT_PRIVATE_KEY holds). */
 export function generateReportKeyPem(): string {

@@ -66,7 +66,7 @@ beforeEach(async () => {
         return policies;
       },
     },
-    organizations: { name: async () => "Acme Corp" },
+    organizations: { profile: async () => ({ name: "Acme Corp", systemDescription: "", reportScope: "" }) },
     links: { signingKey: "k".repeat(32), ttlSeconds: 600, apiBaseUrl: () => "http://verdict.test/v1" },
     reports: { renderer, timeoutMs: 60_000, key: REPORT_KEY },
   };

@@ -31,6 +31,8 @@ function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
     require_evaluation_pass: s.require_evaluation_pass,
     allow_inline_suppression: s.allow_inline_suppression,
     require_mfa: s.require_mfa,
+    system_description: s.system_description ?? "",
+    report_scope: s.report_scope ?? "",
   };
 }
 
@@ -73,6 +75,8 @@ export function organizationHandlers(
         requireEvaluationPass: req.require_evaluation_pass,
         allowInlineSuppression: req.allow_inline_suppression,
         requireMfa: req.require_mfa,
+        systemDescription: req.system_description,
+        reportScope: req.report_scope,
       });
       return { organization: toOrganization(org) };
     },

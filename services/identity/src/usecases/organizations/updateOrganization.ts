@@ -9,6 +9,8 @@ export interface UpdateOrganizationCommand {
   requireEvaluationPass?: boolean;
   allowInlineSuppression?: boolean;
   requireMfa?: boolean;
+  systemDescription?: string;
+  reportScope?: string;
 }
 
 export async function updateOrganization(
@@ -21,6 +23,8 @@ export async function updateOrganization(
   if (cmd.requireEvaluationPass !== undefined) set["settings.require_evaluation_pass"] = cmd.requireEvaluationPass;
   if (cmd.allowInlineSuppression !== undefined) set["settings.allow_inline_suppression"] = cmd.allowInlineSuppression;
   if (cmd.requireMfa !== undefined) set["settings.require_mfa"] = cmd.requireMfa;
+  if (cmd.systemDescription !== undefined) set["settings.system_description"] = cmd.systemDescription;
+  if (cmd.reportScope !== undefined) set["settings.report_scope"] = cmd.reportScope;
   const updated = await deps.orgs.update(cmd.organizationId, set);
   if (!updated) throw errors.notFound("organization", cmd.organizationId);
   return getOrganization(deps, { organizationId: cmd.organizationId });

@@ -52,6 +52,12 @@ export interface OrganizationSettings {
     | undefined;
   /** Members without a second factor must enrol one before anything else. */
   require_mfa: boolean;
+  /**
+   * For the PDF evidence report's scope page: what the system is, and what the evidence covers
+   * (repositories, environments, exclusions). Empty when not described.
+   */
+  system_description: string;
+  report_scope: string;
 }
 
 export interface Organization {
@@ -146,6 +152,8 @@ export interface UpdateOrganizationRequest {
   require_evaluation_pass?: boolean | undefined;
   allow_inline_suppression?: boolean | undefined;
   require_mfa?: boolean | undefined;
+  system_description?: string | undefined;
+  report_scope?: string | undefined;
 }
 
 export interface UpdateOrganizationResponse {
@@ -1232,6 +1240,8 @@ function createBaseOrganizationSettings(): OrganizationSettings {
     require_evaluation_pass: false,
     allow_inline_suppression: undefined,
     require_mfa: false,
+    system_description: "",
+    report_scope: "",
   };
 }
 
@@ -1248,6 +1258,12 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     }
     if (message.require_mfa !== false) {
       writer.uint32(32).bool(message.require_mfa);
+    }
+    if (message.system_description !== "") {
+      writer.uint32(1682).string(message.system_description);
+    }
+    if (message.report_scope !== "") {
+      writer.uint32(1690).string(message.report_scope);
     }
     return writer;
   },
@@ -1297,6 +1313,22 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
             message.require_mfa = reader.bool();
             continue;
           }
+          case 210: {
+            if (tag !== 1682) {
+              break;
+            }
+
+            message.system_description = reader.string();
+            continue;
+          }
+          case 211: {
+            if (tag !== 1690) {
+              break;
+            }
+
+            message.report_scope = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1331,6 +1363,16 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
         : isSet(object.require_mfa)
         ? globalThis.Boolean(object.require_mfa)
         : false,
+      system_description: isSet(object.systemDescription)
+        ? globalThis.String(object.systemDescription)
+        : isSet(object.system_description)
+        ? globalThis.String(object.system_description)
+        : "",
+      report_scope: isSet(object.reportScope)
+        ? globalThis.String(object.reportScope)
+        : isSet(object.report_scope)
+        ? globalThis.String(object.report_scope)
+        : "",
     };
   },
 
@@ -1348,6 +1390,12 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     if (message.require_mfa !== false) {
       obj.requireMfa = message.require_mfa;
     }
+    if (message.system_description !== "") {
+      obj.systemDescription = message.system_description;
+    }
+    if (message.report_scope !== "") {
+      obj.reportScope = message.report_scope;
+    }
     return obj;
   },
 
@@ -1360,6 +1408,8 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     message.require_evaluation_pass = object.require_evaluation_pass ?? false;
     message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
     message.require_mfa = object.require_mfa ?? false;
+    message.system_description = object.system_description ?? "";
+    message.report_scope = object.report_scope ?? "";
     return message;
   },
 };
@@ -2801,6 +2851,8 @@ function createBaseUpdateOrganizationRequest(): UpdateOrganizationRequest {
     require_evaluation_pass: undefined,
     allow_inline_suppression: undefined,
     require_mfa: undefined,
+    system_description: undefined,
+    report_scope: undefined,
   };
 }
 
@@ -2823,6 +2875,12 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     }
     if (message.require_mfa !== undefined) {
       writer.uint32(48).bool(message.require_mfa);
+    }
+    if (message.system_description !== undefined) {
+      writer.uint32(1682).string(message.system_description);
+    }
+    if (message.report_scope !== undefined) {
+      writer.uint32(1690).string(message.report_scope);
     }
     return writer;
   },
@@ -2888,6 +2946,22 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
             message.require_mfa = reader.bool();
             continue;
           }
+          case 210: {
+            if (tag !== 1682) {
+              break;
+            }
+
+            message.system_description = reader.string();
+            continue;
+          }
+          case 211: {
+            if (tag !== 1690) {
+              break;
+            }
+
+            message.report_scope = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2928,6 +3002,16 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
         : isSet(object.require_mfa)
         ? globalThis.Boolean(object.require_mfa)
         : undefined,
+      system_description: isSet(object.systemDescription)
+        ? globalThis.String(object.systemDescription)
+        : isSet(object.system_description)
+        ? globalThis.String(object.system_description)
+        : undefined,
+      report_scope: isSet(object.reportScope)
+        ? globalThis.String(object.reportScope)
+        : isSet(object.report_scope)
+        ? globalThis.String(object.report_scope)
+        : undefined,
     };
   },
 
@@ -2951,6 +3035,12 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     if (message.require_mfa !== undefined) {
       obj.requireMfa = message.require_mfa;
     }
+    if (message.system_description !== undefined) {
+      obj.systemDescription = message.system_description;
+    }
+    if (message.report_scope !== undefined) {
+      obj.reportScope = message.report_scope;
+    }
     return obj;
   },
 
@@ -2965,6 +3055,8 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     message.require_evaluation_pass = object.require_evaluation_pass ?? undefined;
     message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
     message.require_mfa = object.require_mfa ?? undefined;
+    message.system_description = object.system_description ?? undefined;
+    message.report_scope = object.report_scope ?? undefined;
     return message;
   },
 };
