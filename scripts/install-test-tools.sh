@@ -43,7 +43,10 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v jq >/dev/null 2>&1 || missing+=(jq)
-command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
+# Signed reports (test/e2e/report-signing.test.ts): openssl verifies the Ed25519 signature,
+# poppler renders the PDF's pages (pdftoppm) and reads their text (pdftotext).
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v pdftoppm >/dev/null 2>&1 || missing+=(poppler-utils)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "==> installing ${missing[*]} (Debian packages)"
 export DEBIAN_FRONTEND=noninteractive

@@ -4,7 +4,7 @@
 import json
 RESERVED = ["VERDICT_DATA_DIR","VERDICT_MONGODB_URI","VERDICT_MONGODB_DATABASE","VERDICT_GRPC_HOST","VERDICT_GRPC_PORT","VERDICT_GRPC_BASE_PORT",
   "VERDICT_HTTP_HOST","VERDICT_HTTP_PORT","VERDICT_MCP_HOST","VERDICT_MCP_PORT","VERDICT_API_URL","VERDICT_BOOTSTRAP_API_KEY",
-  "VERDICT_WEBHOOK_MASTER_KEY","VERDICT_REPORT_SIGNING_KEY","VERDICT_METRICS_PORT","VERDICT_METRICS_HOST","VERDICT_PUBLIC_URL","VERDICT_EVALUATION_WORKER"]
+  "VERDICT_WEBHOOK_MASTER_KEY","VERDICT_REPORT_SIGNING_KEY","VERDICT_REPORT_PRIVATE_KEY","VERDICT_METRICS_PORT","VERDICT_METRICS_HOST","VERDICT_PUBLIC_URL","VERDICT_EVALUATION_WORKER"]
 envval = {"type": ["string", "integer", "number", "boolean"]}
 posint_s = {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "string", "pattern": "^[1-9][0-9]*$"}]}
 config = {
@@ -73,7 +73,9 @@ schema = {
       "existingSecret": {"type": "string"},
       "bootstrapApiKey": {"type": "string", "pattern": "^(vdt_key_(prod|test)_[0-9A-Za-z]{38})?$"},
       "webhookMasterKey": {"type": "string", "pattern": "^([A-Za-z0-9+/]{43}=)?$", "description": "base64 of 32 bytes"},
-      "reportSigningKey": {"anyOf": [{"const": ""}, {"type": "string", "minLength": 32}]}}},
+      "reportSigningKey": {"anyOf": [{"const": ""}, {"type": "string", "minLength": 32}]},
+      "reportPrivateKey": {"type": "string", "pattern": "^(-----BEGIN PRIVATE KEY-----[\\s\\S]+-----END PRIVATE KEY-----\\s*)?$",
+                           "description": "Ed25519 private key, PKCS#8 PEM"}}},
     "mongodb": {"type": "object", "additionalProperties": False, "properties": {
       "uri": {"type": "string", "pattern": "^(mongodb(\\+srv)?://\\S+)?$"},
       "existingSecret": {"type": "string"}, "existingSecretKey": {"type": "string", "minLength": 1},

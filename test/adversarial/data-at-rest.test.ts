@@ -71,7 +71,9 @@ describe("the data directory", () => {
   it("is 0700 and its files 0600", async () => {
     expect(statSync(v.dataDir).mode & 0o777).toBe(0o700);
     const files = readdirSync(v.dataDir).filter((f) => statSync(join(v.dataDir, f)).isFile());
-    expect(files).toEqual(expect.arrayContaining(["verdict.db", "webhook-master.key", "report-signing.key"]));
+    expect(files).toEqual(
+      expect.arrayContaining(["verdict.db", "webhook-master.key", "report-signing.key", "report-private-key.pem"]),
+    );
     for (const f of files)
       expect({ f, mode: (statSync(join(v.dataDir, f)).mode & 0o777).toString(8) }).toEqual({ f, mode: "600" });
     // Where queued evaluations' contents wait for a scan thread.

@@ -6,6 +6,7 @@
 // The tools come from deploy/kube/tools.sh (built from the Go module proxy, cached);
 // scripts/test-kube.sh builds them and runs this project.
 import { describe, expect, it } from "@jest/globals";
+import { createPrivateKey } from "node:crypto";
 import { execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
@@ -218,6 +219,7 @@ describe("the Helm chart, statically", () => {
     ["a bad log level", ["--set", "config.VERDICT_LOG_LEVEL=loud"], /VERDICT_LOG_LEVEL/],
     ["a malformed operator key", ["--set", "secrets.bootstrapApiKey=letmein"], /bootstrapApiKey/],
     ["a short report signing key", ["--set", "secrets.reportSigningKey=short"], /reportSigningKey/],
+    ["a report private key that is no PEM", ["--set", "secrets.reportPrivateKey=abc"], /reportPrivateKey/],
     [
       "a webhook master key that is not base64 of 32 bytes",
       ["--set", "secrets.webhookMasterKey=abc"],
@@ -412,6 +414,10 @@ describe("what the rendered chart promises", () => {
       expect(envOf(podSpec(find(all, "Deployment", name)).containers[0]!).VERDICT_WEBHOOK_MASTER_KEY).toEqual({
         secretKeyRef: { name: "verdict-keys", key: "webhook-master-key" },
       });
+    // Report files are signed with one key in every compliance replica (optional: a Secret made before it).
+    expect(
+      envOf(podSpec(find(all, "Deployment", "verdict-compliance")).containers[0]!).VERDICT_REPORT_PRIVATE_KEY,
+    ).toEqual({ secretKeyRef: { name: "verdict-keys", key: "report-private-key", optional: true } });
     expect((find(all, "Ingress", "verdict").spec as { tls: unknown[] }).tls).toEqual([
       { hosts: ["verdict.example.com"], secretName: "verdict-tls" },
     ]);
@@ -462,5 +468,8 @@ describe("what the rendered chart promises", () => {
       32,
     );
     expect(Buffer.from(secret.data["report-signing-key"]!, "base64").toString()).toMatch(/^[A-Za-z0-9]{48}$/);
+    // The report files' signing key: an Ed25519 private key (PKCS#8 PEM), as the service reads it.
+    const reportKey = createPrivateKey(Buffer.from(secret.data["report-private-key"]!, "base64").toString());
+    expect(reportKey.asymmetricKeyType).toBe("ed25519");
   });
 });

@@ -194,6 +194,7 @@ describe("the chart's default install (all-in-one on a PersistentVolumeClaim), b
     const keys = await sh("kubectl", ["-n", NS, "get", "secret", "verdict-keys", "-o", "jsonpath={.data}"]);
     expect(Object.keys(JSON.parse(keys) as object).sort()).toEqual([
       "bootstrap-api-key",
+      "report-private-key",
       "report-signing-key",
       "webhook-master-key",
     ]);

@@ -171,12 +171,13 @@ mcp: {program: verdict-mcp, port: 8090, portName: http, probe: http, path: /heal
 {{- define "verdict.secretEnv" -}}
 {{- $root := .root -}}
 {{- range .keys }}
-- name: {{ get (dict "bootstrap-api-key" "VERDICT_BOOTSTRAP_API_KEY" "webhook-master-key" "VERDICT_WEBHOOK_MASTER_KEY" "report-signing-key" "VERDICT_REPORT_SIGNING_KEY") . }}
+- name: {{ get (dict "bootstrap-api-key" "VERDICT_BOOTSTRAP_API_KEY" "webhook-master-key" "VERDICT_WEBHOOK_MASTER_KEY" "report-signing-key" "VERDICT_REPORT_SIGNING_KEY" "report-private-key" "VERDICT_REPORT_PRIVATE_KEY") . }}
   valueFrom:
     secretKeyRef:
       name: {{ include "verdict.secretName" $root }}
       key: {{ . }}
-      {{- if eq . "bootstrap-api-key" }}
+      {{- /* An existing Secret made before report files were signed has no report-private-key: the service then keeps its own in /data. */}}
+      {{- if or (eq . "bootstrap-api-key") (eq . "report-private-key") }}
       optional: true
       {{- end }}
 {{- end }}

@@ -339,6 +339,11 @@ export class VerdictClient {
     return { content: res.body, contentType: res.headers.get("content-type") ?? "application/octet-stream", filename };
   }
 
+  /** The instance's report public key (Ed25519, PEM), which verifies report files' signatures; no API key is sent. */
+  async reportPublicKey(): Promise<string> {
+    return (await this.raw("GET", "/.well-known/verdict-report-key.pem", { anonymous: true })).body.toString("utf8");
+  }
+
   // ---------- webhooks ----------
   listConnections = () => this.call("get", "/v1/integrations/connections");
   createConnection = (body: T.CreateConnection) => this.call("post", "/v1/integrations/connections", { body });

@@ -6,6 +6,7 @@ import type { PolicyInfo } from "./domain/evidence.js";
 import type { FairPool } from "@verdict/runtime";
 import type { ComplianceRepo } from "./repo.js";
 import type { RenderJob } from "./renderWorker.js";
+import type { ReportKey } from "./domain/reportKey.js";
 
 /** What the compliance service needs from the policy service. */
 export interface PolicySource {
@@ -15,7 +16,14 @@ export interface PolicySource {
 
 /** What it needs from the identity service. */
 export interface OrganizationSource {
-  name(organizationId: string): Promise<string>;
+  /** Its name, and its description for the PDF's scope page (empty strings when not described). */
+  profile(organizationId: string): Promise<OrganizationProfile>;
+}
+
+export interface OrganizationProfile {
+  name: string;
+  systemDescription: string;
+  reportScope: string;
 }
 
 export interface ReportLinks {
@@ -43,5 +51,7 @@ export interface ComplianceDeps {
     renderer: Pick<FairPool<RenderJob, Uint8Array>, "run">;
     /** A report still rendering after this long fails with a reason. */
     timeoutMs: number;
+    /** Signs every report file as it is stored (its public half is served to auditors). */
+    key: ReportKey;
   };
 }

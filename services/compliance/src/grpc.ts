@@ -8,6 +8,7 @@ import { downloadReport } from "./usecases/downloadReport.js";
 import { generateEvidence } from "./usecases/generateEvidence.js";
 import { getReport, type ReportView } from "./usecases/getReport.js";
 import type { ReportRecord } from "./repo.js";
+import { REPORT_SIGNATURE_ALGORITHM } from "./domain/reportKey.js";
 
 type Def = typeof complianceV1.ComplianceServiceService;
 
@@ -24,6 +25,9 @@ function toReport(r: ReportRecord, link?: ReportView["link"]): complianceV1.Repo
     download_expires: link?.expires ?? 0,
     download_signature: link?.signature ?? "",
     size_bytes: r.size_bytes,
+    sha256: r.sha256 ?? "",
+    signature: r.signature ?? "",
+    signature_key_id: r.signature_key_id ?? "",
   };
 }
 
@@ -62,6 +66,10 @@ export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
         filename: report.filename ?? report.id,
         content,
       };
+    },
+    async getReportKey() {
+      const key = deps.reports.key;
+      return { algorithm: REPORT_SIGNATURE_ALGORITHM, public_key_pem: key.publicKeyPem, x: key.x, key_id: key.keyId };
     },
     async generateEvidence(req) {
       const report = await generateEvidence(deps, {

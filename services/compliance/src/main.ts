@@ -12,6 +12,7 @@ import { subscribeCompliance } from "./consumers.js";
 import { complianceHandlers } from "./grpc.js";
 import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
+import { loadReportKey } from "./domain/reportKey.js";
 import { failStaleReports } from "./usecases/failReport.js";
 
 export interface ComplianceServiceOptions extends ServiceBase {
@@ -19,6 +20,8 @@ export interface ComplianceServiceOptions extends ServiceBase {
   identityAddress: string;
   /** HMAC key of the signed download links. */
   signingKey: string;
+  /** Ed25519 private key (PKCS#8 PEM) that signs report files. */
+  reportPrivateKey: string;
   /** Validity of a download link, in seconds. */
   linkTtlSeconds: number;
   /** Public base URL of the REST API (…/v1), read when a link or an evidence href is made. */
@@ -60,12 +63,17 @@ export function policySource(client: PolicyClient): PolicySource {
 
 export function organizationSource(client: IdentityClient): OrganizationSource {
   return {
-    async name(organizationId) {
+    async profile(organizationId) {
       try {
         const { organization } = await client.getOrganization({ organization_id: organizationId });
-        return organization?.name || organizationId;
+        return {
+          name: organization?.name || organizationId,
+          systemDescription: organization?.settings?.system_description ?? "",
+          reportScope: organization?.settings?.report_scope ?? "",
+        };
       } catch (err) {
-        if (err instanceof AppError && err.kind === "not_found") return organizationId;
+        if (err instanceof AppError && err.kind === "not_found")
+          return { name: organizationId, systemDescription: "", reportScope: "" };
         throw err;
       }
     },
@@ -125,7 +133,11 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     policies: policySource(policy),
     organizations: organizationSource(identity),
     links: { signingKey: opts.signingKey, ttlSeconds: opts.linkTtlSeconds, apiBaseUrl: opts.apiBaseUrl },
-    reports: { renderer, timeoutMs: opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS },
+    reports: {
+      renderer,
+      timeoutMs: opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS,
+      key: loadReportKey(opts.reportPrivateKey),
+    },
   };
   const subscriptions: Subscription[] = [];
   let sweeper: NodeJS.Timeout | undefined;

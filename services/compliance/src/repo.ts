@@ -23,6 +23,11 @@ export interface ReportRecord {
   filename: string | null;
   size_bytes: number;
   chunks: number;
+  /** Set when completed (absent on reports made before files were signed): the file's SHA-256, hex. */
+  sha256?: string | null;
+  /** The file's detached Ed25519 signature (base64) and the id of the key that made it. */
+  signature?: string | null;
+  signature_key_id?: string | null;
 }
 
 export interface ReportChunk {
@@ -154,7 +159,17 @@ export class ComplianceRepo {
   /** Completes a report still generating (a report failed meanwhile stays failed). */
   completeReport(
     reportId: string,
-    set: Pick<ReportRecord, "completed_at" | "content_type" | "filename" | "size_bytes" | "chunks">,
+    set: Pick<
+      ReportRecord,
+      | "completed_at"
+      | "content_type"
+      | "filename"
+      | "size_bytes"
+      | "chunks"
+      | "sha256"
+      | "signature"
+      | "signature_key_id"
+    >,
   ): Promise<ReportRecord | null> {
     return this.reports.updateOne({ id: reportId, status: "generating" }, { status: "completed", ...set });
   }

@@ -1,4 +1,5 @@
-// verdict compliance overview|framework, verdict reports generate|get|download
+// verdict compliance overview|framework, verdict reports generate|get|download|verify
+import { createHash } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
@@ -6,6 +7,7 @@ import type { Report, VerdictClient } from "@verdict/sdk";
 import type { Context, Output } from "../context.js";
 import { CliError } from "../errors.js";
 import { collect, jsonOf } from "./shared.js";
+import { verifyReportCommand } from "./verifyReport.js";
 
 function bar(pct: number, width = 20): string {
   const full = Math.round((pct / 100) * width);
@@ -33,6 +35,13 @@ async function save(client: VerdictClient, r: Report, path: string, cwd: string,
   const target = resolve(cwd, path);
   writeFileSync(target, file.content);
   out.note(`saved ${file.content.length} bytes to ${path}`);
+  if (r.sha256 && createHash("sha256").update(file.content).digest("hex") !== r.sha256)
+    throw new CliError(`the file saved to ${path} does not have the report's SHA-256 ${r.sha256}: download it again`);
+  // The detached signature beside it, where `verdict reports verify` and openssl look for it.
+  if (r.signature) {
+    writeFileSync(`${target}.sig`, Buffer.from(r.signature, "base64"));
+    out.note(`saved its Ed25519 signature to ${path}.sig (verdict reports verify ${path})`);
+  }
   return target;
 }
 
@@ -50,6 +59,9 @@ function showReport(out: Output, r: Report, saved?: string): void {
     ["download_url", r.download_url],
     ["expires_at", r.download_expires_at],
     ["failure_reason", r.failure_reason],
+    ["sha256", r.sha256],
+    ["signature", r.signature],
+    ["public_key_url", r.signature ? r.public_key_url : null],
   ]);
 }
 
@@ -147,4 +159,5 @@ export function complianceCommands(program: Command, ctx: Context): void {
       const saved = await save(client, r, opts.out, ctx.io.cwd, out);
       if (out.json) out.data({ ...r, saved_to: saved });
     });
+  verifyReportCommand(reports, ctx);
 }

@@ -34,6 +34,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/verdict-report-key.jwk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The report public key as a JSON Web Key (RFC 8037); no API key */
+        get: operations["getReportPublicKeyJwk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/verdict-report-key.pem": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The public key (Ed25519, PEM) that verifies report files' signatures; no API key (an auditor fetches it) */
+        get: operations["getReportPublicKey"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/invitations/accept": {
         parameters: {
             query?: never;
@@ -2110,9 +2144,13 @@ export interface components {
                 allow_inline_suppression: boolean;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
+                /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
+                report_scope: string;
                 require_evaluation_pass: boolean;
                 /** @description Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED) */
                 require_mfa: boolean;
+                /** @description What the system is: the PDF evidence report's scope page shows it (empty: not described) */
+                system_description: string;
             };
         };
         Organization: {
@@ -2127,9 +2165,13 @@ export interface components {
                 allow_inline_suppression: boolean;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
+                /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
+                report_scope: string;
                 require_evaluation_pass: boolean;
                 /** @description Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED) */
                 require_mfa: boolean;
+                /** @description What the system is: the PDF evidence report's scope page shows it (empty: not described) */
+                system_description: string;
             };
         };
         Passkey: {
@@ -2335,10 +2377,33 @@ export interface components {
             /** @enum {string} */
             format: "pdf" | "oscal";
             frameworks: string[];
+            /** @description Where the instance's report public key is served (PEM, no API key; the JWK beside it at .jwk) */
+            public_key_url: string;
             report_id: string;
+            /** @description SHA-256 of the report file (hex); null unless completed */
+            sha256: string | null;
+            /** @description Detached Ed25519 signature of the report file's bytes (base64 of 64 bytes), by the instance's report key; null unless completed. `verdict reports verify FILE` checks it, or `openssl pkeyutl -verify -pubin -inkey verdict-report-key.pem -rawin -in FILE -sigfile FILE.sig` after base64-decoding it */
+            signature: string | null;
+            signature_algorithm: "Ed25519" | null;
+            /** @description SHA-256 (hex) of the raw public key that verifies the signature */
+            signature_key_id: string | null;
             size_bytes: number | null;
             /** @enum {string} */
             status: "generating" | "completed" | "failed";
+        };
+        ReportKeyJwk: {
+            /** @constant */
+            alg: "EdDSA";
+            /** @constant */
+            crv: "Ed25519";
+            /** @description SHA-256 (hex) of the raw public key: a report's signature_key_id */
+            kid: string;
+            /** @constant */
+            kty: "OKP";
+            /** @constant */
+            use: "sig";
+            /** @description The raw 32-byte public key, base64url */
+            x: string;
         };
         Repository: {
             /** Format: date-time */
@@ -2487,8 +2552,10 @@ export interface components {
                 allow_inline_suppression?: boolean;
                 /** @enum {string} */
                 default_severity?: "error" | "warning";
+                report_scope?: string;
                 require_evaluation_pass?: boolean;
                 require_mfa?: boolean;
+                system_description?: string;
             };
         };
         UpdateOrganizationLimits: {
@@ -2681,6 +2748,120 @@ export interface operations {
             /** @description RATE_LIMIT_EXCEEDED: these endpoints are throttled per address (Retry-After) */
             429: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportPublicKeyJwk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JWK */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReportKeyJwk"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getReportPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description SubjectPublicKeyInfo PEM */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-pem-file": string;
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {

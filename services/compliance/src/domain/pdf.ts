@@ -7,6 +7,7 @@ import { cover, type PdfContext } from "./pdf/cover.js";
 import { frameworkSection } from "./pdf/framework.js";
 import { COLORS, MARGIN } from "./pdf/layout.js";
 import { repositories } from "./pdf/repositories.js";
+import { scopePage } from "./pdf/scope.js";
 import { summary } from "./pdf/summary.js";
 
 export type { PdfContext };
@@ -30,6 +31,10 @@ export async function renderPdf(ctx: PdfContext, evidence: Evidence): Promise<Bu
     doc.on("error", reject);
   });
   cover(doc, ctx, evidence);
+  if (ctx.scope) {
+    doc.addPage();
+    scopePage(doc, ctx.scope, evidence);
+  }
   doc.addPage();
   summary(doc, evidence);
   for (const fw of evidence.frameworks) frameworkSection(doc, evidence, fw);

@@ -5,9 +5,11 @@
 import { PoolJobError } from "@verdict/runtime";
 import { instants } from "../domain/dateRange.js";
 import type { EvidenceInput } from "../domain/evidence.js";
-import type { ComplianceDeps } from "../deps.js";
+import type { ComplianceDeps, OrganizationProfile } from "../deps.js";
+import type { ReportScope } from "../domain/pdf/scope.js";
 import type { ReportRecord } from "../repo.js";
 import { failReport } from "./failReport.js";
+import { REPORT_KEY_PATH, sealFile } from "../domain/reportKey.js";
 
 /** What the evidence is assembled from, as plain data (it crosses to a worker thread). */
 export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportRecord): Promise<EvidenceInput> {
@@ -28,6 +30,16 @@ export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportReco
   };
 }
 
+/** The PDF's scope page: the organization's description and the key that will sign the file. */
+function reportScope(deps: ComplianceDeps, organization: OrganizationProfile): ReportScope {
+  return {
+    systemDescription: organization.systemDescription,
+    reportScope: organization.reportScope,
+    keyId: deps.reports.key.keyId,
+    publicKeyUrl: `${deps.links.apiBaseUrl().replace(/\/v1\/?$/, "")}${REPORT_KEY_PATH}`,
+  };
+}
+
 export interface GenerateReportCommand {
   organizationId: string;
   reportId: string;
@@ -40,7 +52,7 @@ export async function generateReport(
   const report = await deps.repo.findReport(organizationId, reportId);
   if (!report || report.status !== "generating") return;
   const input = await loadEvidenceInput(deps, report);
-  const organizationName = await deps.organizations.name(organizationId);
+  const organization = await deps.organizations.profile(organizationId);
   const stem = `verdict-evidence-${report.frameworks.length === 1 ? report.frameworks[0] : "frameworks"}-${report.date_range.start}-to-${report.date_range.end}`;
   const pdf = report.format === "pdf";
   const timeoutMs = deps.reports.timeoutMs;
@@ -48,7 +60,13 @@ export async function generateReport(
   try {
     const bytes = await deps.reports.renderer.run(
       organizationId,
-      { format: pdf ? "pdf" : "oscal", input, organizationName, apiBaseUrl: deps.links.apiBaseUrl() },
+      {
+        format: pdf ? "pdf" : "oscal",
+        input,
+        organizationName: organization.name,
+        apiBaseUrl: deps.links.apiBaseUrl(),
+        scope: reportScope(deps, organization),
+      },
       { timeoutMs },
     );
     content = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -67,7 +85,11 @@ export async function generateReport(
   const contentType = pdf ? "application/pdf" : "application/zip";
   const filename = pdf ? `${stem}.pdf` : `${stem}-oscal.zip`;
   const chunks = await deps.repo.saveFile(report.id, content);
+  const seal = sealFile(deps.reports.key, content);
   await deps.repo.completeReport(report.id, {
+    sha256: seal.sha256,
+    signature: seal.signature,
+    signature_key_id: seal.keyId,
     completed_at: deps.clock.now().toISOString(),
     content_type: contentType,
     filename,

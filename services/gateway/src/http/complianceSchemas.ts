@@ -57,8 +57,36 @@ export const ReportSchema = z
     completed_at: ISO.nullable(),
     failure_reason: z.string().nullable(),
     size_bytes: z.number().int().nullable(),
+    sha256: z
+      .string()
+      .regex(/^[0-9a-f]{64}$/)
+      .nullable()
+      .meta({ description: "SHA-256 of the report file (hex); null unless completed" }),
+    signature: z.string().nullable().meta({
+      description:
+        "Detached Ed25519 signature of the report file's bytes (base64 of 64 bytes), by the instance's report key; null unless completed. `verdict reports verify FILE` checks it, or `openssl pkeyutl -verify -pubin -inkey verdict-report-key.pem -rawin -in FILE -sigfile FILE.sig` after base64-decoding it",
+    }),
+    signature_algorithm: z.enum(["Ed25519"]).nullable(),
+    signature_key_id: z
+      .string()
+      .nullable()
+      .meta({ description: "SHA-256 (hex) of the raw public key that verifies the signature" }),
+    public_key_url: z.string().meta({
+      description: "Where the instance's report public key is served (PEM, no API key; the JWK beside it at .jwk)",
+    }),
   })
   .meta({ id: "Report" });
+
+export const ReportKeyJwkSchema = z
+  .object({
+    kty: z.literal("OKP"),
+    crv: z.literal("Ed25519"),
+    x: z.string().meta({ description: "The raw 32-byte public key, base64url" }),
+    kid: z.string().meta({ description: "SHA-256 (hex) of the raw public key: a report's signature_key_id" }),
+    alg: z.literal("EdDSA"),
+    use: z.literal("sig"),
+  })
+  .meta({ id: "ReportKeyJwk" });
 
 export const DownloadQuery = z
   .object({

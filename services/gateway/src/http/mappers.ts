@@ -11,6 +11,8 @@ export function organizationJson(o: identityV1.Organization) {
       require_evaluation_pass: o.settings?.require_evaluation_pass ?? true,
       allow_inline_suppression: o.settings?.allow_inline_suppression ?? true,
       require_mfa: o.settings?.require_mfa ?? false,
+      system_description: o.settings?.system_description ?? "",
+      report_scope: o.settings?.report_scope ?? "",
     },
   };
 }

@@ -162,6 +162,13 @@ export const OrganizationSchema = z
         description:
           "Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED)",
       }),
+      system_description: z.string().meta({
+        description: "What the system is: the PDF evidence report's scope page shows it (empty: not described)",
+      }),
+      report_scope: z.string().meta({
+        description:
+          "What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it",
+      }),
     }),
   })
   .meta({ id: "Organization" });
@@ -175,6 +182,8 @@ export const UpdateOrganizationSchema = z
         require_evaluation_pass: z.boolean().optional(),
         allow_inline_suppression: z.boolean().optional(),
         require_mfa: z.boolean().optional(),
+        system_description: z.string().max(4000).optional(),
+        report_scope: z.string().max(4000).optional(),
       })
       .strict()
       .optional(),

@@ -1,8 +1,12 @@
 import type { complianceV1 } from "@verdict/proto";
 import { route } from "../http/route.js";
-import { CreateReportSchema, DownloadQuery, ReportSchema } from "../http/complianceSchemas.js";
+import { CreateReportSchema, DownloadQuery, ReportKeyJwkSchema, ReportSchema } from "../http/complianceSchemas.js";
 import { complianceGeneratedRoutes } from "../gen/compliance.rest.js";
 import { IdParam } from "../http/schemas.js";
+import { publicUrl } from "../http/restTypes.js";
+
+/** Where the public half of the instance's report key is served (PEM; the JWK at `.jwk`). */
+export const REPORT_KEY_PATH = "/.well-known/verdict-report-key.pem";
 
 function reportJson(r: complianceV1.Report, apiBase: string) {
   const completed = r.status === "completed" && r.download_signature !== "";
@@ -20,6 +24,11 @@ function reportJson(r: complianceV1.Report, apiBase: string) {
     completed_at: r.completed_at || null,
     failure_reason: r.failure_reason || null,
     size_bytes: r.status === "completed" ? r.size_bytes : null,
+    sha256: (completed && r.sha256) || null,
+    signature: (completed && r.signature) || null,
+    signature_algorithm: completed && r.signature ? ("Ed25519" as const) : null,
+    signature_key_id: (completed && r.signature_key_id) || null,
+    public_key_url: publicUrl(apiBase, REPORT_KEY_PATH),
   };
 }
 
@@ -103,6 +112,42 @@ export const complianceRoutes = [
       return {
         status: 200,
         file: { content: Buffer.from(res.content), contentType: res.content_type, filename: res.filename },
+      };
+    },
+  }),
+  route({
+    method: "get",
+    path: REPORT_KEY_PATH,
+    operationId: "getReportPublicKey",
+    summary: "The public key (Ed25519, PEM) that verifies report files' signatures; no API key (an auditor fetches it)",
+    tag: "Compliance",
+    access: { kind: "public" },
+    responses: { 200: { description: "SubjectPublicKeyInfo PEM", contentTypes: ["application/x-pem-file"] } },
+    handler: async ({ clients }) => {
+      const key = await clients.compliance.getReportKey({});
+      return {
+        status: 200,
+        file: {
+          content: Buffer.from(key.public_key_pem),
+          contentType: "application/x-pem-file",
+          filename: "verdict-report-key.pem",
+        },
+      };
+    },
+  }),
+  route({
+    method: "get",
+    path: REPORT_KEY_PATH.replace(/\.pem$/, ".jwk"),
+    operationId: "getReportPublicKeyJwk",
+    summary: "The report public key as a JSON Web Key (RFC 8037); no API key",
+    tag: "Compliance",
+    access: { kind: "public" },
+    responses: { 200: { description: "The JWK", schema: ReportKeyJwkSchema } },
+    handler: async ({ clients }) => {
+      const key = await clients.compliance.getReportKey({});
+      return {
+        status: 200,
+        body: { kty: "OKP", crv: "Ed25519", x: key.x, kid: key.key_id, alg: "EdDSA", use: "sig" },
       };
     },
   }),

@@ -49,6 +49,8 @@ export const organizationRoutes = [
         require_evaluation_pass: body.settings?.require_evaluation_pass,
         allow_inline_suppression: body.settings?.allow_inline_suppression,
         require_mfa: body.settings?.require_mfa,
+        system_description: body.settings?.system_description,
+        report_scope: body.settings?.report_scope,
         audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 200, body: organizationJson(res.organization!) };

@@ -19,6 +19,9 @@ export interface OrgSettings {
   allow_inline_suppression: boolean;
   /** Members without a second factor must enrol one before anything else. */
   require_mfa: boolean;
+  /** The evidence report's scope page (absent: not described). */
+  system_description?: string;
+  report_scope?: string;
 }
 
 export const DEFAULT_SETTINGS: OrgSettings = {

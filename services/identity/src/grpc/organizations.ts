@@ -22,7 +22,11 @@ function toOrganization(o: OrganizationView): identityV1.Organization {
 }
 
 function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
-  return messageFields(s, ["default_severity", "require_evaluation_pass", "allow_inline_suppression", "require_mfa"]);
+  return {
+    ...messageFields(s, ["default_severity", "require_evaluation_pass", "allow_inline_suppression", "require_mfa"]),
+    system_description: s.system_description ?? "",
+    report_scope: s.report_scope ?? "",
+  };
 }
 
 export function organizationHandlers(
@@ -64,6 +68,8 @@ export function organizationHandlers(
         requireEvaluationPass: req.require_evaluation_pass,
         allowInlineSuppression: req.allow_inline_suppression,
         requireMfa: req.require_mfa,
+        systemDescription: req.system_description,
+        reportScope: req.report_scope,
         audit: req.audit,
       });
       return { organization: toOrganization(org) };

@@ -1,9 +1,12 @@
 // The cover page: organization, period, frameworks.
 import type { Evidence } from "../evidence.js";
 import { COLORS, MARGIN, type Doc } from "./layout.js";
+import type { ReportScope } from "./scope.js";
 
 export interface PdfContext {
   organizationName: string;
+  /** The scope and system description page after the cover (pdf/scope.ts). */
+  scope?: ReportScope;
 }
 
 export function cover(doc: Doc, ctx: PdfContext, evidence: Evidence): void {

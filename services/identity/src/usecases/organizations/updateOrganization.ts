@@ -11,6 +11,8 @@ export interface UpdateOrganizationCommand {
   requireEvaluationPass?: boolean;
   allowInlineSuppression?: boolean;
   requireMfa?: boolean;
+  systemDescription?: string;
+  reportScope?: string;
   /** Who asks, for the audit event written with the change. */
   audit?: AuditContextInput | undefined;
 }
@@ -22,6 +24,8 @@ const AUDITED_FIELDS = [
   "settings.require_evaluation_pass",
   "settings.allow_inline_suppression",
   "settings.require_mfa",
+  "settings.system_description",
+  "settings.report_scope",
 ] as const;
 
 export async function updateOrganization(
@@ -36,6 +40,8 @@ export async function updateOrganization(
   if (cmd.requireEvaluationPass !== undefined) set["settings.require_evaluation_pass"] = cmd.requireEvaluationPass;
   if (cmd.allowInlineSuppression !== undefined) set["settings.allow_inline_suppression"] = cmd.allowInlineSuppression;
   if (cmd.requireMfa !== undefined) set["settings.require_mfa"] = cmd.requireMfa;
+  if (cmd.systemDescription !== undefined) set["settings.system_description"] = cmd.systemDescription;
+  if (cmd.reportScope !== undefined) set["settings.report_scope"] = cmd.reportScope;
   const before: Record<string, unknown> = { name: current.name };
   for (const [key, value] of Object.entries(withDefaults(current.settings))) before[`settings.${key}`] = value;
   // Written with the change through the outbox; the audit consumer appends it to the log.

@@ -98,6 +98,14 @@ export interface Report {
   download_expires: number;
   download_signature: string;
   size_bytes: number;
+  /**
+   * Set when completed (empty on reports made before files were signed): the file's SHA-256
+   * (hex), its detached Ed25519 signature (base64 of the 64 bytes) and the signing key's id
+   * (ReportKey.key_id).
+   */
+  sha256: string;
+  signature: string;
+  signature_key_id: string;
 }
 
 export interface CreateReportRequest {
@@ -147,6 +155,20 @@ export interface GenerateEvidenceRequest {
 
 export interface GenerateEvidenceResponse {
   report?: Report | undefined;
+}
+
+export interface GetReportKeyRequest {
+}
+
+export interface GetReportKeyResponse {
+  /** Ed25519. */
+  algorithm: string;
+  /** SubjectPublicKeyInfo PEM. */
+  public_key_pem: string;
+  /** The raw 32-byte public key, base64url (a JWK's x). */
+  x: string;
+  /** SHA-256 of the raw public key, hex. */
+  key_id: string;
 }
 
 function createBaseControlCount(): ControlCount {
@@ -1130,6 +1152,9 @@ function createBaseReport(): Report {
     download_expires: 0,
     download_signature: "",
     size_bytes: 0,
+    sha256: "",
+    signature: "",
+    signature_key_id: "",
   };
 }
 
@@ -1167,6 +1192,15 @@ export const Report: MessageFns<Report> = {
     }
     if (message.size_bytes !== 0) {
       writer.uint32(88).int64(message.size_bytes);
+    }
+    if (message.sha256 !== "") {
+      writer.uint32(1682).string(message.sha256);
+    }
+    if (message.signature !== "") {
+      writer.uint32(1690).string(message.signature);
+    }
+    if (message.signature_key_id !== "") {
+      writer.uint32(1698).string(message.signature_key_id);
     }
     return writer;
   },
@@ -1272,6 +1306,30 @@ export const Report: MessageFns<Report> = {
             message.size_bytes = longToNumber(reader.int64());
             continue;
           }
+          case 210: {
+            if (tag !== 1682) {
+              break;
+            }
+
+            message.sha256 = reader.string();
+            continue;
+          }
+          case 211: {
+            if (tag !== 1690) {
+              break;
+            }
+
+            message.signature = reader.string();
+            continue;
+          }
+          case 212: {
+            if (tag !== 1698) {
+              break;
+            }
+
+            message.signature_key_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1331,6 +1389,13 @@ export const Report: MessageFns<Report> = {
         : isSet(object.size_bytes)
         ? globalThis.Number(object.size_bytes)
         : 0,
+      sha256: isSet(object.sha256) ? globalThis.String(object.sha256) : "",
+      signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+      signature_key_id: isSet(object.signatureKeyId)
+        ? globalThis.String(object.signatureKeyId)
+        : isSet(object.signature_key_id)
+        ? globalThis.String(object.signature_key_id)
+        : "",
     };
   },
 
@@ -1369,6 +1434,15 @@ export const Report: MessageFns<Report> = {
     if (message.size_bytes !== 0) {
       obj.sizeBytes = Math.round(message.size_bytes);
     }
+    if (message.sha256 !== "") {
+      obj.sha256 = message.sha256;
+    }
+    if (message.signature !== "") {
+      obj.signature = message.signature;
+    }
+    if (message.signature_key_id !== "") {
+      obj.signatureKeyId = message.signature_key_id;
+    }
     return obj;
   },
 
@@ -1390,6 +1464,9 @@ export const Report: MessageFns<Report> = {
     message.download_expires = object.download_expires ?? 0;
     message.download_signature = object.download_signature ?? "";
     message.size_bytes = object.size_bytes ?? 0;
+    message.sha256 = object.sha256 ?? "";
+    message.signature = object.signature ?? "";
+    message.signature_key_id = object.signature_key_id ?? "";
     return message;
   },
 };
@@ -2178,6 +2255,183 @@ export const GenerateEvidenceResponse: MessageFns<GenerateEvidenceResponse> = {
   },
 };
 
+function createBaseGetReportKeyRequest(): GetReportKeyRequest {
+  return {};
+}
+
+export const GetReportKeyRequest: MessageFns<GetReportKeyRequest> = {
+  encode(_: GetReportKeyRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReportKeyRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReportKeyRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): GetReportKeyRequest {
+    return {};
+  },
+
+  toJSON(_: GetReportKeyRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetReportKeyRequest>, I>>(base?: I): GetReportKeyRequest {
+    return GetReportKeyRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReportKeyRequest>, I>>(_: I): GetReportKeyRequest {
+    const message = createBaseGetReportKeyRequest();
+    return message;
+  },
+};
+
+function createBaseGetReportKeyResponse(): GetReportKeyResponse {
+  return { algorithm: "", public_key_pem: "", x: "", key_id: "" };
+}
+
+export const GetReportKeyResponse: MessageFns<GetReportKeyResponse> = {
+  encode(message: GetReportKeyResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.algorithm !== "") {
+      writer.uint32(10).string(message.algorithm);
+    }
+    if (message.public_key_pem !== "") {
+      writer.uint32(18).string(message.public_key_pem);
+    }
+    if (message.x !== "") {
+      writer.uint32(26).string(message.x);
+    }
+    if (message.key_id !== "") {
+      writer.uint32(34).string(message.key_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetReportKeyResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetReportKeyResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.algorithm = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.public_key_pem = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.x = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.key_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetReportKeyResponse {
+    return {
+      algorithm: isSet(object.algorithm) ? globalThis.String(object.algorithm) : "",
+      public_key_pem: isSet(object.publicKeyPem)
+        ? globalThis.String(object.publicKeyPem)
+        : isSet(object.public_key_pem)
+        ? globalThis.String(object.public_key_pem)
+        : "",
+      x: isSet(object.x) ? globalThis.String(object.x) : "",
+      key_id: isSet(object.keyId)
+        ? globalThis.String(object.keyId)
+        : isSet(object.key_id)
+        ? globalThis.String(object.key_id)
+        : "",
+    };
+  },
+
+  toJSON(message: GetReportKeyResponse): unknown {
+    const obj: any = {};
+    if (message.algorithm !== "") {
+      obj.algorithm = message.algorithm;
+    }
+    if (message.public_key_pem !== "") {
+      obj.publicKeyPem = message.public_key_pem;
+    }
+    if (message.x !== "") {
+      obj.x = message.x;
+    }
+    if (message.key_id !== "") {
+      obj.keyId = message.key_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetReportKeyResponse>, I>>(base?: I): GetReportKeyResponse {
+    return GetReportKeyResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetReportKeyResponse>, I>>(object: I): GetReportKeyResponse {
+    const message = createBaseGetReportKeyResponse();
+    message.algorithm = object.algorithm ?? "";
+    message.public_key_pem = object.public_key_pem ?? "";
+    message.x = object.x ?? "";
+    message.key_id = object.key_id ?? "";
+    return message;
+  },
+};
+
 /**
  * ComplianceService computes live control coverage from the organization's enabled policies and
  * builds evidence reports (PDF, OSCAL 1.1.2) from the evaluation results it keeps as a
@@ -2253,6 +2507,20 @@ export const ComplianceServiceService = {
       Buffer.from(GenerateEvidenceResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GenerateEvidenceResponse => GenerateEvidenceResponse.decode(value),
   },
+  /**
+   * The public half of the instance's report key (no organization: it is public). Served by a
+   * hand-written route at /.well-known/verdict-report-key.pem (and .jwk), outside /v1.
+   */
+  getReportKey: {
+    path: "/verdict.compliance.v1.ComplianceService/GetReportKey" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetReportKeyRequest): Buffer => Buffer.from(GetReportKeyRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetReportKeyRequest => GetReportKeyRequest.decode(value),
+    responseSerialize: (value: GetReportKeyResponse): Buffer =>
+      Buffer.from(GetReportKeyResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetReportKeyResponse => GetReportKeyResponse.decode(value),
+  },
 } as const;
 
 export interface ComplianceServiceServer extends UntypedServiceImplementation {
@@ -2270,6 +2538,11 @@ export interface ComplianceServiceServer extends UntypedServiceImplementation {
   downloadReport: handleUnaryCall<DownloadReportRequest, DownloadReportResponse>;
   /** One framework's evidence for the last <n> days, as a report (the MCP generate_evidence tool). */
   generateEvidence: handleUnaryCall<GenerateEvidenceRequest, GenerateEvidenceResponse>;
+  /**
+   * The public half of the instance's report key (no organization: it is public). Served by a
+   * hand-written route at /.well-known/verdict-report-key.pem (and .jwk), outside /v1.
+   */
+  getReportKey: handleUnaryCall<GetReportKeyRequest, GetReportKeyResponse>;
 }
 
 export interface ComplianceServiceClient extends Client {
@@ -2370,6 +2643,25 @@ export interface ComplianceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GenerateEvidenceResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The public half of the instance's report key (no organization: it is public). Served by a
+   * hand-written route at /.well-known/verdict-report-key.pem (and .jwk), outside /v1.
+   */
+  getReportKey(
+    request: GetReportKeyRequest,
+    callback: (error: ServiceError | null, response: GetReportKeyResponse) => void,
+  ): ClientUnaryCall;
+  getReportKey(
+    request: GetReportKeyRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetReportKeyResponse) => void,
+  ): ClientUnaryCall;
+  getReportKey(
+    request: GetReportKeyRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetReportKeyResponse) => void,
   ): ClientUnaryCall;
 }
 

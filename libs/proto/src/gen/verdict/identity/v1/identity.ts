@@ -53,6 +53,12 @@ export interface OrganizationSettings {
     | undefined;
   /** Members without a second factor must enrol one before anything else. */
   require_mfa: boolean;
+  /**
+   * For the PDF evidence report's scope page: what the system is, and what the evidence covers
+   * (repositories, environments, exclusions). Empty when not described.
+   */
+  system_description: string;
+  report_scope: string;
 }
 
 export interface Organization {
@@ -146,8 +152,10 @@ export interface UpdateOrganizationRequest {
   default_severity?: string | undefined;
   require_evaluation_pass?: boolean | undefined;
   allow_inline_suppression?: boolean | undefined;
-  require_mfa?:
-    | boolean
+  require_mfa?: boolean | undefined;
+  system_description?: string | undefined;
+  report_scope?:
+    | string
     | undefined;
   /** Who asks, for the audit event recorded with the change (set by the gateway). */
   audit?: AuditContext | undefined;
@@ -1245,6 +1253,8 @@ function createBaseOrganizationSettings(): OrganizationSettings {
     require_evaluation_pass: false,
     allow_inline_suppression: undefined,
     require_mfa: false,
+    system_description: "",
+    report_scope: "",
   };
 }
 
@@ -1261,6 +1271,12 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     }
     if (message.require_mfa !== false) {
       writer.uint32(32).bool(message.require_mfa);
+    }
+    if (message.system_description !== "") {
+      writer.uint32(1682).string(message.system_description);
+    }
+    if (message.report_scope !== "") {
+      writer.uint32(1690).string(message.report_scope);
     }
     return writer;
   },
@@ -1310,6 +1326,22 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
             message.require_mfa = reader.bool();
             continue;
           }
+          case 210: {
+            if (tag !== 1682) {
+              break;
+            }
+
+            message.system_description = reader.string();
+            continue;
+          }
+          case 211: {
+            if (tag !== 1690) {
+              break;
+            }
+
+            message.report_scope = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1344,6 +1376,16 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
         : isSet(object.require_mfa)
         ? globalThis.Boolean(object.require_mfa)
         : false,
+      system_description: isSet(object.systemDescription)
+        ? globalThis.String(object.systemDescription)
+        : isSet(object.system_description)
+        ? globalThis.String(object.system_description)
+        : "",
+      report_scope: isSet(object.reportScope)
+        ? globalThis.String(object.reportScope)
+        : isSet(object.report_scope)
+        ? globalThis.String(object.report_scope)
+        : "",
     };
   },
 
@@ -1361,6 +1403,12 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     if (message.require_mfa !== false) {
       obj.requireMfa = message.require_mfa;
     }
+    if (message.system_description !== "") {
+      obj.systemDescription = message.system_description;
+    }
+    if (message.report_scope !== "") {
+      obj.reportScope = message.report_scope;
+    }
     return obj;
   },
 
@@ -1373,6 +1421,8 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     message.require_evaluation_pass = object.require_evaluation_pass ?? false;
     message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
     message.require_mfa = object.require_mfa ?? false;
+    message.system_description = object.system_description ?? "";
+    message.report_scope = object.report_scope ?? "";
     return message;
   },
 };
@@ -2814,6 +2864,8 @@ function createBaseUpdateOrganizationRequest(): UpdateOrganizationRequest {
     require_evaluation_pass: undefined,
     allow_inline_suppression: undefined,
     require_mfa: undefined,
+    system_description: undefined,
+    report_scope: undefined,
     audit: undefined,
   };
 }
@@ -2837,6 +2889,12 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     }
     if (message.require_mfa !== undefined) {
       writer.uint32(48).bool(message.require_mfa);
+    }
+    if (message.system_description !== undefined) {
+      writer.uint32(1682).string(message.system_description);
+    }
+    if (message.report_scope !== undefined) {
+      writer.uint32(1690).string(message.report_scope);
     }
     if (message.audit !== undefined) {
       AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
@@ -2905,6 +2963,22 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
             message.require_mfa = reader.bool();
             continue;
           }
+          case 210: {
+            if (tag !== 1682) {
+              break;
+            }
+
+            message.system_description = reader.string();
+            continue;
+          }
+          case 211: {
+            if (tag !== 1690) {
+              break;
+            }
+
+            message.report_scope = reader.string();
+            continue;
+          }
           case 200: {
             if (tag !== 1602) {
               break;
@@ -2953,6 +3027,16 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
         : isSet(object.require_mfa)
         ? globalThis.Boolean(object.require_mfa)
         : undefined,
+      system_description: isSet(object.systemDescription)
+        ? globalThis.String(object.systemDescription)
+        : isSet(object.system_description)
+        ? globalThis.String(object.system_description)
+        : undefined,
+      report_scope: isSet(object.reportScope)
+        ? globalThis.String(object.reportScope)
+        : isSet(object.report_scope)
+        ? globalThis.String(object.report_scope)
+        : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
@@ -2977,6 +3061,12 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     if (message.require_mfa !== undefined) {
       obj.requireMfa = message.require_mfa;
     }
+    if (message.system_description !== undefined) {
+      obj.systemDescription = message.system_description;
+    }
+    if (message.report_scope !== undefined) {
+      obj.reportScope = message.report_scope;
+    }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
     }
@@ -2994,6 +3084,8 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     message.require_evaluation_pass = object.require_evaluation_pass ?? undefined;
     message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
     message.require_mfa = object.require_mfa ?? undefined;
+    message.system_description = object.system_description ?? undefined;
+    message.report_scope = object.report_scope ?? undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;
