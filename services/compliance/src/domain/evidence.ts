@@ -5,10 +5,11 @@
 // A violation is identified by repository + ref + policy + rule + file. It is *open* when the
 // latest evaluation in the range of that repository and ref which ran its policy still reports
 // it; it is *fixed* when a later evaluation of that repository and ref ran the policy and no
-// longer reports it. A control *passed* when evaluations in the range checked it (ran one of its
-// policies) and none reported a violation of its policies; it is *remediated* when every
-// violation found in the range was fixed, *failing* with an open violation, and *not assessed*
-// when no evaluation in the range ran one of its policies.
+// longer reports it. A control *passed* when evaluations in the range are evidence for it (one of
+// its enabled policies ran and could apply to a file the evaluation read: applicability.ts) and
+// none reported a violation of its policies; it is *remediated* when every violation found in the
+// range was fixed, *failing* with an open violation, and *no evidence* otherwise.
+import { evidencedPolicies, scopeTests, type PolicyScope } from "./applicability.js";
 import type { Catalog, CatalogControl } from "./catalogs/types.js";
 import { controlPolicies, frameworkCoverage, type FrameworkCoverage } from "./coverage.js";
 import type { DateRange } from "./dateRange.js";
@@ -21,6 +22,8 @@ export interface EvaluationFact {
   passed: boolean;
   /** Policies that ran. */
   policies: string[];
+  /** Files the engine read; absent on evaluations recorded before they were (no evidence). */
+  scanned_paths?: string[];
 }
 
 export interface ViolationFact {
@@ -55,6 +58,8 @@ export interface PolicyInfo {
   frameworks: string[];
   /** Rule ids of the policy's detection rules (built-ins), for the catalog's props. */
   rules: string[];
+  /** Which files it could apply to; absent for a policy that is not enabled (not resolved). */
+  scope?: PolicyScope;
 }
 
 export type ViolationStatus = "open" | "fixed";
@@ -76,7 +81,7 @@ export interface TrackedViolation {
   fixed_by?: { evaluation_id: string; at: string };
 }
 
-export type ControlStatus = "passed" | "remediated" | "failing" | "not-assessed";
+export type ControlStatus = "passed" | "remediated" | "failing" | "no-evidence";
 
 export interface ControlEvidence {
   control: CatalogControl;
@@ -86,7 +91,7 @@ export interface ControlEvidence {
   /** Every policy mapped to the control, enabled or not. */
   mapped_policies: string[];
   status: ControlStatus;
-  /** Evaluations in the range that ran one of the control's policies. */
+  /** Evaluations in the range that are evidence for the control (applicability.ts). */
   evaluations: string[];
   repositories: string[];
   open: TrackedViolation[];
@@ -217,20 +222,22 @@ export function trackViolations(evaluations: EvaluationFact[], violations: Viola
 function controlStatus(checked: number, open: number, fixed: number): ControlStatus {
   if (open > 0) return "failing";
   if (fixed > 0) return "remediated";
-  return checked > 0 ? "passed" : "not-assessed";
+  return checked > 0 ? "passed" : "no-evidence";
 }
 
 export function assembleEvidence(input: EvidenceInput): Evidence {
   const evaluations = [...input.evaluations].sort(byTime);
   const tracked = trackViolations(evaluations, input.violations);
   const mappedAll = controlPolicies(input.policies, false);
+  const tests = scopeTests(input.policies);
+  const evidenced = new Map(evaluations.map((e) => [e.id, evidencedPolicies(e, tests)]));
   const frameworks = input.catalogs.map((catalog): FrameworkEvidence => {
     const coverage = frameworkCoverage(catalog, input.policies);
-    const counts: Record<ControlStatus, number> = { passed: 0, remediated: 0, failing: 0, "not-assessed": 0 };
+    const counts: Record<ControlStatus, number> = { passed: 0, remediated: 0, failing: 0, "no-evidence": 0 };
     const controls = catalog.controls.map((control, i): ControlEvidence => {
       const mapped = mappedAll.get(`${catalog.id}:${control.id}`) ?? [];
       const mappedSet = new Set(mapped);
-      const ran = evaluations.filter((e) => e.policies.some((p) => mappedSet.has(p)));
+      const ran = evaluations.filter((e) => mapped.some((p) => evidenced.get(e.id)!.has(p)));
       const mine = tracked.filter((t) => mappedSet.has(t.policy_id));
       const open = mine.filter((t) => t.status === "open");
       const fixed = mine.filter((t) => t.status === "fixed");

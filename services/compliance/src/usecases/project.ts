@@ -14,6 +14,8 @@ export interface EvaluationCompletedData {
   completed_at: string;
   /** Policies that ran. */
   policies?: string[];
+  /** Files the engine read (absent from evaluation services before it was sent). */
+  scanned_paths?: string[];
 }
 
 export interface PolicyViolationData {
@@ -51,6 +53,7 @@ export async function projectEvaluation(deps: ComplianceDeps, e: EvaluationCompl
     completed_at: e.completed_at,
     passed: e.passed,
     policies: e.policies ?? [],
+    ...(e.scanned_paths ? { scanned_paths: e.scanned_paths } : {}),
   });
 }
 

@@ -28,6 +28,7 @@ const outcome = (kept: Finding[], total = kept.length): Outcome => ({
   passed: false,
   kept,
   suppressions: [{ policy_id: "p", rule_id: "r", file: "old.js", line: 3, reason: "inline" }],
+  scanned_paths: ["old.js", "new.js"],
 });
 
 describe("bypassOutcome", () => {

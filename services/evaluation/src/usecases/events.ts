@@ -18,6 +18,8 @@ export interface EvaluationCompletedData {
   summary: Summary;
   /** The policies that ran (compliance evidence: which controls this evaluation checked). */
   policies: string[];
+  /** Paths of the files the engine read (compliance evidence: which files the policies could apply to). */
+  scanned_paths: string[];
   failure_reason?: string;
 }
 
@@ -77,6 +79,7 @@ export function evaluationResultEvents(deps: EvaluationDeps, evaluation: Evaluat
     completed_at: evaluation.completed_at ?? "",
     summary: evaluation.summary,
     policies: evaluation.policies,
+    scanned_paths: evaluation.scanned_paths ?? [],
     ...(evaluation.failure_reason ? { failure_reason: evaluation.failure_reason } : {}),
   };
   events.push(

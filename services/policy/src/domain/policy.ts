@@ -2,6 +2,7 @@
 // definition with the organization's override applied, or one of its custom policies), and what
 // the evaluation engine receives for it.
 import { createHash } from "node:crypto";
+import { languagePaths, type Language } from "./builtins/types.js";
 
 export const SEVERITIES = ["error", "warning"] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -86,6 +87,8 @@ export interface EffectivePolicy extends PolicyDescription {
   /** Defaults merged with the organization's overrides. */
   settings: Record<string, unknown>;
   builtin: boolean;
+  /** A built-in's claimed languages and file formats (BuiltinPolicy.claims); absent: any text file. */
+  languages?: readonly Language[];
   /** Absent for built-ins, which are defined in code rather than created. */
   created_at?: string;
   /** Last change by the organization (override or custom policy); absent when never changed. */
@@ -122,6 +125,8 @@ export interface ResolvedPolicy {
   suggestion: string;
   patterns: ResolvedPattern[];
   exclude_paths: string[];
+  /** RE2 patterns on the path of the files the policy is written for (its languages); empty: any text file. */
+  file_scope: string[];
 }
 
 export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
@@ -164,6 +169,7 @@ export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
         : {}),
     })),
     exclude_paths: Array.isArray(excludes) ? excludes.filter((x): x is string => typeof x === "string") : [],
+    file_scope: languagePaths(policy.languages ?? []),
   };
 }
 
