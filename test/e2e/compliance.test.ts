@@ -89,6 +89,95 @@ describe("coverage", () => {
   });
 });
 
+describe("control status with evidence semantics", () => {
+  // A fresh organization: its evidence is only what this test evaluates.
+  let c: Api;
+  beforeAll(async () => {
+    const org = await a.post("/v1/organizations", { name: "Initech", plan: "team" });
+    c = a.withKey(org.body.api_key.key);
+  });
+
+  type Control = { id: string; covered: boolean; evidence: string };
+  const soc2 = async () => {
+    const res = await c.get("/v1/compliance/frameworks/soc2");
+    expect(res.status).toBe(200);
+    return new Map((res.body.controls as Control[]).map((x) => [x.id, x]));
+  };
+  /** Polls until the projection has the latest evaluation (events reach compliance on the bus). */
+  async function until(check: (controls: Map<string, Control>) => boolean) {
+    for (let i = 0; i < 80; i++) {
+      const controls = await soc2();
+      if (check(controls)) return controls;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    throw new Error("the evidence projection did not catch up");
+  }
+
+  it("shows CC6.6 as no evidence after evaluating only a README, and passed after a JavaScript file with CORS configuration", async () => {
+    const res = await c.get("/v1/compliance/frameworks/soc2", { query: { days: 30 } });
+    expect(res.body.evidence_range).toEqual({
+      start: new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10),
+      end: today(),
+    });
+    expect(res.body.controls.find((x: Control) => x.id === "CC6.6")).toMatchObject({
+      covered: true,
+      evidence: "no-evidence",
+    });
+    const readme = await c.post("/v1/evaluations", {
+      repository: "initech/site",
+      ref: "main",
+      files: [
+        { path: "README.md", content: "# Site\n\nThe API answers Access-Control-Allow-Origin for our app only.\n" },
+      ],
+    });
+    expect(readme.body).toMatchObject({ status: "completed", passed: true });
+    // The secret policies read any text file: CC6.1 has evidence. permissive-cors ran too, but a
+    // README is no file it is written for: CC6.6 has none.
+    const afterReadme = await until((x) => x.get("CC6.1")!.evidence === "passed");
+    expect(afterReadme.get("CC6.6")).toMatchObject({ covered: true, evidence: "no-evidence" });
+
+    // The OSCAL assessment results say so: not satisfied, for want of evidence.
+    const report = await c.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "oscal", date_range: "1d" });
+    expect(report.status).toBe(202);
+    const done = await waitForReport(c, report.body.report_id);
+    const zip = await JSZip.loadAsync((await download(done.download_url)).body);
+    const ar = JSON.parse(await zip.file("soc2/soc2-assessment-results.json")!.async("string"));
+    const findings = ar["assessment-results"].results[0].findings as {
+      title: string;
+      props: { name: string; value: string }[];
+      target: { status: { state: string; reason: string } };
+    }[];
+    const cc66 = findings.find((f) => f.title.startsWith("CC6.6:"))!;
+    expect(cc66.target.status).toEqual({ state: "not-satisfied", reason: "other" });
+    expect(cc66.props).toContainEqual(expect.objectContaining({ name: "control-status", value: "no-evidence" }));
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    (addFormatsModule as unknown as (x: Ajv) => void)(ajv);
+    const validate = ajv.compile(JSON.parse(readFileSync(`${OSCAL_SCHEMAS}/oscal-ar_schema.json`, "utf8")));
+    expect(validate(ar) ? null : validate.errors).toBeNull();
+
+    const js = await c.post("/v1/evaluations", {
+      repository: "initech/site",
+      ref: "main",
+      files: [
+        {
+          path: "src/server.js",
+          content: 'app.use(cors({ origin: "https://app.initech.example", credentials: true }));\n',
+        },
+      ],
+    });
+    expect(js.body).toMatchObject({ status: "completed", passed: true, violations: [] });
+    const afterJs = await until((x) => x.get("CC6.6")!.evidence !== "no-evidence");
+    expect(afterJs.get("CC6.6")!.evidence).toBe("passed");
+  });
+
+  it("validates the evidence window", async () => {
+    const frameworkIn = (days: number | string) => c.get("/v1/compliance/frameworks/soc2", { query: { days } });
+    expectFieldError(await frameworkIn(0), 400, "days", "MIN_SIZE_REQUIRED");
+    expectFieldError(await frameworkIn(367), 400, "days", "MAX_SIZE_EXCEEDED");
+    expectFieldError(await frameworkIn("ninety"), 400, "days", "INVALID_FORMAT");
+  });
+});
+
 describe("reports", () => {
   const reports: Record<string, { report_id: string; download_url: string }> = {};
 

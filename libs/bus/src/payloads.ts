@@ -23,6 +23,9 @@ export interface EvaluationCompletedData {
   summary: evaluationV1.Summary;
   /** The policies that ran (compliance evidence: which controls this evaluation checked). */
   policies: string[];
+  /** Paths of the files the engine read (compliance evidence: which files the policies could
+   * apply to); absent from events of evaluation services that predate it. */
+  scanned_paths?: string[];
   failure_reason?: string;
 }
 

@@ -12,6 +12,9 @@ import { REPORT_SIGNATURE_ALGORITHM } from "./domain/reportKey.js";
 
 type Def = typeof complianceV1.ComplianceServiceService;
 
+/** The evidence window of a framework's detail when a gRPC caller names none (REST defaults to it too). */
+const DEFAULT_EVIDENCE_DAYS = 90;
+
 function toReport(r: ReportRecord, link?: ReportView["link"]): complianceV1.Report {
   return {
     report_id: r.id,
@@ -37,8 +40,12 @@ export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
       return getOverview(deps, { organizationId: req.organization_id });
     },
     async getFramework(req) {
-      const c = await getFramework(deps, { organizationId: req.organization_id, frameworkId: req.framework_id });
-      return { framework: c.framework, coverage: c.coverage, controls: c.controls };
+      const c = await getFramework(deps, {
+        organizationId: req.organization_id,
+        frameworkId: req.framework_id,
+        days: req.days || DEFAULT_EVIDENCE_DAYS,
+      });
+      return { framework: c.framework, coverage: c.coverage, controls: c.controls, evidence_range: c.evidence_range };
     },
     async createReport(req) {
       const report = await createReport(deps, {

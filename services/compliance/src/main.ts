@@ -5,6 +5,7 @@ import { AppError, createClient, startGrpcServer, systemClock } from "@verdict/k
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { FairPool, LOW_PRIORITY_NICENESS, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { Outbox } from "@verdict/outbox";
+import type { PolicyScope } from "./domain/applicability.js";
 import { CATALOGS } from "./domain/catalogs/index.js";
 import type { Catalog } from "./domain/catalogs/types.js";
 import type { ComplianceDeps, OrganizationSource, PolicySource } from "./deps.js";
@@ -39,6 +40,11 @@ type PolicyClient = ReturnType<typeof createClient<typeof policyV1.PolicyService
 type IdentityClient = ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>;
 
 /** Policies with their frameworks from ListPolicies; rule ids of enabled ones from ResolvePolicies. */
+/** Which files a resolved policy could apply to (domain/applicability.ts). */
+function resolvedScope(p: policyV1.ResolvedPolicy): PolicyScope {
+  return { file_scope: p.file_scope, rule_paths: p.patterns.map((x) => x.paths), exclude_paths: p.exclude_paths };
+}
+
 export function policySource(client: PolicyClient): PolicySource {
   return {
     async list(organizationId) {
@@ -46,17 +52,20 @@ export function policySource(client: PolicyClient): PolicySource {
         client.listPolicies({ organization_id: organizationId }),
         client.resolvePolicies({ organization_id: organizationId, policy_ids: [] }),
       ]);
-      const rules = new Map(
-        resolved.policies.map((p) => [p.id, [...new Set(p.patterns.map((r) => r.rule_id).filter((r) => r !== ""))]]),
-      );
-      return policies.map((p) => ({
-        id: p.id,
-        name: p.name,
-        enabled: p.enabled,
-        severity: p.severity,
-        frameworks: p.frameworks,
-        rules: rules.get(p.id) ?? [],
-      }));
+      // Only enabled policies resolve: they alone have rules and a scope (evidence needs both).
+      const byId = new Map(resolved.policies.map((p) => [p.id, p]));
+      return policies.map((p) => {
+        const r = byId.get(p.id);
+        return {
+          id: p.id,
+          name: p.name,
+          enabled: p.enabled,
+          severity: p.severity,
+          frameworks: p.frameworks,
+          rules: r ? [...new Set(r.patterns.map((x) => x.rule_id).filter((x) => x !== ""))] : [],
+          ...(r ? { scope: resolvedScope(r) } : {}),
+        };
+      });
     },
   };
 }

@@ -31,6 +31,8 @@ export const POLICIES: PolicyInfo[] = [
     severity: "error",
     frameworks: ["nist-ssdf:PW.5.1", "soc2:CC6.1", "owasp-asvs:V2.10.4", "hipaa-test:164.312(a)(1)"],
     rules: ["aws-access-key-id"],
+    // A secret policy: any text file.
+    scope: { file_scope: [], rule_paths: [[]], exclude_paths: [] },
   },
   {
     id: "sql-injection",
@@ -39,6 +41,8 @@ export const POLICIES: PolicyInfo[] = [
     severity: "error",
     frameworks: ["nist-ssdf:PW.7.2", "owasp-asvs:V5.3.4", "soc2:CC8.1"],
     rules: ["string-concat"],
+    // Written for JavaScript; the organization excludes its tests.
+    scope: { file_scope: [String.raw`(?i)\.[cm]?jsx?$`], rule_paths: [[]], exclude_paths: ["test/**"] },
   },
   {
     id: "cleartext-http",
@@ -53,6 +57,7 @@ export const POLICIES: PolicyInfo[] = [
 export const EVALUATIONS: EvaluationFact[] = [
   {
     id: "eval_01",
+    scanned_paths: ["src/config.js", "src/db.js"],
     repository: "acme/payments",
     ref: "main",
     completed_at: "2026-03-02T10:00:00.000Z",
@@ -61,6 +66,7 @@ export const EVALUATIONS: EvaluationFact[] = [
   },
   {
     id: "eval_02",
+    scanned_paths: ["src/config.js", "src/db.js"],
     repository: "acme/payments",
     ref: "main",
     completed_at: "2026-03-05T10:00:00.000Z",
@@ -69,6 +75,7 @@ export const EVALUATIONS: EvaluationFact[] = [
   },
   {
     id: "eval_03",
+    scanned_paths: ["README.md", "test/fixtures/keys.js"],
     repository: "acme/web",
     ref: "feature/login",
     completed_at: "2026-03-06T10:00:00.000Z",

@@ -40,6 +40,11 @@ export interface EvaluationRecord {
   requested_policies: string[];
   /** Findings silenced inline: bypass events, kept as compliance evidence. */
   suppressions: SuppressedFinding[];
+  /**
+   * Paths of the files the engine read (not skipped, not empty): compliance evidence of which
+   * files the policies could apply to. Absent on evaluations stored before it was recorded.
+   */
+  scanned_paths?: string[];
   /** The request bypassed its findings with this reason: they are recorded as suppressions. */
   bypass_reason?: string;
   /** Bytes of content a queued evaluation holds (the per-organization queue cap counts them). */
@@ -114,6 +119,7 @@ export const TOMBSTONE_DROPS: readonly (keyof EvaluationRecord)[] = [
   "suppressions",
   "bypass_reason",
   "queued_bytes",
+  "scanned_paths",
 ];
 
 export class EvaluationRepo {

@@ -52,6 +52,7 @@ export function runScanJob(engines: EngineCache, job: ScanJob): ScanOutcome {
   const compiled = !cached;
   const { engine } = cached ?? engines.get(job.version, readPolicies(job.policies));
   const scans: FileScan[] = [];
+  const scanned: string[] = [];
   // Every finding is counted, but only the first MAX_VIOLATIONS become violations.
   let room = job.room ?? MAX_VIOLATIONS;
   for (const file of job.files) {
@@ -64,6 +65,7 @@ export function runScanJob(engines: EngineCache, job: ScanJob): ScanOutcome {
     const scan = engine.scan(file.path, content, { allowSuppression: job.allowSuppression, limit: room });
     room -= scan.findings.length;
     scans.push(scan);
+    if (!scan.skipped && content.length > 0) scanned.push(file.path);
   }
-  return { ...summarize(job.files.length, scans), compiled };
+  return { ...summarize(job.files.length, scans, scanned), compiled };
 }

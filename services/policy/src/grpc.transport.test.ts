@@ -310,7 +310,13 @@ describe("listing and resolving", () => {
         },
       ],
       exclude_paths: [],
+      // A custom policy is written for any text file.
+      file_scope: [],
     });
+    // A built-in's file scope is its claimed languages, as RE2 patterns on the path.
+    const cors = policies.find((p) => p.id === "permissive-cors")!;
+    expect(cors.file_scope).toHaveLength(5);
+    expect(cors.file_scope).toContain(String.raw`(?i)\.go$`);
   });
 
   it("resolves named policies, skipping disabled ones, and reports unknown ids by position", async () => {

@@ -797,7 +797,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A framework's controls and the enabled policies covering each (live) */
+        /** A framework's controls, the enabled policies covering each (live), and each control's result over the last `days` days of evaluations (evidence: docs/compliance.md) */
         get: operations["getFrameworkCoverage"];
         put?: never;
         post?: never;
@@ -2024,12 +2024,23 @@ export interface components {
         FrameworkDetail: {
             controls: {
                 covered: boolean;
+                /**
+                 * @description The control's result in the evidence window: passed (an enabled policy ran over a file it could apply to and nothing was found), remediated, failing (open violations) or no-evidence
+                 * @enum {string}
+                 */
+                evidence: "passed" | "remediated" | "failing" | "no-evidence";
                 id: string;
                 name: string;
                 /** @description Enabled policies mapped to the control */
                 policies: string[];
             }[];
             coverage: number;
+            /** @description The evidence window the controls' results cover (calendar dates, UTC, both inclusive) */
+            evidence_range: {
+                end: string;
+                /** @description YYYY-MM-DD, inclusive. */
+                start: string;
+            };
             framework: {
                 id: string;
                 name: string;
@@ -7100,7 +7111,10 @@ export interface operations {
     };
     getFrameworkCoverage: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description The evidence window: the last n days ending today (UTC), as a report's "<n>d" */
+                days?: number;
+            };
             header?: never;
             path: {
                 framework_id: string;
@@ -7171,6 +7185,21 @@ export interface operations {
             };
             /** @description RESOURCE_NOT_FOUND (also for other organizations' resources) */
             404: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors */
+            422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -51,7 +51,7 @@ describe("evidence", () => {
     expect(sql.status).toBe("open");
   });
 
-  it("classifies each control: passed, remediated, failing, not assessed", () => {
+  it("classifies each control: passed, remediated, failing, no evidence", () => {
     const ev = sampleEvidence([catalogById("nist-ssdf")!]);
     const byId = new Map(ev.frameworks[0]!.controls.map((c) => [c.control.id, c]));
     expect(byId.get("PW.5.1")).toMatchObject({
@@ -62,7 +62,7 @@ describe("evidence", () => {
     expect(byId.get("PW.5.1")!.bypasses).toHaveLength(1);
     expect(byId.get("PW.7.2")).toMatchObject({ status: "failing" });
     expect(byId.get("PW.7.2")!.open).toHaveLength(1);
-    expect(byId.get("PO.1.1")).toMatchObject({ status: "not-assessed", covered: false, evaluations: [] });
+    expect(byId.get("PO.1.1")).toMatchObject({ status: "no-evidence", covered: false, evaluations: [] });
     const passedOnly = sampleEvidence([DIGIT_CATALOG]);
     expect(passedOnly.frameworks[0]!.controls[0]!.status).toBe("remediated");
   });

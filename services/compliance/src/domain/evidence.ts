@@ -3,10 +3,12 @@
 // model of finding states), and the bypass events (inline verdict-ignore suppressions) of its
 // policies.
 //
-// A control *passed* when evaluations in the range checked it (ran one of its policies) and none
-// reported a violation of its policies; it is *remediated* when every violation found in the range
-// was fixed, *failing* with an open violation, and *not assessed* when no evaluation in the range
-// ran one of its policies. A violation later silenced in code is *suppressed*, never fixed.
+// A control *passed* when evaluations in the range are evidence for it (one of its enabled
+// policies ran and could apply to a file the evaluation read: applicability.ts) and none reported
+// a violation of its policies; it is *remediated* when every violation found in the range was
+// fixed, *failing* with an open violation, and *no evidence* otherwise. A violation later
+// silenced in code is *suppressed*, never fixed.
+import { evidencedPolicies, scopeTests, type PolicyScope } from "./applicability.js";
 import type { Catalog, CatalogControl } from "./catalogs/types.js";
 import { controlPolicies, frameworkCoverage, type FrameworkCoverage } from "./coverage.js";
 import type { DateRange } from "./dateRange.js";
@@ -20,6 +22,8 @@ export interface EvaluationFact {
   passed: boolean;
   /** Policies that ran. */
   policies: string[];
+  /** Files the engine read; absent on evaluations recorded before they were (no evidence). */
+  scanned_paths?: string[];
 }
 
 export interface ViolationFact {
@@ -58,12 +62,14 @@ export interface PolicyInfo {
   frameworks: string[];
   /** Rule ids of the policy's detection rules (built-ins), for the catalog's props. */
   rules: string[];
+  /** Which files it could apply to; absent for a policy that is not enabled (not resolved). */
+  scope?: PolicyScope;
 }
 
 /** A finding as the reports read it (findings.ts: the one model of finding states). */
 export type TrackedViolation = TrackedFinding;
 
-export type ControlStatus = "passed" | "remediated" | "failing" | "not-assessed";
+export type ControlStatus = "passed" | "remediated" | "failing" | "no-evidence";
 
 export interface ControlEvidence {
   control: CatalogControl;
@@ -73,7 +79,7 @@ export interface ControlEvidence {
   /** Every policy mapped to the control, enabled or not. */
   mapped_policies: string[];
   status: ControlStatus;
-  /** Evaluations in the range that ran one of the control's policies. */
+  /** Evaluations in the range that are evidence for the control (applicability.ts). */
   evaluations: string[];
   repositories: string[];
   open: TrackedViolation[];
@@ -116,20 +122,22 @@ export interface EvidenceInput {
 function controlStatus(checked: number, open: number, fixed: number): ControlStatus {
   if (open > 0) return "failing";
   if (fixed > 0) return "remediated";
-  return checked > 0 ? "passed" : "not-assessed";
+  return checked > 0 ? "passed" : "no-evidence";
 }
 
 export function assembleEvidence(input: EvidenceInput): Evidence {
   const evaluations = [...input.evaluations].sort(byTime);
   const tracked = trackFindings(evaluations, input.violations, input.bypasses);
   const mappedAll = controlPolicies(input.policies, false);
+  const tests = scopeTests(input.policies);
+  const evidenced = new Map(evaluations.map((e) => [e.id, evidencedPolicies(e, tests)]));
   const frameworks = input.catalogs.map((catalog): FrameworkEvidence => {
     const coverage = frameworkCoverage(catalog, input.policies);
-    const counts: Record<ControlStatus, number> = { passed: 0, remediated: 0, failing: 0, "not-assessed": 0 };
+    const counts: Record<ControlStatus, number> = { passed: 0, remediated: 0, failing: 0, "no-evidence": 0 };
     const controls = catalog.controls.map((control, i): ControlEvidence => {
       const mapped = mappedAll.get(`${catalog.id}:${control.id}`) ?? [];
       const mappedSet = new Set(mapped);
-      const ran = evaluations.filter((e) => e.policies.some((p) => mappedSet.has(p)));
+      const ran = evaluations.filter((e) => mapped.some((p) => evidenced.get(e.id)!.has(p)));
       const mine = tracked.filter((t) => mappedSet.has(t.policy_id));
       const open = mine.filter((t) => t.status === "open");
       const fixed = mine.filter((t) => t.status === "fixed");

@@ -5,7 +5,14 @@
 import { v4 as uuidv4, v5 as uuidv5 } from "uuid";
 import type { Catalog } from "./catalogs/types.js";
 import { instants } from "./dateRange.js";
-import type { ControlEvidence, Evidence, FrameworkEvidence, TrackedViolation, BypassFact } from "./evidence.js";
+import type {
+  BypassFact,
+  ControlEvidence,
+  ControlStatus,
+  Evidence,
+  FrameworkEvidence,
+  TrackedViolation,
+} from "./evidence.js";
 
 export const OSCAL_VERSION = "1.1.2";
 /** Namespace of Verdict's own props (OSCAL constrains only props in its own namespace). */
@@ -340,6 +347,15 @@ function risksOf(evidence: Evidence, fw: FrameworkEvidence, observationOf: Map<s
   return { risks, byControl };
 }
 
+/** OSCAL's reason for a finding's state: pass, fail, or other (no evidence either way). */
+function findingReason(status: ControlStatus): string {
+  return status === "failing" ? "fail" : status === "no-evidence" ? "other" : "pass";
+}
+
+function noEvidenceDescription(evidence: Evidence, c: ControlEvidence): string {
+  return `No evidence between ${evidence.range.start} and ${evidence.range.end}: no evaluation read a file that the enabled policies ${c.policies.join(", ")} could apply to, so nothing shows the control operating.`;
+}
+
 export function buildAssessmentResults(ctx: OscalContext, evidence: Evidence, fw: FrameworkEvidence): Json {
   const tokens = controlTokens(fw.catalog);
   const { observations, observationOf } = evaluationObservations(ctx, evidence, fw);
@@ -347,7 +363,8 @@ export function buildAssessmentResults(ctx: OscalContext, evidence: Evidence, fw
   const apResource = stableUuid("assessment-plan", evidence.organization_id, fw.catalog.id);
   const findings: Json[] = [];
   for (const c of fw.controls) {
-    if (c.status === "not-assessed") continue;
+    // A control no policy covers has nothing to report; a covered one without evidence is said so.
+    if (c.status === "no-evidence" && !c.covered) continue;
     const satisfied = c.status === "passed" || c.status === "remediated";
     const obs = c.evaluations.map((e) => observationOf.get(e)).filter((x): x is string => !!x);
     const riskIds = byControl.get(c.control.id) ?? [];
@@ -355,13 +372,15 @@ export function buildAssessmentResults(ctx: OscalContext, evidence: Evidence, fw
       uuid: stableUuid("finding", evidence.organization_id, fw.catalog.id, c.control.id),
       title: clean(`${c.control.id}: ${c.control.title}`),
       description: clean(
-        `${c.evaluations.length} evaluation(s) of ${c.repositories.join(", ") || "no repository"} ran the policies ${c.mapped_policies.join(", ")} between ${evidence.range.start} and ${evidence.range.end}: ${c.open.length} open violation(s), ${c.fixed.length} fixed, ${c.suppressed.length} suppressed in code, ${c.bypasses.length} bypass(es).`,
+        c.status === "no-evidence"
+          ? noEvidenceDescription(evidence, c)
+          : `${c.evaluations.length} evaluation(s) of ${c.repositories.join(", ") || "no repository"} ran the policies ${c.mapped_policies.join(", ")} between ${evidence.range.start} and ${evidence.range.end}: ${c.open.length} open violation(s), ${c.fixed.length} fixed, ${c.suppressed.length} suppressed in code, ${c.bypasses.length} bypass(es).`,
       ),
       props: [prop("control-status", c.status), prop("coverage", c.covered ? "covered" : "not-covered")],
       target: {
         type: "statement-id",
         "target-id": `${tokens.get(c.control.id)}_smt`,
-        status: { state: satisfied ? "satisfied" : "not-satisfied" },
+        status: { state: satisfied ? "satisfied" : "not-satisfied", reason: findingReason(c.status) },
       },
       ...(obs.length > 0 ? { "related-observations": obs.map((o) => ({ "observation-uuid": o })) } : {}),
       ...(riskIds.length > 0 ? { "related-risks": riskIds.map((r) => ({ "risk-uuid": r })) } : {}),
@@ -373,7 +392,7 @@ export function buildAssessmentResults(ctx: OscalContext, evidence: Evidence, fw
     uuid: stableUuid("result", evidence.organization_id, evidence.report_id, fw.catalog.id),
     title: clean(`${fw.catalog.name}: code policy evidence ${evidence.range.start} to ${evidence.range.end}`),
     description: clean(
-      `Controls of ${fw.catalog.name} ${fw.catalog.version} reviewed against Verdict's evaluations: ${covered} of ${fw.controls.length} covered by enabled policies; ${fw.counts.passed} passed every check, ${fw.counts.remediated} had every violation fixed, ${fw.counts.failing} have open violations, ${fw.counts["not-assessed"]} were not assessed in the range.`,
+      `Controls of ${fw.catalog.name} ${fw.catalog.version} reviewed against Verdict's evaluations: ${covered} of ${fw.controls.length} covered by enabled policies; ${fw.counts.passed} passed every check, ${fw.counts.remediated} had every violation fixed, ${fw.counts.failing} have open violations, ${fw.counts["no-evidence"]} have no evidence in the range (no evaluation read a file their enabled policies could apply to).`,
     ),
     start: from,
     end: to,

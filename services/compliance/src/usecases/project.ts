@@ -15,6 +15,7 @@ export async function projectEvaluation(deps: ComplianceDeps, e: EvaluationCompl
     completed_at: e.completed_at,
     passed: e.passed,
     policies: e.policies ?? [],
+    ...(e.scanned_paths ? { scanned_paths: e.scanned_paths } : {}),
   });
 }
 

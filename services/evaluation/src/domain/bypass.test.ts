@@ -30,6 +30,7 @@ const outcome = (kept: Finding[], total = kept.length): Outcome => ({
   suppressions: [
     { policy_id: "p", rule_id: "r", file: "old.js", line: 3, reason: "inline", fingerprint: "e".repeat(32) },
   ],
+  scanned_paths: ["old.js", "new.js"],
 });
 
 describe("bypassOutcome", () => {

@@ -82,10 +82,15 @@ export interface Outcome {
   /** The findings kept as violations, in file and reading order. */
   kept: Finding[];
   suppressions: SuppressedFinding[];
+  /**
+   * Paths of the files the engine read (not skipped, not empty), in order: compliance evidence of
+   * which files the policies could apply to.
+   */
+  scanned_paths: string[];
 }
 
 /** Adds up the scans of an evaluation's files; the counts include findings past the cap. */
-export function summarize(totalFiles: number, scans: FileScan[]): Outcome {
+export function summarize(totalFiles: number, scans: FileScan[], scannedPaths: string[] = []): Outcome {
   const count = (severity: string) => scans.reduce((n, s) => n + (s.bySeverity[severity] ?? 0), 0);
   const errors = count("error");
   const suppressions = scans.flatMap((s) => s.suppressions);
@@ -101,6 +106,7 @@ export function summarize(totalFiles: number, scans: FileScan[]): Outcome {
     passed: errors === 0,
     kept: scans.flatMap((s) => s.findings).slice(0, MAX_VIOLATIONS),
     suppressions,
+    scanned_paths: scannedPaths,
   };
 }
 
@@ -163,6 +169,7 @@ export function mergeOutcomes(outcomes: readonly Outcome[]): Outcome {
     passed: outcomes.every((o) => o.passed),
     kept: outcomes.flatMap((o) => o.kept).slice(0, MAX_VIOLATIONS),
     suppressions: outcomes.flatMap((o) => o.suppressions),
+    scanned_paths: outcomes.flatMap((o) => o.scanned_paths),
   };
 }
 

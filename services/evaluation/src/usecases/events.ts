@@ -45,6 +45,7 @@ export function evaluationResultEvents(deps: EvaluationDeps, evaluation: Evaluat
     completed_at: evaluation.completed_at ?? "",
     summary: evaluation.summary,
     policies: evaluation.policies,
+    scanned_paths: evaluation.scanned_paths ?? [],
     ...(evaluation.failure_reason ? { failure_reason: evaluation.failure_reason } : {}),
   };
   events.push(

@@ -19,6 +19,7 @@ export function completed(base: EvaluationRecord, scanned: ScanResult, at: Date)
     violations: result.kept.map((finding) => ({ id: newId("viol", at.getTime()), ...finding })),
     policies: result.policies,
     suppressions: result.suppressions,
+    scanned_paths: result.scanned_paths,
   };
 }
 

@@ -190,6 +190,7 @@ describe("the place in the queue is given back", () => {
       kept: [],
       suppressions: [],
       policies: ["secrets"],
+      scanned_paths: [],
     };
     await finishPending(w.deps, { next: completed(e, result, w.clock.now()) });
     expect(await reservedIn(w, "org_done")).toEqual([]);

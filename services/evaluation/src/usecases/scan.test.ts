@@ -74,6 +74,35 @@ describe("scanChange in slices", () => {
     expect(sliced.summary.errors).toBeGreaterThanOrEqual(23);
     expect(sliced.kept).toEqual(whole.kept);
     expect(sliced.passed).toBe(false);
+    // What the engine read, in order, across slices: compliance evidence (the removed file is not).
+    expect(sliced.scanned_paths).toEqual(whole.scanned_paths);
+    expect(sliced.scanned_paths).toEqual(many.filter((f) => f.status !== "removed").map((f) => f.path));
+  });
+});
+
+describe("scanChange's record of what it read", () => {
+  it("lists the files the engine read: not removed, lock, binary or empty files", async () => {
+    const { d } = deps(policySets());
+    const file = (path: string, content: string, status = "modified") => ({
+      path,
+      content: Buffer.from(content),
+      status,
+    });
+    const result = await scanChange(d, {
+      organizationId: "org_read",
+      policies: [],
+      files: [
+        file("package-lock.json", '{"lockfileVersion": 3}\n'),
+        file("assets/logo.png", "\u0000PNG"),
+        file("src/empty.js", ""),
+        file("src/gone.js", "x", "removed"),
+        file("README.md", "# Read me\n"),
+        file("src/app.js", "run();\n"),
+      ],
+      limits,
+    });
+    expect(result.scanned_paths).toEqual(["README.md", "src/app.js"]);
+    expect(result.summary).toMatchObject({ total_files: 6, skipped_files: 3 });
   });
 });
 

@@ -90,6 +90,10 @@ export const ControlCoverageSchema = z.object({
   name: z.string(),
   covered: z.boolean(),
   policies: z.array(z.string()).meta({ description: "Enabled policies mapped to the control" }),
+  evidence: z.enum(["passed", "remediated", "failing", "no-evidence"]).meta({
+    description:
+      "The control's result in the evidence window: passed (an enabled policy ran over a file it could apply to and nothing was found), remediated, failing (open violations) or no-evidence",
+  }),
 });
 
 export function controlCoverageJson(m: complianceV1.ControlCoverage): z.output<typeof ControlCoverageSchema> {
@@ -98,6 +102,19 @@ export function controlCoverageJson(m: complianceV1.ControlCoverage): z.output<t
     name: m.name,
     covered: m.covered,
     policies: m.policies,
+    evidence: m.evidence as "passed" | "remediated" | "failing" | "no-evidence",
+  };
+}
+
+export const DateRangeSchema = z.object({
+  start: z.string().meta({ description: "YYYY-MM-DD, inclusive." }),
+  end: z.string(),
+});
+
+export function dateRangeJson(m: complianceV1.DateRange): z.output<typeof DateRangeSchema> {
+  return {
+    start: m.start,
+    end: m.end,
   };
 }
 
@@ -106,6 +123,9 @@ export const GetFrameworkResponseSchema = z
     framework: FrameworkInfoSchema,
     coverage: z.number().int().min(0).max(100),
     controls: z.array(ControlCoverageSchema),
+    evidence_range: DateRangeSchema.meta({
+      description: "The evidence window the controls' results cover (calendar dates, UTC, both inclusive)",
+    }),
   })
   .meta({ id: "FrameworkDetail" });
 
@@ -116,6 +136,7 @@ export function getFrameworkResponseJson(
     framework: frameworkInfoJson(m.framework ?? complianceV1.FrameworkInfo.fromPartial({})),
     coverage: m.coverage,
     controls: m.controls.map(controlCoverageJson),
+    evidence_range: dateRangeJson(m.evidence_range ?? complianceV1.DateRange.fromPartial({})),
   };
 }
 
@@ -128,6 +149,18 @@ export const GetFrameworkParams = z.object({
     .max(128)
     .meta({ examples: ["nist-ssdf"] }),
 });
+
+export const GetFrameworkQuery = z
+  .object({
+    days: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(366)
+      .default(90)
+      .meta({ description: 'The evidence window: the last n days ending today (UTC), as a report\'s "<n>d"' }),
+  })
+  .strict();
 
 // ---------- the routes ----------
 
@@ -150,17 +183,22 @@ export const complianceGeneratedRoutes: Route[] = [
     method: "get",
     path: "/v1/compliance/frameworks/:framework_id",
     operationId: "getFrameworkCoverage",
-    summary: "A framework's controls and the enabled policies covering each (live)",
+    summary:
+      "A framework's controls, the enabled policies covering each (live), and each control's result over the last `days` days of evaluations (evidence: docs/compliance.md)",
     tag: "Compliance",
     access: { kind: "scope", scope: "read:policies" },
     rateClass: "reads",
     params: GetFrameworkParams,
+    query: GetFrameworkQuery,
     responses: { 200: { description: "Framework coverage", schema: GetFrameworkResponseSchema } },
-    handler: async ({ params, principal, clients }) => {
-      const res = await clients.compliance.getFramework({
-        organization_id: principal!.organizationId,
-        framework_id: params.framework_id,
-      });
+    handler: async ({ params, query, principal, clients }) => {
+      const res = await clients.compliance.getFramework(
+        complianceV1.GetFrameworkRequest.fromPartial({
+          organization_id: principal!.organizationId,
+          framework_id: params.framework_id,
+          days: query.days,
+        }),
+      );
       return { status: 200, body: getFrameworkResponseJson(res) };
     },
   }),

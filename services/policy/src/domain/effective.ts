@@ -31,6 +31,7 @@ export function effectiveBuiltin(def: BuiltinPolicy, override?: PolicyOverride):
     settings,
     documentation_url: def.documentation_url,
     builtin: true,
+    languages: def.claims.languages,
     ...(override?.updated_at ? { updated_at: override.updated_at } : {}),
   };
 }

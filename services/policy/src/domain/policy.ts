@@ -3,6 +3,7 @@
 // the evaluation engine receives for it.
 import { createHash } from "node:crypto";
 import type { policyV1 } from "@verdict/proto";
+import { languagePaths, type Language } from "./builtins/types.js";
 
 export const SEVERITIES = ["error", "warning"] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -87,6 +88,8 @@ export interface EffectivePolicy extends PolicyDescription {
   /** Defaults merged with the organization's overrides. */
   settings: Record<string, unknown>;
   builtin: boolean;
+  /** A built-in's claimed languages and file formats (BuiltinPolicy.claims); absent: any text file. */
+  languages?: readonly Language[];
   /** Absent for built-ins, which are defined in code rather than created. */
   created_at?: string;
   /** Last change by the organization (override or custom policy); absent when never changed. */
@@ -144,6 +147,7 @@ export function toResolved(policy: EffectivePolicy): ResolvedPolicy {
         : {}),
     })),
     exclude_paths: Array.isArray(excludes) ? excludes.filter((x): x is string => typeof x === "string") : [],
+    file_scope: languagePaths(policy.languages ?? []),
   };
 }
 

@@ -14,7 +14,7 @@ export const COLORS = {
   passed: "#2e7d32",
   remediated: "#66bb6a",
   failing: "#c62828",
-  "not-assessed": "#b0bec5",
+  "no-evidence": "#b0bec5",
   uncovered: "#eceff1",
 };
 
@@ -22,7 +22,7 @@ export const STATUS_LABEL: Record<ControlStatus, string> = {
   passed: "Passed",
   remediated: "Remediated",
   failing: "Open violations",
-  "not-assessed": "Not assessed",
+  "no-evidence": "No evidence",
 };
 
 export const MARGIN = 50;

@@ -49,7 +49,7 @@ function coverageChart(doc: Doc, frameworks: FrameworkEvidence[]): void {
     doc.rect(x0, y, (barW * fw.coverage.covered) / total, barH).fill(COLORS.accent);
     // Result bar: controls by result in the period.
     let x = x0;
-    for (const s of ["passed", "remediated", "failing", "not-assessed"] as ControlStatus[]) {
+    for (const s of ["passed", "remediated", "failing", "no-evidence"] as ControlStatus[]) {
       const w = (barW * fw.counts[s]) / total;
       if (w > 0) doc.rect(x, y + barH + 3, w, 6).fill(COLORS[s]);
       x += w;
@@ -75,7 +75,7 @@ function coverageChart(doc: Doc, frameworks: FrameworkEvidence[]): void {
     [COLORS.passed, "Passed every check"],
     [COLORS.remediated, "Violations fixed"],
     [COLORS.failing, "Open violations"],
-    [COLORS["not-assessed"], "Not assessed in period"],
+    [COLORS["no-evidence"], "No evidence in period"],
   ];
   doc.font("Helvetica").fontSize(7.5);
   let x = MARGIN;
@@ -129,7 +129,7 @@ export function summary(doc: Doc, evidence: Evidence): void {
       { header: "Passed", width: 55 },
       { header: "Remediated", width: 65 },
       { header: "Open", width: 55, color: (r) => (r[4] !== "0" ? COLORS.failing : undefined) },
-      { header: "Not assessed", width: 110 },
+      { header: "No evidence", width: 110 },
     ],
     evidence.frameworks.map((f) => [
       `${f.catalog.name} ${f.catalog.version}`,
@@ -137,12 +137,12 @@ export function summary(doc: Doc, evidence: Evidence): void {
       String(f.counts.passed),
       String(f.counts.remediated),
       String(f.counts.failing),
-      String(f.counts["not-assessed"]),
+      String(f.counts["no-evidence"]),
     ]),
     "No framework selected.",
   );
   paragraph(
     doc,
-    "How to read this report: a control is covered when at least one enabled policy maps to it. It passed when evaluations in the period ran its policies and none reported a violation; remediated when every violation found was fixed by a later evaluation of the same repository and ref; open when the latest evaluation still reports a violation; not assessed when no evaluation in the period ran its policies. A violation that a later evaluation still finds but an inline verdict-ignore comment silences is suppressed, never fixed.",
+    "How to read this report: a control is covered when at least one enabled policy maps to it. It passed when, in the period, one of its enabled policies ran over a file it could apply to (a file of the languages and paths the policy is written for) and none reported a violation; remediated when every violation found was fixed by a later evaluation of the same repository and ref; open when the latest evaluation still reports a violation; no evidence when no evaluation in the period read a file its enabled policies could apply to: a policy that found nothing in files it could never match proves nothing. A violation that a later evaluation still finds but an inline verdict-ignore comment silences is suppressed, never fixed.",
   );
 }

@@ -43,6 +43,11 @@ export const LANGUAGES = {
 
 export type Language = keyof typeof LANGUAGES;
 
+/** The file names of these languages as RE2 patterns on the path (LANGUAGES are case-insensitive). */
+export function languagePaths(languages: readonly Language[]): string[] {
+  return languages.map((l) => `(?i)${LANGUAGES[l].source}`);
+}
+
 /** A CWE claim backed by every rule of the policy (secret policies: each rule finds a credential). */
 export const EVERY_RULE = ["*"] as const;
 

@@ -55,6 +55,8 @@ export interface GetOverviewResponse {
 export interface GetFrameworkRequest {
   organization_id: string;
   framework_id: string;
+  /** The evidence window: the last n days ending today (UTC), as a report's "<n>d" */
+  days: number;
 }
 
 export interface FrameworkInfo {
@@ -69,12 +71,19 @@ export interface ControlCoverage {
   covered: boolean;
   /** Enabled policies mapped to the control */
   policies: string[];
+  /**
+   * The control's result in the evidence window: passed (an enabled policy ran over a file it
+   * could apply to and nothing was found), remediated, failing (open violations) or no-evidence
+   */
+  evidence: string;
 }
 
 export interface GetFrameworkResponse {
   framework?: FrameworkInfo | undefined;
   coverage: number;
   controls: ControlCoverage[];
+  /** The evidence window the controls' results cover (calendar dates, UTC, both inclusive) */
+  evidence_range?: DateRange | undefined;
 }
 
 export interface DateRange {
@@ -639,7 +648,7 @@ export const GetOverviewResponse: MessageFns<GetOverviewResponse> = {
 };
 
 function createBaseGetFrameworkRequest(): GetFrameworkRequest {
-  return { organization_id: "", framework_id: "" };
+  return { organization_id: "", framework_id: "", days: 0 };
 }
 
 export const GetFrameworkRequest: MessageFns<GetFrameworkRequest> = {
@@ -649,6 +658,9 @@ export const GetFrameworkRequest: MessageFns<GetFrameworkRequest> = {
     }
     if (message.framework_id !== "") {
       writer.uint32(18).string(message.framework_id);
+    }
+    if (message.days !== 0) {
+      writer.uint32(1520).int32(message.days);
     }
     return writer;
   },
@@ -682,6 +694,14 @@ export const GetFrameworkRequest: MessageFns<GetFrameworkRequest> = {
             message.framework_id = reader.string();
             continue;
           }
+          case 190: {
+            if (tag !== 1520) {
+              break;
+            }
+
+            message.days = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -706,6 +726,7 @@ export const GetFrameworkRequest: MessageFns<GetFrameworkRequest> = {
         : isSet(object.framework_id)
         ? globalThis.String(object.framework_id)
         : "",
+      days: isSet(object.days) ? globalThis.Number(object.days) : 0,
     };
   },
 
@@ -717,6 +738,9 @@ export const GetFrameworkRequest: MessageFns<GetFrameworkRequest> = {
     if (message.framework_id !== "") {
       obj.frameworkId = message.framework_id;
     }
+    if (message.days !== 0) {
+      obj.days = Math.round(message.days);
+    }
     return obj;
   },
 
@@ -727,6 +751,7 @@ export const GetFrameworkRequest: MessageFns<GetFrameworkRequest> = {
     const message = createBaseGetFrameworkRequest();
     message.organization_id = object.organization_id ?? "";
     message.framework_id = object.framework_id ?? "";
+    message.days = object.days ?? 0;
     return message;
   },
 };
@@ -833,7 +858,7 @@ export const FrameworkInfo: MessageFns<FrameworkInfo> = {
 };
 
 function createBaseControlCoverage(): ControlCoverage {
-  return { id: "", name: "", covered: false, policies: [] };
+  return { id: "", name: "", covered: false, policies: [], evidence: "" };
 }
 
 export const ControlCoverage: MessageFns<ControlCoverage> = {
@@ -849,6 +874,9 @@ export const ControlCoverage: MessageFns<ControlCoverage> = {
     }
     for (const v of message.policies) {
       writer.uint32(34).string(v!);
+    }
+    if (message.evidence !== "") {
+      writer.uint32(1522).string(message.evidence);
     }
     return writer;
   },
@@ -898,6 +926,14 @@ export const ControlCoverage: MessageFns<ControlCoverage> = {
             message.policies.push(reader.string());
             continue;
           }
+          case 190: {
+            if (tag !== 1522) {
+              break;
+            }
+
+            message.evidence = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -916,6 +952,7 @@ export const ControlCoverage: MessageFns<ControlCoverage> = {
       name: isSet(object.name) ? globalThis.String(object.name) : "",
       covered: isSet(object.covered) ? globalThis.Boolean(object.covered) : false,
       policies: globalThis.Array.isArray(object?.policies) ? object.policies.map((e: any) => globalThis.String(e)) : [],
+      evidence: isSet(object.evidence) ? globalThis.String(object.evidence) : "",
     };
   },
 
@@ -933,6 +970,9 @@ export const ControlCoverage: MessageFns<ControlCoverage> = {
     if (message.policies?.length) {
       obj.policies = message.policies;
     }
+    if (message.evidence !== "") {
+      obj.evidence = message.evidence;
+    }
     return obj;
   },
 
@@ -945,12 +985,13 @@ export const ControlCoverage: MessageFns<ControlCoverage> = {
     message.name = object.name ?? "";
     message.covered = object.covered ?? false;
     message.policies = object.policies?.map((e) => e) || [];
+    message.evidence = object.evidence ?? "";
     return message;
   },
 };
 
 function createBaseGetFrameworkResponse(): GetFrameworkResponse {
-  return { framework: undefined, coverage: 0, controls: [] };
+  return { framework: undefined, coverage: 0, controls: [], evidence_range: undefined };
 }
 
 export const GetFrameworkResponse: MessageFns<GetFrameworkResponse> = {
@@ -963,6 +1004,9 @@ export const GetFrameworkResponse: MessageFns<GetFrameworkResponse> = {
     }
     for (const v of message.controls) {
       ControlCoverage.encode(v!, writer.uint32(26).fork()).join();
+    }
+    if (message.evidence_range !== undefined) {
+      DateRange.encode(message.evidence_range, writer.uint32(1522).fork()).join();
     }
     return writer;
   },
@@ -1004,6 +1048,14 @@ export const GetFrameworkResponse: MessageFns<GetFrameworkResponse> = {
             message.controls.push(ControlCoverage.decode(reader, reader.uint32()));
             continue;
           }
+          case 190: {
+            if (tag !== 1522) {
+              break;
+            }
+
+            message.evidence_range = DateRange.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1023,6 +1075,11 @@ export const GetFrameworkResponse: MessageFns<GetFrameworkResponse> = {
       controls: globalThis.Array.isArray(object?.controls)
         ? object.controls.map((e: any) => ControlCoverage.fromJSON(e))
         : [],
+      evidence_range: isSet(object.evidenceRange)
+        ? DateRange.fromJSON(object.evidenceRange)
+        : isSet(object.evidence_range)
+        ? DateRange.fromJSON(object.evidence_range)
+        : undefined,
     };
   },
 
@@ -1037,6 +1094,9 @@ export const GetFrameworkResponse: MessageFns<GetFrameworkResponse> = {
     if (message.controls?.length) {
       obj.controls = message.controls.map((e) => ControlCoverage.toJSON(e));
     }
+    if (message.evidence_range !== undefined) {
+      obj.evidenceRange = DateRange.toJSON(message.evidence_range);
+    }
     return obj;
   },
 
@@ -1050,6 +1110,9 @@ export const GetFrameworkResponse: MessageFns<GetFrameworkResponse> = {
       : undefined;
     message.coverage = object.coverage ?? 0;
     message.controls = object.controls?.map((e) => ControlCoverage.fromPartial(e)) || [];
+    message.evidence_range = (object.evidence_range !== undefined && object.evidence_range !== null)
+      ? DateRange.fromPartial(object.evidence_range)
+      : undefined;
     return message;
   },
 };
@@ -2449,7 +2512,10 @@ export const ComplianceServiceService = {
     responseSerialize: (value: GetOverviewResponse): Buffer => Buffer.from(GetOverviewResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetOverviewResponse => GetOverviewResponse.decode(value),
   },
-  /** A framework's controls and the enabled policies covering each (live) */
+  /**
+   * A framework's controls, the enabled policies covering each (live), and each control's result
+   * over the last `days` days of evaluations (evidence: docs/compliance.md)
+   */
   getFramework: {
     path: "/verdict.compliance.v1.ComplianceService/GetFramework" as const,
     requestStream: false as const,
@@ -2526,7 +2592,10 @@ export const ComplianceServiceService = {
 export interface ComplianceServiceServer extends UntypedServiceImplementation {
   /** Coverage of every framework and regulation by the enabled policies (live) */
   getOverview: handleUnaryCall<GetOverviewRequest, GetOverviewResponse>;
-  /** A framework's controls and the enabled policies covering each (live) */
+  /**
+   * A framework's controls, the enabled policies covering each (live), and each control's result
+   * over the last `days` days of evaluations (evidence: docs/compliance.md)
+   */
   getFramework: handleUnaryCall<GetFrameworkRequest, GetFrameworkResponse>;
   /** Records a report (status "generating") and queues its generation on the bus. */
   createReport: handleUnaryCall<CreateReportRequest, CreateReportResponse>;
@@ -2562,7 +2631,10 @@ export interface ComplianceServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetOverviewResponse) => void,
   ): ClientUnaryCall;
-  /** A framework's controls and the enabled policies covering each (live) */
+  /**
+   * A framework's controls, the enabled policies covering each (live), and each control's result
+   * over the last `days` days of evaluations (evidence: docs/compliance.md)
+   */
   getFramework(
     request: GetFrameworkRequest,
     callback: (error: ServiceError | null, response: GetFrameworkResponse) => void,

@@ -163,6 +163,13 @@ export interface ResolvedPolicy {
   patterns: ResolvedPattern[];
   /** Glob patterns (the policy's exclude_paths setting): files the policy does not check. */
   exclude_paths: string[];
+  /**
+   * RE2 patterns on the file path: the languages and file formats the policy is written for (a
+   * built-in's claimed languages); empty: any text file (secret and custom policies). The engine
+   * does not read it (each rule's paths bound where the rule runs); compliance evidence does: a
+   * policy could apply to an evaluated file only within this scope (docs/compliance.md).
+   */
+  file_scope: string[];
 }
 
 export interface ListPoliciesRequest {
@@ -1733,7 +1740,7 @@ export const ProviderContext: MessageFns<ProviderContext> = {
 };
 
 function createBaseResolvedPolicy(): ResolvedPolicy {
-  return { id: "", severity: "", category: "", suggestion: "", patterns: [], exclude_paths: [] };
+  return { id: "", severity: "", category: "", suggestion: "", patterns: [], exclude_paths: [], file_scope: [] };
 }
 
 export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
@@ -1755,6 +1762,9 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
     }
     for (const v of message.exclude_paths) {
       writer.uint32(50).string(v!);
+    }
+    for (const v of message.file_scope) {
+      writer.uint32(1522).string(v!);
     }
     return writer;
   },
@@ -1820,6 +1830,14 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
             message.exclude_paths.push(reader.string());
             continue;
           }
+          case 190: {
+            if (tag !== 1522) {
+              break;
+            }
+
+            message.file_scope.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1846,6 +1864,11 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
         : globalThis.Array.isArray(object?.exclude_paths)
         ? object.exclude_paths.map((e: any) => globalThis.String(e))
         : [],
+      file_scope: globalThis.Array.isArray(object?.fileScope)
+        ? object.fileScope.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.file_scope)
+        ? object.file_scope.map((e: any) => globalThis.String(e))
+        : [],
     };
   },
 
@@ -1869,6 +1892,9 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
     if (message.exclude_paths?.length) {
       obj.excludePaths = message.exclude_paths;
     }
+    if (message.file_scope?.length) {
+      obj.fileScope = message.file_scope;
+    }
     return obj;
   },
 
@@ -1883,6 +1909,7 @@ export const ResolvedPolicy: MessageFns<ResolvedPolicy> = {
     message.suggestion = object.suggestion ?? "";
     message.patterns = object.patterns?.map((e) => ResolvedPattern.fromPartial(e)) || [];
     message.exclude_paths = object.exclude_paths?.map((e) => e) || [];
+    message.file_scope = object.file_scope?.map((e) => e) || [];
     return message;
   },
 };
