@@ -112,7 +112,7 @@ test("pnpm bench:cli 1 runs verdict evaluate and the API on the same 1 MB tree, 
   ratio(report, "CLI / API");
 });
 
-test("pnpm bench:history prints gitleaks' and Verdict's rows on the same small history, the ratio and the differences", () => {
+test("pnpm bench:history prints gitleaks' and Verdict's rows (server and offline) on the same small history, the ratios and the differences", () => {
   const report = bench("bench:history");
   const gitleaks = row(report, "gitleaks");
   const verdict = row(report, "verdict scan history");
@@ -125,7 +125,12 @@ test("pnpm bench:history prints gitleaks' and Verdict's rows on the same small h
     positive(cells[1], `${side} seconds`);
   }
   assert.equal(verdict[2], "3 (3)", "Verdict finds the three keys of the small history");
+  const offline = row(report, "verdict scan history --offline");
+  positive(offline[0], "Verdict offline commits/s");
+  assert.equal(offline[2], "3 (3)", "Verdict offline finds the same three keys");
   ratio(report, "Verdict / gitleaks");
+  ratio(report, "Verdict offline / gitleaks");
+  assert.match(report, /^ {2}offline against the server, every policy: 0 only offline, 0 only the server$/m);
   assert.match(report, /^ {2}only Verdict \(\d+\):$/m);
   assert.match(report, /^ {2}only gitleaks \(\d+\):$/m);
 });

@@ -9,7 +9,9 @@
 // One run of each (a history scan is minutes, and its reading of git is the page cache's
 // second pass for whichever runs second: Verdict runs second). Printed: commits per second of
 // each, the ratio (target: Verdict >= 2x gitleaks), and the secrets each found that the other
-// did not (same commit, file and line; Verdict's secrets policies only), listed.
+// did not (same commit, file and line; Verdict's secrets policies only), listed. Then the same scan
+// with --offline (the organization's policies pulled first, untimed; the engine in the CLI's
+// process), its rate and ratio, and the findings it and the server's scan do not share.
 //
 // Without PATH, VERDICT_BENCH_QUICK=1 makes a small repository here (a smoke run).
 import { Buffer } from "node:buffer";
@@ -111,36 +113,45 @@ async function main() {
       { env: { PATH: process.env.PATH ?? "", HOME: home } },
     );
     if (gl.code !== 0) throw new Error(`gitleaks exited ${gl.code}:\n${gl.stderr}`);
-    const cpuBefore = processCpuSeconds(instance.pid);
-    const vd = await timedRun(
-      process.execPath,
-      [`${ROOT}libs/cli/dist/bin.js`, "scan", "history", "--json", "--restart"],
-      {
+    const cliEnv = {
+      PATH: process.env.PATH ?? "",
+      HOME: home,
+      XDG_CONFIG_HOME: join(home, ".config"),
+      XDG_CACHE_HOME: join(home, ".cache"),
+      VERDICT_URL: instance.url,
+      VERDICT_API_KEY: key,
+    };
+    const verdictRun = (...args) =>
+      timedRun(process.execPath, [`${ROOT}libs/cli/dist/bin.js`, "scan", "history", "--json", "--restart", ...args], {
         cwd: repo,
-        env: {
-          PATH: process.env.PATH ?? "",
-          HOME: home,
-          XDG_CONFIG_HOME: join(home, ".config"),
-          VERDICT_URL: instance.url,
-          VERDICT_API_KEY: key,
-        },
-      },
-    );
+        env: cliEnv,
+      }).then((r) => {
+        if (r.code !== 0 && r.code !== 1) throw new Error(`verdict scan history exited ${r.code}:\n${r.stderr}`);
+        return r;
+      });
+    const cpuBefore = processCpuSeconds(instance.pid);
+    const vd = await verdictRun();
     const serverCpu = processCpuSeconds(instance.pid) - cpuBefore;
-    if (vd.code !== 0 && vd.code !== 1) throw new Error(`verdict scan history exited ${vd.code}:\n${vd.stderr}`);
+    // Offline: the organization's policies pulled first (not timed), then scanned in the CLI's process.
+    const pulled = spawnSync(process.execPath, [`${ROOT}libs/cli/dist/bin.js`, "policies", "pull"], {
+      cwd: repo,
+      env: cliEnv,
+      encoding: "utf8",
+    });
+    if (pulled.status !== 0) throw new Error(`verdict policies pull exited ${pulled.status}:\n${pulled.stderr}`);
+    const off = await verdictRun("--offline");
 
     // Secrets only on Verdict's side (gitleaks finds nothing else): its secrets policies' findings.
     const { policies } = await call(instance.url, key, "GET", "/v1/policies");
     const secrets = new Set(policies.filter((p) => p.category === SECRETS).map((p) => p.id));
     const all = JSON.parse(vd.stdout).findings;
-    const verdict = all
-      .filter((f) => secrets.has(f.policy_id))
-      .map((f) => ({
-        commit: f.commit,
-        file: f.file,
-        line: f.line,
-        rule: f.policy_id,
-      }));
+    const allOffline = JSON.parse(off.stdout).findings;
+    const secretsOf = (found) =>
+      found
+        .filter((f) => secrets.has(f.policy_id))
+        .map((f) => ({ commit: f.commit, file: f.file, line: f.line, rule: f.policy_id }));
+    const verdict = secretsOf(all);
+    const offline = secretsOf(allOffline);
     const gitleaks = JSON.parse(readFileSync(report, "utf8")).map((f) => ({
       commit: f.Commit,
       file: f.File,
@@ -151,32 +162,34 @@ async function main() {
     const seenG = new Set(gitleaks.map(where));
     const onlyV = verdict.filter((f) => !seenG.has(where(f)));
     const onlyG = gitleaks.filter((f) => !seenV.has(where(f)));
+    // Every finding (all policies), server against offline: the same engine on the same texts.
+    const key1 = (f) => `${where(f)} ${f.policy_id} ${f.column} ${f.fingerprint}`;
+    const serverKeys = new Set(all.map(key1));
+    const offlineKeys = new Set(allOffline.map(key1));
+    const onlyServer = all.filter((f) => !offlineKeys.has(key1(f)));
+    const onlyOffline = allOffline.filter((f) => !serverKeys.has(key1(f)));
 
     print("History scan benchmark: verdict scan history vs gitleaks git, the same commits");
     print(`  repository   ${repo} (HEAD: ${fmtInt(commits)} commits, ${fmtInt(withMerges - commits)} merges more)`);
     print(`  Verdict      ${instance.url} (all-in-one started by this script, dedicated organization)`);
-    print(`  timing       one run each, from spawn to exit; gitleaks first\n`);
+    print(`  timing       one run each, from spawn to exit; gitleaks, then Verdict, then Verdict --offline\n`);
+    const side = (name, r, found, secretCount, server) => [
+      name,
+      (commits / r.seconds).toFixed(1),
+      r.seconds.toFixed(2),
+      `${fmtInt(found)} (${fmtInt(secretCount)})`,
+      r.cpu.toFixed(2),
+      server,
+    ];
     printTable([
       ["", "commits/s", "seconds", "findings (secrets)", "CPU s (client)", "CPU s (Verdict)"],
-      [
-        `gitleaks ${GITLEAKS_VERSION} git`,
-        (commits / gl.seconds).toFixed(1),
-        gl.seconds.toFixed(2),
-        `${fmtInt(gitleaks.length)} (${fmtInt(gitleaks.length)})`,
-        gl.cpu.toFixed(2),
-        "-",
-      ],
-      [
-        "verdict scan history",
-        (commits / vd.seconds).toFixed(1),
-        vd.seconds.toFixed(2),
-        `${fmtInt(all.length)} (${fmtInt(verdict.length)})`,
-        vd.cpu.toFixed(2),
-        serverCpu.toFixed(2),
-      ],
+      side(`gitleaks ${GITLEAKS_VERSION} git`, gl, gitleaks.length, gitleaks.length, "-"),
+      side("verdict scan history", vd, all.length, verdict.length, serverCpu.toFixed(2)),
+      side("verdict scan history --offline", off, allOffline.length, offline.length, "-"),
     ]);
     print();
     print(`  Verdict / gitleaks   ${ratioLine(gl.seconds / vd.seconds, TARGET)}`);
+    print(`  Verdict offline / gitleaks   ${ratioLine(gl.seconds / off.seconds, TARGET)}`);
     print(
       `  same place (commit, file, line)   ${fmtInt(verdict.length - onlyV.length)} of Verdict's, ${fmtInt(gitleaks.length - onlyG.length)} of gitleaks'`,
     );
@@ -184,6 +197,11 @@ async function main() {
     for (const f of onlyV) print(`    ${where(f)} ${f.rule}`);
     print(`  only gitleaks (${onlyG.length}):`);
     for (const f of onlyG) print(`    ${where(f)} ${f.rule}`);
+    print(
+      `  offline against the server, every policy: ${fmtInt(onlyOffline.length)} only offline, ${fmtInt(onlyServer.length)} only the server`,
+    );
+    for (const f of onlyOffline) print(`    offline only: ${where(f)} ${f.policy_id}`);
+    for (const f of onlyServer) print(`    server only: ${where(f)} ${f.policy_id}`);
   } finally {
     await instance.stop();
     rmSync(home, { recursive: true, force: true });

@@ -240,6 +240,19 @@ describe("verdict scan history", () => {
     expect(text.stdout).toMatch(/^failed: 2 findings \(2 errors\) in 7 commits$/m);
   });
 
+  it("scans offline, slice after slice, with the server's findings and no network call", async () => {
+    const online = JSON.parse((await cli(["scan", "history", "--json"], repo)).stdout);
+    // Nothing listens on port 9: a request would fail the command.
+    const r = await runCli(["scan", "history", "--offline", "--json", "--slice", "2"], {
+      cwd: repo,
+      env: { ...env, VERDICT_URL: "http://127.0.0.1:9" },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^offline: policy version \S+ \(the built-in library of verdict /m);
+    expect(r.stderr).toMatch(/^scanned 7 of 7 commits$/m);
+    expect(JSON.parse(r.stdout)).toEqual(online);
+  });
+
   it("scans a range only", async () => {
     const r = await cli(["scan", "history", "--json", `${added}..main`], repo);
     expect(JSON.parse(r.stdout).findings.map((f: { file: string }) => f.file)).toEqual(["db.py"]);

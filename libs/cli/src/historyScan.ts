@@ -1,11 +1,11 @@
-// Evaluates commits' added lines (history.ts reads them from git) through the API, a slice of
-// commits at a time, and maps each finding back to the commit, author, date, file and line that
+// Evaluates commits' added lines (history.ts reads them from git) through the API (or, offline,
+// with the engine in this process), a slice of commits at a time, and maps each finding back to the commit, author, date, file and line that
 // added it. `scan history`, `evaluate --base` (the commits since REF) and the pre-receive hook
 // (the commits of a push) share it.
 import type { Evaluation, VerdictClient } from "@verdict/sdk";
 import { encodeFile, type MergedEvaluation } from "./batches.js";
 import { evaluateInBatches, type Envelope } from "./evaluateBatches.js";
-import { commitList, composeRounds, readSlice, type Composed } from "./history.js";
+import { commitList, composeRounds, readSlice, type CommitSlice, type Composed } from "./history.js";
 
 type Violation = Evaluation["violations"][number];
 
@@ -38,25 +38,67 @@ export async function scanSlice(
   opts: SliceScanOptions,
   onEvaluation: (e: Evaluation) => void = () => undefined,
 ): Promise<HistoryFinding[]> {
-  const slice = await readSlice(root, shas, blobs, opts.paths);
-  const found: HistoryFinding[] = [];
+  return evaluateSlice(client, await readSlice(root, shas, blobs, opts.paths), envelope, opts, onEvaluation);
+}
+
+/** scanSlice() of a slice already read from git. */
+export async function evaluateSlice(
+  client: VerdictClient,
+  slice: CommitSlice,
+  envelope: Envelope,
+  opts: SliceScanOptions,
+  onEvaluation: (e: Evaluation) => void = () => undefined,
+): Promise<HistoryFinding[]> {
+  const found: { text: Composed; v: Omit<Violation, "id"> }[] = [];
   for (const round of composeRounds(slice.additions))
-    for (const { text, v } of await evaluateTexts(client, envelope, round, opts, onEvaluation)) {
-      const origin = text.origin[v.line - 1];
-      if (!origin) continue;
-      const addition = slice.additions[origin.addition]!;
-      const commit = slice.commits[addition.commit]!;
-      const { id: _id, ...finding } = v;
-      found.push({
+    found.push(...(await evaluateTexts(client, envelope, round, opts, onEvaluation)));
+  return inCommits(slice, found);
+}
+
+/** A finding in a composed text as the commit, author, date, file and line that added it. */
+function inCommits(slice: CommitSlice, found: { text: Composed; v: Omit<Violation, "id"> }[]): HistoryFinding[] {
+  return found.flatMap(({ text, v }) => {
+    const origin = text.origin[v.line - 1];
+    if (!origin) return [];
+    const addition = slice.additions[origin.addition]!;
+    const commit = slice.commits[addition.commit]!;
+    const { id: _id, ...finding } = v as Violation;
+    return [
+      {
         ...finding,
         line: origin.line,
         commit: commit.sha,
         author: commit.author,
         email: commit.email,
         date: commit.date,
-      });
+      },
+    ];
+  });
+}
+
+/** Scans one text here (the offline engine): its findings, every one of them. */
+export type TextScanner = (path: string, content: Buffer) => Omit<Violation, "id">[];
+
+/** Work done between two turns of the event loop while scanning here: git's output keeps flowing. */
+const TURN_MS = 20;
+
+/**
+ * evaluateSlice()'s findings, the texts scanned in this process by `scan` instead of the API. It
+ * lets the event loop turn every few milliseconds, so that the next slice read from git meanwhile
+ * (a pipe holds 64 KiB) is not held up.
+ */
+export async function scanSliceHere(scan: TextScanner, slice: CommitSlice): Promise<HistoryFinding[]> {
+  const found: { text: Composed; v: Omit<Violation, "id"> }[] = [];
+  let turn = performance.now();
+  for (const round of composeRounds(slice.additions))
+    for (const text of round) {
+      for (const v of scan(text.path, text.content)) found.push({ text, v });
+      if (performance.now() - turn > TURN_MS) {
+        await new Promise(setImmediate);
+        turn = performance.now();
+      }
     }
-  return found;
+  return inCommits(slice, found);
 }
 
 /** A text's first and second half, by lines (the second empty for a single line). */

@@ -9,6 +9,7 @@ import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdi
 import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
 import type { MergedEvaluation } from "./batches.js";
 import { CliError } from "./errors.js";
+import type { TextScanner } from "./historyScan.js";
 import { VERSION } from "./version.js";
 
 /** What `verdict policies pull` stores: the organization's policies as the API lists them, and its settings that decide a verdict. */
@@ -91,6 +92,13 @@ export function offlinePolicies(cache: PolicyCache | null, ids: readonly string[
     blocking: cache?.require_evaluation_pass ?? true,
     allowSuppression: cache?.allow_inline_suppression ?? true,
   };
+}
+
+/** One engine for many texts (`scan history --offline`): a text's findings, every one. */
+export function offlineScanner(policies: OfflinePolicies): TextScanner {
+  const engine = compileEngine(policies.run, { lazyRules: true });
+  const options = { allowSuppression: policies.allowSuppression };
+  return (path, content) => engine.scan(path, content, options).findings as ReturnType<TextScanner>;
 }
 
 /** Scans the files in this process and answers as the API would (no id: nothing was stored). */

@@ -23,7 +23,7 @@ import { collectList, jsonOf, positiveInt } from "./shared.js";
 /** SARIF output, loaded for --format sarif only. */
 const sarif = () => import("../format/sarif.js");
 /** The engine and the policy library (RE2, ast-grep), loaded for --offline only. */
-const offlineEngine = () =>
+export const offlineEngine = () =>
   import("../offline.js").catch((err: Error) => {
     // The npm package carries RE2's addon for one platform (docs/install.md).
     throw new CliError(`--offline cannot load the engine here (${process.platform}-${process.arch}): ${err.message}`);

@@ -1,19 +1,30 @@
 // verdict scan history [RANGE…]: every commit's added lines since the repository began (or in
-// RANGE, git log's revision arguments), each blob once, sent in batches like `evaluate`, and the
-// findings with the commit, author, date, file and line that added them. Commits go in slices;
+// RANGE, git log's revision arguments), each blob once, sent in batches like `evaluate` (or, with
+// --offline, scanned here by the engine), and the findings with the commit, author, date, file and
+// line that added them. Commits go in slices;
 // after each, the progress is saved (.verdict/history-scan.json), so a run that stopped resumes
 // where it was: the file is removed when the scan completes.
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Command } from "commander";
+import type { VerdictClient } from "@verdict/sdk";
 import { acceptedFingerprints, BASELINE_PATH, parseBaseline } from "../baseline.js";
+import { resolveConfig } from "../config.js";
 import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { gitRoot, repositoryName } from "../git.js";
-import { commitList } from "../history.js";
-import { formatHistoryFinding, scanSlice, sortFindings, withFindings, type HistoryFinding } from "../historyScan.js";
+import { commitList, readSlice } from "../history.js";
+import {
+  evaluateSlice,
+  formatHistoryFinding,
+  scanSliceHere,
+  sortFindings,
+  withFindings,
+  type HistoryFinding,
+  type TextScanner,
+} from "../historyScan.js";
 import { VERSION } from "../version.js";
-import { DEFAULT_CONCURRENCY, evaluatingClient, policiesOf } from "./evaluate.js";
+import { DEFAULT_CONCURRENCY, evaluatingClient, offlineEngine, policiesOf } from "./evaluate.js";
 import { jsonOf, positiveInt } from "./shared.js";
 
 export const STATE_PATH = ".verdict/history-scan.json";
@@ -21,6 +32,8 @@ export const STATE_PATH = ".verdict/history-scan.json";
 interface State {
   version: 1;
   range: string[];
+  /** What scanned: absent for the server, `offline <policy version>` for the engine here. */
+  scanner?: string;
   /** Commits scanned, in the order of the list; `last` is the last of them. */
   done: number;
   last: string;
@@ -33,10 +46,11 @@ interface ScanOptions {
   concurrency: number;
   repository?: string;
   restart?: boolean;
+  offline?: boolean;
   format: string;
 }
 
-function readState(path: string, range: string[], shas: string[]): State | null {
+function readState(path: string, range: string[], scanner: string | undefined, shas: string[]): State | null {
   let s: State;
   try {
     s = JSON.parse(readFileSync(path, "utf8")) as State;
@@ -44,7 +58,11 @@ function readState(path: string, range: string[], shas: string[]): State | null 
     return null;
   }
   // Only the same scan, on a history that still has the commits it did.
-  const same = s.version === 1 && JSON.stringify(s.range) === JSON.stringify(range) && shas[s.done - 1] === s.last;
+  const same =
+    s.version === 1 &&
+    JSON.stringify(s.range) === JSON.stringify(range) &&
+    s.scanner === scanner &&
+    shas[s.done - 1] === s.last;
   return same ? s : null;
 }
 
@@ -69,6 +87,10 @@ export function scanCommands(program: Command, ctx: Context): void {
     .option("--concurrency <n>", "batches sent at once", positiveInt, DEFAULT_CONCURRENCY)
     .option("--repository <owner/repo>", "repository name (default: GITHUB_REPOSITORY, else the origin remote)")
     .option("--restart", "ignore the progress of a scan that stopped, and start again")
+    .option(
+      "--offline",
+      "scan here, without a network call, on the policies 'verdict policies pull' stored (or the built-ins)",
+    )
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0: a result per finding, naming its commit)", "text")
     .action(async (range: string[], opts: ScanOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
@@ -77,7 +99,19 @@ export function scanCommands(program: Command, ctx: Context): void {
       const root = gitRoot(ctx.io.cwd);
       if (!root) throw new CliError("scan history needs a git repository (run it inside the work tree)");
       const out = ctx.output(format === "json");
-      const client = evaluatingClient(ctx, out);
+      let client: VerdictClient | null = null;
+      let scanHere: TextScanner | null = null;
+      let scanner: string | undefined;
+      if (opts.offline) {
+        const { offlinePolicies, offlineScanner, policyCachePath, readPolicyCache } = await offlineEngine();
+        const policies = offlinePolicies(
+          readPolicyCache(policyCachePath(ctx.io.env), resolveConfig(ctx.io.env).url),
+          [],
+        );
+        out.note(`offline: policy version ${policies.version} (${policies.source})`);
+        scanHere = offlineScanner(policies);
+        scanner = `offline ${policies.version}`;
+      } else client = evaluatingClient(ctx, out);
       let shas: string[];
       try {
         shas = await commitList(root, range);
@@ -85,30 +119,39 @@ export function scanCommands(program: Command, ctx: Context): void {
         throw new CliError(`git cannot list ${range.join(" ")}: ${(err as Error).message.split("\n")[0]}`);
       }
       const statePath = join(root, STATE_PATH);
-      const resumed = opts.restart ? null : readState(statePath, range, shas);
-      const state: State = resumed ?? { version: 1, range, done: 0, last: "", blobs: [], findings: [] };
+      const resumed = opts.restart ? null : readState(statePath, range, scanner, shas);
+      const state: State = resumed ?? {
+        version: 1,
+        range,
+        ...(scanner ? { scanner } : {}),
+        done: 0,
+        last: "",
+        blobs: [],
+        findings: [],
+      };
       if (resumed) out.note(`resuming: ${resumed.done} of ${shas.length} commits already scanned`);
       const blobs = new Set(state.blobs);
-      const repository = opts.repository ?? repositoryName(root, true, ctx.io.env);
+      const repository = client ? (opts.repository ?? repositoryName(root, true, ctx.io.env)) : "";
 
-      while (state.done < shas.length) {
-        const part = shas.slice(state.done, state.done + opts.slice);
+      const envelope = { repository, ref: "history" };
+      const sliceOpts = { concurrency: opts.concurrency, note: (t: string) => out.note(t) };
+      // The next slice is read from git while the current one is evaluated. Its reading adds its
+      // blobs to `blobs`: the progress saved is the set as it was when the current slice was read.
+      const read = (from: number) => readSlice(root, shas.slice(from, from + opts.slice), blobs);
+      let next = state.done < shas.length ? read(state.done) : undefined;
+      while (next) {
+        const slice = await next;
+        const seen = [...blobs];
+        const part = Math.min(opts.slice, shas.length - state.done);
+        next = state.done + part < shas.length ? read(state.done + part) : undefined;
         state.findings.push(
-          ...(await scanSlice(
-            client,
-            root,
-            part,
-            blobs,
-            { repository, ref: "history" },
-            {
-              concurrency: opts.concurrency,
-              note: (t) => out.note(t),
-            },
-          )),
+          ...(scanHere
+            ? await scanSliceHere(scanHere, slice)
+            : await evaluateSlice(client!, slice, envelope, sliceOpts)),
         );
-        state.done += part.length;
+        state.done += part;
         state.last = shas[state.done - 1]!;
-        state.blobs = [...blobs];
+        state.blobs = seen;
         // Written whole, then renamed: a run stopped mid-write leaves the previous progress.
         mkdirSync(dirname(statePath), { recursive: true });
         writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
@@ -129,7 +172,10 @@ export function scanCommands(program: Command, ctx: Context): void {
         const e = withFindings(null, findings, historyNote);
         const { toSarif } = await import("../format/sarif.js");
         out.data(
-          toSarif(e, e ? await policiesOf(client, e) : new Map(), { version: VERSION, informationUri: client.baseUrl }),
+          toSarif(e, e && client ? await policiesOf(client, e) : new Map(), {
+            version: VERSION,
+            informationUri: client?.baseUrl ?? resolveConfig(ctx.io.env).url,
+          }),
         );
       } else {
         for (const f of findings) out.line(formatHistoryFinding(f));

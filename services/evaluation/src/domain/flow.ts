@@ -132,7 +132,7 @@ export interface CompiledFlow {
 }
 
 /** A rule and, when it names one, the only kind of node it can match (checked first: matches() costs far more). */
-interface Matcher {
+export interface Matcher {
   kind?: string;
   config: NapiConfig;
 }
@@ -147,15 +147,22 @@ const nodeKey = (n: SgNode) => `${n.range().start.index}:${n.range().end.index}:
  * Whether a node matches one of the rules: every node of the file that does is found once, in one
  * native traversal per rule (asking each node with matches() costs far more).
  */
-function matcherOf(root: SgNode, matchers: Matcher[]): (node: SgNode, kind: string) => boolean {
-  let keys: Set<string> | undefined;
+function matcherOf(root: SgNode, matchers: Matcher[], memo: FlowMemo): (node: SgNode, kind: string) => boolean {
   const kinds = new Set(matchers.map((m) => m.kind));
   return (node, kind) => {
     if (!kinds.has(kind) && !kinds.has(undefined)) return false;
-    keys ??= new Set(matchers.flatMap((m) => root.findAll(m.config).map(nodeKey)));
+    let keys = memo.get(matchers);
+    if (!keys) memo.set(matchers, (keys = new Set(matchers.flatMap((m) => root.findAll(m.config).map(nodeKey)))));
     return keys.has(nodeKey(node));
   };
 }
+
+/**
+ * What reachesSink() finds of a file's sources and sanitizers (their nodes, by the compiled flow's
+ * list), kept for the file's other sink matches: one traversal per list and file, not per match.
+ * Valid for one parsed file only.
+ */
+export type FlowMemo = Map<readonly Matcher[], Set<string>>;
 
 export function compileFlow(flow: FlowSpec): CompiledFlow {
   return {
@@ -204,7 +211,12 @@ interface ScopeIndex {
  * Whether the sink match's argument carries data from a source, within the function around the
  * match (or the module, outside any function), and the file's methods it calls.
  */
-export function reachesSink(language: StructuralLanguage, match: SgNode, flow: CompiledFlow): boolean {
+export function reachesSink(
+  language: StructuralLanguage,
+  match: SgNode,
+  flow: CompiledFlow,
+  memo: FlowMemo = new Map(),
+): boolean {
   const syntax = SYNTAX[language];
   if (!syntax) return false;
   const multiple = flow.sink.startsWith("$$$");
@@ -217,8 +229,8 @@ export function reachesSink(language: StructuralLanguage, match: SgNode, flow: C
   const following = new Set<string>();
   let methods: Map<string, SgNode[]> | undefined;
   const indexes = new Map<number, ScopeIndex>();
-  const isSanitizer = matcherOf(match.getRoot().root(), flow.sanitizers);
-  const isSource = matcherOf(match.getRoot().root(), flow.sources);
+  const isSanitizer = matcherOf(match.getRoot().root(), flow.sanitizers, memo);
+  const isSource = matcherOf(match.getRoot().root(), flow.sources, memo);
 
   const dead = (node: SgNode, frame: Frame) =>
     syntax.constants !== undefined && deadIn(syntax.constants, node, frame.scope, syntax.identifier);

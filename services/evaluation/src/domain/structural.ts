@@ -17,7 +17,7 @@ import kotlin from "@ast-grep/lang-kotlin";
 import php from "@ast-grep/lang-php";
 import python from "@ast-grep/lang-python";
 import ruby from "@ast-grep/lang-ruby";
-import { compileFlow, FLOW_LANGUAGES, reachesSink, type CompiledFlow, type FlowSpec } from "./flow.js";
+import { compileFlow, FLOW_LANGUAGES, reachesSink, type CompiledFlow, type FlowMemo, type FlowSpec } from "./flow.js";
 
 /** The languages structural rules are written for. */
 export const STRUCTURAL_LANGUAGES = [
@@ -197,6 +197,7 @@ export function matchStructural<R>(
       : root.findAll({ rule: { any: rules.map((r) => r.spec.rule) } } as NapiConfig);
   const matches: StructuralMatch<R>[] = [];
   const full = rules.map((r) => config(r.spec));
+  const memo: FlowMemo = new Map();
   for (const node of candidates) {
     if (performance.now() > deadline) return { matches, overBudget: "time" };
     const range = node.range();
@@ -206,7 +207,7 @@ export function matchStructural<R>(
       if (rule.flow) {
         // The rule's metavariables, bound on this node (find() starts with the node itself).
         const bound = rules.length === 1 ? node : node.find(full[i]!);
-        if (!bound || !reachesSink(language, bound, rule.flow)) continue;
+        if (!bound || !reachesSink(language, bound, rule.flow, memo)) continue;
       }
       matches.push({ owner: rule.owner, start: range.start.index, end: range.end.index });
     }
