@@ -5,10 +5,16 @@
 // connect a repository (GitHub answers for it through an installation token minted from the
 // App's JWT), deliver a pull request event, and the check run Verdict opens and completes is
 // asserted request by request; every test ends with Prism having accepted every request.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { generateKeyPairSync, randomBytes, verify as verifySignature } from "node:crypto";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
-import { startVerdict, type Verdict } from "../support/server.js";
+import { CLI, isolatedHome } from "../support/cli.js";
+import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 import {
   gitHubDescription,
   startFront,
@@ -348,5 +354,223 @@ describe("a pull request on GitHub", () => {
     const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
     expect(done).toMatchObject({ status: "completed", conclusion: "success" });
     expect(done.output.annotations).toBeUndefined();
+  });
+});
+
+describe("GitHub's Re-run", () => {
+  it("posts the head's check again on check_suite rerequested, from the same evaluation", async () => {
+    // The recorded Re-run of pull request 2's head, which the first check found failing.
+    const rerun = recordedEvents("check_suite").find((e) => e.payload.action === "rerequested")!.payload;
+    expect((rerun.check_suite as { head_sha: string }).head_sha).toBe(pull.head.sha);
+    answerChange({
+      "src/config.js": `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\nmodule.exports = { region, accessKey };\n`,
+    });
+    const query = { query: { repository: repository.full_name } };
+    const before = (await api.get("/v1/evaluations", query)).body.evaluations;
+    const from = front.exchanges.length;
+    const res = await deliver("check_suite", rerun, "gh-rerun-1");
+    expect(await res.json()).toEqual({ outcome: "accepted", delivery_id: "gh-rerun-1" });
+    const calls = await checkRunCompleted(from);
+    const created = calls.find((e) => e.method === "POST" && e.path === `${REPO_PATH}/check-runs`)!;
+    expect(JSON.parse(created.body)).toMatchObject({ name: "verdict", head_sha: pull.head.sha, status: "in_progress" });
+    // A token for the installation the Re-run named.
+    const installation = (rerun.installation as { id: number }).id;
+    expect(calls.map((e) => e.path)).toContain(`/app/installations/${installation}/access_tokens`);
+    const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(done).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(done.output.annotations).toEqual([expect.objectContaining({ path: "src/config.js", start_line: 2 })]);
+    // Not evaluated again: the same evaluation, linked.
+    expect((await api.get("/v1/evaluations", query)).body.evaluations).toEqual(before);
+    expect(before.map((e: { id: string }) => `${PUBLIC_URL}/evaluations/${e.id}`)).toContain(done.details_url);
+  });
+
+  it("ignores check_run events other than rerequested", async () => {
+    const created = recordedEvents("check_run").find((e) => e.payload.action === "created")!.payload;
+    const res = await deliver("check_run", created, "gh-check-run-created");
+    expect(await res.json()).toEqual({ outcome: "ignored", delivery_id: "gh-check-run-created" });
+  });
+});
+
+describe("adversarial deliveries", () => {
+  const post = (body: Buffer, headers: Record<string, string>, connectionId = connection.id) =>
+    fetch(`${v.url}/v1/integrations/github/events?connection=${connectionId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: new Uint8Array(body),
+    });
+
+  it("refuses forged, unsigned, SHA-1-only and replayed-on-a-changed-body deliveries, and an unknown connection", async () => {
+    const from = front.exchanges.length;
+    const signed = githubDelivery("pull_request", JSON.stringify(opened), SECRET, "adv-1");
+    const forged = githubDelivery("pull_request", JSON.stringify(opened), "not-the-secret-at-all-0123", "adv-1");
+    const answers = [
+      await post(forged.body, forged.headers),
+      await post(signed.body, { ...signed.headers, "x-hub-signature-256": "" }),
+      await post(signed.body, {
+        ...Object.fromEntries(Object.entries(signed.headers).filter(([k]) => k !== "x-hub-signature-256")),
+        "x-hub-signature": `sha1=${"0".repeat(40)}`,
+      }),
+      // GitHub's signature of one body, sent with another (a replay with a changed payload).
+      await post(Buffer.from(JSON.stringify({ ...opened, number: 3 })), signed.headers),
+      await post(signed.body, signed.headers, "conn_01jd0000000000000000000000"),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: "INVALID_SIGNATURE" });
+    }
+    // Signed, but not a payload GitHub sends: 400, never a 500.
+    const malformed = githubDelivery("pull_request", JSON.stringify({ action: "opened" }), SECRET, "adv-2");
+    const bad = await post(malformed.body, malformed.headers);
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ code: "INVALID_PAYLOAD" });
+    // Over the events route's 1 MiB: refused before the signature is even looked at.
+    const big = githubDelivery("pull_request", Buffer.alloc(2 * 1024 * 1024, 0x20), SECRET, "adv-3");
+    expect((await post(big.body, big.headers)).status).toBe(413);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(front.exchanges.length).toBe(from);
+  });
+
+  it("does not check another organization's repository through its own App", async () => {
+    const created = await api.post("/v1/organizations", { name: "Globex", plan: "team" });
+    const globex = api.withKey(created.body.api_key.key);
+    const secretB = "globex-github-secret-0123456789";
+    const conn = await globex.post("/v1/integrations/connections", {
+      provider: "github",
+      base_url: front.url,
+      app_id: "654321",
+      private_key: privateKey,
+      webhook_secret: secretB,
+    });
+    expect(conn.status).toBe(201);
+    expect((await globex.get("/v1/integrations/connections")).body.connections).toEqual([conn.body]);
+    // acme's connection refuses Globex's signature.
+    const crossSigned = githubDelivery("pull_request", JSON.stringify(opened), secretB, "globex-0");
+    expect((await post(crossSigned.body, crossSigned.headers)).status).toBe(401);
+    // A delivery to Globex's connection, signed with its secret, for acme's repository.
+    const from = front.exchanges.length;
+    const { headers, body } = githubDelivery(
+      "pull_request",
+      JSON.stringify(withHead(opened, "3".repeat(40))),
+      secretB,
+      "globex-1",
+    );
+    const res = await post(body, headers, conn.body.id);
+    expect(await res.json()).toEqual({ outcome: "accepted", delivery_id: "globex-1" });
+    const orgB = created.body.organization.id as string;
+    const deadline = Date.now() + 30_000;
+    const ignored = () =>
+      v
+        .output()
+        .split("\n")
+        .some((line) => line.includes("event for a repository not connected: ignored") && line.includes(orgB));
+    while (!ignored()) {
+      if (Date.now() > deadline) throw new Error(`not processed:\n${v.output().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(front.exchanges.slice(from).filter((e) => e.path.includes("check-runs"))).toEqual([]);
+    expect((await globex.get("/v1/evaluations")).body.evaluations).toEqual([]);
+  });
+});
+
+describe("docs/integrations/github.md", () => {
+  const doc = readFileSync(join(ROOT, "docs/integrations/github.md"), "utf8");
+  const blocks = [...doc.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  const keyDir = mkdtempSync(join(tmpdir(), "verdict-github-app-"));
+  writeFileSync(join(keyDir, "verdict.private-key.pem"), privateKey);
+
+  /**
+   * The page's block with the test's addresses, run as written by bash in the key's folder
+   * (asynchronously: the GitHub API it reaches through Verdict is served by this process).
+   */
+  async function follow(block: string, replacements: [string, string][], env: Record<string, string>) {
+    const script = replacements.reduce((text, [from, to]) => {
+      expect(text).toContain(from);
+      return text.replace(from, to);
+    }, block);
+    try {
+      const { stdout } = await promisify(execFile)(
+        "bash",
+        ["--norc", "--noprofile", "-euo", "pipefail", "-c", script],
+        {
+          cwd: keyDir,
+          env: { PATH: process.env.PATH ?? "", ...env },
+          encoding: "utf8",
+        },
+      );
+      return stdout;
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      throw new Error(
+        `the page's block failed:\n${e.stdout}\n${e.stderr}\nVerdict's log:\n${v.output().slice(-3000)}`,
+        {
+          cause: err,
+        },
+      );
+    }
+  }
+
+  async function newOrganization(name: string) {
+    const created = await api.post("/v1/organizations", { name, plan: "team" });
+    return { key: created.body.api_key.key as string, api: api.withKey(created.body.api_key.key) };
+  }
+
+  it("connects the App and a repository by following the page's API steps as written", async () => {
+    const org = await newOrganization("Hooli");
+    const out = await follow(
+      blocks[0]!,
+      [
+        ["VERDICT_URL=http://localhost:8080", `VERDICT_URL=${v.url}`],
+        ["GITHUB_API_URL=https://api.github.com", `GITHUB_API_URL=${front.url}`],
+        ["WEBHOOK_SECRET=the-apps-webhook-secret", `WEBHOOK_SECRET=${SECRET}`],
+      ],
+      { VERDICT_API_KEY: org.key },
+    );
+    const answers = out.split(/\n(?=\{)/).map((d) => JSON.parse(d));
+    const [conn] = (await org.api.get("/v1/integrations/connections")).body.connections;
+    expect(answers).toEqual([
+      { provider: "github", app_id: "123456", events_url: conn.events_url },
+      // Prism's example repository of GitHub's description: its default branch, not the request's.
+      { name: "acme/payments", provider: "github", default_branch: "master" },
+    ]);
+    expect(conn).toMatchObject({ provider: "github", base_url: front.url, app_id: "123456", status: "active" });
+    // The webhook secret given is the connection's: a delivery signed with it is accepted.
+    const url = new URL(conn.events_url);
+    const ping = githubDelivery("ping", "{}", SECRET, "docs-ping");
+    const res = await fetch(`${v.url}${url.pathname}${url.search}`, {
+      method: "POST",
+      headers: ping.headers,
+      body: new Uint8Array(ping.body),
+    });
+    expect(await res.json()).toEqual({ outcome: "ignored", delivery_id: "docs-ping" });
+  });
+
+  it("connects the App and a repository by following the page's CLI commands", async () => {
+    const org = await newOrganization("Pied Piper");
+    const out = await follow(
+      `verdict() { "${process.execPath}" "${CLI}" "$@"; }\n${blocks[1]!}`,
+      [
+        ["export VERDICT_URL=http://localhost:8080", `export VERDICT_URL=${v.url}`],
+        ["--base-url https://api.github.com", `--base-url ${front.url}`],
+      ],
+      { ...isolatedHome(), VERDICT_API_KEY: org.key },
+    );
+    const [conn] = (await org.api.get("/v1/integrations/connections")).body.connections;
+    expect(conn).toMatchObject({ provider: "github", base_url: front.url, app_id: "123456", status: "active" });
+    expect(out).toContain(`created ${conn.id} (github App 123456 at ${front.url})`);
+    expect(out).toContain(`events URL (the provider's webhook target): ${conn.events_url}`);
+    expect(out).toMatch(/connected acme\/payments as repo_/);
+    expect(out).not.toContain("PRIVATE KEY");
+    expect((await org.api.get("/v1/repositories")).body.repositories).toEqual([
+      expect.objectContaining({ name: "acme/payments", provider: "github", default_branch: "master" }),
+    ]);
+    const secret = /webhook secret \(shown once[^:]*\): ([0-9a-f]{48})$/m.exec(out)![1]!;
+    const url = new URL(conn.events_url);
+    const ping = githubDelivery("ping", "{}", secret, "cli-ping");
+    const res = await fetch(`${v.url}${url.pathname}${url.search}`, {
+      method: "POST",
+      headers: ping.headers,
+      body: new Uint8Array(ping.body),
+    });
+    expect(res.status).toBe(202);
   });
 });

@@ -73,6 +73,11 @@ export interface ProviderClient {
    * where the provider has a place for it (a commit status); absent where it has none.
    */
   reportRetrying?(change: ChangeRef, name: string, reason: string): Promise<void>;
+  /**
+   * Ends a started report that will not be completed (a newer head superseded the change), where
+   * the provider would otherwise show it running for ever (a check run); absent where it would not.
+   */
+  cancelReport?(change: ChangeRef, handle: ReportHandle, reason: string): Promise<void>;
 }
 
 export type InboundEvent =

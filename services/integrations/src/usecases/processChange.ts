@@ -24,8 +24,13 @@ import {
 import type { IntegrationsDeps } from "../deps.js";
 import type { CheckRecord, ConnectionRecord, InboundDeliveryRecord } from "../repo.js";
 
-type PullRequestEvent = Extract<InboundEvent, { kind: "pull_request" }>;
+/** The events that ask for a check: a pull request opened or pushed to, and GitHub's "Re-run". */
+type CheckedEvent = Extract<InboundEvent, { kind: "pull_request" | "rerun" }>;
 const CHECKED_ACTIONS = new Set(["opened", "synchronize", "reopened"]);
+
+function isChecked(event: InboundEvent): event is CheckedEvent {
+  return event.kind === "rerun" || (event.kind === "pull_request" && CHECKED_ACTIONS.has(event.action));
+}
 
 export async function processDelivery(
   deps: IntegrationsDeps,
@@ -34,7 +39,7 @@ export async function processDelivery(
   const delivery = await deps.repo.deliveries.findOne({ id: cmd.deliveryId });
   if (!delivery) return;
   const event = delivery.event;
-  if (event.kind !== "pull_request" || !CHECKED_ACTIONS.has(event.action)) return;
+  if (!isChecked(event)) return;
   const connection = await deps.repo.findConnection(delivery.connection_id);
   if (!connection) return;
   const attempt = cmd.attempt ?? 1;
@@ -80,8 +85,13 @@ export async function retryDelivery(
   await processDelivery(deps, { deliveryId: data.delivery_id, attempt: data.attempt });
 }
 
-function changeOf(event: PullRequestEvent): ChangeRef {
-  return { repo: event.repo, headSha: event.headSha, baseSha: event.baseSha, pullNumber: event.pullNumber };
+function changeOf(event: CheckedEvent): ChangeRef {
+  return {
+    repo: event.repo,
+    headSha: event.headSha,
+    ...(event.kind === "pull_request" ? { baseSha: event.baseSha } : {}),
+    ...(event.pullNumber === undefined ? {} : { pullNumber: event.pullNumber }),
+  };
 }
 
 function retryReason(err: ProviderError): string {
@@ -102,7 +112,13 @@ async function reschedule(deps: IntegrationsDeps, delivery: InboundDeliveryRecor
   ]);
 }
 
-async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRecord, event: PullRequestEvent) {
+/**
+ * A change's check. A "Re-run" posts again what its head's check found (the same evaluation,
+ * made once per head and policy version), or checks a head not checked yet; a re-run of a check
+ * run GitHub lists for no pull request (a fork's) reads the head commit's own files.
+ */
+async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRecord, event: CheckedEvent) {
+  const rerun = event.kind === "rerun";
   const orgId = connection.organization_id;
   const log = deps.logger.child({ organization_id: orgId, connection_id: connection.id });
   // Only a repository this organization connected through this connection: an event naming
@@ -124,7 +140,7 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
     dedupe_key: `${repository.id}:${event.headSha}:${version}`,
     repository_id: repository.id,
     repository: repository.name,
-    pull_number: event.pullNumber,
+    pull_number: event.pullNumber ?? null,
     head_sha: event.headSha,
     status: "running",
     state: null,
@@ -138,8 +154,9 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
   } catch (err) {
     if (!(err instanceof DuplicateKeyError)) throw err;
     const existing = await deps.repo.checks.findOne({ dedupe_key: check.dedupe_key });
-    // Done (or overtaken) before: a redelivery changes nothing. A check that failed midway runs again.
-    if (!existing || existing.status !== "running") {
+    // Done (or overtaken) before: a redelivery changes nothing, a "Re-run" posts it again. A check
+    // that failed midway runs again.
+    if (!existing || (existing.status !== "running" && !rerun)) {
       log.info(
         { check_id: existing?.id, head_sha: event.headSha, pull_number: event.pullNumber },
         "head already checked for this policy version: nothing to do",
@@ -162,10 +179,12 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
   };
   const detailsUrl = deps.publicUrl ? `${deps.publicUrl.replace(/\/+$/, "")}/evaluations/${evaluation.id}` : undefined;
   const report = buildReport(outcome, changed, { skippedForSize }, detailsUrl);
-  // A newer head of the pull request took over meanwhile: its check reports, this one does not.
+  // A newer head of the pull request took over meanwhile: its check reports, this one does not
+  // (its check run, where the provider has one, ends as cancelled). Asked for by a "Re-run", it does.
   const still = await deps.repo.checks.findOne({ id: current.id });
-  if (still?.status === "superseded") {
+  if (still?.status === "superseded" && !rerun) {
     log.info({ check_id: current.id }, "check superseded by a newer head: result not posted");
+    await client.cancelReport?.(change, handle, "Superseded: a newer commit of the pull request is being checked");
     return;
   }
   await client.completeReport(change, handle, report);

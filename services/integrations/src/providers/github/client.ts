@@ -178,6 +178,21 @@ export class GitHubClient implements ProviderClient {
     }
   }
 
+  /** A check run that will not be completed (superseded by a newer head): completed as cancelled. */
+  async cancelReport(change: ChangeRef, handle: ReportHandle, reason: string): Promise<void> {
+    await this.call(change.repo, "check run update", (octokit) =>
+      octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
+        owner: change.repo.owner,
+        repo: change.repo.name,
+        check_run_id: Number(handle.id),
+        status: "completed",
+        conclusion: "cancelled",
+        completed_at: this.now().toISOString(),
+        output: { title: "Verdict: superseded", summary: reason },
+      }),
+    );
+  }
+
   /**
    * Shows the check as still running after a failure that is being retried: a check run in
    * progress whose output says so (GitHub shows the latest run of a name on a commit).

@@ -219,6 +219,37 @@ describe("GitHubClient on GitHub's REST description", () => {
     expect(done.output.annotations).toBeUndefined();
   });
 
+  it("shows a retried check as a new run in progress, and ends a superseded one as cancelled", async () => {
+    const github = client();
+    const change: ChangeRef = { repo: REPO, headSha: HEAD, pullNumber: 1347 };
+    await github.reportRetrying(change, "verdict", "the provider is rate-limiting");
+    await github.cancelReport(change, { id: "4" }, "Superseded: a newer commit is being checked");
+    const created = front.exchanges.find((e) => e.method === "POST" && e.path.endsWith("/check-runs"))!;
+    expect(JSON.parse(created.body)).toMatchObject({
+      name: "verdict",
+      head_sha: HEAD,
+      status: "in_progress",
+      output: { title: "Verdict: pending, retrying (the provider is rate-limiting)" },
+    });
+    const cancelled = front.exchanges.find((e) => e.method === "PATCH")!;
+    expect(JSON.parse(cancelled.body)).toMatchObject({ status: "completed", conclusion: "cancelled" });
+  });
+
+  it("looks the repository's installation up with the App's JWT when no event named it", async () => {
+    const github = new GitHubClient({ credentials: { appId: APP_ID, privateKey, apiBaseUrl: front.url }, retry: FAST });
+    await github.getRepository(REPO);
+    await github.getFileContent(REPO, "README", HEAD);
+    const [lookup, mint, ...reads] = front.exchanges;
+    expect([lookup?.method, lookup?.path]).toEqual(["GET", "/repos/octocat/Hello-World/installation"]);
+    expect(appJwtClaims(lookup?.headers.authorization).iss).toBe(APP_ID);
+    // GitHub's example installation (id 1): its token, minted once, reads the repository.
+    expect(mint?.path).toBe("/app/installations/1/access_tokens");
+    expect(reads.map((e) => e.headers.authorization)).toEqual([
+      "token ghs_16C7e42F292c6912E7710c838347Ae178B4a",
+      "token ghs_16C7e42F292c6912E7710c838347Ae178B4a",
+    ]);
+  });
+
   it("talks to a GitHub Enterprise Server under its /api/v3 base URL", async () => {
     const github = client(ghesFront.url);
     expect(ghesFront.url).toMatch(/\/api\/v3$/);
