@@ -10,7 +10,7 @@
 import type { Catalog, CatalogControl } from "./catalogs/types.js";
 import { controlPolicies, frameworkCoverage, type FrameworkCoverage } from "./coverage.js";
 import type { DateRange } from "./dateRange.js";
-import { byTime, trackFindings, type TrackedFinding } from "./findings.js";
+import { byTime, trackFindings, type TrackedFinding, type TriageFact } from "./findings.js";
 
 export interface EvaluationFact {
   id: string;
@@ -80,6 +80,8 @@ export interface ControlEvidence {
   fixed: TrackedViolation[];
   /** Reported as violations, then silenced in code: still there, so neither open nor fixed. */
   suppressed: TrackedViolation[];
+  /** Reported as violations, then triaged by a member: false positives and accepted risks. */
+  triaged: TrackedViolation[];
   bypasses: BypassFact[];
 }
 
@@ -111,6 +113,8 @@ export interface EvidenceInput {
   evaluations: EvaluationFact[];
   violations: ViolationFact[];
   bypasses: BypassFact[];
+  /** Members' triage of findings (false positive, accepted risk), as it is when the report is made. */
+  triage?: TriageFact[];
 }
 
 function controlStatus(checked: number, open: number, fixed: number): ControlStatus {
@@ -121,7 +125,10 @@ function controlStatus(checked: number, open: number, fixed: number): ControlSta
 
 export function assembleEvidence(input: EvidenceInput): Evidence {
   const evaluations = [...input.evaluations].sort(byTime);
-  const tracked = trackFindings(evaluations, input.violations, input.bypasses);
+  const tracked = trackFindings(evaluations, input.violations, input.bypasses, {
+    facts: input.triage ?? [],
+    now: input.generatedAt,
+  });
   const mappedAll = controlPolicies(input.policies, false);
   const frameworks = input.catalogs.map((catalog): FrameworkEvidence => {
     const coverage = frameworkCoverage(catalog, input.policies);
@@ -134,6 +141,7 @@ export function assembleEvidence(input: EvidenceInput): Evidence {
       const open = mine.filter((t) => t.status === "open");
       const fixed = mine.filter((t) => t.status === "fixed");
       const suppressed = mine.filter((t) => t.status === "suppressed" && t.reported);
+      const triaged = mine.filter((t) => (t.status === "false_positive" || t.status === "accepted_risk") && t.reported);
       const bypasses = input.bypasses.filter((b) => mappedSet.has(b.policy_id));
       const status = controlStatus(ran.length, open.length, fixed.length);
       counts[status]++;
@@ -148,6 +156,7 @@ export function assembleEvidence(input: EvidenceInput): Evidence {
         open,
         fixed,
         suppressed,
+        triaged,
         bypasses,
       };
     });
