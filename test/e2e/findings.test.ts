@@ -1,13 +1,14 @@
 // Finding states, black-box (issue 30): a password silenced with verdict-ignore is still in the
 // file, so the compliance PDF and the OSCAL export call it suppressed, never fixed; once a later
-// evaluation no longer finds it at all, it is fixed. Real HTTP against the all-in-one process, the
-// PDF read back by poppler's pdftotext.
+// evaluation no longer finds it at all, it is fixed. Triage over the REST API: false positive and
+// accepted risk (which reopens when it expires), per organization. Real HTTP against the
+// all-in-one process, the PDF read back by poppler's pdftotext.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import JSZip from "jszip";
-import { Api } from "../support/api.js";
+import { Api, expectError, expectFieldError } from "../support/api.js";
 import { validateWithLiboscal } from "../support/oscal.js";
 import { pdfText, section } from "../support/pdf.js";
 import { startVerdict, type Verdict } from "../support/server.js";
@@ -26,8 +27,8 @@ beforeAll(async () => {
 });
 afterAll(async () => v.destroy());
 
-async function evaluate(content: string) {
-  const res = await a.post("/v1/evaluations", { repository: REPO, ref: "main", files: [{ path: ENV, content }] });
+async function evaluate(content: string, repository = REPO) {
+  const res = await a.post("/v1/evaluations", { repository, ref: "main", files: [{ path: ENV, content }] });
   expect(res.status).toBe(201);
   return res.body;
 }
@@ -146,5 +147,141 @@ describe("a password silenced with verdict-ignore", () => {
     expect(risks.map((r) => r.status)).toEqual(risks.map(() => "closed"));
     expect(risks.length).toBeGreaterThan(0);
     expect(new Set(items)).toEqual(new Set(["completed"]));
+  });
+});
+
+describe("GET /v1/findings and PATCH /v1/findings/{id}: triage", () => {
+  const API = "acme/api";
+  let id: string;
+  const find = async (query: Record<string, string> = {}) =>
+    (await a.get("/v1/findings", { query: { repository: API, ...query } })).body.findings as {
+      id: string;
+      state: string;
+      triage_reason: string | null;
+      triage_expires_at: string | null;
+    }[];
+
+  beforeAll(async () => {
+    await evaluate(`DB_PASSWORD=${PASSWORD}\n`, API);
+    const res = await a.get("/v1/findings", { query: { repository: API } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      has_more: false,
+      findings: [
+        {
+          id: expect.stringMatching(/^fnd_[0-9a-f]{32}$/),
+          repository: API,
+          ref: "main",
+          file: ENV,
+          line: 1,
+          state: "open",
+          fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
+          triage_reason: null,
+        },
+      ],
+    });
+    id = res.body.findings[0].id;
+  });
+
+  it("lists the first part's finding as fixed, across evaluations", async () => {
+    const res = await a.get("/v1/findings", { query: { repository: REPO, state: "fixed" } });
+    expect(res.body.findings).toEqual([expect.objectContaining({ file: ENV, state: "fixed", line: 3 })]);
+    expect((await a.get("/v1/findings", { query: { repository: REPO, state: "suppressed" } })).body.findings).toEqual(
+      [],
+    );
+  });
+
+  it("refuses a triage without its reason or expiry, naming the field", async () => {
+    expectFieldError(await a.patch(`/v1/findings/${id}`, { state: "false_positive" }), 422, "reason", "REQUIRED");
+    expectFieldError(
+      await a.patch(`/v1/findings/${id}`, { state: "accepted_risk", reason: "vendor fix due" }),
+      422,
+      "expires_at",
+      "REQUIRED",
+    );
+    expectFieldError(
+      await a.patch(`/v1/findings/${id}`, {
+        state: "accepted_risk",
+        reason: "vendor fix due",
+        expires_at: "2020-01-01T00:00:00Z",
+      }),
+      422,
+      "expires_at",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(await a.patch(`/v1/findings/${id}`, { state: "ignored" }), 400, "state", "INVALID_ENUM");
+    expectFieldError(await a.patch("/v1/findings/viol_1", { state: "open" }), 400, "finding_id", "INVALID_FORMAT");
+    expectFieldError(await a.get("/v1/findings", { query: { state: "closed" } }), 400, "state", "INVALID_ENUM");
+  });
+
+  it("marks a false positive with its reason, and takes it back", async () => {
+    const res = await a.patch(`/v1/findings/${id}`, {
+      state: "false_positive",
+      reason: "test fixture, never deployed",
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id, state: "false_positive", triage_reason: "test fixture, never deployed" });
+    expect((await find({ state: "false_positive" })).map((f) => f.id)).toEqual([id]);
+    expect(await find({ state: "open" })).toEqual([]);
+    const back = await a.patch(`/v1/findings/${id}`, { state: "open" });
+    expect(back.body).toMatchObject({ state: "open", triage_reason: null });
+  });
+
+  it("accepts a risk until it expires, then reopens it", async () => {
+    const expires = new Date(Date.now() + 4000).toISOString();
+    const res = await a.patch(`/v1/findings/${id}`, {
+      state: "accepted_risk",
+      reason: "rotation next sprint",
+      expires_at: expires,
+    });
+    expect(res.body).toMatchObject({
+      state: "accepted_risk",
+      triage_reason: "rotation next sprint",
+      triage_expires_at: expires,
+    });
+    expect((await find())[0]!.state).toBe("accepted_risk");
+    await new Promise((r) => setTimeout(r, Date.parse(expires) - Date.now() + 250));
+    expect((await find())[0]).toMatchObject({ state: "open", triage_reason: null });
+  });
+
+  it("reports an accepted risk as an approved deviation in OSCAL, with the POA&M item not done", async () => {
+    const expires = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
+    await a.patch(`/v1/findings/${id}`, {
+      state: "accepted_risk",
+      reason: "compensating control: vault rotation",
+      expires_at: expires,
+    });
+    const zip = await JSZip.loadAsync(await report("oscal", ["soc2"]));
+    const ar = JSON.parse(await zip.file("soc2/soc2-assessment-results.json")!.async("string"));
+    const poam = JSON.parse(await zip.file("soc2/soc2-poam.json")!.async("string"));
+    const about = (x: { props: { name: string; value: string }[] }) =>
+      x.props.some((p) => p.name === "repository" && p.value === API);
+    const risks = (ar["assessment-results"].results[0].risks as Risk[]).filter(
+      (r) => about(r) && r.props.some((p) => p.value === "violation"),
+    );
+    expect(risks.length).toBeGreaterThan(0);
+    for (const r of risks) {
+      expect(r.status).toBe("deviation-approved");
+      expect(r.statement).toContain("compensating control: vault rotation");
+    }
+    const items = (poam["plan-of-action-and-milestones"]["poam-items"] as PoamItem[]).filter(about);
+    expect(items.map((i) => i.props.find((p) => p.name === "remediation-status")?.value)).toEqual(
+      items.map(() => "accepted-risk"),
+    );
+  });
+
+  it("is scoped to the organization and needs write:evaluations", async () => {
+    const other = await a.post("/v1/organizations", { name: "Globex", plan: "team" });
+    const b = a.withKey(other.body.api_key.key);
+    expectError(await b.patch(`/v1/findings/${id}`, { state: "open" }), 404, "not_found", "RESOURCE_NOT_FOUND");
+    expect((await b.get("/v1/findings")).body.findings).toEqual([]);
+    const reader = (await a.post("/v1/api-keys", { name: "reader", scopes: ["read:evaluations"] })).body.key;
+    expect((await a.get("/v1/findings", { key: reader })).status).toBe(200);
+    expectError(
+      await a.patch(`/v1/findings/${id}`, { state: "open" }, { key: reader }),
+      403,
+      "forbidden",
+      "AUTH_INSUFFICIENT_SCOPE",
+    );
   });
 });

@@ -7,6 +7,7 @@ import type { FairPool } from "@verdict/runtime";
 import type { ComplianceRepo } from "./repo.js";
 import type { RenderJob } from "./renderWorker.js";
 import type { ReportKey } from "./domain/reportKey.js";
+import type { TriageRepo } from "./triageRepo.js";
 
 /** What the compliance service needs from the policy service. */
 export interface PolicySource {
@@ -37,6 +38,8 @@ export interface ReportLinks {
 
 export interface ComplianceDeps {
   repo: ComplianceRepo;
+  /** Members' triage of findings (false positive, accepted risk). */
+  triage: TriageRepo;
   bus: Bus;
   /** Every event that announces a state change is written with it (see @verdict/outbox). */
   outbox: Outbox;

@@ -7,6 +7,8 @@ import { createReport } from "./usecases/createReport.js";
 import { downloadReport } from "./usecases/downloadReport.js";
 import { generateEvidence } from "./usecases/generateEvidence.js";
 import { getReport, type ReportView } from "./usecases/getReport.js";
+import { listFindings, updateFinding, type FindingView } from "./usecases/findings.js";
+import type { FindingStatus } from "./domain/findings.js";
 import type { ReportRecord } from "./repo.js";
 import { REPORT_SIGNATURE_ALGORITHM } from "./domain/reportKey.js";
 
@@ -34,8 +36,51 @@ function toReport(r: ReportRecord, link?: ReportView["link"]): complianceV1.Repo
   };
 }
 
+function toFinding(f: FindingView): complianceV1.Finding {
+  return {
+    id: f.id,
+    repository: f.repository,
+    ref: f.ref,
+    policy_id: f.policy_id,
+    rule_id: f.rule_id,
+    file: f.file,
+    line: f.line,
+    severity: f.severity,
+    message: f.message,
+    fingerprint: f.fingerprint,
+    state: f.status,
+    first_seen_at: f.first_seen.at,
+    last_seen_at: f.last_seen.at,
+    last_evaluation_id: f.last_seen.evaluation_id,
+    fixed_by_evaluation_id: f.fixed_by?.evaluation_id,
+    triage_reason: f.triage?.reason,
+    triaged_at: f.triage?.updated_at,
+    triage_expires_at: f.triage?.expires_at,
+  };
+}
+
 export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
   return {
+    async listFindings(req) {
+      const { findings, hasMore } = await listFindings(deps, {
+        organizationId: req.organization_id,
+        ...(req.repository ? { repository: req.repository } : {}),
+        ...(req.state ? { state: req.state as FindingStatus } : {}),
+        ...(req.since ? { since: req.since } : {}),
+        limit: req.limit || 100,
+      });
+      return { findings: findings.map(toFinding), has_more: hasMore };
+    },
+    async updateFinding(req) {
+      const finding = await updateFinding(deps, {
+        organizationId: req.organization_id,
+        findingId: req.finding_id,
+        state: req.state as "open" | "false_positive" | "accepted_risk",
+        reason: req.reason,
+        ...(req.expires_at ? { expiresAt: req.expires_at } : {}),
+      });
+      return { finding: toFinding(finding) };
+    },
     async getOverview(req) {
       return getOverview(deps, { organizationId: req.organization_id });
     },

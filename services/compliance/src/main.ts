@@ -14,6 +14,7 @@ import { complianceHandlers } from "./grpc.js";
 import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
 import { loadReportKey } from "./domain/reportKey.js";
+import { TriageRepo } from "./triageRepo.js";
 import { failStaleReports } from "./usecases/failReport.js";
 
 export interface ComplianceServiceOptions extends ServiceBase {
@@ -122,6 +123,8 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
   const repo = new ComplianceRepo(opts.store, outbox);
   await repo.init();
+  const triage = new TriageRepo(opts.store);
+  await triage.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);
   // Reports are generated in the background (the request answered 202): their rendering runs at
@@ -134,6 +137,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   });
   const deps: ComplianceDeps = {
     repo,
+    triage,
     bus: opts.bus,
     outbox,
     clock: opts.clock ?? systemClock,

@@ -12,7 +12,7 @@ import { evidencedPolicies, scopeTests, type PolicyScope } from "./applicability
 import type { Catalog, CatalogControl } from "./catalogs/types.js";
 import { controlPolicies, frameworkCoverage, type FrameworkCoverage } from "./coverage.js";
 import type { DateRange } from "./dateRange.js";
-import { byTime, trackFindings, type TrackedFinding } from "./findings.js";
+import { byTime, trackFindings, type TrackedFinding, type TriageFact } from "./findings.js";
 
 export interface EvaluationFact {
   id: string;
@@ -86,6 +86,8 @@ export interface ControlEvidence {
   fixed: TrackedViolation[];
   /** Reported as violations, then silenced in code: still there, so neither open nor fixed. */
   suppressed: TrackedViolation[];
+  /** Reported as violations, then triaged by a member: false positives and accepted risks. */
+  triaged: TrackedViolation[];
   bypasses: BypassFact[];
 }
 
@@ -117,6 +119,8 @@ export interface EvidenceInput {
   evaluations: EvaluationFact[];
   violations: ViolationFact[];
   bypasses: BypassFact[];
+  /** Members' triage of findings (false positive, accepted risk), as it is when the report is made. */
+  triage?: TriageFact[];
 }
 
 function controlStatus(checked: number, open: number, fixed: number): ControlStatus {
@@ -127,7 +131,10 @@ function controlStatus(checked: number, open: number, fixed: number): ControlSta
 
 export function assembleEvidence(input: EvidenceInput): Evidence {
   const evaluations = [...input.evaluations].sort(byTime);
-  const tracked = trackFindings(evaluations, input.violations, input.bypasses);
+  const tracked = trackFindings(evaluations, input.violations, input.bypasses, {
+    facts: input.triage ?? [],
+    now: input.generatedAt,
+  });
   const mappedAll = controlPolicies(input.policies, false);
   const tests = scopeTests(input.policies);
   const evidenced = new Map(evaluations.map((e) => [e.id, evidencedPolicies(e, tests)]));
@@ -142,6 +149,7 @@ export function assembleEvidence(input: EvidenceInput): Evidence {
       const open = mine.filter((t) => t.status === "open");
       const fixed = mine.filter((t) => t.status === "fixed");
       const suppressed = mine.filter((t) => t.status === "suppressed" && t.reported);
+      const triaged = mine.filter((t) => (t.status === "false_positive" || t.status === "accepted_risk") && t.reported);
       const bypasses = input.bypasses.filter((b) => mappedSet.has(b.policy_id));
       const status = controlStatus(ran.length, open.length, fixed.length);
       counts[status]++;
@@ -156,6 +164,7 @@ export function assembleEvidence(input: EvidenceInput): Evidence {
         open,
         fixed,
         suppressed,
+        triaged,
         bypasses,
       };
     });

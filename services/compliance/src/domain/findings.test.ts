@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { catalogById } from "./catalogs/index.js";
 import { assembleEvidence, type BypassFact, type EvaluationFact, type ViolationFact } from "./evidence.js";
-import { trackFindings } from "./findings.js";
+import { identityOf, trackFindings, type TriageFact } from "./findings.js";
 import { buildAssessmentResults, buildPoam } from "./oscal.js";
 import { POLICIES } from "../../test/fixtures.js";
 
@@ -103,6 +103,49 @@ describe("finding states", () => {
   it("tracks a finding suppressed from the start as suppressed and never reported", () => {
     const [f] = trackFindings([e1], [], [bypass(e1, 3, FP)]);
     expect(f).toMatchObject({ status: "suppressed", reported: false });
+  });
+});
+
+describe("triage", () => {
+  const decision = (state: TriageFact["state"], expires_at?: string): TriageFact => ({
+    repository: "acme/deploy",
+    identity: identityOf({ ...where, fingerprint: FP }),
+    state,
+    reason: "test fixture",
+    ...(expires_at ? { expires_at } : {}),
+    updated_at: "2026-03-03T00:00:00.000Z",
+  });
+  const now = "2026-03-10T00:00:00.000Z";
+
+  it("overrides an open or suppressed finding, for every ref of the repository", () => {
+    const branch = { ...e2, id: "eval_b", ref: "feature/x" };
+    const tracked = trackFindings([e1, branch], [violation("eval_01", 3, FP), violation("eval_b", 3, FP)], [], {
+      facts: [decision("false_positive")],
+      now,
+    });
+    expect(tracked.map((f) => [f.ref, f.status, f.triage?.reason])).toEqual([
+      ["feature/x", "false_positive", "test fixture"],
+      ["main", "false_positive", "test fixture"],
+    ]);
+    const suppressed = trackFindings([e1, e2], [violation("eval_01", 3, FP)], [bypass(e2, 3, FP)], {
+      facts: [decision("accepted_risk", "2026-04-01T00:00:00.000Z")],
+      now,
+    });
+    expect(suppressed[0]).toMatchObject({ status: "accepted_risk", suppressed_by: { evaluation_id: "eval_02" } });
+  });
+
+  it("reopens an accepted risk once it expires, and leaves a fixed finding fixed", () => {
+    const expired = trackFindings([e1], [violation("eval_01", 3, FP)], [], {
+      facts: [decision("accepted_risk", "2026-03-09T23:59:59.000Z")],
+      now,
+    });
+    expect(expired[0]).toMatchObject({ status: "open" });
+    expect(expired[0]!.triage).toBeUndefined();
+    const fixed = trackFindings([e1, e2], [violation("eval_01", 3, FP)], [], {
+      facts: [decision("false_positive")],
+      now,
+    });
+    expect(fixed[0]).toMatchObject({ status: "fixed" });
   });
 });
 

@@ -13,11 +13,29 @@
 // sighting was a suppression (never *fixed*: that was the defect of issue 30); *fixed* when an
 // evaluation after the latest sighting ran its policy and did not see it.
 //
+// Triage overrides an open or suppressed finding (never a fixed one: it is gone): a member marks
+// it a *false positive* or an *accepted risk* with a reason, for every ref of the repository
+// (same fingerprint). An accepted risk has an expiry, after which the finding is what it would be
+// without the triage again (it reopens). Marking it "open" takes the triage back.
+//
 // Records stored before suppressions carried fingerprints (and violations before violations did)
 // have an empty fingerprint: they are matched by location (policy, rule, path) instead.
+import { createHash } from "node:crypto";
 import type { BypassFact, EvaluationFact, ViolationFact } from "./evidence.js";
 
-export type FindingStatus = "open" | "fixed" | "suppressed";
+export type FindingStatus = "open" | "fixed" | "suppressed" | "false_positive" | "accepted_risk";
+
+/** A member's decision about a finding, for every ref of its repository. */
+export interface TriageFact {
+  repository: string;
+  /** The finding's identity (findingIdentity()): its fingerprint, or its location for older records. */
+  identity: string;
+  state: "false_positive" | "accepted_risk";
+  reason: string;
+  /** An accepted risk's expiry (ISO 8601); after it the triage no longer applies. */
+  expires_at?: string;
+  updated_at: string;
+}
 
 export interface Sighting {
   evaluation_id: string;
@@ -47,6 +65,8 @@ export interface TrackedFinding {
   fixed_by?: Sighting;
   /** The suppression of its latest sighting, when it is suppressed. */
   suppressed_by?: Sighting & { reason: string };
+  /** The triage in force, when it is a false positive or an accepted risk. */
+  triage?: TriageFact;
 }
 
 interface Location {
@@ -57,9 +77,17 @@ interface Location {
 
 const locationOf = (v: Location) => [v.policy_id, v.rule_id, v.file].join("\u0000");
 
-/** A finding's identity within its repository and ref. */
-const identityOf = (v: Location & { fingerprint?: string }) =>
+/** A finding's identity within its repository and ref: what triage records name. */
+export const identityOf = (v: Location & { fingerprint?: string }) =>
   v.fingerprint ? `fp\u0000${v.fingerprint}` : `loc\u0000${locationOf(v)}`;
+
+/** A finding's id in the API: `fnd_` and a digest of its repository, ref and identity (stable). */
+export function findingId(f: { repository: string; ref: string } & Location & { fingerprint?: string }): string {
+  const digest = createHash("sha256")
+    .update([f.repository, f.ref, identityOf(f)].join("\u0000"))
+    .digest("hex");
+  return `fnd_${digest.slice(0, 32)}`;
+}
 
 /** Completion order (ids break ties). */
 export const byTime = (a: { completed_at: string; id: string }, b: { completed_at: string; id: string }) =>
@@ -109,7 +137,9 @@ export function trackFindings(
   evaluations: EvaluationFact[],
   violations: ViolationFact[],
   bypasses: BypassFact[],
+  triage: { facts: TriageFact[]; now: string } = { facts: [], now: "" },
 ): TrackedFinding[] {
+  const decisions = new Map(triage.facts.map((t) => [`${t.repository}\u0000${t.identity}`, t]));
   const evals = new Map(evaluations.map((e) => [e.id, e]));
   const streams = new Map<string, EvaluationFact[]>();
   for (const e of [...evaluations].sort(byTime)) {
@@ -188,6 +218,11 @@ export function trackFindings(
       const b =
         inLast.find((x) => identityOf(x) === identityOf(t)) ?? inLast.find((x) => locationOf(x) === locationOf(t));
       t.suppressed_by = { ...t.last_seen, reason: b?.reason ?? "" };
+    }
+    const decision = decisions.get(`${t.repository}\u0000${identityOf(t)}`);
+    if (decision && t.status !== "fixed" && !(decision.expires_at && decision.expires_at <= triage.now)) {
+      t.status = decision.state;
+      t.triage = decision;
     }
   }
   return [...tracked.values()].sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));

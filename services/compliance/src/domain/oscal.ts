@@ -231,7 +231,12 @@ const FINDING_RISK = {
   fixed: { risk: "closed", lifecycle: "completed", remediation: "completed" },
   // Silenced in code, still there: a deviation awaiting review, never a closed risk.
   suppressed: { risk: "deviation-requested", lifecycle: "recommendation", remediation: "suppressed" },
+  // A member's decisions, with their reasons: an approved deviation, or not a risk at all.
+  accepted_risk: { risk: "deviation-approved", lifecycle: "recommendation", remediation: "accepted-risk" },
+  false_positive: { risk: "closed", lifecycle: "recommendation", remediation: "false-positive" },
 } as const;
+
+const until = (v: TrackedViolation) => (v.triage?.expires_at ? ` until ${v.triage.expires_at}` : "");
 
 function violationStatement(c: ControlEvidence, v: TrackedViolation): { statement: string; remediation: string } {
   switch (v.status) {
@@ -249,6 +254,16 @@ function violationStatement(c: ControlEvidence, v: TrackedViolation): { statemen
       return {
         statement: `Suppressed, not fixed: evaluation ${v.suppressed_by!.evaluation_id} of ${v.repository} (${v.ref}) still finds it, silenced by an inline verdict-ignore comment (reason: ${v.suppressed_by!.reason || "none given"}); a violation of control ${c.control.id} that needs review.`,
         remediation: `Remove the finding of policy ${v.policy_id} and its verdict-ignore comment, then evaluate the change again.`,
+      };
+    case "accepted_risk":
+      return {
+        statement: `Accepted risk, not fixed: this violation of control ${c.control.id} in ${v.repository} was accepted on ${v.triage!.updated_at}${until(v)}. Reason: ${v.triage!.reason}`,
+        remediation: `Accepted${until(v)}; it reopens when the acceptance expires.`,
+      };
+    case "false_positive":
+      return {
+        statement: `False positive, not fixed: this finding in ${v.repository} was marked no violation of control ${c.control.id} on ${v.triage!.updated_at}. Reason: ${v.triage!.reason}`,
+        remediation: `None needed: marked a false positive on ${v.triage!.updated_at}.`,
       };
   }
 }
@@ -332,7 +347,7 @@ function risksOf(evidence: Evidence, fw: FrameworkEvidence, observationOf: Map<s
   const byControl = new Map<string, string[]>();
   for (const c of fw.controls) {
     const ids: string[] = [];
-    for (const v of [...c.open, ...c.fixed, ...c.suppressed]) {
+    for (const v of [...c.open, ...c.fixed, ...c.suppressed, ...c.triaged]) {
       const r = violationRisk(evidence, fw, c, v, observationOf);
       risks.push(r);
       ids.push(r.uuid as string);
@@ -374,7 +389,7 @@ export function buildAssessmentResults(ctx: OscalContext, evidence: Evidence, fw
       description: clean(
         c.status === "no-evidence"
           ? noEvidenceDescription(evidence, c)
-          : `${c.evaluations.length} evaluation(s) of ${c.repositories.join(", ") || "no repository"} ran the policies ${c.mapped_policies.join(", ")} between ${evidence.range.start} and ${evidence.range.end}: ${c.open.length} open violation(s), ${c.fixed.length} fixed, ${c.suppressed.length} suppressed in code, ${c.bypasses.length} bypass(es).`,
+          : `${c.evaluations.length} evaluation(s) of ${c.repositories.join(", ") || "no repository"} ran the policies ${c.mapped_policies.join(", ")} between ${evidence.range.start} and ${evidence.range.end}: ${c.open.length} open violation(s), ${c.fixed.length} fixed, ${c.suppressed.length} suppressed in code, ${c.triaged.length} triaged (false positive or accepted risk), ${c.bypasses.length} bypass(es).`,
       ),
       props: [prop("control-status", c.status), prop("coverage", c.covered ? "covered" : "not-covered")],
       target: {
@@ -437,6 +452,10 @@ function poamRemediation(v: TrackedViolation): string {
       return `completed in ${v.fixed_by!.evaluation_id}`;
     case "suppressed":
       return `not done: suppressed in code in ${v.suppressed_by!.evaluation_id}, still present`;
+    case "accepted_risk":
+      return `not done: risk accepted${until(v)} (${v.triage!.reason})`;
+    case "false_positive":
+      return `none: marked a false positive (${v.triage!.reason})`;
   }
 }
 
@@ -445,7 +464,7 @@ export function buildPoam(ctx: OscalContext, evidence: Evidence, fw: FrameworkEv
   const risks: Json[] = [];
   const items: Json[] = [];
   for (const c of fw.controls) {
-    for (const v of [...c.open, ...c.fixed, ...c.suppressed]) {
+    for (const v of [...c.open, ...c.fixed, ...c.suppressed, ...c.triaged]) {
       const risk = violationRisk(evidence, fw, c, v, observationOf);
       risks.push(risk);
       const obs = (risk["related-observations"] as Json[] | undefined) ?? [];

@@ -27,6 +27,7 @@ export async function loadEvidenceInput(deps: ComplianceDeps, report: ReportReco
     evaluations,
     violations,
     bypasses,
+    triage: await deps.triage.forOrganization(org),
   };
 }
 

@@ -18,6 +18,7 @@ import type { RenderJob } from "../renderWorker.js";
 import { subscribeCompliance } from "../consumers.js";
 import { sweepStaleReports } from "../main.js";
 import { ComplianceRepo } from "../repo.js";
+import { TriageRepo } from "../triageRepo.js";
 import { getFramework, getOverview } from "./coverage.js";
 import { createReport } from "./createReport.js";
 import { downloadReport } from "./downloadReport.js";
@@ -50,10 +51,13 @@ beforeEach(async () => {
   const outbox = new Outbox({ bus, logger });
   const repo = new ComplianceRepo(store, outbox);
   await repo.init();
+  const triage = new TriageRepo(store);
+  await triage.init();
   policies = POLICIES;
   failPolicies = false;
   deps = {
     repo,
+    triage,
     bus,
     outbox,
     clock,

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { complianceV1 } from "@verdict/proto";
 import { route, type Route } from "../http/route.js";
+import { ISO_OR_DATE, dateTime, refuseImpossibleDays } from "../http/restTypes.js";
 
 // ---------- what the routes answer and take ----------
 
@@ -140,6 +141,98 @@ export function getFrameworkResponseJson(
   };
 }
 
+export const FindingSchema = z
+  .object({
+    id: z
+      .string()
+      .regex(/^fnd_/)
+      .meta({ description: "Stable: derived from the repository, the ref and the fingerprint" }),
+    repository: z.string(),
+    ref: z.string(),
+    policy_id: z.string(),
+    rule_id: z.string(),
+    file: z.string(),
+    line: z.number().int().meta({ description: "Where it was last seen (1-based)" }),
+    severity: z.string(),
+    message: z.string(),
+    fingerprint: z
+      .string()
+      .meta({ description: "The engine's fingerprint (empty for findings recorded before fingerprints)" }),
+    state: z.enum(["open", "fixed", "suppressed", "false_positive", "accepted_risk"]).meta({
+      description:
+        "open: the latest evaluation reports it; fixed: a later evaluation that ran its policy no longer finds it; suppressed: silenced in code (verdict-ignore, a bypassed push), still there; false_positive and accepted_risk: triaged by a member",
+    }),
+    first_seen_at: z.string().meta({ format: "date-time" }),
+    last_seen_at: z.string().meta({ format: "date-time" }),
+    last_evaluation_id: z.string().meta({ description: "The evaluation that last reported or suppressed it" }),
+    fixed_by_evaluation_id: z
+      .string()
+      .nullable()
+      .meta({ description: "The evaluation that no longer found it (fixed only)" }),
+    triage_reason: z.string().nullable().meta({
+      description:
+        "The triage in force (false_positive, accepted_risk; it applies to every ref of the repository): why, when it was set, and when an accepted risk expires and the finding reopens",
+    }),
+    triaged_at: z.string().meta({ format: "date-time" }).nullable(),
+    triage_expires_at: z.string().meta({ format: "date-time" }).nullable(),
+  })
+  .meta({ id: "Finding" });
+
+export function findingJson(m: complianceV1.Finding): z.output<typeof FindingSchema> {
+  return {
+    id: m.id,
+    repository: m.repository,
+    ref: m.ref,
+    policy_id: m.policy_id,
+    rule_id: m.rule_id,
+    file: m.file,
+    line: m.line,
+    severity: m.severity,
+    message: m.message,
+    fingerprint: m.fingerprint,
+    state: m.state as "open" | "fixed" | "suppressed" | "false_positive" | "accepted_risk",
+    first_seen_at: m.first_seen_at,
+    last_seen_at: m.last_seen_at,
+    last_evaluation_id: m.last_evaluation_id,
+    fixed_by_evaluation_id: m.fixed_by_evaluation_id ?? null,
+    triage_reason: m.triage_reason ?? null,
+    triaged_at: m.triaged_at ?? null,
+    triage_expires_at: m.triage_expires_at ?? null,
+  };
+}
+
+export const ListFindingsResponseSchema = z
+  .object({
+    findings: z.array(FindingSchema).meta({ description: "Most recently seen first" }),
+    has_more: z.boolean().meta({ description: "More findings matched than `limit`" }),
+  })
+  .meta({ id: "FindingList" });
+
+export function listFindingsResponseJson(
+  m: complianceV1.ListFindingsResponse,
+): z.output<typeof ListFindingsResponseSchema> {
+  return {
+    findings: m.findings.map(findingJson),
+    has_more: m.has_more,
+  };
+}
+
+export const UpdateFindingRequestSchema = z
+  .object({
+    state: z.enum(["open", "false_positive", "accepted_risk"]).meta({
+      description:
+        "false_positive or accepted_risk (with a reason; accepted_risk with expires_at), or open to take a triage back",
+    }),
+    reason: z.string().max(500).optional().meta({ description: "Why: required for false_positive and accepted_risk" }),
+    expires_at: z
+      .string()
+      .meta({ format: "date-time" })
+      .optional()
+      .meta({ description: "When an accepted risk reopens: required for accepted_risk, in the future" }),
+  })
+  .strict()
+  .meta({ id: "UpdateFinding" });
+
 // ---------- path and query parameters ----------
 
 export const GetFrameworkParams = z.object({
@@ -162,6 +255,26 @@ export const GetFrameworkQuery = z
   })
   .strict();
 
+export const ListFindingsQuery = z
+  .object({
+    repository: z
+      .string()
+      .max(200)
+      .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: "must have the form <owner>/<repo>" })
+      .meta({ examples: ["acme/payments"] })
+      .optional(),
+    state: z.enum(["open", "fixed", "suppressed", "false_positive", "accepted_risk"]).optional(),
+    since: ISO_OR_DATE.optional().meta({
+      description: "Findings seen in evaluations completed on or after this day (default: 90 days ago)",
+    }),
+    limit: z.coerce.number().int().min(1).max(500).default(100),
+  })
+  .strict();
+
+export const UpdateFindingParams = z.object({
+  finding_id: z.string().regex(/^fnd_[0-9a-f]{32}$/, { message: "must be a finding id (fnd_...)" }),
+});
+
 // ---------- the routes ----------
 
 export const complianceGeneratedRoutes: Route[] = [
@@ -177,6 +290,30 @@ export const complianceGeneratedRoutes: Route[] = [
     handler: async ({ principal, clients }) => {
       const res = await clients.compliance.getOverview({ organization_id: principal!.organizationId });
       return { status: 200, body: getOverviewResponseJson(res) };
+    },
+  }),
+  route({
+    method: "get",
+    path: "/v1/findings",
+    operationId: "listFindings",
+    summary: "Findings across evaluations with their states, newest first",
+    tag: "Findings",
+    access: { kind: "scope", scope: "read:evaluations" },
+    rateClass: "reads",
+    query: ListFindingsQuery,
+    responses: { 200: { description: "Findings", schema: ListFindingsResponseSchema } },
+    handler: async ({ query, principal, clients }) => {
+      refuseImpossibleDays(query);
+      const res = await clients.compliance.listFindings(
+        complianceV1.ListFindingsRequest.fromPartial({
+          organization_id: principal!.organizationId,
+          repository: query.repository,
+          state: query.state,
+          since: dateTime(query.since),
+          limit: query.limit,
+        }),
+      );
+      return { status: 200, body: listFindingsResponseJson(res) };
     },
   }),
   route({
@@ -200,6 +337,32 @@ export const complianceGeneratedRoutes: Route[] = [
         }),
       );
       return { status: 200, body: getFrameworkResponseJson(res) };
+    },
+  }),
+  route({
+    method: "patch",
+    path: "/v1/findings/:finding_id",
+    operationId: "updateFinding",
+    summary:
+      "Triage a finding: false positive or accepted risk (with a reason; an accepted risk expires), or open again",
+    tag: "Findings",
+    access: { kind: "scope", scope: "write:evaluations" },
+    rateClass: "writes",
+    params: UpdateFindingParams,
+    body: UpdateFindingRequestSchema,
+    errors: [422],
+    responses: { 200: { description: "The finding with its new state", schema: FindingSchema } },
+    handler: async ({ params, body, principal, clients }) => {
+      const res = await clients.compliance.updateFinding(
+        complianceV1.UpdateFindingRequest.fromPartial({
+          organization_id: principal!.organizationId,
+          finding_id: params.finding_id,
+          state: body.state,
+          reason: body.reason,
+          expires_at: body.expires_at,
+        }),
+      );
+      return { status: 200, body: findingJson(res.finding!) };
     },
   }),
 ];

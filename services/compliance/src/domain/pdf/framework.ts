@@ -101,6 +101,25 @@ export function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvid
     ),
     "No violation was silenced in code in this period.",
   );
+  heading(doc, "Triaged: accepted risks and false positives", 13);
+  table(
+    doc,
+    [
+      { header: "Control", width: 60 },
+      { header: "Policy", width: 100 },
+      { header: "Location", width: 150 },
+      { header: "Decision", width: 185 },
+    ],
+    fw.controls.flatMap((c) =>
+      c.triaged.map((v) => [
+        c.control.id,
+        v.policy_id,
+        `${v.repository} (${v.ref})\n${v.file}:${v.line}`,
+        `${v.status === "accepted_risk" ? `Accepted risk${v.triage!.expires_at ? ` until ${v.triage!.expires_at.slice(0, 10)}` : ""}` : "False positive"}: ${v.triage!.reason}`,
+      ]),
+    ),
+    "No violation was triaged as an accepted risk or a false positive.",
+  );
   heading(doc, "Bypass events", 13);
   table(
     doc,

@@ -180,6 +180,79 @@ export interface GetReportKeyResponse {
   key_id: string;
 }
 
+export interface Finding {
+  /** Stable: derived from the repository, the ref and the fingerprint */
+  id: string;
+  repository: string;
+  ref: string;
+  policy_id: string;
+  rule_id: string;
+  file: string;
+  /** Where it was last seen (1-based) */
+  line: number;
+  severity: string;
+  message: string;
+  /** The engine's fingerprint (empty for findings recorded before fingerprints) */
+  fingerprint: string;
+  /**
+   * open: the latest evaluation reports it; fixed: a later evaluation that ran its policy no
+   * longer finds it; suppressed: silenced in code (verdict-ignore, a bypassed push), still there;
+   * false_positive and accepted_risk: triaged by a member
+   */
+  state: string;
+  first_seen_at: string;
+  last_seen_at: string;
+  /** The evaluation that last reported or suppressed it */
+  last_evaluation_id: string;
+  /** The evaluation that no longer found it (fixed only) */
+  fixed_by_evaluation_id?:
+    | string
+    | undefined;
+  /**
+   * The triage in force (false_positive, accepted_risk; it applies to every ref of the
+   * repository): why, when it was set, and when an accepted risk expires and the finding reopens
+   */
+  triage_reason?: string | undefined;
+  triaged_at?: string | undefined;
+  triage_expires_at?: string | undefined;
+}
+
+export interface ListFindingsRequest {
+  organization_id: string;
+  repository?: string | undefined;
+  state?:
+    | string
+    | undefined;
+  /** Findings seen in evaluations completed on or after this day (default: 90 days ago) */
+  since?: string | undefined;
+  limit: number;
+}
+
+export interface ListFindingsResponse {
+  /** Most recently seen first */
+  findings: Finding[];
+  /** More findings matched than `limit` */
+  has_more: boolean;
+}
+
+export interface UpdateFindingRequest {
+  organization_id: string;
+  finding_id: string;
+  /**
+   * false_positive or accepted_risk (with a reason; accepted_risk with expires_at), or open to
+   * take a triage back
+   */
+  state: string;
+  /** Why: required for false_positive and accepted_risk */
+  reason: string;
+  /** When an accepted risk reopens: required for accepted_risk, in the future */
+  expires_at?: string | undefined;
+}
+
+export interface UpdateFindingResponse {
+  finding?: Finding | undefined;
+}
+
 function createBaseControlCount(): ControlCount {
   return { total: 0, covered: 0 };
 }
@@ -2495,6 +2568,842 @@ export const GetReportKeyResponse: MessageFns<GetReportKeyResponse> = {
   },
 };
 
+function createBaseFinding(): Finding {
+  return {
+    id: "",
+    repository: "",
+    ref: "",
+    policy_id: "",
+    rule_id: "",
+    file: "",
+    line: 0,
+    severity: "",
+    message: "",
+    fingerprint: "",
+    state: "",
+    first_seen_at: "",
+    last_seen_at: "",
+    last_evaluation_id: "",
+    fixed_by_evaluation_id: undefined,
+    triage_reason: undefined,
+    triaged_at: undefined,
+    triage_expires_at: undefined,
+  };
+}
+
+export const Finding: MessageFns<Finding> = {
+  encode(message: Finding, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== "") {
+      writer.uint32(10).string(message.id);
+    }
+    if (message.repository !== "") {
+      writer.uint32(18).string(message.repository);
+    }
+    if (message.ref !== "") {
+      writer.uint32(26).string(message.ref);
+    }
+    if (message.policy_id !== "") {
+      writer.uint32(34).string(message.policy_id);
+    }
+    if (message.rule_id !== "") {
+      writer.uint32(42).string(message.rule_id);
+    }
+    if (message.file !== "") {
+      writer.uint32(50).string(message.file);
+    }
+    if (message.line !== 0) {
+      writer.uint32(56).int32(message.line);
+    }
+    if (message.severity !== "") {
+      writer.uint32(66).string(message.severity);
+    }
+    if (message.message !== "") {
+      writer.uint32(74).string(message.message);
+    }
+    if (message.fingerprint !== "") {
+      writer.uint32(82).string(message.fingerprint);
+    }
+    if (message.state !== "") {
+      writer.uint32(90).string(message.state);
+    }
+    if (message.first_seen_at !== "") {
+      writer.uint32(98).string(message.first_seen_at);
+    }
+    if (message.last_seen_at !== "") {
+      writer.uint32(106).string(message.last_seen_at);
+    }
+    if (message.last_evaluation_id !== "") {
+      writer.uint32(114).string(message.last_evaluation_id);
+    }
+    if (message.fixed_by_evaluation_id !== undefined) {
+      writer.uint32(122).string(message.fixed_by_evaluation_id);
+    }
+    if (message.triage_reason !== undefined) {
+      writer.uint32(130).string(message.triage_reason);
+    }
+    if (message.triaged_at !== undefined) {
+      writer.uint32(138).string(message.triaged_at);
+    }
+    if (message.triage_expires_at !== undefined) {
+      writer.uint32(146).string(message.triage_expires_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Finding {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFinding();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.repository = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.ref = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.policy_id = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.rule_id = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.file = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.line = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.severity = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.fingerprint = reader.string();
+            continue;
+          }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.first_seen_at = reader.string();
+            continue;
+          }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.last_seen_at = reader.string();
+            continue;
+          }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.last_evaluation_id = reader.string();
+            continue;
+          }
+          case 15: {
+            if (tag !== 122) {
+              break;
+            }
+
+            message.fixed_by_evaluation_id = reader.string();
+            continue;
+          }
+          case 16: {
+            if (tag !== 130) {
+              break;
+            }
+
+            message.triage_reason = reader.string();
+            continue;
+          }
+          case 17: {
+            if (tag !== 138) {
+              break;
+            }
+
+            message.triaged_at = reader.string();
+            continue;
+          }
+          case 18: {
+            if (tag !== 146) {
+              break;
+            }
+
+            message.triage_expires_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Finding {
+    return {
+      id: isSet(object.id) ? globalThis.String(object.id) : "",
+      repository: isSet(object.repository) ? globalThis.String(object.repository) : "",
+      ref: isSet(object.ref) ? globalThis.String(object.ref) : "",
+      policy_id: isSet(object.policyId)
+        ? globalThis.String(object.policyId)
+        : isSet(object.policy_id)
+        ? globalThis.String(object.policy_id)
+        : "",
+      rule_id: isSet(object.ruleId)
+        ? globalThis.String(object.ruleId)
+        : isSet(object.rule_id)
+        ? globalThis.String(object.rule_id)
+        : "",
+      file: isSet(object.file) ? globalThis.String(object.file) : "",
+      line: isSet(object.line) ? globalThis.Number(object.line) : 0,
+      severity: isSet(object.severity) ? globalThis.String(object.severity) : "",
+      message: isSet(object.message) ? globalThis.String(object.message) : "",
+      fingerprint: isSet(object.fingerprint) ? globalThis.String(object.fingerprint) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      first_seen_at: isSet(object.firstSeenAt)
+        ? globalThis.String(object.firstSeenAt)
+        : isSet(object.first_seen_at)
+        ? globalThis.String(object.first_seen_at)
+        : "",
+      last_seen_at: isSet(object.lastSeenAt)
+        ? globalThis.String(object.lastSeenAt)
+        : isSet(object.last_seen_at)
+        ? globalThis.String(object.last_seen_at)
+        : "",
+      last_evaluation_id: isSet(object.lastEvaluationId)
+        ? globalThis.String(object.lastEvaluationId)
+        : isSet(object.last_evaluation_id)
+        ? globalThis.String(object.last_evaluation_id)
+        : "",
+      fixed_by_evaluation_id: isSet(object.fixedByEvaluationId)
+        ? globalThis.String(object.fixedByEvaluationId)
+        : isSet(object.fixed_by_evaluation_id)
+        ? globalThis.String(object.fixed_by_evaluation_id)
+        : undefined,
+      triage_reason: isSet(object.triageReason)
+        ? globalThis.String(object.triageReason)
+        : isSet(object.triage_reason)
+        ? globalThis.String(object.triage_reason)
+        : undefined,
+      triaged_at: isSet(object.triagedAt)
+        ? globalThis.String(object.triagedAt)
+        : isSet(object.triaged_at)
+        ? globalThis.String(object.triaged_at)
+        : undefined,
+      triage_expires_at: isSet(object.triageExpiresAt)
+        ? globalThis.String(object.triageExpiresAt)
+        : isSet(object.triage_expires_at)
+        ? globalThis.String(object.triage_expires_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: Finding): unknown {
+    const obj: any = {};
+    if (message.id !== "") {
+      obj.id = message.id;
+    }
+    if (message.repository !== "") {
+      obj.repository = message.repository;
+    }
+    if (message.ref !== "") {
+      obj.ref = message.ref;
+    }
+    if (message.policy_id !== "") {
+      obj.policyId = message.policy_id;
+    }
+    if (message.rule_id !== "") {
+      obj.ruleId = message.rule_id;
+    }
+    if (message.file !== "") {
+      obj.file = message.file;
+    }
+    if (message.line !== 0) {
+      obj.line = Math.round(message.line);
+    }
+    if (message.severity !== "") {
+      obj.severity = message.severity;
+    }
+    if (message.message !== "") {
+      obj.message = message.message;
+    }
+    if (message.fingerprint !== "") {
+      obj.fingerprint = message.fingerprint;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.first_seen_at !== "") {
+      obj.firstSeenAt = message.first_seen_at;
+    }
+    if (message.last_seen_at !== "") {
+      obj.lastSeenAt = message.last_seen_at;
+    }
+    if (message.last_evaluation_id !== "") {
+      obj.lastEvaluationId = message.last_evaluation_id;
+    }
+    if (message.fixed_by_evaluation_id !== undefined) {
+      obj.fixedByEvaluationId = message.fixed_by_evaluation_id;
+    }
+    if (message.triage_reason !== undefined) {
+      obj.triageReason = message.triage_reason;
+    }
+    if (message.triaged_at !== undefined) {
+      obj.triagedAt = message.triaged_at;
+    }
+    if (message.triage_expires_at !== undefined) {
+      obj.triageExpiresAt = message.triage_expires_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Finding>, I>>(base?: I): Finding {
+    return Finding.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Finding>, I>>(object: I): Finding {
+    const message = createBaseFinding();
+    message.id = object.id ?? "";
+    message.repository = object.repository ?? "";
+    message.ref = object.ref ?? "";
+    message.policy_id = object.policy_id ?? "";
+    message.rule_id = object.rule_id ?? "";
+    message.file = object.file ?? "";
+    message.line = object.line ?? 0;
+    message.severity = object.severity ?? "";
+    message.message = object.message ?? "";
+    message.fingerprint = object.fingerprint ?? "";
+    message.state = object.state ?? "";
+    message.first_seen_at = object.first_seen_at ?? "";
+    message.last_seen_at = object.last_seen_at ?? "";
+    message.last_evaluation_id = object.last_evaluation_id ?? "";
+    message.fixed_by_evaluation_id = object.fixed_by_evaluation_id ?? undefined;
+    message.triage_reason = object.triage_reason ?? undefined;
+    message.triaged_at = object.triaged_at ?? undefined;
+    message.triage_expires_at = object.triage_expires_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseListFindingsRequest(): ListFindingsRequest {
+  return { organization_id: "", repository: undefined, state: undefined, since: undefined, limit: 0 };
+}
+
+export const ListFindingsRequest: MessageFns<ListFindingsRequest> = {
+  encode(message: ListFindingsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.repository !== undefined) {
+      writer.uint32(18).string(message.repository);
+    }
+    if (message.state !== undefined) {
+      writer.uint32(26).string(message.state);
+    }
+    if (message.since !== undefined) {
+      writer.uint32(34).string(message.since);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(40).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFindingsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFindingsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.repository = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.since = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFindingsRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      repository: isSet(object.repository) ? globalThis.String(object.repository) : undefined,
+      state: isSet(object.state) ? globalThis.String(object.state) : undefined,
+      since: isSet(object.since) ? globalThis.String(object.since) : undefined,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ListFindingsRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.repository !== undefined) {
+      obj.repository = message.repository;
+    }
+    if (message.state !== undefined) {
+      obj.state = message.state;
+    }
+    if (message.since !== undefined) {
+      obj.since = message.since;
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFindingsRequest>, I>>(base?: I): ListFindingsRequest {
+    return ListFindingsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFindingsRequest>, I>>(object: I): ListFindingsRequest {
+    const message = createBaseListFindingsRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.repository = object.repository ?? undefined;
+    message.state = object.state ?? undefined;
+    message.since = object.since ?? undefined;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseListFindingsResponse(): ListFindingsResponse {
+  return { findings: [], has_more: false };
+}
+
+export const ListFindingsResponse: MessageFns<ListFindingsResponse> = {
+  encode(message: ListFindingsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.findings) {
+      Finding.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.has_more !== false) {
+      writer.uint32(16).bool(message.has_more);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListFindingsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListFindingsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.findings.push(Finding.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.has_more = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListFindingsResponse {
+    return {
+      findings: globalThis.Array.isArray(object?.findings) ? object.findings.map((e: any) => Finding.fromJSON(e)) : [],
+      has_more: isSet(object.hasMore)
+        ? globalThis.Boolean(object.hasMore)
+        : isSet(object.has_more)
+        ? globalThis.Boolean(object.has_more)
+        : false,
+    };
+  },
+
+  toJSON(message: ListFindingsResponse): unknown {
+    const obj: any = {};
+    if (message.findings?.length) {
+      obj.findings = message.findings.map((e) => Finding.toJSON(e));
+    }
+    if (message.has_more !== false) {
+      obj.hasMore = message.has_more;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListFindingsResponse>, I>>(base?: I): ListFindingsResponse {
+    return ListFindingsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListFindingsResponse>, I>>(object: I): ListFindingsResponse {
+    const message = createBaseListFindingsResponse();
+    message.findings = object.findings?.map((e) => Finding.fromPartial(e)) || [];
+    message.has_more = object.has_more ?? false;
+    return message;
+  },
+};
+
+function createBaseUpdateFindingRequest(): UpdateFindingRequest {
+  return { organization_id: "", finding_id: "", state: "", reason: "", expires_at: undefined };
+}
+
+export const UpdateFindingRequest: MessageFns<UpdateFindingRequest> = {
+  encode(message: UpdateFindingRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.finding_id !== "") {
+      writer.uint32(18).string(message.finding_id);
+    }
+    if (message.state !== "") {
+      writer.uint32(26).string(message.state);
+    }
+    if (message.reason !== "") {
+      writer.uint32(34).string(message.reason);
+    }
+    if (message.expires_at !== undefined) {
+      writer.uint32(42).string(message.expires_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateFindingRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateFindingRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.finding_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.reason = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateFindingRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      finding_id: isSet(object.findingId)
+        ? globalThis.String(object.findingId)
+        : isSet(object.finding_id)
+        ? globalThis.String(object.finding_id)
+        : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : undefined,
+    };
+  },
+
+  toJSON(message: UpdateFindingRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.finding_id !== "") {
+      obj.findingId = message.finding_id;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.reason !== "") {
+      obj.reason = message.reason;
+    }
+    if (message.expires_at !== undefined) {
+      obj.expiresAt = message.expires_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateFindingRequest>, I>>(base?: I): UpdateFindingRequest {
+    return UpdateFindingRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateFindingRequest>, I>>(object: I): UpdateFindingRequest {
+    const message = createBaseUpdateFindingRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.finding_id = object.finding_id ?? "";
+    message.state = object.state ?? "";
+    message.reason = object.reason ?? "";
+    message.expires_at = object.expires_at ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUpdateFindingResponse(): UpdateFindingResponse {
+  return { finding: undefined };
+}
+
+export const UpdateFindingResponse: MessageFns<UpdateFindingResponse> = {
+  encode(message: UpdateFindingResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.finding !== undefined) {
+      Finding.encode(message.finding, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UpdateFindingResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUpdateFindingResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.finding = Finding.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UpdateFindingResponse {
+    return { finding: isSet(object.finding) ? Finding.fromJSON(object.finding) : undefined };
+  },
+
+  toJSON(message: UpdateFindingResponse): unknown {
+    const obj: any = {};
+    if (message.finding !== undefined) {
+      obj.finding = Finding.toJSON(message.finding);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UpdateFindingResponse>, I>>(base?: I): UpdateFindingResponse {
+    return UpdateFindingResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UpdateFindingResponse>, I>>(object: I): UpdateFindingResponse {
+    const message = createBaseUpdateFindingResponse();
+    message.finding = (object.finding !== undefined && object.finding !== null)
+      ? Finding.fromPartial(object.finding)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * ComplianceService computes live control coverage from the organization's enabled policies and
  * builds evidence reports (PDF, OSCAL 1.1.2) from the evaluation results it keeps as a
@@ -2525,6 +3434,31 @@ export const ComplianceServiceService = {
     responseSerialize: (value: GetFrameworkResponse): Buffer =>
       Buffer.from(GetFrameworkResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetFrameworkResponse => GetFrameworkResponse.decode(value),
+  },
+  /** Findings across evaluations with their states, newest first */
+  listFindings: {
+    path: "/verdict.compliance.v1.ComplianceService/ListFindings" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListFindingsRequest): Buffer => Buffer.from(ListFindingsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListFindingsRequest => ListFindingsRequest.decode(value),
+    responseSerialize: (value: ListFindingsResponse): Buffer =>
+      Buffer.from(ListFindingsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListFindingsResponse => ListFindingsResponse.decode(value),
+  },
+  /**
+   * Triage a finding: false positive or accepted risk (with a reason; an accepted risk expires),
+   * or open again
+   */
+  updateFinding: {
+    path: "/verdict.compliance.v1.ComplianceService/UpdateFinding" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: UpdateFindingRequest): Buffer => Buffer.from(UpdateFindingRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): UpdateFindingRequest => UpdateFindingRequest.decode(value),
+    responseSerialize: (value: UpdateFindingResponse): Buffer =>
+      Buffer.from(UpdateFindingResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UpdateFindingResponse => UpdateFindingResponse.decode(value),
   },
   /** Records a report (status "generating") and queues its generation on the bus. */
   createReport: {
@@ -2597,6 +3531,13 @@ export interface ComplianceServiceServer extends UntypedServiceImplementation {
    * over the last `days` days of evaluations (evidence: docs/compliance.md)
    */
   getFramework: handleUnaryCall<GetFrameworkRequest, GetFrameworkResponse>;
+  /** Findings across evaluations with their states, newest first */
+  listFindings: handleUnaryCall<ListFindingsRequest, ListFindingsResponse>;
+  /**
+   * Triage a finding: false positive or accepted risk (with a reason; an accepted risk expires),
+   * or open again
+   */
+  updateFinding: handleUnaryCall<UpdateFindingRequest, UpdateFindingResponse>;
   /** Records a report (status "generating") and queues its generation on the bus. */
   createReport: handleUnaryCall<CreateReportRequest, CreateReportResponse>;
   getReport: handleUnaryCall<GetReportRequest, GetReportResponse>;
@@ -2649,6 +3590,41 @@ export interface ComplianceServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetFrameworkResponse) => void,
+  ): ClientUnaryCall;
+  /** Findings across evaluations with their states, newest first */
+  listFindings(
+    request: ListFindingsRequest,
+    callback: (error: ServiceError | null, response: ListFindingsResponse) => void,
+  ): ClientUnaryCall;
+  listFindings(
+    request: ListFindingsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListFindingsResponse) => void,
+  ): ClientUnaryCall;
+  listFindings(
+    request: ListFindingsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListFindingsResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * Triage a finding: false positive or accepted risk (with a reason; an accepted risk expires),
+   * or open again
+   */
+  updateFinding(
+    request: UpdateFindingRequest,
+    callback: (error: ServiceError | null, response: UpdateFindingResponse) => void,
+  ): ClientUnaryCall;
+  updateFinding(
+    request: UpdateFindingRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UpdateFindingResponse) => void,
+  ): ClientUnaryCall;
+  updateFinding(
+    request: UpdateFindingRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UpdateFindingResponse) => void,
   ): ClientUnaryCall;
   /** Records a report (status "generating") and queues its generation on the bus. */
   createReport(
