@@ -33,6 +33,7 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
         baseUrl: req.base_url,
         token: req.token,
         webhookSecret: req.webhook_secret,
+        audit: req.audit,
       });
       return { connection: toConnection(connection) };
     },
@@ -40,7 +41,11 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
       return { connections: (await listConnections(deps, { organizationId: req.organization_id })).map(toConnection) };
     },
     async deleteConnection(req) {
-      await deleteConnection(deps, { organizationId: req.organization_id, connectionId: req.connection_id });
+      await deleteConnection(deps, {
+        organizationId: req.organization_id,
+        connectionId: req.connection_id,
+        audit: req.audit,
+      });
       return {};
     },
     async resolveRepository(req) {

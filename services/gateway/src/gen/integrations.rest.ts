@@ -3,6 +3,7 @@ import { z } from "zod";
 import { integrationsV1 } from "@verdict/proto";
 import { route, type Route } from "../http/route.js";
 import type { Clients } from "../clients.js";
+import { auditContext } from "../http/auth.js";
 import { deployed, publicUrl } from "../http/restTypes.js";
 
 /** The integrations service's client, or 503 where it is not deployed (no address for it). */
@@ -103,7 +104,7 @@ export const integrationsGeneratedRoutes: Route[] = [
     errors: [422],
     errorNotes: { 422: "The provider refused the token (code PROVIDER_UNAUTHORIZED) or could not be reached" },
     responses: { 201: { description: "The connection", schema: ConnectionSchema } },
-    handler: async ({ body, principal, clients, apiBaseUrl }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients, apiBaseUrl }) => {
       const res = await integrationsClient(clients).createConnection(
         integrationsV1.CreateConnectionRequest.fromPartial({
           organization_id: principal!.organizationId,
@@ -111,6 +112,7 @@ export const integrationsGeneratedRoutes: Route[] = [
           base_url: body.base_url,
           token: body.token,
           webhook_secret: body.webhook_secret,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 201, body: connectionJson(res.connection!, apiBaseUrl) };
@@ -140,10 +142,11 @@ export const integrationsGeneratedRoutes: Route[] = [
     rateClass: "writes",
     params: DeleteConnectionParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ params, principal, clients }) => {
+    handler: async ({ params, principal, requestId, clientIp, clients }) => {
       await integrationsClient(clients).deleteConnection({
         organization_id: principal!.organizationId,
         connection_id: params.connection_id,
+        audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 204 };
     },

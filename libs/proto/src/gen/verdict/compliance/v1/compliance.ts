@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.compliance.v1";
 
@@ -110,6 +111,8 @@ export interface CreateReportRequest {
     | undefined;
   /** ... or the last <n> days ("90d"); exactly one of the two. */
   last_days: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface CreateReportResponse {
@@ -129,6 +132,8 @@ export interface DownloadReportRequest {
   report_id: string;
   expires: number;
   signature: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DownloadReportResponse {
@@ -1395,7 +1400,7 @@ export const Report: MessageFns<Report> = {
 };
 
 function createBaseCreateReportRequest(): CreateReportRequest {
-  return { organization_id: "", frameworks: [], format: "", date_range: undefined, last_days: "" };
+  return { organization_id: "", frameworks: [], format: "", date_range: undefined, last_days: "", audit: undefined };
 }
 
 export const CreateReportRequest: MessageFns<CreateReportRequest> = {
@@ -1414,6 +1419,9 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
     }
     if (message.last_days !== "") {
       writer.uint32(42).string(message.last_days);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -1471,6 +1479,14 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
             message.last_days = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1504,6 +1520,7 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
         : isSet(object.last_days)
         ? globalThis.String(object.last_days)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -1524,6 +1541,9 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
     if (message.last_days !== "") {
       obj.lastDays = message.last_days;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -1539,6 +1559,9 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
       ? DateRange.fromPartial(object.date_range)
       : undefined;
     message.last_days = object.last_days ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -1775,7 +1798,7 @@ export const GetReportResponse: MessageFns<GetReportResponse> = {
 };
 
 function createBaseDownloadReportRequest(): DownloadReportRequest {
-  return { report_id: "", expires: 0, signature: "" };
+  return { report_id: "", expires: 0, signature: "", audit: undefined };
 }
 
 export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
@@ -1788,6 +1811,9 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
     }
     if (message.signature !== "") {
       writer.uint32(26).string(message.signature);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -1829,6 +1855,14 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
             message.signature = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1850,6 +1884,7 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
         : "",
       expires: isSet(object.expires) ? globalThis.Number(object.expires) : 0,
       signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -1864,6 +1899,9 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
     if (message.signature !== "") {
       obj.signature = message.signature;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -1875,6 +1913,9 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
     message.report_id = object.report_id ?? "";
     message.expires = object.expires ?? 0;
     message.signature = object.signature ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.integrations.v1";
 
@@ -53,6 +54,8 @@ export interface CreateConnectionRequest {
   base_url: string;
   token: string;
   webhook_secret: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface CreateConnectionResponse {
@@ -70,6 +73,8 @@ export interface ListConnectionsResponse {
 export interface DeleteConnectionRequest {
   organization_id: string;
   connection_id: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DeleteConnectionResponse {
@@ -341,7 +346,7 @@ export const Connection: MessageFns<Connection> = {
 };
 
 function createBaseCreateConnectionRequest(): CreateConnectionRequest {
-  return { organization_id: "", provider: "", base_url: "", token: "", webhook_secret: "" };
+  return { organization_id: "", provider: "", base_url: "", token: "", webhook_secret: "", audit: undefined };
 }
 
 export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
@@ -360,6 +365,9 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     }
     if (message.webhook_secret !== "") {
       writer.uint32(42).string(message.webhook_secret);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -417,6 +425,14 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
             message.webhook_secret = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -448,6 +464,7 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
         : isSet(object.webhook_secret)
         ? globalThis.String(object.webhook_secret)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -468,6 +485,9 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     if (message.webhook_secret !== "") {
       obj.webhookSecret = message.webhook_secret;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -481,6 +501,9 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     message.base_url = object.base_url ?? "";
     message.token = object.token ?? "";
     message.webhook_secret = object.webhook_secret ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -699,7 +722,7 @@ export const ListConnectionsResponse: MessageFns<ListConnectionsResponse> = {
 };
 
 function createBaseDeleteConnectionRequest(): DeleteConnectionRequest {
-  return { organization_id: "", connection_id: "" };
+  return { organization_id: "", connection_id: "", audit: undefined };
 }
 
 export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
@@ -709,6 +732,9 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
     }
     if (message.connection_id !== "") {
       writer.uint32(18).string(message.connection_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -742,6 +768,14 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
             message.connection_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -766,6 +800,7 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
         : isSet(object.connection_id)
         ? globalThis.String(object.connection_id)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -777,6 +812,9 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
     if (message.connection_id !== "") {
       obj.connectionId = message.connection_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -787,6 +825,9 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
     const message = createBaseDeleteConnectionRequest();
     message.organization_id = object.organization_id ?? "";
     message.connection_id = object.connection_id ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
