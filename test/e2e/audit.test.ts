@@ -2,7 +2,7 @@
 // pagination, readable with read:org, and one organization's never shown to another.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
-import { auditEventOfRequest } from "../support/audit.js";
+import { auditEventMatching, auditEventOfRequest } from "../support/audit.js";
 import { addMember, as, signIn, type Person } from "../support/people.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
@@ -15,7 +15,8 @@ const PASSWORD = "correct horse battery staple";
 const started = new Date(Date.now() - 1000).toISOString();
 
 beforeAll(async () => {
-  v = await startVerdict();
+  // A webhook to a local address, for its audit events (nothing is delivered to it).
+  v = await startVerdict({ env: { VERDICT_WEBHOOK_ALLOW_HTTP: "true", VERDICT_WEBHOOK_ALLOW_PRIVATE: "true" } });
   op = new Api(v.url, v.bootstrapKey);
   await addMember(op, "olivia@example.test", "owner", PASSWORD);
   owner = await signIn(op, "olivia@example.test", PASSWORD);
@@ -239,5 +240,108 @@ describe("configuration changes in the audit log", () => {
     const types = (await op.get("/v1/audit-events", { query: { type: "policy.deleted", limit: 100 } })).body
       .audit_events as { target: { id: string } }[];
     expect(types.map((e) => e.target.id)).toEqual(["no-todo-audit"]);
+  });
+});
+
+describe("webhook, evaluation and report events in the audit log", () => {
+  it("records webhooks created, updated and deleted, never the secret nor the URL's path", async () => {
+    const url = "http://127.0.0.1:9/hooks/verdict?token=receiver-own-token";
+    const created = await op.post("/v1/webhooks", { url, events: ["evaluation.completed"] });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const made = await auditEventOfRequest(op, created.headers.get("x-request-id"));
+    expect(made).toMatchObject({
+      type: "webhook.created",
+      target: { type: "webhook", id },
+      data: {
+        secret: "generated",
+        changes: {
+          url_origin: { before: null, after: "http://127.0.0.1:9" },
+          url_sha256: { before: null, after: expect.stringMatching(/^[0-9a-f]{64}$/) },
+          events: { before: null, after: ["evaluation.completed"] },
+          status: { before: null, after: "active" },
+        },
+      },
+    });
+    const updated = await op.patch(`/v1/webhooks/${id}`, { status: "disabled", events: ["policy.violation"] });
+    expect(updated.status).toBe(200);
+    expect((await auditEventOfRequest(op, updated.headers.get("x-request-id"))).data.changes).toEqual({
+      events: { before: ["evaluation.completed"], after: ["policy.violation"] },
+      status: { before: "active", after: "disabled" },
+    });
+    const deleted = await op.delete(`/v1/webhooks/${id}`);
+    expect(deleted.status).toBe(204);
+    expect(await auditEventOfRequest(op, deleted.headers.get("x-request-id"))).toMatchObject({
+      type: "webhook.deleted",
+      data: { changes: { status: { before: "disabled", after: null } } },
+    });
+    const log = (await op.get("/v1/audit-events", { query: { limit: 100 } })).text;
+    expect(log).not.toContain(created.body.secret);
+    expect(log).not.toContain("receiver-own-token");
+    expect(log).not.toContain("/hooks/verdict");
+  });
+
+  it("records an evaluation deleted, with what it was", async () => {
+    const ev = await op.post("/v1/evaluations", {
+      repository: "acme/audited",
+      ref: "main",
+      files: [{ path: "a.txt", content: "nothing to see" }],
+    });
+    expect(ev.status).toBe(201);
+    const gone = await op.delete(`/v1/evaluations/${ev.body.id}`);
+    expect(gone.status).toBe(204);
+    expect(await auditEventOfRequest(op, gone.headers.get("x-request-id"))).toMatchObject({
+      type: "evaluation.deleted",
+      target: { type: "evaluation", id: ev.body.id },
+      data: {
+        violations: 0,
+        changes: {
+          status: { before: "completed", after: null },
+          repository: { before: "acme/audited", after: null },
+          passed: { before: true, after: null },
+        },
+      },
+    });
+  });
+
+  it("records a report requested and each download of its file, by address", async () => {
+    const day = new Date().toISOString().slice(0, 10);
+    const res = await op.post("/v1/compliance/reports", {
+      frameworks: ["soc2"],
+      format: "oscal",
+      date_range: { start: day, end: day },
+    });
+    expect(res.status).toBe(202);
+    const id = res.body.report_id as string;
+    expect(await auditEventOfRequest(op, res.headers.get("x-request-id"))).toMatchObject({
+      type: "report.created",
+      actor: { type: "api_key" },
+      target: { type: "report", id },
+      data: { changes: { format: { before: null, after: "oscal" }, frameworks: { before: null, after: ["soc2"] } } },
+    });
+    let report = res.body;
+    for (let i = 0; i < 240 && report.status === "generating"; i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      report = (await op.get(`/v1/compliance/reports/${id}`)).body;
+    }
+    expect(report.status).toBe("completed");
+    const file = await fetch(report.download_url);
+    expect(file.status).toBe(200);
+    await file.arrayBuffer();
+    const downloaded = await auditEventOfRequest(op, file.headers.get("x-request-id"));
+    expect(downloaded).toMatchObject({
+      type: "report.downloaded",
+      actor: { type: "anonymous", id: "", ip: expect.stringMatching(/127\.0\.0\.1/) },
+      credential: null,
+      target: { type: "report", id },
+      data: { format: "oscal", size_bytes: report.size_bytes },
+    });
+    // A refused download (a bad signature) records nothing.
+    const bad = new URL(report.download_url);
+    bad.searchParams.set("signature", "0".repeat(64));
+    expect((await fetch(bad)).status).toBe(403);
+    await auditEventMatching(op, (e) => e.type === "report.downloaded");
+    const downloads = (await op.get("/v1/audit-events", { query: { type: "report.downloaded" } })).body.audit_events;
+    expect(downloads).toHaveLength(1);
   });
 });

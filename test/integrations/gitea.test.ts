@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError } from "../support/api.js";
+import { auditEventMatching } from "../support/audit.js";
 import { CLI, isolatedHome, runCli } from "../support/cli.js";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.js";
 import { startGitea, type Checkout, type Gitea } from "../support/gitea.js";
@@ -106,6 +107,15 @@ describe("Gitea connection", () => {
     ]);
     connection = listed.body.connections[0];
     expect(connection.events_url).toBe(`${v.url}/v1/integrations/gitea/events?connection=${connection.id}`);
+    // The audit log has the connection (provider and address, never the token or the secret).
+    const audited = await auditEventMatching(api, (e) => e.type === "integration.connected");
+    expect(audited).toMatchObject({
+      target: { type: "connection", id: connection.id },
+      data: { changes: { provider: { before: null, after: "gitea" }, base_url: { before: null, after: gitea.url } } },
+    });
+    const log = (await api.get("/v1/audit-events", { query: { limit: 100 } })).text;
+    expect(log).not.toContain(gitea.admin.token);
+    expect(log).not.toContain(SECRET);
   });
 
   it("connects only repositories Gitea has, with Gitea's default branch whatever the request says", async () => {

@@ -1,6 +1,8 @@
 // The audit log's event types: every security-relevant change, as an append-only record. One list
 // for identity, which records them, and the gateway, whose schemas (and so the OpenAPI document)
 // name them.
+import { isDeepStrictEqual } from "node:util";
+
 export const AUDIT_EVENT_TYPES = [
   "signin.succeeded",
   "signin.failed",
@@ -46,6 +48,14 @@ export const AUDIT_EVENT_TYPES = [
   "policy.deleted",
   "repository.connected",
   "repository.disconnected",
+  "webhook.created",
+  "webhook.updated",
+  "webhook.deleted",
+  "evaluation.deleted",
+  "report.created",
+  "report.downloaded",
+  "integration.connected",
+  "integration.disconnected",
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
 
@@ -56,7 +66,7 @@ export interface FieldChange {
 }
 
 /**
- * The fields whose values differ between two states (compared as JSON), with both values: the
+ * The fields whose values differ between two states (deep equality, whatever the key order), with both values: the
  * before/after of an audit event. Only the keys given are compared, so a caller names exactly
  * the fields that may be shown (never a secret).
  */
@@ -69,23 +79,7 @@ export function fieldChanges(
   for (const key of keys) {
     const b = before?.[key] ?? null;
     const a = after?.[key] ?? null;
-    if (canonicalJson(b) !== canonicalJson(a)) out[key] = { before: b, after: a };
+    if (!isDeepStrictEqual(b, a)) out[key] = { before: b, after: a };
   }
   return out;
-}
-
-/** JSON with object keys sorted at every level: one text for one value, whatever the key order. */
-export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.keys(value as Record<string, unknown>)
-        .sort()
-        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
-    );
-  return value;
 }

@@ -19,7 +19,8 @@ export interface AuditContextInput {
 export interface AuditChangeData {
   organization_id: string;
   type: AuditEventType;
-  actor: { type: "user" | "api_key" | "system"; id: string; ip: string };
+  /** anonymous: a request without a credential (a signed download link), known by its address. */
+  actor: { type: "user" | "api_key" | "system" | "anonymous"; id: string; ip: string };
   /** How the actor authenticated (api_key, session, oauth_client); null for the instance itself. */
   credential: { type: string; id: string } | null;
   request_id: string | null;
@@ -52,7 +53,9 @@ export function auditChangeEvent(outbox: Outbox, clock: Clock, source: string, c
     type: change.type,
     actor: known
       ? { type: ctx.actor_type as "user" | "api_key", id: ctx.actor_id, ip: ctx.ip }
-      : { type: "system", id: "verdict", ip: ctx?.ip ?? "" },
+      : ctx?.actor_type === "anonymous"
+        ? { type: "anonymous", id: "", ip: ctx.ip }
+        : { type: "system", id: "verdict", ip: ctx?.ip ?? "" },
     credential: known && ctx.credential_type ? { type: ctx.credential_type, id: ctx.credential_id } : null,
     request_id: ctx?.request_id || null,
     target_type: change.targetType,

@@ -100,6 +100,7 @@ export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
         dateRange: req.last_days
           ? req.last_days
           : { start: req.date_range?.start ?? "", end: req.date_range?.end ?? "" },
+        audit: req.audit,
       });
       return { report: toReport(report) };
     },
@@ -112,6 +113,7 @@ export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
         reportId: req.report_id,
         expires: Number(req.expires),
         signature: req.signature,
+        audit: req.audit,
       });
       return {
         content_type: report.content_type ?? "application/octet-stream",

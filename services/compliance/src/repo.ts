@@ -28,6 +28,8 @@ export interface ReportRecord {
   /** The file's detached Ed25519 signature (base64) and the id of the key that made it. */
   signature?: string | null;
   signature_key_id?: string | null;
+  /** When the file was last downloaded (written with the download's audit event); absent: never. */
+  last_downloaded_at?: string;
 }
 
 export interface ReportChunk {
@@ -154,6 +156,11 @@ export class ComplianceRepo {
   /** A report by id alone: only for a signed download link, which names no organization. */
   findReportForDownload(reportId: string): Promise<ReportRecord | null> {
     return this.reports.findOne({ id: reportId });
+  }
+
+  /** Records a download of the report with its events (the audit event): the download is never unrecorded. */
+  async recordDownload(report: ReportRecord, at: string, events: PendingEvent[]): Promise<void> {
+    await this.outbox.update(this.reports, { id: report.id }, { last_downloaded_at: at }, events);
   }
 
   /** Completes a report still generating (a report failed meanwhile stays failed). */

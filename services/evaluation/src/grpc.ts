@@ -90,7 +90,11 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
       };
     },
     async deleteEvaluation(req) {
-      await deleteEvaluation(deps, { organizationId: req.organization_id, evaluationId: req.evaluation_id });
+      await deleteEvaluation(deps, {
+        organizationId: req.organization_id,
+        evaluationId: req.evaluation_id,
+        audit: req.audit,
+      });
       return {};
     },
   };

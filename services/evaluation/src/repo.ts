@@ -351,10 +351,17 @@ export class EvaluationRepo {
   }
 
   /** Turns a live evaluation into a tombstone; false when it was deleted already (a concurrent delete). */
-  async tombstone(organizationId: string, evaluationId: string, deletedAt: string): Promise<boolean> {
-    const updated = await this.evaluations.updateOne(
+  async tombstone(
+    organizationId: string,
+    evaluationId: string,
+    deletedAt: string,
+    events: PendingEvent[] = [],
+  ): Promise<boolean> {
+    const updated = await this.outbox.update(
+      this.evaluations,
       { id: evaluationId, organization_id: organizationId, deleted_at: null },
       { deleted_at: deletedAt },
+      events,
       [...TOMBSTONE_DROPS],
     );
     return updated !== null;

@@ -38,6 +38,7 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
         webhookSecret: req.webhook_secret,
         appId: req.app_id,
         privateKey: req.private_key,
+        audit: req.audit,
       });
       return { connection: toConnection(connection) };
     },
@@ -45,7 +46,11 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
       return { connections: (await listConnections(deps, { organizationId: req.organization_id })).map(toConnection) };
     },
     async deleteConnection(req) {
-      await deleteConnection(deps, { organizationId: req.organization_id, connectionId: req.connection_id });
+      await deleteConnection(deps, {
+        organizationId: req.organization_id,
+        connectionId: req.connection_id,
+        audit: req.audit,
+      });
       return {};
     },
     async resolveRepository(req) {

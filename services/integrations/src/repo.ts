@@ -81,7 +81,17 @@ export class IntegrationsRepo {
       { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
       { name: "pull", fields: { repository_id: 1, pull_number: 1, status: 1 } },
     ]);
-    await this.outbox.register(this.deliveries);
+    await this.outbox.register(this.deliveries, this.connections);
+  }
+
+  /** Stores a connection with its events (the audit event). */
+  insertConnection(record: ConnectionRecord, events: PendingEvent[]): Promise<void> {
+    return this.outbox.insert(this.connections, record, events);
+  }
+
+  /** Deletes a connection with its events; false when it does not exist. */
+  removeConnection(organizationId: string, id: string, events: PendingEvent[]): Promise<boolean> {
+    return this.outbox.remove(this.connections, { organization_id: organizationId, id }, events);
   }
 
   getConnection(organizationId: string, id: string): Promise<ConnectionRecord | null> {

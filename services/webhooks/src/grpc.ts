@@ -54,6 +54,7 @@ export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
         url: req.url,
         events: req.events,
         secret: req.secret,
+        audit: req.audit,
       });
       return { webhook: toWebhook(endpoint), secret };
     },
@@ -64,11 +65,12 @@ export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
         url: req.url,
         events: req.events?.names,
         status: req.status,
+        audit: req.audit,
       });
       return { webhook: toWebhook(endpoint) };
     },
     async deleteWebhook(req) {
-      await deleteWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id });
+      await deleteWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, audit: req.audit });
       return {};
     },
     async listDeliveries(req) {

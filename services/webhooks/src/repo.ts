@@ -102,8 +102,9 @@ export class WebhookRepo {
     return this.endpoints.count({ organization_id: organizationId });
   }
 
-  insertEndpoint(endpoint: EndpointRecord): Promise<void> {
-    return this.endpoints.insertOne(endpoint);
+  /** Stores a new endpoint with its events (the audit event). */
+  insertEndpoint(endpoint: EndpointRecord, events: PendingEvent[] = []): Promise<void> {
+    return this.outbox.insert(this.endpoints, endpoint, events);
   }
 
   /** An organization's endpoints, oldest first. */
@@ -124,8 +125,9 @@ export class WebhookRepo {
     organizationId: string,
     webhookId: string,
     set: Partial<EndpointRecord>,
+    events: PendingEvent[] = [],
   ): Promise<EndpointRecord | null> {
-    return this.endpoints.updateOne({ id: webhookId, organization_id: organizationId }, set);
+    return this.outbox.update(this.endpoints, { id: webhookId, organization_id: organizationId }, set, events);
   }
 
   /** Disables an endpoint that is still active, with the event announcing it; null when it was not (someone else won). */
@@ -147,8 +149,13 @@ export class WebhookRepo {
   async deleteEndpoint(
     organizationId: string,
     webhookId: string,
+    events: PendingEvent[] = [],
   ): Promise<{ deleted: boolean; deliveriesRemoved: number }> {
-    const deleted = await this.endpoints.deleteOne({ id: webhookId, organization_id: organizationId });
+    const deleted = await this.outbox.remove(
+      this.endpoints,
+      { id: webhookId, organization_id: organizationId },
+      events,
+    );
     if (!deleted) return { deleted: false, deliveriesRemoved: 0 };
     // A worker holding one of its messages finds the endpoint gone.
     const deliveriesRemoved = await this.deliveries.deleteMany({

@@ -4,7 +4,9 @@ import { errors, newId, type FieldError } from "@verdict/kit";
 import { TOPICS } from "@verdict/bus";
 import { checkDateRange, parseLastDays, type DateRange } from "../domain/dateRange.js";
 import type { ComplianceDeps } from "../deps.js";
+import type { AuditContextInput } from "@verdict/outbox";
 import type { ReportFormat, ReportRecord } from "../repo.js";
+import { reportAuditEvent } from "./reportAudit.js";
 
 export interface CreateReportCommand {
   organizationId: string;
@@ -15,6 +17,8 @@ export interface CreateReportCommand {
   /** Field path of the range in error details (the MCP tool names its argument date_range too). */
   rangeField?: string;
   frameworksField?: string;
+  /** Who asks, for the audit event written with the change. */
+  audit?: AuditContextInput | undefined;
 }
 
 export interface ReportRequestedData {
@@ -72,6 +76,7 @@ export async function createReport(deps: ComplianceDeps, cmd: CreateReportComman
   const data: ReportRequestedData = { organization_id: cmd.organizationId, report_id: report.id };
   await deps.repo.insertReport(report, [
     deps.outbox.event(TOPICS.reportRequested, { source: "/compliance", subject: report.id, data }),
+    reportAuditEvent(deps, "report.created", report, cmd.audit),
   ]);
   deps.logger.info(
     { organization_id: cmd.organizationId, report_id: report.id, format: report.format, frameworks: report.frameworks },

@@ -2,13 +2,17 @@
 // is not scoped by organization.
 import { AppError, errors } from "@verdict/kit";
 import { checkDownload } from "../domain/signing.js";
+import type { AuditContextInput } from "@verdict/outbox";
 import type { ComplianceDeps } from "../deps.js";
+import { reportAuditEvent } from "./reportAudit.js";
 
 export interface DownloadReportQuery {
   reportId: string;
   /** Unix seconds, from the link. */
   expires: number;
   signature: string;
+  /** Who asks (an address: the link is the credential), for the audit event of the download. */
+  audit?: AuditContextInput | undefined;
 }
 
 export async function downloadReport(deps: ComplianceDeps, query: DownloadReportQuery) {
@@ -35,5 +39,9 @@ export async function downloadReport(deps: ComplianceDeps, query: DownloadReport
     );
   const report = await deps.repo.findReportForDownload(reportId);
   if (!report || report.status !== "completed") throw errors.notFound("report", reportId);
-  return { report, content: await deps.repo.loadFile(report.id) };
+  const content = await deps.repo.loadFile(report.id);
+  await deps.repo.recordDownload(report, deps.clock.now().toISOString(), [
+    reportAuditEvent(deps, "report.downloaded", report, query.audit),
+  ]);
+  return { report, content };
 }

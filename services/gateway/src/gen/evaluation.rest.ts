@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { evaluationV1 } from "@verdict/proto";
 import { route, type Route } from "../http/route.js";
+import { auditContext } from "../http/auth.js";
 import { BOOL_QUERY, ISO_OR_DATE, dateTime, refuseImpossibleDays } from "../http/restTypes.js";
 
 // ---------- what the routes answer and take ----------
@@ -378,10 +379,11 @@ export const evaluationGeneratedRoutes: Route[] = [
     params: DeleteEvaluationParams,
     errors: [410],
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ params, principal, clients }) => {
+    handler: async ({ params, principal, requestId, clientIp, clients }) => {
       await clients.evaluation.deleteEvaluation({
         organization_id: principal!.organizationId,
         evaluation_id: params.evaluation_id,
+        audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 204 };
     },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { integrationsV1 } from "@verdict/proto";
 import { route, type Route } from "../http/route.js";
 import type { Clients } from "../clients.js";
+import { auditContext } from "../http/auth.js";
 import { deployed, publicUrl } from "../http/restTypes.js";
 
 /** The integrations service's client, or 503 where it is not deployed (no address for it). */
@@ -126,7 +127,7 @@ export const integrationsGeneratedRoutes: Route[] = [
       422: "The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached",
     },
     responses: { 201: { description: "The connection", schema: ConnectionSchema } },
-    handler: async ({ body, principal, clients, apiBaseUrl }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients, apiBaseUrl }) => {
       const res = await integrationsClient(clients).createConnection(
         integrationsV1.CreateConnectionRequest.fromPartial({
           organization_id: principal!.organizationId,
@@ -136,6 +137,7 @@ export const integrationsGeneratedRoutes: Route[] = [
           webhook_secret: body.webhook_secret,
           app_id: body.app_id,
           private_key: body.private_key,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 201, body: connectionJson(res.connection!, apiBaseUrl) };
@@ -165,10 +167,11 @@ export const integrationsGeneratedRoutes: Route[] = [
     rateClass: "writes",
     params: DeleteConnectionParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ params, principal, clients }) => {
+    handler: async ({ params, principal, requestId, clientIp, clients }) => {
       await integrationsClient(clients).deleteConnection({
         organization_id: principal!.organizationId,
         connection_id: params.connection_id,
+        audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 204 };
     },

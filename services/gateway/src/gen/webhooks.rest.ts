@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { webhooksV1 } from "@verdict/proto";
 import { route, type Route } from "../http/route.js";
+import { auditContext } from "../http/auth.js";
 
 // ---------- what the routes answer and take ----------
 
@@ -285,13 +286,14 @@ export const webhooksGeneratedRoutes: Route[] = [
     responses: {
       201: { description: "The webhook, with its secret (shown once)", schema: CreateWebhookResponseSchema },
     },
-    handler: async ({ body, principal, clients }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients }) => {
       const res = await clients.webhooks.createWebhook(
         webhooksV1.CreateWebhookRequest.fromPartial({
           organization_id: principal!.organizationId,
           url: body.url,
           events: body.events,
           secret: body.secret,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 201, body: createWebhookResponseJson(res) };
@@ -327,7 +329,7 @@ export const webhooksGeneratedRoutes: Route[] = [
     body: UpdateWebhookRequestSchema,
     errors: [422],
     responses: { 200: { description: "The webhook", schema: WebhookSchema } },
-    handler: async ({ params, body, principal, clients }) => {
+    handler: async ({ params, body, principal, requestId, clientIp, clients }) => {
       const res = await clients.webhooks.updateWebhook(
         webhooksV1.UpdateWebhookRequest.fromPartial({
           organization_id: principal!.organizationId,
@@ -335,6 +337,7 @@ export const webhooksGeneratedRoutes: Route[] = [
           url: body.url,
           events: body.events === undefined ? undefined : { names: body.events },
           status: body.status,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 200, body: webhookJson(res.webhook!) };
@@ -350,10 +353,11 @@ export const webhooksGeneratedRoutes: Route[] = [
     rateClass: "writes",
     params: DeleteWebhookParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ params, principal, clients }) => {
+    handler: async ({ params, principal, requestId, clientIp, clients }) => {
       await clients.webhooks.deleteWebhook({
         organization_id: principal!.organizationId,
         webhook_id: params.webhook_id,
+        audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 204 };
     },

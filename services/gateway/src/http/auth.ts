@@ -66,6 +66,11 @@ export function auditContext(principal: Principal, requestId: string, ip: string
   return { actor_type: actor.type, actor_id: actor.id, ip, ...credential, request_id: requestId };
 }
 
+/** The same for a request that carries no credential (a signed download link): only where it came from. */
+export function anonymousAuditContext(requestId: string, ip: string): auditV1.AuditContext {
+  return { actor_type: "anonymous", actor_id: "", ip, credential_type: "", credential_id: "", request_id: requestId };
+}
+
 export function principalFromSession(token: string, s: identityV1.Session): Principal {
   return {
     keyId: "",

@@ -184,7 +184,9 @@ export const AuditEventSchema = z
   .object({
     id: z.string().regex(/^aud_/),
     type: z.enum(AUDIT_EVENT_TYPES),
-    actor: z.object({ type: z.enum(["user", "api_key", "system"]), id: z.string(), ip: z.string().nullable() }),
+    actor: z
+      .object({ type: z.enum(["user", "api_key", "system", "anonymous"]), id: z.string(), ip: z.string().nullable() })
+      .meta({ description: "anonymous: a request without a credential (a signed report download link)" }),
     credential: z
       .object({ type: z.enum(["api_key", "session", "oauth_client"]), id: z.string() })
       .nullable()

@@ -9,7 +9,7 @@ export function auditEventJson(e: identityV1.AuditEvent) {
     id: e.id,
     type: e.type as AuditEventType,
     actor: {
-      type: (e.actor?.type ?? "system") as "user" | "api_key" | "system",
+      type: (e.actor?.type ?? "system") as "user" | "api_key" | "system" | "anonymous",
       id: e.actor?.id ?? "",
       ip: e.actor?.ip || null,
     },

@@ -1,4 +1,5 @@
 import type { complianceV1 } from "@verdict/proto";
+import { anonymousAuditContext, auditContext } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { CreateReportSchema, DownloadQuery, ReportKeyJwkSchema, ReportSchema } from "../http/complianceSchemas.js";
 import { complianceGeneratedRoutes } from "../gen/compliance.rest.js";
@@ -54,7 +55,7 @@ export const complianceRoutes = [
     rateClass: "reports_create",
     body: CreateReportSchema,
     responses: { 202: { description: "Accepted: the report is generating (Location names it)", schema: ReportSchema } },
-    handler: async ({ body, principal, clients, apiBaseUrl }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients, apiBaseUrl }) => {
       const res = await clients.compliance.createReport({
         organization_id: principal!.organizationId,
         frameworks: body.frameworks,
@@ -62,6 +63,7 @@ export const complianceRoutes = [
         ...(typeof body.date_range === "string"
           ? { last_days: body.date_range }
           : { date_range: body.date_range, last_days: "" }),
+        audit: auditContext(principal!, requestId, clientIp),
       });
       const report = res.report!;
       return {
@@ -103,11 +105,12 @@ export const complianceRoutes = [
     responses: {
       200: { description: "The report file (attachment)", contentTypes: ["application/pdf", "application/zip"] },
     },
-    handler: async ({ params, query, clients }) => {
+    handler: async ({ params, query, requestId, clientIp, clients }) => {
       const res = await clients.compliance.downloadReport({
         report_id: params.report_id,
         expires: Number(query.expires),
         signature: query.signature,
+        audit: anonymousAuditContext(requestId, clientIp),
       });
       return {
         status: 200,

@@ -9,7 +9,7 @@ export interface AuditRecord {
   id: string;
   organization_id: string;
   type: AuditType;
-  actor: { type: "user" | "api_key" | "system"; id: string; ip: string };
+  actor: { type: "user" | "api_key" | "system" | "anonymous"; id: string; ip: string };
   /** How the actor authenticated (api_key, session, oauth_client); absent on older events. */
   credential?: { type: string; id: string } | null;
   /** The request that made the change (X-Request-Id); absent on older events. */

@@ -4,7 +4,9 @@ import { AppError, errors, newId } from "@verdict/kit";
 import { checkConnectionInput, normalizeBaseUrl, type ConnectionProvider } from "../domain/connection.js";
 import { ProviderError } from "../domain/provider.js";
 import { sealContext, type IntegrationsDeps } from "../deps.js";
+import type { AuditContextInput } from "@verdict/outbox";
 import type { ConnectionRecord } from "../repo.js";
+import { connectionAuditEvent } from "./connectionAudit.js";
 
 export interface CreateConnectionCommand {
   organizationId: string;
@@ -16,6 +18,8 @@ export interface CreateConnectionCommand {
   /** GitHub: the App's id and private key. */
   appId?: string;
   privateKey?: string;
+  /** Who asks, for the audit event written with the change. */
+  audit?: AuditContextInput | undefined;
 }
 
 export async function createConnection(
@@ -50,7 +54,7 @@ export async function createConnection(
   // The token (a GitHub App's id and key) must work before the connection is kept: a typo is
   // found now, not at the first push.
   await checkToken(deps, record);
-  await deps.repo.connections.insertOne(record);
+  await deps.repo.insertConnection(record, [connectionAuditEvent(deps, "integration.connected", record, cmd.audit)]);
   deps.logger.info(
     { organization_id: cmd.organizationId, connection_id: id, provider: record.provider },
     "provider connection created",
@@ -96,9 +100,11 @@ export async function listConnections(
 
 export async function deleteConnection(
   deps: IntegrationsDeps,
-  cmd: { organizationId: string; connectionId: string },
+  cmd: { organizationId: string; connectionId: string; audit?: AuditContextInput | undefined },
 ): Promise<void> {
-  const deleted = await deps.repo.connections.deleteOne({ organization_id: cmd.organizationId, id: cmd.connectionId });
+  const record = await deps.repo.getConnection(cmd.organizationId, cmd.connectionId);
+  const event = record && connectionAuditEvent(deps, "integration.disconnected", record, cmd.audit);
+  const deleted = event && (await deps.repo.removeConnection(cmd.organizationId, cmd.connectionId, [event]));
   if (!deleted) throw errors.notFound("connection", cmd.connectionId);
 }
 

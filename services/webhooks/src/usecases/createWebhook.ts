@@ -2,7 +2,10 @@
 import { errors, newId } from "@verdict/kit";
 import { checkSecret, checkUrl, generateSecret, normalizeEvents } from "../domain/endpoint.js";
 import type { WebhookDeps } from "../deps.js";
+import type { AuditContextInput } from "@verdict/outbox";
+import { endpointChanges } from "../domain/audit.js";
 import type { EndpointRecord } from "../repo.js";
+import { webhookAuditEvent } from "./auditEvent.js";
 
 export interface CreateWebhookCommand {
   organizationId: string;
@@ -10,6 +13,8 @@ export interface CreateWebhookCommand {
   events: string[];
   /** Empty or absent: a secret is generated. */
   secret?: string;
+  /** Who asks, for the audit event written with the change. */
+  audit?: AuditContextInput | undefined;
 }
 
 export async function createWebhook(
@@ -54,7 +59,16 @@ export async function createWebhook(
     created_at: now.toISOString(),
     updated_at: now.toISOString(),
   };
-  await deps.repo.insertEndpoint(endpoint);
+  const audit = webhookAuditEvent(deps, {
+    organizationId: cmd.organizationId,
+    type: "webhook.created",
+    context: cmd.audit,
+    targetId: id,
+    changes: endpointChanges(null, endpoint),
+    // Whether the caller chose the secret or one was generated; never the secret.
+    data: { secret: cmd.secret ? "given" : "generated" },
+  });
+  await deps.repo.insertEndpoint(endpoint, [audit]);
   // The URL's path and query may carry a receiver's own token: log the origin only.
   deps.logger.info(
     { organization_id: cmd.organizationId, webhook_id: id, origin: new URL(cmd.url).origin, events },

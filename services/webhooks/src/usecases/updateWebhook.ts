@@ -2,7 +2,10 @@
 import { errors } from "@verdict/kit";
 import { checkUrl, normalizeEvents } from "../domain/endpoint.js";
 import type { WebhookDeps } from "../deps.js";
+import type { AuditContextInput } from "@verdict/outbox";
+import { endpointChanges } from "../domain/audit.js";
 import type { EndpointRecord } from "../repo.js";
+import { webhookAuditEvent } from "./auditEvent.js";
 import { getWebhook } from "./getWebhook.js";
 
 export interface UpdateWebhookCommand {
@@ -11,6 +14,8 @@ export interface UpdateWebhookCommand {
   url?: string;
   events?: string[];
   status?: string;
+  /** Who asks, for the audit event written with the change. */
+  audit?: AuditContextInput | undefined;
 }
 
 /**
@@ -38,7 +43,14 @@ export async function updateWebhook(deps: WebhookDeps, cmd: UpdateWebhookCommand
     Object.assign(set, { status: "active", disabled_reason: null, disabled_at: null });
   if (cmd.status === "disabled" && endpoint.status !== "disabled")
     Object.assign(set, { status: "disabled", disabled_reason: "Disabled by the organization", disabled_at: now });
-  const updated = await deps.repo.updateEndpoint(cmd.organizationId, endpoint.id, set);
+  const audit = webhookAuditEvent(deps, {
+    organizationId: cmd.organizationId,
+    type: "webhook.updated",
+    context: cmd.audit,
+    targetId: endpoint.id,
+    changes: endpointChanges(endpoint, { ...endpoint, ...set }),
+  });
+  const updated = await deps.repo.updateEndpoint(cmd.organizationId, endpoint.id, set, [audit]);
   if (!updated) throw errors.notFound("webhook", cmd.webhookId);
   deps.logger.info(
     { organization_id: cmd.organizationId, webhook_id: endpoint.id, status: updated.status, events: updated.events },

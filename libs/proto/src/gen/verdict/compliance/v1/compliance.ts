@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.compliance.v1";
 
@@ -127,6 +128,8 @@ export interface CreateReportRequest {
     | undefined;
   /** ... or the last <n> days ("90d"); exactly one of the two. */
   last_days: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface CreateReportResponse {
@@ -146,6 +149,8 @@ export interface DownloadReportRequest {
   report_id: string;
   expires: number;
   signature: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DownloadReportResponse {
@@ -1608,7 +1613,7 @@ export const Report: MessageFns<Report> = {
 };
 
 function createBaseCreateReportRequest(): CreateReportRequest {
-  return { organization_id: "", frameworks: [], format: "", date_range: undefined, last_days: "" };
+  return { organization_id: "", frameworks: [], format: "", date_range: undefined, last_days: "", audit: undefined };
 }
 
 export const CreateReportRequest: MessageFns<CreateReportRequest> = {
@@ -1627,6 +1632,9 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
     }
     if (message.last_days !== "") {
       writer.uint32(42).string(message.last_days);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -1684,6 +1692,14 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
             message.last_days = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1717,6 +1733,7 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
         : isSet(object.last_days)
         ? globalThis.String(object.last_days)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -1737,6 +1754,9 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
     if (message.last_days !== "") {
       obj.lastDays = message.last_days;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -1752,6 +1772,9 @@ export const CreateReportRequest: MessageFns<CreateReportRequest> = {
       ? DateRange.fromPartial(object.date_range)
       : undefined;
     message.last_days = object.last_days ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -1988,7 +2011,7 @@ export const GetReportResponse: MessageFns<GetReportResponse> = {
 };
 
 function createBaseDownloadReportRequest(): DownloadReportRequest {
-  return { report_id: "", expires: 0, signature: "" };
+  return { report_id: "", expires: 0, signature: "", audit: undefined };
 }
 
 export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
@@ -2001,6 +2024,9 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
     }
     if (message.signature !== "") {
       writer.uint32(26).string(message.signature);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2042,6 +2068,14 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
             message.signature = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2063,6 +2097,7 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
         : "",
       expires: isSet(object.expires) ? globalThis.Number(object.expires) : 0,
       signature: isSet(object.signature) ? globalThis.String(object.signature) : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2077,6 +2112,9 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
     if (message.signature !== "") {
       obj.signature = message.signature;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2088,6 +2126,9 @@ export const DownloadReportRequest: MessageFns<DownloadReportRequest> = {
     message.report_id = object.report_id ?? "";
     message.expires = object.expires ?? 0;
     message.signature = object.signature ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };

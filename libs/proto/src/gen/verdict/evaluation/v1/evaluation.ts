@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.evaluation.v1";
 
@@ -164,6 +165,8 @@ export interface ListEvaluationsResponse {
 export interface DeleteEvaluationRequest {
   organization_id: string;
   evaluation_id: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DeleteEvaluationResponse {
@@ -2088,7 +2091,7 @@ export const ListEvaluationsResponse: MessageFns<ListEvaluationsResponse> = {
 };
 
 function createBaseDeleteEvaluationRequest(): DeleteEvaluationRequest {
-  return { organization_id: "", evaluation_id: "" };
+  return { organization_id: "", evaluation_id: "", audit: undefined };
 }
 
 export const DeleteEvaluationRequest: MessageFns<DeleteEvaluationRequest> = {
@@ -2098,6 +2101,9 @@ export const DeleteEvaluationRequest: MessageFns<DeleteEvaluationRequest> = {
     }
     if (message.evaluation_id !== "") {
       writer.uint32(18).string(message.evaluation_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2131,6 +2137,14 @@ export const DeleteEvaluationRequest: MessageFns<DeleteEvaluationRequest> = {
             message.evaluation_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2155,6 +2169,7 @@ export const DeleteEvaluationRequest: MessageFns<DeleteEvaluationRequest> = {
         : isSet(object.evaluation_id)
         ? globalThis.String(object.evaluation_id)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2166,6 +2181,9 @@ export const DeleteEvaluationRequest: MessageFns<DeleteEvaluationRequest> = {
     if (message.evaluation_id !== "") {
       obj.evaluationId = message.evaluation_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2176,6 +2194,9 @@ export const DeleteEvaluationRequest: MessageFns<DeleteEvaluationRequest> = {
     const message = createBaseDeleteEvaluationRequest();
     message.organization_id = object.organization_id ?? "";
     message.evaluation_id = object.evaluation_id ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };

@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.integrations.v1";
 
@@ -65,6 +66,8 @@ export interface CreateConnectionRequest {
   app_id: string;
   /** GitHub: the App's private key, PEM as GitHub issues it (required there; sealed at rest, never answered). */
   private_key: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface CreateConnectionResponse {
@@ -82,6 +85,8 @@ export interface ListConnectionsResponse {
 export interface DeleteConnectionRequest {
   organization_id: string;
   connection_id: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DeleteConnectionResponse {
@@ -382,6 +387,7 @@ function createBaseCreateConnectionRequest(): CreateConnectionRequest {
     webhook_secret: "",
     app_id: "",
     private_key: "",
+    audit: undefined,
   };
 }
 
@@ -407,6 +413,9 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     }
     if (message.private_key !== "") {
       writer.uint32(1770).string(message.private_key);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -480,6 +489,14 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
             message.private_key = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -521,6 +538,7 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
         : isSet(object.private_key)
         ? globalThis.String(object.private_key)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -547,6 +565,9 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     if (message.private_key !== "") {
       obj.privateKey = message.private_key;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -562,6 +583,9 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     message.webhook_secret = object.webhook_secret ?? "";
     message.app_id = object.app_id ?? "";
     message.private_key = object.private_key ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -780,7 +804,7 @@ export const ListConnectionsResponse: MessageFns<ListConnectionsResponse> = {
 };
 
 function createBaseDeleteConnectionRequest(): DeleteConnectionRequest {
-  return { organization_id: "", connection_id: "" };
+  return { organization_id: "", connection_id: "", audit: undefined };
 }
 
 export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
@@ -790,6 +814,9 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
     }
     if (message.connection_id !== "") {
       writer.uint32(18).string(message.connection_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -823,6 +850,14 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
             message.connection_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -847,6 +882,7 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
         : isSet(object.connection_id)
         ? globalThis.String(object.connection_id)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -858,6 +894,9 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
     if (message.connection_id !== "") {
       obj.connectionId = message.connection_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -868,6 +907,9 @@ export const DeleteConnectionRequest: MessageFns<DeleteConnectionRequest> = {
     const message = createBaseDeleteConnectionRequest();
     message.organization_id = object.organization_id ?? "";
     message.connection_id = object.connection_id ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };

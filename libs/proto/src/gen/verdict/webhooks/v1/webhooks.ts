@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.webhooks.v1";
 
@@ -89,6 +90,8 @@ export interface CreateWebhookRequest {
   events: string[];
   /** Standard Webhooks form: whsec_ + base64 of 24 to 64 random bytes. Omit it to have one generated. */
   secret: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface CreateWebhookResponse {
@@ -116,7 +119,11 @@ export interface UpdateWebhookRequest {
     | EventNames
     | undefined;
   /** active re-enables a disabled webhook; disabled stops its messages */
-  status?: string | undefined;
+  status?:
+    | string
+    | undefined;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface UpdateWebhookResponse {
@@ -126,6 +133,8 @@ export interface UpdateWebhookResponse {
 export interface DeleteWebhookRequest {
   organization_id: string;
   webhook_id: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DeleteWebhookResponse {
@@ -1074,7 +1083,7 @@ export const GetWebhookResponse: MessageFns<GetWebhookResponse> = {
 };
 
 function createBaseCreateWebhookRequest(): CreateWebhookRequest {
-  return { organization_id: "", url: "", events: [], secret: "" };
+  return { organization_id: "", url: "", events: [], secret: "", audit: undefined };
 }
 
 export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
@@ -1090,6 +1099,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     }
     if (message.secret !== "") {
       writer.uint32(34).string(message.secret);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -1139,6 +1151,14 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
             message.secret = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1161,6 +1181,7 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
       url: isSet(object.url) ? globalThis.String(object.url) : "",
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => globalThis.String(e)) : [],
       secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -1178,6 +1199,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     if (message.secret !== "") {
       obj.secret = message.secret;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -1190,6 +1214,9 @@ export const CreateWebhookRequest: MessageFns<CreateWebhookRequest> = {
     message.url = object.url ?? "";
     message.events = object.events?.map((e) => e) || [];
     message.secret = object.secret ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -1349,7 +1376,14 @@ export const EventNames: MessageFns<EventNames> = {
 };
 
 function createBaseUpdateWebhookRequest(): UpdateWebhookRequest {
-  return { organization_id: "", webhook_id: "", url: undefined, events: undefined, status: undefined };
+  return {
+    organization_id: "",
+    webhook_id: "",
+    url: undefined,
+    events: undefined,
+    status: undefined,
+    audit: undefined,
+  };
 }
 
 export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
@@ -1368,6 +1402,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     }
     if (message.status !== undefined) {
       writer.uint32(42).string(message.status);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -1425,6 +1462,14 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
             message.status = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1452,6 +1497,7 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
       url: isSet(object.url) ? globalThis.String(object.url) : undefined,
       events: isSet(object.events) ? EventNames.fromJSON(object.events) : undefined,
       status: isSet(object.status) ? globalThis.String(object.status) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -1472,6 +1518,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
     if (message.status !== undefined) {
       obj.status = message.status;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -1487,6 +1536,9 @@ export const UpdateWebhookRequest: MessageFns<UpdateWebhookRequest> = {
       ? EventNames.fromPartial(object.events)
       : undefined;
     message.status = object.status ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -1561,7 +1613,7 @@ export const UpdateWebhookResponse: MessageFns<UpdateWebhookResponse> = {
 };
 
 function createBaseDeleteWebhookRequest(): DeleteWebhookRequest {
-  return { organization_id: "", webhook_id: "" };
+  return { organization_id: "", webhook_id: "", audit: undefined };
 }
 
 export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
@@ -1571,6 +1623,9 @@ export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
     }
     if (message.webhook_id !== "") {
       writer.uint32(18).string(message.webhook_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -1604,6 +1659,14 @@ export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
             message.webhook_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1628,6 +1691,7 @@ export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
         : isSet(object.webhook_id)
         ? globalThis.String(object.webhook_id)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -1639,6 +1703,9 @@ export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
     if (message.webhook_id !== "") {
       obj.webhookId = message.webhook_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -1649,6 +1716,9 @@ export const DeleteWebhookRequest: MessageFns<DeleteWebhookRequest> = {
     const message = createBaseDeleteWebhookRequest();
     message.organization_id = object.organization_id ?? "";
     message.webhook_id = object.webhook_id ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
