@@ -23,8 +23,14 @@ type OptionalRuleFields =
 export type PatternToRun = Omit<policyV1.ResolvedPattern, OptionalRuleFields> &
   Partial<Pick<policyV1.ResolvedPattern, OptionalRuleFields>>;
 
-/** A policy the engine runs: the contract's verdict.policy.v1.ResolvedPolicy, with its patterns as above. */
-export type PolicyToRun = Omit<policyV1.ResolvedPolicy, "patterns"> & { patterns: PatternToRun[] };
+/**
+ * A policy the engine runs: the contract's verdict.policy.v1.ResolvedPolicy, with its patterns as
+ * above. `file_scope` is compliance's (which files the policy could apply to), not the engine's.
+ */
+export type PolicyToRun = Omit<policyV1.ResolvedPolicy, "patterns" | "file_scope"> & {
+  patterns: PatternToRun[];
+  file_scope?: string[];
+};
 
 /**
  * A violation before it has an id. Its fields are the contract's (verdict.evaluation.v1.Violation):
