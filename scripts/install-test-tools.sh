@@ -43,6 +43,7 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation)
 command -v curl >/dev/null 2>&1 || missing+=(curl)
 command -v jq >/dev/null 2>&1 || missing+=(jq)
+command -v pdftotext >/dev/null 2>&1 || missing+=(poppler-utils)
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "==> installing ${missing[*]} (Debian packages)"
 export DEBIAN_FRONTEND=noninteractive

@@ -94,12 +94,15 @@ function indexFile(file) {
 }
 
 const STRUCT = ".google.protobuf.Struct";
+/** Who asks, for the audit event a change records: the gateway fills it, the client never sends it. */
+const AUDIT = ".verdict.audit.v1.AuditContext";
 const rulesOf = (f) => f.options?.[FIELD] ?? {};
 const required = (f) => (f.options?.["[google.api.field_behavior]"] ?? []).includes("REQUIRED");
 /** A field's name in JSON: the proto field's, or the name of the absolute URL a path is answered as. */
 const jsonName = (f) => rulesOf(f).publicUrl || f.name;
-/** The fields of a message that the REST shape has (not the `internal` ones). */
-const restFields = (m) => m.fields.filter((f) => !rulesOf(f).internal);
+/** The fields of a message that the REST shape has (not the `internal` ones, nor the audit context). */
+const restFields = (m) => m.fields.filter((f) => !rulesOf(f).internal && f.typeName !== AUDIT);
+const auditField = (m) => m.fields.find((f) => f.typeName === AUDIT);
 
 /**
  * The zod expression of one field's JSON value: in an answer (io "output"), a request body
@@ -389,7 +392,8 @@ function generate(file) {
       ...(r.query ? ["query"] : []),
       ...(r.body ? ["body"] : []),
       ...(structs.length ? ["rawBody"] : []),
-      ...(r.input.fields.some((f) => f.name === "organization_id") ? ["principal"] : []),
+      ...(r.input.fields.some((f) => f.name === "organization_id") || auditField(r.input) ? ["principal"] : []),
+      ...(auditField(r.input) ? ["requestId", "clientIp"] : []),
       "clients",
       ...(!r.noContent && ctx.needsBase(r.answer.full) ? ["apiBaseUrl"] : []),
     ];
@@ -423,6 +427,8 @@ function generate(file) {
         return `${f.name}: ${from} === undefined ? undefined : { ${unwrapped(f, ctx).unwrapped}: ${from} }`;
       return `${f.name}: ${from}`;
     });
+    const audit = auditField(r.input);
+    if (audit) fields.push(`${audit.name}: auditContext(principal!, requestId, clientIp)`);
     // A body or a query leaves out what it may: the message's defaults fill it (fromPartial).
     const request =
       r.body || r.query ? `${protoNs}.${r.input.ts}.fromPartial({ ${fields.join(", ")} })` : `{ ${fields.join(", ")} }`;
@@ -451,6 +457,8 @@ function generate(file) {
     ),
   ];
   if (helpers.length) lines.splice(importsAt, 0, `import { ${helpers.join(", ")} } from "../http/restTypes.js";`);
+  if (/(?<![\w.])auditContext\(/.test(code))
+    lines.splice(importsAt, 0, `import { auditContext } from "../http/auth.js";`);
   return { name: `${service}.rest.ts`, text: lines.join("\n") + "\n" };
 }
 

@@ -2,6 +2,7 @@
 // pagination, readable with read:org, and one organization's never shown to another.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { auditEventOfRequest } from "../support/audit.js";
 import { addMember, as, signIn, type Person } from "../support/people.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
@@ -132,5 +133,111 @@ describe("GET /v1/audit-events", () => {
     const theirs = (await initech.get("/v1/audit-events", { query: { limit: 100 } })).body.audit_events;
     expect(theirs.map((e: { type: string }) => e.type)).toEqual(["api_key.created"]);
     expect(JSON.stringify(theirs)).not.toContain(owner.login.body.session.user.id);
+  });
+});
+
+// Configuration changes are written by the service that owns them, with the change (its outbox),
+// and reach the audit log over the bus: the event of a request is found by its X-Request-Id.
+describe("configuration changes in the audit log", () => {
+  it("records a policy's disable, severity and settings change with the before/after, key and request", async () => {
+    const before = (await op.get("/v1/policies/hardcoded-credentials")).body;
+    const res = await op.patch("/v1/policies/hardcoded-credentials", {
+      enabled: false,
+      severity: "warning",
+      settings: { detect_api_keys: true },
+    });
+    expect(res.status).toBe(200);
+    const event = await auditEventOfRequest(op, res.headers.get("x-request-id"));
+    expect(event).toMatchObject({
+      type: "policy.disabled",
+      actor: { type: "api_key", id: expect.stringMatching(/^key_/), ip: expect.stringMatching(/127\.0\.0\.1/) },
+      credential: { type: "api_key" },
+      target: { type: "policy", id: "hardcoded-credentials" },
+    });
+    expect(event.credential!.id).toBe(event.actor.id);
+    expect(event.data.changes).toEqual({
+      enabled: { before: true, after: false },
+      severity: { before: before.severity, after: "warning" },
+      "settings.detect_api_keys": { before: false, after: true },
+    });
+
+    // A reset to the default (null) and turning it back on: policy.enabled, only what changed.
+    const back = await op.patch("/v1/policies/hardcoded-credentials", {
+      enabled: true,
+      settings: { detect_api_keys: null },
+    });
+    const enabled = await auditEventOfRequest(op, back.headers.get("x-request-id"));
+    expect(enabled.type).toBe("policy.enabled");
+    expect(enabled.data.changes).toEqual({
+      enabled: { before: false, after: true },
+      "settings.detect_api_keys": { before: true, after: false },
+    });
+  });
+
+  it("records require_evaluation_pass turned off by a signed-in owner, with the session", async () => {
+    const res = await op.patch("/v1/organization", { settings: { require_evaluation_pass: false } }, as(owner));
+    expect(res.status).toBe(200);
+    const event = await auditEventOfRequest(op, res.headers.get("x-request-id"));
+    expect(event).toMatchObject({
+      type: "organization.updated",
+      actor: { type: "user", id: owner.login.body.session.user.id },
+      credential: { type: "session", id: owner.login.body.session.id },
+      target: { type: "organization", id: res.body.id },
+      data: { changes: { "settings.require_evaluation_pass": { before: true, after: false } } },
+    });
+    expect(Object.keys(event.data.changes!)).toEqual(["settings.require_evaluation_pass"]);
+    await op.patch("/v1/organization", { settings: { require_evaluation_pass: true } });
+  });
+
+  it("records custom policies created and deleted, and repositories connected and disconnected", async () => {
+    const created = await op.post("/v1/policies", {
+      id: "no-todo-audit",
+      name: "No TODO",
+      severity: "warning",
+      patterns: [{ type: "regex", value: "TODO", message: "A TODO" }],
+    });
+    expect(created.status).toBe(201);
+    expect(await auditEventOfRequest(op, created.headers.get("x-request-id"))).toMatchObject({
+      type: "policy.created",
+      target: { type: "policy", id: "no-todo-audit" },
+      data: {
+        name: "No TODO",
+        changes: { enabled: { before: null, after: true }, severity: { before: null, after: "warning" } },
+      },
+    });
+    const deleted = await op.delete("/v1/policies/no-todo-audit");
+    expect(deleted.status).toBe(204);
+    expect(await auditEventOfRequest(op, deleted.headers.get("x-request-id"))).toMatchObject({
+      type: "policy.deleted",
+      target: { id: "no-todo-audit" },
+      data: { changes: { enabled: { before: true, after: null } } },
+    });
+
+    const repo = await op.post("/v1/repositories", { provider: "github", name: "acme/audited" });
+    expect(repo.status).toBe(201);
+    expect(await auditEventOfRequest(op, repo.headers.get("x-request-id"))).toMatchObject({
+      type: "repository.connected",
+      target: { type: "repository", id: repo.body.id },
+      data: {
+        changes: {
+          provider: { before: null, after: "github" },
+          name: { before: null, after: "acme/audited" },
+          default_branch: { before: null, after: "main" },
+        },
+      },
+    });
+    const gone = await op.delete(`/v1/repositories/${repo.body.id}`);
+    expect(gone.status).toBe(204);
+    expect(await auditEventOfRequest(op, gone.headers.get("x-request-id"))).toMatchObject({
+      type: "repository.disconnected",
+      target: { type: "repository", id: repo.body.id },
+      data: { changes: { name: { before: "acme/audited", after: null } } },
+    });
+    // A refused change records nothing: the built-in cannot be deleted.
+    const refused = await op.delete("/v1/policies/hardcoded-credentials");
+    expect(refused.status).toBe(422);
+    const types = (await op.get("/v1/audit-events", { query: { type: "policy.deleted", limit: 100 } })).body
+      .audit_events as { target: { id: string } }[];
+    expect(types.map((e) => e.target.id)).toEqual(["no-todo-audit"]);
   });
 });

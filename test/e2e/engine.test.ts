@@ -34,6 +34,8 @@ describe("inline suppression", () => {
         file: "test/keys.js",
         line: 1,
         reason: "documented test fixture, not a live key",
+        // The one the finding is reported with when not silenced (compliance tracks it by this).
+        fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
       },
     ]);
     expect(res.body.summary).toMatchObject({ total_violations: 1, suppressed: 1 });

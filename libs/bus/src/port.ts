@@ -54,6 +54,12 @@ export const TOPICS = {
   keyRevoked: "verdict.identity.key_revoked",
   /** A security event of the audit log (sign-in, MFA change, key, role, invitation, removal). */
   auditRecorded: "verdict.identity.audit_recorded",
+  /**
+   * A configuration change in a service other than identity (policy, repository, webhook,
+   * evaluation deletion, report): written with the change through the owning service's outbox;
+   * identity appends it to the organization's audit log (and then publishes audit_recorded).
+   */
+  auditChange: "verdict.audit.change",
   /** A webhook endpoint was disabled (410 Gone, or failing past its whole retry schedule). */
   webhookDisabled: "verdict.webhooks.endpoint_disabled",
 } as const;

@@ -99,7 +99,7 @@ export function evaluateOffline(
   files: { path: string; status: string; content: Buffer }[],
   envelope: { repository: string; ref: string; base_ref?: string },
 ): MergedEvaluation & { policy_version: string } {
-  const engine = compileEngine(policies.run);
+  const engine = compileEngine(policies.run, { lazyRules: true });
   const started = new Date().toISOString();
   let room = MAX_VIOLATIONS;
   const scans = files.map((f) => {

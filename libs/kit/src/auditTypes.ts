@@ -37,5 +37,55 @@ export const AUDIT_EVENT_TYPES = [
   "sso.connection_updated",
   "sso.connection_deleted",
   "sso.domain_verified",
+  // Configuration changes, recorded by the service that owns the change (docs/audit.md).
+  "organization.updated",
+  "policy.created",
+  "policy.updated",
+  "policy.enabled",
+  "policy.disabled",
+  "policy.deleted",
+  "repository.connected",
+  "repository.disconnected",
 ] as const;
 export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+
+/** One changed field of an audit event: its value before and after (null: absent). */
+export interface FieldChange {
+  before: unknown;
+  after: unknown;
+}
+
+/**
+ * The fields whose values differ between two states (compared as JSON), with both values: the
+ * before/after of an audit event. Only the keys given are compared, so a caller names exactly
+ * the fields that may be shown (never a secret).
+ */
+export function fieldChanges(
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+  keys: readonly string[],
+): Record<string, FieldChange> {
+  const out: Record<string, FieldChange> = {};
+  for (const key of keys) {
+    const b = before?.[key] ?? null;
+    const a = after?.[key] ?? null;
+    if (canonicalJson(b) !== canonicalJson(a)) out[key] = { before: b, after: a };
+  }
+  return out;
+}
+
+/** JSON with object keys sorted at every level: one text for one value, whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value));
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.keys(value as Record<string, unknown>)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
+  return value;
+}

@@ -15,3 +15,5 @@ export * from "./auditTypes.js";
 export * from "./paging.js";
 export * from "./addresses.js";
 export * from "./egress.js";
+export * from "./messages.js";
+export * from "./fieldChecks.js";

@@ -9,6 +9,7 @@ export * as evaluationV1 from "./gen/verdict/evaluation/v1/evaluation.js";
 export * as complianceV1 from "./gen/verdict/compliance/v1/compliance.js";
 export * as webhooksV1 from "./gen/verdict/webhooks/v1/webhooks.js";
 export * as integrationsV1 from "./gen/verdict/integrations/v1/integrations.js";
+export * as auditV1 from "./gen/verdict/audit/v1/audit.js";
 
 export const SERVICE_NAMES = {
   identity: "verdict.identity.v1.IdentityService",

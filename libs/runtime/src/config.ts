@@ -181,7 +181,7 @@ documentVariables({
     "Where the compliance service listens (`host:port`), for a standalone process that calls it",
   VERDICT_WEBHOOKS_ADDRESS: "Where the webhooks service listens (`host:port`), for a standalone process that calls it",
   VERDICT_INTEGRATIONS_ADDRESS:
-    "Where the integrations service listens (`host:port`), for the gateway; unset: not deployed (the `/v1/integrations` routes and connecting a `gitea` repository answer 503)",
+    "Where the integrations service listens (`host:port`), for the gateway; unset: not deployed (the `/v1/integrations` routes and connecting a `gitea` repository answer 503; a `github` repository is stored by name, unverified)",
   VERDICT_PUBLIC_URL:
     "Public base URL (e.g. `https://verdict.example.com`) for report download links, OSCAL evidence links and the OAuth issuer (`<url>/auth`); unset: the request's host (links), `http://localhost:<port>` (OSCAL), and for the OAuth server only a request to localhost, 127.0.0.1 or [::1] on the listening port (any other Host: 403)",
   VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT:

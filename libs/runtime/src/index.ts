@@ -4,3 +4,4 @@ export * from "./process.js";
 export * from "./pool.js";
 export * from "./configDoc.js";
 export * from "./threadPriority.js";
+export * from "./service.js";

@@ -8,7 +8,6 @@ import { createBus } from "@verdict/bus";
 import {
   ConfigError,
   createLogger,
-  resolveMasterKey,
   startTelemetry,
   stopTelemetry,
   systemClock,
@@ -19,10 +18,10 @@ import {
 import { complianceOptions, startComplianceService } from "@verdict/compliance";
 import { evaluationOptions, startEvaluationService } from "@verdict/evaluation";
 import { gatewayOptions, startGatewayThread } from "@verdict/gateway";
-import { sessionPolicy, startIdentityService } from "@verdict/identity";
+import { identityOptions, startIdentityService } from "@verdict/identity";
 import { integrationsOptions, startIntegrationsService } from "@verdict/integrations";
 import { policyBudgets, startPolicyService } from "@verdict/policy";
-import { busOptions, exitProcess, grpcPorts } from "@verdict/runtime";
+import { busOptions, exitProcess, grpcPorts, type GrpcServiceName, type ServiceBase } from "@verdict/runtime";
 import { createStore, StoreLockedError } from "@verdict/store";
 import { startWebhookService, webhookOptions } from "@verdict/webhooks";
 
@@ -86,6 +85,15 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
   trackEventLoopDelay("services");
   const host = config.VERDICT_GRPC_HOST;
   const port = grpcPorts(config.VERDICT_GRPC_BASE_PORT);
+  // Every service shares the adapters and the clock, on a loopback port of its own.
+  const base = (service: GrpcServiceName): ServiceBase => ({
+    store,
+    bus,
+    logger: logger.child({ service }),
+    host,
+    port: port[service],
+    clock,
+  });
   const stops: (() => Promise<void>)[] = [];
   // Work the process starts on its own (webhook deliveries) stops at once, while the gateway
   // drains: a retry due during the drain is left to the next process, as its schedule says.
@@ -100,82 +108,45 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
   };
 
   try {
-    const policy = await startPolicyService({
-      store,
-      bus,
-      logger: logger.child({ service: "policy" }),
-      host,
-      port: port.policy,
-      clock,
-      budgets: policyBudgets(config),
-    });
+    const policy = await startPolicyService({ ...base("policy"), budgets: policyBudgets(config) });
     stops.push(() => policy.stop());
     const policyAddress = `${host}:${policy.grpc.port}`;
     const identity = await startIdentityService({
-      store,
-      bus,
-      logger: logger.child({ service: "identity" }),
-      host,
-      port: port.identity,
+      ...base("identity"),
       policyAddress,
-      bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY,
-      clock,
-      masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, config.dataDir, logger),
-      sessions: sessionPolicy(config),
-      oidcDiscoveryTtlMs: config.VERDICT_OIDC_DISCOVERY_TTL_SECONDS * 1000,
-      ssoAllowPrivate: config.VERDICT_SSO_ALLOW_PRIVATE,
+      ...identityOptions(config, config.dataDir, logger),
     });
     stops.push(() => identity.stop());
     const evaluation = await startEvaluationService({
-      store,
-      bus,
-      logger: logger.child({ service: "evaluation" }),
-      host,
-      port: port.evaluation,
+      ...base("evaluation"),
       policyAddress,
       identityAddress: `${host}:${identity.grpc.port}`,
       ...evaluationOptions(config),
       // Queued contents as files of the data directory, off the embedded store's thread.
       spoolDir: join(config.dataDir, "evaluation-queue"),
-      clock,
     });
     // By the time it stops, the gateway has drained (VERDICT_SHUTDOWN_GRACE_MS) and cancelled
     // what it could not finish: scans still running are abandoned at once.
     stops.push(() => evaluation.stop(1_000));
     let httpPort = config.VERDICT_HTTP_PORT;
     const compliance = await startComplianceService({
-      store,
-      bus,
-      logger: logger.child({ service: "compliance" }),
-      host,
-      port: port.compliance,
+      ...base("compliance"),
       policyAddress,
       identityAddress: `${host}:${identity.grpc.port}`,
       ...complianceOptions(config, config.dataDir, () => `http://localhost:${httpPort}`),
-      clock,
     });
     stops.push(() => compliance.stop());
     const webhooks = await startWebhookService({
-      store,
-      bus,
-      logger: logger.child({ service: "webhooks" }),
-      host,
-      port: port.webhooks,
+      ...base("webhooks"),
       ...webhookOptions(config, config.dataDir, logger),
-      clock,
     });
     stops.push(() => webhooks.stop());
     quiesce.push(() => webhooks.stopDelivering());
     const integrations = await startIntegrationsService({
-      store,
-      bus,
-      logger: logger.child({ service: "integrations" }),
-      host,
-      port: port.integrations,
+      ...base("integrations"),
       policyAddress,
       evaluationAddress: `${host}:${evaluation.grpc.port}`,
       ...integrationsOptions(config, config.dataDir, logger),
-      clock,
     });
     stops.push(() => integrations.stop());
     const gateway = await startGatewayThread({

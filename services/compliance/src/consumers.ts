@@ -1,16 +1,17 @@
 // Bus consumers: map events to use cases, nothing else (the bus's counterpart of grpc.ts).
-import { deadLetterTopic, TOPICS, type CloudEvent, type Subscription } from "@verdict/bus";
-import type { ComplianceDeps } from "./deps.js";
-import { failReport } from "./usecases/failReport.js";
-import { generateReport } from "./usecases/generateReport.js";
 import {
-  projectBypass,
-  projectEvaluation,
-  projectViolation,
+  deadLetterTopic,
+  TOPICS,
+  type CloudEvent,
   type EvaluationCompletedData,
   type PolicyBypassedData,
   type PolicyViolationData,
-} from "./usecases/project.js";
+  type Subscription,
+} from "@verdict/bus";
+import type { ComplianceDeps } from "./deps.js";
+import { failReport } from "./usecases/failReport.js";
+import { generateReport } from "./usecases/generateReport.js";
+import { projectBypass, projectEvaluation, projectViolation } from "./usecases/project.js";
 import type { ReportRequestedData } from "./usecases/createReport.js";
 
 /** The service's consumers: the evidence projection and report generation. */

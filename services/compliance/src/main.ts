@@ -1,19 +1,10 @@
 // Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
 // projection from evaluation events and generates requested reports.
-import { InProcessBus, type Bus, type Subscription } from "@verdict/bus";
-import {
-  AppError,
-  createClient,
-  startGrpcServer,
-  systemClock,
-  type Clock,
-  type GrpcServerHandle,
-  type Logger,
-} from "@verdict/kit";
+import { InProcessBus, type Subscription } from "@verdict/bus";
+import { AppError, createClient, startGrpcServer, systemClock } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
-import { FairPool, LOW_PRIORITY_NICENESS, workerFile } from "@verdict/runtime";
+import { FairPool, LOW_PRIORITY_NICENESS, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { Outbox } from "@verdict/outbox";
-import type { Store } from "@verdict/store";
 import type { PolicyScope } from "./domain/applicability.js";
 import { CATALOGS } from "./domain/catalogs/index.js";
 import type { Catalog } from "./domain/catalogs/types.js";
@@ -24,12 +15,7 @@ import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
 import { failStaleReports } from "./usecases/failReport.js";
 
-export interface ComplianceServiceOptions {
-  store: Store;
-  bus: Bus;
-  logger: Logger;
-  host: string;
-  port: number;
+export interface ComplianceServiceOptions extends ServiceBase {
   policyAddress: string;
   identityAddress: string;
   /** HMAC key of the signed download links. */
@@ -39,17 +25,13 @@ export interface ComplianceServiceOptions {
   /** Public base URL of the REST API (…/v1), read when a link or an evidence href is made. */
   apiBaseUrl: () => string;
   catalogs?: readonly Catalog[];
-  clock?: Clock;
   /** Report worker threads (default 1). */
   reportWorkers?: number;
   /** A report still generating after this long is failed (default ten minutes); its rendering stops then too. */
   reportTimeoutMs?: number;
 }
 
-export interface ComplianceService {
-  grpc: GrpcServerHandle;
-  stop(): Promise<void>;
-}
+export type ComplianceService = RunningService;
 
 type PolicyClient = ReturnType<typeof createClient<typeof policyV1.PolicyServiceService>>;
 type IdentityClient = ReturnType<typeof createClient<typeof identityV1.IdentityServiceService>>;

@@ -1,13 +1,12 @@
 // Asynchronous evaluations over real gRPC, a real policy and identity service, the embedded
 // store and the in-process bus: queued, worked off, finished exactly once, and never lost.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { TOPICS, type CloudEvent } from "@verdict/bus";
+import { TOPICS, type CloudEvent, type EvaluationCompletedData } from "@verdict/bus";
 import { createLogger, newId } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
 import { eventually, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
 import { startEvaluationService } from "./main.js";
 import { pendingEvaluation } from "../test/fakes.js";
-import type { EvaluationCompletedData } from "./usecases/events.js";
 
 const ORG = "org_async";
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";

@@ -107,6 +107,19 @@ describe("built-in policy library", () => {
     }
     expect(mismatches).toEqual([]);
   });
+
+  it("finds the same, to every field, with its rules compiled on first use (the CLI's offline engine)", () => {
+    const lazy = compileEngine(policies, { lazyRules: true });
+    const differ = files.filter((file) => {
+      const options = { allowSuppression: true };
+      return (
+        JSON.stringify(lazy.scan(file.path, file.content, options)) !==
+        JSON.stringify(engine.scan(file.path, file.content, options))
+      );
+    });
+    expect(differ.map((f) => f.path)).toEqual([]);
+    expect(files.length).toBeGreaterThan(100);
+  });
 });
 
 // A policy's claims (the CWEs it checks, from which compliance coverage is computed, and the

@@ -1,8 +1,14 @@
 // Bus consumers: map events to use cases, nothing else (the bus's counterpart of grpc.ts).
-import { deadLetterTopic, TOPICS, type Bus, type CloudEvent, type Subscription } from "@verdict/bus";
+import {
+  deadLetterTopic,
+  TOPICS,
+  type Bus,
+  type CloudEvent,
+  type EvaluationRequestedData,
+  type Subscription,
+} from "@verdict/bus";
 import { newId } from "@verdict/kit";
 import type { EvaluationDeps } from "./deps.js";
-import type { EvaluationRequestedData } from "./usecases/events.js";
 import { failUndeliverable } from "./usecases/failUndeliverable.js";
 import { forgetEngines } from "./usecases/forgetEngines.js";
 import { processRequested } from "./usecases/processRequested.js";

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { TOPICS, type CloudEvent } from "@verdict/bus";
+import { TOPICS, type CloudEvent, type EvaluationCompletedData, type PolicyViolationData } from "@verdict/bus";
 import type { evaluationV1 } from "@verdict/proto";
 import { withoutOutbox } from "@verdict/outbox";
 import { eventually, ManualClock, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
 import { encodeCursor } from "./domain/listQuery.js";
-import type { EvaluationCompletedData, PolicyViolationData } from "./usecases/events.js";
 
 const ORG = "org_eval";
 const OTHER_ORG = "org_other";

@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import type { AsyncService } from "@verdict/kit";
+import { messageFields, type AsyncService } from "@verdict/kit";
 import { evaluationV1 } from "@verdict/proto";
 import type { EvaluationDeps } from "./deps.js";
 import type { EvaluationRecord } from "./repo.js";
@@ -14,19 +14,22 @@ type Def = typeof evaluationV1.EvaluationServiceService;
 
 function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
   return {
-    id: e.id,
-    status: e.status,
-    repository: e.repository,
-    ref: e.ref,
-    base_ref: e.base_ref,
-    created_at: e.created_at,
-    completed_at: e.completed_at ?? undefined,
-    passed: e.passed ?? undefined,
-    summary: e.summary,
+    ...messageFields(e, [
+      "id",
+      "status",
+      "repository",
+      "ref",
+      "base_ref",
+      "created_at",
+      "completed_at",
+      "passed",
+      "summary",
+      "failure_reason",
+    ]),
     // As stored: fromPartial gives a field the record predates its default.
     violations: e.violations.map((v) => evaluationV1.Violation.fromPartial(v)),
-    failure_reason: e.failure_reason ?? undefined,
-    suppressions: e.suppressions,
+    // Likewise: a suppression stored before fingerprints has none.
+    suppressions: e.suppressions.map((s) => evaluationV1.Suppression.fromPartial(s)),
   };
 }
 

@@ -2,4 +2,3 @@ export { startEvaluationService, type EvaluationService, type EvaluationServiceO
 export { evaluationConfig, evaluationOptions, evaluationProcessConfig, type EvaluationConfig } from "./config.js";
 export { EVALUATION_STATUSES, MAX_FILE_BYTES, MAX_VIOLATIONS } from "./domain/evaluation.js";
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "./domain/listQuery.js";
-export type { EvaluationCompletedData, PolicyViolationData } from "./usecases/events.js";

@@ -1,19 +1,17 @@
 // Wires the evaluation service: adapters in, gRPC out, and the bus: it works off queued
 // evaluations and drops compiled engines when policies change. Used by the all-in-one launcher.
-import type { Bus } from "@verdict/bus";
-import {
-  createClient,
-  startGrpcServer,
-  systemClock,
-  type Clock,
-  type GrpcServerHandle,
-  type Logger,
-} from "@verdict/kit";
+import { createClient, startGrpcServer, systemClock } from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
-import type { Store } from "@verdict/store";
 import type { EvaluationDeps, EvaluationLimits } from "./deps.js";
-import { DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT, FairPool, LOW_PRIORITY_NICENESS, workerFile } from "@verdict/runtime";
+import {
+  DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
+  FairPool,
+  LOW_PRIORITY_NICENESS,
+  workerFile,
+  type RunningService,
+  type ServiceBase,
+} from "@verdict/runtime";
 import { policySets } from "./engineCache.js";
 import type { ScanJob, ScanOutcome } from "./scanJob.js";
 import { WarmEngines } from "./warmEngines.js";
@@ -24,18 +22,12 @@ import { JobFiles } from "./jobFiles.js";
 import { subscribeEvaluationConsumers } from "./consumers.js";
 import { recoverPending } from "./usecases/recover.js";
 
-export interface EvaluationServiceOptions {
-  store: Store;
-  bus: Bus;
-  logger: Logger;
-  host: string;
-  port: number;
+export interface EvaluationServiceOptions extends ServiceBase {
   /** host:port of the policy service. */
   policyAddress: string;
   /** host:port of the identity service (organization settings). */
   identityAddress: string;
   limits?: Partial<EvaluationLimits>;
-  clock?: Clock;
   /**
    * Whether this instance also works off queued evaluations (default true). False makes an
    * API-only instance: it queues large evaluations for the worker instances.
@@ -52,8 +44,7 @@ export interface EvaluationServiceOptions {
   spoolDir?: string;
 }
 
-export interface EvaluationService {
-  grpc: GrpcServerHandle;
+export interface EvaluationService extends RunningService {
   stop(graceMs?: number): Promise<void>;
 }
 

@@ -183,18 +183,24 @@ export class EvaluationRepo {
     };
   }
 
-  /** Per UTC day and outcome: how many evaluations, and their violations. */
-  async statsPerDay(organizationId: string, since: string, until: string) {
+  /** Per `field` (a document field) and outcome: how many evaluations, and their violations. */
+  private async statsPerOutcome(organizationId: string, since: string, until: string, field: string) {
     const rows = await this.evaluations.group(this.statsFilter(organizationId, since, until), {
-      by: { day: "created_day", passed: "passed" },
+      by: { value: field, passed: "passed" },
       sum: { violations: "summary.total_violations" },
     });
     return rows.map((r) => ({
-      day: String(r.key.day),
+      value: String(r.key.value),
       passed: r.key.passed as boolean | null,
       count: r.count,
       violations: r.sums.violations ?? 0,
     }));
+  }
+
+  /** Per UTC day and outcome: how many evaluations, and their violations. */
+  async statsPerDay(organizationId: string, since: string, until: string) {
+    const rows = await this.statsPerOutcome(organizationId, since, until, "created_day");
+    return rows.map(({ value, ...row }) => ({ day: value, ...row }));
   }
 
   /** Violations kept on the evaluations, per policy. */
@@ -208,16 +214,8 @@ export class EvaluationRepo {
 
   /** Per repository and outcome: how many evaluations, and their violations. */
   async statsPerRepository(organizationId: string, since: string, until: string) {
-    const rows = await this.evaluations.group(this.statsFilter(organizationId, since, until), {
-      by: { repository: "repository", passed: "passed" },
-      sum: { violations: "summary.total_violations" },
-    });
-    return rows.map((r) => ({
-      repository: String(r.key.repository),
-      passed: r.key.passed as boolean | null,
-      count: r.count,
-      violations: r.sums.violations ?? 0,
-    }));
+    const rows = await this.statsPerOutcome(organizationId, since, until, "repository");
+    return rows.map(({ value, ...row }) => ({ repository: value, ...row }));
   }
 
   /** An evaluation of the organization, or what is left of it once deleted (a tombstone). */

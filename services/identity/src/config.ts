@@ -2,7 +2,7 @@
 // the all-in-one process read the same ones (docs/configuration.md).
 import { isIP } from "node:net";
 import { z } from "zod";
-import { masterKeyVar } from "@verdict/kit";
+import { masterKeyVar, resolveMasterKey, type Logger } from "@verdict/kit";
 import {
   addressVar,
   DEFAULT_ADDRESSES,
@@ -11,6 +11,7 @@ import {
   documentVariables,
 } from "@verdict/runtime";
 import { parseKey } from "./domain/apiKey.js";
+import type { IdentityServiceOptions } from "./main.js";
 
 const minutes = (fallback: number) => z.coerce.number().int().min(1).max(525_600).default(fallback);
 
@@ -73,6 +74,22 @@ export function sessionPolicy(
   return {
     idleMs: config.VERDICT_SESSION_IDLE_TIMEOUT_MINUTES * 60_000,
     absoluteMs: config.VERDICT_SESSION_ABSOLUTE_TIMEOUT_MINUTES * 60_000,
+  };
+}
+
+/** The identity service's options from its variables, the same in its own process and the all-in-one. */
+export function identityOptions(
+  config: IdentityConfig & { VERDICT_WEBHOOK_MASTER_KEY?: string | undefined },
+  dataDir: string,
+  logger: Logger,
+): Pick<IdentityServiceOptions, "bootstrapKey" | "masterKey" | "sessions" | "oidcDiscoveryTtlMs" | "ssoAllowPrivate"> {
+  return {
+    ...(config.VERDICT_BOOTSTRAP_API_KEY ? { bootstrapKey: config.VERDICT_BOOTSTRAP_API_KEY } : {}),
+    // Every replica needs the same key: set VERDICT_WEBHOOK_MASTER_KEY when they do not share a data directory.
+    masterKey: resolveMasterKey(config.VERDICT_WEBHOOK_MASTER_KEY, dataDir, logger),
+    sessions: sessionPolicy(config),
+    oidcDiscoveryTtlMs: config.VERDICT_OIDC_DISCOVERY_TTL_SECONDS * 1000,
+    ssoAllowPrivate: config.VERDICT_SSO_ALLOW_PRIVATE,
   };
 }
 

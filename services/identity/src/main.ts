@@ -1,22 +1,12 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
+import type { RunningService, ServiceBase } from "@verdict/runtime";
 import { openIdentityRepos } from "./repos/index.js";
 import { randomBytes } from "node:crypto";
-import type { Bus } from "@verdict/bus";
-import {
-  createClient,
-  Egress,
-  masterSubkey,
-  SecretBox,
-  startGrpcServer,
-  systemClock,
-  type Clock,
-  type GrpcServerHandle,
-  type Logger,
-} from "@verdict/kit";
+import { createClient, Egress, masterSubkey, SecretBox, startGrpcServer, systemClock, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
-import type { Store } from "@verdict/store";
+import { subscribeIdentityConsumers } from "./consumers.js";
 import { identityHandlers } from "./grpc.js";
 import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
@@ -26,15 +16,9 @@ import type { SessionPolicy } from "./domain/session.js";
 import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
 
-export interface IdentityServiceOptions {
-  store: Store;
-  bus: Bus;
-  logger: Logger;
-  host: string;
-  port: number;
+export interface IdentityServiceOptions extends ServiceBase {
   policyAddress: string;
   bootstrapKey?: string;
-  clock?: Clock;
   /**
    * The instance's master key (see resolveMasterKey): TOTP secrets are sealed under a subkey.
    * Both entry points pass it; without one (tests of other services) a key lives as long as the
@@ -49,11 +33,9 @@ export interface IdentityServiceOptions {
   ssoAllowPrivate?: boolean | readonly string[];
 }
 
-export interface IdentityService {
-  grpc: GrpcServerHandle;
+export interface IdentityService extends RunningService {
   /** Set on the very first start when no bootstrap key was configured: print it once. */
   generatedBootstrapKey?: string;
-  stop(): Promise<void>;
 }
 
 export async function startIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {
@@ -91,6 +73,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     ],
     reflection: reflectionDefinition("identity"),
   });
+  const subscriptions = await subscribeIdentityConsumers(deps, opts.bus);
   outbox.start();
   // Expired OAuth codes, tokens and interactions, and SSO sign-ins that never came back from
   // the IdP, are deleted every 10 minutes (by any replica).
@@ -109,6 +92,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}),
     async stop() {
       clearInterval(sweeper);
+      await Promise.all(subscriptions.map((s) => s.unsubscribe()));
       await grpc.stop();
       await outbox.stop();
       policy.close();

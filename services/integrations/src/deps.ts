@@ -14,8 +14,11 @@ export interface IntegrationsDeps {
   logger: Logger;
   /** Seals tokens and webhook secrets at rest. */
   secrets: SecretBox;
-  /** A provider's API client for a connection (its token opened). */
-  clientFor(connection: ConnectionRecord): ProviderClient;
+  /**
+   * A provider's API client for a connection (its token opened). installationId: the GitHub App
+   * installation an inbound event named (else the client looks the repository's up).
+   */
+  clientFor(connection: ConnectionRecord, hint?: { installationId?: string | undefined }): ProviderClient;
   /** Checks and reads a provider's inbound deliveries. */
   inbound: Partial<Record<ProviderKind, InboundVerifier>>;
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;

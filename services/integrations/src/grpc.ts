@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import type { AsyncService } from "@verdict/kit";
+import { messageFields, type AsyncService } from "@verdict/kit";
 import type { integrationsV1 } from "@verdict/proto";
 import type { IntegrationsDeps } from "./deps.js";
 import { eventsPath } from "./domain/connection.js";
@@ -12,14 +12,17 @@ type Def = typeof integrationsV1.IntegrationsServiceService;
 
 function toConnection(c: ConnectionRecord): integrationsV1.Connection {
   return {
-    id: c.id,
-    provider: c.provider,
-    base_url: c.base_url,
-    created_at: c.created_at,
-    status: c.status,
-    last_event_at: c.last_event_at ?? undefined,
-    last_error: c.last_error ?? undefined,
-    last_error_at: c.last_error_at ?? undefined,
+    ...messageFields(c, [
+      "id",
+      "provider",
+      "base_url",
+      "app_id",
+      "created_at",
+      "status",
+      "last_event_at",
+      "last_error",
+      "last_error_at",
+    ]),
     events_path: eventsPath(c.provider, c.id),
   };
 }
@@ -33,6 +36,8 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
         baseUrl: req.base_url,
         token: req.token,
         webhookSecret: req.webhook_secret,
+        appId: req.app_id,
+        privateKey: req.private_key,
       });
       return { connection: toConnection(connection) };
     },
@@ -44,11 +49,14 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
       return {};
     },
     async resolveRepository(req) {
-      const { connectionId, repository } = await resolveRepository(deps, {
+      const resolved = await resolveRepository(deps, {
         organizationId: req.organization_id,
         provider: req.provider,
         name: req.name,
       });
+      // Not connected where a connection is optional: nothing resolved, the name is stored as given.
+      if (resolved === null) return { connection_id: "", provider_repo_id: "", full_name: "", default_branch: "" };
+      const { connectionId, repository } = resolved;
       return {
         connection_id: connectionId,
         provider_repo_id: repository.providerRepoId,

@@ -1,18 +1,9 @@
 // Wires the integrations service: adapters in, gRPC out; it consumes its own change events.
 // Used by the all-in-one launcher and by bin.ts.
-import type { Bus } from "@verdict/bus";
-import {
-  createClient,
-  SecretBox,
-  startGrpcServer,
-  systemClock,
-  type Clock,
-  type GrpcServerHandle,
-  type Logger,
-} from "@verdict/kit";
+import type { RunningService, ServiceBase } from "@verdict/runtime";
+import { createClient, SecretBox, startGrpcServer, systemClock, type GrpcServerHandle } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SERVICE_NAMES, evaluationV1, integrationsV1, policyV1, reflectionDefinition } from "@verdict/proto";
-import type { Store } from "@verdict/store";
 import { subscribeIntegrationsConsumers } from "./consumers.js";
 import { sealContext, type IntegrationsDeps } from "./deps.js";
 import { DEFAULT_CHANGE_LIMITS, type ChangeLimits } from "./domain/change.js";
@@ -20,14 +11,11 @@ import type { ProviderClient } from "./domain/provider.js";
 import { integrationsHandlers } from "./grpc.js";
 import { GiteaClient } from "./providers/gitea/client.js";
 import { GiteaInbound } from "./providers/gitea/inbound.js";
+import { GitHubClient } from "./providers/github/client.js";
+import { GitHubInboundVerifier } from "./providers/github/inbound.js";
 import { IntegrationsRepo, type ConnectionRecord } from "./repo.js";
 
-export interface IntegrationsServiceOptions {
-  store: Store;
-  bus: Bus;
-  logger: Logger;
-  host: string;
-  port: number;
+export interface IntegrationsServiceOptions extends ServiceBase {
   policyAddress: string;
   evaluationAddress: string;
   /** 32 bytes: seals tokens and webhook secrets at rest. */
@@ -35,13 +23,9 @@ export interface IntegrationsServiceOptions {
   limits?: ChangeLimits;
   providerTimeoutMs?: number;
   publicUrl?: string | undefined;
-  clock?: Clock;
 }
 
-export interface IntegrationsService {
-  grpc: GrpcServerHandle;
-  stop(): Promise<void>;
-}
+export type IntegrationsService = RunningService;
 
 export async function startIntegrationsService(opts: IntegrationsServiceOptions): Promise<IntegrationsService> {
   const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
@@ -59,9 +43,16 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
       timeoutMs: 60_000,
     },
   );
-  const clientFor = (c: ConnectionRecord): ProviderClient => {
-    const token = secrets.open(c.token_sealed, sealContext.token(c.id));
-    return new GiteaClient({ baseUrl: c.base_url, token, timeoutMs: opts.providerTimeoutMs ?? 15_000 });
+  const timeoutMs = opts.providerTimeoutMs ?? 15_000;
+  const clientFor = (c: ConnectionRecord, hint?: { installationId?: string | undefined }): ProviderClient => {
+    const secret = secrets.open(c.token_sealed, sealContext.token(c.id));
+    if (c.provider === "github")
+      return new GitHubClient({
+        credentials: { appId: c.app_id ?? "", privateKey: secret, apiBaseUrl: c.base_url },
+        ...(hint?.installationId ? { installationId: Number(hint.installationId) } : {}),
+        timeoutMs,
+      });
+    return new GiteaClient({ baseUrl: c.base_url, token: secret, timeoutMs });
   };
   const deps: IntegrationsDeps = {
     repo,
@@ -71,7 +62,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     logger: opts.logger,
     secrets,
     clientFor,
-    inbound: { gitea: new GiteaInbound() },
+    inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier() },
     evaluation,
     policy,
     limits: opts.limits ?? DEFAULT_CHANGE_LIMITS,

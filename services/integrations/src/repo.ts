@@ -12,7 +12,12 @@ export interface ConnectionRecord {
   organization_id: string;
   provider: ProviderKind;
   base_url: string;
-  /** Sealed with the master key (SecretBox); never returned by the API. */
+  /** GitHub: the App's id (not a secret). */
+  app_id?: string;
+  /**
+   * Sealed with the master key (SecretBox); never returned by the API. Gitea: the access token;
+   * GitHub: the App's private key (installation tokens are minted from it when needed).
+   */
   token_sealed: string;
   webhook_secret_sealed: string;
   status: ConnectionStatus;

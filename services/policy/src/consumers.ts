@@ -1,7 +1,7 @@
 // Bus consumers: map events to use cases, nothing else (the bus's counterpart of grpc.ts).
-import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
+import { TOPICS, type Bus, type EvaluationCompletedData, type Subscription } from "@verdict/bus";
 import type { PolicyDeps } from "./deps.js";
-import { recordEvaluation, type EvaluationCompletedData } from "./usecases/recordEvaluation.js";
+import { recordEvaluation } from "./usecases/recordEvaluation.js";
 
 export async function subscribePolicyConsumers(deps: PolicyDeps, bus: Bus): Promise<Subscription[]> {
   return [

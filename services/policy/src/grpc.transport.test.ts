@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS, type CloudEvent } from "@verdict/bus";
 import type { policyV1 } from "@verdict/proto";
-import { eventually, startPolicyHarness, type PolicyHarness } from "../test/harness.js";
+import { eventually, fieldError, startPolicyHarness, type PolicyHarness } from "../test/harness.js";
 import { BUILTIN_POLICIES, type BuiltinPolicy } from "./domain/builtins/index.js";
 import type { PolicyChangedData } from "./usecases/events.js";
 
@@ -33,12 +33,6 @@ function customPolicy(id: string, overrides: Partial<policyV1.CreatePolicyReques
     ...overrides,
   };
 }
-
-const fieldError = (field: string, code: string, message?: RegExp) => ({
-  details: {
-    errors: [expect.objectContaining({ field, code, ...(message ? { message: expect.stringMatching(message) } : {}) })],
-  },
-});
 
 describe("built-in policies", () => {
   it("lists every built-in with effective values and returns the full policy on get", async () => {
@@ -397,115 +391,5 @@ describe("listing and resolving", () => {
       settings: { detect_api_keys: true },
     });
     expect(await patternsOf()).toEqual([...always, "Hardcoded API key or access token"]);
-  });
-});
-
-describe("repositories", () => {
-  const ORG = "org_repos";
-
-  it("connects, lists by name, counts and disconnects", async () => {
-    const { repository } = await h.client.connectRepository({
-      organization_id: ORG,
-      provider: "github",
-      name: "acme/web",
-    });
-    expect(repository).toMatchObject({ name: "acme/web", provider: "github", default_branch: "main" });
-    expect(repository!.id).toMatch(/^repo_[0-9a-z]{26}$/);
-    expect(repository!.last_evaluation).toBeUndefined();
-    await h.client.connectRepository({
-      organization_id: ORG,
-      provider: "github",
-      name: "acme/api",
-      default_branch: "trunk",
-    });
-
-    const { repositories } = await h.client.listRepositories({ organization_id: ORG });
-    expect(repositories.map((r) => `${r.name}@${r.default_branch}`)).toEqual(["acme/api@trunk", "acme/web@main"]);
-    expect((await h.client.countRepositories({ organization_id: ORG })).count).toBe(2);
-
-    await h.client.disconnectRepository({ organization_id: ORG, repository_id: repository!.id });
-    expect((await h.client.countRepositories({ organization_id: ORG })).count).toBe(1);
-    await expect(
-      h.client.disconnectRepository({ organization_id: ORG, repository_id: repository!.id }),
-    ).rejects.toMatchObject({
-      kind: "not_found",
-      details: { resource_type: "repository", resource_id: repository!.id },
-    });
-  });
-
-  it("answers 409 when the same repository is connected twice", async () => {
-    await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/dupe" });
-    await expect(
-      h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/dupe" }),
-    ).rejects.toMatchObject({
-      kind: "conflict",
-      details: { resource_type: "repository", resource_id: "acme/dupe" },
-    });
-    // Same name on another provider, or in another organization, is a different repository.
-    await h.client.connectRepository({ organization_id: ORG, provider: "gitlab", name: "acme/dupe" });
-    await h.client.connectRepository({ organization_id: ORG_B, provider: "github", name: "acme/dupe" });
-  });
-
-  it("validates provider and name", async () => {
-    await expect(
-      h.client.connectRepository({ organization_id: ORG, provider: "github", name: "no-slash" }),
-    ).rejects.toMatchObject({
-      kind: "validation",
-      ...fieldError("name", "INVALID_FORMAT"),
-    });
-    await expect(
-      h.client.connectRepository({ organization_id: ORG, provider: "svn", name: "a/b" }),
-    ).rejects.toMatchObject({
-      kind: "validation",
-      ...fieldError("provider", "INVALID_ENUM"),
-    });
-  });
-
-  it("keeps organizations apart", async () => {
-    const { repository } = await h.client.connectRepository({
-      organization_id: ORG,
-      provider: "github",
-      name: "acme/private",
-    });
-    await expect(
-      h.client.disconnectRepository({ organization_id: ORG_B, repository_id: repository!.id }),
-    ).rejects.toMatchObject({ kind: "not_found" });
-    const names = (await h.client.listRepositories({ organization_id: ORG_B })).repositories.map((r) => r.name);
-    expect(names).not.toContain("acme/private");
-  });
-
-  it("records the last evaluation from evaluation.completed events, only moving forward", async () => {
-    const { repository } = await h.client.connectRepository({
-      organization_id: ORG,
-      provider: "github",
-      name: "acme/evaluated",
-    });
-    const publish = (organization_id: string, completed_at: string) =>
-      h.bus.publish(TOPICS.evaluationCompleted, {
-        source: "/evaluation",
-        data: {
-          organization_id,
-          evaluation_id: "eval_x",
-          repository: "acme/evaluated",
-          ref: "main",
-          passed: true,
-          completed_at,
-          summary: {},
-        },
-      });
-    const lastEvaluation = async () =>
-      (await h.client.listRepositories({ organization_id: ORG })).repositories.find((r) => r.id === repository!.id)!
-        .last_evaluation;
-
-    await publish(ORG, "2026-03-01T10:00:00.000Z");
-    await eventually(async () => expect(await lastEvaluation()).toBe("2026-03-01T10:00:00.000Z"));
-    // A late (older) event and another organization's event change nothing.
-    await publish(ORG, "2026-02-01T10:00:00.000Z");
-    await publish(ORG_B, "2026-04-01T10:00:00.000Z");
-    await publish(ORG, "2026-03-02T10:00:00.000Z");
-    await eventually(async () => expect(await lastEvaluation()).toBe("2026-03-02T10:00:00.000Z"));
-    await publish(ORG, "2026-03-02T10:00:00.000Z");
-    await new Promise((r) => setTimeout(r, 50));
-    expect(await lastEvaluation()).toBe("2026-03-02T10:00:00.000Z");
   });
 });

@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import type { AsyncService } from "@verdict/kit";
+import { messageFields, type AsyncService } from "@verdict/kit";
 import { policyV1 } from "@verdict/proto";
 import type { PolicyDeps } from "./deps.js";
 import type { EffectivePolicy } from "./domain/policy.js";
@@ -37,16 +37,16 @@ function toPolicy(p: EffectivePolicy): policyV1.Policy {
 }
 
 function toRepository(r: RepositoryRecord): policyV1.Repository {
-  return {
-    id: r.id,
-    name: r.name,
-    provider: r.provider,
-    default_branch: r.default_branch,
-    connected_at: r.connected_at,
-    last_evaluation: r.last_evaluation ?? undefined,
-    provider_repo_id: r.provider_repo_id,
-    connection_id: r.connection_id,
-  };
+  return messageFields(r, [
+    "id",
+    "name",
+    "provider",
+    "default_branch",
+    "connected_at",
+    "last_evaluation",
+    "provider_repo_id",
+    "connection_id",
+  ]);
 }
 
 export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
@@ -81,6 +81,7 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
           documentation_url: req.documentation_url,
           enabled: req.enabled,
         },
+        audit: req.audit,
       });
       return { policy: toPolicy(policy) };
     },
@@ -91,11 +92,12 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
         enabled: req.enabled,
         severity: req.severity,
         settings: req.settings,
+        audit: req.audit,
       });
       return { policy: toPolicy(policy) };
     },
     async deletePolicy(req) {
-      await deletePolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id });
+      await deletePolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id, audit: req.audit });
       return {};
     },
     async resolvePolicies(req) {
@@ -119,11 +121,16 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
         defaultBranch: req.default_branch,
         providerRepoId: req.provider_repo_id || undefined,
         connectionId: req.connection_id || undefined,
+        audit: req.audit,
       });
       return { repository: toRepository(repository) };
     },
     async disconnectRepository(req) {
-      await disconnectRepository(deps, { organizationId: req.organization_id, repositoryId: req.repository_id });
+      await disconnectRepository(deps, {
+        organizationId: req.organization_id,
+        repositoryId: req.repository_id,
+        audit: req.audit,
+      });
       return {};
     },
     async countRepositories(req) {

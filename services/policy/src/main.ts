@@ -1,10 +1,8 @@
 // Wires the policy service: adapters in, gRPC out. Used by the all-in-one launcher.
-import type { Bus } from "@verdict/bus";
-import { startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import { startGrpcServer, systemClock, type GrpcServerHandle } from "@verdict/kit";
 import { SERVICE_NAMES, policyV1, reflectionDefinition } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
-import type { Store } from "@verdict/store";
-import { FairPool, workerFile } from "@verdict/runtime";
+import { FairPool, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { subscribePolicyConsumers } from "./consumers.js";
 import type { PolicyBudgets, PolicyDeps } from "./deps.js";
 import { DEFAULT_BUDGETS } from "./config.js";
@@ -13,22 +11,13 @@ import { ResolutionCache } from "./resolutionCache.js";
 import { policyHandlers } from "./grpc.js";
 import { PolicyRepo } from "./repo.js";
 
-export interface PolicyServiceOptions {
-  store: Store;
-  bus: Bus;
-  logger: Logger;
-  host: string;
-  port: number;
-  clock?: Clock;
+export interface PolicyServiceOptions extends ServiceBase {
   budgets?: Partial<PolicyBudgets>;
   /** Threads that check custom patterns (rare work: default one). */
   patternWorkers?: number;
 }
 
-export interface PolicyService {
-  grpc: GrpcServerHandle;
-  stop(): Promise<void>;
-}
+export type PolicyService = RunningService;
 
 export async function startPolicyService(opts: PolicyServiceOptions): Promise<PolicyService> {
   // Publishes the events written with each state change, and sweeps up those a crash left behind.

@@ -72,7 +72,7 @@ export class PolicyRepo {
       { name: "org_name", fields: { organization_id: 1, name: 1 } },
     ]);
     // The outbox publishes the events written with each change, and sweeps up those a crash left behind.
-    await this.outbox.register(this.custom, this.overrides);
+    await this.outbox.register(this.custom, this.overrides, this.repositories);
   }
 
   // Policies
@@ -100,8 +100,8 @@ export class PolicyRepo {
   }
 
   /** Stores a new custom policy with its event; throws DuplicateKeyError when the id is taken. */
-  insertCustom(organizationId: string, policy: CustomPolicy, event: PendingEvent): Promise<void> {
-    return this.outbox.insert(this.custom, toCustomPolicyRecord(organizationId, policy), [event]);
+  insertCustom(organizationId: string, policy: CustomPolicy, events: PendingEvent[]): Promise<void> {
+    return this.outbox.insert(this.custom, toCustomPolicyRecord(organizationId, policy), events);
   }
 
   /** Changes a custom policy with its event; null when it does not exist. */
@@ -109,22 +109,22 @@ export class PolicyRepo {
     organizationId: string,
     policyId: string,
     set: Partial<CustomPolicyRecord>,
-    event: PendingEvent,
+    events: PendingEvent[],
   ): Promise<CustomPolicyRecord | null> {
     return this.outbox.update(
       this.custom,
       { id: policyDocId(organizationId, policyId), organization_id: organizationId },
       set,
-      [event],
+      events,
     );
   }
 
   /** Deletes a custom policy with its event; false when it does not exist. */
-  deleteCustom(organizationId: string, policyId: string, event: PendingEvent): Promise<boolean> {
+  deleteCustom(organizationId: string, policyId: string, events: PendingEvent[]): Promise<boolean> {
     return this.outbox.remove(
       this.custom,
       { id: policyDocId(organizationId, policyId), organization_id: organizationId },
-      [event],
+      events,
     );
   }
 
@@ -137,15 +137,15 @@ export class PolicyRepo {
     initial: OverrideRecord,
     set: Record<string, unknown>,
     unset: string[],
-    event: PendingEvent,
+    events: PendingEvent[],
   ): Promise<void> {
     const filter = { id: initial.id, organization_id: initial.organization_id };
-    if (await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, [event], unset)) return;
+    if (await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, events, unset)) return;
     try {
-      await this.outbox.insert(this.overrides, initial, [event]);
+      await this.outbox.insert(this.overrides, initial, events);
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-      await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, [event], unset);
+      await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, events, unset);
     }
   }
 
@@ -160,13 +160,21 @@ export class PolicyRepo {
     return this.repositories.count({ organization_id: organizationId });
   }
 
-  /** Throws DuplicateKeyError when the organization connected this provider and name already (race-free: a unique index). */
-  insertRepository(record: RepositoryRecord): Promise<void> {
-    return this.repositories.insertOne(record);
+  /**
+   * Stores a repository with its events (the audit event). Throws DuplicateKeyError when the
+   * organization connected this provider and name already (race-free: a unique index).
+   */
+  insertRepository(record: RepositoryRecord, events: PendingEvent[]): Promise<void> {
+    return this.outbox.insert(this.repositories, record, events);
   }
 
-  deleteRepository(organizationId: string, repositoryId: string): Promise<boolean> {
-    return this.repositories.deleteOne({ id: repositoryId, organization_id: organizationId });
+  findRepository(organizationId: string, repositoryId: string): Promise<RepositoryRecord | null> {
+    return this.repositories.findOne({ id: repositoryId, organization_id: organizationId });
+  }
+
+  /** Deletes a repository with its events; false when it does not exist. */
+  deleteRepository(organizationId: string, repositoryId: string, events: PendingEvent[]): Promise<boolean> {
+    return this.outbox.remove(this.repositories, { id: repositoryId, organization_id: organizationId }, events);
   }
 
   /**

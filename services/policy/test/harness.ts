@@ -1,5 +1,6 @@
 // A real policy service for tests: embedded SQLite in memory, the in-process bus, gRPC on a
 // free loopback port, and a client talking to it over the wire.
+import { expect } from "@jest/globals";
 import { InProcessBus } from "@verdict/bus";
 import { createClient, createLogger, type Clock } from "@verdict/kit";
 import { SERVICE_NAMES, policyV1 } from "@verdict/proto";
@@ -61,3 +62,10 @@ export async function eventually(assertion: () => Promise<void> | void, timeoutM
     }
   }
 }
+
+/** What a validation error's details hold for one field (a gRPC error matched with toMatchObject). */
+export const fieldError = (field: string, code: string, message?: RegExp) => ({
+  details: {
+    errors: [expect.objectContaining({ field, code, ...(message ? { message: expect.stringMatching(message) } : {}) })],
+  },
+});

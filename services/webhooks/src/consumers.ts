@@ -1,19 +1,20 @@
 // Bus consumers: map events to use cases, nothing else (the bus's counterpart of grpc.ts).
 // One consumer group for all instances: each event makes its messages once (and the unique
 // dedupe key makes a redelivered event harmless).
-import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
-import type { WebhookDeps } from "./deps.js";
 import {
-  evaluationCompletedData,
-  policyViolationData,
-  type EvaluationCompletedEvent,
-  type PolicyViolationEvent,
-} from "./domain/events.js";
+  TOPICS,
+  type Bus,
+  type EvaluationCompletedData,
+  type PolicyViolationData,
+  type Subscription,
+} from "@verdict/bus";
+import type { WebhookDeps } from "./deps.js";
+import { evaluationCompletedData, policyViolationData } from "./domain/events.js";
 import { enqueueEvent } from "./usecases/enqueueEvent.js";
 
 export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Promise<Subscription[]> {
   return [
-    await bus.subscribe<EvaluationCompletedEvent>(TOPICS.evaluationCompleted, "webhooks", async (e) => {
+    await bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "webhooks", async (e) => {
       await enqueueEvent(deps, {
         event: "evaluation.completed",
         eventId: e.id,
@@ -22,7 +23,7 @@ export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Pr
         data: evaluationCompletedData(e.data),
       });
     }),
-    await bus.subscribe<PolicyViolationEvent>(TOPICS.policyViolation, "webhooks", async (e) => {
+    await bus.subscribe<PolicyViolationData>(TOPICS.policyViolation, "webhooks", async (e) => {
       await enqueueEvent(deps, {
         event: "policy.violation",
         eventId: e.id,

@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import type { AsyncService } from "@verdict/kit";
+import { messageFields, type AsyncService } from "@verdict/kit";
 import { webhooksV1 } from "@verdict/proto";
 import type { WebhookDeps } from "./deps.js";
 import type { DeliveryRecord, EndpointRecord } from "./repo.js";
@@ -15,37 +15,26 @@ import { updateWebhook } from "./usecases/updateWebhook.js";
 type Def = typeof webhooksV1.WebhookServiceService;
 
 function toWebhook(e: EndpointRecord): webhooksV1.Webhook {
-  return {
-    id: e.id,
-    url: e.url,
-    events: e.events,
-    status: e.status,
-    disabled_reason: e.disabled_reason ?? undefined,
-    disabled_at: e.disabled_at ?? undefined,
-    created_at: e.created_at,
-    updated_at: e.updated_at,
-  };
+  return messageFields(e, [
+    "id",
+    "url",
+    "events",
+    "status",
+    "disabled_reason",
+    "disabled_at",
+    "created_at",
+    "updated_at",
+  ]);
 }
 
 function toDelivery(d: DeliveryRecord): webhooksV1.Delivery {
   return {
-    id: d.id,
-    webhook_id: d.webhook_id,
-    event: d.event,
-    status: d.status,
-    attempts: d.attempts.map((a) => ({
-      attempt: a.attempt,
-      attempted_at: a.attempted_at,
-      status_code: a.status_code ?? undefined,
-      latency_ms: a.latency_ms,
-      error: a.error ?? undefined,
-      response_excerpt: a.response_excerpt ?? undefined,
-    })),
+    ...messageFields(d, ["id", "webhook_id", "event", "status", "created_at", "completed_at", "event_id"]),
+    attempts: d.attempts.map((a) =>
+      messageFields(a, ["attempt", "attempted_at", "status_code", "latency_ms", "error", "response_excerpt"]),
+    ),
     // While an attempt is under way the message is not waiting for a time: show none.
     next_attempt_at: d.status === "pending" && !d.lease_until ? (d.next_attempt_at ?? undefined) : undefined,
-    created_at: d.created_at,
-    completed_at: d.completed_at ?? undefined,
-    event_id: d.event_id ?? undefined,
   };
 }
 

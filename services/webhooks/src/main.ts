@@ -1,10 +1,9 @@
 // Wires the webhooks service: adapters in, gRPC out; it consumes the bus and runs the delivery
 // worker. Used by the all-in-one launcher.
+import type { RunningService, ServiceBase } from "@verdict/runtime";
 import { randomInt } from "node:crypto";
-import type { Bus } from "@verdict/bus";
-import { SecretBox, startGrpcServer, systemClock, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import { SecretBox, startGrpcServer, systemClock, type GrpcServerHandle } from "@verdict/kit";
 import { SERVICE_NAMES, reflectionDefinition, webhooksV1 } from "@verdict/proto";
-import type { Store } from "@verdict/store";
 import { subscribeWebhookConsumers } from "./consumers.js";
 import { Outbox } from "@verdict/outbox";
 import type { WebhookDeps } from "./deps.js";
@@ -14,12 +13,7 @@ import { webhookHandlers } from "./grpc.js";
 import { WebhookRepo } from "./repo.js";
 import { DeliveryWorker } from "./worker.js";
 
-export interface WebhookServiceOptions {
-  store: Store;
-  bus: Bus;
-  logger: Logger;
-  host: string;
-  port: number;
+export interface WebhookServiceOptions extends ServiceBase {
   /** 32 bytes: seals endpoint secrets at rest. */
   masterKey: Buffer;
   /** Seconds before each retry (default: about three days in nine steps). */
@@ -35,22 +29,19 @@ export interface WebhookServiceOptions {
   orgConcurrency?: number;
   /** Webhooks one organization may register (default 20). */
   maxPerOrg?: number;
-  clock?: Clock;
   /** Name resolution for deliveries (tests resolve names they control). */
   resolver?: Resolver;
   /** Replaces the HTTP egress altogether. */
   sender?: Sender;
 }
 
-export interface WebhookService {
-  grpc: GrpcServerHandle;
+export interface WebhookService extends RunningService {
   /**
    * Stops starting deliveries (attempts under way finish); what is due stays in the store for the
    * next process. Called first on shutdown, so a retry that falls due while the rest of the
    * process drains (the gateway waits out keep-alive connections) is left to the next start.
    */
   stopDelivering(): Promise<void>;
-  stop(): Promise<void>;
 }
 
 export const DEFAULT_TIMEOUT_MS = 10_000;

@@ -1,6 +1,7 @@
-// verdict connections: the organization's connections to a hosting provider (Gitea, Forgejo).
-// The provider's token is read from stdin, never from the command line; the webhook secret is
-// made here (or read from a file) and printed once, to paste into the provider's webhook.
+// verdict connections: the organization's connections to a hosting provider (Gitea, Forgejo,
+// GitHub as a GitHub App). Gitea's token is read from stdin and a GitHub App's private key from
+// its file, never from the command line; the webhook secret is made here (or read from a file)
+// and printed once, to paste into the provider's webhook (the GitHub App's settings).
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
 import type { CreateConnection } from "@verdict/sdk";
@@ -11,7 +12,9 @@ import { jsonOf, readText, secretFromStdin } from "./shared.js";
 export function connectionsCommands(program: Command, ctx: Context): void {
   const conns = program
     .command("connections")
-    .description("Connections to a hosting provider (Gitea, Forgejo); tokens and secrets are never shown back");
+    .description(
+      "Connections to a hosting provider (Gitea, Forgejo, GitHub as a GitHub App); tokens, keys and secrets are never shown back",
+    );
   conns.command("list").action(async (_o, c: Command) => {
     const out = ctx.output(jsonOf(c));
     const { connections } = await ctx.client().listConnections();
@@ -31,25 +34,37 @@ export function connectionsCommands(program: Command, ctx: Context): void {
   conns
     .command("create")
     .description(
-      "Connect a provider with an access token read from stdin; prints the events URL and the webhook secret (once) for the provider's webhook",
+      "Connect a provider (Gitea: an access token read from stdin; GitHub: the App's id and private key file); prints the events URL and the webhook secret (once) for the provider's webhook",
     )
-    .requiredOption("--provider <provider>", "gitea (Gitea or Forgejo)")
-    .requiredOption("--base-url <url>", "the provider's URL, e.g. https://gitea.example.com")
-    .requiredOption("--token-stdin", "read the provider's access token from stdin (never from the command line)")
+    .requiredOption("--provider <provider>", "gitea (Gitea or Forgejo) or github (a GitHub App)")
+    .requiredOption(
+      "--base-url <url>",
+      "the provider's URL, e.g. https://gitea.example.com; GitHub's API: https://api.github.com (Enterprise Server: https://HOST/api/v3)",
+    )
+    .option("--token-stdin", "gitea: read the access token from stdin (never from the command line)")
+    .option("--app-id <id>", "github: the GitHub App's id")
+    .option("--private-key-file <file>", "github: the GitHub App's private key (the .pem GitHub made)")
     .option("--webhook-secret-file <file>", "the webhook secret (first line); made at random when omitted")
     .action(async (opts, c: Command) => {
       const out = ctx.output(jsonOf(c));
+      const github = opts.provider === "github";
+      if (github && !(opts.appId && opts.privateKeyFile))
+        throw new CliError("--provider github takes --app-id and --private-key-file");
+      if (!github && !opts.tokenStdin) throw new CliError(`--provider ${opts.provider} takes --token-stdin`);
       const webhookSecret = opts.webhookSecretFile
         ? secretFromFile(opts.webhookSecretFile)
         : randomBytes(24).toString("hex");
+      const credentials = github
+        ? { app_id: String(opts.appId), private_key: readText(opts.privateKeyFile) }
+        : { token: await secretFromStdin("--token-stdin") };
       const conn = await ctx.client().createConnection({
         provider: opts.provider as CreateConnection["provider"],
         base_url: opts.baseUrl,
-        token: await secretFromStdin("--token-stdin"),
+        ...credentials,
         webhook_secret: webhookSecret,
       });
       if (out.json) return out.data({ ...conn, webhook_secret: webhookSecret });
-      out.line(`created ${conn.id} (${conn.provider} at ${conn.base_url})`);
+      out.line(`created ${conn.id} (${conn.provider}${conn.app_id ? ` App ${conn.app_id}` : ""} at ${conn.base_url})`);
       out.line(`events URL (the provider's webhook target): ${conn.events_url}`);
       out.line(`webhook secret (shown once, set it on the provider's webhook now): ${webhookSecret}`);
     });

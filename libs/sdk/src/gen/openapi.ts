@@ -729,7 +729,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The organization's security events (sign-ins, MFA, keys, roles, invitations, removals), newest first */
+        /** The organization's audit events (sign-ins, MFA, keys, roles, invitations, removals, configuration changes with their before/after), newest first */
         get: operations["listAuditEvents"];
         put?: never;
         post?: never;
@@ -954,7 +954,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosting provider's webhook delivery (Gitea: X-Gitea-Signature, HMAC-SHA256 of the body) */
+        /** A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body) */
         post: operations["receiveProviderEvent"];
         delete?: never;
         options?: never;
@@ -972,7 +972,7 @@ export interface paths {
         /** List the organization's provider connections (tokens and secrets are never shown) */
         get: operations["listConnections"];
         put?: never;
-        /** Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret */
+        /** Connect a hosting provider: Gitea or Forgejo (its base URL, an access token and the webhook secret), or GitHub as a GitHub App (the API base URL, the App's id and private key, and its webhook secret) */
         post: operations["createConnection"];
         delete?: never;
         options?: never;
@@ -1522,18 +1522,27 @@ export interface components {
                 /** @enum {string} */
                 type: "user" | "api_key" | "system";
             };
+            /** @description How the actor authenticated: the key's, session's or OAuth client's id (never a secret) */
+            credential: {
+                id: string;
+                /** @enum {string} */
+                type: "api_key" | "session" | "oauth_client";
+            } | null;
+            /** @description Event-specific facts, never a secret; for a configuration change, `changes` maps each changed field to {before, after} */
             data: {
                 [key: string]: unknown;
             };
             id: string;
             /** Format: date-time */
             occurred_at: string;
+            /** @description The X-Request-Id of the request that made the change */
+            request_id: string | null;
             target: {
                 id: string;
                 type: string;
             };
             /** @enum {string} */
-            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified";
+            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected";
         };
         AuditEventList: {
             audit_events: components["schemas"]["AuditEvent"][];
@@ -1577,6 +1586,8 @@ export interface components {
         };
         /** @description A connection to a hosting provider. Its token and webhook secret are never answered. */
         Connection: {
+            /** @description GitHub: the App's id. */
+            app_id: string | null;
             base_url: string;
             /** Format: date-time */
             created_at: string;
@@ -1587,7 +1598,7 @@ export interface components {
             last_error_at: string | null;
             last_event_at: string | null;
             /** @enum {string} */
-            provider: "gitea";
+            provider: "gitea" | "github";
             /**
              * @description active, or broken (the provider refused the token: unauthorized)
              * @enum {string}
@@ -1624,13 +1635,21 @@ export interface components {
         };
         CreateConnection: {
             /**
-             * @description The provider's web address, http(s), without credentials, query or fragment.
+             * @description GitHub: the App's id (digits; required there).
+             * @example 123456
+             */
+            app_id?: string;
+            /**
+             * @description The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).
              * @example https://gitea.example.com
              */
             base_url: string;
+            /** @description GitHub: the App's private key, PEM as GitHub issues it (required there; sealed at rest, never answered). */
+            private_key?: string;
             /** @enum {string} */
-            provider: "gitea";
-            token: string;
+            provider: "gitea" | "github";
+            /** @description Gitea: the access token (required there; GitHub uses app_id and private_key instead). */
+            token?: string;
             webhook_secret: string;
         };
         CreatedApiKey: {
@@ -2433,6 +2452,8 @@ export interface components {
         /** @description A finding silenced by an inline verdict-ignore comment; recorded as a bypass event */
         Suppression: {
             file: string;
+            /** @description The suppressed finding's fingerprint, as a violation's: a finding silenced in code keeps its identity, so a report calls it suppressed, never fixed. Empty on suppressions stored before it */
+            fingerprint: string;
             line: number;
             policy_id: string;
             reason: string;
@@ -6672,7 +6693,7 @@ export interface operations {
                 limit?: number;
                 /** @description Inclusive */
                 since?: string;
-                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified";
+                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected";
                 /** @description Exclusive */
                 until?: string;
             };
@@ -8550,7 +8571,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                provider: "gitea";
+                provider: "gitea" | "github";
             };
             cookie?: never;
         };
@@ -8813,7 +8834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The provider refused the token (code PROVIDER_UNAUTHORIZED) or could not be reached */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -12475,7 +12496,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. A provider read through a connection (gitea): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED) */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. A provider read through a connection (gitea; github once the organization has a GitHub connection): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED) */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { catalogById } from "./catalogs/index.js";
 import { frameworkCoverage, percent } from "./coverage.js";
-import { trackViolations } from "./evidence.js";
+import { trackFindings } from "./findings.js";
 import { DIGIT_CATALOG, EVALUATIONS, POLICIES, VIOLATIONS, sampleEvidence } from "../../test/fixtures.js";
 
 describe("coverage", () => {
@@ -26,7 +26,7 @@ describe("coverage", () => {
 
 describe("evidence", () => {
   it("tracks violations per repository and ref: fixed when a later evaluation no longer reports them", () => {
-    const tracked = trackViolations(EVALUATIONS, VIOLATIONS);
+    const tracked = trackFindings(EVALUATIONS, VIOLATIONS, []);
     const aws = tracked.find((t) => t.policy_id === "aws-credentials")!;
     const sql = tracked.find((t) => t.policy_id === "sql-injection")!;
     expect(aws).toMatchObject({
@@ -47,7 +47,7 @@ describe("evidence", () => {
       passed: true,
       policies: ["aws-credentials"],
     };
-    const sql = trackViolations([...EVALUATIONS, later], VIOLATIONS).find((t) => t.policy_id === "sql-injection")!;
+    const sql = trackFindings([...EVALUATIONS, later], VIOLATIONS, []).find((t) => t.policy_id === "sql-injection")!;
     expect(sql.status).toBe("open");
   });
 

@@ -225,6 +225,34 @@ function evaluationObservations(ctx: OscalContext, evidence: Evidence, fw: Frame
   return { observations, risks: [], observationOf };
 }
 
+/** How a finding of each state reads in a risk and a POA&M item. */
+const FINDING_RISK = {
+  open: { risk: "open", lifecycle: "planned", remediation: "open" },
+  fixed: { risk: "closed", lifecycle: "completed", remediation: "completed" },
+  // Silenced in code, still there: a deviation awaiting review, never a closed risk.
+  suppressed: { risk: "deviation-requested", lifecycle: "recommendation", remediation: "suppressed" },
+} as const;
+
+function violationStatement(c: ControlEvidence, v: TrackedViolation): { statement: string; remediation: string } {
+  switch (v.status) {
+    case "open":
+      return {
+        statement: `Open: the latest evaluation of ${v.repository} (${v.ref}) still reports this violation of control ${c.control.id}.`,
+        remediation: `Remove the finding of policy ${v.policy_id} and evaluate the change again.`,
+      };
+    case "fixed":
+      return {
+        statement: `Fixed: evaluation ${v.fixed_by!.evaluation_id} of ${v.repository} (${v.ref}) no longer reports it.`,
+        remediation: `Fixed by the change evaluated in ${v.fixed_by!.evaluation_id}.`,
+      };
+    case "suppressed":
+      return {
+        statement: `Suppressed, not fixed: evaluation ${v.suppressed_by!.evaluation_id} of ${v.repository} (${v.ref}) still finds it, silenced by an inline verdict-ignore comment (reason: ${v.suppressed_by!.reason || "none given"}); a violation of control ${c.control.id} that needs review.`,
+        remediation: `Remove the finding of policy ${v.policy_id} and its verdict-ignore comment, then evaluate the change again.`,
+      };
+  }
+}
+
 function violationRisk(
   evidence: Evidence,
   fw: FrameworkEvidence,
@@ -236,17 +264,14 @@ function violationRisk(
     (x): x is string => !!x && observationOf.has(x),
   );
   const where = `${v.file}:${v.line} in ${v.repository} (${v.ref})`;
+  const { statement, remediation } = violationStatement(c, v);
   return {
     uuid: stableUuid("risk", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
     title: clean(`${v.policy_id}: ${v.message}`),
     description: clean(
       `Policy ${v.policy_id} (rule ${v.rule_id || "-"}, severity ${v.severity}) reported ${where}, first in evaluation ${v.first_seen.evaluation_id}, last in ${v.last_seen.evaluation_id}.`,
     ),
-    statement: clean(
-      v.status === "open"
-        ? `Open: the latest evaluation of ${v.repository} (${v.ref}) still reports this violation of control ${c.control.id}.`
-        : `Fixed: evaluation ${v.fixed_by!.evaluation_id} of ${v.repository} (${v.ref}) no longer reports it.`,
-    ),
+    statement: clean(statement),
     props: [
       prop("kind", "violation"),
       prop("control-id", c.control.id),
@@ -254,18 +279,16 @@ function violationRisk(
       prop("repository", v.repository),
       prop("file", v.file),
       prop("severity", v.severity),
+      prop("finding-state", v.status),
+      ...(v.fingerprint ? [prop("fingerprint", v.fingerprint)] : []),
     ],
-    status: v.status === "open" ? "open" : "closed",
+    status: FINDING_RISK[v.status].risk,
     remediations: [
       {
         uuid: stableUuid("remediation", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
-        lifecycle: v.status === "open" ? "planned" : "completed",
+        lifecycle: FINDING_RISK[v.status].lifecycle,
         title: clean(`Fix ${v.file} in ${v.repository}`),
-        description: clean(
-          v.status === "open"
-            ? `Remove the finding of policy ${v.policy_id} and evaluate the change again.`
-            : `Fixed by the change evaluated in ${v.fixed_by!.evaluation_id}.`,
-        ),
+        description: clean(remediation),
       },
     ],
     ...(obs.length > 0
@@ -309,7 +332,7 @@ function risksOf(evidence: Evidence, fw: FrameworkEvidence, observationOf: Map<s
   const byControl = new Map<string, string[]>();
   for (const c of fw.controls) {
     const ids: string[] = [];
-    for (const v of [...c.open, ...c.fixed]) {
+    for (const v of [...c.open, ...c.fixed, ...c.suppressed]) {
       const r = violationRisk(evidence, fw, c, v, observationOf);
       risks.push(r);
       ids.push(r.uuid as string);
@@ -351,7 +374,7 @@ export function buildAssessmentResults(ctx: OscalContext, evidence: Evidence, fw
       description: clean(
         c.status === "no-evidence"
           ? noEvidenceDescription(evidence, c)
-          : `${c.evaluations.length} evaluation(s) of ${c.repositories.join(", ") || "no repository"} ran the policies ${c.mapped_policies.join(", ")} between ${evidence.range.start} and ${evidence.range.end}: ${c.open.length} open violation(s), ${c.fixed.length} fixed, ${c.bypasses.length} bypass(es).`,
+          : `${c.evaluations.length} evaluation(s) of ${c.repositories.join(", ") || "no repository"} ran the policies ${c.mapped_policies.join(", ")} between ${evidence.range.start} and ${evidence.range.end}: ${c.open.length} open violation(s), ${c.fixed.length} fixed, ${c.suppressed.length} suppressed in code, ${c.bypasses.length} bypass(es).`,
       ),
       props: [prop("control-status", c.status), prop("coverage", c.covered ? "covered" : "not-covered")],
       target: {
@@ -406,12 +429,23 @@ export function buildAssessmentResults(ctx: OscalContext, evidence: Evidence, fw
   };
 }
 
+function poamRemediation(v: TrackedViolation): string {
+  switch (v.status) {
+    case "open":
+      return "open";
+    case "fixed":
+      return `completed in ${v.fixed_by!.evaluation_id}`;
+    case "suppressed":
+      return `not done: suppressed in code in ${v.suppressed_by!.evaluation_id}, still present`;
+  }
+}
+
 export function buildPoam(ctx: OscalContext, evidence: Evidence, fw: FrameworkEvidence): Json {
   const { observations, observationOf } = evaluationObservations(ctx, evidence, fw);
   const risks: Json[] = [];
   const items: Json[] = [];
   for (const c of fw.controls) {
-    for (const v of [...c.open, ...c.fixed]) {
+    for (const v of [...c.open, ...c.fixed, ...c.suppressed]) {
       const risk = violationRisk(evidence, fw, c, v, observationOf);
       risks.push(risk);
       const obs = (risk["related-observations"] as Json[] | undefined) ?? [];
@@ -419,12 +453,12 @@ export function buildPoam(ctx: OscalContext, evidence: Evidence, fw: FrameworkEv
         uuid: stableUuid("poam-item", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
         title: clean(`${c.control.id}: ${v.policy_id} in ${v.repository} ${v.file}`),
         description: clean(
-          `${v.message} (${v.file}:${v.line}, ${v.repository} at ${v.ref}). Remediation: ${v.status === "open" ? "open" : `completed in ${v.fixed_by!.evaluation_id}`}.`,
+          `${v.message} (${v.file}:${v.line}, ${v.repository} at ${v.ref}). Remediation: ${poamRemediation(v)}.`,
         ),
         props: [
           prop("control-id", c.control.id),
           prop("policy", v.policy_id, { class: "assigned-policy" }),
-          prop("remediation-status", v.status === "open" ? "open" : "completed"),
+          prop("remediation-status", FINDING_RISK[v.status].remediation),
           prop("severity", v.severity),
           prop("repository", v.repository),
         ],

@@ -1,46 +1,8 @@
 // The evidence projection: what the evaluation service announces, kept in this service's own
 // collections (a service never reads another's). Idempotent per event: ids are natural keys.
 import { createHash } from "node:crypto";
+import type { EvaluationCompletedData, PolicyBypassedData, PolicyViolationData } from "@verdict/bus";
 import type { ComplianceDeps } from "../deps.js";
-
-/** The evaluation service's event payloads, as far as compliance reads them. */
-export interface EvaluationCompletedData {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  ref: string;
-  status: "completed" | "failed";
-  passed: boolean | null;
-  completed_at: string;
-  /** Policies that ran. */
-  policies?: string[];
-  /** Files the engine read (absent from evaluation services before it was sent). */
-  scanned_paths?: string[];
-}
-
-export interface PolicyViolationData {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  violation: {
-    id: string;
-    policy_id: string;
-    rule_id: string;
-    severity: string;
-    file: string;
-    line: number;
-    message: string;
-  };
-}
-
-export interface PolicyBypassedData {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  ref: string;
-  bypassed_at: string;
-  suppression: { policy_id: string; rule_id: string; file: string; line: number; reason: string };
-}
 
 export async function projectEvaluation(deps: ComplianceDeps, e: EvaluationCompletedData): Promise<void> {
   // A failed evaluation checked nothing: it is no evidence either way.
@@ -69,6 +31,7 @@ export async function projectViolation(deps: ComplianceDeps, e: PolicyViolationD
     file: v.file,
     line: v.line,
     message: v.message,
+    ...(v.fingerprint ? { fingerprint: v.fingerprint } : {}),
   });
 }
 
@@ -90,5 +53,6 @@ export async function projectBypass(deps: ComplianceDeps, e: PolicyBypassedData)
     file: s.file,
     line: s.line,
     reason: s.reason,
+    ...(s.fingerprint ? { fingerprint: s.fingerprint } : {}),
   });
 }

@@ -27,7 +27,9 @@ const outcome = (kept: Finding[], total = kept.length): Outcome => ({
   },
   passed: false,
   kept,
-  suppressions: [{ policy_id: "p", rule_id: "r", file: "old.js", line: 3, reason: "inline" }],
+  suppressions: [
+    { policy_id: "p", rule_id: "r", file: "old.js", line: 3, reason: "inline", fingerprint: "e".repeat(32) },
+  ],
   scanned_paths: ["old.js", "new.js"],
 });
 
@@ -45,9 +47,23 @@ describe("bypassOutcome", () => {
       skipped_files: 0,
     });
     expect(o.suppressions).toEqual([
-      { policy_id: "p", rule_id: "r", file: "old.js", line: 3, reason: "inline" },
-      { policy_id: "aws-credentials", rule_id: "r1", file: "a.js", line: 2, reason: "revoked already" },
-      { policy_id: "debug-statements", rule_id: "r1", file: "b.py", line: 5, reason: "revoked already" },
+      { policy_id: "p", rule_id: "r", file: "old.js", line: 3, reason: "inline", fingerprint: "e".repeat(32) },
+      {
+        policy_id: "aws-credentials",
+        rule_id: "r1",
+        file: "a.js",
+        line: 2,
+        reason: "revoked already",
+        fingerprint: "f".repeat(32),
+      },
+      {
+        policy_id: "debug-statements",
+        rule_id: "r1",
+        file: "b.py",
+        line: 5,
+        reason: "revoked already",
+        fingerprint: "f".repeat(32),
+      },
     ]);
   });
 

@@ -24,6 +24,7 @@ export function bypassOutcome<O extends Outcome>(o: O, reason: string): O {
     file: f.file,
     line: f.line,
     reason,
+    fingerprint: f.fingerprint,
   }));
   return { ...o, summary, passed: summary.errors === 0, kept: [], suppressions: [...o.suppressions, ...bypassed] };
 }

@@ -19,6 +19,7 @@ import type {
   FileScan,
   Finding,
   Hit,
+  PatternToRun,
   PolicyToRun,
   Reporting,
   ScanOptions,
@@ -47,19 +48,23 @@ export type {
 export type { ProviderContext } from "./providerContext.js";
 export { lazyPrefix } from "./lazyPrefix.js";
 
-interface Rule extends Reporting {
+/** A rule's own regular expressions (compileRegexes()). */
+interface RuleRegexes {
   re: RE2;
-  keywords: Buffer[];
   paths: RE2[];
   allowlist: RE2[];
   matchAllowlist: RE2[];
   lineAllowlist: RE2[];
   fileRequires: RE2[];
   fileExcludes: RE2[];
-  stopwords: string[];
-  checks: Check[];
   /** Set when `re` is the pattern without its leading lazy run (lazyPrefix()): extend each match back over it. */
   prefix?: LazyPrefix;
+}
+
+interface Rule extends Reporting, RuleRegexes {
+  keywords: Buffer[];
+  stopwords: string[];
+  checks: Check[];
   /** Whether a match needs its secret decoded (entropy, allowlists, stopwords, checks). */
   readsSecret: boolean;
   /** Whether the set looks for this rule's keywords rather than its pattern (setEntry()). */
@@ -80,7 +85,55 @@ const MAX_REPEATED_SECRETS = 1000;
 // when a minified file is one 1 MiB line.
 const SNIPPET_WINDOW = 1024;
 
-export function compileEngine(policies: readonly PolicyToRun[]): Engine {
+/** How compileEngine() compiles. */
+export interface CompileOptions {
+  /**
+   * Compile each regex rule's own expressions when a file first makes it a candidate, not all up
+   * front (the set is compiled at once either way). The findings are the same; a process that
+   * scans a few files (the CLI's `evaluate --offline`) skips most of the 500-odd compilations.
+   */
+  lazyRules?: boolean;
+}
+
+function compileRegexes(pattern: PatternToRun): RuleRegexes {
+  const split = lazyPrefix(pattern.value);
+  return {
+    re: new RE2(split ? split.rest : pattern.value, RULE_FLAGS),
+    ...(split ? { prefix: split.prefix } : {}),
+    paths: pattern.paths.map((p) => new RE2(p, "u")),
+    allowlist: pattern.allowlist.map((p) => new RE2(p, "u")),
+    matchAllowlist: (pattern.match_allowlist ?? []).map((p) => new RE2(p, "u")),
+    lineAllowlist: (pattern.line_allowlist ?? []).map((p) => new RE2(p, "u")),
+    fileRequires: (pattern.file_requires ?? []).map((p) => new RE2(p, FILE_FLAGS)),
+    fileExcludes: (pattern.file_excludes ?? []).map((p) => new RE2(p, FILE_FLAGS)),
+  };
+}
+
+const REGEX_FIELDS = [
+  "re",
+  "prefix",
+  "paths",
+  "allowlist",
+  "matchAllowlist",
+  "lineAllowlist",
+  "fileRequires",
+  "fileExcludes",
+] as const satisfies readonly (keyof RuleRegexes)[];
+
+/** `rule` with its regexes compiled on the first read of any of them (then plain properties). */
+function withLazyRegexes<T extends object>(rule: T, pattern: PatternToRun): T & RuleRegexes {
+  const compile = () => {
+    const regexes = compileRegexes(pattern);
+    for (const field of REGEX_FIELDS)
+      Object.defineProperty(rule, field, { value: regexes[field], writable: true, enumerable: true });
+    return regexes;
+  };
+  for (const field of REGEX_FIELDS)
+    Object.defineProperty(rule, field, { get: () => compile()[field], configurable: true, enumerable: true });
+  return rule as T & RuleRegexes;
+}
+
+export function compileEngine(policies: readonly PolicyToRun[], options: CompileOptions = {}): Engine {
   const rules: Rule[] = [];
   const structural = structuralRules();
   let order = 0;
@@ -93,28 +146,18 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
         addStructural(structural, policy, pattern, order++);
         continue;
       }
-      const allowlist = pattern.allowlist.map((p) => new RE2(p, "u"));
       const stopwords = (pattern.stopwords ?? []).map((w) => w.toLowerCase());
       const checks = resolveChecks(pattern.checks ?? [], pattern.rule_id);
-      const split = lazyPrefix(pattern.value);
-      rules.push({
+      const rule = {
         policy,
         pattern,
-        re: new RE2(split ? split.rest : pattern.value, RULE_FLAGS),
-        ...(split ? { prefix: split.prefix } : {}),
         keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
-        paths: pattern.paths.map((p) => new RE2(p, "u")),
-        allowlist,
-        matchAllowlist: (pattern.match_allowlist ?? []).map((p) => new RE2(p, "u")),
-        lineAllowlist: (pattern.line_allowlist ?? []).map((p) => new RE2(p, "u")),
-        fileRequires: (pattern.file_requires ?? []).map((p) => new RE2(p, FILE_FLAGS)),
-        fileExcludes: (pattern.file_excludes ?? []).map((p) => new RE2(p, FILE_FLAGS)),
         stopwords,
         checks,
         readsSecret:
           pattern.redact ||
           pattern.min_entropy > 0 ||
-          allowlist.length > 0 ||
+          pattern.allowlist.length > 0 ||
           stopwords.length > 0 ||
           checks.length > 0,
         order: order++,
@@ -123,7 +166,8 @@ export function compileEngine(policies: readonly PolicyToRun[]): Engine {
           pattern.keywords.length > 0 &&
           (largestRepeat(pattern.value) > SET_MAX_REPEAT || (pattern.context?.keywords.length ?? 0) > 0),
         ...(pattern.context?.keywords.length ? { context: compileContext(pattern.context) } : {}),
-      });
+      };
+      rules.push(options.lazyRules ? withLazyRegexes(rule, pattern) : { ...rule, ...compileRegexes(pattern) });
     }
   }
   const set = rules.length ? compileSet(rules) : undefined;
@@ -242,6 +286,12 @@ function scanFile(
   hits.sort((a, b) => a.start - b.start);
   const deduplicated = withoutGenericDuplicates(hits);
 
+  /** The secret when the rule names one (its capture group), else the whole match. */
+  const hitFingerprint = (id: { policy_id: string; rule_id: string; file: string }, hit: Hit) => {
+    const value = hit.secret ?? hit;
+    return fingerprintOf(id, content.toString("utf8", value.start, value.end));
+  };
+
   // Suppression: a marker on the finding's line or the line before it.
   const suppressions: SuppressedFinding[] = [];
   const reported: Hit[] = [];
@@ -262,13 +312,9 @@ function scanFile(
       ? (markerOn(hit.line.line) ?? (previous?.standalone ? previous : undefined))
       : undefined;
     if (marker && covers(marker, hit.rule.policy.id, hit.rule.pattern.rule_id)) {
-      suppressions.push({
-        policy_id: hit.rule.policy.id,
-        rule_id: hit.rule.pattern.rule_id,
-        file: path,
-        line: hit.line.line,
-        reason: marker.reason,
-      });
+      const id = { policy_id: hit.rule.policy.id, rule_id: hit.rule.pattern.rule_id, file: path };
+      // The fingerprint it would have been reported with: silenced, it is still the same finding.
+      suppressions.push({ ...id, line: hit.line.line, reason: marker.reason, fingerprint: hitFingerprint(id, hit) });
     } else reported.push(hit);
   }
 
@@ -286,8 +332,6 @@ function scanFile(
 
   const findings = described.map((hit): Finding => {
     const id = { policy_id: hit.rule.policy.id, rule_id: hit.rule.pattern.rule_id, file: path };
-    // The secret when the rule names one (its capture group), else the whole match.
-    const value = hit.secret ?? hit;
     return {
       ...id,
       severity: hit.rule.policy.severity,
@@ -296,7 +340,7 @@ function scanFile(
       message: hit.rule.pattern.message,
       code_snippet: snippet(content, hit, secrets, secretValues),
       suggestion: hit.rule.policy.suggestion,
-      fingerprint: fingerprintOf(id, content.toString("utf8", value.start, value.end)),
+      fingerprint: hitFingerprint(id, hit),
       ...(hit.rule.pattern.checks?.some((c) => FORMAT_CHECKS.has(c)) ? { format_verified: true } : {}),
     };
   });

@@ -1,50 +1,36 @@
 // The engine's contract with its callers (the policies it runs, what a scan returns) and the
 // shapes its modules share.
-import type { evaluationV1 } from "@verdict/proto";
+import type { evaluationV1, policyV1 } from "@verdict/proto";
 import type { ByteLine } from "./bytes.js";
 import type { SkipReason } from "./fileKinds.js";
-import type { ProviderContext } from "./providerContext.js";
 import type { Range } from "./redaction.js";
 
-export interface PatternToRun {
-  /** "regex" (RE2; also when absent or empty) or "structural" (structural.ts: JSON of a StructuralSpec). */
-  type?: string;
-  value: string;
-  message: string;
-  /** Mask the secret in the snippet (the whole match, or capture group redact_group). */
-  redact: boolean;
-  redact_group: number;
-  rule_id: string;
-  keywords: string[];
-  min_entropy: number;
-  paths: string[];
-  allowlist: string[];
-  /** A catch-all rule: yields to a specific rule that found the same secret. */
-  generic: boolean;
-  /** RE2 patterns: a match whose whole text matches one is not a finding. */
-  match_allowlist?: string[];
-  /** RE2 patterns: a match on a line matching one is not a finding (the line within 1 KiB of it). */
-  line_allowlist?: string[];
-  /** RE2 patterns on the file: the rule only reports where at least one matches. */
-  file_requires?: string[];
-  /** RE2 patterns on the file: the rule reports nothing where one matches. */
-  file_excludes?: string[];
-  /** Lower-case words: a secret containing one is not a finding. */
-  stopwords?: string[];
-  /** Names of structural checks (checks.ts) every match must pass. */
-  checks?: string[];
-  /** Provider context: a match counts only where one of these keywords names it (nearProvider()). */
-  context?: ProviderContext | undefined;
-}
+/** The rule fields a caller (a test, an offline run) may leave out: the engine reads them as empty. */
+type OptionalRuleFields =
+  | "type"
+  | "match_allowlist"
+  | "line_allowlist"
+  | "file_requires"
+  | "file_excludes"
+  | "stopwords"
+  | "checks"
+  | "context";
 
-export interface PolicyToRun {
-  id: string;
-  severity: string;
-  category: string;
-  suggestion: string;
+/**
+ * A pattern the engine runs: the contract's message (verdict.policy.v1.ResolvedPattern, whose
+ * comments say what each field means), with the fields a caller may leave out optional.
+ */
+export type PatternToRun = Omit<policyV1.ResolvedPattern, OptionalRuleFields> &
+  Partial<Pick<policyV1.ResolvedPattern, OptionalRuleFields>>;
+
+/**
+ * A policy the engine runs: the contract's verdict.policy.v1.ResolvedPolicy, with its patterns as
+ * above. Its file_scope is compliance evidence the engine does not read (each rule's paths bound
+ * where it runs), so it is optional here.
+ */
+export type PolicyToRun = Omit<policyV1.ResolvedPolicy, "patterns" | "file_scope"> & {
   patterns: PatternToRun[];
-  exclude_paths: string[];
-}
+} & Partial<Pick<policyV1.ResolvedPolicy, "file_scope">>;
 
 /**
  * A violation before it has an id. Its fields are the contract's (verdict.evaluation.v1.Violation):
@@ -53,13 +39,8 @@ export interface PolicyToRun {
  */
 export type Finding = Omit<evaluationV1.Violation, "id">;
 
-export interface SuppressedFinding {
-  policy_id: string;
-  rule_id: string;
-  file: string;
-  line: number;
-  reason: string;
-}
+/** A finding silenced inline, with the reason given: the contract's verdict.evaluation.v1.Suppression. */
+export type SuppressedFinding = evaluationV1.Suppression;
 
 export interface FileScan {
   /** Set when the file was not scanned at all. */

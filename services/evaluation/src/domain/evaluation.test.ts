@@ -33,7 +33,7 @@ describe("evaluation rules", () => {
   });
 
   it("counts suppressed findings and skipped files", () => {
-    const suppression = { policy_id: "p", rule_id: "p", file: "f", line: 3, reason: "test data" };
+    const suppression = { policy_id: "p", rule_id: "p", file: "f", line: 3, reason: "test data", fingerprint: "" };
     const outcome = summarize(3, [
       { findings: [], suppressions: [suppression], matched: 0, bySeverity: {} },
       { skipped: "lockfile", findings: [], suppressions: [], matched: 0, bySeverity: {} },

@@ -1,18 +1,10 @@
 // Provider context: a token of a generic shape (32 hex characters, a UUID) counts as a
 // provider's only where one of the provider's keywords names it, just before it on the line.
 // Bounded work per match, whatever the syntax around it.
+import type { policyV1 } from "@verdict/proto";
 
-/** Where a token of a provider's shape is that provider's (proto ProviderContext). */
-export interface ProviderContext {
-  /** Lower-case words naming the provider; one must start a word. */
-  keywords: string[];
-  /** At most this many bytes from the keyword's start to the secret's start (0: the default). */
-  distance: number;
-  /** What may stand between keyword and secret besides letters, digits, `_`, blanks and quotes ("": the default). */
-  separators: string;
-  /** Line breaks allowed between them (a YAML key or XML element naming the provider on the line above). */
-  lines: number;
-}
+/** Where a token of a provider's shape is that provider's: the contract's verdict.policy.v1.ProviderContext. */
+export type ProviderContext = policyV1.ProviderContext;
 
 export interface CompiledContext {
   keywords: Buffer[];

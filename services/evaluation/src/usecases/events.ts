@@ -1,49 +1,15 @@
 // Events the evaluation service publishes. Webhooks, compliance evidence and repository
-// "last evaluated" times are fed from these.
-import { TOPICS } from "@verdict/bus";
+// "last evaluated" times are fed from these; the payload types are the bus's (payloads.ts).
+import {
+  TOPICS,
+  type EvaluationCompletedData,
+  type EvaluationRequestedData,
+  type PolicyBypassedData,
+  type PolicyViolationData,
+} from "@verdict/bus";
 import type { PendingEvent } from "@verdict/outbox";
-import type { SuppressedFinding } from "../domain/engine.js";
-import type { Summary } from "../domain/evaluation.js";
 import type { EvaluationDeps } from "../deps.js";
-import type { EvaluationRecord, Violation } from "../repo.js";
-
-export interface EvaluationCompletedData {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  ref: string;
-  status: "completed" | "failed";
-  passed: boolean | null;
-  completed_at: string;
-  summary: Summary;
-  /** The policies that ran (compliance evidence: which controls this evaluation checked). */
-  policies: string[];
-  /** Paths of the files the engine read (compliance evidence: which files the policies could apply to). */
-  scanned_paths: string[];
-  failure_reason?: string;
-}
-
-export interface PolicyViolationData {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  /** Already redacted, as stored. */
-  violation: Violation;
-}
-
-export interface PolicyBypassedData {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  ref: string;
-  bypassed_at: string;
-  suppression: SuppressedFinding;
-}
-
-export interface EvaluationRequestedData {
-  organization_id: string;
-  evaluation_id: string;
-}
+import type { EvaluationRecord } from "../repo.js";
 
 export const EVENT_SOURCE = "/evaluation";
 

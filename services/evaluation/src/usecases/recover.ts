@@ -1,9 +1,9 @@
 // At start-up: re-announce evaluations left pending by a stop or a crash (the in-process bus
 // keeps nothing across restarts; a broker may have lost an unacknowledged publish), and drop
 // job files whose evaluation never got stored (a crash between the two writes) or is gone.
-import { TOPICS } from "@verdict/bus";
+import { TOPICS, type EvaluationRequestedData } from "@verdict/bus";
 import type { EvaluationDeps } from "../deps.js";
-import { EVENT_SOURCE, type EvaluationRequestedData } from "./events.js";
+import { EVENT_SOURCE } from "./events.js";
 
 const ORPHAN_AGE_MS = 10 * 60_000;
 

@@ -76,6 +76,10 @@ export const SuppressionSchema = z
     file: z.string(),
     line: z.number().int(),
     reason: z.string(),
+    fingerprint: z.string().meta({
+      description:
+        "The suppressed finding's fingerprint, as a violation's: a finding silenced in code keeps its identity, so a report calls it suppressed, never fixed. Empty on suppressions stored before it",
+    }),
   })
   .meta({
     id: "Suppression",
@@ -89,6 +93,7 @@ export function suppressionJson(m: evaluationV1.Suppression): z.output<typeof Su
     file: m.file,
     line: m.line,
     reason: m.reason,
+    fingerprint: m.fingerprint,
   };
 }
 

@@ -15,8 +15,9 @@ export function integrationsClient(clients: Clients): NonNullable<Clients["integ
 export const ConnectionSchema = z
   .object({
     id: z.string().regex(/^conn_/),
-    provider: z.enum(["gitea"]),
+    provider: z.enum(["gitea", "github"]),
     base_url: z.string(),
+    app_id: z.string().nullable().meta({ description: "GitHub: the App's id." }),
     status: z
       .enum(["active", "broken"])
       .meta({ description: "active, or broken (the provider refused the token: unauthorized)" }),
@@ -34,8 +35,9 @@ export const ConnectionSchema = z
 export function connectionJson(m: integrationsV1.Connection, apiBaseUrl: string): z.output<typeof ConnectionSchema> {
   return {
     id: m.id,
-    provider: m.provider as "gitea",
+    provider: m.provider as "gitea" | "github",
     base_url: m.base_url,
+    app_id: m.app_id ?? null,
     status: m.status as "active" | "broken",
     last_event_at: m.last_event_at ?? null,
     last_error: m.last_error ?? null,
@@ -47,7 +49,7 @@ export function connectionJson(m: integrationsV1.Connection, apiBaseUrl: string)
 
 export const CreateConnectionRequestSchema = z
   .object({
-    provider: z.enum(["gitea"]),
+    provider: z.enum(["gitea", "github"]),
     base_url: z
       .string()
       .max(2048)
@@ -56,9 +58,27 @@ export const CreateConnectionRequestSchema = z
         { message: "base_url must be an http(s) URL without credentials, query or fragment" },
       )
       .meta({ examples: ["https://gitea.example.com"] })
-      .meta({ description: "The provider's web address, http(s), without credentials, query or fragment." }),
-    token: z.string().min(1).max(512),
+      .meta({
+        description:
+          "The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).",
+      }),
+    token: z
+      .string()
+      .min(1)
+      .max(512)
+      .optional()
+      .meta({ description: "Gitea: the access token (required there; GitHub uses app_id and private_key instead)." }),
     webhook_secret: z.string().min(16).max(256),
+    app_id: z
+      .string()
+      .regex(/^[0-9]{1,20}$/, { message: "app_id must be the GitHub App's numeric id" })
+      .meta({ examples: ["123456"] })
+      .optional()
+      .meta({ description: "GitHub: the App's id (digits; required there)." }),
+    private_key: z.string().min(1).max(16384).optional().meta({
+      description:
+        "GitHub: the App's private key, PEM as GitHub issues it (required there; sealed at rest, never answered).",
+    }),
   })
   .strict()
   .meta({ id: "CreateConnection" });
@@ -95,13 +115,16 @@ export const integrationsGeneratedRoutes: Route[] = [
     method: "post",
     path: "/v1/integrations/connections",
     operationId: "createConnection",
-    summary: "Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret",
+    summary:
+      "Connect a hosting provider: Gitea or Forgejo (its base URL, an access token and the webhook secret), or GitHub as a GitHub App (the API base URL, the App's id and private key, and its webhook secret)",
     tag: "Integrations",
     access: { kind: "scope", scope: "write:org" },
     rateClass: "writes",
     body: CreateConnectionRequestSchema,
     errors: [422],
-    errorNotes: { 422: "The provider refused the token (code PROVIDER_UNAUTHORIZED) or could not be reached" },
+    errorNotes: {
+      422: "The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached",
+    },
     responses: { 201: { description: "The connection", schema: ConnectionSchema } },
     handler: async ({ body, principal, clients, apiBaseUrl }) => {
       const res = await integrationsClient(clients).createConnection(
@@ -111,6 +134,8 @@ export const integrationsGeneratedRoutes: Route[] = [
           base_url: body.base_url,
           token: body.token,
           webhook_secret: body.webhook_secret,
+          app_id: body.app_id,
+          private_key: body.private_key,
         }),
       );
       return { status: 201, body: connectionJson(res.connection!, apiBaseUrl) };

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { policyV1 } from "@verdict/proto";
 import { route, type Route } from "../http/route.js";
+import { auditContext } from "../http/auth.js";
 import { BOOL_QUERY, refuseProtoKey, struct } from "../http/restTypes.js";
 
 // ---------- what the routes answer and take ----------
@@ -342,7 +343,7 @@ export const policyGeneratedRoutes: Route[] = [
       422: "Also for a pattern over the cost budget (compile time, program size, scan time per MiB; the field is patterns[i].value, the message says which limit), and for more custom patterns than the organization's budget (field patterns, MAX_SIZE_EXCEEDED)",
     },
     responses: { 201: { description: "The created policy", schema: PolicySchema } },
-    handler: async ({ body, principal, clients }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients }) => {
       const res = await clients.policy.createPolicy(
         policyV1.CreatePolicyRequest.fromPartial({
           organization_id: principal!.organizationId,
@@ -356,6 +357,7 @@ export const policyGeneratedRoutes: Route[] = [
           suggestions: body.suggestions,
           documentation_url: body.documentation_url,
           enabled: body.enabled,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 201, body: policyJson(res.policy!) };
@@ -386,16 +388,17 @@ export const policyGeneratedRoutes: Route[] = [
     body: ConnectRepositoryRequestSchema,
     errors: [409, 422],
     errorNotes: {
-      422: "A provider read through a connection (gitea): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED)",
+      422: "A provider read through a connection (gitea; github once the organization has a GitHub connection): the organization has none (PROVIDER_NOT_CONNECTED), or the repository does not exist or cannot be read through it (PROVIDER_NOT_FOUND, PROVIDER_FORBIDDEN, PROVIDER_UNAUTHORIZED)",
     },
     responses: { 201: { description: "The connected repository", schema: RepositorySchema } },
-    handler: async ({ body, principal, clients }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients }) => {
       const res = await clients.policy.connectRepository(
         policyV1.ConnectRepositoryRequest.fromPartial({
           organization_id: principal!.organizationId,
           provider: body.provider,
           name: body.name,
           default_branch: body.default_branch,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 201, body: repositoryJson(res.repository!) };
@@ -457,7 +460,7 @@ export const policyGeneratedRoutes: Route[] = [
     body: UpdatePolicyRequestSchema,
     errors: [422],
     responses: { 200: { description: "The updated policy", schema: PolicySchema } },
-    handler: async ({ params, body, rawBody, principal, clients }) => {
+    handler: async ({ params, body, rawBody, principal, requestId, clientIp, clients }) => {
       refuseProtoKey(rawBody, "settings");
       const res = await clients.policy.updatePolicy(
         policyV1.UpdatePolicyRequest.fromPartial({
@@ -466,6 +469,7 @@ export const policyGeneratedRoutes: Route[] = [
           enabled: body.enabled,
           severity: body.severity,
           settings: body.settings,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 200, body: policyJson(res.policy!) };
@@ -482,8 +486,12 @@ export const policyGeneratedRoutes: Route[] = [
     params: DeletePolicyParams,
     errors: [422],
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ params, principal, clients }) => {
-      await clients.policy.deletePolicy({ organization_id: principal!.organizationId, policy_id: params.policy_id });
+    handler: async ({ params, principal, requestId, clientIp, clients }) => {
+      await clients.policy.deletePolicy({
+        organization_id: principal!.organizationId,
+        policy_id: params.policy_id,
+        audit: auditContext(principal!, requestId, clientIp),
+      });
       return { status: 204 };
     },
   }),
@@ -497,10 +505,11 @@ export const policyGeneratedRoutes: Route[] = [
     rateClass: "writes",
     params: DisconnectRepositoryParams,
     responses: { 204: { description: "Deleted" } },
-    handler: async ({ params, principal, clients }) => {
+    handler: async ({ params, principal, requestId, clientIp, clients }) => {
       await clients.policy.disconnectRepository({
         organization_id: principal!.organizationId,
         repository_id: params.repository_id,
+        audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 204 };
     },

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { Request } from "express";
 import { errors, type Logger } from "@verdict/kit";
-import type { identityV1 } from "@verdict/proto";
+import type { auditV1, identityV1 } from "@verdict/proto";
 import type { Clients } from "../clients.js";
 
 export interface Principal {
@@ -50,6 +50,20 @@ export function actorOf(principal: Principal, ip: string): identityV1.Actor {
   if (principal.session) return { type: "user", id: principal.session.userId, ip };
   if (principal.oauth) return { type: "user", id: principal.oauth.userId, ip };
   return { type: "api_key", id: principal.keyId, ip };
+}
+
+/**
+ * Who asks for a change, with the credential it came with and the request's id: what the owning
+ * service records in the audit event it writes with the change (proto verdict.audit.v1).
+ */
+export function auditContext(principal: Principal, requestId: string, ip: string): auditV1.AuditContext {
+  const actor = actorOf(principal, ip);
+  const credential = principal.session
+    ? { credential_type: "session", credential_id: principal.session.sessionId }
+    : principal.oauth
+      ? { credential_type: "oauth_client", credential_id: principal.oauth.clientId }
+      : { credential_type: "api_key", credential_id: principal.keyId };
+  return { actor_type: actor.type, actor_id: actor.id, ip, ...credential, request_id: requestId };
 }
 
 export function principalFromSession(token: string, s: identityV1.Session): Principal {

@@ -1,5 +1,6 @@
 // proto -> REST JSON. Optional proto fields become explicit nulls, as the REST contract says.
 // The evaluation and policy services' mappers are generated from their proto (src/gen/*.rest.ts).
+import { jsonFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 
 export function organizationJson(o: identityV1.Organization) {
@@ -26,16 +27,10 @@ export function operatorOrganizationJson(o: identityV1.Organization) {
 export function apiKeyJson(k: identityV1.ApiKey, now = Date.now()) {
   const status = k.revoked_at ? "revoked" : k.expires_at && Date.parse(k.expires_at) <= now ? "expired" : "active";
   return {
-    id: k.id,
-    name: k.name,
-    scopes: k.scopes,
+    ...jsonFields(k, ["id", "name", "scopes", "environment", "prefix"]),
     environment: k.environment as "prod" | "test",
-    prefix: k.prefix,
     status,
-    created_at: k.created_at,
-    expires_at: k.expires_at ?? null,
-    last_used_at: k.last_used_at ?? null,
-    revoked_at: k.revoked_at ?? null,
+    ...jsonFields(k, ["created_at", "expires_at", "last_used_at", "revoked_at"]),
     ip_allowlist: k.ip_allowlist.length ? k.ip_allowlist.join(",") : null,
   };
 }

@@ -1,9 +1,13 @@
 // Schemas of people and access: members, sign-in, sessions, MFA, the audit log.
 import { AUDIT_EVENT_TYPES } from "@verdict/kit";
+import { ListEvaluationsQuery } from "../gen/evaluation.rest.js";
 import { ISO_OR_DATE } from "./schemas.js";
 import { z } from "zod";
 
 const ISO = z.string().meta({ format: "date-time" });
+// A page's size and cursor: the rules the evaluation list's are generated with from the proto
+// (an opaque cursor of id characters), so that every list pages alike.
+const PAGE = ListEvaluationsQuery.shape;
 const ROLE = z.enum(["owner", "admin", "member", "viewer"]);
 // RFC 5321: a local part of at most 64 octets, an address of at most 254.
 const EMAIL = z
@@ -171,12 +175,8 @@ export const ListAuditEventsQuery = z
     type: z.enum(AUDIT_EVENT_TYPES).optional(),
     since: ISO_OR_DATE.optional().meta({ description: "Inclusive" }),
     until: ISO_OR_DATE.optional().meta({ description: "Exclusive" }),
-    limit: z.coerce.number().int().min(1).max(100).default(20),
-    cursor: z
-      .string()
-      .max(512)
-      .regex(/^[A-Za-z0-9_-]+$/, { message: "cursor must be a next_cursor returned by this API" })
-      .optional(),
+    limit: PAGE.limit,
+    cursor: PAGE.cursor,
   })
   .strict();
 
@@ -185,9 +185,17 @@ export const AuditEventSchema = z
     id: z.string().regex(/^aud_/),
     type: z.enum(AUDIT_EVENT_TYPES),
     actor: z.object({ type: z.enum(["user", "api_key", "system"]), id: z.string(), ip: z.string().nullable() }),
+    credential: z
+      .object({ type: z.enum(["api_key", "session", "oauth_client"]), id: z.string() })
+      .nullable()
+      .meta({ description: "How the actor authenticated: the key's, session's or OAuth client's id (never a secret)" }),
+    request_id: z.string().nullable().meta({ description: "The X-Request-Id of the request that made the change" }),
     target: z.object({ type: z.string(), id: z.string() }),
     occurred_at: ISO,
-    data: z.record(z.string(), z.unknown()),
+    data: z.record(z.string(), z.unknown()).meta({
+      description:
+        "Event-specific facts, never a secret; for a configuration change, `changes` maps each changed field to {before, after}",
+    }),
   })
   .meta({ id: "AuditEvent" });
 

@@ -13,6 +13,10 @@ export function auditEventJson(e: identityV1.AuditEvent) {
       id: e.actor?.id ?? "",
       ip: e.actor?.ip || null,
     },
+    credential: e.credential_type
+      ? { type: e.credential_type as "api_key" | "session" | "oauth_client", id: e.credential_id }
+      : null,
+    request_id: e.request_id || null,
     target: { type: e.target_type, id: e.target_id },
     occurred_at: e.occurred_at,
     data: JSON.parse(e.data_json || "{}") as Record<string, unknown>,
@@ -24,7 +28,8 @@ export const auditRoutes = [
     method: "get",
     path: "/v1/audit-events",
     operationId: "listAuditEvents",
-    summary: "The organization's security events (sign-ins, MFA, keys, roles, invitations, removals), newest first",
+    summary:
+      "The organization's audit events (sign-ins, MFA, keys, roles, invitations, removals, configuration changes with their before/after), newest first",
     tag: "Audit log",
     access: { kind: "scope", scope: "read:org" },
     rateClass: "reads",

@@ -11,9 +11,12 @@ import type { Clients } from "../clients.js";
 import { integrationsClient } from "../gen/integrations.rest.js";
 import { bodyLimit } from "../http/bodyLimits.js";
 
-/** A provider's webhook deliveries: small JSON documents (Gitea sends a few KiB). */
+/**
+ * A provider's webhook deliveries: small JSON documents (Gitea sends a few KiB, GitHub's pull
+ * request events tens of KiB; GitHub's own cap is 25 MB, a push of thousands of commits).
+ */
 const EVENT_BODY_LIMIT = 1024 * 1024;
-const PROVIDERS = new Set(["gitea"]);
+const PROVIDERS = new Set(["gitea", "github"]);
 
 /**
  * POST /v1/integrations/{provider}/events?connection={id}: the gateway checks only the size and
@@ -73,11 +76,12 @@ export function integrationEventsPaths(): Record<string, Record<string, Record<s
     "/v1/integrations/{provider}/events": {
       post: {
         operationId: "receiveProviderEvent",
-        summary: "A hosting provider's webhook delivery (Gitea: X-Gitea-Signature, HMAC-SHA256 of the body)",
+        summary:
+          "A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body)",
         tags: ["Integrations"],
         security: [],
         parameters: [
-          { name: "provider", in: "path", required: true, schema: { type: "string", enum: ["gitea"] } },
+          { name: "provider", in: "path", required: true, schema: { type: "string", enum: ["gitea", "github"] } },
           {
             name: "connection",
             in: "query",

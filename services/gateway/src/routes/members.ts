@@ -1,5 +1,5 @@
 import type { identityV1 } from "@verdict/proto";
-import { AppError } from "@verdict/kit";
+import { AppError, jsonFields } from "@verdict/kit";
 import { actingUserId, actorOf } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { IdParam } from "../http/schemas.js";
@@ -17,14 +17,9 @@ import { publicOrigin } from "../http/restTypes.js";
 
 export function memberJson(m: identityV1.Member) {
   return {
-    id: m.id,
-    email: m.email,
-    name: m.name,
+    ...jsonFields(m, ["id", "email", "name", "role", "status", "mfa_enabled", "created_at", "invitation_expires_at"]),
     role: m.role as "owner" | "admin" | "member" | "viewer",
     status: m.status as "active" | "invited",
-    mfa_enabled: m.mfa_enabled,
-    created_at: m.created_at,
-    invitation_expires_at: m.invitation_expires_at ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import { errors } from "@verdict/kit";
-import { actingUserId, actorOf } from "../http/auth.js";
+import { actingUserId, actorOf, auditContext } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { apiKeyJson, operatorOrganizationJson, organizationJson } from "../http/mappers.js";
 import {
@@ -41,7 +41,7 @@ export const organizationRoutes = [
     rateClass: "writes",
     body: UpdateOrganizationSchema,
     responses: { 200: { description: "The updated organization", schema: OrganizationSchema } },
-    handler: async ({ body, principal, clients }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients }) => {
       const res = await clients.identity.updateOrganization({
         organization_id: principal!.organizationId,
         name: body.name,
@@ -49,6 +49,7 @@ export const organizationRoutes = [
         require_evaluation_pass: body.settings?.require_evaluation_pass,
         allow_inline_suppression: body.settings?.allow_inline_suppression,
         require_mfa: body.settings?.require_mfa,
+        audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 200, body: organizationJson(res.organization!) };
     },

@@ -6,11 +6,18 @@
 // itself; until it does, the gateway makes the two calls.
 import { policyV1 } from "@verdict/proto";
 import { repositoryJson } from "../gen/policy.rest.js";
+import { auditContext } from "../http/auth.js";
 import type { Route } from "../http/route.js";
 import { integrationsClient } from "../gen/integrations.rest.js";
 
 /** Providers whose repositories are read through the organization's connection (the integrations service). */
-const CONNECTED_PROVIDERS = new Set(["gitea"]);
+const CONNECTED_PROVIDERS = new Set(["gitea", "github"]);
+/**
+ * Providers whose repositories are stored by name, as given, where the organization has no
+ * connection to them (or the integrations service is not deployed): GitHub, as before GitHub
+ * connections existed.
+ */
+const CONNECTION_OPTIONAL = new Set(["github"]);
 
 interface ConnectBody {
   provider: string;
@@ -22,12 +29,15 @@ interface ConnectBody {
 export function withProviderResolution(generated: Route): Route {
   return {
     ...generated,
-    handler: async ({ body, principal, clients }) => {
+    handler: async ({ body, principal, requestId, clientIp, clients }) => {
       const { provider, name, default_branch } = body as ConnectBody;
       const organizationId = principal!.organizationId;
-      const resolved = CONNECTED_PROVIDERS.has(provider)
-        ? await integrationsClient(clients).resolveRepository({ organization_id: organizationId, provider, name })
-        : undefined;
+      const asked =
+        CONNECTED_PROVIDERS.has(provider) && !(CONNECTION_OPTIONAL.has(provider) && !clients.integrations)
+          ? await integrationsClient(clients).resolveRepository({ organization_id: organizationId, provider, name })
+          : undefined;
+      // An empty answer: no connection to a provider where one is optional.
+      const resolved = asked?.connection_id ? asked : undefined;
       const res = await clients.policy.connectRepository(
         policyV1.ConnectRepositoryRequest.fromPartial({
           organization_id: organizationId,
@@ -36,6 +46,7 @@ export function withProviderResolution(generated: Route): Route {
           default_branch: resolved?.default_branch ?? default_branch,
           provider_repo_id: resolved?.provider_repo_id,
           connection_id: resolved?.connection_id,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 201, body: repositoryJson(res.repository!) };

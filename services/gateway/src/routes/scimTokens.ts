@@ -1,3 +1,4 @@
+import { jsonFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import { actorOf } from "../http/auth.js";
 import { route } from "../http/route.js";
@@ -6,14 +7,7 @@ import { CreatedScimTokenSchema, CreateScimTokenSchema, ScimTokenListSchema } fr
 import { noContent } from "./common.js";
 
 export function scimTokenJson(t: identityV1.ScimToken) {
-  return {
-    id: t.id,
-    name: t.name,
-    prefix: t.prefix,
-    created_at: t.created_at,
-    expires_at: t.expires_at ?? null,
-    last_used_at: t.last_used_at ?? null,
-  };
+  return jsonFields(t, ["id", "name", "prefix", "created_at", "expires_at", "last_used_at"]);
 }
 
 const PLAN_NOTE = "The organization's plan does not include SCIM (Business and Enterprise do): AUTH_ORG_ACCESS_DENIED";

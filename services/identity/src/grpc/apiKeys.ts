@@ -1,5 +1,6 @@
 // gRPC handlers of API keys: verification (the gateway's, on every request), listing, creation,
 // revocation. Map proto <-> use cases, nothing else.
+import { messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { Environment, Expiration } from "../domain/apiKey.js";
 import type { KeyRecord } from "../repos/apiKeyRepo.js";
@@ -12,18 +13,20 @@ import { fromActor, type IdentityHandlers } from "./mapping.js";
 
 export function toApiKey(k: KeyRecord): identityV1.ApiKey {
   return {
-    id: k.id,
-    name: k.name,
-    scopes: k.scopes,
-    environment: k.environment,
-    prefix: k.prefix,
-    created_at: k.created_at,
-    expires_at: k.expires_at ?? undefined,
-    last_used_at: k.last_used_at ?? undefined,
+    ...messageFields(k, [
+      "id",
+      "name",
+      "scopes",
+      "environment",
+      "prefix",
+      "created_at",
+      "expires_at",
+      "last_used_at",
+      "ip_allowlist",
+      "operator",
+    ]),
     // A retired operator key works no more: lists show it revoked from its retirement on.
     revoked_at: k.revoked_at ?? k.retired_at ?? undefined,
-    ip_allowlist: k.ip_allowlist,
-    operator: k.operator,
   };
 }
 

@@ -14,6 +14,9 @@ function toAuditEvent(e: AuditRecord): identityV1.AuditEvent {
     target_id: e.target_id,
     occurred_at: e.occurred_at,
     data_json: JSON.stringify(e.data),
+    credential_type: e.credential?.type ?? "",
+    credential_id: e.credential?.id ?? "",
+    request_id: e.request_id ?? "",
   };
 }
 

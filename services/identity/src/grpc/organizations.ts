@@ -73,6 +73,7 @@ export function organizationHandlers(
         requireEvaluationPass: req.require_evaluation_pass,
         allowInlineSuppression: req.allow_inline_suppression,
         requireMfa: req.require_mfa,
+        audit: req.audit,
       });
       return { organization: toOrganization(org) };
     },

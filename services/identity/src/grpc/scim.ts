@@ -1,5 +1,6 @@
 // gRPC handlers of SCIM: the tokens an identity provider provisions with, and its requests (the
 // gateway forwards them). Map proto <-> use cases, nothing else.
+import { messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { Expiration } from "../domain/apiKey.js";
 import type { ScimTokenRecord } from "../repos/scimRepo.js";
@@ -11,14 +12,7 @@ import type { IdentityDeps } from "../deps.js";
 import { fromActor, type IdentityHandlers } from "./mapping.js";
 
 function toScimToken(t: ScimTokenRecord): identityV1.ScimToken {
-  return {
-    id: t.id,
-    name: t.name,
-    prefix: t.prefix,
-    created_at: t.created_at,
-    expires_at: t.expires_at ?? undefined,
-    last_used_at: t.last_used_at ?? undefined,
-  };
+  return messageFields(t, ["id", "name", "prefix", "created_at", "expires_at", "last_used_at"]);
 }
 
 export function scimHandlers(

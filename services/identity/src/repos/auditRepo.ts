@@ -10,6 +10,10 @@ export interface AuditRecord {
   organization_id: string;
   type: AuditType;
   actor: { type: "user" | "api_key" | "system"; id: string; ip: string };
+  /** How the actor authenticated (api_key, session, oauth_client); absent on older events. */
+  credential?: { type: string; id: string } | null;
+  /** The request that made the change (X-Request-Id); absent on older events. */
+  request_id?: string | null;
   target_type: string;
   target_id: string;
   occurred_at: string;

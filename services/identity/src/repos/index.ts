@@ -38,7 +38,7 @@ export interface IdentityRepos {
 
 export async function openIdentityRepos(store: Store, outbox: Outbox): Promise<IdentityRepos> {
   const repos: IdentityRepos = {
-    orgs: new OrganizationRepo(store),
+    orgs: new OrganizationRepo(store, outbox),
     keys: new ApiKeyRepo(store, outbox),
     members: new MemberRepo(store),
     accounts: new AccountRepo(store),

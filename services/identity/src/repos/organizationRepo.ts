@@ -1,4 +1,5 @@
 // Organizations, through the Store port: each tenant's name, plan, settings and rate limits.
+import type { Outbox, PendingEvent } from "@verdict/outbox";
 import type { Collection, Store } from "@verdict/store";
 import type { OrgSettings, Plan, RateLimitOverrides } from "../domain/organization.js";
 import { IDENTITY_COLLECTIONS } from "./collections.js";
@@ -18,7 +19,10 @@ export interface OrgRecord {
 export class OrganizationRepo {
   private readonly orgs: Collection<OrgRecord>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly outbox: Outbox,
+  ) {
     this.orgs = store.collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs);
   }
 
@@ -27,9 +31,12 @@ export class OrganizationRepo {
     await this.orgs.insertOne(org);
   }
 
-  /** Sets fields of an organization (dotted paths reach into settings); null when there is none. */
-  update(organizationId: string, set: Record<string, unknown>): Promise<OrgRecord | null> {
-    return this.orgs.updateOne({ id: organizationId }, set as Partial<OrgRecord>);
+  /**
+   * Sets fields of an organization (dotted paths reach into settings) with the events that
+   * announce the change (its audit event); null when there is none.
+   */
+  update(organizationId: string, set: Record<string, unknown>, events: PendingEvent[] = []): Promise<OrgRecord | null> {
+    return this.outbox.update(this.orgs, { id: organizationId }, set as Partial<OrgRecord>, events);
   }
 
   /** How many organizations the instance holds. */
@@ -48,5 +55,6 @@ export class OrganizationRepo {
 
   async init(): Promise<void> {
     await this.orgs.ensureIndexes([{ name: "is_default", fields: { is_default: 1 } }]);
+    await this.outbox.register(this.orgs);
   }
 }

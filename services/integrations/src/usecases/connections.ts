@@ -10,8 +10,12 @@ export interface CreateConnectionCommand {
   organizationId: string;
   provider: string;
   baseUrl: string;
+  /** Gitea: the access token. */
   token: string;
   webhookSecret: string;
+  /** GitHub: the App's id and private key. */
+  appId?: string;
+  privateKey?: string;
 }
 
 export async function createConnection(
@@ -23,6 +27,8 @@ export async function createConnection(
     base_url: cmd.baseUrl,
     token: cmd.token,
     webhook_secret: cmd.webhookSecret,
+    ...(cmd.appId ? { app_id: cmd.appId } : {}),
+    ...(cmd.privateKey ? { private_key: cmd.privateKey } : {}),
   });
   if (problems.length) throw errors.validation(problems);
   const now = deps.clock.now();
@@ -32,7 +38,8 @@ export async function createConnection(
     organization_id: cmd.organizationId,
     provider: cmd.provider as ConnectionProvider,
     base_url: normalizeBaseUrl(cmd.baseUrl),
-    token_sealed: deps.secrets.seal(cmd.token, sealContext.token(id)),
+    ...(cmd.provider === "github" ? { app_id: cmd.appId! } : {}),
+    token_sealed: deps.secrets.seal(cmd.provider === "github" ? cmd.privateKey! : cmd.token, sealContext.token(id)),
     webhook_secret_sealed: deps.secrets.seal(cmd.webhookSecret, sealContext.webhookSecret(id)),
     status: "active",
     last_event_at: null,
@@ -40,7 +47,8 @@ export async function createConnection(
     last_error_at: null,
     created_at: now.toISOString(),
   };
-  // The token must work before the connection is kept: a typo is found now, not at the first push.
+  // The token (a GitHub App's id and key) must work before the connection is kept: a typo is
+  // found now, not at the first push.
   await checkToken(deps, record);
   await deps.repo.connections.insertOne(record);
   deps.logger.info(
@@ -52,7 +60,8 @@ export async function createConnection(
 
 async function checkToken(deps: IntegrationsDeps, record: ConnectionRecord): Promise<void> {
   try {
-    // Any repository name will do: a valid token gets not_found, a bad one unauthorized.
+    // Any repository name will do: a valid token gets not_found, a bad one unauthorized (GitHub:
+    // the App's JWT looks up the App's installation on the repository).
     await deps.clientFor(record).getRepository({ owner: "verdict-connection-check", name: "none" });
   } catch (err) {
     if (err instanceof ProviderError && err.code === "not_found") return;
@@ -64,9 +73,12 @@ async function checkToken(deps: IntegrationsDeps, record: ConnectionRecord): Pro
 export function providerProblem(err: unknown, field: string): AppError {
   if (!(err instanceof ProviderError)) throw err;
   const codes: Record<string, [string, string]> = {
-    unauthorized: ["PROVIDER_UNAUTHORIZED", "the provider refused the connection's token"],
+    unauthorized: ["PROVIDER_UNAUTHORIZED", "the provider refused the connection's token (or the App's id and key)"],
     forbidden: ["PROVIDER_FORBIDDEN", "the connection's token may not read this"],
-    not_found: ["PROVIDER_NOT_FOUND", "the provider has no such repository, or the token cannot see it"],
+    not_found: [
+      "PROVIDER_NOT_FOUND",
+      "the provider has no such repository, or the token cannot see it (GitHub: the App is not installed on it)",
+    ],
     rate_limited: ["PROVIDER_RATE_LIMITED", "the provider is rate-limiting the connection; try again later"],
     unavailable: ["PROVIDER_UNAVAILABLE", "the provider could not be reached"],
     invalid: ["PROVIDER_INVALID", "the provider refused the request"],

@@ -53,7 +53,7 @@ export async function processDelivery(
     await reschedule(deps, delivery, attempt + 1, delay);
     log.warn({ err, delivery_id: delivery.id, attempt, retry_in_ms: delay }, "provider failed: check rescheduled");
     await deps
-      .clientFor(connection)
+      .clientFor(connection, event)
       .reportRetrying?.(changeOf(event), CHECK_NAME, retryReason(err as ProviderError))
       .catch((e: unknown) => log.info({ err: e }, "could not show the check as retrying"));
   }
@@ -139,12 +139,18 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
     if (!(err instanceof DuplicateKeyError)) throw err;
     const existing = await deps.repo.checks.findOne({ dedupe_key: check.dedupe_key });
     // Done (or overtaken) before: a redelivery changes nothing. A check that failed midway runs again.
-    if (!existing || existing.status !== "running") return;
+    if (!existing || existing.status !== "running") {
+      log.info(
+        { check_id: existing?.id, head_sha: event.headSha, pull_number: event.pullNumber },
+        "head already checked for this policy version: nothing to do",
+      );
+      return;
+    }
     current = existing;
   }
   await supersedeOlder(deps, current);
   const change = changeOf(event);
-  const client = deps.clientFor(connection);
+  const client = deps.clientFor(connection, event);
   const handle = await client.startReport(change, CHECK_NAME);
   const changed = await client.listChangedFiles(change);
   const { evaluation, skippedForSize } = await evaluationOf(deps, client, current, change, changed);

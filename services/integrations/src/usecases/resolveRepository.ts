@@ -1,8 +1,10 @@
 // Asked when a repository of a provider is connected: it must exist and be readable through the
 // organization's connection; what the provider says (its stable id, default branch) is stored.
+// null: the organization has no connection to a provider where one is optional (GitHub).
 import { AppError } from "@verdict/kit";
 import type { IntegrationsDeps } from "../deps.js";
 import type { ProviderRepository } from "../domain/provider.js";
+import { connectionOptional } from "../domain/connection.js";
 import { connectionFor, providerProblem } from "./connections.js";
 
 export interface ResolveRepositoryCommand {
@@ -15,7 +17,12 @@ export interface ResolveRepositoryCommand {
 export async function resolveRepository(
   deps: IntegrationsDeps,
   cmd: ResolveRepositoryCommand,
-): Promise<{ connectionId: string; repository: ProviderRepository }> {
+): Promise<{ connectionId: string; repository: ProviderRepository } | null> {
+  if (
+    connectionOptional(cmd.provider) &&
+    !(await deps.repo.listConnections(cmd.organizationId)).some((c) => c.provider === cmd.provider)
+  )
+    return null;
   const connection = await connectionFor(deps, cmd.organizationId, cmd.provider);
   const slash = cmd.name.lastIndexOf("/");
   if (slash <= 0)

@@ -22,7 +22,12 @@ export function recordedEvents(...names: string[]): RecordedEvent[] {
  * "sha256=" and the hex HMAC-SHA256 of the raw body under the webhook secret (GitHub's
  * "Validating webhook deliveries"), computed here with node:crypto, not with the library under test.
  */
-export function githubDelivery(event: string, body: Buffer | string, secret: string, deliveryId = crypto.randomUUID()) {
+export function githubDelivery(
+  event: string,
+  body: Buffer | string,
+  secret: string,
+  deliveryId: string = crypto.randomUUID(),
+) {
   const raw = Buffer.isBuffer(body) ? body : Buffer.from(body);
   const headers: Record<string, string> = {
     "content-type": "application/json",

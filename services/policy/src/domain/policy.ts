@@ -3,6 +3,7 @@
 // the evaluation engine receives for it.
 import { createHash } from "node:crypto";
 import { languagePaths, type Language } from "./builtins/types.js";
+import type { policyV1 } from "@verdict/proto";
 
 export const SEVERITIES = ["error", "warning"] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -95,38 +96,15 @@ export interface EffectivePolicy extends PolicyDescription {
   updated_at?: string;
 }
 
-export interface ResolvedPattern {
-  /** "regex" or "structural" (PatternDef.type). */
-  type: string;
-  value: string;
-  message: string;
-  redact: boolean;
-  redact_group: number;
-  rule_id: string;
-  keywords: string[];
-  min_entropy: number;
-  paths: string[];
-  allowlist: string[];
-  generic: boolean;
-  match_allowlist: string[];
-  line_allowlist: string[];
-  file_requires: string[];
-  file_excludes: string[];
-  stopwords: string[];
-  checks: string[];
-  context?: { keywords: string[]; distance: number; separators: string; lines: number };
-}
+/**
+ * A pattern ready to run: the contract's message (verdict.policy.v1.ResolvedPattern), so the
+ * engine, the gRPC answer and this service read one type.
+ */
+export type ResolvedPattern = policyV1.ResolvedPattern;
 
-/** A policy ready to run: only what the evaluation engine needs. */
-export interface ResolvedPolicy {
-  id: string;
+/** A policy ready to run: only what the evaluation engine needs (verdict.policy.v1.ResolvedPolicy). */
+export interface ResolvedPolicy extends policyV1.ResolvedPolicy {
   severity: Severity;
-  category: string;
-  suggestion: string;
-  patterns: ResolvedPattern[];
-  exclude_paths: string[];
-  /** RE2 patterns on the path of the files the policy is written for (its languages); empty: any text file. */
-  file_scope: string[];
 }
 
 export function toResolved(policy: EffectivePolicy): ResolvedPolicy {

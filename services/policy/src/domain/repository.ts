@@ -1,5 +1,5 @@
 // Connected repositories of a hosting provider.
-import type { FieldError } from "@verdict/kit";
+import { requiredEnumProblem, type FieldError } from "@verdict/kit";
 
 export const PROVIDERS = ["github", "gitlab", "gitea", "bitbucket", "azure-devops", "generic"] as const;
 export type Provider = (typeof PROVIDERS)[number];
@@ -20,14 +20,8 @@ export interface ConnectRepositoryInput {
 
 export function checkConnectRepository(input: ConnectRepositoryInput): FieldError[] {
   const problems: FieldError[] = [];
-  if (!input.provider) problems.push({ field: "provider", code: "REQUIRED", message: "provider is required" });
-  else if (!(PROVIDERS as readonly string[]).includes(input.provider)) {
-    problems.push({
-      field: "provider",
-      code: "INVALID_ENUM",
-      message: `provider must be one of: ${PROVIDERS.join(", ")}`,
-    });
-  }
+  const provider = requiredEnumProblem("provider", input.provider, PROVIDERS);
+  if (provider) problems.push(provider);
   if (!input.name) problems.push({ field: "name", code: "REQUIRED", message: "name is required" });
   else if (input.name.length > MAX_NAME_LENGTH)
     problems.push({

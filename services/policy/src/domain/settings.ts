@@ -59,3 +59,20 @@ export function checkSettingsPatch(
   }
   return problems;
 }
+
+/**
+ * The effective settings once a checked patch is applied: its values replace the current ones, a
+ * null resets the key to its default (what an update will store, known before it is written).
+ */
+export function settingsAfterPatch(
+  schema: SettingsSchema,
+  current: Record<string, unknown>,
+  patch: Record<string, unknown>,
+): Record<string, unknown> {
+  const next: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete next[key];
+    else next[key] = value;
+  }
+  return effectiveSettings(schema, next);
+}

@@ -1,9 +1,14 @@
 // Connects a repository to an organization (once per provider and name).
-import { errors, newId } from "@verdict/kit";
+import { errors, fieldChanges, newId } from "@verdict/kit";
+import type { AuditContextInput } from "@verdict/outbox";
 import { DuplicateKeyError } from "@verdict/store";
 import { checkConnectRepository, DEFAULT_BRANCH } from "../domain/repository.js";
 import type { PolicyDeps } from "../deps.js";
 import type { RepositoryRecord } from "../repo.js";
+import { policyAuditEvent } from "./events.js";
+
+/** What the audit log shows of a repository: the fields a user chose or a provider answered. */
+export const AUDITED_REPOSITORY_FIELDS = ["provider", "name", "default_branch", "connection_id"] as const;
 
 export interface ConnectRepositoryCommand {
   organizationId: string;
@@ -13,6 +18,8 @@ export interface ConnectRepositoryCommand {
   /** What the provider said through the organization's connection (IntegrationsService.ResolveRepository). */
   providerRepoId?: string | undefined;
   connectionId?: string | undefined;
+  /** Who asks, for the audit event written with the change. */
+  audit?: AuditContextInput | undefined;
 }
 
 export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepositoryCommand): Promise<RepositoryRecord> {
@@ -36,7 +43,15 @@ export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepository
   };
   try {
     // The unique (organization_id, provider, name) index decides duplicates, race-free.
-    await deps.repo.insertRepository(record);
+    const audit = policyAuditEvent(deps, {
+      organizationId: cmd.organizationId,
+      type: "repository.connected",
+      context: cmd.audit,
+      targetType: "repository",
+      targetId: record.id,
+      changes: fieldChanges(null, { ...record }, AUDITED_REPOSITORY_FIELDS),
+    });
+    await deps.repo.insertRepository(record, [audit]);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw errors.alreadyExists("repository", cmd.name);
     throw err;

@@ -1,4 +1,5 @@
 import { errors } from "@verdict/kit";
+import type { AuditContextInput } from "@verdict/outbox";
 import { DuplicateKeyError } from "@verdict/store";
 import { findBuiltin } from "../domain/builtins/index.js";
 import { buildCustomPolicy, checkCustomPolicyShape, type CustomPolicyInput } from "../domain/customPolicy.js";
@@ -6,11 +7,14 @@ import { effectiveCustom } from "../domain/effective.js";
 import type { EffectivePolicy } from "../domain/policy.js";
 import type { PolicyDeps } from "../deps.js";
 import { checkPatterns } from "./checkPatterns.js";
-import { logPolicyChanged, policyChangedEvent } from "./events.js";
+import { policyChanges } from "../domain/policyAudit.js";
+import { logPolicyChanged, policyAuditEvent, policyChangedEvent } from "./events.js";
 
 export interface CreatePolicyCommand {
   organizationId: string;
   policy: CustomPolicyInput;
+  /** Who asks, for the audit event written with the change. */
+  audit?: AuditContextInput | undefined;
 }
 
 export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): Promise<EffectivePolicy> {
@@ -46,7 +50,16 @@ export async function createPolicy(deps: PolicyDeps, cmd: CreatePolicyCommand): 
       policyId: policy.id,
       action: "created",
     });
-    await deps.repo.insertCustom(cmd.organizationId, policy, event);
+    const audit = policyAuditEvent(deps, {
+      organizationId: cmd.organizationId,
+      type: "policy.created",
+      context: cmd.audit,
+      targetType: "policy",
+      targetId: policy.id,
+      changes: policyChanges(null, { ...policy, settings: {} }),
+      data: { name: policy.name, patterns: policy.patterns.length },
+    });
+    await deps.repo.insertCustom(cmd.organizationId, policy, [event, audit]);
   } catch (err) {
     if (err instanceof DuplicateKeyError) throw errors.alreadyExists("policy", policy.id);
     throw err;

@@ -1,5 +1,5 @@
 import { TOPICS } from "@verdict/bus";
-import type { PendingEvent } from "@verdict/outbox";
+import { auditChangeEvent, type AuditChange, type PendingEvent } from "@verdict/outbox";
 import type { PolicyDeps } from "../deps.js";
 
 export type PolicyChangeAction = "created" | "updated" | "deleted";
@@ -25,4 +25,9 @@ export function policyChangedEvent(deps: PolicyDeps, { organizationId, policyId,
 
 export function logPolicyChanged(deps: PolicyDeps, { organizationId, policyId, action }: PolicyChange): void {
   deps.logger.info({ organization_id: organizationId, policy_id: policyId, action }, `policy ${action}`);
+}
+
+/** The audit event of a change the policy service owns, written through the outbox with it. */
+export function policyAuditEvent(deps: PolicyDeps, change: AuditChange): PendingEvent {
+  return auditChangeEvent(deps.outbox, deps.clock, "/policy", change);
 }

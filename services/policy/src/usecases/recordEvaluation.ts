@@ -1,13 +1,5 @@
+import type { EvaluationCompletedData } from "@verdict/bus";
 import type { PolicyDeps } from "../deps.js";
-
-/** The part of `verdict.evaluation.completed` this service uses. */
-export interface EvaluationCompletedData {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  passed: boolean;
-  completed_at: string;
-}
 
 /**
  * Keeps `last_evaluation` of connected repositories current. Events arrive at least once and

@@ -1,10 +1,12 @@
 import { errors } from "@verdict/kit";
+import type { AuditContextInput, PendingEvent } from "@verdict/outbox";
 import { findBuiltin } from "../domain/builtins/index.js";
+import { policyChanges, policyUpdateType } from "../domain/policyAudit.js";
 import { isSeverity, SEVERITIES, type EffectivePolicy, type Severity } from "../domain/policy.js";
-import { checkSettingsPatch, NO_SETTINGS, type SettingsSchema } from "../domain/settings.js";
+import { checkSettingsPatch, NO_SETTINGS, settingsAfterPatch, type SettingsSchema } from "../domain/settings.js";
 import type { PolicyDeps } from "../deps.js";
 import { policyDocId, type CustomPolicyRecord, type OverrideRecord } from "../repo.js";
-import { logPolicyChanged, policyChangedEvent } from "./events.js";
+import { logPolicyChanged, policyAuditEvent, policyChangedEvent } from "./events.js";
 import { getPolicy } from "./getPolicy.js";
 
 export interface UpdatePolicyCommand {
@@ -14,6 +16,8 @@ export interface UpdatePolicyCommand {
   severity?: string;
   /** Merged into the stored settings; a null value resets that key to its default. */
   settings?: Record<string, unknown>;
+  /** Who asks, for the audit event written with the change. */
+  audit?: AuditContextInput | undefined;
 }
 
 function checkSettings(policyId: string, schema: SettingsSchema, patch: Record<string, unknown> | undefined): void {
@@ -29,18 +33,46 @@ export async function updatePolicy(deps: PolicyDeps, cmd: UpdatePolicyCommand): 
     ]);
   }
   const builtin = findBuiltin(cmd.policyId);
-  if (builtin) {
-    checkSettings(cmd.policyId, builtin.settings, cmd.settings);
-    await upsertOverride(deps, cmd);
-  } else {
-    await updateCustom(deps, cmd);
-  }
+  const schema = builtin ? builtin.settings : NO_SETTINGS;
+  // A missing custom policy is 404 before its settings are looked at (custom policies have no
+  // settings: any key is reported as unknown).
+  const before = await getPolicy(deps, cmd);
+  checkSettings(cmd.policyId, schema, cmd.settings);
+  const events = [
+    policyChangedEvent(deps, { organizationId: cmd.organizationId, policyId: cmd.policyId, action: "updated" }),
+    auditEvent(deps, cmd, before, schema),
+  ];
+  if (builtin) await upsertOverride(deps, cmd, events);
+  else await updateCustom(deps, cmd, events);
   logPolicyChanged(deps, { organizationId: cmd.organizationId, policyId: cmd.policyId, action: "updated" });
   return getPolicy(deps, cmd);
 }
 
+/** The update's audit event: the before/after of what it changes, known before it is written. */
+function auditEvent(
+  deps: PolicyDeps,
+  cmd: UpdatePolicyCommand,
+  before: EffectivePolicy,
+  schema: SettingsSchema,
+): PendingEvent {
+  const after = {
+    enabled: cmd.enabled ?? before.enabled,
+    severity: cmd.severity ?? before.severity,
+    settings: settingsAfterPatch(schema, before.settings, cmd.settings ?? {}),
+  };
+  const changes = policyChanges(before, after);
+  return policyAuditEvent(deps, {
+    organizationId: cmd.organizationId,
+    type: policyUpdateType(changes),
+    context: cmd.audit,
+    targetType: "policy",
+    targetId: cmd.policyId,
+    changes,
+  });
+}
+
 /** Writes a built-in's override: only the keys the command names change. */
-async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promise<void> {
+async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand, events: PendingEvent[]): Promise<void> {
   const id = policyDocId(cmd.organizationId, cmd.policyId);
   const now = deps.clock.now().toISOString();
   const set: Record<string, unknown> = { updated_at: now };
@@ -52,11 +84,6 @@ async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promi
     if (value === null) unset.push(`settings.${key}`);
     else set[`settings.${key}`] = settings[key] = value;
   }
-  const event = policyChangedEvent(deps, {
-    organizationId: cmd.organizationId,
-    policyId: cmd.policyId,
-    action: "updated",
-  });
   const initial: OverrideRecord = {
     id,
     organization_id: cmd.organizationId,
@@ -66,21 +93,13 @@ async function upsertOverride(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promi
     ...(cmd.enabled !== undefined ? { enabled: cmd.enabled } : {}),
     ...(cmd.severity !== undefined ? { severity: cmd.severity as Severity } : {}),
   };
-  await deps.repo.upsertOverride(initial, set, unset, event);
+  await deps.repo.upsertOverride(initial, set, unset, events);
 }
 
-async function updateCustom(deps: PolicyDeps, cmd: UpdatePolicyCommand): Promise<void> {
-  if (!(await deps.repo.findCustom(cmd.organizationId, cmd.policyId))) throw errors.notFound("policy", cmd.policyId);
-  // Custom policies have no settings: any key is reported as unknown.
-  checkSettings(cmd.policyId, NO_SETTINGS, cmd.settings);
+async function updateCustom(deps: PolicyDeps, cmd: UpdatePolicyCommand, events: PendingEvent[]): Promise<void> {
   const set: Partial<CustomPolicyRecord> = { updated_at: deps.clock.now().toISOString() };
   if (cmd.enabled !== undefined) set.enabled = cmd.enabled;
   if (cmd.severity !== undefined) set.severity = cmd.severity as Severity;
-  const event = policyChangedEvent(deps, {
-    organizationId: cmd.organizationId,
-    policyId: cmd.policyId,
-    action: "updated",
-  });
-  if (!(await deps.repo.updateCustom(cmd.organizationId, cmd.policyId, set, event)))
+  if (!(await deps.repo.updateCustom(cmd.organizationId, cmd.policyId, set, events)))
     throw errors.notFound("policy", cmd.policyId);
 }

@@ -3,6 +3,7 @@
 // unless it is added here, and in the OpenAPI document's `webhooks` section, on purpose. A
 // violation's allowlist is the contract's message (verdict.evaluation.v1.Violation), which the
 // OpenAPI document's Violation is generated from: a field added there is delivered and documented.
+import type { EvaluationCompletedData, PolicyViolationData } from "@verdict/bus";
 import { evaluationV1 } from "@verdict/proto";
 
 /** Names an endpoint may subscribe to (the interface specification's events). */
@@ -18,36 +19,10 @@ export function isSubscribable(name: string): name is SubscribableEvent {
   return (SUBSCRIBABLE_EVENTS as readonly string[]).includes(name);
 }
 
-export type Summary = evaluationV1.Summary;
-
-/** `verdict.evaluation.completed` as the evaluation service publishes it (the fields used). */
-export interface EvaluationCompletedEvent {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  ref: string;
-  status: "completed" | "failed";
-  passed: boolean | null;
-  completed_at: string;
-  summary: Summary;
-  failure_reason?: string;
-}
-
-/** Redacted at the source: a code_snippet keeps at most the first four characters of a secret. */
-export type ViolationEvent = evaluationV1.Violation;
-
-/** `verdict.policy.violation` as the evaluation service publishes it. */
-export interface PolicyViolationEvent {
-  organization_id: string;
-  evaluation_id: string;
-  repository: string;
-  violation: ViolationEvent;
-}
-
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
 /** The evaluation summary delivered with `evaluation.completed`. */
-export function evaluationCompletedData(e: EvaluationCompletedEvent): Record<string, unknown> {
+export function evaluationCompletedData(e: EvaluationCompletedData): Record<string, unknown> {
   return {
     organization_id: str(e.organization_id),
     evaluation_id: str(e.evaluation_id),
@@ -62,8 +37,8 @@ export function evaluationCompletedData(e: EvaluationCompletedEvent): Record<str
 }
 
 /** The violation delivered with `policy.violation` (its snippet is redacted at the source). */
-export function policyViolationData(e: PolicyViolationEvent): Record<string, unknown> {
-  const v = (e.violation ?? {}) as Partial<ViolationEvent>;
+export function policyViolationData(e: PolicyViolationData): Record<string, unknown> {
+  const v = (e.violation ?? {}) as Partial<evaluationV1.Violation>;
   return {
     organization_id: str(e.organization_id),
     evaluation_id: str(e.evaluation_id),

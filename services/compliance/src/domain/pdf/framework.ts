@@ -1,5 +1,5 @@
 // One framework's section: its controls, open violations by control, what was fixed in the
-// period, and bypass events.
+// period, violations silenced in code (suppressed, not fixed), and bypass events.
 import type { Evidence, FrameworkEvidence } from "../evidence.js";
 import { COLORS, heading, paragraph, STATUS_LABEL, table, type Doc } from "./layout.js";
 
@@ -81,6 +81,25 @@ export function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvid
     ],
     fixed,
     "No violation was fixed in this period.",
+  );
+  heading(doc, "Suppressed in code, not fixed", 13);
+  table(
+    doc,
+    [
+      { header: "Control", width: 60 },
+      { header: "Policy", width: 110 },
+      { header: "Location", width: 175 },
+      { header: "Suppressed in evaluation", width: 150 },
+    ],
+    fw.controls.flatMap((c) =>
+      c.suppressed.map((v) => [
+        c.control.id,
+        v.policy_id,
+        `${v.repository} (${v.ref})\n${v.file}:${v.line}`,
+        `${v.suppressed_by!.evaluation_id}\n${v.suppressed_by!.at.slice(0, 10)}`,
+      ]),
+    ),
+    "No violation was silenced in code in this period.",
   );
   heading(doc, "Bypass events", 13);
   table(

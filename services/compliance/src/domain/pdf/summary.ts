@@ -99,17 +99,19 @@ export function summary(doc: Doc, evidence: Evidence): void {
   const repos = new Set(evidence.evaluations.map((e) => e.repository));
   const open = new Set<string>();
   const fixed = new Set<string>();
+  const suppressed = new Set<string>();
   const bypasses = new Set<string>();
   for (const fw of evidence.frameworks)
     for (const c of fw.controls) {
       c.open.forEach((v) => open.add(v.key));
       c.fixed.forEach((v) => fixed.add(v.key));
+      c.suppressed.forEach((v) => suppressed.add(v.key));
       c.bypasses.forEach((b) => bypasses.add(b.id));
     }
   const enabled = evidence.policies.filter((p) => p.enabled).length;
   paragraph(
     doc,
-    `Between ${evidence.range.start} and ${evidence.range.end}, Verdict ran ${evidence.evaluations.length} evaluation(s) of code changes in ${repos.size} repositor${repos.size === 1 ? "y" : "ies"} against ${enabled} enabled polic${enabled === 1 ? "y" : "ies"}. ${open.size} violation(s) remain open, ${fixed.size} were fixed by a later change, and ${bypasses.size} finding(s) were bypassed with an inline verdict-ignore comment.`,
+    `Between ${evidence.range.start} and ${evidence.range.end}, Verdict ran ${evidence.evaluations.length} evaluation(s) of code changes in ${repos.size} repositor${repos.size === 1 ? "y" : "ies"} against ${enabled} enabled polic${enabled === 1 ? "y" : "ies"}. ${open.size} violation(s) remain open, ${fixed.size} were fixed by a later change, ${suppressed.size} were silenced in code rather than fixed, and ${bypasses.size} finding(s) were bypassed with an inline verdict-ignore comment.`,
   );
   statCards(doc, [
     [String(evidence.evaluations.length), "Evaluations"],
@@ -141,6 +143,6 @@ export function summary(doc: Doc, evidence: Evidence): void {
   );
   paragraph(
     doc,
-    "How to read this report: a control is covered when at least one enabled policy maps to it. It passed when, in the period, one of its enabled policies ran over a file it could apply to (a file of the languages and paths the policy is written for) and none reported a violation; remediated when every violation found was fixed by a later evaluation of the same repository and ref; open when the latest evaluation still reports a violation; no evidence when no evaluation in the period read a file its enabled policies could apply to: a policy that found nothing in files it could never match proves nothing.",
+    "How to read this report: a control is covered when at least one enabled policy maps to it. It passed when, in the period, one of its enabled policies ran over a file it could apply to (a file of the languages and paths the policy is written for) and none reported a violation; remediated when every violation found was fixed by a later evaluation of the same repository and ref; open when the latest evaluation still reports a violation; no evidence when no evaluation in the period read a file its enabled policies could apply to: a policy that found nothing in files it could never match proves nothing. A violation that a later evaluation still finds but an inline verdict-ignore comment silences is suppressed, never fixed.",
   );
 }

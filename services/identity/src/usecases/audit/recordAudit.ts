@@ -31,7 +31,12 @@ export async function recordAudit(deps: IdentityDeps, cmd: RecordAuditCommand): 
     occurred_at: deps.clock.now().toISOString(),
     data: cmd.data ?? {},
   };
-  const event = deps.outbox.event(TOPICS.auditRecorded, { source: "/identity", subject: record.id, data: record });
-  await deps.audit.append(record, event);
+  await appendAuditRecord(deps, record);
   return record;
+}
+
+/** Writes a record to the audit log with the bus event that publishes it. */
+export function appendAuditRecord(deps: IdentityDeps, record: AuditRecord): Promise<void> {
+  const event = deps.outbox.event(TOPICS.auditRecorded, { source: "/identity", subject: record.id, data: record });
+  return deps.audit.append(record, event);
 }

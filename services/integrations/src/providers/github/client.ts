@@ -21,8 +21,13 @@ import { gitHubApp, gitHubError, type GitHubAppCredentials, type GitHubOctokit }
 
 export interface GitHubClientOptions {
   credentials: GitHubAppCredentials;
-  /** The installation of the App on the repository's account (from the installation event). */
-  installationId: number;
+  /**
+   * The installation of the App on the repository's account, as an inbound event names it;
+   * without it the client asks GitHub for the repository's installation (with the App's JWT).
+   */
+  installationId?: number;
+  /** Deadline of one API call. */
+  timeoutMs?: number;
   retry?: RetryPolicy;
   retryEnv?: RetryEnv;
   now?: () => Date;
@@ -56,15 +61,19 @@ interface GitHubFile {
  */
 export class GitHubClient implements ProviderClient {
   readonly kind = "github" as const;
-  private octokitPromise: Promise<GitHubOctokit> | undefined;
+  private readonly app: ReturnType<typeof gitHubApp>;
+  /** Installation clients by installation id; the installation of a repository by its full name. */
+  private readonly installations = new Map<number, Promise<GitHubOctokit>>();
+  private readonly installationOf = new Map<string, Promise<number>>();
   private readonly now: () => Date;
 
   constructor(private readonly options: GitHubClientOptions) {
     this.now = options.now ?? (() => new Date());
+    this.app = gitHubApp(options.credentials, options.timeoutMs);
   }
 
   async getRepository(repo: RepoRef): Promise<ProviderRepository> {
-    const { data } = await this.call("repository lookup", (octokit) =>
+    const { data } = await this.call(repo, "repository lookup", (octokit) =>
       octokit.request("GET /repos/{owner}/{repo}", { owner: repo.owner, repo: repo.name }),
     );
     return {
@@ -83,7 +92,7 @@ export class GitHubClient implements ProviderClient {
    */
   async listChangedFiles(change: ChangeRef): Promise<ChangedFile[]> {
     const { owner, name } = change.repo;
-    const files: GitHubFile[] = await this.call("changed files", async (octokit) => {
+    const files: GitHubFile[] = await this.call(change.repo, "changed files", async (octokit) => {
       if (change.pullNumber !== undefined) {
         return octokit.paginate("GET /repos/{owner}/{repo}/pulls/{pull_number}/files", {
           owner,
@@ -118,7 +127,7 @@ export class GitHubClient implements ProviderClient {
   /** The contents API answers files up to 1 MB inline; a larger one (to 100 MB) is read as its blob. */
   async getFileContent(repo: RepoRef, path: string, ref: string): Promise<Uint8Array | null> {
     try {
-      return await this.call("file contents", async (octokit) => {
+      return await this.call(repo, "file contents", async (octokit) => {
         const { data } = await octokit.request("GET /repos/{owner}/{repo}/contents/{path}", {
           owner: repo.owner,
           repo: repo.name,
@@ -141,7 +150,7 @@ export class GitHubClient implements ProviderClient {
   }
 
   async startReport(change: ChangeRef, name: string): Promise<ReportHandle> {
-    const { data } = await this.call("check run creation", (octokit) =>
+    const { data } = await this.call(change.repo, "check run creation", (octokit) =>
       octokit.request("POST /repos/{owner}/{repo}/check-runs", {
         owner: change.repo.owner,
         repo: change.repo.name,
@@ -158,7 +167,7 @@ export class GitHubClient implements ProviderClient {
     const checkRunId = Number(handle.id);
     if (!Number.isSafeInteger(checkRunId)) throw new ProviderError("invalid", `not a check run id: ${handle.id}`);
     for (const update of checkRunUpdates(report, this.now())) {
-      await this.call("check run update", (octokit) =>
+      await this.call(change.repo, "check run update", (octokit) =>
         octokit.request("PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}", {
           owner: change.repo.owner,
           repo: change.repo.name,
@@ -169,16 +178,64 @@ export class GitHubClient implements ProviderClient {
     }
   }
 
-  private installation(): Promise<GitHubOctokit> {
-    this.octokitPromise ??= gitHubApp(this.options.credentials).getInstallationOctokit(this.options.installationId);
-    return this.octokitPromise;
+  /**
+   * Shows the check as still running after a failure that is being retried: a check run in
+   * progress whose output says so (GitHub shows the latest run of a name on a commit).
+   */
+  async reportRetrying(change: ChangeRef, name: string, reason: string): Promise<void> {
+    const [update] = checkRunUpdates(
+      { state: "pending", title: `Verdict: pending, retrying (${reason})`, summary: reason, annotations: [] },
+      this.now(),
+    );
+    await this.call(change.repo, "check run creation", (octokit) =>
+      octokit.request("POST /repos/{owner}/{repo}/check-runs", {
+        owner: change.repo.owner,
+        repo: change.repo.name,
+        name,
+        head_sha: change.headSha,
+        started_at: this.now().toISOString(),
+        status: "in_progress",
+        output: update!.output,
+      }),
+    );
   }
 
-  private call<T>(what: string, fn: (octokit: GitHubOctokit) => Promise<T>): Promise<T> {
+  /** The installation's client for a repository: the event's installation, else the repository's. */
+  private installation(repo: RepoRef): Promise<GitHubOctokit> {
+    const id =
+      this.options.installationId !== undefined
+        ? Promise.resolve(this.options.installationId)
+        : this.lookUpInstallation(repo);
+    return id.then((installationId) => {
+      let octokit = this.installations.get(installationId);
+      if (octokit === undefined) {
+        octokit = this.app.getInstallationOctokit(installationId);
+        octokit.catch(() => this.installations.delete(installationId));
+        this.installations.set(installationId, octokit);
+      }
+      return octokit;
+    });
+  }
+
+  /** GET /repos/{owner}/{repo}/installation with the App's JWT: 404 when the App is not installed there. */
+  private lookUpInstallation(repo: RepoRef): Promise<number> {
+    const key = `${repo.owner}/${repo.name}`.toLowerCase();
+    let found = this.installationOf.get(key);
+    if (found === undefined) {
+      found = this.app.octokit
+        .request("GET /repos/{owner}/{repo}/installation", { owner: repo.owner, repo: repo.name })
+        .then(({ data }) => data.id);
+      found.catch(() => this.installationOf.delete(key));
+      this.installationOf.set(key, found);
+    }
+    return found;
+  }
+
+  private call<T>(repo: RepoRef, what: string, fn: (octokit: GitHubOctokit) => Promise<T>): Promise<T> {
     return withRetry(
       async () => {
         try {
-          return await fn(await this.installation());
+          return await fn(await this.installation(repo));
         } catch (error) {
           throw gitHubError(error, what, this.now().getTime());
         }

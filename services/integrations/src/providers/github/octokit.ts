@@ -30,15 +30,24 @@ export function gitHubOctokit(apiBaseUrl = GITHUB_API_URL): GitHubOctokit {
  * The App: @octokit/auth-app signs its JWT with the private key and mints (and caches until
  * shortly before they expire) installation tokens from it.
  */
-export function gitHubApp(credentials: GitHubAppCredentials): App<{ Octokit: typeof GitHubOctokit }> {
+export function gitHubApp(
+  credentials: GitHubAppCredentials,
+  timeoutMs?: number,
+): App<{ Octokit: typeof GitHubOctokit }> {
   return new App({
     appId: credentials.appId,
     privateKey: credentials.privateKey,
     Octokit: GitHubOctokit.defaults({
       baseUrl: trimSlash(credentials.apiBaseUrl ?? GITHUB_API_URL),
       userAgent: USER_AGENT,
+      ...(timeoutMs === undefined ? {} : { request: { fetch: withDeadline(timeoutMs) } }),
     }),
   });
+}
+
+/** fetch with a deadline on every call (the token mint and the JWT's calls too). */
+function withDeadline(timeoutMs: number): typeof fetch {
+  return (input, init) => fetch(input, { ...init, signal: init?.signal ?? AbortSignal.timeout(timeoutMs) });
 }
 
 function trimSlash(url: string): string {

@@ -49,6 +49,11 @@ export interface Suppression {
   file: string;
   line: number;
   reason: string;
+  /**
+   * The suppressed finding's fingerprint, as a violation's: a finding silenced in code keeps its
+   * identity, so a report calls it suppressed, never fixed. Empty on suppressions stored before it
+   */
+  fingerprint: string;
 }
 
 export interface Violation {
@@ -487,7 +492,7 @@ export const Summary: MessageFns<Summary> = {
 };
 
 function createBaseSuppression(): Suppression {
-  return { policy_id: "", rule_id: "", file: "", line: 0, reason: "" };
+  return { policy_id: "", rule_id: "", file: "", line: 0, reason: "", fingerprint: "" };
 }
 
 export const Suppression: MessageFns<Suppression> = {
@@ -506,6 +511,9 @@ export const Suppression: MessageFns<Suppression> = {
     }
     if (message.reason !== "") {
       writer.uint32(42).string(message.reason);
+    }
+    if (message.fingerprint !== "") {
+      writer.uint32(1442).string(message.fingerprint);
     }
     return writer;
   },
@@ -563,6 +571,14 @@ export const Suppression: MessageFns<Suppression> = {
             message.reason = reader.string();
             continue;
           }
+          case 180: {
+            if (tag !== 1442) {
+              break;
+            }
+
+            message.fingerprint = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -590,6 +606,7 @@ export const Suppression: MessageFns<Suppression> = {
       file: isSet(object.file) ? globalThis.String(object.file) : "",
       line: isSet(object.line) ? globalThis.Number(object.line) : 0,
       reason: isSet(object.reason) ? globalThis.String(object.reason) : "",
+      fingerprint: isSet(object.fingerprint) ? globalThis.String(object.fingerprint) : "",
     };
   },
 
@@ -610,6 +627,9 @@ export const Suppression: MessageFns<Suppression> = {
     if (message.reason !== "") {
       obj.reason = message.reason;
     }
+    if (message.fingerprint !== "") {
+      obj.fingerprint = message.fingerprint;
+    }
     return obj;
   },
 
@@ -623,6 +643,7 @@ export const Suppression: MessageFns<Suppression> = {
     message.file = object.file ?? "";
     message.line = object.line ?? 0;
     message.reason = object.reason ?? "";
+    message.fingerprint = object.fingerprint ?? "";
     return message;
   },
 };

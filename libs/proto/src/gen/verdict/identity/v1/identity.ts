@@ -18,6 +18,7 @@ import {
   type ServiceError,
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.identity.v1";
 
@@ -145,7 +146,11 @@ export interface UpdateOrganizationRequest {
   default_severity?: string | undefined;
   require_evaluation_pass?: boolean | undefined;
   allow_inline_suppression?: boolean | undefined;
-  require_mfa?: boolean | undefined;
+  require_mfa?:
+    | boolean
+    | undefined;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface UpdateOrganizationResponse {
@@ -418,8 +423,16 @@ export interface AuditEvent {
   target_type: string;
   target_id: string;
   occurred_at: string;
-  /** JSON object with event-specific facts (never secrets). */
+  /**
+   * JSON object with event-specific facts (never secrets); `changes` holds the before/after of
+   * each changed field of a configuration change.
+   */
   data_json: string;
+  /** How the actor authenticated: api_key, session or oauth_client (empty: not recorded). */
+  credential_type: string;
+  credential_id: string;
+  /** The request that made the change (X-Request-Id); empty when not recorded. */
+  request_id: string;
 }
 
 export interface ListAuditEventsRequest {
@@ -2801,6 +2814,7 @@ function createBaseUpdateOrganizationRequest(): UpdateOrganizationRequest {
     require_evaluation_pass: undefined,
     allow_inline_suppression: undefined,
     require_mfa: undefined,
+    audit: undefined,
   };
 }
 
@@ -2823,6 +2837,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     }
     if (message.require_mfa !== undefined) {
       writer.uint32(48).bool(message.require_mfa);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2888,6 +2905,14 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
             message.require_mfa = reader.bool();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2928,6 +2953,7 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
         : isSet(object.require_mfa)
         ? globalThis.Boolean(object.require_mfa)
         : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2951,6 +2977,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     if (message.require_mfa !== undefined) {
       obj.requireMfa = message.require_mfa;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2965,6 +2994,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     message.require_evaluation_pass = object.require_evaluation_pass ?? undefined;
     message.allow_inline_suppression = object.allow_inline_suppression ?? undefined;
     message.require_mfa = object.require_mfa ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -7066,7 +7098,18 @@ export const ConfirmTotpEnrolmentResponse: MessageFns<ConfirmTotpEnrolmentRespon
 };
 
 function createBaseAuditEvent(): AuditEvent {
-  return { id: "", type: "", actor: undefined, target_type: "", target_id: "", occurred_at: "", data_json: "" };
+  return {
+    id: "",
+    type: "",
+    actor: undefined,
+    target_type: "",
+    target_id: "",
+    occurred_at: "",
+    data_json: "",
+    credential_type: "",
+    credential_id: "",
+    request_id: "",
+  };
 }
 
 export const AuditEvent: MessageFns<AuditEvent> = {
@@ -7091,6 +7134,15 @@ export const AuditEvent: MessageFns<AuditEvent> = {
     }
     if (message.data_json !== "") {
       writer.uint32(58).string(message.data_json);
+    }
+    if (message.credential_type !== "") {
+      writer.uint32(1602).string(message.credential_type);
+    }
+    if (message.credential_id !== "") {
+      writer.uint32(1610).string(message.credential_id);
+    }
+    if (message.request_id !== "") {
+      writer.uint32(1618).string(message.request_id);
     }
     return writer;
   },
@@ -7164,6 +7216,30 @@ export const AuditEvent: MessageFns<AuditEvent> = {
             message.data_json = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.credential_type = reader.string();
+            continue;
+          }
+          case 201: {
+            if (tag !== 1610) {
+              break;
+            }
+
+            message.credential_id = reader.string();
+            continue;
+          }
+          case 202: {
+            if (tag !== 1618) {
+              break;
+            }
+
+            message.request_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7201,6 +7277,21 @@ export const AuditEvent: MessageFns<AuditEvent> = {
         : isSet(object.data_json)
         ? globalThis.String(object.data_json)
         : "",
+      credential_type: isSet(object.credentialType)
+        ? globalThis.String(object.credentialType)
+        : isSet(object.credential_type)
+        ? globalThis.String(object.credential_type)
+        : "",
+      credential_id: isSet(object.credentialId)
+        ? globalThis.String(object.credentialId)
+        : isSet(object.credential_id)
+        ? globalThis.String(object.credential_id)
+        : "",
+      request_id: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
     };
   },
 
@@ -7227,6 +7318,15 @@ export const AuditEvent: MessageFns<AuditEvent> = {
     if (message.data_json !== "") {
       obj.dataJson = message.data_json;
     }
+    if (message.credential_type !== "") {
+      obj.credentialType = message.credential_type;
+    }
+    if (message.credential_id !== "") {
+      obj.credentialId = message.credential_id;
+    }
+    if (message.request_id !== "") {
+      obj.requestId = message.request_id;
+    }
     return obj;
   },
 
@@ -7242,6 +7342,9 @@ export const AuditEvent: MessageFns<AuditEvent> = {
     message.target_id = object.target_id ?? "";
     message.occurred_at = object.occurred_at ?? "";
     message.data_json = object.data_json ?? "";
+    message.credential_type = object.credential_type ?? "";
+    message.credential_id = object.credential_id ?? "";
+    message.request_id = object.request_id ?? "";
     return message;
   },
 };

@@ -28,6 +28,10 @@ export interface Connection {
   id: string;
   provider: string;
   base_url: string;
+  /** GitHub: the App's id. */
+  app_id?:
+    | string
+    | undefined;
   /** active, or broken (the provider refused the token: unauthorized) */
   status: string;
   last_event_at?: string | undefined;
@@ -49,10 +53,18 @@ export interface Connection {
 export interface CreateConnectionRequest {
   organization_id: string;
   provider: string;
-  /** The provider's web address, http(s), without credentials, query or fragment. */
+  /**
+   * The provider's address, http(s), without credentials, query or fragment: Gitea's web address;
+   * GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).
+   */
   base_url: string;
+  /** Gitea: the access token (required there; GitHub uses app_id and private_key instead). */
   token: string;
   webhook_secret: string;
+  /** GitHub: the App's id (digits; required there). */
+  app_id: string;
+  /** GitHub: the App's private key, PEM as GitHub issues it (required there; sealed at rest, never answered). */
+  private_key: string;
 }
 
 export interface CreateConnectionResponse {
@@ -114,6 +126,7 @@ function createBaseConnection(): Connection {
     id: "",
     provider: "",
     base_url: "",
+    app_id: undefined,
     status: "",
     last_event_at: undefined,
     last_error: undefined,
@@ -133,6 +146,9 @@ export const Connection: MessageFns<Connection> = {
     }
     if (message.base_url !== "") {
       writer.uint32(26).string(message.base_url);
+    }
+    if (message.app_id !== undefined) {
+      writer.uint32(1762).string(message.app_id);
     }
     if (message.status !== "") {
       writer.uint32(42).string(message.status);
@@ -190,6 +206,14 @@ export const Connection: MessageFns<Connection> = {
             }
 
             message.base_url = reader.string();
+            continue;
+          }
+          case 220: {
+            if (tag !== 1762) {
+              break;
+            }
+
+            message.app_id = reader.string();
             continue;
           }
           case 5: {
@@ -261,6 +285,11 @@ export const Connection: MessageFns<Connection> = {
         : isSet(object.base_url)
         ? globalThis.String(object.base_url)
         : "",
+      app_id: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.String(object.app_id)
+        : undefined,
       status: isSet(object.status) ? globalThis.String(object.status) : "",
       last_event_at: isSet(object.lastEventAt)
         ? globalThis.String(object.lastEventAt)
@@ -301,6 +330,9 @@ export const Connection: MessageFns<Connection> = {
     if (message.base_url !== "") {
       obj.baseUrl = message.base_url;
     }
+    if (message.app_id !== undefined) {
+      obj.appId = message.app_id;
+    }
     if (message.status !== "") {
       obj.status = message.status;
     }
@@ -330,6 +362,7 @@ export const Connection: MessageFns<Connection> = {
     message.id = object.id ?? "";
     message.provider = object.provider ?? "";
     message.base_url = object.base_url ?? "";
+    message.app_id = object.app_id ?? undefined;
     message.status = object.status ?? "";
     message.last_event_at = object.last_event_at ?? undefined;
     message.last_error = object.last_error ?? undefined;
@@ -341,7 +374,15 @@ export const Connection: MessageFns<Connection> = {
 };
 
 function createBaseCreateConnectionRequest(): CreateConnectionRequest {
-  return { organization_id: "", provider: "", base_url: "", token: "", webhook_secret: "" };
+  return {
+    organization_id: "",
+    provider: "",
+    base_url: "",
+    token: "",
+    webhook_secret: "",
+    app_id: "",
+    private_key: "",
+  };
 }
 
 export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
@@ -360,6 +401,12 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     }
     if (message.webhook_secret !== "") {
       writer.uint32(42).string(message.webhook_secret);
+    }
+    if (message.app_id !== "") {
+      writer.uint32(1762).string(message.app_id);
+    }
+    if (message.private_key !== "") {
+      writer.uint32(1770).string(message.private_key);
     }
     return writer;
   },
@@ -417,6 +464,22 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
             message.webhook_secret = reader.string();
             continue;
           }
+          case 220: {
+            if (tag !== 1762) {
+              break;
+            }
+
+            message.app_id = reader.string();
+            continue;
+          }
+          case 221: {
+            if (tag !== 1770) {
+              break;
+            }
+
+            message.private_key = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -448,6 +511,16 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
         : isSet(object.webhook_secret)
         ? globalThis.String(object.webhook_secret)
         : "",
+      app_id: isSet(object.appId)
+        ? globalThis.String(object.appId)
+        : isSet(object.app_id)
+        ? globalThis.String(object.app_id)
+        : "",
+      private_key: isSet(object.privateKey)
+        ? globalThis.String(object.privateKey)
+        : isSet(object.private_key)
+        ? globalThis.String(object.private_key)
+        : "",
     };
   },
 
@@ -468,6 +541,12 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     if (message.webhook_secret !== "") {
       obj.webhookSecret = message.webhook_secret;
     }
+    if (message.app_id !== "") {
+      obj.appId = message.app_id;
+    }
+    if (message.private_key !== "") {
+      obj.privateKey = message.private_key;
+    }
     return obj;
   },
 
@@ -481,6 +560,8 @@ export const CreateConnectionRequest: MessageFns<CreateConnectionRequest> = {
     message.base_url = object.base_url ?? "";
     message.token = object.token ?? "";
     message.webhook_secret = object.webhook_secret ?? "";
+    message.app_id = object.app_id ?? "";
+    message.private_key = object.private_key ?? "";
     return message;
   },
 };
@@ -1412,7 +1493,7 @@ export const ReceiveEventResponse: MessageFns<ReceiveEventResponse> = {
 
 /**
  * IntegrationsService owns the organization's connections to hosting providers (Gitea/Forgejo
- * now; GitHub and GitLab next), the providers' inbound webhook deliveries and what is posted back
+ * and GitHub as a GitHub App now; GitLab next), the providers' inbound webhook deliveries and what is posted back
  * to them (commit statuses, review comments).
  *
  * The connection routes are generated from the google.api.http rules below (docs/contracts.md);
@@ -1422,7 +1503,7 @@ export const ReceiveEventResponse: MessageFns<ReceiveEventResponse> = {
  */
 export type IntegrationsServiceService = typeof IntegrationsServiceService;
 export const IntegrationsServiceService = {
-  /** Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret */
+  /** Connect a hosting provider: Gitea or Forgejo (its base URL, an access token and the webhook secret), or GitHub as a GitHub App (the API base URL, the App's id and private key, and its webhook secret) */
   createConnection: {
     path: "/verdict.integrations.v1.IntegrationsService/CreateConnection" as const,
     requestStream: false as const,
@@ -1460,7 +1541,8 @@ export const IntegrationsServiceService = {
   },
   /**
    * Asked when a repository of a provider is connected (POST /v1/repositories): the repository
-   * must exist and be readable through the organization's connection.
+   * must exist and be readable through the organization's connection. GitHub, for an
+   * organization with no GitHub connection: an empty answer (the name is stored as given).
    */
   resolveRepository: {
     path: "/verdict.integrations.v1.IntegrationsService/ResolveRepository" as const,
@@ -1490,7 +1572,7 @@ export const IntegrationsServiceService = {
 } as const;
 
 export interface IntegrationsServiceServer extends UntypedServiceImplementation {
-  /** Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret */
+  /** Connect a hosting provider: Gitea or Forgejo (its base URL, an access token and the webhook secret), or GitHub as a GitHub App (the API base URL, the App's id and private key, and its webhook secret) */
   createConnection: handleUnaryCall<CreateConnectionRequest, CreateConnectionResponse>;
   /** List the organization's provider connections (tokens and secrets are never shown) */
   listConnections: handleUnaryCall<ListConnectionsRequest, ListConnectionsResponse>;
@@ -1498,7 +1580,8 @@ export interface IntegrationsServiceServer extends UntypedServiceImplementation 
   deleteConnection: handleUnaryCall<DeleteConnectionRequest, DeleteConnectionResponse>;
   /**
    * Asked when a repository of a provider is connected (POST /v1/repositories): the repository
-   * must exist and be readable through the organization's connection.
+   * must exist and be readable through the organization's connection. GitHub, for an
+   * organization with no GitHub connection: an empty answer (the name is stored as given).
    */
   resolveRepository: handleUnaryCall<ResolveRepositoryRequest, ResolveRepositoryResponse>;
   /**
@@ -1509,7 +1592,7 @@ export interface IntegrationsServiceServer extends UntypedServiceImplementation 
 }
 
 export interface IntegrationsServiceClient extends Client {
-  /** Connect a hosting provider (Gitea or Forgejo): its base URL, an access token and the webhook secret */
+  /** Connect a hosting provider: Gitea or Forgejo (its base URL, an access token and the webhook secret), or GitHub as a GitHub App (the API base URL, the App's id and private key, and its webhook secret) */
   createConnection(
     request: CreateConnectionRequest,
     callback: (error: ServiceError | null, response: CreateConnectionResponse) => void,
@@ -1559,7 +1642,8 @@ export interface IntegrationsServiceClient extends Client {
   ): ClientUnaryCall;
   /**
    * Asked when a repository of a provider is connected (POST /v1/repositories): the repository
-   * must exist and be readable through the organization's connection.
+   * must exist and be readable through the organization's connection. GitHub, for an
+   * organization with no GitHub connection: an empty answer (the name is stored as given).
    */
   resolveRepository(
     request: ResolveRepositoryRequest,

@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Struct } from "../../../google/protobuf/struct.js";
+import { AuditContext } from "../../audit/v1/audit.js";
 
 export const protobufPackage = "verdict.policy.v1";
 
@@ -206,7 +207,11 @@ export interface CreatePolicyRequest {
   patterns: CustomPattern[];
   suggestions: Suggestion[];
   documentation_url: string;
-  enabled?: boolean | undefined;
+  enabled?:
+    | boolean
+    | undefined;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface CreatePolicyResponse {
@@ -221,7 +226,11 @@ export interface UpdatePolicyRequest {
     | string
     | undefined;
   /** Policy-specific; see each policy's settings. Unknown keys are rejected (422). Values nest at most 8 levels. */
-  settings?: { [key: string]: any } | undefined;
+  settings?:
+    | { [key: string]: any }
+    | undefined;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface UpdatePolicyResponse {
@@ -231,6 +240,8 @@ export interface UpdatePolicyResponse {
 export interface DeletePolicyRequest {
   organization_id: string;
   policy_id: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DeletePolicyResponse {
@@ -292,7 +303,11 @@ export interface ConnectRepositoryRequest {
     | undefined;
   /** What the provider said (IntegrationsService.ResolveRepository), for a provider with a connection. */
   provider_repo_id?: string | undefined;
-  connection_id?: string | undefined;
+  connection_id?:
+    | string
+    | undefined;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface ConnectRepositoryResponse {
@@ -302,6 +317,8 @@ export interface ConnectRepositoryResponse {
 export interface DisconnectRepositoryRequest {
   organization_id: string;
   repository_id: string;
+  /** Who asks, for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface DisconnectRepositoryResponse {
@@ -2264,6 +2281,7 @@ function createBaseCreatePolicyRequest(): CreatePolicyRequest {
     suggestions: [],
     documentation_url: "",
     enabled: undefined,
+    audit: undefined,
   };
 }
 
@@ -2301,6 +2319,9 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
     }
     if (message.enabled !== undefined) {
       writer.uint32(88).bool(message.enabled);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2406,6 +2427,14 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
             message.enabled = reader.bool();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2445,6 +2474,7 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
         ? globalThis.String(object.documentation_url)
         : "",
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2483,6 +2513,9 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
     if (message.enabled !== undefined) {
       obj.enabled = message.enabled;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2502,6 +2535,9 @@ export const CreatePolicyRequest: MessageFns<CreatePolicyRequest> = {
     message.suggestions = object.suggestions?.map((e) => Suggestion.fromPartial(e)) || [];
     message.documentation_url = object.documentation_url ?? "";
     message.enabled = object.enabled ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -2576,7 +2612,14 @@ export const CreatePolicyResponse: MessageFns<CreatePolicyResponse> = {
 };
 
 function createBaseUpdatePolicyRequest(): UpdatePolicyRequest {
-  return { organization_id: "", policy_id: "", enabled: undefined, severity: undefined, settings: undefined };
+  return {
+    organization_id: "",
+    policy_id: "",
+    enabled: undefined,
+    severity: undefined,
+    settings: undefined,
+    audit: undefined,
+  };
 }
 
 export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
@@ -2595,6 +2638,9 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
     }
     if (message.settings !== undefined) {
       Struct.encode(Struct.wrap(message.settings), writer.uint32(42).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2652,6 +2698,14 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
             message.settings = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2679,6 +2733,7 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
       enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
       severity: isSet(object.severity) ? globalThis.String(object.severity) : undefined,
       settings: isObject(object.settings) ? object.settings : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2699,6 +2754,9 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
     if (message.settings !== undefined) {
       obj.settings = message.settings;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2712,6 +2770,9 @@ export const UpdatePolicyRequest: MessageFns<UpdatePolicyRequest> = {
     message.enabled = object.enabled ?? undefined;
     message.severity = object.severity ?? undefined;
     message.settings = object.settings ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -2786,7 +2847,7 @@ export const UpdatePolicyResponse: MessageFns<UpdatePolicyResponse> = {
 };
 
 function createBaseDeletePolicyRequest(): DeletePolicyRequest {
-  return { organization_id: "", policy_id: "" };
+  return { organization_id: "", policy_id: "", audit: undefined };
 }
 
 export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
@@ -2796,6 +2857,9 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
     }
     if (message.policy_id !== "") {
       writer.uint32(18).string(message.policy_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2829,6 +2893,14 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
             message.policy_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2853,6 +2925,7 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
         : isSet(object.policy_id)
         ? globalThis.String(object.policy_id)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2864,6 +2937,9 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
     if (message.policy_id !== "") {
       obj.policyId = message.policy_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2874,6 +2950,9 @@ export const DeletePolicyRequest: MessageFns<DeletePolicyRequest> = {
     const message = createBaseDeletePolicyRequest();
     message.organization_id = object.organization_id ?? "";
     message.policy_id = object.policy_id ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -3508,6 +3587,7 @@ function createBaseConnectRepositoryRequest(): ConnectRepositoryRequest {
     default_branch: undefined,
     provider_repo_id: undefined,
     connection_id: undefined,
+    audit: undefined,
   };
 }
 
@@ -3530,6 +3610,9 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     }
     if (message.connection_id !== undefined) {
       writer.uint32(650).string(message.connection_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -3595,6 +3678,14 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
             message.connection_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3631,6 +3722,7 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
         : isSet(object.connection_id)
         ? globalThis.String(object.connection_id)
         : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -3654,6 +3746,9 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     if (message.connection_id !== undefined) {
       obj.connectionId = message.connection_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -3668,6 +3763,9 @@ export const ConnectRepositoryRequest: MessageFns<ConnectRepositoryRequest> = {
     message.default_branch = object.default_branch ?? undefined;
     message.provider_repo_id = object.provider_repo_id ?? undefined;
     message.connection_id = object.connection_id ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
@@ -3742,7 +3840,7 @@ export const ConnectRepositoryResponse: MessageFns<ConnectRepositoryResponse> = 
 };
 
 function createBaseDisconnectRepositoryRequest(): DisconnectRepositoryRequest {
-  return { organization_id: "", repository_id: "" };
+  return { organization_id: "", repository_id: "", audit: undefined };
 }
 
 export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest> = {
@@ -3752,6 +3850,9 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
     }
     if (message.repository_id !== "") {
       writer.uint32(18).string(message.repository_id);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -3785,6 +3886,14 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
             message.repository_id = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3809,6 +3918,7 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
         : isSet(object.repository_id)
         ? globalThis.String(object.repository_id)
         : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -3820,6 +3930,9 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
     if (message.repository_id !== "") {
       obj.repositoryId = message.repository_id;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -3830,6 +3943,9 @@ export const DisconnectRepositoryRequest: MessageFns<DisconnectRepositoryRequest
     const message = createBaseDisconnectRepositoryRequest();
     message.organization_id = object.organization_id ?? "";
     message.repository_id = object.repository_id ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };

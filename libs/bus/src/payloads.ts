@@ -1,0 +1,51 @@
+// The data the evaluation service's topics carry (the CloudEvent's `data`), written once: the
+// publisher builds it with these types and every consumer (compliance's evidence, the policy
+// service's "last evaluated", webhooks) reads it with them. A violation and a suppression are the
+// contract's messages, as the evaluation service stores and answers them.
+import type { evaluationV1 } from "@verdict/proto";
+
+/** `verdict.evaluation.requested`: an evaluation queued for a worker. */
+export interface EvaluationRequestedData {
+  organization_id: string;
+  evaluation_id: string;
+}
+
+/** `verdict.evaluation.completed`: an evaluation finished, or failed. */
+export interface EvaluationCompletedData {
+  organization_id: string;
+  evaluation_id: string;
+  repository: string;
+  ref: string;
+  status: "completed" | "failed";
+  /** Null when it failed. */
+  passed: boolean | null;
+  completed_at: string;
+  summary: evaluationV1.Summary;
+  /** The policies that ran (compliance evidence: which controls this evaluation checked). */
+  policies: string[];
+  /**
+   * Paths of the files the engine read (compliance evidence: which files the policies could apply
+   * to); absent from events published before it was sent.
+   */
+  scanned_paths?: string[];
+  failure_reason?: string;
+}
+
+/** `verdict.policy.violation`: one violation of a finished evaluation. */
+export interface PolicyViolationData {
+  organization_id: string;
+  evaluation_id: string;
+  repository: string;
+  /** Already redacted, as stored. */
+  violation: evaluationV1.Violation;
+}
+
+/** `verdict.policy.bypassed`: a finding silenced inline (or by a bypass reason), kept as evidence. */
+export interface PolicyBypassedData {
+  organization_id: string;
+  evaluation_id: string;
+  repository: string;
+  ref: string;
+  bypassed_at: string;
+  suppression: evaluationV1.Suppression;
+}

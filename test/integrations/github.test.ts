@@ -1,0 +1,352 @@
+// The GitHub path end to end, against GitHub's own REST description: the real all-in-one process
+// talks to Prism (@stoplight/prism-cli, validating mode) serving @octokit/openapi's api.github.com
+// description as the GitHub API, through a recording front; inbound deliveries are the recorded
+// payloads of @octokit/webhooks-examples, signed as GitHub signs them. Connect a GitHub App,
+// connect a repository (GitHub answers for it through an installation token minted from the
+// App's JWT), deliver a pull request event, and the check run Verdict opens and completes is
+// asserted request by request; every test ends with Prism having accepted every request.
+import { generateKeyPairSync, randomBytes, verify as verifySignature } from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
+import { Api, expectError, expectFieldError } from "../support/api.js";
+import { startVerdict, type Verdict } from "../support/server.js";
+import {
+  gitHubDescription,
+  startFront,
+  startPrism,
+  type Exchange,
+  type Prism,
+  type PrismFront,
+} from "../../services/integrations/test/support/prism.js";
+import { githubDelivery, recordedEvents } from "../../services/integrations/test/support/githubEvents.js";
+
+const { privateKey, publicKey } = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+});
+const APP_ID = "123456";
+const SECRET = "github-webhook-secret-0123456789";
+const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
+const PUBLIC_URL = "https://verdict.example.com";
+
+// GitHub's recorded deliveries: Codertocat/Hello-World's pull request 2, opened (once without
+// and once with the App's installation in the payload).
+const pullRequests = recordedEvents("pull_request");
+const opened = pullRequests.find((e) => e.payload.action === "opened" && e.payload.installation)!.payload;
+const openedBare = pullRequests.find((e) => e.payload.action === "opened" && !e.payload.installation)!.payload;
+const synchronize = pullRequests.find((e) => e.payload.action === "synchronize")!.payload;
+const repository = opened.repository as { id: number; full_name: string; default_branch: string };
+const pull = opened.pull_request as { number: number; head: { sha: string } };
+const REPO_PATH = `/repos/${repository.full_name}`;
+
+let prism: Prism;
+let front: PrismFront;
+let v: Verdict;
+let api: Api;
+let connection: { id: string; events_url: string };
+
+/** A file's content as GitHub's contents API answers it, and the pull request's files listing. */
+const files = new Map<string, string>();
+function answerChange(content: Record<string, string>) {
+  files.clear();
+  for (const [path, text] of Object.entries(content)) files.set(path, text);
+}
+
+beforeAll(async () => {
+  [prism, v] = await Promise.all([
+    startPrism(gitHubDescription()),
+    startVerdict({ env: { VERDICT_PUBLIC_URL: PUBLIC_URL } }),
+  ]);
+  front = await startFront(prism.url);
+  api = new Api(v.url, v.bootstrapKey);
+  // GitHub's answers for the test's repository, in the shapes the description gives (Prism
+  // still checks every request first).
+  front.answerWith(
+    (method, path) => method === "GET" && path === REPO_PATH,
+    () => repository,
+  );
+  front.answerWith(
+    (method, path) => method === "GET" && path.startsWith(`${REPO_PATH}/pulls/${pull.number}/files`),
+    () =>
+      [...files].map(([filename, text]) => ({
+        sha: "bbcd538c8e72b8c175046e27cc8f907076331401",
+        filename,
+        status: "added",
+        additions: text.split("\n").length - 1,
+        deletions: 0,
+        changes: text.split("\n").length - 1,
+        blob_url: `https://github.com/${repository.full_name}/blob/${pull.head.sha}/${filename}`,
+        raw_url: `https://github.com/${repository.full_name}/raw/${pull.head.sha}/${filename}`,
+        contents_url: `https://api.github.com${REPO_PATH}/contents/${filename}?ref=${pull.head.sha}`,
+        patch: `@@ -0,0 +1,${text.split("\n").length - 1} @@\n${text
+          .split("\n")
+          .slice(0, -1)
+          .map((l) => `+${l}`)
+          .join("\n")}`,
+      })),
+  );
+  front.answerWith(
+    (method, path) => method === "GET" && path.startsWith(`${REPO_PATH}/contents/`),
+    (path) => {
+      const name = decodeURIComponent(path.slice(`${REPO_PATH}/contents/`.length).split("?")[0]!);
+      const text = files.get(name) ?? "";
+      return {
+        type: "file",
+        encoding: "base64",
+        size: Buffer.byteLength(text),
+        name: name.split("/").pop(),
+        path: name,
+        content: Buffer.from(text).toString("base64"),
+        sha: "3d21ec53a331a6f037a91c368710b99387d012c1",
+        url: `https://api.github.com${REPO_PATH}/contents/${name}`,
+        git_url: null,
+        html_url: null,
+        download_url: null,
+        _links: { self: "", git: null, html: null },
+      };
+    },
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await v?.destroy();
+  await front?.close();
+  await prism?.stop();
+});
+
+afterEach(() => {
+  // Whatever a test did, GitHub's description accepted every request Verdict sent.
+  expect(front.rejected()).toEqual([]);
+});
+
+/** The RS256 JWT's claims, once its signature checks out with the App's public key. */
+function appJwtClaims(authorization: string | undefined): Record<string, unknown> {
+  const [scheme, jwt] = (authorization ?? "").split(" ");
+  expect(scheme?.toLowerCase()).toBe("bearer");
+  const [header, payload, signature] = jwt!.split(".");
+  expect(
+    verifySignature("RSA-SHA256", Buffer.from(`${header}.${payload}`), publicKey, Buffer.from(signature!, "base64url")),
+  ).toBe(true);
+  return JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<string, unknown>;
+}
+
+/** A recorded pull request delivery whose head commit is `sha` (a later push to the pull request). */
+function withHead(payload: Record<string, unknown>, sha: string): Record<string, unknown> {
+  const copy = structuredClone(payload) as { pull_request: { head: { sha: string } } };
+  copy.pull_request.head.sha = sha;
+  return copy;
+}
+
+function base32(bytes: Buffer): string {
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let bits = "";
+  for (const b of bytes) bits += b.toString(2).padStart(8, "0");
+  return (bits.match(/.{5}/g) ?? []).map((chunk) => alphabet[parseInt(chunk, 2)]).join("");
+}
+
+function deliver(event: string, payload: unknown, deliveryId?: string, secret = SECRET) {
+  const { headers, body } = githubDelivery(event, JSON.stringify(payload), secret, deliveryId);
+  const url = new URL(connection.events_url);
+  return fetch(`${v.url}${url.pathname}${url.search}`, { method: "POST", headers, body: new Uint8Array(body) });
+}
+
+/** The exchanges from `from` on, once one completes a check run (Verdict works on the bus). */
+async function checkRunCompleted(from: number, timeoutMs = 60_000): Promise<Exchange[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const since = front.exchanges.slice(from);
+    if (since.some((e) => e.method === "PATCH" && JSON.parse(e.body || "{}").status === "completed")) return since;
+    if (Date.now() > deadline)
+      throw new Error(
+        `no completed check run; GitHub saw:\n${since.map((e) => `${e.method} ${e.path} ${e.status}`).join("\n")}\nVerdict's log:\n${v.output().slice(-4000)}`,
+      );
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe("a GitHub App connection", () => {
+  it("takes the App's id and a PEM private key, not a token", async () => {
+    const base = { provider: "github", base_url: front.url, webhook_secret: SECRET };
+    expectFieldError(
+      await api.post("/v1/integrations/connections", { ...base, app_id: APP_ID, private_key: "not a key" }),
+      400,
+      "private_key",
+      "INVALID_FORMAT",
+    );
+    expectFieldError(
+      await api.post("/v1/integrations/connections", { ...base, private_key: privateKey }),
+      400,
+      "app_id",
+      "REQUIRED",
+    );
+    expect(front.exchanges).toEqual([]);
+  });
+
+  it("is refused when GitHub refuses the App's JWT, and nothing is kept", async () => {
+    front.inject((method, path) => method === "GET" && path.endsWith("/installation"), {
+      status: 401,
+      body: JSON.stringify({ message: "A JSON web token could not be decoded" }),
+    });
+    const res = await api.post("/v1/integrations/connections", {
+      provider: "github",
+      base_url: front.url,
+      app_id: APP_ID,
+      private_key: privateKey,
+      webhook_secret: SECRET,
+    });
+    expectError(res, 422, "validation_error", "PROVIDER_UNAUTHORIZED");
+    expect((await api.get("/v1/integrations/connections")).body.connections).toEqual([]);
+    front.exchanges.length = 0;
+  });
+
+  it("is kept once GitHub accepts the App's JWT; its key and secret are never answered", async () => {
+    const res = await api.post("/v1/integrations/connections", {
+      provider: "github",
+      base_url: front.url,
+      app_id: APP_ID,
+      private_key: privateKey,
+      webhook_secret: SECRET,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ provider: "github", base_url: front.url, app_id: APP_ID, status: "active" });
+    connection = res.body;
+    expect(connection.events_url).toBe(`${PUBLIC_URL}/v1/integrations/github/events?connection=${connection.id}`);
+    // The App's JWT, signed with its private key, asked GitHub about a repository.
+    const lookup = front.exchanges[0]!;
+    expect(lookup.path).toMatch(/^\/repos\/[^/]+\/[^/]+\/installation$/);
+    const claims = appJwtClaims(lookup.headers.authorization);
+    expect(claims.iss).toBe(APP_ID);
+    const listed = await api.get("/v1/integrations/connections");
+    expect(listed.text).not.toContain("PRIVATE KEY");
+    expect(listed.text).not.toContain(SECRET);
+    expect(listed.body.connections).toEqual([res.body]);
+    front.exchanges.length = 0;
+  });
+
+  it("connects a repository GitHub has, with GitHub's id and default branch; refuses one it has not", async () => {
+    front.inject((method, path) => method === "GET" && path === "/repos/Codertocat/nope/installation", {
+      status: 404,
+      body: JSON.stringify({ message: "Not Found" }),
+    });
+    expectError(
+      await api.post("/v1/repositories", { provider: "github", name: "Codertocat/nope" }),
+      422,
+      "validation_error",
+      "PROVIDER_NOT_FOUND",
+    );
+    const res = await api.post("/v1/repositories", {
+      provider: "github",
+      name: repository.full_name,
+      default_branch: "main",
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ provider: "github", name: repository.full_name, default_branch: "master" });
+    // The installation looked up with the App's JWT, a token minted for it, the repository read with that token.
+    const calls = front.exchanges.filter((e) => !e.injected);
+    expect(calls.map((e) => `${e.method} ${e.path}`)).toEqual([
+      `GET ${REPO_PATH}/installation`,
+      expect.stringMatching(/^POST \/app\/installations\/\d+\/access_tokens$/),
+      `GET ${REPO_PATH}`,
+    ]);
+    expect(appJwtClaims(calls[1]!.headers.authorization).iss).toBe(APP_ID);
+    expect(calls[2]!.headers.authorization).toMatch(/^token ghs_/);
+    front.exchanges.length = 0;
+  });
+});
+
+describe("a pull request on GitHub", () => {
+  it("that leaks a key gets a check run, in progress at once, completed as failed with an annotation on the line", async () => {
+    answerChange({
+      "src/config.js": `const region = "eu-west-1";\nconst accessKey = "${AWS_KEY}";\nmodule.exports = { region, accessKey };\n`,
+    });
+    const res = await deliver("pull_request", opened, "gh-opened-1");
+    expect(res.status).toBe(202);
+    expect(await res.json()).toEqual({ outcome: "accepted", delivery_id: "gh-opened-1" });
+
+    const calls = await checkRunCompleted(0);
+    const paths = calls.map((e) => `${e.method} ${e.path.split("?")[0]}`);
+    // The event named its installation: no lookup, a token for it.
+    expect(paths).not.toContain(`GET ${REPO_PATH}/installation`);
+    const created = calls.find((e) => e.method === "POST" && e.path === `${REPO_PATH}/check-runs`)!;
+    expect(JSON.parse(created.body)).toMatchObject({ name: "verdict", head_sha: pull.head.sha, status: "in_progress" });
+    // In progress before the files are read.
+    expect(paths.indexOf(`POST ${REPO_PATH}/check-runs`)).toBeLessThan(
+      paths.indexOf(`GET ${REPO_PATH}/pulls/${pull.number}/files`),
+    );
+    expect(paths).toContain(`GET ${REPO_PATH}/contents/src%2Fconfig.js`);
+    const updates = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(updates).toHaveLength(1);
+    const [done] = updates;
+    expect(done).toMatchObject({
+      status: "completed",
+      conclusion: "failure",
+      details_url: expect.stringMatching(new RegExp(`^${PUBLIC_URL}/evaluations/`)),
+      output: { title: expect.stringMatching(/^Verdict: failed, 1 violation/) },
+    });
+    expect(done.output.annotations).toEqual([
+      expect.objectContaining({ path: "src/config.js", start_line: 2, end_line: 2, annotation_level: "failure" }),
+    ]);
+    expect(done.output.annotations[0].message).toContain("AKIA****");
+    expect(done.output.summary).toContain("**1 failure, 0 warnings, 0 notices**");
+    expect(done.output.summary).toContain(done.details_url);
+    // Nothing Verdict sent GitHub holds the key whole.
+    expect(calls.map((e) => e.body).join("\n")).not.toContain(AWS_KEY);
+
+    // The evaluation is Verdict's own, linked to the repository and the commit.
+    const evaluations = await api.get("/v1/evaluations", { query: { repository: repository.full_name } });
+    expect(evaluations.body.evaluations).toEqual([
+      expect.objectContaining({ repository: repository.full_name, ref: pull.head.sha, passed: false }),
+    ]);
+    expect(done.details_url).toBe(`${PUBLIC_URL}/evaluations/${evaluations.body.evaluations[0].id}`);
+    expect((await api.get("/v1/integrations/connections")).body.connections[0].last_event_at).not.toBeNull();
+  });
+
+  it("answers a redelivery (same X-GitHub-Delivery) as a duplicate, and a new delivery of the same head is not checked twice", async () => {
+    const from = front.exchanges.length;
+    const again = await deliver("pull_request", opened, "gh-opened-1");
+    expect(await again.json()).toEqual({ outcome: "duplicate", delivery_id: "gh-opened-1" });
+    // The same head commit under another delivery (opened without the installation in it): once per head and policy version.
+    expect((await deliver("pull_request", openedBare, "gh-opened-2")).status).toBe(202);
+    const deadline = Date.now() + 30_000;
+    const skipped = () =>
+      v
+        .output()
+        .split("\n")
+        .filter((l) => l.includes("head already checked")).length;
+    while (skipped() < 1) {
+      if (Date.now() > deadline) throw new Error(`not processed:\n${v.output().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(front.exchanges.slice(from).filter((e) => e.path.includes("check-runs"))).toEqual([]);
+  });
+
+  it("posts more than 50 annotations in batches of 50, the conclusion on the last request", async () => {
+    // 60 distinct AWS access key ids (AKIA and 16 characters of base32's alphabet).
+    const keys = Array.from({ length: 60 }, () => `AKIA${base32(randomBytes(10))}`);
+    answerChange({ "infra/keys.py": keys.map((k, i) => `KEY_${i} = "${k}"\n`).join("") });
+    const from = front.exchanges.length;
+    expect((await deliver("pull_request", withHead(synchronize, "1".repeat(40)), "gh-sync-1")).status).toBe(202);
+    const calls = await checkRunCompleted(from);
+    const updates = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(updates.map((u) => u.output.annotations?.length ?? 0)).toEqual([50, 10]);
+    expect(updates[0].status).toBeUndefined();
+    expect(updates[1]).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(updates[1].output.summary).toContain("**60 failures");
+    const lines = updates.flatMap((u) => u.output.annotations.map((a: { start_line: number }) => a.start_line));
+    expect(lines.sort((a: number, b: number) => a - b)).toEqual(Array.from({ length: 60 }, (_, i) => i + 1));
+    const sent = calls.map((e) => e.body).join("\n");
+    for (const k of keys) expect(sent).not.toContain(k);
+  });
+
+  it("completes a clean change as success", async () => {
+    answerChange({
+      "src/config.js": `const accessKey = process.env.AWS_ACCESS_KEY_ID;\nmodule.exports = { accessKey };\n`,
+    });
+    const from = front.exchanges.length;
+    expect((await deliver("pull_request", withHead(synchronize, "2".repeat(40)), "gh-sync-2")).status).toBe(202);
+    const calls = await checkRunCompleted(from);
+    const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(done).toMatchObject({ status: "completed", conclusion: "success" });
+    expect(done.output.annotations).toBeUndefined();
+  });
+});
