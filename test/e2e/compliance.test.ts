@@ -14,6 +14,7 @@ import { loadSync } from "@grpc/proto-loader";
 import { Api, expectError, expectFieldError } from "../support/api.js";
 import { grpcHealth, grpcListServices } from "../support/grpc.js";
 import { OSCAL_SCHEMAS, validateWithLiboscal } from "../support/oscal.js";
+import { pdfText } from "../support/pdf.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 const SIGNING_KEY = "e2e-report-signing-key-0123456789abcdef";
@@ -135,6 +136,14 @@ describe("control status with evidence semantics", () => {
     // README is no file it is written for: CC6.6 has none.
     const afterReadme = await until((x) => x.get("CC6.1")!.evidence === "passed");
     expect(afterReadme.get("CC6.6")).toMatchObject({ covered: true, evidence: "no-evidence" });
+
+    // The PDF's control table says so too (pdftotext: what a reader sees).
+    const pdfReport = await c.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "pdf", date_range: "1d" });
+    const pdf = (await download((await waitForReport(c, pdfReport.body.report_id)).download_url)).body;
+    const row = pdfText(pdf)
+      .split("\n")
+      .find((l) => /^\s*CC6\.6\s/.test(l));
+    expect(row).toMatch(/\bYes\b.*No evidence/);
 
     // The OSCAL assessment results say so: not satisfied, for want of evidence.
     const report = await c.post("/v1/compliance/reports", { frameworks: ["soc2"], format: "oscal", date_range: "1d" });

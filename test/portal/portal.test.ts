@@ -401,6 +401,43 @@ describe("the dashboard", () => {
     expect(text).toContain("Suggestion");
   });
 
+  it("follows a violation's policy link to that policy, focused on the Policies page", async () => {
+    const failed = (await api.get("/v1/evaluations", { query: { passed: false } })).body.evaluations[0];
+    const violation = (await api.get(`/v1/evaluations/${failed.id}`)).body.violations[0];
+    await page.goto(`${base}/evaluations/${failed.id}`);
+    await page.getByTestId("violation").first().getByRole("link", { name: violation.policy_id }).click();
+    await page.waitForURL(`**/policies?focus=${violation.policy_id}`);
+    const row = page.getByTestId(`policy-${violation.policy_id}`);
+    await poll(() => row.getAttribute("aria-current"), "true");
+    // The keyboard starts from the focused policy, which is in view.
+    await poll(
+      () => page.evaluate(() => document.activeElement?.getAttribute("data-testid") ?? ""),
+      `policy-${violation.policy_id}`,
+    );
+    expect(await row.isVisible()).toBe(true);
+    const box = (await row.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(0);
+    expect(box.y + box.height).toBeLessThanOrEqual(800);
+    expect(await page.locator("[aria-current=true]").count()).toBe(1);
+    // An id the organization has no policy for is said so.
+    await page.goto(`${base}/policies?focus=no-such-policy`);
+    await page.getByText("No policy no-such-policy in this organization.").waitFor();
+  });
+
+  it("at phone width, the evaluation page does not scroll sideways (its id in the heading breaks)", async () => {
+    const failed = (await api.get("/v1/evaluations", { query: { passed: false } })).body.evaluations[0];
+    await page.setViewportSize({ width: 390, height: 844 });
+    try {
+      await page.goto(`${base}/evaluations/${failed.id}`);
+      await page.getByTestId("violation").first().waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const heading = (await page.locator("main h1").boundingBox())!;
+      expect(heading.x + heading.width).toBeLessThanOrEqual(390);
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }
+  });
+
   it("toggles a policy, tests a custom pattern, and shows the API's field errors", async () => {
     await page.goto(`${base}/policies`);
     const list = await api.get("/v1/policies");
@@ -433,12 +470,22 @@ describe("the dashboard", () => {
     await page.getByTestId("policy-no-todo").waitFor();
   });
 
-  it("exports the OSCAL ZIP of the selected frameworks; its documents are valid OSCAL 1.1.2", async () => {
+  it("exports the OSCAL ZIP of the selected frameworks and regulations over a chosen date range; its documents are valid OSCAL 1.1.2", async () => {
     await page.goto(`${base}/compliance`);
     await page.getByRole("checkbox", { name: /^OWASP Application Security Verification/ }).check();
     await page.getByRole("checkbox", { name: /Secure Software Development/ }).check();
+    await page.getByRole("checkbox", { name: /^HIPAA Security Rule/ }).check();
+    const day = (daysAgo: number) => new Date(Date.now() - daysAgo * 86_400_000).toISOString().slice(0, 10);
+    // An end before the start: the API's error shows on the date it names.
+    await page.getByLabel("From", { exact: true }).fill(day(3));
+    await page.getByLabel("To", { exact: true }).fill(day(5));
+    await page.getByRole("button", { name: /^Export 3 selected/ }).click();
+    await poll(() => page.getByLabel("To", { exact: true }).getAttribute("aria-invalid"), "true");
+    await page.getByText("Must not be before date_range.start").waitFor();
+    await page.getByLabel("From", { exact: true }).fill(day(10));
+    await page.getByLabel("To", { exact: true }).fill(day(0));
     const download = page.waitForEvent("download", { timeout: 60_000 });
-    await page.getByRole("button", { name: /^Export 2 frameworks/ }).click();
+    await page.getByRole("button", { name: /^Export 3 selected/ }).click();
     const file = await download;
     const path = join(SHOTS, "..", "oscal-export.zip");
     await file.saveAs(path);
@@ -451,13 +498,16 @@ describe("the dashboard", () => {
       "assessment-results": ajv.compile(JSON.parse(readFileSync(`${OSCAL_SCHEMAS}/oscal-ar_schema.json`, "utf8"))),
       poam: ajv.compile(JSON.parse(readFileSync(`${OSCAL_SCHEMAS}/oscal-poam_schema.json`, "utf8"))),
     };
-    for (const fw of ["owasp-asvs", "nist-ssdf"]) {
+    for (const fw of ["owasp-asvs", "nist-ssdf", "hipaa"]) {
       for (const kind of ["catalog", "assessment-results", "poam"] as const) {
         const entry = zip.file(`${fw}/${fw}-${kind}.json`);
         expect({ fw, kind, present: entry !== null }).toEqual({ fw, kind, present: true });
         const doc = JSON.parse(await entry!.async("string"));
         const ok = validate[kind](doc);
         expect({ fw, kind, errors: ok ? null : validate[kind].errors }).toEqual({ fw, kind, errors: null });
+        // The range chosen on the page, not the last 90 days.
+        if (kind === "assessment-results")
+          expect(doc["assessment-results"].results[0].start).toBe(`${day(10)}T00:00:00.000Z`);
       }
     }
     const listed = await page.getByTestId("zip-documents").textContent();
@@ -465,11 +515,11 @@ describe("the dashboard", () => {
   });
 
   it("generates the PDF report of the selected frameworks with progress, and downloads it", async () => {
-    // The two frameworks of the OSCAL export are still selected.
+    // The frameworks and the regulation of the OSCAL export are still selected.
     await page.getByText("PDF report", { exact: true }).click();
     const download = page.waitForEvent("download", { timeout: 60_000 });
-    await page.getByRole("button", { name: /^Export 2 frameworks/ }).click();
-    await page.getByText(/\(pdf, owasp-asvs, nist-ssdf\)/).waitFor();
+    await page.getByRole("button", { name: /^Export 3 selected/ }).click();
+    await page.getByText(/\(pdf, owasp-asvs, nist-ssdf, hipaa\)/).waitFor();
     const file = await download;
     expect(file.suggestedFilename()).toMatch(/^verdict-.+\.pdf$/);
     const path = join(SHOTS, "report.pdf");
@@ -703,6 +753,8 @@ describe("the dashboard", () => {
     ["security", "/settings/security"],
     ["oauth-clients", "/settings/oauth-clients"],
     ["audit", "/settings/audit"],
+    // An evaluation with a violation ({failed}: its id, read when the sweep runs).
+    ["evaluation", "/evaluations/{failed}"],
   ];
 
   // One test per color scheme and size: axe takes seconds a page on a loaded machine.
@@ -714,8 +766,9 @@ describe("the dashboard", () => {
       const found: Record<string, unknown> = {};
       await page.setViewportSize(size);
       await page.evaluate((s) => localStorage.setItem("verdict-color-scheme", s), scheme);
+      const failed = (await api.get("/v1/evaluations", { query: { passed: false } })).body.evaluations[0].id;
       for (const [name, path] of PAGES) {
-        await page.goto(`${base}${path}`);
+        await page.goto(`${base}${path.replace("{failed}", failed)}`);
         await page.locator("main h1").first().waitFor();
         await page.waitForLoadState("networkidle");
         await page.locator("[role=status]").first().waitFor({ state: "detached" });

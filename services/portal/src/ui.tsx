@@ -27,7 +27,8 @@ import type { Loaded } from "./hooks";
 export function PageTitle({ children, actions }: { children: ReactNode; actions?: ReactNode }) {
   return (
     <Group justify="space-between" mb="md" wrap="wrap">
-      <Title order={1} size="h2">
+      {/* An id in a title (eval_01…) is one long word: it breaks rather than widen a phone's page. */}
+      <Title order={1} size="h2" miw={0} style={{ overflowWrap: "anywhere" }}>
         {children}
       </Title>
       {actions}
@@ -197,7 +198,7 @@ export function DataTable<R>({
   columns: Column<R>[];
   rowKey: (row: R) => string;
   minWidth?: number;
-  rowProps?: (row: R) => HTMLAttributes<HTMLElement> & { "data-testid"?: string };
+  rowProps?: (row: R) => HTMLAttributes<HTMLElement> & { [data: `data-${string}`]: string | undefined };
   label?: string;
 }) {
   const phone = usePhone();
@@ -276,7 +277,7 @@ export function ListTable<T, R>({
   columns: Column<R>[];
   rowKey: (row: R) => string;
   minWidth?: number;
-  rowProps?: (row: R) => HTMLAttributes<HTMLElement> & { "data-testid"?: string };
+  rowProps?: (row: R) => HTMLAttributes<HTMLElement> & { [data: `data-${string}`]: string | undefined };
   label?: string;
 }) {
   return (

@@ -10,15 +10,27 @@ import {
   SimpleGrid,
   Stack,
   Text,
+  TextInput,
   Title,
 } from "@mantine/core";
 import { unzipSync } from "fflate";
 import { useEffect, useState } from "react";
 import { api, call, type Schemas } from "../api";
-import { useLoad } from "../hooks";
+import { useLoad, useSubmit } from "../hooks";
 import { DataTable, ErrorAlert, LoadState, PageTitle } from "../ui";
 
 type Report = Schemas["Report"];
+type Evidence = Schemas["FrameworkDetail"]["controls"][number]["evidence"];
+
+const EVIDENCE: Record<Evidence, { label: string; color: string }> = {
+  passed: { label: "passed", color: "teal" },
+  remediated: { label: "remediated", color: "teal" },
+  failing: { label: "open violations", color: "red" },
+  "no-evidence": { label: "no evidence", color: "gray" },
+};
+
+const DAY_MS = 86_400_000;
+const isoDay = (t: number) => new Date(t).toISOString().slice(0, 10);
 
 function ControlDrillDown({ id }: { id: string }) {
   const state = useLoad(
@@ -40,11 +52,15 @@ function ControlDrillDown({ id }: { id: string }) {
               onChange={(e) => setOnlyUncovered(e.currentTarget.checked)}
             />
           </Group>
+          <Text size="xs" c="dimmed">
+            Evidence from {f.evidence_range.start} to {f.evidence_range.end}: passed only when an enabled policy ran
+            over a file it could apply to.
+          </Text>
           <DataTable
             rows={f.controls.filter((c) => !onlyUncovered || !c.covered)}
             rowKey={(c) => c.id}
             label={`${f.framework.name} controls`}
-            minWidth={520}
+            minWidth={640}
             columns={[
               {
                 label: "Control",
@@ -59,6 +75,10 @@ function ControlDrillDown({ id }: { id: string }) {
                 label: "Covered by",
                 cell: (c) =>
                   c.covered ? <Text size="sm">{c.policies.join(", ")}</Text> : <Badge color="orange">uncovered</Badge>,
+              },
+              {
+                label: "Evidence",
+                cell: (c) => <Badge color={EVIDENCE[c.evidence].color}>{EVIDENCE[c.evidence].label}</Badge>,
               },
             ]}
           />
@@ -108,25 +128,30 @@ async function download(url: string, name: string): Promise<Uint8Array> {
   return bytes;
 }
 
-export function CompliancePage() {
-  const state = useLoad(() => call(api.GET("/v1/compliance/overview")));
-  const [selected, setSelected] = useState<string[]>([]);
-  const [drill, setDrill] = useState<string | null>(null);
+/**
+ * The evidence export: the selected frameworks and regulations over any date range the API takes
+ * (calendar dates, UTC, both inclusive, at most 366 days; the last 90 days to begin with). The
+ * API's field errors (an end before the start, a future date) show on the date they name.
+ */
+function EvidenceExport({ selected }: { selected: string[] }) {
   const [format, setFormat] = useState<"pdf" | "oscal">("oscal");
+  const [start, setStart] = useState(() => isoDay(Date.now() - 89 * DAY_MS));
+  const [end, setEnd] = useState(() => isoDay(Date.now()));
   const [report, setReport] = useState<Report | null>(null);
   const [documents, setDocuments] = useState<string[]>([]);
+  const { fields, error: submitError, busy, run } = useSubmit();
   const [error, setError] = useState<unknown>(null);
 
-  const generate = async () => {
+  const generate = () => {
     setError(null);
     setDocuments([]);
-    try {
+    void run(async () =>
       setReport(
-        await call(api.POST("/v1/compliance/reports", { body: { frameworks: selected, format, date_range: "90d" } })),
-      );
-    } catch (err) {
-      setError(err);
-    }
+        await call(
+          api.POST("/v1/compliance/reports", { body: { frameworks: selected, format, date_range: { start, end } } }),
+        ),
+      ),
+    );
   };
   const done = async (r: Report) => {
     if (r.status !== "completed" || !r.download_url) return;
@@ -137,6 +162,82 @@ export function CompliancePage() {
       setError(err);
     }
   };
+
+  return (
+    <Card withBorder>
+      <Title order={2} size="h4" mb="sm">
+        Evidence export
+      </Title>
+      <Group wrap="wrap" align="end">
+        <TextInput
+          type="date"
+          label="From"
+          value={start}
+          max={end}
+          onChange={(e) => setStart(e.currentTarget.value)}
+          error={fields["date_range.start"] ?? fields["date_range"]}
+        />
+        <TextInput
+          type="date"
+          label="To"
+          value={end}
+          min={start}
+          onChange={(e) => setEnd(e.currentTarget.value)}
+          error={fields["date_range.end"]}
+        />
+        <SegmentedControl
+          value={format}
+          onChange={(v) => setFormat(v as "pdf" | "oscal")}
+          data={[
+            { value: "oscal", label: "OSCAL ZIP" },
+            { value: "pdf", label: "PDF report" },
+          ]}
+        />
+        <Button disabled={selected.length === 0} loading={busy} onClick={generate}>
+          Export {selected.length ? `${selected.length} selected` : "(select frameworks or regulations)"}
+        </Button>
+      </Group>
+      <Text size="xs" c="dimmed" mt={4}>
+        Evidence for the selected frameworks and regulations between the two dates (UTC, both included, at most 366
+        days).
+      </Text>
+      {fields["frameworks"] && (
+        <Text size="sm" c="red" mt={4}>
+          {fields["frameworks"]}
+        </Text>
+      )}
+      <ErrorAlert error={submitError ?? error} />
+      {report && (
+        <Stack mt="md">
+          <ReportProgress key={report.report_id} report={report} onDone={(r) => void done(r)} />
+        </Stack>
+      )}
+      {documents.length > 0 && (
+        <List size="sm" mt="sm" data-testid="zip-documents">
+          {documents.map((n) => (
+            <List.Item key={n}>{n}</List.Item>
+          ))}
+        </List>
+      )}
+    </Card>
+  );
+}
+
+export function CompliancePage() {
+  const state = useLoad(() => call(api.GET("/v1/compliance/overview")));
+  const [selected, setSelected] = useState<string[]>([]);
+  const [drill, setDrill] = useState<string | null>(null);
+  const select = (id: string, on: boolean) => setSelected(on ? [...selected, id] : selected.filter((s) => s !== id));
+  const controlsButton = (id: string, name: string) => (
+    <Button
+      size="xs"
+      variant="subtle"
+      onClick={() => setDrill(drill === id ? null : id)}
+      aria-label={`${drill === id ? "Hide controls" : "Controls"} of ${name}`}
+    >
+      {drill === id ? "Hide controls" : "Controls"}
+    </Button>
+  );
 
   return (
     <>
@@ -151,9 +252,7 @@ export function CompliancePage() {
                     <Checkbox
                       label={f.name}
                       checked={selected.includes(f.id)}
-                      onChange={(e) =>
-                        setSelected(e.currentTarget.checked ? [...selected, f.id] : selected.filter((s) => s !== f.id))
-                      }
+                      onChange={(e) => select(f.id, e.currentTarget.checked)}
                     />
                     <Text fw={700}>{f.coverage}%</Text>
                   </Group>
@@ -167,70 +266,41 @@ export function CompliancePage() {
                     <Text size="sm" c="dimmed">
                       {f.controls.covered} of {f.controls.total} controls covered
                     </Text>
-                    <Button size="xs" variant="subtle" onClick={() => setDrill(drill === f.id ? null : f.id)}>
-                      {drill === f.id ? "Hide controls" : "Controls"}
-                    </Button>
+                    {controlsButton(f.id, f.name)}
                   </Group>
                 </Card>
               ))}
             </SimpleGrid>
-            {drill && (
-              <Card withBorder>
-                <ControlDrillDown id={drill} />
-              </Card>
-            )}
-            <Card withBorder>
-              <Title order={2} size="h4" mb="sm">
-                Evidence export
-              </Title>
-              <Group wrap="wrap">
-                <SegmentedControl
-                  value={format}
-                  onChange={(v) => setFormat(v as "pdf" | "oscal")}
-                  data={[
-                    { value: "oscal", label: "OSCAL ZIP" },
-                    { value: "pdf", label: "PDF report" },
-                  ]}
-                />
-                <Button disabled={selected.length === 0} onClick={() => void generate()}>
-                  Export{" "}
-                  {selected.length
-                    ? `${selected.length} framework${selected.length > 1 ? "s" : ""}`
-                    : "(select frameworks)"}
-                </Button>
-              </Group>
-              <Text size="xs" c="dimmed" mt={4}>
-                The last 90 days of evidence for the selected frameworks.
-              </Text>
-              <ErrorAlert error={error} />
-              {report && (
-                <Stack mt="md">
-                  <ReportProgress key={report.report_id} report={report} onDone={(r) => void done(r)} />
-                </Stack>
-              )}
-              {documents.length > 0 && (
-                <List size="sm" mt="sm" data-testid="zip-documents">
-                  {documents.map((n) => (
-                    <List.Item key={n}>{n}</List.Item>
-                  ))}
-                </List>
-              )}
-            </Card>
             {d.regulations.length > 0 && (
               <Card withBorder>
                 <Title order={2} size="h4" mb="sm">
                   Regulations
                 </Title>
-                {d.regulations.map((r) => (
-                  <Group key={r.id} justify="space-between">
-                    <Text size="sm">{r.name}</Text>
-                    <Text size="sm" fw={600}>
-                      {r.coverage}%
-                    </Text>
-                  </Group>
-                ))}
+                <Stack gap={4}>
+                  {d.regulations.map((r) => (
+                    <Group key={r.id} justify="space-between" wrap="nowrap" data-testid={`regulation-${r.id}`}>
+                      <Checkbox
+                        label={r.name}
+                        checked={selected.includes(r.id)}
+                        onChange={(e) => select(r.id, e.currentTarget.checked)}
+                      />
+                      <Group gap="xs" wrap="nowrap">
+                        <Text size="sm" fw={600}>
+                          {r.coverage}%
+                        </Text>
+                        {controlsButton(r.id, r.name)}
+                      </Group>
+                    </Group>
+                  ))}
+                </Stack>
               </Card>
             )}
+            {drill && (
+              <Card withBorder>
+                <ControlDrillDown id={drill} />
+              </Card>
+            )}
+            <EvidenceExport selected={selected} />
           </Stack>
         )}
       </LoadState>

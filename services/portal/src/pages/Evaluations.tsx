@@ -126,7 +126,7 @@ export function EvaluationPage() {
           <Stack>
             <Group>
               <StatusBadge e={e} />
-              <Text>
+              <Text miw={0} style={{ overflowWrap: "anywhere" }}>
                 {e.repository} @ {e.ref} · {e.summary.total_files} files · {e.summary.errors} errors,{" "}
                 {e.summary.warnings} warnings, {e.summary.suppressed} suppressed
               </Text>
@@ -135,14 +135,14 @@ export function EvaluationPage() {
             {e.violations.map((v) => (
               <Card withBorder key={v.id} data-testid="violation">
                 <Group justify="space-between" wrap="wrap">
-                  <Title order={2} size="h5">
+                  <Title order={2} size="h5" miw={0} style={{ overflowWrap: "anywhere" }}>
                     {v.message}
                   </Title>
                   <Badge color={v.severity === "error" ? "red" : "yellow"}>{v.severity}</Badge>
                 </Group>
-                <Text size="sm" c="dimmed">
+                <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
                   {v.file}:{v.line}:{v.column} · policy{" "}
-                  <Anchor component={Link} to={`/policies?focus=${encodeURIComponent(v.policy_id)}`}>
+                  <Anchor component={Link} to={`/policies?focus=${encodeURIComponent(v.policy_id)}`} underline="always">
                     {v.policy_id}
                   </Anchor>{" "}
                   · rule {v.rule_id}
@@ -166,7 +166,7 @@ export function EvaluationPage() {
                   Suppressed
                 </Title>
                 {e.suppressions.map((s) => (
-                  <Text size="sm" key={`${s.file}:${s.line}:${s.rule_id}`}>
+                  <Text size="sm" key={`${s.file}:${s.line}:${s.rule_id}`} style={{ overflowWrap: "anywhere" }}>
                     {s.file}:{s.line} {s.policy_id} — {s.reason}
                   </Text>
                 ))}

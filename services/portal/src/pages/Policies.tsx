@@ -1,4 +1,5 @@
 import {
+  Alert,
   Badge,
   Button,
   Card,
@@ -15,6 +16,7 @@ import {
   Title,
 } from "@mantine/core";
 import { useEffect, useState } from "react";
+import { useSearchParams } from "react-router";
 import { api, ApiFailure, call, type Schemas } from "../api";
 import { useAction, useLoad, useSubmit } from "../hooks";
 import { DataTable, ErrorAlert, FieldRow, LoadState, PageTitle, usePhone } from "../ui";
@@ -236,23 +238,51 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
   );
 }
 
+/**
+ * `/policies?focus=<id>` (a violation's policy link): that policy's row is marked, scrolled into
+ * view and given the keyboard focus once the list is there; an id the list lacks is said so.
+ */
+function useFocusedPolicy(policies: Policy[] | undefined): { focus: string | null; missing: boolean } {
+  const [params] = useSearchParams();
+  const focus = params.get("focus");
+  const found = !!focus && !!policies?.some((p) => p.id === focus);
+  useEffect(() => {
+    if (!found) return;
+    const row = document.querySelector<HTMLElement>("[data-focused-policy]");
+    row?.scrollIntoView({ block: "center" });
+    row?.focus({ preventScroll: true });
+  }, [found, focus]);
+  return { focus, missing: !!focus && policies !== undefined && !found };
+}
+
 export function PoliciesPage() {
   const state = useLoad(() => call(api.GET("/v1/policies")));
   const [open, setOpen] = useState<string | null>(null);
   const { error, act } = useAction(state.reload);
   const phone = usePhone();
+  const { focus, missing } = useFocusedPolicy(state.data?.policies);
   const patch = (id: string, body: { enabled?: boolean; severity?: Severity }) =>
     act(() => call(api.PATCH("/v1/policies/{policy_id}", { params: { path: { policy_id: id } }, body })));
   return (
     <>
       <PageTitle>Policies</PageTitle>
       <ErrorAlert error={error} />
+      {missing && (
+        <Alert color="orange" mb="md">
+          No policy <Code>{focus}</Code> in this organization.
+        </Alert>
+      )}
       <LoadState state={state} isEmpty={(d) => d.policies.length === 0}>
         {(d) => (
           <DataTable
             rows={d.policies}
             rowKey={(p: Policy) => p.id}
-            rowProps={(p) => ({ "data-testid": `policy-${p.id}` })}
+            rowProps={(p) => ({
+              "data-testid": `policy-${p.id}`,
+              ...(p.id === focus
+                ? { "data-focused-policy": "", "aria-current": "true" as const, className: "focused-row", tabIndex: -1 }
+                : {}),
+            })}
             label="Policies"
             minWidth={640}
             columns={[
