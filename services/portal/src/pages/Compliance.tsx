@@ -17,6 +17,7 @@ import { useEffect, useState } from "react";
 import { api, call, type Schemas } from "../api";
 import { useLoad } from "../hooks";
 import { DataTable, ErrorAlert, LoadState, PageTitle } from "../ui";
+import { ReportKeyCard } from "./ReportKey";
 
 type Report = Schemas["Report"];
 
@@ -91,6 +92,11 @@ function ReportProgress({ report, onDone }: { report: Report; onDone: (r: Report
       </Text>
       {r.status === "generating" && <Progress value={100} animated aria-label="Generating the report" />}
       {r.failure_reason && <Text c="red">{r.failure_reason}</Text>}
+      {r.sha256 && (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }} data-testid="report-sha256">
+          SHA-256 {r.sha256}, signed by key {r.signature_key_id}
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -216,6 +222,7 @@ export function CompliancePage() {
                 </List>
               )}
             </Card>
+            <ReportKeyCard />
             {d.regulations.length > 0 && (
               <Card withBorder>
                 <Title order={2} size="h4" mb="sm">
