@@ -8,6 +8,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
+import JSZip from "jszip";
 import { Api, expectFieldError } from "../support/api.js";
 import { CLI, isolatedHome, runCli, runCommand } from "../support/cli.js";
 import { bash, shellBlocks } from "../support/shell.js";
@@ -44,8 +45,15 @@ const SYSTEM = "Acme Pay: the card payments API and its deployment code";
 const SCOPE = "All repositories of the payments team; production branches only";
 
 it("signs a report file, serves the public key, and verifies with the documented commands", async () => {
-  // The scope page's text comes from the organization's settings.
   const api = new Api(v.url, v.bootstrapKey);
+  // Evidence for the period: a leaked key in acme/payments.
+  const evaluation = await api.post("/v1/evaluations", {
+    repository: "acme/payments",
+    ref: "main",
+    files: [{ path: "src/config.js", content: 'const key = "AKIAZ7VQ3X4M2N8P5R6T";\n' }],
+  });
+  expect(evaluation.body).toMatchObject({ status: "completed", passed: false });
+  // The scope page's text comes from the organization's settings.
   const tooLong = await api.patch("/v1/organization", { settings: { system_description: "x".repeat(4001) } });
   expectFieldError(tooLong, 400, "settings.system_description", "MAX_SIZE_EXCEEDED", { max: 4000 });
   const [describeSystem, commands] = shellBlocks("docs/compliance.md", "## Verifying a report's signature");
@@ -84,6 +92,7 @@ it("signs a report file, serves the public key, and verifies with the documented
   expect(text).toContain("Scope and system description");
   expect(text).toContain(SYSTEM);
   expect(text).toContain(SCOPE);
+  expect(text).toContain("Repositories evaluated 1: acme/payments");
   expect(text).toContain(`Ed25519 report key ${key.kid}`);
   // (The service names the API by its configured public URL, else localhost.)
   expect(text).toContain(`:${v.port}/.well-known/verdict-report-key.pem`);
@@ -110,6 +119,21 @@ it("signs a report file, serves the public key, and verifies with the documented
   const zip = Buffer.from(await (await fetch(report.download_url)).arrayBuffer());
   expect(report.sha256).toBe(createHash("sha256").update(zip).digest("hex"));
   writeFileSync(join(work, "evidence.zip"), zip);
+  // The OSCAL documents cite the evaluation through a back-matter resource with the SHA-256 of its
+  // evidence file in the ZIP, which sha256sum confirms (docs/compliance.md).
+  const files = await JSZip.loadAsync(zip);
+  const ar = JSON.parse(await files.file("soc2/soc2-assessment-results.json")!.async("string"));
+  const cited = ar["assessment-results"]["back-matter"].resources.find(
+    (r: { title: string }) => r.title === `Evaluation ${evaluation.body.id}: the recorded result`,
+  );
+  expect(cited.rlinks[0].href).toBe(`../evidence/${evaluation.body.id}.json`);
+  mkdirSync(join(work, "evidence"));
+  writeFileSync(
+    join(work, "evidence", `${evaluation.body.id}.json`),
+    await files.file(`evidence/${evaluation.body.id}.json`)!.async("nodebuffer"),
+  );
+  const sum = execFileSync("sha256sum", [`evidence/${evaluation.body.id}.json`], { cwd: work }).toString();
+  expect(sum.split(" ")[0]).toBe(cited.rlinks[0].hashes[0].value);
   writeFileSync(join(work, "evidence.zip.b64"), `${report.signature}\n`);
   const zipOk = await cli(["reports", "verify", "evidence.zip", "--signature", "evidence.zip.b64", "--server", v.url]);
   expect(zipOk.code).toBe(0);

@@ -528,6 +528,17 @@ describe("the dashboard", () => {
     expect(await page.getByTestId("report-status").textContent()).toBe("completed");
   });
 
+  it("shows the report's SHA-256 and the report signing key, the one the well-known JWK names", async () => {
+    const jwk = (await (await fetch(`${base}/.well-known/verdict-report-key.jwk`)).json()) as { kid: string };
+    expect(await page.getByTestId("report-key-id").textContent()).toBe(jwk.kid);
+    expect(await page.getByTestId("report-sha256").textContent()).toMatch(
+      new RegExp(`^SHA-256 [0-9a-f]{64}, signed by key ${jwk.kid}$`),
+    );
+    expect(await page.getByRole("link", { name: "Public key (PEM)" }).getAttribute("href")).toBe(
+      "/.well-known/verdict-report-key.pem",
+    );
+  });
+
   it("creates a webhook (secret shown once), sends a test and shows the delivery", async () => {
     await page.goto(`${base}/webhooks`);
     await page.getByLabel("URL").fill("not a url");
@@ -601,6 +612,7 @@ describe("the dashboard", () => {
     expect((await api.get("/v1/organization")).body.name).not.toBe("");
     await name.fill("Acme Security");
     await page.getByRole("switch", { name: "Require a passing evaluation" }).click({ force: true });
+    await page.getByLabel("System description").fill("Acme Pay: the card payments API");
     const required = (await api.get("/v1/organization")).body.settings.require_evaluation_pass;
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Saved", { exact: true }).waitFor();
@@ -608,6 +620,8 @@ describe("the dashboard", () => {
     const org = (await api.get("/v1/organization")).body;
     expect(org.name).toBe("Acme Security");
     expect(org.settings.require_evaluation_pass).toBe(!required);
+    // The PDF's scope page reads it.
+    expect(org.settings.system_description).toBe("Acme Pay: the card payments API");
     await page.reload();
     await expect(page.getByLabel("Name").inputValue()).resolves.toBe("Acme Security");
   });

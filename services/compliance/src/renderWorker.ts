@@ -21,5 +21,6 @@ export default async function render(job: RenderJob): Promise<Uint8Array> {
   return renderOscalZip(
     { organizationId: job.input.organizationId, organizationName: job.organizationName, apiBaseUrl: job.apiBaseUrl },
     evidence,
+    job.input.violations,
   );
 }

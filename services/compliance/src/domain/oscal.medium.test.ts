@@ -10,7 +10,7 @@ import addFormatsModule from "ajv-formats";
 import { CATALOGS, catalogById } from "./catalogs/index.js";
 import { buildOscalSet, controlTokens, oscalToken, stableUuid, VERDICT_NS } from "./oscal.js";
 import { oscalFileNames, renderOscalZip } from "./oscalZip.js";
-import { DIGIT_CATALOG, sampleEvidence } from "../../test/fixtures.js";
+import { DIGIT_CATALOG, VIOLATIONS, sampleEvidence } from "../../test/fixtures.js";
 import { OSCAL_SCHEMAS, validateWithLiboscal } from "../../../../test/support/oscal.js";
 
 type Json = Record<string, any>;
@@ -169,7 +169,7 @@ describe("OSCAL documents", () => {
   });
 
   it("zip one catalog, assessment results and POA&M per framework", async () => {
-    const zip = await JSZip.loadAsync(await renderOscalZip(ctx, sampleEvidence(catalogs)));
+    const zip = await JSZip.loadAsync(await renderOscalZip(ctx, sampleEvidence(catalogs), VIOLATIONS));
     for (const c of catalogs)
       for (const name of Object.values(oscalFileNames(c.id))) expect(zip.file(name)).not.toBeNull();
     const ar = JSON.parse(await zip.file(oscalFileNames("hipaa-test").assessmentResults)!.async("string"));

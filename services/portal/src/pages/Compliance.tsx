@@ -18,6 +18,7 @@ import { useEffect, useState } from "react";
 import { api, call, type Schemas } from "../api";
 import { useLoad, useSubmit } from "../hooks";
 import { DataTable, ErrorAlert, LoadState, PageTitle } from "../ui";
+import { ReportKeyCard } from "./ReportKey";
 
 type Report = Schemas["Report"];
 type Evidence = Schemas["FrameworkDetail"]["controls"][number]["evidence"];
@@ -111,6 +112,11 @@ function ReportProgress({ report, onDone }: { report: Report; onDone: (r: Report
       </Text>
       {r.status === "generating" && <Progress value={100} animated aria-label="Generating the report" />}
       {r.failure_reason && <Text c="red">{r.failure_reason}</Text>}
+      {r.sha256 && (
+        <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }} data-testid="report-sha256">
+          SHA-256 {r.sha256}, signed by key {r.signature_key_id}
+        </Text>
+      )}
     </Stack>
   );
 }
@@ -301,6 +307,7 @@ export function CompliancePage() {
               </Card>
             )}
             <EvidenceExport selected={selected} />
+            <ReportKeyCard />
           </Stack>
         )}
       </LoadState>

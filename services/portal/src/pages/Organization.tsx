@@ -1,4 +1,4 @@
-import { Button, Card, Select, Stack, Switch, Text, TextInput } from "@mantine/core";
+import { Button, Card, Select, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
 import { useState } from "react";
 import { api, call, type Schemas } from "../api";
 import { useLoad, useSubmit } from "../hooks";
@@ -41,6 +41,26 @@ function OrgForm({ org, onSaved }: { org: Org; onSaved: () => void }) {
           label="Allow inline suppression comments"
           checked={settings.allow_inline_suppression}
           onChange={(e) => setSettings({ ...settings, allow_inline_suppression: e.currentTarget.checked })}
+        />
+        <Textarea
+          label="System description"
+          description="What the system is: the PDF evidence report's scope page shows it"
+          autosize
+          minRows={2}
+          maxLength={4000}
+          value={settings.system_description}
+          onChange={(e) => setSettings({ ...settings, system_description: e.currentTarget.value })}
+          error={fields["settings.system_description"]}
+        />
+        <Textarea
+          label="Report scope"
+          description="What the evidence covers: repositories, environments, exclusions"
+          autosize
+          minRows={2}
+          maxLength={4000}
+          value={settings.report_scope}
+          onChange={(e) => setSettings({ ...settings, report_scope: e.currentTarget.value })}
+          error={fields["settings.report_scope"]}
         />
         <ErrorAlert error={error} />
         <Button type="submit" loading={busy} w="fit-content">
