@@ -1,9 +1,18 @@
 // Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
 // projection from evaluation events and generates requested reports.
 import { InProcessBus, type Subscription } from "@verdict/bus";
-import { AppError, createClient, startGrpcServer, systemClock } from "@verdict/kit";
-import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
-import { FairPool, LOW_PRIORITY_NICENESS, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
+import { AppError, createClient, systemClock } from "@verdict/kit";
+import { SERVICE_NAMES, complianceV1, identityV1, policyV1 } from "@verdict/proto";
+import {
+  serveService,
+  stopService,
+  FairPool,
+  LOW_PRIORITY_NICENESS,
+  workerFile,
+  type RunningService,
+  type ServiceBase,
+  type ServiceStopping,
+} from "@verdict/runtime";
 import { Outbox } from "@verdict/outbox";
 import { CATALOGS } from "./domain/catalogs/index.js";
 import type { Catalog } from "./domain/catalogs/types.js";
@@ -129,9 +138,17 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   };
   const subscriptions: Subscription[] = [];
   let sweeper: NodeJS.Timeout | undefined;
-  const unsubscribe = async () => {
-    clearInterval(sweeper);
-    for (const s of subscriptions) await s.unsubscribe();
+  const stopping: ServiceStopping = {
+    outbox,
+    beforeStop: async () => {
+      clearInterval(sweeper);
+      for (const s of subscriptions) await s.unsubscribe();
+    },
+    release: async () => {
+      await renderer.close();
+      policy.close();
+      identity.close();
+    },
   };
   try {
     await sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, opts.bus instanceof InProcessBus);
@@ -145,38 +162,17 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     );
     sweeper.unref();
     subscriptions.push(...(await subscribeCompliance(deps)));
-    const grpc = await startGrpcServer({
-      host: opts.host,
-      port: opts.port,
-      logger: opts.logger,
-      services: [
-        {
-          name: SERVICE_NAMES.compliance,
-          definition: complianceV1.ComplianceServiceService,
-          implementation: complianceHandlers(deps),
-        },
-      ],
-      reflection: reflectionDefinition("compliance"),
-    });
-    outbox.start();
-    opts.logger.info({ port: grpc.port, catalogs: deps.catalogs.length }, "compliance service listening");
-    return {
-      grpc,
-      async stop() {
-        await unsubscribe();
-        await grpc.stop();
-        await outbox.stop();
-        await renderer.close();
-        policy.close();
-        identity.close();
-      },
-    };
   } catch (err) {
-    await unsubscribe();
-    await outbox.stop();
-    await renderer.close();
-    policy.close();
-    identity.close();
+    await stopService(stopping);
     throw err;
   }
+  const service = await serveService(
+    opts,
+    "compliance",
+    complianceV1.ComplianceServiceService,
+    complianceHandlers(deps),
+    stopping,
+  );
+  opts.logger.info({ port: service.grpc.port, catalogs: deps.catalogs.length }, "compliance service listening");
+  return service;
 }

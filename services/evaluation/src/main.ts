@@ -1,10 +1,11 @@
 // Wires the evaluation service: adapters in, gRPC out, and the bus: it works off queued
 // evaluations and drops compiled engines when policies change. Used by the all-in-one launcher.
-import { createClient, startGrpcServer, systemClock } from "@verdict/kit";
-import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import { createClient, systemClock } from "@verdict/kit";
+import { SERVICE_NAMES, evaluationV1, identityV1, policyV1 } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import type { EvaluationDeps, EvaluationLimits } from "./deps.js";
 import {
+  serveGrpc,
   DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
   FairPool,
   LOW_PRIORITY_NICENESS,
@@ -134,19 +135,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   const worker = opts.worker ?? true;
   const subscriptions = await subscribeEvaluationConsumers(deps, opts.bus, { worker });
 
-  const grpc = await startGrpcServer({
-    host: opts.host,
-    port: opts.port,
-    logger: opts.logger,
-    services: [
-      {
-        name: SERVICE_NAMES.evaluation,
-        definition: evaluationV1.EvaluationServiceService,
-        implementation: evaluationHandlers(deps),
-      },
-    ],
-    reflection: reflectionDefinition("evaluation"),
-  });
+  const grpc = await serveGrpc(opts, "evaluation", evaluationV1.EvaluationServiceService, evaluationHandlers(deps));
   outbox.start();
   if (worker) await recoverPending(deps);
   opts.logger.info(

@@ -1,10 +1,10 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
-import type { RunningService, ServiceBase } from "@verdict/runtime";
+import { serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { openIdentityRepos } from "./repos/index.js";
 import { randomBytes } from "node:crypto";
-import { createClient, Egress, masterSubkey, SecretBox, startGrpcServer, systemClock, type Logger } from "@verdict/kit";
-import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import { createClient, Egress, masterSubkey, SecretBox, systemClock, type Logger } from "@verdict/kit";
+import { SERVICE_NAMES, identityV1, policyV1 } from "@verdict/proto";
 import { Outbox } from "@verdict/outbox";
 import { identityHandlers } from "./grpc.js";
 import type { IdentityDeps } from "./deps.js";
@@ -59,20 +59,6 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     sessionPolicy: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, { configuredKey: opts.bootstrapKey });
-  const grpc = await startGrpcServer({
-    host: opts.host,
-    port: opts.port,
-    logger: opts.logger,
-    services: [
-      {
-        name: SERVICE_NAMES.identity,
-        definition: identityV1.IdentityServiceService,
-        implementation: identityHandlers(deps),
-      },
-    ],
-    reflection: reflectionDefinition("identity"),
-  });
-  outbox.start();
   // Expired OAuth codes, tokens and interactions, and SSO sign-ins that never came back from
   // the IdP, are deleted every 10 minutes (by any replica).
   const sweeper = setInterval(() => {
@@ -84,17 +70,13 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     );
   }, 10 * 60_000);
   sweeper.unref();
-  opts.logger.info({ port: grpc.port }, "identity service listening");
-  return {
-    grpc,
-    ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}),
-    async stop() {
-      clearInterval(sweeper);
-      await grpc.stop();
-      await outbox.stop();
-      policy.close();
-    },
-  };
+  const service = await serveService(opts, "identity", identityV1.IdentityServiceService, identityHandlers(deps), {
+    outbox,
+    beforeStop: async () => clearInterval(sweeper),
+    release: async () => policy.close(),
+  });
+  opts.logger.info({ port: service.grpc.port }, "identity service listening");
+  return { ...service, ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}) };
 }
 
 function ephemeralKey(logger: Logger): Buffer {
