@@ -47,17 +47,3 @@ export async function startPolicyHarness(
     },
   };
 }
-
-/** Retries an assertion until it passes: bus delivery is asynchronous by design. */
-export async function eventually(assertion: () => Promise<void> | void, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-}
