@@ -73,7 +73,7 @@ describe("serveService", () => {
       const { steps, stopping } = recorder(() => port);
       await expect(
         serveService({ ...base, port }, "policy", policyV1.PolicyServiceService, noMethods, stopping),
-      ).rejects.toThrow();
+      ).rejects.toThrow(/No address added/);
       expect(steps).toEqual([
         "drain",
         "beforeStop (server unreachable)",

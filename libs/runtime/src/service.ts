@@ -3,7 +3,15 @@
 // options extend ServiceBase with what is its own; the all-in-one launcher and the standalone
 // process fill the base in, each from its own configuration.
 import type { Bus } from "@verdict/bus";
-import { startGrpcServer, type AsyncService, type Clock, type GrpcServerHandle, type Logger } from "@verdict/kit";
+import {
+  startGrpcServer,
+  systemClock,
+  type AsyncService,
+  type Clock,
+  type GrpcServerHandle,
+  type Logger,
+} from "@verdict/kit";
+import { Outbox } from "@verdict/outbox";
 import { SERVICE_NAMES, reflectionDefinition } from "@verdict/proto";
 import type { Store } from "@verdict/store";
 import type { z } from "zod";
@@ -27,6 +35,24 @@ export interface ServiceBase {
 export interface RunningService {
   grpc: GrpcServerHandle;
   stop(): Promise<void>;
+}
+
+/** What every service's deps start with: its bus and logger, its clock, and an outbox on the bus. */
+export interface CoreDeps {
+  bus: Bus;
+  /** Publishes the events written with each state change, and sweeps up those a crash left behind. */
+  outbox: Outbox;
+  clock: Clock;
+  logger: Logger;
+}
+
+export function coreDeps(base: ServiceBase): CoreDeps {
+  return {
+    bus: base.bus,
+    outbox: new Outbox({ bus: base.bus, logger: base.logger }),
+    clock: base.clock ?? systemClock,
+    logger: base.logger,
+  };
 }
 
 /**

@@ -1,9 +1,10 @@
 // Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
 // projection from evaluation events and generates requested reports.
 import { InProcessBus, type Subscription } from "@verdict/bus";
-import { AppError, createClient, systemClock } from "@verdict/kit";
+import { AppError, createClient } from "@verdict/kit";
 import { SERVICE_NAMES, complianceV1, identityV1, policyV1 } from "@verdict/proto";
 import {
+  coreDeps,
   serveService,
   stopService,
   FairPool,
@@ -13,7 +14,6 @@ import {
   type ServiceBase,
   type ServiceStopping,
 } from "@verdict/runtime";
-import { Outbox } from "@verdict/outbox";
 import { CATALOGS } from "./domain/catalogs/index.js";
 import type { Catalog } from "./domain/catalogs/types.js";
 import type { ComplianceDeps, OrganizationSource, PolicySource } from "./deps.js";
@@ -110,8 +110,8 @@ export async function sweepStaleReports(
 }
 
 export async function startComplianceService(opts: ComplianceServiceOptions): Promise<ComplianceService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new ComplianceRepo(opts.store, outbox);
   await repo.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
@@ -126,10 +126,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   });
   const deps: ComplianceDeps = {
     repo,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     catalogs: opts.catalogs ?? CATALOGS,
     policies: policySource(policy),
     organizations: organizationSource(identity),

@@ -1,11 +1,10 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
-import { serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
+import { coreDeps, serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { openIdentityRepos } from "./repos/index.js";
 import { randomBytes } from "node:crypto";
-import { createClient, Egress, masterSubkey, SecretBox, systemClock, type Logger } from "@verdict/kit";
+import { createClient, Egress, masterSubkey, SecretBox, type Logger } from "@verdict/kit";
 import { SERVICE_NAMES, identityV1, policyV1 } from "@verdict/proto";
-import { Outbox } from "@verdict/outbox";
 import { identityHandlers } from "./grpc.js";
 import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
@@ -38,18 +37,15 @@ export interface IdentityService extends RunningService {
 }
 
 export async function startIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repos = await openIdentityRepos(opts.store, outbox);
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const masterKey = opts.masterKey ?? ephemeralKey(opts.logger);
   const egress = new Egress({ allowPrivate: opts.ssoAllowPrivate ?? false });
   const deps: IdentityDeps = {
     ...repos,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     policy,
     passwords: argon2Passwords(),
     totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),

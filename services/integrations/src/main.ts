@@ -1,8 +1,7 @@
 // Wires the integrations service: adapters in, gRPC out; it consumes its own change events.
 // Used by the all-in-one launcher and by bin.ts.
-import { serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
-import { createClient, SecretBox, systemClock } from "@verdict/kit";
-import { Outbox } from "@verdict/outbox";
+import { coreDeps, serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
+import { createClient, SecretBox } from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1, integrationsV1, policyV1 } from "@verdict/proto";
 import { subscribeIntegrationsConsumers } from "./consumers.js";
 import { sealContext, type IntegrationsDeps } from "./deps.js";
@@ -26,7 +25,8 @@ export interface IntegrationsServiceOptions extends ServiceBase {
 export type IntegrationsService = RunningService;
 
 export async function startIntegrationsService(opts: IntegrationsServiceOptions): Promise<IntegrationsService> {
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new IntegrationsRepo(opts.store, outbox);
   await repo.init();
   const secrets = new SecretBox(opts.masterKey);
@@ -47,10 +47,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
   };
   const deps: IntegrationsDeps = {
     repo,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     secrets,
     clientFor,
     inbound: { gitea: new GiteaInbound() },

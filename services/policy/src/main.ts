@@ -1,8 +1,6 @@
 // Wires the policy service: adapters in, gRPC out. Used by the all-in-one launcher.
-import { systemClock } from "@verdict/kit";
 import { policyV1 } from "@verdict/proto";
-import { Outbox } from "@verdict/outbox";
-import { serveService, FairPool, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
+import { coreDeps, serveService, FairPool, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { subscribePolicyConsumers } from "./consumers.js";
 import type { PolicyBudgets, PolicyDeps } from "./deps.js";
 import { DEFAULT_BUDGETS } from "./config.js";
@@ -20,8 +18,8 @@ export interface PolicyServiceOptions extends ServiceBase {
 export type PolicyService = RunningService;
 
 export async function startPolicyService(opts: PolicyServiceOptions): Promise<PolicyService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new PolicyRepo(opts.store, outbox);
   await repo.init();
   const patternChecks = new FairPool<PatternCheckJob, PatternCheckOutcome>({
@@ -30,10 +28,7 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
   });
   const deps: PolicyDeps = {
     repo,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     resolutions: new ResolutionCache(),
     patternChecks,
     budgets: { ...DEFAULT_BUDGETS, ...opts.budgets },

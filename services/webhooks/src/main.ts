@@ -1,11 +1,10 @@
 // Wires the webhooks service: adapters in, gRPC out; it consumes the bus and runs the delivery
 // worker. Used by the all-in-one launcher.
-import { serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
+import { coreDeps, serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { randomInt } from "node:crypto";
-import { SecretBox, systemClock } from "@verdict/kit";
+import { SecretBox } from "@verdict/kit";
 import { webhooksV1 } from "@verdict/proto";
 import { subscribeWebhookConsumers } from "./consumers.js";
-import { Outbox } from "@verdict/outbox";
 import type { WebhookDeps } from "./deps.js";
 import { DEFAULT_RETRY_SCHEDULE } from "./domain/schedule.js";
 import { HttpSender, type Resolver, type Sender } from "./egress.js";
@@ -48,18 +47,15 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_PER_ORG = 20;
 
 export async function startWebhookService(opts: WebhookServiceOptions): Promise<WebhookService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new WebhookRepo(opts.store, outbox);
   await repo.init();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const allowPrivate = opts.allowPrivate ?? false;
   const deps: WebhookDeps = {
     repo,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     secrets: new SecretBox(opts.masterKey),
     sender:
       opts.sender ?? new HttpSender({ allowPrivate, timeoutMs, ...(opts.resolver ? { resolver: opts.resolver } : {}) }),
