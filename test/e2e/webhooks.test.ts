@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { startReceiver, type Receiver, type Responder } from "../../services/webhooks/test/receiver.js";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { eventually as retry } from "../support/eventually.js";
 import { holdIdleConnection } from "../support/keepalive.js";
 import { makeKey } from "../support/keys.js";
 import { startVerdict, TARGET, type Verdict } from "../support/server.js";
@@ -52,18 +53,8 @@ async function register(r: Receiver, events = ["evaluation.completed", "policy.v
   return res.body as { id: string; secret: string };
 }
 
-async function eventually(assertion: () => Promise<void> | void, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+// Over real HTTP with the delivery worker's polling: up to 30 s, checked every 100 ms.
+const eventually = (assertion: () => Promise<void> | void) => retry(assertion, 30_000, 100);
 
 describe("registering webhooks", () => {
   it("answers the secret once, and never lists it", async () => {

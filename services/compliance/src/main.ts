@@ -1,10 +1,19 @@
 // Wires the compliance service: adapters in, gRPC out, and the bus: it keeps the evidence
 // projection from evaluation events and generates requested reports.
 import { InProcessBus, type Subscription } from "@verdict/bus";
-import { AppError, createClient, startGrpcServer, systemClock } from "@verdict/kit";
-import { SERVICE_NAMES, complianceV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
-import { FairPool, LOW_PRIORITY_NICENESS, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
-import { Outbox } from "@verdict/outbox";
+import { AppError, createClient } from "@verdict/kit";
+import { SERVICE_NAMES, complianceV1, identityV1, policyV1 } from "@verdict/proto";
+import {
+  coreDeps,
+  serveService,
+  stopService,
+  FairPool,
+  LOW_PRIORITY_NICENESS,
+  workerFile,
+  type RunningService,
+  type ServiceBase,
+  type ServiceStopping,
+} from "@verdict/runtime";
 import type { PolicyScope } from "./domain/applicability.js";
 import { CATALOGS } from "./domain/catalogs/index.js";
 import type { Catalog } from "./domain/catalogs/types.js";
@@ -119,8 +128,8 @@ export async function sweepStaleReports(
 }
 
 export async function startComplianceService(opts: ComplianceServiceOptions): Promise<ComplianceService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new ComplianceRepo(opts.store, outbox);
   await repo.init();
   const triage = new TriageRepo(opts.store);
@@ -138,10 +147,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   const deps: ComplianceDeps = {
     repo,
     triage,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     catalogs: opts.catalogs ?? CATALOGS,
     policies: policySource(policy),
     organizations: organizationSource(identity),
@@ -154,9 +160,17 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   };
   const subscriptions: Subscription[] = [];
   let sweeper: NodeJS.Timeout | undefined;
-  const unsubscribe = async () => {
-    clearInterval(sweeper);
-    for (const s of subscriptions) await s.unsubscribe();
+  const stopping: ServiceStopping = {
+    outbox,
+    beforeStop: async () => {
+      clearInterval(sweeper);
+      for (const s of subscriptions) await s.unsubscribe();
+    },
+    release: async () => {
+      await renderer.close();
+      policy.close();
+      identity.close();
+    },
   };
   try {
     await sweepStaleReports(deps, opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS, opts.bus instanceof InProcessBus);
@@ -170,38 +184,17 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
     );
     sweeper.unref();
     subscriptions.push(...(await subscribeCompliance(deps)));
-    const grpc = await startGrpcServer({
-      host: opts.host,
-      port: opts.port,
-      logger: opts.logger,
-      services: [
-        {
-          name: SERVICE_NAMES.compliance,
-          definition: complianceV1.ComplianceServiceService,
-          implementation: complianceHandlers(deps),
-        },
-      ],
-      reflection: reflectionDefinition("compliance"),
-    });
-    outbox.start();
-    opts.logger.info({ port: grpc.port, catalogs: deps.catalogs.length }, "compliance service listening");
-    return {
-      grpc,
-      async stop() {
-        await unsubscribe();
-        await grpc.stop();
-        await outbox.stop();
-        await renderer.close();
-        policy.close();
-        identity.close();
-      },
-    };
   } catch (err) {
-    await unsubscribe();
-    await outbox.stop();
-    await renderer.close();
-    policy.close();
-    identity.close();
+    await stopService(stopping);
     throw err;
   }
+  const service = await serveService(
+    opts,
+    "compliance",
+    complianceV1.ComplianceServiceService,
+    complianceHandlers(deps),
+    stopping,
+  );
+  opts.logger.info({ port: service.grpc.port, catalogs: deps.catalogs.length }, "compliance service listening");
+  return service;
 }

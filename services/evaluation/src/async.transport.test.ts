@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS, type CloudEvent, type EvaluationCompletedData } from "@verdict/bus";
 import { createLogger, newId } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
-import { eventually, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
+import { startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
+import { eventually } from "../../../test/support/eventually.js";
 import { startEvaluationService } from "./main.js";
 import { pendingEvaluation } from "../test/fakes.js";
 

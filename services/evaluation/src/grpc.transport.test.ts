@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS, type CloudEvent, type EvaluationCompletedData, type PolicyViolationData } from "@verdict/bus";
 import type { evaluationV1 } from "@verdict/proto";
 import { withoutOutbox } from "@verdict/outbox";
-import { eventually, ManualClock, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
+import { ManualClock, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
+import { eventually } from "../../../test/support/eventually.js";
 import { encodeCursor } from "./domain/listQuery.js";
 
 const ORG = "org_eval";

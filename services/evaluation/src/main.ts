@@ -1,10 +1,11 @@
 // Wires the evaluation service: adapters in, gRPC out, and the bus: it works off queued
 // evaluations and drops compiled engines when policies change. Used by the all-in-one launcher.
-import { createClient, startGrpcServer, systemClock } from "@verdict/kit";
-import { SERVICE_NAMES, evaluationV1, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
-import { Outbox } from "@verdict/outbox";
+import { createClient } from "@verdict/kit";
+import { SERVICE_NAMES, evaluationV1, identityV1, policyV1 } from "@verdict/proto";
 import type { EvaluationDeps, EvaluationLimits } from "./deps.js";
 import {
+  coreDeps,
+  serveGrpc,
   DEFAULT_ORG_MAX_EVALUATIONS_IN_FLIGHT,
   FairPool,
   LOW_PRIORITY_NICENESS,
@@ -78,8 +79,8 @@ export const DEFAULT_LIMITS: EvaluationLimits = {
 };
 
 export async function startEvaluationService(opts: EvaluationServiceOptions): Promise<EvaluationService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new EvaluationRepo(opts.store, outbox);
   await repo.init();
   const jobs = new JobFiles(repo, opts.spoolDir);
@@ -118,10 +119,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   const deps: EvaluationDeps = {
     repo,
     jobs,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     policy,
     orgSettings: identitySettings(identity, opts.logger),
     engines: policySets(),
@@ -134,19 +132,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   const worker = opts.worker ?? true;
   const subscriptions = await subscribeEvaluationConsumers(deps, opts.bus, { worker });
 
-  const grpc = await startGrpcServer({
-    host: opts.host,
-    port: opts.port,
-    logger: opts.logger,
-    services: [
-      {
-        name: SERVICE_NAMES.evaluation,
-        definition: evaluationV1.EvaluationServiceService,
-        implementation: evaluationHandlers(deps),
-      },
-    ],
-    reflection: reflectionDefinition("evaluation"),
-  });
+  const grpc = await serveGrpc(opts, "evaluation", evaluationV1.EvaluationServiceService, evaluationHandlers(deps));
   outbox.start();
   if (worker) await recoverPending(deps);
   opts.logger.info(

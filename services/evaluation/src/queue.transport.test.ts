@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { AppError, createLogger } from "@verdict/kit";
 import type { evaluationV1 } from "@verdict/proto";
-import { eventually, startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
+import { startEvaluationHarness, type EvaluationHarness } from "../test/harness.js";
+import { eventually } from "../../../test/support/eventually.js";
 import { startEvaluationService } from "./main.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";

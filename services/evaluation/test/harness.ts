@@ -4,13 +4,11 @@
 // needs it, and the launcher wires the two the same way.
 import { createClient, createLogger, type Clock } from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1 } from "@verdict/proto";
-import { eventually, startPolicyHarness, type PolicyHarness } from "../../policy/test/harness.js";
+import { startPolicyHarness, type PolicyHarness } from "../../policy/test/harness.js";
 import { startIdentityService, type IdentityService } from "../../identity/src/main.js";
 import { Outbox } from "@verdict/outbox";
 import { startEvaluationService, type EvaluationService, type EvaluationServiceOptions } from "../src/main.js";
 import { EvaluationRepo } from "../src/repo.js";
-
-export { eventually };
 
 export type EvaluationClient = ReturnType<typeof createClient<typeof evaluationV1.EvaluationServiceService>>;
 

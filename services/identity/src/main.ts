@@ -1,11 +1,10 @@
 // Wires the identity service: adapters in, gRPC out. Used by the all-in-one launcher and by the
 // standalone entry point (bin.ts).
-import type { RunningService, ServiceBase } from "@verdict/runtime";
+import { coreDeps, serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { openIdentityRepos } from "./repos/index.js";
 import { randomBytes } from "node:crypto";
-import { createClient, Egress, masterSubkey, SecretBox, startGrpcServer, systemClock, type Logger } from "@verdict/kit";
-import { SERVICE_NAMES, identityV1, policyV1, reflectionDefinition } from "@verdict/proto";
-import { Outbox } from "@verdict/outbox";
+import { createClient, Egress, masterSubkey, SecretBox, type Logger } from "@verdict/kit";
+import { SERVICE_NAMES, identityV1, policyV1 } from "@verdict/proto";
 import { subscribeIdentityConsumers } from "./consumers.js";
 import { identityHandlers } from "./grpc.js";
 import type { IdentityDeps } from "./deps.js";
@@ -39,18 +38,15 @@ export interface IdentityService extends RunningService {
 }
 
 export async function startIdentityService(opts: IdentityServiceOptions): Promise<IdentityService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repos = await openIdentityRepos(opts.store, outbox);
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const masterKey = opts.masterKey ?? ephemeralKey(opts.logger);
   const egress = new Egress({ allowPrivate: opts.ssoAllowPrivate ?? false });
   const deps: IdentityDeps = {
     ...repos,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     policy,
     passwords: argon2Passwords(),
     totpBox: new SecretBox(masterSubkey(masterKey, "identity totp")),
@@ -60,21 +56,7 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     sessionPolicy: opts.sessions ?? { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 },
   };
   const { generatedKey } = await ensureBootstrap(deps, { configuredKey: opts.bootstrapKey });
-  const grpc = await startGrpcServer({
-    host: opts.host,
-    port: opts.port,
-    logger: opts.logger,
-    services: [
-      {
-        name: SERVICE_NAMES.identity,
-        definition: identityV1.IdentityServiceService,
-        implementation: identityHandlers(deps),
-      },
-    ],
-    reflection: reflectionDefinition("identity"),
-  });
   const subscriptions = await subscribeIdentityConsumers(deps, opts.bus);
-  outbox.start();
   // Expired OAuth codes, tokens and interactions, and SSO sign-ins that never came back from
   // the IdP, are deleted every 10 minutes (by any replica).
   const sweeper = setInterval(() => {
@@ -86,18 +68,16 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
     );
   }, 10 * 60_000);
   sweeper.unref();
-  opts.logger.info({ port: grpc.port }, "identity service listening");
-  return {
-    grpc,
-    ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}),
-    async stop() {
+  const service = await serveService(opts, "identity", identityV1.IdentityServiceService, identityHandlers(deps), {
+    outbox,
+    beforeStop: async () => {
       clearInterval(sweeper);
       await Promise.all(subscriptions.map((s) => s.unsubscribe()));
-      await grpc.stop();
-      await outbox.stop();
-      policy.close();
     },
-  };
+    release: async () => policy.close(),
+  });
+  opts.logger.info({ port: service.grpc.port }, "identity service listening");
+  return { ...service, ...(generatedKey ? { generatedBootstrapKey: generatedKey } : {}) };
 }
 
 function ephemeralKey(logger: Logger): Buffer {

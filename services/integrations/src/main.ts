@@ -1,9 +1,8 @@
 // Wires the integrations service: adapters in, gRPC out; it consumes its own change events.
 // Used by the all-in-one launcher and by bin.ts.
-import type { RunningService, ServiceBase } from "@verdict/runtime";
-import { createClient, SecretBox, startGrpcServer, systemClock, type GrpcServerHandle } from "@verdict/kit";
-import { Outbox } from "@verdict/outbox";
-import { SERVICE_NAMES, evaluationV1, integrationsV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import { coreDeps, serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
+import { createClient, SecretBox } from "@verdict/kit";
+import { SERVICE_NAMES, evaluationV1, integrationsV1, policyV1 } from "@verdict/proto";
 import { subscribeIntegrationsConsumers } from "./consumers.js";
 import { sealContext, type IntegrationsDeps } from "./deps.js";
 import { DEFAULT_CHANGE_LIMITS, type ChangeLimits } from "./domain/change.js";
@@ -28,7 +27,8 @@ export interface IntegrationsServiceOptions extends ServiceBase {
 export type IntegrationsService = RunningService;
 
 export async function startIntegrationsService(opts: IntegrationsServiceOptions): Promise<IntegrationsService> {
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new IntegrationsRepo(opts.store, outbox);
   await repo.init();
   const secrets = new SecretBox(opts.masterKey);
@@ -56,10 +56,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
   };
   const deps: IntegrationsDeps = {
     repo,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     secrets,
     clientFor,
     inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier() },
@@ -70,39 +67,21 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     publicUrl: opts.publicUrl,
   };
   const subscriptions = await subscribeIntegrationsConsumers(deps, opts.bus);
-  const unsubscribe = () => Promise.all(subscriptions.map((s) => s.unsubscribe()));
-  let grpc: GrpcServerHandle;
-  try {
-    grpc = await startGrpcServer({
-      host: opts.host,
-      port: opts.port,
-      logger: opts.logger,
-      services: [
-        {
-          name: SERVICE_NAMES.integrations,
-          definition: integrationsV1.IntegrationsServiceService,
-          implementation: integrationsHandlers(deps),
-        },
-      ],
-      reflection: reflectionDefinition("integrations"),
-    });
-  } catch (err) {
-    await unsubscribe();
-    policy.close();
-    evaluation.close();
-    throw err;
-  }
-  // Deliveries whose event a crash kept from the bus go out now.
-  outbox.start();
-  opts.logger.info({ port: grpc.port }, "integrations service listening");
-  return {
-    grpc,
-    async stop() {
-      await unsubscribe();
-      await grpc.stop();
-      await outbox.stop();
-      policy.close();
-      evaluation.close();
+  // Deliveries whose event a crash kept from the bus go out once it serves (the outbox starts).
+  const service = await serveService(
+    opts,
+    "integrations",
+    integrationsV1.IntegrationsServiceService,
+    integrationsHandlers(deps),
+    {
+      outbox,
+      beforeStop: () => Promise.all(subscriptions.map((s) => s.unsubscribe())),
+      release: async () => {
+        policy.close();
+        evaluation.close();
+      },
     },
-  };
+  );
+  opts.logger.info({ port: service.grpc.port }, "integrations service listening");
+  return service;
 }

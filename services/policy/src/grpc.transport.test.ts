@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS, type CloudEvent } from "@verdict/bus";
 import type { policyV1 } from "@verdict/proto";
-import { eventually, fieldError, startPolicyHarness, type PolicyHarness } from "../test/harness.js";
+import { fieldError, startPolicyHarness, type PolicyHarness } from "../test/harness.js";
+import { eventually } from "../../../test/support/eventually.js";
 import { BUILTIN_POLICIES, type BuiltinPolicy } from "./domain/builtins/index.js";
 import type { PolicyChangedData } from "./usecases/events.js";
 

@@ -1,8 +1,6 @@
 // Wires the policy service: adapters in, gRPC out. Used by the all-in-one launcher.
-import { startGrpcServer, systemClock, type GrpcServerHandle } from "@verdict/kit";
-import { SERVICE_NAMES, policyV1, reflectionDefinition } from "@verdict/proto";
-import { Outbox } from "@verdict/outbox";
-import { FairPool, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
+import { policyV1 } from "@verdict/proto";
+import { coreDeps, serveService, FairPool, workerFile, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { subscribePolicyConsumers } from "./consumers.js";
 import type { PolicyBudgets, PolicyDeps } from "./deps.js";
 import { DEFAULT_BUDGETS } from "./config.js";
@@ -20,8 +18,8 @@ export interface PolicyServiceOptions extends ServiceBase {
 export type PolicyService = RunningService;
 
 export async function startPolicyService(opts: PolicyServiceOptions): Promise<PolicyService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new PolicyRepo(opts.store, outbox);
   await repo.init();
   const patternChecks = new FairPool<PatternCheckJob, PatternCheckOutcome>({
@@ -30,43 +28,17 @@ export async function startPolicyService(opts: PolicyServiceOptions): Promise<Po
   });
   const deps: PolicyDeps = {
     repo,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     resolutions: new ResolutionCache(),
     patternChecks,
     budgets: { ...DEFAULT_BUDGETS, ...opts.budgets },
   };
   const subscriptions = await subscribePolicyConsumers(deps, opts.bus);
-  const unsubscribe = () => Promise.all(subscriptions.map((s) => s.unsubscribe()));
-  let grpc: GrpcServerHandle;
-  try {
-    grpc = await startGrpcServer({
-      host: opts.host,
-      port: opts.port,
-      logger: opts.logger,
-      services: [
-        { name: SERVICE_NAMES.policy, definition: policyV1.PolicyServiceService, implementation: policyHandlers(deps) },
-      ],
-      reflection: reflectionDefinition("policy"),
-    });
-  } catch (err) {
-    // The port was taken, for instance: do not leave a consumer behind in the shared bus.
-    await unsubscribe();
-    await outbox.stop();
-    await patternChecks.close();
-    throw err;
-  }
-  outbox.start();
-  opts.logger.info({ port: grpc.port }, "policy service listening");
-  return {
-    grpc,
-    async stop() {
-      await unsubscribe();
-      await grpc.stop();
-      await outbox.stop();
-      await patternChecks.close();
-    },
-  };
+  const service = await serveService(opts, "policy", policyV1.PolicyServiceService, policyHandlers(deps), {
+    outbox,
+    beforeStop: () => Promise.all(subscriptions.map((s) => s.unsubscribe())),
+    release: () => patternChecks.close(),
+  });
+  opts.logger.info({ port: service.grpc.port }, "policy service listening");
+  return service;
 }

@@ -2,7 +2,8 @@
 // tenancy, and the last evaluation each one saw (from evaluation.completed events).
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS } from "@verdict/bus";
-import { eventually, fieldError, startPolicyHarness, type PolicyHarness } from "../test/harness.js";
+import { fieldError, startPolicyHarness, type PolicyHarness } from "../test/harness.js";
+import { eventually } from "../../../test/support/eventually.js";
 
 const ORG_B = "org_b";
 

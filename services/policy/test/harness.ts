@@ -49,20 +49,6 @@ export async function startPolicyHarness(
   };
 }
 
-/** Retries an assertion until it passes: bus delivery is asynchronous by design. */
-export async function eventually(assertion: () => Promise<void> | void, timeoutMs = 3000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-  }
-}
-
 /** What a validation error's details hold for one field (a gRPC error matched with toMatchObject). */
 export const fieldError = (field: string, code: string, message?: RegExp) => ({
   details: {

@@ -4,7 +4,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "@jest/globals";
 import { TOPICS, type CloudEvent } from "@verdict/bus";
 import { AppError, newId } from "@verdict/kit";
-import { eventually, startWebhookHarness, type WebhookHarness } from "../test/harness.js";
+import { startWebhookHarness, type WebhookHarness } from "../test/harness.js";
+import { eventually } from "../../../test/support/eventually.js";
 import { startReceiver, type Receiver } from "../test/receiver.js";
 import { formatDuration } from "./domain/schedule.js";
 

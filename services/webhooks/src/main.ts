@@ -1,11 +1,10 @@
 // Wires the webhooks service: adapters in, gRPC out; it consumes the bus and runs the delivery
 // worker. Used by the all-in-one launcher.
-import type { RunningService, ServiceBase } from "@verdict/runtime";
+import { coreDeps, serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { randomInt } from "node:crypto";
-import { SecretBox, startGrpcServer, systemClock, type GrpcServerHandle } from "@verdict/kit";
-import { SERVICE_NAMES, reflectionDefinition, webhooksV1 } from "@verdict/proto";
+import { SecretBox } from "@verdict/kit";
+import { webhooksV1 } from "@verdict/proto";
 import { subscribeWebhookConsumers } from "./consumers.js";
-import { Outbox } from "@verdict/outbox";
 import type { WebhookDeps } from "./deps.js";
 import { DEFAULT_RETRY_SCHEDULE } from "./domain/schedule.js";
 import { HttpSender, type Resolver, type Sender } from "./egress.js";
@@ -48,18 +47,15 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_PER_ORG = 20;
 
 export async function startWebhookService(opts: WebhookServiceOptions): Promise<WebhookService> {
-  // Publishes the events written with each state change, and sweeps up those a crash left behind.
-  const outbox = new Outbox({ bus: opts.bus, logger: opts.logger });
+  const core = coreDeps(opts);
+  const { outbox } = core;
   const repo = new WebhookRepo(opts.store, outbox);
   await repo.init();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const allowPrivate = opts.allowPrivate ?? false;
   const deps: WebhookDeps = {
     repo,
-    bus: opts.bus,
-    outbox,
-    clock: opts.clock ?? systemClock,
-    logger: opts.logger,
+    ...core,
     secrets: new SecretBox(opts.masterKey),
     sender:
       opts.sender ?? new HttpSender({ allowPrivate, timeoutMs, ...(opts.resolver ? { resolver: opts.resolver } : {}) }),
@@ -84,32 +80,18 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
   });
 
   const subscriptions = await subscribeWebhookConsumers(deps, opts.bus);
-  const unsubscribe = () => Promise.all(subscriptions.map((s) => s.unsubscribe()));
-  let grpc: GrpcServerHandle;
-  try {
-    grpc = await startGrpcServer({
-      host: opts.host,
-      port: opts.port,
-      logger: opts.logger,
-      services: [
-        {
-          name: SERVICE_NAMES.webhooks,
-          definition: webhooksV1.WebhookServiceService,
-          implementation: webhookHandlers(deps),
-        },
-      ],
-      reflection: reflectionDefinition("webhooks"),
-    });
-  } catch (err) {
-    await unsubscribe();
-    throw err;
-  }
+  const stopDelivering = () => worker.stop();
+  const service = await serveService(opts, "webhooks", webhooksV1.WebhookServiceService, webhookHandlers(deps), {
+    outbox,
+    beforeStop: () => Promise.all(subscriptions.map((s) => s.unsubscribe())),
+    // Deliveries stop at once; gRPC calls in flight (a ping, a redeliver) finish meanwhile.
+    drain: stopDelivering,
+  });
   // Messages left by the last process (waiting retries, interrupted attempts) resume here.
   worker.start();
-  outbox.start();
   opts.logger.info(
     {
-      port: grpc.port,
+      port: service.grpc.port,
       retry_schedule_s: deps.retrySchedule,
       timeout_ms: timeoutMs,
       allow_http: deps.egress.allowHttp,
@@ -117,20 +99,5 @@ export async function startWebhookService(opts: WebhookServiceOptions): Promise<
     },
     "webhooks service listening",
   );
-  const stopDelivering = () => worker.stop();
-  return {
-    grpc,
-    stopDelivering,
-    async stop() {
-      // Deliveries stop at once; gRPC calls in flight (a ping, a redeliver) finish meanwhile.
-      await Promise.all([
-        stopDelivering(),
-        (async () => {
-          await unsubscribe();
-          await grpc.stop();
-        })(),
-      ]);
-      await outbox.stop();
-    },
-  };
+  return { ...service, stopDelivering };
 }

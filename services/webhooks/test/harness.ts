@@ -84,17 +84,3 @@ export async function startWebhookHarness(overrides: Partial<WebhookServiceOptio
   await start({});
   return h;
 }
-
-/** Retries an assertion until it passes: deliveries are asynchronous by design. */
-export async function eventually(assertion: () => Promise<void> | void, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      await assertion();
-      return;
-    } catch (err) {
-      if (Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-  }
-}
