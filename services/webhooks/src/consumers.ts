@@ -5,8 +5,10 @@ import { TOPICS, type Bus, type Subscription } from "@verdict/bus";
 import type { WebhookDeps } from "./deps.js";
 import {
   evaluationCompletedData,
+  findingUpdatedData,
   policyViolationData,
   type EvaluationCompletedEvent,
+  type FindingUpdatedEvent,
   type PolicyViolationEvent,
 } from "./domain/events.js";
 import { enqueueEvent } from "./usecases/enqueueEvent.js";
@@ -29,6 +31,15 @@ export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Pr
         organizationId: e.data?.organization_id,
         time: e.time,
         data: policyViolationData(e.data),
+      });
+    }),
+    await bus.subscribe<FindingUpdatedEvent>(TOPICS.findingUpdated, "webhooks", async (e) => {
+      await enqueueEvent(deps, {
+        event: "finding.updated",
+        eventId: e.id,
+        organizationId: e.data?.organization_id,
+        time: e.time,
+        data: findingUpdatedData(e.data),
       });
     }),
   ];

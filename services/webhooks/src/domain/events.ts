@@ -6,7 +6,7 @@
 import { evaluationV1 } from "@verdict/proto";
 
 /** Names an endpoint may subscribe to (the interface specification's events). */
-export const SUBSCRIBABLE_EVENTS = ["evaluation.completed", "policy.violation"] as const;
+export const SUBSCRIBABLE_EVENTS = ["evaluation.completed", "policy.violation", "finding.updated"] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 
 /** Sent without subscription: a test message, and the notice that another endpoint was disabled. */
@@ -70,6 +70,41 @@ export function policyViolationData(e: PolicyViolationEvent): Record<string, unk
     repository: str(e.repository),
     // The contract's fields, each of its type (a missing one: its default); nothing else.
     violation: { ...evaluationV1.Violation.fromJSON(v), severity: v.severity === "warning" ? "warning" : "error" },
+  };
+}
+
+/** `verdict.finding.updated` as the compliance service publishes it (a member triaged a finding). */
+export interface FindingUpdatedEvent {
+  organization_id: string;
+  previous_state: string;
+  finding: Record<string, unknown>;
+}
+
+const FINDING_STATES = ["open", "fixed", "suppressed", "false_positive", "accepted_risk"];
+const state = (v: unknown) => (typeof v === "string" && FINDING_STATES.includes(v) ? v : "open");
+const strOrNull = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** The finding delivered with `finding.updated`: where, what and its state (never a matched value). */
+export function findingUpdatedData(e: FindingUpdatedEvent): Record<string, unknown> {
+  const f = e.finding ?? {};
+  return {
+    organization_id: str(e.organization_id),
+    previous_state: state(e.previous_state),
+    finding: {
+      id: str(f.id),
+      repository: str(f.repository),
+      ref: str(f.ref),
+      policy_id: str(f.policy_id),
+      rule_id: str(f.rule_id),
+      file: str(f.file),
+      line: typeof f.line === "number" ? f.line : 0,
+      severity: str(f.severity),
+      fingerprint: str(f.fingerprint),
+      state: state(f.state),
+      triage_reason: strOrNull(f.triage_reason),
+      triage_expires_at: strOrNull(f.triage_expires_at),
+      triaged_at: strOrNull(f.triaged_at),
+    },
   };
 }
 
