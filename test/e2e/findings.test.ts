@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import JSZip from "jszip";
 import { startReceiver } from "../../services/webhooks/test/receiver.js";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { isolatedHome, runCli } from "../support/cli.js";
 import { validateWithLiboscal } from "../support/oscal.js";
 import { pdfText, section } from "../support/pdf.js";
 import { startVerdict, type Verdict } from "../support/server.js";
@@ -299,6 +300,26 @@ describe("GET /v1/findings and PATCH /v1/findings/{id}: triage", () => {
     } finally {
       await r.close();
     }
+  });
+
+  it("lists and triages from the command line (verdict findings list|triage)", async () => {
+    const env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: v.bootstrapKey };
+    const listed = await runCli(["findings", "list", "--repository", API, "--json"], { env });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).findings).toEqual([expect.objectContaining({ id, state: "open" })]);
+    const table = await runCli(["findings", "list", "--repository", API], { env });
+    expect(table.stdout).toContain(`${ENV}:1`);
+    const marked = await runCli(["findings", "triage", id, "--state", "false_positive", "--reason", "sample data"], {
+      env,
+    });
+    expect({ code: marked.code, stdout: marked.stdout.trim() }).toEqual({
+      code: 0,
+      stdout: `${id} is false_positive: sample data`,
+    });
+    const refused = await runCli(["findings", "triage", id, "--state", "accepted_risk", "--reason", "later"], { env });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("expires_at");
+    expect((await runCli(["findings", "triage", id, "--state", "open"], { env })).stdout.trim()).toBe(`${id} is open`);
   });
 
   it("is scoped to the organization and needs write:evaluations", async () => {
