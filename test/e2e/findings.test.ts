@@ -8,7 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import JSZip from "jszip";
+import { startReceiver } from "../../services/webhooks/test/receiver.js";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { isolatedHome, runCli } from "../support/cli.js";
 import { validateWithLiboscal } from "../support/oscal.js";
 import { pdfText, section } from "../support/pdf.js";
 import { startVerdict, type Verdict } from "../support/server.js";
@@ -22,7 +24,8 @@ let v: Verdict;
 let a: Api;
 
 beforeAll(async () => {
-  v = await startVerdict();
+  // finding.updated goes to a receiver on 127.0.0.1 over http.
+  v = await startVerdict({ env: { VERDICT_WEBHOOK_ALLOW_HTTP: "true", VERDICT_WEBHOOK_ALLOW_PRIVATE: "true" } });
   a = new Api(v.url, v.bootstrapKey);
 });
 afterAll(async () => v.destroy());
@@ -268,6 +271,55 @@ describe("GET /v1/findings and PATCH /v1/findings/{id}: triage", () => {
     expect(items.map((i) => i.props.find((p) => p.name === "remediation-status")?.value)).toEqual(
       items.map(() => "accepted-risk"),
     );
+  });
+
+  it("announces each triage to webhooks as finding.updated, signed, with no matched value", async () => {
+    const r = await startReceiver();
+    try {
+      const hook = await a.post("/v1/webhooks", { url: r.url, events: ["finding.updated"] });
+      expect(hook.status).toBe(201);
+      r.secret = hook.body.secret;
+      await a.patch(`/v1/findings/${id}`, { state: "false_positive", reason: "sample data" });
+      await a.patch(`/v1/findings/${id}`, { state: "open" });
+      for (let i = 0; i < 120 && r.received.length < 2; i++) await new Promise((res) => setTimeout(res, 250));
+      expect(r.received.map((x) => [x.json.event, x.verified])).toEqual([
+        ["finding.updated", true],
+        ["finding.updated", true],
+      ]);
+      const [marked, reopened] = r.received.map((x) => x.json.data);
+      expect(marked).toMatchObject({
+        previous_state: "accepted_risk",
+        finding: { id, repository: API, file: ENV, state: "false_positive", triage_reason: "sample data" },
+      });
+      expect(reopened).toMatchObject({
+        previous_state: "false_positive",
+        finding: { id, state: "open", triage_reason: null },
+      });
+      expect(r.received.map((x) => x.body).join("")).not.toContain(PASSWORD);
+      expect((await a.delete(`/v1/webhooks/${hook.body.id}`)).status).toBe(204);
+    } finally {
+      await r.close();
+    }
+  });
+
+  it("lists and triages from the command line (verdict findings list|triage)", async () => {
+    const env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: v.bootstrapKey };
+    const listed = await runCli(["findings", "list", "--repository", API, "--json"], { env });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).findings).toEqual([expect.objectContaining({ id, state: "open" })]);
+    const table = await runCli(["findings", "list", "--repository", API], { env });
+    expect(table.stdout).toContain(`${ENV}:1`);
+    const marked = await runCli(["findings", "triage", id, "--state", "false_positive", "--reason", "sample data"], {
+      env,
+    });
+    expect({ code: marked.code, stdout: marked.stdout.trim() }).toEqual({
+      code: 0,
+      stdout: `${id} is false_positive: sample data`,
+    });
+    const refused = await runCli(["findings", "triage", id, "--state", "accepted_risk", "--reason", "later"], { env });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("expires_at");
+    expect((await runCli(["findings", "triage", id, "--state", "open"], { env })).stdout.trim()).toBe(`${id} is open`);
   });
 
   it("is scoped to the organization and needs write:evaluations", async () => {

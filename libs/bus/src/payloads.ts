@@ -47,3 +47,12 @@ export interface PolicyBypassedData {
   bypassed_at: string;
   suppression: evaluationV1.Suppression;
 }
+
+/** `verdict.finding.updated`: a member triaged a finding (the compliance service's findings model). */
+export interface FindingUpdatedData {
+  organization_id: string;
+  /** The state before the triage (open, fixed, suppressed, false_positive, accepted_risk). */
+  previous_state: string;
+  /** The finding as the API answers it (never a matched value). */
+  finding: Record<string, unknown>;
+}

@@ -49,6 +49,8 @@ export const TOPICS = {
   policyBypassed: "verdict.policy.bypassed",
   policyChanged: "verdict.policy.changed",
   reportRequested: "verdict.report.requested",
+  /** A member triaged a finding (false positive, accepted risk) or took the triage back. */
+  findingUpdated: "verdict.finding.updated",
   /** A report ended failed: gateways give the organization its report quota back. */
   reportFailed: "verdict.report.failed",
   keyRevoked: "verdict.identity.key_revoked",

@@ -7,6 +7,7 @@ import { connectionsCommands } from "./commands/connections.js";
 import { complianceCommands } from "./commands/compliance.js";
 import { evaluateCommand } from "./commands/evaluate.js";
 import { evaluationsCommand } from "./commands/evaluations.js";
+import { findingsCommand } from "./commands/findings.js";
 import { hookCommands } from "./commands/hook.js";
 import { loginCommands } from "./commands/login.js";
 import { mcpCommand } from "./commands/mcp.js";
@@ -35,6 +36,7 @@ export function buildProgram(ctx: Context): Command {
   scanCommands(program, ctx);
   hookCommands(program, ctx);
   evaluationsCommand(program, ctx);
+  findingsCommand(program, ctx);
   policiesCommand(program, ctx);
   organizationCommands(program, ctx);
   connectionsCommands(program, ctx);

@@ -202,6 +202,13 @@ export class VerdictClient {
     );
   }
 
+  // ---------- findings ----------
+  /** Findings across evaluations with their states, most recently seen first. */
+  listFindings = (query: T.ListFindingsQuery = {}) => this.call("get", "/v1/findings", { query: query as Query });
+  /** Triage a finding: false_positive or accepted_risk (with reason; expires_at for a risk), or open. */
+  updateFinding = (id: string, body: T.UpdateFinding) =>
+    this.call("patch", "/v1/findings/{finding_id}", { path: { finding_id: id }, body });
+
   /** Polls a pending evaluation (large changes are queued) until it is completed or failed. */
   async waitForEvaluation(
     evaluation: T.Evaluation,

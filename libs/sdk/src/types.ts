@@ -33,6 +33,8 @@ export type CreateReport = S["CreateReport"];
 export type Report = S["Report"];
 export type Webhook = S["Webhook"];
 export type CreateWebhook = S["CreateWebhook"];
+export type Finding = S["Finding"];
+export type UpdateFinding = S["UpdateFinding"];
 export type Connection = S["Connection"];
 export type CreateConnection = S["CreateConnection"];
 export type CreatedWebhook = S["CreatedWebhook"];
@@ -73,6 +75,7 @@ type Booleans<Q> = {
   [K in keyof Q]?: [Exclude<Q[K], undefined>] extends ["true" | "false"] ? boolean | "true" | "false" : Q[K];
 };
 
+export type ListFindingsQuery = NonNullable<paths["/v1/findings"]["get"]["parameters"]["query"]>;
 export type ListEvaluationsQuery = Booleans<NonNullable<paths["/v1/evaluations"]["get"]["parameters"]["query"]>>;
 export type ListDeliveriesQuery = NonNullable<
   paths["/v1/webhooks/{webhook_id}/deliveries"]["get"]["parameters"]["query"]

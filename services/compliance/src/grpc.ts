@@ -7,7 +7,7 @@ import { createReport } from "./usecases/createReport.js";
 import { downloadReport } from "./usecases/downloadReport.js";
 import { generateEvidence } from "./usecases/generateEvidence.js";
 import { getReport, type ReportView } from "./usecases/getReport.js";
-import { listFindings, updateFinding, type FindingView } from "./usecases/findings.js";
+import { findingFields, listFindings, updateFinding, type FindingView } from "./usecases/findings.js";
 import type { FindingStatus } from "./domain/findings.js";
 import type { ReportRecord } from "./repo.js";
 import { REPORT_SIGNATURE_ALGORITHM } from "./domain/reportKey.js";
@@ -38,24 +38,12 @@ function toReport(r: ReportRecord, link?: ReportView["link"]): complianceV1.Repo
 
 function toFinding(f: FindingView): complianceV1.Finding {
   return {
-    id: f.id,
-    repository: f.repository,
-    ref: f.ref,
-    policy_id: f.policy_id,
-    rule_id: f.rule_id,
-    file: f.file,
-    line: f.line,
-    severity: f.severity,
+    ...findingFields(f),
     message: f.message,
-    fingerprint: f.fingerprint,
-    state: f.status,
     first_seen_at: f.first_seen.at,
     last_seen_at: f.last_seen.at,
     last_evaluation_id: f.last_seen.evaluation_id,
     fixed_by_evaluation_id: f.fixed_by?.evaluation_id,
-    triage_reason: f.triage?.reason,
-    triaged_at: f.triage?.updated_at,
-    triage_expires_at: f.triage?.expires_at,
   };
 }
 

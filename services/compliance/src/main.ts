@@ -132,7 +132,7 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   const { outbox } = core;
   const repo = new ComplianceRepo(opts.store, outbox);
   await repo.init();
-  const triage = new TriageRepo(opts.store);
+  const triage = new TriageRepo(opts.store, outbox);
   await triage.init();
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress);
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress);

@@ -1,7 +1,9 @@
 // Members' triage of findings (false positive, accepted risk), one document per organization,
 // repository and finding identity, through the Store port. The finding states themselves are
-// derived, never stored (domain/findings.ts): only the decisions are.
+// derived, never stored (domain/findings.ts): only the decisions are. Each change is written with
+// its finding.updated event through the outbox, so neither is ever kept without the other.
 import { createHash } from "node:crypto";
+import type { Outbox, PendingEvent } from "@verdict/outbox";
 import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
 import type { TriageFact } from "./domain/findings.js";
 
@@ -16,40 +18,49 @@ const idOf = (organizationId: string, repository: string, identity: string) =>
 export class TriageRepo {
   private readonly triage: Collection<TriageDoc>;
 
-  constructor(store: Store) {
+  constructor(
+    store: Store,
+    private readonly outbox: Outbox,
+  ) {
     this.triage = store.collection<TriageDoc>("compliance_triage");
   }
 
   async init(): Promise<void> {
     await this.triage.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
+    await this.outbox.register(this.triage);
   }
 
-  /** Every decision of the organization (they apply to findings of any period). */
+  /** Every decision of the organization in force (they apply to findings of any period). */
   forOrganization(organizationId: string): Promise<TriageDoc[]> {
-    return this.triage.find({ organization_id: organizationId });
+    // A decision taken back stays until its event is out (the outbox deletes it then).
+    return this.triage.find({ organization_id: organizationId, _outbox_delete: { $exists: false } });
   }
 
-  /** Records a decision, replacing the finding's earlier one. */
-  async put(organizationId: string, fact: TriageFact): Promise<void> {
+  /** Records a decision, replacing the finding's earlier one, with the events that announce it. */
+  async put(organizationId: string, fact: TriageFact, events: PendingEvent[]): Promise<void> {
     const doc: TriageDoc = {
       id: idOf(organizationId, fact.repository, fact.identity),
       organization_id: organizationId,
       ...fact,
     };
-    const set = doc;
+    const filter = { id: doc.id, organization_id: organizationId };
     const unset = fact.expires_at ? [] : ["expires_at"];
-    if (await this.triage.updateOne({ id: doc.id, organization_id: organizationId }, set, unset)) return;
+    if (await this.outbox.update(this.triage, filter, doc, events, unset)) return;
     try {
-      await this.triage.insertOne(doc);
+      await this.outbox.insert(this.triage, doc, events);
     } catch (err) {
       // Another request recorded one meanwhile: this one is the later decision.
       if (!(err instanceof DuplicateKeyError)) throw err;
-      await this.triage.updateOne({ id: doc.id, organization_id: organizationId }, set, unset);
+      await this.outbox.update(this.triage, filter, doc, events, unset);
     }
   }
 
-  /** Takes a decision back (the finding is what its evaluations say again). */
-  async remove(organizationId: string, repository: string, identity: string): Promise<void> {
-    await this.triage.deleteOne({ id: idOf(organizationId, repository, identity), organization_id: organizationId });
+  /** Takes a decision back (the finding is what its evaluations say again); whether there was one. */
+  remove(organizationId: string, repository: string, identity: string, events: PendingEvent[]): Promise<boolean> {
+    return this.outbox.remove(
+      this.triage,
+      { id: idOf(organizationId, repository, identity), organization_id: organizationId },
+      events,
+    );
   }
 }

@@ -5,11 +5,12 @@ import {
   TOPICS,
   type Bus,
   type EvaluationCompletedData,
+  type FindingUpdatedData,
   type PolicyViolationData,
   type Subscription,
 } from "@verdict/bus";
 import type { WebhookDeps } from "./deps.js";
-import { evaluationCompletedData, policyViolationData } from "./domain/events.js";
+import { evaluationCompletedData, findingUpdatedData, policyViolationData } from "./domain/events.js";
 import { enqueueEvent } from "./usecases/enqueueEvent.js";
 
 export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Promise<Subscription[]> {
@@ -30,6 +31,15 @@ export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Pr
         organizationId: e.data?.organization_id,
         time: e.time,
         data: policyViolationData(e.data),
+      });
+    }),
+    await bus.subscribe<FindingUpdatedData>(TOPICS.findingUpdated, "webhooks", async (e) => {
+      await enqueueEvent(deps, {
+        event: "finding.updated",
+        eventId: e.id,
+        organizationId: e.data?.organization_id,
+        time: e.time,
+        data: findingUpdatedData(e.data),
       });
     }),
   ];

@@ -1489,6 +1489,23 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "finding.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A finding was triaged */
+        post: operations["webhook_finding_updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "policy.violation": {
         parameters: {
             query?: never;
@@ -1774,7 +1791,7 @@ export interface components {
             created_at: string;
             disabled_at: string | null;
             disabled_reason: string | null;
-            events: ("evaluation.completed" | "policy.violation")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated")[];
             id: string;
             /** @description The signing secret (whsec_…). Shown once: store it now. */
             secret: string;
@@ -1863,7 +1880,7 @@ export interface components {
             name: string;
         };
         CreateWebhook: {
-            events: ("evaluation.completed" | "policy.violation")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated")[];
             /** @description Standard Webhooks form: whsec_ + base64 of 24 to 64 random bytes. Omit it to have one generated. */
             secret?: string;
             /**
@@ -1897,7 +1914,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            event: "evaluation.completed" | "policy.violation" | "webhook.ping" | "webhook.disabled";
+            event: "evaluation.completed" | "policy.violation" | "finding.updated" | "webhook.ping" | "webhook.disabled";
             event_id: string | null;
             /** @description The message id: the webhook-id header of every attempt */
             id: string;
@@ -2093,6 +2110,39 @@ export interface components {
             findings: components["schemas"]["Finding"][];
             /** @description More findings matched than `limit` */
             has_more: boolean;
+        };
+        /** @description A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back. An accepted risk that expires reopens without a message. */
+        FindingUpdatedMessage: {
+            data: {
+                finding: {
+                    file: string;
+                    fingerprint: string;
+                    id: string;
+                    line: number;
+                    policy_id: string;
+                    ref: string;
+                    repository: string;
+                    rule_id: string;
+                    severity: string;
+                    /** @enum {string} */
+                    state: "open" | "fixed" | "suppressed" | "false_positive" | "accepted_risk";
+                    triage_expires_at: string | null;
+                    triage_reason: string | null;
+                    triaged_at: string | null;
+                };
+                organization_id: string;
+                /** @enum {string} */
+                previous_state: "open" | "fixed" | "suppressed" | "false_positive" | "accepted_risk";
+            };
+            /** @constant */
+            event: "finding.updated";
+            /** @description Equals the webhook-id header; the same on every attempt, so receivers can drop duplicates */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (webhook-timestamp is the time of the attempt)
+             */
+            timestamp: string;
         };
         FrameworkDetail: {
             controls: {
@@ -2669,7 +2719,7 @@ export interface components {
             severity?: "error" | "warning";
         };
         UpdateWebhook: {
-            events?: ("evaluation.completed" | "policy.violation")[];
+            events?: ("evaluation.completed" | "policy.violation" | "finding.updated")[];
             /**
              * @description active re-enables a disabled webhook; disabled stops its messages
              * @enum {string}
@@ -2714,7 +2764,7 @@ export interface components {
             created_at: string;
             disabled_at: string | null;
             disabled_reason: string | null;
-            events: ("evaluation.completed" | "policy.violation")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated")[];
             id: string;
             /**
              * @description A disabled webhook gets no messages: it answered 410 Gone, or failed every attempt of a message's whole retry schedule (about three days by default)
@@ -14790,6 +14840,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["EvaluationCompletedMessage"];
+            };
+        };
+        responses: {
+            /** @description Accepted. Anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h by default, ±20% jitter; Retry-After honoured); 410 disables the webhook; redirects are not followed. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_finding_updated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Message id (msg_…), the same on every attempt */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the base64-decoded secret after whsec_> (Standard Webhooks; verify with the standardwebhooks library) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject messages older than a few minutes */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FindingUpdatedMessage"];
             };
         };
         responses: {

@@ -1,8 +1,16 @@
 // Findings across evaluations (the states of domain/findings.ts, from the evidence projection and
 // the members' triage): list them, and triage one. Every call is scoped to one organization.
+import { TOPICS, type FindingUpdatedData } from "@verdict/bus";
 import { errors, type FieldError } from "@verdict/kit";
 import type { ComplianceDeps } from "../deps.js";
-import { findingId, identityOf, trackFindings, type FindingStatus, type TrackedFinding } from "../domain/findings.js";
+import {
+  findingId,
+  identityOf,
+  trackFindings,
+  type FindingStatus,
+  type TrackedFinding,
+  type TriageFact,
+} from "../domain/findings.js";
 
 /** How far back the findings list looks by default. */
 export const FINDINGS_DEFAULT_DAYS = 90;
@@ -12,17 +20,21 @@ export interface FindingView extends TrackedFinding {
   id: string;
 }
 
-/** Every finding of the organization seen in evaluations completed since `since`, with its state now. */
-async function findingsSince(deps: ComplianceDeps, organizationId: string, since: string): Promise<FindingView[]> {
+/** The organization's evidence since `since` and its triage decisions, and the time now. */
+async function findingFacts(deps: ComplianceDeps, organizationId: string, since: string) {
   const now = deps.clock.now();
-  const { evaluations, violations, bypasses } = await deps.repo.evidenceFor(organizationId, {
+  const evidence = await deps.repo.evidenceFor(organizationId, {
     from: since,
     to: new Date(now.getTime() + 1).toISOString(),
   });
-  const facts = await deps.triage.forOrganization(organizationId);
-  return trackFindings(evaluations, violations, bypasses, { facts, now: now.toISOString() }).map((f) => ({
-    ...f,
-    id: findingId(f),
+  return { ...evidence, facts: await deps.triage.forOrganization(organizationId), now: now.toISOString() };
+}
+
+/** The findings of those facts with their states, under `facts` as the triage in force. */
+function derive(f: Awaited<ReturnType<typeof findingFacts>>, facts: TriageFact[]): FindingView[] {
+  return trackFindings(f.evaluations, f.violations, f.bypasses, { facts, now: f.now }).map((t) => ({
+    ...t,
+    id: findingId(t),
   }));
 }
 
@@ -42,7 +54,8 @@ export async function listFindings(
   deps: ComplianceDeps,
   cmd: ListFindingsCommand,
 ): Promise<{ findings: FindingView[]; hasMore: boolean }> {
-  const all = await findingsSince(deps, cmd.organizationId, cmd.since ?? defaultSince(deps));
+  const facts = await findingFacts(deps, cmd.organizationId, cmd.since ?? defaultSince(deps));
+  const all = derive(facts, facts.facts);
   const matching = all
     .filter((f) => (!cmd.repository || f.repository === cmd.repository) && (!cmd.state || f.status === cmd.state))
     .sort((a, b) => (a.last_seen.at < b.last_seen.at ? 1 : a.last_seen.at > b.last_seen.at ? -1 : 0));
@@ -63,11 +76,9 @@ export interface UpdateFindingCommand {
  * its new state.
  */
 export async function updateFinding(deps: ComplianceDeps, cmd: UpdateFindingCommand): Promise<FindingView> {
-  const find = async () =>
-    (await findingsSince(deps, cmd.organizationId, defaultSince(deps))).find((f) => f.id === cmd.findingId);
-  const finding = await find();
+  const facts = await findingFacts(deps, cmd.organizationId, defaultSince(deps));
+  const finding = derive(facts, facts.facts).find((f) => f.id === cmd.findingId);
   if (!finding) throw errors.notFound("finding", cmd.findingId);
-  const now = deps.clock.now().toISOString();
   const problems: FieldError[] = [];
   if (cmd.state !== "open" && !cmd.reason.trim())
     problems.push({ field: "reason", code: "REQUIRED", message: `reason is required to mark a finding ${cmd.state}` });
@@ -75,20 +86,57 @@ export async function updateFinding(deps: ComplianceDeps, cmd: UpdateFindingComm
     problems.push({ field: "expires_at", code: "REQUIRED", message: "an accepted risk needs expires_at" });
   if (cmd.expiresAt && cmd.state !== "accepted_risk")
     problems.push({ field: "expires_at", code: "INVALID_FORMAT", message: "only an accepted risk expires" });
-  if (cmd.state === "accepted_risk" && cmd.expiresAt && new Date(cmd.expiresAt).toISOString() <= now)
+  if (cmd.state === "accepted_risk" && cmd.expiresAt && new Date(cmd.expiresAt).toISOString() <= facts.now)
     problems.push({ field: "expires_at", code: "INVALID_FORMAT", message: "expires_at must be in the future" });
   if (cmd.state !== "open" && finding.status === "fixed")
     problems.push({ field: "state", code: "INVALID_ENUM", message: "a fixed finding is no longer in the code" });
   if (problems.length) throw errors.unprocessable(problems, problems[0]!.message);
-  if (cmd.state === "open") await deps.triage.remove(cmd.organizationId, finding.repository, identityOf(finding));
-  else
-    await deps.triage.put(cmd.organizationId, {
-      repository: finding.repository,
-      identity: identityOf(finding),
-      state: cmd.state,
-      reason: cmd.reason.trim(),
-      ...(cmd.expiresAt ? { expires_at: new Date(cmd.expiresAt).toISOString() } : {}),
-      updated_at: now,
-    });
-  return (await find())!;
+
+  const identity = identityOf(finding);
+  const others = facts.facts.filter((t) => !(t.repository === finding.repository && t.identity === identity));
+  const decision: TriageFact | undefined =
+    cmd.state === "open"
+      ? undefined
+      : {
+          repository: finding.repository,
+          identity,
+          state: cmd.state,
+          reason: cmd.reason.trim(),
+          ...(cmd.expiresAt ? { expires_at: new Date(cmd.expiresAt).toISOString() } : {}),
+          updated_at: facts.now,
+        };
+  // The finding as it is with the decision (taken back: as its evaluations say), announced with it.
+  const after = derive(facts, decision ? [...others, decision] : others).find((f) => f.id === cmd.findingId)!;
+  const data: FindingUpdatedData = {
+    organization_id: cmd.organizationId,
+    previous_state: finding.status,
+    finding: findingFields(after),
+  };
+  const events = [deps.outbox.event(TOPICS.findingUpdated, { source: "/compliance", subject: after.id, data })];
+  if (decision) await deps.triage.put(cmd.organizationId, decision, events);
+  else await deps.triage.remove(cmd.organizationId, finding.repository, identity, events);
+  return after;
+}
+
+/** `verdict.finding.updated`: a finding's triage changed (webhooks deliver it as finding.updated). */
+/**
+ * A finding's fields as the API and events carry them: where, what and its state, never a
+ * matched value (the triage fields absent when none is in force).
+ */
+export function findingFields(f: FindingView) {
+  return {
+    id: f.id,
+    repository: f.repository,
+    ref: f.ref,
+    policy_id: f.policy_id,
+    rule_id: f.rule_id,
+    file: f.file,
+    line: f.line,
+    severity: f.severity,
+    fingerprint: f.fingerprint,
+    state: f.status,
+    triage_reason: f.triage?.reason,
+    triage_expires_at: f.triage?.expires_at,
+    triaged_at: f.triage?.updated_at,
+  };
 }

@@ -51,7 +51,7 @@ beforeEach(async () => {
   const outbox = new Outbox({ bus, logger });
   const repo = new ComplianceRepo(store, outbox);
   await repo.init();
-  const triage = new TriageRepo(store);
+  const triage = new TriageRepo(store, outbox);
   await triage.init();
   policies = POLICIES;
   failPolicies = false;

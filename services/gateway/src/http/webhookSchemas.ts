@@ -47,6 +47,33 @@ export const PolicyViolationMessage = envelope(
   "A violation was found; one message per violation. The code_snippet keeps at most the first four characters of a secret.",
 );
 
+const FINDING_STATE = z.enum(["open", "fixed", "suppressed", "false_positive", "accepted_risk"]);
+
+export const FindingUpdatedMessage = envelope(
+  "finding.updated",
+  z.object({
+    organization_id: z.string(),
+    previous_state: FINDING_STATE,
+    finding: z.object({
+      id: z.string().regex(/^fnd_/),
+      repository: z.string(),
+      ref: z.string(),
+      policy_id: z.string(),
+      rule_id: z.string(),
+      file: z.string(),
+      line: z.number().int(),
+      severity: z.string(),
+      fingerprint: z.string(),
+      state: FINDING_STATE,
+      triage_reason: z.string().nullable(),
+      triage_expires_at: ISO.nullable(),
+      triaged_at: ISO.nullable(),
+    }),
+  }),
+  "FindingUpdatedMessage",
+  "A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back. An accepted risk that expires reopens without a message.",
+);
+
 export const WebhookDisabledMessage = envelope(
   "webhook.disabled",
   z.object({
@@ -109,6 +136,7 @@ export function webhooksSection(): Record<string, unknown> {
   return {
     "evaluation.completed": op("evaluation.completed", "EvaluationCompletedMessage", "An evaluation finished"),
     "policy.violation": op("policy.violation", "PolicyViolationMessage", "A policy violation was found"),
+    "finding.updated": op("finding.updated", "FindingUpdatedMessage", "A finding was triaged"),
     "webhook.disabled": op(
       "webhook.disabled",
       "WebhookDisabledMessage",

@@ -3,11 +3,11 @@
 // unless it is added here, and in the OpenAPI document's `webhooks` section, on purpose. A
 // violation's allowlist is the contract's message (verdict.evaluation.v1.Violation), which the
 // OpenAPI document's Violation is generated from: a field added there is delivered and documented.
-import type { EvaluationCompletedData, PolicyViolationData } from "@verdict/bus";
+import type { EvaluationCompletedData, FindingUpdatedData, PolicyViolationData } from "@verdict/bus";
 import { evaluationV1 } from "@verdict/proto";
 
 /** Names an endpoint may subscribe to (the interface specification's events). */
-export const SUBSCRIBABLE_EVENTS = ["evaluation.completed", "policy.violation"] as const;
+export const SUBSCRIBABLE_EVENTS = ["evaluation.completed", "policy.violation", "finding.updated"] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 
 /** Sent without subscription: a test message, and the notice that another endpoint was disabled. */
@@ -45,6 +45,34 @@ export function policyViolationData(e: PolicyViolationData): Record<string, unkn
     repository: str(e.repository),
     // The contract's fields, each of its type (a missing one: its default); nothing else.
     violation: { ...evaluationV1.Violation.fromJSON(v), severity: v.severity === "warning" ? "warning" : "error" },
+  };
+}
+
+const FINDING_STATES = ["open", "fixed", "suppressed", "false_positive", "accepted_risk"];
+const state = (v: unknown) => (typeof v === "string" && FINDING_STATES.includes(v) ? v : "open");
+const strOrNull = (v: unknown) => (typeof v === "string" ? v : null);
+
+/** The finding delivered with `finding.updated`: where, what and its state (never a matched value). */
+export function findingUpdatedData(e: FindingUpdatedData): Record<string, unknown> {
+  const f = e.finding ?? {};
+  return {
+    organization_id: str(e.organization_id),
+    previous_state: state(e.previous_state),
+    finding: {
+      id: str(f.id),
+      repository: str(f.repository),
+      ref: str(f.ref),
+      policy_id: str(f.policy_id),
+      rule_id: str(f.rule_id),
+      file: str(f.file),
+      line: typeof f.line === "number" ? f.line : 0,
+      severity: str(f.severity),
+      fingerprint: str(f.fingerprint),
+      state: state(f.state),
+      triage_reason: strOrNull(f.triage_reason),
+      triage_expires_at: strOrNull(f.triage_expires_at),
+      triaged_at: strOrNull(f.triaged_at),
+    },
   };
 }
 
