@@ -357,6 +357,30 @@ describe("a pull request on GitHub", () => {
   });
 });
 
+describe("an organization that requires no pass (require_evaluation_pass: false)", () => {
+  afterAll(async () => {
+    await api.patch("/v1/organization", { settings: { require_evaluation_pass: true } });
+  });
+
+  it("gets a failing change's check run completed as neutral, its annotations still on the lines", async () => {
+    const updated = await api.patch("/v1/organization", { settings: { require_evaluation_pass: false } });
+    expect(updated.body.settings.require_evaluation_pass).toBe(false);
+    answerChange({ "deploy/env.sh": `export REGION=eu-west-1\nexport AWS_ACCESS_KEY_ID=${AWS_KEY}\n` });
+    const from = front.exchanges.length;
+    expect((await deliver("pull_request", withHead(synchronize, "4".repeat(40)), "gh-sync-4")).status).toBe(202);
+    const calls = await checkRunCompleted(from);
+    const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(done).toMatchObject({
+      status: "completed",
+      conclusion: "neutral",
+      output: { title: expect.stringMatching(/^Verdict: failed, not blocking/) },
+    });
+    expect(done.output.annotations).toEqual([
+      expect.objectContaining({ path: "deploy/env.sh", start_line: 2, annotation_level: "failure" }),
+    ]);
+  });
+});
+
 describe("GitHub's Re-run", () => {
   it("posts the head's check again on check_suite rerequested, from the same evaluation", async () => {
     // The recorded Re-run of pull request 2's head, which the first check found failing.

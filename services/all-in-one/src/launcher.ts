@@ -172,6 +172,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
       logger: logger.child({ service: "integrations" }),
       host,
       port: port.integrations,
+      identityAddress: `${host}:${identity.grpc.port}`,
       policyAddress,
       evaluationAddress: `${host}:${evaluation.grpc.port}`,
       ...integrationsOptions(config, config.dataDir, logger),

@@ -13,6 +13,7 @@ runProcess("integrations", integrationsProcessConfig, async ({ config, logger, s
     logger,
     host: config.VERDICT_GRPC_HOST,
     port: config.VERDICT_GRPC_PORT,
+    identityAddress: config.VERDICT_IDENTITY_ADDRESS,
     policyAddress: config.VERDICT_POLICY_ADDRESS,
     evaluationAddress: config.VERDICT_EVALUATION_ADDRESS,
     ...integrationsOptions(config, config.VERDICT_DATA_DIR, logger),

@@ -11,7 +11,14 @@ import {
   type Logger,
 } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
-import { SERVICE_NAMES, evaluationV1, integrationsV1, policyV1, reflectionDefinition } from "@verdict/proto";
+import {
+  SERVICE_NAMES,
+  evaluationV1,
+  identityV1,
+  integrationsV1,
+  policyV1,
+  reflectionDefinition,
+} from "@verdict/proto";
 import type { Store } from "@verdict/store";
 import { subscribeIntegrationsConsumers } from "./consumers.js";
 import { sealContext, type IntegrationsDeps } from "./deps.js";
@@ -30,6 +37,8 @@ export interface IntegrationsServiceOptions {
   logger: Logger;
   host: string;
   port: number;
+  /** The organization's settings (require_evaluation_pass). */
+  identityAddress: string;
   policyAddress: string;
   evaluationAddress: string;
   /** 32 bytes: seals tokens and webhook secrets at rest. */
@@ -50,6 +59,9 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
   const repo = new IntegrationsRepo(opts.store, outbox);
   await repo.init();
   const secrets = new SecretBox(opts.masterKey);
+  const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress, {
+    timeoutMs: 10_000,
+  });
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress, {
     timeoutMs: 10_000,
   });
@@ -83,6 +95,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier() },
     evaluation,
     policy,
+    identity,
     limits: opts.limits ?? DEFAULT_CHANGE_LIMITS,
     readConcurrency: 8,
     publicUrl: opts.publicUrl,
@@ -108,6 +121,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     await unsubscribe();
     policy.close();
     evaluation.close();
+    identity.close();
     throw err;
   }
   // Deliveries whose event a crash kept from the bus go out now.
@@ -121,6 +135,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
       await outbox.stop();
       policy.close();
       evaluation.close();
+      identity.close();
     },
   };
 }
