@@ -28,6 +28,7 @@ import { integrationsHandlers } from "./grpc.js";
 import { GiteaClient } from "./providers/gitea/client.js";
 import { GiteaInbound } from "./providers/gitea/inbound.js";
 import { GitHubClient } from "./providers/github/client.js";
+import { gitHubApp, type GitHubApp } from "./providers/github/octokit.js";
 import { GitHubInboundVerifier } from "./providers/github/inbound.js";
 import { IntegrationsRepo, type ConnectionRecord } from "./repo.js";
 
@@ -48,6 +49,9 @@ export interface IntegrationsServiceOptions {
   publicUrl?: string | undefined;
   clock?: Clock;
 }
+
+/** GitHub Apps kept at most (one per connection in use); the cache starts over past it. */
+const MAX_CACHED_APPS = 1_000;
 
 export interface IntegrationsService {
   grpc: GrpcServerHandle;
@@ -74,14 +78,26 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     },
   );
   const timeoutMs = opts.providerTimeoutMs ?? 15_000;
+  // One GitHub App per connection (and sealed key): its installation tokens are reused across checks.
+  const gitHubApps = new Map<string, GitHubApp>();
   const clientFor = (c: ConnectionRecord, hint?: { installationId?: string | undefined }): ProviderClient => {
     const secret = secrets.open(c.token_sealed, sealContext.token(c.id));
-    if (c.provider === "github")
+    if (c.provider === "github") {
+      const credentials = { appId: c.app_id ?? "", privateKey: secret, apiBaseUrl: c.base_url };
+      const key = `${c.id}:${c.app_id}:${c.base_url}:${c.token_sealed}`;
+      let app = gitHubApps.get(key);
+      if (!app) {
+        if (gitHubApps.size >= MAX_CACHED_APPS) gitHubApps.clear();
+        app = gitHubApp(credentials, timeoutMs);
+        gitHubApps.set(key, app);
+      }
       return new GitHubClient({
-        credentials: { appId: c.app_id ?? "", privateKey: secret, apiBaseUrl: c.base_url },
+        credentials,
+        app,
         ...(hint?.installationId ? { installationId: Number(hint.installationId) } : {}),
         timeoutMs,
       });
+    }
     return new GiteaClient({ baseUrl: c.base_url, token: secret, timeoutMs });
   };
   const deps: IntegrationsDeps = {
