@@ -407,6 +407,22 @@ describe("an organization that requires no pass (require_evaluation_pass: false)
   });
 });
 
+describe("a pull request from a fork", () => {
+  it("is checked like any other: read through the base repository's installation, the check run on it", async () => {
+    answerChange({ "lib/token.py": `TOKEN = "${AWS_KEY}"\n` });
+    // The recorded delivery with its head in another repository (a contributor's fork).
+    const fromFork = withHead(opened, "7".repeat(40)) as { pull_request: { head: { repo: { id: number } } } };
+    fromFork.pull_request.head.repo = { ...fromFork.pull_request.head.repo, id: 999_999_999 };
+    const from = front.exchanges.length;
+    expect((await deliver("pull_request", fromFork, "gh-fork-1")).status).toBe(202);
+    const calls = await checkRunCompleted(from);
+    expect(calls.every((e) => e.path.startsWith(REPO_PATH))).toBe(true);
+    const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(done).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(done.output.annotations).toEqual([expect.objectContaining({ path: "lib/token.py", start_line: 1 })]);
+  });
+});
+
 describe("GitHub's Re-run", () => {
   it("posts the head's check again on check_suite rerequested, from the same evaluation", async () => {
     // The recorded Re-run of pull request 2's head, which the first check found failing.
