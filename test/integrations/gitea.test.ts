@@ -12,7 +12,7 @@ import { auditEventMatching } from "../support/audit.js";
 import { CLI, isolatedHome, runCli } from "../support/cli.js";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.js";
 import { startGitea, type Checkout, type Gitea } from "../support/gitea.js";
-import { ROOT, startVerdict, type Verdict } from "../support/server.js";
+import { ROOT, startVerdict, untilLogged, type Verdict } from "../support/server.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
 const SECRET = "gitea-webhook-secret-0123456789";
@@ -236,16 +236,10 @@ describe("another organization", () => {
     expect(res.status).toBe(202);
     // Processed, and found nothing of Globex's to check.
     const orgB = created.body.organization.id as string;
-    const deadline = Date.now() + 30_000;
-    const ignored = () =>
-      v
-        .output()
-        .split("\n")
-        .some((line) => line.includes("event for a repository not connected: ignored") && line.includes(orgB));
-    while (!ignored()) {
-      if (Date.now() > deadline) throw new Error(`not processed:\n${v.output().slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await untilLogged(
+      v,
+      (line) => line.includes("event for a repository not connected: ignored") && line.includes(orgB),
+    );
     expect((await b.get("/v1/evaluations")).body.evaluations).toEqual([]);
     expect((await api.get("/v1/evaluations", { query: { repository: "acme/payments" } })).body.evaluations).toEqual(
       before,

@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
 import { CLI, isolatedHome } from "../support/cli.js";
-import { ROOT, startVerdict, type Verdict } from "../support/server.js";
+import { ROOT, startVerdict, untilLogged, type Verdict } from "../support/server.js";
 import {
   gitHubDescription,
   startFront,
@@ -136,6 +136,34 @@ function appJwtClaims(authorization: string | undefined): Record<string, unknown
   return JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<string, unknown>;
 }
 
+/** A new organization with a GitHub App connection of its own (to the same GitHub). */
+async function organizationWithApp(name: string, appId: string, webhookSecret: string) {
+  const created = await api.post("/v1/organizations", { name, plan: "team" });
+  const org = api.withKey(created.body.api_key.key);
+  const conn = await org.post("/v1/integrations/connections", {
+    provider: "github",
+    base_url: front.url,
+    app_id: appId,
+    private_key: privateKey,
+    webhook_secret: webhookSecret,
+  });
+  expect(conn.status).toBe(201);
+  return {
+    api: org,
+    organizationId: created.body.organization.id as string,
+    connection: conn.body as { id: string; events_url: string; status: string; last_error: string | null },
+  };
+}
+
+/** What the integrations service logged (the gateway's request lines left out). */
+function integrationsLog(): string {
+  return v
+    .output()
+    .split("\n")
+    .filter((line) => line.includes('"service":"integrations"'))
+    .join("\n");
+}
+
 /** A recorded pull request delivery whose head commit is `sha` (a later push to the pull request). */
 function withHead(payload: Record<string, unknown>, sha: string): Record<string, unknown> {
   const copy = structuredClone(payload) as { pull_request: { head: { sha: string } } };
@@ -150,9 +178,16 @@ function base32(bytes: Buffer): string {
   return (bits.match(/.{5}/g) ?? []).map((chunk) => alphabet[parseInt(chunk, 2)]).join("");
 }
 
-function deliver(event: string, payload: unknown, deliveryId?: string, secret = SECRET) {
+/** A delivery signed with `secret`, to a connection's events URL (its path on this instance). */
+function deliver(
+  event: string,
+  payload: unknown,
+  deliveryId?: string,
+  secret = SECRET,
+  eventsUrl = connection.events_url,
+) {
   const { headers, body } = githubDelivery(event, JSON.stringify(payload), secret, deliveryId);
-  const url = new URL(connection.events_url);
+  const url = new URL(eventsUrl);
   return fetch(`${v.url}${url.pathname}${url.search}`, { method: "POST", headers, body: new Uint8Array(body) });
 }
 
@@ -222,6 +257,7 @@ describe("a GitHub App connection", () => {
     expect(lookup.path).toMatch(/^\/repos\/[^/]+\/[^/]+\/installation$/);
     const claims = appJwtClaims(lookup.headers.authorization);
     expect(claims.iss).toBe(APP_ID);
+    expect(front.exchanges.map((e) => `${e.method} ${e.path}`)).toContain("POST /app/installations/1/access_tokens");
     const listed = await api.get("/v1/integrations/connections");
     expect(listed.text).not.toContain("PRIVATE KEY");
     expect(listed.text).not.toContain(SECRET);
@@ -247,15 +283,12 @@ describe("a GitHub App connection", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ provider: "github", name: repository.full_name, default_branch: "master" });
-    // The installation looked up with the App's JWT, a token minted for it, the repository read with that token.
+    // The installation looked up with the App's JWT, the repository read with the installation's
+    // token (minted when the connection was checked, and reused).
     const calls = front.exchanges.filter((e) => !e.injected);
-    expect(calls.map((e) => `${e.method} ${e.path}`)).toEqual([
-      `GET ${REPO_PATH}/installation`,
-      expect.stringMatching(/^POST \/app\/installations\/\d+\/access_tokens$/),
-      `GET ${REPO_PATH}`,
-    ]);
-    expect(appJwtClaims(calls[1]!.headers.authorization).iss).toBe(APP_ID);
-    expect(calls[2]!.headers.authorization).toMatch(/^token ghs_/);
+    expect(calls.map((e) => `${e.method} ${e.path}`)).toEqual([`GET ${REPO_PATH}/installation`, `GET ${REPO_PATH}`]);
+    expect(appJwtClaims(calls[0]!.headers.authorization).iss).toBe(APP_ID);
+    expect(calls[1]!.headers.authorization).toMatch(/^token ghs_/);
     front.exchanges.length = 0;
   });
 });
@@ -271,8 +304,10 @@ describe("a pull request on GitHub", () => {
 
     const calls = await checkRunCompleted(0);
     const paths = calls.map((e) => `${e.method} ${e.path.split("?")[0]}`);
-    // The event named its installation: no lookup, a token for it.
+    // The event named its installation: no lookup; and its token, minted when the repository was
+    // connected, is reused rather than minted again.
     expect(paths).not.toContain(`GET ${REPO_PATH}/installation`);
+    expect(paths.filter((p) => p.endsWith("/access_tokens"))).toEqual([]);
     const created = calls.find((e) => e.method === "POST" && e.path === `${REPO_PATH}/check-runs`)!;
     expect(JSON.parse(created.body)).toMatchObject({ name: "verdict", head_sha: pull.head.sha, status: "in_progress" });
     // In progress before the files are read.
@@ -313,16 +348,7 @@ describe("a pull request on GitHub", () => {
     expect(await again.json()).toEqual({ outcome: "duplicate", delivery_id: "gh-opened-1" });
     // The same head commit under another delivery (opened without the installation in it): once per head and policy version.
     expect((await deliver("pull_request", openedBare, "gh-opened-2")).status).toBe(202);
-    const deadline = Date.now() + 30_000;
-    const skipped = () =>
-      v
-        .output()
-        .split("\n")
-        .filter((l) => l.includes("head already checked")).length;
-    while (skipped() < 1) {
-      if (Date.now() > deadline) throw new Error(`not processed:\n${v.output().slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await untilLogged(v, (line) => line.includes("head already checked"));
     expect(front.exchanges.slice(from).filter((e) => e.path.includes("check-runs"))).toEqual([]);
   });
 
@@ -354,6 +380,46 @@ describe("a pull request on GitHub", () => {
     const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
     expect(done).toMatchObject({ status: "completed", conclusion: "success" });
     expect(done.output.annotations).toBeUndefined();
+  });
+});
+
+describe("an organization that requires no pass (require_evaluation_pass: false)", () => {
+  afterAll(async () => {
+    await api.patch("/v1/organization", { settings: { require_evaluation_pass: true } });
+  });
+
+  it("gets a failing change's check run completed as neutral, its annotations still on the lines", async () => {
+    const updated = await api.patch("/v1/organization", { settings: { require_evaluation_pass: false } });
+    expect(updated.body.settings.require_evaluation_pass).toBe(false);
+    answerChange({ "deploy/env.sh": `export REGION=eu-west-1\nexport AWS_ACCESS_KEY_ID=${AWS_KEY}\n` });
+    const from = front.exchanges.length;
+    expect((await deliver("pull_request", withHead(synchronize, "4".repeat(40)), "gh-sync-4")).status).toBe(202);
+    const calls = await checkRunCompleted(from);
+    const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(done).toMatchObject({
+      status: "completed",
+      conclusion: "neutral",
+      output: { title: expect.stringMatching(/^Verdict: failed, not blocking/) },
+    });
+    expect(done.output.annotations).toEqual([
+      expect.objectContaining({ path: "deploy/env.sh", start_line: 2, annotation_level: "failure" }),
+    ]);
+  });
+});
+
+describe("a pull request from a fork", () => {
+  it("is checked like any other: read through the base repository's installation, the check run on it", async () => {
+    answerChange({ "lib/token.py": `TOKEN = "${AWS_KEY}"\n` });
+    // The recorded delivery with its head in another repository (a contributor's fork).
+    const fromFork = withHead(opened, "7".repeat(40)) as { pull_request: { head: { repo: { id: number } } } };
+    fromFork.pull_request.head.repo = { ...fromFork.pull_request.head.repo, id: 999_999_999 };
+    const from = front.exchanges.length;
+    expect((await deliver("pull_request", fromFork, "gh-fork-1")).status).toBe(202);
+    const calls = await checkRunCompleted(from);
+    expect(calls.every((e) => e.path.startsWith(REPO_PATH))).toBe(true);
+    const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(done).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(done.output.annotations).toEqual([expect.objectContaining({ path: "lib/token.py", start_line: 1 })]);
   });
 });
 
@@ -431,18 +497,10 @@ describe("adversarial deliveries", () => {
   });
 
   it("does not check another organization's repository through its own App", async () => {
-    const created = await api.post("/v1/organizations", { name: "Globex", plan: "team" });
-    const globex = api.withKey(created.body.api_key.key);
     const secretB = "globex-github-secret-0123456789";
-    const conn = await globex.post("/v1/integrations/connections", {
-      provider: "github",
-      base_url: front.url,
-      app_id: "654321",
-      private_key: privateKey,
-      webhook_secret: secretB,
-    });
-    expect(conn.status).toBe(201);
-    expect((await globex.get("/v1/integrations/connections")).body.connections).toEqual([conn.body]);
+    const globex = await organizationWithApp("Globex", "654321", secretB);
+    const conn = { body: globex.connection };
+    expect((await globex.api.get("/v1/integrations/connections")).body.connections).toEqual([conn.body]);
     // acme's connection refuses Globex's signature.
     const crossSigned = githubDelivery("pull_request", JSON.stringify(opened), secretB, "globex-0");
     expect((await post(crossSigned.body, crossSigned.headers)).status).toBe(401);
@@ -456,19 +514,43 @@ describe("adversarial deliveries", () => {
     );
     const res = await post(body, headers, conn.body.id);
     expect(await res.json()).toEqual({ outcome: "accepted", delivery_id: "globex-1" });
-    const orgB = created.body.organization.id as string;
-    const deadline = Date.now() + 30_000;
-    const ignored = () =>
-      v
-        .output()
-        .split("\n")
-        .some((line) => line.includes("event for a repository not connected: ignored") && line.includes(orgB));
-    while (!ignored()) {
-      if (Date.now() > deadline) throw new Error(`not processed:\n${v.output().slice(-3000)}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    const orgB = globex.organizationId;
+    await untilLogged(
+      v,
+      (line) => line.includes("event for a repository not connected: ignored") && line.includes(orgB),
+    );
     expect(front.exchanges.slice(from).filter((e) => e.path.includes("check-runs"))).toEqual([]);
-    expect((await globex.get("/v1/evaluations")).body.evaluations).toEqual([]);
+    expect((await globex.api.get("/v1/evaluations")).body.evaluations).toEqual([]);
+  });
+});
+
+describe("a revoked App", () => {
+  it("marks the connection broken, with GitHub's refusal as its last error", async () => {
+    const secretI = "initech-github-secret-0123456789";
+    const { api: initech, connection: connI } = await organizationWithApp("Initech", "777777", secretI);
+    expect((await initech.post("/v1/repositories", { provider: "github", name: repository.full_name })).status).toBe(
+      201,
+    );
+    // GitHub refuses the App from now on (its installation revoked): 401 on what it reads
+    // (@octokit/auth-app retries a 401 for a few seconds after minting a token, as GitHub advises).
+    const restore = front.injectAlways(
+      (method, path) => method === "GET" && path.startsWith(`${REPO_PATH}/pulls/${pull.number}/files`),
+      { status: 401, body: JSON.stringify({ message: "Bad credentials" }) },
+    );
+    const res = await deliver("pull_request", withHead(opened, "6".repeat(40)), undefined, secretI, connI.events_url);
+    expect(res.status).toBe(202);
+    const deadline = Date.now() + 30_000;
+    let health = connI;
+    while (health.status !== "broken") {
+      if (Date.now() > deadline) throw new Error(`not broken:\n${integrationsLog().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+      [health] = (await initech.get("/v1/integrations/connections")).body.connections;
+    }
+    restore();
+    expect(health.last_error).toMatch(/401|Bad credentials/);
+    expect(health.last_error).not.toContain("PRIVATE KEY");
+    // acme's connection, another App, is untouched.
+    expect((await api.get("/v1/integrations/connections")).body.connections[0].status).toBe("active");
   });
 });
 
@@ -534,13 +616,7 @@ describe("docs/integrations/github.md", () => {
     ]);
     expect(conn).toMatchObject({ provider: "github", base_url: front.url, app_id: "123456", status: "active" });
     // The webhook secret given is the connection's: a delivery signed with it is accepted.
-    const url = new URL(conn.events_url);
-    const ping = githubDelivery("ping", "{}", SECRET, "docs-ping");
-    const res = await fetch(`${v.url}${url.pathname}${url.search}`, {
-      method: "POST",
-      headers: ping.headers,
-      body: new Uint8Array(ping.body),
-    });
+    const res = await deliver("ping", {}, "docs-ping", SECRET, conn.events_url);
     expect(await res.json()).toEqual({ outcome: "ignored", delivery_id: "docs-ping" });
   });
 
@@ -564,13 +640,6 @@ describe("docs/integrations/github.md", () => {
       expect.objectContaining({ name: "acme/payments", provider: "github", default_branch: "master" }),
     ]);
     const secret = /webhook secret \(shown once[^:]*\): ([0-9a-f]{48})$/m.exec(out)![1]!;
-    const url = new URL(conn.events_url);
-    const ping = githubDelivery("ping", "{}", secret, "cli-ping");
-    const res = await fetch(`${v.url}${url.pathname}${url.search}`, {
-      method: "POST",
-      headers: ping.headers,
-      body: new Uint8Array(ping.body),
-    });
-    expect(res.status).toBe(202);
+    expect((await deliver("ping", {}, "cli-ping", secret, conn.events_url)).status).toBe(202);
   });
 });

@@ -242,3 +242,12 @@ function external(opts: StartOptions): Verdict {
     destroy: async () => hangUpIdleConnections(),
   };
 }
+
+/** Waits until a line of the instance's log passes `match` (a background step finished), else throws with the log's tail. */
+export async function untilLogged(v: Verdict, match: (line: string) => boolean, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!v.output().split("\n").some(match)) {
+    if (Date.now() > deadline) throw new Error(`not logged in ${timeoutMs} ms:\n${v.output().slice(-3000)}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}

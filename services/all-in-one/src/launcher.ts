@@ -144,6 +144,7 @@ export async function launch(config: Config, options: LaunchOptions = {}): Promi
     quiesce.push(() => webhooks.stopDelivering());
     const integrations = await startIntegrationsService({
       ...base("integrations"),
+      identityAddress: `${host}:${identity.grpc.port}`,
       policyAddress,
       evaluationAddress: `${host}:${evaluation.grpc.port}`,
       ...integrationsOptions(config, config.dataDir, logger),

@@ -8,6 +8,7 @@ import { startIntegrationsService } from "./main.js";
 runGrpcService("integrations", integrationsProcessConfig, (base, { config, logger }) =>
   startIntegrationsService({
     ...base,
+    identityAddress: config.VERDICT_IDENTITY_ADDRESS,
     policyAddress: config.VERDICT_POLICY_ADDRESS,
     evaluationAddress: config.VERDICT_EVALUATION_ADDRESS,
     ...integrationsOptions(config, config.VERDICT_DATA_DIR, logger),

@@ -28,6 +28,7 @@ export type IntegrationsConfig = z.infer<typeof integrationsConfig>;
 /** The integrations service as its own process (bin.ts). */
 export const integrationsProcessConfig = grpcServiceConfig(DEFAULT_GRPC_PORTS.integrations).extend({
   ...integrationsConfig.shape,
+  VERDICT_IDENTITY_ADDRESS: addressVar(DEFAULT_ADDRESSES.identity),
   VERDICT_POLICY_ADDRESS: addressVar(DEFAULT_ADDRESSES.policy),
   VERDICT_EVALUATION_ADDRESS: addressVar(DEFAULT_ADDRESSES.evaluation),
 });

@@ -1,7 +1,7 @@
 import type { Bus } from "@verdict/bus";
 import type { AsyncClient, Clock, Logger, SecretBox } from "@verdict/kit";
 import type { Outbox } from "@verdict/outbox";
-import type { evaluationV1, policyV1 } from "@verdict/proto";
+import type { evaluationV1, identityV1, policyV1 } from "@verdict/proto";
 import type { ChangeLimits } from "./domain/change.js";
 import type { InboundVerifier, ProviderClient, ProviderKind } from "./domain/provider.js";
 import type { ConnectionRecord, IntegrationsRepo } from "./repo.js";
@@ -23,6 +23,8 @@ export interface IntegrationsDeps {
   inbound: Partial<Record<ProviderKind, InboundVerifier>>;
   evaluation: AsyncClient<typeof evaluationV1.EvaluationServiceService>;
   policy: AsyncClient<typeof policyV1.PolicyServiceService>;
+  /** The organization's settings: whether a failed evaluation blocks (require_evaluation_pass). */
+  identity: AsyncClient<typeof identityV1.IdentityServiceService>;
   limits: ChangeLimits;
   /** Files read from the provider at once. */
   readConcurrency: number;

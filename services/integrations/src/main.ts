@@ -2,7 +2,7 @@
 // Used by the all-in-one launcher and by bin.ts.
 import { coreDeps, serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
 import { createClient, SecretBox } from "@verdict/kit";
-import { SERVICE_NAMES, evaluationV1, integrationsV1, policyV1 } from "@verdict/proto";
+import { SERVICE_NAMES, evaluationV1, identityV1, integrationsV1, policyV1 } from "@verdict/proto";
 import { subscribeIntegrationsConsumers } from "./consumers.js";
 import { sealContext, type IntegrationsDeps } from "./deps.js";
 import { DEFAULT_CHANGE_LIMITS, type ChangeLimits } from "./domain/change.js";
@@ -11,10 +11,13 @@ import { integrationsHandlers } from "./grpc.js";
 import { GiteaClient } from "./providers/gitea/client.js";
 import { GiteaInbound } from "./providers/gitea/inbound.js";
 import { GitHubClient } from "./providers/github/client.js";
+import { gitHubApp, type GitHubApp } from "./providers/github/octokit.js";
 import { GitHubInboundVerifier } from "./providers/github/inbound.js";
 import { IntegrationsRepo, type ConnectionRecord } from "./repo.js";
 
 export interface IntegrationsServiceOptions extends ServiceBase {
+  /** The organization's settings (require_evaluation_pass). */
+  identityAddress: string;
   policyAddress: string;
   evaluationAddress: string;
   /** 32 bytes: seals tokens and webhook secrets at rest. */
@@ -24,6 +27,9 @@ export interface IntegrationsServiceOptions extends ServiceBase {
   publicUrl?: string | undefined;
 }
 
+/** GitHub Apps kept at most (one per connection in use); the cache starts over past it. */
+const MAX_CACHED_APPS = 1_000;
+
 export type IntegrationsService = RunningService;
 
 export async function startIntegrationsService(opts: IntegrationsServiceOptions): Promise<IntegrationsService> {
@@ -32,6 +38,9 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
   const repo = new IntegrationsRepo(opts.store, outbox);
   await repo.init();
   const secrets = new SecretBox(opts.masterKey);
+  const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, opts.identityAddress, {
+    timeoutMs: 10_000,
+  });
   const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, opts.policyAddress, {
     timeoutMs: 10_000,
   });
@@ -44,14 +53,26 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     },
   );
   const timeoutMs = opts.providerTimeoutMs ?? 15_000;
+  // One GitHub App per connection (and sealed key): its installation tokens are reused across checks.
+  const gitHubApps = new Map<string, GitHubApp>();
   const clientFor = (c: ConnectionRecord, hint?: { installationId?: string | undefined }): ProviderClient => {
     const secret = secrets.open(c.token_sealed, sealContext.token(c.id));
-    if (c.provider === "github")
+    if (c.provider === "github") {
+      const credentials = { appId: c.app_id ?? "", privateKey: secret, apiBaseUrl: c.base_url };
+      const key = `${c.id}:${c.app_id}:${c.base_url}:${c.token_sealed}`;
+      let app = gitHubApps.get(key);
+      if (!app) {
+        if (gitHubApps.size >= MAX_CACHED_APPS) gitHubApps.clear();
+        app = gitHubApp(credentials, timeoutMs);
+        gitHubApps.set(key, app);
+      }
       return new GitHubClient({
-        credentials: { appId: c.app_id ?? "", privateKey: secret, apiBaseUrl: c.base_url },
+        credentials,
+        app,
         ...(hint?.installationId ? { installationId: Number(hint.installationId) } : {}),
         timeoutMs,
       });
+    }
     return new GiteaClient({ baseUrl: c.base_url, token: secret, timeoutMs });
   };
   const deps: IntegrationsDeps = {
@@ -62,6 +83,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier() },
     evaluation,
     policy,
+    identity,
     limits: opts.limits ?? DEFAULT_CHANGE_LIMITS,
     readConcurrency: 8,
     publicUrl: opts.publicUrl,
@@ -79,6 +101,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
       release: async () => {
         policy.close();
         evaluation.close();
+        identity.close();
       },
     },
   );

@@ -18,6 +18,15 @@ const violation = (over: Partial<EvaluatedViolation> = {}): EvaluatedViolation =
 describe("buildReport", () => {
   const changed = [{ path: "src/a.js", status: "modified" as const, addedLines: [2, 3] }];
 
+  it("reports a failed evaluation as neutral, its annotations kept, where the organization requires no pass", () => {
+    const outcome = { passed: false, violations: [violation()], totalViolations: 1, filesEvaluated: 1 };
+    const report = buildReport(outcome, changed, { skippedForSize: 0 }, undefined, { blocking: false });
+    expect(report.state).toBe("neutral");
+    expect(report.title).toBe("Verdict: failed, not blocking (no pass required), 1 violation in 1 file");
+    expect(report.annotations).toHaveLength(1);
+    expect(buildReport(outcome, changed, { skippedForSize: 0 }, undefined, { blocking: true }).state).toBe("failure");
+  });
+
   it("fails with one annotation per violation on an added line; the others are counted in the summary", () => {
     const report = buildReport(
       {

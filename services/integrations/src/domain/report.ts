@@ -20,6 +20,12 @@ export interface EvaluationOutcome {
   filesEvaluated: number;
 }
 
+/** How a failed evaluation is reported: blocking (the organization's require_evaluation_pass) or not. */
+export interface ReportPolicy {
+  /** false: a failed evaluation is reported neutral ("not blocking"), its annotations still posted. */
+  blocking: boolean;
+}
+
 export interface Incomplete {
   /** Files not evaluated: over the file count, too large, or too large together. */
   skippedForSize: number;
@@ -30,6 +36,7 @@ export function buildReport(
   changed: ChangedFile[],
   incomplete: Incomplete,
   detailsUrl?: string,
+  policy: ReportPolicy = { blocking: true },
 ): CheckReport {
   const added = new Map(changed.map((f) => [f.path, new Set(f.addedLines ?? [])]));
   const annotations: Annotation[] = outcome.violations
@@ -56,6 +63,8 @@ export function buildReport(
     .filter(Boolean)
     .join("\n");
   const base = { summary, annotations, ...(detailsUrl ? { detailsUrl } : {}) };
+  if (!outcome.passed && !policy.blocking)
+    return { ...base, state: "neutral", title: `Verdict: failed, not blocking (no pass required), ${counted}` };
   if (!outcome.passed) return { ...base, state: "failure", title: `Verdict: failed, ${counted}` };
   // Never a silent pass: a change not evaluated whole says so.
   if (skipped) return { ...base, state: "neutral", title: `Verdict: not evaluated whole, ${skipped}` };

@@ -178,7 +178,10 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
     filesEvaluated: evaluation.summary?.total_files ?? 0,
   };
   const detailsUrl = deps.publicUrl ? `${deps.publicUrl.replace(/\/+$/, "")}/evaluations/${evaluation.id}` : undefined;
-  const report = buildReport(outcome, changed, { skippedForSize }, detailsUrl);
+  const { settings } = await deps.identity.getOrganizationSettings({ organization_id: orgId });
+  const report = buildReport(outcome, changed, { skippedForSize }, detailsUrl, {
+    blocking: settings?.require_evaluation_pass ?? true,
+  });
   // A newer head of the pull request took over meanwhile: its check reports, this one does not
   // (its check run, where the provider has one, ends as cancelled). Asked for by a "Re-run", it does.
   const still = await deps.repo.checks.findOne({ id: current.id });

@@ -168,6 +168,8 @@ export interface PrismFront {
   answerWith(match: (method: string, path: string) => boolean, answer: (path: string) => unknown): void;
   /** The next requests matching `match` get these answers, one each, instead of Prism's. */
   inject(match: (method: string, path: string) => boolean, ...faults: Fault[]): void;
+  /** Every request matching `match` gets this answer instead of Prism's, until the returned function is called. */
+  injectAlways(match: (method: string, path: string) => boolean, fault: Fault): () => void;
   /** The exchanges whose request Prism refused as not matching GitHub's description. */
   rejected(): Exchange[];
   close(): Promise<void>;
@@ -180,6 +182,7 @@ export interface PrismFront {
 export async function startFront(prismUrl: string, options: { stripPrefix?: string } = {}): Promise<PrismFront> {
   const target = new URL(prismUrl);
   const faults: Array<{ match: (method: string, path: string) => boolean; fault: Fault }> = [];
+  const standingFaults: typeof faults = [];
   const pages: Array<{ match: (method: string, path: string) => boolean; next: string }> = [];
   const answers: Array<{ match: (method: string, path: string) => boolean; answer: (path: string) => unknown }> = [];
   const exchanges: Exchange[] = [];
@@ -193,8 +196,9 @@ export async function startFront(prismUrl: string, options: { stripPrefix?: stri
       const record = (status: number, violations: string[], injected: boolean) =>
         exchanges.push({ method, path, headers: req.headers, body: body.toString(), status, violations, injected });
       const faultIndex = faults.findIndex((f) => f.match(method, path));
-      if (faultIndex >= 0) {
-        const { fault } = faults.splice(faultIndex, 1)[0]!;
+      const standing = standingFaults.find((f) => f.match(method, path));
+      if (faultIndex >= 0 || standing) {
+        const { fault } = faultIndex >= 0 ? faults.splice(faultIndex, 1)[0]! : standing!;
         record(fault.status, [], true);
         res.writeHead(fault.status, { "content-type": "application/json", ...fault.headers });
         res.end(fault.body ?? JSON.stringify({ message: `injected ${fault.status}` }));
@@ -263,6 +267,11 @@ export async function startFront(prismUrl: string, options: { stripPrefix?: stri
     },
     inject(match, ...list) {
       for (const fault of list) faults.push({ match, fault });
+    },
+    injectAlways(match, fault) {
+      const entry = { match, fault };
+      standingFaults.push(entry);
+      return () => void standingFaults.splice(standingFaults.indexOf(entry), 1);
     },
     rejected: () => exchanges.filter((e) => e.violations.length > 0),
     close: () =>

@@ -17,7 +17,7 @@ import {
 } from "../../domain/retry.js";
 import { addedLines } from "../unifiedDiff.js";
 import { checkRunUpdates } from "./checks.js";
-import { gitHubApp, gitHubError, type GitHubAppCredentials, type GitHubOctokit } from "./octokit.js";
+import { gitHubApp, gitHubError, type GitHubApp, type GitHubAppCredentials, type GitHubOctokit } from "./octokit.js";
 
 export interface GitHubClientOptions {
   credentials: GitHubAppCredentials;
@@ -28,6 +28,11 @@ export interface GitHubClientOptions {
   installationId?: number;
   /** Deadline of one API call. */
   timeoutMs?: number;
+  /**
+   * The App, shared by the clients of one connection so that its installation tokens are minted
+   * once and reused until shortly before they expire; made from the credentials when absent.
+   */
+  app?: GitHubApp;
   retry?: RetryPolicy;
   retryEnv?: RetryEnv;
   now?: () => Date;
@@ -61,7 +66,7 @@ interface GitHubFile {
  */
 export class GitHubClient implements ProviderClient {
   readonly kind = "github" as const;
-  private readonly app: ReturnType<typeof gitHubApp>;
+  private readonly app: GitHubApp;
   /** Installation clients by installation id; the installation of a repository by its full name. */
   private readonly installations = new Map<number, Promise<GitHubOctokit>>();
   private readonly installationOf = new Map<string, Promise<number>>();
@@ -69,7 +74,7 @@ export class GitHubClient implements ProviderClient {
 
   constructor(private readonly options: GitHubClientOptions) {
     this.now = options.now ?? (() => new Date());
-    this.app = gitHubApp(options.credentials, options.timeoutMs);
+    this.app = options.app ?? gitHubApp(options.credentials, options.timeoutMs);
   }
 
   async getRepository(repo: RepoRef): Promise<ProviderRepository> {

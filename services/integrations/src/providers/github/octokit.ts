@@ -30,10 +30,9 @@ export function gitHubOctokit(apiBaseUrl = GITHUB_API_URL): GitHubOctokit {
  * The App: @octokit/auth-app signs its JWT with the private key and mints (and caches until
  * shortly before they expire) installation tokens from it.
  */
-export function gitHubApp(
-  credentials: GitHubAppCredentials,
-  timeoutMs?: number,
-): App<{ Octokit: typeof GitHubOctokit }> {
+export type GitHubApp = App<{ Octokit: typeof GitHubOctokit }>;
+
+export function gitHubApp(credentials: GitHubAppCredentials, timeoutMs?: number): GitHubApp {
   return new App({
     appId: credentials.appId,
     privateKey: credentials.privateKey,
