@@ -2,7 +2,6 @@
 // `verdict audit verify` passing on an intact log and failing, naming the event, once the stored
 // events are changed, removed or reordered directly in the store (the instance stopped, its
 // documents edited as someone with access to the database would, the instance started again).
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { createStore, type Store } from "@verdict/store";
 import { Api } from "../support/api.js";
 import { auditEventOfRequest } from "../support/audit.js";
-import { CLI, isolatedHome, runCli } from "../support/cli.js";
+import { isolatedHome, runCli, runDocBlock } from "../support/cli.js";
 import { mongoDatabaseOf, ROOT, startVerdict, type Verdict } from "../support/server.js";
 
 interface Line {
@@ -111,28 +110,10 @@ describe("the audit log's hash chain", () => {
     expect(from).toBeGreaterThan(0);
     const block = /```sh\n([\s\S]*?)```/.exec(doc.slice(from))![1]!;
     const last = lines[lines.length - 1]!;
-    const out = execFileSync(
-      "bash",
-      [
-        "--norc",
-        "--noprofile",
-        "-euo",
-        "pipefail",
-        "-c",
-        `verdict() { "${process.execPath}" "${CLI}" "$@"; }\n${block}`,
-      ],
-      {
-        cwd: work,
-        env: {
-          ...isolatedHome(),
-          PATH: process.env.PATH ?? "",
-          VERDICT_URL: v.url,
-          VERDICT_API_KEY: v.bootstrapKey,
-          HEAD: `${last.seq}:${last.hash}`,
-        },
-        encoding: "utf8",
-      },
-    );
+    const out = runDocBlock(block, {
+      cwd: work,
+      env: { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: v.bootstrapKey, HEAD: `${last.seq}:${last.hash}` },
+    });
     expect(out.match(/^audit log verified: \d+ events, chain intact$/gm)).toHaveLength(2);
     expect(readFileSync(join(work, "audit.jsonl"), "utf8").trim().split("\n").length).toBeGreaterThanOrEqual(
       lines.length,
