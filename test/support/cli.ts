@@ -1,7 +1,7 @@
 // Runs the real `verdict` binary (libs/cli/dist/bin.js) as a child process, as a user or a CI
 // job would: its own environment (a private HOME and config directory), stdin, exit code.
 import { expect } from "@jest/globals";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -27,6 +27,18 @@ export interface CliOptions {
 export function isolatedHome(): { HOME: string; XDG_CONFIG_HOME: string } {
   const home = mkdtempSync(join(tmpdir(), "verdict-cli-home-"));
   return { HOME: home, XDG_CONFIG_HOME: join(home, ".config") };
+}
+
+/**
+ * Runs a documentation's shell block as written, in bash with `-euo pipefail`, `verdict` being
+ * this checkout's CLI; answers its stdout (throws when a command fails).
+ */
+export function runDocBlock(block: string, opts: { env: Record<string, string>; cwd?: string }): string {
+  return execFileSync(
+    "bash",
+    ["--norc", "--noprofile", "-euo", "pipefail", "-c", `verdict() { "${process.execPath}" "${CLI}" "$@"; }\n${block}`],
+    { env: { PATH: process.env.PATH ?? "", ...opts.env }, cwd: opts.cwd ?? ROOT, encoding: "utf8" },
+  );
 }
 
 export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult> {

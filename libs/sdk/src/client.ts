@@ -287,6 +287,11 @@ export class VerdictClient {
     );
   }
 
+  /** The whole audit log as JSON Lines text, oldest first (each line a hash-chained event: auditChain.ts). */
+  async exportAuditEvents(): Promise<string> {
+    return (await this.raw("GET", "/v1/audit-events/export")).body.toString("utf8");
+  }
+
   listOAuthClients = () => this.call("get", "/v1/oauth-clients");
   /** 201 with `client_secret` (shown once; null for a public client). */
   createOAuthClient = (body: T.CreateOAuthClient) => this.call("post", "/v1/oauth-clients", { body });

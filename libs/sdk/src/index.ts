@@ -4,3 +4,4 @@ export * from "./gen/scopes.js";
 export * from "./rateLimit.js";
 export * from "./retry.js";
 export type * from "./types.js";
+export * from "./auditChain.js";

@@ -2,8 +2,11 @@
 // they sign in, and what they did. Secrets (invitation links, client secrets, SCIM tokens) are
 // printed once, at creation, to stdout only: never in notes or errors.
 import { InvalidArgumentError, type Command } from "commander";
-import { API_SCOPES, type ApiScope, type PutSsoConnection } from "@verdict/sdk";
+import { readFileSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { API_SCOPES, parseAuditExport, verifyAuditChain, type ApiScope, type PutSsoConnection } from "@verdict/sdk";
 import type { Context } from "../context.js";
+import { CliError, EXIT } from "../errors.js";
 import { bool, collect, jsonOf, positiveInt, readText, secretFromStdin } from "./shared.js";
 
 const ROLES = ["owner", "admin", "member", "viewer"] as const;
@@ -102,6 +105,46 @@ function membersCommand(program: Command, ctx: Context): void {
 
 function auditCommand(program: Command, ctx: Context): void {
   const audit = program.command("audit").description("The organization's audit log (read:org)");
+  audit
+    .command("export")
+    .description("The whole audit log as JSON Lines, oldest first (hash-chained events; see `audit verify`)")
+    .option("--out <file>", "write it to this file instead of standard output")
+    .action(async (opts: { out?: string }) => {
+      const text = await ctx.client().exportAuditEvents();
+      if (!opts.out) return void ctx.io.stdout.write(text);
+      writeFileSync(resolve(ctx.io.cwd, opts.out), text);
+      ctx.io.stderr.write(`saved ${text ? text.split("\n").length - 1 : 0} events to ${opts.out}\n`);
+    });
+  audit
+    .command("verify")
+    .description(
+      "Check the audit log's hash chain (the API's export, or --file): exit 1 naming the first changed, removed or reordered event",
+    )
+    .option("--file <file>", "check this export (from `audit export`) instead of fetching one")
+    .option(
+      "--head <seq:hash>",
+      "the head printed by an earlier verify: the log must still contain it (detects a cut-off end)",
+    )
+    .action(async (opts: { file?: string; head?: string }, c: Command) => {
+      const out = ctx.output(jsonOf(c));
+      const text = opts.file
+        ? readFileSync(resolve(ctx.io.cwd, opts.file), "utf8")
+        : await ctx.client().exportAuditEvents();
+      const verdict = verifyAuditChain(parseAuditExport(text), opts.head ? { knownHead: parseHead(opts.head) } : {});
+      if (!verdict.ok) process.exitCode = EXIT.failed;
+      if (out.json) return out.data(verdict);
+      if (verdict.failure) {
+        const f = verdict.failure;
+        out.line(`audit log FAILED verification at event ${f.seq} (${f.id}): ${f.problem}: ${f.message}`);
+        out.line(`${verdict.checked} events before it verified`);
+        return;
+      }
+      const head = verdict.head ? `${verdict.head.seq}:${verdict.head.hash}` : "none (the log is empty)";
+      out.line(`audit log verified: ${verdict.checked} events, chain intact`);
+      out.line(
+        `head ${head}  (keep it; \`verdict audit verify --head ${verdict.head ? head : "SEQ:HASH"}\` later also detects a cut-off end)`,
+      );
+    });
   audit
     .command("list")
     .description("Audit events, newest first (follows pagination cursors up to --limit)")
@@ -318,4 +361,11 @@ function scimTokensCommand(program: Command, ctx: Context): void {
       if (out.json) return out.data({ deleted: id });
       out.line(`deleted ${id}`);
     });
+}
+
+/** `--head 42:9f86d0…`: an event number and its SHA-256 hash. */
+function parseHead(value: string): { seq: number; hash: string } {
+  const m = /^([1-9][0-9]*):([0-9a-f]{64})$/.exec(value.trim());
+  if (!m) throw new CliError(`--head must be SEQ:HASH as an earlier verify printed it (got ${value})`);
+  return { seq: Number(m[1]), hash: m[2]! };
 }

@@ -192,6 +192,9 @@ export const AuditEventSchema = z
       .nullable()
       .meta({ description: "How the actor authenticated: the key's, session's or OAuth client's id (never a secret)" }),
     request_id: z.string().nullable().meta({ description: "The X-Request-Id of the request that made the change" }),
+    seq: z.number().int().meta({ description: "The event's number in the organization's hash chain (1, 2, …)" }),
+    prev_hash: z.string().meta({ description: "SHA-256 (hex) of the event before it; zeros for the first" }),
+    hash: z.string().meta({ description: "SHA-256 (hex) of the event's canonical form (docs/audit.md)" }),
     target: z.object({ type: z.string(), id: z.string() }),
     occurred_at: ISO,
     data: z.record(z.string(), z.unknown()).meta({

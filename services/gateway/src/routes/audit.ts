@@ -1,4 +1,5 @@
 import type { identityV1 } from "@verdict/proto";
+import type { ChainedAuditEvent } from "@verdict/sdk";
 import { route } from "../http/route.js";
 import { refuseImpossibleDays } from "../http/schemas.js";
 import type { AuditEventType } from "@verdict/kit";
@@ -19,11 +20,73 @@ export function auditEventJson(e: identityV1.AuditEvent) {
     request_id: e.request_id || null,
     target: { type: e.target_type, id: e.target_id },
     occurred_at: e.occurred_at,
+    seq: e.seq,
+    prev_hash: e.prev_hash,
+    hash: e.hash,
     data: JSON.parse(e.data_json || "{}") as Record<string, unknown>,
   };
 }
 
+/** An event as the chain stores it and the JSON Lines export carries it (@verdict/sdk auditChain). */
+export function chainedAuditEventJson(e: identityV1.AuditEvent): ChainedAuditEvent {
+  return {
+    seq: e.seq,
+    id: e.id,
+    organization_id: e.organization_id,
+    type: e.type,
+    actor: { type: e.actor?.type ?? "system", id: e.actor?.id ?? "", ip: e.actor?.ip ?? "" },
+    credential: e.credential_type ? { type: e.credential_type, id: e.credential_id } : null,
+    request_id: e.request_id || null,
+    target_type: e.target_type,
+    target_id: e.target_id,
+    occurred_at: e.occurred_at,
+    data: JSON.parse(e.data_json || "{}") as Record<string, unknown>,
+    prev_hash: e.prev_hash,
+    hash: e.hash,
+  };
+}
+
+const EXPORT_PAGE = 1000;
+
 export const auditRoutes = [
+  route({
+    method: "get",
+    path: "/v1/audit-events/export",
+    operationId: "exportAuditEvents",
+    summary:
+      "The whole audit log as JSON Lines, oldest first, one hash-chained event per line (what `verdict audit verify` checks)",
+    tag: "Audit log",
+    access: { kind: "scope", scope: "read:org" },
+    rateClass: "reads",
+    responses: {
+      200: {
+        description:
+          "One event per line in chain order: seq, id, organization_id, type, actor, credential, request_id, target_type, target_id, occurred_at, data, prev_hash, hash (docs/audit.md)",
+        contentTypes: ["application/x-ndjson"],
+      },
+    },
+    handler: async ({ principal, clients }) => {
+      const lines: string[] = [];
+      for (let after = 0; ;) {
+        const page = await clients.identity.exportAuditEvents({
+          organization_id: principal!.organizationId,
+          after_seq: after,
+          limit: EXPORT_PAGE,
+        });
+        for (const e of page.events) lines.push(JSON.stringify(chainedAuditEventJson(e)));
+        if (page.events.length < EXPORT_PAGE) break;
+        after = page.events[page.events.length - 1]!.seq;
+      }
+      return {
+        status: 200,
+        file: {
+          content: Buffer.from(lines.map((l) => `${l}\n`).join(""), "utf8"),
+          contentType: "application/x-ndjson",
+          filename: `verdict-audit-${principal!.organizationId}.jsonl`,
+        },
+      };
+    },
+  }),
   route({
     method: "get",
     path: "/v1/audit-events",

@@ -1,5 +1,6 @@
 // The audit log's event types: every security-relevant change, as an append-only record.
 import { AUDIT_EVENT_TYPES, type AuditEventType } from "@verdict/kit";
+import { auditEventHash, GENESIS_HASH, type AuditHashInput } from "@verdict/sdk";
 
 /** The audit log's event types (one list, in @verdict/kit, for identity and the gateway's schemas). */
 export const AUDIT_TYPES = AUDIT_EVENT_TYPES;
@@ -7,4 +8,16 @@ export type AuditType = AuditEventType;
 
 export function isAuditType(value: string): value is AuditType {
   return (AUDIT_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * An event's place in its organization's hash chain: the number after the last event and the
+ * links (the format is @verdict/sdk's auditChain, which `verdict audit verify` checks).
+ */
+export function chainAuditEvent<T extends Omit<AuditHashInput, "seq" | "prev_hash">>(
+  event: T,
+  last: { seq: number; hash: string } | null,
+): T & { seq: number; prev_hash: string; hash: string } {
+  const linked = { ...event, seq: (last?.seq ?? 0) + 1, prev_hash: last?.hash ?? GENESIS_HASH };
+  return { ...linked, hash: auditEventHash(linked) };
 }

@@ -1,6 +1,7 @@
 // gRPC handlers of the audit log. Map proto <-> use cases, nothing else.
 import { messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
+import { exportAuditEvents } from "../usecases/audit/exportAuditEvents.js";
 import { listAuditEvents } from "../usecases/audit/listAuditEvents.js";
 import type { AuditRecord } from "../repos/auditRepo.js";
 import type { IdentityDeps } from "../deps.js";
@@ -13,11 +14,23 @@ function toAuditEvent(e: AuditRecord): identityV1.AuditEvent {
     credential_type: e.credential?.type ?? "",
     credential_id: e.credential?.id ?? "",
     request_id: e.request_id ?? "",
+    seq: e.seq,
+    prev_hash: e.prev_hash,
+    hash: e.hash,
+    organization_id: e.organization_id,
   };
 }
 
-export function auditHandlers(deps: IdentityDeps): IdentityHandlers<"listAuditEvents"> {
+export function auditHandlers(deps: IdentityDeps): IdentityHandlers<"listAuditEvents" | "exportAuditEvents"> {
   return {
+    async exportAuditEvents(req) {
+      const events = await exportAuditEvents(deps, {
+        organizationId: req.organization_id,
+        afterSeq: Number(req.after_seq),
+        limit: req.limit > 0 ? req.limit : 500,
+      });
+      return { events: events.map(toAuditEvent) };
+    },
     async listAuditEvents(req) {
       const page = await listAuditEvents(deps, {
         organizationId: req.organization_id,

@@ -1,8 +1,11 @@
 // The audit log, through the Store port: what was done in an organization, by whom, appended with
-// the bus event that publishes it (see @verdict/outbox).
+// the bus event that publishes it (see @verdict/outbox), at the end of the organization's hash
+// chain (seq, prev_hash, hash: @verdict/sdk's auditChain). A unique (organization, seq) index
+// makes the chain linear: two appends racing for one number cannot both win; the loser re-reads
+// the end and tries again. Nothing here updates or deletes an event.
 import type { Outbox, PendingEvent } from "@verdict/outbox";
-import type { Collection, Filter, Store } from "@verdict/store";
-import type { AuditType } from "../domain/audit.js";
+import { DuplicateKeyError, type Collection, type Filter, type Store } from "@verdict/store";
+import { chainAuditEvent, type AuditType } from "../domain/audit.js";
 import { IDENTITY_COLLECTIONS } from "./collections.js";
 
 export interface AuditRecord {
@@ -18,7 +21,16 @@ export interface AuditRecord {
   target_id: string;
   occurred_at: string;
   data: Record<string, unknown>;
+  /** The event's number in its organization's chain (1, 2, …). */
+  seq: number;
+  /** The hash of the event before it (zeros for the first). */
+  prev_hash: string;
+  /** SHA-256 of its canonical form (docs/audit.md). */
+  hash: string;
 }
+
+/** An event before it takes its place in the chain. */
+export type UnchainedAuditRecord = Omit<AuditRecord, "seq" | "prev_hash" | "hash">;
 
 export class AuditRepo {
   private readonly events: Collection<AuditRecord>;
@@ -30,9 +42,34 @@ export class AuditRepo {
     this.events = store.collection<AuditRecord>(IDENTITY_COLLECTIONS.audit);
   }
 
-  /** Appends an event to the audit log with the bus event that publishes it (written together). */
-  append(record: AuditRecord, event: PendingEvent): Promise<void> {
-    return this.outbox.insert(this.events, record, [event]);
+  /**
+   * Appends an event at the end of its organization's chain, with the bus event that publishes
+   * it (written together). Throws DuplicateKeyError when an event with this id is there already.
+   */
+  async append(record: UnchainedAuditRecord, eventOf: (r: AuditRecord) => PendingEvent): Promise<AuditRecord> {
+    for (;;) {
+      const chained = chainAuditEvent(record, await this.last(record.organization_id));
+      try {
+        await this.outbox.insert(this.events, chained, [eventOf(chained)]);
+        return chained;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError) || (await this.events.findOne({ id: record.id }))) throw err;
+        // Another append took this number: read the new end of the chain and try again.
+      }
+    }
+  }
+
+  private async last(organizationId: string): Promise<{ seq: number; hash: string } | null> {
+    const [last] = await this.events.find(
+      { organization_id: organizationId, seq: { $exists: true } },
+      { sort: { seq: -1 }, limit: 1 },
+    );
+    return last ? { seq: last.seq, hash: last.hash } : null;
+  }
+
+  /** The organization's events in chain order, after a number (the export), at most `limit`. */
+  chainPage(organizationId: string, afterSeq: number, limit: number): Promise<AuditRecord[]> {
+    return this.events.find({ organization_id: organizationId, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });
   }
 
   /** Whether the organization's audit log holds this event (a cursor names one of its own). */
@@ -52,6 +89,29 @@ export class AuditRepo {
     // The outbox publishes the events written with audit records, and sweeps up those a crash
     // left behind.
     await this.outbox.register(this.events);
-    await this.events.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: -1 } }]);
+    await this.events.ensureIndexes([
+      { name: "org_id", fields: { organization_id: 1, id: -1 } },
+      { name: "org_seq_probe", fields: { organization_id: 1, seq: -1 } },
+    ]);
+    await this.chainEarlierEvents();
+    await this.events.ensureIndexes([{ name: "org_seq", fields: { organization_id: 1, seq: 1 }, unique: true }]);
+  }
+
+  /**
+   * Events an earlier version stored without a place in the chain take one, oldest first, after
+   * the events already chained (once, at the first start of this version).
+   */
+  private async chainEarlierEvents(): Promise<void> {
+    for (;;) {
+      const batch = await this.events.find({ seq: { $exists: false } }, { sort: { id: 1 }, limit: 500 });
+      if (!batch.length) return;
+      for (const record of batch) {
+        const chained = chainAuditEvent(record, await this.last(record.organization_id));
+        await this.events.updateOne(
+          { id: record.id, seq: { $exists: false } },
+          { seq: chained.seq, prev_hash: chained.prev_hash, hash: chained.hash },
+        );
+      }
+    }
   }
 }

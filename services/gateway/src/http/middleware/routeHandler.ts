@@ -81,7 +81,8 @@ function writeResult(result: RouteResult, req: Request, res: Response): void {
   if (result.session === "clear") clearSessionCookie(req, res);
   else if (result.session) setSessionCookie(req, res, result.session.token, result.session.expiresAt);
   if (result.file)
-    res.status(result.status).type(result.file.contentType).attachment(result.file.filename).send(result.file.content);
+    // attachment() guesses a type from the file name (octet-stream for .jsonl): the route's type goes after it.
+    res.status(result.status).attachment(result.file.filename).type(result.file.contentType).send(result.file.content);
   else if (result.body === undefined) res.status(result.status).end();
   else res.status(result.status).json(result.body);
 }

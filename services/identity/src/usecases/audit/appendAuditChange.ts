@@ -3,7 +3,7 @@ import type { AuditChangeData } from "@verdict/outbox";
 import { DuplicateKeyError } from "@verdict/store";
 import { isAuditType } from "../../domain/audit.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { AuditRecord } from "../../repos/auditRepo.js";
+import type { UnchainedAuditRecord } from "../../repos/auditRepo.js";
 import { appendAuditRecord } from "./recordAudit.js";
 
 /**
@@ -17,7 +17,7 @@ export async function appendAuditChange(deps: IdentityDeps, event: CloudEvent<Au
     deps.logger.warn({ event_id: event.id, type: c.type }, "audit change of an unknown type: not recorded");
     return;
   }
-  const record: AuditRecord = {
+  const record: UnchainedAuditRecord = {
     id: `aud_${event.id.slice(event.id.indexOf("_") + 1)}`,
     organization_id: c.organization_id,
     type: c.type,

@@ -2,7 +2,7 @@ import { TOPICS } from "@verdict/bus";
 import { newId } from "@verdict/kit";
 import type { AuditType } from "../../domain/audit.js";
 import type { IdentityDeps } from "../../deps.js";
-import type { AuditRecord } from "../../repos/auditRepo.js";
+import type { AuditRecord, UnchainedAuditRecord } from "../../repos/auditRepo.js";
 
 export type Actor = AuditRecord["actor"];
 
@@ -20,8 +20,8 @@ export interface RecordAuditCommand {
 }
 
 /** Appends a security event to the audit log and publishes it on the bus (written together). */
-export async function recordAudit(deps: IdentityDeps, cmd: RecordAuditCommand): Promise<AuditRecord> {
-  const record: AuditRecord = {
+export function recordAudit(deps: IdentityDeps, cmd: RecordAuditCommand): Promise<AuditRecord> {
+  return appendAuditRecord(deps, {
     id: newId("aud"),
     organization_id: cmd.organizationId,
     type: cmd.type,
@@ -30,13 +30,12 @@ export async function recordAudit(deps: IdentityDeps, cmd: RecordAuditCommand): 
     target_id: cmd.targetId,
     occurred_at: deps.clock.now().toISOString(),
     data: cmd.data ?? {},
-  };
-  await appendAuditRecord(deps, record);
-  return record;
+  });
 }
 
-/** Writes a record to the audit log with the bus event that publishes it. */
-export function appendAuditRecord(deps: IdentityDeps, record: AuditRecord): Promise<void> {
-  const event = deps.outbox.event(TOPICS.auditRecorded, { source: "/identity", subject: record.id, data: record });
-  return deps.audit.append(record, event);
+/** Writes a record at the end of the organization's audit chain with the bus event that publishes it. */
+export function appendAuditRecord(deps: IdentityDeps, record: UnchainedAuditRecord): Promise<AuditRecord> {
+  return deps.audit.append(record, (chained) =>
+    deps.outbox.event(TOPICS.auditRecorded, { source: "/identity", subject: chained.id, data: chained }),
+  );
 }

@@ -441,6 +441,28 @@ export interface AuditEvent {
   credential_id: string;
   /** The request that made the change (X-Request-Id); empty when not recorded. */
   request_id: string;
+  /**
+   * Its place in the organization's hash chain (docs/audit.md): number, the previous event's
+   * hash, its own hash.
+   */
+  seq: number;
+  prev_hash: string;
+  hash: string;
+  organization_id: string;
+}
+
+/**
+ * The organization's audit events in chain order (seq ascending), after a number: what the JSON
+ * Lines export and `verdict audit verify` read.
+ */
+export interface ExportAuditEventsRequest {
+  organization_id: string;
+  after_seq: number;
+  limit: number;
+}
+
+export interface ExportAuditEventsResponse {
+  events: AuditEvent[];
 }
 
 export interface ListAuditEventsRequest {
@@ -7201,6 +7223,10 @@ function createBaseAuditEvent(): AuditEvent {
     credential_type: "",
     credential_id: "",
     request_id: "",
+    seq: 0,
+    prev_hash: "",
+    hash: "",
+    organization_id: "",
   };
 }
 
@@ -7235,6 +7261,18 @@ export const AuditEvent: MessageFns<AuditEvent> = {
     }
     if (message.request_id !== "") {
       writer.uint32(1618).string(message.request_id);
+    }
+    if (message.seq !== 0) {
+      writer.uint32(1624).int64(message.seq);
+    }
+    if (message.prev_hash !== "") {
+      writer.uint32(1634).string(message.prev_hash);
+    }
+    if (message.hash !== "") {
+      writer.uint32(1642).string(message.hash);
+    }
+    if (message.organization_id !== "") {
+      writer.uint32(1650).string(message.organization_id);
     }
     return writer;
   },
@@ -7332,6 +7370,38 @@ export const AuditEvent: MessageFns<AuditEvent> = {
             message.request_id = reader.string();
             continue;
           }
+          case 203: {
+            if (tag !== 1624) {
+              break;
+            }
+
+            message.seq = longToNumber(reader.int64());
+            continue;
+          }
+          case 204: {
+            if (tag !== 1634) {
+              break;
+            }
+
+            message.prev_hash = reader.string();
+            continue;
+          }
+          case 205: {
+            if (tag !== 1642) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+          case 206: {
+            if (tag !== 1650) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7384,6 +7454,18 @@ export const AuditEvent: MessageFns<AuditEvent> = {
         : isSet(object.request_id)
         ? globalThis.String(object.request_id)
         : "",
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      prev_hash: isSet(object.prevHash)
+        ? globalThis.String(object.prevHash)
+        : isSet(object.prev_hash)
+        ? globalThis.String(object.prev_hash)
+        : "",
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
     };
   },
 
@@ -7419,6 +7501,18 @@ export const AuditEvent: MessageFns<AuditEvent> = {
     if (message.request_id !== "") {
       obj.requestId = message.request_id;
     }
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.prev_hash !== "") {
+      obj.prevHash = message.prev_hash;
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
     return obj;
   },
 
@@ -7437,6 +7531,188 @@ export const AuditEvent: MessageFns<AuditEvent> = {
     message.credential_type = object.credential_type ?? "";
     message.credential_id = object.credential_id ?? "";
     message.request_id = object.request_id ?? "";
+    message.seq = object.seq ?? 0;
+    message.prev_hash = object.prev_hash ?? "";
+    message.hash = object.hash ?? "";
+    message.organization_id = object.organization_id ?? "";
+    return message;
+  },
+};
+
+function createBaseExportAuditEventsRequest(): ExportAuditEventsRequest {
+  return { organization_id: "", after_seq: 0, limit: 0 };
+}
+
+export const ExportAuditEventsRequest: MessageFns<ExportAuditEventsRequest> = {
+  encode(message: ExportAuditEventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.after_seq !== 0) {
+      writer.uint32(16).int64(message.after_seq);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).int32(message.limit);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportAuditEventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportAuditEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.after_seq = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportAuditEventsRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      after_seq: isSet(object.afterSeq)
+        ? globalThis.Number(object.afterSeq)
+        : isSet(object.after_seq)
+        ? globalThis.Number(object.after_seq)
+        : 0,
+      limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
+    };
+  },
+
+  toJSON(message: ExportAuditEventsRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.after_seq !== 0) {
+      obj.afterSeq = Math.round(message.after_seq);
+    }
+    if (message.limit !== 0) {
+      obj.limit = Math.round(message.limit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportAuditEventsRequest>, I>>(base?: I): ExportAuditEventsRequest {
+    return ExportAuditEventsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportAuditEventsRequest>, I>>(object: I): ExportAuditEventsRequest {
+    const message = createBaseExportAuditEventsRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.after_seq = object.after_seq ?? 0;
+    message.limit = object.limit ?? 0;
+    return message;
+  },
+};
+
+function createBaseExportAuditEventsResponse(): ExportAuditEventsResponse {
+  return { events: [] };
+}
+
+export const ExportAuditEventsResponse: MessageFns<ExportAuditEventsResponse> = {
+  encode(message: ExportAuditEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      AuditEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ExportAuditEventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseExportAuditEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(AuditEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ExportAuditEventsResponse {
+    return {
+      events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => AuditEvent.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ExportAuditEventsResponse): unknown {
+    const obj: any = {};
+    if (message.events?.length) {
+      obj.events = message.events.map((e) => AuditEvent.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ExportAuditEventsResponse>, I>>(base?: I): ExportAuditEventsResponse {
+    return ExportAuditEventsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ExportAuditEventsResponse>, I>>(object: I): ExportAuditEventsResponse {
+    const message = createBaseExportAuditEventsResponse();
+    message.events = object.events?.map((e) => AuditEvent.fromPartial(e)) || [];
     return message;
   },
 };
@@ -15906,6 +16182,18 @@ export const IdentityServiceService = {
       Buffer.from(ListAuditEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListAuditEventsResponse => ListAuditEventsResponse.decode(value),
   },
+  /** The audit events in chain order, for the JSON Lines export (GET /v1/audit-events/export). */
+  exportAuditEvents: {
+    path: "/verdict.identity.v1.IdentityService/ExportAuditEvents" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ExportAuditEventsRequest): Buffer =>
+      Buffer.from(ExportAuditEventsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ExportAuditEventsRequest => ExportAuditEventsRequest.decode(value),
+    responseSerialize: (value: ExportAuditEventsResponse): Buffer =>
+      Buffer.from(ExportAuditEventsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ExportAuditEventsResponse => ExportAuditEventsResponse.decode(value),
+  },
   /**
    * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
    * people with. The value (vdt_scim_…) is answered once and stored hashed.
@@ -16137,6 +16425,8 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   recordOAuthEvent: handleUnaryCall<RecordOAuthEventRequest, RecordOAuthEventResponse>;
   /** The organization's security events, newest first. */
   listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
+  /** The audit events in chain order, for the JSON Lines export (GET /v1/audit-events/export). */
+  exportAuditEvents: handleUnaryCall<ExportAuditEventsRequest, ExportAuditEventsResponse>;
   /**
    * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
    * people with. The value (vdt_scim_…) is answered once and stored hashed.
@@ -16866,6 +17156,22 @@ export interface IdentityServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListAuditEventsResponse) => void,
+  ): ClientUnaryCall;
+  /** The audit events in chain order, for the JSON Lines export (GET /v1/audit-events/export). */
+  exportAuditEvents(
+    request: ExportAuditEventsRequest,
+    callback: (error: ServiceError | null, response: ExportAuditEventsResponse) => void,
+  ): ClientUnaryCall;
+  exportAuditEvents(
+    request: ExportAuditEventsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ExportAuditEventsResponse) => void,
+  ): ClientUnaryCall;
+  exportAuditEvents(
+    request: ExportAuditEventsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ExportAuditEventsResponse) => void,
   ): ClientUnaryCall;
   /**
    * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
