@@ -10,37 +10,43 @@ import {
   type Subscription,
 } from "@verdict/bus";
 import type { WebhookDeps } from "./deps.js";
-import { evaluationCompletedData, findingUpdatedData, policyViolationData } from "./domain/events.js";
+import {
+  evaluationCompletedData,
+  findingUpdatedData,
+  policyViolationData,
+  type SubscribableEvent,
+} from "./domain/events.js";
 import { enqueueEvent } from "./usecases/enqueueEvent.js";
+
+/** One bus topic delivered as one subscribable event, its data mapped through an allowlist. */
+function relay<D extends { organization_id: string }>(
+  deps: WebhookDeps,
+  bus: Bus,
+  topic: string,
+  event: SubscribableEvent,
+  dataOf: (d: D) => Record<string, unknown>,
+): Promise<Subscription> {
+  return bus.subscribe<D>(topic, "webhooks", async (e) => {
+    await enqueueEvent(deps, {
+      event,
+      eventId: e.id,
+      organizationId: e.data?.organization_id,
+      time: e.time,
+      data: dataOf(e.data),
+    });
+  });
+}
 
 export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Promise<Subscription[]> {
   return [
-    await bus.subscribe<EvaluationCompletedData>(TOPICS.evaluationCompleted, "webhooks", async (e) => {
-      await enqueueEvent(deps, {
-        event: "evaluation.completed",
-        eventId: e.id,
-        organizationId: e.data?.organization_id,
-        time: e.time,
-        data: evaluationCompletedData(e.data),
-      });
-    }),
-    await bus.subscribe<PolicyViolationData>(TOPICS.policyViolation, "webhooks", async (e) => {
-      await enqueueEvent(deps, {
-        event: "policy.violation",
-        eventId: e.id,
-        organizationId: e.data?.organization_id,
-        time: e.time,
-        data: policyViolationData(e.data),
-      });
-    }),
-    await bus.subscribe<FindingUpdatedData>(TOPICS.findingUpdated, "webhooks", async (e) => {
-      await enqueueEvent(deps, {
-        event: "finding.updated",
-        eventId: e.id,
-        organizationId: e.data?.organization_id,
-        time: e.time,
-        data: findingUpdatedData(e.data),
-      });
-    }),
+    await relay<EvaluationCompletedData>(
+      deps,
+      bus,
+      TOPICS.evaluationCompleted,
+      "evaluation.completed",
+      evaluationCompletedData,
+    ),
+    await relay<PolicyViolationData>(deps, bus, TOPICS.policyViolation, "policy.violation", policyViolationData),
+    await relay<FindingUpdatedData>(deps, bus, TOPICS.findingUpdated, "finding.updated", findingUpdatedData),
   ];
 }
