@@ -143,6 +143,23 @@ describe("a password silenced with verdict-ignore", () => {
     expect(nist.ok).toBe(true);
   });
 
+  it("stays suppressed, not fixed, when a later evaluation of the same ref checks other files only", async () => {
+    const other = await a.post("/v1/evaluations", {
+      repository: REPO,
+      ref: "main",
+      files: [{ path: "src/health.js", content: "export const ok = () => true;\n" }],
+    });
+    expect(other.status).toBe(201);
+    const text = pdfText(await report("pdf", ["soc2"]));
+    expect(pdfSection(text, "Fixed in this period")).not.toContain(ENV);
+    expect(pdfSection(text, "Suppressed in code, not fixed")).toContain(`${ENV}:3`);
+    const listed = await a.get(`/v1/findings?repository=${REPO}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body.findings.filter((f: { file: string }) => f.file === ENV)).toEqual([
+      expect.objectContaining({ state: "suppressed", fingerprint }),
+    ]);
+  });
+
   it("is fixed once a later evaluation no longer finds it", async () => {
     // The password is gone: the application reads it from its secret store.
     expect((await evaluate("APP_ENV=production\n")).violations).toEqual([]);

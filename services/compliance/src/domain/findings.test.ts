@@ -65,6 +65,21 @@ describe("finding states", () => {
     );
   });
 
+  it("is not fixed by a later evaluation that did not read its file (a change to other files)", () => {
+    const others = { ...e3, scanned_paths: ["src/app.js"] };
+    const [f] = trackFindings([e1, e2, others], [violation("eval_01", 3, FP)], [bypass(e2, 3, FP)]);
+    expect(f).toMatchObject({ status: "suppressed", suppressed_by: { evaluation_id: "eval_02" } });
+    expect(f!.fixed_by).toBeUndefined();
+    const open = trackFindings([e1, others], [violation("eval_01", 3, FP)], []);
+    expect(open[0]).toMatchObject({ status: "open" });
+    // The next one that reads the file and no longer finds it fixes it.
+    const e4 = { ...evaluation("eval_04", 12), scanned_paths: ["deploy/.env"] };
+    expect(trackFindings([e1, others, e4], [violation("eval_01", 3, FP)], [])[0]).toMatchObject({
+      status: "fixed",
+      fixed_by: { evaluation_id: "eval_04" },
+    });
+  });
+
   it("follows the fingerprint: a moved line stays open; a new secret on the same line is a new finding", () => {
     const moved = trackFindings([e1, e2], [violation("eval_01", 3, FP), violation("eval_02", 7, FP)], []);
     expect(moved).toHaveLength(1);

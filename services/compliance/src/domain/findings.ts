@@ -11,7 +11,8 @@
 // Its state follows from the latest of these evaluations: *open* when the latest sighting was a
 // report and no later evaluation ran its policy without seeing it; *suppressed* when the latest
 // sighting was a suppression (never *fixed*: that was the defect of issue 30); *fixed* when an
-// evaluation after the latest sighting ran its policy and did not see it.
+// evaluation after the latest sighting ran its policy over the finding's file and did not see it
+// (an evaluation of other files proves nothing about it).
 //
 // Triage overrides an open or suppressed finding (never a fixed one: it is gone): a member marks
 // it a *false positive* or an *accepted risk* with a reason, for every ref of the repository
@@ -88,6 +89,14 @@ export function findingId(f: { repository: string; ref: string } & Location & { 
     .digest("hex");
   return `fnd_${digest.slice(0, 32)}`;
 }
+
+/**
+ * Whether evaluation `e` read `file`: only then can its silence mean the finding is gone. An
+ * evaluation of a later change that did not touch the file (a push of other files, the next pull
+ * request) says nothing about it. Evaluations recorded before their paths were (no
+ * `scanned_paths`) are taken as having read it, as before.
+ */
+const readFile = (e: EvaluationFact, file: string) => !e.scanned_paths || e.scanned_paths.includes(file);
 
 /** Completion order (ids break ties). */
 export const byTime = (a: { completed_at: string; id: string }, b: { completed_at: string; id: string }) =>
@@ -207,7 +216,7 @@ export function trackFindings(
         last = kind;
         fixedBy = undefined;
         if (later(at, t.last_seen)) t.last_seen = at;
-      } else if (!fixedBy && e.policies.includes(t.policy_id)) fixedBy = e;
+      } else if (!fixedBy && e.policies.includes(t.policy_id) && readFile(e, t.file)) fixedBy = e;
     }
     if (fixedBy) {
       t.status = "fixed";
