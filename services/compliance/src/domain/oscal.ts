@@ -2,25 +2,16 @@
 // policies and detection rules mapped to them as props: 1.1.2 has no mapping model), the
 // assessment results, and the plan of action and milestones. Object uuids are v5 (stable between
 // reports of the same organization); each document gets a fresh v4 document uuid.
-import { v4 as uuidv4, v5 as uuidv5 } from "uuid";
+import { v4 as uuidv4 } from "uuid";
 import type { Catalog } from "./catalogs/types.js";
 import { instants } from "./dateRange.js";
-import type {
-  BypassFact,
-  ControlEvidence,
-  ControlStatus,
-  Evidence,
-  FrameworkEvidence,
-  TrackedViolation,
-} from "./evidence.js";
+import type { ControlEvidence, ControlStatus, Evidence, FrameworkEvidence, TrackedViolation } from "./evidence.js";
+import { clean, prop, stableUuid, type Json } from "./oscalCommon.js";
+import { FINDING_RISK, risksOf, until, violationRisk } from "./oscalRisks.js";
+
+export { stableUuid, VERDICT_NS } from "./oscalCommon.js";
 
 export const OSCAL_VERSION = "1.1.2";
-/** Namespace of Verdict's own props (OSCAL constrains only props in its own namespace). */
-export const VERDICT_NS = "https://verdict.dev/ns/oscal";
-/** The namespace every v5 uuid of Verdict's OSCAL objects is derived in. */
-const UUID_NAMESPACE = "6c1f2f8e-5b0a-5f0e-9d3c-0b7e6a1d4c21";
-
-type Json = Record<string, unknown>;
 
 export interface OscalContext {
   organizationId: string;
@@ -35,10 +26,6 @@ export interface OscalSet {
   catalog: Json;
   assessmentResults: Json;
   poam: Json;
-}
-
-export function stableUuid(...parts: string[]): string {
-  return uuidv5(parts.join("\u0000"), UUID_NAMESPACE);
 }
 
 const TOKEN = /^(\p{L}|_)(\p{L}|\p{N}|[.\-_])*$/u;
@@ -70,15 +57,6 @@ export function controlTokens(catalog: Catalog): Map<string, string> {
   }
   return out;
 }
-
-const prop = (name: string, value: string, extra: Json = {}): Json => ({
-  name,
-  ns: VERDICT_NS,
-  value: clean(value),
-  ...extra,
-});
-/** OSCAL strings may not start or end with white space, nor be empty. */
-const clean = (s: string) => s.trim().replace(/\s+/g, " ") || "-";
 
 function metadata(ctx: OscalContext, evidence: Evidence, title: string, catalog: Catalog): Json {
   return {
@@ -223,143 +201,6 @@ function evaluationObservations(ctx: OscalContext, evidence: Evidence, fw: Frame
     });
   }
   return { observations, risks: [], observationOf };
-}
-
-/** How a finding of each state reads in a risk and a POA&M item. */
-const FINDING_RISK = {
-  open: { risk: "open", lifecycle: "planned", remediation: "open" },
-  fixed: { risk: "closed", lifecycle: "completed", remediation: "completed" },
-  // Silenced in code, still there: a deviation awaiting review, never a closed risk.
-  suppressed: { risk: "deviation-requested", lifecycle: "recommendation", remediation: "suppressed" },
-  // A member's decisions, with their reasons: an approved deviation, or not a risk at all.
-  accepted_risk: { risk: "deviation-approved", lifecycle: "recommendation", remediation: "accepted-risk" },
-  false_positive: { risk: "closed", lifecycle: "recommendation", remediation: "false-positive" },
-} as const;
-
-const until = (v: TrackedViolation) => (v.triage?.expires_at ? ` until ${v.triage.expires_at}` : "");
-
-function violationStatement(c: ControlEvidence, v: TrackedViolation): { statement: string; remediation: string } {
-  switch (v.status) {
-    case "open":
-      return {
-        statement: `Open: the latest evaluation of ${v.repository} (${v.ref}) still reports this violation of control ${c.control.id}.`,
-        remediation: `Remove the finding of policy ${v.policy_id} and evaluate the change again.`,
-      };
-    case "fixed":
-      return {
-        statement: `Fixed: evaluation ${v.fixed_by!.evaluation_id} of ${v.repository} (${v.ref}) no longer reports it.`,
-        remediation: `Fixed by the change evaluated in ${v.fixed_by!.evaluation_id}.`,
-      };
-    case "suppressed":
-      return {
-        statement: `Suppressed, not fixed: evaluation ${v.suppressed_by!.evaluation_id} of ${v.repository} (${v.ref}) still finds it, silenced by an inline verdict-ignore comment (reason: ${v.suppressed_by!.reason || "none given"}); a violation of control ${c.control.id} that needs review.`,
-        remediation: `Remove the finding of policy ${v.policy_id} and its verdict-ignore comment, then evaluate the change again.`,
-      };
-    case "accepted_risk":
-      return {
-        statement: `Accepted risk, not fixed: this violation of control ${c.control.id} in ${v.repository} was accepted on ${v.triage!.updated_at}${until(v)}. Reason: ${v.triage!.reason}`,
-        remediation: `Accepted${until(v)}; it reopens when the acceptance expires.`,
-      };
-    case "false_positive":
-      return {
-        statement: `False positive, not fixed: this finding in ${v.repository} was marked no violation of control ${c.control.id} on ${v.triage!.updated_at}. Reason: ${v.triage!.reason}`,
-        remediation: `None needed: marked a false positive on ${v.triage!.updated_at}.`,
-      };
-  }
-}
-
-function violationRisk(
-  evidence: Evidence,
-  fw: FrameworkEvidence,
-  c: ControlEvidence,
-  v: TrackedViolation,
-  observationOf: Map<string, string>,
-): Json {
-  const obs = [v.last_seen.evaluation_id, v.fixed_by?.evaluation_id].filter(
-    (x): x is string => !!x && observationOf.has(x),
-  );
-  const where = `${v.file}:${v.line} in ${v.repository} (${v.ref})`;
-  const { statement, remediation } = violationStatement(c, v);
-  return {
-    uuid: stableUuid("risk", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
-    title: clean(`${v.policy_id}: ${v.message}`),
-    description: clean(
-      `Policy ${v.policy_id} (rule ${v.rule_id || "-"}, severity ${v.severity}) reported ${where}, first in evaluation ${v.first_seen.evaluation_id}, last in ${v.last_seen.evaluation_id}.`,
-    ),
-    statement: clean(statement),
-    props: [
-      prop("kind", "violation"),
-      prop("control-id", c.control.id),
-      prop("policy", v.policy_id),
-      prop("repository", v.repository),
-      prop("file", v.file),
-      prop("severity", v.severity),
-      prop("finding-state", v.status),
-      ...(v.fingerprint ? [prop("fingerprint", v.fingerprint)] : []),
-    ],
-    status: FINDING_RISK[v.status].risk,
-    remediations: [
-      {
-        uuid: stableUuid("remediation", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
-        lifecycle: FINDING_RISK[v.status].lifecycle,
-        title: clean(`Fix ${v.file} in ${v.repository}`),
-        description: clean(remediation),
-      },
-    ],
-    ...(obs.length > 0
-      ? { "related-observations": obs.map((o) => ({ "observation-uuid": observationOf.get(o) })) }
-      : {}),
-  };
-}
-
-function bypassRisk(
-  evidence: Evidence,
-  fw: FrameworkEvidence,
-  c: ControlEvidence,
-  b: BypassFact,
-  observationOf: Map<string, string>,
-): Json {
-  const obs = observationOf.get(b.evaluation_id);
-  return {
-    uuid: stableUuid("bypass", evidence.organization_id, fw.catalog.id, c.control.id, b.id),
-    title: clean(`Bypass of ${b.policy_id} in ${b.file}`),
-    description: clean(
-      `An inline verdict-ignore comment silenced policy ${b.policy_id} (rule ${b.rule_id || "-"}) at ${b.file}:${b.line} in ${b.repository} (${b.ref}) on ${b.bypassed_at}. Reason given: ${b.reason || "none"}.`,
-    ),
-    statement: clean(
-      `A finding mapped to control ${c.control.id} was suppressed in code rather than fixed; it needs review.`,
-    ),
-    props: [
-      prop("kind", "bypass"),
-      prop("control-id", c.control.id),
-      prop("policy", b.policy_id),
-      prop("repository", b.repository),
-      prop("file", b.file),
-    ],
-    status: "deviation-requested",
-    ...(obs ? { "related-observations": [{ "observation-uuid": obs }] } : {}),
-  };
-}
-
-/** Risks of a framework (violations and bypasses), deduplicated, with each control's risk uuids. */
-function risksOf(evidence: Evidence, fw: FrameworkEvidence, observationOf: Map<string, string>) {
-  const risks: Json[] = [];
-  const byControl = new Map<string, string[]>();
-  for (const c of fw.controls) {
-    const ids: string[] = [];
-    for (const v of [...c.open, ...c.fixed, ...c.suppressed, ...c.triaged]) {
-      const r = violationRisk(evidence, fw, c, v, observationOf);
-      risks.push(r);
-      ids.push(r.uuid as string);
-    }
-    for (const b of c.bypasses) {
-      const r = bypassRisk(evidence, fw, c, b, observationOf);
-      risks.push(r);
-      ids.push(r.uuid as string);
-    }
-    byControl.set(c.control.id, ids);
-  }
-  return { risks, byControl };
 }
 
 /** OSCAL's reason for a finding's state: pass, fail, or other (no evidence either way). */
