@@ -4,7 +4,7 @@
 # tests run the docs' commands as written). Installed from Debian's packages when missing;
 # a second run does nothing. Authlib (PyPI), the OAuth suite's Python client, goes into a venv
 # under .tools/authlib; scim2-tester and scim2-cli (PyPI) into .tools/scim2; the pre-commit
-# framework (PyPI) into .tools/pre-commit.
+# framework (PyPI) into .tools/pre-commit; compliance-trestle (PyPI) into .tools/trestle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 AUTHLIB_VERSION=1.9.6
@@ -38,6 +38,18 @@ if [ "$(.tools/pre-commit/bin/pre-commit --version 2>/dev/null)" != "pre-commit 
   rm -rf .tools/pre-commit
   python3 -m venv .tools/pre-commit
   .tools/pre-commit/bin/pip install --quiet --disable-pip-version-check "pre-commit==$PRE_COMMIT_VERSION"
+fi
+# compliance-trestle (PyPI): services/compliance/src/domain/oscal.medium.test.ts runs
+# `trestle validate` on the OSCAL documents Verdict generates. 3.12.4's models are OSCAL 1.1.3 and
+# accept documents of OSCAL 1.1.0 to 1.1.3 (ours say 1.1.2). Pinned, in a venv; VERDICT_TRESTLE_VENV
+# puts it elsewhere (the test looks there too). Like pre-commit's, the check runs the command.
+TRESTLE_VERSION=3.12.4
+TRESTLE_VENV="${VERDICT_TRESTLE_VENV:-.tools/trestle}"
+if ! "$TRESTLE_VENV/bin/trestle" version 2>/dev/null | grep -q "^Trestle version v$TRESTLE_VERSION "; then
+  echo "==> installing compliance-trestle $TRESTLE_VERSION (PyPI) into $TRESTLE_VENV"
+  rm -rf "$TRESTLE_VENV"
+  python3 -m venv "$TRESTLE_VENV"
+  "$TRESTLE_VENV/bin/pip" install --quiet --disable-pip-version-check "compliance-trestle==$TRESTLE_VERSION"
 fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation)

@@ -1,14 +1,19 @@
 // Runs NIST's liboscal-java (the library oscal-cli is built on) over OSCAL files: Metaschema
-// constraint validation of OSCAL 1.1.2. Installed by scripts/install-oscal-tools.sh.
+// constraint validation of OSCAL 1.1.2. Installed by scripts/install-oscal-tools.sh. And
+// compliance-trestle (PyPI), whose OSCAL models parse and check each document: installed by
+// scripts/install-test-tools.sh into .tools/trestle (or $VERDICT_TRESTLE_VENV).
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 
 export const OSCAL_SCHEMAS = join(ROOT, ".tools/oscal/schemas");
+
+const run = promisify(execFile);
 
 /** Asynchronous, so the caller's event loop (its HTTP keep-alive timers) keeps running. */
 export async function validateWithLiboscal(files: string[]): Promise<{ ok: boolean; output: string }> {
@@ -19,7 +24,7 @@ export async function validateWithLiboscal(files: string[]): Promise<{ ok: boole
   let stderr: string;
   let ok = true;
   try {
-    ({ stdout, stderr } = await promisify(execFile)("java", args, {
+    ({ stdout, stderr } = await run("java", args, {
       encoding: "utf8",
       timeout: 120_000,
       maxBuffer: 16 * 1024 * 1024,
@@ -35,4 +40,50 @@ export async function validateWithLiboscal(files: string[]): Promise<{ ok: boole
     .filter((l) => !l.includes("StatusLogger"))
     .join("\n");
   return { ok, output };
+}
+
+/** The trestle command: in $VERDICT_TRESTLE_VENV, else .tools/trestle (as install-test-tools.sh puts it). */
+export function trestleCommand(): string {
+  const venv = process.env.VERDICT_TRESTLE_VENV || join(ROOT, ".tools/trestle");
+  const bin = join(venv, "bin/trestle");
+  if (!existsSync(bin)) throw new Error(`compliance-trestle missing (${bin}): run bash scripts/install-test-tools.sh`);
+  return bin;
+}
+
+/** Where a trestle workspace keeps each OSCAL model (folder and file name). */
+const TRESTLE_MODEL = {
+  catalog: "catalogs",
+  "assessment-results": "assessment-results",
+  "plan-of-action-and-milestones": "plan-of-action-and-milestones",
+} as const;
+export type TrestleModel = keyof typeof TRESTLE_MODEL;
+
+/**
+ * A trestle workspace (`trestle init`) in a temp folder: `validate` writes a document where
+ * trestle expects its model and runs `trestle validate -f FILE` on it.
+ */
+export async function trestleWorkspace() {
+  const bin = trestleCommand();
+  const dir = mkdtempSync(join(tmpdir(), "trestle-"));
+  await run(bin, ["init"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+  return {
+    dir,
+    async validate(model: TrestleModel, name: string, doc: unknown): Promise<{ ok: boolean; output: string }> {
+      const file = join(TRESTLE_MODEL[model], name, `${model}.json`);
+      mkdirSync(join(dir, TRESTLE_MODEL[model], name), { recursive: true });
+      writeFileSync(join(dir, file), JSON.stringify(doc));
+      try {
+        const { stdout, stderr } = await run(bin, ["validate", "-f", file], {
+          cwd: dir,
+          encoding: "utf8",
+          timeout: 120_000,
+        });
+        return { ok: true, output: `${stdout}${stderr}` };
+      } catch (err) {
+        const e = err as { stdout?: string; stderr?: string; message: string };
+        return { ok: false, output: `${e.stdout ?? ""}${e.stderr ?? e.message}` };
+      }
+    },
+    destroy: () => rmSync(dir, { recursive: true, force: true }),
+  };
 }

@@ -1,6 +1,8 @@
 // Shared fixtures of the domain tests: a small evidence set with a violation fixed, one still
-// open and a bypass, over the real catalogs plus a catalog whose control ids start with digits.
+// open and a bypass, over the real catalogs plus a catalog whose control ids start with digits;
+// and one that adds every deviation (suppressed, accepted risk, false positive).
 import type { Catalog } from "../src/domain/catalogs/types.js";
+import { identityOf, type TriageFact } from "../src/domain/findings.js";
 import {
   assembleEvidence,
   type BypassFact,
@@ -145,5 +147,68 @@ export function sampleEvidence(catalogs: Catalog[]) {
     evaluations: EVALUATIONS,
     violations: VIOLATIONS,
     bypasses: BYPASSES,
+  });
+}
+
+// acme/deploy's deploy/.env: three keys found by eval_04; by eval_05 one is silenced in code
+// (suppressed), one a member accepted as a risk until after the report, one a false positive.
+const DEPLOY = { repository: "acme/deploy", ref: "main", scanned_paths: ["deploy/.env"], passed: false };
+const KEY = { policy_id: "aws-credentials", rule_id: "aws-access-key-id", file: "deploy/.env" };
+const FPS = { suppressed: "1".repeat(32), accepted: "2".repeat(32), falsePositive: "3".repeat(32) };
+const deployKey = (evaluationId: string, line: number, fingerprint: string): ViolationFact => ({
+  id: `viol_${evaluationId}_${line}`,
+  evaluation_id: evaluationId,
+  ...KEY,
+  severity: "error",
+  line,
+  message: "AWS access key id found in source code",
+  fingerprint,
+});
+const triage = (state: TriageFact["state"], fingerprint: string, expires_at?: string): TriageFact => ({
+  repository: DEPLOY.repository,
+  identity: identityOf({ ...KEY, fingerprint }),
+  state,
+  reason: state === "accepted_risk" ? "rotated with the vault migration" : "an example key from the AWS docs",
+  ...(expires_at ? { expires_at } : {}),
+  updated_at: "2026-03-12T09:00:00.000Z",
+});
+
+/** sampleEvidence plus a finding of each deviation state: suppressed, accepted risk, false positive. */
+export function deviationEvidence(catalogs: Catalog[]) {
+  const evaluations: EvaluationFact[] = [
+    { id: "eval_04", ...DEPLOY, completed_at: "2026-03-10T10:00:00.000Z", policies: ["aws-credentials"] },
+    { id: "eval_05", ...DEPLOY, completed_at: "2026-03-11T10:00:00.000Z", policies: ["aws-credentials"] },
+  ];
+  const found = [
+    deployKey("eval_04", 2, FPS.suppressed),
+    deployKey("eval_04", 5, FPS.accepted),
+    deployKey("eval_04", 8, FPS.falsePositive),
+    deployKey("eval_05", 6, FPS.accepted),
+    deployKey("eval_05", 9, FPS.falsePositive),
+  ];
+  const silenced: BypassFact = {
+    id: "byp_2",
+    evaluation_id: "eval_05",
+    ...DEPLOY,
+    bypassed_at: "2026-03-11T10:00:00.000Z",
+    ...KEY,
+    line: 3,
+    reason: "rotated next sprint",
+    fingerprint: FPS.suppressed,
+  };
+  return assembleEvidence({
+    organizationId: "org_test",
+    reportId: "report_test",
+    range: { start: "2026-03-01", end: "2026-03-31" },
+    generatedAt: "2026-04-01T08:00:00.000Z",
+    catalogs,
+    policies: POLICIES,
+    evaluations: [...EVALUATIONS, ...evaluations],
+    violations: [...VIOLATIONS, ...found],
+    bypasses: [...BYPASSES, silenced],
+    triage: [
+      triage("accepted_risk", FPS.accepted, "2026-06-30T00:00:00.000Z"),
+      triage("false_positive", FPS.falsePositive),
+    ],
   });
 }

@@ -1,5 +1,6 @@
 // OSCAL structure, stable uuids, token prefixes, and validation of every generated document
-// against NIST's OSCAL 1.1.2 JSON schemas (installed by scripts/install-oscal-tools.sh).
+// against NIST's OSCAL 1.1.2 JSON schemas and liboscal-java (installed by
+// scripts/install-oscal-tools.sh) and compliance-trestle (scripts/install-test-tools.sh).
 import { describe, expect, it } from "@jest/globals";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,8 +11,8 @@ import addFormatsModule from "ajv-formats";
 import { CATALOGS, catalogById } from "./catalogs/index.js";
 import { buildOscalSet, controlTokens, oscalToken, stableUuid, VERDICT_NS } from "./oscal.js";
 import { oscalFileNames, renderOscalZip } from "./oscalZip.js";
-import { DIGIT_CATALOG, VIOLATIONS, sampleEvidence } from "../../test/fixtures.js";
-import { OSCAL_SCHEMAS, validateWithLiboscal } from "../../../../test/support/oscal.js";
+import { DIGIT_CATALOG, VIOLATIONS, deviationEvidence, sampleEvidence } from "../../test/fixtures.js";
+import { OSCAL_SCHEMAS, trestleWorkspace, validateWithLiboscal } from "../../../../test/support/oscal.js";
 
 type Json = Record<string, any>;
 const ctx = { organizationId: "org_test", organizationName: "Acme Corp", apiBaseUrl: "http://localhost:8080/v1" };
@@ -61,7 +62,7 @@ describe("OSCAL tokens", () => {
 describe("OSCAL documents", () => {
   it("are valid OSCAL 1.1.2 (NIST JSON schemas) for every built-in catalog and a digit-leading one", () => {
     const v = validators();
-    const ev = sampleEvidence([...CATALOGS, DIGIT_CATALOG]);
+    const ev = deviationEvidence([...CATALOGS, DIGIT_CATALOG]);
     for (const fw of ev.frameworks) {
       const set = buildOscalSet(ctx, ev, fw);
       for (const [doc, validate] of [
@@ -81,7 +82,8 @@ describe("OSCAL documents", () => {
   it("pass NIST liboscal-java's OSCAL 1.1.2 constraint validation with zero errors, for all built-in catalogs", async () => {
     const dir = mkdtempSync(join(tmpdir(), "oscal-"));
     try {
-      const ev = sampleEvidence([...CATALOGS, DIGIT_CATALOG]);
+      // With every deviation: suppressed, accepted-risk and false-positive findings.
+      const ev = deviationEvidence([...CATALOGS, DIGIT_CATALOG]);
       const files: string[] = [];
       for (const fw of ev.frameworks) {
         const set = buildOscalSet(ctx, ev, fw);
@@ -97,6 +99,35 @@ describe("OSCAL documents", () => {
       expect(result.ok).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("pass compliance-trestle's validation (trestle validate -f), POA&M deviations included", async () => {
+    const ev = deviationEvidence([catalogById("soc2")!]);
+    const set = buildOscalSet(ctx, ev, ev.frameworks[0]!);
+    const poam = set.poam as Json;
+    const states = (poam["plan-of-action-and-milestones"]["poam-items"] as Json[]).map(
+      (i) => i.props.find((p: Json) => p.name === "remediation-status").value,
+    );
+    expect(new Set(states)).toEqual(new Set(["open", "completed", "suppressed", "accepted-risk", "false-positive"]));
+    // A required field missing (a catalog's metadata without its title): trestle must reject it.
+    const broken = structuredClone(set.catalog) as Json;
+    delete broken.catalog.metadata.title;
+    const trestle = await trestleWorkspace();
+    try {
+      const results = await Promise.all([
+        trestle.validate("catalog", "soc2", set.catalog),
+        trestle.validate("assessment-results", "soc2", set.assessmentResults),
+        trestle.validate("plan-of-action-and-milestones", "soc2", poam),
+        trestle.validate("catalog", "broken", broken),
+      ]);
+      const [catalog, ar, plan, rejected] = results.map((r) => ({ ok: r.ok, valid: /^VALID: /m.test(r.output), r }));
+      for (const r of [catalog, ar, plan])
+        expect({ ok: r!.ok, valid: r!.valid, output: r!.r.output }).toMatchObject({ ok: true, valid: true });
+      expect(rejected!.ok).toBe(false);
+      expect(rejected!.r.output).toMatch(/metadata -> title\s+field required/);
+    } finally {
+      trestle.destroy();
     }
   });
 
