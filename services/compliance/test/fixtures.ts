@@ -136,14 +136,18 @@ export const BYPASSES: BypassFact[] = [
   },
 ];
 
+const REPORT = {
+  organizationId: "org_test",
+  reportId: "report_test",
+  range: { start: "2026-03-01", end: "2026-03-31" },
+  generatedAt: "2026-04-01T08:00:00.000Z",
+  policies: POLICIES,
+};
+
 export function sampleEvidence(catalogs: Catalog[]) {
   return assembleEvidence({
-    organizationId: "org_test",
-    reportId: "report_test",
-    range: { start: "2026-03-01", end: "2026-03-31" },
-    generatedAt: "2026-04-01T08:00:00.000Z",
+    ...REPORT,
     catalogs,
-    policies: POLICIES,
     evaluations: EVALUATIONS,
     violations: VIOLATIONS,
     bypasses: BYPASSES,
@@ -197,12 +201,8 @@ export function deviationEvidence(catalogs: Catalog[]) {
     fingerprint: FPS.suppressed,
   };
   return assembleEvidence({
-    organizationId: "org_test",
-    reportId: "report_test",
-    range: { start: "2026-03-01", end: "2026-03-31" },
-    generatedAt: "2026-04-01T08:00:00.000Z",
+    ...REPORT,
     catalogs,
-    policies: POLICIES,
     evaluations: [...EVALUATIONS, ...evaluations],
     violations: [...VIOLATIONS, ...found],
     bypasses: [...BYPASSES, silenced],
