@@ -139,6 +139,19 @@ describe.each(stores)("Outbox on %s", (_name, open) => {
       expect((await raw("t1"))._outbox).toBeUndefined();
     });
 
+    it("stores and publishes data whose keys hold '.' or a leading '$' (FerretDB refuses them in a document)", async () => {
+      const outbox = new Outbox({ bus, logger });
+      await outbox.register(things);
+      const data = { n: 1, changes: { "settings.require_mfa": { before: false, after: true }, $set: "x" } };
+      await outbox.insert(things, { id: "t1", n: 0 }, []);
+      await outbox.update(things, { id: "t1" }, { n: 1 }, [
+        outbox.event("verdict.test.changed", { source: "/test", data }),
+      ]);
+      await outbox.stop();
+      await settle();
+      expect(seen.map((e) => e.data)).toEqual([data]);
+    });
+
     it("updates conditionally, like updateOne: no match, no change and no event", async () => {
       const outbox = new Outbox({ bus, logger });
       await outbox.register(things);

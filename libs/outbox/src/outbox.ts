@@ -13,7 +13,15 @@
 //   outbox.start(); … await outbox.stop();
 import { type Bus } from "@verdict/bus";
 import { newId, systemClock, type Clock, type Logger } from "@verdict/kit";
-import type { Collection, Doc, Filter, Operators, Scalar } from "@verdict/store";
+import {
+  storableKeys,
+  storedKeys,
+  type Collection,
+  type Doc,
+  type Filter,
+  type Operators,
+  type Scalar,
+} from "@verdict/store";
 
 /** An event waiting in its document until the relay has published it. */
 export interface PendingEvent {
@@ -110,7 +118,7 @@ export class Outbox {
   async insert<T extends Doc>(collection: Collection<T>, doc: T, events: PendingEvent[]): Promise<void> {
     const clean = withoutOutbox(doc);
     const stored = events.length
-      ? { ...clean, _outbox: events, _outbox_since: this.now(), _outbox_rev: 1 }
+      ? { ...clean, _outbox: events.map(storable), _outbox_since: this.now(), _outbox_rev: 1 }
       : { ...clean, _outbox_rev: 1 };
     await collection.insertOne(stored as T);
     if (events.length) await this.publishSoon(collection as unknown as AnyCollection, doc.id);
@@ -229,7 +237,7 @@ export class Outbox {
     for (;;) {
       const current = await c.findOne(filter);
       if (!current) return null;
-      const pending = [...(current._outbox ?? []), ...events];
+      const pending = [...(current._outbox ?? []), ...events.map(storable)];
       const next: Partial<Doc & OutboxFields> = { ...set, _outbox_rev: (current._outbox_rev ?? 0) + 1 };
       const drop = [...unset];
       if (pending.length) {
@@ -271,7 +279,7 @@ export class Outbox {
         id: e.id,
         source: e.source,
         ...(e.subject ? { subject: e.subject } : {}),
-        data: e.data,
+        data: storedKeys(e.data),
       });
     }
     const published = new Set(events.map((e) => e.id));
@@ -292,6 +300,9 @@ export class Outbox {
     return events.length;
   }
 }
+
+/** A pending event as a document holds it: its data's keys stored so every store accepts them. */
+const storable = (e: PendingEvent): PendingEvent => ({ ...e, data: storableKeys(e.data) });
 
 function revGuard(rev: number | undefined): Scalar | Operators {
   return rev === undefined ? { $exists: false } : rev;

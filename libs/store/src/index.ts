@@ -2,3 +2,4 @@ export * from "./port.js";
 export { SqliteStore, StoreLockedError, type SqliteStoreOptions } from "./sqlite.js";
 export { MongoStore, type MongoStoreOptions } from "./mongo.js";
 export { createStore, type StoreConfig } from "./factory.js";
+export { storableKeys, storedKeys } from "./keys.js";

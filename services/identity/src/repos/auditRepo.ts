@@ -4,7 +4,7 @@
 // makes the chain linear: two appends racing for one number cannot both win; the loser re-reads
 // the end and tries again. Nothing here updates or deletes an event.
 import type { Outbox, PendingEvent } from "@verdict/outbox";
-import { DuplicateKeyError, type Collection, type Filter, type Store } from "@verdict/store";
+import { DuplicateKeyError, storableKeys, storedKeys, type Collection, type Filter, type Store } from "@verdict/store";
 import { chainAuditEvent, type AuditType } from "../domain/audit.js";
 import { IDENTITY_COLLECTIONS } from "./collections.js";
 
@@ -29,6 +29,12 @@ export interface AuditRecord {
   hash: string;
 }
 
+/**
+ * An event as stored, read back: its data's keys (a change's "settings.require_mfa") are stored
+ * percent-encoded, since FerretDB refuses "." in a key (storableKeys in @verdict/store).
+ */
+const readable = (r: AuditRecord): AuditRecord => ({ ...r, data: storedKeys(r.data) });
+
 /** An event before it takes its place in the chain. */
 export type UnchainedAuditRecord = Omit<AuditRecord, "seq" | "prev_hash" | "hash">;
 
@@ -50,7 +56,7 @@ export class AuditRepo {
     for (;;) {
       const chained = chainAuditEvent(record, await this.last(record.organization_id));
       try {
-        await this.outbox.insert(this.events, chained, [eventOf(chained)]);
+        await this.outbox.insert(this.events, { ...chained, data: storableKeys(chained.data) }, [eventOf(chained)]);
         return chained;
       } catch (err) {
         if (!(err instanceof DuplicateKeyError) || (await this.events.findOne({ id: record.id }))) throw err;
@@ -68,8 +74,12 @@ export class AuditRepo {
   }
 
   /** The organization's events in chain order, after a number (the export), at most `limit`. */
-  chainPage(organizationId: string, afterSeq: number, limit: number): Promise<AuditRecord[]> {
-    return this.events.find({ organization_id: organizationId, seq: { $gt: afterSeq } }, { sort: { seq: 1 }, limit });
+  async chainPage(organizationId: string, afterSeq: number, limit: number): Promise<AuditRecord[]> {
+    const page = await this.events.find(
+      { organization_id: organizationId, seq: { $gt: afterSeq } },
+      { sort: { seq: 1 }, limit },
+    );
+    return page.map(readable);
   }
 
   /** Whether the organization's audit log holds this event (a cursor names one of its own). */
@@ -81,8 +91,9 @@ export class AuditRepo {
    * A page of the organization's audit events, newest first (ids are time-sortable): those
    * matching the filter (type, actor.id, occurred_at, id below a cursor), at most `limit`.
    */
-  page(organizationId: string, filter: Filter, limit: number): Promise<AuditRecord[]> {
-    return this.events.find({ ...filter, organization_id: organizationId }, { sort: { id: -1 }, limit });
+  async page(organizationId: string, filter: Filter, limit: number): Promise<AuditRecord[]> {
+    const page = await this.events.find({ ...filter, organization_id: organizationId }, { sort: { id: -1 }, limit });
+    return page.map(readable);
   }
 
   async init(): Promise<void> {
@@ -106,7 +117,7 @@ export class AuditRepo {
       const batch = await this.events.find({ seq: { $exists: false } }, { sort: { id: 1 }, limit: 500 });
       if (!batch.length) return;
       for (const record of batch) {
-        const chained = chainAuditEvent(record, await this.last(record.organization_id));
+        const chained = chainAuditEvent(readable(record), await this.last(record.organization_id));
         await this.events.updateOne(
           { id: record.id, seq: { $exists: false } },
           { seq: chained.seq, prev_hash: chained.prev_hash, hash: chained.hash },
