@@ -62,10 +62,12 @@ function answerChange(content: Record<string, string>) {
 beforeAll(async () => {
   [prism, v] = await Promise.all([
     startPrism(gitHubDescription()),
-    // connection.broken goes to a webhook receiver on 127.0.0.1 over http.
+    // GitHub (Prism) runs on 127.0.0.1, and connection.broken goes to a webhook receiver there
+    // over http.
     startVerdict({
       env: {
         VERDICT_PUBLIC_URL: PUBLIC_URL,
+        VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "true",
         VERDICT_WEBHOOK_ALLOW_HTTP: "true",
         VERDICT_WEBHOOK_ALLOW_PRIVATE: "true",
       },

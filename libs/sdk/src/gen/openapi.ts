@@ -9663,7 +9663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached; base_url is at a loopback, private, link-local or metadata address this instance does not allow (code PROVIDER_ADDRESS_NOT_ALLOWED) */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
