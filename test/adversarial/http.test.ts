@@ -3,10 +3,18 @@
 // say nothing, webhook URLs aimed at loopback through IPv6 forms, cacheable secrets, slow
 // clients, public metrics and forged X-Forwarded-For chains. Each test reproduces the attack and
 // asserts what the attacker (and everyone else) sees.
-import { connect } from "node:net";
+import { generateKeyPairSync } from "node:crypto";
+import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
 import { startVerdict, type Verdict } from "../support/server.js";
+
+/** A GitHub App's private key (the connection's shape is checked before its address). */
+const GITHUB_APP_KEY = generateKeyPairSync("rsa", {
+  modulusLength: 2048,
+  privateKeyEncoding: { type: "pkcs1", format: "pem" },
+  publicKeyEncoding: { type: "spki", format: "pem" },
+}).privateKey;
 
 /** The server's log lines (JSON) at level error or above. */
 const errorLines = (v: Verdict) =>
@@ -174,6 +182,53 @@ describe("policy settings and query parameters", () => {
       );
     }
     expect((await api.get("/v1/webhooks")).body.webhooks).toEqual([]);
+  });
+
+  it("refuses provider connections to loopback, private, link-local and metadata addresses, before calling them", async () => {
+    // A listener on loopback that a refused connection must never reach.
+    let connections = 0;
+    const listener = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const { port } = listener.address() as { port: number };
+    try {
+      for (const baseUrl of [
+        `http://127.0.0.1:${port}`,
+        `http://localhost:${port}`,
+        "http://169.254.169.254",
+        "https://10.0.0.1",
+        "https://192.168.1.10/api/v3",
+      ]) {
+        const res = await api.post("/v1/integrations/connections", {
+          provider: baseUrl.endsWith("/api/v3") ? "github" : "gitea",
+          base_url: baseUrl,
+          ...(baseUrl.endsWith("/api/v3")
+            ? { app_id: "1", private_key: GITHUB_APP_KEY }
+            : { token: "a-gitea-token-0123456789" }),
+          webhook_secret: "webhook-secret-0123456789",
+        });
+        expectError(res, 422, "validation_error", "PROVIDER_ADDRESS_NOT_ALLOWED");
+        expect(res.body.details).toMatchObject({ field: "base_url" });
+      }
+      // An IP literal in brackets (IPv6, IPv4-mapped) is not a base URL the API takes at all.
+      expectFieldError(
+        await api.post("/v1/integrations/connections", {
+          provider: "gitea",
+          base_url: `http://[::ffff:127.0.0.1]:${port}`,
+          token: "a-gitea-token-0123456789",
+          webhook_secret: "webhook-secret-0123456789",
+        }),
+        400,
+        "base_url",
+        "INVALID_FORMAT",
+      );
+      expect(connections).toBe(0);
+      expect((await api.get("/v1/integrations/connections")).body.connections).toEqual([]);
+    } finally {
+      await new Promise((resolve) => listener.close(resolve));
+    }
   });
 
   it("marks responses carrying keys, secrets, evaluations and reports Cache-Control: no-store", async () => {

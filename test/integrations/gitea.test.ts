@@ -55,7 +55,8 @@ async function reviewComments(pull: number, repo = "acme/payments") {
 }
 
 beforeAll(async () => {
-  [gitea, v] = await Promise.all([startGitea(), startVerdict()]);
+  // Gitea runs on 127.0.0.1: the operator setting for a provider inside the network.
+  [gitea, v] = await Promise.all([startGitea(), startVerdict({ env: { VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "true" } })]);
   api = new Api(v.url, v.bootstrapKey);
   await gitea.createOrg("acme");
   await gitea.createRepo("acme", "payments");

@@ -24,6 +24,7 @@ import {
   type PrismFront,
 } from "../../services/integrations/test/support/prism.js";
 import { githubDelivery, recordedEvents } from "../../services/integrations/test/support/githubEvents.js";
+import { startReceiver } from "../../services/webhooks/test/receiver.js";
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", {
   modulusLength: 2048,
@@ -61,7 +62,16 @@ function answerChange(content: Record<string, string>) {
 beforeAll(async () => {
   [prism, v] = await Promise.all([
     startPrism(gitHubDescription()),
-    startVerdict({ env: { VERDICT_PUBLIC_URL: PUBLIC_URL } }),
+    // GitHub (Prism) runs on 127.0.0.1, and connection.broken goes to a webhook receiver there
+    // over http.
+    startVerdict({
+      env: {
+        VERDICT_PUBLIC_URL: PUBLIC_URL,
+        VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "true",
+        VERDICT_WEBHOOK_ALLOW_HTTP: "true",
+        VERDICT_WEBHOOK_ALLOW_PRIVATE: "true",
+      },
+    }),
   ]);
   front = await startFront(prism.url);
   api = new Api(v.url, v.bootstrapKey);
@@ -151,7 +161,13 @@ async function organizationWithApp(name: string, appId: string, webhookSecret: s
   return {
     api: org,
     organizationId: created.body.organization.id as string,
-    connection: conn.body as { id: string; events_url: string; status: string; last_error: string | null },
+    connection: conn.body as {
+      id: string;
+      events_url: string;
+      status: string;
+      last_error: string | null;
+      last_error_at: string | null;
+    },
   };
 }
 
@@ -525,9 +541,16 @@ describe("adversarial deliveries", () => {
 });
 
 describe("a revoked App", () => {
-  it("marks the connection broken, with GitHub's refusal as its last error", async () => {
+  it("marks the connection broken, with GitHub's refusal as its last error, and tells webhooks; restored once GitHub accepts it", async () => {
     const secretI = "initech-github-secret-0123456789";
     const { api: initech, connection: connI } = await organizationWithApp("Initech", "777777", secretI);
+    const receiver = await startReceiver();
+    const hook = await initech.post("/v1/webhooks", {
+      url: receiver.url,
+      events: ["connection.broken", "connection.restored"],
+    });
+    expect(hook.status).toBe(201);
+    receiver.secret = hook.body.secret;
     expect((await initech.post("/v1/repositories", { provider: "github", name: repository.full_name })).status).toBe(
       201,
     );
@@ -551,8 +574,47 @@ describe("a revoked App", () => {
     expect(health.last_error).not.toContain("PRIVATE KEY");
     // acme's connection, another App, is untouched.
     expect((await api.get("/v1/integrations/connections")).body.connections[0].status).toBe("active");
+    // Subscribers hear of it once, signed: the connection's address and the error's class only.
+    const connectionFields = { connection_id: connI.id, provider: "github", base_url: front.url };
+    await receivedAtLeast(receiver, 1);
+    expect(receiver.received.map((r) => [r.json.event, r.verified])).toEqual([["connection.broken", true]]);
+    expect(receiver.received[0]!.json.data).toEqual({
+      organization_id: expect.stringMatching(/^org_/),
+      ...connectionFields,
+      error_class: "unauthorized",
+      broken_at: health.last_error_at,
+    });
+
+    // GitHub accepts the App again: the next check through it restores the connection.
+    answerChange({ "src/config.js": "module.exports = {};\n" });
+    const from = front.exchanges.length;
+    const again = await deliver("pull_request", withHead(opened, "7".repeat(40)), undefined, secretI, connI.events_url);
+    expect(again.status).toBe(202);
+    await checkRunCompleted(from);
+    await receivedAtLeast(receiver, 2);
+    expect(receiver.received.map((r) => [r.json.event, r.verified])).toEqual([
+      ["connection.broken", true],
+      ["connection.restored", true],
+    ]);
+    expect(receiver.received[1]!.json.data).toEqual({
+      organization_id: receiver.received[0]!.json.data.organization_id,
+      ...connectionFields,
+      restored_at: expect.any(String),
+    });
+    expect((await initech.get("/v1/integrations/connections")).body.connections[0].status).toBe("active");
+    const sent = receiver.received.map((r) => r.body).join("");
+    for (const secret of [privateKey, secretI, "PRIVATE KEY"]) expect(sent).not.toContain(secret);
+    await receiver.close();
   });
 });
+
+async function receivedAtLeast(receiver: { received: unknown[] }, n: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (receiver.received.length < n) {
+    if (Date.now() > deadline) throw new Error(`${receiver.received.length} webhook messages, not ${n}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
 
 describe("docs/integrations/github.md", () => {
   const doc = readFileSync(join(ROOT, "docs/integrations/github.md"), "utf8");

@@ -56,3 +56,18 @@ export interface FindingUpdatedData {
   /** The finding as the API answers it (never a matched value). */
   finding: Record<string, unknown>;
 }
+
+/**
+ * `verdict.integrations.connection_broken` and `connection_restored`: a provider connection's
+ * health changed. The connection's address and the error's class, never its token or key.
+ */
+export interface ConnectionHealthData {
+  organization_id: string;
+  connection_id: string;
+  provider: string;
+  base_url: string;
+  /** broken: why (the provider error's class, e.g. `unauthorized`); restored: absent. */
+  error_class?: string;
+  /** When the connection turned broken, or worked again (ISO). */
+  at: string;
+}

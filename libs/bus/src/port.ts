@@ -64,6 +64,10 @@ export const TOPICS = {
   auditChange: "verdict.audit.change",
   /** A webhook endpoint was disabled (410 Gone, or failing past its whole retry schedule). */
   webhookDisabled: "verdict.webhooks.endpoint_disabled",
+  /** A provider connection turned broken: the provider refused its token (or GitHub App). */
+  connectionBroken: "verdict.integrations.connection_broken",
+  /** A broken provider connection worked again. */
+  connectionRestored: "verdict.integrations.connection_restored",
 } as const;
 
 export const deadLetterTopic = (topic: string) => `${topic}.dlq`;

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 import { parseMasterKey } from "./secretBox.js";
 
@@ -26,6 +27,38 @@ export const boolVar = (fallback: boolean) =>
     .enum(["true", "false", "1", "0", "yes", "no"])
     .default(fallback ? "true" : "false")
     .transform((v) => v === "true" || v === "1" || v === "yes");
+
+function isNetwork(entry: string): boolean {
+  const [addr, bits, extra] = entry.split("/");
+  const family = isIP(addr ?? "");
+  if (!family || extra !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * Loopback, private, link-local and metadata addresses an egress may reach (Egress's
+ * allowPrivate): `false` (the default), `true`, or comma-separated addresses and CIDR ranges.
+ */
+export function allowPrivateVar() {
+  return z
+    .string()
+    .default("false")
+    .transform((raw, ctx): boolean | string[] => {
+      const v = raw.trim().toLowerCase();
+      if (v === "" || v === "false" || v === "0" || v === "no") return false;
+      if (v === "true" || v === "1" || v === "yes") return true;
+      const entries = v.split(",").map((e) => e.trim());
+      const bad = entries.filter((e) => !isNetwork(e));
+      if (bad.length) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be false, true, or comma-separated addresses / CIDR ranges; not: ${bad.join(", ")}`,
+        });
+        return z.NEVER;
+      }
+      return entries;
+    });
+}
 
 /**
  * VERDICT_WEBHOOK_MASTER_KEY: base64 of 32 bytes (the instance's master key: webhook secrets and,

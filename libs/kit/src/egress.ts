@@ -104,6 +104,24 @@ export class Egress {
     return family !== 0 && this.allowed.check(address.split("%")[0]!, family === 6 ? "ipv6" : "ipv4");
   }
 
+  /**
+   * Whether a request to this URL would be refused now: its IP literal, or any address its host
+   * resolves to, is not allowed (for a clear answer before the first call; every request is
+   * checked again). A host that does not resolve is not refused here: its request fails.
+   */
+  async refuses(url: string): Promise<boolean> {
+    let hostname: string;
+    try {
+      hostname = new URL(url).hostname;
+    } catch {
+      return false;
+    }
+    const literal = ipLiteral(hostname);
+    if (literal) return !this.allows(literal);
+    const addresses = await this.resolver.lookup(hostname).catch(() => []);
+    return addresses.some((a) => !this.allows(a.address));
+  }
+
   async request(req: EgressRequest): Promise<EgressResponse> {
     let url: URL;
     try {

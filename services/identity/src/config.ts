@@ -1,8 +1,7 @@
 // The identity service's configuration variables, declared once: its own process (bin.ts) and
 // the all-in-one process read the same ones (docs/configuration.md).
-import { isIP } from "node:net";
 import { z } from "zod";
-import { masterKeyVar, resolveMasterKey, type Logger } from "@verdict/kit";
+import { allowPrivateVar, masterKeyVar, resolveMasterKey, type Logger } from "@verdict/kit";
 import {
   addressVar,
   DEFAULT_ADDRESSES,
@@ -33,35 +32,6 @@ export const identityConfig = z.object({
   /** Private addresses an IdP may be fetched at: false (none), true (all), or addresses / CIDR ranges. */
   VERDICT_SSO_ALLOW_PRIVATE: allowPrivateVar(),
 });
-
-function isNetwork(entry: string): boolean {
-  const [addr, bits, extra] = entry.split("/");
-  const family = isIP(addr ?? "");
-  if (!family || extra !== undefined) return false;
-  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
-}
-
-/** `false` (the default), `true`, or comma-separated addresses and CIDR ranges. */
-function allowPrivateVar() {
-  return z
-    .string()
-    .default("false")
-    .transform((raw, ctx): boolean | string[] => {
-      const v = raw.trim().toLowerCase();
-      if (v === "" || v === "false" || v === "0" || v === "no") return false;
-      if (v === "true" || v === "1" || v === "yes") return true;
-      const entries = v.split(",").map((e) => e.trim());
-      const bad = entries.filter((e) => !isNetwork(e));
-      if (bad.length) {
-        ctx.addIssue({
-          code: "custom",
-          message: `must be false, true, or comma-separated addresses / CIDR ranges; not: ${bad.join(", ")}`,
-        });
-        return z.NEVER;
-      }
-      return entries;
-    });
-}
 
 export type IdentityConfig = z.infer<typeof identityConfig>;
 

@@ -1,5 +1,5 @@
 import type { Bus } from "@verdict/bus";
-import type { AsyncClient, Clock, Logger, SecretBox } from "@verdict/kit";
+import type { AsyncClient, Clock, Egress, Logger, SecretBox } from "@verdict/kit";
 import type { Outbox } from "@verdict/outbox";
 import type { evaluationV1, identityV1, policyV1 } from "@verdict/proto";
 import type { ChangeLimits } from "./domain/change.js";
@@ -14,6 +14,8 @@ export interface IntegrationsDeps {
   logger: Logger;
   /** Seals tokens and webhook secrets at rest. */
   secrets: SecretBox;
+  /** The SSRF guard every provider call goes through: a connection's base URL must pass it. */
+  egress: Pick<Egress, "refuses">;
   /**
    * A provider's API client for a connection (its token opened). installationId: the GitHub App
    * installation an inbound event named (else the client looks the repository's up).

@@ -1,7 +1,7 @@
 // Wires the integrations service: adapters in, gRPC out; it consumes its own change events.
 // Used by the all-in-one launcher and by bin.ts.
 import { coreDeps, serveService, type RunningService, type ServiceBase } from "@verdict/runtime";
-import { createClient, SecretBox } from "@verdict/kit";
+import { createClient, Egress, SecretBox } from "@verdict/kit";
 import { SERVICE_NAMES, evaluationV1, identityV1, integrationsV1, policyV1 } from "@verdict/proto";
 import { subscribeIntegrationsConsumers } from "./consumers.js";
 import { sealContext, type IntegrationsDeps } from "./deps.js";
@@ -25,7 +25,12 @@ export interface IntegrationsServiceOptions extends ServiceBase {
   limits?: ChangeLimits;
   providerTimeoutMs?: number;
   publicUrl?: string | undefined;
+  /** Private addresses providers may be called at (VERDICT_INTEGRATIONS_ALLOW_PRIVATE); default none. */
+  allowPrivate?: boolean | readonly string[];
 }
+
+/** One answer of a provider's API read at most (a pull request's file listing, a 1 MiB file as base64). */
+const MAX_PROVIDER_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** GitHub Apps kept at most (one per connection in use); the cache starts over past it. */
 const MAX_CACHED_APPS = 1_000;
@@ -53,6 +58,9 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     },
   );
   const timeoutMs = opts.providerTimeoutMs ?? 15_000;
+  // Every call to a provider goes through the SSRF guard: a connection's base URL is the tenant's.
+  const egress = new Egress({ allowPrivate: opts.allowPrivate ?? false });
+  const fetch = providerFetch(egress, timeoutMs);
   // One GitHub App per connection (and sealed key): its installation tokens are reused across checks.
   const gitHubApps = new Map<string, GitHubApp>();
   const clientFor = (c: ConnectionRecord, hint?: { installationId?: string | undefined }): ProviderClient => {
@@ -63,7 +71,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
       let app = gitHubApps.get(key);
       if (!app) {
         if (gitHubApps.size >= MAX_CACHED_APPS) gitHubApps.clear();
-        app = gitHubApp(credentials, timeoutMs);
+        app = gitHubApp(credentials, fetch);
         gitHubApps.set(key, app);
       }
       return new GitHubClient({
@@ -73,12 +81,13 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
         timeoutMs,
       });
     }
-    return new GiteaClient({ baseUrl: c.base_url, token: secret, timeoutMs });
+    return new GiteaClient({ baseUrl: c.base_url, token: secret, timeoutMs, fetch });
   };
   const deps: IntegrationsDeps = {
     repo,
     ...core,
     secrets,
+    egress,
     clientFor,
     inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier() },
     evaluation,
@@ -107,4 +116,22 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
   );
   opts.logger.info({ port: service.grpc.port }, "integrations service listening");
   return service;
+}
+
+/**
+ * fetch through the egress guard, with the provider call's deadline; redirects followed (GET and
+ * HEAD, each target checked again) unless the caller says otherwise, as fetch does.
+ */
+function providerFetch(egress: Egress, timeoutMs: number): typeof fetch {
+  const guarded = egress.fetcher({ timeoutMs, maxResponseBytes: MAX_PROVIDER_RESPONSE_BYTES });
+  return (input, init) => {
+    const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+    return guarded(url, {
+      ...(init?.method ? { method: init.method } : {}),
+      ...(init?.headers ? { headers: init.headers } : {}),
+      ...(init?.body === undefined || init.body === null ? {} : { body: init.body }),
+      ...(init?.signal ? { signal: init.signal } : {}),
+      redirect: init?.redirect ?? "follow",
+    });
+  };
 }

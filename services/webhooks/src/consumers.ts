@@ -4,6 +4,7 @@
 import {
   TOPICS,
   type Bus,
+  type ConnectionHealthData,
   type EvaluationCompletedData,
   type FindingUpdatedData,
   type PolicyViolationData,
@@ -11,6 +12,7 @@ import {
 } from "@verdict/bus";
 import type { WebhookDeps } from "./deps.js";
 import {
+  connectionHealthData,
   evaluationCompletedData,
   findingUpdatedData,
   policyViolationData,
@@ -48,5 +50,19 @@ export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Pr
     ),
     await relay<PolicyViolationData>(deps, bus, TOPICS.policyViolation, "policy.violation", policyViolationData),
     await relay<FindingUpdatedData>(deps, bus, TOPICS.findingUpdated, "finding.updated", findingUpdatedData),
+    await relay<ConnectionHealthData>(
+      deps,
+      bus,
+      TOPICS.connectionBroken,
+      "connection.broken",
+      connectionHealthData("connection.broken"),
+    ),
+    await relay<ConnectionHealthData>(
+      deps,
+      bus,
+      TOPICS.connectionRestored,
+      "connection.restored",
+      connectionHealthData("connection.restored"),
+    ),
   ];
 }

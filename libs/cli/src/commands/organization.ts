@@ -152,14 +152,14 @@ export function organizationCommands(program: Command, ctx: Context): void {
     .requiredOption("--url <url>", "https endpoint")
     .option(
       "--event <event>",
-      "evaluation.completed, policy.violation or finding.updated (repeatable; default the first two)",
+      "evaluation.completed, policy.violation, finding.updated, connection.broken or connection.restored (repeatable; default the first two)",
       collect,
     )
     .description("Register a webhook; its signing secret is printed once")
     .action(async (opts: { url: string; event?: string[] }, c: Command) => {
       const out = ctx.output(jsonOf(c));
       const events = (opts.event ?? ["evaluation.completed", "policy.violation"]) as (
-        "evaluation.completed" | "policy.violation" | "finding.updated"
+        "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored"
       )[];
       const w = await ctx.client().createWebhook({ url: opts.url, events });
       if (out.json) return out.data(w);

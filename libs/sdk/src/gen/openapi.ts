@@ -1489,6 +1489,40 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "connection.broken": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A provider connection turned broken */
+        post: operations["webhook_connection_broken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "connection.restored": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A broken provider connection works again */
+        post: operations["webhook_connection_restored"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "evaluation.completed": {
         parameters: {
             query?: never;
@@ -1714,8 +1748,54 @@ export interface components {
              */
             status: "active" | "broken";
         };
+        /** @description A provider connection turned broken: the provider refused its token (revoked, expired) or GitHub App. Checks through it fail until the token is replaced or the provider accepts it again. Never carries the token, key or webhook secret. */
+        ConnectionBrokenMessage: {
+            data: {
+                /** @description The provider's address, as connected */
+                base_url: string;
+                /** Format: date-time */
+                broken_at: string;
+                connection_id: string;
+                /** @description Why: unauthorized (the provider refused the token, or the GitHub App's installation) */
+                error_class: string;
+                organization_id: string;
+                /** @enum {string} */
+                provider: "gitea" | "github";
+            };
+            /** @constant */
+            event: "connection.broken";
+            /** @description Equals the webhook-id header; the same on every attempt, so receivers can drop duplicates */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (webhook-timestamp is the time of the attempt)
+             */
+            timestamp: string;
+        };
         ConnectionList: {
             connections: components["schemas"]["Connection"][];
+        };
+        /** @description A broken provider connection works again: a check through it reached the provider. */
+        ConnectionRestoredMessage: {
+            data: {
+                /** @description The provider's address, as connected */
+                base_url: string;
+                connection_id: string;
+                organization_id: string;
+                /** @enum {string} */
+                provider: "gitea" | "github";
+                /** Format: date-time */
+                restored_at: string;
+            };
+            /** @constant */
+            event: "connection.restored";
+            /** @description Equals the webhook-id header; the same on every attempt, so receivers can drop duplicates */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (webhook-timestamp is the time of the attempt)
+             */
+            timestamp: string;
         };
         ConnectRepository: {
             /** @description Git forbids spaces, ~^:?*[\ and ".." in ref names. */
@@ -1814,7 +1894,7 @@ export interface components {
             created_at: string;
             disabled_at: string | null;
             disabled_reason: string | null;
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
             id: string;
             /** @description The signing secret (whsec_…). Shown once: store it now. */
             secret: string;
@@ -1903,7 +1983,7 @@ export interface components {
             name: string;
         };
         CreateWebhook: {
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
             /** @description Standard Webhooks form: whsec_ + base64 of 24 to 64 random bytes. Omit it to have one generated. */
             secret?: string;
             /**
@@ -1937,7 +2017,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            event: "evaluation.completed" | "policy.violation" | "finding.updated" | "webhook.ping" | "webhook.disabled";
+            event: "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "webhook.ping" | "webhook.disabled";
             event_id: string | null;
             /** @description The message id: the webhook-id header of every attempt */
             id: string;
@@ -2742,7 +2822,7 @@ export interface components {
             severity?: "error" | "warning";
         };
         UpdateWebhook: {
-            events?: ("evaluation.completed" | "policy.violation" | "finding.updated")[];
+            events?: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
             /**
              * @description active re-enables a disabled webhook; disabled stops its messages
              * @enum {string}
@@ -2787,7 +2867,7 @@ export interface components {
             created_at: string;
             disabled_at: string | null;
             disabled_reason: string | null;
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
             id: string;
             /**
              * @description A disabled webhook gets no messages: it answered 410 Gone, or failed every attempt of a message's whole retry schedule (about three days by default)
@@ -9583,7 +9663,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached; base_url is at a loopback, private, link-local or metadata address this instance does not allow (code PROVIDER_ADDRESS_NOT_ALLOWED) */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];
@@ -14945,6 +15025,64 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhook_connection_broken: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Message id (msg_…), the same on every attempt */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the base64-decoded secret after whsec_> (Standard Webhooks; verify with the standardwebhooks library) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject messages older than a few minutes */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionBrokenMessage"];
+            };
+        };
+        responses: {
+            /** @description Accepted. Anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h by default, ±20% jitter; Retry-After honoured); 410 disables the webhook; redirects are not followed. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_connection_restored: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Message id (msg_…), the same on every attempt */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the base64-decoded secret after whsec_> (Standard Webhooks; verify with the standardwebhooks library) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject messages older than a few minutes */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConnectionRestoredMessage"];
+            };
+        };
+        responses: {
+            /** @description Accepted. Anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h by default, ±20% jitter; Retry-After honoured); 410 disables the webhook; redirects are not followed. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

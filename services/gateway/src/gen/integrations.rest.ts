@@ -124,7 +124,7 @@ export const integrationsGeneratedRoutes: Route[] = [
     body: CreateConnectionRequestSchema,
     errors: [422],
     errorNotes: {
-      422: "The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached",
+      422: "The provider refused the token or the App's credentials (code PROVIDER_UNAUTHORIZED) or could not be reached; base_url is at a loopback, private, link-local or metadata address this instance does not allow (code PROVIDER_ADDRESS_NOT_ALLOWED)",
     },
     responses: { 201: { description: "The connection", schema: ConnectionSchema } },
     handler: async ({ body, principal, requestId, clientIp, clients, apiBaseUrl }) => {

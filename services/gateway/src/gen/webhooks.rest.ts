@@ -10,7 +10,15 @@ export const WebhookSchema = z
   .object({
     id: z.string().regex(/^wh_/),
     url: z.string(),
-    events: z.array(z.enum(["evaluation.completed", "policy.violation", "finding.updated"])),
+    events: z.array(
+      z.enum([
+        "evaluation.completed",
+        "policy.violation",
+        "finding.updated",
+        "connection.broken",
+        "connection.restored",
+      ]),
+    ),
     status: z.enum(["active", "disabled"]).meta({
       description:
         "A disabled webhook gets no messages: it answered 410 Gone, or failed every attempt of a message's whole retry schedule (about three days by default)",
@@ -29,7 +37,9 @@ export function webhookJson(m: webhooksV1.Webhook): z.output<typeof WebhookSchem
   return {
     id: m.id,
     url: m.url,
-    events: m.events as ("evaluation.completed" | "policy.violation" | "finding.updated")[],
+    events: m.events as (
+      "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored"
+    )[],
     status: m.status as "active" | "disabled",
     disabled_reason: m.disabled_reason ?? null,
     disabled_at: m.disabled_at ?? null,
@@ -81,7 +91,15 @@ export const CreateWebhookRequestSchema = z
           "https:// (http:// only where the instance allows it). Loopback, private, link-local and metadata addresses are refused.",
       }),
     events: z
-      .array(z.enum(["evaluation.completed", "policy.violation", "finding.updated"]))
+      .array(
+        z.enum([
+          "evaluation.completed",
+          "policy.violation",
+          "finding.updated",
+          "connection.broken",
+          "connection.restored",
+        ]),
+      )
       .min(1)
       .max(10),
     secret: z
@@ -110,7 +128,15 @@ export const UpdateWebhookRequestSchema = z
           "https:// (http:// only where the instance allows it). Loopback, private, link-local and metadata addresses are refused.",
       }),
     events: z
-      .array(z.enum(["evaluation.completed", "policy.violation", "finding.updated"]))
+      .array(
+        z.enum([
+          "evaluation.completed",
+          "policy.violation",
+          "finding.updated",
+          "connection.broken",
+          "connection.restored",
+        ]),
+      )
       .min(1)
       .max(10)
       .optional(),
@@ -151,7 +177,15 @@ export const DeliverySchema = z
   .object({
     id: z.string().regex(/^msg_/).meta({ description: "The message id: the webhook-id header of every attempt" }),
     webhook_id: z.string(),
-    event: z.enum(["evaluation.completed", "policy.violation", "finding.updated", "webhook.ping", "webhook.disabled"]),
+    event: z.enum([
+      "evaluation.completed",
+      "policy.violation",
+      "finding.updated",
+      "connection.broken",
+      "connection.restored",
+      "webhook.ping",
+      "webhook.disabled",
+    ]),
     status: z.enum(["pending", "succeeded", "failed"]),
     attempts: z.array(AttemptSchema),
     next_attempt_at: z.string().meta({ format: "date-time" }).nullable(),
@@ -166,7 +200,13 @@ export function deliveryJson(m: webhooksV1.Delivery): z.output<typeof DeliverySc
     id: m.id,
     webhook_id: m.webhook_id,
     event: m.event as
-      "evaluation.completed" | "policy.violation" | "finding.updated" | "webhook.ping" | "webhook.disabled",
+      | "evaluation.completed"
+      | "policy.violation"
+      | "finding.updated"
+      | "connection.broken"
+      | "connection.restored"
+      | "webhook.ping"
+      | "webhook.disabled",
     status: m.status as "pending" | "succeeded" | "failed",
     attempts: m.attempts.map(attemptJson),
     next_attempt_at: m.next_attempt_at ?? null,

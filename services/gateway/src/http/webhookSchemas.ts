@@ -74,6 +74,33 @@ export const FindingUpdatedMessage = envelope(
   "A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back. An accepted risk that expires reopens without a message.",
 );
 
+const CONNECTION = {
+  organization_id: z.string(),
+  connection_id: z.string().regex(/^conn_/),
+  provider: z.enum(["gitea", "github"]),
+  base_url: z.string().meta({ description: "The provider's address, as connected" }),
+};
+
+export const ConnectionBrokenMessage = envelope(
+  "connection.broken",
+  z.object({
+    ...CONNECTION,
+    error_class: z.string().meta({
+      description: "Why: unauthorized (the provider refused the token, or the GitHub App's installation)",
+    }),
+    broken_at: ISO,
+  }),
+  "ConnectionBrokenMessage",
+  "A provider connection turned broken: the provider refused its token (revoked, expired) or GitHub App. Checks through it fail until the token is replaced or the provider accepts it again. Never carries the token, key or webhook secret.",
+);
+
+export const ConnectionRestoredMessage = envelope(
+  "connection.restored",
+  z.object({ ...CONNECTION, restored_at: ISO }),
+  "ConnectionRestoredMessage",
+  "A broken provider connection works again: a check through it reached the provider.",
+);
+
 export const WebhookDisabledMessage = envelope(
   "webhook.disabled",
   z.object({
@@ -137,6 +164,12 @@ export function webhooksSection(): Record<string, unknown> {
     "evaluation.completed": op("evaluation.completed", "EvaluationCompletedMessage", "An evaluation finished"),
     "policy.violation": op("policy.violation", "PolicyViolationMessage", "A policy violation was found"),
     "finding.updated": op("finding.updated", "FindingUpdatedMessage", "A finding was triaged"),
+    "connection.broken": op("connection.broken", "ConnectionBrokenMessage", "A provider connection turned broken"),
+    "connection.restored": op(
+      "connection.restored",
+      "ConnectionRestoredMessage",
+      "A broken provider connection works again",
+    ),
     "webhook.disabled": op(
       "webhook.disabled",
       "WebhookDisabledMessage",

@@ -35,6 +35,13 @@ export async function createConnection(
     ...(cmd.privateKey ? { private_key: cmd.privateKey } : {}),
   });
   if (problems.length) throw errors.validation(problems);
+  if (await deps.egress.refuses(cmd.baseUrl))
+    throw new AppError(
+      "unprocessable",
+      "PROVIDER_ADDRESS_NOT_ALLOWED",
+      "base_url is at a loopback, private, link-local or reserved address, which this instance does not allow (VERDICT_INTEGRATIONS_ALLOW_PRIVATE)",
+      { field: "base_url" },
+    );
   const now = deps.clock.now();
   const id = newId("conn", now.getTime());
   const record: ConnectionRecord = {

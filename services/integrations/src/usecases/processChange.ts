@@ -6,7 +6,7 @@
 // A later head of the same pull request supersedes a check still running (a force-push).
 // A provider failure that retrying can mend (a rate limit, an outage) reschedules the check
 // through the bus (the delivery's next attempt, written with it: nothing is lost) and shows the
-// change as "pending, retrying"; a refused token marks the connection broken.
+// change as "pending, retrying"; a refused token marks the connection broken (connectionHealth.ts).
 import { newId } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
 import { evaluationV1 } from "@verdict/proto";
@@ -23,6 +23,7 @@ import {
 } from "../domain/provider.js";
 import type { IntegrationsDeps } from "../deps.js";
 import type { CheckRecord, ConnectionRecord, InboundDeliveryRecord } from "../repo.js";
+import { recordProviderError, recordProviderWorks } from "./connectionHealth.js";
 
 /** The events that ask for a check: a pull request opened or pushed to, and GitHub's "Re-run". */
 type CheckedEvent = Extract<InboundEvent, { kind: "pull_request" | "rerun" }>;
@@ -44,9 +45,9 @@ export async function processDelivery(
   if (!connection) return;
   const attempt = cmd.attempt ?? 1;
   try {
-    await checkPullRequest(deps, connection, event);
+    if (await checkPullRequest(deps, connection, event)) await recordProviderWorks(deps, connection);
   } catch (err) {
-    await recordError(deps, connection, err);
+    await recordProviderError(deps, connection, err);
     const log = deps.logger.child({ organization_id: connection.organization_id, connection_id: connection.id });
     if (err instanceof ProviderError && err.code === "unauthorized") {
       // Retrying cannot mend a revoked token: the connection shows broken until it is replaced.
@@ -113,11 +114,15 @@ async function reschedule(deps: IntegrationsDeps, delivery: InboundDeliveryRecor
 }
 
 /**
- * A change's check. A "Re-run" posts again what its head's check found (the same evaluation,
+ * A change's check; true when it reached the provider (a report posted or cancelled). A "Re-run" posts again what its head's check found (the same evaluation,
  * made once per head and policy version), or checks a head not checked yet; a re-run of a check
  * run GitHub lists for no pull request (a fork's) reads the head commit's own files.
  */
-async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRecord, event: CheckedEvent) {
+async function checkPullRequest(
+  deps: IntegrationsDeps,
+  connection: ConnectionRecord,
+  event: CheckedEvent,
+): Promise<boolean> {
   const rerun = event.kind === "rerun";
   const orgId = connection.organization_id;
   const log = deps.logger.child({ organization_id: orgId, connection_id: connection.id });
@@ -129,7 +134,7 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
   );
   if (!repository) {
     log.info({ provider_repo_id: event.providerRepoId }, "event for a repository not connected: ignored");
-    return;
+    return false;
   }
   const { version } = await deps.policy.resolvePolicies({ organization_id: orgId, policy_ids: [] });
   const now = deps.clock.now().toISOString();
@@ -161,7 +166,7 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
         { check_id: existing?.id, head_sha: event.headSha, pull_number: event.pullNumber },
         "head already checked for this policy version: nothing to do",
       );
-      return;
+      return false;
     }
     current = existing;
   }
@@ -188,7 +193,7 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
   if (still?.status === "superseded" && !rerun) {
     log.info({ check_id: current.id }, "check superseded by a newer head: result not posted");
     await client.cancelReport?.(change, handle, "Superseded: a newer commit of the pull request is being checked");
-    return;
+    return true;
   }
   await client.completeReport(change, handle, report);
   await deps.repo.checks.updateOne(
@@ -204,6 +209,7 @@ async function checkPullRequest(deps: IntegrationsDeps, connection: ConnectionRe
     { check_id: current.id, evaluation_id: evaluation.id, state: report.state, annotations: report.annotations.length },
     "change checked",
   );
+  return true;
 }
 
 /**
@@ -306,17 +312,4 @@ async function evaluate(
   if (evaluation.status !== "completed")
     throw new Error(`evaluation ${evaluation.id} ended ${evaluation.status}: ${evaluation.failure_reason ?? ""}`);
   return evaluation;
-}
-
-/** The connection's health: its last error, and broken when the provider refused its token. */
-async function recordError(deps: IntegrationsDeps, connection: ConnectionRecord, err: unknown): Promise<void> {
-  const message = err instanceof Error ? err.message.slice(0, 500) : String(err);
-  await deps.repo.connections.updateOne(
-    { id: connection.id },
-    {
-      last_error: message,
-      last_error_at: deps.clock.now().toISOString(),
-      ...(err instanceof ProviderError && err.code === "unauthorized" ? { status: "broken" as const } : {}),
-    },
-  );
 }

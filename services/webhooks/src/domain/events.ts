@@ -3,11 +3,22 @@
 // unless it is added here, and in the OpenAPI document's `webhooks` section, on purpose. A
 // violation's allowlist is the contract's message (verdict.evaluation.v1.Violation), which the
 // OpenAPI document's Violation is generated from: a field added there is delivered and documented.
-import type { EvaluationCompletedData, FindingUpdatedData, PolicyViolationData } from "@verdict/bus";
+import type {
+  ConnectionHealthData,
+  EvaluationCompletedData,
+  FindingUpdatedData,
+  PolicyViolationData,
+} from "@verdict/bus";
 import { evaluationV1 } from "@verdict/proto";
 
 /** Names an endpoint may subscribe to (the interface specification's events). */
-export const SUBSCRIBABLE_EVENTS = ["evaluation.completed", "policy.violation", "finding.updated"] as const;
+export const SUBSCRIBABLE_EVENTS = [
+  "evaluation.completed",
+  "policy.violation",
+  "finding.updated",
+  "connection.broken",
+  "connection.restored",
+] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 
 /** Sent without subscription: a test message, and the notice that another endpoint was disabled. */
@@ -74,6 +85,23 @@ export function findingUpdatedData(e: FindingUpdatedData): Record<string, unknow
       triaged_at: strOrNull(f.triaged_at),
     },
   };
+}
+
+/**
+ * A provider connection delivered with `connection.broken` (the provider refused its token or
+ * App: `error_class`, `broken_at`) and `connection.restored` (`restored_at`): its id, provider
+ * and base URL, never its token, key or webhook secret.
+ */
+export function connectionHealthData(event: "connection.broken" | "connection.restored") {
+  return (e: ConnectionHealthData): Record<string, unknown> => ({
+    organization_id: str(e.organization_id),
+    connection_id: str(e.connection_id),
+    provider: str(e.provider),
+    base_url: str(e.base_url),
+    ...(event === "connection.broken"
+      ? { error_class: str(e.error_class), broken_at: str(e.at) }
+      : { restored_at: str(e.at) }),
+  });
 }
 
 export function pingData(organizationId: string, webhookId: string): Record<string, unknown> {

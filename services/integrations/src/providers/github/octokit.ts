@@ -32,14 +32,15 @@ export function gitHubOctokit(apiBaseUrl = GITHUB_API_URL): GitHubOctokit {
  */
 export type GitHubApp = App<{ Octokit: typeof GitHubOctokit }>;
 
-export function gitHubApp(credentials: GitHubAppCredentials, timeoutMs?: number): GitHubApp {
+export function gitHubApp(credentials: GitHubAppCredentials, fetchOrTimeoutMs?: typeof fetch | number): GitHubApp {
+  const fetchFn = typeof fetchOrTimeoutMs === "number" ? withDeadline(fetchOrTimeoutMs) : fetchOrTimeoutMs;
   return new App({
     appId: credentials.appId,
     privateKey: credentials.privateKey,
     Octokit: GitHubOctokit.defaults({
       baseUrl: trimSlash(credentials.apiBaseUrl ?? GITHUB_API_URL),
       userAgent: USER_AGENT,
-      ...(timeoutMs === undefined ? {} : { request: { fetch: withDeadline(timeoutMs) } }),
+      ...(fetchFn ? { request: { fetch: fetchFn } } : {}),
     }),
   });
 }
