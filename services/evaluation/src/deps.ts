@@ -12,6 +12,8 @@ import type { JobFiles } from "./jobFiles.js";
 /** The organization settings the engine honours (owned by the identity service). */
 export interface OrgSettings {
   allowInlineSuppression: boolean;
+  /** Evaluations must name a repository connected through a provider connection. */
+  requireConnectedRepository: boolean;
 }
 
 export interface OrgSettingsSource {
@@ -49,8 +51,11 @@ export interface EvaluationDeps {
   outbox: Outbox;
   clock: Clock;
   logger: Logger;
-  /** Policies belong to the policy service: asked which ones to run for each evaluation. */
-  policy: Pick<AsyncClient<typeof policyV1.PolicyServiceService>, "resolvePolicies">;
+  /**
+   * Policies and repositories belong to the policy service: asked which policies to run for each
+   * evaluation, and which repositories are connected when the organization requires that.
+   */
+  policy: Pick<AsyncClient<typeof policyV1.PolicyServiceService>, "resolvePolicies" | "listRepositories">;
   orgSettings: OrgSettingsSource;
   /** The policies of each version (compiled only on the scan threads). */
   engines: EngineCache<PolicySet>;

@@ -13,12 +13,15 @@ function identitySettings(
     async get(organizationId) {
       try {
         const { settings } = await client.getOrganizationSettings({ organization_id: organizationId });
-        return { allowInlineSuppression: settings?.allow_inline_suppression ?? true };
+        return {
+          allowInlineSuppression: settings?.allow_inline_suppression ?? true,
+          requireConnectedRepository: settings?.require_connected_repository ?? false,
+        };
       } catch (err) {
         // An organization deleted while its work was queued evaluates with the defaults.
         if (err instanceof AppError && err.kind === "not_found") {
           logger.warn({ organization_id: organizationId }, "organization unknown to identity; using default settings");
-          return { allowInlineSuppression: true };
+          return { allowInlineSuppression: true, requireConnectedRepository: false };
         }
         throw err;
       }

@@ -148,7 +148,7 @@ describe("a synchronous scan's deadline", () => {
       },
       engines,
       scanner: p,
-      orgSettings: { get: async () => ({ allowInlineSuppression: false }) },
+      orgSettings: { get: async () => ({ allowInlineSuppression: false, requireConnectedRepository: false }) },
       logger: createLogger("warm-test", "silent"),
     } as unknown as EvaluationDeps;
   };

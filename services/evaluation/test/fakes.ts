@@ -72,7 +72,7 @@ export function scanDeps(
     policy,
     engines,
     scanner,
-    orgSettings: { get: async () => ({ allowInlineSuppression: true }) },
+    orgSettings: { get: async () => ({ allowInlineSuppression: true, requireConnectedRepository: false }) },
     clock: systemClock,
     logger: createLogger("scan-test", "silent"),
   } as unknown as EvaluationDeps;

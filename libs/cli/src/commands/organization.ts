@@ -24,6 +24,7 @@ export function organizationCommands(program: Command, ctx: Context): void {
         ["default_severity", o.settings.default_severity],
         ["require_evaluation_pass", o.settings.require_evaluation_pass],
         ["allow_inline_suppression", o.settings.allow_inline_suppression],
+        ["require_connected_repository", o.settings.require_connected_repository],
       ]);
     });
   org
@@ -33,11 +34,19 @@ export function organizationCommands(program: Command, ctx: Context): void {
     .option("--default-severity <severity>", "error or warning")
     .option("--require-evaluation-pass <bool>", "true: a failed evaluation fails `verdict evaluate` (exit 1)", bool)
     .option("--allow-inline-suppression <bool>", "honour verdict-ignore comments", bool)
+    .option(
+      "--require-connected-repository <bool>",
+      "true: evaluations must name a repository connected through a provider connection",
+      bool,
+    )
     .action(async (opts, c: Command) => {
       const settings = {
         ...(opts.defaultSeverity ? { default_severity: opts.defaultSeverity } : {}),
         ...(opts.requireEvaluationPass !== undefined ? { require_evaluation_pass: opts.requireEvaluationPass } : {}),
         ...(opts.allowInlineSuppression !== undefined ? { allow_inline_suppression: opts.allowInlineSuppression } : {}),
+        ...(opts.requireConnectedRepository !== undefined
+          ? { require_connected_repository: opts.requireConnectedRepository }
+          : {}),
       };
       if (!opts.name && Object.keys(settings).length === 0)
         throw new CliError("nothing to update: give --name or a setting");

@@ -2383,6 +2383,8 @@ export interface components {
                 default_severity: "error" | "warning";
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
+                /** @description Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false */
+                require_connected_repository: boolean;
                 require_evaluation_pass: boolean;
                 /** @description Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED) */
                 require_mfa: boolean;
@@ -2404,6 +2406,8 @@ export interface components {
                 default_severity: "error" | "warning";
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
+                /** @description Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false */
+                require_connected_repository: boolean;
                 require_evaluation_pass: boolean;
                 /** @description Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED) */
                 require_mfa: boolean;
@@ -2804,6 +2808,7 @@ export interface components {
                 /** @enum {string} */
                 default_severity?: "error" | "warning";
                 report_scope?: string;
+                require_connected_repository?: boolean;
                 require_evaluation_pass?: boolean;
                 require_mfa?: boolean;
                 system_description?: string;
@@ -8373,7 +8378,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Or EVALUATION_TIMEOUT (details.timeout_ms): the scan ran on the scan threads past the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS; time waiting for a thread does not count); retrying the same change does not help. A scan still unfinished VERDICT_SCAN_MAX_WAIT_MS after the request, waiting included, answers 503 */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Or EVALUATION_TIMEOUT (details.timeout_ms): the scan ran on the scan threads past the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS; time waiting for a thread does not count); retrying the same change does not help. A scan still unfinished VERDICT_SCAN_MAX_WAIT_MS after the request, waiting included, answers 503. Or REPOSITORY_NOT_CONNECTED (details.field repository): the organization requires connected repositories (settings.require_connected_repository) and this one was not connected through a provider connection */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

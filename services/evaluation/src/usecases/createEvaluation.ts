@@ -1,6 +1,7 @@
 import { errors, newId } from "@verdict/kit";
+import { isConnectedRepository, repositoryNotConnected } from "../domain/connectedRepository.js";
 import { checkEvaluationInput, contentBytes } from "../domain/evaluation.js";
-import type { EvaluationDeps } from "../deps.js";
+import type { EvaluationDeps, OrgSettings } from "../deps.js";
 import type { EvaluationRecord } from "../repo.js";
 import { evaluateNow } from "./evaluateNow.js";
 import { queueEvaluation } from "./queueEvaluation.js";
@@ -30,6 +31,8 @@ export function isLarge(deps: EvaluationDeps, { files, bytes }: { files: number;
 export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluationCommand): Promise<EvaluationRecord> {
   const problems = checkEvaluationInput({ repository: cmd.repository, files: cmd.files, policies: cmd.policies });
   if (problems.length) throw errors.validation(problems);
+  const settings = await deps.orgSettings.get(cmd.organizationId);
+  await requireConnected(deps, settings, cmd);
   const createdAt = deps.clock.now();
   const pending: EvaluationRecord = {
     id: newId("eval", createdAt.getTime()),
@@ -53,5 +56,12 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
   };
   if (isLarge(deps, { files: cmd.files.length, bytes: contentBytes(cmd.files) }))
     return queueEvaluation(deps, { pending, files: cmd.files });
-  return evaluateNow(deps, { pending, files: cmd.files, signal: cmd.signal });
+  return evaluateNow(deps, { pending, files: cmd.files, signal: cmd.signal, settings });
+}
+
+/** Refuses a repository not connected through a provider, when the organization requires one. */
+async function requireConnected(deps: EvaluationDeps, settings: OrgSettings, cmd: CreateEvaluationCommand) {
+  if (!settings.requireConnectedRepository) return;
+  const { repositories } = await deps.policy.listRepositories({ organization_id: cmd.organizationId });
+  if (!isConnectedRepository(repositories, cmd.repository)) throw repositoryNotConnected(cmd.repository);
 }

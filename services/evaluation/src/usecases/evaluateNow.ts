@@ -1,5 +1,5 @@
 import { AppError } from "@verdict/kit";
-import type { EvaluationDeps } from "../deps.js";
+import type { EvaluationDeps, OrgSettings } from "../deps.js";
 import type { EvaluationRecord } from "../repo.js";
 import { evaluationResultEvents } from "./events.js";
 import { completed, logFinished } from "./finishEvaluation.js";
@@ -12,6 +12,8 @@ export interface EvaluateNowCommand {
   files: FileToScan[];
   /** Aborted when the client is gone: the scan stops. */
   signal?: AbortSignal;
+  /** The organization's settings when already read (else the scan reads them). */
+  settings?: OrgSettings;
 }
 
 /** A small change, checked inside the request: stored once finished, with its events. */
@@ -37,6 +39,7 @@ export async function evaluateNow(deps: EvaluationDeps, cmd: EvaluateNowCommand)
     organizationId: organizationId,
     policies: pending.requested_policies,
     files: cmd.files,
+    settings: cmd.settings,
     limits: {
       timeoutMs: deps.limits.syncTimeoutMs,
       maxWaitMs: deps.limits.syncMaxWaitMs,

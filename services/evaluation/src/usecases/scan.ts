@@ -11,7 +11,7 @@ import {
   type FileToScan,
   type Outcome,
 } from "../domain/evaluation.js";
-import type { EvaluationDeps } from "../deps.js";
+import type { EvaluationDeps, OrgSettings } from "../deps.js";
 import type { CachedEngine, PolicySet } from "../engineCache.js";
 import { sharePolicies } from "../scanJob.js";
 
@@ -53,6 +53,8 @@ export interface ScanChangeCommand {
   policies: string[];
   files: FileToScan[];
   limits: ScanLimits;
+  /** The organization's settings when the caller read them already. */
+  settings?: OrgSettings | undefined;
 }
 
 export async function scanChange(deps: EvaluationDeps, cmd: ScanChangeCommand): Promise<ScanResult> {
@@ -61,7 +63,7 @@ export async function scanChange(deps: EvaluationDeps, cmd: ScanChangeCommand): 
   // caller unchanged.
   const [{ engine: policies, policyIds, version }, settings] = await Promise.all([
     policiesFor(deps, organizationId, requested),
-    deps.orgSettings.get(organizationId),
+    cmd.settings ?? deps.orgSettings.get(organizationId),
   ]);
   const onThreads = limits.budget !== "wall";
   const pool = limits.queued ? (deps.queuedScanner ?? deps.scanner) : deps.scanner;

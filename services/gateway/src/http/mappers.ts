@@ -13,6 +13,7 @@ export function organizationJson(o: identityV1.Organization) {
       require_mfa: o.settings?.require_mfa ?? false,
       system_description: o.settings?.system_description ?? "",
       report_scope: o.settings?.report_scope ?? "",
+      require_connected_repository: o.settings?.require_connected_repository ?? false,
     },
   };
 }

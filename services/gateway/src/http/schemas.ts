@@ -169,6 +169,10 @@ export const OrganizationSchema = z
         description:
           "What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it",
       }),
+      require_connected_repository: z.boolean().meta({
+        description:
+          "Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false",
+      }),
     }),
   })
   .meta({ id: "Organization" });
@@ -184,6 +188,7 @@ export const UpdateOrganizationSchema = z
         require_mfa: z.boolean().optional(),
         system_description: z.string().max(4000).optional(),
         report_scope: z.string().max(4000).optional(),
+        require_connected_repository: z.boolean().optional(),
       })
       .strict()
       .optional(),

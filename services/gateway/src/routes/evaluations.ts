@@ -25,7 +25,7 @@ export const evaluationRoutes = [
     operationId: "createEvaluation",
     errors: [422],
     errorNotes: {
-      422: "Or EVALUATION_TIMEOUT (details.timeout_ms): the scan ran on the scan threads past the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS; time waiting for a thread does not count); retrying the same change does not help. A scan still unfinished VERDICT_SCAN_MAX_WAIT_MS after the request, waiting included, answers 503",
+      422: "Or EVALUATION_TIMEOUT (details.timeout_ms): the scan ran on the scan threads past the synchronous deadline (VERDICT_SCAN_TIMEOUT_MS; time waiting for a thread does not count); retrying the same change does not help. A scan still unfinished VERDICT_SCAN_MAX_WAIT_MS after the request, waiting included, answers 503. Or REPOSITORY_NOT_CONNECTED (details.field repository): the organization requires connected repositories (settings.require_connected_repository) and this one was not connected through a provider connection",
       429: "Also when the organization already has VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT evaluations running or waiting (details.window = concurrent), or VERDICT_ORG_MAX_QUEUED_EVALUATIONS queued evaluations or VERDICT_ORG_MAX_QUEUED_BYTES bytes of queued content (details.window = queued)",
     },
     summary: "Evaluate the files of a change against the organization's policies",

@@ -51,6 +51,7 @@ export const organizationRoutes = [
         require_mfa: body.settings?.require_mfa,
         system_description: body.settings?.system_description,
         report_scope: body.settings?.report_scope,
+        require_connected_repository: body.settings?.require_connected_repository,
         audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 200, body: organizationJson(res.organization!) };

@@ -22,6 +22,8 @@ export interface OrgSettings {
   /** The evidence report's scope page (absent: not described). */
   system_description?: string;
   report_scope?: string;
+  /** Evaluations must name a repository connected through a provider connection. */
+  require_connected_repository: boolean;
 }
 
 export const DEFAULT_SETTINGS: OrgSettings = {
@@ -29,6 +31,7 @@ export const DEFAULT_SETTINGS: OrgSettings = {
   require_evaluation_pass: true,
   allow_inline_suppression: true,
   require_mfa: false,
+  require_connected_repository: false,
 };
 
 /** Settings stored before a setting existed read as its default. */

@@ -24,6 +24,7 @@ function toOrganization(o: OrganizationView): identityV1.Organization {
 function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
   return {
     ...messageFields(s, ["default_severity", "require_evaluation_pass", "allow_inline_suppression", "require_mfa"]),
+    require_connected_repository: s.require_connected_repository,
     system_description: s.system_description ?? "",
     report_scope: s.report_scope ?? "",
   };
@@ -70,6 +71,7 @@ export function organizationHandlers(
         requireMfa: req.require_mfa,
         systemDescription: req.system_description,
         reportScope: req.report_scope,
+        requireConnectedRepository: req.require_connected_repository,
         audit: req.audit,
       });
       return { organization: toOrganization(org) };

@@ -170,19 +170,24 @@ describe("organization settings", () => {
       require_evaluation_pass: true,
       allow_inline_suppression: true,
       require_mfa: false,
+      require_connected_repository: false,
     });
     // a document written by an earlier version, without the setting (past the repository, which
     // keeps records in today's shape)
     await store
       .collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs)
-      .updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression"]);
-    expect((await getOrganizationSettings(deps, { organizationId: org.id })).allow_inline_suppression).toBe(true);
+      .updateOne({ id: org.id }, {}, ["settings.allow_inline_suppression", "settings.require_connected_repository"]);
+    expect(await getOrganizationSettings(deps, { organizationId: org.id })).toMatchObject({
+      allow_inline_suppression: true,
+      require_connected_repository: false,
+    });
     await deps.orgs.update(org.id, {
       settings: {
         default_severity: "error",
         require_evaluation_pass: true,
         allow_inline_suppression: false,
         require_mfa: false,
+        require_connected_repository: false,
       },
     });
     expect((await getOrganizationSettings(deps, { organizationId: org.id })).allow_inline_suppression).toBe(false);

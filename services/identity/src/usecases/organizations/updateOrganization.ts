@@ -13,6 +13,7 @@ export interface UpdateOrganizationCommand {
   requireMfa?: boolean;
   systemDescription?: string;
   reportScope?: string;
+  requireConnectedRepository?: boolean;
   /** Who asks, for the audit event written with the change. */
   audit?: AuditContextInput | undefined;
 }
@@ -26,6 +27,7 @@ const AUDITED_FIELDS = [
   "settings.require_mfa",
   "settings.system_description",
   "settings.report_scope",
+  "settings.require_connected_repository",
 ] as const;
 
 export async function updateOrganization(
@@ -42,6 +44,8 @@ export async function updateOrganization(
   if (cmd.requireMfa !== undefined) set["settings.require_mfa"] = cmd.requireMfa;
   if (cmd.systemDescription !== undefined) set["settings.system_description"] = cmd.systemDescription;
   if (cmd.reportScope !== undefined) set["settings.report_scope"] = cmd.reportScope;
+  if (cmd.requireConnectedRepository !== undefined)
+    set["settings.require_connected_repository"] = cmd.requireConnectedRepository;
   const before: Record<string, unknown> = { name: current.name };
   for (const [key, value] of Object.entries(withDefaults(current.settings))) before[`settings.${key}`] = value;
   // Written with the change through the outbox; the audit consumer appends it to the log.

@@ -59,6 +59,12 @@ export interface OrganizationSettings {
    */
   system_description: string;
   report_scope: string;
+  /**
+   * Evaluations must name a repository connected through a provider connection (a repository
+   * stored with the provider's id, POST /v1/repositories); others are refused (422
+   * REPOSITORY_NOT_CONNECTED). Off by default: the API works without a provider.
+   */
+  require_connected_repository: boolean;
 }
 
 export interface Organization {
@@ -154,8 +160,9 @@ export interface UpdateOrganizationRequest {
   allow_inline_suppression?: boolean | undefined;
   require_mfa?: boolean | undefined;
   system_description?: string | undefined;
-  report_scope?:
-    | string
+  report_scope?: string | undefined;
+  require_connected_repository?:
+    | boolean
     | undefined;
   /** Who asks, for the audit event recorded with the change (set by the gateway). */
   audit?: AuditContext | undefined;
@@ -1277,6 +1284,7 @@ function createBaseOrganizationSettings(): OrganizationSettings {
     require_mfa: false,
     system_description: "",
     report_scope: "",
+    require_connected_repository: false,
   };
 }
 
@@ -1299,6 +1307,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     }
     if (message.report_scope !== "") {
       writer.uint32(1690).string(message.report_scope);
+    }
+    if (message.require_connected_repository !== false) {
+      writer.uint32(2000).bool(message.require_connected_repository);
     }
     return writer;
   },
@@ -1364,6 +1375,14 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
             message.report_scope = reader.string();
             continue;
           }
+          case 250: {
+            if (tag !== 2000) {
+              break;
+            }
+
+            message.require_connected_repository = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1408,6 +1427,11 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
         : isSet(object.report_scope)
         ? globalThis.String(object.report_scope)
         : "",
+      require_connected_repository: isSet(object.requireConnectedRepository)
+        ? globalThis.Boolean(object.requireConnectedRepository)
+        : isSet(object.require_connected_repository)
+        ? globalThis.Boolean(object.require_connected_repository)
+        : false,
     };
   },
 
@@ -1431,6 +1455,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     if (message.report_scope !== "") {
       obj.reportScope = message.report_scope;
     }
+    if (message.require_connected_repository !== false) {
+      obj.requireConnectedRepository = message.require_connected_repository;
+    }
     return obj;
   },
 
@@ -1445,6 +1472,7 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     message.require_mfa = object.require_mfa ?? false;
     message.system_description = object.system_description ?? "";
     message.report_scope = object.report_scope ?? "";
+    message.require_connected_repository = object.require_connected_repository ?? false;
     return message;
   },
 };
@@ -2888,6 +2916,7 @@ function createBaseUpdateOrganizationRequest(): UpdateOrganizationRequest {
     require_mfa: undefined,
     system_description: undefined,
     report_scope: undefined,
+    require_connected_repository: undefined,
     audit: undefined,
   };
 }
@@ -2917,6 +2946,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     }
     if (message.report_scope !== undefined) {
       writer.uint32(1690).string(message.report_scope);
+    }
+    if (message.require_connected_repository !== undefined) {
+      writer.uint32(2000).bool(message.require_connected_repository);
     }
     if (message.audit !== undefined) {
       AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
@@ -3001,6 +3033,14 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
             message.report_scope = reader.string();
             continue;
           }
+          case 250: {
+            if (tag !== 2000) {
+              break;
+            }
+
+            message.require_connected_repository = reader.bool();
+            continue;
+          }
           case 200: {
             if (tag !== 1602) {
               break;
@@ -3059,6 +3099,11 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
         : isSet(object.report_scope)
         ? globalThis.String(object.report_scope)
         : undefined,
+      require_connected_repository: isSet(object.requireConnectedRepository)
+        ? globalThis.Boolean(object.requireConnectedRepository)
+        : isSet(object.require_connected_repository)
+        ? globalThis.Boolean(object.require_connected_repository)
+        : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
@@ -3089,6 +3134,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     if (message.report_scope !== undefined) {
       obj.reportScope = message.report_scope;
     }
+    if (message.require_connected_repository !== undefined) {
+      obj.requireConnectedRepository = message.require_connected_repository;
+    }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
     }
@@ -3108,6 +3156,7 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     message.require_mfa = object.require_mfa ?? undefined;
     message.system_description = object.system_description ?? undefined;
     message.report_scope = object.report_scope ?? undefined;
+    message.require_connected_repository = object.require_connected_repository ?? undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;
