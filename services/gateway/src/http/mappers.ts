@@ -13,6 +13,7 @@ export function organizationJson(o: identityV1.Organization) {
       require_mfa: o.settings?.require_mfa ?? false,
       system_description: o.settings?.system_description ?? "",
       report_scope: o.settings?.report_scope ?? "",
+      audit_retention_days: o.settings?.audit_retention_days || null,
     },
   };
 }

@@ -169,6 +169,10 @@ export const OrganizationSchema = z
         description:
           "What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it",
       }),
+      audit_retention_days: z.number().int().nullable().meta({
+        description:
+          "Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever",
+      }),
     }),
   })
   .meta({ id: "Organization" });
@@ -184,6 +188,7 @@ export const UpdateOrganizationSchema = z
         require_mfa: z.boolean().optional(),
         system_description: z.string().max(4000).optional(),
         report_scope: z.string().max(4000).optional(),
+        audit_retention_days: z.number().int().min(90).max(36_500).nullable().optional(),
       })
       .strict()
       .optional(),

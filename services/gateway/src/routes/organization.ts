@@ -51,6 +51,9 @@ export const organizationRoutes = [
         require_mfa: body.settings?.require_mfa,
         system_description: body.settings?.system_description,
         report_scope: body.settings?.report_scope,
+        // null (kept forever) is 0 on the wire.
+        audit_retention_days:
+          body.settings?.audit_retention_days === undefined ? undefined : (body.settings.audit_retention_days ?? 0),
         audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 200, body: organizationJson(res.organization!) };

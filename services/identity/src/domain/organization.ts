@@ -22,6 +22,8 @@ export interface OrgSettings {
   /** The evidence report's scope page (absent: not described). */
   system_description?: string;
   report_scope?: string;
+  /** Audit events older than this many days are deleted behind a checkpoint (null: kept forever). */
+  audit_retention_days: number | null;
 }
 
 export const DEFAULT_SETTINGS: OrgSettings = {
@@ -29,6 +31,7 @@ export const DEFAULT_SETTINGS: OrgSettings = {
   require_evaluation_pass: true,
   allow_inline_suppression: true,
   require_mfa: false,
+  audit_retention_days: null,
 };
 
 /** Settings stored before a setting existed read as its default. */

@@ -26,6 +26,7 @@ function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
     ...messageFields(s, ["default_severity", "require_evaluation_pass", "allow_inline_suppression", "require_mfa"]),
     system_description: s.system_description ?? "",
     report_scope: s.report_scope ?? "",
+    audit_retention_days: s.audit_retention_days ?? 0,
   };
 }
 
@@ -70,6 +71,8 @@ export function organizationHandlers(
         requireMfa: req.require_mfa,
         systemDescription: req.system_description,
         reportScope: req.report_scope,
+        // 0 on the wire: kept forever.
+        ...(req.audit_retention_days !== undefined ? { auditRetentionDays: req.audit_retention_days || null } : {}),
         audit: req.audit,
       });
       return { organization: toOrganization(org) };
