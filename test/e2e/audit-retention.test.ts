@@ -10,12 +10,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { launch, readConfig, type RunningVerdict } from "@verdict/all-in-one";
-import { createLogger } from "@verdict/kit";
-import { Api, expectFieldError } from "../support/api.js";
+import { expectFieldError, type Api } from "../support/api.js";
 import { auditEventMatching, auditEventOfRequest } from "../support/audit.js";
 import { isolatedHome, runCli, runCommand } from "../support/cli.js";
-import { makeKey } from "../support/keys.js";
+import { launchClocked, type ClockedVerdict } from "../support/clocked.js";
 import { ROOT, TARGET } from "../support/server.js";
 
 const describeAllInOne = TARGET === "all-in-one" ? describe : describe.skip;
@@ -23,26 +21,17 @@ const describeAllInOne = TARGET === "all-in-one" ? describe : describe.skip;
 const DAY = 86_400_000;
 let offsetMs = 0;
 const clock = { now: () => new Date(Date.now() + offsetMs) };
-const dataDir = mkdtempSync(join(tmpdir(), "verdict-audit-retention-"));
 const work = mkdtempSync(join(tmpdir(), "verdict-audit-retention-work-"));
-const bootstrapKey = makeKey();
-let running: RunningVerdict;
+let verdict: ClockedVerdict;
 let api: Api;
+let bootstrapKey: string;
 
 beforeAll(async () => {
-  const config = readConfig({
-    VERDICT_HTTP_PORT: "0",
-    VERDICT_HTTP_HOST: "127.0.0.1",
-    VERDICT_DATA_DIR: dataDir,
-    VERDICT_BOOTSTRAP_API_KEY: bootstrapKey,
-    VERDICT_AUTH_CACHE_TTL_MS: "0",
-  });
-  running = await launch(config, { clock, logger: createLogger("audit-retention-test", "silent") });
-  api = new Api(`http://127.0.0.1:${running.httpPort}`, bootstrapKey);
+  verdict = await launchClocked("audit-retention", clock);
+  ({ api, bootstrapKey } = verdict);
 });
 afterAll(async () => {
-  await running.stop();
-  rmSync(dataDir, { recursive: true, force: true });
+  await verdict.stop();
   rmSync(work, { recursive: true, force: true });
 });
 
