@@ -4,6 +4,7 @@ import {
   GENESIS_HASH,
   parseAuditExport,
   verifyAuditChain,
+  verifyAuditExport,
   type ChainedAuditEvent,
 } from "./auditChain.js";
 
@@ -79,5 +80,40 @@ describe("verifyAuditChain", () => {
     const events = chain(2);
     expect(parseAuditExport(events.map((e) => JSON.stringify(e)).join("\n") + "\n\n")).toEqual(events);
     expect(() => parseAuditExport(`${JSON.stringify(events[0])}\n{oops`)).toThrow("line 2");
+  });
+
+  it("verifies an export from its retention checkpoint line, and still names a changed kept event", () => {
+    const events = chain(5);
+    const cp = { seq: 2, hash: events[1]!.hash, swept_at: "2026-11-28T18:00:00.000Z" };
+    const lines = (es: ChainedAuditEvent[]) =>
+      [JSON.stringify({ checkpoint: cp }), ...es.map((e) => JSON.stringify(e))].join("\n") + "\n";
+    const kept = events.slice(2);
+    expect(parseAuditExport(lines(kept))).toEqual(kept);
+    expect(verifyAuditExport(lines(kept))).toMatchObject({ ok: true, checked: 3, head: { seq: 5 }, checkpoint: cp });
+    // Without the checkpoint line the kept run is events removed from the start.
+    expect(verifyAuditExport(kept.map((e) => JSON.stringify(e)).join("\n")).failure).toMatchObject({
+      seq: 3,
+      problem: "missing",
+    });
+    const changed = kept.map((e) => (e.seq === 4 ? { ...e, target_id: "other" } : e));
+    expect(verifyAuditExport(lines(changed)).failure).toMatchObject({ seq: 4, problem: "changed" });
+    expect(verifyAuditExport(lines(kept.slice(1))).failure).toMatchObject({ seq: 4, problem: "missing" });
+  });
+
+  it("checks a known head against the checkpoint when the events up to it were deleted", () => {
+    const events = chain(3);
+    const cp = { seq: 3, hash: events[2]!.hash, swept_at: "2026-11-28T18:00:00.000Z" };
+    const text = `${JSON.stringify({ checkpoint: cp })}\n`;
+    expect(verifyAuditExport(text, { knownHead: { seq: 3, hash: events[2]!.hash } })).toMatchObject({
+      ok: true,
+      checked: 0,
+      head: { seq: 3, hash: events[2]!.hash },
+    });
+    expect(verifyAuditExport(text, { knownHead: { seq: 3, hash: events[1]!.hash } }).failure).toMatchObject({
+      problem: "changed",
+    });
+    expect(verifyAuditExport(text, { knownHead: { seq: 4, hash: events[1]!.hash } }).failure).toMatchObject({
+      problem: "truncated",
+    });
   });
 });

@@ -102,7 +102,9 @@ export interface VerifyOptions {
 export function verifyAuditChain(events: readonly ChainedAuditEvent[], opts: VerifyOptions = {}): ChainVerdict {
   let expectedSeq = opts.start?.seq ?? 1;
   let expectedPrev = opts.start?.prev_hash ?? GENESIS_HASH;
-  let head: ChainVerdict["head"] = null;
+  // Before the first event, the chain's end is where it starts: the checkpoint, if any.
+  let head: ChainVerdict["head"] =
+    opts.start && opts.start.seq > 1 ? { seq: opts.start.seq - 1, hash: opts.start.prev_hash } : null;
   let checked = 0;
   const fail = (e: ChainedAuditEvent, problem: ChainProblem, message: string): ChainVerdict => ({
     ok: false,
@@ -110,6 +112,18 @@ export function verifyAuditChain(events: readonly ChainedAuditEvent[], opts: Ver
     head,
     failure: { seq: e.seq, id: e.id, problem, message },
   });
+  if (head && opts.knownHead?.seq === head.seq && opts.knownHead.hash !== head.hash)
+    return {
+      ok: false,
+      checked,
+      head,
+      failure: {
+        seq: head.seq,
+        id: events[0]?.id ?? "",
+        problem: "changed",
+        message: `the checkpoint at event ${head.seq} is not the event seen before (its hash differs)`,
+      },
+    };
   for (const e of events) {
     if (e.seq > expectedSeq)
       return fail(e, "missing", `event ${e.seq} (${e.id}) follows ${expectedSeq - 1}: ${e.seq - expectedSeq} removed`);
@@ -143,16 +157,52 @@ export function verifyAuditChain(events: readonly ChainedAuditEvent[], opts: Ver
   return { ok: true, checked, head };
 }
 
-/** The events of a JSON Lines export (`GET /v1/audit-events/export`), in file order. */
-export function parseAuditExport(text: string): ChainedAuditEvent[] {
+/**
+ * The first line of an export when the retention sweep deleted older events: the seq and hash of
+ * the last deleted event, which the first kept event links to (docs/audit.md).
+ */
+export interface AuditExportCheckpoint {
+  seq: number;
+  hash: string;
+  swept_at: string;
+}
+
+/** A JSON Lines export (`GET /v1/audit-events/export`): its checkpoint line, if any, and its events in file order. */
+export function readAuditExport(text: string): {
+  checkpoint: AuditExportCheckpoint | null;
+  events: ChainedAuditEvent[];
+} {
+  let checkpoint: AuditExportCheckpoint | null = null;
   const events: ChainedAuditEvent[] = [];
   text.split("\n").forEach((line, i) => {
     if (!line.trim()) return;
+    let value: unknown;
     try {
-      events.push(JSON.parse(line) as ChainedAuditEvent);
+      value = JSON.parse(line);
     } catch {
       throw new Error(`line ${i + 1} of the audit export is not JSON`);
     }
+    const cp = (value as { checkpoint?: AuditExportCheckpoint }).checkpoint;
+    if (i === 0 && cp) checkpoint = cp;
+    else events.push(value as ChainedAuditEvent);
   });
-  return events;
+  return { checkpoint, events };
+}
+
+/** The events of a JSON Lines export, in file order (without its checkpoint line). */
+export function parseAuditExport(text: string): ChainedAuditEvent[] {
+  return readAuditExport(text).events;
+}
+
+/** Checks a JSON Lines export: from its checkpoint when older events were deleted, else from seq 1. */
+export function verifyAuditExport(
+  text: string,
+  opts: Pick<VerifyOptions, "knownHead"> = {},
+): ChainVerdict & { checkpoint: AuditExportCheckpoint | null } {
+  const { checkpoint, events } = readAuditExport(text);
+  const verdict = verifyAuditChain(events, {
+    ...opts,
+    ...(checkpoint ? { start: { seq: checkpoint.seq + 1, prev_hash: checkpoint.hash } } : {}),
+  });
+  return { ...verdict, checkpoint };
 }

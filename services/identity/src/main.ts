@@ -11,6 +11,7 @@ import type { IdentityDeps } from "./deps.js";
 import { sweepExpiredArtifacts } from "./usecases/oauth/sweepExpiredArtifacts.js";
 import { OidcDiscoveryCache } from "./usecases/sso/oidcDiscovery.js";
 import { sweepExpiredSsoStates } from "./usecases/sso/sweepExpiredSsoStates.js";
+import { sweepAuditRetention } from "./usecases/audit/sweepAuditRetention.js";
 import type { SessionPolicy } from "./domain/session.js";
 import { argon2Passwords } from "./passwords.js";
 import { ensureBootstrap } from "./usecases/bootstrap.js";
@@ -57,9 +58,18 @@ export async function startIdentityService(opts: IdentityServiceOptions): Promis
   };
   const { generatedKey } = await ensureBootstrap(deps, { configuredKey: opts.bootstrapKey });
   const subscriptions = await subscribeIdentityConsumers(deps, opts.bus);
+  // Audit events past their organization's retention are deleted at start and every 10 minutes.
+  const sweepAudit = () =>
+    sweepAuditRetention(deps)
+      .then((deleted) => {
+        if (Object.keys(deleted).length) opts.logger.info({ deleted }, "audit events past retention deleted");
+      })
+      .catch((err: unknown) => opts.logger.warn({ err }, "could not delete audit events past retention"));
+  void sweepAudit();
   // Expired OAuth codes, tokens and interactions, and SSO sign-ins that never came back from
   // the IdP, are deleted every 10 minutes (by any replica).
   const sweeper = setInterval(() => {
+    void sweepAudit();
     sweepExpiredArtifacts(deps).catch((err: unknown) =>
       opts.logger.warn({ err }, "could not delete expired OAuth artifacts"),
     );

@@ -4,7 +4,7 @@
 import { InvalidArgumentError, type Command } from "commander";
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { API_SCOPES, parseAuditExport, verifyAuditChain, type ApiScope, type PutSsoConnection } from "@verdict/sdk";
+import { API_SCOPES, parseAuditExport, verifyAuditExport, type ApiScope, type PutSsoConnection } from "@verdict/sdk";
 import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { bool, collect, jsonOf, positiveInt, readText, secretFromStdin } from "./shared.js";
@@ -113,7 +113,7 @@ function auditCommand(program: Command, ctx: Context): void {
       const text = await ctx.client().exportAuditEvents();
       if (!opts.out) return void ctx.io.stdout.write(text);
       writeFileSync(resolve(ctx.io.cwd, opts.out), text);
-      ctx.io.stderr.write(`saved ${text ? text.split("\n").length - 1 : 0} events to ${opts.out}\n`);
+      ctx.io.stderr.write(`saved ${parseAuditExport(text).length} events to ${opts.out}\n`);
     });
   audit
     .command("verify")
@@ -130,7 +130,7 @@ function auditCommand(program: Command, ctx: Context): void {
       const text = opts.file
         ? readFileSync(resolve(ctx.io.cwd, opts.file), "utf8")
         : await ctx.client().exportAuditEvents();
-      const verdict = verifyAuditChain(parseAuditExport(text), opts.head ? { knownHead: parseHead(opts.head) } : {});
+      const verdict = verifyAuditExport(text, opts.head ? { knownHead: parseHead(opts.head) } : {});
       if (!verdict.ok) process.exitCode = EXIT.failed;
       if (out.json) return out.data(verdict);
       if (verdict.failure) {
@@ -141,6 +141,11 @@ function auditCommand(program: Command, ctx: Context): void {
       }
       const head = verdict.head ? `${verdict.head.seq}:${verdict.head.hash}` : "none (the log is empty)";
       out.line(`audit log verified: ${verdict.checked} events, chain intact`);
+      const cp = verdict.checkpoint;
+      if (cp)
+        out.line(
+          `from the retention checkpoint: events up to ${cp.seq} were deleted (past the organization's retention, ${cp.swept_at})`,
+        );
       out.line(
         `head ${head}  (keep it; \`verdict audit verify --head ${verdict.head ? head : "SEQ:HASH"}\` later also detects a cut-off end)`,
       );

@@ -2379,6 +2379,8 @@ export interface components {
             repositories_count: number;
             settings: {
                 allow_inline_suppression: boolean;
+                /** @description Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever */
+                audit_retention_days: number | null;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
@@ -2402,6 +2404,8 @@ export interface components {
             repositories_count: number;
             settings: {
                 allow_inline_suppression: boolean;
+                /** @description Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever */
+                audit_retention_days: number | null;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
@@ -2805,6 +2809,7 @@ export interface components {
             name?: string;
             settings?: {
                 allow_inline_suppression?: boolean;
+                audit_retention_days?: number | null;
                 /** @enum {string} */
                 default_severity?: "error" | "warning";
                 report_scope?: string;
@@ -7261,7 +7266,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One event per line in chain order: seq, id, organization_id, type, actor, credential, request_id, target_type, target_id, occurred_at, data, prev_hash, hash (docs/audit.md) */
+            /** @description One event per line in chain order: seq, id, organization_id, type, actor, credential, request_id, target_type, target_id, occurred_at, data, prev_hash, hash (docs/audit.md); when the retention sweep deleted older events, a first line {checkpoint: {seq, hash, swept_at}} names the last deleted event, which the first kept one links to */
             200: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

@@ -14,6 +14,7 @@ export function organizationJson(o: identityV1.Organization) {
       system_description: o.settings?.system_description ?? "",
       report_scope: o.settings?.report_scope ?? "",
       require_connected_repository: o.settings?.require_connected_repository ?? false,
+      audit_retention_days: o.settings?.audit_retention_days || null,
     },
   };
 }

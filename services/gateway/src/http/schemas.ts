@@ -173,6 +173,10 @@ export const OrganizationSchema = z
         description:
           "Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false",
       }),
+      audit_retention_days: z.number().int().nullable().meta({
+        description:
+          "Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever",
+      }),
     }),
   })
   .meta({ id: "Organization" });
@@ -189,6 +193,7 @@ export const UpdateOrganizationSchema = z
         system_description: z.string().max(4000).optional(),
         report_scope: z.string().max(4000).optional(),
         require_connected_repository: z.boolean().optional(),
+        audit_retention_days: z.number().int().min(90).max(36_500).nullable().optional(),
       })
       .strict()
       .optional(),

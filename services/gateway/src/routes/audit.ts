@@ -61,7 +61,7 @@ export const auditRoutes = [
     responses: {
       200: {
         description:
-          "One event per line in chain order: seq, id, organization_id, type, actor, credential, request_id, target_type, target_id, occurred_at, data, prev_hash, hash (docs/audit.md)",
+          "One event per line in chain order: seq, id, organization_id, type, actor, credential, request_id, target_type, target_id, occurred_at, data, prev_hash, hash (docs/audit.md); when the retention sweep deleted older events, a first line {checkpoint: {seq, hash, swept_at}} names the last deleted event, which the first kept one links to",
         contentTypes: ["application/x-ndjson"],
       },
     },
@@ -73,6 +73,10 @@ export const auditRoutes = [
           after_seq: after,
           limit: EXPORT_PAGE,
         });
+        // Older events deleted by the retention sweep: the first line names where the chain resumes.
+        const cp = page.checkpoint;
+        if (after === 0 && cp)
+          lines.push(JSON.stringify({ checkpoint: { seq: cp.seq, hash: cp.hash, swept_at: cp.swept_at } }));
         for (const e of page.events) lines.push(JSON.stringify(chainedAuditEventJson(e)));
         if (page.events.length < EXPORT_PAGE) break;
         after = page.events[page.events.length - 1]!.seq;

@@ -52,6 +52,9 @@ export const organizationRoutes = [
         system_description: body.settings?.system_description,
         report_scope: body.settings?.report_scope,
         require_connected_repository: body.settings?.require_connected_repository,
+        // null (kept forever) is 0 on the wire.
+        audit_retention_days:
+          body.settings?.audit_retention_days === undefined ? undefined : (body.settings.audit_retention_days ?? 0),
         audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 200, body: organizationJson(res.organization!) };

@@ -21,3 +21,11 @@ export function chainAuditEvent<T extends Omit<AuditHashInput, "seq" | "prev_has
   const linked = { ...event, seq: (last?.seq ?? 0) + 1, prev_hash: last?.hash ?? GENESIS_HASH };
   return { ...linked, hash: auditEventHash(linked) };
 }
+
+/** The shortest audit retention an organization may set (days); none set keeps events forever. */
+export const MIN_AUDIT_RETENTION_DAYS = 90;
+
+/** Events that occurred before this instant are past a retention of `days` days at `now`. */
+export function retentionCutoff(now: Date, days: number): string {
+  return new Date(now.getTime() - days * 86_400_000).toISOString();
+}

@@ -24,6 +24,8 @@ export interface OrgSettings {
   report_scope?: string;
   /** Evaluations must name a repository connected through a provider connection. */
   require_connected_repository: boolean;
+  /** Audit events older than this many days are deleted behind a checkpoint (null: kept forever). */
+  audit_retention_days: number | null;
 }
 
 export const DEFAULT_SETTINGS: OrgSettings = {
@@ -32,6 +34,7 @@ export const DEFAULT_SETTINGS: OrgSettings = {
   allow_inline_suppression: true,
   require_mfa: false,
   require_connected_repository: false,
+  audit_retention_days: null,
 };
 
 /** Settings stored before a setting existed read as its default. */

@@ -24,12 +24,16 @@ function toAuditEvent(e: AuditRecord): identityV1.AuditEvent {
 export function auditHandlers(deps: IdentityDeps): IdentityHandlers<"listAuditEvents" | "exportAuditEvents"> {
   return {
     async exportAuditEvents(req) {
-      const events = await exportAuditEvents(deps, {
+      const page = await exportAuditEvents(deps, {
         organizationId: req.organization_id,
         afterSeq: Number(req.after_seq),
         limit: req.limit > 0 ? req.limit : 500,
       });
-      return { events: events.map(toAuditEvent) };
+      const cp = page.checkpoint;
+      return {
+        events: page.events.map(toAuditEvent),
+        ...(cp ? { checkpoint: { seq: cp.seq, hash: cp.hash, swept_at: cp.swept_at } } : {}),
+      };
     },
     async listAuditEvents(req) {
       const page = await listAuditEvents(deps, {

@@ -27,6 +27,7 @@ function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
     require_connected_repository: s.require_connected_repository,
     system_description: s.system_description ?? "",
     report_scope: s.report_scope ?? "",
+    audit_retention_days: s.audit_retention_days ?? 0,
   };
 }
 
@@ -72,6 +73,8 @@ export function organizationHandlers(
         systemDescription: req.system_description,
         reportScope: req.report_scope,
         requireConnectedRepository: req.require_connected_repository,
+        // 0 on the wire: kept forever.
+        ...(req.audit_retention_days !== undefined ? { auditRetentionDays: req.audit_retention_days || null } : {}),
         audit: req.audit,
       });
       return { organization: toOrganization(org) };

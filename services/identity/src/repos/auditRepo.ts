@@ -2,7 +2,9 @@
 // the bus event that publishes it (see @verdict/outbox), at the end of the organization's hash
 // chain (seq, prev_hash, hash: @verdict/sdk's auditChain). A unique (organization, seq) index
 // makes the chain linear: two appends racing for one number cannot both win; the loser re-reads
-// the end and tries again. Nothing here updates or deletes an event.
+// the end and tries again. Nothing here updates an event; only the retention sweep deletes, and
+// only a run from the start of the chain, behind a checkpoint (the seq and hash of the last event
+// it deleted) that the kept chain links to, so the rest stays verifiable (docs/audit.md).
 import type { Outbox, PendingEvent } from "@verdict/outbox";
 import { DuplicateKeyError, storableKeys, storedKeys, type Collection, type Filter, type Store } from "@verdict/store";
 import { chainAuditEvent, type AuditType } from "../domain/audit.js";
@@ -35,17 +37,27 @@ export interface AuditRecord {
  */
 const readable = (r: AuditRecord): AuditRecord => ({ ...r, data: storedKeys(r.data) });
 
+/** The last event the retention sweep deleted from an organization's chain (id: the organization's). */
+export interface AuditCheckpoint {
+  id: string;
+  seq: number;
+  hash: string;
+  swept_at: string;
+}
+
 /** An event before it takes its place in the chain. */
 export type UnchainedAuditRecord = Omit<AuditRecord, "seq" | "prev_hash" | "hash">;
 
 export class AuditRepo {
   private readonly events: Collection<AuditRecord>;
+  private readonly checkpoints: Collection<AuditCheckpoint>;
 
   constructor(
     store: Store,
     private readonly outbox: Outbox,
   ) {
     this.events = store.collection<AuditRecord>(IDENTITY_COLLECTIONS.audit);
+    this.checkpoints = store.collection<AuditCheckpoint>(IDENTITY_COLLECTIONS.auditCheckpoints);
   }
 
   /**
@@ -70,7 +82,10 @@ export class AuditRepo {
       { organization_id: organizationId, seq: { $exists: true } },
       { sort: { seq: -1 }, limit: 1 },
     );
-    return last ? { seq: last.seq, hash: last.hash } : null;
+    if (last) return { seq: last.seq, hash: last.hash };
+    // Every event was past the retention: the chain goes on from the checkpoint.
+    const checkpoint = await this.checkpoint(organizationId);
+    return checkpoint ? { seq: checkpoint.seq, hash: checkpoint.hash } : null;
   }
 
   /** The organization's events in chain order, after a number (the export), at most `limit`. */
@@ -80,6 +95,49 @@ export class AuditRepo {
       { sort: { seq: 1 }, limit },
     );
     return page.map(readable);
+  }
+
+  /** Where the organization's kept chain starts: the last event the retention sweep deleted (null: none). */
+  checkpoint(organizationId: string): Promise<AuditCheckpoint | null> {
+    return this.checkpoints.findOne({ id: organizationId });
+  }
+
+  /**
+   * Deletes the run of the organization's events, from the start of its chain, that occurred
+   * before `cutoff` (an event that occurred later ends the run: the chain loses no event from its
+   * middle). The checkpoint moves to the run's last event first, so a crash between the two
+   * leaves events the export no longer shows, deleted by the next sweep. Returns how many went.
+   */
+  async deleteBefore(organizationId: string, cutoff: string, sweptAt: string): Promise<number> {
+    const previous = await this.checkpoint(organizationId);
+    const [firstKept] = await this.events.find(
+      { organization_id: organizationId, seq: { $gt: previous?.seq ?? 0 }, occurred_at: { $gte: cutoff } },
+      { sort: { seq: 1 }, limit: 1 },
+    );
+    const [lastGone] = await this.events.find(
+      { organization_id: organizationId, seq: firstKept ? { $lt: firstKept.seq } : { $exists: true } },
+      { sort: { seq: -1 }, limit: 1 },
+    );
+    let upTo = previous?.seq ?? 0;
+    if (lastGone && lastGone.seq > upTo) {
+      const moved = { id: organizationId, seq: lastGone.seq, hash: lastGone.hash, swept_at: sweptAt };
+      // Another replica's sweep moved it since: the next sweep goes on from there.
+      if (!(await this.moveCheckpoint(previous, moved))) return 0;
+      upTo = lastGone.seq;
+    }
+    return upTo ? this.events.deleteMany({ organization_id: organizationId, seq: { $lte: upTo } }) : 0;
+  }
+
+  /** Replaces the checkpoint read as `previous` (none: the first); false when it is no longer that one. */
+  private async moveCheckpoint(previous: AuditCheckpoint | null, next: AuditCheckpoint): Promise<boolean> {
+    if (previous) return (await this.checkpoints.updateOne({ id: next.id, seq: previous.seq }, next)) !== null;
+    try {
+      await this.checkpoints.insertOne(next);
+      return true;
+    } catch (err) {
+      if (err instanceof DuplicateKeyError) return false;
+      throw err;
+    }
   }
 
   /** Whether the organization's audit log holds this event (a cursor names one of its own). */

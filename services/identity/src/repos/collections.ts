@@ -10,6 +10,7 @@ export const IDENTITY_COLLECTIONS = {
   sessions: "identity_sessions",
   throttles: "identity_signin_throttles",
   audit: "identity_audit_events",
+  auditCheckpoints: "identity_audit_checkpoints",
   oauthClients: "identity_oauth_clients",
   oauthArtifacts: "identity_oauth_artifacts",
   scimTokens: "identity_scim_tokens",

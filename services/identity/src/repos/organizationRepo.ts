@@ -44,6 +44,11 @@ export class OrganizationRepo {
     return this.orgs.count({});
   }
 
+  /** The organizations that set an audit retention (the retention sweep's work). */
+  withAuditRetention(): Promise<OrgRecord[]> {
+    return this.orgs.find({ "settings.audit_retention_days": { $gt: 0 } });
+  }
+
   find(organizationId: string): Promise<OrgRecord | null> {
     return this.orgs.findOne({ id: organizationId });
   }

@@ -16,6 +16,7 @@ import { revokeApiKey } from "./apiKeys/revokeApiKey.js";
 import { ensureBootstrap } from "./bootstrap.js";
 import { createOrganization } from "./organizations/createOrganization.js";
 import { getOrganizationSettings } from "./organizations/getOrganizationSettings.js";
+import { updateOrganization } from "./organizations/updateOrganization.js";
 import { verifyKey } from "./apiKeys/verifyKey.js";
 
 // Nothing here reaches an IdP: a guard that lets no private address through.
@@ -171,6 +172,7 @@ describe("organization settings", () => {
       allow_inline_suppression: true,
       require_mfa: false,
       require_connected_repository: false,
+      audit_retention_days: null,
     });
     // a document written by an earlier version, without the setting (past the repository, which
     // keeps records in today's shape)
@@ -192,5 +194,13 @@ describe("organization settings", () => {
     });
     expect((await getOrganizationSettings(deps, { organizationId: org.id })).allow_inline_suppression).toBe(false);
     expect(await codeOf(getOrganizationSettings(deps, { organizationId: "org_missing" }))).toBe("RESOURCE_NOT_FOUND");
+  });
+
+  it("refuses an audit retention under 90 days, whoever calls (the gateway refuses it first)", async () => {
+    const { org } = await createOrganization(deps, { name: "Acme", plan: "free" });
+    expect(await codeOf(updateOrganization(deps, { organizationId: org.id, auditRetentionDays: 89 }))).toBe(
+      "VALIDATION_FAILED",
+    );
+    expect((await getOrganizationSettings(deps, { organizationId: org.id })).audit_retention_days).toBeNull();
   });
 });

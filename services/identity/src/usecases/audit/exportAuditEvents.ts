@@ -1,5 +1,5 @@
 import type { IdentityDeps } from "../../deps.js";
-import type { AuditRecord } from "../../repos/auditRepo.js";
+import type { AuditCheckpoint, AuditRecord } from "../../repos/auditRepo.js";
 
 export interface ExportAuditEventsQuery {
   organizationId: string;
@@ -8,11 +8,22 @@ export interface ExportAuditEventsQuery {
   limit: number;
 }
 
+export interface AuditExportPage {
+  events: AuditRecord[];
+  /** The last event the retention sweep deleted: the first kept event links to it (null: none). */
+  checkpoint: AuditCheckpoint | null;
+}
+
 /** A page of the organization's audit events in chain order: what the export and its verification read. */
-export function exportAuditEvents(deps: IdentityDeps, query: ExportAuditEventsQuery): Promise<AuditRecord[]> {
-  return deps.audit.chainPage(
+export async function exportAuditEvents(
+  deps: Pick<IdentityDeps, "audit">,
+  query: ExportAuditEventsQuery,
+): Promise<AuditExportPage> {
+  const checkpoint = await deps.audit.checkpoint(query.organizationId);
+  const events = await deps.audit.chainPage(
     query.organizationId,
-    Math.max(0, query.afterSeq),
+    Math.max(0, query.afterSeq, checkpoint?.seq ?? 0),
     Math.min(Math.max(1, query.limit), 1000),
   );
+  return { events, checkpoint };
 }

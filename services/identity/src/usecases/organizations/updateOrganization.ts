@@ -1,7 +1,9 @@
 import { errors, fieldChanges } from "@verdict/kit";
 import { auditChangeEvent, type AuditContextInput } from "@verdict/outbox";
+import { MIN_AUDIT_RETENTION_DAYS } from "../../domain/audit.js";
 import { withDefaults } from "../../domain/organization.js";
 import type { IdentityDeps } from "../../deps.js";
+import { applyAuditRetention } from "../audit/sweepAuditRetention.js";
 import { getOrganization, type OrganizationView } from "./getOrganization.js";
 
 export interface UpdateOrganizationCommand {
@@ -14,6 +16,8 @@ export interface UpdateOrganizationCommand {
   systemDescription?: string;
   reportScope?: string;
   requireConnectedRepository?: boolean;
+  /** Days after which audit events are deleted (at least 90); null: kept forever. */
+  auditRetentionDays?: number | null;
   /** Who asks, for the audit event written with the change. */
   audit?: AuditContextInput | undefined;
 }
@@ -28,6 +32,7 @@ const AUDITED_FIELDS = [
   "settings.system_description",
   "settings.report_scope",
   "settings.require_connected_repository",
+  "settings.audit_retention_days",
 ] as const;
 
 export async function updateOrganization(
@@ -46,6 +51,18 @@ export async function updateOrganization(
   if (cmd.reportScope !== undefined) set["settings.report_scope"] = cmd.reportScope;
   if (cmd.requireConnectedRepository !== undefined)
     set["settings.require_connected_repository"] = cmd.requireConnectedRepository;
+  if (cmd.auditRetentionDays !== undefined) {
+    if (cmd.auditRetentionDays !== null && cmd.auditRetentionDays < MIN_AUDIT_RETENTION_DAYS)
+      throw errors.validation([
+        {
+          field: "settings.audit_retention_days",
+          code: "MIN_SIZE_REQUIRED",
+          min: MIN_AUDIT_RETENTION_DAYS,
+          message: `audit_retention_days must be at least ${MIN_AUDIT_RETENTION_DAYS} (or null: kept forever)`,
+        },
+      ]);
+    set["settings.audit_retention_days"] = cmd.auditRetentionDays;
+  }
   const before: Record<string, unknown> = { name: current.name };
   for (const [key, value] of Object.entries(withDefaults(current.settings))) before[`settings.${key}`] = value;
   // Written with the change through the outbox; the audit consumer appends it to the log.
@@ -59,5 +76,10 @@ export async function updateOrganization(
   });
   const updated = await deps.orgs.update(cmd.organizationId, set, [audit]);
   if (!updated) throw errors.notFound("organization", cmd.organizationId);
+  // A new retention applies at once; should this fail, the periodic sweep applies it.
+  if (cmd.auditRetentionDays)
+    await applyAuditRetention(deps, cmd.organizationId, cmd.auditRetentionDays).catch((err: unknown) =>
+      deps.logger.warn({ err, organization_id: cmd.organizationId }, "could not apply the new audit retention"),
+    );
   return getOrganization(deps, { organizationId: cmd.organizationId });
 }

@@ -65,6 +65,11 @@ export interface OrganizationSettings {
    * REPOSITORY_NOT_CONNECTED). Off by default: the API works without a provider.
    */
   require_connected_repository: boolean;
+  /**
+   * Audit events older than this many days are deleted by the identity service's sweep, behind a
+   * checkpoint that keeps the rest verifiable (docs/audit.md). 0: kept forever.
+   */
+  audit_retention_days: number;
 }
 
 export interface Organization {
@@ -163,6 +168,10 @@ export interface UpdateOrganizationRequest {
   report_scope?: string | undefined;
   require_connected_repository?:
     | boolean
+    | undefined;
+  /** Days after which audit events are deleted (at least 90); 0: kept forever. */
+  audit_retention_days?:
+    | number
     | undefined;
   /** Who asks, for the audit event recorded with the change (set by the gateway). */
   audit?: AuditContext | undefined;
@@ -470,6 +479,16 @@ export interface ExportAuditEventsRequest {
 
 export interface ExportAuditEventsResponse {
   events: AuditEvent[];
+  /** Where the kept chain starts when the retention sweep deleted older events (absent: from seq 1). */
+  checkpoint?: AuditCheckpoint | undefined;
+}
+
+/** The last event the retention sweep deleted: the kept chain links to its hash. */
+export interface AuditCheckpoint {
+  seq: number;
+  hash: string;
+  /** When the sweep deleted events up to it. */
+  swept_at: string;
 }
 
 export interface ListAuditEventsRequest {
@@ -1285,6 +1304,7 @@ function createBaseOrganizationSettings(): OrganizationSettings {
     system_description: "",
     report_scope: "",
     require_connected_repository: false,
+    audit_retention_days: 0,
   };
 }
 
@@ -1310,6 +1330,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     }
     if (message.require_connected_repository !== false) {
       writer.uint32(2000).bool(message.require_connected_repository);
+    }
+    if (message.audit_retention_days !== 0) {
+      writer.uint32(1920).int32(message.audit_retention_days);
     }
     return writer;
   },
@@ -1383,6 +1406,14 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
             message.require_connected_repository = reader.bool();
             continue;
           }
+          case 240: {
+            if (tag !== 1920) {
+              break;
+            }
+
+            message.audit_retention_days = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1432,6 +1463,11 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
         : isSet(object.require_connected_repository)
         ? globalThis.Boolean(object.require_connected_repository)
         : false,
+      audit_retention_days: isSet(object.auditRetentionDays)
+        ? globalThis.Number(object.auditRetentionDays)
+        : isSet(object.audit_retention_days)
+        ? globalThis.Number(object.audit_retention_days)
+        : 0,
     };
   },
 
@@ -1458,6 +1494,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     if (message.require_connected_repository !== false) {
       obj.requireConnectedRepository = message.require_connected_repository;
     }
+    if (message.audit_retention_days !== 0) {
+      obj.auditRetentionDays = Math.round(message.audit_retention_days);
+    }
     return obj;
   },
 
@@ -1473,6 +1512,7 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     message.system_description = object.system_description ?? "";
     message.report_scope = object.report_scope ?? "";
     message.require_connected_repository = object.require_connected_repository ?? false;
+    message.audit_retention_days = object.audit_retention_days ?? 0;
     return message;
   },
 };
@@ -2917,6 +2957,7 @@ function createBaseUpdateOrganizationRequest(): UpdateOrganizationRequest {
     system_description: undefined,
     report_scope: undefined,
     require_connected_repository: undefined,
+    audit_retention_days: undefined,
     audit: undefined,
   };
 }
@@ -2949,6 +2990,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     }
     if (message.require_connected_repository !== undefined) {
       writer.uint32(2000).bool(message.require_connected_repository);
+    }
+    if (message.audit_retention_days !== undefined) {
+      writer.uint32(1920).int32(message.audit_retention_days);
     }
     if (message.audit !== undefined) {
       AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
@@ -3041,6 +3085,14 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
             message.require_connected_repository = reader.bool();
             continue;
           }
+          case 240: {
+            if (tag !== 1920) {
+              break;
+            }
+
+            message.audit_retention_days = reader.int32();
+            continue;
+          }
           case 200: {
             if (tag !== 1602) {
               break;
@@ -3104,6 +3156,11 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
         : isSet(object.require_connected_repository)
         ? globalThis.Boolean(object.require_connected_repository)
         : undefined,
+      audit_retention_days: isSet(object.auditRetentionDays)
+        ? globalThis.Number(object.auditRetentionDays)
+        : isSet(object.audit_retention_days)
+        ? globalThis.Number(object.audit_retention_days)
+        : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
@@ -3137,6 +3194,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     if (message.require_connected_repository !== undefined) {
       obj.requireConnectedRepository = message.require_connected_repository;
     }
+    if (message.audit_retention_days !== undefined) {
+      obj.auditRetentionDays = Math.round(message.audit_retention_days);
+    }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
     }
@@ -3157,6 +3217,7 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     message.system_description = object.system_description ?? undefined;
     message.report_scope = object.report_scope ?? undefined;
     message.require_connected_repository = object.require_connected_repository ?? undefined;
+    message.audit_retention_days = object.audit_retention_days ?? undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;
@@ -7698,13 +7759,16 @@ export const ExportAuditEventsRequest: MessageFns<ExportAuditEventsRequest> = {
 };
 
 function createBaseExportAuditEventsResponse(): ExportAuditEventsResponse {
-  return { events: [] };
+  return { events: [], checkpoint: undefined };
 }
 
 export const ExportAuditEventsResponse: MessageFns<ExportAuditEventsResponse> = {
   encode(message: ExportAuditEventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     for (const v of message.events) {
       AuditEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.checkpoint !== undefined) {
+      AuditCheckpoint.encode(message.checkpoint, writer.uint32(1922).fork()).join();
     }
     return writer;
   },
@@ -7730,6 +7794,14 @@ export const ExportAuditEventsResponse: MessageFns<ExportAuditEventsResponse> = 
             message.events.push(AuditEvent.decode(reader, reader.uint32()));
             continue;
           }
+          case 240: {
+            if (tag !== 1922) {
+              break;
+            }
+
+            message.checkpoint = AuditCheckpoint.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -7745,6 +7817,7 @@ export const ExportAuditEventsResponse: MessageFns<ExportAuditEventsResponse> = 
   fromJSON(object: any): ExportAuditEventsResponse {
     return {
       events: globalThis.Array.isArray(object?.events) ? object.events.map((e: any) => AuditEvent.fromJSON(e)) : [],
+      checkpoint: isSet(object.checkpoint) ? AuditCheckpoint.fromJSON(object.checkpoint) : undefined,
     };
   },
 
@@ -7752,6 +7825,9 @@ export const ExportAuditEventsResponse: MessageFns<ExportAuditEventsResponse> = 
     const obj: any = {};
     if (message.events?.length) {
       obj.events = message.events.map((e) => AuditEvent.toJSON(e));
+    }
+    if (message.checkpoint !== undefined) {
+      obj.checkpoint = AuditCheckpoint.toJSON(message.checkpoint);
     }
     return obj;
   },
@@ -7762,6 +7838,114 @@ export const ExportAuditEventsResponse: MessageFns<ExportAuditEventsResponse> = 
   fromPartial<I extends Exact<DeepPartial<ExportAuditEventsResponse>, I>>(object: I): ExportAuditEventsResponse {
     const message = createBaseExportAuditEventsResponse();
     message.events = object.events?.map((e) => AuditEvent.fromPartial(e)) || [];
+    message.checkpoint = (object.checkpoint !== undefined && object.checkpoint !== null)
+      ? AuditCheckpoint.fromPartial(object.checkpoint)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseAuditCheckpoint(): AuditCheckpoint {
+  return { seq: 0, hash: "", swept_at: "" };
+}
+
+export const AuditCheckpoint: MessageFns<AuditCheckpoint> = {
+  encode(message: AuditCheckpoint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.seq !== 0) {
+      writer.uint32(8).int64(message.seq);
+    }
+    if (message.hash !== "") {
+      writer.uint32(18).string(message.hash);
+    }
+    if (message.swept_at !== "") {
+      writer.uint32(26).string(message.swept_at);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): AuditCheckpoint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseAuditCheckpoint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.seq = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.hash = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.swept_at = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): AuditCheckpoint {
+    return {
+      seq: isSet(object.seq) ? globalThis.Number(object.seq) : 0,
+      hash: isSet(object.hash) ? globalThis.String(object.hash) : "",
+      swept_at: isSet(object.sweptAt)
+        ? globalThis.String(object.sweptAt)
+        : isSet(object.swept_at)
+        ? globalThis.String(object.swept_at)
+        : "",
+    };
+  },
+
+  toJSON(message: AuditCheckpoint): unknown {
+    const obj: any = {};
+    if (message.seq !== 0) {
+      obj.seq = Math.round(message.seq);
+    }
+    if (message.hash !== "") {
+      obj.hash = message.hash;
+    }
+    if (message.swept_at !== "") {
+      obj.sweptAt = message.swept_at;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<AuditCheckpoint>, I>>(base?: I): AuditCheckpoint {
+    return AuditCheckpoint.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<AuditCheckpoint>, I>>(object: I): AuditCheckpoint {
+    const message = createBaseAuditCheckpoint();
+    message.seq = object.seq ?? 0;
+    message.hash = object.hash ?? "";
+    message.swept_at = object.swept_at ?? "";
     return message;
   },
 };
