@@ -947,6 +947,22 @@ describe("the dashboard", () => {
       .click();
     await poll(async () => (await state()).state, "open");
     await page.getByTestId("empty").waitFor();
+    // From the evaluation page: the violation shows its finding's state and triages it the same way.
+    await page.goto(`${base}/evaluations/${finding.last_evaluation_id}`);
+    const card = page
+      .getByTestId("violation-finding")
+      .filter({ has: page.getByRole("button", { name: `Triage ${where}` }) });
+    await card.getByText("Open", { exact: true }).waitFor();
+    await card.getByRole("button", { name: `Triage ${where}` }).click();
+    await dialog.getByLabel("Reason").fill("a documented example key");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await poll(async () => (await state()).state, "false_positive");
+    const marked = page.getByTestId("violation-finding").filter({ hasText: "a documented example key" });
+    await marked.getByText("False positive", { exact: true }).waitFor();
+    await marked.getByRole("button", { name: `Reopen ${where}` }).click();
+    await poll(async () => (await state()).state, "open");
+    await card.getByText("Open", { exact: true }).waitFor();
   });
 
   it('sends the browser to the IdP the API answers with for "Sign in with SSO"', async () => {
