@@ -757,6 +757,7 @@ describe("the dashboard", () => {
   const PAGES: [string, string][] = [
     ["overview", "/"],
     ["evaluations", "/evaluations"],
+    ["findings", "/findings"],
     ["policies", "/policies"],
     ["repositories", "/repositories"],
     ["compliance", "/compliance"],
@@ -767,6 +768,8 @@ describe("the dashboard", () => {
     ["security", "/settings/security"],
     ["oauth-clients", "/settings/oauth-clients"],
     ["audit", "/settings/audit"],
+    // Configuration changes with their before → after (long values: a webhook URL's SHA-256).
+    ["audit-changes", "/settings/audit?type=webhook.created"],
     // An evaluation with a violation ({failed}: its id, read when the sweep runs).
     ["evaluation", "/evaluations/{failed}"],
   ];
@@ -825,10 +828,141 @@ describe("the dashboard", () => {
     }, 300_000);
   }
 
-  it("shows the audit log of what happened", async () => {
+  it("shows the audit log of what happened, filtered by actor, type and dates, each change as before → after", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${base}/settings/audit`);
-    await page.getByText("mfa.totp_enabled").first().waitFor();
+    // Newest first, as the API answers them.
+    const [newest] = (await api.get("/v1/audit-events", { query: { limit: 1 } })).body.audit_events;
+    await page.locator("tbody tr").first().waitFor();
+    expect(await page.locator("tbody tr td:nth-child(2)").first().textContent()).toBe(newest.type);
+    // The organization's settings saved earlier: the API's before/after, field by field.
+    const [saved] = (await api.get("/v1/audit-events", { query: { type: "organization.updated", limit: 1 } })).body
+      .audit_events;
+    const changes = saved.data.changes as Record<string, { before: unknown; after: unknown }>;
+    expect(changes.name).toEqual({ before: expect.any(String), after: "Acme Security" });
+    await page.getByRole("textbox", { name: "Event type" }).fill("organization.upd");
+    await page.getByRole("option", { name: "organization.updated" }).click();
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL((u) => u.searchParams.get("type") === "organization.updated");
+    // Only that type, once the page has loaded it.
+    const types = async () => [...new Set(await page.locator("tbody tr td:nth-child(2)").allTextContents())].join();
+    await poll(types, "organization.updated");
+    const shown = page.locator('[data-testid="audit-change"][data-field="name"]').first();
+    expect(await shown.locator("del").textContent()).toBe(String(changes.name!.before));
+    expect(await shown.locator("ins").textContent()).toBe("Acme Security");
+    // Seen as "before → after", read aloud as "from before to after".
+    expect(await shown.textContent()).toBe(`name: from ${String(changes.name!.before)} → to Acme Security`);
+    // The same event's other fields, a boolean among them.
+    const required = changes["settings.require_evaluation_pass"]!;
+    const switched = page
+      .locator('[data-testid="audit-change"][data-field="settings.require_evaluation_pass"]')
+      .first();
+    expect([await switched.locator("del").textContent(), await switched.locator("ins").textContent()]).toEqual([
+      String(required.before),
+      String(required.after),
+    ]);
+    expect(await page.getByText('{"changes"').count()).toBe(0);
+    // By actor: another member's id matches none of these; the URL keeps every filter (a deep link).
+    await page.getByLabel("Actor id").fill("user_nobody");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByTestId("empty").waitFor();
+    await page.getByLabel("Actor id").fill(saved.actor.id);
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByTestId("audit-change").first().waitFor();
+    const url = new URL(page.url());
+    expect([url.searchParams.get("actor"), url.searchParams.get("type")]).toEqual([
+      saved.actor.id,
+      "organization.updated",
+    ]);
+    // By dates (UTC, both included): today has the event; a range that ends yesterday has none.
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await page.goto(`${base}/settings/audit?type=organization.updated&from=${day(0)}&to=${day(0)}`);
+    await page.getByTestId("audit-change").first().waitFor();
+    await page.goto(`${base}/settings/audit?type=organization.updated&from=${day(-3)}&to=${day(-1)}`);
+    await page.getByTestId("empty").waitFor();
+    expect(await page.getByLabel("From").inputValue()).toBe(day(-3));
+    // The API's field errors on the fields they name: an actor that is no id, a day that does not exist.
+    await page.getByLabel("Actor id").fill("not an id!");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await poll(() => page.getByLabel("Actor id").getAttribute("aria-invalid"), "true");
+    await page.goto(`${base}/settings/audit?to=2026-02-30`);
+    await poll(() => page.getByLabel("To", { exact: true }).getAttribute("aria-invalid"), "true");
+    expect(await page.getByLabel("Actor id").getAttribute("aria-invalid")).not.toBe("true");
+    expect(await axe(page)).toEqual([]);
+  });
+
+  it("lists findings across evaluations by repository and state, and triages one: the API's field errors, an accepted risk, reopened", async () => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    const findings = (await api.get("/v1/findings", { query: { repository: "acme/payments", state: "open" } })).body
+      .findings;
+    const finding = findings.find((f: { file: string }) => f.file === "src/a.ts");
+    expect(finding).toBeDefined();
+    const state = async () =>
+      (await api.get("/v1/findings", { query: { repository: "acme/payments" } })).body.findings.find(
+        (f: { id: string }) => f.id === finding.id,
+      );
+    await page.goto(`${base}/findings`);
+    await page.getByRole("textbox", { name: "State" }).click();
+    await page.getByRole("option", { name: "Open" }).click();
+    await page.getByLabel("Repository").fill("acme/payments");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL((u) => u.searchParams.get("repository") === "acme/payments");
+    expect(new URL(page.url()).searchParams.get("state")).toBe("open");
+    const where = `${finding.policy_id} in ${finding.file}:${finding.line}`;
+    await page
+      .getByRole("button", { name: `Triage ${where}` })
+      .first()
+      .click();
+    const dialog = page.getByRole("dialog", { name: `Triage ${where}` });
+    await dialog.getByText("Accepted risk", { exact: true }).click();
+    // No reason: the API's error on the reason; an expiry in the past: on the date.
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await poll(() => dialog.getByLabel("Reason").getAttribute("aria-invalid"), "true");
+    const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+    await dialog.getByLabel("Reason").fill("test fixture key, revoked at AWS");
+    await dialog.getByLabel("Reopens on (UTC)").fill(day(-1));
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await poll(() => dialog.getByLabel("Reopens on (UTC)").getAttribute("aria-invalid"), "true");
+    expect((await state()).state).toBe("open");
+    await dialog.getByLabel("Reopens on (UTC)").fill(day(30));
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "detached" });
+    const triaged = await state();
+    expect([triaged.state, triaged.triage_reason, triaged.triage_expires_at.slice(0, 10)]).toEqual([
+      "accepted_risk",
+      "test fixture key, revoked at AWS",
+      day(30),
+    ]);
+    // Gone from the open ones; listed with its reason under "Accepted risk", where it reopens.
+    await page
+      .getByRole("button", { name: `Triage ${where}` })
+      .first()
+      .waitFor({ state: "detached" });
+    await page.goto(`${base}/findings?repository=acme%2Fpayments&state=accepted_risk`);
+    await page.getByText("test fixture key, revoked at AWS").waitFor();
+    expect(await axe(page)).toEqual([]);
+    await page
+      .getByRole("button", { name: `Reopen ${where}` })
+      .first()
+      .click();
+    await poll(async () => (await state()).state, "open");
+    await page.getByTestId("empty").waitFor();
+    // From the evaluation page: the violation shows its finding's state and triages it the same way.
+    await page.goto(`${base}/evaluations/${finding.last_evaluation_id}`);
+    const card = page
+      .getByTestId("violation-finding")
+      .filter({ has: page.getByRole("button", { name: `Triage ${where}` }) });
+    await card.getByText("Open", { exact: true }).waitFor();
+    await card.getByRole("button", { name: `Triage ${where}` }).click();
+    await dialog.getByLabel("Reason").fill("a documented example key");
+    await dialog.getByRole("button", { name: "Save" }).click();
+    await dialog.waitFor({ state: "detached" });
+    await poll(async () => (await state()).state, "false_positive");
+    const marked = page.getByTestId("violation-finding").filter({ hasText: "a documented example key" });
+    await marked.getByText("False positive", { exact: true }).waitFor();
+    await marked.getByRole("button", { name: `Reopen ${where}` }).click();
+    await poll(async () => (await state()).state, "open");
+    await card.getByText("Open", { exact: true }).waitFor();
   });
 
   it('sends the browser to the IdP the API answers with for "Sign in with SSO"', async () => {

@@ -19,6 +19,7 @@ import { ApiKeysPage } from "./pages/ApiKeys";
 import { AuditPage } from "./pages/Audit";
 import { CompliancePage } from "./pages/Compliance";
 import { EvaluationPage, EvaluationsPage } from "./pages/Evaluations";
+import { FindingsPage } from "./pages/Findings";
 import { MembersPage } from "./pages/Members";
 import { OAuthClientsPage } from "./pages/OAuthClients";
 import { OrganizationPage } from "./pages/Organization";
@@ -33,6 +34,7 @@ import { useSession } from "./session";
 export const NAV: { to: string; label: string; section?: string }[] = [
   { to: "/", label: "Overview" },
   { to: "/evaluations", label: "Evaluations" },
+  { to: "/findings", label: "Findings" },
   { to: "/policies", label: "Policies" },
   { to: "/repositories", label: "Repositories" },
   { to: "/compliance", label: "Compliance" },
@@ -142,6 +144,7 @@ export function App() {
         <Routes>
           <Route path="/" element={<OverviewPage />} />
           <Route path="/evaluations" element={<EvaluationsPage />} />
+          <Route path="/findings" element={<FindingsPage />} />
           <Route path="/evaluations/:id" element={<EvaluationPage />} />
           <Route path="/policies" element={<PoliciesPage />} />
           <Route path="/repositories" element={<RepositoriesPage />} />

@@ -4,9 +4,11 @@ import { Link, useParams, useSearchParams } from "react-router";
 import { api, call, type Schemas } from "../api";
 import { useCursorPages, useLoad } from "../hooks";
 import { DataTable, FilterField, fmtDate, LoadState, PageTitle, Pager } from "../ui";
+import { FindingState, TriageCell } from "./Findings";
 
 type Evaluation = Schemas["Evaluation"];
 type Violation = Schemas["Violation"];
+type Finding = Schemas["Finding"];
 
 export function StatusBadge({ e }: { e: Evaluation }) {
   if (e.status !== "completed") return <Badge color={e.status === "failed" ? "red" : "gray"}>{e.status}</Badge>;
@@ -132,34 +134,7 @@ export function EvaluationPage() {
               </Text>
             </Group>
             {e.violations.length === 0 && <Text c="dimmed">No violations.</Text>}
-            {e.violations.map((v) => (
-              <Card withBorder key={v.id} data-testid="violation">
-                <Group justify="space-between" wrap="wrap">
-                  <Title order={2} size="h5" miw={0} style={{ overflowWrap: "anywhere" }}>
-                    {v.message}
-                  </Title>
-                  <Badge color={v.severity === "error" ? "red" : "yellow"}>{v.severity}</Badge>
-                </Group>
-                <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-                  {v.file}:{v.line}:{v.column} · policy{" "}
-                  <Anchor component={Link} to={`/policies?focus=${encodeURIComponent(v.policy_id)}`} underline="always">
-                    {v.policy_id}
-                  </Anchor>{" "}
-                  · rule {v.rule_id}
-                </Text>
-                <Code block mt="xs" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
-                  {v.code_snippet}
-                </Code>
-                {v.suggestion && (
-                  <Text size="sm" mt="xs">
-                    <b>Suggestion:</b> {v.suggestion}
-                  </Text>
-                )}
-                <Text size="sm" mt="xs">
-                  To suppress it, add on that line: <Code>{suppressionComment(v)}</Code>
-                </Text>
-              </Card>
-            ))}
+            <Violations e={e} />
             {e.suppressions.length > 0 && (
               <Card withBorder>
                 <Title order={2} size="h5">
@@ -176,5 +151,70 @@ export function EvaluationPage() {
         )}
       </LoadState>
     </>
+  );
+}
+
+/**
+ * The evaluation's violations, each with its finding's state (the findings of the repository,
+ * matched by ref and fingerprint) and its triage: the same dialog and Reopen as the Findings page.
+ */
+function Violations({ e }: { e: Evaluation }) {
+  const findings = useLoad(
+    () =>
+      call(api.GET("/v1/findings", { params: { query: { repository: e.repository, limit: 500 } } })).then(
+        (d) => new Map(d.findings.map((f) => [`${f.ref}\n${f.fingerprint}`, f])),
+      ),
+    [e.repository],
+  );
+  return (
+    <>
+      {e.violations.map((v) => (
+        <Card withBorder key={v.id} data-testid="violation">
+          <Group justify="space-between" wrap="wrap">
+            <Title order={2} size="h5" miw={0} style={{ overflowWrap: "anywhere" }}>
+              {v.message}
+            </Title>
+            <Badge color={v.severity === "error" ? "red" : "yellow"}>{v.severity}</Badge>
+          </Group>
+          <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+            {v.file}:{v.line}:{v.column} · policy{" "}
+            <Anchor component={Link} to={`/policies?focus=${encodeURIComponent(v.policy_id)}`} underline="always">
+              {v.policy_id}
+            </Anchor>{" "}
+            · rule {v.rule_id}
+          </Text>
+          <Code block mt="xs" style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+            {v.code_snippet}
+          </Code>
+          {v.suggestion && (
+            <Text size="sm" mt="xs">
+              <b>Suggestion:</b> {v.suggestion}
+            </Text>
+          )}
+          <Text size="sm" mt="xs">
+            To suppress it, add on that line: <Code>{suppressionComment(v)}</Code>
+          </Text>
+          <ViolationFinding f={findings.data?.get(`${e.ref}\n${v.fingerprint}`)} onDone={findings.reload} />
+        </Card>
+      ))}
+    </>
+  );
+}
+
+/** A violation's finding: its state (with a triage's reason) and the triage actions. */
+function ViolationFinding({ f, onDone }: { f: Finding | undefined; onDone: () => void }) {
+  if (!f) return null;
+  return (
+    <Group mt="xs" gap="sm" wrap="wrap" data-testid="violation-finding">
+      <Text size="sm">Finding:</Text>
+      <FindingState f={f} />
+      {f.triage_reason && (
+        <Text size="sm" miw={0} style={{ overflowWrap: "anywhere" }}>
+          {f.triage_reason}
+          {f.triage_expires_at ? ` (reopens ${fmtDate(f.triage_expires_at)})` : ""}
+        </Text>
+      )}
+      <TriageCell f={f} onDone={onDone} />
+    </Group>
   );
 }
