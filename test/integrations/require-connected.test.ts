@@ -39,7 +39,10 @@ function expectNotConnected(res: Awaited<ReturnType<typeof evaluate>>, name: str
 
 beforeAll(async () => {
   // Two files or more are queued: the asynchronous path is checked with small requests.
-  [gitea, v] = await Promise.all([startGitea(), startVerdict({ env: { VERDICT_ASYNC_MIN_FILES: "2" } })]);
+  [gitea, v] = await Promise.all([
+    startGitea(),
+    startVerdict({ env: { VERDICT_ASYNC_MIN_FILES: "2", VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "true" } }),
+  ]);
   api = new Api(v.url, v.bootstrapKey);
   await gitea.createOrg("acme");
   await gitea.createRepo("acme", "payments");
