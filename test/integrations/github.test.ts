@@ -226,13 +226,13 @@ describe("a GitHub App connection", () => {
     const base = { provider: "github", base_url: front.url, webhook_secret: SECRET };
     expectFieldError(
       await api.post("/v1/integrations/connections", { ...base, app_id: APP_ID, private_key: "not a key" }),
-      400,
+      422,
       "private_key",
       "INVALID_FORMAT",
     );
     expectFieldError(
       await api.post("/v1/integrations/connections", { ...base, private_key: privateKey }),
-      400,
+      422,
       "app_id",
       "REQUIRED",
     );

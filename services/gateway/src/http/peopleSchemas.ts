@@ -1,7 +1,7 @@
 // Schemas of people and access: members, sign-in, sessions, MFA, the audit log.
 import { AUDIT_EVENT_TYPES } from "@verdict/kit";
 import { ListEvaluationsQuery } from "../gen/evaluation.rest.js";
-import { ISO_OR_DATE } from "./schemas.js";
+import { ISO_DATE_OR_ZONED } from "./restTypes.js";
 import { z } from "zod";
 
 const ISO = z.string().meta({ format: "date-time" });
@@ -173,8 +173,8 @@ export const ListAuditEventsQuery = z
       .optional()
       .meta({ description: "Only events by this user or API key" }),
     type: z.enum(AUDIT_EVENT_TYPES).optional(),
-    since: ISO_OR_DATE.optional().meta({ description: "Inclusive" }),
-    until: ISO_OR_DATE.optional().meta({ description: "Exclusive" }),
+    since: ISO_DATE_OR_ZONED.optional().meta({ description: "Inclusive" }),
+    until: ISO_DATE_OR_ZONED.optional().meta({ description: "Exclusive" }),
     limit: PAGE.limit,
     cursor: PAGE.cursor,
   })

@@ -27,6 +27,14 @@ export function refuseImpossibleDays(query: { since?: string; until?: string }):
   }
 }
 /** A date or date-time query parameter (since, until), as every list takes it. */
+/** A date, or a date-time with its time zone (the audit log's filters refuse a time without one). */
+export const ISO_DATE_OR_ZONED = z
+  .string()
+  .regex(
+    /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])(T([01]\d|2[0-3]):[0-5]\d(:[0-5]\d(\.\d{1,9})?)?(Z|[+-]([01]\d|2[0-3]):?[0-5]\d))?$/,
+    { message: "must be an ISO 8601 date or a date-time with a time zone" },
+  )
+  .meta({ description: "ISO 8601 date (2026-01-31) or date-time with a time zone (2026-01-31T12:00:00Z)" });
 export const ISO_OR_DATE = z
   .string()
   .regex(ISO_OR_DATE_RE, { message: "must be an ISO 8601 date or date-time" })

@@ -34,7 +34,9 @@ export async function createConnection(
     ...(cmd.appId ? { app_id: cmd.appId } : {}),
     ...(cmd.privateKey ? { private_key: cmd.privateKey } : {}),
   });
-  if (problems.length) throw errors.validation(problems);
+  // Schema-valid but not a connection this provider takes (a GitHub App's key for Gitea, a key
+  // that is not PEM): 422, like every rule the request schema cannot state.
+  if (problems.length) throw errors.unprocessable(problems);
   if (await deps.egress.refuses(cmd.baseUrl))
     throw new AppError(
       "unprocessable",
