@@ -46,6 +46,19 @@ function violationStatement(c: ControlEvidence, v: TrackedViolation): { statemen
   }
 }
 
+/** The props every risk starts with: what kind, which control, and where. */
+const whereProps = (
+  kind: "violation" | "bypass",
+  c: ControlEvidence,
+  at: { policy_id: string; repository: string; file: string },
+): Json[] => [
+  prop("kind", kind),
+  prop("control-id", c.control.id),
+  prop("policy", at.policy_id),
+  prop("repository", at.repository),
+  prop("file", at.file),
+];
+
 export function violationRisk(
   evidence: Evidence,
   fw: FrameworkEvidence,
@@ -66,11 +79,7 @@ export function violationRisk(
     ),
     statement: clean(statement),
     props: [
-      prop("kind", "violation"),
-      prop("control-id", c.control.id),
-      prop("policy", v.policy_id),
-      prop("repository", v.repository),
-      prop("file", v.file),
+      ...whereProps("violation", c, v),
       prop("severity", v.severity),
       prop("finding-state", v.status),
       ...(v.fingerprint ? [prop("fingerprint", v.fingerprint)] : []),
@@ -107,13 +116,7 @@ function bypassRisk(
     statement: clean(
       `A finding mapped to control ${c.control.id} was suppressed in code rather than fixed; it needs review.`,
     ),
-    props: [
-      prop("kind", "bypass"),
-      prop("control-id", c.control.id),
-      prop("policy", b.policy_id),
-      prop("repository", b.repository),
-      prop("file", b.file),
-    ],
+    props: [...whereProps("bypass", c, b)],
     status: "deviation-requested",
     ...(obs ? { "related-observations": [{ "observation-uuid": obs }] } : {}),
   };
