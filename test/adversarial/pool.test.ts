@@ -219,15 +219,19 @@ describe("scans on worker threads (budgets relaxed so a slow policy gets in)", (
     // The scan is cancelled with its client: the slot frees at once, long before the 4 s
     // deadline. (Its thread is stopped too, but only once the RE2 call it is in returns, so the
     // next scan of this organization may still wait for the thread: 201, or 422 at its deadline.)
+    // What is timed is when the slot was found free (the request that got in was sent), not how
+    // long that request's own scan took: on a loaded machine the scan is slow, the slot is not.
     const started = Date.now();
+    let admittedAt = Date.now();
     let next = await a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: smallChange });
     for (let i = 0; i < 10 && next.status === 429; i++) {
       await new Promise((r) => setTimeout(r, 100));
+      admittedAt = Date.now();
       next = await a.post("/v1/evaluations", { repository: "noisy/repo", ref: "main", files: smallChange });
     }
     expect(next.status).not.toBe(429);
     if (next.status !== 201) expectError(next, 422, "validation_error", "EVALUATION_TIMEOUT");
-    expect(Date.now() - started).toBeLessThan(4000 + 2000);
+    expect(admittedAt - started).toBeLessThan(4000);
   });
 });
 
