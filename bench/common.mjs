@@ -1,6 +1,6 @@
 // What both benchmarks share: the built packages they measure, the policy set, timing, and
 // printing. They import the compiled output (`pnpm run build` first), never the sources.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import process from "node:process";
 import { resolve, sep } from "node:path";
@@ -67,6 +67,12 @@ export function warmMedian(fn, runs = 3) {
   const times = [];
   for (let i = 0; i < runs; i++) times.push(timed(fn).seconds);
   return { seconds: median(times), firstSeconds: first.seconds, result: first.result };
+}
+
+/** CPU seconds of this process's finished children (cutime + cstime in /proc; Linux). */
+export function childrenCpuSeconds() {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 export function median(values) {

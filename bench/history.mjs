@@ -22,17 +22,11 @@ import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { call, createBenchOrganization, processCpuSeconds, startInstance } from "./api-client.mjs";
-import { fmtInt, print, printTable, QUICK, ratioLine, ROOT } from "./common.mjs";
+import { childrenCpuSeconds, fmtInt, print, printTable, QUICK, ratioLine, ROOT } from "./common.mjs";
 import { GITLEAKS_VERSION, gitleaksBinary } from "./detection/gitleaks-samples.mjs";
 
 const TARGET = 2;
 const SECRETS = "secrets";
-
-/** CPU seconds of this process's finished children (cutime + cstime in /proc). */
-function childrenCpuSeconds() {
-  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
-  return (Number(fields[13]) + Number(fields[14])) / 100;
-}
 
 /** Runs a command to its end; resolves with wall and CPU seconds, stdout and the exit code. */
 function timedRun(cmd, args, opts) {

@@ -6,15 +6,18 @@
 // added to each, one of them a key) in a git repository made here, staged, with the working tree
 // equal to the index. gitleaks is the binary bench:detection builds (`go install`, cached).
 //
-// One warm-up run of each, then the median of RUNS runs of each, alternating. Target: Verdict's
-// time at most 2x gitleaks'.
+// One warm-up run of each, then the median of RUNS runs of each, alternating: wall time and CPU
+// time (user + system of the process and its children, git's included). Target: Verdict's time at
+// most 2x gitleaks'. VERDICT_BENCH_CLI=PATH adds a third side in the same rounds: that `verdict`
+// executable (the single-file build of scripts/build-sea.mjs, what the one-line install puts on
+// PATH) running the same command.
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
-import { median, print, QUICK, ROOT } from "./common.mjs";
+import { childrenCpuSeconds, median, print, QUICK, ROOT } from "./common.mjs";
 import { gitleaksBinary } from "./detection/gitleaks-samples.mjs";
 
 const RUNS = QUICK ? 3 : 15;
@@ -49,11 +52,13 @@ function typicalCommit() {
   return repo;
 }
 
-/** Wall milliseconds from spawn to exit, and the exit code. */
+/** Wall and CPU milliseconds from spawn to exit, and the exit code. */
 function run(cmd, args, cwd, env) {
+  const cpuBefore = childrenCpuSeconds();
   const start = performance.now();
   const r = spawnSync(cmd, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
-  return { ms: performance.now() - start, code: r.status, stderr: r.stderr.toString() };
+  const ms = performance.now() - start;
+  return { ms, cpuMs: (childrenCpuSeconds() - cpuBefore) * 1e3, code: r.status, stderr: r.stderr.toString() };
 }
 
 const repo = typicalCommit();
@@ -61,23 +66,47 @@ const home = mkdtempSync(join(tmpdir(), "verdict-bench-home-"));
 // No pulled policies in this HOME: the built-in library, and no network call either way.
 const env = { PATH: process.env.PATH, HOME: home, XDG_CACHE_HOME: join(home, ".cache") };
 const gitleaks = gitleaksBinary();
+const EVALUATE = ["evaluate", "--offline", "--base", "HEAD"];
+const sea = process.env.VERDICT_BENCH_CLI;
 const sides = {
-  verdict: () => run(process.execPath, [CLI, "evaluate", "--offline", "--base", "HEAD"], repo, env),
-  gitleaks: () => run(gitleaks, ["git", "--pre-commit", "--staged", "--no-banner", "--log-level", "error"], repo, env),
+  verdict: {
+    label: "verdict evaluate --offline --base HEAD",
+    run: () => run(process.execPath, [CLI, ...EVALUATE], repo, env),
+  },
+  ...(sea && {
+    sea: { label: "VERDICT_BENCH_CLI evaluate --offline --base HEAD", run: () => run(sea, EVALUATE, repo, env) },
+  }),
+  gitleaks: {
+    label: "gitleaks git --pre-commit --staged",
+    run: () => run(gitleaks, ["git", "--pre-commit", "--staged", "--no-banner", "--log-level", "error"], repo, env),
+  },
 };
 for (const [name, side] of Object.entries(sides)) {
-  const r = side();
+  const r = side.run();
   // Both find the key and fail the commit: the comparison is of two hooks doing their job.
   if (r.code !== 1) throw new Error(`${name} exited ${r.code} on the typical commit (1 expected): ${r.stderr}`);
 }
-const times = { verdict: [], gitleaks: [] };
-for (let i = 0; i < RUNS; i++) for (const [name, side] of Object.entries(sides)) times[name].push(side().ms);
-const v = median(times.verdict);
-const g = median(times.gitleaks);
-print(`typical commit: ${FILES.length} files, ${FILES.length * 40 + 1} added lines, one key (median of ${RUNS})`);
-print(`verdict evaluate --offline --base HEAD   ${v.toFixed(0)} ms`);
-print(`gitleaks git --pre-commit --staged       ${g.toFixed(0)} ms`);
-const ratio = v / g;
-print(`verdict / gitleaks: ${ratio.toFixed(2)}x   target <= ${TARGET}x   ${ratio <= TARGET ? "met" : "MISSED"}`);
+const times = Object.fromEntries(Object.keys(sides).map((name) => [name, { ms: [], cpuMs: [] }]));
+for (let i = 0; i < RUNS; i++)
+  for (const [name, side] of Object.entries(sides)) {
+    const r = side.run();
+    times[name].ms.push(r.ms);
+    times[name].cpuMs.push(r.cpuMs);
+  }
+const load = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
+print(
+  `typical commit: ${FILES.length} files, ${FILES.length * 40 + 1} added lines, one key (median of ${RUNS}, load ${load})`,
+);
+const width = Math.max(...Object.values(sides).map((s) => s.label.length)) + 3;
+for (const [name, side] of Object.entries(sides))
+  print(
+    `${side.label.padEnd(width)}${median(times[name].ms).toFixed(0)} ms   CPU ${median(times[name].cpuMs).toFixed(0)} ms`,
+  );
+const g = median(times.gitleaks.ms);
+for (const name of Object.keys(sides).filter((n) => n !== "gitleaks")) {
+  const ratio = median(times[name].ms) / g;
+  const who = name === "sea" ? "VERDICT_BENCH_CLI" : "verdict";
+  print(`${who} / gitleaks: ${ratio.toFixed(2)}x   target <= ${TARGET}x   ${ratio <= TARGET ? "met" : "MISSED"}`);
+}
 rmSync(repo, { recursive: true, force: true });
 rmSync(home, { recursive: true, force: true });

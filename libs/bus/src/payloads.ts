@@ -71,3 +71,24 @@ export interface ConnectionHealthData {
   /** When the connection turned broken, or worked again (ISO). */
   at: string;
 }
+
+/**
+ * `verdict.identity.audit_recorded`: an event took its place at the end of its organization's
+ * audit chain (docs/audit.md): the event as the JSON Lines export carries it.
+ */
+export interface AuditRecordedData {
+  organization_id: string;
+  seq: number;
+  id: string;
+  type: string;
+  actor: { type: string; id: string; ip: string };
+  /** Absent on events recorded before credentials were. */
+  credential?: { type: string; id: string } | null;
+  request_id?: string | null;
+  target_type: string;
+  target_id: string;
+  occurred_at: string;
+  data: Record<string, unknown>;
+  prev_hash: string;
+  hash: string;
+}

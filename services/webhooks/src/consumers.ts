@@ -3,6 +3,7 @@
 // dedupe key makes a redelivered event harmless).
 import {
   TOPICS,
+  type AuditRecordedData,
   type Bus,
   type ConnectionHealthData,
   type EvaluationCompletedData,
@@ -12,6 +13,7 @@ import {
 } from "@verdict/bus";
 import type { WebhookDeps } from "./deps.js";
 import {
+  auditRecordedData,
   connectionHealthData,
   evaluationCompletedData,
   findingUpdatedData,
@@ -64,5 +66,6 @@ export async function subscribeWebhookConsumers(deps: WebhookDeps, bus: Bus): Pr
       "connection.restored",
       connectionHealthData("connection.restored"),
     ),
+    await relay<AuditRecordedData>(deps, bus, TOPICS.auditRecorded, "audit.recorded", auditRecordedData),
   ];
 }

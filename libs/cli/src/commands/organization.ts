@@ -1,6 +1,7 @@
 // verdict organization, repositories, keys, webhooks, verify: the organization's settings and
 // what hangs off it.
 import type { Command } from "commander";
+import type { CreateWebhook } from "@verdict/sdk";
 import type { Context } from "../context.js";
 import { CliError } from "../errors.js";
 import { bool, collect, jsonOf } from "./shared.js";
@@ -161,15 +162,13 @@ export function organizationCommands(program: Command, ctx: Context): void {
     .requiredOption("--url <url>", "https endpoint")
     .option(
       "--event <event>",
-      "evaluation.completed, policy.violation, finding.updated, connection.broken or connection.restored (repeatable; default the first two)",
+      "evaluation.completed, policy.violation, finding.updated, connection.broken, connection.restored or audit.recorded (repeatable; default the first two)",
       collect,
     )
     .description("Register a webhook; its signing secret is printed once")
     .action(async (opts: { url: string; event?: string[] }, c: Command) => {
       const out = ctx.output(jsonOf(c));
-      const events = (opts.event ?? ["evaluation.completed", "policy.violation"]) as (
-        "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored"
-      )[];
+      const events = (opts.event ?? ["evaluation.completed", "policy.violation"]) as CreateWebhook["events"];
       const w = await ctx.client().createWebhook({ url: opts.url, events });
       if (out.json) return out.data(w);
       out.line(`created ${w.id} for ${w.url}`);

@@ -1489,6 +1489,23 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "audit.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An event was appended to the audit log */
+        post: operations["webhook_audit_recorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "connection.broken": {
         parameters: {
             query?: never;
@@ -1694,6 +1711,51 @@ export interface components {
                 next_cursor: string | null;
             };
         };
+        /** @description An event took its place at the end of the organization's audit log: the event as the JSON Lines export (GET /v1/audit-events/export) carries it, so each message can be checked against the one before (seq, prev_hash, hash; @verdict/sdk's verifyAuditChain). Messages may arrive out of order (retries): order them by seq. */
+        AuditRecordedMessage: {
+            data: {
+                actor: {
+                    id: string;
+                    ip: string;
+                    /** @enum {string} */
+                    type: "user" | "api_key" | "system" | "anonymous";
+                };
+                /** @description How the actor authenticated: the key's, session's or OAuth client's id (never a secret) */
+                credential: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "api_key" | "session" | "oauth_client";
+                } | null;
+                /** @description Event-specific facts, never a secret; for a configuration change, `changes` maps each changed field to {before, after} */
+                data: {
+                    [key: string]: unknown;
+                };
+                /** @description SHA-256 (hex) of the event's canonical form (docs/audit.md) */
+                hash: string;
+                id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                organization_id: string;
+                /** @description SHA-256 (hex) of the event before it; zeros for the first */
+                prev_hash: string;
+                request_id: string | null;
+                /** @description The event's number in the organization's hash chain (1, 2, …) */
+                seq: number;
+                target_id: string;
+                target_type: string;
+                /** @enum {string} */
+                type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
+            };
+            /** @constant */
+            event: "audit.recorded";
+            /** @description Equals the webhook-id header; the same on every attempt, so receivers can drop duplicates */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (webhook-timestamp is the time of the attempt)
+             */
+            timestamp: string;
+        };
         AuthHealth: {
             authenticated: boolean;
             organization: string;
@@ -1894,7 +1956,7 @@ export interface components {
             created_at: string;
             disabled_at: string | null;
             disabled_reason: string | null;
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded")[];
             id: string;
             /** @description The signing secret (whsec_…). Shown once: store it now. */
             secret: string;
@@ -1983,7 +2045,7 @@ export interface components {
             name: string;
         };
         CreateWebhook: {
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded")[];
             /** @description Standard Webhooks form: whsec_ + base64 of 24 to 64 random bytes. Omit it to have one generated. */
             secret?: string;
             /**
@@ -2017,7 +2079,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            event: "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "webhook.ping" | "webhook.disabled";
+            event: "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded" | "webhook.ping" | "webhook.disabled";
             event_id: string | null;
             /** @description The message id: the webhook-id header of every attempt */
             id: string;
@@ -2832,7 +2894,7 @@ export interface components {
             severity?: "error" | "warning";
         };
         UpdateWebhook: {
-            events?: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
+            events?: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded")[];
             /**
              * @description active re-enables a disabled webhook; disabled stops its messages
              * @enum {string}
@@ -2877,7 +2939,7 @@ export interface components {
             created_at: string;
             disabled_at: string | null;
             disabled_reason: string | null;
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded")[];
             id: string;
             /**
              * @description A disabled webhook gets no messages: it answered 410 Gone, or failed every attempt of a message's whole retry schedule (about three days by default)
@@ -15035,6 +15097,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhook_audit_recorded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Message id (msg_…), the same on every attempt */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the base64-decoded secret after whsec_> (Standard Webhooks; verify with the standardwebhooks library) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject messages older than a few minutes */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditRecordedMessage"];
+            };
+        };
+        responses: {
+            /** @description Accepted. Anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h by default, ±20% jitter; Retry-After honoured); 410 disables the webhook; redirects are not followed. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -17,6 +17,7 @@ export const WebhookSchema = z
         "finding.updated",
         "connection.broken",
         "connection.restored",
+        "audit.recorded",
       ]),
     ),
     status: z.enum(["active", "disabled"]).meta({
@@ -38,7 +39,12 @@ export function webhookJson(m: webhooksV1.Webhook): z.output<typeof WebhookSchem
     id: m.id,
     url: m.url,
     events: m.events as (
-      "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored"
+      | "evaluation.completed"
+      | "policy.violation"
+      | "finding.updated"
+      | "connection.broken"
+      | "connection.restored"
+      | "audit.recorded"
     )[],
     status: m.status as "active" | "disabled",
     disabled_reason: m.disabled_reason ?? null,
@@ -98,6 +104,7 @@ export const CreateWebhookRequestSchema = z
           "finding.updated",
           "connection.broken",
           "connection.restored",
+          "audit.recorded",
         ]),
       )
       .min(1)
@@ -135,6 +142,7 @@ export const UpdateWebhookRequestSchema = z
           "finding.updated",
           "connection.broken",
           "connection.restored",
+          "audit.recorded",
         ]),
       )
       .min(1)
@@ -183,6 +191,7 @@ export const DeliverySchema = z
       "finding.updated",
       "connection.broken",
       "connection.restored",
+      "audit.recorded",
       "webhook.ping",
       "webhook.disabled",
     ]),
@@ -205,6 +214,7 @@ export function deliveryJson(m: webhooksV1.Delivery): z.output<typeof DeliverySc
       | "finding.updated"
       | "connection.broken"
       | "connection.restored"
+      | "audit.recorded"
       | "webhook.ping"
       | "webhook.disabled",
     status: m.status as "pending" | "succeeded" | "failed",

@@ -2,6 +2,7 @@
 // endpoints' and the delivery log's routes and schemas are generated from the proto
 // (src/gen/webhooks.rest.ts).
 import { z } from "zod";
+import { AUDIT_EVENT_TYPES } from "@verdict/kit";
 import { SummarySchema, ViolationSchema } from "../gen/evaluation.rest.js";
 
 const ISO = z.string().meta({ format: "date-time" });
@@ -101,6 +102,33 @@ export const ConnectionRestoredMessage = envelope(
   "A broken provider connection works again: a check through it reached the provider.",
 );
 
+export const AuditRecordedMessage = envelope(
+  "audit.recorded",
+  z.object({
+    seq: z.number().int().meta({ description: "The event's number in the organization's hash chain (1, 2, …)" }),
+    id: z.string().regex(/^aud_/),
+    organization_id: z.string(),
+    type: z.enum(AUDIT_EVENT_TYPES),
+    actor: z.object({ type: z.enum(["user", "api_key", "system", "anonymous"]), id: z.string(), ip: z.string() }),
+    credential: z
+      .object({ type: z.enum(["api_key", "session", "oauth_client"]), id: z.string() })
+      .nullable()
+      .meta({ description: "How the actor authenticated: the key's, session's or OAuth client's id (never a secret)" }),
+    request_id: z.string().nullable(),
+    target_type: z.string(),
+    target_id: z.string(),
+    occurred_at: ISO,
+    data: z.record(z.string(), z.unknown()).meta({
+      description:
+        "Event-specific facts, never a secret; for a configuration change, `changes` maps each changed field to {before, after}",
+    }),
+    prev_hash: z.string().meta({ description: "SHA-256 (hex) of the event before it; zeros for the first" }),
+    hash: z.string().meta({ description: "SHA-256 (hex) of the event's canonical form (docs/audit.md)" }),
+  }),
+  "AuditRecordedMessage",
+  "An event took its place at the end of the organization's audit log: the event as the JSON Lines export (GET /v1/audit-events/export) carries it, so each message can be checked against the one before (seq, prev_hash, hash; @verdict/sdk's verifyAuditChain). Messages may arrive out of order (retries): order them by seq.",
+);
+
 export const WebhookDisabledMessage = envelope(
   "webhook.disabled",
   z.object({
@@ -170,6 +198,7 @@ export function webhooksSection(): Record<string, unknown> {
       "ConnectionRestoredMessage",
       "A broken provider connection works again",
     ),
+    "audit.recorded": op("audit.recorded", "AuditRecordedMessage", "An event was appended to the audit log"),
     "webhook.disabled": op(
       "webhook.disabled",
       "WebhookDisabledMessage",

@@ -4,7 +4,14 @@ import { api, call, type Schemas } from "../api";
 import { useAction, useLoad, useSubmit } from "../hooks";
 import { ConfirmButton, ErrorAlert, fmtDate, FormCard, ListTable, LoadState, PageTitle, ShownOnce } from "../ui";
 
-const EVENTS = ["evaluation.completed", "policy.violation"] as const;
+const EVENTS = [
+  "evaluation.completed",
+  "policy.violation",
+  "finding.updated",
+  "connection.broken",
+  "connection.restored",
+  "audit.recorded",
+] as const;
 type Delivery = Schemas["Delivery"];
 
 function Deliveries({ id }: { id: string }) {

@@ -4,6 +4,7 @@
 // violation's allowlist is the contract's message (verdict.evaluation.v1.Violation), which the
 // OpenAPI document's Violation is generated from: a field added there is delivered and documented.
 import type {
+  AuditRecordedData,
   ConnectionHealthData,
   EvaluationCompletedData,
   FindingUpdatedData,
@@ -18,6 +19,7 @@ export const SUBSCRIBABLE_EVENTS = [
   "finding.updated",
   "connection.broken",
   "connection.restored",
+  "audit.recorded",
 ] as const;
 export type SubscribableEvent = (typeof SUBSCRIBABLE_EVENTS)[number];
 
@@ -102,6 +104,32 @@ export function connectionHealthData(event: "connection.broken" | "connection.re
       ? { error_class: str(e.error_class), broken_at: str(e.at) }
       : { restored_at: str(e.at) }),
   });
+}
+
+/**
+ * An audit event delivered with `audit.recorded`, once it has its place in the organization's
+ * chain: exactly the export's line (docs/audit.md), so a receiver checks each one against the
+ * one before with @verdict/sdk's verifyAuditChain. `data` goes as recorded (the hash covers it):
+ * the services put only listed fields in it, never a secret.
+ */
+export function auditRecordedData(e: AuditRecordedData): Record<string, unknown> {
+  const actor = e.actor ?? {};
+  const cred = e.credential;
+  return {
+    seq: typeof e.seq === "number" ? e.seq : 0,
+    id: str(e.id),
+    organization_id: str(e.organization_id),
+    type: str(e.type),
+    actor: { type: str(actor.type), id: str(actor.id), ip: str(actor.ip) },
+    credential: cred && typeof cred === "object" ? { type: str(cred.type), id: str(cred.id) } : null,
+    request_id: strOrNull(e.request_id),
+    target_type: str(e.target_type),
+    target_id: str(e.target_id),
+    occurred_at: str(e.occurred_at),
+    data: e.data && typeof e.data === "object" ? e.data : {},
+    prev_hash: str(e.prev_hash),
+    hash: str(e.hash),
+  };
 }
 
 export function pingData(organizationId: string, webhookId: string): Record<string, unknown> {
