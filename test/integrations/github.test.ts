@@ -252,6 +252,8 @@ describe("a GitHub App connection", () => {
       webhook_secret: SECRET,
     });
     expectError(res, 422, "validation_error", "PROVIDER_UNAUTHORIZED");
+    // Named on the App's key (the dashboard shows it there).
+    expect(res.body.details.field).toBe("private_key");
     expect((await api.get("/v1/integrations/connections")).body.connections).toEqual([]);
     front.exchanges.length = 0;
   });

@@ -5,26 +5,24 @@
 // document by document); axe-core runs on every page (0 serious or critical violations) and
 // every page is photographed at 1280×800 and 390×844 into test/portal/screenshots (gitignored).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import { inflateRawSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Ajv } from "ajv";
 import addFormatsModule from "ajv-formats";
 import JSZip from "jszip";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Api } from "../support/api.js";
+import { axe, launchChromium, layoutProblems, poll, signIn } from "../support/browser.js";
 import { OSCAL_SCHEMAS } from "../support/oscal.js";
 import { addMember, totpCode } from "../support/people.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 const PASSWORD = "correct horse battery staple";
 const EMAIL = "olive@example.test";
 const SHOTS = join(ROOT, "test/portal/screenshots");
-const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 let v: Verdict;
 let api: Api;
@@ -38,10 +36,6 @@ const received: string[] = [];
 let totpSecret = "";
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium`);
-  if (!existsSync(join(ROOT, "services/portal/dist/index.html")))
-    throw new Error("the dashboard is not built: pnpm run build");
   mkdirSync(SHOTS, { recursive: true });
   v = await startVerdict({ env: { VERDICT_WEBHOOK_ALLOW_HTTP: "true", VERDICT_WEBHOOK_ALLOW_PRIVATE: "true" } });
   // localhost (not 127.0.0.1): a secure context for WebAuthn, and the session cookie's host.
@@ -71,7 +65,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => hooks.listen(0, "127.0.0.1", r));
   hookUrl = `http://127.0.0.1:${(hooks.address() as { port: number }).port}/hook`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   page = await context.newPage();
   page.setDefaultTimeout(20_000);
@@ -96,35 +90,12 @@ afterAll(async () => {
 });
 
 async function signInWithPassword(): Promise<void> {
-  await page.goto(`${base}/`);
-  await page.getByLabel("Email").fill(EMAIL);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await signIn(page, base, EMAIL, PASSWORD);
 }
 
 async function signOut(): Promise<void> {
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.getByRole("heading", { name: "Sign in to Verdict" }).waitFor();
-}
-
-/** Waits (up to 20 s) until `read` gives `want`; the last value otherwise (the assertion shows it). */
-async function poll<T>(read: () => Promise<T> | T, want: T): Promise<void> {
-  let last: T = await read();
-  for (let i = 0; i < 80 && last !== want; i++) {
-    await new Promise((r) => setTimeout(r, 250));
-    last = await read();
-  }
-  expect(last).toBe(want);
-}
-
-/** axe-core in the page: the serious and critical violations (ids and where). */
-async function axe(p: Page): Promise<{ id: string; impact: string; nodes: string[] }[]> {
-  // Evaluated through DevTools, not as a page script: the page's CSP (no inline script) stays on.
-  if (!(await p.evaluate('typeof axe !== "undefined"'))) await p.evaluate(AXE);
-  const result = (await p.evaluate(
-    `axe.run(document, { resultTypes: ["violations"] }).then(r => r.violations.map(v => ({ id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(" ")).slice(0, 5) })))`,
-  )) as { id: string; impact: string; nodes: string[] }[];
-  return result.filter((r) => r.impact === "serious" || r.impact === "critical");
 }
 
 describe("the dashboard", () => {
@@ -760,6 +731,7 @@ describe("the dashboard", () => {
     ["findings", "/findings"],
     ["policies", "/policies"],
     ["repositories", "/repositories"],
+    ["connections", "/connections"],
     ["compliance", "/compliance"],
     ["webhooks", "/webhooks"],
     ["api-keys", "/settings/api-keys"],
@@ -792,37 +764,9 @@ describe("the dashboard", () => {
         await page.screenshot({ path: join(SHOTS, `${name}-${size.width}.png`), fullPage: true });
         const violations = await axe(page);
         if (violations.length) found[name] = violations;
-        // Nothing wider than the window: the page never scrolls sideways (a wide table scrolls
-        // inside its own box, or becomes cards on a phone).
-        const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, inner: innerWidth }));
-        if (width.scroll > width.inner) found[`${name}: scrollWidth`] = width;
-        // Touch targets of at least 24×24 px (WCAG 2.5.8): a control together with its label;
-        // links inside a line of text are exempt.
-        const small = await page.evaluate(() => {
-          const out: string[] = [];
-          const controls = document.querySelectorAll<HTMLElement>(
-            "button, a[href], input:not([type=hidden]), select, textarea, [role=switch], [role=tab]",
-          );
-          for (const el of Array.from(controls)) {
-            const own = el.getBoundingClientRect();
-            const style = getComputedStyle(el);
-            if (style.visibility === "hidden" || own.right < 0 || el.closest("[aria-hidden=true]")) continue;
-            if (el.tagName === "A" && style.display === "inline") continue;
-            const rects = [
-              own,
-              ...Array.from((el as HTMLInputElement).labels ?? []).map((l) => l.getBoundingClientRect()),
-            ].filter((r) => r.width > 1 && r.height > 1);
-            if (!rects.length) continue;
-            const w = Math.max(...rects.map((r) => r.right)) - Math.min(...rects.map((r) => r.left));
-            const h = Math.max(...rects.map((r) => r.bottom)) - Math.min(...rects.map((r) => r.top));
-            if (w < 24 || h < 24) {
-              const name = el.getAttribute("aria-label") ?? el.textContent?.trim() ?? el.tagName;
-              out.push(`${el.tagName.toLowerCase()} "${name.slice(0, 40)}" ${Math.round(w)}×${Math.round(h)}`);
-            }
-          }
-          return out;
-        });
-        if (small.length) found[`${name}: touch targets`] = small;
+        // Nothing wider than the window (the page never scrolls sideways), touch targets of at
+        // least 24×24 px.
+        for (const [what, problem] of Object.entries(await layoutProblems(page))) found[`${name}: ${what}`] = problem;
       }
       expect(found).toEqual({});
     }, 300_000);

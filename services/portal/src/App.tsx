@@ -18,6 +18,7 @@ import { AcceptInvitationPage, ResetPasswordPage } from "./pages/Account";
 import { ApiKeysPage } from "./pages/ApiKeys";
 import { AuditPage } from "./pages/Audit";
 import { CompliancePage } from "./pages/Compliance";
+import { ConnectionsPage } from "./pages/Connections";
 import { EvaluationPage, EvaluationsPage } from "./pages/Evaluations";
 import { FindingsPage } from "./pages/Findings";
 import { MembersPage } from "./pages/Members";
@@ -37,6 +38,7 @@ export const NAV: { to: string; label: string; section?: string }[] = [
   { to: "/findings", label: "Findings" },
   { to: "/policies", label: "Policies" },
   { to: "/repositories", label: "Repositories" },
+  { to: "/connections", label: "Connections" },
   { to: "/compliance", label: "Compliance" },
   { to: "/webhooks", label: "Webhooks" },
   { to: "/settings/api-keys", label: "API keys", section: "Settings" },
@@ -148,6 +150,7 @@ export function App() {
           <Route path="/evaluations/:id" element={<EvaluationPage />} />
           <Route path="/policies" element={<PoliciesPage />} />
           <Route path="/repositories" element={<RepositoriesPage />} />
+          <Route path="/connections" element={<ConnectionsPage />} />
           <Route path="/compliance" element={<CompliancePage />} />
           <Route path="/webhooks" element={<WebhooksPage />} />
           <Route path="/settings/api-keys" element={<ApiKeysPage />} />

@@ -63,6 +63,18 @@ export async function call<T>(p: Promise<{ data?: T; error?: unknown; response: 
   return data as T;
 }
 
+/**
+ * A refusal that names one field in `details.field` (a provider refusing a token:
+ * PROVIDER_UNAUTHORIZED on `token`) as that field's error, so a form shows it on the field.
+ */
+export function onNamedField(err: unknown): unknown {
+  if (!(err instanceof ApiFailure)) return err;
+  const { details } = err.body;
+  if (typeof details?.field !== "string" || details.errors?.length) return err;
+  const errors = [{ field: details.field, code: err.body.code, message: `${err.body.message} (${err.body.code})` }];
+  return new ApiFailure(err.status, { ...err.body, details: { ...details, errors } });
+}
+
 export function message(err: unknown): string {
   if (err instanceof ApiFailure) {
     // Field errors shown where no form field carries them (e.g. a redelivery to a disabled endpoint).

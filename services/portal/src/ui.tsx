@@ -88,19 +88,32 @@ export function ShownOnce({
   if (!value) return null;
   return (
     <Alert color="yellow" title={`${label} — shown once: copy it now`} data-testid="shown-once" mt={mt}>
-      <Group gap="sm" wrap="nowrap" align="center">
-        <Code data-testid="secret-value" style={{ wordBreak: "break-all", flex: 1 }}>
-          {value}
-        </Code>
-        <CopyButton value={value}>
-          {({ copied, copy }) => (
-            <Button size="xs" onClick={copy} color={copied ? "teal" : "blue"} style={{ flexShrink: 0 }}>
-              {copied ? "Copied" : "Copy"}
-            </Button>
-          )}
-        </CopyButton>
-      </Group>
+      <Copyable value={value} testId="secret-value" />
     </Alert>
+  );
+}
+
+/** A value to paste elsewhere (a secret shown once, a webhook URL) with its copy button. */
+export function Copyable({ value, testId, label }: { value: string; testId?: string; label?: string }) {
+  return (
+    <Group gap="sm" wrap="nowrap" align="center">
+      <Code data-testid={testId} style={{ wordBreak: "break-all", flex: 1 }}>
+        {value}
+      </Code>
+      <CopyButton value={value}>
+        {({ copied, copy }) => (
+          <Button
+            size="xs"
+            onClick={copy}
+            color={copied ? "teal" : "blue"}
+            style={{ flexShrink: 0 }}
+            aria-label={label ? `Copy ${label}` : undefined}
+          >
+            {copied ? "Copied" : "Copy"}
+          </Button>
+        )}
+      </CopyButton>
+    </Group>
   );
 }
 

@@ -78,7 +78,8 @@ async function checkToken(deps: IntegrationsDeps, record: ConnectionRecord): Pro
     await deps.clientFor(record).getRepository({ owner: "verdict-connection-check", name: "none" });
   } catch (err) {
     if (err instanceof ProviderError && err.code === "not_found") return;
-    throw providerProblem(err, "token");
+    // GitHub refuses the App (its id and key together): the key is what to check first.
+    throw providerProblem(err, record.provider === "github" ? "private_key" : "token");
   }
 }
 
