@@ -16,4 +16,5 @@ export * from "./paging.js";
 export * from "./addresses.js";
 export * from "./egress.js";
 export * from "./messages.js";
+export * from "./commands.js";
 export * from "./fieldChecks.js";

@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import type { AsyncService } from "@verdict/kit";
+import { commandOf, type AsyncService } from "@verdict/kit";
 import { complianceV1 } from "@verdict/proto";
 import type { ComplianceDeps } from "./deps.js";
 import { getFramework, getOverview } from "./usecases/coverage.js";
@@ -7,15 +7,17 @@ import { createReport } from "./usecases/createReport.js";
 import { downloadReport } from "./usecases/downloadReport.js";
 import { generateEvidence } from "./usecases/generateEvidence.js";
 import { getReport, type ReportView } from "./usecases/getReport.js";
-import { findingFields, listFindings, updateFinding, type FindingView } from "./usecases/findings.js";
-import type { FindingStatus } from "./domain/findings.js";
+import {
+  findingFields,
+  listFindings,
+  updateFinding,
+  type FindingView,
+  type UpdateFindingCommand,
+} from "./usecases/findings.js";
 import type { ReportRecord } from "./repo.js";
 import { REPORT_SIGNATURE_ALGORITHM } from "./domain/reportKey.js";
 
 type Def = typeof complianceV1.ComplianceServiceService;
-
-/** The evidence window of a framework's detail when a gRPC caller names none (REST defaults to it too). */
-const DEFAULT_EVIDENCE_DAYS = 90;
 
 function toReport(r: ReportRecord, link?: ReportView["link"]): complianceV1.Report {
   return {
@@ -50,59 +52,33 @@ function toFinding(f: FindingView): complianceV1.Finding {
 export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
   return {
     async listFindings(req) {
-      const { findings, hasMore } = await listFindings(deps, {
-        organizationId: req.organization_id,
-        ...(req.repository ? { repository: req.repository } : {}),
-        ...(req.state ? { state: req.state as FindingStatus } : {}),
-        ...(req.since ? { since: req.since } : {}),
-        limit: req.limit || 100,
-      });
+      const { findings, hasMore } = await listFindings(deps, commandOf(req));
       return { findings: findings.map(toFinding), has_more: hasMore };
     },
     async updateFinding(req) {
-      const finding = await updateFinding(deps, {
-        organizationId: req.organization_id,
-        findingId: req.finding_id,
-        state: req.state as "open" | "false_positive" | "accepted_risk",
-        reason: req.reason,
-        ...(req.expires_at ? { expiresAt: req.expires_at } : {}),
-      });
-      return { finding: toFinding(finding) };
+      // The gateway's schema checked the state against the enum the use case takes.
+      const state = req.state as UpdateFindingCommand["state"];
+      return { finding: toFinding(await updateFinding(deps, { ...commandOf(req), state })) };
     },
     async getOverview(req) {
-      return getOverview(deps, { organizationId: req.organization_id });
+      return getOverview(deps, commandOf(req));
     },
     async getFramework(req) {
-      const c = await getFramework(deps, {
-        organizationId: req.organization_id,
-        frameworkId: req.framework_id,
-        days: req.days || DEFAULT_EVIDENCE_DAYS,
-      });
+      const c = await getFramework(deps, commandOf(req));
       return { framework: c.framework, coverage: c.coverage, controls: c.controls, evidence_range: c.evidence_range };
     },
     async createReport(req) {
-      const report = await createReport(deps, {
-        organizationId: req.organization_id,
-        frameworks: req.frameworks,
-        format: req.format,
-        dateRange: req.last_days
-          ? req.last_days
-          : { start: req.date_range?.start ?? "", end: req.date_range?.end ?? "" },
-        audit: req.audit,
-      });
-      return { report: toReport(report) };
+      // The range is two fields on the wire, "<n>d" or {start, end}: the use case takes either.
+      const dateRange = req.last_days || { start: req.date_range?.start ?? "", end: req.date_range?.end ?? "" };
+      return { report: toReport(await createReport(deps, { ...commandOf(req), dateRange })) };
     },
     async getReport(req) {
-      const view = await getReport(deps, { organizationId: req.organization_id, reportId: req.report_id });
+      const view = await getReport(deps, commandOf(req));
       return { report: toReport(view.report, view.link) };
     },
     async downloadReport(req) {
-      const { report, content } = await downloadReport(deps, {
-        reportId: req.report_id,
-        expires: Number(req.expires),
-        signature: req.signature,
-        audit: req.audit,
-      });
+      // An int64 arrives as its decimal string.
+      const { report, content } = await downloadReport(deps, { ...commandOf(req), expires: Number(req.expires) });
       return {
         content_type: report.content_type ?? "application/octet-stream",
         filename: report.filename ?? report.id,
@@ -114,13 +90,7 @@ export function complianceHandlers(deps: ComplianceDeps): AsyncService<Def> {
       return { algorithm: REPORT_SIGNATURE_ALGORITHM, public_key_pem: key.publicKeyPem, x: key.x, key_id: key.keyId };
     },
     async generateEvidence(req) {
-      const report = await generateEvidence(deps, {
-        organizationId: req.organization_id,
-        framework: req.framework,
-        format: req.format,
-        dateRange: req.date_range,
-      });
-      return { report: toReport(report) };
+      return { report: toReport(await generateEvidence(deps, commandOf(req))) };
     },
   };
 }

@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import { messageFields, type AsyncService } from "@verdict/kit";
+import { commandOf, messageFields, type AsyncService } from "@verdict/kit";
 import { evaluationV1 } from "@verdict/proto";
 import type { EvaluationDeps } from "./deps.js";
 import type { EvaluationRecord } from "./repo.js";
@@ -36,53 +36,21 @@ function toEvaluation(e: EvaluationRecord): evaluationV1.Evaluation {
 export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
   return {
     async createEvaluation(req, call) {
-      const evaluation = await createEvaluation(deps, {
-        organizationId: req.organization_id,
-        repository: req.repository,
-        ref: req.ref,
-        baseRef: req.base_ref,
-        files: req.files,
-        policies: req.policies,
-        bypassReason: req.bypass_reason,
-        signal: call.signal,
-      });
+      // Aborted when the client is gone: a synchronous scan stops.
+      const evaluation = await createEvaluation(deps, { ...commandOf(req), signal: call.signal });
       return { evaluation: toEvaluation(evaluation) };
     },
     async checkEvaluationRoom(req) {
-      const queued = await checkEvaluationRoom(deps, {
-        organizationId: req.organization_id,
-        files: req.files,
-        bytes: req.bytes,
-      });
-      return { queued };
+      return { queued: await checkEvaluationRoom(deps, commandOf(req)) };
     },
     async getEvaluation(req) {
-      return {
-        evaluation: toEvaluation(
-          await getEvaluation(deps, { organizationId: req.organization_id, evaluationId: req.evaluation_id }),
-        ),
-      };
+      return { evaluation: toEvaluation(await getEvaluation(deps, commandOf(req))) };
     },
     async getEvaluationStats(req) {
-      const stats = await evaluationStats(deps, {
-        organizationId: req.organization_id,
-        since: req.since,
-        until: req.until,
-        bucket: req.bucket,
-      });
-      return stats;
+      return evaluationStats(deps, commandOf(req));
     },
     async listEvaluations(req) {
-      const page = await listEvaluations(deps, {
-        organizationId: req.organization_id,
-        repository: req.repository,
-        status: req.status,
-        passed: req.passed,
-        since: req.since,
-        until: req.until,
-        limit: req.limit,
-        cursor: req.cursor,
-      });
+      const page = await listEvaluations(deps, commandOf(req));
       return {
         evaluations: page.evaluations.map(toEvaluation),
         next_cursor: page.next_cursor,
@@ -90,11 +58,7 @@ export function evaluationHandlers(deps: EvaluationDeps): AsyncService<Def> {
       };
     },
     async deleteEvaluation(req) {
-      await deleteEvaluation(deps, {
-        organizationId: req.organization_id,
-        evaluationId: req.evaluation_id,
-        audit: req.audit,
-      });
+      await deleteEvaluation(deps, commandOf(req));
       return {};
     },
   };

@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import { messageFields, type AsyncService } from "@verdict/kit";
+import { commandOf, messageFields, replyOf, type AsyncService } from "@verdict/kit";
 import type { integrationsV1 } from "@verdict/proto";
 import type { IntegrationsDeps } from "./deps.js";
 import { eventsPath } from "./domain/connection.js";
@@ -30,53 +30,23 @@ function toConnection(c: ConnectionRecord): integrationsV1.Connection {
 export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> {
   return {
     async createConnection(req) {
-      const connection = await createConnection(deps, {
-        organizationId: req.organization_id,
-        provider: req.provider,
-        baseUrl: req.base_url,
-        token: req.token,
-        webhookSecret: req.webhook_secret,
-        appId: req.app_id,
-        privateKey: req.private_key,
-        audit: req.audit,
-      });
-      return { connection: toConnection(connection) };
+      return { connection: toConnection(await createConnection(deps, commandOf(req))) };
     },
     async listConnections(req) {
-      return { connections: (await listConnections(deps, { organizationId: req.organization_id })).map(toConnection) };
+      return { connections: (await listConnections(deps, commandOf(req))).map(toConnection) };
     },
     async deleteConnection(req) {
-      await deleteConnection(deps, {
-        organizationId: req.organization_id,
-        connectionId: req.connection_id,
-        audit: req.audit,
-      });
+      await deleteConnection(deps, commandOf(req));
       return {};
     },
     async resolveRepository(req) {
-      const resolved = await resolveRepository(deps, {
-        organizationId: req.organization_id,
-        provider: req.provider,
-        name: req.name,
-      });
+      const resolved = await resolveRepository(deps, commandOf(req));
       // Not connected where a connection is optional: nothing resolved, the name is stored as given.
       if (resolved === null) return { connection_id: "", provider_repo_id: "", full_name: "", default_branch: "" };
-      const { connectionId, repository } = resolved;
-      return {
-        connection_id: connectionId,
-        provider_repo_id: repository.providerRepoId,
-        full_name: repository.fullName,
-        default_branch: repository.defaultBranch,
-      };
+      return replyOf({ connectionId: resolved.connectionId, ...resolved.repository });
     },
     async receiveEvent(req) {
-      const { outcome, deliveryId } = await receiveEvent(deps, {
-        provider: req.provider,
-        connectionId: req.connection_id,
-        headers: req.headers,
-        body: Buffer.from(req.body),
-      });
-      return { outcome, delivery_id: deliveryId };
+      return replyOf(await receiveEvent(deps, { ...commandOf(req), body: Buffer.from(req.body) }));
     },
   };
 }

@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import { messageFields, type AsyncService } from "@verdict/kit";
+import { commandOf, messageFields, type AsyncService } from "@verdict/kit";
 import { policyV1 } from "@verdict/proto";
 import type { PolicyDeps } from "./deps.js";
 import type { EffectivePolicy } from "./domain/policy.js";
@@ -19,18 +19,22 @@ type Def = typeof policyV1.PolicyServiceService;
 
 function toPolicy(p: EffectivePolicy): policyV1.Policy {
   return {
-    id: p.id,
-    name: p.name,
-    description: p.description,
-    severity: p.severity,
-    enabled: p.enabled,
-    category: p.category,
-    frameworks: p.frameworks,
-    patterns: p.patterns.map((pattern) => ({ type: pattern.type, value: pattern.value, message: pattern.message })),
-    suggestions: p.suggestions,
-    settings: p.settings,
-    documentation_url: p.documentation_url,
-    builtin: p.builtin,
+    ...messageFields(p, [
+      "id",
+      "name",
+      "description",
+      "severity",
+      "enabled",
+      "category",
+      "frameworks",
+      "suggestions",
+      "settings",
+      "documentation_url",
+      "builtin",
+    ]),
+    // A pattern answers its rule, not what the engine keeps of it.
+    patterns: p.patterns.map((pattern) => messageFields(pattern, ["type", "value", "message"])),
+    // A built-in policy has no times of its own.
     created_at: p.created_at ?? "",
     updated_at: p.updated_at ?? "",
   };
@@ -52,92 +56,42 @@ function toRepository(r: RepositoryRecord): policyV1.Repository {
 export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
   return {
     async listPolicies(req) {
-      // An empty string filter means "not filtered", as it would in a query string.
-      const policies = await listPolicies(deps, {
-        organizationId: req.organization_id,
-        enabled: req.enabled,
-        category: req.category || undefined,
-        severity: req.severity || undefined,
-      });
-      return { policies: policies.map(toPolicy) };
+      return { policies: (await listPolicies(deps, commandOf(req))).map(toPolicy) };
     },
     async getPolicy(req) {
-      return {
-        policy: toPolicy(await getPolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id })),
-      };
+      return { policy: toPolicy(await getPolicy(deps, commandOf(req))) };
     },
     async createPolicy(req) {
-      const policy = await createPolicy(deps, {
-        organizationId: req.organization_id,
-        policy: {
-          id: req.id,
-          name: req.name,
-          description: req.description,
-          severity: req.severity,
-          category: req.category,
-          frameworks: req.frameworks,
-          patterns: req.patterns,
-          suggestions: req.suggestions,
-          documentation_url: req.documentation_url,
-          enabled: req.enabled,
-        },
-        audit: req.audit,
-      });
-      return { policy: toPolicy(policy) };
+      // The request's fields are the new policy's (CustomPolicyInput names the ones it reads).
+      return { policy: toPolicy(await createPolicy(deps, { ...commandOf(req), policy: req })) };
     },
     async updatePolicy(req) {
-      const policy = await updatePolicy(deps, {
-        organizationId: req.organization_id,
-        policyId: req.policy_id,
-        enabled: req.enabled,
-        severity: req.severity,
-        settings: req.settings,
-        audit: req.audit,
-      });
-      return { policy: toPolicy(policy) };
+      return { policy: toPolicy(await updatePolicy(deps, commandOf(req))) };
     },
     async deletePolicy(req) {
-      await deletePolicy(deps, { organizationId: req.organization_id, policyId: req.policy_id, audit: req.audit });
+      await deletePolicy(deps, commandOf(req));
       return {};
     },
     async resolvePolicies(req) {
-      const { policies, version } = await resolvePolicies(deps, {
-        organizationId: req.organization_id,
-        policyIds: req.policy_ids,
-      });
+      const { policies, version } = await resolvePolicies(deps, commandOf(req));
       if (req.known_version && req.known_version === version) return { policies: [], version, unchanged: true };
       return { policies, version, unchanged: false };
     },
     async listRepositories(req) {
-      return {
-        repositories: (await listRepositories(deps, { organizationId: req.organization_id })).map(toRepository),
-      };
+      return { repositories: (await listRepositories(deps, commandOf(req))).map(toRepository) };
     },
     async connectRepository(req) {
-      const repository = await connectRepository(deps, {
-        organizationId: req.organization_id,
-        provider: req.provider,
-        name: req.name,
-        defaultBranch: req.default_branch,
-        providerRepoId: req.provider_repo_id || undefined,
-        connectionId: req.connection_id || undefined,
-        audit: req.audit,
-      });
-      return { repository: toRepository(repository) };
+      return { repository: toRepository(await connectRepository(deps, commandOf(req))) };
     },
     async disconnectRepository(req) {
-      await disconnectRepository(deps, {
-        organizationId: req.organization_id,
-        repositoryId: req.repository_id,
-        audit: req.audit,
-      });
+      await disconnectRepository(deps, commandOf(req));
       return {};
     },
     async countRepositories(req) {
-      return { count: await countRepositories(deps, { organizationId: req.organization_id }) };
+      return { count: await countRepositories(deps, commandOf(req)) };
     },
     async testPatterns(req) {
-      return testPatterns(deps, { organizationId: req.organization_id, patterns: req.patterns, text: req.text });
+      return testPatterns(deps, commandOf(req));
     },
   };
 }

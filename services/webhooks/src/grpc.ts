@@ -1,5 +1,5 @@
 // gRPC handlers: map proto <-> use cases, nothing else.
-import { messageFields, type AsyncService } from "@verdict/kit";
+import { commandOf, messageFields, type AsyncService } from "@verdict/kit";
 import { webhooksV1 } from "@verdict/proto";
 import type { WebhookDeps } from "./deps.js";
 import type { DeliveryRecord, EndpointRecord } from "./repo.js";
@@ -41,45 +41,25 @@ function toDelivery(d: DeliveryRecord): webhooksV1.Delivery {
 export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
   return {
     async listWebhooks(req) {
-      return { webhooks: (await listWebhooks(deps, { organizationId: req.organization_id })).map(toWebhook) };
+      return { webhooks: (await listWebhooks(deps, commandOf(req))).map(toWebhook) };
     },
     async getWebhook(req) {
-      return {
-        webhook: toWebhook(await getWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id })),
-      };
+      return { webhook: toWebhook(await getWebhook(deps, commandOf(req))) };
     },
     async createWebhook(req) {
-      const { endpoint, secret } = await createWebhook(deps, {
-        organizationId: req.organization_id,
-        url: req.url,
-        events: req.events,
-        secret: req.secret,
-        audit: req.audit,
-      });
+      const { endpoint, secret } = await createWebhook(deps, commandOf(req));
       return { webhook: toWebhook(endpoint), secret };
     },
     async updateWebhook(req) {
-      const endpoint = await updateWebhook(deps, {
-        organizationId: req.organization_id,
-        webhookId: req.webhook_id,
-        url: req.url,
-        events: req.events?.names,
-        status: req.status,
-        audit: req.audit,
-      });
-      return { webhook: toWebhook(endpoint) };
+      // The list is wrapped on the wire so that "not changed" (absent) and "none" differ.
+      return { webhook: toWebhook(await updateWebhook(deps, { ...commandOf(req), events: req.events?.names })) };
     },
     async deleteWebhook(req) {
-      await deleteWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id, audit: req.audit });
+      await deleteWebhook(deps, commandOf(req));
       return {};
     },
     async listDeliveries(req) {
-      const page = await listDeliveries(deps, {
-        organizationId: req.organization_id,
-        webhookId: req.webhook_id,
-        limit: req.limit,
-        cursor: req.cursor || undefined,
-      });
+      const page = await listDeliveries(deps, commandOf(req));
       return {
         deliveries: page.deliveries.map(toDelivery),
         next_cursor: page.nextCursor ?? undefined,
@@ -87,22 +67,10 @@ export function webhookHandlers(deps: WebhookDeps): AsyncService<Def> {
       };
     },
     async redeliverDelivery(req) {
-      return {
-        delivery: toDelivery(
-          await redeliverDelivery(deps, {
-            organizationId: req.organization_id,
-            webhookId: req.webhook_id,
-            deliveryId: req.delivery_id,
-          }),
-        ),
-      };
+      return { delivery: toDelivery(await redeliverDelivery(deps, commandOf(req))) };
     },
     async pingWebhook(req) {
-      return {
-        delivery: toDelivery(
-          await pingWebhook(deps, { organizationId: req.organization_id, webhookId: req.webhook_id }),
-        ),
-      };
+      return { delivery: toDelivery(await pingWebhook(deps, commandOf(req))) };
     },
   };
 }

@@ -35,9 +35,12 @@ export async function getOverview(deps: ComplianceDeps, { organizationId }: GetO
 export interface GetFrameworkQuery {
   organizationId: string;
   frameworkId: string;
-  /** The evidence window: the last n days ending today (the gateway checks 1..366). */
+  /** The evidence window: the last n days ending today (the gateway checks 1..366); 0: DEFAULT_EVIDENCE_DAYS. */
   days: number;
 }
+
+/** The evidence window of a framework's detail when a caller names none (REST defaults to it too). */
+const DEFAULT_EVIDENCE_DAYS = 90;
 
 export interface FrameworkDetail extends Omit<FrameworkCoverage, "controls"> {
   controls: (FrameworkCoverage["controls"][number] & { evidence: ControlStatus })[];
@@ -52,7 +55,7 @@ export async function getFramework(
   const catalog = deps.catalogs.find((c) => c.id === frameworkId);
   if (!catalog) throw errors.notFound("framework", frameworkId);
   const now = deps.clock.now();
-  const { range, problems } = parseLastDays(`${days}d`, now, "days");
+  const { range, problems } = parseLastDays(`${days || DEFAULT_EVIDENCE_DAYS}d`, now, "days");
   if (!range) throw errors.unprocessable(problems, problems[0]!.message);
   const policies = await deps.policies.list(organizationId);
   const records = await deps.repo.evidenceFor(organizationId, instants(range));

@@ -3,14 +3,7 @@
 import { TOPICS, type FindingUpdatedData } from "@verdict/bus";
 import { errors, type FieldError } from "@verdict/kit";
 import type { ComplianceDeps } from "../deps.js";
-import {
-  findingId,
-  identityOf,
-  trackFindings,
-  type FindingStatus,
-  type TrackedFinding,
-  type TriageFact,
-} from "../domain/findings.js";
+import { findingId, identityOf, trackFindings, type TrackedFinding, type TriageFact } from "../domain/findings.js";
 
 /** How far back the findings list looks by default. */
 export const FINDINGS_DEFAULT_DAYS = 90;
@@ -43,23 +36,30 @@ const defaultSince = (deps: ComplianceDeps) =>
 
 export interface ListFindingsCommand {
   organizationId: string;
-  repository?: string;
-  state?: FindingStatus;
-  /** ISO 8601; default FINDINGS_DEFAULT_DAYS ago. */
-  since?: string;
+  /** Empty or absent: every repository. */
+  repository?: string | undefined;
+  /** A FindingStatus; empty or absent: every state. */
+  state?: string | undefined;
+  /** ISO 8601; empty or absent: FINDINGS_DEFAULT_DAYS ago. */
+  since?: string | undefined;
+  /** 0: DEFAULT_FINDINGS_LIMIT. */
   limit: number;
 }
+
+/** How many findings a list answers when the caller names no limit. */
+const DEFAULT_FINDINGS_LIMIT = 100;
 
 export async function listFindings(
   deps: ComplianceDeps,
   cmd: ListFindingsCommand,
 ): Promise<{ findings: FindingView[]; hasMore: boolean }> {
-  const facts = await findingFacts(deps, cmd.organizationId, cmd.since ?? defaultSince(deps));
+  const facts = await findingFacts(deps, cmd.organizationId, cmd.since || defaultSince(deps));
+  const limit = cmd.limit || DEFAULT_FINDINGS_LIMIT;
   const all = derive(facts, facts.facts);
   const matching = all
     .filter((f) => (!cmd.repository || f.repository === cmd.repository) && (!cmd.state || f.status === cmd.state))
     .sort((a, b) => (a.last_seen.at < b.last_seen.at ? 1 : a.last_seen.at > b.last_seen.at ? -1 : 0));
-  return { findings: matching.slice(0, cmd.limit), hasMore: matching.length > cmd.limit };
+  return { findings: matching.slice(0, limit), hasMore: matching.length > limit };
 }
 
 export interface UpdateFindingCommand {
@@ -67,7 +67,8 @@ export interface UpdateFindingCommand {
   findingId: string;
   state: "open" | "false_positive" | "accepted_risk";
   reason: string;
-  expiresAt?: string;
+  /** Empty or absent: none (only an accepted risk expires). */
+  expiresAt?: string | undefined;
 }
 
 /**

@@ -6,14 +6,16 @@ import { loadPolicies } from "./loadPolicies.js";
 
 export interface ListPoliciesQuery {
   organizationId: string;
-  enabled?: boolean;
+  enabled?: boolean | undefined;
+  /** Empty or absent: not filtered, as in a query string. */
   category?: string;
+  /** Empty or absent: not filtered. */
   severity?: string;
 }
 
 /** Filters apply to effective values (an override that disables a built-in hides it from enabled=true). */
 export async function listPolicies(deps: PolicyDeps, query: ListPoliciesQuery): Promise<EffectivePolicy[]> {
-  if (query.severity !== undefined && !isSeverity(query.severity)) {
+  if (query.severity && !isSeverity(query.severity)) {
     throw errors.validation([
       { field: "severity", code: "INVALID_ENUM", message: `severity must be one of: ${SEVERITIES.join(", ")}` },
     ]);
@@ -22,7 +24,7 @@ export async function listPolicies(deps: PolicyDeps, query: ListPoliciesQuery): 
   return all.filter(
     (p) =>
       (query.enabled === undefined || p.enabled === query.enabled) &&
-      (query.category === undefined || p.category === query.category) &&
-      (query.severity === undefined || p.severity === query.severity),
+      (!query.category || p.category === query.category) &&
+      (!query.severity || p.severity === query.severity),
   );
 }
