@@ -24,8 +24,15 @@ let v: Verdict;
 let a: Api;
 
 beforeAll(async () => {
-  // finding.updated goes to a receiver on 127.0.0.1 over http.
-  v = await startVerdict({ env: { VERDICT_WEBHOOK_ALLOW_HTTP: "true", VERDICT_WEBHOOK_ALLOW_PRIVATE: "true" } });
+  // finding.updated goes to a receiver on 127.0.0.1 over http; expired accepted risks are looked
+  // for every 300 ms (the default is a minute).
+  v = await startVerdict({
+    env: {
+      VERDICT_WEBHOOK_ALLOW_HTTP: "true",
+      VERDICT_WEBHOOK_ALLOW_PRIVATE: "true",
+      VERDICT_TRIAGE_EXPIRY_INTERVAL_MS: "300",
+    },
+  });
   a = new Api(v.url, v.bootstrapKey);
 });
 afterAll(async () => v.destroy());
@@ -247,21 +254,56 @@ describe("GET /v1/findings and PATCH /v1/findings/{id}: triage", () => {
     expect(back.body).toMatchObject({ state: "open", triage_reason: null });
   });
 
-  it("accepts a risk until it expires, then reopens it", async () => {
-    const expires = new Date(Date.now() + 4000).toISOString();
-    const res = await a.patch(`/v1/findings/${id}`, {
-      state: "accepted_risk",
-      reason: "rotation next sprint",
-      expires_at: expires,
-    });
-    expect(res.body).toMatchObject({
-      state: "accepted_risk",
-      triage_reason: "rotation next sprint",
-      triage_expires_at: expires,
-    });
-    expect((await find())[0]!.state).toBe("accepted_risk");
-    await new Promise((r) => setTimeout(r, Date.parse(expires) - Date.now() + 250));
-    expect((await find())[0]).toMatchObject({ state: "open", triage_reason: null });
+  it("accepts a risk until it expires, then reopens it and announces that once (webhook, audit event)", async () => {
+    const r = await startReceiver();
+    try {
+      const hook = await a.post("/v1/webhooks", { url: r.url, events: ["finding.updated"] });
+      r.secret = hook.body.secret;
+      const expires = new Date(Date.now() + 3000).toISOString();
+      const res = await a.patch(`/v1/findings/${id}`, {
+        state: "accepted_risk",
+        reason: "rotation next sprint",
+        expires_at: expires,
+      });
+      expect(res.body).toMatchObject({
+        state: "accepted_risk",
+        triage_reason: "rotation next sprint",
+        triage_expires_at: expires,
+      });
+      expect((await find())[0]!.state).toBe("accepted_risk");
+      await new Promise((res) => setTimeout(res, Date.parse(expires) - Date.now() + 250));
+      expect((await find())[0]).toMatchObject({ state: "open", triage_reason: null });
+      // The triage's own message, then the expiry's, once: the sweep runs every 300 ms, so it has
+      // run several times more after these two seconds.
+      for (let i = 0; i < 40 && r.received.length < 2; i++) await new Promise((res) => setTimeout(res, 250));
+      await new Promise((res) => setTimeout(res, 2000));
+      expect(r.received.map((x) => [x.json.event, x.verified, x.json.data.cause])).toEqual([
+        ["finding.updated", true, "triage"],
+        ["finding.updated", true, "accepted_risk_expired"],
+      ]);
+      expect(r.received[1]!.json.data).toMatchObject({
+        previous_state: "accepted_risk",
+        finding: { id, repository: API, file: ENV, state: "open", triage_reason: null, triage_expires_at: null },
+      });
+      const audit = await a.get("/v1/audit-events", { query: { type: "finding.accepted_risk_expired" } });
+      expect(audit.status).toBe(200);
+      expect(audit.body.audit_events).toEqual([
+        expect.objectContaining({
+          type: "finding.accepted_risk_expired",
+          actor: expect.objectContaining({ type: "system" }),
+          target: { type: "finding", id },
+          data: expect.objectContaining({
+            repository: API,
+            reason: "rotation next sprint",
+            expires_at: expires,
+            changes: { state: { before: "accepted_risk", after: "open" } },
+          }),
+        }),
+      ]);
+      expect((await a.delete(`/v1/webhooks/${hook.body.id}`)).status).toBe(204);
+    } finally {
+      await r.close();
+    }
   });
 
   it("reports an accepted risk as an approved deviation in OSCAL, with the POA&M item not done", async () => {
@@ -306,6 +348,7 @@ describe("GET /v1/findings and PATCH /v1/findings/{id}: triage", () => {
       const [marked, reopened] = r.received.map((x) => x.json.data);
       expect(marked).toMatchObject({
         previous_state: "accepted_risk",
+        cause: "triage",
         finding: { id, repository: API, file: ENV, state: "false_positive", triage_reason: "sample data" },
       });
       expect(reopened).toMatchObject({

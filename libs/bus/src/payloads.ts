@@ -48,11 +48,16 @@ export interface PolicyBypassedData {
   suppression: evaluationV1.Suppression;
 }
 
-/** `verdict.finding.updated`: a member triaged a finding (the compliance service's findings model). */
+/**
+ * `verdict.finding.updated`: a member triaged a finding, or its accepted risk expired (the
+ * compliance service's findings model).
+ */
 export interface FindingUpdatedData {
   organization_id: string;
-  /** The state before the triage (open, fixed, suppressed, false_positive, accepted_risk). */
+  /** The state before the change (open, fixed, suppressed, false_positive, accepted_risk). */
   previous_state: string;
+  /** Why: a member's triage, or the expiry of an accepted risk (the finding reopened). */
+  cause: "triage" | "accepted_risk_expired";
   /** The finding as the API answers it (never a matched value). */
   finding: Record<string, unknown>;
 }

@@ -54,6 +54,8 @@ export const AUDIT_EVENT_TYPES = [
   "evaluation.deleted",
   "report.created",
   "report.downloaded",
+  // The instance itself: an accepted risk's expiry reopened a finding.
+  "finding.accepted_risk_expired",
   "integration.connected",
   "integration.disconnected",
 ] as const;

@@ -36,6 +36,8 @@ export const complianceConfig = z.object({
   VERDICT_REPORT_WORKERS: z.coerce.number().int().positive().max(64).default(1),
   /** A report still generating after this long is failed (its generation was cut short). */
   VERDICT_REPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(600_000),
+  /** How often the compliance service looks for accepted risks that expired, to announce them. */
+  VERDICT_TRIAGE_EXPIRY_INTERVAL_MS: z.coerce.number().int().min(100).default(60_000),
 });
 
 /** Where an instance keeps the report private key it generated (VERDICT_REPORT_PRIVATE_KEY unset). */
@@ -61,7 +63,13 @@ export function complianceOptions(
   apiOrigin: () => string,
 ): Pick<
   ComplianceServiceOptions,
-  "signingKey" | "reportPrivateKey" | "linkTtlSeconds" | "reportTimeoutMs" | "apiBaseUrl" | "reportWorkers"
+  | "signingKey"
+  | "reportPrivateKey"
+  | "linkTtlSeconds"
+  | "reportTimeoutMs"
+  | "apiBaseUrl"
+  | "reportWorkers"
+  | "triageExpiryIntervalMs"
 > {
   const publicUrl = c.VERDICT_PUBLIC_URL?.replace(/\/+$/, "");
   return {
@@ -76,6 +84,7 @@ export function complianceOptions(
     reportTimeoutMs: c.VERDICT_REPORT_TIMEOUT_MS,
     apiBaseUrl: () => `${publicUrl ?? apiOrigin()}/v1`,
     reportWorkers: c.VERDICT_REPORT_WORKERS,
+    triageExpiryIntervalMs: c.VERDICT_TRIAGE_EXPIRY_INTERVAL_MS,
   };
 }
 
@@ -88,4 +97,6 @@ documentVariables({
   VERDICT_REPORT_LINK_TTL_SECONDS: "How long a report download link stays valid",
   VERDICT_REPORT_TIMEOUT_MS:
     "A report still `generating` after this long (at least 100) becomes `failed` (checked every minute and at start-up); its rendering on a report thread is stopped at the same deadline",
+  VERDICT_TRIAGE_EXPIRY_INTERVAL_MS:
+    "How often (at least 100) the compliance service looks for accepted risks that expired: each is announced once (`finding.updated` with `cause` `accepted_risk_expired`, and the audit event `finding.accepted_risk_expired`), however many replicas sweep. The finding is open again from its expiry on, whenever the sweep runs",
 });

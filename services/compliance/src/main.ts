@@ -24,6 +24,7 @@ import type { RenderJob } from "./renderWorker.js";
 import { ComplianceRepo } from "./repo.js";
 import { loadReportKey } from "./domain/reportKey.js";
 import { TriageRepo } from "./triageRepo.js";
+import { announceExpiredRisks } from "./usecases/expireTriage.js";
 import { failStaleReports } from "./usecases/failReport.js";
 
 export interface ComplianceServiceOptions extends ServiceBase {
@@ -42,6 +43,8 @@ export interface ComplianceServiceOptions extends ServiceBase {
   reportWorkers?: number;
   /** A report still generating after this long is failed (default ten minutes); its rendering stops then too. */
   reportTimeoutMs?: number;
+  /** How often expired accepted risks are looked for and announced (default a minute). */
+  triageExpiryIntervalMs?: number;
 }
 
 export type ComplianceService = RunningService;
@@ -100,6 +103,7 @@ export function organizationSource(client: IdentityClient): OrganizationSource {
 }
 
 export const DEFAULT_REPORT_TIMEOUT_MS = 600_000;
+export const DEFAULT_TRIAGE_EXPIRY_INTERVAL_MS = 60_000;
 
 /**
  * Reports whose generation was cut short would stay "generating" forever. With the in-process
@@ -160,10 +164,14 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
   };
   const subscriptions: Subscription[] = [];
   let sweeper: NodeJS.Timeout | undefined;
+  let expirySweeper: NodeJS.Timeout | undefined;
+  let expiring: Promise<unknown> = Promise.resolve();
   const stopping: ServiceStopping = {
     outbox,
     beforeStop: async () => {
       clearInterval(sweeper);
+      clearInterval(expirySweeper);
+      await expiring;
       for (const s of subscriptions) await s.unsubscribe();
     },
     release: async () => {
@@ -183,6 +191,16 @@ export async function startComplianceService(opts: ComplianceServiceOptions): Pr
       Math.min(60_000, Math.max(1_000, Math.floor((opts.reportTimeoutMs ?? DEFAULT_REPORT_TIMEOUT_MS) / 2))),
     );
     sweeper.unref();
+    // One expiry sweep at a time in this process (replicas are safe: each expiry is claimed once).
+    let running = false;
+    expirySweeper = setInterval(() => {
+      if (running) return;
+      running = true;
+      expiring = announceExpiredRisks(deps)
+        .catch((err) => deps.logger.error({ err }, "could not announce expired accepted risks; retrying"))
+        .finally(() => (running = false));
+    }, opts.triageExpiryIntervalMs ?? DEFAULT_TRIAGE_EXPIRY_INTERVAL_MS);
+    expirySweeper.unref();
     subscriptions.push(...(await subscribeCompliance(deps)));
   } catch (err) {
     await stopService(stopping);

@@ -10,6 +10,8 @@ import type { TriageFact } from "./domain/findings.js";
 export interface TriageDoc extends TriageFact {
   id: string;
   organization_id: string;
+  /** When the expiry sweep announced that this accepted risk expired (it claims each expiry once). */
+  expiry_announced_at?: string;
 }
 
 const idOf = (organizationId: string, repository: string, identity: string) =>
@@ -26,7 +28,10 @@ export class TriageRepo {
   }
 
   async init(): Promise<void> {
-    await this.triage.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
+    await this.triage.ensureIndexes([
+      { name: "org_id", fields: { organization_id: 1, id: 1 } },
+      { name: "expires_at", fields: { expires_at: 1 } },
+    ]);
     await this.outbox.register(this.triage);
   }
 
@@ -44,7 +49,8 @@ export class TriageRepo {
       ...fact,
     };
     const filter = { id: doc.id, organization_id: organizationId };
-    const unset = fact.expires_at ? [] : ["expires_at"];
+    // A new decision is announced afresh when it expires.
+    const unset = fact.expires_at ? ["expiry_announced_at"] : ["expires_at", "expiry_announced_at"];
     if (await this.outbox.update(this.triage, filter, doc, events, unset)) return;
     try {
       await this.outbox.insert(this.triage, doc, events);
@@ -53,6 +59,31 @@ export class TriageRepo {
       if (!(err instanceof DuplicateKeyError)) throw err;
       await this.outbox.update(this.triage, filter, doc, events, unset);
     }
+  }
+
+  /** Accepted risks of every organization that expired by `now` and were not announced yet (oldest first). */
+  expiredUnannounced(now: string, limit: number): Promise<TriageDoc[]> {
+    return this.triage.find(
+      { expires_at: { $lte: now }, expiry_announced_at: { $exists: false }, _outbox_delete: { $exists: false } },
+      { sort: { expires_at: 1 }, limit },
+    );
+  }
+
+  /**
+   * Claims an expired decision's announcement: marks it announced with its events, only if it is
+   * still the decision read (same expiry and update) and nobody announced it yet. Several replicas
+   * sweeping at once: exactly one gets true.
+   */
+  async announceExpiry(doc: TriageDoc, at: string, events: PendingEvent[]): Promise<boolean> {
+    const filter = {
+      id: doc.id,
+      organization_id: doc.organization_id,
+      expires_at: doc.expires_at!,
+      updated_at: doc.updated_at,
+      expiry_announced_at: { $exists: false },
+      _outbox_delete: { $exists: false },
+    };
+    return (await this.outbox.update(this.triage, filter, { expiry_announced_at: at }, events)) !== null;
   }
 
   /** Takes a decision back (the finding is what its evaluations say again); whether there was one. */

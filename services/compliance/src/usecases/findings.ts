@@ -14,7 +14,7 @@ export interface FindingView extends TrackedFinding {
 }
 
 /** The organization's evidence since `since` and its triage decisions, and the time now. */
-async function findingFacts(deps: ComplianceDeps, organizationId: string, since: string) {
+export async function findingFacts(deps: ComplianceDeps, organizationId: string, since: string) {
   const now = deps.clock.now();
   const evidence = await deps.repo.evidenceFor(organizationId, {
     from: since,
@@ -24,14 +24,14 @@ async function findingFacts(deps: ComplianceDeps, organizationId: string, since:
 }
 
 /** The findings of those facts with their states, under `facts` as the triage in force. */
-function derive(f: Awaited<ReturnType<typeof findingFacts>>, facts: TriageFact[]): FindingView[] {
+export function derive(f: Awaited<ReturnType<typeof findingFacts>>, facts: TriageFact[]): FindingView[] {
   return trackFindings(f.evaluations, f.violations, f.bypasses, { facts, now: f.now }).map((t) => ({
     ...t,
     id: findingId(t),
   }));
 }
 
-const defaultSince = (deps: ComplianceDeps) =>
+export const defaultSince = (deps: ComplianceDeps) =>
   new Date(deps.clock.now().getTime() - FINDINGS_DEFAULT_DAYS * DAY_MS).toISOString();
 
 export interface ListFindingsCommand {
@@ -111,6 +111,7 @@ export async function updateFinding(deps: ComplianceDeps, cmd: UpdateFindingComm
   const data: FindingUpdatedData = {
     organization_id: cmd.organizationId,
     previous_state: finding.status,
+    cause: "triage",
     finding: findingFields(after),
   };
   const events = [deps.outbox.event(TOPICS.findingUpdated, { source: "/compliance", subject: after.id, data })];
@@ -119,7 +120,6 @@ export async function updateFinding(deps: ComplianceDeps, cmd: UpdateFindingComm
   return after;
 }
 
-/** `verdict.finding.updated`: a finding's triage changed (webhooks deliver it as finding.updated). */
 /**
  * A finding's fields as the API and events carry them: where, what and its state, never a
  * matched value (the triage fields absent when none is in force).

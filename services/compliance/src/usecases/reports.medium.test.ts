@@ -24,6 +24,9 @@ import { createReport } from "./createReport.js";
 import { downloadReport } from "./downloadReport.js";
 import { generateEvidence } from "./generateEvidence.js";
 import { getReport } from "./getReport.js";
+import { announceExpiredRisks } from "./expireTriage.js";
+import { listFindings } from "./findings.js";
+import { identityOf } from "../domain/findings.js";
 import { generateReportKeyPem, loadReportKey } from "../domain/reportKey.js";
 
 const ORG = "org_a";
@@ -158,6 +161,67 @@ describe("coverage use cases", () => {
     await expect(getFramework(deps, { organizationId: ORG, frameworkId: "nope", days: 90 })).rejects.toMatchObject({
       kind: "not_found",
     });
+  });
+});
+
+describe("expired accepted risks", () => {
+  it("are announced once, however many replicas sweep at the same time", async () => {
+    await publishEvaluation("eval_1", "2026-03-02T10:00:00.000Z", [{ id: "viol_1", file: "db.js" }]);
+    await new Promise((r) => setTimeout(r, 100));
+    const { findings } = await listFindings(deps, { organizationId: ORG, limit: 10 });
+    expect(findings.map((f) => f.status)).toEqual(["open"]);
+    const finding = findings[0]!;
+    // Accepted on 3 March until 9 March: the clock says 10 March.
+    await deps.triage.put(
+      ORG,
+      {
+        repository: finding.repository,
+        identity: identityOf(finding),
+        state: "accepted_risk",
+        reason: "vendor patch due",
+        expires_at: "2026-03-09T00:00:00.000Z",
+        updated_at: "2026-03-03T00:00:00.000Z",
+      },
+      [],
+    );
+    const seen: { topic: string; data: Record<string, unknown> }[] = [];
+    for (const topic of [TOPICS.findingUpdated, TOPICS.auditChange])
+      subs.push(
+        await bus.subscribe<Record<string, unknown>>(topic, `expiry-${topic}`, async (e) => {
+          seen.push({ topic, data: e.data });
+        }),
+      );
+    // Two replicas (each its own repository over the one store) sweep at once, then again.
+    const replica: ComplianceDeps = { ...deps, triage: new TriageRepo(store, deps.outbox) };
+    const counts = await Promise.all([announceExpiredRisks(deps), announceExpiredRisks(replica)]);
+    expect(counts.sort()).toEqual([0, 1]);
+    expect(await announceExpiredRisks(replica)).toBe(0);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen.map((x) => x.topic).sort()).toEqual([TOPICS.auditChange, TOPICS.findingUpdated]);
+    expect(seen.find((x) => x.topic === TOPICS.findingUpdated)!.data).toMatchObject({
+      previous_state: "accepted_risk",
+      cause: "accepted_risk_expired",
+      finding: { id: finding.id, state: "open" },
+    });
+    expect(seen.find((x) => x.topic === TOPICS.auditChange)!.data).toMatchObject({
+      type: "finding.accepted_risk_expired",
+      actor: { type: "system" },
+      target_id: finding.id,
+    });
+    // A new decision on the same finding is announced afresh when it expires.
+    await deps.triage.put(
+      ORG,
+      {
+        repository: finding.repository,
+        identity: identityOf(finding),
+        state: "accepted_risk",
+        reason: "extended",
+        expires_at: "2026-03-10T11:00:00.000Z",
+        updated_at: "2026-03-09T12:00:00.000Z",
+      },
+      [],
+    );
+    expect(await announceExpiredRisks(replica)).toBe(1);
   });
 });
 

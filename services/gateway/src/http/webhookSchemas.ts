@@ -55,6 +55,10 @@ export const FindingUpdatedMessage = envelope(
   z.object({
     organization_id: z.string(),
     previous_state: FINDING_STATE,
+    cause: z.enum(["triage", "accepted_risk_expired"]).meta({
+      description:
+        "triage: a member changed the finding's triage; accepted_risk_expired: its accepted risk expired and it reopened (previous_state accepted_risk)",
+    }),
     finding: z.object({
       id: z.string().regex(/^fnd_/),
       repository: z.string(),
@@ -72,7 +76,7 @@ export const FindingUpdatedMessage = envelope(
     }),
   }),
   "FindingUpdatedMessage",
-  "A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back. An accepted risk that expires reopens without a message.",
+  "A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back; or an accepted risk expired and the finding reopened (cause accepted_risk_expired, one message per finding).",
 );
 
 const CONNECTION = {

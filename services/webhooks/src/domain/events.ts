@@ -71,6 +71,7 @@ export function findingUpdatedData(e: FindingUpdatedData): Record<string, unknow
   return {
     organization_id: str(e.organization_id),
     previous_state: state(e.previous_state),
+    cause: e.cause === "accepted_risk_expired" ? e.cause : "triage",
     finding: {
       id: str(f.id),
       repository: str(f.repository),
