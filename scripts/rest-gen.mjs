@@ -98,10 +98,31 @@ const STRUCT = ".google.protobuf.Struct";
 const AUDIT = ".verdict.audit.v1.AuditContext";
 const rulesOf = (f) => f.options?.[FIELD] ?? {};
 const required = (f) => (f.options?.["[google.api.field_behavior]"] ?? []).includes("REQUIRED");
-/** A field's name in JSON: the proto field's, or the name of the absolute URL a path is answered as. */
-const jsonName = (f) => rulesOf(f).publicUrl || f.name;
-/** The fields of a message that the REST shape has (not the `internal` ones, nor the audit context). */
-const restFields = (m) => m.fields.filter((f) => !rulesOf(f).internal && f.typeName !== AUDIT);
+/**
+ * A field's name in JSON: the proto field's, the name the REST contract gives it, or the name of
+ * the absolute URL a path is answered as.
+ */
+const jsonName = (f) => rulesOf(f).publicUrl || rulesOf(f).restName || f.name;
+/**
+ * What the gateway fills a `from_caller` field with, from the authenticated request: who acts
+ * (an identity Actor), the acting member's user id, the calling key's id.
+ */
+const FROM_CALLER = {
+  actor: "actorOf(principal!, clientIp)",
+  user_id: "actingUserId(principal!)",
+  key_id: "principal!.keyId",
+};
+const fromCaller = (f) => {
+  const from = rulesOf(f).fromCaller;
+  if (from && !FROM_CALLER[from])
+    throw new Error(`${f.name}: from_caller ${from} is not one of ${Object.keys(FROM_CALLER)}`);
+  return from;
+};
+/**
+ * The fields of a message that the REST shape has (not the `internal` ones, nor the audit
+ * context, nor what the gateway fills from the caller).
+ */
+const restFields = (m) => m.fields.filter((f) => !rulesOf(f).internal && f.typeName !== AUDIT && !fromCaller(f));
 const auditField = (m) => m.fields.find((f) => f.typeName === AUDIT);
 
 /**
@@ -211,6 +232,13 @@ function oneFormOnly(msg) {
   }
 }
 
+/** A path variable's name in the REST path: its field's `rest_name` (`{user_id}` as `:member_id`), or the field's. */
+const pathName = (r, v) => {
+  const f = r.input.fields.find((x) => x.name === v);
+  if (!f) throw new Error(`${r.m.name}: the path names ${v}, which is not a field of ${r.input.name}`);
+  return jsonName(f);
+};
+
 function generate(file) {
   const { messages, services } = indexFile(file);
   const annotated = services.flatMap((s) => s.methods.filter((m) => m.options?.[HTTP]).map((m) => ({ s, m })));
@@ -316,6 +344,7 @@ function generate(file) {
       if (paging.includes(f)) continue;
       const rules = rulesOf(f);
       if (rules.publicUrl && inRequest) throw new Error(`${f.name}: public_url is for answers only`);
+      if (rules.restName && inRequest) throw new Error(`${f.name}: rest_name is for answers only`);
       if (rules.flatten) {
         const inner = ctx.message(f.typeName);
         const base = ctx.needsBase(f.typeName) ? ", apiBaseUrl" : "";
@@ -363,7 +392,7 @@ function generate(file) {
       emit(`export const ${r.params} = z.object({`);
       for (const v of r.vars)
         emit(
-          `  ${v}: ${fieldSchema({ ...r.input.fields.find((f) => f.name === v), comment: undefined }, ctx, "path").replace(/\.optional\(\)$/, "")},`,
+          `  ${pathName(r, v)}: ${fieldSchema({ ...r.input.fields.find((f) => f.name === v), comment: undefined }, ctx, "path").replace(/\.optional\(\)$/, "")},`,
         );
       emit("});");
     }
@@ -392,14 +421,17 @@ function generate(file) {
       ...(r.query ? ["query"] : []),
       ...(r.body ? ["body"] : []),
       ...(structs.length ? ["rawBody"] : []),
-      ...(r.input.fields.some((f) => f.name === "organization_id") || auditField(r.input) ? ["principal"] : []),
-      ...(auditField(r.input) ? ["requestId", "clientIp"] : []),
+      ...(r.input.fields.some((f) => f.name === "organization_id" || fromCaller(f)) || auditField(r.input)
+        ? ["principal"]
+        : []),
+      ...(auditField(r.input) ? ["requestId"] : []),
+      ...(auditField(r.input) || r.input.fields.some((f) => fromCaller(f) === "actor") ? ["clientIp"] : []),
       "clients",
       ...(!r.noContent && ctx.needsBase(r.answer.full) ? ["apiBaseUrl"] : []),
     ];
     emit("  route({");
     emit(`    method: ${str(r.verb)},`);
-    emit(`    path: ${str(r.path.replace(/\{([a-z_]+)\}/g, ":$1"))},`);
+    emit(`    path: ${str(r.path.replace(/\{([a-z_]+)\}/g, (_, v) => `:${pathName(r, v)}`))},`);
     emit(`    operationId: ${str(opts.operationId || lowerFirst(r.m.name))},`);
     emit(`    summary: ${str(r.m.comment ?? r.m.name)},`);
     emit(`    tag: ${str(opts.tag ?? service)},`);
@@ -420,7 +452,7 @@ function generate(file) {
     for (const s of structs) emit(`      refuseProtoKey(rawBody, ${str(s)});`);
     const fields = restFields(r.input).map((f) => {
       if (f.name === "organization_id") return "organization_id: principal!.organizationId";
-      if (r.vars.includes(f.name)) return `${f.name}: params.${f.name}`;
+      if (r.vars.includes(f.name)) return `${f.name}: params.${pathName(r, f.name)}`;
       if (dates.includes(f.name)) return `${f.name}: dateTime(query.${f.name})`;
       const from = `${r.body ? "body" : "query"}.${f.name}`;
       if (rulesOf(f).unwrap)
@@ -429,6 +461,7 @@ function generate(file) {
     });
     const audit = auditField(r.input);
     if (audit) fields.push(`${audit.name}: auditContext(principal!, requestId, clientIp)`);
+    for (const f of r.input.fields.filter(fromCaller)) fields.push(`${f.name}: ${FROM_CALLER[fromCaller(f)]}`);
     // A body or a query leaves out what it may: the message's defaults fill it (fromPartial).
     const request =
       r.body || r.query ? `${protoNs}.${r.input.ts}.fromPartial({ ${fields.join(", ")} })` : `{ ${fields.join(", ")} }`;
@@ -457,8 +490,10 @@ function generate(file) {
     ),
   ];
   if (helpers.length) lines.splice(importsAt, 0, `import { ${helpers.join(", ")} } from "../http/restTypes.js";`);
-  if (/(?<![\w.])auditContext\(/.test(code))
-    lines.splice(importsAt, 0, `import { auditContext } from "../http/auth.js";`);
+  const authHelpers = ["actingUserId", "actorOf", "auditContext"].filter((h) =>
+    new RegExp(`(?<![\\w.])${h}\\(`).test(code),
+  );
+  if (authHelpers.length) lines.splice(importsAt, 0, `import { ${authHelpers.join(", ")} } from "../http/auth.js";`);
   return { name: `${service}.rest.ts`, text: lines.join("\n") + "\n" };
 }
 

@@ -1,6 +1,7 @@
 // Schemas of people and access: members, sign-in, sessions, MFA, the audit log.
 import { AUDIT_EVENT_TYPES } from "@verdict/kit";
 import { ListEvaluationsQuery } from "../gen/evaluation.rest.js";
+import { MemberSchema } from "../gen/identity.rest.js";
 import { ISO_DATE_OR_ZONED } from "./restTypes.js";
 import { z } from "zod";
 
@@ -17,32 +18,11 @@ const EMAIL = z
   .meta({ examples: ["ada@example.com"] });
 const PASSWORD = z.string().min(1).max(256);
 
-export const MemberSchema = z
-  .object({
-    id: z.string().regex(/^user_/),
-    email: z.string(),
-    name: z.string().meta({ description: "Empty until the invitation is accepted" }),
-    role: ROLE,
-    status: z.enum(["active", "invited"]),
-    mfa_enabled: z.boolean(),
-    created_at: ISO,
-    invitation_expires_at: ISO.nullable(),
-  })
-  .meta({
-    id: "Member",
-    description:
-      "owner and admin hold the admin scope; member: every read scope and write:evaluations; viewer: every read scope",
-  });
-
-export const MemberListSchema = z.object({ members: z.array(MemberSchema) }).meta({ id: "MemberList" });
-
 export const InviteMemberSchema = z.object({ email: EMAIL, role: ROLE }).strict().meta({ id: "InviteMember" });
 
 export const InvitedMemberSchema = MemberSchema.extend({
   invitation_url: z.string().meta({ description: "The link to send the invitee. Shown once; works once, for 7 days" }),
 }).meta({ id: "InvitedMember" });
-
-export const UpdateMemberSchema = z.object({ role: ROLE }).strict().meta({ id: "UpdateMember" });
 
 export const AcceptInvitationSchema = z
   .object({

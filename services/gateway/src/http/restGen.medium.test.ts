@@ -36,6 +36,7 @@ function generatedWith(file: string, change: (proto: string) => string): Map<str
 }
 
 const EVALUATION = "verdict/evaluation/v1/evaluation.proto";
+const IDENTITY = "verdict/identity/v1/identity.proto";
 
 describe("the REST surface generated from the proto files", () => {
   const today = generateAll(descriptorSet()).get("evaluation.rest.ts")!;
@@ -79,6 +80,17 @@ describe("the REST surface generated from the proto files", () => {
     expect(() => generatedWith("verdict/policy/v1/policy.proto", optionalText)).toThrow(
       /Suggestion: answered and taken in a request, but its field text differs/,
     );
+  });
+
+  it("fills who acts from the caller's credential, never from the body", () => {
+    const identity = generateAll(descriptorSet()).get("identity.rest.ts")!;
+    const body = identity.slice(identity.indexOf("export const CreateScimTokenRequestSchema"));
+    expect(body.slice(0, body.indexOf(".strict()"))).not.toContain("actor");
+    expect(identity).toMatch(/createScimToken\([^)]*actor: actorOf\(principal!, clientIp\)/s);
+    // The REST contract's name for a field (an OAuth client's id is its client_id).
+    expect(identity).toContain("client_id: m.id,");
+    const unknownSource = (proto: string) => proto.replace('from_caller: "actor"', 'from_caller: "body"');
+    expect(() => generatedWith(IDENTITY, unknownSource)).toThrow(/actor: from_caller body is not one of/);
   });
 
   it("refuses a type it has no JSON rule for, rather than guessing one", () => {

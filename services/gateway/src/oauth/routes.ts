@@ -2,6 +2,9 @@
 // meets it: the address throttle, the JSON body adapter for the token and revocation endpoints,
 // RFC 8414 metadata, the pages of the interaction (interaction.ts), and oidc-provider at /auth
 // (authorize, token, revoke) for everything else under /auth/oauth.
+// Not generated from identity.proto (docs/contracts.md): OAuth 2.0's endpoints are RFC 6749's,
+// 7009's and 8414's, form-encoded with OAuth's own error bodies, served by oidc-provider; the
+// identity service only keeps the artifacts (OAuthArtifact*), which no REST route exposes.
 import express, { type Express, type Request, type RequestHandler, type Response, type NextFunction } from "express";
 import type { Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";

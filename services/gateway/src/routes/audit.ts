@@ -1,3 +1,8 @@
+// The audit log's routes, written by hand rather than generated from identity.proto
+// (docs/contracts.md): an event is stored as the hash chain covers it, flat (the credential's
+// type and id, the target's type and id as fields; its facts as JSON text), while the REST event
+// groups them (`credential` as an object or null, `target: {type, id}`, `data` as an object); and
+// the export answers JSON Lines, the chain's own form, paged through ExportAuditEvents.
 import type { identityV1 } from "@verdict/proto";
 import type { ChainedAuditEvent } from "@verdict/sdk";
 import { route } from "../http/route.js";

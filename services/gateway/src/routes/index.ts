@@ -7,12 +7,11 @@ import { policyGeneratedRoutes } from "../gen/policy.rest.js";
 import { webhooksGeneratedRoutes } from "../gen/webhooks.rest.js";
 import { withProviderResolution } from "./repositories.js";
 import { integrationsGeneratedRoutes } from "../gen/integrations.rest.js";
+import { identityGeneratedRoutes } from "../gen/identity.rest.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { passwordRoutes } from "./passwords.js";
 import { signInRoutes } from "./signin.js";
-import { oauthClientRoutes } from "./oauthClients.js";
-import { scimTokenRoutes } from "./scimTokens.js";
 import { ssoRoutes } from "./sso.js";
 
 export const routes: Route[] = [
@@ -27,7 +26,6 @@ export const routes: Route[] = [
   ...passwordRoutes,
   ...signInRoutes,
   ...auditRoutes,
-  ...oauthClientRoutes,
-  ...scimTokenRoutes,
+  ...identityGeneratedRoutes,
   ...ssoRoutes,
 ];

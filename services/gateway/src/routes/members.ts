@@ -1,5 +1,13 @@
-import type { identityV1 } from "@verdict/proto";
-import { AppError, jsonFields } from "@verdict/kit";
+// The member routes whose REST shape differs from the proto, written by hand (docs/contracts.md);
+// listing members, changing a role and removing a member are generated from identity.proto
+// (gen/identity.rest.ts), and the Member schema and mapper used here are those.
+// - Inviting answers the invitation link, built from the token the service answers and the
+//   public address only the gateway knows, with the token in the link's fragment (never sent to
+//   servers nor in Referer): `public_url` cannot say a fragment.
+// - The instance operator's invitation takes the organization from the path, not the credential.
+// - Accepting an invitation is a public /auth route: no credential, a session when one is
+//   present (a signed-in account accepts as itself), and the service's caller address.
+import { AppError } from "@verdict/kit";
 import { actingUserId, actorOf } from "../http/auth.js";
 import { route } from "../http/route.js";
 import { IdParam } from "../http/schemas.js";
@@ -8,43 +16,16 @@ import {
   AcceptInvitationSchema,
   InvitedMemberSchema,
   InviteMemberSchema,
-  MemberListSchema,
-  MemberSchema,
-  UpdateMemberSchema,
 } from "../http/peopleSchemas.js";
-import { noContent } from "./common.js";
+import { memberJson } from "../gen/identity.rest.js";
 import { publicOrigin } from "../http/restTypes.js";
-
-export function memberJson(m: identityV1.Member) {
-  return {
-    ...jsonFields(m, ["id", "email", "name", "role", "status", "mfa_enabled", "created_at", "invitation_expires_at"]),
-    role: m.role as "owner" | "admin" | "member" | "viewer",
-    status: m.status as "active" | "invited",
-  };
-}
 
 /** The portal page that redeems an invitation; the token rides in the fragment (never sent to servers or in Referer). */
 export function invitationUrl(apiBaseUrl: string, token: string): string {
   return `${publicOrigin(apiBaseUrl)}/invitations/accept#token=${token}`;
 }
 
-const MemberParam = IdParam("member_id", "user");
-
 export const memberRoutes = [
-  route({
-    method: "get",
-    path: "/v1/members",
-    operationId: "listMembers",
-    summary: "List the organization's members and open invitations",
-    tag: "Members",
-    access: { kind: "scope", scope: "read:org" },
-    rateClass: "reads",
-    responses: { 200: { description: "Members", schema: MemberListSchema } },
-    handler: async ({ principal, clients }) => {
-      const res = await clients.identity.listMembers({ organization_id: principal!.organizationId });
-      return { status: 200, body: { members: res.members.map(memberJson) } };
-    },
-  }),
   route({
     method: "post",
     path: "/v1/members",
@@ -69,58 +50,6 @@ export const memberRoutes = [
         status: 201,
         body: { ...memberJson(res.member!), invitation_url: invitationUrl(apiBaseUrl, res.invitation_token) },
       };
-    },
-  }),
-  route({
-    method: "patch",
-    path: "/v1/members/:member_id",
-    operationId: "updateMember",
-    summary: "Change a member's role (applies to their sessions at once)",
-    tag: "Members",
-    access: { kind: "scope", scope: "admin" },
-    rateClass: "writes",
-    params: MemberParam,
-    body: UpdateMemberSchema,
-    errors: [422],
-    errorNotes: {
-      403: "Also AUTH_INSUFFICIENT_ROLE: only owners change owners",
-      422: "The last owner cannot be demoted",
-    },
-    responses: { 200: { description: "The member", schema: MemberSchema } },
-    handler: async ({ params, body, principal, clients, clientIp }) => {
-      const res = await clients.identity.updateMemberRole({
-        organization_id: principal!.organizationId,
-        user_id: params.member_id,
-        role: body.role,
-        actor: actorOf(principal!, clientIp),
-        changer_user_id: actingUserId(principal!),
-      });
-      return { status: 200, body: memberJson(res.member!) };
-    },
-  }),
-  route({
-    method: "delete",
-    path: "/v1/members/:member_id",
-    operationId: "removeMember",
-    summary: "Remove a member (or withdraw an invitation); their sessions here end at once",
-    tag: "Members",
-    access: { kind: "scope", scope: "admin" },
-    rateClass: "writes",
-    params: MemberParam,
-    errors: [422],
-    errorNotes: {
-      403: "Also AUTH_INSUFFICIENT_ROLE: only owners remove owners",
-      422: "The last owner cannot be removed",
-    },
-    responses: noContent,
-    handler: async ({ params, principal, clients, clientIp }) => {
-      await clients.identity.removeMember({
-        organization_id: principal!.organizationId,
-        user_id: params.member_id,
-        actor: actorOf(principal!, clientIp),
-        remover_user_id: actingUserId(principal!),
-      });
-      return { status: 204 };
     },
   }),
   route({

@@ -1,3 +1,13 @@
+// The organization and API key routes whose REST shape differs from the proto, written by hand
+// (docs/contracts.md); revoking a key is generated from identity.proto (gen/identity.rest.ts).
+// - The organization answers the instance's defaults for settings it never set (severity error,
+//   inline suppression allowed) and a retention of 0 as null; an update takes the settings nested
+//   under `settings`, and null for "kept forever", where the request message is flat and uses 0.
+// - An API key's `status` (active, expired, revoked) is worked out when it is answered, and its IP
+//   allowlist is one comma-separated string in JSON (the interface specification's) but a list
+//   on the wire; a create fills the creating key or member as the bound the new key must lie in.
+// - The instance operator's routes take the organization from the path, not the credential, and
+//   answer its rate limits too.
 import { errors } from "@verdict/kit";
 import { actingUserId, actorOf, auditContext } from "../http/auth.js";
 import { route } from "../http/route.js";
@@ -14,7 +24,6 @@ import {
   UpdateOrganizationLimitsSchema,
   UpdateOrganizationSchema,
 } from "../http/schemas.js";
-import { noContent } from "./common.js";
 
 export const organizationRoutes = [
   route({
@@ -99,26 +108,6 @@ export const organizationRoutes = [
         actor: actorOf(principal!, clientIp),
       });
       return { status: 201, body: { ...apiKeyJson(res.api_key!), key: res.key } };
-    },
-  }),
-  route({
-    method: "delete",
-    path: "/v1/api-keys/:key_id",
-    operationId: "revokeApiKey",
-    errors: [410, 422],
-    summary: "Revoke an API key (takes effect at once)",
-    tag: "API keys",
-    access: { kind: "scope", scope: "admin" },
-    rateClass: "writes",
-    params: IdParam("key_id", "key"),
-    responses: noContent,
-    handler: async ({ params, principal, clients, clientIp }) => {
-      await clients.identity.revokeApiKey({
-        organization_id: principal!.organizationId,
-        key_id: params.key_id,
-        actor: actorOf(principal!, clientIp),
-      });
-      return { status: 204 };
     },
   }),
   route({

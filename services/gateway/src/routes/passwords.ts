@@ -1,5 +1,8 @@
 // Passwords: the signed-in person's change, and the reset link an admin issues (there is no email
 // delivery in Verdict: the link is shown once, like invitation links) and the person redeems.
+// Written by hand rather than generated from identity.proto (docs/contracts.md): a change acts
+// on the session (kept, the person's others end), the reset link is built from the token and the
+// public origin only the gateway knows, and redeeming it is a public /auth route with no credential.
 import { actingUserId, actorOf } from "../http/auth.js";
 import {
   ChangePasswordSchema,

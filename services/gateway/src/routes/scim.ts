@@ -1,6 +1,8 @@
 // {api_root}/scim/v2 (RFC 7644): the gateway only carries each request to the identity service
 // (HandleScim) and its answer back, as application/scim+json. Authentication is the SCIM token
 // alone (no API keys, sessions or OAuth tokens), and errors keep SCIM's format, not /v1's.
+// Not generated from identity.proto (docs/contracts.md): SCIM's resources, media type, ETags and
+// error bodies are RFC 7644's, outside /v1 and the OpenAPI document.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from "express";
 import type { Logger } from "@verdict/kit";
 import type { Clients } from "../clients.js";

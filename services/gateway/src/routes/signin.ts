@@ -1,5 +1,9 @@
 // Sign-in for people: password, second factor, the session cookie, sign-out, MFA enrolment, and
 // "who is signed in" (GET /auth/session), which the portal and the OAuth server build on.
+// Written by hand rather than generated from identity.proto (docs/contracts.md): these routes
+// set and clear the session cookie, take the session token from it rather than from a field, run
+// the MFA challenge (a short-lived token between two steps), and the passkey ceremonies carry the
+// relying party (the site's origin) and WebAuthn's own JSON, which the service keeps as text.
 import { AppError } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { Principal } from "../http/auth.js";

@@ -1,6 +1,12 @@
 // Enterprise SSO over HTTP: the organization's connection (admins), the operator's domain
 // verification, and the browser's way through the IdP (OIDC authorize/callback/token, SAML
 // login/ACS/metadata). Transport only: identity does the protocol work.
+// Written by hand rather than generated from identity.proto (docs/contracts.md; removing the
+// connection is generated): the connection's answer and request carry the service provider's
+// addresses (`sp`, the redirect URI, the SAML ACS and metadata URLs with the organization in their
+// query), built from the public origin only the gateway knows; the operator's domain
+// verification takes the organization from the path; and the browser legs are redirects, form
+// posts from the IdP, SAML XML and the SSO cookie that binds a sign-in to its browser.
 import express, { type Express, type Request, type RequestHandler } from "express";
 import type { identityV1 } from "@verdict/proto";
 import { AppError, errors } from "@verdict/kit";
@@ -19,7 +25,6 @@ import {
   SsoSignedInSchema,
   VerifyDomainParams,
 } from "../http/ssoSchemas.js";
-import { noContent } from "./common.js";
 import { sessionJson } from "./signin.js";
 import { publicOrigin } from "../http/restTypes.js";
 
@@ -116,24 +121,6 @@ export const ssoRoutes = [
         status: 200,
         body: connectionJson(res.connection!, principal!.organizationId, publicOrigin(apiBaseUrl)),
       };
-    },
-  }),
-  route({
-    method: "delete",
-    path: "/v1/organization/sso",
-    operationId: "deleteSsoConnection",
-    summary: "Remove the organization's SSO connection and its domains (members keep their accounts)",
-    tag: "SSO",
-    access: { kind: "scope", scope: "admin" },
-    rateClass: "writes",
-    errors: [404],
-    responses: noContent,
-    handler: async ({ principal, clients, clientIp }) => {
-      await clients.identity.deleteSsoConnection({
-        organization_id: principal!.organizationId,
-        actor: actorOf(principal!, clientIp),
-      });
-      return { status: 204 };
     },
   }),
   route({

@@ -226,15 +226,14 @@ export interface RevokeApiKeyRequest {
 export interface RevokeApiKeyResponse {
 }
 
+/** owner and admin hold the admin scope; member: every read scope and write:evaluations; viewer: every read scope */
 export interface Member {
-  /** user_… */
   id: string;
   email: string;
-  /** Empty until the invitation is accepted. */
+  /** Empty until the invitation is accepted */
   name: string;
-  /** owner, admin, member or viewer */
-  role: string;
   /** active, or invited (the invitation is not accepted yet) */
+  role: string;
   status: string;
   mfa_enabled: boolean;
   created_at: string;
@@ -272,7 +271,10 @@ export interface UpdateMemberRoleRequest {
   organization_id: string;
   user_id: string;
   role: string;
-  actor?: Actor | undefined;
+  actor?:
+    | Actor
+    | undefined;
+  /** The acting member (empty for API keys): only owners change owners. */
   changer_user_id: string;
 }
 
@@ -283,7 +285,10 @@ export interface UpdateMemberRoleResponse {
 export interface RemoveMemberRequest {
   organization_id: string;
   user_id: string;
-  actor?: Actor | undefined;
+  actor?:
+    | Actor
+    | undefined;
+  /** The acting member (empty for API keys): only owners remove owners. */
   remover_user_id: string;
 }
 
@@ -569,8 +574,11 @@ export interface FinishPasskeyLoginResponse {
   session?: Session | undefined;
 }
 
+/**
+ * An application that acts for members through the OAuth 2.0 authorization server at /auth. A
+ * token it obtains carries the scopes it was granted, limited to the member's role
+ */
 export interface OAuthClient {
-  /** oac_…: the client_id */
   id: string;
   name: string;
   redirect_uris: string[];
@@ -590,8 +598,11 @@ export interface ListOAuthClientsResponse {
 export interface CreateOAuthClientRequest {
   organization_id: string;
   name: string;
+  /** Exact redirect URIs: https, or http on localhost, 127.0.0.1 or [::1] only; no fragment, no wildcard. A refused one answers 422 VALIDATION_FAILED naming it (`redirect_uris[1]`, INVALID_FORMAT) */
   redirect_uris: string[];
+  /** The most the application may ask for */
   scopes: string[];
+  /** A public client (native or single-page application) has no secret and must use PKCE */
   public: boolean;
   actor?: Actor | undefined;
 }
@@ -600,7 +611,7 @@ export interface CreateOAuthClientResponse {
   oauth_client?:
     | OAuthClient
     | undefined;
-  /** vdt_ocs_…, shown once; absent for a public client. */
+  /** vdt_ocs_…: shown once, store it now. null for a public client */
   client_secret?: string | undefined;
 }
 
@@ -721,11 +732,11 @@ export interface GetOAuthServerSecretResponse {
   secret: Buffer;
 }
 
+/** A bearer token for {api_root}/scim/v2 (RFC 7644), scoped to the organization. SCIM provisioning is on the Business and Enterprise plans; see docs/scim.md */
 export interface ScimToken {
-  /** sct_… */
   id: string;
   name: string;
-  /** The first characters of the token (`vdt_scim_AbCd`), enough to recognise it. */
+  /** The token's first characters (`vdt_scim_AbCd`), enough to recognise it */
   prefix: string;
   created_at: string;
   expires_at?: string | undefined;
@@ -742,8 +753,9 @@ export interface ListScimTokensResponse {
 
 export interface CreateScimTokenRequest {
   organization_id: string;
-  name: string;
   /** One of 30m, 24h, 7d, 90d, never (as API keys); empty: never. */
+  name: string;
+  /** When the token stops working; identity providers keep one for long, so never by default */
   expiration: string;
   actor?: Actor | undefined;
 }
@@ -752,7 +764,7 @@ export interface CreateScimTokenResponse {
   scim_token?:
     | ScimToken
     | undefined;
-  /** The token value, shown once. */
+  /** vdt_scim_…: shown once; paste it into the identity provider now */
   token: string;
 }
 
@@ -15989,6 +16001,7 @@ export const IdentityServiceService = {
       Buffer.from(CreateApiKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateApiKeyResponse => CreateApiKeyResponse.decode(value),
   },
+  /** Revoke an API key (takes effect at once) */
   revokeApiKey: {
     path: "/verdict.identity.v1.IdentityService/RevokeApiKey" as const,
     requestStream: false as const,
@@ -15999,7 +16012,7 @@ export const IdentityServiceService = {
       Buffer.from(RevokeApiKeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RevokeApiKeyResponse => RevokeApiKeyResponse.decode(value),
   },
-  /** Members: people with a role in an organization. Ids are user ids (user_). */
+  /** List the organization's members and open invitations */
   listMembers: {
     path: "/verdict.identity.v1.IdentityService/ListMembers" as const,
     requestStream: false as const,
@@ -16020,6 +16033,7 @@ export const IdentityServiceService = {
       Buffer.from(InviteMemberResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): InviteMemberResponse => InviteMemberResponse.decode(value),
   },
+  /** Change a member's role (applies to their sessions at once) */
   updateMemberRole: {
     path: "/verdict.identity.v1.IdentityService/UpdateMemberRole" as const,
     requestStream: false as const,
@@ -16031,6 +16045,7 @@ export const IdentityServiceService = {
       Buffer.from(UpdateMemberRoleResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): UpdateMemberRoleResponse => UpdateMemberRoleResponse.decode(value),
   },
+  /** Remove a member (or withdraw an invitation); their sessions here end at once */
   removeMember: {
     path: "/verdict.identity.v1.IdentityService/RemoveMember" as const,
     requestStream: false as const,
@@ -16243,10 +16258,7 @@ export const IdentityServiceService = {
       Buffer.from(DeletePasskeyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeletePasskeyResponse => DeletePasskeyResponse.decode(value),
   },
-  /**
-   * OAuth clients: applications registered to act for members. The secret is answered once and
-   * stored hashed; a public client has none.
-   */
+  /** List the organization's OAuth clients (secrets are never shown again) */
   listOAuthClients: {
     path: "/verdict.identity.v1.IdentityService/ListOAuthClients" as const,
     requestStream: false as const,
@@ -16258,6 +16270,7 @@ export const IdentityServiceService = {
       Buffer.from(ListOAuthClientsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListOAuthClientsResponse => ListOAuthClientsResponse.decode(value),
   },
+  /** Register an OAuth client; a confidential client's secret is in `client_secret`, shown once */
   createOAuthClient: {
     path: "/verdict.identity.v1.IdentityService/CreateOAuthClient" as const,
     requestStream: false as const,
@@ -16269,6 +16282,7 @@ export const IdentityServiceService = {
       Buffer.from(CreateOAuthClientResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateOAuthClientResponse => CreateOAuthClientResponse.decode(value),
   },
+  /** Delete an OAuth client (it can sign no one in from then on) */
   deleteOAuthClient: {
     path: "/verdict.identity.v1.IdentityService/DeleteOAuthClient" as const,
     requestStream: false as const,
@@ -16427,10 +16441,7 @@ export const IdentityServiceService = {
       Buffer.from(ExportAuditEventsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ExportAuditEventsResponse => ExportAuditEventsResponse.decode(value),
   },
-  /**
-   * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
-   * people with. The value (vdt_scim_…) is answered once and stored hashed.
-   */
+  /** List the organization's SCIM tokens (values are never shown again) */
   listScimTokens: {
     path: "/verdict.identity.v1.IdentityService/ListScimTokens" as const,
     requestStream: false as const,
@@ -16442,6 +16453,7 @@ export const IdentityServiceService = {
       Buffer.from(ListScimTokensResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ListScimTokensResponse => ListScimTokensResponse.decode(value),
   },
+  /** Create a SCIM token for {api_root}/scim/v2; its value is in `token`, shown once */
   createScimToken: {
     path: "/verdict.identity.v1.IdentityService/CreateScimToken" as const,
     requestStream: false as const,
@@ -16453,6 +16465,7 @@ export const IdentityServiceService = {
       Buffer.from(CreateScimTokenResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CreateScimTokenResponse => CreateScimTokenResponse.decode(value),
   },
+  /** Delete a SCIM token (the identity provider can provision no one with it from then on) */
   deleteScimToken: {
     path: "/verdict.identity.v1.IdentityService/DeleteScimToken" as const,
     requestStream: false as const,
@@ -16501,6 +16514,7 @@ export const IdentityServiceService = {
       Buffer.from(GetSsoConnectionResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetSsoConnectionResponse => GetSsoConnectionResponse.decode(value),
   },
+  /** Remove the organization's SSO connection and its domains (members keep their accounts) */
   deleteSsoConnection: {
     path: "/verdict.identity.v1.IdentityService/DeleteSsoConnection" as const,
     requestStream: false as const,
@@ -16586,12 +16600,15 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   updateOrganization: handleUnaryCall<UpdateOrganizationRequest, UpdateOrganizationResponse>;
   listApiKeys: handleUnaryCall<ListApiKeysRequest, ListApiKeysResponse>;
   createApiKey: handleUnaryCall<CreateApiKeyRequest, CreateApiKeyResponse>;
+  /** Revoke an API key (takes effect at once) */
   revokeApiKey: handleUnaryCall<RevokeApiKeyRequest, RevokeApiKeyResponse>;
-  /** Members: people with a role in an organization. Ids are user ids (user_). */
+  /** List the organization's members and open invitations */
   listMembers: handleUnaryCall<ListMembersRequest, ListMembersResponse>;
   /** Invites by link: the invitation token is answered once and stored hashed. */
   inviteMember: handleUnaryCall<InviteMemberRequest, InviteMemberResponse>;
+  /** Change a member's role (applies to their sessions at once) */
   updateMemberRole: handleUnaryCall<UpdateMemberRoleRequest, UpdateMemberRoleResponse>;
+  /** Remove a member (or withdraw an invitation); their sessions here end at once */
   removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
   /**
    * Redeems an invitation: a brand-new account sets name and password; an existing one proves it
@@ -16630,12 +16647,11 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
    * they belong to requires MFA.
    */
   deletePasskey: handleUnaryCall<DeletePasskeyRequest, DeletePasskeyResponse>;
-  /**
-   * OAuth clients: applications registered to act for members. The secret is answered once and
-   * stored hashed; a public client has none.
-   */
+  /** List the organization's OAuth clients (secrets are never shown again) */
   listOAuthClients: handleUnaryCall<ListOAuthClientsRequest, ListOAuthClientsResponse>;
+  /** Register an OAuth client; a confidential client's secret is in `client_secret`, shown once */
   createOAuthClient: handleUnaryCall<CreateOAuthClientRequest, CreateOAuthClientResponse>;
+  /** Delete an OAuth client (it can sign no one in from then on) */
   deleteOAuthClient: handleUnaryCall<DeleteOAuthClientRequest, DeleteOAuthClientResponse>;
   /**
    * The OAuth 2.0 authorization server (oidc-provider in the gateway) keeps its artifacts here
@@ -16660,12 +16676,11 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   listAuditEvents: handleUnaryCall<ListAuditEventsRequest, ListAuditEventsResponse>;
   /** The audit events in chain order, for the JSON Lines export (GET /v1/audit-events/export). */
   exportAuditEvents: handleUnaryCall<ExportAuditEventsRequest, ExportAuditEventsResponse>;
-  /**
-   * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
-   * people with. The value (vdt_scim_…) is answered once and stored hashed.
-   */
+  /** List the organization's SCIM tokens (values are never shown again) */
   listScimTokens: handleUnaryCall<ListScimTokensRequest, ListScimTokensResponse>;
+  /** Create a SCIM token for {api_root}/scim/v2; its value is in `token`, shown once */
   createScimToken: handleUnaryCall<CreateScimTokenRequest, CreateScimTokenResponse>;
+  /** Delete a SCIM token (the identity provider can provision no one with it from then on) */
   deleteScimToken: handleUnaryCall<DeleteScimTokenRequest, DeleteScimTokenResponse>;
   /**
    * One request to {api_root}/scim/v2 (RFC 7644), as the gateway received it: the service checks
@@ -16676,6 +16691,7 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   /** Enterprise SSO (OIDC relying party, SAML 2.0 service provider): the organization's connection. */
   putSsoConnection: handleUnaryCall<PutSsoConnectionRequest, PutSsoConnectionResponse>;
   getSsoConnection: handleUnaryCall<GetSsoConnectionRequest, GetSsoConnectionResponse>;
+  /** Remove the organization's SSO connection and its domains (members keep their accounts) */
   deleteSsoConnection: handleUnaryCall<DeleteSsoConnectionRequest, DeleteSsoConnectionResponse>;
   /** Instance operators only: marks a claimed email domain as verified (ownership checked out of band). */
   verifySsoDomain: handleUnaryCall<VerifySsoDomainRequest, VerifySsoDomainResponse>;
@@ -16814,6 +16830,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateApiKeyResponse) => void,
   ): ClientUnaryCall;
+  /** Revoke an API key (takes effect at once) */
   revokeApiKey(
     request: RevokeApiKeyRequest,
     callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
@@ -16829,7 +16846,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokeApiKeyResponse) => void,
   ): ClientUnaryCall;
-  /** Members: people with a role in an organization. Ids are user ids (user_). */
+  /** List the organization's members and open invitations */
   listMembers(
     request: ListMembersRequest,
     callback: (error: ServiceError | null, response: ListMembersResponse) => void,
@@ -16861,6 +16878,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: InviteMemberResponse) => void,
   ): ClientUnaryCall;
+  /** Change a member's role (applies to their sessions at once) */
   updateMemberRole(
     request: UpdateMemberRoleRequest,
     callback: (error: ServiceError | null, response: UpdateMemberRoleResponse) => void,
@@ -16876,6 +16894,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateMemberRoleResponse) => void,
   ): ClientUnaryCall;
+  /** Remove a member (or withdraw an invitation); their sessions here end at once */
   removeMember(
     request: RemoveMemberRequest,
     callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
@@ -17166,10 +17185,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeletePasskeyResponse) => void,
   ): ClientUnaryCall;
-  /**
-   * OAuth clients: applications registered to act for members. The secret is answered once and
-   * stored hashed; a public client has none.
-   */
+  /** List the organization's OAuth clients (secrets are never shown again) */
   listOAuthClients(
     request: ListOAuthClientsRequest,
     callback: (error: ServiceError | null, response: ListOAuthClientsResponse) => void,
@@ -17185,6 +17201,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListOAuthClientsResponse) => void,
   ): ClientUnaryCall;
+  /** Register an OAuth client; a confidential client's secret is in `client_secret`, shown once */
   createOAuthClient(
     request: CreateOAuthClientRequest,
     callback: (error: ServiceError | null, response: CreateOAuthClientResponse) => void,
@@ -17200,6 +17217,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateOAuthClientResponse) => void,
   ): ClientUnaryCall;
+  /** Delete an OAuth client (it can sign no one in from then on) */
   deleteOAuthClient(
     request: DeleteOAuthClientRequest,
     callback: (error: ServiceError | null, response: DeleteOAuthClientResponse) => void,
@@ -17406,10 +17424,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ExportAuditEventsResponse) => void,
   ): ClientUnaryCall;
-  /**
-   * SCIM tokens (Business and Enterprise plans): bearer tokens an identity provider provisions
-   * people with. The value (vdt_scim_…) is answered once and stored hashed.
-   */
+  /** List the organization's SCIM tokens (values are never shown again) */
   listScimTokens(
     request: ListScimTokensRequest,
     callback: (error: ServiceError | null, response: ListScimTokensResponse) => void,
@@ -17425,6 +17440,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ListScimTokensResponse) => void,
   ): ClientUnaryCall;
+  /** Create a SCIM token for {api_root}/scim/v2; its value is in `token`, shown once */
   createScimToken(
     request: CreateScimTokenRequest,
     callback: (error: ServiceError | null, response: CreateScimTokenResponse) => void,
@@ -17440,6 +17456,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CreateScimTokenResponse) => void,
   ): ClientUnaryCall;
+  /** Delete a SCIM token (the identity provider can provision no one with it from then on) */
   deleteScimToken(
     request: DeleteScimTokenRequest,
     callback: (error: ServiceError | null, response: DeleteScimTokenResponse) => void,
@@ -17506,6 +17523,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetSsoConnectionResponse) => void,
   ): ClientUnaryCall;
+  /** Remove the organization's SSO connection and its domains (members keep their accounts) */
   deleteSsoConnection(
     request: DeleteSsoConnectionRequest,
     callback: (error: ServiceError | null, response: DeleteSsoConnectionResponse) => void,
