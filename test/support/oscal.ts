@@ -58,6 +58,11 @@ const TRESTLE_MODEL = {
 } as const;
 export type TrestleModel = keyof typeof TRESTLE_MODEL;
 
+interface RunResult {
+  ok: boolean;
+  output: string;
+}
+
 /**
  * A trestle workspace (`trestle init`) in a temp folder: `validate` writes a document where
  * trestle expects its model and runs `trestle validate -f FILE` on it.
@@ -66,23 +71,33 @@ export async function trestleWorkspace() {
   const bin = trestleCommand();
   const dir = mkdtempSync(join(tmpdir(), "trestle-"));
   await run(bin, ["init"], { cwd: dir, encoding: "utf8", timeout: 120_000 });
+  const runTrestle = async (args: string[]): Promise<RunResult> => {
+    try {
+      const { stdout, stderr } = await run(bin, args, { cwd: dir, encoding: "utf8", timeout: 300_000 });
+      return { ok: true, output: `${stdout}${stderr}` };
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string; message: string };
+      return { ok: false, output: `${e.stdout ?? ""}${e.stderr ?? e.message}` };
+    }
+  };
   return {
     dir,
-    async validate(model: TrestleModel, name: string, doc: unknown): Promise<{ ok: boolean; output: string }> {
+    async validate(model: TrestleModel, name: string, doc: unknown): Promise<RunResult> {
       const file = join(TRESTLE_MODEL[model], name, `${model}.json`);
       mkdirSync(join(dir, TRESTLE_MODEL[model], name), { recursive: true });
       writeFileSync(join(dir, file), JSON.stringify(doc));
-      try {
-        const { stdout, stderr } = await run(bin, ["validate", "-f", file], {
-          cwd: dir,
-          encoding: "utf8",
-          timeout: 120_000,
-        });
-        return { ok: true, output: `${stdout}${stderr}` };
-      } catch (err) {
-        const e = err as { stdout?: string; stderr?: string; message: string };
-        return { ok: false, output: `${e.stdout ?? ""}${e.stderr ?? e.message}` };
+      return runTrestle(["validate", "-f", file]);
+    },
+    /**
+     * Writes every document where trestle expects its model and runs one `trestle validate -a`
+     * over them all (one Python start for many documents).
+     */
+    async validateAll(docs: { model: TrestleModel; name: string; doc: unknown }[]): Promise<RunResult> {
+      for (const d of docs) {
+        mkdirSync(join(dir, TRESTLE_MODEL[d.model], d.name), { recursive: true });
+        writeFileSync(join(dir, TRESTLE_MODEL[d.model], d.name, `${d.model}.json`), JSON.stringify(d.doc));
       }
+      return runTrestle(["validate", "-a"]);
     },
     destroy: () => rmSync(dir, { recursive: true, force: true }),
   };

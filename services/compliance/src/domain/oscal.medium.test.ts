@@ -102,33 +102,71 @@ describe("OSCAL documents", () => {
     }
   });
 
-  it("pass compliance-trestle's validation (trestle validate -f), POA&M deviations included", async () => {
+  it("give each POA&M item still to act on its milestone: a milestone task of its risk's response, and the risk's deadline", () => {
     const ev = deviationEvidence([catalogById("soc2")!]);
-    const set = buildOscalSet(ctx, ev, ev.frameworks[0]!);
-    const poam = set.poam as Json;
-    const states = (poam["plan-of-action-and-milestones"]["poam-items"] as Json[]).map(
+    const plan = (buildOscalSet(ctx, ev, ev.frameworks[0]!).poam as Json)["plan-of-action-and-milestones"];
+    const riskOf = new Map((plan.risks as Json[]).map((r) => [r.uuid, r]));
+    const milestones = (plan["poam-items"] as Json[]).map((i) => {
+      const risk = riskOf.get(i["related-risks"][0]["risk-uuid"])!;
+      const task = risk.remediations[0].tasks?.[0];
+      return JSON.stringify([
+        i.props.find((p: Json) => p.name === "remediation-status").value,
+        task && [task.type, task.props[0].value, task.timing["on-date"].date, risk.deadline],
+      ]);
+    });
+    // Open since 2 March (severity error: 30 days), suppressed since 10 March, accepted until 30 June.
+    expect(new Set(milestones)).toEqual(
+      new Set(
+        [
+          ["open", ["milestone", "remediation-target", "2026-04-01T10:00:00.000Z", "2026-04-01T10:00:00.000Z"]],
+          ["completed", undefined],
+          ["suppressed", ["milestone", "remediation-target", "2026-04-09T10:00:00.000Z", "2026-04-09T10:00:00.000Z"]],
+          [
+            "accepted-risk",
+            ["milestone", "risk-acceptance-expiry", "2026-06-30T00:00:00.000Z", "2026-06-30T00:00:00.000Z"],
+          ],
+          ["false-positive", undefined],
+        ].map((m) => JSON.stringify(m)),
+      ),
+    );
+  });
+
+  it("pass compliance-trestle's validation (trestle validate) for every framework, deviations and milestones included", async () => {
+    // One evidence set with a finding of every state, every built-in framework's three documents.
+    const ev = deviationEvidence([...CATALOGS]);
+    const docs = ev.frameworks.flatMap((fw) => {
+      const set = buildOscalSet(ctx, ev, fw);
+      return [
+        { model: "catalog" as const, name: fw.catalog.id, doc: set.catalog },
+        { model: "assessment-results" as const, name: fw.catalog.id, doc: set.assessmentResults },
+        { model: "plan-of-action-and-milestones" as const, name: fw.catalog.id, doc: set.poam },
+      ];
+    });
+    const soc2 = (docs.find((d) => d.name === "soc2" && d.model === "plan-of-action-and-milestones")!.doc as Json)[
+      "plan-of-action-and-milestones"
+    ];
+    const states = (soc2["poam-items"] as Json[]).map(
       (i) => i.props.find((p: Json) => p.name === "remediation-status").value,
     );
     expect(new Set(states)).toEqual(new Set(["open", "completed", "suppressed", "accepted-risk", "false-positive"]));
+    expect(JSON.stringify(soc2.risks)).toContain('"type":"milestone"');
     // A required field missing (a catalog's metadata without its title): trestle must reject it.
-    const broken = structuredClone(set.catalog) as Json;
+    const broken = structuredClone(docs[0]!.doc) as Json;
     delete broken.catalog.metadata.title;
-    const trestle = await trestleWorkspace();
-    try {
-      const results = await Promise.all([
-        trestle.validate("catalog", "soc2", set.catalog),
-        trestle.validate("assessment-results", "soc2", set.assessmentResults),
-        trestle.validate("plan-of-action-and-milestones", "soc2", poam),
-        trestle.validate("catalog", "broken", broken),
-      ]);
-      const [catalog, ar, plan, rejected] = results.map((r) => ({ ok: r.ok, valid: /^VALID: /m.test(r.output), r }));
-      for (const r of [catalog, ar, plan])
-        expect({ ok: r!.ok, valid: r!.valid, output: r!.r.output }).toMatchObject({ ok: true, valid: true });
-      expect(rejected!.ok).toBe(false);
-      expect(rejected!.r.output).toMatch(/metadata -> title\s+field required/);
-    } finally {
-      trestle.destroy();
-    }
+    const [every, rejected] = await Promise.all(
+      [docs, [{ model: "catalog" as const, name: "broken", doc: broken }]].map(async (set) => {
+        const trestle = await trestleWorkspace();
+        try {
+          return await trestle.validateAll(set);
+        } finally {
+          trestle.destroy();
+        }
+      }),
+    );
+    expect({ ok: every!.ok, output: every!.output }).toMatchObject({ ok: true });
+    expect(every!.output.match(/^VALID: /gm)).toHaveLength(docs.length);
+    expect(rejected!.ok).toBe(false);
+    expect(rejected!.output).toMatch(/metadata -> title\s+field required/);
   });
 
   it("carry the evidence: reviewed controls, findings, risks for open violations and bypasses, POA&M items", () => {

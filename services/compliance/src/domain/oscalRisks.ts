@@ -1,6 +1,7 @@
 // The risks of a framework's OSCAL documents: one per finding (its state decides the risk's
 // status and remediation lifecycle: findings.ts) and one per bypass.
 import type { BypassFact, ControlEvidence, Evidence, FrameworkEvidence, TrackedViolation } from "./evidence.js";
+import { milestoneOf } from "./milestones.js";
 import { clean, prop, stableUuid, type Json } from "./oscalCommon.js";
 
 /** How a finding of each state reads in a risk and a POA&M item. */
@@ -71,8 +72,12 @@ export function violationRisk(
   );
   const where = `${v.file}:${v.line} in ${v.repository} (${v.ref})`;
   const { statement, remediation } = violationStatement(c, v);
+  // OSCAL 1.1.2 places a plan's milestones as tasks of type "milestone" of the risk's response,
+  // with their timing; the risk's deadline is the same date.
+  const milestone = milestoneOf(v);
+  const ids = [evidence.organization_id, fw.catalog.id, c.control.id, v.key];
   return {
-    uuid: stableUuid("risk", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
+    uuid: stableUuid("risk", ...ids),
     title: clean(`${v.policy_id}: ${v.message}`),
     description: clean(
       `Policy ${v.policy_id} (rule ${v.rule_id || "-"}, severity ${v.severity}) reported ${where}, first in evaluation ${v.first_seen.evaluation_id}, last in ${v.last_seen.evaluation_id}.`,
@@ -85,12 +90,27 @@ export function violationRisk(
       ...(v.fingerprint ? [prop("fingerprint", v.fingerprint)] : []),
     ],
     status: FINDING_RISK[v.status].risk,
+    ...(milestone ? { deadline: milestone.date } : {}),
     remediations: [
       {
-        uuid: stableUuid("remediation", evidence.organization_id, fw.catalog.id, c.control.id, v.key),
+        uuid: stableUuid("remediation", ...ids),
         lifecycle: FINDING_RISK[v.status].lifecycle,
         title: clean(`Fix ${v.file} in ${v.repository}`),
         description: clean(remediation),
+        ...(milestone
+          ? {
+              tasks: [
+                {
+                  uuid: stableUuid("milestone", ...ids),
+                  type: "milestone",
+                  title: milestone.title,
+                  description: clean(milestone.description),
+                  props: [prop("milestone-kind", milestone.kind)],
+                  timing: { "on-date": { date: milestone.date } },
+                },
+              ],
+            }
+          : {}),
       },
     ],
     ...(obs.length > 0

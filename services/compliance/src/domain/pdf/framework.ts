@@ -1,7 +1,18 @@
 // One framework's section: its controls, open violations by control, what was fixed in the
-// period, violations silenced in code (suppressed, not fixed), and bypass events.
-import type { Evidence, FrameworkEvidence } from "../evidence.js";
+// period, violations silenced in code (suppressed, not fixed), triaged findings, and bypass
+// events; what is still to act on with its milestone (remediation target, or an acceptance's
+// expiry) as the OSCAL POA&M has it.
+import type { Evidence, FrameworkEvidence, TrackedViolation } from "../evidence.js";
+import { milestoneOf } from "../milestones.js";
 import { COLORS, heading, paragraph, STATUS_LABEL, table, type Doc } from "./layout.js";
+
+/** An open or suppressed finding's remediation target (the POA&M milestone), as a line of its row. */
+const target = (v: TrackedViolation) => `Remediation target ${milestoneOf(v)?.date.slice(0, 10) ?? "-"}`;
+/** An accepted risk's milestone: the review when the acceptance expires (it reopens then). */
+const review = (v: TrackedViolation) => {
+  const m = milestoneOf(v);
+  return m ? `\nReview by ${m.date.slice(0, 10)}` : "";
+};
 
 export function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvidence): void {
   doc.addPage();
@@ -57,7 +68,7 @@ export function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvid
         `${v.policy_id}\n${v.rule_id}`,
         `${v.repository} (${v.ref})\n${v.file}:${v.line}`,
         v.severity,
-        `${v.message}\nLast seen ${v.last_seen.evaluation_id}`,
+        `${v.message}\nLast seen ${v.last_seen.evaluation_id}\n${target(v)}`,
       ]),
     ),
     "No open violations in this period.",
@@ -96,7 +107,7 @@ export function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvid
         c.control.id,
         v.policy_id,
         `${v.repository} (${v.ref})\n${v.file}:${v.line}`,
-        `${v.suppressed_by!.evaluation_id}\n${v.suppressed_by!.at.slice(0, 10)}`,
+        `${v.suppressed_by!.evaluation_id}\n${v.suppressed_by!.at.slice(0, 10)}\n${target(v)}`,
       ]),
     ),
     "No violation was silenced in code in this period.",
@@ -115,7 +126,7 @@ export function frameworkSection(doc: Doc, evidence: Evidence, fw: FrameworkEvid
         c.control.id,
         v.policy_id,
         `${v.repository} (${v.ref})\n${v.file}:${v.line}`,
-        `${v.status === "accepted_risk" ? `Accepted risk${v.triage!.expires_at ? ` until ${v.triage!.expires_at.slice(0, 10)}` : ""}` : "False positive"}: ${v.triage!.reason}`,
+        `${v.status === "accepted_risk" ? `Accepted risk${v.triage!.expires_at ? ` until ${v.triage!.expires_at.slice(0, 10)}` : ""}` : "False positive"}: ${v.triage!.reason}${review(v)}`,
       ]),
     ),
     "No violation was triaged as an accepted risk or a false positive.",
