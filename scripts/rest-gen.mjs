@@ -167,10 +167,9 @@ function fieldSchema(f, ctx, io) {
   }
   if (io === "output") {
     if (rules.omitWhenEmpty) base += ".optional()";
-    else if (f.proto3Optional || rules.nullWhenEmpty) base += ".nullable()";
+    else if ((f.proto3Optional && !answeredDefault(f)) || rules.nullWhenEmpty) base += ".nullable()";
   } else if (rules.default !== undefined) {
-    const value = f.type === "TYPE_STRING" && f.label !== "LABEL_REPEATED" ? str(rules.default) : rules.default;
-    base += `.default(${value})`;
+    base += `.default(${defaultValue(f)})`;
   } else if (!required(f)) base += ".optional()";
   if (f.comment) base += `.meta({ description: ${str(f.comment)} })`;
   return base;
@@ -194,6 +193,12 @@ function unwrapped(f, ctx) {
   };
 }
 
+/** A field's `default` as a TypeScript value. */
+const defaultValue = (f) =>
+  f.type === "TYPE_STRING" && f.label !== "LABEL_REPEATED" ? str(rulesOf(f).default) : rulesOf(f).default;
+/** A proto3 `optional` field with a `default` answers that default when unset, rather than null. */
+const answeredDefault = (f) => f.proto3Optional && rulesOf(f).default !== undefined;
+
 /** The TypeScript expression of one field's JSON value, from the proto message `m`. */
 function fieldJson(f, ctx) {
   const rules = rulesOf(f);
@@ -211,6 +216,7 @@ function fieldJson(f, ctx) {
   if (rules.enum?.length)
     out = `${v} as ${f.label === "LABEL_REPEATED" ? `(${rules.enum.map(str).join(" | ")})[]` : rules.enum.map(str).join(" | ")}`;
   if (rules.nullWhenEmpty) return `${v} || null`;
+  if (answeredDefault(f)) return `${v} ?? ${defaultValue(f)}`;
   if (f.proto3Optional) return `${v} ?? null`;
   return out;
 }

@@ -6,6 +6,70 @@ import { actingUserId, actorOf } from "../http/auth.js";
 
 // ---------- what the routes answer and take ----------
 
+export const OrganizationSettingsSchema = z.object({
+  default_severity: z.enum(["error", "warning"]),
+  require_evaluation_pass: z.boolean(),
+  allow_inline_suppression: z.boolean(),
+  require_mfa: z.boolean().meta({
+    description:
+      "Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED)",
+  }),
+  system_description: z
+    .string()
+    .meta({ description: "What the system is: the PDF evidence report's scope page shows it (empty: not described)" }),
+  report_scope: z.string().meta({
+    description:
+      "What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it",
+  }),
+  require_connected_repository: z.boolean().meta({
+    description:
+      "Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false",
+  }),
+  audit_retention_days: z.number().int().nullable().meta({
+    description:
+      "Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever",
+  }),
+});
+
+export function organizationSettingsJson(
+  m: identityV1.OrganizationSettings,
+): z.output<typeof OrganizationSettingsSchema> {
+  return {
+    default_severity: m.default_severity as "error" | "warning",
+    require_evaluation_pass: m.require_evaluation_pass,
+    allow_inline_suppression: m.allow_inline_suppression ?? true,
+    require_mfa: m.require_mfa,
+    system_description: m.system_description,
+    report_scope: m.report_scope,
+    require_connected_repository: m.require_connected_repository,
+    audit_retention_days: m.audit_retention_days || null,
+  };
+}
+
+export const OrganizationSchema = z
+  .object({
+    id: z.string().regex(/^org_/),
+    name: z.string(),
+    plan: z.string(),
+    members_count: z.number().int(),
+    repositories_count: z.number().int(),
+    created_at: z.string().meta({ format: "date-time" }),
+    settings: OrganizationSettingsSchema,
+  })
+  .meta({ id: "Organization" });
+
+export function organizationJson(m: identityV1.Organization): z.output<typeof OrganizationSchema> {
+  return {
+    id: m.id,
+    name: m.name,
+    plan: m.plan,
+    members_count: m.members_count,
+    repositories_count: m.repositories_count,
+    created_at: m.created_at,
+    settings: organizationSettingsJson(m.settings ?? identityV1.OrganizationSettings.fromPartial({})),
+  };
+}
+
 export const MemberSchema = z
   .object({
     id: z.string().regex(/^user_/),
@@ -268,6 +332,20 @@ export const DeleteScimTokenParams = z.object({
 // ---------- the routes ----------
 
 export const identityGeneratedRoutes: Route[] = [
+  route({
+    method: "get",
+    path: "/v1/organization",
+    operationId: "getOrganization",
+    summary: "Get the caller's organization",
+    tag: "Organization",
+    access: { kind: "scope", scope: "read:org" },
+    rateClass: "reads",
+    responses: { 200: { description: "The organization", schema: OrganizationSchema } },
+    handler: async ({ principal, clients }) => {
+      const res = await clients.identity.getOrganization({ organization_id: principal!.organizationId });
+      return { status: 200, body: organizationJson(res.organization!) };
+    },
+  }),
   route({
     method: "get",
     path: "/v1/members",

@@ -1,23 +1,10 @@
-// proto -> REST JSON. Optional proto fields become explicit nulls, as the REST contract says.
-// The evaluation and policy services' mappers are generated from their proto (src/gen/*.rest.ts).
+// proto -> REST JSON where the REST shape differs from the proto (docs/contracts.md): the
+// operator's organization with its rate limits, and an API key (its status worked out when it is
+// answered, its IP allowlist one comma-separated string). The other mappers are generated from the
+// proto files (src/gen/*.rest.ts).
 import { jsonFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
-
-export function organizationJson(o: identityV1.Organization) {
-  return {
-    ...jsonFields(o, ["id", "name", "plan", "members_count", "repositories_count", "created_at"]),
-    settings: {
-      default_severity: (o.settings?.default_severity || "error") as "error" | "warning",
-      require_evaluation_pass: o.settings?.require_evaluation_pass ?? true,
-      allow_inline_suppression: o.settings?.allow_inline_suppression ?? true,
-      require_mfa: o.settings?.require_mfa ?? false,
-      system_description: o.settings?.system_description ?? "",
-      report_scope: o.settings?.report_scope ?? "",
-      require_connected_repository: o.settings?.require_connected_repository ?? false,
-      audit_retention_days: o.settings?.audit_retention_days || null,
-    },
-  };
-}
+import { organizationJson } from "../gen/identity.rest.js";
 
 export function operatorOrganizationJson(o: identityV1.Organization) {
   return { ...organizationJson(o), rate_limits: { ...(o.rate_limits ?? {}) } };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { createLogger } from "@verdict/kit";
+import { API_SCOPES, createLogger } from "@verdict/kit";
 import { connectClients } from "../clients.js";
 import { mountOutsideRouteTable } from "../main.js";
 import { routes } from "../routes/index.js";
@@ -127,5 +127,13 @@ describe("OpenAPI document", () => {
       expect(Object.keys(create.responses)).toContain(s);
     expect(create.requestBody).toBeDefined();
     expect(Object.keys(doc.paths["/v1/health"]!.get!.responses)).not.toContain("401");
+  });
+
+  it("lists the API's scopes as @verdict/kit grants them, where identity.proto lists them for OAuth clients", () => {
+    // The proto cannot import the list: it repeats it, and this keeps the copies equal.
+    type Scopes = { properties: { scopes: { items: { enum: string[] } } } };
+    const scopes = (name: string) => (doc.components.schemas[name] as Scopes).properties.scopes.items.enum;
+    for (const name of ["OAuthClient", "CreateOAuthClient", "CreateApiKey"])
+      expect(scopes(name)).toEqual([...API_SCOPES]);
   });
 });

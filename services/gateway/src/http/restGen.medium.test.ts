@@ -87,8 +87,13 @@ describe("the REST surface generated from the proto files", () => {
     const body = identity.slice(identity.indexOf("export const CreateScimTokenRequestSchema"));
     expect(body.slice(0, body.indexOf(".strict()"))).not.toContain("actor");
     expect(identity).toMatch(/createScimToken\([^)]*actor: actorOf\(principal!, clientIp\)/s);
-    // The REST contract's name for a field (an OAuth client's id is its client_id).
+    // The REST contract's name for a field (an OAuth client's id is its client_id), and for a
+    // path variable (the request's user_id is the path's member_id).
     expect(identity).toContain("client_id: m.id,");
+    expect(identity).toContain('path: "/v1/members/:member_id"');
+    expect(identity).toContain("user_id: params.member_id");
+    // A proto3 optional field with a default answers it when unset, not null.
+    expect(identity).toContain("allow_inline_suppression: m.allow_inline_suppression ?? true,");
     const unknownSource = (proto: string) => proto.replace('from_caller: "actor"', 'from_caller: "body"');
     expect(() => generatedWith(IDENTITY, unknownSource)).toThrow(/actor: from_caller body is not one of/);
   });

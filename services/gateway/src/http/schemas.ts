@@ -3,6 +3,7 @@
 import { API_SCOPES } from "@verdict/kit";
 import { z } from "zod";
 import { ISO_OR_DATE, isRealDay, refuseImpossibleDays } from "./restTypes.js";
+import { OrganizationSchema } from "../gen/identity.rest.js";
 
 // The evaluation, policy and repository routes' schemas are generated from the proto files (src/gen).
 export { ISO_OR_DATE, isRealDay, refuseImpossibleDays };
@@ -145,41 +146,6 @@ const RateLimitsSchema = z
     id: "RateLimits",
     description: "Per-organization overrides of the instance's rate limits; unset keeps the default.",
   });
-
-export const OrganizationSchema = z
-  .object({
-    id: z.string().regex(/^org_/),
-    name: z.string(),
-    plan: z.string(),
-    members_count: z.number().int(),
-    repositories_count: z.number().int(),
-    created_at: ISO,
-    settings: z.object({
-      default_severity: SEVERITY,
-      require_evaluation_pass: z.boolean(),
-      allow_inline_suppression: z.boolean(),
-      require_mfa: z.boolean().meta({
-        description:
-          "Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED)",
-      }),
-      system_description: z.string().meta({
-        description: "What the system is: the PDF evidence report's scope page shows it (empty: not described)",
-      }),
-      report_scope: z.string().meta({
-        description:
-          "What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it",
-      }),
-      require_connected_repository: z.boolean().meta({
-        description:
-          "Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false",
-      }),
-      audit_retention_days: z.number().int().nullable().meta({
-        description:
-          "Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever",
-      }),
-    }),
-  })
-  .meta({ id: "Organization" });
 
 export const UpdateOrganizationSchema = z
   .object({

@@ -1,8 +1,8 @@
 // The organization and API key routes whose REST shape differs from the proto, written by hand
-// (docs/contracts.md); revoking a key is generated from identity.proto (gen/identity.rest.ts).
-// - The organization answers the instance's defaults for settings it never set (severity error,
-//   inline suppression allowed) and a retention of 0 as null; an update takes the settings nested
-//   under `settings`, and null for "kept forever", where the request message is flat and uses 0.
+// (docs/contracts.md); reading the organization and revoking a key are generated from
+// identity.proto (gen/identity.rest.ts), and the Organization schema and mapper used here are those.
+// - An update takes the settings nested under `settings`, and null for "kept forever", where the
+//   request message is flat and uses 0.
 // - An API key's `status` (active, expired, revoked) is worked out when it is answered, and its IP
 //   allowlist is one comma-separated string in JSON (the interface specification's) but a list
 //   on the wire; a create fills the creating key or member as the bound the new key must lie in.
@@ -11,7 +11,8 @@
 import { errors } from "@verdict/kit";
 import { actingUserId, actorOf, auditContext } from "../http/auth.js";
 import { route } from "../http/route.js";
-import { apiKeyJson, operatorOrganizationJson, organizationJson } from "../http/mappers.js";
+import { apiKeyJson, operatorOrganizationJson } from "../http/mappers.js";
+import { OrganizationSchema, organizationJson } from "../gen/identity.rest.js";
 import {
   ApiKeyListSchema,
   CreateApiKeySchema,
@@ -20,26 +21,11 @@ import {
   CreatedOrganizationSchema,
   IdParam,
   OperatorOrganizationSchema,
-  OrganizationSchema,
   UpdateOrganizationLimitsSchema,
   UpdateOrganizationSchema,
 } from "../http/schemas.js";
 
 export const organizationRoutes = [
-  route({
-    method: "get",
-    path: "/v1/organization",
-    operationId: "getOrganization",
-    summary: "Get the caller's organization",
-    tag: "Organization",
-    access: { kind: "scope", scope: "read:org" },
-    rateClass: "reads",
-    responses: { 200: { description: "The organization", schema: OrganizationSchema } },
-    handler: async ({ principal, clients }) => {
-      const res = await clients.identity.getOrganization({ organization_id: principal!.organizationId });
-      return { status: 200, body: organizationJson(res.organization!) };
-    },
-  }),
   route({
     method: "patch",
     path: "/v1/organization",

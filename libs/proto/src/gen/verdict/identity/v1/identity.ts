@@ -46,29 +46,20 @@ export interface RateLimits {
 
 export interface OrganizationSettings {
   default_severity: string;
-  require_evaluation_pass: boolean;
   /** Whether inline `verdict-ignore` comments silence findings; unset means allowed. */
+  require_evaluation_pass: boolean;
   allow_inline_suppression?:
     | boolean
     | undefined;
-  /** Members without a second factor must enrol one before anything else. */
+  /** Members without a second factor must enrol one before anything else (403 AUTH_MFA_ENROLMENT_REQUIRED) */
   require_mfa: boolean;
-  /**
-   * For the PDF evidence report's scope page: what the system is, and what the evidence covers
-   * (repositories, environments, exclusions). Empty when not described.
-   */
+  /** What the system is: the PDF evidence report's scope page shows it (empty: not described) */
   system_description: string;
+  /** What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
   report_scope: string;
-  /**
-   * Evaluations must name a repository connected through a provider connection (a repository
-   * stored with the provider's id, POST /v1/repositories); others are refused (422
-   * REPOSITORY_NOT_CONNECTED). Off by default: the API works without a provider.
-   */
+  /** Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false */
   require_connected_repository: boolean;
-  /**
-   * Audit events older than this many days are deleted by the identity service's sweep, behind a
-   * checkpoint that keeps the rest verifiable (docs/audit.md). 0: kept forever.
-   */
+  /** Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever */
   audit_retention_days: number;
 }
 
@@ -79,7 +70,10 @@ export interface Organization {
   members_count: number;
   repositories_count: number;
   created_at: string;
-  settings?: OrganizationSettings | undefined;
+  settings?:
+    | OrganizationSettings
+    | undefined;
+  /** Answered only to the instance operator (OperatorOrganization, written by hand). */
   rate_limits?: RateLimits | undefined;
 }
 
@@ -15947,6 +15941,7 @@ export const IdentityServiceService = {
     responseDeserialize: (value: Buffer): UpdateOrganizationLimitsResponse =>
       UpdateOrganizationLimitsResponse.decode(value),
   },
+  /** Get the caller's organization */
   getOrganization: {
     path: "/verdict.identity.v1.IdentityService/GetOrganization" as const,
     requestStream: false as const,
@@ -16594,6 +16589,7 @@ export interface IdentityServiceServer extends UntypedServiceImplementation {
   createOrganization: handleUnaryCall<CreateOrganizationRequest, CreateOrganizationResponse>;
   /** Instance operators only: sets per-organization rate-limit overrides. */
   updateOrganizationLimits: handleUnaryCall<UpdateOrganizationLimitsRequest, UpdateOrganizationLimitsResponse>;
+  /** Get the caller's organization */
   getOrganization: handleUnaryCall<GetOrganizationRequest, GetOrganizationResponse>;
   /** The settings alone, without counts from other services: what the evaluation engine needs. */
   getOrganizationSettings: handleUnaryCall<GetOrganizationSettingsRequest, GetOrganizationSettingsResponse>;
@@ -16754,6 +16750,7 @@ export interface IdentityServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: UpdateOrganizationLimitsResponse) => void,
   ): ClientUnaryCall;
+  /** Get the caller's organization */
   getOrganization(
     request: GetOrganizationRequest,
     callback: (error: ServiceError | null, response: GetOrganizationResponse) => void,
