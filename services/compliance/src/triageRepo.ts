@@ -4,7 +4,14 @@
 // its finding.updated event through the outbox, so neither is ever kept without the other.
 import { createHash } from "node:crypto";
 import type { Outbox, PendingEvent } from "@verdict/outbox";
-import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
+import {
+  collectionDef,
+  type Collections,
+  DuplicateKeyError,
+  ensureDeclaredIndexes,
+  openCollections,
+  type Store,
+} from "@verdict/store";
 import type { TriageFact } from "./domain/findings.js";
 
 export interface TriageDoc extends TriageFact {
@@ -15,25 +22,30 @@ export interface TriageDoc extends TriageFact {
 const idOf = (organizationId: string, repository: string, identity: string) =>
   `tri_${createHash("sha256").update([organizationId, repository, identity].join("\u0000")).digest("hex").slice(0, 32)}`;
 
+/** The collections and the indexes their queries use. */
+const COLLECTIONS = {
+  triage: collectionDef<TriageDoc>("compliance_triage", [{ name: "org_id", fields: { organization_id: 1, id: 1 } }]),
+};
+
 export class TriageRepo {
-  private readonly triage: Collection<TriageDoc>;
+  private readonly c: Collections<typeof COLLECTIONS>;
 
   constructor(
     store: Store,
     private readonly outbox: Outbox,
   ) {
-    this.triage = store.collection<TriageDoc>("compliance_triage");
+    this.c = openCollections(store, COLLECTIONS);
   }
 
   async init(): Promise<void> {
-    await this.triage.ensureIndexes([{ name: "org_id", fields: { organization_id: 1, id: 1 } }]);
-    await this.outbox.register(this.triage);
+    await ensureDeclaredIndexes(this.c, COLLECTIONS);
+    await this.outbox.register(this.c.triage);
   }
 
   /** Every decision of the organization in force (they apply to findings of any period). */
   forOrganization(organizationId: string): Promise<TriageDoc[]> {
     // A decision taken back stays until its event is out (the outbox deletes it then).
-    return this.triage.find({ organization_id: organizationId, _outbox_delete: { $exists: false } });
+    return this.c.triage.find({ organization_id: organizationId, _outbox_delete: { $exists: false } });
   }
 
   /** Records a decision, replacing the finding's earlier one, with the events that announce it. */
@@ -45,20 +57,20 @@ export class TriageRepo {
     };
     const filter = { id: doc.id, organization_id: organizationId };
     const unset = fact.expires_at ? [] : ["expires_at"];
-    if (await this.outbox.update(this.triage, filter, doc, events, unset)) return;
+    if (await this.outbox.update(this.c.triage, filter, doc, events, unset)) return;
     try {
-      await this.outbox.insert(this.triage, doc, events);
+      await this.outbox.insert(this.c.triage, doc, events);
     } catch (err) {
       // Another request recorded one meanwhile: this one is the later decision.
       if (!(err instanceof DuplicateKeyError)) throw err;
-      await this.outbox.update(this.triage, filter, doc, events, unset);
+      await this.outbox.update(this.c.triage, filter, doc, events, unset);
     }
   }
 
   /** Takes a decision back (the finding is what its evaluations say again); whether there was one. */
   remove(organizationId: string, repository: string, identity: string, events: PendingEvent[]): Promise<boolean> {
     return this.outbox.remove(
-      this.triage,
+      this.c.triage,
       { id: idOf(organizationId, repository, identity), organization_id: organizationId },
       events,
     );
