@@ -18,22 +18,25 @@ export function collectionDef<T extends Doc>(name: string, indexes: readonly Ind
 }
 
 // any: each entry keeps its own document type, which Collections reads back.
-type Defs = Record<string, CollectionDef<any>>;
+export type CollectionDefs = Record<string, CollectionDef<any>>;
 
 /** The declared collections, opened: the same keys, each a Collection of its documents. */
-export type Collections<D extends Defs> = {
+export type Collections<D extends CollectionDefs> = {
   readonly [K in keyof D]: D[K] extends CollectionDef<infer T> ? Collection<T> : never;
 };
 
 /** Opens each declared collection on the store. */
-export function openCollections<D extends Defs>(store: Store, defs: D): Collections<D> {
+export function openCollections<D extends CollectionDefs>(store: Store, defs: D): Collections<D> {
   const out: Record<string, Collection<Doc>> = {};
   for (const [key, def] of Object.entries(defs)) out[key] = store.collection(def.name);
   return out as Collections<D>;
 }
 
 /** Creates the declared indexes of every collection that has any, in the table's order. */
-export async function ensureDeclaredIndexes<D extends Defs>(collections: Collections<D>, defs: D): Promise<void> {
+export async function ensureDeclaredIndexes<D extends CollectionDefs>(
+  collections: Collections<D>,
+  defs: D,
+): Promise<void> {
   for (const [key, def] of Object.entries(defs)) {
     if (def.indexes.length) await (collections[key] as Collection<Doc>).ensureIndexes([...def.indexes]);
   }

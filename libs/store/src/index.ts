@@ -8,5 +8,6 @@ export {
   ensureDeclaredIndexes,
   openCollections,
   type CollectionDef,
+  type CollectionDefs,
   type Collections,
 } from "./collections.js";

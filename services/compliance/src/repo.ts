@@ -1,16 +1,8 @@
 // The compliance service's collections, through the Store port: reports (with their files in
 // chunks, so a large export stays under a MongoDB document's size) and a projection of the
 // evaluation events it needs as evidence.
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import {
-  type Collection,
-  collectionDef,
-  type Collections,
-  DuplicateKeyError,
-  ensureDeclaredIndexes,
-  openCollections,
-  type Store,
-} from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { type Collection, collectionDef, DuplicateKeyError, type Store } from "@verdict/store";
 import type { DateRange } from "./domain/dateRange.js";
 import type { BypassFact, EvaluationFact, ViolationFact } from "./domain/evidence.js";
 
@@ -103,20 +95,10 @@ const COLLECTIONS = {
  * query is scoped by organization, except the signed download (the link is the authorization)
  * and the sweep of stale reports (all organizations').
  */
-export class ComplianceRepo {
-  private readonly c: Collections<typeof COLLECTIONS>;
-
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.c = openCollections(store, COLLECTIONS);
-  }
-
-  async init(): Promise<void> {
-    await ensureDeclaredIndexes(this.c, COLLECTIONS);
+export class ComplianceRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
     // A report's request and failure are announced through the outbox: never one without the other.
-    await this.outbox.register(this.c.reports);
+    super(store, outbox, COLLECTIONS, ["reports"]);
   }
 
   // The evidence projection (fed by evaluation events; at-least-once, so each record once)

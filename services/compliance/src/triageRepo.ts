@@ -3,15 +3,8 @@
 // derived, never stored (domain/findings.ts): only the decisions are. Each change is written with
 // its finding.updated event through the outbox, so neither is ever kept without the other.
 import { createHash } from "node:crypto";
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import {
-  collectionDef,
-  type Collections,
-  DuplicateKeyError,
-  ensureDeclaredIndexes,
-  openCollections,
-  type Store,
-} from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, DuplicateKeyError, type Store } from "@verdict/store";
 import type { TriageFact } from "./domain/findings.js";
 
 export interface TriageDoc extends TriageFact {
@@ -27,19 +20,9 @@ const COLLECTIONS = {
   triage: collectionDef<TriageDoc>("compliance_triage", [{ name: "org_id", fields: { organization_id: 1, id: 1 } }]),
 };
 
-export class TriageRepo {
-  private readonly c: Collections<typeof COLLECTIONS>;
-
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.c = openCollections(store, COLLECTIONS);
-  }
-
-  async init(): Promise<void> {
-    await ensureDeclaredIndexes(this.c, COLLECTIONS);
-    await this.outbox.register(this.c.triage);
+export class TriageRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
+    super(store, outbox, COLLECTIONS, ["triage"]);
   }
 
   /** Every decision of the organization in force (they apply to findings of any period). */

@@ -1,17 +1,8 @@
 // The evaluation service's collection, through the Store port. File contents are never stored:
 // only the result of checking them.
 import { errors } from "@verdict/kit";
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import {
-  collectionDef,
-  type Collections,
-  DuplicateKeyError,
-  ensureDeclaredIndexes,
-  type Filter,
-  openCollections,
-  type Operators,
-  type Store,
-} from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, DuplicateKeyError, type Filter, type Operators, type Store } from "@verdict/store";
 import type { ListQuery } from "./domain/listQuery.js";
 import type { EvaluationStatus, Summary } from "./domain/evaluation.js";
 import type { evaluationV1 } from "@verdict/proto";
@@ -157,21 +148,13 @@ const COLLECTIONS = {
   queueLedgers: collectionDef<QueueLedger>("evaluation_queue_ledgers"),
 };
 
-export class EvaluationRepo {
-  private readonly c: Collections<typeof COLLECTIONS>;
-
-  constructor(
-    store: Store,
-    /** Every event that announces a change of an evaluation is written with it (see @verdict/outbox). */
-    private readonly outbox: Outbox,
-  ) {
-    this.c = openCollections(store, COLLECTIONS);
+export class EvaluationRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
+    super(store, outbox, COLLECTIONS, ["evaluations"]);
   }
 
-  async init(): Promise<void> {
-    // The outbox publishes the events written with each evaluation, and sweeps up those a crash left behind.
-    await this.outbox.register(this.c.evaluations);
-    await ensureDeclaredIndexes(this.c, COLLECTIONS);
+  override async init(): Promise<void> {
+    await super.init();
     await this.backfillCreatedDay();
   }
 

@@ -1,8 +1,8 @@
 // The integrations service's collections, through the Store port: connections, the inbound
 // deliveries seen (deduplicated by the provider's delivery id), and the checks made of changes
 // (one per repository, head commit and policy version).
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import { collectionDef, type Collections, ensureDeclaredIndexes, openCollections, type Store } from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, type Store } from "@verdict/store";
 import type { InboundEvent, ProviderKind } from "./domain/provider.js";
 
 export type ConnectionStatus = "active" | "broken";
@@ -74,20 +74,9 @@ const COLLECTIONS = {
   ]),
 };
 
-export class IntegrationsRepo {
-  /** The collections, which the use cases read and write directly. */
-  readonly c: Collections<typeof COLLECTIONS>;
-
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.c = openCollections(store, COLLECTIONS);
-  }
-
-  async init(): Promise<void> {
-    await ensureDeclaredIndexes(this.c, COLLECTIONS);
-    await this.outbox.register(this.c.deliveries, this.c.connections);
+export class IntegrationsRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
+    super(store, outbox, COLLECTIONS, ["deliveries", "connections"]);
   }
 
   /** Stores a connection with its events (the audit event). */

@@ -1,13 +1,6 @@
 // The policy service's collections, through the Store port.
-import { withoutOutbox, type Outbox, type PendingEvent } from "@verdict/outbox";
-import {
-  collectionDef,
-  type Collections,
-  DuplicateKeyError,
-  ensureDeclaredIndexes,
-  openCollections,
-  type Store,
-} from "@verdict/store";
+import { OutboxRepository, withoutOutbox, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, DuplicateKeyError, type Store } from "@verdict/store";
 import type { CustomPolicy } from "./domain/customPolicy.js";
 import type { PolicyOverride } from "./domain/effective.js";
 
@@ -69,20 +62,9 @@ const COLLECTIONS = {
  * query is scoped by organization. A change to a policy is written together with the event
  * that announces it (the outbox), so neither is ever lost without the other.
  */
-export class PolicyRepo {
-  private readonly c: Collections<typeof COLLECTIONS>;
-
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.c = openCollections(store, COLLECTIONS);
-  }
-
-  async init(): Promise<void> {
-    await ensureDeclaredIndexes(this.c, COLLECTIONS);
-    // The outbox publishes the events written with each change, and sweeps up those a crash left behind.
-    await this.outbox.register(this.c.custom, this.c.overrides, this.c.repositories);
+export class PolicyRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
+    super(store, outbox, COLLECTIONS, ["custom", "overrides", "repositories"]);
   }
 
   // Policies

@@ -1,13 +1,6 @@
 // The webhooks service's collections, through the Store port.
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import {
-  collectionDef,
-  DuplicateKeyError,
-  ensureDeclaredIndexes,
-  openCollections,
-  type Collections,
-  type Store,
-} from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, DuplicateKeyError, type Store } from "@verdict/store";
 import type { EventName, SubscribableEvent } from "./domain/events.js";
 
 export type EndpointStatus = "active" | "disabled";
@@ -94,20 +87,10 @@ const COLLECTIONS = {
  * The webhooks service's two collections, behind methods named for what the use cases ask:
  * every query is scoped by organization except the delivery worker's, which serves them all.
  */
-export class WebhookRepo {
-  private readonly c: Collections<typeof COLLECTIONS>;
-
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.c = openCollections(store, COLLECTIONS);
-  }
-
-  async init(): Promise<void> {
-    await ensureDeclaredIndexes(this.c, COLLECTIONS);
+export class WebhookRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
     // An endpoint disabled is announced (webhook.disabled) through the outbox: never one without the other.
-    await this.outbox.register(this.c.endpoints);
+    super(store, outbox, COLLECTIONS, ["endpoints"]);
   }
 
   // Endpoints
