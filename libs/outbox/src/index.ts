@@ -1,2 +1,3 @@
 export * from "./outbox.js";
 export * from "./auditChange.js";
+export * from "./repository.js";

@@ -7,13 +7,26 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "@jest/glo
 import { InProcessBus, type CloudEvent } from "@verdict/bus";
 import { createLogger } from "@verdict/kit";
 import { randomBytes } from "node:crypto";
-import { MongoStore, SqliteStore, type Collection, type Store } from "@verdict/store";
+import { collectionDef, DuplicateKeyError, MongoStore, SqliteStore, type Collection, type Store } from "@verdict/store";
 import { Outbox, type OutboxFields } from "./outbox.js";
+import { OutboxRepository } from "./repository.js";
 
 interface Thing {
   id: string;
   n: number;
   status?: string;
+}
+
+/** A repository of things: the events of their changes go through the outbox; its notes' do not. */
+const THING_COLLECTIONS = {
+  things: collectionDef<Thing>("things", [{ name: "n", fields: { n: 1 }, unique: true }]),
+  notes: collectionDef<{ id: string }>("notes"),
+};
+
+class ThingRepo extends OutboxRepository<typeof THING_COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
+    super(store, outbox, THING_COLLECTIONS, ["things"]);
+  }
 }
 
 const logger = createLogger("outbox-test", "silent");
@@ -104,6 +117,25 @@ describe.each(stores)("Outbox on %s", (_name, open) => {
       expect(seen.map((e) => e.data.n)).toEqual([7, 8]);
       expect(seen[0]!.id).toBe(event.id);
       expect((await raw("t1"))._outbox).toBeUndefined();
+    });
+
+    it("a repository's init creates its declared indexes and has the outbox relay its published collections", async () => {
+      const writer = await crashedWriter();
+      await writer.insert(things, { id: "t1", n: 3 }, [
+        writer.event("verdict.test.changed", { source: "/test", data: { n: 3 } }),
+      ]);
+      await writer.stop();
+
+      const relay = new Outbox({ bus, logger });
+      const repo = new ThingRepo(store, relay);
+      await repo.init();
+      // The declared unique index is there: a second thing with the same n is refused.
+      await expect(repo.c.things.insertOne({ id: "t2", n: 3 })).rejects.toBeInstanceOf(DuplicateKeyError);
+      // The published collection is registered: what the crashed writer left is relayed.
+      expect(await relay.sweep(0)).toBe(1);
+      await relay.stop();
+      await settle();
+      expect(seen.map((e) => e.data.n)).toEqual([3]);
     });
 
     it("leaves young events to their writer unless asked for all of them", async () => {

@@ -1,8 +1,8 @@
 // The compliance service's collections, through the Store port: reports (with their files in
 // chunks, so a large export stays under a MongoDB document's size) and a projection of the
 // evaluation events it needs as evidence.
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { type Collection, collectionDef, DuplicateKeyError, type Store } from "@verdict/store";
 import type { DateRange } from "./domain/dateRange.js";
 import type { BypassFact, EvaluationFact, ViolationFact } from "./domain/evidence.js";
 
@@ -67,64 +67,57 @@ export interface EvidenceRecords {
 const IN_CHUNK = 500;
 
 /**
+ * The collections and the indexes their queries use. org_id: a report by id. status_created: the
+ * sweep of stale reports. report_index: a file's chunks in order. The evidence indexes serve
+ * evidenceFor.
+ */
+const COLLECTIONS = {
+  reports: collectionDef<ReportRecord>("compliance_reports", [
+    { name: "org_id", fields: { organization_id: 1, id: 1 } },
+    { name: "status_created", fields: { status: 1, created_at: 1 } },
+  ]),
+  chunks: collectionDef<ReportChunk>("compliance_report_chunks", [
+    { name: "report_index", fields: { report_id: 1, index: 1 }, unique: true },
+  ]),
+  evaluations: collectionDef<EvaluationDoc>("compliance_evaluations", [
+    { name: "org_completed", fields: { organization_id: 1, completed_at: 1, id: 1 } },
+  ]),
+  violations: collectionDef<ViolationDoc>("compliance_violations", [
+    { name: "org_evaluation", fields: { organization_id: 1, evaluation_id: 1, id: 1 } },
+  ]),
+  bypasses: collectionDef<BypassDoc>("compliance_bypasses", [
+    { name: "org_time", fields: { organization_id: 1, bypassed_at: 1, id: 1 } },
+  ]),
+};
+
+/**
  * The compliance service's collections, behind methods named for what the use cases ask. Every
  * query is scoped by organization, except the signed download (the link is the authorization)
  * and the sweep of stale reports (all organizations').
  */
-export class ComplianceRepo {
-  private readonly reports: Collection<ReportRecord>;
-  private readonly chunks: Collection<ReportChunk>;
-  private readonly evaluations: Collection<EvaluationDoc>;
-  private readonly violations: Collection<ViolationDoc>;
-  private readonly bypasses: Collection<BypassDoc>;
-
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.reports = store.collection<ReportRecord>("compliance_reports");
-    this.chunks = store.collection<ReportChunk>("compliance_report_chunks");
-    this.evaluations = store.collection<EvaluationDoc>("compliance_evaluations");
-    this.violations = store.collection<ViolationDoc>("compliance_violations");
-    this.bypasses = store.collection<BypassDoc>("compliance_bypasses");
-  }
-
-  async init(): Promise<void> {
-    // org_id: a report by id. status_created: the sweep of stale reports. report_index: a
-    // file's chunks in order. The evidence indexes serve evidenceFor.
-    await this.reports.ensureIndexes([
-      { name: "org_id", fields: { organization_id: 1, id: 1 } },
-      { name: "status_created", fields: { status: 1, created_at: 1 } },
-    ]);
-    await this.chunks.ensureIndexes([{ name: "report_index", fields: { report_id: 1, index: 1 }, unique: true }]);
-    await this.evaluations.ensureIndexes([
-      { name: "org_completed", fields: { organization_id: 1, completed_at: 1, id: 1 } },
-    ]);
-    await this.violations.ensureIndexes([
-      { name: "org_evaluation", fields: { organization_id: 1, evaluation_id: 1, id: 1 } },
-    ]);
-    await this.bypasses.ensureIndexes([{ name: "org_time", fields: { organization_id: 1, bypassed_at: 1, id: 1 } }]);
+export class ComplianceRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
     // A report's request and failure are announced through the outbox: never one without the other.
-    await this.outbox.register(this.reports);
+    super(store, outbox, COLLECTIONS, ["reports"]);
   }
 
   // The evidence projection (fed by evaluation events; at-least-once, so each record once)
 
   recordEvaluation(doc: EvaluationDoc): Promise<void> {
-    return insertOnce(this.evaluations, doc);
+    return insertOnce(this.c.evaluations, doc);
   }
 
   recordViolation(doc: ViolationDoc): Promise<void> {
-    return insertOnce(this.violations, doc);
+    return insertOnce(this.c.violations, doc);
   }
 
   recordBypass(doc: BypassDoc): Promise<void> {
-    return insertOnce(this.bypasses, doc);
+    return insertOnce(this.c.bypasses, doc);
   }
 
   /** The organization's evidence from `from` (inclusive) to `to` (exclusive), in time order. */
   async evidenceFor(organizationId: string, range: { from: string; to: string }): Promise<EvidenceRecords> {
-    const evaluations = await this.evaluations.find(
+    const evaluations = await this.c.evaluations.find(
       { organization_id: organizationId, completed_at: { $gte: range.from, $lt: range.to } },
       { sort: { completed_at: 1 } },
     );
@@ -132,10 +125,10 @@ export class ComplianceRepo {
     for (let i = 0; i < evaluations.length; i += IN_CHUNK) {
       const ids = evaluations.slice(i, i + IN_CHUNK).map((e) => e.id);
       violations.push(
-        ...(await this.violations.find({ organization_id: organizationId, evaluation_id: { $in: ids } })),
+        ...(await this.c.violations.find({ organization_id: organizationId, evaluation_id: { $in: ids } })),
       );
     }
-    const bypasses = await this.bypasses.find(
+    const bypasses = await this.c.bypasses.find(
       { organization_id: organizationId, bypassed_at: { $gte: range.from, $lt: range.to } },
       { sort: { bypassed_at: 1 } },
     );
@@ -146,21 +139,21 @@ export class ComplianceRepo {
 
   /** Stores a new report with the events that announce it (report.requested). */
   insertReport(report: ReportRecord, events: PendingEvent[]): Promise<void> {
-    return this.outbox.insert(this.reports, report, events);
+    return this.outbox.insert(this.c.reports, report, events);
   }
 
   findReport(organizationId: string, reportId: string): Promise<ReportRecord | null> {
-    return this.reports.findOne({ id: reportId, organization_id: organizationId });
+    return this.c.reports.findOne({ id: reportId, organization_id: organizationId });
   }
 
   /** A report by id alone: only for a signed download link, which names no organization. */
   findReportForDownload(reportId: string): Promise<ReportRecord | null> {
-    return this.reports.findOne({ id: reportId });
+    return this.c.reports.findOne({ id: reportId });
   }
 
   /** Records a download of the report with its events (the audit event): the download is never unrecorded. */
   async recordDownload(report: ReportRecord, at: string, events: PendingEvent[]): Promise<void> {
-    await this.outbox.update(this.reports, { id: report.id }, { last_downloaded_at: at }, events);
+    await this.outbox.update(this.c.reports, { id: report.id }, { last_downloaded_at: at }, events);
   }
 
   /** Completes a report still generating (a report failed meanwhile stays failed). */
@@ -178,7 +171,7 @@ export class ComplianceRepo {
       | "signature_key_id"
     >,
   ): Promise<ReportRecord | null> {
-    return this.reports.updateOne({ id: reportId, status: "generating" }, { status: "completed", ...set });
+    return this.c.reports.updateOne({ id: reportId, status: "generating" }, { status: "completed", ...set });
   }
 
   /** Fails a report still generating, with the event that announces it; null when it was not (the first caller wins). */
@@ -190,7 +183,7 @@ export class ComplianceRepo {
     event: PendingEvent,
   ): Promise<ReportRecord | null> {
     return this.outbox.update(
-      this.reports,
+      this.c.reports,
       { id: reportId, organization_id: organizationId, status: "generating" },
       { status: "failed", completed_at: at, failure_reason: reason },
       [event],
@@ -199,17 +192,20 @@ export class ComplianceRepo {
 
   /** Reports of every organization still generating that were requested before `cutoff`, oldest first. */
   generatingSince(cutoff: string, limit: number): Promise<ReportRecord[]> {
-    return this.reports.find({ status: "generating", created_at: { $lt: cutoff } }, { sort: { created_at: 1 }, limit });
+    return this.c.reports.find(
+      { status: "generating", created_at: { $lt: cutoff } },
+      { sort: { created_at: 1 }, limit },
+    );
   }
 
   // Report files
 
   async saveFile(reportId: string, content: Buffer): Promise<number> {
-    await this.chunks.deleteMany({ report_id: reportId });
+    await this.c.chunks.deleteMany({ report_id: reportId });
     let index = 0;
     for (let offset = 0; offset < content.length || index === 0; offset += CHUNK_BYTES) {
       const part = content.subarray(offset, offset + CHUNK_BYTES);
-      await this.chunks.insertOne({
+      await this.c.chunks.insertOne({
         id: `${reportId}.${index}`,
         report_id: reportId,
         index,
@@ -221,7 +217,7 @@ export class ComplianceRepo {
   }
 
   async loadFile(reportId: string): Promise<Buffer> {
-    const parts = await this.chunks.find({ report_id: reportId }, { sort: { index: 1 } });
+    const parts = await this.c.chunks.find({ report_id: reportId }, { sort: { index: 1 } });
     return Buffer.concat(parts.map((p) => Buffer.from(p.data, "base64")));
   }
 }

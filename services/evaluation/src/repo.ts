@@ -1,8 +1,8 @@
 // The evaluation service's collection, through the Store port. File contents are never stored:
 // only the result of checking them.
 import { errors } from "@verdict/kit";
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import { DuplicateKeyError, type Collection, type Filter, type Operators, type Store } from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, DuplicateKeyError, type Filter, type Operators, type Store } from "@verdict/store";
 import type { ListQuery } from "./domain/listQuery.js";
 import type { EvaluationStatus, Summary } from "./domain/evaluation.js";
 import type { evaluationV1 } from "@verdict/proto";
@@ -122,54 +122,52 @@ export const TOMBSTONE_DROPS: readonly (keyof EvaluationRecord)[] = [
   "scanned_paths",
 ];
 
-export class EvaluationRepo {
-  private readonly evaluations: Collection<EvaluationDoc>;
+/**
+ * The collections and the indexes their queries use. The evaluations': one per list filter, each
+ * ending in id (the list sorts and pages by id).
+ */
+const COLLECTIONS = {
+  evaluations: collectionDef<EvaluationDoc>("evaluation_evaluations", [
+    { name: "org_id", fields: { organization_id: 1, id: 1 } },
+    { name: "org_repository_id", fields: { organization_id: 1, repository: 1, id: 1 } },
+    { name: "org_status_id", fields: { organization_id: 1, status: 1, id: 1 } },
+    { name: "org_passed_id", fields: { organization_id: 1, passed: 1, id: 1 } },
+    { name: "status_id", fields: { status: 1, id: 1 } },
+    // The overview's figures: an organization's evaluations in a time range.
+    { name: "org_created_at", fields: { organization_id: 1, created_at: 1 } },
+  ]),
   /**
    * Files of asynchronous evaluations, one document per file (a whole change can exceed what one
    * MongoDB document may hold). Persisted before the request is answered, so a restart loses
    * no queued work.
    */
-  private readonly jobFiles: Collection<JobFile>;
+  jobFiles: collectionDef<JobFile>("evaluation_job_files", [
+    { name: "evaluation_index", fields: { evaluation_id: 1, index: 1 } },
+  ]),
   /** Per organization, the places taken in the queue (see QueueLedger). */
-  private readonly queueLedgers: Collection<QueueLedger>;
+  queueLedgers: collectionDef<QueueLedger>("evaluation_queue_ledgers"),
+};
 
-  constructor(
-    store: Store,
-    /** Every event that announces a change of an evaluation is written with it (see @verdict/outbox). */
-    private readonly outbox: Outbox,
-  ) {
-    this.evaluations = store.collection<EvaluationDoc>("evaluation_evaluations");
-    this.jobFiles = store.collection<JobFile>("evaluation_job_files");
-    this.queueLedgers = store.collection<QueueLedger>("evaluation_queue_ledgers");
+export class EvaluationRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
+    super(store, outbox, COLLECTIONS, ["evaluations"]);
   }
 
-  async init(): Promise<void> {
-    // The outbox publishes the events written with each evaluation, and sweeps up those a crash left behind.
-    await this.outbox.register(this.evaluations);
-    // One index per list filter, each ending in id: the list sorts and pages by id.
-    await this.evaluations.ensureIndexes([
-      { name: "org_id", fields: { organization_id: 1, id: 1 } },
-      { name: "org_repository_id", fields: { organization_id: 1, repository: 1, id: 1 } },
-      { name: "org_status_id", fields: { organization_id: 1, status: 1, id: 1 } },
-      { name: "org_passed_id", fields: { organization_id: 1, passed: 1, id: 1 } },
-      { name: "status_id", fields: { status: 1, id: 1 } },
-      // The overview's figures: an organization's evaluations in a time range.
-      { name: "org_created_at", fields: { organization_id: 1, created_at: 1 } },
-    ]);
+  override async init(): Promise<void> {
+    await super.init();
     await this.backfillCreatedDay();
-    await this.jobFiles.ensureIndexes([{ name: "evaluation_index", fields: { evaluation_id: 1, index: 1 } }]);
   }
 
   /** Evaluations stored before created_day was kept get it, a batch at a time (once). */
   private async backfillCreatedDay(): Promise<void> {
     for (;;) {
-      const batch = (await this.evaluations.find(
+      const batch = (await this.c.evaluations.find(
         { created_day: { $exists: false }, deleted_at: null },
         { limit: 500 },
       )) as EvaluationRecord[];
       if (batch.length === 0) return;
       for (const e of batch)
-        await this.evaluations.updateOne({ id: e.id, deleted_at: null }, { created_day: e.created_at.slice(0, 10) });
+        await this.c.evaluations.updateOne({ id: e.id, deleted_at: null }, { created_day: e.created_at.slice(0, 10) });
     }
   }
 
@@ -185,7 +183,7 @@ export class EvaluationRepo {
 
   /** Per `field` (a document field) and outcome: how many evaluations, and their violations. */
   private async statsPerOutcome(organizationId: string, since: string, until: string, field: string) {
-    const rows = await this.evaluations.group(this.statsFilter(organizationId, since, until), {
+    const rows = await this.c.evaluations.group(this.statsFilter(organizationId, since, until), {
       by: { value: field, passed: "passed" },
       sum: { violations: "summary.total_violations" },
     });
@@ -205,7 +203,7 @@ export class EvaluationRepo {
 
   /** Violations kept on the evaluations, per policy. */
   async statsPerPolicy(organizationId: string, since: string, until: string) {
-    const rows = await this.evaluations.group(this.statsFilter(organizationId, since, until), {
+    const rows = await this.c.evaluations.group(this.statsFilter(organizationId, since, until), {
       by: { policy_id: "violations.policy_id" },
       unwind: "violations",
     });
@@ -220,7 +218,7 @@ export class EvaluationRepo {
 
   /** An evaluation of the organization, or what is left of it once deleted (a tombstone). */
   findDoc(organizationId: string, evaluationId: string): Promise<EvaluationDoc | null> {
-    return this.evaluations.findOne({ id: evaluationId, organization_id: organizationId });
+    return this.c.evaluations.findOne({ id: evaluationId, organization_id: organizationId });
   }
 
   /**
@@ -237,7 +235,7 @@ export class EvaluationRepo {
     if (query.until !== undefined) createdAt.$lt = query.until;
     if (Object.keys(createdAt).length) filter.created_at = createdAt;
     if (query.beforeId !== undefined) filter.id = { $lt: query.beforeId };
-    return (await this.evaluations.find(filter, { sort: { id: -1 }, limit: query.limit + 1 })) as EvaluationRecord[];
+    return (await this.c.evaluations.find(filter, { sort: { id: -1 }, limit: query.limit + 1 })) as EvaluationRecord[];
   }
 
   /**
@@ -279,7 +277,7 @@ export class EvaluationRepo {
    */
   async releaseQueueRoom(organizationId: string, evaluationId: string): Promise<void> {
     for (let attempt = 0; attempt < LEDGER_ATTEMPTS; attempt++) {
-      const ledger = await this.queueLedgers.findOne({ id: organizationId });
+      const ledger = await this.c.queueLedgers.findOne({ id: organizationId });
       if (!ledger?.reservations.some((r) => r.evaluation_id === evaluationId)) return;
       const rest = ledger.reservations.filter((r) => r.evaluation_id !== evaluationId);
       if (await this.writeLedger(organizationId, ledger, rest)) return;
@@ -297,13 +295,13 @@ export class EvaluationRepo {
    * far along as when the ledger was read, so a reservation is never dropped while it counts.
    */
   private async queueState(organizationId: string, now: Date) {
-    const ledger = await this.queueLedgers.findOne({ id: organizationId });
+    const ledger = await this.c.queueLedgers.findOne({ id: organizationId });
     const reservations = ledger?.reservations ?? [];
     const pending = new Map((await this.pendingOf(organizationId)).map((e) => [e.id, e.queued_bytes ?? 0]));
     const unsure = reservations.map((r) => r.evaluation_id).filter((id) => !pending.has(id));
     const left = new Set<string>();
     if (unsure.length)
-      for (const doc of await this.evaluations.find({ organization_id: organizationId, id: { $in: unsure } }))
+      for (const doc of await this.c.evaluations.find({ organization_id: organizationId, id: { $in: unsure } }))
         if (isTombstone(doc) || doc.status !== "pending") left.add(doc.id);
     const live = liveReservations(reservations, { pending, left }, now);
     return { ledger, live, use: queueUse(live, pending) };
@@ -317,7 +315,7 @@ export class EvaluationRepo {
   ): Promise<boolean> {
     if (!read) {
       try {
-        await this.queueLedgers.insertOne({
+        await this.c.queueLedgers.insertOne({
           id: organizationId,
           organization_id: organizationId,
           version: 1,
@@ -330,12 +328,12 @@ export class EvaluationRepo {
       }
     }
     const next = { version: read.version + 1, reservations };
-    return (await this.queueLedgers.updateOne({ id: organizationId, version: read.version }, next)) !== null;
+    return (await this.c.queueLedgers.updateOne({ id: organizationId, version: read.version }, next)) !== null;
   }
 
   /** The organization's pending evaluations. */
   private async pendingOf(organizationId: string): Promise<EvaluationRecord[]> {
-    return (await this.evaluations.find({
+    return (await this.c.evaluations.find({
       organization_id: organizationId,
       status: "pending",
       deleted_at: null,
@@ -344,7 +342,7 @@ export class EvaluationRepo {
 
   /** Every organization's evaluations still pending, oldest first (recovery at start-up). */
   async pending(): Promise<EvaluationRecord[]> {
-    return (await this.evaluations.find(
+    return (await this.c.evaluations.find(
       { status: "pending", deleted_at: null },
       { sort: { id: 1 } },
     )) as EvaluationRecord[];
@@ -358,7 +356,7 @@ export class EvaluationRepo {
     events: PendingEvent[] = [],
   ): Promise<boolean> {
     const updated = await this.outbox.update(
-      this.evaluations,
+      this.c.evaluations,
       { id: evaluationId, organization_id: organizationId, deleted_at: null },
       { deleted_at: deletedAt },
       events,
@@ -369,7 +367,7 @@ export class EvaluationRepo {
 
   /** Stores a new evaluation (finished, or queued) and the events it implies in one write. */
   async insert(evaluation: EvaluationRecord, events: PendingEvent[]): Promise<void> {
-    await this.outbox.insert(this.evaluations, evaluation, events);
+    await this.outbox.insert(this.c.evaluations, evaluation, events);
   }
 
   /**
@@ -379,22 +377,22 @@ export class EvaluationRepo {
   async finishPending(next: EvaluationRecord, events: PendingEvent[]): Promise<boolean> {
     const { id: _id, ...fields } = next;
     const filter = { id: next.id, organization_id: next.organization_id, status: "pending", deleted_at: null };
-    return (await this.outbox.update(this.evaluations, filter, fields, events)) !== null;
+    return (await this.outbox.update(this.c.evaluations, filter, fields, events)) !== null;
   }
 
   /** Stores one file's record of a queued evaluation. */
   async addJobFile(file: JobFile): Promise<void> {
-    await this.jobFiles.insertOne(file);
+    await this.c.jobFiles.insertOne(file);
   }
 
   /** The file records of a queued evaluation, in order. */
   jobFilesOf(evaluationId: string): Promise<JobFile[]> {
-    return this.jobFiles.find({ evaluation_id: evaluationId }, { sort: { index: 1 } });
+    return this.c.jobFiles.find({ evaluation_id: evaluationId }, { sort: { index: 1 } });
   }
 
   /** Deletes the file records of an evaluation. */
   async dropJobFiles(evaluationId: string): Promise<void> {
-    await this.jobFiles.deleteMany({ evaluation_id: evaluationId });
+    await this.c.jobFiles.deleteMany({ evaluation_id: evaluationId });
   }
 
   /**
@@ -402,6 +400,6 @@ export class EvaluationRepo {
    * index 0, so one record per evaluation is read.
    */
   async queuedFilesBefore(cutoff: string): Promise<string[]> {
-    return (await this.jobFiles.find({ index: 0, created_at: { $lt: cutoff } })).map((f) => f.evaluation_id);
+    return (await this.c.jobFiles.find({ index: 0, created_at: { $lt: cutoff } })).map((f) => f.evaluation_id);
   }
 }

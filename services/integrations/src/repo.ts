@@ -1,8 +1,8 @@
 // The integrations service's collections, through the Store port: connections, the inbound
 // deliveries seen (deduplicated by the provider's delivery id), and the checks made of changes
 // (one per repository, head commit and policy version).
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import type { Collection, Store } from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, type Store } from "@verdict/store";
 import type { InboundEvent, ProviderKind } from "./domain/provider.js";
 
 export type ConnectionStatus = "active" | "broken";
@@ -60,55 +60,50 @@ export interface CheckRecord {
   updated_at: string;
 }
 
-export class IntegrationsRepo {
-  readonly connections: Collection<ConnectionRecord>;
-  readonly deliveries: Collection<InboundDeliveryRecord>;
-  readonly checks: Collection<CheckRecord>;
+/** The collections and the indexes their queries use. */
+const COLLECTIONS = {
+  connections: collectionDef<ConnectionRecord>("integrations_connections", [
+    { name: "org", fields: { organization_id: 1 } },
+  ]),
+  deliveries: collectionDef<InboundDeliveryRecord>("integrations_deliveries", [
+    { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
+  ]),
+  checks: collectionDef<CheckRecord>("integrations_checks", [
+    { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
+    { name: "pull", fields: { repository_id: 1, pull_number: 1, status: 1 } },
+  ]),
+};
 
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.connections = store.collection<ConnectionRecord>("integrations_connections");
-    this.deliveries = store.collection<InboundDeliveryRecord>("integrations_deliveries");
-    this.checks = store.collection<CheckRecord>("integrations_checks");
-  }
-
-  async init(): Promise<void> {
-    await this.connections.ensureIndexes([{ name: "org", fields: { organization_id: 1 } }]);
-    await this.deliveries.ensureIndexes([{ name: "dedupe", fields: { dedupe_key: 1 }, unique: true }]);
-    await this.checks.ensureIndexes([
-      { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
-      { name: "pull", fields: { repository_id: 1, pull_number: 1, status: 1 } },
-    ]);
-    await this.outbox.register(this.deliveries, this.connections);
+export class IntegrationsRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
+    super(store, outbox, COLLECTIONS, ["deliveries", "connections"]);
   }
 
   /** Stores a connection with its events (the audit event). */
   insertConnection(record: ConnectionRecord, events: PendingEvent[]): Promise<void> {
-    return this.outbox.insert(this.connections, record, events);
+    return this.outbox.insert(this.c.connections, record, events);
   }
 
   /** Deletes a connection with its events; false when it does not exist. */
   removeConnection(organizationId: string, id: string, events: PendingEvent[]): Promise<boolean> {
-    return this.outbox.remove(this.connections, { organization_id: organizationId, id }, events);
+    return this.outbox.remove(this.c.connections, { organization_id: organizationId, id }, events);
   }
 
   getConnection(organizationId: string, id: string): Promise<ConnectionRecord | null> {
-    return this.connections.findOne({ organization_id: organizationId, id });
+    return this.c.connections.findOne({ organization_id: organizationId, id });
   }
 
   /** By id alone: the inbound route names the connection; its organization comes from the record. */
   findConnection(id: string): Promise<ConnectionRecord | null> {
-    return this.connections.findOne({ id });
+    return this.c.connections.findOne({ id });
   }
 
   listConnections(organizationId: string): Promise<ConnectionRecord[]> {
-    return this.connections.find({ organization_id: organizationId }, { sort: { id: 1 } });
+    return this.c.connections.find({ organization_id: organizationId }, { sort: { id: 1 } });
   }
 
   /** Throws DuplicateKeyError for a delivery seen before; its event goes out with it (outbox). */
   insertDelivery(record: InboundDeliveryRecord, events: PendingEvent[]): Promise<void> {
-    return this.outbox.insert(this.deliveries, record, events);
+    return this.outbox.insert(this.c.deliveries, record, events);
   }
 }

@@ -1,6 +1,6 @@
 // The policy service's collections, through the Store port.
-import { withoutOutbox, type Outbox, type PendingEvent } from "@verdict/outbox";
-import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
+import { OutboxRepository, withoutOutbox, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, DuplicateKeyError, type Store } from "@verdict/store";
 import type { CustomPolicy } from "./domain/customPolicy.js";
 import type { PolicyOverride } from "./domain/effective.js";
 
@@ -40,39 +40,31 @@ export function policyDocId(organizationId: string, policyId: string): string {
 }
 
 /**
+ * The collections and the indexes their queries use. org_policy: one override / custom policy
+ * per (organization, policy id). org_provider_name: a repository connected once. org_name: the
+ * repositories an evaluation names.
+ */
+const COLLECTIONS = {
+  overrides: collectionDef<OverrideRecord>("policy_overrides", [
+    { name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true },
+  ]),
+  custom: collectionDef<CustomPolicyRecord>("policy_custom", [
+    { name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true },
+  ]),
+  repositories: collectionDef<RepositoryRecord>("policy_repositories", [
+    { name: "org_provider_name", fields: { organization_id: 1, provider: 1, name: 1 }, unique: true },
+    { name: "org_name", fields: { organization_id: 1, name: 1 } },
+  ]),
+};
+
+/**
  * The policy service's collections, behind methods named for what the use cases ask. Every
  * query is scoped by organization. A change to a policy is written together with the event
  * that announces it (the outbox), so neither is ever lost without the other.
  */
-export class PolicyRepo {
-  private readonly overrides: Collection<OverrideRecord>;
-  private readonly custom: Collection<CustomPolicyRecord>;
-  private readonly repositories: Collection<RepositoryRecord>;
-
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.overrides = store.collection<OverrideRecord>("policy_overrides");
-    this.custom = store.collection<CustomPolicyRecord>("policy_custom");
-    this.repositories = store.collection<RepositoryRecord>("policy_repositories");
-  }
-
-  async init(): Promise<void> {
-    // org_policy: one override / custom policy per (organization, policy id). org_provider_name:
-    // a repository connected once. org_name: the repositories an evaluation names.
-    await this.overrides.ensureIndexes([
-      { name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true },
-    ]);
-    await this.custom.ensureIndexes([
-      { name: "org_policy", fields: { organization_id: 1, policy_id: 1 }, unique: true },
-    ]);
-    await this.repositories.ensureIndexes([
-      { name: "org_provider_name", fields: { organization_id: 1, provider: 1, name: 1 }, unique: true },
-      { name: "org_name", fields: { organization_id: 1, name: 1 } },
-    ]);
-    // The outbox publishes the events written with each change, and sweeps up those a crash left behind.
-    await this.outbox.register(this.custom, this.overrides, this.repositories);
+export class PolicyRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
+    super(store, outbox, COLLECTIONS, ["custom", "overrides", "repositories"]);
   }
 
   // Policies
@@ -80,28 +72,28 @@ export class PolicyRepo {
   /** An organization's overrides and custom policies, each by policy id. */
   async policyRecords(organizationId: string): Promise<{ overrides: OverrideRecord[]; custom: CustomPolicyRecord[] }> {
     const [overrides, custom] = await Promise.all([
-      this.overrides.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
-      this.custom.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
+      this.c.overrides.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
+      this.c.custom.find({ organization_id: organizationId }, { sort: { policy_id: 1 } }),
     ]);
     return { overrides, custom };
   }
 
   findOverride(organizationId: string, policyId: string): Promise<OverrideRecord | null> {
-    return this.overrides.findOne({ id: policyDocId(organizationId, policyId), organization_id: organizationId });
+    return this.c.overrides.findOne({ id: policyDocId(organizationId, policyId), organization_id: organizationId });
   }
 
   findCustom(organizationId: string, policyId: string): Promise<CustomPolicyRecord | null> {
-    return this.custom.findOne({ id: policyDocId(organizationId, policyId), organization_id: organizationId });
+    return this.c.custom.findOne({ id: policyDocId(organizationId, policyId), organization_id: organizationId });
   }
 
   /** Patterns of all the organization's custom policies together (its budget). */
   async customPatternCount(organizationId: string): Promise<number> {
-    return (await this.custom.find({ organization_id: organizationId })).reduce((n, p) => n + p.patterns.length, 0);
+    return (await this.c.custom.find({ organization_id: organizationId })).reduce((n, p) => n + p.patterns.length, 0);
   }
 
   /** Stores a new custom policy with its event; throws DuplicateKeyError when the id is taken. */
   insertCustom(organizationId: string, policy: CustomPolicy, events: PendingEvent[]): Promise<void> {
-    return this.outbox.insert(this.custom, toCustomPolicyRecord(organizationId, policy), events);
+    return this.outbox.insert(this.c.custom, toCustomPolicyRecord(organizationId, policy), events);
   }
 
   /** Changes a custom policy with its event; null when it does not exist. */
@@ -112,7 +104,7 @@ export class PolicyRepo {
     events: PendingEvent[],
   ): Promise<CustomPolicyRecord | null> {
     return this.outbox.update(
-      this.custom,
+      this.c.custom,
       { id: policyDocId(organizationId, policyId), organization_id: organizationId },
       set,
       events,
@@ -122,7 +114,7 @@ export class PolicyRepo {
   /** Deletes a custom policy with its event; false when it does not exist. */
   deleteCustom(organizationId: string, policyId: string, events: PendingEvent[]): Promise<boolean> {
     return this.outbox.remove(
-      this.custom,
+      this.c.custom,
       { id: policyDocId(organizationId, policyId), organization_id: organizationId },
       events,
     );
@@ -140,12 +132,12 @@ export class PolicyRepo {
     events: PendingEvent[],
   ): Promise<void> {
     const filter = { id: initial.id, organization_id: initial.organization_id };
-    if (await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, events, unset)) return;
+    if (await this.outbox.update(this.c.overrides, filter, set as Partial<OverrideRecord>, events, unset)) return;
     try {
-      await this.outbox.insert(this.overrides, initial, events);
+      await this.outbox.insert(this.c.overrides, initial, events);
     } catch (err) {
       if (!(err instanceof DuplicateKeyError)) throw err;
-      await this.outbox.update(this.overrides, filter, set as Partial<OverrideRecord>, events, unset);
+      await this.outbox.update(this.c.overrides, filter, set as Partial<OverrideRecord>, events, unset);
     }
   }
 
@@ -153,11 +145,11 @@ export class PolicyRepo {
 
   /** An organization's repositories by name. */
   listRepositories(organizationId: string): Promise<RepositoryRecord[]> {
-    return this.repositories.find({ organization_id: organizationId }, { sort: { name: 1 } });
+    return this.c.repositories.find({ organization_id: organizationId }, { sort: { name: 1 } });
   }
 
   countRepositories(organizationId: string): Promise<number> {
-    return this.repositories.count({ organization_id: organizationId });
+    return this.c.repositories.count({ organization_id: organizationId });
   }
 
   /**
@@ -165,16 +157,16 @@ export class PolicyRepo {
    * organization connected this provider and name already (race-free: a unique index).
    */
   insertRepository(record: RepositoryRecord, events: PendingEvent[]): Promise<void> {
-    return this.outbox.insert(this.repositories, record, events);
+    return this.outbox.insert(this.c.repositories, record, events);
   }
 
   findRepository(organizationId: string, repositoryId: string): Promise<RepositoryRecord | null> {
-    return this.repositories.findOne({ id: repositoryId, organization_id: organizationId });
+    return this.c.repositories.findOne({ id: repositoryId, organization_id: organizationId });
   }
 
   /** Deletes a repository with its events; false when it does not exist. */
   deleteRepository(organizationId: string, repositoryId: string, events: PendingEvent[]): Promise<boolean> {
-    return this.outbox.remove(this.repositories, { id: repositoryId, organization_id: organizationId }, events);
+    return this.outbox.remove(this.c.repositories, { id: repositoryId, organization_id: organizationId }, events);
   }
 
   /**
@@ -182,12 +174,12 @@ export class PolicyRepo {
    * never back: each write is conditional, so late or concurrent events cannot undo a newer one.
    */
   async recordLastEvaluation(organizationId: string, name: string, at: string): Promise<void> {
-    const repos = await this.repositories.find({ organization_id: organizationId, name });
+    const repos = await this.c.repositories.find({ organization_id: organizationId, name });
     for (const repo of repos) {
       const base = { id: repo.id, organization_id: organizationId };
       const set = { last_evaluation: at };
-      const first = await this.repositories.updateOne({ ...base, last_evaluation: null }, set);
-      if (!first) await this.repositories.updateOne({ ...base, last_evaluation: { $lt: at } }, set);
+      const first = await this.c.repositories.updateOne({ ...base, last_evaluation: null }, set);
+      if (!first) await this.c.repositories.updateOne({ ...base, last_evaluation: { $lt: at } }, set);
     }
   }
 }

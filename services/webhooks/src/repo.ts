@@ -1,6 +1,6 @@
 // The webhooks service's collections, through the Store port.
-import type { Outbox, PendingEvent } from "@verdict/outbox";
-import { DuplicateKeyError, type Collection, type Store } from "@verdict/store";
+import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
+import { collectionDef, DuplicateKeyError, type Store } from "@verdict/store";
 import type { EventName, SubscribableEvent } from "./domain/events.js";
 
 export type EndpointStatus = "active" | "disabled";
@@ -68,57 +68,54 @@ export interface DeliveryRecord {
 export const MAX_LOGGED_ATTEMPTS = 50;
 
 /**
+ * The collections and their indexes. org_status: an organization's (active) endpoints. dedupe:
+ * one message per (event, endpoint). due: the worker's claim query. org_webhook: an endpoint's
+ * delivery log.
+ */
+const COLLECTIONS = {
+  endpoints: collectionDef<EndpointRecord>("webhooks_endpoints", [
+    { name: "org_status", fields: { organization_id: 1, status: 1 } },
+  ]),
+  deliveries: collectionDef<DeliveryRecord>("webhooks_deliveries", [
+    { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
+    { name: "due", fields: { status: 1, next_attempt_at: 1 } },
+    { name: "org_webhook", fields: { organization_id: 1, webhook_id: 1 } },
+  ]),
+};
+
+/**
  * The webhooks service's two collections, behind methods named for what the use cases ask:
  * every query is scoped by organization except the delivery worker's, which serves them all.
  */
-export class WebhookRepo {
-  private readonly endpoints: Collection<EndpointRecord>;
-  private readonly deliveries: Collection<DeliveryRecord>;
-
-  constructor(
-    store: Store,
-    private readonly outbox: Outbox,
-  ) {
-    this.endpoints = store.collection<EndpointRecord>("webhooks_endpoints");
-    this.deliveries = store.collection<DeliveryRecord>("webhooks_deliveries");
-  }
-
-  async init(): Promise<void> {
-    // org_status: an organization's (active) endpoints. dedupe: one message per (event,
-    // endpoint). due: the worker's claim query. org_webhook: an endpoint's delivery log.
-    await this.endpoints.ensureIndexes([{ name: "org_status", fields: { organization_id: 1, status: 1 } }]);
-    await this.deliveries.ensureIndexes([
-      { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
-      { name: "due", fields: { status: 1, next_attempt_at: 1 } },
-      { name: "org_webhook", fields: { organization_id: 1, webhook_id: 1 } },
-    ]);
+export class WebhookRepo extends OutboxRepository<typeof COLLECTIONS> {
+  constructor(store: Store, outbox: Outbox) {
     // An endpoint disabled is announced (webhook.disabled) through the outbox: never one without the other.
-    await this.outbox.register(this.endpoints);
+    super(store, outbox, COLLECTIONS, ["endpoints"]);
   }
 
   // Endpoints
 
   countEndpoints(organizationId: string): Promise<number> {
-    return this.endpoints.count({ organization_id: organizationId });
+    return this.c.endpoints.count({ organization_id: organizationId });
   }
 
   /** Stores a new endpoint with its events (the audit event). */
   insertEndpoint(endpoint: EndpointRecord, events: PendingEvent[] = []): Promise<void> {
-    return this.outbox.insert(this.endpoints, endpoint, events);
+    return this.outbox.insert(this.c.endpoints, endpoint, events);
   }
 
   /** An organization's endpoints, oldest first. */
   listEndpoints(organizationId: string): Promise<EndpointRecord[]> {
-    return this.endpoints.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
+    return this.c.endpoints.find({ organization_id: organizationId }, { sort: { created_at: 1 } });
   }
 
   /** The organization's active endpoints (whatever their events). */
   activeEndpoints(organizationId: string): Promise<EndpointRecord[]> {
-    return this.endpoints.find({ organization_id: organizationId, status: "active" });
+    return this.c.endpoints.find({ organization_id: organizationId, status: "active" });
   }
 
   findEndpoint(organizationId: string, webhookId: string): Promise<EndpointRecord | null> {
-    return this.endpoints.findOne({ id: webhookId, organization_id: organizationId });
+    return this.c.endpoints.findOne({ id: webhookId, organization_id: organizationId });
   }
 
   updateEndpoint(
@@ -127,7 +124,7 @@ export class WebhookRepo {
     set: Partial<EndpointRecord>,
     events: PendingEvent[] = [],
   ): Promise<EndpointRecord | null> {
-    return this.outbox.update(this.endpoints, { id: webhookId, organization_id: organizationId }, set, events);
+    return this.outbox.update(this.c.endpoints, { id: webhookId, organization_id: organizationId }, set, events);
   }
 
   /** Disables an endpoint that is still active, with the event announcing it; null when it was not (someone else won). */
@@ -138,7 +135,7 @@ export class WebhookRepo {
     event: PendingEvent,
   ): Promise<EndpointRecord | null> {
     return this.outbox.update(
-      this.endpoints,
+      this.c.endpoints,
       { id: endpoint.id, organization_id: endpoint.organization_id, status: "active" },
       { status: "disabled", disabled_reason: reason, disabled_at: at, updated_at: at },
       [event],
@@ -152,13 +149,13 @@ export class WebhookRepo {
     events: PendingEvent[] = [],
   ): Promise<{ deleted: boolean; deliveriesRemoved: number }> {
     const deleted = await this.outbox.remove(
-      this.endpoints,
+      this.c.endpoints,
       { id: webhookId, organization_id: organizationId },
       events,
     );
     if (!deleted) return { deleted: false, deliveriesRemoved: 0 };
     // A worker holding one of its messages finds the endpoint gone.
-    const deliveriesRemoved = await this.deliveries.deleteMany({
+    const deliveriesRemoved = await this.c.deliveries.deleteMany({
       organization_id: organizationId,
       webhook_id: webhookId,
     });
@@ -169,13 +166,13 @@ export class WebhookRepo {
 
   /** Stores a new message; throws DuplicateKeyError when its dedupe key exists. */
   insertDelivery(delivery: DeliveryRecord): Promise<void> {
-    return this.deliveries.insertOne(delivery);
+    return this.c.deliveries.insertOne(delivery);
   }
 
   /** Stores a new message unless one with the same dedupe key exists; answers whether it was new. */
   async insertDeliveryOnce(delivery: DeliveryRecord): Promise<boolean> {
     try {
-      await this.deliveries.insertOne(delivery);
+      await this.c.deliveries.insertOne(delivery);
       return true;
     } catch (err) {
       if (err instanceof DuplicateKeyError) return false;
@@ -184,7 +181,7 @@ export class WebhookRepo {
   }
 
   findDelivery(organizationId: string, deliveryId: string, webhookId?: string): Promise<DeliveryRecord | null> {
-    return this.deliveries.findOne({
+    return this.c.deliveries.findOne({
       id: deliveryId,
       organization_id: organizationId,
       ...(webhookId ? { webhook_id: webhookId } : {}),
@@ -197,7 +194,7 @@ export class WebhookRepo {
     webhookId: string,
     page: { limit: number; before?: string | undefined },
   ): Promise<DeliveryRecord[]> {
-    return this.deliveries.find(
+    return this.c.deliveries.find(
       { organization_id: organizationId, webhook_id: webhookId, ...(page.before ? { id: { $lt: page.before } } : {}) },
       { sort: { id: -1 }, limit: page.limit },
     );
@@ -210,12 +207,12 @@ export class WebhookRepo {
       next_attempt_at: { $lte: now },
       ...(excludeOrganizations.length ? { organization_id: { $nin: excludeOrganizations } } : {}),
     };
-    return this.deliveries.find(filter, { sort: { next_attempt_at: 1 }, limit });
+    return this.c.deliveries.find(filter, { sort: { next_attempt_at: 1 }, limit });
   }
 
   /** The pending message due first (for the worker's sleep). */
   async nextDueDelivery(): Promise<DeliveryRecord | undefined> {
-    const [next] = await this.deliveries.find(
+    const [next] = await this.c.deliveries.find(
       { status: "pending", next_attempt_at: { $ne: null } },
       { sort: { next_attempt_at: 1 }, limit: 1 },
     );
@@ -224,7 +221,7 @@ export class WebhookRepo {
 
   /** Leases a pending message until `leaseEnd` if nobody changed it since it was read; null when someone did. */
   claimDelivery(delivery: DeliveryRecord, leaseEnd: string): Promise<DeliveryRecord | null> {
-    return this.deliveries.updateOne(
+    return this.c.deliveries.updateOne(
       { id: delivery.id, version: delivery.version, status: "pending" },
       { next_attempt_at: leaseEnd, lease_until: leaseEnd, version: delivery.version + 1 },
     );
@@ -232,7 +229,7 @@ export class WebhookRepo {
 
   /** Changes a message if nobody changed it since it was read (compare-and-set on version); null when someone did. */
   updateDelivery(delivery: DeliveryRecord, set: Partial<DeliveryRecord>): Promise<DeliveryRecord | null> {
-    return this.deliveries.updateOne(
+    return this.c.deliveries.updateOne(
       { id: delivery.id, version: delivery.version },
       { ...set, version: delivery.version + 1 },
     );

@@ -12,47 +12,10 @@ import { evidencedPolicies, scopeTests, type PolicyScope } from "./applicability
 import type { Catalog, CatalogControl } from "./catalogs/types.js";
 import { controlPolicies, frameworkCoverage, type FrameworkCoverage } from "./coverage.js";
 import type { DateRange } from "./dateRange.js";
+import type { BypassFact, EvaluationFact, ViolationFact } from "./facts.js";
 import { byTime, trackFindings, type TrackedFinding, type TriageFact } from "./findings.js";
 
-export interface EvaluationFact {
-  id: string;
-  repository: string;
-  ref: string;
-  completed_at: string;
-  passed: boolean;
-  /** Policies that ran. */
-  policies: string[];
-  /** Files the engine read; absent on evaluations recorded before they were (no evidence). */
-  scanned_paths?: string[];
-}
-
-export interface ViolationFact {
-  id: string;
-  evaluation_id: string;
-  policy_id: string;
-  rule_id: string;
-  severity: string;
-  file: string;
-  line: number;
-  message: string;
-  /** The engine's fingerprint (absent on records projected before it was kept). */
-  fingerprint?: string;
-}
-
-export interface BypassFact {
-  id: string;
-  evaluation_id: string;
-  repository: string;
-  ref: string;
-  bypassed_at: string;
-  policy_id: string;
-  rule_id: string;
-  file: string;
-  line: number;
-  reason: string;
-  /** The suppressed finding's fingerprint (absent on records projected before it was kept). */
-  fingerprint?: string;
-}
+export type { BypassFact, EvaluationFact, ViolationFact };
 
 export interface PolicyInfo {
   id: string;

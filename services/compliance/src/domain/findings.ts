@@ -22,7 +22,7 @@
 // Records stored before suppressions carried fingerprints (and violations before violations did)
 // have an empty fingerprint: they are matched by location (policy, rule, path) instead.
 import { createHash } from "node:crypto";
-import type { BypassFact, EvaluationFact, ViolationFact } from "./evidence.js";
+import type { BypassFact, EvaluationFact, ViolationFact } from "./facts.js";
 
 export type FindingStatus = "open" | "fixed" | "suppressed" | "false_positive" | "accepted_risk";
 

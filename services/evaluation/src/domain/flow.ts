@@ -16,7 +16,7 @@
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
 import { elementOf, type CallSite } from "./collections.js";
 import { deadIn, JAVA_CONSTANTS, takenBranch, type ConstantSyntax } from "./constant.js";
-import type { StructuralLanguage } from "./structural.js";
+import type { StructuralLanguage } from "./structuralLanguages.js";
 
 /** A flow condition: the metavariable of the sink's argument, and what taints and cleans it. */
 export interface FlowSpec {

@@ -18,21 +18,9 @@ import php from "@ast-grep/lang-php";
 import python from "@ast-grep/lang-python";
 import ruby from "@ast-grep/lang-ruby";
 import { compileFlow, FLOW_LANGUAGES, reachesSink, type CompiledFlow, type FlowMemo, type FlowSpec } from "./flow.js";
+import { STRUCTURAL_LANGUAGES, type StructuralLanguage } from "./structuralLanguages.js";
 
-/** The languages structural rules are written for. */
-export const STRUCTURAL_LANGUAGES = [
-  "python",
-  "javascript",
-  "typescript",
-  "tsx",
-  "java",
-  "go",
-  "ruby",
-  "php",
-  "csharp",
-  "kotlin",
-] as const;
-export type StructuralLanguage = (typeof STRUCTURAL_LANGUAGES)[number];
+export { STRUCTURAL_LANGUAGES, type StructuralLanguage };
 
 /**
  * What a `structural` pattern's value holds (JSON): the languages it runs on and an ast-grep

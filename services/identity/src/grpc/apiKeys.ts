@@ -1,6 +1,6 @@
 // gRPC handlers of API keys: verification (the gateway's, on every request), listing, creation,
 // revocation. Map proto <-> use cases, nothing else.
-import { messageFields } from "@verdict/kit";
+import { commandOf, messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { Environment, Expiration } from "../domain/apiKey.js";
 import type { KeyRecord } from "../repos/apiKeyRepo.js";
@@ -35,7 +35,7 @@ export function apiKeyHandlers(
 ): IdentityHandlers<"verifyKey" | "listApiKeys" | "createApiKey" | "revokeApiKey"> {
   return {
     async verifyKey(req) {
-      const { key, org, scopes } = await verifyKey(deps, { key: req.key, clientIp: req.client_ip });
+      const { key, org, scopes } = await verifyKey(deps, commandOf(req));
       return {
         key_id: key.id,
         organization_id: org.id,
@@ -47,24 +47,21 @@ export function apiKeyHandlers(
       };
     },
     async listApiKeys(req) {
-      return { api_keys: (await listApiKeys(deps, { organizationId: req.organization_id })).map(toApiKey) };
+      return { api_keys: (await listApiKeys(deps, commandOf(req))).map(toApiKey) };
     },
     async createApiKey(req) {
+      const command = commandOf(req, ["environment", "creator_key_id", "creator_user_id"]);
       const { record, key } = await createApiKey(deps, {
-        organizationId: req.organization_id,
-        name: req.name,
-        scopes: req.scopes,
+        ...command,
+        // The gateway's schema checked both against the values the use case takes.
         expiration: req.expiration as Expiration,
-        ...(req.environment ? { environment: req.environment as Environment } : {}),
-        ipAllowlist: req.ip_allowlist,
-        ...(req.creator_key_id ? { creatorKeyId: req.creator_key_id } : {}),
-        ...(req.creator_user_id ? { creatorUserId: req.creator_user_id } : {}),
+        environment: command.environment as Environment | undefined,
         actor: fromActor(req.actor),
       });
       return { api_key: toApiKey(record), key };
     },
     async revokeApiKey(req) {
-      await revokeApiKey(deps, { organizationId: req.organization_id, keyId: req.key_id, actor: fromActor(req.actor) });
+      await revokeApiKey(deps, { ...commandOf(req), actor: fromActor(req.actor) });
       return {};
     },
   };

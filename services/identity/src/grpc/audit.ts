@@ -1,5 +1,5 @@
 // gRPC handlers of the audit log. Map proto <-> use cases, nothing else.
-import { messageFields } from "@verdict/kit";
+import { commandOf, messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import { exportAuditEvents } from "../usecases/audit/exportAuditEvents.js";
 import { listAuditEvents } from "../usecases/audit/listAuditEvents.js";
@@ -25,7 +25,8 @@ export function auditHandlers(deps: IdentityDeps): IdentityHandlers<"listAuditEv
   return {
     async exportAuditEvents(req) {
       const page = await exportAuditEvents(deps, {
-        organizationId: req.organization_id,
+        ...commandOf(req),
+        // An int64 arrives as its decimal string; no limit named: 500.
         afterSeq: Number(req.after_seq),
         limit: req.limit > 0 ? req.limit : 500,
       });
@@ -37,13 +38,9 @@ export function auditHandlers(deps: IdentityDeps): IdentityHandlers<"listAuditEv
     },
     async listAuditEvents(req) {
       const page = await listAuditEvents(deps, {
-        organizationId: req.organization_id,
-        ...(req.actor ? { actor: req.actor } : {}),
-        ...(req.type ? { type: req.type } : {}),
-        ...(req.since ? { since: req.since } : {}),
-        ...(req.until ? { until: req.until } : {}),
+        ...commandOf(req, ["actor", "type", "since", "until", "cursor"]),
+        // The page size: at most 100, none named: 20.
         limit: req.limit > 0 ? Math.min(req.limit, 100) : 20,
-        ...(req.cursor ? { cursor: req.cursor } : {}),
       });
       return { events: page.events.map(toAuditEvent), next_cursor: page.next_cursor, has_more: page.has_more };
     },

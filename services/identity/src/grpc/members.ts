@@ -1,5 +1,6 @@
 // gRPC handlers of members: an organization's people, their invitations and roles. Map proto <->
 // use cases, nothing else.
+import { commandOf } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import { acceptInvitation } from "../usecases/members/acceptInvitation.js";
 import { inviteMember } from "../usecases/members/inviteMember.js";
@@ -19,45 +20,25 @@ export function memberHandlers(
 ): IdentityHandlers<"listMembers" | "inviteMember" | "updateMemberRole" | "removeMember" | "acceptInvitation"> {
   return {
     async listMembers(req) {
-      return { members: (await listMembers(deps, { organizationId: req.organization_id })).map(toMember) };
+      return { members: (await listMembers(deps, commandOf(req))).map(toMember) };
     },
     async inviteMember(req) {
-      const res = await inviteMember(deps, {
-        organizationId: req.organization_id,
-        email: req.email,
-        role: req.role,
-        actor: fromActor(req.actor),
-        ...(req.inviter_user_id ? { inviterUserId: req.inviter_user_id } : {}),
-      });
+      const res = await inviteMember(deps, { ...commandOf(req, ["inviter_user_id"]), actor: fromActor(req.actor) });
       return { member: toMember(res.member), invitation_token: res.token };
     },
     async updateMemberRole(req) {
       const member = await updateMemberRole(deps, {
-        organizationId: req.organization_id,
-        userId: req.user_id,
-        role: req.role,
+        ...commandOf(req, ["changer_user_id"]),
         actor: fromActor(req.actor),
-        ...(req.changer_user_id ? { changerUserId: req.changer_user_id } : {}),
       });
       return { member: toMember(member) };
     },
     async removeMember(req) {
-      await removeMember(deps, {
-        organizationId: req.organization_id,
-        userId: req.user_id,
-        actor: fromActor(req.actor),
-        ...(req.remover_user_id ? { removerUserId: req.remover_user_id } : {}),
-      });
+      await removeMember(deps, { ...commandOf(req, ["remover_user_id"]), actor: fromActor(req.actor) });
       return {};
     },
     async acceptInvitation(req) {
-      const res = await acceptInvitation(deps, {
-        token: req.token,
-        name: req.name,
-        password: req.password,
-        clientIp: req.client_ip,
-        ...(req.session_user_id ? { sessionUserId: req.session_user_id } : {}),
-      });
+      const res = await acceptInvitation(deps, commandOf(req, ["session_user_id"]));
       return { member: toMember(res.member), organization_id: res.organizationId };
     },
   };

@@ -1,5 +1,6 @@
 // gRPC handlers of MFA: TOTP enrolment, passkeys (registration, sign-in, an account's list). Map
 // proto <-> use cases, nothing else.
+import { commandOf } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import { confirmTotpEnrolment } from "../usecases/mfa/confirmTotpEnrolment.js";
 import { startTotpEnrolment } from "../usecases/mfa/startTotpEnrolment.js";
@@ -34,66 +35,35 @@ export function mfaHandlers(
 > {
   return {
     async startTotpEnrolment(req) {
-      const res = await startTotpEnrolment(deps, { sessionToken: req.session_token });
+      const res = await startTotpEnrolment(deps, commandOf(req));
       return { secret: res.secret, otpauth_uri: res.uri };
     },
     async confirmTotpEnrolment(req) {
-      const res = await confirmTotpEnrolment(deps, {
-        sessionToken: req.session_token,
-        code: req.code,
-        clientIp: req.client_ip,
-        userAgent: req.user_agent,
-      });
+      const res = await confirmTotpEnrolment(deps, commandOf(req));
       return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
     },
     async startPasskeyRegistration(req) {
-      return {
-        options_json: await startPasskeyRegistration(deps, { sessionToken: req.session_token, rp: fromRp(req.rp) }),
-      };
+      return { options_json: await startPasskeyRegistration(deps, { ...commandOf(req), rp: fromRp(req.rp) }) };
     },
     async finishPasskeyRegistration(req) {
-      const res = await finishPasskeyRegistration(deps, {
-        sessionToken: req.session_token,
-        rp: fromRp(req.rp),
-        responseJson: req.response_json,
-        name: req.name,
-        clientIp: req.client_ip,
-        userAgent: req.user_agent,
-      });
+      const res = await finishPasskeyRegistration(deps, { ...commandOf(req), rp: fromRp(req.rp) });
       return { recovery_codes: res.recoveryCodes, session_token: res.token, session: toSession(res.session) };
     },
     async startPasskeyLogin(req) {
-      return { options_json: await startPasskeyLogin(deps, { mfaToken: req.mfa_token, rp: fromRp(req.rp) }) };
+      return { options_json: await startPasskeyLogin(deps, { ...commandOf(req), rp: fromRp(req.rp) }) };
     },
     async finishPasskeyLogin(req) {
-      const res = await finishPasskeyLogin(deps, {
-        mfaToken: req.mfa_token,
-        rp: fromRp(req.rp),
-        responseJson: req.response_json,
-        clientIp: req.client_ip,
-        userAgent: req.user_agent,
-      });
+      const res = await finishPasskeyLogin(deps, { ...commandOf(req), rp: fromRp(req.rp) });
       return { session_token: res.token, session: toSession(res.session) };
     },
     async listPasskeys(req) {
-      return { passkeys: (await listPasskeys(deps, { sessionToken: req.session_token })).map(toPasskey) };
+      return { passkeys: (await listPasskeys(deps, commandOf(req))).map(toPasskey) };
     },
     async renamePasskey(req) {
-      const passkey = await renamePasskey(deps, {
-        sessionToken: req.session_token,
-        passkeyId: req.passkey_id,
-        name: req.name,
-        expectedVersion: req.expected_version,
-      });
-      return { passkey: toPasskey(passkey) };
+      return { passkey: toPasskey(await renamePasskey(deps, commandOf(req))) };
     },
     async deletePasskey(req) {
-      await deletePasskey(deps, {
-        sessionToken: req.session_token,
-        passkeyId: req.passkey_id,
-        clientIp: req.client_ip,
-        expectedVersion: req.expected_version,
-      });
+      await deletePasskey(deps, commandOf(req));
       return {};
     },
   };

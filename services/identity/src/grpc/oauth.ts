@@ -1,7 +1,7 @@
 // gRPC handlers of OAuth: the clients an organization registers, and what the gateway's
 // authorization server keeps here (artifacts, accounts, its secret, its audit events). Map proto
 // <-> use cases, nothing else.
-import { messageFields } from "@verdict/kit";
+import { commandOf, messageFields, replyOf } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { OAuthClientRecord } from "../repos/oauthRepo.js";
 import { createOAuthClient } from "../usecases/oauth/createOAuthClient.js";
@@ -42,75 +42,46 @@ export function oauthHandlers(
 > {
   return {
     async listOAuthClients(req) {
-      return {
-        oauth_clients: (await listOAuthClients(deps, { organizationId: req.organization_id })).map(toOAuthClient),
-      };
+      return { oauth_clients: (await listOAuthClients(deps, commandOf(req))).map(toOAuthClient) };
     },
     async createOAuthClient(req) {
-      const { record, secret } = await createOAuthClient(deps, {
-        organizationId: req.organization_id,
-        name: req.name,
-        redirectUris: req.redirect_uris,
-        scopes: req.scopes,
-        public: req.public,
-        actor: fromActor(req.actor),
-      });
+      const { record, secret } = await createOAuthClient(deps, { ...commandOf(req), actor: fromActor(req.actor) });
       return { oauth_client: toOAuthClient(record), ...(secret ? { client_secret: secret } : {}) };
     },
     async deleteOAuthClient(req) {
-      await deleteOAuthClient(deps, {
-        organizationId: req.organization_id,
-        clientId: req.client_id,
-        actor: fromActor(req.actor),
-      });
+      await deleteOAuthClient(deps, { ...commandOf(req), actor: fromActor(req.actor) });
       return {};
     },
     async oAuthArtifactUpsert(req) {
-      await upsertArtifact(deps, {
-        model: req.model,
-        id: req.id,
-        payloadJson: req.payload_json,
-        expiresIn: Number(req.expires_in),
-      });
+      // An int64 arrives as its decimal string.
+      await upsertArtifact(deps, { ...commandOf(req), expiresIn: Number(req.expires_in) });
       return {};
     },
     async oAuthArtifactFind(req) {
-      const payload = await findArtifact(deps, {
-        model: req.model,
-        ...(req.id ? { id: req.id } : {}),
-        ...(req.uid ? { uid: req.uid } : {}),
-        ...(req.user_code ? { userCode: req.user_code } : {}),
-      });
+      const payload = await findArtifact(deps, commandOf(req, ["id", "uid", "user_code"]));
       return payload === null ? {} : { payload_json: payload };
     },
     async oAuthArtifactConsume(req) {
-      await consumeArtifact(deps, { model: req.model, id: req.id });
+      await consumeArtifact(deps, commandOf(req));
       return {};
     },
     async oAuthArtifactDestroy(req) {
-      await destroyArtifact(deps, { model: req.model, id: req.id });
+      await destroyArtifact(deps, commandOf(req));
       return {};
     },
     async oAuthArtifactRevokeGrant(req) {
-      await revokeGrant(deps, { grantId: req.grant_id });
+      await revokeGrant(deps, commandOf(req));
       return {};
     },
     async getOAuthClientRegistration(req) {
-      const c = await getOAuthClientRegistration(deps, { clientId: req.client_id });
+      const c = await getOAuthClientRegistration(deps, commandOf(req));
       return { oauth_client: toOAuthClient(c), organization_id: c.organization_id, secret_hash: c.secret_hash ?? "" };
     },
     async getOAuthAccount(req) {
-      const a = await getOAuthAccount(deps, { accountId: req.account_id });
-      return {
-        user_id: a.userId,
-        organization_id: a.organizationId,
-        email: a.email,
-        name: a.name,
-        role_scopes: a.roleScopes,
-      };
+      return replyOf(await getOAuthAccount(deps, commandOf(req)));
     },
     async verifyAccessToken(req) {
-      const v = await verifyAccessToken(deps, { token: req.token });
+      const v = await verifyAccessToken(deps, commandOf(req));
       return {
         organization_id: v.org.id,
         organization_name: v.org.name,
@@ -125,15 +96,7 @@ export function oauthHandlers(
       return { secret: deps.oauthServerSecret };
     },
     async recordOAuthEvent(req) {
-      await recordOAuthEvent(deps, {
-        organizationId: req.organization_id,
-        type: req.type,
-        actor: fromActor(req.actor),
-        clientId: req.client_id,
-        grantId: req.grant_id,
-        scopes: req.scopes,
-        reason: req.reason,
-      });
+      await recordOAuthEvent(deps, { ...commandOf(req), actor: fromActor(req.actor) });
       return {};
     },
   };

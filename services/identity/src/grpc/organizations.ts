@@ -1,12 +1,12 @@
 // gRPC handlers of organizations: creation (instance operators only), reading, settings and rate
 // limits. Map proto <-> use cases, nothing else.
-import { messageFields } from "@verdict/kit";
+import { commandOf, messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { Plan } from "../domain/organization.js";
 import { createOrganization } from "../usecases/organizations/createOrganization.js";
 import { getOrganization, type OrganizationView } from "../usecases/organizations/getOrganization.js";
 import { getOrganizationSettings } from "../usecases/organizations/getOrganizationSettings.js";
-import { updateOrganization } from "../usecases/organizations/updateOrganization.js";
+import { updateOrganization, type UpdateOrganizationCommand } from "../usecases/organizations/updateOrganization.js";
 import { updateOrganizationLimits } from "../usecases/organizations/updateOrganizationLimits.js";
 import type { OrgSettings } from "../domain/organization.js";
 import { toApiKey } from "./apiKeys.js";
@@ -42,40 +42,31 @@ export function organizationHandlers(
 > {
   return {
     async createOrganization(req) {
-      const res = await createOrganization(deps, {
-        name: req.name,
-        plan: (req.plan || "free") as Plan,
-        rateLimits: req.rate_limits,
-      });
+      // No plan named: free (the gateway's schema checked a named one).
+      const res = await createOrganization(deps, { ...commandOf(req), plan: (req.plan || "free") as Plan });
       return { organization: toOrganization(res.org), api_key: toApiKey(res.keyRecord), key: res.key };
     },
     async updateOrganizationLimits(req) {
       return {
         organization: toOrganization(
-          await updateOrganizationLimits(deps, { organizationId: req.organization_id, limits: req.rate_limits ?? {} }),
+          await updateOrganizationLimits(deps, { ...commandOf(req), limits: req.rate_limits ?? {} }),
         ),
       };
     },
     async getOrganization(req) {
-      return { organization: toOrganization(await getOrganization(deps, { organizationId: req.organization_id })) };
+      return { organization: toOrganization(await getOrganization(deps, commandOf(req))) };
     },
     async getOrganizationSettings(req) {
-      return { settings: toSettings(await getOrganizationSettings(deps, { organizationId: req.organization_id })) };
+      return { settings: toSettings(await getOrganizationSettings(deps, commandOf(req))) };
     },
     async updateOrganization(req) {
+      const { auditRetentionDays, ...command } = commandOf(req);
       const org = await updateOrganization(deps, {
-        organizationId: req.organization_id,
-        name: req.name,
-        defaultSeverity: req.default_severity as "error" | "warning" | undefined,
-        requireEvaluationPass: req.require_evaluation_pass,
-        allowInlineSuppression: req.allow_inline_suppression,
-        requireMfa: req.require_mfa,
-        systemDescription: req.system_description,
-        reportScope: req.report_scope,
-        requireConnectedRepository: req.require_connected_repository,
+        ...command,
+        // The gateway's schema checked the severity against the two the use case takes.
+        defaultSeverity: req.default_severity as UpdateOrganizationCommand["defaultSeverity"],
         // 0 on the wire: kept forever.
-        ...(req.audit_retention_days !== undefined ? { auditRetentionDays: req.audit_retention_days || null } : {}),
-        audit: req.audit,
+        ...(auditRetentionDays !== undefined ? { auditRetentionDays: auditRetentionDays || null } : {}),
       });
       return { organization: toOrganization(org) };
     },

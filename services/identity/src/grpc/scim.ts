@@ -1,6 +1,6 @@
 // gRPC handlers of SCIM: the tokens an identity provider provisions with, and its requests (the
 // gateway forwards them). Map proto <-> use cases, nothing else.
-import { messageFields } from "@verdict/kit";
+import { commandOf, messageFields } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { Expiration } from "../domain/apiKey.js";
 import type { ScimTokenRecord } from "../repos/scimRepo.js";
@@ -20,37 +20,23 @@ export function scimHandlers(
 ): IdentityHandlers<"listScimTokens" | "createScimToken" | "deleteScimToken" | "handleScim"> {
   return {
     async listScimTokens(req) {
-      return { scim_tokens: (await listScimTokens(deps, { organizationId: req.organization_id })).map(toScimToken) };
+      return { scim_tokens: (await listScimTokens(deps, commandOf(req))).map(toScimToken) };
     },
     async createScimToken(req) {
       const { record, token } = await createScimToken(deps, {
-        organizationId: req.organization_id,
-        name: req.name,
+        ...commandOf(req),
+        // None named: never (the gateway's schema checked a named one).
         expiration: (req.expiration || "never") as Expiration,
         actor: fromActor(req.actor),
       });
       return { scim_token: toScimToken(record), token };
     },
     async deleteScimToken(req) {
-      await deleteScimToken(deps, {
-        organizationId: req.organization_id,
-        tokenId: req.token_id,
-        actor: fromActor(req.actor),
-      });
+      await deleteScimToken(deps, { ...commandOf(req), actor: fromActor(req.actor) });
       return {};
     },
     async handleScim(req) {
-      const res = await handleScim(deps, {
-        token: req.token,
-        method: req.method,
-        path: req.path,
-        query: req.query,
-        bodyJson: req.body_json,
-        ifMatch: req.if_match,
-        ifNoneMatch: req.if_none_match,
-        baseUrl: req.base_url,
-        clientIp: req.client_ip,
-      });
+      const res = await handleScim(deps, commandOf(req));
       return {
         status: res.status,
         body_json: res.body === undefined ? "" : JSON.stringify(res.body),

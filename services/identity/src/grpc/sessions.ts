@@ -1,5 +1,6 @@
 // gRPC handlers of sessions: sign-in (and its TOTP step), verification, sign-out. Map proto <-> use
 // cases, nothing else.
+import { commandOf } from "@verdict/kit";
 import { completeTotpLogin } from "../usecases/mfa/completeTotpLogin.js";
 import { login } from "../usecases/sessions/login.js";
 import { logout } from "../usecases/sessions/logout.js";
@@ -12,13 +13,7 @@ export function sessionHandlers(
 ): IdentityHandlers<"login" | "completeTotpLogin" | "verifySession" | "logout"> {
   return {
     async login(req) {
-      const res = await login(deps, {
-        email: req.email,
-        password: req.password,
-        clientIp: req.client_ip,
-        userAgent: req.user_agent,
-        ...(req.organization_id ? { organizationId: req.organization_id } : {}),
-      });
+      const res = await login(deps, commandOf(req, ["organization_id"]));
       if (res.kind === "mfa")
         return { mfa_required: true, methods: res.methods, mfa_token: res.mfaToken, session_token: "" };
       return {
@@ -30,19 +25,14 @@ export function sessionHandlers(
       };
     },
     async completeTotpLogin(req) {
-      const res = await completeTotpLogin(deps, {
-        mfaToken: req.mfa_token,
-        code: req.code,
-        clientIp: req.client_ip,
-        userAgent: req.user_agent,
-      });
+      const res = await completeTotpLogin(deps, commandOf(req));
       return { session_token: res.token, session: toSession(res.session) };
     },
     async verifySession(req) {
       return { session: toSession(await verifySession(deps, { token: req.session_token })) };
     },
     async logout(req) {
-      await logout(deps, { token: req.session_token, clientIp: req.client_ip });
+      await logout(deps, { ...commandOf(req), token: req.session_token });
       return {};
     },
   };

@@ -1,5 +1,6 @@
 // gRPC handlers of SSO: connections, claimed domains, and sign-ins through an IdP (OIDC, SAML). Map
 // proto <-> use cases, nothing else.
+import { commandOf } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 import type { IdentityDeps } from "../deps.js";
 import type { SsoConnectionView } from "../usecases/sso/connectionView.js";
@@ -53,40 +54,20 @@ export function ssoHandlers(
 > {
   return {
     async putSsoConnection(req) {
-      const v = await putSsoConnection(deps, {
-        organizationId: req.organization_id,
-        actor: fromActor(req.actor),
-        type: req.type,
-        issuer: req.issuer,
-        clientId: req.client_id,
-        clientSecret: req.client_secret,
-        idpMetadataXml: req.idp_metadata_xml,
-        idpMetadataUrl: req.idp_metadata_url,
-        idpEntityId: req.idp_entity_id,
-        idpSsoUrl: req.idp_sso_url,
-        idpCertificate: req.idp_certificate,
-        domains: req.domains,
-        defaultRole: req.default_role,
-        enforce: req.enforce,
-      });
-      return { connection: toConnection(v) };
+      return {
+        connection: toConnection(await putSsoConnection(deps, { ...commandOf(req), actor: fromActor(req.actor) })),
+      };
     },
     async getSsoConnection(req) {
-      return { connection: toConnection(await getSsoConnection(deps, { organizationId: req.organization_id })) };
+      return { connection: toConnection(await getSsoConnection(deps, commandOf(req))) };
     },
     async deleteSsoConnection(req) {
-      await deleteSsoConnection(deps, { organizationId: req.organization_id, actor: fromActor(req.actor) });
+      await deleteSsoConnection(deps, { ...commandOf(req), actor: fromActor(req.actor) });
       return {};
     },
     async verifySsoDomain(req) {
       return {
-        connection: toConnection(
-          await verifySsoDomain(deps, {
-            organizationId: req.organization_id,
-            domain: req.domain,
-            actor: fromActor(req.actor),
-          }),
-        ),
+        connection: toConnection(await verifySsoDomain(deps, { ...commandOf(req), actor: fromActor(req.actor) })),
       };
     },
     async startSsoLogin(req) {
@@ -105,30 +86,15 @@ export function ssoHandlers(
       return { redirect_url };
     },
     async completeOidcLogin(req) {
-      const res = await completeOidcLogin(deps, {
-        state: req.state,
-        code: req.code,
-        iss: req.iss,
-        redirectUri: req.urls?.oidc_redirect_uri ?? "",
-        clientIp: req.client_ip,
-        userAgent: req.user_agent,
-        browserBinding: req.browser_binding,
-      });
+      const res = await completeOidcLogin(deps, { ...commandOf(req), redirectUri: req.urls?.oidc_redirect_uri ?? "" });
       return { session_token: res.token, session: toSession(res.session) };
     },
     async completeSamlLogin(req) {
-      const res = await completeSamlLogin(deps, {
-        samlResponse: req.saml_response,
-        relayState: req.relay_state,
-        urls: samlUrls(req.urls),
-        clientIp: req.client_ip,
-        userAgent: req.user_agent,
-        browserBinding: req.browser_binding,
-      });
+      const res = await completeSamlLogin(deps, { ...commandOf(req), urls: samlUrls(req.urls) });
       return { session_token: res.token, session: toSession(res.session) };
     },
     async getSamlMetadata(req) {
-      return { xml: await samlMetadata(deps, { organizationId: req.organization_id, urls: samlUrls(req.urls) }) };
+      return { xml: await samlMetadata(deps, { ...commandOf(req), urls: samlUrls(req.urls) }) };
     },
   };
 }

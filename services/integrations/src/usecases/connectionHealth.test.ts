@@ -43,7 +43,7 @@ beforeEach(async () => {
   for (const topic of [TOPICS.connectionBroken, TOPICS.connectionRestored])
     await bus.subscribe<ConnectionHealthData>(topic, "t", async (e) => void seen.push(e));
   deps = { repo, bus, outbox, logger, clock: { now: () => NOW } } as unknown as IntegrationsDeps;
-  await repo.connections.insertOne(connection);
+  await repo.c.connections.insertOne(connection);
 });
 
 afterEach(async () => {

@@ -19,21 +19,21 @@ export async function recordProviderError(
   if (err instanceof ProviderError && err.code === "unauthorized") {
     const event = healthEvent(deps, TOPICS.connectionBroken, connection, at, err.code);
     const turned = await deps.outbox.update(
-      deps.repo.connections,
+      deps.repo.c.connections,
       { id: connection.id, status: "active" },
       { ...error, status: "broken" },
       [event],
     );
     if (turned) return;
   }
-  await deps.repo.connections.updateOne({ id: connection.id }, error);
+  await deps.repo.c.connections.updateOne({ id: connection.id }, error);
 }
 
 /** Records that a call through a broken connection worked: it is active again. */
 export async function recordProviderWorks(deps: IntegrationsDeps, connection: ConnectionRecord): Promise<void> {
   if (connection.status !== "broken") return;
   const at = deps.clock.now().toISOString();
-  await deps.outbox.update(deps.repo.connections, { id: connection.id, status: "broken" }, { status: "active" }, [
+  await deps.outbox.update(deps.repo.c.connections, { id: connection.id, status: "broken" }, { status: "active" }, [
     healthEvent(deps, TOPICS.connectionRestored, connection, at),
   ]);
 }

@@ -37,7 +37,7 @@ export async function processDelivery(
   deps: IntegrationsDeps,
   cmd: { deliveryId: string; attempt?: number },
 ): Promise<void> {
-  const delivery = await deps.repo.deliveries.findOne({ id: cmd.deliveryId });
+  const delivery = await deps.repo.c.deliveries.findOne({ id: cmd.deliveryId });
   if (!delivery) return;
   const event = delivery.event;
   if (!isChecked(event)) return;
@@ -108,7 +108,7 @@ async function reschedule(deps: IntegrationsDeps, delivery: InboundDeliveryRecor
     attempt,
     not_before: new Date(deps.clock.now().getTime() + delayMs).toISOString(),
   };
-  await deps.outbox.update(deps.repo.deliveries, { id: delivery.id }, { attempts: attempt }, [
+  await deps.outbox.update(deps.repo.c.deliveries, { id: delivery.id }, { attempts: attempt }, [
     deps.outbox.event(CHANGE_RETRY_TOPIC, { source: "integrations", subject: delivery.id, data }),
   ]);
 }
@@ -155,10 +155,10 @@ async function checkPullRequest(
   };
   let current = check;
   try {
-    await deps.repo.checks.insertOne(check);
+    await deps.repo.c.checks.insertOne(check);
   } catch (err) {
     if (!(err instanceof DuplicateKeyError)) throw err;
-    const existing = await deps.repo.checks.findOne({ dedupe_key: check.dedupe_key });
+    const existing = await deps.repo.c.checks.findOne({ dedupe_key: check.dedupe_key });
     // Done (or overtaken) before: a redelivery changes nothing, a "Re-run" posts it again. A check
     // that failed midway runs again.
     if (!existing || (existing.status !== "running" && !rerun)) {
@@ -189,14 +189,14 @@ async function checkPullRequest(
   });
   // A newer head of the pull request took over meanwhile: its check reports, this one does not
   // (its check run, where the provider has one, ends as cancelled). Asked for by a "Re-run", it does.
-  const still = await deps.repo.checks.findOne({ id: current.id });
+  const still = await deps.repo.c.checks.findOne({ id: current.id });
   if (still?.status === "superseded" && !rerun) {
     log.info({ check_id: current.id }, "check superseded by a newer head: result not posted");
     await client.cancelReport?.(change, handle, "Superseded: a newer commit of the pull request is being checked");
     return true;
   }
   await client.completeReport(change, handle, report);
-  await deps.repo.checks.updateOne(
+  await deps.repo.c.checks.updateOne(
     { id: current.id },
     {
       status: "completed",
@@ -233,7 +233,7 @@ async function evaluationOf(
   }
   const { files, skippedForSize } = await readFiles(deps, client, change, changed);
   const evaluation = await evaluate(deps, orgId, check.repository, change, files);
-  await deps.repo.checks.updateOne(
+  await deps.repo.c.checks.updateOne(
     { id: check.id },
     { evaluation_id: evaluation.id, skipped_for_size: skippedForSize, updated_at: deps.clock.now().toISOString() },
   );
@@ -243,14 +243,14 @@ async function evaluationOf(
 /** Checks still running for an older head of the same pull request stop posting. */
 async function supersedeOlder(deps: IntegrationsDeps, check: CheckRecord): Promise<void> {
   if (check.pull_number === null) return;
-  const running = await deps.repo.checks.find({
+  const running = await deps.repo.c.checks.find({
     repository_id: check.repository_id,
     pull_number: check.pull_number,
     status: "running",
   });
   for (const other of running) {
     if (other.id !== check.id && other.head_sha !== check.head_sha && other.created_at <= check.created_at)
-      await deps.repo.checks.updateOne({ id: other.id, status: "running" }, { status: "superseded" });
+      await deps.repo.c.checks.updateOne({ id: other.id, status: "running" }, { status: "superseded" });
   }
 }
 

@@ -46,7 +46,7 @@ export async function receiveEvent(
     throw err;
   }
   const now = deps.clock.now().toISOString();
-  await deps.repo.connections.updateOne({ id: connection.id }, { last_event_at: now });
+  await deps.repo.c.connections.updateOne({ id: connection.id }, { last_event_at: now });
   if (event.kind === "ignored" || event.kind === "ping") return { outcome: "ignored", deliveryId: event.deliveryId };
   const id = newId("dlv");
   const data: ChangeReceivedData = {

@@ -3,7 +3,7 @@
 // the evaluation engine receives for it.
 import { createHash } from "node:crypto";
 import type { policyV1 } from "@verdict/proto";
-import { languagePaths, type Language } from "./builtins/types.js";
+import { languagePaths, type Language } from "./languages.js";
 
 export const SEVERITIES = ["error", "warning"] as const;
 export type Severity = (typeof SEVERITIES)[number];

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { PatternDef, PolicyDescription } from "../policy.js";
 import type { SettingsSchema } from "../settings.js";
+import type { Language } from "../languages.js";
 
 export interface BuiltinPattern extends PatternDef {
   /** Every built-in rule has a stable kebab-case id, unique across all built-ins. */
@@ -14,39 +15,7 @@ export interface BuiltinPattern extends PatternDef {
   documentation_url?: string;
 }
 
-/**
- * The languages and file formats a policy may claim to run on, each with the file names it covers
- * (what a fixture's name must match to back the claim).
- */
-export const LANGUAGES = {
-  python: /\.pyw?$/i,
-  javascript: /\.(?:[cm]?jsx?|vue|svelte|html?|ejs|hbs)$/i,
-  typescript: /\.[cm]?tsx?$/i,
-  java: /\.java$/i,
-  kotlin: /\.kts?$/i,
-  go: /\.go$/i,
-  ruby: /\.(?:rb|rake|erb)$/i,
-  php: /\.(?:php[0-9]?|phtml)$/i,
-  csharp: /\.cs$/i,
-  shell: /\.(?:sh|bash|zsh)$/i,
-  dockerfile: /(?:^|\/)(?:Dockerfile[^/]*|[^/]*\.dockerfile)$/i,
-  kubernetes: /\.ya?ml$/i,
-  "docker-compose": /(?:^|\/)(?:docker-)?compose[^/]*\.ya?ml$/i,
-  "spring-config": /(?:^|\/)(?:application|bootstrap)[^/]*\.(?:properties|ya?ml)$/i,
-  "php-ini": /(?:^|\/)php\.ini$/i,
-  "asp-net-config": /(?:^|\/)web\.config$/i,
-  nginx: /\.conf$/i,
-  yaml: /\.ya?ml$/i,
-  json: /\.json[c5]?$/i,
-  dotenv: /(?:^|\/)\.env(?:\.[^/]*)?$/i,
-} as const;
-
-export type Language = keyof typeof LANGUAGES;
-
-/** The file names of these languages as RE2 patterns on the path (LANGUAGES are case-insensitive). */
-export function languagePaths(languages: readonly Language[]): string[] {
-  return languages.map((l) => `(?i)${LANGUAGES[l].source}`);
-}
+export { LANGUAGES, languagePaths, type Language } from "../languages.js";
 
 /** A CWE claim backed by every rule of the policy (secret policies: each rule finds a credential). */
 export const EVERY_RULE = ["*"] as const;
