@@ -7186,6 +7186,10 @@ export interface operations {
                 limit?: number;
                 /** @description Inclusive */
                 since?: string;
+                /** @description Only events about the object with this id: an event's target.id */
+                target_id?: string;
+                /** @description Only events about this kind of object: an event's target.type (docs/audit.md) */
+                target_type?: string;
                 type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
                 /** @description Exclusive */
                 until?: string;

@@ -40,6 +40,8 @@ export function auditHandlers(deps: IdentityDeps): IdentityHandlers<"listAuditEv
         organizationId: req.organization_id,
         ...(req.actor ? { actor: req.actor } : {}),
         ...(req.type ? { type: req.type } : {}),
+        ...(req.target_type ? { targetType: req.target_type } : {}),
+        ...(req.target_id ? { targetId: req.target_id } : {}),
         ...(req.since ? { since: req.since } : {}),
         ...(req.until ? { until: req.until } : {}),
         limit: req.limit > 0 ? Math.min(req.limit, 100) : 20,

@@ -147,7 +147,8 @@ export class AuditRepo {
 
   /**
    * A page of the organization's audit events, newest first (ids are time-sortable): those
-   * matching the filter (type, actor.id, occurred_at, id below a cursor), at most `limit`.
+   * matching the filter (type, actor.id, target_type, target_id, occurred_at, id below a
+   * cursor), at most `limit`.
    */
   async page(organizationId: string, filter: Filter, limit: number): Promise<AuditRecord[]> {
     const page = await this.events.find({ ...filter, organization_id: organizationId }, { sort: { id: -1 }, limit });
@@ -161,6 +162,8 @@ export class AuditRepo {
     await this.events.ensureIndexes([
       { name: "org_id", fields: { organization_id: 1, id: -1 } },
       { name: "org_seq_probe", fields: { organization_id: 1, seq: -1 } },
+      // The history of one object (GET /v1/audit-events?target_type=&target_id=), newest first.
+      { name: "org_target", fields: { organization_id: 1, target_type: 1, target_id: 1, id: -1 } },
     ]);
     await this.chainEarlierEvents();
     await this.events.ensureIndexes([{ name: "org_seq", fields: { organization_id: 1, seq: 1 }, unique: true }]);
