@@ -2,13 +2,14 @@
 // real receivers on 127.0.0.1 verify every message with the standardwebhooks library; the
 // messages carry the events as the export does, in one chain @verdict/sdk checks; another
 // organization's receiver and a receiver of other events get none; no secret reaches a message.
+// Then the log read by target (one object's history) over the API and the CLI, on the same events.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { verifyAuditChain, type ChainedAuditEvent } from "@verdict/sdk";
 import { startReceiver, type Receiver } from "../../services/webhooks/test/receiver.js";
-import { Api } from "../support/api.js";
-import { isolatedHome, runDocBlock } from "../support/cli.js";
+import { Api, expectFieldError } from "../support/api.js";
+import { isolatedHome, runCli, runDocBlock } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
 
@@ -51,9 +52,14 @@ beforeAll(async () => {
   siem.secret = created.secret;
   siemId = created.id;
 
-  const hook = await globex.post("/v1/webhooks", { url: theirs.url, events: ["audit.recorded"] });
+  // Its secret known before its first message (its own registration's event) can arrive.
+  theirs.secret = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
+  const hook = await globex.post("/v1/webhooks", {
+    url: theirs.url,
+    events: ["audit.recorded"],
+    secret: theirs.secret,
+  });
   expect(hook.status).toBe(201);
-  theirs.secret = hook.body.secret;
 }, 120_000);
 
 afterAll(async () => {
@@ -64,13 +70,13 @@ afterAll(async () => {
 describe("audit.recorded", () => {
   it("delivers each configuration change, signed, in one chain the SDK verifies", async () => {
     // A webhook with a given secret and a token in its URL, subscribed to other events.
+    ci.secret = GIVEN_SECRET;
     const created = await op.post("/v1/webhooks", {
       url: `${ci.url}?token=${URL_TOKEN}`,
       events: ["evaluation.completed"],
       secret: GIVEN_SECRET,
     });
     expect(created.status).toBe(201);
-    ci.secret = GIVEN_SECRET;
     ciId = created.body.id;
     // Three configuration changes, one after the other.
     const changes = [
@@ -146,5 +152,46 @@ describe("audit.recorded", () => {
     await eventually(() => expect(ci.received).toHaveLength(1), 30_000, 100);
     expect(ci.received.map((m) => [m.json.event, m.verified])).toEqual([["evaluation.completed", true]]);
     expect(audited(theirs)).toHaveLength(1);
+  });
+});
+
+describe("GET /v1/audit-events by target", () => {
+  const byTarget = (query: Record<string, string>, client = op) =>
+    client.get("/v1/audit-events", { query: { limit: 100, ...query } });
+
+  it("answers one object's history, newest first, and every event about a kind of object", async () => {
+    const one = await byTarget({ target_type: "webhook", target_id: ciId });
+    expect(one.status).toBe(200);
+    expect(one.body.audit_events.map((e: { type: string; target: unknown }) => [e.type, e.target])).toEqual([
+      ["webhook.updated", { type: "webhook", id: ciId }],
+      ["webhook.created", { type: "webhook", id: ciId }],
+    ]);
+    const hooks = await byTarget({ target_type: "webhook" });
+    expect(hooks.body.audit_events.map((e: { target: { id: string } }) => e.target.id).sort()).toEqual(
+      [ciId, ciId, siemId].sort(),
+    );
+    // An id alone, and the kind that does not match it.
+    expect((await byTarget({ target_id: "sql-injection" })).body.audit_events).toEqual([
+      expect.objectContaining({ type: "policy.updated", target: { type: "policy", id: "sql-injection" } }),
+    ]);
+    expect((await byTarget({ target_type: "repository", target_id: "sql-injection" })).body.audit_events).toEqual([]);
+    // Another organization sees nothing of this one's objects.
+    expect((await byTarget({ target_type: "webhook", target_id: ciId }, globex)).body.audit_events).toEqual([]);
+  });
+
+  it("refuses a target that is no name or too long, on the field", async () => {
+    expectFieldError(await byTarget({ target_type: "Web Hook" }), 400, "target_type", "INVALID_FORMAT");
+    expectFieldError(await byTarget({ target_id: "x".repeat(257) }), 400, "target_id", "MAX_SIZE_EXCEEDED");
+  });
+
+  it("is the CLI's audit list --target-type --target-id", async () => {
+    const listed = await runCli(["audit", "list", "--target-type", "webhook", "--target-id", ciId, "--json"], {
+      env: { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: v.bootstrapKey },
+    });
+    expect(listed.code).toBe(0);
+    expect(JSON.parse(listed.stdout).audit_events.map((e: { type: string }) => e.type)).toEqual([
+      "webhook.updated",
+      "webhook.created",
+    ]);
   });
 });

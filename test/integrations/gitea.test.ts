@@ -13,6 +13,7 @@ import { CLI, isolatedHome, runCli } from "../support/cli.js";
 import { startFaultProxy, type FaultProxy } from "../support/faultProxy.js";
 import { startGitea, type Checkout, type Gitea } from "../support/gitea.js";
 import { ROOT, startVerdict, untilLogged, type Verdict } from "../support/server.js";
+import { startReceiver } from "../../services/webhooks/test/receiver.js";
 
 const AWS_KEY = "AKIAZ7VQ3X4M2N8P5R6T";
 const SECRET = "gitea-webhook-secret-0123456789";
@@ -56,7 +57,13 @@ async function reviewComments(pull: number, repo = "acme/payments") {
 
 beforeAll(async () => {
   // Gitea runs on 127.0.0.1: the operator setting for a provider inside the network.
-  [gitea, v] = await Promise.all([startGitea(), startVerdict({ env: { VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "true" } })]);
+  // The audit log's stream goes to a receiver on 127.0.0.1 over http.
+  const env = {
+    VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "true",
+    VERDICT_WEBHOOK_ALLOW_HTTP: "true",
+    VERDICT_WEBHOOK_ALLOW_PRIVATE: "true",
+  };
+  [gitea, v] = await Promise.all([startGitea(), startVerdict({ env })]);
   api = new Api(v.url, v.bootstrapKey);
   await gitea.createOrg("acme");
   await gitea.createRepo("acme", "payments");
@@ -456,5 +463,42 @@ describe("provider faults", () => {
     }
     expect(health.last_error).toMatch(/^Gitea answered 401/);
     expect(health.last_error_at).not.toBeNull();
+  });
+});
+
+describe("a connection's token replaced", () => {
+  it("is streamed to audit.recorded subscribers as a disconnection and a connection, never a token", async () => {
+    const r = await startReceiver();
+    try {
+      r.secret = `whsec_${Buffer.alloc(32, 3).toString("base64")}`;
+      const hook = await api.post("/v1/webhooks", { url: r.url, events: ["audit.recorded"], secret: r.secret });
+      expect(hook.status).toBe(201);
+      const token = await gitea.createToken("verdict-rotated");
+      const replaced = await api.post("/v1/integrations/connections", {
+        provider: "gitea",
+        base_url: gitea.url,
+        token,
+        webhook_secret: SECRET,
+      });
+      expect(replaced.status).toBe(201);
+      expect((await api.delete(`/v1/integrations/connections/${connection.id}`)).status).toBe(204);
+      // In chain order (two messages may be on their way at once).
+      const audited = () =>
+        r.received.filter((m) => m.json.event === "audit.recorded").sort((a, b) => a.json.data.seq - b.json.data.seq);
+      for (let i = 0; i < 120 && audited().length < 3; i++) await new Promise((res) => setTimeout(res, 250));
+      expect(audited().map((m) => [m.json.data.type, m.json.data.target_id, m.verified])).toEqual([
+        ["webhook.created", hook.body.id, true],
+        ["integration.connected", replaced.body.id, true],
+        ["integration.disconnected", connection.id, true],
+      ]);
+      expect(audited()[1]!.json.data.data.changes).toEqual({
+        provider: { before: null, after: "gitea" },
+        base_url: { before: null, after: gitea.url },
+      });
+      const bodies = r.received.map((m) => m.body).join("\n");
+      for (const secret of [token, gitea.admin.token, SECRET]) expect(bodies).not.toContain(secret);
+    } finally {
+      await r.close();
+    }
   });
 });

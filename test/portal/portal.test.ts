@@ -585,16 +585,27 @@ describe("the dashboard", () => {
     await page.getByRole("switch", { name: "Require a passing evaluation" }).click({ force: true });
     await page.getByLabel("System description").fill("Acme Pay: the card payments API");
     const required = (await api.get("/v1/organization")).body.settings.require_evaluation_pass;
+    // The audit log's retention: under 90 days is the API's error on the field, and nothing is saved.
+    const retention = page.getByLabel("Keep audit events for (days)");
+    expect(await retention.inputValue()).toBe("");
+    await retention.fill("30");
+    await page.getByRole("button", { name: "Save" }).click();
+    await poll(() => retention.getAttribute("aria-invalid"), "true");
+    expect((await api.get("/v1/organization")).body.settings.audit_retention_days).toBeNull();
+    await retention.fill("365");
     await page.getByRole("button", { name: "Save" }).click();
     await page.getByText("Saved", { exact: true }).waitFor();
+    expect(await retention.getAttribute("aria-invalid")).not.toBe("true");
     expect(await name.getAttribute("aria-invalid")).not.toBe("true");
     const org = (await api.get("/v1/organization")).body;
     expect(org.name).toBe("Acme Security");
     expect(org.settings.require_evaluation_pass).toBe(!required);
     // The PDF's scope page reads it.
     expect(org.settings.system_description).toBe("Acme Pay: the card payments API");
+    expect(org.settings.audit_retention_days).toBe(365);
     await page.reload();
     await expect(page.getByLabel("Name").inputValue()).resolves.toBe("Acme Security");
+    await expect(page.getByLabel("Keep audit events for (days)").inputValue()).resolves.toBe("365");
   });
 
   it("connects a repository (the API's field error first) and lists it", async () => {
@@ -772,7 +783,7 @@ describe("the dashboard", () => {
     }, 300_000);
   }
 
-  it("shows the audit log of what happened, filtered by actor, type and dates, each change as before → after", async () => {
+  it("shows the audit log of what happened, filtered by actor, type, target and dates, each change as before → after", async () => {
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(`${base}/settings/audit`);
     // Newest first, as the API answers them.
@@ -832,6 +843,20 @@ describe("the dashboard", () => {
     await page.goto(`${base}/settings/audit?to=2026-02-30`);
     await poll(() => page.getByLabel("To", { exact: true }).getAttribute("aria-invalid"), "true");
     expect(await page.getByLabel("Actor id").getAttribute("aria-invalid")).not.toBe("true");
+    // By target: an event's target links to that object's history; the form takes a kind and an id.
+    await page.goto(`${base}/settings/audit?type=organization.updated`);
+    await page.getByTestId("audit-target").first().click();
+    await page.waitForURL((u) => u.searchParams.get("target_id") === saved.target.id);
+    const targets = async () => [...new Set(await page.getByTestId("audit-target").allTextContents())].join();
+    await poll(targets, `organization ${saved.target.id}`);
+    expect(await page.getByRole("textbox", { name: "Target type" }).inputValue()).toBe("organization");
+    expect(await page.getByLabel("Target id").inputValue()).toBe(saved.target.id);
+    await page.getByLabel("Target id").fill("org_nobody");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByTestId("empty").waitFor();
+    await page.getByRole("textbox", { name: "Target type" }).fill("Web Hook");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await poll(() => page.getByRole("textbox", { name: "Target type" }).getAttribute("aria-invalid"), "true");
     expect(await axe(page)).toEqual([]);
   });
 

@@ -155,6 +155,8 @@ function auditCommand(program: Command, ctx: Context): void {
     .description("Audit events, newest first (follows pagination cursors up to --limit)")
     .option("--actor <id>", "only events by this user or API key (user_…, key_…)")
     .option("--type <type>", "only this event type, e.g. member.invited or signin.failed")
+    .option("--target-type <type>", "only events about this kind of object, e.g. policy or webhook")
+    .option("--target-id <id>", "only events about the object with this id, e.g. sql-injection or wh_…")
     .option("--since <date>", "ISO 8601 date or date-time (inclusive)")
     .option("--until <date>", "ISO 8601 date or date-time (exclusive)")
     .option("--limit <n>", "how many to show", positiveInt, 50)
@@ -165,6 +167,8 @@ function auditCommand(program: Command, ctx: Context): void {
       const query = {
         actor: opts.actor,
         type: opts.type,
+        target_type: opts.targetType,
+        target_id: opts.targetId,
         since: opts.since,
         until: opts.until,
         limit: Math.min(100, opts.limit),

@@ -1702,7 +1702,7 @@ export interface components {
                 type: string;
             };
             /** @enum {string} */
-            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
+            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
         };
         AuditEventList: {
             audit_events: components["schemas"]["AuditEvent"][];
@@ -1744,7 +1744,7 @@ export interface components {
                 target_id: string;
                 target_type: string;
                 /** @enum {string} */
-                type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
+                type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
             };
             /** @constant */
             event: "audit.recorded";
@@ -2276,14 +2276,9 @@ export interface components {
             /** @description More findings matched than `limit` */
             has_more: boolean;
         };
-        /** @description A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back; or an accepted risk expired and the finding reopened (cause accepted_risk_expired, one message per finding). */
+        /** @description A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back. An accepted risk that expires reopens without a message. */
         FindingUpdatedMessage: {
             data: {
-                /**
-                 * @description triage: a member changed the finding's triage; accepted_risk_expired: its accepted risk expired and it reopened (previous_state accepted_risk)
-                 * @enum {string}
-                 */
-                cause: "triage" | "accepted_risk_expired";
                 finding: {
                     file: string;
                     fingerprint: string;
@@ -7191,7 +7186,11 @@ export interface operations {
                 limit?: number;
                 /** @description Inclusive */
                 since?: string;
-                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
+                /** @description Only events about the object with this id: an event's target.id */
+                target_id?: string;
+                /** @description Only events about this kind of object: an event's target.type (docs/audit.md) */
+                target_type?: string;
+                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
                 /** @description Exclusive */
                 until?: string;
             };

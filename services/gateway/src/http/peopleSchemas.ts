@@ -153,6 +153,18 @@ export const ListAuditEventsQuery = z
       .optional()
       .meta({ description: "Only events by this user or API key" }),
     type: z.enum(AUDIT_EVENT_TYPES).optional(),
+    target_type: z
+      .string()
+      .max(64)
+      .regex(/^[a-z_]+$/, { message: "must be a kind of object (policy, webhook, user, …)" })
+      .optional()
+      .meta({ description: "Only events about this kind of object: an event's target.type (docs/audit.md)" }),
+    target_id: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .meta({ description: "Only events about the object with this id: an event's target.id" }),
     since: ISO_DATE_OR_ZONED.optional().meta({ description: "Inclusive" }),
     until: ISO_DATE_OR_ZONED.optional().meta({ description: "Exclusive" }),
     limit: PAGE.limit,

@@ -115,6 +115,8 @@ export const auditRoutes = [
         organization_id: principal!.organizationId,
         actor: query.actor ?? "",
         type: query.type ?? "",
+        target_type: query.target_type ?? "",
+        target_id: query.target_id ?? "",
         since: query.since ?? "",
         until: query.until ?? "",
         limit: query.limit,

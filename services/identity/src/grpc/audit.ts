@@ -38,7 +38,7 @@ export function auditHandlers(deps: IdentityDeps): IdentityHandlers<"listAuditEv
     },
     async listAuditEvents(req) {
       const page = await listAuditEvents(deps, {
-        ...commandOf(req, ["actor", "type", "since", "until", "cursor"]),
+        ...commandOf(req, ["actor", "type", "target_type", "target_id", "since", "until", "cursor"]),
         // The page size: at most 100, none named: 20.
         limit: req.limit > 0 ? Math.min(req.limit, 100) : 20,
       });

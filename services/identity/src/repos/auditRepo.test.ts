@@ -71,4 +71,20 @@ describe("AuditRepo chain", () => {
     ]);
     expect(verifyAuditChain(chained.map((e) => ({ ...e, credential: null, request_id: null }))).ok).toBe(true);
   });
+
+  it("chains an earlier version's events while another replica appends: neither fails, one line", async () => {
+    // A rolling upgrade: an old replica stored events without a place in the chain; a new replica
+    // that is already serving appends while another one starts and chains them.
+    const raw = store.collection<UnchainedAuditRecord>(IDENTITY_COLLECTIONS.audit);
+    for (let i = 1; i <= 20; i++) await raw.insertOne(event(`aud_old${String(i).padStart(2, "0")}`));
+    const starting = new AuditRepo(store, outbox).init();
+    const live = Array.from({ length: 20 }, (_, i) =>
+      repo.append(event(`aud_new${String(i).padStart(2, "0")}`), noEvent),
+    );
+    await Promise.all([starting, ...live]);
+    const chained = await repo.chainPage("org_a", 0, 100);
+    expect(chained).toHaveLength(40);
+    expect(chained.map((e) => e.seq)).toEqual(chained.map((_, i) => i + 1));
+    expect(verifyAuditChain(chained.map((e) => ({ ...e, credential: null, request_id: null }))).ok).toBe(true);
+  });
 });

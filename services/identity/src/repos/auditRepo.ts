@@ -147,7 +147,8 @@ export class AuditRepo {
 
   /**
    * A page of the organization's audit events, newest first (ids are time-sortable): those
-   * matching the filter (type, actor.id, occurred_at, id below a cursor), at most `limit`.
+   * matching the filter (type, actor.id, target_type, target_id, occurred_at, id below a
+   * cursor), at most `limit`.
    */
   async page(organizationId: string, filter: Filter, limit: number): Promise<AuditRecord[]> {
     const page = await this.events.find({ ...filter, organization_id: organizationId }, { sort: { id: -1 }, limit });
@@ -161,6 +162,8 @@ export class AuditRepo {
     await this.events.ensureIndexes([
       { name: "org_id", fields: { organization_id: 1, id: -1 } },
       { name: "org_seq_probe", fields: { organization_id: 1, seq: -1 } },
+      // The history of one object (GET /v1/audit-events?target_type=&target_id=), newest first.
+      { name: "org_target", fields: { organization_id: 1, target_type: 1, target_id: 1, id: -1 } },
     ]);
     await this.chainEarlierEvents();
     await this.events.ensureIndexes([{ name: "org_seq", fields: { organization_id: 1, seq: 1 }, unique: true }]);
@@ -168,18 +171,34 @@ export class AuditRepo {
 
   /**
    * Events an earlier version stored without a place in the chain take one, oldest first, after
-   * the events already chained (once, at the first start of this version).
+   * the events already chained (at the first start of this version, and at a start during a
+   * rolling upgrade, when old replicas still store such events).
    */
   private async chainEarlierEvents(): Promise<void> {
     for (;;) {
       const batch = await this.events.find({ seq: { $exists: false } }, { sort: { id: 1 }, limit: 500 });
       if (!batch.length) return;
-      for (const record of batch) {
-        const chained = chainAuditEvent(readable(record), await this.last(record.organization_id));
+      for (const record of batch) await this.chainEarlierEvent(record);
+    }
+  }
+
+  /**
+   * Gives one event the number after the chain's end. A replica that is already serving may
+   * append at the same time and take that number first (the unique index refuses the second):
+   * read the new end and try again, as `append` does. Another replica chaining the same event
+   * first leaves nothing to do (the update matches no unchained event).
+   */
+  private async chainEarlierEvent(record: AuditRecord): Promise<void> {
+    for (;;) {
+      const chained = chainAuditEvent(readable(record), await this.last(record.organization_id));
+      try {
         await this.events.updateOne(
           { id: record.id, seq: { $exists: false } },
           { seq: chained.seq, prev_hash: chained.prev_hash, hash: chained.hash },
         );
+        return;
+      } catch (err) {
+        if (!(err instanceof DuplicateKeyError)) throw err;
       }
     }
   }

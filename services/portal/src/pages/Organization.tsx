@@ -1,4 +1,4 @@
-import { Button, Card, Select, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
+import { Button, Card, NumberInput, Select, Stack, Switch, Text, TextInput, Textarea } from "@mantine/core";
 import { useState } from "react";
 import { api, call, type Schemas } from "../api";
 import { useLoad, useSubmit } from "../hooks";
@@ -61,6 +61,15 @@ function OrgForm({ org, onSaved }: { org: Org; onSaved: () => void }) {
           value={settings.report_scope}
           onChange={(e) => setSettings({ ...settings, report_scope: e.currentTarget.value })}
           error={fields["settings.report_scope"]}
+        />
+        <NumberInput
+          label="Keep audit events for (days)"
+          description="At least 90; empty keeps every event. Older events are deleted from the start of the audit log"
+          allowDecimal={false}
+          allowNegative={false}
+          value={settings.audit_retention_days ?? ""}
+          onChange={(v) => setSettings({ ...settings, audit_retention_days: typeof v === "number" ? v : null })}
+          error={fields["settings.audit_retention_days"]}
         />
         <ErrorAlert error={error} />
         <Button type="submit" loading={busy} w="fit-content">

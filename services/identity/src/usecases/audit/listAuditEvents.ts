@@ -9,6 +9,10 @@ export interface ListAuditEventsCommand {
   /** An actor id: user_…, key_… */
   actor?: string;
   type?: string;
+  /** The kind of object an event is about (policy, webhook, user, …), as recorded. */
+  targetType?: string;
+  /** That object's id (a policy's, a webhook's wh_…). */
+  targetId?: string;
   /** ISO 8601, inclusive / exclusive. */
   since?: string;
   until?: string;
@@ -33,6 +37,8 @@ export async function listAuditEvents(
     filter.type = cmd.type;
   }
   if (cmd.actor) filter["actor.id"] = cmd.actor;
+  if (cmd.targetType) filter.target_type = cmd.targetType;
+  if (cmd.targetId) filter.target_id = cmd.targetId;
   const { window, problems } = parsePageWindow(cmd, "aud");
   assertListInput(problems);
   // A cursor that names no event of this organization was not issued to it.

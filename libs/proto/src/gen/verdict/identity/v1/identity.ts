@@ -498,6 +498,9 @@ export interface ListAuditEventsRequest {
   until: string;
   limit: number;
   cursor: string;
+  /** Only events about this kind of object (policy, webhook, user, …) and this object (its id). */
+  target_type: string;
+  target_id: string;
 }
 
 export interface ListAuditEventsResponse {
@@ -7957,7 +7960,17 @@ export const AuditCheckpoint: MessageFns<AuditCheckpoint> = {
 };
 
 function createBaseListAuditEventsRequest(): ListAuditEventsRequest {
-  return { organization_id: "", actor: "", type: "", since: "", until: "", limit: 0, cursor: "" };
+  return {
+    organization_id: "",
+    actor: "",
+    type: "",
+    since: "",
+    until: "",
+    limit: 0,
+    cursor: "",
+    target_type: "",
+    target_id: "",
+  };
 }
 
 export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
@@ -7982,6 +7995,12 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
     }
     if (message.cursor !== "") {
       writer.uint32(58).string(message.cursor);
+    }
+    if (message.target_type !== "") {
+      writer.uint32(2242).string(message.target_type);
+    }
+    if (message.target_id !== "") {
+      writer.uint32(2250).string(message.target_id);
     }
     return writer;
   },
@@ -8055,6 +8074,22 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
             message.cursor = reader.string();
             continue;
           }
+          case 280: {
+            if (tag !== 2242) {
+              break;
+            }
+
+            message.target_type = reader.string();
+            continue;
+          }
+          case 281: {
+            if (tag !== 2250) {
+              break;
+            }
+
+            message.target_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -8080,6 +8115,16 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
       until: isSet(object.until) ? globalThis.String(object.until) : "",
       limit: isSet(object.limit) ? globalThis.Number(object.limit) : 0,
       cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
+      target_type: isSet(object.targetType)
+        ? globalThis.String(object.targetType)
+        : isSet(object.target_type)
+        ? globalThis.String(object.target_type)
+        : "",
+      target_id: isSet(object.targetId)
+        ? globalThis.String(object.targetId)
+        : isSet(object.target_id)
+        ? globalThis.String(object.target_id)
+        : "",
     };
   },
 
@@ -8106,6 +8151,12 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
     if (message.cursor !== "") {
       obj.cursor = message.cursor;
     }
+    if (message.target_type !== "") {
+      obj.targetType = message.target_type;
+    }
+    if (message.target_id !== "") {
+      obj.targetId = message.target_id;
+    }
     return obj;
   },
 
@@ -8121,6 +8172,8 @@ export const ListAuditEventsRequest: MessageFns<ListAuditEventsRequest> = {
     message.until = object.until ?? "";
     message.limit = object.limit ?? 0;
     message.cursor = object.cursor ?? "";
+    message.target_type = object.target_type ?? "";
+    message.target_id = object.target_id ?? "";
     return message;
   },
 };
