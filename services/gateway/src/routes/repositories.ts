@@ -11,7 +11,7 @@ import type { Route } from "../http/route.js";
 import { integrationsClient } from "../gen/integrations.rest.js";
 
 /** Providers whose repositories are read through the organization's connection (the integrations service). */
-const CONNECTED_PROVIDERS = new Set(["gitea", "github"]);
+const CONNECTED_PROVIDERS = new Set(["gitea", "github", "gitlab"]);
 /**
  * Providers whose repositories are stored by name, as given, where the organization has no
  * connection to them (or the integrations service is not deployed): GitHub, as before GitHub
