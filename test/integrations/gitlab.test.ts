@@ -99,6 +99,17 @@ afterAll(async () => {
 });
 
 describe("a GitLab connection", () => {
+  it("is optional: without one, a GitLab repository is stored by name as given, GitLab not asked", async () => {
+    const res = await api.post("/v1/repositories", {
+      provider: "gitlab",
+      name: "acme/legacy",
+      default_branch: "trunk",
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ provider: "gitlab", name: "acme/legacy", default_branch: "trunk" });
+    expect(gitlab.requests).toEqual([]);
+  });
+
   it("is refused when GitLab refuses the access token, and nothing is kept", async () => {
     const bad = await api.post("/v1/integrations/connections", {
       provider: "gitlab",

@@ -71,9 +71,9 @@ describe("a GitLab connection's input", () => {
 });
 
 describe("connectionOptional", () => {
-  it("is GitHub's alone: its repositories were named before connections existed", () => {
+  it("is GitHub's and GitLab's: their repositories were named before connections existed", () => {
     expect(connectionOptional("github")).toBe(true);
+    expect(connectionOptional("gitlab")).toBe(true);
     expect(connectionOptional("gitea")).toBe(false);
-    expect(connectionOptional("gitlab")).toBe(false);
   });
 });

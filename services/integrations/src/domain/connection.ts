@@ -121,11 +121,11 @@ function isHttpUrl(value: string): boolean {
 
 /**
  * Providers whose repositories an organization without a connection to them still names (stored
- * by name, unverified, as before connections existed): GitHub. Once it has a connection, every
- * repository it connects is asked of the provider.
+ * by name, unverified, as before connections existed): GitHub and GitLab. Once it has a
+ * connection, every repository it connects is asked of the provider.
  */
 export function connectionOptional(provider: string): boolean {
-  return provider === "github";
+  return provider === "github" || provider === "gitlab";
 }
 
 /** The base URL as stored: no trailing slash. */
