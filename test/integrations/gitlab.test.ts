@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError } from "../support/api.js";
-import { ROOT, startVerdict, type Verdict } from "../support/server.js";
+import { ROOT, startVerdict, untilLogged, type Verdict } from "../support/server.js";
 import {
   startGitLabApi,
   type GitLabApi,
@@ -21,6 +21,7 @@ import {
 import {
   gitlabDelivery,
   mergeRequestHook,
+  pushHook,
   type GitLabProjectRef,
 } from "../../services/integrations/test/support/gitlabEvents.js";
 
@@ -57,6 +58,17 @@ async function verdictStatus(sha: string, timeoutMs = 60_000): Promise<GitLabSta
     if (Date.now() > deadline)
       throw new Error(`no Verdict status on ${sha}; Verdict's log:\n${v.output().slice(-4000)}`);
     await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/** The merge request's notes once Verdict's is there with `text` (it is written after the status). */
+async function notesWith(iid: number, text: string, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const notes = gitlab.notes(PAYMENTS.id, iid);
+    if (notes.some((n) => n.body.includes(text))) return notes;
+    if (Date.now() > deadline) throw new Error(`no note with ${text}; Verdict's log:\n${v.output().slice(-4000)}`);
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
@@ -187,7 +199,7 @@ describe("a merge request on GitLab", () => {
     expect(status.description).toMatch(/^Verdict: failed, 1 violation/);
     expect(status.target_url).toMatch(new RegExp(`^${PUBLIC_URL}/evaluations/`));
     expect(statesPosted(LEAK)).toEqual(["running", "failed"]);
-    const notes = gitlab.notes(PAYMENTS.id, 3);
+    const notes = await notesWith(3, "Verdict: failed");
     expect(notes).toHaveLength(1);
     expect(notes[0]!.body).toContain("`src/config.js` | 2 |");
     expect(notes[0]!.body).toContain("AKIA****");
@@ -212,9 +224,8 @@ describe("a merge request on GitLab", () => {
 
     const status = await verdictStatus(FIX);
     expect(status.status).toBe("success");
-    const notes = gitlab.notes(PAYMENTS.id, 3);
+    const notes = await notesWith(3, "Verdict: passed");
     expect(notes).toHaveLength(1);
-    expect(notes[0]!.body).toContain("Verdict: passed");
     expect(notes[0]!.body).not.toContain("src/config.js");
     const noteCalls = gitlab.requests.filter((r) => /\/merge_requests\/3\/notes/.test(r.path) && r.method !== "GET");
     expect(noteCalls.map((r) => r.method)).toEqual(["POST", "PUT"]);
@@ -244,6 +255,38 @@ describe("a merge request on GitLab", () => {
   });
 });
 
+describe("a push to GitLab", () => {
+  it("to the default branch is checked: a status on the pushed commit from the comparison, no note", async () => {
+    const after = "1000000000000000000000000000000000000006";
+    gitlab.commit(
+      after,
+      { "README.md": "# payments\n", "deploy/env.sh": `export AWS_ACCESS_KEY_ID=${AWS_KEY}\n` },
+      BASE,
+    );
+    const notesBefore = gitlab.requests.filter((r) => r.path.includes("/notes")).length;
+    const push = pushHook(PAYMENTS, { ref: "refs/heads/main", before: BASE, after });
+    expect((await deliver("Push Hook", push)).body).toMatchObject({ outcome: "accepted" });
+    const status = await verdictStatus(after);
+    expect(status.status).toBe("failed");
+    expect(gitlab.requests.map((r) => r.path)).toContain(
+      `/api/v4/projects/acme%2Fpayments/repository/compare?from=${BASE}&to=${after}&straight=false`,
+    );
+    expect(gitlab.requests.filter((r) => r.path.includes("/notes"))).toHaveLength(notesBefore);
+    const evaluations = await api.get("/v1/evaluations", { query: { repository: "acme/payments" } });
+    expect(evaluations.body.evaluations).toContainEqual(expect.objectContaining({ ref: after, passed: false }));
+  });
+
+  it("to another branch is not checked (its merge request is)", async () => {
+    const after = "1000000000000000000000000000000000000007";
+    gitlab.commit(after, { "README.md": "# payments\n", "leak.txt": `${AWS_KEY}\n` }, BASE);
+    const push = pushHook(PAYMENTS, { ref: "refs/heads/feature/leak", before: BASE, after });
+    expect((await deliver("Push Hook", push)).body).toMatchObject({ outcome: "accepted" });
+    await untilLogged(v, (line) => line.includes("push to a branch other than the default: ignored"));
+    expect(gitlab.statuses(PAYMENTS.id, after)).toEqual([]);
+    expect(gitlab.requests.some((r) => r.path.includes(after))).toBe(false);
+  });
+});
+
 describe("GitLab faults", () => {
   it("waits out a rate limit's Retry-After, then reports", async () => {
     const head = "1000000000000000000000000000000000000004";
@@ -260,7 +303,7 @@ describe("GitLab faults", () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     // The first status was answered 429 and sent again once its Retry-After had passed.
     expect(statesPosted(head)).toEqual(["running", "running", "failed"]);
-    expect(gitlab.notes(PAYMENTS.id, 4)).toHaveLength(1);
+    expect(await notesWith(4, "Verdict: failed")).toHaveLength(1);
   });
 
   it("marks the connection broken when GitLab refuses its access token", async () => {
