@@ -401,6 +401,49 @@ describe("a pull request on GitHub", () => {
   });
 });
 
+describe("a push on GitHub", () => {
+  // GitHub's recorded pushes: a branch created on the default branch (master), and tags.
+  const pushes = recordedEvents("push").map((e) => e.payload as { ref: string; after: string; deleted: boolean });
+  const toDefault = pushes.find((p) => p.ref === `refs/heads/${repository.default_branch}` && !p.deleted)!;
+  const tag = pushes.find((p) => p.ref.startsWith("refs/tags/") && !p.deleted)!;
+
+  it("to the default branch gets a check run on the pushed commit, from the commit's files", async () => {
+    answerChange({ "deploy/env.sh": `export AWS_ACCESS_KEY_ID=${AWS_KEY}\n` });
+    front.answerWith(
+      (method, path) => method === "GET" && path.startsWith(`${REPO_PATH}/commits/${toDefault.after}`),
+      () => ({
+        sha: toDefault.after,
+        files: [...files].map(([filename, text]) => ({
+          sha: "bbcd538c8e72b8c175046e27cc8f907076331401",
+          filename,
+          status: "added",
+          additions: 1,
+          deletions: 0,
+          changes: 1,
+          patch: `@@ -0,0 +1 @@\n+${text.trimEnd()}`,
+        })),
+      }),
+    );
+    const from = front.exchanges.length;
+    expect((await deliver("push", toDefault, "gh-push-1")).status).toBe(202);
+    const calls = await checkRunCompleted(from);
+    const created = calls.find((e) => e.method === "POST" && e.path === `${REPO_PATH}/check-runs`)!;
+    expect(JSON.parse(created.body)).toMatchObject({ name: "verdict", head_sha: toDefault.after });
+    const [done] = calls.filter((e) => e.method === "PATCH").map((e) => JSON.parse(e.body));
+    expect(done).toMatchObject({ status: "completed", conclusion: "failure" });
+    expect(done.output.annotations).toEqual([
+      expect.objectContaining({ path: "deploy/env.sh", start_line: 1, annotation_level: "failure" }),
+    ]);
+  });
+
+  it("to a tag (not the default branch) is not checked", async () => {
+    const from = front.exchanges.length;
+    expect((await deliver("push", tag, "gh-push-tag")).status).toBe(202);
+    await untilLogged(v, (line) => line.includes("push to a branch other than the default: ignored"));
+    expect(front.exchanges.slice(from)).toEqual([]);
+  });
+});
+
 describe("an organization that requires no pass (require_evaluation_pass: false)", () => {
   afterAll(async () => {
     await api.patch("/v1/organization", { settings: { require_evaluation_pass: true } });

@@ -13,6 +13,8 @@ import { GiteaInbound } from "./providers/gitea/inbound.js";
 import { GitHubClient } from "./providers/github/client.js";
 import { gitHubApp, type GitHubApp } from "./providers/github/octokit.js";
 import { GitHubInboundVerifier } from "./providers/github/inbound.js";
+import { GitLabClient } from "./providers/gitlab/client.js";
+import { GitLabInboundVerifier } from "./providers/gitlab/inbound.js";
 import { IntegrationsRepo, type ConnectionRecord } from "./repo.js";
 
 export interface IntegrationsServiceOptions extends ServiceBase {
@@ -81,6 +83,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
         timeoutMs,
       });
     }
+    if (c.provider === "gitlab") return new GitLabClient({ baseUrl: c.base_url, token: secret, fetch });
     return new GiteaClient({ baseUrl: c.base_url, token: secret, timeoutMs, fetch });
   };
   const deps: IntegrationsDeps = {
@@ -89,7 +92,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     secrets,
     egress,
     clientFor,
-    inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier() },
+    inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier(), gitlab: new GitLabInboundVerifier() },
     evaluation,
     policy,
     identity,

@@ -34,14 +34,14 @@ export function connectionsCommands(program: Command, ctx: Context): void {
   conns
     .command("create")
     .description(
-      "Connect a provider (Gitea: an access token read from stdin; GitHub: the App's id and private key file); prints the events URL and the webhook secret (once) for the provider's webhook",
+      "Connect a provider (Gitea, GitLab: an access token read from stdin; GitHub: the App's id and private key file); prints the events URL and the webhook secret (once) for the provider's webhook",
     )
-    .requiredOption("--provider <provider>", "gitea (Gitea or Forgejo) or github (a GitHub App)")
+    .requiredOption("--provider <provider>", "gitea (Gitea or Forgejo), gitlab, or github (a GitHub App)")
     .requiredOption(
       "--base-url <url>",
-      "the provider's URL, e.g. https://gitea.example.com; GitHub's API: https://api.github.com (Enterprise Server: https://HOST/api/v3)",
+      "the provider's URL, e.g. https://gitea.example.com, https://gitlab.com; GitHub's API: https://api.github.com (Enterprise Server: https://HOST/api/v3)",
     )
-    .option("--token-stdin", "gitea: read the access token from stdin (never from the command line)")
+    .option("--token-stdin", "gitea, gitlab: read the access token from stdin (never from the command line)")
     .option("--app-id <id>", "github: the GitHub App's id")
     .option("--private-key-file <file>", "github: the GitHub App's private key (the .pem GitHub made)")
     .option("--webhook-secret-file <file>", "the webhook secret (first line); made at random when omitted")

@@ -79,7 +79,7 @@ export function organizationCommands(program: Command, ctx: Context): void {
     .argument("<owner/repo>")
     .option(
       "--provider <provider>",
-      "github (read through the organization's GitHub connection, if it has one), gitlab, gitea (read through its Gitea connection), bitbucket, azure-devops or generic",
+      "github (read through the organization's GitHub connection, if it has one), gitlab (read through its GitLab connection), gitea (read through its Gitea connection), bitbucket, azure-devops or generic",
       "github",
     )
     .option("--default-branch <branch>")

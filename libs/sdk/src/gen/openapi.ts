@@ -1039,7 +1039,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body) */
+        /** A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body; GitLab: the secret token in X-Gitlab-Token) */
         post: operations["receiveProviderEvent"];
         delete?: never;
         options?: never;
@@ -1803,7 +1803,7 @@ export interface components {
             last_error_at: string | null;
             last_event_at: string | null;
             /** @enum {string} */
-            provider: "gitea" | "github";
+            provider: "gitea" | "github" | "gitlab";
             /**
              * @description active, or broken (the provider refused the token: unauthorized)
              * @enum {string}
@@ -1822,7 +1822,7 @@ export interface components {
                 error_class: string;
                 organization_id: string;
                 /** @enum {string} */
-                provider: "gitea" | "github";
+                provider: "gitea" | "github" | "gitlab";
             };
             /** @constant */
             event: "connection.broken";
@@ -1845,7 +1845,7 @@ export interface components {
                 connection_id: string;
                 organization_id: string;
                 /** @enum {string} */
-                provider: "gitea" | "github";
+                provider: "gitea" | "github" | "gitlab";
                 /** Format: date-time */
                 restored_at: string;
             };
@@ -1891,15 +1891,15 @@ export interface components {
              */
             app_id?: string;
             /**
-             * @description The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).
+             * @description The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitLab's root URL (https://gitlab.com, or a self-managed instance's; the API is URL/api/v4); GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).
              * @example https://gitea.example.com
              */
             base_url: string;
             /** @description GitHub: the App's private key, PEM as GitHub issues it (required there; sealed at rest, never answered). */
             private_key?: string;
             /** @enum {string} */
-            provider: "gitea" | "github";
-            /** @description Gitea: the access token (required there; GitHub uses app_id and private_key instead). */
+            provider: "gitea" | "github" | "gitlab";
+            /** @description Gitea, GitLab: the access token (required there; GitHub uses app_id and private_key instead). */
             token?: string;
             webhook_secret: string;
         };
@@ -9476,7 +9476,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                provider: "gitea" | "github";
+                provider: "gitea" | "github" | "gitlab";
             };
             cookie?: never;
         };

@@ -16,7 +16,7 @@ export function integrationsClient(clients: Clients): NonNullable<Clients["integ
 export const ConnectionSchema = z
   .object({
     id: z.string().regex(/^conn_/),
-    provider: z.enum(["gitea", "github"]),
+    provider: z.enum(["gitea", "github", "gitlab"]),
     base_url: z.string(),
     app_id: z.string().nullable().meta({ description: "GitHub: the App's id." }),
     status: z
@@ -36,7 +36,7 @@ export const ConnectionSchema = z
 export function connectionJson(m: integrationsV1.Connection, apiBaseUrl: string): z.output<typeof ConnectionSchema> {
   return {
     id: m.id,
-    provider: m.provider as "gitea" | "github",
+    provider: m.provider as "gitea" | "github" | "gitlab",
     base_url: m.base_url,
     app_id: m.app_id ?? null,
     status: m.status as "active" | "broken",
@@ -50,7 +50,7 @@ export function connectionJson(m: integrationsV1.Connection, apiBaseUrl: string)
 
 export const CreateConnectionRequestSchema = z
   .object({
-    provider: z.enum(["gitea", "github"]),
+    provider: z.enum(["gitea", "github", "gitlab"]),
     base_url: z
       .string()
       .max(2048)
@@ -61,14 +61,11 @@ export const CreateConnectionRequestSchema = z
       .meta({ examples: ["https://gitea.example.com"] })
       .meta({
         description:
-          "The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).",
+          "The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitLab's root URL (https://gitlab.com, or a self-managed instance's; the API is URL/api/v4); GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).",
       }),
-    token: z
-      .string()
-      .min(1)
-      .max(512)
-      .optional()
-      .meta({ description: "Gitea: the access token (required there; GitHub uses app_id and private_key instead)." }),
+    token: z.string().min(1).max(512).optional().meta({
+      description: "Gitea, GitLab: the access token (required there; GitHub uses app_id and private_key instead).",
+    }),
     webhook_secret: z.string().min(16).max(256),
     app_id: z
       .string()

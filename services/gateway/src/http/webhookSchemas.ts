@@ -82,7 +82,7 @@ export const FindingUpdatedMessage = envelope(
 const CONNECTION = {
   organization_id: z.string(),
   connection_id: z.string().regex(/^conn_/),
-  provider: z.enum(["gitea", "github"]),
+  provider: z.enum(["gitea", "github", "gitlab"]),
   base_url: z.string().meta({ description: "The provider's address, as connected" }),
 };
 

@@ -16,7 +16,7 @@ import { bodyLimit } from "../http/bodyLimits.js";
  * request events tens of KiB; GitHub's own cap is 25 MB, a push of thousands of commits).
  */
 const EVENT_BODY_LIMIT = 1024 * 1024;
-const PROVIDERS = new Set(["gitea", "github"]);
+const PROVIDERS = new Set(["gitea", "github", "gitlab"]);
 
 /**
  * POST /v1/integrations/{provider}/events?connection={id}: the gateway checks only the size and
@@ -77,11 +77,16 @@ export function integrationEventsPaths(): Record<string, Record<string, Record<s
       post: {
         operationId: "receiveProviderEvent",
         summary:
-          "A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body)",
+          "A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body; GitLab: the secret token in X-Gitlab-Token)",
         tags: ["Integrations"],
         security: [],
         parameters: [
-          { name: "provider", in: "path", required: true, schema: { type: "string", enum: ["gitea", "github"] } },
+          {
+            name: "provider",
+            in: "path",
+            required: true,
+            schema: { type: "string", enum: ["gitea", "github", "gitlab"] },
+          },
           {
             name: "connection",
             in: "query",

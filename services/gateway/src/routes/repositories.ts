@@ -11,13 +11,13 @@ import type { Route } from "../http/route.js";
 import { integrationsClient } from "../gen/integrations.rest.js";
 
 /** Providers whose repositories are read through the organization's connection (the integrations service). */
-const CONNECTED_PROVIDERS = new Set(["gitea", "github"]);
+const CONNECTED_PROVIDERS = new Set(["gitea", "github", "gitlab"]);
 /**
  * Providers whose repositories are stored by name, as given, where the organization has no
- * connection to them (or the integrations service is not deployed): GitHub, as before GitHub
- * connections existed.
+ * connection to them (or the integrations service is not deployed): GitHub and GitLab, as before
+ * their connections existed.
  */
-const CONNECTION_OPTIONAL = new Set(["github"]);
+const CONNECTION_OPTIONAL = new Set(["github", "gitlab"]);
 
 interface ConnectBody {
   provider: string;

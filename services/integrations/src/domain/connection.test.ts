@@ -55,10 +55,25 @@ describe("a Gitea connection's input", () => {
   });
 });
 
+describe("a GitLab connection's input", () => {
+  it("takes an access token and the hook's secret token, not a GitHub App's id or key", () => {
+    const gitlab = {
+      provider: "gitlab",
+      base_url: "https://gitlab.com",
+      token: "glpat-0123456789",
+      webhook_secret: github.webhook_secret,
+    };
+    expect(fields(gitlab)).toEqual([]);
+    expect(fields({ ...gitlab, token: "" })).toEqual([["token", "REQUIRED"]]);
+    expect(fields({ ...gitlab, private_key: "k" })).toEqual([["private_key", "INVALID_FORMAT"]]);
+    expect(fields({ ...gitlab, provider: "bitbucket" })).toEqual([["provider", "INVALID_ENUM"]]);
+  });
+});
+
 describe("connectionOptional", () => {
-  it("is GitHub's alone: its repositories were named before connections existed", () => {
+  it("is GitHub's and GitLab's: their repositories were named before connections existed", () => {
     expect(connectionOptional("github")).toBe(true);
+    expect(connectionOptional("gitlab")).toBe(true);
     expect(connectionOptional("gitea")).toBe(false);
-    expect(connectionOptional("gitlab")).toBe(false);
   });
 });

@@ -2,8 +2,8 @@
 import { createPrivateKey } from "node:crypto";
 import { requiredEnumProblem, type FieldError } from "@verdict/kit";
 
-/** The providers a connection can be made to now (GitLab joins with its adapter). */
-export const CONNECTION_PROVIDERS = ["gitea", "github"] as const;
+/** The providers a connection can be made to. */
+export const CONNECTION_PROVIDERS = ["gitea", "github", "gitlab"] as const;
 export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
 
 export const MIN_SECRET_LENGTH = 16;
@@ -16,7 +16,7 @@ const APP_ID = /^[0-9]{1,20}$/;
 export interface ConnectionInput {
   provider: string;
   base_url: string;
-  /** Gitea: the access token. */
+  /** Gitea, GitLab: the access token. */
   token: string;
   webhook_secret: string;
   /** GitHub: the App's id and private key. */
@@ -121,11 +121,11 @@ function isHttpUrl(value: string): boolean {
 
 /**
  * Providers whose repositories an organization without a connection to them still names (stored
- * by name, unverified, as before connections existed): GitHub. Once it has a connection, every
- * repository it connects is asked of the provider.
+ * by name, unverified, as before connections existed): GitHub and GitLab. Once it has a
+ * connection, every repository it connects is asked of the provider.
  */
 export function connectionOptional(provider: string): boolean {
-  return provider === "github";
+  return provider === "github" || provider === "gitlab";
 }
 
 /** The base URL as stored: no trailing slash. */

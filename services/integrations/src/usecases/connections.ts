@@ -12,7 +12,7 @@ export interface CreateConnectionCommand {
   organizationId: string;
   provider: string;
   baseUrl: string;
-  /** Gitea: the access token. */
+  /** Gitea, GitLab: the access token. */
   token: string;
   webhookSecret: string;
   /** GitHub: the App's id and private key. */

@@ -25,12 +25,24 @@ import type { IntegrationsDeps } from "../deps.js";
 import type { CheckRecord, ConnectionRecord, InboundDeliveryRecord } from "../repo.js";
 import { recordProviderError, recordProviderWorks } from "./connectionHealth.js";
 
-/** The events that ask for a check: a pull request opened or pushed to, and GitHub's "Re-run". */
-type CheckedEvent = Extract<InboundEvent, { kind: "pull_request" | "rerun" }>;
+/**
+ * The events that ask for a check: a pull request opened or pushed to, GitHub's "Re-run", and a
+ * push (checked when it is to the repository's default branch).
+ */
+type CheckedEvent = Extract<InboundEvent, { kind: "pull_request" | "rerun" | "push" }>;
 const CHECKED_ACTIONS = new Set(["opened", "synchronize", "reopened"]);
 
 function isChecked(event: InboundEvent): event is CheckedEvent {
-  return event.kind === "rerun" || (event.kind === "pull_request" && CHECKED_ACTIONS.has(event.action));
+  return (
+    event.kind === "rerun" ||
+    event.kind === "push" ||
+    (event.kind === "pull_request" && CHECKED_ACTIONS.has(event.action))
+  );
+}
+
+/** The commit a check reports on: a push's after, else the head. */
+function headOf(event: CheckedEvent): string {
+  return event.kind === "push" ? event.after : event.headSha;
 }
 
 export async function processDelivery(
@@ -87,6 +99,7 @@ export async function retryDelivery(
 }
 
 function changeOf(event: CheckedEvent): ChangeRef {
+  if (event.kind === "push") return { repo: event.repo, headSha: event.after, baseSha: event.before };
   return {
     repo: event.repo,
     headSha: event.headSha,
@@ -136,17 +149,28 @@ async function checkPullRequest(
     log.info({ provider_repo_id: event.providerRepoId }, "event for a repository not connected: ignored");
     return false;
   }
+  // A push is checked on the default branch; a branch with a pull request is checked through it.
+  if (event.kind === "push" && event.ref !== `refs/heads/${repository.default_branch}`) {
+    log.info({ repository_id: repository.id, ref: event.ref }, "push to a branch other than the default: ignored");
+    return false;
+  }
+  if (event.kind === "push" && !deps.clientFor(connection, event).readsPushes) {
+    log.info({ repository_id: repository.id, ref: event.ref }, "push not checked: this provider's pushes are not read");
+    return false;
+  }
+  const headSha = headOf(event);
+  const pullNumber = event.kind === "push" ? undefined : event.pullNumber;
   const { version } = await deps.policy.resolvePolicies({ organization_id: orgId, policy_ids: [] });
   const now = deps.clock.now().toISOString();
   const check: CheckRecord = {
     id: newId("chk"),
     organization_id: orgId,
     connection_id: connection.id,
-    dedupe_key: `${repository.id}:${event.headSha}:${version}`,
+    dedupe_key: `${repository.id}:${headSha}:${version}`,
     repository_id: repository.id,
     repository: repository.name,
-    pull_number: event.pullNumber ?? null,
-    head_sha: event.headSha,
+    pull_number: pullNumber ?? null,
+    head_sha: headSha,
     status: "running",
     state: null,
     evaluation_id: null,
@@ -163,7 +187,7 @@ async function checkPullRequest(
     // that failed midway runs again.
     if (!existing || (existing.status !== "running" && !rerun)) {
       log.info(
-        { check_id: existing?.id, head_sha: event.headSha, pull_number: event.pullNumber },
+        { check_id: existing?.id, head_sha: headSha, pull_number: pullNumber },
         "head already checked for this policy version: nothing to do",
       );
       return false;

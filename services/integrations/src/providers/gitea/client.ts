@@ -65,6 +65,8 @@ interface GiteaReview {
 
 export class GiteaClient implements ProviderClient {
   readonly kind = "gitea" as const;
+  /** Its changed files are listed through a pull request only (a push's are not read yet). */
+  readonly readsPushes = false;
   private readonly api: string;
   private readonly timeoutMs: number;
   private readonly fetchFn: typeof fetch;

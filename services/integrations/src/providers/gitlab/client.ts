@@ -66,6 +66,7 @@ const NOTE_FINDINGS_MAX = 200;
 
 export class GitLabClient implements ProviderClient {
   readonly kind = "gitlab" as const;
+  readonly readsPushes = true;
   private readonly api: string;
   private readonly now: () => Date;
   private readonly fetch: typeof fetch;
@@ -127,10 +128,22 @@ export class GitLabClient implements ProviderClient {
     }
   }
 
-  /** A running commit status named `name`; the handle is that name (GitLab keys statuses by sha and name). */
+  /**
+   * A running commit status named `name`; the handle is that name (GitLab keys statuses by sha and
+   * name). Already running (a check started again after a provider failure) is as good.
+   */
   async startReport(change: ChangeRef, name: string): Promise<ReportHandle> {
-    await this.status(change, name, "running", "Verdict is checking this change", undefined);
+    await unlessAlready(this.status(change, name, "running", "Verdict is checking this change", undefined));
     return { id: name };
+  }
+
+  /**
+   * "pending, retrying" where no status shows the change yet. GitLab moves a running status to
+   * no other unfinished state (400 "Cannot transition status via :enqueue from :running"): a
+   * status already running stays so, which still shows the change as being checked.
+   */
+  async reportRetrying(change: ChangeRef, name: string, reason: string): Promise<void> {
+    await unlessAlready(this.status(change, name, "pending", `Verdict: pending, retrying (${reason})`, undefined));
   }
 
   /**
@@ -189,6 +202,8 @@ export class GitLabClient implements ProviderClient {
               ...(body === undefined ? {} : { "content-type": "application/json" }),
             },
             ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            // The token is a plain header, which fetch would carry to another host on a redirect.
+            redirect: "error",
           });
         } catch (error) {
           throw new ProviderError("unavailable", `GitLab ${what}: ${(error as Error).message}`);
@@ -207,6 +222,20 @@ export class GitLabClient implements ProviderClient {
       this.options.retry ?? DEFAULT_RETRY_POLICY,
       this.options.retryEnv ?? systemRetryEnv,
     );
+  }
+}
+
+/**
+ * A status update GitLab refuses because the status is already running or pending ("Cannot
+ * transition status via :run from :running"): the change already shows as being checked.
+ */
+async function unlessAlready(update: Promise<void>): Promise<void> {
+  try {
+    await update;
+  } catch (error) {
+    if (error instanceof ProviderError && error.status === 400 && error.message.includes("Cannot transition status"))
+      return;
+    throw error;
   }
 }
 

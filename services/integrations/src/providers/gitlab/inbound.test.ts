@@ -2,35 +2,18 @@
 // for merge request and push events (no GitLab server runs here: docs/integrations/gitlab.md).
 import { describe, expect, it } from "@jest/globals";
 import { noteBody } from "./client.js";
+import { gitlabDelivery, mergeRequestHook, pushHook } from "../../../test/support/gitlabEvents.js";
 import { GITLAB_MAX_PAYLOAD_BYTES, GitLabInboundVerifier } from "./inbound.js";
 
 const SECRET = "gitlab-hook-secret-token";
 const verifier = new GitLabInboundVerifier();
 const HEAD = "da1560886d4f094c3e6c9ef40349f7d38b5d27d7";
 const BEFORE = "95790bf891e76fee5e1747ab589903a6a1f80f22";
-const project = { id: 7, name: "api", path_with_namespace: "acme/platform/api", default_branch: "main" };
+const project = { id: 7, path_with_namespace: "acme/platform/api", default_branch: "main" };
 
-function delivery(event: string, payload: unknown, token = SECRET) {
-  return {
-    headers: { "X-Gitlab-Event": event, "X-Gitlab-Token": token, "X-Gitlab-Event-UUID": crypto.randomUUID() },
-    body: Buffer.from(JSON.stringify(payload)),
-  };
-}
-const mergeRequest = (attributes: object) => ({
-  object_kind: "merge_request",
-  event_type: "merge_request",
-  project,
-  object_attributes: {
-    iid: 5,
-    action: "open",
-    source_project_id: 7,
-    target_project_id: 7,
-    source_branch: "leak",
-    target_branch: "main",
-    last_commit: { id: HEAD },
-    ...attributes,
-  },
-});
+const delivery = (event: string, payload: unknown, token = SECRET) => gitlabDelivery(event, payload, token);
+const mergeRequest = (attributes: object) =>
+  mergeRequestHook(project, { iid: 5, source_branch: "leak", headSha: HEAD, ...attributes });
 
 describe("GitLabInboundVerifier", () => {
   it("accepts the hook's secret token and refuses another, a missing one, or an oversized body", async () => {
@@ -68,15 +51,7 @@ describe("GitLabInboundVerifier", () => {
   });
 
   it("reads a push, ignores a branch deletion and other events", () => {
-    const push = {
-      object_kind: "push",
-      event_name: "push",
-      ref: "refs/heads/main",
-      before: BEFORE,
-      after: HEAD,
-      project_id: 7,
-      project,
-    };
+    const push = pushHook(project, { ref: "refs/heads/main", before: BEFORE, after: HEAD });
     const { headers, body } = delivery("Push Hook", push);
     expect(verifier.parse(headers, body)).toEqual({
       kind: "push",

@@ -56,10 +56,11 @@ export interface CreateConnectionRequest {
   provider: string;
   /**
    * The provider's address, http(s), without credentials, query or fragment: Gitea's web address;
+   * GitLab's root URL (https://gitlab.com, or a self-managed instance's; the API is URL/api/v4);
    * GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).
    */
   base_url: string;
-  /** Gitea: the access token (required there; GitHub uses app_id and private_key instead). */
+  /** Gitea, GitLab: the access token (required there; GitHub uses app_id and private_key instead). */
   token: string;
   webhook_secret: string;
   /** GitHub: the App's id (digits; required there). */
