@@ -17,3 +17,4 @@ export * from "./addresses.js";
 export * from "./egress.js";
 export * from "./messages.js";
 export * from "./fieldChecks.js";
+export * from "./liveVerification.js";

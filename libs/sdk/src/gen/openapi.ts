@@ -2383,6 +2383,11 @@ export interface components {
                 audit_retention_days: number | null;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
+                /** @description Opt-in live verification (docs/detection.md): when enabled, the evaluation service asks these providers whether a credential an evaluation of this organization found works; each violation of theirs says so in `verification`. Default off */
+                live_verification: {
+                    enabled: boolean;
+                    providers: "aws"[];
+                };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
                 /** @description Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false */
@@ -2408,6 +2413,11 @@ export interface components {
                 audit_retention_days: number | null;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
+                /** @description Opt-in live verification (docs/detection.md): when enabled, the evaluation service asks these providers whether a credential an evaluation of this organization found works; each violation of theirs says so in `verification`. Default off */
+                live_verification: {
+                    enabled: boolean;
+                    providers: "aws"[];
+                };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
                 /** @description Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false */
@@ -2812,6 +2822,11 @@ export interface components {
                 audit_retention_days?: number | null;
                 /** @enum {string} */
                 default_severity?: "error" | "warning";
+                /** @description What is left out stays; turned on with no provider named (now or before), every provider supported now */
+                live_verification?: {
+                    enabled?: boolean;
+                    providers?: "aws"[];
+                };
                 report_scope?: string;
                 require_connected_repository?: boolean;
                 require_evaluation_pass?: boolean;
@@ -2864,6 +2879,16 @@ export interface components {
             /** @enum {string} */
             severity: "error" | "warning";
             suggestion: string;
+            /**
+             * @description Whether the provider said the credential works (organizations that turned live verification on, docs/detection.md): live, revoked (the provider refused it), unknown (no answer: rate limit, timeout, error) or not_checked (verification off for this provider, or nothing to check with). Absent on findings of rules no provider can verify
+             * @enum {string}
+             */
+            verification?: "live" | "revoked" | "unknown" | "not_checked";
+            /**
+             * Format: date-time
+             * @description When the provider was asked; absent when it was not
+             */
+            verification_checked_at?: string;
         };
         WebauthnOptions: {
             /** @description For PublicKeyCredential.parseCreationOptionsFromJSON / parseRequestOptionsFromJSON */

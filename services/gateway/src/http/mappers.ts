@@ -1,6 +1,6 @@
 // proto -> REST JSON. Optional proto fields become explicit nulls, as the REST contract says.
 // The evaluation and policy services' mappers are generated from their proto (src/gen/*.rest.ts).
-import { jsonFields } from "@verdict/kit";
+import { jsonFields, type LiveVerificationProvider } from "@verdict/kit";
 import type { identityV1 } from "@verdict/proto";
 
 export function organizationJson(o: identityV1.Organization) {
@@ -15,6 +15,10 @@ export function organizationJson(o: identityV1.Organization) {
       report_scope: o.settings?.report_scope ?? "",
       require_connected_repository: o.settings?.require_connected_repository ?? false,
       audit_retention_days: o.settings?.audit_retention_days || null,
+      live_verification: {
+        enabled: o.settings?.live_verification?.enabled ?? false,
+        providers: (o.settings?.live_verification?.providers ?? []) as LiveVerificationProvider[],
+      },
     },
   };
 }

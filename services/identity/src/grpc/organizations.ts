@@ -28,6 +28,7 @@ function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
     system_description: s.system_description ?? "",
     report_scope: s.report_scope ?? "",
     audit_retention_days: s.audit_retention_days ?? 0,
+    live_verification: { enabled: s.live_verification.enabled, providers: [...s.live_verification.providers] },
   };
 }
 
@@ -73,6 +74,11 @@ export function organizationHandlers(
         systemDescription: req.system_description,
         reportScope: req.report_scope,
         requireConnectedRepository: req.require_connected_repository,
+        // No provider named on the wire: the providers stay.
+        liveVerification: req.live_verification && {
+          enabled: req.live_verification.enabled,
+          providers: req.live_verification.providers.length ? req.live_verification.providers : undefined,
+        },
         // 0 on the wire: kept forever.
         ...(req.audit_retention_days !== undefined ? { auditRetentionDays: req.audit_retention_days || null } : {}),
         audit: req.audit,
