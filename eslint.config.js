@@ -8,6 +8,8 @@ export default tseslint.config(
       "**/dist/**",
       "**/node_modules/**",
       ".tools/**",
+      // Test tools' venvs made in a worktree's own folder (never through its .tools link).
+      ".tools-live/**",
       "libs/proto/src/gen/**",
       "data/**",
       "coverage/**",

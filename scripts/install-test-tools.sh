@@ -4,7 +4,8 @@
 # tests run the docs' commands as written). Installed from Debian's packages when missing;
 # a second run does nothing. Authlib (PyPI), the OAuth suite's Python client, goes into a venv
 # under .tools/authlib; scim2-tester and scim2-cli (PyPI) into .tools/scim2; the pre-commit
-# framework (PyPI) into .tools/pre-commit; compliance-trestle (PyPI) into .tools/trestle.
+# framework (PyPI) into .tools/pre-commit; compliance-trestle (PyPI) into .tools/trestle; moto
+# (PyPI) into .tools/moto.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 AUTHLIB_VERSION=1.9.6
@@ -50,6 +51,19 @@ if ! "$TRESTLE_VENV/bin/trestle" version 2>/dev/null | grep -q "^Trestle version
   rm -rf "$TRESTLE_VENV"
   python3 -m venv "$TRESTLE_VENV"
   "$TRESTLE_VENV/bin/pip" install --quiet --disable-pip-version-check "compliance-trestle==$TRESTLE_VERSION"
+fi
+# moto (PyPI, `moto[server]`): test/e2e/live-verification.test.ts runs its server as a real
+# STS-compatible endpoint (GetCallerIdentity with Signature Version 4 checked). Pinned, in a venv;
+# VERDICT_MOTO_VENV puts it elsewhere (the test looks there too). Like pre-commit's, the check runs
+# the command.
+MOTO_VERSION=5.2.5
+MOTO_VENV="${VERDICT_MOTO_VENV:-.tools/moto}"
+if ! "$MOTO_VENV/bin/moto_server" --help >/dev/null 2>&1 ||
+  ! "$MOTO_VENV/bin/python" -c "from importlib.metadata import version; assert version('moto') == '$MOTO_VERSION'" 2>/dev/null; then
+  echo "==> installing moto[server] $MOTO_VERSION (PyPI) into $MOTO_VENV"
+  rm -rf "$MOTO_VENV"
+  python3 -m venv "$MOTO_VENV"
+  "$MOTO_VENV/bin/pip" install --quiet --disable-pip-version-check "moto[server]==$MOTO_VERSION"
 fi
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium fonts-liberation)

@@ -361,8 +361,11 @@ function generate(file) {
         continue;
       }
       fields.push(`  ${jsonName(f)}: ${fieldSchema(f, ctx, inRequest ? "body" : "output")},`);
-      if (rules.omitWhenEmpty) json.push(`    ...(m.${f.name} ? { ${f.name}: m.${f.name} } : {}),`);
-      else json.push(`    ${jsonName(f)}: ${fieldJson(f, ctx)},`);
+      if (rules.omitWhenEmpty) {
+        // An enum's proto string is one of its values (the service fills it from the same list).
+        const value = rules.enum?.length ? `m.${f.name} as ${rules.enum.map(str).join(" | ")}` : `m.${f.name}`;
+        json.push(`    ...(m.${f.name} ? { ${f.name}: ${value} } : {}),`);
+      } else json.push(`    ${jsonName(f)}: ${fieldJson(f, ctx)},`);
     }
     if (paging.length === 2) {
       fields.push("  pagination: z.object({ next_cursor: z.string().nullable(), has_more: z.boolean() }),");

@@ -18,3 +18,4 @@ export * from "./egress.js";
 export * from "./messages.js";
 export * from "./commands.js";
 export * from "./fieldChecks.js";
+export * from "./liveVerification.js";

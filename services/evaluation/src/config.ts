@@ -1,7 +1,7 @@
 // The evaluation service's configuration variables, declared once: its own process (bin.ts)
 // and the all-in-one process read the same ones (docs/configuration.md).
 import { z } from "zod";
-import { boolVar } from "@verdict/kit";
+import { allowPrivateVar, boolVar } from "@verdict/kit";
 import {
   addressVar,
   DEFAULT_ADDRESSES,
@@ -12,6 +12,11 @@ import {
   documentVariables,
 } from "@verdict/runtime";
 import { DEFAULT_LIMITS, type EvaluationServiceOptions } from "./main.js";
+import {
+  AWS_STS_URL,
+  DEFAULT_LIVE_VERIFICATION_PER_MINUTE,
+  DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS,
+} from "./liveVerifier.js";
 
 const threads = () => z.coerce.number().int().positive().max(256).optional();
 
@@ -33,6 +38,12 @@ export const evaluationConfig = z.object({
   /** Queued evaluations of one organization, and the bytes of content they hold; more answer 429. */
   VERDICT_ORG_MAX_QUEUED_EVALUATIONS: positiveInt(DEFAULT_LIMITS.maxQueuedPerOrganization),
   VERDICT_ORG_MAX_QUEUED_BYTES: positiveInt(DEFAULT_LIMITS.maxQueuedBytesPerOrganization),
+  /** Live verification (organizations that turn it on): each provider call's deadline, and calls per organization and minute. */
+  VERDICT_LIVE_VERIFICATION_TIMEOUT_MS: positiveInt(DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS),
+  VERDICT_LIVE_VERIFICATION_PER_MINUTE: positiveInt(DEFAULT_LIVE_VERIFICATION_PER_MINUTE),
+  /** Where AWS STS is asked (a private STS-compatible endpoint, or a test server). */
+  VERDICT_LIVE_VERIFICATION_AWS_STS_URL: z.url({ protocol: /^https?$/ }).default(AWS_STS_URL),
+  VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE: allowPrivateVar(),
 });
 
 export type EvaluationConfig = z.infer<typeof evaluationConfig>;
@@ -49,8 +60,14 @@ export const evaluationProcessConfig = grpcServiceConfig(DEFAULT_GRPC_PORTS.eval
 /** The service options these variables set. */
 export function evaluationOptions(
   c: EvaluationConfig,
-): Pick<EvaluationServiceOptions, "limits" | "scanWorkers" | "scanThreadsPerOrganization"> {
+): Pick<EvaluationServiceOptions, "limits" | "scanWorkers" | "scanThreadsPerOrganization" | "liveVerification"> {
   return {
+    liveVerification: {
+      timeoutMs: c.VERDICT_LIVE_VERIFICATION_TIMEOUT_MS,
+      perMinute: c.VERDICT_LIVE_VERIFICATION_PER_MINUTE,
+      awsStsUrl: c.VERDICT_LIVE_VERIFICATION_AWS_STS_URL,
+      allowPrivate: c.VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE,
+    },
     limits: {
       asyncMinFiles: c.VERDICT_ASYNC_MIN_FILES,
       asyncMinBytes: c.VERDICT_ASYNC_MIN_BYTES,
@@ -90,6 +107,14 @@ documentVariables({
     'Queued (asynchronous) evaluations of one organization waiting or scanning at once; one more answers 429 with `details.window: "queued"` and `Retry-After: 5`',
   VERDICT_ORG_MAX_QUEUED_BYTES:
     "Bytes of content one organization's queued evaluations may hold (one evaluation is always let in when none is queued); one more that would pass it answers 429 like the above",
+  VERDICT_LIVE_VERIFICATION_TIMEOUT_MS:
+    "Deadline of one call to a provider for [live verification](detection.md#live-verification-opt-in), which an organization's admin turns on with `PATCH /v1/organization` `settings.live_verification` (off by default); past it the credential is `unknown`",
+  VERDICT_LIVE_VERIFICATION_PER_MINUTE:
+    "Provider calls one organization's evaluations may make per minute for [live verification](detection.md#live-verification-opt-in), per evaluation service instance; past it a credential is `unknown`",
+  VERDICT_LIVE_VERIFICATION_AWS_STS_URL:
+    "Where [live verification](detection.md#live-verification-opt-in) asks AWS STS (GetCallerIdentity): its host is the only one AWS credentials are sent to",
+  VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE:
+    "Loopback, private, link-local and metadata addresses the live verification endpoints may be at: `false` (none), comma-separated addresses and CIDR ranges, or `true` (all: development and tests only)",
   VERDICT_EVALUATION_WORKER:
     "`false`: serve the API only and leave queued evaluations to worker instances (which share them through one consumer group)",
 });

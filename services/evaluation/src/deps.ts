@@ -8,12 +8,15 @@ import type { ScanJob, ScanOutcome } from "./scanJob.js";
 import type { WarmEngines } from "./warmEngines.js";
 import type { EvaluationRepo } from "./repo.js";
 import type { JobFiles } from "./jobFiles.js";
+import type { LiveVerifier } from "./liveVerifier.js";
 
 /** The organization settings the engine honours (owned by the identity service). */
 export interface OrgSettings {
   allowInlineSuppression: boolean;
   /** Evaluations must name a repository connected through a provider connection. */
   requireConnectedRepository: boolean;
+  /** Opt-in: the providers asked whether a credential an evaluation found works. */
+  liveVerification: { enabled: boolean; providers: string[] };
 }
 
 export interface OrgSettingsSource {
@@ -66,4 +69,6 @@ export interface EvaluationDeps {
   /** The policy sets a new scan thread compiles before it takes jobs; none when absent. */
   warm?: WarmEngines;
   limits: EvaluationLimits;
+  /** Asks providers whether found credentials work (organizations that turned it on); absent: never asked. */
+  verifier?: Pick<LiveVerifier, "admit" | "verify">;
 }

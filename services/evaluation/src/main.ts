@@ -22,6 +22,12 @@ import { EvaluationRepo } from "./repo.js";
 import { JobFiles } from "./jobFiles.js";
 import { subscribeEvaluationConsumers } from "./consumers.js";
 import { recoverPending } from "./usecases/recover.js";
+import {
+  DEFAULT_LIVE_VERIFICATION_PER_MINUTE,
+  DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS,
+  LiveVerifier,
+  type LiveVerifierOptions,
+} from "./liveVerifier.js";
 
 export interface EvaluationServiceOptions extends ServiceBase {
   /** host:port of the policy service. */
@@ -43,6 +49,8 @@ export interface EvaluationServiceOptions extends ServiceBase {
    * unset: they are kept in the store, where any instance can read them.
    */
   spoolDir?: string;
+  /** Live verification's endpoints and limits (organizations turn it on); default: AWS's endpoint, 5 s, 30 a minute. */
+  liveVerification?: Partial<Omit<LiveVerifierOptions, "logger">>;
 }
 
 export interface EvaluationService extends RunningService {
@@ -127,6 +135,13 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
     scanner,
     queuedScanner,
     limits: { ...DEFAULT_LIMITS, ...opts.limits },
+    verifier: new LiveVerifier({
+      timeoutMs: DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS,
+      perMinute: DEFAULT_LIVE_VERIFICATION_PER_MINUTE,
+      allowPrivate: false,
+      ...opts.liveVerification,
+      logger: opts.logger,
+    }),
   };
 
   const worker = opts.worker ?? true;

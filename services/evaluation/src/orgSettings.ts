@@ -16,12 +16,20 @@ function identitySettings(
         return {
           allowInlineSuppression: settings?.allow_inline_suppression ?? true,
           requireConnectedRepository: settings?.require_connected_repository ?? false,
+          liveVerification: {
+            enabled: settings?.live_verification?.enabled ?? false,
+            providers: settings?.live_verification?.providers ?? [],
+          },
         };
       } catch (err) {
         // An organization deleted while its work was queued evaluates with the defaults.
         if (err instanceof AppError && err.kind === "not_found") {
           logger.warn({ organization_id: organizationId }, "organization unknown to identity; using default settings");
-          return { allowInlineSuppression: true, requireConnectedRepository: false };
+          return {
+            allowInlineSuppression: true,
+            requireConnectedRepository: false,
+            liveVerification: { enabled: false, providers: [] },
+          };
         }
         throw err;
       }

@@ -148,7 +148,13 @@ describe("a synchronous scan's deadline", () => {
       },
       engines,
       scanner: p,
-      orgSettings: { get: async () => ({ allowInlineSuppression: false, requireConnectedRepository: false }) },
+      orgSettings: {
+        get: async () => ({
+          allowInlineSuppression: false,
+          requireConnectedRepository: false,
+          liveVerification: { enabled: false, providers: [] },
+        }),
+      },
       logger: createLogger("warm-test", "silent"),
     } as unknown as EvaluationDeps;
   };

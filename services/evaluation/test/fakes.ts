@@ -72,7 +72,13 @@ export function scanDeps(
     policy,
     engines,
     scanner,
-    orgSettings: { get: async () => ({ allowInlineSuppression: true, requireConnectedRepository: false }) },
+    orgSettings: {
+      get: async () => ({
+        allowInlineSuppression: true,
+        requireConnectedRepository: false,
+        liveVerification: { enabled: false, providers: [] },
+      }),
+    },
     clock: systemClock,
     logger: createLogger("scan-test", "silent"),
   } as unknown as EvaluationDeps;

@@ -1702,7 +1702,7 @@ export interface components {
                 type: string;
             };
             /** @enum {string} */
-            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
+            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
         };
         AuditEventList: {
             audit_events: components["schemas"]["AuditEvent"][];
@@ -1744,7 +1744,7 @@ export interface components {
                 target_id: string;
                 target_type: string;
                 /** @enum {string} */
-                type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
+                type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
             };
             /** @constant */
             event: "audit.recorded";
@@ -2276,9 +2276,14 @@ export interface components {
             /** @description More findings matched than `limit` */
             has_more: boolean;
         };
-        /** @description A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back. An accepted risk that expires reopens without a message. */
+        /** @description A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back; or an accepted risk expired and the finding reopened (cause accepted_risk_expired, one message per finding). */
         FindingUpdatedMessage: {
             data: {
+                /**
+                 * @description triage: a member changed the finding's triage; accepted_risk_expired: its accepted risk expired and it reopened (previous_state accepted_risk)
+                 * @enum {string}
+                 */
+                cause: "triage" | "accepted_risk_expired";
                 finding: {
                     file: string;
                     fingerprint: string;
@@ -2445,6 +2450,12 @@ export interface components {
                 audit_retention_days: number | null;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
+                /** @description Opt-in live verification of the credentials evaluations find (docs/detection.md): off by default; when on, the evaluation service asks each listed provider whether a found credential works, from this organization's own evaluations only. */
+                live_verification: {
+                    enabled: boolean;
+                    /** @description The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
+                    providers: "aws"[];
+                };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
                 /** @description Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false */
@@ -2470,6 +2481,12 @@ export interface components {
                 audit_retention_days: number | null;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
+                /** @description Opt-in live verification of the credentials evaluations find (docs/detection.md): off by default; when on, the evaluation service asks each listed provider whether a found credential works, from this organization's own evaluations only. */
+                live_verification: {
+                    enabled: boolean;
+                    /** @description The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
+                    providers: "aws"[];
+                };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
                 /** @description Evaluations must name a repository connected through a provider connection (422 REPOSITORY_NOT_CONNECTED otherwise); default false */
@@ -2874,6 +2891,11 @@ export interface components {
                 audit_retention_days?: number | null;
                 /** @enum {string} */
                 default_severity?: "error" | "warning";
+                /** @description What is left out stays; turned on with no provider named (now or before), every provider supported now */
+                live_verification?: {
+                    enabled?: boolean;
+                    providers?: "aws"[];
+                };
                 report_scope?: string;
                 require_connected_repository?: boolean;
                 require_evaluation_pass?: boolean;
@@ -2926,6 +2948,16 @@ export interface components {
             /** @enum {string} */
             severity: "error" | "warning";
             suggestion: string;
+            /**
+             * @description Whether the provider said the credential works (organizations that turned live verification on, docs/detection.md): live, revoked (the provider refused it), unknown (no answer: rate limit, timeout, error) or not_checked (verification off for this provider, or nothing to check with). Absent on findings of rules no provider can verify
+             * @enum {string}
+             */
+            verification?: "live" | "revoked" | "unknown" | "not_checked";
+            /**
+             * Format: date-time
+             * @description When the provider was asked; absent when it was not
+             */
+            verification_checked_at?: string;
         };
         WebauthnOptions: {
             /** @description For PublicKeyCredential.parseCreationOptionsFromJSON / parseRequestOptionsFromJSON */
@@ -7190,7 +7222,7 @@ export interface operations {
                 target_id?: string;
                 /** @description Only events about this kind of object: an event's target.type (docs/audit.md) */
                 target_type?: string;
-                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
+                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
                 /** @description Exclusive */
                 until?: string;
             };

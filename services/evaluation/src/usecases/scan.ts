@@ -14,6 +14,7 @@ import {
 import type { EvaluationDeps, OrgSettings } from "../deps.js";
 import type { CachedEngine, PolicySet } from "../engineCache.js";
 import { sharePolicies } from "../scanJob.js";
+import { verifyCredentials } from "./verifyCredentials.js";
 
 export interface ScanResult extends Outcome {
   /** Ids of the policies that ran. */
@@ -110,7 +111,10 @@ export async function scanChange(deps: EvaluationDeps, cmd: ScanChangeCommand): 
     }
     // Recent successful policy sets are compiled by scan threads before they take jobs.
     deps.warm?.record(organizationId, version, policies);
-    return { ...mergeOutcomes(outcomes), policies: policyIds };
+    const outcome = mergeOutcomes(outcomes);
+    // Outside the scan's deadline: each provider call has its own short one.
+    const kept = await verifyCredentials(deps, { organizationId, settings, files, violations: outcome.kept });
+    return { ...outcome, kept, policies: policyIds };
   } catch (err) {
     if (waited.signal.aborted && !limits.signal?.aborted)
       throw errors.unavailable(

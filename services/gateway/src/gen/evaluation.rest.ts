@@ -50,6 +50,15 @@ export const ViolationSchema = z
       description:
         "true when the secret's format checked out offline: a checksum (GitHub's and npm's CRC-32 suffix), or structure the provider's format embeds (a JSON Web Token's header, a Sentry token's payload, a Discord bot token's user id, base64 of user:password or of a PEM key). Absent when the rule has no such check; a look-alike that fails its check is no violation",
     }),
+    verification: z.enum(["live", "revoked", "unknown", "not_checked"]).optional().meta({
+      description:
+        "Whether the provider said the credential works (organizations that turned live verification on, docs/detection.md): live, revoked (the provider refused it), unknown (no answer: rate limit, timeout, error) or not_checked (verification off for this provider, or nothing to check with). Absent on findings of rules no provider can verify",
+    }),
+    verification_checked_at: z
+      .string()
+      .meta({ format: "date-time" })
+      .optional()
+      .meta({ description: "When the provider was asked; absent when it was not" }),
   })
   .meta({ id: "Violation" });
 
@@ -67,6 +76,8 @@ export function violationJson(m: evaluationV1.Violation): z.output<typeof Violat
     rule_id: m.rule_id,
     fingerprint: m.fingerprint,
     ...(m.format_verified ? { format_verified: m.format_verified } : {}),
+    ...(m.verification ? { verification: m.verification as "live" | "revoked" | "unknown" | "not_checked" } : {}),
+    ...(m.verification_checked_at ? { verification_checked_at: m.verification_checked_at } : {}),
   };
 }
 

@@ -6,6 +6,20 @@ import { actingUserId, actorOf } from "../http/auth.js";
 
 // ---------- what the routes answer and take ----------
 
+export const LiveVerificationSchema = z.object({
+  enabled: z.boolean(),
+  providers: z
+    .array(z.enum(["aws"]))
+    .meta({ description: "The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit)" }),
+});
+
+export function liveVerificationJson(m: identityV1.LiveVerification): z.output<typeof LiveVerificationSchema> {
+  return {
+    enabled: m.enabled,
+    providers: m.providers as "aws"[],
+  };
+}
+
 export const OrganizationSettingsSchema = z.object({
   default_severity: z.enum(["error", "warning"]),
   require_evaluation_pass: z.boolean(),
@@ -29,6 +43,10 @@ export const OrganizationSettingsSchema = z.object({
     description:
       "Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever",
   }),
+  live_verification: LiveVerificationSchema.meta({
+    description:
+      "Opt-in live verification of the credentials evaluations find (docs/detection.md): off by default; when on, the evaluation service asks each listed provider whether a found credential works, from this organization's own evaluations only.",
+  }),
 });
 
 export function organizationSettingsJson(
@@ -43,6 +61,7 @@ export function organizationSettingsJson(
     report_scope: m.report_scope,
     require_connected_repository: m.require_connected_repository,
     audit_retention_days: m.audit_retention_days || null,
+    live_verification: liveVerificationJson(m.live_verification ?? identityV1.LiveVerification.fromPartial({})),
   };
 }
 

@@ -1,6 +1,6 @@
 // The REST contract's schemas: the gateway validates with them and the OpenAPI document is
 // generated from them, so the two cannot drift. Ids in `.meta({ id })` become components.
-import { API_SCOPES } from "@verdict/kit";
+import { API_SCOPES, LIVE_VERIFICATION_PROVIDERS } from "@verdict/kit";
 import { z } from "zod";
 import { ISO_OR_DATE, isRealDay, refuseImpossibleDays } from "./restTypes.js";
 import { OrganizationSchema } from "../gen/identity.rest.js";
@@ -160,6 +160,17 @@ export const UpdateOrganizationSchema = z
         report_scope: z.string().max(4000).optional(),
         require_connected_repository: z.boolean().optional(),
         audit_retention_days: z.number().int().min(90).max(36_500).nullable().optional(),
+        live_verification: z
+          .object({
+            enabled: z.boolean().optional(),
+            providers: z.array(z.enum(LIVE_VERIFICATION_PROVIDERS)).min(1).optional(),
+          })
+          .strict()
+          .optional()
+          .meta({
+            description:
+              "What is left out stays; turned on with no provider named (now or before), every provider supported now",
+          }),
       })
       .strict()
       .optional(),

@@ -47,6 +47,10 @@ export const organizationRoutes = [
         system_description: body.settings?.system_description,
         report_scope: body.settings?.report_scope,
         require_connected_repository: body.settings?.require_connected_repository,
+        live_verification: body.settings?.live_verification && {
+          enabled: body.settings.live_verification.enabled,
+          providers: body.settings.live_verification.providers ?? [],
+        },
         // null (kept forever) is 0 on the wire.
         audit_retention_days:
           body.settings?.audit_retention_days === undefined ? undefined : (body.settings.audit_retention_days ?? 0),

@@ -26,6 +26,13 @@ export interface OrgSettings {
   require_connected_repository: boolean;
   /** Audit events older than this many days are deleted behind a checkpoint (null: kept forever). */
   audit_retention_days: number | null;
+  /** Opt-in: the evaluation service asks these providers whether a found credential works. */
+  live_verification: LiveVerificationSetting;
+}
+
+export interface LiveVerificationSetting {
+  enabled: boolean;
+  providers: string[];
 }
 
 export const DEFAULT_SETTINGS: OrgSettings = {
@@ -35,7 +42,24 @@ export const DEFAULT_SETTINGS: OrgSettings = {
   require_mfa: false,
   require_connected_repository: false,
   audit_retention_days: null,
+  live_verification: { enabled: false, providers: [] },
 };
+
+/**
+ * The live verification setting after a change: what is not given stays; turned on with no
+ * provider named, every provider supported now (stored as a list, so a provider added later is
+ * not asked until an admin names it).
+ */
+export function changedLiveVerification(
+  current: LiveVerificationSetting,
+  change: { enabled?: boolean | undefined; providers?: readonly string[] | undefined },
+  supported: readonly string[],
+): LiveVerificationSetting {
+  const enabled = change.enabled ?? current.enabled;
+  let providers = change.providers ? [...new Set(change.providers)] : current.providers;
+  if (enabled && !providers.length) providers = [...supported];
+  return { enabled, providers };
+}
 
 /** Settings stored before a setting existed read as its default. */
 export function withDefaults(settings: Partial<OrgSettings> | undefined): OrgSettings {

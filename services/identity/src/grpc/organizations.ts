@@ -28,6 +28,7 @@ function toSettings(s: OrgSettings): identityV1.OrganizationSettings {
     system_description: s.system_description ?? "",
     report_scope: s.report_scope ?? "",
     audit_retention_days: s.audit_retention_days ?? 0,
+    live_verification: { enabled: s.live_verification.enabled, providers: [...s.live_verification.providers] },
   };
 }
 
@@ -60,11 +61,16 @@ export function organizationHandlers(
       return { settings: toSettings(await getOrganizationSettings(deps, commandOf(req))) };
     },
     async updateOrganization(req) {
-      const { auditRetentionDays, ...command } = commandOf(req);
+      const { auditRetentionDays, liveVerification, ...command } = commandOf(req);
       const org = await updateOrganization(deps, {
         ...command,
         // The gateway's schema checked the severity against the two the use case takes.
         defaultSeverity: req.default_severity as UpdateOrganizationCommand["defaultSeverity"],
+        // No provider named on the wire: the providers stay.
+        liveVerification: liveVerification && {
+          enabled: liveVerification.enabled,
+          providers: liveVerification.providers.length ? liveVerification.providers : undefined,
+        },
         // 0 on the wire: kept forever.
         ...(auditRetentionDays !== undefined ? { auditRetentionDays: auditRetentionDays || null } : {}),
       });

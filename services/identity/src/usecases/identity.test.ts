@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
 import { InProcessBus, TOPICS, type CloudEvent } from "@verdict/bus";
 import { randomBytes } from "node:crypto";
-import { AppError, createLogger, Egress, SecretBox } from "@verdict/kit";
+import { AppError, createLogger, Egress, LIVE_VERIFICATION_PROVIDERS, SecretBox } from "@verdict/kit";
 import { argon2Passwords } from "../passwords.js";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
@@ -173,6 +173,7 @@ describe("organization settings", () => {
       require_mfa: false,
       require_connected_repository: false,
       audit_retention_days: null,
+      live_verification: { enabled: false, providers: [] },
     });
     // a document written by an earlier version, without the setting (past the repository, which
     // keeps records in today's shape)
@@ -202,5 +203,28 @@ describe("organization settings", () => {
       "VALIDATION_FAILED",
     );
     expect((await getOrganizationSettings(deps, { organizationId: org.id })).audit_retention_days).toBeNull();
+  });
+
+  it("live verification: off by default; on with no provider named, every supported one; what is not given stays", async () => {
+    const { org } = await createOrganization(deps, { name: "Acme", plan: "free" });
+    // The answer counts the organization's repositories (the policy service's): none here.
+    const withPolicy: IdentityDeps = { ...deps, policy: { countRepositories: async () => ({ count: 0 }) } };
+    const update = (liveVerification: { enabled?: boolean; providers?: string[] }) =>
+      updateOrganization(withPolicy, { organizationId: org.id, liveVerification });
+    const setting = async () => (await getOrganizationSettings(deps, { organizationId: org.id })).live_verification;
+    expect(await setting()).toEqual({ enabled: false, providers: [] });
+    await update({ enabled: true });
+    expect(await setting()).toEqual({ enabled: true, providers: [...LIVE_VERIFICATION_PROVIDERS] });
+    await update({ enabled: false });
+    expect(await setting()).toEqual({ enabled: false, providers: [...LIVE_VERIFICATION_PROVIDERS] });
+    await update({ providers: ["aws", "aws"] });
+    expect(await setting()).toEqual({ enabled: false, providers: ["aws"] });
+    // A provider it cannot ask, whoever calls (the gateway refuses it first): the field named, nothing changed.
+    const refused = await update({ enabled: true, providers: ["aws", "example"] }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).details).toMatchObject({
+      errors: [{ field: "settings.live_verification.providers[1]", code: "INVALID_ENUM" }],
+    });
+    expect(await setting()).toEqual({ enabled: false, providers: ["aws"] });
   });
 });

@@ -1,7 +1,7 @@
-import { errors, fieldChanges } from "@verdict/kit";
+import { errors, fieldChanges, LIVE_VERIFICATION_PROVIDERS } from "@verdict/kit";
 import { auditChangeEvent, type AuditContextInput } from "@verdict/outbox";
 import { MIN_AUDIT_RETENTION_DAYS } from "../../domain/audit.js";
-import { withDefaults } from "../../domain/organization.js";
+import { changedLiveVerification, withDefaults } from "../../domain/organization.js";
 import type { IdentityDeps } from "../../deps.js";
 import { applyAuditRetention } from "../audit/sweepAuditRetention.js";
 import { getOrganization, type OrganizationView } from "./getOrganization.js";
@@ -16,6 +16,8 @@ export interface UpdateOrganizationCommand {
   systemDescription?: string;
   reportScope?: string;
   requireConnectedRepository?: boolean;
+  /** Unset fields stay as they are (see changedLiveVerification). */
+  liveVerification?: { enabled?: boolean | undefined; providers?: readonly string[] | undefined } | undefined;
   /** Days after which audit events are deleted (at least 90); null: kept forever. */
   auditRetentionDays?: number | null;
   /** Who asks, for the audit event written with the change. */
@@ -33,6 +35,7 @@ const AUDITED_FIELDS = [
   "settings.report_scope",
   "settings.require_connected_repository",
   "settings.audit_retention_days",
+  "settings.live_verification",
 ] as const;
 
 export async function updateOrganization(
@@ -51,6 +54,24 @@ export async function updateOrganization(
   if (cmd.reportScope !== undefined) set["settings.report_scope"] = cmd.reportScope;
   if (cmd.requireConnectedRepository !== undefined)
     set["settings.require_connected_repository"] = cmd.requireConnectedRepository;
+  if (cmd.liveVerification !== undefined) {
+    const unknown = (cmd.liveVerification.providers ?? []).findIndex(
+      (p) => !(LIVE_VERIFICATION_PROVIDERS as readonly string[]).includes(p),
+    );
+    if (unknown >= 0)
+      throw errors.validation([
+        {
+          field: `settings.live_verification.providers[${unknown}]`,
+          code: "INVALID_ENUM",
+          message: `providers must be among ${LIVE_VERIFICATION_PROVIDERS.join(", ")}`,
+        },
+      ]);
+    set["settings.live_verification"] = changedLiveVerification(
+      withDefaults(current.settings).live_verification,
+      cmd.liveVerification,
+      LIVE_VERIFICATION_PROVIDERS,
+    );
+  }
   if (cmd.auditRetentionDays !== undefined) {
     if (cmd.auditRetentionDays !== null && cmd.auditRetentionDays < MIN_AUDIT_RETENTION_DAYS)
       throw errors.validation([

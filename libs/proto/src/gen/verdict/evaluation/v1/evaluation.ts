@@ -84,7 +84,20 @@ export interface Violation {
    * token's payload, a Discord bot token's user id, base64 of user:password or of a PEM key).
    * Absent when the rule has no such check; a look-alike that fails its check is no violation
    */
-  format_verified?: boolean | undefined;
+  format_verified?:
+    | boolean
+    | undefined;
+  /**
+   * Whether the provider said the credential works (organizations that turned live verification
+   * on, docs/detection.md): live, revoked (the provider refused it), unknown (no answer: rate
+   * limit, timeout, error) or not_checked (verification off for this provider, or nothing to
+   * check with). Absent on findings of rules no provider can verify
+   */
+  verification?:
+    | string
+    | undefined;
+  /** When the provider was asked; absent when it was not */
+  verification_checked_at?: string | undefined;
 }
 
 export interface Evaluation {
@@ -665,6 +678,8 @@ function createBaseViolation(): Violation {
     rule_id: "",
     fingerprint: "",
     format_verified: undefined,
+    verification: undefined,
+    verification_checked_at: undefined,
   };
 }
 
@@ -705,6 +720,12 @@ export const Violation: MessageFns<Violation> = {
     }
     if (message.format_verified !== undefined) {
       writer.uint32(800).bool(message.format_verified);
+    }
+    if (message.verification !== undefined) {
+      writer.uint32(2562).string(message.verification);
+    }
+    if (message.verification_checked_at !== undefined) {
+      writer.uint32(2570).string(message.verification_checked_at);
     }
     return writer;
   },
@@ -818,6 +839,22 @@ export const Violation: MessageFns<Violation> = {
             message.format_verified = reader.bool();
             continue;
           }
+          case 320: {
+            if (tag !== 2562) {
+              break;
+            }
+
+            message.verification = reader.string();
+            continue;
+          }
+          case 321: {
+            if (tag !== 2570) {
+              break;
+            }
+
+            message.verification_checked_at = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -860,6 +897,12 @@ export const Violation: MessageFns<Violation> = {
         : isSet(object.format_verified)
         ? globalThis.Boolean(object.format_verified)
         : undefined,
+      verification: isSet(object.verification) ? globalThis.String(object.verification) : undefined,
+      verification_checked_at: isSet(object.verificationCheckedAt)
+        ? globalThis.String(object.verificationCheckedAt)
+        : isSet(object.verification_checked_at)
+        ? globalThis.String(object.verification_checked_at)
+        : undefined,
     };
   },
 
@@ -901,6 +944,12 @@ export const Violation: MessageFns<Violation> = {
     if (message.format_verified !== undefined) {
       obj.formatVerified = message.format_verified;
     }
+    if (message.verification !== undefined) {
+      obj.verification = message.verification;
+    }
+    if (message.verification_checked_at !== undefined) {
+      obj.verificationCheckedAt = message.verification_checked_at;
+    }
     return obj;
   },
 
@@ -921,6 +970,8 @@ export const Violation: MessageFns<Violation> = {
     message.rule_id = object.rule_id ?? "";
     message.fingerprint = object.fingerprint ?? "";
     message.format_verified = object.format_verified ?? undefined;
+    message.verification = object.verification ?? undefined;
+    message.verification_checked_at = object.verification_checked_at ?? undefined;
     return message;
   },
 };

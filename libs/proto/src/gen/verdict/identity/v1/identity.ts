@@ -61,6 +61,30 @@ export interface OrganizationSettings {
   require_connected_repository: boolean;
   /** Audit events older than this many days are deleted, behind a checkpoint that keeps the rest verifiable (docs/audit.md); null: kept forever */
   audit_retention_days: number;
+  /**
+   * Opt-in live verification of the credentials evaluations find (docs/detection.md): off by
+   * default; when on, the evaluation service asks each listed provider whether a found credential
+   * works, from this organization's own evaluations only.
+   */
+  live_verification?: LiveVerification | undefined;
+}
+
+export interface LiveVerification {
+  enabled: boolean;
+  /** The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
+  providers: string[];
+}
+
+/**
+ * A change of the live verification setting: what is unset stays; turned on with no provider
+ * named (now or before), every provider supported now
+ */
+export interface LiveVerificationChange {
+  enabled?:
+    | boolean
+    | undefined;
+  /** Empty: unchanged */
+  providers: string[];
 }
 
 export interface Organization {
@@ -166,6 +190,10 @@ export interface UpdateOrganizationRequest {
   /** Days after which audit events are deleted (at least 90); 0: kept forever. */
   audit_retention_days?:
     | number
+    | undefined;
+  /** Unset: unchanged */
+  live_verification?:
+    | LiveVerificationChange
     | undefined;
   /** Who asks, for the audit event recorded with the change (set by the gateway). */
   audit?: AuditContext | undefined;
@@ -1314,6 +1342,7 @@ function createBaseOrganizationSettings(): OrganizationSettings {
     report_scope: "",
     require_connected_repository: false,
     audit_retention_days: 0,
+    live_verification: undefined,
   };
 }
 
@@ -1342,6 +1371,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     }
     if (message.audit_retention_days !== 0) {
       writer.uint32(1920).int32(message.audit_retention_days);
+    }
+    if (message.live_verification !== undefined) {
+      LiveVerification.encode(message.live_verification, writer.uint32(2562).fork()).join();
     }
     return writer;
   },
@@ -1423,6 +1455,14 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
             message.audit_retention_days = reader.int32();
             continue;
           }
+          case 320: {
+            if (tag !== 2562) {
+              break;
+            }
+
+            message.live_verification = LiveVerification.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1477,6 +1517,11 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
         : isSet(object.audit_retention_days)
         ? globalThis.Number(object.audit_retention_days)
         : 0,
+      live_verification: isSet(object.liveVerification)
+        ? LiveVerification.fromJSON(object.liveVerification)
+        : isSet(object.live_verification)
+        ? LiveVerification.fromJSON(object.live_verification)
+        : undefined,
     };
   },
 
@@ -1506,6 +1551,9 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     if (message.audit_retention_days !== 0) {
       obj.auditRetentionDays = Math.round(message.audit_retention_days);
     }
+    if (message.live_verification !== undefined) {
+      obj.liveVerification = LiveVerification.toJSON(message.live_verification);
+    }
     return obj;
   },
 
@@ -1522,6 +1570,183 @@ export const OrganizationSettings: MessageFns<OrganizationSettings> = {
     message.report_scope = object.report_scope ?? "";
     message.require_connected_repository = object.require_connected_repository ?? false;
     message.audit_retention_days = object.audit_retention_days ?? 0;
+    message.live_verification = (object.live_verification !== undefined && object.live_verification !== null)
+      ? LiveVerification.fromPartial(object.live_verification)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseLiveVerification(): LiveVerification {
+  return { enabled: false, providers: [] };
+}
+
+export const LiveVerification: MessageFns<LiveVerification> = {
+  encode(message: LiveVerification, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== false) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    for (const v of message.providers) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiveVerification {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiveVerification();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providers.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LiveVerification {
+    return {
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      providers: globalThis.Array.isArray(object?.providers)
+        ? object.providers.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LiveVerification): unknown {
+    const obj: any = {};
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.providers?.length) {
+      obj.providers = message.providers;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LiveVerification>, I>>(base?: I): LiveVerification {
+    return LiveVerification.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LiveVerification>, I>>(object: I): LiveVerification {
+    const message = createBaseLiveVerification();
+    message.enabled = object.enabled ?? false;
+    message.providers = object.providers?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLiveVerificationChange(): LiveVerificationChange {
+  return { enabled: undefined, providers: [] };
+}
+
+export const LiveVerificationChange: MessageFns<LiveVerificationChange> = {
+  encode(message: LiveVerificationChange, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== undefined) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    for (const v of message.providers) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LiveVerificationChange {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLiveVerificationChange();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.providers.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LiveVerificationChange {
+    return {
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : undefined,
+      providers: globalThis.Array.isArray(object?.providers)
+        ? object.providers.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: LiveVerificationChange): unknown {
+    const obj: any = {};
+    if (message.enabled !== undefined) {
+      obj.enabled = message.enabled;
+    }
+    if (message.providers?.length) {
+      obj.providers = message.providers;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LiveVerificationChange>, I>>(base?: I): LiveVerificationChange {
+    return LiveVerificationChange.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LiveVerificationChange>, I>>(object: I): LiveVerificationChange {
+    const message = createBaseLiveVerificationChange();
+    message.enabled = object.enabled ?? undefined;
+    message.providers = object.providers?.map((e) => e) || [];
     return message;
   },
 };
@@ -2967,6 +3192,7 @@ function createBaseUpdateOrganizationRequest(): UpdateOrganizationRequest {
     report_scope: undefined,
     require_connected_repository: undefined,
     audit_retention_days: undefined,
+    live_verification: undefined,
     audit: undefined,
   };
 }
@@ -3002,6 +3228,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     }
     if (message.audit_retention_days !== undefined) {
       writer.uint32(1920).int32(message.audit_retention_days);
+    }
+    if (message.live_verification !== undefined) {
+      LiveVerificationChange.encode(message.live_verification, writer.uint32(2562).fork()).join();
     }
     if (message.audit !== undefined) {
       AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
@@ -3102,6 +3331,14 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
             message.audit_retention_days = reader.int32();
             continue;
           }
+          case 320: {
+            if (tag !== 2562) {
+              break;
+            }
+
+            message.live_verification = LiveVerificationChange.decode(reader, reader.uint32());
+            continue;
+          }
           case 200: {
             if (tag !== 1602) {
               break;
@@ -3170,6 +3407,11 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
         : isSet(object.audit_retention_days)
         ? globalThis.Number(object.audit_retention_days)
         : undefined,
+      live_verification: isSet(object.liveVerification)
+        ? LiveVerificationChange.fromJSON(object.liveVerification)
+        : isSet(object.live_verification)
+        ? LiveVerificationChange.fromJSON(object.live_verification)
+        : undefined,
       audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
@@ -3206,6 +3448,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     if (message.audit_retention_days !== undefined) {
       obj.auditRetentionDays = Math.round(message.audit_retention_days);
     }
+    if (message.live_verification !== undefined) {
+      obj.liveVerification = LiveVerificationChange.toJSON(message.live_verification);
+    }
     if (message.audit !== undefined) {
       obj.audit = AuditContext.toJSON(message.audit);
     }
@@ -3227,6 +3472,9 @@ export const UpdateOrganizationRequest: MessageFns<UpdateOrganizationRequest> = 
     message.report_scope = object.report_scope ?? undefined;
     message.require_connected_repository = object.require_connected_repository ?? undefined;
     message.audit_retention_days = object.audit_retention_days ?? undefined;
+    message.live_verification = (object.live_verification !== undefined && object.live_verification !== null)
+      ? LiveVerificationChange.fromPartial(object.live_verification)
+      : undefined;
     message.audit = (object.audit !== undefined && object.audit !== null)
       ? AuditContext.fromPartial(object.audit)
       : undefined;

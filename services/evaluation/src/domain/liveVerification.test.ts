@@ -1,0 +1,86 @@
+import { describe, expect, it } from "@jest/globals";
+import { credentialsToCheck, lineFrom, PerOrganizationRate, strongerState } from "./liveVerification.js";
+
+const ID = "AKIAZ7Q2M4N6P8R3T5V7";
+const SECRET = "q8Hc1Ue4Xw/Vb7Ny2Lp5Rt9Kd3Mf6Gs0Ja+ZxYwB";
+const OTHER_SECRET = "Zz8Hc1Ue4Xw/Vb7Ny2Lp5Rt9Kd3Mf6Gs0Ja+ZxYw";
+
+const file = (path: string, text: string) => ({ path, content: Buffer.from(text, "utf8") });
+const violation = (file: string, rule_id: string, line: number, column: number) => ({ file, rule_id, line, column });
+
+describe("lineFrom", () => {
+  it("reads a line from a column counted in code points", () => {
+    const content = Buffer.from("first\n🔑 key = AKIA\nlast", "utf8");
+    expect(lineFrom(content, 2, 3)).toBe("key = AKIA");
+    expect(lineFrom(content, 3, 1)).toBe("last");
+    expect(lineFrom(content, 9, 1)).toBe("");
+  });
+});
+
+describe("credentialsToCheck", () => {
+  it("pairs an access key id with the secret access key found nearest to it in the same file", () => {
+    const text = `# prod\naws_access_key_id = ${ID}\naws_secret_access_key = "${SECRET}"\n\n\n\n\nsecret_access_key: ${OTHER_SECRET}\n`;
+    const { checks, unchecked } = credentialsToCheck(
+      [file("creds.ini", text)],
+      [
+        violation("creds.ini", "aws-access-key-id", 2, 21),
+        violation("creds.ini", "aws-secret-access-key", 3, 1),
+        violation("creds.ini", "aws-secret-access-key", 8, 1),
+        violation("creds.ini", "sql-injection", 1, 1),
+      ],
+    );
+    expect(checks).toEqual([
+      { credential: { provider: "aws", accessKeyId: ID, secretAccessKey: SECRET }, violations: [0, 1] },
+    ]);
+    // The far secret is in no pair: nothing to ask with. A rule no provider verifies is not here.
+    expect(unchecked).toEqual([2]);
+  });
+
+  it("never pairs across files, and asks once for a credential found twice", () => {
+    const text = `id=${ID}\nAWS_SECRET_ACCESS_KEY=${SECRET}\n`;
+    const { checks, unchecked } = credentialsToCheck(
+      [file("a.env", text), file("b.env", text), file("c.env", `id=${ID}\n`)],
+      [
+        violation("a.env", "aws-access-key-id", 1, 4),
+        violation("a.env", "aws-secret-access-key", 2, 1),
+        violation("b.env", "aws-access-key-id", 1, 4),
+        violation("b.env", "aws-secret-access-key", 2, 1),
+        violation("c.env", "aws-access-key-id", 1, 4),
+      ],
+    );
+    expect(checks).toHaveLength(1);
+    expect(checks[0]!.violations).toEqual([0, 1, 2, 3]);
+    expect(unchecked).toEqual([4]);
+  });
+
+  it("reads nothing where the violation's place holds no credential of the format", () => {
+    const { checks, unchecked } = credentialsToCheck(
+      [file("x.py", `id = "akia-lowercase-not-a-key"\naws_secret = short\n`)],
+      [violation("x.py", "aws-access-key-id", 1, 7), violation("x.py", "aws-secret-access-key", 2, 1)],
+    );
+    expect(checks).toEqual([]);
+    expect(unchecked).toEqual([0, 1]);
+  });
+});
+
+describe("strongerState", () => {
+  it("keeps the answer that says more", () => {
+    expect(strongerState(undefined, "not_checked")).toBe("not_checked");
+    expect(strongerState("revoked", "live")).toBe("live");
+    expect(strongerState("live", "unknown")).toBe("live");
+    expect(strongerState("not_checked", "unknown")).toBe("unknown");
+  });
+});
+
+describe("PerOrganizationRate", () => {
+  it("admits perMinute calls of each organization in a minute, then the next minute's", () => {
+    let now = 0;
+    const rate = new PerOrganizationRate(2, () => now);
+    expect([rate.take("org_a"), rate.take("org_a"), rate.take("org_a")]).toEqual([true, true, false]);
+    expect(rate.take("org_b")).toBe(true);
+    now = 59_999;
+    expect(rate.take("org_a")).toBe(false);
+    now = 60_000;
+    expect(rate.take("org_a")).toBe(true);
+  });
+});

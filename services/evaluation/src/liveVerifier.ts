@@ -1,0 +1,113 @@
+// The adapter behind live verification: it asks a provider's documented "who am I" endpoint
+// whether a credential works. Every call goes through the egress guard (@verdict/kit's Egress: no
+// loopback, private or metadata address unless the operator allows it) to a host on the allowlist
+// (the providers' endpoints, nothing else), with a short deadline, no redirect followed, and at
+// most `perMinute` calls for one organization. The credential is sent to its provider only and
+// never logged.
+import aws4 from "aws4";
+import { Egress, type LiveVerificationProvider, type Logger } from "@verdict/kit";
+import { PerOrganizationRate, type AwsCredential, type Credential } from "./domain/liveVerification.js";
+
+/** What a provider said of a credential. */
+export type ProviderAnswer = "live" | "revoked" | "unknown";
+
+export interface LiveVerifierOptions {
+  /** Where STS is asked (GetCallerIdentity); default AWS's global endpoint. */
+  awsStsUrl?: string;
+  /** The deadline of one call (resolution, connection, answer). */
+  timeoutMs: number;
+  /** Calls one organization may make per minute; past it a credential is `unknown`. */
+  perMinute: number;
+  /** Private addresses the endpoints may be at (tests: a local STS-compatible server). */
+  allowPrivate: boolean | readonly string[];
+  logger: Logger;
+  /** Milliseconds now (tests move it). */
+  now?: () => number;
+}
+
+export const AWS_STS_URL = "https://sts.amazonaws.com/";
+export const DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS = 5000;
+export const DEFAULT_LIVE_VERIFICATION_PER_MINUTE = 30;
+const MAX_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * AWS's error codes for credentials it does not accept (the STS API reference's common errors):
+ * an unknown or deleted key id, a wrong secret for it, an expired session.
+ */
+const AWS_REFUSED = new Set(["InvalidClientTokenId", "SignatureDoesNotMatch", "ExpiredToken"]);
+
+export class LiveVerifier {
+  private readonly egress: Egress;
+  private readonly rate: PerOrganizationRate;
+  private readonly sts: URL;
+  /** The hosts calls may go to: each provider's endpoint. */
+  readonly allowlist: ReadonlySet<string>;
+
+  constructor(private readonly opts: LiveVerifierOptions) {
+    this.egress = new Egress({ allowPrivate: opts.allowPrivate });
+    this.rate = new PerOrganizationRate(opts.perMinute, opts.now);
+    this.sts = new URL(opts.awsStsUrl ?? AWS_STS_URL);
+    this.allowlist = new Set([this.sts.host]);
+  }
+
+  /** Whether the organization may ask one more provider now (each call counts). */
+  admit(organizationId: string): boolean {
+    return this.rate.take(organizationId);
+  }
+
+  async verify(credential: Credential, signal?: AbortSignal): Promise<ProviderAnswer> {
+    const provider: LiveVerificationProvider = credential.provider;
+    try {
+      return await this.aws(credential, signal);
+    } catch (err) {
+      // The error says what failed (timeout, refused address), never the credential.
+      this.opts.logger.warn(
+        { provider, reason: err instanceof Error ? err.message : String(err) },
+        "live verification: no answer from the provider",
+      );
+      return "unknown";
+    }
+  }
+
+  /** STS GetCallerIdentity, signed with Signature Version 4: it needs no permission and changes nothing. */
+  private async aws(credential: AwsCredential, signal?: AbortSignal): Promise<ProviderAnswer> {
+    const body = "Action=GetCallerIdentity&Version=2011-06-15";
+    const signed = aws4.sign(
+      {
+        host: this.sts.host,
+        path: this.sts.pathname,
+        method: "POST",
+        service: "sts",
+        region: "us-east-1",
+        body,
+        headers: { "content-type": "application/x-www-form-urlencoded; charset=utf-8" },
+      },
+      { accessKeyId: credential.accessKeyId, secretAccessKey: credential.secretAccessKey },
+    );
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(signed.headers ?? {})) headers[name] = String(value);
+    const res = await this.call(this.sts, { method: "POST", headers, body, signal });
+    if (res.status === 200) return "live";
+    const code = /<Code>([^<]{1,100})<\/Code>/.exec(res.body)?.[1];
+    return res.status === 403 && code && AWS_REFUSED.has(code) ? "revoked" : "unknown";
+  }
+
+  private async call(
+    url: URL,
+    req: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal | undefined },
+  ): Promise<{ status: number; body: string }> {
+    if (!this.allowlist.has(url.host)) throw new Error(`${url.host} is not on the live verification allowlist`);
+    const res = await this.egress.request({
+      url: url.href,
+      method: req.method,
+      headers: req.headers,
+      ...(req.body !== undefined ? { body: req.body } : {}),
+      timeoutMs: this.opts.timeoutMs,
+      maxResponseBytes: MAX_ANSWER_BYTES,
+      oversize: "truncate",
+      maxRedirects: 0,
+      ...(req.signal ? { signal: req.signal } : {}),
+    });
+    return { status: res.status, body: res.body.toString("utf8") };
+  }
+}
