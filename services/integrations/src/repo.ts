@@ -3,6 +3,7 @@
 // (one per repository, head commit and policy version).
 import type { Outbox, PendingEvent } from "@verdict/outbox";
 import type { Collection, Store } from "@verdict/store";
+import type { ManifestStateRecord } from "./usecases/githubAppManifest.js";
 import type { InboundEvent, ProviderKind } from "./domain/provider.js";
 
 export type ConnectionStatus = "active" | "broken";
@@ -64,6 +65,8 @@ export class IntegrationsRepo {
   readonly connections: Collection<ConnectionRecord>;
   readonly deliveries: Collection<InboundDeliveryRecord>;
   readonly checks: Collection<CheckRecord>;
+  /** The GitHub App set-ups under way (usecases/githubAppManifest.ts). */
+  readonly manifestStates: Collection<ManifestStateRecord>;
 
   constructor(
     store: Store,
@@ -72,6 +75,7 @@ export class IntegrationsRepo {
     this.connections = store.collection<ConnectionRecord>("integrations_connections");
     this.deliveries = store.collection<InboundDeliveryRecord>("integrations_deliveries");
     this.checks = store.collection<CheckRecord>("integrations_checks");
+    this.manifestStates = store.collection<ManifestStateRecord>("integrations_manifest_states");
   }
 
   async init(): Promise<void> {
@@ -81,6 +85,7 @@ export class IntegrationsRepo {
       { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
       { name: "pull", fields: { repository_id: 1, pull_number: 1, status: 1 } },
     ]);
+    await this.manifestStates.ensureIndexes([{ name: "state", fields: { id: 1 }, unique: true }]);
     await this.outbox.register(this.deliveries, this.connections);
   }
 

@@ -7,6 +7,7 @@ import { policyGeneratedRoutes } from "../gen/policy.rest.js";
 import { webhooksGeneratedRoutes } from "../gen/webhooks.rest.js";
 import { withProviderResolution } from "./repositories.js";
 import { integrationsGeneratedRoutes } from "../gen/integrations.rest.js";
+import { gitHubAppRoutes } from "./githubApp.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { passwordRoutes } from "./passwords.js";
@@ -23,6 +24,7 @@ export const routes: Route[] = [
   ...complianceRoutes,
   ...webhooksGeneratedRoutes,
   ...integrationsGeneratedRoutes,
+  ...gitHubAppRoutes,
   ...memberRoutes,
   ...passwordRoutes,
   ...signInRoutes,
