@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
 import { CLI, isolatedHome } from "../support/cli.js";
+import { launchClocked } from "../support/clocked.js";
 import { ROOT, startVerdict, untilLogged, type Verdict } from "../support/server.js";
 import {
   gitHubDescription,
@@ -169,6 +170,13 @@ async function organizationWithApp(name: string, appId: string, webhookSecret: s
       last_error_at: string | null;
     },
   };
+}
+
+/** A new organization (its own key) with no GitHub connection yet. */
+async function organizationWithoutApp(name: string) {
+  const created = await api.post("/v1/organizations", { name, plan: "team" });
+  expect(created.status).toBe(201);
+  return { api: api.withKey(created.body.api_key.key as string) };
 }
 
 /** What the integrations service logged (the gateway's request lines left out). */
@@ -748,5 +756,158 @@ describe("docs/integrations/github.md", () => {
     ]);
     const secret = /webhook secret \(shown once[^:]*\): ([0-9a-f]{48})$/m.exec(out)![1]!;
     expect((await deliver("ping", {}, "cli-ping", secret, conn.events_url)).status).toBe(202);
+  });
+});
+
+describe("the GitHub App one-click set-up (a manifest)", () => {
+  /** A set-up started by `who` (an organization's key) against the GitHub of the test. */
+  async function start(who: Api, body: Record<string, unknown> = { base_url: front.url }) {
+    const res = await who.post("/v1/integrations/github/app-manifests", body);
+    expect(res.status).toBe(201);
+    return res.body as {
+      state: string;
+      form_url: string;
+      action: string;
+      manifest: Record<string, any>;
+      connection_id: string;
+      expires_at: string;
+    };
+  }
+  const conversions = () => front.exchanges.filter((e) => e.path.startsWith("/app-manifests/"));
+
+  it("offers a manifest for the organization's new App and a page that posts it to GitHub", async () => {
+    const started = await start(api, { base_url: front.url, organization: "acme-corp" });
+    // The App's home, webhook (naming the connection it becomes) and redirect on Verdict's public address.
+    expect(started.manifest).toMatchObject({
+      url: PUBLIC_URL,
+      hook_attributes: {
+        url: `${PUBLIC_URL}/v1/integrations/github/events?connection=${started.connection_id}`,
+        active: true,
+      },
+      redirect_url: `${PUBLIC_URL}/connections/github/callback`,
+      public: false,
+      default_permissions: { checks: "write", contents: "read", pull_requests: "read", metadata: "read" },
+    });
+    expect(started.action).toBe(`${front.url}/organizations/acme-corp/settings/apps/new?state=${started.state}`);
+    expect(started.form_url).toBe(
+      `${PUBLIC_URL}/v1/integrations/github/app-manifests/form?state=${encodeURIComponent(started.state)}`,
+    );
+    expect(Date.parse(started.expires_at) - Date.now()).toBeGreaterThan(59 * 60_000);
+    // The page: the manifest in a form to that GitHub, posted by its one script.
+    const page = await fetch(`${v.url}${new URL(started.form_url).pathname}${new URL(started.form_url).search}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toContain("text/html");
+    expect(page.headers.get("content-security-policy")).toContain(`form-action ${front.url};`);
+    const html = await page.text();
+    expect(html).toContain(`action="${started.action}"`);
+    // An Enterprise Server: its API under /api/v3, its pages at the host; a malformed owner refused.
+    const ghes = await start(api, { base_url: `${front.url}/api/v3` });
+    expect(ghes.action).toBe(`${front.url}/settings/apps/new?state=${ghes.state}`);
+    expectFieldError(
+      await api.post("/v1/integrations/github/app-manifests", { organization: "-not a login" }),
+      400,
+      "organization",
+      "INVALID_FORMAT",
+    );
+  });
+
+  it("turns GitHub's code into the connection, once: a replayed or forged state is refused", async () => {
+    const org = await organizationWithoutApp("Initech");
+    const started = await start(org.api);
+    const before = conversions().length;
+    const done = await org.api.post("/v1/integrations/github/app-manifests/conversions", {
+      state: started.state,
+      code: "a1b2c3d4",
+    });
+    expect(done.status).toBe(201);
+    // GitHub's example answer (App 1) became the connection the manifest's webhook names.
+    expect(done.body).toMatchObject({ id: started.connection_id, provider: "github", app_id: "1", status: "active" });
+    expect(done.body.events_url).toBe(started.manifest.hook_attributes.url);
+    expect(JSON.stringify(done.body)).not.toMatch(/PRIVATE KEY|e340154128314309424b7c8e90325147d99fdafa/);
+    const [conversion] = conversions().slice(before);
+    expect([conversion?.method, conversion?.path]).toEqual(["POST", "/app-manifests/a1b2c3d4/conversions"]);
+    expect((await org.api.get("/v1/integrations/connections")).body.connections).toEqual([done.body]);
+    // The webhook secret GitHub made signs the App's deliveries.
+    const ping = await deliver(
+      "ping",
+      {},
+      "manifest-ping",
+      "e340154128314309424b7c8e90325147d99fdafa",
+      done.body.events_url,
+    );
+    expect(ping.status).toBe(202);
+    // Used up: a replay, and its page, are gone; a forged state is unknown.
+    const replay = await org.api.post("/v1/integrations/github/app-manifests/conversions", {
+      state: started.state,
+      code: "a1b2c3d4",
+    });
+    expectError(replay, 422, "validation_error", "MANIFEST_STATE_INVALID");
+    expect(replay.body.details.field).toBe("state");
+    expect((await fetch(`${v.url}/v1/integrations/github/app-manifests/form?state=${started.state}`)).status).toBe(404);
+    const forged = await org.api.post("/v1/integrations/github/app-manifests/conversions", {
+      state: "A".repeat(43),
+      code: "a1b2c3d4",
+    });
+    expectError(forged, 422, "validation_error", "MANIFEST_STATE_INVALID");
+    expect(conversions().length).toBe(before + 1);
+  });
+
+  it("refuses another organization's state and another caller's, without using them up", async () => {
+    const org = await organizationWithoutApp("Vandelay");
+    const started = await start(org.api);
+    const before = conversions().length;
+    // Another organization.
+    const other = await api.post("/v1/integrations/github/app-manifests/conversions", {
+      state: started.state,
+      code: "a1b2c3d4",
+    });
+    expectError(other, 422, "validation_error", "MANIFEST_STATE_INVALID");
+    // Another key of the same organization (another caller).
+    const key = await org.api.post("/v1/api-keys", { name: "second", scopes: ["write:org", "read:org"] });
+    expect(key.status).toBe(201);
+    const second = await org.api.withKey(key.body.key).post("/v1/integrations/github/app-manifests/conversions", {
+      state: started.state,
+      code: "a1b2c3d4",
+    });
+    expectError(second, 422, "validation_error", "MANIFEST_STATE_INVALID");
+    expect(conversions().length).toBe(before);
+    // GitHub does not know the code (expired, or used): on code; the state is used up all the same.
+    front.inject((method, path) => method === "POST" && path.startsWith("/app-manifests/"), {
+      status: 404,
+      body: JSON.stringify({ message: "Not Found", documentation_url: "https://docs.github.com/rest" }),
+    });
+    const unknown = await org.api.post("/v1/integrations/github/app-manifests/conversions", {
+      state: started.state,
+      code: "stale",
+    });
+    expectError(unknown, 422, "validation_error", "PROVIDER_NOT_FOUND");
+    expect(unknown.body.details.field).toBe("code");
+    expect((await org.api.get("/v1/integrations/connections")).body.connections).toEqual([]);
+    // A viewer-scoped key may not start one.
+    const reader = await org.api.post("/v1/api-keys", { name: "reader", scopes: ["read:org"] });
+    expect((await org.api.withKey(reader.body.key).post("/v1/integrations/github/app-manifests", {})).status).toBe(403);
+  });
+
+  it("expires after an hour: the page is gone and the code is not converted", async () => {
+    let now = new Date();
+    const clocked = await launchClocked("manifest", { now: () => now }, { VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "true" });
+    try {
+      const res = await clocked.api.post("/v1/integrations/github/app-manifests", { base_url: front.url });
+      expect(res.status).toBe(201);
+      now = new Date(now.getTime() + 61 * 60_000);
+      const form = await fetch(
+        `${clocked.api.baseUrl}/v1/integrations/github/app-manifests/form?state=${res.body.state}`,
+      );
+      expect(form.status).toBe(404);
+      const before = conversions().length;
+      const late = await clocked.api.post("/v1/integrations/github/app-manifests/conversions", {
+        state: res.body.state,
+        code: "a1b2c3d4",
+      });
+      expectError(late, 422, "validation_error", "MANIFEST_STATE_EXPIRED");
+      expect(conversions().length).toBe(before);
+    } finally {
+      await clocked.stop();
+    }
   });
 });

@@ -1,12 +1,20 @@
-// The dashboard's Connections page in Chromium against a running all-in-one and a real Gitea
-// (scripts/install-gitea.sh): a provider refused on the field the API names, a Gitea connection
-// made, listed with its health and its webhook URL (copied), deleted after a confirmation, at
-// desktop and phone width; a viewer sees the list and nothing to change it with.
+// The dashboard's Connections page in Chromium against a running all-in-one, a real Gitea
+// (scripts/install-gitea.sh) and GitHub's REST description served by Prism: a provider refused on
+// the field the API names, a Gitea connection made, listed with its health and its webhook URL
+// (copied), deleted after a confirmation, at desktop and phone width; a GitHub App created in one
+// click (the manifest flow); a viewer sees the list and nothing to change it with.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Api } from "../support/api.js";
 import { axe, launchChromium, layoutProblems, poll, signIn } from "../support/browser.js";
 import { startGitea, type Gitea } from "../support/gitea.js";
+import {
+  gitHubDescription,
+  startFront,
+  startPrism,
+  type Prism,
+  type PrismFront,
+} from "../../services/integrations/test/support/prism.js";
 import { addMember } from "../support/people.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 
@@ -16,6 +24,8 @@ const VIEWER = "vera@example.test";
 const SECRET = "connections-page-secret-0123456789";
 
 let gitea: Gitea;
+let prism: Prism;
+let front: PrismFront;
 let v: Verdict;
 let api: Api;
 let base: string;
@@ -26,11 +36,14 @@ let token: string;
 
 beforeAll(async () => {
   // Gitea runs on 127.0.0.1: the operator allows that address (and only that one) for providers.
-  [gitea, v, browser] = await Promise.all([
+  // GitHub's API: Prism serving GitHub's own REST description, behind a recording front.
+  [gitea, v, browser, prism] = await Promise.all([
     startGitea(),
     startVerdict({ env: { VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "127.0.0.1" } }),
     launchChromium(),
+    startPrism(gitHubDescription()),
   ]);
+  front = await startFront(prism.url);
   base = `http://localhost:${v.port}`;
   api = new Api(v.url, v.bootstrapKey);
   await addMember(api, OWNER, "owner", PASSWORD);
@@ -49,9 +62,12 @@ afterAll(async () => {
   await browser?.close();
   await v?.destroy();
   await gitea?.stop();
+  await front?.close();
+  await prism?.stop();
 });
 
-const form = () => page.locator("form");
+/** The form that connects a provider with its credentials. */
+const form = () => page.locator("form").filter({ has: page.getByRole("button", { name: "Connect", exact: true }) });
 /** The error Mantine shows under the field with that label; null when none. */
 const fieldError = async (label: string) => {
   const error = page
@@ -124,6 +140,51 @@ describe("the Connections page", () => {
     await form().getByRole("button", { name: "Connect" }).click();
     await poll(async () => (await fieldError("Private key"))?.includes("PEM") ?? false, true);
     expect(await listed()).toHaveLength(1);
+  });
+
+  it("creates a GitHub App in one click: the manifest posted to GitHub, GitHub's code back to the dashboard, once", async () => {
+    const oneClick = page
+      .locator("form")
+      .filter({ has: page.getByRole("button", { name: "Create GitHub App", exact: true }) });
+    await oneClick.getByLabel("GitHub API URL").fill(front.url);
+    // GitHub's new-App page (its UI cannot run here): it takes the posted manifest and, once the
+    // person confirms, sends them to the manifest's redirect URL with a code and the state.
+    let posted: { state: string; manifest: Record<string, any> } | undefined;
+    await page.route(`${front.url}/settings/apps/new**`, async (route) => {
+      const request = route.request();
+      const state = new URL(request.url()).searchParams.get("state")!;
+      const manifest = JSON.parse(new URLSearchParams(request.postData() ?? "").get("manifest")!);
+      posted = { state, manifest };
+      const back = `${manifest.redirect_url}?code=a1b2c3d4&state=${encodeURIComponent(state)}`;
+      await route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: `<!doctype html><html lang="en"><title>GitHub</title><a href="${back}">Create GitHub App for ${manifest.name}</a></html>`,
+      });
+    });
+    await oneClick.getByRole("button", { name: "Create GitHub App", exact: true }).click();
+    await page.getByRole("link", { name: /^Create GitHub App for Verdict/ }).click();
+    await page.getByTestId("github-app-connected").waitFor();
+    expect(posted!.manifest).toMatchObject({
+      url: base,
+      redirect_url: `${base}/connections/github/callback`,
+      default_events: ["pull_request", "push", "check_run", "check_suite"],
+    });
+    // GitHub's example App (1) became the connection the manifest's webhook names.
+    const app = (await listed()).find((c) => c.provider === "github");
+    expect(app).toMatchObject({ app_id: "1", base_url: front.url, status: "active" });
+    expect(pathOf(posted!.manifest.hook_attributes.url)).toBe(pathOf(app.events_url));
+    expect(front.exchanges.filter((e) => e.path === "/app-manifests/a1b2c3d4/conversions")).toHaveLength(1);
+    expect(front.rejected()).toEqual([]);
+    expect(await axe(page)).toEqual([]);
+    // The same code and state again (a reload): used up, said so, nothing converted twice.
+    await page.reload();
+    await page.getByRole("alert").waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain("MANIFEST_STATE_INVALID");
+    expect(front.exchanges.filter((e) => e.path === "/app-manifests/a1b2c3d4/conversions")).toHaveLength(1);
+    await page.getByRole("link", { name: "Back to Connections" }).click();
+    await page.locator(`[data-id="${app.id}"]`).waitFor();
+    expect((await api.delete(`/v1/integrations/connections/${app.id}`)).status).toBe(204);
   });
 
   it("lists connections as cards at phone width and deletes one after a confirmation", async () => {

@@ -18,7 +18,11 @@ export interface ClockedVerdict {
 }
 
 /** Starts an instance on a fresh data directory, reading `clock`; stop() removes the directory. */
-export async function launchClocked(name: string, clock: { now(): Date }): Promise<ClockedVerdict> {
+export async function launchClocked(
+  name: string,
+  clock: { now(): Date },
+  env: Record<string, string> = {},
+): Promise<ClockedVerdict> {
   const dataDir = mkdtempSync(join(tmpdir(), `verdict-${name}-`));
   const bootstrapKey = makeKey();
   const config = readConfig({
@@ -27,6 +31,7 @@ export async function launchClocked(name: string, clock: { now(): Date }): Promi
     VERDICT_DATA_DIR: dataDir,
     VERDICT_BOOTSTRAP_API_KEY: bootstrapKey,
     VERDICT_AUTH_CACHE_TTL_MS: "0",
+    ...env,
   });
   const running = await launch(config, { clock, logger: createLogger(`${name}-test`, "silent") });
   return {

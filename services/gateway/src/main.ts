@@ -17,6 +17,7 @@ import { routes } from "./routes/index.js";
 import { mountOAuthServer } from "./oauth/routes.js";
 import { mountScim } from "./routes/scim.js";
 import { mountIntegrationEvents } from "./routes/integrations.js";
+import { mountGitHubAppManifestForm } from "./routes/githubApp.js";
 import { mountSso } from "./routes/sso.js";
 import { publicOrigin } from "./http/restTypes.js";
 
@@ -50,6 +51,7 @@ export function mountOutsideRouteTable(
   });
   mountSso(app, throttle, { clients: deps.clients, ...origin });
   mountIntegrationEvents(app, throttle, { clients: deps.clients, bodyLimitBytes: deps.bodyLimitBytes });
+  mountGitHubAppManifestForm(app, throttle, { clients: deps.clients });
 }
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {

@@ -5,6 +5,11 @@ import type { IntegrationsDeps } from "./deps.js";
 import { eventsPath } from "./domain/connection.js";
 import type { ConnectionRecord } from "./repo.js";
 import { createConnection, deleteConnection, listConnections } from "./usecases/connections.js";
+import {
+  completeGitHubAppManifest,
+  getGitHubAppManifest,
+  startGitHubAppManifest,
+} from "./usecases/githubAppManifest.js";
 import { receiveEvent } from "./usecases/receiveEvent.js";
 import { resolveRepository } from "./usecases/resolveRepository.js";
 
@@ -44,6 +49,35 @@ export function integrationsHandlers(deps: IntegrationsDeps): AsyncService<Def> 
       // Not connected where a connection is optional: nothing resolved, the name is stored as given.
       if (resolved === null) return { connection_id: "", provider_repo_id: "", full_name: "", default_branch: "" };
       return replyOf({ connectionId: resolved.connectionId, ...resolved.repository });
+    },
+    async startGitHubAppManifest(req) {
+      const started = await startGitHubAppManifest(deps, {
+        organizationId: req.organization_id,
+        apiBaseUrl: req.api_base_url,
+        githubOrganization: req.github_organization || undefined,
+        publicOrigin: req.public_origin,
+        audit: req.audit,
+      });
+      return {
+        state: started.state,
+        action: started.action,
+        manifest_json: started.manifestJson,
+        expires_at: started.expiresAt,
+        connection_id: started.connectionId,
+      };
+    },
+    async getGitHubAppManifest(req) {
+      const { action, manifestJson } = await getGitHubAppManifest(deps, { state: req.state });
+      return { action, manifest_json: manifestJson };
+    },
+    async completeGitHubAppManifest(req) {
+      const connection = await completeGitHubAppManifest(deps, {
+        organizationId: req.organization_id,
+        state: req.state,
+        code: req.code,
+        audit: req.audit,
+      });
+      return { connection: toConnection(connection) };
     },
     async receiveEvent(req) {
       return replyOf(await receiveEvent(deps, { ...commandOf(req), body: Buffer.from(req.body) }));

@@ -3,6 +3,7 @@
 // (one per repository, head commit and policy version).
 import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
 import { collectionDef, type Store } from "@verdict/store";
+import type { ManifestStateRecord } from "./usecases/githubAppManifest.js";
 import type { InboundEvent, ProviderKind } from "./domain/provider.js";
 
 export type ConnectionStatus = "active" | "broken";
@@ -71,6 +72,10 @@ const COLLECTIONS = {
   checks: collectionDef<CheckRecord>("integrations_checks", [
     { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
     { name: "pull", fields: { repository_id: 1, pull_number: 1, status: 1 } },
+  ]),
+  /** The GitHub App set-ups under way (usecases/githubAppManifest.ts). */
+  manifestStates: collectionDef<ManifestStateRecord>("integrations_manifest_states", [
+    { name: "state", fields: { id: 1 }, unique: true },
   ]),
 };
 

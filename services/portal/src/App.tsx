@@ -18,7 +18,7 @@ import { AcceptInvitationPage, ResetPasswordPage } from "./pages/Account";
 import { ApiKeysPage } from "./pages/ApiKeys";
 import { AuditPage } from "./pages/Audit";
 import { CompliancePage } from "./pages/Compliance";
-import { ConnectionsPage } from "./pages/Connections";
+import { ConnectionsPage, GitHubCallbackPage } from "./pages/Connections";
 import { EvaluationPage, EvaluationsPage } from "./pages/Evaluations";
 import { FindingsPage } from "./pages/Findings";
 import { MembersPage } from "./pages/Members";
@@ -151,6 +151,7 @@ export function App() {
           <Route path="/policies" element={<PoliciesPage />} />
           <Route path="/repositories" element={<RepositoriesPage />} />
           <Route path="/connections" element={<ConnectionsPage />} />
+          <Route path="/connections/github/callback" element={<GitHubCallbackPage />} />
           <Route path="/compliance" element={<CompliancePage />} />
           <Route path="/webhooks" element={<WebhooksPage />} />
           <Route path="/settings/api-keys" element={<ApiKeysPage />} />

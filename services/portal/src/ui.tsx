@@ -107,7 +107,7 @@ export function Copyable({ value, testId, label }: { value: string; testId?: str
             onClick={copy}
             color={copied ? "teal" : "blue"}
             style={{ flexShrink: 0 }}
-            aria-label={label ? `Copy ${label}` : undefined}
+            aria-label={label ? `${copied ? "Copied" : "Copy"} ${label}` : undefined}
           >
             {copied ? "Copied" : "Copy"}
           </Button>

@@ -4,6 +4,7 @@ import { z } from "zod";
 import type { Route } from "./route.js";
 import { authPagesPaths } from "./openapiAuth.js";
 import { integrationEventsPaths } from "../routes/integrations.js";
+import { gitHubAppFormPaths } from "../routes/githubApp.js";
 import { ErrorSchema } from "./schemas.js";
 import { webhooksSection } from "./webhookSchemas.js";
 import { VERSION } from "../routes/common.js";
@@ -176,7 +177,8 @@ export function buildOpenApi(routes: Route[]): Json {
   // The OAuth server, its pages and SSO's browser legs: OAuth's, HTML's and SAML's formats.
   for (const [path, item] of Object.entries(authPagesPaths())) paths[path] = { ...paths[path], ...item };
   // Providers' webhook deliveries: raw bytes in, verified by the integrations service.
-  for (const [path, item] of Object.entries(integrationEventsPaths())) paths[path] = { ...paths[path], ...item };
+  for (const [path, item] of Object.entries({ ...integrationEventsPaths(), ...gitHubAppFormPaths() }))
+    paths[path] = { ...paths[path], ...item };
 
   const headerSchema = (description: string, type = "integer") => ({ description, schema: { type } });
   return {

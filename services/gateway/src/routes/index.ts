@@ -8,6 +8,7 @@ import { webhooksGeneratedRoutes } from "../gen/webhooks.rest.js";
 import { withProviderResolution } from "./repositories.js";
 import { integrationsGeneratedRoutes } from "../gen/integrations.rest.js";
 import { identityGeneratedRoutes } from "../gen/identity.rest.js";
+import { gitHubAppRoutes } from "./githubApp.js";
 import { auditRoutes } from "./audit.js";
 import { memberRoutes } from "./members.js";
 import { passwordRoutes } from "./passwords.js";
@@ -22,6 +23,7 @@ export const routes: Route[] = [
   ...complianceRoutes,
   ...webhooksGeneratedRoutes,
   ...integrationsGeneratedRoutes,
+  ...gitHubAppRoutes,
   ...memberRoutes,
   ...passwordRoutes,
   ...signInRoutes,

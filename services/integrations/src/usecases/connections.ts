@@ -9,6 +9,8 @@ import type { ConnectionRecord } from "../repo.js";
 import { connectionAuditEvent } from "./connectionAudit.js";
 
 export interface CreateConnectionCommand {
+  /** Set in advance by the GitHub App set-up (the manifest's webhook URL names it); else a new id. */
+  id?: string;
   organizationId: string;
   provider: string;
   baseUrl: string;
@@ -37,15 +39,9 @@ export async function createConnection(
   // Schema-valid but not a connection this provider takes (a GitHub App's key for Gitea, a key
   // that is not PEM): 422, like every rule the request schema cannot state.
   if (problems.length) throw errors.unprocessable(problems);
-  if (await deps.egress.refuses(cmd.baseUrl))
-    throw new AppError(
-      "unprocessable",
-      "PROVIDER_ADDRESS_NOT_ALLOWED",
-      "base_url is at a loopback, private, link-local or reserved address, which this instance does not allow (VERDICT_INTEGRATIONS_ALLOW_PRIVATE)",
-      { field: "base_url" },
-    );
+  await refuseAddress(deps, cmd.baseUrl);
   const now = deps.clock.now();
-  const id = newId("conn", now.getTime());
+  const id = cmd.id ?? newId("conn", now.getTime());
   const record: ConnectionRecord = {
     id,
     organization_id: cmd.organizationId,
@@ -69,6 +65,17 @@ export async function createConnection(
     "provider connection created",
   );
   return record;
+}
+
+/** A provider at an address the SSRF guard refuses: 422 on base_url. */
+export async function refuseAddress(deps: IntegrationsDeps, baseUrl: string): Promise<void> {
+  if (await deps.egress.refuses(baseUrl))
+    throw new AppError(
+      "unprocessable",
+      "PROVIDER_ADDRESS_NOT_ALLOWED",
+      "base_url is at a loopback, private, link-local or reserved address, which this instance does not allow (VERDICT_INTEGRATIONS_ALLOW_PRIVATE)",
+      { field: "base_url" },
+    );
 }
 
 async function checkToken(deps: IntegrationsDeps, record: ConnectionRecord): Promise<void> {

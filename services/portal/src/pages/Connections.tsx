@@ -1,5 +1,17 @@
-import { Badge, Button, PasswordInput, SegmentedControl, Stack, Text, Textarea, TextInput } from "@mantine/core";
-import { useState } from "react";
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+} from "@mantine/core";
+import { useEffect, useRef, useState } from "react";
+import { Link, useSearchParams } from "react-router";
 import { api, call, onNamedField, type Schemas } from "../api";
 import { useAction, useLoad, useSubmit } from "../hooks";
 import { useSession } from "../session";
@@ -46,6 +58,20 @@ const PROVIDERS: Record<
       },
     ],
     secretLabel: "Webhook secret",
+  },
+  gitlab: {
+    label: "GitLab",
+    urlLabel: "GitLab URL",
+    urlPlaceholder: "https://gitlab.com",
+    defaultUrl: "https://gitlab.com",
+    credentials: [
+      {
+        field: "token",
+        label: "Access token",
+        description: "A project or group access token (role Developer, scope api)",
+      },
+    ],
+    secretLabel: "Webhook secret token",
   },
 };
 
@@ -184,6 +210,88 @@ function CreateConnection({ onCreated }: { onCreated: () => void }) {
   );
 }
 
+/**
+ * The one-click set-up: Verdict makes the App's manifest, the browser posts it to GitHub (the
+ * API's form page), GitHub sends the person back to GitHubCallbackPage with a code.
+ */
+function CreateGitHubApp() {
+  const [baseUrl, setBaseUrl] = useState("https://api.github.com");
+  const [organization, setOrganization] = useState("");
+  const form = useSubmit();
+  const start = () =>
+    form.run(async () => {
+      const body = { base_url: baseUrl, ...(organization ? { organization } : {}) };
+      const started = await call(api.POST("/v1/integrations/github/app-manifests", { body }));
+      window.location.assign(started.form_url);
+    });
+  return (
+    <FormCard title="Create a GitHub App in one click" onSubmit={start}>
+      <Stack>
+        <Text size="sm">
+          GitHub creates Verdict&apos;s App with the permissions and events it needs, then sends you back here: the App
+          becomes a connection, its key and webhook secret kept by Verdict only.
+        </Text>
+        <FieldRow cols={2}>
+          <TextInput
+            label="GitHub API URL"
+            description="https://api.github.com, or https://HOST/api/v3 for an Enterprise Server"
+            value={baseUrl}
+            onChange={(e) => setBaseUrl(e.currentTarget.value)}
+            error={form.fields.base_url}
+            required
+          />
+          <TextInput
+            label="GitHub organization"
+            description="The organization that owns the App; empty: your own account"
+            placeholder="acme"
+            value={organization}
+            onChange={(e) => setOrganization(e.currentTarget.value)}
+            error={form.fields.organization}
+          />
+        </FieldRow>
+        <ErrorAlert error={form.error} />
+        <Button type="submit" loading={form.busy} w="fit-content">
+          Create GitHub App
+        </Button>
+      </Stack>
+    </FormCard>
+  );
+}
+
+/** Where GitHub sends the person back (?code=…&state=…): the code becomes the connection, once. */
+export function GitHubCallbackPage() {
+  const [params] = useSearchParams();
+  const [result, setResult] = useState<{ connection?: Connection; error?: unknown }>({});
+  const sent = useRef(false);
+  useEffect(() => {
+    // The code and the state work once: asked once, whatever re-renders.
+    if (sent.current) return;
+    sent.current = true;
+    const body = { state: params.get("state") ?? "", code: params.get("code") ?? "" };
+    call(api.POST("/v1/integrations/github/app-manifests/conversions", { body })).then(
+      (connection) => setResult({ connection }),
+      (error: unknown) => setResult({ error }),
+    );
+  }, [params]);
+  return (
+    <>
+      <PageTitle>GitHub App</PageTitle>
+      {!result.connection && !result.error && <Text role="status">Connecting the App GitHub created…</Text>}
+      {result.connection && (
+        <Alert color="teal" role="status" data-testid="github-app-connected">
+          <Text fw={700}>Connected</Text>
+          GitHub App {result.connection.app_id} is connected. Install it on the repositories to check (its page on
+          GitHub), then connect them on the Repositories page.
+        </Alert>
+      )}
+      <ErrorAlert error={result.error} />
+      <Anchor component={Link} to="/connections" mt="md" display="inline-block">
+        Back to Connections
+      </Anchor>
+    </>
+  );
+}
+
 export function ConnectionsPage() {
   const { session } = useSession();
   const canWrite = !!session && (session.scopes.includes("write:org") || session.scopes.includes("admin"));
@@ -193,7 +301,10 @@ export function ConnectionsPage() {
     <>
       <PageTitle>Connections</PageTitle>
       {canWrite ? (
-        <CreateConnection onCreated={state.reload} />
+        <>
+          <CreateGitHubApp />
+          <CreateConnection onCreated={state.reload} />
+        </>
       ) : (
         <Text c="dimmed" mb="md" data-testid="read-only">
           Your role can see the connections; an admin or owner connects and deletes them.

@@ -58,7 +58,8 @@ export function gitHubAppManifest(options: ManifestOptions): GitHubAppManifest {
 }
 
 /**
- * Where the manifest is posted: github.com's (or an Enterprise Server's, webBaseUrl
+ * Where the manifest is posted (a form of the browser's: the gateway serves the page,
+ * services/gateway/src/routes/githubApp.ts): github.com's (or an Enterprise Server's, webBaseUrl
  * https://HOST) new-App page, for the user's account or an organization's; state comes back with
  * the code and must be checked by the caller (it ties the redirect to the user who started it).
  */
@@ -72,24 +73,6 @@ export function manifestFormAction(
       ? "/settings/apps/new"
       : `/organizations/${encodeURIComponent(options.organization)}/settings/apps/new`;
   return `${base}${path}?state=${encodeURIComponent(state)}`;
-}
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
-
-/** The page that sends the user's browser to GitHub with the manifest (GitHub requires a form POST). */
-export function manifestFormHtml(action: string, manifest: GitHubAppManifest): string {
-  return [
-    "<!doctype html>",
-    '<html lang="en"><head><meta charset="utf-8"><title>Create the Verdict GitHub App</title></head>',
-    "<body>",
-    `<form id="manifest" method="post" action="${escapeHtml(action)}">`,
-    `<input type="hidden" name="manifest" value="${escapeHtml(JSON.stringify(manifest))}">`,
-    '<button type="submit">Create the GitHub App</button>',
-    "</form>",
-    '<script>document.getElementById("manifest").submit()</script>',
-    "</body></html>",
-  ].join("\n");
 }
 
 /** What the conversion answers: the connection's credentials, and where the App lives. */

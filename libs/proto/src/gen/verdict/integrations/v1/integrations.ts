@@ -24,6 +24,46 @@ export const protobufPackage = "verdict.integrations.v1";
 
 export const protobufFileName = "verdict/integrations/v1/integrations.proto";
 
+export interface StartGitHubAppManifestRequest {
+  organization_id: string;
+  /** GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server). */
+  api_base_url: string;
+  /** The GitHub organization that owns the App; empty: the account of the person who creates it. */
+  github_organization: string;
+  /** Verdict's public origin (https://verdict.example.com): the App's home page, webhook and redirect. */
+  public_origin: string;
+  /** Who asks: the state is theirs alone. */
+  audit?: AuditContext | undefined;
+}
+
+export interface StartGitHubAppManifestResponse {
+  /** Single use; sent to GitHub and back. */
+  state: string;
+  /** Where the manifest is posted (GitHub's new-App page, with the state). */
+  action: string;
+  /** The manifest, as JSON. */
+  manifest_json: string;
+  expires_at: string;
+  /** The connection the App becomes (its webhook URL in the manifest names it). */
+  connection_id: string;
+}
+
+export interface GetGitHubAppManifestRequest {
+  state: string;
+}
+
+export interface GetGitHubAppManifestResponse {
+  action: string;
+  manifest_json: string;
+}
+
+export interface CompleteGitHubAppManifestRequest {
+  organization_id: string;
+  state: string;
+  code: string;
+  audit?: AuditContext | undefined;
+}
+
 /** A connection to a hosting provider. Its token and webhook secret are never answered. */
 export interface Connection {
   id: string;
@@ -126,6 +166,593 @@ export interface ReceiveEventResponse {
   outcome: string;
   delivery_id: string;
 }
+
+export interface CompleteGitHubAppManifestResponse {
+  connection?: Connection | undefined;
+}
+
+function createBaseStartGitHubAppManifestRequest(): StartGitHubAppManifestRequest {
+  return { organization_id: "", api_base_url: "", github_organization: "", public_origin: "", audit: undefined };
+}
+
+export const StartGitHubAppManifestRequest: MessageFns<StartGitHubAppManifestRequest> = {
+  encode(message: StartGitHubAppManifestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.api_base_url !== "") {
+      writer.uint32(18).string(message.api_base_url);
+    }
+    if (message.github_organization !== "") {
+      writer.uint32(26).string(message.github_organization);
+    }
+    if (message.public_origin !== "") {
+      writer.uint32(34).string(message.public_origin);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartGitHubAppManifestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartGitHubAppManifestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.api_base_url = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.github_organization = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.public_origin = reader.string();
+            continue;
+          }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartGitHubAppManifestRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      api_base_url: isSet(object.apiBaseUrl)
+        ? globalThis.String(object.apiBaseUrl)
+        : isSet(object.api_base_url)
+        ? globalThis.String(object.api_base_url)
+        : "",
+      github_organization: isSet(object.githubOrganization)
+        ? globalThis.String(object.githubOrganization)
+        : isSet(object.github_organization)
+        ? globalThis.String(object.github_organization)
+        : "",
+      public_origin: isSet(object.publicOrigin)
+        ? globalThis.String(object.publicOrigin)
+        : isSet(object.public_origin)
+        ? globalThis.String(object.public_origin)
+        : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
+    };
+  },
+
+  toJSON(message: StartGitHubAppManifestRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.api_base_url !== "") {
+      obj.apiBaseUrl = message.api_base_url;
+    }
+    if (message.github_organization !== "") {
+      obj.githubOrganization = message.github_organization;
+    }
+    if (message.public_origin !== "") {
+      obj.publicOrigin = message.public_origin;
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartGitHubAppManifestRequest>, I>>(base?: I): StartGitHubAppManifestRequest {
+    return StartGitHubAppManifestRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartGitHubAppManifestRequest>, I>>(
+    object: I,
+  ): StartGitHubAppManifestRequest {
+    const message = createBaseStartGitHubAppManifestRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.api_base_url = object.api_base_url ?? "";
+    message.github_organization = object.github_organization ?? "";
+    message.public_origin = object.public_origin ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseStartGitHubAppManifestResponse(): StartGitHubAppManifestResponse {
+  return { state: "", action: "", manifest_json: "", expires_at: "", connection_id: "" };
+}
+
+export const StartGitHubAppManifestResponse: MessageFns<StartGitHubAppManifestResponse> = {
+  encode(message: StartGitHubAppManifestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.state !== "") {
+      writer.uint32(10).string(message.state);
+    }
+    if (message.action !== "") {
+      writer.uint32(18).string(message.action);
+    }
+    if (message.manifest_json !== "") {
+      writer.uint32(26).string(message.manifest_json);
+    }
+    if (message.expires_at !== "") {
+      writer.uint32(34).string(message.expires_at);
+    }
+    if (message.connection_id !== "") {
+      writer.uint32(42).string(message.connection_id);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StartGitHubAppManifestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStartGitHubAppManifestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.manifest_json = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expires_at = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.connection_id = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): StartGitHubAppManifestResponse {
+    return {
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      manifest_json: isSet(object.manifestJson)
+        ? globalThis.String(object.manifestJson)
+        : isSet(object.manifest_json)
+        ? globalThis.String(object.manifest_json)
+        : "",
+      expires_at: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      connection_id: isSet(object.connectionId)
+        ? globalThis.String(object.connectionId)
+        : isSet(object.connection_id)
+        ? globalThis.String(object.connection_id)
+        : "",
+    };
+  },
+
+  toJSON(message: StartGitHubAppManifestResponse): unknown {
+    const obj: any = {};
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.manifest_json !== "") {
+      obj.manifestJson = message.manifest_json;
+    }
+    if (message.expires_at !== "") {
+      obj.expiresAt = message.expires_at;
+    }
+    if (message.connection_id !== "") {
+      obj.connectionId = message.connection_id;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<StartGitHubAppManifestResponse>, I>>(base?: I): StartGitHubAppManifestResponse {
+    return StartGitHubAppManifestResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<StartGitHubAppManifestResponse>, I>>(
+    object: I,
+  ): StartGitHubAppManifestResponse {
+    const message = createBaseStartGitHubAppManifestResponse();
+    message.state = object.state ?? "";
+    message.action = object.action ?? "";
+    message.manifest_json = object.manifest_json ?? "";
+    message.expires_at = object.expires_at ?? "";
+    message.connection_id = object.connection_id ?? "";
+    return message;
+  },
+};
+
+function createBaseGetGitHubAppManifestRequest(): GetGitHubAppManifestRequest {
+  return { state: "" };
+}
+
+export const GetGitHubAppManifestRequest: MessageFns<GetGitHubAppManifestRequest> = {
+  encode(message: GetGitHubAppManifestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.state !== "") {
+      writer.uint32(10).string(message.state);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGitHubAppManifestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGitHubAppManifestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGitHubAppManifestRequest {
+    return { state: isSet(object.state) ? globalThis.String(object.state) : "" };
+  },
+
+  toJSON(message: GetGitHubAppManifestRequest): unknown {
+    const obj: any = {};
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGitHubAppManifestRequest>, I>>(base?: I): GetGitHubAppManifestRequest {
+    return GetGitHubAppManifestRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGitHubAppManifestRequest>, I>>(object: I): GetGitHubAppManifestRequest {
+    const message = createBaseGetGitHubAppManifestRequest();
+    message.state = object.state ?? "";
+    return message;
+  },
+};
+
+function createBaseGetGitHubAppManifestResponse(): GetGitHubAppManifestResponse {
+  return { action: "", manifest_json: "" };
+}
+
+export const GetGitHubAppManifestResponse: MessageFns<GetGitHubAppManifestResponse> = {
+  encode(message: GetGitHubAppManifestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.action !== "") {
+      writer.uint32(10).string(message.action);
+    }
+    if (message.manifest_json !== "") {
+      writer.uint32(18).string(message.manifest_json);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetGitHubAppManifestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetGitHubAppManifestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.action = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.manifest_json = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetGitHubAppManifestResponse {
+    return {
+      action: isSet(object.action) ? globalThis.String(object.action) : "",
+      manifest_json: isSet(object.manifestJson)
+        ? globalThis.String(object.manifestJson)
+        : isSet(object.manifest_json)
+        ? globalThis.String(object.manifest_json)
+        : "",
+    };
+  },
+
+  toJSON(message: GetGitHubAppManifestResponse): unknown {
+    const obj: any = {};
+    if (message.action !== "") {
+      obj.action = message.action;
+    }
+    if (message.manifest_json !== "") {
+      obj.manifestJson = message.manifest_json;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetGitHubAppManifestResponse>, I>>(base?: I): GetGitHubAppManifestResponse {
+    return GetGitHubAppManifestResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetGitHubAppManifestResponse>, I>>(object: I): GetGitHubAppManifestResponse {
+    const message = createBaseGetGitHubAppManifestResponse();
+    message.action = object.action ?? "";
+    message.manifest_json = object.manifest_json ?? "";
+    return message;
+  },
+};
+
+function createBaseCompleteGitHubAppManifestRequest(): CompleteGitHubAppManifestRequest {
+  return { organization_id: "", state: "", code: "", audit: undefined };
+}
+
+export const CompleteGitHubAppManifestRequest: MessageFns<CompleteGitHubAppManifestRequest> = {
+  encode(message: CompleteGitHubAppManifestRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.state !== "") {
+      writer.uint32(18).string(message.state);
+    }
+    if (message.code !== "") {
+      writer.uint32(26).string(message.code);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteGitHubAppManifestRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteGitHubAppManifestRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteGitHubAppManifestRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
+    };
+  },
+
+  toJSON(message: CompleteGitHubAppManifestRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteGitHubAppManifestRequest>, I>>(
+    base?: I,
+  ): CompleteGitHubAppManifestRequest {
+    return CompleteGitHubAppManifestRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteGitHubAppManifestRequest>, I>>(
+    object: I,
+  ): CompleteGitHubAppManifestRequest {
+    const message = createBaseCompleteGitHubAppManifestRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.state = object.state ?? "";
+    message.code = object.code ?? "";
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
+    return message;
+  },
+};
 
 function createBaseConnection(): Connection {
   return {
@@ -1534,6 +2161,79 @@ export const ReceiveEventResponse: MessageFns<ReceiveEventResponse> = {
   },
 };
 
+function createBaseCompleteGitHubAppManifestResponse(): CompleteGitHubAppManifestResponse {
+  return { connection: undefined };
+}
+
+export const CompleteGitHubAppManifestResponse: MessageFns<CompleteGitHubAppManifestResponse> = {
+  encode(message: CompleteGitHubAppManifestResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.connection !== undefined) {
+      Connection.encode(message.connection, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CompleteGitHubAppManifestResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCompleteGitHubAppManifestResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.connection = Connection.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CompleteGitHubAppManifestResponse {
+    return { connection: isSet(object.connection) ? Connection.fromJSON(object.connection) : undefined };
+  },
+
+  toJSON(message: CompleteGitHubAppManifestResponse): unknown {
+    const obj: any = {};
+    if (message.connection !== undefined) {
+      obj.connection = Connection.toJSON(message.connection);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CompleteGitHubAppManifestResponse>, I>>(
+    base?: I,
+  ): CompleteGitHubAppManifestResponse {
+    return CompleteGitHubAppManifestResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CompleteGitHubAppManifestResponse>, I>>(
+    object: I,
+  ): CompleteGitHubAppManifestResponse {
+    const message = createBaseCompleteGitHubAppManifestResponse();
+    message.connection = (object.connection !== undefined && object.connection !== null)
+      ? Connection.fromPartial(object.connection)
+      : undefined;
+    return message;
+  },
+};
+
 /**
  * IntegrationsService owns the organization's connections to hosting providers (Gitea/Forgejo
  * and GitHub as a GitHub App now; GitLab next), the providers' inbound webhook deliveries and what is posted back
@@ -1612,6 +2312,52 @@ export const IntegrationsServiceService = {
       Buffer.from(ReceiveEventResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): ReceiveEventResponse => ReceiveEventResponse.decode(value),
   },
+  /**
+   * The GitHub App one-click set-up (routed by hand in services/gateway/src/routes/githubApp.ts:
+   * the manifest's URLs are on Verdict's public address, which only the gateway knows). Start:
+   * a manifest and a single-use state bound to the organization and the caller, expiring.
+   */
+  startGitHubAppManifest: {
+    path: "/verdict.integrations.v1.IntegrationsService/StartGitHubAppManifest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: StartGitHubAppManifestRequest): Buffer =>
+      Buffer.from(StartGitHubAppManifestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): StartGitHubAppManifestRequest => StartGitHubAppManifestRequest.decode(value),
+    responseSerialize: (value: StartGitHubAppManifestResponse): Buffer =>
+      Buffer.from(StartGitHubAppManifestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): StartGitHubAppManifestResponse =>
+      StartGitHubAppManifestResponse.decode(value),
+  },
+  /** The manifest of a pending state, for the page that posts it to GitHub. */
+  getGitHubAppManifest: {
+    path: "/verdict.integrations.v1.IntegrationsService/GetGitHubAppManifest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetGitHubAppManifestRequest): Buffer =>
+      Buffer.from(GetGitHubAppManifestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetGitHubAppManifestRequest => GetGitHubAppManifestRequest.decode(value),
+    responseSerialize: (value: GetGitHubAppManifestResponse): Buffer =>
+      Buffer.from(GetGitHubAppManifestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetGitHubAppManifestResponse => GetGitHubAppManifestResponse.decode(value),
+  },
+  /**
+   * GitHub's one-time code and the state it came back with: the state is used up, the code
+   * converted (POST /app-manifests/{code}/conversions), and the App becomes the connection.
+   */
+  completeGitHubAppManifest: {
+    path: "/verdict.integrations.v1.IntegrationsService/CompleteGitHubAppManifest" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: CompleteGitHubAppManifestRequest): Buffer =>
+      Buffer.from(CompleteGitHubAppManifestRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): CompleteGitHubAppManifestRequest =>
+      CompleteGitHubAppManifestRequest.decode(value),
+    responseSerialize: (value: CompleteGitHubAppManifestResponse): Buffer =>
+      Buffer.from(CompleteGitHubAppManifestResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): CompleteGitHubAppManifestResponse =>
+      CompleteGitHubAppManifestResponse.decode(value),
+  },
 } as const;
 
 export interface IntegrationsServiceServer extends UntypedServiceImplementation {
@@ -1632,6 +2378,19 @@ export interface IntegrationsServiceServer extends UntypedServiceImplementation 
    * checks only its size (no google.api.http rule: its body is bytes, not JSON). Verified, deduplicated and queued here; processed through the bus.
    */
   receiveEvent: handleUnaryCall<ReceiveEventRequest, ReceiveEventResponse>;
+  /**
+   * The GitHub App one-click set-up (routed by hand in services/gateway/src/routes/githubApp.ts:
+   * the manifest's URLs are on Verdict's public address, which only the gateway knows). Start:
+   * a manifest and a single-use state bound to the organization and the caller, expiring.
+   */
+  startGitHubAppManifest: handleUnaryCall<StartGitHubAppManifestRequest, StartGitHubAppManifestResponse>;
+  /** The manifest of a pending state, for the page that posts it to GitHub. */
+  getGitHubAppManifest: handleUnaryCall<GetGitHubAppManifestRequest, GetGitHubAppManifestResponse>;
+  /**
+   * GitHub's one-time code and the state it came back with: the state is used up, the code
+   * converted (POST /app-manifests/{code}/conversions), and the App becomes the connection.
+   */
+  completeGitHubAppManifest: handleUnaryCall<CompleteGitHubAppManifestRequest, CompleteGitHubAppManifestResponse>;
 }
 
 export interface IntegrationsServiceClient extends Client {
@@ -1721,6 +2480,61 @@ export interface IntegrationsServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: ReceiveEventResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The GitHub App one-click set-up (routed by hand in services/gateway/src/routes/githubApp.ts:
+   * the manifest's URLs are on Verdict's public address, which only the gateway knows). Start:
+   * a manifest and a single-use state bound to the organization and the caller, expiring.
+   */
+  startGitHubAppManifest(
+    request: StartGitHubAppManifestRequest,
+    callback: (error: ServiceError | null, response: StartGitHubAppManifestResponse) => void,
+  ): ClientUnaryCall;
+  startGitHubAppManifest(
+    request: StartGitHubAppManifestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: StartGitHubAppManifestResponse) => void,
+  ): ClientUnaryCall;
+  startGitHubAppManifest(
+    request: StartGitHubAppManifestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: StartGitHubAppManifestResponse) => void,
+  ): ClientUnaryCall;
+  /** The manifest of a pending state, for the page that posts it to GitHub. */
+  getGitHubAppManifest(
+    request: GetGitHubAppManifestRequest,
+    callback: (error: ServiceError | null, response: GetGitHubAppManifestResponse) => void,
+  ): ClientUnaryCall;
+  getGitHubAppManifest(
+    request: GetGitHubAppManifestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetGitHubAppManifestResponse) => void,
+  ): ClientUnaryCall;
+  getGitHubAppManifest(
+    request: GetGitHubAppManifestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetGitHubAppManifestResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * GitHub's one-time code and the state it came back with: the state is used up, the code
+   * converted (POST /app-manifests/{code}/conversions), and the App becomes the connection.
+   */
+  completeGitHubAppManifest(
+    request: CompleteGitHubAppManifestRequest,
+    callback: (error: ServiceError | null, response: CompleteGitHubAppManifestResponse) => void,
+  ): ClientUnaryCall;
+  completeGitHubAppManifest(
+    request: CompleteGitHubAppManifestRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: CompleteGitHubAppManifestResponse) => void,
+  ): ClientUnaryCall;
+  completeGitHubAppManifest(
+    request: CompleteGitHubAppManifestRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: CompleteGitHubAppManifestResponse) => void,
   ): ClientUnaryCall;
 }
 
