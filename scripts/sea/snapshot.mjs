@@ -5,7 +5,15 @@
 // (RE2, ast-grep) load after the snapshot is read, on first use. None of these modules reads the
 // environment, the terminal or the clock when it loads: main.ts's run() does, at run time.
 import { startupSnapshot } from "node:v8";
-import "@verdict/policy/offline";
+import { effectiveFromListed, resolveEffective } from "@verdict/policy/offline";
+import { Context } from "../../libs/cli/src/context.ts";
 import { run } from "../../libs/cli/src/main.ts";
+import { buildProgram } from "../../libs/cli/src/program.ts";
+
+// Warm-up: the command line built once and the built-in policies resolved once, on a context that
+// writes nothing, so that V8 has compiled their code when the snapshot is taken.
+const quiet = { isTTY: false, write: () => true };
+buildProgram(new Context({ env: {}, cwd: "/", stdout: quiet, stderr: quiet }));
+resolveEffective(effectiveFromListed());
 
 startupSnapshot.setDeserializeMainFunction(run);
