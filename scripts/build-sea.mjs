@@ -34,6 +34,8 @@ import { CLI_DIR, ROOT, readJson, stripDebug, workspacePackages, workspaceSource
 /** The fuse Node.js looks for to know that a blob was injected (Node.js's documentation on SEA). */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
 const NATIVE = join(ROOT, "scripts/sea/native.mjs");
+/** The entry: it makes V8's start-up snapshot at build time and runs the command line from it. */
+const SNAPSHOT_ENTRY = join(ROOT, "scripts/sea/snapshot.mjs");
 /** Where the engine's native packages are installed. */
 const EVALUATION = join(ROOT, "services/evaluation");
 
@@ -129,7 +131,7 @@ module.exports = {
     },
   };
   await build({
-    entryPoints: [join(CLI_DIR, "src/bin.ts")],
+    entryPoints: [SNAPSHOT_ENTRY],
     outfile,
     bundle: true,
     format: "cjs",
@@ -157,8 +159,9 @@ export async function buildSea(outDir) {
       main,
       output: blob,
       disableExperimentalSEAWarning: true,
-      // V8's compiled code for the bundle, in the blob: a shorter start.
-      useCodeCache: true,
+      // The bundle run at build time (snapshot.mjs) and its heap saved: each run starts from it
+      // instead of loading and initializing the CLI's modules again.
+      useSnapshot: true,
       assets: Object.fromEntries(table.assets),
     };
     writeFileSync(join(stage, "sea-config.json"), JSON.stringify(config, null, 2));

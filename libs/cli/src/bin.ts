@@ -6,4 +6,4 @@
 import { enableCompileCache } from "node:module";
 
 enableCompileCache();
-void import("./main.js");
+void import("./main.js").then((m) => m.run());

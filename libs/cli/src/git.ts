@@ -1,7 +1,7 @@
 // What to evaluate, from git: the files changed between a ref and the working tree (deleted
 // files skipped, untracked files included unless .gitignore excludes them), the repository's
 // name and the current ref. Only reads; never changes the repository.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CliError } from "./errors.js";
@@ -12,12 +12,19 @@ export interface ChangedFile {
   status: "added" | "modified";
 }
 
+const GIT_OPTIONS = { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 } as const;
+
 function git(root: string, args: string[]): string {
-  return execFileSync("git", args, {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    maxBuffer: 256 * 1024 * 1024,
+  return execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], ...GIT_OPTIONS });
+}
+
+/** git's output, without waiting: the commands a change needs run side by side. */
+function gitAsync(root: string, args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile("git", args, { cwd: root, ...GIT_OPTIONS }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    );
+    child.stdin?.end();
   });
 }
 
@@ -44,9 +51,9 @@ export function pathspecs(root: string, cwd: string, paths: string[]): string[] 
 const splitZ = (out: string) => out.split("\0").filter((s) => s !== "");
 
 /** Files changed between `base` and the working tree, limited to `paths` when given. */
-export function changedFiles(root: string, cwd: string, base: string, paths: string[]): ChangedFile[] {
+export async function changedFiles(root: string, cwd: string, base: string, paths: string[]): Promise<ChangedFile[]> {
   try {
-    git(root, ["rev-parse", "--verify", "--quiet", `${base}^{commit}`]);
+    await gitAsync(root, ["rev-parse", "--verify", "--quiet", `${base}^{commit}`]);
   } catch {
     throw new CliError(`unknown git ref: ${base}`);
   }
@@ -57,16 +64,17 @@ export function changedFiles(root: string, cwd: string, base: string, paths: str
       throw new CliError(`no such file or directory: ${paths[i]} (neither in the work tree nor in ${base})`);
   });
   // -z output of --name-status: status, NUL, path, NUL, … (no renames: a rename is delete + add).
-  const fields = splitZ(
-    git(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", base, "--", ...specs]),
-  );
+  const [diff, others] = await Promise.all([
+    gitAsync(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", base, "--", ...specs]),
+    gitAsync(root, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...specs]),
+  ]);
+  const fields = splitZ(diff);
   const out = new Map<string, ChangedFile>();
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const path = fields[i + 1]!;
     if (existsSync(join(root, path))) out.set(path, { path, status: fields[i] === "A" ? "added" : "modified" });
   }
-  for (const path of splitZ(git(root, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...specs])))
-    out.set(path, { path, status: "added" });
+  for (const path of splitZ(others)) out.set(path, { path, status: "added" });
   return [...out.values()].sort((a, b) => a.path.localeCompare(b.path));
 }
 
@@ -107,11 +115,11 @@ export function listFiles(root: string | null, cwd: string, paths: string[]): { 
 }
 
 /** owner/repo: GITHUB_REPOSITORY, else the origin remote, else local/<directory>. */
-export function repositoryName(root: string, inGit: boolean, env: NodeJS.ProcessEnv): string {
+export async function repositoryName(root: string, inGit: boolean, env: NodeJS.ProcessEnv): Promise<string> {
   if (env.GITHUB_REPOSITORY) return env.GITHUB_REPOSITORY;
   if (inGit) {
     try {
-      const url = git(root, ["config", "--get", "remote.origin.url"]).trim();
+      const url = (await gitAsync(root, ["config", "--get", "remote.origin.url"])).trim();
       const m = /[/:]([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(\.git)?\/?$/.exec(url);
       if (m) return `${m[1]}/${m[2]}`;
     } catch {
@@ -122,14 +130,14 @@ export function repositoryName(root: string, inGit: boolean, env: NodeJS.Process
 }
 
 /** The branch being evaluated: CI's variables, else git's current branch (or commit). */
-export function currentRef(root: string, inGit: boolean, env: NodeJS.ProcessEnv): string {
+export async function currentRef(root: string, inGit: boolean, env: NodeJS.ProcessEnv): Promise<string> {
   if (env.GITHUB_HEAD_REF) return env.GITHUB_HEAD_REF;
   if (env.GITHUB_REF_NAME) return env.GITHUB_REF_NAME;
   if (inGit) {
     try {
-      const branch = git(root, ["rev-parse", "--abbrev-ref", "HEAD"]).trim();
+      const branch = (await gitAsync(root, ["rev-parse", "--abbrev-ref", "HEAD"])).trim();
       if (branch && branch !== "HEAD") return branch;
-      return git(root, ["rev-parse", "--short", "HEAD"]).trim();
+      return (await gitAsync(root, ["rev-parse", "--short", "HEAD"])).trim();
     } catch {
       // no commit yet
     }

@@ -1,23 +1,25 @@
-// The `verdict` command (bin.ts loads it). Ends with exit 0 (success), 1 (evaluation failed) or 2
+// The `verdict` command (bin.ts loads it and calls run()). Ends with exit 0 (success), 1 (evaluation failed) or 2
 // (anything that stopped the command), printing one line and never a stack trace or an API key.
-import { CommanderError } from "commander";
+import { type Command, CommanderError } from "commander";
 import { Context } from "./context.js";
 import { describeError, EXIT, redactKeys } from "./errors.js";
 import { buildProgram } from "./program.js";
 
-// A reader that stops early (`verdict … | head`) closes the pipe: what it wanted has been written,
-// so the command ends quietly, with the exit code it has so far, instead of an EPIPE stack trace.
-for (const stream of [process.stdout, process.stderr])
-  stream.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code !== "EPIPE") throw err;
-    process.exit(Number(process.exitCode ?? EXIT.ok));
-  });
-
-const ctx = new Context({ env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
-const program = buildProgram(ctx);
+/** Runs the command line of this process (bin.ts, or the single executable after its start-up snapshot). */
+export function run(): void {
+  // A reader that stops early (`verdict … | head`) closes the pipe: what it wanted has been written,
+  // so the command ends quietly, with the exit code it has so far, instead of an EPIPE stack trace.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code !== "EPIPE") throw err;
+      process.exit(Number(process.exitCode ?? EXIT.ok));
+    });
+  const ctx = new Context({ env: process.env, cwd: process.cwd(), stdout: process.stdout, stderr: process.stderr });
+  void main(buildProgram(ctx));
+}
 
 // (A function, not top-level await: the single executable bundles this file as CommonJS.)
-async function main(): Promise<void> {
+async function main(program: Command): Promise<void> {
   try {
     await program.parseAsync(process.argv);
   } catch (err) {
@@ -35,5 +37,3 @@ async function main(): Promise<void> {
     process.exit(EXIT.error);
   }
 }
-
-void main();

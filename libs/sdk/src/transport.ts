@@ -12,7 +12,6 @@ import type * as Https from "node:https";
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const { Agent: HttpAgent, request: httpRequest } = require("node:http") as typeof Http;
 
 /** A response's headers, read by name (any case), as fetch's Headers.get reads them. */
 export interface HeaderReader {
@@ -25,8 +24,17 @@ export interface HttpAnswer {
   body: Buffer;
 }
 
-// Idle kept-alive sockets are unreferenced by the agent: they never hold a process open.
-const httpAgent = new HttpAgent({ keepAlive: true });
+// Idle kept-alive sockets are unreferenced by the agent: they never hold a process open. Both
+// agents are made at the first request, so that loading this module opens nothing (the single
+// executable's start-up snapshot is taken after loading it).
+let plain: { agent: Http.Agent; request: typeof Http.request } | undefined;
+function http(): { agent: Http.Agent; request: typeof Http.request } {
+  if (!plain) {
+    const { Agent, request } = require("node:http") as typeof Http;
+    plain = { agent: new Agent({ keepAlive: true }), request };
+  }
+  return plain;
+}
 let tls: { agent: Https.Agent; request: typeof Https.request } | undefined;
 function https(): { agent: Https.Agent; request: typeof Https.request } {
   if (!tls) {
@@ -54,7 +62,7 @@ export function exchange(
   body: string | Uint8Array | readonly Uint8Array[] | undefined,
   timeoutMs: number,
 ): Promise<HttpAnswer> {
-  const secure = url.protocol === "https:" ? https() : undefined;
+  const transport = url.protocol === "https:" ? https() : http();
   const length = (b: string | Uint8Array | readonly Uint8Array[]) =>
     typeof b === "string"
       ? Buffer.byteLength(b)
@@ -63,9 +71,7 @@ export function exchange(
         : b.reduce((n, c) => n + c.byteLength, 0);
   const all = body === undefined ? headers : { ...headers, "content-length": String(length(body)) };
   return new Promise((resolve, reject) => {
-    const req = secure
-      ? secure.request(url, { method, headers: all, agent: secure.agent })
-      : httpRequest(url, { method, headers: all, agent: httpAgent });
+    const req = transport.request(url, { method, headers: all, agent: transport.agent });
     const timer = setTimeout(
       () => req.destroy(Object.assign(new Error("timed out"), { name: "TimeoutError" })),
       timeoutMs,

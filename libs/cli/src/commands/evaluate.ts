@@ -86,15 +86,21 @@ export interface EvaluatedChange {
 }
 
 /** The files of PATHS (or the change since --base), sized, with the skipped ones named on stderr. */
-function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions) {
+async function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions) {
   const { env, cwd } = ctx.io;
   const root = gitRoot(cwd);
+  // The repository's name and the ref asked of git now, beside the listing (they never fail).
+  const dir = root ?? cwd;
+  const names = Promise.all([
+    opts.repository ?? repositoryName(dir, root !== null, env),
+    opts.ref ?? currentRef(dir, root !== null, env),
+  ]);
   let base: string;
   let candidates: { path: string; status: "added" | "modified" }[];
   if (opts.base) {
     if (!root) throw new CliError("--base needs a git repository (run it inside the work tree)");
     base = root;
-    candidates = changedFiles(root, cwd, opts.base, paths);
+    candidates = await changedFiles(root, cwd, opts.base, paths);
   } else {
     const listed = listFiles(root, cwd, paths);
     base = listed.root;
@@ -105,11 +111,8 @@ function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOpti
   const { files, skipped } = sizeFiles(base, candidates);
   const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
   skipped.forEach(skip);
-  const envelope = () => ({
-    repository: opts.repository ?? repositoryName(base, root !== null, env),
-    ref: opts.ref ?? currentRef(base, root !== null, env),
-    ...(opts.base ? { base_ref: opts.base } : {}),
-  });
+  const [repository, ref] = await names;
+  const envelope = { repository, ref, ...(opts.base ? { base_ref: opts.base } : {}) };
   return { base, files, skip, envelope };
 }
 
@@ -121,10 +124,10 @@ export async function evaluateChange(
   paths: string[],
   opts: ChangeOptions,
 ): Promise<EvaluatedChange> {
-  const { base, files, skip, envelope: change } = listChange(ctx, out, paths, opts);
+  const { base, files, skip, envelope: change } = await listChange(ctx, out, paths, opts);
   const sent = new Set<string>();
   if (files.length === 0) return { evaluation: null, root: base, sent };
-  const envelope = { ...change(), ...(opts.policy ? { policies: opts.policy } : {}) };
+  const envelope = { ...change, ...(opts.policy ? { policies: opts.policy } : {}) };
   const read = (f: SizedFile): EncodedFile | null => {
     const r = readFile(base, f);
     if (r && "skipped" in r) skip(r.skipped);
@@ -148,7 +151,7 @@ async function evaluateChangeOffline(
   policies: OfflinePolicies,
 ): Promise<EvaluatedChange> {
   const { evaluateOffline } = await offlineEngine();
-  const { base, files, skip, envelope } = listChange(ctx, out, paths, opts);
+  const { base, files, skip, envelope } = await listChange(ctx, out, paths, opts);
   const sent = new Set<string>();
   const read: { path: string; status: string; content: Buffer }[] = [];
   for (const f of files) {
@@ -158,7 +161,7 @@ async function evaluateChangeOffline(
     sent.add(f.path);
     read.push({ path: f.path, status: f.status ?? "modified", content: Buffer.from(r.file.content) });
   }
-  return { evaluation: read.length ? evaluateOffline(policies, read, envelope()) : null, root: base, sent };
+  return { evaluation: read.length ? evaluateOffline(policies, read, envelope) : null, root: base, sent };
 }
 
 /** The client of a command that sends evaluations: rate-limit waits (up to a minute) are shown, so a held run does not look stuck. */
@@ -230,8 +233,8 @@ async function commitsSince(
 ): Promise<CommitsSince> {
   const root = change.root;
   const envelope = {
-    repository: opts.repository ?? repositoryName(root, true, ctx.io.env),
-    ref: opts.ref ?? currentRef(root, true, ctx.io.env),
+    repository: opts.repository ?? (await repositoryName(root, true, ctx.io.env)),
+    ref: opts.ref ?? (await currentRef(root, true, ctx.io.env)),
     base_ref: opts.base!,
     ...(opts.policy ? { policies: opts.policy } : {}),
   };

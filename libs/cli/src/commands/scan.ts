@@ -131,7 +131,7 @@ export function scanCommands(program: Command, ctx: Context): void {
       };
       if (resumed) out.note(`resuming: ${resumed.done} of ${shas.length} commits already scanned`);
       const blobs = new Set(state.blobs);
-      const repository = client ? (opts.repository ?? repositoryName(root, true, ctx.io.env)) : "";
+      const repository = client ? (opts.repository ?? (await repositoryName(root, true, ctx.io.env))) : "";
 
       const envelope = { repository, ref: "history" };
       const sliceOpts = { concurrency: opts.concurrency, note: (t: string) => out.note(t) };

@@ -10,7 +10,7 @@
 // context (providerContext.ts), one finding per secret (duplicates.ts), shared shapes (engineTypes.ts).
 import picomatch from "picomatch";
 import RE2 from "re2";
-import { alignBack, ByteLines, codePointsBetween } from "./bytes.js";
+import { alignBack, ByteLines, codePointsBetween, toLowerAscii } from "./bytes.js";
 import { FORMAT_CHECKS, resolveChecks, type Check } from "./checks.js";
 import { withoutGenericDuplicates } from "./duplicates.js";
 import type {
@@ -175,23 +175,6 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
     ruleCount: order,
     scan: (path, content, options) => scanFile(rules, set, structural, byPolicy, path, content, options),
   };
-}
-
-/** Each byte with ASCII upper-case letters lower-cased. */
-const ASCII_LOWER = Uint8Array.from({ length: 256 }, (_, b) => (b >= 0x41 && b <= 0x5a ? b | 0x20 : b));
-let lowered = Buffer.alloc(64 * 1024);
-
-/**
- * The content with ASCII letters lower-cased, for keyword checks (keywords are lower-case ASCII,
- * so only ASCII letters matter), in one buffer this thread reuses for every file: valid until the
- * next call. A table lookup per byte costs about half of decoding the file as latin1,
- * lower-casing the string and encoding it again, and allocates nothing per file.
- */
-function toLowerAscii(buf: Buffer): Buffer {
-  if (lowered.length < buf.length) lowered = Buffer.alloc(Math.max(buf.length, lowered.length * 2));
-  const out = lowered;
-  for (let i = 0; i < buf.length; i++) out[i] = ASCII_LOWER[buf[i]!]!;
-  return out.subarray(0, buf.length);
 }
 
 function scanFile(

@@ -8,7 +8,8 @@
 // language's rules are then matched in one traversal of the tree (their rules joined with
 // `any`), and only the nodes that traversal reports are checked against each rule on its own
 // (constraints, metavariables). A per-file budget bounds the rest: files larger than
-// STRUCTURAL_MAX_BYTES are not parsed, and checking candidates stops at STRUCTURAL_BUDGET_MS.
+// STRUCTURAL_MAX_BYTES are not parsed, and checking candidates stops at STRUCTURAL_BUDGET_MS of
+// the thread's CPU time.
 import { registerDynamicLanguage, parse, Lang, type NapiConfig, type SgNode } from "@ast-grep/napi";
 import csharp from "@ast-grep/lang-csharp";
 import go from "@ast-grep/lang-go";
@@ -86,8 +87,36 @@ function registerLanguages(): void {
 
 /** Files larger than this are not parsed (their regex rules still run): parsing is the cost that grows with the file. */
 export const STRUCTURAL_MAX_BYTES = 512 * 1024;
-/** Checking a file's candidate nodes stops after this long: no file or rule stalls a scan. */
+/**
+ * Checking a file's candidate nodes stops after this much of the scanning thread's CPU time
+ * (parsing included): no file or rule stalls a scan. CPU time, not wall time, so that a busy
+ * machine (other processes or threads on the cores) does not cut a file's checks short and a
+ * scan finds the same on a loaded machine as on an idle one.
+ */
 export const STRUCTURAL_BUDGET_MS = 250;
+
+/** This thread's CPU time, in milliseconds. */
+function threadCpuMs(): number {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+}
+
+/**
+ * A check of whether `ms` of this thread's CPU time have passed since the call. A thread's CPU
+ * time never runs ahead of the wall clock, so the wall clock (cheap) is read first and the CPU
+ * time (a system call) only once the wall clock has passed the budget: never on an idle machine.
+ */
+export function cpuBudget(ms: number): () => boolean {
+  const start = threadCpuMs();
+  let deadline = performance.now() + ms;
+  return () => {
+    if (performance.now() <= deadline) return false;
+    const left = ms - (threadCpuMs() - start);
+    if (left <= 0) return true;
+    deadline = performance.now() + left;
+    return false;
+  };
+}
 
 /** A structural rule as the engine runs it. */
 export interface StructuralRule<R> {
@@ -177,7 +206,7 @@ export function matchStructural<R>(
   if (!rules.length) return { matches: [] };
   if (bytes > STRUCTURAL_MAX_BYTES) return { matches: [], overBudget: "size" };
   registerLanguages();
-  const deadline = performance.now() + STRUCTURAL_BUDGET_MS;
+  const spent = cpuBudget(STRUCTURAL_BUDGET_MS);
   const root = parse(PARSER[language], text).root();
   const candidates: SgNode[] =
     rules.length === 1
@@ -187,7 +216,7 @@ export function matchStructural<R>(
   const full = rules.map((r) => config(r.spec));
   const memo: FlowMemo = new Map();
   for (const node of candidates) {
-    if (performance.now() > deadline) return { matches, overBudget: "time" };
+    if (spent()) return { matches, overBudget: "time" };
     const range = node.range();
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i]!;
