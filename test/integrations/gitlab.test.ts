@@ -12,6 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError } from "../support/api.js";
+import { auditEventMatching } from "../support/audit.js";
 import { ROOT, startVerdict, untilLogged, type Verdict } from "../support/server.js";
 import {
   startGitLabApi,
@@ -327,5 +328,31 @@ describe("GitLab faults", () => {
     } finally {
       gitlab.tokens.add(TOKEN);
     }
+  });
+});
+
+describe("a project renamed or transferred in GitLab", () => {
+  it("is followed by GitLab's id: the stored name changes, the audit log records it, the check reports on the new path", async () => {
+    gitlab.moveProject(PAYMENTS.id, "finance/payments");
+    const moved = { ...PAYMENTS, path_with_namespace: "finance/payments" };
+    const head = "1000000000000000000000000000000000000008";
+    gitlab.commit(head, { "README.md": "# payments, moved\n" }, BASE);
+    gitlab.mergeRequest(PAYMENTS.id, 6, BASE, head);
+    expect((await deliver("Merge Request Hook", mergeRequestHook(moved, { iid: 6, headSha: head }))).status).toBe(202);
+
+    expect((await verdictStatus(head)).status).toBe("success");
+    expect(gitlab.requests.map((r) => r.path)).toContain(`/api/v4/projects/finance%2Fpayments/statuses/${head}`);
+    const names = (await api.get("/v1/repositories")).body.repositories.map((r: { name: string }) => r.name);
+    expect(names).toContain("finance/payments");
+    expect(names).not.toContain("acme/payments");
+    const audited = await auditEventMatching(api, (e) => e.type === "repository.renamed");
+    expect(audited).toMatchObject({
+      actor: { type: "system" },
+      target: { type: "repository" },
+      data: { changes: { name: { before: "acme/payments", after: "finance/payments" } } },
+    });
+    // The evaluation is filed under the new name.
+    const evaluations = await api.get("/v1/evaluations", { query: { repository: "finance/payments" } });
+    expect(evaluations.body.evaluations).toEqual([expect.objectContaining({ ref: head })]);
   });
 });

@@ -48,6 +48,7 @@ export const AUDIT_EVENT_TYPES = [
   "policy.deleted",
   "repository.connected",
   "repository.disconnected",
+  "repository.renamed",
   "webhook.created",
   "webhook.updated",
   "webhook.deleted",

@@ -8,6 +8,7 @@ import { createPolicy } from "./usecases/createPolicy.js";
 import { deletePolicy } from "./usecases/deletePolicy.js";
 import { connectRepository } from "./usecases/connectRepository.js";
 import { disconnectRepository } from "./usecases/disconnectRepository.js";
+import { renameRepository } from "./usecases/renameRepository.js";
 import { getPolicy } from "./usecases/getPolicy.js";
 import { listPolicies } from "./usecases/listPolicies.js";
 import { countRepositories, listRepositories } from "./usecases/listRepositories.js";
@@ -86,6 +87,14 @@ export function policyHandlers(deps: PolicyDeps): AsyncService<Def> {
     async disconnectRepository(req) {
       await disconnectRepository(deps, commandOf(req));
       return {};
+    },
+    async renameRepository(req) {
+      const repository = await renameRepository(deps, {
+        organizationId: req.organization_id,
+        repositoryId: req.repository_id,
+        name: req.name,
+      });
+      return { repository: toRepository(repository) };
     },
     async countRepositories(req) {
       return { count: await countRepositories(deps, commandOf(req)) };

@@ -164,6 +164,17 @@ export class PolicyRepo extends OutboxRepository<typeof COLLECTIONS> {
     return this.c.repositories.findOne({ id: repositoryId, organization_id: organizationId });
   }
 
+  /** Renames a repository with its events; false when it does not exist. */
+  renameRepository(
+    organizationId: string,
+    repositoryId: string,
+    name: string,
+    events: PendingEvent[],
+  ): Promise<boolean> {
+    const filter = { id: repositoryId, organization_id: organizationId };
+    return this.outbox.update(this.repositories, filter, { name }, events).then((updated) => updated !== null);
+  }
+
   /** Deletes a repository with its events; false when it does not exist. */
   deleteRepository(organizationId: string, repositoryId: string, events: PendingEvent[]): Promise<boolean> {
     return this.outbox.remove(this.c.repositories, { id: repositoryId, organization_id: organizationId }, events);

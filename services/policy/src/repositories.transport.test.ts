@@ -47,6 +47,33 @@ describe("repositories", () => {
     });
   });
 
+  it("renames a repository its provider renamed or transferred; refuses a taken or bad name, another organization's", async () => {
+    const { repository } = await h.client.connectRepository({
+      organization_id: ORG,
+      provider: "gitlab",
+      name: "acme/old",
+    });
+    await h.client.connectRepository({ organization_id: ORG, provider: "gitlab", name: "acme/taken" });
+    const { repository: renamed } = await h.client.renameRepository({
+      organization_id: ORG,
+      repository_id: repository!.id,
+      name: "finance/new",
+    });
+    expect(renamed).toMatchObject({ id: repository!.id, name: "finance/new", provider: "gitlab" });
+    const names = (await h.client.listRepositories({ organization_id: ORG })).repositories.map((r) => r.name);
+    expect(names).toContain("finance/new");
+    expect(names).not.toContain("acme/old");
+    await expect(
+      h.client.renameRepository({ organization_id: ORG, repository_id: repository!.id, name: "acme/taken" }),
+    ).rejects.toMatchObject({ kind: "conflict" });
+    await expect(
+      h.client.renameRepository({ organization_id: ORG, repository_id: repository!.id, name: "no-slash" }),
+    ).rejects.toMatchObject({ ...fieldError("name", "INVALID_FORMAT") });
+    await expect(
+      h.client.renameRepository({ organization_id: ORG_B, repository_id: repository!.id, name: "x/y" }),
+    ).rejects.toMatchObject({ kind: "not_found" });
+  });
+
   it("answers 409 when the same repository is connected twice", async () => {
     await h.client.connectRepository({ organization_id: ORG, provider: "github", name: "acme/dupe" });
     await expect(

@@ -9,7 +9,7 @@
 // change as "pending, retrying"; a refused token marks the connection broken (connectionHealth.ts).
 import { newId } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
-import { evaluationV1 } from "@verdict/proto";
+import { evaluationV1, type policyV1 } from "@verdict/proto";
 import { filesToRead, isText } from "../domain/change.js";
 import { CHANGE_RETRY_TOPIC, type ChangeRetryData } from "../domain/events.js";
 import { buildReport, CHECK_NAME, type EvaluationOutcome } from "../domain/report.js";
@@ -142,13 +142,14 @@ async function checkPullRequest(
   // Only a repository this organization connected through this connection: an event naming
   // another organization's repository finds nothing here.
   const { repositories } = await deps.policy.listRepositories({ organization_id: orgId });
-  const repository = repositories.find(
+  let repository = repositories.find(
     (r) => r.connection_id === connection.id && r.provider_repo_id === event.providerRepoId,
   );
   if (!repository) {
     log.info({ provider_repo_id: event.providerRepoId }, "event for a repository not connected: ignored");
     return false;
   }
+  repository = await followRename(deps, orgId, repository, event, log);
   // A push is checked on the default branch; a branch with a pull request is checked through it.
   if (event.kind === "push" && event.ref !== `refs/heads/${repository.default_branch}`) {
     log.info({ repository_id: repository.id, ref: event.ref }, "push to a branch other than the default: ignored");
@@ -234,6 +235,33 @@ async function checkPullRequest(
     "change checked",
   );
   return true;
+}
+
+/**
+ * The repository as the provider names it now: an event that finds it by the provider's id under
+ * another owner or name (renamed, transferred) renames it (the policy service records the audit
+ * event). Should that fail (a name Verdict cannot store), the check goes on under the old name.
+ */
+async function followRename(
+  deps: IntegrationsDeps,
+  organizationId: string,
+  repository: policyV1.Repository,
+  event: CheckedEvent,
+  log: IntegrationsDeps["logger"],
+): Promise<policyV1.Repository> {
+  const name = `${event.repo.owner}/${event.repo.name}`;
+  if (name === repository.name) return repository;
+  try {
+    const renamed = await deps.policy.renameRepository({
+      organization_id: organizationId,
+      repository_id: repository.id,
+      name,
+    });
+    return renamed.repository ?? repository;
+  } catch (err) {
+    log.warn({ err, repository_id: repository.id, name }, "repository renamed in its provider: name not followed");
+    return repository;
+  }
 }
 
 /**

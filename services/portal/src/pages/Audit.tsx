@@ -66,6 +66,7 @@ const TYPES: Record<AuditType, true> = {
   "policy.deleted": true,
   "repository.connected": true,
   "repository.disconnected": true,
+  "repository.renamed": true,
   "webhook.created": true,
   "webhook.updated": true,
   "webhook.deleted": true,

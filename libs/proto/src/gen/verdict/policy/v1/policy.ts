@@ -324,6 +324,17 @@ export interface DisconnectRepositoryRequest {
 export interface DisconnectRepositoryResponse {
 }
 
+export interface RenameRepositoryRequest {
+  organization_id: string;
+  repository_id: string;
+  /** owner/name, as the provider now names it. */
+  name: string;
+}
+
+export interface RenameRepositoryResponse {
+  repository?: Repository | undefined;
+}
+
 export interface CountRepositoriesRequest {
   organization_id: string;
 }
@@ -4002,6 +4013,184 @@ export const DisconnectRepositoryResponse: MessageFns<DisconnectRepositoryRespon
   },
 };
 
+function createBaseRenameRepositoryRequest(): RenameRepositoryRequest {
+  return { organization_id: "", repository_id: "", name: "" };
+}
+
+export const RenameRepositoryRequest: MessageFns<RenameRepositoryRequest> = {
+  encode(message: RenameRepositoryRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.organization_id !== "") {
+      writer.uint32(10).string(message.organization_id);
+    }
+    if (message.repository_id !== "") {
+      writer.uint32(18).string(message.repository_id);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenameRepositoryRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenameRepositoryRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.organization_id = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.repository_id = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenameRepositoryRequest {
+    return {
+      organization_id: isSet(object.organizationId)
+        ? globalThis.String(object.organizationId)
+        : isSet(object.organization_id)
+        ? globalThis.String(object.organization_id)
+        : "",
+      repository_id: isSet(object.repositoryId)
+        ? globalThis.String(object.repositoryId)
+        : isSet(object.repository_id)
+        ? globalThis.String(object.repository_id)
+        : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+    };
+  },
+
+  toJSON(message: RenameRepositoryRequest): unknown {
+    const obj: any = {};
+    if (message.organization_id !== "") {
+      obj.organizationId = message.organization_id;
+    }
+    if (message.repository_id !== "") {
+      obj.repositoryId = message.repository_id;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenameRepositoryRequest>, I>>(base?: I): RenameRepositoryRequest {
+    return RenameRepositoryRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenameRepositoryRequest>, I>>(object: I): RenameRepositoryRequest {
+    const message = createBaseRenameRepositoryRequest();
+    message.organization_id = object.organization_id ?? "";
+    message.repository_id = object.repository_id ?? "";
+    message.name = object.name ?? "";
+    return message;
+  },
+};
+
+function createBaseRenameRepositoryResponse(): RenameRepositoryResponse {
+  return { repository: undefined };
+}
+
+export const RenameRepositoryResponse: MessageFns<RenameRepositoryResponse> = {
+  encode(message: RenameRepositoryResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.repository !== undefined) {
+      Repository.encode(message.repository, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): RenameRepositoryResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseRenameRepositoryResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.repository = Repository.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): RenameRepositoryResponse {
+    return { repository: isSet(object.repository) ? Repository.fromJSON(object.repository) : undefined };
+  },
+
+  toJSON(message: RenameRepositoryResponse): unknown {
+    const obj: any = {};
+    if (message.repository !== undefined) {
+      obj.repository = Repository.toJSON(message.repository);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<RenameRepositoryResponse>, I>>(base?: I): RenameRepositoryResponse {
+    return RenameRepositoryResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<RenameRepositoryResponse>, I>>(object: I): RenameRepositoryResponse {
+    const message = createBaseRenameRepositoryResponse();
+    message.repository = (object.repository !== undefined && object.repository !== null)
+      ? Repository.fromPartial(object.repository)
+      : undefined;
+    return message;
+  },
+};
+
 function createBaseCountRepositoriesRequest(): CountRepositoriesRequest {
   return { organization_id: "" };
 }
@@ -4604,11 +4793,6 @@ export const PolicyServiceService = {
       Buffer.from(DisconnectRepositoryResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DisconnectRepositoryResponse => DisconnectRepositoryResponse.decode(value),
   },
-  /**
-   * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
-   * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
-   * It spends the same pattern-check workers as creating a policy, so it takes the same scope.
-   */
   countRepositories: {
     path: "/verdict.policy.v1.PolicyService/CountRepositories" as const,
     requestStream: false as const,
@@ -4619,6 +4803,21 @@ export const PolicyServiceService = {
     responseSerialize: (value: CountRepositoriesResponse): Buffer =>
       Buffer.from(CountRepositoriesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): CountRepositoriesResponse => CountRepositoriesResponse.decode(value),
+  },
+  /**
+   * A connected repository renamed or transferred in its provider (found by the provider's id):
+   * its stored name follows, with an audit event (the integrations service asks).
+   */
+  renameRepository: {
+    path: "/verdict.policy.v1.PolicyService/RenameRepository" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: RenameRepositoryRequest): Buffer =>
+      Buffer.from(RenameRepositoryRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): RenameRepositoryRequest => RenameRepositoryRequest.decode(value),
+    responseSerialize: (value: RenameRepositoryResponse): Buffer =>
+      Buffer.from(RenameRepositoryResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): RenameRepositoryResponse => RenameRepositoryResponse.decode(value),
   },
   /** Try custom patterns on sample text: checked as creating a policy checks them, then run with the engine's flags (nothing is stored) */
   testPatterns: {
@@ -4655,12 +4854,12 @@ export interface PolicyServiceServer extends UntypedServiceImplementation {
   connectRepository: handleUnaryCall<ConnectRepositoryRequest, ConnectRepositoryResponse>;
   /** Disconnect a repository */
   disconnectRepository: handleUnaryCall<DisconnectRepositoryRequest, DisconnectRepositoryResponse>;
-  /**
-   * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
-   * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
-   * It spends the same pattern-check workers as creating a policy, so it takes the same scope.
-   */
   countRepositories: handleUnaryCall<CountRepositoriesRequest, CountRepositoriesResponse>;
+  /**
+   * A connected repository renamed or transferred in its provider (found by the provider's id):
+   * its stored name follows, with an audit event (the integrations service asks).
+   */
+  renameRepository: handleUnaryCall<RenameRepositoryRequest, RenameRepositoryResponse>;
   /** Try custom patterns on sample text: checked as creating a policy checks them, then run with the engine's flags (nothing is stored) */
   testPatterns: handleUnaryCall<TestPatternsRequest, TestPatternsResponse>;
 }
@@ -4813,11 +5012,6 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DisconnectRepositoryResponse) => void,
   ): ClientUnaryCall;
-  /**
-   * Checks custom patterns exactly as CreatePolicy does (RE2 syntax, the empty-match rule, the
-   * cost budget) and runs them on sample text with the engine's flags: the policy form's tester.
-   * It spends the same pattern-check workers as creating a policy, so it takes the same scope.
-   */
   countRepositories(
     request: CountRepositoriesRequest,
     callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
@@ -4832,6 +5026,25 @@ export interface PolicyServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: CountRepositoriesResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * A connected repository renamed or transferred in its provider (found by the provider's id):
+   * its stored name follows, with an audit event (the integrations service asks).
+   */
+  renameRepository(
+    request: RenameRepositoryRequest,
+    callback: (error: ServiceError | null, response: RenameRepositoryResponse) => void,
+  ): ClientUnaryCall;
+  renameRepository(
+    request: RenameRepositoryRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: RenameRepositoryResponse) => void,
+  ): ClientUnaryCall;
+  renameRepository(
+    request: RenameRepositoryRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: RenameRepositoryResponse) => void,
   ): ClientUnaryCall;
   /** Try custom patterns on sample text: checked as creating a policy checks them, then run with the engine's flags (nothing is stored) */
   testPatterns(
