@@ -4,14 +4,17 @@ import { api, call, type Schemas } from "../api";
 import { useAction, useLoad, useSubmit } from "../hooks";
 import { ConfirmButton, ErrorAlert, fmtDate, FormCard, ListTable, LoadState, PageTitle, ShownOnce } from "../ui";
 
-const EVENTS = [
-  "evaluation.completed",
-  "policy.violation",
-  "finding.updated",
-  "connection.broken",
-  "connection.restored",
-  "audit.recorded",
-] as const;
+// Every event a webhook may subscribe to: a Record over the generated union, so `pnpm lint` fails
+// here when the API adds one the form does not offer.
+const OFFERED: Record<Schemas["CreateWebhook"]["events"][number], true> = {
+  "evaluation.completed": true,
+  "policy.violation": true,
+  "finding.updated": true,
+  "connection.broken": true,
+  "connection.restored": true,
+  "audit.recorded": true,
+};
+const EVENTS = Object.keys(OFFERED);
 type Delivery = Schemas["Delivery"];
 
 function Deliveries({ id }: { id: string }) {
