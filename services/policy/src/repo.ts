@@ -172,7 +172,7 @@ export class PolicyRepo extends OutboxRepository<typeof COLLECTIONS> {
     events: PendingEvent[],
   ): Promise<boolean> {
     const filter = { id: repositoryId, organization_id: organizationId };
-    return this.outbox.update(this.repositories, filter, { name }, events).then((updated) => updated !== null);
+    return this.outbox.update(this.c.repositories, filter, { name }, events).then((updated) => updated !== null);
   }
 
   /** Deletes a repository with its events; false when it does not exist. */
