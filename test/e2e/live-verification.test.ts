@@ -4,9 +4,13 @@
 // Off by default, never for another organization, rate limited, and the credential never in
 // the logs.
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectFieldError } from "../support/api.js";
 import { auditEventOfRequest } from "../support/audit.js";
+import { isolatedHome, runCli } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
 import { startMoto, type Moto } from "../support/moto.js";
 import { startVerdict, type Verdict } from "../support/server.js";
@@ -153,6 +157,27 @@ describe("AWS through STS GetCallerIdentity", () => {
       "unknown",
     ]);
     await eventually(() => expect(moto.requests() - asked).toBe(PER_MINUTE));
+  });
+
+  it("the CLI turns it on, and its text and SARIF output say what the provider answered", async () => {
+    const created = await operator.post("/v1/organizations", { name: `cli ${Math.random()}` });
+    const env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: created.body.api_key.key as string };
+    const work = mkdtempSync(join(tmpdir(), "verdict-live-"));
+    writeFileSync(join(work, "credentials"), credentialsFile(moto.known));
+    const cli = (args: string[]) => runCli(args, { cwd: work, env });
+    const on = await cli(["organization", "update", "--live-verification", "true"]);
+    expect(on.stdout).toContain("live_verification=on(aws)");
+    expect((await cli(["organization"])).stdout).toMatch(/live_verification\s+on\(aws\)/);
+    const text = await cli(["evaluate", "credentials", "--repository", "acme/deploy"]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/credentials:2:\d+ error aws-credentials .* \[live: the provider accepted it\]$/m);
+    const sarif = JSON.parse(
+      (await cli(["evaluate", "credentials", "--repository", "acme/deploy", "--format", "sarif"])).stdout,
+    );
+    expect(
+      sarif.runs[0].results.map((r: { properties: Record<string, string> }) => r.properties["verdict-verification"]),
+    ).toEqual(["live", "live"]);
+    expect(text.stdout + JSON.stringify(sarif)).not.toContain(moto.known.secretAccessKey);
   });
 
   it("the credentials never reach the process's output", () => {
