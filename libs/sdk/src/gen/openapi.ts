@@ -2386,7 +2386,7 @@ export interface components {
                 /** @description Opt-in live verification (docs/detection.md): when enabled, the evaluation service asks these providers whether a credential an evaluation of this organization found works; each violation of theirs says so in `verification`. Default off */
                 live_verification: {
                     enabled: boolean;
-                    providers: "aws"[];
+                    providers: ("aws" | "github")[];
                 };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
@@ -2416,7 +2416,7 @@ export interface components {
                 /** @description Opt-in live verification (docs/detection.md): when enabled, the evaluation service asks these providers whether a credential an evaluation of this organization found works; each violation of theirs says so in `verification`. Default off */
                 live_verification: {
                     enabled: boolean;
-                    providers: "aws"[];
+                    providers: ("aws" | "github")[];
                 };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
@@ -2825,7 +2825,7 @@ export interface components {
                 /** @description What is left out stays; turned on with no provider named (now or before), every provider supported now */
                 live_verification?: {
                     enabled?: boolean;
-                    providers?: "aws"[];
+                    providers?: ("aws" | "github")[];
                 };
                 report_scope?: string;
                 require_connected_repository?: boolean;
