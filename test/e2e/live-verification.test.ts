@@ -1,12 +1,20 @@
 // Live verification (opt-in, docs/detection.md): an organization that turns it on has the AWS
 // credentials its evaluations find checked with STS GetCallerIdentity, against a real
-// STS-compatible server (moto, which knows one IAM user's access key and checks signatures).
+// STS-compatible server (moto, which knows one IAM user's access key and checks signatures), and
+// its GitHub tokens with GET /user, against a double written from GitHub's documentation.
 // Off by default, never for another organization, rate limited, and the credential never in
 // the logs.
 import { randomBytes } from "node:crypto";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { crc32Base62 } from "@verdict/kit";
 import { Api, expectFieldError } from "../support/api.js";
 import { auditEventOfRequest } from "../support/audit.js";
+import { isolatedHome, runCli } from "../support/cli.js";
 import { eventually } from "../support/eventually.js";
 import { startMoto, type Moto } from "../support/moto.js";
 import { startVerdict, type Verdict } from "../support/server.js";
@@ -53,11 +61,46 @@ const turnOn = async (api: Api) => {
   return res;
 };
 
+/** A GitHub token of the documented format: prefix, 30 base62 characters, their CRC-32 in 6. */
+const githubToken = () => {
+  const random = Array.from(randomBytes(30), (b) => BASE62[b % 62]).join("");
+  return `ghp_${random}${crc32Base62(random)}`;
+};
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KNOWN_GITHUB_TOKEN = githubToken();
+
+/**
+ * A double of GitHub's GET /user, written from GitHub's REST documentation (no internet here):
+ * 200 with the user for a token it issued, 401 "Bad credentials" for any other.
+ */
+let github: { url: string; seen: string[]; close(): Promise<void> };
+async function startGitHubDouble(): Promise<typeof github> {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    const ok =
+      req.method === "GET" && req.url === "/user" && req.headers.authorization === `Bearer ${KNOWN_GITHUB_TOKEN}`;
+    res.writeHead(ok ? 200 : 401, { "content-type": "application/json; charset=utf-8" });
+    res.end(
+      JSON.stringify(
+        ok
+          ? { login: "octocat", id: 1, type: "User" }
+          : { message: "Bad credentials", documentation_url: "https://docs.github.com/rest", status: "401" },
+      ),
+    );
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((r) => server.close(() => r())) };
+}
+
 beforeAll(async () => {
   moto = await startMoto();
+  github = await startGitHubDouble();
   v = await startVerdict({
     env: {
       VERDICT_LIVE_VERIFICATION_AWS_STS_URL: moto.url,
+      VERDICT_LIVE_VERIFICATION_GITHUB_API_URL: github.url,
       VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE: "127.0.0.1",
       VERDICT_LIVE_VERIFICATION_PER_MINUTE: String(PER_MINUTE),
     },
@@ -67,6 +110,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await v?.destroy();
   await moto?.stop();
+  await github?.close();
 });
 
 describe("the setting", () => {
@@ -75,15 +119,15 @@ describe("the setting", () => {
     const before = await api.get("/v1/organization");
     expect(before.body.settings.live_verification).toEqual({ enabled: false, providers: [] });
     const res = await turnOn(api);
-    expect(res.body.settings.live_verification).toEqual({ enabled: true, providers: ["aws"] });
+    expect(res.body.settings.live_verification).toEqual({ enabled: true, providers: ["aws", "github"] });
     const event = await auditEventOfRequest(api, res.headers.get("x-request-id"));
     expect(event.type).toBe("organization.updated");
     expect(event.data.changes?.["settings.live_verification"]).toEqual({
       before: { enabled: false, providers: [] },
-      after: { enabled: true, providers: ["aws"] },
+      after: { enabled: true, providers: ["aws", "github"] },
     });
     const off = await api.patch("/v1/organization", { settings: { live_verification: { enabled: false } } });
-    expect(off.body.settings.live_verification).toEqual({ enabled: false, providers: ["aws"] });
+    expect(off.body.settings.live_verification).toEqual({ enabled: false, providers: ["aws", "github"] });
   });
 
   it("refuses a provider it cannot ask, naming the field", async () => {
@@ -153,6 +197,52 @@ describe("AWS through STS GetCallerIdentity", () => {
       "unknown",
     ]);
     await eventually(() => expect(moto.requests() - asked).toBe(PER_MINUTE));
+  });
+
+  it("the CLI turns it on, and its text and SARIF output say what the provider answered", async () => {
+    const created = await operator.post("/v1/organizations", { name: `cli ${Math.random()}` });
+    const env = { ...isolatedHome(), VERDICT_URL: v.url, VERDICT_API_KEY: created.body.api_key.key as string };
+    const work = mkdtempSync(join(tmpdir(), "verdict-live-"));
+    writeFileSync(join(work, "credentials"), credentialsFile(moto.known));
+    const cli = (args: string[]) => runCli(args, { cwd: work, env });
+    const on = await cli(["organization", "update", "--live-verification", "true"]);
+    expect(on.stdout).toContain("live_verification=on(aws,github)");
+    expect((await cli(["organization"])).stdout).toMatch(/live_verification\s+on\(aws,github\)/);
+    const text = await cli(["evaluate", "credentials", "--repository", "acme/deploy"]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/credentials:2:\d+ error aws-credentials .* \[live: the provider accepted it\]$/m);
+    const sarif = JSON.parse(
+      (await cli(["evaluate", "credentials", "--repository", "acme/deploy", "--format", "sarif"])).stdout,
+    );
+    expect(
+      sarif.runs[0].results.map((r: { properties: Record<string, string> }) => r.properties["verdict-verification"]),
+    ).toEqual(["live", "live"]);
+    expect(text.stdout + JSON.stringify(sarif)).not.toContain(moto.known.secretAccessKey);
+  });
+
+  it("GitHub: a token GitHub issued is live, another of the same format revoked, each asked once with GET /user", async () => {
+    const api = await newOrg();
+    await turnOn(api);
+    const other = githubToken();
+    const res = await api.post("/v1/evaluations", {
+      repository: "acme/deploy",
+      ref: "main",
+      files: [
+        { path: "ci.env", content: `GH_TOKEN=${KNOWN_GITHUB_TOKEN}\nOTHER=${other}\n`, status: "added" },
+        { path: "again.env", content: `TOKEN=${KNOWN_GITHUB_TOKEN}\n`, status: "added" },
+      ],
+    });
+    expect(res.status).toBe(201);
+    const found = (res.body.violations as { rule_id: string; file: string; line: number; verification?: string }[])
+      .filter((x) => x.rule_id === "github-classic-token")
+      .map((x) => [x.file, x.line, x.verification]);
+    expect(found).toEqual([
+      ["ci.env", 1, "live"],
+      ["ci.env", 2, "revoked"],
+      ["again.env", 1, "live"],
+    ]);
+    expect(github.seen).toEqual(["GET /user", "GET /user"]);
+    expect(v.output()).not.toContain(KNOWN_GITHUB_TOKEN.slice(4));
   });
 
   it("the credentials never reach the process's output", () => {

@@ -14,6 +14,7 @@ import {
 import { DEFAULT_LIMITS, type EvaluationServiceOptions } from "./main.js";
 import {
   AWS_STS_URL,
+  GITHUB_API_URL,
   DEFAULT_LIVE_VERIFICATION_PER_MINUTE,
   DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS,
 } from "./liveVerifier.js";
@@ -43,6 +44,8 @@ export const evaluationConfig = z.object({
   VERDICT_LIVE_VERIFICATION_PER_MINUTE: positiveInt(DEFAULT_LIVE_VERIFICATION_PER_MINUTE),
   /** Where AWS STS is asked (a private STS-compatible endpoint, or a test server). */
   VERDICT_LIVE_VERIFICATION_AWS_STS_URL: z.url({ protocol: /^https?$/ }).default(AWS_STS_URL),
+  /** Where GitHub's REST API is asked (GET /user): GitHub Enterprise Server's /api/v3, or a test server. */
+  VERDICT_LIVE_VERIFICATION_GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default(GITHUB_API_URL),
   VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE: allowPrivateVar(),
 });
 
@@ -66,6 +69,7 @@ export function evaluationOptions(
       timeoutMs: c.VERDICT_LIVE_VERIFICATION_TIMEOUT_MS,
       perMinute: c.VERDICT_LIVE_VERIFICATION_PER_MINUTE,
       awsStsUrl: c.VERDICT_LIVE_VERIFICATION_AWS_STS_URL,
+      githubApiUrl: c.VERDICT_LIVE_VERIFICATION_GITHUB_API_URL,
       allowPrivate: c.VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE,
     },
     limits: {
@@ -113,6 +117,8 @@ documentVariables({
     "Provider calls one organization's evaluations may make per minute for [live verification](detection.md#live-verification-opt-in), per evaluation service instance; past it a credential is `unknown`",
   VERDICT_LIVE_VERIFICATION_AWS_STS_URL:
     "Where [live verification](detection.md#live-verification-opt-in) asks AWS STS (GetCallerIdentity): its host is the only one AWS credentials are sent to",
+  VERDICT_LIVE_VERIFICATION_GITHUB_API_URL:
+    "Where [live verification](detection.md#live-verification-opt-in) asks GitHub (`GET /user`; GitHub Enterprise Server: `https://HOST/api/v3`): its host is the only one GitHub tokens are sent to",
   VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE:
     "Loopback, private, link-local and metadata addresses the live verification endpoints may be at: `false` (none), comma-separated addresses and CIDR ranges, or `true` (all: development and tests only)",
   VERDICT_EVALUATION_WORKER:

@@ -90,6 +90,8 @@ describe("creating an evaluation", () => {
         code_snippet: 'accessKeyId: "AKIA****",',
         suggestion: expect.stringMatching(/rotate this key/),
         fingerprint: expect.stringMatching(/^[0-9a-f]{32}$/),
+        // A rule a provider can verify, in an organization that has live verification off.
+        verification: "not_checked",
       },
       expect.objectContaining({
         policy_id: "private-keys",

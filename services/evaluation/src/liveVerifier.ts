@@ -6,7 +6,12 @@
 // never logged.
 import aws4 from "aws4";
 import { Egress, type LiveVerificationProvider, type Logger } from "@verdict/kit";
-import { PerOrganizationRate, type AwsCredential, type Credential } from "./domain/liveVerification.js";
+import {
+  PerOrganizationRate,
+  type AwsCredential,
+  type Credential,
+  type TokenCredential,
+} from "./domain/liveVerification.js";
 
 /** What a provider said of a credential. */
 export type ProviderAnswer = "live" | "revoked" | "unknown";
@@ -14,6 +19,8 @@ export type ProviderAnswer = "live" | "revoked" | "unknown";
 export interface LiveVerifierOptions {
   /** Where STS is asked (GetCallerIdentity); default AWS's global endpoint. */
   awsStsUrl?: string;
+  /** GitHub's REST API (GET /user); default api.github.com. */
+  githubApiUrl?: string;
   /** The deadline of one call (resolution, connection, answer). */
   timeoutMs: number;
   /** Calls one organization may make per minute; past it a credential is `unknown`. */
@@ -26,6 +33,7 @@ export interface LiveVerifierOptions {
 }
 
 export const AWS_STS_URL = "https://sts.amazonaws.com/";
+export const GITHUB_API_URL = "https://api.github.com/";
 export const DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS = 5000;
 export const DEFAULT_LIVE_VERIFICATION_PER_MINUTE = 30;
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -40,6 +48,7 @@ export class LiveVerifier {
   private readonly egress: Egress;
   private readonly rate: PerOrganizationRate;
   private readonly sts: URL;
+  private readonly github: URL;
   /** The hosts calls may go to: each provider's endpoint. */
   readonly allowlist: ReadonlySet<string>;
 
@@ -47,7 +56,8 @@ export class LiveVerifier {
     this.egress = new Egress({ allowPrivate: opts.allowPrivate });
     this.rate = new PerOrganizationRate(opts.perMinute, opts.now);
     this.sts = new URL(opts.awsStsUrl ?? AWS_STS_URL);
-    this.allowlist = new Set([this.sts.host]);
+    this.github = new URL("user", withSlash(opts.githubApiUrl ?? GITHUB_API_URL));
+    this.allowlist = new Set([this.sts.host, this.github.host]);
   }
 
   /** Whether the organization may ask one more provider now (each call counts). */
@@ -58,7 +68,7 @@ export class LiveVerifier {
   async verify(credential: Credential, signal?: AbortSignal): Promise<ProviderAnswer> {
     const provider: LiveVerificationProvider = credential.provider;
     try {
-      return await this.aws(credential, signal);
+      return credential.provider === "aws" ? await this.aws(credential, signal) : await this.gitHub(credential, signal);
     } catch (err) {
       // The error says what failed (timeout, refused address), never the credential.
       this.opts.logger.warn(
@@ -92,6 +102,21 @@ export class LiveVerifier {
     return res.status === 403 && code && AWS_REFUSED.has(code) ? "revoked" : "unknown";
   }
 
+  /** GET /user with the token: 200 for a token that works, 401 "Bad credentials" for one that does not. */
+  private async gitHub(credential: TokenCredential, signal?: AbortSignal): Promise<ProviderAnswer> {
+    const res = await this.call(this.github, {
+      method: "GET",
+      headers: {
+        authorization: `Bearer ${credential.token}`,
+        accept: "application/vnd.github+json",
+        "x-github-api-version": "2022-11-28",
+        "user-agent": "Verdict-live-verification",
+      },
+      signal,
+    });
+    return res.status === 200 ? "live" : res.status === 401 ? "revoked" : "unknown";
+  }
+
   private async call(
     url: URL,
     req: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal | undefined },
@@ -110,4 +135,9 @@ export class LiveVerifier {
     });
     return { status: res.status, body: res.body.toString("utf8") };
   }
+}
+
+/** A base URL ending in a slash, so a relative path is appended to it. */
+function withSlash(url: string): string {
+  return url.endsWith("/") ? url : `${url}/`;
 }

@@ -4,7 +4,7 @@ import type { Command } from "commander";
 import type { CreateWebhook } from "@verdict/sdk";
 import type { Context } from "../context.js";
 import { CliError } from "../errors.js";
-import { bool, collect, jsonOf } from "./shared.js";
+import { bool, collect, collectList, jsonOf } from "./shared.js";
 
 export function organizationCommands(program: Command, ctx: Context): void {
   const org = program.command("organization").description("The organization of the API key");
@@ -26,6 +26,7 @@ export function organizationCommands(program: Command, ctx: Context): void {
         ["require_evaluation_pass", o.settings.require_evaluation_pass],
         ["allow_inline_suppression", o.settings.allow_inline_suppression],
         ["require_connected_repository", o.settings.require_connected_repository],
+        ["live_verification", liveVerification(o.settings.live_verification)],
       ]);
     });
   org
@@ -40,6 +41,12 @@ export function organizationCommands(program: Command, ctx: Context): void {
       "true: evaluations must name a repository connected through a provider connection",
       bool,
     )
+    .option("--live-verification <bool>", "true: ask providers whether credentials evaluations find work", bool)
+    .option(
+      "--live-verification-provider <provider>",
+      "the providers live verification asks (repeat, or separate with commas); default: every supported one",
+      collectList,
+    )
     .action(async (opts, c: Command) => {
       const settings = {
         ...(opts.defaultSeverity ? { default_severity: opts.defaultSeverity } : {}),
@@ -47,6 +54,14 @@ export function organizationCommands(program: Command, ctx: Context): void {
         ...(opts.allowInlineSuppression !== undefined ? { allow_inline_suppression: opts.allowInlineSuppression } : {}),
         ...(opts.requireConnectedRepository !== undefined
           ? { require_connected_repository: opts.requireConnectedRepository }
+          : {}),
+        ...(opts.liveVerification !== undefined || opts.liveVerificationProvider
+          ? {
+              live_verification: {
+                ...(opts.liveVerification !== undefined ? { enabled: opts.liveVerification } : {}),
+                ...(opts.liveVerificationProvider ? { providers: opts.liveVerificationProvider } : {}),
+              },
+            }
           : {}),
       };
       if (!opts.name && Object.keys(settings).length === 0)
@@ -59,7 +74,7 @@ export function organizationCommands(program: Command, ctx: Context): void {
       if (out.json) return out.data(o);
       out.line(
         `updated ${o.id}: ${Object.entries(o.settings)
-          .map(([k, v]) => `${k}=${v}`)
+          .map(([k, v]) => `${k}=${k === "live_verification" ? liveVerification(o.settings.live_verification) : v}`)
           .join(" ")}`,
       );
     });
@@ -237,4 +252,9 @@ export function organizationCommands(program: Command, ctx: Context): void {
         ["expires_at", v.expires_at ?? "never"],
       ]);
     });
+}
+
+/** The live verification setting in a word: `off`, or `on(aws,github)`. */
+function liveVerification(s: { enabled: boolean; providers: string[] }): string {
+  return s.enabled ? `on(${s.providers.join(",")})` : "off";
 }

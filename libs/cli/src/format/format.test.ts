@@ -49,9 +49,37 @@ describe("text output", () => {
       "failed: 1 error, 0 warnings in 1 file eval_1",
     ]);
   });
+
+  it("says what the provider answered when the credential was verified live, and nothing when not checked", () => {
+    const out = (verification: "live" | "revoked" | "unknown" | "not_checked") =>
+      formatEvaluation(evaluation([violation({ verification })]), colors(false), { blocking: true }).split("\n")[0];
+    expect(out("live")).toBe(
+      "src/config.js:2:20 error aws-credentials AWS access key id found in source code [live: the provider accepted it]",
+    );
+    expect(out("revoked")).toMatch(/code \[revoked: the provider refused it\]$/);
+    expect(out("unknown")).toMatch(/code \[liveness unknown\]$/);
+    expect(out("not_checked")).toMatch(/code$/);
+  });
 });
 
 describe("SARIF", () => {
+  it("carries live verification's answer in a result's properties", () => {
+    const sarif = toSarif(
+      evaluation([violation({ verification: "live", verification_checked_at: "2026-01-01T00:00:01Z" }), violation()]),
+      new Map(),
+      { version: "1", informationUri: "http://x" },
+    );
+    expect(sarif.runs[0]!.results!.map((r) => r.properties)).toEqual([
+      {
+        "verdict-rule": "aws-access-key-id",
+        "verdict-violation": "viol_1",
+        "verdict-verification": "live",
+        "verdict-verification-checked-at": "2026-01-01T00:00:01Z",
+      },
+      { "verdict-rule": "aws-access-key-id", "verdict-violation": "viol_1" },
+    ]);
+  });
+
   const fp = (v: Evaluation["violations"]) =>
     (toSarif(evaluation(v), new Map(), { version: "1", informationUri: "http://x" }).runs[0]!.results ?? []).map(
       (r) => r.partialFingerprints!["verdictFingerprint/v1"],

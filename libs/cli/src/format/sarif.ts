@@ -74,7 +74,13 @@ export function toSarif(
         },
       ],
       partialFingerprints: { "verdictFingerprint/v1": n === 1 ? v.fingerprint : `${v.fingerprint}:${n}` },
-      properties: { "verdict-rule": v.rule_id, "verdict-violation": v.id },
+      properties: {
+        "verdict-rule": v.rule_id,
+        "verdict-violation": v.id,
+        // Live verification (organizations that turned it on): what the provider said, and when.
+        ...(v.verification ? { "verdict-verification": v.verification } : {}),
+        ...(v.verification_checked_at ? { "verdict-verification-checked-at": v.verification_checked_at } : {}),
+      },
     };
   });
   return {

@@ -6,9 +6,23 @@ import type { Colors } from "./colors.js";
 
 export function formatFinding(v: Evaluation["violations"][number], c: Colors): string {
   const severity = v.severity === "error" ? c.red(c.bold("error")) : c.yellow("warning");
-  const head = `${c.bold(`${v.file}:${v.line}:${v.column}`)} ${severity} ${c.cyan(v.policy_id)} ${v.message}`;
+  const head = `${c.bold(`${v.file}:${v.line}:${v.column}`)} ${severity} ${c.cyan(v.policy_id)} ${v.message}${verification(v, c)}`;
   const snippet = v.code_snippet.trim();
   return snippet ? `${head}\n    ${c.dim(snippet)}` : head;
+}
+
+/** What the provider said of the credential (live verification), when it was asked. */
+function verification(v: Evaluation["violations"][number], c: Colors): string {
+  switch (v.verification) {
+    case "live":
+      return ` ${c.red(c.bold("[live: the provider accepted it]"))}`;
+    case "revoked":
+      return ` ${c.dim("[revoked: the provider refused it]")}`;
+    case "unknown":
+      return ` ${c.dim("[liveness unknown]")}`;
+    default:
+      return "";
+  }
 }
 
 /** An evaluation, or several of one change merged (id null, their ids in `evaluations`). */

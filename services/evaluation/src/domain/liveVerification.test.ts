@@ -53,6 +53,16 @@ describe("credentialsToCheck", () => {
     expect(unchecked).toEqual([4]);
   });
 
+  it("reads a GitHub token at its violation's place, one check per token", () => {
+    const token = `ghp_${"a".repeat(36)}`;
+    const { checks, unchecked } = credentialsToCheck(
+      [file("ci.env", `GH_TOKEN=${token}\nAGAIN=${token}\n`)],
+      [violation("ci.env", "github-classic-token", 1, 10), violation("ci.env", "github-classic-token", 2, 7)],
+    );
+    expect(checks).toEqual([{ credential: { provider: "github", token }, violations: [0, 1] }]);
+    expect(unchecked).toEqual([]);
+  });
+
   it("reads nothing where the violation's place holds no credential of the format", () => {
     const { checks, unchecked } = credentialsToCheck(
       [file("x.py", `id = "akia-lowercase-not-a-key"\naws_secret = short\n`)],

@@ -9,6 +9,9 @@ import type { Finding } from "./engineTypes.js";
 export const VERIFIABLE_RULES: Readonly<Record<string, LiveVerificationProvider>> = {
   "aws-access-key-id": "aws",
   "aws-secret-access-key": "aws",
+  "github-classic-token": "github",
+  "github-fine-grained-token": "github",
+  "github-oauth-token": "github",
 };
 
 export interface AwsCredential {
@@ -17,7 +20,13 @@ export interface AwsCredential {
   secretAccessKey: string;
 }
 
-export type Credential = AwsCredential;
+/** A bearer token its provider answers "who am I" for. */
+export interface TokenCredential {
+  provider: "github";
+  token: string;
+}
+
+export type Credential = AwsCredential | TokenCredential;
 
 /** One credential to ask about, and the violations (indexes into the evaluation's) that show it. */
 export interface CredentialCheck {
@@ -44,6 +53,8 @@ export function lineFrom(content: Buffer, line: number, column: number): string 
 // the assignment (aws-secret-access-key's capture group): 40 characters of base64.
 const ACCESS_KEY_ID = /^[A-Z0-9]{20}/;
 const SECRET_ACCESS_KEY = /^[^\n]*?(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/;
+// GitHub's tokens are the whole match: a prefix, then the token's characters.
+const GITHUB_TOKEN = /^(?:gh[po]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})(?![A-Za-z0-9_])/;
 
 /**
  * The credentials the violations show, one check per distinct credential. AWS needs a pair: each
@@ -58,6 +69,15 @@ export function credentialsToCheck(
   const contents = new Map(files.map((f) => [f.path, f.content]));
   const byFile = new Map<string, { ids: { at: number; value: string }[]; secrets: { at: number; value: string }[] }>();
   const unchecked = new Set<number>();
+  const checks = new Map<string, CredentialCheck>();
+  const add = (key: string, credential: Credential, ats: number[]) => {
+    const check = checks.get(key) ?? { credential, violations: [] };
+    checks.set(key, check);
+    for (const at of ats) {
+      if (!check.violations.includes(at)) check.violations.push(at);
+      unchecked.delete(at);
+    }
+  };
   violations.forEach((v, at) => {
     if (!VERIFIABLE_RULES[v.rule_id]) return;
     unchecked.add(at);
@@ -66,7 +86,10 @@ export function credentialsToCheck(
     const rest = lineFrom(content, v.line, v.column);
     const entry = byFile.get(v.file) ?? { ids: [], secrets: [] };
     byFile.set(v.file, entry);
-    if (v.rule_id === "aws-access-key-id") {
+    if (VERIFIABLE_RULES[v.rule_id] === "github") {
+      const token = GITHUB_TOKEN.exec(rest)?.[0];
+      if (token) add(`github\n${token}`, { provider: "github", token }, [at]);
+    } else if (v.rule_id === "aws-access-key-id") {
       const value = ACCESS_KEY_ID.exec(rest)?.[0];
       if (value) entry.ids.push({ at, value });
     } else {
@@ -74,7 +97,6 @@ export function credentialsToCheck(
       if (value) entry.secrets.push({ at, value });
     }
   });
-  const checks = new Map<string, CredentialCheck>();
   for (const { ids, secrets } of byFile.values()) {
     for (const id of ids) {
       const distance = (s: { at: number }) => Math.abs(violations[s.at]!.line - violations[id.at]!.line);
@@ -83,16 +105,11 @@ export function credentialsToCheck(
         undefined,
       );
       if (!secret) continue;
-      const key = `aws\n${id.value}\n${secret.value}`;
-      const check = checks.get(key) ?? {
-        credential: { provider: "aws", accessKeyId: id.value, secretAccessKey: secret.value },
-        violations: [],
-      };
-      checks.set(key, check);
-      for (const at of [id.at, secret.at]) {
-        if (!check.violations.includes(at)) check.violations.push(at);
-        unchecked.delete(at);
-      }
+      add(
+        `aws\n${id.value}\n${secret.value}`,
+        { provider: "aws", accessKeyId: id.value, secretAccessKey: secret.value },
+        [id.at, secret.at],
+      );
     }
   }
   return { checks: [...checks.values()], unchecked: [...unchecked] };

@@ -158,6 +158,14 @@ export function EvaluationPage() {
  * The evaluation's violations, each with its finding's state (the findings of the repository,
  * matched by ref and fingerprint) and its triage: the same dialog and Reopen as the Findings page.
  */
+/** What the provider said of a found credential (live verification, an organization setting). */
+const VERIFICATION_LABEL: Record<Exclude<Violation["verification"], undefined>, string> = {
+  live: "live credential",
+  revoked: "revoked",
+  unknown: "liveness unknown",
+  not_checked: "not checked",
+};
+
 function Violations({ e }: { e: Evaluation }) {
   const findings = useLoad(
     () =>
@@ -174,7 +182,19 @@ function Violations({ e }: { e: Evaluation }) {
             <Title order={2} size="h5" miw={0} style={{ overflowWrap: "anywhere" }}>
               {v.message}
             </Title>
-            <Badge color={v.severity === "error" ? "red" : "yellow"}>{v.severity}</Badge>
+            <Group gap="xs">
+              {v.verification && v.verification !== "not_checked" && (
+                <Badge
+                  color={v.verification === "live" ? "red" : "gray"}
+                  variant={v.verification === "live" ? "filled" : "light"}
+                  title={v.verification_checked_at ? `Asked the provider at ${v.verification_checked_at}` : "Not asked"}
+                  data-testid="verification"
+                >
+                  {VERIFICATION_LABEL[v.verification]}
+                </Badge>
+              )}
+              <Badge color={v.severity === "error" ? "red" : "yellow"}>{v.severity}</Badge>
+            </Group>
           </Group>
           <Text size="sm" c="dimmed" style={{ overflowWrap: "anywhere" }}>
             {v.file}:{v.line}:{v.column} · policy{" "}
