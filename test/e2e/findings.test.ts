@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import JSZip from "jszip";
 import { startReceiver } from "../../services/webhooks/test/receiver.js";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { eventually } from "../support/eventually.js";
 import { isolatedHome, runCli } from "../support/cli.js";
 import { validateWithLiboscal } from "../support/oscal.js";
 import { pdfText, section } from "../support/pdf.js";
@@ -252,6 +253,31 @@ describe("GET /v1/findings and PATCH /v1/findings/{id}: triage", () => {
     expect(await find({ state: "open" })).toEqual([]);
     const back = await a.patch(`/v1/findings/${id}`, { state: "open" });
     expect(back.body).toMatchObject({ state: "open", triage_reason: null });
+    // Both decisions are in the audit trail: who, which finding, the state and reason before and after.
+    await eventually(async () => {
+      const audit = await a.get("/v1/audit-events", { query: { type: "finding.triaged", target_id: id } });
+      expect(audit.status).toBe(200);
+      const changes = (audit.body.audit_events as { occurred_at: string; data: { changes: unknown } }[])
+        .sort((x, y) => x.occurred_at.localeCompare(y.occurred_at))
+        .map((e) => e.data.changes);
+      expect(changes).toEqual([
+        {
+          state: { before: "open", after: "false_positive" },
+          reason: { before: null, after: "test fixture, never deployed" },
+          expires_at: { before: null, after: null },
+        },
+        {
+          state: { before: "false_positive", after: "open" },
+          reason: { before: "test fixture, never deployed", after: null },
+          expires_at: { before: null, after: null },
+        },
+      ]);
+      expect(audit.body.audit_events[0]).toMatchObject({
+        actor: { type: "api_key" },
+        target: { type: "finding", id },
+        data: { repository: API, file: ENV },
+      });
+    });
   });
 
   it("accepts a risk until it expires, then reopens it and announces that once (webhook, audit event)", async () => {

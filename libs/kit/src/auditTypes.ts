@@ -55,6 +55,8 @@ export const AUDIT_EVENT_TYPES = [
   "evaluation.deleted",
   "report.created",
   "report.downloaded",
+  // A member's triage of a finding (false positive, accepted risk, or taken back to open).
+  "finding.triaged",
   // The instance itself: an accepted risk's expiry reopened a finding.
   "finding.accepted_risk_expired",
   "integration.connected",

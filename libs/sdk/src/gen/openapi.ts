@@ -1039,7 +1039,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body) */
+        /** A hosting provider's webhook delivery (Gitea: X-Gitea-Signature; GitHub: X-Hub-Signature-256; HMAC-SHA256 of the body; GitLab: the secret token in X-Gitlab-Token) */
         post: operations["receiveProviderEvent"];
         delete?: never;
         options?: never;
@@ -1077,6 +1077,57 @@ export interface paths {
         post?: never;
         /** Delete a provider connection */
         delete: operations["deleteConnection"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/github/app-manifests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start the GitHub App one-click set-up: a manifest for github.com or an Enterprise Server, and a state for you alone (single use, one hour) */
+        post: operations["startGitHubAppManifest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/github/app-manifests/conversions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Finish the GitHub App set-up: GitHub's one-time code and the state it came back with become the connection */
+        post: operations["completeGitHubAppManifest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/integrations/github/app-manifests/form": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The page that posts a pending GitHub App set-up's manifest to GitHub (open form_url in a browser) */
+        get: operations["gitHubAppManifestForm"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1489,6 +1540,23 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "audit.recorded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** An event was appended to the audit log */
+        post: operations["webhook_audit_recorded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "connection.broken": {
         parameters: {
             query?: never;
@@ -1685,7 +1753,7 @@ export interface components {
                 type: string;
             };
             /** @enum {string} */
-            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
+            type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "repository.renamed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.triaged" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
         };
         AuditEventList: {
             audit_events: components["schemas"]["AuditEvent"][];
@@ -1693,6 +1761,51 @@ export interface components {
                 has_more: boolean;
                 next_cursor: string | null;
             };
+        };
+        /** @description An event took its place at the end of the organization's audit log: the event as the JSON Lines export (GET /v1/audit-events/export) carries it, so each message can be checked against the one before (seq, prev_hash, hash; @verdict/sdk's verifyAuditChain). Messages may arrive out of order (retries): order them by seq. */
+        AuditRecordedMessage: {
+            data: {
+                actor: {
+                    id: string;
+                    ip: string;
+                    /** @enum {string} */
+                    type: "user" | "api_key" | "system" | "anonymous";
+                };
+                /** @description How the actor authenticated: the key's, session's or OAuth client's id (never a secret) */
+                credential: {
+                    id: string;
+                    /** @enum {string} */
+                    type: "api_key" | "session" | "oauth_client";
+                } | null;
+                /** @description Event-specific facts, never a secret; for a configuration change, `changes` maps each changed field to {before, after} */
+                data: {
+                    [key: string]: unknown;
+                };
+                /** @description SHA-256 (hex) of the event's canonical form (docs/audit.md) */
+                hash: string;
+                id: string;
+                /** Format: date-time */
+                occurred_at: string;
+                organization_id: string;
+                /** @description SHA-256 (hex) of the event before it; zeros for the first */
+                prev_hash: string;
+                request_id: string | null;
+                /** @description The event's number in the organization's hash chain (1, 2, …) */
+                seq: number;
+                target_id: string;
+                target_type: string;
+                /** @enum {string} */
+                type: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "repository.renamed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.triaged" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
+            };
+            /** @constant */
+            event: "audit.recorded";
+            /** @description Equals the webhook-id header; the same on every attempt, so receivers can drop duplicates */
+            id: string;
+            /**
+             * Format: date-time
+             * @description When the event happened (webhook-timestamp is the time of the attempt)
+             */
+            timestamp: string;
         };
         AuthHealth: {
             authenticated: boolean;
@@ -1705,6 +1818,10 @@ export interface components {
             current_password: string;
             /** @description At least 12 characters */
             new_password: string;
+        };
+        CompleteGitHubAppManifest: {
+            code: string;
+            state: string;
         };
         /** @description Live: computed from the organization's enabled policies on every call */
         ComplianceOverview: {
@@ -1741,7 +1858,7 @@ export interface components {
             last_error_at: string | null;
             last_event_at: string | null;
             /** @enum {string} */
-            provider: "gitea" | "github";
+            provider: "gitea" | "github" | "gitlab";
             /**
              * @description active, or broken (the provider refused the token: unauthorized)
              * @enum {string}
@@ -1760,7 +1877,7 @@ export interface components {
                 error_class: string;
                 organization_id: string;
                 /** @enum {string} */
-                provider: "gitea" | "github";
+                provider: "gitea" | "github" | "gitlab";
             };
             /** @constant */
             event: "connection.broken";
@@ -1783,7 +1900,7 @@ export interface components {
                 connection_id: string;
                 organization_id: string;
                 /** @enum {string} */
-                provider: "gitea" | "github";
+                provider: "gitea" | "github" | "gitlab";
                 /** Format: date-time */
                 restored_at: string;
             };
@@ -1829,15 +1946,15 @@ export interface components {
              */
             app_id?: string;
             /**
-             * @description The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).
+             * @description The provider's address, http(s), without credentials, query or fragment: Gitea's web address; GitLab's root URL (https://gitlab.com, or a self-managed instance's; the API is URL/api/v4); GitHub's REST API (https://api.github.com, or https://HOST/api/v3 for an Enterprise Server).
              * @example https://gitea.example.com
              */
             base_url: string;
             /** @description GitHub: the App's private key, PEM as GitHub issues it (required there; sealed at rest, never answered). */
             private_key?: string;
             /** @enum {string} */
-            provider: "gitea" | "github";
-            /** @description Gitea: the access token (required there; GitHub uses app_id and private_key instead). */
+            provider: "gitea" | "github" | "gitlab";
+            /** @description Gitea, GitLab: the access token (required there; GitHub uses app_id and private_key instead). */
             token?: string;
             webhook_secret: string;
         };
@@ -1894,7 +2011,7 @@ export interface components {
             created_at: string;
             disabled_at: string | null;
             disabled_reason: string | null;
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded")[];
             id: string;
             /** @description The signing secret (whsec_…). Shown once: store it now. */
             secret: string;
@@ -1983,7 +2100,7 @@ export interface components {
             name: string;
         };
         CreateWebhook: {
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded")[];
             /** @description Standard Webhooks form: whsec_ + base64 of 24 to 64 random bytes. Omit it to have one generated. */
             secret?: string;
             /**
@@ -2017,7 +2134,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             /** @enum {string} */
-            event: "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "webhook.ping" | "webhook.disabled";
+            event: "evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded" | "webhook.ping" | "webhook.disabled";
             event_id: string | null;
             /** @description The message id: the webhook-id header of every attempt */
             id: string;
@@ -2214,9 +2331,14 @@ export interface components {
             /** @description More findings matched than `limit` */
             has_more: boolean;
         };
-        /** @description A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back. An accepted risk that expires reopens without a message. */
+        /** @description A member triaged a finding (PATCH /v1/findings/{id}): marked it a false positive or an accepted risk, or took that back; or an accepted risk expired and the finding reopened (cause accepted_risk_expired, one message per finding). */
         FindingUpdatedMessage: {
             data: {
+                /**
+                 * @description triage: a member changed the finding's triage; accepted_risk_expired: its accepted risk expired and it reopened (previous_state accepted_risk)
+                 * @enum {string}
+                 */
+                cause: "triage" | "accepted_risk_expired";
                 finding: {
                     file: string;
                     fingerprint: string;
@@ -2272,6 +2394,22 @@ export interface components {
                 name: string;
                 version: string;
             };
+        };
+        GitHubAppManifest: {
+            /** @description GitHub's new-App page the manifest is posted to */
+            action: string;
+            /** @description The connection the App becomes */
+            connection_id: string;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description Open it in the browser: it posts the manifest to GitHub */
+            form_url: string;
+            /** @description The GitHub App manifest */
+            manifest: {
+                [key: string]: unknown;
+            };
+            /** @description Single use, for one hour, by this organization and caller only */
+            state: string;
         };
         Health: {
             /** @constant */
@@ -2383,10 +2521,11 @@ export interface components {
                 audit_retention_days: number | null;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
-                /** @description Opt-in live verification (docs/detection.md): when enabled, the evaluation service asks these providers whether a credential an evaluation of this organization found works; each violation of theirs says so in `verification`. Default off */
+                /** @description Opt-in live verification of the credentials evaluations find (docs/detection.md): off by default; when on, the evaluation service asks each listed provider whether a found credential works, from this organization's own evaluations only. */
                 live_verification: {
                     enabled: boolean;
-                    providers: ("aws" | "github")[];
+                    /** @description The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
+                    providers: "aws"[];
                 };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
@@ -2413,10 +2552,11 @@ export interface components {
                 audit_retention_days: number | null;
                 /** @enum {string} */
                 default_severity: "error" | "warning";
-                /** @description Opt-in live verification (docs/detection.md): when enabled, the evaluation service asks these providers whether a credential an evaluation of this organization found works; each violation of theirs says so in `verification`. Default off */
+                /** @description Opt-in live verification of the credentials evaluations find (docs/detection.md): off by default; when on, the evaluation service asks each listed provider whether a found credential works, from this organization's own evaluations only. */
                 live_verification: {
                     enabled: boolean;
-                    providers: ("aws" | "github")[];
+                    /** @description The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
+                    providers: "aws"[];
                 };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
@@ -2755,6 +2895,15 @@ export interface components {
         SsoSignedIn: {
             session: components["schemas"]["Session"];
         };
+        StartGitHubAppManifest: {
+            /**
+             * @description GitHub's REST API: https://api.github.com, or https://HOST/api/v3 for an Enterprise Server
+             * @default https://api.github.com
+             */
+            base_url?: string;
+            /** @description The GitHub organization that owns the App; absent: the account of who creates it */
+            organization?: string;
+        };
         Suggestion: {
             text: string;
         };
@@ -2847,7 +2996,7 @@ export interface components {
             severity?: "error" | "warning";
         };
         UpdateWebhook: {
-            events?: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
+            events?: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded")[];
             /**
              * @description active re-enables a disabled webhook; disabled stops its messages
              * @enum {string}
@@ -2902,7 +3051,7 @@ export interface components {
             created_at: string;
             disabled_at: string | null;
             disabled_reason: string | null;
-            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored")[];
+            events: ("evaluation.completed" | "policy.violation" | "finding.updated" | "connection.broken" | "connection.restored" | "audit.recorded")[];
             id: string;
             /**
              * @description A disabled webhook gets no messages: it answered 410 Gone, or failed every attempt of a message's whole retry schedule (about three days by default)
@@ -7149,7 +7298,11 @@ export interface operations {
                 limit?: number;
                 /** @description Inclusive */
                 since?: string;
-                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "integration.connected" | "integration.disconnected";
+                /** @description Only events about the object with this id: an event's target.id */
+                target_id?: string;
+                /** @description Only events about this kind of object: an event's target.type (docs/audit.md) */
+                target_type?: string;
+                type?: "signin.succeeded" | "signin.failed" | "signin.locked" | "signout" | "mfa.totp_enabled" | "mfa.passkey_added" | "mfa.passkey_deleted" | "mfa.recovery_code_used" | "password.changed" | "password.reset_issued" | "password.reset" | "api_key.created" | "api_key.revoked" | "member.invited" | "member.joined" | "member.role_changed" | "member.removed" | "oauth_client.created" | "oauth_client.deleted" | "oauth.granted" | "oauth.token_revoked" | "oauth.grant_revoked" | "scim_token.created" | "scim_token.deleted" | "scim.user_created" | "scim.user_updated" | "scim.user_deactivated" | "scim.user_reactivated" | "scim.user_deleted" | "scim.group_created" | "scim.group_updated" | "scim.group_deleted" | "sso.connection_updated" | "sso.connection_deleted" | "sso.domain_verified" | "organization.updated" | "policy.created" | "policy.updated" | "policy.enabled" | "policy.disabled" | "policy.deleted" | "repository.connected" | "repository.disconnected" | "repository.renamed" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "evaluation.deleted" | "report.created" | "report.downloaded" | "finding.triaged" | "finding.accepted_risk_expired" | "integration.connected" | "integration.disconnected";
                 /** @description Exclusive */
                 until?: string;
             };
@@ -9435,7 +9588,7 @@ export interface operations {
             };
             header?: never;
             path: {
-                provider: "gitea" | "github";
+                provider: "gitea" | "github" | "gitlab";
             };
             cookie?: never;
         };
@@ -9885,6 +10038,339 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startGitHubAppManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartGitHubAppManifest"];
+            };
+        };
+        responses: {
+            /** @description The manifest, its state and the page that posts it */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GitHubAppManifest"];
+                };
+            };
+            /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. base_url is at an address this instance does not allow (code PROVIDER_ADDRESS_NOT_ALLOWED) */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    completeGitHubAppManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompleteGitHubAppManifest"];
+            };
+        };
+        responses: {
+            /** @description The connection */
+            201: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Connection"];
+                };
+            };
+            /** @description Invalid input (malformed JSON, schema violations): VALIDATION_FAILED with details.errors */
+            400: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_MISSING_KEY, AUTH_INVALID_KEY, AUTH_EXPIRED_KEY or AUTH_REVOKED_KEY */
+            401: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description AUTH_INSUFFICIENT_SCOPE, AUTH_IP_NOT_ALLOWED or AUTH_ORG_ACCESS_DENIED */
+            403: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is larger than this route takes (refused unread; its class's limit: evaluations VERDICT_MAX_BODY_BYTES, /auth 64 KiB, others 2 MiB): VALIDATION_FAILED, field body, MAX_SIZE_EXCEEDED with max */
+            413: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. The state is unknown, used, another organization's or another caller's (MANIFEST_STATE_INVALID) or expired (MANIFEST_STATE_EXPIRED); GitHub does not know the code (PROVIDER_NOT_FOUND on code) */
+            422: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMIT_EXCEEDED; see Retry-After */
+            429: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR */
+            500: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SERVICE_UNAVAILABLE or DEPENDENCY_FAILURE; retry with backoff */
+            503: {
+                headers: {
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "X-RateLimit-Window": components["headers"]["X-RateLimit-Window"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    gitHubAppManifestForm: {
+        parameters: {
+            query: {
+                state: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML form, submitted at once */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description RESOURCE_NOT_FOUND: no such set-up under way (used, expired, or never started) */
+            404: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -15060,6 +15546,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    webhook_audit_recorded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Message id (msg_…), the same on every attempt */
+                "webhook-id": string;
+                /** @description v1,<base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` keyed with the base64-decoded secret after whsec_> (Standard Webhooks; verify with the standardwebhooks library) */
+                "webhook-signature": string;
+                /** @description Unix seconds of this attempt; reject messages older than a few minutes */
+                "webhook-timestamp": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuditRecordedMessage"];
+            };
+        };
+        responses: {
+            /** @description Accepted. Anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h by default, ±20% jitter; Retry-After honoured); 410 disables the webhook; redirects are not followed. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -2,6 +2,7 @@
 // the members' triage): list them, and triage one. Every call is scoped to one organization.
 import { TOPICS, type FindingUpdatedData } from "@verdict/bus";
 import { errors, type FieldError } from "@verdict/kit";
+import { auditChangeEvent, type AuditContextInput } from "@verdict/outbox";
 import type { ComplianceDeps } from "../deps.js";
 import { findingId, identityOf, trackFindings, type TrackedFinding, type TriageFact } from "../domain/findings.js";
 
@@ -69,6 +70,8 @@ export interface UpdateFindingCommand {
   reason: string;
   /** Empty or absent: none (only an accepted risk expires). */
   expiresAt?: string | undefined;
+  /** Who asks, for the audit event written with the decision. */
+  audit?: AuditContextInput | undefined;
 }
 
 /**
@@ -114,7 +117,29 @@ export async function updateFinding(deps: ComplianceDeps, cmd: UpdateFindingComm
     cause: "triage",
     finding: findingFields(after),
   };
-  const events = [deps.outbox.event(TOPICS.findingUpdated, { source: "/compliance", subject: after.id, data })];
+  const events = [
+    deps.outbox.event(TOPICS.findingUpdated, { source: "/compliance", subject: after.id, data }),
+    // Who decided what, and why: the state, reason and expiry before and after.
+    auditChangeEvent(deps.outbox, deps.clock, "/compliance", {
+      organizationId: cmd.organizationId,
+      type: "finding.triaged",
+      context: cmd.audit,
+      targetType: "finding",
+      targetId: after.id,
+      changes: {
+        state: { before: finding.status, after: after.status },
+        reason: { before: finding.triage?.reason ?? null, after: decision?.reason ?? null },
+        expires_at: { before: finding.triage?.expires_at ?? null, after: decision?.expires_at ?? null },
+      },
+      data: {
+        repository: after.repository,
+        ref: after.ref,
+        file: after.file,
+        policy_id: after.policy_id,
+        rule_id: after.rule_id,
+      },
+    }),
+  ];
   if (decision) await deps.triage.put(cmd.organizationId, decision, events);
   else await deps.triage.remove(cmd.organizationId, finding.repository, identity, events);
   return after;

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { complianceV1 } from "@verdict/proto";
 import { route, type Route } from "../http/route.js";
+import { auditContext } from "../http/auth.js";
 import { ISO_OR_DATE, dateTime, refuseImpossibleDays } from "../http/restTypes.js";
 
 // ---------- what the routes answer and take ----------
@@ -352,7 +353,7 @@ export const complianceGeneratedRoutes: Route[] = [
     body: UpdateFindingRequestSchema,
     errors: [422],
     responses: { 200: { description: "The finding with its new state", schema: FindingSchema } },
-    handler: async ({ params, body, principal, clients }) => {
+    handler: async ({ params, body, principal, requestId, clientIp, clients }) => {
       const res = await clients.compliance.updateFinding(
         complianceV1.UpdateFindingRequest.fromPartial({
           organization_id: principal!.organizationId,
@@ -360,6 +361,7 @@ export const complianceGeneratedRoutes: Route[] = [
           state: body.state,
           reason: body.reason,
           expires_at: body.expires_at,
+          audit: auditContext(principal!, requestId, clientIp),
         }),
       );
       return { status: 200, body: findingJson(res.finding!) };

@@ -73,6 +73,7 @@ const TYPES: Record<AuditType, true> = {
   "evaluation.deleted": true,
   "report.created": true,
   "report.downloaded": true,
+  "finding.triaged": true,
   "finding.accepted_risk_expired": true,
   "integration.connected": true,
   "integration.disconnected": true,

@@ -251,7 +251,11 @@ export interface UpdateFindingRequest {
   /** Why: required for false_positive and accepted_risk */
   reason: string;
   /** When an accepted risk reopens: required for accepted_risk, in the future */
-  expires_at?: string | undefined;
+  expires_at?:
+    | string
+    | undefined;
+  /** Who asks, for the audit event written with the decision (the gateway fills it). */
+  audit?: AuditContext | undefined;
 }
 
 export interface UpdateFindingResponse {
@@ -3232,7 +3236,7 @@ export const ListFindingsResponse: MessageFns<ListFindingsResponse> = {
 };
 
 function createBaseUpdateFindingRequest(): UpdateFindingRequest {
-  return { organization_id: "", finding_id: "", state: "", reason: "", expires_at: undefined };
+  return { organization_id: "", finding_id: "", state: "", reason: "", expires_at: undefined, audit: undefined };
 }
 
 export const UpdateFindingRequest: MessageFns<UpdateFindingRequest> = {
@@ -3251,6 +3255,9 @@ export const UpdateFindingRequest: MessageFns<UpdateFindingRequest> = {
     }
     if (message.expires_at !== undefined) {
       writer.uint32(42).string(message.expires_at);
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -3308,6 +3315,14 @@ export const UpdateFindingRequest: MessageFns<UpdateFindingRequest> = {
             message.expires_at = reader.string();
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3339,6 +3354,7 @@ export const UpdateFindingRequest: MessageFns<UpdateFindingRequest> = {
         : isSet(object.expires_at)
         ? globalThis.String(object.expires_at)
         : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -3359,6 +3375,9 @@ export const UpdateFindingRequest: MessageFns<UpdateFindingRequest> = {
     if (message.expires_at !== undefined) {
       obj.expiresAt = message.expires_at;
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -3372,6 +3391,9 @@ export const UpdateFindingRequest: MessageFns<UpdateFindingRequest> = {
     message.state = object.state ?? "";
     message.reason = object.reason ?? "";
     message.expires_at = object.expires_at ?? undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
+      : undefined;
     return message;
   },
 };
