@@ -2525,7 +2525,7 @@ export interface components {
                 live_verification: {
                     enabled: boolean;
                     /** @description The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
-                    providers: "aws"[];
+                    providers: ("aws" | "github")[];
                 };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
@@ -2556,7 +2556,7 @@ export interface components {
                 live_verification: {
                     enabled: boolean;
                     /** @description The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
-                    providers: "aws"[];
+                    providers: ("aws" | "github")[];
                 };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;

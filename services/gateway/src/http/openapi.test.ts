@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { API_SCOPES, createLogger } from "@verdict/kit";
+import { API_SCOPES, createLogger, LIVE_VERIFICATION_PROVIDERS } from "@verdict/kit";
 import { connectClients } from "../clients.js";
 import { mountOutsideRouteTable } from "../main.js";
 import { routes } from "../routes/index.js";
@@ -135,5 +135,17 @@ describe("OpenAPI document", () => {
     const scopes = (name: string) => (doc.components.schemas[name] as Scopes).properties.scopes.items.enum;
     for (const name of ["OAuthClient", "CreateOAuthClient", "CreateApiKey"])
       expect(scopes(name)).toEqual([...API_SCOPES]);
+  });
+
+  it("lists the live verification providers as @verdict/kit supports them, where identity.proto lists them", () => {
+    type Org = {
+      properties: {
+        settings: { properties: { live_verification: { properties: { providers: { items: { enum: string[] } } } } } };
+      };
+    };
+    const organization = doc.components.schemas.Organization as Org;
+    expect(organization.properties.settings.properties.live_verification.properties.providers.items.enum).toEqual([
+      ...LIVE_VERIFICATION_PROVIDERS,
+    ]);
   });
 });
