@@ -128,6 +128,9 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
   async ensureIndexes(specs: IndexSpec[]): Promise<void> {
     for (const spec of specs) {
       assertCollectionName(spec.name);
+      const fields = Object.keys(spec.fields);
+      // The id is _id, whose index MongoDB makes itself (unique) and refuses to be given options.
+      if (fields.length === 1 && fields[0] === "id") continue;
       const keys: Record<string, 1 | -1> = {};
       for (const [f, dir] of Object.entries(spec.fields)) keys[mongoField(f)] = dir;
       // createIndex is a no-op when an index of that name and spec exists.

@@ -64,6 +64,16 @@ export function storeContract(adapter: string, makeStore: () => Promise<Store>):
       await c.insertOne({ id: "u3", org_id: "other", n: 3, tag: "same", flag: false, version: 1 });
     });
 
+    it("takes a declared index on the id alone as the primary key's (ids are already unique)", async () => {
+      const c = store.collection<Item>("contract_id_index");
+      await c.ensureIndexes([{ name: "by_id", fields: { id: 1 }, unique: true }]);
+      await c.ensureIndexes([{ name: "by_id", fields: { id: 1 }, unique: true }]);
+      await c.insertOne({ id: "i1", org_id: "o", n: 1, tag: null, flag: false, version: 1 });
+      await expect(
+        c.insertOne({ id: "i1", org_id: "o", n: 2, tag: null, flag: false, version: 1 }),
+      ).rejects.toBeInstanceOf(DuplicateKeyError);
+    });
+
     it("filters with operators, booleans and nulls", async () => {
       const c = await seed();
       const ids = async (f: Parameters<typeof c.find>[0]) => (await c.find(f, { sort: { n: 1 } })).map((d) => d.n);

@@ -74,9 +74,8 @@ const COLLECTIONS = {
     { name: "pull", fields: { repository_id: 1, pull_number: 1, status: 1 } },
   ]),
   /** The GitHub App set-ups under way (usecases/githubAppManifest.ts). */
-  manifestStates: collectionDef<ManifestStateRecord>("integrations_manifest_states", [
-    { name: "state", fields: { id: 1 }, unique: true },
-  ]),
+  // Found by id (the state's SHA-256) only: the primary key is the index.
+  manifestStates: collectionDef<ManifestStateRecord>("integrations_manifest_states", []),
 };
 
 export class IntegrationsRepo extends OutboxRepository<typeof COLLECTIONS> {
