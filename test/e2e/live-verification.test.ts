@@ -130,6 +130,18 @@ describe("the setting", () => {
     expect(off.body.settings.live_verification).toEqual({ enabled: false, providers: ["aws", "github"] });
   });
 
+  it("takes back the settings as GET /v1/organization answers them, unchanged (the dashboard saves them whole)", async () => {
+    const api = await newOrg();
+    const before = (await api.get("/v1/organization")).body;
+    const res = await api.patch("/v1/organization", { name: before.name, settings: before.settings });
+    expect(res.status).toBe(200);
+    expect(res.body.settings).toEqual(before.settings);
+    await turnOn(api);
+    const on = (await api.get("/v1/organization")).body;
+    const again = await api.patch("/v1/organization", { settings: on.settings });
+    expect(again.body.settings.live_verification).toEqual({ enabled: true, providers: ["aws", "github"] });
+  });
+
   it("refuses a provider it cannot ask, naming the field", async () => {
     const api = await newOrg();
     const res = await api.patch("/v1/organization", {

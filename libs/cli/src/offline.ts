@@ -4,7 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-import { compileEngine, MAX_VIOLATIONS, summarize, type Finding } from "@verdict/evaluation/offline";
+import { compileEngine, MAX_VIOLATIONS, notChecked, summarize, type Finding } from "@verdict/evaluation/offline";
 import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdict/policy/offline";
 import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
 import type { MergedEvaluation } from "./batches.js";
@@ -98,7 +98,8 @@ export function offlinePolicies(cache: PolicyCache | null, ids: readonly string[
 export function offlineScanner(policies: OfflinePolicies): TextScanner {
   const engine = compileEngine(policies.run, { lazyRules: true });
   const options = { allowSuppression: policies.allowSuppression };
-  return (path, content) => engine.scan(path, content, options).findings as ReturnType<TextScanner>;
+  // No provider is asked offline: a credential one could verify says so, as the server's scan does.
+  return (path, content) => notChecked(engine.scan(path, content, options).findings) as ReturnType<TextScanner>;
 }
 
 /** Scans the files in this process and answers as the API would (no id: nothing was stored). */
@@ -116,7 +117,7 @@ export function evaluateOffline(
     return scan;
   });
   const outcome = summarize(files.length, scans);
-  const violations = outcome.kept.map((v: Finding) => ({ id: "", ...v })) as Evaluation["violations"];
+  const violations = notChecked(outcome.kept).map((v: Finding) => ({ id: "", ...v })) as Evaluation["violations"];
   return {
     id: null,
     evaluations: [],

@@ -3,3 +3,4 @@
 // threads compute (scanJob.ts), from plain data.
 export { compileEngine, type CompileOptions, type Engine, type Finding, type PolicyToRun } from "./domain/engine.js";
 export { MAX_FILE_BYTES, MAX_VIOLATIONS, summarize, type Outcome, type Summary } from "./domain/evaluation.js";
+export { notChecked } from "./domain/liveVerification.js";

@@ -2971,7 +2971,7 @@ export interface components {
                 audit_retention_days?: number | null;
                 /** @enum {string} */
                 default_severity?: "error" | "warning";
-                /** @description What is left out stays; turned on with no provider named (now or before), every provider supported now */
+                /** @description What is left out (or an empty provider list) stays; turned on with no provider named (now or before), every provider supported now */
                 live_verification?: {
                     enabled?: boolean;
                     providers?: ("aws" | "github")[];

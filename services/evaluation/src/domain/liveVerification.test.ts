@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { credentialsToCheck, lineFrom, PerOrganizationRate, strongerState } from "./liveVerification.js";
+import { credentialsToCheck, lineFrom, notChecked, PerOrganizationRate, strongerState } from "./liveVerification.js";
 
 const ID = "AKIAZ7Q2M4N6P8R3T5V7";
 const SECRET = "q8Hc1Ue4Xw/Vb7Ny2Lp5Rt9Kd3Mf6Gs0Ja+ZxYwB";
@@ -70,6 +70,21 @@ describe("credentialsToCheck", () => {
     );
     expect(checks).toEqual([]);
     expect(unchecked).toEqual([0, 1]);
+  });
+});
+
+describe("notChecked", () => {
+  it("marks only the findings a provider could verify, for scans that ask none (offline)", () => {
+    const findings = [
+      { rule_id: "aws-access-key-id" },
+      { rule_id: "generic-password" },
+      { rule_id: "github-classic-token" },
+    ];
+    expect(notChecked(findings)).toEqual([
+      { rule_id: "aws-access-key-id", verification: "not_checked" },
+      { rule_id: "generic-password" },
+      { rule_id: "github-classic-token", verification: "not_checked" },
+    ]);
   });
 });
 

@@ -14,6 +14,15 @@ export const VERIFIABLE_RULES: Readonly<Record<string, LiveVerificationProvider>
   "github-oauth-token": "github",
 };
 
+/**
+ * Findings of a scan that asks no provider (`verdict evaluate --offline`, `scan history
+ * --offline`): each credential a provider could verify says it was not checked, as the service
+ * says for an organization that did not turn live verification on.
+ */
+export function notChecked<F extends Pick<Finding, "rule_id">>(findings: readonly F[]): F[] {
+  return findings.map((f) => (VERIFIABLE_RULES[f.rule_id] ? { ...f, verification: "not_checked" } : f));
+}
+
 export interface AwsCredential {
   provider: "aws";
   accessKeyId: string;

@@ -163,13 +163,15 @@ export const UpdateOrganizationSchema = z
         live_verification: z
           .object({
             enabled: z.boolean().optional(),
-            providers: z.array(z.enum(LIVE_VERIFICATION_PROVIDERS)).min(1).optional(),
+            // Empty, as an organization that never named one answers it: unchanged, so what
+            // GET /v1/organization answers can be sent back as it is.
+            providers: z.array(z.enum(LIVE_VERIFICATION_PROVIDERS)).optional(),
           })
           .strict()
           .optional()
           .meta({
             description:
-              "What is left out stays; turned on with no provider named (now or before), every provider supported now",
+              "What is left out (or an empty provider list) stays; turned on with no provider named (now or before), every provider supported now",
           }),
       })
       .strict()
