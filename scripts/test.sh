@@ -373,6 +373,11 @@ if wants fuzzing; then
   # schemathesis frames its summary like pytest ("=== 1 warning in 39s ==="); CI log readers
   # take such a line for a pytest run with no test, so print the summary without the frame.
   tail -25 "$results/fuzz.log" | sed -E 's/^=+ ?(.*[^= ]) ?=+$/-- \1 --/; /^=+$/d'
+  # On a failure, each failing operation with its request and answer (the results folder goes).
+  if [ $fuzz_rc -ne 0 ]; then
+    sed -n '/^=* FAILURES =*$/,/^=* \(WARNINGS\|SUMMARY\) =*$/p' "$results/fuzz.log" | head -300 |
+      sed -E 's/^=+ ?(.*[^= ]) ?=+$/-- \1 --/; /^=+$/d'
+  fi
   reports+=("$results/fuzz.json")
   echo "{\"numPassedTests\": $([ $fuzz_rc -eq 0 ] && echo 1 || echo 0), \"numFailedTests\": $([ $fuzz_rc -eq 0 ] && echo 0 || echo 1), \"numRuntimeErrorTestSuites\": 0}" > "$results/fuzz.json"
 fi
