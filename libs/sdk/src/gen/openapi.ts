@@ -2905,6 +2905,7 @@ export interface components {
             organization?: string;
         };
         Suggestion: {
+            /** @description Not blank: at least one character that String.prototype.trim keeps (the class lists the characters it removes, so the check is the same in every regex engine) */
             text: string;
         };
         /** @description A finding silenced by an inline verdict-ignore comment; recorded as a bypass event */

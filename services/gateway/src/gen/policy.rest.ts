@@ -70,7 +70,17 @@ export function patternJson(m: policyV1.Pattern): z.output<typeof PatternSchema>
 
 export const SuggestionSchema = z
   .object({
-    text: z.string().min(1).max(2000),
+    text: z
+      .string()
+      .min(1)
+      .max(2000)
+      .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/, {
+        message: "suggestion text must not be blank",
+      })
+      .meta({
+        description:
+          "Not blank: at least one character that String.prototype.trim keeps (the class lists the characters it removes, so the check is the same in every regex engine)",
+      }),
   })
   .strict()
   .meta({ id: "Suggestion" });

@@ -51,6 +51,10 @@ export interface SamplePattern {
 }
 
 export interface Suggestion {
+  /**
+   * Not blank: at least one character that String.prototype.trim keeps (the class lists the
+   * characters it removes, so the check is the same in every regex engine)
+   */
   text: string;
 }
 
