@@ -25,7 +25,8 @@ export function decodeCursor(cursor: string, prefix: IdPrefix): string | undefin
 }
 
 // A time zone is required with a time: without one, the instant would depend on the server.
-const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+// The offset with or without its colon (ISO 8601's basic form, +0530), as the REST schemas say.
+const ISO_RE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
 
 /** Normalizes an ISO 8601 timestamp to the stored form (UTC, milliseconds), comparable as text. */
 export function toInstant(value: string): string | undefined {
