@@ -101,6 +101,12 @@ describe("policies", () => {
     expectFieldError(await api.post("/v1/policies", { ...custom, id: "x" }), 400, "id", "INVALID_FORMAT");
     // A suggestion of blanks only (a tab, a no-break space) is refused by the schema the OpenAPI
     // document states, not only by the service (the fuzzer found "\t" answered 400 while valid).
+    expectFieldError(
+      await api.post("/v1/policies", { ...custom, id: "blank-name", name: " \t" }),
+      400,
+      "name",
+      "INVALID_FORMAT",
+    );
     for (const text of ["\t", " \u00a0\ufeff"])
       expectFieldError(
         await api.post("/v1/policies", { ...custom, id: "blank-suggestion", suggestions: [{ text: "ok" }, { text }] }),

@@ -2067,6 +2067,7 @@ export interface components {
             /** @default [] */
             frameworks?: string[];
             id: string;
+            /** @description Not blank (the same class as Suggestion.text) */
             name: string;
             patterns: components["schemas"]["Pattern"][];
             /** @enum {string} */

@@ -139,7 +139,14 @@ export const CreatePolicyRequestSchema = z
     id: z.string().regex(/^[a-z0-9][a-z0-9-]{1,62}[a-z0-9]$/, {
       message: "id must be a slug: 3-64 lowercase letters, digits and dashes",
     }),
-    name: z.string().min(1).max(200),
+    name: z
+      .string()
+      .min(1)
+      .max(200)
+      .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/, {
+        message: "name must not be blank",
+      })
+      .meta({ description: "Not blank (the same class as Suggestion.text)" }),
     description: z.string().max(2000).default(""),
     severity: z.enum(["error", "warning"]),
     category: z.string().min(1).max(64).default("custom"),

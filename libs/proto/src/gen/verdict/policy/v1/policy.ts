@@ -199,6 +199,7 @@ export interface GetPolicyResponse {
 export interface CreatePolicyRequest {
   organization_id: string;
   id: string;
+  /** Not blank (the same class as Suggestion.text) */
   name: string;
   description: string;
   severity: string;
