@@ -46,6 +46,13 @@ const describe = (comment) =>
     .filter(Boolean)
     .join(" ") || undefined;
 
+/**
+ * `not_blank`: a character that String.prototype.trim keeps. The class lists what trim removes
+ * (ECMAScript's WhiteSpace and LineTerminator), so JavaScript and the OpenAPI document's readers
+ * (Python's re, for one) agree on it, where `\S` differs between engines.
+ */
+const NOT_BLANK = "[^\\t\\n\\v\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff]";
+
 /** A pattern as the body of a regex literal: a `/` outside a character class is escaped. */
 function regexBody(pattern) {
   let out = "";
@@ -150,8 +157,10 @@ function fieldSchema(f, ctx, io) {
       element = rules.format === "uri" ? "z.url()" : "z.string()";
       if (rules.minLen !== undefined) element += `.min(${rules.minLen})`;
       if (rules.maxLen !== undefined) element += `.max(${rules.maxLen})`;
+      if (rules.pattern && rules.notBlank) throw new Error(`${f.name}: not_blank is a pattern; give one or the other`);
       if (rules.pattern)
         element += `.regex(/${regexBody(rules.pattern)}/${rules.patternMessage ? `, { message: ${str(rules.patternMessage)} }` : ""})`;
+      if (rules.notBlank) element += `.regex(/${NOT_BLANK}/, { message: ${str(`${f.name} must not be blank`)} })`;
       if (rules.maxBytes !== undefined) element = `maxBytes(${element}, ${str(f.name)}, ${rules.maxBytes})`;
       const meta = {
         ...(rules.format === "date-time" ? { format: "date-time" } : {}),

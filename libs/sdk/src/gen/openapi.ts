@@ -2067,7 +2067,6 @@ export interface components {
             /** @default [] */
             frameworks?: string[];
             id: string;
-            /** @description Not blank (the same class as Suggestion.text) */
             name: string;
             patterns: components["schemas"]["Pattern"][];
             /** @enum {string} */
@@ -2906,7 +2905,6 @@ export interface components {
             organization?: string;
         };
         Suggestion: {
-            /** @description Not blank: at least one character that String.prototype.trim keeps (the class lists the characters it removes, so the check is the same in every regex engine) */
             text: string;
         };
         /** @description A finding silenced by an inline verdict-ignore comment; recorded as a bypass event */

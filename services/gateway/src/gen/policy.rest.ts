@@ -75,11 +75,7 @@ export const SuggestionSchema = z
       .min(1)
       .max(2000)
       .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/, {
-        message: "suggestion text must not be blank",
-      })
-      .meta({
-        description:
-          "Not blank: at least one character that String.prototype.trim keeps (the class lists the characters it removes, so the check is the same in every regex engine)",
+        message: "text must not be blank",
       }),
   })
   .strict()
@@ -145,8 +141,7 @@ export const CreatePolicyRequestSchema = z
       .max(200)
       .regex(/[^\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]/, {
         message: "name must not be blank",
-      })
-      .meta({ description: "Not blank (the same class as Suggestion.text)" }),
+      }),
     description: z.string().max(2000).default(""),
     severity: z.enum(["error", "warning"]),
     category: z.string().min(1).max(64).default("custom"),

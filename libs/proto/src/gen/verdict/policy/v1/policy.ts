@@ -51,10 +51,6 @@ export interface SamplePattern {
 }
 
 export interface Suggestion {
-  /**
-   * Not blank: at least one character that String.prototype.trim keeps (the class lists the
-   * characters it removes, so the check is the same in every regex engine)
-   */
   text: string;
 }
 
@@ -199,7 +195,6 @@ export interface GetPolicyResponse {
 export interface CreatePolicyRequest {
   organization_id: string;
   id: string;
-  /** Not blank (the same class as Suggestion.text) */
   name: string;
   description: string;
   severity: string;
