@@ -9,6 +9,9 @@ ARG BUILD_BASE=node:24-bookworm
 ARG RUNTIME_BASE=node:24-bookworm-slim
 
 FROM ${BUILD_BASE} AS build
+# Marks the build stage's image, which deploy/compose/images.sh tags to keep the layer cache and
+# removes once a newer build replaces it.
+LABEL io.verdict.stage="build"
 ARG PNPM_VERSION=10.34.8
 RUN npm install --global --no-audit --no-fund "pnpm@${PNPM_VERSION}"
 WORKDIR /src

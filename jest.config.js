@@ -18,6 +18,9 @@ const common = {
     "^(\\.{1,2}/.*)\\.js$": "$1",
   },
   testEnvironment: "node",
+  // Transforms are cached beside the dependencies, not in the temporary directory, which
+  // scripts/test.sh and jest.global-setup.js give each run of their own.
+  cacheDirectory: "<rootDir>/node_modules/.cache/jest",
 };
 
 // The tests beside the code pick their tier by file name (docs/development.md, "Test tiers"):
@@ -35,6 +38,8 @@ export default {
   testTimeout: 120_000,
   // Worker threads and spawned processes run dist/: rebuilt (incrementally) before any test.
   globalSetup: "<rootDir>/jest.global-setup.js",
+  // ... which also gives the run its own TMPDIR, removed here.
+  globalTeardown: "<rootDir>/jest.global-teardown.js",
   projects: [
     // The tests beside the code, in three tiers (all run by scripts/test.sh; `pnpm test:unit` is
     // the fast inner loop):

@@ -3,8 +3,14 @@
 // the built files. Bring those up to date first, so that no test ever runs a stale dist/
 // (incremental: well under a second when nothing changed). The dashboard (services/portal) is
 // rebuilt only when one of its sources is newer than its last build.
+//
+// Then it gives the run its own temporary directory: TMPDIR for the test workers and every
+// process they start (the CLI's homes, npm installs of the packed CLI, git repositories, browser
+// profiles), removed by jest.global-teardown.js. Suites create hundreds of directories, some of
+// hundreds of megabytes, and a shared disk filled up with what earlier runs had left.
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import process from "node:process";
 
@@ -19,6 +25,8 @@ function newestMtime(dir) {
 }
 
 export default function buildBeforeTests() {
+  process.env.VERDICT_JEST_TMPDIR = mkdtempSync(join(tmpdir(), "verdict-jest-"));
+  process.env.TMPDIR = process.env.VERDICT_JEST_TMPDIR;
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-b", "tsconfig.build.json"], {
     stdio: "inherit",
   });

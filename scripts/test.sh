@@ -42,6 +42,11 @@ wants() {
   return 1
 }
 
+# The run's own temporary directory, removed when it ends (the trap below): every step's
+# temporary files (jest runs take their own inside it, jest.global-setup.js), and whatever a
+# step killed mid-way leaves. The disk is shared, and earlier runs' leftovers once filled it.
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/verdict-test-run-XXXXXX")
+export TMPDIR=$run_tmp
 results=$(mktemp -d)
 step_t=$(date +%s)
 # Background builds: bg_start NAME COMMAND... runs COMMAND in its own process group with its
@@ -89,7 +94,7 @@ stop_bg() {
   done
 }
 
-trap 'stop_bg; rm -rf "$results"' EXIT
+trap 'stop_bg; rm -rf "$run_tmp"' EXIT
 
 # The Go tools, one after the other (they share the Go build cache and the cores), at a lower CPU
 # priority than the suites, which keep the machine's cores when they need them: Docker Compose
@@ -186,7 +191,7 @@ stop_lanes() {
   local name
   for name in "${!lane_pid[@]}"; do kill -TERM -- "-${lane_pid[$name]}" 2>/dev/null; done
 }
-trap 'stop_lanes; stop_bg; stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$results"' EXIT
+trap 'stop_lanes; stop_bg; stop_infra; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop; rm -rf "$run_tmp"' EXIT
 # Each jest run has a time limit: a suite that leaves a handle open (Jest then never exits) or
 # hangs fails that step instead of eating the whole CI budget. JEST_LIMIT is in seconds.
 # --forceExit: once a run has written its results, a handle a failed test left open (a receiver,

@@ -16,7 +16,13 @@ if [ "${VERDICT_LOCAL_BASES:-}" = 1 ]; then
 fi
 image=${VERDICT_IMAGE:-verdict:latest}
 echo "==> building $image" >&2
+# The build stage first, tagged, so its layers stay cached for the next build; then the image.
+# Each build leaves the images the tags moved from untagged (about 3.7 GB with the build stage):
+# those of Verdict's own are removed, and nothing else of the engine is touched.
+docker build -q --network host "${args[@]}" --target build -t verdict-build:cache "$root" >/dev/null
 docker build -q --network host "${args[@]}" --build-arg REVISION="$(git -C "$root" rev-parse HEAD 2>/dev/null || echo unknown)" \
   -t "$image" "$root" >/dev/null
+docker image prune -f --filter label=io.verdict.stage=build >/dev/null
+docker image prune -f --filter label=org.opencontainers.image.title=Verdict >/dev/null
 bash "$root/deploy/infra/images.sh"
 echo "VERDICT_IMAGE=$image"
