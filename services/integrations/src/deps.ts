@@ -17,6 +17,12 @@ export interface IntegrationsDeps {
   /** The SSRF guard every provider call goes through: a connection's base URL must pass it. */
   egress: Pick<Egress, "refuses">;
   /**
+   * fetch through that guard (each address checked as it is connected to, redirects too), with
+   * the provider call's deadline and a cap on the answer: for calls made without a connection's
+   * client (the GitHub App manifest's code conversion).
+   */
+  fetch: typeof fetch;
+  /**
    * A provider's API client for a connection (its token opened). installationId: the GitHub App
    * installation an inbound event named (else the client looks the repository's up).
    */

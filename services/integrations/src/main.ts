@@ -91,6 +91,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     ...core,
     secrets,
     egress,
+    fetch,
     clientFor,
     inbound: { gitea: new GiteaInbound(), github: new GitHubInboundVerifier(), gitlab: new GitLabInboundVerifier() },
     evaluation,
@@ -125,7 +126,7 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
  * fetch through the egress guard, with the provider call's deadline; redirects followed (GET and
  * HEAD, each target checked again) unless the caller says otherwise, as fetch does.
  */
-function providerFetch(egress: Egress, timeoutMs: number): typeof fetch {
+export function providerFetch(egress: Egress, timeoutMs: number): typeof fetch {
   const guarded = egress.fetcher({ timeoutMs, maxResponseBytes: MAX_PROVIDER_RESPONSE_BYTES });
   return (input, init) => {
     const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;

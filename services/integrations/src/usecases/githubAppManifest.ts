@@ -134,7 +134,7 @@ export async function completeGitHubAppManifest(
   await refuseAddress(deps, record.api_base_url);
   let app;
   try {
-    app = await convertManifestCode(cmd.code, record.api_base_url);
+    app = await convertManifestCode(cmd.code, record.api_base_url, deps.fetch);
   } catch (err) {
     // A code GitHub does not know (expired after its hour, or used): not_found on code.
     if (err instanceof ProviderError) throw providerProblem(err, "code");

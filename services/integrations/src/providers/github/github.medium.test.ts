@@ -3,10 +3,12 @@
 // does not match GitHub's schemas; every test ends by asserting it refused none.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { generateKeyPairSync, verify as verifySignature } from "node:crypto";
+import { Egress } from "@verdict/kit";
 import { gitHubDescription, startFront, startPrism, type Prism, type PrismFront } from "../../../test/support/prism.js";
 import type { Annotation, ChangeRef } from "../../domain/provider.js";
 import type { RetryPolicy } from "../../domain/retry.js";
 import { GitHubClient } from "./client.js";
+import { providerFetch } from "../../main.js";
 import { convertManifestCode } from "./manifest.js";
 
 const { privateKey, publicKey } = generateKeyPairSync("rsa", {
@@ -345,6 +347,12 @@ describe("the GitHub App manifest's code conversion", () => {
     });
     await expect(convertManifestCode("used", front.url)).rejects.toMatchObject({ code: "not_found" });
     expect(front.exchanges).toHaveLength(1);
+  });
+
+  it("goes through the fetch it is given: the SSRF guard refuses a private address before anything is sent", async () => {
+    const guarded = providerFetch(new Egress({ allowPrivate: false }), 5_000);
+    await expect(convertManifestCode("a1b2c3d4", front.url, guarded)).rejects.toMatchObject({ code: "unavailable" });
+    expect(front.exchanges).toHaveLength(0);
   });
 
   it("converts on a GitHub Enterprise Server", async () => {

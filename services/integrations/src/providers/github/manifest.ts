@@ -85,10 +85,19 @@ export interface ConvertedApp extends Required<GitHubAppCredentials> {
   clientSecret: string;
 }
 
-/** Exchanges the code GitHub redirected with for the App's credentials (single use; not retried). */
-export async function convertManifestCode(code: string, apiBaseUrl = GITHUB_API_URL): Promise<ConvertedApp> {
+/**
+ * Exchanges the code GitHub redirected with for the App's credentials (single use; not retried).
+ * fetchFn: the service's guarded fetch (the SSRF guard, a deadline, a cap on the answer).
+ */
+export async function convertManifestCode(
+  code: string,
+  apiBaseUrl = GITHUB_API_URL,
+  fetchFn?: typeof fetch,
+): Promise<ConvertedApp> {
   try {
-    const { data } = await gitHubOctokit(apiBaseUrl).request("POST /app-manifests/{code}/conversions", { code });
+    const { data } = await gitHubOctokit(apiBaseUrl, fetchFn).request("POST /app-manifests/{code}/conversions", {
+      code,
+    });
     const owner = data.owner && "login" in data.owner ? data.owner.login : (data.owner?.name ?? "");
     return {
       appId: String(data.id),

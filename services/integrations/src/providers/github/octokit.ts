@@ -22,8 +22,12 @@ export interface GitHubAppCredentials {
 const USER_AGENT = "verdict-integrations";
 
 /** An unauthenticated client (the manifest's code conversion needs no credential). */
-export function gitHubOctokit(apiBaseUrl = GITHUB_API_URL): GitHubOctokit {
-  return new GitHubOctokit({ baseUrl: trimSlash(apiBaseUrl), userAgent: USER_AGENT });
+export function gitHubOctokit(apiBaseUrl = GITHUB_API_URL, fetchFn?: typeof fetch): GitHubOctokit {
+  return new GitHubOctokit({
+    baseUrl: trimSlash(apiBaseUrl),
+    userAgent: USER_AGENT,
+    ...(fetchFn ? { request: { fetch: fetchFn } } : {}),
+  });
 }
 
 /**
