@@ -1,4 +1,5 @@
 import { SECRETS_CATEGORY } from "../policy.js";
+import { APPLICATION_FAMILIES } from "./providers/applications.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -13,6 +14,7 @@ export const PROVIDER_FAMILIES = [
   ...SERVICE_FAMILIES,
   ...PAYMENT_AND_AI_FAMILIES,
   ...PLATFORM_FAMILIES,
+  ...APPLICATION_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
