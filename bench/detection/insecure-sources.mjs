@@ -8,7 +8,7 @@
 //                          (the expected issue counts passed to check_example).
 //   eslint-plugin-security npm tarball: test/rules/*.js RuleTester valid/invalid cases. 4.x ships
 //                          one rule's tests only; 3.0.1 ships them all, so it is pinned here.
-//   kics                   Go module: assets/queries/{dockerfile,k8s}/<query>/test/{positive,negative}*
+//   kics                   Go module: assets/queries/{dockerfile,k8s,cicd/github}/<query>/test/{positive,negative}*
 //                          (positive files are those named in positive_expected_result.json).
 import { spawnSync } from "node:child_process";
 import {
@@ -31,7 +31,8 @@ export const SOURCES = {
   gosec: { module: "github.com/securego/gosec/v2", version: "v2.30.0" },
   bandit: { pypi: "bandit", version: "1.9.4" },
   eslint: { npm: "eslint-plugin-security", version: "3.0.1" },
-  kics: { module: "github.com/Checkmarx/kics/v2", version: "v2.2.0" },
+  // format: the cases taken from it changed (a new platform); the cache is rebuilt.
+  kics: { module: "github.com/Checkmarx/kics/v2", version: "v2.2.0", format: 2 },
 };
 const FORMAT = 1;
 
@@ -235,7 +236,7 @@ function kicsCases() {
   const { module, version } = SOURCES.kics;
   const queries = join(goModuleDir(module, version), "assets", "queries");
   const cases = [];
-  for (const platform of ["dockerfile", "k8s"]) {
+  for (const platform of ["dockerfile", "k8s", "cicd/github"]) {
     for (const query of readdirSync(join(queries, platform)).sort()) {
       const test = join(queries, platform, query, "test");
       if (!existsSync(test)) continue;
@@ -251,8 +252,14 @@ function kicsCases() {
         if (!positive && !/^negative/.test(name)) continue;
         // A positive file KICS does not expect a result in is not a labelled positive.
         if (positive && flaggedFiles.size && !flaggedFiles.has(name)) continue;
-        // KICS reads a Dockerfile test under any name; Verdict's Dockerfile rules look at the name.
-        const path = platform === "dockerfile" && !/dockerfile/i.test(name) ? `${name}.dockerfile` : name;
+        // KICS reads a Dockerfile or a workflow test under any name; Verdict's rules look at the
+        // name (a Dockerfile, a workflow in .github/workflows/).
+        const path =
+          platform === "dockerfile" && !/dockerfile/i.test(name)
+            ? `${name}.dockerfile`
+            : platform === "cicd/github"
+              ? `.github/workflows/${name}`
+              : name;
         cases.push({
           source: "kics",
           tool_rule: `${platform}/${query}`,
@@ -278,7 +285,7 @@ export function insecureCases() {
     const pin = SOURCES[name];
     const doc = cachedJson(
       cachePath("insecure", `${name}.json`),
-      (d) => d.format === FORMAT && d.version === pin.version,
+      (d) => d.format === (pin.format ?? FORMAT) && d.version === pin.version,
       () => {
         note(`insecure: fetching ${name} ${pin.version}`);
         return { format: FORMAT, ...pin, cases: extract() };

@@ -93,6 +93,10 @@ export const CLAIMS = {
       rules: /read-?only|writable|root-?fs|filesystem/,
     },
     "k8s/invalid_image": { policy: "kubernetes-security", rules: /latest|tag/ },
+    "cicd/github/run_block_injection": { policy: "ci-workflow-security", rules: /run-injection/ },
+    "cicd/github/script_block_injection": { policy: "ci-workflow-security", rules: /script-injection/ },
+    "cicd/github/unpinned_actions_full_length_commit_sha": { policy: "ci-workflow-security", rules: /unpinned/ },
+    "cicd/github/unsecured_commands": { policy: "ci-workflow-security", rules: /unsecure/ },
   },
 };
 

@@ -11,7 +11,14 @@ import {
   pythonDynamicArgument,
   pythonWeakCipherModule,
 } from "./checks/code.js";
-import { dockerfileFinalUser, dockerfileFromImage, k8sPodSettingApplies, yamlNoNonRootUser } from "./checks/config.js";
+import {
+  dockerfileFinalUser,
+  dockerfileFromImage,
+  ghaInGithubScript,
+  ghaInRunScript,
+  k8sPodSettingApplies,
+  yamlNoNonRootUser,
+} from "./checks/config.js";
 import type { Check } from "./checks/input.js";
 import {
   base64PemPrivateKey,
@@ -43,6 +50,10 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "yaml-no-non-root-user": yamlNoNonRootUser,
   /** A pod-level securityContext setting that some container does not override with a non-zero runAsUser. */
   "k8s-pod-setting-applies": k8sPodSettingApplies,
+  /** GitHub Actions: the match is in a step's run: script. */
+  "gha-in-run-script": ghaInRunScript,
+  /** GitHub Actions: the match is in actions/github-script's script: code. */
+  "gha-in-github-script": ghaInGithubScript,
   "js-child-process-receiver": jsChildProcessReceiver,
   "go-splices-variable": goSplicesVariable,
   /** Go: the query built and assigned on the match's line is run or passed on, not only printed. */

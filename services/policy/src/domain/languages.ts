@@ -19,6 +19,8 @@ export const LANGUAGES = {
   dockerfile: /(?:^|\/)(?:Dockerfile[^/]*|[^/]*\.dockerfile)$/i,
   kubernetes: /\.ya?ml$/i,
   "docker-compose": /(?:^|\/)(?:docker-)?compose[^/]*\.ya?ml$/i,
+  "github-actions": /(?:^|\/)(?:\.github\/workflows\/[^/]+|action)\.ya?ml$/i,
+  "gitlab-ci": /(?:^|\/)(?:[^/]*\.)?gitlab-ci\.ya?ml$|(?:^|\/)\.gitlab\/ci\/.+\.ya?ml$/i,
   "spring-config": /(?:^|\/)(?:application|bootstrap)[^/]*\.(?:properties|ya?ml)$/i,
   "php-ini": /(?:^|\/)php\.ini$/i,
   "asp-net-config": /(?:^|\/)web\.config$/i,

@@ -56,6 +56,7 @@ export const cwe: Catalog = {
       ["CWE-352", "Cross-site request forgery"],
       ["CWE-489", "Active debug code"],
       ["CWE-494", "Code downloaded without an integrity check"],
+      ["CWE-829", "Inclusion of functionality from an untrusted control sphere"],
       ["CWE-942", "Permissive cross-domain policy with untrusted domains"],
       ["CWE-1357", "Reliance on insufficiently trustworthy components"],
     ]),

@@ -133,3 +133,32 @@ export function k8sPodSettingApplies(input: CheckInput): boolean {
   }
   return containers === 0;
 }
+
+const YAML_BLOCK_SCALAR = /^\s*(?:-\s+)?([\w.-]+)\s*:\s*[|>][-+0-9]*\s*(?:#.*)?$/;
+const YAML_KEY_LINE = /^\s*(?:-\s+)?[\w.-]+\s*:(?:\s|$)/;
+
+/**
+ * The YAML key whose value holds the match: the key of the block scalar (`run: |`) the match's
+ * line belongs to, else the key on the match's own line before it (`run: echo …`). Walks up the
+ * lines of smaller indentation: a block scalar's header decides; a plain key above means the
+ * line is no block scalar's text.
+ */
+function yamlValueKey(input: CheckInput): string | undefined {
+  const lineStart = input.start === 0 ? 0 : input.content.lastIndexOf(10, input.start - 1) + 1;
+  const before = input.content.toString("utf8", lineStart, input.start);
+  let indent = yamlIndent(before);
+  for (const line of linesBefore(input.content, input.start)) {
+    if (!line.trim() || yamlIndent(line) >= indent) continue;
+    indent = yamlIndent(line);
+    const block = YAML_BLOCK_SCALAR.exec(line);
+    if (block) return block[1];
+    if (YAML_KEY_LINE.test(line)) break;
+  }
+  return /^\s*(?:-\s+)?([\w.-]+)\s*:\s/.exec(before)?.[1];
+}
+
+/** GitHub Actions: the match is in a step's `run:` script, which the runner's shell reads as code. */
+export const ghaInRunScript = (input: CheckInput): boolean => yamlValueKey(input) === "run";
+
+/** GitHub Actions: the match is in `script:`, the JavaScript actions/github-script runs. */
+export const ghaInGithubScript = (input: CheckInput): boolean => yamlValueKey(input) === "script";

@@ -4,6 +4,7 @@
 // false-positive samples under services/policy/fixtures/<policy-id>/.
 import { aiApiKeys } from "./aiApiKeys.js";
 import { awsCredentials } from "./awsCredentials.js";
+import { ciWorkflowSecurity } from "./ciWorkflowSecurity.js";
 import { cleartextHttp } from "./cleartextHttp.js";
 import { commerceTokens } from "./commerceTokens.js";
 import { cloudProviderKeys } from "./cloudProviderKeys.js";
@@ -80,6 +81,7 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   debugModeEnabled,
   dockerfileSecurity,
   kubernetesSecurity,
+  ciWorkflowSecurity,
 ].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 const BY_ID = new Map(BUILTIN_POLICIES.map((p) => [p.id, p]));
