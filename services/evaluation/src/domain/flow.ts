@@ -7,7 +7,8 @@
 // expression; a name is followed to its assignments in the enclosing function that come before
 // the sink (any of them tainted taints the name, so a branch that assigns input counts), except
 // an assignment that a later one in an enclosing block always overwrites. In Java also: calls on
-// a name with input as an argument taint it (`list.add(x)`, `sb.append(x)`), a call that fills
+// a name with input as an argument taint it (`list.add(x)`, `sb.append(x)`; not a type's static
+// call, `Paths.get(x)`), a call that fills
 // an array from its receiver taints the array (`random.nextBytes(buf)`, `in.read(buf)`), a fresh
 // map or list filled with constant keys or indexes gives back what was put there (collections.ts), calls to
 // the file's own methods are followed into their returns, and branches that a constant condition
@@ -50,6 +51,8 @@ interface Syntax {
    * (`random.nextBytes(buf)`, `in.read(buf)`): the call taints those names with its receiver.
    */
   fills?: ReadonlySet<string>;
+  /** Receivers that name a type (Java: `Paths`, `Files`): a call on one is static and taints nothing. */
+  typeName?: RegExp;
   method?: { kinds: ReadonlySet<string>; name: string; parameters: string; returns: string };
   /** Constant conditions (constant.ts): branches a constant condition never takes assign nothing. */
   constants?: ConstantSyntax;
@@ -105,6 +108,7 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
     },
     call: { kind: "method_invocation", receiver: "object", name: "name", arguments: "arguments" },
     fills: new Set(["nextBytes", "read", "readFully"]),
+    typeName: /^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$/,
     method: {
       kinds: new Set(["method_declaration"]),
       name: "name",
@@ -264,7 +268,8 @@ export function reachesSink(
         if (receiver?.kind() !== syntax.identifier) continue;
         const site: CallSite = { node: c, method: c.field(call.name)?.text() ?? "", args };
         index.calls.set(receiver.text(), [...(index.calls.get(receiver.text()) ?? []), site]);
-        if (args.length) add(receiver.text(), { node: c, values: args, assignment: false });
+        if (args.length && !syntax.typeName?.test(receiver.text()))
+          add(receiver.text(), { node: c, values: args, assignment: false });
       }
     }
     for (const list of index.writes.values())

@@ -65,6 +65,8 @@ export const cwe: Catalog = {
       ["CWE-209", "Sensitive information in error messages"],
       ["CWE-312", "Cleartext storage of sensitive information"],
       ["CWE-532", "Sensitive information in log files"],
+      ["CWE-614", "Sensitive cookie without the Secure attribute"],
+      ["CWE-1004", "Sensitive cookie without the HttpOnly flag"],
     ]),
   ],
 };

@@ -21,11 +21,14 @@ import { hardcodedCredentials } from "./hardcodedCredentials.js";
 import { hostingPlatformTokens } from "./hostingPlatformTokens.js";
 import { identityProviderTokens } from "./identityProviderTokens.js";
 import { infrastructureTokens } from "./infrastructureTokens.js";
+import { insecureCookie } from "./insecureCookie.js";
 import { insecureRandomness } from "./insecureRandomness.js";
 import { kubernetesSecurity } from "./kubernetesSecurity.js";
+import { ldapInjection, xpathInjection } from "./ldapXpathInjection.js";
 import { messagingTokens } from "./messagingTokens.js";
 import { observabilityTokens } from "./observabilityTokens.js";
 import { packageRegistryTokens } from "./packageRegistryTokens.js";
+import { pathTraversal } from "./pathTraversal.js";
 import { paymentTokens } from "./paymentTokens.js";
 import { permissiveCors } from "./permissiveCors.js";
 import { privateKeys } from "./privateKeys.js";
@@ -77,6 +80,10 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   xssSinks,
   permissiveCors,
   cleartextHttp,
+  pathTraversal,
+  ldapInjection,
+  xpathInjection,
+  insecureCookie,
   // Configuration
   debugModeEnabled,
   dockerfileSecurity,

@@ -1,0 +1,175 @@
+// Path traversal (CWE-22): request input reaching the name of a file the program opens, writes
+// or deletes (OWASP's Path Traversal page and Input Validation Cheat Sheet: a file name taken from
+// a request may hold `../` or an absolute path and reach any file the process can).
+import {
+  type BuiltinPolicy,
+  builtinSettings,
+  docs,
+  firstArgument,
+  INJECTION_FRAMEWORKS,
+  JS_REQUEST_KEYWORDS,
+  JS_REQUEST_SOURCES,
+  JS_SANITIZERS,
+  paths,
+  PY_REQUEST_KEYWORDS,
+  PY_REQUEST_SOURCES,
+  PY_SANITIZERS,
+  SECURITY_CATEGORY,
+  structural,
+} from "./types.js";
+import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+
+// What leaves no directory in a name: a number parsed from it, the last segment of a path.
+const JAVA_PATH_SANITIZERS = [
+  {
+    kind: "method_invocation",
+    has: {
+      field: "name",
+      regex: String.raw`^(?:parseInt|parseLong|parseDouble|parseFloat|parseBoolean|valueOf|getName|getBaseName)$`,
+    },
+  },
+];
+const PY_PATH_SANITIZERS = [
+  ...PY_SANITIZERS,
+  {
+    kind: "call",
+    has: {
+      field: "function",
+      regex: String.raw`^(?:os\.path\.basename|secure_filename|werkzeug\.utils\.secure_filename)$`,
+    },
+  },
+];
+const JS_PATH_SANITIZERS = [
+  ...JS_SANITIZERS,
+  {
+    kind: "call_expression",
+    has: { field: "function", regex: String.raw`^(?:path\.basename|basename|sanitizeFilename|sanitize)$` },
+  },
+];
+
+// java.io classes whose constructor names a file, and java.nio.file's path factories and file operations.
+const JAVA_FILE_CLASSES = String.raw`^(?:java\.io\.)?(?:File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile)$`;
+const JAVA_NIO = String.raw`^(?:java\.nio\.file\.)?(?:Paths|Path|Files)$`;
+const JAVA_NIO_METHODS = String.raw`^(?:get|of|newInputStream|newOutputStream|newBufferedReader|newBufferedWriter|readAllBytes|readAllLines|readString|lines|write|writeString|delete|deleteIfExists|copy|move|createFile|createDirectories|newByteChannel)$`;
+
+const PY_FILE_CALLS = [
+  "open",
+  "io.open",
+  "codecs.open",
+  "os.open",
+  "os.remove",
+  "os.unlink",
+  "os.rmdir",
+  "os.listdir",
+  "shutil.rmtree",
+  "shutil.copyfile",
+  "shutil.copy",
+  "pathlib.Path",
+  "Path",
+  "send_file",
+  "flask.send_file",
+  "FileResponse",
+];
+const JS_FILE_CALLS = [
+  "readFile",
+  "readFileSync",
+  "writeFile",
+  "writeFileSync",
+  "appendFile",
+  "appendFileSync",
+  "createReadStream",
+  "createWriteStream",
+  "unlink",
+  "unlinkSync",
+  "rm",
+  "rmSync",
+  "readdir",
+  "readdirSync",
+].flatMap((m) => [`fs.${m}`, `fs.promises.${m}`, `fsp.${m}`]);
+const JS_SEND_CALLS = ["res.sendFile", "res.download", "response.sendFile", "response.download"];
+
+// Where Go handlers read HTTP request input.
+const GO_REQUEST = String.raw`\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(|\bmux\.Vars\(|\.(?:Param|Query|PostForm)\(\s*"`;
+
+export const pathTraversal: BuiltinPolicy = {
+  id: "path-traversal",
+  name: "Path traversal",
+  description:
+    "Detects file names taken from request input: servlet request input reaching new File, FileInputStream, FileOutputStream, FileReader, FileWriter or RandomAccessFile, or java.nio's Paths.get / Path.of / Files operations within the method (Java: through assignments, collections, builders and the file's own methods; not through a parse to a number or getName); Flask, Django and DRF request input reaching open, os/shutil file operations, pathlib.Path or send_file within the function, not through os.path.basename or secure_filename (Python); Express request input reaching fs file operations, res.sendFile or res.download, not through path.basename (JavaScript, TypeScript); os.Open, os.ReadFile, os.Create, os.Remove or http.ServeFile given a name that is not a literal in a handler file that reads the request (Go).",
+  severity: "error",
+  enabled: true,
+  category: SECURITY_CATEGORY,
+  frameworks: [...INJECTION_FRAMEWORKS, "owasp-asvs:V12.3.1", "owasp-top-10:A01", "cwe:CWE-22", "cwe-top-25:CWE-22"],
+  patterns: [
+    {
+      id: "java-file-path-from-request",
+      type: "structural",
+      value: structural(
+        ["java"],
+        {
+          any: [{ pattern: "new $T($$$ARGS)" }, { pattern: "$NIO.$OP($$$ARGS)" }],
+        },
+        { T: { regex: JAVA_FILE_CLASSES }, NIO: { regex: JAVA_NIO }, OP: { regex: JAVA_NIO_METHODS } },
+        { sink: "$$$ARGS", sources: JAVA_REQUEST_SOURCES, sanitizers: JAVA_PATH_SANITIZERS },
+      ),
+      message: "A file name is built from request input (it reaches the file operation within the method)",
+      keywords: JAVA_REQUEST_KEYWORDS,
+      file_requires: [
+        String.raw`\bnew\s+(?:java\.io\.)?(?:File|FileInputStream|FileOutputStream|FileReader|FileWriter|RandomAccessFile)\s*\(|\b(?:Paths|Path|Files)\.\w+\s*\(`,
+      ],
+    },
+    {
+      id: "python-file-path-from-request",
+      type: "structural",
+      value: structural(["python"], { any: firstArgument(PY_FILE_CALLS, "P") }, undefined, {
+        sink: "P",
+        sources: PY_REQUEST_SOURCES,
+        sanitizers: PY_PATH_SANITIZERS,
+      }),
+      message: "A file name is built from request input (it reaches the file operation within the function)",
+      keywords: PY_REQUEST_KEYWORDS,
+      file_requires: [
+        String.raw`\b(?:open|remove|unlink|rmdir|listdir|rmtree|copyfile|copy|Path|send_file|FileResponse)\s*\(`,
+      ],
+    },
+    {
+      id: "js-file-path-from-request",
+      type: "structural",
+      value: structural(
+        ["javascript", "typescript", "tsx"],
+        { any: firstArgument([...JS_FILE_CALLS, ...JS_SEND_CALLS], "P") },
+        undefined,
+        { sink: "P", sources: JS_REQUEST_SOURCES, sanitizers: JS_PATH_SANITIZERS },
+      ),
+      message: "A file name is built from request input (it reaches the file operation within the function)",
+      keywords: JS_REQUEST_KEYWORDS,
+      file_requires: [String.raw`\b(?:fsp?|promises)\.\w+\s*\(|\.(?:sendFile|download)\s*\(`],
+    },
+    {
+      id: "go-file-path-from-request",
+      type: "regex",
+      // A file opened, created, read or removed, or served, by a name that is not a string literal,
+      // in a file whose handlers read the HTTP request.
+      value: String.raw`\b(?:os\.(?:Open|OpenFile|ReadFile|Create|Remove|RemoveAll|WriteFile)|ioutil\.(?:ReadFile|WriteFile)|http\.ServeFile\(\s*\w+\s*,\s*\w+\s*,)\s*\(?\s*(?:[A-Za-z_][\w.]*\s*[,)+]|[A-Za-z_][\w.]*\(|"[^"\n]*"\s*\+)`,
+      message: "A file is opened by a name that is not a constant in a handler that reads request input",
+      paths: paths("go"),
+      file_requires: [GO_REQUEST],
+    },
+  ],
+  suggestions: [
+    "Do not build file names from request input: map the input to a name you choose (an id in a table), or keep only its last segment (getName, os.path.basename, secure_filename, path.basename, filepath.Base), resolve the full path and check it stays under the intended directory before opening it.",
+  ],
+  claims: {
+    cwe: {
+      "CWE-22": [
+        "java-file-path-from-request",
+        "python-file-path-from-request",
+        "js-file-path-from-request",
+        "go-file-path-from-request",
+      ],
+    },
+    languages: ["go", "java", "javascript", "python", "typescript"],
+  },
+  documentation_url: docs("path-traversal"),
+  settings: builtinSettings(),
+};
