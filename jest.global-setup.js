@@ -25,8 +25,13 @@ function newestMtime(dir) {
 }
 
 export default function buildBeforeTests() {
-  process.env.VERDICT_JEST_TMPDIR = mkdtempSync(join(tmpdir(), "verdict-jest-"));
-  process.env.TMPDIR = process.env.VERDICT_JEST_TMPDIR;
+  // A jest a test starts (test/kube runs the e2e suites through the cluster) keeps its parent's:
+  // nesting would make paths too long for Unix sockets (Chromium's SingletonSocket).
+  if (!process.env.VERDICT_JEST_TMPDIR) {
+    process.env.VERDICT_JEST_TMPDIR = mkdtempSync(join(tmpdir(), "jest-"));
+    process.env.VERDICT_JEST_TMPDIR_OWNER = String(process.pid);
+    process.env.TMPDIR = process.env.VERDICT_JEST_TMPDIR;
+  }
   execFileSync(process.execPath, ["node_modules/typescript/bin/tsc", "-b", "tsconfig.build.json"], {
     stdio: "inherit",
   });

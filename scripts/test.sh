@@ -45,7 +45,7 @@ wants() {
 # The run's own temporary directory, removed when it ends (the trap below): every step's
 # temporary files (jest runs take their own inside it, jest.global-setup.js), and whatever a
 # step killed mid-way leaves. The disk is shared, and earlier runs' leftovers once filled it.
-run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/verdict-test-run-XXXXXX")
+run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/verdict-run-XXXXXX")
 export TMPDIR=$run_tmp
 results=$(mktemp -d)
 step_t=$(date +%s)
