@@ -6,7 +6,9 @@ import {
   INJECTION_FRAMEWORKS,
   paths,
   SECURITY_CATEGORY,
+  structural,
 } from "./types.js";
+import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, phpCall } from "./phpFlow.js";
 
 export const unsafeDeserialization: BuiltinPolicy = {
   id: "unsafe-deserialization",
@@ -80,10 +82,14 @@ export const unsafeDeserialization: BuiltinPolicy = {
     },
     {
       id: "php-unserialize-user-input",
-      type: "regex",
-      value: String.raw`(?i)\bunserialize\s*\([^;\n]*\$_(?:GET|POST|REQUEST|COOKIE|SERVER|FILES)\b`,
+      type: "structural",
+      // unserialize() of a value that request input reaches within the function.
+      value: structural(["php"], phpCall("unserialize"), undefined, {
+        sink: "ARGS",
+        sources: PHP_REQUEST_SOURCES,
+      }),
       message: "unserialize() of request input enables PHP object injection",
-      paths: paths("php"),
+      keywords: PHP_REQUEST_KEYWORDS,
     },
     {
       id: "ruby-marshal-load",

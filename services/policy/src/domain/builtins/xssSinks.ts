@@ -14,11 +14,14 @@ import {
   structural,
 } from "./types.js";
 import { JAVA_HTML_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+import { PHP_HTML_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES } from "./phpFlow.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
 // Sanitizers that make an HTML sink acceptable.
 const SANITIZED = String.raw`(?i)\b(?:DOMPurify\.sanitize|sanitize(?:Html)?|purify|escapeHtml|xss)\s*\(`;
+
+const SHORT_ECHO = { kind: "php_tag", regex: "^<\\?=" };
 
 export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
@@ -152,10 +155,28 @@ export const xssSinks: BuiltinPolicy = {
     },
     {
       id: "php-echo-user-input",
-      type: "regex",
-      value: String.raw`(?i)(?:\b(?:echo|print)\b\s*\(?\s*(?:["'][^"'\n]*["']\s*\.\s*)*|<\?=\s*)\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\b`,
+      type: "structural",
+      // echo, print or <?= of a value that request input reaches within the function, through
+      // assignments, concatenation and interpolation; not through htmlspecialchars and the like.
+      value: structural(
+        ["php"],
+        {
+          any: [
+            { kind: "echo_statement", pattern: "$ARGS" },
+            { kind: "print_intrinsic", pattern: "$ARGS" },
+            // <?= at the file's start, or after HTML (the tag ends the text before it).
+            {
+              kind: "expression_statement",
+              follows: { any: [SHORT_ECHO, { kind: "text_interpolation", has: SHORT_ECHO }] },
+              pattern: "$ARGS",
+            },
+          ],
+        },
+        undefined,
+        { sink: "ARGS", sources: PHP_REQUEST_SOURCES, sanitizers: PHP_HTML_SANITIZERS },
+      ),
       message: "Request input echoed into the page without escaping",
-      paths: paths("php"),
+      keywords: PHP_REQUEST_KEYWORDS,
     },
     {
       id: "python-mark-safe",
