@@ -14,6 +14,7 @@ import {
   structural,
 } from "./types.js";
 import { JAVA_HTML_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+import { CSHARP_XSS } from "./csharpRules.js";
 import { PHP_HTML_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES } from "./phpFlow.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
@@ -27,7 +28,7 @@ export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
   name: "Cross-site scripting sinks",
   description:
-    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, Html.Raw of anything but a literal in Razor views (C#), and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -202,13 +203,14 @@ export const xssSinks: BuiltinPolicy = {
       message: "html_safe/raw marks a string as safe HTML, bypassing Rails escaping",
       paths: paths("ruby"),
     },
+    ...CSHARP_XSS,
   ],
   suggestions: [
     "Insert text with textContent / innerText or the framework's escaped interpolation ({{ }}, {x}); when HTML is really needed, sanitize it with a vetted sanitizer (DOMPurify, bleach, Rails sanitize) right at the sink.",
   ],
   claims: {
     cwe: { "CWE-79": EVERY_RULE },
-    languages: ["go", "java", "javascript", "php", "python", "ruby", "typescript"],
+    languages: ["csharp", "go", "java", "javascript", "php", "python", "ruby", "typescript"],
   },
   documentation_url: docs("xss-sinks"),
   settings: builtinSettings(),
