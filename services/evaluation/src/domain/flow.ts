@@ -119,6 +119,26 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
     statements: new Set(["expression_statement", "local_variable_declaration"]),
     blocks: new Set(["block"]),
   },
+  // PHP: `$name` is a variable_name; a call's function and a member's name are `name` nodes, not values.
+  php: {
+    functions: new Set(["function_definition", "method_declaration", "anonymous_function", "arrow_function"]),
+    assignments: {
+      assignment_expression: { target: "left", value: "right" },
+      augmented_assignment_expression: { target: "left", value: "right" },
+    },
+    identifier: "variable_name",
+    names: {},
+  },
+  // Ruby: a bare name is an identifier (a local or a method call: `params`); a call's method name is not a value.
+  ruby: {
+    functions: new Set(["method", "singleton_method"]),
+    assignments: {
+      assignment: { target: "left", value: "right" },
+      operator_assignment: { target: "left", value: "right" },
+    },
+    identifier: "identifier",
+    names: { call: ["method"] },
+  },
 };
 
 /** The languages flow conditions can be written for. */

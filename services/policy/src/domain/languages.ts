@@ -14,7 +14,7 @@ export const LANGUAGES = {
   go: /\.go$/i,
   ruby: /\.(?:rb|rake|erb)$/i,
   php: /\.(?:php[0-9]?|phtml)$/i,
-  csharp: /\.cs$/i,
+  csharp: /\.(?:cs|cshtml|razor)$/i,
   shell: /\.(?:sh|bash|zsh)$/i,
   dockerfile: /(?:^|\/)(?:Dockerfile[^/]*|[^/]*\.dockerfile)$/i,
   kubernetes: /\.ya?ml$/i,

@@ -12,6 +12,8 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
+import { RUBY_COMMAND_SANITIZERS, RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, rubyCall } from "./rubyFlow.js";
+import { PHP_COMMAND_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, phpCall } from "./phpFlow.js";
 import { JAVA_COMMAND_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
@@ -182,10 +184,46 @@ export const commandInjection: BuiltinPolicy = {
     },
     {
       id: "php-command-user-input",
-      type: "regex",
-      value: String.raw`(?i)(?:\b(?:shell_exec|system|passthru|exec|popen|proc_open|pcntl_exec)\s*\([^;\n]*|\x60[^\x60\n]*)\$_(?:GET|POST|REQUEST|COOKIE|SERVER|FILES)\b`,
+      type: "structural",
+      // A shell function or a backtick command that request input ($_GET…) reaches within the
+      // function, through assignments and concatenation; not through escapeshellarg or intval.
+      value: structural(
+        ["php"],
+        {
+          any: [
+            phpCall("shell_exec|system|passthru|exec|popen|proc_open|pcntl_exec"),
+            { kind: "shell_command_expression", pattern: "$ARGS" },
+          ],
+        },
+        undefined,
+        { sink: "ARGS", sources: PHP_REQUEST_SOURCES, sanitizers: PHP_COMMAND_SANITIZERS },
+      ),
       message: "A shell command is built from request input ($_GET, $_POST…)",
-      paths: paths("php"),
+      keywords: PHP_REQUEST_KEYWORDS,
+    },
+    {
+      id: "ruby-command-from-request",
+      type: "structural",
+      // system/exec/spawn, IO.popen and Open3 given a command or an argument that request input
+      // (params, cookies, request.*) reaches within the method; a command that starts with an
+      // interpolated string is ruby-shell-interpolation's.
+      value: structural(
+        ["ruby"],
+        {
+          any: [
+            { ...rubyCall("system|exec|spawn"), not: { has: { field: "receiver", pattern: "$_" } } },
+            rubyCall("system|exec|spawn", "Kernel|Process"),
+            rubyCall(
+              "popen|popen2|popen2e|popen3|capture2|capture2e|capture3|pipeline|pipeline_r|pipeline_w",
+              "IO|Open3",
+            ),
+          ],
+        },
+        undefined,
+        { sink: "ARGS", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_COMMAND_SANITIZERS },
+      ),
+      message: "An OS command is built from request input (it reaches the command within the method)",
+      keywords: RUBY_REQUEST_KEYWORDS,
     },
     {
       id: "ruby-shell-interpolation",

@@ -7,6 +7,7 @@ import {
   EVERY_RULE,
   paths,
 } from "./types.js";
+import { PHP_DEBUG } from "./phpRules.js";
 
 // Production configuration: base/production settings modules, production env files.
 const DJANGO_SETTINGS = [
@@ -20,7 +21,7 @@ export const debugModeEnabled: BuiltinPolicy = {
   id: "debug-mode-enabled",
   name: "Debug mode in production configuration",
   description:
-    "Detects framework debug modes switched on in production configuration, which expose stack traces, settings and often an interactive console: Django DEBUG = True, Flask debug=True / FLASK_DEBUG, Laravel APP_DEBUG=true, Rails consider_all_requests_local, PHP display_errors, Spring include-stacktrace=always, ASP.NET customErrors Off and NODE_ENV=development in images.",
+    "Detects framework debug modes switched on in production configuration, which expose stack traces, settings and often an interactive console: Django DEBUG = True, Flask debug=True / FLASK_DEBUG, Laravel APP_DEBUG=true and 'debug' => true in config/app.php, phpinfo() left in PHP code, Rails consider_all_requests_local, PHP display_errors, Spring include-stacktrace=always, ASP.NET customErrors Off and NODE_ENV=development in images.",
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
@@ -104,6 +105,7 @@ export const debugModeEnabled: BuiltinPolicy = {
       message: "NODE_ENV=development in an image enables development-only behaviour (verbose errors, no caching)",
       paths: paths("dockerfile"),
     },
+    ...PHP_DEBUG,
   ],
   suggestions: [
     "Keep debug off in every deployed configuration and switch it on only in local, untracked settings (DEBUG from an environment variable defaulting to False, APP_DEBUG=false, FLASK_DEBUG unset, production.rb with consider_all_requests_local = false).",

@@ -40,7 +40,7 @@ export const insecureRandomness: BuiltinPolicy = {
   id: "insecure-randomness",
   name: "Insecure randomness for secrets",
   description:
-    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby), and Node's crypto.pseudoRandomBytes; in Java and Python also such a value reaching a cookie or a session attribute within the function.",
+    "Detects tokens, passwords, session ids, nonces and salts generated with a predictable random number generator: Math.random (JavaScript), random (Python), java.util.Random (Java), math/rand (Go), rand/mt_rand/uniqid (PHP), rand/Random (Ruby), System.Random (C#), and Node's crypto.pseudoRandomBytes; in Java and Python also such a value reaching a cookie or a session attribute within the function.",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -128,13 +128,22 @@ export const insecureRandomness: BuiltinPolicy = {
       message: "rand/Random are predictable; use SecureRandom for tokens and passwords",
       paths: paths("ruby"),
     },
+    {
+      id: "csharp-insecure-random-secret",
+      type: "regex",
+      // A token, password or key made (on its line) from System.Random, in a file that creates one.
+      value: String.raw`${SECRET_NAME}[^\n]*(?:\bnew\s+(?:System\.)?Random\s*\(|\b\w*(?i:rand|rng|random)\w*\.Next(?:Bytes|Double|Int64)?\s*\(|\bRandom\.Shared\.)`,
+      message: "System.Random is predictable; use RandomNumberGenerator for tokens, passwords and keys",
+      paths: [String.raw`(?i)\.cs$`],
+      file_requires: [String.raw`\bnew\s+(?:System\.)?Random\s*\(|\bRandom\.Shared\b`],
+    },
   ],
   suggestions: [
-    "Generate secrets with the platform's CSPRNG: crypto.randomBytes / crypto.randomUUID (Node.js), secrets.token_urlsafe (Python), SecureRandom (Java, Ruby), crypto/rand (Go), random_bytes / random_int (PHP).",
+    "Generate secrets with the platform's CSPRNG: crypto.randomBytes / crypto.randomUUID (Node.js), secrets.token_urlsafe (Python), SecureRandom (Java, Ruby), crypto/rand (Go), random_bytes / random_int (PHP), RandomNumberGenerator (C#).",
   ],
   claims: {
     cwe: { "CWE-330": EVERY_RULE, "CWE-338": EVERY_RULE },
-    languages: ["go", "java", "javascript", "php", "python", "ruby"],
+    languages: ["csharp", "go", "java", "javascript", "php", "python", "ruby"],
   },
   documentation_url: docs("insecure-randomness"),
   settings: builtinSettings(),

@@ -17,6 +17,8 @@ import {
   structural,
 } from "./types.js";
 import { JAVA_REQUEST_SOURCES, JAVA_SQL_SANITIZERS } from "./javaFlow.js";
+import { RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, RUBY_SQL_SANITIZERS, rubyCall } from "./rubyFlow.js";
+import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, PHP_SQL_SANITIZERS, phpCall, phpMethodCall } from "./phpFlow.js";
 
 // The start of a SQL statement inside a string literal.
 /** The start of a SQL statement inside a literal whose closing delimiter is in `quote`. */
@@ -201,10 +203,24 @@ export const sqlInjection: BuiltinPolicy = {
     },
     {
       id: "php-sql-user-input",
-      type: "regex",
-      value: String.raw`(?i)(?:\b(?:mysqli?_query|mysqli_real_query|mysqli_multi_query|pg_query|sqlite_query|mssql_query|odbc_exec)|->(?:query|exec|prepare|real_query|multi_query))\s*\([^;\n]*\$_(?:GET|POST|REQUEST|COOKIE)\b`,
+      type: "structural",
+      // A query function or method that request input reaches within the function, through
+      // assignments and concatenation; not through escaping, quote() or intval.
+      value: structural(
+        ["php"],
+        {
+          any: [
+            phpCall(
+              "mysqli_query|mysqli_real_query|mysqli_multi_query|mysql_query|pg_query|pg_send_query|sqlite_query|mssql_query|odbc_exec",
+            ),
+            phpMethodCall("query|exec|prepare|real_query|multi_query|whereRaw|selectRaw|orderByRaw|havingRaw"),
+          ],
+        },
+        undefined,
+        { sink: "ARGS", sources: PHP_REQUEST_SOURCES, sanitizers: PHP_SQL_SANITIZERS },
+      ),
       message: "SQL query built from request input ($_GET, $_POST…)",
-      paths: paths("php"),
+      keywords: PHP_REQUEST_KEYWORDS,
     },
     {
       id: "php-sql-interpolation",
@@ -212,6 +228,25 @@ export const sqlInjection: BuiltinPolicy = {
       value: String.raw`(?i)(?:\b(?:mysqli?_query|pg_query|sqlite_query)|->(?:query|exec|prepare|multi_query))\s*\([^;\n]*"\s*(?:select|insert|update|delete)\b[^"\n]*\$[A-Za-z_]`,
       message: "SQL query with PHP variables interpolated into the string",
       paths: paths("php"),
+    },
+    {
+      id: "ruby-sql-from-request",
+      type: "structural",
+      // ActiveRecord calls whose SQL fragment (the first argument; not a hash of conditions, not
+      // an interpolated string: ruby-sql-interpolation's) request input reaches within the method.
+      value: structural(
+        ["ruby"],
+        {
+          ...rubyCall(
+            "where|not|rewhere|find_by_sql|count_by_sql|execute|exec_query|exec_update|exec_delete|select_all|select_one|select_value|select_values|select_rows|order|reorder|group|having|joins|pluck|from|lock|delete_all|update_all|destroy_by|delete_by",
+          ),
+          not: { has: { field: "arguments", has: { nthChild: 1, any: [{ kind: "pair" }, { kind: "hash" }] } } },
+        },
+        undefined,
+        { sink: "FIRST", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_SQL_SANITIZERS },
+      ),
+      message: "SQL fragment built from request input in an ActiveRecord call (it reaches the query within the method)",
+      keywords: RUBY_REQUEST_KEYWORDS,
     },
     {
       id: "ruby-sql-interpolation",

@@ -6,13 +6,16 @@ import {
   INJECTION_FRAMEWORKS,
   paths,
   SECURITY_CATEGORY,
+  structural,
 } from "./types.js";
+import { CSHARP_DESERIALIZATION } from "./csharpRules.js";
+import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, phpCall } from "./phpFlow.js";
 
 export const unsafeDeserialization: BuiltinPolicy = {
   id: "unsafe-deserialization",
   name: "Unsafe deserialization",
   description:
-    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle, marshal, shelve, jsonpickle, torch.load without weights_only=True and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load (Ruby) and node-serialize (Node.js).",
+    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle, marshal, shelve, jsonpickle, torch.load without weights_only=True and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load (Ruby), BinaryFormatter and the other formatters Microsoft calls insecure and Json.NET TypeNameHandling other than None (C#) and node-serialize (Node.js).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -80,10 +83,14 @@ export const unsafeDeserialization: BuiltinPolicy = {
     },
     {
       id: "php-unserialize-user-input",
-      type: "regex",
-      value: String.raw`(?i)\bunserialize\s*\([^;\n]*\$_(?:GET|POST|REQUEST|COOKIE|SERVER|FILES)\b`,
+      type: "structural",
+      // unserialize() of a value that request input reaches within the function.
+      value: structural(["php"], phpCall("unserialize"), undefined, {
+        sink: "ARGS",
+        sources: PHP_REQUEST_SOURCES,
+      }),
       message: "unserialize() of request input enables PHP object injection",
-      paths: paths("php"),
+      keywords: PHP_REQUEST_KEYWORDS,
     },
     {
       id: "ruby-marshal-load",
@@ -107,11 +114,12 @@ export const unsafeDeserialization: BuiltinPolicy = {
       keywords: ["node-serialize", "serialize-javascript", "funcster"],
       paths: paths("js"),
     },
+    ...CSHARP_DESERIALIZATION,
   ],
   suggestions: [
-    "Deserialize untrusted input only into plain data (JSON, yaml.safe_load, YAML.safe_load, json_decode), or bind it to explicit types with an allow list (ObjectInputFilter, Jackson without default typing); sign data that must round-trip through clients.",
+    "Deserialize untrusted input only into plain data (JSON, yaml.safe_load, YAML.safe_load, json_decode), or bind it to explicit types with an allow list (ObjectInputFilter, Jackson without default typing, System.Text.Json or Json.NET with TypeNameHandling.None instead of BinaryFormatter); sign data that must round-trip through clients.",
   ],
-  claims: { cwe: { "CWE-502": EVERY_RULE }, languages: ["java", "javascript", "php", "python", "ruby"] },
+  claims: { cwe: { "CWE-502": EVERY_RULE }, languages: ["csharp", "java", "javascript", "php", "python", "ruby"] },
   documentation_url: docs("unsafe-deserialization"),
   settings: builtinSettings(),
 };

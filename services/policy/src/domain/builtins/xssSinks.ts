@@ -14,17 +14,21 @@ import {
   structural,
 } from "./types.js";
 import { JAVA_HTML_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+import { CSHARP_XSS } from "./csharpRules.js";
+import { PHP_HTML_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES } from "./phpFlow.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
 // Sanitizers that make an HTML sink acceptable.
 const SANITIZED = String.raw`(?i)\b(?:DOMPurify\.sanitize|sanitize(?:Html)?|purify|escapeHtml|xss)\s*\(`;
 
+const SHORT_ECHO = { kind: "php_tag", regex: "^<\\?=" };
+
 export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
   name: "Cross-site scripting sinks",
   description:
-    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, Html.Raw of anything but a literal in Razor views (C#), and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -152,10 +156,28 @@ export const xssSinks: BuiltinPolicy = {
     },
     {
       id: "php-echo-user-input",
-      type: "regex",
-      value: String.raw`(?i)(?:\b(?:echo|print)\b\s*\(?\s*(?:["'][^"'\n]*["']\s*\.\s*)*|<\?=\s*)\$_(?:GET|POST|REQUEST|COOKIE|SERVER)\b`,
+      type: "structural",
+      // echo, print or <?= of a value that request input reaches within the function, through
+      // assignments, concatenation and interpolation; not through htmlspecialchars and the like.
+      value: structural(
+        ["php"],
+        {
+          any: [
+            { kind: "echo_statement", pattern: "$ARGS" },
+            { kind: "print_intrinsic", pattern: "$ARGS" },
+            // <?= at the file's start, or after HTML (the tag ends the text before it).
+            {
+              kind: "expression_statement",
+              follows: { any: [SHORT_ECHO, { kind: "text_interpolation", has: SHORT_ECHO }] },
+              pattern: "$ARGS",
+            },
+          ],
+        },
+        undefined,
+        { sink: "ARGS", sources: PHP_REQUEST_SOURCES, sanitizers: PHP_HTML_SANITIZERS },
+      ),
       message: "Request input echoed into the page without escaping",
-      paths: paths("php"),
+      keywords: PHP_REQUEST_KEYWORDS,
     },
     {
       id: "python-mark-safe",
@@ -181,13 +203,14 @@ export const xssSinks: BuiltinPolicy = {
       message: "html_safe/raw marks a string as safe HTML, bypassing Rails escaping",
       paths: paths("ruby"),
     },
+    ...CSHARP_XSS,
   ],
   suggestions: [
     "Insert text with textContent / innerText or the framework's escaped interpolation ({{ }}, {x}); when HTML is really needed, sanitize it with a vetted sanitizer (DOMPurify, bleach, Rails sanitize) right at the sink.",
   ],
   claims: {
     cwe: { "CWE-79": EVERY_RULE },
-    languages: ["go", "java", "javascript", "php", "python", "ruby", "typescript"],
+    languages: ["csharp", "go", "java", "javascript", "php", "python", "ruby", "typescript"],
   },
   documentation_url: docs("xss-sinks"),
   settings: builtinSettings(),
