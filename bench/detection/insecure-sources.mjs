@@ -8,7 +8,7 @@
 //                          (the expected issue counts passed to check_example).
 //   eslint-plugin-security npm tarball: test/rules/*.js RuleTester valid/invalid cases. 4.x ships
 //                          one rule's tests only; 3.0.1 ships them all, so it is pinned here.
-//   kics                   Go module: assets/queries/{dockerfile,k8s,cicd/github}/<query>/test/{positive,negative}*
+//   kics                   Go module: assets/queries/{dockerfile,k8s,cicd/github,terraform/{aws,gcp,azure}}/<query>/test/{positive,negative}*
 //                          (positive files are those named in positive_expected_result.json).
 import { spawnSync } from "node:child_process";
 import {
@@ -32,7 +32,7 @@ export const SOURCES = {
   bandit: { pypi: "bandit", version: "1.9.4" },
   eslint: { npm: "eslint-plugin-security", version: "3.0.1" },
   // format: the cases taken from it changed (a new platform); the cache is rebuilt.
-  kics: { module: "github.com/Checkmarx/kics/v2", version: "v2.2.0", format: 2 },
+  kics: { module: "github.com/Checkmarx/kics/v2", version: "v2.2.0", format: 3 },
 };
 const FORMAT = 1;
 
@@ -236,7 +236,7 @@ function kicsCases() {
   const { module, version } = SOURCES.kics;
   const queries = join(goModuleDir(module, version), "assets", "queries");
   const cases = [];
-  for (const platform of ["dockerfile", "k8s", "cicd/github"]) {
+  for (const platform of ["dockerfile", "k8s", "cicd/github", "terraform/aws", "terraform/gcp", "terraform/azure"]) {
     for (const query of readdirSync(join(queries, platform)).sort()) {
       const test = join(queries, platform, query, "test");
       if (!existsSync(test)) continue;

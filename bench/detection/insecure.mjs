@@ -97,6 +97,47 @@ export const CLAIMS = {
     "cicd/github/script_block_injection": { policy: "ci-workflow-security", rules: /script-injection/ },
     "cicd/github/unpinned_actions_full_length_commit_sha": { policy: "ci-workflow-security", rules: /unpinned/ },
     "cicd/github/unsecured_commands": { policy: "ci-workflow-security", rules: /unsecure/ },
+    "terraform/aws/s3_bucket_acl_allows_read_or_write_to_all_users": {
+      policy: "terraform-security",
+      rules: /public-acl/,
+    },
+    "terraform/aws/s3_bucket_acl_allows_read_to_any_authenticated_user": {
+      policy: "terraform-security",
+      rules: /public-acl/,
+    },
+    "terraform/aws/security_group_with_unrestricted_access_to_ssh": { policy: "terraform-security", rules: /open-ssh/ },
+    "terraform/aws/remote_desktop_port_open_to_internet": { policy: "terraform-security", rules: /open-rdp/ },
+    "terraform/aws/iam_policies_with_full_privileges": { policy: "terraform-security", rules: /iam-wildcard/ },
+    "terraform/aws/iam_role_with_full_privileges": { policy: "terraform-security", rules: /iam-wildcard/ },
+    "terraform/aws/db_instance_storage_not_encrypted": { policy: "terraform-security", rules: /unencrypted/ },
+    "terraform/aws/rds_database_cluster_not_encrypted": { policy: "terraform-security", rules: /unencrypted/ },
+    "terraform/aws/aurora_with_disabled_at_rest_encryption": { policy: "terraform-security", rules: /unencrypted/ },
+    "terraform/aws/ebs_volume_encryption_disabled": { policy: "terraform-security", rules: /unencrypted/ },
+    "terraform/aws/efs_not_encrypted": { policy: "terraform-security", rules: /unencrypted/ },
+    "terraform/aws/elasticache_replication_group_not_encrypted_at_rest": {
+      policy: "terraform-security",
+      rules: /unencrypted/,
+    },
+    "terraform/aws/cloudtrail_logging_disabled": { policy: "terraform-security", rules: /logging/ },
+    "terraform/aws/cloudfront_without_minimum_protocol_tls_1.2": { policy: "terraform-security", rules: /tls/ },
+    "terraform/gcp/cloud_storage_bucket_is_publicly_accessible": {
+      policy: "terraform-security",
+      rules: /public-member/,
+    },
+    "terraform/gcp/cloud_storage_anonymous_or_publicly_accessible": {
+      policy: "terraform-security",
+      rules: /public-member/,
+    },
+    "terraform/gcp/ssh_access_is_not_restricted": { policy: "terraform-security", rules: /open-ssh/ },
+    "terraform/gcp/rdp_access_is_not_restricted": { policy: "terraform-security", rules: /open-rdp/ },
+    "terraform/gcp/google_compute_subnetwork_logging_disabled": { policy: "terraform-security", rules: /logging/ },
+    "terraform/azure/storage_container_is_publicly_accessible": { policy: "terraform-security", rules: /public-blob/ },
+    "terraform/azure/rdp_is_exposed_to_the_internet": { policy: "terraform-security", rules: /open-rdp/ },
+    "terraform/azure/ssh_is_exposed_to_the_internet": { policy: "terraform-security", rules: /open-ssh/ },
+    "terraform/azure/storage_account_not_using_latest_tls_encryption_version": {
+      policy: "terraform-security",
+      rules: /tls/,
+    },
   },
 };
 
@@ -107,6 +148,8 @@ export const NOT_CLAIMED = {
   "gosec G404, bandit random_module.py":
     "Verdict claims predictable randomness for tokens, keys, cookies and session values only",
   "kics dockerfile/add_instead_of_copy": "Verdict claims ADD of remote URLs only",
+  "kics terraform/aws/s3_bucket_allows_public_acl s3_bucket_without_ignore_public_acl s3_bucket_without_restriction_of_public_bucket":
+    "Verdict reports a Block Public Access setting switched off by itself (AWS recommends all four on); KICS only where the bucket is also public",
   "kics dockerfile/missing_user_instruction":
     "Verdict claims an explicit USER root as the final user, not a missing USER",
   "bandit os_system.py popen_wrappers.py exec.py":

@@ -20,6 +20,7 @@ import {
   yamlNoNonRootUser,
 } from "./checks/config.js";
 import type { Check } from "./checks/input.js";
+import { tfIngressRdp, tfIngressSsh, tfNotEncrypted, tfStatementAllResources } from "./checks/terraform.js";
 import {
   base64PemPrivateKey,
   basicCredentials,
@@ -54,6 +55,14 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "gha-in-run-script": ghaInRunScript,
   /** GitHub Actions: the match is in actions/github-script's script: code. */
   "gha-in-github-script": ghaInGithubScript,
+  /** Terraform: the block admits traffic on TCP port 22. */
+  "tf-ingress-ssh": tfIngressSsh,
+  /** Terraform: the block admits traffic on TCP port 3389. */
+  "tf-ingress-rdp": tfIngressRdp,
+  /** Terraform: the IAM statement also names every resource, and allows. */
+  "tf-statement-all-resources": tfStatementAllResources,
+  /** Terraform: encryption at rest explicitly off, or never switched on where the default is off. */
+  "tf-not-encrypted": tfNotEncrypted,
   "js-child-process-receiver": jsChildProcessReceiver,
   "go-splices-variable": goSplicesVariable,
   /** Go: the query built and assigned on the match's line is run or passed on, not only printed. */

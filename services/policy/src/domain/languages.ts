@@ -20,6 +20,7 @@ export const LANGUAGES = {
   kubernetes: /\.ya?ml$/i,
   "docker-compose": /(?:^|\/)(?:docker-)?compose[^/]*\.ya?ml$/i,
   "github-actions": /(?:^|\/)(?:\.github\/workflows\/[^/]+|action)\.ya?ml$/i,
+  terraform: /\.tf$/i,
   "gitlab-ci": /(?:^|\/)(?:[^/]*\.)?gitlab-ci\.ya?ml$|(?:^|\/)\.gitlab\/ci\/.+\.ya?ml$/i,
   "spring-config": /(?:^|\/)(?:application|bootstrap)[^/]*\.(?:properties|ya?ml)$/i,
   "php-ini": /(?:^|\/)php\.ini$/i,

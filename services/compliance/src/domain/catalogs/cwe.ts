@@ -52,6 +52,7 @@ export const cwe: Catalog = {
     ...family("Configuration and privileges", [
       ["CWE-215", "Sensitive information in debugging code"],
       ["CWE-250", "Execution with unnecessary privileges"],
+      ["CWE-284", "Improper access control"],
       ["CWE-269", "Improper privilege management"],
       ["CWE-352", "Cross-site request forgery"],
       ["CWE-489", "Active debug code"],
@@ -63,10 +64,12 @@ export const cwe: Catalog = {
     ...family("Information exposure", [
       ["CWE-200", "Exposure of sensitive information to an unauthorized actor"],
       ["CWE-209", "Sensitive information in error messages"],
+      ["CWE-311", "Missing encryption of sensitive data"],
       ["CWE-312", "Cleartext storage of sensitive information"],
       ["CWE-532", "Sensitive information in log files"],
       ["CWE-614", "Sensitive cookie without the Secure attribute"],
       ["CWE-1004", "Sensitive cookie without the HttpOnly flag"],
+      ["CWE-778", "Insufficient logging"],
     ]),
   ],
 };

@@ -37,6 +37,7 @@ import { saasApiTokens } from "./saasApiTokens.js";
 import { socialPlatformTokens } from "./socialPlatformTokens.js";
 import { sourceControlTokens } from "./sourceControlTokens.js";
 import { sqlInjection } from "./sqlInjection.js";
+import { terraformSecurity } from "./terraformSecurity.js";
 import { tlsVerificationDisabled } from "./tlsVerificationDisabled.js";
 import type { BuiltinPolicy } from "./types.js";
 import { unsafeDeserialization } from "./unsafeDeserialization.js";
@@ -89,6 +90,7 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   dockerfileSecurity,
   kubernetesSecurity,
   ciWorkflowSecurity,
+  terraformSecurity,
 ].sort((a, b) => (a.id < b.id ? -1 : 1));
 
 const BY_ID = new Map(BUILTIN_POLICIES.map((p) => [p.id, p]));
