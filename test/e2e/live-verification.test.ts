@@ -1,11 +1,12 @@
 // Live verification (opt-in, docs/detection.md): an organization that turns it on has the AWS
 // credentials its evaluations find checked with STS GetCallerIdentity, against a real
 // STS-compatible server (moto, which knows one IAM user's access key and checks signatures), and
-// its GitHub tokens with GET /user, against a double written from GitHub's documentation.
+// its GitHub tokens with GET /user, its Slack tokens with auth.test and its Stripe keys with
+// GET /v1/balance, against doubles written from each provider's documentation.
 // Off by default, never for another organization, rate limited, and the credential never in
 // the logs.
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -69,38 +70,92 @@ const githubToken = () => {
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const KNOWN_GITHUB_TOKEN = githubToken();
 
-/**
- * A double of GitHub's GET /user, written from GitHub's REST documentation (no internet here):
- * 200 with the user for a token it issued, 401 "Bad credentials" for any other.
- */
-let github: { url: string; seen: string[]; close(): Promise<void> };
-async function startGitHubDouble(): Promise<typeof github> {
+/** A provider double on a local port: what it was asked (method and path), and its answers. */
+interface Double {
+  url: string;
+  seen: string[];
+  close(): Promise<void>;
+}
+async function startDouble(answer: (req: IncomingMessage) => { status: number; body: unknown }): Promise<Double> {
   const seen: string[] = [];
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
-    const ok =
-      req.method === "GET" && req.url === "/user" && req.headers.authorization === `Bearer ${KNOWN_GITHUB_TOKEN}`;
-    res.writeHead(ok ? 200 : 401, { "content-type": "application/json; charset=utf-8" });
-    res.end(
-      JSON.stringify(
-        ok
-          ? { login: "octocat", id: 1, type: "User" }
-          : { message: "Bad credentials", documentation_url: "https://docs.github.com/rest", status: "401" },
-      ),
-    );
+    const { status, body } = answer(req);
+    res.writeHead(status, { "content-type": "application/json; charset=utf-8" });
+    res.end(JSON.stringify(body));
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, seen, close: () => new Promise((r) => server.close(() => r())) };
 }
 
+/**
+ * GitHub's GET /user, written from GitHub's REST documentation (no internet here): 200 with the
+ * user for a token it issued, 401 "Bad credentials" for any other.
+ */
+let github: Double;
+const startGitHubDouble = () =>
+  startDouble((req) =>
+    req.method === "GET" && req.url === "/user" && req.headers.authorization === `Bearer ${KNOWN_GITHUB_TOKEN}`
+      ? { status: 200, body: { login: "octocat", id: 1, type: "User" } }
+      : {
+          status: 401,
+          body: { message: "Bad credentials", documentation_url: "https://docs.github.com/rest", status: "401" },
+        },
+  );
+
+const alnum = (n: number) => Array.from(randomBytes(n), (b) => BASE62[b % 62]).join("");
+const digits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join("");
+/** A Slack bot token of the documented shape: team id, bot id, secret. */
+const slackToken = () => `xoxb-${digits(10)}-${digits(13)}-${alnum(24)}`;
+const KNOWN_SLACK_TOKEN = slackToken();
+
+/**
+ * Slack's Web API auth.test, from Slack's documentation: HTTP 200 either way, `"ok": true` with
+ * the team and user for a token Slack issued, `"ok": false, "error": "invalid_auth"` otherwise.
+ */
+let slack: Double;
+const startSlackDouble = () =>
+  startDouble((req) =>
+    req.method === "POST" && req.url === "/auth.test" && req.headers.authorization === `Bearer ${KNOWN_SLACK_TOKEN}`
+      ? { status: 200, body: { ok: true, url: "https://acme.slack.com/", team: "Acme", user: "deploy-bot" } }
+      : { status: 200, body: { ok: false, error: "invalid_auth" } },
+  );
+
+const KNOWN_STRIPE_KEY = `sk_live_${alnum(24)}`;
+/** A restricted key Stripe issued without the permission to read the balance. */
+const NARROW_STRIPE_KEY = `rk_live_${alnum(24)}`;
+/**
+ * Stripe's GET /v1/balance, from Stripe's API reference: 200 with the balance for a key it
+ * issued, 403 for a key it issued that lacks the permission, 401 for any other key.
+ */
+let stripe: Double;
+const startStripeDouble = () =>
+  startDouble((req) => {
+    const key = req.method === "GET" && req.url === "/v1/balance" ? req.headers.authorization : undefined;
+    if (key === `Bearer ${KNOWN_STRIPE_KEY}`)
+      return { status: 200, body: { object: "balance", available: [], pending: [], livemode: true } };
+    if (key === `Bearer ${NARROW_STRIPE_KEY}`)
+      return {
+        status: 403,
+        body: {
+          error: { type: "invalid_request_error", message: "The provided key does not have the required permissions" },
+        },
+      };
+    return { status: 401, body: { error: { type: "invalid_request_error", message: "Invalid API Key provided" } } };
+  });
+
 beforeAll(async () => {
   moto = await startMoto();
   github = await startGitHubDouble();
+  slack = await startSlackDouble();
+  stripe = await startStripeDouble();
   v = await startVerdict({
     env: {
       VERDICT_LIVE_VERIFICATION_AWS_STS_URL: moto.url,
       VERDICT_LIVE_VERIFICATION_GITHUB_API_URL: github.url,
+      VERDICT_LIVE_VERIFICATION_SLACK_API_URL: slack.url,
+      VERDICT_LIVE_VERIFICATION_STRIPE_API_URL: stripe.url,
       VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE: "127.0.0.1",
       VERDICT_LIVE_VERIFICATION_PER_MINUTE: String(PER_MINUTE),
     },
@@ -111,6 +166,8 @@ afterAll(async () => {
   await v?.destroy();
   await moto?.stop();
   await github?.close();
+  await slack?.close();
+  await stripe?.close();
 });
 
 describe("the setting", () => {
@@ -119,15 +176,21 @@ describe("the setting", () => {
     const before = await api.get("/v1/organization");
     expect(before.body.settings.live_verification).toEqual({ enabled: false, providers: [] });
     const res = await turnOn(api);
-    expect(res.body.settings.live_verification).toEqual({ enabled: true, providers: ["aws", "github"] });
+    expect(res.body.settings.live_verification).toEqual({
+      enabled: true,
+      providers: ["aws", "github", "slack", "stripe"],
+    });
     const event = await auditEventOfRequest(api, res.headers.get("x-request-id"));
     expect(event.type).toBe("organization.updated");
     expect(event.data.changes?.["settings.live_verification"]).toEqual({
       before: { enabled: false, providers: [] },
-      after: { enabled: true, providers: ["aws", "github"] },
+      after: { enabled: true, providers: ["aws", "github", "slack", "stripe"] },
     });
     const off = await api.patch("/v1/organization", { settings: { live_verification: { enabled: false } } });
-    expect(off.body.settings.live_verification).toEqual({ enabled: false, providers: ["aws", "github"] });
+    expect(off.body.settings.live_verification).toEqual({
+      enabled: false,
+      providers: ["aws", "github", "slack", "stripe"],
+    });
   });
 
   it("takes back the settings as GET /v1/organization answers them, unchanged (the dashboard saves them whole)", async () => {
@@ -139,7 +202,10 @@ describe("the setting", () => {
     await turnOn(api);
     const on = (await api.get("/v1/organization")).body;
     const again = await api.patch("/v1/organization", { settings: on.settings });
-    expect(again.body.settings.live_verification).toEqual({ enabled: true, providers: ["aws", "github"] });
+    expect(again.body.settings.live_verification).toEqual({
+      enabled: true,
+      providers: ["aws", "github", "slack", "stripe"],
+    });
   });
 
   it("refuses a provider it cannot ask, naming the field", async () => {
@@ -218,8 +284,8 @@ describe("AWS through STS GetCallerIdentity", () => {
     writeFileSync(join(work, "credentials"), credentialsFile(moto.known));
     const cli = (args: string[]) => runCli(args, { cwd: work, env });
     const on = await cli(["organization", "update", "--live-verification", "true"]);
-    expect(on.stdout).toContain("live_verification=on(aws,github)");
-    expect((await cli(["organization"])).stdout).toMatch(/live_verification\s+on\(aws,github\)/);
+    expect(on.stdout).toContain("live_verification=on(aws,github,slack,stripe)");
+    expect((await cli(["organization"])).stdout).toMatch(/live_verification\s+on\(aws,github,slack,stripe\)/);
     const text = await cli(["evaluate", "credentials", "--repository", "acme/deploy"]);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/credentials:2:\d+ error aws-credentials .* \[live: the provider accepted it\]$/m);
@@ -255,6 +321,51 @@ describe("AWS through STS GetCallerIdentity", () => {
     ]);
     expect(github.seen).toEqual(["GET /user", "GET /user"]);
     expect(v.output()).not.toContain(KNOWN_GITHUB_TOKEN.slice(4));
+  });
+
+  /** The violations of `rules` an evaluation of `files` by a new organization that turned it on has. */
+  const verified = async (files: Record<string, string>, rules: string[]) => {
+    const api = await newOrg();
+    await turnOn(api);
+    const res = await api.post("/v1/evaluations", {
+      repository: "acme/deploy",
+      ref: "main",
+      files: Object.entries(files).map(([path, content]) => ({ path, content, status: "added" })),
+    });
+    expect(res.status).toBe(201);
+    return (res.body.violations as { rule_id: string; file: string; line: number; verification?: string }[])
+      .filter((x) => rules.includes(x.rule_id))
+      .map((x) => [x.file, x.line, x.verification]);
+  };
+
+  it("Slack: a bot token Slack issued is live, another invalid_auth is revoked, each asked once with auth.test", async () => {
+    const other = slackToken();
+    const found = await verified(
+      { "bot.env": `SLACK_BOT_TOKEN=${KNOWN_SLACK_TOKEN}\nOTHER=${other}\n`, "again.env": `T=${KNOWN_SLACK_TOKEN}\n` },
+      ["slack-bot-token"],
+    );
+    expect(found).toEqual([
+      ["bot.env", 1, "live"],
+      ["bot.env", 2, "revoked"],
+      ["again.env", 1, "live"],
+    ]);
+    expect(slack.seen).toEqual(["POST /auth.test", "POST /auth.test"]);
+    expect(v.output()).not.toContain(KNOWN_SLACK_TOKEN.slice(-24));
+  });
+
+  it("Stripe: a key Stripe issued is live, a restricted key without the permission (403) too, another revoked", async () => {
+    const other = `sk_live_${alnum(24)}`;
+    const found = await verified(
+      { "billing.py": `stripe.api_key = "${KNOWN_STRIPE_KEY}"\nNARROW = "${NARROW_STRIPE_KEY}"\nOLD = "${other}"\n` },
+      ["stripe-live-secret-key"],
+    );
+    expect(found).toEqual([
+      ["billing.py", 1, "live"],
+      ["billing.py", 2, "live"],
+      ["billing.py", 3, "revoked"],
+    ]);
+    expect(stripe.seen).toEqual(["GET /v1/balance", "GET /v1/balance", "GET /v1/balance"]);
+    expect(v.output()).not.toContain(KNOWN_STRIPE_KEY.slice(8));
   });
 
   it("the credentials never reach the process's output", () => {

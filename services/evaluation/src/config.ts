@@ -15,6 +15,8 @@ import { DEFAULT_LIMITS, type EvaluationServiceOptions } from "./main.js";
 import {
   AWS_STS_URL,
   GITHUB_API_URL,
+  SLACK_API_URL,
+  STRIPE_API_URL,
   DEFAULT_LIVE_VERIFICATION_PER_MINUTE,
   DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS,
 } from "./liveVerifier.js";
@@ -46,6 +48,9 @@ export const evaluationConfig = z.object({
   VERDICT_LIVE_VERIFICATION_AWS_STS_URL: z.url({ protocol: /^https?$/ }).default(AWS_STS_URL),
   /** Where GitHub's REST API is asked (GET /user): GitHub Enterprise Server's /api/v3, or a test server. */
   VERDICT_LIVE_VERIFICATION_GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default(GITHUB_API_URL),
+  /** Where Slack's Web API (auth.test) and Stripe's API (GET /v1/balance) are asked (a test server). */
+  VERDICT_LIVE_VERIFICATION_SLACK_API_URL: z.url({ protocol: /^https?$/ }).default(SLACK_API_URL),
+  VERDICT_LIVE_VERIFICATION_STRIPE_API_URL: z.url({ protocol: /^https?$/ }).default(STRIPE_API_URL),
   VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE: allowPrivateVar(),
 });
 
@@ -70,6 +75,8 @@ export function evaluationOptions(
       perMinute: c.VERDICT_LIVE_VERIFICATION_PER_MINUTE,
       awsStsUrl: c.VERDICT_LIVE_VERIFICATION_AWS_STS_URL,
       githubApiUrl: c.VERDICT_LIVE_VERIFICATION_GITHUB_API_URL,
+      slackApiUrl: c.VERDICT_LIVE_VERIFICATION_SLACK_API_URL,
+      stripeApiUrl: c.VERDICT_LIVE_VERIFICATION_STRIPE_API_URL,
       allowPrivate: c.VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE,
     },
     limits: {
@@ -119,6 +126,10 @@ documentVariables({
     "Where [live verification](detection.md#live-verification-opt-in) asks AWS STS (GetCallerIdentity): its host is the only one AWS credentials are sent to",
   VERDICT_LIVE_VERIFICATION_GITHUB_API_URL:
     "Where [live verification](detection.md#live-verification-opt-in) asks GitHub (`GET /user`; GitHub Enterprise Server: `https://HOST/api/v3`): its host is the only one GitHub tokens are sent to",
+  VERDICT_LIVE_VERIFICATION_SLACK_API_URL:
+    "Where [live verification](detection.md#live-verification-opt-in) asks Slack (`auth.test` of its Web API): its host is the only one Slack tokens are sent to",
+  VERDICT_LIVE_VERIFICATION_STRIPE_API_URL:
+    "Where [live verification](detection.md#live-verification-opt-in) asks Stripe (`GET /v1/balance`): its host is the only one Stripe keys are sent to",
   VERDICT_LIVE_VERIFICATION_ALLOW_PRIVATE:
     "Loopback, private, link-local and metadata addresses the live verification endpoints may be at: `false` (none), comma-separated addresses and CIDR ranges, or `true` (all: development and tests only)",
   VERDICT_EVALUATION_WORKER:

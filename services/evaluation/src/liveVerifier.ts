@@ -21,6 +21,10 @@ export interface LiveVerifierOptions {
   awsStsUrl?: string;
   /** GitHub's REST API (GET /user); default api.github.com. */
   githubApiUrl?: string;
+  /** Slack's Web API (auth.test); default slack.com/api. */
+  slackApiUrl?: string;
+  /** Stripe's API (GET /v1/balance); default api.stripe.com. */
+  stripeApiUrl?: string;
   /** The deadline of one call (resolution, connection, answer). */
   timeoutMs: number;
   /** Calls one organization may make per minute; past it a credential is `unknown`. */
@@ -34,6 +38,8 @@ export interface LiveVerifierOptions {
 
 export const AWS_STS_URL = "https://sts.amazonaws.com/";
 export const GITHUB_API_URL = "https://api.github.com/";
+export const SLACK_API_URL = "https://slack.com/api/";
+export const STRIPE_API_URL = "https://api.stripe.com/";
 export const DEFAULT_LIVE_VERIFICATION_TIMEOUT_MS = 5000;
 export const DEFAULT_LIVE_VERIFICATION_PER_MINUTE = 30;
 const MAX_ANSWER_BYTES = 64 * 1024;
@@ -44,11 +50,19 @@ const MAX_ANSWER_BYTES = 64 * 1024;
  */
 const AWS_REFUSED = new Set(["InvalidClientTokenId", "SignatureDoesNotMatch", "ExpiredToken"]);
 
+/**
+ * Slack's `auth.test` errors (its Web API documentation) that say the token itself is not
+ * accepted: unknown or malformed, revoked, expired, or its account deactivated.
+ */
+const SLACK_REFUSED = new Set(["invalid_auth", "not_authed", "token_revoked", "token_expired", "account_inactive"]);
+
 export class LiveVerifier {
   private readonly egress: Egress;
   private readonly rate: PerOrganizationRate;
   private readonly sts: URL;
   private readonly github: URL;
+  private readonly slack: URL;
+  private readonly stripe: URL;
   /** The hosts calls may go to: each provider's endpoint. */
   readonly allowlist: ReadonlySet<string>;
 
@@ -57,7 +71,9 @@ export class LiveVerifier {
     this.rate = new PerOrganizationRate(opts.perMinute, opts.now);
     this.sts = new URL(opts.awsStsUrl ?? AWS_STS_URL);
     this.github = new URL("user", withSlash(opts.githubApiUrl ?? GITHUB_API_URL));
-    this.allowlist = new Set([this.sts.host, this.github.host]);
+    this.slack = new URL("auth.test", withSlash(opts.slackApiUrl ?? SLACK_API_URL));
+    this.stripe = new URL("v1/balance", withSlash(opts.stripeApiUrl ?? STRIPE_API_URL));
+    this.allowlist = new Set([this.sts.host, this.github.host, this.slack.host, this.stripe.host]);
   }
 
   /** Whether the organization may ask one more provider now (each call counts). */
@@ -68,7 +84,16 @@ export class LiveVerifier {
   async verify(credential: Credential, signal?: AbortSignal): Promise<ProviderAnswer> {
     const provider: LiveVerificationProvider = credential.provider;
     try {
-      return credential.provider === "aws" ? await this.aws(credential, signal) : await this.gitHub(credential, signal);
+      switch (credential.provider) {
+        case "aws":
+          return await this.aws(credential, signal);
+        case "github":
+          return await this.gitHub(credential, signal);
+        case "slack":
+          return await this.slackAuthTest(credential, signal);
+        case "stripe":
+          return await this.stripeBalance(credential, signal);
+      }
     } catch (err) {
       // The error says what failed (timeout, refused address), never the credential.
       this.opts.logger.warn(
@@ -117,6 +142,42 @@ export class LiveVerifier {
     return res.status === 200 ? "live" : res.status === 401 ? "revoked" : "unknown";
   }
 
+  /**
+   * Slack's `auth.test` with the token as a bearer token: it says whom the token is for and
+   * changes nothing. Slack answers HTTP 200 either way; `ok` and `error` in the JSON say which.
+   */
+  private async slackAuthTest(credential: TokenCredential, signal?: AbortSignal): Promise<ProviderAnswer> {
+    const res = await this.call(this.slack, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${credential.token}`,
+        "content-type": "application/x-www-form-urlencoded",
+        "user-agent": "Verdict-live-verification",
+      },
+      body: "",
+      signal,
+    });
+    if (res.status !== 200) return "unknown";
+    const answer = jsonObject(res.body);
+    if (answer?.ok === true) return "live";
+    return answer?.ok === false && SLACK_REFUSED.has(String(answer.error)) ? "revoked" : "unknown";
+  }
+
+  /**
+   * Stripe's `GET /v1/balance`, which reads and changes nothing else: 200 for a key that works;
+   * 403 for a restricted key that works but may not read the balance (Stripe's documented
+   * meaning of 403: the key lacks the permission, so it was accepted); 401 for a key Stripe does
+   * not accept (unknown, rolled or deleted).
+   */
+  private async stripeBalance(credential: TokenCredential, signal?: AbortSignal): Promise<ProviderAnswer> {
+    const res = await this.call(this.stripe, {
+      method: "GET",
+      headers: { authorization: `Bearer ${credential.token}`, "user-agent": "Verdict-live-verification" },
+      signal,
+    });
+    return res.status === 200 || res.status === 403 ? "live" : res.status === 401 ? "revoked" : "unknown";
+  }
+
   private async call(
     url: URL,
     req: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal | undefined },
@@ -134,6 +195,16 @@ export class LiveVerifier {
       ...(req.signal ? { signal: req.signal } : {}),
     });
     return { status: res.status, body: res.body.toString("utf8") };
+  }
+}
+
+/** A JSON object's fields, or undefined for anything else (an HTML error page, a truncated answer). */
+function jsonObject(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -254,7 +254,7 @@ export function organizationCommands(program: Command, ctx: Context): void {
     });
 }
 
-/** The live verification setting in a word: `off`, or `on(aws,github)`. */
+/** The live verification setting in a word: `off`, or `on(aws,github,slack,stripe)`. */
 function liveVerification(s: { enabled: boolean; providers: string[] }): string {
   return s.enabled ? `on(${s.providers.join(",")})` : "off";
 }

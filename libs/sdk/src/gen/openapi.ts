@@ -2525,7 +2525,7 @@ export interface components {
                 live_verification: {
                     enabled: boolean;
                     /** @description The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
-                    providers: ("aws" | "github")[];
+                    providers: ("aws" | "github" | "slack" | "stripe")[];
                 };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
@@ -2556,7 +2556,7 @@ export interface components {
                 live_verification: {
                     enabled: boolean;
                     /** @description The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit) */
-                    providers: ("aws" | "github")[];
+                    providers: ("aws" | "github" | "slack" | "stripe")[];
                 };
                 /** @description What the evidence covers (repositories, environments, exclusions): the PDF evidence report's scope page shows it */
                 report_scope: string;
@@ -2974,7 +2974,7 @@ export interface components {
                 /** @description What is left out (or an empty provider list) stays; turned on with no provider named (now or before), every provider supported now */
                 live_verification?: {
                     enabled?: boolean;
-                    providers?: ("aws" | "github")[];
+                    providers?: ("aws" | "github" | "slack" | "stripe")[];
                 };
                 report_scope?: string;
                 require_connected_repository?: boolean;

@@ -63,6 +63,33 @@ describe("credentialsToCheck", () => {
     expect(unchecked).toEqual([]);
   });
 
+  it("reads Slack bot and user tokens and Stripe secret and restricted keys; not a Slack refresh token", () => {
+    const bot = "xoxb-1234567890-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx";
+    const user = "xoxp-1234567890-1234567890-1234567890-0123456789abcdef0123456789abcdef";
+    const refresh = "xoxe-1234567890-1234567890-1234567890-0123456789abcdef0123456789abcdef";
+    const stripe = "sk_live_Q7mZ2xW9vB4nK8pL3sT6yR1c";
+    const restricted = "rk_test_51Hx0AbCdEfGhIjKlMnOpQrSt";
+    const text = `SLACK=${bot}\nuser: ${user}\nrefresh: ${refresh}\nSTRIPE=${stripe}\nkey = "${restricted}"\n`;
+    const { checks, unchecked } = credentialsToCheck(
+      [file("app.env", text)],
+      [
+        violation("app.env", "slack-bot-token", 1, 7),
+        violation("app.env", "slack-user-token", 2, 7),
+        violation("app.env", "slack-user-token", 3, 10),
+        violation("app.env", "stripe-live-secret-key", 4, 8),
+        violation("app.env", "stripe-test-secret-key", 5, 8),
+      ],
+    );
+    expect(checks).toEqual([
+      { credential: { provider: "slack", token: bot }, violations: [0] },
+      { credential: { provider: "slack", token: user }, violations: [1] },
+      { credential: { provider: "stripe", token: stripe }, violations: [3] },
+      { credential: { provider: "stripe", token: restricted }, violations: [4] },
+    ]);
+    // A refresh token is usable only where using it rotates it: nothing to ask with.
+    expect(unchecked).toEqual([2]);
+  });
+
   it("reads nothing where the violation's place holds no credential of the format", () => {
     const { checks, unchecked } = credentialsToCheck(
       [file("x.py", `id = "akia-lowercase-not-a-key"\naws_secret = short\n`)],

@@ -12,6 +12,10 @@ export const VERIFIABLE_RULES: Readonly<Record<string, LiveVerificationProvider>
   "github-classic-token": "github",
   "github-fine-grained-token": "github",
   "github-oauth-token": "github",
+  "slack-bot-token": "slack",
+  "slack-user-token": "slack",
+  "stripe-live-secret-key": "stripe",
+  "stripe-test-secret-key": "stripe",
 };
 
 /**
@@ -31,7 +35,7 @@ export interface AwsCredential {
 
 /** A bearer token its provider answers "who am I" for. */
 export interface TokenCredential {
-  provider: "github";
+  provider: Exclude<LiveVerificationProvider, "aws">;
   token: string;
 }
 
@@ -62,8 +66,14 @@ export function lineFrom(content: Buffer, line: number, column: number): string 
 // the assignment (aws-secret-access-key's capture group): 40 characters of base64.
 const ACCESS_KEY_ID = /^[A-Z0-9]{20}/;
 const SECRET_ACCESS_KEY = /^[^\n]*?(?::=|=>|[:=])\s*["']?([A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/;
-// GitHub's tokens are the whole match: a prefix, then the token's characters.
-const GITHUB_TOKEN = /^(?:gh[po]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})(?![A-Za-z0-9_])/;
+// Bearer tokens are the whole match: a prefix, then the token's characters. Slack: bot and user
+// tokens only (a refresh token, `xoxe-`, is usable only where using it rotates it).
+const BEARER_TOKEN: Readonly<Record<TokenCredential["provider"], RegExp>> = {
+  github: /^(?:gh[po]_[A-Za-z0-9]{36}|github_pat_[A-Za-z0-9_]{82})(?![A-Za-z0-9_])/,
+  slack:
+    /^(?:xoxb-[0-9]{8,14}-(?:[0-9]{10,13}-[A-Za-z0-9]{24,34}|[A-Za-z0-9]{18,26})|xoxp(?:-[0-9]{10,13}){3}-[A-Za-z0-9]{28,34})(?![A-Za-z0-9_-])/,
+  stripe: /^(?:sk|rk)_(?:live|prod|test)_[A-Za-z0-9]{24,247}(?![A-Za-z0-9_-])/,
+};
 
 /**
  * The credentials the violations show, one check per distinct credential. AWS needs a pair: each
@@ -95,9 +105,10 @@ export function credentialsToCheck(
     const rest = lineFrom(content, v.line, v.column);
     const entry = byFile.get(v.file) ?? { ids: [], secrets: [] };
     byFile.set(v.file, entry);
-    if (VERIFIABLE_RULES[v.rule_id] === "github") {
-      const token = GITHUB_TOKEN.exec(rest)?.[0];
-      if (token) add(`github\n${token}`, { provider: "github", token }, [at]);
+    const provider = VERIFIABLE_RULES[v.rule_id]!;
+    if (provider !== "aws") {
+      const token = BEARER_TOKEN[provider].exec(rest)?.[0];
+      if (token) add(`${provider}\n${token}`, { provider, token }, [at]);
     } else if (v.rule_id === "aws-access-key-id") {
       const value = ACCESS_KEY_ID.exec(rest)?.[0];
       if (value) entry.ids.push({ at, value });

@@ -9,14 +9,14 @@ import { actingUserId, actorOf } from "../http/auth.js";
 export const LiveVerificationSchema = z.object({
   enabled: z.boolean(),
   providers: z
-    .array(z.enum(["aws", "github"]))
+    .array(z.enum(["aws", "github", "slack", "stripe"]))
     .meta({ description: "The providers asked: only those listed (LIVE_VERIFICATION_PROVIDERS in @verdict/kit)" }),
 });
 
 export function liveVerificationJson(m: identityV1.LiveVerification): z.output<typeof LiveVerificationSchema> {
   return {
     enabled: m.enabled,
-    providers: m.providers as ("aws" | "github")[],
+    providers: m.providers as ("aws" | "github" | "slack" | "stripe")[],
   };
 }
 
