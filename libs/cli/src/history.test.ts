@@ -5,14 +5,14 @@ import { composeRounds, newPath, type Addition } from "./history.js";
 describe("history texts", () => {
   it("join a path's added lines of several commits into one text per round, each line mapped to its commit and line", () => {
     const additions: Addition[] = [
-      { commit: 0, path: "a.js", lines: [[3, "x = 1"]] },
-      { commit: 1, path: "b.js", lines: [[1, "y"]] },
+      { commit: 0, path: "a.js", lines: [[3, Buffer.from("x = 1")]] },
+      { commit: 1, path: "b.js", lines: [[1, Buffer.from("y")]] },
       {
         commit: 2,
         path: "a.js",
         lines: [
-          [7, "z = 2"],
-          [8, "w"],
+          [7, Buffer.from("z = 2")],
+          [8, Buffer.from("w")],
         ],
       },
     ];
@@ -28,11 +28,11 @@ describe("history texts", () => {
   });
 
   it("put a path's lines past 1 MiB in the next round, so a round never names a path twice", () => {
-    const long = "k".repeat(600_000);
+    const long = Buffer.from("k".repeat(600_000));
     const rounds = composeRounds([
       { commit: 0, path: "big.txt", lines: [[1, long]] },
       { commit: 1, path: "big.txt", lines: [[1, long]] },
-      { commit: 1, path: "small.txt", lines: [[1, "s"]] },
+      { commit: 1, path: "small.txt", lines: [[1, Buffer.from("s")]] },
     ]);
     expect(rounds.map((r) => r.map((c) => c.path))).toEqual([["big.txt", "small.txt"], ["big.txt"]]);
     for (const r of rounds) for (const c of r) expect(c.content.length).toBeLessThanOrEqual(MAX_FILE_BYTES);

@@ -1,9 +1,9 @@
-// What `verdict scan history` reads from git: every commit's added lines (git log -p -U0,
-// streamed, oldest first), each blob once, and how they go to the API: per path, the added
+// What `verdict scan history` reads from git: every commit's added lines (git log -p -U0, read
+// as bytes, oldest first), each blob once, and how they go to the API: per path, the added
 // lines of the commits of a slice joined into one text (at most 1 MiB; more goes in the next
 // round), with a map from its lines back to the commit and line they came from. Reads only.
+import { isUtf8 } from "node:buffer";
 import { spawn } from "node:child_process";
-import { createInterface } from "node:readline";
 import { MAX_FILE_BYTES } from "./files.js";
 
 export interface Commit {
@@ -18,8 +18,8 @@ export interface Commit {
 export interface Addition {
   commit: number;
   path: string;
-  /** [line number in the commit's version of the file, text] */
-  lines: [number, string][];
+  /** [line number in the commit's version of the file, its UTF-8 bytes] */
+  lines: [number, Buffer][];
 }
 
 export interface CommitSlice {
@@ -27,21 +27,28 @@ export interface CommitSlice {
   additions: Addition[];
 }
 
-/** The commits of `range` (git log revision arguments; merges' own diffs left out), oldest first. */
-export function commitList(root: string, range: string[]): Promise<string[]> {
-  return lines(root, ["rev-list", "--reverse", "--no-merges", ...range]).then((l) => l.filter(Boolean));
-}
-
-function lines(root: string, args: string[]): Promise<string[]> {
+/** git's whole output (stdout), as bytes; `input` written to its standard input. */
+function output(root: string, args: string[], input?: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn("git", args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    const out: string[] = [];
+    const child = spawn("git", args, { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    child.stdin.on("error", () => undefined); // git gone early: its exit says why
+    child.stdin.end(input ?? "");
+    const out: Buffer[] = [];
     let err = "";
     child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    createInterface({ input: child.stdout, crlfDelay: Infinity }).on("line", (l) => out.push(l));
+    child.stdout.on("data", (d: Buffer) => out.push(d));
     child.once("error", reject);
-    child.once("close", (code) => (code === 0 ? resolve(out) : reject(new Error(err.trim() || `git exited ${code}`))));
+    child.once("close", (code) =>
+      code === 0 ? resolve(Buffer.concat(out)) : reject(new Error(err.trim() || `git exited ${code}`)),
+    );
   });
+}
+
+/** The commits of `range` (git log revision arguments; merges' own diffs left out), oldest first. */
+export function commitList(root: string, range: string[]): Promise<string[]> {
+  return output(root, ["rev-list", "--reverse", "--no-merges", ...range]).then((b) =>
+    b.toString("latin1").split("\n").filter(Boolean),
+  );
 }
 
 const COMMIT = "\x01";
@@ -76,10 +83,124 @@ export function newPath(field: string): string | null {
   return name.startsWith("b/") ? name.slice(2) : null;
 }
 
+const LF = 0x0a;
+const CR = 0x0d;
+const PLUS = 0x2b;
+const AT = 0x40;
+
 /**
- * The added lines of `shas` (in that order), from one `git log -p` streamed line by line. A blob
- * already seen (in this slice or `seenBlobs`, which it extends) is not read again; binary files
- * and deletions add nothing. With `paths`, only those files' lines.
+ * Calls `each(buf, start, end)` for every line of `buf`: lines end at `\n` (a `\r` before it left
+ * out), no empty last line. A lone `\r` stays in its line, as in the file: the engine counts
+ * lines by `\n` too.
+ */
+function eachLine(buf: Buffer, each: (buf: Buffer, start: number, end: number) => void): void {
+  for (let s = 0; s < buf.length;) {
+    const lf = buf.indexOf(LF, s);
+    let e = lf < 0 ? buf.length : lf;
+    if (lf >= 0 && e > s && buf[e - 1] === CR) e--;
+    each(buf, s, e);
+    s = lf < 0 ? buf.length : lf + 1;
+  }
+}
+
+/** Whether the line `buf[start…end]` begins with the ASCII `prefix`. */
+function startsWith(buf: Buffer, start: number, end: number, prefix: string): boolean {
+  if (end - start < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (buf[start + i] !== prefix.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * The line's bytes as a string of it would encode them: invalid UTF-8 becomes U+FFFD, as when
+ * git's output is read as text.
+ */
+function utf8Line(buf: Buffer, start: number, end: number): Buffer {
+  const line = buf.subarray(start, end);
+  return isUtf8(line) ? line : Buffer.from(line.toString("utf8"), "utf8");
+}
+
+/** git log's arguments for the added lines of the commits it reads on its standard input, in that order. */
+const logArgs = (paths: string[]) => [
+  "-c",
+  "core.quotePath=false",
+  "log",
+  "--stdin",
+  "--no-walk=unsorted",
+  "-p",
+  "-U0",
+  "--no-renames",
+  "--full-index",
+  "--no-color",
+  "--no-ext-diff",
+  `--format=${COMMIT}%H%x00%an%x00%ae%x00%aI`,
+  ...(paths.length ? ["--", ...paths] : []),
+];
+
+/** A slice as read, and the blobs first seen in it (the progress saved after it names them). */
+export interface ReadSlice extends CommitSlice {
+  blobs: string[];
+}
+
+/**
+ * A reader of `git log -p` output, line by line (as bytes: only the added lines are kept, as
+ * views of git's output; nothing decoded but the headers), that hands on a slice of `size`
+ * commits at each commit past it, and the rest at end(). A blob already seen (in `seenBlobs`,
+ * which it extends) is not read again; binary files and deletions add nothing.
+ */
+function sliceParser(size: number, seenBlobs: Set<string>, emit: (slice: ReadSlice) => void) {
+  let commits: Commit[] = [];
+  let additions: Addition[] = [];
+  let blobs: string[] = [];
+  let current: Addition | undefined;
+  let skip = true;
+  let inHeader = false;
+  let next = 0;
+  const flush = () => {
+    emit({ commits, additions: additions.filter((a) => a.lines.length > 0), blobs });
+    commits = [];
+    additions = [];
+    blobs = [];
+  };
+  const line = (buf: Buffer, s: number, e: number): void => {
+    const text = () => buf.toString("utf8", s, e);
+    const first = s < e ? buf[s] : -1;
+    if (first === 1) {
+      if (commits.length >= size) flush();
+      const [sha, author, email, date] = buf.toString("utf8", s + 1, e).split("\0") as [string, string, string, string];
+      commits.push({ sha, author, email, date });
+      current = undefined;
+      skip = true;
+    } else if (first === 0x64 && startsWith(buf, s, e, "diff --git ")) {
+      current = undefined;
+      skip = false;
+      inHeader = true;
+    } else if (inHeader) {
+      if (startsWith(buf, s, e, "index ")) {
+        const blob = /^index [0-9a-f]+\.\.([0-9a-f]+)/.exec(text())?.[1];
+        if (blob && (seenBlobs.has(blob) || /^0+$/.test(blob))) skip = true;
+        else if (blob) {
+          seenBlobs.add(blob);
+          blobs.push(blob);
+        }
+      } else if (startsWith(buf, s, e, "+++ ")) {
+        inHeader = false;
+        const path = newPath(buf.toString("utf8", s + 4, e));
+        if (!skip && path !== null) additions.push((current = { commit: commits.length - 1, path, lines: [] }));
+      } else if (startsWith(buf, s, e, "Binary files ") || startsWith(buf, s, e, "@@")) {
+        inHeader = false; // a binary file, or a mode change without content
+        skip = true;
+      }
+    } else if (current && !skip) {
+      if (first === AT && startsWith(buf, s, e, "@@")) next = Number(/\+(\d+)/.exec(text())?.[1] ?? 0);
+      else if (first === PLUS) current.lines.push([next++, utf8Line(buf, s + 1, e)]);
+    }
+  };
+  return { line, end: () => commits.length > 0 && flush() };
+}
+
+/**
+ * The added lines of `shas` (in that order), from one `git log -p`. With `paths`, only those
+ * files' lines. A blob already seen (in this read or `seenBlobs`, which it extends) is not read again.
  */
 export async function readSlice(
   root: string,
@@ -88,56 +209,75 @@ export async function readSlice(
   /** Pathspecs (relative to the root) to keep to; none: every file. */
   paths: string[] = [],
 ): Promise<CommitSlice> {
-  const commits: Commit[] = [];
-  const additions: Addition[] = [];
-  const output = await lines(root, [
-    "-c",
-    "core.quotePath=false",
-    "log",
-    "--no-walk=unsorted",
-    "-p",
-    "-U0",
-    "--no-renames",
-    "--full-index",
-    "--no-color",
-    "--no-ext-diff",
-    `--format=${COMMIT}%H%x00%an%x00%ae%x00%aI`,
-    ...shas,
-    ...(paths.length ? ["--", ...paths] : []),
-  ]);
-  let current: Addition | undefined;
-  let skip = true;
-  let inHeader = false;
-  let next = 0;
-  for (const line of output) {
-    if (line.startsWith(COMMIT)) {
-      const [sha, author, email, date] = line.slice(1).split("\0") as [string, string, string, string];
-      commits.push({ sha, author, email, date });
-      current = undefined;
-      skip = true;
-    } else if (line.startsWith("diff --git ")) {
-      current = undefined;
-      skip = false;
-      inHeader = true;
-    } else if (inHeader) {
-      if (line.startsWith("index ")) {
-        const blob = /^index [0-9a-f]+\.\.([0-9a-f]+)/.exec(line)?.[1];
-        if (blob && (seenBlobs.has(blob) || /^0+$/.test(blob))) skip = true;
-        else if (blob) seenBlobs.add(blob);
-      } else if (line.startsWith("+++ ")) {
-        inHeader = false;
-        const path = newPath(line.slice(4));
-        if (!skip && path !== null) additions.push((current = { commit: commits.length - 1, path, lines: [] }));
-      } else if (line.startsWith("Binary files ") || line.startsWith("@@")) {
-        inHeader = false; // a binary file, or a mode change without content
-        skip = true;
-      }
-    } else if (current && !skip) {
-      if (line.startsWith("@@")) next = Number(/\+(\d+)/.exec(line)?.[1] ?? 0);
-      else if (line.startsWith("+")) current.lines.push([next++, line.slice(1)]);
+  let slice: CommitSlice = { commits: [], additions: [] };
+  const parser = sliceParser(Infinity, seenBlobs, (s) => (slice = s));
+  eachLine(await output(root, logArgs(paths), shas.join("\n") + "\n"), parser.line);
+  parser.end();
+  return { commits: slice.commits, additions: slice.additions };
+}
+
+/** Slices read ahead of the one being scanned, at most: git waits (its pipe full) beyond that. */
+const READ_AHEAD = 2;
+
+/**
+ * readSlice() of `shas`, `size` commits at a time, from one `git log -p` for them all, read as it
+ * streams: a slice is handed on while git writes the next ones (at most READ_AHEAD ahead).
+ */
+export async function* readSlices(
+  root: string,
+  shas: string[],
+  size: number,
+  seenBlobs: Set<string>,
+): AsyncGenerator<ReadSlice> {
+  if (!shas.length) return;
+  const child = spawn("git", logArgs([]), { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+  const queue: ReadSlice[] = [];
+  let finished = false;
+  let failure: Error | undefined;
+  let wake = () => {};
+  const parser = sliceParser(size, seenBlobs, (slice) => {
+    queue.push(slice);
+    if (queue.length >= READ_AHEAD) child.stdout.pause();
+    wake();
+  });
+  let carry: Buffer | undefined;
+  let err = "";
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  child.stdout.on("data", (chunk: Buffer) => {
+    const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
+    const last = buf.lastIndexOf(LF);
+    // Whole lines only: a line cut by the chunk waits for the rest of it.
+    carry = last < 0 ? buf : buf.subarray(last + 1);
+    if (last >= 0) eachLine(buf.subarray(0, last + 1), parser.line);
+  });
+  child.stdin.on("error", () => undefined); // git gone early: its exit says why
+  child.stdin.end(shas.join("\n") + "\n");
+  child.once("error", (e) => {
+    failure = e;
+    wake();
+  });
+  child.once("close", (code) => {
+    if (code !== 0) failure ??= new Error(err.trim() || `git exited ${code}`);
+    else {
+      if (carry?.length) eachLine(carry, parser.line);
+      parser.end();
     }
+    finished = true;
+    wake();
+  });
+  try {
+    for (;;) {
+      const slice = queue.shift();
+      if (slice) {
+        child.stdout.resume();
+        yield slice;
+      } else if (failure) throw failure;
+      else if (finished) return;
+      else await new Promise<void>((resolve) => (wake = resolve));
+    }
+  } finally {
+    if (!finished) child.kill();
   }
-  return { commits, additions: additions.filter((a) => a.lines.length > 0) };
 }
 
 /** One text sent as a file: where each of its lines came from. */
@@ -155,26 +295,41 @@ export interface Composed {
 export function composeRounds(additions: Addition[]): Composed[][] {
   const rounds: Composed[][] = [];
   const byPath = new Map<string, number[]>();
-  additions.forEach((a, i) => byPath.set(a.path, [...(byPath.get(a.path) ?? []), i]));
+  additions.forEach((a, i) => {
+    const list = byPath.get(a.path);
+    if (list) list.push(i);
+    else byPath.set(a.path, [i]);
+  });
   for (const [path, indexes] of byPath) {
     let round = 0;
-    let parts: string[] = [];
+    let parts: Buffer[] = [];
     let origin: Composed["origin"] = [];
-    let bytes = 0;
+    let bytes = 0; // as counted against the limit: a cut line counts whole
+    let size = 0;
     const flush = () => {
       if (!parts.length) return;
-      (rounds[round++] ??= []).push({ path, content: Buffer.from(parts.join("\n") + "\n", "utf8"), origin });
+      const content = Buffer.allocUnsafe(size);
+      let at = 0;
+      for (const part of parts) {
+        at += part.copy(content, at);
+        content[at++] = LF;
+      }
+      (rounds[round++] ??= []).push({ path, content, origin });
       parts = [];
       origin = [];
       bytes = 0;
+      size = 0;
     };
     for (const i of indexes)
       for (const [line, text] of additions[i]!.lines) {
-        const n = Buffer.byteLength(text, "utf8") + 1;
+        const n = text.length + 1;
         if (bytes + n > MAX_FILE_BYTES) flush();
-        parts.push(n > MAX_FILE_BYTES ? text.slice(0, MAX_FILE_BYTES / 4) : text);
+        // A line longer than a file is cut (to a quarter of the limit in characters).
+        const part = n > MAX_FILE_BYTES ? Buffer.from(text.toString("utf8").slice(0, MAX_FILE_BYTES / 4)) : text;
+        parts.push(part);
         origin.push({ addition: i, line });
         bytes += Math.min(n, MAX_FILE_BYTES);
+        size += part.length + 1;
       }
     flush();
   }

@@ -13,7 +13,7 @@ import { resolveConfig } from "../config.js";
 import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { gitRoot, repositoryName } from "../git.js";
-import { commitList, readSlice } from "../history.js";
+import { commitList, readSlices } from "../history.js";
 import {
   evaluateSlice,
   formatHistoryFinding,
@@ -135,15 +135,12 @@ export function scanCommands(program: Command, ctx: Context): void {
 
       const envelope = { repository, ref: "history" };
       const sliceOpts = { concurrency: opts.concurrency, note: (t: string) => out.note(t) };
-      // The next slice is read from git while the current one is evaluated. Its reading adds its
-      // blobs to `blobs`: the progress saved is the set as it was when the current slice was read.
-      const read = (from: number) => readSlice(root, shas.slice(from, from + opts.slice), blobs);
-      let next = state.done < shas.length ? read(state.done) : undefined;
-      while (next) {
-        const slice = await next;
-        const seen = [...blobs];
-        const part = Math.min(opts.slice, shas.length - state.done);
-        next = state.done + part < shas.length ? read(state.done + part) : undefined;
+      // One git log for the commits left, read as it streams: the next slices are read while the
+      // current one is evaluated. The progress saved after a slice names the blobs seen up to it.
+      for await (const slice of readSlices(root, shas.slice(state.done), opts.slice, blobs)) {
+        const part = slice.commits.length;
+        if (slice.commits[part - 1]?.sha !== shas[state.done + part - 1])
+          throw new CliError(`git log did not list the commits of ${range.join(" ")} in order: run the scan again`);
         state.findings.push(
           ...(scanHere
             ? await scanSliceHere(scanHere, slice)
@@ -151,7 +148,7 @@ export function scanCommands(program: Command, ctx: Context): void {
         );
         state.done += part;
         state.last = shas[state.done - 1]!;
-        state.blobs = seen;
+        for (const blob of slice.blobs) state.blobs.push(blob);
         // Written whole, then renamed: a run stopped mid-write leaves the previous progress.
         mkdirSync(dirname(statePath), { recursive: true });
         writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
