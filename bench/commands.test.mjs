@@ -1,4 +1,4 @@
-// The benchmark commands docs/performance.md shows (`pnpm bench:engine`, `bench:api`,
+// The benchmark commands docs/performance.md shows (`pnpm bench:engine`, `bench:api`, `bench:pr`,
 // `bench:cli`, `bench:neighbour`, `bench:history`, `bench:offline` with the single file), each run for real through pnpm in its smoke mode (VERDICT_BENCH_QUICK=1:
 // tiny inputs, the same code paths: generated corpus, all-in-one started and stopped, the real
 // CLI, the real attack). Asserted: the command succeeds and prints its table with every figure a
@@ -15,12 +15,12 @@ import { fileURLToPath, URL } from "node:url";
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** Runs `pnpm <script> [args]` at the repository root in smoke mode; returns its report (stdout). */
-function bench(script, args = [], env = {}) {
+function bench(script, args = [], env = {}, timeout = 180_000) {
   const result = spawnSync("pnpm", ["--silent", script, ...args], {
     cwd: ROOT,
     encoding: "utf8",
     env: { ...process.env, VERDICT_BENCH_QUICK: "1", ...env },
-    timeout: 180_000,
+    timeout,
   });
   assert.equal(result.error, undefined, String(result.error));
   assert.equal(result.status, 0, `pnpm ${script} exited ${result.status}:\n${result.stdout}\n${result.stderr}`);
@@ -177,4 +177,29 @@ test("docs/performance.md's bench:offline command: the single file built, then t
   assert.match(report, /^gitleaks git --pre-commit --staged +[1-9]\d* ms {3}CPU \d+ ms$/m);
   assert.match(report, /^verdict \/ gitleaks: \d+\.\d\dx {3}target <= 2x {3}(met|MISSED)$/m);
   assert.match(report, /^VERDICT_BENCH_CLI \/ gitleaks: \d+\.\d\dx {3}target <= 2x {3}(met|MISSED)$/m);
+});
+
+test("pnpm bench:pr --pushes 2 times push to Verdict's status on a Gitea pull request beside verdict evaluate", () => {
+  // Gitea (the cached build of scripts/install-gitea.sh) and the all-in-one, connected as the
+  // Gitea page says; the second push leaks a key, so both sides fail it and pass the first.
+  // Two servers and git: up to 160 s at a load of 30 on the 2-core machine.
+  const report = bench("bench:pr", ["--pushes", "2"], {}, 400_000);
+  assert.match(report, /^ {2}changes {4}2 pushes to 1 pull request\(s\), .* 1 leaking a key/m);
+  for (const label of [
+    "pull request status (Gitea)",
+    "git push (until it returns)",
+    "Gitea: pushed -> delivery at Verdict",
+    "Verdict: delivery -> status visible",
+    "verdict evaluate --base main",
+  ]) {
+    const [p50, p95, max] = row(report, label);
+    positive(p50, `${label} p50`);
+    positive(p95, `${label} p95`);
+    positive(max, `${label} max`);
+  }
+  assert.equal(row(report, "pull request status (Gitea)")[3], "1 of 2");
+  assert.equal(row(report, "verdict evaluate --base main")[3], "1 of 2");
+  ratio(report, "pull request / CLI (p95)");
+  assert.match(report, /^ {2}pull request p95 +[\d,]+ ms {3}target < 5,000 ms {3}(met|MISSED)$/m);
+  assert.doesNotMatch(report, /WARNING/);
 });
