@@ -15,6 +15,7 @@ export const policyBudgetConfig = z.object({
   VERDICT_PATTERN_MAX_COMPILE_MS: positiveInt(DEFAULT_PATTERN_BUDGET.maxCompileMs),
   VERDICT_PATTERN_MAX_PROGRAM_BYTES: positiveInt(DEFAULT_PATTERN_BUDGET.maxProgramBytes),
   VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB: positiveInt(DEFAULT_PATTERN_BUDGET.maxScanMsPerMiB),
+  VERDICT_PATTERN_MAX_STRUCTURAL_MS_PER_MIB: positiveInt(DEFAULT_PATTERN_BUDGET.maxStructuralMsPerMiB),
   VERDICT_PATTERN_CHECK_TIMEOUT_MS: positiveInt(DEFAULT_BUDGETS.checkTimeoutMs),
   VERDICT_MAX_PATTERNS_PER_ORG: positiveInt(DEFAULT_BUDGETS.maxPatternsPerOrganization),
 });
@@ -25,6 +26,7 @@ export function policyBudgets(c: z.infer<typeof policyBudgetConfig>): PolicyBudg
       maxCompileMs: c.VERDICT_PATTERN_MAX_COMPILE_MS,
       maxProgramBytes: c.VERDICT_PATTERN_MAX_PROGRAM_BYTES,
       maxScanMsPerMiB: c.VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB,
+      maxStructuralMsPerMiB: c.VERDICT_PATTERN_MAX_STRUCTURAL_MS_PER_MIB,
     },
     checkTimeoutMs: c.VERDICT_PATTERN_CHECK_TIMEOUT_MS,
     maxPatternsPerOrganization: c.VERDICT_MAX_PATTERNS_PER_ORG,
@@ -40,6 +42,8 @@ documentVariables({
     "A custom pattern whose compiled program does not fit a one-pattern `RE2.Set` of this memory budget is refused",
   VERDICT_PATTERN_MAX_SCAN_MS_PER_MIB:
     "A custom pattern whose scan of the 64 KiB probe text costs more than this per MiB is refused",
+  VERDICT_PATTERN_MAX_STRUCTURAL_MS_PER_MIB:
+    "A custom structural rule whose matching on 64 KiB of ordinary code of its language costs more than this per MiB is refused (422 on `patterns[i].rule`)",
   VERDICT_PATTERN_CHECK_TIMEOUT_MS: "A custom pattern whose whole check (on a worker thread) takes longer is refused",
   VERDICT_MAX_PATTERNS_PER_ORG: "Patterns of all an organization's custom policies together",
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { TOPICS, type CloudEvent } from "@verdict/bus";
-import type { policyV1 } from "@verdict/proto";
+import { policyV1 } from "@verdict/proto";
 import { fieldError, startPolicyHarness, type PolicyHarness } from "../test/harness.js";
 import { eventually } from "../../../test/support/eventually.js";
 import { BUILTIN_POLICIES, type BuiltinPolicy } from "./domain/builtins/index.js";
@@ -28,7 +28,13 @@ function customPolicy(id: string, overrides: Partial<policyV1.CreatePolicyReques
     severity: "warning",
     category: "",
     frameworks: ["soc2:CC8.1"],
-    patterns: [{ type: "regex", value: String.raw`console\.log\(`, message: "console.log call" }],
+    patterns: [
+      policyV1.CustomPattern.fromPartial({
+        type: "regex",
+        value: String.raw`console\.log\(`,
+        message: "console.log call",
+      }),
+    ],
     suggestions: [{ text: "Use the logger" }],
     documentation_url: "",
     ...overrides,
@@ -155,14 +161,20 @@ describe("custom policies", () => {
 
   it("rejects patterns RE2 cannot run, naming the pattern and RE2's reason", async () => {
     await expect(
-      h.client.createPolicy(customPolicy("lookahead", { patterns: [{ type: "regex", value: "(?=x)", message: "m" }] })),
+      h.client.createPolicy(
+        customPolicy("lookahead", {
+          patterns: [policyV1.CustomPattern.fromPartial({ type: "regex", value: "(?=x)", message: "m" })],
+        }),
+      ),
     ).rejects.toMatchObject({
       kind: "unprocessable",
       ...fieldError("patterns[0].value", "INVALID_FORMAT", /invalid perl operator/),
     });
     await expect(
       h.client.createPolicy(
-        customPolicy("backref", { patterns: [{ type: "regex", value: String.raw`(a)\1`, message: "m" }] }),
+        customPolicy("backref", {
+          patterns: [policyV1.CustomPattern.fromPartial({ type: "regex", value: String.raw`(a)\1`, message: "m" })],
+        }),
       ),
     ).rejects.toMatchObject({
       kind: "unprocessable",

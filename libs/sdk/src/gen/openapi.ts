@@ -1336,7 +1336,7 @@ export interface paths {
         /** List policies (built-in and custom) */
         get: operations["listPolicies"];
         put?: never;
-        /** Create a custom policy (patterns in RE2 syntax) */
+        /** Create a custom policy (patterns in RE2 syntax, or syntax-aware ast-grep rules) */
         post: operations["createPolicy"];
         delete?: never;
         options?: never;
@@ -2623,13 +2623,30 @@ export interface components {
             /** @description The link to give the person. Shown once; works once, for an hour */
             reset_url: string;
         };
-        /** @description A custom policy's pattern, in RE2 syntax */
+        /** @description A custom policy's pattern: an RE2 pattern (`type` "regex", `value`), or a syntax-aware rule (`type` "structural", `language`, `rule`, optional `constraints`, `ruleid` and `ok` samples) */
         Pattern: {
+            /** @description A structural pattern's metavariable constraints: a metavariable's name (`ARG` for `$ARG`) to the rule its match must also satisfy */
+            constraints?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description The language a structural pattern's rule is written for (it runs on that language's files)
+             * @enum {string}
+             */
+            language?: "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "ruby" | "php" | "csharp" | "kotlin";
             message: string;
+            /** @description Samples the structural rule must not match: checked before the policy is stored (not stored) */
+            ok?: string[];
+            /** @description A structural pattern's ast-grep rule (https://ast-grep.github.io/reference/rule.html): the keys pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not (with stopBy and field in relational rules); ast-grep's fix, transform, rewriters, utils and matches are not taken. At most 8 KiB as JSON. */
+            rule?: {
+                [key: string]: unknown;
+            };
+            /** @description Samples the structural rule must match, each in the pattern's language: checked before the policy is stored (not stored) */
+            ruleid?: string[];
             /** @enum {string} */
-            type: "regex";
-            /** @description RE2 syntax */
-            value: string;
+            type: "regex" | "structural";
+            /** @description RE2 syntax (required for a regex pattern; a structural pattern has none) */
+            value?: string;
         };
         PatternMatch: {
             /** @description 1-based, in code points (as violations count) */
@@ -2667,12 +2684,12 @@ export interface components {
         PolicyList: {
             policies: components["schemas"]["PolicySummary"][];
         };
-        /** @description A pattern as a policy shows it: custom patterns are RE2; built-ins may also be syntax-aware rules */
+        /** @description A pattern as a policy shows it: RE2, or a syntax-aware rule (its language as `languages` and its ast-grep rule, as JSON) */
         PolicyPattern: {
             message: string;
             /** @enum {string} */
             type: "regex" | "structural";
-            /** @description RE2 syntax; for a structural built-in rule, its languages and ast-grep rule as JSON */
+            /** @description RE2 syntax; for a structural rule, its languages and ast-grep rule (with its constraints) as JSON */
             value: string;
         };
         /** @description A policy as a list shows it */
@@ -2919,12 +2936,29 @@ export interface components {
         };
         TestPatterns: {
             patterns: {
+                /** @description A structural pattern's metavariable constraints: a metavariable's name (`ARG` for `$ARG`) to the rule its match must also satisfy */
+                constraints?: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * @description The language a structural pattern's rule is written for (it runs on that language's files)
+                 * @enum {string}
+                 */
+                language?: "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "ruby" | "php" | "csharp" | "kotlin";
                 /** @description Ignored: the tester accepts a policy's patterns as they are */
                 message?: string;
+                /** @description Samples the structural rule must not match: checked by the tester as by creating a policy */
+                ok?: string[];
+                /** @description A structural pattern's ast-grep rule (https://ast-grep.github.io/reference/rule.html): the keys pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not (with stopBy and field in relational rules); ast-grep's fix, transform, rewriters, utils and matches are not taken. At most 8 KiB as JSON. */
+                rule?: {
+                    [key: string]: unknown;
+                };
+                /** @description Samples the structural rule must match, each in the pattern's language: checked before the policy is stored */
+                ruleid?: string[];
                 /** @enum {string} */
-                type: "regex";
-                /** @description RE2 syntax */
-                value: string;
+                type: "regex" | "structural";
+                /** @description RE2 syntax (required for a regex pattern; a structural pattern has none) */
+                value?: string;
             }[];
             /** @description Sample text the patterns run on */
             text: string;
@@ -12978,7 +13012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Also for a pattern over the cost budget (compile time, program size, scan time per MiB; the field is patterns[i].value, the message says which limit), and for more custom patterns than the organization's budget (field patterns, MAX_SIZE_EXCEEDED) */
+            /** @description Matches the schema but breaks a rule it cannot express: VALIDATION_FAILED with details.errors. Also for a pattern over the cost budget (compile time, program size, scan time per MiB; the field is patterns[i].value, the message says which limit), for a structural rule ast-grep refuses, with a key it does not take, that matches nearly every node, over its cost budget (patterns[i].rule) or whose ruleid/ok samples it misses or matches (patterns[i].ruleid[j], patterns[i].ok[j]), and for more custom patterns than the organization's budget (field patterns, MAX_SIZE_EXCEEDED) */
             422: {
                 headers: {
                     "Cache-Control": components["headers"]["Cache-Control"];

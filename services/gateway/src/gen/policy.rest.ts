@@ -50,14 +50,15 @@ export function listPoliciesResponseJson(
 export const PatternSchema = z
   .object({
     type: z.enum(["regex", "structural"]),
-    value: z
-      .string()
-      .meta({ description: "RE2 syntax; for a structural built-in rule, its languages and ast-grep rule as JSON" }),
+    value: z.string().meta({
+      description: "RE2 syntax; for a structural rule, its languages and ast-grep rule (with its constraints) as JSON",
+    }),
     message: z.string(),
   })
   .meta({
     id: "PolicyPattern",
-    description: "A pattern as a policy shows it: custom patterns are RE2; built-ins may also be syntax-aware rules",
+    description:
+      "A pattern as a policy shows it: RE2, or a syntax-aware rule (its language as `languages` and its ast-grep rule, as JSON)",
   });
 
 export function patternJson(m: policyV1.Pattern): z.output<typeof PatternSchema> {
@@ -123,12 +124,42 @@ export function policyJson(m: policyV1.Policy): z.output<typeof PolicySchema> {
 
 export const CustomPatternSchema = z
   .object({
-    type: z.enum(["regex"]),
-    value: z.string().min(1).max(4096).meta({ description: "RE2 syntax" }),
+    type: z.enum(["regex", "structural"]),
+    value: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .meta({ description: "RE2 syntax (required for a regex pattern; a structural pattern has none)" }),
     message: z.string().min(1).max(500),
+    language: z
+      .enum(["python", "javascript", "typescript", "tsx", "java", "go", "ruby", "php", "csharp", "kotlin"])
+      .optional()
+      .meta({
+        description: "The language a structural pattern's rule is written for (it runs on that language's files)",
+      }),
+    rule: struct("rule", 12).optional().meta({
+      description:
+        "A structural pattern's ast-grep rule (https://ast-grep.github.io/reference/rule.html): the keys pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not (with stopBy and field in relational rules); ast-grep's fix, transform, rewriters, utils and matches are not taken. At most 8 KiB as JSON.",
+    }),
+    constraints: struct("constraints", 12).optional().meta({
+      description:
+        "A structural pattern's metavariable constraints: a metavariable's name (`ARG` for `$ARG`) to the rule its match must also satisfy",
+    }),
+    ruleid: z.array(z.string().max(16384)).max(10).optional().meta({
+      description:
+        "Samples the structural rule must match, each in the pattern's language: checked before the policy is stored (not stored)",
+    }),
+    ok: z.array(z.string().max(16384)).max(10).optional().meta({
+      description: "Samples the structural rule must not match: checked before the policy is stored (not stored)",
+    }),
   })
   .strict()
-  .meta({ id: "Pattern", description: "A custom policy's pattern, in RE2 syntax" });
+  .meta({
+    id: "Pattern",
+    description:
+      'A custom policy\'s pattern: an RE2 pattern (`type` "regex", `value`), or a syntax-aware rule (`type` "structural", `language`, `rule`, optional `constraints`, `ruleid` and `ok` samples)',
+  });
 
 export const CreatePolicyRequestSchema = z
   .object({
@@ -266,13 +297,39 @@ export function testPatternsResponseJson(
 
 export const SamplePatternSchema = z
   .object({
-    type: z.enum(["regex"]),
-    value: z.string().min(1).max(4096).meta({ description: "RE2 syntax" }),
+    type: z.enum(["regex", "structural"]),
+    value: z
+      .string()
+      .min(1)
+      .max(4096)
+      .optional()
+      .meta({ description: "RE2 syntax (required for a regex pattern; a structural pattern has none)" }),
     message: z
       .string()
       .max(500)
       .optional()
       .meta({ description: "Ignored: the tester accepts a policy's patterns as they are" }),
+    language: z
+      .enum(["python", "javascript", "typescript", "tsx", "java", "go", "ruby", "php", "csharp", "kotlin"])
+      .optional()
+      .meta({
+        description: "The language a structural pattern's rule is written for (it runs on that language's files)",
+      }),
+    rule: struct("rule", 12).optional().meta({
+      description:
+        "A structural pattern's ast-grep rule (https://ast-grep.github.io/reference/rule.html): the keys pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not (with stopBy and field in relational rules); ast-grep's fix, transform, rewriters, utils and matches are not taken. At most 8 KiB as JSON.",
+    }),
+    constraints: struct("constraints", 12).optional().meta({
+      description:
+        "A structural pattern's metavariable constraints: a metavariable's name (`ARG` for `$ARG`) to the rule its match must also satisfy",
+    }),
+    ruleid: z.array(z.string().max(16384)).max(10).optional().meta({
+      description:
+        "Samples the structural rule must match, each in the pattern's language: checked before the policy is stored",
+    }),
+    ok: z.array(z.string().max(16384)).max(10).optional().meta({
+      description: "Samples the structural rule must not match: checked by the tester as by creating a policy",
+    }),
   })
   .strict()
   .meta({ description: "A pattern the tester runs, checked as a custom policy's pattern is" });
@@ -344,7 +401,7 @@ export const policyGeneratedRoutes: Route[] = [
     method: "post",
     path: "/v1/policies",
     operationId: "createPolicy",
-    summary: "Create a custom policy (patterns in RE2 syntax)",
+    summary: "Create a custom policy (patterns in RE2 syntax, or syntax-aware ast-grep rules)",
     tag: "Policies",
     access: { kind: "scope", scope: "write:policies" },
     rateClass: "writes",
@@ -352,7 +409,7 @@ export const policyGeneratedRoutes: Route[] = [
     errors: [409, 422],
     errorNotes: {
       409: "Checked before any pattern is compiled",
-      422: "Also for a pattern over the cost budget (compile time, program size, scan time per MiB; the field is patterns[i].value, the message says which limit), and for more custom patterns than the organization's budget (field patterns, MAX_SIZE_EXCEEDED)",
+      422: "Also for a pattern over the cost budget (compile time, program size, scan time per MiB; the field is patterns[i].value, the message says which limit), for a structural rule ast-grep refuses, with a key it does not take, that matches nearly every node, over its cost budget (patterns[i].rule) or whose ruleid/ok samples it misses or matches (patterns[i].ruleid[j], patterns[i].ok[j]), and for more custom patterns than the organization's budget (field patterns, MAX_SIZE_EXCEEDED)",
     },
     responses: { 201: { description: "The created policy", schema: PolicySchema } },
     handler: async ({ body, principal, requestId, clientIp, clients }) => {

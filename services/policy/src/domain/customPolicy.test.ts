@@ -70,9 +70,9 @@ describe("custom policy checks", () => {
     expect(rules("a*")[0]!.message).toMatch(/empty string/);
   });
 
-  it("rejects pattern types other than regex", () => {
+  it("rejects pattern types other than regex and structural", () => {
     expect(checkPatternRules([{ type: "glob", value: "*.pem", message: "m" }])).toEqual([
-      { field: "patterns[0].type", code: "INVALID_ENUM", message: "pattern type must be one of: regex" },
+      { field: "patterns[0].type", code: "INVALID_ENUM", message: "pattern type must be one of: regex, structural" },
     ]);
   });
 });

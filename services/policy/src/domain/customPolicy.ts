@@ -3,6 +3,7 @@
 // domain errors (422), reported with RE2's own reason.
 import type { FieldError } from "@verdict/kit";
 import { patternProblem, PATTERN_TYPES } from "./pattern.js";
+import { checkPatternFields, structuralProblems, structuralValue, type StructuralFields } from "./structuralPattern.js";
 import {
   DEFAULT_CUSTOM_CATEGORY,
   isSeverity,
@@ -31,7 +32,7 @@ export interface CustomPolicyInput {
   severity: string;
   category: string;
   frameworks: string[];
-  patterns: { type: string; value: string; message: string }[];
+  patterns: ({ type: string; value: string; message: string } & StructuralFields)[];
   suggestions: Suggestion[];
   documentation_url: string;
   enabled?: boolean;
@@ -124,9 +125,8 @@ export function checkCustomPolicyShape(input: CustomPolicyInput): FieldError[] {
   }
   input.patterns.forEach((p, i) => {
     if (!p.type) problems.push({ field: `patterns[${i}].type`, code: "REQUIRED", message: "pattern type is required" });
-    if (!p.value)
-      problems.push({ field: `patterns[${i}].value`, code: "REQUIRED", message: "pattern value is required" });
-    else if (p.value.length > MAX_PATTERN_LENGTH) {
+    problems.push(...checkPatternFields(p, `patterns[${i}]`));
+    if (p.value && p.value.length > MAX_PATTERN_LENGTH) {
       problems.push({
         field: `patterns[${i}].value`,
         code: "MAX_SIZE_EXCEEDED",
@@ -138,7 +138,10 @@ export function checkCustomPolicyShape(input: CustomPolicyInput): FieldError[] {
   return problems;
 }
 
-/** Pattern rules (HTTP 422): a known type, and a value RE2 accepts. Run after the shape check. */
+/**
+ * Pattern rules (HTTP 422): a known type, and a value RE2 accepts or a structural rule of the
+ * keys taken. Run after the shape check; the pattern-check workers then measure what they cost.
+ */
 export function checkPatternRules(patterns: CustomPolicyInput["patterns"]): FieldError[] {
   const problems: FieldError[] = [];
   patterns.forEach((p, i) => {
@@ -148,6 +151,10 @@ export function checkPatternRules(patterns: CustomPolicyInput["patterns"]): Fiel
         code: "INVALID_ENUM",
         message: `pattern type must be one of: ${PATTERN_TYPES.join(", ")}`,
       });
+      return;
+    }
+    if (p.type === "structural") {
+      problems.push(...structuralProblems(p, `patterns[${i}]`));
       return;
     }
     const problem = patternProblem(p.value);
@@ -167,7 +174,11 @@ export function buildCustomPolicy(input: CustomPolicyInput, now: string): Custom
     category: input.category || DEFAULT_CUSTOM_CATEGORY,
     frameworks: [...new Set(input.frameworks)],
     // A pattern without its own message reports the policy's name.
-    patterns: input.patterns.map((p) => ({ type: "regex", value: p.value, message: p.message || input.name.trim() })),
+    patterns: input.patterns.map((p) => ({
+      type: p.type === "structural" ? "structural" : "regex",
+      value: p.type === "structural" ? structuralValue(p) : p.value,
+      message: p.message || input.name.trim(),
+    })),
     suggestions: input.suggestions.map((s) => ({ text: s.text })),
     documentation_url: input.documentation_url,
     created_at: now,

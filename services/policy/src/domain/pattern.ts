@@ -3,7 +3,8 @@
 // empty string, which would report nothing useful at every position of every file.
 import RE2 from "re2";
 
-export const PATTERN_TYPES = ["regex"] as const;
+/** A custom pattern's types: RE2, or a syntax-aware rule (structuralPattern.ts). */
+export const PATTERN_TYPES = ["regex", "structural"] as const;
 
 /** The reason a pattern cannot be used, in RE2's own words where RE2 rejects it. */
 export function patternProblem(value: string): string | undefined {

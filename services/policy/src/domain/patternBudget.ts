@@ -15,12 +15,15 @@ export interface PatternBudget {
   maxProgramBytes: number;
   /** Scanning must not cost more than this per MiB of input (measured on the probe text). */
   maxScanMsPerMiB: number;
+  /** A structural rule's matching must not cost more than this per MiB of ordinary code (domain/structuralBudget). */
+  maxStructuralMsPerMiB: number;
 }
 
 export const DEFAULT_PATTERN_BUDGET: PatternBudget = {
   maxCompileMs: 250,
   maxProgramBytes: 8 * 1024 * 1024,
   maxScanMsPerMiB: 100,
+  maxStructuralMsPerMiB: 500,
 };
 
 // The engine's flags: rules run with gmdu, the set of all rules with mu.

@@ -4,6 +4,7 @@
 import { errors } from "@verdict/kit";
 import type { SampleMatch } from "../domain/patternSample.js";
 import type { PolicyDeps } from "../deps.js";
+import { checkPatternFields, type StructuralFields } from "../domain/structuralPattern.js";
 import { checkPatterns } from "./checkPatterns.js";
 
 /** Matches in one answer, over all patterns; more are reported as truncated. */
@@ -11,7 +12,7 @@ export const MAX_SAMPLE_MATCHES = 200;
 
 export interface TestPatternsCommand {
   organizationId: string;
-  patterns: { type: string; value: string }[];
+  patterns: ({ type: string; value: string } & StructuralFields)[];
   text: string;
 }
 
@@ -26,6 +27,8 @@ export async function testPatterns(deps: PolicyDeps, cmd: TestPatternsCommand): 
       { field: "patterns", code: "MIN_SIZE_REQUIRED", message: "give at least one pattern", min: 1 },
     ]);
   }
+  const shape = cmd.patterns.flatMap((p, i) => checkPatternFields(p, `patterns[${i}]`));
+  if (shape.length) throw errors.validation(shape);
   const { problems, samples } = await checkPatterns(deps, {
     organizationId: cmd.organizationId,
     patterns: cmd.patterns,

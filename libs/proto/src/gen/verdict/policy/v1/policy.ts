@@ -25,29 +25,82 @@ export const protobufPackage = "verdict.policy.v1";
 
 export const protobufFileName = "verdict/policy/v1/policy.proto";
 
-/** A pattern as a policy shows it: custom patterns are RE2; built-ins may also be syntax-aware rules */
+/** A pattern as a policy shows it: RE2, or a syntax-aware rule (its language as `languages` and its ast-grep rule, as JSON) */
 export interface Pattern {
   type: string;
-  /** RE2 syntax; for a structural built-in rule, its languages and ast-grep rule as JSON */
+  /** RE2 syntax; for a structural rule, its languages and ast-grep rule (with its constraints) as JSON */
   value: string;
   message: string;
 }
 
-/** A custom policy's pattern, in RE2 syntax */
+/**
+ * A custom policy's pattern: an RE2 pattern (`type` "regex", `value`), or a syntax-aware rule
+ * (`type` "structural", `language`, `rule`, optional `constraints`, `ruleid` and `ok` samples)
+ */
 export interface CustomPattern {
   type: string;
-  /** RE2 syntax */
+  /** RE2 syntax (required for a regex pattern; a structural pattern has none) */
   value: string;
   message: string;
+  /** The language a structural pattern's rule is written for (it runs on that language's files) */
+  language: string;
+  /**
+   * A structural pattern's ast-grep rule (https://ast-grep.github.io/reference/rule.html): the
+   * keys pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not
+   * (with stopBy and field in relational rules); ast-grep's fix, transform, rewriters, utils and
+   * matches are not taken. At most 8 KiB as JSON.
+   */
+  rule?:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * A structural pattern's metavariable constraints: a metavariable's name (`ARG` for `$ARG`) to
+   * the rule its match must also satisfy
+   */
+  constraints?:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * Samples the structural rule must match, each in the pattern's language: checked before the
+   * policy is stored (not stored)
+   */
+  ruleid: string[];
+  /** Samples the structural rule must not match: checked before the policy is stored (not stored) */
+  ok: string[];
 }
 
 /** A pattern the tester runs, checked as a custom policy's pattern is */
 export interface SamplePattern {
   type: string;
-  /** RE2 syntax */
+  /** RE2 syntax (required for a regex pattern; a structural pattern has none) */
   value: string;
   /** Ignored: the tester accepts a policy's patterns as they are */
   message: string;
+  /** The language a structural pattern's rule is written for (it runs on that language's files) */
+  language: string;
+  /**
+   * A structural pattern's ast-grep rule (https://ast-grep.github.io/reference/rule.html): the
+   * keys pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not
+   * (with stopBy and field in relational rules); ast-grep's fix, transform, rewriters, utils and
+   * matches are not taken. At most 8 KiB as JSON.
+   */
+  rule?:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * A structural pattern's metavariable constraints: a metavariable's name (`ARG` for `$ARG`) to
+   * the rule its match must also satisfy
+   */
+  constraints?:
+    | { [key: string]: any }
+    | undefined;
+  /**
+   * Samples the structural rule must match, each in the pattern's language: checked before the
+   * policy is stored
+   */
+  ruleid: string[];
+  /** Samples the structural rule must not match: checked by the tester as by creating a policy */
+  ok: string[];
 }
 
 export interface Suggestion {
@@ -200,8 +253,8 @@ export interface CreatePolicyRequest {
   severity: string;
   category: string;
   /**
-   * CustomPattern has the wire of Pattern: only the REST shape differs (RE2 only, every field
-   * required).
+   * CustomPattern has the wire of Pattern plus a structural rule's fields (370-374): the policy
+   * service stores a structural rule as Pattern shows it.
    */
   frameworks: string[];
   patterns: CustomPattern[];
@@ -471,7 +524,16 @@ export const Pattern: MessageFns<Pattern> = {
 };
 
 function createBaseCustomPattern(): CustomPattern {
-  return { type: "", value: "", message: "" };
+  return {
+    type: "",
+    value: "",
+    message: "",
+    language: "",
+    rule: undefined,
+    constraints: undefined,
+    ruleid: [],
+    ok: [],
+  };
 }
 
 export const CustomPattern: MessageFns<CustomPattern> = {
@@ -484,6 +546,21 @@ export const CustomPattern: MessageFns<CustomPattern> = {
     }
     if (message.message !== "") {
       writer.uint32(26).string(message.message);
+    }
+    if (message.language !== "") {
+      writer.uint32(2962).string(message.language);
+    }
+    if (message.rule !== undefined) {
+      Struct.encode(Struct.wrap(message.rule), writer.uint32(2970).fork()).join();
+    }
+    if (message.constraints !== undefined) {
+      Struct.encode(Struct.wrap(message.constraints), writer.uint32(2978).fork()).join();
+    }
+    for (const v of message.ruleid) {
+      writer.uint32(2986).string(v!);
+    }
+    for (const v of message.ok) {
+      writer.uint32(2994).string(v!);
     }
     return writer;
   },
@@ -525,6 +602,46 @@ export const CustomPattern: MessageFns<CustomPattern> = {
             message.message = reader.string();
             continue;
           }
+          case 370: {
+            if (tag !== 2962) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 371: {
+            if (tag !== 2970) {
+              break;
+            }
+
+            message.rule = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 372: {
+            if (tag !== 2978) {
+              break;
+            }
+
+            message.constraints = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 373: {
+            if (tag !== 2986) {
+              break;
+            }
+
+            message.ruleid.push(reader.string());
+            continue;
+          }
+          case 374: {
+            if (tag !== 2994) {
+              break;
+            }
+
+            message.ok.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -542,6 +659,11 @@ export const CustomPattern: MessageFns<CustomPattern> = {
       type: isSet(object.type) ? globalThis.String(object.type) : "",
       value: isSet(object.value) ? globalThis.String(object.value) : "",
       message: isSet(object.message) ? globalThis.String(object.message) : "",
+      language: isSet(object.language) ? globalThis.String(object.language) : "",
+      rule: isObject(object.rule) ? object.rule : undefined,
+      constraints: isObject(object.constraints) ? object.constraints : undefined,
+      ruleid: globalThis.Array.isArray(object?.ruleid) ? object.ruleid.map((e: any) => globalThis.String(e)) : [],
+      ok: globalThis.Array.isArray(object?.ok) ? object.ok.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -556,6 +678,21 @@ export const CustomPattern: MessageFns<CustomPattern> = {
     if (message.message !== "") {
       obj.message = message.message;
     }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.rule !== undefined) {
+      obj.rule = message.rule;
+    }
+    if (message.constraints !== undefined) {
+      obj.constraints = message.constraints;
+    }
+    if (message.ruleid?.length) {
+      obj.ruleid = message.ruleid;
+    }
+    if (message.ok?.length) {
+      obj.ok = message.ok;
+    }
     return obj;
   },
 
@@ -567,12 +704,26 @@ export const CustomPattern: MessageFns<CustomPattern> = {
     message.type = object.type ?? "";
     message.value = object.value ?? "";
     message.message = object.message ?? "";
+    message.language = object.language ?? "";
+    message.rule = object.rule ?? undefined;
+    message.constraints = object.constraints ?? undefined;
+    message.ruleid = object.ruleid?.map((e) => e) || [];
+    message.ok = object.ok?.map((e) => e) || [];
     return message;
   },
 };
 
 function createBaseSamplePattern(): SamplePattern {
-  return { type: "", value: "", message: "" };
+  return {
+    type: "",
+    value: "",
+    message: "",
+    language: "",
+    rule: undefined,
+    constraints: undefined,
+    ruleid: [],
+    ok: [],
+  };
 }
 
 export const SamplePattern: MessageFns<SamplePattern> = {
@@ -585,6 +736,21 @@ export const SamplePattern: MessageFns<SamplePattern> = {
     }
     if (message.message !== "") {
       writer.uint32(26).string(message.message);
+    }
+    if (message.language !== "") {
+      writer.uint32(2962).string(message.language);
+    }
+    if (message.rule !== undefined) {
+      Struct.encode(Struct.wrap(message.rule), writer.uint32(2970).fork()).join();
+    }
+    if (message.constraints !== undefined) {
+      Struct.encode(Struct.wrap(message.constraints), writer.uint32(2978).fork()).join();
+    }
+    for (const v of message.ruleid) {
+      writer.uint32(2986).string(v!);
+    }
+    for (const v of message.ok) {
+      writer.uint32(2994).string(v!);
     }
     return writer;
   },
@@ -626,6 +792,46 @@ export const SamplePattern: MessageFns<SamplePattern> = {
             message.message = reader.string();
             continue;
           }
+          case 370: {
+            if (tag !== 2962) {
+              break;
+            }
+
+            message.language = reader.string();
+            continue;
+          }
+          case 371: {
+            if (tag !== 2970) {
+              break;
+            }
+
+            message.rule = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 372: {
+            if (tag !== 2978) {
+              break;
+            }
+
+            message.constraints = Struct.unwrap(Struct.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 373: {
+            if (tag !== 2986) {
+              break;
+            }
+
+            message.ruleid.push(reader.string());
+            continue;
+          }
+          case 374: {
+            if (tag !== 2994) {
+              break;
+            }
+
+            message.ok.push(reader.string());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -643,6 +849,11 @@ export const SamplePattern: MessageFns<SamplePattern> = {
       type: isSet(object.type) ? globalThis.String(object.type) : "",
       value: isSet(object.value) ? globalThis.String(object.value) : "",
       message: isSet(object.message) ? globalThis.String(object.message) : "",
+      language: isSet(object.language) ? globalThis.String(object.language) : "",
+      rule: isObject(object.rule) ? object.rule : undefined,
+      constraints: isObject(object.constraints) ? object.constraints : undefined,
+      ruleid: globalThis.Array.isArray(object?.ruleid) ? object.ruleid.map((e: any) => globalThis.String(e)) : [],
+      ok: globalThis.Array.isArray(object?.ok) ? object.ok.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -657,6 +868,21 @@ export const SamplePattern: MessageFns<SamplePattern> = {
     if (message.message !== "") {
       obj.message = message.message;
     }
+    if (message.language !== "") {
+      obj.language = message.language;
+    }
+    if (message.rule !== undefined) {
+      obj.rule = message.rule;
+    }
+    if (message.constraints !== undefined) {
+      obj.constraints = message.constraints;
+    }
+    if (message.ruleid?.length) {
+      obj.ruleid = message.ruleid;
+    }
+    if (message.ok?.length) {
+      obj.ok = message.ok;
+    }
     return obj;
   },
 
@@ -668,6 +894,11 @@ export const SamplePattern: MessageFns<SamplePattern> = {
     message.type = object.type ?? "";
     message.value = object.value ?? "";
     message.message = object.message ?? "";
+    message.language = object.language ?? "";
+    message.rule = object.rule ?? undefined;
+    message.constraints = object.constraints ?? undefined;
+    message.ruleid = object.ruleid?.map((e) => e) || [];
+    message.ok = object.ok?.map((e) => e) || [];
     return message;
   },
 };
@@ -4709,7 +4940,7 @@ export const PolicyServiceService = {
     responseSerialize: (value: GetPolicyResponse): Buffer => Buffer.from(GetPolicyResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): GetPolicyResponse => GetPolicyResponse.decode(value),
   },
-  /** Create a custom policy (patterns in RE2 syntax) */
+  /** Create a custom policy (patterns in RE2 syntax, or syntax-aware ast-grep rules) */
   createPolicy: {
     path: "/verdict.policy.v1.PolicyService/CreatePolicy" as const,
     requestStream: false as const,
@@ -4837,7 +5068,7 @@ export interface PolicyServiceServer extends UntypedServiceImplementation {
   listPolicies: handleUnaryCall<ListPoliciesRequest, ListPoliciesResponse>;
   /** Get a policy with its patterns, suggestions and settings */
   getPolicy: handleUnaryCall<GetPolicyRequest, GetPolicyResponse>;
-  /** Create a custom policy (patterns in RE2 syntax) */
+  /** Create a custom policy (patterns in RE2 syntax, or syntax-aware ast-grep rules) */
   createPolicy: handleUnaryCall<CreatePolicyRequest, CreatePolicyResponse>;
   /** Enable, disable or tune a policy */
   updatePolicy: handleUnaryCall<UpdatePolicyRequest, UpdatePolicyResponse>;
@@ -4897,7 +5128,7 @@ export interface PolicyServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GetPolicyResponse) => void,
   ): ClientUnaryCall;
-  /** Create a custom policy (patterns in RE2 syntax) */
+  /** Create a custom policy (patterns in RE2 syntax, or syntax-aware ast-grep rules) */
   createPolicy(
     request: CreatePolicyRequest,
     callback: (error: ServiceError | null, response: CreatePolicyResponse) => void,
