@@ -103,7 +103,8 @@ async function bundle(outdir, packages, version) {
     },
   };
   const result = await build({
-    entryPoints: { bin: join(CLI_DIR, "src/bin.ts") },
+    // scanThread: the offline engine's thread (`scan history --offline`), a module of its own beside bin.js.
+    entryPoints: { bin: join(CLI_DIR, "src/bin.ts"), scanThread: join(CLI_DIR, "src/scanThread.ts") },
     outdir,
     bundle: true,
     splitting: true, // dynamic imports (MCP, SARIF, login prompt) stay separate chunks, loaded when used

@@ -101,6 +101,19 @@ export async function scanSliceHere(scan: TextScanner, slice: CommitSlice): Prom
   return inCommits(slice, found);
 }
 
+/** Scans many texts elsewhere (the offline engine on a thread of its own): each text's findings, every one. */
+export type TextsScanner = (texts: { path: string; content: Buffer }[]) => Promise<Omit<Violation, "id">[][]>;
+
+/** scanSliceHere()'s findings, every text of the slice scanned by `scan` at once. */
+export async function scanSliceThere(scan: TextsScanner, slice: CommitSlice): Promise<HistoryFinding[]> {
+  const texts = composeRounds(slice.additions).flat();
+  const findings = await scan(texts);
+  return inCommits(
+    slice,
+    texts.flatMap((text, i) => findings[i]!.map((v) => ({ text, v }))),
+  );
+}
+
 /** A text's first and second half, by lines (the second empty for a single line). */
 function halves(c: Composed): [Composed, Composed] {
   const lines = c.content.toString("utf8").split("\n").slice(0, c.origin.length);

@@ -1,15 +1,18 @@
 // `verdict evaluate --offline`: the engine of the evaluation service run in the CLI's process, on
 // the organization's policy set pulled earlier (`verdict policies pull`) or, without one, the
 // built-in library as a new organization has it. No network call: for pre-commit hooks.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { isSea } from "node:sea";
+import { Worker } from "node:worker_threads";
 import { compileEngine, MAX_VIOLATIONS, notChecked, summarize, type Finding } from "@verdict/evaluation/offline";
 import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdict/policy/offline";
 import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
 import type { MergedEvaluation } from "./batches.js";
 import { CliError } from "./errors.js";
-import type { TextScanner } from "./historyScan.js";
+import type { TextScanner, TextsScanner } from "./historyScan.js";
+import type { ScanReply, ScanRequest } from "./scanThread.js";
 import { VERSION } from "./version.js";
 
 /** What `verdict policies pull` stores: the organization's policies as the API lists them, and its settings that decide a verdict. */
@@ -100,6 +103,61 @@ export function offlineScanner(policies: OfflinePolicies): TextScanner {
   const options = { allowSuppression: policies.allowSuppression };
   // No provider is asked offline: a credential one could verify says so, as the server's scan does.
   return (path, content) => notChecked(engine.scan(path, content, options).findings) as ReturnType<TextScanner>;
+}
+
+/**
+ * The engine on a thread of its own (scanThread.js, beside the command's entry), for many texts at
+ * once: scan() resolves with each text's findings, as offlineScanner() gives them. Null in the
+ * single executable (one file: no module to start a thread from) or where the command has no such
+ * file beside it: then this thread scans.
+ */
+export function offlineThread(policies: OfflinePolicies): { scan: TextsScanner; close: () => Promise<number> } | null {
+  if (isSea()) return null;
+  let entry: string;
+  try {
+    entry = join(dirname(realpathSync(process.argv[1] ?? "")), "scanThread.js");
+  } catch {
+    return null;
+  }
+  if (!existsSync(entry)) return null;
+  const worker = new Worker(entry, {
+    workerData: { run: policies.run, allowSuppression: policies.allowSuppression },
+  });
+  const waiting = new Map<number, { resolve: (f: ReturnType<TextScanner>[]) => void; reject: (e: Error) => void }>();
+  let failure: Error | undefined;
+  const fail = (err: Error) => {
+    failure ??= err;
+    for (const w of waiting.values()) w.reject(failure);
+    waiting.clear();
+  };
+  worker.on("message", (reply: ScanReply) => {
+    const w = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if ("error" in reply) w?.reject(new CliError(`the scan thread failed: ${reply.error}`));
+    else w?.resolve(reply.findings as ReturnType<TextScanner>[]);
+  });
+  worker.on("error", (err) => fail(new CliError(`the scan thread failed: ${err.message}`)));
+  worker.on("exit", (code) => fail(new CliError(`the scan thread stopped (exit ${code})`)));
+  let next = 0;
+  return {
+    scan: (texts) => {
+      if (failure) return Promise.reject(failure);
+      // One buffer of its own (never Node's shared pool), moved to the thread, not copied.
+      const bytes = new Uint8Array(texts.reduce((n, t) => n + t.content.length, 0));
+      const ends: number[] = [];
+      for (const t of texts) {
+        bytes.set(t.content, ends.at(-1) ?? 0);
+        ends.push((ends.at(-1) ?? 0) + t.content.length);
+      }
+      const id = next++;
+      const request: ScanRequest = { id, paths: texts.map((t) => t.path), bytes: bytes.buffer, ends };
+      return new Promise((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        worker.postMessage(request, [bytes.buffer]);
+      });
+    },
+    close: () => worker.terminate(),
+  };
 }
 
 /** Scans the files in this process and answers as the API would (no id: nothing was stored). */

@@ -18,10 +18,12 @@ import {
   evaluateSlice,
   formatHistoryFinding,
   scanSliceHere,
+  scanSliceThere,
   sortFindings,
   withFindings,
   type HistoryFinding,
   type TextScanner,
+  type TextsScanner,
 } from "../historyScan.js";
 import { VERSION } from "../version.js";
 import { DEFAULT_CONCURRENCY, evaluatingClient, offlineEngine, policiesOf } from "./evaluate.js";
@@ -101,15 +103,19 @@ export function scanCommands(program: Command, ctx: Context): void {
       const out = ctx.output(format === "json");
       let client: VerdictClient | null = null;
       let scanHere: TextScanner | null = null;
+      let thread: { scan: TextsScanner; close: () => Promise<number> } | null = null;
       let scanner: string | undefined;
       if (opts.offline) {
-        const { offlinePolicies, offlineScanner, policyCachePath, readPolicyCache } = await offlineEngine();
+        const { offlinePolicies, offlineScanner, offlineThread, policyCachePath, readPolicyCache } =
+          await offlineEngine();
         const policies = offlinePolicies(
           readPolicyCache(policyCachePath(ctx.io.env), resolveConfig(ctx.io.env).url),
           [],
         );
         out.note(`offline: policy version ${policies.version} (${policies.source})`);
-        scanHere = offlineScanner(policies);
+        // The engine on a thread of its own while this one reads git (here when there is none).
+        thread = offlineThread(policies);
+        if (!thread) scanHere = offlineScanner(policies);
         scanner = `offline ${policies.version}`;
       } else client = evaluatingClient(ctx, out);
       let shas: string[];
@@ -137,23 +143,29 @@ export function scanCommands(program: Command, ctx: Context): void {
       const sliceOpts = { concurrency: opts.concurrency, note: (t: string) => out.note(t) };
       // One git log for the commits left, read as it streams: the next slices are read while the
       // current one is evaluated. The progress saved after a slice names the blobs seen up to it.
-      for await (const slice of readSlices(root, shas.slice(state.done), opts.slice, blobs)) {
-        const part = slice.commits.length;
-        if (slice.commits[part - 1]?.sha !== shas[state.done + part - 1])
-          throw new CliError(`git log did not list the commits of ${range.join(" ")} in order: run the scan again`);
-        state.findings.push(
-          ...(scanHere
-            ? await scanSliceHere(scanHere, slice)
-            : await evaluateSlice(client!, slice, envelope, sliceOpts)),
-        );
-        state.done += part;
-        state.last = shas[state.done - 1]!;
-        for (const blob of slice.blobs) state.blobs.push(blob);
-        // Written whole, then renamed: a run stopped mid-write leaves the previous progress.
-        mkdirSync(dirname(statePath), { recursive: true });
-        writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
-        renameSync(`${statePath}.tmp`, statePath);
-        if (shas.length > opts.slice) out.note(`scanned ${state.done} of ${shas.length} commits`);
+      try {
+        for await (const slice of readSlices(root, shas.slice(state.done), opts.slice, blobs)) {
+          const part = slice.commits.length;
+          if (slice.commits[part - 1]?.sha !== shas[state.done + part - 1])
+            throw new CliError(`git log did not list the commits of ${range.join(" ")} in order: run the scan again`);
+          state.findings.push(
+            ...(thread
+              ? await scanSliceThere(thread.scan, slice)
+              : scanHere
+                ? await scanSliceHere(scanHere, slice)
+                : await evaluateSlice(client!, slice, envelope, sliceOpts)),
+          );
+          state.done += part;
+          state.last = shas[state.done - 1]!;
+          for (const blob of slice.blobs) state.blobs.push(blob);
+          // Written whole, then renamed: a run stopped mid-write leaves the previous progress.
+          mkdirSync(dirname(statePath), { recursive: true });
+          writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
+          renameSync(`${statePath}.tmp`, statePath);
+          if (shas.length > opts.slice) out.note(`scanned ${state.done} of ${shas.length} commits`);
+        }
+      } finally {
+        await thread?.close();
       }
       rmSync(statePath, { force: true });
 
