@@ -13,6 +13,7 @@ import {
   structural,
 } from "./types.js";
 import { JAVA_COMMAND_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+import { PY_READS_REQUEST, pythonCommandFromRequest } from "./pythonFlow.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
 const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
@@ -78,6 +79,8 @@ export const commandInjection: BuiltinPolicy = {
       paths: paths("python"),
       // shell= values that are false: no shell.
       match_allowlist: [String.raw`\bshell\s*=\s*(?:False|None|0|\[\s*\]|\{\s*\}|''|"")\s*[,)]$`],
+      // Files reading request input: python-command-from-request.
+      file_excludes: [PY_READS_REQUEST],
     },
     {
       id: "python-shell-helpers",
@@ -86,6 +89,7 @@ export const commandInjection: BuiltinPolicy = {
       value: String.raw`\b(?:subprocess\.(?:getoutput|getstatusoutput)|commands\.(?:getoutput|getstatusoutput)|popen2\.(?:popen[234]|Popen[34]))\s*\(\s*${PY_DYNAMIC_ARG}`,
       message: "A shell helper (getoutput, popen) runs a command built from variables",
       paths: paths("python"),
+      file_excludes: [PY_READS_REQUEST],
     },
     {
       id: "python-os-system",
@@ -94,7 +98,9 @@ export const commandInjection: BuiltinPolicy = {
       value: String.raw`\bos\.(?:system|popen[234]?)\s*\(\s*(?:[A-Za-z_]|["'][^"'\n]*["']\s*(?:[%+]|\.format\s*\())`,
       message: "os.system/os.popen runs a command built from variables through a shell",
       paths: paths("python"),
+      file_excludes: [PY_READS_REQUEST],
     },
+    pythonCommandFromRequest,
     {
       id: "go-exec-shell",
       type: "regex",

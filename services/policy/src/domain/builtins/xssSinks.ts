@@ -14,6 +14,7 @@ import {
   structural,
 } from "./types.js";
 import { JAVA_HTML_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+import { pythonResponseFromRequest } from "./pythonFlow.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
@@ -135,6 +136,7 @@ export const xssSinks: BuiltinPolicy = {
       keywords: JS_REQUEST_KEYWORDS,
       file_requires: [String.raw`\b(?:res|response)\.(?:send|write|end)\s*\(`],
     },
+    pythonResponseFromRequest,
     {
       id: "java-response-from-request",
       type: "structural",
