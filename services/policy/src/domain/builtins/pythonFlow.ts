@@ -109,7 +109,8 @@ export const pythonResponseFromRequest: BuiltinPattern = {
   ),
   message: "Response body built from request input without escaping (reflected XSS)",
   keywords: PY_REQUEST_KEYWORDS,
-  file_requires: [String.raw`\.(?:route|get|post|put|patch|delete)\s*\(|\bHttpResponse\s*\(`],
+  // A route decorator or an HttpResponse: `.get(` alone is in most Python files.
+  file_requires: [String.raw`@[\w.]+\.(?:route|get|post|put|patch|delete)\s*\(|\bHttpResponse\s*\(`],
 };
 
 /** pickle (and its kin) and YAML's unsafe loaders given input: the data picks the objects built, and runs code. */
