@@ -110,6 +110,20 @@ export function claimsByCwe(builtins) {
 const isGitDir = (dir) => existsSync(join(dir, "HEAD")) && existsSync(join(dir, "objects"));
 
 /**
+ * The patterns (git pathspecs: a path, or a glob whose `*` also crosses `/`) that name at least
+ * one of `files`: `git archive` refuses a pathspec that matches nothing (semgrep-rules has
+ * `python/*.yaml` but no `python/*.yml`).
+ */
+export function matchingPathspecs(patterns, files) {
+  return patterns.filter((p) => {
+    const glob = p.includes("*")
+      ? new RegExp(`^${p.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replaceAll("*", ".*")}$`)
+      : undefined;
+    return files.some((f) => (glob ? glob.test(f) : f === p || f.startsWith(`${p}/`)));
+  });
+}
+
+/**
  * A checkout of `paths` of the repository at `source` (work tree or git directory), in the cache:
  * { root, commit }. A work tree is read in place.
  */
@@ -122,14 +136,17 @@ function checkout(source, key, paths) {
   if (!existsSync(join(root, ".complete"))) {
     rmSync(root, { recursive: true, force: true });
     mkdirSync(root, { recursive: true });
-    note(`exporting ${paths.join(", ")} of ${key} at ${commit.slice(0, 12)}`);
+    const files = run("git", [`--git-dir=${gitDir}`, "ls-tree", "-r", "--name-only", "HEAD"]).split("\n");
+    const present = matchingPathspecs(paths, files);
+    if (!present.length) throw new Error(`${source}: none of ${paths.join(", ")} is in ${key} at ${commit}`);
+    note(`exporting ${present.join(", ")} of ${key} at ${commit.slice(0, 12)}`);
     run("bash", [
       "-c",
       `git --git-dir="$1" archive HEAD -- "\${@:3}" | tar -x -C "$2" && touch "$2/.complete"`,
       "_",
       gitDir,
       root,
-      ...paths,
+      ...present,
     ]);
   }
   return { root, commit };

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { BUILTIN_POLICIES } from "../common.mjs";
-import { claimsByCwe, cwesOf, owaspScore, parseExpected } from "./owasp.mjs";
+import { claimsByCwe, cwesOf, matchingPathspecs, owaspScore, parseExpected } from "./owasp.mjs";
 
 test("parseExpected reads the expected-results CSV and rejects a malformed line", () => {
   const tests = parseExpected(
@@ -50,4 +50,15 @@ test("claimsByCwe maps the CWEs the built-in policies claim to those policies", 
   assert.deepEqual(claims.get(78), ["command-injection"]);
   assert.ok(claims.get(79).includes("xss-sinks"));
   assert.equal(claims.has(22), false, "no policy claims path traversal");
+});
+
+test("matchingPathspecs keeps the patterns that name a file (git archive refuses one that names none)", () => {
+  const files = ["python/flask/a.yaml", "python/b.yaml", "java/c.yml", "expectedresults-0.1.csv", "testcode/T1.py"];
+  assert.deepEqual(matchingPathspecs(["python/*.yaml", "python/*.yml"], files), ["python/*.yaml"]);
+  assert.deepEqual(matchingPathspecs(["java/*.yaml", "java/*.yml"], files), ["java/*.yml"]);
+  assert.deepEqual(matchingPathspecs(["expectedresults-0.1.csv", "testcode", "test"], files), [
+    "expectedresults-0.1.csv",
+    "testcode",
+  ]);
+  assert.deepEqual(matchingPathspecs(["python.yaml"], ["pythonXyaml"]), []);
 });

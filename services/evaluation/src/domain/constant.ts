@@ -3,28 +3,84 @@
 // 200) bar = "safe"; else bar = param;` always takes the first branch; `char t = "ABC".charAt(1);
 // switch (t) { case 'A': bar = param; … case 'B': bar = "bob"; … }` always takes case 'B'.
 //
-// Values: integer literals, character and string literals (without escapes), + - * / % and the
-// comparisons between them, `s.charAt(i)` of a constant string, parentheses, and a local name
-// assigned exactly once in the function, with a constant. Anything else is not constant, and
-// then every branch counts, as before.
+// Python the same way: `num = 86` then `if 7 * 42 - num > 200:` or `bar = "safe" if 7 * 18 + num >
+// 200 else param` (a conditional expression), `"ABC"[0]`.
+//
+// Values: integer literals, character and string literals (without escapes or interpolations),
+// + - * / % and the comparisons between them, `s.charAt(i)` and `s[i]` of a constant string,
+// parentheses, and a local name assigned exactly once in the function, with a constant. Anything
+// else is not constant, and then every branch counts, as before.
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
+
+/**
+ * How a language writes a method call: the call kind and its fields; with `function`, the
+ * receiver and name are fields of the node in that field (Python: `call.function` is an
+ * `attribute` with `object` and `attribute`).
+ */
+export interface CallSyntax {
+  kind: string;
+  function?: string;
+  receiver: string;
+  name: string;
+  arguments: string;
+}
+
+/** A method call's receiver, name and named arguments; undefined when `node` is not such a call. */
+export function callParts(
+  call: CallSyntax,
+  node: SgNode,
+): { receiver: SgNode | null; name: string; args: SgNode[] } | undefined {
+  if (node.kind() !== call.kind) return undefined;
+  const callee = call.function ? node.field(call.function) : node;
+  if (!callee) return undefined;
+  return {
+    receiver: callee.field(call.receiver),
+    name: callee.field(call.name)?.text() ?? "",
+    args: namedChildren(node.field(call.arguments) ?? node).filter((a) => !same(a, node)),
+  };
+}
+
+/** A child of a node: a field, or (a number) the index among its named children (Python's conditional expression has no fields). */
+type Part = string | number;
+const part = (node: SgNode, p: Part): SgNode | null =>
+  typeof p === "number" ? (namedChildren(node)[p] ?? null) : node.field(p);
 
 /** How a language writes the constructs folded here, as tree-sitter kinds and fields. */
 export interface ConstantSyntax {
   integer: ReadonlySet<string>;
-  character: string;
-  string: { kind: string; fragment: string };
+  character?: string;
+  /** A string literal: its kind, the kind of its literal text, and delimiter kinds to skip (Python's `string_start`). */
+  string: { kind: string; fragment: string; delimiters?: ReadonlySet<string> };
   parenthesized: string;
   binary: { kind: string; left: string; operator: string; right: string };
-  /** `s.charAt(i)`: the call kind, its receiver, name and arguments fields. */
-  call: { kind: string; receiver: string; name: string; arguments: string };
+  /** Python's comparisons are their own kind: two operands and the `operators` field. */
+  comparison?: { kind: string; operators: string };
+  /** `s.charAt(i)` (and, for collections.ts, `map.get(k)`, `list.add(v)`). */
+  call: CallSyntax;
+  /** `s[i]`: the subscript kind, its value and index fields. */
+  subscript?: { kind: string; value: string; index: string };
+  /** A fresh, empty collection (`new HashMap<>()`, `{}`, `[]`), for collections.ts. */
+  emptyCollection: (node: SgNode) => boolean;
   /** Assignments that bind a local name (to find the one that binds it). */
   assignments: Readonly<Record<string, { target: string; value: string }>>;
-  ifStatement: { kind: string; condition: string; consequence: string; alternative: string };
-  ternary: { kind: string; condition: string; consequence: string; alternative: string };
-  switch: { kinds: ReadonlySet<string>; condition: string; body: string; group: string; label: string };
-  /** Statements that leave a switch group (no fall-through into the next). */
-  exits: ReadonlySet<string>;
+  ifStatement: { kind: string; condition: string; consequence: string };
+  ternary: { kind: string; condition: Part; consequence: Part; alternative: Part };
+  /**
+   * A switch (Python: `match`): its kinds and fields, the kind of a case and of its label; a
+   * label's `union` (`case "C" | "D"`) matches any of its values; a case with a `guard` child
+   * (`case "A" if x`) may not run.
+   */
+  switch: {
+    kinds: ReadonlySet<string>;
+    condition: string;
+    body: string;
+    group: string;
+    label: string;
+    union?: string;
+    guard?: string;
+  };
+  /** Statements that leave a switch group (no fall-through into the next); none: groups never fall through (Python). */
+  exits?: ReadonlySet<string>;
 }
 
 export const JAVA_CONSTANTS: ConstantSyntax = {
@@ -34,11 +90,16 @@ export const JAVA_CONSTANTS: ConstantSyntax = {
   parenthesized: "parenthesized_expression",
   binary: { kind: "binary_expression", left: "left", operator: "operator", right: "right" },
   call: { kind: "method_invocation", receiver: "object", name: "name", arguments: "arguments" },
+  // `new HashMap<>()`: no arguments to copy from.
+  emptyCollection: (node) => {
+    const args = node.field("arguments");
+    return node.kind() === "object_creation_expression" && (!args || namedChildren(args).length === 0);
+  },
   assignments: {
     variable_declarator: { target: "name", value: "value" },
     assignment_expression: { target: "left", value: "right" },
   },
-  ifStatement: { kind: "if_statement", condition: "condition", consequence: "consequence", alternative: "alternative" },
+  ifStatement: { kind: "if_statement", condition: "condition", consequence: "consequence" },
   ternary: {
     kind: "ternary_expression",
     condition: "condition",
@@ -53,6 +114,35 @@ export const JAVA_CONSTANTS: ConstantSyntax = {
     label: "switch_label",
   },
   exits: new Set(["break_statement", "return_statement", "throw_statement", "continue_statement"]),
+};
+
+export const PYTHON_CONSTANTS: ConstantSyntax = {
+  integer: new Set(["integer"]),
+  string: { kind: "string", fragment: "string_content", delimiters: new Set(["string_start", "string_end"]) },
+  parenthesized: "parenthesized_expression",
+  binary: { kind: "binary_operator", left: "left", operator: "operator", right: "right" },
+  comparison: { kind: "comparison_operator", operators: "operators" },
+  call: { kind: "call", function: "function", receiver: "object", name: "attribute", arguments: "arguments" },
+  subscript: { kind: "subscript", value: "value", index: "subscript" },
+  // `{}`, `[]`, `dict()`, `list()`, `configparser.ConfigParser()`: nothing in them yet.
+  emptyCollection: (node) =>
+    ((node.kind() === "dictionary" || node.kind() === "list") && namedChildren(node).length === 0) ||
+    (node.kind() === "call" &&
+      /^(?:dict|list|(?:configparser\.)?(?:Raw|Safe)?ConfigParser)$/.test(node.field("function")?.text() ?? "") &&
+      namedChildren(node.field("arguments") ?? node).length === 0),
+  assignments: { assignment: { target: "left", value: "right" } },
+  ifStatement: { kind: "if_statement", condition: "condition", consequence: "consequence" },
+  // `a if condition else b`: no fields, three operands in that order.
+  ternary: { kind: "conditional_expression", consequence: 0, condition: 1, alternative: 2 },
+  switch: {
+    kinds: new Set(["match_statement"]),
+    condition: "subject",
+    body: "body",
+    group: "case_clause",
+    label: "case_pattern",
+    union: "union_pattern",
+    guard: "if_clause",
+  },
 };
 
 type Value = number | string | boolean;
@@ -88,7 +178,7 @@ export function constantValue(
     return t.length === 3 ? t[1] : undefined;
   }
   if (kind === syntax.string.kind) {
-    const parts = namedChildren(node);
+    const parts = namedChildren(node).filter((p) => !syntax.string.delimiters?.has(String(p.kind())));
     return parts.every((p) => p.kind() === syntax.string.fragment) ? parts.map((p) => p.text()).join("") : undefined;
   }
   if (kind === syntax.parenthesized) {
@@ -101,12 +191,18 @@ export function constantValue(
     if (l === undefined || r === undefined) return undefined;
     return binary(node.field(syntax.binary.operator)?.text() ?? "", l, r);
   }
-  if (kind === syntax.call.kind && node.field(syntax.call.name)?.text() === "charAt") {
-    const s = again(node.field(syntax.call.receiver));
-    const args = namedChildren(node.field(syntax.call.arguments) ?? node);
-    const i = args.length === 1 ? again(args[0]) : undefined;
-    return typeof s === "string" && typeof i === "number" && i >= 0 && i < s.length ? s[i] : undefined;
+  if (syntax.comparison && kind === syntax.comparison.kind) {
+    const operands = namedChildren(node);
+    const operators = node.children().filter((c) => !c.isNamed());
+    if (operands.length !== 2 || operators.length !== 1) return undefined;
+    const l = again(operands[0]);
+    const r = again(operands[1]);
+    return l === undefined || r === undefined ? undefined : binary(operators[0]!.text(), l, r);
   }
+  const call = callParts(syntax.call, node);
+  if (call?.name === "charAt" && call.args.length === 1) return charAt(again(call.receiver), again(call.args[0]));
+  if (syntax.subscript && kind === syntax.subscript.kind)
+    return charAt(again(node.field(syntax.subscript.value)), again(node.field(syntax.subscript.index)));
   if (kind === identifier) {
     // A local bound exactly once, to a constant (a parameter or a field is not bound here).
     const values: SgNode[] = [];
@@ -123,6 +219,9 @@ export function constantValue(
   }
   return undefined;
 }
+
+const charAt = (s: Value | undefined, i: Value | undefined): Value | undefined =>
+  typeof s === "string" && typeof i === "number" && i >= 0 && i < s.length ? s[i] : undefined;
 
 function binary(op: string, l: Value, r: Value): Value | undefined {
   if (typeof l === "number" && typeof r === "number") {
@@ -160,10 +259,10 @@ export function takenBranch(
   identifier: string,
 ): SgNode | undefined {
   if (node.kind() !== syntax.ternary.kind) return undefined;
-  const c = node.field(syntax.ternary.condition);
+  const c = part(node, syntax.ternary.condition);
   const value = c ? constantValue(syntax, c, scope, identifier) : undefined;
   if (typeof value !== "boolean") return undefined;
-  return node.field(value ? syntax.ternary.consequence : syntax.ternary.alternative) ?? undefined;
+  return part(node, value ? syntax.ternary.consequence : syntax.ternary.alternative) ?? undefined;
 }
 
 /** Whether `node` sits in a branch (of an if or a switch inside `scope`) that a constant condition never takes. */
@@ -176,9 +275,10 @@ export function deadIn(syntax: ConstantSyntax, node: SgNode, scope: SgNode, iden
       const value = c ? constantValue(syntax, c, scope, identifier) : undefined;
       if (typeof value !== "boolean") continue;
       const consequence = a.field(syntax.ifStatement.consequence);
-      const alternative = a.field(syntax.ifStatement.alternative);
-      if (consequence && within(node, consequence) && !value) return true;
-      if (alternative && within(node, alternative) && value) return true;
+      if (!consequence) continue;
+      if (within(node, consequence) && !value) return true;
+      // Every alternative (else, and Python's elif clauses) follows the consequence.
+      if (node.range().start.index >= consequence.range().end.index && value) return true;
     } else if (syntax.switch.kinds.has(kind)) {
       const live = liveGroups(syntax, a, scope, identifier);
       if (live && !live.some((g) => within(node, g)) && !within(node, a.field(syntax.switch.condition) ?? node))
@@ -194,21 +294,31 @@ function liveGroups(syntax: ConstantSyntax, node: SgNode, scope: SgNode, identif
   const selector = c ? constantValue(syntax, c, scope, identifier) : undefined;
   if (selector === undefined) return undefined;
   const groups = namedChildren(node.field(syntax.switch.body) ?? node).filter((g) => g.kind() === syntax.switch.group);
+  if (syntax.switch.guard && groups.some((g) => g.children().some((c) => c.kind() === syntax.switch.guard)))
+    return undefined;
   const labels = (g: SgNode) => g.children().filter((l) => l.kind() === syntax.switch.label);
+  // The values a label names (`case 'C' | 'D'`: both); [] for the default (`default:`, `case _:`).
+  const values = (l: SgNode) => {
+    const v = namedChildren(l)[0];
+    return v === undefined ? [] : v.kind() === syntax.switch.union ? namedChildren(v) : [v];
+  };
   const matches = (g: SgNode) =>
-    labels(g).some((l) => {
-      const v = namedChildren(l)[0];
-      return v !== undefined && constantValue(syntax, v, scope, identifier) === selector;
-    });
-  const isDefault = (g: SgNode) => labels(g).some((l) => namedChildren(l).length === 0);
+    labels(g).some((l) => values(l).some((v) => constantValue(syntax, v, scope, identifier) === selector));
+  const isDefault = (g: SgNode) => labels(g).some((l) => values(l).length === 0);
   let from = groups.findIndex(matches);
+  // A label before it that is not a constant (Python's `case str():`) might take the value first.
+  if (
+    groups
+      .slice(0, Math.max(from, 0))
+      .some((g) =>
+        labels(g).some((l) => values(l).some((v) => constantValue(syntax, v, scope, identifier) === undefined)),
+      )
+  )
+    return undefined;
   if (from < 0) {
     // Every label must be a constant to know that none matches.
     const allConstant = groups.every((g) =>
-      labels(g).every((l) => {
-        const v = namedChildren(l)[0];
-        return v === undefined || constantValue(syntax, v, scope, identifier) !== undefined;
-      }),
+      labels(g).every((l) => values(l).every((v) => constantValue(syntax, v, scope, identifier) !== undefined)),
     );
     if (!allConstant) return undefined;
     from = groups.findIndex(isDefault);
@@ -217,7 +327,7 @@ function liveGroups(syntax: ConstantSyntax, node: SgNode, scope: SgNode, identif
   const live: SgNode[] = [];
   for (let i = from; i < groups.length; i++) {
     live.push(groups[i]!);
-    if (groups[i]!.children().some((s) => syntax.exits.has(String(s.kind())))) break;
+    if (!syntax.exits || groups[i]!.children().some((s) => syntax.exits!.has(String(s.kind())))) break;
   }
   return live;
 }

@@ -121,3 +121,100 @@ describe("Java data flow", () => {
     expect(found).toEqual([2]);
   });
 });
+
+// The same in Python: sink `subprocess.run($CMD, …)`, source `request.form`, sanitizer `int(…)`.
+const python = compileEngine([
+  {
+    ...rule(),
+    patterns: [
+      {
+        ...rule().patterns[0]!,
+        value: JSON.stringify({
+          languages: ["python"],
+          rule: { any: [{ pattern: "subprocess.run($CMD)" }, { pattern: "subprocess.run($CMD, $$$)" }] },
+          flow: {
+            sink: "CMD",
+            sources: [{ kind: "attribute", regex: "^request\\.form$" }],
+            sanitizers: [{ kind: "call", has: { field: "function", regex: "^int$" } }],
+          },
+        }),
+      },
+    ],
+  },
+]);
+
+/** Whether the rule reports in a Flask view whose body is `body` (lines, indented here). */
+const reportsPy = (body: string) =>
+  python.scan(
+    "app/views.py",
+    Buffer.from(
+      `def view():\n    param = request.form.get("p")\n${body
+        .split("\n")
+        .map((l) => `    ${l}`)
+        .join("\n")}\n`,
+    ),
+    { allowSuppression: false },
+  ).findings.length > 0;
+
+describe("Python data flow", () => {
+  it("follows input through f-strings, lists a call fills and names", () => {
+    expect(reportsPy(`subprocess.run(f"echo {param}", shell=True)`)).toBe(true);
+    expect(reportsPy(`args = ["sh", "-c"]\nargs.append(f"echo {param}")\nsubprocess.run(args)`)).toBe(true);
+    expect(reportsPy(`for name in request.form.keys():\n    bar = name\nsubprocess.run(bar, shell=True)`)).toBe(true);
+    expect(reportsPy(`args = ["sh", "-c"]\nargs.append("echo hi")\nsubprocess.run(args)`)).toBe(false);
+    expect(reportsPy(`subprocess.run(f"echo {int(param)}", shell=True)`)).toBe(false);
+    // A module's function given input earlier does not make the module carry it.
+    expect(reportsPy(`a = shlex.join([param])\nsubprocess.run(shlex.join(["ls"]), shell=True)`)).toBe(false);
+  });
+
+  it("ignores branches a constant condition never takes: if/elif/else, conditional expressions, match", () => {
+    const branch = (condition: string) =>
+      reportsPy(
+        `num = 86\nif ${condition}:\n    bar = "safe"\nelse:\n    bar = param\nsubprocess.run(bar, shell=True)`,
+      );
+    expect(branch("7 * 42 - num > 200")).toBe(false);
+    expect(branch("7 * 42 - num < 200")).toBe(true);
+    expect(branch("param > 200")).toBe(true);
+    expect(reportsPy(`num = 106\nbar = "safe" if 7 * 18 + num > 200 else param\nsubprocess.run(bar, shell=True)`)).toBe(
+      false,
+    );
+    expect(reportsPy(`num = 106\nbar = "safe" if num > 200 else param\nsubprocess.run(bar, shell=True)`)).toBe(true);
+    expect(
+      reportsPy(`if 2 > 1:\n    bar = "a"\nelif param:\n    bar = param\nelse:\n    bar = param\nsubprocess.run(bar)`),
+    ).toBe(false);
+    expect(
+      reportsPy(`if 1 > 2:\n    bar = "a"\nelif param:\n    bar = "b"\nelse:\n    bar = param\nsubprocess.run(bar)`),
+    ).toBe(true);
+    const match = (index: number) =>
+      reportsPy(
+        `guess = "ABC"[${index}]\nmatch guess:\n    case 'A':\n        bar = param\n    case 'B':\n        bar = 'bob'\n    case 'C' | 'D':\n        bar = param\n    case _:\n        bar = 'x'\nsubprocess.run(bar, shell=True)`,
+      );
+    expect(match(0)).toBe(true);
+    expect(match(1)).toBe(false);
+    expect(match(2)).toBe(true);
+  });
+
+  it("knows what a fresh dict, list or configparser gives back for a constant key or index", () => {
+    const dict = (key: string) =>
+      reportsPy(
+        `m = {}\nm["keyA"] = "a"\nm["keyB"] = param\nbar = "safe"\nbar = m["keyB"]\nbar = m[${key}]\nsubprocess.run(bar, shell=True)`,
+      );
+    expect(dict(`"keyA"`)).toBe(false);
+    expect(dict(`"keyB"`)).toBe(true);
+    expect(dict(`param`)).toBe(true);
+    expect(reportsPy(`m = {}\nm["k"] = param\nsubprocess.run(m.get("other", "ls"))`)).toBe(false);
+    expect(reportsPy(`m = {}\nm["k"] = param\nsubprocess.run(m.get("k"))`)).toBe(true);
+    const list = (index: number) =>
+      reportsPy(
+        `lst = []\nlst.append("safe")\nlst.append(param)\nlst.append("more")\nlst.pop(0)\nbar = lst[${index}]\nsubprocess.run(bar, shell=True)`,
+      );
+    expect(list(0)).toBe(true);
+    expect(list(1)).toBe(false);
+    const conf = (key: string) =>
+      reportsPy(
+        `conf = configparser.ConfigParser()\nconf.add_section("s")\nconf.set("s", "keyA", "a")\nconf.set("s", "keyB", param)\nbar = conf.get("s", "${key}")\nsubprocess.run(bar, shell=True)`,
+      );
+    expect(conf("keyA")).toBe(false);
+    expect(conf("keyB")).toBe(true);
+  });
+});

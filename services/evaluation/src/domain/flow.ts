@@ -12,11 +12,22 @@
 // an array from its receiver taints the array (`random.nextBytes(buf)`, `in.read(buf)`), a fresh
 // map or list filled with constant keys or indexes gives back what was put there (collections.ts), calls to
 // the file's own methods are followed into their returns, and branches that a constant condition
-// never takes assign nothing (constant.ts). Each check is bounded (MAX_NODES nodes, names
+// never takes assign nothing (constant.ts). In Python also: calls on a name with input as an
+// argument taint it (`argList.append(f"echo {x}")`), a subscript assignment taints the collection
+// (`m["k"] = x`), fresh dicts, lists and configparsers filled with constant keys give back what
+// was put there, and constant branches (if/elif/else, `a if c else b`) are folded. Each check is bounded (MAX_NODES nodes, names
 // followed at most MAX_DEPTH deep), so a large function costs a bounded amount per sink.
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
 import { elementOf, type CallSite } from "./collections.js";
-import { deadIn, JAVA_CONSTANTS, takenBranch, type ConstantSyntax } from "./constant.js";
+import {
+  callParts,
+  deadIn,
+  JAVA_CONSTANTS,
+  PYTHON_CONSTANTS,
+  takenBranch,
+  type CallSyntax,
+  type ConstantSyntax,
+} from "./constant.js";
 import type { StructuralLanguage } from "./structuralLanguages.js";
 
 /** A flow condition: the metavariable of the sink's argument, and what taints and cleans it. */
@@ -45,7 +56,9 @@ interface Syntax {
    * file declares is followed into it (what its returns carry, its parameters bound to the
    * call's arguments).
    */
-  call?: { kind: string; receiver: string; name: string; arguments: string };
+  call?: CallSyntax;
+  /** Only a name the function assigns is tainted by calls on it (Python: `base64.b64decode(x)` is a module's function, not a list filled). */
+  callsTaintLocalsOnly?: boolean;
   /**
    * Methods that write what their receiver gives into the names passed to them
    * (`random.nextBytes(buf)`, `in.read(buf)`): the call taints those names with its receiver.
@@ -84,9 +97,16 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
     assignments: {
       assignment: { target: "left", value: "right" },
       augmented_assignment: { target: "left", value: "right" },
+      // for name in request.form.keys(): each element of the value.
+      for_statement: { target: "left", value: "right" },
     },
     identifier: "identifier",
     names: { attribute: ["attribute"], keyword_argument: ["name"] },
+    call: PYTHON_CONSTANTS.call,
+    callsTaintLocalsOnly: true,
+    constants: PYTHON_CONSTANTS,
+    statements: new Set(["expression_statement"]),
+    blocks: new Set(["block", "module"]),
   },
   javascript: JS,
   typescript: JS,
@@ -227,7 +247,7 @@ function sourceParameters(syntax: Syntax, scope: SgNode, flow: CompiledFlow): Ma
 /** A function's assignments and calls, indexed once per check. */
 interface ScopeIndex {
   /** By name: each assignment node (or call on the name) and its value nodes, in source order. */
-  writes: Map<string, { node: SgNode; values: SgNode[]; assignment: boolean }[]>;
+  writes: Map<string, { node: SgNode; values: SgNode[]; assignment: boolean; update?: boolean }[]>;
   calls: Map<string, CallSite[]>;
 }
 
@@ -264,31 +284,41 @@ export function reachesSink(
     let index = indexes.get(key);
     if (index) return index;
     index = { writes: new Map(), calls: new Map() };
-    const add = (name: string, entry: { node: SgNode; values: SgNode[]; assignment: boolean }) =>
+    const add = (name: string, entry: { node: SgNode; values: SgNode[]; assignment: boolean; update?: boolean }) =>
       index!.writes.set(name, [...(index!.writes.get(name) ?? []), entry]);
     for (const [kind, fields] of Object.entries(syntax.assignments))
       for (const a of scopeNode.findAll({ rule: { kind } } as NapiConfig)) {
         const target = a.field(fields.target);
         const value = a.field(fields.value);
+        // `x += y` updates x: it overwrites nothing (and x is no longer what was first assigned).
+        const operator = a.field("operator")?.text();
+        const update = operator !== undefined && operator !== "=";
         if (target?.kind() === syntax.identifier && value)
-          add(target.text(), { node: a, values: [value], assignment: true });
+          add(target.text(), { node: a, values: [value], assignment: !update, update });
+        // m["k"] = v: the collection carries v, and (collections.ts) holds it under "k".
+        const subscript = syntax.constants?.subscript;
+        const collection = subscript && target?.kind() === subscript.kind ? target.field(subscript.value) : null;
+        const key = subscript ? target?.field(subscript.index) : null;
+        if (collection?.kind() === syntax.identifier && key && value) {
+          add(collection.text(), { node: a, values: [value], assignment: false });
+          const site: CallSite = { node: a, method: "put", args: [key, value] };
+          index.calls.set(collection.text(), [...(index.calls.get(collection.text()) ?? []), site]);
+        }
       }
     if (syntax.call) {
       const call = syntax.call;
       for (const c of scopeNode.findAll({ rule: { kind: call.kind } } as NapiConfig)) {
-        const receiver = c.field(call.receiver);
-        const args =
-          c
-            .field(call.arguments)
-            ?.children()
-            .filter((x) => x.isNamed()) ?? [];
-        if (receiver && syntax.fills?.has(c.field(call.name)?.text() ?? ""))
+        const parts = callParts(call, c);
+        if (!parts) continue;
+        const { receiver, name, args } = parts;
+        if (receiver && syntax.fills?.has(name))
           for (const a of args)
             if (a.kind() === syntax.identifier) add(a.text(), { node: c, values: [receiver], assignment: false });
         if (receiver?.kind() !== syntax.identifier) continue;
-        const site: CallSite = { node: c, method: c.field(call.name)?.text() ?? "", args };
+        const site: CallSite = { node: c, method: name, args };
         index.calls.set(receiver.text(), [...(index.calls.get(receiver.text()) ?? []), site]);
-        if (args.length && !syntax.typeName?.test(receiver.text()))
+        const local = !syntax.callsTaintLocalsOnly || index.writes.get(receiver.text())?.some((w) => w.assignment);
+        if (args.length && local && !syntax.typeName?.test(receiver.text()))
           add(receiver.text(), { node: c, values: args, assignment: false });
       }
     }
@@ -406,7 +436,7 @@ export function reachesSink(
       const at = node.range().start.index;
       const element = elementOf(syntax.constants, node, frame.scope, syntax.identifier, (name) => ({
         writes: (indexOf(frame.scope).writes.get(name) ?? [])
-          .filter((w) => w.assignment && w.node.range().start.index < at)
+          .filter((w) => (w.assignment || w.update) && w.node.range().start.index < at)
           .map((w) => w.values[0]!),
         calls: (indexOf(frame.scope).calls.get(name) ?? []).filter((c) => c.node.range().start.index < at),
       }));

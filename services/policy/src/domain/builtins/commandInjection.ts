@@ -15,6 +15,7 @@ import {
 import { RUBY_COMMAND_SANITIZERS, RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, rubyCall } from "./rubyFlow.js";
 import { PHP_COMMAND_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, phpCall } from "./phpFlow.js";
 import { JAVA_COMMAND_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+import { PY_READS_REQUEST, pythonCommandFromRequest } from "./pythonFlow.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
 const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
@@ -80,6 +81,8 @@ export const commandInjection: BuiltinPolicy = {
       paths: paths("python"),
       // shell= values that are false: no shell.
       match_allowlist: [String.raw`\bshell\s*=\s*(?:False|None|0|\[\s*\]|\{\s*\}|''|"")\s*[,)]$`],
+      // Files reading request input: python-command-from-request.
+      file_excludes: [PY_READS_REQUEST],
     },
     {
       id: "python-shell-helpers",
@@ -88,6 +91,7 @@ export const commandInjection: BuiltinPolicy = {
       value: String.raw`\b(?:subprocess\.(?:getoutput|getstatusoutput)|commands\.(?:getoutput|getstatusoutput)|popen2\.(?:popen[234]|Popen[34]))\s*\(\s*${PY_DYNAMIC_ARG}`,
       message: "A shell helper (getoutput, popen) runs a command built from variables",
       paths: paths("python"),
+      file_excludes: [PY_READS_REQUEST],
     },
     {
       id: "python-os-system",
@@ -96,7 +100,9 @@ export const commandInjection: BuiltinPolicy = {
       value: String.raw`\bos\.(?:system|popen[234]?)\s*\(\s*(?:[A-Za-z_]|["'][^"'\n]*["']\s*(?:[%+]|\.format\s*\())`,
       message: "os.system/os.popen runs a command built from variables through a shell",
       paths: paths("python"),
+      file_excludes: [PY_READS_REQUEST],
     },
+    pythonCommandFromRequest,
     {
       id: "go-exec-shell",
       type: "regex",

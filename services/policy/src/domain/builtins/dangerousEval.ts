@@ -13,6 +13,7 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
+import { PY_READS_REQUEST, pythonCodeFromRequest } from "./pythonFlow.js";
 
 export const dangerousEval: BuiltinPolicy = {
   id: "dangerous-eval",
@@ -65,7 +66,10 @@ export const dangerousEval: BuiltinPolicy = {
       paths: paths("python"),
       line_allowlist: [String.raw`^\s*(?:async\s+)?def\s`],
       checks: ["not-member-call"],
+      // Files reading request input: python-code-from-request.
+      file_excludes: [PY_READS_REQUEST],
     },
+    pythonCodeFromRequest,
     {
       id: "python-template-from-request",
       type: "structural",

@@ -136,13 +136,16 @@ export const KOTLIN_READS_NAME = {
  * Python request input, as flow sources of structural rules: Flask's `request.args`, `.form`,
  * `.values`, `.files`, `.cookies`, `.headers`, `.json`, `.data`, `.get_json()`, Django's
  * `request.GET`, `.POST`, `.COOKIES`, `.META`, `.body`, `.FILES`, DRF's `request.query_params`,
- * `.data`.
+ * `.data`; Flask's `.query_string`, `.path`, `.full_path`, `.url`; and the request passed whole to
+ * a helper (`wrapper(request)`).
  */
 export const PY_REQUEST_SOURCES = [
   {
     kind: "attribute",
-    regex: String.raw`^request\.(?:args|form|values|files|cookies|headers|json|data|get_json|get_data|GET|POST|COOKIES|META|body|FILES|query_params|stream)$`,
+    regex: String.raw`^request\.(?:args|form|values|files|cookies|headers|json|data|get_json|get_data|GET|POST|COOKIES|META|body|FILES|query_params|stream|query_string|path|full_path|url)$`,
   },
+  // The request handed whole to a helper (`wrapper(request)`): what it gives back carries input.
+  { kind: "call", has: { field: "arguments", regex: String.raw`^\(\s*request\s*\)$` } },
 ];
 
 /** Words (lower-case) a file reading Python request input contains: the gate before it is parsed. */
@@ -161,6 +164,11 @@ export const PY_REQUEST_KEYWORDS = [
   "request.body",
   "request.query_params",
   "request.stream",
+  "request.query_string",
+  "request.path",
+  "request.full_path",
+  "request.url",
+  "(request)",
 ];
 
 /** Python calls whose result carries no injection whatever their input: numbers, quoting, escaping. */

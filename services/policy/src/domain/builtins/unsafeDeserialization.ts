@@ -10,6 +10,7 @@ import {
 } from "./types.js";
 import { CSHARP_DESERIALIZATION } from "./csharpRules.js";
 import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, phpCall } from "./phpFlow.js";
+import { PY_READS_REQUEST, pythonDeserializeFromRequest } from "./pythonFlow.js";
 
 export const unsafeDeserialization: BuiltinPolicy = {
   id: "unsafe-deserialization",
@@ -34,6 +35,8 @@ export const unsafeDeserialization: BuiltinPolicy = {
       value: String.raw`\b(?:pickle|cPickle|_pickle|dill|cloudpickle|marshal)\.(?:loads?|Unpickler)\s*\(|\bjsonpickle\.(?:unpickler\.)?(?:decode\s*\(|Unpickler\s*\(\s*\)\s*\.restore\s*\()|\b(?:pd|pandas)\.read_pickle\s*\(|\bshelve\.open\s*\(`,
       message: "pickle deserialization runs arbitrary code from the data",
       paths: paths("python"),
+      // Files reading request input: python-deserialize-from-request.
+      file_excludes: [PY_READS_REQUEST],
     },
     {
       id: "python-yaml-load",
@@ -42,7 +45,9 @@ export const unsafeDeserialization: BuiltinPolicy = {
       value: String.raw`\byaml\.load(?:_all)?\s*\(\s*(?:[^,()\n]|\([^()\n]*\))+\)|\byaml\.unsafe_load(?:_all)?\s*\(|\byaml\.load(?:_all)?\s*\((?:[^()\n]|\([^()\n]*\))*\bLoader\s*=\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\b|\byaml\.load(?:_all)?\s*\([^()\n]*,\s*(?:yaml\.)?(?:Unsafe|Full)?Loader\s*\)`,
       message: "yaml.load without SafeLoader can construct arbitrary Python objects",
       paths: paths("python"),
+      file_excludes: [PY_READS_REQUEST],
     },
+    pythonDeserializeFromRequest,
     {
       id: "python-torch-load",
       type: "regex",

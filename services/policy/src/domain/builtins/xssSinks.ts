@@ -16,6 +16,7 @@ import {
 import { JAVA_HTML_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 import { CSHARP_XSS } from "./csharpRules.js";
 import { PHP_HTML_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES } from "./phpFlow.js";
+import { pythonResponseFromRequest } from "./pythonFlow.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
@@ -139,6 +140,7 @@ export const xssSinks: BuiltinPolicy = {
       keywords: JS_REQUEST_KEYWORDS,
       file_requires: [String.raw`\b(?:res|response)\.(?:send|write|end)\s*\(`],
     },
+    pythonResponseFromRequest,
     {
       id: "java-response-from-request",
       type: "structural",
