@@ -34,6 +34,10 @@ export const unsafeDeserialization: BuiltinPolicy = {
       value: String.raw`\b(?:pickle|cPickle|_pickle|dill|cloudpickle|marshal)\.(?:loads?|Unpickler)\s*\(|\bjsonpickle\.(?:unpickler\.)?(?:decode\s*\(|Unpickler\s*\(\s*\)\s*\.restore\s*\()|\b(?:pd|pandas)\.read_pickle\s*\(|\bshelve\.open\s*\(`,
       message: "pickle deserialization runs arbitrary code from the data",
       paths: paths("python"),
+      // A file the program names itself (a literal path) is its own data, not input.
+      line_allowlist: [
+        String.raw`\bpickle\.load\s*\(\s*open\s*\(\s*[rRbBuU]?["'][^"'\n]*["']\s*(?:,\s*(?:mode\s*=\s*)?["']rb["']\s*)?\)\s*\)`,
+      ],
     },
     {
       id: "python-yaml-load",
@@ -105,6 +109,8 @@ export const unsafeDeserialization: BuiltinPolicy = {
       value: String.raw`\b(?:YAML|Psych)\.(?:load|unsafe_load|load_file|unsafe_load_file|load_stream)\b`,
       message: "YAML.load (Psych < 4) / unsafe_load can instantiate arbitrary objects; use YAML.safe_load",
       paths: paths("ruby"),
+      // The safe_yaml gem's YAML.load(data, safe: true) loads plain data only.
+      line_allowlist: [String.raw`\b(?:YAML|Psych)\.load\s*\([^\n]*\bsafe:\s*true\b`],
     },
     {
       id: "js-node-serialize",
