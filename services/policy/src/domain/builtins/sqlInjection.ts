@@ -26,8 +26,8 @@ const sqlStart = (quote: string) =>
   String.raw`(?i:select\s[^${quote}]*?\bfrom\b|insert\s+into\b|update\s+[\w."\[\]]+\s+set\b|delete\s+from\b|(?:replace|merge)\s+into\b|with\s+\w+\s+as\s*\()`;
 
 // Python string formatting applied right after a literal: % (not a binding tuple passed as an
-// argument), .format(), .replace(x, value).
-const PY_FORMAT = String.raw`(?:%\s*[\w(\[{"']|\.format\s*\(|\.replace\s*\([^,\n]*,\s*[A-Za-z_])`;
+// argument), .format() with arguments, .replace(x, value).
+const PY_FORMAT = String.raw`(?:%\s*[\w(\[{"']|\.format\s*\(\s*[^)\s]|\.replace\s*\([^,\n]*,\s*[A-Za-z_])`;
 
 // Java methods whose first argument is SQL or JPQL text: JDBC, Spring's JdbcTemplate, JPA and Hibernate.
 const JAVA_SQL_METHODS = [
@@ -57,7 +57,7 @@ export const sqlInjection: BuiltinPolicy = {
   id: "sql-injection",
   name: "SQL injection",
   description:
-    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants, pq.QuoteIdentifier, or queries that are only printed or logged), query text of JDBC/JdbcTemplate/JPA/Hibernate calls in Java that request input or a String parameter of the method reaches (through assignments, builders, collections, the file's own methods; not constants, not through a parse to a number), concatenation in JDBC/JPA calls in Kotlin, Groovy and Scala, concatenation or interpolation in ADO.NET commands (C#), request input reaching a query's text within the function (Python, JavaScript/TypeScript: through assignments, concatenation and formatting, not through int() or escaping), request input and interpolation in PHP queries and Ruby/Rails interpolation.",
+    "Detects SQL statements built by concatenating or interpolating values instead of binding parameters: string concatenation in any language, SQL literals formatted with f-strings, %, .format() or .replace() in Python (and Django RawSQL/extra given such SQL), template literals in JavaScript query calls, fmt.Sprintf and query += in Go (not constants, pq.QuoteIdentifier, or queries that are only printed or logged), query text of JDBC/JdbcTemplate/JPA/Hibernate calls in Java that request input or a String parameter of the method reaches (through assignments, builders, collections, the file's own methods; not constants, not through a parse to a number), concatenation in JDBC/JPA calls in Kotlin, Groovy and Scala, concatenation or interpolation in ADO.NET commands (C#), request input reaching a query's text within the function (Python, JavaScript/TypeScript: through assignments, concatenation and formatting, not through int() or escaping), request input reaching PHP queries (mysqli, PDO, Laravel raw methods) and ActiveRecord SQL fragments (Ruby) within the function, and interpolation in PHP and Ruby/Rails queries.",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,

@@ -37,6 +37,10 @@ export const unsafeDeserialization: BuiltinPolicy = {
       paths: paths("python"),
       // Files reading request input: python-deserialize-from-request.
       file_excludes: [PY_READS_REQUEST],
+      // A file the program names itself (a literal path) is its own data, not input.
+      line_allowlist: [
+        String.raw`\bpickle\.load\s*\(\s*open\s*\(\s*[rRbBuU]?["'][^"'\n]*["']\s*(?:,\s*(?:mode\s*=\s*)?["']rb["']\s*)?\)\s*\)`,
+      ],
     },
     {
       id: "python-yaml-load",
@@ -110,6 +114,8 @@ export const unsafeDeserialization: BuiltinPolicy = {
       value: String.raw`\b(?:YAML|Psych)\.(?:load|unsafe_load|load_file|unsafe_load_file|load_stream)\b`,
       message: "YAML.load (Psych < 4) / unsafe_load can instantiate arbitrary objects; use YAML.safe_load",
       paths: paths("ruby"),
+      // The safe_yaml gem's YAML.load(data, safe: true) loads plain data only.
+      line_allowlist: [String.raw`\b(?:YAML|Psych)\.load\s*\([^\n]*\bsafe:\s*true\b`],
     },
     {
       id: "js-node-serialize",

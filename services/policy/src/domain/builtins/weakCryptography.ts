@@ -73,7 +73,8 @@ export const weakCryptography: BuiltinPolicy = {
     {
       id: "ruby-weak-password-hash",
       type: "regex",
-      value: String.raw`\bDigest::(?:MD5|SHA1)\.(?:hexdigest|digest|base64digest)\b[^\n]*${PASSWORD}`,
+      // Digest::MD5, OpenSSL::Digest::MD5 (also .new), OpenSSL::Digest.new("MD5"), and their SHA-1 forms.
+      value: String.raw`(?:\b(?:OpenSSL::)?Digest::(?:MD5|SHA1)(?:\.new\s*(?:\(\s*\))?)?\.(?:hexdigest|digest|base64digest|update)\b|\bOpenSSL::Digest\.(?:new\s*\(\s*|(?:hexdigest|digest|base64digest)\s*\(\s*)["'](?i:md5|sha1)["'])[^\n]*${PASSWORD}`,
       message: "Password hashed with MD5/SHA-1, which are fast and broken",
       paths: paths("ruby"),
     },

@@ -15,6 +15,7 @@ import {
 } from "./types.js";
 import { JAVA_HTML_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 import { CSHARP_XSS } from "./csharpRules.js";
+import { TEMPLATE_XSS } from "./templateRules.js";
 import { PHP_HTML_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES } from "./phpFlow.js";
 import { pythonResponseFromRequest } from "./pythonFlow.js";
 
@@ -29,7 +30,7 @@ export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
   name: "Cross-site scripting sinks",
   description:
-    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, Html.Raw of anything but a literal in Razor views (C#), and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, Html.Raw of anything but a literal in Razor views (C#), URL attributes (href, src, action) whose value starts with a template variable and unquoted attribute values from template variables (Jinja, Django, Twig, Handlebars), and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -102,6 +103,8 @@ export const xssSinks: BuiltinPolicy = {
       value: String.raw`\bdocument\.write(?:ln)?\s*\(`,
       message: "document.write writes unescaped HTML into the page",
       paths: paths("web"),
+      // A single string constant writes nothing a visitor controls.
+      line_allowlist: [String.raw`\bdocument\.write(?:ln)?\s*\(\s*(?:"[^"\n]*"|'[^'\n]*'|\x60[^\x60$\n]*\x60)\s*\)`],
     },
     {
       id: "react-dangerously-set-inner-html",
@@ -110,6 +113,8 @@ export const xssSinks: BuiltinPolicy = {
       message: "dangerouslySetInnerHTML renders unescaped HTML",
       paths: paths("web"),
       allowlist: [SANITIZED],
+      // A string constant as the HTML.
+      match_allowlist: [String.raw`__html\s*:\s*(?:"[^"\n]*"|'[^'\n]*'|\x60[^\x60$\n]*\x60)\s*\}\s*\}`],
     },
     {
       id: "vue-v-html",
@@ -206,6 +211,7 @@ export const xssSinks: BuiltinPolicy = {
       paths: paths("ruby"),
     },
     ...CSHARP_XSS,
+    ...TEMPLATE_XSS,
   ],
   suggestions: [
     "Insert text with textContent / innerText or the framework's escaped interpolation ({{ }}, {x}); when HTML is really needed, sanitize it with a vetted sanitizer (DOMPurify, bleach, Rails sanitize) right at the sink.",
