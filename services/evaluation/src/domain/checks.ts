@@ -17,6 +17,7 @@ import {
   ghaInGithubScript,
   ghaInRunScript,
   k8sPodSettingApplies,
+  yamlNoIntegrity,
   yamlNoNonRootUser,
 } from "./checks/config.js";
 import type { Check } from "./checks/input.js";
@@ -55,6 +56,8 @@ export const CHECKS: Readonly<Record<string, Check>> = {
   "gha-in-run-script": ghaInRunScript,
   /** GitHub Actions: the match is in actions/github-script's script: code. */
   "gha-in-github-script": ghaInGithubScript,
+  /** GitLab CI: a remote include without an integrity hash. */
+  "yaml-no-integrity": yamlNoIntegrity,
   /** Terraform: the block admits traffic on TCP port 22. */
   "tf-ingress-ssh": tfIngressSsh,
   /** Terraform: the block admits traffic on TCP port 3389. */

@@ -52,25 +52,40 @@ export function dockerfileFromImage(input: CheckInput): boolean {
 const indentOf = (line: string) => line.length - line.trimStart().length;
 
 /**
- * `runAsNonRoot: false` only lets a container run as root when its securityContext does not
- * also set a non-zero runAsUser: reads the YAML block (the lines at the match's indentation)
- * around the match.
+ * Whether another line of the YAML mapping the match's line belongs to (the lines at its
+ * indentation, up to a less indented line; a list item's mapping starts at its `- `) passes `test`.
  */
-export function yamlNoNonRootUser(input: CheckInput): boolean {
+function yamlMappingHas(input: CheckInput, test: (line: string) => boolean): boolean {
   const lineStart = input.start === 0 ? 0 : input.content.lastIndexOf(10, input.start - 1) + 1;
   const lineEnd = input.content.indexOf(10, input.start);
   const line = input.content.toString("utf8", lineStart, lineEnd === -1 ? input.content.length : lineEnd);
   const indent = indentOf(line.replace(/^(\s*)- /, "$1  "));
-  const nonRootUser = (line: string) => /^\s*(?:-\s+)?runAsUser\s*:\s*["']?([1-9][0-9]*)["']?\s*(?:#.*)?$/.test(line);
-  for (const lines of [linesAfter(input.content, input.end), linesBefore(input.content, input.start)]) {
+  const after = linesAfter(input.content, input.end);
+  for (const lines of /^\s*-\s/.test(line) ? [after] : [after, linesBefore(input.content, input.start)]) {
     for (const line of lines) {
       if (!line.trim() || line.trimStart().startsWith("#")) continue;
-      if (indentOf(line) < indent) break;
-      if (indentOf(line) === indent && nonRootUser(line)) return false;
+      if (indentOf(line) < indent) {
+        // The list item that starts this mapping is still part of it.
+        if (lines !== after && /^\s*-\s/.test(line) && indentOf(line.replace(/^(\s*)- /, "$1  ")) === indent)
+          return test(line);
+        break;
+      }
+      if (indentOf(line) === indent && test(line)) return true;
     }
   }
-  return true;
+  return false;
 }
+
+/**
+ * `runAsNonRoot: false` only lets a container run as root when its securityContext does not
+ * also set a non-zero runAsUser: reads the YAML mapping around the match.
+ */
+export const yamlNoNonRootUser = (input: CheckInput): boolean =>
+  !yamlMappingHas(input, (line) => /^\s*(?:-\s+)?runAsUser\s*:\s*["']?([1-9][0-9]*)["']?\s*(?:#.*)?$/.test(line));
+
+/** GitLab CI: an `include: remote:` whose mapping gives no `integrity:` hash of the file. */
+export const yamlNoIntegrity = (input: CheckInput): boolean =>
+  !yamlMappingHas(input, (line) => /^\s*(?:-\s+)?integrity\s*:\s*\S/.test(line));
 
 const yamlLinesCache = new WeakMap<Buffer, readonly string[]>();
 const yamlIndent = (line: string) => indentOf(line.replace(/^(\s*)- /, "$1  "));

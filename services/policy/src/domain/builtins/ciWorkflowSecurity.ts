@@ -35,7 +35,7 @@ export const ciWorkflowSecurity: BuiltinPolicy = {
   id: "ci-workflow-security",
   name: "CI workflow security",
   description:
-    "Detects insecure GitHub Actions and GitLab CI workflows: untrusted event data (pull request and issue titles and bodies, comments, commit messages, branch names) substituted into run: scripts or github-script code, third-party actions not pinned to a full commit SHA, pull_request_target or workflow_run workflows that check out the pull request's code, a GITHUB_TOKEN with write-all permissions, the deprecated set-env/add-path commands switched back on, and secrets echoed into the job log.",
+    "Detects insecure GitHub Actions and GitLab CI workflows: untrusted event data (pull request and issue titles and bodies, comments, commit messages, branch names) substituted into run: scripts or github-script code, third-party actions not pinned to a full commit SHA, pull_request_target or workflow_run workflows that check out the pull request's code, GitLab remote includes without an integrity hash, a GITHUB_TOKEN with write-all permissions, the deprecated set-env/add-path commands switched back on, and secrets echoed into the job log.",
   severity: "warning",
   enabled: true,
   category: CONFIGURATION_CATEGORY,
@@ -45,6 +45,7 @@ export const ciWorkflowSecurity: BuiltinPolicy = {
     "cwe:CWE-94",
     "cwe-top-25:CWE-94",
     "cwe:CWE-250",
+    "cwe:CWE-494",
     "cwe:CWE-532",
     "cwe:CWE-829",
     "owasp-top-10:A08",
@@ -110,6 +111,17 @@ export const ciWorkflowSecurity: BuiltinPolicy = {
       file_requires: [String.raw`(?m)^[^#\n]*\b(?:pull_request_target|workflow_run)\b`],
     },
     {
+      id: "gitlab-remote-include-unverified",
+      type: "regex",
+      // include: remote: (or include: with a URL) fetches pipeline configuration over the network;
+      // `integrity: sha256-…` beside it makes GitLab refuse a file whose hash differs.
+      value: String.raw`${KEY}(?:remote|include)[ \t]*:[ \t]*["']?https?://`,
+      message:
+        "A remote CI configuration is included without an integrity hash: whoever controls that URL controls the pipeline",
+      paths: GITLAB,
+      checks: ["yaml-no-integrity"],
+    },
+    {
       id: "gha-write-all-permissions",
       type: "regex",
       value: String.raw`${KEY}permissions[ \t]*:[ \t]*["']?write-all["']?[ \t]*(?:#.*)?$`,
@@ -142,6 +154,7 @@ export const ciWorkflowSecurity: BuiltinPolicy = {
       "CWE-78": INJECTION_RULES,
       "CWE-94": ["gha-github-script-injection"],
       "CWE-250": ["gha-write-all-permissions"],
+      "CWE-494": ["gitlab-remote-include-unverified"],
       "CWE-532": ["ci-secret-echoed"],
       "CWE-829": ["gha-unpinned-action", "gha-pr-target-checkout"],
     },
