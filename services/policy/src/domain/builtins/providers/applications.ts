@@ -2,7 +2,7 @@
 // format (`docs`): self-identifying tokens by their prefix, and generic shapes only where the
 // provider is named before them. Fixtures: services/policy/fixtures/provider-tokens/applications.conf.
 import type { ProviderFamily } from "../tokenRules.js";
-import { UUID, named, prefixed } from "./shapes.js";
+import { HEX32, HEX40, HEX64, UUID, alnum, named, prefixed } from "./shapes.js";
 
 export const APPLICATION_FAMILIES: ProviderFamily[] = [
   // Payments, commerce and finance
@@ -35,7 +35,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Alpaca",
     "API secret key",
     ["alpaca", "apca"],
-    "[A-Za-z0-9]{40}",
+    alnum(40),
     "https://docs.alpaca.markets/docs/authentication",
   ),
   named(
@@ -59,7 +59,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "PandaDoc",
     "API key",
     ["pandadoc"],
-    "[a-f0-9]{40}",
+    HEX40,
     "https://developers.pandadoc.com/reference/api-key-authentication-process",
   ),
   named(
@@ -67,7 +67,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Dropbox Sign (HelloSign)",
     "API key",
     ["hellosign", "dropboxsign", "dropbox_sign"],
-    "[a-f0-9]{64}",
+    HEX64,
     "https://developers.hellosign.com/api/reference/authentication/",
   ),
   // Developer platforms, CI, infrastructure and data
@@ -213,7 +213,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Harbor",
     "robot account secret",
     ["harbor"],
-    "[A-Za-z0-9]{32}",
+    alnum(32),
     "https://goharbor.io/docs/main/working-with-projects/project-configuration/create-robot-accounts/",
   ),
   named(
@@ -245,7 +245,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Cypress Cloud",
     "record key",
     ["cypress"],
-    `${UUID}`,
+    UUID,
     "https://docs.cypress.io/cloud/account-management/projects",
   ),
   named(
@@ -253,7 +253,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "BrowserStack",
     "access key",
     ["browserstack"],
-    "[A-Za-z0-9]{20}",
+    alnum(20),
     "https://www.browserstack.com/docs/automate/api-reference/selenium/introduction",
   ),
   named(
@@ -261,7 +261,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Sauce Labs",
     "access key",
     ["saucelabs", "sauce"],
-    `${UUID}`,
+    UUID,
     "https://docs.saucelabs.com/basics/acct-team-mgmt/managing-user-info/",
   ),
   named(
@@ -304,15 +304,15 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "rpa_[A-Za-z0-9]{40,60}",
     "https://docs.runpod.io/get-started/api-keys",
   ),
-  named("exa-api-key", "Exa", "API key", ["exa"], `${UUID}`, "https://docs.exa.ai/reference/getting-started"),
-  named("serpapi-api-key", "SerpApi", "API key", ["serpapi"], "[a-f0-9]{64}", "https://serpapi.com/search-api"),
-  named("scraperapi-api-key", "ScraperAPI", "API key", ["scraperapi"], "[a-f0-9]{32}", "https://docs.scraperapi.com/"),
+  named("exa-api-key", "Exa", "API key", ["exa"], UUID, "https://docs.exa.ai/reference/getting-started"),
+  named("serpapi-api-key", "SerpApi", "API key", ["serpapi"], HEX64, "https://serpapi.com/search-api"),
+  named("scraperapi-api-key", "ScraperAPI", "API key", ["scraperapi"], HEX32, "https://docs.scraperapi.com/"),
   named(
     "zyte-api-key",
     "Zyte",
     "API key",
     ["zyte", "scrapinghub"],
-    "[a-f0-9]{32}",
+    HEX32,
     "https://docs.zyte.com/zyte-api/usage/http.html",
   ),
   named(
@@ -320,17 +320,10 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Keycloak",
     "client secret",
     ["keycloak"],
-    "[A-Za-z0-9]{32}",
+    alnum(32),
     "https://www.keycloak.org/docs/latest/server_admin/",
   ),
-  named(
-    "zerotier-api-token",
-    "ZeroTier",
-    "API token",
-    ["zerotier"],
-    "[A-Za-z0-9]{32}",
-    "https://docs.zerotier.com/api/tokens",
-  ),
+  named("zerotier-api-token", "ZeroTier", "API token", ["zerotier"], alnum(32), "https://docs.zerotier.com/api/tokens"),
   named(
     "backblaze-b2-application-key",
     "Backblaze B2",
@@ -344,7 +337,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Cloudflare Access",
     "service token client secret",
     ["cf-access-client-secret", "cf_access_client_secret"],
-    "[a-f0-9]{64}",
+    HEX64,
     "https://developers.cloudflare.com/cloudflare-one/identity/service-tokens/",
   ),
   named(
@@ -481,7 +474,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Mailtrap",
     "API token",
     ["mailtrap"],
-    "[a-f0-9]{32}",
+    HEX32,
     "https://api-docs.mailtrap.io/docs/mailtrap-api-docs/",
   ),
   named(
@@ -489,10 +482,10 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Iterable",
     "API key",
     ["iterable"],
-    "[a-f0-9]{32}",
+    HEX32,
     "https://support.iterable.com/hc/en-us/articles/360043464871-API-Keys",
   ),
-  named("braze-api-key", "Braze", "REST API key", ["braze"], `${UUID}`, "https://www.braze.com/docs/api/basics/"),
+  named("braze-api-key", "Braze", "REST API key", ["braze"], UUID, "https://www.braze.com/docs/api/basics/"),
   named(
     "activecampaign-api-key",
     "ActiveCampaign",
@@ -501,7 +494,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "[a-f0-9]{72}",
     "https://developers.activecampaign.com/reference/authentication",
   ),
-  named("drip-api-token", "Drip", "API token", ["drip"], "[a-f0-9]{32}", "https://developer.drip.com/"),
+  named("drip-api-token", "Drip", "API token", ["drip"], HEX32, "https://developer.drip.com/"),
   named(
     "pushbullet-access-token",
     "Pushbullet",
@@ -510,16 +503,9 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     String.raw`o\.[A-Za-z0-9]{32}`,
     "https://docs.pushbullet.com/",
   ),
-  named(
-    "pushover-api-token",
-    "Pushover",
-    "application API token",
-    ["pushover"],
-    "[A-Za-z0-9]{30}",
-    "https://pushover.net/api",
-  ),
+  named("pushover-api-token", "Pushover", "application API token", ["pushover"], alnum(30), "https://pushover.net/api"),
   named("ntfy-access-token", "ntfy", "access token", ["ntfy"], "tk_[A-Za-z0-9]{29}", "https://docs.ntfy.sh/config/"),
-  named("zulip-api-key", "Zulip", "API key", ["zulip"], "[A-Za-z0-9]{32}", "https://zulip.com/api/api-keys"),
+  named("zulip-api-key", "Zulip", "API key", ["zulip"], alnum(32), "https://zulip.com/api/api-keys"),
   prefixed(
     "pinterest-access-token",
     "Pinterest",
@@ -549,7 +535,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Last.fm",
     "API key or shared secret",
     ["lastfm", "last.fm", "audioscrobbler"],
-    "[a-f0-9]{32}",
+    HEX32,
     "https://www.last.fm/api/authentication",
   ),
   named(
@@ -557,7 +543,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Vimeo",
     "access token",
     ["vimeo"],
-    "[a-f0-9]{32}",
+    HEX32,
     "https://developer.vimeo.com/api/authentication",
   ),
   named(
@@ -573,7 +559,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Webflow",
     "API token",
     ["webflow"],
-    "[a-f0-9]{64}",
+    HEX64,
     "https://developers.webflow.com/data/reference/authentication",
   ),
   named(
@@ -632,20 +618,13 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     String.raw`pk\.[a-f0-9]{32}`,
     "https://docs.locationiq.com/docs/introduction",
   ),
-  named(
-    "opencage-api-key",
-    "OpenCage",
-    "geocoding API key",
-    ["opencage"],
-    "[a-f0-9]{32}",
-    "https://opencagedata.com/api",
-  ),
+  named("opencage-api-key", "OpenCage", "geocoding API key", ["opencage"], HEX32, "https://opencagedata.com/api"),
   named(
     "geoapify-api-key",
     "Geoapify",
     "API key",
     ["geoapify"],
-    "[a-f0-9]{32}",
+    HEX32,
     "https://apidocs.geoapify.com/docs/getting-started/",
   ),
   named(
@@ -653,10 +632,10 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Shortcut (Clubhouse)",
     "API token",
     ["shortcut", "clubhouse"],
-    `${UUID}`,
+    UUID,
     "https://developer.shortcut.com/api/rest/v3",
   ),
-  named("coda-api-token", "Coda", "API token", ["coda"], `${UUID}`, "https://coda.io/developers/apis/v1"),
+  named("coda-api-token", "Coda", "API token", ["coda"], UUID, "https://coda.io/developers/apis/v1"),
   named(
     "coralogix-api-key",
     "Coralogix",
