@@ -70,16 +70,15 @@ describe("credentialsToCheck", () => {
     const stripe = "sk_live_Q7mZ2xW9vB4nK8pL3sT6yR1c";
     const restricted = "rk_test_51Hx0AbCdEfGhIjKlMnOpQrSt";
     const text = `SLACK=${bot}\nuser: ${user}\nrefresh: ${refresh}\nSTRIPE=${stripe}\nkey = "${restricted}"\n`;
-    const { checks, unchecked } = credentialsToCheck(
-      [file("app.env", text)],
-      [
-        violation("app.env", "slack-bot-token", 1, 7),
-        violation("app.env", "slack-user-token", 2, 7),
-        violation("app.env", "slack-user-token", 3, 10),
-        violation("app.env", "stripe-live-secret-key", 4, 8),
-        violation("app.env", "stripe-test-secret-key", 5, 8),
-      ],
-    );
+    const found: [string, number, number][] = [
+      ["slack-bot-token", 1, 7],
+      ["slack-user-token", 2, 7],
+      ["slack-user-token", 3, 10],
+      ["stripe-live-secret-key", 4, 8],
+      ["stripe-test-secret-key", 5, 8],
+    ];
+    const at = found.map(([rule, line, column]) => violation("app.env", rule, line, column));
+    const { checks, unchecked } = credentialsToCheck([file("app.env", text)], at);
     expect(checks).toEqual([
       { credential: { provider: "slack", token: bot }, violations: [0] },
       { credential: { provider: "slack", token: user }, violations: [1] },
