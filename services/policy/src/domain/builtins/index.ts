@@ -32,6 +32,7 @@ import { paymentTokens } from "./paymentTokens.js";
 import { permissiveCors } from "./permissiveCors.js";
 import { privateKeys } from "./privateKeys.js";
 import { providerTokens } from "./providerTokens.js";
+import { openRedirect, serverSideRequestForgery } from "./requestForgery.js";
 import { saasApiTokens } from "./saasApiTokens.js";
 import { socialPlatformTokens } from "./socialPlatformTokens.js";
 import { sourceControlTokens } from "./sourceControlTokens.js";
@@ -40,6 +41,7 @@ import { tlsVerificationDisabled } from "./tlsVerificationDisabled.js";
 import type { BuiltinPolicy } from "./types.js";
 import { unsafeDeserialization } from "./unsafeDeserialization.js";
 import { weakCryptography } from "./weakCryptography.js";
+import { xmlExternalEntities } from "./xmlExternalEntities.js";
 import { xssSinks } from "./xssSinks.js";
 
 export type { BuiltinPattern, BuiltinPolicy } from "./types.js";
@@ -83,6 +85,9 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   ldapInjection,
   xpathInjection,
   insecureCookie,
+  serverSideRequestForgery,
+  openRedirect,
+  xmlExternalEntities,
   // Configuration
   debugModeEnabled,
   dockerfileSecurity,
