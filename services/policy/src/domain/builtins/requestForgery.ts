@@ -7,6 +7,7 @@ import {
   builtinSettings,
   docs,
   firstArgument,
+  GO_REQUEST_INPUT,
   INJECTION_FRAMEWORKS,
   JS_REQUEST_KEYWORDS,
   JS_REQUEST_SOURCES,
@@ -18,18 +19,8 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
-import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES, javaSanitizers } from "./javaFlow.js";
 
-// Numbers parsed from input carry no address.
-const JAVA_NUMERIC = [
-  {
-    kind: "method_invocation",
-    has: { field: "name", regex: "^(?:parseInt|parseLong|parseDouble|parseFloat|parseBoolean|valueOf)$" },
-  },
-];
-
-// Where Go handlers read HTTP request input.
-const GO_REQUEST = String.raw`\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(|\bmux\.Vars\(|\.(?:Param|Query|PostForm)\(\s*"`;
 // One Go argument (up to a comma), with one level of nested parentheses.
 const GO_ARG = String.raw`(?:[^,()]|\([^()]*\))*`;
 // A Go argument that is not a string literal: a name, a call, a literal concatenated.
@@ -101,7 +92,7 @@ export const serverSideRequestForgery: BuiltinPolicy = {
           T: { regex: String.raw`^(?:java\.net\.URI|URI|HttpRequest|java\.net\.http\.HttpRequest)$` },
           FETCH: { regex: "^(?:getForObject|getForEntity|postForObject|postForEntity|exchange|connect)$" },
         },
-        { sink: "$$$ARGS", sources: JAVA_REQUEST_SOURCES, sanitizers: JAVA_NUMERIC },
+        { sink: "$$$ARGS", sources: JAVA_REQUEST_SOURCES, sanitizers: javaSanitizers() },
       ),
       message:
         "A server-side request goes to an address built from request input (it reaches the address within the method)",
@@ -146,7 +137,7 @@ export const serverSideRequestForgery: BuiltinPolicy = {
       value: String.raw`\bhttp\.(?:Get\(|Head\(|Post\(|PostForm\(|NewRequest\(\s*${GO_ARG},|NewRequestWithContext\(\s*${GO_ARG},\s*${GO_ARG},)\s*${GO_NOT_LITERAL}`,
       message: "A server-side request goes to an address that is not a constant in a handler that reads request input",
       paths: paths("go"),
-      file_requires: [GO_REQUEST],
+      file_requires: [GO_REQUEST_INPUT],
     },
   ],
   suggestions: [
@@ -185,7 +176,7 @@ export const openRedirect: BuiltinPolicy = {
           ],
         },
         undefined,
-        { sink: "$$$ARGS", sources: JAVA_REQUEST_SOURCES, sanitizers: JAVA_NUMERIC },
+        { sink: "$$$ARGS", sources: JAVA_REQUEST_SOURCES, sanitizers: javaSanitizers() },
       ),
       message:
         "The response redirects to an address built from request input (it reaches the redirect within the method)",
@@ -239,7 +230,7 @@ export const openRedirect: BuiltinPolicy = {
       value: String.raw`\bhttp\.Redirect\(\s*\w+\s*,\s*\w+\s*,\s*${GO_NOT_LITERAL}`,
       message: "The response redirects to an address that is not a constant in a handler that reads request input",
       paths: paths("go"),
-      file_requires: [GO_REQUEST],
+      file_requires: [GO_REQUEST_INPUT],
     },
   ],
   suggestions: [
