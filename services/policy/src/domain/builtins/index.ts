@@ -9,6 +9,7 @@ import { commerceTokens } from "./commerceTokens.js";
 import { cloudProviderKeys } from "./cloudProviderKeys.js";
 import { commandInjection } from "./commandInjection.js";
 import { credentialsInUrls } from "./credentialsInUrls.js";
+import { csrfProtectionDisabled } from "./csrfProtectionDisabled.js";
 import { cryptoExchangeKeys } from "./cryptoExchangeKeys.js";
 import { dangerousEval } from "./dangerousEval.js";
 import { dataPlatformTokens } from "./dataPlatformTokens.js";
@@ -41,6 +42,7 @@ import { tlsVerificationDisabled } from "./tlsVerificationDisabled.js";
 import type { BuiltinPolicy } from "./types.js";
 import { unsafeDeserialization } from "./unsafeDeserialization.js";
 import { weakCryptography } from "./weakCryptography.js";
+import { weakKeySize } from "./weakKeySize.js";
 import { xmlExternalEntities } from "./xmlExternalEntities.js";
 import { xssSinks } from "./xssSinks.js";
 
@@ -88,6 +90,8 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   serverSideRequestForgery,
   openRedirect,
   xmlExternalEntities,
+  weakKeySize,
+  csrfProtectionDisabled,
   // Configuration
   debugModeEnabled,
   dockerfileSecurity,
