@@ -49,7 +49,8 @@ test("claimsByCwe maps the CWEs the built-in policies claim to those policies", 
   assert.deepEqual(claims.get(89), ["sql-injection"]);
   assert.deepEqual(claims.get(78), ["command-injection"]);
   assert.ok(claims.get(79).includes("xss-sinks"));
-  assert.equal(claims.has(22), false, "no policy claims path traversal");
+  assert.deepEqual(claims.get(22), ["path-traversal"]);
+  assert.equal(claims.has(476), false, "no policy claims NULL pointer dereference");
 });
 
 test("matchingPathspecs keeps the patterns that name a file (git archive refuses one that names none)", () => {

@@ -7,8 +7,8 @@
 // expression; a name is followed to its assignments in the enclosing function that come before
 // the sink (any of them tainted taints the name, so a branch that assigns input counts), except
 // an assignment that a later one in an enclosing block always overwrites. In Java also: calls on
-// a name with input as an argument taint it (`list.add(x)`, `sb.append(x)`; not a type's static
-// call, `Paths.get(x)`), a call that fills
+// a name with input as an argument taint it (`list.add(x)`, `sb.append(x)`; not a capitalized
+// name's: a type's static call, `Paths.get(x)`, or a constant's), a call that fills
 // an array from its receiver taints the array (`random.nextBytes(buf)`, `in.read(buf)`), a fresh
 // map or list filled with constant keys or indexes gives back what was put there (collections.ts), calls to
 // the file's own methods are followed into their returns, and branches that a constant condition
@@ -64,7 +64,10 @@ interface Syntax {
    * (`random.nextBytes(buf)`, `in.read(buf)`): the call taints those names with its receiver.
    */
   fills?: ReadonlySet<string>;
-  /** Receivers that name a type (Java: `Paths`, `Files`): a call on one is static and taints nothing. */
+  /**
+   * Receivers that name a type or a constant (Java: `Paths`, `URI`, `BASE`; capitalized by
+   * convention): a call on one is static, or on a shared constant, and taints nothing.
+   */
   typeName?: RegExp;
   method?: { kinds: ReadonlySet<string>; name: string; parameters: string; returns: string };
   /** Constant conditions (constant.ts): branches a constant condition never takes assign nothing. */
@@ -128,7 +131,7 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
     },
     call: { kind: "method_invocation", receiver: "object", name: "name", arguments: "arguments" },
     fills: new Set(["nextBytes", "read", "readFully"]),
-    typeName: /^[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*$/,
+    typeName: /^[A-Z]/,
     method: {
       kinds: new Set(["method_declaration"]),
       name: "name",

@@ -4,6 +4,7 @@ import {
   CSHARP_READS_NAME,
   docs,
   EVERY_RULE,
+  GO_REQUEST_INPUT,
   INJECTION_FRAMEWORKS,
   KOTLIN_READS_NAME,
   KOTLIN_TEMPLATE,
@@ -24,7 +25,7 @@ const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
 const NOT_CONSTANT = String.raw`(?:\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+|[A-Za-z_$][\w$.]*\s*\+|[a-z_$][\w$.]*|[A-Z][\w$.]*[a-z][\w$.]*)`;
 // Where Go programs read input an attacker may control: the command line, the environment, an
 // HTTP request.
-const GO_UNTRUSTED = String.raw`\bos\.(?:Args|Getenv|LookupEnv)\b|\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(|\bmux\.Vars\(|\.(?:Param|Query|PostForm)\(\s*"|\bbufio\.NewReader\(\s*os\.Stdin`;
+const GO_UNTRUSTED = String.raw`\bos\.(?:Args|Getenv|LookupEnv)\b|${GO_REQUEST_INPUT}|\bbufio\.NewReader\(\s*os\.Stdin`;
 
 export const commandInjection: BuiltinPolicy = {
   id: "command-injection",

@@ -10,6 +10,7 @@ import { commerceTokens } from "./commerceTokens.js";
 import { cloudProviderKeys } from "./cloudProviderKeys.js";
 import { commandInjection } from "./commandInjection.js";
 import { credentialsInUrls } from "./credentialsInUrls.js";
+import { csrfProtectionDisabled } from "./csrfProtectionDisabled.js";
 import { cryptoExchangeKeys } from "./cryptoExchangeKeys.js";
 import { dangerousEval } from "./dangerousEval.js";
 import { dataPlatformTokens } from "./dataPlatformTokens.js";
@@ -33,6 +34,7 @@ import { paymentTokens } from "./paymentTokens.js";
 import { permissiveCors } from "./permissiveCors.js";
 import { privateKeys } from "./privateKeys.js";
 import { providerTokens } from "./providerTokens.js";
+import { openRedirect, serverSideRequestForgery } from "./requestForgery.js";
 import { saasApiTokens } from "./saasApiTokens.js";
 import { socialPlatformTokens } from "./socialPlatformTokens.js";
 import { sourceControlTokens } from "./sourceControlTokens.js";
@@ -42,6 +44,8 @@ import { tlsVerificationDisabled } from "./tlsVerificationDisabled.js";
 import type { BuiltinPolicy } from "./types.js";
 import { unsafeDeserialization } from "./unsafeDeserialization.js";
 import { weakCryptography } from "./weakCryptography.js";
+import { weakKeySize } from "./weakKeySize.js";
+import { xmlExternalEntities } from "./xmlExternalEntities.js";
 import { xssSinks } from "./xssSinks.js";
 
 export type { BuiltinPattern, BuiltinPolicy } from "./types.js";
@@ -85,6 +89,11 @@ export const BUILTIN_POLICIES: readonly BuiltinPolicy[] = [
   ldapInjection,
   xpathInjection,
   insecureCookie,
+  serverSideRequestForgery,
+  openRedirect,
+  xmlExternalEntities,
+  weakKeySize,
+  csrfProtectionDisabled,
   // Configuration
   debugModeEnabled,
   dockerfileSecurity,

@@ -37,6 +37,9 @@ const calls = (names: string) => ({ kind: "method_invocation", has: { field: "na
 // Numbers and identifiers parsed from input carry no injection.
 const NUMERIC = String.raw`parseInt|parseLong|parseDouble|parseFloat|parseBoolean|valueOf|fromString`;
 
+/** Sanitizers of a flow condition: a number parsed from the input, or one of the calls named by `names` (an RE2 alternation). */
+export const javaSanitizers = (names?: string) => [calls(names ? `${NUMERIC}|${names}` : NUMERIC)];
+
 export const JAVA_SQL_SANITIZERS = [calls(`${NUMERIC}|encodeForSQL`)];
 export const JAVA_COMMAND_SANITIZERS = [calls(`${NUMERIC}|encodeForOS`)];
 export const JAVA_HTML_SANITIZERS = [

@@ -10,18 +10,7 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
-import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
-
-/** Java calls whose result carries no injection: numbers parsed from input, and the encoders named. */
-const javaSanitizers = (encoders: string) => [
-  {
-    kind: "method_invocation",
-    has: {
-      field: "name",
-      regex: `^(?:parseInt|parseLong|parseDouble|parseFloat|parseBoolean|valueOf|${encoders})$`,
-    },
-  },
-];
+import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES, javaSanitizers } from "./javaFlow.js";
 
 export const ldapInjection: BuiltinPolicy = {
   id: "ldap-injection",

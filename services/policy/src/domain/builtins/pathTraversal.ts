@@ -6,6 +6,7 @@ import {
   builtinSettings,
   docs,
   firstArgument,
+  GO_REQUEST_INPUT,
   INJECTION_FRAMEWORKS,
   JS_REQUEST_KEYWORDS,
   JS_REQUEST_SOURCES,
@@ -17,18 +18,10 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
-import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
+import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES, javaSanitizers } from "./javaFlow.js";
 
 // What leaves no directory in a name: a number parsed from it, the last segment of a path.
-const JAVA_PATH_SANITIZERS = [
-  {
-    kind: "method_invocation",
-    has: {
-      field: "name",
-      regex: String.raw`^(?:parseInt|parseLong|parseDouble|parseFloat|parseBoolean|valueOf|getName|getBaseName)$`,
-    },
-  },
-];
+const JAVA_PATH_SANITIZERS = javaSanitizers("getName|getBaseName");
 const PY_PATH_SANITIZERS = [
   ...PY_SANITIZERS,
   {
@@ -87,9 +80,6 @@ const JS_FILE_CALLS = [
   "readdirSync",
 ].flatMap((m) => [`fs.${m}`, `fs.promises.${m}`, `fsp.${m}`]);
 const JS_SEND_CALLS = ["res.sendFile", "res.download", "response.sendFile", "response.download"];
-
-// Where Go handlers read HTTP request input.
-const GO_REQUEST = String.raw`\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(|\bmux\.Vars\(|\.(?:Param|Query|PostForm)\(\s*"`;
 
 export const pathTraversal: BuiltinPolicy = {
   id: "path-traversal",
@@ -153,7 +143,7 @@ export const pathTraversal: BuiltinPolicy = {
       value: String.raw`\b(?:os\.(?:Open|OpenFile|ReadFile|Create|Remove|RemoveAll|WriteFile)|ioutil\.(?:ReadFile|WriteFile)|http\.ServeFile\(\s*\w+\s*,\s*\w+\s*,)\s*\(?\s*(?:[A-Za-z_][\w.]*\s*[,)+]|[A-Za-z_][\w.]*\(|"[^"\n]*"\s*\+)`,
       message: "A file is opened by a name that is not a constant in a handler that reads request input",
       paths: paths("go"),
-      file_requires: [GO_REQUEST],
+      file_requires: [GO_REQUEST_INPUT],
     },
   ],
   suggestions: [

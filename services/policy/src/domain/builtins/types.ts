@@ -219,6 +219,9 @@ export const firstArgument = (callees: readonly string[], first: string) =>
 /** After a token: the end of the token alphabet (or of the line), so longer look-alikes do not match. */
 export const TOKEN_END = String.raw`(?:[^A-Za-z0-9_-]|$)`;
 
+/** Where Go handlers read HTTP request input (RE2, for `file_requires`): query, form, headers, router variables. */
+export const GO_REQUEST_INPUT = String.raw`\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(|\bmux\.Vars\(|\.(?:Param|Query|PostForm)\(\s*"`;
+
 // File path filters (RE2, on the path as given to the evaluation, `/`-separated).
 export const PATHS = {
   js: [String.raw`(?i)\.(?:[cm]?jsx?|[cm]?tsx?)$`],
