@@ -2,8 +2,13 @@
 // example as written, evaluations that run the rule, the pattern tester, and what an attacker
 // may send (unknown keys, code-rewriting keys, deep nesting, huge rules, regex bombs, another
 // organization's policy).
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectFieldError } from "../support/api.js";
+import { isolatedHome, runCli } from "../support/cli.js";
+import { sarifErrors } from "../support/sarif.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 import { bash, shellBlocks } from "../support/shell.js";
 
@@ -83,6 +88,47 @@ describe("structural custom policies", () => {
     expect(e.body.passed).toBe(false);
   });
 
+  it("runs in the CLI's offline mode and SARIF as the server runs it", async () => {
+    const home = isolatedHome();
+    const repo = mkdtempSync(join(tmpdir(), "verdict-structural-"));
+    try {
+      writeFileSync(join(repo, "run.py"), 'import os\n\n\ndef run(path):\n    os.system("ls " + path)\n');
+      const env = {
+        ...home,
+        XDG_CACHE_HOME: join(home.HOME, ".cache"),
+        VERDICT_URL: v.url,
+        VERDICT_API_KEY: v.bootstrapKey,
+      };
+      expect((await runCli(["policies", "pull"], { cwd: repo, env })).code).toBe(0);
+      const offline = await runCli(
+        ["evaluate", "--offline", "--policy", "no-os-system", "run.py", "--format", "sarif"],
+        {
+          cwd: repo,
+          env,
+        },
+      );
+      expect(offline.code).toBe(1);
+      const sarif = JSON.parse(offline.stdout);
+      expect(sarifErrors(sarif)).toBeNull();
+      expect(sarif.runs[0].results).toEqual([
+        expect.objectContaining({
+          ruleId: "no-os-system",
+          locations: [
+            expect.objectContaining({
+              physicalLocation: expect.objectContaining({
+                artifactLocation: expect.objectContaining({ uri: "run.py" }),
+                region: expect.objectContaining({ startLine: 5, startColumn: 5 }),
+              }),
+            }),
+          ],
+        }),
+      ]);
+    } finally {
+      rmSync(repo, { recursive: true, force: true });
+      rmSync(home.HOME, { recursive: true, force: true });
+    }
+  });
+
   it("refuses what ast-grep refuses, keys it does not take, and rules that match everything (422)", async () => {
     const refused = async (rule: unknown, field: string, code = "INVALID_FORMAT", more = {}) => {
       const res = await api.post("/v1/policies", policy("refused", pattern(rule, more)));
@@ -106,6 +152,17 @@ describe("structural custom policies", () => {
       (await refused({ kind: "call", regex: String.raw`\w{1000}{1000}` }, "patterns[0].rule"))[0]!.message,
     ).toMatch(/size limit/);
     await refused({ kind: "call", regex: "(" }, "patterns[0].rule");
+    // Quadratic: for every identifier, up to the module and back down all of it (minutes on 64
+    // KiB of code). Refused on a small probe, naming the limit, in well under the check's deadline.
+    const started = Date.now();
+    const quadratic = {
+      kind: "identifier",
+      inside: { stopBy: "end", kind: "module", has: { stopBy: "end", kind: "identifier", regex: "^zz$" } },
+    };
+    expect((await refused(quadratic, "patterns[0].rule"))[0]!.message).toMatch(
+      /^Rule is too costly: .* ms per MiB of code \(limit 500 ms\)/,
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
     await refused({ pattern: "os.system($X)" }, "patterns[0].ruleid[0]", "INVALID_FORMAT", { ruleid: ["print(1)"] });
     await refused({ pattern: "os.system($X)" }, "patterns[0].ok[1]", "INVALID_FORMAT", {
       ok: ["print(1)", "os.system('ls')"],

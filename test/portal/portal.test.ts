@@ -441,6 +441,31 @@ describe("the dashboard", () => {
     await page.getByTestId("policy-no-todo").waitFor();
   });
 
+  it("tests and creates a syntax-aware (structural) custom policy", async () => {
+    await page.goto(`${base}/policies`);
+    await page.getByRole("textbox", { name: "Pattern type" }).click();
+    await page.getByRole("option", { name: "Syntax-aware rule (ast-grep)" }).click();
+    const rule = page.getByLabel("Rule (ast-grep, JSON)");
+    await rule.fill('{"pattern": "eval($X)"}');
+    // eval in a comment or a string is no call: only line 3 matches, at its column.
+    await page.getByLabel("Test against sample text").fill('# eval(x)\ns = "eval(x)"\ny = eval(data)\n');
+    await poll(() => page.getByTestId("pattern-result").textContent(), "Matches line 3 at 3:5");
+    // ast-grep's code-rewriting keys are refused by the server, on the key's field.
+    await rule.fill('{"pattern": "eval($X)", "fix": "safe($X)"}');
+    await page.getByText(/rule\.fix: .*not a rule key/).waitFor();
+    await rule.fill('{"pattern": "eval($X)"}');
+    await page.getByLabel("Id", { exact: true }).fill("no-eval");
+    await page.getByLabel("Name", { exact: true }).fill("No eval");
+    await page.getByRole("button", { name: "Create policy" }).click();
+    await page.getByTestId("policy-no-eval").waitFor();
+    const created = await api.get("/v1/policies/no-eval");
+    expect(created.body.patterns[0]).toMatchObject({ type: "structural" });
+    expect(JSON.parse(created.body.patterns[0].value)).toEqual({
+      languages: ["python"],
+      rule: { pattern: "eval($X)" },
+    });
+  });
+
   it("exports the OSCAL ZIP of the selected frameworks and regulations over a chosen date range; its documents are valid OSCAL 1.1.2", async () => {
     await page.goto(`${base}/compliance`);
     await page.getByRole("checkbox", { name: /^OWASP Application Security Verification/ }).check();

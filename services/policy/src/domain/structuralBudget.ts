@@ -2,10 +2,10 @@
 // the same deadline as a regex pattern): ast-grep compiles it for its language as the engine does
 // (a rule it refuses is named with ast-grep's reason), it must single out code (a rule matching
 // an empty file, or at least half the nodes of ordinary code, reports nothing useful), its
-// matching time on a 64 KiB probe of ordinary code, scaled to a MiB, must stay within the budget,
-// (PatternBudget.maxStructuralMsPerMiB; parsing is not counted: the engine parses a file once for
-// every rule), and its samples must come out as written (each `ruleid` sample matched, no `ok` sample matched).
-// The tester then runs it on the sample text.
+// matching time (the thread's CPU time) on probes of ordinary code growing to 64 KiB, scaled to
+// a MiB, must stay within PatternBudget.maxStructuralMsPerMiB (parsing is not counted: the engine
+// parses a file once for every rule), and its samples must come out as written (each `ruleid`
+// sample matched, no `ok` sample matched). The tester then runs it on the sample text.
 import { parse, registerDynamicLanguage, Lang, type NapiConfig, type SgNode } from "@ast-grep/napi";
 import csharp from "@ast-grep/lang-csharp";
 import go from "@ast-grep/lang-go";
@@ -18,7 +18,7 @@ import type { SampleMatch, SampleMatches } from "./patternSample.js";
 import { probeSnippet, probeText } from "./structuralProbe.js";
 import type { CustomStructuralLanguage } from "./structuralPattern.js";
 
-const PROBE_BYTES = 64 * 1024;
+const PROBE_STEPS = [1024, 4 * 1024, 16 * 1024, 64 * 1024];
 const MIB = 1024 * 1024;
 
 // ast-grep's names for the languages: the bundled ones by Lang, the others as registered below.
@@ -102,21 +102,29 @@ export function checkStructural(job: StructuralJob, maxMsPerMiB: number): Struct
       costly: false,
     };
   }
-  const probe = parse(PARSER[job.language], probeText(job.language, PROBE_BYTES)).root();
-  // The thread's CPU time, the least of three runs: the machine's other work only ever adds time.
-  let best = Infinity;
-  for (let i = 0; i < 3 && best * (MIB / PROBE_BYTES) > maxMsPerMiB; i++) {
-    const start = threadCpuMs();
-    probe.findAll(config);
-    best = Math.min(best, threadCpuMs() - start);
-  }
-  const perMiB = best * (MIB / PROBE_BYTES);
-  if (perMiB > maxMsPerMiB) {
-    return {
-      field: "rule",
-      message: `Rule is too costly: it matches at about ${Math.round(perMiB)} ms per MiB of code (limit ${maxMsPerMiB} ms); anchor it on a kind or pattern, and narrow what stopBy: end searches`,
-      costly: true,
-    };
+  // Measured on growing probes (1, 4, 16, 64 KiB): a rule whose cost grows faster than the code
+  // (`inside: {stopBy: end}` over the whole file, then `has: {stopBy: end}` back down it is
+  // quadratic: minutes on 64 KiB) is refused on a small probe, in milliseconds, and each step
+  // costs at most 16 times the last one that was within the budget.
+  for (const step of PROBE_STEPS) {
+    const text = probeText(job.language, step);
+    const bytes = Buffer.byteLength(text, "utf8");
+    const probe = parse(PARSER[job.language], text).root();
+    // The thread's CPU time, the least of three runs: the machine's other work only ever adds time.
+    let best = Infinity;
+    for (let i = 0; i < 3 && best * (MIB / bytes) > maxMsPerMiB; i++) {
+      const start = threadCpuMs();
+      probe.findAll(config);
+      best = Math.min(best, threadCpuMs() - start);
+    }
+    const perMiB = best * (MIB / bytes);
+    if (perMiB > maxMsPerMiB) {
+      return {
+        field: "rule",
+        message: `Rule is too costly: it matches at about ${Math.round(perMiB)} ms per MiB of code (limit ${maxMsPerMiB} ms); anchor it on a kind or pattern, and narrow what stopBy: end searches`,
+        costly: true,
+      };
+    }
   }
   for (const [i, sample] of (job.ruleid ?? []).entries()) {
     if (!findAll(job.language, sample, config).length)

@@ -161,7 +161,15 @@ describe("custom structural patterns: tried with ast-grep before they are stored
     );
   });
 
-  it("refuses a rule over the cost budget", () => {
+  it("refuses a rule over the cost budget, a quadratic one on a small probe", () => {
+    // For every identifier, up to the module and back down all of it: minutes on 64 KiB.
+    const quadratic = {
+      kind: "identifier",
+      inside: { stopBy: "end", kind: "module", has: { stopBy: "end", kind: "identifier", regex: "^zz$" } },
+    };
+    const start = performance.now();
+    expect(check(job(quadratic))).toMatchObject({ field: "rule", costly: true });
+    expect(performance.now() - start).toBeLessThan(1500);
     expect(
       checkStructural(job({ kind: "identifier", inside: { kind: "module", stopBy: "end" } }), 0.001),
     ).toMatchObject({

@@ -40,21 +40,75 @@ export function describeMatches(result: PatternTest): string {
   return `Matches line${lines.length > 1 ? "s" : ""} ${lines.join(", ")} at ${where}${result.matches.length > 5 ? ", …" : ""}${more}`;
 }
 
+/** The pattern a custom policy's form holds: RE2, or a syntax-aware rule (ast-grep, as JSON). */
+export interface FormPattern {
+  type: "regex" | "structural";
+  value: string;
+  language: string;
+  rule: string;
+}
+
+export const STRUCTURAL_LANGUAGES = [
+  "python",
+  "javascript",
+  "typescript",
+  "tsx",
+  "java",
+  "go",
+  "ruby",
+  "php",
+  "csharp",
+  "kotlin",
+] as const;
+
 /**
- * The pattern tester: the server checks the pattern exactly as creating the policy does (RE2, the
- * cost budget) and runs it with the engine's flags, so what it shows is what evaluations will
- * find; the browser's RegExp accepts lookbehind that RE2 refuses and reads \pL differently.
+ * The pattern as the API takes it, or a field error when its rule is not a JSON object (checked
+ * here: the server can only be sent JSON).
  */
-function usePatternTest(pattern: string, sample: string) {
+export function patternBody(p: FormPattern): { pattern?: Record<string, unknown>; ruleError?: string } {
+  if (p.type === "regex") return { pattern: { type: "regex", value: p.value } };
+  let rule: unknown;
+  try {
+    rule = JSON.parse(p.rule);
+  } catch {
+    return { ruleError: "Not valid JSON" };
+  }
+  if (typeof rule !== "object" || rule === null || Array.isArray(rule))
+    return { ruleError: "The rule is a JSON object" };
+  return { pattern: { type: "structural", language: p.language, rule } };
+}
+
+/** The first field error of a pattern's fields (value, or a structural rule's language, rule and its keys). */
+function patternFieldError(fields: Record<string, string>): string | undefined {
+  const key = Object.keys(fields).find((f) => f.startsWith("patterns[0]."));
+  return key
+    ? key === "patterns[0].value"
+      ? fields[key]
+      : `${key.slice("patterns[0].".length)}: ${fields[key]}`
+    : undefined;
+}
+
+/**
+ * The pattern tester: the server checks the pattern exactly as creating the policy does (RE2 or
+ * ast-grep, the cost budget) and runs it as the engine does, so what it shows is what evaluations
+ * will find; the browser's RegExp accepts lookbehind that RE2 refuses and reads \pL differently.
+ */
+function usePatternTest(form: FormPattern, sample: string) {
   const [state, setState] = useState<{
     result?: PatternTest;
     fieldError?: string;
     textError?: string;
     error?: unknown;
   }>({});
+  const { type, value, language, rule } = form;
   useEffect(() => {
-    if (!pattern || !sample) {
+    const body = patternBody({ type, value, language, rule });
+    if (!(type === "regex" ? value : rule) || !sample) {
       setState({});
+      return;
+    }
+    if (!body.pattern) {
+      setState({ fieldError: body.ruleError });
       return;
     }
     let live = true;
@@ -62,14 +116,14 @@ function usePatternTest(pattern: string, sample: string) {
     const timer = setTimeout(() => {
       call(
         api.POST("/v1/policies/pattern-tests", {
-          body: { patterns: [{ type: "regex", value: pattern }], text: sample },
+          body: { patterns: [body.pattern as never], text: sample },
         }),
       ).then(
         (result) => live && setState({ result }),
         (err: unknown) => {
           if (!live) return;
           const fields = err instanceof ApiFailure ? err.fieldErrors() : {};
-          const fieldError = fields["patterns[0].value"];
+          const fieldError = patternFieldError(fields);
           const textError = fields.text;
           setState(fieldError || textError ? { fieldError, textError } : { error: err });
         },
@@ -79,7 +133,7 @@ function usePatternTest(pattern: string, sample: string) {
       live = false;
       clearTimeout(timer);
     };
-  }, [pattern, sample]);
+  }, [type, value, language, rule, sample]);
   return state;
 }
 
@@ -148,25 +202,42 @@ function PolicySettings({ id, onClose }: { id: string; onClose: () => void }) {
   );
 }
 
+const EMPTY_FORM = {
+  id: "",
+  name: "",
+  severity: "warning" as Severity,
+  type: "regex" as FormPattern["type"],
+  pattern: "",
+  language: "python",
+  rule: "",
+  message: "",
+};
+
 function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
-  const [form, setForm] = useState({ id: "", name: "", severity: "warning" as Severity, pattern: "", message: "" });
+  const [form, setForm] = useState(EMPTY_FORM);
   const [sample, setSample] = useState("");
   const { fields, error, busy, run } = useSubmit();
-  const tested = usePatternTest(form.pattern, sample);
+  const pattern: FormPattern = { type: form.type, value: form.pattern, language: form.language, rule: form.rule };
+  const tested = usePatternTest(pattern, sample);
+  const [ruleError, setRuleError] = useState<string>();
   const submit = async () => {
+    const built = patternBody(pattern);
+    setRuleError(built.ruleError);
+    if (!built.pattern) return;
     const body = {
       id: form.id,
       name: form.name,
       severity: form.severity,
-      patterns: [{ type: "regex", value: form.pattern, message: form.message || form.name }],
+      patterns: [{ ...built.pattern, message: form.message || form.name }],
     };
     if (await run(() => call(api.POST("/v1/policies", { body: body as never })))) {
-      setForm({ id: "", name: "", severity: "warning", pattern: "", message: "" });
+      setForm(EMPTY_FORM);
       onCreated();
     }
   };
   const upd = (k: keyof typeof form) => (e: { currentTarget: { value: string } }) =>
     setForm({ ...form, [k]: e.currentTarget.value });
+  const patternError = patternFieldError(fields) ?? fields.patterns ?? ruleError ?? tested.fieldError;
   return (
     <Card withBorder>
       <Title order={2} size="h4" mb="sm">
@@ -196,13 +267,47 @@ function CustomPolicyForm({ onCreated }: { onCreated: () => void }) {
               allowDeselect={false}
             />
           </FieldRow>
-          <TextInput
-            label="Pattern (RE2)"
-            value={form.pattern}
-            onChange={upd("pattern")}
-            error={fields["patterns[0].value"] ?? fields.patterns ?? tested.fieldError}
-            ff="monospace"
-          />
+          <FieldRow cols={2}>
+            <Select
+              label="Pattern type"
+              data={[
+                { value: "regex", label: "Regular expression (RE2)" },
+                { value: "structural", label: "Syntax-aware rule (ast-grep)" },
+              ]}
+              value={form.type}
+              onChange={(v) => setForm({ ...form, type: (v ?? "regex") as FormPattern["type"] })}
+              allowDeselect={false}
+            />
+            {form.type === "structural" && (
+              <Select
+                label="Language"
+                data={[...STRUCTURAL_LANGUAGES]}
+                value={form.language}
+                onChange={(v) => setForm({ ...form, language: v ?? "python" })}
+                allowDeselect={false}
+              />
+            )}
+          </FieldRow>
+          {form.type === "regex" ? (
+            <TextInput
+              label="Pattern (RE2)"
+              value={form.pattern}
+              onChange={upd("pattern")}
+              error={patternError}
+              ff="monospace"
+            />
+          ) : (
+            <JsonInput
+              label="Rule (ast-grep, JSON)"
+              description='e.g. {"pattern": "eval($X)"}; keys: pattern, kind, regex, inside, has, precedes, follows, all, any, not'
+              autosize
+              minRows={3}
+              value={form.rule}
+              onChange={(v) => setForm({ ...form, rule: v })}
+              error={patternError}
+              ff="monospace"
+            />
+          )}
           <TextInput
             label="Message"
             value={form.message}
