@@ -325,7 +325,7 @@ infra_lane() {
   wants e2e-distributed && VERDICT_E2E_TARGET=distributed infra_step e2e-distributed "e2e distributed" \
     "black-box tests against the distributed stack (VERDICT_E2E_TARGET=distributed; $DISTRIBUTED_SUITES)" \
     --selectProjects e2e --runInBand --testPathPatterns "test/e2e/($DISTRIBUTED_SUITES)\\.test\\.ts"
-  wants fault && infra_step fault fault "fault tests (evaluation worker killed, Kafka restarted)" --selectProjects fault --runInBand
+  wants fault && infra_step fault fault "fault tests (evaluation worker killed, Kafka restarted, each service killed during pull-request events)" --selectProjects fault --runInBand
   return 0
 }
 DISTRIBUTED_SUITES='audit|compliance|evaluation-stats|evaluations|lifecycle|people|tenancy|tracing|webhooks'

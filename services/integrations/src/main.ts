@@ -8,6 +8,7 @@ import { sealContext, type IntegrationsDeps } from "./deps.js";
 import { DEFAULT_CHANGE_LIMITS, type ChangeLimits } from "./domain/change.js";
 import type { ProviderClient } from "./domain/provider.js";
 import { integrationsHandlers } from "./grpc.js";
+import { redriveDeliveries } from "./usecases/processChange.js";
 import { GiteaClient } from "./providers/gitea/client.js";
 import { GiteaInbound } from "./providers/gitea/inbound.js";
 import { GitHubClient } from "./providers/github/client.js";
@@ -29,7 +30,11 @@ export interface IntegrationsServiceOptions extends ServiceBase {
   publicUrl?: string | undefined;
   /** Private addresses providers may be called at (VERDICT_INTEGRATIONS_ALLOW_PRIVATE); default none. */
   allowPrivate?: boolean | readonly string[];
+  /** How often unprocessed deliveries are looked for (redriveDeliveries). */
+  redriveIntervalMs?: number;
 }
+
+const REDRIVE_INTERVAL_MS = 10_000;
 
 /** One answer of a provider's API read at most (a pull request's file listing, a 1 MiB file as base64). */
 const MAX_PROVIDER_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -102,6 +107,15 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     publicUrl: opts.publicUrl,
   };
   const subscriptions = await subscribeIntegrationsConsumers(deps, opts.bus);
+  // Deliveries whose processing never ended (this or another instance died mid-check, a service
+  // it calls was down past the bus's retries) are taken up again, one sweep at a time.
+  let sweeping: Promise<unknown> = Promise.resolve();
+  const redrive = setInterval(() => {
+    sweeping = sweeping
+      .then(() => redriveDeliveries(deps))
+      .catch((err: unknown) => opts.logger.warn({ err }, "re-drive of unprocessed deliveries failed"));
+  }, opts.redriveIntervalMs ?? REDRIVE_INTERVAL_MS);
+  redrive.unref();
   // Deliveries whose event a crash kept from the bus go out once it serves (the outbox starts).
   const service = await serveService(
     opts,
@@ -110,7 +124,11 @@ export async function startIntegrationsService(opts: IntegrationsServiceOptions)
     integrationsHandlers(deps),
     {
       outbox,
-      beforeStop: () => Promise.all(subscriptions.map((s) => s.unsubscribe())),
+      beforeStop: () => {
+        clearInterval(redrive);
+        return Promise.all(subscriptions.map((s) => s.unsubscribe()));
+      },
+      drain: () => sweeping,
       release: async () => {
         policy.close();
         evaluation.close();

@@ -38,6 +38,10 @@ export interface InboundDeliveryRecord {
   received_at: string;
   /** The attempts of its check so far, when a provider failure rescheduled it. */
   attempts?: number;
+  /** When its next attempt is due, when rescheduled. */
+  not_before?: string;
+  /** When its processing ended (checked, ignored, or refused for good); absent: still to do. */
+  processed_at?: string;
 }
 
 export type CheckStatus = "running" | "completed" | "superseded";
@@ -68,6 +72,8 @@ const COLLECTIONS = {
   ]),
   deliveries: collectionDef<InboundDeliveryRecord>("integrations_deliveries", [
     { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },
+    // The re-drive's query: deliveries whose processing never ended.
+    { name: "unprocessed", fields: { processed_at: 1, received_at: 1 } },
   ]),
   checks: collectionDef<CheckRecord>("integrations_checks", [
     { name: "dedupe", fields: { dedupe_key: 1 }, unique: true },

@@ -45,26 +45,88 @@ function headOf(event: CheckedEvent): string {
   return event.kind === "push" ? event.after : event.headSha;
 }
 
+/** The deliveries each service instance is processing now: a second call for one returns at once. */
+const processing = new WeakMap<IntegrationsDeps, Set<string>>();
+
+/**
+ * Processes a delivery once it is due, unless this instance is processing it already (the bus's
+ * redelivery and the re-drive can meet). Its end is recorded (processed_at); a delivery whose
+ * processing never ended (the process died, a service it calls was down past the bus's retries) is
+ * taken up again by redriveDeliveries.
+ */
 export async function processDelivery(
   deps: IntegrationsDeps,
   cmd: { deliveryId: string; attempt?: number },
 ): Promise<void> {
+  let mine = processing.get(deps);
+  if (!mine) processing.set(deps, (mine = new Set()));
+  if (mine.has(cmd.deliveryId)) return;
+  mine.add(cmd.deliveryId);
+  try {
+    if (await processOnce(deps, cmd))
+      await deps.repo.c.deliveries.updateOne({ id: cmd.deliveryId }, { processed_at: deps.clock.now().toISOString() });
+  } finally {
+    mine.delete(cmd.deliveryId);
+  }
+}
+
+/** How long a delivery is left to the bus before the re-drive takes it up. */
+export const REDRIVE_AFTER_MS = 30_000;
+/** Deliveries older than this are not taken up again (a provider redelivers what it still wants). */
+const REDRIVE_WITHIN_MS = 24 * 60 * 60_000;
+
+/**
+ * Takes up the deliveries whose processing never ended and is not running here: received more
+ * than REDRIVE_AFTER_MS ago (and within a day), due (not rescheduled to later). A check is made once
+ * per head and policy version whatever the attempts (checkPullRequest), so a delivery the bus also
+ * redelivers changes nothing twice. Answers how many it took up.
+ */
+export async function redriveDeliveries(deps: IntegrationsDeps): Promise<number> {
+  const now = deps.clock.now().getTime();
+  const stale = await deps.repo.c.deliveries.find(
+    {
+      processed_at: { $exists: false },
+      received_at: {
+        $lt: new Date(now - REDRIVE_AFTER_MS).toISOString(),
+        $gte: new Date(now - REDRIVE_WITHIN_MS).toISOString(),
+      },
+    },
+    { limit: 100 },
+  );
+  let taken = 0;
+  for (const d of stale) {
+    if (processing.get(deps)?.has(d.id) || (d.not_before && Date.parse(d.not_before) > now)) continue;
+    taken++;
+    deps.logger.info(
+      { delivery_id: d.id, organization_id: d.organization_id },
+      "delivery not processed: taken up again",
+    );
+    await processDelivery(deps, { deliveryId: d.id, ...(d.attempts ? { attempt: d.attempts } : {}) }).catch(
+      (err: unknown) => deps.logger.warn({ err, delivery_id: d.id }, "delivery taken up again failed: next sweep"),
+    );
+  }
+  return taken;
+}
+
+/** One attempt; true when the delivery's processing ended (false: rescheduled, or nothing to read). */
+async function processOnce(deps: IntegrationsDeps, cmd: { deliveryId: string; attempt?: number }): Promise<boolean> {
   const delivery = await deps.repo.c.deliveries.findOne({ id: cmd.deliveryId });
-  if (!delivery) return;
+  if (!delivery) return false;
   const event = delivery.event;
-  if (!isChecked(event)) return;
+  if (!isChecked(event)) return true;
   const connection = await deps.repo.findConnection(delivery.connection_id);
-  if (!connection) return;
+  if (!connection) return true;
   const attempt = cmd.attempt ?? 1;
   try {
     if (await checkPullRequest(deps, connection, event)) await recordProviderWorks(deps, connection);
+    return true;
   } catch (err) {
     await recordProviderError(deps, connection, err);
     const log = deps.logger.child({ organization_id: connection.organization_id, connection_id: connection.id });
     if (err instanceof ProviderError && err.code === "unauthorized") {
       // Retrying cannot mend a revoked token: the connection shows broken until it is replaced.
       log.warn({ err, delivery_id: delivery.id }, "the provider refused the connection's token: connection broken");
-      return;
+      return true;
     }
     const delay = rescheduleDelayMs(err, attempt);
     if (delay === null) throw err;
@@ -74,6 +136,7 @@ export async function processDelivery(
       .clientFor(connection, event)
       .reportRetrying?.(changeOf(event), CHECK_NAME, retryReason(err as ProviderError))
       .catch((e: unknown) => log.info({ err: e }, "could not show the check as retrying"));
+    return false;
   }
 }
 
@@ -121,9 +184,12 @@ async function reschedule(deps: IntegrationsDeps, delivery: InboundDeliveryRecor
     attempt,
     not_before: new Date(deps.clock.now().getTime() + delayMs).toISOString(),
   };
-  await deps.outbox.update(deps.repo.c.deliveries, { id: delivery.id }, { attempts: attempt }, [
-    deps.outbox.event(CHANGE_RETRY_TOPIC, { source: "integrations", subject: delivery.id, data }),
-  ]);
+  await deps.outbox.update(
+    deps.repo.c.deliveries,
+    { id: delivery.id },
+    { attempts: attempt, not_before: data.not_before },
+    [deps.outbox.event(CHANGE_RETRY_TOPIC, { source: "integrations", subject: delivery.id, data })],
+  );
 }
 
 /**
