@@ -198,43 +198,20 @@ async function main() {
     print("  timing     push: `git push` started -> final status visible in Gitea's API (polled every 50 ms),");
     print("             split at the delivery's arrival (the connection's last_event_at)");
     print("             CLI: `verdict evaluate --base main` at the same head, spawn to exit\n");
+    /** A row: its label, p50, p95 and max of the times, and how many failed (when it says). */
+    const times = (label, values, failing = "") => [
+      label,
+      ...[quantile(values, 0.5), quantile(values, 0.95), Math.max(...values)].map((v) => fmtInt(Math.round(v))),
+      failing,
+    ];
+    const of = (n) => `${n} of ${rows.length}`;
     printTable([
       ["", "p50 ms", "p95 ms", "max ms", "failing"],
-      [
-        "pull request status (Gitea)",
-        fmtInt(Math.round(quantile(pr, 0.5))),
-        fmtInt(Math.round(p95)),
-        fmtInt(Math.round(Math.max(...pr))),
-        `${rows.filter((r) => r.status === "failure").length} of ${rows.length}`,
-      ],
-      [
-        "  git push (until it returns)",
-        fmtInt(Math.round(quantile(pushed, 0.5))),
-        fmtInt(Math.round(quantile(pushed, 0.95))),
-        fmtInt(Math.round(Math.max(...pushed))),
-        "",
-      ],
-      [
-        "  Gitea: pushed -> delivery at Verdict",
-        fmtInt(Math.round(quantile(delivered, 0.5))),
-        fmtInt(Math.round(quantile(delivered, 0.95))),
-        fmtInt(Math.round(Math.max(...delivered))),
-        "",
-      ],
-      [
-        "  Verdict: delivery -> status visible",
-        fmtInt(Math.round(quantile(checked, 0.5))),
-        fmtInt(Math.round(quantile(checked, 0.95))),
-        fmtInt(Math.round(Math.max(...checked))),
-        "",
-      ],
-      [
-        "verdict evaluate --base main",
-        fmtInt(Math.round(quantile(cli, 0.5))),
-        fmtInt(Math.round(quantile(cli, 0.95))),
-        fmtInt(Math.round(Math.max(...cli))),
-        `${rows.filter((r) => r.cliFailed).length} of ${rows.length}`,
-      ],
+      times("pull request status (Gitea)", pr, of(rows.filter((r) => r.status === "failure").length)),
+      times("  git push (until it returns)", pushed),
+      times("  Gitea: pushed -> delivery at Verdict", delivered),
+      times("  Verdict: delivery -> status visible", checked),
+      times("verdict evaluate --base main", cli, of(rows.filter((r) => r.cliFailed).length)),
     ]);
     print();
     print(`  pull request / CLI (p95)   ${(p95 / quantile(cli, 0.95)).toFixed(2)}x`);
