@@ -2947,14 +2947,10 @@ export interface components {
                 language?: "python" | "javascript" | "typescript" | "tsx" | "java" | "go" | "ruby" | "php" | "csharp" | "kotlin";
                 /** @description Ignored: the tester accepts a policy's patterns as they are */
                 message?: string;
-                /** @description Samples the structural rule must not match: checked by the tester as by creating a policy */
-                ok?: string[];
                 /** @description A structural pattern's ast-grep rule (https://ast-grep.github.io/reference/rule.html): the keys pattern, kind, regex, nthChild, range, inside, has, precedes, follows, all, any, not (with stopBy and field in relational rules); ast-grep's fix, transform, rewriters, utils and matches are not taken. At most 8 KiB as JSON. */
                 rule?: {
                     [key: string]: unknown;
                 };
-                /** @description Samples the structural rule must match, each in the pattern's language: checked before the policy is stored */
-                ruleid?: string[];
                 /** @enum {string} */
                 type: "regex" | "structural";
                 /** @description RE2 syntax (required for a regex pattern; a structural pattern has none) */

@@ -323,13 +323,6 @@ export const SamplePatternSchema = z
       description:
         "A structural pattern's metavariable constraints: a metavariable's name (`ARG` for `$ARG`) to the rule its match must also satisfy",
     }),
-    ruleid: z.array(z.string().max(16384)).max(10).optional().meta({
-      description:
-        "Samples the structural rule must match, each in the pattern's language: checked before the policy is stored",
-    }),
-    ok: z.array(z.string().max(16384)).max(10).optional().meta({
-      description: "Samples the structural rule must not match: checked by the tester as by creating a policy",
-    }),
   })
   .strict()
   .meta({ description: "A pattern the tester runs, checked as a custom policy's pattern is" });

@@ -90,7 +90,7 @@ describe("request bodies from the proto's field rules", () => {
     // CreatePolicy holds Pattern and Suggestion: a default makes a field optional in a request.
     expect(schemas.CreatePolicy!.required!.sort()).toEqual(["id", "name", "patterns", "severity"]);
     expect(schemas.CreatePolicy!.properties.category!.default).toBe("custom");
-    // value is required of a regex pattern only (a structural pattern has a rule instead): the service checks it.
+    // A regex pattern's value is required by the policy service (400): a structural one has none.
     expect(schemas.Pattern!.required!.sort()).toEqual(["message", "type"]);
     // Policy is only answered: every field is there.
     expect(schemas.Policy!.required).toEqual(expect.arrayContaining(["description", "settings", "builtin"]));

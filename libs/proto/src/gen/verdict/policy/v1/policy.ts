@@ -91,16 +91,7 @@ export interface SamplePattern {
    * A structural pattern's metavariable constraints: a metavariable's name (`ARG` for `$ARG`) to
    * the rule its match must also satisfy
    */
-  constraints?:
-    | { [key: string]: any }
-    | undefined;
-  /**
-   * Samples the structural rule must match, each in the pattern's language: checked before the
-   * policy is stored
-   */
-  ruleid: string[];
-  /** Samples the structural rule must not match: checked by the tester as by creating a policy */
-  ok: string[];
+  constraints?: { [key: string]: any } | undefined;
 }
 
 export interface Suggestion {
@@ -714,16 +705,7 @@ export const CustomPattern: MessageFns<CustomPattern> = {
 };
 
 function createBaseSamplePattern(): SamplePattern {
-  return {
-    type: "",
-    value: "",
-    message: "",
-    language: "",
-    rule: undefined,
-    constraints: undefined,
-    ruleid: [],
-    ok: [],
-  };
+  return { type: "", value: "", message: "", language: "", rule: undefined, constraints: undefined };
 }
 
 export const SamplePattern: MessageFns<SamplePattern> = {
@@ -745,12 +727,6 @@ export const SamplePattern: MessageFns<SamplePattern> = {
     }
     if (message.constraints !== undefined) {
       Struct.encode(Struct.wrap(message.constraints), writer.uint32(2978).fork()).join();
-    }
-    for (const v of message.ruleid) {
-      writer.uint32(2986).string(v!);
-    }
-    for (const v of message.ok) {
-      writer.uint32(2994).string(v!);
     }
     return writer;
   },
@@ -816,22 +792,6 @@ export const SamplePattern: MessageFns<SamplePattern> = {
             message.constraints = Struct.unwrap(Struct.decode(reader, reader.uint32()));
             continue;
           }
-          case 373: {
-            if (tag !== 2986) {
-              break;
-            }
-
-            message.ruleid.push(reader.string());
-            continue;
-          }
-          case 374: {
-            if (tag !== 2994) {
-              break;
-            }
-
-            message.ok.push(reader.string());
-            continue;
-          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -852,8 +812,6 @@ export const SamplePattern: MessageFns<SamplePattern> = {
       language: isSet(object.language) ? globalThis.String(object.language) : "",
       rule: isObject(object.rule) ? object.rule : undefined,
       constraints: isObject(object.constraints) ? object.constraints : undefined,
-      ruleid: globalThis.Array.isArray(object?.ruleid) ? object.ruleid.map((e: any) => globalThis.String(e)) : [],
-      ok: globalThis.Array.isArray(object?.ok) ? object.ok.map((e: any) => globalThis.String(e)) : [],
     };
   },
 
@@ -877,12 +835,6 @@ export const SamplePattern: MessageFns<SamplePattern> = {
     if (message.constraints !== undefined) {
       obj.constraints = message.constraints;
     }
-    if (message.ruleid?.length) {
-      obj.ruleid = message.ruleid;
-    }
-    if (message.ok?.length) {
-      obj.ok = message.ok;
-    }
     return obj;
   },
 
@@ -897,8 +849,6 @@ export const SamplePattern: MessageFns<SamplePattern> = {
     message.language = object.language ?? "";
     message.rule = object.rule ?? undefined;
     message.constraints = object.constraints ?? undefined;
-    message.ruleid = object.ruleid?.map((e) => e) || [];
-    message.ok = object.ok?.map((e) => e) || [];
     return message;
   },
 };
