@@ -1,5 +1,5 @@
 import { describe, expect, it } from "@jest/globals";
-import { toLowerAscii } from "./bytes.js";
+import { toLowerAscii, utf8Offsets } from "./bytes.js";
 
 /** Whether `lowered` is `buf` with A-Z lower-cased and every other byte as it is. */
 function lowersAscii(buf: Buffer, lowered: Buffer): boolean {
@@ -28,5 +28,28 @@ describe("toLowerAscii", () => {
     const second = toLowerAscii(Buffer.from("XY"));
     expect(second.toString()).toBe("xy");
     expect(second.buffer).toBe(first.buffer);
+  });
+});
+
+describe("utf8Offsets", () => {
+  // ASCII, 2-byte (é), 3-byte (中文, U+FFFD), 4-byte astral (😀, a surrogate pair), a combining
+  // mark (e + U+0301), a lone surrogate of each kind (from invalid UTF-8) and a CRLF.
+  const text = "ab é 中文\r\n😀e\u0301 \ud83d x \udc00 🎉\uFFFD end";
+
+  it("gives every index the byte offset of the prefix before it, in any order and repeated", () => {
+    const indices = Array.from({ length: text.length + 1 }, (_, i) => i);
+    const shuffled = [...indices.filter((i) => i % 2), ...indices.filter((i) => !(i % 2)).reverse(), 3, 3];
+    const offsets = utf8Offsets(text, shuffled);
+    expect(offsets.size).toBe(indices.length);
+    for (const i of indices) expect([i, offsets.get(i)]).toEqual([i, Buffer.byteLength(text.slice(0, i), "utf8")]);
+  });
+
+  it("counts an index between a surrogate pair's halves as the prefix's lone high surrogate (3 bytes)", () => {
+    const emoji = text.indexOf("😀");
+    const offsets = utf8Offsets(text, [emoji, emoji + 1, emoji + 2]);
+    expect([offsets.get(emoji + 1)! - offsets.get(emoji)!, offsets.get(emoji + 2)! - offsets.get(emoji)!]).toEqual([
+      3, 4,
+    ]);
+    expect(utf8Offsets("", [0]).get(0)).toBe(0);
   });
 });

@@ -20,6 +20,29 @@ export function alignBack(buf: Buffer, offset: number): number {
   return i;
 }
 
+const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
+/**
+ * The UTF-8 byte offset of each UTF-16 index into a string (what `Buffer.byteLength(text.slice(0,
+ * index))` gives, for every index), in one walk over the string however many indices there are:
+ * the indices sorted, each stretch between two of them encoded once. An index between the halves
+ * of a surrogate pair ends its prefix in a lone high surrogate, which UTF-8 writes as U+FFFD (3 bytes).
+ */
+export function utf8Offsets(text: string, indices: Iterable<number>): Map<number, number> {
+  const offsets = new Map<number, number>();
+  let at = 0;
+  let bytes = 0;
+  for (const index of [...new Set(indices)].sort((a, b) => a - b)) {
+    const split = index > 0 && isHighSurrogate(text.charCodeAt(index - 1)) && isLowSurrogate(text.charCodeAt(index));
+    const to = split ? index - 1 : index;
+    bytes += Buffer.byteLength(text.slice(at, to), "utf8");
+    at = to;
+    offsets.set(index, split ? bytes + 3 : bytes);
+  }
+  return offsets;
+}
+
 export interface ByteLine {
   /** 1-based. */
   line: number;

@@ -198,18 +198,25 @@ function matcherOf(root: SgNode, matchers: Matcher[], memo: FlowMemo): (node: Sg
   const kinds = new Set(matchers.map((m) => m.kind));
   return (node, kind) => {
     if (!kinds.has(kind) && !kinds.has(undefined)) return false;
-    let keys = memo.get(matchers);
-    if (!keys) memo.set(matchers, (keys = new Set(matchers.flatMap((m) => root.findAll(m.config).map(nodeKey)))));
+    let keys = memo.matched.get(matchers);
+    if (!keys)
+      memo.matched.set(matchers, (keys = new Set(matchers.flatMap((m) => root.findAll(m.config).map(nodeKey)))));
     return keys.has(nodeKey(node));
   };
 }
 
 /**
- * What reachesSink() finds of a file's sources and sanitizers (their nodes, by the compiled flow's
- * list), kept for the file's other sink matches: one traversal per list and file, not per match.
- * Valid for one parsed file only.
+ * What reachesSink() finds of a file, kept for the file's other sink matches: its sources and
+ * sanitizers (their nodes, by the compiled flow's list) and each function's (or the module's)
+ * assignments and calls, one traversal per list or scope and file, not per match. Valid for one
+ * parsed file only.
  */
-export type FlowMemo = Map<readonly Matcher[], Set<string>>;
+export interface FlowMemo {
+  matched: Map<readonly Matcher[], Set<string>>;
+  scopes: Map<string, ScopeIndex>;
+}
+
+export const flowMemo = (): FlowMemo => ({ matched: new Map(), scopes: new Map() });
 
 export function compileFlow(flow: FlowSpec): CompiledFlow {
   return {
@@ -247,7 +254,7 @@ function sourceParameters(syntax: Syntax, scope: SgNode, flow: CompiledFlow): Ma
   return params;
 }
 
-/** A function's assignments and calls, indexed once per check. */
+/** A function's assignments and calls, indexed once per file. */
 interface ScopeIndex {
   /** By name: each assignment node (or call on the name) and its value nodes, in source order. */
   writes: Map<string, { node: SgNode; values: SgNode[]; assignment: boolean; update?: boolean }[]>;
@@ -262,7 +269,7 @@ export function reachesSink(
   language: StructuralLanguage,
   match: SgNode,
   flow: CompiledFlow,
-  memo: FlowMemo = new Map(),
+  memo: FlowMemo = flowMemo(),
 ): boolean {
   const syntax = SYNTAX[language];
   if (!syntax) return false;
@@ -275,7 +282,6 @@ export function reachesSink(
   let budget = MAX_NODES;
   const following = new Set<string>();
   let methods: Map<string, SgNode[]> | undefined;
-  const indexes = new Map<number, ScopeIndex>();
   const isSanitizer = matcherOf(match.getRoot().root(), flow.sanitizers, memo);
   const isSource = matcherOf(match.getRoot().root(), flow.sources, memo);
 
@@ -283,8 +289,8 @@ export function reachesSink(
     syntax.constants !== undefined && deadIn(syntax.constants, node, frame.scope, syntax.identifier);
 
   const indexOf = (scopeNode: SgNode): ScopeIndex => {
-    const key = scopeNode.range().start.index;
-    let index = indexes.get(key);
+    const key = nodeKey(scopeNode);
+    let index = memo.scopes.get(key);
     if (index) return index;
     index = { writes: new Map(), calls: new Map() };
     const add = (name: string, entry: { node: SgNode; values: SgNode[]; assignment: boolean; update?: boolean }) =>
@@ -327,7 +333,7 @@ export function reachesSink(
     }
     for (const list of index.writes.values())
       list.sort((a, b) => a.node.range().start.index - b.node.range().start.index);
-    indexes.set(key, index);
+    memo.scopes.set(key, index);
     return index;
   };
 

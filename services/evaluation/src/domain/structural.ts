@@ -18,7 +18,7 @@ import kotlin from "@ast-grep/lang-kotlin";
 import php from "@ast-grep/lang-php";
 import python from "@ast-grep/lang-python";
 import ruby from "@ast-grep/lang-ruby";
-import { compileFlow, FLOW_LANGUAGES, reachesSink, type CompiledFlow, type FlowMemo, type FlowSpec } from "./flow.js";
+import { compileFlow, FLOW_LANGUAGES, flowMemo, reachesSink, type CompiledFlow, type FlowSpec } from "./flow.js";
 import { STRUCTURAL_LANGUAGES, type StructuralLanguage } from "./structuralLanguages.js";
 
 export { STRUCTURAL_LANGUAGES, type StructuralLanguage };
@@ -214,7 +214,7 @@ export function matchStructural<R>(
       : root.findAll({ rule: { any: rules.map((r) => r.spec.rule) } } as NapiConfig);
   const matches: StructuralMatch<R>[] = [];
   const full = rules.map((r) => config(r.spec));
-  const memo: FlowMemo = new Map();
+  const memo = flowMemo();
   for (const node of candidates) {
     if (spent()) return { matches, overBudget: "time" };
     const range = node.range();

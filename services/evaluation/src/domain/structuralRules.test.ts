@@ -1,6 +1,7 @@
 // The engine: syntax-aware (structural) rules beside RE2 ones.
 import { describe, expect, it } from "@jest/globals";
 import { compileEngine } from "./engine.js";
+import { fingerprintOf } from "./fingerprint.js";
 import { policy, scanFile } from "../../test/engineFixtures.js";
 
 describe("structural rules", () => {
@@ -32,6 +33,30 @@ describe("structural rules", () => {
     expect(findings.map((f) => [f.rule_id, f.line, f.column, f.code_snippet])).toEqual([
       ["python-os-system-variable", 5, 16, 'label = "😀中文"; os.system("rm " + path)'],
     ]);
+  });
+
+  it("reports matches after and around emoji, CJK and combining marks at their exact lines, columns and spans", () => {
+    // Astral emoji are two UTF-16 units, CJK one, a combining mark its own code point: ast-grep's
+    // UTF-16 offsets become byte offsets, then code-point columns; the match's span is its fingerprint.
+    const source = [
+      "import os",
+      "# 注释 😀 os.system(cmd) in a comment",
+      'name = "e\u0301te\u0301 😀😀"; os.system(名前)',
+      'x = "中文"; os.system("rm " + 路径 + "😀🎉"); os.system(x)',
+      '🎉 = 1; os.system("🎉" + a)',
+      "",
+    ].join("\n");
+    const findings = scanFile("tools/run.py", source, [systemRule()]).findings;
+    expect(findings.map((f) => [f.line, f.column])).toEqual([
+      [3, 20],
+      [4, 11],
+      [4, 41],
+      [5, 8],
+    ]);
+    const spans = ["os.system(名前)", 'os.system("rm " + 路径 + "😀🎉")', "os.system(x)", 'os.system("🎉" + a)'];
+    const id = { policy_id: "command-injection", rule_id: "python-os-system-variable", file: "tools/run.py" };
+    expect(findings.map((f) => f.fingerprint)).toEqual(spans.map((span) => fingerprintOf(id, span)));
+    expect(findings[2]!.code_snippet).toBe('x = "中文"; os.system("rm " + 路径 + "😀🎉"); os.system(x)');
   });
 
   it("runs beside RE2 rules, through suppression, limits and exclude_paths alike", () => {

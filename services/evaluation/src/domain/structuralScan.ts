@@ -2,7 +2,7 @@
 // path, keywords it must contain, RE2 conditions on it), the rules of a file's language that
 // pass them, and their matches (structural.ts: one parse and one traversal) as the engine's hits.
 import RE2 from "re2";
-import type { ByteLines } from "./bytes.js";
+import { utf8Offsets, type ByteLines } from "./bytes.js";
 import type { CompiledPolicy, Hit, PatternToRun, PolicyToRun, Reporting } from "./engineTypes.js";
 import {
   languageOf,
@@ -86,9 +86,11 @@ function structuralHits(
 ): Hit[] {
   const text = content.toString("utf8");
   const { matches } = matchStructural(language, text, content.length, rules);
-  // ast-grep gives UTF-16 offsets; in a file of ASCII text they are the byte offsets.
+  // ast-grep gives UTF-16 offsets; in a file of ASCII text they are the byte offsets, else they
+  // are converted in one walk over the text (not a prefix encoded per match: square of the size).
   const ascii = text.length === content.length;
-  const byte = (index: number) => (ascii ? index : Buffer.byteLength(text.slice(0, index), "utf8"));
+  const offsets = utf8Offsets(text, ascii ? [] : matches.flatMap((m) => [m.start, m.end]));
+  const byte = (index: number) => (ascii ? index : offsets.get(index)!);
   return matches.map((m) => {
     const start = byte(m.start);
     return { rule: m.owner, start, end: byte(m.end), line: lines.at(start) };
