@@ -192,17 +192,35 @@ const nodeKey = (n: SgNode) => `${n.range().start.index}:${n.range().end.index}:
 
 /**
  * Whether a node matches one of the rules: every node of the file that does is found once, in one
- * native traversal per rule (asking each node with matches() costs far more).
+ * native traversal for the list (asking each node with matches() costs far more).
  */
 function matcherOf(root: SgNode, matchers: Matcher[], memo: FlowMemo): (node: SgNode, kind: string) => boolean {
   const kinds = new Set(matchers.map((m) => m.kind));
+  const list = listKey(matchers);
   return (node, kind) => {
     if (!kinds.has(kind) && !kinds.has(undefined)) return false;
-    let keys = memo.matched.get(matchers);
-    if (!keys)
-      memo.matched.set(matchers, (keys = new Set(matchers.flatMap((m) => root.findAll(m.config).map(nodeKey)))));
+    let keys = memo.matched.get(list);
+    if (!keys) memo.matched.set(list, (keys = new Set(root.findAll(anyOf(matchers)).map(nodeKey))));
     return keys.has(nodeKey(node));
   };
+}
+
+/** The matchers as one rule: one native traversal of the file for the whole list, not one per rule. */
+function anyOf(matchers: readonly Matcher[]): NapiConfig {
+  return matchers.length === 1
+    ? matchers[0]!.config
+    : ({ rule: { any: matchers.map((m) => m.config.rule) } } as NapiConfig);
+}
+
+/**
+ * A list of matchers by its rules' text: the rules of a language share their lists of sources and
+ * sanitizers (each its own copy once compiled), so a file's nodes of a list are found once for all.
+ */
+const listKeys = new WeakMap<readonly Matcher[], string>();
+function listKey(matchers: readonly Matcher[]): string {
+  let key = listKeys.get(matchers);
+  if (key === undefined) listKeys.set(matchers, (key = JSON.stringify(matchers.map((m) => m.config))));
+  return key;
 }
 
 /**
@@ -212,7 +230,8 @@ function matcherOf(root: SgNode, matchers: Matcher[], memo: FlowMemo): (node: Sg
  * parsed file only.
  */
 export interface FlowMemo {
-  matched: Map<readonly Matcher[], Set<string>>;
+  /** By listKey(): the nodes a list of matchers finds. */
+  matched: Map<string, Set<string>>;
   scopes: Map<string, ScopeIndex>;
 }
 

@@ -85,13 +85,19 @@ const PY_HTML_SANITIZERS = [
       regex: String.raw`^(?:(?:flask\.)?(?:render_template|jsonify|redirect|url_for|send_file|send_from_directory)|(?:[\w.]+\.)?(?:\w*escape\w*html\w*|\w*html\w*escape\w*|quote|quote_plus))$`,
     },
   },
-  { nthChild: { position: "n+2" }, inside: { any: [{ kind: "tuple" }, { kind: "expression_list" }] } },
+  // `all` checks in order: the parent first (one node), the position among its children only then
+  // (counting siblings for every node of a file costs quadratic time in a long module).
+  { all: [{ inside: { any: [{ kind: "tuple" }, { kind: "expression_list" }] } }, { nthChild: { position: "n+2" } }] },
   {
-    nthChild: { position: "n+1" },
-    inside: {
-      kind: "argument_list",
-      inside: { kind: "call", has: { field: "function", regex: String.raw`\.(?:set_cookie|delete_cookie)$` } },
-    },
+    all: [
+      {
+        inside: {
+          kind: "argument_list",
+          inside: { kind: "call", has: { field: "function", regex: String.raw`\.(?:set_cookie|delete_cookie)$` } },
+        },
+      },
+      { nthChild: { position: "n+1" } },
+    ],
   },
 ];
 

@@ -168,7 +168,6 @@ export const PY_REQUEST_KEYWORDS = [
   "request.path",
   "request.full_path",
   "request.url",
-  "(request)",
 ];
 
 /** Python calls whose result carries no injection whatever their input: numbers, quoting, escaping. */
