@@ -39,6 +39,7 @@ const create = async (n: number, policies: string[] = []) =>
       ref: "main",
       base_ref: "",
       bypass_reason: "",
+      request_id: "",
       files: files(n),
       policies,
     })
@@ -70,6 +71,7 @@ describe("asynchronous evaluations", () => {
         ref: "main",
         base_ref: "",
         bypass_reason: "",
+        request_id: "",
         files: [{ path: "data.txt", content: Buffer.from("x".repeat(1_000_000)), status: "added" }],
         policies: [],
       })

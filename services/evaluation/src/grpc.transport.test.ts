@@ -48,6 +48,7 @@ function request(overrides: Partial<evaluationV1.CreateEvaluationRequest> = {}):
     files: [file("src/clean.ts", "export const sum = (a: number, b: number) => a + b;\n")],
     policies: [],
     bypass_reason: "",
+    request_id: "",
     ...overrides,
   };
 }
@@ -65,6 +66,19 @@ const leaky = [
 ];
 
 describe("creating an evaluation", () => {
+  it("answers a repeated request key with the evaluation the first request made, within its organization only", async () => {
+    const first = await create({ files: leaky, request_id: "chk_repeat" });
+    const again = await create({ files: leaky, request_id: "chk_repeat" });
+    expect(again.id).toBe(first.id);
+    expect(again).toMatchObject({ status: "completed", passed: false });
+    // Another key, or the same key in another organization, is another request.
+    expect((await create({ files: leaky, request_id: "chk_other" })).id).not.toBe(first.id);
+    const elsewhere = await create({ organization_id: OTHER_ORG, files: leaky, request_id: "chk_repeat" });
+    expect(elsewhere.id).not.toBe(first.id);
+    // Without a key, every request is an evaluation of its own.
+    expect((await create({ files: leaky })).id).not.toBe((await create({ files: leaky })).id);
+  });
+
   it("reports secrets with positions, policy details and masked snippets, and fails", async () => {
     const evaluation = await create({ files: leaky });
     expect(evaluation).toMatchObject({

@@ -36,6 +36,7 @@ async function create(h: EvaluationHarness, org: string, change: evaluationV1.Fi
       ref: "main",
       base_ref: "",
       bypass_reason: "",
+      request_id: "",
       files: change,
       policies: [],
     })

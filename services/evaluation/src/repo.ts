@@ -49,6 +49,8 @@ export interface EvaluationRecord {
   bypass_reason?: string;
   /** Bytes of content a queued evaluation holds (the per-organization queue cap counts them). */
   queued_bytes?: number;
+  /** The caller's key for the request that made it (CreateEvaluationRequest.request_id). */
+  request_id?: string;
   deleted_at: null;
 }
 
@@ -135,6 +137,8 @@ const COLLECTIONS = {
     { name: "status_id", fields: { status: 1, id: 1 } },
     // The overview's figures: an organization's evaluations in a time range.
     { name: "org_created_at", fields: { organization_id: 1, created_at: 1 } },
+    // A repeated request's evaluation (CreateEvaluationRequest.request_id).
+    { name: "org_request_id", fields: { organization_id: 1, request_id: 1 } },
   ]),
   /**
    * Files of asynchronous evaluations, one document per file (a whole change can exceed what one
@@ -214,6 +218,12 @@ export class EvaluationRepo extends OutboxRepository<typeof COLLECTIONS> {
   async statsPerRepository(organizationId: string, since: string, until: string) {
     const rows = await this.statsPerOutcome(organizationId, since, until, "repository");
     return rows.map(({ value, ...row }) => ({ repository: value, ...row }));
+  }
+
+  /** The organization's evaluation made for the caller's request key, if any. */
+  async findByRequestId(organizationId: string, requestId: string): Promise<EvaluationRecord | null> {
+    const doc = await this.c.evaluations.findOne({ organization_id: organizationId, request_id: requestId });
+    return doc && doc.deleted_at === null ? (doc as EvaluationRecord) : null;
   }
 
   /** An evaluation of the organization, or what is left of it once deleted (a tombstone). */

@@ -19,6 +19,8 @@ export interface CreateEvaluationCommand {
   bypassReason?: string;
   /** Aborted when the client is gone: a synchronous scan stops. */
   signal?: AbortSignal;
+  /** The caller's key: the same key again answers the evaluation the first request made. */
+  requestId?: string;
 }
 
 const EMPTY_SUMMARY = { total_files: 0, total_violations: 0, errors: 0, warnings: 0, suppressed: 0, skipped_files: 0 };
@@ -31,6 +33,10 @@ export function isLarge(deps: EvaluationDeps, { files, bytes }: { files: number;
 export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluationCommand): Promise<EvaluationRecord> {
   const problems = checkEvaluationInput({ repository: cmd.repository, files: cmd.files, policies: cmd.policies });
   if (problems.length) throw errors.validation(problems);
+  if (cmd.requestId) {
+    const made = await deps.repo.findByRequestId(cmd.organizationId, cmd.requestId);
+    if (made) return made;
+  }
   const settings = await deps.orgSettings.get(cmd.organizationId);
   await requireConnected(deps, settings, cmd);
   const createdAt = deps.clock.now();
@@ -52,6 +58,7 @@ export async function createEvaluation(deps: EvaluationDeps, cmd: CreateEvaluati
     requested_policies: cmd.policies,
     suppressions: [],
     ...(cmd.bypassReason ? { bypass_reason: cmd.bypassReason } : {}),
+    ...(cmd.requestId ? { request_id: cmd.requestId } : {}),
     deleted_at: null,
   };
   if (isLarge(deps, { files: cmd.files.length, bytes: contentBytes(cmd.files) }))

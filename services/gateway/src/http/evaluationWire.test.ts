@@ -8,6 +8,8 @@ const generated = (req: CreateEvaluationWire) =>
   Buffer.from(
     evaluationV1.CreateEvaluationRequest.encode({
       ...req,
+      // gRPC callers' key: never sent from REST (an internal field).
+      request_id: "",
       files: req.files.map((f) => ({
         ...f,
         content: typeof f.content === "string" ? Buffer.from(f.content, "utf8") : Buffer.from(f.content),

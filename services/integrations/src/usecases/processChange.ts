@@ -350,7 +350,7 @@ async function evaluationOf(
     return { evaluation: evaluation!, skippedForSize: check.skipped_for_size ?? 0 };
   }
   const { files, skippedForSize } = await readFiles(deps, client, change, changed);
-  const evaluation = await evaluate(deps, orgId, check.repository, change, files);
+  const evaluation = await evaluate(deps, orgId, check.repository, change, files, check.id);
   await deps.repo.c.checks.updateOne(
     { id: check.id },
     { evaluation_id: evaluation.id, skipped_for_size: skippedForSize, updated_at: deps.clock.now().toISOString() },
@@ -408,7 +408,10 @@ async function evaluate(
   repository: string,
   change: ChangeRef,
   files: evaluationV1.File[],
+  checkId: string,
 ): Promise<evaluationV1.Evaluation> {
+  // The check's id as the request's key: a retry after an answer lost to a restart of the
+  // evaluation service gets the evaluation already made, never a second one.
   const res = await deps.evaluation.createEvaluation(
     evaluationV1.CreateEvaluationRequest.fromPartial({
       organization_id: organizationId,
@@ -416,6 +419,7 @@ async function evaluate(
       ref: change.headSha,
       base_ref: change.baseSha ?? "",
       files,
+      request_id: checkId,
     }),
   );
   let evaluation = res.evaluation!;

@@ -131,6 +131,13 @@ export interface CreateEvaluationRequest {
    * (a suppression carrying the reason) instead of a violation. Empty: no bypass
    */
   bypass_reason: string;
+  /**
+   * gRPC callers only: the caller's key for this request. The same key again (a retry after an
+   * answer that never arrived: the evaluation service restarted between storing the evaluation
+   * and answering) answers the evaluation the first request made, not a second one. The
+   * integrations service sends its check's id.
+   */
+  request_id: string;
 }
 
 export interface CreateEvaluationResponse {
@@ -1257,7 +1264,16 @@ export const Evaluation: MessageFns<Evaluation> = {
 };
 
 function createBaseCreateEvaluationRequest(): CreateEvaluationRequest {
-  return { organization_id: "", repository: "", ref: "", base_ref: "", files: [], policies: [], bypass_reason: "" };
+  return {
+    organization_id: "",
+    repository: "",
+    ref: "",
+    base_ref: "",
+    files: [],
+    policies: [],
+    bypass_reason: "",
+    request_id: "",
+  };
 }
 
 export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
@@ -1282,6 +1298,9 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
     }
     if (message.bypass_reason !== "") {
       writer.uint32(562).string(message.bypass_reason);
+    }
+    if (message.request_id !== "") {
+      writer.uint32(3202).string(message.request_id);
     }
     return writer;
   },
@@ -1355,6 +1374,14 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
             message.bypass_reason = reader.string();
             continue;
           }
+          case 400: {
+            if (tag !== 3202) {
+              break;
+            }
+
+            message.request_id = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1388,6 +1415,11 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
         : isSet(object.bypass_reason)
         ? globalThis.String(object.bypass_reason)
         : "",
+      request_id: isSet(object.requestId)
+        ? globalThis.String(object.requestId)
+        : isSet(object.request_id)
+        ? globalThis.String(object.request_id)
+        : "",
     };
   },
 
@@ -1414,6 +1446,9 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
     if (message.bypass_reason !== "") {
       obj.bypassReason = message.bypass_reason;
     }
+    if (message.request_id !== "") {
+      obj.requestId = message.request_id;
+    }
     return obj;
   },
 
@@ -1429,6 +1464,7 @@ export const CreateEvaluationRequest: MessageFns<CreateEvaluationRequest> = {
     message.files = object.files?.map((e) => File.fromPartial(e)) || [];
     message.policies = object.policies?.map((e) => e) || [];
     message.bypass_reason = object.bypass_reason ?? "";
+    message.request_id = object.request_id ?? "";
     return message;
   },
 };
