@@ -171,11 +171,18 @@ describe("structural custom policies", () => {
     expect((await api.get("/v1/policies/refused")).status).toBe(404);
   });
 
-  it("answers the schema's 400 for a missing rule or language, an unknown language, deep or huge rules", async () => {
+  it("answers 400 or 422 with the field for a missing rule or language, an unknown language, deep or huge rules", async () => {
+    // What the type needs is a rule between fields the schema takes with either type: 422.
     expectFieldError(
       await api.post("/v1/policies", policy("bad", { type: "structural", message: "m" })),
-      400,
+      422,
       "patterns[0].language",
+      "REQUIRED",
+    );
+    expectFieldError(
+      await api.post("/v1/policies", policy("bad", { type: "regex", message: "m" })),
+      422,
+      "patterns[0].value",
       "REQUIRED",
     );
     expectFieldError(
@@ -189,7 +196,7 @@ describe("structural custom policies", () => {
         "/v1/policies",
         policy("bad", { type: "regex", value: "x+", message: "m", rule: { kind: "call" } }),
       ),
-      400,
+      422,
       "patterns[0].rule",
       "INVALID_FORMAT",
     );
@@ -281,7 +288,7 @@ describe("the pattern tester with structural patterns", () => {
         patterns: [{ type: "structural", rule: { kind: "call" } }],
         text: "",
       }),
-      400,
+      422,
       "patterns[0].language",
       "REQUIRED",
     );

@@ -47,7 +47,13 @@ describe("custom policy checks", () => {
       "frameworks[2]:INVALID_FORMAT",
     ]);
     expect(fields({ documentation_url: "javascript:alert(1)" })).toEqual(["documentation_url:INVALID_FORMAT"]);
-    expect(fields({ patterns: [{ type: "regex", value: "", message: "m" }] })).toEqual(["patterns[0].value:REQUIRED"]);
+  });
+
+  it("answers what a pattern's type needs as a rule of the domain (422), not of the schema: the schema takes every field with either type", () => {
+    const rule = (p: { type: string; value: string; language?: string }) =>
+      checkPatternRules([{ message: "m", ...p }]).map((e) => `${e.field}:${e.code}`);
+    expect(rule({ type: "regex", value: "" })).toEqual(["patterns[0].value:REQUIRED"]);
+    expect(rule({ type: "regex", value: "x", language: "go" })).toEqual(["patterns[0].language:INVALID_FORMAT"]);
   });
 
   it("rejects what RE2 cannot run, in RE2's words", () => {

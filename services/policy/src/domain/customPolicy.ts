@@ -125,7 +125,6 @@ export function checkCustomPolicyShape(input: CustomPolicyInput): FieldError[] {
   }
   input.patterns.forEach((p, i) => {
     if (!p.type) problems.push({ field: `patterns[${i}].type`, code: "REQUIRED", message: "pattern type is required" });
-    problems.push(...checkPatternFields(p, `patterns[${i}]`));
     if (p.value && p.value.length > MAX_PATTERN_LENGTH) {
       problems.push({
         field: `patterns[${i}].value`,
@@ -151,6 +150,12 @@ export function checkPatternRules(patterns: CustomPolicyInput["patterns"]): Fiel
         code: "INVALID_ENUM",
         message: `pattern type must be one of: ${PATTERN_TYPES.join(", ")}`,
       });
+      return;
+    }
+    // What the type needs and does not take: the schema allows every field with either type.
+    const fields = checkPatternFields(p, `patterns[${i}]`);
+    if (fields.length) {
+      problems.push(...fields);
       return;
     }
     if (p.type === "structural") {

@@ -196,8 +196,9 @@ function checkRule(rule: unknown, field: string, out: FieldError[], depth: numbe
 }
 
 /**
- * Schema-level problems of a pattern's type-specific fields (HTTP 400): what its type needs (a
- * regex pattern its value; a structural one its language and rule) and what it does not take.
+ * What a pattern's type needs (a regex pattern its value; a structural one its language and rule)
+ * and what it does not take: HTTP 422, since the schema (one Pattern shape for both types) takes
+ * every field with either type.
  */
 export function checkPatternFields(
   p: { type: string; value?: string } & StructuralFields,

@@ -10,7 +10,7 @@ import { type FieldError } from "@verdict/kit";
 import { PoolJobError } from "@verdict/runtime";
 import { PATTERN_TYPES } from "../domain/pattern.js";
 import type { CustomPolicyInput } from "../domain/customPolicy.js";
-import { structuralProblems, type CustomStructuralLanguage } from "../domain/structuralPattern.js";
+import { checkPatternFields, structuralProblems, type CustomStructuralLanguage } from "../domain/structuralPattern.js";
 import type { SampleMatches } from "../domain/patternSample.js";
 import type { PolicyDeps } from "../deps.js";
 import type { PatternCheckOutcome } from "../patternWorker.js";
@@ -41,6 +41,12 @@ export async function checkPatterns(
         code: "INVALID_ENUM",
         message: `pattern type must be one of: ${PATTERN_TYPES.join(", ")}`,
       });
+      continue;
+    }
+    // What the type needs and does not take (the schema takes every field with either type).
+    const fields = checkPatternFields(p, field);
+    if (fields.length) {
+      problems.push(...fields);
       continue;
     }
     const structural = p.type === "structural";

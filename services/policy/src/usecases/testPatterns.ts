@@ -28,7 +28,7 @@ export async function testPatterns(deps: PolicyDeps, cmd: TestPatternsCommand): 
     ]);
   }
   const shape = cmd.patterns.flatMap((p, i) => checkPatternFields(p, `patterns[${i}]`));
-  if (shape.length) throw errors.validation(shape);
+  if (shape.length) throw errors.unprocessable(shape);
   const { problems, samples } = await checkPatterns(deps, {
     organizationId: cmd.organizationId,
     patterns: cmd.patterns,
