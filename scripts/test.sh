@@ -295,7 +295,12 @@ if wants bench; then
   echo "==> benchmark tests (bench/detection/*.test.mjs, bench/*.test.mjs)"
   node --test bench/detection/*.test.mjs bench/*.test.mjs > "$results/bench.log" 2>&1
   bench_rc=$?
-  [ $bench_rc -eq 0 ] || failed_steps+=(bench)
+  # The log is in the run's temporary directory, removed at the end: a failure is shown here.
+  if [ $bench_rc -ne 0 ]; then
+    failed_steps+=(bench)
+    echo "BENCHMARK TESTS FAILED; the failing tests (the end of $results/bench.log):"
+    sed -n '/failing tests:/,$p' "$results/bench.log" | head -80
+  fi
   timed "bench"
   reports+=("$results/bench.json")
   node -e '
