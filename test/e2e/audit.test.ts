@@ -1,6 +1,7 @@
 // The audit log over real HTTP: every security event, newest first, with filters and cursor
 // pagination, readable with read:org, and one organization's never shown to another.
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
+import { verifyAuditChain, type ChainedAuditEvent } from "@verdict/sdk";
 import { Api, expectError, expectFieldError } from "../support/api.js";
 import { auditEventMatching, auditEventOfRequest } from "../support/audit.js";
 import { addMember, as, signIn, type Person } from "../support/people.js";
@@ -131,9 +132,76 @@ describe("GET /v1/audit-events", () => {
     );
     const other = await op.post("/v1/organizations", { name: "Initech" });
     const initech = op.withKey(other.body.api_key.key);
+    await auditEventMatching(initech, (e) => e.type === "api_key.created");
     const theirs = (await initech.get("/v1/audit-events", { query: { limit: 100 } })).body.audit_events;
-    expect(theirs.map((e: { type: string }) => e.type)).toEqual(["api_key.created"]);
+    // Its own creation and its first key, nothing of the operator's organization.
+    expect(theirs.map((e: { type: string }) => e.type).sort()).toEqual(["api_key.created", "organization.created"]);
     expect(JSON.stringify(theirs)).not.toContain(owner.login.body.session.user.id);
+  });
+});
+
+describe("the instance operator's changes in the organization's own log", () => {
+  it("records an organization's creation and each change of its rate limits, with the operator's key and request", async () => {
+    const created = await op.post("/v1/organizations", {
+      name: "Umbrella",
+      plan: "team",
+      rate_limits: { per_minute: 600 },
+    });
+    expect(created.status).toBe(201);
+    const orgId = created.body.organization.id as string;
+    const umbrella = op.withKey(created.body.api_key.key);
+    const operatorKey = (await op.get("/v1/api-keys")).body.api_keys.find(
+      (k: { name: string }) => k.name === "Bootstrap (instance operator)",
+    ).id as string;
+
+    const birth = await auditEventOfRequest(umbrella, created.headers.get("x-request-id"));
+    expect(birth).toMatchObject({
+      type: "organization.created",
+      actor: { type: "api_key", id: operatorKey, ip: expect.stringMatching(/127\.0\.0\.1/) },
+      credential: { type: "api_key", id: operatorKey },
+      target: { type: "organization", id: orgId },
+    });
+    expect(birth.data.changes).toEqual({
+      name: { before: null, after: "Umbrella" },
+      plan: { before: null, after: "team" },
+      "rate_limits.per_minute": { before: null, after: 600 },
+    });
+
+    const raised = await op.patch(`/v1/organizations/${orgId}`, { rate_limits: { per_minute: 1200, per_day: 50_000 } });
+    expect(raised.status).toBe(200);
+    const change = await auditEventOfRequest(umbrella, raised.headers.get("x-request-id"));
+    expect(change).toMatchObject({
+      type: "organization.limits_updated",
+      actor: { type: "api_key", id: operatorKey },
+      target: { type: "organization", id: orgId },
+    });
+    expect(change.data.changes).toEqual({
+      "rate_limits.per_day": { before: null, after: 50_000 },
+      "rate_limits.per_minute": { before: 600, after: 1200 },
+    });
+
+    // Back to the plan's defaults: every override shown as removed.
+    const reset = await op.patch(`/v1/organizations/${orgId}`, { rate_limits: {} });
+    expect((await auditEventOfRequest(umbrella, reset.headers.get("x-request-id"))).data.changes).toEqual({
+      "rate_limits.per_day": { before: 50_000, after: null },
+      "rate_limits.per_minute": { before: 1200, after: null },
+    });
+
+    // The chain still verifies with these events in it, and the operator's own log has none of them.
+    const exported = await fetch(`${v.url}/v1/audit-events/export`, {
+      headers: { authorization: `Bearer ${created.body.api_key.key}` },
+    });
+    expect(exported.status).toBe(200);
+    const chain = (await exported.text())
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as ChainedAuditEvent);
+    expect(chain.map((e) => e.type)).toEqual(
+      expect.arrayContaining(["organization.created", "organization.limits_updated"]),
+    );
+    expect(verifyAuditChain(chain)).toMatchObject({ ok: true, checked: chain.length });
+    const mine = (await op.get("/v1/audit-events", { query: { limit: 100 } })).body.audit_events;
+    expect(JSON.stringify(mine)).not.toContain(orgId);
   });
 });
 

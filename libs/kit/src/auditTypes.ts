@@ -41,6 +41,9 @@ export const AUDIT_EVENT_TYPES = [
   "sso.domain_verified",
   // Configuration changes, recorded by the service that owns the change (docs/audit.md).
   "organization.updated",
+  // The instance operator's changes to an organization, recorded in that organization's log.
+  "organization.created",
+  "organization.limits_updated",
   "policy.created",
   "policy.updated",
   "policy.enabled",

@@ -112,11 +112,12 @@ export const organizationRoutes = [
     responses: {
       201: { description: "The organization and its first admin key, shown once", schema: CreatedOrganizationSchema },
     },
-    handler: async ({ body, clients }) => {
+    handler: async ({ body, clients, principal, requestId, clientIp }) => {
       const res = await clients.identity.createOrganization({
         name: body.name,
         plan: body.plan,
         rate_limits: body.rate_limits ?? {},
+        audit: auditContext(principal!, requestId, clientIp),
       });
       return {
         status: 201,
@@ -138,11 +139,12 @@ export const organizationRoutes = [
     params: IdParam("organization_id", "org"),
     body: UpdateOrganizationLimitsSchema,
     responses: { 200: { description: "The organization with its limits", schema: OperatorOrganizationSchema } },
-    handler: async ({ params, body, clients }) => {
+    handler: async ({ params, body, clients, principal, requestId, clientIp }) => {
       if (!params.organization_id.startsWith("org_")) throw errors.notFound("organization", params.organization_id);
       const res = await clients.identity.updateOrganizationLimits({
         organization_id: params.organization_id,
         rate_limits: body.rate_limits,
+        audit: auditContext(principal!, requestId, clientIp),
       });
       return { status: 200, body: operatorOrganizationJson(res.organization!) };
     },

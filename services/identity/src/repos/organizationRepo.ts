@@ -26,9 +26,12 @@ export class OrganizationRepo {
     this.orgs = store.collection<OrgRecord>(IDENTITY_COLLECTIONS.orgs);
   }
 
-  /** Stores a new organization (DuplicateKeyError when its id is taken). */
-  async insert(org: OrgRecord): Promise<void> {
-    await this.orgs.insertOne(org);
+  /**
+   * Stores a new organization (DuplicateKeyError when its id is taken) with the events that
+   * announce it (its first audit event).
+   */
+  insert(org: OrgRecord, events: PendingEvent[] = []): Promise<void> {
+    return this.outbox.insert(this.orgs, org, events);
   }
 
   /**

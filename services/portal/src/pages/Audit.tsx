@@ -59,6 +59,8 @@ const TYPES: Record<AuditType, true> = {
   "sso.connection_deleted": true,
   "sso.domain_verified": true,
   "organization.updated": true,
+  "organization.created": true,
+  "organization.limits_updated": true,
   "policy.created": true,
   "policy.updated": true,
   "policy.enabled": true,

@@ -1,10 +1,12 @@
-import { newId } from "@verdict/kit";
+import { fieldChanges, newId } from "@verdict/kit";
+import { auditChangeEvent, type AuditContextInput } from "@verdict/outbox";
 import { cleanLimits, DEFAULT_SETTINGS, type Plan, type RateLimitOverrides } from "../../domain/organization.js";
 import type { IdentityDeps } from "../../deps.js";
 import type { KeyRecord } from "../../repos/apiKeyRepo.js";
 import type { OrgRecord } from "../../repos/organizationRepo.js";
 import { createApiKey } from "../apiKeys/createApiKey.js";
 import type { OrganizationView } from "./getOrganization.js";
+import { limitFields } from "./updateOrganizationLimits.js";
 
 export interface CreateOrganizationCommand {
   name: string;
@@ -13,6 +15,8 @@ export interface CreateOrganizationCommand {
   isDefault?: boolean;
   /** The first key: the configured bootstrap key, and whether it is the instance operator's. */
   firstKey?: { presetKey?: string; operator?: boolean };
+  /** Who asks (the instance operator), for the organization's first audit event. */
+  audit?: AuditContextInput | undefined;
 }
 
 /** Creates an organization with its first admin key (shown once). */
@@ -31,7 +35,17 @@ export async function createOrganization(
     is_default: cmd.isDefault ?? false,
     version: 1,
   };
-  await deps.orgs.insert(org);
+  // The organization's log starts with its creation: who made it, its name, plan and limits.
+  const after = { name: org.name, plan: org.plan, ...limitFields(org.rate_limits) };
+  const audit = auditChangeEvent(deps.outbox, deps.clock, "/identity", {
+    organizationId: org.id,
+    type: "organization.created",
+    context: cmd.audit,
+    targetType: "organization",
+    targetId: org.id,
+    changes: fieldChanges(null, after, Object.keys(after)),
+  });
+  await deps.orgs.insert(org, [audit]);
   const { record, key } = await createApiKey(deps, {
     organizationId: org.id,
     name: firstKey.operator ? "Bootstrap (instance operator)" : "Initial admin key",

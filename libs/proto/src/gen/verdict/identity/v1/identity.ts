@@ -138,7 +138,11 @@ export interface VerifyKeyResponse {
 export interface CreateOrganizationRequest {
   name: string;
   plan: string;
-  rate_limits?: RateLimits | undefined;
+  rate_limits?:
+    | RateLimits
+    | undefined;
+  /** Who asks (the instance operator), for the new organization's first audit event (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface CreateOrganizationResponse {
@@ -152,7 +156,11 @@ export interface CreateOrganizationResponse {
 
 export interface UpdateOrganizationLimitsRequest {
   organization_id: string;
-  rate_limits?: RateLimits | undefined;
+  rate_limits?:
+    | RateLimits
+    | undefined;
+  /** Who asks (the instance operator), for the audit event recorded with the change (set by the gateway). */
+  audit?: AuditContext | undefined;
 }
 
 export interface UpdateOrganizationLimitsResponse {
@@ -2507,7 +2515,7 @@ export const VerifyKeyResponse: MessageFns<VerifyKeyResponse> = {
 };
 
 function createBaseCreateOrganizationRequest(): CreateOrganizationRequest {
-  return { name: "", plan: "", rate_limits: undefined };
+  return { name: "", plan: "", rate_limits: undefined, audit: undefined };
 }
 
 export const CreateOrganizationRequest: MessageFns<CreateOrganizationRequest> = {
@@ -2520,6 +2528,9 @@ export const CreateOrganizationRequest: MessageFns<CreateOrganizationRequest> = 
     }
     if (message.rate_limits !== undefined) {
       RateLimits.encode(message.rate_limits, writer.uint32(26).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2561,6 +2572,14 @@ export const CreateOrganizationRequest: MessageFns<CreateOrganizationRequest> = 
             message.rate_limits = RateLimits.decode(reader, reader.uint32());
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2582,6 +2601,7 @@ export const CreateOrganizationRequest: MessageFns<CreateOrganizationRequest> = 
         : isSet(object.rate_limits)
         ? RateLimits.fromJSON(object.rate_limits)
         : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2596,6 +2616,9 @@ export const CreateOrganizationRequest: MessageFns<CreateOrganizationRequest> = 
     if (message.rate_limits !== undefined) {
       obj.rateLimits = RateLimits.toJSON(message.rate_limits);
     }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
+    }
     return obj;
   },
 
@@ -2608,6 +2631,9 @@ export const CreateOrganizationRequest: MessageFns<CreateOrganizationRequest> = 
     message.plan = object.plan ?? "";
     message.rate_limits = (object.rate_limits !== undefined && object.rate_limits !== null)
       ? RateLimits.fromPartial(object.rate_limits)
+      : undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
       : undefined;
     return message;
   },
@@ -2723,7 +2749,7 @@ export const CreateOrganizationResponse: MessageFns<CreateOrganizationResponse> 
 };
 
 function createBaseUpdateOrganizationLimitsRequest(): UpdateOrganizationLimitsRequest {
-  return { organization_id: "", rate_limits: undefined };
+  return { organization_id: "", rate_limits: undefined, audit: undefined };
 }
 
 export const UpdateOrganizationLimitsRequest: MessageFns<UpdateOrganizationLimitsRequest> = {
@@ -2733,6 +2759,9 @@ export const UpdateOrganizationLimitsRequest: MessageFns<UpdateOrganizationLimit
     }
     if (message.rate_limits !== undefined) {
       RateLimits.encode(message.rate_limits, writer.uint32(18).fork()).join();
+    }
+    if (message.audit !== undefined) {
+      AuditContext.encode(message.audit, writer.uint32(1602).fork()).join();
     }
     return writer;
   },
@@ -2766,6 +2795,14 @@ export const UpdateOrganizationLimitsRequest: MessageFns<UpdateOrganizationLimit
             message.rate_limits = RateLimits.decode(reader, reader.uint32());
             continue;
           }
+          case 200: {
+            if (tag !== 1602) {
+              break;
+            }
+
+            message.audit = AuditContext.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2790,6 +2827,7 @@ export const UpdateOrganizationLimitsRequest: MessageFns<UpdateOrganizationLimit
         : isSet(object.rate_limits)
         ? RateLimits.fromJSON(object.rate_limits)
         : undefined,
+      audit: isSet(object.audit) ? AuditContext.fromJSON(object.audit) : undefined,
     };
   },
 
@@ -2800,6 +2838,9 @@ export const UpdateOrganizationLimitsRequest: MessageFns<UpdateOrganizationLimit
     }
     if (message.rate_limits !== undefined) {
       obj.rateLimits = RateLimits.toJSON(message.rate_limits);
+    }
+    if (message.audit !== undefined) {
+      obj.audit = AuditContext.toJSON(message.audit);
     }
     return obj;
   },
@@ -2814,6 +2855,9 @@ export const UpdateOrganizationLimitsRequest: MessageFns<UpdateOrganizationLimit
     message.organization_id = object.organization_id ?? "";
     message.rate_limits = (object.rate_limits !== undefined && object.rate_limits !== null)
       ? RateLimits.fromPartial(object.rate_limits)
+      : undefined;
+    message.audit = (object.audit !== undefined && object.audit !== null)
+      ? AuditContext.fromPartial(object.audit)
       : undefined;
     return message;
   },
