@@ -12,7 +12,7 @@
 //   `$ result=OK` are must-not-flag; `$ Source` and other tags label nothing;
 // - older tests' comments on the line: `NOT OK` / `BAD` must-flag, `OK` / `GOOD` must-not-flag;
 //   a comment line of its own that starts with one of them labels the code below it up to the
-//   next blank line, as one case (found or flagged when any line of it is reported), unless a
+//   next blank line, the next such comment or the end of the enclosing block, as one case (found or flagged when any line of it is reported), unless a
 //   line there carries its own label;
 // - a test whose sources have neither: the `#select` rows of its `.expected` file (the alerts
 //   CodeQL's query is expected to report, `| File.java:7:44:7:69 | …`) are must-flag lines.
@@ -50,20 +50,29 @@ export function languageOf(path) {
   );
 }
 
-/** What an annotation says: true must-flag, false must-not-flag, undefined no label. */
+/**
+ * What an annotation says: true must-flag, false must-not-flag, undefined no label. Besides
+ * `Alert` and `result=BAD`, a query's own tag (`$xss`, `$hasXPathInjection`,
+ * `$unsafeDeserialization`, as Java's tests name their expectations) is must-flag; `Source` and
+ * `Sink` mark a flow's ends, not an alert.
+ */
 function inlineExpectation(tags) {
   if (/\bSPURIOUS:/.test(tags)) return false;
   if (/\bMISSING:/.test(tags)) return true;
-  if (/(?:^|\s)(?:Alert\b|result=BAD\b|BAD\b)/.test(tags)) return true;
-  if (/(?:^|\s)(?:result=OK\b|GOOD\b)/.test(tags)) return false;
+  const names = tags
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((t) => /^[A-Za-z_]\w*/.exec(t)?.[0]);
+  if (/(?:^|\s)result=OK\b/.test(tags)) return false;
+  if (names.some((n) => n && n !== "Source" && n !== "Sink")) return true;
   return undefined;
 }
 
 /** What a plain comment says, when it starts with a verdict word: true, false or undefined. */
 function commentVerdict(comment) {
-  const m = /^\s*(NOT OK|BAD|OK|GOOD)\b/.exec(comment);
+  const m = /^\s*(NOT OK|BAD|Bad|OK|GOOD|Good)\b/.exec(comment);
   if (!m) return undefined;
-  return m[1] === "NOT OK" || m[1] === "BAD";
+  return m[1] === "NOT OK" || m[1].toUpperCase() === "BAD";
 }
 
 /**
@@ -78,6 +87,24 @@ function splitComment(line, language) {
     return { code, comment: line.slice(m.index + m[0].length) };
   }
   return { code: line, comment: undefined };
+}
+
+/**
+ * The first line (1-based) of the statement that line `n` ends or continues: a label sits on the
+ * line of the alert's expression, which can be the second line of a call (`print(\n "…" + x)`),
+ * while a finding is reported where the statement starts. Goes back while the line before ends
+ * open (`(`, `[`, `,`, `+`, `=`, `({`) or this line starts with an operator (`+`, `.`, `?`, `:`).
+ */
+function statementStart(lines, n, language) {
+  let start = n;
+  while (start > 1) {
+    const previous = splitComment(lines[start - 2], language).code.trimEnd();
+    const current = splitComment(lines[start - 1], language).code.trimStart();
+    if (!previous.trim()) break;
+    if (!/(?:[([,+=]|\(\{)$/.test(previous) && !/^(?:[+.?:]|&&|\|\|)/.test(current)) break;
+    start--;
+  }
+  return start;
 }
 
 /**
@@ -97,7 +124,7 @@ export function parseCodeqlLabels(text, language, alertLines = []) {
     if (dollar) {
       const positive = inlineExpectation(dollar[1]);
       if (positive !== undefined && code.trim()) {
-        cases.push({ line: i + 1, end: i + 1, positive, how: "inline expectation" });
+        cases.push({ line: statementStart(lines, i + 1, language), end: i + 1, positive, how: "inline expectation" });
         labelled.add(i + 1);
       }
       return;
@@ -105,19 +132,21 @@ export function parseCodeqlLabels(text, language, alertLines = []) {
     const verdict = commentVerdict(comment);
     if (verdict === undefined) return;
     if (code.trim()) {
-      cases.push({ line: i + 1, end: i + 1, positive: verdict, how: "comment" });
+      cases.push({ line: statementStart(lines, i + 1, language), end: i + 1, positive: verdict, how: "comment" });
       labelled.add(i + 1);
-    } else blocks.push({ at: i, positive: verdict });
+    } else blocks.push({ at: i, positive: verdict, indent: /^\s*/.exec(raw)[0].length });
   });
   if (!cases.length)
     for (const line of new Set(alertLines)) {
-      cases.push({ line, end: line, positive: true, how: "expected alert" });
+      cases.push({ line: statementStart(lines, line, language), end: line, positive: true, how: "expected alert" });
       labelled.add(line);
     }
   for (const b of blocks) {
     const covered = [];
     for (let j = b.at + 1; j < lines.length && lines[j].trim(); j++) {
-      const { code } = splitComment(lines[j], language);
+      const { code, comment } = splitComment(lines[j], language);
+      if (/^\s*/.exec(lines[j])[0].length < b.indent) break; // the enclosing block closes
+      if (!code.trim() && commentVerdict(comment) !== undefined) break; // the next labelled block
       if (code.trim()) covered.push(j + 1);
     }
     if (covered.length && !covered.some((l) => labelled.has(l)))

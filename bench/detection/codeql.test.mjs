@@ -34,6 +34,22 @@ test("inline expectations: Alert, result=BAD and MISSING must flag; SPURIOUS and
   assert.deepEqual(labels(go, "go"), [[2, 2, true, "inline expectation"]]);
 });
 
+test("a query's own tag is must-flag; a label on a call's second line covers the call from its first", () => {
+  const java = [
+    "out.print(", // 1
+    '    "x" + input); // $xss', // 2
+    "run(x); // $hasInjection", // 3
+    "String q = a", // 4
+    "    + input; // $ Alert", // 5
+    "run(y); // $ Source", // 6
+  ].join("\n");
+  assert.deepEqual(labels(java, "java"), [
+    [1, 2, true, "inline expectation"],
+    [3, 3, true, "inline expectation"],
+    [4, 5, true, "inline expectation"],
+  ]);
+});
+
 test("comments: NOT OK and BAD must flag, OK and GOOD must not; a URL or an interpolation is no comment", () => {
   const js = [
     "run(a); // NOT OK",
@@ -52,7 +68,7 @@ test("comments: NOT OK and BAD must flag, OK and GOOD must not; a URL or an inte
   assert.deepEqual(labels('system("#{OK}") # NOT OK\n', "ruby"), [[1, 1, true, "comment"]]);
 });
 
-test("a comment line of its own labels the code below it up to a blank line, unless that code has labels", () => {
+test("a comment line of its own labels the code below it up to a blank line, the next label or the block's end", () => {
   const cs = [
     "// GOOD: bound parameters",
     "var q = Prepare(sql);",
@@ -65,11 +81,21 @@ test("a comment line of its own labels the code below it up to a blank line, unl
     "// BAD (a case the query misses)",
     "//",
     "Run(other + input);",
+    "",
+    "if (x) {",
+    "  // BAD",
+    "  Run(a + input);",
+    "  // GOOD",
+    "  Run(b);",
+    "}",
+    "Run(c);",
   ].join("\n");
   assert.deepEqual(labels(cs, "csharp"), [
     [2, 4, false, "comment block"],
     [7, 7, true, "inline expectation"],
     [11, 11, true, "comment block"],
+    [15, 15, true, "comment block"],
+    [17, 17, false, "comment block"],
   ]);
 });
 
