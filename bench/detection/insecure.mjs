@@ -14,6 +14,7 @@
 // has an untagged image, which is a true finding of another class.
 import { Buffer } from "node:buffer";
 import { BUILTIN_POLICIES, fmtInt, print, printTable } from "../common.mjs";
+import { codeqlDir, loadCodeqlCases, readManifest, scoreCodeql } from "./codeql.mjs";
 import { insecureCases, SOURCES } from "./insecure-sources.mjs";
 import { runOwasp } from "./owasp.mjs";
 import { percent, scoreCases } from "./score.mjs";
@@ -167,6 +168,55 @@ export const NOT_CLAIMED = {
     "taint judgments (SQL built from variables traced to no input); Verdict claims the construction, so G701's positives count and its negatives do not",
 };
 
+/**
+ * CodeQL's query tests (codeql.mjs) under VERDICT_CODEQL_TESTS: the scores by language, by CWE
+ * and in all, or why they were skipped. Adds the misses to `misses.codeql`.
+ */
+function runCodeql(engine, misses) {
+  const dir = codeqlDir();
+  if (!dir)
+    return {
+      skipped:
+        "VERDICT_CODEQL_TESTS is not set (the folders of github/codeql that bench/detection/codeql-tests.json names; docs/detection.md)",
+    };
+  const manifest = readManifest();
+  const { cases, problems } = loadCodeqlCases(dir, manifest);
+  const { inScope, unclaimed } = scoreCodeql(
+    cases,
+    BUILTIN_POLICIES,
+    (file, content) => scanAll(engine, file, Buffer.from(content, "utf8")).findings,
+  );
+  const hit = (c) => c.hits.length > 0;
+  const group = (key) =>
+    scoreCases(
+      inScope.map((c) => ({ ...c, group: key(c) })),
+      hit,
+    );
+  if (misses) {
+    const entry = (c) => ({
+      file: c.file,
+      lines: c.line === c.end ? c.line : `${c.line}-${c.end}`,
+      cwe: c.cwe,
+      language: c.language,
+      label: c.how,
+      ...(c.hits.length ? { findings: c.hits.map((x) => ({ rule_id: x.rule_id, line: x.line })) } : {}),
+    });
+    misses.codeql = {
+      missed_positives: inScope.filter((c) => c.positive && !hit(c)).map(entry),
+      flagged_negatives: inScope.filter((c) => !c.positive && hit(c)).map(entry),
+    };
+  }
+  return {
+    manifest,
+    problems,
+    files: new Set(cases.map((c) => c.file)).size,
+    score: group(() => "all"),
+    byLanguage: group((c) => c.language),
+    byCwe: group((c) => `CWE-${c.cwe}`),
+    unclaimed: new Set(unclaimed.map((c) => `${c.language} CWE-${c.cwe}`)),
+  };
+}
+
 /** Splits cases into in-scope (with their policy) and out of scope. */
 export function applyClaims(cases, claims = CLAIMS) {
   const inScope = [];
@@ -224,16 +274,45 @@ export function runInsecure({ misses }) {
         fmtInt(c.negatives),
         percent(c.flagged, c.negatives),
       ]);
-  const t = bySource.total;
+  const codeql = runCodeql(engine, misses);
+  const t = { ...bySource.total };
+  const sourceRows = rows(bySource);
+  if (codeql.score) {
+    const c = codeql.score.total;
+    for (const k of Object.keys(t)) t[k] += c[k];
+    sourceRows.push([
+      "codeql (lines)",
+      fmtInt(c.positives),
+      percent(c.found, c.positives),
+      fmtInt(c.negatives),
+      percent(c.flagged, c.negatives),
+    ]);
+  }
   printTable([
     ["by source", "positives", "recall", "negatives", "flagged"],
-    ...rows(bySource),
+    ...sourceRows,
     ["all", fmtInt(t.positives), percent(t.found, t.positives), fmtInt(t.negatives), percent(t.flagged, t.negatives)],
   ]);
+  if (!codeql.score) print(`  codeql: skipped: ${codeql.skipped}`);
   print();
   printTable([["by Verdict policy", "positives", "recall", "negatives", "flagged"], ...rows(byPolicy)]);
   print("  targets (issue 12): recall >= 85%, negatives flagged <= 5%");
   print();
+  if (codeql.score) {
+    print(
+      `CodeQL's query tests (${codeql.manifest.repo}, ${codeql.manifest.folders.length} folders, ${fmtInt(codeql.files)} files): labelled lines, within what Verdict's policies claim`,
+    );
+    if (codeql.problems.length) for (const p of codeql.problems) print(`  warning: ${p}`);
+    for (const [title, score] of [
+      ["by language", codeql.byLanguage],
+      ["by CWE", codeql.byCwe],
+    ])
+      printTable([[title, "must flag", "found", "must not flag", "flagged"], ...rows(score)]);
+    if (codeql.unclaimed.size)
+      print(`  not claimed for the language (listed, not counted): ${[...codeql.unclaimed].sort().join(", ")}`);
+    print("  targets (issue 28): must-flag recall >= 75%, must-not-flag lines flagged <= 3%");
+    print();
+  }
   const outRules = new Map();
   for (const c of outOfScope)
     outRules.set(`${c.source} ${c.tool_rule}`, (outRules.get(`${c.source} ${c.tool_rule}`) ?? 0) + 1);
