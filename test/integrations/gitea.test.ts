@@ -1,7 +1,8 @@
 // Connected repositories end to end, on a real Gitea (scripts/install-gitea.sh) and the real
 // all-in-one process: connect Gitea, connect a repository (the provider answers for it), push a
 // branch that leaks a key with the real git, open a pull request, and Verdict's failing status
-// and line comment arrive from Gitea's own webhook; a fixing push flips the status.
+// and line comment arrive from Gitea's own webhook; a fixing push flips the status. Pushes to the
+// default branch (a force-push too) get a status on their head commit.
 import { execFileSync } from "node:child_process";
 import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
@@ -183,6 +184,61 @@ describe("a pull request on Gitea", () => {
     const status = await verdictStatus(head);
     expect(status.status).toBe("success");
     expect((await reviewComments(pull)).comments).toEqual([]);
+  });
+});
+
+describe("a push to the default branch on Gitea", () => {
+  it("that leaks a key gets a failing status on its head commit, a fixing push success; other branches are not checked", async () => {
+    const main = await gitea.clone("acme", "payments");
+    const start = (await main.git("rev-parse", "HEAD")).trim();
+    const leak = await main.commit(
+      { "deploy/settings.js": `const accessKey = "${AWS_KEY}";\nmodule.exports = { accessKey };\n` },
+      "deploy settings",
+    );
+    await main.git("push", "--quiet", "origin", "main");
+    const failed = await verdictStatus(leak);
+    expect(failed.status).toBe("failure");
+    expect(failed.description).toMatch(/^Verdict: failed, 1 violation in 1 file/);
+    expect(failed.description).not.toContain(AWS_KEY);
+
+    const fixed = await main.commit(
+      { "deploy/settings.js": "const accessKey = process.env.AWS_ACCESS_KEY_ID;\nmodule.exports = { accessKey };\n" },
+      "read the key from the environment",
+    );
+    await main.git("push", "--quiet", "origin", "main");
+    expect((await verdictStatus(fixed)).status).toBe("success");
+
+    // A force-push that rewrites both commits: what the branch has since their merge base is
+    // evaluated (the new file alone), not the files the rewritten commits touched.
+    await main.git("reset", "--quiet", "--hard", start);
+    const rewritten = await main.commit({ "deploy/keys.js": `module.exports = "${AWS_KEY}";\n` }, "keys");
+    await main.git("push", "--quiet", "--force", "origin", "main");
+    const forced = await verdictStatus(rewritten);
+    expect(forced.status).toBe("failure");
+    expect(forced.description).toMatch(/^Verdict: failed, 1 violation in 1 file/);
+
+    // A branch without a pull request is not checked.
+    await main.git("checkout", "--quiet", "-b", "scratch");
+    const other = await main.commit({ "notes.js": `const k = "${AWS_KEY}";\n` }, "scratch");
+    await main.git("push", "--quiet", "origin", "scratch");
+    await untilLogged(
+      v,
+      (line) =>
+        line.includes("push to a branch other than the default: ignored") && line.includes("refs/heads/scratch"),
+    );
+    const combined = await gitea.api<CombinedStatus>("GET", `/repos/acme/payments/commits/${other}/status`);
+    expect((combined.statuses ?? []).filter((x) => x.context === "verdict")).toEqual([]);
+
+    // Each pushed head is Verdict's own evaluation, linked to the repository and the commit.
+    const evaluations = (await api.get("/v1/evaluations", { query: { repository: "acme/payments" } })).body
+      .evaluations as { ref: string; passed: boolean }[];
+    for (const [ref, passed] of [
+      [leak, false],
+      [fixed, true],
+      [rewritten, false],
+    ] as const)
+      expect(evaluations).toContainEqual(expect.objectContaining({ ref, passed }));
+    expect(evaluations.map((e) => e.ref)).not.toContain(other);
   });
 });
 

@@ -59,8 +59,6 @@ export interface ReportHandle {
 
 export interface ProviderClient {
   readonly kind: ProviderKind;
-  /** Whether listChangedFiles reads a push without a pull request (its before and after). */
-  readonly readsPushes: boolean;
   /** Throws ProviderError("not_found" | "forbidden" | "unauthorized" | ...). */
   getRepository(repo: RepoRef): Promise<ProviderRepository>;
   listChangedFiles(change: ChangeRef): Promise<ChangedFile[]>;

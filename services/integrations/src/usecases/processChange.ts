@@ -221,10 +221,6 @@ async function checkPullRequest(
     log.info({ repository_id: repository.id, ref: event.ref }, "push to a branch other than the default: ignored");
     return false;
   }
-  if (event.kind === "push" && !deps.clientFor(connection, event).readsPushes) {
-    log.info({ repository_id: repository.id, ref: event.ref }, "push not checked: this provider's pushes are not read");
-    return false;
-  }
   const headSha = headOf(event);
   const pullNumber = event.kind === "push" ? undefined : event.pullNumber;
   const { version } = await deps.policy.resolvePolicies({ organization_id: orgId, policy_ids: [] });

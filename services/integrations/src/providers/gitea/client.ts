@@ -1,9 +1,12 @@
 // Gitea's (and Forgejo's) REST API v1 as a ProviderClient: a connection's base URL and access
-// token. Statuses go to /statuses/{sha}; line comments are one review per report, the previous
+// token. A pull request's files come from its files and its diff; a push's from the compare API
+// (its commits' files from their merge base, so a force-push's too) or, for a new branch, the head
+// commit's. Statuses go to /statuses/{sha}; line comments are one review per report, the previous
 // Verdict review of the pull request deleted first, so a later push updates rather than adds.
 // Every call goes through domain/retry.ts: rate limits and outages are retried with backoff,
 // honouring Retry-After; a longer wait goes up to the caller, which reschedules the check.
 import { addedLinesByPath } from "../../domain/diff.js";
+import { netPushFiles, type GiteaCommitFiles } from "./pushFiles.js";
 import {
   DEFAULT_RETRY_POLICY,
   providerErrorFromHttp,
@@ -34,6 +37,10 @@ export interface GiteaClientOptions {
   retryEnv?: RetryEnv;
 }
 
+/** A git commit id that is all zeros: a push that created a branch has no "before". */
+const NO_COMMIT = /^0+$/;
+/** What the commit APIs are asked for: each commit's files, without signature verification. */
+const COMMIT_FILES = "verification=false&files=true";
 /** Gitea's page size cap (its MAX_RESPONSE_ITEMS default). */
 const PAGE = 50;
 /** Marks the reviews this client posted, so that the next report replaces them. */
@@ -65,8 +72,6 @@ interface GiteaReview {
 
 export class GiteaClient implements ProviderClient {
   readonly kind = "gitea" as const;
-  /** Its changed files are listed through a pull request only (a push's are not read yet). */
-  readonly readsPushes = false;
   private readonly api: string;
   private readonly timeoutMs: number;
   private readonly fetchFn: typeof fetch;
@@ -87,10 +92,38 @@ export class GiteaClient implements ProviderClient {
   }
 
   async listChangedFiles(change: ChangeRef): Promise<ChangedFile[]> {
-    if (change.pullNumber === undefined) {
-      throw new ProviderError("invalid", "Gitea lists the changed files of a pull request: pullNumber is required");
+    return change.pullNumber === undefined
+      ? this.pushFiles(change)
+      : this.pullRequestFiles(change.repo, change.pullNumber);
+  }
+
+  /**
+   * A push's files, net of its commits: those between its before and after (Gitea's compare, from
+   * their merge base: a force-push's are the rewritten ones), or the head commit's when the push
+   * created the branch or its before is gone. Gitea lists a commit's files without a diff, so a
+   * push's files carry no added lines (a push gets a status, never line comments).
+   */
+  private async pushFiles(change: ChangeRef): Promise<ChangedFile[]> {
+    const repo = repoPath(change.repo);
+    if (change.baseSha !== undefined && !NO_COMMIT.test(change.baseSha)) {
+      const compared = await this.json<{ commits?: GiteaCommitFiles[] | null }>(
+        "GET",
+        `${repo}/compare/${change.baseSha}...${change.headSha}?${COMMIT_FILES}`,
+      ).catch((err: unknown) => {
+        if (err instanceof ProviderError && err.code === "not_found") return null;
+        throw err;
+      });
+      if (compared) return netPushFiles(compared.commits ?? []);
     }
-    const base = `${repoPath(change.repo)}/pulls/${change.pullNumber}`;
+    const head = await this.json<GiteaCommitFiles>(
+      "GET",
+      `${repo}/git/commits/${change.headSha}?stat=false&${COMMIT_FILES}`,
+    );
+    return netPushFiles([head]);
+  }
+
+  private async pullRequestFiles(repo: RepoRef, pullNumber: number): Promise<ChangedFile[]> {
+    const base = `${repoPath(repo)}/pulls/${pullNumber}`;
     const files: ChangedFile[] = [];
     for (let page = 1; ; page++) {
       const batch = await this.json<{ filename: string; status: string; previous_filename?: string }[]>(

@@ -195,3 +195,36 @@ describe("GiteaInbound on Gitea's own deliveries", () => {
     });
   });
 });
+
+describe("GiteaClient on a push", () => {
+  it("lists a push's files net of its commits, a new branch's head commit, and a force-push's rewritten commits", async () => {
+    const main = await gitea.clone(repo.owner, repo.name);
+    const before = (await main.git("rev-parse", "HEAD")).trim();
+    await main.commit({ "a.js": "one\n", "tmp.txt": "scratch\n", "README.md": "# payments\nchanged\n" }, "c1");
+    const head = await main.commit({ "a.js": "one\ntwo\n", "tmp.txt": null }, "c2");
+    await main.git("push", "--quiet", "origin", "main");
+    const byPath = (files: { path: string }[]) => [...files].sort((a, b) => (a.path < b.path ? -1 : 1));
+
+    expect(byPath(await client.listChangedFiles({ repo, headSha: head, baseSha: before }))).toEqual([
+      { path: "README.md", status: "modified" },
+      { path: "a.js", status: "added" },
+      { path: "tmp.txt", status: "removed" },
+    ]);
+    // A push that created the branch (before is all zeros), or whose before Gitea no longer has:
+    // the head commit's own files.
+    const headOnly = [
+      { path: "a.js", status: "modified" },
+      { path: "tmp.txt", status: "removed" },
+    ];
+    expect(byPath(await client.listChangedFiles({ repo, headSha: head, baseSha: "0".repeat(40) }))).toEqual(headOnly);
+    expect(byPath(await client.listChangedFiles({ repo, headSha: head, baseSha: "f".repeat(40) }))).toEqual(headOnly);
+
+    // A force-push over both commits: only what the rewritten branch has since the merge base.
+    await main.git("reset", "--quiet", "--hard", before);
+    const forced = await main.commit({ "b.js": "three\n" }, "c3");
+    await main.git("push", "--quiet", "--force", "origin", "main");
+    expect(await client.listChangedFiles({ repo, headSha: forced, baseSha: head })).toEqual([
+      { path: "b.js", status: "added" },
+    ]);
+  });
+});

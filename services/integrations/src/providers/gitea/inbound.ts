@@ -71,6 +71,7 @@ function push(deliveryId: string, body: Record<string, unknown>): InboundEvent {
   const repository = repositoryOf(body.repository);
   const { ref, before, after } = body;
   if (typeof ref !== "string" || !isSha(before) || !isSha(after)) throw invalid("push");
+  if (/^0+$/.test(after)) return { kind: "ignored", deliveryId, reason: `push deleted ${ref}` };
   // Gitea's push payload does not say whether the push was forced.
   return {
     kind: "push",

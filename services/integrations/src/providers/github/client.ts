@@ -66,7 +66,6 @@ interface GitHubFile {
  */
 export class GitHubClient implements ProviderClient {
   readonly kind = "github" as const;
-  readonly readsPushes = true;
   private readonly app: GitHubApp;
   /** Installation clients by installation id; the installation of a repository by its full name. */
   private readonly installations = new Map<number, Promise<GitHubOctokit>>();

@@ -66,7 +66,6 @@ const NOTE_FINDINGS_MAX = 200;
 
 export class GitLabClient implements ProviderClient {
   readonly kind = "gitlab" as const;
-  readonly readsPushes = true;
   private readonly api: string;
   private readonly now: () => Date;
   private readonly fetch: typeof fetch;
