@@ -19,6 +19,39 @@ export const FAMAF_FAMILIES: ProviderFamily[] = [
     "aact_(?:prod|hmlg)_[A-Za-z0-9+/=]{30,400}",
     "https://docs.asaas.com/changelog/novidade-novo-prefixo-de-identifica%C3%A7%C3%A3o-das-chaves-api",
   ),
+  prefixed(
+    "apollo-graph-api-key",
+    "Apollo GraphOS",
+    "graph API key (service:<graph id>:<secret>)",
+    "service:",
+    "service:[A-Za-z0-9_-]{1,64}:[A-Za-z0-9_-]{20,64}",
+    "https://www.apollographql.com/docs/graphos/platform/access-management/api-keys/graph-api-keys",
+  ),
+  // Microsoft's identifiable format: 84 characters with the signature AZDO at characters 77-80.
+  {
+    id: "azure-devops-pat-identifiable",
+    provider: "Azure DevOps",
+    secret: "personal access token (84-character format)",
+    prefix: "AZDO",
+    token: "[A-Za-z0-9]{76}AZDO[A-Za-z0-9]{4}",
+    docs: "https://learn.microsoft.com/en-us/purview/sit-defn-azure-devops-personal-access-token",
+  },
+  named(
+    "azure-function-key",
+    "Azure Functions",
+    "function, host or master key (base64 ending ==, or URL-encoded ending %3d%3d)",
+    ["azurewebsites", "x-functions-key", "function_key", "functions_key"],
+    "[A-Za-z0-9/+]{54}==|[A-Za-z0-9%]{54,84}%3[dD]%3[dD]",
+    "https://learn.microsoft.com/en-us/purview/sit-defn-azure-function-master-api-key",
+  ),
+  named(
+    "azure-search-api-key",
+    "Azure AI Search",
+    "admin or query API key (52 letters and digits)",
+    ["search.windows.net", "azure_search", "azure-search", "azuresearch", "search_api_key"],
+    alnum(52),
+    "https://learn.microsoft.com/en-us/azure/search/search-security-api-keys",
+  ),
   // One prefix per network: Cardano mainnet, preprod and preview, and IPFS.
   notAWord({
     id: "blockfrost-project-id",
@@ -35,6 +68,31 @@ export const FAMAF_FAMILIES: ProviderFamily[] = [
     "sk_car_admin_",
     "sk_car_admin_[A-Za-z0-9_-]{20,100}",
     "https://docs.cartesia.ai/use-the-api/api-conventions",
+  ),
+  // Cloudflare's scannable formats: a prefix, 40 characters and a checksum.
+  prefixed(
+    "cloudflare-scannable-global-api-key",
+    "Cloudflare",
+    "Global API key (scannable format)",
+    "cfk_",
+    "cfk_[A-Za-z0-9_-]{42,64}",
+    "https://developers.cloudflare.com/fundamentals/api/get-started/token-formats",
+  ),
+  prefixed(
+    "cloudflare-user-api-token",
+    "Cloudflare",
+    "user API token (scannable format)",
+    "cfut_",
+    "cfut_[A-Za-z0-9_-]{42,64}",
+    "https://developers.cloudflare.com/fundamentals/api/get-started/token-formats",
+  ),
+  prefixed(
+    "cloudflare-account-api-token",
+    "Cloudflare",
+    "account API token (scannable format)",
+    "cfat_",
+    "cfat_[A-Za-z0-9_-]{42,64}",
+    "https://developers.cloudflare.com/fundamentals/api/get-started/token-formats",
   ),
   named(
     "checkly-service-api-key",
