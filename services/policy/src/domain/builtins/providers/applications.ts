@@ -272,14 +272,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "(?:web|app|auto|ss)_[a-f0-9]{64}",
     "https://www.browserstack.com/docs/percy/get-started/set-env-var",
   ),
-  named(
-    "checkly-api-key",
-    "Checkly",
-    "user API key",
-    ["checkly"],
-    "cu_[a-f0-9]{32}",
-    "https://www.checklyhq.com/docs/integrations/api/",
-  ),
+  named("checkly-api-key", "Checkly", "user API key", ["checkly"], "cu_[a-f0-9]{32}", "https://checklyhq.com/docs/api"),
   named(
     "cerebras-api-key",
     "Cerebras",
