@@ -3,6 +3,8 @@
 import type { ProviderFamily } from "../tokenRules.js";
 import { named, prefixed, UUID } from "./shapes.js";
 
+const NETLIFY_TOKEN_FORMAT = "https://answers.netlify.com/t/change-to-the-netlify-authentication-token-format/106146";
+
 export const FAMGO_FAMILIES: ProviderFamily[] = [
   prefixed(
     "kong-konnect-personal-access-token",
@@ -107,5 +109,71 @@ export const FAMGO_FAMILIES: ProviderFamily[] = [
     ["nkey", "nats"],
     "S[UAO][A-Z2-7]{56}",
     "https://github.com/nats-io/nkeys/blob/main/nk/README.md",
+  ),
+  prefixed("netlify-cli-token", "Netlify", "Netlify CLI token", "nfc_", "nfc_[A-Za-z0-9]{36}", NETLIFY_TOKEN_FORMAT),
+  prefixed(
+    "netlify-oauth-access-token",
+    "Netlify",
+    "OAuth access token",
+    "nfo_",
+    "nfo_[A-Za-z0-9]{36}",
+    NETLIFY_TOKEN_FORMAT,
+  ),
+  prefixed(
+    "netlify-app-token",
+    "Netlify",
+    "app.netlify.com token",
+    "nfu_",
+    "nfu_[A-Za-z0-9]{36}",
+    NETLIFY_TOKEN_FORMAT,
+  ),
+  prefixed("netlify-build-token", "Netlify", "build token", "nfb_", "nfb_[A-Za-z0-9]{36}", NETLIFY_TOKEN_FORMAT),
+  prefixed(
+    "netbox-api-token",
+    "NetBox",
+    "API token (v2: key and plaintext)",
+    "nbt_",
+    String.raw`nbt_[A-Za-z0-9]{12}\.[A-Za-z0-9]{40}`,
+    "https://github.com/netbox-community/netbox/blob/main/docs/integrations/rest-api.md",
+  ),
+  prefixed(
+    "notiflows-account-token",
+    "Notiflows",
+    "account token",
+    "nf_at_",
+    "nf_at_[A-Za-z0-9]{24,80}",
+    "https://notiflows.com/docs/cli/account-tokens",
+  ),
+  prefixed(
+    "mergefreeze-branch-token",
+    "Merge Freeze",
+    "branch API token",
+    "mfb_",
+    "mfb_[A-Za-z0-9]{24}",
+    "https://www.mergefreeze.com/blog/2023-06-26-enhanced-api-token-security",
+  ),
+  prefixed(
+    "mergefreeze-organization-token",
+    "Merge Freeze",
+    "organization API token",
+    "mfo_",
+    "mfo_[A-Za-z0-9]{24}",
+    "https://www.mergefreeze.com/blog/2023-06-26-enhanced-api-token-security",
+  ),
+  prefixed(
+    "ory-oauth2-access-token",
+    "Ory (Hydra, Ory Network)",
+    "OAuth2 access token",
+    "ory_at_",
+    String.raw`ory_at_[A-Za-z0-9_-]{20,200}(?:\.[A-Za-z0-9_-]{20,200})?`,
+    "https://github.com/ory/hydra/issues/2845",
+  ),
+  prefixed(
+    "ory-oauth2-refresh-token",
+    "Ory (Hydra, Ory Network)",
+    "OAuth2 refresh token",
+    "ory_rt_",
+    String.raw`ory_rt_[A-Za-z0-9_-]{20,200}(?:\.[A-Za-z0-9_-]{20,200})?`,
+    "https://github.com/ory/hydra/issues/2845",
   ),
 ];
