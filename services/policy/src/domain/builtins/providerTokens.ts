@@ -1,6 +1,7 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { APPLICATION_FAMILIES } from "./providers/applications.js";
 import { FAMAF_FAMILIES } from "./providers/famaf.js";
+import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -17,6 +18,7 @@ export const PROVIDER_FAMILIES = [
   ...PLATFORM_FAMILIES,
   ...APPLICATION_FAMILIES,
   ...FAMAF_FAMILIES,
+  ...FAMGO_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
