@@ -1,5 +1,6 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { APPLICATION_FAMILIES } from "./providers/applications.js";
+import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -15,6 +16,7 @@ export const PROVIDER_FAMILIES = [
   ...PAYMENT_AND_AI_FAMILIES,
   ...PLATFORM_FAMILIES,
   ...APPLICATION_FAMILIES,
+  ...FAMPZ_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
