@@ -2,6 +2,7 @@ import { SECRETS_CATEGORY } from "../policy.js";
 import { APPLICATION_FAMILIES } from "./providers/applications.js";
 import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
+import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -19,6 +20,7 @@ export const PROVIDER_FAMILIES = [
   ...APPLICATION_FAMILIES,
   ...FAMAF_FAMILIES,
   ...FAMGO_FAMILIES,
+  ...FAMPZ_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {

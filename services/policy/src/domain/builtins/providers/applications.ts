@@ -116,7 +116,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "Socket",
     "API token",
     "sktsec_",
-    "sktsec_[A-Za-z0-9_]{30,100}",
+    "sktsec_[A-Za-z0-9_-]{30,100}",
     "https://docs.socket.dev/reference/introduction-to-socket-api",
   ),
   prefixed(

@@ -1,0 +1,112 @@
+// Providers P-Z and digits, each from the provider's own documentation of its token format
+// (prefix, alphabet, length, required parts). Generic shapes are reported only where the
+// provider is named before them.
+import type { ProviderFamily } from "../tokenRules.js";
+import { named, prefixed } from "./shapes.js";
+
+export const FAMPZ_FAMILIES: ProviderFamily[] = [
+  prefixed(
+    "tencent-cloud-secret-id",
+    "Tencent Cloud",
+    "API SecretId",
+    "AKID",
+    "AKID[A-Za-z0-9]{32}",
+    "https://www.tencentcloud.com/document/api/1042/34427",
+  ),
+  named(
+    "tencent-cloud-secret-key",
+    "Tencent Cloud",
+    "API SecretKey",
+    ["tencent", "tencentcloud", "qcloud"],
+    "[A-Za-z0-9]{32}",
+    "https://www.tencentcloud.com/document/api/1042/34427",
+  ),
+  prefixed(
+    "zuplo-api-key",
+    "Zuplo",
+    "API key",
+    "zpka_",
+    "zpka_[A-Za-z0-9]{20,64}_[A-Za-z0-9]{8,16}",
+    "https://zuplo.com/docs/articles/api-key-best-practices",
+  ),
+  {
+    id: "trigger-dev-secret-key",
+    provider: "Trigger.dev",
+    secret: "environment secret key",
+    prefix: ["tr_dev_", "tr_stg_", "tr_prod_"],
+    token: "tr_(?:dev|stg|prod)_[A-Za-z0-9]{20,64}",
+    docs: "https://trigger.dev/docs/management/authentication",
+  },
+  prefixed(
+    "trigger-dev-personal-access-token",
+    "Trigger.dev",
+    "personal access token",
+    "tr_pat_",
+    "tr_pat_[A-Za-z0-9]{20,64}",
+    "https://trigger.dev/docs/management/authentication",
+  ),
+  {
+    id: "private-packagist-token",
+    provider: "Private Packagist",
+    secret: "organization or user authentication token",
+    prefix: ["packagist_ort_", "packagist_out_", "packagist_uut_"],
+    token: "packagist_(?:ort|out|uut)_[a-f0-9]{68}",
+    docs: "https://packagist.com/docs/composer-authentication",
+  },
+  prefixed(
+    "proxmox-api-token",
+    "Proxmox VE",
+    "API token (Authorization header)",
+    "PVEAPIToken=",
+    "PVEAPIToken=[A-Za-z0-9._-]{1,64}@[A-Za-z0-9.-]{1,32}![A-Za-z0-9._-]{1,64}=[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}",
+    "https://pve.proxmox.com/pve-docs/chapter-pveum.html#pveum_tokens",
+  ),
+  named(
+    "proxmox-api-token-secret",
+    "Proxmox VE",
+    "API token id and secret",
+    ["proxmox", "pve"],
+    "[A-Za-z0-9._-]{1,64}@[A-Za-z0-9.-]{1,32}![A-Za-z0-9._-]{1,64}=[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}",
+    "https://pve.proxmox.com/pve-docs/chapter-pveum.html#pveum_tokens",
+  ),
+  prefixed(
+    "voiceflow-api-key",
+    "Voiceflow",
+    "Dialog Manager API key",
+    "VF.DM.",
+    "VF\\.DM\\.[A-Za-z0-9]{16,40}\\.[A-Za-z0-9]{16,64}",
+    "https://docs.voiceflow.com/api-reference/authentication",
+  ),
+  prefixed(
+    "turbopuffer-api-key",
+    "turbopuffer",
+    "API key",
+    "tpuf_",
+    "tpuf_[A-Za-z0-9]{32}",
+    "https://turbopuffer.com/docs/byoc/operations",
+  ),
+  prefixed(
+    "upcloud-api-token",
+    "UpCloud",
+    "API token",
+    "ucat_",
+    "ucat_[A-Za-z0-9_]{20,100}",
+    "https://upcloud.com/docs/guides/getting-started-upcloud-api/",
+  ),
+  prefixed(
+    "polar-personal-access-token",
+    "Polar",
+    "personal access token",
+    "polar_pat_",
+    "polar_pat_[A-Za-z0-9_-]{30,80}",
+    "https://www.mintlify.com/polarsource/polar/integrate/authentication",
+  ),
+  prefixed(
+    "unkey-root-key",
+    "Unkey",
+    "root key",
+    "unkey_",
+    "unkey_[A-Za-z0-9]{16,64}",
+    "https://www.mintlify.com/unkeyed/unkey/security/root-keys",
+  ),
+];
