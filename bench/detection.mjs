@@ -5,7 +5,9 @@
 // deterministically and cached (VERDICT_BENCH_CACHE, default $HOME/.cache/verdict/detection):
 //   secrets   gitleaks' own rule samples (tps / fps of cmd/generate/config/rules/*.go, from its Go
 //             module); Verdict's engine and `gitleaks dir` on the same files; recall, fp rate,
-//             families without recall.
+//             families without recall. Then a dev set that is not gitleaks' (KICS' secret tests,
+//             credential files written from their formats' docs): recall, negatives flagged,
+//             positives found by provider rules, both tools (detection/secrets-devset.mjs).
 //   insecure  other tools' labelled tests (gosec samples, bandit examples, eslint-plugin-security
 //             RuleTester cases, KICS Dockerfile/Kubernetes query tests), within what each Verdict
 //             policy claims (bench/detection/insecure.mjs, CLAIMS); recall, negatives flagged.

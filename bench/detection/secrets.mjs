@@ -15,6 +15,7 @@ import { compileEngine, FULL_BUILTIN_SETTINGS, fmtInt, print, printTable, resolv
 import { cachedJson, cachePath, note, run } from "./cache.mjs";
 import { GITLEAKS_MODULE, GITLEAKS_VERSION, gitleaksBinary, gitleaksSamples } from "./gitleaks-samples.mjs";
 import { groupsWithoutRecall, percent, scoreCases, validElsewhere } from "./score.mjs";
+import { runDevset } from "./secrets-devset.mjs";
 
 export const NEUTRAL_NAME = "sample.txt";
 
@@ -82,7 +83,8 @@ export function runSecrets({ misses }) {
     writeFileSync(file, f.sample.text);
   }
 
-  const { engine, categories, generic } = verdictEngine();
+  const verdictLib = verdictEngine();
+  const { engine, categories, generic } = verdictLib;
   const verdictHits = new Map();
   for (const f of files) {
     const scan = scanAll(engine, f.name, Buffer.from(f.sample.text, "utf8"));
@@ -227,7 +229,9 @@ export function runSecrets({ misses }) {
         .map((f) => ({ ...entry(f), verdict_rules: verdictHits.get(f) })),
     };
   }
+  const devset = runDevset({ verdict: verdictLib, scanAll, runGitleaks, misses });
   return {
+    devset,
     verdict: verdict.total,
     gitleaks: peer.total,
     verdictAdjusted: verdictAdj.total,
