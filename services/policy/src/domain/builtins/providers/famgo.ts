@@ -176,4 +176,20 @@ export const FAMGO_FAMILIES: ProviderFamily[] = [
     String.raw`ory_rt_[A-Za-z0-9_-]{20,200}(?:\.[A-Za-z0-9_-]{20,200})?`,
     "https://github.com/ory/hydra/issues/2845",
   ),
+  prefixed(
+    "lichess-oauth-access-token",
+    "Lichess",
+    "OAuth access token",
+    "lio_",
+    "lio_[A-Za-z0-9]{32}",
+    "https://lichess.org/api#tag/OAuth",
+  ),
+  prefixed(
+    "lichess-personal-access-token",
+    "Lichess",
+    "personal API access token",
+    "lip_",
+    "lip_[A-Za-z0-9]{20,40}",
+    "https://lichess.org/api#tag/OAuth",
+  ),
 ];
