@@ -192,4 +192,20 @@ export const FAMGO_FAMILIES: ProviderFamily[] = [
     "lip_[A-Za-z0-9]{20,40}",
     "https://lichess.org/api#tag/OAuth",
   ),
+  named(
+    "jicoo-api-key",
+    "Jicoo",
+    "API key",
+    ["jicoo"],
+    "sk_live_[A-Za-z0-9]{20,100}",
+    "https://developer.jicoo.com/doc-468187",
+  ),
+  named(
+    "hokey-secret-key",
+    "Hokey",
+    "secret API key",
+    ["hokey"],
+    "sk_(?:live|test)_[A-Za-z0-9]{20,100}",
+    "https://docs.hokey.io/authentication",
+  ),
 ];
