@@ -5,22 +5,35 @@ import { named, prefixed, UUID } from "./shapes.js";
 
 const NETLIFY_TOKEN_FORMAT = "https://answers.netlify.com/t/change-to-the-netlify-authentication-token-format/106146";
 
+// Where a prefix is also a common word part (`spat_` in spatial code, `lip_` in lip reading), letters
+// alone after it are an identifier (`spat_interpolationWeightsNormalized`), not a random token.
+const lettersAfter = (family: ProviderFamily, prefix: string): ProviderFamily => ({
+  ...family,
+  options: { allowlist: [`^${prefix}[A-Za-z]+$`] },
+});
+
 export const FAMGO_FAMILIES: ProviderFamily[] = [
-  prefixed(
-    "kong-konnect-personal-access-token",
-    "Kong Konnect",
-    "personal access token",
+  lettersAfter(
+    prefixed(
+      "kong-konnect-personal-access-token",
+      "Kong Konnect",
+      "personal access token",
+      "kpat_",
+      "kpat_[A-Za-z0-9]{30,80}",
+      "https://developer.konghq.com/konnect-api/",
+    ),
     "kpat_",
-    "kpat_[A-Za-z0-9]{30,80}",
-    "https://developer.konghq.com/konnect-api/",
   ),
-  prefixed(
-    "kong-konnect-system-account-token",
-    "Kong Konnect",
-    "system account access token",
+  lettersAfter(
+    prefixed(
+      "kong-konnect-system-account-token",
+      "Kong Konnect",
+      "system account access token",
+      "spat_",
+      "spat_[A-Za-z0-9]{30,80}",
+      "https://developer.konghq.com/konnect-api/",
+    ),
     "spat_",
-    "spat_[A-Za-z0-9]{30,80}",
-    "https://developer.konghq.com/konnect-api/",
   ),
   prefixed(
     "inngest-signing-key",
@@ -175,5 +188,40 @@ export const FAMGO_FAMILIES: ProviderFamily[] = [
     "ory_rt_",
     String.raw`ory_rt_[A-Za-z0-9_-]{20,200}(?:\.[A-Za-z0-9_-]{20,200})?`,
     "https://github.com/ory/hydra/issues/2845",
+  ),
+  prefixed(
+    "lichess-oauth-access-token",
+    "Lichess",
+    "OAuth access token",
+    "lio_",
+    "lio_[A-Za-z0-9]{32}",
+    "https://lichess.org/api#tag/OAuth",
+  ),
+  lettersAfter(
+    prefixed(
+      "lichess-personal-access-token",
+      "Lichess",
+      "personal API access token",
+      "lip_",
+      "lip_[A-Za-z0-9]{20,40}",
+      "https://lichess.org/api#tag/OAuth",
+    ),
+    "lip_",
+  ),
+  named(
+    "jicoo-api-key",
+    "Jicoo",
+    "API key",
+    ["jicoo"],
+    "sk_live_[A-Za-z0-9]{20,100}",
+    "https://developer.jicoo.com/doc-468187",
+  ),
+  named(
+    "hokey-secret-key",
+    "Hokey",
+    "secret API key",
+    ["hokey"],
+    "sk_(?:live|test)_[A-Za-z0-9]{20,100}",
+    "https://docs.hokey.io/authentication",
   ),
 ];
