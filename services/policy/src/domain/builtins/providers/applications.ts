@@ -295,7 +295,7 @@ export const APPLICATION_FAMILIES: ProviderFamily[] = [
     "API key",
     ["runpod"],
     "rpa_[A-Za-z0-9]{40,60}",
-    "https://docs.runpod.io/get-started/api-keys",
+    "https://www.runpod.io/blog/scoped-api-keys-runpod",
   ),
   named(
     "exa-api-key",
