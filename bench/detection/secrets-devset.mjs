@@ -11,6 +11,9 @@
 //   files        credential files written for this set from each format's documentation
 //                (devset-files.mjs): the line of every value a case lists as a secret is a
 //                positive; a case without secrets is a negative.
+//   examples     providers' documented example tokens, as their pages print them
+//                (devset-examples.mjs): full-form example credentials are positives;
+//                placeholders, shortened values and keys public by design are negatives.
 // A positive is found when the tool reports a `secrets` finding on its line (Verdict: the line a
 // finding starts on; gitleaks: StartLine..EndLine); a negative is flagged when the tool reports
 // anything in its file. A found positive counts as found by a provider-specific rule when a rule
@@ -23,6 +26,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync }
 import { basename, dirname, join } from "node:path";
 import { fmtInt, print, printTable } from "../common.mjs";
 import { cachedJson, cachePath, note } from "./cache.mjs";
+import { EXAMPLE_TOKENS } from "./devset-examples.mjs";
 import { CREDENTIAL_FILES } from "./devset-files.mjs";
 import { GITLEAKS_VERSION, gitleaksBinary, goModuleDir } from "./gitleaks-samples.mjs";
 import { SOURCES } from "./insecure-sources.mjs";
@@ -142,7 +146,7 @@ export function devsetCases() {
       return { ...SOURCES.kics, format: FORMAT, cases: fetchKics() };
     },
   ).cases;
-  return { kics, files: valueCases("files", CREDENTIAL_FILES) };
+  return { kics, files: valueCases("files", CREDENTIAL_FILES), examples: valueCases("examples", EXAMPLE_TOKENS) };
 }
 
 /** gitleaks' findings on the cases (written under `root`), cached by the cases' hash. */
@@ -221,6 +225,7 @@ export function runDevset({ verdict, scanAll, runGitleaks, misses }) {
   print(
     `  kics: KICS ${SOURCES.kics.version} ${KICS_QUERY} tests (Apache-2.0); files: credential files written from their formats' docs (devset-files.mjs)`,
   );
+  print("  examples: providers' documented example tokens and placeholders, each with its page (devset-examples.mjs)");
   print();
   printTable([
     [

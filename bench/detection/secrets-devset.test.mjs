@@ -1,6 +1,7 @@
 // The secrets dev set's labelling and scoring (secrets-devset.mjs), on small made-up inputs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { EXAMPLE_TOKENS } from "./devset-examples.mjs";
 import { CREDENTIAL_FILES } from "./devset-files.mjs";
 import { kicsSecretCases, labelUnits, lineOf, scoreTool, valueCases } from "./secrets-devset.mjs";
 
@@ -56,11 +57,13 @@ test("valueCases labels the line each listed secret starts on and refuses a secr
   assert.throws(() => valueCases("files", [{ id: "x", group: "g", path: "p", content: "", secrets: ["gone"] }]));
 });
 
-test("every hand-written credential file labels only values it holds, with its format's documentation", () => {
-  const cases = valueCases("files", CREDENTIAL_FILES);
-  assert.ok(cases.some((c) => c.positives.length) && cases.some((c) => !c.positives.length));
-  for (const c of CREDENTIAL_FILES) assert.match(c.doc, /^https:\/\//, c.id);
-  assert.equal(new Set(CREDENTIAL_FILES.map((c) => c.id)).size, CREDENTIAL_FILES.length);
+test("every hand-written case labels only values it holds, with the page it comes from", () => {
+  for (const list of [CREDENTIAL_FILES, EXAMPLE_TOKENS]) {
+    const cases = valueCases("t", list);
+    assert.ok(cases.some((c) => c.positives.length) && cases.some((c) => !c.positives.length));
+    for (const c of list) assert.match(c.doc, /^https:\/\//, c.id);
+    assert.equal(new Set(list.map((c) => c.id)).size, list.length);
+  }
 });
 
 test("scoreTool: a positive is found on its line, a negative flagged anywhere; provider rules counted apart", () => {
