@@ -34,7 +34,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { URL } from "node:url";
 import { fmtInt, print, printTable } from "../common.mjs";
-import { cachedJson, cachePath, note, run } from "./cache.mjs";
+import { cachedJson, cachePath, note, pypiSdist } from "./cache.mjs";
 import { EXAMPLE_TOKENS } from "./devset-examples.mjs";
 import { CREDENTIAL_FILES } from "./devset-files.mjs";
 import { GITLEAKS_VERSION, gitleaksBinary, goModuleDir } from "./gitleaks-samples.mjs";
@@ -154,21 +154,7 @@ function fetchGgshield() {
   const yaml = createRequire(new URL("../../libs/cli/package.json", import.meta.url))("yaml");
   const work = mkdtempSync(join(tmpdir(), "verdict-ggshield-"));
   try {
-    run("python3", [
-      "-m",
-      "pip",
-      "download",
-      `${pypi}==${version}`,
-      "--no-deps",
-      "--no-binary",
-      pypi,
-      "--ignore-requires-python",
-      "-d",
-      work,
-      "-q",
-    ]);
-    run("tar", ["xzf", join(work, `${pypi}-${version}.tar.gz`), "-C", work]);
-    const dir = join(work, `${pypi}-${version}`, "tests", "unit", "cassettes");
+    const dir = join(pypiSdist(pypi, version, work), "tests", "unit", "cassettes");
     const cassettes = readdirSync(dir)
       .filter((f) => f.endsWith(".yaml"))
       .sort()
