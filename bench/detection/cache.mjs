@@ -2,7 +2,7 @@
 // fetch them. Everything is pinned and cached: a second run reads the cache and prints the same
 // numbers. VERDICT_BENCH_CACHE moves the cache (default: $HOME/.cache/verdict/detection).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
@@ -51,4 +51,31 @@ export function cachedJson(file, valid, make) {
   const doc = make();
   writeAtomic(file, `${JSON.stringify(doc, null, 1)}\n`);
   return doc;
+}
+
+/**
+ * Downloads the source distribution of `name==version` from PyPI (pip) into the directory `work`
+ * and unpacks it there; returns the sdist's top directory.
+ */
+export function pypiSdist(name, version, work) {
+  run("python3", [
+    "-m",
+    "pip",
+    "download",
+    `${name}==${version}`,
+    "--no-deps",
+    "--no-binary",
+    name,
+    "--ignore-requires-python",
+    "-d",
+    work,
+    "-q",
+  ]);
+  const sdist = readdirSync(work).find((f) => f.endsWith(".tar.gz"));
+  if (!sdist) throw new Error(`pip download ${name}==${version}: no sdist`);
+  const out = join(work, "sdist");
+  mkdirSync(out);
+  run("tar", ["xzf", join(work, sdist), "-C", out]);
+  const [top] = readdirSync(out);
+  return join(out, top);
 }

@@ -43,6 +43,19 @@ const JENKINS_XML_TAIL = `      </java.util.concurrent.CopyOnWriteArrayList>
 </com.cloudbees.plugins.credentials.SystemCredentialsProvider>
 `;
 
+// base64 of a PEM certificate: public, in every kubeconfig (the cluster's CA, a client certificate).
+const CERT_DATA =
+  "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmxXcmY3aHQwVHM2d202WmpUVE0yV25BdVgxUmt1dm9QQ3FGbE1GUDZECi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K";
+// A kubeconfig's header and one cluster.
+const kubeconfig = (cluster, server) => `apiVersion: v1
+kind: Config
+clusters:
+- cluster:
+    certificate-authority-data: ${CERT_DATA}
+    server: ${server}
+  name: ${cluster}
+`;
+
 export const CREDENTIAL_FILES = [
   {
     id: "jenkins-credentials",
@@ -256,14 +269,7 @@ https://bob:Winter%21Harbour%2019@gitlab.acmewidgets.net
     group: "kubeconfig",
     doc: docs.kubeconfig,
     path: "home/.kube/config",
-    content: `apiVersion: v1
-kind: Config
-clusters:
-- cluster:
-    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmxXcmY3aHQwVHM2d202WmpUVE0yV25BdVgxUmt1dm9QQ3FGbE1GUDZECi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K
-    server: https://k8s.prod.acmewidgets.net:6443
-  name: prod
-contexts:
+    content: `${kubeconfig("prod", "https://k8s.prod.acmewidgets.net:6443")}contexts:
 - context:
     cluster: prod
     user: deployer
@@ -279,7 +285,7 @@ users:
     token: lgXejIYn1mFllmDCKZBVruvEC6EuLvMsQimUM883
 - name: admin
   user:
-    client-certificate-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmxXcmY3aHQwVHM2d202WmpUVE0yV25BdVgxUmt1dm9QQ3FGbE1GUDZECi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K
+    client-certificate-data: ${CERT_DATA}
     client-key-data: LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBaVRCU0g4bWpUY0NuaVNYdGJiSDZzczJuS0h0cmRZYkNxRUNXZ1lONgotLS0tLUVORCBSU0EgUFJJVkFURSBLRVktLS0tLQo=
 - name: legacy
   user:
@@ -297,14 +303,7 @@ users:
     group: "kubeconfig",
     doc: docs.kubeconfig,
     path: "home/.kube/config",
-    content: `apiVersion: v1
-kind: Config
-clusters:
-- cluster:
-    certificate-authority-data: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmxXcmY3aHQwVHM2d202WmpUVE0yV25BdVgxUmt1dm9QQ3FGbE1GUDZECi0tLS0tRU5EIENFUlRJRklDQVRFLS0tLS0K
-    server: https://ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com
-  name: eks-prod
-contexts:
+    content: `${kubeconfig("eks-prod", "https://ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com")}contexts:
 - context:
     cluster: eks-prod
     user: eks-prod

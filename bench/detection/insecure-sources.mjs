@@ -24,7 +24,7 @@ import {
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import process from "node:process";
-import { cachedJson, cachePath, note, run } from "./cache.mjs";
+import { cachedJson, cachePath, note, pypiSdist, run } from "./cache.mjs";
 import { goModuleDir } from "./gitleaks-samples.mjs";
 
 export const SOURCES = {
@@ -125,21 +125,7 @@ function banditCases() {
   const { pypi, version } = SOURCES.bandit;
   const work = mkdtempSync(join(tmpdir(), "verdict-bandit-"));
   try {
-    run("python3", [
-      "-m",
-      "pip",
-      "download",
-      `${pypi}==${version}`,
-      "--no-deps",
-      "--no-binary",
-      pypi,
-      "--ignore-requires-python",
-      "-d",
-      work,
-      "-q",
-    ]);
-    run("tar", ["xzf", join(work, `${pypi}-${version}.tar.gz`), "-C", work]);
-    const root = join(work, `${pypi}-${version}`);
+    const root = pypiSdist(pypi, version, work);
     const labels = JSON.parse(
       run("python3", ["-c", BANDIT_LABELS_PY, join(root, "tests/functional/test_functional.py")]),
     );

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { cachePath, note, run } from "./cache.mjs";
+import { cachePath, note, pypiSdist, run } from "./cache.mjs";
 
 export const NPM_PACKAGES = [
   ["typescript", "5.9.3"],
@@ -48,25 +48,7 @@ function fetchNpm(name, version, target) {
 function fetchPypi(name, version, target) {
   const work = mkdtempSync(join(tmpdir(), "verdict-corpus-"));
   try {
-    run("python3", [
-      "-m",
-      "pip",
-      "download",
-      `${name}==${version}`,
-      "--no-deps",
-      "--no-binary",
-      name,
-      "--ignore-requires-python",
-      "-d",
-      work,
-      "-q",
-    ]);
-    const sdist = readdirSync(work).find((f) => f.endsWith(".tar.gz"));
-    if (!sdist) throw new Error(`pip download ${name}==${version}: no sdist`);
-    mkdirSync(join(work, "out"));
-    run("tar", ["xzf", join(work, sdist), "-C", join(work, "out")]);
-    const [top] = readdirSync(join(work, "out"));
-    renameSync(join(work, "out", top), target);
+    renameSync(pypiSdist(name, version, work), target);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

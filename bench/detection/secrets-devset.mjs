@@ -11,6 +11,15 @@
 //   files        credential files written for this set from each format's documentation
 //                (devset-files.mjs): the line of every value a case lists as a secret is a
 //                positive; a case without secrets is a negative.
+//   ggshield     GitGuardian's ggshield (PyPI sdist, MIT): the recorded API exchanges of its unit
+//                tests (tests/unit/cassettes/*.yaml), each a document ggshield sent to GitGuardian's
+//                secret-detection API and the policy breaks the API answered. Every match of a
+//                policy break that is the credential (not its host, port, username, ...) is a
+//                positive on its line_start; a document the API found nothing in is a negative.
+//                Documents are deduplicated by content; each is scanned as document.txt.
+//   examples     providers' documented example tokens, as their pages print them
+//                (devset-examples.mjs): full-form example credentials are positives;
+//                placeholders, shortened values and keys public by design are negatives.
 // A positive is found when the tool reports a `secrets` finding on its line (Verdict: the line a
 // finding starts on; gitleaks: StartLine..EndLine); a negative is flagged when the tool reports
 // anything in its file. A found positive counts as found by a provider-specific rule when a rule
@@ -19,10 +28,14 @@
 // gitleaks every rule but `generic-api-key`.
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
+import { URL } from "node:url";
 import { fmtInt, print, printTable } from "../common.mjs";
-import { cachedJson, cachePath, note } from "./cache.mjs";
+import { cachedJson, cachePath, note, pypiSdist } from "./cache.mjs";
+import { EXAMPLE_TOKENS } from "./devset-examples.mjs";
 import { CREDENTIAL_FILES } from "./devset-files.mjs";
 import { GITLEAKS_VERSION, gitleaksBinary, goModuleDir } from "./gitleaks-samples.mjs";
 import { SOURCES } from "./insecure-sources.mjs";
@@ -84,6 +97,74 @@ function fetchKics() {
   return kicsSecretCases(JSON.parse(readFileSync(join(test, "positive_expected_result.json"), "utf8")), files);
 }
 
+export const GGSHIELD = { pypi: "ggshield", version: "1.56.1" };
+// Match types of a policy break that say where or for whom a credential is, not the credential.
+const GG_CONTEXT_MATCHES = new Set(["host", "port", "username", "database", "client_id", "email", "url", "scheme"]);
+
+/**
+ * ggshield's recorded scans as cases: `cassettes` are the parsed cassette files (VCR YAML),
+ * `{ interactions: [{ request: { method, uri, body }, response: { body: { string } } }] }`.
+ */
+export function ggshieldCases(cassettes) {
+  const byDocument = new Map();
+  for (const cassette of cassettes) {
+    for (const { request, response } of cassette?.interactions ?? []) {
+      if (request?.method !== "POST" || !/\/v1\/(?:multi)?scan\b/.test(request.uri ?? "")) continue;
+      let sent;
+      let answered;
+      try {
+        sent = JSON.parse(request.body);
+        answered = JSON.parse(response?.body?.string ?? "");
+      } catch {
+        continue;
+      }
+      const docs = Array.isArray(sent) ? sent : [sent];
+      const results = Array.isArray(answered) ? answered : [answered];
+      docs.forEach((doc, i) => {
+        const result = results[i];
+        if (typeof doc?.document !== "string" || !result || typeof result !== "object") return;
+        if (byDocument.has(doc.document)) return;
+        const positives = [];
+        for (const pb of result.policy_breaks ?? []) {
+          for (const m of pb.matches ?? []) {
+            if (GG_CONTEXT_MATCHES.has(m.type) || typeof m.line_start !== "number") continue;
+            if (!positives.some((p) => p.line === m.line_start))
+              positives.push({ line: m.line_start, group: String(pb.type) });
+          }
+        }
+        byDocument.set(
+          doc.document,
+          positives.sort((a, b) => a.line - b.line),
+        );
+      });
+    }
+  }
+  return [...byDocument.entries()].map(([content, positives], i) => ({
+    source: "ggshield",
+    id: `ggshield/${String(i).padStart(3, "0")}`,
+    path: "document.txt",
+    content,
+    positives,
+    group: "negative",
+  }));
+}
+
+function fetchGgshield() {
+  const { pypi, version } = GGSHIELD;
+  const yaml = createRequire(new URL("../../libs/cli/package.json", import.meta.url))("yaml");
+  const work = mkdtempSync(join(tmpdir(), "verdict-ggshield-"));
+  try {
+    const dir = join(pypiSdist(pypi, version, work), "tests", "unit", "cassettes");
+    const cassettes = readdirSync(dir)
+      .filter((f) => f.endsWith(".yaml"))
+      .sort()
+      .map((f) => yaml.parse(readFileSync(join(dir, f), "utf8")));
+    return ggshieldCases(cassettes);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
 /** 1-based line on which `value` first starts in `content`, or 0 when it is not there. */
 export function lineOf(content, value) {
   const at = content.indexOf(value);
@@ -142,7 +223,20 @@ export function devsetCases() {
       return { ...SOURCES.kics, format: FORMAT, cases: fetchKics() };
     },
   ).cases;
-  return { kics, files: valueCases("files", CREDENTIAL_FILES) };
+  const ggshield = cachedJson(
+    cachePath("devset", "ggshield.json"),
+    (d) => d.format === FORMAT && d.version === GGSHIELD.version,
+    () => {
+      note(`secrets dev set: fetching ggshield ${GGSHIELD.version} (PyPI sdist) for its test cassettes`);
+      return { ...GGSHIELD, format: FORMAT, cases: fetchGgshield() };
+    },
+  ).cases;
+  return {
+    kics,
+    ggshield,
+    files: valueCases("files", CREDENTIAL_FILES),
+    examples: valueCases("examples", EXAMPLE_TOKENS),
+  };
 }
 
 /** gitleaks' findings on the cases (written under `root`), cached by the cases' hash. */
@@ -221,6 +315,10 @@ export function runDevset({ verdict, scanAll, runGitleaks, misses }) {
   print(
     `  kics: KICS ${SOURCES.kics.version} ${KICS_QUERY} tests (Apache-2.0); files: credential files written from their formats' docs (devset-files.mjs)`,
   );
+  print(
+    `  ggshield: ggshield ${GGSHIELD.version} unit-test cassettes (MIT), labelled by GitGuardian's API answers recorded in them`,
+  );
+  print("  examples: providers' documented example tokens and placeholders, each with its page (devset-examples.mjs)");
   print();
   printTable([
     [

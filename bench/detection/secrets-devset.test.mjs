@@ -1,8 +1,9 @@
 // The secrets dev set's labelling and scoring (secrets-devset.mjs), on small made-up inputs.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { EXAMPLE_TOKENS } from "./devset-examples.mjs";
 import { CREDENTIAL_FILES } from "./devset-files.mjs";
-import { kicsSecretCases, labelUnits, lineOf, scoreTool, valueCases } from "./secrets-devset.mjs";
+import { ggshieldCases, kicsSecretCases, labelUnits, lineOf, scoreTool, valueCases } from "./secrets-devset.mjs";
 
 test("kicsSecretCases labels the lines KICS expects, files negative*, and skips unexpected positives", () => {
   const files = new Map([
@@ -56,11 +57,13 @@ test("valueCases labels the line each listed secret starts on and refuses a secr
   assert.throws(() => valueCases("files", [{ id: "x", group: "g", path: "p", content: "", secrets: ["gone"] }]));
 });
 
-test("every hand-written credential file labels only values it holds, with its format's documentation", () => {
-  const cases = valueCases("files", CREDENTIAL_FILES);
-  assert.ok(cases.some((c) => c.positives.length) && cases.some((c) => !c.positives.length));
-  for (const c of CREDENTIAL_FILES) assert.match(c.doc, /^https:\/\//, c.id);
-  assert.equal(new Set(CREDENTIAL_FILES.map((c) => c.id)).size, CREDENTIAL_FILES.length);
+test("every hand-written case labels only values it holds, with the page it comes from", () => {
+  for (const list of [CREDENTIAL_FILES, EXAMPLE_TOKENS]) {
+    const cases = valueCases("t", list);
+    assert.ok(cases.some((c) => c.positives.length) && cases.some((c) => !c.positives.length));
+    for (const c of list) assert.match(c.doc, /^https:\/\//, c.id);
+    assert.equal(new Set(list.map((c) => c.id)).size, list.length);
+  }
 });
 
 test("scoreTool: a positive is found on its line, a negative flagged anywhere; provider rules counted apart", () => {
@@ -92,4 +95,48 @@ test("scoreTool: a positive is found on its line, a negative flagged anywhere; p
     new Set(),
   );
   assert.deepEqual(spanning.total, { positives: 2, found: 2, negatives: 2, flagged: 0 });
+});
+
+test("ggshieldCases labels the credential matches of GitGuardian's recorded answers, once per document", () => {
+  const exchange = (documents, answers, uri = "https://api.gitguardian.com/v1/multiscan?all_secrets=True") => ({
+    request: { method: "POST", uri, body: JSON.stringify(documents.map((document) => ({ filename: "f", document }))) },
+    response: { body: { string: JSON.stringify(answers) } },
+  });
+  const secretDoc = "@@ -0,0 +1,2 @@\n+user=owly\n+password=368ac3edf9e850d1\n";
+  const cassettes = [
+    {
+      interactions: [
+        { request: { method: "GET", uri: "https://api.gitguardian.com/v1/metadata", body: null }, response: {} },
+        exchange(
+          [secretDoc, "no secret here\n"],
+          [
+            {
+              policy_break_count: 1,
+              policy_breaks: [
+                {
+                  type: "Username Password",
+                  matches: [
+                    { type: "username", match: "owly", line_start: 2, line_end: 2 },
+                    { type: "password", match: "368ac3edf9e850d1", line_start: 3, line_end: 3 },
+                  ],
+                },
+              ],
+            },
+            { policy_break_count: 0, policy_breaks: [] },
+          ],
+        ),
+      ],
+    },
+    // The same document in another cassette is one case.
+    { interactions: [exchange([secretDoc], [{ policy_break_count: 0, policy_breaks: [] }])] },
+    // A request whose body is not JSON is skipped.
+    { interactions: [{ request: { method: "POST", uri: "https://x/v1/scan", body: "{" }, response: {} }] },
+  ];
+  assert.deepEqual(
+    ggshieldCases(cassettes).map((c) => [c.content, c.positives]),
+    [
+      [secretDoc, [{ line: 3, group: "Username Password" }]],
+      ["no secret here\n", []],
+    ],
+  );
 });
