@@ -213,21 +213,33 @@ export const commandInjection: BuiltinPolicy = {
       type: "structural",
       // system/exec/spawn, IO.popen and Open3 given a command or an argument that request input
       // (params, cookies, request.*) reaches within the method; a command that starts with an
-      // interpolated string is ruby-shell-interpolation's.
+      // interpolated string is ruby-shell-interpolation's. Kernel's system/exec/spawn with more
+      // than one argument run the program named first with the others as its arguments, no
+      // shell (Ruby's Kernel#exec docs): there, only the first is the command.
       value: structural(
         ["ruby"],
         {
           any: [
-            { ...rubyCall("system|exec|spawn"), not: { has: { field: "receiver", pattern: "$_" } } },
-            rubyCall("system|exec|spawn", "Kernel|Process"),
-            rubyCall(
-              "popen|popen2|popen2e|popen3|capture2|capture2e|capture3|pipeline|pipeline_r|pipeline_w",
-              "IO|Open3",
-            ),
+            {
+              ...rubyCall("system|exec|spawn"),
+              not: { has: { field: "receiver", pattern: "$_" } },
+              has: { field: "arguments", has: { nthChild: 1, pattern: "$SINK" } },
+            },
+            {
+              ...rubyCall("system|exec|spawn", "Kernel|Process"),
+              has: { field: "arguments", has: { nthChild: 1, pattern: "$SINK" } },
+            },
+            {
+              ...rubyCall(
+                "popen|popen2|popen2e|popen3|capture2|capture2e|capture3|pipeline|pipeline_r|pipeline_w",
+                "IO|Open3",
+              ),
+              has: { field: "arguments", pattern: "$SINK" },
+            },
           ],
         },
         undefined,
-        { sink: "ARGS", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_COMMAND_SANITIZERS },
+        { sink: "SINK", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_COMMAND_SANITIZERS },
       ),
       message: "An OS command is built from request input (it reaches the command within the method)",
       keywords: RUBY_REQUEST_KEYWORDS,
