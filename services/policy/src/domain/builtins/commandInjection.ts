@@ -17,6 +17,7 @@ import { RUBY_COMMAND_SANITIZERS, RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, r
 import { PHP_COMMAND_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, phpCall } from "./phpFlow.js";
 import { JAVA_COMMAND_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 import { PY_READS_REQUEST, pythonCommandFromRequest } from "./pythonFlow.js";
+import { JS_PROGRAM_FROM_REQUEST } from "./jsCommand.js";
 
 // A call's argument list, one level of nested parentheses deep; may span lines.
 const ARGS = String.raw`(?:[^()]|\([^()]*\))*`;
@@ -64,6 +65,7 @@ export const commandInjection: BuiltinPolicy = {
       paths: paths("js"),
       checks: ["js-child-process-receiver"],
     },
+    JS_PROGRAM_FROM_REQUEST,
     {
       id: "js-spawn-shell",
       type: "regex",
@@ -190,6 +192,50 @@ export const commandInjection: BuiltinPolicy = {
       keywords: ["process"],
     },
     {
+      id: "csharp-process-start-info",
+      type: "structural",
+      // A ProcessStartInfo whose program (FileName) or arguments (Arguments) read a variable: set
+      // through its constructor, an object initializer or an assignment to the property, in a file
+      // that uses ProcessStartInfo (Process.Start(info) then runs it).
+      value: structural(
+        ["csharp"],
+        {
+          any: [
+            { pattern: "new ProcessStartInfo($CMD)" },
+            { pattern: "new ProcessStartInfo($PROGRAM, $CMD)" },
+            {
+              kind: "assignment_expression",
+              any: [
+                {
+                  has: {
+                    field: "left",
+                    kind: "member_access_expression",
+                    regex: String.raw`\.(?:FileName|Arguments)$`,
+                  },
+                },
+                {
+                  has: { field: "left", kind: "identifier", regex: "^(?:FileName|Arguments)$" },
+                  inside: {
+                    kind: "initializer_expression",
+                    inside: {
+                      kind: "object_creation_expression",
+                      has: { field: "type", regex: String.raw`^(?:System\.Diagnostics\.)?ProcessStartInfo$` },
+                    },
+                  },
+                },
+              ],
+              has: { field: "right", pattern: "$CMD" },
+            },
+          ],
+        },
+        // The value read at run time: a name itself, or an expression that reads one.
+        { CMD: { any: [{ kind: "identifier" }, CSHARP_READS_NAME] } },
+      ),
+      message: "A ProcessStartInfo's program or arguments are taken from a variable",
+      keywords: ["processstartinfo"],
+      file_requires: [String.raw`\bProcessStartInfo\b`],
+    },
+    {
       id: "php-command-user-input",
       type: "structural",
       // A shell function or a backtick command that request input ($_GET…) reaches within the
@@ -213,21 +259,33 @@ export const commandInjection: BuiltinPolicy = {
       type: "structural",
       // system/exec/spawn, IO.popen and Open3 given a command or an argument that request input
       // (params, cookies, request.*) reaches within the method; a command that starts with an
-      // interpolated string is ruby-shell-interpolation's.
+      // interpolated string is ruby-shell-interpolation's. Kernel's system/exec/spawn with more
+      // than one argument run the program named first with the others as its arguments, no
+      // shell (Ruby's Kernel#exec docs): there, only the first is the command.
       value: structural(
         ["ruby"],
         {
           any: [
-            { ...rubyCall("system|exec|spawn"), not: { has: { field: "receiver", pattern: "$_" } } },
-            rubyCall("system|exec|spawn", "Kernel|Process"),
-            rubyCall(
-              "popen|popen2|popen2e|popen3|capture2|capture2e|capture3|pipeline|pipeline_r|pipeline_w",
-              "IO|Open3",
-            ),
+            {
+              ...rubyCall("system|exec|spawn"),
+              not: { has: { field: "receiver", pattern: "$_" } },
+              has: { field: "arguments", has: { nthChild: 1, pattern: "$SINK" } },
+            },
+            {
+              ...rubyCall("system|exec|spawn", "Kernel|Process"),
+              has: { field: "arguments", has: { nthChild: 1, pattern: "$SINK" } },
+            },
+            {
+              ...rubyCall(
+                "popen|popen2|popen2e|popen3|capture2|capture2e|capture3|pipeline|pipeline_r|pipeline_w",
+                "IO|Open3",
+              ),
+              has: { field: "arguments", pattern: "$SINK" },
+            },
           ],
         },
         undefined,
-        { sink: "ARGS", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_COMMAND_SANITIZERS },
+        { sink: "SINK", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_COMMAND_SANITIZERS },
       ),
       message: "An OS command is built from request input (it reaches the command within the method)",
       keywords: RUBY_REQUEST_KEYWORDS,

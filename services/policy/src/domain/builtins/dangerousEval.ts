@@ -15,11 +15,14 @@ import {
 } from "./types.js";
 import { PY_READS_REQUEST, pythonCodeFromRequest } from "./pythonFlow.js";
 
+/** A JavaScript argument that is not a constant: a name or call, a template with ${…}, a string joined with +. */
+const JS_DYNAMIC_ARG = String.raw`(?:[A-Za-z_$][\w$.]*\s*(?:[)+,.\[(]|$)|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
+
 export const dangerousEval: BuiltinPolicy = {
   id: "dangerous-eval",
   name: "Dangerous dynamic code execution",
   description:
-    "Detects code that executes strings built at run time as code (constant strings are not reported): eval() and new Function() and string timers in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), script engines in Java, and Jinja2 templates compiled from request input (render_template_string, Template, from_string: server-side template injection, Python).",
+    "Detects code that executes strings built at run time as code (constant strings are not reported): eval(), new Function(), string timers and the vm module (runInThisContext, runInNewContext, compileFunction, vm.Script) in JavaScript, eval()/exec() in Python, eval() in PHP and Ruby (and string instance_eval/class_eval), script engines in Java, and Jinja2 templates compiled from request input (render_template_string, Template, from_string: server-side template injection, Python).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -49,6 +52,17 @@ export const dangerousEval: BuiltinPolicy = {
       value: String.raw`\bnew\s+Function\s*\(`,
       message: "Use of new Function() executes arbitrary code",
       paths: paths("web"),
+    },
+    {
+      id: "js-vm-code",
+      type: "regex",
+      // Node's vm module compiles and runs the source text it is given (runInThisContext,
+      // runInNewContext, runInContext, compileFunction, new vm.Script, new vm.SourceTextModule);
+      // Node's docs: "The node:vm module is not a security mechanism. Do not use it to run
+      // untrusted code." Reported when that source is not a constant.
+      value: String.raw`(?:\bvm\.|\brequire\(\s*["'](?:node:)?vm["']\s*\)\.)(?:runInThisContext|runInNewContext|runInContext|compileFunction)\s*\(\s*${JS_DYNAMIC_ARG}|\bnew\s+vm\.(?:Script|SourceTextModule)\s*\(\s*${JS_DYNAMIC_ARG}`,
+      message: "The vm module runs code built at run time: whoever controls the value runs code in the process",
+      paths: paths("js"),
     },
     {
       id: "js-string-timer",

@@ -48,7 +48,7 @@ export const xpathInjection: BuiltinPolicy = {
   id: "xpath-injection",
   name: "XPath injection",
   description:
-    "Detects XPath expressions built from request input: servlet request input reaching the expression of javax.xml.xpath's XPath.evaluate or XPath.compile within the method, through assignments, collections, builders and the file's own methods; not through a parse to a number or ESAPI encodeForXPath (Java).",
+    "Detects XPath expressions built from request input: servlet request input reaching the expression of javax.xml.xpath's XPath.evaluate, evaluateExpression or compile, or of dom4j's selectNodes, selectSingleNode, valueOf, createXPath (and the rest of its XPath methods) within the method, through assignments, collections, builders and the file's own methods; not through a parse to a number or ESAPI encodeForXPath (Java).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -64,6 +64,8 @@ export const xpathInjection: BuiltinPolicy = {
             { pattern: "$XP.evaluate($EXPR)" },
             { pattern: "$XP.evaluate($EXPR, $$$REST)" },
             { pattern: "$XP.compile($EXPR)" },
+            // Java 9: XPath.evaluateExpression(expression, item[, type]).
+            { pattern: "$XP.evaluateExpression($EXPR, $$$REST)" },
           ],
         },
         undefined,
@@ -74,11 +76,43 @@ export const xpathInjection: BuiltinPolicy = {
       // The file uses javax.xml.xpath (or an XPath object by name).
       file_requires: [String.raw`(?i)xpath`],
     },
+    {
+      id: "java-dom4j-xpath-from-request",
+      type: "structural",
+      // dom4j evaluates the XPath expression its Node methods (selectNodes, selectObject,
+      // selectSingleNode, valueOf, numberValueOf, matches), DocumentHelper / DocumentFactory
+      // (createXPath, createPattern, createXPathFilter, selectNodes) and DefaultXPath /
+      // XPathPattern's constructors are given: request input joined into it changes what it selects.
+      value: structural(
+        ["java"],
+        {
+          any: [
+            { pattern: "$NODE.$SELECT($EXPR)" },
+            { pattern: "$NODE.$SELECT($EXPR, $$$REST)" },
+            { pattern: "new $XPATH($EXPR)" },
+          ],
+        },
+        {
+          SELECT: {
+            regex:
+              "^(?:selectNodes|selectObject|selectSingleNode|valueOf|numberValueOf|matches|createXPath|createPattern|createXPathFilter)$",
+          },
+          // An instance (a node, a factory) or dom4j's helper: not String.valueOf or another type's static method.
+          NODE: { regex: "^(?:[a-z_]|DocumentHelper\\b|DocumentFactory\\b)" },
+          XPATH: { regex: "^(?:org\\.dom4j\\.xpath\\.)?(?:DefaultXPath|XPathPattern)$" },
+        },
+        { sink: "EXPR", sources: JAVA_REQUEST_SOURCES, sanitizers: javaSanitizers("encodeForXPath") },
+      ),
+      message: "A dom4j XPath expression is built from request input (it reaches the expression within the method)",
+      keywords: JAVA_REQUEST_KEYWORDS,
+      // The file imports dom4j.
+      file_requires: [String.raw`\borg\.dom4j\.`],
+    },
   ],
   suggestions: [
     "Compile a constant XPath expression with variables ($name) and bind the request values through an XPathVariableResolver, or escape them (ESAPI encodeForXPath) and validate them against an allow list.",
   ],
-  claims: { cwe: { "CWE-643": ["java-xpath-from-request"] }, languages: ["java"] },
+  claims: { cwe: { "CWE-643": ["java-xpath-from-request", "java-dom4j-xpath-from-request"] }, languages: ["java"] },
   documentation_url: docs("xpath-injection"),
   settings: builtinSettings(),
 };

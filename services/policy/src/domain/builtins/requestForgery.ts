@@ -63,6 +63,32 @@ const JS_FETCH_CALLS = [
   "superagent.get",
 ];
 
+/**
+ * Python strings built on a constant absolute prefix (`"https://host/" + x`, `"https://host/{}".format(x)`,
+ * `f"https://host/{x}"`, `"https://host/%s" % x`): the input lands in the path or query of a
+ * fixed origin, so the redirect cannot leave it (OWASP's Unvalidated Redirects cheat sheet). A
+ * prefix without the host's closing `/` (`"https://host" + x` → `https://host.evil.test`) is no such prefix.
+ */
+const FIXED_ORIGIN = String.raw`https?://[^/"'{}%\s]+/`;
+const PY_FIXED_ORIGIN = [
+  {
+    kind: "binary_operator",
+    has: { field: "left", kind: "string", regex: String.raw`^[rRuU]?["']${FIXED_ORIGIN}` },
+  },
+  {
+    kind: "call",
+    has: {
+      field: "function",
+      kind: "attribute",
+      all: [
+        { has: { field: "object", kind: "string", regex: String.raw`^[rRuU]?["']${FIXED_ORIGIN}` } },
+        { has: { field: "attribute", regex: "^format$" } },
+      ],
+    },
+  },
+  { kind: "string", regex: String.raw`^(?:[fF][rR]?|[rR][fF])["']${FIXED_ORIGIN}` },
+];
+
 export const serverSideRequestForgery: BuiltinPolicy = {
   id: "server-side-request-forgery",
   name: "Server-side request forgery",
@@ -195,7 +221,7 @@ export const openRedirect: BuiltinPolicy = {
           ),
         },
         undefined,
-        { sink: "U", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
+        { sink: "U", sources: PY_REQUEST_SOURCES, sanitizers: [...PY_SANITIZERS, ...PY_FIXED_ORIGIN] },
       ),
       message:
         "The response redirects to an address built from request input (it reaches the redirect within the function)",

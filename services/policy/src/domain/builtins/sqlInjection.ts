@@ -234,16 +234,24 @@ export const sqlInjection: BuiltinPolicy = {
       type: "structural",
       // ActiveRecord calls whose SQL fragment (the first argument; not a hash of conditions, not
       // an interpolated string: ruby-sql-interpolation's) request input reaches within the method.
+      // The aggregates (maximum, minimum, sum, average) and select / reselect take a column
+      // expression that is SQL text too; calculate takes it second, after the operation.
       value: structural(
         ["ruby"],
         {
-          ...rubyCall(
-            "where|not|rewhere|find_by_sql|count_by_sql|execute|exec_query|exec_update|exec_delete|select_all|select_one|select_value|select_values|select_rows|order|reorder|group|having|joins|pluck|from|lock|delete_all|update_all|destroy_by|delete_by",
-          ),
-          not: { has: { field: "arguments", has: { nthChild: 1, any: [{ kind: "pair" }, { kind: "hash" }] } } },
+          any: [
+            {
+              ...rubyCall(
+                "where|not|rewhere|find_by_sql|count_by_sql|execute|exec_query|exec_update|exec_delete|select_all|select_one|select_value|select_values|select_rows|order|reorder|group|having|joins|pluck|from|lock|delete_all|update_all|destroy_by|delete_by|destroy_all|find_or_initialize_by|find_or_create_by|maximum|minimum|sum|average|select|reselect",
+              ),
+              not: { has: { field: "arguments", has: { nthChild: 1, any: [{ kind: "pair" }, { kind: "hash" }] } } },
+              has: { field: "arguments", has: { nthChild: 1, pattern: "$SINK" } },
+            },
+            { ...rubyCall("calculate"), has: { field: "arguments", has: { nthChild: 2, pattern: "$SINK" } } },
+          ],
         },
         undefined,
-        { sink: "FIRST", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_SQL_SANITIZERS },
+        { sink: "SINK", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_SQL_SANITIZERS },
       ),
       message: "SQL fragment built from request input in an ActiveRecord call (it reaches the query within the method)",
       keywords: RUBY_REQUEST_KEYWORDS,
@@ -251,7 +259,8 @@ export const sqlInjection: BuiltinPolicy = {
     {
       id: "ruby-sql-interpolation",
       type: "regex",
-      value: String.raw`\.(?:where|not|find_by_sql|execute|exec_query|select_all|select_one|select_value|select_rows|order|reorder|group|having|joins|pluck|from|count_by_sql|delete_all|update_all)\s*\(?\s*"[^"\n]*#\{`,
+      // The fragment may be the first element of an array (`destroy_by(["id = '#{x}'"])`).
+      value: String.raw`\.(?:where|not|rewhere|find_by_sql|execute|exec_query|select_all|select_one|select_value|select_rows|order|reorder|group|having|joins|pluck|from|count_by_sql|delete_all|update_all|delete_by|destroy_by|destroy_all|find_or_initialize_by|find_or_create_by)\s*\(?\s*\[?\s*"[^"\n]*#\{`,
       message: "SQL fragment built with string interpolation in an ActiveRecord call",
       paths: paths("ruby"),
     },

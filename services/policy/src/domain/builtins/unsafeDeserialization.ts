@@ -11,12 +11,13 @@ import {
 import { CSHARP_DESERIALIZATION } from "./csharpRules.js";
 import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, phpCall } from "./phpFlow.js";
 import { PY_READS_REQUEST, pythonDeserializeFromRequest } from "./pythonFlow.js";
+import { RUBY_DESERIALIZE_FROM_REQUEST } from "./rubyDeserialization.js";
 
 export const unsafeDeserialization: BuiltinPolicy = {
   id: "unsafe-deserialization",
   name: "Unsafe deserialization",
   description:
-    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle, marshal, shelve, jsonpickle, torch.load without weights_only=True and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load (Ruby), BinaryFormatter and the other formatters Microsoft calls insecure and Json.NET TypeNameHandling other than None (C#) and node-serialize (Node.js).",
+    "Detects deserializers that can instantiate arbitrary types or run code when fed untrusted data: pickle, marshal, shelve, jsonpickle, torch.load without weights_only=True and yaml.load without a safe loader (Python), ObjectInputStream, XMLDecoder, Jackson default typing and SnakeYAML's default constructor (Java), unserialize of request input (PHP), Marshal.load and YAML.load, and request input reaching JSON.load, Oj and Ox in object mode, Hash.from_trusted_xml, Plist.parse_xml with Marshal or Psych's to_ruby (Ruby), BinaryFormatter and the other formatters Microsoft calls insecure and Json.NET TypeNameHandling other than None (C#) and node-serialize (Node.js).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -117,6 +118,7 @@ export const unsafeDeserialization: BuiltinPolicy = {
       // The safe_yaml gem's YAML.load(data, safe: true) loads plain data only.
       line_allowlist: [String.raw`\b(?:YAML|Psych)\.load\s*\([^\n]*\bsafe:\s*true\b`],
     },
+    RUBY_DESERIALIZE_FROM_REQUEST,
     {
       id: "js-node-serialize",
       type: "regex",
