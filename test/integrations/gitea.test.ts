@@ -112,7 +112,15 @@ describe("Gitea connection", () => {
     expect(listed.text).not.toContain(gitea.admin.token);
     expect(listed.text).not.toContain(SECRET);
     expect(listed.body.connections).toEqual([
-      expect.objectContaining({ provider: "gitea", base_url: gitea.url, status: "active", last_event_at: null }),
+      // Gitea's tokens do not expire: said so, not left blank.
+      expect.objectContaining({
+        provider: "gitea",
+        base_url: gitea.url,
+        status: "active",
+        last_event_at: null,
+        token_expiry: "none",
+        token_expires_at: null,
+      }),
     ]);
     connection = listed.body.connections[0];
     expect(connection.events_url).toBe(`${v.url}/v1/integrations/gitea/events?connection=${connection.id}`);
@@ -343,7 +351,9 @@ describe("the verdict CLI", () => {
     expect(out).toContain(`created ${conn.id} (gitea at ${gitea.url})`);
     expect(out).toContain(`events URL (the provider's webhook target): ${conn.events_url}`);
     expect(out).toMatch(/connected acme\/payments as repo_/);
-    expect(out).toMatch(new RegExp(`${conn.id}\\s+gitea\\s+${gitea.url.replace(/\./g, "\\.")}\\s+active`));
+    expect(out).toMatch(
+      new RegExp(`${conn.id}\\s+gitea\\s+${gitea.url.replace(/\./g, "\\.")}\\s+active\\s.*\\bnever$`, "m"),
+    );
     expect((await umbrella.get("/v1/repositories")).body.repositories).toEqual([
       expect.objectContaining({ name: "acme/payments", provider: "gitea", default_branch: "main" }),
     ]);

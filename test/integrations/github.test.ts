@@ -275,7 +275,15 @@ describe("a GitHub App connection", () => {
       webhook_secret: SECRET,
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ provider: "github", base_url: front.url, app_id: APP_ID, status: "active" });
+    // An App's key does not expire; its installation tokens are renewed hourly (none in use yet).
+    expect(res.body).toMatchObject({
+      provider: "github",
+      base_url: front.url,
+      app_id: APP_ID,
+      status: "active",
+      token_expiry: "renewed",
+      token_expires_at: null,
+    });
     connection = res.body;
     expect(connection.events_url).toBe(`${PUBLIC_URL}/v1/integrations/github/events?connection=${connection.id}`);
     // The App's JWT, signed with its private key, asked GitHub about a repository.
@@ -334,6 +342,15 @@ describe("a pull request on GitHub", () => {
     // connected, is reused rather than minted again.
     expect(paths).not.toContain(`GET ${REPO_PATH}/installation`);
     expect(paths.filter((p) => p.endsWith("/access_tokens"))).toEqual([]);
+    // The connection shows that token's expiry (expires_at of GitHub's example answer, as Prism
+    // serves it), recorded once the check is done.
+    const deadline = Date.now() + 10_000;
+    let listed = (await api.get("/v1/integrations/connections")).body.connections[0];
+    while (listed.token_expires_at === null && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 100));
+      listed = (await api.get("/v1/integrations/connections")).body.connections[0];
+    }
+    expect(listed).toMatchObject({ token_expiry: "renewed", token_expires_at: "2016-07-11T22:14:10Z" });
     const created = calls.find((e) => e.method === "POST" && e.path === `${REPO_PATH}/check-runs`)!;
     expect(JSON.parse(created.body)).toMatchObject({ name: "verdict", head_sha: pull.head.sha, status: "in_progress" });
     // In progress before the files are read.

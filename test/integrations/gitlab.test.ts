@@ -85,6 +85,7 @@ beforeAll(async () => {
     startVerdict({ env: { VERDICT_INTEGRATIONS_ALLOW_PRIVATE: "true", VERDICT_PUBLIC_URL: PUBLIC_URL } }),
   ]);
   gitlab.tokens.add(MAINTAINER_TOKEN);
+  gitlab.tokenExpiresAt.set(TOKEN, "2027-03-31");
   api = new Api(v.url, v.bootstrapKey);
   gitlab.project({ id: PAYMENTS.id, path: PAYMENTS.path_with_namespace });
   gitlab.commit(BASE, { "README.md": "# payments\n" });
@@ -163,7 +164,14 @@ describe("a GitLab connection", () => {
     expect(listed.text).not.toContain(TOKEN);
     expect(listed.text).not.toContain(SECRET);
     const [connection] = listed.body.connections;
-    expect(connection).toMatchObject({ provider: "gitlab", base_url: gitlab.url, status: "active" });
+    // With when its access token expires: GitLab ends it at 00:00 UTC on its expiry date.
+    expect(connection).toMatchObject({
+      provider: "gitlab",
+      base_url: gitlab.url,
+      status: "active",
+      token_expiry: "expires",
+      token_expires_at: "2027-03-31T00:00:00.000Z",
+    });
     // GitLab was given the connection's events URL and the secret token.
     expect(gitlab.hooks).toEqual([
       expect.objectContaining({ project_id: PAYMENTS.id, url: connection.events_url, token: SECRET }),
@@ -175,6 +183,21 @@ describe("a GitLab connection", () => {
     expect(new Set(gitlab.requests.filter((r) => !r.path.endsWith("/hooks")).map((r) => r.token))).toEqual(
       new Set(["glpat-revoked", TOKEN]),
     );
+  });
+
+  it("shows a token without an expiry date as never expiring", async () => {
+    const created = await api.post("/v1/organizations", { name: "Soylent", plan: "team" });
+    const soylent = api.withKey(created.body.api_key.key);
+    const res = await soylent.post("/v1/integrations/connections", {
+      provider: "gitlab",
+      base_url: gitlab.url,
+      token: MAINTAINER_TOKEN,
+      webhook_secret: SECRET,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ token_expiry: "none", token_expires_at: null });
+    const asked = gitlab.requests.filter((r) => r.path === "/api/v4/personal_access_tokens/self");
+    expect(asked.map((r) => r.token)).toEqual([TOKEN, MAINTAINER_TOKEN]);
   });
 
   it("connects only projects GitLab has, with GitLab's default branch whatever the request says", async () => {

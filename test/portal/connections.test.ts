@@ -122,6 +122,8 @@ describe("the Connections page", () => {
     await row.waitFor();
     expect(await row.textContent()).toContain(gitea.url);
     expect(await row.getByTestId("connection-status").textContent()).toBe("healthy");
+    // Gitea's tokens do not expire.
+    expect(await row.getByTestId("token-expiry").textContent()).toBe("never");
     await row.getByRole("button", { name: `Copy webhook URL of ${gitea.url}` }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${base}${pathOf(made.events_url)}`);
     expect(await axe(page)).toEqual([]);

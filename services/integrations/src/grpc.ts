@@ -29,6 +29,8 @@ function toConnection(c: ConnectionRecord): integrationsV1.Connection {
       "last_error_at",
     ]),
     events_path: eventsPath(c.provider, c.id),
+    token_expiry: c.token_expiry ?? "unknown",
+    ...(c.token_expires_at ? { token_expires_at: c.token_expires_at } : {}),
   };
 }
 

@@ -4,7 +4,7 @@
 import { OutboxRepository, type Outbox, type PendingEvent } from "@verdict/outbox";
 import { collectionDef, type Store } from "@verdict/store";
 import type { ManifestStateRecord } from "./usecases/githubAppManifest.js";
-import type { InboundEvent, ProviderKind } from "./domain/provider.js";
+import type { InboundEvent, ProviderKind, TokenExpiry } from "./domain/provider.js";
 
 export type ConnectionStatus = "active" | "broken";
 
@@ -25,6 +25,9 @@ export interface ConnectionRecord {
   last_event_at: string | null;
   last_error: string | null;
   last_error_at: string | null;
+  /** When its token expires (domain/provider.ts TokenExpiry); absent on a connection made before it was read. */
+  token_expiry?: TokenExpiry["kind"];
+  token_expires_at?: string | null;
   created_at: string;
 }
 

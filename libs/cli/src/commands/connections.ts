@@ -4,10 +4,17 @@
 // and printed once, to paste into the provider's webhook (the GitHub App's settings).
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
-import type { CreateConnection } from "@verdict/sdk";
+import type { Connection, CreateConnection } from "@verdict/sdk";
 import type { Context } from "../context.js";
 import { CliError } from "../errors.js";
 import { jsonOf, readText, secretFromStdin } from "./shared.js";
+
+/** When the connection's token expires: its date, "renewed hourly" (a GitHub App), "never", "unknown". */
+function tokenExpires(k: Pick<Connection, "token_expiry" | "token_expires_at">): string {
+  if (k.token_expiry === "expires") return k.token_expires_at ?? "unknown";
+  if (k.token_expiry === "renewed") return "renewed hourly";
+  return k.token_expiry === "none" ? "never" : "unknown";
+}
 
 export function connectionsCommands(program: Command, ctx: Context): void {
   const conns = program
@@ -20,7 +27,7 @@ export function connectionsCommands(program: Command, ctx: Context): void {
     const { connections } = await ctx.client().listConnections();
     if (out.json) return out.data({ connections });
     out.table(
-      ["ID", "PROVIDER", "BASE URL", "STATUS", "LAST EVENT", "LAST ERROR"],
+      ["ID", "PROVIDER", "BASE URL", "STATUS", "LAST EVENT", "LAST ERROR", "TOKEN EXPIRES"],
       connections.map((k) => [
         k.id,
         k.provider,
@@ -28,6 +35,7 @@ export function connectionsCommands(program: Command, ctx: Context): void {
         k.status === "active" ? out.c.green("active") : out.c.red(k.status),
         k.last_event_at,
         k.last_error,
+        tokenExpires(k),
       ]),
     );
   });

@@ -1864,6 +1864,12 @@ export interface components {
              * @enum {string}
              */
             status: "active" | "broken";
+            token_expires_at: string | null;
+            /**
+             * @description The connection's token's expiry: expires (token_expires_at says when: a GitLab access token with an expiry date), renewed (a GitHub App: installation tokens last an hour and are minted again before they expire; token_expires_at is the one in use at the last check, absent before one was minted), none (the token does not expire: Gitea's, a GitLab token without an expiry date), or unknown (the provider did not say).
+             * @enum {string}
+             */
+            token_expiry: "expires" | "renewed" | "none" | "unknown";
         };
         /** @description A provider connection turned broken: the provider refused its token (revoked, expired) or GitHub App. Checks through it fail until the token is replaced or the provider accepts it again. Never carries the token, key or webhook secret. */
         ConnectionBrokenMessage: {

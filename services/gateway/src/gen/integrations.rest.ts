@@ -25,6 +25,11 @@ export const ConnectionSchema = z
     last_event_at: z.string().meta({ format: "date-time" }).nullable(),
     last_error: z.string().nullable(),
     last_error_at: z.string().meta({ format: "date-time" }).nullable(),
+    token_expiry: z.enum(["expires", "renewed", "none", "unknown"]).meta({
+      description:
+        "The connection's token's expiry: expires (token_expires_at says when: a GitLab access token with an expiry date), renewed (a GitHub App: installation tokens last an hour and are minted again before they expire; token_expires_at is the one in use at the last check, absent before one was minted), none (the token does not expire: Gitea's, a GitLab token without an expiry date), or unknown (the provider did not say).",
+    }),
+    token_expires_at: z.string().meta({ format: "date-time" }).nullable(),
     events_url: z.string().meta({ description: "Where the provider delivers its webhooks." }),
     created_at: z.string().meta({ format: "date-time" }),
   })
@@ -43,6 +48,8 @@ export function connectionJson(m: integrationsV1.Connection, apiBaseUrl: string)
     last_event_at: m.last_event_at ?? null,
     last_error: m.last_error ?? null,
     last_error_at: m.last_error_at ?? null,
+    token_expiry: m.token_expiry as "expires" | "renewed" | "none" | "unknown",
+    token_expires_at: m.token_expires_at ?? null,
     events_url: publicUrl(apiBaseUrl, m.events_path),
     created_at: m.created_at,
   };

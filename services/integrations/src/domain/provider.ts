@@ -57,11 +57,23 @@ export interface ReportHandle {
   id: string;
 }
 
+/**
+ * When the connection's token expires: expires (at expiresAt), renewed (a GitHub App's installation
+ * tokens, minted again before they expire; expiresAt the one in use, null before one was minted),
+ * none (it does not expire), unknown (the provider did not say).
+ */
+export interface TokenExpiry {
+  kind: "expires" | "renewed" | "none" | "unknown";
+  expiresAt: string | null;
+}
+
 export interface ProviderClient {
   readonly kind: ProviderKind;
   /** Throws ProviderError("not_found" | "forbidden" | "unauthorized" | ...). */
   getRepository(repo: RepoRef): Promise<ProviderRepository>;
   listChangedFiles(change: ChangeRef): Promise<ChangedFile[]>;
+  /** When the connection's token expires, as the provider says (throws ProviderError("unauthorized") for a refused one). */
+  tokenExpiry(): Promise<TokenExpiry>;
   /** The file's bytes at ref, or null when it does not exist there. */
   getFileContent(repo: RepoRef, path: string, ref: string): Promise<Uint8Array | null>;
   /** Marks the change as being checked (check run in progress, pending status). */

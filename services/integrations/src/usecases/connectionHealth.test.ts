@@ -5,10 +5,10 @@ import { InProcessBus, TOPICS, type CloudEvent, type ConnectionHealthData } from
 import { createLogger } from "@verdict/kit";
 import { Outbox } from "@verdict/outbox";
 import { SqliteStore } from "@verdict/store";
-import { ProviderError } from "../domain/provider.js";
+import { ProviderError, type TokenExpiry } from "../domain/provider.js";
 import type { IntegrationsDeps } from "../deps.js";
 import { IntegrationsRepo, type ConnectionRecord } from "../repo.js";
-import { recordProviderError, recordProviderWorks } from "./connectionHealth.js";
+import { recordProviderError, recordProviderWorks, refreshTokenExpiry } from "./connectionHealth.js";
 
 const logger = createLogger("connection-health-test", "silent");
 const NOW = new Date("2026-11-28T12:00:00Z");
@@ -101,5 +101,53 @@ describe("connection health", () => {
     expect((await deps.repo.findConnection(connection.id))!.status).toBe("active");
     expect(await announced(2)).toEqual([TOPICS.connectionBroken, TOPICS.connectionRestored]);
     expect(seen[1]!.data).not.toHaveProperty("error_class");
+  });
+});
+
+describe("refreshTokenExpiry", () => {
+  /** The provider's answers about the token, in turn (an Error: the provider failed). */
+  function answering(...answers: (TokenExpiry | Error)[]) {
+    const asked: (string | undefined)[] = [];
+    deps.clientFor = ((_c: ConnectionRecord, hint?: { installationId?: string }) => ({
+      tokenExpiry: () => {
+        asked.push(hint?.installationId);
+        const next = answers.shift()!;
+        return next instanceof Error ? Promise.reject(next) : Promise.resolve(next);
+      },
+    })) as unknown as IntegrationsDeps["clientFor"];
+    return asked;
+  }
+  const stored = async () => {
+    const c = (await deps.repo.c.connections.findOne({ id: connection.id }))!;
+    return { kind: c.token_expiry, at: c.token_expires_at };
+  };
+
+  it("reads a renewed token's expiry after each check, through the event's installation, and keeps it when none is named", async () => {
+    const asked = answering(
+      { kind: "renewed", expiresAt: "2026-11-28T13:00:00Z" },
+      { kind: "renewed", expiresAt: null },
+      new ProviderError("unavailable", "GitHub answered 503"),
+    );
+    await refreshTokenExpiry(
+      deps,
+      { ...connection, token_expiry: "renewed", token_expires_at: null },
+      {
+        installationId: "7",
+      },
+    );
+    expect(await stored()).toEqual({ kind: "renewed", at: "2026-11-28T13:00:00Z" });
+    const now = (await deps.repo.c.connections.findOne({ id: connection.id }))!;
+    await refreshTokenExpiry(deps, now, {});
+    await refreshTokenExpiry(deps, now, { installationId: "7" });
+    expect(await stored()).toEqual({ kind: "renewed", at: "2026-11-28T13:00:00Z" });
+    expect(asked).toEqual(["7", undefined, "7"]);
+  });
+
+  it("reads a fixed token's expiry once: a connection made before it was read gets it at its next check", async () => {
+    const asked = answering({ kind: "expires", expiresAt: "2027-03-31T00:00:00.000Z" });
+    await refreshTokenExpiry(deps, connection, {});
+    expect(await stored()).toEqual({ kind: "expires", at: "2027-03-31T00:00:00.000Z" });
+    await refreshTokenExpiry(deps, (await deps.repo.c.connections.findOne({ id: connection.id }))!, {});
+    expect(asked).toHaveLength(1);
   });
 });

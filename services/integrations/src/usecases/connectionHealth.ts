@@ -1,5 +1,6 @@
 // A connection's health as its provider calls show it: the last error, broken when the provider
-// refused its token (or GitHub App), active again once a call through it works. Turning broken and
+// refused its token (or GitHub App), active again once a call through it works, and when its token
+// expires (read when it is made; a GitHub App's installation token, renewed hourly, after each check). Turning broken and
 // working again are announced (connection_broken, connection_restored; webhooks deliver them),
 // written with the change through the outbox, once per change: the conditional update lets only
 // the first of concurrent checks announce it.
@@ -36,6 +37,31 @@ export async function recordProviderWorks(deps: IntegrationsDeps, connection: Co
   await deps.outbox.update(deps.repo.c.connections, { id: connection.id, status: "broken" }, { status: "active" }, [
     healthEvent(deps, TOPICS.connectionRestored, connection, at),
   ]);
+}
+
+/**
+ * After a check that reached the provider: the expiry of the token in use, where it changes (a
+ * GitHub App's installation tokens) or was never read (a connection made before it was). Never
+ * fails the check: a provider that does not answer leaves the last value.
+ */
+export async function refreshTokenExpiry(
+  deps: IntegrationsDeps,
+  connection: ConnectionRecord,
+  hint: { installationId?: string | undefined },
+): Promise<void> {
+  if (connection.token_expiry !== undefined && connection.token_expiry !== "renewed") return;
+  try {
+    const expiry = await deps.clientFor(connection, hint).tokenExpiry();
+    if (expiry.kind === connection.token_expiry && expiry.expiresAt === (connection.token_expires_at ?? null)) return;
+    // A renewed token not minted here (no installation named) leaves the one recorded.
+    if (expiry.kind === "renewed" && expiry.expiresAt === null && connection.token_expiry === "renewed") return;
+    await deps.repo.c.connections.updateOne(
+      { id: connection.id },
+      { token_expiry: expiry.kind, token_expires_at: expiry.expiresAt },
+    );
+  } catch (err) {
+    deps.logger.info({ err, connection_id: connection.id }, "token expiry not read: the last one is kept");
+  }
 }
 
 /** The announcement: the connection's address and the error's class, never its token or key. */

@@ -2,7 +2,7 @@
 // token, listed without their secrets, deleted.
 import { AppError, errors, newId } from "@verdict/kit";
 import { checkConnectionInput, normalizeBaseUrl, type ConnectionProvider } from "../domain/connection.js";
-import { ProviderError } from "../domain/provider.js";
+import { ProviderError, type TokenExpiry } from "../domain/provider.js";
 import { sealContext, type IntegrationsDeps } from "../deps.js";
 import type { AuditContextInput } from "@verdict/outbox";
 import type { ConnectionRecord } from "../repo.js";
@@ -57,8 +57,10 @@ export async function createConnection(
     created_at: now.toISOString(),
   };
   // The token (a GitHub App's id and key) must work before the connection is kept: a typo is
-  // found now, not at the first push.
-  await checkToken(deps, record);
+  // found now, not at the first push. Its expiry is read with it.
+  const expiry = await checkToken(deps, record);
+  record.token_expiry = expiry.kind;
+  record.token_expires_at = expiry.expiresAt;
   await deps.repo.insertConnection(record, [connectionAuditEvent(deps, "integration.connected", record, cmd.audit)]);
   deps.logger.info(
     { organization_id: cmd.organizationId, connection_id: id, provider: record.provider },
@@ -78,15 +80,22 @@ export async function refuseAddress(deps: IntegrationsDeps, baseUrl: string): Pr
     );
 }
 
-async function checkToken(deps: IntegrationsDeps, record: ConnectionRecord): Promise<void> {
+/** Checks that the provider takes the token, and answers when it expires. */
+async function checkToken(deps: IntegrationsDeps, record: ConnectionRecord): Promise<TokenExpiry> {
+  const client = deps.clientFor(record);
+  // GitHub refuses the App (its id and key together): the key is what to check first.
+  const field = record.provider === "github" ? "private_key" : "token";
   try {
     // Any repository name will do: a valid token gets not_found, a bad one unauthorized (GitHub:
     // the App's JWT looks up the App's installation on the repository).
-    await deps.clientFor(record).getRepository({ owner: "verdict-connection-check", name: "none" });
+    await client.getRepository({ owner: "verdict-connection-check", name: "none" });
   } catch (err) {
-    if (err instanceof ProviderError && err.code === "not_found") return;
-    // GitHub refuses the App (its id and key together): the key is what to check first.
-    throw providerProblem(err, record.provider === "github" ? "private_key" : "token");
+    if (!(err instanceof ProviderError && err.code === "not_found")) throw providerProblem(err, field);
+  }
+  try {
+    return await client.tokenExpiry();
+  } catch (err) {
+    throw providerProblem(err, field);
   }
 }
 

@@ -23,7 +23,7 @@ import {
 } from "../domain/provider.js";
 import type { IntegrationsDeps } from "../deps.js";
 import type { CheckRecord, ConnectionRecord, InboundDeliveryRecord } from "../repo.js";
-import { recordProviderError, recordProviderWorks } from "./connectionHealth.js";
+import { recordProviderError, recordProviderWorks, refreshTokenExpiry } from "./connectionHealth.js";
 
 /**
  * The events that ask for a check: a pull request opened or pushed to, GitHub's "Re-run", and a
@@ -118,7 +118,10 @@ async function processOnce(deps: IntegrationsDeps, cmd: { deliveryId: string; at
   if (!connection) return true;
   const attempt = cmd.attempt ?? 1;
   try {
-    if (await checkPullRequest(deps, connection, event)) await recordProviderWorks(deps, connection);
+    if (await checkPullRequest(deps, connection, event)) {
+      await recordProviderWorks(deps, connection);
+      await refreshTokenExpiry(deps, connection, event);
+    }
     return true;
   } catch (err) {
     await recordProviderError(deps, connection, err);

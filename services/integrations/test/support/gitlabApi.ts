@@ -2,7 +2,8 @@
 // run on these machines; docs/integrations/gitlab.md says what this proves and what it does not).
 // It answers only the documented method, path (a project by its id or its URL-encoded full path),
 // query and PRIVATE-TOKEN header, over real HTTP: projects, commits with their files, merge
-// requests, diffs (paged with x-next-page), raw files, commit statuses and merge request notes.
+// requests, diffs (paged with x-next-page), raw files, commit statuses, merge request notes and
+// the token's own details (GET /personal_access_tokens/self).
 // Commit statuses follow the transitions GitLab's API allows for an external status: a status
 // still pending or running is the one a new state moves (running → running and running → pending
 // are refused with 400 "Cannot transition status", as GitLab answers), a finished one is kept and
@@ -62,6 +63,8 @@ export interface GitLabApi {
   requests: GitLabRequest[];
   /** Accepted access tokens (a revoked one is removed). */
   tokens: Set<string>;
+  /** A token's expires_at (a date, YYYY-MM-DD); a token not here has none (null). */
+  tokenExpiresAt: Map<string, string>;
   project(p: { id: number; path: string; defaultBranch?: string }): void;
   /** Renames or transfers a project: the same id at a new full path. */
   moveProject(id: number, path: string): void;
@@ -103,6 +106,7 @@ export async function startGitLabApi(token: string): Promise<GitLabApi> {
   const requests: GitLabRequest[] = [];
   const faults: Fault[] = [];
   const tokens = new Set([token]);
+  const tokenExpiresAt = new Map<string, string>();
   const hooks: GitLabHook[] = [];
   let nextId = 1000;
 
@@ -171,7 +175,25 @@ export async function startGitLabApi(token: string): Promise<GitLabApi> {
     method: string,
     url: URL,
     body: string,
+    token: string,
   ): { status: number; json?: unknown; raw?: Buffer; headers?: Record<string, string> } {
+    // The personal, project or group access token the request carries, as GitLab's
+    // "Personal access tokens API" describes it.
+    if (method === "GET" && url.pathname === "/api/v4/personal_access_tokens/self")
+      return {
+        status: 200,
+        json: {
+          id: [...tokens].indexOf(token) + 1,
+          name: "verdict",
+          revoked: false,
+          created_at: "2026-01-05T09:00:00.000Z",
+          scopes: ["api"],
+          user_id: 3,
+          last_used_at: null,
+          active: true,
+          expires_at: tokenExpiresAt.get(token) ?? null,
+        },
+      };
     const m = /^\/api\/v4\/projects\/([^/]+)(\/.*)?$/.exec(url.pathname);
     if (!m) return notFound("");
     const project = findProject(m[1]!);
@@ -271,7 +293,7 @@ export async function startGitLabApi(token: string): Promise<GitLabApi> {
       }
       if (typeof sent !== "string" || !tokens.has(sent))
         return void res.writeHead(401, { "content-type": "application/json" }).end('{"message":"401 Unauthorized"}');
-      const answer = route(method, url, body);
+      const answer = route(method, url, body, sent);
       res.writeHead(answer.status, {
         "content-type": answer.raw ? "text/plain" : "application/json",
         ...answer.headers,
@@ -285,6 +307,7 @@ export async function startGitLabApi(token: string): Promise<GitLabApi> {
     requests,
     hooks,
     tokens,
+    tokenExpiresAt,
     project: ({ id, path, defaultBranch = "main" }) =>
       void projects.set(id, { id, path, defaultBranch, visibility: "private" }),
     moveProject: (id, path) => void (projects.get(id)!.path = path),

@@ -92,6 +92,19 @@ function Health({ c }: { c: Connection }) {
   );
 }
 
+/** When the connection's token expires: a date, renewed hourly (a GitHub App), never, or unknown. */
+function TokenExpiry({ c }: { c: Connection }) {
+  const text =
+    c.token_expiry === "expires"
+      ? fmtDate(c.token_expires_at)
+      : c.token_expiry === "renewed"
+        ? "renewed hourly (GitHub App)"
+        : c.token_expiry === "none"
+          ? "never"
+          : "unknown";
+  return <span data-testid="token-expiry">{text}</span>;
+}
+
 function CreateConnection({ onCreated }: { onCreated: () => void }) {
   const [provider, setProvider] = useState<Provider>("gitea");
   const [baseUrl, setBaseUrl] = useState("");
@@ -324,6 +337,7 @@ export function ConnectionsPage() {
           { label: "Address", cell: (c) => <span style={{ overflowWrap: "anywhere" }}>{c.base_url}</span> },
           { label: "Health", cell: (c) => <Health c={c} /> },
           { label: "Last event", cell: (c) => fmtDate(c.last_event_at) },
+          { label: "Token expires", cell: (c) => <TokenExpiry c={c} /> },
           {
             label: "Webhook URL",
             cell: (c) => <Copyable value={c.events_url} label={`webhook URL of ${c.base_url}`} />,

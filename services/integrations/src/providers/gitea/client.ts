@@ -24,6 +24,7 @@ import {
   type ProviderRepository,
   type RepoRef,
   type ReportHandle,
+  type TokenExpiry,
 } from "../../domain/provider.js";
 
 export interface GiteaClientOptions {
@@ -147,6 +148,11 @@ export class GiteaClient implements ProviderClient {
       if (lines) f.addedLines = lines;
     }
     return files;
+  }
+
+  /** Gitea's (and Forgejo's) access tokens have no expiry: they last until deleted. */
+  tokenExpiry(): Promise<TokenExpiry> {
+    return Promise.resolve({ kind: "none", expiresAt: null });
   }
 
   async getFileContent(repo: RepoRef, path: string, ref: string): Promise<Uint8Array | null> {

@@ -6,6 +6,7 @@ import type {
   ProviderRepository,
   RepoRef,
   ReportHandle,
+  TokenExpiry,
 } from "../../domain/provider.js";
 import { ProviderError } from "../../domain/provider.js";
 import {
@@ -127,6 +128,21 @@ export class GitHubClient implements ProviderClient {
       ...(file.previous_filename === undefined ? {} : { previousPath: file.previous_filename }),
       ...(file.patch === undefined ? {} : { addedLines: addedLines(file.patch) }),
     }));
+  }
+
+  /**
+   * The App's private key does not expire; the installation tokens minted from it last an hour and
+   * @octokit/auth-app mints another shortly before. The expiry is the token it holds for the
+   * client's installation (minted now if it holds none); null without an installation.
+   */
+  async tokenExpiry(): Promise<TokenExpiry> {
+    const installationId = this.options.installationId;
+    if (installationId === undefined) return { kind: "renewed", expiresAt: null };
+    const auth = await this.retried(
+      "installation token",
+      async () => (await this.app.octokit.auth({ type: "installation", installationId })) as { expiresAt?: string },
+    );
+    return { kind: "renewed", expiresAt: auth.expiresAt ?? null };
   }
 
   /** The contents API answers files up to 1 MB inline; a larger one (to 100 MB) is read as its blob. */
@@ -252,10 +268,15 @@ export class GitHubClient implements ProviderClient {
   }
 
   private call<T>(repo: RepoRef, what: string, fn: (octokit: GitHubOctokit) => Promise<T>): Promise<T> {
+    return this.retried(what, async () => fn(await this.installation(repo)));
+  }
+
+  /** fn retried by domain/retry.ts, its failure as a ProviderError. */
+  private retried<T>(what: string, fn: () => Promise<T>): Promise<T> {
     return withRetry(
       async () => {
         try {
-          return await fn(await this.installation(repo));
+          return await fn();
         } catch (error) {
           throw gitHubError(error, what, this.now().getTime());
         }

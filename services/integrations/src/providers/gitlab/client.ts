@@ -7,6 +7,7 @@ import type {
   ProviderRepository,
   RepoRef,
   ReportHandle,
+  TokenExpiry,
 } from "../../domain/provider.js";
 import { ProviderError } from "../../domain/provider.js";
 import {
@@ -114,6 +115,27 @@ export class GitLabClient implements ProviderClient {
       ...(d.renamed_file ? { previousPath: d.old_path } : {}),
       ...(d.diff === undefined ? {} : { addedLines: addedLines(d.diff) }),
     }));
+  }
+
+  /**
+   * The access token's expiry date (GET /personal_access_tokens/self answers for personal, project
+   * and group access tokens): GitLab ends a token at 00:00 UTC on its expires_at date. A token
+   * that endpoint does not know (an older GitLab, another kind of token) is unknown.
+   */
+  async tokenExpiry(): Promise<TokenExpiry> {
+    try {
+      const self = (await this.json("token lookup", "GET", "/personal_access_tokens/self")) as {
+        expires_at?: string | null;
+      };
+      const date = self.expires_at ?? null;
+      if (date === null) return { kind: "none", expiresAt: null };
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) return { kind: "unknown", expiresAt: null };
+      return { kind: "expires", expiresAt: `${date}T00:00:00.000Z` };
+    } catch (error) {
+      if (error instanceof ProviderError && (error.code === "not_found" || error.code === "forbidden"))
+        return { kind: "unknown", expiresAt: null };
+      throw error;
+    }
   }
 
   async getFileContent(repo: RepoRef, path: string, ref: string): Promise<Uint8Array | null> {

@@ -76,14 +76,23 @@ export interface Connection {
   /** active, or broken (the provider refused the token: unauthorized) */
   status: string;
   last_event_at?: string | undefined;
-  last_error?:
+  last_error?: string | undefined;
+  last_error_at?:
     | string
     | undefined;
+  /**
+   * The connection's token's expiry: expires (token_expires_at says when: a GitLab access token
+   * with an expiry date), renewed (a GitHub App: installation tokens last an hour and are minted
+   * again before they expire; token_expires_at is the one in use at the last check, absent before
+   * one was minted), none (the token does not expire: Gitea's, a GitLab token without an expiry
+   * date), or unknown (the provider did not say).
+   */
+  token_expiry: string;
   /**
    * The path and query here; the REST answer's events_url is the absolute URL on Verdict's public
    * address (public_url).
    */
-  last_error_at?:
+  token_expires_at?:
     | string
     | undefined;
   /** Where the provider delivers its webhooks. */
@@ -764,6 +773,8 @@ function createBaseConnection(): Connection {
     last_event_at: undefined,
     last_error: undefined,
     last_error_at: undefined,
+    token_expiry: "",
+    token_expires_at: undefined,
     events_path: "",
     created_at: "",
   };
@@ -794,6 +805,12 @@ export const Connection: MessageFns<Connection> = {
     }
     if (message.last_error_at !== undefined) {
       writer.uint32(66).string(message.last_error_at);
+    }
+    if (message.token_expiry !== "") {
+      writer.uint32(3522).string(message.token_expiry);
+    }
+    if (message.token_expires_at !== undefined) {
+      writer.uint32(3530).string(message.token_expires_at);
     }
     if (message.events_path !== "") {
       writer.uint32(74).string(message.events_path);
@@ -881,6 +898,22 @@ export const Connection: MessageFns<Connection> = {
             message.last_error_at = reader.string();
             continue;
           }
+          case 440: {
+            if (tag !== 3522) {
+              break;
+            }
+
+            message.token_expiry = reader.string();
+            continue;
+          }
+          case 441: {
+            if (tag !== 3530) {
+              break;
+            }
+
+            message.token_expires_at = reader.string();
+            continue;
+          }
           case 9: {
             if (tag !== 74) {
               break;
@@ -939,6 +972,16 @@ export const Connection: MessageFns<Connection> = {
         : isSet(object.last_error_at)
         ? globalThis.String(object.last_error_at)
         : undefined,
+      token_expiry: isSet(object.tokenExpiry)
+        ? globalThis.String(object.tokenExpiry)
+        : isSet(object.token_expiry)
+        ? globalThis.String(object.token_expiry)
+        : "",
+      token_expires_at: isSet(object.tokenExpiresAt)
+        ? globalThis.String(object.tokenExpiresAt)
+        : isSet(object.token_expires_at)
+        ? globalThis.String(object.token_expires_at)
+        : undefined,
       events_path: isSet(object.eventsPath)
         ? globalThis.String(object.eventsPath)
         : isSet(object.events_path)
@@ -978,6 +1021,12 @@ export const Connection: MessageFns<Connection> = {
     if (message.last_error_at !== undefined) {
       obj.lastErrorAt = message.last_error_at;
     }
+    if (message.token_expiry !== "") {
+      obj.tokenExpiry = message.token_expiry;
+    }
+    if (message.token_expires_at !== undefined) {
+      obj.tokenExpiresAt = message.token_expires_at;
+    }
     if (message.events_path !== "") {
       obj.eventsPath = message.events_path;
     }
@@ -1000,6 +1049,8 @@ export const Connection: MessageFns<Connection> = {
     message.last_event_at = object.last_event_at ?? undefined;
     message.last_error = object.last_error ?? undefined;
     message.last_error_at = object.last_error_at ?? undefined;
+    message.token_expiry = object.token_expiry ?? "";
+    message.token_expires_at = object.token_expires_at ?? undefined;
     message.events_path = object.events_path ?? "";
     message.created_at = object.created_at ?? "";
     return message;
