@@ -246,6 +246,25 @@ export function compileFlow(flow: FlowSpec): CompiledFlow {
   };
 }
 
+/**
+ * The kinds of node through which a value can carry input: names (followed to what is assigned
+ * to them, a followed method's parameters, calls on them) and the kinds the sources match. An
+ * expression with none of them (a literal, an operation on literals) cannot; undefined when a
+ * source names no kind.
+ */
+const carrierKinds = new WeakMap<CompiledFlow, NapiConfig | null>();
+function carriers(syntax: Syntax, flow: CompiledFlow): NapiConfig | undefined {
+  let config = carrierKinds.get(flow);
+  if (config === undefined) {
+    const kinds = flow.sources.map((m) => m.kind);
+    config = kinds.every((k) => k !== undefined)
+      ? ({ rule: { any: [...new Set([syntax.identifier, ...kinds])].map((kind) => ({ kind })) } } as NapiConfig)
+      : null;
+    carrierKinds.set(flow, config);
+  }
+  return config ?? undefined;
+}
+
 const sameNode = (a: SgNode | null, b: SgNode) =>
   !!a &&
   a.kind() === b.kind() &&
@@ -296,10 +315,17 @@ export function reachesSink(
   const sinks = multiple
     ? match.getMultipleMatches(flow.sink.slice(3)).filter((n) => n.isNamed())
     : [match.getMatch(flow.sink)];
+  // A sink with no name and no node a source can be (a literal) carries no input: the file's
+  // sources and sanitizers are then not looked for (a list's rule is compiled on every call).
+  const kinds = carriers(syntax, flow);
+  const live = sinks.filter((s): s is SgNode => s !== null && (kinds === undefined || s.find(kinds) !== null));
+  if (!live.length) return false;
   const scope = match.ancestors().find((a) => syntax.functions.has(String(a.kind()))) ?? match.getRoot().root();
   const top: Frame = { scope, before: match.range().start.index, params: sourceParameters(syntax, scope, flow) };
   let budget = MAX_NODES;
   const following = new Set<string>();
+  // Whether sanitizers stop the walk (see the end).
+  let sanitizing = false;
   let methods: Map<string, SgNode[]> | undefined;
   const isSanitizer = matcherOf(match.getRoot().root(), flow.sanitizers, memo);
   const isSource = matcherOf(match.getRoot().root(), flow.sources, memo);
@@ -445,7 +471,7 @@ export function reachesSink(
   const tainted = (node: SgNode, depth: number, frame: Frame): boolean => {
     if (--budget < 0) return false;
     const kind = String(node.kind());
-    if (isSanitizer(node, kind)) return false;
+    if (sanitizing && isSanitizer(node, kind)) return false;
     if (isSource(node, kind)) return true;
     if (kind === syntax.identifier) {
       const name = node.text();
@@ -475,5 +501,13 @@ export function reachesSink(
     const skip = (syntax.names[kind] ?? []).map((f) => node.field(f));
     return node.children().some((c) => c.isNamed() && !skip.some((n) => sameNode(n, c)) && tainted(c, depth, frame));
   };
-  return sinks.some((s) => s !== null && tainted(s, 0, top));
+  // First without sanitizers: a sanitizer only cuts the walk short, so when no source is reached
+  // without them (and the walk was not cut by its budget) none is with them, and the sanitizers'
+  // list (rules with regexes, compiled on each call) is not looked for in the file. Most sinks
+  // of a file that reads input are not reached by it.
+  if (!live.some((s) => tainted(s, 0, top)) && budget >= 0) return false;
+  if (!flow.sanitizers.length && budget >= 0) return true;
+  budget = MAX_NODES;
+  sanitizing = true;
+  return live.some((s) => tainted(s, 0, top));
 }

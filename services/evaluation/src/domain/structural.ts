@@ -5,12 +5,11 @@
 //
 // Cost: a file is parsed once per scan (tree-sitter, linear in the file), and only when one of
 // the rules of its language passes the cheap gates (path, keywords) on it; all of that
-// language's rules are then matched in one traversal of the tree (their rules joined with
-// `any`), and only the nodes that traversal reports are checked against each rule on its own
-// (constraints, metavariables). A per-file budget bounds the rest: files larger than
+// language's rules are then matched on that one tree, each rule compiled once per file
+// (matchStructural). A per-file budget bounds the rest: files larger than
 // STRUCTURAL_MAX_BYTES are not parsed, and checking candidates stops at STRUCTURAL_BUDGET_MS of
 // the thread's CPU time.
-import { registerDynamicLanguage, parse, Lang, type NapiConfig, type SgNode } from "@ast-grep/napi";
+import { registerDynamicLanguage, parse, Lang, type NapiConfig } from "@ast-grep/napi";
 import csharp from "@ast-grep/lang-csharp";
 import go from "@ast-grep/lang-go";
 import java from "@ast-grep/lang-java";
@@ -193,9 +192,12 @@ const config = (spec: StructuralSpec): NapiConfig =>
   ({ rule: spec.rule, ...(spec.constraints ? { constraints: spec.constraints } : {}) }) as NapiConfig;
 
 /**
- * Matches the rules (all of one language, already gated for this file) on the decoded file:
- * one parse, one traversal for every rule's candidates, then each candidate checked against
- * each rule in full.
+ * Matches the rules (all of one language, already gated for this file) on the decoded file: one
+ * parse, then each rule found in one native traversal of the tree, its matches checked by its flow
+ * condition. @ast-grep/napi compiles a rule object on every call it is given to (its patterns
+ * parsed, its regexes built: 0.1-2 ms for a rule of the library), so each rule is given once per
+ * file (findAll), never per candidate node (matches() of every candidate by every rule cost more
+ * than the traversals), and its matches carry their metavariables for the flow check.
  */
 export function matchStructural<R>(
   language: StructuralLanguage,
@@ -208,26 +210,23 @@ export function matchStructural<R>(
   registerLanguages();
   const spent = cpuBudget(STRUCTURAL_BUDGET_MS);
   const root = parse(PARSER[language], text).root();
-  const candidates: SgNode[] =
-    rules.length === 1
-      ? root.findAll(config(rules[0]!.spec))
-      : root.findAll({ rule: { any: rules.map((r) => r.spec.rule) } } as NapiConfig);
-  const matches: StructuralMatch<R>[] = [];
-  const full = rules.map((r) => config(r.spec));
+  const found: (StructuralMatch<R> & { rule: number })[] = [];
   const memo = flowMemo();
-  for (const node of candidates) {
-    if (spent()) return { matches, overBudget: "time" };
-    const range = node.range();
-    for (let i = 0; i < rules.length; i++) {
-      const rule = rules[i]!;
-      if (rules.length > 1 && !node.matches(full[i]!)) continue;
-      if (rule.flow) {
-        // The rule's metavariables, bound on this node (find() starts with the node itself).
-        const bound = rules.length === 1 ? node : node.find(full[i]!);
-        if (!bound || !reachesSink(language, bound, rule.flow, memo)) continue;
+  let overBudget: "time" | undefined;
+  rules: for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
+    for (const node of root.findAll(config(rule.spec))) {
+      if (spent()) {
+        overBudget = "time";
+        break rules;
       }
-      matches.push({ owner: rule.owner, start: range.start.index, end: range.end.index });
+      if (rule.flow && !reachesSink(language, node, rule.flow, memo)) continue;
+      const range = node.range();
+      found.push({ owner: rule.owner, start: range.start.index, end: range.end.index, rule: i });
     }
   }
-  return { matches };
+  // In the order of the tree (an enclosing node first), then of the rules.
+  found.sort((a, b) => a.start - b.start || b.end - a.end || a.rule - b.rule);
+  const matches = found.map(({ owner, start, end }) => ({ owner, start, end }));
+  return overBudget ? { matches, overBudget } : { matches };
 }
