@@ -251,6 +251,13 @@ describe("verdict scan history", () => {
     expect(r.stderr).toMatch(/^offline: policy version \S+ \(the built-in library of verdict /m);
     expect(r.stderr).toMatch(/^scanned 7 of 7 commits$/m);
     expect(JSON.parse(r.stdout)).toEqual(online);
+    // Three engine threads, a slice a commit: slices scanned side by side, saved and reported in order.
+    const threads = await runCli(["scan", "history", "--offline", "--json", "--slice", "1", "--threads", "3"], {
+      cwd: repo,
+      env: { ...env, VERDICT_URL: "http://127.0.0.1:9" },
+    });
+    expect(threads.stderr).toMatch(/^scanned 7 of 7 commits$/m);
+    expect(JSON.parse(threads.stdout)).toEqual(online);
   });
 
   it("scans a range only", async () => {

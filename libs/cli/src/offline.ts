@@ -2,7 +2,7 @@
 // the organization's policy set pulled earlier (`verdict policies pull`) or, without one, the
 // built-in library as a new organization has it. No network call: for pre-commit hooks.
 import { existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { availableParallelism, homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { isSea } from "node:sea";
 import { Worker } from "node:worker_threads";
@@ -105,13 +105,44 @@ export function offlineScanner(policies: OfflinePolicies): TextScanner {
   return (path, content) => notChecked(engine.scan(path, content, options).findings) as ReturnType<TextScanner>;
 }
 
+/** Texts sent to a scan thread at once, at most (a larger text goes alone): small enough that the threads finish together. */
+const CHUNK_BYTES = 64 * 1024;
+
+/** Engine threads for `scan history --offline`: one per core by default, at most this many. */
+export const MAX_SCAN_THREADS = 4;
+
+/** One per core the process may use (at most MAX_SCAN_THREADS). */
+export const defaultScanThreads = (): number => Math.max(1, Math.min(availableParallelism(), MAX_SCAN_THREADS));
+
+/** The texts of one scan() call, in chunks of at most CHUNK_BYTES (a larger text alone): [start, end) indexes. */
+function chunksOf(texts: { content: Buffer }[]): [number, number][] {
+  const chunks: [number, number][] = [];
+  let start = 0;
+  let bytes = 0;
+  texts.forEach((t, i) => {
+    if (i > start && bytes + t.content.length > CHUNK_BYTES) {
+      chunks.push([start, i]);
+      start = i;
+      bytes = 0;
+    }
+    bytes += t.content.length;
+  });
+  if (start < texts.length) chunks.push([start, texts.length]);
+  return chunks;
+}
+
 /**
- * The engine on a thread of its own (scanThread.js, beside the command's entry), for many texts at
- * once: scan() resolves with each text's findings, as offlineScanner() gives them. Null in the
- * single executable (one file: no module to start a thread from) or where the command has no such
- * file beside it: then this thread scans.
+ * The engine on `count` threads of their own (scanThread.js, beside the command's entry), for
+ * many texts at once: scan() resolves with each text's findings, as offlineScanner() gives them.
+ * The texts go in chunks to whichever thread is free (first come, first served across calls, so
+ * a later call's texts start while an earlier one's last chunk is scanned). Null in the single
+ * executable (one file: no module to start a thread from) or where the command has no such file
+ * beside it: then this thread scans.
  */
-export function offlineThread(policies: OfflinePolicies): { scan: TextsScanner; close: () => Promise<number> } | null {
+export function offlineThreads(
+  policies: OfflinePolicies,
+  count: number,
+): { scan: TextsScanner; close: () => Promise<void> } | null {
   if (isSea()) return null;
   let entry: string;
   try {
@@ -120,28 +151,51 @@ export function offlineThread(policies: OfflinePolicies): { scan: TextsScanner; 
     return null;
   }
   if (!existsSync(entry)) return null;
-  const worker = new Worker(entry, {
-    workerData: { run: policies.run, allowSuppression: policies.allowSuppression },
-  });
-  const waiting = new Map<number, { resolve: (f: ReturnType<TextScanner>[]) => void; reject: (e: Error) => void }>();
+  type Findings = ReturnType<TextScanner>;
+  interface Call {
+    texts: { path: string; content: Buffer }[];
+    findings: Findings[];
+    left: number;
+    resolve: (f: Findings[]) => void;
+    reject: (e: Error) => void;
+  }
+  const queue: { call: Call; start: number; end: number }[] = [];
+  const calls = new Set<Call>();
   let failure: Error | undefined;
   const fail = (err: Error) => {
     failure ??= err;
-    for (const w of waiting.values()) w.reject(failure);
-    waiting.clear();
+    for (const c of calls) c.reject(failure);
+    calls.clear();
+    queue.length = 0;
   };
-  worker.on("message", (reply: ScanReply) => {
-    const w = waiting.get(reply.id);
-    waiting.delete(reply.id);
-    if ("error" in reply) w?.reject(new CliError(`the scan thread failed: ${reply.error}`));
-    else w?.resolve(reply.findings as ReturnType<TextScanner>[]);
-  });
-  worker.on("error", (err) => fail(new CliError(`the scan thread failed: ${err.message}`)));
-  worker.on("exit", (code) => fail(new CliError(`the scan thread stopped (exit ${code})`)));
   let next = 0;
-  return {
-    scan: (texts) => {
-      if (failure) return Promise.reject(failure);
+  const threads = Array.from({ length: Math.max(1, count) }, () => {
+    const worker = new Worker(entry, {
+      workerData: { run: policies.run, allowSuppression: policies.allowSuppression },
+    });
+    const thread = { worker, busy: undefined as { id: number; call: Call; start: number } | undefined };
+    worker.on("message", (reply: ScanReply) => {
+      const job = thread.busy;
+      thread.busy = undefined;
+      if (!job || job.id !== reply.id || !calls.has(job.call)) return;
+      if ("error" in reply) return fail(new CliError(`the scan thread failed: ${reply.error}`));
+      reply.findings.forEach((f, i) => (job.call.findings[job.start + i] = f as Findings));
+      if (--job.call.left === 0) {
+        calls.delete(job.call);
+        job.call.resolve(job.call.findings);
+      }
+      pump();
+    });
+    worker.on("error", (err) => fail(new CliError(`the scan thread failed: ${err.message}`)));
+    worker.on("exit", (code) => fail(new CliError(`the scan thread stopped (exit ${code})`)));
+    return thread;
+  });
+  /** Gives each free thread the next chunk. */
+  const pump = () => {
+    for (const thread of threads) {
+      if (thread.busy || !queue.length) continue;
+      const { call, start, end } = queue.shift()!;
+      const texts = call.texts.slice(start, end);
       // One buffer of its own (never Node's shared pool), moved to the thread, not copied.
       const bytes = new Uint8Array(texts.reduce((n, t) => n + t.content.length, 0));
       const ends: number[] = [];
@@ -150,13 +204,26 @@ export function offlineThread(policies: OfflinePolicies): { scan: TextsScanner; 
         ends.push((ends.at(-1) ?? 0) + t.content.length);
       }
       const id = next++;
+      thread.busy = { id, call, start };
       const request: ScanRequest = { id, paths: texts.map((t) => t.path), bytes: bytes.buffer, ends };
+      thread.worker.postMessage(request, [bytes.buffer]);
+    }
+  };
+  return {
+    scan: (texts) => {
+      if (failure) return Promise.reject(failure);
+      if (!texts.length) return Promise.resolve([]);
       return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject });
-        worker.postMessage(request, [bytes.buffer]);
+        const chunks = chunksOf(texts);
+        const call: Call = { texts, findings: [], left: chunks.length, resolve, reject };
+        calls.add(call);
+        for (const [start, end] of chunks) queue.push({ call, start, end });
+        pump();
       });
     },
-    close: () => worker.terminate(),
+    close: async () => {
+      await Promise.all(threads.map((t) => t.worker.terminate()));
+    },
   };
 }
 

@@ -49,6 +49,7 @@ interface ScanOptions {
   repository?: string;
   restart?: boolean;
   offline?: boolean;
+  threads?: number;
   format: string;
 }
 
@@ -93,6 +94,7 @@ export function scanCommands(program: Command, ctx: Context): void {
       "--offline",
       "scan here, without a network call, on the policies 'verdict policies pull' stored (or the built-ins)",
     )
+    .option("--threads <n>", "with --offline: engine threads (default: one per core, at most 4)", positiveInt)
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0: a result per finding, naming its commit)", "text")
     .action(async (range: string[], opts: ScanOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
@@ -103,18 +105,24 @@ export function scanCommands(program: Command, ctx: Context): void {
       const out = ctx.output(format === "json");
       let client: VerdictClient | null = null;
       let scanHere: TextScanner | null = null;
-      let thread: { scan: TextsScanner; close: () => Promise<number> } | null = null;
+      let thread: { scan: TextsScanner; close: () => Promise<void> } | null = null;
       let scanner: string | undefined;
       if (opts.offline) {
-        const { offlinePolicies, offlineScanner, offlineThread, policyCachePath, readPolicyCache } =
-          await offlineEngine();
+        const {
+          defaultScanThreads,
+          offlinePolicies,
+          offlineScanner,
+          offlineThreads,
+          policyCachePath,
+          readPolicyCache,
+        } = await offlineEngine();
         const policies = offlinePolicies(
           readPolicyCache(policyCachePath(ctx.io.env), resolveConfig(ctx.io.env).url),
           [],
         );
         out.note(`offline: policy version ${policies.version} (${policies.source})`);
-        // The engine on a thread of its own while this one reads git (here when there is none).
-        thread = offlineThread(policies);
+        // The engine on threads of their own while this one reads git (here when there are none).
+        thread = offlineThreads(policies, opts.threads ?? defaultScanThreads());
         if (!thread) scanHere = offlineScanner(policies);
         scanner = `offline ${policies.version}`;
       } else client = evaluatingClient(ctx, out);
@@ -143,27 +151,38 @@ export function scanCommands(program: Command, ctx: Context): void {
       const sliceOpts = { concurrency: opts.concurrency, note: (t: string) => out.note(t) };
       // One git log for the commits left, read as it streams: the next slices are read while the
       // current one is evaluated. The progress saved after a slice names the blobs seen up to it.
+      // Offline on threads, the next slice's texts are handed to them before the current slice's
+      // last ones are done (no thread waits at a slice's end); progress is still saved in order.
+      const inFlight: { part: number; findings: Promise<HistoryFinding[]>; blobs: string[] }[] = [];
+      const saveNext = async () => {
+        const { part, findings, blobs: seen } = inFlight.shift()!;
+        state.findings.push(...(await findings));
+        state.done += part;
+        state.last = shas[state.done - 1]!;
+        for (const blob of seen) state.blobs.push(blob);
+        // Written whole, then renamed: a run stopped mid-write leaves the previous progress.
+        mkdirSync(dirname(statePath), { recursive: true });
+        writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
+        renameSync(`${statePath}.tmp`, statePath);
+        if (shas.length > opts.slice) out.note(`scanned ${state.done} of ${shas.length} commits`);
+      };
+      let read = state.done;
       try {
         for await (const slice of readSlices(root, shas.slice(state.done), opts.slice, blobs)) {
           const part = slice.commits.length;
-          if (slice.commits[part - 1]?.sha !== shas[state.done + part - 1])
+          if (slice.commits[part - 1]?.sha !== shas[read + part - 1])
             throw new CliError(`git log did not list the commits of ${range.join(" ")} in order: run the scan again`);
-          state.findings.push(
-            ...(thread
-              ? await scanSliceThere(thread.scan, slice)
-              : scanHere
-                ? await scanSliceHere(scanHere, slice)
-                : await evaluateSlice(client!, slice, envelope, sliceOpts)),
-          );
-          state.done += part;
-          state.last = shas[state.done - 1]!;
-          for (const blob of slice.blobs) state.blobs.push(blob);
-          // Written whole, then renamed: a run stopped mid-write leaves the previous progress.
-          mkdirSync(dirname(statePath), { recursive: true });
-          writeFileSync(`${statePath}.tmp`, JSON.stringify(state));
-          renameSync(`${statePath}.tmp`, statePath);
-          if (shas.length > opts.slice) out.note(`scanned ${state.done} of ${shas.length} commits`);
+          read += part;
+          const findings = thread
+            ? scanSliceThere(thread.scan, slice)
+            : scanHere
+              ? scanSliceHere(scanHere, slice)
+              : evaluateSlice(client!, slice, envelope, sliceOpts);
+          findings.catch(() => undefined); // awaited in turn by saveNext(), which reports a failure
+          inFlight.push({ part, findings, blobs: slice.blobs });
+          if (inFlight.length >= (thread ? 2 : 1)) await saveNext();
         }
+        while (inFlight.length) await saveNext();
       } finally {
         await thread?.close();
       }
