@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "@jest/globals";
 import { Api, expectError, expectFieldError } from "../support/api.js";
+import { auditEventMatching } from "../support/audit.js";
 import { CLI, isolatedHome } from "../support/cli.js";
 import { launchClocked } from "../support/clocked.js";
 import { ROOT, startVerdict, untilLogged, type Verdict } from "../support/server.js";
@@ -607,6 +608,84 @@ describe("adversarial deliveries", () => {
     );
     expect(front.exchanges.slice(from).filter((e) => e.path.includes("check-runs"))).toEqual([]);
     expect((await globex.api.get("/v1/evaluations")).body.evaluations).toEqual([]);
+  });
+});
+
+describe("a repository renamed or transferred on GitHub", () => {
+  // GitHub's recorded repository events: Octocoders/Hello-World renamed, and transferred from octocat.
+  const recorded = recordedEvents("repository");
+  const renamed = recorded.find((e) => e.payload.action === "renamed")!.payload;
+  const transferred = recorded.find((e) => e.payload.action === "transferred" && e.payload.installation)!.payload;
+  const moved = renamed.repository as { id: number; full_name: string; owner: Record<string, unknown> };
+  const secretH = "hooli-github-secret-0123456789";
+  let hooli: Awaited<ReturnType<typeof organizationWithApp>>;
+  /** GitHub's answer for the repository (GitHub's id) under a name it had or has. */
+  const answerAs = (fullName: string) => {
+    const [owner, name] = fullName.split("/");
+    front.answerWith(
+      (method, path) => method === "GET" && path === `/repos/${fullName}`,
+      () => ({ ...moved, full_name: fullName, name, owner: { ...moved.owner, login: owner } }),
+    );
+  };
+  const repositories = async () =>
+    (await hooli.api.get("/v1/repositories")).body.repositories as { id: string; name: string }[];
+  const until = async (ok: (names: string[]) => boolean) => {
+    for (const deadline = Date.now() + 30_000; !ok((await repositories()).map((r) => r.name));) {
+      if (Date.now() > deadline) throw new Error(`not followed:\n${integrationsLog().slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  };
+  const connectAs = async (fullName: string) => {
+    for (const r of await repositories()) await hooli.api.delete(`/v1/repositories/${r.id}`);
+    answerAs(fullName);
+    const res = await hooli.api.post("/v1/repositories", { provider: "github", name: fullName });
+    expect(res.body).toMatchObject({ name: fullName });
+  };
+  const deliverTo = async (payload: unknown, deliveryId: string) => {
+    const res = await deliver("repository", payload, deliveryId, secretH, hooli.connection.events_url);
+    expect(await res.json()).toEqual({ outcome: "accepted", delivery_id: deliveryId });
+  };
+
+  beforeAll(async () => {
+    hooli = await organizationWithApp("Hooli", "424242", secretH);
+    answerAs(moved.full_name);
+  });
+
+  it("follows a rename by GitHub's id at once: the stored name changes, audited as repository.renamed", async () => {
+    await connectAs("Octocoders/Hello-Old");
+    await deliverTo(renamed, "gh-repository-renamed");
+    await until((names) => names.includes(moved.full_name));
+    const audited = await auditEventMatching(hooli.api, (e) => e.type === "repository.renamed");
+    expect(audited).toMatchObject({
+      actor: { type: "system" },
+      target: { type: "repository" },
+      data: { changes: { name: { before: "Octocoders/Hello-Old", after: moved.full_name } } },
+    });
+  });
+
+  it("follows a transfer to an account the App is installed on, and disconnects a repository transferred where it is not", async () => {
+    await connectAs("octocat/Hello-World");
+    const from = front.exchanges.length;
+    await deliverTo(transferred, "gh-repository-transferred-1");
+    await until((names) => names.includes(moved.full_name));
+    // GitHub was asked whether the App is installed on the new owner's account.
+    expect(front.exchanges.slice(from).map((e) => `${e.method} ${e.path}`)).toContain(
+      `GET /repos/${moved.full_name}/installation`,
+    );
+
+    // Transferred again, to an account without the App: GitHub answers 404 for its installation.
+    await connectAs("octocat/Hello-World");
+    front.inject((method, path) => method === "GET" && path === `/repos/${moved.full_name}/installation`, {
+      status: 404,
+      body: JSON.stringify({ message: "Not Found" }),
+    });
+    await deliverTo(transferred, "gh-repository-transferred-2");
+    await until((names) => names.length === 0);
+    const audited = await auditEventMatching(
+      hooli.api,
+      (e) => e.type === "repository.disconnected" && e.actor.type === "system",
+    );
+    expect(audited).toMatchObject({ data: { changes: { name: { before: "octocat/Hello-World", after: null } } } });
   });
 });
 

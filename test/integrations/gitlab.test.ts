@@ -11,7 +11,7 @@ import { promisify } from "node:util";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
-import { Api, expectError } from "../support/api.js";
+import { Api, expectError, expectFieldError } from "../support/api.js";
 import { auditEventMatching } from "../support/audit.js";
 import { ROOT, startVerdict, untilLogged, type Verdict } from "../support/server.js";
 import {
@@ -377,5 +377,35 @@ describe("a project renamed or transferred in GitLab", () => {
     // The evaluation is filed under the new name.
     const evaluations = await api.get("/v1/evaluations", { query: { repository: "finance/payments" } });
     expect(evaluations.body.evaluations).toEqual([expect.objectContaining({ ref: head })]);
+  });
+});
+
+describe("a project in nested subgroups", () => {
+  it("is followed into a subgroup and checked under its full path; a nested project is connected by it", async () => {
+    gitlab.moveProject(PAYMENTS.id, "finance/treasury/payments");
+    const moved = { ...PAYMENTS, path_with_namespace: "finance/treasury/payments" };
+    const head = "1000000000000000000000000000000000000009";
+    gitlab.commit(head, { "src/config.js": `const accessKey = "${AWS_KEY}";\n` }, BASE);
+    gitlab.mergeRequest(PAYMENTS.id, 7, BASE, head);
+    expect((await deliver("Merge Request Hook", mergeRequestHook(moved, { iid: 7, headSha: head }))).status).toBe(202);
+
+    expect((await verdictStatus(head)).status).toBe("failed");
+    expect(gitlab.requests.map((r) => r.path)).toContain(
+      `/api/v4/projects/finance%2Ftreasury%2Fpayments/statuses/${head}`,
+    );
+    const names = (await api.get("/v1/repositories")).body.repositories.map((r: { name: string }) => r.name);
+    expect(names).toContain("finance/treasury/payments");
+    const evaluations = await api.get("/v1/evaluations", { query: { repository: "finance/treasury/payments" } });
+    expect(evaluations.body.evaluations).toEqual([expect.objectContaining({ ref: head, passed: false })]);
+
+    // Connected by its full path, GitLab asked for it (URL-encoded).
+    gitlab.project({ id: 44, path: "acme/platform/api", defaultBranch: "trunk" });
+    const res = await api.post("/v1/repositories", { provider: "gitlab", name: "acme/platform/api" });
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ name: "acme/platform/api", default_branch: "trunk" });
+    expect(gitlab.requests.map((r) => r.path)).toContain("/api/v4/projects/acme%2Fplatform%2Fapi");
+    // Other providers' names stay <owner>/<repo>.
+    const github = await api.post("/v1/repositories", { provider: "github", name: "acme/platform/api" });
+    expectFieldError(github, 400, "name", "INVALID_FORMAT");
   });
 });

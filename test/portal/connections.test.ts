@@ -170,7 +170,7 @@ describe("the Connections page", () => {
     expect(posted!.manifest).toMatchObject({
       url: base,
       redirect_url: `${base}/connections/github/callback`,
-      default_events: ["pull_request", "push", "check_run", "check_suite"],
+      default_events: ["pull_request", "push", "check_run", "check_suite", "repository"],
     });
     // GitHub's example App (1) became the connection the manifest's webhook names.
     const app = (await listed()).find((c) => c.provider === "github");

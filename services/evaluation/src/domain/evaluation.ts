@@ -21,7 +21,8 @@ export function isScanned(fileStatus: string): boolean {
   return !UNSCANNED_STATUSES.has(fileStatus);
 }
 
-const REPOSITORY_RE = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+/** <owner>/<repo>, or a GitLab project's full path in nested subgroups (GitLab nests 20 deep). */
+const REPOSITORY_RE = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+){1,21}$/;
 
 /** A file of a change, as the scan threads take it. */
 export interface FileToScan {
@@ -45,7 +46,8 @@ export function checkEvaluationInput(input: EvaluationInput): FieldError[] {
     problems.push({
       field: "repository",
       code: "INVALID_FORMAT",
-      message: "repository must have the form <owner>/<repo>",
+      message:
+        "repository must have the form <owner>/<repo> (a GitLab project in subgroups: <group>/<subgroup>/<project>)",
     });
   input.files.forEach((file, i) => {
     if (!file.path) problems.push({ field: `files[${i}].path`, code: "REQUIRED", message: "path is required" });

@@ -261,7 +261,9 @@ export const ListFindingsQuery = z
     repository: z
       .string()
       .max(200)
-      .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: "must have the form <owner>/<repo>" })
+      .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+){1,21}$/, {
+        message: "must have the form <owner>/<repo> (a GitLab project in subgroups: <group>/<subgroup>/<project>)",
+      })
       .meta({ examples: ["acme/payments"] })
       .optional(),
     state: z.enum(["open", "fixed", "suppressed", "false_positive", "accepted_risk"]).optional(),

@@ -246,7 +246,9 @@ export const ConnectRepositoryRequestSchema = z
     name: z
       .string()
       .max(200)
-      .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: "must have the form <owner>/<repo>" })
+      .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+){1,21}$/, {
+        message: "must have the form <owner>/<repo> (a GitLab project in subgroups: <group>/<subgroup>/<project>)",
+      })
       .meta({ examples: ["acme/payments"] }),
     default_branch: z
       .string()

@@ -17,7 +17,9 @@ const ISO = z.string().meta({ format: "date-time" });
 const REPO_NAME = z
   .string()
   .max(200)
-  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, { message: "must have the form <owner>/<repo>" })
+  .regex(/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+){1,21}$/, {
+    message: "must have the form <owner>/<repo> (a GitLab project in subgroups: <group>/<subgroup>/<project>)",
+  })
   .meta({ examples: ["acme/payments"] });
 
 // ---------- errors ----------

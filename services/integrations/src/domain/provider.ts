@@ -125,6 +125,15 @@ export type InboundEvent =
       pullNumber?: number;
       installationId?: string;
     }
+  | {
+      /** The repository renamed, or transferred to another owner: repo is its new name. */
+      kind: "repository";
+      action: "renamed" | "transferred";
+      deliveryId: string;
+      repo: RepoRef;
+      providerRepoId: string;
+      installationId?: string;
+    }
   | { kind: "ping"; deliveryId: string }
   | { kind: "ignored"; deliveryId: string; reason: string };
 

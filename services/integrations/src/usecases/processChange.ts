@@ -9,7 +9,7 @@
 // change as "pending, retrying"; a refused token marks the connection broken (connectionHealth.ts).
 import { newId } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
-import { evaluationV1, type policyV1 } from "@verdict/proto";
+import { evaluationV1 } from "@verdict/proto";
 import { filesToRead, isText } from "../domain/change.js";
 import { CHANGE_RETRY_TOPIC, type ChangeRetryData } from "../domain/events.js";
 import { buildReport, CHECK_NAME, type EvaluationOutcome } from "../domain/report.js";
@@ -24,6 +24,7 @@ import {
 import type { IntegrationsDeps } from "../deps.js";
 import type { CheckRecord, ConnectionRecord, InboundDeliveryRecord } from "../repo.js";
 import { recordProviderError, recordProviderWorks, refreshTokenExpiry } from "./connectionHealth.js";
+import { connectedRepository, followRename, followRepository } from "./followRepository.js";
 
 /**
  * The events that ask for a check: a pull request opened or pushed to, GitHub's "Re-run", and a
@@ -113,12 +114,13 @@ async function processOnce(deps: IntegrationsDeps, cmd: { deliveryId: string; at
   const delivery = await deps.repo.c.deliveries.findOne({ id: cmd.deliveryId });
   if (!delivery) return false;
   const event = delivery.event;
-  if (!isChecked(event)) return true;
+  if (!isChecked(event) && event.kind !== "repository") return true;
   const connection = await deps.repo.findConnection(delivery.connection_id);
   if (!connection) return true;
   const attempt = cmd.attempt ?? 1;
   try {
-    if (await checkPullRequest(deps, connection, event)) {
+    if (event.kind === "repository") await followRepository(deps, connection, event);
+    else if (await checkPullRequest(deps, connection, event)) {
       await recordProviderWorks(deps, connection);
       await refreshTokenExpiry(deps, connection, event);
     }
@@ -135,10 +137,11 @@ async function processOnce(deps: IntegrationsDeps, cmd: { deliveryId: string; at
     if (delay === null) throw err;
     await reschedule(deps, delivery, attempt + 1, delay);
     log.warn({ err, delivery_id: delivery.id, attempt, retry_in_ms: delay }, "provider failed: check rescheduled");
-    await deps
-      .clientFor(connection, event)
-      .reportRetrying?.(changeOf(event), CHECK_NAME, retryReason(err as ProviderError))
-      .catch((e: unknown) => log.info({ err: e }, "could not show the check as retrying"));
+    if (isChecked(event))
+      await deps
+        .clientFor(connection, event)
+        .reportRetrying?.(changeOf(event), CHECK_NAME, retryReason(err as ProviderError))
+        .catch((e: unknown) => log.info({ err: e }, "could not show the check as retrying"));
     return false;
   }
 }
@@ -210,15 +213,13 @@ async function checkPullRequest(
   const log = deps.logger.child({ organization_id: orgId, connection_id: connection.id });
   // Only a repository this organization connected through this connection: an event naming
   // another organization's repository finds nothing here.
-  const { repositories } = await deps.policy.listRepositories({ organization_id: orgId });
-  let repository = repositories.find(
-    (r) => r.connection_id === connection.id && r.provider_repo_id === event.providerRepoId,
-  );
+  let repository = await connectedRepository(deps, connection, event.providerRepoId);
   if (!repository) {
     log.info({ provider_repo_id: event.providerRepoId }, "event for a repository not connected: ignored");
     return false;
   }
-  repository = await followRename(deps, orgId, repository, event, log);
+  // Renamed or transferred in the provider: the event names it as it is now.
+  repository = await followRename(deps, repository, orgId, `${event.repo.owner}/${event.repo.name}`);
   // A push is checked on the default branch; a branch with a pull request is checked through it.
   if (event.kind === "push" && event.ref !== `refs/heads/${repository.default_branch}`) {
     log.info({ repository_id: repository.id, ref: event.ref }, "push to a branch other than the default: ignored");
@@ -300,33 +301,6 @@ async function checkPullRequest(
     "change checked",
   );
   return true;
-}
-
-/**
- * The repository as the provider names it now: an event that finds it by the provider's id under
- * another owner or name (renamed, transferred) renames it (the policy service records the audit
- * event). Should that fail (a name Verdict cannot store), the check goes on under the old name.
- */
-async function followRename(
-  deps: IntegrationsDeps,
-  organizationId: string,
-  repository: policyV1.Repository,
-  event: CheckedEvent,
-  log: IntegrationsDeps["logger"],
-): Promise<policyV1.Repository> {
-  const name = `${event.repo.owner}/${event.repo.name}`;
-  if (name === repository.name) return repository;
-  try {
-    const renamed = await deps.policy.renameRepository({
-      organization_id: organizationId,
-      repository_id: repository.id,
-      name,
-    });
-    return renamed.repository ?? repository;
-  } catch (err) {
-    log.warn({ err, repository_id: repository.id, name }, "repository renamed in its provider: name not followed");
-    return repository;
-  }
 }
 
 /**

@@ -6,6 +6,8 @@ export type Provider = (typeof PROVIDERS)[number];
 
 /** `<owner>/<repo>` with the characters hosting providers allow in either part. */
 const NAME_RE = /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/;
+/** GitLab's full paths: a project in a group or in nested subgroups (GitLab nests 20 deep). */
+const GITLAB_NAME_RE = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+){1,21}$/;
 const MAX_NAME_LENGTH = 200;
 // Git forbids spaces, `~^:?*[\` and `..` in ref names; a default branch is a short ref name.
 const BRANCH_RE = /^(?!.*\.\.)[^\s~^:?*[\\]{1,255}$/;
@@ -30,8 +32,15 @@ export function checkConnectRepository(input: ConnectRepositoryInput): FieldErro
       message: `name is longer than ${MAX_NAME_LENGTH} characters`,
       max: MAX_NAME_LENGTH,
     });
-  else if (!NAME_RE.test(input.name))
-    problems.push({ field: "name", code: "INVALID_FORMAT", message: "name must have the form <owner>/<repo>" });
+  else if (input.provider === "gitlab" ? !GITLAB_NAME_RE.test(input.name) : !NAME_RE.test(input.name))
+    problems.push({
+      field: "name",
+      code: "INVALID_FORMAT",
+      message:
+        input.provider === "gitlab"
+          ? "name must be the project's full path: <group>/<project> or <group>/<subgroup>/<project>"
+          : "name must have the form <owner>/<repo>",
+    });
   if (input.default_branch && !BRANCH_RE.test(input.default_branch)) {
     problems.push({
       field: "default_branch",

@@ -107,6 +107,29 @@ describe("GitHubInboundVerifier on GitHub's recorded deliveries", () => {
     );
   });
 
+  it("reads a repository renamed or transferred (its new name, GitHub's id, the installation) and ignores its other actions", () => {
+    const read = recordedEvents("repository").map(({ payload }) => {
+      const { headers, body } = signed("repository", payload);
+      return verifier.parse(headers, body);
+    });
+    const renamed = read.find((e) => e.kind === "repository" && e.action === "renamed");
+    expect(renamed).toMatchObject({
+      kind: "repository",
+      repo: { owner: "Octocoders", name: "Hello-World" },
+      providerRepoId: "186853261",
+      installationId: expect.any(String),
+    });
+    expect(read.filter((e) => e.kind === "repository").map((e) => (e as { action: string }).action)).toEqual([
+      "renamed",
+      "transferred",
+      "transferred",
+      "transferred",
+    ]);
+    expect(read.filter((e) => e.kind === "ignored").map((e) => (e as { reason: string }).reason)).toContain(
+      "repository publicized",
+    );
+  });
+
   it("ignores the events Verdict does not act on", () => {
     const [issues] = recordedEvents("issues");
     const { headers, body } = signed("issues", issues!.payload);

@@ -43,12 +43,15 @@ const checkSuitePayload = z
   .object({ action: z.string(), repository, installation, check_suite: rerequested })
   .transform(({ check_suite, ...rest }) => ({ ...rest, target: check_suite }));
 
+const repositoryPayload = z.object({ action: z.string(), repository, installation });
+
 const PULL_ACTIONS = new Set(["opened", "synchronize", "reopened", "closed"]);
 
 /**
  * GitHub's deliveries: X-Hub-Signature-256 (HMAC-SHA256 of the raw body with the App's webhook
- * secret) checked by @octokit/webhooks in constant time; pull_request, push and "Re-run"
- * (check_run and check_suite rerequested) read into InboundEvent, everything else ignored.
+ * secret) checked by @octokit/webhooks in constant time; pull_request, push, "Re-run"
+ * (check_run and check_suite rerequested) and repository renamed or transferred read into
+ * InboundEvent, everything else ignored.
  */
 export class GitHubInboundVerifier implements InboundVerifier {
   readonly kind = "github" as const;
@@ -117,6 +120,12 @@ export class GitHubInboundVerifier implements InboundVerifier {
           headSha: p.target.head_sha,
           ...(pullNumber === undefined ? {} : { pullNumber }),
         };
+      }
+      case "repository": {
+        const p = readPayload(repositoryPayload, body, event);
+        if (p.action !== "renamed" && p.action !== "transferred")
+          return { kind: "ignored", deliveryId, reason: `repository ${p.action}` };
+        return { kind: "repository", action: p.action, deliveryId, ...repoOf(p) };
       }
       default:
         return { kind: "ignored", deliveryId, reason: `event ${event}` };

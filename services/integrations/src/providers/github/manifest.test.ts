@@ -33,7 +33,7 @@ describe("the GitHub App manifest Verdict offers", () => {
   });
 
   it("subscribes to the events Verdict reads, each an event GitHub delivers", () => {
-    expect(manifest.default_events).toEqual(["pull_request", "push", "check_run", "check_suite"]);
+    expect(manifest.default_events).toEqual(["pull_request", "push", "check_run", "check_suite", "repository"]);
     for (const event of manifest.default_events) expect(emitterEventNames).toContain(event);
     expect(manifest.hook_attributes).toEqual({
       url: "https://verdict.acme.test/v1/integrations/github/events",

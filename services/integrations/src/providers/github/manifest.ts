@@ -15,8 +15,11 @@ export const GITHUB_APP_PERMISSIONS = {
   metadata: "read",
 } as const;
 
-/** The deliveries Verdict acts on ("Re-run" arrives as check_run / check_suite rerequested). */
-export const GITHUB_APP_EVENTS = ["pull_request", "push", "check_run", "check_suite"] as const;
+/**
+ * The deliveries Verdict acts on ("Re-run" arrives as check_run / check_suite rerequested;
+ * repository renamed and transferred, under the metadata permission).
+ */
+export const GITHUB_APP_EVENTS = ["pull_request", "push", "check_run", "check_suite", "repository"] as const;
 
 export interface GitHubAppManifest {
   name: string;
