@@ -66,6 +66,11 @@ describe("go-splices-variable", () => {
     '  q1 := fmt.Sprintf("SELECT * FROM %s", table)',
     "  q2 := fmt.Sprintf(\"SELECT * FROM t WHERE n = '%s'\", name)",
     '  q3 := fmt.Sprintf("SELECT * FROM %s", pq.QuoteIdentifier(name))',
+    "  q4 := fmt.Sprintf(\"SELECT * FROM t WHERE n = '%s' AND m = %d\", // the values, wrapped",
+    "    name, len(name))",
+    '  q5 := fmt.Sprintf("SELECT * FROM %s WHERE a = 1",',
+    "    table)",
+    "  db.Query(q4 + q5, other)",
     "}",
   ].join("\n");
   const go = (m: string) => at(file, m, m, "store.go");
@@ -74,6 +79,11 @@ describe("go-splices-variable", () => {
     expect(check("go-splices-variable")(go('fmt.Sprintf("SELECT * FROM %s", table)'))).toBe(false);
     expect(check("go-splices-variable")(go("fmt.Sprintf(\"SELECT * FROM t WHERE n = '%s'\", name)"))).toBe(true);
     expect(check("go-splices-variable")(go('fmt.Sprintf("SELECT * FROM %s", pq.QuoteIdentifier(name))'))).toBe(false);
+  });
+
+  it("reads the arguments of a call wrapped onto the next lines, not the statements after it", () => {
+    expect(check("go-splices-variable")(go("fmt.Sprintf(\"SELECT * FROM t WHERE n = '%s' AND m = %d\","))).toBe(true);
+    expect(check("go-splices-variable")(go('fmt.Sprintf("SELECT * FROM %s WHERE a = 1",'))).toBe(false);
   });
 
   it("has no opinion outside Go files", () => {

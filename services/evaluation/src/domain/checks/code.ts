@@ -66,9 +66,31 @@ function restOfLine(input: CheckInput): string {
   );
 }
 
+/** Go source without its string literals and line comments (emptied, so positions do not matter). */
+const goWithoutStrings = (code: string) =>
+  code.replace(/"(?:[^"\\\n]|\\.)*"|`[^`]*`|'(?:[^'\\\n]|\\.)+'/g, '""').replace(/\/\/[^\n]*/g, "");
+
 /**
- * In Go files, some value spliced into the statement on the match's line is not a constant: a call
- * (other than a conversion or a number formatter), or a name that is not declared `const NAME = …`
+ * The rest of the match's statement: its line, and the lines after it while the parentheses it
+ * opened are still open (gofmt wraps a long call's arguments onto the next lines), up to 10 lines
+ * or 1 KiB.
+ */
+function restOfGoStatement(input: CheckInput): string {
+  let text = "";
+  let from = input.start;
+  for (let lines = 0; lines < 10 && text.length < 1024; lines++) {
+    const lineEnd = input.content.indexOf(10, from);
+    text += `${input.content.toString("utf8", from, lineEnd === -1 ? input.content.length : lineEnd)}\n`;
+    const code = goWithoutStrings(text);
+    if (lineEnd === -1 || (code.match(/\(/g)?.length ?? 0) <= (code.match(/\)/g)?.length ?? 0)) break;
+    from = lineEnd + 1;
+  }
+  return text.slice(0, 1024);
+}
+
+/**
+ * In Go files, some value spliced into the statement on the match's line (and the lines its call
+ * continues on) is not a constant: a call (other than a conversion or a number formatter), or a name that is not declared `const NAME = …`
  * (or `NAME [type] = "…"` in a const or var block) in the file and not wrapped in a quoting call
  * (pq.QuoteIdentifier, QuoteLiteral) or an HTML escaper (html.EscapeString). String literals and
  * numbers are not values.
@@ -82,7 +104,7 @@ const GO_CALLS_NOT_DATA =
 export function goSplicesVariable(input: CheckInput): boolean {
   // Other languages' constants look different: no opinion there.
   if (!/\.go$/i.test(input.path)) return true;
-  const code = restOfLine(input)
+  const code = restOfGoStatement(input)
     .replace(/"(?:[^"\\]|\\.)*"|`[^`]*`/g, '""')
     .replace(
       /\b[\w.]*(?:Quote(?:Identifier|Literal|Ident)|EscapeString|HTMLEscapeString|JSEscapeString)\s*\([^()]*\)/g,
@@ -90,7 +112,7 @@ export function goSplicesVariable(input: CheckInput): boolean {
     )
     // The writer fmt.Fprintf writes to is no value spliced in.
     .replace(/^\s*fmt\.Fprint[fl]?\s*\(\s*[\w.]+\s*,/, "fmt.Sprintf(")
-    .replace(/\/\/.*$/, "");
+    .replace(/\/\/[^\n]*/g, "");
   // What the statement assigns to (q :=, rows, err =) receives the value; it is not spliced in.
   const spliced = code.replace(/^\s*[\w.]+(?:\s*,\s*[\w.]+)*\s*(?::=|\+=|=)/, "");
   const values = [...spliced.matchAll(/\b([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)\b\s*(\()?/g)]

@@ -296,6 +296,11 @@ export const commandInjection: BuiltinPolicy = {
       value: String.raw`\x60[^\x60\n]*#\{[^}\n]+\}|%x[({\[][^\n]*#\{|\b(?:system|exec|spawn|IO\.popen|Open3\.(?:popen[23e]?|capture2e?|capture3))\s*\(?\s*"[^"\n]*#\{`,
       message: "A shell command is built with string interpolation",
       paths: paths("ruby"),
+      // A line whose every interpolation is shell-escaped (`#{x.shellescape}`,
+      // `#{Shellwords.escape(x)}`): the fix this policy suggests. A trailing comment may follow.
+      line_allowlist: [
+        String.raw`^[^#]*(?:#\{[^}]*(?:\.shellescape|Shellwords\.(?:escape|shellescape)\([^()]*\))\}[^#]*)+(?:#[^{][^\n]*)?$`,
+      ],
     },
   ],
   suggestions: [

@@ -57,6 +57,18 @@ const PY_FILE_CALLS = [
   "shutil.rmtree",
   "shutil.copyfile",
   "shutil.copy",
+  "shutil.copy2",
+  "shutil.copymode",
+  "shutil.copystat",
+  "shutil.copytree",
+  "shutil.move",
+  "shutil.chown",
+  "os.rename",
+  "os.replace",
+  // Flask's docs: send_from_directory's directory "must not be a value provided by the client"
+  // (the file name, second, is kept inside it).
+  "send_from_directory",
+  "flask.send_from_directory",
   "pathlib.Path",
   "Path",
   "send_file",

@@ -38,6 +38,9 @@ const PY_FETCH_CALLS = [
   "httpx.post",
   "httpx.put",
   "httpx.delete",
+  "httpx.patch",
+  "httpx.head",
+  "httpx.options",
   "urlopen",
   "urllib.request.urlopen",
   "urllib.request.Request",
@@ -130,11 +133,25 @@ export const serverSideRequestForgery: BuiltinPolicy = {
     {
       id: "python-url-from-request",
       type: "structural",
-      value: structural(["python"], { any: firstArgument(PY_FETCH_CALLS, "U") }, undefined, {
-        sink: "U",
-        sources: PY_REQUEST_SOURCES,
-        sanitizers: PY_SANITIZERS,
-      }),
+      value: structural(
+        ["python"],
+        {
+          any: [
+            ...firstArgument(PY_FETCH_CALLS, "U"),
+            // requests.request / httpx.request(method, url, …): the address is the second argument.
+            ...["requests.request", "httpx.request"].flatMap((callee) => [
+              { pattern: `${callee}($METHOD, $U)` },
+              { pattern: `${callee}($METHOD, $U, $$$)` },
+            ]),
+          ],
+        },
+        undefined,
+        {
+          sink: "U",
+          sources: PY_REQUEST_SOURCES,
+          sanitizers: PY_SANITIZERS,
+        },
+      ),
       message:
         "A server-side request goes to an address built from request input (it reaches the address within the function)",
       keywords: PY_REQUEST_KEYWORDS,
