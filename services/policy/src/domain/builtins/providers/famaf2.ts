@@ -1,0 +1,59 @@
+// Provider families A-F (issue 29), continuing providers/famaf.ts: each from the documentation of
+// its token format (`docs`): self-identifying tokens by their prefix, generic shapes only where the
+// provider is named before them. Fixtures: services/policy/fixtures/provider-tokens/famaf2.conf.
+import type { ProviderFamily } from "../tokenRules.js";
+import { named, prefixed } from "./shapes.js";
+
+export const FAMAF2_FAMILIES: ProviderFamily[] = [
+  // Azure Cache for Redis: a 44-character base64 access key as the password of a connection string
+  // to <name>.redis.cache.windows.net (host, port, then `password=`).
+  {
+    ...named(
+      "azure-redis-cache-access-key",
+      "Azure Cache for Redis",
+      "access key (password of a redis.cache.windows.net connection string)",
+      ["redis.cache.windows.net"],
+      "[A-Za-z0-9/+]{43}=",
+      "https://learn.microsoft.com/en-us/purview/sit-defn-azure-redis-cache-connection-string",
+    ),
+    distance: 120,
+  },
+  // ConfigCat's SDK keys: `configcat-sdk-1/`, then two 22-character sections separated by `/`.
+  prefixed(
+    "configcat-sdk-key",
+    "ConfigCat",
+    "SDK key",
+    "configcat-sdk-1/",
+    "configcat-sdk-1/[A-Za-z0-9_-]{22}/[A-Za-z0-9_-]{22}",
+    "https://docs.rs/crate/configcat/0.1.6/source/src/constants.rs",
+  ),
+  // Databricks OAuth secrets of service principals: `dose` and the secret value.
+  {
+    ...prefixed(
+      "databricks-oauth-secret",
+      "Databricks",
+      "service principal OAuth client secret",
+      "dose",
+      "dose[A-Za-z0-9]{32,64}",
+      "https://docs.aws.amazon.com/secretsmanager/latest/userguide/mes-partner-DatabricksSPSecret.html",
+    ),
+    options: { allowlist: ["^[A-Za-z_.-]+$"] },
+  },
+  // The DOTENV_KEY that decrypts a .env.vault: `dotenv://:key_<64 hex>@dotenv.org/vault/...`.
+  prefixed(
+    "dotenv-vault-key",
+    "Dotenv Vault",
+    "DOTENV_KEY (decryption key of a .env.vault)",
+    "dotenv://:key_",
+    "dotenv://:key_[a-f0-9]{64}",
+    "https://github.com/motdotla/dotenv/blob/master/lib/main.js",
+  ),
+  named(
+    "fred-api-key",
+    "FRED (Federal Reserve Bank of St. Louis)",
+    "API key (32 lower-case letters and digits)",
+    ["fred", "stlouisfed"],
+    "[a-z0-9]{32}",
+    "https://fred.stlouisfed.org/docs/api/api_key.html",
+  ),
+];
