@@ -2,6 +2,7 @@
 // its token format (`docs`): self-identifying tokens by their prefix, generic shapes only where the
 // provider is named before them. Fixtures: services/policy/fixtures/provider-tokens/famaf2.conf.
 import type { ProviderFamily } from "../tokenRules.js";
+import { notAWord } from "./famaf.js";
 import { named, prefixed } from "./shapes.js";
 
 export const FAMAF2_FAMILIES: ProviderFamily[] = [
@@ -28,8 +29,8 @@ export const FAMAF2_FAMILIES: ProviderFamily[] = [
     "https://docs.rs/crate/configcat/0.1.6/source/src/constants.rs",
   ),
   // Databricks OAuth secrets of service principals: `dose` and the secret value.
-  {
-    ...prefixed(
+  notAWord(
+    prefixed(
       "databricks-oauth-secret",
       "Databricks",
       "service principal OAuth client secret",
@@ -37,8 +38,7 @@ export const FAMAF2_FAMILIES: ProviderFamily[] = [
       "dose[A-Za-z0-9]{32,64}",
       "https://docs.aws.amazon.com/secretsmanager/latest/userguide/mes-partner-DatabricksSPSecret.html",
     ),
-    options: { allowlist: ["^[A-Za-z_.-]+$"] },
-  },
+  ),
   // The DOTENV_KEY that decrypts a .env.vault: `dotenv://:key_<64 hex>@dotenv.org/vault/...`.
   prefixed(
     "dotenv-vault-key",
@@ -55,5 +55,54 @@ export const FAMAF2_FAMILIES: ProviderFamily[] = [
     ["fred", "stlouisfed"],
     "[a-z0-9]{32}",
     "https://fred.stlouisfed.org/docs/api/api_key.html",
+  ),
+  // Model Studio (DashScope, Bailian) API keys start with sk-: reported only where the service is named.
+  named(
+    "alibaba-model-studio-api-key",
+    "Alibaba Cloud Model Studio (DashScope)",
+    "API key (sk-…)",
+    ["dashscope", "bailian"],
+    "sk-[A-Za-z0-9]{32,64}",
+    "https://help.aliyun.com/en/model-studio/parse/authentication",
+  ),
+  // Qianfan API keys are sent as Bearer tokens: bce-v3/ALTAK-<key id>/<secret>.
+  prefixed(
+    "baidu-qianfan-api-key",
+    "Baidu AI Cloud Qianfan",
+    "API key (bce-v3/ALTAK-…)",
+    "bce-v3/ALTAK-",
+    "bce-v3/ALTAK-[A-Za-z0-9]{10,40}/[A-Za-z0-9]{20,64}",
+    "https://cloud.baidu.com/doc/qianfan/s/rmh4stn9m",
+  ),
+  notAWord(
+    prefixed(
+      "caido-personal-access-token",
+      "Caido",
+      "personal access token",
+      "caido_",
+      "caido_[A-Za-z0-9_-]{20,128}",
+      "https://docs.caido.io/dashboard/concepts/pat",
+    ),
+  ),
+  // Devin (Cognition): service user API keys and personal access tokens share the cog_ prefix.
+  notAWord(
+    prefixed(
+      "devin-api-key",
+      "Devin (Cognition)",
+      "service user API key or personal access token",
+      "cog_",
+      "cog_[A-Za-z0-9_-]{24,128}",
+      "https://docs.devin.ai/api-reference/personal-access-tokens",
+    ),
+  ),
+  notAWord(
+    prefixed(
+      "fastgpt-api-key",
+      "FastGPT",
+      "API key (personal or app key)",
+      "fastgpt-",
+      "fastgpt-[A-Za-z0-9]{20,128}",
+      "https://doc.fastgpt.io/en/docs/openapi/intro",
+    ),
   ),
 ];
