@@ -105,4 +105,42 @@ export const FAMAF2_FAMILIES: ProviderFamily[] = [
       "https://doc.fastgpt.io/en/docs/openapi/intro",
     ),
   ),
+  // AgentMail API keys start with am_ (organization, pod or inbox keys).
+  prefixed(
+    "agentmail-api-key",
+    "AgentMail",
+    "API key",
+    "am_",
+    "am_[A-Za-z0-9]{32,128}",
+    "https://docs.agentmail.to/knowledge-base/getting-api-key",
+  ),
+  // Amazon Connect ACXD SDK API tokens: acxd_live_, a 20-character key prefix, a dot and the secret.
+  prefixed(
+    "amazon-connect-acxd-api-token",
+    "Amazon Connect (ACXD SDK)",
+    "API token of a programmatic user",
+    "acxd_",
+    String.raw`acxd_[a-z]{2,8}_[A-Za-z0-9]{20}\.[A-Za-z0-9]{32}`,
+    "https://docs.aws.amazon.com/connect/latest/devguide/acxd-api-tokens.html",
+  ),
+  notAWord(
+    prefixed(
+      "browser-use-api-key",
+      "Browser Use",
+      "Cloud API key",
+      "bu_",
+      "bu_[A-Za-z0-9_-]{32,128}",
+      "https://docs.browser-use.com/cloud/api-reference",
+    ),
+  ),
+  notAWord(
+    prefixed(
+      "context7-api-key",
+      "Context7",
+      "API key",
+      "ctx7sk-",
+      "ctx7sk-[A-Za-z0-9_-]{20,128}",
+      "https://context7.mintlify.dev/docs/howto/api-keys",
+    ),
+  ),
 ];
