@@ -5,7 +5,7 @@ import type { ProviderFamily } from "../tokenRules.js";
 import { UUID, alnum, named, prefixed } from "./shapes.js";
 
 /** A prefixed family whose prefix may be followed by a word: a value of letters alone is not a key. */
-const notAWord = (family: ProviderFamily): ProviderFamily => ({
+export const notAWord = (family: ProviderFamily): ProviderFamily => ({
   ...family,
   options: { allowlist: ["^[A-Za-z_.-]+$"] },
 });
