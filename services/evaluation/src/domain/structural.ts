@@ -9,14 +9,8 @@
 // (matchStructural). A per-file budget bounds the rest: files larger than
 // STRUCTURAL_MAX_BYTES are not parsed, and checking candidates stops at STRUCTURAL_BUDGET_MS of
 // the thread's CPU time.
-import { registerDynamicLanguage, parse, Lang, type NapiConfig } from "@ast-grep/napi";
-import csharp from "@ast-grep/lang-csharp";
-import go from "@ast-grep/lang-go";
-import java from "@ast-grep/lang-java";
-import kotlin from "@ast-grep/lang-kotlin";
-import php from "@ast-grep/lang-php";
-import python from "@ast-grep/lang-python";
-import ruby from "@ast-grep/lang-ruby";
+import { parse, type NapiConfig } from "@ast-grep/napi";
+import { PARSER, registerLanguages } from "@verdict/structural";
 import { compileFlow, FLOW_LANGUAGES, flowMemo, reachesSink, type CompiledFlow, type FlowSpec } from "./flow.js";
 import { STRUCTURAL_LANGUAGES, type StructuralLanguage } from "./structuralLanguages.js";
 import { ruleBranches, ruleForFile, ruleWords, type RuleBranches, type RuleWords } from "./structuralWords.js";
@@ -60,29 +54,6 @@ export function languageOf(path: string): StructuralLanguage | undefined {
   const dot = path.lastIndexOf(".");
   if (dot <= slash + 1) return undefined;
   return BY_EXTENSION.get(path.slice(dot + 1).toLowerCase());
-}
-
-// ast-grep's names: the bundled languages by their Lang value, the others as registered below.
-const PARSER: Readonly<Record<StructuralLanguage, string>> = {
-  python: "python",
-  javascript: Lang.JavaScript,
-  typescript: Lang.TypeScript,
-  tsx: Lang.Tsx,
-  java: "java",
-  go: "go",
-  ruby: "ruby",
-  php: "php",
-  csharp: "csharp",
-  kotlin: "kotlin",
-};
-
-let registered = false;
-
-/** Loads the parsers ast-grep does not bundle (shared libraries, prebuilt), once per thread. */
-function registerLanguages(): void {
-  if (registered) return;
-  registerDynamicLanguage({ python, java, go, ruby, php, csharp, kotlin });
-  registered = true;
 }
 
 /** Files larger than this are not parsed (their regex rules still run): parsing is the cost that grows with the file. */
