@@ -30,6 +30,7 @@ COPY libs/proto/package.json libs/proto/
 COPY libs/runtime/package.json libs/runtime/
 COPY libs/sdk/package.json libs/sdk/
 COPY libs/store/package.json libs/store/
+COPY libs/structural/package.json libs/structural/
 COPY services/all-in-one/package.json services/all-in-one/
 COPY services/compliance/package.json services/compliance/
 COPY services/evaluation/package.json services/evaluation/

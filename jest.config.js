@@ -4,7 +4,7 @@
 const tsJest = ["ts-jest", { useESM: true, tsconfig: "<rootDir>/tsconfig.test.json" }];
 // Every @verdict package resolves to its sources, so a test exercises the code as it is now,
 // never a dist/ left over from an earlier build.
-const LIBS = "bus|cli|kit|mcp-tools|outbox|proto|runtime|sdk|store";
+const LIBS = "bus|cli|kit|mcp-tools|outbox|proto|runtime|sdk|store|structural";
 const SERVICES = "all-in-one|compliance|evaluation|gateway|identity|integrations|mcp|policy|webhooks";
 const common = {
   extensionsToTreatAsEsm: [".ts"],

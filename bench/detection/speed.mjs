@@ -12,6 +12,8 @@
 // machine); gitleaks: one run after the others have warmed the page cache; the API, as the
 // engine: one warm-up pass of every request (the scan thread's RE2 builds its DFA states and V8
 // compiles the request path as in a server that has been running) and one timed pass.
+// The engine's structural rules are reported by language (issue 28): the files they parsed in the
+// timed run, and the thread's CPU time parsing them and matching the rules, as MB per second.
 // Beside the wall times, the CPU seconds each side spent (this process for the engine, gitleaks'
 // process, the Verdict instance's from /proc): on a machine shared with other work, MB per
 // CPU-second compares the tools whatever share of the cores each run happened to get.
@@ -54,6 +56,9 @@ const API_MAX_FILE_BYTES = 1_048_576;
 const API_BATCH_BYTES = 3.5e6;
 // What a user's `verdict evaluate` of a large change sends at once (its --concurrency default).
 const { DEFAULT_CONCURRENCY: API_CONCURRENCY } = await importBuilt("libs/cli/dist/commands/evaluate.js");
+
+/** The engine's structural cost so far, by language (a copy: the engine adds to its own). */
+const structuralCosts = (engine) => new Map([...engine.structuralCost()].map(([l, c]) => [l, { ...c }]));
 
 /** CPU seconds of this process's finished children (cutime + cstime in /proc). */
 function childrenCpuSeconds() {
@@ -146,9 +151,21 @@ export async function runSpeed() {
   const engineScan = () =>
     files.reduce((n, f) => n + engine.scan(f.path, f.content, { allowSuppression: true }).matched, 0);
   engineScan();
+  const costBefore = structuralCosts(engine);
   const engineCpuBefore = ownCpuSeconds();
   const engineRun = timed(engineScan);
   const engineCpu = ownCpuSeconds() - engineCpuBefore;
+  const costAfter = structuralCosts(engine);
+  const structural = [...costAfter].map(([language, after]) => {
+    const before = costBefore.get(language) ?? { files: 0, bytes: 0, parseSeconds: 0, matchSeconds: 0 };
+    return {
+      language,
+      files: after.files - before.files,
+      bytes: after.bytes - before.bytes,
+      parseSeconds: after.parseSeconds - before.parseSeconds,
+      matchSeconds: after.matchSeconds - before.matchSeconds,
+    };
+  });
 
   // ripgrep with the library's few hundred patterns runs far slower than the engine (its lazy DFA
   // gives up and it falls back to slower engines), so it reads a sample of the corpus, the first
@@ -272,6 +289,27 @@ export async function runSpeed() {
       api.cpu === undefined ? "n/a" : api.cpu.toFixed(2),
       api.cpu === undefined ? "n/a" : fmtRate(apiBytes / api.cpu),
     ],
+  ]);
+  print();
+  print(
+    "  The engine's structural (syntax-aware) rules in its timed run, by language: the files parsed (those a rule's",
+  );
+  print(
+    "  gates let through), tree-sitter parsing and matching the rules on the tree (flow included), thread CPU time",
+  );
+  printTable([
+    ["language", "files parsed", "MB", "parse CPU s", "parse MB/s", "match CPU s", "match MB/s"],
+    ...structural
+      .sort((a, b) => b.parseSeconds + b.matchSeconds - (a.parseSeconds + a.matchSeconds))
+      .map((c) => [
+        c.language,
+        fmtInt(c.files),
+        (c.bytes / 1e6).toFixed(2),
+        c.parseSeconds.toFixed(2),
+        fmtRate(c.bytes / c.parseSeconds),
+        c.matchSeconds.toFixed(2),
+        fmtRate(c.bytes / c.matchSeconds),
+      ]),
   ]);
   print();
   print(

@@ -33,7 +33,13 @@ import { compileContext, nearProvider, type CompiledContext } from "./providerCo
 import type { Range } from "./redaction.js";
 import { compileSet, largestRepeat, SET_MAX_REPEAT, type Candidates } from "./ruleSet.js";
 import { buildSnippet } from "./snippet.js";
-import { addStructural, structuralRules, structuralScan, type StructuralRules } from "./structuralScan.js";
+import {
+  addStructural,
+  structuralRules,
+  structuralScan,
+  type StructuralCosts,
+  type StructuralRules,
+} from "./structuralScan.js";
 import { covers, parseMarker } from "./suppression.js";
 
 export type {
@@ -171,9 +177,11 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
     }
   }
   const set = rules.length ? compileSet(rules) : undefined;
+  const costs: StructuralCosts = new Map();
   return {
     ruleCount: order,
-    scan: (path, content, options) => scanFile(rules, set, structural, byPolicy, path, content, options),
+    scan: (path, content, options) => scanFile(rules, set, structural, costs, byPolicy, path, content, options),
+    structuralCost: () => costs,
   };
 }
 
@@ -181,6 +189,7 @@ function scanFile(
   rules: Rule[],
   set: Candidates | undefined,
   structural: StructuralRules,
+  costs: StructuralCosts,
   policies: Map<string, CompiledPolicy>,
   path: string,
   content: Buffer,
@@ -206,7 +215,7 @@ function scanFile(
   let lower: Buffer | undefined;
   const lowerContent = () => (lower ??= toLowerAscii(content));
   const hits: Hit[] = [];
-  hits.push(...structuralScan(structural, policies, path, content, lowerContent, lineIndex));
+  hits.push(...structuralScan(structural, policies, path, content, lowerContent, lineIndex, costs));
   for (const index of candidates) {
     const rule = rules[index]!;
     if (policies.get(rule.policy.id)!.excluded(path)) continue;

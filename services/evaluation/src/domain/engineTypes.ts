@@ -64,6 +64,8 @@ export interface ScanOptions {
 export interface Engine {
   readonly ruleCount: number;
   scan(path: string, content: Buffer, options: ScanOptions): FileScan;
+  /** What the structural matcher has cost this engine so far, by language (files parsed, bytes, CPU seconds). */
+  structuralCost(): ReadonlyMap<string, { files: number; bytes: number; parseSeconds: number; matchSeconds: number }>;
 }
 
 /** What a finding reports: the rule's policy and pattern, and the rule's place in the library. */

@@ -188,19 +188,26 @@ const matcher = (rule: Record<string, unknown>): Matcher => ({
   ...(typeof rule.kind === "string" ? { kind: rule.kind } : {}),
   config: { rule } as NapiConfig,
 });
-const nodeKey = (n: SgNode) => `${n.range().start.index}:${n.range().end.index}:${String(n.kind())}`;
+const nodeKey = (n: SgNode) => {
+  const { start, end } = n.range();
+  return `${start.index}:${end.index}:${String(n.kind())}`;
+};
 
 /**
- * Whether a node matches one of the rules: every node of the file that does is found once, in one
- * native traversal for the list (asking each node with matches() costs far more).
+ * Whether a node of a scope (a function, or the module) matches one of the rules: every node of
+ * the scope that does is found once, in one native traversal for the list (asking each node with
+ * matches() compiles the list's rules per node). By scope, not file: a walk only visits nodes of
+ * the scopes it follows names in, and a long module's every node is many times a function's
+ * (ast-grep's relational rules, `inside`, still see the ancestors outside the scope).
  */
-function matcherOf(root: SgNode, matchers: Matcher[], memo: FlowMemo): (node: SgNode, kind: string) => boolean {
+function matcherOf(matchers: Matcher[], memo: FlowMemo): (node: SgNode, kind: string, scope: SgNode) => boolean {
   const kinds = new Set(matchers.map((m) => m.kind));
   const list = listKey(matchers);
-  return (node, kind) => {
+  return (node, kind, scope) => {
     if (!kinds.has(kind) && !kinds.has(undefined)) return false;
-    let keys = memo.matched.get(list);
-    if (!keys) memo.matched.set(list, (keys = new Set(root.findAll(anyOf(matchers)).map(nodeKey))));
+    const key = `${list}@${nodeKey(scope)}`;
+    let keys = memo.matched.get(key);
+    if (!keys) memo.matched.set(key, (keys = new Set(scope.findAll(anyOf(matchers)).map(nodeKey))));
     return keys.has(nodeKey(node));
   };
 }
@@ -230,7 +237,7 @@ function listKey(matchers: readonly Matcher[]): string {
  * parsed file only.
  */
 export interface FlowMemo {
-  /** By listKey(): the nodes a list of matchers finds. */
+  /** By listKey() and scope: the nodes a list of matchers finds in the scope. */
   matched: Map<string, Set<string>>;
   scopes: Map<string, ScopeIndex>;
 }
@@ -327,8 +334,8 @@ export function reachesSink(
   // Whether sanitizers stop the walk (see the end).
   let sanitizing = false;
   let methods: Map<string, SgNode[]> | undefined;
-  const isSanitizer = matcherOf(match.getRoot().root(), flow.sanitizers, memo);
-  const isSource = matcherOf(match.getRoot().root(), flow.sources, memo);
+  const isSanitizer = matcherOf(flow.sanitizers, memo);
+  const isSource = matcherOf(flow.sources, memo);
 
   const dead = (node: SgNode, frame: Frame) =>
     syntax.constants !== undefined && deadIn(syntax.constants, node, frame.scope, syntax.identifier);
@@ -471,8 +478,8 @@ export function reachesSink(
   const tainted = (node: SgNode, depth: number, frame: Frame): boolean => {
     if (--budget < 0) return false;
     const kind = String(node.kind());
-    if (sanitizing && isSanitizer(node, kind)) return false;
-    if (isSource(node, kind)) return true;
+    if (sanitizing && isSanitizer(node, kind, frame.scope)) return false;
+    if (isSource(node, kind, frame.scope)) return true;
     if (kind === syntax.identifier) {
       const name = node.text();
       const key = `${frame.scope.range().start.index}:${frame.before}:${name}`;

@@ -4,21 +4,16 @@
 // "inside a function", "not in a comment or string", "argument N is a concatenation".
 //
 // Cost: a file is parsed once per scan (tree-sitter, linear in the file), and only when one of
-// the rules of its language passes the cheap gates (path, keywords) on it; all of that
+// the rules of its language passes the cheap gates (path, keywords, its patterns' words) on it; all of that
 // language's rules are then matched on that one tree, each rule compiled once per file
 // (matchStructural). A per-file budget bounds the rest: files larger than
 // STRUCTURAL_MAX_BYTES are not parsed, and checking candidates stops at STRUCTURAL_BUDGET_MS of
 // the thread's CPU time.
-import { registerDynamicLanguage, parse, Lang, type NapiConfig } from "@ast-grep/napi";
-import csharp from "@ast-grep/lang-csharp";
-import go from "@ast-grep/lang-go";
-import java from "@ast-grep/lang-java";
-import kotlin from "@ast-grep/lang-kotlin";
-import php from "@ast-grep/lang-php";
-import python from "@ast-grep/lang-python";
-import ruby from "@ast-grep/lang-ruby";
+import { parse, type NapiConfig } from "@ast-grep/napi";
+import { PARSER, registerLanguages } from "@verdict/structural";
 import { compileFlow, FLOW_LANGUAGES, flowMemo, reachesSink, type CompiledFlow, type FlowSpec } from "./flow.js";
 import { STRUCTURAL_LANGUAGES, type StructuralLanguage } from "./structuralLanguages.js";
+import { ruleBranches, ruleForFile, ruleWords, type RuleBranches, type RuleWords } from "./structuralWords.js";
 
 export { STRUCTURAL_LANGUAGES, type StructuralLanguage };
 
@@ -61,29 +56,6 @@ export function languageOf(path: string): StructuralLanguage | undefined {
   return BY_EXTENSION.get(path.slice(dot + 1).toLowerCase());
 }
 
-// ast-grep's names: the bundled languages by their Lang value, the others as registered below.
-const PARSER: Readonly<Record<StructuralLanguage, string>> = {
-  python: "python",
-  javascript: Lang.JavaScript,
-  typescript: Lang.TypeScript,
-  tsx: Lang.Tsx,
-  java: "java",
-  go: "go",
-  ruby: "ruby",
-  php: "php",
-  csharp: "csharp",
-  kotlin: "kotlin",
-};
-
-let registered = false;
-
-/** Loads the parsers ast-grep does not bundle (shared libraries, prebuilt), once per thread. */
-function registerLanguages(): void {
-  if (registered) return;
-  registerDynamicLanguage({ python, java, go, ruby, php, csharp, kotlin });
-  registered = true;
-}
-
 /** Files larger than this are not parsed (their regex rules still run): parsing is the cost that grows with the file. */
 export const STRUCTURAL_MAX_BYTES = 512 * 1024;
 /**
@@ -123,11 +95,23 @@ export interface StructuralRule<R> {
   owner: R;
   spec: StructuralSpec;
   flow?: CompiledFlow;
+  /** Words a file must contain for the rule to match in it (structuralWords.ts); none when unknown. */
+  words?: RuleWords;
+  /** The rule's `any` branches and their words, when it has such a list. */
+  branches?: RuleBranches;
 }
 
-/** A structural rule for the engine: its spec parsed and its flow condition compiled. */
+/** A structural rule for the engine: its spec parsed, its flow condition compiled, its words read. */
 export function structuralRule<R>(owner: R, spec: StructuralSpec): StructuralRule<R> {
-  return { owner, spec, ...(spec.flow ? { flow: compileFlow(spec.flow) } : {}) };
+  const words = ruleWords(spec.rule);
+  const branches = ruleBranches(spec.rule);
+  return {
+    owner,
+    spec,
+    ...(spec.flow ? { flow: compileFlow(spec.flow) } : {}),
+    ...(words ? { words } : {}),
+    ...(branches ? { branches } : {}),
+  };
 }
 
 /** One match: UTF-16 offsets in the decoded file, as ast-grep gives them. */
@@ -139,6 +123,8 @@ export interface StructuralMatch<R> {
 
 export interface StructuralResult<R> {
   matches: StructuralMatch<R>[];
+  /** The thread's CPU time the file took, in milliseconds: parsing it, and matching the rules on its tree. */
+  cpu?: { parseMs: number; matchMs: number };
   /** Set when the file was not parsed, or its candidates not all checked, within the budget. */
   overBudget?: "size" | "time";
 }
@@ -188,8 +174,8 @@ export function parseSpec(value: string, ruleId: string): StructuralSpec {
   return s as StructuralSpec;
 }
 
-const config = (spec: StructuralSpec): NapiConfig =>
-  ({ rule: spec.rule, ...(spec.constraints ? { constraints: spec.constraints } : {}) }) as NapiConfig;
+const config = (spec: StructuralSpec, rule = spec.rule): NapiConfig =>
+  ({ rule, ...(spec.constraints ? { constraints: spec.constraints } : {}) }) as NapiConfig;
 
 /**
  * Matches the rules (all of one language, already gated for this file) on the decoded file: one
@@ -204,18 +190,23 @@ export function matchStructural<R>(
   text: string,
   bytes: number,
   rules: readonly StructuralRule<R>[],
+  /** Whether the file contains a word: a rule's branches whose words it lacks are left out (structuralWords.ts). */
+  has?: (word: string) => boolean,
 ): StructuralResult<R> {
   if (!rules.length) return { matches: [] };
   if (bytes > STRUCTURAL_MAX_BYTES) return { matches: [], overBudget: "size" };
   registerLanguages();
   const spent = cpuBudget(STRUCTURAL_BUDGET_MS);
+  const start = threadCpuMs();
   const root = parse(PARSER[language], text).root();
+  const parsed = threadCpuMs();
   const found: (StructuralMatch<R> & { rule: number })[] = [];
   const memo = flowMemo();
   let overBudget: "time" | undefined;
   rules: for (let i = 0; i < rules.length; i++) {
     const rule = rules[i]!;
-    for (const node of root.findAll(config(rule.spec))) {
+    const given = has && rule.branches ? ruleForFile(rule.branches, has) : rule.spec.rule;
+    for (const node of root.findAll(config(rule.spec, given))) {
       if (spent()) {
         overBudget = "time";
         break rules;
@@ -228,5 +219,6 @@ export function matchStructural<R>(
   // In the order of the tree (an enclosing node first), then of the rules.
   found.sort((a, b) => a.start - b.start || b.end - a.end || a.rule - b.rule);
   const matches = found.map(({ owner, start, end }) => ({ owner, start, end }));
-  return overBudget ? { matches, overBudget } : { matches };
+  const cpu = { parseMs: parsed - start, matchMs: threadCpuMs() - parsed };
+  return overBudget ? { matches, cpu, overBudget } : { matches, cpu };
 }

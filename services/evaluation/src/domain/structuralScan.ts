@@ -1,8 +1,10 @@
 // The engine's structural side: a `structural` pattern compiled with its cheap gates (the file's
-// path, keywords it must contain, RE2 conditions on it), the rules of a file's language that
-// pass them, and their matches (structural.ts: one parse and one traversal) as the engine's hits.
+// path, keywords it must contain, RE2 conditions on it, the words its patterns spell out), the
+// rules of a file's language that pass them, and their matches (structural.ts: one parse, each
+// rule once on the tree) as the engine's hits, with what they cost by language.
 import RE2 from "re2";
 import { utf8Offsets, type ByteLines } from "./bytes.js";
+import { mayMatch } from "./structuralWords.js";
 import type { CompiledPolicy, Hit, PatternToRun, PolicyToRun, Reporting } from "./engineTypes.js";
 import {
   languageOf,
@@ -11,6 +13,7 @@ import {
   STRUCTURAL_LANGUAGES,
   structuralRule,
   type StructuralLanguage,
+  type StructuralMatch,
   type StructuralRule,
 } from "./structural.js";
 
@@ -26,6 +29,15 @@ const FILE_FLAGS = "mu";
 
 /** A library's structural rules, by language. */
 export type StructuralRules = ReadonlyMap<StructuralLanguage, StructuralRule<Structural>[]>;
+
+/** What the structural matcher has cost an engine, by language: the files it parsed, their size, and CPU time. */
+export interface StructuralCost {
+  files: number;
+  bytes: number;
+  parseSeconds: number;
+  matchSeconds: number;
+}
+export type StructuralCosts = Map<StructuralLanguage, StructuralCost>;
 
 export function structuralRules(): Map<StructuralLanguage, StructuralRule<Structural>[]> {
   return new Map(STRUCTURAL_LANGUAGES.map((l) => [l, []]));
@@ -53,7 +65,7 @@ export function addStructural(
 
 /**
  * The structural rules' hits in a file: its language's rules that pass their gates (cheapest
- * first), matched in one parse and one traversal. `lower` gives the file lower-cased (ASCII), made
+ * first), matched on one parse of the file. `lower` gives the file lower-cased (ASCII), made
  * only when a rule's keywords are checked.
  */
 export function structuralScan(
@@ -63,6 +75,7 @@ export function structuralScan(
   content: Buffer,
   lower: () => Buffer,
   lines: () => ByteLines,
+  costs?: StructuralCosts,
 ): Hit[] {
   const language = languageOf(path);
   if (!language) return [];
@@ -74,18 +87,35 @@ export function structuralScan(
       (!owner.fileRequires.length || owner.fileRequires.some((f) => f.test(content))) &&
       (!owner.keywords.length || owner.keywords.some((k) => lower().includes(k))),
   );
-  return gated.length ? structuralHits(language, content, gated, lines()) : [];
+  // Then the words its patterns spell out (structuralWords.ts), each looked for once per file.
+  const seen = new Map<string, boolean>();
+  const has = (word: string) => {
+    let found = seen.get(word);
+    if (found === undefined) seen.set(word, (found = content.includes(word)));
+    return found;
+  };
+  const ready = gated.filter((r) => mayMatch(r.words, has));
+  if (!ready.length) return [];
+  const text = content.toString("utf8");
+  const { matches, cpu } = matchStructural(language, text, content.length, ready, has);
+  if (costs && cpu) {
+    const cost = costs.get(language) ?? { files: 0, bytes: 0, parseSeconds: 0, matchSeconds: 0 };
+    cost.files++;
+    cost.bytes += content.length;
+    cost.parseSeconds += cpu.parseMs / 1000;
+    cost.matchSeconds += cpu.matchMs / 1000;
+    costs.set(language, cost);
+  }
+  return structuralHits(text, content, matches, lines());
 }
 
 /** The structural rules' matches in the file as hits, at UTF-8 byte offsets. */
 function structuralHits(
-  language: StructuralLanguage,
+  text: string,
   content: Buffer,
-  rules: StructuralRule<Structural>[],
+  matches: readonly StructuralMatch<Structural>[],
   lines: ByteLines,
 ): Hit[] {
-  const text = content.toString("utf8");
-  const { matches } = matchStructural(language, text, content.length, rules);
   // ast-grep gives UTF-16 offsets; in a file of ASCII text they are the byte offsets, else they
   // are converted in one walk over the text (not a prefix encoded per match: square of the size).
   const ascii = text.length === content.length;

@@ -6,41 +6,14 @@
 // a MiB, must stay within PatternBudget.maxStructuralMsPerMiB (parsing is not counted: the engine
 // parses a file once for every rule), and its samples must come out as written (each `ruleid`
 // sample matched, no `ok` sample matched). The tester then runs it on the sample text.
-import { parse, registerDynamicLanguage, Lang, type NapiConfig, type SgNode } from "@ast-grep/napi";
-import csharp from "@ast-grep/lang-csharp";
-import go from "@ast-grep/lang-go";
-import java from "@ast-grep/lang-java";
-import kotlin from "@ast-grep/lang-kotlin";
-import php from "@ast-grep/lang-php";
-import python from "@ast-grep/lang-python";
-import ruby from "@ast-grep/lang-ruby";
+import { parse, type NapiConfig, type SgNode } from "@ast-grep/napi";
+import { PARSER, registerLanguages } from "@verdict/structural";
 import type { SampleMatch, SampleMatches } from "./patternSample.js";
 import { probeSnippet, probeText } from "./structuralProbe.js";
 import type { CustomStructuralLanguage } from "./structuralPattern.js";
 
 const PROBE_STEPS = [1024, 4 * 1024, 16 * 1024, 64 * 1024];
 const MIB = 1024 * 1024;
-
-// ast-grep's names for the languages: the bundled ones by Lang, the others as registered below.
-const PARSER: Readonly<Record<CustomStructuralLanguage, string>> = {
-  python: "python",
-  javascript: Lang.JavaScript,
-  typescript: Lang.TypeScript,
-  tsx: Lang.Tsx,
-  java: "java",
-  go: "go",
-  ruby: "ruby",
-  php: "php",
-  csharp: "csharp",
-  kotlin: "kotlin",
-};
-
-let registered = false;
-function registerLanguages(): void {
-  if (registered) return;
-  registerDynamicLanguage({ python, java, go, ruby, php, csharp, kotlin });
-  registered = true;
-}
 
 export interface StructuralJob {
   language: CustomStructuralLanguage;

@@ -8,20 +8,10 @@
 // whether it singles out anything, and what it costs are measured on a pattern-check worker
 // (structuralBudget.ts).
 import type { FieldError } from "@verdict/kit";
+import { STRUCTURAL_LANGUAGES } from "@verdict/structural";
 
 /** The languages a custom structural rule may be written for (the engine's parsers). */
-export const CUSTOM_STRUCTURAL_LANGUAGES = [
-  "python",
-  "javascript",
-  "typescript",
-  "tsx",
-  "java",
-  "go",
-  "ruby",
-  "php",
-  "csharp",
-  "kotlin",
-] as const;
+export const CUSTOM_STRUCTURAL_LANGUAGES = STRUCTURAL_LANGUAGES;
 export type CustomStructuralLanguage = (typeof CUSTOM_STRUCTURAL_LANGUAGES)[number];
 
 export const MAX_RULE_BYTES = 8192;
