@@ -1,4 +1,4 @@
-// `scan history --offline`'s engine on a thread of its own (offline.ts starts one per core): the CLI's
+// `scan history --offline`'s engine on a thread of its own (offline.ts starts one or more): the CLI's
 // thread reads git and composes the texts while this one scans them. A slice's texts come in one
 // transferred buffer; every finding of each text goes back, as offlineScanner() gives them.
 import { enableCompileCache } from "node:module";
