@@ -115,7 +115,7 @@ test("pnpm bench:cli 1 runs verdict evaluate and the API on the same 1 MB tree, 
 });
 
 test("pnpm bench:history prints gitleaks' and Verdict's rows (server and offline) on the same small history, the ratios and the differences", () => {
-  const report = bench("bench:history");
+  const report = bench("bench:history", [], { VERDICT_BENCH_ROUNDS: "2" });
   const gitleaks = row(report, "gitleaks");
   const verdict = row(report, "verdict scan history");
   // gitleaks' row: version and "git" before the figures.
@@ -135,6 +135,21 @@ test("pnpm bench:history prints gitleaks' and Verdict's rows (server and offline
   assert.match(report, /^ {2}offline against the server, every policy: 0 only offline, 0 only the server$/m);
   assert.match(report, /^ {2}only Verdict \(\d+\):$/m);
   assert.match(report, /^ {2}only gitleaks \(\d+\):$/m);
+  // VERDICT_BENCH_ROUNDS=2: two more rounds, alternating, and their medians' ratios.
+  for (const label of ["round 1", "round 2"]) {
+    const [load, gSeconds, gCpu, oSeconds, oCpu, found] = row(report, label);
+    assert.match(load, /^\d+\.\d, \d+\.\d$/, `${label} load`);
+    for (const [cell, what] of [
+      [gSeconds, "gitleaks seconds"],
+      [gCpu, "gitleaks CPU"],
+      [oSeconds, "offline seconds"],
+      [oCpu, "offline CPU"],
+    ])
+      positive(cell, `${label} ${what}`);
+    assert.equal(found, "3", `${label}: the offline scan finds the three keys`);
+  }
+  ratio(report, "median offline / gitleaks, wall");
+  ratio(report, "median offline / gitleaks, per CPU-second");
 });
 
 test("pnpm bench:neighbour prints B's idle and loaded latency, the ratio and A's answers", () => {

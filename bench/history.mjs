@@ -12,17 +12,19 @@
 // did not (same commit, file and line; Verdict's secrets policies only), listed. Then the same scan
 // with --offline (the organization's policies pulled first, untimed; the engine in the CLI's
 // process), its rate and ratio, and the findings it and the server's scan do not share.
+// VERDICT_BENCH_ROUNDS=N adds N rounds of gitleaks and the offline scan, alternating, each with
+// the load, and the ratios of their medians: of wall time and of CPU seconds (`git` included).
 //
 // Without PATH, VERDICT_BENCH_QUICK=1 makes a small repository here (a smoke run).
 import { Buffer } from "node:buffer";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
 import process from "node:process";
 import { call, createBenchOrganization, processCpuSeconds, startInstance } from "./api-client.mjs";
-import { childrenCpuSeconds, fmtInt, print, printTable, QUICK, ratioLine, ROOT } from "./common.mjs";
+import { childrenCpuSeconds, fmtInt, median, print, printTable, QUICK, ratioLine, ROOT } from "./common.mjs";
 import { GITLEAKS_VERSION, gitleaksBinary } from "./detection/gitleaks-samples.mjs";
 
 const TARGET = 2;
@@ -73,6 +75,45 @@ function smallRepository() {
   return dir;
 }
 
+/** Alternating rounds of gitleaks and `scan history --offline` after the first (VERDICT_BENCH_ROUNDS). */
+const ROUNDS = Math.max(0, Number(process.env.VERDICT_BENCH_ROUNDS ?? 0) || 0);
+
+/**
+ * ROUNDS more runs of gitleaks and the offline scan, alternating (the machine's load moves: each
+ * pair shares its minute), each with the load when it started; then the medians' ratios, of wall
+ * time and of CPU seconds. Every offline run must find what the first did.
+ */
+async function offlineRounds(gitleaksRun, offlineRun, found) {
+  print(`\n  ${ROUNDS} more rounds, alternating: gitleaks, then Verdict --offline`);
+  const rows = [["", "load", "gitleaks s", "CPU s", "offline s", "CPU s", "findings"]];
+  const g = [];
+  const o = [];
+  for (let i = 1; i <= ROUNDS; i++) {
+    const loadG = loadavg()[0];
+    const a = await gitleaksRun();
+    const loadO = loadavg()[0];
+    const b = await offlineRun();
+    const n = JSON.parse(b.stdout).findings.length;
+    if (n !== found) throw new Error(`round ${i}: the offline scan found ${n}, the first ${found}`);
+    g.push(a);
+    o.push(b);
+    rows.push([
+      `round ${i}`,
+      `${loadG.toFixed(1)}, ${loadO.toFixed(1)}`,
+      a.seconds.toFixed(2),
+      a.cpu.toFixed(2),
+      b.seconds.toFixed(2),
+      b.cpu.toFixed(2),
+      fmtInt(n),
+    ]);
+  }
+  printTable(rows);
+  const med = (runs, key) => median(runs.map((r) => r[key]));
+  print();
+  print(`  median offline / gitleaks, wall   ${ratioLine(med(g, "seconds") / med(o, "seconds"), TARGET)}`);
+  print(`  median offline / gitleaks, per CPU-second   ${ratioLine(med(g, "cpu") / med(o, "cpu"), TARGET)}`);
+}
+
 const where = (f) => `${f.commit.slice(0, 10)} ${f.file}:${f.line}`;
 
 async function main() {
@@ -88,25 +129,30 @@ async function main() {
   const instance = await startInstance();
   try {
     const key = await createBenchOrganization(instance.url, instance.operatorKey);
-    const gl = await timedRun(
-      bin,
-      [
-        "git",
-        repo,
-        "--log-opts=HEAD",
-        "--report-format",
-        "json",
-        "--report-path",
-        report,
-        "--no-banner",
-        "--log-level",
-        "error",
-        "--exit-code",
-        "0",
-      ],
-      { env: { PATH: process.env.PATH ?? "", HOME: home } },
-    );
-    if (gl.code !== 0) throw new Error(`gitleaks exited ${gl.code}:\n${gl.stderr}`);
+    const gitleaksRun = () =>
+      timedRun(
+        bin,
+        [
+          "git",
+          repo,
+          "--log-opts=HEAD",
+          "--report-format",
+          "json",
+          "--report-path",
+          report,
+          "--no-banner",
+          "--log-level",
+          "error",
+          "--exit-code",
+          "0",
+        ],
+        { env: { PATH: process.env.PATH ?? "", HOME: home } },
+      ).then((r) => {
+        if (r.code !== 0) throw new Error(`gitleaks exited ${r.code}:\n${r.stderr}`);
+        return r;
+      });
+    const loadBefore = loadavg()[0];
+    const gl = await gitleaksRun();
     const cliEnv = {
       PATH: process.env.PATH ?? "",
       HOME: home,
@@ -166,7 +212,8 @@ async function main() {
     print("History scan benchmark: verdict scan history vs gitleaks git, the same commits");
     print(`  repository   ${repo} (HEAD: ${fmtInt(commits)} commits, ${fmtInt(withMerges - commits)} merges more)`);
     print(`  Verdict      ${instance.url} (all-in-one started by this script, dedicated organization)`);
-    print(`  timing       one run each, from spawn to exit; gitleaks, then Verdict, then Verdict --offline\n`);
+    print(`  timing       one run each, from spawn to exit; gitleaks, then Verdict, then Verdict --offline`);
+    print(`  load         ${loadBefore.toFixed(1)} (1-minute average, ${availableParallelism()} cores) at the start\n`);
     const side = (name, r, found, secretCount, server) => [
       name,
       (commits / r.seconds).toFixed(1),
@@ -196,6 +243,7 @@ async function main() {
     );
     for (const f of onlyOffline) print(`    offline only: ${where(f)} ${f.policy_id}`);
     for (const f of onlyServer) print(`    server only: ${where(f)} ${f.policy_id}`);
+    if (ROUNDS > 0) await offlineRounds(gitleaksRun, () => verdictRun("--offline"), allOffline.length);
   } finally {
     await instance.stop();
     rmSync(home, { recursive: true, force: true });

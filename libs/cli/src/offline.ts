@@ -108,11 +108,15 @@ export function offlineScanner(policies: OfflinePolicies): TextScanner {
 /** Texts sent to a scan thread at once, at most (a larger text goes alone): small enough that the threads finish together. */
 const CHUNK_BYTES = 64 * 1024;
 
-/** Engine threads for `scan history --offline`: one per core by default, at most this many. */
+/** Engine threads for `scan history --offline` by default: at most this many. */
 export const MAX_SCAN_THREADS = 4;
 
-/** One per core the process may use (at most MAX_SCAN_THREADS). */
-export const defaultScanThreads = (): number => Math.max(1, Math.min(availableParallelism(), MAX_SCAN_THREADS));
+/**
+ * One per core the process may use but one (the CLI's thread and git need about a core), at least
+ * one and at most MAX_SCAN_THREADS. On 2 busy cores a second engine thread cost 10% more CPU for
+ * no less wall time (docs/performance.md).
+ */
+export const defaultScanThreads = (): number => Math.max(1, Math.min(availableParallelism() - 1, MAX_SCAN_THREADS));
 
 /** The texts of one scan() call, in chunks of at most CHUNK_BYTES (a larger text alone): [start, end) indexes. */
 function chunksOf(texts: { content: Buffer }[]): [number, number][] {

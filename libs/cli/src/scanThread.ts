@@ -1,8 +1,14 @@
-// `scan history --offline`'s engine on a thread of its own (offline.ts starts one per core): the CLI's
+// `scan history --offline`'s engine on a thread of its own (offline.ts starts one or more): the CLI's
 // thread reads git and composes the texts while this one scans them. A slice's texts come in one
 // transferred buffer; every finding of each text goes back, as offlineScanner() gives them.
+import { enableCompileCache } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
-import { compileEngine, notChecked, type PolicyToRun } from "@verdict/evaluation/offline";
+import type { PolicyToRun } from "@verdict/evaluation/offline";
+
+// V8's compile cache is per thread (bin.ts enables the main thread's): enabled here before the
+// engine's modules are imported, so that a thread reads back the code an earlier run compiled.
+enableCompileCache();
+const { compileEngine, notChecked } = await import("@verdict/evaluation/offline");
 
 /** What the CLI's thread sends: the texts' paths, their bytes one after the other, and where each ends. */
 export interface ScanRequest {

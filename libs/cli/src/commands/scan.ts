@@ -94,7 +94,7 @@ export function scanCommands(program: Command, ctx: Context): void {
       "--offline",
       "scan here, without a network call, on the policies 'verdict policies pull' stored (or the built-ins)",
     )
-    .option("--threads <n>", "with --offline: engine threads (default: one per core, at most 4)", positiveInt)
+    .option("--threads <n>", "with --offline: engine threads (default: one per core but one, 1 to 4)", positiveInt)
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0: a result per finding, naming its commit)", "text")
     .action(async (range: string[], opts: ScanOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
