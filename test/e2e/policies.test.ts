@@ -214,6 +214,13 @@ describe("repositories", () => {
       "provider",
       "INVALID_ENUM",
     );
+    // A path in subgroups has the schema's form but is GitLab's alone: a rule between fields, 422.
+    expectFieldError(
+      await api.post("/v1/repositories", { provider: "azure-devops", name: "acme/platform/api" }),
+      422,
+      "name",
+      "INVALID_FORMAT",
+    );
 
     const org = await api.get("/v1/organization");
     expect(org.body.repositories_count).toBe(1);

@@ -14,6 +14,20 @@ const BRANCH_RE = /^(?!.*\.\.)[^\s~^:?*[\\]{1,255}$/;
 
 export const DEFAULT_BRANCH = "main";
 
+/**
+ * A path in subgroups (`group/subgroup/project`) is GitLab's alone. The request schema takes it
+ * for any provider (it cannot tie the name's form to the provider), so for another provider it
+ * is a rule between fields: 422, not 400.
+ */
+export function nestedNameProblem(input: { provider: string; name: string }): FieldError | null {
+  if (input.provider === "gitlab" || !GITLAB_NAME_RE.test(input.name) || NAME_RE.test(input.name)) return null;
+  return {
+    field: "name",
+    code: "INVALID_FORMAT",
+    message: "name must have the form <owner>/<repo>: only GitLab nests projects in subgroups",
+  };
+}
+
 export interface ConnectRepositoryInput {
   provider: string;
   name: string;
@@ -32,7 +46,7 @@ export function checkConnectRepository(input: ConnectRepositoryInput): FieldErro
       message: `name is longer than ${MAX_NAME_LENGTH} characters`,
       max: MAX_NAME_LENGTH,
     });
-  else if (input.provider === "gitlab" ? !GITLAB_NAME_RE.test(input.name) : !NAME_RE.test(input.name))
+  else if (!GITLAB_NAME_RE.test(input.name))
     problems.push({
       field: "name",
       code: "INVALID_FORMAT",

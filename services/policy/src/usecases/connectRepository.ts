@@ -2,7 +2,7 @@
 import { errors, fieldChanges, newId } from "@verdict/kit";
 import type { AuditContextInput } from "@verdict/outbox";
 import { DuplicateKeyError } from "@verdict/store";
-import { checkConnectRepository, DEFAULT_BRANCH } from "../domain/repository.js";
+import { checkConnectRepository, DEFAULT_BRANCH, nestedNameProblem } from "../domain/repository.js";
 import type { PolicyDeps } from "../deps.js";
 import type { RepositoryRecord } from "../repo.js";
 import { policyAuditEvent } from "./events.js";
@@ -29,6 +29,8 @@ export async function connectRepository(deps: PolicyDeps, cmd: ConnectRepository
     default_branch: cmd.defaultBranch,
   });
   if (problems.length) throw errors.validation(problems);
+  const nested = nestedNameProblem({ provider: cmd.provider, name: cmd.name });
+  if (nested) throw errors.unprocessable([nested], nested.message);
   const now = deps.clock.now();
   const record: RepositoryRecord = {
     id: newId("repo", now.getTime()),

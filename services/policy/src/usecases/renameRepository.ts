@@ -4,7 +4,7 @@
 import { errors, fieldChanges } from "@verdict/kit";
 import { DuplicateKeyError } from "@verdict/store";
 import type { PolicyDeps } from "../deps.js";
-import { checkConnectRepository } from "../domain/repository.js";
+import { checkConnectRepository, nestedNameProblem } from "../domain/repository.js";
 import type { RepositoryRecord } from "../repo.js";
 import { AUDITED_REPOSITORY_FIELDS } from "./connectRepository.js";
 import { policyAuditEvent } from "./events.js";
@@ -20,7 +20,11 @@ export async function renameRepository(deps: PolicyDeps, cmd: RenameRepositoryCo
   const before = await deps.repo.findRepository(organizationId, repositoryId);
   if (!before) throw errors.notFound("repository", repositoryId);
   if (before.name === name) return before;
-  const problems = checkConnectRepository({ provider: before.provider, name }).filter((p) => p.field === "name");
+  const nested = nestedNameProblem({ provider: before.provider, name });
+  const problems = [
+    ...checkConnectRepository({ provider: before.provider, name }).filter((p) => p.field === "name"),
+    ...(nested ? [nested] : []),
+  ];
   if (problems.length) throw errors.unprocessable(problems);
   const after = { ...before, name };
   const audit = policyAuditEvent(deps, {
