@@ -15,7 +15,7 @@ import addFormatsModule from "ajv-formats";
 import JSZip from "jszip";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Api } from "../support/api.js";
-import { axe, launchChromium, layoutProblems, poll, signIn } from "../support/browser.js";
+import { axe, chooseOption, launchChromium, layoutProblems, poll, signIn } from "../support/browser.js";
 import { OSCAL_SCHEMAS } from "../support/oscal.js";
 import { addMember, totpCode } from "../support/people.js";
 import { ROOT, startVerdict, type Verdict } from "../support/server.js";
@@ -236,8 +236,7 @@ describe("the dashboard", () => {
     // The API's field error lands on the field: a name is required.
     await page.getByText(/name .*(required|at least)/i).waitFor();
     await page.getByLabel("Name").fill("ci reader");
-    await page.getByRole("textbox", { name: "Expires after" }).click();
-    await page.getByRole("option", { name: "7 days" }).click();
+    await chooseOption(page, "Expires after", "7 days");
     await page.getByRole("button", { name: "Create key" }).click();
     const key = (await page.getByTestId("secret-value").textContent())!.trim();
     expect(key).toMatch(/^vdt_key_(prod|test)_[0-9A-Za-z]{38}$/);
@@ -443,8 +442,7 @@ describe("the dashboard", () => {
 
   it("tests and creates a syntax-aware (structural) custom policy", async () => {
     await page.goto(`${base}/policies`);
-    await page.getByRole("textbox", { name: "Pattern type" }).click();
-    await page.getByRole("option", { name: "Syntax-aware rule (ast-grep)" }).click();
+    await chooseOption(page, "Pattern type", "Syntax-aware rule (ast-grep)");
     const rule = page.getByLabel("Rule (ast-grep, JSON)");
     await rule.fill('{"pattern": "eval($X)"}');
     // eval in a comment or a string is no call: only line 3 matches, at its column.
@@ -699,8 +697,7 @@ describe("the dashboard", () => {
     await page.getByRole("button", { name: "Save connection" }).click();
     await poll(() => page.getByLabel("Issuer").getAttribute("aria-invalid"), "true");
     await page.getByLabel("Issuer").fill("https://idp.acme-sso.test/realms/acme");
-    await page.getByRole("textbox", { name: "Role of people who join through SSO" }).click();
-    await page.getByRole("option", { name: "viewer" }).click();
+    await chooseOption(page, "Role of people who join through SSO", "viewer");
     await page.getByRole("button", { name: "Save connection" }).click();
     await page.getByText("Connection saved.").waitFor();
     const domain = page.getByTestId("sso-domain");
@@ -753,8 +750,7 @@ describe("the dashboard", () => {
     await page.getByRole("button", { name: "Invite" }).click();
     expect(await page.getByTestId("secret-value").textContent()).toContain("#token=vdt_inv_");
     await page.getByRole("cell", { name: "new@example.test", exact: true }).waitFor();
-    await page.getByRole("textbox", { name: "Role of new@example.test" }).click();
-    await page.getByRole("option", { name: "viewer" }).click();
+    await chooseOption(page, "Role of new@example.test", "viewer");
     await poll(
       async () => (await api.get("/v1/members")).body.members.find((m: any) => m.email === "new@example.test").role,
       "viewer",
@@ -896,8 +892,7 @@ describe("the dashboard", () => {
         (f: { id: string }) => f.id === finding.id,
       );
     await page.goto(`${base}/findings`);
-    await page.getByRole("textbox", { name: "State" }).click();
-    await page.getByRole("option", { name: "Open" }).click();
+    await chooseOption(page, "State", "Open");
     await page.getByLabel("Repository").fill("acme/payments");
     await page.getByRole("button", { name: "Filter" }).click();
     await page.waitForURL((u) => u.searchParams.get("repository") === "acme/payments");

@@ -85,3 +85,26 @@ export async function poll<T>(read: () => Promise<T> | T, want: T): Promise<void
   }
   expect(last).toBe(want);
 }
+
+/**
+ * Picks an option of one of the dashboard's selects (a textbox that opens a list): clicks the
+ * field, then the option. On a loaded machine a click can land while the page is still
+ * rendering its data and the list closes again before the option shows; the field is then
+ * clicked again (at most four times) rather than the test waiting 20 s for an option that will
+ * not come.
+ */
+export async function chooseOption(page: Page, field: string, option: string): Promise<void> {
+  const box = page.getByRole("textbox", { name: field });
+  const item = page.getByRole("option", { name: option });
+  for (let attempt = 1; ; attempt++) {
+    await box.click();
+    try {
+      await item.waitFor({ state: "visible", timeout: 5_000 });
+      await item.click();
+      return;
+    } catch (err) {
+      if (attempt >= 4) throw err;
+      await page.keyboard.press("Escape");
+    }
+  }
+}
