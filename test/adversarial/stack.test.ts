@@ -24,12 +24,20 @@ const freePort = () =>
     s.on("error", reject);
   });
 
-/** A base port with the next five free too (the services' gRPC ports: base … base+4). */
+/** The gRPC ports a stack takes from its base: every service's offset and extra evaluation workers'. */
+const GRPC_SPAN = 14;
+
+/**
+ * A base port with the ports after it free too (the services' gRPC ports: base … base+13), below
+ * Linux's ephemeral range (32768-60999), where an outgoing connection of another suite could take
+ * one between this check and the service's bind (a compliance service once failed to start on
+ * EADDRINUSE at 32840).
+ */
 async function freeBase(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 30_000);
+    const base = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - GRPC_SPAN));
     const ok = await Promise.all(
-      [0, 1, 2, 3, 4].map(
+      Array.from({ length: GRPC_SPAN }, (_, i) => i).map(
         (i) =>
           new Promise<boolean>((resolve) => {
             const s = createServer().listen(base + i, "127.0.0.1", () => s.close(() => resolve(true)));
@@ -39,7 +47,7 @@ async function freeBase(): Promise<number> {
     );
     if (ok.every(Boolean)) return base;
   }
-  throw new Error("no five consecutive free ports");
+  throw new Error(`no ${GRPC_SPAN} consecutive free ports`);
 }
 
 interface Run {

@@ -404,8 +404,8 @@ describe("a project in nested subgroups", () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ name: "acme/platform/api", default_branch: "trunk" });
     expect(gitlab.requests.map((r) => r.path)).toContain("/api/v4/projects/acme%2Fplatform%2Fapi");
-    // Other providers' names stay <owner>/<repo>.
+    // Other providers' names stay <owner>/<repo>: the schema's form, a rule between fields (422).
     const github = await api.post("/v1/repositories", { provider: "github", name: "acme/platform/api" });
-    expectFieldError(github, 400, "name", "INVALID_FORMAT");
+    expectFieldError(github, 422, "name", "INVALID_FORMAT");
   });
 });
