@@ -22,6 +22,7 @@ import { writeFileSync } from "node:fs";
 import process from "node:process";
 import { parseArgs } from "node:util";
 import { print } from "./common.mjs";
+import { holdCache } from "./detection/cache.mjs";
 import { runInsecure } from "./detection/insecure.mjs";
 import { runCorpus } from "./detection/realcode.mjs";
 import { runSecrets } from "./detection/secrets.mjs";
@@ -38,6 +39,7 @@ if (values.only && !PARTS[values.only]) {
 }
 // --findings is --misses under the name that fits the corpus part (findings to explain).
 const out = values.misses ?? values.findings;
+await holdCache();
 const misses = out ? {} : undefined;
 for (const [name, part] of Object.entries(PARTS)) {
   if (values.only && values.only !== name) continue;

@@ -4,12 +4,38 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { dirname, join, resolve } from "node:path";
 import process from "node:process";
 
 export const CACHE = resolve(process.env.VERDICT_BENCH_CACHE || join(homedir(), ".cache", "verdict", "detection"));
 
 export const cachePath = (...parts) => join(CACHE, ...parts);
+
+/**
+ * Takes the cache for this run, for as long as the process lives: a second run on the same cache
+ * waits until the first has ended (two runs at once removed and rewrote each other's entries:
+ * ENOTEMPTY). The lock is `.lock` in the cache, kept fresh while the run lives, so a lock whose
+ * run was killed is taken over once it is `staleMs` old. Another cache, VERDICT_BENCH_CACHE,
+ * runs at once.
+ */
+export async function holdCache({ staleMs = 30_000, pollMs = 5_000 } = {}) {
+  const { lock } = (await import("proper-lockfile")).default;
+  mkdirSync(CACHE, { recursive: true });
+  const lockfilePath = join(CACHE, ".lock");
+  for (let told = false; ; told = true) {
+    try {
+      return await lock(CACHE, { lockfilePath, stale: staleMs, realpath: false });
+    } catch (err) {
+      if (err.code !== "ELOCKED") throw err;
+      if (!told)
+        note(
+          `another run holds the benchmark cache ${CACHE}: waiting for it (VERDICT_BENCH_CACHE=DIR runs on a cache of its own)`,
+        );
+      await sleep(pollMs);
+    }
+  }
+}
 
 /** Progress goes to stderr: stdout is the report. */
 export function note(line) {
