@@ -1,6 +1,7 @@
 import { type BuiltinPolicy, builtinSettings, docs, SECRET_CLAIMS, SECRET_FRAMEWORKS, TOKEN_END } from "./types.js";
 import { SECRETS_CATEGORY } from "../policy.js";
 import { formatToken, namedSecret } from "./tokenRules.js";
+import { AZURITE_ACCOUNT_KEY, exactly } from "./emulatorKeys.js";
 
 // Google API keys that Google publishes in its own open-source SDKs, samples and browser builds
 // (restricted to Google's own projects): public by design, not leaks.
@@ -69,6 +70,8 @@ export const cloudProviderKeys: BuiltinPolicy = {
       message: "Azure storage account key (connection string) found in source code",
       redact_group: 1,
       keywords: ["accountkey"],
+      // Azurite's published key opens only the emulator.
+      allowlist: [exactly(AZURITE_ACCOUNT_KEY)],
     },
     {
       id: "azure-shared-access-key",

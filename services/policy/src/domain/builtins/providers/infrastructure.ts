@@ -1,6 +1,7 @@
 // Infrastructure, hosting and CI providers, from each provider's documentation of its tokens.
 import type { ProviderFamily } from "../tokenRules.js";
 import { HEX40, HEX64, UUID, alnum } from "./shapes.js";
+import { AZURITE_ACCOUNT_KEY, exactly } from "../emulatorKeys.js";
 
 const tailscale = (kind: string, what: string): ProviderFamily => ({
   id: `tailscale-${kind}-key`,
@@ -166,6 +167,9 @@ export const INFRASTRUCTURE_FAMILIES: ProviderFamily[] = [
     keywords: ["cosmos", "documentdb", "accountkey"],
     token: "[A-Za-z0-9+/]{86}==",
     docs: "https://learn.microsoft.com/en-us/azure/cosmos-db/secure-access-to-data",
+    // `AccountKey=` also stands in Azure Storage's connection strings: Azurite's published key
+    // opens only the emulator.
+    options: { allowlist: [exactly(AZURITE_ACCOUNT_KEY)] },
   },
   {
     id: "azure-cognitive-services-key",
