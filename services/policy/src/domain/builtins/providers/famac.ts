@@ -246,4 +246,36 @@ export const FAMAC_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9+/]{60}",
     `${PURVIEW}azure-app-service-deployment-password`,
   ),
+  // A common annotated security key (84 characters, or 88 with a 4-byte checksum and `==`): 52
+  // random characters, the signature JQQJ9 and 9, D or H, the creation year and month (A-L), 16
+  // reserved characters, the service's 4-character signature and the checksum. Azure DevOps' keys
+  // (signature AZDO) are azure-devops-pat-identifiable's.
+  {
+    id: "azure-common-annotated-security-key",
+    provider: "Microsoft Azure",
+    secret: "common annotated security key (JQQJ9 format)",
+    prefix: "JQQJ9",
+    token: "[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?",
+    docs: "https://github.com/microsoft/security-utilities/blob/main/src/Microsoft.Security.Utilities.Core/LegacyCommonAnnotatedSecurityKey.cs",
+    options: { allowlist: ["^.{76}AZDO"] },
+  },
+  // The classic deployment model's management certificate: base64 of a PKCS#12 file (`MII…`), the
+  // ManagementCertificate attribute of a .publishsettings file.
+  named(
+    "azure-management-certificate",
+    "Azure (classic deployment model)",
+    "subscription management certificate (base64 PKCS#12)",
+    ["managementcertificate"],
+    "MII[A-Za-z0-9+/]{60}[A-Za-z0-9+/]*={0,2}",
+    `${PURVIEW}azure-subscription-management-certificate`,
+  ),
+  // Coder's API keys and session tokens: a 10-character key id, `-`, and a 22-character secret.
+  named(
+    "coder-session-token",
+    "Coder",
+    "API key or session token",
+    ["coder"],
+    "[A-Za-z0-9]{10}-[A-Za-z0-9]{22}",
+    "https://github.com/coder/coder/blob/main/coderd/apikey/apikey.go",
+  ),
 ];
