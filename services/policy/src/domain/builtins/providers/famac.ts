@@ -278,4 +278,24 @@ export const FAMAC_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9]{10}-[A-Za-z0-9]{22}",
     "https://github.com/coder/coder/blob/main/coderd/apikey/apikey.go",
   ),
+  // The SES SMTP password AWS derives from a secret access key: base64 of the version byte 0x04 and
+  // an HMAC-SHA256 (33 bytes), so 44 characters starting with B and one of A-P.
+  named(
+    "aws-ses-smtp-password",
+    "Amazon SES",
+    "SMTP password (derived from a secret access key, version 4)",
+    ["smtp", "ses"],
+    "B[A-P][A-Za-z0-9+/]{42}",
+    "https://docs.aws.amazon.com/ses/latest/dg/smtp-credentials.html",
+  ),
+  // A remotely-managed tunnel's token: base64 of {"a": account tag, "t": tunnel id, "s": secret}, so
+  // it starts eyJhIjoi (`{"a":"`); at least 180 characters for a 32-byte secret.
+  prefixed(
+    "cloudflare-tunnel-token",
+    "Cloudflare Tunnel",
+    "cloudflared tunnel token",
+    "eyJhIjoi",
+    "eyJhIjoi[A-Za-z0-9+/]{150,400}={0,2}",
+    "https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/configure-tunnels/remote-tunnel-permissions",
+  ),
 ];
