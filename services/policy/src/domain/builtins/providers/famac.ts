@@ -298,4 +298,33 @@ export const FAMAC_FAMILIES: ProviderFamily[] = [
     "eyJhIjoi[A-Za-z0-9+/]{150,400}={0,2}",
     "https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/configure-tunnels/remote-tunnel-permissions",
   ),
+  prefixed(
+    "brex-user-token",
+    "Brex",
+    "API user token",
+    "bxt_",
+    "bxt_[A-Za-z0-9]{32,128}",
+    "https://developer.brex.com/docs/authentication",
+  ),
+  // Access tokens of v2/v3 authentication (with HMAC) start with v2x.
+  // Letters alone after v2x are an identifier (`v2xMessageHandler…`, vehicle-to-everything code).
+  {
+    ...prefixed(
+      "bitgo-access-token",
+      "BitGo",
+      "access token (v2x)",
+      "v2x",
+      "v2x[A-Za-z0-9]{32,128}",
+      "https://developers.bitgo.com/changelog/20251203",
+    ),
+    options: { allowlist: ["^v2x[A-Za-z]+$"] },
+  },
+  prefixed(
+    "basedash-api-key",
+    "Basedash",
+    "API key",
+    "bd_key_",
+    "bd_key_[A-Za-z0-9]{32}",
+    "https://basedash.com/docs/api-reference/overview",
+  ),
 ];
