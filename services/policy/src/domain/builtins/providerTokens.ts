@@ -2,6 +2,7 @@ import { SECRETS_CATEGORY } from "../policy.js";
 import { APPLICATION_FAMILIES } from "./providers/applications.js";
 import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
+import { FAMDK_FAMILIES } from "./providers/famdk.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
@@ -23,6 +24,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMAF2_FAMILIES,
   ...FAMGO_FAMILIES,
   ...FAMPZ_FAMILIES,
+  ...FAMDK_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
