@@ -53,4 +53,20 @@ export const FAMDK_FAMILIES: ProviderFamily[] = [
     "ev:key:[0-9]{1,3}:[A-Za-z0-9]{20,100}:[A-Za-z0-9+/]{6}:[A-Za-z0-9+/]{4,12}",
     "https://github.com/evervault/evervault-ruby/blob/main/lib/evervault/utils/validation_utils.rb",
   ),
+  prefixed(
+    "datastax-astra-application-token",
+    "DataStax Astra",
+    "application token (AstraCS, client id, secret)",
+    "AstraCS:",
+    "AstraCS:[A-Za-z0-9]{24}:[A-Za-z0-9]{64}",
+    "https://github.com/datastax/astra-cli/blob/main/src/main/java/com/dtsx/astra/cli/core/models/AstraToken.java",
+  ),
+  prefixed(
+    "hashicorp-vault-recovery-token",
+    "HashiCorp Vault",
+    "recovery token",
+    "hvr.",
+    String.raw`hvr\.[A-Za-z0-9_-]{24,200}`,
+    "https://github.com/hashicorp/vault/blob/main/sdk/helper/consts/token_consts.go",
+  ),
 ];
