@@ -3,6 +3,7 @@ import { APPLICATION_FAMILIES } from "./providers/applications.js";
 import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMAC_FAMILIES } from "./providers/famac.js";
 import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
+import { FAMDK_FAMILIES } from "./providers/famdk.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
@@ -25,6 +26,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMGO_FAMILIES,
   ...FAMPZ_FAMILIES,
   ...FAMAC_FAMILIES,
+  ...FAMDK_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
