@@ -3,6 +3,7 @@ import { APPLICATION_FAMILIES } from "./providers/applications.js";
 import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
+import { FAMLR_FAMILIES } from "./providers/famlr.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
@@ -23,6 +24,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMAF2_FAMILIES,
   ...FAMGO_FAMILIES,
   ...FAMPZ_FAMILIES,
+  ...FAMLR_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
