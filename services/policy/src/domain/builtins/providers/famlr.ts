@@ -10,6 +10,40 @@ const POLAR_TOKEN_SOURCE = "https://github.com/polarsource/polar/blob/main/serve
 const polar = (id: string, secret: string, prefix: string, body: string): ProviderFamily =>
   prefixed(id, "Polar", secret, prefix, `${prefix}${body}`, POLAR_TOKEN_SOURCE);
 
+// NetBird's management server issues a prefix, 30 random base62 characters and a 6-character base62
+// CRC32 of them: 40 characters in all.
+const netbird = (id: string, secret: string, prefix: string, file: string): ProviderFamily =>
+  prefixed(
+    id,
+    "NetBird",
+    secret,
+    prefix,
+    `${prefix}[A-Za-z0-9]{36}`,
+    `https://github.com/netbirdio/netbird/blob/main/management/server/types/${file}`,
+  );
+
+// LangWatch's keys: a prefix, a 16-character lookup id, `_` and a 48-character secret, both base62.
+const langwatch = (id: string, secret: string, prefix: string): ProviderFamily =>
+  prefixed(
+    id,
+    "LangWatch",
+    secret,
+    prefix,
+    `${prefix}[A-Za-z0-9]{16}_[A-Za-z0-9]{48}`,
+    "https://github.com/langwatch/langwatch/blob/main/langwatch/src/server/api-key/api-key-token.utils.ts",
+  );
+
+// Pterodactyl's panel: an identifier (the prefix and 11 random alphanumerics) and a 32-character key.
+const pterodactyl = (id: string, secret: string, prefix: string): ProviderFamily =>
+  prefixed(
+    id,
+    "Pterodactyl",
+    secret,
+    prefix,
+    `${prefix}[A-Za-z0-9]{43}`,
+    "https://github.com/pterodactyl/panel/blob/1.0-develop/app/Models/ApiKey.php",
+  );
+
 // PostHog's keys: a prefix and a random integer in base 57 (base 62 before), of 32 or 35 bytes.
 const POSTHOG_TOKEN_SOURCE = "https://github.com/PostHog/posthog/blob/master/posthog/models/utils.py";
 
@@ -58,5 +92,29 @@ export const FAMLR_FAMILIES: ProviderFamily[] = [
     ["bing", "bingmaps", "virtualearth"],
     "[A-Za-z0-9_-]{64}",
     "https://learn.microsoft.com/en-us/purview/sit-defn-microsoft-bing-maps-key",
+  ),
+  netbird("netbird-personal-access-token", "personal access token", "nbp_", "personal_access_token.go"),
+  netbird("netbird-proxy-access-token", "proxy access token", "nbx_", "proxy_access_token.go"),
+  netbird("netbird-invite-token", "user invite token", "nbi_", "user_invite.go"),
+  langwatch("langwatch-api-key", "API key", "sk-lw-"),
+  langwatch("langwatch-ingest-key", "ingestion-only API key", "ik-lw-"),
+  langwatch("langwatch-legacy-personal-access-token", "personal access token (legacy prefix)", "pat-lw-"),
+  pterodactyl("pterodactyl-client-api-key", "client (account) API key", "ptlc_"),
+  pterodactyl("pterodactyl-application-api-key", "application API key", "ptla_"),
+  prefixed(
+    "outline-api-key",
+    "Outline",
+    "API key",
+    "ol_api_",
+    "ol_api_[A-Za-z0-9]{38}",
+    "https://github.com/outline/outline/blob/main/server/models/ApiKey.ts",
+  ),
+  prefixed(
+    "plane-api-token",
+    "Plane",
+    "API token",
+    "plane_api_",
+    "plane_api_[a-f0-9]{32}",
+    "https://github.com/makeplane/plane/blob/preview/apps/api/plane/db/models/api.py",
   ),
 ];
