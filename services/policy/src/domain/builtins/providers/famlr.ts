@@ -2,7 +2,7 @@
 // of its token format or its own source that issues the token (prefix, alphabet, length).
 // Generic shapes are reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { named, prefixed } from "./shapes.js";
+import { alnum, HEX32, HEX40, HEX64, named, prefixed } from "./shapes.js";
 
 // Polar's server issues its credentials as a prefix and 37 random alphanumerics plus a 6-character
 // base62 CRC32 (43 in all); tokens issued before that are 43 URL-safe Base64 characters.
@@ -42,6 +42,29 @@ const pterodactyl = (id: string, secret: string, prefix: string): ProviderFamily
     prefix,
     `${prefix}[A-Za-z0-9]{43}`,
     "https://github.com/pterodactyl/panel/blob/1.0-develop/app/Models/ApiKey.php",
+  );
+
+// Pelican, Pterodactyl's successor, keeps its key layout under prefixes of its own.
+const pelican = (id: string, secret: string, prefix: string): ProviderFamily =>
+  prefixed(
+    id,
+    "Pelican Panel",
+    secret,
+    prefix,
+    `${prefix}[A-Za-z0-9]{43}`,
+    "https://github.com/pelican-dev/panel/blob/main/app/Models/ApiKey.php",
+  );
+
+// Radarr, Lidarr, Readarr and Prowlarr generate their API key as a GUID without dashes (32 lower-case
+// hexadecimal characters), in the same ConfigFileProvider.
+const arr = (id: string, provider: string, repo: string): ProviderFamily =>
+  named(
+    id,
+    provider,
+    "API key",
+    [provider.toLowerCase()],
+    HEX32,
+    `https://github.com/${repo}/blob/develop/src/NzbDrone.Core/Configuration/ConfigFileProvider.cs`,
   );
 
 // PostHog's keys: a prefix and a random integer in base 57 (base 62 before), of 32 or 35 bytes.
@@ -116,5 +139,91 @@ export const FAMLR_FAMILIES: ProviderFamily[] = [
     "plane_api_",
     "plane_api_[a-f0-9]{32}",
     "https://github.com/makeplane/plane/blob/preview/apps/api/plane/db/models/api.py",
+  ),
+  arr("radarr-api-key", "Radarr", "Radarr/Radarr"),
+  arr("lidarr-api-key", "Lidarr", "Lidarr/Lidarr"),
+  arr("readarr-api-key", "Readarr", "Readarr/Readarr"),
+  arr("prowlarr-api-key", "Prowlarr", "Prowlarr/Prowlarr"),
+  named(
+    "odoo-api-key",
+    "Odoo",
+    "user API key",
+    ["odoo"],
+    HEX40,
+    "https://github.com/odoo/odoo/blob/master/odoo/addons/base/models/res_users_apikeys.py",
+  ),
+  named(
+    "octoprint-api-key",
+    "OctoPrint",
+    "API key",
+    ["octoprint"],
+    "[A-F0-9]{32}",
+    "https://github.com/OctoPrint/OctoPrint/blob/master/src/octoprint/util/__init__.py",
+  ),
+  named(
+    "moonraker-api-key",
+    "Moonraker",
+    "API key",
+    ["moonraker"],
+    HEX32,
+    "https://github.com/Arksine/moonraker/blob/master/moonraker/components/authorization.py",
+  ),
+  pelican("pelican-client-api-key", "client (account) API key", "pacc_"),
+  pelican("pelican-application-api-key", "application API key", "papp_"),
+  prefixed(
+    "memos-personal-access-token",
+    "Memos",
+    "personal access token",
+    "memos_pat_",
+    "memos_pat_[A-Za-z0-9]{32}",
+    "https://github.com/usememos/memos/blob/main/server/auth/token.go",
+  ),
+  named(
+    "matomo-token-auth",
+    "Matomo",
+    "token_auth (API authentication token)",
+    ["matomo", "piwik"],
+    HEX32,
+    "https://github.com/matomo-org/matomo/blob/HEAD/plugins/UsersManager/Model.php",
+  ),
+  named(
+    "moodle-web-service-token",
+    "Moodle",
+    "web service token",
+    ["moodle", "wstoken"],
+    HEX32,
+    "https://github.com/moodle/moodle/blob/MOODLE_405_STABLE/lib/external/classes/util.php",
+  ),
+  named(
+    "redash-api-key",
+    "Redash",
+    "user or query API key",
+    ["redash"],
+    alnum(40),
+    "https://github.com/getredash/redash/blob/master/redash/models/users.py",
+  ),
+  named(
+    "nautobot-api-token",
+    "Nautobot",
+    "REST API token",
+    ["nautobot"],
+    HEX40,
+    "https://github.com/nautobot/nautobot/blob/develop/nautobot/users/models.py",
+  ),
+  named(
+    "openproject-api-token",
+    "OpenProject",
+    "API token",
+    ["openproject"],
+    HEX64,
+    "https://github.com/opf/openproject/blob/dev/app/models/token/base.rb",
+  ),
+  named(
+    "plausible-api-key",
+    "Plausible Analytics",
+    "API key",
+    ["plausible"],
+    "[A-Za-z0-9_-]{64}",
+    "https://github.com/plausible/analytics/blob/master/lib/plausible/auth/api_key.ex",
   ),
 ];
