@@ -5,6 +5,7 @@ import { FAMAC_FAMILIES } from "./providers/famac.js";
 import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
 import { FAMDK_FAMILIES } from "./providers/famdk.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
+import { FAMLR_FAMILIES } from "./providers/famlr.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
@@ -27,6 +28,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMPZ_FAMILIES,
   ...FAMAC_FAMILIES,
   ...FAMDK_FAMILIES,
+  ...FAMLR_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
