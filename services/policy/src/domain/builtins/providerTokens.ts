@@ -4,6 +4,7 @@ import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
+import { FAMSZ_FAMILIES } from "./providers/famsz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -23,6 +24,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMAF2_FAMILIES,
   ...FAMGO_FAMILIES,
   ...FAMPZ_FAMILIES,
+  ...FAMSZ_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
