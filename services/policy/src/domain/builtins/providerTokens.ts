@@ -7,6 +7,7 @@ import { FAMDK_FAMILIES } from "./providers/famdk.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { FAMLR_FAMILIES } from "./providers/famlr.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
+import { FAMSZ_FAMILIES } from "./providers/famsz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -29,6 +30,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMAC_FAMILIES,
   ...FAMDK_FAMILIES,
   ...FAMLR_FAMILIES,
+  ...FAMSZ_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
