@@ -21,6 +21,7 @@ import { percent, scoreCases } from "./score.mjs";
 import { scanAll, verdictEngine } from "./secrets.mjs";
 
 const onlyIf = (re) => (c) => !c.positive || c.files.some((f) => re.test(f.content));
+const HTTP_INPUT = /\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(/;
 
 /** tool -> rule -> { policy, rules?, scope? } : reviewed by hand, one line per claimed class. */
 export const CLAIMS = {
@@ -43,11 +44,9 @@ export const CLAIMS = {
     G405: { policy: "weak-cryptography" }, // DES / RC4 encryption
     G502: { policy: "weak-cryptography" }, // crypto/des imported
     G503: { policy: "weak-cryptography" }, // crypto/rc4 imported
-    // SSRF (taint): Verdict claims HTTP request input in handler files, not the environment.
-    G704: {
-      policy: "server-side-request-forgery",
-      scope: onlyIf(/\.URL\.Query\(\)|\.(?:Post)?FormValue\(|\.Header\.Get\(/),
-    },
+    // SSRF and path traversal (taint): Verdict claims HTTP request input, not the environment.
+    G704: { policy: "server-side-request-forgery", scope: onlyIf(HTTP_INPUT) },
+    G703: { policy: "path-traversal", scope: onlyIf(HTTP_INPUT) },
   },
   bandit: {
     "subprocess_shell.py": { policy: "command-injection" }, // B602/B604 shell=True
@@ -160,8 +159,8 @@ export const NOT_CLAIMED = {
     "Verdict claims an explicit USER root as the final user, not a missing USER",
   "bandit os_system.py popen_wrappers.py exec.py":
     "every command or code string in these files is a constant; Verdict claims commands and code built from variables",
-  "gosec G304 G703, G704 environment positives":
-    "Verdict's Go path and address rules claim HTTP request input in handler files (no Go data flow yet: a name made safe by path.Base or strconv in the handler is still reported, so G703 is not claimed); G304 and G704 also count the environment and the command line as input",
+  "gosec G304, G703 and G704 environment positives":
+    "Verdict's Go path and address rules claim HTTP request input (read within the handler); G304, and G703's and G704's positives that read the environment or the command line, count those as input too",
   "gosec G709":
     "gob and encoding/xml decode into the caller's types; Verdict claims deserializers that instantiate arbitrary types or run code (pickle, yaml.load, ObjectInputStream …)",
   "gosec G701 negatives":

@@ -15,7 +15,11 @@
 // never takes assign nothing (constant.ts). In Python also: calls on a name with input as an
 // argument taint it (`argList.append(f"echo {x}")`), a subscript assignment taints the collection
 // (`m["k"] = x`), fresh dicts, lists and configparsers filled with constant keys give back what
-// was put there, and constant branches (if/elif/else, `a if c else b`) are folded. Each check is bounded (MAX_NODES nodes, names
+// was put there, and constant branches (if/elif/else, `a if c else b`) are folded. In Go also: `a, b := x, y`
+// assigns element by element, and `data, err := f(p)` gives every name the call's results. Guards
+// (GuardSpec; Go's `if` so far): a check such as `strings.Contains(p, "..")` clears the name it
+// checks where it decided the way to the sink (the branch it took, or after an `if` that exits
+// when it failed). Each check is bounded (MAX_NODES nodes, names
 // followed at most MAX_DEPTH deep), so a large function costs a bounded amount per sink.
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
 import { elementOf, type CallSite } from "./collections.js";
@@ -40,6 +44,27 @@ export interface FlowSpec {
   sanitizers?: Record<string, unknown>[];
   /** Types (as written: `String`) whose parameters of the function around the sink count as sources. */
   parameters?: string[];
+  /** Checks that make a name safe where they decide the branch the sink is in (see GuardSpec). */
+  guards?: GuardSpec[];
+}
+
+/**
+ * A check of a value that makes it safe where it decided the way to the sink: the sink sits in
+ * the branch of an `if` taken when the check came out `safe` (`if !strings.Contains(p, "..") {…}`),
+ * or after an `if` that exits when it did not (`if strings.Contains(p, "..") { return }`). The
+ * condition may negate it, combine it with `&&` (`||` when it failed), or be a name the check's
+ * result was assigned to (`matched, _ := regexp.MatchString(…, p); if !matched {…}`).
+ */
+export interface GuardSpec {
+  /** An ast-grep rule matching the check (a call), binding the checked value to `value`. */
+  rule: Record<string, unknown>;
+  constraints?: Record<string, Record<string, unknown>>;
+  /** The metavariable (without `$`) of the checked value: a name, the one the sink reads. */
+  value: string;
+  /** The check's result for which the value is safe. */
+  safe: boolean;
+  /** When given, the name checked must hold only values these rules match (a path normalized before its prefix is checked). */
+  normalized?: Record<string, unknown>[];
 }
 
 /** How a language writes functions, assignments and names, as tree-sitter kinds and fields. */
@@ -75,6 +100,25 @@ interface Syntax {
   /** Statements of a block (kind -> the block kinds they sit in): a later one overwrites an earlier assignment. */
   statements?: ReadonlySet<string>;
   blocks?: ReadonlySet<string>;
+  /** The kind of a list of targets and of values (Go: `a, b := x, y`, `data, err := os.ReadFile(p)`). */
+  list?: string;
+  /** Branches whose conditions guards are read in (GuardSpec). */
+  branch?: BranchSyntax;
+}
+
+/** How a language writes an `if`, the conditions guards are read in, and a branch that exits. */
+interface BranchSyntax {
+  kind: string;
+  condition: string;
+  consequence: string;
+  alternative: string;
+  parenthesized: string;
+  not: { kind: string; operator: string; operand: string };
+  logical: { kind: string; left: string; operator: string; right: string };
+  /** Statements after which the rest of the block does not run. */
+  exits: ReadonlySet<string>;
+  /** Calls after which nothing runs (an expression statement whose text starts so). */
+  exitCalls: RegExp;
 }
 
 const JS: Syntax = {
@@ -92,6 +136,35 @@ const JS: Syntax = {
   },
   identifier: "identifier",
   names: { member_expression: ["property"] },
+};
+
+const GO: Syntax = {
+  functions: new Set(["function_declaration", "method_declaration", "func_literal"]),
+  assignments: {
+    short_var_declaration: { target: "left", value: "right" },
+    assignment_statement: { target: "left", value: "right" },
+    var_spec: { target: "name", value: "value" },
+    // for _, name := range r.URL.Query()["f"]: each element of the value.
+    range_clause: { target: "left", value: "right" },
+  },
+  identifier: "identifier",
+  names: {},
+  call: { kind: "call_expression", function: "function", receiver: "operand", name: "field", arguments: "arguments" },
+  callsTaintLocalsOnly: true,
+  statements: new Set(["short_var_declaration", "assignment_statement", "var_declaration"]),
+  blocks: new Set(["statement_list"]),
+  list: "expression_list",
+  branch: {
+    kind: "if_statement",
+    condition: "condition",
+    consequence: "consequence",
+    alternative: "alternative",
+    parenthesized: "parenthesized_expression",
+    not: { kind: "unary_expression", operator: "!", operand: "operand" },
+    logical: { kind: "binary_expression", left: "left", operator: "operator", right: "right" },
+    exits: new Set(["return_statement", "continue_statement", "break_statement", "goto_statement"]),
+    exitCalls: /^(?:panic|os\.Exit|log\.(?:Fatal|Panic)\w*)\s*\(/,
+  },
 };
 
 const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
@@ -162,6 +235,7 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
     identifier: "identifier",
     names: { call: ["method"] },
   },
+  go: GO,
 };
 
 /** The languages flow conditions can be written for. */
@@ -176,6 +250,14 @@ export interface CompiledFlow {
   sources: Matcher[];
   sanitizers: Matcher[];
   parameters: string[];
+  guards: CompiledGuard[];
+}
+
+interface CompiledGuard {
+  config: NapiConfig;
+  value: string;
+  safe: boolean;
+  normalized?: NapiConfig;
 }
 
 /** A rule and, when it names one, the only kind of node it can match (checked first: matches() costs far more). */
@@ -250,6 +332,12 @@ export function compileFlow(flow: FlowSpec): CompiledFlow {
     sources: flow.sources.map(matcher),
     sanitizers: (flow.sanitizers ?? []).map(matcher),
     parameters: flow.parameters ?? [],
+    guards: (flow.guards ?? []).map((g) => ({
+      config: { rule: g.rule, ...(g.constraints ? { constraints: g.constraints } : {}) } as NapiConfig,
+      value: g.value,
+      safe: g.safe,
+      ...(g.normalized ? { normalized: anyOf(g.normalized.map(matcher)) } : {}),
+    })),
   };
 }
 
@@ -353,9 +441,23 @@ export function reachesSink(
         const value = a.field(fields.value);
         // `x += y` updates x: it overwrites nothing (and x is no longer what was first assigned).
         const operator = a.field("operator")?.text();
-        const update = operator !== undefined && operator !== "=";
+        const update = operator !== undefined && operator !== "=" && operator !== ":=";
         if (target?.kind() === syntax.identifier && value)
           add(target.text(), { node: a, values: [value], assignment: !update, update });
+        // a, b := x, y: each name its value; data, err := f(p): each name the one call's results.
+        if (syntax.list !== undefined && target?.kind() === syntax.list && value) {
+          const names = target.children().filter((x) => x.isNamed());
+          const values = value.kind() === syntax.list ? value.children().filter((x) => x.isNamed()) : [value];
+          names.forEach((t, i) => {
+            if (t.kind() === syntax.identifier && t.text() !== "_")
+              add(t.text(), {
+                node: a,
+                values: names.length === values.length ? [values[i]!] : values,
+                assignment: !update,
+                update,
+              });
+          });
+        }
         // m["k"] = v: the collection carries v, and (collections.ts) holds it under "k".
         const subscript = syntax.constants?.subscript;
         const collection = subscript && target?.kind() === subscript.kind ? target.field(subscript.value) : null;
@@ -475,6 +577,83 @@ export function reachesSink(
     });
   };
 
+  // The last assignment to a name before a point of the frame's scope.
+  const lastWrite = (name: string, at: number, frame: Frame) =>
+    (indexOf(frame.scope).writes.get(name) ?? []).filter((w) => w.assignment && w.node.range().start.index < at).at(-1);
+
+  // Whether `cond` coming out `outcome` means a guard passed for `name` (GuardSpec).
+  const holds = (cond: SgNode, outcome: boolean, name: string, frame: Frame, depth = 0): boolean => {
+    const b = syntax.branch!;
+    const kind = String(cond.kind());
+    const operator = (field: string) => cond.field(field)?.text();
+    if (kind === b.parenthesized) {
+      const inner = cond.children().find((x) => x.isNamed());
+      return inner !== undefined && holds(inner, outcome, name, frame, depth);
+    }
+    if (kind === b.not.kind && operator("operator") === b.not.operator) {
+      const operand = cond.field(b.not.operand);
+      return operand !== null && holds(operand, !outcome, name, frame, depth);
+    }
+    if (kind === b.logical.kind && operator(b.logical.operator) === (outcome ? "&&" : "||")) {
+      const sides = [cond.field(b.logical.left), cond.field(b.logical.right)];
+      return sides.some((side) => side !== null && holds(side, outcome, name, frame, depth));
+    }
+    // ok := check(p); if ok {…}: the check the name holds the result of.
+    if (kind === syntax.identifier) {
+      const value = depth < 2 ? lastWrite(cond.text(), cond.range().start.index, frame)?.values[0] : undefined;
+      return value !== undefined && holds(value, outcome, name, frame, depth + 1);
+    }
+    return flow.guards.some((g) => {
+      if (g.safe !== outcome) return false;
+      const m = cond.find(g.config);
+      const value = m && sameNode(m, cond) ? m.getMatch(g.value) : null;
+      if (value?.kind() !== syntax.identifier || value.text() !== name) return false;
+      if (!g.normalized) return true;
+      const writes = (indexOf(frame.scope).writes.get(name) ?? []).filter(
+        (w) => w.node.range().start.index < cond.range().start.index,
+      );
+      return writes.length > 0 && writes.every((w) => w.assignment && w.values.every((v) => v.matches(g.normalized!)));
+    });
+  };
+
+  // Whether a branch ends in a statement after which nothing of its block runs (return, panic).
+  const exits = (branch: SgNode | null): boolean => {
+    let last = branch
+      ?.children()
+      .filter((x) => x.isNamed())
+      .at(-1);
+    if (last && syntax.blocks?.has(String(last.kind())))
+      last = last
+        .children()
+        .filter((x) => x.isNamed())
+        .at(-1);
+    return (
+      last !== undefined &&
+      (syntax.branch!.exits.has(String(last.kind())) || syntax.branch!.exitCalls.test(last.text()))
+    );
+  };
+
+  // Whether a guard decided the way from the frame's start to `use` of `name`: `use` sits in the
+  // branch of an `if` its check took, or after an `if` of its block that exits when it failed.
+  const guarded = (use: SgNode, name: string, frame: Frame): boolean => {
+    const b = syntax.branch;
+    if (!b || !flow.guards.length) return false;
+    let child = use;
+    for (let p = use.parent(); p && !sameNode(child, frame.scope); child = p, p = p.parent()) {
+      const kind = String(p.kind());
+      const cond = kind === b.kind ? p.field(b.condition) : null;
+      if (cond && sameNode(p.field(b.consequence), child) && holds(cond, true, name, frame)) return true;
+      if (cond && sameNode(p.field(b.alternative), child) && holds(cond, false, name, frame)) return true;
+      if (syntax.blocks?.has(kind))
+        for (const s of p.children()) {
+          if (s.range().start.index >= child.range().start.index) break;
+          const failed = s.kind() === b.kind && !s.field(b.alternative) ? s.field(b.condition) : null;
+          if (failed && exits(s.field(b.consequence)) && holds(failed, false, name, frame)) return true;
+        }
+    }
+    return false;
+  };
+
   const tainted = (node: SgNode, depth: number, frame: Frame): boolean => {
     if (--budget < 0) return false;
     const kind = String(node.kind());
@@ -482,6 +661,7 @@ export function reachesSink(
     if (isSource(node, kind, frame.scope)) return true;
     if (kind === syntax.identifier) {
       const name = node.text();
+      if (sanitizing && guarded(node, name, frame)) return false;
       const key = `${frame.scope.range().start.index}:${frame.before}:${name}`;
       if (depth >= MAX_DEPTH || following.has(key)) return false;
       following.add(key);
@@ -513,7 +693,7 @@ export function reachesSink(
   // list (rules with regexes, compiled on each call) is not looked for in the file. Most sinks
   // of a file that reads input are not reached by it.
   if (!live.some((s) => tainted(s, 0, top)) && budget >= 0) return false;
-  if (!flow.sanitizers.length && budget >= 0) return true;
+  if (!flow.sanitizers.length && !flow.guards.length && budget >= 0) return true;
   budget = MAX_NODES;
   sanitizing = true;
   return live.some((s) => tainted(s, 0, top));

@@ -154,6 +154,7 @@ export function parseSpec(value: string, ruleId: string): StructuralSpec {
     (typeof flow.sink !== "string" ||
       !Array.isArray(flow.sources) ||
       flow.sources.length === 0 ||
+      !(flow.guards ?? []).every((g) => typeof g.value === "string" && typeof g.safe === "boolean") ||
       !s.languages.every((l) => FLOW_LANGUAGES.includes(l)))
   )
     throw new Error(
@@ -167,6 +168,10 @@ export function parseSpec(value: string, ruleId: string): StructuralSpec {
       const root = parse(PARSER[language], "").root();
       root.findAll(config(s as StructuralSpec));
       for (const rule of [...(flow?.sources ?? []), ...(flow?.sanitizers ?? [])]) root.findAll({ rule } as NapiConfig);
+      for (const g of flow?.guards ?? []) {
+        root.findAll({ rule: g.rule, ...(g.constraints ? { constraints: g.constraints } : {}) } as NapiConfig);
+        for (const rule of g.normalized ?? []) root.findAll({ rule } as NapiConfig);
+      }
     } catch (e) {
       throw new Error(`structural rule ${ruleId} (${language}): ${(e as Error).message}`, { cause: e });
     }

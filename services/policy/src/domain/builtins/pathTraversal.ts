@@ -6,18 +6,17 @@ import {
   builtinSettings,
   docs,
   firstArgument,
-  GO_REQUEST_INPUT,
   INJECTION_FRAMEWORKS,
   JS_REQUEST_KEYWORDS,
   JS_REQUEST_SOURCES,
   JS_SANITIZERS,
-  paths,
   PY_REQUEST_KEYWORDS,
   PY_REQUEST_SOURCES,
   PY_SANITIZERS,
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
+import { goCall, GO_PATH_GUARDS, GO_PATH_SANITIZERS, GO_REQUEST_KEYWORDS, GO_REQUEST_SOURCES } from "./goFlow.js";
 import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES, javaSanitizers } from "./javaFlow.js";
 
 // What leaves no directory in a name: a number parsed from it, the last segment of a path.
@@ -91,13 +90,19 @@ const JS_FILE_CALLS = [
   "readdir",
   "readdirSync",
 ].flatMap((m) => [`fs.${m}`, `fs.promises.${m}`, `fsp.${m}`]);
+const GO_FILE_CALLS = [
+  ...["Open", "OpenFile", "ReadFile", "Create", "Remove", "RemoveAll", "WriteFile", "ReadDir", "Mkdir", "MkdirAll"].map(
+    (f) => `os.${f}`,
+  ),
+  ...["ReadFile", "WriteFile", "ReadDir"].map((f) => `ioutil.${f}`),
+];
 const JS_SEND_CALLS = ["res.sendFile", "res.download", "response.sendFile", "response.download"];
 
 export const pathTraversal: BuiltinPolicy = {
   id: "path-traversal",
   name: "Path traversal",
   description:
-    "Detects file names taken from request input: servlet request input reaching new File, FileInputStream, FileOutputStream, FileReader, FileWriter or RandomAccessFile, or java.nio's Paths.get / Path.of / Files operations within the method (Java: through assignments, collections, builders and the file's own methods; not through a parse to a number or getName); Flask, Django and DRF request input reaching open, os/shutil file operations, pathlib.Path or send_file within the function, not through os.path.basename or secure_filename (Python); Express request input reaching fs file operations, res.sendFile or res.download, not through path.basename (JavaScript, TypeScript); os.Open, os.ReadFile, os.Create, os.Remove or http.ServeFile given a name that is not a literal in a handler file that reads the request (Go).",
+    "Detects file names taken from request input: servlet request input reaching new File, FileInputStream, FileOutputStream, FileReader, FileWriter or RandomAccessFile, or java.nio's Paths.get / Path.of / Files operations within the method (Java: through assignments, collections, builders and the file's own methods; not through a parse to a number or getName); Flask, Django and DRF request input reaching open, os/shutil file operations, pathlib.Path or send_file within the function, not through os.path.basename or secure_filename (Python); Express request input reaching fs file operations, res.sendFile or res.download, not through path.basename (JavaScript, TypeScript); net/http, mux, chi, gin or echo request input reaching os or ioutil file operations (Open, OpenFile, ReadFile, Create, Remove, RemoveAll, WriteFile, ReadDir, Mkdir, MkdirAll) or http.ServeFile / ServeFileFS within the function, not through filepath.Base, path.Base, filepath.Clean of the name rooted at /, strings.ReplaceAll of .. with nothing, or a number parsed from it, nor inside a check that it holds no .. element (strings.Contains, a regexp of two escaped dots, filepath.IsLocal) or that a normalized path keeps its prefix (Go).",
   severity: "error",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -149,13 +154,25 @@ export const pathTraversal: BuiltinPolicy = {
     },
     {
       id: "go-file-path-from-request",
-      type: "regex",
-      // A file opened, created, read or removed, or served, by a name that is not a string literal,
-      // in a file whose handlers read the HTTP request.
-      value: String.raw`\b(?:os\.(?:Open|OpenFile|ReadFile|Create|Remove|RemoveAll|WriteFile)|ioutil\.(?:ReadFile|WriteFile)|http\.ServeFile\(\s*\w+\s*,\s*\w+\s*,)\s*\(?\s*(?:[A-Za-z_][\w.]*\s*[,)+]|[A-Za-z_][\w.]*\(|"[^"\n]*"\s*\+)`,
-      message: "A file is opened by a name that is not a constant in a handler that reads request input",
-      paths: paths("go"),
-      file_requires: [GO_REQUEST_INPUT],
+      type: "structural",
+      value: structural(
+        ["go"],
+        {
+          any: [
+            ...firstArgument(GO_FILE_CALLS, "P"),
+            { pattern: "http.ServeFile($W, $R, $P)" },
+            // Its docs: a name "constructed from user input … should be sanitized before calling ServeFileFS".
+            { pattern: "http.ServeFileFS($W, $R, $FS, $P)" },
+          ].map((r) => goCall(r.pattern)),
+        },
+        undefined,
+        { sink: "P", sources: GO_REQUEST_SOURCES, sanitizers: GO_PATH_SANITIZERS, guards: GO_PATH_GUARDS },
+      ),
+      message: "A file name is built from request input (it reaches the file operation within the function)",
+      keywords: GO_REQUEST_KEYWORDS,
+      file_requires: [
+        String.raw`\b(?:os|ioutil)\.(?:Open|OpenFile|ReadFile|Create|Remove|RemoveAll|WriteFile|ReadDir|Mkdir|MkdirAll)\s*\(|\bhttp\.ServeFile(?:FS)?\s*\(`,
+      ],
     },
   ],
   suggestions: [

@@ -103,6 +103,13 @@ export function structural(
     sources: Record<string, unknown>[];
     sanitizers?: Record<string, unknown>[];
     parameters?: string[];
+    guards?: {
+      rule: Record<string, unknown>;
+      constraints?: Record<string, Record<string, unknown>>;
+      value: string;
+      safe: boolean;
+      normalized?: Record<string, unknown>[];
+    }[];
   },
 ): string {
   return JSON.stringify({ languages, rule, ...(constraints ? { constraints } : {}), ...(flow ? { flow } : {}) });
