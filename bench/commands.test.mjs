@@ -114,42 +114,55 @@ test("pnpm bench:cli 1 runs verdict evaluate and the API on the same 1 MB tree, 
   ratio(report, "CLI / API");
 });
 
-test("pnpm bench:history prints gitleaks' and Verdict's rows (server and offline) on the same small history, the ratios and the differences", () => {
+test("pnpm bench:history prints gitleaks' and Verdict's rows (every policy and secrets only, server and offline) on the same small history, the ratios and the differences", () => {
   const report = bench("bench:history", [], { VERDICT_BENCH_ROUNDS: "2" });
   const gitleaks = row(report, "gitleaks");
-  const verdict = row(report, "verdict scan history");
-  // gitleaks' row: version and "git" before the figures.
-  for (const [cells, side] of [
-    [gitleaks.slice(gitleaks.length - 5), "gitleaks"],
-    [verdict, "Verdict"],
+  const cells = gitleaks.slice(gitleaks.length - 5);
+  positive(cells[0], "gitleaks commits/s");
+  positive(cells[1], "gitleaks seconds");
+  for (const label of [
+    "every policy: verdict scan history",
+    "every policy: verdict scan history --offline",
+    "secrets only: verdict scan history",
+    "secrets only: verdict scan history --offline",
   ]) {
-    positive(cells[0], `${side} commits/s`);
-    positive(cells[1], `${side} seconds`);
+    const verdict = row(report, label);
+    positive(verdict[0], `${label} commits/s`);
+    positive(verdict[1], `${label} seconds`);
+    positive(verdict[3], `${label} CPU`);
+    assert.equal(verdict[2], "3 (3)", `${label}: finds the three keys of the small history`);
   }
-  assert.equal(verdict[2], "3 (3)", "Verdict finds the three keys of the small history");
-  const offline = row(report, "verdict scan history --offline");
-  positive(offline[0], "Verdict offline commits/s");
-  assert.equal(offline[2], "3 (3)", "Verdict offline finds the same three keys");
-  ratio(report, "Verdict / gitleaks");
-  ratio(report, "Verdict offline / gitleaks");
-  assert.match(report, /^ {2}offline against the server, every policy: 0 only offline, 0 only the server$/m);
+  for (const label of ["every policy", "every policy, offline", "secrets only", "secrets only, offline"]) {
+    ratio(report, `${label} / gitleaks, wall`);
+    ratio(report, `${label} / gitleaks, per CPU-second`);
+  }
+  for (const label of [
+    "offline against the server, every policy: 0 only offline, 0 only the server",
+    "offline against the server, secrets only: 0 only offline, 0 only the server",
+    "secrets only against every policy's secrets: 0 only secrets only, 0 only every policy",
+  ])
+    assert.match(report, new RegExp(`^ {2}${label.replace(/[()]/g, "\\$&")}$`, "m"));
   assert.match(report, /^ {2}only Verdict \(\d+\):$/m);
   assert.match(report, /^ {2}only gitleaks \(\d+\):$/m);
   // VERDICT_BENCH_ROUNDS=2: two more rounds, alternating, and their medians' ratios.
   for (const label of ["round 1", "round 2"]) {
-    const [load, gSeconds, gCpu, oSeconds, oCpu, found] = row(report, label);
-    assert.match(load, /^\d+\.\d, \d+\.\d$/, `${label} load`);
+    const [load, gSeconds, gCpu, eSeconds, eCpu, eFound, sSeconds, sCpu, sFound] = row(report, label);
+    assert.match(load, /^\d+\.\d, \d+\.\d, \d+\.\d$/, `${label} load`);
     for (const [cell, what] of [
       [gSeconds, "gitleaks seconds"],
       [gCpu, "gitleaks CPU"],
-      [oSeconds, "offline seconds"],
-      [oCpu, "offline CPU"],
+      [eSeconds, "every policy seconds"],
+      [eCpu, "every policy CPU"],
+      [sSeconds, "secrets only seconds"],
+      [sCpu, "secrets only CPU"],
     ])
       positive(cell, `${label} ${what}`);
-    assert.equal(found, "3", `${label}: the offline scan finds the three keys`);
+    assert.deepEqual([eFound, sFound], ["3", "3"], `${label}: both offline scans find the three keys`);
   }
-  ratio(report, "median offline / gitleaks, wall");
-  ratio(report, "median offline / gitleaks, per CPU-second");
+  for (const name of ["every policy", "secrets only"]) {
+    ratio(report, `median ${name} offline / gitleaks, wall`);
+    ratio(report, `median ${name} offline / gitleaks, per CPU-second`);
+  }
 });
 
 test("pnpm bench:neighbour prints B's idle and loaded latency, the ratio and A's answers", () => {

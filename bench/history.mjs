@@ -6,14 +6,17 @@
 // temporary data directory, an organization of its own with the API-key rules on), the real CLI
 // from spawn to exit, with the organization's policies; gitleaks is the version the detection
 // benchmark builds (bench/detection/gitleaks-samples.mjs), `gitleaks git --log-opts=HEAD`.
-// One run of each (a history scan is minutes, and its reading of git is the page cache's
-// second pass for whichever runs second: Verdict runs second). Printed: commits per second of
-// each, the ratio (target: Verdict >= 2x gitleaks), and the secrets each found that the other
-// did not (same commit, file and line; Verdict's secrets policies only), listed. Then the same scan
-// with --offline (the organization's policies pulled first, untimed; the engine in the CLI's
-// process), its rate and ratio, and the findings it and the server's scan do not share.
-// VERDICT_BENCH_ROUNDS=N adds N rounds of gitleaks and the offline scan, alternating, each with
-// the load, and the ratios of their medians: of wall time and of CPU seconds (`git` included).
+// Verdict is measured two ways, both printed: (a) every policy on (secrets, insecure code,
+// configuration: what `scan history` does by default), and (b) the work gitleaks does, Verdict's
+// secrets policies only (`--category secrets`). One run of each (the reading of git is the page
+// cache's second pass for whichever runs second: Verdict runs second), with the server and then
+// --offline (the organization's policies pulled first, untimed; the engine in the CLI's process).
+// Printed: commits per second of each, the ratios (target: Verdict >= 2x gitleaks), the secrets
+// each found that the other did not (same commit, file and line), listed, and every finding the
+// offline scans and the server's, or the secrets-only scans and every policy's secrets, do not
+// share. VERDICT_BENCH_ROUNDS=N adds N rounds of gitleaks and the two offline scans, alternating,
+// each with the load, and the ratios of their medians: of wall time and of CPU seconds (`git`
+// included).
 //
 // Without PATH, VERDICT_BENCH_QUICK=1 makes a small repository here (a smoke run).
 import { Buffer } from "node:buffer";
@@ -79,39 +82,65 @@ function smallRepository() {
 const ROUNDS = Math.max(0, Number(process.env.VERDICT_BENCH_ROUNDS ?? 0) || 0);
 
 /**
- * ROUNDS more runs of gitleaks and the offline scan, alternating (the machine's load moves: each
- * pair shares its minute), each with the load when it started; then the medians' ratios, of wall
- * time and of CPU seconds. Every offline run must find what the first did.
+ * ROUNDS more runs of gitleaks and the two offline scans (every policy, secrets only), alternating
+ * (the machine's load moves: each round shares its minute), each with the load when it started;
+ * then the medians' ratios, of wall time and of CPU seconds. Every offline run must find what the
+ * first did.
  */
-async function offlineRounds(gitleaksRun, offlineRun, found) {
-  print(`\n  ${ROUNDS} more rounds, alternating: gitleaks, then Verdict --offline`);
-  const rows = [["", "load", "gitleaks s", "CPU s", "offline s", "CPU s", "findings"]];
+async function offlineRounds(gitleaksRun, everyRun, secretsRun, found) {
+  print(
+    `\n  ${ROUNDS} more rounds, alternating: gitleaks, then Verdict --offline with every policy, then secrets only`,
+  );
+  const rows = [
+    ["", "load", "gitleaks s", "CPU s", "every policy s", "CPU s", "findings", "secrets only s", "CPU s", "findings"],
+  ];
   const g = [];
+  const e = [];
   const o = [];
+  const count = (r, want, what, i) => {
+    const n = JSON.parse(r.stdout).findings.length;
+    if (n !== want) throw new Error(`round ${i}: the offline scan (${what}) found ${n}, the first ${want}`);
+    return fmtInt(n);
+  };
   for (let i = 1; i <= ROUNDS; i++) {
-    const loadG = loadavg()[0];
+    const load = [];
+    load.push(loadavg()[0]);
     const a = await gitleaksRun();
-    const loadO = loadavg()[0];
-    const b = await offlineRun();
-    const n = JSON.parse(b.stdout).findings.length;
-    if (n !== found) throw new Error(`round ${i}: the offline scan found ${n}, the first ${found}`);
+    load.push(loadavg()[0]);
+    const b = await everyRun();
+    load.push(loadavg()[0]);
+    const c = await secretsRun();
     g.push(a);
-    o.push(b);
+    e.push(b);
+    o.push(c);
     rows.push([
       `round ${i}`,
-      `${loadG.toFixed(1)}, ${loadO.toFixed(1)}`,
+      load.map((l) => l.toFixed(1)).join(", "),
       a.seconds.toFixed(2),
       a.cpu.toFixed(2),
       b.seconds.toFixed(2),
       b.cpu.toFixed(2),
-      fmtInt(n),
+      count(b, found.every, "every policy", i),
+      c.seconds.toFixed(2),
+      c.cpu.toFixed(2),
+      count(c, found.secrets, "secrets only", i),
     ]);
   }
   printTable(rows);
   const med = (runs, key) => median(runs.map((r) => r[key]));
   print();
-  print(`  median offline / gitleaks, wall   ${ratioLine(med(g, "seconds") / med(o, "seconds"), TARGET)}`);
-  print(`  median offline / gitleaks, per CPU-second   ${ratioLine(med(g, "cpu") / med(o, "cpu"), TARGET)}`);
+  for (const [name, runs] of [
+    ["every policy", e],
+    ["secrets only", o],
+  ]) {
+    print(`  median ${name} offline / gitleaks, wall   ${ratioLine(med(g, "seconds") / med(runs, "seconds"), TARGET)}`);
+    print(
+      `  median ${name} offline / gitleaks, per CPU-second   ${ratioLine(med(g, "cpu") / med(runs, "cpu"), TARGET)}`,
+    );
+  }
+  print(
+    `  medians, seconds (CPU s): gitleaks ${med(g, "seconds").toFixed(2)} (${med(g, "cpu").toFixed(2)}), every policy ${med(e, "seconds").toFixed(2)} (${med(e, "cpu").toFixed(2)}), secrets only ${med(o, "seconds").toFixed(2)} (${med(o, "cpu").toFixed(2)})`,
+  );
 }
 
 const where = (f) => `${f.commit.slice(0, 10)} ${f.file}:${f.line}`;
@@ -169,9 +198,14 @@ async function main() {
         if (r.code !== 0 && r.code !== 1) throw new Error(`verdict scan history exited ${r.code}:\n${r.stderr}`);
         return r;
       });
-    const cpuBefore = processCpuSeconds(instance.pid);
-    const vd = await verdictRun();
-    const serverCpu = processCpuSeconds(instance.pid) - cpuBefore;
+    const serverRun = async (...args) => {
+      const cpuBefore = processCpuSeconds(instance.pid);
+      const r = await verdictRun(...args);
+      return { ...r, server: processCpuSeconds(instance.pid) - cpuBefore };
+    };
+    const SECRETS_ONLY = ["--category", SECRETS];
+    const vd = await serverRun();
+    const vdSecrets = await serverRun(...SECRETS_ONLY);
     // Offline: the organization's policies pulled first (not timed), then scanned in the CLI's process.
     const pulled = spawnSync(process.execPath, [`${ROOT}libs/cli/dist/bin.js`, "policies", "pull"], {
       cwd: repo,
@@ -180,18 +214,19 @@ async function main() {
     });
     if (pulled.status !== 0) throw new Error(`verdict policies pull exited ${pulled.status}:\n${pulled.stderr}`);
     const off = await verdictRun("--offline");
+    const offSecrets = await verdictRun("--offline", ...SECRETS_ONLY);
+    const loadAfter = loadavg()[0];
 
-    // Secrets only on Verdict's side (gitleaks finds nothing else): its secrets policies' findings.
+    // gitleaks finds nothing but secrets: Verdict's secrets policies' findings are what it compares with.
     const { policies } = await call(instance.url, key, "GET", "/v1/policies");
     const secrets = new Set(policies.filter((p) => p.category === SECRETS).map((p) => p.id));
-    const all = JSON.parse(vd.stdout).findings;
-    const allOffline = JSON.parse(off.stdout).findings;
-    const secretsOf = (found) =>
-      found
-        .filter((f) => secrets.has(f.policy_id))
-        .map((f) => ({ commit: f.commit, file: f.file, line: f.line, rule: f.policy_id }));
-    const verdict = secretsOf(all);
-    const offline = secretsOf(allOffline);
+    const findingsOf = (r) => JSON.parse(r.stdout).findings;
+    const all = findingsOf(vd);
+    const allOffline = findingsOf(off);
+    const onlySecrets = findingsOf(vdSecrets);
+    const onlySecretsOffline = findingsOf(offSecrets);
+    const secretsIn = (found) => found.filter((f) => secrets.has(f.policy_id));
+    const verdict = onlySecrets.map((f) => ({ commit: f.commit, file: f.file, line: f.line, rule: f.policy_id }));
     const gitleaks = JSON.parse(readFileSync(report, "utf8")).map((f) => ({
       commit: f.Commit,
       file: f.File,
@@ -202,35 +237,58 @@ async function main() {
     const seenG = new Set(gitleaks.map(where));
     const onlyV = verdict.filter((f) => !seenG.has(where(f)));
     const onlyG = gitleaks.filter((f) => !seenV.has(where(f)));
-    // Every finding (all policies), server against offline: the same engine on the same texts.
+    // Every finding, one scan against another: the same engine on the same texts finds the same.
     const key1 = (f) => `${where(f)} ${f.policy_id} ${f.column} ${f.fingerprint}`;
-    const serverKeys = new Set(all.map(key1));
-    const offlineKeys = new Set(allOffline.map(key1));
-    const onlyServer = all.filter((f) => !offlineKeys.has(key1(f)));
-    const onlyOffline = allOffline.filter((f) => !serverKeys.has(key1(f)));
+    const differences = (label, a, aName, b, bName) => {
+      const inA = new Set(a.map(key1));
+      const inB = new Set(b.map(key1));
+      const onlyA = a.filter((f) => !inB.has(key1(f)));
+      const onlyB = b.filter((f) => !inA.has(key1(f)));
+      print(`  ${label}: ${fmtInt(onlyA.length)} only ${aName}, ${fmtInt(onlyB.length)} only ${bName}`);
+      for (const f of onlyA) print(`    ${aName} only: ${where(f)} ${f.policy_id}`);
+      for (const f of onlyB) print(`    ${bName} only: ${where(f)} ${f.policy_id}`);
+    };
 
     print("History scan benchmark: verdict scan history vs gitleaks git, the same commits");
     print(`  repository   ${repo} (HEAD: ${fmtInt(commits)} commits, ${fmtInt(withMerges - commits)} merges more)`);
     print(`  Verdict      ${instance.url} (all-in-one started by this script, dedicated organization)`);
-    print(`  timing       one run each, from spawn to exit; gitleaks, then Verdict, then Verdict --offline`);
-    print(`  load         ${loadBefore.toFixed(1)} (1-minute average, ${availableParallelism()} cores) at the start\n`);
-    const side = (name, r, found, secretCount, server) => [
+    print(`  timing       one run each, from spawn to exit; gitleaks, then Verdict with the server, then --offline`);
+    print(`  policies     every policy: secrets, insecure code and configuration (scan history's default);`);
+    print(`               secrets only: --category ${SECRETS} (${secrets.size} policies), the work gitleaks does`);
+    print(
+      `  load         ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end (1-minute average, ${availableParallelism()} cores)\n`,
+    );
+    const side = (name, r, found, secretCount) => [
       name,
       (commits / r.seconds).toFixed(1),
       r.seconds.toFixed(2),
       `${fmtInt(found)} (${fmtInt(secretCount)})`,
       r.cpu.toFixed(2),
-      server,
+      r.server === undefined ? "-" : r.server.toFixed(2),
     ];
     printTable([
       ["", "commits/s", "seconds", "findings (secrets)", "CPU s (client)", "CPU s (Verdict)"],
-      side(`gitleaks ${GITLEAKS_VERSION} git`, gl, gitleaks.length, gitleaks.length, "-"),
-      side("verdict scan history", vd, all.length, verdict.length, serverCpu.toFixed(2)),
-      side("verdict scan history --offline", off, allOffline.length, offline.length, "-"),
+      side(`gitleaks ${GITLEAKS_VERSION} git`, gl, gitleaks.length, gitleaks.length),
+      side("every policy: verdict scan history", vd, all.length, secretsIn(all).length),
+      side("every policy: verdict scan history --offline", off, allOffline.length, secretsIn(allOffline).length),
+      side("secrets only: verdict scan history", vdSecrets, onlySecrets.length, onlySecrets.length),
+      side(
+        "secrets only: verdict scan history --offline",
+        offSecrets,
+        onlySecretsOffline.length,
+        onlySecretsOffline.length,
+      ),
     ]);
     print();
-    print(`  Verdict / gitleaks   ${ratioLine(gl.seconds / vd.seconds, TARGET)}`);
-    print(`  Verdict offline / gitleaks   ${ratioLine(gl.seconds / off.seconds, TARGET)}`);
+    for (const [name, r] of [
+      ["every policy", vd],
+      ["every policy, offline", off],
+      ["secrets only", vdSecrets],
+      ["secrets only, offline", offSecrets],
+    ]) {
+      print(`  ${name} / gitleaks, wall   ${ratioLine(gl.seconds / r.seconds, TARGET)}`);
+      print(`  ${name} / gitleaks, per CPU-second   ${ratioLine(gl.cpu / (r.cpu + (r.server ?? 0)), TARGET)}`);
+    }
     print(
       `  same place (commit, file, line)   ${fmtInt(verdict.length - onlyV.length)} of Verdict's, ${fmtInt(gitleaks.length - onlyG.length)} of gitleaks'`,
     );
@@ -238,12 +296,25 @@ async function main() {
     for (const f of onlyV) print(`    ${where(f)} ${f.rule}`);
     print(`  only gitleaks (${onlyG.length}):`);
     for (const f of onlyG) print(`    ${where(f)} ${f.rule}`);
-    print(
-      `  offline against the server, every policy: ${fmtInt(onlyOffline.length)} only offline, ${fmtInt(onlyServer.length)} only the server`,
+    differences("offline against the server, every policy", allOffline, "offline", all, "the server");
+    differences("offline against the server, secrets only", onlySecretsOffline, "offline", onlySecrets, "the server");
+    differences(
+      "secrets only against every policy's secrets",
+      onlySecrets,
+      "secrets only",
+      secretsIn(all),
+      "every policy",
     );
-    for (const f of onlyOffline) print(`    offline only: ${where(f)} ${f.policy_id}`);
-    for (const f of onlyServer) print(`    server only: ${where(f)} ${f.policy_id}`);
-    if (ROUNDS > 0) await offlineRounds(gitleaksRun, () => verdictRun("--offline"), allOffline.length);
+    if (ROUNDS > 0)
+      await offlineRounds(
+        gitleaksRun,
+        () => verdictRun("--offline"),
+        () => verdictRun("--offline", ...SECRETS_ONLY),
+        {
+          every: allOffline.length,
+          secrets: onlySecretsOffline.length,
+        },
+      );
   } finally {
     await instance.stop();
     rmSync(home, { recursive: true, force: true });

@@ -260,6 +260,33 @@ describe("verdict scan history", () => {
     expect(JSON.parse(threads.stdout)).toEqual(online);
   });
 
+  it("runs only the policies asked for: --policy, --category (the secrets, as gitleaks looks for), online and offline", async () => {
+    const offline = { cwd: repo, env: { ...env, VERDICT_URL: "http://127.0.0.1:9" } };
+    const found = (r: { stdout: string }) =>
+      JSON.parse(r.stdout).findings.map((f: { file: string; policy_id: string }) => `${f.file} ${f.policy_id}`);
+    const both = ["config.js aws-credentials", "db.py hardcoded-credentials"];
+    for (const r of [
+      await cli(["scan", "history", "--json", "--category", "secrets"], repo),
+      await runCli(["scan", "history", "--json", "--offline", "--category", "secrets"], offline),
+    ])
+      expect(found(r)).toEqual(both);
+    for (const r of [
+      await cli(["scan", "history", "--json", "--policy", "aws-credentials"], repo),
+      await runCli(["scan", "history", "--json", "--offline", "--policy", "aws-credentials"], offline),
+    ])
+      expect(found(r)).toEqual(["config.js aws-credentials"]);
+    const none = await runCli(
+      ["scan", "history", "--json", "--offline", "--category", "security,configuration"],
+      offline,
+    );
+    expect([none.code, found(none)]).toEqual([0, []]);
+    const typo = await cli(["scan", "history", "--category", "secret"], repo);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toMatch(
+      /^verdict: no policy in category secret \(there are: configuration, secrets, security\)$/m,
+    );
+  });
+
   it("scans a range only", async () => {
     const r = await cli(["scan", "history", "--json", `${added}..main`], repo);
     expect(JSON.parse(r.stdout).findings.map((f: { file: string }) => f.file)).toEqual(["db.py"]);

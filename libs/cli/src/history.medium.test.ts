@@ -41,12 +41,13 @@ afterAll(() => rmSync(repo, { recursive: true, force: true }));
 
 /** A slice as lines: `commit message index path:line text`. */
 const lines = (slice: CommitSlice, shas: string[]) =>
-  slice.additions.flatMap((a) =>
-    a.lines.map(
-      ([n, text]) =>
-        `c${shas.indexOf(slice.commits[a.commit]!.sha) + 1} ${a.path}:${n} ${JSON.stringify(text.toString("utf8"))}`,
-    ),
-  );
+  slice.additions.flatMap((a) => {
+    const texts = slice.text.toString("utf8", a.start, a.end).split("\n").slice(0, -1);
+    expect(texts).toHaveLength(a.lines.length);
+    return a.lines.map(
+      (n, i) => `c${shas.indexOf(slice.commits[a.commit]!.sha) + 1} ${a.path}:${n} ${JSON.stringify(texts[i])}`,
+    );
+  });
 
 describe("the added lines of a history", () => {
   const expected = [

@@ -18,13 +18,49 @@ export interface Commit {
 export interface Addition {
   commit: number;
   path: string;
-  /** [line number in the commit's version of the file, its UTF-8 bytes] */
-  lines: [number, Buffer][];
+  /** Each line's number in the commit's version of the file. */
+  lines: number[];
+  /** Where its lines are in the slice's `text`: [start, end), each line ending in \n. */
+  start: number;
+  end: number;
 }
 
 export interface CommitSlice {
   commits: Commit[];
   additions: Addition[];
+  /** Every addition's lines, one after another, each ending in \n (UTF-8: invalid bytes became U+FFFD). */
+  text: Buffer;
+}
+
+/**
+ * A growing buffer the added lines are copied into as git's output is read: one copy per slice,
+ * no object per line (a view per line, kept until the slice was scanned, cost more in garbage
+ * collection than the parsing itself).
+ */
+class LineArena {
+  bytes = Buffer.allocUnsafeSlow(1 << 16);
+  length = 0;
+
+  /** Appends `buf[start…end]` and a \n. */
+  push(buf: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    if (this.length + n + 1 > this.bytes.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(this.bytes.length * 2, this.length + n + 1));
+      this.bytes.copy(grown, 0, 0, this.length);
+      this.bytes = grown;
+    }
+    const to = this.bytes;
+    let at = this.length;
+    // Short lines byte by byte (no call, no view), long ones by one copy.
+    if (n < 96) for (let i = start; i < end; i++) to[at++] = buf[i]!;
+    else at += Buffer.prototype.copy.call(buf, to, at, start, end);
+    to[at++] = LF;
+    this.length = at;
+  }
+
+  text(): Buffer {
+    return this.bytes.subarray(0, this.length);
+  }
 }
 
 /** git's whole output (stdout), as bytes; `input` written to its standard input. */
@@ -110,15 +146,6 @@ function startsWith(buf: Buffer, start: number, end: number, prefix: string): bo
   return true;
 }
 
-/**
- * The line's bytes as a string of it would encode them: invalid UTF-8 becomes U+FFFD, as when
- * git's output is read as text.
- */
-function utf8Line(buf: Buffer, start: number, end: number): Buffer {
-  const line = buf.subarray(start, end);
-  return isUtf8(line) ? line : Buffer.from(line.toString("utf8"), "utf8");
-}
-
 /** git log's arguments for the added lines of the commits it reads on its standard input, in that order. */
 const logArgs = (paths: string[]) => [
   "-c",
@@ -142,29 +169,42 @@ export interface ReadSlice extends CommitSlice {
 }
 
 /**
- * A reader of `git log -p` output, line by line (as bytes: only the added lines are kept, as
- * views of git's output; nothing decoded but the headers), that hands on a slice of `size`
+ * A reader of `git log -p` output, line by line (as bytes: only the added lines are kept, copied
+ * into the slice's text; nothing decoded but the headers), that hands on a slice of `size`
  * commits at each commit past it, and the rest at end(). A blob already seen (in `seenBlobs`,
- * which it extends) is not read again; binary files and deletions add nothing.
+ * which it extends) is not read again; binary files and deletions add nothing. `valid` says
+ * whether the lines given are all valid UTF-8 (then no line is checked on its own); an invalid
+ * added line is kept as a string of it would encode it, with U+FFFD, as when git's output is
+ * read as text.
  */
 function sliceParser(size: number, seenBlobs: Set<string>, emit: (slice: ReadSlice) => void) {
   let commits: Commit[] = [];
   let additions: Addition[] = [];
   let blobs: string[] = [];
+  let arena = new LineArena();
   let current: Addition | undefined;
   let skip = true;
   let inHeader = false;
   let next = 0;
   const flush = () => {
-    emit({ commits, additions: additions.filter((a) => a.lines.length > 0), blobs });
+    emit({ commits, additions: additions.filter((a) => a.lines.length > 0), blobs, text: arena.text() });
     commits = [];
     additions = [];
     blobs = [];
+    arena = new LineArena();
   };
-  const line = (buf: Buffer, s: number, e: number): void => {
+  const line = (buf: Buffer, s: number, e: number, valid: boolean): void => {
     const text = () => buf.toString("utf8", s, e);
     const first = s < e ? buf[s] : -1;
-    if (first === 1) {
+    if (first === PLUS && current && !skip) {
+      current.lines.push(next++);
+      if (valid || isUtf8(buf.subarray(s + 1, e))) arena.push(buf, s + 1, e);
+      else {
+        const fixed = Buffer.from(buf.toString("utf8", s + 1, e), "utf8");
+        arena.push(fixed, 0, fixed.length);
+      }
+      current.end = arena.length;
+    } else if (first === 1) {
       if (commits.length >= size) flush();
       const [sha, author, email, date] = buf.toString("utf8", s + 1, e).split("\0") as [string, string, string, string];
       commits.push({ sha, author, email, date });
@@ -185,15 +225,16 @@ function sliceParser(size: number, seenBlobs: Set<string>, emit: (slice: ReadSli
       } else if (startsWith(buf, s, e, "+++ ")) {
         inHeader = false;
         const path = newPath(buf.toString("utf8", s + 4, e));
-        if (!skip && path !== null) additions.push((current = { commit: commits.length - 1, path, lines: [] }));
+        if (!skip && path !== null)
+          additions.push(
+            (current = { commit: commits.length - 1, path, lines: [], start: arena.length, end: arena.length }),
+          );
       } else if (startsWith(buf, s, e, "Binary files ") || startsWith(buf, s, e, "@@")) {
         inHeader = false; // a binary file, or a mode change without content
         skip = true;
       }
-    } else if (current && !skip) {
-      if (first === AT && startsWith(buf, s, e, "@@")) next = Number(/\+(\d+)/.exec(text())?.[1] ?? 0);
-      else if (first === PLUS) current.lines.push([next++, utf8Line(buf, s + 1, e)]);
-    }
+    } else if (current && !skip && first === AT && startsWith(buf, s, e, "@@"))
+      next = Number(/\+(\d+)/.exec(text())?.[1] ?? 0);
   };
   return { line, end: () => commits.length > 0 && flush() };
 }
@@ -209,11 +250,13 @@ export async function readSlice(
   /** Pathspecs (relative to the root) to keep to; none: every file. */
   paths: string[] = [],
 ): Promise<CommitSlice> {
-  let slice: CommitSlice = { commits: [], additions: [] };
+  let slice: CommitSlice = { commits: [], additions: [], text: Buffer.alloc(0) };
   const parser = sliceParser(Infinity, seenBlobs, (s) => (slice = s));
-  eachLine(await output(root, logArgs(paths), shas.join("\n") + "\n"), parser.line);
+  const out = await output(root, logArgs(paths), shas.join("\n") + "\n");
+  const valid = isUtf8(out);
+  eachLine(out, (buf, s, e) => parser.line(buf, s, e, valid));
   parser.end();
-  return { commits: slice.commits, additions: slice.additions };
+  return { commits: slice.commits, additions: slice.additions, text: slice.text };
 }
 
 /** Slices read ahead of the one being scanned, at most: git waits (its pipe full) beyond that. */
@@ -248,7 +291,10 @@ export async function* readSlices(
     const last = buf.lastIndexOf(LF);
     // Whole lines only: a line cut by the chunk waits for the rest of it.
     carry = last < 0 ? buf : buf.subarray(last + 1);
-    if (last >= 0) eachLine(buf.subarray(0, last + 1), parser.line);
+    if (last < 0) return;
+    const whole = buf.subarray(0, last + 1);
+    const valid = isUtf8(whole);
+    eachLine(whole, (b, s, e) => parser.line(b, s, e, valid));
   });
   child.stdin.on("error", () => undefined); // git gone early: its exit says why
   child.stdin.end(shas.join("\n") + "\n");
@@ -259,7 +305,10 @@ export async function* readSlices(
   child.once("close", (code) => {
     if (code !== 0) failure ??= new Error(err.trim() || `git exited ${code}`);
     else {
-      if (carry?.length) eachLine(carry, parser.line);
+      if (carry?.length) {
+        const valid = isUtf8(carry);
+        eachLine(carry, (b, s, e) => parser.line(b, s, e, valid));
+      }
       parser.end();
     }
     finished = true;
@@ -292,7 +341,7 @@ export interface Composed {
  * API's findings name files by path), each at most 1 MiB; a path with more goes on in the next
  * round. A single line longer than 1 MiB is cut.
  */
-export function composeRounds(additions: Addition[]): Composed[][] {
+export function composeRounds({ additions, text }: Pick<CommitSlice, "additions" | "text">): Composed[][] {
   const rounds: Composed[][] = [];
   const byPath = new Map<string, number[]>();
   additions.forEach((a, i) => {
@@ -302,35 +351,47 @@ export function composeRounds(additions: Addition[]): Composed[][] {
   });
   for (const [path, indexes] of byPath) {
     let round = 0;
+    /** Runs of whole lines, each line ending in \n. */
     let parts: Buffer[] = [];
     let origin: Composed["origin"] = [];
     let bytes = 0; // as counted against the limit: a cut line counts whole
     let size = 0;
     const flush = () => {
       if (!parts.length) return;
-      const content = Buffer.allocUnsafe(size);
-      let at = 0;
-      for (const part of parts) {
-        at += part.copy(content, at);
-        content[at++] = LF;
-      }
+      const content = parts.length === 1 ? parts[0]! : Buffer.concat(parts, size);
       (rounds[round++] ??= []).push({ path, content, origin });
       parts = [];
       origin = [];
       bytes = 0;
       size = 0;
     };
-    for (const i of indexes)
-      for (const [line, text] of additions[i]!.lines) {
-        const n = text.length + 1;
+    for (const i of indexes) {
+      const a = additions[i]!;
+      if (bytes + (a.end - a.start) <= MAX_FILE_BYTES) {
+        // The whole addition fits: its lines as they are.
+        parts.push(text.subarray(a.start, a.end));
+        for (const line of a.lines) origin.push({ addition: i, line });
+        bytes += a.end - a.start;
+        size += a.end - a.start;
+        continue;
+      }
+      let s = a.start;
+      for (const line of a.lines) {
+        const e = text.indexOf(LF, s);
+        const n = e + 1 - s;
         if (bytes + n > MAX_FILE_BYTES) flush();
         // A line longer than a file is cut (to a quarter of the limit in characters).
-        const part = n > MAX_FILE_BYTES ? Buffer.from(text.toString("utf8").slice(0, MAX_FILE_BYTES / 4)) : text;
+        const part =
+          n > MAX_FILE_BYTES
+            ? Buffer.from(text.toString("utf8", s, e).slice(0, MAX_FILE_BYTES / 4) + "\n")
+            : text.subarray(s, e + 1);
         parts.push(part);
         origin.push({ addition: i, line });
         bytes += Math.min(n, MAX_FILE_BYTES);
-        size += part.length + 1;
+        size += part.length;
+        s = e + 1;
       }
+    }
     flush();
   }
   return rounds;

@@ -50,7 +50,7 @@ export async function evaluateSlice(
   onEvaluation: (e: Evaluation) => void = () => undefined,
 ): Promise<HistoryFinding[]> {
   const found: { text: Composed; v: Omit<Violation, "id"> }[] = [];
-  for (const round of composeRounds(slice.additions))
+  for (const round of composeRounds(slice))
     found.push(...(await evaluateTexts(client, envelope, round, opts, onEvaluation)));
   return inCommits(slice, found);
 }
@@ -90,7 +90,7 @@ const TURN_MS = 20;
 export async function scanSliceHere(scan: TextScanner, slice: CommitSlice): Promise<HistoryFinding[]> {
   const found: { text: Composed; v: Omit<Violation, "id"> }[] = [];
   let turn = performance.now();
-  for (const round of composeRounds(slice.additions))
+  for (const round of composeRounds(slice))
     for (const text of round) {
       for (const v of scan(text.path, text.content)) found.push({ text, v });
       if (performance.now() - turn > TURN_MS) {
@@ -106,7 +106,7 @@ export type TextsScanner = (texts: { path: string; content: Buffer }[]) => Promi
 
 /** scanSliceHere()'s findings, every text of the slice scanned by `scan` at once. */
 export async function scanSliceThere(scan: TextsScanner, slice: CommitSlice): Promise<HistoryFinding[]> {
-  const texts = composeRounds(slice.additions).flat();
+  const texts = composeRounds(slice).flat();
   const findings = await scan(texts);
   return inCommits(
     slice,

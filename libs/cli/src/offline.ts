@@ -10,6 +10,7 @@ import { compileEngine, MAX_VIOLATIONS, notChecked, summarize, type Finding } fr
 import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdict/policy/offline";
 import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
 import type { MergedEvaluation } from "./batches.js";
+import { selectPolicies } from "./commands/shared.js";
 import { CliError } from "./errors.js";
 import type { TextScanner, TextsScanner } from "./historyScan.js";
 import type { ScanReply, ScanRequest } from "./scanThread.js";
@@ -83,8 +84,14 @@ export interface OfflinePolicies {
   allowSuppression: boolean;
 }
 
-export function offlinePolicies(cache: PolicyCache | null, ids: readonly string[]): OfflinePolicies {
-  const { policies, version, unknown } = resolveEffective(effectiveFromListed(cache?.policies), ids);
+/** The policies to run offline: every enabled one, or those among `ids` and in `categories` (selectPolicies()). */
+export function offlinePolicies(
+  cache: PolicyCache | null,
+  ids: readonly string[],
+  categories: readonly string[] = [],
+): OfflinePolicies {
+  const all = effectiveFromListed(cache?.policies);
+  const { policies, version, unknown } = resolveEffective(all, selectPolicies(all, ids, categories));
   if (unknown.length) throw new CliError(`unknown polic${unknown.length === 1 ? "y" : "ies"}: ${unknown.join(", ")}`);
   return {
     run: policies,

@@ -27,7 +27,7 @@ import {
 } from "../historyScan.js";
 import { VERSION } from "../version.js";
 import { DEFAULT_CONCURRENCY, evaluatingClient, offlineEngine, policiesOf } from "./evaluate.js";
-import { jsonOf, positiveInt } from "./shared.js";
+import { collectList, jsonOf, positiveInt, selectPolicies } from "./shared.js";
 
 export const STATE_PATH = ".verdict/history-scan.json";
 
@@ -36,6 +36,8 @@ interface State {
   range: string[];
   /** What scanned: absent for the server, `offline <policy version>` for the engine here. */
   scanner?: string;
+  /** The policies asked for (--policy ids, `category:` and --category names); absent: every policy. */
+  policies?: string[];
   /** Commits scanned, in the order of the list; `last` is the last of them. */
   done: number;
   last: string;
@@ -50,10 +52,18 @@ interface ScanOptions {
   restart?: boolean;
   offline?: boolean;
   threads?: number;
+  policy?: string[];
+  category?: string[];
   format: string;
 }
 
-function readState(path: string, range: string[], scanner: string | undefined, shas: string[]): State | null {
+function readState(
+  path: string,
+  range: string[],
+  scanner: string | undefined,
+  policies: string[] | undefined,
+  shas: string[],
+): State | null {
   let s: State;
   try {
     s = JSON.parse(readFileSync(path, "utf8")) as State;
@@ -65,6 +75,7 @@ function readState(path: string, range: string[], scanner: string | undefined, s
     s.version === 1 &&
     JSON.stringify(s.range) === JSON.stringify(range) &&
     s.scanner === scanner &&
+    JSON.stringify(s.policies) === JSON.stringify(policies) &&
     shas[s.done - 1] === s.last;
   return same ? s : null;
 }
@@ -95,6 +106,12 @@ export function scanCommands(program: Command, ctx: Context): void {
       "scan here, without a network call, on the policies 'verdict policies pull' stored (or the built-ins)",
     )
     .option("--threads <n>", "with --offline: engine threads (default: one per core but one, 1 to 4)", positiveInt)
+    .option("--policy <id>", "run only this policy (repeatable, or comma-separated)", collectList)
+    .option(
+      "--category <name>",
+      "run only the policies of this category, e.g. secrets (repeatable, or comma-separated)",
+      collectList,
+    )
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0: a result per finding, naming its commit)", "text")
     .action(async (range: string[], opts: ScanOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
@@ -107,6 +124,8 @@ export function scanCommands(program: Command, ctx: Context): void {
       let scanHere: TextScanner | null = null;
       let thread: { scan: TextsScanner; close: () => Promise<void> } | null = null;
       let scanner: string | undefined;
+      /** Online: the ids sent with each evaluation ([]: every policy). */
+      let chosen: string[] = [];
       if (opts.offline) {
         const {
           defaultScanThreads,
@@ -118,14 +137,23 @@ export function scanCommands(program: Command, ctx: Context): void {
         } = await offlineEngine();
         const policies = offlinePolicies(
           readPolicyCache(policyCachePath(ctx.io.env), resolveConfig(ctx.io.env).url),
-          [],
+          opts.policy ?? [],
+          opts.category ?? [],
         );
         out.note(`offline: policy version ${policies.version} (${policies.source})`);
         // The engine on threads of their own while this one reads git (here when there are none).
         thread = offlineThreads(policies, opts.threads ?? defaultScanThreads());
         if (!thread) scanHere = offlineScanner(policies);
         scanner = `offline ${policies.version}`;
-      } else client = evaluatingClient(ctx, out);
+      } else {
+        client = evaluatingClient(ctx, out);
+        chosen = opts.category?.length
+          ? selectPolicies((await client.listPolicies()).policies, opts.policy, opts.category)
+          : (opts.policy ?? []);
+      }
+      // What was asked for, as the saved progress names it: a resumed scan runs the same policies.
+      const asked = [...(opts.policy ?? []), ...(opts.category ?? []).map((c) => `category:${c}`)];
+      const policiesAsked = asked.length ? asked : undefined;
       let shas: string[];
       try {
         shas = await commitList(root, range);
@@ -133,11 +161,12 @@ export function scanCommands(program: Command, ctx: Context): void {
         throw new CliError(`git cannot list ${range.join(" ")}: ${(err as Error).message.split("\n")[0]}`);
       }
       const statePath = join(root, STATE_PATH);
-      const resumed = opts.restart ? null : readState(statePath, range, scanner, shas);
+      const resumed = opts.restart ? null : readState(statePath, range, scanner, policiesAsked, shas);
       const state: State = resumed ?? {
         version: 1,
         range,
         ...(scanner ? { scanner } : {}),
+        ...(policiesAsked ? { policies: policiesAsked } : {}),
         done: 0,
         last: "",
         blobs: [],
@@ -147,7 +176,7 @@ export function scanCommands(program: Command, ctx: Context): void {
       const blobs = new Set(state.blobs);
       const repository = client ? (opts.repository ?? (await repositoryName(root, true, ctx.io.env))) : "";
 
-      const envelope = { repository, ref: "history" };
+      const envelope = { repository, ref: "history", ...(chosen.length ? { policies: chosen } : {}) };
       const sliceOpts = { concurrency: opts.concurrency, note: (t: string) => out.note(t) };
       // One git log for the commits left, read as it streams: the next slices are read while the
       // current one is evaluated. The progress saved after a slice names the blobs seen up to it.

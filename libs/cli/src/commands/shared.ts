@@ -34,6 +34,25 @@ export function collectList(value: string, previous: string[] = []): string[] {
   ];
 }
 
+/**
+ * The policies `--policy` and `--category` ask for: the ids named, and every policy of each category
+ * (`secrets`, `security`, `configuration`, or a custom policy's); none asked: [] (every policy). A
+ * category no policy has is an error, not an empty selection.
+ */
+export function selectPolicies(
+  all: readonly { id: string; category: string }[],
+  ids: readonly string[] = [],
+  categories: readonly string[] = [],
+): string[] {
+  const known = new Set(all.map((p) => p.category));
+  const missing = categories.filter((c) => !known.has(c));
+  if (missing.length)
+    throw new CliError(
+      `no policy in categor${missing.length === 1 ? "y" : "ies"} ${missing.join(", ")} (there are: ${[...known].sort().join(", ")})`,
+    );
+  return [...new Set([...ids, ...all.filter((p) => categories.includes(p.category)).map((p) => p.id)])];
+}
+
 /** A secret from stdin (first line, trimmed): never an argument, which shells and `ps` keep. */
 export async function secretFromStdin(option: string): Promise<string> {
   const chunks: Buffer[] = [];
