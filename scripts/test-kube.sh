@@ -7,7 +7,8 @@
 # tears the cluster down again, restoring the machine. `--results DIR` writes jest's JSON reports
 # to DIR/chart.json and DIR/kube.json (scripts/test.sh); other arguments go to both jest runs.
 # Prints how long each part took. Run it after scripts/test-container.sh, which builds verdict:test
-# (deploy/kube/images.sh builds it only when the engine has none).
+# (deploy/kube/images.sh builds it only when the engine has none). A Docker engine that was already
+# running (scripts/test.sh's, which runs this step beside others) is left running.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/node-env.sh
@@ -18,6 +19,8 @@ if [ "${1:-}" = --results ]; then
   shift 2
 fi
 t0=$(date +%s)
+engine_was_up=0
+if [ -n "${DOCKER_HOST:-}" ] && timeout 10 docker version >/dev/null 2>&1; then engine_was_up=1; fi
 bash deploy/kube/tools.sh chart || exit 1
 t1=$(date +%s)
 jest --selectProjects chart --runInBand "${report_chart[@]}" "$@"
@@ -33,7 +36,7 @@ export "${engine?}"
 kafka_image=$(sed -n 's/^VERDICT_KAFKA_IMAGE=//p' <<<"$images")
 ferretdb_image=$(sed -n 's/^VERDICT_FERRETDB_IMAGE=//p' <<<"$images")
 t4=$(date +%s)
-trap 'bash deploy/kube/cluster.sh down; bash deploy/image/dockerd.sh stop >/dev/null' EXIT
+trap 'bash deploy/kube/cluster.sh down; [ $engine_was_up = 1 ] || bash deploy/image/dockerd.sh stop >/dev/null' EXIT
 kube=$(bash deploy/kube/cluster.sh up | grep '^KUBECONFIG=') || exit 1
 export "${kube?}"
 # The upgrade test rolls every Deployment to another tag of the same image.

@@ -56,7 +56,7 @@ declare -A bg_pid=() bg_t0=()
 bg_start() {
   local name=$1; shift
   bg_t0[$name]=$(date +%s)
-  setsid bash -c '"$@"; rc=$?; date +%s > "$0.end"; exit $rc' "$results/bg-$name" "$@" > "$results/bg-$name.log" 2>&1 &
+  setsid bash -c '"$@"; rc=$?; echo $rc > "$0.rc"; date +%s > "$0.end"; exit $rc' "$results/bg-$name" "$@" > "$results/bg-$name.log" 2>&1 &
   bg_pid[$name]=$!
   echo "==> background build '$name' started (log: $results/bg-$name.log)"
 }
@@ -66,6 +66,11 @@ bg_wait() {
   t=$(date +%s)
   if [[ ${bg_pid[$name]} == done-* ]]; then
     rc=${bg_pid[$name]#done-}
+  elif [ "$BASHPID" != $$ ]; then
+    # In a lane (a subshell), which cannot wait for the script's children: the exit code the
+    # build writes when it ends (none if it was killed).
+    while [ ! -e "$results/bg-$name.end" ] && kill -0 "${bg_pid[$name]}" 2>/dev/null; do sleep 2; done
+    rc=$(cat "$results/bg-$name.rc" 2>/dev/null || echo 1)
   else
     wait "${bg_pid[$name]}"
     rc=$?
@@ -356,6 +361,25 @@ if wants integrations; then
   fi
 fi
 lane_join infra
+# The Kubernetes step runs as a lane of its own beside the steps that follow (adversarial, SSO
+# and fuzzing, container): its cluster mostly waits on rollouts and probes, and those steps keep
+# about one core busy (docs/development.md). It has its own cluster (containerd, not the Docker
+# engine, which it only reads images from), its NodePorts (30080, 30081, 30090) are outside the
+# ports the adversarial suite's stacks take, and it starts after the infra lane, whose steps
+# restart Kafka.
+kube_lane() {
+  echo "==> Kubernetes tests (the Helm chart: lint, kubeconform, kube-score, then a real single-node cluster)"
+  reports+=("$results/chart.json" "$results/kube.json")
+  if [ $engine_ok = 1 ] && bg_wait kube-tools && bg_wait images; then
+    bash scripts/test-kube.sh --results "$results" || failed_steps+=(kubernetes)
+  else
+    echo "the Kubernetes step did not run: the engine or a build it needs failed (above)" >&2
+    failed_steps+=(kubernetes)
+  fi
+  timed "kubernetes"
+}
+wants kubernetes && lane_start kube kube_lane
+
 # The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
 # scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
 wants adversarial && jest_step adversarial adversarial "adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)" \
@@ -405,17 +429,7 @@ if wants container; then
   timed "container"
 fi
 
-if wants kubernetes; then
-  echo "==> Kubernetes tests (the Helm chart: lint, kubeconform, kube-score, then a real single-node cluster)"
-  reports+=("$results/chart.json" "$results/kube.json")
-  if [ $engine_ok = 1 ] && bg_wait kube-tools && bg_wait images; then
-    bash scripts/test-kube.sh --results "$results" || failed_steps+=(kubernetes)
-  else
-    echo "the Kubernetes step did not run: the engine or a build it needs failed (above)" >&2
-    failed_steps+=(kubernetes)
-  fi
-  timed "kubernetes"
-fi
+lane_join kube
 echo "==> step timings: ${timings[*]/%/;} $(bg_timings)"
 [ ${#failed_steps[@]} -eq 0 ] || echo "==> failed steps: ${failed_steps[*]}"
 

@@ -31,11 +31,13 @@ const GRPC_SPAN = 14;
  * A base port with the ports after it free too (the services' gRPC ports: base … base+13), below
  * Linux's ephemeral range (32768-60999), where an outgoing connection of another suite could take
  * one between this check and the service's bind (a compliance service once failed to start on
- * EADDRINUSE at 32840).
+ * EADDRINUSE at 32840), and below Kubernetes' NodePort range (30000-32767): the test command runs
+ * the cluster test beside this suite, and kube-proxy sends 127.0.0.1 on a NodePort to the
+ * cluster whether or not anything is bound to it.
  */
 async function freeBase(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * (32_768 - 20_000 - GRPC_SPAN));
+    const base = 20_000 + Math.floor(Math.random() * (30_000 - 20_000 - GRPC_SPAN));
     const ok = await Promise.all(
       Array.from({ length: GRPC_SPAN }, (_, i) => i).map(
         (i) =>
