@@ -327,4 +327,17 @@ export const FAMAC_FAMILIES: ProviderFamily[] = [
     "bd_key_[A-Za-z0-9]{32}",
     "https://basedash.com/docs/api-reference/overview",
   ),
+  // Restricted API Access tokens of AuthZed's SpiceDB services: {prefix}_{key}, sdbst_ and the hash
+  // (`sdbst_h256_…`); a key of letters alone is the documentation's placeholder, not a secret.
+  {
+    ...prefixed(
+      "authzed-api-token",
+      "AuthZed (SpiceDB)",
+      "Restricted API Access token",
+      "sdbst_",
+      "sdbst_[a-z0-9]{2,8}_[A-Za-z0-9]{16,128}",
+      "https://authzed.com/docs/authzed/concepts/restricted-api-access",
+    ),
+    options: { allowlist: ["^sdbst_[a-z0-9]+_[A-Za-z]+$"] },
+  },
 ];
