@@ -165,4 +165,28 @@ export const FAMSZ_FAMILIES: ProviderFamily[] = [
     "tella_pk_[A-Za-z0-9]{32}",
     "https://docs.tella.com/authentication",
   ),
+  named(
+    "steel-api-key",
+    "Steel",
+    "API key",
+    ["steel"],
+    "ste-[A-Za-z0-9]{20,128}",
+    "https://docs.steel.dev/overview/authentication",
+  ),
+  named(
+    "tyk-api-key",
+    "Tyk",
+    "API key (base64 JSON of org, key id and hash algorithm)",
+    ["tyk"],
+    "eyJvcmciOiI[A-Za-z0-9+/]{60,300}={0,2}",
+    "https://github.com/TykTechnologies/tyk/blob/HEAD/storage/storage.go",
+  ),
+  named(
+    "workato-api-platform-auth-token",
+    "Workato",
+    "API Platform access profile auth token",
+    ["workato"],
+    "[a-f0-9]{64}",
+    "https://docs.workato.com/api-mgmt/auth-token.html",
+  ),
 ];
