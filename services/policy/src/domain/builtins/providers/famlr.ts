@@ -226,4 +226,20 @@ export const FAMLR_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9_-]{64}",
     "https://github.com/plausible/analytics/blob/master/lib/plausible/auth/api_key.ex",
   ),
+  named(
+    "overseerr-api-key",
+    "Overseerr",
+    "API key",
+    ["overseerr"],
+    "[A-Za-z0-9+/]{66}==",
+    "https://github.com/sct/overseerr/blob/develop/server/lib/settings.ts",
+  ),
+  named(
+    "miniflux-api-key",
+    "Miniflux",
+    "API key",
+    ["miniflux"],
+    "[A-Za-z0-9_-]{43}=",
+    "https://github.com/miniflux/v2/blob/main/internal/model/api_key.go",
+  ),
 ];
