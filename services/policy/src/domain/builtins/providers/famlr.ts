@@ -137,7 +137,7 @@ export const FAMLR_FAMILIES: ProviderFamily[] = [
     "API key",
     ["octoprint"],
     "[A-F0-9]{32}",
-    "https://github.com/OctoPrint/OctoPrint/blob/master/src/octoprint/util/__init__.py",
+    "https://github.com/OctoPrint/OctoPrint/blob/HEAD/src/octoprint/util/__init__.py",
   ),
   named(
     "moonraker-api-key",
