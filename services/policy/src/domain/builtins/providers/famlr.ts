@@ -4,56 +4,48 @@
 import type { ProviderFamily } from "../tokenRules.js";
 import { alnum, HEX32, HEX40, HEX64, named, prefixed } from "./shapes.js";
 
+/** An issuer's families that share one token body after their own prefixes, documented in one file. */
+const issuer =
+  (provider: string, body: string, docs: string) =>
+  (id: string, secret: string, prefix: string): ProviderFamily =>
+    prefixed(id, provider, secret, prefix, `${prefix}${body}`, docs);
+
 // Polar's server issues its credentials as a prefix and 37 random alphanumerics plus a 6-character
-// base62 CRC32 (43 in all); tokens issued before that are 43 URL-safe Base64 characters.
+// base62 CRC32 (43 in all); tokens issued before that are 43 URL-safe Base64 characters. OAuth2
+// access and refresh tokens carry the subject type (`u_` user, `o_` organization) after the prefix.
 const POLAR_TOKEN_SOURCE = "https://github.com/polarsource/polar/blob/main/server/polar/oauth2/constants.py";
-const polar = (id: string, secret: string, prefix: string, body: string): ProviderFamily =>
-  prefixed(id, "Polar", secret, prefix, `${prefix}${body}`, POLAR_TOKEN_SOURCE);
+const polar = issuer("Polar", "[A-Za-z0-9_-]{43}", POLAR_TOKEN_SOURCE);
+const polarOAuth = issuer("Polar", "(?:[uo]_)?[A-Za-z0-9_-]{43}", POLAR_TOKEN_SOURCE);
 
 // NetBird's management server issues a prefix, 30 random base62 characters and a 6-character base62
 // CRC32 of them: 40 characters in all.
 const netbird = (id: string, secret: string, prefix: string, file: string): ProviderFamily =>
-  prefixed(
-    id,
+  issuer(
     "NetBird",
-    secret,
-    prefix,
-    `${prefix}[A-Za-z0-9]{36}`,
+    "[A-Za-z0-9]{36}",
     `https://github.com/netbirdio/netbird/blob/main/management/server/types/${file}`,
-  );
+  )(id, secret, prefix);
 
 // LangWatch's keys: a prefix, a 16-character lookup id, `_` and a 48-character secret, both base62.
-const langwatch = (id: string, secret: string, prefix: string): ProviderFamily =>
-  prefixed(
-    id,
-    "LangWatch",
-    secret,
-    prefix,
-    `${prefix}[A-Za-z0-9]{16}_[A-Za-z0-9]{48}`,
-    "https://github.com/langwatch/langwatch/blob/main/langwatch/src/server/api-key/api-key-token.utils.ts",
-  );
+const langwatch = issuer(
+  "LangWatch",
+  "[A-Za-z0-9]{16}_[A-Za-z0-9]{48}",
+  "https://github.com/langwatch/langwatch/blob/main/langwatch/src/server/api-key/api-key-token.utils.ts",
+);
 
-// Pterodactyl's panel: an identifier (the prefix and 11 random alphanumerics) and a 32-character key.
-const pterodactyl = (id: string, secret: string, prefix: string): ProviderFamily =>
-  prefixed(
-    id,
-    "Pterodactyl",
-    secret,
-    prefix,
-    `${prefix}[A-Za-z0-9]{43}`,
-    "https://github.com/pterodactyl/panel/blob/1.0-develop/app/Models/ApiKey.php",
-  );
-
-// Pelican, Pterodactyl's successor, keeps its key layout under prefixes of its own.
-const pelican = (id: string, secret: string, prefix: string): ProviderFamily =>
-  prefixed(
-    id,
-    "Pelican Panel",
-    secret,
-    prefix,
-    `${prefix}[A-Za-z0-9]{43}`,
-    "https://github.com/pelican-dev/panel/blob/main/app/Models/ApiKey.php",
-  );
+// Pterodactyl's panel: an identifier (the prefix and 11 random alphanumerics) and a 32-character key;
+// Pelican, its successor, keeps the layout under prefixes of its own.
+const PANEL_KEY = "[A-Za-z0-9]{43}";
+const pterodactyl = issuer(
+  "Pterodactyl",
+  PANEL_KEY,
+  "https://github.com/pterodactyl/panel/blob/1.0-develop/app/Models/ApiKey.php",
+);
+const pelican = issuer(
+  "Pelican Panel",
+  PANEL_KEY,
+  "https://github.com/pelican-dev/panel/blob/main/app/Models/ApiKey.php",
+);
 
 // Radarr, Lidarr, Readarr and Prowlarr generate their API key as a GUID without dashes (32 lower-case
 // hexadecimal characters), in the same ConfigFileProvider.
@@ -68,7 +60,15 @@ const arr = (id: string, provider: string, repo: string): ProviderFamily =>
   );
 
 // PostHog's keys: a prefix and a random integer in base 57 (base 62 before), of 32 or 35 bytes.
-const POSTHOG_TOKEN_SOURCE = "https://github.com/PostHog/posthog/blob/master/posthog/models/utils.py";
+const posthog = (id: string, secret: string, prefix: string, length: string): ProviderFamily =>
+  prefixed(
+    id,
+    "PostHog",
+    secret,
+    prefix,
+    `${prefix}[A-Za-z0-9]{${length}}`,
+    "https://github.com/PostHog/posthog/blob/master/posthog/models/utils.py",
+  );
 
 export const FAMLR_FAMILIES: ProviderFamily[] = [
   prefixed(
@@ -79,35 +79,14 @@ export const FAMLR_FAMILIES: ProviderFamily[] = [
     "polar_oat_[A-Za-z0-9]{43}",
     "https://github.com/polarsource/polar/blob/main/server/polar/organization_access_token/service.py",
   ),
-  polar("polar-oauth-access-token", "OAuth2 access token", "polar_at_", "(?:[uo]_)?[A-Za-z0-9_-]{43}"),
-  polar("polar-oauth-refresh-token", "OAuth2 refresh token", "polar_rt_", "(?:[uo]_)?[A-Za-z0-9_-]{43}"),
-  polar("polar-oauth-client-secret", "OAuth2 client secret", "polar_cs_", "[A-Za-z0-9_-]{43}"),
-  polar("polar-client-registration-token", "OAuth2 client registration token", "polar_crt_", "[A-Za-z0-9_-]{43}"),
-  polar("polar-webhook-secret", "webhook secret", "polar_whs_", "[A-Za-z0-9_-]{43}"),
-  prefixed(
-    "posthog-secret-api-key",
-    "PostHog",
-    "project secret API key (feature flag local evaluation)",
-    "phs_",
-    "phs_[A-Za-z0-9]{45,49}",
-    POSTHOG_TOKEN_SOURCE,
-  ),
-  prefixed(
-    "posthog-oauth-access-token",
-    "PostHog",
-    "OAuth access token",
-    "pha_",
-    "pha_[A-Za-z0-9]{40,44}",
-    POSTHOG_TOKEN_SOURCE,
-  ),
-  prefixed(
-    "posthog-oauth-refresh-token",
-    "PostHog",
-    "OAuth refresh token",
-    "phr_",
-    "phr_[A-Za-z0-9]{40,44}",
-    POSTHOG_TOKEN_SOURCE,
-  ),
+  polarOAuth("polar-oauth-access-token", "OAuth2 access token", "polar_at_"),
+  polarOAuth("polar-oauth-refresh-token", "OAuth2 refresh token", "polar_rt_"),
+  polar("polar-oauth-client-secret", "OAuth2 client secret", "polar_cs_"),
+  polar("polar-client-registration-token", "OAuth2 client registration token", "polar_crt_"),
+  polar("polar-webhook-secret", "webhook secret", "polar_whs_"),
+  posthog("posthog-secret-api-key", "project secret API key (feature flag local evaluation)", "phs_", "45,49"),
+  posthog("posthog-oauth-access-token", "OAuth access token", "pha_", "40,44"),
+  posthog("posthog-oauth-refresh-token", "OAuth refresh token", "phr_", "40,44"),
   named(
     "microsoft-bing-maps-key",
     "Microsoft Bing Maps",
@@ -158,7 +137,7 @@ export const FAMLR_FAMILIES: ProviderFamily[] = [
     "API key",
     ["octoprint"],
     "[A-F0-9]{32}",
-    "https://github.com/OctoPrint/OctoPrint/blob/master/src/octoprint/util/__init__.py",
+    "https://github.com/OctoPrint/OctoPrint/blob/HEAD/src/octoprint/util/__init__.py",
   ),
   named(
     "moonraker-api-key",
@@ -225,5 +204,21 @@ export const FAMLR_FAMILIES: ProviderFamily[] = [
     ["plausible"],
     "[A-Za-z0-9_-]{64}",
     "https://github.com/plausible/analytics/blob/master/lib/plausible/auth/api_key.ex",
+  ),
+  named(
+    "overseerr-api-key",
+    "Overseerr",
+    "API key",
+    ["overseerr"],
+    "[A-Za-z0-9+/]{66}==",
+    "https://github.com/sct/overseerr/blob/develop/server/lib/settings.ts",
+  ),
+  named(
+    "miniflux-api-key",
+    "Miniflux",
+    "API key",
+    ["miniflux"],
+    "[A-Za-z0-9_-]{43}=",
+    "https://github.com/miniflux/v2/blob/main/internal/model/api_key.go",
   ),
 ];
