@@ -33,13 +33,7 @@ import { compileContext, nearProvider, type CompiledContext } from "./providerCo
 import type { Range } from "./redaction.js";
 import { compileSet, largestRepeat, SET_MAX_REPEAT, type Candidates } from "./ruleSet.js";
 import { buildSnippet } from "./snippet.js";
-import {
-  addStructural,
-  structuralRules,
-  structuralScan,
-  type StructuralCosts,
-  type StructuralRules,
-} from "./structuralScan.js";
+import { structuralRules, structuralScan, type StructuralCosts, type StructuralRules } from "./structuralScan.js";
 import { covers, parseMarker } from "./suppression.js";
 
 export type {
@@ -94,7 +88,8 @@ const SNIPPET_WINDOW = 1024;
 /** How compileEngine() compiles. */
 export interface CompileOptions {
   /**
-   * Compile each regex rule's own expressions when a file first makes it a candidate, not all up
+   * Compile each regex rule's own expressions when a file first makes it a candidate, and the
+   * structural rules of a language when a file of that language is first scanned, not all up
    * front (the set is compiled at once either way). The findings are the same; a process that
    * scans a few files (the CLI's `evaluate --offline`) skips most of the 500-odd compilations.
    */
@@ -141,7 +136,7 @@ function withLazyRegexes<T extends object>(rule: T, pattern: PatternToRun): T & 
 
 export function compileEngine(policies: readonly PolicyToRun[], options: CompileOptions = {}): Engine {
   const rules: Rule[] = [];
-  const structural = structuralRules();
+  const structural = structuralRules(options.lazyRules);
   let order = 0;
   const byPolicy = new Map<string, CompiledPolicy>();
   for (const policy of policies) {
@@ -149,7 +144,7 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
     byPolicy.set(policy.id, { excluded: (p) => (excludes ? excludes(p) : false) });
     for (const pattern of policy.patterns) {
       if (pattern.type === "structural") {
-        addStructural(structural, policy, pattern, order++);
+        structural.add(policy, pattern, order++);
         continue;
       }
       const stopwords = (pattern.stopwords ?? []).map((w) => w.toLowerCase());
