@@ -10,6 +10,7 @@ import { compileEngine, MAX_VIOLATIONS, notChecked, summarize, type Finding } fr
 import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdict/policy/offline";
 import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
 import type { MergedEvaluation } from "./batches.js";
+import { builtinEffective, builtinResolution } from "./builtinPolicies.js";
 import { CliError } from "./errors.js";
 import type { TextScanner, TextsScanner } from "./historyScan.js";
 import type { ScanReply, ScanRequest } from "./scanThread.js";
@@ -84,7 +85,11 @@ export interface OfflinePolicies {
 }
 
 export function offlinePolicies(cache: PolicyCache | null, ids: readonly string[]): OfflinePolicies {
-  const { policies, version, unknown } = resolveEffective(effectiveFromListed(cache?.policies), ids);
+  const { policies, version, unknown } = cache
+    ? resolveEffective(effectiveFromListed(cache.policies), ids)
+    : ids.length
+      ? resolveEffective(builtinEffective(), ids)
+      : builtinResolution();
   if (unknown.length) throw new CliError(`unknown polic${unknown.length === 1 ? "y" : "ies"}: ${unknown.join(", ")}`);
   return {
     run: policies,
