@@ -35,6 +35,7 @@ import { compileSet, largestRepeat, SET_MAX_REPEAT, type Candidates } from "./ru
 import { buildSnippet } from "./snippet.js";
 import { structuralRules, structuralScan, type StructuralCosts, type StructuralRules } from "./structuralScan.js";
 import { covers, parseMarker } from "./suppression.js";
+import { textGate } from "./textGate.js";
 
 export type {
   Engine,
@@ -94,6 +95,12 @@ export interface CompileOptions {
    * scans a few files (the CLI's `evaluate --offline`) skips most of the 500-odd compilations.
    */
   lazyRules?: boolean;
+  /**
+   * The only texts the engine will scan (a few files: their lower-cased copies are made): regex
+   * rules that cannot match in any of them are left out (textGate.ts). Their findings are the
+   * same; the findings in any other text may not be.
+   */
+  texts?: readonly { path: string; content: Buffer }[];
 }
 
 function compileRegexes(pattern: PatternToRun): RuleRegexes {
@@ -139,12 +146,17 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
   const structural = structuralRules(options.lazyRules);
   let order = 0;
   const byPolicy = new Map<string, CompiledPolicy>();
+  const admits = options.texts ? textGate(options.texts) : () => true;
   for (const policy of policies) {
     const excludes = policy.exclude_paths.length ? picomatch(policy.exclude_paths, { dot: true }) : undefined;
     byPolicy.set(policy.id, { excluded: (p) => (excludes ? excludes(p) : false) });
     for (const pattern of policy.patterns) {
       if (pattern.type === "structural") {
         structural.add(policy, pattern, order++);
+        continue;
+      }
+      if (!admits(pattern)) {
+        order++;
         continue;
       }
       const stopwords = (pattern.stopwords ?? []).map((w) => w.toLowerCase());
