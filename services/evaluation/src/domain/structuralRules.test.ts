@@ -157,14 +157,14 @@ describe("structural rules", () => {
     expect(bad(JSON.stringify({ languages: ["python"], rule: { kind: "no_such_kind" } }))).toThrow("bad-rule");
   });
 
-  it("compiled on first use, compiles a language's rules when a file of that language is first scanned", () => {
+  it("compiled on first use, compiles a language's rules when a file of that language first gets past their gates", () => {
     const lazy = (value: string) =>
       compileEngine([policy("p", [{ type: "structural", value, rule_id: "bad-rule" }]), systemRule()], {
         lazyRules: true,
       });
     // A value that is not a rule still fails at once.
     expect(() => lazy("os.system(")).toThrow("bad-rule");
-    // One ast-grep rejects fails the first scan of its language, every time, with the eager error.
+    // One ast-grep rejects fails the scans of its language that would run it, every time, with the eager error.
     const engine = lazy(JSON.stringify({ languages: ["python", "go"], rule: { kind: "no_such_kind" } }));
     expect(engine.scan("tools/run.ts", Buffer.from("os.system(cmd)\n"), { allowSuppression: true }).findings).toEqual(
       [],

@@ -41,22 +41,26 @@ export type StructuralCosts = Map<StructuralLanguage, StructuralCost>;
 /**
  * A library's structural rules, by language. Compiled up front (the services: a rule ast-grep
  * rejects fails the engine's compilation), or, `lazy`, a language's rules when a file of that
- * language is first scanned (the CLI, which scans a few files of one or two languages: the
- * library's 60-odd rules cost about 45 ms to compile); then a rule ast-grep rejects fails that
- * scan, with the same error. Either way a value that is not JSON of languages and a rule fails
- * at once.
+ * language is first scanned, each checked by ast-grep when a file first gets past its gates (the
+ * CLI, which scans a few files of one or two languages: checking the library's 60-odd rules costs
+ * about 45 ms); then a rule ast-grep rejects fails the scans that would run it, with the same
+ * error. Either way a value that is not JSON of languages and a rule fails at once.
  */
 export interface StructuralRules {
   /** Compiles (or, lazy, reads) a `structural` pattern into the rules of each of its languages; throws when its value is not a rule. */
   add(policy: PolicyToRun, pattern: PatternToRun, order: number): void;
   /** A language's rules, in the order they were added. */
   of(language: StructuralLanguage): readonly StructuralRule<Structural>[];
+  /** Throws, as compiling them up front would have, when ast-grep rejects one of these rules of `language` (lazy). */
+  check(language: StructuralLanguage, rules: readonly StructuralRule<Structural>[]): void;
 }
 
 export function structuralRules(lazy = false): StructuralRules {
   const compiled = new Map<StructuralLanguage, StructuralRule<Structural>[]>(STRUCTURAL_LANGUAGES.map((l) => [l, []]));
   /** lazy: each language's rules to compile when it is first asked for, in order. */
   const pending = new Map<StructuralLanguage, (() => StructuralRule<Structural>)[]>();
+  /** lazy: the rules ast-grep has checked, by language. */
+  const checked = new Map<StructuralLanguage, Set<StructuralRule<Structural>>>();
   return {
     add(policy, pattern, order) {
       const owner = (): Structural => ({
@@ -78,21 +82,27 @@ export function structuralRules(lazy = false): StructuralRules {
       for (const language of spec.languages) {
         const list = pending.get(language) ?? [];
         pending.set(language, list);
-        list.push(() => {
-          checkSpec(spec, pattern.rule_id, [language]);
-          return (rule ??= structuralRule(owner(), spec));
-        });
+        list.push(() => (rule ??= structuralRule(owner(), spec)));
       }
     },
     of(language) {
       const list = pending.get(language);
       if (list) {
-        // (A rule that fails leaves the language pending: every later scan of it fails the same way.)
-        const rules = list.map((compile) => compile());
         pending.delete(language);
-        compiled.get(language)!.push(...rules);
+        compiled.get(language)!.push(...list.map((compile) => compile()));
       }
       return compiled.get(language)!;
+    },
+    check(language, rules) {
+      if (!lazy) return;
+      const done = checked.get(language) ?? new Set();
+      checked.set(language, done);
+      for (const rule of rules) {
+        if (done.has(rule)) continue;
+        // (A rule that fails stays unchecked: every later scan that would run it fails the same way.)
+        checkSpec(rule.spec, rule.owner.pattern.rule_id, [language]);
+        done.add(rule);
+      }
     },
   };
 }
@@ -130,6 +140,7 @@ export function structuralScan(
   };
   const ready = gated.filter((r) => mayMatch(r.words, has));
   if (!ready.length) return [];
+  rules.check(language, ready);
   const text = content.toString("utf8");
   const { matches, cpu } = matchStructural(language, text, content.length, ready, has);
   if (costs && cpu) {

@@ -13,7 +13,7 @@ export interface GatedPattern {
   paths: string[];
 }
 
-/** Bits of the 3-byte sequences of the texts: a keyword missing one of its own is in none of them. */
+/** Bits of the 3-byte sequences of the texts: a keyword with a trigram they lack is in none of them. */
 const TRIGRAMS = 1 << 24;
 
 /**
@@ -22,17 +22,23 @@ const TRIGRAMS = 1 << 24;
  * in one direction only: a rule it admits may still find nothing; one it refuses finds nothing.
  */
 export function textGate(texts: readonly { path: string; content: Buffer }[]): (pattern: GatedPattern) => boolean {
-  // The texts lower-cased (toLowerAscii reuses its buffer: each is copied out), and their trigrams.
-  const lowered = texts.map((t) => Buffer.from(toLowerAscii(t.content)));
+  // The texts lower-cased into one buffer (toLowerAscii reuses its own), each followed by a NUL
+  // that no keyword holds, and the bits of its trigrams.
+  const joined = Buffer.allocUnsafe(texts.reduce((n, t) => n + t.content.length + 1, 0));
+  let end = 0;
+  for (const t of texts) {
+    end += toLowerAscii(t.content).copy(joined, end);
+    joined[end++] = 0;
+  }
   const trigrams = new Uint8Array(TRIGRAMS / 8);
-  for (const text of lowered)
-    for (let i = 0; i + 2 < text.length; i++) {
-      const g = (text[i]! << 16) | (text[i + 1]! << 8) | text[i + 2]!;
-      trigrams[g >>> 3]! |= 1 << (g & 7);
-    }
-  const hasTrigrams = (k: Buffer) => {
-    for (let i = 0; i + 2 < k.length; i++) {
-      const g = (k[i]! << 16) | (k[i + 1]! << 8) | k[i + 2]!;
+  for (let i = 0; i + 2 < joined.length; i++) {
+    const g = (joined[i]! << 16) | (joined[i + 1]! << 8) | joined[i + 2]!;
+    trigrams[g >>> 3]! |= 1 << (g & 7);
+  }
+  /** Whether every trigram of the keyword's bytes (`at(i)`, `length` of them) is one of the texts'. */
+  const hasTrigrams = (at: (i: number) => number, length: number) => {
+    for (let i = 0; i + 2 < length; i++) {
+      const g = (at(i) << 16) | (at(i + 1) << 8) | at(i + 2);
       if (!(trigrams[g >>> 3]! & (1 << (g & 7)))) return false;
     }
     return true;
@@ -41,8 +47,12 @@ export function textGate(texts: readonly { path: string; content: Buffer }[]): (
   const present = (keyword: string) => {
     let seen = keywordSeen.get(keyword);
     if (seen === undefined) {
-      const k = Buffer.from(keyword.toLowerCase(), "utf8");
-      seen = hasTrigrams(k) && lowered.some((text) => text.includes(k));
+      const lower = keyword.toLowerCase();
+      // An ASCII keyword's characters are its bytes: no buffer for the keywords of most rules.
+      const bytes = Buffer.byteLength(lower, "utf8") === lower.length ? undefined : Buffer.from(lower, "utf8");
+      seen = bytes
+        ? hasTrigrams((i) => bytes[i]!, bytes.length) && joined.includes(bytes)
+        : hasTrigrams((i) => lower.charCodeAt(i), lower.length) && joined.includes(lower, 0, "latin1");
       keywordSeen.set(keyword, seen);
     }
     return seen;
