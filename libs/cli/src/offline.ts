@@ -10,6 +10,7 @@ import { compileEngine, MAX_VIOLATIONS, notChecked, summarize, type Finding } fr
 import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdict/policy/offline";
 import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
 import type { MergedEvaluation } from "./batches.js";
+import { builtinEffective, builtinResolution } from "./builtinPolicies.js";
 import { selectPolicies } from "./commands/shared.js";
 import { CliError } from "./errors.js";
 import type { TextScanner, TextsScanner } from "./historyScan.js";
@@ -84,14 +85,21 @@ export interface OfflinePolicies {
   allowSuppression: boolean;
 }
 
-/** The policies to run offline: every enabled one, or those among `ids` and in `categories` (selectPolicies()). */
+/**
+ * The policies to run offline: every enabled one, or those among `ids` and in `categories`
+ * (selectPolicies()); without a pulled set, the built-ins (resolved once, in the single file's
+ * snapshot when every enabled one runs).
+ */
 export function offlinePolicies(
   cache: PolicyCache | null,
   ids: readonly string[],
   categories: readonly string[] = [],
 ): OfflinePolicies {
-  const all = effectiveFromListed(cache?.policies);
-  const { policies, version, unknown } = resolveEffective(all, selectPolicies(all, ids, categories));
+  const all = cache ? effectiveFromListed(cache.policies) : builtinEffective();
+  const { policies, version, unknown } =
+    cache || ids.length || categories.length
+      ? resolveEffective(all, selectPolicies(all, ids, categories))
+      : builtinResolution();
   if (unknown.length) throw new CliError(`unknown polic${unknown.length === 1 ? "y" : "ies"}: ${unknown.join(", ")}`);
   return {
     run: policies,
@@ -238,13 +246,21 @@ export function offlineThreads(
   };
 }
 
+/**
+ * Up to this many bytes in all, the engine leaves out the regex rules that cannot match in the
+ * files (compileEngine's `texts`: a typical commit wakes a dozen of 700, and the set of those
+ * compiles in a fraction of the time). Above it, the whole set: most rules would stay anyway.
+ */
+const GATED_BYTES = 4 * 1024 * 1024;
+
 /** Scans the files in this process and answers as the API would (no id: nothing was stored). */
 export function evaluateOffline(
   policies: OfflinePolicies,
   files: { path: string; status: string; content: Buffer }[],
   envelope: { repository: string; ref: string; base_ref?: string },
 ): MergedEvaluation & { policy_version: string } {
-  const engine = compileEngine(policies.run, { lazyRules: true });
+  const bytes = files.reduce((n, f) => n + f.content.length, 0);
+  const engine = compileEngine(policies.run, { lazyRules: true, ...(bytes <= GATED_BYTES ? { texts: files } : {}) });
   const started = new Date().toISOString();
   let room = MAX_VIOLATIONS;
   const scans = files.map((f) => {

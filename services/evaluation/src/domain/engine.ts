@@ -33,14 +33,9 @@ import { compileContext, nearProvider, type CompiledContext } from "./providerCo
 import type { Range } from "./redaction.js";
 import { compileSet, largestRepeat, SET_MAX_REPEAT, type Candidates } from "./ruleSet.js";
 import { buildSnippet } from "./snippet.js";
-import {
-  addStructural,
-  structuralRules,
-  structuralScan,
-  type StructuralCosts,
-  type StructuralRules,
-} from "./structuralScan.js";
+import { structuralRules, structuralScan, type StructuralCosts, type StructuralRules } from "./structuralScan.js";
 import { covers, parseMarker } from "./suppression.js";
+import { textGate } from "./textGate.js";
 
 export type {
   Engine,
@@ -94,11 +89,18 @@ const SNIPPET_WINDOW = 1024;
 /** How compileEngine() compiles. */
 export interface CompileOptions {
   /**
-   * Compile each regex rule's own expressions when a file first makes it a candidate, not all up
+   * Compile each regex rule's own expressions when a file first makes it a candidate, and the
+   * structural rules of a language when a file of that language is first scanned, not all up
    * front (the set is compiled at once either way). The findings are the same; a process that
    * scans a few files (the CLI's `evaluate --offline`) skips most of the 500-odd compilations.
    */
   lazyRules?: boolean;
+  /**
+   * The only texts the engine will scan (a few files: their lower-cased copies are made): regex
+   * rules that cannot match in any of them are left out (textGate.ts). Their findings are the
+   * same; the findings in any other text may not be.
+   */
+  texts?: readonly { path: string; content: Buffer }[];
 }
 
 function compileRegexes(pattern: PatternToRun): RuleRegexes {
@@ -141,15 +143,20 @@ function withLazyRegexes<T extends object>(rule: T, pattern: PatternToRun): T & 
 
 export function compileEngine(policies: readonly PolicyToRun[], options: CompileOptions = {}): Engine {
   const rules: Rule[] = [];
-  const structural = structuralRules();
+  const structural = structuralRules(options.lazyRules);
   let order = 0;
   const byPolicy = new Map<string, CompiledPolicy>();
+  const admits = options.texts ? textGate(options.texts) : () => true;
   for (const policy of policies) {
     const excludes = policy.exclude_paths.length ? picomatch(policy.exclude_paths, { dot: true }) : undefined;
     byPolicy.set(policy.id, { excluded: (p) => (excludes ? excludes(p) : false) });
     for (const pattern of policy.patterns) {
       if (pattern.type === "structural") {
-        addStructural(structural, policy, pattern, order++);
+        structural.add(policy, pattern, order++);
+        continue;
+      }
+      if (!admits(pattern)) {
+        order++;
         continue;
       }
       const stopwords = (pattern.stopwords ?? []).map((w) => w.toLowerCase());

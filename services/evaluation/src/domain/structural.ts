@@ -131,6 +131,13 @@ export interface StructuralResult<R> {
 
 /** Parses and validates a structural pattern's value; throws with the reason when it is not one. */
 export function parseSpec(value: string, ruleId: string): StructuralSpec {
+  const spec = readSpec(value, ruleId);
+  checkSpec(spec, ruleId, spec.languages);
+  return spec;
+}
+
+/** A structural pattern's value read (JSON of languages, a rule and its flow), not yet compiled by ast-grep (checkSpec()). */
+export function readSpec(value: string, ruleId: string): StructuralSpec {
   let spec: unknown;
   try {
     spec = JSON.parse(value);
@@ -160,15 +167,22 @@ export function parseSpec(value: string, ruleId: string): StructuralSpec {
     throw new Error(
       `structural rule ${ruleId}: a flow needs a sink metavariable and sources, in ${FLOW_LANGUAGES.join(", ")}`,
     );
+  return s as StructuralSpec;
+}
+
+/**
+ * Has ast-grep compile the rule (and its flow's sources and sanitizers) for each of `languages`,
+ * on an empty file, so that a rule it rejects fails here, not during a scan.
+ */
+export function checkSpec(spec: StructuralSpec, ruleId: string, languages: readonly StructuralLanguage[]): void {
   registerLanguages();
-  // Each language compiles the rule on an empty file, so a rule ast-grep rejects fails here, not
-  // during a scan.
-  for (const language of s.languages) {
+  for (const language of languages) {
     try {
       const root = parse(PARSER[language], "").root();
-      root.findAll(config(s as StructuralSpec));
-      for (const rule of [...(flow?.sources ?? []), ...(flow?.sanitizers ?? [])]) root.findAll({ rule } as NapiConfig);
-      for (const g of flow?.guards ?? []) {
+      root.findAll(config(spec));
+      for (const rule of [...(spec.flow?.sources ?? []), ...(spec.flow?.sanitizers ?? [])])
+        root.findAll({ rule } as NapiConfig);
+      for (const g of spec.flow?.guards ?? []) {
         root.findAll({ rule: g.rule, ...(g.constraints ? { constraints: g.constraints } : {}) } as NapiConfig);
         for (const rule of g.normalized ?? []) root.findAll({ rule } as NapiConfig);
       }
@@ -176,7 +190,6 @@ export function parseSpec(value: string, ruleId: string): StructuralSpec {
       throw new Error(`structural rule ${ruleId} (${language}): ${(e as Error).message}`, { cause: e });
     }
   }
-  return s as StructuralSpec;
 }
 
 const config = (spec: StructuralSpec, rule = spec.rule): NapiConfig =>

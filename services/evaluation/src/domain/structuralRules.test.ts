@@ -156,4 +156,28 @@ describe("structural rules", () => {
     expect(bad(JSON.stringify({ languages: ["cobol"], rule: { pattern: "x" } }))).toThrow("bad-rule");
     expect(bad(JSON.stringify({ languages: ["python"], rule: { kind: "no_such_kind" } }))).toThrow("bad-rule");
   });
+
+  it("compiled on first use, compiles a language's rules when a file of that language first gets past their gates", () => {
+    const lazy = (value: string) =>
+      compileEngine([policy("p", [{ type: "structural", value, rule_id: "bad-rule" }]), systemRule()], {
+        lazyRules: true,
+      });
+    // A value that is not a rule still fails at once.
+    expect(() => lazy("os.system(")).toThrow("bad-rule");
+    // One ast-grep rejects fails the scans of its language that would run it, every time, with the eager error.
+    const engine = lazy(JSON.stringify({ languages: ["python", "go"], rule: { kind: "no_such_kind" } }));
+    expect(engine.scan("tools/run.ts", Buffer.from("os.system(cmd)\n"), { allowSuppression: true }).findings).toEqual(
+      [],
+    );
+    const python = Buffer.from("import os\nos.system(cmd)\n");
+    for (let i = 0; i < 2; i++)
+      expect(() => engine.scan("tools/run.py", python, { allowSuppression: true })).toThrow(
+        "structural rule bad-rule (python)",
+      );
+    // The valid rules of a language run as the eager engine's do.
+    const good = lazy(JSON.stringify({ languages: ["go"], rule: { pattern: "exec.Command($X)" } }));
+    expect(good.scan("tools/run.py", python, { allowSuppression: true }).findings.map((f) => f.rule_id)).toEqual([
+      "python-os-system-variable",
+    ]);
+  });
 });

@@ -7,9 +7,11 @@ import { utf8Offsets, type ByteLines } from "./bytes.js";
 import { mayMatch } from "./structuralWords.js";
 import type { CompiledPolicy, Hit, PatternToRun, PolicyToRun, Reporting } from "./engineTypes.js";
 import {
+  checkSpec,
   languageOf,
   matchStructural,
   parseSpec,
+  readSpec,
   STRUCTURAL_LANGUAGES,
   structuralRule,
   type StructuralLanguage,
@@ -27,9 +29,6 @@ interface Structural extends Reporting {
 // File conditions read the whole file once: ^ and $ at line boundaries.
 const FILE_FLAGS = "mu";
 
-/** A library's structural rules, by language. */
-export type StructuralRules = ReadonlyMap<StructuralLanguage, StructuralRule<Structural>[]>;
-
 /** What the structural matcher has cost an engine, by language: the files it parsed, their size, and CPU time. */
 export interface StructuralCost {
   files: number;
@@ -39,28 +38,73 @@ export interface StructuralCost {
 }
 export type StructuralCosts = Map<StructuralLanguage, StructuralCost>;
 
-export function structuralRules(): Map<StructuralLanguage, StructuralRule<Structural>[]> {
-  return new Map(STRUCTURAL_LANGUAGES.map((l) => [l, []]));
+/**
+ * A library's structural rules, by language. Compiled up front (the services: a rule ast-grep
+ * rejects fails the engine's compilation), or, `lazy`, a language's rules when a file of that
+ * language is first scanned, each checked by ast-grep when a file first gets past its gates (the
+ * CLI, which scans a few files of one or two languages: checking the library's 60-odd rules costs
+ * about 45 ms); then a rule ast-grep rejects fails the scans that would run it, with the same
+ * error. Either way a value that is not JSON of languages and a rule fails at once.
+ */
+export interface StructuralRules {
+  /** Compiles (or, lazy, reads) a `structural` pattern into the rules of each of its languages; throws when its value is not a rule. */
+  add(policy: PolicyToRun, pattern: PatternToRun, order: number): void;
+  /** A language's rules, in the order they were added. */
+  of(language: StructuralLanguage): readonly StructuralRule<Structural>[];
+  /** Throws, as compiling them up front would have, when ast-grep rejects one of these rules of `language` (lazy). */
+  check(language: StructuralLanguage, rules: readonly StructuralRule<Structural>[]): void;
 }
 
-/** Compiles a `structural` pattern into the library's rules of each of its languages; throws when its value is not a rule. */
-export function addStructural(
-  rules: Map<StructuralLanguage, StructuralRule<Structural>[]>,
-  policy: PolicyToRun,
-  pattern: PatternToRun,
-  order: number,
-): void {
-  const spec = parseSpec(pattern.value, pattern.rule_id);
-  const owner: Structural = {
-    policy,
-    pattern,
-    order,
-    paths: pattern.paths.map((p) => new RE2(p, "u")),
-    keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
-    fileRequires: (pattern.file_requires ?? []).map((p) => new RE2(p, FILE_FLAGS)),
+export function structuralRules(lazy = false): StructuralRules {
+  const compiled = new Map<StructuralLanguage, StructuralRule<Structural>[]>(STRUCTURAL_LANGUAGES.map((l) => [l, []]));
+  /** lazy: each language's rules to compile when it is first asked for, in order. */
+  const pending = new Map<StructuralLanguage, (() => StructuralRule<Structural>)[]>();
+  /** lazy: the rules ast-grep has checked, by language. */
+  const checked = new Map<StructuralLanguage, Set<StructuralRule<Structural>>>();
+  return {
+    add(policy, pattern, order) {
+      const owner = (): Structural => ({
+        policy,
+        pattern,
+        order,
+        paths: pattern.paths.map((p) => new RE2(p, "u")),
+        keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
+        fileRequires: (pattern.file_requires ?? []).map((p) => new RE2(p, FILE_FLAGS)),
+      });
+      if (!lazy) {
+        const spec = parseSpec(pattern.value, pattern.rule_id);
+        const rule = structuralRule(owner(), spec);
+        for (const language of spec.languages) compiled.get(language)!.push(rule);
+        return;
+      }
+      const spec = readSpec(pattern.value, pattern.rule_id);
+      let rule: StructuralRule<Structural> | undefined; // one for all its languages, as above
+      for (const language of spec.languages) {
+        const list = pending.get(language) ?? [];
+        pending.set(language, list);
+        list.push(() => (rule ??= structuralRule(owner(), spec)));
+      }
+    },
+    of(language) {
+      const list = pending.get(language);
+      if (list) {
+        pending.delete(language);
+        compiled.get(language)!.push(...list.map((compile) => compile()));
+      }
+      return compiled.get(language)!;
+    },
+    check(language, rules) {
+      if (!lazy) return;
+      const done = checked.get(language) ?? new Set();
+      checked.set(language, done);
+      for (const rule of rules) {
+        if (done.has(rule)) continue;
+        // (A rule that fails stays unchecked: every later scan that would run it fails the same way.)
+        checkSpec(rule.spec, rule.owner.pattern.rule_id, [language]);
+        done.add(rule);
+      }
+    },
   };
-  const compiled = structuralRule(owner, spec);
-  for (const language of spec.languages) rules.get(language)!.push(compiled);
 }
 
 /**
@@ -79,7 +123,7 @@ export function structuralScan(
 ): Hit[] {
   const language = languageOf(path);
   if (!language) return [];
-  const gated = rules.get(language)!.filter(
+  const gated = rules.of(language).filter(
     ({ owner }) =>
       !policies.get(owner.policy.id)!.excluded(path) &&
       (!owner.paths.length || owner.paths.some((p) => p.test(path))) &&
@@ -96,6 +140,7 @@ export function structuralScan(
   };
   const ready = gated.filter((r) => mayMatch(r.words, has));
   if (!ready.length) return [];
+  rules.check(language, ready);
   const text = content.toString("utf8");
   const { matches, cpu } = matchStructural(language, text, content.length, ready, has);
   if (costs && cpu) {
