@@ -146,6 +146,28 @@ function startsWith(buf: Buffer, start: number, end: number, prefix: string): bo
   return true;
 }
 
+const isHex = (c: number) => (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66);
+
+/** The new blob's id of an `index OLD..NEW[ MODE]` line `buf[s…e]` (read from its bytes), or undefined. */
+function newBlob(buf: Buffer, s: number, e: number): string | undefined {
+  let i = s + 6; // after "index "
+  const old = i;
+  while (i < e && isHex(buf[i]!)) i++;
+  if (i === old || buf[i] !== 0x2e || buf[i + 1] !== 0x2e) return undefined;
+  const from = (i += 2);
+  while (i < e && isHex(buf[i]!)) i++;
+  return i > from ? buf.toString("latin1", from, i) : undefined;
+}
+
+/** The first line number of the new side of a hunk header `@@ -a,b +c,d @@` (`buf[s…e]`), as its bytes say. */
+function hunkStart(buf: Buffer, s: number, e: number): number {
+  const plus = buf.indexOf(PLUS, s);
+  let n = 0;
+  if (plus < 0 || plus >= e) return 0;
+  for (let i = plus + 1; i < e && buf[i]! >= 0x30 && buf[i]! <= 0x39; i++) n = n * 10 + buf[i]! - 0x30;
+  return n;
+}
+
 /** git log's arguments for the added lines of the commits it reads on its standard input, in that order. */
 const logArgs = (paths: string[]) => [
   "-c",
@@ -194,7 +216,6 @@ function sliceParser(size: number, seenBlobs: Set<string>, emit: (slice: ReadSli
     arena = new LineArena();
   };
   const line = (buf: Buffer, s: number, e: number, valid: boolean): void => {
-    const text = () => buf.toString("utf8", s, e);
     const first = s < e ? buf[s] : -1;
     if (first === PLUS && current && !skip) {
       current.lines.push(next++);
@@ -216,8 +237,8 @@ function sliceParser(size: number, seenBlobs: Set<string>, emit: (slice: ReadSli
       inHeader = true;
     } else if (inHeader) {
       if (startsWith(buf, s, e, "index ")) {
-        const blob = /^index [0-9a-f]+\.\.([0-9a-f]+)/.exec(text())?.[1];
-        if (blob && (seenBlobs.has(blob) || /^0+$/.test(blob))) skip = true;
+        const blob = newBlob(buf, s, e);
+        if (blob && (seenBlobs.has(blob) || !/[^0]/.test(blob))) skip = true;
         else if (blob) {
           seenBlobs.add(blob);
           blobs.push(blob);
@@ -233,8 +254,7 @@ function sliceParser(size: number, seenBlobs: Set<string>, emit: (slice: ReadSli
         inHeader = false; // a binary file, or a mode change without content
         skip = true;
       }
-    } else if (current && !skip && first === AT && startsWith(buf, s, e, "@@"))
-      next = Number(/\+(\d+)/.exec(text())?.[1] ?? 0);
+    } else if (current && !skip && first === AT && startsWith(buf, s, e, "@@")) next = hunkStart(buf, s, e);
   };
   return { line, end: () => commits.length > 0 && flush() };
 }
@@ -286,15 +306,23 @@ export async function* readSlices(
   let carry: Buffer | undefined;
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const feed = (lines: Buffer) => {
+    const valid = isUtf8(lines);
+    eachLine(lines, (b, s, e) => parser.line(b, s, e, valid));
+  };
+  // Whole lines only: a line cut by a chunk waits for the rest of it (only that line is copied).
   child.stdout.on("data", (chunk: Buffer) => {
-    const buf = carry ? Buffer.concat([carry, chunk]) : chunk;
-    const last = buf.lastIndexOf(LF);
-    // Whole lines only: a line cut by the chunk waits for the rest of it.
-    carry = last < 0 ? buf : buf.subarray(last + 1);
-    if (last < 0) return;
-    const whole = buf.subarray(0, last + 1);
-    const valid = isUtf8(whole);
-    eachLine(whole, (b, s, e) => parser.line(b, s, e, valid));
+    let from = 0;
+    if (carry) {
+      const lf = chunk.indexOf(LF);
+      if (lf < 0) return void (carry = Buffer.concat([carry, chunk]));
+      feed(Buffer.concat([carry, chunk.subarray(0, lf + 1)]));
+      carry = undefined;
+      from = lf + 1;
+    }
+    const last = chunk.lastIndexOf(LF);
+    if (last >= from) feed(chunk.subarray(from, last + 1));
+    if (Math.max(last + 1, from) < chunk.length) carry = chunk.subarray(Math.max(last + 1, from));
   });
   child.stdin.on("error", () => undefined); // git gone early: its exit says why
   child.stdin.end(shas.join("\n") + "\n");
@@ -305,10 +333,7 @@ export async function* readSlices(
   child.once("close", (code) => {
     if (code !== 0) failure ??= new Error(err.trim() || `git exited ${code}`);
     else {
-      if (carry?.length) {
-        const valid = isUtf8(carry);
-        eachLine(carry, (b, s, e) => parser.line(b, s, e, valid));
-      }
+      if (carry?.length) feed(carry);
       parser.end();
     }
     finished = true;

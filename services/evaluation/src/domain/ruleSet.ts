@@ -58,7 +58,39 @@ function setEntry(rule: SetRule): string {
   return rule.keywordEntry ? rule.pattern.keywords.map(caselessAscii).join("|") : rule.pattern.value;
 }
 
-export function compileSet(rules: SetRule[]): Candidates {
+/** How compileSet() builds the first pass. */
+export interface SetOptions {
+  /**
+   * Two sets instead of one: the rules entered by their keywords (literal alternations) and the
+   * others (whole patterns), with the same answer. RE2 builds a set's DFA as it reads, and the
+   * two DFAs take far fewer states to build than the one of them all: on express's history (5.2 MB
+   * of text, the whole library) 196 against 329 ms of CPU on the first read, but 47 against 23 ms
+   * on a read once they are built. For a process that scans once (the CLI's offline engines).
+   */
+  split?: boolean;
+}
+
+export function compileSet(rules: SetRule[], options: SetOptions = {}): Candidates {
+  if (options.split) {
+    const groups = [
+      rules.flatMap((r, i) => (r.keywordEntry ? [i] : [])),
+      rules.flatMap((r, i) => (r.keywordEntry ? [] : [i])),
+    ];
+    if (groups.every((g) => g.length > 0)) {
+      const sets = groups.map((indexes) => ({ indexes, match: compileSet(indexes.map((i) => rules[i]!)) }));
+      return (content) => {
+        const found: number[] = [];
+        let bySet = true;
+        for (const { indexes, match } of sets) {
+          const part = match(content);
+          bySet &&= part.bySet; // a keyword check made again where a set could not say
+          for (const i of part.rules) found.push(indexes[i]!);
+        }
+        // In ascending order, as one set answers (the order the rules are checked and reported in).
+        return { rules: found.sort((x, y) => x - y), bySet };
+      };
+    }
+  }
   // Without the set (too large for its DFA budget, at compile time or on some input), the same
   // answer comes from each pattern alone: slower, never wrong.
   const oneByOne: Candidates = (content) => ({
