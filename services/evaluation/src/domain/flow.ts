@@ -19,7 +19,8 @@
 // assigns element by element, and `data, err := f(p)` gives every name the call's results. Guards
 // (GuardSpec; Go's `if` so far): a check such as `strings.Contains(p, "..")` clears the name it
 // checks where it decided the way to the sink (the branch it took, or after an `if` that exits
-// when it failed). Each check is bounded (MAX_NODES nodes, names
+// when it failed). A call can be clean by its receiver (SafeReceiverSpec: `md.render(x)` of a
+// markdown renderer every assignment makes escaping). Each check is bounded (MAX_NODES nodes, names
 // followed at most MAX_DEPTH deep), so a large function costs a bounded amount per sink.
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
 import { elementOf, type CallSite } from "./collections.js";
@@ -46,6 +47,21 @@ export interface FlowSpec {
   parameters?: string[];
   /** Checks that make a name safe where they decide the branch the sink is in (see GuardSpec). */
   guards?: GuardSpec[];
+  /** Calls whose result is clean because of what their receiver is (see SafeReceiverSpec). */
+  safeReceivers?: SafeReceiverSpec[];
+}
+
+/**
+ * A call made safe by its receiver: `md.render(x)` where every assignment to `md` in the file
+ * makes a renderer that escapes (markdown-it created without `html: true`).
+ */
+export interface SafeReceiverSpec {
+  /** An ast-grep rule matching the call, binding its receiver (a name) to `receiver`. */
+  rule: Record<string, unknown>;
+  /** The metavariable (without `$`) of the receiver. */
+  receiver: string;
+  /** Rules every value the file assigns to the receiver's name must match. */
+  made: Record<string, unknown>[];
 }
 
 /**
@@ -251,6 +267,7 @@ export interface CompiledFlow {
   sanitizers: Matcher[];
   parameters: string[];
   guards: CompiledGuard[];
+  safeReceivers: { calls: Matcher[]; receiver: string; made: NapiConfig }[];
 }
 
 interface CompiledGuard {
@@ -337,6 +354,11 @@ export function compileFlow(flow: FlowSpec): CompiledFlow {
       value: g.value,
       safe: g.safe,
       ...(g.normalized ? { normalized: anyOf(g.normalized.map(matcher)) } : {}),
+    })),
+    safeReceivers: (flow.safeReceivers ?? []).map((r) => ({
+      calls: [matcher(r.rule)],
+      receiver: r.receiver,
+      made: anyOf(r.made.map(matcher)),
     })),
   };
 }
@@ -654,10 +676,23 @@ export function reachesSink(
     return false;
   };
 
+  // A call made clean by its receiver (SafeReceiverSpec): every value the file assigns to it matches.
+  const safeReceiver = (node: SgNode, kind: string, frame: Frame): boolean =>
+    flow.safeReceivers.some((r) => {
+      // The scope's calls of the rule are found once (matcherOf); only those are asked for their receiver.
+      if (!matcherOf(r.calls, memo)(node, kind, frame.scope)) return false;
+      const m = node.find(r.calls[0]!.config);
+      const receiver = m && sameNode(m, node) ? m.getMatch(r.receiver) : null;
+      if (receiver?.kind() !== syntax.identifier) return false;
+      const writes = indexOf(match.getRoot().root()).writes.get(receiver.text()) ?? [];
+      return writes.length > 0 && writes.every((w) => w.assignment && w.values.every((v) => v.matches(r.made)));
+    });
+
   const tainted = (node: SgNode, depth: number, frame: Frame): boolean => {
     if (--budget < 0) return false;
     const kind = String(node.kind());
     if (sanitizing && isSanitizer(node, kind, frame.scope)) return false;
+    if (sanitizing && flow.safeReceivers.length && safeReceiver(node, kind, frame)) return false;
     if (isSource(node, kind, frame.scope)) return true;
     if (kind === syntax.identifier) {
       const name = node.text();
@@ -693,7 +728,7 @@ export function reachesSink(
   // list (rules with regexes, compiled on each call) is not looked for in the file. Most sinks
   // of a file that reads input are not reached by it.
   if (!live.some((s) => tainted(s, 0, top)) && budget >= 0) return false;
-  if (!flow.sanitizers.length && !flow.guards.length && budget >= 0) return true;
+  if (!flow.sanitizers.length && !flow.guards.length && !flow.safeReceivers.length && budget >= 0) return true;
   budget = MAX_NODES;
   sanitizing = true;
   return live.some((s) => tainted(s, 0, top));

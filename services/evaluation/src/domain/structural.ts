@@ -162,6 +162,7 @@ export function readSpec(value: string, ruleId: string): StructuralSpec {
       !Array.isArray(flow.sources) ||
       flow.sources.length === 0 ||
       !(flow.guards ?? []).every((g) => typeof g.value === "string" && typeof g.safe === "boolean") ||
+      !(flow.safeReceivers ?? []).every((r) => typeof r.receiver === "string" && Array.isArray(r.made)) ||
       !s.languages.every((l) => FLOW_LANGUAGES.includes(l)))
   )
     throw new Error(
@@ -186,6 +187,8 @@ export function checkSpec(spec: StructuralSpec, ruleId: string, languages: reado
         root.findAll({ rule: g.rule, ...(g.constraints ? { constraints: g.constraints } : {}) } as NapiConfig);
         for (const rule of g.normalized ?? []) root.findAll({ rule } as NapiConfig);
       }
+      for (const r of flow?.safeReceivers ?? [])
+        for (const rule of [r.rule, ...r.made]) root.findAll({ rule } as NapiConfig);
     } catch (e) {
       throw new Error(`structural rule ${ruleId} (${language}): ${(e as Error).message}`, { cause: e });
     }

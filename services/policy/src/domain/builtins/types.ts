@@ -110,6 +110,7 @@ export function structural(
       safe: boolean;
       normalized?: Record<string, unknown>[];
     }[];
+    safeReceivers?: { rule: Record<string, unknown>; receiver: string; made: Record<string, unknown>[] }[];
   },
 ): string {
   return JSON.stringify({ languages, rule, ...(constraints ? { constraints } : {}), ...(flow ? { flow } : {}) });

@@ -18,6 +18,7 @@ import { CSHARP_XSS } from "./csharpRules.js";
 import { TEMPLATE_XSS } from "./templateRules.js";
 import { PHP_HTML_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES } from "./phpFlow.js";
 import { pythonResponseFromRequest } from "./pythonFlow.js";
+import { JS_MARKDOWN_SAFE_RECEIVERS, JS_MARKDOWN_SANITIZERS } from "./jsMarkdown.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
 const DYNAMIC_VALUE = String.raw`(?:[A-Za-z_$(]|\x60[^\x60]*\$\{|["'][^"'\n]*["']\s*\+)`;
@@ -30,7 +31,7 @@ export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
   name: "Cross-site scripting sinks",
   description:
-    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned, mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, Html.Raw of anything but a literal in Razor views (C#), URL attributes (href, src, action) whose value starts with a template variable and unquoted attribute values from template variables (Jinja, Django, Twig, Handlebars), and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned (markdown rendered by markdown-it without html: true, or through a sanitizing plugin, is clean), mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, Html.Raw of anything but a literal in Razor views (C#), URL attributes (href, src, action) whose value starts with a template variable and unquoted attribute values from template variables (Jinja, Django, Twig, Handlebars), and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -139,7 +140,12 @@ export const xssSinks: BuiltinPolicy = {
         ["javascript", "typescript", "tsx"],
         { any: firstArgument(["res.send", "res.write", "res.end", "response.send", "response.write"], "BODY") },
         undefined,
-        { sink: "BODY", sources: JS_REQUEST_SOURCES, sanitizers: JS_SANITIZERS },
+        {
+          sink: "BODY",
+          sources: JS_REQUEST_SOURCES,
+          sanitizers: [...JS_SANITIZERS, ...JS_MARKDOWN_SANITIZERS],
+          safeReceivers: JS_MARKDOWN_SAFE_RECEIVERS,
+        },
       ),
       message: "Response body written from request input without escaping (reflected XSS)",
       keywords: JS_REQUEST_KEYWORDS,
