@@ -16,6 +16,7 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
+import { PY_ALLOWLIST_GUARDS } from "./pythonGuards.js";
 import { JAVA_REQUEST_SOURCES, JAVA_SQL_SANITIZERS } from "./javaFlow.js";
 import { RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, RUBY_SQL_SANITIZERS, rubyCall } from "./rubyFlow.js";
 import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, PHP_SQL_SANITIZERS, phpCall, phpMethodCall } from "./phpFlow.js";
@@ -161,7 +162,7 @@ export const sqlInjection: BuiltinPolicy = {
         ["python"],
         { any: firstArgument(["$C.execute", "$C.executemany", "$C.executescript", "$C.raw"], "Q") },
         undefined,
-        { sink: "Q", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
+        { sink: "Q", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS, guards: PY_ALLOWLIST_GUARDS },
       ),
       message: "SQL query built from request input (it reaches the query text within the function)",
       keywords: PY_REQUEST_KEYWORDS,
