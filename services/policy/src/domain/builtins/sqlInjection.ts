@@ -19,6 +19,7 @@ import {
 import { PY_ALLOWLIST_GUARDS } from "./pythonGuards.js";
 import { JAVA_REQUEST_SOURCES, JAVA_SQL_SANITIZERS } from "./javaFlow.js";
 import { RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, RUBY_SQL_SANITIZERS, rubyCall } from "./rubyFlow.js";
+import { RUBY_ALLOWLIST_GUARDS } from "./rubyGuards.js";
 import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, PHP_SQL_SANITIZERS, phpCall, phpMethodCall } from "./phpFlow.js";
 
 // The start of a SQL statement inside a string literal.
@@ -252,7 +253,7 @@ export const sqlInjection: BuiltinPolicy = {
           ],
         },
         undefined,
-        { sink: "SINK", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_SQL_SANITIZERS },
+        { sink: "SINK", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_SQL_SANITIZERS, guards: RUBY_ALLOWLIST_GUARDS },
       ),
       message: "SQL fragment built from request input in an ActiveRecord call (it reaches the query within the method)",
       keywords: RUBY_REQUEST_KEYWORDS,
