@@ -17,13 +17,15 @@
 // (`m["k"] = x`), fresh dicts, lists and configparsers filled with constant keys give back what
 // was put there, and constant branches (if/elif/else, `a if c else b`) are folded. In Go also: `a, b := x, y`
 // assigns element by element, and `data, err := f(p)` gives every name the call's results. Guards
-// (GuardSpec; Go's `if` so far): a check such as `strings.Contains(p, "..")` clears the name it
-// checks where it decided the way to the sink (the branch it took, or after an `if` that exits
-// when it failed). A call can be clean by its receiver (SafeReceiverSpec: `md.render(x)` of a
-// markdown renderer every assignment makes escaping). Each check is bounded (MAX_NODES nodes, names
+// (GuardSpec, guards.ts; Go, Python and Ruby): a check such as `strings.Contains(p, "..")` or
+// `x in ("a", "b")` clears the name it checks where it decided the way to the sink (the branch it
+// took, or after an `if` that exits when it failed). A call can be clean by its receiver
+// (SafeReceiverSpec: `md.render(x)` of a markdown renderer every assignment makes escaping). Each
+// check is bounded (MAX_NODES nodes, names
 // followed at most MAX_DEPTH deep), so a large function costs a bounded amount per sink.
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
 import { elementOf, type CallSite } from "./collections.js";
+import { GO_GUARDS, guarded, PYTHON_GUARDS, RUBY_GUARDS, type GuardSyntax } from "./guards.js";
 import {
   callParts,
   deadIn,
@@ -118,23 +120,8 @@ interface Syntax {
   blocks?: ReadonlySet<string>;
   /** The kind of a list of targets and of values (Go: `a, b := x, y`, `data, err := os.ReadFile(p)`). */
   list?: string;
-  /** Branches whose conditions guards are read in (GuardSpec). */
-  branch?: BranchSyntax;
-}
-
-/** How a language writes an `if`, the conditions guards are read in, and a branch that exits. */
-interface BranchSyntax {
-  kind: string;
-  condition: string;
-  consequence: string;
-  alternative: string;
-  parenthesized: string;
-  not: { kind: string; operator: string; operand: string };
-  logical: { kind: string; left: string; operator: string; right: string };
-  /** Statements after which the rest of the block does not run. */
-  exits: ReadonlySet<string>;
-  /** Calls after which nothing runs (an expression statement whose text starts so). */
-  exitCalls: RegExp;
+  /** Branches, boolean operators and exits, whose conditions guards are read in (GuardSpec, guards.ts). */
+  guards?: GuardSyntax;
 }
 
 const JS: Syntax = {
@@ -170,17 +157,7 @@ const GO: Syntax = {
   statements: new Set(["short_var_declaration", "assignment_statement", "var_declaration"]),
   blocks: new Set(["statement_list"]),
   list: "expression_list",
-  branch: {
-    kind: "if_statement",
-    condition: "condition",
-    consequence: "consequence",
-    alternative: "alternative",
-    parenthesized: "parenthesized_expression",
-    not: { kind: "unary_expression", operator: "!", operand: "operand" },
-    logical: { kind: "binary_expression", left: "left", operator: "operator", right: "right" },
-    exits: new Set(["return_statement", "continue_statement", "break_statement", "goto_statement"]),
-    exitCalls: /^(?:panic|os\.Exit|log\.(?:Fatal|Panic)\w*)\s*\(/,
-  },
+  guards: GO_GUARDS,
 };
 
 const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
@@ -197,6 +174,7 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
     call: PYTHON_CONSTANTS.call,
     callsTaintLocalsOnly: true,
     constants: PYTHON_CONSTANTS,
+    guards: PYTHON_GUARDS,
     statements: new Set(["expression_statement"]),
     blocks: new Set(["block", "module"]),
   },
@@ -250,6 +228,7 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
     },
     identifier: "identifier",
     names: { call: ["method"] },
+    guards: RUBY_GUARDS,
   },
   go: GO,
 };
@@ -339,9 +318,11 @@ export interface FlowMemo {
   /** By listKey() and scope: the nodes a list of matchers finds in the scope. */
   matched: Map<string, Set<string>>;
   scopes: Map<string, ScopeIndex>;
+  /** By guard (its config) and scope: the checks it matches, by node, and the text of the value each checks. */
+  guards: Map<string, Map<string, string>>;
 }
 
-export const flowMemo = (): FlowMemo => ({ matched: new Map(), scopes: new Map() });
+export const flowMemo = (): FlowMemo => ({ matched: new Map(), scopes: new Map(), guards: new Map() });
 
 export function compileFlow(flow: FlowSpec): CompiledFlow {
   return {
@@ -603,78 +584,48 @@ export function reachesSink(
   const lastWrite = (name: string, at: number, frame: Frame) =>
     (indexOf(frame.scope).writes.get(name) ?? []).filter((w) => w.assignment && w.node.range().start.index < at).at(-1);
 
-  // Whether `cond` coming out `outcome` means a guard passed for `name` (GuardSpec).
-  const holds = (cond: SgNode, outcome: boolean, name: string, frame: Frame, depth = 0): boolean => {
-    const b = syntax.branch!;
-    const kind = String(cond.kind());
-    const operator = (field: string) => cond.field(field)?.text();
-    if (kind === b.parenthesized) {
-      const inner = cond.children().find((x) => x.isNamed());
-      return inner !== undefined && holds(inner, outcome, name, frame, depth);
+  // The checks a guard matches in a scope (one traversal per guard and scope, not per condition:
+  // a rule is compiled on every call it is given to), by node, with the value each checks.
+  const checksOf = (g: CompiledGuard, scope: SgNode): Map<string, string> => {
+    const key = `${JSON.stringify(g.config)}@${nodeKey(scope)}`;
+    let found = memo.guards.get(key);
+    if (!found) {
+      found = new Map();
+      for (const m of scope.findAll(g.config)) {
+        const value = m.getMatch(g.value);
+        if (value?.kind() === syntax.identifier) found.set(nodeKey(m), value.text());
+      }
+      memo.guards.set(key, found);
     }
-    if (kind === b.not.kind && operator("operator") === b.not.operator) {
-      const operand = cond.field(b.not.operand);
-      return operand !== null && holds(operand, !outcome, name, frame, depth);
-    }
-    if (kind === b.logical.kind && operator(b.logical.operator) === (outcome ? "&&" : "||")) {
-      const sides = [cond.field(b.logical.left), cond.field(b.logical.right)];
-      return sides.some((side) => side !== null && holds(side, outcome, name, frame, depth));
-    }
-    // ok := check(p); if ok {…}: the check the name holds the result of.
-    if (kind === syntax.identifier) {
-      const value = depth < 2 ? lastWrite(cond.text(), cond.range().start.index, frame)?.values[0] : undefined;
-      return value !== undefined && holds(value, outcome, name, frame, depth + 1);
-    }
-    return flow.guards.some((g) => {
-      if (g.safe !== outcome) return false;
-      const m = cond.find(g.config);
-      const value = m && sameNode(m, cond) ? m.getMatch(g.value) : null;
-      if (value?.kind() !== syntax.identifier || value.text() !== name) return false;
-      if (!g.normalized) return true;
-      const writes = (indexOf(frame.scope).writes.get(name) ?? []).filter(
-        (w) => w.node.range().start.index < cond.range().start.index,
-      );
-      return writes.length > 0 && writes.every((w) => w.assignment && w.values.every((v) => v.matches(g.normalized!)));
+    return found;
+  };
+
+  // Whether a check decided the way from the frame's start to `use` of `name` (guards.ts).
+  const isGuarded = (use: SgNode, name: string, frame: Frame): boolean =>
+    syntax.guards !== undefined &&
+    flow.guards.length > 0 &&
+    guarded(syntax.guards, use, frame.scope, {
+      check: (cond, outcome) =>
+        flow.guards.some((g) => {
+          if (g.safe !== outcome || checksOf(g, frame.scope).get(nodeKey(cond)) !== name) return false;
+          if (!g.normalized) return true;
+          const writes = (indexOf(frame.scope).writes.get(name) ?? []).filter(
+            (w) => w.node.range().start.index < cond.range().start.index,
+          );
+          return (
+            writes.length > 0 && writes.every((w) => w.assignment && w.values.every((v) => v.matches(g.normalized!)))
+          );
+        }),
+      resultOf: (cond) =>
+        cond.kind() === syntax.identifier
+          ? lastWrite(cond.text(), cond.range().start.index, frame)?.values[0]
+          : undefined,
+      writtenBetween: (from, to) =>
+        (indexOf(frame.scope).writes.get(name) ?? []).some((w) => {
+          const at = w.node.range().start.index;
+          return at >= from && at < to;
+        }),
     });
-  };
-
-  // Whether a branch ends in a statement after which nothing of its block runs (return, panic).
-  const exits = (branch: SgNode | null): boolean => {
-    let last = branch
-      ?.children()
-      .filter((x) => x.isNamed())
-      .at(-1);
-    if (last && syntax.blocks?.has(String(last.kind())))
-      last = last
-        .children()
-        .filter((x) => x.isNamed())
-        .at(-1);
-    return (
-      last !== undefined &&
-      (syntax.branch!.exits.has(String(last.kind())) || syntax.branch!.exitCalls.test(last.text()))
-    );
-  };
-
-  // Whether a guard decided the way from the frame's start to `use` of `name`: `use` sits in the
-  // branch of an `if` its check took, or after an `if` of its block that exits when it failed.
-  const guarded = (use: SgNode, name: string, frame: Frame): boolean => {
-    const b = syntax.branch;
-    if (!b || !flow.guards.length) return false;
-    let child = use;
-    for (let p = use.parent(); p && !sameNode(child, frame.scope); child = p, p = p.parent()) {
-      const kind = String(p.kind());
-      const cond = kind === b.kind ? p.field(b.condition) : null;
-      if (cond && sameNode(p.field(b.consequence), child) && holds(cond, true, name, frame)) return true;
-      if (cond && sameNode(p.field(b.alternative), child) && holds(cond, false, name, frame)) return true;
-      if (syntax.blocks?.has(kind))
-        for (const s of p.children()) {
-          if (s.range().start.index >= child.range().start.index) break;
-          const failed = s.kind() === b.kind && !s.field(b.alternative) ? s.field(b.condition) : null;
-          if (failed && exits(s.field(b.consequence)) && holds(failed, false, name, frame)) return true;
-        }
-    }
-    return false;
-  };
 
   // A call made clean by its receiver (SafeReceiverSpec): every value the file assigns to it matches.
   const safeReceiver = (node: SgNode, kind: string, frame: Frame): boolean =>
@@ -696,7 +647,7 @@ export function reachesSink(
     if (isSource(node, kind, frame.scope)) return true;
     if (kind === syntax.identifier) {
       const name = node.text();
-      if (sanitizing && guarded(node, name, frame)) return false;
+      if (sanitizing && isGuarded(node, name, frame)) return false;
       const key = `${frame.scope.range().start.index}:${frame.before}:${name}`;
       if (depth >= MAX_DEPTH || following.has(key)) return false;
       following.add(key);

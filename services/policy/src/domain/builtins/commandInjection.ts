@@ -14,6 +14,7 @@ import {
   structural,
 } from "./types.js";
 import { RUBY_COMMAND_SANITIZERS, RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, rubyCall } from "./rubyFlow.js";
+import { RUBY_ALLOWLIST_GUARDS, RUBY_ARGV_ARGUMENTS } from "./rubyGuards.js";
 import { PHP_COMMAND_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, phpCall } from "./phpFlow.js";
 import { JAVA_COMMAND_SANITIZERS, JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES } from "./javaFlow.js";
 import { PY_READS_REQUEST, pythonCommandFromRequest } from "./pythonFlow.js";
@@ -285,7 +286,12 @@ export const commandInjection: BuiltinPolicy = {
           ],
         },
         undefined,
-        { sink: "SINK", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_COMMAND_SANITIZERS },
+        {
+          sink: "SINK",
+          sources: RUBY_REQUEST_SOURCES,
+          sanitizers: [...RUBY_COMMAND_SANITIZERS, RUBY_ARGV_ARGUMENTS],
+          guards: RUBY_ALLOWLIST_GUARDS,
+        },
       ),
       message: "An OS command is built from request input (it reaches the command within the method)",
       keywords: RUBY_REQUEST_KEYWORDS,

@@ -13,6 +13,7 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
+import { PY_ALLOWLIST_GUARDS } from "./pythonGuards.js";
 import { PY_READS_REQUEST, pythonCodeFromRequest } from "./pythonFlow.js";
 
 /** A JavaScript argument that is not a constant: a name or call, a template with ${…}, a string joined with +. */
@@ -93,7 +94,7 @@ export const dangerousEval: BuiltinPolicy = {
         ["python"],
         { any: firstArgument(["render_template_string", "Template", "jinja2.Template", "$ENV.from_string"], "T") },
         undefined,
-        { sink: "T", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
+        { sink: "T", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS, guards: PY_ALLOWLIST_GUARDS },
       ),
       message: "Template compiled from request input (server-side template injection)",
       keywords: PY_REQUEST_KEYWORDS,

@@ -17,6 +17,7 @@ import {
   structural,
 } from "./types.js";
 import { goCall, GO_PATH_GUARDS, GO_PATH_SANITIZERS, GO_REQUEST_KEYWORDS, GO_REQUEST_SOURCES } from "./goFlow.js";
+import { PY_ALLOWLIST_GUARDS } from "./pythonGuards.js";
 import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES, javaSanitizers } from "./javaFlow.js";
 
 // What leaves no directory in a name: a number parsed from it, the last segment of a path.
@@ -132,6 +133,7 @@ export const pathTraversal: BuiltinPolicy = {
         sink: "P",
         sources: PY_REQUEST_SOURCES,
         sanitizers: PY_PATH_SANITIZERS,
+        guards: PY_ALLOWLIST_GUARDS,
       }),
       message: "A file name is built from request input (it reaches the file operation within the function)",
       keywords: PY_REQUEST_KEYWORDS,

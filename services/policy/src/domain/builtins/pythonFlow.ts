@@ -12,6 +12,7 @@ import {
   PY_SANITIZERS,
   structural,
 } from "./types.js";
+import { PY_ALLOWLIST_GUARDS } from "./pythonGuards.js";
 
 /** A Python file that reads request input (the RE2 rules' `file_excludes`: the flow rules below judge it). */
 export const PY_READS_REQUEST = String.raw`\brequest\.(?:args|form|values|files|cookies|headers|json|data|get_json|get_data|GET|POST|COOKIES|META|body|FILES|query_params|stream|query_string|path|full_path|url)\b|\(\s*request\s*\)`;
@@ -39,7 +40,7 @@ export const pythonCommandFromRequest: BuiltinPattern = {
       ),
     },
     undefined,
-    { sink: "CMD", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
+    { sink: "CMD", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS, guards: PY_ALLOWLIST_GUARDS },
   ),
   message: "Command built from request input (it reaches the command within the function)",
   keywords: PY_REQUEST_KEYWORDS,
@@ -54,6 +55,7 @@ export const pythonCodeFromRequest: BuiltinPattern = {
     sink: "CODE",
     sources: PY_REQUEST_SOURCES,
     sanitizers: PY_SANITIZERS,
+    guards: PY_ALLOWLIST_GUARDS,
   }),
   message: "eval()/exec() of request input (it reaches the code within the function)",
   keywords: PY_REQUEST_KEYWORDS,
@@ -71,9 +73,25 @@ const FLASK_VIEW = {
 };
 
 /**
+ * A content type browsers do not render as HTML (JSON, plain text, CSV, bytes to download), set
+ * by `mimetype=` / `content_type=` or a `Content-Type` header in the arguments: OWASP's XSS
+ * Prevention cheat sheet, "use the correct Content-Type" (a JSON body sent as text/html is XSS).
+ */
+const NON_HTML_CONTENT_TYPE = String.raw`(?i)(?:\bmimetype|\bcontent_type|["']content-type["'])\s*[=:]\s*["'](?:application/(?:json|[\w.+-]+\+json|octet-stream)|text/(?:plain|csv))\b`;
+
+/** A response made with such a content type (Flask's make_response and Response, Django's HttpResponse). */
+const NON_HTML_RESPONSE = {
+  kind: "call",
+  all: [
+    { has: { field: "function", regex: String.raw`^(?:(?:flask\.)?(?:make_response|Response)|HttpResponse)$` } },
+    { has: { field: "arguments", regex: NON_HTML_CONTENT_TYPE } },
+  ],
+};
+
+/**
  * What a response carries that is not HTML: HTML-escaped text (a function whose name says it
  * escapes HTML: `escape_html`, `html_escape`, `escape_for_html`), a template rendered with
- * Jinja2's autoescape, JSON, a redirect, URL-quoted text; in a `(body, status, headers)` tuple,
+ * Jinja2's autoescape, JSON, a redirect, URL-quoted text, a response of a content type that is not HTML; in a `(body, status, headers)` tuple,
  * what follows the body; a cookie set on the response.
  */
 const PY_HTML_SANITIZERS = [
@@ -87,6 +105,7 @@ const PY_HTML_SANITIZERS = [
   },
   // `all` checks in order: the parent first (one node), the position among its children only then
   // (counting siblings for every node of a file costs quadratic time in a long module).
+  NON_HTML_RESPONSE,
   { all: [{ inside: { any: [{ kind: "tuple" }, { kind: "expression_list" }] } }, { nthChild: { position: "n+2" } }] },
   {
     all: [
@@ -108,10 +127,13 @@ export const pythonResponseFromRequest: BuiltinPattern = {
   value: structural(
     ["python"],
     {
-      any: [{ pattern: "return $BODY", inside: FLASK_VIEW }, ...firstArgument(["HttpResponse"], "BODY")],
+      any: [
+        { pattern: "return $BODY", inside: FLASK_VIEW },
+        { any: firstArgument(["HttpResponse"], "BODY"), not: NON_HTML_RESPONSE },
+      ],
     },
     undefined,
-    { sink: "BODY", sources: PY_REQUEST_SOURCES, sanitizers: PY_HTML_SANITIZERS },
+    { sink: "BODY", sources: PY_REQUEST_SOURCES, sanitizers: PY_HTML_SANITIZERS, guards: PY_ALLOWLIST_GUARDS },
   ),
   message: "Response body built from request input without escaping (reflected XSS)",
   keywords: PY_REQUEST_KEYWORDS,

@@ -19,6 +19,7 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
+import { PY_ALLOWLIST_GUARDS, PY_LOCAL_REDIRECT_GUARDS } from "./pythonGuards.js";
 import { JAVA_REQUEST_KEYWORDS, JAVA_REQUEST_SOURCES, javaSanitizers } from "./javaFlow.js";
 
 // One Go argument (up to a comma), with one level of nested parentheses.
@@ -150,6 +151,7 @@ export const serverSideRequestForgery: BuiltinPolicy = {
           sink: "U",
           sources: PY_REQUEST_SOURCES,
           sanitizers: PY_SANITIZERS,
+          guards: PY_ALLOWLIST_GUARDS,
         },
       ),
       message:
@@ -238,7 +240,12 @@ export const openRedirect: BuiltinPolicy = {
           ),
         },
         undefined,
-        { sink: "U", sources: PY_REQUEST_SOURCES, sanitizers: [...PY_SANITIZERS, ...PY_FIXED_ORIGIN] },
+        {
+          sink: "U",
+          sources: PY_REQUEST_SOURCES,
+          sanitizers: [...PY_SANITIZERS, ...PY_FIXED_ORIGIN],
+          guards: [...PY_ALLOWLIST_GUARDS, ...PY_LOCAL_REDIRECT_GUARDS],
+        },
       ),
       message:
         "The response redirects to an address built from request input (it reaches the redirect within the function)",

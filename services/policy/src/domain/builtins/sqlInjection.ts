@@ -16,8 +16,10 @@ import {
   SECURITY_CATEGORY,
   structural,
 } from "./types.js";
+import { PY_ALLOWLIST_GUARDS } from "./pythonGuards.js";
 import { JAVA_REQUEST_SOURCES, JAVA_SQL_SANITIZERS } from "./javaFlow.js";
 import { RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, RUBY_SQL_SANITIZERS, rubyCall } from "./rubyFlow.js";
+import { RUBY_ALLOWLIST_GUARDS } from "./rubyGuards.js";
 import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, PHP_SQL_SANITIZERS, phpCall, phpMethodCall } from "./phpFlow.js";
 
 // The start of a SQL statement inside a string literal.
@@ -161,7 +163,7 @@ export const sqlInjection: BuiltinPolicy = {
         ["python"],
         { any: firstArgument(["$C.execute", "$C.executemany", "$C.executescript", "$C.raw"], "Q") },
         undefined,
-        { sink: "Q", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS },
+        { sink: "Q", sources: PY_REQUEST_SOURCES, sanitizers: PY_SANITIZERS, guards: PY_ALLOWLIST_GUARDS },
       ),
       message: "SQL query built from request input (it reaches the query text within the function)",
       keywords: PY_REQUEST_KEYWORDS,
@@ -251,7 +253,7 @@ export const sqlInjection: BuiltinPolicy = {
           ],
         },
         undefined,
-        { sink: "SINK", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_SQL_SANITIZERS },
+        { sink: "SINK", sources: RUBY_REQUEST_SOURCES, sanitizers: RUBY_SQL_SANITIZERS, guards: RUBY_ALLOWLIST_GUARDS },
       ),
       message: "SQL fragment built from request input in an ActiveRecord call (it reaches the query within the method)",
       keywords: RUBY_REQUEST_KEYWORDS,
