@@ -187,7 +187,7 @@ export function checkSpec(spec: StructuralSpec, ruleId: string, languages: reado
         root.findAll({ rule: g.rule, ...(g.constraints ? { constraints: g.constraints } : {}) } as NapiConfig);
         for (const rule of g.normalized ?? []) root.findAll({ rule } as NapiConfig);
       }
-      for (const r of flow?.safeReceivers ?? [])
+      for (const r of spec.flow?.safeReceivers ?? [])
         for (const rule of [r.rule, ...r.made]) root.findAll({ rule } as NapiConfig);
     } catch (e) {
       throw new Error(`structural rule ${ruleId} (${language}): ${(e as Error).message}`, { cause: e });
