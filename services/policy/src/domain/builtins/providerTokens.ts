@@ -2,6 +2,7 @@ import { SECRETS_CATEGORY } from "../policy.js";
 import { APPLICATION_FAMILIES } from "./providers/applications.js";
 import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMAC_FAMILIES } from "./providers/famac.js";
+import { FAMAC2_FAMILIES } from "./providers/famac2.js";
 import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
 import { FAMDK_FAMILIES } from "./providers/famdk.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
@@ -31,6 +32,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMDK_FAMILIES,
   ...FAMLR_FAMILIES,
   ...FAMSZ_FAMILIES,
+  ...FAMAC2_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {

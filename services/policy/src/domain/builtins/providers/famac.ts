@@ -2,7 +2,6 @@
 // token format (`docs`): self-identifying tokens by their prefix or signature, generic shapes only
 // where the provider is named before them. Fixtures: services/policy/fixtures/provider-tokens/famac.conf.
 import type { ProviderFamily } from "../tokenRules.js";
-import { notAWord } from "./famaf.js";
 import { named, prefixed } from "./shapes.js";
 
 // Microsoft's identifiable Azure keys (microsoft/security-utilities, the library Azure's services
@@ -209,24 +208,24 @@ export const FAMAC_FAMILIES: ProviderFamily[] = [
     String.raw`[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{3}\.[A-Za-z0-9_-]{3}\.[A-Za-z0-9_-]{43}|[A-Za-z0-9_.]{55}`,
     `${PURVIEW}azure-bot-framework-secret-key`,
   ),
-  // Version da2 of AppSync's API keys (da1 keys stopped working in 2018).
+  // Version da2 of AppSync's API keys (da1 keys stopped working in 2018). AWS documents the version
+  // prefix, not the length: lower-case letters and digits, 20 to 40 of them.
   prefixed(
     "aws-appsync-api-key",
     "AWS AppSync",
     "GraphQL API key (da2)",
     "da2-",
-    "da2-[a-z0-9]{26}",
+    "da2-[a-z0-9]{20,40}",
     "https://docs.aws.amazon.com/appsync/latest/APIReference/API_ApiKey.html",
   ),
-  notAWord(
-    prefixed(
-      "buildkite-unclustered-agent-token",
-      "Buildkite",
-      "unclustered agent (registration) token",
-      "bkar_",
-      "bkar_[A-Za-z0-9._-]{32,128}",
-      "https://buildkite.com/docs/platform/security/tokens",
-    ),
+  // bkar_, a short base64 shard id, `.` and the secret (77 characters in Buildkite's example).
+  prefixed(
+    "buildkite-unclustered-agent-token",
+    "Buildkite",
+    "unclustered agent (registration) token",
+    "bkar_",
+    String.raw`bkar_[A-Za-z0-9]{2,8}\.[A-Za-z0-9]{40,80}`,
+    "https://buildkite.com/docs/platform/security/tokens",
   ),
   // CCIPRJ_, a base58 UUID, `_` and 40 hexadecimal characters (personal tokens: CCIPAT_).
   prefixed(
@@ -298,27 +297,25 @@ export const FAMAC_FAMILIES: ProviderFamily[] = [
     "eyJhIjoi[A-Za-z0-9+/]{150,400}={0,2}",
     "https://developers.cloudflare.com/cloudflare-one/connections/connect-networks/configure-tunnels/remote-tunnel-permissions",
   ),
+  // bxt_ and 36 letters and digits (the authentication guide's example).
   prefixed(
     "brex-user-token",
     "Brex",
     "API user token",
     "bxt_",
-    "bxt_[A-Za-z0-9]{32,128}",
+    "bxt_[A-Za-z0-9]{36}",
     "https://developer.brex.com/docs/authentication",
   ),
-  // Access tokens of v2/v3 authentication (with HMAC) start with v2x.
-  // Letters alone after v2x are an identifier (`v2xMessageHandler…`, vehicle-to-everything code).
-  {
-    ...prefixed(
-      "bitgo-access-token",
-      "BitGo",
-      "access token (v2x)",
-      "v2x",
-      "v2x[A-Za-z0-9]{32,128}",
-      "https://developers.bitgo.com/changelog/20251203",
-    ),
-    options: { allowlist: ["^v2x[A-Za-z]+$"] },
-  },
+  // Access tokens of v2/v3 authentication (with HMAC) start with v2x (the changelog); BitGo's SDK
+  // repository's examples (BitGo/BitGoJS lab/algo/env.js) show v2x and 64 hexadecimal characters.
+  prefixed(
+    "bitgo-access-token",
+    "BitGo",
+    "access token (v2x)",
+    "v2x",
+    "v2x[a-f0-9]{64}",
+    "https://developers.bitgo.com/changelog/20251203",
+  ),
   prefixed(
     "basedash-api-key",
     "Basedash",

@@ -37,7 +37,7 @@ export const INFRASTRUCTURE_FAMILIES: ProviderFamily[] = [
     provider: "Buildkite",
     secret: "API access token",
     prefix: "bkua_",
-    token: "bkua_[A-Za-z0-9]{40,64}",
+    token: String.raw`bkua_(?:[A-Za-z0-9]{2,8}\.)?[A-Za-z0-9]{40,64}`,
     docs: "https://buildkite.com/docs/platform/security/tokens",
   },
   {
@@ -45,7 +45,7 @@ export const INFRASTRUCTURE_FAMILIES: ProviderFamily[] = [
     provider: "Buildkite",
     secret: "agent session token",
     prefix: "bkaa_",
-    token: "bkaa_[A-Za-z0-9]{40,80}",
+    token: String.raw`bkaa_(?:[A-Za-z0-9]{2,8}\.)?[A-Za-z0-9]{40,80}`,
     docs: "https://buildkite.com/docs/platform/security/tokens",
   },
   {
