@@ -1,7 +1,7 @@
 // Provider families D–K (issue 29), each from the provider's own page, source or SDK on its token
 // format. Self-identifying tokens by their prefix; a generic shape only after the provider's keyword.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX64, named, prefixed } from "./shapes.js";
+import { HEX32, HEX64, named, prefixed } from "./shapes.js";
 
 // Where a prefix is also the start of words (`EXOPLANET…`), letters alone after it are a word, not a key.
 const lettersAfter = (family: ProviderFamily, prefix: string): ProviderFamily => ({
@@ -100,5 +100,21 @@ export const FAMDK_FAMILIES: ProviderFamily[] = [
     "GK",
     "GK[a-f0-9]{24}",
     "https://github.com/deuxfleurs-org/garage/blob/main/doc/drafts/admin-api.md",
+  ),
+  named(
+    "jellyfin-api-key",
+    "Jellyfin",
+    "API key (a GUID as 32 hexadecimal characters)",
+    ["jellyfin"],
+    HEX32,
+    "https://github.com/jellyfin/jellyfin/blob/master/src/Jellyfin.Database/Jellyfin.Database.Implementations/Entities/Security/ApiKey.cs",
+  ),
+  named(
+    "influxdb-api-token",
+    "InfluxDB",
+    "API token (64 random bytes, URL-safe base64)",
+    ["influx", "influxdb"],
+    "[A-Za-z0-9_-]{86}==",
+    "https://github.com/influxdata/influxdb/blob/main/rand/token.go",
   ),
 ];
