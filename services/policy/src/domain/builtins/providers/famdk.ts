@@ -1,13 +1,7 @@
 // Provider families D–K (issue 29), each from the provider's own page, source or SDK on its token
 // format. Self-identifying tokens by their prefix; a generic shape only after the provider's keyword.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX32, HEX64, named, prefixed } from "./shapes.js";
-
-// Where a prefix is also the start of words (`EXOPLANET…`), letters alone after it are a word, not a key.
-const lettersAfter = (family: ProviderFamily, prefix: string): ProviderFamily => ({
-  ...family,
-  options: { allowlist: [`^${prefix}[A-Za-z]+$`] },
-});
+import { HEX32, HEX64, lettersAfter, named, prefixed } from "./shapes.js";
 
 export const FAMDK_FAMILIES: ProviderFamily[] = [
   prefixed(
