@@ -1,13 +1,7 @@
 // Provider families D–K (issue 29), each from the provider's own page, source or SDK on its token
 // format. Self-identifying tokens by their prefix; a generic shape only after the provider's keyword.
 import type { ProviderFamily } from "../tokenRules.js";
-import { prefixed } from "./shapes.js";
-
-// Where a prefix is also the start of words (`EXOPLANET…`), letters alone after it are a word, not a key.
-const lettersAfter = (family: ProviderFamily, prefix: string): ProviderFamily => ({
-  ...family,
-  options: { allowlist: [`^${prefix}[A-Za-z]+$`] },
-});
+import { HEX32, HEX64, lettersAfter, named, prefixed } from "./shapes.js";
 
 export const FAMDK_FAMILIES: ProviderFamily[] = [
   prefixed(
@@ -68,5 +62,53 @@ export const FAMDK_FAMILIES: ProviderFamily[] = [
     "hvr.",
     String.raw`hvr\.[A-Za-z0-9_-]{24,200}`,
     "https://github.com/hashicorp/vault/blob/main/sdk/helper/consts/token_consts.go",
+  ),
+  named(
+    "jenkins-api-token",
+    "Jenkins",
+    "user API token (version 11, 32 hexadecimal characters)",
+    ["jenkins"],
+    "11[a-f0-9]{32}",
+    "https://github.com/jenkinsci/jenkins/blob/master/core/src/main/java/jenkins/security/apitoken/ApiTokenStore.java",
+  ),
+  named(
+    "discourse-api-key",
+    "Discourse",
+    "API key (64 hexadecimal characters)",
+    ["discourse"],
+    HEX64,
+    "https://github.com/discourse/discourse/blob/main/app/models/api_key.rb",
+  ),
+  prefixed(
+    "headscale-api-key",
+    "Headscale",
+    "API key (public prefix and secret)",
+    "hskey-api-",
+    "hskey-api-[A-Za-z0-9_-]{12}-[A-Za-z0-9_-]{64}",
+    "https://github.com/juanfont/headscale/blob/main/hscontrol/db/api_key.go",
+  ),
+  prefixed(
+    "garage-access-key-id",
+    "Garage (S3-compatible object storage)",
+    "access key id",
+    "GK",
+    "GK[a-f0-9]{24}",
+    "https://github.com/deuxfleurs-org/garage/blob/main/doc/drafts/admin-api.md",
+  ),
+  named(
+    "jellyfin-api-key",
+    "Jellyfin",
+    "API key (a GUID as 32 hexadecimal characters)",
+    ["jellyfin"],
+    HEX32,
+    "https://github.com/jellyfin/jellyfin/blob/master/src/Jellyfin.Database/Jellyfin.Database.Implementations/Entities/Security/ApiKey.cs",
+  ),
+  named(
+    "influxdb-api-token",
+    "InfluxDB",
+    "API token (64 random bytes, URL-safe base64)",
+    ["influx", "influxdb"],
+    "[A-Za-z0-9_-]{86}==",
+    "https://github.com/influxdata/influxdb/blob/main/rand/token.go",
   ),
 ];

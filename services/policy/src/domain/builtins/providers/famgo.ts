@@ -1,16 +1,9 @@
 // Provider families G–O (issue 29), each from the provider's own page on its token format.
 // Self-identifying tokens by their prefix; a generic shape only after the provider's keyword.
 import type { ProviderFamily } from "../tokenRules.js";
-import { named, prefixed, UUID } from "./shapes.js";
+import { lettersAfter, named, prefixed, UUID } from "./shapes.js";
 
 const NETLIFY_TOKEN_FORMAT = "https://answers.netlify.com/t/change-to-the-netlify-authentication-token-format/106146";
-
-// Where a prefix is also a common word part (`spat_` in spatial code, `lip_` in lip reading), letters
-// alone after it are an identifier (`spat_interpolationWeightsNormalized`), not a random token.
-const lettersAfter = (family: ProviderFamily, prefix: string): ProviderFamily => ({
-  ...family,
-  options: { allowlist: [`^${prefix}[A-Za-z]+$`] },
-});
 
 export const FAMGO_FAMILIES: ProviderFamily[] = [
   lettersAfter(

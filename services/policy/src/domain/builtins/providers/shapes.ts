@@ -28,3 +28,12 @@ export const prefixed = (
   token: string,
   docs: string,
 ): ProviderFamily => ({ id, provider, secret, prefix, token, docs });
+
+/**
+ * A self-identifying family whose prefix is also the start of words or identifiers (`spat_` in
+ * spatial code, `EXO` in `EXOPLANET…`): letters alone after the prefix are a name, not a token.
+ */
+export const lettersAfter = (family: ProviderFamily, prefix: string): ProviderFamily => ({
+  ...family,
+  options: { allowlist: [`^${prefix}[A-Za-z]+$`] },
+});
