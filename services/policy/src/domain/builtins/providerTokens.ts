@@ -4,6 +4,7 @@ import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { FAMLR_FAMILIES } from "./providers/famlr.js";
+import { FAMLR2_FAMILIES } from "./providers/famlr2.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
@@ -25,6 +26,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMGO_FAMILIES,
   ...FAMPZ_FAMILIES,
   ...FAMLR_FAMILIES,
+  ...FAMLR2_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
