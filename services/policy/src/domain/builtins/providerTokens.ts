@@ -7,6 +7,7 @@ import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
 import { FAMDK_FAMILIES } from "./providers/famdk.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { FAMLR_FAMILIES } from "./providers/famlr.js";
+import { FAMLR2_FAMILIES } from "./providers/famlr2.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { FAMSZ_FAMILIES } from "./providers/famsz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
@@ -33,6 +34,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMLR_FAMILIES,
   ...FAMSZ_FAMILIES,
   ...FAMAC2_FAMILIES,
+  ...FAMLR2_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
