@@ -5,6 +5,7 @@ import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { FAMSZ_FAMILIES } from "./providers/famsz.js";
+import { FAMSZ2_FAMILIES } from "./providers/famsz2.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -25,6 +26,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMGO_FAMILIES,
   ...FAMPZ_FAMILIES,
   ...FAMSZ_FAMILIES,
+  ...FAMSZ2_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
