@@ -10,6 +10,7 @@ import { FAMLR_FAMILIES } from "./providers/famlr.js";
 import { FAMLR2_FAMILIES } from "./providers/famlr2.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { FAMSZ_FAMILIES } from "./providers/famsz.js";
+import { FAMSZ2_FAMILIES } from "./providers/famsz2.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -35,6 +36,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMSZ_FAMILIES,
   ...FAMAC2_FAMILIES,
   ...FAMLR2_FAMILIES,
+  ...FAMSZ2_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
