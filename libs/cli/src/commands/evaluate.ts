@@ -85,15 +85,19 @@ export interface EvaluatedChange {
   sent: Set<string>;
 }
 
-/** The files of PATHS (or the change since --base), sized, with the skipped ones named on stderr. */
-async function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions) {
+/**
+ * The files of PATHS (or the change since --base), sized, with the skipped ones named on stderr.
+ * `names` false: the repository's name and the ref are not asked of git (an offline evaluation
+ * printed as text shows neither), and the envelope has only what the options give.
+ */
+async function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions, names = true) {
   const { env, cwd } = ctx.io;
   const root = gitRoot(cwd);
   // The repository's name and the ref asked of git now, beside the listing (they never fail).
   const dir = root ?? cwd;
-  const names = Promise.all([
-    opts.repository ?? repositoryName(dir, root !== null, env),
-    opts.ref ?? currentRef(dir, root !== null, env),
+  const asked = Promise.all([
+    opts.repository ?? (names ? repositoryName(dir, root !== null, env) : ""),
+    opts.ref ?? (names ? currentRef(dir, root !== null, env) : ""),
   ]);
   let base: string;
   let candidates: { path: string; status: "added" | "modified" }[];
@@ -111,7 +115,7 @@ async function listChange(ctx: Context, out: Output, paths: string[], opts: Chan
   const { files, skipped } = sizeFiles(base, candidates);
   const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
   skipped.forEach(skip);
-  const [repository, ref] = await names;
+  const [repository, ref] = await asked;
   const envelope = { repository, ref, ...(opts.base ? { base_ref: opts.base } : {}) };
   return { base, files, skip, envelope };
 }
@@ -142,16 +146,17 @@ export async function evaluateChange(
   return { evaluation: parts.length ? mergeEvaluations(parts) : null, root: base, sent };
 }
 
-/** The same change evaluated in this process by the engine, on the pulled (or built-in) policies. */
+/** The same change evaluated in this process by the engine, on the pulled (or built-in) policies; `names`: as listChange(). */
 async function evaluateChangeOffline(
   ctx: Context,
   out: Output,
   paths: string[],
   opts: ChangeOptions,
   policies: OfflinePolicies,
+  names: boolean,
 ): Promise<EvaluatedChange> {
   const { evaluateOffline } = await offlineEngine();
-  const { base, files, skip, envelope } = await listChange(ctx, out, paths, opts);
+  const { base, files, skip, envelope } = await listChange(ctx, out, paths, opts, names);
   const sent = new Set<string>();
   const read: { path: string; status: string; content: Buffer }[] = [];
   for (const f of files) {
@@ -289,7 +294,8 @@ export function evaluateCommand(program: Command, ctx: Context): void {
         const { offlinePolicies, policyCachePath, readPolicyCache } = await offlineEngine();
         offline = offlinePolicies(readPolicyCache(policyCachePath(ctx.io.env), url), opts.policy ?? []);
         out.note(`offline: policy version ${offline.version} (${offline.source})`);
-        change = await evaluateChangeOffline(ctx, out, paths, opts, offline);
+        // As text, the result names neither the repository nor the ref: git is not asked for them.
+        change = await evaluateChangeOffline(ctx, out, paths, opts, offline, format !== "text");
       } else {
         client = evaluatingClient(ctx, out);
         change = await evaluateChange(ctx, client, out, paths, opts);
