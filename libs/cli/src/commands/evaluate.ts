@@ -86,8 +86,8 @@ export interface EvaluatedChange {
 }
 
 /**
- * The files of PATHS (or the change since --base), sized, with the skipped ones named on stderr.
- * `names` false: the repository's name and the ref are not asked of git (an offline evaluation
+ * The files of PATHS (or the change since --base), sized, and those skipped (the caller names
+ * them on stderr with `skip`, in the order of its own notes). `names` false: the repository's name and the ref are not asked of git (an offline evaluation
  * printed as text shows neither), and the envelope has only what the options give.
  */
 async function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions, names = true) {
@@ -114,10 +114,9 @@ async function listChange(ctx: Context, out: Output, paths: string[], opts: Chan
   candidates = candidates.filter((c) => c.path !== BASELINE_PATH);
   const { files, skipped } = sizeFiles(base, candidates);
   const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
-  skipped.forEach(skip);
   const [repository, ref] = await asked;
   const envelope = { repository, ref, ...(opts.base ? { base_ref: opts.base } : {}) };
-  return { base, files, skip, envelope };
+  return { base, files, skip, skipped, envelope };
 }
 
 /** Lists, reads and sends the files of PATHS (or the change since --base) in batches, and merges the answers. */
@@ -128,7 +127,8 @@ export async function evaluateChange(
   paths: string[],
   opts: ChangeOptions,
 ): Promise<EvaluatedChange> {
-  const { base, files, skip, envelope: change } = await listChange(ctx, out, paths, opts);
+  const { base, files, skip, skipped, envelope: change } = await listChange(ctx, out, paths, opts);
+  skipped.forEach(skip);
   const sent = new Set<string>();
   if (files.length === 0) return { evaluation: null, root: base, sent };
   const envelope = { ...change, ...(opts.policy ? { policies: opts.policy } : {}) };
@@ -146,17 +146,14 @@ export async function evaluateChange(
   return { evaluation: parts.length ? mergeEvaluations(parts) : null, root: base, sent };
 }
 
-/** The same change evaluated in this process by the engine, on the pulled (or built-in) policies; `names`: as listChange(). */
+/** The change listChange() listed, evaluated in this process by the engine, on the pulled (or built-in) policies. */
 async function evaluateChangeOffline(
-  ctx: Context,
-  out: Output,
-  paths: string[],
-  opts: ChangeOptions,
+  listing: Awaited<ReturnType<typeof listChange>>,
   policies: OfflinePolicies,
-  names: boolean,
 ): Promise<EvaluatedChange> {
   const { evaluateOffline } = await offlineEngine();
-  const { base, files, skip, envelope } = await listChange(ctx, out, paths, opts, names);
+  const { base, files, skip, skipped, envelope } = listing;
+  skipped.forEach(skip);
   const sent = new Set<string>();
   const read: { path: string; status: string; content: Buffer }[] = [];
   for (const f of files) {
@@ -291,11 +288,16 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       let change: EvaluatedChange;
       if (opts.offline) {
         const { url } = resolveConfig(ctx.io.env);
+        // git is asked first: its processes are forked while this one is small (before the
+        // engine's native addons load) and run while the engine loads. Its errors come after
+        // the policies' (awaited below). As text, the result names neither the repository nor
+        // the ref: git is not asked for them.
+        const listing = listChange(ctx, out, paths, opts, format !== "text");
+        listing.catch(() => undefined);
         const { offlinePolicies, policyCachePath, readPolicyCache } = await offlineEngine();
         offline = offlinePolicies(readPolicyCache(policyCachePath(ctx.io.env), url), opts.policy ?? []);
         out.note(`offline: policy version ${offline.version} (${offline.source})`);
-        // As text, the result names neither the repository nor the ref: git is not asked for them.
-        change = await evaluateChangeOffline(ctx, out, paths, opts, offline, format !== "text");
+        change = await evaluateChangeOffline(await listing, offline);
       } else {
         client = evaluatingClient(ctx, out);
         change = await evaluateChange(ctx, client, out, paths, opts);
