@@ -2,7 +2,7 @@
 // built-in library or on the organization's policies pulled from a running Verdict, and keeps
 // working once that Verdict is gone.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
@@ -97,4 +97,13 @@ it("evaluates on the built-ins, then on the organization's pulled policies, with
     code: 2,
     stderr: "verdict: unknown policy: no-such-policy\n",
   });
+  // An unknown ref is said as such, with paths or without, and so is one git would read as an option.
+  for (const args of [["--base", "no-such-ref"], ["--base", "no-such-ref", "gone.js"], ["--base=--output=out.txt"]]) {
+    const r = await cli(["evaluate", "--offline", ...args]);
+    expect({ code: r.code, error: r.stderr.split("\n").filter((l) => l.startsWith("verdict:")) }).toEqual({
+      code: 2,
+      error: [`verdict: unknown git ref: ${args[0] === "--base" ? "no-such-ref" : "--output=out.txt"}`],
+    });
+  }
+  expect(existsSync(join(repo, "out.txt"))).toBe(false);
 });

@@ -52,20 +52,31 @@ const splitZ = (out: string) => out.split("\0").filter((s) => s !== "");
 
 /** Files changed between `base` and the working tree, limited to `paths` when given. */
 export async function changedFiles(root: string, cwd: string, base: string, paths: string[]): Promise<ChangedFile[]> {
-  try {
-    await gitAsync(root, ["rev-parse", "--verify", "--quiet", `${base}^{commit}`]);
-  } catch {
-    throw new CliError(`unknown git ref: ${base}`);
-  }
+  // The ref is verified only when a command that reads it fails (one git process fewer to wait
+  // for): then an unknown ref is said as such, and any other failure is what it is.
+  const commit = `${base}^{commit}`;
+  const known = () =>
+    gitAsync(root, ["rev-parse", "--verify", "--quiet", commit]).then(
+      () => true,
+      () => false,
+    );
+  const unknownRef = () => new CliError(`unknown git ref: ${base}`);
+  // (No ref starts with "-": git would read it as an option.)
+  if (base.startsWith("-")) throw unknownRef();
   const specs = pathspecs(root, cwd, paths);
   // A path that is neither in the work tree nor in REF is a typo: evaluating nothing would pass.
-  specs.forEach((spec, i) => {
-    if (!existsSync(join(root, spec)) && git(root, ["ls-tree", "-r", "--name-only", base, "--", spec]) === "")
-      throw new CliError(`no such file or directory: ${paths[i]} (neither in the work tree nor in ${base})`);
-  });
+  const absent = specs.map((spec, i) => [spec, paths[i]!] as const).filter(([spec]) => !existsSync(join(root, spec)));
+  if (absent.length && !(await known())) throw unknownRef();
+  for (const [spec, path] of absent)
+    if (git(root, ["ls-tree", "-r", "--name-only", base, "--", spec]) === "")
+      throw new CliError(`no such file or directory: ${path} (neither in the work tree nor in ${base})`);
   // -z output of --name-status: status, NUL, path, NUL, … (no renames: a rename is delete + add).
   const [diff, others] = await Promise.all([
-    gitAsync(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", base, "--", ...specs]),
+    gitAsync(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", commit, "--", ...specs]).catch(
+      async (err: unknown) => {
+        throw (await known()) ? err : unknownRef();
+      },
+    ),
     gitAsync(root, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...specs]),
   ]);
   const fields = splitZ(diff);

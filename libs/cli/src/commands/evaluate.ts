@@ -85,15 +85,19 @@ export interface EvaluatedChange {
   sent: Set<string>;
 }
 
-/** The files of PATHS (or the change since --base), sized, with the skipped ones named on stderr. */
-async function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions) {
+/**
+ * The files of PATHS (or the change since --base), sized, and those skipped (the caller names
+ * them on stderr with `skip`, in the order of its own notes). `names` false: the repository's name and the ref are not asked of git (an offline evaluation
+ * printed as text shows neither), and the envelope has only what the options give.
+ */
+async function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions, names = true) {
   const { env, cwd } = ctx.io;
   const root = gitRoot(cwd);
   // The repository's name and the ref asked of git now, beside the listing (they never fail).
   const dir = root ?? cwd;
-  const names = Promise.all([
-    opts.repository ?? repositoryName(dir, root !== null, env),
-    opts.ref ?? currentRef(dir, root !== null, env),
+  const asked = Promise.all([
+    opts.repository ?? (names ? repositoryName(dir, root !== null, env) : ""),
+    opts.ref ?? (names ? currentRef(dir, root !== null, env) : ""),
   ]);
   let base: string;
   let candidates: { path: string; status: "added" | "modified" }[];
@@ -110,10 +114,9 @@ async function listChange(ctx: Context, out: Output, paths: string[], opts: Chan
   candidates = candidates.filter((c) => c.path !== BASELINE_PATH);
   const { files, skipped } = sizeFiles(base, candidates);
   const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
-  skipped.forEach(skip);
-  const [repository, ref] = await names;
+  const [repository, ref] = await asked;
   const envelope = { repository, ref, ...(opts.base ? { base_ref: opts.base } : {}) };
-  return { base, files, skip, envelope };
+  return { base, files, skip, skipped, envelope };
 }
 
 /** Lists, reads and sends the files of PATHS (or the change since --base) in batches, and merges the answers. */
@@ -124,7 +127,8 @@ export async function evaluateChange(
   paths: string[],
   opts: ChangeOptions,
 ): Promise<EvaluatedChange> {
-  const { base, files, skip, envelope: change } = await listChange(ctx, out, paths, opts);
+  const { base, files, skip, skipped, envelope: change } = await listChange(ctx, out, paths, opts);
+  skipped.forEach(skip);
   const sent = new Set<string>();
   if (files.length === 0) return { evaluation: null, root: base, sent };
   const envelope = { ...change, ...(opts.policy ? { policies: opts.policy } : {}) };
@@ -142,16 +146,14 @@ export async function evaluateChange(
   return { evaluation: parts.length ? mergeEvaluations(parts) : null, root: base, sent };
 }
 
-/** The same change evaluated in this process by the engine, on the pulled (or built-in) policies. */
+/** The change listChange() listed, evaluated in this process by the engine, on the pulled (or built-in) policies. */
 async function evaluateChangeOffline(
-  ctx: Context,
-  out: Output,
-  paths: string[],
-  opts: ChangeOptions,
+  listing: Awaited<ReturnType<typeof listChange>>,
   policies: OfflinePolicies,
 ): Promise<EvaluatedChange> {
   const { evaluateOffline } = await offlineEngine();
-  const { base, files, skip, envelope } = await listChange(ctx, out, paths, opts);
+  const { base, files, skip, skipped, envelope } = listing;
+  skipped.forEach(skip);
   const sent = new Set<string>();
   const read: { path: string; status: string; content: Buffer }[] = [];
   for (const f of files) {
@@ -286,10 +288,16 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       let change: EvaluatedChange;
       if (opts.offline) {
         const { url } = resolveConfig(ctx.io.env);
+        // git is asked first: its processes are forked while this one is small (before the
+        // engine's native addons load) and run while the engine loads. Its errors come after
+        // the policies' (awaited below). As text, the result names neither the repository nor
+        // the ref: git is not asked for them.
+        const listing = listChange(ctx, out, paths, opts, format !== "text");
+        listing.catch(() => undefined);
         const { offlinePolicies, policyCachePath, readPolicyCache } = await offlineEngine();
         offline = offlinePolicies(readPolicyCache(policyCachePath(ctx.io.env), url), opts.policy ?? []);
         out.note(`offline: policy version ${offline.version} (${offline.source})`);
-        change = await evaluateChangeOffline(ctx, out, paths, opts, offline);
+        change = await evaluateChangeOffline(await listing, offline);
       } else {
         client = evaluatingClient(ctx, out);
         change = await evaluateChange(ctx, client, out, paths, opts);
