@@ -12,8 +12,9 @@ export interface Guard {
   value: "V";
   safe: boolean;
 }
-const holds = (rule: Record<string, unknown>): Guard => ({ rule, value: "V", safe: true });
-const fails = (rule: Record<string, unknown>): Guard => ({ rule, value: "V", safe: false });
+/** A check that leaves `$V` safe where it holds, or where it fails. */
+export const holds = (rule: Record<string, unknown>): Guard => ({ rule, value: "V", safe: true });
+export const fails = (rule: Record<string, unknown>): Guard => ({ rule, value: "V", safe: false });
 
 /** A literal: a string with no f-string field, a number, a constant of the language. */
 const LITERAL = {

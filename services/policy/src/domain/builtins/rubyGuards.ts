@@ -4,10 +4,7 @@
 // cheat sheet (allow lists of known-good values, patterns anchored at both ends) and Ruby's
 // documentation (`\A` and `\z` anchor a Regexp at the start and end of the string, `^` and `$` at
 // a line's, so only `\A…\z` matches the whole value).
-import type { Guard } from "./pythonGuards.js";
-
-const holds = (rule: Record<string, unknown>): Guard => ({ rule, value: "V", safe: true });
-const fails = (rule: Record<string, unknown>): Guard => ({ rule, value: "V", safe: false });
+import { fails, holds, type Guard } from "./pythonGuards.js";
 
 /** A literal: a string without interpolation, a symbol, a number, true, false, nil. */
 const LITERAL = {
