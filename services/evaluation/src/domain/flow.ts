@@ -118,6 +118,8 @@ interface Syntax {
   blocks?: ReadonlySet<string>;
   /** The kind of a list of targets and of values (Go: `a, b := x, y`, `data, err := os.ReadFile(p)`). */
   list?: string;
+  /** Names that, given one of a call's several results, get its error (Go's `err`): they carry no input. */
+  errors?: RegExp;
   /** Branches whose conditions guards are read in (GuardSpec). */
   branch?: BranchSyntax;
 }
@@ -170,6 +172,9 @@ const GO: Syntax = {
   statements: new Set(["short_var_declaration", "assignment_statement", "var_declaration"]),
   blocks: new Set(["statement_list"]),
   list: "expression_list",
+  errors: /^err(?:\d*|[A-Z]\w*)$/,
+  // part.Read(buf), f.ReadAt(buf, off): the buffer carries what the reader gives.
+  fills: new Set(["Read", "ReadAt"]),
   branch: {
     kind: "if_statement",
     condition: "condition",
@@ -471,7 +476,8 @@ export function reachesSink(
           const names = target.children().filter((x) => x.isNamed());
           const values = value.kind() === syntax.list ? value.children().filter((x) => x.isNamed()) : [value];
           names.forEach((t, i) => {
-            if (t.kind() === syntax.identifier && t.text() !== "_")
+            const error = names.length !== values.length && syntax.errors?.test(t.text());
+            if (t.kind() === syntax.identifier && t.text() !== "_" && !error)
               add(t.text(), {
                 node: a,
                 values: names.length === values.length ? [values[i]!] : values,
