@@ -122,6 +122,8 @@ interface Syntax {
   list?: string;
   /** Branches, boolean operators and exits, whose conditions guards are read in (GuardSpec, guards.ts). */
   guards?: GuardSyntax;
+  /** Names that, given one of a call's several results, get its error (Go's `err`): they carry no input. */
+  errors?: RegExp;
 }
 
 const JS: Syntax = {
@@ -158,6 +160,9 @@ const GO: Syntax = {
   blocks: new Set(["statement_list"]),
   list: "expression_list",
   guards: GO_GUARDS,
+  errors: /^err(?:\d*|[A-Z]\w*)$/,
+  // part.Read(buf), f.ReadAt(buf, off): the buffer carries what the reader gives.
+  fills: new Set(["Read", "ReadAt"]),
 };
 
 const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
@@ -452,7 +457,8 @@ export function reachesSink(
           const names = target.children().filter((x) => x.isNamed());
           const values = value.kind() === syntax.list ? value.children().filter((x) => x.isNamed()) : [value];
           names.forEach((t, i) => {
-            if (t.kind() === syntax.identifier && t.text() !== "_")
+            const error = names.length !== values.length && syntax.errors?.test(t.text());
+            if (t.kind() === syntax.identifier && t.text() !== "_" && !error)
               add(t.text(), {
                 node: a,
                 values: names.length === values.length ? [values[i]!] : values,

@@ -69,6 +69,18 @@ describe("Go data flow", () => {
     expect(reported(`\tvar name string = "/" + p\n\tos.ReadFile(name)`)).toEqual([2]);
     expect(reported(`\tos.ReadFile(filepath.Base(p))`)).toEqual([]);
   });
+
+  it("gives a call's error result (err) no input, and fills a buffer a reader reads into", () => {
+    expect(reported(`\tn, err := fmt.Sscan(p)\n\tos.ReadFile(fmt.Sprint(err))\n\tos.ReadFile(fmt.Sprint(n))`)).toEqual([
+      3,
+    ]);
+    expect(reported(`\tbuf := make([]byte, 9)\n\tstrings.NewReader("fixed").Read(buf)\n\tos.ReadFile(string(buf))`)).toEqual(
+      [],
+    );
+    expect(
+      reported(`\tsrc := strings.NewReader(p)\n\tbuf := make([]byte, 9)\n\tsrc.Read(buf)\n\tos.ReadFile(string(buf))`),
+    ).toEqual([4]);
+  });
 });
 
 describe("flow guards", () => {

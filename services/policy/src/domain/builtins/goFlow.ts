@@ -20,15 +20,19 @@ const calls = (names: string) => ({ kind: "call_expression", has: { field: "func
  * `mux.Vars(r)`, chi's `chi.URLParam` and gin's or echo's context (`c.Param`, `c.Query`, …).
  * A multipart file's name is not input here: Go passes it through filepath.Base (mime/multipart).
  */
-export const GO_REQUEST_SOURCES = [
-  calls(
-    String.raw`\w+\.URL\.Query|\w+\.(?:Post)?FormValue|\w+\.PathValue|\w+\.Header\.(?:Get|Values)|\w+\.Cookie|mux\.Vars|chi\.URLParam|(?:c|ctx)\.(?:Param|Query|DefaultQuery|PostForm|DefaultPostForm|QueryParam|FormValue|GetHeader)`,
-  ),
-  {
-    kind: "selector_expression",
-    regex: String.raw`^\w+\.(?:URL\.(?:Path|RawQuery|RawPath)|Form|PostForm|Body|RequestURI)$`,
-  },
-];
+const INPUT_CALLS = String.raw`\w+\.URL\.Query|\w+\.(?:Post)?FormValue|\w+\.PathValue|\w+\.Header\.(?:Get|Values)|mux\.Vars|chi\.URLParam|(?:c|ctx)\.(?:Param|Query|DefaultQuery|PostForm|DefaultPostForm|QueryParam|FormValue|GetHeader)`;
+const INPUT_FIELDS = {
+  kind: "selector_expression",
+  regex: String.raw`^\w+\.(?:URL\.(?:Path|RawQuery|RawPath)|Form|PostForm|Body|RequestURI)$`,
+};
+export const GO_REQUEST_SOURCES = [calls(String.raw`${INPUT_CALLS}|\w+\.Cookie`), INPUT_FIELDS];
+
+/**
+ * Request input for reflected XSS: as above, and an uploaded file's name and content
+ * (`r.FormFile`, `r.MultipartReader`); not cookies, which another site cannot set in the browser
+ * it makes send the request.
+ */
+export const GO_XSS_SOURCES = [calls(String.raw`${INPUT_CALLS}|\w+\.FormFile|\w+\.MultipartReader`), INPUT_FIELDS];
 
 /** Words (lower-case) a file reading Go request input contains: the gate before it is parsed. */
 export const GO_REQUEST_KEYWORDS = [
@@ -40,6 +44,7 @@ export const GO_REQUEST_KEYWORDS = [
   "mux.vars",
   "chi.urlparam",
   ".form",
+  ".multipartreader(",
   ".body",
   ".requesturi",
   ".param(",
@@ -93,4 +98,16 @@ export const GO_PATH_GUARDS = [
     safe: true,
     normalized: [calls(String.raw`filepath\.(?:Clean|Abs|Join|EvalSymlinks)`)],
   },
+];
+
+/**
+ * What HTML can be written from: escaped (`html.EscapeString`, html/template's
+ * `HTMLEscapeString`, `JSEscapeString`, `url.QueryEscape`), JSON (`json.Marshal` escapes `<`, `>`
+ * and `&`, its docs: "so that the JSON will be safe to embed inside HTML <script> tags"), numbers.
+ */
+export const GO_HTML_SANITIZERS = [
+  ...GO_SANITIZERS,
+  calls(
+    String.raw`html\.EscapeString|template\.(?:HTMLEscapeString|JSEscapeString|HTMLEscaper|JSEscaper|URLQueryEscaper)|url\.(?:QueryEscape|PathEscape)|json\.Marshal|strconv\.(?:Itoa|FormatInt|FormatFloat|FormatBool)`,
+  ),
 ];

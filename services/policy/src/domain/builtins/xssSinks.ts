@@ -18,6 +18,7 @@ import { CSHARP_XSS } from "./csharpRules.js";
 import { TEMPLATE_XSS } from "./templateRules.js";
 import { PHP_HTML_SANITIZERS, PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES } from "./phpFlow.js";
 import { pythonResponseFromRequest } from "./pythonFlow.js";
+import { GO_RESPONSE_FROM_REQUEST } from "./goXss.js";
 import { JS_MARKDOWN_SAFE_RECEIVERS, JS_MARKDOWN_SANITIZERS } from "./jsMarkdown.js";
 
 // A value that is not a constant string: an identifier or call, a template with ${}, or a literal being concatenated.
@@ -31,7 +32,7 @@ export const xssSinks: BuiltinPolicy = {
   id: "xss-sinks",
   name: "Cross-site scripting sinks",
   description:
-    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned (markdown rendered by markdown-it without html: true, or through a sanitizing plugin, is clean), mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, Html.Raw of anything but a literal in Razor views (C#), URL attributes (href, src, action) whose value starts with a template variable and unquoted attribute values from template variables (Jinja, Django, Twig, Handlebars), and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
+    "Detects dynamic values written into HTML without escaping: innerHTML/outerHTML/insertAdjacentHTML and document.write, React's dangerouslySetInnerHTML, Vue's v-html, Angular's bypassSecurityTrust*, echo of request input in PHP, Express responses (res.send/write/end), Go handlers' responses (w.Write, io.WriteString, and fmt.Fprint* unless their text starts the body with something other than markup) and Java servlet responses (response.getWriter().print/println/write/format/printf) written from request input that no escaping function cleaned (markdown rendered by markdown-it without html: true, or through a sanitizing plugin, is clean), mark_safe/Markup/SafeText of dynamic values (not of names the file only assigns string constants) and |safe in Python templates, html_safe/raw in Rails, Html.Raw of anything but a literal in Razor views (C#), URL attributes (href, src, action) whose value starts with a template variable and unquoted attribute values from template variables (Jinja, Django, Twig, Handlebars), and template escaping switched off (escapeMarkup, noEscape, Mustache.escape).",
   severity: "warning",
   enabled: true,
   category: SECURITY_CATEGORY,
@@ -98,6 +99,7 @@ export const xssSinks: BuiltinPolicy = {
       // Values escaped with html.EscapeString, and constants, are fine.
       checks: ["go-splices-variable"],
     },
+    GO_RESPONSE_FROM_REQUEST,
     {
       id: "js-document-write",
       type: "regex",
