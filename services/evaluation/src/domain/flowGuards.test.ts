@@ -8,45 +8,35 @@ import { compileEngine } from "./engine.js";
 const call = (pattern: string) => ({ pattern: { context: `func f() { ${pattern} }`, selector: "call_expression" } });
 const calls = (names: string) => ({ kind: "call_expression", has: { field: "function", regex: `^(?:${names})$` } });
 
+const flow = {
+  sink: "P",
+  sources: [calls(String.raw`\w+\.FormValue`)],
+  sanitizers: [calls(String.raw`filepath\.Base`)],
+  guards: [
+    { rule: call('strings.Contains($V, "..")'), value: "V", safe: false },
+    {
+      rule: call("strings.HasPrefix($V, $B)"),
+      value: "V",
+      safe: true,
+      normalized: [calls(String.raw`filepath\.(?:Clean|Join)`)],
+    },
+  ],
+};
+const value = JSON.stringify({ languages: ["go"], rule: call("os.ReadFile($P)"), flow });
+const pattern = { type: "structural" as const, value, rule_id: "file-from-input", message: "file name from input" };
+const options = {
+  redact: false,
+  redact_group: 0,
+  keywords: [],
+  min_entropy: 0,
+  paths: [],
+  allowlist: [],
+  generic: false,
+};
 const engine = compileEngine([
   {
-    id: "files",
-    severity: "error",
-    category: "security",
-    suggestion: "",
-    exclude_paths: [],
-    patterns: [
-      {
-        type: "structural",
-        value: JSON.stringify({
-          languages: ["go"],
-          rule: call("os.ReadFile($P)"),
-          flow: {
-            sink: "P",
-            sources: [calls(String.raw`\w+\.FormValue`)],
-            sanitizers: [calls(String.raw`filepath\.Base`)],
-            guards: [
-              { rule: call('strings.Contains($V, "..")'), value: "V", safe: false },
-              {
-                rule: call("strings.HasPrefix($V, $B)"),
-                value: "V",
-                safe: true,
-                normalized: [calls(String.raw`filepath\.(?:Clean|Join)`)],
-              },
-            ],
-          },
-        }),
-        message: "file name from input",
-        redact: false,
-        redact_group: 0,
-        rule_id: "file-from-input",
-        keywords: [],
-        min_entropy: 0,
-        paths: [],
-        allowlist: [],
-        generic: false,
-      },
-    ],
+    ...{ id: "files", severity: "error" as const, category: "security", suggestion: "", exclude_paths: [] },
+    patterns: [{ ...pattern, ...options }],
   },
 ]);
 
@@ -74,9 +64,9 @@ describe("Go data flow", () => {
     expect(reported(`\tn, err := fmt.Sscan(p)\n\tos.ReadFile(fmt.Sprint(err))\n\tos.ReadFile(fmt.Sprint(n))`)).toEqual([
       3,
     ]);
-    expect(reported(`\tbuf := make([]byte, 9)\n\tstrings.NewReader("fixed").Read(buf)\n\tos.ReadFile(string(buf))`)).toEqual(
-      [],
-    );
+    expect(
+      reported(`\tbuf := make([]byte, 9)\n\tstrings.NewReader("fixed").Read(buf)\n\tos.ReadFile(string(buf))`),
+    ).toEqual([]);
     expect(
       reported(`\tsrc := strings.NewReader(p)\n\tbuf := make([]byte, 9)\n\tsrc.Read(buf)\n\tos.ReadFile(string(buf))`),
     ).toEqual([4]);
