@@ -2,6 +2,7 @@
 // a secret: the identifiers, words, paths, URLs, versions and ids that code assigns to names like
 // `key`, `token` or `auth` every day. Shared by the generic rules of generic-secrets and
 // hardcoded-credentials. All RE2.
+import { AZURITE_ACCOUNT_KEY, exactly } from "./emulatorKeys.js";
 
 /**
  * Lower-case words a generated secret practically never contains but identifiers, prose, file
@@ -344,6 +345,8 @@ export const UUID = String.raw`[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9
 
 /** Secret values that are something else: checked against the secret alone. */
 export const GENERIC_VALUE_ALLOWLIST = [
+  // Keys vendors publish for their local emulators (emulatorKeys.ts): they open nothing else.
+  exactly(AZURITE_ACCOUNT_KEY),
   // Letters, dots, dashes, underscores only: identifiers, words, dotted names (gitleaks makes the
   // same call: a generated secret contains a digit or a base64 symbol).
   String.raw`^[A-Za-z_./=+-]+$`,
