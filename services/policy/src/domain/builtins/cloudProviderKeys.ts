@@ -43,7 +43,7 @@ export const cloudProviderKeys: BuiltinPolicy = {
       redact_group: 1,
       keywords: ["aiza"],
       min_entropy: 4,
-      allowlist: [`^(?:${PUBLIC_GOOGLE_API_KEYS.join("|")})$`],
+      allowlist: [exactly(...PUBLIC_GOOGLE_API_KEYS)],
     },
     {
       id: "google-oauth-client-secret",

@@ -10,6 +10,6 @@
 export const AZURITE_ACCOUNT_KEY =
   "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==";
 
-/** An allowlist entry (RE2, the whole secret) for each of `keys`. */
+/** An allowlist entry (RE2, the whole secret) for each of `keys`, taken literally. */
 export const exactly = (...keys: string[]): string =>
   `^(?:${keys.map((k) => k.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")).join("|")})$`;
