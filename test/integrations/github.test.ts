@@ -905,6 +905,13 @@ describe("the GitHub App one-click set-up (a manifest)", () => {
       "organization",
       "INVALID_FORMAT",
     );
+    // A port past 65535 is no address (found by the fuzzer: it was a 500).
+    expectFieldError(
+      await api.post("/v1/integrations/github/app-manifests", { base_url: "http://ghes.example.com:74973" }),
+      400,
+      "base_url",
+      "INVALID_FORMAT",
+    );
   });
 
   it("turns GitHub's code into the connection, once: a replayed or forged state is refused", async () => {

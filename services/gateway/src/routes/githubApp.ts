@@ -8,7 +8,12 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from "e
 import { z } from "zod";
 import { integrationsV1 } from "@verdict/proto";
 import type { Clients } from "../clients.js";
-import { ConnectionSchema, connectionJson, integrationsClient } from "../gen/integrations.rest.js";
+import {
+  ConnectionSchema,
+  CreateConnectionRequestSchema,
+  connectionJson,
+  integrationsClient,
+} from "../gen/integrations.rest.js";
 import { auditContext } from "../http/auth.js";
 import { publicOrigin, publicUrl } from "../http/restTypes.js";
 import { route } from "../http/route.js";
@@ -18,16 +23,10 @@ export const FORM_PATH = "/v1/integrations/github/app-manifests/form";
 
 const StartSchema = z
   .object({
-    base_url: z
-      .string()
-      .max(2048)
-      .regex(/^https?:\/\/[A-Za-z0-9]+([.-][A-Za-z0-9]+)*(:[0-9]{1,5})?(\/[A-Za-z0-9._~/-]*)?$/, {
-        message: "base_url must be an http(s) URL without credentials, query or fragment",
-      })
-      .default("https://api.github.com")
-      .meta({
-        description: "GitHub's REST API: https://api.github.com, or https://HOST/api/v3 for an Enterprise Server",
-      }),
+    // The connections' own rule (one pattern: a port above 65535 is refused there too).
+    base_url: CreateConnectionRequestSchema.shape.base_url.default("https://api.github.com").meta({
+      description: "GitHub's REST API: https://api.github.com, or https://HOST/api/v3 for an Enterprise Server",
+    }),
     organization: z
       .string()
       .regex(/^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})$/, { message: "organization must be a GitHub organization's login" })
