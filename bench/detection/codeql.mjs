@@ -211,8 +211,10 @@ export function loadCodeqlCases(dir, manifest = readManifest()) {
         return undefined;
       }
       const text = readFileSync(full, "utf8");
-      if (f.chars !== undefined && text.length !== f.chars)
-        problems.push(`${folder.path}/${f.path} has ${text.length} characters, the manifest's version ${f.chars}`);
+      // Characters as code points (an emoji is one; JavaScript's length counts it as two).
+      const chars = [...text].length;
+      if (f.chars !== undefined && chars !== f.chars)
+        problems.push(`${folder.path}/${f.path} has ${chars} characters, the manifest's version ${f.chars}`);
       return text;
     };
     const alerts = new Map();

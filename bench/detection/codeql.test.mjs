@@ -168,3 +168,37 @@ test("claims: a case counts only where a policy claims its CWE for its language,
   );
   assert.equal(unclaimed.length, 0);
 });
+
+test("the manifest's lengths are code points: a file with emoji matches, one of another length is reported", async () => {
+  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { loadCodeqlCases } = await import("./codeql.mjs");
+  const dir = mkdtempSync(join(tmpdir(), "codeql-"));
+  try {
+    const folder = "javascript/ql/test/query-tests/Security/CWE-079/ReflectedXss";
+    mkdirSync(join(dir, folder), { recursive: true });
+    const text = "app.use(doc, { title: '👋🌍' }); // $ Alert\n";
+    writeFileSync(join(dir, folder, "a.js"), text);
+    writeFileSync(join(dir, folder, "b.js"), text);
+    const commit = "0".repeat(40);
+    const manifest = {
+      repo: "github/codeql",
+      folders: [
+        {
+          language: "javascript",
+          cwe: 79,
+          path: folder,
+          files: [
+            { path: "a.js", commit, chars: [...text].length },
+            { path: "b.js", commit, chars: [...text].length + 1 },
+          ],
+        },
+      ],
+    };
+    const { problems } = loadCodeqlCases(dir, manifest);
+    assert.deepEqual(problems, [`${folder}/b.js has ${[...text].length} characters, the manifest's version ${[...text].length + 1}`]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
