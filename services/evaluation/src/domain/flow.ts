@@ -25,7 +25,7 @@
 // followed at most MAX_DEPTH deep), so a large function costs a bounded amount per sink.
 import type { NapiConfig, SgNode } from "@ast-grep/napi";
 import { elementOf, type CallSite } from "./collections.js";
-import { GO_GUARDS, guarded, PYTHON_GUARDS, RUBY_GUARDS, type GuardSyntax } from "./guards.js";
+import { decides, GO_GUARDS, guarded, PYTHON_GUARDS, RUBY_GUARDS, type Checks, type GuardSyntax } from "./guards.js";
 import {
   callParts,
   deadIn,
@@ -47,6 +47,13 @@ export interface FlowSpec {
   sanitizers?: Record<string, unknown>[];
   /** Types (as written: `String`) whose parameters of the function around the sink count as sources. */
   parameters?: string[];
+  /**
+   * Names the function does not assign before the sink count as sources: in Ruby a method's or a
+   * block's parameters and methods called without parentheses, whose values come from elsewhere.
+   * For sinks where anything not built from constants is the finding (SQL text interpolated): a
+   * name assigned only constants, or one a guard checked, is then still clean.
+   */
+  freeNames?: boolean;
   /** Checks that make a name safe where they decide the branch the sink is in (see GuardSpec). */
   guards?: GuardSpec[];
   /** Calls whose result is clean because of what their receiver is (see SafeReceiverSpec). */
@@ -250,6 +257,7 @@ export interface CompiledFlow {
   sources: Matcher[];
   sanitizers: Matcher[];
   parameters: string[];
+  freeNames: boolean;
   guards: CompiledGuard[];
   safeReceivers: { calls: Matcher[]; receiver: string; made: NapiConfig }[];
 }
@@ -335,6 +343,7 @@ export function compileFlow(flow: FlowSpec): CompiledFlow {
     sources: flow.sources.map(matcher),
     sanitizers: (flow.sanitizers ?? []).map(matcher),
     parameters: flow.parameters ?? [],
+    freeNames: flow.freeNames === true,
     guards: (flow.guards ?? []).map((g) => ({
       config: { rule: g.rule, ...(g.constraints ? { constraints: g.constraints } : {}) } as NapiConfig,
       value: g.value,
@@ -586,6 +595,11 @@ export function reachesSink(
     });
   };
 
+  // Whether the frame's scope writes the name anywhere before the frame's point (a write in a
+  // branch never taken still makes it not free).
+  const writtenBefore = (name: string, frame: Frame) =>
+    (indexOf(frame.scope).writes.get(name) ?? []).some((w) => w.node.range().start.index < frame.before);
+
   // The last assignment to a name before a point of the frame's scope.
   const lastWrite = (name: string, at: number, frame: Frame) =>
     (indexOf(frame.scope).writes.get(name) ?? []).filter((w) => w.assignment && w.node.range().start.index < at).at(-1);
@@ -606,32 +620,61 @@ export function reachesSink(
     return found;
   };
 
+  // What the flow's guards say of `name` in the frame's scope (guards.ts).
+  const checksOn = (name: string, frame: Frame): Checks => ({
+    check: (cond, outcome) =>
+      flow.guards.some((g) => {
+        if (g.safe !== outcome || checksOf(g, frame.scope).get(nodeKey(cond)) !== name) return false;
+        if (!g.normalized) return true;
+        const writes = (indexOf(frame.scope).writes.get(name) ?? []).filter(
+          (w) => w.node.range().start.index < cond.range().start.index,
+        );
+        return writes.length > 0 && writes.every((w) => w.assignment && w.values.every((v) => v.matches(g.normalized!)));
+      }),
+    resultOf: (cond) =>
+      cond.kind() === syntax.identifier ? lastWrite(cond.text(), cond.range().start.index, frame)?.values[0] : undefined,
+    writtenBetween: (from, to) =>
+      (indexOf(frame.scope).writes.get(name) ?? []).some((w) => {
+        const at = w.node.range().start.index;
+        return at >= from && at < to;
+      }),
+  });
+
   // Whether a check decided the way from the frame's start to `use` of `name` (guards.ts).
   const isGuarded = (use: SgNode, name: string, frame: Frame): boolean =>
     syntax.guards !== undefined &&
     flow.guards.length > 0 &&
-    guarded(syntax.guards, use, frame.scope, {
-      check: (cond, outcome) =>
-        flow.guards.some((g) => {
-          if (g.safe !== outcome || checksOf(g, frame.scope).get(nodeKey(cond)) !== name) return false;
-          if (!g.normalized) return true;
-          const writes = (indexOf(frame.scope).writes.get(name) ?? []).filter(
-            (w) => w.node.range().start.index < cond.range().start.index,
-          );
-          return (
-            writes.length > 0 && writes.every((w) => w.assignment && w.values.every((v) => v.matches(g.normalized!)))
-          );
-        }),
-      resultOf: (cond) =>
-        cond.kind() === syntax.identifier
-          ? lastWrite(cond.text(), cond.range().start.index, frame)?.values[0]
-          : undefined,
-      writtenBetween: (from, to) =>
-        (indexOf(frame.scope).writes.get(name) ?? []).some((w) => {
-          const at = w.node.range().start.index;
-          return at >= from && at < to;
-        }),
-    });
+    guarded(syntax.guards, use, frame.scope, checksOn(name, frame));
+
+  // Whether a value written to `name` at `at` is decided before `use`: a branching statement after
+  // the write, in a block around the use, checks or reassigns the name on every way through it.
+  const decidedAfter = (name: string, at: number, use: SgNode, frame: Frame): boolean => {
+    const guards = syntax.guards;
+    if (!guards || !flow.guards.length) return false;
+    // An assignment that is a statement of the block (directly, or in a block or statement
+    // wrapper of it: Go's statement_list, Python's expression_statement).
+    const overwrites = (block: SgNode) =>
+      (indexOf(frame.scope).writes.get(name) ?? []).some((w) => {
+        const parent = w.node.parent();
+        if (!w.assignment || !parent) return false;
+        if (sameNode(parent, block)) return true;
+        const kind = String(parent.kind());
+        return (guards.blocks.has(kind) || !!guards.wrappers?.has(kind)) && sameNode(parent.parent(), block);
+      });
+    const checks = checksOn(name, frame);
+    const until = use.range().start.index;
+    for (const a of use.ancestors()) {
+      if (guards.blocks.has(String(a.kind())))
+        for (const s of a.children()) {
+          const { start, end } = s.range();
+          if (start.index <= at) continue;
+          if (end.index > until) break;
+          if (s.isNamed() && decides(guards, s, checks, overwrites)) return true;
+        }
+      if (sameNode(a, frame.scope)) break;
+    }
+    return false;
+  };
 
   // A call made clean by its receiver (SafeReceiverSpec): every value the file assigns to it matches.
   const safeReceiver = (node: SgNode, kind: string, frame: Frame): boolean =>
@@ -657,9 +700,13 @@ export function reachesSink(
       const key = `${frame.scope.range().start.index}:${frame.before}:${name}`;
       if (depth >= MAX_DEPTH || following.has(key)) return false;
       following.add(key);
+      const values = assignedValues(name, frame).filter(
+        (w) => !sanitizing || !decidedAfter(name, w.at, node, frame),
+      );
       const result =
         (frame.params?.get(name)?.() ?? false) ||
-        assignedValues(name, frame).some((w) => tainted(w.value, depth + 1, { ...frame, before: w.at }));
+        (flow.freeNames && !frame.params?.has(name) && values.length === 0 && !writtenBefore(name, frame)) ||
+        values.some((w) => tainted(w.value, depth + 1, { ...frame, before: w.at }));
       following.delete(key);
       return result;
     }

@@ -11,7 +11,8 @@
 // (`not`, `and`, `or`: `x == "a" or x == "b"` holds only for allowed values, `x == "a" or y` does
 // not), a name that holds a check's result (`ok := check(p); if ok`), and the early exits before
 // the use in its block (`if not ok(x): return …`). A name written between the check and the use is
-// not guarded by it.
+// not guarded by it. A branching statement between an assignment and the use can also decide the
+// name on every way through it (decides(): checked on one way, assigned on the other).
 import type { SgNode } from "@ast-grep/napi";
 
 /** How a language writes branches, boolean operators and exits, as tree-sitter kinds and fields. */
@@ -174,6 +175,31 @@ export function guarded(syntax: GuardSyntax, use: SgNode, scope: SgNode, checks:
     child = a;
   }
   return false;
+}
+
+/**
+ * Whether a branching statement decides a name on every way through it: each way either runs only
+ * where a check left the name safe, or assigns the name (`overwrites`: an assignment that is a
+ * statement of that way's block). After `if dir == "ASC" … else dir = "DESC" end`, or
+ * `unless ALLOWED.include?(x) then x = "a" end`, what was assigned to the name before is gone or
+ * was checked. A way with no block (an if without else) passes the name on unless checked.
+ */
+export function decides(
+  syntax: GuardSyntax,
+  statement: SgNode,
+  checks: Checks,
+  overwrites: (block: SgNode) => boolean,
+  depth = 0,
+): boolean {
+  const branch = syntax.branches[String(statement.kind())];
+  const condition = branch ? part(statement, branch.condition) : null;
+  if (!branch || !condition || depth > 8) return false;
+  const way = (field: string | number | undefined, outcome: boolean) => {
+    if (clean(syntax, condition, outcome, checks)) return true;
+    const body = field === undefined ? null : part(statement, field);
+    return !!body && (overwrites(body) || decides(syntax, body, checks, overwrites, depth + 1));
+  };
+  return way(branch.holds, true) && way(branch.fails, false);
 }
 
 /** Whether a statement (or a block, by its last statement) always leaves: return, raise, abort(…). */

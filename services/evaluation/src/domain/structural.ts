@@ -161,6 +161,7 @@ export function readSpec(value: string, ruleId: string): StructuralSpec {
     (typeof flow.sink !== "string" ||
       !Array.isArray(flow.sources) ||
       flow.sources.length === 0 ||
+      (flow.freeNames !== undefined && typeof flow.freeNames !== "boolean") ||
       !(flow.guards ?? []).every((g) => typeof g.value === "string" && typeof g.safe === "boolean") ||
       !(flow.safeReceivers ?? []).every((r) => typeof r.receiver === "string" && Array.isArray(r.made)) ||
       !s.languages.every((l) => FLOW_LANGUAGES.includes(l)))

@@ -28,7 +28,20 @@ export const RUBY_SQL_SANITIZERS = [
 ];
 
 /** An interpolated string ("… #{x} …"): the interpolation rules' (ruby-shell-interpolation, ruby-sql-interpolation), not the flow rules'. */
-const INTERPOLATED = { kind: "string", has: { kind: "interpolation" } };
+export const INTERPOLATED = { kind: "string", has: { kind: "interpolation" } };
+
+/**
+ * What a value may be that the method did not build from constants, as flow sources with
+ * `freeNames` (a name the method does not assign: a parameter, a block's, a method called bare):
+ * instance, class and global variables, and methods called without a receiver (`sort_column()`).
+ * A constant (`TABLE`), a literal and a name assigned only those are not.
+ */
+export const RUBY_NON_CONSTANT = [
+  { kind: "instance_variable" },
+  { kind: "class_variable" },
+  { kind: "global_variable" },
+  { kind: "call", not: { has: { field: "receiver", regex: String.raw`[\s\S]` } } },
+];
 
 /**
  * A call of a method named by `names` (RE2 alternation), on a receiver named by `receiver` when

@@ -18,7 +18,14 @@ import {
 } from "./types.js";
 import { PY_ALLOWLIST_GUARDS } from "./pythonGuards.js";
 import { JAVA_REQUEST_SOURCES, JAVA_SQL_SANITIZERS } from "./javaFlow.js";
-import { RUBY_REQUEST_KEYWORDS, RUBY_REQUEST_SOURCES, RUBY_SQL_SANITIZERS, rubyCall } from "./rubyFlow.js";
+import {
+  INTERPOLATED,
+  RUBY_NON_CONSTANT,
+  RUBY_REQUEST_KEYWORDS,
+  RUBY_REQUEST_SOURCES,
+  RUBY_SQL_SANITIZERS,
+  rubyCall,
+} from "./rubyFlow.js";
 import { RUBY_ALLOWLIST_GUARDS } from "./rubyGuards.js";
 import { PHP_REQUEST_KEYWORDS, PHP_REQUEST_SOURCES, PHP_SQL_SANITIZERS, phpCall, phpMethodCall } from "./phpFlow.js";
 
@@ -260,11 +267,48 @@ export const sqlInjection: BuiltinPolicy = {
     },
     {
       id: "ruby-sql-interpolation",
-      type: "regex",
-      // The fragment may be the first element of an array (`destroy_by(["id = '#{x}'"])`).
-      value: String.raw`\.(?:where|not|rewhere|find_by_sql|execute|exec_query|select_all|select_one|select_value|select_rows|order|reorder|group|having|joins|pluck|from|count_by_sql|delete_all|update_all|delete_by|destroy_by|destroy_all|find_or_initialize_by|find_or_create_by)\s*\(?\s*\[?\s*"[^"\n]*#\{`,
+      type: "structural",
+      // An ActiveRecord call on a receiver whose SQL fragment (or the first element of an array:
+      // `destroy_by(["id = '#{x}'"])`) interpolates a value the method did not build from
+      // constants: a parameter, a variable, a call. A name checked against an allow list where
+      // it decides the way (`if dir == "ASC"`), one assigned only constants, a constant and a
+      // quoting or numeric call (`#{id.to_i}`, `#{quote(x)}`) are clean.
+      value: structural(
+        ["ruby"],
+        {
+          kind: "call",
+          all: [
+            { has: { field: "receiver", regex: String.raw`[\s\S]` } },
+            {
+              has: {
+                field: "method",
+                regex:
+                  "^(?:where|not|rewhere|find_by_sql|execute|exec_query|select_all|select_one|select_value|select_rows|order|reorder|group|having|joins|pluck|from|count_by_sql|delete_all|update_all|delete_by|destroy_by|destroy_all|find_or_initialize_by|find_or_create_by)$",
+              },
+            },
+            {
+              has: {
+                field: "arguments",
+                has: {
+                  nthChild: 1,
+                  pattern: "$SINK",
+                  any: [INTERPOLATED, { kind: "array", has: { nthChild: 1, ...INTERPOLATED } }],
+                },
+              },
+            },
+          ],
+        },
+        undefined,
+        {
+          sink: "SINK",
+          sources: RUBY_NON_CONSTANT,
+          freeNames: true,
+          sanitizers: RUBY_SQL_SANITIZERS,
+          guards: RUBY_ALLOWLIST_GUARDS,
+        },
+      ),
       message: "SQL fragment built with string interpolation in an ActiveRecord call",
-      paths: paths("ruby"),
+      keywords: ["#{"],
     },
   ],
   suggestions: [

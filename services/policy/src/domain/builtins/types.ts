@@ -103,6 +103,7 @@ export function structural(
     sources: Record<string, unknown>[];
     sanitizers?: Record<string, unknown>[];
     parameters?: string[];
+    freeNames?: boolean;
     guards?: {
       rule: Record<string, unknown>;
       constraints?: Record<string, Record<string, unknown>>;
