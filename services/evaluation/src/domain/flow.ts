@@ -241,6 +241,9 @@ const SYNTAX: Partial<Record<StructuralLanguage, Syntax>> = {
     identifier: "identifier",
     names: { call: ["method"] },
     guards: RUBY_GUARDS,
+    // An assignment is a statement of its body (`then`, `else`, a method's body_statement, …).
+    statements: new Set(["assignment"]),
+    blocks: RUBY_GUARDS.blocks,
   },
   go: GO,
 };
@@ -533,8 +536,10 @@ export function reachesSink(
       (w, i) =>
         !writes.slice(i + 1).some((later) => {
           if (!later.assignment || later.node.range().start.index < w.node.range().end.index) return false;
+          // A block that holds the use runs `later` before it: whatever was written before `later`,
+          // in the block or before it, is gone at the use.
           const block = statementBlock(later.node);
-          return block !== undefined && inside(w.node.range().start.index, block) && inside(frame.before, block);
+          return block !== undefined && inside(frame.before, block);
         }),
     );
     return live.flatMap((w) => w.values.map((value) => ({ value, at: w.node.range().start.index })));

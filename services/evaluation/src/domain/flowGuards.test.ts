@@ -60,6 +60,14 @@ describe("Go data flow", () => {
     expect(reported(`\tos.ReadFile(filepath.Base(p))`)).toEqual([]);
   });
 
+  it("drops what a statement of the sink's block overwrote, even when it was written before the block", () => {
+    expect(reported(`\tif len(p) > 3 {\n\t\tp = "index.html"\n\t\tos.ReadFile(p)\n\t}`)).toEqual([]);
+    // Overwritten only on a way the sink is not on: the input reaches it.
+    expect(reported(`\tif len(p) > 3 {\n\t\tp = "index.html"\n\t}\n\tos.ReadFile(p)`)).toEqual([4]);
+    // An update is no overwrite.
+    expect(reported(`\tif len(p) > 3 {\n\t\tp += ".html"\n\t\tos.ReadFile(p)\n\t}`)).toEqual([3]);
+  });
+
   it("gives a call's error result (err) no input, and fills a buffer a reader reads into", () => {
     expect(reported(`\tn, err := fmt.Sscan(p)\n\tos.ReadFile(fmt.Sprint(err))\n\tos.ReadFile(fmt.Sprint(n))`)).toEqual([
       3,
