@@ -69,9 +69,14 @@ async function until(what: string, fn: () => Promise<boolean>, timeoutMs: number
     }
     await sleep(500);
   }
-  throw new Error(
-    `timed out waiting for ${what}${last ? `: ${String(last)}` : ""}\n${await compose("logs", "--no-color", "--tail", "40").catch(String)}`,
-  );
+  // The evaluation service's own log first (the gateway's polls would crowd it out of a shared
+  // tail), the containers' states, then every service's last lines.
+  const diagnostics = [
+    await compose("ps", "-a").catch(String),
+    await compose("logs", "--no-color", "--tail", "150", "evaluation").catch(String),
+    await compose("logs", "--no-color", "--tail", "20").catch(String),
+  ].join("\n");
+  throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ""}\n${diagnostics}`);
 }
 
 /** At VERDICT_ASYNC_MIN_FILES (default 200) files a change is queued for the evaluation worker. */
