@@ -1,0 +1,66 @@
+// Providers G-O (fam9go): each from the provider's own documentation of its token format or from
+// the code in its own official repository that issues the token (prefix, alphabet, length).
+// Self-identifying prefixes stand alone; generic shapes are reported only where the provider is
+// named before them.
+import type { ProviderFamily } from "../tokenRules.js";
+import { alnum, HEX40, named, prefixed } from "./shapes.js";
+
+const GOTIFY_TOKEN = "https://github.com/gotify/server/blob/HEAD/auth/token.go";
+
+export const FAM9GO_FAMILIES: ProviderFamily[] = [
+  // Gotify 3: an Ed25519 seed as unpadded URL-safe Base64 (43 characters) after `gtfy`, the
+  // token's kind (`a` application, `c` client) and a dot.
+  prefixed(
+    "gotify-application-token",
+    "Gotify",
+    "application token (sends messages)",
+    "gtfya.",
+    String.raw`gtfya\.[A-Za-z0-9_-]{43}`,
+    GOTIFY_TOKEN,
+  ),
+  prefixed(
+    "gotify-client-token",
+    "Gotify",
+    "client token (manages messages, applications and clients)",
+    "gtfyc.",
+    String.raw`gtfyc\.[A-Za-z0-9_-]{43}`,
+    GOTIFY_TOKEN,
+  ),
+  // Gotify before 3: `A` (application) or `C` (client) and 14 characters of letters, digits,
+  // `.`, `-` and `_`.
+  named(
+    "gotify-legacy-token",
+    "Gotify",
+    "application or client token (before version 3)",
+    ["gotify"],
+    "[AC][A-Za-z0-9._-]{14}",
+    "https://github.com/gotify/server/blob/v2.9.1/auth/token.go",
+  ),
+  // listmonk API users: the token is 48 random alphanumerics (`api_user:token`).
+  named(
+    "listmonk-api-token",
+    "listmonk",
+    "API user token",
+    ["listmonk"],
+    alnum(48),
+    "https://github.com/knadh/listmonk/blob/HEAD/internal/core/users.go",
+  ),
+  // Gogs access tokens: the SHA-1 of a random UUID in hexadecimal.
+  named(
+    "gogs-access-token",
+    "Gogs",
+    "access token",
+    ["gogs"],
+    HEX40,
+    "https://github.com/gogs/gogs/blob/HEAD/internal/database/access_tokens.go",
+  ),
+  // OpenStatus API keys: `os_` and 16 random bytes in hexadecimal.
+  prefixed(
+    "openstatus-api-key",
+    "OpenStatus",
+    "API key",
+    "os_",
+    "os_[a-f0-9]{32}",
+    "https://github.com/openstatusHQ/openstatus/blob/HEAD/packages/db/src/utils/api-key.ts",
+  ),
+];
