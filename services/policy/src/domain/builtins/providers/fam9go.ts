@@ -63,4 +63,59 @@ export const FAM9GO_FAMILIES: ProviderFamily[] = [
     "os_[a-f0-9]{32}",
     "https://github.com/openstatusHQ/openstatus/blob/HEAD/packages/db/src/utils/api-key.ts",
   ),
+  // Immich API keys: 32 random bytes in Base64 with `+`, `/` and `=` removed (at most 43
+  // alphanumerics, a few fewer when the encoding had `+` or `/`).
+  named(
+    "immich-api-key",
+    "Immich",
+    "API key",
+    ["immich"],
+    "[A-Za-z0-9]{32,43}",
+    "https://github.com/immich-app/immich/blob/HEAD/server/src/repositories/crypto.repository.ts",
+  ),
+  // Misskey: access tokens of apps and MiAuth are 32 alphanumerics; the account's own native
+  // token (`i`) is 16.
+  named(
+    "misskey-access-token",
+    "Misskey",
+    "access token (apps, MiAuth)",
+    ["misskey"],
+    alnum(32),
+    "https://github.com/misskey-dev/misskey/blob/HEAD/packages/backend/src/server/api/endpoints/miauth/gen-token.ts",
+  ),
+  named(
+    "misskey-native-token",
+    "Misskey",
+    "account native token (`i`)",
+    ["misskey"],
+    alnum(16),
+    "https://github.com/misskey-dev/misskey/blob/HEAD/packages/backend/src/misc/generate-native-user-token.ts",
+  ),
+  // Logto: `generateStandardSecret()` is 32 alphanumerics; personal access tokens put `pat_`
+  // before it (a prefix other products use too, so still only after `logto`).
+  named(
+    "logto-personal-access-token",
+    "Logto",
+    "personal access token",
+    ["logto"],
+    "pat_[A-Za-z0-9]{32}",
+    "https://github.com/logto-io/logto/blob/HEAD/packages/core/src/routes/admin-user/personal-access-token.ts",
+  ),
+  named(
+    "logto-application-secret",
+    "Logto",
+    "application secret",
+    ["logto"],
+    alnum(32),
+    "https://github.com/logto-io/logto/blob/HEAD/packages/shared/src/utils/id.ts",
+  ),
+  // HCB (Hack Club's finance platform) API tokens: `hcb_` and `SecureRandom.urlsafe_base64(32)`.
+  prefixed(
+    "hcb-api-token",
+    "HCB (Hack Club)",
+    "API access token",
+    "hcb_",
+    "hcb_[A-Za-z0-9_-]{43}",
+    "https://github.com/hackclub/hcb/blob/HEAD/app/models/api_token.rb",
+  ),
 ];
