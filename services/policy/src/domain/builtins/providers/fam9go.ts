@@ -6,6 +6,20 @@ import type { ProviderFamily } from "../tokenRules.js";
 import { alnum, HEX40, named, prefixed } from "./shapes.js";
 
 const GOTIFY_TOKEN = "https://github.com/gotify/server/blob/HEAD/auth/token.go";
+const GITLAB_TOKENS = "https://docs.gitlab.com/security/tokens/#token-prefixes";
+const NETSAPIENS_KEYS = "https://docs.ns-api.com/docs/api-keys";
+
+// NetSapiens API keys: 60 characters, a 4-character prefix naming the key's scope, 48 random
+// characters and an 8-character CRC of the first 52 (alphanumerics in the documented example).
+const netsapiens = (scope: string, prefix: string) =>
+  prefixed(
+    `netsapiens-${scope.toLowerCase().replace(/[^a-z]+/g, "-")}-api-key`,
+    "NetSapiens",
+    `${scope} API key`,
+    prefix,
+    `${prefix}[A-Za-z0-9]{56}`,
+    NETSAPIENS_KEYS,
+  );
 
 export const FAM9GO_FAMILIES: ProviderFamily[] = [
   // Gotify 3: an Ed25519 seed as unpadded URL-safe Base64 (43 characters) after `gtfy`, the
@@ -117,5 +131,21 @@ export const FAM9GO_FAMILIES: ProviderFamily[] = [
     "hcb_",
     "hcb_[A-Za-z0-9_-]{43}",
     "https://github.com/hackclub/hcb/blob/HEAD/app/models/api_token.rb",
+  ),
+  netsapiens("Super User", "nss_"),
+  netsapiens("Reseller", "nsr_"),
+  netsapiens("Office Manager", "nsd_"),
+  netsapiens("Basic User", "nsu_"),
+  // GitLab's token prefix table: workspace tokens (GitLab 18.2) and runner authentication tokens
+  // of runners registered with a registration token; the body at least 20 URL-safe characters,
+  // as GitLab's other prefixed tokens.
+  prefixed("gitlab-workspace-token", "GitLab", "workspace token", "glwt-", "glwt-[A-Za-z0-9_-]{20,64}", GITLAB_TOKENS),
+  prefixed(
+    "gitlab-registered-runner-token",
+    "GitLab",
+    "runner authentication token (runner registered with a registration token)",
+    "glrtr-",
+    "glrtr-[A-Za-z0-9_-]{20,64}",
+    GITLAB_TOKENS,
   ),
 ];
