@@ -148,4 +148,59 @@ export const FAM9GO_FAMILIES: ProviderFamily[] = [
     "glrtr-[A-Za-z0-9_-]{20,64}",
     GITLAB_TOKENS,
   ),
+  // Metabase API keys: `mb_` and 32 random bytes in standard, padded Base64 (44 characters).
+  prefixed(
+    "metabase-api-key",
+    "Metabase",
+    "API key",
+    "mb_",
+    "mb_[A-Za-z0-9+/]{43}=",
+    "https://github.com/metabase/metabase/blob/HEAD/src/metabase/api_keys/models/api_key.clj",
+  ),
+  // Karakeep (formerly Hoarder) API keys, version 2: `ak2_`, a 10-byte key id and a 16-byte
+  // secret, both hexadecimal, joined by `_`.
+  prefixed(
+    "karakeep-api-key",
+    "Karakeep",
+    "API key",
+    "ak2_",
+    "ak2_[a-f0-9]{20}_[a-f0-9]{32}",
+    "https://github.com/karakeep-app/karakeep/blob/HEAD/packages/trpc/auth.ts",
+  ),
+  // Onyx: its prefix, on a multi-tenant deployment the URL-encoded tenant id and a dot, then
+  // `secrets.token_urlsafe(192)` (256 characters) for API keys and personal access tokens, or
+  // `secrets.token_urlsafe(48)` (64) for SCIM tokens.
+  prefixed(
+    "onyx-api-key",
+    "Onyx",
+    "API key",
+    "on_",
+    String.raw`on_(?:[A-Za-z0-9%_-]{1,64}\.)?[A-Za-z0-9_-]{256}`,
+    "https://github.com/onyx-dot-app/onyx/blob/HEAD/backend/onyx/auth/api_key.py",
+  ),
+  prefixed(
+    "onyx-personal-access-token",
+    "Onyx",
+    "personal access token",
+    "onyx_pat_",
+    String.raw`onyx_pat_(?:[A-Za-z0-9%_-]{1,64}\.)?[A-Za-z0-9_-]{256}`,
+    "https://github.com/onyx-dot-app/onyx/blob/HEAD/backend/onyx/auth/pat.py",
+  ),
+  prefixed(
+    "onyx-scim-token",
+    "Onyx",
+    "SCIM bearer token",
+    "onyx_scim_",
+    String.raw`onyx_scim_(?:[A-Za-z0-9%_-]{1,64}\.)?[A-Za-z0-9_-]{64}`,
+    "https://github.com/onyx-dot-app/onyx/blob/HEAD/backend/ee/onyx/server/scim/auth.py",
+  ),
+  // Lightdash personal access tokens: `ldpat_` and 16 random bytes in hexadecimal.
+  prefixed(
+    "lightdash-personal-access-token",
+    "Lightdash",
+    "personal access token",
+    "ldpat_",
+    "ldpat_[a-f0-9]{32}",
+    "https://github.com/lightdash/lightdash/blob/HEAD/packages/backend/src/models/DashboardModel/PersonalAccessTokenModel.ts",
+  ),
 ];
