@@ -3,11 +3,12 @@
 // Self-identifying prefixes stand alone; generic shapes are reported only where the provider is
 // named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { alnum, HEX40, named, prefixed } from "./shapes.js";
+import { alnum, HEX40, HEX64, named, prefixed } from "./shapes.js";
 
 const GOTIFY_TOKEN = "https://github.com/gotify/server/blob/HEAD/auth/token.go";
 const GITLAB_TOKENS = "https://docs.gitlab.com/security/tokens/#token-prefixes";
 const NETSAPIENS_KEYS = "https://docs.ns-api.com/docs/api-keys";
+const KEYGEN_TOKEN = "https://github.com/keygen-sh/keygen-api/blob/HEAD/app/models/token.rb";
 
 // NetSapiens API keys: 60 characters, a 4-character prefix naming the key's scope, 48 random
 // characters and an 8-character CRC of the first 52 (alphanumerics in the documented example).
@@ -20,6 +21,18 @@ const netsapiens = (scope: string, prefix: string) =>
     `${prefix}[A-Za-z0-9]{56}`,
     NETSAPIENS_KEYS,
   );
+
+// Keygen API tokens (version 3): the bearer's prefix, `-`, `SecureRandom.hex(32)` (64 hexadecimal
+// characters; 16 bytes, 32 characters, for license activation tokens) and `v3`
+// (app/models/concerns/tokenable.rb).
+const keygen = (id: string, secret: string, prefix: string | string[], bytes: number): ProviderFamily => ({
+  id: `keygen-${id}`,
+  provider: "Keygen",
+  secret,
+  prefix,
+  token: `${Array.isArray(prefix) ? `(?:${prefix.join("|")})` : prefix}[a-f0-9]{${bytes * 2}}v3`,
+  docs: KEYGEN_TOKEN,
+});
 
 export const FAM9GO_FAMILIES: ProviderFamily[] = [
   // Gotify 3: an Ed25519 seed as unpadded URL-safe Base64 (43 characters) after `gtfy`, the
@@ -202,5 +215,38 @@ export const FAM9GO_FAMILIES: ProviderFamily[] = [
     "ldpat_",
     "ldpat_[a-f0-9]{32}",
     "https://github.com/lightdash/lightdash/blob/HEAD/packages/backend/src/models/DashboardModel/PersonalAccessTokenModel.ts",
+  ),
+  // Mapbox temporary tokens (at most an hour): `tk.`, the base64url JSON payload that carries the
+  // token's metadata itself, a dot and the signature (Mapbox's token format).
+  {
+    ...prefixed(
+      "mapbox-temporary-token",
+      "Mapbox",
+      "temporary access token",
+      "tk.eyJ",
+      String.raw`tk\.eyJ[A-Za-z0-9_-]{20,1000}\.[A-Za-z0-9_-]{16,100}`,
+      "https://docs.mapbox.com/api/accounts/tokens/#token-format",
+    ),
+    options: { checks: ["mapbox-token-payload"] },
+  },
+  // Meilisearch API keys: the HMAC-SHA256 of the key's UUID under the master key, in hexadecimal.
+  named(
+    "meilisearch-api-key",
+    "Meilisearch",
+    "API key (search, admin or custom key)",
+    ["meilisearch", "meili"],
+    HEX64,
+    "https://github.com/meilisearch/meilisearch/blob/HEAD/crates/meilisearch-auth/src/store.rs",
+  ),
+  keygen("admin-token", "admin token", "admin-", 32),
+  keygen("product-token", "product token", "prod-", 32),
+  keygen("environment-token", "environment token", "env-", 32),
+  keygen("user-token", "user token", "user-", 32),
+  keygen("license-token", "license (activation) token", "activ-", 16),
+  keygen(
+    "team-token",
+    "developer, sales, support or read-only team member token",
+    ["dev-", "sales-", "spprt-", "read-"],
+    32,
   ),
 ];
