@@ -4,6 +4,7 @@ import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMAC_FAMILIES } from "./providers/famac.js";
 import { FAMAC2_FAMILIES } from "./providers/famac2.js";
 import { FAMAF2_FAMILIES } from "./providers/famaf2.js";
+import { FAM9GO_FAMILIES } from "./providers/fam9go.js";
 import { FAMDK_FAMILIES } from "./providers/famdk.js";
 import { FAMGO_FAMILIES } from "./providers/famgo.js";
 import { FAMLR_FAMILIES } from "./providers/famlr.js";
@@ -37,6 +38,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMAC2_FAMILIES,
   ...FAMLR2_FAMILIES,
   ...FAMSZ2_FAMILIES,
+  ...FAM9GO_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
