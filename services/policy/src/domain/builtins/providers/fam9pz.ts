@@ -2,7 +2,7 @@
 // format or from the code that generates the token in the provider's own official repository.
 // Generic shapes are reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX32, lettersAfter, named, prefixed } from "./shapes.js";
+import { HEX32, HEX40, lettersAfter, named, prefixed } from "./shapes.js";
 
 export const FAM9PZ_FAMILIES: ProviderFamily[] = [
   named(
@@ -55,5 +55,53 @@ export const FAM9PZ_FAMILIES: ProviderFamily[] = [
     ["volcengine", "volc", "volcano"],
     "[A-Za-z0-9+/]{20,252}==",
     "https://www.volcengine.com/docs/6257/65048",
+  ),
+  named(
+    "redmine-api-key",
+    "Redmine",
+    "REST API access key (`Redmine::Utils.random_hex(20)`)",
+    ["redmine"],
+    HEX40,
+    "https://github.com/redmine/redmine/blob/HEAD/app/models/token.rb",
+  ),
+  prefixed(
+    "tandoor-api-token",
+    "Tandoor Recipes",
+    "API token (`tda_` + a UUID with underscores)",
+    "tda_",
+    "tda_[a-f0-9]{8}_[a-f0-9]{4}_[a-f0-9]{4}_[a-f0-9]{4}_[a-f0-9]{12}",
+    "https://github.com/TandoorRecipes/recipes/blob/HEAD/cookbook/serializer.py",
+  ),
+  named(
+    "postal-credential-key",
+    "Postal",
+    "API or SMTP credential key (`SecureRandom.alphanumeric(24)`)",
+    ["postal"],
+    "[A-Za-z0-9]{24}",
+    "https://github.com/postalserver/postal/blob/HEAD/app/models/credential.rb",
+  ),
+  named(
+    "semaphore-ui-api-token",
+    "Semaphore UI",
+    "API token (32 random bytes, URL-safe base64 in lower case)",
+    ["semaphore"],
+    "[a-z0-9_-]{43}=",
+    "https://github.com/semaphoreui/semaphore/blob/HEAD/api/user.go",
+  ),
+  named(
+    "sabnzbd-api-key",
+    "SABnzbd",
+    "API key or NZB key (`uuid.uuid4().hex`)",
+    ["sabnzbd"],
+    HEX32,
+    "https://github.com/sabnzbd/sabnzbd/blob/HEAD/sabnzbd/config.py",
+  ),
+  named(
+    "yourls-signature-token",
+    "YOURLS",
+    "API signature token (HMAC of the user, 32 hexadecimal characters by default)",
+    ["yourls"],
+    HEX32,
+    "https://github.com/YOURLS/YOURLS/blob/HEAD/includes/functions-auth.php",
   ),
 ];
