@@ -2,7 +2,7 @@
 // format or from the code that generates the token in the provider's own official repository.
 // Generic shapes are reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX32, HEX40, lettersAfter, named, prefixed } from "./shapes.js";
+import { HEX32, HEX40, lettersAfter, named, prefixed, UUID } from "./shapes.js";
 
 export const FAM9PZ_FAMILIES: ProviderFamily[] = [
   named(
@@ -151,5 +151,53 @@ export const FAM9PZ_FAMILIES: ProviderFamily[] = [
     "syt_",
     "syt_[A-Za-z0-9+/]{1,340}_[A-Za-z]{20}_[0-9A-Za-z]{6}",
     "https://github.com/element-hq/synapse/blob/HEAD/synapse/handlers/auth.py",
+  ),
+  prefixed(
+    "synapse-refresh-token",
+    "Synapse (Matrix homeserver)",
+    "refresh token (`syr_`, base64 localpart, 20 random letters, base62 CRC-32)",
+    "syr_",
+    "syr_[A-Za-z0-9+/]{1,340}_[A-Za-z]{20}_[0-9A-Za-z]{6}",
+    "https://github.com/element-hq/synapse/blob/HEAD/synapse/handlers/auth.py",
+  ),
+  named(
+    "speckle-personal-access-token",
+    "Speckle",
+    "personal access token (a 10-character token id and a 32-character secret, hexadecimal)",
+    ["speckle"],
+    "[a-f0-9]{42}",
+    "https://github.com/specklesystems/speckle-server/blob/HEAD/packages/server/modules/core/services/tokens.ts",
+  ),
+  named(
+    "truenas-api-key",
+    "TrueNAS",
+    "API key (`<id>-` and 64 letters and digits)",
+    ["truenas", "freenas"],
+    "[0-9]{1,10}-[A-Za-z0-9]{64}",
+    "https://github.com/truenas/middleware/blob/HEAD/src/middlewared/middlewared/plugins/api_key.py",
+  ),
+  named(
+    "shlink-api-key",
+    "Shlink",
+    "REST API key (a random UUID v4)",
+    ["shlink"],
+    UUID,
+    "https://github.com/shlinkio/shlink/blob/HEAD/module/Rest/src/ApiKey/Model/ApiKeyMeta.php",
+  ),
+  named(
+    "pihole-app-password",
+    "Pi-hole",
+    "API application password (v6: 32 random bytes, base64)",
+    ["pihole", "pi-hole"],
+    "[A-Za-z0-9+/]{43}=",
+    "https://github.com/pi-hole/FTL/blob/HEAD/src/config/password.c",
+  ),
+  named(
+    "windmill-api-token",
+    "Windmill",
+    "API or session token (`rd_string(32)`: 32 letters and digits)",
+    ["windmill"],
+    "[A-Za-z0-9]{32}",
+    "https://github.com/windmill-labs/windmill/blob/HEAD/backend/windmill-common/src/utils.rs",
   ),
 ];
