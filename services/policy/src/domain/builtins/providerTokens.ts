@@ -12,6 +12,7 @@ import { FAMLR2_FAMILIES } from "./providers/famlr2.js";
 import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { FAMSZ_FAMILIES } from "./providers/famsz.js";
 import { FAMSZ2_FAMILIES } from "./providers/famsz2.js";
+import { FAM9PZ_FAMILIES } from "./providers/fam9pz.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -39,6 +40,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMLR2_FAMILIES,
   ...FAMSZ2_FAMILIES,
   ...FAM9GO_FAMILIES,
+  ...FAM9PZ_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
