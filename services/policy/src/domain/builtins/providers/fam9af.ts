@@ -1,0 +1,139 @@
+// Providers A-F (fam9af): hosted services from their own documentation of the token format, and
+// self-hosted products from the token generator in their own official repository. Self-identifying
+// tokens stand alone; generic shapes are reported only where the provider is named before them.
+import type { ProviderFamily } from "../tokenRules.js";
+import { HEX32, HEX64, alnum, named, prefixed } from "./shapes.js";
+
+export const FAM9AF_FAMILIES: ProviderFamily[] = [
+  // Login with Amazon: access tokens start with Atza|, refresh tokens with Atzr| ("the same format
+  // as access tokens"): 350 characters or more, at most 2048 bytes.
+  prefixed(
+    "amazon-lwa-access-token",
+    "Login with Amazon",
+    "access token (Atza|, 350 to 2048 characters)",
+    "Atza|",
+    String.raw`Atza\|[A-Za-z0-9_-]{345,}`,
+    "https://developer.amazon.com/docs/login-with-amazon/access-token.html",
+  ),
+  prefixed(
+    "amazon-lwa-refresh-token",
+    "Login with Amazon",
+    "refresh token (Atzr|, the access tokens' format)",
+    "Atzr|",
+    String.raw`Atzr\|[A-Za-z0-9_-]{345,}`,
+    "https://developer.amazon.com/docs/login-with-amazon/refresh-token.html",
+  ),
+  // Circle's header examples: TEST_API_KEY or LIVE_API_KEY, a 32-character id and a 32-character
+  // secret, colon-separated (both examples agree).
+  {
+    id: "circle-api-key",
+    provider: "Circle",
+    secret: "API key (TEST_API_KEY or LIVE_API_KEY, a key id and a secret)",
+    prefix: ["TEST_API_KEY:", "LIVE_API_KEY:"],
+    token: "(?:TEST|LIVE)_API_KEY:[a-f0-9]{32}:[a-f0-9]{32}",
+    docs: "https://developers.circle.com/w3s/docs/web3-services-api-keys-authentication",
+  },
+  // Cal.com: randomBytes(16) in hex after API_KEY_PREFIX (cal_ by default; cal_live_ on the
+  // hosted service).
+  prefixed(
+    "calcom-api-key",
+    "Cal.com",
+    "API key (cal_ or cal_live_, 32 hexadecimal characters)",
+    "cal_",
+    "cal_(?:live_)?[a-f0-9]{32}",
+    "https://github.com/calcom/cal.com/blob/HEAD/packages/trpc/server/routers/viewer/apiKeys/create.handler.ts",
+  ),
+  // Formbricks v2 API keys: fbk_ and randomBytes(32) in base64url.
+  prefixed(
+    "formbricks-api-key",
+    "Formbricks",
+    "organization API key (fbk_, v2 format)",
+    "fbk_",
+    "fbk_[A-Za-z0-9_-]{43}",
+    "https://github.com/formbricks/formbricks/blob/HEAD/apps/web/modules/organization/settings/api-keys/lib/api-key.ts",
+  ),
+  named(
+    "flarum-api-key",
+    "Flarum",
+    "API key or access token (Str::random(40))",
+    ["flarum"],
+    alnum(40),
+    "https://github.com/flarum/framework/blob/HEAD/framework/core/src/Api/ApiKey.php",
+  ),
+  named(
+    "bugzilla-api-key",
+    "Bugzilla",
+    "API key (40 letters and digits)",
+    ["bugzilla"],
+    alnum(40),
+    "https://github.com/bugzilla/bugzilla/blob/HEAD/Bugzilla/User/APIKey.pm",
+  ),
+  // BookStack: `Authorization: Token <token_id>:<token_secret>`, each Str::random(32).
+  named(
+    "bookstack-api-token",
+    "BookStack",
+    "API token secret or id (Str::random(32) each)",
+    ["bookstack"],
+    alnum(32),
+    "https://github.com/BookStackApp/BookStack/blob/HEAD/app/Api/UserApiTokenController.php",
+  ),
+  named(
+    "documenso-api-token",
+    "Documenso",
+    "API token (api_ and 16 lower-case letters and digits)",
+    ["documenso"],
+    "api_[a-z0-9]{16}",
+    "https://github.com/documenso/documenso/blob/HEAD/packages/lib/server-only/public-api/create-api-token.ts",
+  ),
+  named(
+    "etherpad-api-key",
+    "Etherpad",
+    "HTTP API key (APIKEY.txt, randomBytes(32) in hex)",
+    ["etherpad"],
+    HEX64,
+    "https://github.com/ether/etherpad-lite/blob/HEAD/src/node/handler/APIKeyHandler.ts",
+  ),
+  named(
+    "bazarr-api-key",
+    "Bazarr",
+    "API key (os.urandom(16) in hex)",
+    ["bazarr"],
+    HEX32,
+    "https://github.com/morpheus65535/bazarr/blob/HEAD/bazarr/app/config.py",
+  ),
+  named(
+    "flowise-api-key",
+    "Flowise",
+    "API key (randomBytes(32) in base64url)",
+    ["flowise"],
+    "[A-Za-z0-9_-]{43}",
+    "https://github.com/FlowiseAI/Flowise/blob/HEAD/packages/server/src/utils/apiKey.ts",
+  ),
+  // Apache Answer: sk_ and a version-7 UUID without its dashes.
+  named(
+    "apache-answer-api-key",
+    "Apache Answer",
+    "admin API key (sk_ and a UUIDv7 in hexadecimal)",
+    ["answer"],
+    "sk_[a-f0-9]{12}7[a-f0-9]{3}[89ab][a-f0-9]{15}",
+    "https://github.com/apache/answer/blob/HEAD/internal/service/apikey/apikey_service.go",
+  ),
+  // Chatwoot: Rails has_secure_token, 24 base58 characters.
+  named(
+    "chatwoot-access-token",
+    "Chatwoot",
+    "user or agent bot access token (api_access_token)",
+    ["chatwoot"],
+    "[1-9A-HJ-NP-Za-km-z]{24}",
+    "https://github.com/chatwoot/chatwoot/blob/HEAD/app/models/access_token.rb",
+  ),
+  // authentik: generate_id(default_token_length), 60 letters and digits by default.
+  named(
+    "authentik-api-token",
+    "authentik",
+    "API token key (60 letters and digits by default)",
+    ["authentik"],
+    alnum(60),
+    "https://github.com/goauthentik/authentik/blob/HEAD/authentik/core/models.py",
+  ),
+];
