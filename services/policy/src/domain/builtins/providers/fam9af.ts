@@ -136,4 +136,55 @@ export const FAM9AF_FAMILIES: ProviderFamily[] = [
     alnum(60),
     "https://github.com/goauthentik/authentik/blob/HEAD/authentik/core/models.py",
   ),
+  // AzuraCast split tokens: `<identifier>:<verifier>`, 16 and 32 characters of a SHA-256 hex digest
+  // of random_bytes(32).
+  named(
+    "azuracast-api-key",
+    "AzuraCast",
+    "API key (identifier and verifier, hexadecimal)",
+    ["azuracast"],
+    "[a-f0-9]{16}:[a-f0-9]{32}",
+    "https://github.com/AzuraCast/AzuraCast/blob/HEAD/backend/src/Security/SplitToken.php",
+  ),
+  named(
+    "espocrm-api-key",
+    "EspoCRM",
+    "API user's API key or HMAC secret key (random_bytes(16) in hex)",
+    ["espocrm", "espo"],
+    HEX32,
+    "https://github.com/espocrm/espocrm/blob/HEAD/application/Espo/Core/Utils/Util.php",
+  ),
+  named(
+    "cachet-api-key",
+    "Cachet",
+    "API token (X-Cachet-Token, Str::random(20))",
+    ["cachet"],
+    alnum(20),
+    "https://github.com/cachethq/cachet/blob/HEAD/app/Models/User.php",
+  ),
+  // DocuSeal: SecureRandom.base58(43).
+  named(
+    "docuseal-api-token",
+    "DocuSeal",
+    "API access token (X-Auth-Token, 43 base58 characters)",
+    ["docuseal"],
+    "[1-9A-HJ-NP-Za-km-z]{43}",
+    "https://github.com/docusealco/docuseal/blob/HEAD/app/models/access_token.rb",
+  ),
+  named(
+    "fider-api-key",
+    "Fider",
+    "API key (64 letters and digits)",
+    ["fider"],
+    alnum(64),
+    "https://github.com/getfider/fider/blob/HEAD/app/services/sqlstore/postgres/user.go",
+  ),
+  named(
+    "baserow-database-token",
+    "Baserow",
+    "database token (32 letters and digits)",
+    ["baserow"],
+    alnum(32),
+    "https://github.com/bram2w/baserow/blob/HEAD/backend/src/baserow/contrib/database/tokens/handler.py",
+  ),
 ];
