@@ -187,4 +187,46 @@ export const FAM9AF_FAMILIES: ProviderFamily[] = [
     alnum(32),
     "https://github.com/bram2w/baserow/blob/HEAD/backend/src/baserow/contrib/database/tokens/handler.py",
   ),
+  // Dify: ApiToken.generate_api_key(prefix, 24), generate_string: letters and digits. App keys
+  // start with app-, knowledge (dataset) keys with ds- (dataset- in older releases).
+  named(
+    "dify-app-api-key",
+    "Dify",
+    "app API key (app- and 24 letters and digits)",
+    ["dify"],
+    "app-[A-Za-z0-9]{24}",
+    "https://github.com/langgenius/dify/blob/HEAD/api/controllers/console/apikey.py",
+  ),
+  named(
+    "dify-dataset-api-key",
+    "Dify",
+    "knowledge (dataset) API key (ds- or dataset- and 24 letters and digits)",
+    ["dify"],
+    "(?:ds|dataset)-[A-Za-z0-9]{24}",
+    "https://github.com/langgenius/dify/blob/HEAD/api/controllers/console/apikey.py",
+  ),
+  named(
+    "changedetection-api-key",
+    "changedetection.io",
+    "API access token (secrets.token_hex(16))",
+    ["changedetection"],
+    HEX32,
+    "https://github.com/dgtlmoon/changedetection.io/blob/HEAD/changedetectionio/store/__init__.py",
+  ),
+  named(
+    "archivebox-api-token",
+    "ArchiveBox",
+    "API token (secrets.token_hex(16))",
+    ["archivebox"],
+    HEX32,
+    "https://github.com/ArchiveBox/ArchiveBox/blob/HEAD/archivebox/api/models.py",
+  ),
+  named(
+    "autobrr-api-key",
+    "autobrr",
+    "API key (16 random bytes in hex)",
+    ["autobrr"],
+    HEX32,
+    "https://github.com/autobrr/autobrr/blob/HEAD/internal/api/service.go",
+  ),
 ];
