@@ -2,7 +2,7 @@
 // self-hosted products from the token generator in their own official repository. Self-identifying
 // tokens stand alone; generic shapes are reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX32, HEX64, alnum, named, prefixed } from "./shapes.js";
+import { HEX32, HEX64, alnum, lettersAfter, named, prefixed } from "./shapes.js";
 
 export const FAM9AF_FAMILIES: ProviderFamily[] = [
   // Login with Amazon: access tokens start with Atza|, refresh tokens with Atzr| ("the same format
@@ -228,5 +228,26 @@ export const FAM9AF_FAMILIES: ProviderFamily[] = [
     ["autobrr"],
     HEX32,
     "https://github.com/autobrr/autobrr/blob/HEAD/internal/api/service.go",
+  ),
+  // Bytebase service accounts: bbs_ and RandomString(20), letters and digits.
+  lettersAfter(
+    prefixed(
+      "bytebase-service-account-key",
+      "Bytebase",
+      "service account key (bbs_ and 20 letters and digits)",
+      "bbs_",
+      "bbs_[A-Za-z0-9]{20}",
+      "https://github.com/bytebase/bytebase/blob/HEAD/backend/api/v1/service_account_service.go",
+    ),
+    "bbs_",
+  ),
+  // AnythingLLM: uuid-apikey's create(), a UUIDv4 as four groups of 7 Crockford base32 characters.
+  named(
+    "anythingllm-api-key",
+    "AnythingLLM",
+    "developer API key (four dash-separated groups of 7 Crockford base32 characters)",
+    ["anythingllm", "anything_llm", "anything-llm"],
+    "[0-9A-HJKMNP-TV-Z]{7}-[0-9A-HJKMNP-TV-Z]{7}-[0-9A-HJKMNP-TV-Z]{7}-[0-9A-HJKMNP-TV-Z]{7}",
+    "https://github.com/Mintplex-Labs/anything-llm/blob/HEAD/server/models/apiKeys.js",
   ),
 ];
