@@ -250,4 +250,13 @@ export const FAM9AF_FAMILIES: ProviderFamily[] = [
     "[0-9A-HJKMNP-TV-Z]{7}-[0-9A-HJKMNP-TV-Z]{7}-[0-9A-HJKMNP-TV-Z]{7}-[0-9A-HJKMNP-TV-Z]{7}",
     "https://github.com/Mintplex-Labs/anything-llm/blob/HEAD/server/models/apiKeys.js",
   ),
+  // Canvas LMS: CanvasSlug.generate(nil, 64), the slug alphabet without easily confused characters.
+  named(
+    "canvas-lms-access-token",
+    "Canvas LMS",
+    "access or refresh token (64 slug characters)",
+    ["canvas"],
+    "[2346789acefhkmnrtuvwxyzABCDEFGHJKLMNPQRTUVWXYZ]{64}",
+    "https://github.com/instructure/canvas-lms/blob/HEAD/app/models/access_token.rb",
+  ),
 ];
