@@ -259,4 +259,21 @@ export const FAM9AF_FAMILIES: ProviderFamily[] = [
     "[2346789acefhkmnrtuvwxyzABCDEFGHJKLMNPQRTUVWXYZ]{64}",
     "https://github.com/instructure/canvas-lms/blob/HEAD/app/models/access_token.rb",
   ),
+  // Forem (DEV): ApiSecret has_secure_token, 24 base58 characters.
+  named(
+    "forem-api-key",
+    "Forem (DEV)",
+    "API key (api-key header, 24 base58 characters)",
+    ["forem", "devto"],
+    "[1-9A-HJ-NP-Za-km-z]{24}",
+    "https://github.com/forem/forem/blob/HEAD/app/models/api_secret.rb",
+  ),
+  named(
+    "dawarich-api-key",
+    "Dawarich",
+    "API key (SecureRandom.hex(32))",
+    ["dawarich"],
+    HEX64,
+    "https://github.com/Freika/dawarich/blob/HEAD/app/models/user.rb",
+  ),
 ];
