@@ -1,5 +1,6 @@
 import { SECRETS_CATEGORY } from "../policy.js";
 import { APPLICATION_FAMILIES } from "./providers/applications.js";
+import { FAM9AF_FAMILIES } from "./providers/fam9af.js";
 import { FAMAF_FAMILIES } from "./providers/famaf.js";
 import { FAMAC_FAMILIES } from "./providers/famac.js";
 import { FAMAC2_FAMILIES } from "./providers/famac2.js";
@@ -41,6 +42,7 @@ export const PROVIDER_FAMILIES = [
   ...FAMSZ2_FAMILIES,
   ...FAM9GO_FAMILIES,
   ...FAM9PZ_FAMILIES,
+  ...FAM9AF_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
