@@ -662,7 +662,8 @@ export function reachesSink(
       (indexOf(frame.scope).writes.get(name) ?? []).some((w) => {
         const parent = w.node.parent();
         if (!w.assignment || !parent) return false;
-        if (sameNode(parent, block)) return true;
+        // The way is the assignment itself (Ruby's `x = "a" unless x == "b"`).
+        if (sameNode(parent, block) || sameNode(w.node, block)) return true;
         const kind = String(parent.kind());
         return (guards.blocks.has(kind) || !!guards.wrappers?.has(kind)) && sameNode(parent.parent(), block);
       });
