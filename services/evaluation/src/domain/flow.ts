@@ -706,13 +706,16 @@ export function reachesSink(
       const key = `${frame.scope.range().start.index}:${frame.before}:${name}`;
       if (depth >= MAX_DEPTH || following.has(key)) return false;
       following.add(key);
-      const values = assignedValues(name, frame).filter(
-        (w) => !sanitizing || !decidedAfter(name, w.at, node, frame),
-      );
+      // A tainted write is then asked whether a statement before the use decided it (only with
+      // sanitizers on: the first walk looks for sources alone).
       const result =
         (frame.params?.get(name)?.() ?? false) ||
-        (flow.freeNames && !frame.params?.has(name) && values.length === 0 && !writtenBefore(name, frame)) ||
-        values.some((w) => tainted(w.value, depth + 1, { ...frame, before: w.at }));
+        (flow.freeNames && !frame.params?.has(name) && !writtenBefore(name, frame)) ||
+        assignedValues(name, frame).some(
+          (w) =>
+            tainted(w.value, depth + 1, { ...frame, before: w.at }) &&
+            !(sanitizing && decidedAfter(name, w.at, node, frame)),
+        );
       following.delete(key);
       return result;
     }
