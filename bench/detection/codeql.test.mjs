@@ -197,7 +197,9 @@ test("the manifest's lengths are code points: a file with emoji matches, one of 
       ],
     };
     const { problems } = loadCodeqlCases(dir, manifest);
-    assert.deepEqual(problems, [`${folder}/b.js has ${[...text].length} characters, the manifest's version ${[...text].length + 1}`]);
+    assert.deepEqual(problems, [
+      `${folder}/b.js has ${[...text].length} characters, the manifest's version ${[...text].length + 1}`,
+    ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -2922,6 +2922,7 @@ export interface components {
             /**
              * @description GitHub's REST API: https://api.github.com, or https://HOST/api/v3 for an Enterprise Server
              * @default https://api.github.com
+             * @example https://github.example.com/api/v3
              */
             base_url?: string;
             /** @description The GitHub organization that owns the App; absent: the account of who creates it */

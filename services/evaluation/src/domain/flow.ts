@@ -634,10 +634,14 @@ export function reachesSink(
         const writes = (indexOf(frame.scope).writes.get(name) ?? []).filter(
           (w) => w.node.range().start.index < cond.range().start.index,
         );
-        return writes.length > 0 && writes.every((w) => w.assignment && w.values.every((v) => v.matches(g.normalized!)));
+        return (
+          writes.length > 0 && writes.every((w) => w.assignment && w.values.every((v) => v.matches(g.normalized!)))
+        );
       }),
     resultOf: (cond) =>
-      cond.kind() === syntax.identifier ? lastWrite(cond.text(), cond.range().start.index, frame)?.values[0] : undefined,
+      cond.kind() === syntax.identifier
+        ? lastWrite(cond.text(), cond.range().start.index, frame)?.values[0]
+        : undefined,
     writtenBetween: (from, to) =>
       (indexOf(frame.scope).writes.get(name) ?? []).some((w) => {
         const at = w.node.range().start.index;

@@ -120,7 +120,9 @@ describe("flow guards", () => {
     // The check's failing way is safe, its holding way assigns a constant: either way p is clean.
     expect(reported(`\tif strings.Contains(p, "..") {\n\t\tp = "index.html"\n\t}\n\tos.ReadFile(p)`)).toEqual([]);
     expect(
-      reported(`\tif !strings.Contains(p, "..") {\n\t\tlog.Print(p)\n\t} else {\n\t\tp = "index.html"\n\t}\n\tos.ReadFile(p)`),
+      reported(
+        `\tif !strings.Contains(p, "..") {\n\t\tlog.Print(p)\n\t} else {\n\t\tp = "index.html"\n\t}\n\tos.ReadFile(p)`,
+      ),
     ).toEqual([]);
     // An else-if chain: every way checks or assigns.
     expect(
@@ -132,9 +134,7 @@ describe("flow guards", () => {
     expect(reported(`\tif strings.Contains(p, "..") {\n\t\tlog.Print("bad")\n\t}\n\tos.ReadFile(p)`)).toEqual([4]);
     expect(reported(`\tif len(p) > 9 {\n\t\tp = "a"\n\t}\n\tos.ReadFile(p)`)).toEqual([4]);
     // Reassigned from input on that way: the new value carries it.
-    expect(
-      reported(`\tif strings.Contains(p, "..") {\n\t\tp = r.FormValue("q")\n\t}\n\tos.ReadFile(p)`),
-    ).toEqual([4]);
+    expect(reported(`\tif strings.Contains(p, "..") {\n\t\tp = r.FormValue("q")\n\t}\n\tos.ReadFile(p)`)).toEqual([4]);
     // The statement must come between the assignment and the use.
     expect(reported(`\tos.ReadFile(p)\n\tif strings.Contains(p, "..") {\n\t\tp = "a"\n\t}`)).toEqual([1]);
   });

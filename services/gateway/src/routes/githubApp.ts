@@ -26,6 +26,7 @@ const StartSchema = z
     // The connections' own rule (one pattern: a port above 65535 is refused there too).
     base_url: CreateConnectionRequestSchema.shape.base_url.default("https://api.github.com").meta({
       description: "GitHub's REST API: https://api.github.com, or https://HOST/api/v3 for an Enterprise Server",
+      examples: ["https://github.example.com/api/v3"],
     }),
     organization: z
       .string()
