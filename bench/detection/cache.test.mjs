@@ -18,11 +18,16 @@ after(() => {
   rmSync(cache, { recursive: true, force: true });
 });
 
-/** A run that takes the cache, says so, and ends when its standard input does (or when killed). */
-function run(name, options = "") {
+/**
+ * A run that takes the cache, says so, and ends when its standard input does (or when killed);
+ * `blockMs`: then its thread blocks that long (as a synchronous step, spawnSync of Semgrep, does)
+ * and says so after.
+ */
+function run(name, options = "", blockMs = 0) {
   const code = `const { holdCache } = await import(${JSON.stringify(new globalThis.URL("./cache.mjs", import.meta.url).href)});
 await holdCache({ pollMs: 100${options} });
 console.log("${name} holds the cache");
+if (${blockMs}) { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ${blockMs}); console.log("${name} unblocked"); }
 process.stdin.resume().on("end", () => process.exit(0));`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", code], {
     env: { ...process.env, VERDICT_BENCH_CACHE: cache },
@@ -65,4 +70,22 @@ test("a run that was killed leaves a lock the next run takes over once it is sta
   next.child.stdin.end();
   assert.equal((await next.ended).code, 0);
   assert.match(next.seen.stdout, /next holds the cache/);
+});
+
+test("a run whose thread blocks past the stale time keeps the cache", { timeout: 60_000 }, async () => {
+  const blocked = run("blocked", ", staleMs: 2000", 6000);
+  await blocked.held;
+  const order = [];
+  const other = run("other", ", staleMs: 2000");
+  other.held.then(() => order.push("other holds"));
+  await other.waiting;
+  // Three times the stale time with the first run's thread blocked: its lock thread refreshed it.
+  while (!blocked.seen.stdout.includes("blocked unblocked")) await sleep(100);
+  assert.deepEqual(order, [], "the other run took over the lock of a run whose thread was blocked");
+  blocked.child.stdin.end();
+  assert.equal((await blocked.ended).code, 0);
+  assert.doesNotMatch(blocked.seen.stderr, /taken over|Error/);
+  await other.held;
+  other.child.stdin.end();
+  assert.equal((await other.ended).code, 0);
 });
