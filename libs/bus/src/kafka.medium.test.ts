@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { Kafka, logLevel } from "kafkajs";
 import { createLogger } from "@verdict/kit";
 import { KafkaBus } from "./kafka.js";
+import { Redeliver } from "./port.js";
 import { createBus } from "./factory.js";
 import { busContract } from "../test/contract.js";
 
@@ -53,6 +54,32 @@ if (!brokers) {
     const admin = kafka.admin();
     beforeAll(() => admin.connect());
     afterAll(() => admin.disconnect());
+
+    it("gives an event its handler left for the next consumer (Redeliver) to the group's next consumer", async () => {
+      const topic = `verdict.test.redeliver${Date.now()}`;
+      // A stopping worker: every delivery is left for the next one.
+      const stopping = await connect();
+      let left = 0;
+      await stopping.subscribe(topic, "g", async () => {
+        left++;
+        throw new Redeliver();
+      });
+      const sent = await stopping.publish(topic, { source: "/test", data: {} });
+      const end = Date.now() + 60_000;
+      while (left < 1 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+      await stopping.close();
+      // Its successor in the group gets the event (retried and dead-lettered, it would be gone).
+      const next = await connect();
+      try {
+        const seen: string[] = [];
+        await next.subscribe(topic, "g", async (e) => void seen.push(e.id));
+        while (!seen.length && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+        expect(left).toBeGreaterThanOrEqual(1);
+        expect(seen).toEqual([sent.id]);
+      } finally {
+        await next.close();
+      }
+    }, 90_000);
 
     it("creates its topics and their dead-letter topics with the configured partitions at connect", async () => {
       const topic = `verdict.test.created${Date.now()}`;

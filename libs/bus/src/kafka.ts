@@ -23,6 +23,7 @@ import type { ConnectionOptions } from "node:tls";
 import { busEvents, newId, type Logger } from "@verdict/kit";
 import { SeenIds } from "./dedupe.js";
 import {
+  Redeliver,
   TOPICS,
   deadLetterTopic,
   type Bus,
@@ -209,7 +210,8 @@ export class KafkaBus implements Bus {
           try {
             await this.handle(topic, group, event, handler as Handler<unknown>, maxAttempts, heartbeat);
           } catch (err) {
-            // Only a failure to dead-letter lands here: leave the offset, so it comes back.
+            // A failure to dead-letter, or an event left for the next consumer (Redeliver): leave
+            // the offset, so it comes back.
             dedupe.forget(event.id);
             throw err;
           }
@@ -291,6 +293,11 @@ export class KafkaBus implements Bus {
         busEvents.inc({ topic, outcome: "handled" });
         return;
       } catch (err) {
+        // Left for the group's next consumer: the offset stays uncommitted (eachMessage rethrows).
+        if (err instanceof Redeliver) {
+          busEvents.inc({ topic, outcome: "redelivered" });
+          throw err;
+        }
         if (attempt >= maxAttempts) {
           busEvents.inc({ topic, outcome: "dead_lettered" });
           this.logger.error(

@@ -2,6 +2,7 @@ import { describe, expect, it } from "@jest/globals";
 import { createLogger } from "@verdict/kit";
 import { busContract } from "../test/contract.js";
 import { InProcessBus } from "./memory.js";
+import { Redeliver } from "./port.js";
 
 busContract("in-process", async () => new InProcessBus(createLogger("bus-test", "silent"), 5));
 
@@ -23,5 +24,18 @@ describe("the in-process bus's deliveries", () => {
     expect(seenByTimer).toBeLessThan(50);
     await bus.close();
     expect(handled).toBe(200);
+  });
+
+  it("drop an event its handler leaves for the next consumer (Redeliver): no retry, nothing kept", async () => {
+    const bus = new InProcessBus(createLogger("bus-test", "silent"), 5);
+    let calls = 0;
+    await bus.subscribe("verdict.test.redeliver", "g", async () => {
+      calls++;
+      throw new Redeliver();
+    });
+    await bus.publish("verdict.test.redeliver", { source: "/test", data: {} });
+    await new Promise((r) => setTimeout(r, 500));
+    await bus.close();
+    expect(calls).toBe(1);
   });
 });

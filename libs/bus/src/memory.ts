@@ -11,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { busEvents, newId, type Logger } from "@verdict/kit";
 import { SeenIds } from "./dedupe.js";
 import {
+  Redeliver,
   deadLetterTopic,
   type Bus,
   type CloudEvent,
@@ -139,6 +140,11 @@ export class InProcessBus implements Bus {
         busEvents.inc({ topic, outcome: "handled" });
         return;
       } catch (err) {
+        // The process is stopping: nothing here outlives it; the service recovers the work from its store.
+        if (err instanceof Redeliver) {
+          busEvents.inc({ topic, outcome: "redelivered" });
+          return;
+        }
         if (attempt >= member.maxAttempts) {
           busEvents.inc({ topic, outcome: "dead_lettered" });
           this.logger.error(

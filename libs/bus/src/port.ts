@@ -25,6 +25,20 @@ export interface PublishInput<T> {
 
 export type Handler<T> = (event: CloudEvent<T>) => Promise<void>;
 
+/**
+ * Thrown by a handler that cannot take an event because its process is stopping (its workers are
+ * closed): the event is neither retried nor dead-lettered. Kafka leaves its offset uncommitted, so
+ * the group's next consumer (this service after its restart) gets it again; the in-process bus
+ * keeps nothing across a restart, and a service that uses it recovers such work from its store
+ * when it starts.
+ */
+export class Redeliver extends Error {
+  constructor(message = "the consumer is stopping: the event is left for the next one") {
+    super(message);
+    this.name = "Redeliver";
+  }
+}
+
 export interface SubscribeOptions {
   /** Attempts before the event goes to the dead-letter topic. */
   maxAttempts?: number;

@@ -1,7 +1,7 @@
 // The Bus port's contract, run against every adapter (in-process, Kafka). Waits are generous:
 // a Kafka consumer group takes seconds to (re)balance on a busy 2-core machine.
 import { afterEach, beforeEach, describe, expect, it } from "@jest/globals";
-import { deadLetterTopic, type Bus, type CloudEvent } from "../src/port.js";
+import { deadLetterTopic, Redeliver, type Bus, type CloudEvent } from "../src/port.js";
 
 const waitFor = async (cond: () => boolean, ms = 30_000) => {
   const end = Date.now() + ms;
@@ -81,6 +81,26 @@ export function busContract(adapter: string, makeBus: () => Promise<Bus>): void 
       await waitFor(() => dead.length === 1);
       expect(dead[0]!.id).toBe(sent.id);
       expect(dead[0]!.data).toMatchObject({ group: "g", error: "always broken" });
+    });
+
+    it("neither retries nor dead-letters an event its handler leaves for the next consumer (Redeliver)", async () => {
+      const dead: CloudEvent[] = [];
+      await bus.subscribe(deadLetterTopic(topic), "dlq-reader", async (e) => void dead.push(e));
+      let calls = 0;
+      await bus.subscribe(
+        topic,
+        "g",
+        async () => {
+          calls++;
+          throw new Redeliver();
+        },
+        { maxAttempts: 2 },
+      );
+      await bus.publish(topic, { source: "/test", data: {} });
+      await waitFor(() => calls >= 1);
+      // Longer than two attempts and a dead letter take ("dead-letters an event after the last attempt").
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(dead).toEqual([]);
     });
 
     it("takes an event id once per group (a re-published event is skipped)", async () => {

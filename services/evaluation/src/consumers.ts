@@ -1,6 +1,7 @@
 // Bus consumers: map events to use cases, nothing else (the bus's counterpart of grpc.ts).
 import {
   deadLetterTopic,
+  Redeliver,
   TOPICS,
   type Bus,
   type CloudEvent,
@@ -20,14 +21,28 @@ import { processRequested } from "./usecases/processRequested.js";
 export async function subscribeEvaluationConsumers(
   deps: EvaluationDeps,
   bus: Bus,
-  opts: { worker: boolean },
+  opts: {
+    worker: boolean;
+    /** Whether the service is stopping: work that fails then (its scan threads closed) is left for the next worker. */
+    stopping?: () => boolean;
+  },
 ): Promise<Subscription[]> {
   const subscriptions: Subscription[] = [];
   if (opts.worker) {
     subscriptions.push(
       // Workers share one group: each queued evaluation is taken by one of them.
       await bus.subscribe<EvaluationRequestedData>(TOPICS.evaluationRequested, "evaluation-workers", (e) =>
-        processRequested(deps, { organizationId: e.data.organization_id, evaluationId: e.data.evaluation_id }),
+        processRequested(deps, { organizationId: e.data.organization_id, evaluationId: e.data.evaluation_id }).catch(
+          (err: unknown) => {
+            // A stop closed the scan threads under it: not a failure of the evaluation, which stays
+            // pending (retried now it would fail again, and be dead-lettered: failed for good).
+            if (opts.stopping?.())
+              throw new Redeliver(
+                `evaluation ${e.data.evaluation_id} is left for the next worker: this one is stopping`,
+              );
+            throw err;
+          },
+        ),
       ),
       // Work that kept failing (a service down past every retry) must not stay pending forever.
       await bus.subscribe<{ event: CloudEvent<EvaluationRequestedData>; error: string }>(

@@ -145,7 +145,8 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   };
 
   const worker = opts.worker ?? true;
-  const subscriptions = await subscribeEvaluationConsumers(deps, opts.bus, { worker });
+  let stopping = false;
+  const subscriptions = await subscribeEvaluationConsumers(deps, opts.bus, { worker, stopping: () => stopping });
 
   const grpc = await serveGrpc(opts, "evaluation", evaluationV1.EvaluationServiceService, evaluationHandlers(deps));
   outbox.start();
@@ -168,6 +169,7 @@ export async function startEvaluationService(opts: EvaluationServiceOptions): Pr
   return {
     grpc,
     async stop(graceMs?: number) {
+      stopping = true;
       // Scans still running when the grace is over are abandoned with their threads: a
       // synchronous caller gets 503, a queued evaluation stays pending and runs after a restart.
       await grpc.stop(graceMs);
