@@ -3,7 +3,17 @@
 // Run with `node --test bench/detection/*.test.mjs` (after `pnpm run build`).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { claimIndex, languageOf, parseCodeqlLabels, scoreCodeql, selectAlertLines } from "./codeql.mjs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  claimIndex,
+  languageOf,
+  loadCodeqlCases,
+  parseCodeqlLabels,
+  scoreCodeql,
+  selectAlertLines,
+} from "./codeql.mjs";
 
 const labels = (text, language, alerts) =>
   parseCodeqlLabels(text, language, alerts).map((c) => [c.line, c.end, c.positive, c.how]);
@@ -169,11 +179,7 @@ test("claims: a case counts only where a policy claims its CWE for its language,
   assert.equal(unclaimed.length, 0);
 });
 
-test("the manifest's lengths are code points: a file with emoji matches, one of another length is reported", async () => {
-  const { mkdtempSync, mkdirSync, writeFileSync, rmSync } = await import("node:fs");
-  const { tmpdir } = await import("node:os");
-  const { join } = await import("node:path");
-  const { loadCodeqlCases } = await import("./codeql.mjs");
+test("the manifest's lengths are code points: a file with emoji matches, one of another length is reported", () => {
   const dir = mkdtempSync(join(tmpdir(), "codeql-"));
   try {
     const folder = "javascript/ql/test/query-tests/Security/CWE-079/ReflectedXss";

@@ -660,16 +660,14 @@ export function reachesSink(
   const decidedAfter = (name: string, at: number, use: SgNode, frame: Frame): boolean => {
     const guards = syntax.guards;
     if (!guards || !flow.guards.length) return false;
-    // An assignment that is a statement of the block (directly, or in a block or statement
-    // wrapper of it: Go's statement_list, Python's expression_statement).
+    // An assignment that is a statement of the way's block (statementBlock(): Go's is the
+    // statement_list inside it), or the way itself (Ruby's `x = "a" unless x == "b"`).
     const overwrites = (block: SgNode) =>
       (indexOf(frame.scope).writes.get(name) ?? []).some((w) => {
-        const parent = w.node.parent();
-        if (!w.assignment || !parent) return false;
-        // The way is the assignment itself (Ruby's `x = "a" unless x == "b"`).
-        if (sameNode(parent, block) || sameNode(w.node, block)) return true;
-        const kind = String(parent.kind());
-        return (guards.blocks.has(kind) || !!guards.wrappers?.has(kind)) && sameNode(parent.parent(), block);
+        if (!w.assignment) return false;
+        if (sameNode(w.node, block)) return true;
+        const b = statementBlock(w.node);
+        return b !== undefined && (sameNode(b, block) || sameNode(b.parent(), block));
       });
     const checks = checksOn(name, frame);
     const until = use.range().start.index;

@@ -40,7 +40,7 @@ export const RUBY_NON_CONSTANT = [
   { kind: "instance_variable" },
   { kind: "class_variable" },
   { kind: "global_variable" },
-  { kind: "call", not: { has: { field: "receiver", regex: String.raw`[\s\S]` } } },
+  { kind: "call", not: { has: { field: "receiver", pattern: "$_" } } },
 ];
 
 /**

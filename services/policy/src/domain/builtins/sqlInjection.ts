@@ -278,7 +278,7 @@ export const sqlInjection: BuiltinPolicy = {
         {
           kind: "call",
           all: [
-            { has: { field: "receiver", regex: String.raw`[\s\S]` } },
+            { has: { field: "receiver", pattern: "$_" } },
             {
               has: {
                 field: "method",
