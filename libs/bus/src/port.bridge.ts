@@ -3,15 +3,17 @@
 // from the in-process bus. The owning side serves its bus on one end of a MessageChannel
 // (`serveBus`), the worker uses `PortBus` on the other. Delivery semantics stay those of the
 // served bus: a handler that throws in the worker fails the delivery there (retries, then the
-// dead-letter topic), because the served side awaits the worker's acknowledgement.
+// dead-letter topic), because the served side awaits the worker's acknowledgement; one that throws
+// `Redeliver` is a Redeliver on the served side too.
 import type { MessagePort } from "node:worker_threads";
+import { Redeliver } from "./port.js";
 import type { Bus, CloudEvent, Handler, PublishInput, SubscribeOptions, Subscription } from "./port.js";
 
 type Request =
   | { kind: "publish"; rid: number; topic: string; input: PublishInput<unknown> }
   | { kind: "subscribe"; rid: number; sid: number; topic: string; group: string; options: SubscribeOptions }
   | { kind: "unsubscribe"; rid: number; sid: number }
-  | { kind: "ack"; did: number; error?: string };
+  | { kind: "ack"; did: number; error?: string; redeliver?: boolean };
 
 type Reply =
   | { kind: "done"; rid: number; event?: CloudEvent<unknown> }
@@ -40,7 +42,7 @@ export function serveBus(bus: Bus, port: MessagePort): () => Promise<void> {
           const pending = acks.get(req.did);
           acks.delete(req.did);
           if (req.error === undefined) pending?.resolve();
-          else pending?.reject(new Error(req.error));
+          else pending?.reject(req.redeliver ? new Redeliver(req.error) : new Error(req.error));
           return;
         }
         case "publish":
@@ -153,7 +155,9 @@ export class PortBus implements Bus {
         await handler(event);
         this.port.postMessage({ kind: "ack", did } satisfies Request);
       } catch (err) {
-        if (!this.closed) this.port.postMessage({ kind: "ack", did, error: message(err) } satisfies Request);
+        if (this.closed) return;
+        const redeliver = err instanceof Redeliver;
+        this.port.postMessage({ kind: "ack", did, error: message(err), redeliver } satisfies Request);
       }
     })();
     this.inFlight.add(run);
