@@ -65,6 +65,11 @@ test("pnpm bench:engine prints the engine, naive and ripgrep rows and their rati
   assert.match(naive[0], /^\d+ RE2, exec loop\)$/);
   positive(naive[1], "naive MB/s");
   ratio(report, "engine / naive");
+  // The engine reading keyword windows against its whole-file search: the same findings.
+  const whole = row(report, "engine, whole files (wholeFiles)");
+  positive(whole[0], "whole-file engine MB/s");
+  assert.equal(whole[4], findings);
+  assert.match(report, /keyword windows \/ whole files\s+\d+\.\d\dx per CPU-second \(.*\), the same findings/);
   // Side by side: the library without the provider families, and the throughput ratio.
   positive(row(report, "engine without provider-tokens (")[1], "engine without families MB/s");
   ratio(report, "with / without provider families");

@@ -4,6 +4,9 @@
 // references, each reading exactly the same bytes:
 //   engine   compileEngine() once, then engine.scan() of every file as a Buffer: one RE2.Set pass
 //            per file, then only the rules the set reports, with the engine's gates and findings.
+//            Beside it, side by side in turn: the library without its provider families, and the
+//            engine searching each candidate rule's whole file (`wholeFiles`, not only the places
+//            its keywords allow: keywordReach.ts), with the same findings.
 //   naive    what the engine replaces: every pattern its own RE2 ("gmu"), every file decoded to a
 //            string, every pattern's matches enumerated with exec().
 //   ripgrep  `rg -j1` (one thread, as the engine runs on one) with the same patterns, as the
@@ -133,8 +136,13 @@ const engine = engineCompile.result;
 // runs alternating with the whole library's so both see the same load on a shared machine.
 const withoutFamilies = policies.filter((p) => p.id !== FAMILIES_POLICY);
 const baseEngine = compileEngine(withoutFamilies);
-const [engineRun, baseRun] = alternating(
-  [() => scanWithEngine(engine, files), () => scanWithEngine(baseEngine, files)],
+const wholeEngine = compileEngine(policies, { wholeFiles: true });
+const [engineRun, baseRun, wholeRun] = alternating(
+  [
+    () => scanWithEngine(engine, files),
+    () => scanWithEngine(baseEngine, files),
+    () => scanWithEngine(wholeEngine, files),
+  ],
   RUNS,
 );
 
@@ -204,6 +212,14 @@ const rows = [
     "",
     `${fmtInt(baseRun.result.findings)} findings`,
   ],
+  [
+    "engine, whole files (wholeFiles)",
+    fmtRate(rate(wholeRun.seconds)),
+    wholeRun.seconds.toFixed(3),
+    wholeRun.firstSeconds.toFixed(3),
+    "",
+    `${fmtInt(wholeRun.result.findings)} findings`,
+  ],
   [sampleNote, "", "", "", "", ""],
   [
     "engine (one RE2.Set)",
@@ -249,6 +265,9 @@ print(
 );
 print(
   `  the same, per CPU-second            ${ratioLine(baseRun.cpuSeconds / engineRun.cpuSeconds, TARGET_FAMILIES)} (${baseRun.cpuSeconds.toFixed(3)} / ${engineRun.cpuSeconds.toFixed(3)} CPU-s)`,
+);
+print(
+  `  keyword windows / whole files       ${(wholeRun.cpuSeconds / engineRun.cpuSeconds).toFixed(2)}x per CPU-second (${wholeRun.cpuSeconds.toFixed(3)} / ${engineRun.cpuSeconds.toFixed(3)} CPU-s), ${wholeRun.result.findings === engineRun.result.findings ? "the same" : "NOT the same"} findings`,
 );
 print(`  engine / naive     ${ratioLine(naiveRun.seconds / engineOnSample.seconds, TARGET_VS_NAIVE)} (same sample)`);
 print(

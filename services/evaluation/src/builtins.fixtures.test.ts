@@ -108,6 +108,24 @@ describe("built-in policy library", () => {
     expect(mismatches).toEqual([]);
   });
 
+  it("finds the same, to every field, reading keyword-gated rules only around their keywords as searching whole files", () => {
+    const whole = compileEngine(policies, { wholeFiles: true });
+    const options = { allowSuppression: true };
+    const differ = files
+      .filter(
+        (f) =>
+          JSON.stringify(engine.scan(f.path, f.content, options)) !==
+          JSON.stringify(whole.scan(f.path, f.content, options)),
+      )
+      .map((f) => f.path);
+    expect(differ).toEqual([]);
+    // Not two empty scans: the fixtures' provider tokens are found.
+    const providers = files.filter((f) => f.path.startsWith("provider-tokens/"));
+    expect(providers.reduce((n, f) => n + engine.scan(f.path, f.content, options).findings.length, 0)).toBeGreaterThan(
+      400,
+    );
+  });
+
   it("finds the same, to every field, with its rules compiled on first use, and for the few files it scans (the CLI's offline engines)", () => {
     const options = { allowSuppression: true };
     const lazy = compileEngine(policies, { lazyRules: true });

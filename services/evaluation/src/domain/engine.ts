@@ -28,10 +28,11 @@ import type {
 import { skipReason, type SkipReason } from "./fileKinds.js";
 import { fingerprintOf } from "./fingerprint.js";
 import { extendBack, lazyPrefix, type LazyPrefix } from "./lazyPrefix.js";
+import { anchoredMatches, contextMatches, startsAtKeyword, type PassMatch, type Reach } from "./keywordReach.js";
 import { isPlaceholder, shannonEntropy } from "./noise.js";
 import { compileContext, nearProvider, type CompiledContext } from "./providerContext.js";
 import type { Range } from "./redaction.js";
-import { compileSet, largestRepeat, SET_MAX_REPEAT, type Candidates } from "./ruleSet.js";
+import { compileSet, largestRepeat, SET_MAX_REPEAT, type Candidates, type SetEntry } from "./ruleSet.js";
 import { buildSnippet } from "./snippet.js";
 import { structuralRules, structuralScan, type StructuralCosts, type StructuralRules } from "./structuralScan.js";
 import { covers, parseMarker } from "./suppression.js";
@@ -68,9 +69,13 @@ interface Rule extends Reporting, RuleRegexes {
   checks: Check[];
   /** Whether a match needs its secret decoded (entropy, allowlists, stopwords, checks). */
   readsSecret: boolean;
-  /** Whether the set looks for this rule's keywords rather than its pattern (setEntry()). */
-  keywordEntry: boolean;
+  /** What the set looks for on this rule's behalf (ruleSet.ts's setEntries()). */
+  entry: SetEntry;
   context?: CompiledContext;
+  /** Where the second pass looks for matches (keywordReach.ts). */
+  reach: Reach;
+  /** The pattern anchored where a search starts, compiled on first use (keywordReach.ts). */
+  sticky: () => RE2;
 }
 
 // m: ^ and $ at line boundaries (whole files are scanned); u: Unicode classes; g: every match;
@@ -103,6 +108,12 @@ export interface CompileOptions {
    * same; the findings in any other text may not be.
    */
   texts?: readonly { path: string; content: Buffer }[];
+  /**
+   * Every rule's second pass searches the whole file, even a rule whose matches can only start at
+   * or after its keywords (keywordReach.ts): the reference the keyword windows are measured and
+   * checked against (`pnpm bench:engine`, the engine's tests).
+   */
+  wholeFiles?: boolean;
 }
 
 function compileRegexes(pattern: PatternToRun): RuleRegexes {
@@ -143,6 +154,33 @@ function withLazyRegexes<T extends object>(rule: T, pattern: PatternToRun): T & 
   return rule as T & RuleRegexes;
 }
 
+/** Where a rule's second pass looks (keywordReach.ts): never the whole file when it need not. */
+function reachOf(pattern: PatternToRun, options: CompileOptions): Reach {
+  // A rule searched without its leading lazy run finds its starts by extending back: the file.
+  if (options.wholeFiles || lazyPrefix(pattern.value)) return "file";
+  if (pattern.context?.keywords.length) return "context";
+  const keywords = pattern.keywords.map((k) => k.toLowerCase());
+  return keywords.length && startsAtKeyword(pattern.value, keywords) ? "anchored" : "file";
+}
+
+/**
+ * What the set looks for on a rule's behalf (ruleSet.ts): a rule with keywords and large counted
+ * repeats, its pattern with the repeats opened where every match starts at a keyword ("capped"),
+ * else its keywords; a rule with provider context, which only ever reports near a keyword, its
+ * keywords; any other rule, its pattern.
+ */
+function entryOf(pattern: PatternToRun, reach: Reach): SetEntry {
+  if (!pattern.keywords.length) return "pattern";
+  const large = largestRepeat(pattern.value) > SET_MAX_REPEAT;
+  if (large && reach === "anchored") return "capped";
+  return large || pattern.context?.keywords.length ? "keywords" : "pattern";
+}
+
+const once = <T>(make: () => T): (() => T) => {
+  let made: T | undefined;
+  return () => (made ??= make());
+};
+
 export function compileEngine(policies: readonly PolicyToRun[], options: CompileOptions = {}): Engine {
   const rules: Rule[] = [];
   const structural = structuralRules(options.lazyRules);
@@ -162,6 +200,7 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
         continue;
       }
       const stopwords = (pattern.stopwords ?? []).map((w) => w.toLowerCase());
+      const reach = reachOf(pattern, options);
       const checks = resolveChecks(pattern.checks ?? [], pattern.rule_id);
       const rule = {
         policy,
@@ -176,11 +215,10 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
           stopwords.length > 0 ||
           checks.length > 0,
         order: order++,
-        // A rule with provider context only ever reports near a keyword: the set looks for those.
-        keywordEntry:
-          pattern.keywords.length > 0 &&
-          (largestRepeat(pattern.value) > SET_MAX_REPEAT || (pattern.context?.keywords.length ?? 0) > 0),
+        entry: entryOf(pattern, reach),
         ...(pattern.context?.keywords.length ? { context: compileContext(pattern.context) } : {}),
+        reach,
+        sticky: once(() => new RE2(pattern.value, `${RULE_FLAGS}y`)),
       };
       rules.push(options.lazyRules ? withLazyRegexes(rule, pattern) : { ...rule, ...compileRegexes(pattern) });
     }
@@ -192,6 +230,47 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
     scan: (path, content, options) => scanFile(rules, set, structural, costs, byPolicy, path, content, options),
     structuralCost: () => costs,
   };
+}
+
+/** A rule's matches in the file: where its keywords say they can be, or the whole file. */
+function* secondPass(
+  rule: Rule,
+  content: Buffer,
+  lowerContent: () => Buffer,
+  found: ReadonlySet<string> | undefined,
+): Generator<PassMatch> {
+  if (rule.reach === "context" && rule.context) {
+    const keywords = present(rule, rule.context.keywords, found);
+    yield* contextMatches({ ...rule.context, keywords }, rule.re, rule.sticky(), content, lowerContent());
+    return;
+  }
+  if (rule.reach === "anchored") {
+    const keywords = present(rule, rule.keywords, found);
+    if (yield* anchoredMatches(keywords, rule.sticky(), content, lowerContent())) return;
+  }
+  const { re } = rule;
+  re.lastIndex = 0;
+  for (let from = 0, m = re.exec(content); m; from = re.lastIndex, m = re.exec(content)) {
+    const end = m.index + (m[0] as unknown as Buffer).length;
+    const start = rule.prefix ? extendBack(content, m.index, from, rule.prefix) : m.index;
+    if (end === start) {
+      re.lastIndex = start + 1;
+      continue;
+    }
+    yield { m, start, end };
+  }
+}
+
+/**
+ * Of `keywords`, those that may be in the file: the set looked for a keyword-entered rule's
+ * keywords and found these (`found`); a keyword it did not look for may be anywhere.
+ */
+function present(rule: Rule, keywords: Buffer[], found: ReadonlySet<string> | undefined): Buffer[] {
+  if (!found || rule.entry !== "keywords") return keywords;
+  return keywords.filter((k) => {
+    const text = k.toString("utf8");
+    return found.has(text) || !rule.pattern.keywords.some((w) => w.toLowerCase() === text);
+  });
 }
 
 function scanFile(
@@ -218,7 +297,7 @@ function scanFile(
   if (content.length === 0) return empty();
 
   // Pass 1: one read of the file by the set.
-  const { rules: candidates, bySet } = set ? set(content) : { rules: [], bySet: false };
+  const { rules: candidates, bySet, keywords: found } = set ? set(content) : { rules: [], bySet: false };
 
   // Gates: cheap checks on the candidate rules before the positional pass.
   let lower: Buffer | undefined;
@@ -229,21 +308,15 @@ function scanFile(
     const rule = rules[index]!;
     if (policies.get(rule.policy.id)!.excluded(path)) continue;
     if (rule.paths.length && !rule.paths.some((p) => p.test(path))) continue;
-    if (rule.keywords.length && !(bySet && rule.keywordEntry)) {
+    // A keyword entry found one; a capped entry matched a literal that starts with one.
+    if (rule.keywords.length && !(bySet && rule.entry !== "pattern")) {
       if (!rule.keywords.some((k) => lowerContent().includes(k))) continue;
     }
     if (rule.fileRequires.length && !rule.fileRequires.some((f) => f.test(content))) continue;
     if (rule.fileExcludes.some((f) => f.test(content))) continue;
     // Pass 2: positions and groups for this rule only.
-    const { re, pattern } = rule;
-    re.lastIndex = 0;
-    for (let from = 0, m = re.exec(content); m; from = re.lastIndex, m = re.exec(content)) {
-      const end = m.index + (m[0] as unknown as Buffer).length;
-      const start = rule.prefix ? extendBack(content, m.index, from, rule.prefix) : m.index;
-      if (end === start) {
-        re.lastIndex = start + 1;
-        continue;
-      }
+    const { pattern } = rule;
+    for (const { m, start, end } of secondPass(rule, content, lowerContent, found)) {
       let secret: Range | undefined;
       if (rule.context) {
         const at = pattern.redact_group ? (m.indices?.[pattern.redact_group]?.[0] ?? start) : start;

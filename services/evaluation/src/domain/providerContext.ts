@@ -71,11 +71,17 @@ export function nearProvider(content: Buffer, lower: Buffer, at: number, context
   }
   const window = lower.subarray(from, at);
   for (const keyword of context.keywords) {
-    for (let i = window.indexOf(keyword); i !== -1; i = window.indexOf(keyword, i + 1)) {
-      const k = from + i;
-      const starts = !isLetter(content[k - 1]) || (isUpper(content[k]) && !isUpper(content[k - 1]));
-      if (starts && endsWordPart(content, k, keyword.length)) return true;
-    }
+    for (let i = window.indexOf(keyword); i !== -1; i = window.indexOf(keyword, i + 1))
+      if (namesAt(content, from + i, keyword.length)) return true;
   }
   return false;
+}
+
+/**
+ * Whether the keyword found at `k` is a word or a word part of a name: after a non-letter or as
+ * a camel-case hump (`myPhraseToken`), and ending there (endsWordPart()).
+ */
+export function namesAt(content: Buffer, k: number, length: number): boolean {
+  const starts = !isLetter(content[k - 1]) || (isUpper(content[k]) && !isUpper(content[k - 1]));
+  return starts && endsWordPart(content, k, length);
 }
