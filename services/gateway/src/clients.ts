@@ -56,7 +56,11 @@ export function connectClients(addr: ServiceAddresses): Clients & { close(): voi
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, addr.identity, {
     timeoutMs: 5_000,
   });
-  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, addr.policy, { timeoutMs: 10_000 });
+  // Creating or testing a custom policy checks each pattern on the pattern-check threads, each up
+  // to VERDICT_PATTERN_CHECK_TIMEOUT_MS: a policy of several costly patterns takes seconds, more on
+  // a loaded machine (three heavy patterns took over 10 s at load 20-40 and the gateway, giving up
+  // first, answered 503 for a policy the service went on to check).
+  const policy = createClient(SERVICE_NAMES.policy, policyV1.PolicyServiceService, addr.policy, { timeoutMs: 60_000 });
   // Evaluations of large changes take longer than metadata calls.
   const evaluation = createClient(SERVICE_NAMES.evaluation, evaluationService, addr.evaluation, {
     timeoutMs: 60_000,

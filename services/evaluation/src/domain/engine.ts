@@ -6,8 +6,9 @@
 // kinds, and inline `verdict-ignore` suppression. Syntax-aware rules (`type: "structural"`)
 // run beside RE2, one parse and one tree traversal per file and language (structuralScan.ts,
 // structural.ts), and their findings go through the same gates, suppression, limits and snippets.
-// Beside it: the set's first pass (ruleSet.ts), leading lazy runs (lazyPrefix.ts), provider
-// context (providerContext.ts), one finding per secret (duplicates.ts), shared shapes (engineTypes.ts).
+// Beside it: the set's first pass (ruleSet.ts), where a keyword-gated rule's second pass looks
+// (keywordReach.ts), leading lazy runs (lazyPrefix.ts), provider context (providerContext.ts), one
+// finding per secret (duplicates.ts), shared shapes (engineTypes.ts).
 import picomatch from "picomatch";
 import RE2 from "re2";
 import { alignBack, ByteLines, codePointsBetween, toLowerAscii } from "./bytes.js";
