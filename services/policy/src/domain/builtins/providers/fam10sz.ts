@@ -1,0 +1,112 @@
+// Providers S-Z and digits (fam10sz), each from the provider's own documentation of its token
+// format or from the code that generates the token in the provider's own official repository.
+// Generic shapes are reported only where the provider is named before them.
+import type { ProviderFamily } from "../tokenRules.js";
+import { alnum, HEX64, named, prefixed, UUID } from "./shapes.js";
+
+export const FAM10SZ_FAMILIES: ProviderFamily[] = [
+  prefixed(
+    "tuleap-access-key",
+    "Tuleap",
+    "personal access key (`tlp-k1-` + key id + `.` + 32 random bytes in hexadecimal)",
+    "tlp-k1-",
+    "tlp-k1-[0-9]{1,12}\\.[a-f0-9]{64}",
+    "https://github.com/Enalean/tuleap/blob/HEAD/src/common/User/AccessKey/AccessKeySerializer.php",
+  ),
+  prefixed(
+    "tuleap-oauth2-client-secret",
+    "Tuleap",
+    "OAuth2/OpenID Connect client secret (`tlp-oauth2-c1-` + app id + `.` + 32 random bytes in hexadecimal)",
+    "tlp-oauth2-c1-",
+    "tlp-oauth2-c1-[0-9]{1,12}\\.[a-f0-9]{64}",
+    "https://github.com/Enalean/tuleap/blob/HEAD/src/common/OAuth2ServerCore/App/PrefixOAuth2ClientSecret.php",
+  ),
+  prefixed(
+    "tuleap-oauth2-refresh-token",
+    "Tuleap",
+    "OAuth2 refresh token (`tlp-oauth2-rt1-` + token id + `.` + 32 random bytes in hexadecimal)",
+    "tlp-oauth2-rt1-",
+    "tlp-oauth2-rt1-[0-9]{1,12}\\.[a-f0-9]{64}",
+    "https://github.com/Enalean/tuleap/blob/HEAD/src/common/OAuth2ServerCore/RefreshToken/PrefixOAuth2RefreshToken.php",
+  ),
+  prefixed(
+    "weblate-user-api-key",
+    "Weblate",
+    "personal API key (`wlu_` + Django `get_random_string(36)`)",
+    "wlu_",
+    "wlu_[A-Za-z0-9]{36}",
+    "https://github.com/WeblateOrg/weblate/blob/HEAD/weblate/utils/token.py",
+  ),
+  prefixed(
+    "weblate-project-token",
+    "Weblate",
+    "project API token (`wlp_` + Django `get_random_string(36)`)",
+    "wlp_",
+    "wlp_[A-Za-z0-9]{36}",
+    "https://github.com/WeblateOrg/weblate/blob/HEAD/weblate/trans/models/projecttoken.py",
+  ),
+  prefixed(
+    "teable-personal-access-token",
+    "Teable",
+    "personal access token (`teable_` + access token id `acc` + 16 alphanumerics + `_` + base64 of the AES-CBC-encrypted sign)",
+    "teable_acc",
+    "teable_acc[A-Za-z0-9]{16}_[A-Za-z0-9+/]{43}=",
+    "https://github.com/teableio/teable/blob/HEAD/apps/nestjs-backend/src/features/access-token/access-token.encryptor.ts",
+  ),
+  named(
+    "trilium-etapi-token",
+    "Trilium Notes",
+    "ETAPI token (12-character token id + `_` + base64 of 32 random bytes)",
+    ["trilium", "etapi"],
+    "[A-Za-z0-9]{12}_[A-Za-z0-9+/]{43}=",
+    "https://github.com/zadam/trilium/blob/HEAD/src/services/etapi_tokens.js",
+  ),
+  prefixed(
+    "xendit-secret-api-key",
+    "Xendit",
+    "secret API key (`xnd_development_` or `xnd_production_`; the API reference's example has 56 base64 characters after the prefix, no length is documented: at least 40 here)",
+    ["xnd_development_", "xnd_production_"],
+    "xnd_(?:development|production)_[A-Za-z0-9+/=]{40,128}",
+    "https://xendit.github.io/apireference/",
+  ),
+  prefixed(
+    "wakatime-api-key",
+    "WakaTime",
+    "secret API key (`waka_` + a version 4 UUID, either case)",
+    "waka_",
+    "waka_[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}",
+    "https://github.com/wakatime/browser-wakatime/blob/HEAD/src/utils/apiKey.ts",
+  ),
+  named(
+    "wakapi-api-key",
+    "Wakapi",
+    "API key (a version 4 UUID)",
+    ["wakapi"],
+    UUID,
+    "https://github.com/muety/wakapi/blob/HEAD/services/user.go",
+  ),
+  prefixed(
+    "sourcebot-api-key",
+    "Sourcebot",
+    "API key (`sourcebot-` + 32 random bytes in hexadecimal; earlier releases put 8 random bytes in hexadecimal and a `-` before an HMAC-SHA256)",
+    "sourcebot-",
+    "sourcebot-(?:[a-f0-9]{16}-)?[a-f0-9]{64}",
+    "https://github.com/sourcebot-dev/sourcebot/blob/HEAD/packages/crypto/src/index.ts",
+  ),
+  named(
+    "vaultwarden-api-key",
+    "Vaultwarden",
+    "personal API key (`client_secret`, 30 random alphanumerics)",
+    ["vaultwarden"],
+    alnum(30),
+    "https://github.com/dani-garcia/vaultwarden/blob/HEAD/src/crypto.rs",
+  ),
+  named(
+    "unraid-api-key",
+    "Unraid",
+    "API key (`x-api-key`, 32 random bytes in hexadecimal)",
+    ["unraid"],
+    HEX64,
+    "https://github.com/unraid/api/blob/HEAD/api/src/unraid-api/auth/api-key.service.ts",
+  ),
+];
