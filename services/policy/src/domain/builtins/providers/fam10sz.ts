@@ -2,7 +2,7 @@
 // format or from the code that generates the token in the provider's own official repository.
 // Generic shapes are reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { alnum, HEX64, named, prefixed, UUID } from "./shapes.js";
+import { alnum, HEX40, HEX64, lettersAfter, named, prefixed, UUID } from "./shapes.js";
 
 export const FAM10SZ_FAMILIES: ProviderFamily[] = [
   prefixed(
@@ -108,5 +108,64 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     ["unraid"],
     HEX64,
     "https://github.com/unraid/api/blob/HEAD/api/src/unraid-api/auth/api-key.service.ts",
+  ),
+  prefixed(
+    "tensorzero-api-key",
+    "TensorZero",
+    "gateway API key (`sk-t0-` + 12-character public id + `-` + 48-character secret, both alphanumeric)",
+    "sk-t0-",
+    "sk-t0-[A-Za-z0-9]{12}-[A-Za-z0-9]{48}",
+    "https://github.com/tensorzero/tensorzero/blob/HEAD/internal/tensorzero-auth/src/key.rs",
+  ),
+  prefixed(
+    "zot-api-key",
+    "zot registry",
+    "API key (`zak_` + a version 4 UUID without dashes)",
+    "zak_",
+    "zak_[a-f0-9]{12}4[a-f0-9]{3}[89ab][a-f0-9]{15}",
+    "https://github.com/project-zot/zot/blob/HEAD/pkg/api/authn.go",
+  ),
+  lettersAfter(
+    prefixed(
+      "trieve-api-key",
+      "Trieve",
+      "API key (`tr-` + 32 random alphanumerics)",
+      "tr-",
+      "tr-[A-Za-z0-9]{32}",
+      "https://github.com/devflowinc/trieve/blob/HEAD/server/src/operators/user_operator.rs",
+    ),
+    "tr-",
+  ),
+  prefixed(
+    "sim-studio-api-key",
+    "Sim (Sim Studio)",
+    "API key (`sk-sim-` + 24 random bytes in base64url)",
+    "sk-sim-",
+    "sk-sim-[A-Za-z0-9_-]{32}",
+    "https://github.com/simstudioai/sim/blob/HEAD/apps/sim/lib/api-key/crypto.ts",
+  ),
+  named(
+    "tabby-auth-token",
+    "Tabby (TabbyML)",
+    "user auth token for IDE extensions (`auth_` + a version 4 UUID without dashes)",
+    ["tabby"],
+    "auth_[a-f0-9]{32}",
+    "https://github.com/TabbyML/tabby/blob/HEAD/ee/tabby-db/src/users.rs",
+  ),
+  named(
+    "soft-serve-access-token",
+    "Soft Serve",
+    "user access token (`ss_` + 20 random bytes in hexadecimal)",
+    ["softserve", "soft_serve", "soft-serve"],
+    "ss_[a-f0-9]{40}",
+    "https://github.com/charmbracelet/soft-serve/blob/HEAD/pkg/backend/auth.go",
+  ),
+  named(
+    "stirling-pdf-api-key",
+    "Stirling-PDF",
+    "API key (`sk_` + 20 random bytes in hexadecimal; the legacy per-user key is a version 4 UUID)",
+    ["stirling"],
+    `sk_${HEX40}|${UUID}`,
+    "https://github.com/Stirling-Tools/Stirling-PDF/blob/HEAD/app/proprietary/src/main/java/stirling/software/proprietary/security/service/ApiKeyHasher.java",
   ),
 ];
