@@ -2,7 +2,7 @@
 // format or from the code that generates the token in the provider's own official repository.
 // Generic shapes are reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { alnum, HEX40, HEX64, lettersAfter, named, prefixed, UUID } from "./shapes.js";
+import { alnum, HEX32, HEX40, HEX64, lettersAfter, named, prefixed, UUID } from "./shapes.js";
 
 export const FAM10SZ_FAMILIES: ProviderFamily[] = [
   prefixed(
@@ -167,5 +167,21 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     ["stirling"],
     `sk_${HEX40}|${UUID}`,
     "https://github.com/Stirling-Tools/Stirling-PDF/blob/HEAD/app/proprietary/src/main/java/stirling/software/proprietary/security/service/ApiKeyHasher.java",
+  ),
+  named(
+    "wallos-api-key",
+    "Wallos",
+    "API key (`bin2hex(random_bytes(32))`)",
+    ["wallos"],
+    HEX64,
+    "https://github.com/ellite/Wallos/blob/HEAD/endpoints/user/regenerateapikey.php",
+  ),
+  named(
+    "teleport-join-token",
+    "Teleport",
+    "join (provision) token as `tctl tokens add` generates it (`utils.CryptoRandomHex(defaults.TokenLenBytes)`, 16 random bytes in hexadecimal)",
+    ["teleport"],
+    HEX32,
+    "https://github.com/gravitational/teleport/blob/HEAD/lib/defaults/defaults.go",
   ),
 ];
