@@ -184,4 +184,28 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     HEX32,
     "https://github.com/gravitational/teleport/blob/HEAD/lib/defaults/defaults.go",
   ),
+  named(
+    "stackstorm-api-key",
+    "StackStorm",
+    "API key (`St2-Api-Key`: base64 of a SHA-256 hex digest with letter alternative characters, padding stripped: 86 alphanumerics)",
+    ["stackstorm", "st2"],
+    alnum(86),
+    "https://github.com/StackStorm/st2/blob/HEAD/st2common/st2common/util/auth.py",
+  ),
+  named(
+    "solidus-api-key",
+    "Solidus (Spree)",
+    "user API key (`spree_api_key`, `SecureRandom.hex(24)`)",
+    ["solidus", "spree"],
+    "[a-f0-9]{48}",
+    "https://github.com/solidusio/solidus/blob/HEAD/core/app/models/concerns/spree/user_api_authentication.rb",
+  ),
+  named(
+    "webiny-api-key",
+    "Webiny",
+    "API key (`a` + 47 random hexadecimal characters)",
+    ["webiny"],
+    "a[a-f0-9]{47}",
+    "https://github.com/webiny/webiny-js/blob/HEAD/packages/api-security/src/createSecurity/createApiKeysMethods.ts",
+  ),
 ];
