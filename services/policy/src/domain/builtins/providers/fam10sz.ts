@@ -208,4 +208,28 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     "a[a-f0-9]{47}",
     "https://github.com/webiny/webiny-js/blob/HEAD/packages/api-security/src/createSecurity/createApiKeysMethods.ts",
   ),
+  prefixed(
+    "sourcegraph-cody-gateway-user-token",
+    "Sourcegraph",
+    "Cody Gateway access token of a Sourcegraph.com user (`sgd_` + SHA-256 of the user's access token, in hexadecimal)",
+    "sgd_",
+    "sgd_[a-f0-9]{64}",
+    "https://github.com/sourcegraph/sourcegraph-public-snapshot/blob/HEAD/internal/accesstoken/cody_access_token.go",
+  ),
+  prefixed(
+    "sourcegraph-license-access-token",
+    "Sourcegraph",
+    "license-key-based access token of a product subscription (`slk_` + SHA-256 of the license key, in hexadecimal)",
+    "slk_",
+    "slk_[a-f0-9]{64}",
+    "https://github.com/sourcegraph/sourcegraph-public-snapshot/blob/HEAD/internal/license/access_token.go",
+  ),
+  named(
+    "1panel-api-key",
+    "1Panel",
+    "API interface key (`common.RandStr(32)`: 32 letters and digits)",
+    ["1panel"],
+    alnum(32),
+    "https://github.com/1Panel-dev/1Panel/blob/HEAD/backend/app/service/setting.go",
+  ),
 ];
