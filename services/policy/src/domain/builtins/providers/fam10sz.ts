@@ -232,4 +232,12 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     alnum(32),
     "https://github.com/1Panel-dev/1Panel/blob/HEAD/backend/app/service/setting.go",
   ),
+  prefixed(
+    "trigger-dev-organization-access-token",
+    "Trigger.dev",
+    "organization access token (`tr_oat_` + 40 characters of a lower-case alphabet without 0 and l)",
+    "tr_oat_",
+    "tr_oat_[1-9a-km-z]{40}",
+    "https://github.com/triggerdotdev/trigger.dev/blob/HEAD/apps/webapp/app/services/organizationAccessToken.server.ts",
+  ),
 ];
