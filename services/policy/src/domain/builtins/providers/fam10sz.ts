@@ -240,4 +240,12 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     "tr_oat_[1-9a-km-z]{40}",
     "https://github.com/triggerdotdev/trigger.dev/blob/HEAD/apps/webapp/app/services/organizationAccessToken.server.ts",
   ),
+  named(
+    "tokportal-api-key",
+    "TokPortal",
+    "API key (`X-API-Key`: `sk_` + 64 lower-case hexadecimal characters; the earlier format was `tok_live_` + 32)",
+    ["tokportal"],
+    "sk_[a-f0-9]{64}|tok_live_[a-f0-9]{32}",
+    "https://developers.tokportal.com/authentication/",
+  ),
 ];
