@@ -248,4 +248,12 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     "sk_[a-f0-9]{64}|tok_live_[a-f0-9]{32}",
     "https://developers.tokportal.com/authentication/",
   ),
+  named(
+    "writefreely-access-token",
+    "WriteFreely",
+    "user access token (a version 4 UUID)",
+    ["writefreely"],
+    UUID,
+    "https://github.com/writefreely/writefreely/blob/HEAD/database.go",
+  ),
 ];
