@@ -61,14 +61,15 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9]{12}_[A-Za-z0-9+/]{43}=",
     "https://github.com/zadam/trilium/blob/HEAD/src/services/etapi_tokens.js",
   ),
-  prefixed(
-    "xendit-secret-api-key",
-    "Xendit",
-    "secret API key (`xnd_development_` or `xnd_production_`; the API reference's example has 56 base64 characters after the prefix, no length is documented: at least 40 here)",
-    ["xnd_development_", "xnd_production_"],
-    "xnd_(?:development|production)_[A-Za-z0-9+/=]{40,128}",
-    "https://xendit.github.io/apireference/",
-  ),
+  {
+    id: "xendit-secret-api-key",
+    provider: "Xendit",
+    secret:
+      "secret API key (`xnd_development_` or `xnd_production_`; the API reference's example has 56 base64 characters after the prefix, no length is documented: at least 40 here)",
+    prefix: ["xnd_development_", "xnd_production_"],
+    token: "xnd_(?:development|production)_[A-Za-z0-9+/=]{40,128}",
+    docs: "https://xendit.github.io/apireference/",
+  },
   prefixed(
     "wakatime-api-key",
     "WakaTime",
