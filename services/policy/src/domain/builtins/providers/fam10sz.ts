@@ -257,4 +257,12 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     UUID,
     "https://github.com/writefreely/writefreely/blob/HEAD/database.go",
   ),
+  named(
+    "trudesk-access-token",
+    "Trudesk",
+    "API access token (`accesstoken` header; `chance.hash()`: 40 lower-case hexadecimal characters)",
+    ["trudesk"],
+    HEX40,
+    "https://github.com/polonel/trudesk/blob/HEAD/src/models/user.js",
+  ),
 ];
