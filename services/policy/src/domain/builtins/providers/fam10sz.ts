@@ -265,4 +265,20 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     HEX40,
     "https://github.com/polonel/trudesk/blob/HEAD/src/models/user.js",
   ),
+  prefixed(
+    "the-things-stack-api-key",
+    "The Things Stack (The Things Network)",
+    "API key (`NNSXS.` (base32 of `key`) + base32 of a 24-byte id + `.` + base32 of a 32-byte key, unpadded)",
+    "NNSXS.",
+    "NNSXS\\.[A-Z2-7]{39}\\.[A-Z2-7]{52}",
+    "https://github.com/TheThingsNetwork/lorawan-stack/blob/HEAD/pkg/auth/auth.go",
+  ),
+  prefixed(
+    "the-things-stack-refresh-token",
+    "The Things Stack (The Things Network)",
+    "OAuth refresh token (`OJSWM.` (base32 of `ref`) + base32 of a 24-byte id + `.` + base32 of a 32-byte key, unpadded)",
+    "OJSWM.",
+    "OJSWM\\.[A-Z2-7]{39}\\.[A-Z2-7]{52}",
+    "https://github.com/TheThingsNetwork/lorawan-stack/blob/HEAD/pkg/auth/auth.go",
+  ),
 ];
