@@ -281,4 +281,12 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     "OJSWM\\.[A-Z2-7]{39}\\.[A-Z2-7]{52}",
     "https://github.com/TheThingsNetwork/lorawan-stack/blob/HEAD/pkg/auth/auth.go",
   ),
+  named(
+    "statping-api-secret",
+    "Statping-ng",
+    "API secret (`utils.NewSHA256Hash()`: SHA-256 of random bytes, 64 hexadecimal characters)",
+    ["statping"],
+    HEX64,
+    "https://github.com/statping-ng/statping-ng/blob/HEAD/handlers/api.go",
+  ),
 ];
