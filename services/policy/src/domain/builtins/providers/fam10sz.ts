@@ -289,4 +289,12 @@ export const FAM10SZ_FAMILIES: ProviderFamily[] = [
     HEX64,
     "https://github.com/statping-ng/statping-ng/blob/HEAD/handlers/api.go",
   ),
+  prefixed(
+    "scrapfly-api-key",
+    "Scrapfly",
+    "project API key (the CLI states the format `scp-live-…`; no length or alphabet is documented: at least 16 letters or digits here)",
+    "scp-live-",
+    "scp-live-[A-Za-z0-9]{16,64}",
+    "https://github.com/scrapfly/scrapfly-cli/blob/HEAD/cmd/scrapfly/auth.go",
+  ),
 ];
