@@ -1,0 +1,67 @@
+// Providers A-E (fam10ae): hosted services from the format their own SDKs validate or their own
+// documentation states, and self-hosted products from the token generator in their own official
+// repository. Self-identifying tokens stand alone; generic shapes are reported only where the
+// provider is named before them.
+import type { ProviderFamily } from "../tokenRules.js";
+import { HEX32, HEX40, HEX64, alnum, named, prefixed } from "./shapes.js";
+
+export const FAM10AE_FAMILIES: ProviderFamily[] = [
+  // Checkout.com's SDKs validate secret keys as sk_, sk_sbox_ in the sandbox, then 26 base32
+  // characters and a last one that may also be *, #, $ or =.
+  prefixed(
+    "checkout-sandbox-secret-key",
+    "Checkout.com",
+    "sandbox secret API key (sk_sbox_)",
+    "sk_sbox_",
+    "sk_sbox_[a-z2-7]{26}[a-z2-7*#$=]",
+    "https://github.com/checkout/checkout-sdk-java/blob/HEAD/src/main/java/com/checkout/StaticKeysSdkCredentials.java",
+  ),
+  // The live key's sk_ alone is shared with other providers' keys: reported after checkout.
+  named(
+    "checkout-secret-key",
+    "Checkout.com",
+    "secret API key (sk_, 27 base32 characters)",
+    ["checkout"],
+    "sk_[a-z2-7]{26}[a-z2-7*#$=]",
+    "https://github.com/checkout/checkout-sdk-java/blob/HEAD/src/main/java/com/checkout/StaticKeysSdkCredentials.java",
+  ),
+  // Daytona: dtn_ and randomBytes(32) in hex.
+  prefixed(
+    "daytona-api-key",
+    "Daytona",
+    "API key (dtn_, 64 hexadecimal characters)",
+    "dtn_",
+    "dtn_[a-f0-9]{64}",
+    "https://github.com/daytonaio/daytona/blob/b5a5d9e78d76c8bcf351f2049620250e0f34eea4/apps/api/src/common/utils/api-key.ts",
+  ),
+  // Dependency-Track: odt_, an 8-character public id, _ and a 32-character secret (letters and
+  // digits); keys made before Alpine 3.2 are odt_ and the 32 characters alone.
+  prefixed(
+    "dependency-track-api-key",
+    "OWASP Dependency-Track",
+    "API key (odt_)",
+    "odt_",
+    "odt_(?:[A-Za-z0-9]{8}_)?[A-Za-z0-9]{32}",
+    "https://github.com/DependencyTrack/dependency-track/blob/HEAD/alpine/alpine-infra/src/main/java/alpine/security/ApiKeyGenerator.java",
+  ),
+  // Elasticsearch service account tokens: base64 (no padding) of the bytes 0 1 0 1 and
+  // "elastic/<service>/<token name>:<22-character secret>", so every one starts AAEAAWVsYXN0aWMv.
+  prefixed(
+    "elasticsearch-service-account-token",
+    "Elasticsearch",
+    "service account token (bearer)",
+    "AAEAAWVsYXN0aWMv",
+    "AAEAAWVsYXN0aWMv[A-Za-z0-9+/]{40,420}",
+    "https://github.com/elastic/elasticsearch/blob/HEAD/x-pack/plugin/core/src/main/java/org/elasticsearch/xpack/core/security/authc/service/ServiceAccountToken.java",
+  ),
+  // Elasticsearch API keys as sent (`Authorization: ApiKey`): base64 of "<20-character id>:<22-
+  // character key>", 43 bytes, so the 28th character encodes the colon (6) and the value ends ==.
+  named(
+    "elasticsearch-api-key",
+    "Elasticsearch",
+    "API key (encoded id:api_key)",
+    ["elasticsearch"],
+    "[A-Za-z0-9+/]{26}[AEIMQUYcgkosw048]6[A-Za-z0-9+/]{29}[AQgw]==",
+    "https://www.elastic.co/guide/en/elasticsearch/reference/current/security-api-create-api-key.html",
+  ),
+];
