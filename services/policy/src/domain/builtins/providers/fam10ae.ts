@@ -44,6 +44,23 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     "odt_(?:[A-Za-z0-9]{8}_)?[A-Za-z0-9]{32}",
     "https://github.com/DependencyTrack/dependency-track/blob/HEAD/alpine/alpine-infra/src/main/java/alpine/security/ApiKeyGenerator.java",
   ),
+  // Cockpit CMS: API- and bin2hex(random_bytes(20)).
+  named(
+    "cockpit-cms-api-key",
+    "Cockpit CMS",
+    "API key (API- and 40 hexadecimal characters)",
+    ["cockpit"],
+    "API-[a-f0-9]{40}",
+    "https://github.com/Cockpit-HQ/Cockpit/blob/HEAD/modules/App/Controller/Utils.php",
+  ),
+  named(
+    "btcpay-server-api-key",
+    "BTCPay Server",
+    "Greenfield API key (20 random bytes in hex)",
+    ["btcpay"],
+    HEX40,
+    "https://github.com/btcpayserver/btcpayserver/blob/HEAD/BTCPayServer/Controllers/GreenField/GreenfieldApiKeysController.cs",
+  ),
   // Elasticsearch service account tokens: base64 (no padding) of the bytes 0 1 0 1 and
   // "elastic/<service>/<token name>:<22-character secret>", so every one starts AAEAAWVsYXN0aWMv.
   prefixed(
@@ -63,5 +80,40 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     ["elasticsearch"],
     "[A-Za-z0-9+/]{26}[AEIMQUYcgkosw048]6[A-Za-z0-9+/]{29}[AQgw]==",
     "https://www.elastic.co/guide/en/elasticsearch/reference/current/security-api-create-api-key.html",
+  ),
+  // ClearML server: secret keys are secrets.token_urlsafe(50), never starting with - or _.
+  named(
+    "clearml-secret-key",
+    "ClearML",
+    "API secret key (token_urlsafe(50))",
+    ["clearml"],
+    "[A-Za-z0-9][A-Za-z0-9_-]{66}",
+    "https://github.com/allegroai/clearml-server/blob/HEAD/apiserver/service_repo/auth/utils.py",
+  ),
+  // deSEC: 28 characters of a 58-letter alphabet (no 0, O, I or l).
+  named(
+    "desec-api-token",
+    "deSEC",
+    "API token (28 base58 characters)",
+    ["desec"],
+    "[1-9A-HJ-NP-Za-km-z]{28}",
+    "https://github.com/desec-io/desec-stack/blob/HEAD/api/desecapi/models/tokens.py",
+  ),
+  named(
+    "casdoor-client-secret",
+    "Casdoor",
+    "application client secret (20 random bytes in hex)",
+    ["casdoor"],
+    HEX40,
+    "https://github.com/casdoor/casdoor/blob/HEAD/util/random.go",
+  ),
+  // Agenta: an 8-character prefix, a dot and secrets.token_hex(32).
+  named(
+    "agenta-api-key",
+    "Agenta",
+    "API key (8-character prefix, a dot, 64 hexadecimal characters)",
+    ["agenta"],
+    String.raw`[A-Za-z0-9]{8}\.[a-f0-9]{64}`,
+    "https://github.com/Agenta-AI/agenta/blob/HEAD/api/oss/src/services/api_key_service.py",
   ),
 ];
