@@ -166,4 +166,55 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     alnum(128),
     "https://github.com/apache/incubator-devlake/blob/HEAD/backend/helpers/apikeyhelper/apikeyhelper.go",
   ),
+  named(
+    "cross-seed-api-key",
+    "cross-seed",
+    "API key (randomBytes(24) in hex)",
+    ["cross-seed", "cross_seed", "crossseed"],
+    "[a-f0-9]{48}",
+    "https://github.com/cross-seed/cross-seed/blob/HEAD/packages/cross-seed/src/auth.ts",
+  ),
+  // Campfire (ONCE): a bot's key is its user id, - and SecureRandom.alphanumeric(12).
+  named(
+    "campfire-bot-key",
+    "Campfire",
+    "bot key (id-, 12 letters and digits)",
+    ["campfire"],
+    "[0-9]{1,10}-[A-Za-z0-9]{12}",
+    "https://github.com/basecamp/once-campfire/blob/HEAD/app/models/user/bot.rb",
+  ),
+  // CrowdSec: bouncer API keys are 32 random bytes in base64 with the padding cut.
+  named(
+    "crowdsec-bouncer-api-key",
+    "CrowdSec",
+    "bouncer API key (32 random bytes in base64)",
+    ["crowdsec"],
+    "[A-Za-z0-9+/]{43}",
+    "https://github.com/crowdsecurity/crowdsec/blob/HEAD/pkg/apiserver/middlewares/v1/api_key.go",
+  ),
+  named(
+    "bugsink-auth-token",
+    "Bugsink",
+    "auth token (secrets.token_hex(20))",
+    ["bugsink"],
+    HEX40,
+    "https://github.com/bugsink/bugsink/blob/HEAD/bsmain/models.py",
+  ),
+  // Bitwarden's personal and organization API keys: client_secret, 30 letters and digits.
+  named(
+    "bitwarden-api-key-client-secret",
+    "Bitwarden",
+    "personal or organization API key client_secret (30 letters and digits)",
+    ["bitwarden", "bw_clientsecret"],
+    alnum(30),
+    "https://github.com/bitwarden/server/blob/HEAD/src/Core/Auth/UserFeatures/Registration/Implementations/RegisterUserCommand.cs",
+  ),
+  named(
+    "dolphinscheduler-access-token",
+    "Apache DolphinScheduler",
+    "API access token (an MD5 in hex)",
+    ["dolphinscheduler"],
+    HEX32,
+    "https://github.com/apache/dolphinscheduler/blob/HEAD/dolphinscheduler-api/src/main/java/org/apache/dolphinscheduler/api/service/impl/AccessTokenServiceImpl.java",
+  ),
 ];
