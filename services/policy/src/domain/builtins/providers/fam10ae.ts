@@ -217,4 +217,48 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     HEX32,
     "https://github.com/apache/dolphinscheduler/blob/HEAD/dolphinscheduler-api/src/main/java/org/apache/dolphinscheduler/api/service/impl/AccessTokenServiceImpl.java",
   ),
+  // Exceptionless: project API keys (tokens) are 40 letters and digits (GetNewToken).
+  named(
+    "exceptionless-api-key",
+    "Exceptionless",
+    "API key (40 letters and digits)",
+    ["exceptionless"],
+    alnum(40),
+    "https://github.com/exceptionless/Exceptionless/blob/HEAD/src/Exceptionless.Web/Api/Handlers/TokenHandler.cs",
+  ),
+  named(
+    "errbit-api-key",
+    "Errbit",
+    "app API key (SecureRandom.hex)",
+    ["errbit"],
+    HEX32,
+    "https://github.com/errbit/errbit/blob/HEAD/app/models/app.rb",
+  ),
+  // DFIR-IRIS: secrets.token_urlsafe(64).
+  named(
+    "dfir-iris-api-key",
+    "DFIR-IRIS",
+    "API key (token_urlsafe(64))",
+    ["dfir-iris", "dfir_iris", "iris_api_key", "iris_adm_api_key"],
+    "[A-Za-z0-9_-]{86}",
+    "https://github.com/dfir-iris/iris-web/blob/HEAD/source/app/blueprints/profile/profile_routes.py",
+  ),
+  // Cortex (TheHive Project): 24 random bytes in base64.
+  named(
+    "cortex-api-key",
+    "Cortex (TheHive Project)",
+    "API key (24 random bytes in base64)",
+    ["cortex"],
+    "[A-Za-z0-9+/]{32}",
+    "https://github.com/TheHive-Project/Cortex/blob/HEAD/app/org/thp/cortex/services/KeyAuthSrv.scala",
+  ),
+  // Coroot: project API keys are nanoid(32).
+  named(
+    "coroot-api-key",
+    "Coroot",
+    "project API key (nanoid, 32 characters)",
+    ["coroot"],
+    "[A-Za-z0-9_-]{32}",
+    "https://github.com/coroot/coroot/blob/HEAD/db/project.go",
+  ),
 ];
