@@ -261,4 +261,51 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9_-]{32}",
     "https://github.com/coroot/coroot/blob/HEAD/db/project.go",
   ),
+  // Chevereto v4: chv_, the encoded key id, _ and randomString(128) (hexadecimal).
+  prefixed(
+    "chevereto-api-key",
+    "Chevereto",
+    "API key (chv_, key id, 128 hexadecimal characters)",
+    "chv_",
+    "chv_[A-Za-z0-9]{1,12}_[a-f0-9]{128}",
+    "https://github.com/chevereto/chevereto/blob/HEAD/app/src/Legacy/Classes/ApiKey.php",
+  ),
+  // AList: alist-, a UUID and 64 letters and digits.
+  prefixed(
+    "alist-token",
+    "AList",
+    "admin token (alist-, a UUID, 64 letters and digits)",
+    "alist-",
+    "alist-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}[A-Za-z0-9]{64}",
+    "https://github.com/AlistGo/alist/blob/HEAD/pkg/utils/random/random.go",
+  ),
+  // Datasette: dstok_ and an itsdangerous URL-safe signed payload (a leading . when compressed,
+  // then the base64url JSON, . and a 27-character HMAC-SHA1 signature).
+  prefixed(
+    "datasette-api-token",
+    "Datasette",
+    "signed API token (dstok_)",
+    "dstok_",
+    String.raw`dstok_\.?[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{27}`,
+    "https://github.com/simonw/datasette/blob/HEAD/datasette/tokens.py",
+  ),
+  // Convoy: CO, ., a 16-character mask id, . and 64 letters and digits; CO. alone is too common
+  // a text to search for, so the key is reported after convoy.
+  named(
+    "convoy-api-key",
+    "Convoy",
+    "API key (CO., mask id, 64 letters and digits)",
+    ["convoy"],
+    String.raw`CO\.[A-Za-z0-9]{16}\.[A-Za-z0-9]{64}`,
+    "https://github.com/frain-dev/convoy/blob/HEAD/util/crypto.go",
+  ),
+  // EdgeDB (Gel) secret keys: edbt_ or nbwt_ (edbt1_, nbwt1_ for version-1 claims) and a signed JWT.
+  {
+    id: "edgedb-secret-key",
+    provider: "EdgeDB (Gel)",
+    secret: "secret key (edbt_ or nbwt_ and a JWT)",
+    prefix: ["edbt_", "edbt1_", "nbwt_", "nbwt1_"],
+    token: String.raw`(?:edbt|nbwt)1?_eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`,
+    docs: "https://github.com/edgedb/edgedb/blob/HEAD/edb/server/protocol/auth_helpers.pyx",
+  },
 ];
