@@ -308,4 +308,41 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     token: String.raw`(?:edbt|nbwt)1?_eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+`,
     docs: "https://github.com/edgedb/edgedb/blob/HEAD/edb/server/protocol/auth_helpers.pyx",
   },
+  // Bitcart: API tokens are secrets.token_urlsafe() (32 bytes).
+  named(
+    "bitcart-api-token",
+    "Bitcart",
+    "API token (token_urlsafe(), 43 characters)",
+    ["bitcart"],
+    "[A-Za-z0-9_-]{43}",
+    "https://github.com/bitcart/bitcart/blob/HEAD/api/models.py",
+  ),
+  // Atuin sync server: session tokens are 24 random bytes in unpadded base64url.
+  named(
+    "atuin-session-token",
+    "Atuin",
+    "sync server session token (24 random bytes, base64url)",
+    ["atuin"],
+    "[A-Za-z0-9_-]{32}",
+    "https://github.com/atuinsh/atuin/blob/HEAD/crates/atuin-server/src/handlers/user.rs",
+  ),
+  // dotenvx: DOTENV_PRIVATE_KEY is a secp256k1 private key, 32 bytes in hex, that decrypts the
+  // encrypted .env values.
+  named(
+    "dotenvx-private-key",
+    "dotenvx",
+    "DOTENV_PRIVATE_KEY (secp256k1 private key in hex)",
+    ["dotenv_private_key", "dotenvx"],
+    HEX64,
+    "https://github.com/dotenvx/dotenvx/blob/HEAD/README.md",
+  ),
+  // Cloudlog: API keys are uniqid("cl"), cl and 13 hexadecimal characters.
+  named(
+    "cloudlog-api-key",
+    "Cloudlog",
+    "API key (cl and 13 hexadecimal characters)",
+    ["cloudlog"],
+    "cl[a-f0-9]{13}",
+    "https://github.com/magicbug/Cloudlog/blob/HEAD/application/models/Api_model.php",
+  ),
 ];
