@@ -345,4 +345,31 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     "cl[a-f0-9]{13}",
     "https://github.com/magicbug/Cloudlog/blob/HEAD/application/models/Api_model.php",
   ),
+  // Activepieces: platform API keys are sk- and 61 letters and digits; sk- alone is shared with
+  // other providers' keys, so the key is reported after activepieces.
+  named(
+    "activepieces-api-key",
+    "Activepieces",
+    "platform API key (sk- and 61 letters and digits)",
+    ["activepieces"],
+    "sk-[A-Za-z0-9]{61}",
+    "https://github.com/activepieces/activepieces/blob/HEAD/packages/server/api/src/app/ee/api-keys/api-key-service.ts",
+  ),
+  // Dolibarr: the user's API key (DOLAPIKEY) is getRandomPassword(true), 32 letters and digits.
+  named(
+    "dolibarr-api-key",
+    "Dolibarr",
+    "user API key (DOLAPIKEY, 32 letters and digits)",
+    ["dolibarr", "dolapikey"],
+    alnum(32),
+    "https://github.com/Dolibarr/dolibarr/blob/HEAD/htdocs/core/lib/security2.lib.php",
+  ),
+  named(
+    "countly-api-key",
+    "Countly",
+    "user API key (an MD5 in hex)",
+    ["countly"],
+    HEX32,
+    "https://github.com/Countly/countly-server/blob/HEAD/api/parts/mgmt/users.js",
+  ),
 ];
