@@ -372,4 +372,27 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     HEX32,
     "https://github.com/Countly/countly-server/blob/HEAD/api/parts/mgmt/users.js",
   ),
+  // AutoGPT platform: agpt_ and secrets.token_urlsafe(32). The editor also names fields agpt_…:
+  // letters and separators alone after the prefix are such a name, not a key.
+  {
+    ...prefixed(
+      "autogpt-platform-api-key",
+      "AutoGPT Platform",
+      "API key (agpt_ and token_urlsafe(32))",
+      "agpt_",
+      "agpt_[A-Za-z0-9_-]{43}",
+      "https://github.com/Significant-Gravitas/AutoGPT/blob/HEAD/autogpt_platform/autogpt_libs/autogpt_libs/api_key/keysmith.py",
+    ),
+    options: { allowlist: ["^agpt_[A-Za-z_-]+$"] },
+  },
+  // Dust: sk- and 32 hexadecimal characters (a BLAKE3 of a UUID); sk- alone is shared with other
+  // providers' keys, so the key is reported after dust.
+  named(
+    "dust-api-key",
+    "Dust",
+    "workspace API key (sk- and 32 hexadecimal characters)",
+    ["dust"],
+    "sk-[a-f0-9]{32}",
+    "https://github.com/dust-tt/dust/blob/HEAD/front/lib/resources/key_resource.ts",
+  ),
 ];
