@@ -395,4 +395,13 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     "sk-[a-f0-9]{32}",
     "https://github.com/dust-tt/dust/blob/HEAD/front/lib/resources/key_resource.ts",
   ),
+  // Blynk: device auth tokens are 24 random bytes in base64url (BLYNK_AUTH_TOKEN in sketches).
+  named(
+    "blynk-auth-token",
+    "Blynk",
+    "device auth token (24 random bytes, base64url)",
+    ["blynk"],
+    "[A-Za-z0-9_-]{32}",
+    "https://github.com/blynkkk/blynk-server/blob/HEAD/server/utils/src/main/java/cc/blynk/utils/TokenGeneratorUtil.java",
+  ),
 ];
