@@ -404,4 +404,13 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9_-]{32}",
     "https://github.com/blynkkk/blynk-server/blob/HEAD/server/utils/src/main/java/cc/blynk/utils/TokenGeneratorUtil.java",
   ),
+  // Emoncms: read and write API keys are generate_secure_key(16), 16 random bytes in hex.
+  named(
+    "emoncms-api-key",
+    "Emoncms",
+    "read or write API key (16 random bytes in hex)",
+    ["emoncms"],
+    HEX32,
+    "https://github.com/emoncms/emoncms/blob/HEAD/Modules/user/user_model.php",
+  ),
 ];
