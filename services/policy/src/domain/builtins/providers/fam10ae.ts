@@ -413,4 +413,13 @@ export const FAM10AE_FAMILIES: ProviderFamily[] = [
     HEX32,
     "https://github.com/emoncms/emoncms/blob/HEAD/Modules/user/user_model.php",
   ),
+  // chibisafe: API keys are randomstring.generate(64), 64 letters and digits.
+  named(
+    "chibisafe-api-key",
+    "chibisafe",
+    "API key (64 letters and digits)",
+    ["chibisafe"],
+    alnum(64),
+    "https://github.com/chibisafe/chibisafe/blob/HEAD/packages/backend/src/routes/auth/GenerateApiKey.ts",
+  ),
 ];
