@@ -2,7 +2,7 @@
 // the token (prefix, alphabet, length). Self-identifying prefixes stand alone; generic shapes are
 // reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { named, prefixed } from "./shapes.js";
+import { named, prefixed, UUID } from "./shapes.js";
 
 const LIGHTDASH = "https://github.com/lightdash/lightdash/blob/HEAD/packages/backend/src";
 
@@ -53,5 +53,44 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     ["lightdash"],
     "scim_[a-f0-9]{32}",
     `${LIGHTDASH}/ee/models/ScimOrganizationAccessTokenModel.ts`,
+  ),
+  // Healthchecks.io project API keys (read-write and read-only): `token_urlsafe(24)`, 32 URL-safe
+  // characters.
+  named(
+    "healthchecks-api-key",
+    "Healthchecks.io",
+    "project API key (read-write or read-only)",
+    ["healthchecks"],
+    "[A-Za-z0-9_-]{32}",
+    "https://github.com/healthchecks/healthchecks/blob/HEAD/hc/accounts/models.py",
+  ),
+  // Jackett's API key: `StringUtil.GenerateRandom(32)` when the configuration is built, 32 lower-case
+  // letters and digits.
+  named(
+    "jackett-api-key",
+    "Jackett",
+    "API key",
+    ["jackett"],
+    "[a-z0-9]{32}",
+    "https://github.com/Jackett/Jackett/blob/HEAD/src/Jackett.Common/Services/ConfigurationService.cs",
+  ),
+  // InvenTree API tokens: `inv-`, a Django REST framework key (20 random bytes in hexadecimal), `-`
+  // and the creation date (YYYYMMDD).
+  prefixed(
+    "inventree-api-token",
+    "InvenTree",
+    "API token",
+    "inv-",
+    "inv-[a-f0-9]{40}-[0-9]{8}",
+    "https://github.com/inventree/InvenTree/blob/HEAD/src/backend/InvenTree/users/models.py",
+  ),
+  // Hoppscotch personal access tokens: `pat-` and the token's UUID (Prisma `@default(uuid())`).
+  prefixed(
+    "hoppscotch-personal-access-token",
+    "Hoppscotch",
+    "personal access token",
+    "pat-",
+    `pat-${UUID}`,
+    "https://github.com/hoppscotch/hoppscotch/blob/HEAD/packages/hoppscotch-backend/src/access-token/access-token.service.ts",
   ),
 ];
