@@ -2,7 +2,7 @@
 // the token (prefix, alphabet, length). Self-identifying prefixes stand alone; generic shapes are
 // reported only where the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { named, prefixed, UUID } from "./shapes.js";
+import { alnum, HEX32, named, prefixed, UUID } from "./shapes.js";
 
 const LIGHTDASH = "https://github.com/lightdash/lightdash/blob/HEAD/packages/backend/src";
 
@@ -92,5 +92,52 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     "pat-",
     `pat-${UUID}`,
     "https://github.com/hoppscotch/hoppscotch/blob/HEAD/packages/hoppscotch-backend/src/access-token/access-token.service.ts",
+  ),
+  // Jupyter Server's generated token: 24 random bytes in hexadecimal (48 characters).
+  named(
+    "jupyter-server-token",
+    "Jupyter Server",
+    "server token (generated when no password is set)",
+    ["jupyter"],
+    "[a-f0-9]{48}",
+    "https://github.com/jupyter-server/jupyter_server/blob/HEAD/jupyter_server/auth/identity.py",
+  ),
+  // JupyterHub API tokens: `uuid4().hex`.
+  named(
+    "jupyterhub-api-token",
+    "JupyterHub",
+    "API token",
+    ["jupyterhub"],
+    HEX32,
+    "https://github.com/jupyterhub/jupyterhub/blob/HEAD/jupyterhub/utils.py",
+  ),
+  // Jellyseerr's API key: the Base64 of the time in milliseconds (13 digits, so `MT…`) followed by a
+  // UUID: 49 bytes, 68 characters ending in `==`.
+  named(
+    "jellyseerr-api-key",
+    "Jellyseerr",
+    "API key",
+    ["jellyseerr"],
+    "MT[A-Za-z0-9+/]{63}[AQgw]==",
+    "https://github.com/Fallenbagel/jellyseerr/blob/HEAD/server/lib/settings/index.ts",
+  ),
+  // grocy API keys: `RandomString(50)`, 50 letters and digits.
+  named(
+    "grocy-api-key",
+    "grocy",
+    "API key",
+    ["grocy"],
+    alnum(50),
+    "https://github.com/grocy/grocy/blob/HEAD/services/ApiKeyService.php",
+  ),
+  // HedgeDoc 2 API tokens: `hd2`, an 8-byte key id and a 64-byte secret, both unpadded base64url
+  // (11 and 86 characters), joined by dots.
+  prefixed(
+    "hedgedoc-api-token",
+    "HedgeDoc",
+    "API token",
+    "hd2.",
+    String.raw`hd2\.[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{86}`,
+    "https://github.com/hedgedoc/hedgedoc/blob/HEAD/backend/src/api-token/api-token.service.ts",
   ),
 ];
