@@ -5,6 +5,7 @@ import type { ProviderFamily } from "../tokenRules.js";
 import { alnum, HEX32, named, prefixed, UUID } from "./shapes.js";
 
 const LIGHTDASH = "https://github.com/lightdash/lightdash/blob/HEAD/packages/backend/src";
+const KOMODO_API_KEY = "https://github.com/moghtech/komodo/blob/HEAD/bin/core/src/api/user/api_key.rs";
 
 export const FAM10FL_FAMILIES: ProviderFamily[] = [
   // Karakeep (formerly Hoarder) API keys of the first version, still accepted: `ak1_`, a 10-byte
@@ -139,5 +140,35 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     "hd2.",
     String.raw`hd2\.[A-Za-z0-9_-]{11}\.[A-Za-z0-9_-]{86}`,
     "https://github.com/hedgedoc/hedgedoc/blob/HEAD/backend/src/api-token/api-token.service.ts",
+  ),
+  // Komodo API keys: the key `K_…_K` and the secret `S_…_S` around 40 random letters and digits
+  // (short prefixes, so only after `komodo`).
+  named("komodo-api-secret", "Komodo", "API secret", ["komodo"], "S_[A-Za-z0-9]{40}_S", KOMODO_API_KEY),
+  named(
+    "komodo-api-key",
+    "Komodo",
+    "API key (sent with its secret)",
+    ["komodo"],
+    "K_[A-Za-z0-9]{40}_K",
+    KOMODO_API_KEY,
+  ),
+  // Homarr API keys: the key's cuid2 id (24 characters, a letter first), a dot and 24 random bytes
+  // in hexadecimal.
+  named(
+    "homarr-api-key",
+    "Homarr",
+    "API key",
+    ["homarr"],
+    String.raw`[a-z][a-z0-9]{23}\.[a-f0-9]{48}`,
+    "https://github.com/homarr-labs/homarr/blob/HEAD/packages/api/src/router/apiKeys.ts",
+  ),
+  // Invoice Ninja company API tokens: `Str::random(64)`, 64 letters and digits.
+  named(
+    "invoice-ninja-api-token",
+    "Invoice Ninja",
+    "company API token",
+    ["invoiceninja", "invoice_ninja", "invoice-ninja"],
+    alnum(64),
+    "https://github.com/invoiceninja/invoiceninja/blob/HEAD/app/Factory/CompanyTokenFactory.php",
   ),
 ];
