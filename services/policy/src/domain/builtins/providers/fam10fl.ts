@@ -171,4 +171,40 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     alnum(64),
     "https://github.com/invoiceninja/invoiceninja/blob/HEAD/app/Factory/CompanyTokenFactory.php",
   ),
+  // Kanboard's API token: `Token::getToken()`, 30 random bytes in hexadecimal (60 characters).
+  named(
+    "kanboard-api-token",
+    "Kanboard",
+    "API token",
+    ["kanboard"],
+    "[a-f0-9]{60}",
+    "https://github.com/kanboard/kanboard/blob/HEAD/app/Core/Security/Token.php",
+  ),
+  // LNbits wallet keys (admin key and invoice/read key): `uuid4().hex`.
+  named(
+    "lnbits-wallet-key",
+    "LNbits",
+    "wallet admin or invoice key",
+    ["lnbits"],
+    HEX32,
+    "https://github.com/lnbits/lnbits/blob/HEAD/lnbits/core/crud/wallets.py",
+  ),
+  // LibreNMS API tokens: 16 random bytes in hexadecimal.
+  named(
+    "librenms-api-token",
+    "LibreNMS",
+    "API token",
+    ["librenms"],
+    HEX32,
+    "https://github.com/librenms/librenms/blob/HEAD/app/Models/ApiToken.php",
+  ),
+  // Lago API keys: `SecureRandom.uuid`.
+  named(
+    "lago-api-key",
+    "Lago",
+    "API key",
+    ["lago"],
+    UUID,
+    "https://github.com/getlago/lago-api/blob/HEAD/app/models/api_key.rb",
+  ),
 ];
