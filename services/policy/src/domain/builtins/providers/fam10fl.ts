@@ -207,4 +207,42 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     UUID,
     "https://github.com/getlago/lago-api/blob/HEAD/app/models/api_key.rb",
   ),
+  // Khoj API keys: `kk-` and `secrets.token_urlsafe(32)` (43 URL-safe characters).
+  prefixed(
+    "khoj-api-key",
+    "Khoj",
+    "API key",
+    "kk-",
+    "kk-[A-Za-z0-9_-]{43}",
+    "https://github.com/khoj-ai/khoj/blob/HEAD/src/khoj/database/adapters/__init__.py",
+  ),
+  // Hoppscotch infra tokens (admin API): the token's UUID (Prisma `@default(uuid())`), without the
+  // `pat-` of personal access tokens.
+  named(
+    "hoppscotch-infra-token",
+    "Hoppscotch",
+    "infra token (admin API)",
+    ["hoppscotch"],
+    UUID,
+    "https://github.com/hoppscotch/hoppscotch/blob/HEAD/packages/hoppscotch-backend/src/infra-token/infra-token.service.ts",
+  ),
+  // Flipt client tokens (static token authentication): 32 random bytes in padded URL-safe Base64
+  // (43 characters, the last carrying 4 bits, and `=`).
+  named(
+    "flipt-client-token",
+    "Flipt",
+    "client token (token authentication)",
+    ["flipt"],
+    "[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]=",
+    "https://github.com/flipt-io/flipt/blob/HEAD/internal/storage/authn/auth.go",
+  ),
+  // Kutt API keys: `nanoid(40)`, 40 URL-safe characters.
+  named(
+    "kutt-api-key",
+    "Kutt",
+    "API key",
+    ["kutt"],
+    "[A-Za-z0-9_-]{40}",
+    "https://github.com/thedevs-network/kutt/blob/HEAD/server/handlers/auth.handler.js",
+  ),
 ];
