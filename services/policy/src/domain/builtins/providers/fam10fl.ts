@@ -245,4 +245,24 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9_-]{40}",
     "https://github.com/thedevs-network/kutt/blob/HEAD/server/handlers/auth.handler.js",
   ),
+  // LobeHub API keys: `sk-lh-` and 16 random lower-case letters and digits; later versions of the
+  // same generator put 32 random bytes in unpadded base64url after it (43 characters).
+  prefixed(
+    "lobehub-api-key",
+    "LobeHub",
+    "API key",
+    "sk-lh-",
+    "sk-lh-(?:[A-Za-z0-9_-]{43}|[a-z0-9]{16})",
+    "https://github.com/lobehub/lobehub/blob/HEAD/packages/utils/src/apiKey.ts",
+  ),
+  // Leantime API keys: `lt_`, a 32-character random user name and a 32-character random secret
+  // (letters and digits), joined by `_` (a prefix too common to stand alone: only after `leantime`).
+  named(
+    "leantime-api-key",
+    "Leantime",
+    "API key",
+    ["leantime"],
+    "lt_[A-Za-z0-9]{32}_[A-Za-z0-9]{32}",
+    "https://github.com/Leantime/leantime/blob/HEAD/app/Domain/Api/Services/Api.php",
+  ),
 ];
