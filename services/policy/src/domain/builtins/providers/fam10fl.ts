@@ -265,4 +265,14 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     "lt_[A-Za-z0-9]{32}_[A-Za-z0-9]{32}",
     "https://github.com/Leantime/leantime/blob/HEAD/app/Domain/Api/Services/Api.php",
   ),
+  // Gokapi API keys: `GenerateRandomString(30)`, random bytes in base64url with `-` and `_`
+  // removed, cut to 30 letters and digits.
+  named(
+    "gokapi-api-key",
+    "Gokapi",
+    "API key",
+    ["gokapi"],
+    alnum(30),
+    "https://github.com/Forceu/Gokapi/blob/HEAD/internal/webserver/api/Api.go",
+  ),
 ];
