@@ -275,4 +275,14 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     alnum(30),
     "https://github.com/Forceu/Gokapi/blob/HEAD/internal/webserver/api/Api.go",
   ),
+  // Fleet enroll secrets (hosts enroll with them): `GenerateRandomText(EnrollSecretDefaultLength)`,
+  // 24 random bytes in standard Base64 (32 characters, no padding).
+  named(
+    "fleet-enroll-secret",
+    "Fleet",
+    "enroll secret",
+    ["fleet", "fleetdm"],
+    "[A-Za-z0-9+/]{32}",
+    "https://github.com/fleetdm/fleet/blob/HEAD/server/fleet/app.go",
+  ),
 ];
