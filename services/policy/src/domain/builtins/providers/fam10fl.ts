@@ -285,4 +285,14 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9+/]{32}",
     "https://github.com/fleetdm/fleet/blob/HEAD/server/fleet/app.go",
   ),
+  // Frappe (ERPNext) API keys and secrets: `frappe.generate_hash(length=15)` each, 15 hexadecimal
+  // characters, sent as `token <api_key>:<api_secret>`; the pair or the secret alone.
+  named(
+    "frappe-api-secret",
+    "Frappe (ERPNext)",
+    "API key and secret (token api_key:api_secret)",
+    ["frappe", "erpnext"],
+    "[a-f0-9]{15}(?::[a-f0-9]{15})?",
+    "https://github.com/frappe/frappe/blob/HEAD/frappe/core/doctype/user/user.py",
+  ),
 ];
