@@ -295,4 +295,14 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     "[a-f0-9]{15}(?::[a-f0-9]{15})?",
     "https://github.com/frappe/frappe/blob/HEAD/frappe/core/doctype/user/user.py",
   ),
+  // Joomla API tokens (user token plugin): Base64 of `sha256:<user id>:<HMAC-SHA256 in hexadecimal>`,
+  // so `c2hhMjU2Oj` and, for user ids of 1 to 10 digits, 88 to 100 more characters before padding.
+  prefixed(
+    "joomla-api-token",
+    "Joomla",
+    "API token",
+    "c2hhMjU2Oj",
+    "c2hhMjU2Oj[A-Za-z0-9+/]{88,100}={0,2}",
+    "https://github.com/joomla/joomla-cms/blob/HEAD/plugins/user/token/src/Extension/Token.php",
+  ),
 ];
