@@ -20,7 +20,7 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
   ),
   // Lightdash's token prefixes (`AuthTokenPrefix`): service accounts are `ldsvc_` and 16 random
   // bytes in hexadecimal; OAuth access and refresh tokens `ldapp_`/`ldref_` and `nanoid(64)`
-  // (64 URL-safe characters; 32 random bytes in hexadecimal in earlier releases, the same length).
+  // (64 URL-safe characters; some releases use 32 random bytes in hexadecimal, the same length).
   prefixed(
     "lightdash-service-account-token",
     "Lightdash",
