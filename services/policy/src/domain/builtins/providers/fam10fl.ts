@@ -5,6 +5,7 @@ import type { ProviderFamily } from "../tokenRules.js";
 import { alnum, HEX32, named, prefixed, UUID } from "./shapes.js";
 
 const LIGHTDASH = "https://github.com/lightdash/lightdash/blob/HEAD/packages/backend/src";
+const HEALTHCHECKS = "https://github.com/healthchecks/healthchecks/blob/HEAD/hc/accounts/models.py";
 const KOMODO_API_KEY = "https://github.com/moghtech/komodo/blob/HEAD/bin/core/src/api/user/api_key.rs";
 
 export const FAM10FL_FAMILIES: ProviderFamily[] = [
@@ -55,15 +56,46 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     "scim_[a-f0-9]{32}",
     `${LIGHTDASH}/ee/models/ScimOrganizationAccessTokenModel.ts`,
   ),
-  // Healthchecks.io project API keys (read-write and read-only): `token_urlsafe(24)`, 32 URL-safe
-  // characters.
-  named(
-    "healthchecks-api-key",
+  // Healthchecks.io project API keys: `hcw_` (read-write) or `hcr_` (read-only) and
+  // `token_urlsafe(21)` redrawn until it has no `-` or `_` (28 letters and digits); earlier releases
+  // issued `token_urlsafe(24)` without a prefix (32 URL-safe characters). Ping keys are
+  // `token_urlsafe(16)` in lower case without `-` or `_` (22 characters).
+  prefixed(
+    "healthchecks-read-write-api-key",
     "Healthchecks.io",
-    "project API key (read-write or read-only)",
-    ["healthchecks"],
-    "[A-Za-z0-9_-]{32}",
-    "https://github.com/healthchecks/healthchecks/blob/HEAD/hc/accounts/models.py",
+    "project API key (read-write)",
+    "hcw_",
+    "hcw_[A-Za-z0-9]{28}",
+    HEALTHCHECKS,
+  ),
+  prefixed(
+    "healthchecks-read-only-api-key",
+    "Healthchecks.io",
+    "project API key (read-only)",
+    "hcr_",
+    "hcr_[A-Za-z0-9]{28}",
+    HEALTHCHECKS,
+  ),
+  // The prefixed keys are 32 characters too: the older shape leaves them to their own rules (and
+  // keeps the letters-only allowlist every shape after a keyword has).
+  {
+    ...named(
+      "healthchecks-api-key",
+      "Healthchecks.io",
+      "project API key (before hcw_/hcr_)",
+      ["healthchecks"],
+      "[A-Za-z0-9_-]{32}",
+      HEALTHCHECKS,
+    ),
+    options: { allowlist: ["^[A-Za-z_.-]+$", "^hc[rw]_"] },
+  },
+  named(
+    "healthchecks-ping-key",
+    "Healthchecks.io",
+    "project ping key (ping URLs by slug)",
+    ["hc-ping", "healthchecks"],
+    "[a-z0-9]{22}",
+    HEALTHCHECKS,
   ),
   // Jackett's API key: `StringUtil.GenerateRandom(32)` when the configuration is built, 32 lower-case
   // letters and digits.
