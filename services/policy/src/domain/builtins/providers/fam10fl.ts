@@ -337,4 +337,14 @@ export const FAM10FL_FAMILIES: ProviderFamily[] = [
     "c2hhMjU2Oj[A-Za-z0-9+/]{88,100}={0,2}",
     "https://github.com/joomla/joomla-cms/blob/HEAD/plugins/user/token/src/Extension/Token.php",
   ),
+  // lakeFS secret access keys: `Base64StringGenerator(30)`, 30 random bytes in standard Base64 (40
+  // characters); the access key id beside it is `AKIAJ`, 14 base32 characters and `Q`.
+  named(
+    "lakefs-secret-access-key",
+    "lakeFS",
+    "secret access key",
+    ["lakefs"],
+    "[A-Za-z0-9+/]{40}",
+    "https://github.com/treeverse/lakeFS/blob/HEAD/pkg/auth/keys/keys.go",
+  ),
 ];
