@@ -16,6 +16,7 @@ import { FAMSZ2_FAMILIES } from "./providers/famsz2.js";
 import { FAM9PZ_FAMILIES } from "./providers/fam9pz.js";
 import { FAM10SZ_FAMILIES } from "./providers/fam10sz.js";
 import { FAM10AE_FAMILIES } from "./providers/fam10ae.js";
+import { FAM10FL_FAMILIES } from "./providers/fam10fl.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -47,6 +48,7 @@ export const PROVIDER_FAMILIES = [
   ...FAM9AF_FAMILIES,
   ...FAM10SZ_FAMILIES,
   ...FAM10AE_FAMILIES,
+  ...FAM10FL_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
