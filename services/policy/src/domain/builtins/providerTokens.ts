@@ -14,6 +14,7 @@ import { FAMPZ_FAMILIES } from "./providers/fampz.js";
 import { FAMSZ_FAMILIES } from "./providers/famsz.js";
 import { FAMSZ2_FAMILIES } from "./providers/famsz2.js";
 import { FAM9PZ_FAMILIES } from "./providers/fam9pz.js";
+import { FAM10MR_FAMILIES } from "./providers/fam10mr.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -43,6 +44,7 @@ export const PROVIDER_FAMILIES = [
   ...FAM9GO_FAMILIES,
   ...FAM9PZ_FAMILIES,
   ...FAM9AF_FAMILIES,
+  ...FAM10MR_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
