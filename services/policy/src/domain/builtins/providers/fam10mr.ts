@@ -2,7 +2,7 @@
 // official repository. Self-identifying tokens stand alone; generic shapes are reported only where
 // the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { prefixed } from "./shapes.js";
+import { named, prefixed } from "./shapes.js";
 
 // Matrix Authentication Service (`TokenType::generate`): a three-letter prefix per token type,
 // `_`, 30 letters and digits, `_`, and the CRC-32 of what comes before in 6 base62 digits.
@@ -17,6 +17,8 @@ const masToken = (id: string, secret: string, prefix: string): ProviderFamily =>
     `${prefix}_[A-Za-z0-9]{30}_[0-9A-Za-z]{6}`,
     MAS_TOKENS,
   );
+
+const PHOTOPRISM_AUTH = "https://github.com/photoprism/photoprism/blob/HEAD/pkg/rnd/auth.go";
 
 export const FAM10MR_FAMILIES: ProviderFamily[] = [
   masToken("matrix-authentication-service-access-token", "OAuth 2.0 access token (`mat_`, base62 CRC-32)", "mat"),
@@ -35,5 +37,46 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     "matrix-authentication-service-personal-access-token",
     "personal access token (`mpt_`, base62 CRC-32)",
     "mpt",
+  ),
+  named(
+    "rundeck-api-token",
+    "Rundeck",
+    "API token or webhook authorization secret (32 letters and digits)",
+    ["rundeck"],
+    "[A-Za-z0-9]{32}",
+    "https://github.com/rundeck/rundeck/blob/HEAD/grails-rundeck-data-shared/src/main/groovy/rundeck/data/util/AuthenticationTokenUtils.groovy",
+  ),
+  // PhotoPrism app passwords: 27 characters, a `-` after every 6, the last a CRC-32 check character.
+  named(
+    "photoprism-app-password",
+    "PhotoPrism",
+    "app password (four dash-separated groups of 6 base62 characters, the last one a check character)",
+    ["photoprism"],
+    "[A-Za-z0-9]{6}-[A-Za-z0-9]{6}-[A-Za-z0-9]{6}-[A-Za-z0-9]{6}",
+    PHOTOPRISM_AUTH,
+  ),
+  named(
+    "photoprism-access-token",
+    "PhotoPrism",
+    "client access token (24 random bytes in hexadecimal)",
+    ["photoprism"],
+    "[a-f0-9]{48}",
+    PHOTOPRISM_AUTH,
+  ),
+  named(
+    "photoprism-client-secret",
+    "PhotoPrism",
+    "OAuth client secret (32 base62 characters)",
+    ["photoprism"],
+    "[A-Za-z0-9]{32}",
+    "https://github.com/photoprism/photoprism/blob/HEAD/pkg/rnd/client.go",
+  ),
+  named(
+    "mailcow-api-key",
+    "mailcow",
+    "API key (five dash-separated groups of 3 random bytes in upper-case hexadecimal)",
+    ["mailcow"],
+    "[A-F0-9]{6}-[A-F0-9]{6}-[A-F0-9]{6}-[A-F0-9]{6}-[A-F0-9]{6}",
+    "https://github.com/mailcow/mailcow-dockerized/blob/HEAD/data/web/inc/functions.inc.php",
   ),
 ];
