@@ -2,7 +2,7 @@
 // official repository. Self-identifying tokens stand alone; generic shapes are reported only where
 // the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { named, prefixed } from "./shapes.js";
+import { HEX32, named, prefixed } from "./shapes.js";
 
 // Matrix Authentication Service (`TokenType::generate`): a three-letter prefix per token type,
 // `_`, 30 letters and digits, `_`, and the CRC-32 of what comes before in 6 base62 digits.
@@ -118,5 +118,47 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     ["mantisbt", "mantis"],
     "[A-Za-z0-9_-]{32}",
     "https://github.com/mantisbt/mantisbt/blob/HEAD/core/api_token_api.php",
+  ),
+  // Conduit tokens: the type (`api` standard, `cli` command line, `clr` cluster), `-`, and 32
+  // characters of Filesystem::readRandomCharacters() (a-z and 2-7).
+  named(
+    "phabricator-conduit-api-token",
+    "Phabricator (Phorge)",
+    "Conduit API token (`api-`, `cli-` or `clr-` and 32 characters of a-z and 2-7)",
+    ["phabricator", "phorge", "conduit"],
+    "(?:api|cli|clr)-[a-z2-7]{32}",
+    "https://github.com/phacility/phabricator/blob/HEAD/src/applications/conduit/storage/PhabricatorConduitToken.php",
+  ),
+  named(
+    "magento-integration-token",
+    "Magento (Adobe Commerce)",
+    "integration access token, token secret, consumer key or consumer secret (32 lower-case letters and digits)",
+    ["magento"],
+    "[a-z0-9]{32}",
+    "https://github.com/magento/magento2/blob/HEAD/lib/internal/Magento/Framework/Oauth/Helper/Oauth.php",
+  ),
+  named(
+    "mylar-api-key",
+    "Mylar3",
+    "API key (the first 32 hexadecimal characters of a SHA-256 digest)",
+    ["mylar"],
+    HEX32,
+    "https://github.com/mylar3/mylar3/blob/HEAD/mylar/webserve.py",
+  ),
+  named(
+    "nzbhydra-api-key",
+    "NZBHydra 2",
+    "API key (130 random bits in upper-case base 32: 26 characters, fewer when the leading digits are zero)",
+    ["nzbhydra"],
+    "[0-9A-V]{24,26}",
+    "https://github.com/theotherp/nzbhydra2/blob/HEAD/core/src/main/java/org/nzbhydra/config/validation/MainConfigValidator.java",
+  ),
+  named(
+    "pocket-id-api-key",
+    "Pocket ID",
+    "API key (32 letters and digits)",
+    ["pocket-id", "pocket_id", "pocketid"],
+    "[A-Za-z0-9]{32}",
+    "https://github.com/pocket-id/pocket-id/blob/HEAD/backend/internal/apikey/service.go",
   ),
 ];
