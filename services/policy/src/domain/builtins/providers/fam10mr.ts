@@ -19,6 +19,7 @@ const masToken = (id: string, secret: string, prefix: string): ProviderFamily =>
   );
 
 const PHOTOPRISM_AUTH = "https://github.com/photoprism/photoprism/blob/HEAD/pkg/rnd/auth.go";
+const MINIO_CREDENTIALS = "https://github.com/minio/minio/blob/HEAD/internal/auth/credentials.go";
 
 export const FAM10MR_FAMILIES: ProviderFamily[] = [
   masToken("matrix-authentication-service-access-token", "OAuth 2.0 access token (`mat_`, base62 CRC-32)", "mat"),
@@ -160,5 +161,45 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     ["pocket-id", "pocket_id", "pocketid"],
     "[A-Za-z0-9]{32}",
     "https://github.com/pocket-id/pocket-id/blob/HEAD/backend/internal/apikey/service.go",
+  ),
+  named(
+    "onedev-access-token",
+    "OneDev",
+    "access token (`CryptoUtils.generateSecret()`: 40 letters and digits)",
+    ["onedev"],
+    "[A-Za-z0-9]{40}",
+    "https://github.com/theonedev/onedev/blob/HEAD/server-core/src/main/java/io/onedev/server/util/CryptoUtils.java",
+  ),
+  named(
+    "minio-access-key",
+    "MinIO",
+    "generated access key (20 upper-case letters and digits)",
+    ["minio"],
+    "[A-Z0-9]{20}",
+    MINIO_CREDENTIALS,
+  ),
+  named(
+    "minio-secret-key",
+    "MinIO",
+    "generated secret key (30 random bytes in base64 with `+` for `/`: 40 characters)",
+    ["minio"],
+    "[A-Za-z0-9][A-Za-z0-9+]{39}",
+    MINIO_CREDENTIALS,
+  ),
+  named(
+    "revolt-bot-token",
+    "Revolt",
+    "bot or webhook token (`nanoid!(64)`: 64 URL-safe characters)",
+    ["revolt"],
+    "[A-Za-z0-9_-]{64}",
+    "https://github.com/revoltchat/backend/blob/HEAD/crates/core/database/src/models/bots/model.rs",
+  ),
+  named(
+    "powerdns-admin-api-key",
+    "PowerDNS-Admin",
+    "API key (15 random letters and digits, handed out in base64: 20 characters)",
+    ["powerdns", "pdns"],
+    "[A-Za-z0-9+/]{20}",
+    "https://github.com/PowerDNS-Admin/PowerDNS-Admin/blob/HEAD/powerdnsadmin/models/api_key.py",
   ),
 ];
