@@ -2,7 +2,7 @@
 // official repository. Self-identifying tokens stand alone; generic shapes are reported only where
 // the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX32, named, prefixed } from "./shapes.js";
+import { HEX32, named, prefixed, UUID } from "./shapes.js";
 
 // Matrix Authentication Service (`TokenType::generate`): a three-letter prefix per token type,
 // `_`, 30 letters and digits, `_`, and the CRC-32 of what comes before in 6 base62 digits.
@@ -201,5 +201,29 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     ["powerdns", "pdns"],
     "[A-Za-z0-9+/]{20}",
     "https://github.com/PowerDNS-Admin/PowerDNS-Admin/blob/HEAD/powerdnsadmin/models/api_key.py",
+  ),
+  named(
+    "nocodb-api-token",
+    "NocoDB",
+    "API token (`xc-token`, `nanoid(40)`: 40 URL-safe characters)",
+    ["nocodb", "xc-token"],
+    "[A-Za-z0-9_-]{40}",
+    "https://github.com/nocodb/nocodb/blob/HEAD/packages/nocodb/src/models/ApiToken.ts",
+  ),
+  named(
+    "opencti-api-token",
+    "OpenCTI",
+    "user API token (a random UUID)",
+    ["opencti"],
+    UUID,
+    "https://github.com/OpenCTI-Platform/opencti/blob/HEAD/opencti-platform/opencti-graphql/src/domain/user.js",
+  ),
+  named(
+    "owncast-access-token",
+    "Owncast",
+    "external API user access token (32 random bytes in URL-safe base64 with padding)",
+    ["owncast"],
+    "[A-Za-z0-9_-]{43}=",
+    "https://github.com/owncast/owncast/blob/HEAD/utils/accessTokens.go",
   ),
 ];
