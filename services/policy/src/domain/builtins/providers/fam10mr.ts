@@ -21,6 +21,10 @@ const masToken = (id: string, secret: string, prefix: string): ProviderFamily =>
 const PHOTOPRISM_AUTH = "https://github.com/photoprism/photoprism/blob/HEAD/pkg/rnd/auth.go";
 const MINIO_CREDENTIALS = "https://github.com/minio/minio/blob/HEAD/internal/auth/credentials.go";
 
+const RILL_TOKENS = "https://github.com/rilldata/rill/blob/HEAD/admin/pkg/authtoken/authtoken.go";
+const rillToken = (id: string, secret: string, type: string): ProviderFamily =>
+  prefixed(id, "Rill", secret, `rill_${type}_`, `rill_${type}_[0-9A-Za-z]{50,54}`, RILL_TOKENS);
+
 export const FAM10MR_FAMILIES: ProviderFamily[] = [
   masToken("matrix-authentication-service-access-token", "OAuth 2.0 access token (`mat_`, base62 CRC-32)", "mat"),
   masToken("matrix-authentication-service-refresh-token", "OAuth 2.0 refresh token (`mar_`, base62 CRC-32)", "mar"),
@@ -225,5 +229,27 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     ["owncast"],
     "[A-Za-z0-9_-]{43}=",
     "https://github.com/owncast/owncast/blob/HEAD/utils/accessTokens.go",
+  ),
+  // Rill: `rill_`, the token type, `_`, and the token's UUID and 24 random bytes as one base62
+  // number (54 characters, fewer when its leading digits are zero).
+  rillToken("rill-user-token", "user access token (`rill_usr_`)", "usr"),
+  rillToken("rill-service-token", "service token (`rill_svc_`)", "svc"),
+  rillToken("rill-deployment-token", "deployment token (`rill_dpl_`)", "dpl"),
+  rillToken("rill-magic-token", "magic (shareable link) token (`rill_mgc_`)", "mgc"),
+  named(
+    "maxkb-application-api-key",
+    "MaxKB",
+    "application API key (`application-` and an MD5 digest in hexadecimal)",
+    ["maxkb"],
+    "application-[a-f0-9]{32}",
+    "https://github.com/1Panel-dev/MaxKB/blob/HEAD/apps/application/serializers/application_api_key.py",
+  ),
+  named(
+    "rauthy-api-key",
+    "Rauthy",
+    "API key (`API-Key` header: the key's name, `$`, and 64 random letters and digits)",
+    ["rauthy"],
+    String.raw`[A-Za-z0-9_/-]{2,24}\$[A-Za-z0-9]{64}`,
+    "https://github.com/sebadob/rauthy/blob/HEAD/src/data/src/entity/api_keys.rs",
   ),
 ];
