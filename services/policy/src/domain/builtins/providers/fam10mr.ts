@@ -2,7 +2,7 @@
 // official repository. Self-identifying tokens stand alone; generic shapes are reported only where
 // the provider is named before them.
 import type { ProviderFamily } from "../tokenRules.js";
-import { HEX32, named, prefixed, UUID } from "./shapes.js";
+import { HEX32, HEX40, named, prefixed, UUID } from "./shapes.js";
 
 // Matrix Authentication Service (`TokenType::generate`): a three-letter prefix per token type,
 // `_`, 30 letters and digits, `_`, and the CRC-32 of what comes before in 6 base62 digits.
@@ -291,5 +291,45 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     ["pritunl"],
     "[A-Za-z0-9]{32}",
     "https://github.com/pritunl/pritunl/blob/HEAD/pritunl/utils/misc.py",
+  ),
+  named(
+    "peertube-oauth-token",
+    "PeerTube",
+    "OAuth access or refresh token (SHA-1 hex digest of 256 random bytes)",
+    ["peertube"],
+    HEX40,
+    "https://github.com/Chocobozzz/PeerTube/blob/HEAD/server/core/lib/auth/oauth.ts",
+  ),
+  named(
+    "oneuptime-api-key",
+    "OneUptime",
+    "API key (`ObjectID.generate()`: a random UUID)",
+    ["oneuptime"],
+    UUID,
+    "https://github.com/OneUptime/oneuptime/blob/HEAD/Common/Server/Services/ApiKeyService.ts",
+  ),
+  named(
+    "netalertx-api-token",
+    "NetAlertX",
+    "API token (`t_` and 20 letters and digits)",
+    ["netalertx"],
+    "t_[A-Za-z0-9]{20}",
+    "https://github.com/jokob-sk/NetAlertX/blob/HEAD/server/initialise.py",
+  ),
+  prefixed(
+    "papra-api-key",
+    "Papra",
+    "API key (`ppapi_` and 64 letters and digits)",
+    "ppapi_",
+    "ppapi_[A-Za-z0-9]{64}",
+    "https://github.com/papra-hq/papra/blob/HEAD/apps/papra-server/src/modules/api-keys/api-keys.services.ts",
+  ),
+  prefixed(
+    "romm-client-api-token",
+    "RomM",
+    "client API token (`rmm_` and 32 random bytes in hexadecimal)",
+    "rmm_",
+    "rmm_[a-f0-9]{64}",
+    "https://github.com/rommapp/romm/blob/HEAD/backend/handler/auth/base_handler.py",
   ),
 ];
