@@ -332,4 +332,38 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     "rmm_[a-f0-9]{64}",
     "https://github.com/rommapp/romm/blob/HEAD/backend/handler/auth/base_handler.py",
   ),
+  // Review Board API tokens come from Djblets' vendor-checksum generator (Beanbag's own library):
+  // `rbp_`, 245 random base62 characters and a 6-character base62 CRC-32 of them, 255 in all.
+  prefixed(
+    "review-board-api-token",
+    "Review Board",
+    "API token (`rbp_` and 251 base62 characters ending in a CRC-32)",
+    "rbp_",
+    "rbp_[0-9A-Za-z]{251}",
+    "https://github.com/djblets/djblets/blob/HEAD/djblets/secrets/token_generators/vendor_checksum.py",
+  ),
+  named(
+    "request-tracker-auth-token",
+    "Request Tracker (RT)",
+    "authentication token (`1-`, the user id, `-`, and 32 hexadecimal characters)",
+    ["rt_token", "rt-token", "rt_auth_token", "request_tracker", "request-tracker", "requesttracker"],
+    "1-[0-9]{1,10}-[a-f0-9]{32}",
+    "https://github.com/bestpractical/rt/blob/HEAD/lib/RT/AuthToken.pm",
+  ),
+  named(
+    "plunk-secret-key",
+    "Plunk",
+    "secret API key (`sk_` and 24 random bytes in hexadecimal)",
+    ["plunk"],
+    "sk_[a-f0-9]{48}",
+    "https://github.com/useplunk/plunk/blob/HEAD/packages/api/src/util/tokens.ts",
+  ),
+  named(
+    "nango-secret-key",
+    "Nango",
+    "environment secret key (a random UUID)",
+    ["nango"],
+    UUID,
+    "https://github.com/NangoHQ/nango/blob/HEAD/packages/shared/lib/services/secret.service.ts",
+  ),
 ];
