@@ -366,4 +366,31 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     UUID,
     "https://github.com/NangoHQ/nango/blob/HEAD/packages/shared/lib/services/secret.service.ts",
   ),
+  // Phase: `pss_service:` or `pss_user:`, a version, then the token, the identity's public key, one
+  // share of its private key (32 bytes, or 64 for an Ed25519 key split in the browser) and the wrap
+  // key, each in hexadecimal.
+  prefixed(
+    "phase-service-token",
+    "Phase",
+    "service account token (`pss_service:`, four hexadecimal parts)",
+    "pss_service:",
+    "pss_service:v[0-9]:[a-f0-9]{64}:[a-f0-9]{64}:[a-f0-9]{64}(?:[a-f0-9]{64})?:[a-f0-9]{64}",
+    "https://github.com/phasehq/console/blob/HEAD/frontend/utils/crypto/service-accounts.ts",
+  ),
+  prefixed(
+    "phase-user-token",
+    "Phase",
+    "personal access token (`pss_user:`, four hexadecimal parts)",
+    "pss_user:",
+    "pss_user:v[0-9]:[a-f0-9]{64}:[a-f0-9]{64}:[a-f0-9]{64}(?:[a-f0-9]{64})?:[a-f0-9]{64}",
+    "https://github.com/phasehq/console/blob/HEAD/frontend/utils/crypto/environments.ts",
+  ),
+  named(
+    "novu-api-key",
+    "Novu",
+    "environment API key (16 random bytes in hexadecimal)",
+    ["novu"],
+    HEX32,
+    "https://github.com/novuhq/novu/blob/HEAD/apps/api/src/app/environments-v1/usecases/generate-unique-api-key/generate-unique-api-key.usecase.ts",
+  ),
 ];
