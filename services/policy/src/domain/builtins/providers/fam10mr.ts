@@ -393,4 +393,28 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     HEX32,
     "https://github.com/novuhq/novu/blob/HEAD/apps/api/src/app/environments-v1/usecases/generate-unique-api-key/generate-unique-api-key.usecase.ts",
   ),
+  named(
+    "nodebb-api-token",
+    "NodeBB",
+    "API token (a random UUID v4)",
+    ["nodebb"],
+    UUID,
+    "https://github.com/NodeBB/NodeBB/blob/HEAD/src/api/utils.js",
+  ),
+  prefixed(
+    "openlit-api-key",
+    "OpenLIT",
+    "API key (`openlit-` and 32 random bytes in base64)",
+    "openlit-",
+    "openlit-[A-Za-z0-9+/]{43}=",
+    "https://github.com/openlit/openlit/blob/HEAD/src/client/src/lib/platform/api-keys/index.ts",
+  ),
+  named(
+    "phpipam-app-code",
+    "phpIPAM",
+    "API application code (32 URL-safe base64 characters)",
+    ["phpipam"],
+    "[A-Za-z0-9_-]{32}",
+    "https://github.com/phpipam/phpipam/blob/HEAD/functions/classes/class.Crypto.php",
+  ),
 ];
