@@ -417,4 +417,20 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     "[A-Za-z0-9_-]{32}",
     "https://github.com/phpipam/phpipam/blob/HEAD/functions/classes/class.Crypto.php",
   ),
+  named(
+    "omeka-s-api-key",
+    "Omeka S",
+    "API key identity or credential (`key_identity`, `key_credential`: 32 letters and digits each)",
+    ["omeka", "key_credential", "key_identity"],
+    "[A-Za-z0-9]{32}",
+    "https://github.com/omeka/omeka-s/blob/HEAD/application/src/Entity/ApiKey.php",
+  ),
+  named(
+    "mediawiki-bot-password",
+    "MediaWiki",
+    "bot password (32 base-32 characters, 0-9 and a-v, by default)",
+    ["mediawiki", "botpassword", "bot_password"],
+    "[0-9a-v]{32}",
+    "https://github.com/wikimedia/mediawiki/blob/HEAD/includes/user/BotPassword.php",
+  ),
 ];
