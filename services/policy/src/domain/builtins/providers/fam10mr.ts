@@ -433,4 +433,12 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     "[0-9a-v]{32}",
     "https://github.com/wikimedia/mediawiki/blob/HEAD/includes/user/BotPassword.php",
   ),
+  named(
+    "pretix-api-token",
+    "pretix",
+    "team API token (64 lower-case letters and digits)",
+    ["pretix"],
+    "[a-z0-9]{64}",
+    "https://github.com/pretix/pretix/blob/HEAD/src/pretix/base/models/organizer.py",
+  ),
 ];
