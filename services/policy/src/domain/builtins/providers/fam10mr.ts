@@ -441,4 +441,12 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     "[a-z0-9]{64}",
     "https://github.com/pretix/pretix/blob/HEAD/src/pretix/base/models/organizer.py",
   ),
+  named(
+    "opencollective-personal-token",
+    "Open Collective",
+    "personal token (`Personal-Token` header: 20 random bytes in hexadecimal)",
+    ["opencollective", "open_collective", "open-collective"],
+    HEX40,
+    "https://github.com/opencollective/opencollective-api/blob/HEAD/server/models/PersonalToken.ts",
+  ),
 ];
