@@ -449,4 +449,12 @@ export const FAM10MR_FAMILIES: ProviderFamily[] = [
     HEX40,
     "https://github.com/opencollective/opencollective-api/blob/HEAD/server/models/PersonalToken.ts",
   ),
+  prefixed(
+    "paymenter-api-token",
+    "Paymenter",
+    "admin API token (`PAYM` and 32 random bytes in hexadecimal)",
+    "PAYM",
+    "PAYM[a-f0-9]{64}",
+    "https://github.com/Paymenter/Paymenter/blob/HEAD/app/Admin/Resources/ApiResource/Pages/ManageApis.php",
+  ),
 ];
