@@ -17,6 +17,7 @@ import { FAM9PZ_FAMILIES } from "./providers/fam9pz.js";
 import { FAM10SZ_FAMILIES } from "./providers/fam10sz.js";
 import { FAM10AE_FAMILIES } from "./providers/fam10ae.js";
 import { FAM10FL_FAMILIES } from "./providers/fam10fl.js";
+import { FAM10MR_FAMILIES } from "./providers/fam10mr.js";
 import { CREDENTIAL_FILE_RULES } from "./providers/files.js";
 import { INFRASTRUCTURE_FAMILIES } from "./providers/infrastructure.js";
 import { PAYMENT_AND_AI_FAMILIES } from "./providers/money.js";
@@ -49,6 +50,7 @@ export const PROVIDER_FAMILIES = [
   ...FAM10SZ_FAMILIES,
   ...FAM10AE_FAMILIES,
   ...FAM10FL_FAMILIES,
+  ...FAM10MR_FAMILIES,
 ];
 
 export const providerTokens: BuiltinPolicy = {
