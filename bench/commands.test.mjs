@@ -1,4 +1,4 @@
-// The benchmark commands docs/performance.md shows (`pnpm bench:engine`, `bench:api`, `bench:pr`,
+// The benchmark commands docs/performance.md shows (`pnpm bench:engine`, `bench:engine-builds`, `bench:api`, `bench:pr`,
 // `bench:cli`, `bench:neighbour`, `bench:history`, `bench:offline` with the single file), each run for real through pnpm in its smoke mode (VERDICT_BENCH_QUICK=1:
 // tiny inputs, the same code paths: generated corpus, all-in-one started and stopped, the real
 // CLI, the real attack). Asserted: the command succeeds and prints its table with every figure a
@@ -79,6 +79,22 @@ test("pnpm bench:engine prints the engine, naive and ripgrep rows and their rati
     positive(rg[0], "ripgrep MB/s");
     ratio(report, "engine / ripgrep");
   }
+});
+
+test("pnpm bench:engine-builds prints two builds' secrets engines side by side and their ratio", () => {
+  // This checkout against itself (the smoke run: one round, a generated 0.3 MB).
+  const report = bench("bench:engine-builds", [ROOT]);
+  assert.match(report, /round 1 {2}baseline +\d+ rules +\d+\.\d MB per CPU-second/);
+  assert.match(report, /round 1 {2}this build +\d+ rules +\d+\.\d MB per CPU-second/);
+  ratio(report, "this build / baseline");
+  assert.match(report, /findings: (\d+) and \1 \(the same number\)/);
+  // No baseline, or one that is not a built checkout: a usage error, not a crash.
+  const missing = spawnSync("pnpm", ["--silent", "bench:engine-builds", "/nonexistent"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  assert.equal(missing.status, 2);
+  assert.match(missing.stderr, /usage: pnpm bench:engine-builds BASELINE/);
 });
 
 test("pnpm bench:api prints the API and in-process engine rows, the ratio and the CPU per request", () => {
