@@ -74,8 +74,10 @@ describe("asynchronous evaluations", () => {
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ status: "pending", passed: null, completed_at: null, violations: [] });
     expect(res.headers.get("location")).toBe(`/v1/evaluations/${res.body.id}`);
+    // Until it is no longer pending: the scan thread compiles the organization's library for its
+    // first evaluation, which took more than the 5 s this loop used to allow at load 18-30.
     let done;
-    for (let i = 0; i < 100; i++) {
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline;) {
       done = await api.get(`/v1/evaluations/${res.body.id}`);
       if (done.body.status !== "pending") break;
       await new Promise((r) => setTimeout(r, 50));
