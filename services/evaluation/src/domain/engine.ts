@@ -66,6 +66,8 @@ interface RuleRegexes {
 
 interface Rule extends Reporting, RuleRegexes {
   keywords: Buffer[];
+  /** The keywords as the set looks for them (lower case). */
+  keywordTexts: ReadonlySet<string>;
   stopwords: string[];
   checks: Check[];
   /** Whether a match needs its secret decoded (entropy, allowlists, stopwords, checks). */
@@ -207,6 +209,7 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
         policy,
         pattern,
         keywords: pattern.keywords.map((k) => Buffer.from(k.toLowerCase(), "utf8")),
+        keywordTexts: new Set(pattern.keywords.map((k) => k.toLowerCase())),
         stopwords,
         checks,
         readsSecret:
@@ -270,7 +273,7 @@ function present(rule: Rule, keywords: Buffer[], found: ReadonlySet<string> | un
   if (!found || rule.entry !== "keywords") return keywords;
   return keywords.filter((k) => {
     const text = k.toString("utf8");
-    return found.has(text) || !rule.pattern.keywords.some((w) => w.toLowerCase() === text);
+    return found.has(text) || !rule.keywordTexts.has(text);
   });
 }
 
