@@ -193,42 +193,23 @@ const sampleRate = (seconds) => sampleBytes / seconds;
 const sampleNote = `${fmtInt(sample.length)}-file sample, ${fmtMB(sampleBytes)}`;
 // The first (warm-up) run is shown too: RE2 builds its DFA states lazily, so a freshly compiled
 // engine is slower on its first megabytes.
+/** A row of an engine run: its label, throughput at `rateOf`, median and first-run seconds, findings. */
+const engineRow = (label, run, rateOf, compileMs = "") => [
+  label,
+  fmtRate(rateOf(run.seconds)),
+  run.seconds.toFixed(3),
+  run.firstSeconds.toFixed(3),
+  compileMs,
+  `${fmtInt(run.result.findings)} findings`,
+];
 const rows = [
   ["", "MB/s", "median s", "1st run s", "compile ms", "findings"],
   ["all files", "", "", "", "", ""],
-  [
-    "engine (one RE2.Set)",
-    fmtRate(rate(engineRun.seconds)),
-    engineRun.seconds.toFixed(3),
-    engineRun.firstSeconds.toFixed(3),
-    (engineCompile.seconds * 1e3).toFixed(0),
-    `${fmtInt(engineRun.result.findings)} findings`,
-  ],
-  [
-    `engine without ${FAMILIES_POLICY} (${patternCount(withoutFamilies)} patterns)`,
-    fmtRate(rate(baseRun.seconds)),
-    baseRun.seconds.toFixed(3),
-    baseRun.firstSeconds.toFixed(3),
-    "",
-    `${fmtInt(baseRun.result.findings)} findings`,
-  ],
-  [
-    "engine, whole files (wholeFiles)",
-    fmtRate(rate(wholeRun.seconds)),
-    wholeRun.seconds.toFixed(3),
-    wholeRun.firstSeconds.toFixed(3),
-    "",
-    `${fmtInt(wholeRun.result.findings)} findings`,
-  ],
+  engineRow("engine (one RE2.Set)", engineRun, rate, (engineCompile.seconds * 1e3).toFixed(0)),
+  engineRow(`engine without ${FAMILIES_POLICY} (${patternCount(withoutFamilies)} patterns)`, baseRun, rate),
+  engineRow("engine, whole files (wholeFiles)", wholeRun, rate),
   [sampleNote, "", "", "", "", ""],
-  [
-    "engine (one RE2.Set)",
-    fmtRate(sampleRate(engineOnSample.seconds)),
-    engineOnSample.seconds.toFixed(3),
-    engineOnSample.firstSeconds.toFixed(3),
-    "",
-    `${fmtInt(engineOnSample.result.findings)} findings`,
-  ],
+  engineRow("engine (one RE2.Set)", engineOnSample, sampleRate),
   [
     `naive (${patterns.length} RE2, exec loop)`,
     fmtRate(sampleRate(naiveRun.seconds)),
