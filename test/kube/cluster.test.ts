@@ -425,6 +425,21 @@ describe("the chart on a real Kubernetes cluster", () => {
       ),
     ).toEqual(new Set([`verdict:${UPGRADE_TAG}`]));
     process.stdout.write(`upgrade under load: ${JSON.stringify(ok)} answered as expected, ${failures.length} failed\n`);
+    if (failures.length) {
+      // What the gateways logged of the failed requests (their access lines carry the duration:
+      // a deadline, or at once), for the CI log.
+      const ids = failures.map((f) => /"request_id":"(req_\w+)"/.exec(f)?.[1]).filter(Boolean) as string[];
+      const logs = await kubectl(
+        "logs",
+        "-l",
+        `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`,
+        "--since=15m",
+        "--tail=-1",
+        "--prefix",
+      ).catch((err: Error) => err.message);
+      const lines = logs.split("\n").filter((l) => ids.some((id) => l.includes(id)));
+      process.stdout.write(`gateway log lines of the failed requests:\n${lines.join("\n")}\n`);
+    }
     expect(failures).toEqual([]);
     expect(ok.evaluations).toBeGreaterThan(10);
     expect(ok.health).toBeGreaterThan(100);

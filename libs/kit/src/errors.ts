@@ -177,8 +177,11 @@ export function fromGrpcError(err: unknown): AppError {
       // fall through to the status-based mapping
     }
   }
-  if (se.code === GrpcStatus.UNAVAILABLE || se.code === GrpcStatus.DEADLINE_EXCEEDED) {
+  if (se.code === GrpcStatus.DEADLINE_EXCEEDED) {
     return errors.unavailable("A Verdict service did not answer in time; retry with backoff");
+  }
+  if (se.code === GrpcStatus.UNAVAILABLE) {
+    return errors.unavailable("A Verdict service could not be reached; retry with backoff");
   }
   return errors.internal();
 }

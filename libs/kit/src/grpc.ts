@@ -195,6 +195,34 @@ export async function startGrpcServer(opts: {
   };
 }
 
+/**
+ * gRPC's own retry policy (a service config, gRFC A6) for `methods`: a call that fails with
+ * UNAVAILABLE (its connection closed under it, as when a pod is stopped in a rolling upgrade) is
+ * tried again, up to 4 attempts in all with jittered backoff from 0.25 s to 2 s, within the
+ * call's deadline. Only for calls that are safe to repeat: the service may have begun one before
+ * the connection dropped.
+ */
+function retryConfig(definition: Record<string, MethodDef>, methods: readonly string[]): string {
+  const name = methods.map((m) => {
+    const [, service, method] = /^\/([^/]+)\/([^/]+)$/.exec(definition[m]!.path)!;
+    return { service, method };
+  });
+  return JSON.stringify({
+    methodConfig: [
+      {
+        name,
+        retryPolicy: {
+          maxAttempts: 4,
+          initialBackoff: "0.25s",
+          maxBackoff: "2s",
+          backoffMultiplier: 2,
+          retryableStatusCodes: ["UNAVAILABLE"],
+        },
+      },
+    ],
+  });
+}
+
 /** What a service answered to the gRPC health protocol, or that it could not be asked. */
 export type ServingState = "SERVING" | "NOT_SERVING" | "UNKNOWN" | "UNREACHABLE";
 
@@ -218,10 +246,22 @@ export function createClient<D extends Record<string, MethodDef>>(
   serviceName: string,
   definition: D,
   address: string,
-  defaults: { timeoutMs?: number } = {},
+  defaults: {
+    timeoutMs?: number;
+    /**
+     * Methods safe to repeat (reads, checks): a call waits for a connection up to its deadline
+     * where others fail at once (gRPC's wait-for-ready), and is tried again when it fails with
+     * UNAVAILABLE (retryConfig). What a rolling upgrade needs: a pod that goes away mid-call.
+     */
+    idempotent?: readonly (keyof D & string)[];
+  } = {},
 ): AsyncClient<D> & ClientControl {
   const Ctor = makeGenericClientConstructor(definition as unknown as ServiceDefinition, serviceName);
-  const client = new Ctor(address, credentials.createInsecure(), channelOptions) as Client & Record<string, Function>;
+  const idempotent = new Set<string>(defaults.idempotent ?? []);
+  const options = idempotent.size
+    ? { ...channelOptions, "grpc.service_config": retryConfig(definition, [...idempotent]) }
+    : channelOptions;
+  const client = new Ctor(address, credentials.createInsecure(), options) as Client & Record<string, Function>;
   const out: Record<string, unknown> = {
     close: () => client.close(),
     checkHealth: (timeoutMs = 2_000) =>
@@ -245,6 +285,7 @@ export function createClient<D extends Record<string, MethodDef>>(
     out[method] = (req: unknown, options?: ClientCallOptions) => {
       const timeoutMs = options?.timeoutMs ?? defaults.timeoutMs ?? 10_000;
       const metadata = new Metadata();
+      if (idempotent.has(method)) metadata.setOptions({ waitForReady: true });
       const span = tracer().startSpan(`${serviceName}/${method}`, {
         kind: SpanKind.CLIENT,
         attributes: { "rpc.system": "grpc", "rpc.service": serviceName, "rpc.method": method },

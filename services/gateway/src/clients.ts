@@ -53,8 +53,12 @@ const evaluationService = {
 };
 
 export function connectClients(addr: ServiceAddresses): Clients & { close(): void } {
+  // Every request's credential check waits for a connection to identity and is retried when its
+  // connection closes under it (a pod replaced in a rolling upgrade answered 503 without): a check
+  // changes nothing but a last-used time, so repeating one is safe.
   const identity = createClient(SERVICE_NAMES.identity, identityV1.IdentityServiceService, addr.identity, {
     timeoutMs: 5_000,
+    idempotent: ["verifyKey", "verifyAccessToken", "verifySession"],
   });
   // Creating or testing a custom policy checks each pattern on the pattern-check threads, each up
   // to VERDICT_PATTERN_CHECK_TIMEOUT_MS: a policy of several costly patterns takes seconds, more on
