@@ -6,9 +6,9 @@
 // temporary data directory, an organization of its own with the API-key rules on), the real CLI
 // from spawn to exit, with the organization's policies; gitleaks is the version the detection
 // benchmark builds (bench/detection/gitleaks-samples.mjs), `gitleaks git --log-opts=HEAD`.
-// Verdict is measured two ways, both printed: (a) every policy on (secrets, insecure code,
-// configuration: what `scan history` does by default), and (b) the work gitleaks does, Verdict's
-// secrets policies only (`--category secrets`). One run of each (the reading of git is the page
+// Verdict is measured two ways, both printed: (a) every policy on (`--every-policy`: secrets,
+// insecure code, configuration), and (b) the work gitleaks does, Verdict's secrets policies only
+// (what `scan history` runs by default, the secrets category). One run of each (the reading of git is the page
 // cache's second pass for whichever runs second: Verdict runs second), with the server and then
 // --offline (the organization's policies pulled first, untimed; the engine in the CLI's process).
 // Printed: commits per second of each, the ratios (target: Verdict >= 2x gitleaks), the secrets
@@ -203,9 +203,10 @@ async function main() {
       const r = await verdictRun(...args);
       return { ...r, server: processCpuSeconds(instance.pid) - cpuBefore };
     };
-    const SECRETS_ONLY = ["--category", SECRETS];
-    const vd = await serverRun();
-    const vdSecrets = await serverRun(...SECRETS_ONLY);
+    // scan history runs the secrets category by default; --every-policy runs them all.
+    const EVERY = ["--every-policy"];
+    const vd = await serverRun(...EVERY);
+    const vdSecrets = await serverRun();
     // Offline: the organization's policies pulled first (not timed), then scanned in the CLI's process.
     const pulled = spawnSync(process.execPath, [`${ROOT}libs/cli/dist/bin.js`, "policies", "pull"], {
       cwd: repo,
@@ -213,8 +214,8 @@ async function main() {
       encoding: "utf8",
     });
     if (pulled.status !== 0) throw new Error(`verdict policies pull exited ${pulled.status}:\n${pulled.stderr}`);
-    const off = await verdictRun("--offline");
-    const offSecrets = await verdictRun("--offline", ...SECRETS_ONLY);
+    const off = await verdictRun("--offline", ...EVERY);
+    const offSecrets = await verdictRun("--offline");
     const loadAfter = loadavg()[0];
 
     // gitleaks finds nothing but secrets: Verdict's secrets policies' findings are what it compares with.
@@ -253,8 +254,10 @@ async function main() {
     print(`  repository   ${repo} (HEAD: ${fmtInt(commits)} commits, ${fmtInt(withMerges - commits)} merges more)`);
     print(`  Verdict      ${instance.url} (all-in-one started by this script, dedicated organization)`);
     print(`  timing       one run each, from spawn to exit; gitleaks, then Verdict with the server, then --offline`);
-    print(`  policies     every policy: secrets, insecure code and configuration (scan history's default);`);
-    print(`               secrets only: --category ${SECRETS} (${secrets.size} policies), the work gitleaks does`);
+    print(`  policies     every policy: --every-policy, secrets, insecure code and configuration;`);
+    print(
+      `               secrets only: scan history's default, the ${SECRETS} category (${secrets.size} policies), the work gitleaks does`,
+    );
     print(
       `  load         ${loadBefore.toFixed(1)} at the start, ${loadAfter.toFixed(1)} at the end (1-minute average, ${availableParallelism()} cores)\n`,
     );
@@ -308,8 +311,8 @@ async function main() {
     if (ROUNDS > 0)
       await offlineRounds(
         gitleaksRun,
+        () => verdictRun("--offline", ...EVERY),
         () => verdictRun("--offline"),
-        () => verdictRun("--offline", ...SECRETS_ONLY),
         {
           every: allOffline.length,
           secrets: onlySecretsOffline.length,

@@ -287,6 +287,40 @@ describe("verdict scan history", () => {
     );
   });
 
+  it("runs the secrets policies unless told (--every-policy: insecure code and configuration too)", async () => {
+    // Django's DEBUG = True (configuration) and a key in one commit, both removed in the next.
+    const old = repository({ "README.md": "# app\n" });
+    write(old, "settings.py", `DEBUG = True\nAWS_ACCESS_KEY_ID = "${AWS_KEY}"\n`);
+    git(old, "add", ".");
+    git(old, "commit", "-q", "-m", "settings");
+    write(old, "settings.py", `DEBUG = False\nAWS_ACCESS_KEY_ID = None\n`);
+    git(old, "commit", "-q", "-am", "fix settings");
+    const offline = { cwd: old, env: { ...env, VERDICT_URL: "http://127.0.0.1:9" } };
+    const found = (r: { stdout: string }) =>
+      JSON.parse(r.stdout).findings.map(
+        (f: { file: string; line: number; policy_id: string }) => `${f.file}:${f.line} ${f.policy_id}`,
+      );
+    for (const r of [
+      await cli(["scan", "history", "--json"], old),
+      await runCli(["scan", "history", "--json", "--offline"], offline),
+    ]) {
+      expect(r.stderr).toMatch(/^policies: the secrets category \(--every-policy runs them all\)$/m);
+      expect(found(r)).toEqual(["settings.py:2 aws-credentials"]);
+    }
+    for (const r of [
+      await cli(["scan", "history", "--json", "--every-policy"], old),
+      await runCli(["scan", "history", "--json", "--offline", "--every-policy"], offline),
+    ]) {
+      expect(r.stderr).not.toMatch(/^policies: /m);
+      expect(found(r)).toEqual(["settings.py:1 debug-mode-enabled", "settings.py:2 aws-credentials"]);
+    }
+    const both = await cli(["scan", "history", "--every-policy", "--category", "secrets"], old);
+    expect({ code: both.code, stderr: both.stderr }).toEqual({
+      code: 2,
+      stderr: "verdict: --every-policy runs every policy: leave out --policy and --category\n",
+    });
+  });
+
   it("scans a range only", async () => {
     const r = await cli(["scan", "history", "--json", `${added}..main`], repo);
     expect(JSON.parse(r.stdout).findings.map((f: { file: string }) => f.file)).toEqual(["db.py"]);

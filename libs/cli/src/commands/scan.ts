@@ -54,8 +54,16 @@ interface ScanOptions {
   threads?: number;
   policy?: string[];
   category?: string[];
+  everyPolicy?: boolean;
   format: string;
 }
+
+/**
+ * What `scan history` runs unless told: the secrets policies. A secret stays readable in every
+ * clone after the commit that removes it, so it is found in the history; code or configuration
+ * that was changed since no longer runs, and the working tree's is checked by `evaluate`.
+ */
+export const HISTORY_CATEGORY = "secrets";
 
 function readState(
   path: string,
@@ -109,17 +117,23 @@ export function scanCommands(program: Command, ctx: Context): void {
     .option("--policy <id>", "run only this policy (repeatable, or comma-separated)", collectList)
     .option(
       "--category <name>",
-      "run only the policies of this category, e.g. secrets (repeatable, or comma-separated)",
+      `run only the policies of this category (repeatable, or comma-separated; default: ${HISTORY_CATEGORY})`,
       collectList,
     )
+    .option("--every-policy", "run every policy: insecure code and configuration too, not only the secrets")
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0: a result per finding, naming its commit)", "text")
     .action(async (range: string[], opts: ScanOptions, cmd: Command) => {
       const format = jsonOf(cmd) ? "json" : opts.format;
       if (!["text", "json", "sarif"].includes(format))
         throw new CliError(`--format must be text, json or sarif (got ${format})`);
+      if (opts.everyPolicy && (opts.policy?.length || opts.category?.length))
+        throw new CliError("--every-policy runs every policy: leave out --policy and --category");
+      const defaulted = !opts.everyPolicy && !opts.policy?.length && !opts.category?.length;
+      const category = defaulted ? [HISTORY_CATEGORY] : (opts.category ?? []);
       const root = gitRoot(ctx.io.cwd);
       if (!root) throw new CliError("scan history needs a git repository (run it inside the work tree)");
       const out = ctx.output(format === "json");
+      if (defaulted) out.note(`policies: the ${HISTORY_CATEGORY} category (--every-policy runs them all)`);
       let client: VerdictClient | null = null;
       let scanHere: TextScanner | null = null;
       let thread: { scan: TextsScanner; close: () => Promise<void> } | null = null;
@@ -138,7 +152,7 @@ export function scanCommands(program: Command, ctx: Context): void {
         const policies = offlinePolicies(
           readPolicyCache(policyCachePath(ctx.io.env), resolveConfig(ctx.io.env).url),
           opts.policy ?? [],
-          opts.category ?? [],
+          category,
         );
         out.note(`offline: policy version ${policies.version} (${policies.source})`);
         // The engine on threads of their own while this one reads git (here when there are none).
@@ -147,12 +161,12 @@ export function scanCommands(program: Command, ctx: Context): void {
         scanner = `offline ${policies.version}`;
       } else {
         client = evaluatingClient(ctx, out);
-        chosen = opts.category?.length
-          ? selectPolicies((await client.listPolicies()).policies, opts.policy, opts.category)
+        chosen = category.length
+          ? selectPolicies((await client.listPolicies()).policies, opts.policy, category)
           : (opts.policy ?? []);
       }
       // What was asked for, as the saved progress names it: a resumed scan runs the same policies.
-      const asked = [...(opts.policy ?? []), ...(opts.category ?? []).map((c) => `category:${c}`)];
+      const asked = [...(opts.policy ?? []), ...category.map((c) => `category:${c}`)];
       const policiesAsked = asked.length ? asked : undefined;
       let shas: string[];
       try {
