@@ -285,6 +285,17 @@ describe("verdict scan history", () => {
     expect(typo.stderr).toMatch(
       /^verdict: no policy in category secret \(there are: configuration, secrets, security\)$/m,
     );
+    // Offline, the engine's thread resolves the policies: the same usage errors, exit 2, no scan.
+    const offlineTypo = await runCli(["scan", "history", "--offline", "--category", "secret"], offline);
+    expect({ code: offlineTypo.code, stdout: offlineTypo.stdout }).toEqual({ code: 2, stdout: "" });
+    expect(offlineTypo.stderr).toMatch(
+      /^verdict: no policy in category secret \(there are: configuration, secrets, security\)$/m,
+    );
+    const unknown = await runCli(["scan", "history", "--offline", "--policy", "no-such-policy"], offline);
+    expect({ code: unknown.code, stderr: unknown.stderr }).toEqual({
+      code: 2,
+      stderr: expect.stringMatching(/^verdict: unknown policy: no-such-policy$/m),
+    });
   });
 
   it("runs the secrets policies unless told (--every-policy: insecure code and configuration too)", async () => {

@@ -74,3 +74,9 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
     env.VERDICT_URL || env.VERDICT_API_KEY ? "environment" : stored.url || stored.api_key ? "config file" : "default";
   return { url: url || DEFAULT_URL, apiKey: apiKey || undefined, source };
 }
+
+/** $VERDICT_POLICY_CACHE, else $XDG_CACHE_HOME/verdict/policies.json (~/.cache/…). */
+export function policyCachePath(env: NodeJS.ProcessEnv): string {
+  if (env.VERDICT_POLICY_CACHE) return env.VERDICT_POLICY_CACHE;
+  return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "verdict", "policies.json");
+}

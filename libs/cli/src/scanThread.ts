@@ -1,14 +1,25 @@
-// `scan history --offline`'s engine on a thread of its own (offline.ts starts one or more): the CLI's
-// thread reads git and composes the texts while this one scans them. A slice's texts come in one
-// transferred buffer; every finding of each text goes back, as offlineScanner() gives them.
+// `scan history --offline`'s engine on a thread of its own (scanThreads.ts starts one or more): the
+// CLI's thread reads git and composes the texts while this one scans them. The thread resolves
+// the policies itself (the pulled set, or the built-in library: a third of a second of module
+// loading kept off the CLI's thread, which starts git meanwhile), says which version it runs (or
+// why it cannot), then scans. A slice's texts come in one transferred buffer; every finding of
+// each text goes back, as offlineScanner() gives them.
 import { enableCompileCache } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
-import type { PolicyToRun } from "@verdict/evaluation/offline";
 
-// V8's compile cache is per thread (bin.ts enables the main thread's): enabled here before the
-// engine's modules are imported, so that a thread reads back the code an earlier run compiled.
-enableCompileCache();
-const { compileEngine, notChecked } = await import("@verdict/evaluation/offline");
+/** What the thread is to run: as `verdict policies pull` stored them (or the built-ins), selected. */
+export interface ThreadPolicies {
+  cachePath: string;
+  url: string;
+  ids: string[];
+  categories: string[];
+}
+
+/** The thread's first message: the policies it compiled. */
+export interface ThreadReady {
+  version: string;
+  source: string;
+}
 
 /** What the CLI's thread sends: the texts' paths, their bytes one after the other, and where each ends. */
 export interface ScanRequest {
@@ -20,23 +31,44 @@ export interface ScanRequest {
 
 export type ScanReply = { id: number; findings: unknown[][] } | { id: number; error: string };
 
-const { run, allowSuppression } = workerData as { run: PolicyToRun[]; allowSuppression: boolean };
-const engine = compileEngine(run, { lazyRules: true });
-const port = parentPort!;
+// V8's compile cache is per thread (bin.ts enables the main thread's): enabled here before the
+// engine's modules are imported, so that a thread reads back the code an earlier run compiled.
+enableCompileCache();
+const { compileEngine, notChecked } = await import("@verdict/evaluation/offline");
+const { offlinePolicies, readPolicyCache } = await import("./offline.js");
+const { CliError } = await import("./errors.js");
 
-port.on("message", ({ id, paths, bytes, ends }: ScanRequest) => {
-  let reply: ScanReply;
-  try {
-    const all = Buffer.from(bytes);
-    reply = {
-      id,
-      findings: paths.map((path, i) =>
-        // No provider is asked offline: a credential one could verify says so, as the server's scan does.
-        notChecked(engine.scan(path, all.subarray(i ? ends[i - 1] : 0, ends[i]), { allowSuppression }).findings),
-      ),
-    };
-  } catch (err) {
-    reply = { id, error: (err as Error).stack ?? String(err) };
-  }
-  port.postMessage(reply);
-});
+const port = parentPort!;
+const ask = workerData as ThreadPolicies;
+let policies: ReturnType<typeof offlinePolicies> | undefined;
+try {
+  policies = offlinePolicies(readPolicyCache(ask.cachePath, ask.url), ask.ids, ask.categories);
+} catch (err) {
+  // An unknown policy or category, an unreadable cache: the command's usage error, said once;
+  // with nothing to listen to, the thread then ends.
+  if (!(err instanceof CliError)) throw err;
+  port.postMessage({ refused: err.message });
+}
+if (policies) serve(policies);
+
+function serve(policies: NonNullable<ReturnType<typeof offlinePolicies>>): void {
+  const engine = compileEngine(policies.run, { lazyRules: true });
+  const allowSuppression = policies.allowSuppression;
+  port.postMessage({ version: policies.version, source: policies.source } satisfies ThreadReady);
+  port.on("message", ({ id, paths, bytes, ends }: ScanRequest) => {
+    let reply: ScanReply;
+    try {
+      const all = Buffer.from(bytes);
+      reply = {
+        id,
+        findings: paths.map((path, i) =>
+          // No provider is asked offline: a credential one could verify says so, as the server's scan does.
+          notChecked(engine.scan(path, all.subarray(i ? ends[i - 1] : 0, ends[i]), { allowSuppression }).findings),
+        ),
+      };
+    } catch (err) {
+      reply = { id, error: (err as Error).stack ?? String(err) };
+    }
+    port.postMessage(reply);
+  });
+}

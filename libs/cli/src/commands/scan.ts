@@ -9,11 +9,12 @@ import { dirname, join } from "node:path";
 import type { Command } from "commander";
 import type { VerdictClient } from "@verdict/sdk";
 import { acceptedFingerprints, BASELINE_PATH, parseBaseline } from "../baseline.js";
-import { resolveConfig } from "../config.js";
+import { policyCachePath, resolveConfig } from "../config.js";
 import type { Context } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import { gitRoot, repositoryName } from "../git.js";
 import { commitList, readSlices } from "../history.js";
+import { defaultScanThreads, offlineThreads } from "../scanThreads.js";
 import {
   evaluateSlice,
   formatHistoryFinding,
@@ -23,7 +24,6 @@ import {
   withFindings,
   type HistoryFinding,
   type TextScanner,
-  type TextsScanner,
 } from "../historyScan.js";
 import { VERSION } from "../version.js";
 import { DEFAULT_CONCURRENCY, evaluatingClient, offlineEngine, policiesOf } from "./evaluate.js";
@@ -96,6 +96,18 @@ function acceptedAt(path: string): Set<string> {
   return acceptedFingerprints(b, new Date());
 }
 
+/** Starts `slices` now (git spawned, its first slice read ahead) and yields each slice in turn later. */
+function startNow<T>(slices: AsyncGenerator<T>): AsyncGenerator<T> {
+  const first = slices.next();
+  first.catch(() => undefined);
+  return (async function* () {
+    const r = await first;
+    if (r.done) return;
+    yield r.value;
+    yield* slices;
+  })();
+}
+
 const historyNote = (f: HistoryFinding) =>
   `added in commit ${f.commit.slice(0, 10)} by ${f.author} on ${f.date.slice(0, 10)}`;
 
@@ -134,30 +146,41 @@ export function scanCommands(program: Command, ctx: Context): void {
       if (!root) throw new CliError("scan history needs a git repository (run it inside the work tree)");
       const out = ctx.output(format === "json");
       if (defaulted) out.note(`policies: the ${HISTORY_CATEGORY} category (--every-policy runs them all)`);
+      const statePath = join(root, STATE_PATH);
+      // git lists the commits and, for a scan with nothing to resume, begins reading them while
+      // the engine's threads (or the server) get the policies ready.
+      const listing = commitList(root, range);
+      listing.catch(() => undefined);
+      const fresh =
+        opts.restart || !existsSync(statePath)
+          ? listing.then((all) => startNow(readSlices(root, all, opts.slice, new Set())))
+          : undefined;
+      fresh?.catch(() => undefined);
       let client: VerdictClient | null = null;
       let scanHere: TextScanner | null = null;
-      let thread: { scan: TextsScanner; close: () => Promise<void> } | null = null;
+      let thread: ReturnType<typeof offlineThreads> = null;
       let scanner: string | undefined;
       /** Online: the ids sent with each evaluation ([]: every policy). */
       let chosen: string[] = [];
       if (opts.offline) {
-        const {
-          defaultScanThreads,
-          offlinePolicies,
-          offlineScanner,
-          offlineThreads,
-          policyCachePath,
-          readPolicyCache,
-        } = await offlineEngine();
-        const policies = offlinePolicies(
-          readPolicyCache(policyCachePath(ctx.io.env), resolveConfig(ctx.io.env).url),
-          opts.policy ?? [],
-          category,
-        );
+        const ask = {
+          cachePath: policyCachePath(ctx.io.env),
+          url: resolveConfig(ctx.io.env).url,
+          ids: opts.policy ?? [],
+          categories: category,
+        };
+        // The engine on threads of their own, which resolve the policies themselves (here when
+        // there are none: the single executable).
+        thread = offlineThreads(ask, opts.threads ?? defaultScanThreads());
+        let policies: { version: string; source: string };
+        if (thread) policies = await thread.ready;
+        else {
+          const { offlinePolicies, offlineScanner, readPolicyCache } = await offlineEngine();
+          const resolved = offlinePolicies(readPolicyCache(ask.cachePath, ask.url), ask.ids, ask.categories);
+          scanHere = offlineScanner(resolved);
+          policies = resolved;
+        }
         out.note(`offline: policy version ${policies.version} (${policies.source})`);
-        // The engine on threads of their own while this one reads git (here when there are none).
-        thread = offlineThreads(policies, opts.threads ?? defaultScanThreads());
-        if (!thread) scanHere = offlineScanner(policies);
         scanner = `offline ${policies.version}`;
       } else {
         client = evaluatingClient(ctx, out);
@@ -170,11 +193,10 @@ export function scanCommands(program: Command, ctx: Context): void {
       const policiesAsked = asked.length ? asked : undefined;
       let shas: string[];
       try {
-        shas = await commitList(root, range);
+        shas = await listing;
       } catch (err) {
         throw new CliError(`git cannot list ${range.join(" ")}: ${(err as Error).message.split("\n")[0]}`);
       }
-      const statePath = join(root, STATE_PATH);
       const resumed = opts.restart ? null : readState(statePath, range, scanner, policiesAsked, shas);
       const state: State = resumed ?? {
         version: 1,
@@ -211,7 +233,8 @@ export function scanCommands(program: Command, ctx: Context): void {
       };
       let read = state.done;
       try {
-        for await (const slice of readSlices(root, shas.slice(state.done), opts.slice, blobs)) {
+        const slices = fresh ? await fresh : readSlices(root, shas.slice(state.done), opts.slice, blobs);
+        for await (const slice of slices) {
           const part = slice.commits.length;
           if (slice.commits[part - 1]?.sha !== shas[read + part - 1])
             throw new CliError(`git log did not list the commits of ${range.join(" ")} in order: run the scan again`);
