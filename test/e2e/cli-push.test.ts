@@ -122,6 +122,25 @@ describe("evaluate --base REF checks the commits since REF", () => {
     expect(out.violations.map((x: { file: string }) => x.file)).toEqual(["db.py", "legacy.js"]);
     expect(out.history.findings).toEqual([]);
   });
+
+  it("checks the commits since REF offline too, finding for finding as the server, with no network call", async () => {
+    const online = JSON.parse((await cli(["evaluate", "--base", "main", "--json"], repo)).stdout);
+    // Nothing listens on port 9: a request would fail the command.
+    const offline = { cwd: repo, env: { ...env, VERDICT_URL: "http://127.0.0.1:9" } };
+    const r = await runCli(["evaluate", "--offline", "--base", "main", "--json"], offline);
+    expect(r.code).toBe(1);
+    const out = JSON.parse(r.stdout);
+    expect(out.violations.map((x: { file: string; line: number }) => `${x.file}:${x.line}`)).toEqual(["db.py:2"]);
+    expect(out.history).toEqual(online.history);
+    expect(out.history.findings.map((f: { commit: string }) => f.commit)).toEqual([added]);
+    expect(r.stdout).not.toContain(AWS_KEY);
+    const text = await runCli(["evaluate", "--offline", "--base", "main"], offline);
+    expect(text.stdout).toMatch(/^In the 5 commits since main, no longer in the change:$/m);
+    expect(text.stdout).toMatch(/^failed: 1 finding \(1 error\) in the commits since main$/m);
+    // A pre-commit hook's --base HEAD: no commit in between, the staged change alone.
+    const head = await runCli(["evaluate", "--offline", "--base", "HEAD", "--json"], offline);
+    expect(JSON.parse(head.stdout).history).toEqual({ commits: 0, findings: [] });
+  });
 });
 
 describe("push protection: the pre-receive hook in a bare repository", () => {

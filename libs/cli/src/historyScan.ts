@@ -198,13 +198,32 @@ export async function scanRange(
   opts: SliceScanOptions & { slice: number },
   onEvaluation?: (e: Evaluation) => void,
 ): Promise<{ commits: string[]; findings: HistoryFinding[] }> {
+  return scanRangeWith(root, range, opts, (slice) => evaluateSlice(client, slice, envelope, opts, onEvaluation));
+}
+
+/** scanRange() with the engine here (`evaluate --offline --base`): the same texts, scanned by `scan`. */
+export function scanRangeHere(
+  scan: () => TextScanner,
+  root: string,
+  range: string[],
+  opts: { slice: number; paths?: string[] },
+): Promise<{ commits: string[]; findings: HistoryFinding[] }> {
+  let scanner: TextScanner | undefined;
+  // The engine is made for the first slice only: a range with no commit (--base HEAD) needs none.
+  return scanRangeWith(root, range, opts, (slice) => scanSliceHere((scanner ??= scan()), slice));
+}
+
+async function scanRangeWith(
+  root: string,
+  range: string[],
+  opts: { slice: number; paths?: string[] },
+  scanOne: (slice: CommitSlice) => Promise<HistoryFinding[]>,
+): Promise<{ commits: string[]; findings: HistoryFinding[] }> {
   const commits = await commitList(root, [...range, ...(opts.paths?.length ? ["--", ...opts.paths] : [])]);
   const blobs = new Set<string>();
   const findings: HistoryFinding[] = [];
   for (let i = 0; i < commits.length; i += opts.slice)
-    findings.push(
-      ...(await scanSlice(client, root, commits.slice(i, i + opts.slice), blobs, envelope, opts, onEvaluation)),
-    );
+    findings.push(...(await scanOne(await readSlice(root, commits.slice(i, i + opts.slice), blobs, opts.paths))));
   return { commits, findings: sortFindings(findings, commits) };
 }
 

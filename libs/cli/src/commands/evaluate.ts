@@ -15,7 +15,7 @@ import { evaluateInBatches } from "../evaluateBatches.js";
 import { readFile, sizeFiles, type SizedFile } from "../files.js";
 import { formatEvaluation } from "../format/text.js";
 import { changedFiles, currentRef, gitRoot, listFiles, pathspecs, repositoryName } from "../git.js";
-import { formatHistoryFinding, scanRange, withFindings, type HistoryFinding } from "../historyScan.js";
+import { formatHistoryFinding, scanRange, scanRangeHere, withFindings, type HistoryFinding } from "../historyScan.js";
 import type { OfflinePolicies } from "../offline.js";
 import { VERSION } from "../version.js";
 import { collectList, jsonOf, positiveInt } from "./shared.js";
@@ -226,29 +226,39 @@ export interface CommitsSince {
  */
 async function commitsSince(
   ctx: Context,
-  client: VerdictClient,
+  by: { client: VerdictClient } | { offline: OfflinePolicies },
   out: Output,
   change: EvaluatedChange,
   paths: string[],
   opts: ChangeOptions,
   accepted: Set<string>,
 ): Promise<CommitsSince> {
+  // A pre-commit hook's --base HEAD: HEAD..HEAD has no commit (no git process asked to list none).
+  if (opts.base === "HEAD") return { commits: 0, findings: [] };
   const root = change.root;
-  const envelope = {
-    repository: opts.repository ?? (await repositoryName(root, true, ctx.io.env)),
-    ref: opts.ref ?? (await currentRef(root, true, ctx.io.env)),
-    base_ref: opts.base!,
-    ...(opts.policy ? { policies: opts.policy } : {}),
-  };
-  const { commits, findings } = await scanRange(client, root, [`${opts.base}..HEAD`], envelope, {
-    slice: 500,
-    concurrency: opts.concurrency,
-    paths: pathspecs(root, ctx.io.cwd, paths),
-    note: (t) => out.note(t),
-  });
+  const range = [`${opts.base}..HEAD`];
+  const slices = { slice: 500, paths: pathspecs(root, ctx.io.cwd, paths) };
+  let scanned: { commits: string[]; findings: HistoryFinding[] };
+  if ("client" in by) {
+    const envelope = {
+      repository: opts.repository ?? (await repositoryName(root, true, ctx.io.env)),
+      ref: opts.ref ?? (await currentRef(root, true, ctx.io.env)),
+      base_ref: opts.base!,
+      ...(opts.policy ? { policies: opts.policy } : {}),
+    };
+    scanned = await scanRange(by.client, root, range, envelope, {
+      ...slices,
+      concurrency: opts.concurrency,
+      note: (t) => out.note(t),
+    });
+  } else {
+    // Offline: the same texts, scanned here with the policies of the final change.
+    const { offlineScanner } = await offlineEngine();
+    scanned = await scanRangeHere(() => offlineScanner(by.offline), root, range, slices);
+  }
   const inChange = new Set(change.evaluation?.violations.map((v) => v.fingerprint));
-  const shown = findings.filter((f) => !inChange.has(f.fingerprint) && !accepted.has(f.fingerprint));
-  return { commits: commits.length, findings: shown };
+  const shown = scanned.findings.filter((f) => !inChange.has(f.fingerprint) && !accepted.has(f.fingerprint));
+  return { commits: scanned.commits.length, findings: shown };
 }
 
 const sinceNote = (f: HistoryFinding) => `added in commit ${f.commit.slice(0, 10)}, no longer in the change`;
@@ -305,24 +315,19 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       const file = opts.baseline === false ? null : baselinePath(ctx, change.root, opts.baseline || undefined);
       const baseline = file ? loadBaseline(file) : null;
       const now = new Date();
-      // --base: the commits since REF too, for what the final change no longer shows. They are
-      // evaluated by the server; offline, only the final change is, and the output says so.
-      if (opts.base && !client)
-        out.note(
-          "offline: the commits since --base are not checked one by one (that needs the server), only the final change",
-        );
-      const history =
-        opts.base && client
-          ? await commitsSince(
-              ctx,
-              client,
-              out,
-              change,
-              paths,
-              opts,
-              baseline ? acceptedFingerprints(baseline, now) : new Set(),
-            )
-          : undefined;
+      // --base: the commits since REF too, for what the final change no longer shows (by the
+      // server, or offline by the engine here).
+      const history = opts.base
+        ? await commitsSince(
+            ctx,
+            client ? { client } : { offline: offline! },
+            out,
+            change,
+            paths,
+            opts,
+            baseline ? acceptedFingerprints(baseline, now) : new Set(),
+          )
+        : undefined;
       const sarifTool = { version: VERSION, informationUri: client?.baseUrl ?? resolveConfig(ctx.io.env).url };
       if (!change.evaluation) {
         if (!history?.findings.length) out.note("nothing to evaluate: no changed or readable text files");
