@@ -112,4 +112,36 @@ it("installs from the packed tarball on a clean machine and evaluates from there
   expect(found.findings).toEqual([
     expect.objectContaining({ policy_id: "aws-credentials", file: "config.js", line: 1 }),
   ]);
+  // Offline history on the engine's thread, from the package: the key in the commits.
+  const offlineHistory = await runCommand(verdict, ["scan", "history", "--offline", "--json"], {
+    cwd: repo,
+    env: machine,
+  });
+  expect(offlineHistory.code).toBe(1);
+  expect((JSON.parse(offlineHistory.stdout) as typeof found).findings).toEqual(found.findings);
+
+  // An addon that cannot load (what another platform's machine meets: the package carries RE2's
+  // for Linux x64): both offline commands say so in one line, exit 2, and the rest still works.
+  const addon = join(home, ".local/lib/node_modules/@verdict/cli/node_modules/re2/build/Release/re2.node");
+  writeFileSync(addon, "not an ELF object\n");
+  const cannot = /^verdict: --offline cannot load the engine here \(linux-x64\): .+\n$/;
+  for (const args of [
+    ["evaluate", "--offline", "new.js"],
+    ["scan", "history", "--offline"],
+  ]) {
+    const r = await runCommand(verdict, args, { cwd: repo, env: machine });
+    expect({
+      code: r.code,
+      stdout: r.stdout,
+      stderr: r.stderr
+        .split("\n")
+        .filter((l) => !/^(offline|policies): /.test(l))
+        .join("\n"),
+    }).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: expect.stringMatching(cannot),
+    });
+  }
+  expect((await runCommand(verdict, ["--version"], { cwd: repo, env: machine })).stdout.trim()).toBe(VERSION);
 });

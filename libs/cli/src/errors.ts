@@ -12,6 +12,10 @@ export class CliError extends Error {
   }
 }
 
+/** The engine's modules could not load: the npm package carries RE2's addon for one platform (docs/install.md). */
+export const engineLoadError = (err: Error): CliError =>
+  new CliError(`--offline cannot load the engine here (${process.platform}-${process.arch}): ${err.message}`);
+
 /** The one line printed for an error that ends the command. */
 export function describeError(err: unknown): string {
   if (err instanceof VerdictApiError) {

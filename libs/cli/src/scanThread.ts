@@ -34,24 +34,42 @@ export type ScanReply = { id: number; findings: unknown[][] } | { id: number; er
 // V8's compile cache is per thread (bin.ts enables the main thread's): enabled here before the
 // engine's modules are imported, so that a thread reads back the code an earlier run compiled.
 enableCompileCache();
-const { compileEngine, notChecked } = await import("@verdict/evaluation/offline");
-const { offlinePolicies, readPolicyCache } = await import("./offline.js");
-const { CliError } = await import("./errors.js");
-
+const { CliError, engineLoadError } = await import("./errors.js");
+type Engine = typeof import("@verdict/evaluation/offline");
+type Offline = typeof import("./offline.js");
 const port = parentPort!;
 const ask = workerData as ThreadPolicies;
-let policies: ReturnType<typeof offlinePolicies> | undefined;
-try {
-  policies = offlinePolicies(readPolicyCache(ask.cachePath, ask.url), ask.ids, ask.categories);
-} catch (err) {
-  // An unknown policy or category, an unreadable cache: the command's usage error, said once;
-  // with nothing to listen to, the thread then ends.
-  if (!(err instanceof CliError)) throw err;
-  port.postMessage({ refused: err.message });
-}
-if (policies) serve(policies);
 
-function serve(policies: NonNullable<ReturnType<typeof offlinePolicies>>): void {
+/**
+ * The engine's modules and the policies asked for, or the one line that says why not: the
+ * engine's addon cannot load here (said as `evaluate --offline` says it), an unknown policy or
+ * category, an unreadable cache. The command ends with it (exit 2).
+ */
+async function load(): Promise<{ engine: Engine; policies: ReturnType<Offline["offlinePolicies"]> } | string> {
+  let engine: Engine;
+  let offline: Offline;
+  try {
+    [engine, offline] = await Promise.all([import("@verdict/evaluation/offline"), import("./offline.js")]);
+  } catch (err) {
+    return engineLoadError(err as Error).message;
+  }
+  try {
+    return {
+      engine,
+      policies: offline.offlinePolicies(offline.readPolicyCache(ask.cachePath, ask.url), ask.ids, ask.categories),
+    };
+  } catch (err) {
+    if (err instanceof CliError) return err.message;
+    throw err;
+  }
+}
+
+const loaded = await load();
+// Refused: said once; with nothing to listen to, the thread then ends.
+if (typeof loaded === "string") port.postMessage({ refused: loaded });
+else serve(loaded.engine, loaded.policies);
+
+function serve({ compileEngine, notChecked }: Engine, policies: ReturnType<Offline["offlinePolicies"]>): void {
   const engine = compileEngine(policies.run, { lazyRules: true });
   const allowSuppression = policies.allowSuppression;
   port.postMessage({ version: policies.version, source: policies.source } satisfies ThreadReady);

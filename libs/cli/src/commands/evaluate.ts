@@ -9,7 +9,7 @@ import { VerdictApiError, type Policy, type RetryNotice, type VerdictClient } fr
 import { encodeFile, mergeEvaluations, type EncodedFile, type MergedEvaluation } from "../batches.js";
 import { acceptedFingerprints, applyBaseline, BASELINE_PATH, parseBaseline, type Baseline } from "../baseline.js";
 import type { Context, Output } from "../context.js";
-import { CliError, EXIT } from "../errors.js";
+import { CliError, engineLoadError, EXIT } from "../errors.js";
 import { resolveConfig } from "../config.js";
 import { evaluateInBatches } from "../evaluateBatches.js";
 import { readFile, sizeFiles, type SizedFile } from "../files.js";
@@ -25,8 +25,7 @@ const sarif = () => import("../format/sarif.js");
 /** The engine and the policy library (RE2, ast-grep), loaded for --offline only. */
 export const offlineEngine = () =>
   import("../offline.js").catch((err: Error) => {
-    // The npm package carries RE2's addon for one platform (docs/install.md).
-    throw new CliError(`--offline cannot load the engine here (${process.platform}-${process.arch}): ${err.message}`);
+    throw engineLoadError(err);
   });
 
 /** Batches in flight at once: enough to keep a server's two stages (gateway, engine) busy. */
