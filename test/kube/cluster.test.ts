@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "@jest/globals";
 import { makeKey } from "../support/keys.js";
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CACHE, CHART, IMAGE_TAG, KUBECONFIG, ROOT, UPGRADE_TAG, sh } from "./kube.js";
 
@@ -73,6 +73,26 @@ const installArgs = [
   // and the workers keep 2, so a rolling upgrade and a killed worker have a peer.
   ...["identity", "policy", "evaluation", "compliance", "webhooks"].flatMap((s) => ["--set", `${s}.replicaCount=1`]),
 ];
+
+/**
+ * The network policy agent's netfilter queue on this host (the cluster runs here): every new
+ * connection of a pod waits there for the agent's verdict, and a packet the queue cannot hold is
+ * dropped (a connection that then waits on TCP's retransmissions).
+ */
+function netpolQueue(): string {
+  try {
+    return readFileSync("/proc/net/netfilter/nfnetlink_queue", "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => {
+        const f = l.trim().split(/\s+/);
+        return `queue ${f[0]}: ${f[2]} waiting, ${f[5]} dropped full, ${f[6]} dropped user, ${f[7]} packets`;
+      })
+      .join("; ");
+  } catch (err) {
+    return `unreadable (${(err as Error).message})`;
+  }
+}
 
 async function json(path: string, init: RequestInit = {}): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${BASE}${path}`, {
@@ -359,21 +379,29 @@ describe("the chart on a real Kubernetes cluster", () => {
     let stop = false;
     const failures: string[] = [];
     const ok: Record<string, number> = { evaluations: 0, reads: 0, health: 0 };
+    // When each failed request began (seconds into the upgrade) and how long it took, for the log.
+    const timings: string[] = [];
+    const upgradeStart = Date.now();
     const client = async (kind: string, everyMs: number, call: () => Promise<Response>, expected: number) => {
       while (!stop) {
         const t0 = Date.now();
+        const failed = (what: string) => {
+          failures.push(`${kind}: ${what}`);
+          timings.push(`${kind} at +${((t0 - upgradeStart) / 1000).toFixed(1)} s took ${Date.now() - t0} ms`);
+        };
         try {
           const res = await call();
           const body = await res.text();
           if (res.status === expected) ok[kind]!++;
-          else failures.push(`${kind}: ${res.status} ${body.slice(0, 200)}`);
+          else failed(`${res.status} ${body.slice(0, 200)}`);
         } catch (err) {
-          failures.push(`${kind}: ${String(err)}`);
+          failed(String(err));
         }
         await new Promise((r) => setTimeout(r, Math.max(0, everyMs - (Date.now() - t0))));
       }
     };
     const signal = () => AbortSignal.timeout(30_000);
+    const queueBefore = netpolQueue();
     const load = [
       client(
         "evaluations",
@@ -424,8 +452,12 @@ describe("the chart on a real Kubernetes cluster", () => {
           .filter((i) => i.startsWith("verdict:")),
       ),
     ).toEqual(new Set([`verdict:${UPGRADE_TAG}`]));
-    process.stdout.write(`upgrade under load: ${JSON.stringify(ok)} answered as expected, ${failures.length} failed\n`);
+    process.stdout.write(
+      `upgrade under load: ${JSON.stringify(ok)} answered as expected, ${failures.length} failed\n` +
+        `network policy queue before: ${queueBefore}, after: ${netpolQueue()}\n`,
+    );
     if (failures.length) {
+      process.stdout.write(`failed requests: ${timings.join("; ")}\n`);
       // What the gateways logged of the failed requests (their access lines carry the duration:
       // a deadline, or at once), for the CI log.
       const ids = failures.map((f) => /"request_id":"(req_\w+)"/.exec(f)?.[1]).filter(Boolean) as string[];

@@ -56,7 +56,7 @@ export function mountOutsideRouteTable(
 
 export async function startGateway(opts: GatewayOptions): Promise<Gateway> {
   const clients = connectClients(opts.services);
-  const authenticator = new Authenticator(clients, opts.logger, opts.authCacheTtlMs);
+  const authenticator = new Authenticator(clients, opts.logger, opts.authCacheTtlMs, opts.authStaleIfErrorMs ?? 0);
   // Every gateway instance must hear every revocation: a group of its own.
   const revoked = await opts.bus.subscribe<{ key_id: string }>(
     TOPICS.keyRevoked,

@@ -25,6 +25,8 @@ export interface GatewayOptions {
   limits: LimitDefaults;
   bodyLimitBytes: number;
   authCacheTtlMs: number;
+  /** Past the TTL, how long a cached verification answers while identity cannot (0: never). */
+  authStaleIfErrorMs?: number;
   trustProxy: TrustProxy;
   /** A request's headers and body must arrive within this (slow clients get 408); default 60 s. */
   requestTimeoutMs?: number;

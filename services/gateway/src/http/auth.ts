@@ -1,9 +1,11 @@
 // Authentication: the key comes from `Authorization: Bearer` (or the legacy, discouraged
 // `?api_key=`), is verified by the identity service, and the verdict is cached briefly per key
-// and client address. Revocation events drop cache entries at once.
+// and client address. Revocation events drop cache entries at once. Past its TTL an entry still
+// answers, for a bounded time, when identity cannot (stale-if-error): a rolling upgrade or a
+// restart of identity does not fail the requests of keys it verified a moment ago.
 import { createHash } from "node:crypto";
 import type { Request } from "express";
-import { errors, type Logger } from "@verdict/kit";
+import { AppError, errors, type Logger } from "@verdict/kit";
 import type { auditV1, identityV1 } from "@verdict/proto";
 import type { Clients } from "../clients.js";
 
@@ -117,7 +119,15 @@ export function presentedKey(req: Request): PresentedKey {
 
 interface CacheEntry {
   principal: Principal;
+  /** Trusted without asking until then. */
   until: number;
+  /** Then, trusted only when identity cannot answer, until then (never past the key's expiry). */
+  staleUntil: number;
+}
+
+/** Identity could not be reached, or did not answer in time: no verdict on the key. */
+function noVerdict(err: unknown): boolean {
+  return err instanceof AppError && err.kind === "unavailable";
 }
 
 export class Authenticator {
@@ -127,6 +137,7 @@ export class Authenticator {
     private readonly clients: Clients,
     private readonly logger: Logger,
     private readonly ttlMs: number,
+    private readonly staleIfErrorMs = 0,
   ) {}
 
   async authenticate(key: string, clientIp: string): Promise<Principal> {
@@ -149,7 +160,21 @@ export class Authenticator {
         rateLimits: t.rate_limits ?? {},
       };
     }
-    const res = await this.clients.identity.verifyKey({ key, client_ip: clientIp });
+    let res: identityV1.VerifyKeyResponse;
+    try {
+      res = await this.clients.identity.verifyKey({ key, client_ip: clientIp });
+    } catch (err) {
+      if (hit && noVerdict(err) && Date.now() < hit.staleUntil) {
+        this.logger.warn(
+          { key_id: hit.principal.keyId, reason: (err as AppError).message },
+          "identity gave no verdict on a key: its verification of a moment ago answers",
+        );
+        return hit.principal;
+      }
+      // Identity's verdict (revoked, expired, narrowed...) ends what was cached for the key.
+      if (hit && !noVerdict(err)) this.cache.delete(cacheKey);
+      throw err;
+    }
     const principal: Principal = {
       keyId: res.key_id,
       organizationId: res.organization_id,
@@ -160,10 +185,14 @@ export class Authenticator {
       rateLimits: res.rate_limits ?? {},
     };
     // Never cache past the key's own expiry.
-    const until = Math.min(now + this.ttlMs, principal.expiresAt ? Date.parse(principal.expiresAt) : Infinity);
+    const expiry = principal.expiresAt ? Date.parse(principal.expiresAt) : Infinity;
     if (this.ttlMs > 0) {
       if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(cacheKey, { principal, until });
+      this.cache.set(cacheKey, {
+        principal,
+        until: Math.min(now + this.ttlMs, expiry),
+        staleUntil: Math.min(now + this.ttlMs + this.staleIfErrorMs, expiry),
+      });
     }
     return principal;
   }

@@ -76,6 +76,8 @@ export const gatewayConfig = gatewayHttpConfig.extend({
   /** Evaluation requests of one organization in flight at once (bodies held in memory). */
   VERDICT_ORG_MAX_EVALUATIONS_IN_FLIGHT: orgMaxEvaluationsInFlightVar(),
   VERDICT_AUTH_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  /** Past its TTL, a verification still answers while identity cannot (0: never). */
+  VERDICT_AUTH_STALE_IF_ERROR_MS: z.coerce.number().int().min(0).default(300_000),
   /** Threads that parse and validate large evaluation bodies (0: on the gateway's own thread). */
   VERDICT_BODY_WORKERS: z.coerce.number().int().min(0).max(64).default(1),
   /** Bodies of at least this many bytes go to those threads. */
@@ -123,6 +125,7 @@ export function gatewayOptions(
     bodyWorkers: c.VERDICT_BODY_WORKERS,
     bodyWorkerMinBytes: c.VERDICT_BODY_WORKER_MIN_BYTES,
     authCacheTtlMs: c.VERDICT_AUTH_CACHE_TTL_MS,
+    authStaleIfErrorMs: c.VERDICT_AUTH_STALE_IF_ERROR_MS,
     trustProxy: c.VERDICT_TRUST_PROXY,
     requestTimeoutMs: c.VERDICT_REQUEST_TIMEOUT_MS,
     headersTimeoutMs: c.VERDICT_HEADERS_TIMEOUT_MS,
@@ -146,6 +149,8 @@ documentVariables({
     "Bodies of at least this many bytes go to those threads; smaller ones are parsed where they arrive",
   VERDICT_AUTH_CACHE_TTL_MS:
     "How long the gateway trusts a verified key before asking again (revocations apply at once)",
+  VERDICT_AUTH_STALE_IF_ERROR_MS:
+    "Past that, how long a key's last verification still answers when the identity service cannot be reached or does not answer in time (a rolling upgrade, a restart); never past the key's expiry, never for a key revoked or narrowed meanwhile, never for OAuth tokens or sessions. `0`: such requests get `503`",
   VERDICT_TRUST_PROXY:
     "Which proxies in front of Verdict may set `X-Forwarded-For` (client addresses for IP allowlists and per-address limits), with express's `trust proxy` meaning: `false` (none), a number of proxy hops (`1`: one load balancer), or comma-separated proxy addresses / CIDR ranges (`10.0.0.0/8,loopback`; also `linklocal`, `uniquelocal`). The client is the right-most address that is no trusted proxy, so a client that writes the header itself cannot choose its address. `true` means `1`",
   VERDICT_REQUEST_TIMEOUT_MS:
