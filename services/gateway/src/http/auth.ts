@@ -125,6 +125,9 @@ interface CacheEntry {
   staleUntil: number;
 }
 
+/** After identity gave no verdict, how long a key's stale verification answers before identity is asked again. */
+const NO_VERDICT_PAUSE_MS = 5_000;
+
 /** Identity could not be reached, or did not answer in time: no verdict on the key. */
 function noVerdict(err: unknown): boolean {
   return err instanceof AppError && err.kind === "unavailable";
@@ -164,7 +167,11 @@ export class Authenticator {
     try {
       res = await this.clients.identity.verifyKey({ key, client_ip: clientIp });
     } catch (err) {
-      if (hit && noVerdict(err) && Date.now() < hit.staleUntil) {
+      const failedAt = Date.now();
+      if (hit && noVerdict(err) && failedAt < hit.staleUntil) {
+        // Not asked again for a few seconds: the key's other requests meanwhile do not each wait
+        // out identity's deadline.
+        hit.until = Math.min(failedAt + Math.min(this.ttlMs, NO_VERDICT_PAUSE_MS), hit.staleUntil);
         this.logger.warn(
           { key_id: hit.principal.keyId, reason: (err as AppError).message },
           "identity gave no verdict on a key: its verification of a moment ago answers",
