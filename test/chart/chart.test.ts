@@ -330,8 +330,8 @@ describe("what the rendered chart promises", () => {
   it("the drain matches VERDICT_SHUTDOWN_GRACE_MS: terminationGracePeriodSeconds = preStop sleep + grace + 5 s", async () => {
     const prod = manifests(await template("production-values.yaml")); // grace 20000 ms
     const gw = podSpec(find(prod, "Deployment", "verdict-gateway"));
-    expect(gw.containers[0]!.lifecycle?.preStop?.sleep?.seconds).toBe(5);
-    expect(gw.terminationGracePeriodSeconds).toBe(5 + 20 + 5);
+    expect(gw.containers[0]!.lifecycle?.preStop?.sleep?.seconds).toBe(10);
+    expect(gw.terminationGracePeriodSeconds).toBe(10 + 20 + 5);
     const def = manifests(
       await template("distributed-dev-values.yaml", [
         "--set",

@@ -395,7 +395,9 @@ describe("the chart on a real Kubernetes cluster", () => {
           if (res.status === expected) ok[kind]!++;
           else failed(`${res.status} ${body.slice(0, 200)}`);
         } catch (err) {
-          failed(String(err));
+          // fetch's own message is "fetch failed"; what happened to the connection is its cause.
+          const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+          failed(`${String(err)}${cause ? ` (${cause.code ?? ""} ${cause.message ?? ""})` : ""}`);
         }
         await new Promise((r) => setTimeout(r, Math.max(0, everyMs - (Date.now() - t0))));
       }
