@@ -29,6 +29,8 @@ const timings: Record<string, number> = {};
 const E2E_SUITES = ["passkeys", "tenancy", "scim-tester"];
 
 const kubectl = (...args: string[]) => sh("kubectl", ["-n", NS, ...args]);
+/** The label selector of the release's gateway pods. */
+const GATEWAY_PODS = `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`;
 const helm = (...args: string[]) => sh("helm", ["-n", NS, ...args]);
 
 async function timed<T>(name: string, f: () => Promise<T>): Promise<T> {
@@ -84,14 +86,9 @@ function followGatewayLogs(): { lines(): { pod: string; at: number; text: string
   const out: { pod: string; at: number; text: string }[] = [];
   const env = { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ""}`, KUBECONFIG };
   const poll = async () => {
-    const names = await kubectl(
-      "get",
-      "pods",
-      "-l",
-      `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`,
-      "-o",
-      "jsonpath={.items[*].metadata.name}",
-    ).catch(() => "");
+    const names = await kubectl("get", "pods", "-l", GATEWAY_PODS, "-o", "jsonpath={.items[*].metadata.name}").catch(
+      () => "",
+    );
     for (const pod of names.trim().split(/\s+/).filter(Boolean)) {
       if (followed.has(pod)) continue;
       const child = spawn(join(BIN, "kubectl"), ["-n", NS, "logs", "-f", "--timestamps", `pod/${pod}`], { env });
@@ -209,7 +206,7 @@ describe("the chart on a real Kubernetes cluster", () => {
       "get",
       "pods",
       "-l",
-      `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`,
+      GATEWAY_PODS,
       "-o",
       "jsonpath={.items[0].spec.securityContext.runAsUser} {.items[0].spec.automountServiceAccountToken}",
     );
@@ -541,14 +538,9 @@ describe("the chart on a real Kubernetes cluster", () => {
       // What the gateways logged of the failed requests (their access lines carry the duration:
       // a deadline, or at once), for the CI log.
       const ids = failures.map((f) => /"request_id":"(req_\w+)"/.exec(f)?.[1]).filter(Boolean) as string[];
-      const logs = await kubectl(
-        "logs",
-        "-l",
-        `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`,
-        "--since=15m",
-        "--tail=-1",
-        "--prefix",
-      ).catch((err: Error) => err.message);
+      const logs = await kubectl("logs", "-l", GATEWAY_PODS, "--since=15m", "--tail=-1", "--prefix").catch(
+        (err: Error) => err.message,
+      );
       const lines = logs.split("\n").filter((l) => ids.some((id) => l.includes(id)));
       process.stdout.write(`gateway log lines of the failed requests:\n${lines.join("\n")}\n`);
     }
@@ -763,7 +755,7 @@ describe("the chart on a real Kubernetes cluster", () => {
           "get",
           "pods",
           "-l",
-          `app.kubernetes.io/instance=${RELEASE},app.kubernetes.io/component=gateway`,
+          GATEWAY_PODS,
           "-o",
           'jsonpath={range .items[*]}{.status.conditions[?(@.type=="Ready")].status}{" "}{end}',
         )
