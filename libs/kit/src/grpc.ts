@@ -133,6 +133,9 @@ function wrap<D>(reg: ServiceRegistration<D>, logger: Logger): UntypedServiceImp
             logger.error({ err, method: `${reg.name}/${method}` }, "unhandled error in gRPC handler");
             span.recordException(err as Error);
             span.setStatus({ code: SpanStatusCode.ERROR });
+          } else if (appErr.cause !== undefined) {
+            // An adapter's failure the caller sees as this AppError (the database did not answer).
+            logger.warn({ err: appErr.cause, method: `${reg.name}/${method}` }, appErr.message);
           }
           const grpcErr = toGrpcError(appErr ?? errors.internal());
           finish(grpcErr.code ?? GrpcStatus.INTERNAL);

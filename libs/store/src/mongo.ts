@@ -10,9 +10,15 @@
 // re-checks the filter and writes `_rev + 1`. Writers of one document are serialized, a lost
 // race answers null exactly as on MongoDB, and a claim left by a crashed writer is taken over
 // after CLAIM_LEASE_MS.
+import { errors } from "@verdict/kit";
 import {
   MongoClient,
+  MongoNetworkError,
+  MongoOperationTimeoutError,
+  MongoServerClosedError,
   MongoServerError,
+  MongoServerSelectionError,
+  MongoTopologyClosedError,
   type Collection as MongoCollection,
   type Db,
   type Document,
@@ -134,20 +140,16 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
       const keys: Record<string, 1 | -1> = {};
       for (const [f, dir] of Object.entries(spec.fields)) keys[mongoField(f)] = dir;
       // createIndex is a no-op when an index of that name and spec exists.
-      await this.coll.createIndex(keys, { name: spec.name, ...(spec.unique ? { unique: true } : {}) });
+      await this.run(() => this.coll.createIndex(keys, { name: spec.name, ...(spec.unique ? { unique: true } : {}) }));
     }
   }
 
   async insertOne(doc: T): Promise<void> {
-    try {
-      await this.coll.insertOne(toMongo(doc));
-    } catch (err) {
-      throw this.mapError(err);
-    }
+    await this.run(() => this.coll.insertOne(toMongo(doc)));
   }
 
   async findOne(filter: Filter): Promise<T | null> {
-    return fromMongo<T>(await this.coll.findOne(toMongoFilter(filter)));
+    return fromMongo<T>(await this.run(() => this.coll.findOne(toMongoFilter(filter))));
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<T[]> {
@@ -165,11 +167,11 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
       if (options.limit === 0) return [];
       cursor = cursor.limit(options.limit);
     }
-    return (await cursor.toArray()).map((d) => fromMongo<T>(d)!);
+    return (await this.run(() => cursor.toArray())).map((d) => fromMongo<T>(d)!);
   }
 
   async count(filter: Filter): Promise<number> {
-    return this.coll.countDocuments(toMongoFilter(filter));
+    return this.run(() => this.coll.countDocuments(toMongoFilter(filter)));
   }
 
   async group(filter: Filter, spec: GroupSpec): Promise<GroupRow[]> {
@@ -180,7 +182,8 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
     // One accumulator per pipeline: FerretDB v1 computes only the first accumulator of a $group
     // (the others come back 0), so the count and each sum are asked for separately and joined
     // by key. On MongoDB this costs a pass per accumulator over the same index range.
-    const run = async (acc: Document) => this.coll.aggregate([...head, { $group: { _id, v: acc } }]).toArray();
+    const run = async (acc: Document) =>
+      this.run(() => this.coll.aggregate([...head, { $group: { _id, v: acc } }]).toArray());
     const keyOf = (d: Document): Record<string, Scalar> =>
       Object.fromEntries(Object.keys(spec.by).map((name) => [name, (d._id?.[name] ?? null) as Scalar]));
     const rows = new Map<string, GroupRow>();
@@ -263,11 +266,11 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<boolean> {
-    return (await this.coll.deleteOne(toMongoFilter(filter))).deletedCount > 0;
+    return (await this.run(() => this.coll.deleteOne(toMongoFilter(filter)))).deletedCount > 0;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    return (await this.coll.deleteMany(toMongoFilter(filter))).deletedCount;
+    return (await this.run(() => this.coll.deleteMany(toMongoFilter(filter)))).deletedCount;
   }
 
   private isDuplicate(err: unknown): boolean {
@@ -279,8 +282,48 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
 
   private mapError(err: unknown): unknown {
     if (this.isDuplicate(err)) return new DuplicateKeyError(this.name, (err as Error).message);
+    if (isTransient(err)) {
+      // A caller sees 503 with retry advice, never a 500; the service logs the driver's error.
+      return Object.assign(
+        errors.unavailable("The database could not be reached or did not answer in time; retry with backoff"),
+        { cause: err },
+      );
+    }
     return err;
   }
+
+  private async run<R>(op: () => Promise<R>): Promise<R> {
+    try {
+      return await op();
+    } catch (err) {
+      throw this.mapError(err);
+    }
+  }
+}
+
+/**
+ * The server could not be reached, the connection broke, or the answer did not come in time (the
+ * driver's network, server-selection and operation timeouts, a connection pool cleared or
+ * waited on too long, a server shutting down) or the client's connections were closed (once no
+ * server could be selected at its first use, or at the process's stop): the same operation may
+ * well succeed moments later, or on another replica.
+ */
+function isTransient(err: unknown): boolean {
+  if (
+    err instanceof MongoNetworkError ||
+    err instanceof MongoServerSelectionError ||
+    err instanceof MongoServerClosedError ||
+    err instanceof MongoTopologyClosedError ||
+    err instanceof MongoOperationTimeoutError
+  ) {
+    return true;
+  }
+  if (err instanceof Error && err.name === "MongoWaitQueueTimeoutError") return true;
+  // Shutting down (11600 InterruptedAtShutdown, 91 ShutdownInProgress) or no longer primary.
+  return (
+    err instanceof MongoServerError &&
+    (err.hasErrorLabel("RetryableWriteError") || [91, 11600].includes(err.code as number))
+  );
 }
 
 /** The database named in a connection string's path, if any. */
