@@ -30,6 +30,8 @@ export interface KeyRecord {
 
 export class ApiKeyRepo {
   private readonly keys: Collection<KeyRecord>;
+  /** Keys whose last use this process is writing now. */
+  private readonly touching = new Set<string>();
 
   constructor(
     store: Store,
@@ -59,8 +61,20 @@ export class ApiKeyRepo {
   }
 
   /** Notes that a key was just used. */
+  /**
+   * Records a key's last use. While this process is writing a key's last use, another
+   * verification of that key neither writes it again nor waits for the write: requests with one
+   * key at the turn of the minute would otherwise queue on its document (on FerretDB, each
+   * conditional write claims the document in turn) and each wait out the others' writes.
+   */
   async touch(keyId: string, at: string): Promise<void> {
-    await this.keys.updateOne({ id: keyId }, { last_used_at: at });
+    if (this.touching.has(keyId)) return;
+    this.touching.add(keyId);
+    try {
+      await this.keys.updateOne({ id: keyId }, { last_used_at: at });
+    } finally {
+      this.touching.delete(keyId);
+    }
   }
 
   /** Revokes one of the organization's live keys with the event that announces it; null when it was not live. */

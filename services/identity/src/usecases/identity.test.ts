@@ -97,6 +97,19 @@ describe("verifyKey", () => {
     await verifyKey(deps, { key, clientIp: "127.0.0.1" });
     expect((await deps.keys.find(keyRecord.organization_id, keyRecord.id))!.last_used_at).toBe(first);
   });
+
+  it("writes a key's last use once while its write is under way, and the next verification does not wait for it", async () => {
+    const { keyRecord } = await createOrganization(deps, { name: "Acme", plan: "free" });
+    const lastUsed = async () => (await deps.keys.find(keyRecord.organization_id, keyRecord.id))!.last_used_at;
+    const writing = deps.keys.touch(keyRecord.id, "2026-06-01T12:01:00.000Z").then(() => "first");
+    const skipped = deps.keys.touch(keyRecord.id, "2026-06-01T12:01:00.500Z").then(() => "second");
+    expect(await Promise.race([writing, skipped])).toBe("second");
+    await Promise.all([writing, skipped]);
+    expect(await lastUsed()).toBe("2026-06-01T12:01:00.000Z");
+    // Once that write is done, the key's next use is written again.
+    await deps.keys.touch(keyRecord.id, "2026-06-01T12:02:30.000Z");
+    expect(await lastUsed()).toBe("2026-06-01T12:02:30.000Z");
+  });
 });
 
 describe("revokeApiKey", () => {
