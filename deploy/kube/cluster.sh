@@ -401,6 +401,9 @@ network_policies() {
   # process no pod selector can name (the chart allows DNS to kube-dns pods).
   # --netfilter-bug-1766-fix=false: that workaround is for kernels before 6.12 and would also
   # judge DNS to the node's CoreDNS process, which no pod selector names.
+  # Its CPU request (100m; it was 20m) is its share of the node's CPU when the
+  # node is busy: every new connection's first packet waits for its answer, so when a rolling
+  # upgrade starts a dozen pods at once, it must not be the container that waits for CPU.
   netpol_image
   kubectl --kubeconfig "$KC" apply -f - >/dev/null <<MANIFEST
 apiVersion: v1
@@ -441,7 +444,7 @@ spec:
           imagePullPolicy: Never
           args: [--hostname-override=$NODE_NAME, --nfqueue-id=$NETPOL_QUEUE, --metrics-bind-address=$NETPOL_METRICS,
                  --netfilter-bug-1766-fix=false, --v=1]
-          resources: {requests: {cpu: 20m, memory: 50Mi}}
+          resources: {requests: {cpu: 100m, memory: 50Mi}}
           securityContext:
             readOnlyRootFilesystem: true
             capabilities: {drop: [ALL], add: [NET_ADMIN]}
