@@ -77,18 +77,24 @@ const installArgs = [
 ];
 
 /**
- * Follows the logs of every gateway pod (old and new) while it runs, with the kubelet's
- * timestamps: an old pod's log is gone with the pod, and what it did while it drained is what a
- * failed request during an upgrade needs.
+ * Follows the logs of every pod of the release (old and new, the services, Kafka and FerretDB)
+ * while it runs, with the kubelet's timestamps: an old pod's log is gone with the pod, and what
+ * the pods did while some drained and others started is what a failed request during an upgrade
+ * needs.
  */
-function followGatewayLogs(): { lines(): { pod: string; at: number; text: string }[]; stop(): void } {
+function followLogs(): { lines(): { pod: string; at: number; text: string }[]; stop(): void } {
   const followed = new Map<string, ReturnType<typeof spawn>>();
   const out: { pod: string; at: number; text: string }[] = [];
   const env = { ...process.env, PATH: `${BIN}:${process.env.PATH ?? ""}`, KUBECONFIG };
   const poll = async () => {
-    const names = await kubectl("get", "pods", "-l", GATEWAY_PODS, "-o", "jsonpath={.items[*].metadata.name}").catch(
-      () => "",
-    );
+    const names = await kubectl(
+      "get",
+      "pods",
+      "-l",
+      `app.kubernetes.io/instance=${RELEASE}`,
+      "-o",
+      "jsonpath={.items[*].metadata.name}",
+    ).catch(() => "");
     for (const pod of names.trim().split(/\s+/).filter(Boolean)) {
       if (followed.has(pod)) continue;
       const child = spawn(join(BIN, "kubectl"), ["-n", NS, "logs", "-f", "--timestamps", `pod/${pod}`], { env });
@@ -116,6 +122,26 @@ function followGatewayLogs(): { lines(): { pod: string; at: number; text: string
   };
 }
 
+/**
+ * A log line worth showing beside a failed request, shortened, or null: a Verdict service's
+ * warning or error (pino level 40 and up, with its error's message), or a FerretDB or Kafka line
+ * that says error, warn or fatal.
+ */
+function notable(text: string): string | null {
+  if (text.startsWith("{")) {
+    try {
+      const l = JSON.parse(text) as { level?: number; msg?: string; err?: { message?: string }; method?: string };
+      if ((l.level ?? 0) < 40) return null;
+      return [l.level! >= 50 ? "ERROR" : "WARN", l.msg, l.method, l.err?.message]
+        .filter(Boolean)
+        .join(" | ")
+        .slice(0, 240);
+    } catch {
+      return null;
+    }
+  }
+  return /\b(error|warn\w*|fatal|panic)\b/i.test(text) ? text.slice(0, 240) : null;
+}
 /**
  * The network policy agent's netfilter queue on this host (the cluster runs here): every new
  * connection of a pod waits there for the agent's verdict, and a packet the queue cannot hold is
@@ -423,7 +449,6 @@ describe("the chart on a real Kubernetes cluster", () => {
     const ok: Record<string, number> = { evaluations: 0, reads: 0, health: 0 };
     // When each failed request began (seconds into the upgrade) and how long it took, for the log.
     const timings: string[] = [];
-    const windows: [number, number][] = [];
     const upgradeStart = Date.now();
     // A reused keep-alive connection can close under a request the server never read: the
     // server closed it idle while the client, its event loop held up by the upgrade's load on the
@@ -449,7 +474,6 @@ describe("the chart on a real Kubernetes cluster", () => {
         const failed = (what: string) => {
           failures.push(`${kind}: ${what}`);
           timings.push(`${kind} at +${((t0 - upgradeStart) / 1000).toFixed(1)} s took ${Date.now() - t0} ms`);
-          windows.push([t0, Date.now()]);
         };
         try {
           const res = await call().catch((err: unknown) => {
@@ -470,7 +494,13 @@ describe("the chart on a real Kubernetes cluster", () => {
     };
     const signal = () => AbortSignal.timeout(30_000);
     const queueBefore = netpolQueue();
-    const gatewayLogs = followGatewayLogs();
+    const podLogs = followLogs();
+    // The netfilter queue's waiting packets, sampled: the most that waited at once.
+    let queuePeak = 0;
+    const queueSampler = setInterval(() => {
+      const waiting = Number(/ (\d+) waiting/.exec(netpolQueue())?.[1] ?? 0);
+      queuePeak = Math.max(queuePeak, waiting);
+    }, 250);
     const load = [
       client(
         "evaluations",
@@ -506,7 +536,9 @@ describe("the chart on a real Kubernetes cluster", () => {
     await new Promise((r) => setTimeout(r, 10_000));
     stop = true;
     await Promise.all(load);
-    gatewayLogs.stop();
+    podLogs.stop();
+    clearInterval(queueSampler);
+    const upgradeEnd = Date.now();
     const images = await kubectl(
       "get",
       "deploy",
@@ -525,24 +557,50 @@ describe("the chart on a real Kubernetes cluster", () => {
     ).toEqual(new Set([`verdict:${UPGRADE_TAG}`]));
     process.stdout.write(
       `upgrade under load: ${JSON.stringify(ok)} answered as expected, ${failures.length} failed; GETs retried after their connection closed before an answer: ${JSON.stringify(retried)}\n` +
-        `network policy queue before: ${queueBefore}, after: ${netpolQueue()}\n`,
+        `network policy queue before: ${queueBefore}, after: ${netpolQueue()}; at most ${queuePeak} waiting at once\n`,
     );
     if (failures.length) {
-      process.stdout.write(`failed requests: ${timings.join("; ")}\n`);
-      // What every gateway pod logged from 3 s before each failed request to 3 s after it.
-      const near = gatewayLogs
-        .lines()
-        .filter((l) => windows.some(([a, b]) => l.at >= a - 3_000 && l.at <= b + 3_000))
-        .map((l) => `${l.pod} +${((l.at - upgradeStart) / 1000).toFixed(1)} s ${l.text.slice(0, 300)}`);
-      process.stdout.write(`gateway pods' log around them:\n${near.slice(0, 80).join("\n")}\n`);
-      // What the gateways logged of the failed requests (their access lines carry the duration:
-      // a deadline, or at once), for the CI log.
-      const ids = failures.map((f) => /"request_id":"(req_\w+)"/.exec(f)?.[1]).filter(Boolean) as string[];
-      const logs = await kubectl("logs", "-l", GATEWAY_PODS, "--since=15m", "--tail=-1", "--prefix").catch(
-        (err: Error) => err.message,
+      // Compact, and the most telling last: CI shows the end of a long log.
+      const rel = (at: number) => `+${((at - upgradeStart) / 1000).toFixed(1)} s`;
+      const short = (pod: string) => pod.replace(/^verdict-/, "");
+      // When the pods alive now started and became ready, against the failures' times.
+      const pods = JSON.parse(
+        await kubectl("get", "pods", "-l", `app.kubernetes.io/instance=${RELEASE}`, "-o", "json"),
+      ) as {
+        items: {
+          metadata: { name: string };
+          status: { startTime?: string; conditions?: { type: string; lastTransitionTime?: string }[] };
+        }[];
+      };
+      const started = pods.items
+        .filter((p) => p.status.startTime && Date.parse(p.status.startTime) >= upgradeStart)
+        .map((p) => {
+          const ready = p.status.conditions?.find((c) => c.type === "Ready")?.lastTransitionTime;
+          return `${short(p.metadata.name)} ${rel(Date.parse(p.status.startTime!))}${ready ? `→ready ${rel(Date.parse(ready))}` : ""}`;
+        });
+      process.stdout.write(`pods started by the upgrade (start→ready): ${started.join(", ")}\n`);
+      const logs = podLogs.lines();
+      // Every pod's warnings and errors during the upgrade, the same message once per pod.
+      const seen = new Set<string>();
+      const warnings: string[] = [];
+      for (const l of logs) {
+        if (l.at < upgradeStart || l.at > upgradeEnd) continue;
+        const n = notable(l.text);
+        if (!n || seen.has(`${l.pod} ${n}`)) continue;
+        seen.add(`${l.pod} ${n}`);
+        warnings.push(`${short(l.pod)} ${rel(l.at)} ${n}`);
+      }
+      process.stdout.write(
+        `warnings and errors the pods logged during the upgrade (${warnings.length}, first 40):\n${warnings.slice(0, 40).join("\n")}\n`,
       );
-      const lines = logs.split("\n").filter((l) => ids.some((id) => l.includes(id)));
-      process.stdout.write(`gateway log lines of the failed requests:\n${lines.join("\n")}\n`);
+      // What the gateways logged of the failed requests: their access lines carry the duration
+      // (a deadline, or at once), from whichever gateway pod answered, old or new.
+      const ids = failures.map((f) => /"request_id":"(req_\w+)"/.exec(f)?.[1]).filter(Boolean) as string[];
+      const lines = logs
+        .filter((l) => ids.some((id) => l.text.includes(id)))
+        .map((l) => `${short(l.pod)} ${rel(l.at)} ${l.text.slice(0, 400)}`);
+      process.stdout.write(`the failed requests' log lines:\n${lines.join("\n")}\n`);
+      process.stdout.write(`failed requests: ${timings.join("; ")}\n`);
     }
     expect(failures).toEqual([]);
     expect(ok.evaluations).toBeGreaterThan(10);
