@@ -218,7 +218,7 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
     if (Object.keys($set).length) update.$set = $set;
     if (Object.keys($unset).length) update.$unset = $unset;
     if (!Object.keys(update).length) return this.findOne(filter);
-    try {
+    return this.run(async () => {
       if (await this.atomicUpdates()) {
         // One findAndModify: the match and the write are atomic on the server, so a `version`
         // condition in the filter makes racing writers lose cleanly (null) instead of overwriting.
@@ -228,10 +228,8 @@ class MongoStoreCollection<T extends Doc> implements Collection<T> {
         });
         return fromMongo<T>(doc);
       }
-      return await this.claimedUpdate(toMongoFilter(filter), update);
-    } catch (err) {
-      throw this.mapError(err);
-    }
+      return this.claimedUpdate(toMongoFilter(filter), update);
+    });
   }
 
   /** Compare-and-set through a revision claim, for servers whose findAndModify is not atomic. */
