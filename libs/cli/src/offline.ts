@@ -4,6 +4,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { compileEngine, MAX_VIOLATIONS, notChecked, summarize, type Finding } from "@verdict/evaluation/offline";
+
+export { loadAddons } from "@verdict/evaluation/offline";
 import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdict/policy/offline";
 import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
 import type { MergedEvaluation } from "./batches.js";

@@ -50,6 +50,7 @@ async function load(): Promise<{ engine: Engine; policies: ReturnType<Offline["o
   let offline: Offline;
   try {
     [engine, offline] = await Promise.all([import("@verdict/evaluation/offline"), import("./offline.js")]);
+    engine.loadAddons();
   } catch (err) {
     return engineLoadError(err as Error).message;
   }

@@ -24,9 +24,14 @@ import { collectList, jsonOf, positiveInt } from "./shared.js";
 const sarif = () => import("../format/sarif.js");
 /** The engine and the policy library (RE2, ast-grep), loaded for --offline only. */
 export const offlineEngine = () =>
-  import("../offline.js").catch((err: Error) => {
-    throw engineLoadError(err);
-  });
+  import("../offline.js")
+    .then((offline) => {
+      offline.loadAddons();
+      return offline;
+    })
+    .catch((err: Error) => {
+      throw engineLoadError(err);
+    });
 
 /** Batches in flight at once: enough to keep a server's two stages (gateway, engine) busy. */
 export const DEFAULT_CONCURRENCY = 4;

@@ -10,7 +10,7 @@
 // (keywordReach.ts), leading lazy runs (lazyPrefix.ts), provider context (providerContext.ts), one
 // finding per secret (duplicates.ts), shared shapes (engineTypes.ts).
 import picomatch from "picomatch";
-import RE2 from "re2";
+import { RE2 } from "./re2.js";
 import { alignBack, ByteLines, codePointsBetween, toLowerAscii } from "./bytes.js";
 import { FORMAT_CHECKS, resolveChecks, type Check } from "./checks.js";
 import { withoutGenericDuplicates } from "./duplicates.js";
@@ -51,7 +51,7 @@ export type {
 export type { ProviderContext } from "./providerContext.js";
 export { lazyPrefix } from "./lazyPrefix.js";
 
-/** A rule's own regular expressions (compileRegexes()). */
+/** A rule's own regular expressions (compileMatch(), compileGates()). */
 interface RuleRegexes {
   re: RE2;
   paths: RE2[];
@@ -107,8 +107,8 @@ export interface CompileOptions {
   lazyRules?: boolean;
   /**
    * The only texts the engine will scan (a few files: their lower-cased copies are made): regex
-   * rules that cannot match in any of them are left out (textGate.ts). Their findings are the
-   * same; the findings in any other text may not be.
+   * and structural rules that cannot match in any of them are left out (textGate.ts). Their
+   * findings are the same; the findings in any other text may not be.
    */
   texts?: readonly { path: string; content: Buffer }[];
   /**
@@ -119,41 +119,64 @@ export interface CompileOptions {
   wholeFiles?: boolean;
 }
 
-function compileRegexes(pattern: PatternToRun): RuleRegexes {
+/** A rule's match expression: what the second pass searches a file with (secondPass()). */
+function compileMatch(pattern: PatternToRun): Pick<RuleRegexes, (typeof MATCH_FIELDS)[number]> {
   const split = lazyPrefix(pattern.value);
   return {
     re: new RE2(split ? split.rest : pattern.value, RULE_FLAGS),
     ...(split ? { prefix: split.prefix } : {}),
+  };
+}
+
+/** A rule's gates: the expressions a file is checked against before the second pass. */
+function compileGates(pattern: PatternToRun): Pick<RuleRegexes, (typeof GATE_FIELDS)[number]> {
+  return {
     paths: pattern.paths.map((p) => new RE2(p, "u")),
-    allowlist: pattern.allowlist.map((p) => new RE2(p, "u")),
-    matchAllowlist: (pattern.match_allowlist ?? []).map((p) => new RE2(p, "u")),
-    lineAllowlist: (pattern.line_allowlist ?? []).map((p) => new RE2(p, "u")),
     fileRequires: (pattern.file_requires ?? []).map((p) => new RE2(p, FILE_FLAGS)),
     fileExcludes: (pattern.file_excludes ?? []).map((p) => new RE2(p, FILE_FLAGS)),
   };
 }
 
-const REGEX_FIELDS = [
-  "re",
-  "prefix",
-  "paths",
+/** A rule's allowlists: what a match is checked against (none are read in a file with no match). */
+function compileAllowlists(pattern: PatternToRun): Pick<RuleRegexes, (typeof ALLOWLIST_FIELDS)[number]> {
+  return {
+    allowlist: pattern.allowlist.map((p) => new RE2(p, "u")),
+    matchAllowlist: (pattern.match_allowlist ?? []).map((p) => new RE2(p, "u")),
+    lineAllowlist: (pattern.line_allowlist ?? []).map((p) => new RE2(p, "u")),
+  };
+}
+
+const MATCH_FIELDS = ["re", "prefix"] as const satisfies readonly (keyof RuleRegexes)[];
+const GATE_FIELDS = ["paths", "fileRequires", "fileExcludes"] as const satisfies readonly (keyof RuleRegexes)[];
+const ALLOWLIST_FIELDS = [
   "allowlist",
   "matchAllowlist",
   "lineAllowlist",
-  "fileRequires",
-  "fileExcludes",
 ] as const satisfies readonly (keyof RuleRegexes)[];
 
-/** `rule` with its regexes compiled on the first read of any of them (then plain properties). */
+/**
+ * `rule` with its regexes compiled on first read, in three groups: the gates (read for every
+ * candidate), the match expression, which a rule whose matches start at its keywords never reads
+ * (its second pass runs the anchored `sticky` copy, so a large pattern is not compiled twice),
+ * and the allowlists, read only for a match. Once compiled, plain properties.
+ */
 function withLazyRegexes<T extends object>(rule: T, pattern: PatternToRun): T & RuleRegexes {
-  const compile = () => {
-    const regexes = compileRegexes(pattern);
-    for (const field of REGEX_FIELDS)
-      Object.defineProperty(rule, field, { value: regexes[field], writable: true, enumerable: true });
-    return regexes;
+  const lazily = <F extends keyof RuleRegexes>(
+    fields: readonly F[],
+    compile: (p: PatternToRun) => Pick<RuleRegexes, F>,
+  ) => {
+    const define = () => {
+      const regexes = compile(pattern);
+      for (const field of fields)
+        Object.defineProperty(rule, field, { value: regexes[field], writable: true, enumerable: true });
+      return regexes;
+    };
+    for (const field of fields)
+      Object.defineProperty(rule, field, { get: () => define()[field], configurable: true, enumerable: true });
   };
-  for (const field of REGEX_FIELDS)
-    Object.defineProperty(rule, field, { get: () => compile()[field], configurable: true, enumerable: true });
+  lazily(MATCH_FIELDS, compileMatch);
+  lazily(GATE_FIELDS, compileGates);
+  lazily(ALLOWLIST_FIELDS, compileAllowlists);
   return rule as T & RuleRegexes;
 }
 
@@ -194,8 +217,10 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
     const excludes = policy.exclude_paths.length ? picomatch(policy.exclude_paths, { dot: true }) : undefined;
     byPolicy.set(policy.id, { excluded: (p) => (excludes ? excludes(p) : false) });
     for (const pattern of policy.patterns) {
+      // A structural rule has the same gates (keywords, paths) before a file is parsed for it.
       if (pattern.type === "structural") {
-        structural.add(policy, pattern, order++);
+        if (admits(pattern)) structural.add(policy, pattern, order);
+        order++;
         continue;
       }
       if (!admits(pattern)) {
@@ -224,7 +249,11 @@ export function compileEngine(policies: readonly PolicyToRun[], options: Compile
         reach,
         sticky: once(() => new RE2(pattern.value, `${RULE_FLAGS}y`)),
       };
-      rules.push(options.lazyRules ? withLazyRegexes(rule, pattern) : { ...rule, ...compileRegexes(pattern) });
+      rules.push(
+        options.lazyRules
+          ? withLazyRegexes(rule, pattern)
+          : { ...rule, ...compileMatch(pattern), ...compileGates(pattern), ...compileAllowlists(pattern) },
+      );
     }
   }
   const set = rules.length ? compileSet(rules, { split: options.lazyRules }) : undefined;
@@ -245,7 +274,12 @@ function* secondPass(
 ): Generator<PassMatch> {
   if (rule.reach === "context" && rule.context) {
     const keywords = present(rule, rule.context.keywords, found);
-    yield* contextMatches({ ...rule.context, keywords }, rule.re, rule.sticky(), content, lowerContent());
+    yield* contextMatches(
+      { ...rule.context, keywords },
+      () => ({ re: rule.re, sticky: rule.sticky() }),
+      content,
+      lowerContent(),
+    );
     return;
   }
   if (rule.reach === "anchored") {

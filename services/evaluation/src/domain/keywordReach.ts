@@ -228,12 +228,13 @@ function lineEnd(content: Buffer, offset: number): number {
  * The matches of a "context" rule (`re` its pattern, `sticky` anchored): searched from each of the
  * context's keywords that names a provider (as nearProvider() reads one) to the end of the line
  * the context's distance reaches, each taken as the whole file reads it. Every match
- * nearProvider() accepts starts in one of these windows.
+ * nearProvider() accepts starts in one of these windows. The expressions are asked for only when
+ * there is a window (a file that mentions the keyword but never names the provider compiles
+ * neither).
  */
 export function* contextMatches(
   context: CompiledContext,
-  re: RE2,
-  sticky: RE2,
+  regexes: () => { re: RE2; sticky: RE2 },
   content: Buffer,
   lower: Buffer,
 ): Generator<PassMatch> {
@@ -243,6 +244,8 @@ export function* contextMatches(
     for (let k = lower.indexOf(keyword); k !== -1; k = lower.indexOf(keyword, k + 1))
       if (namesAt(content, k, keyword.length)) after.push(k + keyword.length);
   after.sort((a, b) => a - b);
+  if (after.length === 0) return;
+  const { re, sticky } = regexes();
   // A value starts at most `distance` bytes after its keyword's start: by the end of that line.
   const reach = (from: number) => lineEnd(content, Math.min(content.length, from + context.distance));
   let past = 0;

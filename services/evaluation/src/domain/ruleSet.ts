@@ -1,6 +1,6 @@
 // The first pass: every regex rule of a library in one RE2.Set that reads each file once and
 // says which rules may match in it.
-import RE2 from "re2";
+import { RE2 } from "./re2.js";
 
 /** What the set needs of a rule. */
 export interface SetRule {

@@ -9,8 +9,8 @@
 // (matchStructural). A per-file budget bounds the rest: files larger than
 // STRUCTURAL_MAX_BYTES are not parsed, and checking candidates stops at STRUCTURAL_BUDGET_MS of
 // the thread's CPU time.
-import { parse, type NapiConfig } from "@ast-grep/napi";
-import { PARSER, registerLanguages } from "@verdict/structural";
+import type { NapiConfig } from "@ast-grep/napi";
+import { astGrep, PARSER, registerLanguages } from "@verdict/structural";
 import { compileFlow, FLOW_LANGUAGES, flowMemo, reachesSink, type CompiledFlow, type FlowSpec } from "./flow.js";
 import { STRUCTURAL_LANGUAGES, type StructuralLanguage } from "./structuralLanguages.js";
 import { ruleBranches, ruleForFile, ruleWords, type RuleBranches, type RuleWords } from "./structuralWords.js";
@@ -180,7 +180,7 @@ export function checkSpec(spec: StructuralSpec, ruleId: string, languages: reado
   registerLanguages();
   for (const language of languages) {
     try {
-      const root = parse(PARSER[language], "").root();
+      const root = astGrep().parse(PARSER[language], "").root();
       root.findAll(config(spec));
       for (const rule of [...(spec.flow?.sources ?? []), ...(spec.flow?.sanitizers ?? [])])
         root.findAll({ rule } as NapiConfig);
@@ -220,7 +220,7 @@ export function matchStructural<R>(
   registerLanguages();
   const spent = cpuBudget(STRUCTURAL_BUDGET_MS);
   const start = threadCpuMs();
-  const root = parse(PARSER[language], text).root();
+  const root = astGrep().parse(PARSER[language], text).root();
   const parsed = threadCpuMs();
   const found: (StructuralMatch<R> & { rule: number })[] = [];
   const memo = flowMemo();

@@ -2,7 +2,7 @@
 // path, keywords it must contain, RE2 conditions on it, the words its patterns spell out), the
 // rules of a file's language that pass them, and their matches (structural.ts: one parse, each
 // rule once on the tree) as the engine's hits, with what they cost by language.
-import RE2 from "re2";
+import { RE2 } from "./re2.js";
 import { utf8Offsets, type ByteLines } from "./bytes.js";
 import { mayMatch } from "./structuralWords.js";
 import type { CompiledPolicy, Hit, PatternToRun, PolicyToRun, Reporting } from "./engineTypes.js";

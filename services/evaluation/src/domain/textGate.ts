@@ -4,7 +4,7 @@
 // entries read them) or whose path none of its `paths` match, so leaving it out changes nothing
 // in those texts; and the set of the few rules left is compiled, and its DFA built, in a fraction
 // of the time the library's 700-odd patterns take (a typical commit wakes about a dozen).
-import RE2 from "re2";
+import { RE2 } from "./re2.js";
 import { toLowerAscii } from "./bytes.js";
 
 /** The parts of a rule the gate reads. */
