@@ -63,8 +63,47 @@ function assetTable(stage) {
   };
 }
 
+/** esbuild: the workspace's packages (@verdict/…) from their sources. */
+function workspaceSources(packages) {
+  return {
+    name: "verdict-workspace",
+    setup(b) {
+      b.onResolve({ filter: /^@verdict\// }, (args) => {
+        const source = workspaceSource(packages, args.path);
+        return source ? { path: source } : undefined;
+      });
+    },
+  };
+}
+
+/**
+ * The built-in policies resolved as `evaluate --offline` runs them without a pulled set
+ * (libs/cli/src/builtinPolicies.ts's builtinResolution()), as JSON: made here, once, by the same
+ * sources, and parsed at run time (provideBuiltinResolution() in scripts/sea/snapshot.mjs).
+ */
+async function builtinResolutionJson(stage, packages) {
+  const script = join(stage, "builtin-resolution.cjs");
+  const source = JSON.stringify(join(CLI_DIR, "src/builtinPolicies.ts"));
+  await build({
+    stdin: {
+      contents: `import { builtinResolution } from ${source};
+builtinResolution().then((r) => process.stdout.write(JSON.stringify(r)));`,
+      resolveDir: ROOT,
+      loader: "ts",
+    },
+    outfile: script,
+    bundle: true,
+    format: "cjs",
+    platform: "node",
+    target: "node24",
+    logLevel: "error",
+    plugins: [workspaceSources(packages)],
+  });
+  return execFileSync(process.execPath, [script], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+}
+
 /** Bundles the CLI and everything it imports into one CommonJS file; native code becomes assets. */
-async function bundle(outfile, table, version) {
+async function bundle(outfile, table, version, builtins) {
   const packages = workspacePackages();
   const evaluation = createRequire(join(EVALUATION, "package.json"));
   const native = JSON.stringify(NATIVE);
@@ -118,6 +157,15 @@ module.exports = {
           resolveDir,
         };
       });
+      // The snapshot's built-in policies, resolved when this file was built (builtinResolutionJson()).
+      b.onResolve({ filter: /^verdict-sea:builtin-resolution$/ }, (args) => ({
+        path: args.path,
+        namespace: "sea-builtins",
+      }));
+      b.onLoad({ filter: /.*/, namespace: "sea-builtins" }, () => ({
+        contents: `module.exports = ${JSON.stringify(builtins)};`,
+        loader: "js",
+      }));
       writeVersion(b, version); // (first: it replaces version.ts)
       // Packages loaded with createRequire(import.meta.url)("name") so that they load only when
       // used: plain require() calls here, which esbuild bundles (still run only when used).
@@ -141,6 +189,9 @@ module.exports = {
     define: { "import.meta.url": "__verdict_url" },
     banner: { js: 'const __verdict_url = require("node:url").pathToFileURL(process.execPath).href;' },
     logLevel: "error",
+    // Comments and layout out: a smaller source for the start-up snapshot to hold and read back
+    // (and all of it ASCII, one byte a character), a few ms of each run. Names stay as they are.
+    minifyWhitespace: true,
     plugins: [sea],
   });
 }
@@ -153,7 +204,7 @@ export async function buildSea(outDir) {
   try {
     const table = assetTable(stage);
     const main = join(stage, "verdict.cjs");
-    await bundle(main, table, version);
+    await bundle(main, table, version, await builtinResolutionJson(stage, workspacePackages()));
     const blob = join(stage, "verdict.blob");
     const config = {
       main,

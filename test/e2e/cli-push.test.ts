@@ -262,21 +262,26 @@ describe("POST /v1/evaluations with bypass_reason", () => {
 describe("the pre-commit framework runs .pre-commit-hooks.yaml", () => {
   const PRE_COMMIT = join(ROOT, ".tools/pre-commit/bin/pre-commit");
 
-  it("stops a commit that adds a key, commits it once fixed, and skips with SKIP=verdict", async () => {
-    // A repository holding the hook definition, referenced by path and commit as a user's
-    // .pre-commit-config.yaml references Verdict's repository.
+  /**
+   * A repository whose .pre-commit-config.yaml uses hook `id` of a repository holding the hook
+   * definitions (referenced by path and commit, as a user's config references Verdict's
+   * repository), with `files` committed and pre-commit installed; and a runner of commands in it.
+   */
+  async function withHook(id: string, files: Record<string, string>, extraEnv: Record<string, string> = {}) {
     const hooks = repository({ ".pre-commit-hooks.yaml": readFileSync(join(ROOT, ".pre-commit-hooks.yaml"), "utf8") });
     const rev = git(hooks, "rev-parse", "HEAD").trim();
     const repo = repository({
-      ".pre-commit-config.yaml": `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: verdict\n`,
+      ".pre-commit-config.yaml": `repos:\n  - repo: ${hooks}\n    rev: ${rev}\n    hooks:\n      - id: ${id}\n`,
+      ...files,
     });
-    const run = (cmd: string, ...args: string[]) =>
-      runCommand(cmd, args, {
-        cwd: repo,
-        env: { ...pathEnv, PRE_COMMIT_HOME: join(env.HOME!, "pre-commit"), ...AUTHOR_ENV },
-      });
+    const hookEnv = { ...pathEnv, ...extraEnv, PRE_COMMIT_HOME: join(env.HOME!, "pre-commit"), ...AUTHOR_ENV };
+    const run = (cmd: string, ...args: string[]) => runCommand(cmd, args, { cwd: repo, env: hookEnv });
     expect(await run(PRE_COMMIT, "install")).toMatchObject({ code: 0 });
+    return { repo, run };
+  }
 
+  it("stops a commit that adds a key, commits it once fixed, and skips with SKIP=verdict", async () => {
+    const { repo, run } = await withHook("verdict", {});
     write(repo, "config.js", `const region = "eu-west-1";\nconst key = "${AWS_KEY}";\n`);
     write(repo, "logo.png", Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]));
     git(repo, "add", ".");
@@ -296,12 +301,35 @@ describe("the pre-commit framework runs .pre-commit-hooks.yaml", () => {
 
     write(repo, "more.js", `const k = "${OTHER_KEY}";\n`);
     git(repo, "add", ".");
-    const skipped = await runCommand("bash", ["-c", "SKIP=verdict git commit -m more"], {
-      cwd: repo,
-      env: { ...pathEnv, PRE_COMMIT_HOME: join(env.HOME!, "pre-commit"), ...AUTHOR_ENV },
-    });
+    const skipped = await run("bash", "-c", "SKIP=verdict git commit -m more");
     expect(skipped.code).toBe(0);
     expect(skipped.stderr).toMatch(/^Verdict\.+Skipped$/m);
+  });
+
+  it("verdict-offline: stops a commit that adds a key with no server to ask, and commits once it is fixed", async () => {
+    // A key committed before the hook was installed: not the commit's to answer for. Nothing
+    // listens on port 9 and there is no key: a request would fail the hook.
+    const { repo, run } = await withHook(
+      "verdict-offline",
+      { "legacy.js": `const old = "${OTHER_KEY}";\n` },
+      { VERDICT_URL: "http://127.0.0.1:9", VERDICT_API_KEY: "" },
+    );
+    write(repo, "legacy.js", `const old = "${OTHER_KEY}";\nconst region = "eu-west-1";\n`);
+    write(repo, "config.js", `const region = "eu-west-1";\nconst key = "${AWS_KEY}";\n`);
+    git(repo, "add", ".");
+    const stopped = await run("git", "commit", "-m", "config");
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toMatch(/^Verdict \(offline\)\.+Failed$/m);
+    expect(stopped.stderr).toMatch(/^config\.js:2:14 error aws-credentials /m);
+    expect(stopped.stderr).not.toMatch(/^legacy\.js/m);
+    expect(stopped.stderr).not.toContain(AWS_KEY);
+    expect(git(repo, "log", "--format=%s")).toBe("initial\n");
+
+    write(repo, "config.js", `const region = "eu-west-1";\nconst key = process.env.KEY;\n`);
+    git(repo, "add", ".");
+    const made = await run("git", "commit", "-m", "config");
+    expect(made.code).toBe(0);
+    expect(made.stderr).toMatch(/^Verdict \(offline\)\.+Passed$/m);
   });
 });
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "@jest/globals";
 import { expectKeyFound, runCommand } from "../support/cli.js";
-import { commit, repository, write } from "../support/git.js";
+import { commit, git, repository, write } from "../support/git.js";
 import { ROOT } from "../support/paths.js";
 import { startVerdict, type Verdict } from "../support/server.js";
 import { bash, shellBlocks } from "../support/shell.js";
@@ -66,6 +66,17 @@ it("builds one executable that runs where no Node.js is installed, online and of
   expect(offline.stderr).toMatch(/^offline: policy version \S+ \(the built-in library of verdict /);
   expect(offline.code).toBe(1);
   expect((JSON.parse(offline.stdout) as { violations: object[] }).violations).toEqual([
+    expect.objectContaining({ rule_id: "kotlin-runtime-exec-template", file: "App.kt", line: 2 }),
+    expect.objectContaining({ policy_id: "aws-credentials", file: "new.js", line: 1 }),
+  ]);
+  // As a pre-commit hook runs it: the lines the commit adds, from git's index.
+  git(repo, "add", "new.js", "App.kt");
+  const staged = await runCommand(verdict, ["evaluate", "--offline", "--staged", "--json"], {
+    cwd: repo,
+    env: machine,
+  });
+  expect(staged.code).toBe(1);
+  expect((JSON.parse(staged.stdout) as { violations: object[] }).violations).toEqual([
     expect.objectContaining({ rule_id: "kotlin-runtime-exec-template", file: "App.kt", line: 2 }),
     expect.objectContaining({ policy_id: "aws-credentials", file: "new.js", line: 1 }),
   ]);

@@ -381,7 +381,10 @@ describe("errors: one line, exit 2, never the key", () => {
 
   it("treats unknown commands, options and missing arguments as usage errors", async () => {
     expectOneLineError(await cli(["evaluate", "--bogus"]), /^verdict: unknown option '--bogus'/);
-    expectOneLineError(await cli(["evaluate"]), /^verdict: nothing to evaluate: give PATHS or --base REF/);
+    expectOneLineError(
+      await cli(["evaluate"]),
+      /^verdict: nothing to evaluate: give PATHS, --base REF \(e\.g\. verdict evaluate --base origin\/main\) or --staged$/,
+    );
     expectOneLineError(await cli(["policies", "get"]), /^verdict: missing required argument 'policy_id'/);
     expectOneLineError(
       await cli(["evaluate", "src", "--format", "xml"]),

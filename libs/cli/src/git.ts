@@ -2,8 +2,8 @@
 // files skipped, untracked files included unless .gitignore excludes them), the repository's
 // name and the current ref. Only reads; never changes the repository.
 import { execFile, execFileSync } from "node:child_process";
-import { existsSync, readdirSync, statSync } from "node:fs";
-import { basename, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { CliError } from "./errors.js";
 
 export interface ChangedFile {
@@ -19,9 +19,9 @@ function git(root: string, args: string[]): string {
 }
 
 /** git's output, without waiting: the commands a change needs run side by side. */
-function gitAsync(root: string, args: string[]): Promise<string> {
+function gitAsync(root: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile("git", args, { cwd: root, ...GIT_OPTIONS }, (err, stdout) =>
+    const child = execFile("git", args, { cwd: root, ...(env ? { env } : {}), ...GIT_OPTIONS }, (err, stdout) =>
       err ? reject(err) : resolve(stdout),
     );
     child.stdin?.end();
@@ -37,7 +37,55 @@ export function gitRoot(cwd: string): string | null {
   }
 }
 
+/** gitRoot(), without waiting: git runs beside whatever this process does meanwhile (in `env`, if given). */
+export function gitRootAsync(cwd: string, env?: NodeJS.ProcessEnv): Promise<string | null> {
+  return gitAsync(cwd, ["rev-parse", "--show-toplevel"], env).then(
+    (out) => out.trim(),
+    () => null,
+  );
+}
+
+/** What tells git where a repository is, other than `cwd`: git is asked when one of these is set. */
+const DISCOVERY_VARIABLES = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_COMMON_DIR",
+  "GIT_CEILING_DIRECTORIES",
+  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+];
+
+/**
+ * The top of the work tree containing `cwd` (gitRootAsync()), found without a git process when
+ * git would find it the plain way: the nearest directory from `cwd` up that holds a `.git`
+ * directory, none of the variables that change git's discovery set, and no core.worktree in that
+ * repository's config. Anything else (a `.git` file of a linked work tree or a submodule, a
+ * repository moved by the environment) is asked of git. A git process is a fork of this large
+ * process: about 8 ms of a pre-commit hook's run (whose directory is the top).
+ */
+export function workTreeTop(cwd: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  if (DISCOVERY_VARIABLES.some((name) => env[name] !== undefined)) return gitRootAsync(cwd, env);
+  try {
+    for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+      const dotGit = join(dir, ".git");
+      const kind = statSync(dotGit, { throwIfNoEntry: false });
+      if (kind?.isDirectory()) {
+        // (No config: not a repository git reads the plain way, and git says what it is.)
+        const config = readFileSync(join(dotGit, "config"), "utf8");
+        const moved = /^\s*worktree\s*=/im.test(config) || existsSync(join(dotGit, "config.worktree"));
+        return moved ? gitRootAsync(cwd, env) : Promise.resolve(dir);
+      }
+      if (kind || dirname(dir) === dir) return gitRootAsync(cwd, env);
+    }
+  } catch {
+    return gitRootAsync(cwd, env); // a directory this user cannot read on the way
+  }
+}
+
 const toPosix = (p: string) => p.split(sep).join("/");
+
+/** User-given paths as pathspecs for git run in `cwd` (relative to it, with forward slashes). */
+export const cwdPathspecs = (cwd: string, paths: string[]): string[] =>
+  paths.map((p) => toPosix(relative(cwd, resolve(cwd, p))) || ".");
 
 /** User-given paths (relative to cwd) as pathspecs relative to the root. */
 export function pathspecs(root: string, cwd: string, paths: string[]): string[] {
@@ -50,20 +98,63 @@ export function pathspecs(root: string, cwd: string, paths: string[]): string[] 
 
 const splitZ = (out: string) => out.split("\0").filter((s) => s !== "");
 
-/** Files changed between `base` and the working tree, limited to `paths` when given. */
-export async function changedFiles(root: string, cwd: string, base: string, paths: string[]): Promise<ChangedFile[]> {
+/**
+ * The top of the work tree containing `cwd`, and the files changed between `base` and the working
+ * tree there, limited to `paths` (relative to `cwd`) when given; null outside a repository. The
+ * top, the change and the untracked files are asked of git side by side, from `cwd` (each git
+ * process is a fork of this large process and a wait: none waits for another).
+ */
+export async function changeSince(
+  cwd: string,
+  base: string,
+  paths: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ root: string; files: ChangedFile[] } | null> {
   // The ref is verified only when a command that reads it fails (one git process fewer to wait
   // for): then an unknown ref is said as such, and any other failure is what it is.
   const commit = `${base}^{commit}`;
+  const unknownRef = () => new CliError(`unknown git ref: ${base}`);
+  // (No ref starts with "-": git would read it as an option.)
+  if (base.startsWith("-")) {
+    if (gitRoot(cwd) === null) return null;
+    throw unknownRef();
+  }
+  // Pathspecs relative to cwd, as git reads them there; the paths git answers with are relative
+  // to the top (--no-relative, --full-name), whatever the user's diff.relative. Without paths,
+  // ls-files lists under cwd only: `:/` is the whole work tree.
+  const here = cwdPathspecs(cwd, paths);
+  const top = workTreeTop(cwd, env);
+  const diff = gitAsync(cwd, [
+    "diff",
+    "--no-relative",
+    "--name-status",
+    "-z",
+    "--no-renames",
+    "--diff-filter=d",
+    commit,
+    "--",
+    ...here,
+  ]);
+  const others = gitAsync(cwd, [
+    "ls-files",
+    "-z",
+    "--full-name",
+    "--others",
+    "--exclude-standard",
+    "--",
+    ...(paths.length ? here : [":/"]),
+  ]);
+  // Both are awaited below, or their failure is what the checks before them say better.
+  diff.catch(() => undefined);
+  others.catch(() => undefined);
+  const root = await top;
+  if (root === null) return null;
+  const specs = pathspecs(root, cwd, paths);
   const known = () =>
     gitAsync(root, ["rev-parse", "--verify", "--quiet", commit]).then(
       () => true,
       () => false,
     );
-  const unknownRef = () => new CliError(`unknown git ref: ${base}`);
-  // (No ref starts with "-": git would read it as an option.)
-  if (base.startsWith("-")) throw unknownRef();
-  const specs = pathspecs(root, cwd, paths);
   // A path that is neither in the work tree nor in REF is a typo: evaluating nothing would pass.
   const absent = specs.map((spec, i) => [spec, paths[i]!] as const).filter(([spec]) => !existsSync(join(root, spec)));
   if (absent.length && !(await known())) throw unknownRef();
@@ -71,22 +162,20 @@ export async function changedFiles(root: string, cwd: string, base: string, path
     if (git(root, ["ls-tree", "-r", "--name-only", base, "--", spec]) === "")
       throw new CliError(`no such file or directory: ${path} (neither in the work tree nor in ${base})`);
   // -z output of --name-status: status, NUL, path, NUL, … (no renames: a rename is delete + add).
-  const [diff, others] = await Promise.all([
-    gitAsync(root, ["diff", "--name-status", "-z", "--no-renames", "--diff-filter=d", commit, "--", ...specs]).catch(
-      async (err: unknown) => {
-        throw (await known()) ? err : unknownRef();
-      },
-    ),
-    gitAsync(root, ["ls-files", "-z", "--others", "--exclude-standard", "--", ...specs]),
+  const [changed, untracked] = await Promise.all([
+    diff.catch(async (err: unknown) => {
+      throw (await known()) ? err : unknownRef();
+    }),
+    others,
   ]);
-  const fields = splitZ(diff);
+  const fields = splitZ(changed);
   const out = new Map<string, ChangedFile>();
   for (let i = 0; i + 1 < fields.length; i += 2) {
     const path = fields[i + 1]!;
     if (existsSync(join(root, path))) out.set(path, { path, status: fields[i] === "A" ? "added" : "modified" });
   }
-  for (const path of splitZ(others)) out.set(path, { path, status: "added" });
-  return [...out.values()].sort((a, b) => a.path.localeCompare(b.path));
+  for (const path of splitZ(untracked)) out.set(path, { path, status: "added" });
+  return { root, files: [...out.values()].sort((a, b) => a.path.localeCompare(b.path)) };
 }
 
 const excluded = (name: string) => name === ".git" || name === "node_modules";

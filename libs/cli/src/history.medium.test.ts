@@ -79,6 +79,25 @@ describe("the added lines of a history", () => {
     expect(seen.size).toBe(6);
   });
 
+  it("are the same whatever the user's diff settings (no prefixes, relative paths, a textconv filter)", async () => {
+    const shas = await commitList(repo, ["HEAD"]);
+    const settings = [
+      ["diff.noprefix", "true"],
+      ["diff.mnemonicPrefix", "true"],
+      ["diff.relative", "true"],
+      ["color.diff", "always"],
+      ["diff.upper.textconv", "tr a-z A-Z"],
+    ];
+    writeFileSync(join(repo, ".git/info/attributes"), "*.js diff=upper\n");
+    for (const [key, value] of settings) git("config", key!, value!);
+    try {
+      expect(lines(await readSlice(repo, shas, new Set()), shas)).toEqual(expected);
+    } finally {
+      for (const [key] of settings) git("config", "--unset", key!);
+      rmSync(join(repo, ".git/info/attributes"));
+    }
+  });
+
   it("fails with git's message on a commit that does not exist", async () => {
     const read = async () => {
       for await (const _ of readSlices(repo, ["0123456789012345678901234567890123456789"], 2, new Set()));

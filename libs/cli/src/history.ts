@@ -168,6 +168,25 @@ function hunkStart(buf: Buffer, s: number, e: number): number {
   return n;
 }
 
+/**
+ * The patch the parser reads, whatever the user's configuration: added lines without context, no
+ * renames (a rename is a delete and an add), full blob ids, no colour, the files' own content (no
+ * external diff, no textconv filter), paths from the work tree's top with the usual a/ and b/
+ * (not diff.noprefix's or diff.mnemonicPrefix's).
+ */
+const PATCH = [
+  "-p",
+  "-U0",
+  "--no-renames",
+  "--full-index",
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--no-relative",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+];
+
 /** git log's arguments for the added lines of the commits it reads on its standard input, in that order. */
 const logArgs = (paths: string[]) => [
   "-c",
@@ -175,12 +194,7 @@ const logArgs = (paths: string[]) => [
   "log",
   "--stdin",
   "--no-walk=unsorted",
-  "-p",
-  "-U0",
-  "--no-renames",
-  "--full-index",
-  "--no-color",
-  "--no-ext-diff",
+  ...PATCH,
   `--format=${COMMIT}%H%x00%an%x00%ae%x00%aI`,
   ...(paths.length ? ["--", ...paths] : []),
 ];
@@ -194,12 +208,12 @@ export interface ReadSlice extends CommitSlice {
  * A reader of `git log -p` output, line by line (as bytes: only the added lines are kept, copied
  * into the slice's text; nothing decoded but the headers), that hands on a slice of `size`
  * commits at each commit past it, and the rest at end(). A blob already seen (in `seenBlobs`,
- * which it extends) is not read again; binary files and deletions add nothing. `valid` says
+ * which it extends; null: every blob is read) is not read again; binary files and deletions add nothing. `valid` says
  * whether the lines given are all valid UTF-8 (then no line is checked on its own); an invalid
  * added line is kept as a string of it would encode it, with U+FFFD, as when git's output is
  * read as text.
  */
-function sliceParser(size: number, seenBlobs: Set<string>, emit: (slice: ReadSlice) => void) {
+function sliceParser(size: number, seenBlobs: Set<string> | null, emit: (slice: ReadSlice) => void) {
   let commits: Commit[] = [];
   let additions: Addition[] = [];
   let blobs: string[] = [];
@@ -238,9 +252,9 @@ function sliceParser(size: number, seenBlobs: Set<string>, emit: (slice: ReadSli
     } else if (inHeader) {
       if (startsWith(buf, s, e, "index ")) {
         const blob = newBlob(buf, s, e);
-        if (blob && (seenBlobs.has(blob) || !/[^0]/.test(blob))) skip = true;
+        if (blob && (seenBlobs?.has(blob) || !/[^0]/.test(blob))) skip = true;
         else if (blob) {
-          seenBlobs.add(blob);
+          seenBlobs?.add(blob);
           blobs.push(blob);
         }
       } else if (startsWith(buf, s, e, "+++ ")) {
@@ -273,6 +287,29 @@ export async function readSlice(
   let slice: CommitSlice = { commits: [], additions: [], text: Buffer.alloc(0) };
   const parser = sliceParser(Infinity, seenBlobs, (s) => (slice = s));
   const out = await output(root, logArgs(paths), shas.join("\n") + "\n");
+  const valid = isUtf8(out);
+  eachLine(out, (buf, s, e) => parser.line(buf, s, e, valid));
+  parser.end();
+  return { commits: slice.commits, additions: slice.additions, text: slice.text };
+}
+
+/** The pseudo-commit readStaged()'s lines are in: the index, not yet committed. */
+export const STAGED: Commit = { sha: "staged", author: "", email: "", date: "" };
+
+/**
+ * The lines the next commit adds: the index against HEAD (every staged line before the first
+ * commit), from one `git diff --cached -p` run in `cwd`, as a slice of one pseudo-commit
+ * (STAGED); with `paths` (pathspecs relative to `cwd`), only those files'. What a pre-commit hook
+ * checks, as git will commit it (not the work tree: a line staged and then edited away is still
+ * checked). Whatever the user's diff settings (PATCH), the paths are relative to the work
+ * tree's top; every file is read, even one whose content another file has too.
+ */
+export async function readStaged(cwd: string, paths: string[]): Promise<CommitSlice> {
+  const out = await output(cwd, ["-c", "core.quotePath=false", "diff", "--cached", ...PATCH, "--", ...paths]);
+  let slice: CommitSlice = { commits: [], additions: [], text: Buffer.alloc(0) };
+  const parser = sliceParser(Infinity, null, (s) => (slice = s));
+  const header = Buffer.from(`${COMMIT}${STAGED.sha}\0\0\0`, "utf8");
+  parser.line(header, 0, header.length, true);
   const valid = isUtf8(out);
   eachLine(out, (buf, s, e) => parser.line(buf, s, e, valid));
   parser.end();

@@ -6,10 +6,10 @@ import { dirname } from "node:path";
 import { compileEngine, MAX_VIOLATIONS, notChecked, summarize, type Finding } from "@verdict/evaluation/offline";
 
 export { loadAddons } from "@verdict/evaluation/offline";
-import { effectiveFromListed, resolveEffective, type ListedPolicy } from "@verdict/policy/offline";
+import type { ListedPolicy } from "@verdict/policy/offline";
 import { normalizeBaseUrl, type Evaluation, type VerdictClient } from "@verdict/sdk";
 import type { MergedEvaluation } from "./batches.js";
-import { builtinEffective, builtinResolution } from "./builtinPolicies.js";
+import { builtinEffective, builtinResolution, policyLibrary, type Resolution } from "./builtinPolicies.js";
 import { selectPolicies } from "./commands/shared.js";
 import { policyCachePath } from "./config.js";
 import { CliError } from "./errors.js";
@@ -71,7 +71,7 @@ export function readPolicyCache(path: string, url: string): PolicyCache | null {
 
 /** The policies an offline evaluation runs, and what to say about them. */
 export interface OfflinePolicies {
-  run: ReturnType<typeof resolveEffective>["policies"];
+  run: Resolution["policies"];
   /** The policy service's version of the same set. */
   version: string;
   /** Where the set came from, for people. */
@@ -82,19 +82,21 @@ export interface OfflinePolicies {
 
 /**
  * The policies to run offline: every enabled one, or those among `ids` and in `categories`
- * (selectPolicies()); without a pulled set, the built-ins (resolved once, in the single file's
- * snapshot when every enabled one runs).
+ * (selectPolicies()); without a pulled set, the built-ins (builtinResolution(): made at build
+ * time in the single file when every enabled one runs).
  */
-export function offlinePolicies(
+export async function offlinePolicies(
   cache: PolicyCache | null,
   ids: readonly string[],
   categories: readonly string[] = [],
-): OfflinePolicies {
-  const all = cache ? effectiveFromListed(cache.policies) : builtinEffective();
+): Promise<OfflinePolicies> {
+  const chosen = async (): Promise<Resolution> => {
+    const library = await policyLibrary();
+    const all = cache ? library.effectiveFromListed(cache.policies) : await builtinEffective();
+    return library.resolveEffective(all, selectPolicies(all, ids, categories));
+  };
   const { policies, version, unknown } =
-    cache || ids.length || categories.length
-      ? resolveEffective(all, selectPolicies(all, ids, categories))
-      : builtinResolution();
+    cache || ids.length || categories.length ? await chosen() : await builtinResolution();
   if (unknown.length) throw new CliError(`unknown polic${unknown.length === 1 ? "y" : "ies"}: ${unknown.join(", ")}`);
   return {
     run: policies,
@@ -122,20 +124,31 @@ export function offlineScanner(policies: OfflinePolicies): TextScanner {
  */
 const GATED_BYTES = 4 * 1024 * 1024;
 
-/** Scans the files in this process and answers as the API would (no id: nothing was stored). */
+/**
+ * Scans the files in this process and answers as the API would (no id: nothing was stored).
+ * `lineOf`: where a line of a file's text is in the file the finding names (a text made of a
+ * file's added lines: `verdict evaluate --staged`); a finding or suppression on a line it has no
+ * place for is left out (none is: each line of such a text has one).
+ */
 export function evaluateOffline(
   policies: OfflinePolicies,
   files: { path: string; status: string; content: Buffer }[],
   envelope: { repository: string; ref: string; base_ref?: string },
+  lineOf?: (file: number, line: number) => number | undefined,
 ): MergedEvaluation & { policy_version: string } {
   const bytes = files.reduce((n, f) => n + f.content.length, 0);
   const engine = compileEngine(policies.run, { lazyRules: true, ...(bytes <= GATED_BYTES ? { texts: files } : {}) });
   const started = new Date().toISOString();
   let room = MAX_VIOLATIONS;
-  const scans = files.map((f) => {
+  const placed = <T extends { line: number }>(file: number, list: T[]): T[] =>
+    list.flatMap((f) => {
+      const line = lineOf!(file, f.line);
+      return line === undefined ? [] : [{ ...f, line }];
+    });
+  const scans = files.map((f, i) => {
     const scan = engine.scan(f.path, f.content, { allowSuppression: policies.allowSuppression, limit: room });
     room -= scan.findings.length;
-    return scan;
+    return lineOf ? { ...scan, findings: placed(i, scan.findings), suppressions: placed(i, scan.suppressions) } : scan;
   });
   const outcome = summarize(files.length, scans);
   const violations = notChecked(outcome.kept).map((v: Finding) => ({ id: "", ...v })) as Evaluation["violations"];

@@ -45,7 +45,7 @@ const ask = workerData as ThreadPolicies;
  * engine's addon cannot load here (said as `evaluate --offline` says it), an unknown policy or
  * category, an unreadable cache. The command ends with it (exit 2).
  */
-async function load(): Promise<{ engine: Engine; policies: ReturnType<Offline["offlinePolicies"]> } | string> {
+async function load(): Promise<{ engine: Engine; policies: Awaited<ReturnType<Offline["offlinePolicies"]>> } | string> {
   let engine: Engine;
   let offline: Offline;
   try {
@@ -57,7 +57,7 @@ async function load(): Promise<{ engine: Engine; policies: ReturnType<Offline["o
   try {
     return {
       engine,
-      policies: offline.offlinePolicies(offline.readPolicyCache(ask.cachePath, ask.url), ask.ids, ask.categories),
+      policies: await offline.offlinePolicies(offline.readPolicyCache(ask.cachePath, ask.url), ask.ids, ask.categories),
     };
   } catch (err) {
     if (err instanceof CliError) return err.message;
@@ -70,7 +70,7 @@ const loaded = await load();
 if (typeof loaded === "string") port.postMessage({ refused: loaded });
 else serve(loaded.engine, loaded.policies);
 
-function serve({ compileEngine, notChecked }: Engine, policies: ReturnType<Offline["offlinePolicies"]>): void {
+function serve({ compileEngine, notChecked }: Engine, policies: Awaited<ReturnType<Offline["offlinePolicies"]>>): void {
   const engine = compileEngine(policies.run, { lazyRules: true });
   const allowSuppression = policies.allowSuppression;
   port.postMessage({ version: policies.version, source: policies.source } satisfies ThreadReady);

@@ -1,8 +1,8 @@
-// verdict evaluate [PATHS…] [--base REF]: sends files (or the change since REF) to Verdict and
-// prints the findings. Exit 0 when the evaluation passes (or the organization does not require
+// verdict evaluate [PATHS…] [--base REF | --staged]: sends files (the change since REF, or the
+// lines the next commit adds) to Verdict and prints the findings. Exit 0 when the evaluation passes (or the organization does not require
 // it to), 1 when it fails. A change larger than one request goes as several evaluations, sent
 // concurrently (evaluateBatches.ts) and printed as one.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import type { Command } from "commander";
 import { VerdictApiError, type Policy, type RetryNotice, type VerdictClient } from "@verdict/sdk";
@@ -14,7 +14,17 @@ import { resolveConfig } from "../config.js";
 import { evaluateInBatches } from "../evaluateBatches.js";
 import { readFile, sizeFiles, type SizedFile } from "../files.js";
 import { formatEvaluation } from "../format/text.js";
-import { changedFiles, currentRef, gitRoot, listFiles, pathspecs, repositoryName } from "../git.js";
+import {
+  changeSince,
+  currentRef,
+  cwdPathspecs,
+  gitRoot,
+  listFiles,
+  pathspecs,
+  repositoryName,
+  workTreeTop,
+} from "../git.js";
+import { composeRounds, readStaged, type CommitSlice } from "../history.js";
 import { formatHistoryFinding, scanRange, scanRangeHere, withFindings, type HistoryFinding } from "../historyScan.js";
 import type { OfflinePolicies } from "../offline.js";
 import { VERSION } from "../version.js";
@@ -41,6 +51,7 @@ interface EvaluateOptions extends ChangeOptions {
   /** A file, or false with --no-baseline. */
   baseline?: string | false;
   offline?: boolean;
+  staged?: boolean;
 }
 
 /** Whether a failed evaluation fails the build: the organization's require_evaluation_pass (true when it cannot be read). */
@@ -96,24 +107,27 @@ export interface EvaluatedChange {
  */
 async function listChange(ctx: Context, out: Output, paths: string[], opts: ChangeOptions, names = true) {
   const { env, cwd } = ctx.io;
-  const root = gitRoot(cwd);
-  // The repository's name and the ref asked of git now, beside the listing (they never fail).
+  let root: string | null;
+  let base: string;
+  let candidates: { path: string; status: "added" | "modified" }[];
+  if (opts.base) {
+    // The work tree's top is asked of git beside the change (changeSince()).
+    const change = await changeSince(cwd, opts.base, paths, env);
+    if (!change) throw new CliError("--base needs a git repository (run it inside the work tree)");
+    ({ root, files: candidates } = change);
+    base = root;
+  } else {
+    root = gitRoot(cwd);
+    const listed = listFiles(root, cwd, paths);
+    base = listed.root;
+    candidates = listed.files.map((path) => ({ path, status: "modified" as const }));
+  }
+  // The repository's name and the ref (they never fail), asked while the files are sized.
   const dir = root ?? cwd;
   const asked = Promise.all([
     opts.repository ?? (names ? repositoryName(dir, root !== null, env) : ""),
     opts.ref ?? (names ? currentRef(dir, root !== null, env) : ""),
   ]);
-  let base: string;
-  let candidates: { path: string; status: "added" | "modified" }[];
-  if (opts.base) {
-    if (!root) throw new CliError("--base needs a git repository (run it inside the work tree)");
-    base = root;
-    candidates = await changedFiles(root, cwd, opts.base, paths);
-  } else {
-    const listed = listFiles(root, cwd, paths);
-    base = listed.root;
-    candidates = listed.files.map((path) => ({ path, status: "modified" as const }));
-  }
   // The baseline file lists fingerprints, not code: it is not evaluated.
   candidates = candidates.filter((c) => c.path !== BASELINE_PATH);
   const { files, skipped } = sizeFiles(base, candidates);
@@ -168,6 +182,91 @@ async function evaluateChangeOffline(
     read.push({ path: f.path, status: f.status ?? "modified", content: Buffer.from(r.file.content) });
   }
   return { evaluation: read.length ? evaluateOffline(policies, read, envelope) : null, root: base, sent };
+}
+
+/** The policies an offline evaluation runs: those pulled from the configured server (else the built-ins), or `ids` of them. */
+async function offlinePolicies(ctx: Context, ids: string[] = []): Promise<OfflinePolicies> {
+  const { url } = resolveConfig(ctx.io.env);
+  const engine = await offlineEngine();
+  return engine.offlinePolicies(engine.readPolicyCache(engine.policyCachePath(ctx.io.env), url), ids);
+}
+
+/** The lines the next commit adds (readStaged()) and the work tree's top, asked of git side by side. */
+async function stagedChange(ctx: Context, paths: string[]): Promise<{ root: string; slice: CommitSlice }> {
+  const { cwd, env } = ctx.io;
+  const top = workTreeTop(cwd, env);
+  const slice = readStaged(cwd, cwdPathspecs(cwd, paths));
+  slice.catch(() => undefined); // awaited below, unless the checks before it fail
+  const root = await top;
+  if (root === null) throw new CliError("--staged needs a git repository (run it inside the work tree)");
+  // A path outside the work tree, or one that is not there (a typo would evaluate nothing and pass).
+  pathspecs(root, cwd, paths).forEach((spec, i) => {
+    if (!existsSync(join(root, spec))) throw new CliError(`no such file or directory: ${paths[i]}`);
+  });
+  return { root, slice: await slice };
+}
+
+/** The repository's name and the ref an evaluation of `root`'s work tree is recorded under (--repository, --ref, else git's). */
+async function names(ctx: Context, root: string, opts: ChangeOptions, ask: boolean) {
+  const [repository, ref] = await Promise.all([
+    opts.repository ?? (ask ? repositoryName(root, true, ctx.io.env) : ""),
+    opts.ref ?? (ask ? currentRef(root, true, ctx.io.env) : ""),
+  ]);
+  return { repository, ref };
+}
+
+/** Where line `line` of a text made of a file's added lines (composeRounds()) is in that file. */
+const placeOf = (text: { origin: { line: number }[] }, line: number): number | undefined => text.origin[line - 1]?.line;
+
+/**
+ * The staged lines evaluated by the server: per path, one text of its added lines (a path with
+ * more than a request holds goes on in a later round), the findings placed back on the file's
+ * lines. No file is sent whole: the baseline's entries are not checked for being fixed.
+ */
+async function evaluateStagedThere(
+  client: VerdictClient,
+  out: Output,
+  staged: { root: string; slice: CommitSlice },
+  envelope: { repository: string; ref: string },
+  opts: ChangeOptions,
+): Promise<EvaluatedChange> {
+  const parts = [];
+  const full = { ...envelope, ...(opts.policy ? { policies: opts.policy } : {}) };
+  for (const round of composeRounds(staged.slice)) {
+    const byPath = new Map(round.map((t) => [t.path, t]));
+    const place = <T extends { file: string; line: number }>(list: T[]): T[] =>
+      list.flatMap((v) => {
+        const text = byPath.get(v.file);
+        const line = text && placeOf(text, v.line);
+        return line === undefined ? [] : [{ ...v, line }];
+      });
+    const evaluations = await evaluateInBatches(
+      client,
+      full,
+      round.map((t) => ({ ...t, bytes: t.content.length })),
+      (t) => encodeFile({ path: t.path, status: "added", content: t.content }),
+      { concurrency: opts.concurrency, note: (t) => out.note(t) },
+    );
+    for (const e of evaluations)
+      parts.push({ ...e, violations: place(e.violations), suppressions: place(e.suppressions) });
+  }
+  return { evaluation: parts.length ? mergeEvaluations(parts) : null, root: staged.root, sent: new Set() };
+}
+
+/** The staged lines evaluated here by the engine, as evaluateStagedThere() answers. */
+async function evaluateStagedOffline(
+  staged: { root: string; slice: CommitSlice },
+  policies: OfflinePolicies,
+  envelope: { repository: string; ref: string },
+): Promise<EvaluatedChange> {
+  const texts = composeRounds(staged.slice).flat();
+  if (!texts.length) return { evaluation: null, root: staged.root, sent: new Set() };
+  const { evaluateOffline } = await offlineEngine();
+  const files = texts.map((t) => ({ path: t.path, status: "added", content: t.content }));
+  const evaluation = evaluateOffline(policies, files, envelope, (i, line) => placeOf(texts[i]!, line));
+  // (A path with more added lines than one text holds is several texts, and one file.)
+  evaluation.summary.total_files = new Set(texts.map((t) => t.path)).size;
+  return { evaluation, root: staged.root, sent: new Set() };
 }
 
 /** The client of a command that sends evaluations: rate-limit waits (up to a minute) are shown, so a held run does not look stuck. */
@@ -287,6 +386,10 @@ export function evaluateCommand(program: Command, ctx: Context): void {
     .option("--format <format>", "text, json or sarif (SARIF 2.1.0 for GitHub code scanning)", "text")
     .option("--no-baseline", "report the findings the baseline accepts too")
     .option(
+      "--staged",
+      "evaluate the lines the next commit adds (git's index against HEAD), as a pre-commit hook checks them",
+    )
+    .option(
       "--offline",
       "evaluate here, without a network call, on the policies 'verdict policies pull' stored (or the built-ins)",
     )
@@ -294,22 +397,38 @@ export function evaluateCommand(program: Command, ctx: Context): void {
       const format = jsonOf(cmd) ? "json" : opts.format;
       if (!["text", "json", "sarif"].includes(format))
         throw new CliError(`--format must be text, json or sarif (got ${format})`);
-      if (!opts.base && paths.length === 0)
-        throw new CliError("nothing to evaluate: give PATHS or --base REF (e.g. verdict evaluate --base origin/main)");
+      if (opts.staged && opts.base)
+        throw new CliError("--staged and --base cannot be used together: --staged checks the index against HEAD");
+      if (!opts.base && !opts.staged && paths.length === 0)
+        throw new CliError(
+          "nothing to evaluate: give PATHS, --base REF (e.g. verdict evaluate --base origin/main) or --staged",
+        );
       const out = ctx.output(format === "json");
       let client: VerdictClient | null = null;
       let offline: OfflinePolicies | null = null;
       let change: EvaluatedChange;
-      if (opts.offline) {
-        const { url } = resolveConfig(ctx.io.env);
+      if (opts.staged) {
+        // git first, as below: it runs while the engine loads (offline) or the client is made.
+        const staged = stagedChange(ctx, paths);
+        staged.catch(() => undefined);
+        const recorded = staged.then((s) => names(ctx, s.root, opts, !opts.offline || format !== "text"));
+        recorded.catch(() => undefined);
+        if (opts.offline) {
+          offline = await offlinePolicies(ctx, opts.policy);
+          out.note(`offline: policy version ${offline.version} (${offline.source})`);
+          change = await evaluateStagedOffline(await staged, offline, await recorded);
+        } else {
+          client = evaluatingClient(ctx, out);
+          change = await evaluateStagedThere(client, out, await staged, await recorded, opts);
+        }
+      } else if (opts.offline) {
         // git is asked first: its processes are forked while this one is small (before the
         // engine's native addons load) and run while the engine loads. Its errors come after
         // the policies' (awaited below). As text, the result names neither the repository nor
         // the ref: git is not asked for them.
         const listing = listChange(ctx, out, paths, opts, format !== "text");
         listing.catch(() => undefined);
-        const { offlinePolicies, policyCachePath, readPolicyCache } = await offlineEngine();
-        offline = offlinePolicies(readPolicyCache(policyCachePath(ctx.io.env), url), opts.policy ?? []);
+        offline = await offlinePolicies(ctx, opts.policy);
         out.note(`offline: policy version ${offline.version} (${offline.source})`);
         change = await evaluateChangeOffline(await listing, offline);
       } else {

@@ -159,7 +159,7 @@ export function policiesCommand(program: Command, ctx: Context): void {
       const cache = await pullPolicies(ctx.client());
       const path = policyCachePath(ctx.io.env);
       writePolicyCache(path, cache);
-      const { version, run } = offlinePolicies(cache, []);
+      const { version, run } = await offlinePolicies(cache, []);
       if (out.json)
         return out.data({ path, url: cache.url, policies: cache.policies.length, enabled: run.length, version });
       out.line(

@@ -176,7 +176,7 @@ export function scanCommands(program: Command, ctx: Context): void {
         if (thread) policies = await thread.ready;
         else {
           const { offlinePolicies, offlineScanner, readPolicyCache } = await offlineEngine();
-          const resolved = offlinePolicies(readPolicyCache(ask.cachePath, ask.url), ask.ids, ask.categories);
+          const resolved = await offlinePolicies(readPolicyCache(ask.cachePath, ask.url), ask.ids, ask.categories);
           scanHere = offlineScanner(resolved);
           policies = resolved;
         }
