@@ -79,7 +79,7 @@ it("evaluates on the built-ins, then on the organization's pulled policies, with
     ["generic-secrets", 1],
     ["no-internal-hosts", 2],
   ]);
-  // docs/cli.md's pre-commit form: the change since HEAD (here an untracked file).
+  // The change since HEAD, whole files (here an untracked file); the pre-commit hook's --staged: cli-staged.test.ts.
   writeFileSync(join(repo, "new.js"), `export const host = "ci.corp.acme.net";\n`);
   const change = await cli(["evaluate", "--offline", "--base", "HEAD", "--json"]);
   expect(change.code).toBe(1);
