@@ -1,6 +1,6 @@
 // verdict evaluate [PATHS…] [--base REF | --staged]: sends files (the change since REF, or the
-// lines the next commit adds) to Verdict and prints the findings. Exit 0 when the evaluation passes (or the organization does not require
-// it to), 1 when it fails. A change larger than one request goes as several evaluations, sent
+// lines the next commit adds) to Verdict and prints the findings. Exit 0 when the evaluation
+// passes (or the organization does not require it to), 1 when it fails. A change larger than one request goes as several evaluations, sent
 // concurrently (evaluateBatches.ts) and printed as one.
 import { existsSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
@@ -101,6 +101,19 @@ export interface EvaluatedChange {
 }
 
 /**
+ * The repository's name and the ref an evaluation is recorded under: --repository and --ref, else
+ * git's for `root`'s work tree (cwd's directory outside git); "" for what is not to be `ask`ed.
+ */
+async function recordedAs(ctx: Context, root: string | null, opts: ChangeOptions, ask: boolean) {
+  const { cwd, env } = ctx.io;
+  const [repository, ref] = await Promise.all([
+    opts.repository ?? (ask ? repositoryName(root ?? cwd, root !== null, env) : ""),
+    opts.ref ?? (ask ? currentRef(root ?? cwd, root !== null, env) : ""),
+  ]);
+  return { repository, ref };
+}
+
+/**
  * The files of PATHS (or the change since --base), sized, and those skipped (the caller names
  * them on stderr with `skip`, in the order of its own notes). `names` false: the repository's name and the ref are not asked of git (an offline evaluation
  * printed as text shows neither), and the envelope has only what the options give.
@@ -123,17 +136,12 @@ async function listChange(ctx: Context, out: Output, paths: string[], opts: Chan
     candidates = listed.files.map((path) => ({ path, status: "modified" as const }));
   }
   // The repository's name and the ref (they never fail), asked while the files are sized.
-  const dir = root ?? cwd;
-  const asked = Promise.all([
-    opts.repository ?? (names ? repositoryName(dir, root !== null, env) : ""),
-    opts.ref ?? (names ? currentRef(dir, root !== null, env) : ""),
-  ]);
+  const asked = recordedAs(ctx, root, opts, names);
   // The baseline file lists fingerprints, not code: it is not evaluated.
   candidates = candidates.filter((c) => c.path !== BASELINE_PATH);
   const { files, skipped } = sizeFiles(base, candidates);
   const skip = (s: { path: string; reason: string }) => out.note(out.err.dim(`skipped ${s.path}: ${s.reason}`));
-  const [repository, ref] = await asked;
-  const envelope = { repository, ref, ...(opts.base ? { base_ref: opts.base } : {}) };
+  const envelope = { ...(await asked), ...(opts.base ? { base_ref: opts.base } : {}) };
   return { base, files, skip, skipped, envelope };
 }
 
@@ -204,15 +212,6 @@ async function stagedChange(ctx: Context, paths: string[]): Promise<{ root: stri
     if (!existsSync(join(root, spec))) throw new CliError(`no such file or directory: ${paths[i]}`);
   });
   return { root, slice: await slice };
-}
-
-/** The repository's name and the ref an evaluation of `root`'s work tree is recorded under (--repository, --ref, else git's). */
-async function names(ctx: Context, root: string, opts: ChangeOptions, ask: boolean) {
-  const [repository, ref] = await Promise.all([
-    opts.repository ?? (ask ? repositoryName(root, true, ctx.io.env) : ""),
-    opts.ref ?? (ask ? currentRef(root, true, ctx.io.env) : ""),
-  ]);
-  return { repository, ref };
 }
 
 /** Where line `line` of a text made of a file's added lines (composeRounds()) is in that file. */
@@ -411,7 +410,7 @@ export function evaluateCommand(program: Command, ctx: Context): void {
         // git first, as below: it runs while the engine loads (offline) or the client is made.
         const staged = stagedChange(ctx, paths);
         staged.catch(() => undefined);
-        const recorded = staged.then((s) => names(ctx, s.root, opts, !opts.offline || format !== "text"));
+        const recorded = staged.then((s) => recordedAs(ctx, s.root, opts, !opts.offline || format !== "text"));
         recorded.catch(() => undefined);
         if (opts.offline) {
           offline = await offlinePolicies(ctx, opts.policy);
