@@ -6,6 +6,8 @@
 # the node and the API server but nothing beyond (forwarding out of the pod bridge is dropped).
 #
 #   deploy/kube/cluster.sh up        start (idempotent); prints KUBECONFIG=...
+#                                    a cluster whose daemons are gone (a run killed before its
+#                                    `down`) is torn down first: `up` never brings back its etcd
 #   deploy/kube/cluster.sh load IMG… import Docker images into the node (docker save | ctr import)
 #   deploy/kube/cluster.sh down      stop what `up` started and restore the machine
 #   deploy/kube/cluster.sh status
@@ -50,7 +52,10 @@ docker_host() { # the engine deploy/image/dockerd.sh runs (the images are built 
   [ -n "${DOCKER_HOST:-}" ] && return 0
   eval "export $(bash "$here/../image/dockerd.sh" start | grep '^DOCKER_HOST=')"
 }
-alive() { [ -f "$ST/$1.pid" ] && kill -0 "$(cat "$ST/$1.pid")" 2>/dev/null; }
+# running NAME: the PID file's process is NAME's binary, still running: not a zombie (no exe) left
+# by a kill, nor another program that reuses the PID of a daemon gone with a killed run.
+running() { local exe; exe=$(readlink "/proc/$2/exe" 2>/dev/null) && [ "$(basename "${exe% (deleted)}")" = "$1" ]; }
+alive() { [ -f "$ST/$1.pid" ] && running "$1" "$(cat "$ST/$1.pid")"; }
 
 start() { # name command...
   local name=$1; shift
@@ -134,7 +139,7 @@ EOF
 
 pause_image() {
   # The sandbox image: a tiny static program that waits for a signal, tagged as the upstream one.
-  "${CTR[@]}" images ls -q | grep -qx 'registry.k8s.io/pause:3.10' && return 0
+  grep -qx 'registry.k8s.io/pause:3.10' <<<"$("${CTR[@]}" images ls -q)" && return 0
   docker_host
   local d; d=$(mktemp -d)
   mkdir -p "$d/src" "$d/root"
@@ -168,7 +173,10 @@ save_sysctls() {
 }
 
 network() {
-  ip addr show dev lo | grep -q " $NODE_IP/32" || ip addr add "$NODE_IP/32" dev lo
+  # (`grep -q <<<"$(cmd)"`, not `cmd | grep -q`: with pipefail, a grep that stops reading at its
+  # match may leave cmd a SIGPIPE, and the test reads as false: here `ip addr add` then failed
+  # with "Address already assigned" and `up` stopped.)
+  grep -q " $NODE_IP/32" <<<"$(ip addr show dev lo)" || ip addr add "$NODE_IP/32" dev lo
   sysctl -qw net.ipv4.ip_forward=1
   mkdir -p "$ST/cni"
   cat >"$ST/cni/10-verdict.conflist" <<EOF
@@ -208,7 +216,7 @@ metadata_standin() {
   ip -n "$META_NS" addr replace "$META_IP/32" dev eth0
   ip -n "$META_NS" route replace "$POD_CIDR" dev eth0
   ip route replace "$META_IP/32" dev "$META_LINK" table "$META_TABLE"
-  ip rule show | grep -q "lookup $META_TABLE" || ip rule add iif "$BRIDGE" to "$META_IP/32" lookup "$META_TABLE" priority 1000
+  grep -q "lookup $META_TABLE" <<<"$(ip rule show)" || ip rule add iif "$BRIDGE" to "$META_IP/32" lookup "$META_TABLE" priority 1000
 }
 
 containerd_up() {
@@ -367,7 +375,7 @@ netpol_image() {
   sum=$(sha256sum "$bin" | cut -c1-64)
   mkdir -p "$ST/loaded"
   if [ "$(cat "$ST/loaded/kube-network-policies" 2>/dev/null)" = "$sum" ] &&
-    "${CTR[@]}" images ls -q | grep -qx "docker.io/$NETPOL_IMAGE"; then
+    grep -qx "docker.io/$NETPOL_IMAGE" <<<"$("${CTR[@]}" images ls -q)"; then
     return 0
   fi
   docker_host
@@ -469,6 +477,14 @@ MANIFEST
 
 up() {
   local t0=$SECONDS
+  # What a cluster left when its run was killed before `down` (a CI job or a session stopped
+  # mid-run): its etcd would bring back that run's namespaces, releases and pods (all restarted
+  # at once, beside whatever runs next) and `helm install` would find its release names taken.
+  # Nothing of a cluster that is still running is touched (`up` stays idempotent).
+  if ! alive etcd && { [ -d "$ST/etcd" ] || compgen -G "$ST/*.pid" >/dev/null; }; then
+    log "an earlier cluster's state is left (its daemons are gone): tearing it down first"
+    down
+  fi
   mkdir -p "$ST/log"
   packages
   bash "$here/tools.sh" kube
@@ -491,7 +507,7 @@ load() {
   mkdir -p "$ST/loaded"
   for img in "$@"; do
     id=$(docker image inspect --format '{{.Id}}' "$img")
-    if [ "$(cat "$ST/loaded/${img//[\/:]/_}" 2>/dev/null)" = "$id" ] && "${CTR[@]}" images ls -q | grep -qx "docker.io/library/$img\|docker.io/$img\|$img"; then
+    if [ "$(cat "$ST/loaded/${img//[\/:]/_}" 2>/dev/null)" = "$id" ] && grep -qx "docker.io/library/$img\|docker.io/$img\|$img" <<<"$("${CTR[@]}" images ls -q)"; then
       continue
     fi
     log "importing $img"
@@ -504,9 +520,9 @@ stop_pid() {
   local name=$1 pid
   [ -f "$ST/$name.pid" ] || return 0
   pid=$(cat "$ST/$name.pid")
-  if kill -0 "$pid" 2>/dev/null; then
+  if running "$name" "$pid"; then
     kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    for _ in $(seq 1 40); do running "$name" "$pid" || break; sleep 0.25; done
     kill -KILL "$pid" 2>/dev/null || true
   fi
   rm -f "$ST/$name.pid"
@@ -525,6 +541,17 @@ down() {
     for c in $("${CTR[@]}" tasks ls -q 2>/dev/null); do "${CTR[@]}" tasks delete -f "$c" >/dev/null 2>&1 || true; done
     for c in $("${CTR[@]}" containers ls -q 2>/dev/null); do "${CTR[@]}" containers delete "$c" >/dev/null 2>&1 || true; done
   fi
+  # What containerd could not stop, being gone (a run killed before `down`): the pods' processes,
+  # still in the kubelet's cgroups (a NetworkPolicy agent among them, still bound to its queue, so
+  # that the next cluster's could not start), and the shims that held them, this cluster's by
+  # their containerd address.
+  local p
+  for p in $(find /sys/fs/cgroup/*/kubepods -name cgroup.procs -exec cat {} + 2>/dev/null | sort -u); do
+    kill -KILL "$p" 2>/dev/null || true
+  done
+  for p in $(ps -eo pid=,args= | awk -v a="-address $RUN/containerd.sock" '$2 ~ /containerd-shim/ && index($0, a) {print $1}'); do
+    kill -KILL "$p" 2>/dev/null || true
+  done
   stop_pid kube-proxy
   [ -x "$BIN/kube-proxy" ] && "$BIN/kube-proxy" --cleanup >/dev/null 2>&1 || true
   stop_pid kube-scheduler
@@ -544,7 +571,7 @@ down() {
   done
   ip link del "$BRIDGE" 2>/dev/null || true
   # The metadata stand-in.
-  while ip rule show | grep -q "lookup $META_TABLE"; do ip rule del lookup "$META_TABLE" 2>/dev/null || break; done
+  while grep -q "lookup $META_TABLE" <<<"$(ip rule show)"; do ip rule del lookup "$META_TABLE" 2>/dev/null || break; done
   ip route flush table "$META_TABLE" 2>/dev/null || true
   ip link del "$META_LINK" 2>/dev/null || true
   ip netns del "$META_NS" 2>/dev/null || true
