@@ -45,8 +45,19 @@ wants() {
 # The run's own temporary directory, removed when it ends (the trap below): every step's
 # temporary files (jest runs take their own inside it, jest.global-setup.js), and whatever a
 # step killed mid-way leaves. The disk is shared, and earlier runs' leftovers once filled it.
+# A run killed outright (SIGKILL, the end of a CI job or a session) cannot remove its own: the
+# directories of runs whose process is gone are removed here (each names its run's PID).
+for d in "${TMPDIR:-/tmp}"/verdict-run-*; do
+  [ -f "$d/.run-pid" ] && ! kill -0 "$(cat "$d/.run-pid")" 2>/dev/null && rm -rf "$d"
+done
 run_tmp=$(mktemp -d "${TMPDIR:-/tmp}/verdict-run-XXXXXX")
+echo $$ > "$run_tmp/.run-pid"
 export TMPDIR=$run_tmp
+# V8's compile cache for every Node.js process of the run (jest and its TypeScript, each Verdict
+# process a suite starts, the CLI): a module compiled once is read back by the next process that
+# loads it (test/support/paths.ts passes it to the processes started with an environment of their
+# own). Measured on three e2e files (sdk, expiry, mfa): 38-39 s without, 36-37 s with.
+export NODE_COMPILE_CACHE=$run_tmp/node-compile-cache
 results=$(mktemp -d)
 step_t=$(date +%s)
 # Background builds: bg_start NAME COMMAND... runs COMMAND in its own process group with its

@@ -5,7 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "./paths.js";
+import { COMPILE_CACHE_ENV, ROOT } from "./paths.js";
 
 export const CLI = join(ROOT, "libs/cli/dist/bin.js");
 
@@ -46,7 +46,7 @@ export function runCli(args: string[], opts: CliOptions = {}): Promise<CliResult
 }
 
 export function runCommand(cmd: string, args: string[], opts: CliOptions = {}): Promise<CliResult> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "" };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "", ...COMPILE_CACHE_ENV };
   for (const [k, v] of Object.entries(opts.env ?? {})) if (v !== undefined) env[k] = v;
   const child = spawn(cmd, args, { cwd: opts.cwd ?? ROOT, env, stdio: ["pipe", "pipe", "pipe"] });
   let stdout = "";

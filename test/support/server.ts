@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { hangUpIdleConnections } from "./keepalive.js";
 import { makeKey } from "./keys.js";
 import { waitForReadyLine } from "./ready.js";
-import { ROOT } from "./paths.js";
+import { COMPILE_CACHE_ENV, ROOT } from "./paths.js";
 import { stackIdentity, startStack, stopStack, type Stack } from "./stack.js";
 
 export { ROOT };
@@ -114,6 +114,7 @@ export async function startVerdict(opts: StartOptions = {}): Promise<Verdict> {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? "",
+      ...COMPILE_CACHE_ENV,
       VERDICT_HTTP_PORT: "0",
       VERDICT_HTTP_HOST: "127.0.0.1",
       VERDICT_DATA_DIR: dataDir,

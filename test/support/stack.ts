@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
-import { ROOT } from "./paths.js";
+import { COMPILE_CACHE_ENV, ROOT } from "./paths.js";
 import { READY_TIMEOUT_MS, waitForReadyLine } from "./ready.js";
 
 export type ServiceName = "policy" | "identity" | "evaluation" | "compliance" | "webhooks" | "integrations" | "gateway";
@@ -54,6 +54,7 @@ export function stackEnv(dataDir: string, extra: Record<string, string> = {}): R
   const { topicPrefix, mongoUri } = stackIdentity(dataDir);
   return {
     PATH: process.env.PATH ?? "",
+    ...COMPILE_CACHE_ENV,
     VERDICT_DATA_DIR: dataDir,
     VERDICT_LOG_LEVEL: "info",
     VERDICT_GRPC_HOST: "127.0.0.1",
