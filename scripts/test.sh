@@ -223,6 +223,14 @@ engine_ok=0
 if needs_infra || wants container kubernetes; then
   if engine=$(bash deploy/image/dockerd.sh start); then
     export "${engine?}"
+    # What runs killed outright left on the engine: their Kafka and FerretDB containers, with their
+    # volumes (the label names the run's PID; six such volumes were found here), and the stopped
+    # containers of image builds cut short.
+    for c in $(docker ps -aq --filter "label=verdict.test-infra" 2>/dev/null); do
+      owner=$(docker inspect -f '{{index .Config.Labels "verdict.test-infra"}}' "$c" 2>/dev/null)
+      [[ $owner =~ ^verdict-test-([0-9]+)- ]] && ! kill -0 "${BASH_REMATCH[1]}" 2>/dev/null && docker rm -f -v "$c" >/dev/null 2>&1
+    done
+    docker container prune -f --filter "label=io.verdict.stage=build" >/dev/null 2>&1
     bg_start infra-images bash -c 'bash deploy/image/base.sh >&2 && VERDICT_INFRA_BASE=verdict-local/debian:bookworm-slim bash deploy/infra/images.sh > "$0"' "$results/infra-images.env"
   fi
 fi
