@@ -49,7 +49,13 @@ export interface OutboxOptions {
   bus: Bus;
   logger: Logger;
   clock?: Clock;
-  /** How often the relay looks for events nobody published (a crash, the broker down). */
+  /**
+   * How often the relay looks for events nobody published (a crash, the broker down); 5 s by
+   * default, as long as the grace below: an event a publish missed goes out 5-10 s after its
+   * write. Each sweep queries every registered collection, and a store that cannot use the
+   * `_outbox_since` index for it (FerretDB v1 on SQLite reads the whole collection) spends CPU
+   * in proportion: with sweeps each second it was the test cluster's busiest container.
+   */
   sweepIntervalMs?: number;
   /**
    * A sweep leaves events younger than this to the process that wrote them (it publishes them
@@ -89,7 +95,7 @@ export class Outbox {
     this.bus = opts.bus;
     this.logger = opts.logger;
     this.clock = opts.clock ?? systemClock;
-    this.sweepIntervalMs = opts.sweepIntervalMs ?? 1000;
+    this.sweepIntervalMs = opts.sweepIntervalMs ?? 5000;
     this.graceMs = opts.graceMs ?? 5000;
     this.flushWaitMs = opts.flushWaitMs ?? 2000;
     this.batchSize = opts.batchSize ?? 100;
