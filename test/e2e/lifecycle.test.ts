@@ -163,7 +163,8 @@ describe("SIGTERM", () => {
       }, 200);
     });
     const res = await response;
-    expect(res.status).toBe(201);
+    // The whole answer on a mismatch (once a 503 here, whose reason was not shown).
+    expect(res.status === 201 ? res.status : res).toBe(201);
     expect(JSON.parse(res.text).summary.total_violations).toBe(1000);
     expect(await v.stop()).toBe(0);
     expect(v.output()).toContain("shutting down");

@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { BIN, CACHE, CHART, IMAGE_TAG, KUBECONFIG, ROOT, UPGRADE_TAG, sh } from "./kube.js";
+import { BIN, CACHE, CHART, IMAGE_TAG, KUBECONFIG, ROOT, UPGRADE_TAG, networkPolicyAgentReady, sh } from "./kube.js";
 
 const NS = "verdict-test";
 const RELEASE = "verdict";
@@ -305,17 +305,7 @@ describe("the chart on a real Kubernetes cluster", () => {
   });
 
   it("enforces the NetworkPolicies (kube-network-policies on the node): callers only, webhooks kept off the cluster and the metadata address", async () => {
-    // The agent deploy/kube/cluster.sh runs as a DaemonSet.
-    const agent = await sh("kubectl", [
-      "-n",
-      "kube-system",
-      "get",
-      "daemonset",
-      "kube-network-policies",
-      "-o",
-      "jsonpath={.status.numberReady}",
-    ]);
-    expect(agent).toBe("1");
+    expect(await networkPolicyAgentReady()).toBe("1");
     // A listener at the metadata address (cluster.sh routes pods' packets for it to this namespace).
     const metadata = spawn(
       "ip",

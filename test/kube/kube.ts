@@ -44,6 +44,19 @@ export async function sh(
   });
 }
 
+/** How many pods of the NetworkPolicy agent (the DaemonSet deploy/kube/cluster.sh runs) are ready: "1" on a working node. */
+export function networkPolicyAgentReady(): Promise<string> {
+  return sh("kubectl", [
+    "-n",
+    "kube-system",
+    "get",
+    "daemonset",
+    "kube-network-policies",
+    "-o",
+    "jsonpath={.status.numberReady}",
+  ]);
+}
+
 /** The shell commands of a Markdown document's ```sh blocks: comments dropped, continuations joined. */
 export function shellCommands(markdown: string): string[] {
   const commands: string[] = [];

@@ -8,7 +8,7 @@
 import { describe, expect, it } from "@jest/globals";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CACHE, KUBECONFIG, ROOT, sh } from "./kube.js";
+import { CACHE, KUBECONFIG, ROOT, networkPolicyAgentReady, sh } from "./kube.js";
 
 const STATE = join(CACHE, "cluster");
 const NS = "left-by-a-killed-run";
@@ -55,15 +55,6 @@ describe("deploy/kube/cluster.sh up", () => {
     expect(names).not.toContain(NS);
     expect(names).toEqual(expect.arrayContaining(["default", "kube-system"]));
     // The node serves again: the NetworkPolicy agent, which every other suite's pods need, is ready.
-    const ready = await sh("kubectl", [
-      "-n",
-      "kube-system",
-      "get",
-      "daemonset",
-      "kube-network-policies",
-      "-o",
-      "jsonpath={.status.numberReady}",
-    ]);
-    expect(ready).toBe("1");
+    expect(await networkPolicyAgentReady()).toBe("1");
   }, 420_000);
 });
