@@ -394,12 +394,19 @@ if wants integrations; then
   fi
 fi
 lane_join infra
-# The Kubernetes step runs as a lane of its own beside the steps that follow (adversarial, SSO
-# and fuzzing, container): its cluster mostly waits on rollouts and probes, and those steps keep
-# about one core busy (docs/development.md). It has its own cluster (containerd, not the Docker
-# engine, which it only reads images from), its NodePorts (30080, 30081, 30090) are outside the
-# ports the adversarial suite's stacks take, and it starts after the infra lane, whose steps
-# restart Kafka.
+
+# The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
+# scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
+# Nothing runs beside it: beside the Kubernetes step's upgrade (ten pods starting at once, load
+# 50 on the 2 cores) a Verdict it started had 3.4 s of CPU in 90 s and its HTTP tests failed.
+wants adversarial && jest_step adversarial adversarial "adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)" \
+  --selectProjects adversarial --runInBand
+stop_infra
+
+# The Kubernetes step runs as a lane of its own beside the steps that follow (SSO and fuzzing,
+# container): its cluster mostly waits on rollouts and probes, and those steps keep about one
+# core busy (docs/development.md). It has its own cluster (containerd, not the Docker engine,
+# which it only reads images from), and its NodePorts (30080, 30081, 30090) are its own.
 kube_lane() {
   echo "==> Kubernetes tests (the Helm chart: lint, kubeconform, kube-score, then a real single-node cluster)"
   reports+=("$results/chart.json" "$results/kube.json")
@@ -412,12 +419,6 @@ kube_lane() {
   timed "kubernetes"
 }
 wants kubernetes && lane_start kube kube_lane
-
-# The adversarial suite (test/adversarial): attacks on the all-in-one process over real HTTP, and
-# scripts/stack.sh run for real (it starts its own FerretDB; Kafka is the one started above).
-wants adversarial && jest_step adversarial adversarial "adversarial tests (attacks over real HTTP, noisy neighbours, stack.sh)" \
-  --selectProjects adversarial --runInBand
-stop_infra
 
 # The API fuzzer runs beside the SSO suite: each has its own all-in-one on its own port, and
 # both mostly wait (Keycloak's and Chromium's round trips; schemathesis's requests), so side by
