@@ -28,7 +28,25 @@ function killAll(): number {
   return killed;
 }
 
-const up = () => sh("/bin/bash", [join(ROOT, "deploy/kube/cluster.sh"), "up"], 300_000);
+const cluster = (command: string) => sh("/bin/bash", [join(ROOT, "deploy/kube/cluster.sh"), command], 300_000);
+const up = () => cluster("up");
+/** `cluster.sh status` (docs/kubernetes.md): its output, and whether it exited 0 (every daemon running). */
+const status = () =>
+  cluster("status").then(
+    (out) => ({ ok: true, out }),
+    (err: Error) => ({ ok: false, out: err.message }),
+  );
+const DAEMONS = [
+  "containerd",
+  "etcd",
+  "kube-apiserver",
+  "kube-controller-manager",
+  "kube-scheduler",
+  "kubelet",
+  "kube-proxy",
+  "coredns",
+  "metrics-server",
+];
 const namespaces = async () =>
   (await sh("kubectl", ["get", "namespaces", "-o", "jsonpath={.items[*].metadata.name}"])).split(" ");
 
@@ -47,6 +65,10 @@ describe("deploy/kube/cluster.sh up", () => {
     // Killed mid-run: etcd, the API server, the kubelet, containerd... all at once.
     expect(killAll()).toBeGreaterThanOrEqual(6);
     await new Promise((r) => setTimeout(r, 1_000));
+    // Killed daemons (zombies until reaped, their PIDs free for others) are said as not running.
+    const killed = await status();
+    expect(killed.ok).toBe(false);
+    for (const d of DAEMONS) expect(killed.out).toContain(`${d}: not running`);
     const restarted = await up();
     expect(restarted).toContain("an earlier cluster's state is left (its daemons are gone): tearing it down first");
     expect(restarted).toMatch(/node verdict-node Ready in \d+ s/);
@@ -54,6 +76,10 @@ describe("deploy/kube/cluster.sh up", () => {
     const names = await namespaces();
     expect(names).not.toContain(NS);
     expect(names).toEqual(expect.arrayContaining(["default", "kube-system"]));
+    const fresh = await status();
+    expect(fresh.ok).toBe(true);
+    for (const d of DAEMONS) expect(fresh.out).toMatch(new RegExp(`^${d}: running \\(pid \\d+\\)$`, "m"));
+    expect(fresh.out).toContain("kube-network-policies: 1 ready");
     // The node serves again: the NetworkPolicy agent, which every other suite's pods need, is ready.
     expect(await networkPolicyAgentReady()).toBe("1");
   }, 420_000);
